@@ -1,0 +1,555 @@
+//! GL objects as entity components.
+//!
+//! Every GL object is an entity of its share group's `World`, with one main component per
+//! kind (`Buffer`, `Texture`, …) and a [`Life`] that keeps it alive while referenced. The
+//! components hold GL's view of the object (what `glGet*` reads back) and the wire handle
+//! the backend knows it by. Mutations that a backend must see bump the component's
+//! `generation`, so caches derived from an object (a vertex layout CSO, a sampler CSO, a
+//! framebuffer's completeness) can tell they are stale with one compare.
+
+use bevy_ecs::component::Component;
+use bevy_ecs::entity::Entity;
+
+use crate::gl::*;
+use crate::state::TextureTarget;
+use tessera_wire::format::Format;
+use tessera_wire::format::ShaderStage;
+use tessera_wire::handle::{
+    BufferHandle, FenceHandle, FramebufferHandle, ProgramHandle, QueryHandle, RenderbufferHandle,
+    TextureHandle, VertexLayoutHandle,
+};
+use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS};
+
+/// What keeps an object alive. An object dies (one `Destroy*` record, its entity despawned,
+/// its wire slot freed) when it has no name and no references.
+///
+/// Most objects lose their name at `delete_*` and live on unnamed while referenced. Shaders
+/// and programs keep their name while a deletion is pending (GL lets the application still
+/// query them): for those `delete_pending` is set instead, and the name is freed when the
+/// object finally dies.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Life {
+    /// The GL name while the application has not deleted it; 0 after deletion.
+    pub name: u32,
+    /// Binding points (in any context), attachments to containers, current-program uses and
+    /// shader attachments that refer to the object.
+    pub refs: u32,
+    /// Deleted while referenced, keeping its name until it dies (shaders, programs).
+    pub delete_pending: bool,
+}
+
+impl Life {
+    /// A new, named object with no references.
+    pub fn named(name: u32) -> Self {
+        Self {
+            name,
+            refs: 0,
+            delete_pending: false,
+        }
+    }
+
+    /// Whether nothing keeps the object alive any more.
+    pub fn is_dead(&self) -> bool {
+        (self.name == 0 || self.delete_pending) && self.refs == 0
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Buffers
+
+/// A client mapping of a buffer range (`map_buffer_range`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mapping {
+    /// `BUFFER_MAP_OFFSET`.
+    pub offset: i64,
+    /// `BUFFER_MAP_LENGTH`.
+    pub length: i64,
+    /// `BUFFER_ACCESS_FLAGS`.
+    pub access: GLbitfield,
+    /// The client memory handed to the application; its address is `BUFFER_MAP_POINTER`.
+    pub bytes: Box<[u8]>,
+}
+
+/// A buffer object.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    /// Wire handle.
+    pub handle: BufferHandle,
+    /// `BUFFER_SIZE`.
+    pub size: i64,
+    /// `BUFFER_USAGE`.
+    pub usage: GLenum,
+    /// The active mapping (`BUFFER_MAPPED`).
+    pub mapping: Option<Mapping>,
+    /// Bumped whenever the storage is re-specified (`buffer_data`).
+    pub generation: u32,
+}
+
+impl Buffer {
+    /// A buffer with no storage yet, as `glBindBuffer` creates it.
+    pub fn new(handle: BufferHandle) -> Self {
+        Self {
+            handle,
+            size: 0,
+            usage: STATIC_DRAW,
+            mapping: None,
+            generation: 0,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Vertex arrays
+
+/// One attribute of a vertex array, as GL stores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexAttribGl {
+    /// `VERTEX_ATTRIB_ARRAY_ENABLED`.
+    pub enabled: bool,
+    /// `VERTEX_ATTRIB_ARRAY_SIZE` (1..4, or `BGRA`).
+    pub size: GLint,
+    /// `VERTEX_ATTRIB_ARRAY_TYPE`.
+    pub ty: GLenum,
+    /// `VERTEX_ATTRIB_ARRAY_NORMALIZED`.
+    pub normalized: bool,
+    /// `VERTEX_ATTRIB_ARRAY_INTEGER`.
+    pub integer: bool,
+    /// `VERTEX_ATTRIB_ARRAY_STRIDE` as specified (0 = tightly packed).
+    pub stride: GLsizei,
+    /// `VERTEX_ATTRIB_ARRAY_POINTER`: offset into the buffer.
+    pub pointer: usize,
+    /// `VERTEX_ATTRIB_ARRAY_BUFFER_BINDING`.
+    pub buffer: Option<Entity>,
+    /// Wire handle of `buffer` (an entity's handle never changes, so it is cached here to
+    /// keep buffer lookups off the draw path).
+    pub buffer_handle: Option<BufferHandle>,
+    /// `VERTEX_ATTRIB_ARRAY_DIVISOR`.
+    pub divisor: GLuint,
+}
+
+impl Default for VertexAttribGl {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            size: 4,
+            ty: FLOAT,
+            normalized: false,
+            integer: false,
+            stride: 0,
+            pointer: 0,
+            buffer: None,
+            buffer_handle: None,
+            divisor: 0,
+        }
+    }
+}
+
+/// A vertex array object (per context).
+#[derive(Component, Clone, Debug, PartialEq, Eq, Default)]
+pub struct VertexArray {
+    /// Attributes.
+    pub attribs: [VertexAttribGl; MAX_VERTEX_ATTRIBS],
+    /// `ELEMENT_ARRAY_BUFFER_BINDING`.
+    pub element_buffer: Option<Entity>,
+    /// Wire handle of `element_buffer`.
+    pub element_buffer_handle: Option<BufferHandle>,
+    /// Bumped when anything the vertex layout CSO depends on changes (enable, format,
+    /// stride, divisor).
+    pub layout_generation: u32,
+    /// Bumped when a buffer binding or offset of an attribute changes.
+    pub buffers_generation: u32,
+    /// Whether the array was ever bound (`is_vertex_array` is false before that).
+    pub bound_once: bool,
+    /// The vertex layout CSO of `layout_generation`, once computed.
+    pub layout_cso: Option<(u32, VertexLayoutHandle)>,
+}
+
+// ---------------------------------------------------------------------------------------
+// Textures and samplers
+
+/// Most mip levels of one image chain: enough for 2^15 texels, beyond any limit we report.
+pub const MAX_LEVELS: usize = 16;
+
+/// One image (a level of one face) of a texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Image {
+    /// `TEXTURE_WIDTH`.
+    pub width: i32,
+    /// `TEXTURE_HEIGHT`.
+    pub height: i32,
+    /// `TEXTURE_DEPTH` (layers of an array).
+    pub depth: i32,
+    /// `TEXTURE_INTERNAL_FORMAT` as specified (0 = no image).
+    pub internal_format: GLenum,
+    /// The storage format it resolved to.
+    pub format: Option<Format>,
+    /// `TEXTURE_SAMPLES`.
+    pub samples: i32,
+    /// `TEXTURE_FIXED_SAMPLE_LOCATIONS`.
+    pub fixed_sample_locations: bool,
+    /// `TEXTURE_COMPRESSED_IMAGE_SIZE` of a compressed image.
+    pub compressed_size: i32,
+}
+
+/// Sampling parameters, shared by textures and sampler objects.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SamplerParams {
+    /// `TEXTURE_MIN_FILTER`.
+    pub min_filter: GLenum,
+    /// `TEXTURE_MAG_FILTER`.
+    pub mag_filter: GLenum,
+    /// `TEXTURE_WRAP_S`, `_T`, `_R`.
+    pub wrap: [GLenum; 3],
+    /// `TEXTURE_MIN_LOD`.
+    pub min_lod: f32,
+    /// `TEXTURE_MAX_LOD`.
+    pub max_lod: f32,
+    /// `TEXTURE_LOD_BIAS`.
+    pub lod_bias: f32,
+    /// `TEXTURE_COMPARE_MODE`.
+    pub compare_mode: GLenum,
+    /// `TEXTURE_COMPARE_FUNC`.
+    pub compare_func: GLenum,
+    /// `TEXTURE_BORDER_COLOR` as raw words (floats by bits, or integers).
+    pub border_color: [u32; 4],
+    /// How the border colour was last set: `FLOAT`, `INT` or `UNSIGNED_INT`.
+    pub border_kind: GLenum,
+    /// `TEXTURE_MAX_ANISOTROPY`.
+    pub max_anisotropy: f32,
+}
+
+impl SamplerParams {
+    /// Initial sampling parameters of a texture of `target` (rectangle textures differ).
+    pub fn initial(target: Option<TextureTarget>) -> Self {
+        let rect = target == Some(TextureTarget::Rectangle);
+        Self {
+            min_filter: if rect { LINEAR } else { NEAREST_MIPMAP_LINEAR },
+            mag_filter: LINEAR,
+            wrap: if rect {
+                [CLAMP_TO_EDGE; 3]
+            } else {
+                [REPEAT; 3]
+            },
+            min_lod: -1000.0,
+            max_lod: 1000.0,
+            lod_bias: 0.0,
+            compare_mode: NONE,
+            compare_func: LEQUAL,
+            border_color: [0; 4],
+            border_kind: FLOAT,
+            max_anisotropy: 1.0,
+        }
+    }
+}
+
+/// A texture object.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Texture {
+    /// Wire handle.
+    pub handle: TextureHandle,
+    /// The target fixed at first bind (`None` before).
+    pub target: Option<TextureTarget>,
+    /// Images by face (0 unless a cube map) and level.
+    pub images: [[Image; MAX_LEVELS]; 6],
+    /// Sampling parameters.
+    pub sampler: SamplerParams,
+    /// `TEXTURE_BASE_LEVEL`.
+    pub base_level: i32,
+    /// `TEXTURE_MAX_LEVEL`.
+    pub max_level: i32,
+    /// `TEXTURE_SWIZZLE_R/G/B/A`.
+    pub swizzle: [GLenum; 4],
+    /// The buffer of a buffer texture, and its internal format, offset and size
+    /// (`TEXTURE_BUFFER_DATA_STORE_BINDING`, `…_OFFSET`, `…_SIZE`).
+    pub buffer: Option<TextureBufferRange>,
+    /// Bumped when images change (completeness and views depend on them).
+    pub images_generation: u32,
+    /// Bumped when sampling parameters, level range or swizzle change.
+    pub params_generation: u32,
+    /// `params_generation` when the backend last got this texture's `SetTextureView`.
+    pub view_synced: Option<u32>,
+}
+
+/// The buffer range a buffer texture reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureBufferRange {
+    /// The buffer.
+    pub buffer: Entity,
+    /// Internal format of the texels.
+    pub internal_format: GLenum,
+    /// Start of the range.
+    pub offset: i64,
+    /// Size of the range (-1: the whole buffer, as `tex_buffer` specifies it).
+    pub size: i64,
+}
+
+impl Texture {
+    /// A texture with no target and no images, as `glBindTexture` of a new name creates it
+    /// (the target is set by the bind).
+    pub fn new(handle: TextureHandle, target: Option<TextureTarget>) -> Self {
+        Self {
+            handle,
+            target,
+            images: [[Image::default(); MAX_LEVELS]; 6],
+            sampler: SamplerParams::initial(target),
+            base_level: 0,
+            max_level: 1000,
+            swizzle: [RED, GREEN, BLUE, ALPHA],
+            buffer: None,
+            images_generation: 0,
+            params_generation: 0,
+            view_synced: None,
+        }
+    }
+}
+
+/// A sampler object.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Sampler {
+    /// Sampling parameters.
+    pub params: SamplerParams,
+    /// Bumped when a parameter changes.
+    pub generation: u32,
+}
+
+// ---------------------------------------------------------------------------------------
+// Renderbuffers and framebuffers
+
+/// A renderbuffer.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Renderbuffer {
+    /// Wire handle.
+    pub handle: RenderbufferHandle,
+    /// `RENDERBUFFER_INTERNAL_FORMAT` (`RGBA4` before storage is given).
+    pub internal_format: GLenum,
+    /// The storage format, once allocated.
+    pub format: Option<Format>,
+    /// `RENDERBUFFER_WIDTH`.
+    pub width: i32,
+    /// `RENDERBUFFER_HEIGHT`.
+    pub height: i32,
+    /// `RENDERBUFFER_SAMPLES`.
+    pub samples: i32,
+    /// Bumped when the storage changes.
+    pub generation: u32,
+}
+
+/// What an attachment point of a framebuffer object refers to, as GL stores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AttachmentGl {
+    /// `FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE = NONE`.
+    #[default]
+    None,
+    /// A texture image.
+    Texture {
+        /// The texture entity.
+        texture: Entity,
+        /// `FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL`.
+        level: i32,
+        /// `FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER` (array layer or 3D slice).
+        layer: i32,
+        /// `FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE` (the face enum, or 0).
+        cube_face: GLenum,
+        /// `FRAMEBUFFER_ATTACHMENT_LAYERED`.
+        layered: bool,
+    },
+    /// A renderbuffer.
+    Renderbuffer(Entity),
+}
+
+/// Attachment points of a framebuffer object: colour 0..8, then depth, then stencil.
+pub const FRAMEBUFFER_ATTACHMENTS: usize = MAX_DRAW_BUFFERS + 2;
+/// Index of the depth attachment in [`Framebuffer::attachments`].
+pub const DEPTH_ATTACHMENT_INDEX: usize = MAX_DRAW_BUFFERS;
+/// Index of the stencil attachment in [`Framebuffer::attachments`].
+pub const STENCIL_ATTACHMENT_INDEX: usize = MAX_DRAW_BUFFERS + 1;
+
+/// A framebuffer object (per context).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Framebuffer {
+    /// Wire handle.
+    pub handle: FramebufferHandle,
+    /// Attachments: colour 0..8, depth, stencil.
+    pub attachments: [AttachmentGl; FRAMEBUFFER_ATTACHMENTS],
+    /// `DRAW_BUFFERi`.
+    pub draw_buffers: [GLenum; MAX_DRAW_BUFFERS],
+    /// `READ_BUFFER`.
+    pub read_buffer: GLenum,
+    /// Whether the framebuffer was ever bound (`is_framebuffer` is false before).
+    pub bound_once: bool,
+    /// Bumped when attachments or draw buffers change.
+    pub generation: u32,
+    /// `generation` when the backend last got this framebuffer's attachments.
+    pub synced: Option<u32>,
+}
+
+impl Framebuffer {
+    /// A framebuffer with nothing attached.
+    pub fn new(handle: FramebufferHandle) -> Self {
+        let mut draw_buffers = [NONE; MAX_DRAW_BUFFERS];
+        draw_buffers[0] = COLOR_ATTACHMENT0;
+        Self {
+            handle,
+            attachments: [AttachmentGl::None; FRAMEBUFFER_ATTACHMENTS],
+            draw_buffers,
+            read_buffer: COLOR_ATTACHMENT0,
+            bound_once: false,
+            generation: 0,
+            synced: None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Shaders and programs
+
+/// A shader object.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Shader {
+    /// `SHADER_TYPE`.
+    pub kind: GLenum,
+    /// The stage.
+    pub stage: ShaderStage,
+    /// The source strings, concatenated (`SHADER_SOURCE_LENGTH` is its length + 1).
+    pub source: String,
+    /// `COMPILE_STATUS`.
+    pub compiled: bool,
+    /// `INFO_LOG_LENGTH` is its length + 1 when non-empty.
+    pub info_log: String,
+    /// `DELETE_STATUS`.
+    pub delete_pending: bool,
+}
+
+/// An active uniform of a linked program (`glGetActiveUniform`, `glGetUniformLocation`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveUniform {
+    /// Name as GL reports it (arrays end in `[0]`).
+    pub name: String,
+    /// GL type enum (`FLOAT_VEC4`, `SAMPLER_2D`, …).
+    pub ty: GLenum,
+    /// Array size (1 for non-arrays).
+    pub size: i32,
+    /// Uniform block index, or -1 for the default block.
+    pub block_index: i32,
+    /// Byte offset in its block (default block: in the default block storage).
+    pub offset: i32,
+    /// `UNIFORM_ARRAY_STRIDE`.
+    pub array_stride: i32,
+    /// `UNIFORM_MATRIX_STRIDE`.
+    pub matrix_stride: i32,
+    /// `UNIFORM_IS_ROW_MAJOR`.
+    pub row_major: bool,
+    /// First location (default-block uniforms only; elements take consecutive locations).
+    pub location: i32,
+    /// For samplers: index of the program's sampler binding of element 0.
+    pub sampler_binding: i32,
+}
+
+/// An active uniform block of a linked program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveUniformBlock {
+    /// `UNIFORM_BLOCK_NAME`.
+    pub name: String,
+    /// `UNIFORM_BLOCK_DATA_SIZE`.
+    pub data_size: i32,
+    /// `UNIFORM_BLOCK_BINDING` (set by `uniform_block_binding`).
+    pub binding: u32,
+    /// Indices of its active uniforms.
+    pub uniforms: Vec<u32>,
+    /// Which stages reference it (bit per [`ShaderStage`]).
+    pub stages: u8,
+}
+
+/// An active attribute or fragment output of a linked program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveVariable {
+    /// Name.
+    pub name: String,
+    /// GL type enum.
+    pub ty: GLenum,
+    /// Array size.
+    pub size: i32,
+    /// Assigned location.
+    pub location: i32,
+    /// Fragment output index (dual-source blending), 0 otherwise.
+    pub index: i32,
+}
+
+/// What linking produced: reflection and the default uniform block storage.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct LinkedProgram {
+    /// Active uniforms, in the order `glGetActiveUniform` enumerates them.
+    pub uniforms: Vec<ActiveUniform>,
+    /// Uniform location -> (uniform index, array element).
+    pub locations: Vec<(u32, u32)>,
+    /// Active uniform blocks.
+    pub blocks: Vec<ActiveUniformBlock>,
+    /// Active vertex attributes.
+    pub attributes: Vec<ActiveVariable>,
+    /// Fragment outputs.
+    pub outputs: Vec<ActiveVariable>,
+    /// Default uniform block values (std140), the bytes of `SetUniforms`.
+    pub default_block: Vec<u8>,
+    /// Texture unit per sampler binding (`glUniform1i` on a sampler sets it).
+    pub sampler_units: Vec<u32>,
+    /// Texture target each sampler binding reads.
+    pub sampler_targets: Vec<TextureTarget>,
+    /// Locations of the active vertex attributes, bit per location.
+    pub attribute_mask: u16,
+    /// Stages present (bit per [`ShaderStage`]).
+    pub stages: u8,
+}
+
+/// A program object.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// Wire handle of the last successful link.
+    pub handle: Option<ProgramHandle>,
+    /// Attached shader entities (`ATTACHED_SHADERS`).
+    pub attached: Vec<Entity>,
+    /// `LINK_STATUS`.
+    pub linked: bool,
+    /// `VALIDATE_STATUS`.
+    pub validated: bool,
+    /// `INFO_LOG_LENGTH` is its length + 1 when non-empty.
+    pub info_log: String,
+    /// `DELETE_STATUS`.
+    pub delete_pending: bool,
+    /// `bind_attrib_location` requests, applied at the next link.
+    pub attrib_bindings: Vec<(String, u32)>,
+    /// `bind_frag_data_location(_indexed)` requests: (name, colour number, index).
+    pub frag_data_bindings: Vec<(String, u32, u32)>,
+    /// The result of the last successful link.
+    pub linked_state: Option<LinkedProgram>,
+    /// Bumped by every successful link and by uniform-block-binding changes.
+    pub generation: u32,
+    /// Bumped by every uniform value change.
+    pub uniforms_generation: u32,
+}
+
+// ---------------------------------------------------------------------------------------
+// Queries and syncs
+
+/// A query object (per context).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    /// Wire handle.
+    pub handle: QueryHandle,
+    /// The target fixed at first `begin_query` (0 before).
+    pub target: GLenum,
+    /// Whether it is active now.
+    pub active: bool,
+    /// The result, once read back.
+    pub result: Option<u64>,
+    /// Whether a result is pending (ended, not yet read).
+    pub pending: bool,
+}
+
+/// A sync object.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Sync {
+    /// Wire handle.
+    pub handle: FenceHandle,
+    /// `SYNC_STATUS`: `SIGNALED` or `UNSIGNALED`.
+    pub status: GLenum,
+}

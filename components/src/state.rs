@@ -1,0 +1,594 @@
+//! Per-context GL state in GL's own terms (enums as the application gave them), with the
+//! initial values of the OpenGL 3.3 core specification (tables 6.x). `glGet*` reads it back
+//! as stored; the validation systems derive wire state from it.
+
+use bevy_ecs::entity::Entity;
+
+use crate::gl::*;
+use tessera_wire::state::{
+    MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS,
+};
+
+/// Texture targets a unit has a binding for, in the order of [`TextureTarget`].
+pub const TEXTURE_TARGETS: usize = 10;
+
+/// A texture binding target (GL 3.3 core).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum TextureTarget {
+    /// `TEXTURE_1D`.
+    D1,
+    /// `TEXTURE_2D`.
+    D2,
+    /// `TEXTURE_3D`.
+    D3,
+    /// `TEXTURE_1D_ARRAY`.
+    D1Array,
+    /// `TEXTURE_2D_ARRAY`.
+    D2Array,
+    /// `TEXTURE_RECTANGLE`.
+    Rectangle,
+    /// `TEXTURE_CUBE_MAP`.
+    Cube,
+    /// `TEXTURE_BUFFER`.
+    Buffer,
+    /// `TEXTURE_2D_MULTISAMPLE`.
+    D2Multisample,
+    /// `TEXTURE_2D_MULTISAMPLE_ARRAY`.
+    D2MultisampleArray,
+}
+
+impl TextureTarget {
+    /// Every target, in binding-table order.
+    pub const ALL: [TextureTarget; TEXTURE_TARGETS] = [
+        TextureTarget::D1,
+        TextureTarget::D2,
+        TextureTarget::D3,
+        TextureTarget::D1Array,
+        TextureTarget::D2Array,
+        TextureTarget::Rectangle,
+        TextureTarget::Cube,
+        TextureTarget::Buffer,
+        TextureTarget::D2Multisample,
+        TextureTarget::D2MultisampleArray,
+    ];
+
+    /// The target of a `glBindTexture` enum.
+    pub fn from_gl(target: GLenum) -> Option<Self> {
+        Some(match target {
+            TEXTURE_1D => Self::D1,
+            TEXTURE_2D => Self::D2,
+            TEXTURE_3D => Self::D3,
+            TEXTURE_1D_ARRAY => Self::D1Array,
+            TEXTURE_2D_ARRAY => Self::D2Array,
+            TEXTURE_RECTANGLE => Self::Rectangle,
+            TEXTURE_CUBE_MAP => Self::Cube,
+            TEXTURE_BUFFER => Self::Buffer,
+            TEXTURE_2D_MULTISAMPLE => Self::D2Multisample,
+            TEXTURE_2D_MULTISAMPLE_ARRAY => Self::D2MultisampleArray,
+            _ => return None,
+        })
+    }
+
+    /// The GL enum.
+    pub fn to_gl(self) -> GLenum {
+        match self {
+            Self::D1 => TEXTURE_1D,
+            Self::D2 => TEXTURE_2D,
+            Self::D3 => TEXTURE_3D,
+            Self::D1Array => TEXTURE_1D_ARRAY,
+            Self::D2Array => TEXTURE_2D_ARRAY,
+            Self::Rectangle => TEXTURE_RECTANGLE,
+            Self::Cube => TEXTURE_CUBE_MAP,
+            Self::Buffer => TEXTURE_BUFFER,
+            Self::D2Multisample => TEXTURE_2D_MULTISAMPLE,
+            Self::D2MultisampleArray => TEXTURE_2D_MULTISAMPLE_ARRAY,
+        }
+    }
+
+    /// The `TEXTURE_BINDING_*` query enum of this target.
+    pub fn binding_query(self) -> GLenum {
+        match self {
+            Self::D1 => TEXTURE_BINDING_1D,
+            Self::D2 => TEXTURE_BINDING_2D,
+            Self::D3 => TEXTURE_BINDING_3D,
+            Self::D1Array => TEXTURE_BINDING_1D_ARRAY,
+            Self::D2Array => TEXTURE_BINDING_2D_ARRAY,
+            Self::Rectangle => TEXTURE_BINDING_RECTANGLE,
+            Self::Cube => TEXTURE_BINDING_CUBE_MAP,
+            Self::Buffer => TEXTURE_BINDING_BUFFER,
+            Self::D2Multisample => TEXTURE_BINDING_2D_MULTISAMPLE,
+            Self::D2MultisampleArray => TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY,
+        }
+    }
+}
+
+/// A buffer binding target (GL 3.3 core).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum BufferTarget {
+    /// `ARRAY_BUFFER`.
+    Array,
+    /// `ELEMENT_ARRAY_BUFFER` (state of the bound vertex array).
+    ElementArray,
+    /// `COPY_READ_BUFFER`.
+    CopyRead,
+    /// `COPY_WRITE_BUFFER`.
+    CopyWrite,
+    /// `PIXEL_PACK_BUFFER`.
+    PixelPack,
+    /// `PIXEL_UNPACK_BUFFER`.
+    PixelUnpack,
+    /// `TEXTURE_BUFFER`.
+    Texture,
+    /// `TRANSFORM_FEEDBACK_BUFFER`.
+    TransformFeedback,
+    /// `UNIFORM_BUFFER`.
+    Uniform,
+}
+
+impl BufferTarget {
+    /// Every target.
+    pub const ALL: [BufferTarget; 9] = [
+        BufferTarget::Array,
+        BufferTarget::ElementArray,
+        BufferTarget::CopyRead,
+        BufferTarget::CopyWrite,
+        BufferTarget::PixelPack,
+        BufferTarget::PixelUnpack,
+        BufferTarget::Texture,
+        BufferTarget::TransformFeedback,
+        BufferTarget::Uniform,
+    ];
+
+    /// The target of a `glBindBuffer` enum.
+    pub fn from_gl(target: GLenum) -> Option<Self> {
+        Some(match target {
+            ARRAY_BUFFER => Self::Array,
+            ELEMENT_ARRAY_BUFFER => Self::ElementArray,
+            COPY_READ_BUFFER => Self::CopyRead,
+            COPY_WRITE_BUFFER => Self::CopyWrite,
+            PIXEL_PACK_BUFFER => Self::PixelPack,
+            PIXEL_UNPACK_BUFFER => Self::PixelUnpack,
+            TEXTURE_BUFFER => Self::Texture,
+            TRANSFORM_FEEDBACK_BUFFER => Self::TransformFeedback,
+            UNIFORM_BUFFER => Self::Uniform,
+            _ => return None,
+        })
+    }
+
+    /// The `*_BUFFER_BINDING` query enum of this target.
+    pub fn binding_query(self) -> GLenum {
+        match self {
+            Self::Array => ARRAY_BUFFER_BINDING,
+            Self::ElementArray => ELEMENT_ARRAY_BUFFER_BINDING,
+            Self::CopyRead => COPY_READ_BUFFER,
+            Self::CopyWrite => COPY_WRITE_BUFFER,
+            Self::PixelPack => PIXEL_PACK_BUFFER_BINDING,
+            Self::PixelUnpack => PIXEL_UNPACK_BUFFER_BINDING,
+            Self::Texture => TEXTURE_BUFFER,
+            Self::TransformFeedback => TRANSFORM_FEEDBACK_BUFFER_BINDING,
+            Self::Uniform => UNIFORM_BUFFER_BINDING,
+        }
+    }
+}
+
+/// A buffer range bound to an indexed binding point (`bind_buffer_base/range`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct IndexedBuffer {
+    /// The buffer (`None` = 0).
+    pub buffer: Option<Entity>,
+    /// Start of the range.
+    pub offset: i64,
+    /// Size of the range; 0 for `bind_buffer_base` (the whole buffer).
+    pub size: i64,
+}
+
+/// Stencil state of one face, as GL stores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StencilFaceGl {
+    /// `STENCIL_FUNC`.
+    pub func: GLenum,
+    /// `STENCIL_REF` (unclamped, as specified).
+    pub reference: GLint,
+    /// `STENCIL_VALUE_MASK`.
+    pub value_mask: GLuint,
+    /// `STENCIL_FAIL`.
+    pub fail: GLenum,
+    /// `STENCIL_PASS_DEPTH_FAIL`.
+    pub depth_fail: GLenum,
+    /// `STENCIL_PASS_DEPTH_PASS`.
+    pub depth_pass: GLenum,
+    /// `STENCIL_WRITEMASK`.
+    pub write_mask: GLuint,
+}
+
+impl Default for StencilFaceGl {
+    fn default() -> Self {
+        Self {
+            func: ALWAYS,
+            reference: 0,
+            value_mask: u32::MAX,
+            fail: KEEP,
+            depth_fail: KEEP,
+            depth_pass: KEEP,
+            write_mask: u32::MAX,
+        }
+    }
+}
+
+/// Pixel storage parameters of one direction (`PACK_*` or `UNPACK_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PixelStore {
+    /// `*_SWAP_BYTES`.
+    pub swap_bytes: bool,
+    /// `*_LSB_FIRST`.
+    pub lsb_first: bool,
+    /// `*_ROW_LENGTH`.
+    pub row_length: GLint,
+    /// `*_IMAGE_HEIGHT`.
+    pub image_height: GLint,
+    /// `*_SKIP_ROWS`.
+    pub skip_rows: GLint,
+    /// `*_SKIP_PIXELS`.
+    pub skip_pixels: GLint,
+    /// `*_SKIP_IMAGES`.
+    pub skip_images: GLint,
+    /// `*_ALIGNMENT` (1, 2, 4 or 8).
+    pub alignment: GLint,
+}
+
+impl Default for PixelStore {
+    fn default() -> Self {
+        Self {
+            swap_bytes: false,
+            lsb_first: false,
+            row_length: 0,
+            image_height: 0,
+            skip_rows: 0,
+            skip_pixels: 0,
+            skip_images: 0,
+            alignment: 4,
+        }
+    }
+}
+
+/// How a generic attribute value was last specified (it decides how `get_vertex_attrib`
+/// converts it and how the shader reads it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GenericKind {
+    /// `vertex_attrib*f` and friends.
+    #[default]
+    Float,
+    /// `vertex_attrib_i*`.
+    Int,
+    /// `vertex_attrib_i*ui`.
+    Uint,
+}
+
+/// A generic vertex attribute value (`CURRENT_VERTEX_ATTRIB`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenericAttrib {
+    /// Raw bits of the four components.
+    pub bits: [u32; 4],
+    /// How they are to be read.
+    pub kind: GenericKind,
+}
+
+impl Default for GenericAttrib {
+    fn default() -> Self {
+        Self {
+            bits: [0, 0, 0, 1.0f32.to_bits()],
+            kind: GenericKind::Float,
+        }
+    }
+}
+
+/// The capabilities of `glEnable`/`glDisable`, as bits of [`Capabilities`].
+pub mod cap {
+    /// `CLIP_DISTANCE0..7` occupy bits 0..8.
+    pub const CLIP_DISTANCE0: u32 = 0;
+    /// `COLOR_LOGIC_OP`.
+    pub const COLOR_LOGIC_OP: u32 = 8;
+    /// `CULL_FACE`.
+    pub const CULL_FACE: u32 = 9;
+    /// `DEPTH_CLAMP`.
+    pub const DEPTH_CLAMP: u32 = 10;
+    /// `DEPTH_TEST`.
+    pub const DEPTH_TEST: u32 = 11;
+    /// `DITHER`.
+    pub const DITHER: u32 = 12;
+    /// `FRAMEBUFFER_SRGB`.
+    pub const FRAMEBUFFER_SRGB: u32 = 13;
+    /// `LINE_SMOOTH`.
+    pub const LINE_SMOOTH: u32 = 14;
+    /// `MULTISAMPLE`.
+    pub const MULTISAMPLE: u32 = 15;
+    /// `POLYGON_OFFSET_FILL`.
+    pub const POLYGON_OFFSET_FILL: u32 = 16;
+    /// `POLYGON_OFFSET_LINE`.
+    pub const POLYGON_OFFSET_LINE: u32 = 17;
+    /// `POLYGON_OFFSET_POINT`.
+    pub const POLYGON_OFFSET_POINT: u32 = 18;
+    /// `POLYGON_SMOOTH`.
+    pub const POLYGON_SMOOTH: u32 = 19;
+    /// `PRIMITIVE_RESTART`.
+    pub const PRIMITIVE_RESTART: u32 = 20;
+    /// `PROGRAM_POINT_SIZE`.
+    pub const PROGRAM_POINT_SIZE: u32 = 21;
+    /// `RASTERIZER_DISCARD`.
+    pub const RASTERIZER_DISCARD: u32 = 22;
+    /// `SAMPLE_ALPHA_TO_COVERAGE`.
+    pub const SAMPLE_ALPHA_TO_COVERAGE: u32 = 23;
+    /// `SAMPLE_ALPHA_TO_ONE`.
+    pub const SAMPLE_ALPHA_TO_ONE: u32 = 24;
+    /// `SAMPLE_COVERAGE`.
+    pub const SAMPLE_COVERAGE: u32 = 25;
+    /// `SAMPLE_MASK`.
+    pub const SAMPLE_MASK: u32 = 26;
+    /// `SCISSOR_TEST`.
+    pub const SCISSOR_TEST: u32 = 27;
+    /// `STENCIL_TEST`.
+    pub const STENCIL_TEST: u32 = 28;
+    /// `TEXTURE_CUBE_MAP_SEAMLESS`.
+    pub const TEXTURE_CUBE_MAP_SEAMLESS: u32 = 29;
+}
+
+/// Enabled capabilities, one bit each (see [`cap`]); `BLEND` is per draw buffer and lives in
+/// [`ContextState::blend_enable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities(pub u32);
+
+impl Capabilities {
+    /// Whether capability bit `bit` is enabled.
+    #[inline]
+    pub fn has(self, bit: u32) -> bool {
+        self.0 & (1 << bit) != 0
+    }
+}
+
+impl Default for Capabilities {
+    fn default() -> Self {
+        // DITHER and MULTISAMPLE start enabled; everything else disabled.
+        Capabilities(1 << cap::DITHER | 1 << cap::MULTISAMPLE)
+    }
+}
+
+/// Hints (`glHint`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hints {
+    /// `LINE_SMOOTH_HINT`.
+    pub line_smooth: GLenum,
+    /// `POLYGON_SMOOTH_HINT`.
+    pub polygon_smooth: GLenum,
+    /// `TEXTURE_COMPRESSION_HINT`.
+    pub texture_compression: GLenum,
+    /// `FRAGMENT_SHADER_DERIVATIVE_HINT`.
+    pub fragment_shader_derivative: GLenum,
+}
+
+impl Default for Hints {
+    fn default() -> Self {
+        Self {
+            line_smooth: DONT_CARE,
+            polygon_smooth: DONT_CARE,
+            texture_compression: DONT_CARE,
+            fragment_shader_derivative: DONT_CARE,
+        }
+    }
+}
+
+/// Query targets that can be active at once (`begin_query`).
+pub const QUERY_TARGETS: usize = 5;
+
+/// Everything a context binds and sets, with the specification's initial values.
+#[derive(Clone, Debug)]
+pub struct ContextState {
+    // ---- Buffer bindings ----
+    /// Non-indexed buffer bindings by [`BufferTarget`] (the element array entry is unused:
+    /// it is state of the bound vertex array).
+    pub buffers: [Option<Entity>; 9],
+    /// `UNIFORM_BUFFER` indexed bindings.
+    pub uniform_buffers: [IndexedBuffer; MAX_UNIFORM_BUFFER_BINDINGS],
+    /// `TRANSFORM_FEEDBACK_BUFFER` indexed bindings.
+    pub transform_feedback_buffers: [IndexedBuffer; 4],
+    /// The bound vertex array (`None` = 0, which core profile cannot draw with).
+    pub vertex_array: Option<Entity>,
+
+    // ---- Textures and samplers ----
+    /// `ACTIVE_TEXTURE` as a unit index.
+    pub active_texture: u32,
+    /// Texture bindings per unit and [`TextureTarget`].
+    pub textures: [[Option<Entity>; TEXTURE_TARGETS]; MAX_TEXTURE_UNITS],
+    /// Sampler object bindings per unit.
+    pub samplers: [Option<Entity>; MAX_TEXTURE_UNITS],
+
+    // ---- Program ----
+    /// `CURRENT_PROGRAM`.
+    pub program: Option<Entity>,
+
+    // ---- Framebuffers ----
+    /// `DRAW_FRAMEBUFFER_BINDING` (`None` = the default framebuffer).
+    pub draw_framebuffer: Option<Entity>,
+    /// `READ_FRAMEBUFFER_BINDING`.
+    pub read_framebuffer: Option<Entity>,
+    /// `RENDERBUFFER_BINDING`.
+    pub renderbuffer: Option<Entity>,
+    /// `DRAW_BUFFER0` of the default framebuffer.
+    pub default_draw_buffer: GLenum,
+    /// `READ_BUFFER` of the default framebuffer.
+    pub default_read_buffer: GLenum,
+
+    // ---- Queries ----
+    /// Active query per query target.
+    pub active_queries: [Option<Entity>; QUERY_TARGETS],
+
+    // ---- Enables ----
+    /// Enabled capabilities other than blending.
+    pub caps: Capabilities,
+    /// `BLEND` per draw buffer, bit `i`.
+    pub blend_enable: u8,
+
+    // ---- Blend and colour output ----
+    /// `BLEND_SRC_RGB`.
+    pub blend_src_rgb: GLenum,
+    /// `BLEND_DST_RGB`.
+    pub blend_dst_rgb: GLenum,
+    /// `BLEND_SRC_ALPHA`.
+    pub blend_src_alpha: GLenum,
+    /// `BLEND_DST_ALPHA`.
+    pub blend_dst_alpha: GLenum,
+    /// `BLEND_EQUATION_RGB`.
+    pub blend_equation_rgb: GLenum,
+    /// `BLEND_EQUATION_ALPHA`.
+    pub blend_equation_alpha: GLenum,
+    /// `BLEND_COLOR`.
+    pub blend_color: [f32; 4],
+    /// `COLOR_WRITEMASK` per draw buffer, bit 0 red .. bit 3 alpha.
+    pub color_mask: [u8; MAX_DRAW_BUFFERS],
+    /// `LOGIC_OP_MODE`.
+    pub logic_op: GLenum,
+
+    // ---- Depth and stencil ----
+    /// `DEPTH_FUNC`.
+    pub depth_func: GLenum,
+    /// `DEPTH_WRITEMASK`.
+    pub depth_mask: bool,
+    /// `DEPTH_RANGE`.
+    pub depth_range: [f64; 2],
+    /// Front and back stencil state.
+    pub stencil: [StencilFaceGl; 2],
+
+    // ---- Rasterization ----
+    /// `CULL_FACE_MODE`.
+    pub cull_face: GLenum,
+    /// `FRONT_FACE`.
+    pub front_face: GLenum,
+    /// `POLYGON_MODE` (front and back are the same in core).
+    pub polygon_mode: GLenum,
+    /// `POLYGON_OFFSET_FACTOR`.
+    pub polygon_offset_factor: f32,
+    /// `POLYGON_OFFSET_UNITS`.
+    pub polygon_offset_units: f32,
+    /// `LINE_WIDTH`.
+    pub line_width: f32,
+    /// `POINT_SIZE`.
+    pub point_size: f32,
+    /// `POINT_FADE_THRESHOLD_SIZE`.
+    pub point_fade_threshold: f32,
+    /// `POINT_SPRITE_COORD_ORIGIN`.
+    pub point_sprite_coord_origin: GLenum,
+    /// `PROVOKING_VERTEX`.
+    pub provoking_vertex: GLenum,
+    /// `SAMPLE_COVERAGE_VALUE`.
+    pub sample_coverage_value: f32,
+    /// `SAMPLE_COVERAGE_INVERT`.
+    pub sample_coverage_invert: bool,
+    /// `SAMPLE_MASK_VALUE` (word 0; GL 3.3 allows one word).
+    pub sample_mask_value: u32,
+    /// `PRIMITIVE_RESTART_INDEX`.
+    pub primitive_restart_index: u32,
+
+    // ---- Viewport and scissor ----
+    /// `VIEWPORT` (x, y, width, height).
+    pub viewport: [GLint; 4],
+    /// `SCISSOR_BOX`.
+    pub scissor: [GLint; 4],
+
+    // ---- Clear values ----
+    /// `COLOR_CLEAR_VALUE`.
+    pub clear_color: [f32; 4],
+    /// `DEPTH_CLEAR_VALUE`.
+    pub clear_depth: f64,
+    /// `STENCIL_CLEAR_VALUE`.
+    pub clear_stencil: GLint,
+
+    // ---- Pixel transfer ----
+    /// `PACK_*`.
+    pub pack: PixelStore,
+    /// `UNPACK_*`.
+    pub unpack: PixelStore,
+
+    // ---- Vertex attributes ----
+    /// `CURRENT_VERTEX_ATTRIB` per attribute.
+    pub generic_attribs: [GenericAttrib; MAX_VERTEX_ATTRIBS],
+
+    // ---- Hints ----
+    /// `glHint` values.
+    pub hints: Hints,
+}
+
+impl ContextState {
+    /// A fresh context's state, with the viewport and scissor of a `width` x `height` default
+    /// framebuffer (0 x 0 without one).
+    pub fn new(width: i32, height: i32, has_back_buffer: bool) -> Self {
+        let draw = if has_back_buffer { BACK } else { NONE };
+        Self {
+            buffers: [None; 9],
+            uniform_buffers: [IndexedBuffer::default(); MAX_UNIFORM_BUFFER_BINDINGS],
+            transform_feedback_buffers: [IndexedBuffer::default(); 4],
+            vertex_array: None,
+            active_texture: 0,
+            textures: [[None; TEXTURE_TARGETS]; MAX_TEXTURE_UNITS],
+            samplers: [None; MAX_TEXTURE_UNITS],
+            program: None,
+            draw_framebuffer: None,
+            read_framebuffer: None,
+            renderbuffer: None,
+            default_draw_buffer: draw,
+            default_read_buffer: draw,
+            active_queries: [None; QUERY_TARGETS],
+            caps: Capabilities::default(),
+            blend_enable: 0,
+            blend_src_rgb: ONE,
+            blend_dst_rgb: ZERO,
+            blend_src_alpha: ONE,
+            blend_dst_alpha: ZERO,
+            blend_equation_rgb: FUNC_ADD,
+            blend_equation_alpha: FUNC_ADD,
+            blend_color: [0.0; 4],
+            color_mask: [0xf; MAX_DRAW_BUFFERS],
+            logic_op: COPY,
+            depth_func: LESS,
+            depth_mask: true,
+            depth_range: [0.0, 1.0],
+            stencil: [StencilFaceGl::default(); 2],
+            cull_face: BACK,
+            front_face: CCW,
+            polygon_mode: FILL,
+            polygon_offset_factor: 0.0,
+            polygon_offset_units: 0.0,
+            line_width: 1.0,
+            point_size: 1.0,
+            point_fade_threshold: 1.0,
+            point_sprite_coord_origin: UPPER_LEFT,
+            provoking_vertex: LAST_VERTEX_CONVENTION,
+            sample_coverage_value: 1.0,
+            sample_coverage_invert: false,
+            sample_mask_value: u32::MAX,
+            primitive_restart_index: 0,
+            viewport: [0, 0, width, height],
+            scissor: [0, 0, width, height],
+            clear_color: [0.0; 4],
+            clear_depth: 1.0,
+            clear_stencil: 0,
+            pack: PixelStore::default(),
+            unpack: PixelStore::default(),
+            generic_attribs: [GenericAttrib::default(); MAX_VERTEX_ATTRIBS],
+            hints: Hints::default(),
+        }
+    }
+
+    /// The buffer bound to a non-indexed target (not the element array: see the vertex
+    /// array).
+    #[inline]
+    pub fn buffer(&self, target: BufferTarget) -> Option<Entity> {
+        self.buffers[target as usize]
+    }
+
+    /// The texture bound to `target` of the active unit.
+    #[inline]
+    pub fn active_texture_binding(&self, target: TextureTarget) -> Option<Entity> {
+        self.textures[self.active_texture as usize][target as usize]
+    }
+}

@@ -1,0 +1,781 @@
+//! Buffer objects: names, bindings, storage, uploads, copies, read-backs and mappings.
+//!
+//! Uploads copy the application's bytes into the stage area at the call (the caller may reuse
+//! its memory on return) and emit their record then, ordered with the draws around them.
+//! Read-backs (`get_buffer_sub_data`, read maps) are the only calls here that wait.
+//!
+//! A mapping is client memory owned by the buffer's component; its address is stable until
+//! the buffer is unmapped. Write maps upload at unmap (or at each explicit flush); a write map
+//! that does not invalidate its range reads the old contents first, so bytes the application
+//! does not write keep their values.
+
+use bevy_ecs::entity::Entity;
+use tessera_components::Dirty;
+use tessera_components::gl::*;
+use tessera_components::names::NameEntry;
+use tessera_components::object::{Buffer, Life, Mapping, VertexArray};
+use tessera_components::state::{BufferTarget, IndexedBuffer};
+use tessera_systems::lifecycle;
+use tessera_wire::Reply;
+use tessera_wire::record::Record;
+
+use crate::context::{Context, GlResult};
+use crate::limits::{UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
+use crate::share::Shared;
+
+/// `glMapBufferRange` access bits GL 3.3 defines.
+const MAP_ACCESS_BITS: GLbitfield = MAP_READ_BIT
+    | MAP_WRITE_BIT
+    | MAP_INVALIDATE_RANGE_BIT
+    | MAP_INVALIDATE_BUFFER_BIT
+    | MAP_FLUSH_EXPLICIT_BIT
+    | MAP_UNSYNCHRONIZED_BIT;
+
+/// Transform feedback buffer binding points.
+const MAX_TF_BINDINGS: u32 = 4;
+
+fn valid_usage(usage: GLenum) -> bool {
+    matches!(
+        usage,
+        STREAM_DRAW
+            | STREAM_READ
+            | STREAM_COPY
+            | STATIC_DRAW
+            | STATIC_READ
+            | STATIC_COPY
+            | DYNAMIC_DRAW
+            | DYNAMIC_READ
+            | DYNAMIC_COPY
+    )
+}
+
+impl Context {
+    /// The buffer bound to `target` (the element array buffer is the bound vertex array's).
+    pub(crate) fn bound_buffer(&self, sh: &Shared, target: BufferTarget) -> Option<Entity> {
+        match target {
+            BufferTarget::ElementArray => self
+                .local
+                .st
+                .vertex_array
+                .and_then(|v| sh.world.get::<VertexArray>(v))
+                .and_then(|v| v.element_buffer),
+            t => self.local.st.buffer(t),
+        }
+    }
+
+    /// The buffer bound to a GL target enum: `INVALID_ENUM` for a bad target,
+    /// `INVALID_OPERATION` when nothing is bound.
+    fn target_buffer(&self, sh: &Shared, target: GLenum) -> GlResult<Entity> {
+        let t = BufferTarget::from_gl(target).ok_or(INVALID_ENUM)?;
+        self.bound_buffer(sh, t).ok_or(INVALID_OPERATION)
+    }
+
+    /// `glGenBuffers`.
+    pub fn gen_buffers(&mut self, n: GLsizei, buffers: &mut [GLuint]) {
+        if n < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let mut sh = self.group.lock();
+        sh.names.buffers.generate(&mut buffers[..n as usize]);
+    }
+
+    /// Generates one buffer name.
+    pub fn gen_buffer(&mut self) -> GLuint {
+        let mut name = [0];
+        self.gen_buffers(1, &mut name);
+        name[0]
+    }
+
+    /// `glIsBuffer`: true for names that have an object (bound at least once).
+    pub fn is_buffer(&mut self, buffer: GLuint) -> GLboolean {
+        let sh = self.group.lock();
+        sh.names.buffers.get(buffer).is_some() as GLboolean
+    }
+
+    /// The buffer object of `name`, created (and given a wire object) on first use.
+    /// `INVALID_OPERATION` if the name was never generated.
+    pub(crate) fn buffer_object(
+        &mut self,
+        sh: &mut Shared,
+        name: GLuint,
+    ) -> GlResult<Option<Entity>> {
+        if name == 0 {
+            return Ok(None);
+        }
+        match sh.names.buffers.entry(name) {
+            NameEntry::Object(e) => Ok(Some(e)),
+            NameEntry::Free => Err(INVALID_OPERATION),
+            NameEntry::Reserved => {
+                sh.dev.use_context(self.local.id);
+                let handle = sh.dev.alloc.mint();
+                sh.dev.push(Record::CreateBuffer {
+                    buffer: handle,
+                    size: 0,
+                });
+                let e = sh
+                    .world
+                    .spawn((Life::named(name), Buffer::new(handle)))
+                    .id();
+                sh.names.buffers.bind_object(name, e);
+                Ok(Some(e))
+            }
+        }
+    }
+
+    /// `glBindBuffer`.
+    pub fn bind_buffer(&mut self, target: GLenum, buffer: GLuint) {
+        let Some(t) = BufferTarget::from_gl(target) else {
+            return self.error(INVALID_ENUM);
+        };
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let e = match self.buffer_object(&mut sh, buffer) {
+            Ok(e) => e,
+            Err(err) => return self.error(err),
+        };
+        self.set_buffer_binding(&mut sh, t, e);
+    }
+
+    /// Points a non-indexed binding at `e`, keeping references counted.
+    pub(crate) fn set_buffer_binding(
+        &mut self,
+        sh: &mut Shared,
+        t: BufferTarget,
+        e: Option<Entity>,
+    ) {
+        let Shared { world, dev, .. } = sh;
+        if t == BufferTarget::ElementArray {
+            let Some(vao) = self.local.st.vertex_array else {
+                return;
+            };
+            let handle = e.and_then(|e| world.get::<Buffer>(e)).map(|b| b.handle);
+            let old = match world.get_mut::<VertexArray>(vao) {
+                Some(mut v) if v.element_buffer != e => {
+                    let old = v.element_buffer;
+                    v.element_buffer = e;
+                    v.element_buffer_handle = handle;
+                    old
+                }
+                _ => return,
+            };
+            lifecycle::replace(world, dev, old, e);
+            self.local.dirty |= Dirty::INDEX_BUFFER | Dirty::DRAW_CHECK;
+            return;
+        }
+        let slot = &mut self.local.st.buffers[t as usize];
+        if *slot == e {
+            return;
+        }
+        let old = std::mem::replace(slot, e);
+        lifecycle::replace(world, dev, old, e);
+    }
+
+    /// `glBindBufferBase`.
+    pub fn bind_buffer_base(&mut self, target: GLenum, index: GLuint, buffer: GLuint) {
+        self.bind_buffer_indexed(target, index, buffer, 0, 0, false);
+    }
+
+    /// `glBindBufferRange`.
+    pub fn bind_buffer_range(
+        &mut self,
+        target: GLenum,
+        index: GLuint,
+        buffer: GLuint,
+        offset: GLintptr,
+        size: GLsizeiptr,
+    ) {
+        self.bind_buffer_indexed(target, index, buffer, offset as i64, size as i64, true);
+    }
+
+    fn bind_buffer_indexed(
+        &mut self,
+        target: GLenum,
+        index: GLuint,
+        buffer: GLuint,
+        offset: i64,
+        size: i64,
+        range: bool,
+    ) {
+        let (t, limit) = match target {
+            UNIFORM_BUFFER => (BufferTarget::Uniform, UBO_BINDINGS as u32),
+            TRANSFORM_FEEDBACK_BUFFER => (BufferTarget::TransformFeedback, MAX_TF_BINDINGS),
+            _ => return self.error(INVALID_ENUM),
+        };
+        if index >= limit {
+            return self.error(INVALID_VALUE);
+        }
+        if range && buffer != 0 {
+            if size <= 0 || offset < 0 {
+                return self.error(INVALID_VALUE);
+            }
+            let align = if t == BufferTarget::Uniform {
+                UBO_OFFSET_ALIGNMENT as i64
+            } else {
+                4
+            };
+            if offset % align != 0 || (t == BufferTarget::TransformFeedback && size % 4 != 0) {
+                return self.error(INVALID_VALUE);
+            }
+        }
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let e = match self.buffer_object(&mut sh, buffer) {
+            Ok(e) => e,
+            Err(err) => return self.error(err),
+        };
+        let binding = if range {
+            IndexedBuffer {
+                buffer: e,
+                offset,
+                size,
+            }
+        } else {
+            IndexedBuffer {
+                buffer: e,
+                offset: 0,
+                size: 0,
+            }
+        };
+        let slots = if t == BufferTarget::Uniform {
+            &mut self.local.st.uniform_buffers[..]
+        } else {
+            &mut self.local.st.transform_feedback_buffers[..]
+        };
+        let old = std::mem::replace(&mut slots[index as usize], binding);
+        let Shared { world, dev, .. } = &mut *sh;
+        if old.buffer != e {
+            lifecycle::replace(world, dev, old.buffer, e);
+        }
+        if t == BufferTarget::Uniform && old != binding {
+            self.local.dirty |= Dirty::UNIFORM_BUFFERS;
+        }
+        // The generic binding point follows the indexed one.
+        self.set_buffer_binding(&mut sh, t, e);
+    }
+
+    /// `glDeleteBuffers`.
+    pub fn delete_buffers(&mut self, n: GLsizei, buffers: &[GLuint]) {
+        if n < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        for &name in &buffers[..n as usize] {
+            if name == 0 {
+                continue;
+            }
+            let Some(e) = sh.names.buffers.get(name) else {
+                sh.names.buffers.free(name);
+                continue;
+            };
+            self.unbind_buffer_everywhere(&mut sh, e);
+            sh.names.buffers.free(name);
+            let Shared { world, dev, .. } = &mut *sh;
+            if let Some(mut b) = world.get_mut::<Buffer>(e) {
+                b.mapping = None;
+            }
+            lifecycle::unname(world, dev, e);
+        }
+    }
+
+    /// Removes a deleted buffer from this context's binding points and from the bound vertex
+    /// array, as GL specifies for deletion.
+    fn unbind_buffer_everywhere(&mut self, sh: &mut Shared, e: Entity) {
+        for t in BufferTarget::ALL {
+            if t != BufferTarget::ElementArray && self.local.st.buffer(t) == Some(e) {
+                self.set_buffer_binding(sh, t, None);
+            }
+        }
+        let Shared { world, dev, .. } = sh;
+        for i in 0..self.local.st.uniform_buffers.len() {
+            if self.local.st.uniform_buffers[i].buffer == Some(e) {
+                self.local.st.uniform_buffers[i] = IndexedBuffer::default();
+                lifecycle::release(world, dev, e);
+                self.local.dirty |= Dirty::UNIFORM_BUFFERS;
+            }
+        }
+        for i in 0..self.local.st.transform_feedback_buffers.len() {
+            if self.local.st.transform_feedback_buffers[i].buffer == Some(e) {
+                self.local.st.transform_feedback_buffers[i] = IndexedBuffer::default();
+                lifecycle::release(world, dev, e);
+            }
+        }
+        if let Some(vao) = self.local.st.vertex_array {
+            let mut released = 0;
+            if let Some(mut v) = world.get_mut::<VertexArray>(vao) {
+                for a in v.attribs.iter_mut() {
+                    if a.buffer == Some(e) {
+                        a.buffer = None;
+                        a.buffer_handle = None;
+                        released += 1;
+                    }
+                }
+                if v.element_buffer == Some(e) {
+                    v.element_buffer = None;
+                    v.element_buffer_handle = None;
+                    released += 1;
+                }
+                if released > 0 {
+                    v.buffers_generation += 1;
+                }
+            }
+            for _ in 0..released {
+                lifecycle::release(world, dev, e);
+            }
+            if released > 0 {
+                self.local.dirty |= Dirty::VERTEX_BUFFERS | Dirty::INDEX_BUFFER | Dirty::DRAW_CHECK;
+            }
+        }
+        // A buffer texture's buffer is not a binding point or a container attachment: the
+        // texture keeps its reference (GL 3.3 §D.1.2).
+    }
+
+    /// `glBufferData`.
+    pub fn buffer_data(
+        &mut self,
+        target: GLenum,
+        size: GLsizeiptr,
+        data: Option<&[u8]>,
+        usage: GLenum,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let e = match self.target_buffer(&sh, target) {
+            Ok(e) => e,
+            Err(err) => return self.error(err),
+        };
+        if size < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        if !valid_usage(usage) {
+            return self.error(INVALID_ENUM);
+        }
+        let size = size as i64;
+        if size > (1 << 34) {
+            return self.error(OUT_OF_MEMORY);
+        }
+        let Some(mut b) = sh.world.get_mut::<Buffer>(e) else {
+            return;
+        };
+        b.size = size;
+        b.usage = usage;
+        b.mapping = None;
+        b.generation += 1;
+        let handle = b.handle;
+        sh.dev.push(Record::CreateBuffer {
+            buffer: handle,
+            size: size as u64,
+        });
+        if let Some(bytes) = data {
+            let bytes = &bytes[..size as usize];
+            let span = sh.dev.enc.stage(bytes);
+            sh.dev.push(Record::WriteBuffer {
+                buffer: handle,
+                offset: 0,
+                data: span,
+            });
+        }
+        sh.flush_if_full();
+    }
+
+    /// Validates a range of the buffer bound to `target`: bad target `INVALID_ENUM`, nothing
+    /// bound `INVALID_OPERATION`, negative or out-of-range `INVALID_VALUE`, mapped
+    /// `INVALID_OPERATION`.
+    fn buffer_range(
+        &self,
+        sh: &Shared,
+        target: GLenum,
+        offset: i64,
+        size: i64,
+    ) -> GlResult<(Entity, Buffer)> {
+        let e = self.target_buffer(sh, target)?;
+        let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
+        if offset < 0 || size < 0 || offset.checked_add(size).is_none_or(|end| end > b.size) {
+            return Err(INVALID_VALUE);
+        }
+        if b.mapping.is_some() {
+            return Err(INVALID_OPERATION);
+        }
+        Ok((
+            e,
+            Buffer {
+                mapping: None,
+                ..b.clone()
+            },
+        ))
+    }
+
+    /// `glBufferSubData`.
+    pub fn buffer_sub_data(
+        &mut self,
+        target: GLenum,
+        offset: GLintptr,
+        size: GLsizeiptr,
+        data: &[u8],
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let (_, b) = match self.buffer_range(&sh, target, offset as i64, size as i64) {
+            Ok(v) => v,
+            Err(err) => return self.error(err),
+        };
+        if size == 0 {
+            return;
+        }
+        let span = sh.dev.enc.stage(&data[..size as usize]);
+        sh.dev.push(Record::WriteBuffer {
+            buffer: b.handle,
+            offset: offset as u64,
+            data: span,
+        });
+        sh.flush_if_full();
+    }
+
+    /// `glGetBufferSubData`: reads back from the backend (a round trip).
+    pub fn get_buffer_sub_data(
+        &mut self,
+        target: GLenum,
+        offset: GLintptr,
+        size: GLsizeiptr,
+        data: &mut [u8],
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let (_, b) = match self.buffer_range(&sh, target, offset as i64, size as i64) {
+            Ok(v) => v,
+            Err(err) => return self.error(err),
+        };
+        if size == 0 {
+            return;
+        }
+        let reply = sh.dev.enc.mint_reply();
+        sh.dev.push(Record::ReadBuffer {
+            buffer: b.handle,
+            offset: offset as u64,
+            size: size as u64,
+            reply,
+        });
+        if let Some(Reply::Bytes(bytes)) = sh.wait(reply) {
+            let n = bytes.len().min(size as usize);
+            data[..n].copy_from_slice(&bytes[..n]);
+        }
+    }
+
+    /// `glCopyBufferSubData`.
+    pub fn copy_buffer_sub_data(
+        &mut self,
+        read_target: GLenum,
+        write_target: GLenum,
+        read_offset: GLintptr,
+        write_offset: GLintptr,
+        size: GLsizeiptr,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let result = (|| {
+            let src = self.target_buffer(&sh, read_target)?;
+            let dst = self.target_buffer(&sh, write_target)?;
+            let (ro, wo, size) = (read_offset as i64, write_offset as i64, size as i64);
+            if ro < 0 || wo < 0 || size < 0 {
+                return Err(INVALID_VALUE);
+            }
+            let sb = sh.world.get::<Buffer>(src).ok_or(INVALID_OPERATION)?;
+            let db = sh.world.get::<Buffer>(dst).ok_or(INVALID_OPERATION)?;
+            if sb.mapping.is_some() || db.mapping.is_some() {
+                return Err(INVALID_OPERATION);
+            }
+            if ro + size > sb.size || wo + size > db.size {
+                return Err(INVALID_VALUE);
+            }
+            if src == dst && ro < wo + size && wo < ro + size {
+                return Err(INVALID_VALUE);
+            }
+            Ok((sb.handle, db.handle, ro as u64, wo as u64, size as u64))
+        })();
+        let (src, dst, src_offset, dst_offset, size) = match result {
+            Ok(v) => v,
+            Err(err) => return self.error(err),
+        };
+        if size > 0 {
+            sh.dev.push(Record::CopyBuffer {
+                src,
+                dst,
+                src_offset,
+                dst_offset,
+                size,
+            });
+        }
+    }
+
+    /// `glMapBufferRange`: returns the address of the mapped range, or null on error.
+    pub fn map_buffer_range(
+        &mut self,
+        target: GLenum,
+        offset: GLintptr,
+        length: GLsizeiptr,
+        access: GLbitfield,
+    ) -> *mut u8 {
+        match self.map_range(target, offset as i64, length as i64, access) {
+            Ok(p) => p,
+            Err(err) => {
+                self.error(err);
+                std::ptr::null_mut()
+            }
+        }
+    }
+
+    /// `glMapBuffer`: maps the whole buffer with `READ_ONLY`, `WRITE_ONLY` or `READ_WRITE`.
+    pub fn map_buffer(&mut self, target: GLenum, access: GLenum) -> *mut u8 {
+        let bits = match access {
+            READ_ONLY => MAP_READ_BIT,
+            WRITE_ONLY => MAP_WRITE_BIT,
+            READ_WRITE => MAP_READ_BIT | MAP_WRITE_BIT,
+            _ => {
+                self.error(INVALID_ENUM);
+                return std::ptr::null_mut();
+            }
+        };
+        let size = {
+            let sh = self.group.lock();
+            match self.target_buffer(&sh, target) {
+                Ok(e) => sh.world.get::<Buffer>(e).map_or(0, |b| b.size),
+                Err(err) => {
+                    drop(sh);
+                    self.error(err);
+                    return std::ptr::null_mut();
+                }
+            }
+        };
+        match self.map_range(target, 0, size, bits) {
+            Ok(p) => p,
+            Err(err) => {
+                self.error(err);
+                std::ptr::null_mut()
+            }
+        }
+    }
+
+    fn map_range(
+        &mut self,
+        target: GLenum,
+        offset: i64,
+        length: i64,
+        access: GLbitfield,
+    ) -> GlResult<*mut u8> {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let e = self.target_buffer(&sh, target)?;
+        let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
+        if offset < 0 || length < 0 || offset.checked_add(length).is_none_or(|end| end > b.size) {
+            return Err(INVALID_VALUE);
+        }
+        if access & !MAP_ACCESS_BITS != 0 {
+            return Err(INVALID_VALUE);
+        }
+        let read = access & MAP_READ_BIT != 0;
+        let write = access & MAP_WRITE_BIT != 0;
+        let invalidate = access & (MAP_INVALIDATE_RANGE_BIT | MAP_INVALIDATE_BUFFER_BIT) != 0;
+        if length == 0
+            || b.mapping.is_some()
+            || !(read || write)
+            || (read && (invalidate || access & MAP_UNSYNCHRONIZED_BIT != 0))
+            || (access & MAP_FLUSH_EXPLICIT_BIT != 0 && !write)
+        {
+            return Err(INVALID_OPERATION);
+        }
+        let handle = b.handle;
+        let size = b.size;
+        if access & MAP_INVALIDATE_BUFFER_BIT != 0 {
+            // Orphan: the backend may give the buffer new storage instead of waiting.
+            sh.dev.push(Record::CreateBuffer {
+                buffer: handle,
+                size: size as u64,
+            });
+        }
+        let mut bytes = vec![0u8; length as usize].into_boxed_slice();
+        if !invalidate {
+            // Read maps need the contents; write maps need them so unwritten bytes survive.
+            let reply = sh.dev.enc.mint_reply();
+            sh.dev.push(Record::ReadBuffer {
+                buffer: handle,
+                offset: offset as u64,
+                size: length as u64,
+                reply,
+            });
+            if let Some(Reply::Bytes(data)) = sh.wait(reply) {
+                let n = data.len().min(bytes.len());
+                bytes[..n].copy_from_slice(&data[..n]);
+            }
+        }
+        let mut b = sh.world.get_mut::<Buffer>(e).ok_or(INVALID_OPERATION)?;
+        b.mapping = Some(Mapping {
+            offset,
+            length,
+            access,
+            bytes,
+        });
+        let ptr = b
+            .mapping
+            .as_mut()
+            .map_or(std::ptr::null_mut(), |m| m.bytes.as_mut_ptr());
+        self.local.dirty |= Dirty::DRAW_CHECK;
+        Ok(ptr)
+    }
+
+    /// `glUnmapBuffer`: uploads what a write map wrote (all of it, or nothing left after
+    /// explicit flushes). Always `TRUE`: the contents cannot be lost here.
+    pub fn unmap_buffer(&mut self, target: GLenum) -> GLboolean {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let e = match self.target_buffer(&sh, target) {
+            Ok(e) => e,
+            Err(err) => {
+                self.error(err);
+                return FALSE as GLboolean;
+            }
+        };
+        let Some(mut b) = sh.world.get_mut::<Buffer>(e) else {
+            return FALSE as GLboolean;
+        };
+        let Some(m) = b.mapping.take() else {
+            drop(b);
+            self.error(INVALID_OPERATION);
+            return FALSE as GLboolean;
+        };
+        let handle = b.handle;
+        if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
+            let span = sh.dev.enc.stage(&m.bytes);
+            sh.dev.push(Record::WriteBuffer {
+                buffer: handle,
+                offset: m.offset as u64,
+                data: span,
+            });
+        }
+        self.local.dirty |= Dirty::DRAW_CHECK;
+        TRUE as GLboolean
+    }
+
+    /// `glFlushMappedBufferRange` (`offset` is relative to the mapped range).
+    pub fn flush_mapped_buffer_range(
+        &mut self,
+        target: GLenum,
+        offset: GLintptr,
+        length: GLsizeiptr,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let e = match self.target_buffer(&sh, target) {
+            Ok(e) => e,
+            Err(err) => return self.error(err),
+        };
+        let Some(b) = sh.world.get::<Buffer>(e) else {
+            return;
+        };
+        let (offset, length) = (offset as i64, length as i64);
+        let Some(m) = b.mapping.as_ref() else {
+            return self.error(INVALID_OPERATION);
+        };
+        if m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
+            return self.error(INVALID_OPERATION);
+        }
+        if offset < 0 || length < 0 || offset + length > m.length {
+            return self.error(INVALID_VALUE);
+        }
+        if length == 0 {
+            return;
+        }
+        let handle = b.handle;
+        let at = (m.offset + offset) as u64;
+        let bytes = m.bytes[offset as usize..(offset + length) as usize].to_vec();
+        let span = sh.dev.enc.stage(&bytes);
+        sh.dev.push(Record::WriteBuffer {
+            buffer: handle,
+            offset: at,
+            data: span,
+        });
+    }
+
+    /// Runs `f` on the mapped range of the buffer bound to `target` (the safe way for Rust
+    /// callers to use a mapping); `None` if nothing is mapped there.
+    pub fn with_mapped<R>(&mut self, target: GLenum, f: impl FnOnce(&mut [u8]) -> R) -> Option<R> {
+        let mut sh = self.group.lock();
+        let e = self.target_buffer(&sh, target).ok()?;
+        let mut b = sh.world.get_mut::<Buffer>(e)?;
+        b.mapping.as_mut().map(|m| f(&mut m.bytes))
+    }
+
+    fn buffer_parameter(&mut self, target: GLenum, pname: GLenum) -> Option<i64> {
+        let sh = self.group.lock();
+        let e = match self.target_buffer(&sh, target) {
+            Ok(e) => e,
+            Err(err) => {
+                drop(sh);
+                self.error(err);
+                return None;
+            }
+        };
+        let b = sh.world.get::<Buffer>(e)?;
+        let m = b.mapping.as_ref();
+        let value = match pname {
+            BUFFER_SIZE => b.size,
+            BUFFER_USAGE => i64::from(b.usage),
+            BUFFER_ACCESS => i64::from(
+                match m.map_or(0, |m| m.access & (MAP_READ_BIT | MAP_WRITE_BIT)) {
+                    MAP_READ_BIT => READ_ONLY,
+                    MAP_WRITE_BIT => WRITE_ONLY,
+                    _ => READ_WRITE,
+                },
+            ),
+            BUFFER_ACCESS_FLAGS => i64::from(m.map_or(0, |m| m.access)),
+            BUFFER_MAPPED => i64::from(m.is_some()),
+            BUFFER_MAP_OFFSET => m.map_or(0, |m| m.offset),
+            BUFFER_MAP_LENGTH => m.map_or(0, |m| m.length),
+            _ => {
+                drop(sh);
+                self.error(INVALID_ENUM);
+                return None;
+            }
+        };
+        Some(value)
+    }
+
+    /// `glGetBufferParameteriv`.
+    pub fn get_buffer_parameteriv(&mut self, target: GLenum, pname: GLenum, params: &mut [GLint]) {
+        if let Some(v) = self.buffer_parameter(target, pname) {
+            params[0] = v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+        }
+    }
+
+    /// `glGetBufferParameteri64v`.
+    pub fn get_buffer_parameteri64v(
+        &mut self,
+        target: GLenum,
+        pname: GLenum,
+        params: &mut [GLint64],
+    ) {
+        if let Some(v) = self.buffer_parameter(target, pname) {
+            params[0] = v;
+        }
+    }
+
+    /// `glGetBufferPointerv` (`BUFFER_MAP_POINTER`).
+    pub fn get_buffer_pointerv(&mut self, target: GLenum, pname: GLenum) -> *mut u8 {
+        if pname != BUFFER_MAP_POINTER {
+            self.error(INVALID_ENUM);
+            return std::ptr::null_mut();
+        }
+        let mut sh = self.group.lock();
+        let e = match self.target_buffer(&sh, target) {
+            Ok(e) => e,
+            Err(err) => {
+                drop(sh);
+                self.error(err);
+                return std::ptr::null_mut();
+            }
+        };
+        sh.world
+            .get_mut::<Buffer>(e)
+            .and_then(|mut b| b.mapping.as_mut().map(|m| m.bytes.as_mut_ptr()))
+            .unwrap_or(std::ptr::null_mut())
+    }
+}

@@ -1,0 +1,104 @@
+//! Configuration: an explicit struct for embedders, environment variables as the fallback.
+//!
+//! Each variable is parsed by one function that accepts aliases and warns about unknown
+//! values (wgpu's `parse_backends_from_comma_list` is the model).
+
+use tessera_wire::TransportKind;
+
+/// Which backend applies the records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// Validates and counts records, draws nothing (tests, frontend measurements).
+    Null,
+}
+
+impl BackendKind {
+    /// Parses a `TESSERA_BACKEND` value (case-insensitive, with aliases).
+    pub fn parse(value: &str) -> Option<Self> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "null" | "none" | "noop" => Some(Self::Null),
+            _ => None,
+        }
+    }
+
+    /// The canonical name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Null => "null",
+        }
+    }
+
+    /// Reads `TESSERA_BACKEND`, warning about an unknown value; the default when unset.
+    pub fn from_env() -> Self {
+        match std::env::var("TESSERA_BACKEND") {
+            Ok(v) => Self::parse(&v).unwrap_or_else(|| {
+                log::warn!("TESSERA_BACKEND={v:?} is not a backend this build has; using null");
+                Self::Null
+            }),
+            Err(_) => Self::Null,
+        }
+    }
+}
+
+/// The default framebuffer of a context: an offscreen surface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SurfaceConfig {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Whether it has a 24-bit depth and 8-bit stencil buffer.
+    pub depth_stencil: bool,
+    /// Samples per pixel (0: single-sampled).
+    pub samples: u8,
+}
+
+impl SurfaceConfig {
+    /// An RGBA8 surface with depth and stencil.
+    pub fn new(width: u32, height: u32) -> Self {
+        Self {
+            width,
+            height,
+            depth_stencil: true,
+            samples: 0,
+        }
+    }
+}
+
+/// How to create a context.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Backend.
+    pub backend: BackendKind,
+    /// Transport between the engine and the backend.
+    pub transport: TransportKind,
+    /// The default framebuffer (`None`: surfaceless).
+    pub surface: Option<SurfaceConfig>,
+    /// CSOs kept per kind before the least recently used are destroyed.
+    pub cso_capacity: usize,
+    /// Keep every batch the null backend receives (tests of record streams).
+    pub capture: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            backend: BackendKind::Null,
+            transport: TransportKind::Inproc,
+            surface: Some(SurfaceConfig::new(64, 64)),
+            cso_capacity: tessera_systems::cso::DEFAULT_CSO_CAPACITY,
+            capture: false,
+        }
+    }
+}
+
+impl Config {
+    /// The configuration the environment asks for (`TESSERA_BACKEND`, `TESSERA_TRANSPORT`).
+    pub fn from_env() -> Self {
+        Self {
+            backend: BackendKind::from_env(),
+            transport: TransportKind::from_env(),
+            ..Self::default()
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! GL contexts.
+//!
+//! A [`Context`] is one GL context: its own binding tables, render state, dirty bits and the
+//! record shadow of what its backend state is, plus a share of a [`ShareGroup`]. It is used by
+//! one thread at a time (GL's current-context rule), so it is `Send` but not `Sync`, and its
+//! state needs no lock; only objects and record emission go through the group's lock.
+//!
+//! The entry points live in the modules of their domain (`buffer`, `texture`, `draw`, …) as
+//! `impl Context` blocks. Each validates its arguments first and raises exactly the error the
+//! OpenGL 3.3 core specification names, leaving all state untouched on error.
+
+use std::sync::Arc;
+
+use tessera_components::Dirty;
+use tessera_components::gl::*;
+use tessera_components::names::NameTable;
+use tessera_components::state::ContextState;
+use tessera_systems::Shadow;
+use tessera_systems::validate::{self, Validate};
+use tessera_wire::format::Format;
+use tessera_wire::handle::SurfaceHandle;
+use tessera_wire::null::{NullBackend, NullProbe};
+use tessera_wire::record::Record;
+use tessera_wire::state::SurfaceDesc;
+use tessera_wire::{Backend, TransportStats};
+
+use crate::config::{BackendKind, Config};
+use crate::limits::Limits;
+use crate::share::{ShareGroup, Shared, SharedNames};
+
+/// The default framebuffer of a context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Surface {
+    /// Wire handle.
+    pub handle: SurfaceHandle,
+    /// Its images.
+    pub desc: SurfaceDesc,
+}
+
+/// Counters of one context.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContextStats {
+    /// Draw calls that reached the backend (not rejected, not empty).
+    pub draws: u64,
+}
+
+/// Why a context could not be created.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateContextError {
+    /// The backend could not start.
+    #[error("backend {backend} is unavailable: {reason}")]
+    BackendUnavailable {
+        /// Which backend.
+        backend: &'static str,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A context's own state: everything but the share group.
+pub struct Local {
+    /// Context id on the wire.
+    pub id: u32,
+    /// The sticky error flag (`NO_ERROR` when clear).
+    pub error: GLenum,
+    /// Bindings and render state.
+    pub st: ContextState,
+    /// Groups whose records are out of date.
+    pub dirty: Dirty,
+    /// Texture units whose bindings changed, bit per unit.
+    pub dirty_units: u64,
+    /// What the backend has for this context.
+    pub shadow: Shadow,
+    /// Vertex array names (per context).
+    pub vertex_arrays: NameTable,
+    /// Framebuffer names (per context).
+    pub framebuffers: NameTable,
+    /// Query names (per context).
+    pub queries: NameTable,
+    /// The default framebuffer, if any.
+    pub surface: Option<Surface>,
+    /// The cached draw-time error (`NO_ERROR` if draws may proceed); valid while
+    /// `Dirty::DRAW_CHECK` is clear.
+    pub draw_error: GLenum,
+    /// Implementation limits.
+    pub limits: Limits,
+    /// Counters.
+    pub stats: ContextStats,
+}
+
+impl Local {
+    /// Records `error` unless an earlier error is still unread (GL keeps the first).
+    #[cold]
+    pub fn set_error(&mut self, error: GLenum) {
+        if self.error == NO_ERROR {
+            self.error = error;
+        }
+    }
+
+    /// Marks groups dirty.
+    #[inline]
+    pub fn touch(&mut self, groups: Dirty) {
+        self.dirty |= groups;
+    }
+
+    /// The surface behind the default framebuffer.
+    pub fn surface_handle(&self) -> Option<SurfaceHandle> {
+        self.surface.map(|s| s.handle)
+    }
+
+    /// Runs the validation systems a verb needs (`mask`), emitting records into the group's
+    /// encoder.
+    #[inline]
+    pub fn validate(&mut self, sh: &mut Shared, mask: Dirty) {
+        if (self.dirty & mask).difference(Dirty::DRAW_CHECK).is_empty() {
+            return;
+        }
+        let Shared { world, dev, .. } = sh;
+        validate::run(
+            Validate {
+                st: &self.st,
+                surface: self.surface.map(|s| s.handle),
+                world,
+                dev,
+                shadow: &mut self.shadow,
+            },
+            &mut self.dirty,
+            &mut self.dirty_units,
+            mask,
+        );
+    }
+}
+
+/// A GL context.
+pub struct Context {
+    pub(crate) group: Arc<ShareGroup>,
+    pub(crate) local: Local,
+}
+
+/// Whether an error occurred (used by entry points to return early).
+pub(crate) type GlResult<T = ()> = Result<T, GLenum>;
+
+impl Context {
+    /// Creates a context in a new share group, with the backend and transport of `config`.
+    pub fn new(config: &Config) -> Result<Self, CreateContextError> {
+        let (backend, probe): (Box<dyn Backend>, Option<NullProbe>) = match config.backend {
+            BackendKind::Null => {
+                let (backend, probe) = NullBackend::new(config.capture);
+                (Box::new(backend), Some(probe))
+            }
+        };
+        let caps = backend.caps();
+        let transport = tessera_wire::transport::connect(&config.transport, backend);
+        let shared = Shared {
+            world: bevy_ecs::world::World::new(),
+            names: SharedNames::default(),
+            dev: tessera_systems::Device::new(config.cso_capacity),
+            transport,
+            caps,
+            lost: None,
+            events: Vec::new(),
+            probe,
+        };
+        Ok(Self::in_group(Arc::new(ShareGroup::new(shared)), config))
+    }
+
+    /// Creates a context sharing objects with `other`.
+    pub fn new_shared(other: &Context, config: &Config) -> Self {
+        Self::in_group(other.group.clone(), config)
+    }
+
+    fn in_group(group: Arc<ShareGroup>, config: &Config) -> Self {
+        let id = group.mint_context_id();
+        let mut sh = group.lock();
+        sh.dev.push(Record::CreateContext { context: id });
+        sh.dev.use_context(id);
+        let limits = Limits::from_caps(&sh.caps);
+        let surface = config.surface.map(|s| {
+            let handle = sh.dev.alloc.mint();
+            let desc = SurfaceDesc {
+                width: s.width,
+                height: s.height,
+                color: Some(Format::Rgba8),
+                depth_stencil: s.depth_stencil.then_some(Format::Depth24Stencil8),
+                samples: s.samples,
+            };
+            sh.dev.push(Record::CreateSurface {
+                surface: handle,
+                desc,
+            });
+            Surface { handle, desc }
+        });
+        drop(sh);
+        let (w, h) = surface.map_or((0, 0), |s| (s.desc.width as i32, s.desc.height as i32));
+        let local = Local {
+            id,
+            error: NO_ERROR,
+            st: ContextState::new(w, h, surface.is_some()),
+            dirty: Dirty::all(),
+            dirty_units: u64::MAX,
+            shadow: Shadow::default(),
+            vertex_arrays: NameTable::default(),
+            framebuffers: NameTable::default(),
+            queries: NameTable::default(),
+            surface,
+            draw_error: NO_ERROR,
+            limits,
+            stats: ContextStats::default(),
+        };
+        Self { group, local }
+    }
+
+    /// `glGetError`: returns and clears the first error since the last call.
+    pub fn get_error(&mut self) -> GLenum {
+        std::mem::replace(&mut self.local.error, NO_ERROR)
+    }
+
+    /// Records an error (for entry points in other modules).
+    #[inline]
+    pub(crate) fn error(&mut self, error: GLenum) {
+        self.local.set_error(error);
+    }
+
+    /// `glFlush`: hands everything recorded so far to the backend.
+    pub fn flush(&mut self) {
+        let mut sh = self.group.lock_for(self.local.id);
+        sh.dev.push(Record::Flush);
+        sh.flush();
+    }
+
+    /// `glFinish`: waits until the backend has done everything recorded so far.
+    pub fn finish(&mut self) {
+        let mut sh = self.group.lock_for(self.local.id);
+        let reply = sh.dev.enc.mint_reply();
+        sh.dev.push(Record::Finish { reply });
+        let _ = sh.wait(reply);
+    }
+
+    /// Whether the session with the backend was lost (`glGetGraphicsResetStatus` reports it).
+    pub fn is_lost(&self) -> bool {
+        self.group.lock().lost.is_some()
+    }
+
+    /// The wire id of this context.
+    pub fn id(&self) -> u32 {
+        self.local.id
+    }
+
+    /// The default framebuffer.
+    pub fn surface(&self) -> Option<Surface> {
+        self.local.surface
+    }
+
+    /// Counters of this context.
+    pub fn stats(&self) -> ContextStats {
+        self.local.stats
+    }
+
+    /// Counters of the share group's transport.
+    pub fn transport_stats(&self) -> TransportStats {
+        self.group.lock().transport.stats()
+    }
+
+    /// Counters of the share group's record emission.
+    pub fn device_counters(&self) -> tessera_systems::device::Counters {
+        self.group.lock().dev.counters
+    }
+
+    /// CSO cache statistics of the share group.
+    pub fn cso_stats(&self) -> tessera_systems::cso::CsoStats {
+        self.group.lock().dev.csos.stats()
+    }
+
+    /// The null backend's probe, when the group's backend is the null backend.
+    pub fn null_probe(&self) -> Option<NullProbe> {
+        self.group.lock().probe.clone()
+    }
+
+    /// Events the backend reported since the last call.
+    pub fn take_events(&mut self) -> Vec<tessera_wire::Event> {
+        let mut sh = self.group.lock();
+        let sh = &mut *sh;
+        sh.transport.take_events(&mut sh.events);
+        std::mem::take(&mut sh.events)
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        self.release_all(&mut sh);
+        if let Some(surface) = self.local.surface {
+            sh.dev.push(Record::DestroySurface {
+                surface: surface.handle,
+            });
+            sh.dev.alloc.free(surface.handle);
+        }
+        sh.dev.push(Record::DestroyContext {
+            context: self.local.id,
+        });
+        sh.flush();
+    }
+}
+
+impl Context {
+    /// Drops every reference this context holds and destroys its container objects (the
+    /// context is going away).
+    fn release_all(&mut self, sh: &mut Shared) {
+        use tessera_systems::lifecycle;
+        let st = &mut self.local.st;
+        let mut held: Vec<bevy_ecs::entity::Entity> = Vec::new();
+        held.extend(st.buffers.iter_mut().filter_map(Option::take));
+        held.extend(
+            st.uniform_buffers
+                .iter_mut()
+                .filter_map(|b| b.buffer.take()),
+        );
+        held.extend(
+            st.transform_feedback_buffers
+                .iter_mut()
+                .filter_map(|b| b.buffer.take()),
+        );
+        for unit in st.textures.iter_mut() {
+            held.extend(unit.iter_mut().filter_map(Option::take));
+        }
+        held.extend(st.samplers.iter_mut().filter_map(Option::take));
+        held.extend(st.program.take());
+        held.extend(st.renderbuffer.take());
+        st.vertex_array = None;
+        st.draw_framebuffer = None;
+        st.read_framebuffer = None;
+        let Shared { world, dev, .. } = sh;
+        for e in held {
+            lifecycle::release(world, dev, e);
+        }
+        for table in [
+            &mut self.local.vertex_arrays,
+            &mut self.local.framebuffers,
+            &mut self.local.queries,
+        ] {
+            let mut name = 1;
+            while table.is_generated(name) || name < 64 {
+                if let Some(e) = table.free(name) {
+                    lifecycle::unname(world, dev, e);
+                }
+                name += 1;
+                if name > 1 << 20 {
+                    break;
+                }
+            }
+        }
+    }
+}

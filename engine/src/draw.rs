@@ -1,0 +1,425 @@
+//! Draws and clears: the verbs that run the validation systems.
+//!
+//! A draw checks its arguments, then the cached draw-time error (recomputed only after
+//! something it depends on changed: `Dirty::DRAW_CHECK`), runs the systems of the dirty
+//! groups and appends one record. In the steady state — nothing changed since the last draw —
+//! that is a mask test and a record push.
+
+use bevy_ecs::entity::Entity;
+use tessera_components::Dirty;
+use tessera_components::gl::*;
+use tessera_components::object::{Buffer, VertexArray};
+use tessera_components::state::cap;
+use tessera_systems::conv::{map_index_type, map_topology};
+use tessera_wire::format::{IndexType, Topology};
+use tessera_wire::record::{Record, clear_mask};
+
+use crate::context::{Context, Local};
+use crate::share::Shared;
+
+/// An indexed draw's index source.
+#[derive(Clone, Copy)]
+struct Indexed {
+    ty: IndexType,
+    offset: u64,
+    base_vertex: i32,
+}
+
+impl Local {
+    /// The error a draw would raise with the current state (`NO_ERROR` if none), cached.
+    #[inline]
+    fn draw_state_error(&mut self, sh: &Shared) -> GLenum {
+        if self.dirty.contains(Dirty::DRAW_CHECK) {
+            self.draw_error = self.compute_draw_error(sh);
+            self.dirty.remove(Dirty::DRAW_CHECK);
+        }
+        self.draw_error
+    }
+
+    fn compute_draw_error(&self, sh: &Shared) -> GLenum {
+        let status = self.draw_framebuffer_status(sh);
+        if status != FRAMEBUFFER_COMPLETE {
+            return INVALID_FRAMEBUFFER_OPERATION;
+        }
+        let Some(vao) = self
+            .st
+            .vertex_array
+            .and_then(|v| sh.world.get::<VertexArray>(v))
+        else {
+            return INVALID_OPERATION;
+        };
+        let mapped = |e: Option<Entity>| {
+            e.and_then(|e| sh.world.get::<Buffer>(e))
+                .is_some_and(|b| b.mapping.is_some())
+        };
+        if vao.attribs.iter().any(|a| a.enabled && mapped(a.buffer)) || mapped(vao.element_buffer) {
+            return INVALID_OPERATION;
+        }
+        NO_ERROR
+    }
+
+    /// Validates the state and emits one draw record (shared by every draw entry point).
+    #[inline]
+    fn emit_draw(
+        &mut self,
+        sh: &mut Shared,
+        topology: Topology,
+        first: u32,
+        count: u32,
+        instances: u32,
+        indexed: Option<Indexed>,
+    ) {
+        if self.st.program.is_none() || count == 0 || instances == 0 {
+            // No program draws nothing (and is no error in a core context, as in Mesa).
+            return;
+        }
+        sh.dev.use_context(self.id);
+        self.validate(sh, Dirty::DRAW);
+        let record = match indexed {
+            None => Record::Draw {
+                topology,
+                first,
+                count,
+                instances,
+            },
+            Some(i) => Record::DrawIndexed {
+                topology,
+                index_type: i.ty,
+                offset: i.offset,
+                count,
+                instances,
+                base_vertex: i.base_vertex,
+            },
+        };
+        sh.dev.push(record);
+        sh.dev.counters.draws += 1;
+        self.stats.draws += 1;
+        sh.flush_if_full();
+    }
+
+    /// Checks a non-indexed draw's arguments and state; `None` after raising the error.
+    #[inline]
+    fn check_draw(
+        &mut self,
+        sh: &Shared,
+        mode: GLenum,
+        count: GLsizei,
+        instances: GLsizei,
+    ) -> Option<Topology> {
+        if count < 0 || instances < 0 {
+            self.set_error(INVALID_VALUE);
+            return None;
+        }
+        let Some(topology) = map_topology(mode) else {
+            self.set_error(INVALID_ENUM);
+            return None;
+        };
+        let error = self.draw_state_error(sh);
+        if error != NO_ERROR {
+            self.set_error(error);
+            return None;
+        }
+        Some(topology)
+    }
+
+    /// Checks an indexed draw's arguments and state.
+    #[inline]
+    fn check_draw_indexed(
+        &mut self,
+        sh: &Shared,
+        mode: GLenum,
+        count: GLsizei,
+        ty: GLenum,
+        instances: GLsizei,
+    ) -> Option<(Topology, IndexType)> {
+        if count < 0 || instances < 0 {
+            self.set_error(INVALID_VALUE);
+            return None;
+        }
+        let Some(topology) = map_topology(mode) else {
+            self.set_error(INVALID_ENUM);
+            return None;
+        };
+        let Some(index_type) = map_index_type(ty) else {
+            self.set_error(INVALID_ENUM);
+            return None;
+        };
+        let error = self.draw_state_error(sh);
+        if error != NO_ERROR {
+            self.set_error(error);
+            return None;
+        }
+        // Core profile indices come from the element array buffer; a null offset without
+        // one would be client memory, which core GL removed.
+        let has_indices = self
+            .st
+            .vertex_array
+            .and_then(|v| sh.world.get::<VertexArray>(v))
+            .is_some_and(|v| v.element_buffer.is_some());
+        if !has_indices {
+            self.set_error(INVALID_OPERATION);
+            return None;
+        }
+        Some((topology, index_type))
+    }
+
+    fn draw_arrays_instanced(
+        &mut self,
+        sh: &mut Shared,
+        mode: GLenum,
+        first: GLint,
+        count: GLsizei,
+        instances: GLsizei,
+    ) {
+        let Some(topology) = self.check_draw(sh, mode, count, instances) else {
+            return;
+        };
+        if first < 0 {
+            // Not an error GL 3.3 names (Mesa raises none either); nothing sensible to draw.
+            return;
+        }
+        self.emit_draw(
+            sh,
+            topology,
+            first as u32,
+            count as u32,
+            instances as u32,
+            None,
+        );
+    }
+
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the union of the glDrawElements* family"
+    )]
+    fn draw_elements_full(
+        &mut self,
+        sh: &mut Shared,
+        mode: GLenum,
+        count: GLsizei,
+        ty: GLenum,
+        indices: usize,
+        instances: GLsizei,
+        base_vertex: GLint,
+    ) {
+        let Some((topology, index_type)) = self.check_draw_indexed(sh, mode, count, ty, instances)
+        else {
+            return;
+        };
+        let indexed = Indexed {
+            ty: index_type,
+            offset: indices as u64,
+            base_vertex,
+        };
+        self.emit_draw(
+            sh,
+            topology,
+            0,
+            count as u32,
+            instances as u32,
+            Some(indexed),
+        );
+    }
+}
+
+impl Context {
+    /// `glDrawArrays`.
+    #[inline]
+    pub fn draw_arrays(&mut self, mode: GLenum, first: GLint, count: GLsizei) {
+        let mut sh = self.group.lock();
+        self.local
+            .draw_arrays_instanced(&mut sh, mode, first, count, 1);
+    }
+
+    /// `glDrawArraysInstanced`.
+    pub fn draw_arrays_instanced(
+        &mut self,
+        mode: GLenum,
+        first: GLint,
+        count: GLsizei,
+        instances: GLsizei,
+    ) {
+        let mut sh = self.group.lock();
+        self.local
+            .draw_arrays_instanced(&mut sh, mode, first, count, instances);
+    }
+
+    /// `glDrawElements` (`indices` is the byte offset into the element array buffer).
+    #[inline]
+    pub fn draw_elements(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, indices: usize) {
+        let mut sh = self.group.lock();
+        self.local
+            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, 0);
+    }
+
+    /// `glDrawElementsInstanced`.
+    pub fn draw_elements_instanced(
+        &mut self,
+        mode: GLenum,
+        count: GLsizei,
+        ty: GLenum,
+        indices: usize,
+        instances: GLsizei,
+    ) {
+        let mut sh = self.group.lock();
+        self.local
+            .draw_elements_full(&mut sh, mode, count, ty, indices, instances, 0);
+    }
+
+    /// `glDrawElementsBaseVertex`.
+    pub fn draw_elements_base_vertex(
+        &mut self,
+        mode: GLenum,
+        count: GLsizei,
+        ty: GLenum,
+        indices: usize,
+        base_vertex: GLint,
+    ) {
+        let mut sh = self.group.lock();
+        self.local
+            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, base_vertex);
+    }
+
+    /// `glDrawElementsInstancedBaseVertex`.
+    pub fn draw_elements_instanced_base_vertex(
+        &mut self,
+        mode: GLenum,
+        count: GLsizei,
+        ty: GLenum,
+        indices: usize,
+        instances: GLsizei,
+        base_vertex: GLint,
+    ) {
+        let mut sh = self.group.lock();
+        self.local
+            .draw_elements_full(&mut sh, mode, count, ty, indices, instances, base_vertex);
+    }
+
+    /// `glDrawRangeElements`.
+    pub fn draw_range_elements(
+        &mut self,
+        mode: GLenum,
+        start: GLuint,
+        end: GLuint,
+        count: GLsizei,
+        ty: GLenum,
+        indices: usize,
+    ) {
+        self.draw_range_elements_base_vertex(mode, start, end, count, ty, indices, 0);
+    }
+
+    /// `glDrawRangeElementsBaseVertex`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "mirrors glDrawRangeElementsBaseVertex"
+    )]
+    pub fn draw_range_elements_base_vertex(
+        &mut self,
+        mode: GLenum,
+        start: GLuint,
+        end: GLuint,
+        count: GLsizei,
+        ty: GLenum,
+        indices: usize,
+        base_vertex: GLint,
+    ) {
+        if end < start {
+            return self.error(INVALID_VALUE);
+        }
+        let mut sh = self.group.lock();
+        self.local
+            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, base_vertex);
+    }
+
+    /// `glMultiDrawArrays`.
+    pub fn multi_draw_arrays(
+        &mut self,
+        mode: GLenum,
+        first: &[GLint],
+        count: &[GLsizei],
+        drawcount: GLsizei,
+    ) {
+        if drawcount < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let n = drawcount as usize;
+        if count[..n].iter().any(|c| *c < 0) {
+            return self.error(INVALID_VALUE);
+        }
+        let mut sh = self.group.lock();
+        for i in 0..n {
+            self.local
+                .draw_arrays_instanced(&mut sh, mode, first[i], count[i], 1);
+        }
+    }
+
+    /// `glMultiDrawElements`.
+    pub fn multi_draw_elements(
+        &mut self,
+        mode: GLenum,
+        count: &[GLsizei],
+        ty: GLenum,
+        indices: &[usize],
+        drawcount: GLsizei,
+    ) {
+        self.multi_draw_elements_base_vertex(mode, count, ty, indices, drawcount, None);
+    }
+
+    /// `glMultiDrawElementsBaseVertex` (`base_vertex: None` for all zeros).
+    pub fn multi_draw_elements_base_vertex(
+        &mut self,
+        mode: GLenum,
+        count: &[GLsizei],
+        ty: GLenum,
+        indices: &[usize],
+        drawcount: GLsizei,
+        base_vertex: Option<&[GLint]>,
+    ) {
+        if drawcount < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let n = drawcount as usize;
+        if count[..n].iter().any(|c| *c < 0) {
+            return self.error(INVALID_VALUE);
+        }
+        let mut sh = self.group.lock();
+        for i in 0..n {
+            let bv = base_vertex.map_or(0, |b| b[i]);
+            self.local
+                .draw_elements_full(&mut sh, mode, count[i], ty, indices[i], 1, bv);
+        }
+    }
+
+    /// `glClear`.
+    pub fn clear(&mut self, mask: GLbitfield) {
+        if mask & !(COLOR_BUFFER_BIT | DEPTH_BUFFER_BIT | STENCIL_BUFFER_BIT) != 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let mut sh = self.group.lock_for(self.local.id);
+        if self.local.draw_framebuffer_status(&sh) != FRAMEBUFFER_COMPLETE {
+            return self.local.set_error(INVALID_FRAMEBUFFER_OPERATION);
+        }
+        if mask == 0 || self.local.st.caps.has(cap::RASTERIZER_DISCARD) {
+            return;
+        }
+        self.local.validate(&mut sh, Dirty::CLEAR);
+        let st = &self.local.st;
+        let mut bits = 0u16;
+        if mask & COLOR_BUFFER_BIT != 0 {
+            bits |= clear_mask::COLOR_ALL;
+        }
+        if mask & DEPTH_BUFFER_BIT != 0 {
+            bits |= clear_mask::DEPTH;
+        }
+        if mask & STENCIL_BUFFER_BIT != 0 {
+            bits |= clear_mask::STENCIL;
+        }
+        sh.dev.push(Record::Clear {
+            mask: bits,
+            color: st.clear_color,
+            depth: st.clear_depth as f32,
+            stencil: (st.clear_stencil & 0xff) as u8,
+        });
+        sh.flush_if_full();
+    }
+}

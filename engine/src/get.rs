@@ -1,0 +1,569 @@
+//! State queries: `glGet*`, `glIsEnabled` values, `glGetString(i)`.
+//!
+//! Every query resolves to one [`Value`] through [`Context::state_value`], which asks each
+//! domain in turn (render state and bindings here; textures, framebuffers, programs, pixel
+//! store and queries in their modules). The typed entry points convert as GL §2.2.1 says:
+//! integers to floats exactly, floats to integers by rounding, colours and depths linearly
+//! (full range), anything non-zero to `TRUE`.
+
+use bevy_ecs::entity::Entity;
+use tessera_components::gl::*;
+use tessera_components::object::{Life, VertexArray};
+use tessera_components::state::{BufferTarget, TextureTarget};
+use tessera_wire::state::MAX_DRAW_BUFFERS as DRAW_BUFFER_COUNT;
+
+use crate::context::Context;
+use crate::limits;
+use crate::render_state::{Capability, capability};
+use crate::share::Shared;
+
+/// Most values one query returns (`COMPRESSED_TEXTURE_FORMATS` aside, which has its own
+/// entry).
+pub const MAX_VALUES: usize = 16;
+
+/// How a state value converts for the typed queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Integer or enum state.
+    Int,
+    /// Boolean state.
+    Bool,
+    /// Floating-point state: rounded for integer queries.
+    Float,
+    /// Colour or depth state: mapped linearly to the integer range for integer queries.
+    Norm,
+}
+
+/// A state value: up to [`MAX_VALUES`] numbers of one kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Value {
+    /// How to convert.
+    pub kind: Kind,
+    /// Integer values (for `Int` and `Bool`).
+    pub ints: [i64; MAX_VALUES],
+    /// Float values (for `Float` and `Norm`).
+    pub floats: [f64; MAX_VALUES],
+    /// How many values.
+    pub len: usize,
+}
+
+impl Value {
+    /// One integer or enum.
+    pub fn int(v: i64) -> Self {
+        Self::ints(&[v])
+    }
+
+    /// Integers.
+    pub fn ints(v: &[i64]) -> Self {
+        let mut ints = [0; MAX_VALUES];
+        ints[..v.len()].copy_from_slice(v);
+        Self {
+            kind: Kind::Int,
+            ints,
+            floats: [0.0; MAX_VALUES],
+            len: v.len(),
+        }
+    }
+
+    /// One boolean.
+    pub fn boolean(b: bool) -> Self {
+        Self::bools(&[b])
+    }
+
+    /// Booleans.
+    pub fn bools(v: &[bool]) -> Self {
+        let mut ints = [0; MAX_VALUES];
+        for (o, b) in ints.iter_mut().zip(v) {
+            *o = i64::from(*b);
+        }
+        Self {
+            kind: Kind::Bool,
+            ints,
+            floats: [0.0; MAX_VALUES],
+            len: v.len(),
+        }
+    }
+
+    /// One float.
+    pub fn float(v: f64) -> Self {
+        Self::floats(&[v])
+    }
+
+    /// Floats.
+    pub fn floats(v: &[f64]) -> Self {
+        let mut floats = [0.0; MAX_VALUES];
+        floats[..v.len()].copy_from_slice(v);
+        Self {
+            kind: Kind::Float,
+            ints: [0; MAX_VALUES],
+            floats,
+            len: v.len(),
+        }
+    }
+
+    /// Colour or depth values.
+    pub fn norms(v: &[f64]) -> Self {
+        Self {
+            kind: Kind::Norm,
+            ..Self::floats(v)
+        }
+    }
+
+    /// The values as integers.
+    pub fn as_i64(&self, i: usize) -> i64 {
+        match self.kind {
+            Kind::Int | Kind::Bool => self.ints[i],
+            Kind::Float => self.floats[i].round() as i64,
+            // GL §2.2.1: [-1, 1] maps linearly onto the signed integer range (Mesa truncates).
+            Kind::Norm => (self.floats[i].clamp(-1.0, 1.0) * 2_147_483_647.0) as i64,
+        }
+    }
+
+    /// The values as floats.
+    pub fn as_f64(&self, i: usize) -> f64 {
+        match self.kind {
+            Kind::Int | Kind::Bool => self.ints[i] as f64,
+            Kind::Float | Kind::Norm => self.floats[i],
+        }
+    }
+
+    /// The values as booleans.
+    pub fn as_bool(&self, i: usize) -> bool {
+        match self.kind {
+            Kind::Int | Kind::Bool => self.ints[i] != 0,
+            Kind::Float | Kind::Norm => self.floats[i] != 0.0,
+        }
+    }
+}
+
+/// The name of the object an entity is, 0 for none.
+pub(crate) fn name_of(sh: &Shared, e: Option<Entity>) -> i64 {
+    e.and_then(|e| sh.world.get::<Life>(e))
+        .map_or(0, |l| i64::from(l.name))
+}
+
+/// Extensions advertised: the ARB/EXT names of what GL 3.3 core includes.
+pub const EXTENSION_NAMES: &[&str] = &[
+    "GL_ARB_blend_func_extended",
+    "GL_ARB_color_buffer_float",
+    "GL_ARB_copy_buffer",
+    "GL_ARB_depth_buffer_float",
+    "GL_ARB_depth_clamp",
+    "GL_ARB_draw_buffers",
+    "GL_ARB_draw_elements_base_vertex",
+    "GL_ARB_draw_instanced",
+    "GL_ARB_explicit_attrib_location",
+    "GL_ARB_fragment_coord_conventions",
+    "GL_ARB_framebuffer_object",
+    "GL_ARB_framebuffer_sRGB",
+    "GL_ARB_half_float_pixel",
+    "GL_ARB_half_float_vertex",
+    "GL_ARB_instanced_arrays",
+    "GL_ARB_map_buffer_range",
+    "GL_ARB_occlusion_query",
+    "GL_ARB_occlusion_query2",
+    "GL_ARB_provoking_vertex",
+    "GL_ARB_sampler_objects",
+    "GL_ARB_seamless_cube_map",
+    "GL_ARB_shader_bit_encoding",
+    "GL_ARB_sync",
+    "GL_ARB_texture_buffer_object",
+    "GL_ARB_texture_compression_rgtc",
+    "GL_ARB_texture_float",
+    "GL_ARB_texture_multisample",
+    "GL_ARB_texture_rectangle",
+    "GL_ARB_texture_rg",
+    "GL_ARB_texture_rgb10_a2ui",
+    "GL_ARB_texture_swizzle",
+    "GL_ARB_timer_query",
+    "GL_ARB_uniform_buffer_object",
+    "GL_ARB_vertex_array_bgra",
+    "GL_ARB_vertex_array_object",
+    "GL_ARB_vertex_type_2_10_10_10_rev",
+    "GL_EXT_texture_filter_anisotropic",
+];
+
+/// `GL_VENDOR`.
+pub const VENDOR_STRING: &str = "Tessera";
+/// `GL_VERSION`.
+pub const VERSION_STRING: &str = concat!("3.3 (Core Profile) Tessera ", env!("CARGO_PKG_VERSION"));
+/// `GL_SHADING_LANGUAGE_VERSION`.
+pub const GLSL_VERSION_STRING: &str = "3.30";
+
+/// Compressed formats listed by `COMPRESSED_TEXTURE_FORMATS` (GL 3.3 requires none to be
+/// listed; the RGTC formats are generic-use formats it need not enumerate).
+const COMPRESSED_FORMATS: &[i64] = &[];
+
+impl Context {
+    /// The value of a state variable, or `None` if `pname` names none (the caller raises
+    /// `INVALID_ENUM`).
+    pub(crate) fn state_value(&self, sh: &Shared, pname: GLenum) -> Option<Value> {
+        self.render_state_value(pname)
+            .or_else(|| self.binding_value(sh, pname))
+            .or_else(|| self.limit_value(sh, pname))
+            .or_else(|| self.texture_state_value(sh, pname))
+            .or_else(|| self.framebuffer_state_value(sh, pname))
+            .or_else(|| self.program_state_value(sh, pname))
+            .or_else(|| self.pixel_store_value(pname))
+            .or_else(|| self.query_state_value(sh, pname))
+    }
+
+    fn render_state_value(&self, pname: GLenum) -> Option<Value> {
+        let st = &self.local.st;
+        if let Some(c) = capability(pname) {
+            return Some(Value::boolean(match c {
+                Capability::Blend => st.blend_enable & 1 != 0,
+                Capability::Bit(bit, _) => st.caps.has(bit),
+            }));
+        }
+        let e = |v: GLenum| Some(Value::int(i64::from(v)));
+        let front = &st.stencil[0];
+        let back = &st.stencil[1];
+        match pname {
+            BLEND_SRC_RGB => e(st.blend_src_rgb),
+            BLEND_SRC_ALPHA => e(st.blend_src_alpha),
+            BLEND_DST_RGB => e(st.blend_dst_rgb),
+            BLEND_DST_ALPHA => e(st.blend_dst_alpha),
+            BLEND_EQUATION_RGB => e(st.blend_equation_rgb),
+            BLEND_EQUATION_ALPHA => e(st.blend_equation_alpha),
+            BLEND_COLOR => Some(Value::norms(&st.blend_color.map(f64::from))),
+            COLOR_WRITEMASK => {
+                let m = st.color_mask[0];
+                Some(Value::bools(&[
+                    m & 1 != 0,
+                    m & 2 != 0,
+                    m & 4 != 0,
+                    m & 8 != 0,
+                ]))
+            }
+            LOGIC_OP_MODE => e(st.logic_op),
+            DEPTH_FUNC => e(st.depth_func),
+            DEPTH_WRITEMASK => Some(Value::boolean(st.depth_mask)),
+            DEPTH_RANGE => Some(Value::norms(&st.depth_range)),
+            DEPTH_CLEAR_VALUE => Some(Value::norms(&[st.clear_depth])),
+            STENCIL_FUNC => e(front.func),
+            STENCIL_REF => Some(Value::int(i64::from(front.reference))),
+            STENCIL_VALUE_MASK => Some(Value::int(i64::from(front.value_mask))),
+            STENCIL_FAIL => e(front.fail),
+            STENCIL_PASS_DEPTH_FAIL => e(front.depth_fail),
+            STENCIL_PASS_DEPTH_PASS => e(front.depth_pass),
+            STENCIL_WRITEMASK => Some(Value::int(i64::from(front.write_mask))),
+            STENCIL_BACK_FUNC => e(back.func),
+            STENCIL_BACK_REF => Some(Value::int(i64::from(back.reference))),
+            STENCIL_BACK_VALUE_MASK => Some(Value::int(i64::from(back.value_mask))),
+            STENCIL_BACK_FAIL => e(back.fail),
+            STENCIL_BACK_PASS_DEPTH_FAIL => e(back.depth_fail),
+            STENCIL_BACK_PASS_DEPTH_PASS => e(back.depth_pass),
+            STENCIL_BACK_WRITEMASK => Some(Value::int(i64::from(back.write_mask))),
+            STENCIL_CLEAR_VALUE => Some(Value::int(i64::from(st.clear_stencil))),
+            CULL_FACE_MODE => e(st.cull_face),
+            FRONT_FACE => e(st.front_face),
+            POLYGON_MODE => Some(Value::ints(&[
+                i64::from(st.polygon_mode),
+                i64::from(st.polygon_mode),
+            ])),
+            POLYGON_OFFSET_FACTOR => Some(Value::float(f64::from(st.polygon_offset_factor))),
+            POLYGON_OFFSET_UNITS => Some(Value::float(f64::from(st.polygon_offset_units))),
+            LINE_WIDTH => Some(Value::float(f64::from(st.line_width))),
+            POINT_SIZE => Some(Value::float(f64::from(st.point_size))),
+            POINT_FADE_THRESHOLD_SIZE => Some(Value::float(f64::from(st.point_fade_threshold))),
+            POINT_SPRITE_COORD_ORIGIN => e(st.point_sprite_coord_origin),
+            SAMPLE_COVERAGE_VALUE => Some(Value::float(f64::from(st.sample_coverage_value))),
+            SAMPLE_COVERAGE_INVERT => Some(Value::boolean(st.sample_coverage_invert)),
+            VIEWPORT => Some(Value::ints(&st.viewport.map(i64::from))),
+            SCISSOR_BOX => Some(Value::ints(&st.scissor.map(i64::from))),
+            COLOR_CLEAR_VALUE => Some(Value::norms(&st.clear_color.map(f64::from))),
+            PRIMITIVE_RESTART_INDEX => Some(Value::int(i64::from(st.primitive_restart_index))),
+            PROVOKING_VERTEX => e(st.provoking_vertex),
+            LINE_SMOOTH_HINT => e(st.hints.line_smooth),
+            POLYGON_SMOOTH_HINT => e(st.hints.polygon_smooth),
+            TEXTURE_COMPRESSION_HINT => e(st.hints.texture_compression),
+            FRAGMENT_SHADER_DERIVATIVE_HINT => e(st.hints.fragment_shader_derivative),
+            _ => None,
+        }
+    }
+
+    fn binding_value(&self, sh: &Shared, pname: GLenum) -> Option<Value> {
+        let st = &self.local.st;
+        let name = |e: Option<Entity>| Some(Value::int(name_of(sh, e)));
+        for t in BufferTarget::ALL {
+            if t.binding_query() == pname && t != BufferTarget::ElementArray {
+                return name(st.buffer(t));
+            }
+        }
+        for t in TextureTarget::ALL {
+            if t.binding_query() == pname {
+                return name(st.active_texture_binding(t));
+            }
+        }
+        match pname {
+            ELEMENT_ARRAY_BUFFER_BINDING => name(
+                st.vertex_array
+                    .and_then(|v| sh.world.get::<VertexArray>(v))
+                    .and_then(|v| v.element_buffer),
+            ),
+            VERTEX_ARRAY_BINDING => name(st.vertex_array),
+            CURRENT_PROGRAM => name(st.program),
+            ACTIVE_TEXTURE => Some(Value::int(i64::from(TEXTURE0 + st.active_texture))),
+            SAMPLER_BINDING => name(st.samplers[st.active_texture as usize]),
+            DRAW_FRAMEBUFFER_BINDING => name(st.draw_framebuffer),
+            READ_FRAMEBUFFER_BINDING => name(st.read_framebuffer),
+            RENDERBUFFER_BINDING => name(st.renderbuffer),
+            _ => None,
+        }
+    }
+
+    fn limit_value(&self, sh: &Shared, pname: GLenum) -> Option<Value> {
+        let l = &self.local.limits;
+        let i = |v: i32| Some(Value::int(i64::from(v)));
+        match pname {
+            MAJOR_VERSION => i(3),
+            MINOR_VERSION => i(3),
+            CONTEXT_FLAGS => i(0),
+            CONTEXT_PROFILE_MASK => i(CONTEXT_CORE_PROFILE_BIT as i32),
+            NUM_EXTENSIONS => i(EXTENSION_NAMES.len() as i32),
+            NUM_COMPRESSED_TEXTURE_FORMATS => i(COMPRESSED_FORMATS.len() as i32),
+            COMPRESSED_TEXTURE_FORMATS => Some(Value::ints(COMPRESSED_FORMATS)),
+            MAX_TEXTURE_SIZE => i(l.max_texture_size),
+            MAX_3D_TEXTURE_SIZE => i(l.max_3d_texture_size),
+            MAX_ARRAY_TEXTURE_LAYERS => i(l.max_array_layers),
+            MAX_CUBE_MAP_TEXTURE_SIZE => i(l.max_cube_size),
+            MAX_RECTANGLE_TEXTURE_SIZE => i(l.max_rectangle_size),
+            MAX_RENDERBUFFER_SIZE => i(l.max_renderbuffer_size),
+            MAX_SAMPLES
+            | MAX_COLOR_TEXTURE_SAMPLES
+            | MAX_DEPTH_TEXTURE_SAMPLES
+            | MAX_INTEGER_SAMPLES => i(l.max_samples),
+            MAX_VIEWPORT_DIMS => Some(Value::ints(&[
+                i64::from(l.max_viewport),
+                i64::from(l.max_viewport),
+            ])),
+            MAX_TEXTURE_BUFFER_SIZE => i(l.max_texture_buffer_size),
+            MAX_TEXTURE_LOD_BIAS => Some(Value::float(f64::from(l.max_lod_bias))),
+            MAX_TEXTURE_MAX_ANISOTROPY => Some(Value::float(f64::from(l.max_anisotropy))),
+            MAX_DRAW_BUFFERS | MAX_COLOR_ATTACHMENTS => i(limits::COLOR_ATTACHMENTS),
+            MAX_DUAL_SOURCE_DRAW_BUFFERS => i(1),
+            MAX_VERTEX_ATTRIBS => i(limits::VERTEX_ATTRIBS),
+            MAX_TEXTURE_IMAGE_UNITS
+            | MAX_VERTEX_TEXTURE_IMAGE_UNITS
+            | MAX_GEOMETRY_TEXTURE_IMAGE_UNITS => i(limits::STAGE_UNITS),
+            MAX_COMBINED_TEXTURE_IMAGE_UNITS => i(limits::COMBINED_UNITS),
+            MAX_UNIFORM_BUFFER_BINDINGS => i(limits::UBO_BINDINGS),
+            MAX_UNIFORM_BLOCK_SIZE => i(l.max_uniform_block_size),
+            MAX_VERTEX_UNIFORM_BLOCKS
+            | MAX_GEOMETRY_UNIFORM_BLOCKS
+            | MAX_FRAGMENT_UNIFORM_BLOCKS => i(limits::STAGE_UNIFORM_BLOCKS),
+            MAX_COMBINED_UNIFORM_BLOCKS => i(3 * limits::STAGE_UNIFORM_BLOCKS),
+            UNIFORM_BUFFER_OFFSET_ALIGNMENT => i(limits::UBO_OFFSET_ALIGNMENT),
+            MAX_VERTEX_UNIFORM_COMPONENTS
+            | MAX_FRAGMENT_UNIFORM_COMPONENTS
+            | MAX_GEOMETRY_UNIFORM_COMPONENTS => i(1024),
+            MAX_COMBINED_VERTEX_UNIFORM_COMPONENTS
+            | MAX_COMBINED_FRAGMENT_UNIFORM_COMPONENTS
+            | MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS => Some(Value::int(
+                1024 + i64::from(limits::STAGE_UNIFORM_BLOCKS)
+                    * i64::from(l.max_uniform_block_size)
+                    / 4,
+            )),
+            MAX_VARYING_COMPONENTS => i(60),
+            MAX_VERTEX_OUTPUT_COMPONENTS
+            | MAX_GEOMETRY_INPUT_COMPONENTS
+            | MAX_GEOMETRY_OUTPUT_COMPONENTS => i(64),
+            MAX_FRAGMENT_INPUT_COMPONENTS => i(128),
+            MAX_GEOMETRY_OUTPUT_VERTICES => i(256),
+            MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS => i(1024),
+            MAX_CLIP_DISTANCES => i(8),
+            MAX_ELEMENTS_VERTICES | MAX_ELEMENTS_INDICES => i(1 << 20),
+            MAX_PROGRAM_TEXEL_OFFSET => i(7),
+            MIN_PROGRAM_TEXEL_OFFSET => i(-8),
+            MAX_SAMPLE_MASK_WORDS => i(1),
+            MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS => i(64),
+            MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS => i(4),
+            MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS => i(4),
+            MAX_SERVER_WAIT_TIMEOUT => Some(Value::int(i64::MAX)),
+            SUBPIXEL_BITS => i(4),
+            ALIASED_LINE_WIDTH_RANGE => Some(Value::floats(&[1.0, 1.0])),
+            SMOOTH_LINE_WIDTH_RANGE => Some(Value::floats(&[1.0, 1.0])),
+            SMOOTH_LINE_WIDTH_GRANULARITY => Some(Value::float(0.125)),
+            POINT_SIZE_RANGE => Some(Value::floats(&[1.0, 255.0])),
+            POINT_SIZE_GRANULARITY => Some(Value::float(0.125)),
+            LAYER_PROVOKING_VERTEX | VIEWPORT_INDEX_PROVOKING_VERTEX => i(UNDEFINED_VERTEX as i32),
+            DOUBLEBUFFER => Some(Value::boolean(false)),
+            STEREO => Some(Value::boolean(false)),
+            _ => {
+                let _ = sh;
+                None
+            }
+        }
+    }
+
+    fn query<T>(&mut self, pname: GLenum, out: &mut [T], convert: impl Fn(&Value, usize) -> T) {
+        let value = {
+            let sh = self.group.lock();
+            self.state_value(&sh, pname)
+        };
+        match value {
+            Some(v) => {
+                for (i, o) in out.iter_mut().enumerate().take(v.len) {
+                    *o = convert(&v, i);
+                }
+            }
+            None => self.error(INVALID_ENUM),
+        }
+    }
+
+    /// `glGetIntegerv`.
+    pub fn get_integerv(&mut self, pname: GLenum, data: &mut [GLint]) {
+        self.query(pname, data, |v, i| {
+            v.as_i64(i).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+        });
+    }
+
+    /// `glGetInteger64v`.
+    pub fn get_integer64v(&mut self, pname: GLenum, data: &mut [GLint64]) {
+        self.query(pname, data, |v, i| v.as_i64(i));
+    }
+
+    /// `glGetFloatv`.
+    pub fn get_floatv(&mut self, pname: GLenum, data: &mut [GLfloat]) {
+        self.query(pname, data, |v, i| v.as_f64(i) as f32);
+    }
+
+    /// `glGetDoublev`.
+    pub fn get_doublev(&mut self, pname: GLenum, data: &mut [GLdouble]) {
+        self.query(pname, data, |v, i| v.as_f64(i));
+    }
+
+    /// `glGetBooleanv`.
+    pub fn get_booleanv(&mut self, pname: GLenum, data: &mut [GLboolean]) {
+        self.query(pname, data, |v, i| v.as_bool(i) as GLboolean);
+    }
+
+    /// Convenience: one integer state value.
+    pub fn get_integer(&mut self, pname: GLenum) -> GLint {
+        let mut v = [0; MAX_VALUES];
+        self.get_integerv(pname, &mut v);
+        v[0]
+    }
+
+    /// The value of an indexed state variable, or `None` after raising the error.
+    fn indexed_value(&mut self, target: GLenum, index: GLuint) -> Option<Value> {
+        let sh = self.group.lock();
+        let st = &self.local.st;
+        let i = index as usize;
+        let result = match target {
+            UNIFORM_BUFFER_BINDING | UNIFORM_BUFFER_START | UNIFORM_BUFFER_SIZE => st
+                .uniform_buffers
+                .get(i)
+                .map(|b| match target {
+                    UNIFORM_BUFFER_BINDING => Value::int(name_of(&sh, b.buffer)),
+                    UNIFORM_BUFFER_START => Value::int(b.offset),
+                    _ => Value::int(b.size),
+                })
+                .ok_or(INVALID_VALUE),
+            TRANSFORM_FEEDBACK_BUFFER_BINDING
+            | TRANSFORM_FEEDBACK_BUFFER_START
+            | TRANSFORM_FEEDBACK_BUFFER_SIZE => st
+                .transform_feedback_buffers
+                .get(i)
+                .map(|b| match target {
+                    TRANSFORM_FEEDBACK_BUFFER_BINDING => Value::int(name_of(&sh, b.buffer)),
+                    TRANSFORM_FEEDBACK_BUFFER_START => Value::int(b.offset),
+                    _ => Value::int(b.size),
+                })
+                .ok_or(INVALID_VALUE),
+            COLOR_WRITEMASK => st
+                .color_mask
+                .get(i)
+                .map(|m| Value::bools(&[m & 1 != 0, m & 2 != 0, m & 4 != 0, m & 8 != 0]))
+                .ok_or(INVALID_VALUE),
+            BLEND => {
+                if i < DRAW_BUFFER_COUNT {
+                    Ok(Value::boolean(st.blend_enable >> i & 1 != 0))
+                } else {
+                    Err(INVALID_VALUE)
+                }
+            }
+            SAMPLE_MASK_VALUE => {
+                if i == 0 {
+                    Ok(Value::int(i64::from(st.sample_mask_value)))
+                } else {
+                    Err(INVALID_VALUE)
+                }
+            }
+            _ => Err(INVALID_ENUM),
+        };
+        drop(sh);
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.error(e);
+                None
+            }
+        }
+    }
+
+    /// `glGetIntegeri_v`.
+    pub fn get_integeri_v(&mut self, target: GLenum, index: GLuint, data: &mut [GLint]) {
+        if let Some(v) = self.indexed_value(target, index) {
+            for (i, o) in data.iter_mut().enumerate().take(v.len) {
+                *o = v.as_i64(i).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            }
+        }
+    }
+
+    /// `glGetInteger64i_v`.
+    pub fn get_integer64i_v(&mut self, target: GLenum, index: GLuint, data: &mut [GLint64]) {
+        if let Some(v) = self.indexed_value(target, index) {
+            for (i, o) in data.iter_mut().enumerate().take(v.len) {
+                *o = v.as_i64(i);
+            }
+        }
+    }
+
+    /// `glGetBooleani_v`.
+    pub fn get_booleani_v(&mut self, target: GLenum, index: GLuint, data: &mut [GLboolean]) {
+        if let Some(v) = self.indexed_value(target, index) {
+            for (i, o) in data.iter_mut().enumerate().take(v.len) {
+                *o = v.as_bool(i) as GLboolean;
+            }
+        }
+    }
+
+    /// `glGetString`.
+    pub fn get_string(&mut self, name: GLenum) -> Option<String> {
+        match name {
+            VENDOR => Some(VENDOR_STRING.to_owned()),
+            RENDERER => {
+                let sh = self.group.lock();
+                Some(format!(
+                    "Tessera ({} backend on {})",
+                    sh.caps.backend, sh.caps.device
+                ))
+            }
+            VERSION => Some(VERSION_STRING.to_owned()),
+            SHADING_LANGUAGE_VERSION => Some(GLSL_VERSION_STRING.to_owned()),
+            _ => {
+                self.error(INVALID_ENUM);
+                None
+            }
+        }
+    }
+
+    /// `glGetStringi`.
+    pub fn get_stringi(&mut self, name: GLenum, index: GLuint) -> Option<String> {
+        match name {
+            EXTENSIONS => match EXTENSION_NAMES.get(index as usize) {
+                Some(e) => Some((*e).to_owned()),
+                None => {
+                    self.error(INVALID_VALUE);
+                    None
+                }
+            },
+            _ => {
+                self.error(INVALID_ENUM);
+                None
+            }
+        }
+    }
+}

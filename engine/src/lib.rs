@@ -1,0 +1,47 @@
+//! # tessera-engine
+//!
+//! The GL state engine: [`Context`] (one per GL context) and [`ShareGroup`] (the objects
+//! contexts share), with a Rust API that mirrors the OpenGL 3.3 core entry points one to one
+//! (`glBindBuffer` is [`Context::bind_buffer`]). Raw `GLenum`/`GLint` values are accepted
+//! wherever GL accepts arbitrary values, so an invalid value raises the error the
+//! specification names; `get_error` returns it.
+//!
+//! ## How a call flows
+//! - **Setters** of context state compare, store and set one dirty bit (`render_state`).
+//! - **Object calls** take the share group's lock, update the object's components in the
+//!   group's `World`, and emit object records (creates, uploads, destroys) at once.
+//! - **Verbs** (`draw`, `clear`, `flush`, read-backs) run the validation systems of
+//!   `tessera-systems` over the dirty groups, append the verb record, and hand the batch to
+//!   the transport at flush points.
+//!
+//! ## Invariants
+//! - Every GL error is decided here, at the entry point, before any state changes; backends
+//!   never decide one and `get_error` needs no round trip.
+//! - Nothing here blocks in a steady-state frame: only read-backs, query results, fence waits
+//!   and `finish` wait for the backend.
+
+pub mod buffer;
+pub mod config;
+pub mod context;
+pub mod draw;
+pub mod framebuffer;
+pub mod get;
+pub mod limits;
+pub mod pixel;
+pub mod program;
+pub mod query;
+pub mod render_state;
+pub mod renderbuffer;
+pub mod sampler;
+pub mod shader;
+pub mod share;
+pub mod sync;
+pub mod texture;
+pub mod uniform;
+pub mod vertex_array;
+
+pub use config::{BackendKind, Config, SurfaceConfig};
+pub use context::{Context, CreateContextError, Surface};
+pub use share::ShareGroup;
+pub use tessera_components::gl;
+pub use tessera_wire as wire;

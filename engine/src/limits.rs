@@ -1,0 +1,72 @@
+//! Implementation limits reported by `glGet*`: GL 3.3's minimums, raised where the backend
+//! reports more.
+
+use tessera_wire::Caps;
+use tessera_wire::state::{
+    MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS,
+};
+
+/// Limits of a context.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// `MAX_TEXTURE_SIZE`.
+    pub max_texture_size: i32,
+    /// `MAX_3D_TEXTURE_SIZE`.
+    pub max_3d_texture_size: i32,
+    /// `MAX_ARRAY_TEXTURE_LAYERS`.
+    pub max_array_layers: i32,
+    /// `MAX_CUBE_MAP_TEXTURE_SIZE`.
+    pub max_cube_size: i32,
+    /// `MAX_RECTANGLE_TEXTURE_SIZE`.
+    pub max_rectangle_size: i32,
+    /// `MAX_RENDERBUFFER_SIZE`.
+    pub max_renderbuffer_size: i32,
+    /// `MAX_SAMPLES` (and colour/depth/integer sample limits).
+    pub max_samples: i32,
+    /// `MAX_VIEWPORT_DIMS`.
+    pub max_viewport: i32,
+    /// `MAX_TEXTURE_BUFFER_SIZE` in texels.
+    pub max_texture_buffer_size: i32,
+    /// `MAX_UNIFORM_BLOCK_SIZE`.
+    pub max_uniform_block_size: i32,
+    /// `MAX_TEXTURE_LOD_BIAS`.
+    pub max_lod_bias: f32,
+    /// `MAX_TEXTURE_MAX_ANISOTROPY`.
+    pub max_anisotropy: f32,
+}
+
+/// Colour attachments and draw buffers.
+pub const COLOR_ATTACHMENTS: i32 = MAX_DRAW_BUFFERS as i32;
+/// Generic vertex attributes.
+pub const VERTEX_ATTRIBS: i32 = MAX_VERTEX_ATTRIBS as i32;
+/// Texture units of all stages together.
+pub const COMBINED_UNITS: i32 = MAX_TEXTURE_UNITS as i32;
+/// Texture units one stage can use.
+pub const STAGE_UNITS: i32 = 16;
+/// Indexed uniform buffer binding points.
+pub const UBO_BINDINGS: i32 = MAX_UNIFORM_BUFFER_BINDINGS as i32;
+/// Uniform blocks one stage can use.
+pub const STAGE_UNIFORM_BLOCKS: i32 = 12;
+/// `UNIFORM_BUFFER_OFFSET_ALIGNMENT`: 256 covers every Vulkan and GLES driver of interest.
+pub const UBO_OFFSET_ALIGNMENT: i32 = 256;
+
+impl Limits {
+    /// The limits of a backend.
+    pub fn from_caps(caps: &Caps) -> Self {
+        let clamp = |v: u32| v.min(i32::MAX as u32) as i32;
+        Self {
+            max_texture_size: clamp(caps.max_texture_size),
+            max_3d_texture_size: clamp(caps.max_3d_texture_size),
+            max_array_layers: clamp(caps.max_array_layers),
+            max_cube_size: clamp(caps.max_cube_size),
+            max_rectangle_size: clamp(caps.max_texture_size),
+            max_renderbuffer_size: clamp(caps.max_renderbuffer_size),
+            max_samples: clamp(caps.max_samples),
+            max_viewport: clamp(caps.max_viewport_size),
+            max_texture_buffer_size: 65536,
+            max_uniform_block_size: 16384,
+            max_lod_bias: 2.0,
+            max_anisotropy: 16.0,
+        }
+    }
+}

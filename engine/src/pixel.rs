@@ -1,0 +1,255 @@
+//! Pixel storage state (`glPixelStore`) and the packing of client pixel data.
+//!
+//! Records carry tightly packed rows; the unpack state (`UNPACK_ROW_LENGTH`, `_SKIP_*`,
+//! `_ALIGNMENT`, `_IMAGE_HEIGHT`, `_SWAP_BYTES`) is applied here when an upload copies the
+//! application's bytes into the stage, and the pack state when a read-back copies a reply
+//! into the application's memory (GL 3.3 §3.7.4 and §4.3.2).
+
+use tessera_components::gl::*;
+use tessera_components::state::PixelStore;
+use tessera_wire::format::{PixelFormat, PixelType};
+
+use crate::context::Context;
+use crate::get::Value;
+
+/// Size of one pixel of client data, and of the element that alignment and byte swapping
+/// apply to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PixelSize {
+    /// Bytes per pixel.
+    pub bytes: usize,
+    /// Bytes per component (or per packed pixel for packed types).
+    pub element: usize,
+}
+
+/// The pixel size of a client format and type.
+pub fn pixel_size(format: PixelFormat, ty: PixelType) -> PixelSize {
+    let bytes = tessera_wire::null::pixel_size(format, ty);
+    let element = match ty {
+        PixelType::U8 | PixelType::I8 => 1,
+        PixelType::U16 | PixelType::I16 | PixelType::F16 => 2,
+        PixelType::U32 | PixelType::I32 | PixelType::F32 => 4,
+        // Packed types: one element is the whole pixel.
+        _ => bytes,
+    };
+    PixelSize { bytes, element }
+}
+
+/// Where the pixels of a `w` x `h` x `d` image lie in client memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientLayout {
+    /// Bytes from one row to the next.
+    pub row_stride: usize,
+    /// Bytes from one image (slice) to the next.
+    pub image_stride: usize,
+    /// Offset of the first pixel read or written.
+    pub start: usize,
+    /// Bytes from the start of client memory to one past the last byte touched.
+    pub end: usize,
+    /// Bytes of one tightly packed row.
+    pub tight_row: usize,
+}
+
+/// The client layout of an image under a pixel store state.
+pub fn client_layout(
+    store: &PixelStore,
+    size: PixelSize,
+    w: usize,
+    h: usize,
+    d: usize,
+) -> ClientLayout {
+    let row_pixels = if store.row_length > 0 {
+        store.row_length as usize
+    } else {
+        w
+    };
+    let align = store.alignment.max(1) as usize;
+    let raw_row = size.bytes * row_pixels;
+    let row_stride = if size.element >= align {
+        raw_row
+    } else {
+        raw_row.div_ceil(align) * align
+    };
+    let rows = if store.image_height > 0 {
+        store.image_height as usize
+    } else {
+        h
+    };
+    let image_stride = row_stride * rows;
+    let start = store.skip_pixels.max(0) as usize * size.bytes
+        + store.skip_rows.max(0) as usize * row_stride
+        + store.skip_images.max(0) as usize * image_stride;
+    let end = if w == 0 || h == 0 || d == 0 {
+        start
+    } else {
+        start + (d - 1) * image_stride + (h - 1) * row_stride + w * size.bytes
+    };
+    ClientLayout {
+        row_stride,
+        image_stride,
+        start,
+        end,
+        tight_row: w * size.bytes,
+    }
+}
+
+fn swap_elements(row: &mut [u8], element: usize) {
+    if element > 1 {
+        for chunk in row.chunks_exact_mut(element) {
+            chunk.reverse();
+        }
+    }
+}
+
+/// Gathers client pixels laid out per `store` into tightly packed rows (`dst` holds
+/// `w * h * d * size.bytes` bytes). `src` must hold at least `client_layout(..).end` bytes.
+pub fn unpack(
+    store: &PixelStore,
+    size: PixelSize,
+    w: usize,
+    h: usize,
+    d: usize,
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let l = client_layout(store, size, w, h, d);
+    let mut out = 0;
+    for z in 0..d {
+        for y in 0..h {
+            let from = l.start + z * l.image_stride + y * l.row_stride;
+            let row = &mut dst[out..out + l.tight_row];
+            row.copy_from_slice(&src[from..from + l.tight_row]);
+            if store.swap_bytes {
+                swap_elements(row, size.element);
+            }
+            out += l.tight_row;
+        }
+    }
+}
+
+/// Scatters tightly packed rows into client memory laid out per `store`.
+pub fn pack(
+    store: &PixelStore,
+    size: PixelSize,
+    w: usize,
+    h: usize,
+    d: usize,
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let l = client_layout(store, size, w, h, d);
+    let mut from = 0;
+    for z in 0..d {
+        for y in 0..h {
+            let to = l.start + z * l.image_stride + y * l.row_stride;
+            let row = &mut dst[to..to + l.tight_row];
+            row.copy_from_slice(&src[from..from + l.tight_row]);
+            if store.swap_bytes {
+                swap_elements(row, size.element);
+            }
+            from += l.tight_row;
+        }
+    }
+}
+
+impl Context {
+    /// `glPixelStorei`.
+    pub fn pixel_storei(&mut self, pname: GLenum, param: GLint) {
+        let st = &mut self.local.st;
+        let (store, which) = match pname {
+            PACK_SWAP_BYTES | PACK_LSB_FIRST | PACK_ROW_LENGTH | PACK_IMAGE_HEIGHT
+            | PACK_SKIP_ROWS | PACK_SKIP_PIXELS | PACK_SKIP_IMAGES | PACK_ALIGNMENT => {
+                (&mut st.pack, pname)
+            }
+            UNPACK_SWAP_BYTES | UNPACK_LSB_FIRST | UNPACK_ROW_LENGTH | UNPACK_IMAGE_HEIGHT
+            | UNPACK_SKIP_ROWS | UNPACK_SKIP_PIXELS | UNPACK_SKIP_IMAGES | UNPACK_ALIGNMENT => {
+                (&mut st.unpack, pname)
+            }
+            _ => return self.error(INVALID_ENUM),
+        };
+        let field = match which {
+            PACK_SWAP_BYTES | UNPACK_SWAP_BYTES => {
+                store.swap_bytes = param != 0;
+                return;
+            }
+            PACK_LSB_FIRST | UNPACK_LSB_FIRST => {
+                store.lsb_first = param != 0;
+                return;
+            }
+            PACK_ALIGNMENT | UNPACK_ALIGNMENT => {
+                if !matches!(param, 1 | 2 | 4 | 8) {
+                    return self.error(INVALID_VALUE);
+                }
+                &mut store.alignment
+            }
+            PACK_ROW_LENGTH | UNPACK_ROW_LENGTH => &mut store.row_length,
+            PACK_IMAGE_HEIGHT | UNPACK_IMAGE_HEIGHT => &mut store.image_height,
+            PACK_SKIP_ROWS | UNPACK_SKIP_ROWS => &mut store.skip_rows,
+            PACK_SKIP_PIXELS | UNPACK_SKIP_PIXELS => &mut store.skip_pixels,
+            _ => &mut store.skip_images,
+        };
+        if param < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        *field = param;
+    }
+
+    /// `glPixelStoref` (values are rounded to integers; booleans are non-zero).
+    pub fn pixel_storef(&mut self, pname: GLenum, param: GLfloat) {
+        self.pixel_storei(pname, param.round() as GLint);
+    }
+
+    /// Pixel store state for `glGet*`.
+    pub(crate) fn pixel_store_value(&self, pname: GLenum) -> Option<Value> {
+        let st = &self.local.st;
+        let s = match pname {
+            PACK_SWAP_BYTES..=PACK_ALIGNMENT | PACK_SKIP_IMAGES | PACK_IMAGE_HEIGHT => &st.pack,
+            UNPACK_SWAP_BYTES..=UNPACK_ALIGNMENT | UNPACK_SKIP_IMAGES | UNPACK_IMAGE_HEIGHT => {
+                &st.unpack
+            }
+            _ => return None,
+        };
+        let v = |x: GLint| Some(Value::int(i64::from(x)));
+        match pname {
+            PACK_SWAP_BYTES | UNPACK_SWAP_BYTES => Some(Value::boolean(s.swap_bytes)),
+            PACK_LSB_FIRST | UNPACK_LSB_FIRST => Some(Value::boolean(s.lsb_first)),
+            PACK_ROW_LENGTH | UNPACK_ROW_LENGTH => v(s.row_length),
+            PACK_SKIP_ROWS | UNPACK_SKIP_ROWS => v(s.skip_rows),
+            PACK_SKIP_PIXELS | UNPACK_SKIP_PIXELS => v(s.skip_pixels),
+            PACK_ALIGNMENT | UNPACK_ALIGNMENT => v(s.alignment),
+            PACK_SKIP_IMAGES | UNPACK_SKIP_IMAGES => v(s.skip_images),
+            PACK_IMAGE_HEIGHT | UNPACK_IMAGE_HEIGHT => v(s.image_height),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_aligned_and_skips_applied() {
+        let store = PixelStore {
+            alignment: 4,
+            skip_pixels: 1,
+            skip_rows: 1,
+            ..PixelStore::default()
+        };
+        // RGB8: 3 bytes per pixel, element 1 < alignment 4: rows of 2 pixels pad 6 -> 8.
+        let size = PixelSize {
+            bytes: 3,
+            element: 1,
+        };
+        let l = client_layout(&store, size, 2, 2, 1);
+        assert_eq!((l.row_stride, l.start, l.end), (8, 8 + 3, 8 + 3 + 8 + 6));
+        let src: Vec<u8> = (0..32).collect();
+        let mut tight = vec![0; 12];
+        unpack(&store, size, 2, 2, 1, &src, &mut tight);
+        assert_eq!(tight, [11, 12, 13, 14, 15, 16, 19, 20, 21, 22, 23, 24]);
+        let mut back = vec![0; 32];
+        pack(&store, size, 2, 2, 1, &tight, &mut back);
+        assert_eq!(&back[11..17], &src[11..17]);
+        assert_eq!(&back[19..25], &src[19..25]);
+    }
+}

@@ -1,0 +1,613 @@
+//! Render state setters: enables, blending, depth, stencil, rasterization, viewport, scissor,
+//! clear values, hints.
+//!
+//! Every setter is O(1): validate, compare with the current value, store and set one dirty
+//! bit. None hashes, allocates, takes a lock or emits a record.
+
+use tessera_components::Dirty;
+use tessera_components::gl::*;
+use tessera_components::state::cap;
+use tessera_systems::conv::{
+    map_blend_equation, map_blend_factor, map_compare_func, map_cull_face, map_logic_op,
+    map_polygon_mode, map_stencil_op,
+};
+use tessera_wire::state::MAX_DRAW_BUFFERS;
+
+use crate::context::Context;
+
+/// Stores `$value` in `$place` and marks `$dirty` if it differs.
+macro_rules! set {
+    ($self:ident, $place:expr, $value:expr, $dirty:expr) => {{
+        let value = $value;
+        if $place != value {
+            $place = value;
+            $self.local.dirty |= $dirty;
+        }
+    }};
+}
+
+/// What `glEnable(cap)` controls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Capability {
+    /// `BLEND` (per draw buffer).
+    Blend,
+    /// A bit of [`tessera_components::state::Capabilities`] and the group it dirties.
+    Bit(u32, Dirty),
+}
+
+/// The capability a `glEnable` enum names in a core 3.3 context.
+pub(crate) fn capability(v: GLenum) -> Option<Capability> {
+    use Capability::Bit;
+    Some(match v {
+        BLEND => Capability::Blend,
+        CLIP_DISTANCE0..=CLIP_DISTANCE7 => {
+            Bit(cap::CLIP_DISTANCE0 + (v - CLIP_DISTANCE0), Dirty::RASTER)
+        }
+        COLOR_LOGIC_OP => Bit(cap::COLOR_LOGIC_OP, Dirty::BLEND),
+        CULL_FACE => Bit(cap::CULL_FACE, Dirty::RASTER),
+        DEPTH_CLAMP => Bit(cap::DEPTH_CLAMP, Dirty::RASTER),
+        DEPTH_TEST => Bit(cap::DEPTH_TEST, Dirty::DEPTH_STENCIL),
+        DITHER => Bit(cap::DITHER, Dirty::RASTER),
+        FRAMEBUFFER_SRGB => Bit(cap::FRAMEBUFFER_SRGB, Dirty::RASTER),
+        LINE_SMOOTH => Bit(cap::LINE_SMOOTH, Dirty::RASTER),
+        MULTISAMPLE => Bit(cap::MULTISAMPLE, Dirty::RASTER),
+        POLYGON_OFFSET_FILL => Bit(cap::POLYGON_OFFSET_FILL, Dirty::RASTER),
+        POLYGON_OFFSET_LINE => Bit(cap::POLYGON_OFFSET_LINE, Dirty::RASTER),
+        POLYGON_OFFSET_POINT => Bit(cap::POLYGON_OFFSET_POINT, Dirty::RASTER),
+        POLYGON_SMOOTH => Bit(cap::POLYGON_SMOOTH, Dirty::RASTER),
+        PRIMITIVE_RESTART => Bit(cap::PRIMITIVE_RESTART, Dirty::PRIMITIVE_RESTART),
+        PROGRAM_POINT_SIZE => Bit(cap::PROGRAM_POINT_SIZE, Dirty::RASTER),
+        RASTERIZER_DISCARD => Bit(cap::RASTERIZER_DISCARD, Dirty::RASTER),
+        SAMPLE_ALPHA_TO_COVERAGE => Bit(cap::SAMPLE_ALPHA_TO_COVERAGE, Dirty::BLEND),
+        SAMPLE_ALPHA_TO_ONE => Bit(cap::SAMPLE_ALPHA_TO_ONE, Dirty::BLEND),
+        SAMPLE_COVERAGE => Bit(cap::SAMPLE_COVERAGE, Dirty::SAMPLE_MASK),
+        SAMPLE_MASK => Bit(cap::SAMPLE_MASK, Dirty::SAMPLE_MASK),
+        SCISSOR_TEST => Bit(cap::SCISSOR_TEST, Dirty::RASTER),
+        STENCIL_TEST => Bit(cap::STENCIL_TEST, Dirty::DEPTH_STENCIL),
+        TEXTURE_CUBE_MAP_SEAMLESS => Bit(cap::TEXTURE_CUBE_MAP_SEAMLESS, Dirty::empty()),
+        _ => return None,
+    })
+}
+
+fn gl_bool(b: GLboolean) -> bool {
+    b != 0
+}
+
+impl Context {
+    fn set_capability(&mut self, v: GLenum, on: bool) {
+        match capability(v) {
+            None => self.error(INVALID_ENUM),
+            Some(Capability::Blend) => {
+                let mask = if on { 0xff } else { 0 };
+                set!(self, self.local.st.blend_enable, mask, Dirty::BLEND);
+            }
+            Some(Capability::Bit(bit, dirty)) => {
+                let caps = &mut self.local.st.caps.0;
+                let new = if on {
+                    *caps | 1 << bit
+                } else {
+                    *caps & !(1 << bit)
+                };
+                if *caps != new {
+                    *caps = new;
+                    self.local.dirty |= dirty;
+                }
+            }
+        }
+    }
+
+    /// `glEnable`.
+    pub fn enable(&mut self, cap: GLenum) {
+        self.set_capability(cap, true);
+    }
+
+    /// `glDisable`.
+    pub fn disable(&mut self, cap: GLenum) {
+        self.set_capability(cap, false);
+    }
+
+    /// `glIsEnabled`.
+    pub fn is_enabled(&mut self, cap: GLenum) -> GLboolean {
+        match capability(cap) {
+            None => {
+                self.error(INVALID_ENUM);
+                FALSE as GLboolean
+            }
+            Some(Capability::Blend) => (self.local.st.blend_enable & 1) as GLboolean,
+            Some(Capability::Bit(bit, _)) => self.local.st.caps.has(bit) as GLboolean,
+        }
+    }
+
+    fn set_capability_indexed(&mut self, v: GLenum, index: GLuint, on: bool) {
+        match capability(v) {
+            Some(Capability::Blend) => {
+                if index as usize >= MAX_DRAW_BUFFERS {
+                    return self.error(INVALID_VALUE);
+                }
+                let old = self.local.st.blend_enable;
+                let new = if on {
+                    old | 1 << index
+                } else {
+                    old & !(1 << index)
+                };
+                set!(self, self.local.st.blend_enable, new, Dirty::BLEND);
+            }
+            // GL 3.3 has indexed state only for BLEND.
+            _ => self.error(INVALID_ENUM),
+        }
+    }
+
+    /// `glEnablei`.
+    pub fn enablei(&mut self, cap: GLenum, index: GLuint) {
+        self.set_capability_indexed(cap, index, true);
+    }
+
+    /// `glDisablei`.
+    pub fn disablei(&mut self, cap: GLenum, index: GLuint) {
+        self.set_capability_indexed(cap, index, false);
+    }
+
+    /// `glIsEnabledi`.
+    pub fn is_enabledi(&mut self, cap: GLenum, index: GLuint) -> GLboolean {
+        match capability(cap) {
+            Some(Capability::Blend) => {
+                if index as usize >= MAX_DRAW_BUFFERS {
+                    self.error(INVALID_VALUE);
+                    return FALSE as GLboolean;
+                }
+                ((self.local.st.blend_enable >> index) & 1) as GLboolean
+            }
+            _ => {
+                self.error(INVALID_ENUM);
+                FALSE as GLboolean
+            }
+        }
+    }
+
+    /// `glBlendFunc`.
+    pub fn blend_func(&mut self, sfactor: GLenum, dfactor: GLenum) {
+        self.blend_func_separate(sfactor, dfactor, sfactor, dfactor);
+    }
+
+    /// `glBlendFuncSeparate`.
+    pub fn blend_func_separate(
+        &mut self,
+        src_rgb: GLenum,
+        dst_rgb: GLenum,
+        src_alpha: GLenum,
+        dst_alpha: GLenum,
+    ) {
+        if [src_rgb, dst_rgb, src_alpha, dst_alpha]
+            .iter()
+            .any(|f| map_blend_factor(*f).is_none())
+        {
+            return self.error(INVALID_ENUM);
+        }
+        let st = &mut self.local.st;
+        let new = (src_rgb, dst_rgb, src_alpha, dst_alpha);
+        if (
+            st.blend_src_rgb,
+            st.blend_dst_rgb,
+            st.blend_src_alpha,
+            st.blend_dst_alpha,
+        ) != new
+        {
+            (
+                st.blend_src_rgb,
+                st.blend_dst_rgb,
+                st.blend_src_alpha,
+                st.blend_dst_alpha,
+            ) = new;
+            self.local.dirty |= Dirty::BLEND;
+        }
+    }
+
+    /// `glBlendEquation`.
+    pub fn blend_equation(&mut self, mode: GLenum) {
+        self.blend_equation_separate(mode, mode);
+    }
+
+    /// `glBlendEquationSeparate`.
+    pub fn blend_equation_separate(&mut self, mode_rgb: GLenum, mode_alpha: GLenum) {
+        if map_blend_equation(mode_rgb).is_none() || map_blend_equation(mode_alpha).is_none() {
+            return self.error(INVALID_ENUM);
+        }
+        set!(
+            self,
+            self.local.st.blend_equation_rgb,
+            mode_rgb,
+            Dirty::BLEND
+        );
+        set!(
+            self,
+            self.local.st.blend_equation_alpha,
+            mode_alpha,
+            Dirty::BLEND
+        );
+    }
+
+    /// `glBlendColor`.
+    pub fn blend_color(&mut self, r: GLfloat, g: GLfloat, b: GLfloat, a: GLfloat) {
+        set!(
+            self,
+            self.local.st.blend_color,
+            [r, g, b, a],
+            Dirty::BLEND_COLOR
+        );
+    }
+
+    /// `glColorMask`.
+    pub fn color_mask(&mut self, r: GLboolean, g: GLboolean, b: GLboolean, a: GLboolean) {
+        let m = u8::from(gl_bool(r))
+            | u8::from(gl_bool(g)) << 1
+            | u8::from(gl_bool(b)) << 2
+            | u8::from(gl_bool(a)) << 3;
+        set!(
+            self,
+            self.local.st.color_mask,
+            [m; MAX_DRAW_BUFFERS],
+            Dirty::BLEND
+        );
+    }
+
+    /// `glColorMaski`.
+    pub fn color_maski(
+        &mut self,
+        index: GLuint,
+        r: GLboolean,
+        g: GLboolean,
+        b: GLboolean,
+        a: GLboolean,
+    ) {
+        if index as usize >= MAX_DRAW_BUFFERS {
+            return self.error(INVALID_VALUE);
+        }
+        let m = u8::from(gl_bool(r))
+            | u8::from(gl_bool(g)) << 1
+            | u8::from(gl_bool(b)) << 2
+            | u8::from(gl_bool(a)) << 3;
+        set!(
+            self,
+            self.local.st.color_mask[index as usize],
+            m,
+            Dirty::BLEND
+        );
+    }
+
+    /// `glLogicOp`.
+    pub fn logic_op(&mut self, opcode: GLenum) {
+        if map_logic_op(opcode).is_none() {
+            return self.error(INVALID_ENUM);
+        }
+        set!(self, self.local.st.logic_op, opcode, Dirty::BLEND);
+    }
+
+    /// `glDepthFunc`.
+    pub fn depth_func(&mut self, func: GLenum) {
+        if map_compare_func(func).is_none() {
+            return self.error(INVALID_ENUM);
+        }
+        set!(self, self.local.st.depth_func, func, Dirty::DEPTH_STENCIL);
+    }
+
+    /// `glDepthMask`.
+    pub fn depth_mask(&mut self, flag: GLboolean) {
+        set!(
+            self,
+            self.local.st.depth_mask,
+            gl_bool(flag),
+            Dirty::DEPTH_STENCIL
+        );
+    }
+
+    /// `glDepthRange` (values are clamped to [0, 1]).
+    pub fn depth_range(&mut self, near: GLdouble, far: GLdouble) {
+        set!(
+            self,
+            self.local.st.depth_range,
+            [near.clamp(0.0, 1.0), far.clamp(0.0, 1.0)],
+            Dirty::VIEWPORT
+        );
+    }
+
+    /// `glDepthRangef`.
+    pub fn depth_rangef(&mut self, near: GLfloat, far: GLfloat) {
+        self.depth_range(f64::from(near), f64::from(far));
+    }
+
+    fn stencil_faces(&mut self, face: GLenum) -> Option<std::ops::Range<usize>> {
+        match face {
+            FRONT => Some(0..1),
+            BACK => Some(1..2),
+            FRONT_AND_BACK => Some(0..2),
+            _ => {
+                self.error(INVALID_ENUM);
+                None
+            }
+        }
+    }
+
+    /// `glStencilFunc`.
+    pub fn stencil_func(&mut self, func: GLenum, reference: GLint, mask: GLuint) {
+        self.stencil_func_separate(FRONT_AND_BACK, func, reference, mask);
+    }
+
+    /// `glStencilFuncSeparate`.
+    pub fn stencil_func_separate(
+        &mut self,
+        face: GLenum,
+        func: GLenum,
+        reference: GLint,
+        mask: GLuint,
+    ) {
+        let Some(faces) = self.stencil_faces(face) else {
+            return;
+        };
+        if map_compare_func(func).is_none() {
+            return self.error(INVALID_ENUM);
+        }
+        for i in faces {
+            let f = &mut self.local.st.stencil[i];
+            if (f.func, f.value_mask) != (func, mask) {
+                (f.func, f.value_mask) = (func, mask);
+                self.local.dirty |= Dirty::DEPTH_STENCIL;
+            }
+            set!(
+                self,
+                self.local.st.stencil[i].reference,
+                reference,
+                Dirty::STENCIL_REF
+            );
+        }
+    }
+
+    /// `glStencilOp`.
+    pub fn stencil_op(&mut self, sfail: GLenum, dpfail: GLenum, dppass: GLenum) {
+        self.stencil_op_separate(FRONT_AND_BACK, sfail, dpfail, dppass);
+    }
+
+    /// `glStencilOpSeparate`.
+    pub fn stencil_op_separate(
+        &mut self,
+        face: GLenum,
+        sfail: GLenum,
+        dpfail: GLenum,
+        dppass: GLenum,
+    ) {
+        let Some(faces) = self.stencil_faces(face) else {
+            return;
+        };
+        if [sfail, dpfail, dppass]
+            .iter()
+            .any(|op| map_stencil_op(*op).is_none())
+        {
+            return self.error(INVALID_ENUM);
+        }
+        for i in faces {
+            let f = &mut self.local.st.stencil[i];
+            if (f.fail, f.depth_fail, f.depth_pass) != (sfail, dpfail, dppass) {
+                (f.fail, f.depth_fail, f.depth_pass) = (sfail, dpfail, dppass);
+                self.local.dirty |= Dirty::DEPTH_STENCIL;
+            }
+        }
+    }
+
+    /// `glStencilMask`.
+    pub fn stencil_mask(&mut self, mask: GLuint) {
+        self.stencil_mask_separate(FRONT_AND_BACK, mask);
+    }
+
+    /// `glStencilMaskSeparate`.
+    pub fn stencil_mask_separate(&mut self, face: GLenum, mask: GLuint) {
+        let Some(faces) = self.stencil_faces(face) else {
+            return;
+        };
+        for i in faces {
+            set!(
+                self,
+                self.local.st.stencil[i].write_mask,
+                mask,
+                Dirty::DEPTH_STENCIL
+            );
+        }
+    }
+
+    /// `glCullFace`.
+    pub fn cull_face(&mut self, mode: GLenum) {
+        if map_cull_face(mode).is_none() {
+            return self.error(INVALID_ENUM);
+        }
+        set!(self, self.local.st.cull_face, mode, Dirty::RASTER);
+    }
+
+    /// `glFrontFace`.
+    pub fn front_face(&mut self, mode: GLenum) {
+        if mode != CW && mode != CCW {
+            return self.error(INVALID_ENUM);
+        }
+        set!(self, self.local.st.front_face, mode, Dirty::RASTER);
+    }
+
+    /// `glPolygonMode` (core profile: `face` must be `FRONT_AND_BACK`).
+    pub fn polygon_mode(&mut self, face: GLenum, mode: GLenum) {
+        if face != FRONT_AND_BACK || map_polygon_mode(mode).is_none() {
+            return self.error(INVALID_ENUM);
+        }
+        set!(self, self.local.st.polygon_mode, mode, Dirty::RASTER);
+    }
+
+    /// `glPolygonOffset`.
+    pub fn polygon_offset(&mut self, factor: GLfloat, units: GLfloat) {
+        set!(
+            self,
+            self.local.st.polygon_offset_factor,
+            factor,
+            Dirty::DEPTH_BIAS
+        );
+        set!(
+            self,
+            self.local.st.polygon_offset_units,
+            units,
+            Dirty::DEPTH_BIAS
+        );
+    }
+
+    /// `glLineWidth`.
+    pub fn line_width(&mut self, width: GLfloat) {
+        if width.is_nan() || width <= 0.0 {
+            return self.error(INVALID_VALUE);
+        }
+        set!(self, self.local.st.line_width, width, Dirty::LINE_WIDTH);
+    }
+
+    /// `glPointSize`.
+    pub fn point_size(&mut self, size: GLfloat) {
+        if size.is_nan() || size <= 0.0 {
+            return self.error(INVALID_VALUE);
+        }
+        set!(self, self.local.st.point_size, size, Dirty::POINT_SIZE);
+    }
+
+    /// `glPointParameterf`.
+    pub fn point_parameterf(&mut self, pname: GLenum, param: GLfloat) {
+        match pname {
+            POINT_FADE_THRESHOLD_SIZE => {
+                if param < 0.0 {
+                    return self.error(INVALID_VALUE);
+                }
+                self.local.st.point_fade_threshold = param;
+            }
+            POINT_SPRITE_COORD_ORIGIN => self.point_sprite_origin(param as GLenum),
+            _ => self.error(INVALID_ENUM),
+        }
+    }
+
+    /// `glPointParameteri`.
+    pub fn point_parameteri(&mut self, pname: GLenum, param: GLint) {
+        match pname {
+            POINT_SPRITE_COORD_ORIGIN => self.point_sprite_origin(param as GLenum),
+            _ => self.point_parameterf(pname, param as GLfloat),
+        }
+    }
+
+    fn point_sprite_origin(&mut self, origin: GLenum) {
+        if origin != LOWER_LEFT && origin != UPPER_LEFT {
+            return self.error(INVALID_ENUM);
+        }
+        set!(
+            self,
+            self.local.st.point_sprite_coord_origin,
+            origin,
+            Dirty::RASTER
+        );
+    }
+
+    /// `glSampleCoverage` (the value is clamped to [0, 1]).
+    pub fn sample_coverage(&mut self, value: GLfloat, invert: GLboolean) {
+        set!(
+            self,
+            self.local.st.sample_coverage_value,
+            value.clamp(0.0, 1.0),
+            Dirty::SAMPLE_MASK
+        );
+        set!(
+            self,
+            self.local.st.sample_coverage_invert,
+            gl_bool(invert),
+            Dirty::SAMPLE_MASK
+        );
+    }
+
+    /// `glSampleMaski` (GL 3.3 has one mask word).
+    pub fn sample_maski(&mut self, index: GLuint, mask: GLbitfield) {
+        if index != 0 {
+            return self.error(INVALID_VALUE);
+        }
+        set!(
+            self,
+            self.local.st.sample_mask_value,
+            mask,
+            Dirty::SAMPLE_MASK
+        );
+    }
+
+    /// `glViewport` (width and height are clamped to `MAX_VIEWPORT_DIMS`).
+    pub fn viewport(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei) {
+        if width < 0 || height < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let max = self.local.limits.max_viewport;
+        set!(
+            self,
+            self.local.st.viewport,
+            [x, y, width.min(max), height.min(max)],
+            Dirty::VIEWPORT
+        );
+    }
+
+    /// `glScissor`.
+    pub fn scissor(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei) {
+        if width < 0 || height < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        set!(
+            self,
+            self.local.st.scissor,
+            [x, y, width, height],
+            Dirty::SCISSOR
+        );
+    }
+
+    /// `glClearColor`.
+    pub fn clear_color(&mut self, r: GLfloat, g: GLfloat, b: GLfloat, a: GLfloat) {
+        self.local.st.clear_color = [r, g, b, a];
+    }
+
+    /// `glClearDepth` (clamped to [0, 1]).
+    pub fn clear_depth(&mut self, depth: GLdouble) {
+        self.local.st.clear_depth = depth.clamp(0.0, 1.0);
+    }
+
+    /// `glClearDepthf`.
+    pub fn clear_depthf(&mut self, depth: GLfloat) {
+        self.clear_depth(f64::from(depth));
+    }
+
+    /// `glClearStencil`.
+    pub fn clear_stencil(&mut self, s: GLint) {
+        self.local.st.clear_stencil = s;
+    }
+
+    /// `glPrimitiveRestartIndex`.
+    pub fn primitive_restart_index(&mut self, index: GLuint) {
+        set!(
+            self,
+            self.local.st.primitive_restart_index,
+            index,
+            Dirty::PRIMITIVE_RESTART
+        );
+    }
+
+    /// `glProvokingVertex`.
+    pub fn provoking_vertex(&mut self, mode: GLenum) {
+        if mode != FIRST_VERTEX_CONVENTION && mode != LAST_VERTEX_CONVENTION {
+            return self.error(INVALID_ENUM);
+        }
+        set!(self, self.local.st.provoking_vertex, mode, Dirty::RASTER);
+    }
+
+    /// `glHint`.
+    pub fn hint(&mut self, target: GLenum, mode: GLenum) {
+        if !matches!(mode, FASTEST | NICEST | DONT_CARE) {
+            return self.error(INVALID_ENUM);
+        }
+        let hints = &mut self.local.st.hints;
+        match target {
+            LINE_SMOOTH_HINT => hints.line_smooth = mode,
+            POLYGON_SMOOTH_HINT => hints.polygon_smooth = mode,
+            TEXTURE_COMPRESSION_HINT => hints.texture_compression = mode,
+            FRAGMENT_SHADER_DERIVATIVE_HINT => hints.fragment_shader_derivative = mode,
+            _ => self.error(INVALID_ENUM),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Renderbuffer objects.

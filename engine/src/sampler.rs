@@ -1,0 +1,1 @@
+//! Sampler objects.

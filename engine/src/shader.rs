@@ -1,0 +1,1 @@
+//! Shader objects: source, compilation, info logs.

@@ -1,0 +1,131 @@
+//! Share groups: the objects, names, encoder and transport that contexts share.
+//!
+//! Buffers, textures, samplers, renderbuffers, shaders, programs and syncs live in the group's
+//! `World` and are visible to every context of the group; container objects (vertex arrays,
+//! framebuffers, queries) are entities of the same world whose names are per context. All of
+//! it sits behind one mutex, taken once per entry point that touches objects or emits records;
+//! setters of plain context state never take it.
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use bevy_ecs::world::World;
+use tessera_components::names::NameTable;
+use tessera_systems::Device;
+use tessera_wire::{Caps, Event, Reply, ReplyId, SessionLost, Transport};
+
+/// Names of the objects a share group shares.
+#[derive(Debug, Default)]
+pub struct SharedNames {
+    /// Buffer names.
+    pub buffers: NameTable,
+    /// Texture names.
+    pub textures: NameTable,
+    /// Sampler names.
+    pub samplers: NameTable,
+    /// Renderbuffer names.
+    pub renderbuffers: NameTable,
+    /// Shader and program names (one namespace, as GL specifies).
+    pub shader_programs: NameTable,
+    /// Sync objects by the value `fence_sync` returned.
+    pub syncs: NameTable,
+}
+
+/// What the contexts of a group share, behind the group's lock.
+pub struct Shared {
+    /// The objects.
+    pub world: World,
+    /// Their names.
+    pub names: SharedNames,
+    /// Encoder, handle allocators and CSO caches.
+    pub dev: Device,
+    /// The session with the backend.
+    pub transport: Box<dyn Transport>,
+    /// What the backend reported at connect time.
+    pub caps: Caps,
+    /// Set once the session is over; every later flush or wait returns at once.
+    pub lost: Option<SessionLost>,
+    /// Events the backend reported, not yet taken.
+    pub events: Vec<Event>,
+    /// The null backend's counters, when that is the backend.
+    pub probe: Option<tessera_wire::null::NullProbe>,
+}
+
+impl Shared {
+    /// Hands the records emitted so far to the transport. A lost session is latched: records
+    /// are discarded and nothing blocks.
+    pub fn flush(&mut self) {
+        if self.dev.enc.is_empty() {
+            return;
+        }
+        self.dev.counters.records += self.dev.enc.records().len() as u64;
+        self.dev.counters.stage_bytes += self.dev.enc.stage_len() as u64;
+        let result = self.transport.submit(&mut self.dev.enc);
+        self.transport.take_events(&mut self.events);
+        if let Err(lost) = result
+            && self.lost.is_none()
+        {
+            log::error!("tessera: {lost}");
+            self.lost = Some(lost);
+        }
+    }
+
+    /// Flushes, then waits for reply `id`. `None` if the session is lost.
+    pub fn wait(&mut self, id: ReplyId) -> Option<Reply> {
+        self.flush();
+        if self.lost.is_some() {
+            return None;
+        }
+        let result = self.transport.wait_reply(id);
+        self.transport.take_events(&mut self.events);
+        match result {
+            Ok(reply) => Some(reply),
+            Err(lost) => {
+                log::error!("tessera: {lost}");
+                self.lost = Some(lost);
+                None
+            }
+        }
+    }
+
+    /// Flushes if the batch grew past its soft limits (called after verbs and uploads).
+    #[inline]
+    pub fn flush_if_full(&mut self) {
+        if self.dev.enc.is_full() {
+            self.flush();
+        }
+    }
+}
+
+/// A share group.
+pub struct ShareGroup {
+    shared: Mutex<Shared>,
+    next_context: std::sync::atomic::AtomicU32,
+}
+
+impl ShareGroup {
+    pub(crate) fn new(shared: Shared) -> Self {
+        Self {
+            shared: Mutex::new(shared),
+            next_context: std::sync::atomic::AtomicU32::new(1),
+        }
+    }
+
+    /// Takes the group's lock.
+    #[inline]
+    pub fn lock(&self) -> MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes the group's lock with `context`'s records next in the encoder.
+    #[inline]
+    pub(crate) fn lock_for(&self, context: u32) -> MutexGuard<'_, Shared> {
+        let mut shared = self.lock();
+        shared.dev.use_context(context);
+        shared
+    }
+
+    pub(crate) fn mint_context_id(&self) -> u32 {
+        self.next_context
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,1 @@
+//! Uniform values and uniform block bindings of programs.

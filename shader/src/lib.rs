@@ -1,0 +1,1 @@
+//! GLSL front end (glslang).

@@ -1,0 +1,73 @@
+//! The bound program, its default uniform block, and its uniform buffer bindings.
+
+use bevy_ecs::entity::Entity;
+use bevy_ecs::world::World;
+use tessera_components::object::{Buffer, Program};
+use tessera_components::state::ContextState;
+use tessera_wire::record::Record;
+use tessera_wire::state::MAX_UNIFORM_BUFFER_BINDINGS;
+
+use crate::device::Device;
+use crate::shadow::{Shadow, changed};
+
+/// Emits `BindProgram` if the backend's program differs.
+pub fn emit_program(program: Option<&Program>, dev: &mut Device, shadow: &mut Shadow) {
+    let handle = program.and_then(|p| p.handle);
+    if changed(&mut shadow.program, handle) {
+        dev.push(Record::BindProgram { program: handle });
+    }
+}
+
+/// Emits `SetUniforms` with the program's default block if the backend has older values.
+pub fn emit_uniforms(program: Option<&Program>, dev: &mut Device, shadow: &mut Shadow) {
+    let Some(p) = program else { return };
+    let (Some(handle), Some(linked)) = (p.handle, p.linked_state.as_ref()) else {
+        return;
+    };
+    if linked.default_block.is_empty() {
+        return;
+    }
+    if changed(&mut shadow.uniforms, (handle, p.uniforms_generation)) {
+        let data = dev.enc.stage(&linked.default_block);
+        dev.push(Record::SetUniforms { data });
+    }
+}
+
+/// Emits `BindUniformBuffer` for each uniform block of the program whose binding point's
+/// buffer range the backend does not have.
+pub fn emit_uniform_buffers(
+    st: &ContextState,
+    program: Option<&Program>,
+    world: &World,
+    dev: &mut Device,
+    shadow: &mut Shadow,
+) {
+    let Some(linked) = program.and_then(|p| p.linked_state.as_ref()) else {
+        return;
+    };
+    for (slot, block) in linked
+        .blocks
+        .iter()
+        .enumerate()
+        .take(MAX_UNIFORM_BUFFER_BINDINGS)
+    {
+        let binding = st
+            .uniform_buffers
+            .get(block.binding as usize)
+            .copied()
+            .unwrap_or_default();
+        let handle = binding
+            .buffer
+            .and_then(|e: Entity| world.get::<Buffer>(e))
+            .map(|b| b.handle);
+        let value = (handle, binding.offset as u64, binding.size as u64);
+        if changed(&mut shadow.uniform_buffers[slot], value) {
+            dev.push(Record::BindUniformBuffer {
+                slot: slot as u8,
+                buffer: value.0,
+                offset: value.1,
+                size: value.2,
+            });
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! Render state: the blend, depth-stencil and rasterizer CSOs, and the dynamic state records.
+
+use tessera_components::gl::*;
+use tessera_components::state::{ContextState, cap};
+use tessera_wire::format::{BlendFactor, BlendOp, CompareFunc, CullMode, PolygonMode, StencilOp};
+use tessera_wire::record::Record;
+use tessera_wire::state::{
+    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, RasterState, Rect, StencilFace,
+};
+
+use crate::conv::{
+    map_blend_equation, map_blend_factor, map_compare_func, map_cull_face, map_logic_op,
+    map_polygon_mode, map_stencil_op,
+};
+use crate::device::Device;
+use crate::shadow::{Shadow, changed};
+
+/// The canonical blend CSO key of the context's state.
+pub fn blend_state(st: &ContextState) -> BlendState {
+    let mut color_write_mask = 0u32;
+    for (i, mask) in st.color_mask.iter().enumerate().take(MAX_DRAW_BUFFERS) {
+        color_write_mask |= u32::from(*mask & 0xf) << (4 * i);
+    }
+    let logic_op = st
+        .caps
+        .has(cap::COLOR_LOGIC_OP)
+        .then(|| map_logic_op(st.logic_op))
+        .flatten();
+    let mut state = BlendState {
+        enable_mask: st.blend_enable,
+        alpha_to_coverage: st.caps.has(cap::SAMPLE_ALPHA_TO_COVERAGE),
+        alpha_to_one: st.caps.has(cap::SAMPLE_ALPHA_TO_ONE),
+        logic_op,
+        color_write_mask,
+        ..BlendState::default()
+    };
+    if st.blend_enable != 0 {
+        // The setters only store values the tables accept, so the fallbacks never apply.
+        state.src_rgb = map_blend_factor(st.blend_src_rgb).unwrap_or(BlendFactor::One);
+        state.dst_rgb = map_blend_factor(st.blend_dst_rgb).unwrap_or(BlendFactor::Zero);
+        state.src_alpha = map_blend_factor(st.blend_src_alpha).unwrap_or(BlendFactor::One);
+        state.dst_alpha = map_blend_factor(st.blend_dst_alpha).unwrap_or(BlendFactor::Zero);
+        state.op_rgb = map_blend_equation(st.blend_equation_rgb).unwrap_or(BlendOp::Add);
+        state.op_alpha = map_blend_equation(st.blend_equation_alpha).unwrap_or(BlendOp::Add);
+    }
+    state
+}
+
+/// The canonical depth-stencil CSO key of the context's state.
+pub fn depth_stencil_state(st: &ContextState) -> DepthStencilState {
+    let mut state = DepthStencilState::default();
+    if st.caps.has(cap::DEPTH_TEST) {
+        state.depth_test = true;
+        state.depth_write = st.depth_mask;
+        state.depth_func = map_compare_func(st.depth_func).unwrap_or(CompareFunc::Less);
+    } else {
+        state.depth_write = false;
+    }
+    if st.caps.has(cap::STENCIL_TEST) {
+        state.stencil_test = true;
+        let face = |f: &tessera_components::state::StencilFaceGl| StencilFace {
+            func: map_compare_func(f.func).unwrap_or(CompareFunc::Always),
+            fail: map_stencil_op(f.fail).unwrap_or(StencilOp::Keep),
+            depth_fail: map_stencil_op(f.depth_fail).unwrap_or(StencilOp::Keep),
+            pass: map_stencil_op(f.depth_pass).unwrap_or(StencilOp::Keep),
+            read_mask: (f.value_mask & 0xff) as u8,
+            write_mask: (f.write_mask & 0xff) as u8,
+        };
+        state.front = face(&st.stencil[0]);
+        state.back = face(&st.stencil[1]);
+    }
+    state
+}
+
+/// The canonical rasterizer CSO key of the context's state.
+pub fn raster_state(st: &ContextState) -> RasterState {
+    let caps = st.caps;
+    RasterState {
+        cull: if caps.has(cap::CULL_FACE) {
+            map_cull_face(st.cull_face).unwrap_or(CullMode::Back)
+        } else {
+            CullMode::None
+        },
+        front_ccw: st.front_face == CCW,
+        polygon_mode: map_polygon_mode(st.polygon_mode).unwrap_or(PolygonMode::Fill),
+        offset_enable: u8::from(caps.has(cap::POLYGON_OFFSET_FILL))
+            | u8::from(caps.has(cap::POLYGON_OFFSET_LINE)) << 1
+            | u8::from(caps.has(cap::POLYGON_OFFSET_POINT)) << 2,
+        flatshade_last: st.provoking_vertex == LAST_VERTEX_CONVENTION,
+        depth_clamp: caps.has(cap::DEPTH_CLAMP),
+        rasterizer_discard: caps.has(cap::RASTERIZER_DISCARD),
+        multisample: caps.has(cap::MULTISAMPLE),
+        scissor: caps.has(cap::SCISSOR_TEST),
+        line_smooth: caps.has(cap::LINE_SMOOTH),
+        polygon_smooth: caps.has(cap::POLYGON_SMOOTH),
+        program_point_size: caps.has(cap::PROGRAM_POINT_SIZE),
+        point_origin_lower_left: st.point_sprite_coord_origin == LOWER_LEFT,
+        clip_distance_mask: (caps.0 & 0xff) as u8,
+        framebuffer_srgb: caps.has(cap::FRAMEBUFFER_SRGB),
+        dither: caps.has(cap::DITHER),
+    }
+}
+
+/// Emits `BindBlendState` (creating the CSO on a miss) if the backend's differs.
+pub fn emit_blend(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    let key = blend_state(st);
+    let Device {
+        enc, alloc, csos, ..
+    } = dev;
+    let cso = csos.blend.get_or_create(
+        &key,
+        alloc,
+        enc,
+        |cso, state| Record::CreateBlendState { cso, state: *state },
+        |cso| Record::DestroyBlendState { cso },
+    );
+    if shadow.blend != Some(cso) {
+        csos.blend.rebind(shadow.blend, Some(cso));
+        shadow.blend = Some(cso);
+        enc.push(Record::BindBlendState { cso });
+    }
+}
+
+/// Emits `BindDepthStencilState` if the backend's differs.
+pub fn emit_depth_stencil(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    let key = depth_stencil_state(st);
+    let Device {
+        enc, alloc, csos, ..
+    } = dev;
+    let cso = csos.depth_stencil.get_or_create(
+        &key,
+        alloc,
+        enc,
+        |cso, state| Record::CreateDepthStencilState { cso, state: *state },
+        |cso| Record::DestroyDepthStencilState { cso },
+    );
+    if shadow.depth_stencil != Some(cso) {
+        csos.depth_stencil.rebind(shadow.depth_stencil, Some(cso));
+        shadow.depth_stencil = Some(cso);
+        enc.push(Record::BindDepthStencilState { cso });
+    }
+}
+
+/// Emits `BindRasterState` if the backend's differs.
+pub fn emit_raster(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    let key = raster_state(st);
+    let Device {
+        enc, alloc, csos, ..
+    } = dev;
+    let cso = csos.raster.get_or_create(
+        &key,
+        alloc,
+        enc,
+        |cso, state| Record::CreateRasterState { cso, state: *state },
+        |cso| Record::DestroyRasterState { cso },
+    );
+    if shadow.raster != Some(cso) {
+        csos.raster.rebind(shadow.raster, Some(cso));
+        shadow.raster = Some(cso);
+        enc.push(Record::BindRasterState { cso });
+    }
+}
+
+fn rect(v: [GLint; 4]) -> Rect {
+    Rect {
+        x: v[0],
+        y: v[1],
+        width: v[2],
+        height: v[3],
+    }
+}
+
+/// `SetViewport`.
+pub fn emit_viewport(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    let value = (
+        rect(st.viewport),
+        st.depth_range[0] as f32,
+        st.depth_range[1] as f32,
+    );
+    if changed(&mut shadow.viewport, value) {
+        dev.push(Record::SetViewport {
+            rect: value.0,
+            near: value.1,
+            far: value.2,
+        });
+    }
+}
+
+/// `SetScissor`.
+pub fn emit_scissor(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    let value = rect(st.scissor);
+    if changed(&mut shadow.scissor, value) {
+        dev.push(Record::SetScissor { rect: value });
+    }
+}
+
+/// `SetBlendColor`.
+pub fn emit_blend_color(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    if changed(&mut shadow.blend_color, st.blend_color) {
+        dev.push(Record::SetBlendColor {
+            color: st.blend_color,
+        });
+    }
+}
+
+/// `SetStencilRef`: GL clamps the reference to the stencil range at use; stencil buffers have
+/// at most 8 bits here.
+pub fn emit_stencil_ref(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    let clamp = |r: GLint| r.clamp(0, 255) as u8;
+    let value = (
+        clamp(st.stencil[0].reference),
+        clamp(st.stencil[1].reference),
+    );
+    if changed(&mut shadow.stencil_ref, value) {
+        dev.push(Record::SetStencilRef {
+            front: value.0,
+            back: value.1,
+        });
+    }
+}
+
+/// `SetDepthBias`.
+pub fn emit_depth_bias(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    let value = (st.polygon_offset_factor, st.polygon_offset_units);
+    if changed(&mut shadow.depth_bias, value) {
+        dev.push(Record::SetDepthBias {
+            factor: value.0,
+            units: value.1,
+        });
+    }
+}
+
+/// `SetLineWidth`.
+pub fn emit_line_width(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    if changed(&mut shadow.line_width, st.line_width) {
+        dev.push(Record::SetLineWidth {
+            width: st.line_width,
+        });
+    }
+}
+
+/// `SetPointSize`.
+pub fn emit_point_size(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    if changed(&mut shadow.point_size, st.point_size) {
+        dev.push(Record::SetPointSize {
+            size: st.point_size,
+        });
+    }
+}
+
+/// `SetSampleMask`.
+pub fn emit_sample_mask(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    let coverage = st
+        .caps
+        .has(cap::SAMPLE_COVERAGE)
+        .then_some(st.sample_coverage_value);
+    let invert = coverage.is_some() && st.sample_coverage_invert;
+    let mask = st
+        .caps
+        .has(cap::SAMPLE_MASK)
+        .then_some(st.sample_mask_value);
+    if changed(&mut shadow.sample_mask, (coverage, invert, mask)) {
+        dev.push(Record::SetSampleMask {
+            coverage,
+            invert,
+            mask,
+        });
+    }
+}
+
+/// `SetPrimitiveRestart`.
+pub fn emit_primitive_restart(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+    let value = (
+        st.caps.has(cap::PRIMITIVE_RESTART),
+        st.primitive_restart_index,
+    );
+    if changed(&mut shadow.primitive_restart, value) {
+        dev.push(Record::SetPrimitiveRestart {
+            enabled: value.0,
+            index: value.1,
+        });
+    }
+}

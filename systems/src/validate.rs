@@ -1,0 +1,159 @@
+//! The verb-time driver: runs the systems of the dirty groups, in dependency order.
+//!
+//! Mesa's `st_validate_state` in Rust: `dirty & mask` selects the groups a verb needs; each
+//! group's system turns the context's state into records (only what differs from what the
+//! backend has, see [`Shadow`]) and its bit is cleared. Nothing runs for a clean group, so a
+//! steady-state draw costs one mask test here.
+
+use bevy_ecs::entity::Entity;
+use bevy_ecs::world::World;
+use tessera_components::Dirty;
+use tessera_components::object::{Program, VertexArray};
+use tessera_components::state::{ContextState, TextureTarget};
+use tessera_wire::handle::SurfaceHandle;
+use tessera_wire::state::MAX_TEXTURE_UNITS;
+
+use crate::device::Device;
+use crate::shadow::Shadow;
+use crate::{framebuffer, program, render_state as rs, texture, vertex};
+
+/// What the systems read and write at a verb.
+pub struct Validate<'a> {
+    /// The context's GL state.
+    pub st: &'a ContextState,
+    /// The surface behind the default framebuffer.
+    pub surface: Option<SurfaceHandle>,
+    /// The share group's objects.
+    pub world: &'a mut World,
+    /// The share group's encoder, handles and CSO caches.
+    pub dev: &'a mut Device,
+    /// What the backend has for this context.
+    pub shadow: &'a mut Shadow,
+}
+
+/// Runs the systems of `*dirty & mask`, clearing the bits they handled. `units` holds the
+/// dirty texture units (bit per unit) for [`Dirty::TEXTURES`].
+pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
+    let Validate {
+        st,
+        surface,
+        world,
+        dev,
+        shadow,
+    } = v;
+    let todo = *dirty & mask;
+    if todo.is_empty() {
+        return;
+    }
+    if todo.contains(Dirty::FRAMEBUFFER) {
+        framebuffer::emit_framebuffer(st, surface, world, dev, shadow);
+    }
+    if todo.contains(Dirty::DRAW_BUFFERS) {
+        framebuffer::emit_draw_buffers(st, world, dev, shadow);
+    }
+    if todo.contains(Dirty::VIEWPORT) {
+        rs::emit_viewport(st, dev, shadow);
+    }
+    if todo.contains(Dirty::SCISSOR) {
+        rs::emit_scissor(st, dev, shadow);
+    }
+    if todo.contains(Dirty::BLEND) {
+        rs::emit_blend(st, dev, shadow);
+    }
+    if todo.contains(Dirty::BLEND_COLOR) {
+        rs::emit_blend_color(st, dev, shadow);
+    }
+    if todo.contains(Dirty::DEPTH_STENCIL) {
+        rs::emit_depth_stencil(st, dev, shadow);
+    }
+    if todo.contains(Dirty::STENCIL_REF) {
+        rs::emit_stencil_ref(st, dev, shadow);
+    }
+    if todo.contains(Dirty::RASTER) {
+        rs::emit_raster(st, dev, shadow);
+    }
+    if todo.contains(Dirty::DEPTH_BIAS) {
+        rs::emit_depth_bias(st, dev, shadow);
+    }
+    if todo.contains(Dirty::LINE_WIDTH) {
+        rs::emit_line_width(st, dev, shadow);
+    }
+    if todo.contains(Dirty::POINT_SIZE) {
+        rs::emit_point_size(st, dev, shadow);
+    }
+    if todo.contains(Dirty::SAMPLE_MASK) {
+        rs::emit_sample_mask(st, dev, shadow);
+    }
+    if todo.contains(Dirty::PRIMITIVE_RESTART) {
+        rs::emit_primitive_restart(st, dev, shadow);
+    }
+    let program_groups = Dirty::PROGRAM | Dirty::UNIFORMS | Dirty::UNIFORM_BUFFERS;
+    if todo.intersects(program_groups) {
+        let p = st.program.and_then(|e| world.get::<Program>(e));
+        if todo.contains(Dirty::PROGRAM) {
+            program::emit_program(p, dev, shadow);
+        }
+        if todo.contains(Dirty::UNIFORMS) {
+            program::emit_uniforms(p, dev, shadow);
+        }
+        if todo.contains(Dirty::UNIFORM_BUFFERS) {
+            program::emit_uniform_buffers(st, p, world, dev, shadow);
+        }
+    }
+    if todo.contains(Dirty::TEXTURES) {
+        emit_textures(st, *units, world, dev, shadow);
+        *units = 0;
+    }
+    let vertex_groups =
+        Dirty::VERTEX_LAYOUT | Dirty::VERTEX_BUFFERS | Dirty::INDEX_BUFFER | Dirty::GENERIC_ATTRIBS;
+    if todo.intersects(vertex_groups) {
+        if todo.contains(Dirty::VERTEX_LAYOUT) {
+            vertex::emit_vertex_layout(st.vertex_array, world, dev, shadow);
+        }
+        let vao = st
+            .vertex_array
+            .and_then(|e: Entity| world.get::<VertexArray>(e));
+        if todo.contains(Dirty::VERTEX_BUFFERS) {
+            vertex::emit_vertex_buffers(vao, dev, shadow);
+        }
+        if todo.contains(Dirty::INDEX_BUFFER) {
+            vertex::emit_index_buffer(vao, dev, shadow);
+        }
+        if todo.contains(Dirty::GENERIC_ATTRIBS) {
+            let mask = st
+                .program
+                .and_then(|e| world.get::<Program>(e))
+                .and_then(|p| p.linked_state.as_ref())
+                .map_or(0, |l| l.attribute_mask);
+            vertex::emit_generic_attribs(st, vao, mask, dev, shadow);
+        }
+    }
+    *dirty &= !(todo & !Dirty::DRAW_CHECK);
+}
+
+/// Copies the program's sampler slots (unit, target) to the stack so textures can be updated
+/// while the program is not borrowed, then emits their bindings.
+fn emit_textures(
+    st: &ContextState,
+    units: u64,
+    world: &mut World,
+    dev: &mut Device,
+    shadow: &mut Shadow,
+) {
+    let mut slots = [(0u32, TextureTarget::D2); MAX_TEXTURE_UNITS];
+    let count = {
+        let Some(linked) = st
+            .program
+            .and_then(|e| world.get::<Program>(e))
+            .and_then(|p| p.linked_state.as_ref())
+        else {
+            return;
+        };
+        let n = linked.sampler_units.len().min(MAX_TEXTURE_UNITS);
+        for (i, slot) in slots.iter_mut().enumerate().take(n) {
+            *slot = (linked.sampler_units[i], linked.sampler_targets[i]);
+        }
+        n
+    };
+    texture::emit_textures(st, &slots[..count], units, world, dev, shadow);
+}

@@ -1,0 +1,16 @@
+//! Tessera's integration tests: one binary, a module per domain.
+
+mod architecture;
+mod buffer;
+mod draw;
+mod framebuffer;
+mod handles;
+mod program;
+mod query;
+mod records;
+mod render_state;
+mod sampler;
+mod state_query;
+mod texture;
+mod transport;
+mod vertex_array;

@@ -1,0 +1,1 @@
+//! Tests: state_query.

@@ -1,0 +1,185 @@
+//! The `Backend` trait: what consumes records.
+//!
+//! A backend applies batches in order and answers the records that need a reply. It knows
+//! only what records told it: it never reads frontend memory, never holds a frontend pointer
+//! and never asks the frontend a question. GL errors were decided by the engine before a
+//! record was written, so a backend has no user errors to report; what it can report is what
+//! the frontend cannot know (out of memory, device lost, a shader the driver refused), as
+//! [`Event`]s. A record that breaks the protocol (an unknown or stale handle, a span outside
+//! the stage, an impossible value) ends the session with a [`SessionError`].
+
+use rkyv::{Archive, Deserialize, Serialize};
+
+use crate::batch::{ArchivedBatch, DecodeBatchError, SpanOutOfRange};
+use crate::handle::{ObjectKind, RawHandle};
+use crate::record::ReplyId;
+
+/// The answer to a record that asked for one.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[rkyv(derive(Debug))]
+pub enum Reply {
+    /// Bytes read back (`ReadPixels`, `ReadBuffer`).
+    Bytes(Vec<u8>),
+    /// A query result.
+    Query(u64),
+    /// Whether a fence signalled before the timeout.
+    Fence(bool),
+    /// The work before a `Finish` completed.
+    Done,
+}
+
+/// Something the backend reports without being asked.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[rkyv(derive(Debug))]
+pub enum Event {
+    /// The backend ran out of memory applying a record.
+    OutOfMemory {
+        /// What was being done.
+        what: String,
+    },
+    /// The device was lost; the session is over.
+    DeviceLost {
+        /// The driver's words.
+        reason: String,
+    },
+    /// The native driver refused a program the engine had linked.
+    ProgramRejected {
+        /// The driver's log.
+        log: String,
+    },
+    /// The session ended because of a protocol violation.
+    SessionEnded {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// What a backend produced while applying a batch.
+#[derive(Debug, Default)]
+pub struct Outbox {
+    /// Replies, in request order.
+    pub replies: Vec<(ReplyId, Reply)>,
+    /// Events.
+    pub events: Vec<Event>,
+}
+
+impl Outbox {
+    /// Whether nothing was produced.
+    pub fn is_empty(&self) -> bool {
+        self.replies.is_empty() && self.events.is_empty()
+    }
+}
+
+/// Limits and capabilities a backend reports when a session starts.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct Caps {
+    /// Backend name (`null`, `gles`, `vulkan`).
+    pub backend: String,
+    /// The native device, in the driver's words.
+    pub device: String,
+    /// Largest 1D/2D texture dimension.
+    pub max_texture_size: u32,
+    /// Largest 3D texture dimension.
+    pub max_3d_texture_size: u32,
+    /// Most array layers.
+    pub max_array_layers: u32,
+    /// Largest cube map face.
+    pub max_cube_size: u32,
+    /// Largest renderbuffer dimension.
+    pub max_renderbuffer_size: u32,
+    /// Most samples of a multisampled image.
+    pub max_samples: u32,
+    /// Largest viewport dimension.
+    pub max_viewport_size: u32,
+}
+
+impl Caps {
+    /// The GL 3.3 minimum limits (what the null backend offers).
+    pub fn gl33_minimum(backend: &str) -> Self {
+        Self {
+            backend: backend.to_owned(),
+            device: "none".to_owned(),
+            max_texture_size: 8192,
+            max_3d_texture_size: 2048,
+            max_array_layers: 2048,
+            max_cube_size: 8192,
+            max_renderbuffer_size: 8192,
+            max_samples: 4,
+            max_viewport_size: 8192,
+        }
+    }
+}
+
+/// Why a session ended.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// The batch bytes did not decode.
+    #[error("{0}")]
+    Decode(String),
+    /// A span lay outside the stage.
+    #[error(transparent)]
+    Span(#[from] SpanOutOfRange),
+    /// A record used a handle that is not live (never created, destroyed, or an old
+    /// generation).
+    #[error("record {record} uses {kind:?} handle {handle}, which is not live")]
+    StaleHandle {
+        /// Record name.
+        record: &'static str,
+        /// Kind of the handle.
+        kind: ObjectKind,
+        /// The handle.
+        handle: RawHandle,
+    },
+    /// A create record reused a live slot or did not advance its generation.
+    #[error("record {record} creates {kind:?} handle {handle} over a live or newer object")]
+    BadCreate {
+        /// Record name.
+        record: &'static str,
+        /// Kind of the handle.
+        kind: ObjectKind,
+        /// The handle.
+        handle: RawHandle,
+    },
+    /// A record carried a value no engine would produce.
+    #[error("record {record}: {what}")]
+    BadValue {
+        /// Record name.
+        record: &'static str,
+        /// What was wrong.
+        what: String,
+    },
+    /// The peer went away or the transport broke.
+    #[error("transport: {0}")]
+    Transport(String),
+    /// The backend itself failed.
+    #[error("backend: {0}")]
+    Backend(String),
+}
+
+impl From<DecodeBatchError> for SessionError {
+    fn from(e: DecodeBatchError) -> Self {
+        SessionError::Decode(e.to_string())
+    }
+}
+
+/// Consumes batches of records.
+pub trait Backend: Send {
+    /// Limits and names, reported once when the session starts.
+    fn caps(&self) -> Caps;
+
+    /// Applies one validated batch. An error ends the session: the caller reports it and
+    /// applies nothing more.
+    fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError>;
+}
+
+/// One received batch, already validated.
+#[derive(Clone, Copy, Debug)]
+pub struct BatchView<'a> {
+    /// The validated archive.
+    pub archived: &'a ArchivedBatch,
+    /// The archive's bytes, exactly as received.
+    pub bytes: &'a [u8],
+    /// The stage area that came with it (check spans with [`crate::batch::Stage`]).
+    pub stage: &'a [u8],
+}

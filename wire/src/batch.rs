@@ -1,0 +1,263 @@
+//! Batches: records plus a separate stage area, archived with rkyv once per batch.
+//!
+//! The client appends records to an [`Encoder`] and copies bulk bytes (buffer data, texture
+//! images, uniform values, SPIR-V) into its stage area, getting a [`Span`] back. At a flush
+//! point the transport archives the records once into its own buffer (a ring slot, a frame)
+//! and hands the stage bytes over alongside; the encoder is then empty again and keeps its
+//! allocations.
+//!
+//! The receiving side always validates the archive ([`access_batch`]) and checks every span
+//! against the stage it actually received ([`Stage::get`]): the bytes may have come from
+//! another process.
+
+use rkyv::rancor;
+use rkyv::util::AlignedVec;
+use rkyv::{Archive, Deserialize, Serialize};
+
+use crate::record::{Record, ReplyId, Span};
+
+/// Alignment of archived batches and of stage spans' start.
+pub const STAGE_ALIGN: usize = 16;
+
+/// Stage bytes after which the engine ends a batch early: big uploads still work (a record's
+/// own data may exceed it), but run-ahead stays bounded.
+pub const STAGE_SOFT_LIMIT: usize = 8 << 20;
+
+/// Records after which the engine ends a batch early.
+pub const RECORD_SOFT_LIMIT: usize = 4096;
+
+/// The archived root of one batch.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+#[rkyv(derive(Debug))]
+pub struct Batch {
+    /// Sequence number of the batch in its session, from 0.
+    pub seq: u64,
+    /// Length of the stage area that travels with the batch.
+    pub stage_len: u32,
+    /// The records, in order.
+    pub records: Vec<Record>,
+}
+
+/// Builds batches on the client.
+#[derive(Debug, Default)]
+pub struct Encoder {
+    batch: Batch,
+    stage: Vec<u8>,
+    next_reply: u32,
+}
+
+impl Encoder {
+    /// An empty encoder.
+    pub fn new() -> Self {
+        Self {
+            batch: Batch::default(),
+            stage: Vec::with_capacity(64 << 10),
+            next_reply: 0,
+        }
+    }
+
+    /// Appends a record.
+    #[inline]
+    pub fn push(&mut self, record: Record) {
+        self.batch.records.push(record);
+    }
+
+    /// Copies bytes into the stage area.
+    #[inline]
+    pub fn stage(&mut self, bytes: &[u8]) -> Span {
+        let offset = self.align_stage();
+        self.stage.extend_from_slice(bytes);
+        Span {
+            offset,
+            len: bytes.len() as u32,
+        }
+    }
+
+    /// Reserves `len` stage bytes, zeroed, and lets `fill` write them in place.
+    pub fn stage_with(&mut self, len: usize, fill: impl FnOnce(&mut [u8])) -> Span {
+        let offset = self.align_stage();
+        self.stage.resize(offset as usize + len, 0);
+        fill(&mut self.stage[offset as usize..]);
+        Span {
+            offset,
+            len: len as u32,
+        }
+    }
+
+    fn align_stage(&mut self) -> u32 {
+        let aligned = self.stage.len().next_multiple_of(STAGE_ALIGN);
+        self.stage.resize(aligned, 0);
+        aligned as u32
+    }
+
+    /// Mints the id of the next reply this session will wait for.
+    pub fn mint_reply(&mut self) -> ReplyId {
+        let id = ReplyId(self.next_reply);
+        self.next_reply = self.next_reply.wrapping_add(1);
+        id
+    }
+
+    /// The records appended since the last flush.
+    pub fn records(&self) -> &[Record] {
+        &self.batch.records
+    }
+
+    /// Stage bytes used so far.
+    pub fn stage_len(&self) -> usize {
+        self.stage.len()
+    }
+
+    /// Whether nothing was appended since the last flush.
+    pub fn is_empty(&self) -> bool {
+        self.batch.records.is_empty()
+    }
+
+    /// Whether the batch has grown past the soft limits and should be flushed.
+    pub fn is_full(&self) -> bool {
+        self.batch.records.len() >= RECORD_SOFT_LIMIT || self.stage.len() >= STAGE_SOFT_LIMIT
+    }
+
+    /// Archives the batch into `out` (cleared first), swaps the stage area with `stage_out`
+    /// (whose old contents are discarded and whose allocation is reused), and starts the next
+    /// batch. Returns the number of records archived.
+    pub fn finish(
+        &mut self,
+        archiver: &mut Archiver,
+        out: &mut AlignedVec<STAGE_ALIGN>,
+        stage_out: &mut Vec<u8>,
+    ) -> usize {
+        self.batch.stage_len = self.stage.len() as u32;
+        archiver.archive(&self.batch, out);
+        std::mem::swap(&mut self.stage, stage_out);
+        self.stage.clear();
+        let records = self.batch.records.len();
+        self.batch.records.clear();
+        self.batch.seq += 1;
+        records
+    }
+
+    /// Sequence number of the batch being built.
+    pub fn seq(&self) -> u64 {
+        self.batch.seq
+    }
+}
+
+/// Serializes batches, reusing its scratch space.
+#[derive(Default)]
+pub struct Archiver {
+    arena: rkyv::ser::allocator::Arena,
+}
+
+impl std::fmt::Debug for Archiver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Archiver").finish_non_exhaustive()
+    }
+}
+
+impl Archiver {
+    /// Archives `batch` into `out` (cleared first).
+    pub fn archive(&mut self, batch: &Batch, out: &mut AlignedVec<STAGE_ALIGN>) {
+        out.clear();
+        let written = rkyv::api::high::to_bytes_in_with_alloc::<_, _, rancor::Failure>(
+            batch,
+            std::mem::take(out),
+            self.arena.acquire(),
+        );
+        match written {
+            Ok(bytes) => *out = bytes,
+            // Serializing plain owned data into a growable vector cannot fail short of
+            // allocation failure, which aborts before reaching here.
+            Err(_) => unreachable!("archiving a batch into a growable buffer failed"),
+        }
+    }
+}
+
+/// Why received bytes were not a valid batch.
+#[derive(Debug, thiserror::Error)]
+pub enum DecodeBatchError {
+    /// The archive did not validate.
+    #[error("malformed batch archive: {0}")]
+    Malformed(String),
+    /// The archive's declared stage length differs from the stage received.
+    #[error("batch declares {declared} stage bytes but {received} arrived")]
+    StageLength {
+        /// What the batch says.
+        declared: u32,
+        /// What arrived.
+        received: usize,
+    },
+}
+
+/// Validates archived batch bytes (which must start at a 16-byte aligned address) and the
+/// stage that came with them.
+pub fn access_batch<'a>(
+    bytes: &'a [u8],
+    stage: &[u8],
+) -> Result<&'a ArchivedBatch, DecodeBatchError> {
+    let batch = rkyv::access::<ArchivedBatch, rancor::Error>(bytes)
+        .map_err(|e| DecodeBatchError::Malformed(e.to_string()))?;
+    let declared = batch.stage_len.to_native();
+    if declared as usize != stage.len() {
+        return Err(DecodeBatchError::StageLength {
+            declared,
+            received: stage.len(),
+        });
+    }
+    Ok(batch)
+}
+
+/// Decodes one archived record into its native form.
+pub fn decode_record(record: &ArchivedRecord) -> Result<Record, DecodeBatchError> {
+    rkyv::deserialize::<Record, rancor::Error>(record)
+        .map_err(|e| DecodeBatchError::Malformed(e.to_string()))
+}
+
+use crate::record::ArchivedRecord;
+
+/// A received stage area; every span is checked against it.
+#[derive(Clone, Copy, Debug)]
+pub struct Stage<'a> {
+    bytes: &'a [u8],
+}
+
+/// A span that does not lie inside the stage area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("stage span {offset}+{len} exceeds the {stage_len}-byte stage")]
+pub struct SpanOutOfRange {
+    /// Span offset.
+    pub offset: u32,
+    /// Span length.
+    pub len: u32,
+    /// Stage size.
+    pub stage_len: usize,
+}
+
+impl<'a> Stage<'a> {
+    /// Wraps received stage bytes.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes }
+    }
+
+    /// The bytes of a span, if it lies inside the stage.
+    pub fn get(&self, span: Span) -> Result<&'a [u8], SpanOutOfRange> {
+        let start = span.offset as usize;
+        start
+            .checked_add(span.len as usize)
+            .and_then(|end| self.bytes.get(start..end))
+            .ok_or(SpanOutOfRange {
+                offset: span.offset,
+                len: span.len,
+                stage_len: self.bytes.len(),
+            })
+    }
+
+    /// Size of the stage area.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether the stage area is empty.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}

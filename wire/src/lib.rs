@@ -1,0 +1,77 @@
+//! # tessera-wire
+//!
+//! The boundary between Tessera's GL frontend and its backends. This crate owns:
+//!
+//! - **handles** ([`handle`]): `{slot, generation}` names of objects, minted by the client;
+//! - **records** ([`record`]): the gallium-shaped pipe records, and the state structs they
+//!   carry ([`state`], [`format`]);
+//! - **batches** ([`batch`]): records archived once per batch with rkyv, next to a separate
+//!   stage area for bulk bytes;
+//! - the [`Backend`] trait that consumes batches, and the [`null`] backend;
+//! - **transports** ([`transport`]): how batches travel (`inproc`, `thread`) and how replies
+//!   and events come back;
+//! - the wire [`FINGERPRINT`].
+//!
+//! ## Invariants
+//! - Nothing here depends on the frontend (`components`, `systems`, `engine`): a backend or a
+//!   server links this crate and a backend only. A test checks it from `cargo metadata`.
+//! - Records never carry pointers, addresses, file descriptors or GL names.
+//! - Bytes that arrive are validated before use (rkyv with bytecheck, then every span against
+//!   the stage, every handle against the backend's tables). A violation ends the session with a
+//!   [`SessionError`]; it never panics and never disturbs another session.
+//! - Every transport carries byte-identical batches for the same calls.
+//!
+//! ## What this crate must never do
+//! Decide a GL error (the engine does, before a record exists), or block a steady-state frame
+//! (only replies wait).
+
+#![expect(
+    unsafe_code,
+    reason = "the SPSC ring hands batch slots between threads"
+)]
+
+pub mod backend;
+pub mod batch;
+pub mod format;
+pub mod handle;
+pub mod null;
+pub mod record;
+pub mod state;
+pub mod transport;
+
+pub use backend::{Backend, BatchView, Caps, Event, Outbox, Reply, SessionError};
+pub use batch::{Archiver, Batch, Encoder, Stage};
+pub use handle::{Handle, ObjectKind, RawHandle};
+pub use record::{Record, ReplyId, Span};
+pub use transport::{SessionLost, Transport, TransportKind, TransportStats};
+
+/// Version of the wire protocol; bumped by hand for changes the schema hash cannot see
+/// (a change of meaning with the same layout).
+pub const WIRE_VERSION: u32 = 1;
+
+/// Identifies the record schema, byte order and version. Two peers whose fingerprints differ
+/// refuse each other at connect time.
+///
+/// It hashes the source text of every schema module, so any change to a record, state struct,
+/// format or handle changes it — including harmless ones, which is the safe direction.
+pub const FINGERPRINT: u64 = {
+    let mut h = fnv1a(0xcbf2_9ce4_8422_2325, include_str!("record.rs").as_bytes());
+    h = fnv1a(h, include_str!("state.rs").as_bytes());
+    h = fnv1a(h, include_str!("format.rs").as_bytes());
+    h = fnv1a(h, include_str!("handle.rs").as_bytes());
+    h = fnv1a(h, include_str!("batch.rs").as_bytes());
+    h = fnv1a(h, include_str!("backend.rs").as_bytes());
+    h = fnv1a(h, &WIRE_VERSION.to_le_bytes());
+    // Byte order and pointer width of the archive (fixed by the rkyv features we enable).
+    fnv1a(h, b"rkyv-0.8 little_endian aligned pointer_width_32")
+};
+
+const fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    let mut i = 0;
+    while i < bytes.len() {
+        hash ^= bytes[i] as u64;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}

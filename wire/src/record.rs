@@ -1,0 +1,497 @@
+//! The pipe records: the only thing a backend ever sees.
+//!
+//! Records are gallium-shaped. Objects and CSOs have `Create*` / `Bind*` / `Destroy*`; small
+//! mutable values have `Set*`; verbs are named by what they do (`Draw`, `Clear`, `Blit`,
+//! `ReadPixels`, `Finish`, `Present`). A record never contains a pointer, an address, a file
+//! descriptor number or a GL name: objects are named by [handles](crate::handle), bulk bytes
+//! live in the batch's stage area and are named by a [`Span`].
+//!
+//! Ordering is the contract: a backend applies records in order, and a record may only use a
+//! handle created by an earlier record (of this or an earlier batch) and not yet destroyed.
+//! `Bind*` and `Set*` state belongs to the current context (`SetContext`) and persists across
+//! draws and batches until changed. Objects are shared by all contexts of the session.
+//! Destroying an object may leave a binding of it dangling in some context; the engine rebinds
+//! before any verb could use it, so a backend only has to tolerate the dangling binding.
+//!
+//! Every change to this file changes [`crate::FINGERPRINT`], so two builds that disagree on
+//! the schema refuse each other at connect time instead of misreading records.
+
+use rkyv::{Archive, Deserialize, Serialize};
+
+use crate::format::{
+    Format, IndexType, PixelLayout, QueryKind, ShaderStage, TextureKind, Topology,
+};
+use crate::handle::{
+    BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, ProgramHandle,
+    QueryHandle, RasterHandle, RenderbufferHandle, SamplerHandle, SurfaceHandle, TextureHandle,
+    VertexLayoutHandle,
+};
+use crate::state::{
+    BlendState, DepthStencilState, FramebufferState, MAX_DRAW_BUFFERS, RasterState, Rect, Region,
+    SamplerState, SurfaceDesc, TextureView, VertexLayout,
+};
+
+/// A byte range of the batch's stage area.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[rkyv(derive(Debug))]
+pub struct Span {
+    /// Offset from the start of the stage area.
+    pub offset: u32,
+    /// Length in bytes.
+    pub len: u32,
+}
+
+impl Span {
+    /// The empty span.
+    pub const EMPTY: Span = Span { offset: 0, len: 0 };
+}
+
+/// Names the answer to a record that needs one (`ReadPixels`, `ReadBuffer`, `QueryResult`,
+/// `WaitFence`, `Finish`). Minted by the client, increasing by one per request in a session,
+/// so replies arrive in the order they were asked for.
+#[derive(
+    Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
+#[rkyv(derive(Debug, PartialEq, Eq))]
+pub struct ReplyId(pub u32);
+
+/// A framebuffer as a record refers to it.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub enum FramebufferRef {
+    /// No framebuffer at all (a surfaceless context with the default framebuffer bound).
+    None,
+    /// The default framebuffer of a surface.
+    Surface(SurfaceHandle),
+    /// A framebuffer object.
+    Object(FramebufferHandle),
+}
+
+/// Which image of a framebuffer a read verb reads.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub enum ReadImage {
+    /// Colour attachment `i` (of a surface: its one colour image, `i = 0`).
+    Color(u8),
+    /// The depth image.
+    Depth,
+    /// The stencil image.
+    Stencil,
+    /// Depth and stencil together (packed reads).
+    DepthStencil,
+}
+
+/// The source of a read verb.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct ReadSource {
+    /// Framebuffer read from.
+    pub framebuffer: FramebufferRef,
+    /// Image of it.
+    pub image: ReadImage,
+}
+
+/// Where `ReadPixels` puts the pixels.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub enum PixelDestination {
+    /// Into a reply, tightly packed rows of the record's layout.
+    Reply(ReplyId),
+    /// Into a buffer object at an offset (pixel pack buffer), tightly packed.
+    Buffer {
+        /// The pack buffer.
+        buffer: BufferHandle,
+        /// Byte offset.
+        offset: u64,
+    },
+}
+
+/// Value of a `ClearBuffer` record.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[rkyv(derive(Debug))]
+pub enum ClearValue {
+    /// Colour of a float/normalized draw buffer.
+    Float([f32; 4]),
+    /// Colour of a signed integer draw buffer.
+    Int([i32; 4]),
+    /// Colour of an unsigned integer draw buffer.
+    Uint([u32; 4]),
+    /// Depth.
+    Depth(f32),
+    /// Stencil.
+    Stencil(u8),
+    /// Depth and stencil together.
+    DepthStencil(f32, u8),
+}
+
+/// SPIR-V of one stage of a program.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[rkyv(derive(Debug))]
+pub struct StageCode {
+    /// The stage.
+    pub stage: ShaderStage,
+    /// SPIR-V words, little endian, in the stage area.
+    pub spirv: Span,
+}
+
+/// A linked program as the backend needs it: code per stage, and the interface the engine
+/// assigned (descriptor bindings are Tessera's, patched into the SPIR-V).
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[rkyv(derive(Debug))]
+pub struct ProgramDesc {
+    /// Code of every linked stage.
+    pub stages: Vec<StageCode>,
+    /// Size in bytes of the default uniform block (`SetUniforms` data), 0 if none.
+    pub default_block_size: u32,
+    /// For each sampler binding of the program, in binding order, the texture kind it reads.
+    pub samplers: Vec<TextureKind>,
+    /// Number of uniform blocks (bindings after the samplers).
+    pub uniform_blocks: u8,
+}
+
+/// Which buffers a `Clear` clears: bit `i` (0..8) colour draw buffer `i`, then depth, stencil.
+pub mod clear_mask {
+    /// Depth buffer bit.
+    pub const DEPTH: u16 = 1 << 8;
+    /// Stencil buffer bit.
+    pub const STENCIL: u16 = 1 << 9;
+    /// All colour draw buffers.
+    pub const COLOR_ALL: u16 = 0xff;
+}
+
+/// Which buffers a `Blit` copies.
+pub mod blit_mask {
+    /// Colour.
+    pub const COLOR: u8 = 1;
+    /// Depth.
+    pub const DEPTH: u8 = 2;
+    /// Stencil.
+    pub const STENCIL: u8 = 4;
+}
+
+/// A draw buffer that writes nowhere (`GL_NONE`) in [`Record::SetDrawBuffers`].
+pub const DRAW_BUFFER_NONE: u8 = 0xff;
+
+/// One pipe record.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[rkyv(derive(Debug))]
+pub enum Record {
+    // ---- Contexts ----
+    /// Creates the backend state of a GL context (bindings, dynamic state), all at defaults.
+    CreateContext { context: u32 },
+    /// Makes the following records apply to a context's state (until the next `SetContext`).
+    SetContext { context: u32 },
+    /// Destroys a context's state.
+    DestroyContext { context: u32 },
+
+    // ---- Surfaces and framebuffers ----
+    /// Creates a surface's images.
+    CreateSurface {
+        surface: SurfaceHandle,
+        desc: SurfaceDesc,
+    },
+    /// Destroys a surface.
+    DestroySurface { surface: SurfaceHandle },
+    /// Creates an empty framebuffer object.
+    CreateFramebuffer { framebuffer: FramebufferHandle },
+    /// Replaces a framebuffer object's attachments.
+    SetFramebufferState {
+        framebuffer: FramebufferHandle,
+        state: Box<FramebufferState>,
+    },
+    /// Destroys a framebuffer object.
+    DestroyFramebuffer { framebuffer: FramebufferHandle },
+    /// Makes a framebuffer the target of draws and clears.
+    BindFramebuffer { framebuffer: FramebufferRef },
+    /// Maps fragment outputs to colour attachments of the bound framebuffer: entry `i` is the
+    /// attachment index draw buffer `i` writes, or [`DRAW_BUFFER_NONE`].
+    SetDrawBuffers { buffers: [u8; MAX_DRAW_BUFFERS] },
+
+    // ---- Buffers ----
+    /// (Re)allocates a buffer's storage; previous contents are discarded (zeroed).
+    CreateBuffer { buffer: BufferHandle, size: u64 },
+    /// Destroys a buffer.
+    DestroyBuffer { buffer: BufferHandle },
+    /// Writes stage bytes into a buffer.
+    WriteBuffer {
+        buffer: BufferHandle,
+        offset: u64,
+        data: Span,
+    },
+    /// Copies between (or within, without overlap) buffers.
+    CopyBuffer {
+        src: BufferHandle,
+        dst: BufferHandle,
+        src_offset: u64,
+        dst_offset: u64,
+        size: u64,
+    },
+    /// Reads a buffer range back into a reply.
+    ReadBuffer {
+        buffer: BufferHandle,
+        offset: u64,
+        size: u64,
+        reply: ReplyId,
+    },
+
+    // ---- Textures and renderbuffers ----
+    /// Creates a texture of a kind, with no images.
+    CreateTexture {
+        texture: TextureHandle,
+        kind: TextureKind,
+    },
+    /// Destroys a texture.
+    DestroyTexture { texture: TextureHandle },
+    /// (Re)defines one image (level, and face of a cube map); contents undefined.
+    /// `depth` is the depth of a 3D level or the layer count of an array level.
+    DefineTextureImage {
+        texture: TextureHandle,
+        level: u8,
+        face: u8,
+        format: Format,
+        width: u32,
+        height: u32,
+        depth: u32,
+        samples: u8,
+        fixed_sample_locations: bool,
+    },
+    /// Writes tightly packed client pixels into a region of one image.
+    WriteTexture {
+        texture: TextureHandle,
+        level: u8,
+        face: u8,
+        origin: [u32; 3],
+        size: [u32; 3],
+        layout: PixelLayout,
+        data: Span,
+    },
+    /// Writes compressed blocks into a region of one image.
+    WriteCompressedTexture {
+        texture: TextureHandle,
+        level: u8,
+        face: u8,
+        origin: [u32; 3],
+        size: [u32; 3],
+        data: Span,
+    },
+    /// Copies a rectangle of a framebuffer into a region of one image (`origin[2]` is the
+    /// layer or z slice).
+    CopyTexture {
+        texture: TextureHandle,
+        level: u8,
+        face: u8,
+        origin: [u32; 3],
+        src: ReadSource,
+        rect: Rect,
+    },
+    /// Fills levels `base+1 ..= max` from level `base` (of every face).
+    GenerateMipmap {
+        texture: TextureHandle,
+        base: u8,
+        max: u8,
+    },
+    /// Sets a texture's level range and swizzle.
+    SetTextureView {
+        texture: TextureHandle,
+        view: TextureView,
+    },
+    /// Makes a buffer texture view a buffer range (`None`: no buffer).
+    SetTextureBuffer {
+        texture: TextureHandle,
+        buffer: Option<BufferHandle>,
+        format: Format,
+        offset: u64,
+        size: u64,
+    },
+    /// Creates a renderbuffer with no storage.
+    CreateRenderbuffer { renderbuffer: RenderbufferHandle },
+    /// (Re)allocates a renderbuffer's storage.
+    DefineRenderbuffer {
+        renderbuffer: RenderbufferHandle,
+        format: Format,
+        width: u32,
+        height: u32,
+        samples: u8,
+    },
+    /// Destroys a renderbuffer.
+    DestroyRenderbuffer { renderbuffer: RenderbufferHandle },
+
+    // ---- Constant state objects ----
+    /// Creates a blend CSO.
+    CreateBlendState { cso: BlendHandle, state: BlendState },
+    /// Binds a blend CSO.
+    BindBlendState { cso: BlendHandle },
+    /// Destroys a blend CSO (never the bound one).
+    DestroyBlendState { cso: BlendHandle },
+    /// Creates a depth-stencil CSO.
+    CreateDepthStencilState {
+        cso: DepthStencilHandle,
+        state: DepthStencilState,
+    },
+    /// Binds a depth-stencil CSO.
+    BindDepthStencilState { cso: DepthStencilHandle },
+    /// Destroys a depth-stencil CSO.
+    DestroyDepthStencilState { cso: DepthStencilHandle },
+    /// Creates a rasterizer CSO.
+    CreateRasterState {
+        cso: RasterHandle,
+        state: RasterState,
+    },
+    /// Binds a rasterizer CSO.
+    BindRasterState { cso: RasterHandle },
+    /// Destroys a rasterizer CSO.
+    DestroyRasterState { cso: RasterHandle },
+    /// Creates a sampler CSO.
+    CreateSamplerState {
+        cso: SamplerHandle,
+        state: Box<SamplerState>,
+    },
+    /// Destroys a sampler CSO.
+    DestroySamplerState { cso: SamplerHandle },
+    /// Creates a vertex-layout CSO.
+    CreateVertexLayout {
+        cso: VertexLayoutHandle,
+        layout: Box<VertexLayout>,
+    },
+    /// Binds a vertex-layout CSO.
+    BindVertexLayout { cso: VertexLayoutHandle },
+    /// Destroys a vertex-layout CSO.
+    DestroyVertexLayout { cso: VertexLayoutHandle },
+
+    // ---- Programs and resources ----
+    /// Creates a linked program; its SPIR-V lives in the stage area.
+    CreateProgram {
+        program: ProgramHandle,
+        desc: Box<ProgramDesc>,
+    },
+    /// Binds a program (`None`: no program).
+    BindProgram { program: Option<ProgramHandle> },
+    /// Destroys a program.
+    DestroyProgram { program: ProgramHandle },
+    /// Replaces the bound program's default uniform block contents (std140 bytes).
+    SetUniforms { data: Span },
+    /// Binds a buffer range to uniform block `slot` of the bound program (`size` 0: to the
+    /// end of the buffer).
+    BindUniformBuffer {
+        slot: u8,
+        buffer: Option<BufferHandle>,
+        offset: u64,
+        size: u64,
+    },
+    /// Binds a texture and sampler CSO to sampler `slot` of the bound program (the engine
+    /// resolves GL's texture units through the program's sampler uniforms; `None`: the
+    /// texture is missing or incomplete, and sampling returns (0, 0, 0, 1)).
+    BindTexture {
+        slot: u8,
+        texture: Option<TextureHandle>,
+        sampler: Option<SamplerHandle>,
+    },
+
+    // ---- Vertex input ----
+    /// Sets the buffer and offset vertex attribute `slot` reads.
+    SetVertexBuffer {
+        slot: u8,
+        buffer: Option<BufferHandle>,
+        offset: u64,
+    },
+    /// Sets the index buffer of indexed draws.
+    SetIndexBuffer { buffer: Option<BufferHandle> },
+    /// Sets the value a disabled attribute reads (raw bits of four floats or integers).
+    SetGenericAttrib { index: u8, value: [u32; 4] },
+    /// Enables primitive restart with an index.
+    SetPrimitiveRestart { enabled: bool, index: u32 },
+
+    // ---- Dynamic state ----
+    /// Sets the viewport and depth range.
+    SetViewport { rect: Rect, near: f32, far: f32 },
+    /// Sets the scissor rectangle (used while the raster state enables scissoring).
+    SetScissor { rect: Rect },
+    /// Sets the constant blend colour.
+    SetBlendColor { color: [f32; 4] },
+    /// Sets the stencil reference values.
+    SetStencilRef { front: u8, back: u8 },
+    /// Sets the polygon offset factor and units.
+    SetDepthBias { factor: f32, units: f32 },
+    /// Sets the rasterized line width.
+    SetLineWidth { width: f32 },
+    /// Sets the point size used when the program does not write `gl_PointSize`.
+    SetPointSize { size: f32 },
+    /// Sets sample coverage and the sample mask.
+    SetSampleMask {
+        coverage: Option<f32>,
+        invert: bool,
+        mask: Option<u32>,
+    },
+
+    // ---- Verbs ----
+    /// Draws non-indexed primitives.
+    Draw {
+        topology: Topology,
+        first: u32,
+        count: u32,
+        instances: u32,
+    },
+    /// Draws indexed primitives from the bound index buffer.
+    DrawIndexed {
+        topology: Topology,
+        index_type: IndexType,
+        offset: u64,
+        count: u32,
+        instances: u32,
+        base_vertex: i32,
+    },
+    /// Clears draw buffers of the bound framebuffer, honouring the bound masks and scissor.
+    Clear {
+        mask: u16,
+        color: [f32; 4],
+        depth: f32,
+        stencil: u8,
+    },
+    /// Clears one draw buffer (or depth/stencil) of the bound framebuffer.
+    ClearBuffer { draw_buffer: u8, value: ClearValue },
+    /// Copies a region of a framebuffer into the bound draw framebuffer's draw buffers.
+    Blit {
+        src: ReadSource,
+        src_region: Region,
+        dst_region: Region,
+        mask: u8,
+        linear: bool,
+    },
+    /// Reads pixels of a framebuffer.
+    ReadPixels {
+        src: ReadSource,
+        rect: Rect,
+        layout: PixelLayout,
+        dst: PixelDestination,
+    },
+    /// Submits the work recorded so far.
+    Flush,
+    /// Waits for all work, then replies.
+    Finish { reply: ReplyId },
+    /// Presents a surface (a frame boundary).
+    Present { surface: SurfaceHandle },
+
+    // ---- Queries and fences ----
+    /// Creates a query object of a kind.
+    CreateQuery { query: QueryHandle, kind: QueryKind },
+    /// Starts counting.
+    BeginQuery { query: QueryHandle },
+    /// Stops counting.
+    EndQuery { query: QueryHandle },
+    /// Records a timestamp into a query.
+    QueryTimestamp { query: QueryHandle },
+    /// Replies with a query's result once available.
+    QueryResult { query: QueryHandle, reply: ReplyId },
+    /// Destroys a query.
+    DestroyQuery { query: QueryHandle },
+    /// Inserts a fence after the work recorded so far.
+    InsertFence { fence: FenceHandle },
+    /// Replies whether a fence signalled, waiting up to `timeout_ns`.
+    WaitFence {
+        fence: FenceHandle,
+        timeout_ns: u64,
+        reply: ReplyId,
+    },
+    /// Destroys a fence.
+    DestroyFence { fence: FenceHandle },
+}

@@ -1,0 +1,300 @@
+//! A single-producer, single-consumer ring of reusable batch slots, and its doorbell.
+//!
+//! The client thread (the [`Producer`]) fills a slot with an archived batch and its stage
+//! bytes and publishes it; the render thread (the [`Consumer`]) applies it and releases the
+//! slot. Slots keep their allocations, so a steady frame allocates nothing. There are
+//! [`SLOTS`] slots: one being filled, one being applied, the rest queued — enough run-ahead to
+//! overlap a frame's recording with the previous frame's application without letting the
+//! client race arbitrarily far ahead (gallium's threaded context makes the same trade with 10
+//! batches).
+//!
+//! Cursors are monotonic counts of batches (`u64`, never wrapping in practice), each on its
+//! own cache line; slot `i` of cursor `c` is `c % SLOTS`. A waiter spins briefly, then parks
+//! using the two-fence doorbell protocol documented on [`Doorbell`].
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering, fence};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::Thread;
+
+use rkyv::util::AlignedVec;
+
+use crate::batch::STAGE_ALIGN;
+
+/// Slots in the ring.
+pub(crate) const SLOTS: usize = 4;
+
+/// Spins before parking: about a microsecond, which covers a render thread that is between
+/// two batches without paying a futex round trip.
+const SPINS: u32 = 200;
+
+/// One batch in flight.
+#[derive(Default)]
+pub(crate) struct Slot {
+    /// Archived records.
+    pub archive: AlignedVec<STAGE_ALIGN>,
+    /// Stage bytes.
+    pub stage: Vec<u8>,
+}
+
+/// Keeps a value on its own cache line so the two cursors never share one.
+#[repr(align(64))]
+struct CachePadded<T>(T);
+
+/// The ring's peer went away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Closed;
+
+/// Wakes a parked waiter without lost wakeups.
+///
+/// Waiter: spin; then store `parked = true`; **fence(SeqCst)** (fence A); re-check the
+/// condition; park if it still does not hold. Publisher: store the cursor (Release);
+/// **fence(SeqCst)** (fence B); load `parked` and unpark the waiter if set.
+///
+/// Both fences are required. Without A, the waiter's re-check may be satisfied by a cursor
+/// read that happens before its `parked` store becomes visible; without B, the publisher's
+/// `parked` load may be reordered before its cursor store. In either case the waiter sees the
+/// old cursor while the publisher sees `parked == false`, and nobody wakes the waiter. With
+/// both, the two SeqCst fences are totally ordered, so at least one side sees the other's
+/// store. `Thread::park` keeps an unpark token, so an unpark that lands between the re-check
+/// and the park is not lost either.
+struct Doorbell {
+    /// `true` while the waiter may be parked. Written by the waiter (set before parking,
+    /// cleared when its condition holds); read by the publisher.
+    parked: AtomicBool,
+    /// The thread to unpark; set by the waiter before it first sets `parked`.
+    waiter: Mutex<Option<Thread>>,
+}
+
+impl Doorbell {
+    fn new() -> Self {
+        Self {
+            parked: AtomicBool::new(false),
+            waiter: Mutex::new(None),
+        }
+    }
+
+    /// Blocks the calling thread until `ready()` holds.
+    fn wait(&self, ready: impl Fn() -> bool) {
+        for _ in 0..SPINS {
+            if ready() {
+                return;
+            }
+            std::hint::spin_loop();
+        }
+        *self.waiter.lock().unwrap_or_else(PoisonError::into_inner) = Some(std::thread::current());
+        loop {
+            self.parked.store(true, Ordering::Relaxed);
+            // Fence A: orders the `parked` store before the condition's cursor loads; pairs
+            // with fence B in `ring`.
+            fence(Ordering::SeqCst);
+            if ready() {
+                self.parked.store(false, Ordering::Relaxed);
+                return;
+            }
+            std::thread::park();
+        }
+    }
+
+    /// Wakes the waiter if it may be parked. Call after storing the cursor it waits on.
+    fn ring(&self) {
+        // Fence B: orders the caller's cursor store before the `parked` load; pairs with
+        // fence A in `wait`.
+        fence(Ordering::SeqCst);
+        if self.parked.load(Ordering::Relaxed)
+            && let Some(thread) = self
+                .waiter
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .as_ref()
+        {
+            thread.unpark();
+        }
+    }
+}
+
+struct Shared {
+    slots: [UnsafeCell<Slot>; SLOTS],
+    /// Batches published. Single writer: the producer. Range: `tail ..= tail + SLOTS`.
+    head: CachePadded<AtomicU64>,
+    /// Batches released. Single writer: the consumer. Range: `head - SLOTS ..= head`.
+    tail: CachePadded<AtomicU64>,
+    /// Set once by either side when it goes away; never cleared.
+    closed: AtomicBool,
+    /// The producer waits here for space.
+    producer_bell: Doorbell,
+    /// The consumer waits here for batches.
+    consumer_bell: Doorbell,
+}
+
+// SAFETY: `Shared` is shared between exactly one `Producer` and one `Consumer`, and the only
+// non-`Sync` part, the slots, is accessed under the ring protocol: slot `c % SLOTS` belongs to
+// the producer while `head <= c < tail + SLOTS` (it writes only slot `head % SLOTS`) and to the
+// consumer while `tail <= c < head` (it reads only slot `tail % SLOTS`). A slot changes owner
+// only through a Release store of a cursor observed by an Acquire load of the other side, so
+// the two sides never access one slot at the same time. `Slot` itself is `Send`.
+unsafe impl Sync for Shared {}
+
+/// Creates a ring and returns its two ends.
+pub(crate) fn ring() -> (Producer, Consumer) {
+    let shared = Arc::new(Shared {
+        slots: Default::default(),
+        head: CachePadded(AtomicU64::new(0)),
+        tail: CachePadded(AtomicU64::new(0)),
+        closed: AtomicBool::new(false),
+        producer_bell: Doorbell::new(),
+        consumer_bell: Doorbell::new(),
+    });
+    (
+        Producer {
+            shared: shared.clone(),
+            head: 0,
+        },
+        Consumer { shared, tail: 0 },
+    )
+}
+
+impl Shared {
+    fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.producer_bell.ring();
+        self.consumer_bell.ring();
+    }
+}
+
+/// The client's end. `Send`, not `Sync`: one thread at a time fills slots.
+pub(crate) struct Producer {
+    shared: Arc<Shared>,
+    /// Local copy of `head` (this side is its only writer).
+    head: u64,
+}
+
+impl Producer {
+    /// Fills the next free slot with `fill` and publishes it. Waits while the ring is full.
+    /// Returns whether it had to wait, or `Closed` if the consumer went away.
+    pub(crate) fn push(&mut self, fill: impl FnOnce(&mut Slot)) -> Result<bool, Closed> {
+        let shared = &*self.shared;
+        let head = self.head;
+        // Acquire: pairs with the Release store in `Consumer::pop`, so the consumer's reads
+        // of the slot we are about to overwrite happened before our writes.
+        let has_space = || head - shared.tail.0.load(Ordering::Acquire) < SLOTS as u64;
+        let mut waited = false;
+        if !has_space() {
+            waited = true;
+            shared
+                .producer_bell
+                .wait(|| has_space() || shared.closed.load(Ordering::Acquire));
+        }
+        if shared.closed.load(Ordering::Acquire) {
+            return Err(Closed);
+        }
+        let index = (head % SLOTS as u64) as usize;
+        debug_assert!(index < SLOTS);
+        // SAFETY:
+        // - `head - tail < SLOTS` (checked above, and `tail` only grows), so slot
+        //   `head % SLOTS` is not in `tail..head`: the consumer does not own it.
+        // - This is the only producer (`Producer` is not `Clone` and `push` takes `&mut`), so
+        //   no other reference to the slot exists.
+        let slot = unsafe { &mut *shared.slots[index].get() };
+        fill(slot);
+        self.head = head + 1;
+        // Release: publishes the slot's bytes; pairs with the Acquire load in `Consumer::pop`.
+        shared.head.0.store(self.head, Ordering::Release);
+        shared.consumer_bell.ring();
+        Ok(waited)
+    }
+}
+
+impl Drop for Producer {
+    fn drop(&mut self) {
+        self.shared.close();
+    }
+}
+
+/// The render thread's end. `Send`, not `Sync`.
+pub(crate) struct Consumer {
+    shared: Arc<Shared>,
+    /// Local copy of `tail` (this side is its only writer).
+    tail: u64,
+}
+
+impl Consumer {
+    /// Waits for the next batch, lets `apply` use its slot, then releases the slot. Returns
+    /// `Closed` once the producer has gone away and every published batch was consumed.
+    pub(crate) fn pop(&mut self, apply: impl FnOnce(&mut Slot)) -> Result<(), Closed> {
+        let shared = &*self.shared;
+        let tail = self.tail;
+        // Acquire: pairs with the Release store in `Producer::push`, making the slot's bytes
+        // visible before we read them.
+        let has_batch = || shared.head.0.load(Ordering::Acquire) > tail;
+        if !has_batch() {
+            shared
+                .consumer_bell
+                .wait(|| has_batch() || shared.closed.load(Ordering::Acquire));
+            if !has_batch() {
+                return Err(Closed);
+            }
+        }
+        let index = (tail % SLOTS as u64) as usize;
+        debug_assert!(index < SLOTS);
+        // SAFETY:
+        // - `tail < head` (checked above), so slot `tail % SLOTS` was published and the
+        //   producer will not touch it until `tail` passes it.
+        // - This is the only consumer, so no other reference to the slot exists.
+        let slot = unsafe { &mut *shared.slots[index].get() };
+        apply(slot);
+        self.tail = tail + 1;
+        // Release: hands the slot back after our reads; pairs with the Acquire load in
+        // `Producer::push`.
+        shared.tail.0.store(self.tail, Ordering::Release);
+        shared.producer_bell.ring();
+        Ok(())
+    }
+
+    /// Stops accepting batches (the session ended); the producer sees `Closed`.
+    pub(crate) fn close(&self) {
+        self.shared.close();
+    }
+}
+
+impl Drop for Consumer {
+    fn drop(&mut self) {
+        self.shared.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delivers_every_batch_in_order_across_wraps() {
+        let (mut producer, mut consumer) = ring();
+        let reader = std::thread::spawn(move || {
+            let mut seen = Vec::new();
+            while consumer
+                .pop(|slot| seen.push(u32::from_le_bytes(slot.stage[..4].try_into().unwrap())))
+                .is_ok()
+            {}
+            seen
+        });
+        for i in 0..10_000u32 {
+            producer
+                .push(|slot| {
+                    slot.stage.clear();
+                    slot.stage.extend_from_slice(&i.to_le_bytes());
+                })
+                .unwrap();
+        }
+        drop(producer);
+        let seen = reader.join().unwrap();
+        assert_eq!(seen, (0..10_000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn producer_sees_a_closed_consumer() {
+        let (mut producer, consumer) = ring();
+        consumer.close();
+        assert_eq!(producer.push(|_| {}), Err(Closed));
+    }
+}

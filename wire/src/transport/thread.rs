@@ -1,0 +1,187 @@
+//! `thread`: the backend runs on a render thread fed through the SPSC ring.
+//!
+//! Replies and events come back through a mutex-protected queue with a condition variable:
+//! they are rare (read-backs, query results, finish), and only a reply wait blocks the client.
+
+use std::collections::VecDeque;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+
+use super::ring::{self, Consumer, Producer};
+use super::{SessionLost, Transport, TransportKind, TransportStats, apply_archived};
+use crate::backend::{Backend, Event, Outbox, Reply};
+use crate::batch::{Archiver, Encoder};
+use crate::record::ReplyId;
+
+#[derive(Default)]
+struct Inbox {
+    replies: VecDeque<(ReplyId, Reply)>,
+    events: Vec<Event>,
+    lost: Option<SessionLost>,
+}
+
+#[derive(Default)]
+struct Back {
+    inbox: Mutex<Inbox>,
+    /// Notified whenever `inbox` gains a reply or the session ends.
+    arrived: Condvar,
+}
+
+impl Back {
+    fn lock(&self) -> MutexGuard<'_, Inbox> {
+        self.inbox.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A backend on its own render thread.
+pub struct ThreadTransport {
+    producer: Option<Producer>,
+    archiver: Archiver,
+    back: Arc<Back>,
+    render_thread: Option<JoinHandle<()>>,
+    stats: TransportStats,
+}
+
+impl ThreadTransport {
+    /// Starts a render thread that owns `backend`.
+    pub fn new(backend: Box<dyn Backend>) -> Self {
+        let (producer, consumer) = ring::ring();
+        let back = Arc::new(Back::default());
+        let render_back = back.clone();
+        let render_thread = std::thread::Builder::new()
+            .name("tessera-render".to_owned())
+            .spawn(move || render_loop(backend, consumer, &render_back))
+            .expect("spawning the render thread");
+        Self {
+            producer: Some(producer),
+            archiver: Archiver::default(),
+            back,
+            render_thread: Some(render_thread),
+            stats: TransportStats::default(),
+        }
+    }
+
+    fn lost(&self) -> SessionLost {
+        self.back
+            .lock()
+            .lost
+            .clone()
+            .unwrap_or_else(|| SessionLost {
+                reason: "the render thread stopped".to_owned(),
+            })
+    }
+}
+
+fn render_loop(mut backend: Box<dyn Backend>, mut consumer: Consumer, back: &Back) {
+    let mut outbox = Outbox::default();
+    loop {
+        let mut result = Ok(());
+        let popped = consumer.pop(|slot| {
+            result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                apply_archived(backend.as_mut(), &slot.archive, &slot.stage, &mut outbox)
+            }))
+            .unwrap_or_else(|_| {
+                Err(crate::backend::SessionError::Backend(
+                    "the backend panicked".to_owned(),
+                ))
+            });
+        });
+        if popped.is_err() {
+            return;
+        }
+        if outbox.is_empty() && result.is_ok() {
+            continue;
+        }
+        let mut inbox = back.lock();
+        inbox.replies.extend(outbox.replies.drain(..));
+        inbox.events.append(&mut outbox.events);
+        if let Err(e) = result {
+            let reason = e.to_string();
+            log::error!("tessera: session ended: {reason}");
+            inbox.events.push(Event::SessionEnded {
+                reason: reason.clone(),
+            });
+            inbox.lost = Some(SessionLost { reason });
+            drop(inbox);
+            consumer.close();
+            back.arrived.notify_all();
+            return;
+        }
+        drop(inbox);
+        back.arrived.notify_all();
+    }
+}
+
+impl Transport for ThreadTransport {
+    fn kind(&self) -> TransportKind {
+        TransportKind::Thread
+    }
+
+    fn submit(&mut self, encoder: &mut Encoder) -> Result<(), SessionLost> {
+        let Some(producer) = self.producer.as_mut() else {
+            return Err(self.lost());
+        };
+        let archiver = &mut self.archiver;
+        let mut records = 0;
+        let mut bytes = (0, 0);
+        let pushed = producer.push(|slot| {
+            records = encoder.finish(archiver, &mut slot.archive, &mut slot.stage);
+            bytes = (slot.archive.len(), slot.stage.len());
+        });
+        match pushed {
+            Ok(waited) => {
+                self.stats.batches += 1;
+                self.stats.records += records as u64;
+                self.stats.record_bytes += bytes.0 as u64;
+                self.stats.stage_bytes += bytes.1 as u64;
+                self.stats.blocking_waits += u64::from(waited);
+                Ok(())
+            }
+            Err(ring::Closed) => {
+                let mut scratch = Vec::new();
+                let mut archive = Default::default();
+                encoder.finish(&mut self.archiver, &mut archive, &mut scratch);
+                Err(self.lost())
+            }
+        }
+    }
+
+    fn wait_reply(&mut self, id: ReplyId) -> Result<Reply, SessionLost> {
+        self.stats.blocking_waits += 1;
+        let mut inbox = self.back.lock();
+        loop {
+            while let Some((got, reply)) = inbox.replies.pop_front() {
+                if got == id {
+                    return Ok(reply);
+                }
+            }
+            if let Some(lost) = &inbox.lost {
+                return Err(lost.clone());
+            }
+            inbox = self
+                .back
+                .arrived
+                .wait(inbox)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn take_events(&mut self, out: &mut Vec<Event>) {
+        out.append(&mut self.back.lock().events);
+    }
+
+    fn stats(&self) -> TransportStats {
+        self.stats
+    }
+}
+
+impl Drop for ThreadTransport {
+    fn drop(&mut self) {
+        // Closing the ring lets the render thread apply what was published, then stop.
+        self.producer = None;
+        if let Some(thread) = self.render_thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
