@@ -95,6 +95,7 @@ pub struct NullBackend {
     buffers: Vec<Vec<u8>>,
     bound: BoundCsos,
     pending: BTreeMap<&'static str, u64>,
+    contexts: std::collections::BTreeSet<u32>,
 }
 
 #[derive(Default)]
@@ -117,6 +118,7 @@ impl NullBackend {
             buffers: Vec::new(),
             bound: BoundCsos::default(),
             pending: BTreeMap::new(),
+            contexts: std::collections::BTreeSet::new(),
         };
         (backend, probe)
     }
@@ -207,9 +209,24 @@ impl NullBackend {
     ) -> Result<&'static str, SessionError> {
         use Record as R;
         let name: &'static str = match record {
-            R::CreateContext { .. } => "CreateContext",
-            R::SetContext { .. } => "SetContext",
-            R::DestroyContext { .. } => "DestroyContext",
+            R::CreateContext { context } => {
+                if !self.contexts.insert(*context) {
+                    return Err(SessionError::BadValue {
+                        record: "CreateContext",
+                        what: format!("context {context} already exists"),
+                    });
+                }
+                "CreateContext"
+            }
+            R::SetContext { context } => {
+                self.known_context("SetContext", *context)?;
+                "SetContext"
+            }
+            R::DestroyContext { context } => {
+                self.known_context("DestroyContext", *context)?;
+                self.contexts.remove(context);
+                "DestroyContext"
+            }
             R::CreateSurface { surface, .. } => {
                 self.create("CreateSurface", *surface)?;
                 "CreateSurface"
@@ -563,6 +580,14 @@ impl NullBackend {
             }
         };
         Ok(name)
+    }
+
+    fn known_context(&self, record: &'static str, context: u32) -> Result<(), SessionError> {
+        if self.contexts.contains(&context) {
+            Ok(())
+        } else {
+            Err(SessionError::BadValue { record, what: format!("context {context} does not exist") })
+        }
     }
 
     fn not_bound(
