@@ -149,6 +149,16 @@ impl Context {
                 (Box::new(backend), Some(probe))
             }
         };
+        Ok(Self::connect(config, backend, probe))
+    }
+
+    /// Creates a context in a new share group whose records go to `backend` (an embedder's
+    /// own backend, or an instrumented one) through `config`'s transport.
+    pub fn with_backend(config: &Config, backend: Box<dyn Backend>) -> Self {
+        Self::connect(config, backend, None)
+    }
+
+    fn connect(config: &Config, backend: Box<dyn Backend>, probe: Option<NullProbe>) -> Self {
         let caps = backend.caps();
         let transport = tessera_wire::transport::connect(&config.transport, backend);
         let shared = Shared {
@@ -161,7 +171,7 @@ impl Context {
             events: Vec::new(),
             probe,
         };
-        Ok(Self::in_group(Arc::new(ShareGroup::new(shared)), config))
+        Self::in_group(Arc::new(ShareGroup::new(shared)), config)
     }
 
     /// Creates a context sharing objects with `other`.
