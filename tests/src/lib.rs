@@ -4,6 +4,10 @@
 //! backend, the built-in scenes, and assertion helpers. The tests themselves are one binary,
 //! `tests/root.rs`, with a module per domain.
 
+#![expect(unsafe_code, reason = "getrusage for per-thread CPU time in the benchmark")]
+
+pub mod measure;
+
 use tessera_engine::wire::TransportKind;
 use tessera_engine::{Config, Context, SurfaceConfig};
 use tessera_wire::record::Record;
