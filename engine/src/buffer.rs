@@ -17,7 +17,7 @@ use tessera_components::object::{Buffer, Life, Mapping, VertexArray};
 use tessera_components::state::{BufferTarget, IndexedBuffer};
 use tessera_systems::lifecycle;
 use tessera_wire::Reply;
-use tessera_wire::record::Record;
+use tessera_wire::record::{BufferCopy, BufferRange, Record};
 
 use crate::context::{Context, GlResult};
 use crate::limits::{UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
@@ -451,8 +451,7 @@ impl Context {
         let reply = sh.dev.enc.mint_reply();
         sh.dev.push(Record::ReadBuffer {
             buffer: b.handle,
-            offset: offset as u64,
-            size: size as u64,
+            range: Box::new(BufferRange { offset: offset as u64, size: size as u64 }),
             reply,
         });
         if let Some(Reply::Bytes(bytes)) = sh.wait(reply) {
@@ -497,13 +496,7 @@ impl Context {
             Err(err) => return self.error(err),
         };
         if size > 0 {
-            sh.dev.push(Record::CopyBuffer {
-                src,
-                dst,
-                src_offset,
-                dst_offset,
-                size,
-            });
+            sh.dev.push(Record::CopyBuffer { src, dst, region: Box::new(BufferCopy { src_offset, dst_offset, size }) });
         }
     }
 
@@ -597,11 +590,10 @@ impl Context {
             // Read maps need the contents; write maps need them so unwritten bytes survive.
             let reply = sh.dev.enc.mint_reply();
             sh.dev.push(Record::ReadBuffer {
-                buffer: handle,
-                offset: offset as u64,
-                size: length as u64,
-                reply,
-            });
+            buffer: handle,
+            range: Box::new(BufferRange { offset: offset as u64, size: length as u64 }),
+            reply,
+        });
             if let Some(Reply::Bytes(data)) = sh.wait(reply) {
                 let n = data.len().min(bytes.len());
                 bytes[..n].copy_from_slice(&data[..n]);

@@ -261,3 +261,54 @@ impl<'a> Stage<'a> {
         self.bytes.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::handle::BufferHandle;
+    use crate::record::Record;
+
+    #[test]
+    fn a_batch_round_trips_and_spans_are_checked() {
+        let mut enc = Encoder::new();
+        let buffer = BufferHandle { slot: 2, generation: 7 };
+        let data = enc.stage(&[1, 2, 3]);
+        enc.push(Record::CreateBuffer { buffer, size: 3 });
+        enc.push(Record::WriteBuffer { buffer, offset: 0, data });
+        let mut archive = AlignedVec::new();
+        let mut stage = Vec::new();
+        assert_eq!(enc.finish(&mut Archiver::default(), &mut archive, &mut stage), 2);
+        assert!(enc.is_empty());
+        let batch = access_batch(&archive, &stage).expect("valid");
+        let records: Vec<Record> = batch.records.iter().map(|r| decode_record(r).unwrap()).collect();
+        assert_eq!(records[1], Record::WriteBuffer { buffer, offset: 0, data });
+        assert_eq!(Stage::new(&stage).get(data).unwrap(), &[1, 2, 3]);
+        assert!(Stage::new(&stage).get(Span { offset: 1, len: 3 }).is_err());
+        assert!(matches!(access_batch(&archive, &stage[..1]), Err(DecodeBatchError::StageLength { .. })));
+    }
+
+    #[test]
+    fn corrupted_archives_are_refused() {
+        let mut enc = Encoder::new();
+        enc.push(Record::Flush);
+        let mut archive = AlignedVec::new();
+        let mut stage = Vec::new();
+        enc.finish(&mut Archiver::default(), &mut archive, &mut stage);
+        // Point the root's record vector far outside the archive.
+        let mut bad = AlignedVec::<STAGE_ALIGN>::new();
+        bad.extend_from_slice(&archive);
+        let n = bad.len();
+        for b in &mut bad[n - 8..n - 4] {
+            *b = 0x7f;
+        }
+        assert!(access_batch(&bad, &stage).is_err());
+        assert!(access_batch(&archive[..archive.len() / 2], &stage).is_err() || archive.len() < 16);
+    }
+
+    #[test]
+    fn records_stay_small() {
+        // Every record is as big as the biggest variant: keep them at 32 bytes archived by boxing
+        // the payloads of rare records (copies, read-backs, texture regions, CSO creation).
+        assert!(size_of::<ArchivedRecord>() <= 32, "ArchivedRecord is {} bytes", size_of::<ArchivedRecord>());
+    }
+}

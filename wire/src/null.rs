@@ -291,31 +291,20 @@ impl NullBackend {
                 self.buffer_mut(buffer.slot)[range].copy_from_slice(bytes);
                 n
             }
-            R::CopyBuffer {
-                src,
-                dst,
-                src_offset,
-                dst_offset,
-                size,
-            } => {
+            R::CopyBuffer { src, dst, region } => {
                 let n = "CopyBuffer";
                 self.live(n, *src)?;
                 self.live(n, *dst)?;
-                let from = self.buffer_range(n, src.slot, *src_offset, *size)?;
-                let to = self.buffer_range(n, dst.slot, *dst_offset, *size)?;
+                let from = self.buffer_range(n, src.slot, region.src_offset, region.size)?;
+                let to = self.buffer_range(n, dst.slot, region.dst_offset, region.size)?;
                 let bytes = self.buffer_mut(src.slot)[from].to_vec();
                 self.buffer_mut(dst.slot)[to].copy_from_slice(&bytes);
                 n
             }
-            R::ReadBuffer {
-                buffer,
-                offset,
-                size,
-                reply,
-            } => {
+            R::ReadBuffer { buffer, range, reply } => {
                 let n = "ReadBuffer";
                 self.live(n, *buffer)?;
-                let range = self.buffer_range(n, buffer.slot, *offset, *size)?;
+                let range = self.buffer_range(n, buffer.slot, range.offset, range.size)?;
                 let bytes = self.buffer_mut(buffer.slot)[range].to_vec();
                 out.replies.push((*reply, Reply::Bytes(bytes)));
                 n
@@ -342,10 +331,10 @@ impl NullBackend {
                 stage.get(*data)?;
                 "WriteCompressedTexture"
             }
-            R::CopyTexture { texture, src, .. } => {
+            R::CopyTexture { texture, region, .. } => {
                 let n = "CopyTexture";
                 self.live(n, *texture)?;
-                self.framebuffer_ref(n, &src.framebuffer)?;
+                self.framebuffer_ref(n, &region.src.framebuffer)?;
                 n
             }
             R::GenerateMipmap { texture, .. } => {
@@ -508,18 +497,14 @@ impl NullBackend {
                 self.framebuffer_ref("Blit", &src.framebuffer)?;
                 "Blit"
             }
-            R::ReadPixels {
-                src,
-                rect,
-                layout,
-                dst,
-            } => {
+            R::ReadPixels { src, layout, region } => {
                 let n = "ReadPixels";
                 self.framebuffer_ref(n, &src.framebuffer)?;
+                let rect = region.rect;
                 let size = rect.width.max(0) as usize
                     * rect.height.max(0) as usize
                     * pixel_size(layout.format, layout.ty);
-                match dst {
+                match &region.dst {
                     PixelDestination::Reply(reply) => {
                         out.replies.push((*reply, Reply::Bytes(vec![0; size])));
                     }

@@ -149,6 +149,60 @@ pub struct ProgramDesc {
     pub uniform_blocks: u8,
 }
 
+/// A byte range of a buffer.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct BufferRange {
+    /// Start.
+    pub offset: u64,
+    /// Length (0 in `SetTextureBuffer`: to the end of the buffer).
+    pub size: u64,
+}
+
+/// The ranges of a `CopyBuffer`.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct BufferCopy {
+    /// Start in the source.
+    pub src_offset: u64,
+    /// Start in the destination.
+    pub dst_offset: u64,
+    /// Bytes copied.
+    pub size: u64,
+}
+
+/// A box of texels of one image.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct TextureRegion {
+    /// First texel (x, y, and z or layer).
+    pub origin: [u32; 3],
+    /// Extent (width, height, and depth or layers).
+    pub size: [u32; 3],
+}
+
+/// Where a `CopyTexture` reads and writes.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct TextureCopy {
+    /// The framebuffer image read.
+    pub src: ReadSource,
+    /// First texel written (x, y, and z or layer).
+    pub origin: [u32; 3],
+    /// The framebuffer rectangle read.
+    pub rect: Rect,
+}
+
+/// What a `ReadPixels` reads and where it puts it.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct ReadRegion {
+    /// The framebuffer rectangle read.
+    pub rect: Rect,
+    /// Where the tightly packed pixels go.
+    pub dst: PixelDestination,
+}
+
 /// Which buffers a `Clear` clears: bit `i` (0..8) colour draw buffer `i`, then depth, stencil.
 pub mod clear_mask {
     /// Depth buffer bit.
@@ -222,15 +276,12 @@ pub enum Record {
     CopyBuffer {
         src: BufferHandle,
         dst: BufferHandle,
-        src_offset: u64,
-        dst_offset: u64,
-        size: u64,
+        region: Box<BufferCopy>,
     },
     /// Reads a buffer range back into a reply.
     ReadBuffer {
         buffer: BufferHandle,
-        offset: u64,
-        size: u64,
+        range: Box<BufferRange>,
         reply: ReplyId,
     },
 
@@ -260,8 +311,7 @@ pub enum Record {
         texture: TextureHandle,
         level: u8,
         face: u8,
-        origin: [u32; 3],
-        size: [u32; 3],
+        region: Box<TextureRegion>,
         layout: PixelLayout,
         data: Span,
     },
@@ -270,19 +320,16 @@ pub enum Record {
         texture: TextureHandle,
         level: u8,
         face: u8,
-        origin: [u32; 3],
-        size: [u32; 3],
+        region: Box<TextureRegion>,
         data: Span,
     },
-    /// Copies a rectangle of a framebuffer into a region of one image (`origin[2]` is the
-    /// layer or z slice).
+    /// Copies a rectangle of a framebuffer into a region of one image (`origin[2]` of the
+    /// region is the layer or z slice; its size is the rectangle's).
     CopyTexture {
         texture: TextureHandle,
         level: u8,
         face: u8,
-        origin: [u32; 3],
-        src: ReadSource,
-        rect: Rect,
+        region: Box<TextureCopy>,
     },
     /// Fills levels `base+1 ..= max` from level `base` (of every face).
     GenerateMipmap {
@@ -300,8 +347,7 @@ pub enum Record {
         texture: TextureHandle,
         buffer: Option<BufferHandle>,
         format: Format,
-        offset: u64,
-        size: u64,
+        range: Box<BufferRange>,
     },
     /// Creates a renderbuffer with no storage.
     CreateRenderbuffer { renderbuffer: RenderbufferHandle },
@@ -449,20 +495,19 @@ pub enum Record {
     },
     /// Clears one draw buffer (or depth/stencil) of the bound framebuffer.
     ClearBuffer { draw_buffer: u8, value: ClearValue },
-    /// Copies a region of a framebuffer into the bound draw framebuffer's draw buffers.
+    /// Copies a region of a framebuffer into the bound draw framebuffer's draw buffers
+    /// (`regions`: source, then destination).
     Blit {
         src: ReadSource,
-        src_region: Region,
-        dst_region: Region,
+        regions: Box<[Region; 2]>,
         mask: u8,
         linear: bool,
     },
     /// Reads pixels of a framebuffer.
     ReadPixels {
         src: ReadSource,
-        rect: Rect,
         layout: PixelLayout,
-        dst: PixelDestination,
+        region: Box<ReadRegion>,
     },
     /// Submits the work recorded so far.
     Flush,
