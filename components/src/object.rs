@@ -18,7 +18,7 @@ use tessera_wire::handle::{
     BufferHandle, FenceHandle, FramebufferHandle, ProgramHandle, QueryHandle, RenderbufferHandle,
     TextureHandle, VertexLayoutHandle,
 };
-use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS};
+use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, TextureView};
 
 /// What keeps an object alive. An object dies (one `Destroy*` record, its entity despawned,
 /// its wire slot freed) when it has no name and no references.
@@ -171,7 +171,9 @@ pub struct VertexArray {
 pub const MAX_LEVELS: usize = 16;
 
 /// One image (a level of one face) of a texture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+///
+/// Sizes are GL's: a 1D array keeps its layers in `height`, a 2D array in `depth`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Image {
     /// `TEXTURE_WIDTH`.
     pub width: i32,
@@ -189,6 +191,31 @@ pub struct Image {
     pub fixed_sample_locations: bool,
     /// `TEXTURE_COMPRESSED_IMAGE_SIZE` of a compressed image.
     pub compressed_size: i32,
+}
+
+impl Default for Image {
+    /// No image: zero sizes, and `TEXTURE_FIXED_SAMPLE_LOCATIONS` true as GL reports it for
+    /// every image that is not multisample.
+    fn default() -> Self {
+        Self {
+            width: 0,
+            height: 0,
+            depth: 0,
+            internal_format: 0,
+            format: None,
+            samples: 0,
+            fixed_sample_locations: true,
+            compressed_size: 0,
+        }
+    }
+}
+
+impl Image {
+    /// Whether the image was specified (possibly with zero size).
+    #[inline]
+    pub fn is_defined(&self) -> bool {
+        self.internal_format != 0
+    }
 }
 
 /// Sampling parameters, shared by textures and sampler objects.
@@ -219,13 +246,27 @@ pub struct SamplerParams {
 }
 
 impl SamplerParams {
-    /// Initial sampling parameters of a texture of `target` (rectangle textures differ).
+    /// Initial sampling parameters of a texture of `target`, or of a sampler object
+    /// (`None`). Rectangle textures start with `LINEAR` and `CLAMP_TO_EDGE`; multisample
+    /// textures, which are never filtered, report `NEAREST` and `CLAMP_TO_EDGE` (as Mesa
+    /// does).
     pub fn initial(target: Option<TextureTarget>) -> Self {
         let rect = target == Some(TextureTarget::Rectangle);
+        let multisample = matches!(
+            target,
+            Some(TextureTarget::D2Multisample | TextureTarget::D2MultisampleArray)
+        );
+        let (min_filter, mag_filter) = if multisample {
+            (NEAREST, NEAREST)
+        } else if rect {
+            (LINEAR, LINEAR)
+        } else {
+            (NEAREST_MIPMAP_LINEAR, LINEAR)
+        };
         Self {
-            min_filter: if rect { LINEAR } else { NEAREST_MIPMAP_LINEAR },
-            mag_filter: LINEAR,
-            wrap: if rect {
+            min_filter,
+            mag_filter,
+            wrap: if rect || multisample {
                 [CLAMP_TO_EDGE; 3]
             } else {
                 [REPEAT; 3]
@@ -266,8 +307,9 @@ pub struct Texture {
     pub images_generation: u32,
     /// Bumped when sampling parameters, level range or swizzle change.
     pub params_generation: u32,
-    /// `params_generation` when the backend last got this texture's `SetTextureView`.
-    pub view_synced: Option<u32>,
+    /// The view the backend last got in a `SetTextureView` (it depends on the level range,
+    /// the swizzle and on which levels are defined).
+    pub view_synced: Option<TextureView>,
 }
 
 /// The buffer range a buffer texture reads.
@@ -312,6 +354,22 @@ pub struct Sampler {
     pub generation: u32,
 }
 
+impl Sampler {
+    /// A sampler with GL's initial parameters, as `glGenSamplers` creates it.
+    pub fn new() -> Self {
+        Self {
+            params: SamplerParams::initial(None),
+            generation: 0,
+        }
+    }
+}
+
+impl Default for Sampler {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Renderbuffers and framebuffers
 
@@ -320,7 +378,8 @@ pub struct Sampler {
 pub struct Renderbuffer {
     /// Wire handle.
     pub handle: RenderbufferHandle,
-    /// `RENDERBUFFER_INTERNAL_FORMAT` (`RGBA4` before storage is given).
+    /// `RENDERBUFFER_INTERNAL_FORMAT` as the application gave it (`RGBA` before storage is
+    /// given, GL 3.3 table 6.35).
     pub internal_format: GLenum,
     /// The storage format, once allocated.
     pub format: Option<Format>,
@@ -328,10 +387,26 @@ pub struct Renderbuffer {
     pub width: i32,
     /// `RENDERBUFFER_HEIGHT`.
     pub height: i32,
-    /// `RENDERBUFFER_SAMPLES`.
+    /// `RENDERBUFFER_SAMPLES`: the sample count allocated (0, or at least the count asked
+    /// for).
     pub samples: i32,
     /// Bumped when the storage changes.
     pub generation: u32,
+}
+
+impl Renderbuffer {
+    /// A renderbuffer with no storage, as `glBindRenderbuffer` of a new name creates it.
+    pub fn new(handle: RenderbufferHandle) -> Self {
+        Self {
+            handle,
+            internal_format: RGBA,
+            format: None,
+            width: 0,
+            height: 0,
+            samples: 0,
+            generation: 0,
+        }
+    }
 }
 
 /// What an attachment point of a framebuffer object refers to, as GL stores it.
@@ -377,7 +452,7 @@ pub struct Framebuffer {
     pub read_buffer: GLenum,
     /// Whether the framebuffer was ever bound (`is_framebuffer` is false before).
     pub bound_once: bool,
-    /// Bumped when attachments or draw buffers change.
+    /// Bumped when attachments change (draw buffers travel in their own record).
     pub generation: u32,
     /// `generation` when the backend last got this framebuffer's attachments.
     pub synced: Option<u32>,
@@ -412,6 +487,9 @@ pub struct Shader {
     pub stage: ShaderStage,
     /// The source strings, concatenated (`SHADER_SOURCE_LENGTH` is its length + 1).
     pub source: String,
+    /// The source as of the last successful compile: what linking uses (GL links the
+    /// compiled shader, not a source set since).
+    pub compiled_source: Option<String>,
     /// `COMPILE_STATUS`.
     pub compiled: bool,
     /// `INFO_LOG_LENGTH` is its length + 1 when non-empty.
@@ -443,6 +521,17 @@ pub struct ActiveUniform {
     pub location: i32,
     /// For samplers: index of the program's sampler binding of element 0.
     pub sampler_binding: i32,
+}
+
+/// What a geometry shader declares (`GEOMETRY_VERTICES_OUT`, `_INPUT_TYPE`, `_OUTPUT_TYPE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeometryInfo {
+    /// `GEOMETRY_VERTICES_OUT`.
+    pub vertices_out: i32,
+    /// `GEOMETRY_INPUT_TYPE` (a primitive enum).
+    pub input_type: GLenum,
+    /// `GEOMETRY_OUTPUT_TYPE`.
+    pub output_type: GLenum,
 }
 
 /// An active uniform block of a linked program.
@@ -498,6 +587,8 @@ pub struct LinkedProgram {
     pub attribute_mask: u16,
     /// Stages present (bit per [`ShaderStage`]).
     pub stages: u8,
+    /// Geometry shader parameters, if the program has a geometry shader.
+    pub geometry: Option<GeometryInfo>,
 }
 
 /// A program object.

@@ -9,6 +9,7 @@ mod program;
 mod query;
 mod records;
 mod render_state;
+mod renderbuffer;
 mod sampler;
 mod state_query;
 mod texture;
