@@ -359,7 +359,11 @@ impl Context {
         };
         b.size = size;
         b.usage = usage;
-        b.mapping = None;
+        // New storage ends any mapping (as in Mesa); a draw that was refused because of the
+        // mapping may now proceed.
+        if b.mapping.take().is_some() {
+            self.local.dirty |= Dirty::DRAW_CHECK;
+        }
         b.generation += 1;
         let handle = b.handle;
         sh.dev.push(Record::CreateBuffer {
@@ -630,7 +634,6 @@ impl Context {
             return FALSE as GLboolean;
         };
         let Some(m) = b.mapping.take() else {
-            drop(b);
             self.error(INVALID_OPERATION);
             return FALSE as GLboolean;
         };

@@ -8,11 +8,12 @@
 
 use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
-use tessera_components::object::{Life, VertexArray};
+use tessera_components::object::{Framebuffer, Life, STENCIL_ATTACHMENT_INDEX, VertexArray};
 use tessera_components::state::{BufferTarget, TextureTarget};
 use tessera_wire::state::MAX_DRAW_BUFFERS as DRAW_BUFFER_COUNT;
 
 use crate::context::Context;
+use crate::framebuffer::status::attached_image;
 use crate::limits;
 use crate::render_state::{Capability, capability};
 use crate::share::Shared;
@@ -197,8 +198,15 @@ const COMPRESSED_FORMATS: &[i64] = &[];
 impl Context {
     /// The value of a state variable, or `None` if `pname` names none (the caller raises
     /// `INVALID_ENUM`).
-    pub(crate) fn state_value(&self, sh: &Shared, pname: GLenum) -> Option<Value> {
+    ///
+    /// `sh` is mutable for the few values that need the backend (`TIMESTAMP`).
+    pub(crate) fn state_value(&self, sh: &mut Shared, pname: GLenum) -> Option<Value> {
         self.render_state_value(pname)
+            .or_else(|| match pname {
+                STENCIL_REF => self.stencil_ref_value(sh, self.local.st.stencil[0].reference),
+                STENCIL_BACK_REF => self.stencil_ref_value(sh, self.local.st.stencil[1].reference),
+                _ => None,
+            })
             .or_else(|| self.binding_value(sh, pname))
             .or_else(|| self.limit_value(sh, pname))
             .or_else(|| self.texture_state_value(sh, pname))
@@ -206,6 +214,25 @@ impl Context {
             .or_else(|| self.program_state_value(sh, pname))
             .or_else(|| self.pixel_store_value(pname))
             .or_else(|| self.query_state_value(sh, pname))
+    }
+
+    /// Stencil bits of the draw framebuffer: 0 without a stencil image.
+    fn draw_stencil_bits(&self, sh: &Shared) -> u32 {
+        let format = match self.local.st.draw_framebuffer {
+            None => self.local.surface.and_then(|s| s.desc.depth_stencil),
+            Some(fb) => sh.world.get::<Framebuffer>(fb).and_then(|f| {
+                attached_image(&sh.world, &f.attachments[STENCIL_ATTACHMENT_INDEX])
+                    .and_then(|i| i.format)
+            }),
+        };
+        format.map_or(0, |f| u32::from(f.info().stencil_bits))
+    }
+
+    /// `STENCIL_REF` as queried: GL 3.3 §4.1.5 clamps the reference to `[0, 2^s - 1]` for
+    /// queries too, `s` being the draw framebuffer's stencil bits.
+    fn stencil_ref_value(&self, sh: &Shared, reference: GLint) -> Option<Value> {
+        let max = (1i64 << self.draw_stencil_bits(sh)) - 1;
+        Some(Value::int(i64::from(reference).clamp(0, max)))
     }
 
     fn render_state_value(&self, pname: GLenum) -> Option<Value> {
@@ -242,14 +269,12 @@ impl Context {
             DEPTH_RANGE => Some(Value::norms(&st.depth_range)),
             DEPTH_CLEAR_VALUE => Some(Value::norms(&[st.clear_depth])),
             STENCIL_FUNC => e(front.func),
-            STENCIL_REF => Some(Value::int(i64::from(front.reference))),
             STENCIL_VALUE_MASK => Some(Value::int(i64::from(front.value_mask))),
             STENCIL_FAIL => e(front.fail),
             STENCIL_PASS_DEPTH_FAIL => e(front.depth_fail),
             STENCIL_PASS_DEPTH_PASS => e(front.depth_pass),
             STENCIL_WRITEMASK => Some(Value::int(i64::from(front.write_mask))),
             STENCIL_BACK_FUNC => e(back.func),
-            STENCIL_BACK_REF => Some(Value::int(i64::from(back.reference))),
             STENCIL_BACK_VALUE_MASK => Some(Value::int(i64::from(back.value_mask))),
             STENCIL_BACK_FAIL => e(back.fail),
             STENCIL_BACK_PASS_DEPTH_FAIL => e(back.depth_fail),
@@ -273,7 +298,11 @@ impl Context {
             VIEWPORT => Some(Value::ints(&st.viewport.map(i64::from))),
             SCISSOR_BOX => Some(Value::ints(&st.scissor.map(i64::from))),
             COLOR_CLEAR_VALUE => Some(Value::norms(&st.clear_color.map(f64::from))),
-            PRIMITIVE_RESTART_INDEX => Some(Value::int(i64::from(st.primitive_restart_index))),
+            // Unsigned state read back by bit pattern (0xFFFF_FFFF reads as -1), as Mesa does:
+            // applications save and restore it through the signed queries.
+            PRIMITIVE_RESTART_INDEX => {
+                Some(Value::int(i64::from(st.primitive_restart_index as i32)))
+            }
             PROVOKING_VERTEX => e(st.provoking_vertex),
             LINE_SMOOTH_HINT => e(st.hints.line_smooth),
             POLYGON_SMOOTH_HINT => e(st.hints.polygon_smooth),
@@ -399,8 +428,8 @@ impl Context {
 
     fn query<T>(&mut self, pname: GLenum, out: &mut [T], convert: impl Fn(&Value, usize) -> T) {
         let value = {
-            let sh = self.group.lock();
-            self.state_value(&sh, pname)
+            let mut sh = self.group.lock_for(self.local.id);
+            self.state_value(&mut sh, pname)
         };
         match value {
             Some(v) => {
@@ -486,7 +515,8 @@ impl Context {
             }
             SAMPLE_MASK_VALUE => {
                 if i == 0 {
-                    Ok(Value::int(i64::from(st.sample_mask_value)))
+                    // By bit pattern, like PRIMITIVE_RESTART_INDEX.
+                    Ok(Value::int(i64::from(st.sample_mask_value as i32)))
                 } else {
                     Err(INVALID_VALUE)
                 }

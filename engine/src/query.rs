@@ -1,14 +1,336 @@
-//! Query objects and sync objects.
+//! Query objects: occlusion, primitive, transform feedback and timer queries.
+//!
+//! Query names are per context (`Local::queries`); a generated name becomes an object — an
+//! entity with [`Life`] and [`Query`], a wire [`QueryHandle`] and one `CreateQuery` record —
+//! at its first `begin_query` or `query_counter`, which also fixes its target for good. The
+//! active query of each target lives in `ContextState::active_queries`, indexed by
+//! [`query_slot`].
+//!
+//! `BeginQuery`, `EndQuery` and `QueryTimestamp` are recorded at the call, in order with the
+//! draws they bracket. Results live on the backend: the first read of a result (or of its
+//! availability) asks for it with a `QueryResult` record and waits for the reply — the one
+//! round trip a query costs — and the result is kept on the object until the query is
+//! begun again. The wire has no non-blocking poll, so `QUERY_RESULT_AVAILABLE` of a pending
+//! query waits for the result too and then reports `TRUE`; GL allows this, since a result
+//! becomes available in finite time and the answer is never wrong.
+//!
+//! `glGetInteger64v(TIMESTAMP)` uses a short-lived query object of its own (create, record a
+//! timestamp, read it, destroy), so it needs no record kind of its own.
 
-use tessera_components::gl::GLenum;
+use bevy_ecs::entity::Entity;
+use tessera_components::gl::*;
+use tessera_components::names::NameEntry;
+use tessera_components::object::{Life, Query};
+use tessera_components::state::QUERY_TARGETS;
+use tessera_systems::conv::map_query_target;
+use tessera_systems::lifecycle;
+use tessera_wire::Reply;
+use tessera_wire::format::QueryKind;
+use tessera_wire::handle::QueryHandle;
+use tessera_wire::record::Record;
 
-use crate::context::Context;
+use crate::context::{Context, GlResult};
 use crate::get::Value;
 use crate::share::Shared;
 
+/// The `active_queries` slot of a `begin_query` target, `None` for anything else (including
+/// `TIMESTAMP`, which has no active query).
+pub(crate) fn query_slot(target: GLenum) -> Option<usize> {
+    let slot = match target {
+        SAMPLES_PASSED => 0,
+        ANY_SAMPLES_PASSED => 1,
+        PRIMITIVES_GENERATED => 2,
+        TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => 3,
+        TIME_ELAPSED => 4,
+        _ => return None,
+    };
+    debug_assert!(slot < QUERY_TARGETS);
+    Some(slot)
+}
+
+/// `QUERY_COUNTER_BITS` of a target. Results are 64-bit counters on every backend;
+/// `ANY_SAMPLES_PASSED` is a boolean (1 bit, as Mesa reports).
+fn counter_bits(target: GLenum) -> i64 {
+    if target == ANY_SAMPLES_PASSED { 1 } else { 64 }
+}
+
 impl Context {
-    /// Query state for `glGet*` (`TIMESTAMP`).
-    pub(crate) fn query_state_value(&self, _sh: &Shared, _pname: GLenum) -> Option<Value> {
-        None
+    /// `glGenQueries`.
+    pub fn gen_queries(&mut self, n: GLsizei, ids: &mut [GLuint]) {
+        if n < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        self.local.queries.generate(&mut ids[..n as usize]);
+    }
+
+    /// Generates one query name.
+    pub fn gen_query(&mut self) -> GLuint {
+        let mut name = [0];
+        self.gen_queries(1, &mut name);
+        name[0]
+    }
+
+    /// `glIsQuery`: true once the name was begun (or given a timestamp) at least once.
+    pub fn is_query(&mut self, id: GLuint) -> GLboolean {
+        self.local.queries.get(id).is_some() as GLboolean
+    }
+
+    /// `glDeleteQueries`: an active query is ended first.
+    pub fn delete_queries(&mut self, n: GLsizei, ids: &[GLuint]) {
+        if n < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let mut sh = self.group.lock_for(self.local.id);
+        for &id in &ids[..n as usize] {
+            let Some(e) = self.local.queries.free(id) else {
+                continue;
+            };
+            if let Some(slot) = self
+                .local
+                .st
+                .active_queries
+                .iter()
+                .position(|a| *a == Some(e))
+            {
+                self.local.st.active_queries[slot] = None;
+                if let Some(mut q) = sh.world.get_mut::<Query>(e) {
+                    q.active = false;
+                    let query = q.handle;
+                    sh.dev.push(Record::EndQuery { query });
+                }
+            }
+            let Shared { world, dev, .. } = &mut *sh;
+            lifecycle::unname(world, dev, e);
+        }
+    }
+
+    /// The query object of `id` for `target` (`kind` on the wire), created on first use.
+    /// `INVALID_OPERATION` for 0, a name never generated, a query of another target or an
+    /// active query.
+    fn query_object(
+        &mut self,
+        sh: &mut Shared,
+        id: GLuint,
+        target: GLenum,
+        kind: QueryKind,
+    ) -> GlResult<(Entity, QueryHandle)> {
+        match self.local.queries.entry(id) {
+            NameEntry::Free => Err(INVALID_OPERATION),
+            NameEntry::Object(e) => {
+                let q = sh.world.get::<Query>(e).ok_or(INVALID_OPERATION)?;
+                if q.target != target || q.active {
+                    return Err(INVALID_OPERATION);
+                }
+                Ok((e, q.handle))
+            }
+            NameEntry::Reserved => {
+                let query = sh.dev.alloc.mint();
+                sh.dev.push(Record::CreateQuery { query, kind });
+                let e = sh
+                    .world
+                    .spawn((
+                        Life::named(id),
+                        Query {
+                            handle: query,
+                            target,
+                            active: false,
+                            result: None,
+                            pending: false,
+                        },
+                    ))
+                    .id();
+                self.local.queries.bind_object(id, e);
+                Ok((e, query))
+            }
+        }
+    }
+
+    /// `glBeginQuery`.
+    pub fn begin_query(&mut self, target: GLenum, id: GLuint) {
+        let (Some(slot), Some(kind)) = (query_slot(target), map_query_target(target)) else {
+            return self.error(INVALID_ENUM);
+        };
+        let active = &self.local.st.active_queries;
+        // GL 3.3 §2.14: SAMPLES_PASSED and ANY_SAMPLES_PASSED exclude each other.
+        let busy = match slot {
+            0 | 1 => active[0].is_some() || active[1].is_some(),
+            _ => active[slot].is_some(),
+        };
+        if id == 0 || busy {
+            return self.error(INVALID_OPERATION);
+        }
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let (e, query) = match self.query_object(&mut sh, id, target, kind) {
+            Ok(v) => v,
+            Err(err) => return self.error(err),
+        };
+        if let Some(mut q) = sh.world.get_mut::<Query>(e) {
+            q.active = true;
+            q.result = None;
+            q.pending = false;
+        }
+        sh.dev.push(Record::BeginQuery { query });
+        self.local.st.active_queries[slot] = Some(e);
+    }
+
+    /// `glEndQuery`.
+    pub fn end_query(&mut self, target: GLenum) {
+        let Some(slot) = query_slot(target) else {
+            return self.error(INVALID_ENUM);
+        };
+        let Some(e) = self.local.st.active_queries[slot].take() else {
+            return self.error(INVALID_OPERATION);
+        };
+        let mut sh = self.group.lock_for(self.local.id);
+        if let Some(mut q) = sh.world.get_mut::<Query>(e) {
+            q.active = false;
+            q.pending = true;
+            let query = q.handle;
+            sh.dev.push(Record::EndQuery { query });
+        }
+    }
+
+    /// `glQueryCounter` (`target` must be `TIMESTAMP`).
+    ///
+    /// A name never generated is `INVALID_OPERATION`, as for `begin_query` (ARB_timer_query;
+    /// Mesa creates the object instead).
+    pub fn query_counter(&mut self, id: GLuint, target: GLenum) {
+        if target != TIMESTAMP {
+            return self.error(INVALID_ENUM);
+        }
+        if id == 0 {
+            return self.error(INVALID_OPERATION);
+        }
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let (e, query) = match self.query_object(&mut sh, id, TIMESTAMP, QueryKind::Timestamp) {
+            Ok(v) => v,
+            Err(err) => return self.error(err),
+        };
+        if let Some(mut q) = sh.world.get_mut::<Query>(e) {
+            q.result = None;
+            q.pending = true;
+        }
+        sh.dev.push(Record::QueryTimestamp { query });
+    }
+
+    /// `glGetQueryiv` (`CURRENT_QUERY`, `QUERY_COUNTER_BITS`). `TIMESTAMP` has no active
+    /// query: its `CURRENT_QUERY` is 0.
+    pub fn get_queryiv(&mut self, target: GLenum, pname: GLenum, params: &mut [GLint]) {
+        let slot = query_slot(target);
+        if slot.is_none() && target != TIMESTAMP {
+            return self.error(INVALID_ENUM);
+        }
+        let value = match pname {
+            CURRENT_QUERY => {
+                let active = slot.and_then(|s| self.local.st.active_queries[s]);
+                let sh = self.group.lock();
+                crate::get::name_of(&sh, active)
+            }
+            QUERY_COUNTER_BITS => counter_bits(target),
+            _ => return self.error(INVALID_ENUM),
+        };
+        params[0] = value as GLint;
+    }
+
+    /// The result of query `id` for `glGetQueryObject*` (`pname` `QUERY_RESULT` or
+    /// `QUERY_RESULT_AVAILABLE`), waiting for the backend if it is not known yet; `None`
+    /// after raising the error.
+    fn query_object_value(&mut self, id: GLuint, pname: GLenum) -> Option<u64> {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let Some((e, q)) = self
+            .local
+            .queries
+            .get(id)
+            .and_then(|e| sh.world.get::<Query>(e).map(|q| (e, q.clone())))
+            .filter(|(_, q)| !q.active)
+        else {
+            drop(sh);
+            self.error(INVALID_OPERATION);
+            return None;
+        };
+        if pname != QUERY_RESULT && pname != QUERY_RESULT_AVAILABLE {
+            drop(sh);
+            self.error(INVALID_ENUM);
+            return None;
+        }
+        let result = match q.result {
+            Some(r) => r,
+            None => {
+                let reply = sh.dev.enc.mint_reply();
+                sh.dev.push(Record::QueryResult {
+                    query: q.handle,
+                    reply,
+                });
+                // A lost session never answers: report 0, as GL does for a lost context.
+                let r = match sh.wait(reply) {
+                    Some(Reply::Query(r)) => r,
+                    _ => 0,
+                };
+                if let Some(mut q) = sh.world.get_mut::<Query>(e) {
+                    q.result = Some(r);
+                    q.pending = false;
+                }
+                r
+            }
+        };
+        Some(if pname == QUERY_RESULT_AVAILABLE {
+            1
+        } else {
+            result
+        })
+    }
+
+    /// `glGetQueryObjectiv` (results beyond `i32::MAX` clamp, as in Mesa).
+    pub fn get_query_objectiv(&mut self, id: GLuint, pname: GLenum, params: &mut [GLint]) {
+        if let Some(v) = self.query_object_value(id, pname) {
+            params[0] = v.min(i32::MAX as u64) as GLint;
+        }
+    }
+
+    /// `glGetQueryObjectuiv`.
+    pub fn get_query_objectuiv(&mut self, id: GLuint, pname: GLenum, params: &mut [GLuint]) {
+        if let Some(v) = self.query_object_value(id, pname) {
+            params[0] = v.min(u64::from(u32::MAX)) as GLuint;
+        }
+    }
+
+    /// `glGetQueryObjecti64v`.
+    pub fn get_query_objecti64v(&mut self, id: GLuint, pname: GLenum, params: &mut [GLint64]) {
+        if let Some(v) = self.query_object_value(id, pname) {
+            params[0] = v.min(i64::MAX as u64) as GLint64;
+        }
+    }
+
+    /// `glGetQueryObjectui64v`.
+    pub fn get_query_objectui64v(&mut self, id: GLuint, pname: GLenum, params: &mut [GLuint64]) {
+        if let Some(v) = self.query_object_value(id, pname) {
+            params[0] = v;
+        }
+    }
+
+    /// Query state for `glGet*`: `TIMESTAMP`, the backend's clock now (a round trip through
+    /// a query object that lives only for this call).
+    pub(crate) fn query_state_value(&self, sh: &mut Shared, pname: GLenum) -> Option<Value> {
+        if pname != TIMESTAMP {
+            return None;
+        }
+        let query: QueryHandle = sh.dev.alloc.mint();
+        let reply = sh.dev.enc.mint_reply();
+        sh.dev.push(Record::CreateQuery {
+            query,
+            kind: QueryKind::Timestamp,
+        });
+        sh.dev.push(Record::QueryTimestamp { query });
+        sh.dev.push(Record::QueryResult { query, reply });
+        sh.dev.push(Record::DestroyQuery { query });
+        sh.dev.alloc.free(query);
+        let time = match sh.wait(reply) {
+            Some(Reply::Query(t)) => t.min(i64::MAX as u64) as i64,
+            _ => 0,
+        };
+        Some(Value::int(time))
     }
 }

@@ -194,7 +194,9 @@ impl Context {
             return self.error(INVALID_ENUM);
         }
         let bgra = size == BGRA as GLint;
-        if !(1..=4).contains(&size) && !(bgra && !integer) {
+        // BGRA is a size only for normalized (not integer) pointers.
+        let size_ok = (1..=4).contains(&size) || (bgra && !integer);
+        if !size_ok {
             return self.error(INVALID_VALUE);
         }
         if stride < 0 {
@@ -385,12 +387,13 @@ impl Context {
         }
     }
 
-    /// `glGetVertexAttribiv`.
+    /// `glGetVertexAttribiv`. Floating-point current values round to the nearest integer
+    /// (GL 3.3 §6.1.2; Mesa truncates), saturating at the ends of the `GLint` range.
     pub fn get_vertex_attribiv(&mut self, index: GLuint, pname: GLenum, params: &mut [GLint]) {
         if let Some(v) = self.vertex_attrib_value(index, pname) {
             let n = if pname == CURRENT_VERTEX_ATTRIB { 4 } else { 1 };
             for (o, x) in params.iter_mut().zip(v).take(n) {
-                *o = x as i32;
+                *o = x.round() as i32;
             }
         }
     }
@@ -424,9 +427,10 @@ impl Context {
             params[..4].copy_from_slice(&g.bits);
             return;
         }
-        let mut tmp = [0i32; 4];
-        self.get_vertex_attribiv(index, pname, &mut tmp);
-        params[0] = tmp[0] as u32;
+        // Array state is one non-negative integer; nothing is written on error.
+        if let Some(v) = self.vertex_attrib_value(index, pname) {
+            params[0] = v[0] as u32;
+        }
     }
 
     /// `glGetVertexAttribPointerv` (`VERTEX_ATTRIB_ARRAY_POINTER`): the offset.
