@@ -77,6 +77,20 @@ impl NameTable {
         }
     }
 
+    /// Frees every name and returns the objects they named (a context going away).
+    pub fn drain_objects(&mut self) -> Vec<Entity> {
+        let objects = self
+            .entries
+            .iter()
+            .filter_map(|e| match e {
+                NameEntry::Object(e) => Some(*e),
+                _ => None,
+            })
+            .collect();
+        self.entries.clear();
+        objects
+    }
+
     /// Frees a name; returns the object it named, if any.
     pub fn free(&mut self, name: u32) -> Option<Entity> {
         let entry = self.entries.get_mut(name as usize)?;

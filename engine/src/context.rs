@@ -142,7 +142,23 @@ pub(crate) type GlResult<T = ()> = Result<T, GLenum>;
 
 impl Context {
     /// Creates a context in a new share group, with the backend and transport of `config`.
+    /// For the process transports (`shm`, `fork`, `unix:`, `tcp://`) the backend is created
+    /// by name in the server, which the context dials.
     pub fn new(config: &Config) -> Result<Self, CreateContextError> {
+        if config.transport.is_remote() {
+            let options = tessera_wire::transport::DialOptions {
+                backend: config.backend.name().to_owned(),
+                capture: config.capture,
+                secret: None,
+            };
+            let remote = tessera_wire::transport::dial(&config.transport, &options).map_err(|e| {
+                CreateContextError::BackendUnavailable {
+                    backend: config.backend.name(),
+                    reason: e.to_string(),
+                }
+            })?;
+            return Ok(Self::assemble(config, remote.transport, remote.caps, None));
+        }
         let (backend, probe): (Box<dyn Backend>, Option<NullProbe>) = match config.backend {
             BackendKind::Null => {
                 let (backend, probe) = NullBackend::new(config.capture);
@@ -161,6 +177,15 @@ impl Context {
     fn connect(config: &Config, backend: Box<dyn Backend>, probe: Option<NullProbe>) -> Self {
         let caps = backend.caps();
         let transport = tessera_wire::transport::connect(&config.transport, backend);
+        Self::assemble(config, transport, caps, probe)
+    }
+
+    fn assemble(
+        config: &Config,
+        transport: Box<dyn tessera_wire::Transport>,
+        caps: tessera_wire::Caps,
+        probe: Option<NullProbe>,
+    ) -> Self {
         let shared = Shared {
             world: bevy_ecs::world::World::new(),
             names: SharedNames::default(),
@@ -249,6 +274,33 @@ impl Context {
     /// Whether the session with the backend was lost (`glGetGraphicsResetStatus` reports it).
     pub fn is_lost(&self) -> bool {
         self.group.lock().lost.is_some()
+    }
+
+    /// `glGetGraphicsResetStatus`: `UNKNOWN_CONTEXT_RESET` once the session with the backend
+    /// is lost (the server died or ended the session; which side was at fault is not known
+    /// here), `NO_ERROR` before. The loss is noticed at the latest by the next flush.
+    pub fn get_graphics_reset_status(&mut self) -> GLenum {
+        let mut sh = self.group.lock();
+        if sh.lost.is_none() {
+            // Pick up a loss the transport noticed since the last flush (a hang-up read
+            // while taking events) without emitting anything.
+            let sh = &mut *sh;
+            sh.transport.take_events(&mut sh.events);
+            if let Some(reason) = sh.events.iter().find_map(|e| match e {
+                tessera_wire::Event::SessionEnded { reason } => Some(reason.clone()),
+                _ => None,
+            }) {
+                sh.lost = Some(tessera_wire::SessionLost { reason });
+            }
+        }
+        if sh.lost.is_some() { UNKNOWN_CONTEXT_RESET } else { NO_ERROR }
+    }
+
+    /// What the null backend in a server process captured since the last call (process
+    /// transports whose server allows capture); `None` for in-process backends (use
+    /// [`Context::null_probe`]) or a lost session.
+    pub fn server_probe(&self) -> Option<tessera_wire::transport::ProbeSnapshot> {
+        self.group.lock().transport.probe().ok().flatten()
     }
 
     /// The wire id of this context.
@@ -340,25 +392,19 @@ impl Context {
         st.vertex_array = None;
         st.draw_framebuffer = None;
         st.read_framebuffer = None;
+        if let Some(mut proxies) = sh.world.get_resource_mut::<crate::texture::ProxyTextures>() {
+            proxies.by_context.remove(&self.local.id);
+        }
         let Shared { world, dev, .. } = sh;
         for e in held {
             lifecycle::release(world, dev, e);
         }
-        for table in [
-            &mut self.local.vertex_arrays,
-            &mut self.local.framebuffers,
-            &mut self.local.queries,
-        ] {
-            let mut name = 1;
-            while table.is_generated(name) || name < 64 {
-                if let Some(e) = table.free(name) {
-                    lifecycle::unname(world, dev, e);
-                }
-                name += 1;
-                if name > 1 << 20 {
-                    break;
-                }
+        for table in [&mut self.local.vertex_arrays, &mut self.local.framebuffers, &mut self.local.queries] {
+            for e in table.drain_objects() {
+                lifecycle::unname(world, dev, e);
             }
         }
+        // Shaders and programs that were only kept alive by this context lose their names.
+        Self::free_released_names(sh);
     }
 }

@@ -1,1 +1,510 @@
-//! Uniform values and uniform block bindings of programs.
+//! Uniform values: `glUniform*` into the current program's default block, and
+//! `glGetUniform*v` back out.
+//!
+//! `glUniform*` is on the hot path (a block game sets a uniform per draw), so a call is one
+//! lock, an O(1) lookup of the location in the program's table, a type check, and the
+//! std140 bytes written straight into the program's default-block storage; it bumps the
+//! program's `uniforms_generation` and sets `Dirty::UNIFORMS`, and the verb that follows
+//! sends the block (`SetUniforms`) once. No allocation, no hashing. Sampler uniforms hold
+//! texture units instead: they update the program's sampler units and mark the texture
+//! bindings dirty.
+//!
+//! Booleans are stored as 0/1 words and accept the float, int and uint forms; samplers accept
+//! only `uniform1i(v)`; everything else needs its own scalar kind and shape (GL 3.3 §2.11.4).
+
+use tessera_components::Dirty;
+use tessera_components::gl::*;
+use tessera_components::object::{LinkedProgram, Program};
+use tessera_shader::gltype::{self, Base, TypeInfo};
+
+use crate::context::{Context, GlResult};
+use crate::limits;
+
+/// The scalar kind of a `glUniform*` call's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Float,
+    Int,
+    Uint,
+}
+
+/// The shape of a `glUniform*` call: scalar kind, components per column, columns (1 for
+/// vectors), and whether matrices arrive transposed.
+#[derive(Clone, Copy, Debug)]
+struct Call {
+    kind: Kind,
+    rows: u8,
+    columns: u8,
+    transpose: bool,
+}
+
+/// The values of a call as raw 32-bit words (floats by their bits).
+#[derive(Clone, Copy)]
+enum Values<'a> {
+    Float(&'a [f32]),
+    Int(&'a [i32]),
+    Uint(&'a [u32]),
+}
+
+impl Values<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Values::Float(v) => v.len(),
+            Values::Int(v) => v.len(),
+            Values::Uint(v) => v.len(),
+        }
+    }
+
+    /// Value `i` as stored for a uniform of `base`.
+    #[inline]
+    fn word(&self, i: usize, base: Base) -> u32 {
+        match (self, base) {
+            (Values::Float(v), Base::Bool) => u32::from(v[i] != 0.0),
+            (Values::Int(v), Base::Bool) => u32::from(v[i] != 0),
+            (Values::Uint(v), Base::Bool) => u32::from(v[i] != 0),
+            (Values::Float(v), _) => v[i].to_bits(),
+            (Values::Int(v), _) => v[i] as u32,
+            (Values::Uint(v), _) => v[i],
+        }
+    }
+}
+
+/// Whether a call may set a uniform of `info`.
+fn accepts(call: &Call, info: &TypeInfo) -> bool {
+    if call.rows != info.rows || call.columns != info.columns {
+        return false;
+    }
+    match info.base {
+        Base::Float => call.kind == Kind::Float,
+        Base::Int => call.kind == Kind::Int,
+        Base::Uint => call.kind == Kind::Uint,
+        Base::Bool => call.columns == 1,
+        Base::Sampler => call.kind == Kind::Int,
+        // Double uniforms need glUniform*d (GL 4.0).
+        Base::Double => false,
+    }
+}
+
+impl Context {
+    /// Writes `count` elements of a `glUniform*` call at `location` of the current program.
+    #[inline]
+    fn set_uniform(&mut self, location: GLint, count: GLsizei, call: Call, values: Values<'_>) {
+        if count < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let Some(e) = self.local.st.program else {
+            return self.error(INVALID_OPERATION);
+        };
+        if location == -1 {
+            return;
+        }
+        let mut sh = self.group.lock();
+        let result = match sh.world.get_mut::<Program>(e) {
+            Some(mut p) if p.linked => {
+                let p = &mut *p;
+                match p.linked_state.as_mut() {
+                    Some(l) => write_uniform(l, location, count, &call, values).inspect(|_| {
+                        p.uniforms_generation = p.uniforms_generation.wrapping_add(1);
+                    }),
+                    None => Err(INVALID_OPERATION),
+                }
+            }
+            _ => Err(INVALID_OPERATION),
+        };
+        drop(sh);
+        match result {
+            Ok(sampler) => {
+                if sampler {
+                    self.local.touch(Dirty::TEXTURES);
+                    self.local.dirty_units = u64::MAX;
+                } else {
+                    self.local.touch(Dirty::UNIFORMS);
+                }
+            }
+            Err(err) => self.error(err),
+        }
+    }
+
+    fn uniform_f(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        rows: u8,
+        columns: u8,
+        transpose: bool,
+        v: &[f32],
+    ) {
+        let call = Call {
+            kind: Kind::Float,
+            rows,
+            columns,
+            transpose,
+        };
+        self.set_uniform(location, count, call, Values::Float(v));
+    }
+
+    fn uniform_i(&mut self, location: GLint, count: GLsizei, rows: u8, v: &[i32]) {
+        let call = Call {
+            kind: Kind::Int,
+            rows,
+            columns: 1,
+            transpose: false,
+        };
+        self.set_uniform(location, count, call, Values::Int(v));
+    }
+
+    fn uniform_ui(&mut self, location: GLint, count: GLsizei, rows: u8, v: &[u32]) {
+        let call = Call {
+            kind: Kind::Uint,
+            rows,
+            columns: 1,
+            transpose: false,
+        };
+        self.set_uniform(location, count, call, Values::Uint(v));
+    }
+
+    /// `glUniform1f`.
+    pub fn uniform1f(&mut self, location: GLint, v0: f32) {
+        self.uniform_f(location, 1, 1, 1, false, &[v0]);
+    }
+    /// `glUniform2f`.
+    pub fn uniform2f(&mut self, location: GLint, v0: f32, v1: f32) {
+        self.uniform_f(location, 1, 2, 1, false, &[v0, v1]);
+    }
+    /// `glUniform3f`.
+    pub fn uniform3f(&mut self, location: GLint, v0: f32, v1: f32, v2: f32) {
+        self.uniform_f(location, 1, 3, 1, false, &[v0, v1, v2]);
+    }
+    /// `glUniform4f`.
+    pub fn uniform4f(&mut self, location: GLint, v0: f32, v1: f32, v2: f32, v3: f32) {
+        self.uniform_f(location, 1, 4, 1, false, &[v0, v1, v2, v3]);
+    }
+    /// `glUniform1i`.
+    pub fn uniform1i(&mut self, location: GLint, v0: i32) {
+        self.uniform_i(location, 1, 1, &[v0]);
+    }
+    /// `glUniform2i`.
+    pub fn uniform2i(&mut self, location: GLint, v0: i32, v1: i32) {
+        self.uniform_i(location, 1, 2, &[v0, v1]);
+    }
+    /// `glUniform3i`.
+    pub fn uniform3i(&mut self, location: GLint, v0: i32, v1: i32, v2: i32) {
+        self.uniform_i(location, 1, 3, &[v0, v1, v2]);
+    }
+    /// `glUniform4i`.
+    pub fn uniform4i(&mut self, location: GLint, v0: i32, v1: i32, v2: i32, v3: i32) {
+        self.uniform_i(location, 1, 4, &[v0, v1, v2, v3]);
+    }
+    /// `glUniform1ui`.
+    pub fn uniform1ui(&mut self, location: GLint, v0: u32) {
+        self.uniform_ui(location, 1, 1, &[v0]);
+    }
+    /// `glUniform2ui`.
+    pub fn uniform2ui(&mut self, location: GLint, v0: u32, v1: u32) {
+        self.uniform_ui(location, 1, 2, &[v0, v1]);
+    }
+    /// `glUniform3ui`.
+    pub fn uniform3ui(&mut self, location: GLint, v0: u32, v1: u32, v2: u32) {
+        self.uniform_ui(location, 1, 3, &[v0, v1, v2]);
+    }
+    /// `glUniform4ui`.
+    pub fn uniform4ui(&mut self, location: GLint, v0: u32, v1: u32, v2: u32, v3: u32) {
+        self.uniform_ui(location, 1, 4, &[v0, v1, v2, v3]);
+    }
+    /// `glUniform1fv`: `count` values from `value`.
+    pub fn uniform1fv(&mut self, location: GLint, count: GLsizei, value: &[f32]) {
+        self.uniform_f(location, count, 1, 1, false, value);
+    }
+    /// `glUniform2fv`.
+    pub fn uniform2fv(&mut self, location: GLint, count: GLsizei, value: &[f32]) {
+        self.uniform_f(location, count, 2, 1, false, value);
+    }
+    /// `glUniform3fv`.
+    pub fn uniform3fv(&mut self, location: GLint, count: GLsizei, value: &[f32]) {
+        self.uniform_f(location, count, 3, 1, false, value);
+    }
+    /// `glUniform4fv`.
+    pub fn uniform4fv(&mut self, location: GLint, count: GLsizei, value: &[f32]) {
+        self.uniform_f(location, count, 4, 1, false, value);
+    }
+    /// `glUniform1iv`.
+    pub fn uniform1iv(&mut self, location: GLint, count: GLsizei, value: &[i32]) {
+        self.uniform_i(location, count, 1, value);
+    }
+    /// `glUniform2iv`.
+    pub fn uniform2iv(&mut self, location: GLint, count: GLsizei, value: &[i32]) {
+        self.uniform_i(location, count, 2, value);
+    }
+    /// `glUniform3iv`.
+    pub fn uniform3iv(&mut self, location: GLint, count: GLsizei, value: &[i32]) {
+        self.uniform_i(location, count, 3, value);
+    }
+    /// `glUniform4iv`.
+    pub fn uniform4iv(&mut self, location: GLint, count: GLsizei, value: &[i32]) {
+        self.uniform_i(location, count, 4, value);
+    }
+    /// `glUniform1uiv`.
+    pub fn uniform1uiv(&mut self, location: GLint, count: GLsizei, value: &[u32]) {
+        self.uniform_ui(location, count, 1, value);
+    }
+    /// `glUniform2uiv`.
+    pub fn uniform2uiv(&mut self, location: GLint, count: GLsizei, value: &[u32]) {
+        self.uniform_ui(location, count, 2, value);
+    }
+    /// `glUniform3uiv`.
+    pub fn uniform3uiv(&mut self, location: GLint, count: GLsizei, value: &[u32]) {
+        self.uniform_ui(location, count, 3, value);
+    }
+    /// `glUniform4uiv`.
+    pub fn uniform4uiv(&mut self, location: GLint, count: GLsizei, value: &[u32]) {
+        self.uniform_ui(location, count, 4, value);
+    }
+    /// `glUniformMatrix2fv`: column-major values (row-major with `transpose`).
+    pub fn uniform_matrix2fv(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.uniform_f(location, count, 2, 2, transpose != 0, value);
+    }
+    /// `glUniformMatrix3fv`.
+    pub fn uniform_matrix3fv(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.uniform_f(location, count, 3, 3, transpose != 0, value);
+    }
+    /// `glUniformMatrix4fv`.
+    pub fn uniform_matrix4fv(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.uniform_f(location, count, 4, 4, transpose != 0, value);
+    }
+    /// `glUniformMatrix2x3fv` (2 columns of 3).
+    pub fn uniform_matrix2x3fv(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.uniform_f(location, count, 3, 2, transpose != 0, value);
+    }
+    /// `glUniformMatrix3x2fv` (3 columns of 2).
+    pub fn uniform_matrix3x2fv(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.uniform_f(location, count, 2, 3, transpose != 0, value);
+    }
+    /// `glUniformMatrix2x4fv` (2 columns of 4).
+    pub fn uniform_matrix2x4fv(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.uniform_f(location, count, 4, 2, transpose != 0, value);
+    }
+    /// `glUniformMatrix4x2fv` (4 columns of 2).
+    pub fn uniform_matrix4x2fv(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.uniform_f(location, count, 2, 4, transpose != 0, value);
+    }
+    /// `glUniformMatrix3x4fv` (3 columns of 4).
+    pub fn uniform_matrix3x4fv(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.uniform_f(location, count, 4, 3, transpose != 0, value);
+    }
+    /// `glUniformMatrix4x3fv` (4 columns of 3).
+    pub fn uniform_matrix4x3fv(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.uniform_f(location, count, 3, 4, transpose != 0, value);
+    }
+
+    /// Reads the value at `location` of a linked program as raw words, with its type.
+    fn read_uniform(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+    ) -> GlResult<(TypeInfo, [u32; 16])> {
+        self.with_linked(program, |l| {
+            let &(ui, element) = usize::try_from(location)
+                .ok()
+                .and_then(|loc| l.locations.get(loc))
+                .ok_or(INVALID_OPERATION)?;
+            let u = l.uniforms.get(ui as usize).ok_or(INVALID_OPERATION)?;
+            let info = gltype::info(u.ty).ok_or(INVALID_OPERATION)?;
+            let mut words = [0u32; 16];
+            if info.base == Base::Sampler {
+                let slot = (u.sampler_binding + element as i32) as usize;
+                words[0] = l.sampler_units.get(slot).copied().unwrap_or(0);
+                return Ok((info, words));
+            }
+            let base = u.offset as usize + element as usize * u.array_stride as usize;
+            for c in 0..info.columns as usize {
+                for r in 0..info.rows as usize {
+                    let at = base + c * u.matrix_stride as usize + r * 4;
+                    let b = l.default_block.get(at..at + 4).ok_or(INVALID_OPERATION)?;
+                    words[c * info.rows as usize + r] =
+                        u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            }
+            Ok((info, words))
+        })
+    }
+
+    /// `glGetUniformfv`: the components of the uniform (element) at `location`.
+    pub fn get_uniformfv(&mut self, program: GLuint, location: GLint, params: &mut [f32]) {
+        match self.read_uniform(program, location) {
+            Ok((info, words)) => {
+                for (out, w) in params.iter_mut().zip(&words[..info.components()]) {
+                    *out = match info.base {
+                        Base::Float => f32::from_bits(*w),
+                        Base::Int | Base::Sampler => *w as i32 as f32,
+                        Base::Uint => *w as f32,
+                        Base::Bool => (*w != 0) as u8 as f32,
+                        Base::Double => 0.0,
+                    };
+                }
+            }
+            Err(err) => self.error(err),
+        }
+    }
+
+    /// `glGetUniformiv` (floats round to the nearest integer).
+    pub fn get_uniformiv(&mut self, program: GLuint, location: GLint, params: &mut [i32]) {
+        match self.read_uniform(program, location) {
+            Ok((info, words)) => {
+                for (out, w) in params.iter_mut().zip(&words[..info.components()]) {
+                    *out = match info.base {
+                        Base::Float => f32::from_bits(*w).round() as i32,
+                        Base::Int | Base::Sampler => *w as i32,
+                        Base::Uint => (*w).min(i32::MAX as u32) as i32,
+                        Base::Bool => i32::from(*w != 0),
+                        Base::Double => 0,
+                    };
+                }
+            }
+            Err(err) => self.error(err),
+        }
+    }
+
+    /// `glGetUniformuiv` (negative values read as 0, as in Mesa).
+    pub fn get_uniformuiv(&mut self, program: GLuint, location: GLint, params: &mut [u32]) {
+        match self.read_uniform(program, location) {
+            Ok((info, words)) => {
+                for (out, w) in params.iter_mut().zip(&words[..info.components()]) {
+                    *out = match info.base {
+                        Base::Float => f32::from_bits(*w).round().max(0.0) as u32,
+                        Base::Int | Base::Sampler => (*w as i32).max(0) as u32,
+                        Base::Uint => *w,
+                        Base::Bool => u32::from(*w != 0),
+                        Base::Double => 0,
+                    };
+                }
+            }
+            Err(err) => self.error(err),
+        }
+    }
+}
+
+/// Validates a `glUniform*` call against the uniform at `location` and stores its values.
+/// Returns whether a sampler was set.
+#[inline]
+fn write_uniform(
+    l: &mut LinkedProgram,
+    location: GLint,
+    count: GLsizei,
+    call: &Call,
+    values: Values<'_>,
+) -> GlResult<bool> {
+    let &(ui, element) = usize::try_from(location)
+        .ok()
+        .and_then(|loc| l.locations.get(loc))
+        .ok_or(INVALID_OPERATION)?;
+    let u = l.uniforms.get(ui as usize).ok_or(INVALID_OPERATION)?;
+    let info = gltype::info(u.ty).ok_or(INVALID_OPERATION)?;
+    if !accepts(call, &info) {
+        return Err(INVALID_OPERATION);
+    }
+    if count > 1 && u.size == 1 {
+        return Err(INVALID_OPERATION);
+    }
+    let per_element = info.components();
+    // Elements past the end of the array are ignored (GL 3.3 §2.11.4), as are values the
+    // caller did not provide.
+    let n = (count as usize)
+        .min((u.size as usize).saturating_sub(element as usize))
+        .min(values.len() / per_element.max(1));
+    if info.base == Base::Sampler {
+        let units = &values;
+        if (0..n).any(|i| {
+            let v = units.word(i, Base::Int) as i32;
+            !(0..limits::COMBINED_UNITS).contains(&v)
+        }) {
+            return Err(INVALID_VALUE);
+        }
+        let first = u.sampler_binding as usize + element as usize;
+        for i in 0..n {
+            if let Some(unit) = l.sampler_units.get_mut(first + i) {
+                *unit = values.word(i, Base::Int);
+            }
+        }
+        return Ok(true);
+    }
+    let rows = info.rows as usize;
+    let columns = info.columns as usize;
+    let (offset, array_stride, matrix_stride) = (
+        u.offset as usize,
+        u.array_stride as usize,
+        u.matrix_stride as usize,
+    );
+    for i in 0..n {
+        let base = offset + (element as usize + i) * array_stride;
+        for c in 0..columns {
+            for r in 0..rows {
+                let src = i * per_element
+                    + if call.transpose {
+                        r * columns + c
+                    } else {
+                        c * rows + r
+                    };
+                let at = base + c * matrix_stride + r * 4;
+                debug_assert!(at + 4 <= l.default_block.len());
+                if let Some(dst) = l.default_block.get_mut(at..at + 4) {
+                    dst.copy_from_slice(&values.word(src, info.base).to_le_bytes());
+                }
+            }
+        }
+    }
+    Ok(false)
+}

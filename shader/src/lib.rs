@@ -1,1 +1,230 @@
-//! GLSL front end (glslang).
+//! # tessera-shader
+//!
+//! The GLSL front end: `glCompileShader` and `glLinkProgram` happen here, on the client, so
+//! compile and link status, info logs and every reflection query (`glGetUniformLocation`,
+//! `glGetActiveUniform`, attribute and fragment-output locations, uniform block layouts)
+//! are answered without a round trip. The result of a link is GL reflection plus one SPIR-V
+//! module per stage with Tessera's own interface numbering, which is what the wire carries.
+//!
+//! ## The compiler
+//! glslang (the Khronos reference front end) compiles with the Vulkan client and its
+//! *relaxed rules*: loose uniforms gather into one std140 block, `gl_DefaultUniformBlock`,
+//! samplers stay combined image-samplers, `gl_VertexID` becomes `VertexIndex`. It is
+//! Debian's glslang 12 (`glslang-dev`, `spirv-tools`), reached through a ~500-line C++ shim
+//! (`src/shim.cpp`) built with `cc`:
+//! - not the vendored `glslang-sys`, because that crate compiles glslang's 47 C++ files on
+//!   every clean build (3.7 min debug, 7 min release, and once more for `cargo check`),
+//!   while the shim compiles and links in about 11 s;
+//! - and not glslang's C API (which is all `glslang-sys` and the `glslang` crate expose),
+//!   because it has no reflection: GL-ready reflection (GL type enums, active uniforms,
+//!   blocks, pipe inputs and outputs) is only in the C++ `TProgram::buildReflection`.
+//!
+//! Versions accepted are GLSL 1.40, 1.50, 3.30 and 4.00-4.60, core profile (see
+//! [`version`]). Logs are rewritten in the `0:3: error: ...` shape GL drivers use. GL's
+//! deprecated texture functions (`texture2D`, `shadow2D`, ...), which core contexts that are
+//! not forward-compatible keep and Mesa accepts, are mapped to their generic forms by a
+//! preamble of `#define`s (glslang defines them only for GL clients). Known gap: glslang's
+//! relaxed rules drop uniform initializers (`uniform float k = 2.0;` starts at 0, with a
+//! warning in the log).
+//!
+//! ## The program's interface numbering
+//! glslang numbers bindings per stage (they collide across stages) and its automatic
+//! locations collide with explicit ones, so this crate numbers the whole program and writes
+//! the numbers into the SPIR-V `Location`, `Index`, `Binding` and `DescriptorSet`
+//! decorations:
+//! - **vertex attributes**: explicit `layout(location)`, else `glBindAttribLocation`, else
+//!   the lowest free run of locations (largest attributes first);
+//! - **fragment outputs**: explicit location (and index), else
+//!   `glBindFragDataLocation(Indexed)`, else the lowest free location;
+//! - **varyings**: matched by name (interface blocks by block name) between consecutive
+//!   stages, both ends decorated with the same location;
+//! - **descriptors**, all in set 0: binding 0 is the default uniform block (whether or not
+//!   the program has one), bindings `1 + s` the combined image-samplers of sampler slots
+//!   `s` (one slot per element of a sampler array, in slot order), and bindings
+//!   `1 + S + b` (`S` slots in total) the uniform blocks in block-index order. An array of
+//!   samplers or of blocks is one SPIR-V variable: it takes the binding of its first
+//!   element and the following elements are its array elements (their own numbers stay
+//!   unused). Resource variables nothing uses get numbers after all of these.
+//!
+//! ## What this crate never does
+//! It knows nothing of GL objects or contexts (the engine owns those) and never panics on
+//! shader input: bad GLSL is a failed compile with a log.
+
+#![expect(
+    unsafe_code,
+    reason = "calls into glslang through the C ABI of the C++ shim (ffi.rs)"
+)]
+
+mod ffi;
+pub mod gltype;
+mod interface;
+mod link;
+pub mod log;
+pub mod spirv;
+#[cfg(test)]
+mod tests;
+pub mod version;
+
+pub use ffi::Limits;
+
+/// A shader stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Stage {
+    /// Vertex shader.
+    Vertex = 0,
+    /// Geometry shader.
+    Geometry = 1,
+    /// Fragment shader.
+    Fragment = 2,
+}
+
+/// The result of compiling one shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compiled {
+    /// `COMPILE_STATUS`.
+    pub ok: bool,
+    /// The info log, as GL reports it (empty when there is nothing to say).
+    pub log: String,
+}
+
+/// Compiles one shader (`glCompileShader`): checks its `#version`, then parses it with
+/// glslang. Nothing of the compile is kept: linking compiles the sources again.
+pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
+    if let Err(log) = version::check(source) {
+        return Compiled { ok: false, log };
+    }
+    let (ok, raw) = ffi::compile(stage, source, limits);
+    Compiled {
+        ok,
+        log: log::from_glslang(&raw),
+    }
+}
+
+/// What `glLinkProgram` links.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkRequest<'a> {
+    /// The attached shaders' compiled sources, with their stages (several per stage are
+    /// allowed, as GL allows).
+    pub shaders: &'a [(Stage, &'a str)],
+    /// `glBindAttribLocation` requests: (name, location); later entries win.
+    pub attrib_bindings: &'a [(String, u32)],
+    /// `glBindFragDataLocation(Indexed)` requests: (name, colour number, index).
+    pub frag_data_bindings: &'a [(String, u32, u32)],
+    /// Limits to check against.
+    pub limits: Limits,
+}
+
+/// An active uniform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Uniform {
+    /// The name GL reports (arrays end in `[0]`).
+    pub name: String,
+    /// GL type enum.
+    pub ty: u32,
+    /// Array size (1 for non-arrays).
+    pub size: i32,
+    /// Uniform block index, -1 for the default block and samplers.
+    pub block: i32,
+    /// Byte offset in its block (for default-block uniforms: in the default block storage;
+    /// -1 for samplers).
+    pub offset: i32,
+    /// Bytes between array elements (0 for non-arrays).
+    pub array_stride: i32,
+    /// Bytes between matrix columns (rows if row-major), 0 for non-matrices.
+    pub matrix_stride: i32,
+    /// Whether a matrix is row-major.
+    pub row_major: bool,
+    /// First location (default-block uniforms and samplers; elements follow), else -1.
+    pub location: i32,
+    /// First sampler slot of a sampler, else -1.
+    pub sampler_slot: i32,
+}
+
+/// An active uniform block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Name (`Name[i]` for elements of a block array).
+    pub name: String,
+    /// Bytes the block's buffer range must hold.
+    pub data_size: u32,
+    /// Initial binding point (an explicit `layout(binding)`, else 0).
+    pub binding: u32,
+    /// Indices of its uniforms.
+    pub uniforms: Vec<u32>,
+    /// Stages using it, bit per [`Stage`].
+    pub stages: u8,
+    /// Its element in an array of blocks (0 otherwise).
+    pub element: u32,
+}
+
+/// An active vertex attribute or fragment output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    /// Name.
+    pub name: String,
+    /// GL type enum.
+    pub ty: u32,
+    /// Array size.
+    pub size: i32,
+    /// Location (-1 for built-ins such as `gl_VertexID`).
+    pub location: i32,
+    /// Fragment output index (0 or 1), 0 for attributes.
+    pub index: i32,
+}
+
+/// One sampler slot (one combined image-sampler descriptor).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampler {
+    /// GL sampler type.
+    pub ty: u32,
+    /// The texture target it reads.
+    pub target: gltype::SamplerTarget,
+    /// Initial texture unit (an explicit `layout(binding)`, else 0).
+    pub unit: u32,
+    /// Its element in a sampler array (0 for a plain sampler and an array's first slot).
+    pub element: u32,
+}
+
+/// Geometry shader parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// `GEOMETRY_VERTICES_OUT`.
+    pub vertices_out: i32,
+    /// `GEOMETRY_INPUT_TYPE` (a primitive enum).
+    pub input: u32,
+    /// `GEOMETRY_OUTPUT_TYPE`.
+    pub output: u32,
+}
+
+/// A linked program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// Active uniforms.
+    pub uniforms: Vec<Uniform>,
+    /// Location -> (uniform index, array element).
+    pub locations: Vec<(u32, u32)>,
+    /// Active uniform blocks.
+    pub blocks: Vec<Block>,
+    /// Active vertex attributes.
+    pub attributes: Vec<Variable>,
+    /// Locations the active attributes take, bit per location.
+    pub attribute_mask: u16,
+    /// Active fragment outputs.
+    pub outputs: Vec<Variable>,
+    /// Bytes of the default uniform block (0 if none).
+    pub default_block_size: u32,
+    /// Sampler slots.
+    pub samplers: Vec<Sampler>,
+    /// SPIR-V words of each linked stage, in pipeline order.
+    pub stages: Vec<(Stage, Vec<u32>)>,
+    /// Geometry shader parameters, if the program has one.
+    pub geometry: Option<Geometry>,
+    /// The link log (warnings; empty if none).
+    pub log: String,
+}
+
+/// Links a program (`glLinkProgram`); `Err` is the info log of a failed link.
+pub fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
+    link::link(req)
+}

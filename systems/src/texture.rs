@@ -5,10 +5,16 @@
 //! bind per *sampler slot* of the program (a Vulkan descriptor, a GLES sampler uniform fixed
 //! at program creation). The mapping is resolved here, at verb time, through the program's
 //! `sampler_units`.
+//!
+//! Completeness (GL 3.3 §3.8.14) is decided here too, with the sampling parameters that
+//! apply (a bound sampler object's, else the texture's own): an incomplete texture is bound
+//! as `None`, which samples (0, 0, 0, 1). The view a backend gets (`SetTextureView`) covers
+//! the base level up to the last level that continues the mipmap chain consistently, so a
+//! backend never has to look at an undefined level.
 
 use bevy_ecs::world::World;
 use tessera_components::gl::*;
-use tessera_components::object::{Sampler, SamplerParams, Texture};
+use tessera_components::object::{Image, MAX_LEVELS, Sampler, SamplerParams, Texture};
 use tessera_components::state::{ContextState, TextureTarget};
 use tessera_wire::format::{CompareFunc, Filter, FormatClass, MipFilter, Wrap};
 use tessera_wire::record::Record;
@@ -39,92 +45,212 @@ pub fn sampler_state(p: &SamplerParams) -> SamplerState {
     }
 }
 
+/// Whether an image exists with every dimension positive.
+fn has_texels(image: &Image) -> bool {
+    image.is_defined()
+        && image.format.is_some()
+        && image.width > 0
+        && image.height > 0
+        && image.depth > 0
+}
+
+/// `floor(log2(n))` for `n >= 1`.
+fn log2(n: i32) -> i32 {
+    31 - (n.max(1) as u32).leading_zeros() as i32
+}
+
+/// The dimensions level `base + k` must have in the mipmap chain of a `target` texture whose
+/// base level is `base` (GL 3.3 §3.8.11): sizes halve, array layers do not.
+pub fn chain_size(target: TextureTarget, base: &Image, k: i32) -> (i32, i32, i32) {
+    let half = |n: i32| (n >> k.min(31)).max(1);
+    match target {
+        TextureTarget::D1 => (half(base.width), 1, 1),
+        TextureTarget::D1Array => (half(base.width), base.height, 1),
+        TextureTarget::D2Array => (half(base.width), half(base.height), base.depth),
+        TextureTarget::D3 => (half(base.width), half(base.height), half(base.depth)),
+        _ => (half(base.width), half(base.height), 1),
+    }
+}
+
+/// `p` of GL 3.3 §3.8.11: how many levels above the base the chain of a base image has.
+pub fn chain_length(target: TextureTarget, base: &Image) -> i32 {
+    let largest = match target {
+        TextureTarget::D1 | TextureTarget::D1Array => base.width,
+        TextureTarget::D3 => base.width.max(base.height).max(base.depth),
+        _ => base.width.max(base.height),
+    };
+    log2(largest)
+}
+
+/// The last level `q` of the chain from the texture's base level, capped by
+/// `TEXTURE_MAX_LEVEL` and by the levels a texture can have.
+fn chain_top(t: &Texture, target: TextureTarget, base: usize) -> usize {
+    let top = base as i64 + i64::from(chain_length(target, &t.images[0][base]));
+    top.min(i64::from(t.max_level))
+        .min(MAX_LEVELS as i64 - 1)
+        .max(0) as usize
+}
+
+/// Whether level `level` of every face continues the chain from `base`.
+fn continues_chain(t: &Texture, target: TextureTarget, base: usize, level: usize) -> bool {
+    let faces = if target == TextureTarget::Cube { 6 } else { 1 };
+    (0..faces).all(|face| {
+        let b = &t.images[face][base];
+        let img = &t.images[face][level];
+        let (w, h, d) = chain_size(target, b, (level - base) as i32);
+        img.is_defined()
+            && img.internal_format == b.internal_format
+            && (img.width, img.height, img.depth) == (w, h, d)
+    })
+}
+
 /// Whether a texture is complete for sampling with `params` (GL 3.3 §3.8.14). An incomplete
 /// texture samples as (0, 0, 0, 1); the engine binds nothing for it.
+///
+/// - Buffer textures are complete once they have a buffer.
+/// - Multisample textures need a level-0 image with positive dimensions; filters do not
+///   apply to them.
+/// - Otherwise the base level needs positive dimensions; a cube map must be cube complete
+///   (six base images of one internal format and one positive, square size); an integer
+///   format needs `NEAREST` magnification and `NEAREST` or `NEAREST_MIPMAP_NEAREST`
+///   minification; and a minification filter that uses mipmaps needs the texture to be
+///   mipmap complete (base level at most the max level, and every level of the chain up to
+///   `q` of the same internal format and of the halved size, on every face).
+///
+/// Depth formats have no filter rule in GL 3.3 (sampling them with a shadow sampler and
+/// `TEXTURE_COMPARE_MODE = NONE` is undefined, not incomplete). Rectangle textures have one
+/// level, so a mipmap filter (possible through a sampler object) reads just that level, as
+/// Mesa does.
 pub fn is_complete(t: &Texture, params: &SamplerParams) -> bool {
     let Some(target) = t.target else { return false };
-    if target == TextureTarget::Buffer {
-        return t.buffer.is_some();
+    match target {
+        TextureTarget::Buffer => return t.buffer.is_some(),
+        TextureTarget::D2Multisample | TextureTarget::D2MultisampleArray => {
+            return has_texels(&t.images[0][0]);
+        }
+        _ => {}
     }
-    let base = t.base_level;
-    if base < 0 || base as usize >= t.images[0].len() || base > t.max_level {
-        return false;
-    }
-    let faces = if target == TextureTarget::Cube { 6 } else { 1 };
-    let base_image = t.images[0][base as usize];
-    if base_image.internal_format == 0 || base_image.width <= 0 {
-        return false;
-    }
-    let Some(format) = base_image.format else {
+    let base = if target == TextureTarget::Rectangle {
+        0
+    } else {
+        t.base_level
+    };
+    let Some(base) = usize::try_from(base).ok().filter(|b| *b < MAX_LEVELS) else {
         return false;
     };
-    if matches!(
-        target,
-        TextureTarget::D2Multisample | TextureTarget::D2MultisampleArray
-    ) {
-        return true;
+    let b = &t.images[0][base];
+    if !has_texels(b) {
+        return false;
     }
-    // Integer textures cannot be filtered.
-    let class = format.info().class;
-    if matches!(class, FormatClass::Int | FormatClass::Uint) {
-        let (min, mip) =
-            map_min_filter(params.min_filter).unwrap_or((Filter::Nearest, MipFilter::None));
-        if min == Filter::Linear || mip == MipFilter::Linear || params.mag_filter == LINEAR {
+    if target == TextureTarget::Cube {
+        let cube_complete = t.images.iter().all(|face| {
+            let img = &face[base];
+            has_texels(img)
+                && img.internal_format == b.internal_format
+                && img.width == img.height
+                && (img.width, img.height) == (b.width, b.height)
+        });
+        if !cube_complete {
             return false;
         }
     }
-    if target == TextureTarget::Cube {
-        for face in 1..faces {
-            let img = t.images[face][base as usize];
-            if img.internal_format != base_image.internal_format
-                || img.width != base_image.width
-                || img.height != base_image.height
-                || img.width != img.height
-            {
-                return false;
-            }
-        }
+    let integer = b
+        .format
+        .is_some_and(|f| matches!(f.info().class, FormatClass::Int | FormatClass::Uint));
+    if integer
+        && (params.mag_filter != NEAREST
+            || !matches!(params.min_filter, NEAREST | NEAREST_MIPMAP_NEAREST))
+    {
+        return false;
     }
     let mipmapped = !matches!(params.min_filter, NEAREST | LINEAR);
     if !mipmapped || target == TextureTarget::Rectangle {
         return true;
     }
-    let layered = matches!(target, TextureTarget::D1Array | TextureTarget::D2Array);
-    let (mut w, mut h, mut d) = (base_image.width, base_image.height, base_image.depth);
-    let top = t.max_level.min(t.images[0].len() as i32 - 1);
-    for level in base + 1..=top {
-        if w == 1 && h == 1 && (d == 1 || layered) {
-            break;
-        }
-        w = (w / 2).max(1);
-        if target != TextureTarget::D1 && target != TextureTarget::D1Array {
-            h = (h / 2).max(1);
-        }
-        if target == TextureTarget::D3 {
-            d = (d / 2).max(1);
-        }
-        for face in 0..faces {
-            let img = t.images[face][level as usize];
-            if img.internal_format != base_image.internal_format
-                || img.width != w
-                || img.height != h
-                || img.depth != d
-            {
-                return false;
-            }
-        }
+    if t.base_level > t.max_level {
+        return false;
     }
-    true
+    let top = chain_top(t, target, base);
+    (base + 1..=top).all(|level| continues_chain(t, target, base, level))
 }
 
-/// The view of a texture: level range and swizzle.
+/// The view of a texture: its base level, the last level continuing the mipmap chain from
+/// it (at most `TEXTURE_MAX_LEVEL`), and the swizzle.
 pub fn texture_view(t: &Texture) -> TextureView {
     let swz = |i: usize| map_swizzle(t.swizzle[i]).unwrap_or(TextureView::default().swizzle[i]);
+    let target = t.target.unwrap_or(TextureTarget::D2);
+    let base = match target {
+        TextureTarget::Rectangle
+        | TextureTarget::D2Multisample
+        | TextureTarget::D2MultisampleArray
+        | TextureTarget::Buffer => 0,
+        _ => t.base_level.clamp(0, MAX_LEVELS as i32 - 1) as usize,
+    };
+    let mut last = base;
+    if has_texels(&t.images[0][base]) && base == t.base_level.max(0) as usize {
+        let top = chain_top(t, target, base);
+        while last < top && continues_chain(t, target, base, last + 1) {
+            last += 1;
+        }
+    }
     TextureView {
-        base_level: t.base_level.max(0) as u32,
-        max_level: t.max_level.max(0) as u32,
+        base_level: base as u32,
+        max_level: last as u32,
         swizzle: [swz(0), swz(1), swz(2), swz(3)],
     }
+}
+
+/// The texture handle and sampler CSO a sampler slot reading `target` of `unit` gets:
+/// `(None, None)` when nothing complete is bound there. Sends the texture's view first if
+/// the backend has an older one.
+fn slot_binding(
+    st: &ContextState,
+    unit: usize,
+    target: TextureTarget,
+    world: &mut World,
+    dev: &mut Device,
+) -> (
+    Option<tessera_wire::handle::TextureHandle>,
+    Option<tessera_wire::handle::SamplerHandle>,
+) {
+    let Some(entity) = st.textures[unit][target as usize] else {
+        return (None, None);
+    };
+    let sampler_params = st.samplers[unit]
+        .and_then(|s| world.get::<Sampler>(s))
+        .map(|s| s.params);
+    let Some(mut texture) = world.get_mut::<Texture>(entity) else {
+        return (None, None);
+    };
+    let params = sampler_params.unwrap_or(texture.sampler);
+    if !is_complete(&texture, &params) {
+        return (None, None);
+    }
+    if texture.target != Some(TextureTarget::Buffer) {
+        let view = texture_view(&texture);
+        if texture.view_synced != Some(view) {
+            texture.view_synced = Some(view);
+            dev.push(Record::SetTextureView {
+                texture: texture.handle,
+                view,
+            });
+        }
+    }
+    let key = sampler_state(&params);
+    let Device {
+        enc, alloc, csos, ..
+    } = &mut *dev;
+    let cso = csos.sampler.get_or_create(
+        &key,
+        alloc,
+        enc,
+        |cso, state| Record::CreateSamplerState {
+            cso,
+            state: Box::new(*state),
+        },
+        |cso| Record::DestroySamplerState { cso },
+    );
+    (Some(texture.handle), Some(cso))
 }
 
 /// Emits `BindTexture` for the program's sampler slots, given as (unit, target) pairs, whose
@@ -143,46 +269,7 @@ pub fn emit_textures(
         if unit >= MAX_TEXTURE_UNITS || units & (1 << unit) == 0 || slot >= MAX_TEXTURE_UNITS {
             continue;
         }
-        let binding = match st.textures[unit][target as usize] {
-            None => (None, None),
-            Some(entity) => {
-                let sampler_params = st.samplers[unit]
-                    .and_then(|s| world.get::<Sampler>(s))
-                    .map(|s| s.params);
-                match world.get_mut::<Texture>(entity) {
-                    None => (None, None),
-                    Some(mut texture) => {
-                        let params = sampler_params.unwrap_or(texture.sampler);
-                        if !is_complete(&texture, &params) {
-                            (None, None)
-                        } else {
-                            if texture.view_synced != Some(texture.params_generation) {
-                                texture.view_synced = Some(texture.params_generation);
-                                dev.push(Record::SetTextureView {
-                                    texture: texture.handle,
-                                    view: texture_view(&texture),
-                                });
-                            }
-                            let key = sampler_state(&params);
-                            let Device {
-                                enc, alloc, csos, ..
-                            } = &mut *dev;
-                            let cso = csos.sampler.get_or_create(
-                                &key,
-                                alloc,
-                                enc,
-                                |cso, state| Record::CreateSamplerState {
-                                    cso,
-                                    state: Box::new(*state),
-                                },
-                                |cso| Record::DestroySamplerState { cso },
-                            );
-                            (Some(texture.handle), Some(cso))
-                        }
-                    }
-                }
-            }
-        };
+        let binding = slot_binding(st, unit, target, world, dev);
         let old = shadow.textures[slot];
         if changed(&mut shadow.textures[slot], binding) {
             dev.csos.sampler.rebind(old.and_then(|b| b.1), binding.1);
@@ -192,5 +279,98 @@ pub fn emit_textures(
                 sampler: binding.1,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_wire::format::Format;
+    use tessera_wire::handle::{Handle, RawHandle, TextureHandle};
+
+    fn image(w: i32, h: i32, d: i32, internal_format: GLenum, format: Format) -> Image {
+        Image {
+            width: w,
+            height: h,
+            depth: d,
+            internal_format,
+            format: Some(format),
+            ..Image::default()
+        }
+    }
+
+    fn texture(target: TextureTarget) -> Texture {
+        let handle = TextureHandle::from_raw(RawHandle {
+            slot: 0,
+            generation: 1,
+        });
+        Texture::new(handle, Some(target))
+    }
+
+    fn params(min: GLenum, mag: GLenum) -> SamplerParams {
+        SamplerParams {
+            min_filter: min,
+            mag_filter: mag,
+            ..SamplerParams::initial(None)
+        }
+    }
+
+    #[test]
+    fn a_full_chain_is_mipmap_complete_and_a_gap_is_not() {
+        let mut t = texture(TextureTarget::D2);
+        for (level, (w, h)) in [(8, 4), (4, 2), (2, 1), (1, 1)].into_iter().enumerate() {
+            t.images[0][level] = image(w, h, 1, RGBA8, Format::Rgba8);
+        }
+        let mip = params(LINEAR_MIPMAP_LINEAR, LINEAR);
+        assert!(is_complete(&t, &mip));
+        assert_eq!(texture_view(&t).max_level, 3);
+        t.images[0][2] = image(2, 2, 1, RGBA8, Format::Rgba8);
+        assert!(!is_complete(&t, &mip));
+        assert!(is_complete(&t, &params(LINEAR, LINEAR)));
+        assert_eq!(texture_view(&t).max_level, 1);
+        // MAX_LEVEL 1 makes the wrong level 2 insignificant.
+        t.max_level = 1;
+        assert!(is_complete(&t, &mip));
+        // Base above max: not mipmap complete, still base complete.
+        t.base_level = 2;
+        assert!(!is_complete(&t, &mip));
+        assert!(is_complete(&t, &params(NEAREST, NEAREST)));
+    }
+
+    #[test]
+    fn array_layers_do_not_halve() {
+        let mut t = texture(TextureTarget::D1Array);
+        t.images[0][0] = image(4, 3, 1, RGBA8, Format::Rgba8);
+        t.images[0][1] = image(2, 3, 1, RGBA8, Format::Rgba8);
+        t.images[0][2] = image(1, 3, 1, RGBA8, Format::Rgba8);
+        assert!(is_complete(&t, &params(NEAREST_MIPMAP_NEAREST, NEAREST)));
+        t.images[0][2] = image(1, 1, 1, RGBA8, Format::Rgba8);
+        assert!(!is_complete(&t, &params(NEAREST_MIPMAP_NEAREST, NEAREST)));
+    }
+
+    #[test]
+    fn integer_textures_need_nearest_filters() {
+        let mut t = texture(TextureTarget::D2);
+        t.images[0][0] = image(1, 1, 1, RGBA8UI, Format::Rgba8ui);
+        assert!(!is_complete(&t, &params(NEAREST, LINEAR)));
+        assert!(!is_complete(&t, &params(NEAREST_MIPMAP_LINEAR, NEAREST)));
+        assert!(is_complete(&t, &params(NEAREST_MIPMAP_NEAREST, NEAREST)));
+        assert!(is_complete(&t, &params(NEAREST, NEAREST)));
+    }
+
+    #[test]
+    fn cube_maps_must_be_cube_complete_even_without_mipmaps() {
+        let mut t = texture(TextureTarget::Cube);
+        for face in 0..5 {
+            t.images[face][0] = image(4, 4, 1, RGBA8, Format::Rgba8);
+        }
+        let linear = params(LINEAR, LINEAR);
+        assert!(!is_complete(&t, &linear));
+        t.images[5][0] = image(2, 2, 1, RGBA8, Format::Rgba8);
+        assert!(!is_complete(&t, &linear));
+        t.images[5][0] = image(4, 4, 1, RGBA, Format::Rgba8);
+        assert!(!is_complete(&t, &linear));
+        t.images[5][0] = image(4, 4, 1, RGBA8, Format::Rgba8);
+        assert!(is_complete(&t, &linear));
     }
 }

@@ -7,6 +7,8 @@
 #![expect(unsafe_code, reason = "getrusage for per-thread CPU time in the benchmark")]
 
 pub mod measure;
+pub mod scenes;
+pub mod programs;
 
 use tessera_engine::wire::TransportKind;
 use tessera_engine::{Config, Context, SurfaceConfig};

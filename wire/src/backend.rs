@@ -52,6 +52,18 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+    /// The native driver lacks something a record asked for; the backend carried on without
+    /// it, or with the stand-in the message names. Reported once per feature and session.
+    Unsupported {
+        /// What is missing, and what was done instead.
+        what: String,
+    },
+    /// A native API error caught by a backend's debug checks (`TESSERA_GLES_DEBUG=1`): a bug
+    /// of the backend or of the driver, never of the application.
+    NativeError {
+        /// The record, and the driver's words.
+        what: String,
+    },
 }
 
 /// What a backend produced while applying a batch.

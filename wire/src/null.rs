@@ -331,6 +331,58 @@ impl NullBackend {
                 stage.get(*data)?;
                 "WriteCompressedTexture"
             }
+            R::WriteTextureFromBuffer {
+                texture,
+                layout,
+                source,
+                ..
+            } => {
+                let n = "WriteTextureFromBuffer";
+                self.live(n, *texture)?;
+                self.live(n, source.buffer)?;
+                let [w, h, d] = source.region.size.map(u64::from);
+                let extent = if w == 0 || h == 0 || d == 0 {
+                    0
+                } else {
+                    (d - 1) * u64::from(source.image_stride)
+                        + (h - 1) * u64::from(source.row_stride)
+                        + w * pixel_size(layout.format, layout.ty) as u64
+                };
+                self.buffer_range(n, source.buffer.slot, source.offset, extent)?;
+                n
+            }
+            R::WriteCompressedTextureFromBuffer {
+                texture, source, ..
+            } => {
+                let n = "WriteCompressedTextureFromBuffer";
+                self.live(n, *texture)?;
+                self.live(n, source.buffer)?;
+                let r = source.range;
+                self.buffer_range(n, source.buffer.slot, r.offset, r.size)?;
+                n
+            }
+            R::ReadTexture {
+                texture,
+                layout,
+                read,
+                ..
+            } => {
+                let n = "ReadTexture";
+                self.live(n, *texture)?;
+                let size = read.size.iter().map(|&s| s as usize).product::<usize>()
+                    * pixel_size(layout.format, layout.ty);
+                match &read.dst {
+                    PixelDestination::Reply(reply) => {
+                        out.replies.push((*reply, Reply::Bytes(vec![0; size])));
+                    }
+                    PixelDestination::Buffer { buffer, offset } => {
+                        self.live(n, *buffer)?;
+                        let range = self.buffer_range(n, buffer.slot, *offset, size as u64)?;
+                        self.buffer_mut(buffer.slot)[range].fill(0);
+                    }
+                }
+                n
+            }
             R::CopyTexture { texture, region, .. } => {
                 let n = "CopyTexture";
                 self.live(n, *texture)?;
@@ -436,13 +488,36 @@ impl NullBackend {
             R::CreateProgram { program, desc } => {
                 let n = "CreateProgram";
                 self.create(n, *program)?;
-                for stage_code in &desc.stages {
+                let bad = |what: String| SessionError::BadValue { record: n, what };
+                for (i, stage_code) in desc.stages.iter().enumerate() {
                     let code = stage.get(stage_code.spirv)?;
-                    if code.len() % 4 != 0 {
-                        return Err(SessionError::BadValue {
-                            record: n,
-                            what: format!("SPIR-V of {} bytes is not whole words", code.len()),
-                        });
+                    if code.len() % 4 != 0 || code.len() < 20 {
+                        return Err(bad(format!(
+                            "SPIR-V of {} bytes is not a whole module",
+                            code.len()
+                        )));
+                    }
+                    if code[..4] != [0x03, 0x02, 0x23, 0x07] {
+                        return Err(bad("SPIR-V without its magic number".into()));
+                    }
+                    if desc.stages[..i].iter().any(|s| s.stage == stage_code.stage) {
+                        return Err(bad(format!("two {:?} stages", stage_code.stage)));
+                    }
+                }
+                // An array element continues the slot before it (see ProgramDesc).
+                let continues = |i: usize, element: u32, prev: Option<u32>| {
+                    element == 0 || (i > 0 && prev == Some(element - 1))
+                };
+                for (i, s) in desc.samplers.iter().enumerate() {
+                    let prev = i.checked_sub(1).map(|p| desc.samplers[p].element);
+                    if !continues(i, s.element, prev) {
+                        return Err(bad(format!("sampler slot {i} continues no array")));
+                    }
+                }
+                for (i, b) in desc.uniform_blocks.iter().enumerate() {
+                    let prev = i.checked_sub(1).map(|p| desc.uniform_blocks[p].element);
+                    if !continues(i, b.element, prev) {
+                        return Err(bad(format!("uniform block slot {i} continues no array")));
                     }
                 }
                 n

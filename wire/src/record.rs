@@ -130,23 +130,67 @@ pub enum ClearValue {
 pub struct StageCode {
     /// The stage.
     pub stage: ShaderStage,
-    /// SPIR-V words, little endian, in the stage area.
+    /// SPIR-V words (little endian) in the stage area, with the `Location`, `Index`,
+    /// `Binding` and `DescriptorSet` decorations of [`ProgramDesc`]'s layout; entry point
+    /// `main`.
     pub spirv: Span,
 }
 
+/// One sampler slot of a program: a combined image-sampler descriptor.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct SamplerSlot {
+    /// The kind of texture it reads (shadow and integer samplers read the same kinds).
+    pub kind: TextureKind,
+    /// Its element in a sampler array (0 for a plain sampler and for an array's first
+    /// element): slot `s` with element `e` is array element `e` of binding `1 + s - e`.
+    pub element: u32,
+}
+
+/// One uniform block slot of a program: a uniform buffer descriptor.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct BlockSlot {
+    /// Bytes the shaders read from the bound range (`UNIFORM_BLOCK_DATA_SIZE`).
+    pub size: u32,
+    /// Its element in an array of blocks (0 otherwise), as for [`SamplerSlot::element`].
+    pub element: u32,
+}
+
 /// A linked program as the backend needs it: code per stage, and the interface the engine
-/// assigned (descriptor bindings are Tessera's, patched into the SPIR-V).
+/// assigned.
+///
+/// ## Binding layout (the contract between the front end and both backends)
+/// Every resource is in descriptor set 0, numbered for the whole program (the same number
+/// in every stage that uses it):
+/// - **binding 0**: the default uniform block (GL's loose uniforms, std140,
+///   `default_block_size` bytes, contents from `SetUniforms`). The number is reserved
+///   whether or not the program has one.
+/// - **bindings `1 ..= S`** (`S = samplers.len()`): combined image-samplers, binding
+///   `1 + s` for sampler slot `s`; `BindTexture { slot: s }` binds it. A GLSL sampler array
+///   is one SPIR-V variable: it is decorated with the binding of its first slot and has as
+///   many array elements as it has slots; the bindings of its other slots are unused.
+/// - **bindings `S + 1 ..= S + B`** (`B = uniform_blocks.len()`): uniform buffers, binding
+///   `1 + S + b` for uniform block `b` (GL's block index); `BindUniformBuffer { slot: b }`
+///   binds it. Arrays of blocks work like sampler arrays.
+/// - Resource variables no code uses may carry numbers above `S + B`; no descriptor is
+///   needed for them.
+///
+/// Stage interfaces: vertex inputs are at the locations `SetVertexBuffer`/vertex layouts
+/// use (GL's attribute locations); fragment outputs at their colour numbers (`Index 1` for
+/// the second source of dual-source blending); varyings at matching locations in
+/// consecutive stages.
 #[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[rkyv(derive(Debug))]
 pub struct ProgramDesc {
-    /// Code of every linked stage.
+    /// Code of every linked stage, in pipeline order.
     pub stages: Vec<StageCode>,
     /// Size in bytes of the default uniform block (`SetUniforms` data), 0 if none.
     pub default_block_size: u32,
-    /// For each sampler binding of the program, in binding order, the texture kind it reads.
-    pub samplers: Vec<TextureKind>,
-    /// Number of uniform blocks (bindings after the samplers).
-    pub uniform_blocks: u8,
+    /// Sampler slots, in slot order.
+    pub samplers: Vec<SamplerSlot>,
+    /// Uniform block slots, in block-index order.
+    pub uniform_blocks: Vec<BlockSlot>,
 }
 
 /// A byte range of a buffer.
@@ -199,6 +243,46 @@ pub struct TextureCopy {
 pub struct ReadRegion {
     /// The framebuffer rectangle read.
     pub rect: Rect,
+    /// Where the tightly packed pixels go.
+    pub dst: PixelDestination,
+}
+
+/// Where a `WriteTextureFromBuffer` reads its pixels (a pixel unpack buffer).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct BufferPixels {
+    /// The texels written.
+    pub region: TextureRegion,
+    /// The buffer read.
+    pub buffer: BufferHandle,
+    /// Byte offset of the first pixel in the buffer.
+    pub offset: u64,
+    /// Bytes from one row to the next.
+    pub row_stride: u32,
+    /// Bytes from one slice (or layer) to the next.
+    pub image_stride: u32,
+    /// Whether multi-byte components are byte-swapped (`UNPACK_SWAP_BYTES`).
+    pub swap_bytes: bool,
+}
+
+/// Where a `WriteCompressedTextureFromBuffer` reads its blocks.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct BufferBlocks {
+    /// The texels written.
+    pub region: TextureRegion,
+    /// The buffer read.
+    pub buffer: BufferHandle,
+    /// The bytes of the blocks in the buffer.
+    pub range: BufferRange,
+}
+
+/// What a `ReadTexture` reads and where it puts it.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct TextureRead {
+    /// Extent of the image (width, height, and depth or layers).
+    pub size: [u32; 3],
     /// Where the tightly packed pixels go.
     pub dst: PixelDestination,
 }
@@ -322,6 +406,29 @@ pub enum Record {
         face: u8,
         region: Box<TextureRegion>,
         data: Span,
+    },
+    /// Writes pixels from a buffer object into a region of one image.
+    WriteTextureFromBuffer {
+        texture: TextureHandle,
+        level: u8,
+        face: u8,
+        layout: PixelLayout,
+        source: Box<BufferPixels>,
+    },
+    /// Writes compressed blocks from a buffer object into a region of one image.
+    WriteCompressedTextureFromBuffer {
+        texture: TextureHandle,
+        level: u8,
+        face: u8,
+        source: Box<BufferBlocks>,
+    },
+    /// Reads one whole image as tightly packed rows of `layout`.
+    ReadTexture {
+        texture: TextureHandle,
+        level: u8,
+        face: u8,
+        layout: PixelLayout,
+        read: Box<TextureRead>,
     },
     /// Copies a rectangle of a framebuffer into a region of one image (`origin[2]` of the
     /// region is the layer or z slice; its size is the rectangle's).

@@ -1,0 +1,276 @@
+//! `glLinkProgram`: the front end links on the client, then the executable goes to the
+//! backend as one `CreateProgram`.
+//!
+//! The group's lock is released while glslang works (1-4 ms), so other contexts are not
+//! held up by a link; the result is applied only if the program still exists.
+
+use bevy_ecs::entity::Entity;
+use tessera_components::gl::*;
+use tessera_components::object::{
+    ActiveUniform, ActiveUniformBlock, ActiveVariable, GeometryInfo, Life, LinkedProgram, Program,
+    Shader,
+};
+use tessera_components::state::TextureTarget;
+use tessera_shader::gltype::SamplerTarget;
+use tessera_shader::{LinkRequest, Stage};
+use tessera_wire::format::{ShaderStage, TextureKind};
+use tessera_wire::handle::ProgramHandle;
+use tessera_wire::record::{BlockSlot, ProgramDesc, Record, SamplerSlot, StageCode};
+
+use crate::context::Context;
+use crate::shader::front_end_stage;
+use crate::share::Shared;
+
+/// The binding-table target of a sampler's target.
+pub(crate) fn texture_target(t: SamplerTarget) -> TextureTarget {
+    match t {
+        SamplerTarget::D1 => TextureTarget::D1,
+        SamplerTarget::D2 => TextureTarget::D2,
+        SamplerTarget::D3 => TextureTarget::D3,
+        SamplerTarget::Cube => TextureTarget::Cube,
+        SamplerTarget::Rectangle => TextureTarget::Rectangle,
+        SamplerTarget::D1Array => TextureTarget::D1Array,
+        SamplerTarget::D2Array => TextureTarget::D2Array,
+        SamplerTarget::Buffer => TextureTarget::Buffer,
+        SamplerTarget::D2Multisample => TextureTarget::D2Multisample,
+        SamplerTarget::D2MultisampleArray => TextureTarget::D2MultisampleArray,
+    }
+}
+
+/// The wire's texture kind of a sampler's target.
+fn texture_kind(t: SamplerTarget) -> TextureKind {
+    match t {
+        SamplerTarget::D1 => TextureKind::D1,
+        SamplerTarget::D2 => TextureKind::D2,
+        SamplerTarget::D3 => TextureKind::D3,
+        SamplerTarget::Cube => TextureKind::Cube,
+        SamplerTarget::Rectangle => TextureKind::Rectangle,
+        SamplerTarget::D1Array => TextureKind::D1Array,
+        SamplerTarget::D2Array => TextureKind::D2Array,
+        SamplerTarget::Buffer => TextureKind::Buffer,
+        SamplerTarget::D2Multisample => TextureKind::D2Multisample,
+        SamplerTarget::D2MultisampleArray => TextureKind::D2MultisampleArray,
+    }
+}
+
+fn wire_stage(s: Stage) -> ShaderStage {
+    match s {
+        Stage::Vertex => ShaderStage::Vertex,
+        Stage::Geometry => ShaderStage::Geometry,
+        Stage::Fragment => ShaderStage::Fragment,
+    }
+}
+
+/// The program's reflection in the components' terms, with zeroed uniform storage.
+fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
+    let variable = |v: &tessera_shader::Variable| ActiveVariable {
+        name: v.name.clone(),
+        ty: v.ty,
+        size: v.size,
+        location: v.location,
+        index: v.index,
+    };
+    LinkedProgram {
+        uniforms: p
+            .uniforms
+            .iter()
+            .map(|u| ActiveUniform {
+                name: u.name.clone(),
+                ty: u.ty,
+                size: u.size,
+                block_index: u.block,
+                offset: u.offset,
+                array_stride: u.array_stride,
+                matrix_stride: u.matrix_stride,
+                row_major: u.row_major,
+                location: u.location,
+                sampler_binding: u.sampler_slot,
+            })
+            .collect(),
+        locations: p.locations.clone(),
+        blocks: p
+            .blocks
+            .iter()
+            .map(|b| ActiveUniformBlock {
+                name: b.name.clone(),
+                data_size: b.data_size as i32,
+                binding: b.binding,
+                uniforms: b.uniforms.clone(),
+                stages: b.stages,
+            })
+            .collect(),
+        attributes: p.attributes.iter().map(variable).collect(),
+        outputs: p.outputs.iter().map(variable).collect(),
+        default_block: vec![0; p.default_block_size as usize],
+        sampler_units: p.samplers.iter().map(|s| s.unit).collect(),
+        sampler_targets: p
+            .samplers
+            .iter()
+            .map(|s| texture_target(s.target))
+            .collect(),
+        attribute_mask: p.attribute_mask,
+        stages: p
+            .stages
+            .iter()
+            .fold(0, |bits, (s, _)| bits | 1 << wire_stage(*s) as u8),
+        geometry: p.geometry.map(|g| GeometryInfo {
+            vertices_out: g.vertices_out,
+            input_type: g.input,
+            output_type: g.output,
+        }),
+    }
+}
+
+/// What a link needs from the program and its shaders, copied out under the lock.
+struct LinkInput {
+    shaders: Vec<(Stage, String)>,
+    attrib_bindings: Vec<(String, u32)>,
+    frag_data_bindings: Vec<(String, u32, u32)>,
+}
+
+impl Context {
+    /// `glLinkProgram`.
+    pub fn link_program(&mut self, program: GLuint) {
+        let (e, input) = {
+            let sh = self.group.lock();
+            let e = match Self::program_entity(&sh, program) {
+                Ok(e) => e,
+                Err(err) => {
+                    drop(sh);
+                    return self.error(err);
+                }
+            };
+            (e, Self::link_input(&sh, e))
+        };
+        let result = input.and_then(|input| {
+            let shaders: Vec<(Stage, &str)> = input
+                .shaders
+                .iter()
+                .map(|(s, t)| (*s, t.as_str()))
+                .collect();
+            tessera_shader::link(&LinkRequest {
+                shaders: &shaders,
+                attrib_bindings: &input.attrib_bindings,
+                frag_data_bindings: &input.frag_data_bindings,
+                limits: crate::program::front_end_limits(),
+            })
+        });
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        if sh.world.get::<Program>(e).is_none() {
+            return;
+        }
+        match result {
+            Ok(linked) => {
+                self.apply_link(&mut sh, e, &linked);
+                if self.local.st.program == Some(e) {
+                    self.touch_program();
+                }
+            }
+            Err(log) => Self::fail_link(&mut sh, e, log),
+        }
+        sh.flush_if_full();
+    }
+
+    /// The attached shaders' compiled sources and the binding requests; `Err` is the log of
+    /// a link that fails before compiling (an attached shader that did not compile).
+    fn link_input(sh: &Shared, e: Entity) -> Result<LinkInput, String> {
+        let p = sh.world.get::<Program>(e).ok_or_else(String::new)?;
+        let mut shaders = Vec::new();
+        for s in &p.attached {
+            let Some(shader) = sh.world.get::<Shader>(*s) else {
+                continue;
+            };
+            match (&shader.compiled_source, shader.compiled) {
+                (Some(src), true) => shaders.push((front_end_stage(shader.stage), src.clone())),
+                _ => return Err("error: linking with uncompiled/unspecialized shader".into()),
+            }
+        }
+        Ok(LinkInput {
+            shaders,
+            attrib_bindings: p.attrib_bindings.clone(),
+            frag_data_bindings: p.frag_data_bindings.clone(),
+        })
+    }
+
+    /// Installs a successful link: a new wire program replaces the previous one.
+    fn apply_link(&mut self, sh: &mut Shared, e: Entity, linked: &tessera_shader::Program) {
+        let handle: ProgramHandle = sh.dev.alloc.mint();
+        let stages = linked
+            .stages
+            .iter()
+            .map(|(stage, words)| StageCode {
+                stage: wire_stage(*stage),
+                spirv: sh.dev.enc.stage_with(words.len() * 4, |bytes| {
+                    for (chunk, w) in bytes.chunks_exact_mut(4).zip(words) {
+                        chunk.copy_from_slice(&w.to_le_bytes());
+                    }
+                }),
+            })
+            .collect();
+        let desc = ProgramDesc {
+            stages,
+            default_block_size: linked.default_block_size,
+            samplers: linked
+                .samplers
+                .iter()
+                .map(|s| SamplerSlot {
+                    kind: texture_kind(s.target),
+                    element: s.element,
+                })
+                .collect(),
+            uniform_blocks: linked
+                .blocks
+                .iter()
+                .map(|b| BlockSlot {
+                    size: b.data_size,
+                    element: b.element,
+                })
+                .collect(),
+        };
+        sh.dev.push(Record::CreateProgram {
+            program: handle,
+            desc: Box::new(desc),
+        });
+        let Some(mut p) = sh.world.get_mut::<Program>(e) else {
+            return;
+        };
+        let old = p.handle.replace(handle);
+        p.linked = true;
+        p.validated = false;
+        p.info_log = linked.log.clone();
+        p.linked_state = Some(linked_program(linked));
+        p.generation = p.generation.wrapping_add(1);
+        p.uniforms_generation = p.uniforms_generation.wrapping_add(1);
+        if let Some(old) = old {
+            // Contexts that still bind the old program rebind before their next verb; the
+            // backend only has to tolerate the dangling binding until then.
+            sh.dev.push(Record::DestroyProgram { program: old });
+            sh.dev.alloc.free(old);
+        }
+    }
+
+    /// Records a failed link. A program current in some context keeps its executable for
+    /// rendering; any other loses it.
+    fn fail_link(sh: &mut Shared, e: Entity, log: String) {
+        let in_use = sh.world.get::<Life>(e).is_some_and(|l| l.refs > 0);
+        let Some(mut p) = sh.world.get_mut::<Program>(e) else {
+            return;
+        };
+        p.linked = false;
+        p.validated = false;
+        p.info_log = if log.is_empty() {
+            "error: linking failed\n".into()
+        } else {
+            log
+        };
+        if in_use {
+            return;
+        }
+        p.linked_state = None;
+        if let Some(old) = p.handle.take() {
+            sh.dev.push(Record::DestroyProgram { program: old });
+            sh.dev.alloc.free(old);
+        }
+    }
+}

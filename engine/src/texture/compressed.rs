@@ -1,0 +1,407 @@
+//! Compressed images: `compressed_tex_image_*` and `compressed_tex_sub_image_*` (RGTC, the
+//! one family of specific compressed formats GL 3.3 has). The data are whole 4x4 blocks,
+//! tightly packed: they travel as they are, from the stage or from a pixel unpack buffer.
+
+use tessera_components::gl::*;
+use tessera_components::object::Image;
+use tessera_components::state::TextureTarget;
+use tessera_systems::conv::map_sized_format;
+use tessera_wire::handle::TextureHandle;
+use tessera_wire::record::{BufferBlocks, BufferRange, Record};
+
+use super::format::{block_bytes, compressed_size};
+use super::image::{
+    Footprint, Source, accepts, check_region, compressible, image_size, wire_region,
+};
+use super::{ImageTarget, fits, image_target, max_levels};
+use crate::context::{Context, GlResult};
+use crate::pixel::Pixels;
+use crate::share::Shared;
+
+/// The arguments of a compressed image call.
+#[derive(Clone, Copy, Debug)]
+struct Compressed<'a> {
+    target: GLenum,
+    level: GLint,
+    format: GLenum,
+    origin: [GLint; 3],
+    size: [GLsizei; 3],
+    border: GLint,
+    image_size: GLsizei,
+    data: Pixels<'a>,
+}
+
+impl Context {
+    /// `glCompressedTexImage1D` (GL 3.3 has no one-dimensional compressed formats: every
+    /// call is `INVALID_ENUM`, after the same checks as the other dimensions).
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    pub fn compressed_tex_image_1d(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        internalformat: GLenum,
+        width: GLsizei,
+        border: GLint,
+        image_size: GLsizei,
+        data: Pixels<'_>,
+    ) {
+        let c = Compressed {
+            target,
+            level,
+            format: internalformat,
+            origin: [0; 3],
+            size: [width, 1, 1],
+            border,
+            image_size,
+            data,
+        };
+        self.compressed_image(1, c);
+    }
+
+    /// `glCompressedTexImage2D`.
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    pub fn compressed_tex_image_2d(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        internalformat: GLenum,
+        width: GLsizei,
+        height: GLsizei,
+        border: GLint,
+        image_size: GLsizei,
+        data: Pixels<'_>,
+    ) {
+        let c = Compressed {
+            target,
+            level,
+            format: internalformat,
+            origin: [0; 3],
+            size: [width, height, 1],
+            border,
+            image_size,
+            data,
+        };
+        self.compressed_image(2, c);
+    }
+
+    /// `glCompressedTexImage3D`.
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    pub fn compressed_tex_image_3d(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        internalformat: GLenum,
+        width: GLsizei,
+        height: GLsizei,
+        depth: GLsizei,
+        border: GLint,
+        image_size: GLsizei,
+        data: Pixels<'_>,
+    ) {
+        let c = Compressed {
+            target,
+            level,
+            format: internalformat,
+            origin: [0; 3],
+            size: [width, height, depth],
+            border,
+            image_size,
+            data,
+        };
+        self.compressed_image(3, c);
+    }
+
+    fn compressed_image(&mut self, dims: u8, c: Compressed<'_>) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        if let Err(err) = self.compressed_image_locked(&mut sh, dims, c) {
+            self.error(err);
+        }
+    }
+
+    fn compressed_image_locked(
+        &mut self,
+        sh: &mut Shared,
+        dims: u8,
+        c: Compressed<'_>,
+    ) -> GlResult {
+        let it = image_target(c.target)
+            .filter(|it| accepts(dims, *it) && compressible(it.target))
+            .ok_or(INVALID_ENUM)?;
+        let block = map_sized_format(c.format)
+            .and_then(block_bytes)
+            .ok_or(INVALID_ENUM)?;
+        if c.image_size < 0 {
+            return Err(INVALID_VALUE);
+        }
+        let source = self.compressed_source(sh, c.data, c.image_size as usize)?;
+        if c.level < 0 || c.level >= max_levels(&self.local.limits, it.target) {
+            return Err(INVALID_VALUE);
+        }
+        if c.border != 0 {
+            return Err(INVALID_OPERATION);
+        }
+        let [w, h, d] = image_size(dims, c.size);
+        let level = c.level as usize;
+        if !fits(&self.local.limits, it.target, c.level, w, h, d) {
+            if it.proxy {
+                self.define_image(sh, it, level, Image::default());
+                return Ok(());
+            }
+            return Err(INVALID_VALUE);
+        }
+        let expected = compressed_size(block, w, h, d);
+        if expected != c.image_size as usize {
+            return Err(INVALID_VALUE);
+        }
+        let image = Image {
+            width: w,
+            height: h,
+            depth: d,
+            internal_format: c.format,
+            format: map_sized_format(c.format),
+            compressed_size: c.image_size,
+            ..Image::default()
+        };
+        let Some((_, handle)) = self.define_image(sh, it, level, image) else {
+            return Ok(());
+        };
+        self.emit_blocks(
+            sh,
+            handle,
+            it,
+            level,
+            ([0; 3], [w, h, d]),
+            c.image_size as usize,
+            source,
+        );
+        Ok(())
+    }
+
+    /// Resolves the data of a compressed upload of `len` bytes (as [`Self::unpack_source`]
+    /// does for pixels: blocks are tightly packed, so only the range and mapping matter).
+    fn compressed_source<'a>(
+        &self,
+        sh: &Shared,
+        data: Pixels<'a>,
+        len: usize,
+    ) -> GlResult<Source<'a>> {
+        let fp = Footprint {
+            start: 0,
+            end: len,
+            align: 1,
+            empty: len == 0,
+        };
+        self.unpack_source(sh, data, fp)
+    }
+
+    /// Emits the upload of compressed blocks.
+    #[expect(clippy::too_many_arguments, reason = "one upload's whole description")]
+    fn emit_blocks(
+        &self,
+        sh: &mut Shared,
+        texture: TextureHandle,
+        it: ImageTarget,
+        level: usize,
+        (origin, size): ([i32; 3], [i32; 3]),
+        len: usize,
+        source: Source<'_>,
+    ) {
+        if len == 0 || size.iter().any(|s| *s <= 0) {
+            return;
+        }
+        let region = Box::new(wire_region(it.target, origin, size));
+        match source {
+            Source::None => {}
+            Source::Client(bytes) => {
+                let data = sh.dev.enc.stage(&bytes[..len]);
+                sh.dev.push(Record::WriteCompressedTexture {
+                    texture,
+                    level: level as u8,
+                    face: it.face as u8,
+                    region,
+                    data,
+                });
+            }
+            Source::Buffer { handle, offset } => {
+                sh.dev.push(Record::WriteCompressedTextureFromBuffer {
+                    texture,
+                    level: level as u8,
+                    face: it.face as u8,
+                    source: Box::new(BufferBlocks {
+                        region: *region,
+                        buffer: handle,
+                        range: BufferRange {
+                            offset: offset as u64,
+                            size: len as u64,
+                        },
+                    }),
+                });
+            }
+        }
+        sh.flush_if_full();
+    }
+
+    /// `glCompressedTexSubImage1D` (always `INVALID_ENUM` in GL 3.3: see
+    /// [`compressed_tex_image_1d`](Self::compressed_tex_image_1d)).
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    pub fn compressed_tex_sub_image_1d(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        xoffset: GLint,
+        width: GLsizei,
+        format: GLenum,
+        image_size: GLsizei,
+        data: Pixels<'_>,
+    ) {
+        let c = Compressed {
+            target,
+            level,
+            format,
+            origin: [xoffset, 0, 0],
+            size: [width, 1, 1],
+            border: 0,
+            image_size,
+            data,
+        };
+        self.compressed_sub_image(1, c);
+    }
+
+    /// `glCompressedTexSubImage2D`.
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    pub fn compressed_tex_sub_image_2d(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        xoffset: GLint,
+        yoffset: GLint,
+        width: GLsizei,
+        height: GLsizei,
+        format: GLenum,
+        image_size: GLsizei,
+        data: Pixels<'_>,
+    ) {
+        let c = Compressed {
+            target,
+            level,
+            format,
+            origin: [xoffset, yoffset, 0],
+            size: [width, height, 1],
+            border: 0,
+            image_size,
+            data,
+        };
+        self.compressed_sub_image(2, c);
+    }
+
+    /// `glCompressedTexSubImage3D`.
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    pub fn compressed_tex_sub_image_3d(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        xoffset: GLint,
+        yoffset: GLint,
+        zoffset: GLint,
+        width: GLsizei,
+        height: GLsizei,
+        depth: GLsizei,
+        format: GLenum,
+        image_size: GLsizei,
+        data: Pixels<'_>,
+    ) {
+        let c = Compressed {
+            target,
+            level,
+            format,
+            origin: [xoffset, yoffset, zoffset],
+            size: [width, height, depth],
+            border: 0,
+            image_size,
+            data,
+        };
+        self.compressed_sub_image(3, c);
+    }
+
+    fn compressed_sub_image(&mut self, dims: u8, c: Compressed<'_>) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        if let Err(err) = self.compressed_sub_image_locked(&mut sh, dims, c) {
+            self.error(err);
+        }
+    }
+
+    fn compressed_sub_image_locked(
+        &mut self,
+        sh: &mut Shared,
+        dims: u8,
+        c: Compressed<'_>,
+    ) -> GlResult {
+        let it = image_target(c.target)
+            .filter(|it| !it.proxy)
+            .ok_or(INVALID_ENUM)?;
+        let target_ok = match dims {
+            2 => matches!(it.target, TextureTarget::D2 | TextureTarget::Cube),
+            3 if it.target == TextureTarget::D3 => return Err(INVALID_OPERATION),
+            3 => it.target == TextureTarget::D2Array,
+            _ => false,
+        };
+        if !target_ok {
+            return Err(INVALID_ENUM);
+        }
+        let Some(block) = map_sized_format(c.format).and_then(block_bytes) else {
+            let generic = matches!(
+                c.format,
+                COMPRESSED_RED
+                    | COMPRESSED_RG
+                    | COMPRESSED_RGB
+                    | COMPRESSED_RGBA
+                    | COMPRESSED_SRGB
+                    | COMPRESSED_SRGB_ALPHA
+            );
+            return Err(if generic {
+                INVALID_ENUM
+            } else {
+                INVALID_OPERATION
+            });
+        };
+        if c.level < 0 || c.level >= max_levels(&self.local.limits, it.target) {
+            return Err(INVALID_VALUE);
+        }
+        if c.image_size < 0 {
+            return Err(INVALID_VALUE);
+        }
+        let source = self.compressed_source(sh, c.data, c.image_size as usize)?;
+        let size = image_size(dims, c.size);
+        if compressed_size(block, size[0], size[1], size[2]) != c.image_size as usize {
+            return Err(INVALID_VALUE);
+        }
+        let level = c.level as usize;
+        let (handle, image) = self.target_image(sh, it, level)?;
+        if image.internal_format != c.format {
+            return Err(INVALID_OPERATION);
+        }
+        if size.iter().any(|s| *s < 0) {
+            return Err(INVALID_VALUE);
+        }
+        check_region(&image, c.origin, size)?;
+        // Blocks are 4x4: a region starts on a block and ends on one or at the image's edge.
+        let misaligned = |o: i32, s: i32, full: i32| o % 4 != 0 || (s % 4 != 0 && o + s != full);
+        if misaligned(c.origin[0], size[0], image.width)
+            || misaligned(c.origin[1], size[1], image.height)
+        {
+            return Err(INVALID_OPERATION);
+        }
+        self.emit_blocks(
+            sh,
+            handle,
+            it,
+            level,
+            (c.origin, size),
+            c.image_size as usize,
+            source,
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,221 @@
+//! Multisample images (`tex_image_2d_multisample`, `tex_image_3d_multisample`) and buffer
+//! textures (`tex_buffer`): the two kinds of texture whose storage is not a mipmap chain of
+//! client pixels.
+
+use tessera_components::gl::*;
+use tessera_components::object::{Buffer, Image, Texture, TextureBufferRange};
+use tessera_components::state::TextureTarget;
+use tessera_systems::conv::{map_sized_format, resolve_texture_format};
+use tessera_systems::lifecycle;
+use tessera_wire::format::Format;
+use tessera_wire::record::{BufferRange, Record};
+
+use super::format::{Base, internal_format};
+use super::{fits, image_target};
+use crate::context::{Context, GlResult};
+use crate::share::Shared;
+
+impl Context {
+    /// `glTexImage2DMultisample`.
+    pub fn tex_image_2d_multisample(
+        &mut self,
+        target: GLenum,
+        samples: GLsizei,
+        internalformat: GLint,
+        width: GLsizei,
+        height: GLsizei,
+        fixedsamplelocations: GLboolean,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let size = [width, height, 1];
+        if let Err(err) = self.multisample_locked(
+            &mut sh,
+            2,
+            target,
+            samples,
+            internalformat,
+            size,
+            fixedsamplelocations,
+        ) {
+            self.error(err);
+        }
+    }
+
+    /// `glTexImage3DMultisample`.
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    pub fn tex_image_3d_multisample(
+        &mut self,
+        target: GLenum,
+        samples: GLsizei,
+        internalformat: GLint,
+        width: GLsizei,
+        height: GLsizei,
+        depth: GLsizei,
+        fixedsamplelocations: GLboolean,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let size = [width, height, depth];
+        if let Err(err) = self.multisample_locked(
+            &mut sh,
+            3,
+            target,
+            samples,
+            internalformat,
+            size,
+            fixedsamplelocations,
+        ) {
+            self.error(err);
+        }
+    }
+
+    /// The multisample image calls, in Mesa's order: samples below one `INVALID_VALUE`, bad
+    /// target or a format that cannot be rendered to `INVALID_ENUM`, a size that does not
+    /// fit `INVALID_VALUE`, more samples than the format allows `INVALID_OPERATION`. A proxy
+    /// records failures as an empty image instead.
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    fn multisample_locked(
+        &mut self,
+        sh: &mut Shared,
+        dims: u8,
+        target: GLenum,
+        samples: GLsizei,
+        internal: GLint,
+        size: [GLsizei; 3],
+        fixed: GLboolean,
+    ) -> GlResult {
+        if samples < 1 {
+            return Err(INVALID_VALUE);
+        }
+        let it = image_target(target)
+            .filter(|it| {
+                it.target
+                    == if dims == 2 {
+                        TextureTarget::D2Multisample
+                    } else {
+                        TextureTarget::D2MultisampleArray
+                    }
+            })
+            .ok_or(INVALID_ENUM)?;
+        let internal_enum = GLenum::try_from(internal).map_err(|_| INVALID_ENUM)?;
+        let format = renderable_format(internal_enum).ok_or(INVALID_ENUM)?;
+        let [w, h, d] = size;
+        let max_samples = self.local.limits.max_samples;
+        let fits = fits(&self.local.limits, it.target, 0, w, h, d);
+        let samples_ok = samples <= max_samples;
+        if it.proxy && !(fits && samples_ok) {
+            self.define_image(sh, it, 0, Image::default());
+            return Ok(());
+        }
+        if !fits {
+            return Err(INVALID_VALUE);
+        }
+        if !samples_ok {
+            return Err(INVALID_OPERATION);
+        }
+        // The backend allocates a power-of-two sample count at least as large.
+        let allocated = (samples as u32)
+            .next_power_of_two()
+            .min(max_samples.max(1) as u32) as i32;
+        let image = Image {
+            width: w,
+            height: h,
+            depth: d,
+            internal_format: internal_enum,
+            format: Some(format),
+            samples: allocated,
+            fixed_sample_locations: fixed != 0,
+            compressed_size: 0,
+        };
+        self.define_image(sh, it, 0, image);
+        Ok(())
+    }
+
+    /// `glTexBuffer`: makes the buffer texture bound to the active unit read `buffer`'s data
+    /// store as texels of `internalformat` (0 detaches). The texture holds a reference to the
+    /// buffer.
+    pub fn tex_buffer(&mut self, target: GLenum, internalformat: GLenum, buffer: GLuint) {
+        if target != TEXTURE_BUFFER {
+            return self.error(INVALID_ENUM);
+        }
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let b = if buffer == 0 {
+            None
+        } else {
+            match sh.names.buffers.get(buffer) {
+                Some(b) => Some(b),
+                None => return self.error(INVALID_OPERATION),
+            }
+        };
+        let Some(format) = buffer_texture_format(internalformat) else {
+            return self.error(INVALID_ENUM);
+        };
+        let e = self.target_texture(&mut sh, TextureTarget::Buffer);
+        let buffer_handle = b.and_then(|b| sh.world.get::<Buffer>(b)).map(|b| b.handle);
+        let new = b.map(|buffer| TextureBufferRange {
+            buffer,
+            internal_format: internalformat,
+            offset: 0,
+            size: -1,
+        });
+        let (old, handle) = {
+            let Some(mut t) = sh.world.get_mut::<Texture>(e) else {
+                return;
+            };
+            let old = std::mem::replace(&mut t.buffer, new).map(|r| r.buffer);
+            t.images_generation = t.images_generation.wrapping_add(1);
+            (old, t.handle)
+        };
+        let Shared { world, dev, .. } = &mut *sh;
+        lifecycle::replace(world, dev, old, b);
+        dev.push(Record::SetTextureBuffer {
+            texture: handle,
+            buffer: buffer_handle,
+            format,
+            range: Box::new(BufferRange { offset: 0, size: 0 }),
+        });
+        self.touch_texture(e, TextureTarget::Buffer);
+    }
+}
+
+/// The storage format of a multisample image of `internal`: GL 3.3 requires it to be
+/// colour-, depth- or stencil-renderable; compressed and stencil-only formats are not
+/// texture formats there.
+fn renderable_format(internal: GLenum) -> Option<Format> {
+    let kind = internal_format(internal)?;
+    if matches!(
+        internal,
+        COMPRESSED_RED
+            | COMPRESSED_RG
+            | COMPRESSED_RGB
+            | COMPRESSED_RGBA
+            | COMPRESSED_SRGB
+            | COMPRESSED_SRGB_ALPHA
+    ) || kind.block_bytes.is_some()
+    {
+        return None;
+    }
+    let ty = match kind.base {
+        Base::Color => UNSIGNED_BYTE,
+        Base::Depth => UNSIGNED_INT,
+        Base::DepthStencil => UNSIGNED_INT_24_8,
+    };
+    let format = resolve_texture_format(internal, ty)?;
+    let info = format.info();
+    (kind.base != Base::Color || info.color_renderable).then_some(format)
+}
+
+/// The texel format of a buffer texture (GL 3.3 table 3.15: one, two or four components of
+/// 8, 16 or 32 bits; no three-component formats).
+pub(crate) fn buffer_texture_format(internal: GLenum) -> Option<Format> {
+    match internal {
+        R8 | R16 | R16F | R32F | R8I | R16I | R32I | R8UI | R16UI | R32UI | RG8 | RG16 | RG16F
+        | RG32F | RG8I | RG16I | RG32I | RG8UI | RG16UI | RG32UI | RGBA8 | RGBA16 | RGBA16F
+        | RGBA32F | RGBA8I | RGBA16I | RGBA32I | RGBA8UI | RGBA16UI | RGBA32UI => {
+            map_sized_format(internal)
+        }
+        _ => None,
+    }
+}

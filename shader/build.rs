@@ -1,0 +1,59 @@
+//! Builds the C++ shim between the Rust front end and glslang, and links Debian's static
+//! glslang 12 libraries (packages `glslang-dev` and `spirv-tools`).
+
+use std::path::Path;
+
+/// Where Debian puts glslang's headers.
+const INCLUDE_DIR: &str = "/usr/include";
+/// Where Debian puts glslang's static libraries (overridable for other layouts).
+const DEFAULT_LIB_DIR: &str = "/usr/lib/x86_64-linux-gnu";
+
+/// glslang's static libraries, each before the ones it uses.
+const LIBS: &[&str] = &[
+    "glslang",
+    "glslang-default-resource-limits",
+    "SPIRV",
+    "MachineIndependent",
+    "OSDependent",
+    "GenericCodeGen",
+    "OGLCompiler",
+    "SPIRV-Tools-opt",
+    "SPIRV-Tools",
+];
+
+fn main() {
+    println!("cargo:rerun-if-changed=src/shim.cpp");
+    println!("cargo:rerun-if-env-changed=TESSERA_GLSLANG_LIB_DIR");
+    let header = Path::new(INCLUDE_DIR).join("glslang/Public/ShaderLang.h");
+    let lib_dir =
+        std::env::var("TESSERA_GLSLANG_LIB_DIR").unwrap_or_else(|_| DEFAULT_LIB_DIR.to_string());
+    let missing_lib = LIBS
+        .iter()
+        .find(|l| !Path::new(&lib_dir).join(format!("lib{l}.a")).exists());
+    if !header.exists() || missing_lib.is_some() {
+        let what = match missing_lib {
+            Some(l) if header.exists() => format!("{lib_dir}/lib{l}.a"),
+            _ => header.display().to_string(),
+        };
+        panic!(
+            "\n\ntessera-shader needs glslang's C++ headers and static libraries, and {what} \
+             is missing.\nInstall the Debian packages: apt-get install glslang-dev spirv-tools\n\
+             (or point TESSERA_GLSLANG_LIB_DIR at a directory holding libglslang.a and its \
+             companions).\n\n"
+        );
+    }
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .file("src/shim.cpp")
+        .include(INCLUDE_DIR)
+        // Debian builds glslang with HLSL enabled; the headers' inline methods must agree.
+        .define("ENABLE_HLSL", "1")
+        .warnings(false)
+        .compile("tessera_glslang_shim");
+    println!("cargo:rustc-link-search=native={lib_dir}");
+    for lib in LIBS {
+        println!("cargo:rustc-link-lib=static={lib}");
+    }
+    println!("cargo:rustc-link-lib=dylib=stdc++");
+}

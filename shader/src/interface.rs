@@ -1,0 +1,487 @@
+//! Stage interfaces: vertex attributes, varyings and fragment outputs, numbered for the
+//! whole program.
+//!
+//! GL numbers attributes and fragment outputs with its own precedence (explicit
+//! `layout(location)`, then `glBindAttribLocation` / `glBindFragDataLocation*`, then the
+//! lowest free locations) and matches varyings by name. glslang numbers per stage, so the
+//! numbers chosen here are written into each stage's SPIR-V (see [`crate::spirv::Assign`]).
+
+use crate::ffi::{Decl, PipeVar};
+use crate::gltype;
+use crate::spirv::{Assign, Module, Type, Var, deco, storage};
+use crate::{Stage, Variable};
+
+/// A free-location allocator over `limit` locations.
+struct Locations {
+    used: Vec<bool>,
+}
+
+impl Locations {
+    fn new(limit: u32) -> Self {
+        Self {
+            used: vec![false; limit as usize],
+        }
+    }
+
+    fn fits(&self, at: u32, slots: u32) -> bool {
+        (at as usize + slots as usize) <= self.used.len()
+    }
+
+    fn take(&mut self, at: u32, slots: u32) {
+        for u in self.used.iter_mut().skip(at as usize).take(slots as usize) {
+            *u = true;
+        }
+    }
+
+    /// The lowest run of `slots` free locations, taken.
+    fn lowest(&mut self, slots: u32) -> Option<u32> {
+        let n = self.used.len() as u32;
+        let at = (0..n)
+            .find(|&at| self.fits(at, slots) && (at..at + slots).all(|l| !self.used[l as usize]))?;
+        self.take(at, slots);
+        Some(at)
+    }
+}
+
+/// A user-defined (not built-in) stage input or output of one module.
+struct Io {
+    var: Var,
+    name: String,
+    slots: u32,
+    explicit: Option<u32>,
+    index: Option<u32>,
+    used: bool,
+}
+
+/// The user inputs or outputs of a module, in the order the source declares them (the
+/// order GL's automatic numbering follows).
+fn user_io(m: &Module, stage: Stage, class: u32, per_vertex: bool, decls: &[Decl]) -> Vec<Io> {
+    let order = |name: &str| {
+        decls
+            .iter()
+            .position(|d| {
+                d.stage == stage as u32 && d.output == (class == storage::OUTPUT) && d.name == name
+            })
+            .unwrap_or(usize::MAX)
+    };
+    let mut io: Vec<Io> = m
+        .vars(class)
+        .filter(|v| !m.is_builtin(v))
+        .map(|v| {
+            let ty = if per_vertex {
+                m.array(v.ty).map_or(v.ty, |(e, _)| e)
+            } else {
+                v.ty
+            };
+            Io {
+                var: *v,
+                name: m.interface_name(v, per_vertex).to_string(),
+                slots: m.slots(ty).max(1),
+                explicit: m.decoration(v.id, deco::LOCATION),
+                index: m.decoration(v.id, deco::INDEX),
+                used: m.is_used(v.id),
+            }
+        })
+        .collect();
+    io.sort_by_key(|v| order(&v.name));
+    io
+}
+
+/// The GLSL spelling of a SPIR-V type, for link logs.
+fn glsl_type(m: &Module, ty: u32) -> String {
+    let scalar = |t: Option<&Type>| match t {
+        Some(Type::Float { width: 64 }) => "d",
+        Some(Type::Int { signed: true, .. }) => "i",
+        Some(Type::Int { signed: false, .. }) => "u",
+        Some(Type::Bool) => "b",
+        _ => "",
+    };
+    match m.ty(ty) {
+        Some(Type::Float { width: 64 }) => "double".into(),
+        Some(Type::Float { .. }) => "float".into(),
+        Some(Type::Int { signed: true, .. }) => "int".into(),
+        Some(Type::Int { signed: false, .. }) => "uint".into(),
+        Some(Type::Bool) => "bool".into(),
+        Some(Type::Vector { component, count }) => {
+            format!("{}vec{count}", scalar(m.ty(*component)))
+        }
+        Some(Type::Matrix { column, count }) => {
+            let rows = match m.ty(*column) {
+                Some(Type::Vector { count, .. }) => *count,
+                _ => 0,
+            };
+            if rows == *count {
+                format!("mat{count}")
+            } else {
+                format!("mat{count}x{rows}")
+            }
+        }
+        Some(Type::Array { element, length }) => format!("{}[{length}]", glsl_type(m, *element)),
+        Some(Type::Struct { .. }) => m.name(ty).to_string(),
+        _ => "?".into(),
+    }
+}
+
+/// What the interface assignment produced.
+pub(crate) struct Interfaces {
+    /// Active attributes with their locations (built-ins at -1).
+    pub attributes: Vec<Variable>,
+    /// Active fragment outputs with their locations and indices.
+    pub outputs: Vec<Variable>,
+    /// Locations of active attributes, bit per location.
+    pub attribute_mask: u16,
+    /// Decorations per module (index as in the `modules` argument).
+    pub assigns: Vec<Vec<Assign>>,
+    /// Unused variables to drop from each module's entry point interface.
+    pub unlisted: Vec<Vec<u32>>,
+    /// Warnings for the link log.
+    pub warnings: String,
+}
+
+/// Numbers the interfaces of the linked stages (`modules`, in pipeline order).
+pub(crate) fn assign(
+    modules: &[(Stage, Module)],
+    inputs: &[PipeVar],
+    outputs: &[PipeVar],
+    attrib_bindings: &[(String, u32)],
+    frag_data_bindings: &[(String, u32, u32)],
+    decls: &[Decl],
+    limits: &crate::Limits,
+) -> Result<Interfaces, String> {
+    let mut out = Interfaces {
+        attributes: Vec::new(),
+        outputs: Vec::new(),
+        attribute_mask: 0,
+        assigns: vec![Vec::new(); modules.len()],
+        unlisted: vec![Vec::new(); modules.len()],
+        warnings: String::new(),
+    };
+    for (i, (stage, m)) in modules.iter().enumerate() {
+        if *stage == Stage::Vertex {
+            let io = user_io(m, *stage, storage::INPUT, false, decls);
+            attributes(io, inputs, attrib_bindings, limits, &mut out, i)?;
+        }
+        if *stage == Stage::Fragment {
+            let io = user_io(m, *stage, storage::OUTPUT, false, decls);
+            fragment_outputs(io, outputs, frag_data_bindings, limits, &mut out, i)?;
+        }
+    }
+    for i in 1..modules.len() {
+        varyings(modules, i - 1, i, decls, &mut out)?;
+    }
+    if let Some((stage, m)) = modules.first()
+        && *stage != Stage::Vertex
+    {
+        // A pipeline without a vertex stage: the first stage's inputs read undefined values.
+        let io = user_io(m, *stage, storage::INPUT, *stage == Stage::Geometry, decls);
+        orphans(io, &mut out, 0);
+    }
+    if let Some((stage, m)) = modules.last()
+        && *stage != Stage::Fragment
+    {
+        let io = user_io(m, *stage, storage::OUTPUT, false, decls);
+        orphans(io, &mut out, modules.len() - 1);
+    }
+    Ok(out)
+}
+
+/// Gives locations to the unmatched inputs or outputs at the ends of the pipeline.
+fn orphans(io: Vec<Io>, out: &mut Interfaces, at: usize) {
+    let mut locs = Locations::new(64);
+    for v in &io {
+        if let Some(l) = v.explicit {
+            locs.take(l, v.slots);
+        }
+    }
+    for v in io {
+        if !v.used {
+            out.unlisted[at].push(v.var.id);
+            continue;
+        }
+        let location = v.explicit.or_else(|| locs.lowest(v.slots)).unwrap_or(0);
+        out.assigns[at].push(Assign {
+            id: v.var.id,
+            location: Some(location),
+            ..Assign::default()
+        });
+    }
+}
+
+fn attributes(
+    io: Vec<Io>,
+    active: &[PipeVar],
+    bindings: &[(String, u32)],
+    limits: &crate::Limits,
+    out: &mut Interfaces,
+    at: usize,
+) -> Result<(), String> {
+    let limit = limits.max_vertex_attribs.max(0) as u32;
+    let mut locs = Locations::new(limit);
+    let mut chosen: Vec<Option<u32>> = vec![None; io.len()];
+    // Explicit locations first, then bound ones: both are taken as given (GL lets bound
+    // attributes alias).
+    for (v, c) in io.iter().zip(chosen.iter_mut()) {
+        let bound = bindings
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == v.name)
+            .map(|b| b.1);
+        if let Some(l) = v.explicit.or(bound) {
+            if !locs.fits(l, v.slots) {
+                return Err(format!(
+                    "error: invalid explicit location {l} specified for `{}'\n",
+                    v.name
+                ));
+            }
+            locs.take(l, v.slots);
+            *c = Some(l);
+        }
+    }
+    let is_active = |name: &str| active.iter().any(|a| a.name == name);
+    // Then the active ones, largest first, each at the lowest run that fits.
+    let mut order: Vec<usize> = (0..io.len())
+        .filter(|&i| chosen[i].is_none() && is_active(&io[i].name))
+        .collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(io[i].slots));
+    for i in order {
+        chosen[i] = Some(locs.lowest(io[i].slots).ok_or_else(|| {
+            format!(
+                "error: insufficient contiguous locations available for vertex shader input \
+                 `{}'\n",
+                io[i].name
+            )
+        })?);
+    }
+    for (v, c) in io.iter().zip(&chosen) {
+        let location = match c {
+            Some(l) => Some(*l),
+            // Inactive but referenced (dead code glslang kept): any free location will do.
+            None if v.used => locs.lowest(v.slots),
+            None => None,
+        };
+        match location {
+            Some(l) => out.assigns[at].push(Assign {
+                id: v.var.id,
+                location: Some(l),
+                ..Assign::default()
+            }),
+            None => out.unlisted[at].push(v.var.id),
+        }
+    }
+    for a in active {
+        let builtin = match a.name.as_str() {
+            "gl_VertexIndex" => Some("gl_VertexID"),
+            "gl_InstanceIndex" => Some("gl_InstanceID"),
+            n if n.starts_with("gl_") => Some(n),
+            _ => None,
+        };
+        let location = match builtin {
+            Some(_) => -1,
+            None => io
+                .iter()
+                .zip(&chosen)
+                .find(|(v, _)| v.name == a.name)
+                .and_then(|(_, c)| *c)
+                .map_or(-1, |l| l as i32),
+        };
+        if location >= 0 {
+            let slots = gltype::attribute_slots(a.gl_type) * a.size.max(1) as u32;
+            for l in location as u32..(location as u32 + slots).min(16) {
+                out.attribute_mask |= 1 << l;
+            }
+        }
+        out.attributes.push(Variable {
+            name: builtin.unwrap_or(&a.name).to_string(),
+            ty: a.gl_type,
+            size: a.size.max(1),
+            location,
+            index: 0,
+        });
+    }
+    Ok(())
+}
+
+fn fragment_outputs(
+    io: Vec<Io>,
+    active: &[PipeVar],
+    bindings: &[(String, u32, u32)],
+    limits: &crate::Limits,
+    out: &mut Interfaces,
+    at: usize,
+) -> Result<(), String> {
+    let limit = limits.max_draw_buffers.max(0) as u32;
+    // Index 0 and index 1 (dual-source) outputs have separate location spaces.
+    let mut locs = [Locations::new(limit), Locations::new(limit)];
+    let mut chosen: Vec<Option<(u32, u32)>> = vec![None; io.len()];
+    for (v, c) in io.iter().zip(chosen.iter_mut()) {
+        let bound = bindings
+            .iter()
+            .rev()
+            .find(|(n, _, _)| *n == v.name)
+            .map(|b| (b.1, b.2));
+        let given = match v.explicit {
+            Some(l) => Some((l, v.index.unwrap_or(0))),
+            None => bound,
+        };
+        if let Some((l, index)) = given {
+            let space = &mut locs[(index as usize).min(1)];
+            if index > 1 || !space.fits(l, v.slots) || (index == 1 && l != 0) {
+                return Err(format!(
+                    "error: invalid explicit location {l} specified for `{}'\n",
+                    v.name
+                ));
+            }
+            space.take(l, v.slots);
+            *c = Some((l, index));
+        }
+    }
+    let is_active = |name: &str| active.iter().any(|a| a.name == name);
+    // Like Mesa: the largest outputs first, then declaration order.
+    let mut order: Vec<usize> = (0..io.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(io[i].slots));
+    for i in order {
+        let (v, c) = (&io[i], &mut chosen[i]);
+        if c.is_none() && (is_active(&v.name) || v.used) {
+            let l = locs[0].lowest(v.slots).ok_or_else(|| {
+                format!(
+                    "error: insufficient contiguous locations available for fragment shader \
+                     output `{}'\n",
+                    v.name
+                )
+            })?;
+            *c = Some((l, 0));
+        }
+    }
+    for (v, c) in io.iter().zip(&chosen) {
+        match c {
+            Some((l, index)) => out.assigns[at].push(Assign {
+                id: v.var.id,
+                location: Some(*l),
+                index: Some(*index),
+                ..Assign::default()
+            }),
+            None => out.unlisted[at].push(v.var.id),
+        }
+    }
+    for a in active.iter().filter(|a| !a.name.starts_with("gl_")) {
+        let (location, index) = io
+            .iter()
+            .zip(&chosen)
+            .find(|(v, _)| v.name == a.name)
+            .and_then(|(_, c)| *c)
+            .map_or((-1, 0), |(l, i)| (l as i32, i as i32));
+        out.outputs.push(Variable {
+            name: a.name.clone(),
+            ty: a.gl_type,
+            size: a.size.max(1),
+            location,
+            index,
+        });
+    }
+    Ok(())
+}
+
+fn stage_word(s: Stage) -> &'static str {
+    match s {
+        Stage::Vertex => "vertex",
+        Stage::Geometry => "geometry",
+        Stage::Fragment => "fragment",
+    }
+}
+
+/// Matches the outputs of `modules[p]` with the inputs of `modules[c]` by name and gives
+/// both ends the same locations.
+fn varyings(
+    modules: &[(Stage, Module)],
+    p: usize,
+    c: usize,
+    decls: &[Decl],
+    out: &mut Interfaces,
+) -> Result<(), String> {
+    let (ps, pm) = (&modules[p].0, &modules[p].1);
+    let (cs, cm) = (&modules[c].0, &modules[c].1);
+    let produced = user_io(pm, *ps, storage::OUTPUT, false, decls);
+    let consumed = user_io(cm, *cs, storage::INPUT, *cs == Stage::Geometry, decls);
+    let per_vertex = |v: &Var| {
+        if *cs == Stage::Geometry {
+            cm.array(v.ty).map_or(v.ty, |(e, _)| e)
+        } else {
+            v.ty
+        }
+    };
+    let mut locs = Locations::new(64);
+    for v in produced.iter().chain(consumed.iter()) {
+        if let Some(l) = v.explicit {
+            locs.take(l, v.slots);
+        }
+    }
+    let mut produced_at: Vec<Option<u32>> = produced.iter().map(|v| v.explicit).collect();
+    for input in &consumed {
+        let Some(k) = produced.iter().position(|o| o.name == input.name) else {
+            if input.used {
+                out.warnings.push_str(&format!(
+                    "warning: {} shader varying {} not written by {} shader\n",
+                    stage_word(*cs),
+                    input.name,
+                    stage_word(*ps)
+                ));
+            }
+            continue;
+        };
+        let output = &produced[k];
+        let (ot, it) = (
+            pm.signature(output.var.ty),
+            cm.signature(per_vertex(&input.var)),
+        );
+        if ot != it {
+            return Err(format!(
+                "error: {} shader output `{}' declared as type `{}', but {} shader input \
+                 declared as type `{}'\n",
+                stage_word(*ps),
+                output.name,
+                glsl_type(pm, output.var.ty),
+                stage_word(*cs),
+                glsl_type(cm, per_vertex(&input.var))
+            ));
+        }
+        if produced_at[k].is_none() {
+            produced_at[k] = input.explicit.or_else(|| locs.lowest(output.slots));
+        }
+    }
+    for (v, at) in produced.iter().zip(produced_at.iter_mut()) {
+        if at.is_none() && v.used {
+            *at = locs.lowest(v.slots);
+        }
+        match at {
+            Some(l) => out.assigns[p].push(Assign {
+                id: v.var.id,
+                location: Some(*l),
+                ..Assign::default()
+            }),
+            None => out.unlisted[p].push(v.var.id),
+        }
+    }
+    for input in consumed {
+        let matched = produced
+            .iter()
+            .zip(&produced_at)
+            .find(|(o, _)| o.name == input.name)
+            .and_then(|(_, l)| *l);
+        let location = matched.or(input.explicit).or_else(|| {
+            if input.used {
+                locs.lowest(input.slots)
+            } else {
+                None
+            }
+        });
+        match location {
+            Some(l) => out.assigns[c].push(Assign {
+                id: input.var.id,
+                location: Some(l),
+                ..Assign::default()
+            }),
+            None => out.unlisted[c].push(input.var.id),
+        }
+    }
+    Ok(())
+}

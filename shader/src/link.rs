@@ -1,0 +1,518 @@
+//! Linking: glslang links and reflects, then the program's uniforms, blocks and descriptor
+//! bindings are laid out in GL terms and written into the SPIR-V.
+//!
+//! Uniform names, types and array sizes come from the declared block types (glslang's
+//! reflection misnames arrays of structs and skips unused blocks that GL calls active);
+//! offsets and strides come from the SPIR-V itself, so what the application writes is where
+//! the shader reads; which default-block uniforms and samplers are active, and the stages
+//! that use each block, come from glslang's reflection.
+
+use std::collections::HashMap;
+
+use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
+use crate::gltype::{self, Base};
+use crate::interface;
+use crate::spirv::{Assign, Module, Type, deco, storage};
+use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, Uniform};
+
+/// glslang's name for the block that holds loose uniforms.
+const DEFAULT_BLOCK: &str = "gl_DefaultUniformBlock";
+
+/// Where a leaf lives in its block.
+#[derive(Clone, Copy, Debug, Default)]
+struct Layout {
+    offset: u32,
+    array_stride: u32,
+    matrix_stride: u32,
+    row_major: bool,
+}
+
+/// The struct type of a block in a module, and the block's variable.
+fn find_block(m: &Module, name: &str) -> Option<(u32, u32)> {
+    m.vars(storage::UNIFORM).find_map(|v| {
+        let st = m.strip_arrays(v.ty);
+        (m.name(st) == name && matches!(m.ty(st), Some(Type::Struct { .. }))).then_some((st, v.id))
+    })
+}
+
+/// Follows a leaf's path from its block's struct type.
+fn resolve(m: &Module, block: u32, leaf: &Leaf) -> Option<Layout> {
+    let mut ty = block;
+    let mut offset = 0;
+    let mut member = None;
+    for &p in &leaf.path {
+        match m.ty(ty)? {
+            Type::Struct { members } => {
+                offset += m.member_decoration(ty, p, deco::OFFSET)?;
+                member = Some((ty, p));
+                ty = *members.get(p as usize)?;
+            }
+            Type::Array { element, .. } => {
+                offset += p * m.decoration(ty, deco::ARRAY_STRIDE)?;
+                ty = *element;
+            }
+            _ => return None,
+        }
+    }
+    let (st, index) = member?;
+    let matrix = leaf.columns > 0;
+    Some(Layout {
+        offset,
+        array_stride: if leaf.array > 0 {
+            m.decoration(ty, deco::ARRAY_STRIDE).unwrap_or(0)
+        } else {
+            0
+        },
+        matrix_stride: if matrix {
+            m.member_decoration(st, index, deco::MATRIX_STRIDE)
+                .unwrap_or(16)
+        } else {
+            0
+        },
+        row_major: matrix && m.member_decoration(st, index, deco::ROW_MAJOR).is_some(),
+    })
+}
+
+/// The GL type of a leaf.
+fn leaf_type(leaf: &Leaf) -> Option<u32> {
+    let base = match leaf.basic {
+        0 => Base::Float,
+        1 => Base::Double,
+        2 => Base::Int,
+        3 => Base::Uint,
+        4 => Base::Bool,
+        _ => return None,
+    };
+    let columns = if leaf.columns > 0 { leaf.columns } else { 1 };
+    gltype::from_parts(
+        base,
+        leaf.vector.clamp(1, 4) as u8,
+        columns.clamp(1, 4) as u8,
+    )
+}
+
+/// Bytes from a leaf's offset to the end of its last element.
+fn leaf_extent(ty: u32, size: i32, l: &Layout) -> u32 {
+    let Some(info) = gltype::info(ty) else {
+        return 0;
+    };
+    let scalar = info.scalar_bytes() as u32;
+    let element = if info.is_matrix() {
+        let (vectors, length) = if l.row_major {
+            (info.rows, info.columns)
+        } else {
+            (info.columns, info.rows)
+        };
+        (u32::from(vectors) - 1) * l.matrix_stride + u32::from(length) * scalar
+    } else {
+        u32::from(info.rows) * scalar
+    };
+    (size.max(1) as u32 - 1) * l.array_stride + element
+}
+
+/// The top-level member a uniform name starts with (`ls` of `ls[1].dir`).
+fn top_name(name: &str) -> &str {
+    let end = name.find(['.', '[']).unwrap_or(name.len());
+    &name[..end]
+}
+
+fn stage_bits(glslang_stages: u32) -> u8 {
+    let mut bits = 0;
+    for s in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+        if glslang_stages & ffi::stage_bit(s) != 0 {
+            bits |= 1 << s as u8;
+        }
+    }
+    bits
+}
+
+fn round16(v: u32) -> u32 {
+    v.div_ceil(16) * 16
+}
+
+/// Links a program.
+pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
+    if req.shaders.is_empty() {
+        return Err("error: no shaders attached to the program\n".into());
+    }
+    let r = ffi::link(req.shaders, &req.limits).map_err(|log| {
+        let log = crate::log::from_glslang(&log);
+        if log.is_empty() {
+            "error: linking failed\n".to_string()
+        } else {
+            log
+        }
+    })?;
+    let mut modules: Vec<(Stage, Module)> = Vec::new();
+    for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+        if let Some(words) = r.spirv[stage as usize].clone() {
+            let m = Module::parse(words)
+                .map_err(|_| "error: internal error: glslang produced malformed SPIR-V\n")?;
+            modules.push((stage, m));
+        }
+    }
+    let io = interface::assign(
+        &modules,
+        &r.inputs,
+        &r.outputs,
+        req.attrib_bindings,
+        req.frag_data_bindings,
+        &r.decls,
+        &req.limits,
+    )?;
+    let mut layout = uniforms(&r, &modules)?;
+    let mut assigns = io.assigns;
+    bind_resources(&r, &modules, &mut layout, &mut assigns)?;
+    let stages = modules
+        .iter()
+        .zip(assigns.iter().zip(&io.unlisted))
+        .map(|((s, m), (a, u))| (*s, m.patch(a, u)))
+        .collect();
+    let geometry = modules
+        .iter()
+        .any(|(s, _)| *s == Stage::Geometry)
+        .then(|| Geometry {
+            vertices_out: r.geometry[0],
+            input: r.geometry[1] as u32,
+            output: r.geometry[2] as u32,
+        });
+    let mut log = crate::log::from_glslang(&r.log);
+    log.push_str(&io.warnings);
+    Ok(Program {
+        uniforms: layout.uniforms,
+        locations: layout.locations,
+        blocks: layout.blocks,
+        attributes: io.attributes,
+        attribute_mask: io.attribute_mask,
+        outputs: io.outputs,
+        default_block_size: layout.default_block_size,
+        samplers: layout.samplers,
+        stages,
+        geometry,
+        log,
+    })
+}
+
+/// The uniform layout of a program, before the descriptor bindings are written.
+struct UniformLayout {
+    uniforms: Vec<Uniform>,
+    locations: Vec<(u32, u32)>,
+    blocks: Vec<Block>,
+    default_block_size: u32,
+    samplers: Vec<Sampler>,
+    /// SPIR-V variable name of each sampler uniform's first slot: (name, first slot).
+    sampler_vars: Vec<(String, u32)>,
+    /// Declared block index -> first GL block index (named blocks only).
+    block_first: HashMap<usize, u32>,
+}
+
+fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout, String> {
+    let mut out = UniformLayout {
+        uniforms: Vec::new(),
+        locations: Vec::new(),
+        blocks: Vec::new(),
+        default_block_size: 0,
+        samplers: Vec::new(),
+        sampler_vars: Vec::new(),
+        block_first: HashMap::new(),
+    };
+    // glslang 12 cannot lower a sampler inside a struct to valid SPIR-V.
+    if let Some(u) = r
+        .uniforms
+        .iter()
+        .find(|u| u.is_sampler && u.name.contains('.'))
+    {
+        return Err(format!(
+            "error: sampler `{}' inside a struct is not supported\n",
+            u.name
+        ));
+    }
+    let default_index = r.blocks.iter().position(|b| b.name == DEFAULT_BLOCK);
+    let live_default = r.live_blocks.iter().position(|b| b.name == DEFAULT_BLOCK);
+    let layouts = leaf_layouts(r, modules)?;
+
+    // The default block's size covers every member, active or not: it is the storage the
+    // shaders read.
+    if let Some(d) = default_index {
+        let end = r
+            .leaves
+            .iter()
+            .zip(&layouts)
+            .filter(|(l, _)| l.block == d)
+            .filter_map(|(l, lay)| Some(leaf_extent(leaf_type(l)?, l.array, lay) + lay.offset))
+            .max()
+            .unwrap_or(0);
+        out.default_block_size = round16(end);
+    }
+
+    // Default-block uniforms and samplers, in reflection order; struct members of one
+    // top-level uniform are listed together.
+    let mut listed_tops: Vec<&str> = Vec::new();
+    for u in &r.uniforms {
+        if u.is_sampler {
+            let Some(target) = gltype::sampler_target(u.gl_type) else {
+                return Err(format!(
+                    "error: sampler `{}' has a type this context does not support\n",
+                    u.name
+                ));
+            };
+            let var_name = u.name.strip_suffix("[0]").unwrap_or(&u.name).to_string();
+            let declared = modules
+                .iter()
+                .find_map(|(_, m)| {
+                    m.vars(storage::UNIFORM_CONSTANT)
+                        .find(|v| m.name(v.id) == var_name)
+                        .map(|v| m.array(v.ty).map_or(1, |(_, n)| n))
+                })
+                .ok_or_else(|| format!("error: internal error: no variable for `{}'\n", u.name))?;
+            let first = out.samplers.len() as u32;
+            let count = declared.max(u.size.max(1) as u32);
+            for e in 0..count {
+                let unit = if u.binding >= 0 {
+                    u.binding as u32 + e
+                } else {
+                    0
+                };
+                out.samplers.push(Sampler {
+                    ty: u.gl_type,
+                    target,
+                    unit,
+                    element: e,
+                });
+            }
+            out.sampler_vars.push((var_name, first));
+            let location = out.locations.len() as i32;
+            let index = out.uniforms.len() as u32;
+            for e in 0..u.size.max(1) as u32 {
+                out.locations.push((index, e));
+            }
+            out.uniforms.push(Uniform {
+                name: u.name.clone(),
+                ty: u.gl_type,
+                size: u.size.max(1),
+                block: -1,
+                offset: -1,
+                array_stride: 0,
+                matrix_stride: 0,
+                row_major: false,
+                location,
+                sampler_slot: first as i32,
+            });
+            continue;
+        }
+        let (Some(d), true) = (
+            default_index,
+            u.block >= 0 && Some(u.block as usize) == live_default,
+        ) else {
+            continue;
+        };
+        let top = top_name(&u.name);
+        if listed_tops.contains(&top) {
+            continue;
+        }
+        listed_tops.push(top);
+        for (leaf, lay) in r.leaves.iter().zip(&layouts) {
+            if leaf.block != d || top_name(&leaf.name) != top {
+                continue;
+            }
+            let Some(ty) = leaf_type(leaf) else { continue };
+            // A top-level array is as long as its last element in use (GL lets the linker
+            // trim it; glslang's reflection reports that length).
+            let size = if leaf.array > 0 && leaf.name == format!("{top}[0]") {
+                u.size.clamp(1, leaf.array)
+            } else {
+                leaf.array.max(1)
+            };
+            let location = out.locations.len() as i32;
+            let index = out.uniforms.len() as u32;
+            for e in 0..size as u32 {
+                out.locations.push((index, e));
+            }
+            out.uniforms.push(Uniform {
+                name: leaf.name.clone(),
+                ty,
+                size,
+                block: -1,
+                offset: lay.offset as i32,
+                array_stride: lay.array_stride as i32,
+                matrix_stride: lay.matrix_stride as i32,
+                row_major: lay.row_major,
+                location,
+                sampler_slot: -1,
+            });
+        }
+    }
+
+    // Named blocks: every declared block is active (shared and std140 blocks are, and
+    // packed ones may be), with all of its members.
+    for (bi, b) in r.blocks.iter().enumerate() {
+        if Some(bi) == default_index {
+            continue;
+        }
+        let first = out.blocks.len() as u32;
+        out.block_first.insert(bi, first);
+        let mut members = Vec::new();
+        let mut end = 0;
+        for (leaf, lay) in r.leaves.iter().zip(&layouts) {
+            if leaf.block != bi {
+                continue;
+            }
+            let Some(ty) = leaf_type(leaf) else { continue };
+            let size = leaf.array.max(1);
+            end = end.max(lay.offset + leaf_extent(ty, size, lay));
+            members.push(out.uniforms.len() as u32);
+            out.uniforms.push(Uniform {
+                name: leaf.name.clone(),
+                ty,
+                size,
+                block: first as i32,
+                offset: lay.offset as i32,
+                array_stride: lay.array_stride as i32,
+                matrix_stride: lay.matrix_stride as i32,
+                row_major: lay.row_major,
+                location: -1,
+                sampler_slot: -1,
+            });
+        }
+        push_blocks(r, b, members, round16(end), &mut out.blocks);
+    }
+    Ok(out)
+}
+
+/// Adds the GL blocks of one declared block (one per element of a block array).
+fn push_blocks(
+    r: &LinkResult,
+    b: &DeclaredBlock,
+    members: Vec<u32>,
+    size: u32,
+    out: &mut Vec<Block>,
+) {
+    let elements = if b.array > 0 { b.array } else { 1 };
+    for e in 0..elements {
+        let name = if b.array > 0 {
+            format!("{}[{e}]", b.name)
+        } else {
+            b.name.clone()
+        };
+        let stages = r
+            .live_blocks
+            .iter()
+            .find(|l| l.name == name)
+            .map_or(0, |l| stage_bits(l.stages));
+        out.push(Block {
+            binding: if b.binding >= 0 {
+                (b.binding + e) as u32
+            } else {
+                0
+            },
+            name,
+            data_size: size,
+            uniforms: members.clone(),
+            stages,
+            element: e as u32,
+        });
+    }
+}
+
+/// The layout of every leaf, from the first module that declares its block.
+fn leaf_layouts(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<Vec<Layout>, String> {
+    let mut block_struct: HashMap<usize, (usize, u32)> = HashMap::new();
+    for (bi, b) in r.blocks.iter().enumerate() {
+        if let Some((mi, (st, _))) = modules
+            .iter()
+            .enumerate()
+            .find_map(|(mi, (_, m))| find_block(m, &b.name).map(|f| (mi, f)))
+        {
+            block_struct.insert(bi, (mi, st));
+        }
+    }
+    r.leaves
+        .iter()
+        .map(|leaf| {
+            let (mi, st) = block_struct.get(&leaf.block).copied().ok_or_else(|| {
+                format!(
+                    "error: internal error: block of `{}' not found\n",
+                    leaf.name
+                )
+            })?;
+            resolve(&modules[mi].1, st, leaf)
+                .ok_or_else(|| format!("error: internal error: no layout for `{}'\n", leaf.name))
+        })
+        .collect()
+}
+
+/// Decides the descriptor binding of every resource variable of every module (see the crate
+/// docs for the numbering), adding sampler slots for samplers that are used but inactive.
+fn bind_resources(
+    r: &LinkResult,
+    modules: &[(Stage, Module)],
+    layout: &mut UniformLayout,
+    assigns: &mut [Vec<Assign>],
+) -> Result<(), String> {
+    // Samplers the code uses that reflection did not list (kept alive by dead code glslang
+    // did not fold) still need a descriptor: they get hidden slots, unit 0.
+    for (_, m) in modules {
+        for v in m.vars(storage::UNIFORM_CONSTANT) {
+            let name = m.name(v.id);
+            if m.is_used(v.id) && !layout.sampler_vars.iter().any(|(n, _)| n == name) {
+                let first = layout.samplers.len() as u32;
+                let count = m.array(v.ty).map_or(1, |(_, n)| n.max(1));
+                for element in 0..count {
+                    layout.samplers.push(Sampler {
+                        ty: gltype::SAMPLER_2D,
+                        target: gltype::SamplerTarget::D2,
+                        unit: 0,
+                        element,
+                    });
+                }
+                layout.sampler_vars.push((name.to_string(), first));
+            }
+        }
+    }
+    let samplers = layout.samplers.len() as u32;
+    let blocks = layout.blocks.len() as u32;
+    let mut spare = 1 + samplers + blocks;
+    for (i, (_, m)) in modules.iter().enumerate() {
+        for v in m.vars(storage::UNIFORM_CONSTANT) {
+            let name = m.name(v.id);
+            let binding = match layout.sampler_vars.iter().find(|(n, _)| n == name) {
+                Some((_, first)) => 1 + first,
+                None => {
+                    spare += 1;
+                    spare - 1
+                }
+            };
+            assigns[i].push(Assign {
+                id: v.id,
+                binding: Some(binding),
+                ..Assign::default()
+            });
+        }
+        for v in m.vars(storage::UNIFORM) {
+            let st = m.strip_arrays(v.ty);
+            let block_name = m.name(st);
+            let binding = if block_name == DEFAULT_BLOCK {
+                0
+            } else {
+                match r
+                    .blocks
+                    .iter()
+                    .position(|b| b.name == block_name)
+                    .and_then(|bi| layout.block_first.get(&bi))
+                {
+                    Some(first) => 1 + samplers + first,
+                    None => {
+                        spare += 1;
+                        spare - 1
+                    }
+                }
+            };
+            assigns[i].push(Assign {
+                id: v.id,
+                binding: Some(binding),
+                ..Assign::default()
+            });
+        }
+    }
+    Ok(())
+}

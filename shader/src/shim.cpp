@@ -1,0 +1,562 @@
+// The C ABI between Tessera's Rust front end and glslang's C++ API.
+//
+// Why C++: glslang's C API has no reflection, and GL needs it (active uniforms with GL type
+// enums, uniform blocks, attributes, fragment outputs). This file is deliberately narrow: it
+// parses, links, reflects and emits SPIR-V; every GL decision (locations, bindings, names,
+// layouts) is made in Rust from what it returns.
+//
+// Ownership: every `TshResult*` is created here and freed with `tsh_free`; every pointer
+// returned by an accessor points into the result and lives until `tsh_free`. No C++ exception
+// crosses the ABI: each entry point catches everything and reports it as a failure.
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <glslang/Include/Types.h>
+#include <glslang/MachineIndependent/localintermediate.h>
+#include <glslang/MachineIndependent/reflection.h>
+#include <glslang/Public/ResourceLimits.h>
+#include <glslang/Public/ShaderLang.h>
+#include <glslang/SPIRV/GlslangToSpv.h>
+
+extern "C" {
+
+// Must match `ffi.rs`.
+
+struct TshSource {
+    uint32_t stage;  // 0 vertex, 1 geometry, 2 fragment
+    const char* text;
+    size_t len;
+};
+
+struct TshLimits {
+    int32_t max_vertex_attribs;
+    int32_t max_draw_buffers;
+    int32_t max_texture_units;
+    int32_t max_combined_texture_units;
+    int32_t max_varying_components;
+    int32_t max_geometry_output_vertices;
+    int32_t max_clip_distances;
+};
+
+struct TshStr {
+    const char* ptr;
+    size_t len;
+};
+
+// An active uniform of glslang's live reflection (default block members, samplers).
+struct TshUniform {
+    TshStr name;
+    int32_t gl_type;
+    int32_t size;
+    int32_t block;  // index into the live block list, -1 for opaque types
+    int32_t binding;
+    uint32_t stages;
+    int32_t is_sampler;
+};
+
+// A live uniform block of glslang's reflection.
+struct TshLiveBlock {
+    TshStr name;
+    uint32_t stages;
+};
+
+// A uniform block as declared (the default block included), from the linked trees.
+struct TshBlock {
+    TshStr name;       // block name (gl_DefaultUniformBlock for loose uniforms)
+    int32_t array;     // elements of a block array, 0 if not an array
+    int32_t binding;   // explicit layout(binding), or -1
+    int32_t prefixed;  // members are named "Block.member" (the block has an instance name)
+    uint32_t stages;   // stages declaring it (glslang stage bits)
+};
+
+// A leaf (non-struct) member of a declared block.
+struct TshLeaf {
+    TshStr name;             // GL name; arrays end in "[0]"
+    int32_t block;           // index into the declared block list
+    int32_t basic;           // 0 float, 1 double, 2 int, 3 uint, 4 bool
+    int32_t vector;          // components of a vector or matrix column
+    int32_t columns;         // matrix columns, 0 if not a matrix
+    int32_t array;           // elements of the innermost array, 0 if not an array
+    const uint32_t* path;    // member / element indices from the block type to the leaf
+    size_t path_len;
+};
+
+// A pipe input (first stage) or output (last stage).
+struct TshVar {
+    TshStr name;
+    int32_t gl_type;
+    int32_t size;
+    int32_t location;  // explicit, or -1
+    int32_t index;     // explicit fragment output index, or -1
+};
+
+// A user-declared stage input or output, in declaration order.
+struct TshDecl {
+    TshStr name;      // the variable's name, or an interface block's block name
+    uint32_t stage;   // 0 vertex, 1 geometry, 2 fragment
+    int32_t output;   // 1 for outputs, 0 for inputs
+};
+
+struct TshWords {
+    const uint32_t* ptr;
+    size_t len;
+};
+
+}  // extern "C"
+
+namespace {
+
+using namespace glslang;
+
+constexpr int kStages = 3;
+
+EShLanguage to_language(uint32_t stage) {
+    switch (stage) {
+    case 0: return EShLangVertex;
+    case 1: return EShLangGeometry;
+    default: return EShLangFragment;
+    }
+}
+
+void init_once() {
+    static std::once_flag flag;
+    std::call_once(flag, [] { InitializeProcess(); });
+}
+
+// glslang keeps a per-thread "current pool" pointer that its objects capture when they are
+// constructed and that TShader/TProgram destructors leave dangling. Each entry point runs
+// inside one of these: a pool of its own, current from before the first glslang object is
+// made until after the last is destroyed, then no current pool at all.
+class ScratchPool {
+public:
+    ScratchPool() { SetThreadPoolAllocator(&pool_); }
+    ~ScratchPool() { SetThreadPoolAllocator(nullptr); }
+    ScratchPool(const ScratchPool&) = delete;
+    ScratchPool& operator=(const ScratchPool&) = delete;
+
+private:
+    TPoolAllocator pool_;
+};
+
+TBuiltInResource resources(const TshLimits* limits) {
+    TBuiltInResource r = *GetDefaultResources();
+    if (limits) {
+        r.maxVertexAttribs = limits->max_vertex_attribs;
+        r.maxDrawBuffers = limits->max_draw_buffers;
+        r.maxTextureImageUnits = limits->max_texture_units;
+        r.maxVertexTextureImageUnits = limits->max_texture_units;
+        r.maxGeometryTextureImageUnits = limits->max_texture_units;
+        r.maxCombinedTextureImageUnits = limits->max_combined_texture_units;
+        r.maxVaryingComponents = limits->max_varying_components;
+        r.maxVaryingFloats = limits->max_varying_components;
+        r.maxGeometryOutputVertices = limits->max_geometry_output_vertices;
+        r.maxClipDistances = limits->max_clip_distances;
+    }
+    return r;
+}
+
+// GL's deprecated texture functions, which core contexts that are not forward-compatible
+// still provide (GLSL 1.50 section 8.7) and Mesa accepts at every version, but which glslang
+// only defines for OpenGL clients. Each maps to its generic replacement; the shadow forms
+// return a vec4 as they always did. The preamble is read after `#version` and does not move
+// line numbers.
+const char* const kDeprecatedTextureFunctions =
+    "#define texture1D texture\n"
+    "#define texture2D texture\n"
+    "#define texture3D texture\n"
+    "#define textureCube texture\n"
+    "#define texture2DRect texture\n"
+    "#define texture1DProj textureProj\n"
+    "#define texture2DProj textureProj\n"
+    "#define texture3DProj textureProj\n"
+    "#define texture2DRectProj textureProj\n"
+    "#define texture1DLod textureLod\n"
+    "#define texture2DLod textureLod\n"
+    "#define texture3DLod textureLod\n"
+    "#define textureCubeLod textureLod\n"
+    "#define texture1DProjLod textureProjLod\n"
+    "#define texture2DProjLod textureProjLod\n"
+    "#define texture3DProjLod textureProjLod\n"
+    "#define shadow1D(s, c) vec4(texture(s, c))\n"
+    "#define shadow2D(s, c) vec4(texture(s, c))\n"
+    "#define shadow2DRect(s, c) vec4(texture(s, c))\n"
+    "#define shadow1DProj(s, c) vec4(textureProj(s, c))\n"
+    "#define shadow2DProj(s, c) vec4(textureProj(s, c))\n"
+    "#define shadow2DRectProj(s, c) vec4(textureProj(s, c))\n"
+    "#define shadow1DLod(s, c, l) vec4(textureLod(s, c, l))\n"
+    "#define shadow2DLod(s, c, l) vec4(textureLod(s, c, l))\n"
+    "#define shadow1DProjLod(s, c, l) vec4(textureProjLod(s, c, l))\n"
+    "#define shadow2DProjLod(s, c, l) vec4(textureProjLod(s, c, l))\n";
+
+// A shader and the string pointer and length it refers to (TShader keeps the pointers it is
+// given, so they must live as long as it does).
+struct Unit {
+    const char* text = nullptr;
+    int len = 0;
+    std::unique_ptr<TShader> shader;
+};
+
+std::unique_ptr<Unit> make_shader(const TshSource& src) {
+    EShLanguage lang = to_language(src.stage);
+    auto unit = std::make_unique<Unit>();
+    unit->text = src.text;
+    unit->len = static_cast<int>(src.len);
+    unit->shader = std::make_unique<TShader>(lang);
+    TShader* shader = unit->shader.get();
+    shader->setStringsWithLengths(&unit->text, &unit->len, 1);
+    shader->setPreamble(kDeprecatedTextureFunctions);
+    shader->setEnvInput(EShSourceGlsl, lang, EShClientVulkan, 100);
+    shader->setEnvClient(EShClientVulkan, EShTargetVulkan_1_0);
+    shader->setEnvTarget(EShTargetSpv, EShTargetSpv_1_0);
+    // GL's rules inside Vulkan SPIR-V: loose uniforms gather into gl_DefaultUniformBlock,
+    // samplers stay combined, gl_VertexID maps to VertexIndex.
+    shader->setEnvInputVulkanRulesRelaxed();
+    // Locations and bindings are Tessera's (patched into the SPIR-V afterwards); without
+    // these glslang would demand explicit ones. mapIO is never called, so every Location or
+    // Binding decoration in the output is one the source spelled out.
+    shader->setAutoMapLocations(true);
+    shader->setAutoMapBindings(true);
+    return unit;
+}
+
+}  // namespace
+
+struct TshResult {
+    bool ok = false;
+    std::string log;
+    std::vector<uint32_t> spirv[kStages];
+    bool has_stage[kStages] = {false, false, false};
+
+    std::vector<std::string> names;  // storage for every TshStr below
+    std::vector<std::vector<uint32_t>> paths;
+    std::vector<TshUniform> uniforms;
+    std::vector<TshLiveBlock> live_blocks;
+    std::vector<TshBlock> blocks;
+    std::vector<TshLeaf> leaves;
+    std::vector<TshVar> inputs;
+    std::vector<TshVar> outputs;
+    std::vector<TshDecl> decls;
+    int32_t geometry[3] = {0, 0, 0};
+
+    // Names are stored first and pointed at once everything is collected (the vector may
+    // reallocate while filling).
+    std::vector<size_t> uniform_names, live_block_names, block_names, leaf_names, leaf_paths,
+        input_names, output_names, decl_names;
+
+    size_t keep(const std::string& s) {
+        names.push_back(s);
+        return names.size() - 1;
+    }
+
+    TshStr str(size_t i) const { return TshStr{names[i].data(), names[i].size()}; }
+
+    void seal() {
+        for (size_t i = 0; i < uniforms.size(); ++i) uniforms[i].name = str(uniform_names[i]);
+        for (size_t i = 0; i < live_blocks.size(); ++i)
+            live_blocks[i].name = str(live_block_names[i]);
+        for (size_t i = 0; i < blocks.size(); ++i) blocks[i].name = str(block_names[i]);
+        for (size_t i = 0; i < leaves.size(); ++i) {
+            leaves[i].name = str(leaf_names[i]);
+            const auto& p = paths[leaf_paths[i]];
+            leaves[i].path = p.data();
+            leaves[i].path_len = p.size();
+        }
+        for (size_t i = 0; i < inputs.size(); ++i) inputs[i].name = str(input_names[i]);
+        for (size_t i = 0; i < outputs.size(); ++i) outputs[i].name = str(output_names[i]);
+        for (size_t i = 0; i < decls.size(); ++i) decls[i].name = str(decl_names[i]);
+    }
+};
+
+namespace {
+
+int32_t basic_code(TBasicType t) {
+    switch (t) {
+    case EbtFloat: return 0;
+    case EbtDouble: return 1;
+    case EbtInt: return 2;
+    case EbtUint: return 3;
+    case EbtBool: return 4;
+    default: return -1;
+    }
+}
+
+int32_t geometry_enum(TLayoutGeometry g) {
+    switch (g) {
+    case ElgPoints: return 0x0000;
+    case ElgLines: return 0x0001;
+    case ElgLineStrip: return 0x0003;
+    case ElgTriangles: return 0x0004;
+    case ElgTriangleStrip: return 0x0005;
+    case ElgLinesAdjacency: return 0x000A;
+    case ElgTrianglesAdjacency: return 0x000C;
+    default: return 0;
+    }
+}
+
+// Walks a block member type down to its leaves, naming them as GL does: struct members with
+// '.', struct and outer array elements expanded with "[i]", the innermost array of a leaf
+// kept as one uniform named "[0]".
+void walk(TshResult& r, int32_t block, const TType& type, const std::string& name,
+          std::vector<uint32_t>& path) {
+    if (type.isStruct()) {
+        if (type.isArray()) {
+            int n = type.getOuterArraySize();
+            TType element(type, 0);
+            for (int e = 0; e < n; ++e) {
+                path.push_back(static_cast<uint32_t>(e));
+                walk(r, block, element, name + "[" + std::to_string(e) + "]", path);
+                path.pop_back();
+            }
+            return;
+        }
+        const TTypeList& members = *type.getStruct();
+        for (size_t m = 0; m < members.size(); ++m) {
+            const TType& mt = *members[m].type;
+            path.push_back(static_cast<uint32_t>(m));
+            walk(r, block, mt, name + "." + mt.getFieldName().c_str(), path);
+            path.pop_back();
+        }
+        return;
+    }
+    if (type.isArray() && type.getArraySizes()->getNumDims() > 1) {
+        int n = type.getOuterArraySize();
+        TType element(type, 0);
+        for (int e = 0; e < n; ++e) {
+            path.push_back(static_cast<uint32_t>(e));
+            walk(r, block, element, name + "[" + std::to_string(e) + "]", path);
+            path.pop_back();
+        }
+        return;
+    }
+    TshLeaf leaf{};
+    leaf.block = block;
+    leaf.basic = basic_code(type.getBasicType());
+    // Opaque members (a sampler in a struct) have no storage in the block.
+    if (leaf.basic < 0) return;
+    leaf.columns = type.isMatrix() ? type.getMatrixCols() : 0;
+    leaf.vector = type.isMatrix() ? type.getMatrixRows() : type.getVectorSize();
+    leaf.array = type.isArray() ? type.getOuterArraySize() : 0;
+    r.leaf_names.push_back(r.keep(type.isArray() ? name + "[0]" : name));
+    r.paths.push_back(path);
+    r.leaf_paths.push_back(r.paths.size() - 1);
+    r.leaves.push_back(leaf);
+}
+
+// Records the uniform blocks (the default block included) each stage declares, and the
+// order its user inputs and outputs are declared in.
+void collect_blocks(TshResult& r, const TIntermediate& im, uint32_t stage, uint32_t stage_bit) {
+    TIntermAggregate* root = im.getTreeRoot() ? im.getTreeRoot()->getAsAggregate() : nullptr;
+    if (!root) return;
+    for (TIntermNode* node : root->getSequence()) {
+        TIntermAggregate* agg = node->getAsAggregate();
+        if (!agg || agg->getOp() != EOpLinkerObjects) continue;
+        for (TIntermNode* obj : agg->getSequence()) {
+            TIntermSymbol* sym = obj->getAsSymbolNode();
+            if (!sym) continue;
+            const TType& type = sym->getType();
+            TStorageQualifier sq = type.getQualifier().storage;
+            if ((sq == EvqVaryingIn || sq == EvqVaryingOut) && !type.isBuiltIn() &&
+                sym->getName().compare(0, 3, "gl_") != 0) {
+                bool block = type.getBasicType() == EbtBlock;
+                r.decl_names.push_back(
+                    r.keep(block ? type.getTypeName().c_str() : sym->getName().c_str()));
+                r.decls.push_back(TshDecl{{}, stage, sq == EvqVaryingOut ? 1 : 0});
+                continue;
+            }
+            if (sq != EvqUniform || type.getBasicType() != EbtBlock) continue;
+            std::string block_name = type.getTypeName().c_str();
+            bool found = false;
+            for (size_t b = 0; b < r.blocks.size(); ++b) {
+                if (r.names[r.block_names[b]] == block_name) {
+                    r.blocks[b].stages |= stage_bit;
+                    found = true;
+                }
+            }
+            if (found) continue;
+            bool is_default = block_name == im.getGlobalUniformBlockName();
+            TshBlock block{};
+            block.array = type.isArray() ? type.getOuterArraySize() : 0;
+            block.binding = type.getQualifier().hasBinding()
+                                ? static_cast<int32_t>(type.getQualifier().layoutBinding)
+                                : -1;
+            block.prefixed = !is_default && !IsAnonymous(sym->getName());
+            block.stages = stage_bit;
+            int32_t index = static_cast<int32_t>(r.blocks.size());
+            r.block_names.push_back(r.keep(block_name));
+            r.blocks.push_back(block);
+            std::unique_ptr<TType> element;
+            if (type.isArray()) element.reset(new TType(type, 0));
+            const TType& body = element ? *element : type;
+            if (!body.isStruct()) continue;
+            const TTypeList& members = *body.getStruct();
+            std::string prefix = block.prefixed ? block_name + "." : "";
+            std::vector<uint32_t> path;
+            for (size_t m = 0; m < members.size(); ++m) {
+                const TType& mt = *members[m].type;
+                path.push_back(static_cast<uint32_t>(m));
+                walk(r, index, mt, prefix + mt.getFieldName().c_str(), path);
+                path.pop_back();
+            }
+        }
+    }
+}
+
+void reflect(TshResult& r, TProgram& program) {
+    program.buildReflection(EShReflectionBasicArraySuffix | EShReflectionSeparateBuffers);
+    for (int i = 0; i < program.getNumUniformVariables(); ++i) {
+        const TObjectReflection& u = program.getUniform(i);
+        TshUniform out{};
+        out.gl_type = u.glDefineType;
+        out.size = u.size;
+        out.block = u.index;
+        out.binding = u.getBinding();
+        out.stages = u.stages;
+        out.is_sampler = u.getType() && u.getType()->getBasicType() == EbtSampler;
+        r.uniform_names.push_back(r.keep(u.name));
+        r.uniforms.push_back(out);
+    }
+    for (int i = 0; i < program.getNumUniformBlocks(); ++i) {
+        const TObjectReflection& b = program.getUniformBlock(i);
+        r.live_block_names.push_back(r.keep(b.name));
+        r.live_blocks.push_back(TshLiveBlock{{}, static_cast<uint32_t>(b.stages)});
+    }
+    auto io = [&](const TObjectReflection& v, std::vector<TshVar>& list,
+                  std::vector<size_t>& names) {
+        TshVar out{};
+        out.gl_type = v.glDefineType;
+        out.size = v.size;
+        out.location = -1;
+        out.index = -1;
+        if (const TType* t = v.getType()) {
+            const TQualifier& q = t->getQualifier();
+            if (q.hasLocation()) out.location = static_cast<int32_t>(q.layoutLocation);
+            if (q.hasIndex()) out.index = static_cast<int32_t>(q.layoutIndex);
+        }
+        names.push_back(r.keep(v.name));
+        list.push_back(out);
+    };
+    for (int i = 0; i < program.getNumPipeInputs(); ++i)
+        io(program.getPipeInput(i), r.inputs, r.input_names);
+    for (int i = 0; i < program.getNumPipeOutputs(); ++i)
+        io(program.getPipeOutput(i), r.outputs, r.output_names);
+}
+
+TshResult* compile(const TshSource* src, const TshLimits* limits) {
+    init_once();
+    auto r = std::make_unique<TshResult>();
+    ScratchPool scratch;
+    TBuiltInResource res = resources(limits);
+    auto unit = make_shader(*src);
+    r->ok = unit->shader->parse(&res, 110, false, EShMsgDefault);
+    r->log = unit->shader->getInfoLog();
+    r->seal();
+    return r.release();
+}
+
+TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
+    init_once();
+    auto r = std::make_unique<TshResult>();
+    ScratchPool scratch;
+    TBuiltInResource res = resources(limits);
+    // Shaders must outlive the program that links them.
+    std::vector<std::unique_ptr<Unit>> shaders;
+    for (size_t i = 0; i < count; ++i) {
+        auto unit = make_shader(srcs[i]);
+        if (!unit->shader->parse(&res, 110, false, EShMsgDefault)) {
+            r->log = unit->shader->getInfoLog();
+            r->seal();
+            return r.release();
+        }
+        shaders.push_back(std::move(unit));
+    }
+    {
+        TProgram program;
+        for (auto& s : shaders) program.addShader(s->shader.get());
+        if (!program.link(EShMsgDefault)) {
+            r->log = program.getInfoLog();
+            r->seal();
+            return r.release();
+        }
+        r->log = program.getInfoLog();
+        for (uint32_t s = 0; s < kStages; ++s) {
+            const TIntermediate* im = program.getIntermediate(to_language(s));
+            if (!im) continue;
+            r->has_stage[s] = true;
+            collect_blocks(*r, *im, s, 1u << to_language(s));
+            SpvOptions options;
+            options.disableOptimizer = true;
+            options.validate = false;
+            spv::SpvBuildLogger logger;
+            GlslangToSpv(*im, r->spirv[s], &logger, &options);
+            std::string messages = logger.getAllMessages();
+            if (!messages.empty()) r->log += messages;
+            if (s == 1) {
+                r->geometry[0] = im->getVertices();
+                r->geometry[1] = geometry_enum(im->getInputPrimitive());
+                r->geometry[2] = geometry_enum(im->getOutputPrimitive());
+            }
+        }
+        reflect(*r, program);
+        r->ok = true;
+    }
+    r->seal();
+    return r.release();
+}
+
+}  // namespace
+
+extern "C" {
+
+TshResult* tsh_compile(const TshSource* src, const TshLimits* limits) {
+    try {
+        return compile(src, limits);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+TshResult* tsh_link(const TshSource* srcs, size_t count, const TshLimits* limits) {
+    try {
+        return link(srcs, count, limits);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void tsh_free(TshResult* r) { delete r; }
+
+int32_t tsh_ok(const TshResult* r) { return r->ok ? 1 : 0; }
+
+TshStr tsh_log(const TshResult* r) { return TshStr{r->log.data(), r->log.size()}; }
+
+TshWords tsh_spirv(const TshResult* r, uint32_t stage) {
+    if (stage >= kStages || !r->has_stage[stage]) return TshWords{nullptr, 0};
+    return TshWords{r->spirv[stage].data(), r->spirv[stage].size()};
+}
+
+void tsh_geometry(const TshResult* r, int32_t out[3]) {
+    std::memcpy(out, r->geometry, sizeof(r->geometry));
+}
+
+// The lists: counts and items by index (the index is checked by the caller).
+size_t tsh_uniform_count(const TshResult* r) { return r->uniforms.size(); }
+TshUniform tsh_uniform(const TshResult* r, size_t i) { return r->uniforms[i]; }
+size_t tsh_live_block_count(const TshResult* r) { return r->live_blocks.size(); }
+TshLiveBlock tsh_live_block(const TshResult* r, size_t i) { return r->live_blocks[i]; }
+size_t tsh_block_count(const TshResult* r) { return r->blocks.size(); }
+TshBlock tsh_block(const TshResult* r, size_t i) { return r->blocks[i]; }
+size_t tsh_leaf_count(const TshResult* r) { return r->leaves.size(); }
+TshLeaf tsh_leaf(const TshResult* r, size_t i) { return r->leaves[i]; }
+size_t tsh_input_count(const TshResult* r) { return r->inputs.size(); }
+TshVar tsh_input(const TshResult* r, size_t i) { return r->inputs[i]; }
+size_t tsh_output_count(const TshResult* r) { return r->outputs.size(); }
+TshVar tsh_output(const TshResult* r, size_t i) { return r->outputs[i]; }
+size_t tsh_decl_count(const TshResult* r) { return r->decls.size(); }
+TshDecl tsh_decl(const TshResult* r, size_t i) { return r->decls[i]; }
+
+}  // extern "C"

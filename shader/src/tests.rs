@@ -1,0 +1,267 @@
+//! Front-end tests with real shaders: what glslang accepts, what the link reports, and
+//! SPIR-V that `spirv-val` (from the `spirv-tools` package the build needs anyway) accepts
+//! for Vulkan 1.0.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::{Limits, LinkRequest, Stage, compile, gltype, link};
+
+fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
+    link(&LinkRequest {
+        shaders,
+        attrib_bindings: &[],
+        frag_data_bindings: &[],
+        limits: Limits::default(),
+    })
+}
+
+/// Runs `spirv-val` on a module; panics with its report if the module is invalid.
+fn validate(words: &[u32]) {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut child = Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.0", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spirv-val (apt-get install spirv-tools)");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&bytes)
+        .expect("write SPIR-V");
+    let out = child.wait_with_output().expect("spirv-val ran");
+    assert!(
+        out.status.success(),
+        "invalid SPIR-V: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+const VS: &str = "#version 330 core
+layout(location = 2) in vec3 pos;
+in vec2 uv;
+in mat3 basis;
+in float unused_input;
+out Vertex { vec3 normal; vec2 uv; } vo;
+out float depth;
+uniform mat4 mvp;
+uniform vec3 offsets[4];
+struct Light { vec3 dir; float k; };
+uniform Light light;
+layout(std140) uniform Camera { mat4 view; vec3 eye; } cam;
+void main() {
+    vo.normal = basis * pos + offsets[2] + light.dir * light.k;
+    vo.uv = uv;
+    depth = pos.z;
+    gl_Position = cam.view * mvp * vec4(pos, 1.0) + vec4(cam.eye, float(gl_VertexID));
+}
+";
+
+const GS: &str = "#version 330 core
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+in Vertex { vec3 normal; vec2 uv; } gi[];
+in float depth[];
+out vec2 g_uv;
+out vec3 g_normal;
+uniform float scale;
+void main() {
+    for (int i = 0; i < 3; i++) {
+        gl_Position = gl_in[i].gl_Position * scale + vec4(depth[i]);
+        g_uv = gi[i].uv;
+        g_normal = gi[i].normal;
+        EmitVertex();
+    }
+    EndPrimitive();
+}
+";
+
+const FS: &str = "#version 330 core
+in vec2 g_uv;
+in vec3 g_normal;
+uniform sampler2D tex;
+uniform sampler2DShadow shadow;
+uniform isampler2DArray layers[2];
+uniform float scale;
+uniform Material { vec4 tint; } materials[2];
+layout(location = 0, index = 0) out vec4 color;
+layout(location = 0, index = 1) out vec4 blend;
+void main() {
+    color = texture(tex, g_uv) * scale * materials[1].tint + vec4(g_normal, 0.0)
+        + vec4(texture(shadow, vec3(g_uv, 0.5))) + vec4(texture(layers[1], vec3(g_uv, 0.0)));
+    blend = materials[0].tint;
+}
+";
+
+#[test]
+fn a_full_pipeline_links_to_valid_spirv() {
+    let p = link_all(&[
+        (Stage::Vertex, VS),
+        (Stage::Geometry, GS),
+        (Stage::Fragment, FS),
+    ])
+    .expect("links");
+    assert_eq!(p.log, "");
+    let stages: Vec<Stage> = p.stages.iter().map(|s| s.0).collect();
+    assert_eq!(stages, [Stage::Vertex, Stage::Geometry, Stage::Fragment]);
+    for (_, words) in &p.stages {
+        validate(words);
+    }
+    let geometry = p.geometry.expect("geometry parameters");
+    assert_eq!(
+        (geometry.vertices_out, geometry.input, geometry.output),
+        (3, 4, 5)
+    );
+    // Samplers: tex, shadow, then the two elements of layers.
+    let kinds: Vec<(gltype::SamplerTarget, u32)> =
+        p.samplers.iter().map(|s| (s.target, s.element)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (gltype::SamplerTarget::D2, 0),
+            (gltype::SamplerTarget::D2, 0),
+            (gltype::SamplerTarget::D2Array, 0),
+            (gltype::SamplerTarget::D2Array, 1),
+        ]
+    );
+    let blocks: Vec<(&str, u32, u32)> = p
+        .blocks
+        .iter()
+        .map(|b| (b.name.as_str(), b.data_size, b.element))
+        .collect();
+    assert_eq!(
+        blocks,
+        [
+            ("Camera", 80, 0),
+            ("Material[0]", 16, 0),
+            ("Material[1]", 16, 1)
+        ]
+    );
+    // The attribute mask covers uv, basis (3 locations) and pos; the unused input is not
+    // active.
+    let attrs: Vec<(&str, i32)> = p
+        .attributes
+        .iter()
+        .map(|a| (a.name.as_str(), a.location))
+        .collect();
+    assert!(attrs.contains(&("pos", 2)), "{attrs:?}");
+    assert!(attrs.contains(&("gl_VertexID", -1)), "{attrs:?}");
+    assert_eq!(p.attribute_mask.count_ones(), 5);
+    let outputs: Vec<(&str, i32, i32)> = p
+        .outputs
+        .iter()
+        .map(|o| (o.name.as_str(), o.location, o.index))
+        .collect();
+    assert_eq!(outputs.len(), 2);
+    assert!(outputs.contains(&("blend", 0, 1)));
+}
+
+#[test]
+fn a_vertex_only_and_a_fragment_only_program_link() {
+    for shaders in [
+        &[(Stage::Vertex, VS)][..],
+        &[(
+            Stage::Fragment,
+            "#version 330\nin vec2 g_uv;\nout vec4 c;\nvoid main() { c = vec4(g_uv, 0.0, 1.0); }\n",
+        )][..],
+    ] {
+        let p = link_all(shaders).expect("links");
+        for (_, words) in &p.stages {
+            validate(words);
+        }
+    }
+}
+
+#[test]
+fn compiles_run_on_many_threads() {
+    let threads: Vec<_> = (0..4)
+        .map(|i| {
+            std::thread::spawn(move || {
+                for _ in 0..3 {
+                    let c = compile(Stage::Vertex, VS, &Limits::default());
+                    assert!(c.ok, "{}", c.log);
+                    let bad = compile(
+                        Stage::Fragment,
+                        "#version 330\nvoid main() { x; }\n",
+                        &Limits::default(),
+                    );
+                    assert!(!bad.ok);
+                    assert!(
+                        bad.log
+                            .starts_with("0:2: error: 'x' : undeclared identifier"),
+                        "{i}: {}",
+                        bad.log
+                    );
+                    assert!(
+                        link_all(&[
+                            (Stage::Vertex, VS),
+                            (Stage::Geometry, GS),
+                            (Stage::Fragment, FS)
+                        ])
+                        .is_ok()
+                    );
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("no thread panicked");
+    }
+}
+
+#[test]
+fn limits_are_checked() {
+    let vs = "#version 330\nlayout(location = 16) in vec4 e;\nvoid main() { gl_Position = e; }\n";
+    assert_eq!(
+        link_all(&[(Stage::Vertex, vs)]).unwrap_err(),
+        "error: invalid explicit location 16 specified for `e'\n"
+    );
+    let vs = "#version 330\nin mat4 a, b, c, d; in vec4 e;\n\
+              void main() { gl_Position = a[0] + b[0] + c[0] + d[0] + e; }\n";
+    assert_eq!(
+        link_all(&[(Stage::Vertex, vs)]).unwrap_err(),
+        "error: insufficient contiguous locations available for vertex shader input `e'\n"
+    );
+}
+
+#[test]
+fn deprecated_texture_functions_and_outputs_compile() {
+    // Mesa accepts these in core contexts; GLSL keeps them outside forward-compatible ones.
+    let fs = "#version 330\nuniform sampler2D t;\nuniform sampler2DShadow s;\nout vec4 o;\n\
+              void main() { o = texture2D(t, vec2(0.0)) + shadow2D(s, vec3(0.5)) \
+              + texture2DProj(t, vec3(1.0)) + texture2D(t, vec2(0.0), 1.0); }\n";
+    let c = compile(Stage::Fragment, fs, &Limits::default());
+    assert!(c.ok, "{}", c.log);
+    let fs = "#version 140\nuniform sampler2D t;\n\
+              void main() { gl_FragColor = texture2D(t, vec2(0.0)); }\n";
+    let vs = "#version 140\nin vec4 p;\nvoid main() { gl_Position = p; }\n";
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    for (_, words) in &p.stages {
+        validate(words);
+    }
+    // Line numbers are the source's own.
+    let c = compile(
+        Stage::Fragment,
+        "#version 330\nout vec4 o;\nvoid main() { o = texture2D(x, vec2(0.0)); }\n",
+        &Limits::default(),
+    );
+    assert!(
+        c.log.starts_with("0:3: error: 'x' : undeclared identifier"),
+        "{}",
+        c.log
+    );
+}
+
+#[test]
+fn a_sampler_in_a_struct_fails_to_link_with_a_log() {
+    let fs = "#version 330\nstruct S { sampler2D t; float k; };\nuniform S s;\nout vec4 o;\n\
+              void main() { o = texture(s.t, vec2(0.0)) * s.k; }\n";
+    assert_eq!(
+        link_all(&[(Stage::Fragment, fs)]).unwrap_err(),
+        "error: sampler `s.t' inside a struct is not supported\n"
+    );
+}

@@ -1,0 +1,100 @@
+//! Buffer textures: `tex_buffer`, what the level queries report, and the reference to
+//! the buffer.
+
+use tessera_engine::gl::*;
+use tessera_tests::{assert_error, assert_no_error, context, records};
+use tessera_wire::format::Format;
+use tessera_wire::record::Record;
+
+use super::{bound, level};
+
+#[test]
+fn buffer_textures() {
+    let mut ctx = context();
+    let tex = bound(&mut ctx, TEXTURE_BUFFER);
+    let b = ctx.gen_buffer();
+    ctx.bind_buffer(TEXTURE_BUFFER, b);
+    ctx.buffer_data(TEXTURE_BUFFER, 100, None, STATIC_DRAW);
+    records(&mut ctx);
+    ctx.tex_buffer(TEXTURE_BUFFER, RGBA8, b);
+    assert_no_error!(ctx);
+    let recs = records(&mut ctx);
+    let [
+        Record::SetTextureBuffer {
+            buffer: Some(_),
+            format: Format::Rgba8,
+            ref range,
+            ..
+        },
+    ] = recs[..]
+    else {
+        panic!("{recs:?}");
+    };
+    assert_eq!(
+        (range.offset, range.size),
+        (0, 0),
+        "the whole buffer, whatever its size"
+    );
+    let t = TEXTURE_BUFFER;
+    assert_eq!(
+        level(&mut ctx, t, 0, TEXTURE_WIDTH),
+        25,
+        "texels of the buffer"
+    );
+    assert_eq!(level(&mut ctx, t, 0, TEXTURE_HEIGHT), 1);
+    assert_eq!(
+        level(&mut ctx, t, 0, TEXTURE_INTERNAL_FORMAT),
+        RGBA8 as GLint
+    );
+    assert_eq!(level(&mut ctx, t, 0, TEXTURE_RED_SIZE), 8);
+    assert_eq!(
+        level(&mut ctx, t, 0, TEXTURE_BUFFER_DATA_STORE_BINDING),
+        b as GLint
+    );
+    assert_eq!(level(&mut ctx, t, 0, TEXTURE_BUFFER_SIZE), 100);
+    assert_eq!(
+        ctx.get_integer(TEXTURE_BUFFER_DATA_STORE_BINDING),
+        b as GLint
+    );
+    ctx.buffer_data(TEXTURE_BUFFER, 1000, None, STATIC_DRAW);
+    assert_eq!(level(&mut ctx, t, 0, TEXTURE_WIDTH), 250);
+    ctx.tex_buffer(TEXTURE_2D, RGBA8, b);
+    assert_error!(ctx, INVALID_ENUM);
+    ctx.tex_buffer(t, 999, b);
+    assert_error!(ctx, INVALID_ENUM);
+    // Three-component formats are GL 4.0 (Mesa accepts them).
+    for bad in [RGB8, RGB32F, RGBA, R8_SNORM] {
+        ctx.tex_buffer(t, bad, b);
+        assert_error!(ctx, INVALID_ENUM, "{bad:#x}");
+    }
+    ctx.tex_buffer(t, R32UI, 4242);
+    assert_error!(ctx, INVALID_OPERATION, "not a buffer");
+    let unbound = ctx.gen_buffer();
+    ctx.tex_buffer(t, R32UI, unbound);
+    assert_error!(ctx, INVALID_OPERATION, "a name with no buffer object yet");
+    // The texture keeps its buffer alive after the buffer's deletion.
+    records(&mut ctx);
+    ctx.delete_buffers(1, &[b]);
+    assert!(
+        !records(&mut ctx)
+            .iter()
+            .any(|r| matches!(r, Record::DestroyBuffer { .. })),
+        "the texture holds the buffer"
+    );
+    assert_eq!(
+        level(&mut ctx, t, 0, TEXTURE_BUFFER_DATA_STORE_BINDING),
+        0,
+        "no name any more"
+    );
+    ctx.delete_textures(1, &[tex]);
+    let recs = records(&mut ctx);
+    assert!(
+        recs.iter()
+            .any(|r| matches!(r, Record::DestroyTexture { .. }))
+    );
+    assert!(
+        recs.iter()
+            .any(|r| matches!(r, Record::DestroyBuffer { .. }))
+    );
+    assert_no_error!(ctx);
+}
