@@ -3,8 +3,10 @@
 # sets the environment Mesa's drivers expect.
 
 # Packages needed to build and test: glslang (the GLSL front end, linked statically),
-# SPIRV-Tools (glslang's optimizer libraries), a C++ compiler for the shim.
-TESSERA_PACKAGES=(glslang-dev spirv-tools g++ pkg-config)
+# SPIRV-Tools (glslang's optimizer libraries), a C++ compiler for the shim; Mesa's EGL and GLES
+# (llvmpipe) and SPIRV-Cross for the GLES backend; glslangValidator for its tests.
+TESSERA_PACKAGES=(glslang-dev spirv-tools g++ pkg-config
+    libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri libspirv-cross-c-shared0 glslang-tools)
 
 tessera_missing_packages() {
     local missing=()

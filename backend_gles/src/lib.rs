@@ -1,8 +1,311 @@
 //! # tessera-backend-gles
 //!
-//! The native-GLES backend: consumes pipe records only (EGL + GLES loaded by explicit path),
-//! never the frontend. It depends on `tessera-wire` alone, so a server process can be built
-//! without the GL engine; `tests/` checks that from `cargo metadata`.
+//! The native-GLES backend: pipe records onto an OpenGL ES 3.0+ driver through EGL. It
+//! depends on `tessera-wire` and third-party crates only, never on the GL frontend
+//! (`components`, `systems`, `engine`): a server process can be built without the engine, and
+//! `tests/` checks that from `cargo metadata`.
 //!
-//! Not implemented yet: this crate holds the place and the dependency rule of DESIGN.md §2
-//! until the GLES backend lands.
+//! ## How it works
+//! - **Loading** (`egl.rs`): the native `libEGL.so.1` is opened by full path with
+//!   `RTLD_LOCAL`, so a process that loaded Tessera's own drop-in `libEGL` never gets itself
+//!   back. GL entry points come from that EGL's `eglGetProcAddress` into glow. One surfaceless
+//!   ES 3.2 (else 3.1, else 3.0) context per backend.
+//! - **Objects** (`device.rs`, `texture.rs`, `framebuffer.rs`, `program.rs`, `query.rs`): one
+//!   dense table per handle kind,
+//!   checked on every use (a stale or unknown handle ends the session with a
+//!   [`SessionError`], never a panic). Formats and texture kinds GLES lacks get stand-ins
+//!   (`conv.rs`), and pixel data is converted on the CPU when GLES cannot take or give the
+//!   layout asked for (`pixel.rs`). Programs arrive as SPIR-V and are translated to GLSL ES
+//!   by SPIRV-Cross, then linked and cached by the hash of their code.
+//! - **State** (`command.rs`, `shadow.rs`): `Bind*`/`Set*` records update the current Tessera
+//!   context's desired state; verbs reconcile the native state against a shadow of it and
+//!   call GL only for what differs (ANGLE's `StateManagerGL`). Nothing on a draw calls
+//!   `glGet*` or `glGetError`.
+//! - **Replies** (`queue.rs`, which also dispatches every record): read-backs, query
+//!   results, fence waits and `Finish`.
+//!
+//! ## What GLES lacks
+//! Desktop state GLES does not have (polygon mode, logic ops, depth clamp without
+//! `EXT_depth_clamp`, provoking vertex, line smoothing, ...) is ignored and reported once per
+//! session as [`Event::Unsupported`](tessera_wire::Event::Unsupported); formats and texture
+//! kinds get stand-ins (see `conv.rs`). [`GlesOptions`] can hide the driver's extensions and
+//! newer ES versions, which is how the fallback paths are tested on a full driver.
+//!
+//! ## Safety
+//! Every GL call in this crate is `unsafe` (glow's and the C API's contract). They all rely
+//! on one invariant, established here: **the backend's context is current on the calling
+//! thread** whenever a method that calls GL runs. [`GlesBackend::new`] makes it current to
+//! set things up and releases it; [`Backend::apply`] makes it current on the applying thread
+//! before the first record of each batch (a thread-id compare when it already is). Each
+//! `// SAFETY:` comment names what else the call needs (live names from the tables, bound
+//! objects, sizes checked against buffers).
+//!
+//! ## What it must never do
+//! Decide a GL error (the engine did), trust a record (every span and handle is checked),
+//! or block a frame outside the replies that ask for it.
+
+#![expect(
+    unsafe_code,
+    reason = "EGL, GLES (through glow) and SPIRV-Cross are C APIs loaded at run time"
+)]
+
+mod command;
+mod conv;
+mod device;
+mod egl;
+mod framebuffer;
+mod pixel;
+mod program;
+mod query;
+mod queue;
+mod shadow;
+mod texture;
+
+use std::ffi::{CStr, c_void};
+use std::thread::ThreadId;
+
+use tessera_wire::{Backend, BatchView, Caps, Outbox, SessionError};
+
+use crate::device::{Device, ExtraFns, Features};
+use crate::egl::Egl;
+use crate::program::SpirvCross;
+use crate::queue::Contexts;
+
+/// Why a GLES backend could not be created.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CreateBackendError {
+    /// No native EGL library could be opened.
+    #[error(
+        "no native libEGL.so.1 could be loaded (set TESSERA_NATIVE_EGL to its full path): {tried}"
+    )]
+    LoadEgl {
+        /// What was tried, and why each failed.
+        tried: String,
+    },
+    /// A library lacks an entry point the backend needs.
+    #[error("{library} lacks {symbol}")]
+    MissingSymbol {
+        /// The library's path.
+        library: String,
+        /// The missing symbol.
+        symbol: &'static str,
+    },
+    /// No EGL display could be initialised.
+    #[error(
+        "eglInitialize failed on the surfaceless and the default display (EGL error {error:#x})"
+    )]
+    Initialize {
+        /// The last EGL error.
+        error: i32,
+    },
+    /// The native EGL has no OpenGL ES API.
+    #[error("the native EGL does not offer the OpenGL ES API (eglBindAPI failed)")]
+    NoGlesApi,
+    /// The native EGL lacks an extension the backend needs.
+    #[error("the native EGL lacks {extension}")]
+    MissingExtension {
+        /// The extension.
+        extension: &'static str,
+    },
+    /// No OpenGL ES 3.x context could be created.
+    #[error("no OpenGL ES 3.2, 3.1 or 3.0 context could be created (EGL error {error:#x})")]
+    CreateContext {
+        /// The last EGL error.
+        error: i32,
+    },
+    /// The context could not be made current.
+    #[error("eglMakeCurrent failed (EGL error {error:#x})")]
+    MakeCurrent {
+        /// The EGL error.
+        error: i32,
+    },
+    /// The driver's GLES is older than 3.0.
+    #[error("the native driver offers {version:?}; OpenGL ES 3.0 is the minimum")]
+    TooOld {
+        /// Its `GL_VERSION`.
+        version: String,
+    },
+    /// SPIRV-Cross's C library could not be loaded.
+    #[error("libspirv-cross-c-shared.so.0 (SPIRV-Cross's C API) could not be loaded: {reason}")]
+    LoadSpirvCross {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The native-GLES backend.
+pub struct GlesBackend {
+    dev: Device,
+    contexts: Contexts,
+    /// The thread the EGL context is current on, if any.
+    thread: Option<ThreadId>,
+    /// `TESSERA_GLES_DEBUG=1`: glGetError after every record, reported as events.
+    debug: bool,
+    // Declared last: dropped after `dev`, whose objects die with the context.
+    egl: Egl,
+}
+
+// SAFETY: the backend holds EGL handles (raw pointers) and GL object names, which are not
+// tied to the creating thread: EGL lets a context be made current on any thread once no
+// other thread has it current. `new` releases the context before returning, and every
+// method that calls GL runs inside `apply` (or `new`), which first makes the context current
+// on the calling thread. `&mut self` on `apply` means one thread at a time; `Drop` releases
+// the context only if it is current on the dropping thread and otherwise lets EGL defer the
+// destruction. So moving the backend to another thread (the `thread` transport creates it on
+// one and applies on another) never lets two threads use the context at once.
+unsafe impl Send for GlesBackend {}
+
+/// Choices the driver does not make for the backend.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GlesOptions {
+    /// `glGetError` after every record, reported as events (`TESSERA_GLES_DEBUG=1`).
+    pub debug: bool,
+    /// Use at most OpenGL ES 3.`max_minor` features even if the context offers more
+    /// (`TESSERA_GLES_VERSION=3.0|3.1|3.2`): how the ES 3.0 paths are tested on a 3.2 driver.
+    pub max_minor: Option<u8>,
+    /// Use no extension even if the driver has it (`TESSERA_GLES_EXTENSIONS=none`): every
+    /// fallback path (CPU RGTC decode, float stand-ins for 16-bit norm, ...) runs.
+    pub ignore_extensions: bool,
+}
+
+impl GlesOptions {
+    /// Reads `TESSERA_GLES_DEBUG`, `TESSERA_GLES_VERSION` and `TESSERA_GLES_EXTENSIONS`,
+    /// warning about values it does not know (they leave the default).
+    pub fn from_env() -> Self {
+        let var = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .map(|v| v.trim().to_ascii_lowercase())
+        };
+        let debug = match var("TESSERA_GLES_DEBUG").as_deref() {
+            None | Some("" | "0" | "false" | "off" | "no") => false,
+            Some("1" | "true" | "on" | "yes") => true,
+            Some(other) => {
+                log::warn!("TESSERA_GLES_DEBUG={other:?} is not 1/0: debug checks stay off");
+                false
+            }
+        };
+        let max_minor = match var("TESSERA_GLES_VERSION").as_deref() {
+            None | Some("") => None,
+            Some("3.0" | "3" | "300") => Some(0),
+            Some("3.1" | "310") => Some(1),
+            Some("3.2" | "320") => Some(2),
+            Some(other) => {
+                log::warn!("TESSERA_GLES_VERSION={other:?} is not 3.0, 3.1 or 3.2: ignored");
+                None
+            }
+        };
+        let ignore_extensions = match var("TESSERA_GLES_EXTENSIONS").as_deref() {
+            None | Some("" | "all" | "native") => false,
+            Some("none" | "off" | "0") => true,
+            Some(other) => {
+                log::warn!("TESSERA_GLES_EXTENSIONS={other:?} is not none/all: ignored");
+                false
+            }
+        };
+        Self {
+            debug,
+            max_minor,
+            ignore_extensions,
+        }
+    }
+}
+
+impl GlesBackend {
+    /// Loads the native EGL and SPIRV-Cross, creates the context and reads its limits, with
+    /// the options of the environment ([`GlesOptions::from_env`]).
+    pub fn new() -> Result<Self, CreateBackendError> {
+        Self::with_options(&GlesOptions::from_env())
+    }
+
+    /// [`GlesBackend::new`] with explicit options.
+    pub fn with_options(options: &GlesOptions) -> Result<Self, CreateBackendError> {
+        let egl = Egl::new()?;
+        let id = egl.identity()?;
+        let loader = |name: &CStr| -> *const c_void {
+            if let Some(alias) = egl::entry_point_alias(name, &id) {
+                let p = egl.proc_address(&alias);
+                if !p.is_null() {
+                    return p;
+                }
+            }
+            egl.proc_address(name)
+        };
+        // SAFETY: the context is current on this thread (Egl::new), as glow's constructor
+        // requires (it queries GL_VERSION and the extensions); the loader returns entry
+        // points of this context's driver, or NULL.
+        let gl = unsafe { glow::Context::from_loader_function_cstr(loader) };
+        let minor = options.max_minor.map_or(id.minor, |m| m.min(id.minor));
+        let none = std::collections::HashSet::new();
+        let extensions = if options.ignore_extensions {
+            &none
+        } else {
+            &id.extensions
+        };
+        let features = Features::detect(minor, extensions);
+        let load = |name: &CStr, present: bool| {
+            let p = if present {
+                loader(name)
+            } else {
+                std::ptr::null()
+            };
+            (!p.is_null()).then_some(p)
+        };
+        // SAFETY: each pointer is the entry point of that name (resolved only when the
+        // version or extension that defines it is present), transmuted to the C signature
+        // the ES 3.2 specification gives it.
+        let extra = unsafe {
+            ExtraFns {
+                sample_maski: load(c"glSampleMaski", features.minor >= 1)
+                    .map(|p| std::mem::transmute::<*const c_void, device::SampleMaski>(p)),
+                tex_buffer_range: load(c"glTexBufferRange", features.texture_buffer)
+                    .map(|p| std::mem::transmute::<*const c_void, device::TexBufferRange>(p)),
+                tex_storage_3d_multisample: load(
+                    c"glTexStorage3DMultisample",
+                    features.multisample_array,
+                )
+                .map(|p| std::mem::transmute::<*const c_void, device::TexStorage3DMultisample>(p)),
+            }
+        };
+        let spirv_cross = SpirvCross::load()?;
+        let dev = Device::new(gl, features, extra, id.renderer.clone(), spirv_cross);
+        // Let whichever thread applies make it current.
+        egl.release();
+        Ok(Self {
+            dev,
+            contexts: Contexts::new(),
+            thread: None,
+            debug: options.debug,
+            egl,
+        })
+    }
+
+    /// Turns the debug checks on or off ([`GlesOptions::debug`]): `glGetError` after every
+    /// record, each error reported as [`Event::NativeError`](tessera_wire::Event::NativeError).
+    /// Costs a driver round trip per record.
+    pub fn set_debug_checks(&mut self, on: bool) {
+        self.debug = on;
+    }
+
+    fn make_current(&mut self) -> Result<(), SessionError> {
+        let me = std::thread::current().id();
+        if self.thread != Some(me) {
+            self.egl
+                .make_current()
+                .map_err(|e| SessionError::Backend(e.to_string()))?;
+            self.thread = Some(me);
+        }
+        Ok(())
+    }
+}
+
+impl Backend for GlesBackend {
+    fn caps(&self) -> Caps {
+        self.dev.caps.clone()
+    }
+
+    fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
+        self.make_current()?;
+        self.apply_batch(batch, out)
+    }
+}

@@ -16,7 +16,7 @@ use tessera_wire::format::Format;
 use tessera_wire::format::ShaderStage;
 use tessera_wire::handle::{
     BufferHandle, FenceHandle, FramebufferHandle, ProgramHandle, QueryHandle, RenderbufferHandle,
-    TextureHandle, VertexLayoutHandle,
+    SamplerHandle, TextureHandle, VertexLayoutHandle,
 };
 use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, TextureView};
 
@@ -310,6 +310,25 @@ pub struct Texture {
     /// The view the backend last got in a `SetTextureView` (it depends on the level range,
     /// the swizzle and on which levels are defined).
     pub view_synced: Option<TextureView>,
+    /// What binding this texture for sampling resolved to last time, valid while the
+    /// generations it records are current (keeps completeness checks and sampler-state
+    /// hashing off the draw path when textures are merely rebound).
+    pub binding_cache: Option<TextureBindingCache>,
+}
+
+/// The cached outcome of binding a texture for sampling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureBindingCache {
+    /// `images_generation` it was computed at.
+    pub images: u32,
+    /// `params_generation` it was computed at.
+    pub params: u32,
+    /// The sampler object (and its generation) that overrode the texture's parameters.
+    pub sampler: Option<(Entity, u32)>,
+    /// Whether the texture was complete.
+    pub complete: bool,
+    /// The sampler CSO it used (check it is still live before reuse).
+    pub cso: Option<SamplerHandle>,
 }
 
 /// The buffer range a buffer texture reads.
@@ -341,6 +360,7 @@ impl Texture {
             images_generation: 0,
             params_generation: 0,
             view_synced: None,
+            binding_cache: None,
         }
     }
 }

@@ -270,9 +270,16 @@ impl Context {
             };
             self.unbind_buffer_everywhere(&mut sh, e);
             sh.names.buffers.free(name);
-            let Shared { world, dev, .. } = &mut *sh;
-            if let Some(mut b) = world.get_mut::<Buffer>(e) {
-                b.mapping = None;
+            let Shared {
+                world,
+                dev,
+                mapped_buffers,
+                ..
+            } = &mut *sh;
+            if let Some(mut b) = world.get_mut::<Buffer>(e)
+                && b.mapping.take().is_some()
+            {
+                *mapped_buffers -= 1;
             }
             lifecycle::unname(world, dev, e);
         }
@@ -361,11 +368,13 @@ impl Context {
         b.usage = usage;
         // New storage ends any mapping (as in Mesa); a draw that was refused because of the
         // mapping may now proceed.
-        if b.mapping.take().is_some() {
-            self.local.dirty |= Dirty::DRAW_CHECK;
-        }
+        let was_mapped = b.mapping.take().is_some();
         b.generation += 1;
         let handle = b.handle;
+        if was_mapped {
+            self.local.dirty |= Dirty::DRAW_CHECK;
+            sh.mapped_buffers -= 1;
+        }
         sh.dev.push(Record::CreateBuffer {
             buffer: handle,
             size: size as u64,
@@ -603,6 +612,7 @@ impl Context {
                 bytes[..n].copy_from_slice(&data[..n]);
             }
         }
+        sh.mapped_buffers += 1;
         let mut b = sh.world.get_mut::<Buffer>(e).ok_or(INVALID_OPERATION)?;
         b.mapping = Some(Mapping {
             offset,
@@ -638,6 +648,7 @@ impl Context {
             return FALSE as GLboolean;
         };
         let handle = b.handle;
+        sh.mapped_buffers -= 1;
         if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
             let span = sh.dev.enc.stage(&m.bytes);
             sh.dev.push(Record::WriteBuffer {

@@ -151,12 +151,13 @@ impl Context {
                 capture: config.capture,
                 secret: None,
             };
-            let remote = tessera_wire::transport::dial(&config.transport, &options).map_err(|e| {
-                CreateContextError::BackendUnavailable {
-                    backend: config.backend.name(),
-                    reason: e.to_string(),
-                }
-            })?;
+            let remote =
+                tessera_wire::transport::dial(&config.transport, &options).map_err(|e| {
+                    CreateContextError::BackendUnavailable {
+                        backend: config.backend.name(),
+                        reason: e.to_string(),
+                    }
+                })?;
             return Ok(Self::assemble(config, remote.transport, remote.caps, None));
         }
         let (backend, probe): (Box<dyn Backend>, Option<NullProbe>) = match config.backend {
@@ -194,6 +195,7 @@ impl Context {
             caps,
             lost: None,
             events: Vec::new(),
+            mapped_buffers: 0,
             probe,
         };
         Self::in_group(Arc::new(ShareGroup::new(shared)), config)
@@ -293,7 +295,11 @@ impl Context {
                 sh.lost = Some(tessera_wire::SessionLost { reason });
             }
         }
-        if sh.lost.is_some() { UNKNOWN_CONTEXT_RESET } else { NO_ERROR }
+        if sh.lost.is_some() {
+            UNKNOWN_CONTEXT_RESET
+        } else {
+            NO_ERROR
+        }
     }
 
     /// What the null backend in a server process captured since the last call (process
@@ -399,7 +405,11 @@ impl Context {
         for e in held {
             lifecycle::release(world, dev, e);
         }
-        for table in [&mut self.local.vertex_arrays, &mut self.local.framebuffers, &mut self.local.queries] {
+        for table in [
+            &mut self.local.vertex_arrays,
+            &mut self.local.framebuffers,
+            &mut self.local.queries,
+        ] {
             for e in table.drain_objects() {
                 lifecycle::unname(world, dev, e);
             }

@@ -41,11 +41,13 @@ impl Local {
         if status != FRAMEBUFFER_COMPLETE {
             return INVALID_FRAMEBUFFER_OPERATION;
         }
-        let Some(vao) = self
-            .st
-            .vertex_array
-            .and_then(|v| sh.world.get::<VertexArray>(v))
-        else {
+        let Some(vao) = self.st.vertex_array else {
+            return INVALID_OPERATION;
+        };
+        if sh.mapped_buffers == 0 {
+            return NO_ERROR;
+        }
+        let Some(vao) = sh.world.get::<VertexArray>(vao) else {
             return INVALID_OPERATION;
         };
         let mapped = |e: Option<Entity>| {

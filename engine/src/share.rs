@@ -46,6 +46,9 @@ pub struct Shared {
     pub lost: Option<SessionLost>,
     /// Events the backend reported, not yet taken.
     pub events: Vec<Event>,
+    /// Buffers currently mapped in the group (draws scan for mapped vertex buffers only
+    /// when there are any).
+    pub mapped_buffers: u32,
     /// The null backend's counters, when that is the backend.
     pub probe: Option<tessera_wire::null::NullProbe>,
 }

@@ -14,7 +14,7 @@
 
 use bevy_ecs::world::World;
 use tessera_components::gl::*;
-use tessera_components::object::{Image, MAX_LEVELS, Sampler, SamplerParams, Texture};
+use tessera_components::object::{Image, MAX_LEVELS, Sampler, SamplerParams, Texture, TextureBindingCache};
 use tessera_components::state::{ContextState, TextureTarget};
 use tessera_wire::format::{CompareFunc, Filter, FormatClass, MipFilter, Wrap};
 use tessera_wire::record::Record;
@@ -216,14 +216,39 @@ fn slot_binding(
     let Some(entity) = st.textures[unit][target as usize] else {
         return (None, None);
     };
-    let sampler_params = st.samplers[unit]
-        .and_then(|s| world.get::<Sampler>(s))
-        .map(|s| s.params);
+    let sampler = st.samplers[unit].and_then(|s| world.get::<Sampler>(s).map(|x| (s, x.generation, x.params)));
+    let sampler_key = sampler.map(|(e, generation, _)| (e, generation));
+    // Fast path: the texture was bound for sampling before and nothing it depends on changed.
+    {
+        let Some(texture) = world.get::<Texture>(entity) else {
+            return (None, None);
+        };
+        if let Some(c) = texture.binding_cache
+            && c.images == texture.images_generation
+            && c.params == texture.params_generation
+            && c.sampler == sampler_key
+            && c.cso.is_none_or(|h| dev.csos.sampler.is_live(h))
+        {
+            if !c.complete {
+                return (None, None);
+            }
+            dev.csos.sampler.count_hit();
+            return (Some(texture.handle), c.cso);
+        }
+    }
     let Some(mut texture) = world.get_mut::<Texture>(entity) else {
         return (None, None);
     };
-    let params = sampler_params.unwrap_or(texture.sampler);
+    let params = sampler.map_or(texture.sampler, |(_, _, p)| p);
+    let mut cache = TextureBindingCache {
+        images: texture.images_generation,
+        params: texture.params_generation,
+        sampler: sampler_key,
+        complete: false,
+        cso: None,
+    };
     if !is_complete(&texture, &params) {
+        texture.binding_cache = Some(cache);
         return (None, None);
     }
     if texture.target != Some(TextureTarget::Buffer) {
@@ -250,6 +275,9 @@ fn slot_binding(
         },
         |cso| Record::DestroySamplerState { cso },
     );
+    cache.complete = true;
+    cache.cso = Some(cso);
+    texture.binding_cache = Some(cache);
     (Some(texture.handle), Some(cso))
 }
 

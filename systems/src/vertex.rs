@@ -72,28 +72,31 @@ pub fn emit_vertex_layout(
     dev: &mut Device,
     shadow: &mut Shadow,
 ) {
-    let Some(mut vao) = vao_entity.and_then(|e| world.get_mut::<VertexArray>(e)) else {
-        return;
-    };
-    let Device {
-        enc, alloc, csos, ..
-    } = dev;
+    let Some(vao_entity) = vao_entity else { return };
+    let Device { enc, alloc, csos, .. } = dev;
     let cache = &mut csos.vertex_layout;
-    let cso = match vao.layout_cso {
-        Some((generation, cso)) if generation == vao.layout_generation && cache.is_live(cso) => {
+    // Fast path: the array remembers the CSO of its current layout (a shared lookup; the
+    // mutable one is only needed to fill the cache).
+    let cached = match world.get::<VertexArray>(vao_entity) {
+        None => return,
+        Some(vao) => match vao.layout_cso {
+            Some((generation, cso)) if generation == vao.layout_generation && cache.is_live(cso) => Some(cso),
+            _ => None,
+        },
+    };
+    let cso = match cached {
+        Some(cso) => {
             cache.count_hit();
             cso
         }
-        _ => {
+        None => {
+            let Some(mut vao) = world.get_mut::<VertexArray>(vao_entity) else { return };
             let key = vertex_layout(&vao);
             let cso = cache.get_or_create(
                 &key,
                 alloc,
                 enc,
-                |cso, layout| Record::CreateVertexLayout {
-                    cso,
-                    layout: Box::new(*layout),
-                },
+                |cso, layout| Record::CreateVertexLayout { cso, layout: Box::new(*layout) },
                 |cso| Record::DestroyVertexLayout { cso },
             );
             vao.layout_cso = Some((vao.layout_generation, cso));

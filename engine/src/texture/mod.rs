@@ -49,7 +49,7 @@ use tessera_wire::format::TextureKind;
 use tessera_wire::record::Record;
 use tessera_wire::state::MAX_TEXTURE_UNITS;
 
-use crate::context::Context;
+use crate::context::{Context, Local};
 use crate::get::{Value, name_of};
 use crate::limits::Limits;
 use crate::share::Shared;
@@ -230,16 +230,16 @@ impl Context {
         let Some(t) = TextureTarget::from_gl(target) else {
             return self.error(INVALID_ENUM);
         };
-        let group = self.group.clone();
-        let mut sh = group.lock_for(self.local.id);
+        // Bind is on the draw path of texture-heavy programs: no Arc clone, one lock.
+        let mut sh = self.group.lock_for(self.local.id);
         let e = if texture == 0 {
             default_texture_if_any(&sh, t)
         } else {
             match sh.names.textures.entry(texture) {
-                NameEntry::Free => return self.error(INVALID_OPERATION),
+                NameEntry::Free => return self.local.set_error(INVALID_OPERATION),
                 NameEntry::Object(e) => {
                     if sh.world.get::<Texture>(e).and_then(|x| x.target) != Some(t) {
-                        return self.error(INVALID_OPERATION);
+                        return self.local.set_error(INVALID_OPERATION);
                     }
                     Some(e)
                 }
@@ -251,7 +251,7 @@ impl Context {
             }
         };
         let unit = self.local.st.active_texture as usize;
-        self.set_texture_binding(&mut sh, unit, t, e);
+        bind_unit(&mut self.local, &mut sh, unit, t, e);
     }
 
     /// `glDeleteTextures`: unbinds each texture from every unit of this context and from
@@ -296,15 +296,7 @@ impl Context {
         t: TextureTarget,
         e: Option<Entity>,
     ) {
-        let slot = &mut self.local.st.textures[unit][t as usize];
-        if *slot == e {
-            return;
-        }
-        let old = std::mem::replace(slot, e);
-        let Shared { world, dev, .. } = sh;
-        lifecycle::replace(world, dev, old, e);
-        self.local.dirty_units |= 1 << unit;
-        self.local.touch(Dirty::TEXTURES);
+        bind_unit(&mut self.local, sh, unit, t, e);
     }
 
     /// The texture image calls on `t` work on: the one bound to the active unit, or the
@@ -393,4 +385,19 @@ fn create_texture(sh: &mut Shared, life: Life, t: TextureTarget) -> Entity {
         kind: texture_kind(t),
     });
     sh.world.spawn((life, Texture::new(handle, Some(t)))).id()
+}
+
+/// Points unit `unit`'s binding of `t` at `e`, keeping references counted and the unit
+/// marked for the next draw.
+#[inline]
+fn bind_unit(local: &mut Local, sh: &mut Shared, unit: usize, t: TextureTarget, e: Option<Entity>) {
+    let slot = &mut local.st.textures[unit][t as usize];
+    if *slot == e {
+        return;
+    }
+    let old = std::mem::replace(slot, e);
+    let Shared { world, dev, .. } = sh;
+    lifecycle::replace(world, dev, old, e);
+    local.dirty_units |= 1 << unit;
+    local.touch(Dirty::TEXTURES);
 }

@@ -1,0 +1,912 @@
+//! Contexts and verbs: each Tessera context's *desired* state, and its reconciliation with
+//! the native state at each verb.
+//!
+//! `Bind*` and `Set*` records only store values in the current [`ContextState`] and set a
+//! dirty bit ([`dirty`]). A verb (`Draw`, `DrawIndexed`, `Clear`, `ClearBuffer`, `Blit`,
+//! `ReadPixels`, `CopyTexture`) reconciles the groups it depends on that are dirty, through
+//! the [`Shadow`](crate::shadow::Shadow), which calls GL only for values that differ. All
+//! Tessera contexts share the one native context: switching contexts marks every group dirty,
+//! and native work done outside a reconcile (uploads binding textures, reads binding
+//! framebuffers) marks the groups it touched in `Device::disturbed`.
+//!
+//! No `glGet*` or `glGetError` on any of these paths.
+
+use glow::HasContext;
+use tessera_wire::format::{FormatClass, IndexType, Topology, VertexFormat};
+use tessera_wire::handle::{
+    BufferHandle, Handle, ProgramHandle, RawHandle, SamplerHandle, TextureHandle,
+};
+use tessera_wire::record::{ClearValue, FramebufferRef, ReadSource, clear_mask};
+use tessera_wire::state::{
+    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS,
+    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, RasterState, Rect, Region, VertexLayout,
+};
+use tessera_wire::{SessionError, record::DRAW_BUFFER_NONE};
+
+use crate::conv;
+use crate::device::{Device, Missing};
+use crate::shadow::{AttribClass, Cap, StencilNative};
+
+/// Dirty groups of a context (and of `Device::disturbed`).
+pub(crate) mod dirty {
+    pub const FRAMEBUFFER: u32 = 1 << 0;
+    pub const VIEWPORT: u32 = 1 << 1;
+    pub const SCISSOR: u32 = 1 << 2;
+    pub const BLEND: u32 = 1 << 3;
+    pub const DEPTH_STENCIL: u32 = 1 << 4;
+    pub const RASTER: u32 = 1 << 5;
+    pub const PROGRAM: u32 = 1 << 6;
+    pub const UNIFORMS: u32 = 1 << 7;
+    pub const TEXTURES: u32 = 1 << 8;
+    pub const UNIFORM_BUFFERS: u32 = 1 << 9;
+    pub const VERTEX: u32 = 1 << 10;
+    pub const ALL: u32 = (1 << 11) - 1;
+    /// What a clear depends on: target, masks, scissor.
+    pub const CLEAR: u32 = FRAMEBUFFER | SCISSOR | BLEND | DEPTH_STENCIL | RASTER;
+}
+
+/// What the native VAO of a context has at one attribute.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct VaoAttrib {
+    enabled: bool,
+    /// (buffer, offset, format, stride) of the pointer set.
+    pointer: Option<(RawHandle, u64, VertexFormat, u32)>,
+    divisor: u32,
+}
+
+/// The state one Tessera context wants.
+pub(crate) struct ContextState {
+    pub dirty: u32,
+    pub framebuffer: FramebufferRef,
+    pub draw_buffers: [u8; MAX_DRAW_BUFFERS],
+    pub viewport: (Rect, f32, f32),
+    pub scissor: Rect,
+    pub blend: BlendState,
+    pub depth_stencil: DepthStencilState,
+    pub raster: RasterState,
+    pub blend_color: [f32; 4],
+    pub stencil_ref: (u8, u8),
+    pub depth_bias: (f32, f32),
+    pub line_width: f32,
+    pub sample_mask: (Option<f32>, bool, Option<u32>),
+    pub program: Option<ProgramHandle>,
+    pub uniforms: Vec<u8>,
+    /// Where `uniforms` was last uploaded: (ring epoch, offset, size).
+    uniform_upload: Option<(u64, i32, i32)>,
+    pub uniform_buffers: [(Option<BufferHandle>, u64, u64); MAX_UNIFORM_BUFFER_BINDINGS],
+    pub textures: [(Option<TextureHandle>, Option<SamplerHandle>); MAX_TEXTURE_UNITS],
+    pub layout: VertexLayout,
+    pub vertex_buffers: [(Option<BufferHandle>, u64); MAX_VERTEX_ATTRIBS],
+    pub index_buffer: Option<BufferHandle>,
+    pub generic: [[u32; 4]; MAX_VERTEX_ATTRIBS],
+    pub primitive_restart: (bool, u32),
+    /// The context's native vertex array object.
+    pub vao: glow::VertexArray,
+    vao_attribs: [VaoAttrib; MAX_VERTEX_ATTRIBS],
+    vao_index: Option<RawHandle>,
+    /// The device epoch this context's framebuffer attachments were checked at.
+    seen_epoch: u64,
+}
+
+impl ContextState {
+    /// A context at GL's initial state, with its own native VAO.
+    pub fn new(vao: glow::VertexArray) -> Self {
+        let mut draw_buffers = [DRAW_BUFFER_NONE; MAX_DRAW_BUFFERS];
+        draw_buffers[0] = 0;
+        Self {
+            dirty: dirty::ALL,
+            framebuffer: FramebufferRef::None,
+            draw_buffers,
+            viewport: (Rect::default(), 0.0, 1.0),
+            scissor: Rect::default(),
+            blend: BlendState::default(),
+            depth_stencil: DepthStencilState::default(),
+            raster: RasterState::default(),
+            blend_color: [0.0; 4],
+            stencil_ref: (0, 0),
+            depth_bias: (0.0, 0.0),
+            line_width: 1.0,
+            sample_mask: (None, false, None),
+            program: None,
+            uniforms: Vec::new(),
+            uniform_upload: None,
+            uniform_buffers: [(None, 0, 0); MAX_UNIFORM_BUFFER_BINDINGS],
+            textures: [(None, None); MAX_TEXTURE_UNITS],
+            layout: VertexLayout::default(),
+            vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
+            index_buffer: None,
+            generic: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
+            primitive_restart: (false, 0),
+            vao,
+            vao_attribs: [VaoAttrib::default(); MAX_VERTEX_ATTRIBS],
+            vao_index: None,
+            seen_epoch: 0,
+        }
+    }
+
+    /// New uniform bytes for the bound program.
+    pub fn set_uniforms(&mut self, data: &[u8]) {
+        self.uniforms.clear();
+        self.uniforms.extend_from_slice(data);
+        self.uniform_upload = None;
+        self.dirty |= dirty::UNIFORMS;
+    }
+}
+
+/// The streaming buffer the default uniform blocks live in: written front to back in
+/// `UNIFORM_BUFFER_OFFSET_ALIGNMENT` steps, orphaned (`glBufferData(NULL)`) when it wraps so
+/// that the driver never waits for draws still reading the old contents.
+pub(crate) struct UniformRing {
+    buffer: glow::Buffer,
+    size: u32,
+    head: u32,
+    /// Moves at each orphaning: uploads of an older epoch are gone.
+    epoch: u64,
+    scratch: Vec<u8>,
+}
+
+const RING_INITIAL: u32 = 256 << 10;
+
+impl UniformRing {
+    fn new(dev: &mut Device) -> Result<Self, SessionError> {
+        // SAFETY: context current; glGenBuffers has no preconditions.
+        let buffer = unsafe { dev.gl.create_buffer() }
+            .map_err(|e| SessionError::Backend(format!("uniform ring: {e}")))?;
+        let mut ring = Self {
+            buffer,
+            size: 0,
+            head: 0,
+            epoch: 0,
+            scratch: Vec::new(),
+        };
+        ring.orphan(dev, RING_INITIAL);
+        Ok(ring)
+    }
+
+    fn orphan(&mut self, dev: &mut Device, size: u32) {
+        dev.shadow
+            .bind_buffer(&dev.gl, glow::COPY_WRITE_BUFFER, Some(self.buffer));
+        // SAFETY: context current; the ring is bound to COPY_WRITE_BUFFER; a size that fits
+        // GLsizeiptr, no data.
+        unsafe {
+            dev.gl
+                .buffer_data_size(glow::COPY_WRITE_BUFFER, size as i32, glow::STREAM_DRAW)
+        };
+        self.size = size;
+        self.head = 0;
+        self.epoch += 1;
+    }
+
+    /// Writes `data`, zero-padded or cut to `size` bytes; returns the offset.
+    fn push(&mut self, dev: &mut Device, data: &[u8], size: u32) -> i32 {
+        let align = dev.limits.uniform_align;
+        if size > self.size / 4 {
+            let grown = (size * 4).next_power_of_two().max(RING_INITIAL);
+            self.orphan(dev, grown);
+        } else if self.head + size > self.size {
+            let current = self.size;
+            self.orphan(dev, current);
+        }
+        let offset = self.head;
+        self.scratch.clear();
+        self.scratch
+            .extend_from_slice(&data[..data.len().min(size as usize)]);
+        self.scratch.resize(size as usize, 0);
+        dev.shadow
+            .bind_buffer(&dev.gl, glow::COPY_WRITE_BUFFER, Some(self.buffer));
+        // SAFETY: context current; the ring is bound to COPY_WRITE_BUFFER; offset + size <=
+        // the ring's size (ensured above).
+        unsafe {
+            dev.gl
+                .buffer_sub_data_u8_slice(glow::COPY_WRITE_BUFFER, offset as i32, &self.scratch)
+        };
+        self.head = (offset + size).next_multiple_of(align);
+        offset as i32
+    }
+}
+
+fn bad(record: &'static str, what: impl Into<String>) -> SessionError {
+    SessionError::BadValue {
+        record,
+        what: what.into(),
+    }
+}
+
+impl Device {
+    /// The native ring, made on first use.
+    fn ring(&mut self) -> Result<UniformRing, SessionError> {
+        match self.ring.take() {
+            Some(r) => Ok(r),
+            None => UniformRing::new(self),
+        }
+    }
+
+    /// Reconciles the groups of `mask` that are dirty. `false`: the verb has nothing to do
+    /// (no framebuffer, or no usable program for a draw).
+    fn prepare(
+        &mut self,
+        record: &'static str,
+        ctx: &mut ContextState,
+        mask: u32,
+    ) -> Result<bool, SessionError> {
+        if ctx.seen_epoch != self.epoch {
+            ctx.seen_epoch = self.epoch;
+            ctx.dirty |= dirty::FRAMEBUFFER | dirty::TEXTURES;
+        }
+        let todo = mask & (ctx.dirty | self.disturbed);
+        if ctx.framebuffer == FramebufferRef::None {
+            self.shadow.bind_draw_framebuffer(&self.gl, None);
+            return Ok(false);
+        }
+        if todo & dirty::FRAMEBUFFER != 0 && !self.sync_draw_framebuffer(record, ctx)? {
+            // The bound framebuffer was destroyed: nothing to draw into until rebound.
+            return Ok(false);
+        }
+        if todo & dirty::VIEWPORT != 0 {
+            let (r, near, far) = ctx.viewport;
+            self.shadow
+                .viewport(&self.gl, [r.x, r.y, r.width, r.height], [near, far]);
+        }
+        if todo & dirty::SCISSOR != 0 {
+            let r = ctx.scissor;
+            self.shadow.scissor(&self.gl, [r.x, r.y, r.width, r.height]);
+        }
+        if todo & dirty::BLEND != 0 {
+            self.apply_blend(ctx);
+        }
+        if todo & dirty::DEPTH_STENCIL != 0 {
+            self.apply_depth_stencil(ctx);
+        }
+        if todo & dirty::RASTER != 0 {
+            self.apply_raster(ctx);
+        }
+        const FIXED: u32 = dirty::FRAMEBUFFER
+            | dirty::VIEWPORT
+            | dirty::SCISSOR
+            | dirty::BLEND
+            | dirty::DEPTH_STENCIL
+            | dirty::RASTER;
+        ctx.dirty &= !(todo & FIXED);
+        self.disturbed &= !(todo & FIXED);
+        if mask & dirty::PROGRAM == 0 {
+            return Ok(true);
+        }
+        let Some(handle) = ctx.program else {
+            return Ok(false);
+        };
+        // A dangling program binding (destroyed since) draws nothing, as no program does.
+        let Ok(program) = self.programs.get(record, handle) else {
+            return Ok(false);
+        };
+        let Some(native) = program.native else {
+            return Ok(false);
+        };
+        let (block_size, samplers, blocks, attribs) = (
+            program.default_block_size,
+            program.sampler_targets.len(),
+            program.uniform_blocks.len(),
+            program.attribs,
+        );
+        if todo & dirty::PROGRAM != 0 {
+            self.shadow.use_program(&self.gl, Some(native));
+        }
+        if todo & (dirty::PROGRAM | dirty::UNIFORMS) != 0
+            || ctx
+                .uniform_upload
+                .is_some_and(|u| self.ring.as_ref().is_some_and(|r| r.epoch != u.0))
+        {
+            self.apply_uniforms(ctx, block_size)?;
+        }
+        if todo & (dirty::PROGRAM | dirty::TEXTURES) != 0 {
+            self.apply_textures(record, ctx, handle, samplers)?;
+        }
+        if todo & (dirty::PROGRAM | dirty::UNIFORM_BUFFERS) != 0 {
+            self.apply_uniform_buffers(record, ctx, blocks)?;
+        }
+        if todo & (dirty::PROGRAM | dirty::VERTEX) != 0 {
+            self.apply_vertex(record, ctx, &attribs)?;
+        }
+        ctx.dirty &= !todo;
+        self.disturbed &= !todo;
+        Ok(true)
+    }
+
+    fn apply_blend(&mut self, ctx: &ContextState) {
+        let b = ctx.blend;
+        let buffers = self.limits.draw_buffers;
+        if b.logic_op.is_some() {
+            self.report(
+                Missing::LogicOp,
+                "GLES has no colour logic operations: blending state used instead",
+            );
+        }
+        if b.alpha_to_one {
+            self.report(
+                Missing::AlphaToOne,
+                "GLES has no SAMPLE_ALPHA_TO_ONE: ignored",
+            );
+        }
+        if !self.features.draw_buffers_indexed
+            && b.enable_mask != 0
+            && b.enable_mask != 0xff
+            && b.enable_mask != 1
+        {
+            self.report(Missing::IndexedBlend, "per-draw-buffer blend enables need ES 3.2 or OES_draw_buffers_indexed: draw buffer 0's applies to all");
+        }
+        let mut factor = |f| match conv::map_blend_factor(f, &self.features) {
+            Some(v) => v,
+            None => {
+                self.report(
+                    Missing::DualSourceBlend,
+                    "dual-source blend factors need EXT_blend_func_extended: ONE instead",
+                );
+                glow::ONE
+            }
+        };
+        let func = [
+            factor(b.src_rgb),
+            factor(b.dst_rgb),
+            factor(b.src_alpha),
+            factor(b.dst_alpha),
+        ];
+        let eq = [conv::map_blend_op(b.op_rgb), conv::map_blend_op(b.op_alpha)];
+        let gl = &self.gl;
+        self.shadow.blend_enables(gl, b.enable_mask, buffers);
+        self.shadow.blend_func(gl, func, eq);
+        self.shadow.blend_color(gl, ctx.blend_color);
+        self.shadow.color_masks(gl, b.color_write_mask, buffers);
+        self.shadow
+            .enable(gl, Cap::AlphaToCoverage, b.alpha_to_coverage);
+    }
+
+    fn apply_depth_stencil(&mut self, ctx: &ContextState) {
+        let d = ctx.depth_stencil;
+        let gl = &self.gl;
+        self.shadow.enable(gl, Cap::DepthTest, d.depth_test);
+        self.shadow
+            .depth(gl, conv::map_compare_func(d.depth_func), d.depth_write);
+        self.shadow.enable(gl, Cap::StencilTest, d.stencil_test);
+        let face = |f: &tessera_wire::state::StencilFace, reference: u8| StencilNative {
+            func: conv::map_compare_func(f.func),
+            reference: i32::from(reference),
+            read_mask: u32::from(f.read_mask),
+            ops: [
+                conv::map_stencil_op(f.fail),
+                conv::map_stencil_op(f.depth_fail),
+                conv::map_stencil_op(f.pass),
+            ],
+            write_mask: u32::from(f.write_mask),
+        };
+        let faces = [
+            face(&d.front, ctx.stencil_ref.0),
+            face(&d.back, ctx.stencil_ref.1),
+        ];
+        self.shadow.stencil(gl, faces);
+    }
+
+    fn apply_raster(&mut self, ctx: &ContextState) {
+        let r: RasterState = ctx.raster;
+        use tessera_wire::format::{CullMode, PolygonMode};
+        if r.polygon_mode != PolygonMode::Fill {
+            self.report(
+                Missing::PolygonMode,
+                "GLES has no polygon mode: polygons are filled",
+            );
+        }
+        if r.offset_enable & 0b110 != 0 {
+            self.report(
+                Missing::PolygonOffsetLinePoint,
+                "GLES has no POLYGON_OFFSET_LINE/POINT: ignored",
+            );
+        }
+        if !r.flatshade_last {
+            self.report(
+                Missing::ProvokingVertex,
+                "GLES has no provoking-vertex control: the last vertex provides flat values",
+            );
+        }
+        if r.depth_clamp && !self.features.depth_clamp {
+            self.report(
+                Missing::DepthClamp,
+                "no EXT_depth_clamp: depth is clipped, not clamped",
+            );
+        }
+        if !r.multisample {
+            self.report(
+                Missing::MultisampleOff,
+                "GLES cannot disable multisampling: MULTISAMPLE stays on",
+            );
+        }
+        if r.line_smooth {
+            self.report(Missing::LineSmooth, "GLES has no LINE_SMOOTH: ignored");
+        }
+        if r.polygon_smooth {
+            self.report(
+                Missing::PolygonSmooth,
+                "GLES has no POLYGON_SMOOTH: ignored",
+            );
+        }
+        if r.point_origin_lower_left {
+            self.report(
+                Missing::PointOrigin,
+                "GLES point sprites have an upper-left origin only",
+            );
+        }
+        if r.clip_distance_mask != 0 && !self.features.clip_distance {
+            self.report(
+                Missing::ClipDistance,
+                "no EXT_clip_cull_distance: clip distances ignored",
+            );
+        }
+        let gl = &self.gl;
+        let sh = &mut self.shadow;
+        sh.enable(gl, Cap::CullFace, r.cull != CullMode::None);
+        let cull = match r.cull {
+            CullMode::Front => glow::FRONT,
+            CullMode::FrontAndBack => glow::FRONT_AND_BACK,
+            CullMode::Back | CullMode::None => glow::BACK,
+        };
+        sh.cull(gl, cull, if r.front_ccw { glow::CCW } else { glow::CW });
+        sh.enable(gl, Cap::PolygonOffsetFill, r.offset_enable & 1 != 0);
+        sh.polygon_offset(gl, ctx.depth_bias.0, ctx.depth_bias.1);
+        if self.features.depth_clamp {
+            sh.enable(gl, Cap::DepthClamp, r.depth_clamp);
+        }
+        if self.features.srgb_write_control {
+            sh.enable(gl, Cap::FramebufferSrgb, r.framebuffer_srgb);
+        }
+        sh.enable(gl, Cap::RasterizerDiscard, r.rasterizer_discard);
+        sh.enable(gl, Cap::ScissorTest, r.scissor);
+        sh.enable(gl, Cap::Dither, r.dither);
+        sh.line_width(gl, ctx.line_width);
+        let (coverage, invert, mask) = ctx.sample_mask;
+        sh.enable(gl, Cap::SampleCoverage, coverage.is_some());
+        if let Some(v) = coverage {
+            sh.sample_coverage(gl, v, invert);
+        }
+        if self.features.minor >= 1 {
+            sh.enable(gl, Cap::SampleMask, mask.is_some());
+            if let Some(m) = mask {
+                sh.sample_mask(m, self.extra.sample_maski);
+            }
+        }
+    }
+
+    fn apply_uniforms(&mut self, ctx: &mut ContextState, size: u32) -> Result<(), SessionError> {
+        if size == 0 {
+            return Ok(());
+        }
+        let mut ring = self.ring()?;
+        let upload = match ctx.uniform_upload {
+            Some((epoch, offset, len)) if epoch == ring.epoch && len == size as i32 => {
+                (offset, len)
+            }
+            _ => {
+                let offset = ring.push(self, &ctx.uniforms, size);
+                ctx.uniform_upload = Some((ring.epoch, offset, size as i32));
+                (offset, size as i32)
+            }
+        };
+        let buffer = ring.buffer;
+        self.ring = Some(ring);
+        self.shadow
+            .bind_uniform_range(&self.gl, 0, Some((buffer, upload.0, upload.1)));
+        Ok(())
+    }
+
+    fn apply_textures(
+        &mut self,
+        record: &'static str,
+        ctx: &ContextState,
+        program: ProgramHandle,
+        count: usize,
+    ) -> Result<(), SessionError> {
+        let units = self.limits.texture_units.min(MAX_TEXTURE_UNITS);
+        if count > units {
+            self.report(Missing::TextureUnits, "the program has more samplers than native texture units: the extra ones read nothing");
+        }
+        for s in 0..count.min(units) {
+            let target = self.programs.get(record, program)?.sampler_targets[s];
+            let (texture, sampler) = ctx.textures[s];
+            // Bindings left dangling by a destroy read as unbound.
+            let live = texture.and_then(|h| self.textures.get(record, h).ok());
+            let (tex_target, name) = match live {
+                Some(t) => (t.target, Some(t.name)),
+                None => (target, self.placeholder(target)),
+            };
+            self.shadow.bind_texture(&self.gl, s, tex_target, name);
+            let sampler = sampler.and_then(|h| self.samplers.get(record, h).ok().map(|s| s.name));
+            self.shadow.bind_sampler(&self.gl, s, sampler);
+        }
+        Ok(())
+    }
+
+    fn apply_uniform_buffers(
+        &mut self,
+        record: &'static str,
+        ctx: &ContextState,
+        blocks: usize,
+    ) -> Result<(), SessionError> {
+        for i in 0..blocks.min(MAX_UNIFORM_BUFFER_BINDINGS) {
+            let (buffer, offset, size) = ctx.uniform_buffers[i];
+            // A dangling binding, or a range the buffer no longer holds (respecified
+            // smaller), binds nothing: GL leaves such reads undefined, the driver must not
+            // read past the storage.
+            let range = buffer.and_then(|h| {
+                let whole = self.buffers.get(record, h).ok()?.size;
+                let size = if size == 0 {
+                    whole.saturating_sub(offset)
+                } else {
+                    size
+                };
+                let name = self.buffer_range(record, h, offset, size).ok()?;
+                Some((name, i32::try_from(offset).ok()?, i32::try_from(size).ok()?))
+            });
+            self.shadow.bind_uniform_range(&self.gl, 1 + i, range);
+        }
+        Ok(())
+    }
+
+    fn apply_vertex(
+        &mut self,
+        record: &'static str,
+        ctx: &mut ContextState,
+        classes: &[AttribClass; MAX_VERTEX_ATTRIBS],
+    ) -> Result<(), SessionError> {
+        self.shadow.bind_vao(&self.gl, Some(ctx.vao));
+        let count = MAX_VERTEX_ATTRIBS.min(self.limits.vertex_attribs);
+        for (i, &class) in classes.iter().enumerate().take(count) {
+            let a = ctx.layout.attribs[i];
+            let (buffer, offset) = ctx.vertex_buffers[i];
+            let mut native = ctx.vao_attribs[i];
+            // A dangling buffer binding reads as no array (the generic value).
+            let live = buffer.and_then(|h| self.buffers.get(record, h).ok().map(|b| (h, b.name)));
+            let enabled = a.format.components > 0 && live.is_some();
+            let ty = conv::map_attrib_type(a.format.ty);
+            if enabled && ty.is_none() {
+                self.report(Missing::AttribType, "GLES has no double or 10F_11F_11F vertex attributes: such arrays read the generic value");
+            }
+            if let (true, Some((h, name)), Some(ty)) = (enabled, live, ty) {
+                if a.format.bgra {
+                    self.report(
+                        Missing::BgraAttrib,
+                        "GLES has no BGRA vertex attributes: components are read in RGBA order",
+                    );
+                }
+                let pointer = Some((h.raw(), offset, a.format, a.stride));
+                if native.pointer != pointer {
+                    let (Ok(offset32), Ok(stride)) =
+                        (i32::try_from(offset), i32::try_from(a.stride))
+                    else {
+                        return Err(bad(record, "vertex offset or stride beyond 31 bits"));
+                    };
+                    self.shadow
+                        .bind_buffer(&self.gl, glow::ARRAY_BUFFER, Some(name));
+                    let size = i32::from(a.format.components.min(4));
+                    // SAFETY: context current; the context's VAO is bound; `name` is a live
+                    // buffer bound to ARRAY_BUFFER; type from conv::map_attrib_type, 1..=4
+                    // components; the offset is a byte offset into the buffer (no client
+                    // pointer: a buffer is bound).
+                    unsafe {
+                        if a.format.integer {
+                            self.gl
+                                .vertex_attrib_pointer_i32(i as u32, size, ty, stride, offset32);
+                        } else {
+                            self.gl.vertex_attrib_pointer_f32(
+                                i as u32,
+                                size,
+                                ty,
+                                a.format.normalized,
+                                stride,
+                                offset32,
+                            );
+                        }
+                    }
+                    native.pointer = pointer;
+                }
+                if !native.enabled {
+                    // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
+                    unsafe { self.gl.enable_vertex_attrib_array(i as u32) };
+                    native.enabled = true;
+                }
+                if native.divisor != a.divisor {
+                    // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
+                    unsafe { self.gl.vertex_attrib_divisor(i as u32, a.divisor) };
+                    native.divisor = a.divisor;
+                }
+            } else {
+                if native.enabled {
+                    // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
+                    unsafe { self.gl.disable_vertex_attrib_array(i as u32) };
+                    native.enabled = false;
+                }
+                self.shadow
+                    .generic_attrib(&self.gl, i, class, ctx.generic[i]);
+            }
+            ctx.vao_attribs[i] = native;
+        }
+        let want = ctx.index_buffer.map(|h| h.raw());
+        if ctx.vao_index != want {
+            let name = ctx
+                .index_buffer
+                .and_then(|h| self.buffers.get(record, h).ok().map(|b| b.name));
+            // SAFETY: context current; the context's VAO is bound (ELEMENT_ARRAY_BUFFER is
+            // its state); a live buffer or None.
+            unsafe { self.gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, name) };
+            ctx.vao_index = want;
+        }
+        Ok(())
+    }
+
+    /// `Draw`.
+    pub fn draw(
+        &mut self,
+        ctx: &mut ContextState,
+        topology: Topology,
+        first: u32,
+        count: u32,
+        instances: u32,
+    ) -> Result<(), SessionError> {
+        const N: &str = "Draw";
+        let Some(mode) = conv::map_topology(topology, &self.features) else {
+            self.report(
+                Missing::AdjacencyTopology,
+                "adjacency topologies need ES 3.2 or *_geometry_shader: draws skipped",
+            );
+            return Ok(());
+        };
+        if count == 0 || instances == 0 || !self.prepare(N, ctx, dirty::ALL)? {
+            return Ok(());
+        }
+        let (Ok(first), Ok(count), Ok(instances)) = (
+            i32::try_from(first),
+            i32::try_from(count),
+            i32::try_from(instances),
+        ) else {
+            return Err(bad(N, "counts beyond 31 bits"));
+        };
+        // SAFETY: context current; state reconciled (program linked and current, VAO bound
+        // with buffer-backed attributes); mode from conv::map_topology; non-negative counts.
+        unsafe {
+            if instances == 1 {
+                self.gl.draw_arrays(mode, first, count);
+            } else {
+                self.gl.draw_arrays_instanced(mode, first, count, instances);
+            }
+        }
+        Ok(())
+    }
+
+    /// `DrawIndexed`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the record's fields, passed as they are"
+    )]
+    pub fn draw_indexed(
+        &mut self,
+        ctx: &mut ContextState,
+        topology: Topology,
+        index_type: IndexType,
+        offset: u64,
+        count: u32,
+        instances: u32,
+        base_vertex: i32,
+    ) -> Result<(), SessionError> {
+        const N: &str = "DrawIndexed";
+        let Some(mode) = conv::map_topology(topology, &self.features) else {
+            self.report(
+                Missing::AdjacencyTopology,
+                "adjacency topologies need ES 3.2 or *_geometry_shader: draws skipped",
+            );
+            return Ok(());
+        };
+        // Indices are read by the native driver: a range outside the buffer (or no buffer)
+        // must never reach it. GL leaves such a draw undefined; it draws nothing here.
+        let bytes = u64::from(count) * u64::from(index_type.size());
+        let in_range = ctx
+            .index_buffer
+            .is_some_and(|b| self.buffer_range(N, b, offset, bytes).is_ok());
+        if !in_range {
+            log::warn!(
+                "tessera-backend-gles: DrawIndexed reads indices outside its index buffer: skipped"
+            );
+            return Ok(());
+        }
+        if count == 0 || instances == 0 || !self.prepare(N, ctx, dirty::ALL)? {
+            return Ok(());
+        }
+        let (enabled, index) = ctx.primitive_restart;
+        let fixed = enabled && index == conv::max_index(index_type);
+        if enabled && !fixed {
+            self.report(Missing::RestartIndex, "GLES restarts primitives only at the index type's maximum: other restart indices are ignored");
+        }
+        self.shadow.enable(&self.gl, Cap::PrimitiveRestart, fixed);
+        let mut base_vertex = base_vertex;
+        if base_vertex != 0 && !self.features.base_vertex {
+            self.report(
+                Missing::BaseVertex,
+                "base vertex needs ES 3.2 or *_draw_elements_base_vertex: drawn without",
+            );
+            base_vertex = 0;
+        }
+        let (Ok(count), Ok(instances), Ok(offset)) = (
+            i32::try_from(count),
+            i32::try_from(instances),
+            i32::try_from(offset),
+        ) else {
+            return Err(bad(N, "counts beyond 31 bits"));
+        };
+        let ty = conv::map_index_type(index_type);
+        // SAFETY: context current; state reconciled; the index range lies inside the bound
+        // index buffer (checked above); base-vertex entry points exist when used.
+        unsafe {
+            match (instances, base_vertex) {
+                (1, 0) => self.gl.draw_elements(mode, count, ty, offset),
+                (_, 0) => self
+                    .gl
+                    .draw_elements_instanced(mode, count, ty, offset, instances),
+                (1, b) => self
+                    .gl
+                    .draw_elements_base_vertex(mode, count, ty, offset, b),
+                (_, b) => self
+                    .gl
+                    .draw_elements_instanced_base_vertex(mode, count, ty, offset, instances, b),
+            }
+        }
+        Ok(())
+    }
+
+    /// The class of the colour attachment draw buffer `i` writes (Float when unknown).
+    fn draw_buffer_class(&self, ctx: &ContextState, i: usize) -> FormatClass {
+        let b = ctx.draw_buffers[i];
+        let format = match ctx.framebuffer {
+            FramebufferRef::Object(h)
+                if b != DRAW_BUFFER_NONE && usize::from(b) < MAX_DRAW_BUFFERS =>
+            {
+                self.framebuffers
+                    .get("", h)
+                    .ok()
+                    .and_then(|fb| self.attachment_format(&fb.state.colors[usize::from(b)]).0)
+            }
+            FramebufferRef::Surface(h) => self.surfaces.get("", h).ok().and_then(|s| s.desc.color),
+            _ => None,
+        };
+        format.map_or(FormatClass::Float, |f| f.info().class)
+    }
+
+    fn clear_color(&mut self, ctx: &ContextState, i: usize, value: ClearValue) {
+        let gl = &self.gl;
+        let class = self.draw_buffer_class(ctx, i);
+        let i = i as u32;
+        // SAFETY: context current; the draw framebuffer is bound with draw buffer `i` <
+        // MAX_DRAW_BUFFERS; four values per colour clear, one for depth or stencil.
+        unsafe {
+            match (value, class) {
+                (ClearValue::Float(c), FormatClass::Int) => {
+                    gl.clear_buffer_i32_slice(glow::COLOR, i, &c.map(|v| v as i32))
+                }
+                (ClearValue::Float(c), FormatClass::Uint) => {
+                    gl.clear_buffer_u32_slice(glow::COLOR, i, &c.map(|v| v as u32))
+                }
+                (ClearValue::Float(c), _) => gl.clear_buffer_f32_slice(glow::COLOR, i, &c),
+                (ClearValue::Int(c), _) => gl.clear_buffer_i32_slice(glow::COLOR, i, &c),
+                (ClearValue::Uint(c), _) => gl.clear_buffer_u32_slice(glow::COLOR, i, &c),
+                (ClearValue::Depth(d), _) => gl.clear_buffer_f32_slice(glow::DEPTH, 0, &[d]),
+                (ClearValue::Stencil(s), _) => {
+                    gl.clear_buffer_i32_slice(glow::STENCIL, 0, &[i32::from(s)])
+                }
+                (ClearValue::DepthStencil(d, s), _) => {
+                    gl.clear_buffer_depth_stencil(glow::DEPTH_STENCIL, 0, d, i32::from(s))
+                }
+            }
+        }
+    }
+
+    /// `Clear`: per draw buffer, honouring masks and scissor.
+    pub fn clear(
+        &mut self,
+        ctx: &mut ContextState,
+        mask: u16,
+        color: [f32; 4],
+        depth: f32,
+        stencil: u8,
+    ) -> Result<(), SessionError> {
+        if !self.prepare("Clear", ctx, dirty::CLEAR)? {
+            return Ok(());
+        }
+        let buffers = match ctx.framebuffer {
+            FramebufferRef::Surface(_) => 1,
+            _ => self.limits.draw_buffers,
+        };
+        for i in 0..buffers {
+            if mask & (1 << i) != 0 && ctx.draw_buffers[i] != DRAW_BUFFER_NONE {
+                self.clear_color(ctx, i, ClearValue::Float(color));
+            }
+        }
+        let depth = depth.clamp(0.0, 1.0);
+        match (
+            mask & clear_mask::DEPTH != 0,
+            mask & clear_mask::STENCIL != 0,
+        ) {
+            (true, true) => self.clear_color(ctx, 0, ClearValue::DepthStencil(depth, stencil)),
+            (true, false) => self.clear_color(ctx, 0, ClearValue::Depth(depth)),
+            (false, true) => self.clear_color(ctx, 0, ClearValue::Stencil(stencil)),
+            (false, false) => {}
+        }
+        Ok(())
+    }
+
+    /// `ClearBuffer`.
+    pub fn clear_buffer(
+        &mut self,
+        ctx: &mut ContextState,
+        draw_buffer: u8,
+        value: ClearValue,
+    ) -> Result<(), SessionError> {
+        if !self.prepare("ClearBuffer", ctx, dirty::CLEAR)? {
+            return Ok(());
+        }
+        let i = usize::from(draw_buffer);
+        let colour = matches!(
+            value,
+            ClearValue::Float(_) | ClearValue::Int(_) | ClearValue::Uint(_)
+        );
+        if colour && (i >= self.limits.draw_buffers || ctx.draw_buffers[i] == DRAW_BUFFER_NONE) {
+            return Ok(());
+        }
+        let value = match value {
+            ClearValue::Depth(d) => ClearValue::Depth(d.clamp(0.0, 1.0)),
+            ClearValue::DepthStencil(d, s) => ClearValue::DepthStencil(d.clamp(0.0, 1.0), s),
+            v => v,
+        };
+        self.clear_color(ctx, i, value);
+        Ok(())
+    }
+
+    /// `Blit`: from a read source into the context's draw framebuffer.
+    pub fn blit(
+        &mut self,
+        ctx: &mut ContextState,
+        src: &ReadSource,
+        regions: &[Region; 2],
+        mask: u8,
+        linear: bool,
+    ) -> Result<(), SessionError> {
+        const N: &str = "Blit";
+        if !self.prepare(N, ctx, dirty::FRAMEBUFFER | dirty::SCISSOR | dirty::RASTER)? {
+            return Ok(());
+        }
+        if self.bind_read_source(N, src)?.is_none() {
+            return Ok(());
+        }
+        use tessera_wire::record::blit_mask;
+        let mut bits = 0;
+        for (bit, gl_bit) in [
+            (blit_mask::COLOR, glow::COLOR_BUFFER_BIT),
+            (blit_mask::DEPTH, glow::DEPTH_BUFFER_BIT),
+            (blit_mask::STENCIL, glow::STENCIL_BUFFER_BIT),
+        ] {
+            if mask & bit != 0 {
+                bits |= gl_bit;
+            }
+        }
+        let [s, d] = regions;
+        // SAFETY: context current; both framebuffers bound; a mask and filter GL accepts
+        // (an incompatible combination is a GL error, not UB).
+        unsafe {
+            self.gl.blit_framebuffer(
+                s.x0,
+                s.y0,
+                s.x1,
+                s.y1,
+                d.x0,
+                d.y0,
+                d.x1,
+                d.y1,
+                bits,
+                if linear { glow::LINEAR } else { glow::NEAREST },
+            )
+        };
+        Ok(())
+    }
+}

@@ -1,0 +1,558 @@
+//! Pure maps from wire values to GLES enums (`map_*`), and the format table: which native
+//! sized format stores each wire [`Format`], and in which client layout its texels are
+//! uploaded.
+//!
+//! GLES lacks some of desktop GL's formats; each gets the nearest format that loses nothing
+//! GL promises: RGB4/RGB5/R3G3B2/RGBA2 live in RGBA8, 16-bit normalized formats in
+//! `EXT_texture_norm16` formats when present (else 16-bit floats), DEPTH32 in DEPTH32F,
+//! RGTC in the compressed formats of `EXT_texture_compression_rgtc` (else R8/RG8 filled by a
+//! CPU decode). Such a format is a *stand-in*; the data path converts on the CPU whenever the
+//! client's layout is not one GLES accepts for the native format.
+
+use tessera_wire::format::{
+    AttribType, BlendFactor, BlendOp, CompareFunc, Filter, Format, IndexType, MipFilter,
+    PixelFormat, PixelLayout, PixelType, QueryKind, StencilOp, Swizzle, TextureKind, Topology,
+    Wrap,
+};
+
+use crate::device::Features;
+
+// Extension enums glow does not name (same values as the desktop ones where those exist).
+pub(crate) const BGRA_EXT: u32 = 0x80E1;
+pub(crate) const TEXTURE_BUFFER: u32 = 0x8C2A;
+pub(crate) const TEXTURE_2D_MULTISAMPLE_ARRAY: u32 = 0x9102;
+pub(crate) const PRIMITIVE_RESTART_FIXED_INDEX: u32 = 0x8D69;
+pub(crate) const ANY_SAMPLES_PASSED: u32 = 0x8C2F;
+pub(crate) const TIME_ELAPSED: u32 = 0x88BF;
+pub(crate) const TIMESTAMP: u32 = 0x8E28;
+pub(crate) const PRIMITIVES_GENERATED: u32 = 0x8C87;
+pub(crate) const TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: u32 = 0x8C88;
+pub(crate) const R16_SNORM: u32 = 0x8F98;
+pub(crate) const RG16_SNORM: u32 = 0x8F99;
+pub(crate) const RGB16_SNORM: u32 = 0x8F9A;
+pub(crate) const RGBA16_SNORM: u32 = 0x8F9B;
+
+/// How one wire format lives natively.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NativeFormat {
+    /// Sized internal format for glTexImage/glRenderbufferStorage.
+    pub internal: u32,
+    /// Client layout the backend uploads texels in (data in any other layout is converted
+    /// to this one on the CPU).
+    pub upload: PixelLayout,
+    /// The native format is block-compressed (uploads take blocks).
+    pub compressed: bool,
+    /// Compressed data is decoded on the CPU into the (uncompressed) native format:
+    /// `(channels, signed)` of the RGTC data.
+    pub decode_rgtc: Option<(usize, bool)>,
+    /// The native format is not the wire format's own (an upgrade).
+    pub stand_in: bool,
+}
+
+const fn lay(format: PixelFormat, ty: PixelType) -> PixelLayout {
+    PixelLayout { format, ty }
+}
+
+/// The native format of a texture image of `format`.
+pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
+    use Format as W;
+    use PixelFormat as P;
+    use PixelType as T;
+    let plain = |internal: u32, format: P, ty: T| NativeFormat {
+        internal,
+        upload: lay(format, ty),
+        compressed: false,
+        decode_rgtc: None,
+        stand_in: false,
+    };
+    let stand_in = |internal: u32, format: P, ty: T| NativeFormat {
+        stand_in: true,
+        ..plain(internal, format, ty)
+    };
+    let norm16 = |n: u32, fmt: P, snorm: bool, fallback: u32| {
+        if f.norm16 {
+            plain(n, fmt, if snorm { T::I16 } else { T::U16 })
+        } else {
+            stand_in(fallback, fmt, T::F32)
+        }
+    };
+    let rgtc = |internal: u32, channels: usize, signed: bool| {
+        if f.rgtc {
+            NativeFormat {
+                compressed: true,
+                ..plain(internal, P::Red, T::U8)
+            }
+        } else {
+            let (internal, fmt) = match (channels, signed) {
+                (1, false) => (glow::R8, P::Red),
+                (1, true) => (glow::R8_SNORM, P::Red),
+                (_, false) => (glow::RG8, P::Rg),
+                (_, true) => (glow::RG8_SNORM, P::Rg),
+            };
+            NativeFormat {
+                decode_rgtc: Some((channels, signed)),
+                ..stand_in(internal, fmt, if signed { T::I8 } else { T::U8 })
+            }
+        }
+    };
+    match format {
+        W::R8 => plain(glow::R8, P::Red, T::U8),
+        W::R8Snorm => plain(glow::R8_SNORM, P::Red, T::I8),
+        W::R16 => norm16(glow::R16, P::Red, false, glow::R16F),
+        W::R16Snorm => norm16(R16_SNORM, P::Red, true, glow::R16F),
+        W::Rg8 => plain(glow::RG8, P::Rg, T::U8),
+        W::Rg8Snorm => plain(glow::RG8_SNORM, P::Rg, T::I8),
+        W::Rg16 => norm16(glow::RG16, P::Rg, false, glow::RG16F),
+        W::Rg16Snorm => norm16(RG16_SNORM, P::Rg, true, glow::RG16F),
+        W::R3G3B2 | W::Rgb4 | W::Rgb5 | W::Rgba2 => stand_in(glow::RGBA8, P::Rgba, T::U8),
+        W::Rgb565 => plain(glow::RGB565, P::Rgb, T::U16_565),
+        W::Rgb8 => plain(glow::RGB8, P::Rgb, T::U8),
+        W::Rgb8Snorm => plain(glow::RGB8_SNORM, P::Rgb, T::I8),
+        W::Rgb10 => stand_in(glow::RGB10_A2, P::Rgba, T::U32_2101010Rev),
+        W::Rgb12 | W::Rgb16 => {
+            if f.norm16 {
+                stand_in(glow::RGBA16, P::Rgba, T::U16)
+            } else {
+                stand_in(glow::RGBA16F, P::Rgba, T::F32)
+            }
+        }
+        W::Rgb16Snorm => norm16(RGB16_SNORM, P::Rgb, true, glow::RGB16F),
+        W::Rgba4 => plain(glow::RGBA4, P::Rgba, T::U16_4444),
+        W::Rgb5A1 => plain(glow::RGB5_A1, P::Rgba, T::U16_5551),
+        W::Rgba8 => plain(glow::RGBA8, P::Rgba, T::U8),
+        W::Rgba8Snorm => plain(glow::RGBA8_SNORM, P::Rgba, T::I8),
+        W::Rgb10A2 => plain(glow::RGB10_A2, P::Rgba, T::U32_2101010Rev),
+        W::Rgb10A2Ui => plain(glow::RGB10_A2UI, P::RgbaInteger, T::U32_2101010Rev),
+        W::Rgba12 => {
+            if f.norm16 {
+                stand_in(glow::RGBA16, P::Rgba, T::U16)
+            } else {
+                stand_in(glow::RGBA16F, P::Rgba, T::F32)
+            }
+        }
+        W::Rgba16 => norm16(glow::RGBA16, P::Rgba, false, glow::RGBA16F),
+        W::Rgba16Snorm => norm16(RGBA16_SNORM, P::Rgba, true, glow::RGBA16F),
+        W::Srgb8 => plain(glow::SRGB8, P::Rgb, T::U8),
+        W::Srgb8Alpha8 => plain(glow::SRGB8_ALPHA8, P::Rgba, T::U8),
+        W::R16f => plain(glow::R16F, P::Red, T::F16),
+        W::Rg16f => plain(glow::RG16F, P::Rg, T::F16),
+        W::Rgb16f => plain(glow::RGB16F, P::Rgb, T::F16),
+        W::Rgba16f => plain(glow::RGBA16F, P::Rgba, T::F16),
+        W::R32f => plain(glow::R32F, P::Red, T::F32),
+        W::Rg32f => plain(glow::RG32F, P::Rg, T::F32),
+        W::Rgb32f => plain(glow::RGB32F, P::Rgb, T::F32),
+        W::Rgba32f => plain(glow::RGBA32F, P::Rgba, T::F32),
+        W::R11fG11fB10f => plain(glow::R11F_G11F_B10F, P::Rgb, T::U32_10f11f11fRev),
+        W::Rgb9E5 => plain(glow::RGB9_E5, P::Rgb, T::U32_5999Rev),
+        W::R8i => plain(glow::R8I, P::RedInteger, T::I8),
+        W::R8ui => plain(glow::R8UI, P::RedInteger, T::U8),
+        W::R16i => plain(glow::R16I, P::RedInteger, T::I16),
+        W::R16ui => plain(glow::R16UI, P::RedInteger, T::U16),
+        W::R32i => plain(glow::R32I, P::RedInteger, T::I32),
+        W::R32ui => plain(glow::R32UI, P::RedInteger, T::U32),
+        W::Rg8i => plain(glow::RG8I, P::RgInteger, T::I8),
+        W::Rg8ui => plain(glow::RG8UI, P::RgInteger, T::U8),
+        W::Rg16i => plain(glow::RG16I, P::RgInteger, T::I16),
+        W::Rg16ui => plain(glow::RG16UI, P::RgInteger, T::U16),
+        W::Rg32i => plain(glow::RG32I, P::RgInteger, T::I32),
+        W::Rg32ui => plain(glow::RG32UI, P::RgInteger, T::U32),
+        W::Rgb8i => plain(glow::RGB8I, P::RgbInteger, T::I8),
+        W::Rgb8ui => plain(glow::RGB8UI, P::RgbInteger, T::U8),
+        W::Rgb16i => plain(glow::RGB16I, P::RgbInteger, T::I16),
+        W::Rgb16ui => plain(glow::RGB16UI, P::RgbInteger, T::U16),
+        W::Rgb32i => plain(glow::RGB32I, P::RgbInteger, T::I32),
+        W::Rgb32ui => plain(glow::RGB32UI, P::RgbInteger, T::U32),
+        W::Rgba8i => plain(glow::RGBA8I, P::RgbaInteger, T::I8),
+        W::Rgba8ui => plain(glow::RGBA8UI, P::RgbaInteger, T::U8),
+        W::Rgba16i => plain(glow::RGBA16I, P::RgbaInteger, T::I16),
+        W::Rgba16ui => plain(glow::RGBA16UI, P::RgbaInteger, T::U16),
+        W::Rgba32i => plain(glow::RGBA32I, P::RgbaInteger, T::I32),
+        W::Rgba32ui => plain(glow::RGBA32UI, P::RgbaInteger, T::U32),
+        W::Depth16 => plain(glow::DEPTH_COMPONENT16, P::DepthComponent, T::U16),
+        W::Depth24 => plain(glow::DEPTH_COMPONENT24, P::DepthComponent, T::U32),
+        W::Depth32 => stand_in(glow::DEPTH_COMPONENT32F, P::DepthComponent, T::F32),
+        W::Depth32f => plain(glow::DEPTH_COMPONENT32F, P::DepthComponent, T::F32),
+        W::Depth24Stencil8 => plain(glow::DEPTH24_STENCIL8, P::DepthStencil, T::U32_248),
+        W::Depth32fStencil8 => plain(glow::DEPTH32F_STENCIL8, P::DepthStencil, T::F32U32_248Rev),
+        W::Stencil8 => plain(glow::STENCIL_INDEX8, P::StencilIndex, T::U8),
+        W::Stencil1 | W::Stencil4 | W::Stencil16 => {
+            stand_in(glow::STENCIL_INDEX8, P::StencilIndex, T::U8)
+        }
+        W::RgtcR => rgtc(glow::COMPRESSED_RED_RGTC1, 1, false),
+        W::RgtcRSnorm => rgtc(glow::COMPRESSED_SIGNED_RED_RGTC1, 1, true),
+        W::RgtcRg => rgtc(glow::COMPRESSED_RG_RGTC2, 2, false),
+        W::RgtcRgSnorm => rgtc(glow::COMPRESSED_SIGNED_RG_RGTC2, 2, true),
+    }
+}
+
+/// The native format of a renderbuffer (or surface image) of `format`: a format GLES can
+/// render to, upgraded where the texture format is not colour-renderable in GLES.
+pub(crate) fn map_renderbuffer_format(format: Format, f: &Features) -> u32 {
+    use Format as W;
+    let native = map_format(format, f);
+    match format {
+        W::Rgb8 | W::Srgb8 => glow::RGBA8,
+        W::R8Snorm | W::Rg8Snorm | W::Rgb8Snorm | W::Rgba8Snorm => glow::RGBA8,
+        W::Rgb16Snorm | W::R16Snorm | W::Rg16Snorm | W::Rgba16Snorm => glow::RGBA16F,
+        W::Rgb16f | W::Rgb32f | W::Rgb9E5 => glow::RGBA16F,
+        W::Rgb8i | W::Rgb16i | W::Rgb32i => glow::RGBA32I,
+        W::Rgb8ui | W::Rgb16ui | W::Rgb32ui => glow::RGBA32UI,
+        W::RgtcR | W::RgtcRSnorm | W::RgtcRg | W::RgtcRgSnorm => glow::RGBA8,
+        _ => native.internal,
+    }
+}
+
+/// The GL enum of a client pixel format.
+pub(crate) fn map_pixel_format(format: PixelFormat) -> u32 {
+    use PixelFormat as P;
+    match format {
+        P::Red => glow::RED,
+        P::Green => glow::GREEN,
+        P::Blue => glow::BLUE,
+        P::Rg => glow::RG,
+        P::Rgb => glow::RGB,
+        P::Bgr => glow::BGR,
+        P::Rgba => glow::RGBA,
+        P::Bgra => BGRA_EXT,
+        P::RedInteger => glow::RED_INTEGER,
+        P::GreenInteger => glow::GREEN_INTEGER,
+        P::BlueInteger => glow::BLUE_INTEGER,
+        P::RgInteger => glow::RG_INTEGER,
+        P::RgbInteger => glow::RGB_INTEGER,
+        P::BgrInteger => glow::BGR_INTEGER,
+        P::RgbaInteger => glow::RGBA_INTEGER,
+        P::BgraInteger => glow::BGRA_INTEGER,
+        P::DepthComponent => glow::DEPTH_COMPONENT,
+        P::StencilIndex => glow::STENCIL_INDEX,
+        P::DepthStencil => glow::DEPTH_STENCIL,
+    }
+}
+
+/// The GL enum of a client pixel type.
+pub(crate) fn map_pixel_type(ty: PixelType) -> u32 {
+    use PixelType as T;
+    match ty {
+        T::U8 => glow::UNSIGNED_BYTE,
+        T::I8 => glow::BYTE,
+        T::U16 => glow::UNSIGNED_SHORT,
+        T::I16 => glow::SHORT,
+        T::U32 => glow::UNSIGNED_INT,
+        T::I32 => glow::INT,
+        T::F16 => glow::HALF_FLOAT,
+        T::F32 => glow::FLOAT,
+        T::U8_332 => glow::UNSIGNED_BYTE_3_3_2,
+        T::U8_233Rev => glow::UNSIGNED_BYTE_2_3_3_REV,
+        T::U16_565 => glow::UNSIGNED_SHORT_5_6_5,
+        T::U16_565Rev => glow::UNSIGNED_SHORT_5_6_5_REV,
+        T::U16_4444 => glow::UNSIGNED_SHORT_4_4_4_4,
+        T::U16_4444Rev => glow::UNSIGNED_SHORT_4_4_4_4_REV,
+        T::U16_5551 => glow::UNSIGNED_SHORT_5_5_5_1,
+        T::U16_1555Rev => glow::UNSIGNED_SHORT_1_5_5_5_REV,
+        T::U32_8888 => glow::UNSIGNED_INT_8_8_8_8,
+        T::U32_8888Rev => glow::UNSIGNED_INT_8_8_8_8_REV,
+        T::U32_1010102 => glow::UNSIGNED_INT_10_10_10_2,
+        T::U32_2101010Rev => glow::UNSIGNED_INT_2_10_10_10_REV,
+        T::U32_248 => glow::UNSIGNED_INT_24_8,
+        T::U32_10f11f11fRev => glow::UNSIGNED_INT_10F_11F_11F_REV,
+        T::U32_5999Rev => glow::UNSIGNED_INT_5_9_9_9_REV,
+        T::F32U32_248Rev => glow::FLOAT_32_UNSIGNED_INT_24_8_REV,
+    }
+}
+
+/// Whether GLES takes client data of `layout` for `native` as it is (ES 3.0 table 3.2):
+/// the native upload layout itself, or floats and halves into a float format.
+pub(crate) fn accepts_directly(native: &NativeFormat, layout: PixelLayout) -> bool {
+    if native.compressed || native.decode_rgtc.is_some() {
+        return false;
+    }
+    if layout == native.upload {
+        return true;
+    }
+    let float_internal = matches!(
+        native.internal,
+        glow::R16F
+            | glow::RG16F
+            | glow::RGB16F
+            | glow::RGBA16F
+            | glow::R11F_G11F_B10F
+            | glow::RGB9_E5
+    );
+    float_internal
+        && layout.format == native.upload.format
+        && matches!(layout.ty, PixelType::F32 | PixelType::F16)
+}
+
+/// The layout GLES reads a colour attachment of `format` back in (the one combination
+/// glReadPixels always accepts for the format's class, ES 3.0 §4.3.2).
+pub(crate) fn map_read_layout(format: Format, f: &Features) -> PixelLayout {
+    use PixelFormat as P;
+    use PixelType as T;
+    let native = map_format(format, f);
+    match format.info().class {
+        tessera_wire::format::FormatClass::Int => lay(P::RgbaInteger, T::I32),
+        tessera_wire::format::FormatClass::Uint => lay(P::RgbaInteger, T::U32),
+        tessera_wire::format::FormatClass::Depth => map_depth_read_layout(Some(format), false),
+        tessera_wire::format::FormatClass::Stencil => lay(P::StencilIndex, T::U8),
+        tessera_wire::format::FormatClass::DepthStencil => {
+            map_depth_read_layout(Some(format), true)
+        }
+        tessera_wire::format::FormatClass::Float => match native.internal {
+            glow::R16F
+            | glow::RG16F
+            | glow::RGB16F
+            | glow::RGBA16F
+            | glow::R32F
+            | glow::RG32F
+            | glow::RGB32F
+            | glow::RGBA32F
+            | glow::R11F_G11F_B10F
+            | glow::RGB9_E5 => lay(P::Rgba, T::F32),
+            glow::RGB10_A2 => lay(P::Rgba, T::U32_2101010Rev),
+            // EXT_texture_norm16 adds RGBA/UNSIGNED_SHORT reads of its formats.
+            glow::R16 | glow::RG16 | glow::RGB16 | glow::RGBA16 => lay(P::Rgba, T::U16),
+            _ => lay(P::Rgba, T::U8),
+        },
+    }
+}
+
+/// The layout GLES (with `NV_read_depth`/`NV_read_depth_stencil`) reads the depth, or depth
+/// and stencil, of an image of `format` in: floats from float depth, 32-bit normalized
+/// integers from fixed-point depth (Mesa refuses the other combinations).
+pub(crate) fn map_depth_read_layout(format: Option<Format>, with_stencil: bool) -> PixelLayout {
+    use PixelFormat as P;
+    use PixelType as T;
+    let float = matches!(
+        format,
+        Some(Format::Depth32f | Format::Depth32 | Format::Depth32fStencil8)
+    );
+    match (with_stencil, float) {
+        (false, true) => lay(P::DepthComponent, T::F32),
+        (false, false) => lay(P::DepthComponent, T::U32),
+        (true, true) => lay(P::DepthStencil, T::F32U32_248Rev),
+        (true, false) => lay(P::DepthStencil, T::U32_248),
+    }
+}
+
+/// The texture target a wire texture kind lives in natively, and whether that is a
+/// stand-in (1D as 2D, rectangle as 2D, multisample or buffer textures without support).
+pub(crate) fn map_texture_kind(kind: TextureKind, f: &Features) -> (u32, bool) {
+    use TextureKind as K;
+    match kind {
+        K::D1 => (glow::TEXTURE_2D, true),
+        K::D2 => (glow::TEXTURE_2D, false),
+        K::D3 => (glow::TEXTURE_3D, false),
+        K::D1Array => (glow::TEXTURE_2D_ARRAY, true),
+        K::D2Array => (glow::TEXTURE_2D_ARRAY, false),
+        K::Cube => (glow::TEXTURE_CUBE_MAP, false),
+        K::Rectangle => (glow::TEXTURE_2D, true),
+        K::D2Multisample if f.multisample_texture => (glow::TEXTURE_2D_MULTISAMPLE, false),
+        K::D2Multisample => (glow::TEXTURE_2D, true),
+        K::D2MultisampleArray if f.multisample_array => (TEXTURE_2D_MULTISAMPLE_ARRAY, false),
+        K::D2MultisampleArray => (glow::TEXTURE_2D_ARRAY, true),
+        K::Buffer if f.texture_buffer => (TEXTURE_BUFFER, false),
+        K::Buffer => (glow::TEXTURE_2D, true),
+    }
+}
+
+/// Index of a native texture target in per-unit binding tables.
+pub(crate) fn target_index(target: u32) -> usize {
+    match target {
+        glow::TEXTURE_2D => 0,
+        glow::TEXTURE_3D => 1,
+        glow::TEXTURE_2D_ARRAY => 2,
+        glow::TEXTURE_CUBE_MAP => 3,
+        glow::TEXTURE_2D_MULTISAMPLE => 4,
+        TEXTURE_2D_MULTISAMPLE_ARRAY => 5,
+        _ => 6,
+    }
+}
+
+/// A depth or stencil comparison.
+pub(crate) fn map_compare_func(func: CompareFunc) -> u32 {
+    use CompareFunc as C;
+    match func {
+        C::Never => glow::NEVER,
+        C::Less => glow::LESS,
+        C::Equal => glow::EQUAL,
+        C::LessEqual => glow::LEQUAL,
+        C::Greater => glow::GREATER,
+        C::NotEqual => glow::NOTEQUAL,
+        C::GreaterEqual => glow::GEQUAL,
+        C::Always => glow::ALWAYS,
+    }
+}
+
+/// A blend factor; dual-source factors need `EXT_blend_func_extended` (`None` without it).
+pub(crate) fn map_blend_factor(factor: BlendFactor, f: &Features) -> Option<u32> {
+    use BlendFactor as B;
+    Some(match factor {
+        B::Zero => glow::ZERO,
+        B::One => glow::ONE,
+        B::SrcColor => glow::SRC_COLOR,
+        B::OneMinusSrcColor => glow::ONE_MINUS_SRC_COLOR,
+        B::DstColor => glow::DST_COLOR,
+        B::OneMinusDstColor => glow::ONE_MINUS_DST_COLOR,
+        B::SrcAlpha => glow::SRC_ALPHA,
+        B::OneMinusSrcAlpha => glow::ONE_MINUS_SRC_ALPHA,
+        B::DstAlpha => glow::DST_ALPHA,
+        B::OneMinusDstAlpha => glow::ONE_MINUS_DST_ALPHA,
+        B::ConstantColor => glow::CONSTANT_COLOR,
+        B::OneMinusConstantColor => glow::ONE_MINUS_CONSTANT_COLOR,
+        B::ConstantAlpha => glow::CONSTANT_ALPHA,
+        B::OneMinusConstantAlpha => glow::ONE_MINUS_CONSTANT_ALPHA,
+        B::SrcAlphaSaturate => glow::SRC_ALPHA_SATURATE,
+        B::Src1Color if f.blend_func_extended => glow::SRC1_COLOR,
+        B::OneMinusSrc1Color if f.blend_func_extended => glow::ONE_MINUS_SRC1_COLOR,
+        B::Src1Alpha if f.blend_func_extended => glow::SRC1_ALPHA,
+        B::OneMinusSrc1Alpha if f.blend_func_extended => glow::ONE_MINUS_SRC1_ALPHA,
+        B::Src1Color | B::OneMinusSrc1Color | B::Src1Alpha | B::OneMinusSrc1Alpha => {
+            return None;
+        }
+    })
+}
+
+/// A blend equation.
+pub(crate) fn map_blend_op(op: BlendOp) -> u32 {
+    match op {
+        BlendOp::Add => glow::FUNC_ADD,
+        BlendOp::Subtract => glow::FUNC_SUBTRACT,
+        BlendOp::ReverseSubtract => glow::FUNC_REVERSE_SUBTRACT,
+        BlendOp::Min => glow::MIN,
+        BlendOp::Max => glow::MAX,
+    }
+}
+
+/// A stencil operation.
+pub(crate) fn map_stencil_op(op: StencilOp) -> u32 {
+    use StencilOp as S;
+    match op {
+        S::Keep => glow::KEEP,
+        S::Zero => glow::ZERO,
+        S::Replace => glow::REPLACE,
+        S::IncrClamp => glow::INCR,
+        S::DecrClamp => glow::DECR,
+        S::Invert => glow::INVERT,
+        S::IncrWrap => glow::INCR_WRAP,
+        S::DecrWrap => glow::DECR_WRAP,
+    }
+}
+
+/// The minification filter of a (filter, mip filter) pair.
+pub(crate) fn map_min_filter(min: Filter, mip: MipFilter) -> u32 {
+    match (min, mip) {
+        (Filter::Nearest, MipFilter::None) => glow::NEAREST,
+        (Filter::Linear, MipFilter::None) => glow::LINEAR,
+        (Filter::Nearest, MipFilter::Nearest) => glow::NEAREST_MIPMAP_NEAREST,
+        (Filter::Linear, MipFilter::Nearest) => glow::LINEAR_MIPMAP_NEAREST,
+        (Filter::Nearest, MipFilter::Linear) => glow::NEAREST_MIPMAP_LINEAR,
+        (Filter::Linear, MipFilter::Linear) => glow::LINEAR_MIPMAP_LINEAR,
+    }
+}
+
+/// A magnification filter.
+pub(crate) fn map_mag_filter(filter: Filter) -> u32 {
+    match filter {
+        Filter::Nearest => glow::NEAREST,
+        Filter::Linear => glow::LINEAR,
+    }
+}
+
+/// A wrap mode, and whether it is a stand-in (clamp-to-edge for a mode GLES lacks).
+pub(crate) fn map_wrap(wrap: Wrap, f: &Features) -> (u32, bool) {
+    match wrap {
+        Wrap::Repeat => (glow::REPEAT, false),
+        Wrap::ClampToEdge => (glow::CLAMP_TO_EDGE, false),
+        Wrap::MirroredRepeat => (glow::MIRRORED_REPEAT, false),
+        Wrap::ClampToBorder if f.border_clamp => (glow::CLAMP_TO_BORDER, false),
+        Wrap::MirrorClampToEdge if f.mirror_clamp => (glow::MIRROR_CLAMP_TO_EDGE, false),
+        Wrap::ClampToBorder | Wrap::MirrorClampToEdge => (glow::CLAMP_TO_EDGE, true),
+    }
+}
+
+/// A swizzle source.
+pub(crate) fn map_swizzle(s: Swizzle) -> u32 {
+    match s {
+        Swizzle::Red => glow::RED,
+        Swizzle::Green => glow::GREEN,
+        Swizzle::Blue => glow::BLUE,
+        Swizzle::Alpha => glow::ALPHA,
+        Swizzle::Zero => glow::ZERO,
+        Swizzle::One => glow::ONE,
+    }
+}
+
+/// A draw topology; adjacency needs geometry shaders (ES 3.2 or the extension).
+pub(crate) fn map_topology(t: Topology, f: &Features) -> Option<u32> {
+    use Topology as P;
+    Some(match t {
+        P::Points => glow::POINTS,
+        P::Lines => glow::LINES,
+        P::LineLoop => glow::LINE_LOOP,
+        P::LineStrip => glow::LINE_STRIP,
+        P::Triangles => glow::TRIANGLES,
+        P::TriangleStrip => glow::TRIANGLE_STRIP,
+        P::TriangleFan => glow::TRIANGLE_FAN,
+        P::LinesAdjacency if f.geometry => glow::LINES_ADJACENCY,
+        P::LineStripAdjacency if f.geometry => glow::LINE_STRIP_ADJACENCY,
+        P::TrianglesAdjacency if f.geometry => glow::TRIANGLES_ADJACENCY,
+        P::TriangleStripAdjacency if f.geometry => glow::TRIANGLE_STRIP_ADJACENCY,
+        _ => return None,
+    })
+}
+
+/// An index type.
+pub(crate) fn map_index_type(t: IndexType) -> u32 {
+    match t {
+        IndexType::U8 => glow::UNSIGNED_BYTE,
+        IndexType::U16 => glow::UNSIGNED_SHORT,
+        IndexType::U32 => glow::UNSIGNED_INT,
+    }
+}
+
+/// A vertex attribute type (`None`: GLES has no such attribute type).
+pub(crate) fn map_attrib_type(t: AttribType) -> Option<u32> {
+    use AttribType as A;
+    Some(match t {
+        A::I8 => glow::BYTE,
+        A::U8 => glow::UNSIGNED_BYTE,
+        A::I16 => glow::SHORT,
+        A::U16 => glow::UNSIGNED_SHORT,
+        A::I32 => glow::INT,
+        A::U32 => glow::UNSIGNED_INT,
+        A::F16 => glow::HALF_FLOAT,
+        A::F32 => glow::FLOAT,
+        A::I2_10_10_10Rev => glow::INT_2_10_10_10_REV,
+        A::U2_10_10_10Rev => glow::UNSIGNED_INT_2_10_10_10_REV,
+        A::F64 | A::U10f11f11fRev => return None,
+    })
+}
+
+/// A query target, and whether it is a stand-in (any-samples for a sample count).
+/// `None`: the driver cannot count this at all.
+pub(crate) fn map_query_kind(kind: QueryKind, f: &Features) -> Option<(u32, bool)> {
+    match kind {
+        QueryKind::SamplesPassed => Some((ANY_SAMPLES_PASSED, true)),
+        QueryKind::AnySamplesPassed => Some((ANY_SAMPLES_PASSED, false)),
+        QueryKind::TimeElapsed if f.timer_query => Some((TIME_ELAPSED, false)),
+        QueryKind::Timestamp if f.timer_query => Some((TIMESTAMP, false)),
+        QueryKind::PrimitivesGenerated if f.geometry => Some((PRIMITIVES_GENERATED, false)),
+        QueryKind::TransformFeedbackPrimitivesWritten => {
+            Some((TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, false))
+        }
+        QueryKind::TimeElapsed | QueryKind::Timestamp | QueryKind::PrimitivesGenerated => None,
+    }
+}
+
+/// The largest index of a type: the only restart index GLES has.
+pub(crate) fn max_index(t: IndexType) -> u32 {
+    match t {
+        IndexType::U8 => 0xff,
+        IndexType::U16 => 0xffff,
+        IndexType::U32 => u32::MAX,
+    }
+}
+
+/// The colour attachment enum of native slot `i`.
+pub(crate) fn color_attachment(i: usize) -> u32 {
+    glow::COLOR_ATTACHMENT0 + i as u32
+}

@@ -1,0 +1,822 @@
+//! The device: the native context's capabilities, the per-kind object tables, and the
+//! records that create, fill and destroy objects (buffers, renderbuffers, surfaces,
+//! framebuffer objects, CSOs, queries, fences; textures are in `texture.rs`, programs in
+//! `program.rs`).
+//!
+//! ## Tables
+//! Every kind has a dense table indexed by handle slot ([`Table`]). A create must take a slot
+//! that is not live with a newer generation; every other use must name the live generation.
+//! A violation is a [`SessionError`] (the session ends, nothing panics), exactly the rules the
+//! null backend checks.
+//!
+//! ## Capabilities
+//! [`Features`] are read once at creation from the ES version and the extension string, and
+//! chosen between there, never per draw. What a record asks for that the driver lacks is
+//! reported once as [`Event::Unsupported`] and replaced by the nearest stand-in.
+
+use std::collections::HashSet;
+
+use glow::HasContext;
+use tessera_wire::handle::{BufferHandle, Handle};
+use tessera_wire::state::{
+    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, RasterState, SamplerState, VertexLayout,
+};
+use tessera_wire::{Caps, Event, SessionError};
+
+use crate::conv;
+use crate::framebuffer::{Framebuffer, Renderbuffer, Surface};
+use crate::program::{Program, ProgramCache, SpirvCross};
+use crate::query::{Fence, Query};
+use crate::shadow::Shadow;
+use crate::texture::Texture;
+
+/// `glSampleMaski` (ES 3.1), which glow does not wrap.
+pub(crate) type SampleMaski = unsafe extern "C" fn(u32, u32);
+/// `glTexBufferRange` (ES 3.2 / `*_texture_buffer`).
+pub(crate) type TexBufferRange = unsafe extern "C" fn(u32, u32, u32, isize, isize);
+/// `glTexStorage3DMultisample` (ES 3.2 / `OES_texture_storage_multisample_2d_array`).
+pub(crate) type TexStorage3DMultisample = unsafe extern "C" fn(u32, i32, u32, i32, i32, i32, u8);
+
+/// Entry points glow does not wrap, resolved with the same loader.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ExtraFns {
+    pub sample_maski: Option<SampleMaski>,
+    pub tex_buffer_range: Option<TexBufferRange>,
+    pub tex_storage_3d_multisample: Option<TexStorage3DMultisample>,
+}
+
+/// The largest read-back the backend answers (a reply is one allocation on each side).
+pub(crate) const MAX_READBACK: usize = 1 << 30;
+
+/// The largest block of zeros the backend allocates to give new storage defined contents.
+const ZERO_CHUNK: usize = 1 << 20;
+
+/// Bytes of `count` pixels of `layout`, if a read-back of that size is answerable.
+pub(crate) fn readback_size(
+    count: usize,
+    layout: tessera_wire::format::PixelLayout,
+) -> Option<usize> {
+    count
+        .checked_mul(tessera_wire::null::pixel_size(layout.format, layout.ty))
+        .filter(|&n| n <= MAX_READBACK)
+}
+
+/// A broken invariant of this backend (never a user or protocol error).
+#[cold]
+#[track_caller]
+pub(crate) fn backend_bug(what: &str) -> ! {
+    panic!("tessera-backend-gles bug: {what}")
+}
+
+/// What the native context can do beyond ES 3.0, decided once.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Features {
+    /// ES 3.x minor version.
+    pub minor: u8,
+    pub draw_buffers_indexed: bool,
+    pub base_vertex: bool,
+    pub geometry: bool,
+    pub texture_buffer: bool,
+    pub multisample_texture: bool,
+    pub multisample_array: bool,
+    pub norm16: bool,
+    pub rgtc: bool,
+    pub border_clamp: bool,
+    pub mirror_clamp: bool,
+    pub anisotropy: bool,
+    pub depth_clamp: bool,
+    pub clip_distance: bool,
+    pub srgb_write_control: bool,
+    pub blend_func_extended: bool,
+    pub read_depth: bool,
+    pub read_stencil: bool,
+    pub read_depth_stencil: bool,
+    pub timer_query: bool,
+    pub texture_stencil8: bool,
+}
+
+impl Features {
+    /// The features of an ES 3.`minor` context with these extensions.
+    pub fn detect(minor: u8, ext: &HashSet<String>) -> Self {
+        let has = |e: &str| ext.contains(e);
+        let es32 = minor >= 2;
+        Self {
+            minor,
+            draw_buffers_indexed: es32
+                || has("GL_OES_draw_buffers_indexed")
+                || has("GL_EXT_draw_buffers_indexed"),
+            base_vertex: es32
+                || has("GL_OES_draw_elements_base_vertex")
+                || has("GL_EXT_draw_elements_base_vertex"),
+            geometry: es32 || has("GL_OES_geometry_shader") || has("GL_EXT_geometry_shader"),
+            texture_buffer: es32 || has("GL_OES_texture_buffer") || has("GL_EXT_texture_buffer"),
+            multisample_texture: minor >= 1,
+            multisample_array: es32 || has("GL_OES_texture_storage_multisample_2d_array"),
+            norm16: has("GL_EXT_texture_norm16"),
+            rgtc: has("GL_EXT_texture_compression_rgtc"),
+            border_clamp: es32
+                || has("GL_OES_texture_border_clamp")
+                || has("GL_EXT_texture_border_clamp"),
+            mirror_clamp: has("GL_EXT_texture_mirror_clamp_to_edge"),
+            anisotropy: has("GL_EXT_texture_filter_anisotropic"),
+            depth_clamp: has("GL_EXT_depth_clamp"),
+            clip_distance: has("GL_EXT_clip_cull_distance"),
+            srgb_write_control: has("GL_EXT_sRGB_write_control"),
+            blend_func_extended: has("GL_EXT_blend_func_extended"),
+            read_depth: has("GL_NV_read_depth"),
+            read_stencil: has("GL_NV_read_stencil"),
+            read_depth_stencil: has("GL_NV_read_depth_stencil"),
+            timer_query: has("GL_EXT_disjoint_timer_query"),
+            texture_stencil8: es32 || has("GL_OES_texture_stencil8"),
+        }
+    }
+}
+
+/// Native limits the backend needs on its own paths.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub texture_units: usize,
+    pub uniform_bindings: usize,
+    pub uniform_align: u32,
+    pub vertex_attribs: usize,
+    pub draw_buffers: usize,
+}
+
+/// Something the driver lacks, reported once per session (bits of `Device::reported`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Missing {
+    PolygonMode,
+    PolygonOffsetLinePoint,
+    ProvokingVertex,
+    DepthClamp,
+    LogicOp,
+    AlphaToOne,
+    LineSmooth,
+    PolygonSmooth,
+    MultisampleOff,
+    PointOrigin,
+    ClipDistance,
+    DualSourceBlend,
+    IndexedBlend,
+    RestartIndex,
+    BaseVertex,
+    AdjacencyTopology,
+    AttribType,
+    BgraAttrib,
+    SamplesPassed,
+    Query,
+    TextureBuffer,
+    MultisampleTexture,
+    LayeredAttachment,
+    WrapMode,
+    LodBias,
+    Anisotropy,
+    BorderColor,
+    ReadDepthStencil,
+    DrawBufferCount,
+    TextureUnits,
+    StencilTexture,
+}
+
+/// One kind's table: slot -> (generation, object).
+pub(crate) struct Table<T> {
+    slots: Vec<(u32, Option<T>)>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Self { slots: Vec::new() }
+    }
+}
+
+/// A client never skips this far ahead of its dense slots; refusing such a create keeps a
+/// hostile peer from making the server allocate for it.
+const MAX_SLOT_SKIP: usize = 1 << 20;
+
+impl<T> Table<T> {
+    fn stale<H: Handle>(record: &'static str, handle: H) -> SessionError {
+        SessionError::StaleHandle {
+            record,
+            kind: H::KIND,
+            handle: handle.raw(),
+        }
+    }
+
+    /// The live object of `handle`.
+    pub fn get<H: Handle>(&self, record: &'static str, handle: H) -> Result<&T, SessionError> {
+        let raw = handle.raw();
+        match self.slots.get(raw.slot as usize) {
+            Some((generation, Some(object))) if *generation == raw.generation => Ok(object),
+            _ => Err(Self::stale(record, handle)),
+        }
+    }
+
+    /// The live object of `handle`, mutably.
+    pub fn get_mut<H: Handle>(
+        &mut self,
+        record: &'static str,
+        handle: H,
+    ) -> Result<&mut T, SessionError> {
+        let raw = handle.raw();
+        match self.slots.get_mut(raw.slot as usize) {
+            Some((generation, Some(object))) if *generation == raw.generation => Ok(object),
+            _ => Err(Self::stale(record, handle)),
+        }
+    }
+
+    /// Whether `handle` names a live object.
+    pub fn is_live<H: Handle>(&self, handle: H) -> bool {
+        self.get("", handle).is_ok()
+    }
+
+    /// Checks that `handle` may be created (a free slot, a newer generation).
+    pub fn check_create<H: Handle>(
+        &self,
+        record: &'static str,
+        handle: H,
+    ) -> Result<(), SessionError> {
+        let raw = handle.raw();
+        let slot = raw.slot as usize;
+        let bad = SessionError::BadCreate {
+            record,
+            kind: H::KIND,
+            handle: raw,
+        };
+        match self.slots.get(slot) {
+            Some((generation, object)) => {
+                if object.is_some() || raw.generation <= *generation {
+                    return Err(bad);
+                }
+            }
+            None => {
+                if slot > self.slots.len() + MAX_SLOT_SKIP || raw.generation == 0 {
+                    return Err(bad);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a new object under `handle` (after [`Table::check_create`]).
+    pub fn insert<H: Handle>(
+        &mut self,
+        record: &'static str,
+        handle: H,
+        object: T,
+    ) -> Result<(), SessionError> {
+        self.check_create(record, handle)?;
+        let raw = handle.raw();
+        let slot = raw.slot as usize;
+        if slot >= self.slots.len() {
+            self.slots.resize_with(slot + 1, || (0, None));
+        }
+        self.slots[slot] = (raw.generation, Some(object));
+        Ok(())
+    }
+
+    /// Takes the live object of `handle` out of the table.
+    pub fn remove<H: Handle>(
+        &mut self,
+        record: &'static str,
+        handle: H,
+    ) -> Result<T, SessionError> {
+        let raw = handle.raw();
+        match self.slots.get_mut(raw.slot as usize) {
+            Some((generation, object)) if *generation == raw.generation && object.is_some() => {
+                object.take().ok_or_else(|| Self::stale(record, handle))
+            }
+            _ => Err(Self::stale(record, handle)),
+        }
+    }
+}
+
+/// A buffer object.
+pub(crate) struct Buffer {
+    pub name: glow::Buffer,
+    pub size: u64,
+}
+
+/// A sampler CSO.
+pub(crate) struct Sampler {
+    pub name: glow::Sampler,
+}
+
+/// The native device and every object of the session.
+pub(crate) struct Device {
+    pub gl: glow::Context,
+    pub features: Features,
+    pub limits: Limits,
+    pub caps: Caps,
+    pub extra: ExtraFns,
+    pub shadow: Shadow,
+    pub buffers: Table<Buffer>,
+    pub textures: Table<Texture>,
+    pub renderbuffers: Table<Renderbuffer>,
+    pub framebuffers: Table<Framebuffer>,
+    pub surfaces: Table<Surface>,
+    pub blends: Table<BlendState>,
+    pub depth_stencils: Table<DepthStencilState>,
+    pub rasters: Table<RasterState>,
+    pub samplers: Table<Sampler>,
+    pub layouts: Table<Box<VertexLayout>>,
+    pub programs: Table<Program>,
+    pub queries: Table<Query>,
+    pub fences: Table<Fence>,
+    pub program_cache: ProgramCache,
+    pub spirv_cross: SpirvCross,
+    /// 1x1 (0, 0, 0, 1) textures for unbound sampler slots, by target index.
+    pub placeholders: [Option<glow::Texture>; crate::shadow::TARGET_COUNT],
+    /// A framebuffer for resolves and reads of images no FBO holds.
+    pub scratch_fbo: Option<glow::Framebuffer>,
+    /// The streaming buffer of default uniform blocks, made on first use.
+    pub ring: Option<crate::command::UniformRing>,
+    /// Events produced while applying the current batch.
+    pub events: Vec<Event>,
+    reported: u64,
+    /// Native state changed outside `command.rs`'s reconcile (command::dirty bits).
+    pub disturbed: u32,
+    /// Bumped whenever a texture's native name changes (immutable storage recreated), so
+    /// framebuffers re-check their attachments.
+    pub epoch: u64,
+}
+
+impl Device {
+    /// Queries limits and caps, and sets the context-wide state the backend never changes.
+    pub fn new(
+        gl: glow::Context,
+        features: Features,
+        extra: ExtraFns,
+        renderer: String,
+        spirv_cross: SpirvCross,
+    ) -> Self {
+        // SAFETY: the context is current on this thread (GlesBackend::new made it so); these
+        // are ES 3.0 queries of single integers (two for MAX_VIEWPORT_DIMS) into correctly
+        // sized outputs, and pixel-store settings with valid values.
+        let (caps, limits) = unsafe {
+            let int = |p: u32| gl.get_parameter_i32(p).max(0) as u32;
+            let mut viewport = [0i32; 2];
+            gl.get_parameter_i32_slice(glow::MAX_VIEWPORT_DIMS, &mut viewport);
+            let caps = Caps {
+                backend: "gles".to_owned(),
+                device: renderer,
+                max_texture_size: int(glow::MAX_TEXTURE_SIZE),
+                max_3d_texture_size: int(glow::MAX_3D_TEXTURE_SIZE),
+                max_array_layers: int(glow::MAX_ARRAY_TEXTURE_LAYERS),
+                max_cube_size: int(glow::MAX_CUBE_MAP_TEXTURE_SIZE),
+                max_renderbuffer_size: int(glow::MAX_RENDERBUFFER_SIZE),
+                max_samples: int(glow::MAX_SAMPLES),
+                max_viewport_size: viewport[0].min(viewport[1]).max(0) as u32,
+            };
+            let limits = Limits {
+                texture_units: int(glow::MAX_COMBINED_TEXTURE_IMAGE_UNITS) as usize,
+                uniform_bindings: int(glow::MAX_UNIFORM_BUFFER_BINDINGS) as usize,
+                uniform_align: int(glow::UNIFORM_BUFFER_OFFSET_ALIGNMENT).max(1),
+                vertex_attribs: int(glow::MAX_VERTEX_ATTRIBS) as usize,
+                draw_buffers: int(glow::MAX_DRAW_BUFFERS).min(MAX_DRAW_BUFFERS as u32) as usize,
+            };
+            // Records carry tightly packed rows: set once, never changed.
+            gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
+            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            (caps, limits)
+        };
+        let shadow = Shadow::new(
+            limits.texture_units,
+            limits.uniform_bindings,
+            limits.vertex_attribs,
+            features.draw_buffers_indexed,
+        );
+        Self {
+            gl,
+            features,
+            limits,
+            caps,
+            extra,
+            shadow,
+            buffers: Table::default(),
+            textures: Table::default(),
+            renderbuffers: Table::default(),
+            framebuffers: Table::default(),
+            surfaces: Table::default(),
+            blends: Table::default(),
+            depth_stencils: Table::default(),
+            rasters: Table::default(),
+            samplers: Table::default(),
+            layouts: Table::default(),
+            programs: Table::default(),
+            queries: Table::default(),
+            fences: Table::default(),
+            program_cache: ProgramCache::default(),
+            spirv_cross,
+            placeholders: [None; crate::shadow::TARGET_COUNT],
+            scratch_fbo: None,
+            ring: None,
+            events: Vec::new(),
+            reported: 0,
+            disturbed: 0,
+            epoch: 0,
+        }
+    }
+
+    /// Reports once that the driver lacks `what`.
+    #[cold]
+    pub fn report(&mut self, missing: Missing, what: &str) {
+        let bit = 1u64 << missing as u8;
+        if self.reported & bit == 0 {
+            self.reported |= bit;
+            log::warn!("tessera-backend-gles: {what}");
+            self.events.push(Event::Unsupported {
+                what: what.to_owned(),
+            });
+        }
+    }
+
+    /// Debug mode: drains glGetError after a record and reports what it found.
+    pub fn check_errors(&mut self, record: &tessera_wire::Record) {
+        loop {
+            // SAFETY: context current; glGetError has no preconditions.
+            let error = unsafe { self.gl.get_error() };
+            if error == glow::NO_ERROR {
+                break;
+            }
+            let text = format!("{record:?}");
+            let name = text.split([' ', '{', '(']).next().unwrap_or("record");
+            self.events.push(Event::NativeError {
+                what: format!("{name}: GL error {error:#06x}"),
+            });
+        }
+    }
+
+    pub(crate) fn native_error(what: &str, e: String) -> SessionError {
+        SessionError::Backend(format!("{what}: {e}"))
+    }
+
+    // ---- Buffers ----
+
+    /// `CreateBuffer`: (re)allocates zeroed storage.
+    pub fn create_buffer(&mut self, handle: BufferHandle, size: u64) -> Result<(), SessionError> {
+        const N: &str = "CreateBuffer";
+        let Ok(len) = i32::try_from(size) else {
+            self.events.push(Event::OutOfMemory {
+                what: format!("a {size}-byte buffer (GLES sizes are 31-bit)"),
+            });
+            return self.create_buffer(handle, 0);
+        };
+        let name = if let Ok(b) = self.buffers.get_mut(N, handle) {
+            b.size = size;
+            b.name
+        } else {
+            self.buffers.check_create(N, handle)?;
+            // SAFETY: context current; glGenBuffers has no preconditions.
+            let name = unsafe { self.gl.create_buffer() }.map_err(|e| Self::native_error(N, e))?;
+            self.buffers.insert(N, handle, Buffer { name, size })?;
+            name
+        };
+        self.shadow
+            .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(name));
+        // New storage reads as zeros (the record's contract): filled in bounded chunks, so a
+        // big buffer never needs a big host allocation.
+        let zeros = vec![0u8; (len as usize).min(ZERO_CHUNK)];
+        // SAFETY: context current; the buffer is bound to COPY_WRITE_BUFFER (just above);
+        // glBufferData(NULL) allocates `len` bytes and every glBufferSubData below writes a
+        // range inside them.
+        unsafe {
+            self.gl
+                .buffer_data_size(glow::COPY_WRITE_BUFFER, len, glow::DYNAMIC_DRAW);
+            let mut offset = 0usize;
+            while offset < len as usize {
+                let n = zeros.len().min(len as usize - offset);
+                self.gl.buffer_sub_data_u8_slice(
+                    glow::COPY_WRITE_BUFFER,
+                    offset as i32,
+                    &zeros[..n],
+                );
+                offset += n;
+            }
+        }
+        Ok(())
+    }
+
+    /// `DestroyBuffer`.
+    pub fn destroy_buffer(&mut self, handle: BufferHandle) -> Result<(), SessionError> {
+        let buffer = self.buffers.remove("DestroyBuffer", handle)?;
+        self.shadow.forget_buffer(buffer.name);
+        // SAFETY: context current; a live buffer created by this context, deleted once.
+        unsafe { self.gl.delete_buffer(buffer.name) };
+        Ok(())
+    }
+
+    /// Checks `offset + len <= size` of a live buffer and returns its name.
+    pub fn buffer_range(
+        &self,
+        record: &'static str,
+        handle: BufferHandle,
+        offset: u64,
+        len: u64,
+    ) -> Result<glow::Buffer, SessionError> {
+        let b = self.buffers.get(record, handle)?;
+        match offset.checked_add(len) {
+            Some(end) if end <= b.size => Ok(b.name),
+            _ => Err(SessionError::BadValue {
+                record,
+                what: format!("range {offset}+{len} outside a {}-byte buffer", b.size),
+            }),
+        }
+    }
+
+    /// `WriteBuffer`.
+    pub fn write_buffer(
+        &mut self,
+        handle: BufferHandle,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), SessionError> {
+        let name = self.buffer_range("WriteBuffer", handle, offset, data.len() as u64)?;
+        if data.is_empty() {
+            return Ok(());
+        }
+        self.shadow
+            .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(name));
+        // SAFETY: context current; the buffer is bound to COPY_WRITE_BUFFER and the range
+        // lies inside its storage (checked above; sizes fit i32, see create_buffer).
+        unsafe {
+            self.gl
+                .buffer_sub_data_u8_slice(glow::COPY_WRITE_BUFFER, offset as i32, data)
+        };
+        Ok(())
+    }
+
+    /// `CopyBuffer`.
+    pub fn copy_buffer(
+        &mut self,
+        src: BufferHandle,
+        dst: BufferHandle,
+        src_offset: u64,
+        dst_offset: u64,
+        size: u64,
+    ) -> Result<(), SessionError> {
+        const N: &str = "CopyBuffer";
+        let from = self.buffer_range(N, src, src_offset, size)?;
+        let to = self.buffer_range(N, dst, dst_offset, size)?;
+        if src == dst && src_offset.max(dst_offset) < src_offset.min(dst_offset) + size {
+            return Err(SessionError::BadValue {
+                record: N,
+                what: "overlapping copy within one buffer".to_owned(),
+            });
+        }
+        if size == 0 {
+            return Ok(());
+        }
+        self.shadow
+            .bind_buffer(&self.gl, glow::COPY_READ_BUFFER, Some(from));
+        self.shadow
+            .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(to));
+        // SAFETY: context current; both ranges lie inside their buffers (checked above), the
+        // buffers are bound to the copy targets, and same-buffer ranges do not overlap.
+        unsafe {
+            self.gl.copy_buffer_sub_data(
+                glow::COPY_READ_BUFFER,
+                glow::COPY_WRITE_BUFFER,
+                src_offset as i32,
+                dst_offset as i32,
+                size as i32,
+            )
+        };
+        Ok(())
+    }
+
+    /// `ReadBuffer`: maps the range for reading and copies it out.
+    pub fn read_buffer(
+        &mut self,
+        handle: BufferHandle,
+        offset: u64,
+        size: u64,
+    ) -> Result<Vec<u8>, SessionError> {
+        self.read_buffer_as("ReadBuffer", handle, offset, size)
+    }
+
+    /// Reads a buffer range back, for `record`.
+    pub fn read_buffer_as(
+        &mut self,
+        record: &'static str,
+        handle: BufferHandle,
+        offset: u64,
+        size: u64,
+    ) -> Result<Vec<u8>, SessionError> {
+        let name = self.buffer_range(record, handle, offset, size)?;
+        let mut out = vec![0u8; size as usize];
+        if size == 0 {
+            return Ok(out);
+        }
+        self.shadow
+            .bind_buffer(&self.gl, glow::COPY_READ_BUFFER, Some(name));
+        // SAFETY: context current; the buffer is bound to COPY_READ_BUFFER and the range lies
+        // inside it. glMapBufferRange returns NULL or a pointer to `size` readable bytes,
+        // valid until glUnmapBuffer, and nothing else writes the buffer meanwhile.
+        unsafe {
+            let p = self.gl.map_buffer_range(
+                glow::COPY_READ_BUFFER,
+                offset as i32,
+                size as i32,
+                glow::MAP_READ_BIT,
+            );
+            if p.is_null() {
+                return Err(SessionError::Backend(
+                    "glMapBufferRange for reading returned NULL".to_owned(),
+                ));
+            }
+            std::ptr::copy_nonoverlapping(p, out.as_mut_ptr(), out.len());
+            self.gl.unmap_buffer(glow::COPY_READ_BUFFER);
+        }
+        Ok(out)
+    }
+
+    // ---- CSOs ----
+
+    /// `CreateSamplerState`: a native sampler object.
+    pub fn create_sampler(
+        &mut self,
+        handle: tessera_wire::handle::SamplerHandle,
+        s: &SamplerState,
+    ) -> Result<(), SessionError> {
+        const N: &str = "CreateSamplerState";
+        self.samplers.check_create(N, handle)?;
+        // SAFETY: context current; glGenSamplers has no preconditions.
+        let name = unsafe { self.gl.create_sampler() }.map_err(|e| Self::native_error(N, e))?;
+        let wraps = s.wrap.map(|w| conv::map_wrap(w, &self.features));
+        if wraps.iter().any(|w| w.1) {
+            self.report(Missing::WrapMode, "CLAMP_TO_BORDER / MIRROR_CLAMP_TO_EDGE without the GLES extension: CLAMP_TO_EDGE instead");
+        }
+        if s.lod_bias != 0.0 {
+            self.report(
+                Missing::LodBias,
+                "GLES samplers have no TEXTURE_LOD_BIAS: bias ignored",
+            );
+        }
+        if s.max_anisotropy > 1.0 && !self.features.anisotropy {
+            self.report(
+                Missing::Anisotropy,
+                "no EXT_texture_filter_anisotropic: anisotropy ignored",
+            );
+        }
+        let gl = &self.gl;
+        // SAFETY: context current; `name` is a new sampler; every parameter is an ES 3.0
+        // sampler parameter (or one of an extension checked in `features`) with a value from
+        // conv's maps.
+        unsafe {
+            gl.sampler_parameter_i32(
+                name,
+                glow::TEXTURE_MAG_FILTER,
+                conv::map_mag_filter(s.mag_filter) as i32,
+            );
+            gl.sampler_parameter_i32(
+                name,
+                glow::TEXTURE_MIN_FILTER,
+                conv::map_min_filter(s.min_filter, s.mip_filter) as i32,
+            );
+            gl.sampler_parameter_i32(name, glow::TEXTURE_WRAP_S, wraps[0].0 as i32);
+            gl.sampler_parameter_i32(name, glow::TEXTURE_WRAP_T, wraps[1].0 as i32);
+            gl.sampler_parameter_i32(name, glow::TEXTURE_WRAP_R, wraps[2].0 as i32);
+            gl.sampler_parameter_f32(name, glow::TEXTURE_MIN_LOD, s.min_lod);
+            gl.sampler_parameter_f32(name, glow::TEXTURE_MAX_LOD, s.max_lod);
+            match s.compare {
+                Some(func) => {
+                    gl.sampler_parameter_i32(
+                        name,
+                        glow::TEXTURE_COMPARE_MODE,
+                        glow::COMPARE_REF_TO_TEXTURE as i32,
+                    );
+                    gl.sampler_parameter_i32(
+                        name,
+                        glow::TEXTURE_COMPARE_FUNC,
+                        conv::map_compare_func(func) as i32,
+                    );
+                }
+                None => {
+                    gl.sampler_parameter_i32(name, glow::TEXTURE_COMPARE_MODE, glow::NONE as i32)
+                }
+            }
+            if self.features.anisotropy && s.max_anisotropy > 1.0 {
+                gl.sampler_parameter_f32(name, glow::TEXTURE_MAX_ANISOTROPY, s.max_anisotropy);
+            }
+            if self.features.border_clamp && s.border_color != [0; 4] {
+                if s.border_is_integer {
+                    // Integer border colours need glSamplerParameterIiv, which glow lacks;
+                    // the float path keeps normalized colours right.
+                } else {
+                    let c = s.border_color.map(f32::from_bits);
+                    gl.sampler_parameter_f32_slice(name, glow::TEXTURE_BORDER_COLOR, &c);
+                }
+            }
+        }
+        if s.border_is_integer && s.border_color != [0; 4] {
+            self.report(
+                Missing::BorderColor,
+                "integer border colours are not set on GLES samplers",
+            );
+        }
+        self.samplers.insert(N, handle, Sampler { name })
+    }
+
+    /// `DestroySamplerState`.
+    pub fn destroy_sampler(
+        &mut self,
+        handle: tessera_wire::handle::SamplerHandle,
+    ) -> Result<(), SessionError> {
+        let s = self.samplers.remove("DestroySamplerState", handle)?;
+        self.shadow.forget_sampler(s.name);
+        // SAFETY: context current; a live sampler, deleted once.
+        unsafe { self.gl.delete_sampler(s.name) };
+        Ok(())
+    }
+
+    /// The placeholder 1x1 (0, 0, 0, 1) texture of a target, made on first use; `None` for
+    /// targets that cannot hold one (multisample, buffer: GL reads (0, 0, 0, 1) from an
+    /// incomplete texture there too).
+    pub fn placeholder(&mut self, target: u32) -> Option<glow::Texture> {
+        let index = conv::target_index(target);
+        if let Some(t) = self.placeholders[index] {
+            return Some(t);
+        }
+        if !matches!(
+            target,
+            glow::TEXTURE_2D | glow::TEXTURE_3D | glow::TEXTURE_2D_ARRAY | glow::TEXTURE_CUBE_MAP
+        ) {
+            return None;
+        }
+        // SAFETY: context current; glGenTextures has no preconditions.
+        let tex = unsafe { self.gl.create_texture() }.ok()?;
+        let unit = self.scratch_unit();
+        self.shadow.bind_texture(&self.gl, unit, target, Some(tex));
+        self.disturbed |= crate::command::dirty::TEXTURES;
+        let black = [0u8, 0, 0, 255];
+        let data = glow::PixelUnpackData::Slice(Some(&black));
+        // SAFETY: context current; `tex` is bound to `target` on the active unit; one RGBA8
+        // texel per image, matching `black`'s 4 bytes (6 faces for a cube, each 1x1).
+        unsafe {
+            let gl = &self.gl;
+            let internal = glow::RGBA8 as i32;
+            match target {
+                glow::TEXTURE_2D => gl.tex_image_2d(
+                    target,
+                    0,
+                    internal,
+                    1,
+                    1,
+                    0,
+                    glow::RGBA,
+                    glow::UNSIGNED_BYTE,
+                    data,
+                ),
+                glow::TEXTURE_CUBE_MAP => {
+                    for face in 0..6 {
+                        gl.tex_image_2d(
+                            glow::TEXTURE_CUBE_MAP_POSITIVE_X + face,
+                            0,
+                            internal,
+                            1,
+                            1,
+                            0,
+                            glow::RGBA,
+                            glow::UNSIGNED_BYTE,
+                            glow::PixelUnpackData::Slice(Some(&black)),
+                        );
+                    }
+                }
+                _ => gl.tex_image_3d(
+                    target,
+                    0,
+                    internal,
+                    1,
+                    1,
+                    1,
+                    0,
+                    glow::RGBA,
+                    glow::UNSIGNED_BYTE,
+                    data,
+                ),
+            }
+            gl.tex_parameter_i32(target, glow::TEXTURE_MAX_LEVEL, 0);
+        }
+        self.placeholders[index] = Some(tex);
+        Some(tex)
+    }
+
+    /// The texture unit uploads and other non-draw texture work bind on: the last one, so
+    /// that it rarely disturbs a draw's bindings.
+    pub fn scratch_unit(&self) -> usize {
+        self.limits.texture_units.saturating_sub(1)
+    }
+
+    /// The scratch framebuffer, made on first use.
+    pub fn scratch_framebuffer(&mut self) -> Result<glow::Framebuffer, SessionError> {
+        if let Some(f) = self.scratch_fbo {
+            return Ok(f);
+        }
+        // SAFETY: context current; glGenFramebuffers has no preconditions.
+        let f = unsafe { self.gl.create_framebuffer() }
+            .map_err(|e| Self::native_error("scratch framebuffer", e))?;
+        self.scratch_fbo = Some(f);
+        Ok(f)
+    }
+}

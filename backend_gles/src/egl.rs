@@ -1,0 +1,548 @@
+//! The native EGL: loaded by explicit path, a surfaceless OpenGL ES context, and the loader
+//! that resolves GL entry points for glow.
+//!
+//! Tessera ships a drop-in `libEGL.so.1`. A process that loaded it must never get it back as
+//! "the native EGL", or every native call would re-enter Tessera. So the library is opened by
+//! **full path** with `RTLD_LOCAL` (its symbols never join the global namespace, and the
+//! dynamic linker never searches `LD_LIBRARY_PATH` for an absolute path): first
+//! `TESSERA_NATIVE_EGL` if set, then the standard multiarch directories. GL functions come
+//! from `eglGetProcAddress` of that library (EGL 1.5 / `EGL_KHR_get_all_proc_addresses`
+//! resolve core functions too), with the system `libGLESv2.so.2` — again by full path — as
+//! the fallback for drivers that only resolve extension functions.
+//!
+//! The display is `EGL_PLATFORM_SURFACELESS_MESA` when the client extensions offer it, else
+//! the default display. The context is OpenGL ES 3.2, else 3.1, else 3.0, without a config
+//! (`EGL_KHR_no_config_context`) or with any ES3 config, and is made current without a
+//! surface (`EGL_KHR_surfaceless_context`): every image the backend draws to is an FBO.
+//!
+//! The display is never terminated: EGL displays are process-wide, and another backend (or
+//! the application) may be using the same one.
+
+use std::collections::HashSet;
+use std::ffi::{CStr, CString, c_char, c_void};
+use std::path::{Path, PathBuf};
+
+use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+
+use crate::CreateBackendError;
+
+type EglDisplay = *mut c_void;
+type EglContext = *mut c_void;
+type EglConfig = *mut c_void;
+type EglSurface = *mut c_void;
+type EglBoolean = u32;
+type EglInt = i32;
+
+const EGL_EXTENSIONS: EglInt = 0x3055;
+const EGL_NONE: EglInt = 0x3038;
+const EGL_OPENGL_ES_API: u32 = 0x30A0;
+const EGL_CONTEXT_MAJOR_VERSION: EglInt = 0x3098;
+const EGL_CONTEXT_MINOR_VERSION: EglInt = 0x30FB;
+const EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT: EglInt = 0x30BF;
+const EGL_PLATFORM_SURFACELESS_MESA: u32 = 0x31DD;
+const EGL_RENDERABLE_TYPE: EglInt = 0x3040;
+const EGL_OPENGL_ES3_BIT: EglInt = 0x40;
+
+const GL_VERSION: u32 = 0x1F02;
+const GL_RENDERER: u32 = 0x1F01;
+const GL_EXTENSIONS: u32 = 0x1F03;
+const GL_NUM_EXTENSIONS: u32 = 0x821D;
+
+/// Where the native EGL is looked for, in order, after `TESSERA_NATIVE_EGL`.
+const EGL_CANDIDATES: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu/libEGL.so.1",
+    "/usr/lib/aarch64-linux-gnu/libEGL.so.1",
+    "/usr/lib/arm-linux-gnueabihf/libEGL.so.1",
+    "/usr/lib/riscv64-linux-gnu/libEGL.so.1",
+    "/usr/lib/i386-linux-gnu/libEGL.so.1",
+    "/usr/lib64/libEGL.so.1",
+    "/usr/lib/libEGL.so.1",
+    "/lib/x86_64-linux-gnu/libEGL.so.1",
+    "/lib/aarch64-linux-gnu/libEGL.so.1",
+    "/lib64/libEGL.so.1",
+    "/system/lib64/libEGL.so",
+];
+
+/// The system GLES library, for entry points `eglGetProcAddress` does not resolve.
+const GLES_CANDIDATES: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu/libGLESv2.so.2",
+    "/usr/lib/aarch64-linux-gnu/libGLESv2.so.2",
+    "/usr/lib/arm-linux-gnueabihf/libGLESv2.so.2",
+    "/usr/lib/riscv64-linux-gnu/libGLESv2.so.2",
+    "/usr/lib/i386-linux-gnu/libGLESv2.so.2",
+    "/usr/lib64/libGLESv2.so.2",
+    "/usr/lib/libGLESv2.so.2",
+    "/system/lib64/libGLESv2.so",
+];
+
+/// The EGL entry points the backend calls (all EGL 1.4 core, plus 1.5's platform display
+/// when present).
+struct EglFns {
+    get_proc_address: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+    get_error: unsafe extern "C" fn() -> EglInt,
+    query_string: unsafe extern "C" fn(EglDisplay, EglInt) -> *const c_char,
+    get_display: unsafe extern "C" fn(*mut c_void) -> EglDisplay,
+    initialize: unsafe extern "C" fn(EglDisplay, *mut EglInt, *mut EglInt) -> EglBoolean,
+    bind_api: unsafe extern "C" fn(u32) -> EglBoolean,
+    choose_config: unsafe extern "C" fn(
+        EglDisplay,
+        *const EglInt,
+        *mut EglConfig,
+        EglInt,
+        *mut EglInt,
+    ) -> EglBoolean,
+    create_context:
+        unsafe extern "C" fn(EglDisplay, EglConfig, EglContext, *const EglInt) -> EglContext,
+    destroy_context: unsafe extern "C" fn(EglDisplay, EglContext) -> EglBoolean,
+    make_current:
+        unsafe extern "C" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> EglBoolean,
+    get_current_context: unsafe extern "C" fn() -> EglContext,
+    get_platform_display:
+        Option<unsafe extern "C" fn(u32, *mut c_void, *const isize) -> EglDisplay>,
+}
+
+/// Strings the GL reports about itself, read before glow is set up (its loader needs the
+/// version and extensions to pick extension-suffixed entry points).
+pub(crate) struct GlIdentity {
+    /// `GL_RENDERER`.
+    pub renderer: String,
+    /// Every `GL_EXTENSIONS` entry.
+    pub extensions: HashSet<String>,
+    /// The ES minor version (3.x).
+    pub minor: u8,
+}
+
+/// A native EGL display and the one OpenGL ES context of a backend.
+pub(crate) struct Egl {
+    fns: EglFns,
+    display: EglDisplay,
+    context: EglContext,
+    /// The path the library was loaded from (for messages).
+    pub path: PathBuf,
+    gles: Option<Library>,
+    // Declared last: dropped after every use of `fns` (Drop of `Egl` runs first).
+    _lib: Library,
+}
+
+/// `RTLD_NODELETE` (glibc, musl and bionic agree on the value; libloading does not bind it).
+///
+/// GL libraries register per-thread state with destructors (`pthread_key_create`): unloading
+/// one while threads that called it are alive makes those threads jump into unmapped code
+/// when they exit. So a library the backend opened is never unloaded.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) const RTLD_NODELETE: i32 = 0x1000;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(crate) const RTLD_NODELETE: i32 = 0;
+
+/// Opens a library by full path, with its symbols kept to itself, never unloaded.
+pub(crate) fn open_local(path: &Path) -> Result<Library, libloading::Error> {
+    // SAFETY: loading a system library runs its initialisers; libEGL's, libGLESv2's and
+    // SPIRV-Cross's are the ordinary ones every application using them runs. RTLD_LOCAL keeps
+    // its symbols out of the global namespace, so it cannot interpose on (or be interposed
+    // by) Tessera's exports; RTLD_NODELETE keeps its thread-exit destructors mapped.
+    unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) }
+}
+
+fn symbol<T: Copy>(
+    lib: &Library,
+    path: &Path,
+    name: &'static str,
+) -> Result<T, CreateBackendError> {
+    let c = format!("{name}\0");
+    // SAFETY: every `T` this is called with is the `extern "C"` signature the EGL 1.5
+    // specification gives the symbol `name`; the pointer stays valid while `lib` is loaded,
+    // and `Egl` keeps the library loaded for as long as it holds the pointer.
+    unsafe { lib.get::<T>(c.as_bytes()) }
+        .map(|s| *s)
+        .map_err(|_| CreateBackendError::MissingSymbol {
+            library: path.display().to_string(),
+            symbol: name,
+        })
+}
+
+impl Egl {
+    /// Loads the native EGL, creates the display and the context, and makes it current on the
+    /// calling thread.
+    pub fn new() -> Result<Self, CreateBackendError> {
+        let (lib, path) = Self::load()?;
+        let fns = EglFns {
+            get_proc_address: symbol(&lib, &path, "eglGetProcAddress")?,
+            get_error: symbol(&lib, &path, "eglGetError")?,
+            query_string: symbol(&lib, &path, "eglQueryString")?,
+            get_display: symbol(&lib, &path, "eglGetDisplay")?,
+            initialize: symbol(&lib, &path, "eglInitialize")?,
+            bind_api: symbol(&lib, &path, "eglBindAPI")?,
+            choose_config: symbol(&lib, &path, "eglChooseConfig")?,
+            create_context: symbol(&lib, &path, "eglCreateContext")?,
+            destroy_context: symbol(&lib, &path, "eglDestroyContext")?,
+            make_current: symbol(&lib, &path, "eglMakeCurrent")?,
+            get_current_context: symbol(&lib, &path, "eglGetCurrentContext")?,
+            get_platform_display: symbol(&lib, &path, "eglGetPlatformDisplay").ok(),
+        };
+        let gles = GLES_CANDIDATES
+            .iter()
+            .map(Path::new)
+            .filter(|p| p.exists())
+            .find_map(|p| open_local(p).ok());
+        let mut egl = Egl {
+            fns,
+            display: std::ptr::null_mut(),
+            context: std::ptr::null_mut(),
+            path,
+            gles,
+            _lib: lib,
+        };
+        egl.display = egl.open_display()?;
+        egl.context = egl.create_context()?;
+        egl.make_current()?;
+        Ok(egl)
+    }
+
+    fn load() -> Result<(Library, PathBuf), CreateBackendError> {
+        let mut tried = Vec::new();
+        let explicit = std::env::var_os("TESSERA_NATIVE_EGL").map(PathBuf::from);
+        let candidates: Vec<PathBuf> = match explicit {
+            Some(p) => vec![p],
+            None => EGL_CANDIDATES.iter().map(PathBuf::from).collect(),
+        };
+        for path in candidates {
+            if !path.is_absolute() {
+                // A bare name would be searched for, and could find Tessera's own drop-in.
+                tried.push(format!("{} (not an absolute path)", path.display()));
+                continue;
+            }
+            if !path.exists() {
+                continue;
+            }
+            match open_local(&path) {
+                Ok(lib) => return Ok((lib, path)),
+                Err(e) => tried.push(format!("{}: {e}", path.display())),
+            }
+        }
+        Err(CreateBackendError::LoadEgl {
+            tried: if tried.is_empty() {
+                format!("none of {} exists", EGL_CANDIDATES.join(", "))
+            } else {
+                tried.join("; ")
+            },
+        })
+    }
+
+    fn error(&self) -> i32 {
+        // SAFETY: eglGetError takes no arguments and only reads thread-local state.
+        unsafe { (self.fns.get_error)() }
+    }
+
+    fn extensions(&self, display: EglDisplay) -> String {
+        // SAFETY: eglQueryString accepts EGL_NO_DISPLAY (client extensions, EGL 1.5 /
+        // EGL_EXT_client_extensions; older EGLs return NULL) or an initialised display, and
+        // returns NULL or a static NUL-terminated string.
+        let s = unsafe { (self.fns.query_string)(display, EGL_EXTENSIONS) };
+        if s.is_null() {
+            return String::new();
+        }
+        // SAFETY: non-null: a NUL-terminated string owned by EGL, valid for the display's life.
+        unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned()
+    }
+
+    fn open_display(&self) -> Result<EglDisplay, CreateBackendError> {
+        let client = self.extensions(std::ptr::null_mut());
+        let surfaceless = client
+            .split(' ')
+            .any(|e| e == "EGL_MESA_platform_surfaceless");
+        let mut displays = Vec::new();
+        if surfaceless && let Some(get_platform_display) = self.fns.get_platform_display {
+            // SAFETY: EGL 1.5 eglGetPlatformDisplay with the surfaceless platform takes
+            // EGL_DEFAULT_DISPLAY (NULL) as native display and a NULL attribute list.
+            displays.push(unsafe {
+                get_platform_display(
+                    EGL_PLATFORM_SURFACELESS_MESA,
+                    std::ptr::null_mut(),
+                    std::ptr::null(),
+                )
+            });
+        }
+        // SAFETY: eglGetDisplay(EGL_DEFAULT_DISPLAY) is always valid to call.
+        displays.push(unsafe { (self.fns.get_display)(std::ptr::null_mut()) });
+        let mut last_error = 0;
+        for display in displays.into_iter().filter(|d| !d.is_null()) {
+            let (mut major, mut minor) = (0, 0);
+            // SAFETY: `display` is a non-null display returned by EGL; the out-pointers are
+            // valid locals. Initialising an initialised display is allowed and does nothing.
+            if unsafe { (self.fns.initialize)(display, &mut major, &mut minor) } != 0 {
+                return Ok(display);
+            }
+            last_error = self.error();
+        }
+        Err(CreateBackendError::Initialize { error: last_error })
+    }
+
+    fn create_context(&self) -> Result<EglContext, CreateBackendError> {
+        let extensions = self.extensions(self.display);
+        let has = |name: &str| extensions.split(' ').any(|e| e == name);
+        if !has("EGL_KHR_surfaceless_context") {
+            return Err(CreateBackendError::MissingExtension {
+                extension: "EGL_KHR_surfaceless_context",
+            });
+        }
+        // SAFETY: eglBindAPI takes an enum and sets thread-local state.
+        if unsafe { (self.fns.bind_api)(EGL_OPENGL_ES_API) } == 0 {
+            return Err(CreateBackendError::NoGlesApi);
+        }
+        let config = if has("EGL_KHR_no_config_context") || has("EGL_MESA_configless_context") {
+            std::ptr::null_mut()
+        } else {
+            let attribs = [EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE];
+            let mut config: EglConfig = std::ptr::null_mut();
+            let mut count = 0;
+            // SAFETY: the attribute list is EGL_NONE-terminated; `config` has room for the
+            // one config asked for; `count` is a valid out-pointer.
+            let ok = unsafe {
+                (self.fns.choose_config)(self.display, attribs.as_ptr(), &mut config, 1, &mut count)
+            };
+            if ok == 0 || count < 1 {
+                return Err(CreateBackendError::MissingExtension {
+                    extension: "EGL_KHR_no_config_context (or an OpenGL ES 3 config)",
+                });
+            }
+            config
+        };
+        // Robust buffer access when the driver offers it: bytes from another process decide
+        // what the driver reads (vertex and uniform ranges GL leaves undefined), and a
+        // robust context never reads outside a buffer for them.
+        let can_be_robust = has("EGL_EXT_create_context_robustness");
+        let attempts = [2, 1, 0]
+            .into_iter()
+            .flat_map(|minor| [(minor, true), (minor, false)])
+            .filter(|&(_, robust)| can_be_robust || !robust);
+        let mut last_error = 0;
+        for (minor, robust) in attempts {
+            let mut attribs = vec![
+                EGL_CONTEXT_MAJOR_VERSION,
+                3,
+                EGL_CONTEXT_MINOR_VERSION,
+                minor,
+            ];
+            if robust {
+                attribs.extend([EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT, 1]);
+            }
+            attribs.push(EGL_NONE);
+            // SAFETY: the display is initialised, `config` is NULL (no-config context, the
+            // extension is present) or a config EGL returned, there is no share context, and
+            // the attribute list is EGL_NONE-terminated.
+            let context = unsafe {
+                (self.fns.create_context)(
+                    self.display,
+                    config,
+                    std::ptr::null_mut(),
+                    attribs.as_ptr(),
+                )
+            };
+            if !context.is_null() {
+                return Ok(context);
+            }
+            last_error = self.error();
+        }
+        Err(CreateBackendError::CreateContext { error: last_error })
+    }
+
+    /// Makes the context current on the calling thread, without a surface.
+    pub fn make_current(&self) -> Result<(), CreateBackendError> {
+        // SAFETY: display and context are live (created in `new`, destroyed only in Drop);
+        // EGL_NO_SURFACE for both draw and read is allowed with
+        // EGL_KHR_surfaceless_context, which `create_context` checked.
+        let ok = unsafe {
+            (self.fns.make_current)(
+                self.display,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                self.context,
+            )
+        };
+        if ok == 0 {
+            return Err(CreateBackendError::MakeCurrent {
+                error: self.error(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Releases the context from the calling thread, so that another thread may make it
+    /// current.
+    pub fn release(&self) {
+        // SAFETY: releasing with EGL_NO_CONTEXT and no surfaces is always valid.
+        unsafe {
+            (self.fns.make_current)(
+                self.display,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+        }
+    }
+
+    /// Resolves a GL (or EGL) entry point; NULL if neither EGL nor libGLESv2 has it.
+    pub fn proc_address(&self, name: &CStr) -> *const c_void {
+        // SAFETY: `name` is NUL-terminated; eglGetProcAddress returns NULL or a function
+        // pointer that stays valid while the library is loaded.
+        let p = unsafe { (self.fns.get_proc_address)(name.as_ptr()) };
+        if !p.is_null() {
+            return p;
+        }
+        let Some(gles) = &self.gles else {
+            return std::ptr::null();
+        };
+        // SAFETY: the symbol is only turned into a raw address here; glow casts it to the
+        // signature the GL specification gives the name.
+        unsafe { gles.get::<*const c_void>(name.to_bytes_with_nul()) }
+            .map(|s| *s)
+            .unwrap_or(std::ptr::null())
+    }
+
+    /// Reads the GL version, renderer and extensions with the context current, through
+    /// entry points resolved here (before glow exists).
+    pub fn identity(&self) -> Result<GlIdentity, CreateBackendError> {
+        type GetString = unsafe extern "C" fn(u32) -> *const u8;
+        type GetStringi = unsafe extern "C" fn(u32, u32) -> *const u8;
+        type GetIntegerv = unsafe extern "C" fn(u32, *mut i32);
+        let get_string = self.proc_address(c"glGetString");
+        let get_stringi = self.proc_address(c"glGetStringi");
+        let get_integerv = self.proc_address(c"glGetIntegerv");
+        if get_string.is_null() || get_stringi.is_null() || get_integerv.is_null() {
+            return Err(CreateBackendError::MissingSymbol {
+                library: self.path.display().to_string(),
+                symbol: "glGetString/glGetStringi/glGetIntegerv (through eglGetProcAddress)",
+            });
+        }
+        // SAFETY: the three pointers are the GL entry points of those names (non-null,
+        // resolved by EGL), whose C signatures the aliases above spell out.
+        let (get_string, get_stringi, get_integerv) = unsafe {
+            (
+                std::mem::transmute::<*const c_void, GetString>(get_string),
+                std::mem::transmute::<*const c_void, GetStringi>(get_stringi),
+                std::mem::transmute::<*const c_void, GetIntegerv>(get_integerv),
+            )
+        };
+        let read = |p: *const u8| {
+            if p.is_null() {
+                String::new()
+            } else {
+                // SAFETY: GL returns NUL-terminated static strings (or NULL, handled above).
+                unsafe { CStr::from_ptr(p.cast::<c_char>()) }
+                    .to_string_lossy()
+                    .into_owned()
+            }
+        };
+        // SAFETY: the context is current on this thread (made so in `new`); these queries
+        // take valid enums and, for glGetIntegerv, a pointer to one GLint.
+        let (version, renderer, count) = unsafe {
+            let mut count = 0;
+            get_integerv(GL_NUM_EXTENSIONS, &mut count);
+            (
+                read(get_string(GL_VERSION)),
+                read(get_string(GL_RENDERER)),
+                count,
+            )
+        };
+        let extensions = (0..count.max(0) as u32)
+            // SAFETY: `i` < GL_NUM_EXTENSIONS, so glGetStringi returns a valid string.
+            .map(|i| read(unsafe { get_stringi(GL_EXTENSIONS, i) }))
+            .collect();
+        // "OpenGL ES 3.2 Mesa ..." (ES version strings always start this way).
+        let number = version
+            .strip_prefix("OpenGL ES ")
+            .and_then(|v| v.split(' ').next())
+            .unwrap_or("");
+        let mut parts = number.split('.');
+        let major: u32 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        let minor: u32 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        if major < 3 {
+            return Err(CreateBackendError::TooOld { version });
+        }
+        let minor = if major > 3 { 2 } else { minor.min(2) as u8 };
+        Ok(GlIdentity {
+            renderer,
+            extensions,
+            minor,
+        })
+    }
+
+    /// Whether the context is current on the calling thread.
+    pub fn is_current(&self) -> bool {
+        // SAFETY: eglGetCurrentContext takes no arguments and reads thread-local state.
+        unsafe { (self.fns.get_current_context)() == self.context }
+    }
+}
+
+impl Drop for Egl {
+    fn drop(&mut self) {
+        if self.is_current() {
+            self.release();
+        }
+        // SAFETY: the context was created on this display and is destroyed once. EGL defers
+        // the destruction while another thread still has it current. Every GL object of the
+        // backend lives in this context (no sharing), so this frees them all.
+        unsafe {
+            (self.fns.destroy_context)(self.display, self.context);
+        }
+    }
+}
+
+/// The name of `core` to load instead, when the context reaches it only through an
+/// extension (an ES 3.0/3.1 context with `OES_draw_buffers_indexed`, say).
+pub(crate) fn entry_point_alias(core: &CStr, id: &GlIdentity) -> Option<CString> {
+    /// (core name, first ES 3.x minor where it is core, [(extension, suffix)]).
+    type Alias = (&'static str, u8, &'static [(&'static str, &'static str)]);
+    const ALIASES: &[Alias] = &[
+        ("glEnablei", 2, DRAW_BUFFERS_INDEXED),
+        ("glDisablei", 2, DRAW_BUFFERS_INDEXED),
+        ("glBlendEquationSeparatei", 2, DRAW_BUFFERS_INDEXED),
+        ("glBlendFuncSeparatei", 2, DRAW_BUFFERS_INDEXED),
+        ("glColorMaski", 2, DRAW_BUFFERS_INDEXED),
+        ("glDrawElementsBaseVertex", 2, BASE_VERTEX),
+        ("glDrawElementsInstancedBaseVertex", 2, BASE_VERTEX),
+        ("glDrawRangeElementsBaseVertex", 2, BASE_VERTEX),
+        ("glTexBuffer", 2, TEXTURE_BUFFER),
+        ("glTexBufferRange", 2, TEXTURE_BUFFER),
+        ("glFramebufferTexture", 2, GEOMETRY),
+        (
+            "glTexStorage3DMultisample",
+            2,
+            &[("GL_OES_texture_storage_multisample_2d_array", "OES")],
+        ),
+        ("glSamplerParameterIiv", 2, BORDER_CLAMP),
+        ("glSamplerParameterIuiv", 2, BORDER_CLAMP),
+        // Not core in any ES version.
+        ("glQueryCounter", 255, TIMER_QUERY),
+        ("glGetQueryObjectui64v", 255, TIMER_QUERY),
+    ];
+    const DRAW_BUFFERS_INDEXED: &[(&str, &str)] = &[
+        ("GL_OES_draw_buffers_indexed", "OES"),
+        ("GL_EXT_draw_buffers_indexed", "EXT"),
+    ];
+    const BASE_VERTEX: &[(&str, &str)] = &[
+        ("GL_OES_draw_elements_base_vertex", "OES"),
+        ("GL_EXT_draw_elements_base_vertex", "EXT"),
+    ];
+    const TEXTURE_BUFFER: &[(&str, &str)] = &[
+        ("GL_OES_texture_buffer", "OES"),
+        ("GL_EXT_texture_buffer", "EXT"),
+    ];
+    const GEOMETRY: &[(&str, &str)] = &[
+        ("GL_OES_geometry_shader", "OES"),
+        ("GL_EXT_geometry_shader", "EXT"),
+    ];
+    const BORDER_CLAMP: &[(&str, &str)] = &[
+        ("GL_OES_texture_border_clamp", "OES"),
+        ("GL_EXT_texture_border_clamp", "EXT"),
+    ];
+    const TIMER_QUERY: &[(&str, &str)] = &[("GL_EXT_disjoint_timer_query", "EXT")];
+
+    let name = core.to_str().ok()?;
+    let (_, core_in, exts) = ALIASES.iter().find(|(n, _, _)| *n == name)?;
+    if id.minor >= *core_in {
+        return None;
+    }
+    let (_, suffix) = exts.iter().find(|(ext, _)| id.extensions.contains(*ext))?;
+    CString::new(format!("{name}{suffix}")).ok()
+}

@@ -1,0 +1,711 @@
+//! Programs: SPIR-V from the record, translated to GLSL ES by SPIRV-Cross, linked natively,
+//! and cached by the hash of the code so that relinking identical code reuses the native
+//! program.
+//!
+//! SPIRV-Cross comes from the system's `libspirv-cross-c-shared` (the C API), loaded by path
+//! with libloading; only the functions used here are declared.
+//!
+//! ## Binding contract
+//! The engine's SPIR-V uses descriptor set 0: binding 0 is the default uniform block (std140,
+//! filled by `SetUniforms`), bindings `1..=S` are the program's `S` combined image-samplers
+//! (sampler slot `s` at binding `s + 1`, bound by `BindTexture { slot: s }`), and the uniform
+//! blocks follow (block slot `i` at binding `S + 1 + i`, bound by `BindUniformBuffer { slot:
+//! i }`). Natively, sampler slot `s` reads texture unit `s`, the default block reads uniform
+//! buffer binding 0 and block slot `i` reads binding `1 + i`.
+//!
+//! Each resource's binding decoration is rewritten to its native binding before translation
+//! (so GLSL ES 3.10's `layout(binding)` is already right), and resources are renamed by stage
+//! and binding (`ts_f_s0`, `ts_v_ubo3`): after linking, the backend sets every sampler's unit
+//! with `glUniform1i` and every block's binding with `glUniformBlockBinding` by those names,
+//! which is what GLSL ES 3.00 (no `layout(binding)`) needs. Blocks get per-stage names because
+//! stages may declare different members of the default block, which GLSL ES forbids for one
+//! block name. Stage interface variables are renamed by location (`ts_io3`), since GLSL ES
+//! 3.00 matches varyings by name.
+//!
+//! Nothing is flipped: GL and GLES share the lower-left origin and the -1..1 depth range.
+
+use std::collections::HashMap;
+use std::ffi::{CStr, CString, c_char, c_void};
+use std::path::Path;
+
+use glow::HasContext;
+use libloading::os::unix::Library;
+use tessera_wire::format::ShaderStage;
+use tessera_wire::handle::ProgramHandle;
+use tessera_wire::record::ProgramDesc;
+use tessera_wire::state::MAX_VERTEX_ATTRIBS;
+use tessera_wire::{Event, SessionError, Stage};
+
+use crate::CreateBackendError;
+use crate::command::dirty;
+use crate::conv;
+use crate::device::Device;
+use crate::shadow::AttribClass;
+
+const SPIRV_CROSS_PATHS: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu/libspirv-cross-c-shared.so.0",
+    "/usr/lib/aarch64-linux-gnu/libspirv-cross-c-shared.so.0",
+    "/usr/lib/arm-linux-gnueabihf/libspirv-cross-c-shared.so.0",
+    "/usr/lib/riscv64-linux-gnu/libspirv-cross-c-shared.so.0",
+    "/usr/lib64/libspirv-cross-c-shared.so.0",
+    "/usr/lib/libspirv-cross-c-shared.so.0",
+    "/usr/local/lib/libspirv-cross-c-shared.so.0",
+];
+
+type Ctx = *mut c_void;
+type Ir = *mut c_void;
+type Compiler = *mut c_void;
+type Options = *mut c_void;
+type Resources = *mut c_void;
+type Type = *const c_void;
+
+/// `spvc_reflected_resource`.
+#[repr(C)]
+struct Reflected {
+    id: u32,
+    base_type_id: u32,
+    type_id: u32,
+    name: *const c_char,
+}
+
+// spirv_cross_c.h enums (C API 0.x; stable across versions).
+const BACKEND_GLSL: u32 = 1;
+const CAPTURE_TAKE_OWNERSHIP: u32 = 1;
+const RESOURCE_UNIFORM_BUFFER: u32 = 1;
+const RESOURCE_STAGE_INPUT: u32 = 3;
+const RESOURCE_STAGE_OUTPUT: u32 = 4;
+const RESOURCE_SAMPLED_IMAGE: u32 = 7;
+const COMMON: u32 = 0x100_0000;
+const GLSL: u32 = 0x200_0000;
+const OPT_FIXUP_DEPTH: u32 = 3 | COMMON;
+const OPT_FLIP_Y: u32 = 4 | COMMON;
+const OPT_BASE_INSTANCE: u32 = 5 | GLSL;
+const OPT_SEPARATE_SHADERS: u32 = 6 | GLSL;
+const OPT_420PACK: u32 = 7 | GLSL;
+const OPT_VERSION: u32 = 8 | GLSL;
+const OPT_ES: u32 = 9 | GLSL;
+const OPT_VULKAN: u32 = 10 | GLSL;
+const OPT_FLOAT_HIGHP: u32 = 11 | GLSL;
+const OPT_INT_HIGHP: u32 = 12 | GLSL;
+const BASETYPE_INT32: u32 = 7;
+const BASETYPE_UINT32: u32 = 8;
+// SPIR-V decorations.
+const DECORATION_LOCATION: u32 = 30;
+const DECORATION_BINDING: u32 = 33;
+
+/// The SPIRV-Cross C entry points used here.
+struct SpvcFns {
+    context_create: unsafe extern "C" fn(*mut Ctx) -> i32,
+    context_destroy: unsafe extern "C" fn(Ctx),
+    last_error: unsafe extern "C" fn(Ctx) -> *const c_char,
+    parse_spirv: unsafe extern "C" fn(Ctx, *const u32, usize, *mut Ir) -> i32,
+    create_compiler: unsafe extern "C" fn(Ctx, u32, Ir, u32, *mut Compiler) -> i32,
+    create_options: unsafe extern "C" fn(Compiler, *mut Options) -> i32,
+    options_set_bool: unsafe extern "C" fn(Options, u32, u8) -> i32,
+    options_set_uint: unsafe extern "C" fn(Options, u32, u32) -> i32,
+    install_options: unsafe extern "C" fn(Compiler, Options) -> i32,
+    compile: unsafe extern "C" fn(Compiler, *mut *const c_char) -> i32,
+    create_resources: unsafe extern "C" fn(Compiler, *mut Resources) -> i32,
+    resource_list: unsafe extern "C" fn(Resources, u32, *mut *const Reflected, *mut usize) -> i32,
+    get_decoration: unsafe extern "C" fn(Compiler, u32, u32) -> u32,
+    set_decoration: unsafe extern "C" fn(Compiler, u32, u32, u32),
+    set_name: unsafe extern "C" fn(Compiler, u32, *const c_char),
+    type_handle: unsafe extern "C" fn(Compiler, u32) -> Type,
+    type_basetype: unsafe extern "C" fn(Type) -> u32,
+    type_array_dims: unsafe extern "C" fn(Type) -> u32,
+    type_array_dim: unsafe extern "C" fn(Type, u32) -> u32,
+}
+
+/// The loaded SPIRV-Cross library.
+pub(crate) struct SpirvCross {
+    fns: SpvcFns,
+    // Declared after `fns`: the pointers stay valid while this is loaded.
+    _lib: Library,
+}
+
+fn sym<T: Copy>(lib: &Library, path: &Path, name: &'static str) -> Result<T, CreateBackendError> {
+    let c = format!("{name}\0");
+    // SAFETY: each `T` is the C signature spirv_cross_c.h declares for `name`; the library
+    // stays loaded (owned by SpirvCross) while the pointer is used.
+    unsafe { lib.get::<T>(c.as_bytes()) }
+        .map(|s| *s)
+        .map_err(|_| CreateBackendError::MissingSymbol {
+            library: path.display().to_string(),
+            symbol: name,
+        })
+}
+
+impl SpirvCross {
+    /// Loads `libspirv-cross-c-shared.so.0` (or `TESSERA_SPIRV_CROSS`) by path.
+    pub fn load() -> Result<Self, CreateBackendError> {
+        let explicit = std::env::var_os("TESSERA_SPIRV_CROSS").map(std::path::PathBuf::from);
+        let candidates: Vec<std::path::PathBuf> = match explicit {
+            Some(p) => vec![p],
+            None => SPIRV_CROSS_PATHS.iter().map(Into::into).collect(),
+        };
+        let mut last = String::from("not found in the standard library directories");
+        for path in candidates.iter().filter(|p| p.exists()) {
+            match crate::egl::open_local(path) {
+                Ok(lib) => {
+                    let fns = SpvcFns {
+                        context_create: sym(&lib, path, "spvc_context_create")?,
+                        context_destroy: sym(&lib, path, "spvc_context_destroy")?,
+                        last_error: sym(&lib, path, "spvc_context_get_last_error_string")?,
+                        parse_spirv: sym(&lib, path, "spvc_context_parse_spirv")?,
+                        create_compiler: sym(&lib, path, "spvc_context_create_compiler")?,
+                        create_options: sym(&lib, path, "spvc_compiler_create_compiler_options")?,
+                        options_set_bool: sym(&lib, path, "spvc_compiler_options_set_bool")?,
+                        options_set_uint: sym(&lib, path, "spvc_compiler_options_set_uint")?,
+                        install_options: sym(&lib, path, "spvc_compiler_install_compiler_options")?,
+                        compile: sym(&lib, path, "spvc_compiler_compile")?,
+                        create_resources: sym(&lib, path, "spvc_compiler_create_shader_resources")?,
+                        resource_list: sym(
+                            &lib,
+                            path,
+                            "spvc_resources_get_resource_list_for_type",
+                        )?,
+                        get_decoration: sym(&lib, path, "spvc_compiler_get_decoration")?,
+                        set_decoration: sym(&lib, path, "spvc_compiler_set_decoration")?,
+                        set_name: sym(&lib, path, "spvc_compiler_set_name")?,
+                        type_handle: sym(&lib, path, "spvc_compiler_get_type_handle")?,
+                        type_basetype: sym(&lib, path, "spvc_type_get_basetype")?,
+                        type_array_dims: sym(&lib, path, "spvc_type_get_num_array_dimensions")?,
+                        type_array_dim: sym(&lib, path, "spvc_type_get_array_dimension")?,
+                    };
+                    return Ok(Self { fns, _lib: lib });
+                }
+                Err(e) => last = format!("{}: {e}", path.display()),
+            }
+        }
+        Err(CreateBackendError::LoadSpirvCross { reason: last })
+    }
+
+    /// Translates one stage. Returns the GLSL ES source and what it declares.
+    fn translate(&self, words: &[u32], job: &StageJob) -> Result<Translated, String> {
+        let f = &self.fns;
+        let mut ctx: Ctx = std::ptr::null_mut();
+        // SAFETY: an out-pointer to a local.
+        if unsafe { (f.context_create)(&mut ctx) } != 0 || ctx.is_null() {
+            return Err("spvc_context_create failed".to_owned());
+        }
+        let guard = CtxGuard { f, ctx };
+        let result = self.translate_in(guard.ctx, words, job);
+        drop(guard);
+        result
+    }
+
+    fn translate_in(&self, ctx: Ctx, words: &[u32], job: &StageJob) -> Result<Translated, String> {
+        let f = &self.fns;
+        let error = || {
+            // SAFETY: `ctx` is live; the string is owned by it and copied before it dies.
+            let s = unsafe { (f.last_error)(ctx) };
+            if s.is_null() {
+                "SPIRV-Cross failed".to_owned()
+            } else {
+                // SAFETY: non-null NUL-terminated string owned by the context.
+                unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned()
+            }
+        };
+        let mut ir: Ir = std::ptr::null_mut();
+        let mut compiler: Compiler = std::ptr::null_mut();
+        let mut options: Options = std::ptr::null_mut();
+        let mut resources: Resources = std::ptr::null_mut();
+        // SAFETY: `ctx` is live; `words` is a valid slice of its length; out-pointers are
+        // locals; every handle passed on was returned by the previous successful call, and
+        // all of them are owned by `ctx` (freed with it).
+        unsafe {
+            if (f.parse_spirv)(ctx, words.as_ptr(), words.len(), &mut ir) != 0
+                || (f.create_compiler)(ctx, BACKEND_GLSL, ir, CAPTURE_TAKE_OWNERSHIP, &mut compiler)
+                    != 0
+                || (f.create_options)(compiler, &mut options) != 0
+            {
+                return Err(error());
+            }
+            (f.options_set_uint)(options, OPT_VERSION, job.version);
+            for (opt, value) in [
+                (OPT_ES, true),
+                (OPT_VULKAN, false),
+                (OPT_FLOAT_HIGHP, true),
+                (OPT_INT_HIGHP, true),
+                (OPT_BASE_INSTANCE, false),
+                (OPT_SEPARATE_SHADERS, false),
+                (OPT_420PACK, false),
+                (OPT_FIXUP_DEPTH, false),
+                (OPT_FLIP_Y, false),
+            ] {
+                (f.options_set_bool)(options, opt, u8::from(value));
+            }
+            if (f.install_options)(compiler, options) != 0
+                || (f.create_resources)(compiler, &mut resources) != 0
+            {
+                return Err(error());
+            }
+        }
+        let list = |kind: u32| -> &[Reflected] {
+            let mut p: *const Reflected = std::ptr::null();
+            let mut n = 0usize;
+            // SAFETY: `resources` is live; out-pointers are locals; on success the list has
+            // `n` entries owned by `ctx`, which outlives every use in this function.
+            let ok = unsafe { (f.resource_list)(resources, kind, &mut p, &mut n) } == 0;
+            if !ok || p.is_null() || n == 0 {
+                return &[];
+            }
+            // SAFETY: as above: `n` valid, initialised entries.
+            unsafe { std::slice::from_raw_parts(p, n) }
+        };
+        let set_name = |id: u32, name: &str| {
+            let c = CString::new(name).unwrap_or_default();
+            // SAFETY: `compiler` and `id` are live; SPIRV-Cross copies the string.
+            unsafe { (f.set_name)(compiler, id, c.as_ptr()) };
+        };
+        let decoration = |id: u32, d: u32| {
+            // SAFETY: `compiler` is live and `id` is a variable it reflected.
+            unsafe { (f.get_decoration)(compiler, id, d) }
+        };
+        let set_binding = |id: u32, binding: u32| {
+            // SAFETY: as for `decoration`.
+            unsafe { (f.set_decoration)(compiler, id, DECORATION_BINDING, binding) };
+        };
+        let tag = job.tag;
+        let mut out = Translated::default();
+        let array_len = |type_id: u32| {
+            // SAFETY: `compiler` is live and `type_id` is a reflected variable's type.
+            unsafe {
+                let ty = (f.type_handle)(compiler, type_id);
+                if (f.type_array_dims)(ty) > 0 {
+                    (f.type_array_dim)(ty, 0).max(1)
+                } else {
+                    1
+                }
+            }
+        };
+        for r in list(RESOURCE_UNIFORM_BUFFER) {
+            let binding = decoration(r.id, DECORATION_BINDING);
+            // Bindings past the program's blocks belong to variables no code uses: park
+            // them on binding 0, where they harm nothing.
+            let native = match binding.checked_sub(1 + job.samplers) {
+                Some(b) if binding != 0 && b < job.blocks => 1 + b,
+                _ => 0,
+            };
+            set_binding(r.id, native);
+            let name = format!("ts_{tag}_ubo{binding}");
+            set_name(r.base_type_id, &name);
+            let count = array_len(r.type_id);
+            if count > 1 {
+                for i in 0..count {
+                    out.blocks.push((format!("{name}[{i}]"), native + i));
+                }
+            } else {
+                out.blocks.push((name, native));
+            }
+        }
+        for r in list(RESOURCE_SAMPLED_IMAGE) {
+            let binding = decoration(r.id, DECORATION_BINDING);
+            // Slot `s` reads unit `s`; an unused variable past the slots goes to unit 0.
+            let unit = binding
+                .checked_sub(1)
+                .filter(|u| *u < job.samplers)
+                .unwrap_or(0);
+            set_binding(r.id, unit);
+            let count = array_len(r.type_id);
+            let name = format!("ts_{tag}_s{binding}");
+            set_name(r.id, &name);
+            out.samplers.push((name, unit, count));
+        }
+        if job.stage != ShaderStage::Vertex {
+            for r in list(RESOURCE_STAGE_INPUT) {
+                set_name(
+                    r.id,
+                    &format!("ts_io{}", decoration(r.id, DECORATION_LOCATION)),
+                );
+            }
+        } else {
+            for r in list(RESOURCE_STAGE_INPUT) {
+                let location = decoration(r.id, DECORATION_LOCATION) as usize;
+                // SAFETY: `compiler` is live and `base_type_id` is the variable's base type.
+                let base = unsafe { (f.type_basetype)((f.type_handle)(compiler, r.base_type_id)) };
+                let class = match base {
+                    BASETYPE_INT32 => AttribClass::Int,
+                    BASETYPE_UINT32 => AttribClass::Uint,
+                    _ => AttribClass::Float,
+                };
+                if let Some(slot) = out.attribs.get_mut(location) {
+                    *slot = class;
+                }
+            }
+        }
+        if job.stage != ShaderStage::Fragment {
+            for r in list(RESOURCE_STAGE_OUTPUT) {
+                set_name(
+                    r.id,
+                    &format!("ts_io{}", decoration(r.id, DECORATION_LOCATION)),
+                );
+            }
+        }
+        let mut source: *const c_char = std::ptr::null();
+        // SAFETY: `compiler` is live; on success `source` points to a NUL-terminated string
+        // owned by `ctx`, copied below before `ctx` is destroyed.
+        if unsafe { (f.compile)(compiler, &mut source) } != 0 || source.is_null() {
+            return Err(error());
+        }
+        // SAFETY: as above.
+        out.source = unsafe { CStr::from_ptr(source) }
+            .to_string_lossy()
+            .into_owned();
+        Ok(out)
+    }
+}
+
+/// Destroys a SPIRV-Cross context (and everything it owns) on every path.
+struct CtxGuard<'a> {
+    f: &'a SpvcFns,
+    ctx: Ctx,
+}
+
+impl Drop for CtxGuard<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the context was created by spvc_context_create and is destroyed once.
+        unsafe { (self.f.context_destroy)(self.ctx) };
+    }
+}
+
+/// What one stage translation needs to know.
+struct StageJob {
+    stage: ShaderStage,
+    tag: char,
+    version: u32,
+    samplers: u32,
+    blocks: u32,
+}
+
+/// One translated stage.
+#[derive(Default)]
+struct Translated {
+    source: String,
+    /// (GLSL name, texture unit, array length).
+    samplers: Vec<(String, u32, u32)>,
+    /// (GLSL block name, native binding).
+    blocks: Vec<(String, u32)>,
+    attribs: [AttribClass; MAX_VERTEX_ATTRIBS],
+}
+
+/// A linked program as a handle names it.
+pub(crate) struct Program {
+    /// The native program, `None` when the driver refused it (draws with it are skipped).
+    pub native: Option<glow::Program>,
+    /// Its cache key.
+    pub key: u64,
+    pub default_block_size: u32,
+    /// Native texture target of each sampler slot.
+    pub sampler_targets: Vec<u32>,
+    /// Bytes each uniform block slot reads.
+    pub uniform_blocks: Vec<u32>,
+    /// What each vertex input location reads (for generic attribute values).
+    pub attribs: [AttribClass; MAX_VERTEX_ATTRIBS],
+}
+
+struct CacheEntry {
+    code: Vec<u8>,
+    native: Option<glow::Program>,
+    attribs: [AttribClass; MAX_VERTEX_ATTRIBS],
+    users: u32,
+    last_use: u64,
+}
+
+/// Native programs by the hash of their code.
+#[derive(Default)]
+pub(crate) struct ProgramCache {
+    entries: HashMap<u64, CacheEntry>,
+    clock: u64,
+}
+
+/// Unused programs kept for a relink of the same code.
+const KEEP_UNUSED: usize = 32;
+
+fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn stage_tag(stage: ShaderStage) -> char {
+    match stage {
+        ShaderStage::Vertex => 'v',
+        ShaderStage::Geometry => 'g',
+        ShaderStage::Fragment => 'f',
+    }
+}
+
+fn native_stage(stage: ShaderStage) -> u32 {
+    match stage {
+        ShaderStage::Vertex => glow::VERTEX_SHADER,
+        ShaderStage::Geometry => glow::GEOMETRY_SHADER,
+        ShaderStage::Fragment => glow::FRAGMENT_SHADER,
+    }
+}
+
+impl Device {
+    /// `CreateProgram`: translates, links (or reuses the cached link of the same code) and
+    /// stores the program. A native refusal is an event, not a session error.
+    pub fn create_program(
+        &mut self,
+        handle: ProgramHandle,
+        desc: &ProgramDesc,
+        stage: Stage<'_>,
+    ) -> Result<(), SessionError> {
+        const N: &str = "CreateProgram";
+        self.programs.check_create(N, handle)?;
+        let has_geometry = desc.stages.iter().any(|s| s.stage == ShaderStage::Geometry);
+        let version: u32 = if has_geometry && self.features.minor >= 2 {
+            320
+        } else if self.features.minor >= 1 {
+            310
+        } else {
+            300
+        };
+        let samplers = desc.samplers.len() as u32;
+        let blocks = desc.uniform_blocks.len() as u32;
+        // The key covers everything the native program depends on: code, stages, the
+        // sampler count (it moves block bindings) and the GLSL version.
+        let mut code = Vec::new();
+        code.extend_from_slice(&version.to_le_bytes());
+        code.extend_from_slice(&samplers.to_le_bytes());
+        code.extend_from_slice(&blocks.to_le_bytes());
+        let mut stages = Vec::with_capacity(desc.stages.len());
+        for s in &desc.stages {
+            let bytes = stage.get(s.spirv)?;
+            if bytes.len() % 4 != 0 || bytes.len() < 20 {
+                return Err(SessionError::BadValue {
+                    record: N,
+                    what: format!("SPIR-V of {} bytes is not a module", bytes.len()),
+                });
+            }
+            let words: Vec<u32> = bytes
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect();
+            if words[0] != 0x0723_0203 {
+                return Err(SessionError::BadValue {
+                    record: N,
+                    what: "SPIR-V without the magic number".to_owned(),
+                });
+            }
+            code.push(s.stage as u8);
+            code.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            code.extend_from_slice(bytes);
+            stages.push((s.stage, words));
+        }
+        let key = fnv1a(0xcbf2_9ce4_8422_2325, &code);
+        self.program_cache.clock += 1;
+        let clock = self.program_cache.clock;
+        let cached = match self.program_cache.entries.get_mut(&key) {
+            Some(e) if e.code == code => {
+                e.users += 1;
+                e.last_use = clock;
+                Some((e.native, e.attribs))
+            }
+            _ => None,
+        };
+        let (native, attribs) = match cached {
+            Some(hit) => hit,
+            None => {
+                let (native, attribs) = self.link(&stages, version, samplers, blocks);
+                // A colliding hash with other code replaces the old entry only when unused.
+                let replace = self
+                    .program_cache
+                    .entries
+                    .get(&key)
+                    .is_none_or(|e| e.users == 0);
+                if replace {
+                    if let Some(old) = self.program_cache.entries.remove(&key) {
+                        self.delete_native_program(old.native);
+                    }
+                    self.program_cache.entries.insert(
+                        key,
+                        CacheEntry {
+                            code,
+                            native,
+                            attribs,
+                            users: 1,
+                            last_use: clock,
+                        },
+                    );
+                }
+                (native, attribs)
+            }
+        };
+        let sampler_targets = desc
+            .samplers
+            .iter()
+            .map(|slot| conv::map_texture_kind(slot.kind, &self.features).0)
+            .collect();
+        self.programs.insert(
+            N,
+            handle,
+            Program {
+                native,
+                key,
+                default_block_size: desc.default_block_size,
+                sampler_targets,
+                uniform_blocks: desc.uniform_blocks.iter().map(|b| b.size).collect(),
+                attribs,
+            },
+        )
+    }
+
+    /// `DestroyProgram`: releases the cache entry; unused entries beyond a few are deleted.
+    pub fn destroy_program(&mut self, handle: ProgramHandle) -> Result<(), SessionError> {
+        let p = self.programs.remove("DestroyProgram", handle)?;
+        match self.program_cache.entries.get_mut(&p.key) {
+            Some(e) if e.native == p.native => e.users = e.users.saturating_sub(1),
+            // Not cached (its hash collided with a program in use): delete it now.
+            _ => self.delete_native_program(p.native),
+        }
+        let unused = self
+            .program_cache
+            .entries
+            .values()
+            .filter(|e| e.users == 0)
+            .count();
+        if unused > KEEP_UNUSED {
+            let oldest = self
+                .program_cache
+                .entries
+                .iter()
+                .filter(|(_, e)| e.users == 0)
+                .min_by_key(|(_, e)| e.last_use)
+                .map(|(k, _)| *k);
+            if let Some(e) = oldest.and_then(|k| self.program_cache.entries.remove(&k)) {
+                self.delete_native_program(e.native);
+            }
+        }
+        Ok(())
+    }
+
+    fn delete_native_program(&mut self, native: Option<glow::Program>) {
+        if let Some(p) = native {
+            self.shadow.forget_program(&self.gl, p);
+            // SAFETY: context current; a program of this context, not current (just made
+            // so), deleted once (it left the cache or was never in it).
+            unsafe { self.gl.delete_program(p) };
+        }
+    }
+
+    /// Translates and links; a failure is reported as `ProgramRejected` and gives `None`.
+    fn link(
+        &mut self,
+        stages: &[(ShaderStage, Vec<u32>)],
+        version: u32,
+        samplers: u32,
+        blocks: u32,
+    ) -> (Option<glow::Program>, [AttribClass; MAX_VERTEX_ATTRIBS]) {
+        let mut attribs = [AttribClass::Float; MAX_VERTEX_ATTRIBS];
+        let mut translated = Vec::new();
+        for (stage, words) in stages {
+            let job = StageJob {
+                stage: *stage,
+                tag: stage_tag(*stage),
+                version,
+                samplers,
+                blocks,
+            };
+            match self.spirv_cross.translate(words, &job) {
+                Ok(t) => {
+                    if *stage == ShaderStage::Vertex {
+                        attribs = t.attribs;
+                    }
+                    translated.push((*stage, t));
+                }
+                Err(e) => {
+                    self.events.push(Event::ProgramRejected {
+                        log: format!("SPIRV-Cross could not translate the {stage:?} stage: {e}"),
+                    });
+                    return (None, attribs);
+                }
+            }
+        }
+        match self.link_native(&translated) {
+            Ok(p) => (Some(p), attribs),
+            Err(log) => {
+                self.events.push(Event::ProgramRejected { log });
+                (None, attribs)
+            }
+        }
+    }
+
+    fn link_native(
+        &mut self,
+        stages: &[(ShaderStage, Translated)],
+    ) -> Result<glow::Program, String> {
+        let gl = &self.gl;
+        // SAFETY: context current; every object used was just created by this context;
+        // sources are Rust strings glow passes with their lengths; failures are read back
+        // from the info logs, never assumed.
+        let program = unsafe {
+            let program = gl.create_program()?;
+            let mut shaders = Vec::new();
+            let mut log = String::new();
+            for (stage, t) in stages {
+                let shader = gl.create_shader(native_stage(*stage))?;
+                gl.shader_source(shader, &t.source);
+                gl.compile_shader(shader);
+                if !gl.get_shader_compile_status(shader) {
+                    log.push_str(&format!(
+                        "{stage:?} stage: {}\n--- translated GLSL ES ---\n{}\n",
+                        gl.get_shader_info_log(shader),
+                        t.source
+                    ));
+                }
+                gl.attach_shader(program, shader);
+                shaders.push(shader);
+            }
+            if log.is_empty() {
+                gl.link_program(program);
+                if !gl.get_program_link_status(program) {
+                    log = format!("link: {}", gl.get_program_info_log(program));
+                }
+            }
+            for s in shaders {
+                gl.detach_shader(program, s);
+                gl.delete_shader(s);
+            }
+            if !log.is_empty() {
+                gl.delete_program(program);
+                return Err(log);
+            }
+            program
+        };
+        // Bindings by name, once: what GLSL ES 3.00 cannot say in the source (harmless
+        // where 3.10's layout(binding) already said it).
+        self.shadow.use_program(&self.gl, Some(program));
+        self.disturbed |= dirty::PROGRAM;
+        let gl = &self.gl;
+        for (_, t) in stages {
+            for (name, unit, count) in &t.samplers {
+                let units: Vec<i32> = (0..*count).map(|i| (unit + i) as i32).collect();
+                // SAFETY: context current; `program` is linked and current; the location
+                // (if the sampler is active) belongs to it; `units` has one value per
+                // element of the sampler array.
+                unsafe {
+                    if let Some(loc) = gl.get_uniform_location(program, name) {
+                        gl.uniform_1_i32_slice(Some(&loc), &units);
+                    }
+                }
+            }
+            for (name, binding) in &t.blocks {
+                // SAFETY: context current; `program` is linked; the index (if the block is
+                // active) belongs to it; `binding` < MAX_UNIFORM_BUFFER_BINDINGS is the
+                // engine's limit, which the native one meets (GL 3.3's 36 > ES's 24 is
+                // checked at bind time, a GL error otherwise, not UB).
+                unsafe {
+                    if let Some(index) = gl.get_uniform_block_index(program, name) {
+                        gl.uniform_block_binding(program, index, *binding);
+                    }
+                }
+            }
+        }
+        Ok(program)
+    }
+}

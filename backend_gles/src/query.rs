@@ -1,0 +1,199 @@
+//! Queries and fences.
+//!
+//! GLES counts fewer things than GL: `SAMPLES_PASSED` becomes `ANY_SAMPLES_PASSED` (results
+//! 0 or 1, reported once), time queries need `EXT_disjoint_timer_query`, and a kind the
+//! driver cannot count at all reads 0 (reported once). Results are only asked for when a
+//! `QueryResult` record wants them, so waiting on the GPU happens only there and in
+//! `WaitFence`.
+
+use glow::HasContext;
+use tessera_wire::SessionError;
+use tessera_wire::format::QueryKind;
+use tessera_wire::handle::{FenceHandle, QueryHandle};
+
+use crate::conv;
+use crate::device::{Device, Missing};
+
+/// Where a query is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum QueryPhase {
+    Fresh,
+    Active,
+    Ended,
+}
+
+/// A query object.
+pub(crate) struct Query {
+    pub name: glow::Query,
+    pub kind: QueryKind,
+    /// Native target (`None`: the driver cannot count this kind; results are 0).
+    pub target: Option<u32>,
+    pub phase: QueryPhase,
+}
+
+/// A fence.
+pub(crate) struct Fence {
+    pub sync: glow::Fence,
+}
+
+impl Device {
+    /// `CreateQuery`.
+    pub fn create_query(
+        &mut self,
+        handle: QueryHandle,
+        kind: QueryKind,
+    ) -> Result<(), SessionError> {
+        const N: &str = "CreateQuery";
+        self.queries.check_create(N, handle)?;
+        // SAFETY: context current; glGenQueries has no preconditions.
+        let name = unsafe { self.gl.create_query() }.map_err(|e| Self::native_error(N, e))?;
+        let target = match conv::map_query_kind(kind, &self.features) {
+            Some((target, stand_in)) => {
+                if stand_in {
+                    self.report(
+                        Missing::SamplesPassed,
+                        "GLES has no SAMPLES_PASSED: ANY_SAMPLES_PASSED (0 or 1) instead",
+                    );
+                }
+                Some(target)
+            }
+            None => {
+                self.report(
+                    Missing::Query,
+                    &format!("the driver cannot count {kind:?} queries: they read 0"),
+                );
+                None
+            }
+        };
+        self.queries.insert(
+            N,
+            handle,
+            Query {
+                name,
+                kind,
+                target,
+                phase: QueryPhase::Fresh,
+            },
+        )
+    }
+
+    /// `BeginQuery`.
+    pub fn begin_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+        let q = self.queries.get_mut("BeginQuery", handle)?;
+        if let Some(target) = q.target
+            && q.kind != QueryKind::Timestamp
+        {
+            // SAFETY: context current; a live query of this target (the engine allows one
+            // active query per target, as GL does).
+            unsafe { self.gl.begin_query(target, q.name) };
+        }
+        q.phase = QueryPhase::Active;
+        Ok(())
+    }
+
+    /// `EndQuery`.
+    pub fn end_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+        let q = self.queries.get_mut("EndQuery", handle)?;
+        if let (Some(target), QueryPhase::Active) = (q.target, q.phase)
+            && q.kind != QueryKind::Timestamp
+        {
+            // SAFETY: context current; the query of this target is active.
+            unsafe { self.gl.end_query(target) };
+        }
+        q.phase = QueryPhase::Ended;
+        Ok(())
+    }
+
+    /// `QueryTimestamp`.
+    pub fn query_timestamp(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+        let q = self.queries.get_mut("QueryTimestamp", handle)?;
+        if q.target.is_some() {
+            // SAFETY: context current; glQueryCounterEXT exists (timer_query checked when the
+            // target was chosen) and takes a live query and TIMESTAMP.
+            unsafe { self.gl.query_counter(q.name, conv::TIMESTAMP) };
+        }
+        q.phase = QueryPhase::Ended;
+        Ok(())
+    }
+
+    /// `QueryResult`: waits for the result.
+    pub fn query_result(&mut self, handle: QueryHandle) -> Result<u64, SessionError> {
+        let q = self.queries.get("QueryResult", handle)?;
+        if q.phase != QueryPhase::Ended || q.target.is_none() {
+            return Ok(0);
+        }
+        // SAFETY: context current; the query has ended, so its result exists; the 64-bit
+        // getter exists when the timer extension does (the only 64-bit kinds).
+        let v = unsafe {
+            if matches!(q.kind, QueryKind::TimeElapsed | QueryKind::Timestamp) {
+                self.gl.get_query_parameter_u64(q.name, glow::QUERY_RESULT)
+            } else {
+                u64::from(self.gl.get_query_parameter_u32(q.name, glow::QUERY_RESULT))
+            }
+        };
+        Ok(v)
+    }
+
+    /// `DestroyQuery`.
+    pub fn destroy_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+        let q = self.queries.remove("DestroyQuery", handle)?;
+        if let (Some(target), QueryPhase::Active) = (q.target, q.phase)
+            && q.kind != QueryKind::Timestamp
+        {
+            // SAFETY: context current; ending the active query before deleting it.
+            unsafe { self.gl.end_query(target) };
+        }
+        // SAFETY: context current; a live query, deleted once.
+        unsafe { self.gl.delete_query(q.name) };
+        Ok(())
+    }
+
+    /// `InsertFence`.
+    pub fn insert_fence(&mut self, handle: FenceHandle) -> Result<(), SessionError> {
+        const N: &str = "InsertFence";
+        self.fences.check_create(N, handle)?;
+        // SAFETY: context current; SYNC_GPU_COMMANDS_COMPLETE with flags 0 is the only valid
+        // combination, and it is this one.
+        let sync = unsafe { self.gl.fence_sync(glow::SYNC_GPU_COMMANDS_COMPLETE, 0) }
+            .map_err(|e| Self::native_error(N, e))?;
+        self.fences.insert(N, handle, Fence { sync })
+    }
+
+    /// `WaitFence`: whether the fence signalled within `timeout_ns`.
+    pub fn wait_fence(
+        &mut self,
+        handle: FenceHandle,
+        timeout_ns: u64,
+    ) -> Result<bool, SessionError> {
+        let sync = self.fences.get("WaitFence", handle)?.sync;
+        // glClientWaitSync's timeout is 64-bit in GL but glow passes 31 bits: wait in steps.
+        let mut left = timeout_ns;
+        loop {
+            let step = left.min(i32::MAX as u64);
+            // SAFETY: context current; a live sync; FLUSH_COMMANDS so that the fence is
+            // submitted before waiting on it.
+            let r = unsafe {
+                self.gl
+                    .client_wait_sync(sync, glow::SYNC_FLUSH_COMMANDS_BIT, step as i32)
+            };
+            match r {
+                glow::ALREADY_SIGNALED | glow::CONDITION_SATISFIED => return Ok(true),
+                glow::TIMEOUT_EXPIRED if left > step => left -= step,
+                glow::TIMEOUT_EXPIRED => return Ok(false),
+                _ => {
+                    return Err(SessionError::Backend(format!(
+                        "glClientWaitSync failed ({r:#x})"
+                    )));
+                }
+            }
+        }
+    }
+
+    /// `DestroyFence`.
+    pub fn destroy_fence(&mut self, handle: FenceHandle) -> Result<(), SessionError> {
+        let f = self.fences.remove("DestroyFence", handle)?;
+        // SAFETY: context current; a live sync, deleted once.
+        unsafe { self.gl.delete_sync(f.sync) };
+        Ok(())
+    }
+}
