@@ -10,6 +10,12 @@ use tessera_wire::TransportKind;
 pub enum BackendKind {
     /// Validates and counts records, draws nothing (tests, frontend measurements).
     Null,
+    /// The native OpenGL ES driver through EGL.
+    Gles,
+    /// Vulkan.
+    Vulkan,
+    /// Vulkan when a device exists, else GLES.
+    Auto,
 }
 
 impl BackendKind {
@@ -17,6 +23,9 @@ impl BackendKind {
     pub fn parse(value: &str) -> Option<Self> {
         match value.trim().to_ascii_lowercase().as_str() {
             "null" | "none" | "noop" => Some(Self::Null),
+            "gles" | "gl" | "opengles" | "es" => Some(Self::Gles),
+            "vulkan" | "vk" => Some(Self::Vulkan),
+            "auto" | "default" | "" => Some(Self::Auto),
             _ => None,
         }
     }
@@ -25,17 +34,20 @@ impl BackendKind {
     pub fn name(self) -> &'static str {
         match self {
             Self::Null => "null",
+            Self::Gles => "gles",
+            Self::Vulkan => "vulkan",
+            Self::Auto => "auto",
         }
     }
 
-    /// Reads `TESSERA_BACKEND`, warning about an unknown value; the default when unset.
+    /// Reads `TESSERA_BACKEND`, warning about an unknown value; `auto` when unset.
     pub fn from_env() -> Self {
         match std::env::var("TESSERA_BACKEND") {
             Ok(v) => Self::parse(&v).unwrap_or_else(|| {
-                log::warn!("TESSERA_BACKEND={v:?} is not a backend this build has; using null");
-                Self::Null
+                log::warn!("TESSERA_BACKEND={v:?} is not one of null, gles, vulkan, auto; using auto");
+                Self::Auto
             }),
-            Err(_) => Self::Null,
+            Err(_) => Self::Auto,
         }
     }
 }
@@ -93,7 +105,8 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The configuration the environment asks for (`TESSERA_BACKEND`, `TESSERA_TRANSPORT`).
+    /// The configuration the environment asks for (`TESSERA_BACKEND`, default `auto`;
+    /// `TESSERA_TRANSPORT`, default `inproc`).
     pub fn from_env() -> Self {
         Self {
             backend: BackendKind::from_env(),

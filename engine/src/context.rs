@@ -131,6 +131,13 @@ impl Local {
     }
 }
 
+fn gles_backend() -> Result<tessera_backend_gles::GlesBackend, CreateContextError> {
+    tessera_backend_gles::GlesBackend::new().map_err(|e| CreateContextError::BackendUnavailable {
+        backend: "gles",
+        reason: e.to_string(),
+    })
+}
+
 /// A GL context.
 pub struct Context {
     pub(crate) group: Arc<ShareGroup>,
@@ -165,8 +172,22 @@ impl Context {
                 let (backend, probe) = NullBackend::new(config.capture);
                 (Box::new(backend), Some(probe))
             }
+            BackendKind::Gles => (Box::new(gles_backend()?), None),
+            BackendKind::Vulkan => {
+                return Err(CreateContextError::BackendUnavailable {
+                    backend: "vulkan",
+                    reason: "this build has no Vulkan backend yet".to_owned(),
+                });
+            }
+            // No Vulkan backend yet, so auto means GLES.
+            BackendKind::Auto => (Box::new(gles_backend()?), None),
         };
         Ok(Self::connect(config, backend, probe))
+    }
+
+    /// The name of the backend this context's records go to (`null`, `gles`, ...).
+    pub fn backend_name(&self) -> String {
+        self.group.lock().caps.backend.clone()
     }
 
     /// Creates a context in a new share group whose records go to `backend` (an embedder's

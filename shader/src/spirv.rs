@@ -513,7 +513,9 @@ impl Module {
                     if let Some(l) = a.location {
                         decorate(deco::LOCATION, l);
                     }
-                    if let Some(i) = a.index {
+                    // Index 0 is the default: writing it would make translators emit
+                    // `index = 0`, which GLSL ES accepts only with EXT_blend_func_extended.
+                    if let Some(i) = a.index.filter(|i| *i != 0) {
                         decorate(deco::INDEX, i);
                     }
                     if let Some(b) = a.binding {

@@ -1,7 +1,9 @@
 //! Tessera's main job: renders the built-in scene headless and reports what ran and how fast.
 //!
-//! Usage: tessera-demo [--frames N] [--size WxH]
-//! The backend and transport come from `TESSERA_BACKEND` and `TESSERA_TRANSPORT`.
+//! Usage: tessera-demo [--frames N] [--size WxH] [--out FILE.png]
+//! The backend and transport come from `TESSERA_BACKEND` (default `auto`) and
+//! `TESSERA_TRANSPORT` (default `inproc`). With a backend that draws, the last frame is
+//! written as a PNG (default `tessera-demo.png`).
 
 use std::time::Instant;
 
@@ -12,10 +14,12 @@ use tessera_tests::scenes::Demo;
 fn main() {
     let mut frames = 300u32;
     let (mut width, mut height) = (256u32, 256u32);
+    let mut out = std::path::PathBuf::from("tessera-demo.png");
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match (a.as_str(), args.next()) {
             ("--frames", Some(v)) => frames = v.parse().unwrap_or_else(|e| usage(&format!("--frames: {e}"))),
+            ("--out", Some(v)) => out = v.into(),
             ("--size", Some(v)) => {
                 let (w, h) = v.split_once('x').unwrap_or_else(|| usage("--size takes WxH"));
                 width = w.parse().unwrap_or_else(|e| usage(&format!("--size: {e}")));
@@ -46,11 +50,16 @@ fn main() {
     let draws = ctx.stats().draws - draws0;
     let t1 = ctx.transport_stats();
     let cso1 = ctx.cso_stats();
+    let backend = ctx.backend_name();
+    for event in ctx.take_events() {
+        eprintln!("tessera-demo: backend event: {event:?}");
+    }
+    let image = (backend != "null").then(|| read_back(&mut ctx, width, height));
     let error = ctx.get_error();
     let lost = ctx.is_lost();
     let per_draw = |ns: u64| ns as f64 / draws.max(1) as f64;
     println!("Tessera main job: built-in scene (render-to-texture pass + {} textured, blended, depth-tested quads)", tessera_tests::scenes::DEMO_OBJECTS);
-    println!("  backend      {}", config.backend.name());
+    println!("  backend      {backend} (TESSERA_BACKEND={})", config.backend.name());
     println!("  transport    {}", config.transport.name());
     println!("  surface      {width}x{height} RGBA8 + depth/stencil");
     println!("  frames       {frames} in {:.1} ms ({:.0} frames/s)", wall.as_secs_f64() * 1e3, f64::from(frames) / wall.as_secs_f64());
@@ -72,13 +81,45 @@ fn main() {
         per_draw(wall.as_nanos() as u64)
     );
     println!("  GL errors    {}", if error == 0 { "none".to_owned() } else { format!("{error:#06x}") });
-    println!("  no image written: the null backend draws nothing (pixels come with a real backend)");
+    match image {
+        Some(pixels) => match write_png(&out, width, height, &pixels) {
+            Ok(()) => println!("  image        {} ({width}x{height})", out.display()),
+            Err(e) => {
+                eprintln!("tessera-demo: writing {}: {e}", out.display());
+                std::process::exit(1);
+            }
+        },
+        None => println!("  image        none: the null backend draws nothing"),
+    }
     if error != 0 || lost {
         std::process::exit(1);
     }
 }
 
+/// The default framebuffer's pixels, top row first.
+fn read_back(ctx: &mut Context, width: u32, height: u32) -> Vec<u8> {
+    use tessera_engine::gl::{RGBA, UNSIGNED_BYTE};
+    let row = width as usize * 4;
+    let mut pixels = vec![0u8; row * height as usize];
+    ctx.read_pixels(0, 0, width as i32, height as i32, RGBA, UNSIGNED_BYTE, tessera_engine::pixel::PixelsMut::Bytes(&mut pixels));
+    // GL rows start at the bottom; PNG rows at the top.
+    let mut flipped = Vec::with_capacity(pixels.len());
+    for y in (0..height as usize).rev() {
+        flipped.extend_from_slice(&pixels[y * row..(y + 1) * row]);
+    }
+    flipped
+}
+
+fn write_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut encoder = png::Encoder::new(file, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header()?.write_image_data(rgba)?;
+    Ok(())
+}
+
 fn usage(msg: &str) -> ! {
-    eprintln!("tessera-demo: {msg}\nusage: tessera-demo [--frames N] [--size WxH]");
+    eprintln!("tessera-demo: {msg}\nusage: tessera-demo [--frames N] [--size WxH] [--out FILE.png]");
     std::process::exit(2);
 }
