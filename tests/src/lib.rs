@@ -4,8 +4,12 @@
 //! backend, the built-in scenes, and assertion helpers. The tests themselves are one binary,
 //! `tests/root.rs`, with a module per domain.
 
-#![expect(unsafe_code, reason = "getrusage for per-thread CPU time in the benchmark")]
+#![expect(
+    unsafe_code,
+    reason = "per-thread CPU time for the benchmark; the native driver's C entry points for differential tests"
+)]
 
+pub mod gl;
 pub mod measure;
 pub mod scenes;
 pub mod programs;
@@ -13,6 +17,22 @@ pub mod programs;
 use tessera_engine::wire::TransportKind;
 use tessera_engine::{Config, Context, SurfaceConfig};
 use tessera_wire::record::Record;
+
+/// Points `XDG_RUNTIME_DIR` at a private 0700 directory if it is unset (Mesa warns on every
+/// call otherwise).
+pub fn ensure_runtime_dir() {
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none_or(|d| !std::path::Path::new(&d).is_dir()) {
+        let dir = std::env::temp_dir().join(format!("tessera-runtime-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        // SAFETY: set_var races only with concurrent readers of the environment; this runs
+        // before the process starts any driver thread.
+        unsafe {
+            std::env::set_var("XDG_RUNTIME_DIR", &dir);
+        }
+    }
+}
 
 /// A context on the null backend that captures every record, with a 64 x 64 surface.
 pub fn context() -> Context {

@@ -2,6 +2,7 @@
 
 mod architecture;
 mod buffer;
+mod differential;
 mod draw;
 mod framebuffer;
 mod handles;

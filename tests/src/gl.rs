@@ -1,0 +1,720 @@
+//! One GL API over Tessera and over the native driver, so the same test body runs on both.
+//!
+//! [`Gl`] lists the calls scenes and differential tests make. It is implemented by
+//! Tessera's [`Context`] (forwarding to the engine's entry points) and by [`NativeGl`]: a
+//! desktop OpenGL 3.3 core context of the system's driver (Mesa llvmpipe in CI), created
+//! through the system EGL on the surfaceless platform with a pbuffer as its default
+//! framebuffer. The native driver is the oracle: differential tests compare pixels, `glGet*`
+//! values and errors between the two.
+//!
+//! Most calls are declared once in the `gl_api!` table below, which generates the trait
+//! method, the forwarding to `Context`, and the native function pointer with its exact C
+//! signature. Calls whose Rust API differs from C (slices, strings, pixel data, offsets) are
+//! written out by hand under the table. To add a call, add a line to the table.
+
+use std::ffi::{CString, c_void};
+
+use tessera_engine::Context;
+use tessera_engine::gl::*;
+use tessera_engine::pixel::{Pixels, PixelsMut};
+
+macro_rules! gl_api {
+    ($( $(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? = $sym:literal; )*) => {
+        /// The GL calls tests make, on Tessera or on the native driver.
+        pub trait Gl {
+            $( $(#[$doc])* fn $name(&mut self, $($arg: $ty),*) $(-> $ret)?; )*
+            /// `glShaderSource` with one string.
+            fn shader_source(&mut self, shader: GLuint, source: &str);
+            /// `glGetShaderiv`, one value.
+            fn get_shaderi(&mut self, shader: GLuint, pname: GLenum) -> GLint;
+            /// `glGetProgramiv`, one value.
+            fn get_programi(&mut self, program: GLuint, pname: GLenum) -> GLint;
+            /// `glGetShaderInfoLog`.
+            fn shader_info_log(&mut self, shader: GLuint) -> String;
+            /// `glGetProgramInfoLog`.
+            fn program_info_log(&mut self, program: GLuint) -> String;
+            /// `glGetUniformLocation`.
+            fn get_uniform_location(&mut self, program: GLuint, name: &str) -> GLint;
+            /// `glGetAttribLocation`.
+            fn get_attrib_location(&mut self, program: GLuint, name: &str) -> GLint;
+            /// `glGetUniformBlockIndex`.
+            fn get_uniform_block_index(&mut self, program: GLuint, name: &str) -> GLuint;
+            /// `glBindAttribLocation`.
+            fn bind_attrib_location(&mut self, program: GLuint, index: GLuint, name: &str);
+            /// `glBindFragDataLocation`.
+            fn bind_frag_data_location(&mut self, program: GLuint, color: GLuint, name: &str);
+            /// `glGenBuffers`, one name.
+            fn gen_buffer(&mut self) -> GLuint;
+            /// `glGenVertexArrays`, one name.
+            fn gen_vertex_array(&mut self) -> GLuint;
+            /// `glGenTextures`, one name.
+            fn gen_texture(&mut self) -> GLuint;
+            /// `glGenSamplers`, one name.
+            fn gen_sampler(&mut self) -> GLuint;
+            /// `glGenFramebuffers`, one name.
+            fn gen_framebuffer(&mut self) -> GLuint;
+            /// `glGenRenderbuffers`, one name.
+            fn gen_renderbuffer(&mut self) -> GLuint;
+            /// `glBufferData` (`None`: uninitialised storage).
+            fn buffer_data(&mut self, target: GLenum, size: usize, data: Option<&[u8]>, usage: GLenum);
+            /// `glBufferSubData`.
+            fn buffer_sub_data(&mut self, target: GLenum, offset: usize, data: &[u8]);
+            /// `glVertexAttribPointer` with a buffer offset.
+            fn vertex_attrib_pointer(&mut self, index: GLuint, size: GLint, ty: GLenum, normalized: bool, stride: GLsizei, offset: usize);
+            /// `glVertexAttribIPointer` with a buffer offset.
+            fn vertex_attrib_i_pointer(&mut self, index: GLuint, size: GLint, ty: GLenum, stride: GLsizei, offset: usize);
+            /// `glDrawElements` with an element-buffer offset.
+            fn draw_elements(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, offset: usize);
+            /// `glDrawElementsBaseVertex` with an element-buffer offset.
+            fn draw_elements_base_vertex(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, offset: usize, base_vertex: GLint);
+            /// `glDrawElementsInstanced` with an element-buffer offset.
+            fn draw_elements_instanced(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, offset: usize, instances: GLsizei);
+            /// `glDrawRangeElements` with an element-buffer offset.
+            fn draw_range_elements(&mut self, mode: GLenum, start: GLuint, end: GLuint, count: GLsizei, ty: GLenum, offset: usize);
+            /// `glTexImage2D` (`None`: no data, or offset 0 of a bound unpack buffer).
+            #[allow(clippy::too_many_arguments, reason = "mirrors glTexImage2D")]
+            fn tex_image_2d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, height: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>);
+            /// `glTexImage3D`.
+            #[allow(clippy::too_many_arguments, reason = "mirrors glTexImage3D")]
+            fn tex_image_3d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, height: GLsizei, depth: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>);
+            /// `glTexSubImage2D`.
+            #[allow(clippy::too_many_arguments, reason = "mirrors glTexSubImage2D")]
+            fn tex_sub_image_2d(&mut self, target: GLenum, level: GLint, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, data: &[u8]);
+            /// `glTexParameterfv`.
+            fn tex_parameterfv(&mut self, target: GLenum, pname: GLenum, params: &[GLfloat]);
+            /// `glDrawBuffers`.
+            fn draw_buffers(&mut self, bufs: &[GLenum]);
+            /// `glClearBufferfv`.
+            fn clear_bufferfv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLfloat]);
+            /// `glUniform4fv`.
+            fn uniform4fv(&mut self, location: GLint, value: &[GLfloat]);
+            /// `glUniformMatrix4fv`.
+            fn uniform_matrix4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
+            /// `glGetIntegerv`, up to 16 values.
+            fn get_integerv(&mut self, pname: GLenum, out: &mut [GLint]);
+            /// `glGetFloatv`, up to 16 values.
+            fn get_floatv(&mut self, pname: GLenum, out: &mut [GLfloat]);
+            /// `glReadPixels` into client memory.
+            #[allow(clippy::too_many_arguments, reason = "mirrors glReadPixels")]
+            fn read_pixels(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, out: &mut [u8]);
+        }
+
+        impl Gl for Context {
+            $( fn $name(&mut self, $($arg: $ty),*) $(-> $ret)? { Context::$name(self, $($arg),*) } )*
+            fn shader_source(&mut self, shader: GLuint, source: &str) { Context::shader_source(self, shader, 1, &[source]) }
+            fn get_shaderi(&mut self, shader: GLuint, pname: GLenum) -> GLint { let mut v = [0]; Context::get_shaderiv(self, shader, pname, &mut v); v[0] }
+            fn get_programi(&mut self, program: GLuint, pname: GLenum) -> GLint { let mut v = [0]; Context::get_programiv(self, program, pname, &mut v); v[0] }
+            fn shader_info_log(&mut self, shader: GLuint) -> String { crate::scenes::shader_log(self, shader) }
+            fn program_info_log(&mut self, program: GLuint) -> String { crate::scenes::program_log(self, program) }
+            fn get_uniform_location(&mut self, program: GLuint, name: &str) -> GLint { Context::get_uniform_location(self, program, name) }
+            fn get_attrib_location(&mut self, program: GLuint, name: &str) -> GLint { Context::get_attrib_location(self, program, name) }
+            fn get_uniform_block_index(&mut self, program: GLuint, name: &str) -> GLuint { Context::get_uniform_block_index(self, program, name) }
+            fn bind_attrib_location(&mut self, program: GLuint, index: GLuint, name: &str) { Context::bind_attrib_location(self, program, index, name) }
+            fn bind_frag_data_location(&mut self, program: GLuint, color: GLuint, name: &str) { Context::bind_frag_data_location(self, program, color, name) }
+            fn gen_buffer(&mut self) -> GLuint { Context::gen_buffer(self) }
+            fn gen_vertex_array(&mut self) -> GLuint { Context::gen_vertex_array(self) }
+            fn gen_texture(&mut self) -> GLuint { Context::gen_texture(self) }
+            fn gen_sampler(&mut self) -> GLuint { Context::gen_sampler(self) }
+            fn gen_framebuffer(&mut self) -> GLuint { Context::gen_framebuffer(self) }
+            fn gen_renderbuffer(&mut self) -> GLuint { Context::gen_renderbuffer(self) }
+            fn buffer_data(&mut self, target: GLenum, size: usize, data: Option<&[u8]>, usage: GLenum) { Context::buffer_data(self, target, size as isize, data, usage) }
+            fn buffer_sub_data(&mut self, target: GLenum, offset: usize, data: &[u8]) { Context::buffer_sub_data(self, target, offset as isize, data.len() as isize, data) }
+            fn vertex_attrib_pointer(&mut self, index: GLuint, size: GLint, ty: GLenum, normalized: bool, stride: GLsizei, offset: usize) { Context::vertex_attrib_pointer(self, index, size, ty, normalized as GLboolean, stride, offset) }
+            fn vertex_attrib_i_pointer(&mut self, index: GLuint, size: GLint, ty: GLenum, stride: GLsizei, offset: usize) { Context::vertex_attrib_i_pointer(self, index, size, ty, stride, offset) }
+            fn draw_elements(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, offset: usize) { Context::draw_elements(self, mode, count, ty, offset) }
+            fn draw_elements_base_vertex(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, offset: usize, base_vertex: GLint) { Context::draw_elements_base_vertex(self, mode, count, ty, offset, base_vertex) }
+            fn draw_elements_instanced(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, offset: usize, instances: GLsizei) { Context::draw_elements_instanced(self, mode, count, ty, offset, instances) }
+            fn draw_range_elements(&mut self, mode: GLenum, start: GLuint, end: GLuint, count: GLsizei, ty: GLenum, offset: usize) { Context::draw_range_elements(self, mode, start, end, count, ty, offset) }
+            fn tex_image_2d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, height: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>) { Context::tex_image_2d(self, target, level, internal_format, width, height, border, format, ty, Pixels::from(data)) }
+            fn tex_image_3d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, height: GLsizei, depth: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>) { Context::tex_image_3d(self, target, level, internal_format, width, height, depth, border, format, ty, Pixels::from(data)) }
+            fn tex_sub_image_2d(&mut self, target: GLenum, level: GLint, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, data: &[u8]) { Context::tex_sub_image_2d(self, target, level, x, y, width, height, format, ty, Pixels::Bytes(data)) }
+            fn tex_parameterfv(&mut self, target: GLenum, pname: GLenum, params: &[GLfloat]) { Context::tex_parameterfv(self, target, pname, params) }
+            fn draw_buffers(&mut self, bufs: &[GLenum]) { Context::draw_buffers(self, bufs.len() as GLsizei, bufs) }
+            fn clear_bufferfv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLfloat]) { Context::clear_bufferfv(self, buffer, drawbuffer, value) }
+            fn uniform4fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform4fv(self, location, (value.len() / 4) as GLsizei, value) }
+            fn uniform_matrix4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix4fv(self, location, (value.len() / 16) as GLsizei, transpose as GLboolean, value) }
+            fn get_integerv(&mut self, pname: GLenum, out: &mut [GLint]) { Context::get_integerv(self, pname, out) }
+            fn get_floatv(&mut self, pname: GLenum, out: &mut [GLfloat]) { Context::get_floatv(self, pname, out) }
+            fn read_pixels(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, out: &mut [u8]) { Context::read_pixels(self, x, y, width, height, format, ty, PixelsMut::Bytes(out)) }
+        }
+
+        /// Native entry points, loaded through `eglGetProcAddress`.
+        #[allow(non_snake_case, reason = "fields are named as the GL symbols they hold")]
+        struct NativeFns {
+            $( $name: unsafe extern "system" fn($($ty),*) $(-> $ret)?, )*
+            shader_source: unsafe extern "system" fn(GLuint, GLsizei, *const *const u8, *const GLint),
+            get_shaderiv: unsafe extern "system" fn(GLuint, GLenum, *mut GLint),
+            get_programiv: unsafe extern "system" fn(GLuint, GLenum, *mut GLint),
+            get_shader_info_log: unsafe extern "system" fn(GLuint, GLsizei, *mut GLsizei, *mut u8),
+            get_program_info_log: unsafe extern "system" fn(GLuint, GLsizei, *mut GLsizei, *mut u8),
+            get_uniform_location: unsafe extern "system" fn(GLuint, *const u8) -> GLint,
+            get_attrib_location: unsafe extern "system" fn(GLuint, *const u8) -> GLint,
+            get_uniform_block_index: unsafe extern "system" fn(GLuint, *const u8) -> GLuint,
+            bind_attrib_location: unsafe extern "system" fn(GLuint, GLuint, *const u8),
+            bind_frag_data_location: unsafe extern "system" fn(GLuint, GLuint, *const u8),
+            gen_buffers: unsafe extern "system" fn(GLsizei, *mut GLuint),
+            gen_vertex_arrays: unsafe extern "system" fn(GLsizei, *mut GLuint),
+            gen_textures: unsafe extern "system" fn(GLsizei, *mut GLuint),
+            gen_samplers: unsafe extern "system" fn(GLsizei, *mut GLuint),
+            gen_framebuffers: unsafe extern "system" fn(GLsizei, *mut GLuint),
+            gen_renderbuffers: unsafe extern "system" fn(GLsizei, *mut GLuint),
+            buffer_data: unsafe extern "system" fn(GLenum, isize, *const c_void, GLenum),
+            buffer_sub_data: unsafe extern "system" fn(GLenum, isize, isize, *const c_void),
+            vertex_attrib_pointer: unsafe extern "system" fn(GLuint, GLint, GLenum, GLboolean, GLsizei, *const c_void),
+            vertex_attrib_i_pointer: unsafe extern "system" fn(GLuint, GLint, GLenum, GLsizei, *const c_void),
+            draw_elements: unsafe extern "system" fn(GLenum, GLsizei, GLenum, *const c_void),
+            draw_elements_base_vertex: unsafe extern "system" fn(GLenum, GLsizei, GLenum, *const c_void, GLint),
+            draw_elements_instanced: unsafe extern "system" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei),
+            draw_range_elements: unsafe extern "system" fn(GLenum, GLuint, GLuint, GLsizei, GLenum, *const c_void),
+            tex_image_2d: unsafe extern "system" fn(GLenum, GLint, GLint, GLsizei, GLsizei, GLint, GLenum, GLenum, *const c_void),
+            tex_image_3d: unsafe extern "system" fn(GLenum, GLint, GLint, GLsizei, GLsizei, GLsizei, GLint, GLenum, GLenum, *const c_void),
+            tex_sub_image_2d: unsafe extern "system" fn(GLenum, GLint, GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, *const c_void),
+            tex_parameterfv: unsafe extern "system" fn(GLenum, GLenum, *const GLfloat),
+            draw_buffers: unsafe extern "system" fn(GLsizei, *const GLenum),
+            clear_bufferfv: unsafe extern "system" fn(GLenum, GLint, *const GLfloat),
+            uniform4fv: unsafe extern "system" fn(GLint, GLsizei, *const GLfloat),
+            uniform_matrix4fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
+            get_integerv: unsafe extern "system" fn(GLenum, *mut GLint),
+            get_floatv: unsafe extern "system" fn(GLenum, *mut GLfloat),
+            read_pixels: unsafe extern "system" fn(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, *mut c_void),
+        }
+
+        impl NativeFns {
+            fn load(egl: &NativeEgl) -> Result<Self, String> {
+                Ok(Self {
+                    $( $name: egl.proc($sym)?, )*
+                    shader_source: egl.proc("glShaderSource")?,
+                    get_shaderiv: egl.proc("glGetShaderiv")?,
+                    get_programiv: egl.proc("glGetProgramiv")?,
+                    get_shader_info_log: egl.proc("glGetShaderInfoLog")?,
+                    get_program_info_log: egl.proc("glGetProgramInfoLog")?,
+                    get_uniform_location: egl.proc("glGetUniformLocation")?,
+                    get_attrib_location: egl.proc("glGetAttribLocation")?,
+                    get_uniform_block_index: egl.proc("glGetUniformBlockIndex")?,
+                    bind_attrib_location: egl.proc("glBindAttribLocation")?,
+                    bind_frag_data_location: egl.proc("glBindFragDataLocation")?,
+                    gen_buffers: egl.proc("glGenBuffers")?,
+                    gen_vertex_arrays: egl.proc("glGenVertexArrays")?,
+                    gen_textures: egl.proc("glGenTextures")?,
+                    gen_samplers: egl.proc("glGenSamplers")?,
+                    gen_framebuffers: egl.proc("glGenFramebuffers")?,
+                    gen_renderbuffers: egl.proc("glGenRenderbuffers")?,
+                    buffer_data: egl.proc("glBufferData")?,
+                    buffer_sub_data: egl.proc("glBufferSubData")?,
+                    vertex_attrib_pointer: egl.proc("glVertexAttribPointer")?,
+                    vertex_attrib_i_pointer: egl.proc("glVertexAttribIPointer")?,
+                    draw_elements: egl.proc("glDrawElements")?,
+                    draw_elements_base_vertex: egl.proc("glDrawElementsBaseVertex")?,
+                    draw_elements_instanced: egl.proc("glDrawElementsInstanced")?,
+                    draw_range_elements: egl.proc("glDrawRangeElements")?,
+                    tex_image_2d: egl.proc("glTexImage2D")?,
+                    tex_image_3d: egl.proc("glTexImage3D")?,
+                    tex_sub_image_2d: egl.proc("glTexSubImage2D")?,
+                    tex_parameterfv: egl.proc("glTexParameterfv")?,
+                    draw_buffers: egl.proc("glDrawBuffers")?,
+                    clear_bufferfv: egl.proc("glClearBufferfv")?,
+                    uniform4fv: egl.proc("glUniform4fv")?,
+                    uniform_matrix4fv: egl.proc("glUniformMatrix4fv")?,
+                    get_integerv: egl.proc("glGetIntegerv")?,
+                    get_floatv: egl.proc("glGetFloatv")?,
+                    read_pixels: egl.proc("glReadPixels")?,
+                })
+            }
+        }
+
+        impl Gl for NativeGl {
+            // SAFETY (for every call below): the native context is current on this thread
+            // (NativeGl is neither Send nor Sync and made its context current when created),
+            // the function pointer came from eglGetProcAddress for this symbol with its
+            // exact C signature, and every argument is passed by value.
+            $( fn $name(&mut self, $($arg: $ty),*) $(-> $ret)? { unsafe { (self.f.$name)($($arg),*) } } )*
+            fn shader_source(&mut self, shader: GLuint, source: &str) {
+                let ptr = source.as_ptr();
+                let len = source.len() as GLint;
+                // SAFETY: one string pointer and its length, both valid for the call.
+                unsafe { (self.f.shader_source)(shader, 1, &ptr, &len) }
+            }
+            fn get_shaderi(&mut self, shader: GLuint, pname: GLenum) -> GLint {
+                let mut v = 0;
+                // SAFETY: one writable GLint for a single-valued query.
+                unsafe { (self.f.get_shaderiv)(shader, pname, &mut v) };
+                v
+            }
+            fn get_programi(&mut self, program: GLuint, pname: GLenum) -> GLint {
+                let mut v = 0;
+                // SAFETY: as in get_shaderi (the pnames tests use are single-valued).
+                unsafe { (self.f.get_programiv)(program, pname, &mut v) };
+                v
+            }
+            fn shader_info_log(&mut self, shader: GLuint) -> String {
+                let len = self.get_shaderi(shader, INFO_LOG_LENGTH).max(1);
+                let mut buf = vec![0u8; len as usize];
+                let mut written = 0;
+                // SAFETY: `buf` holds `len` writable bytes.
+                unsafe { (self.f.get_shader_info_log)(shader, len, &mut written, buf.as_mut_ptr()) };
+                String::from_utf8_lossy(&buf[..written.max(0) as usize]).into_owned()
+            }
+            fn program_info_log(&mut self, program: GLuint) -> String {
+                let len = self.get_programi(program, INFO_LOG_LENGTH).max(1);
+                let mut buf = vec![0u8; len as usize];
+                let mut written = 0;
+                // SAFETY: `buf` holds `len` writable bytes.
+                unsafe { (self.f.get_program_info_log)(program, len, &mut written, buf.as_mut_ptr()) };
+                String::from_utf8_lossy(&buf[..written.max(0) as usize]).into_owned()
+            }
+            fn get_uniform_location(&mut self, program: GLuint, name: &str) -> GLint {
+                let c = CString::new(name).unwrap_or_default();
+                // SAFETY: a NUL-terminated string valid for the call.
+                unsafe { (self.f.get_uniform_location)(program, c.as_ptr().cast()) }
+            }
+            fn get_attrib_location(&mut self, program: GLuint, name: &str) -> GLint {
+                let c = CString::new(name).unwrap_or_default();
+                // SAFETY: a NUL-terminated string valid for the call.
+                unsafe { (self.f.get_attrib_location)(program, c.as_ptr().cast()) }
+            }
+            fn get_uniform_block_index(&mut self, program: GLuint, name: &str) -> GLuint {
+                let c = CString::new(name).unwrap_or_default();
+                // SAFETY: a NUL-terminated string valid for the call.
+                unsafe { (self.f.get_uniform_block_index)(program, c.as_ptr().cast()) }
+            }
+            fn bind_attrib_location(&mut self, program: GLuint, index: GLuint, name: &str) {
+                let c = CString::new(name).unwrap_or_default();
+                // SAFETY: a NUL-terminated string valid for the call.
+                unsafe { (self.f.bind_attrib_location)(program, index, c.as_ptr().cast()) }
+            }
+            fn bind_frag_data_location(&mut self, program: GLuint, color: GLuint, name: &str) {
+                let c = CString::new(name).unwrap_or_default();
+                // SAFETY: a NUL-terminated string valid for the call.
+                unsafe { (self.f.bind_frag_data_location)(program, color, c.as_ptr().cast()) }
+            }
+            fn gen_buffer(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_buffers)(1, &mut n) }; n }
+            fn gen_vertex_array(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_vertex_arrays)(1, &mut n) }; n }
+            fn gen_texture(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_textures)(1, &mut n) }; n }
+            fn gen_sampler(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_samplers)(1, &mut n) }; n }
+            fn gen_framebuffer(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_framebuffers)(1, &mut n) }; n }
+            fn gen_renderbuffer(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_renderbuffers)(1, &mut n) }; n }
+            fn buffer_data(&mut self, target: GLenum, size: usize, data: Option<&[u8]>, usage: GLenum) {
+                let ptr = data.map_or(std::ptr::null(), |d| { assert!(d.len() >= size); d.as_ptr().cast() });
+                // SAFETY: `ptr` is null or points to at least `size` readable bytes.
+                unsafe { (self.f.buffer_data)(target, size as isize, ptr, usage) }
+            }
+            fn buffer_sub_data(&mut self, target: GLenum, offset: usize, data: &[u8]) {
+                // SAFETY: `data` is readable for its length.
+                unsafe { (self.f.buffer_sub_data)(target, offset as isize, data.len() as isize, data.as_ptr().cast()) }
+            }
+            fn vertex_attrib_pointer(&mut self, index: GLuint, size: GLint, ty: GLenum, normalized: bool, stride: GLsizei, offset: usize) {
+                // SAFETY: with a buffer bound the pointer is an offset, never dereferenced here.
+                unsafe { (self.f.vertex_attrib_pointer)(index, size, ty, normalized as GLboolean, stride, offset as *const c_void) }
+            }
+            fn vertex_attrib_i_pointer(&mut self, index: GLuint, size: GLint, ty: GLenum, stride: GLsizei, offset: usize) {
+                // SAFETY: as for vertex_attrib_pointer.
+                unsafe { (self.f.vertex_attrib_i_pointer)(index, size, ty, stride, offset as *const c_void) }
+            }
+            fn draw_elements(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, offset: usize) {
+                assert!(self.has_element_buffer(), "native draws read indices from a buffer only");
+                // SAFETY: an element buffer is bound, so the pointer is an offset into it.
+                unsafe { (self.f.draw_elements)(mode, count, ty, offset as *const c_void) }
+            }
+            fn draw_elements_base_vertex(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, offset: usize, base_vertex: GLint) {
+                assert!(self.has_element_buffer(), "native draws read indices from a buffer only");
+                // SAFETY: as for draw_elements.
+                unsafe { (self.f.draw_elements_base_vertex)(mode, count, ty, offset as *const c_void, base_vertex) }
+            }
+            fn draw_elements_instanced(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, offset: usize, instances: GLsizei) {
+                assert!(self.has_element_buffer(), "native draws read indices from a buffer only");
+                // SAFETY: as for draw_elements.
+                unsafe { (self.f.draw_elements_instanced)(mode, count, ty, offset as *const c_void, instances) }
+            }
+            fn draw_range_elements(&mut self, mode: GLenum, start: GLuint, end: GLuint, count: GLsizei, ty: GLenum, offset: usize) {
+                assert!(self.has_element_buffer(), "native draws read indices from a buffer only");
+                // SAFETY: as for draw_elements.
+                unsafe { (self.f.draw_range_elements)(mode, start, end, count, ty, offset as *const c_void) }
+            }
+            fn tex_image_2d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, height: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>) {
+                let ptr = data.map_or(std::ptr::null(), |d| d.as_ptr().cast());
+                // SAFETY: tests pass images at least as large as the unpack state reads.
+                unsafe { (self.f.tex_image_2d)(target, level, internal_format, width, height, border, format, ty, ptr) }
+            }
+            fn tex_image_3d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, height: GLsizei, depth: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>) {
+                let ptr = data.map_or(std::ptr::null(), |d| d.as_ptr().cast());
+                // SAFETY: as for tex_image_2d.
+                unsafe { (self.f.tex_image_3d)(target, level, internal_format, width, height, depth, border, format, ty, ptr) }
+            }
+            fn tex_sub_image_2d(&mut self, target: GLenum, level: GLint, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, data: &[u8]) {
+                // SAFETY: as for tex_image_2d.
+                unsafe { (self.f.tex_sub_image_2d)(target, level, x, y, width, height, format, ty, data.as_ptr().cast()) }
+            }
+            fn tex_parameterfv(&mut self, target: GLenum, pname: GLenum, params: &[GLfloat]) {
+                // SAFETY: tests pass as many values as the pname takes.
+                unsafe { (self.f.tex_parameterfv)(target, pname, params.as_ptr()) }
+            }
+            fn draw_buffers(&mut self, bufs: &[GLenum]) {
+                // SAFETY: `bufs` holds the number of entries passed.
+                unsafe { (self.f.draw_buffers)(bufs.len() as GLsizei, bufs.as_ptr()) }
+            }
+            fn clear_bufferfv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLfloat]) {
+                // SAFETY: tests pass 4 values for colour, 1 for depth.
+                unsafe { (self.f.clear_bufferfv)(buffer, drawbuffer, value.as_ptr()) }
+            }
+            fn uniform4fv(&mut self, location: GLint, value: &[GLfloat]) {
+                // SAFETY: `value` holds count * 4 floats.
+                unsafe { (self.f.uniform4fv)(location, (value.len() / 4) as GLsizei, value.as_ptr()) }
+            }
+            fn uniform_matrix4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) {
+                // SAFETY: `value` holds count * 16 floats.
+                unsafe { (self.f.uniform_matrix4fv)(location, (value.len() / 16) as GLsizei, transpose as GLboolean, value.as_ptr()) }
+            }
+            fn get_integerv(&mut self, pname: GLenum, out: &mut [GLint]) {
+                let mut all = [0; 16];
+                // SAFETY: no 3.3 state variable returns more than 16 values.
+                unsafe { (self.f.get_integerv)(pname, all.as_mut_ptr()) };
+                let n = out.len().min(16);
+                out[..n].copy_from_slice(&all[..n]);
+            }
+            fn get_floatv(&mut self, pname: GLenum, out: &mut [GLfloat]) {
+                let mut all = [0.0; 16];
+                // SAFETY: as for get_integerv.
+                unsafe { (self.f.get_floatv)(pname, all.as_mut_ptr()) };
+                let n = out.len().min(16);
+                out[..n].copy_from_slice(&all[..n]);
+            }
+            fn read_pixels(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, out: &mut [u8]) {
+                // SAFETY: tests size `out` for the rectangle under the pack state they set.
+                unsafe { (self.f.read_pixels)(x, y, width, height, format, ty, out.as_mut_ptr().cast()) }
+            }
+        }
+    };
+}
+
+gl_api! {
+    /// `glGetError`.
+    fn get_error() -> GLenum = "glGetError";
+    /// `glFinish`.
+    fn finish() = "glFinish";
+    /// `glFlush`.
+    fn flush() = "glFlush";
+    /// `glViewport`.
+    fn viewport(x: GLint, y: GLint, width: GLsizei, height: GLsizei) = "glViewport";
+    /// `glScissor`.
+    fn scissor(x: GLint, y: GLint, width: GLsizei, height: GLsizei) = "glScissor";
+    /// `glEnable`.
+    fn enable(cap: GLenum) = "glEnable";
+    /// `glDisable`.
+    fn disable(cap: GLenum) = "glDisable";
+    /// `glEnablei`.
+    fn enablei(cap: GLenum, index: GLuint) = "glEnablei";
+    /// `glDisablei`.
+    fn disablei(cap: GLenum, index: GLuint) = "glDisablei";
+    /// `glClearColor`.
+    fn clear_color(r: GLfloat, g: GLfloat, b: GLfloat, a: GLfloat) = "glClearColor";
+    /// `glClearDepth`.
+    fn clear_depth(depth: GLdouble) = "glClearDepth";
+    /// `glClearStencil`.
+    fn clear_stencil(s: GLint) = "glClearStencil";
+    /// `glClear`.
+    fn clear(mask: GLbitfield) = "glClear";
+    /// `glBlendFunc`.
+    fn blend_func(src: GLenum, dst: GLenum) = "glBlendFunc";
+    /// `glBlendFuncSeparate`.
+    fn blend_func_separate(src_rgb: GLenum, dst_rgb: GLenum, src_alpha: GLenum, dst_alpha: GLenum) = "glBlendFuncSeparate";
+    /// `glBlendEquation`.
+    fn blend_equation(mode: GLenum) = "glBlendEquation";
+    /// `glBlendEquationSeparate`.
+    fn blend_equation_separate(rgb: GLenum, alpha: GLenum) = "glBlendEquationSeparate";
+    /// `glBlendColor`.
+    fn blend_color(r: GLfloat, g: GLfloat, b: GLfloat, a: GLfloat) = "glBlendColor";
+    /// `glColorMask`.
+    fn color_mask(r: GLboolean, g: GLboolean, b: GLboolean, a: GLboolean) = "glColorMask";
+    /// `glColorMaski`.
+    fn color_maski(index: GLuint, r: GLboolean, g: GLboolean, b: GLboolean, a: GLboolean) = "glColorMaski";
+    /// `glDepthFunc`.
+    fn depth_func(func: GLenum) = "glDepthFunc";
+    /// `glDepthMask`.
+    fn depth_mask(flag: GLboolean) = "glDepthMask";
+    /// `glDepthRange`.
+    fn depth_range(near: GLdouble, far: GLdouble) = "glDepthRange";
+    /// `glStencilFunc`.
+    fn stencil_func(func: GLenum, reference: GLint, mask: GLuint) = "glStencilFunc";
+    /// `glStencilFuncSeparate`.
+    fn stencil_func_separate(face: GLenum, func: GLenum, reference: GLint, mask: GLuint) = "glStencilFuncSeparate";
+    /// `glStencilOp`.
+    fn stencil_op(sfail: GLenum, dpfail: GLenum, dppass: GLenum) = "glStencilOp";
+    /// `glStencilOpSeparate`.
+    fn stencil_op_separate(face: GLenum, sfail: GLenum, dpfail: GLenum, dppass: GLenum) = "glStencilOpSeparate";
+    /// `glStencilMask`.
+    fn stencil_mask(mask: GLuint) = "glStencilMask";
+    /// `glCullFace`.
+    fn cull_face(mode: GLenum) = "glCullFace";
+    /// `glFrontFace`.
+    fn front_face(mode: GLenum) = "glFrontFace";
+    /// `glPolygonOffset`.
+    fn polygon_offset(factor: GLfloat, units: GLfloat) = "glPolygonOffset";
+    /// `glLineWidth`.
+    fn line_width(width: GLfloat) = "glLineWidth";
+    /// `glPointSize`.
+    fn point_size(size: GLfloat) = "glPointSize";
+    /// `glPrimitiveRestartIndex`.
+    fn primitive_restart_index(index: GLuint) = "glPrimitiveRestartIndex";
+    /// `glProvokingVertex`.
+    fn provoking_vertex(mode: GLenum) = "glProvokingVertex";
+    /// `glPixelStorei`.
+    fn pixel_storei(pname: GLenum, param: GLint) = "glPixelStorei";
+    /// `glBindBuffer`.
+    fn bind_buffer(target: GLenum, buffer: GLuint) = "glBindBuffer";
+    /// `glBindBufferBase`.
+    fn bind_buffer_base(target: GLenum, index: GLuint, buffer: GLuint) = "glBindBufferBase";
+    /// `glBindBufferRange`.
+    fn bind_buffer_range(target: GLenum, index: GLuint, buffer: GLuint, offset: GLintptr, size: GLsizeiptr) = "glBindBufferRange";
+    /// `glBindVertexArray`.
+    fn bind_vertex_array(array: GLuint) = "glBindVertexArray";
+    /// `glEnableVertexAttribArray`.
+    fn enable_vertex_attrib_array(index: GLuint) = "glEnableVertexAttribArray";
+    /// `glDisableVertexAttribArray`.
+    fn disable_vertex_attrib_array(index: GLuint) = "glDisableVertexAttribArray";
+    /// `glVertexAttribDivisor`.
+    fn vertex_attrib_divisor(index: GLuint, divisor: GLuint) = "glVertexAttribDivisor";
+    /// `glVertexAttrib4f`.
+    fn vertex_attrib_4f(index: GLuint, x: GLfloat, y: GLfloat, z: GLfloat, w: GLfloat) = "glVertexAttrib4f";
+    /// `glActiveTexture`.
+    fn active_texture(unit: GLenum) = "glActiveTexture";
+    /// `glBindTexture`.
+    fn bind_texture(target: GLenum, texture: GLuint) = "glBindTexture";
+    /// `glTexParameteri`.
+    fn tex_parameteri(target: GLenum, pname: GLenum, param: GLint) = "glTexParameteri";
+    /// `glTexParameterf`.
+    fn tex_parameterf(target: GLenum, pname: GLenum, param: GLfloat) = "glTexParameterf";
+    /// `glGenerateMipmap`.
+    fn generate_mipmap(target: GLenum) = "glGenerateMipmap";
+    /// `glBindSampler`.
+    fn bind_sampler(unit: GLuint, sampler: GLuint) = "glBindSampler";
+    /// `glSamplerParameteri`.
+    fn sampler_parameteri(sampler: GLuint, pname: GLenum, param: GLint) = "glSamplerParameteri";
+    /// `glBindFramebuffer`.
+    fn bind_framebuffer(target: GLenum, framebuffer: GLuint) = "glBindFramebuffer";
+    /// `glFramebufferTexture2D`.
+    fn framebuffer_texture_2d(target: GLenum, attachment: GLenum, textarget: GLenum, texture: GLuint, level: GLint) = "glFramebufferTexture2D";
+    /// `glFramebufferTextureLayer`.
+    fn framebuffer_texture_layer(target: GLenum, attachment: GLenum, texture: GLuint, level: GLint, layer: GLint) = "glFramebufferTextureLayer";
+    /// `glFramebufferRenderbuffer`.
+    fn framebuffer_renderbuffer(target: GLenum, attachment: GLenum, rbtarget: GLenum, renderbuffer: GLuint) = "glFramebufferRenderbuffer";
+    /// `glCheckFramebufferStatus`.
+    fn check_framebuffer_status(target: GLenum) -> GLenum = "glCheckFramebufferStatus";
+    /// `glBindRenderbuffer`.
+    fn bind_renderbuffer(target: GLenum, renderbuffer: GLuint) = "glBindRenderbuffer";
+    /// `glRenderbufferStorage`.
+    fn renderbuffer_storage(target: GLenum, internal_format: GLenum, width: GLsizei, height: GLsizei) = "glRenderbufferStorage";
+    /// `glRenderbufferStorageMultisample`.
+    fn renderbuffer_storage_multisample(target: GLenum, samples: GLsizei, internal_format: GLenum, width: GLsizei, height: GLsizei) = "glRenderbufferStorageMultisample";
+    /// `glReadBuffer`.
+    fn read_buffer(src: GLenum) = "glReadBuffer";
+    /// `glBlitFramebuffer`.
+    fn blit_framebuffer(sx0: GLint, sy0: GLint, sx1: GLint, sy1: GLint, dx0: GLint, dy0: GLint, dx1: GLint, dy1: GLint, mask: GLbitfield, filter: GLenum) = "glBlitFramebuffer";
+    /// `glCreateShader`.
+    fn create_shader(kind: GLenum) -> GLuint = "glCreateShader";
+    /// `glCompileShader`.
+    fn compile_shader(shader: GLuint) = "glCompileShader";
+    /// `glDeleteShader`.
+    fn delete_shader(shader: GLuint) = "glDeleteShader";
+    /// `glCreateProgram`.
+    fn create_program() -> GLuint = "glCreateProgram";
+    /// `glAttachShader`.
+    fn attach_shader(program: GLuint, shader: GLuint) = "glAttachShader";
+    /// `glLinkProgram`.
+    fn link_program(program: GLuint) = "glLinkProgram";
+    /// `glUseProgram`.
+    fn use_program(program: GLuint) = "glUseProgram";
+    /// `glUniformBlockBinding`.
+    fn uniform_block_binding(program: GLuint, index: GLuint, binding: GLuint) = "glUniformBlockBinding";
+    /// `glUniform1i`.
+    fn uniform1i(location: GLint, v: GLint) = "glUniform1i";
+    /// `glUniform1f`.
+    fn uniform1f(location: GLint, v: GLfloat) = "glUniform1f";
+    /// `glUniform2f`.
+    fn uniform2f(location: GLint, x: GLfloat, y: GLfloat) = "glUniform2f";
+    /// `glUniform4f`.
+    fn uniform4f(location: GLint, x: GLfloat, y: GLfloat, z: GLfloat, w: GLfloat) = "glUniform4f";
+    /// `glDrawArrays`.
+    fn draw_arrays(mode: GLenum, first: GLint, count: GLsizei) = "glDrawArrays";
+    /// `glDrawArraysInstanced`.
+    fn draw_arrays_instanced(mode: GLenum, first: GLint, count: GLsizei, instances: GLsizei) = "glDrawArraysInstanced";
+}
+
+impl NativeGl {
+    fn has_element_buffer(&mut self) -> bool {
+        let mut v = [0];
+        self.get_integerv(ELEMENT_ARRAY_BUFFER_BINDING, &mut v);
+        v[0] != 0
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The native context
+
+type EglDisplay = *mut c_void;
+type EglConfig = *mut c_void;
+type EglContext = *mut c_void;
+type EglSurface = *mut c_void;
+
+const EGL_PLATFORM_SURFACELESS_MESA: u32 = 0x31DD;
+const EGL_SURFACE_TYPE: i32 = 0x3033;
+const EGL_PBUFFER_BIT: i32 = 0x0001;
+const EGL_RENDERABLE_TYPE: i32 = 0x3040;
+const EGL_OPENGL_BIT: i32 = 0x0008;
+const EGL_RED_SIZE: i32 = 0x3024;
+const EGL_GREEN_SIZE: i32 = 0x3023;
+const EGL_BLUE_SIZE: i32 = 0x3022;
+const EGL_ALPHA_SIZE: i32 = 0x3021;
+const EGL_DEPTH_SIZE: i32 = 0x3025;
+const EGL_STENCIL_SIZE: i32 = 0x3026;
+const EGL_WIDTH: i32 = 0x3057;
+const EGL_HEIGHT: i32 = 0x3056;
+const EGL_NONE: i32 = 0x3038;
+const EGL_OPENGL_API: u32 = 0x30A2;
+const EGL_CONTEXT_MAJOR_VERSION: i32 = 0x3098;
+const EGL_CONTEXT_MINOR_VERSION: i32 = 0x30FB;
+const EGL_CONTEXT_OPENGL_PROFILE_MASK: i32 = 0x30FD;
+const EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT: i32 = 0x1;
+
+struct NativeEgl {
+    lib: libloading::Library,
+    get_proc_address: unsafe extern "system" fn(*const u8) -> *const c_void,
+}
+
+impl NativeEgl {
+    fn open() -> Result<Self, String> {
+        // By full path: a test process may have Tessera's own drop-in libEGL on its library
+        // path, and the oracle must be the system's.
+        let path = ["/usr/lib/x86_64-linux-gnu/libEGL.so.1", "/usr/lib64/libEGL.so.1", "/usr/lib/libEGL.so.1"]
+            .into_iter()
+            .find(|p| std::path::Path::new(p).exists())
+            .ok_or("no system libEGL.so.1 (Debian package libegl1)")?;
+        // SAFETY: loading the system EGL runs its initialisers, which have no preconditions.
+        let lib = unsafe { libloading::Library::new(path) }.map_err(|e| e.to_string())?;
+        // SAFETY: eglGetProcAddress has this C signature in every EGL.
+        let get_proc_address = unsafe {
+            *lib.get::<unsafe extern "system" fn(*const u8) -> *const c_void>(b"eglGetProcAddress\0")
+                .map_err(|e| e.to_string())?
+        };
+        Ok(Self { lib, get_proc_address })
+    }
+
+    /// A function pointer of type `F` for `name` (an EGL function from the library, a GL
+    /// function through eglGetProcAddress).
+    fn proc<F: Copy>(&self, name: &str) -> Result<F, String> {
+        let c = CString::new(name).map_err(|e| e.to_string())?;
+        // SAFETY: a NUL-terminated name; the result is checked for null below.
+        let mut p = unsafe { (self.get_proc_address)(c.as_ptr().cast()) };
+        if p.is_null() {
+            // SAFETY: looking a symbol up has no preconditions.
+            p = unsafe { self.lib.get::<*const c_void>(c.as_bytes_with_nul()) }
+                .map(|s| *s)
+                .unwrap_or(std::ptr::null());
+        }
+        if p.is_null() {
+            return Err(format!("the native driver has no {name}"));
+        }
+        debug_assert_eq!(size_of::<F>(), size_of::<*const c_void>());
+        // SAFETY: `F` is a function pointer type matching the C signature of `name` (callers
+        // name each symbol with its exact type), and `p` is non-null.
+        Ok(unsafe { std::mem::transmute_copy::<*const c_void, F>(&p) })
+    }
+}
+
+/// A native desktop OpenGL 3.3 core context with a `width` x `height` RGBA8 pbuffer (24-bit
+/// depth, 8-bit stencil) as its default framebuffer, current on the creating thread.
+pub struct NativeGl {
+    f: NativeFns,
+    egl: NativeEgl,
+    display: EglDisplay,
+    context: EglContext,
+    surface: EglSurface,
+    /// Keeps the type off other threads: the context is current on this one.
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+impl NativeGl {
+    /// Creates the native context, or says why the system cannot.
+    pub fn new(width: i32, height: i32) -> Result<Self, String> {
+        crate::ensure_runtime_dir();
+        let egl = NativeEgl::open()?;
+        type GetPlatformDisplay = unsafe extern "system" fn(u32, *mut c_void, *const isize) -> EglDisplay;
+        type Initialize = unsafe extern "system" fn(EglDisplay, *mut i32, *mut i32) -> u32;
+        type BindApi = unsafe extern "system" fn(u32) -> u32;
+        type ChooseConfig = unsafe extern "system" fn(EglDisplay, *const i32, *mut EglConfig, i32, *mut i32) -> u32;
+        type CreatePbuffer = unsafe extern "system" fn(EglDisplay, EglConfig, *const i32) -> EglSurface;
+        type CreateContext = unsafe extern "system" fn(EglDisplay, EglConfig, EglContext, *const i32) -> EglContext;
+        type MakeCurrent = unsafe extern "system" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> u32;
+        let get_platform_display: GetPlatformDisplay = egl.proc("eglGetPlatformDisplay")?;
+        let initialize: Initialize = egl.proc("eglInitialize")?;
+        let bind_api: BindApi = egl.proc("eglBindAPI")?;
+        let choose_config: ChooseConfig = egl.proc("eglChooseConfig")?;
+        let create_pbuffer: CreatePbuffer = egl.proc("eglCreatePbufferSurface")?;
+        let create_context: CreateContext = egl.proc("eglCreateContext")?;
+        let make_current: MakeCurrent = egl.proc("eglMakeCurrent")?;
+        // SAFETY (the EGL calls below): each pointer was loaded for its symbol with its C
+        // signature; attribute lists are EGL_NONE-terminated arrays that outlive the calls;
+        // out-parameters point to live locals; failures are checked before use.
+        unsafe {
+            let display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, std::ptr::null_mut(), std::ptr::null());
+            if display.is_null() {
+                return Err("no surfaceless EGL display (Debian package libegl-mesa0)".into());
+            }
+            let (mut major, mut minor) = (0, 0);
+            if initialize(display, &mut major, &mut minor) == 0 {
+                return Err("eglInitialize failed".into());
+            }
+            if bind_api(EGL_OPENGL_API) == 0 {
+                return Err("the system EGL has no desktop OpenGL".into());
+            }
+            let attribs = [
+                EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8,
+                EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_DEPTH_SIZE, 24, EGL_STENCIL_SIZE, 8,
+                EGL_NONE,
+            ];
+            let mut config: EglConfig = std::ptr::null_mut();
+            let mut count = 0;
+            if choose_config(display, attribs.as_ptr(), &mut config, 1, &mut count) == 0 || count < 1 {
+                return Err("no RGBA8 + depth/stencil pbuffer config".into());
+            }
+            let surface = create_pbuffer(display, config, [EGL_WIDTH, width, EGL_HEIGHT, height, EGL_NONE].as_ptr());
+            if surface.is_null() {
+                return Err("eglCreatePbufferSurface failed".into());
+            }
+            let ctx_attribs = [
+                EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
+            ];
+            let context = create_context(display, config, std::ptr::null_mut(), ctx_attribs.as_ptr());
+            if context.is_null() {
+                return Err("no desktop GL 3.3 core context".into());
+            }
+            if make_current(display, surface, surface, context) == 0 {
+                return Err("eglMakeCurrent failed".into());
+            }
+            let f = NativeFns::load(&egl)?;
+            Ok(Self { f, egl, display, context, surface, _not_send: std::marker::PhantomData })
+        }
+    }
+}
+
+impl Drop for NativeGl {
+    fn drop(&mut self) {
+        type MakeCurrent = unsafe extern "system" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> u32;
+        type DestroyContext = unsafe extern "system" fn(EglDisplay, EglContext) -> u32;
+        type DestroySurface = unsafe extern "system" fn(EglDisplay, EglSurface) -> u32;
+        let (Ok(make_current), Ok(destroy_context), Ok(destroy_surface)) = (
+            self.egl.proc::<MakeCurrent>("eglMakeCurrent"),
+            self.egl.proc::<DestroyContext>("eglDestroyContext"),
+            self.egl.proc::<DestroySurface>("eglDestroySurface"),
+        ) else {
+            return;
+        };
+        // SAFETY: releasing and destroying the objects this value created, on the thread they
+        // are current on.
+        unsafe {
+            make_current(self.display, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut());
+            destroy_context(self.display, self.context);
+            destroy_surface(self.display, self.surface);
+        }
+    }
+}
