@@ -9,6 +9,7 @@
     reason = "per-thread CPU time for the benchmark; the native driver's C entry points for differential tests"
 )]
 
+pub mod differential;
 pub mod gl;
 pub mod measure;
 pub mod scenes;

@@ -67,3 +67,21 @@ fn a_triangle_matches_the_native_driver() {
         assert!(got == expected, "{transport:?}: pixels differ from the native driver's");
     }
 }
+
+#[test]
+fn the_harness_checks_probes_and_pixels() {
+    tessera_tests::differential::check(
+        "harness_clear_and_scissor",
+        16,
+        16,
+        |gl| {
+            gl.clear_color(1.0, 0.0, 0.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            gl.enable(SCISSOR_TEST);
+            gl.scissor(0, 0, 8, 8);
+            gl.clear_color(0.0, 1.0, 0.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+        },
+        &[tessera_tests::differential::probe(1, 1, [0, 255, 0, 255]), tessera_tests::differential::probe(12, 12, [255, 0, 0, 255])],
+    );
+}
