@@ -145,7 +145,7 @@ fn decode_pixel(layout: PixelLayout, chans: &[usize], integer: bool, px: &[u8], 
                 t[ch] = if integer {
                     raw as f64
                 } else {
-                    raw as f64 / max as f64
+                    unorm_to_float(raw, max as f64)
                 };
             }
         }
@@ -162,7 +162,7 @@ fn scalar(ty: PixelType, raw: u64, integer: bool) -> f64 {
             if integer {
                 raw as f64
             } else {
-                raw as f64 / unsigned_max(ty)
+                unorm_to_float(raw, unsigned_max(ty))
             }
         }
         T::I8 | T::I16 | T::I32 => {
@@ -175,6 +175,18 @@ fn scalar(ty: PixelType, raw: u64, integer: bool) -> f64 {
             }
         }
         _ => 0.0,
+    }
+}
+
+/// A normalized unsigned value `raw / max` as GL drivers compute it: Mesa (the reference)
+/// multiplies by the single-precision reciprocal (`_mesa_unorm_to_float`), which differs
+/// from the exact quotient in the last bit for some values (e.g. 8/255), and a read-back as
+/// FLOAT shows every bit. 32-bit values keep double precision, as Mesa's do.
+fn unorm_to_float(raw: u64, max: f64) -> f64 {
+    if max > f64::from(u16::MAX) {
+        raw as f64 / max
+    } else {
+        f64::from(raw as f32 * (1.0 / max as f32))
     }
 }
 

@@ -47,14 +47,20 @@ pub fn blend_state(st: &ContextState) -> BlendState {
 }
 
 /// The canonical depth-stencil CSO key of the context's state.
+///
+/// The depth and stencil write masks are kept even when their test is off: draws then write
+/// neither buffer anyway, but `glClear` honours the masks (GL 3.3 §4.2.3), and the clear is
+/// applied with this state bound.
 pub fn depth_stencil_state(st: &ContextState) -> DepthStencilState {
-    let mut state = DepthStencilState::default();
+    let mut state = DepthStencilState {
+        depth_write: st.depth_mask,
+        ..DepthStencilState::default()
+    };
+    state.front.write_mask = (st.stencil[0].write_mask & 0xff) as u8;
+    state.back.write_mask = (st.stencil[1].write_mask & 0xff) as u8;
     if st.caps.has(cap::DEPTH_TEST) {
         state.depth_test = true;
-        state.depth_write = st.depth_mask;
         state.depth_func = map_compare_func(st.depth_func).unwrap_or(CompareFunc::Less);
-    } else {
-        state.depth_write = false;
     }
     if st.caps.has(cap::STENCIL_TEST) {
         state.stencil_test = true;

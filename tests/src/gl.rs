@@ -43,6 +43,20 @@ macro_rules! gl_api {
             fn bind_attrib_location(&mut self, program: GLuint, index: GLuint, name: &str);
             /// `glBindFragDataLocation`.
             fn bind_frag_data_location(&mut self, program: GLuint, color: GLuint, name: &str);
+            /// `glGetFragDataLocation`.
+            fn get_frag_data_location(&mut self, program: GLuint, name: &str) -> GLint;
+            /// `glGetActiveUniform`: (name, size, type) of active uniform `index`.
+            fn get_active_uniform(&mut self, program: GLuint, index: GLuint) -> (String, GLint, GLenum);
+            /// `glGetActiveAttrib`: (name, size, type) of active attribute `index`.
+            fn get_active_attrib(&mut self, program: GLuint, index: GLuint) -> (String, GLint, GLenum);
+            /// `glGetActiveUniformsiv`: one value of `pname` per index into `out`.
+            fn get_active_uniformsiv(&mut self, program: GLuint, indices: &[GLuint], pname: GLenum, out: &mut [GLint]);
+            /// `glGetUniformIndices`: one index per name.
+            fn get_uniform_indices(&mut self, program: GLuint, names: &[&str]) -> Vec<GLuint>;
+            /// `glGetActiveUniformBlockiv` into `out` (as many values as the pname writes).
+            fn get_active_uniform_blockiv(&mut self, program: GLuint, index: GLuint, pname: GLenum, out: &mut [GLint]);
+            /// `glGetActiveUniformBlockName`.
+            fn get_active_uniform_block_name(&mut self, program: GLuint, index: GLuint) -> String;
             /// `glGenBuffers`, one name.
             fn gen_buffer(&mut self) -> GLuint;
             /// `glGenVertexArrays`, one name.
@@ -90,6 +104,44 @@ macro_rules! gl_api {
             fn uniform4fv(&mut self, location: GLint, value: &[GLfloat]);
             /// `glUniformMatrix4fv`.
             fn uniform_matrix4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
+            /// `glUniform1fv`, as many elements as `value` holds.
+            fn uniform1fv(&mut self, location: GLint, value: &[GLfloat]);
+            /// `glUniform2fv`, as many elements as `value` holds.
+            fn uniform2fv(&mut self, location: GLint, value: &[GLfloat]);
+            /// `glUniform3fv`, as many elements as `value` holds.
+            fn uniform3fv(&mut self, location: GLint, value: &[GLfloat]);
+            /// `glUniform1iv`, as many elements as `value` holds.
+            fn uniform1iv(&mut self, location: GLint, value: &[GLint]);
+            /// `glUniform2iv`, as many elements as `value` holds.
+            fn uniform2iv(&mut self, location: GLint, value: &[GLint]);
+            /// `glUniform3iv`, as many elements as `value` holds.
+            fn uniform3iv(&mut self, location: GLint, value: &[GLint]);
+            /// `glUniform4iv`, as many elements as `value` holds.
+            fn uniform4iv(&mut self, location: GLint, value: &[GLint]);
+            /// `glUniform1uiv`, as many elements as `value` holds.
+            fn uniform1uiv(&mut self, location: GLint, value: &[GLuint]);
+            /// `glUniform2uiv`, as many elements as `value` holds.
+            fn uniform2uiv(&mut self, location: GLint, value: &[GLuint]);
+            /// `glUniform3uiv`, as many elements as `value` holds.
+            fn uniform3uiv(&mut self, location: GLint, value: &[GLuint]);
+            /// `glUniform4uiv`, as many elements as `value` holds.
+            fn uniform4uiv(&mut self, location: GLint, value: &[GLuint]);
+            /// `glUniformMatrix2fv`, as many matrices as `value` holds.
+            fn uniform_matrix2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
+            /// `glUniformMatrix3fv`, as many matrices as `value` holds.
+            fn uniform_matrix3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
+            /// `glUniformMatrix2x3fv`, as many matrices as `value` holds.
+            fn uniform_matrix2x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
+            /// `glUniformMatrix3x2fv`, as many matrices as `value` holds.
+            fn uniform_matrix3x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
+            /// `glUniformMatrix2x4fv`, as many matrices as `value` holds.
+            fn uniform_matrix2x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
+            /// `glUniformMatrix4x2fv`, as many matrices as `value` holds.
+            fn uniform_matrix4x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
+            /// `glUniformMatrix3x4fv`, as many matrices as `value` holds.
+            fn uniform_matrix3x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
+            /// `glUniformMatrix4x3fv`, as many matrices as `value` holds.
+            fn uniform_matrix4x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]);
             /// `glGetIntegerv`, up to 16 values.
             fn get_integerv(&mut self, pname: GLenum, out: &mut [GLint]);
             /// `glGetFloatv`, up to 16 values.
@@ -97,6 +149,22 @@ macro_rules! gl_api {
             /// `glReadPixels` into client memory.
             #[allow(clippy::too_many_arguments, reason = "mirrors glReadPixels")]
             fn read_pixels(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, out: &mut [u8]);
+            /// `glTexImage1D`.
+            #[allow(clippy::too_many_arguments, reason = "mirrors glTexImage1D")]
+            fn tex_image_1d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>);
+            /// `glSamplerParameterfv`.
+            fn sampler_parameterfv(&mut self, sampler: GLuint, pname: GLenum, params: &[GLfloat]);
+            /// `glClearBufferiv`.
+            fn clear_bufferiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLint]);
+            /// `glClearBufferuiv`.
+            fn clear_bufferuiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLuint]);
+            /// `glReadPixels` into the bound `PIXEL_PACK_BUFFER` at `offset`.
+            #[allow(clippy::too_many_arguments, reason = "mirrors glReadPixels")]
+            fn read_pixels_to_buffer(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, offset: usize);
+            /// `glGetBufferSubData` of `out.len()` bytes at `offset`.
+            fn get_buffer_sub_data(&mut self, target: GLenum, offset: usize, out: &mut [u8]);
+            /// `glMapBufferRange` with `MAP_READ_BIT`, a copy of the mapped bytes, `glUnmapBuffer`.
+            fn read_mapped(&mut self, target: GLenum, offset: usize, length: usize) -> Vec<u8>;
         }
 
         impl Gl for Context {
@@ -111,6 +179,29 @@ macro_rules! gl_api {
             fn get_uniform_block_index(&mut self, program: GLuint, name: &str) -> GLuint { Context::get_uniform_block_index(self, program, name) }
             fn bind_attrib_location(&mut self, program: GLuint, index: GLuint, name: &str) { Context::bind_attrib_location(self, program, index, name) }
             fn bind_frag_data_location(&mut self, program: GLuint, color: GLuint, name: &str) { Context::bind_frag_data_location(self, program, color, name) }
+            fn get_frag_data_location(&mut self, program: GLuint, name: &str) -> GLint { Context::get_frag_data_location(self, program, name) }
+            fn get_active_uniform(&mut self, program: GLuint, index: GLuint) -> (String, GLint, GLenum) {
+                let (mut buf, mut len, mut size, mut ty) = (vec![0u8; 1024], 0, 0, 0);
+                Context::get_active_uniform(self, program, index, 1024, Some(&mut len), &mut size, &mut ty, &mut buf);
+                (String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned(), size, ty)
+            }
+            fn get_active_attrib(&mut self, program: GLuint, index: GLuint) -> (String, GLint, GLenum) {
+                let (mut buf, mut len, mut size, mut ty) = (vec![0u8; 1024], 0, 0, 0);
+                Context::get_active_attrib(self, program, index, 1024, Some(&mut len), &mut size, &mut ty, &mut buf);
+                (String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned(), size, ty)
+            }
+            fn get_active_uniformsiv(&mut self, program: GLuint, indices: &[GLuint], pname: GLenum, out: &mut [GLint]) { Context::get_active_uniformsiv(self, program, indices.len() as GLsizei, indices, pname, out) }
+            fn get_uniform_indices(&mut self, program: GLuint, names: &[&str]) -> Vec<GLuint> {
+                let mut out = vec![0; names.len()];
+                Context::get_uniform_indices(self, program, names.len() as GLsizei, names, &mut out);
+                out
+            }
+            fn get_active_uniform_blockiv(&mut self, program: GLuint, index: GLuint, pname: GLenum, out: &mut [GLint]) { Context::get_active_uniform_blockiv(self, program, index, pname, out) }
+            fn get_active_uniform_block_name(&mut self, program: GLuint, index: GLuint) -> String {
+                let (mut buf, mut len) = (vec![0u8; 1024], 0);
+                Context::get_active_uniform_block_name(self, program, index, 1024, Some(&mut len), &mut buf);
+                String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned()
+            }
             fn gen_buffer(&mut self) -> GLuint { Context::gen_buffer(self) }
             fn gen_vertex_array(&mut self) -> GLuint { Context::gen_vertex_array(self) }
             fn gen_texture(&mut self) -> GLuint { Context::gen_texture(self) }
@@ -133,9 +224,40 @@ macro_rules! gl_api {
             fn clear_bufferfv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLfloat]) { Context::clear_bufferfv(self, buffer, drawbuffer, value) }
             fn uniform4fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform4fv(self, location, (value.len() / 4) as GLsizei, value) }
             fn uniform_matrix4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix4fv(self, location, (value.len() / 16) as GLsizei, transpose as GLboolean, value) }
+            fn uniform1fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform1fv(self, location, (value.len() / 1) as GLsizei, value) }
+            fn uniform2fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform2fv(self, location, (value.len() / 2) as GLsizei, value) }
+            fn uniform3fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform3fv(self, location, (value.len() / 3) as GLsizei, value) }
+            fn uniform1iv(&mut self, location: GLint, value: &[GLint]) { Context::uniform1iv(self, location, (value.len() / 1) as GLsizei, value) }
+            fn uniform2iv(&mut self, location: GLint, value: &[GLint]) { Context::uniform2iv(self, location, (value.len() / 2) as GLsizei, value) }
+            fn uniform3iv(&mut self, location: GLint, value: &[GLint]) { Context::uniform3iv(self, location, (value.len() / 3) as GLsizei, value) }
+            fn uniform4iv(&mut self, location: GLint, value: &[GLint]) { Context::uniform4iv(self, location, (value.len() / 4) as GLsizei, value) }
+            fn uniform1uiv(&mut self, location: GLint, value: &[GLuint]) { Context::uniform1uiv(self, location, (value.len() / 1) as GLsizei, value) }
+            fn uniform2uiv(&mut self, location: GLint, value: &[GLuint]) { Context::uniform2uiv(self, location, (value.len() / 2) as GLsizei, value) }
+            fn uniform3uiv(&mut self, location: GLint, value: &[GLuint]) { Context::uniform3uiv(self, location, (value.len() / 3) as GLsizei, value) }
+            fn uniform4uiv(&mut self, location: GLint, value: &[GLuint]) { Context::uniform4uiv(self, location, (value.len() / 4) as GLsizei, value) }
+            fn uniform_matrix2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix2fv(self, location, (value.len() / 4) as GLsizei, transpose as GLboolean, value) }
+            fn uniform_matrix3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix3fv(self, location, (value.len() / 9) as GLsizei, transpose as GLboolean, value) }
+            fn uniform_matrix2x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix2x3fv(self, location, (value.len() / 6) as GLsizei, transpose as GLboolean, value) }
+            fn uniform_matrix3x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix3x2fv(self, location, (value.len() / 6) as GLsizei, transpose as GLboolean, value) }
+            fn uniform_matrix2x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix2x4fv(self, location, (value.len() / 8) as GLsizei, transpose as GLboolean, value) }
+            fn uniform_matrix4x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix4x2fv(self, location, (value.len() / 8) as GLsizei, transpose as GLboolean, value) }
+            fn uniform_matrix3x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix3x4fv(self, location, (value.len() / 12) as GLsizei, transpose as GLboolean, value) }
+            fn uniform_matrix4x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix4x3fv(self, location, (value.len() / 12) as GLsizei, transpose as GLboolean, value) }
             fn get_integerv(&mut self, pname: GLenum, out: &mut [GLint]) { Context::get_integerv(self, pname, out) }
             fn get_floatv(&mut self, pname: GLenum, out: &mut [GLfloat]) { Context::get_floatv(self, pname, out) }
             fn read_pixels(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, out: &mut [u8]) { Context::read_pixels(self, x, y, width, height, format, ty, PixelsMut::Bytes(out)) }
+            fn tex_image_1d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>) { Context::tex_image_1d(self, target, level, internal_format, width, border, format, ty, Pixels::from(data)) }
+            fn sampler_parameterfv(&mut self, sampler: GLuint, pname: GLenum, params: &[GLfloat]) { Context::sampler_parameterfv(self, sampler, pname, params) }
+            fn clear_bufferiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLint]) { Context::clear_bufferiv(self, buffer, drawbuffer, value) }
+            fn clear_bufferuiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLuint]) { Context::clear_bufferuiv(self, buffer, drawbuffer, value) }
+            fn read_pixels_to_buffer(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, offset: usize) { Context::read_pixels(self, x, y, width, height, format, ty, PixelsMut::Offset(offset)) }
+            fn get_buffer_sub_data(&mut self, target: GLenum, offset: usize, out: &mut [u8]) { Context::get_buffer_sub_data(self, target, offset as isize, out.len() as isize, out) }
+            fn read_mapped(&mut self, target: GLenum, offset: usize, length: usize) -> Vec<u8> {
+                Context::map_buffer_range(self, target, offset as isize, length as isize, MAP_READ_BIT);
+                let bytes = Context::with_mapped(self, target, |b| b.to_vec()).unwrap_or_default();
+                Context::unmap_buffer(self, target);
+                bytes
+            }
         }
 
         /// Native entry points, loaded through `eglGetProcAddress`.
@@ -152,6 +274,13 @@ macro_rules! gl_api {
             get_uniform_block_index: unsafe extern "system" fn(GLuint, *const u8) -> GLuint,
             bind_attrib_location: unsafe extern "system" fn(GLuint, GLuint, *const u8),
             bind_frag_data_location: unsafe extern "system" fn(GLuint, GLuint, *const u8),
+            get_frag_data_location: unsafe extern "system" fn(GLuint, *const u8) -> GLint,
+            get_active_uniform: unsafe extern "system" fn(GLuint, GLuint, GLsizei, *mut GLsizei, *mut GLint, *mut GLenum, *mut u8),
+            get_active_attrib: unsafe extern "system" fn(GLuint, GLuint, GLsizei, *mut GLsizei, *mut GLint, *mut GLenum, *mut u8),
+            get_active_uniformsiv: unsafe extern "system" fn(GLuint, GLsizei, *const GLuint, GLenum, *mut GLint),
+            get_uniform_indices: unsafe extern "system" fn(GLuint, GLsizei, *const *const u8, *mut GLuint),
+            get_active_uniform_blockiv: unsafe extern "system" fn(GLuint, GLuint, GLenum, *mut GLint),
+            get_active_uniform_block_name: unsafe extern "system" fn(GLuint, GLuint, GLsizei, *mut GLsizei, *mut u8),
             gen_buffers: unsafe extern "system" fn(GLsizei, *mut GLuint),
             gen_vertex_arrays: unsafe extern "system" fn(GLsizei, *mut GLuint),
             gen_textures: unsafe extern "system" fn(GLsizei, *mut GLuint),
@@ -174,9 +303,35 @@ macro_rules! gl_api {
             clear_bufferfv: unsafe extern "system" fn(GLenum, GLint, *const GLfloat),
             uniform4fv: unsafe extern "system" fn(GLint, GLsizei, *const GLfloat),
             uniform_matrix4fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
+            uniform1fv: unsafe extern "system" fn(GLint, GLsizei, *const GLfloat),
+            uniform2fv: unsafe extern "system" fn(GLint, GLsizei, *const GLfloat),
+            uniform3fv: unsafe extern "system" fn(GLint, GLsizei, *const GLfloat),
+            uniform1iv: unsafe extern "system" fn(GLint, GLsizei, *const GLint),
+            uniform2iv: unsafe extern "system" fn(GLint, GLsizei, *const GLint),
+            uniform3iv: unsafe extern "system" fn(GLint, GLsizei, *const GLint),
+            uniform4iv: unsafe extern "system" fn(GLint, GLsizei, *const GLint),
+            uniform1uiv: unsafe extern "system" fn(GLint, GLsizei, *const GLuint),
+            uniform2uiv: unsafe extern "system" fn(GLint, GLsizei, *const GLuint),
+            uniform3uiv: unsafe extern "system" fn(GLint, GLsizei, *const GLuint),
+            uniform4uiv: unsafe extern "system" fn(GLint, GLsizei, *const GLuint),
+            uniform_matrix2fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
+            uniform_matrix3fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
+            uniform_matrix2x3fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
+            uniform_matrix3x2fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
+            uniform_matrix2x4fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
+            uniform_matrix4x2fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
+            uniform_matrix3x4fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
+            uniform_matrix4x3fv: unsafe extern "system" fn(GLint, GLsizei, GLboolean, *const GLfloat),
             get_integerv: unsafe extern "system" fn(GLenum, *mut GLint),
             get_floatv: unsafe extern "system" fn(GLenum, *mut GLfloat),
             read_pixels: unsafe extern "system" fn(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, *mut c_void),
+            tex_image_1d: unsafe extern "system" fn(GLenum, GLint, GLint, GLsizei, GLint, GLenum, GLenum, *const c_void),
+            sampler_parameterfv: unsafe extern "system" fn(GLuint, GLenum, *const GLfloat),
+            clear_bufferiv: unsafe extern "system" fn(GLenum, GLint, *const GLint),
+            clear_bufferuiv: unsafe extern "system" fn(GLenum, GLint, *const GLuint),
+            get_buffer_sub_data: unsafe extern "system" fn(GLenum, isize, isize, *mut c_void),
+            map_buffer_range: unsafe extern "system" fn(GLenum, isize, isize, GLbitfield) -> *mut c_void,
+            unmap_buffer: unsafe extern "system" fn(GLenum) -> GLboolean,
         }
 
         impl NativeFns {
@@ -193,6 +348,13 @@ macro_rules! gl_api {
                     get_uniform_block_index: egl.proc("glGetUniformBlockIndex")?,
                     bind_attrib_location: egl.proc("glBindAttribLocation")?,
                     bind_frag_data_location: egl.proc("glBindFragDataLocation")?,
+                    get_frag_data_location: egl.proc("glGetFragDataLocation")?,
+                    get_active_uniform: egl.proc("glGetActiveUniform")?,
+                    get_active_attrib: egl.proc("glGetActiveAttrib")?,
+                    get_active_uniformsiv: egl.proc("glGetActiveUniformsiv")?,
+                    get_uniform_indices: egl.proc("glGetUniformIndices")?,
+                    get_active_uniform_blockiv: egl.proc("glGetActiveUniformBlockiv")?,
+                    get_active_uniform_block_name: egl.proc("glGetActiveUniformBlockName")?,
                     gen_buffers: egl.proc("glGenBuffers")?,
                     gen_vertex_arrays: egl.proc("glGenVertexArrays")?,
                     gen_textures: egl.proc("glGenTextures")?,
@@ -215,9 +377,35 @@ macro_rules! gl_api {
                     clear_bufferfv: egl.proc("glClearBufferfv")?,
                     uniform4fv: egl.proc("glUniform4fv")?,
                     uniform_matrix4fv: egl.proc("glUniformMatrix4fv")?,
+                    uniform1fv: egl.proc("glUniform1fv")?,
+                    uniform2fv: egl.proc("glUniform2fv")?,
+                    uniform3fv: egl.proc("glUniform3fv")?,
+                    uniform1iv: egl.proc("glUniform1iv")?,
+                    uniform2iv: egl.proc("glUniform2iv")?,
+                    uniform3iv: egl.proc("glUniform3iv")?,
+                    uniform4iv: egl.proc("glUniform4iv")?,
+                    uniform1uiv: egl.proc("glUniform1uiv")?,
+                    uniform2uiv: egl.proc("glUniform2uiv")?,
+                    uniform3uiv: egl.proc("glUniform3uiv")?,
+                    uniform4uiv: egl.proc("glUniform4uiv")?,
+                    uniform_matrix2fv: egl.proc("glUniformMatrix2fv")?,
+                    uniform_matrix3fv: egl.proc("glUniformMatrix3fv")?,
+                    uniform_matrix2x3fv: egl.proc("glUniformMatrix2x3fv")?,
+                    uniform_matrix3x2fv: egl.proc("glUniformMatrix3x2fv")?,
+                    uniform_matrix2x4fv: egl.proc("glUniformMatrix2x4fv")?,
+                    uniform_matrix4x2fv: egl.proc("glUniformMatrix4x2fv")?,
+                    uniform_matrix3x4fv: egl.proc("glUniformMatrix3x4fv")?,
+                    uniform_matrix4x3fv: egl.proc("glUniformMatrix4x3fv")?,
                     get_integerv: egl.proc("glGetIntegerv")?,
                     get_floatv: egl.proc("glGetFloatv")?,
                     read_pixels: egl.proc("glReadPixels")?,
+                    tex_image_1d: egl.proc("glTexImage1D")?,
+                    sampler_parameterfv: egl.proc("glSamplerParameterfv")?,
+                    clear_bufferiv: egl.proc("glClearBufferiv")?,
+                    clear_bufferuiv: egl.proc("glClearBufferuiv")?,
+                    get_buffer_sub_data: egl.proc("glGetBufferSubData")?,
+                    map_buffer_range: egl.proc("glMapBufferRange")?,
+                    unmap_buffer: egl.proc("glUnmapBuffer")?,
                 })
             }
         }
@@ -286,6 +474,55 @@ macro_rules! gl_api {
                 let c = CString::new(name).unwrap_or_default();
                 // SAFETY: a NUL-terminated string valid for the call.
                 unsafe { (self.f.bind_frag_data_location)(program, color, c.as_ptr().cast()) }
+            }
+            fn get_frag_data_location(&mut self, program: GLuint, name: &str) -> GLint {
+                let c = CString::new(name).unwrap_or_default();
+                // SAFETY: a NUL-terminated string valid for the call.
+                unsafe { (self.f.get_frag_data_location)(program, c.as_ptr().cast()) }
+            }
+            fn get_active_uniform(&mut self, program: GLuint, index: GLuint) -> (String, GLint, GLenum) {
+                let (mut buf, mut len, mut size, mut ty) = (vec![0u8; 1024], 0, 0, 0);
+                // SAFETY: `buf` holds the 1024 writable bytes passed as its size; the other
+                // out-parameters are live locals.
+                unsafe { (self.f.get_active_uniform)(program, index, 1024, &mut len, &mut size, &mut ty, buf.as_mut_ptr()) };
+                (String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned(), size, ty)
+            }
+            fn get_active_attrib(&mut self, program: GLuint, index: GLuint) -> (String, GLint, GLenum) {
+                let (mut buf, mut len, mut size, mut ty) = (vec![0u8; 1024], 0, 0, 0);
+                // SAFETY: as for get_active_uniform.
+                unsafe { (self.f.get_active_attrib)(program, index, 1024, &mut len, &mut size, &mut ty, buf.as_mut_ptr()) };
+                (String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned(), size, ty)
+            }
+            fn get_active_uniformsiv(&mut self, program: GLuint, indices: &[GLuint], pname: GLenum, out: &mut [GLint]) {
+                assert!(out.len() >= indices.len(), "one output per index");
+                // SAFETY: `indices` is readable and `out` writable for `indices.len()` values.
+                unsafe { (self.f.get_active_uniformsiv)(program, indices.len() as GLsizei, indices.as_ptr(), pname, out.as_mut_ptr()) }
+            }
+            fn get_uniform_indices(&mut self, program: GLuint, names: &[&str]) -> Vec<GLuint> {
+                let c: Vec<CString> = names.iter().map(|n| CString::new(*n).unwrap_or_default()).collect();
+                let ptrs: Vec<*const u8> = c.iter().map(|n| n.as_ptr().cast()).collect();
+                let mut out = vec![0; names.len()];
+                // SAFETY: `ptrs` holds `names.len()` NUL-terminated strings that outlive the
+                // call (owned by `c`); `out` is writable for as many indices.
+                unsafe { (self.f.get_uniform_indices)(program, ptrs.len() as GLsizei, ptrs.as_ptr(), out.as_mut_ptr()) };
+                out
+            }
+            fn get_active_uniform_blockiv(&mut self, program: GLuint, index: GLuint, pname: GLenum, out: &mut [GLint]) {
+                if pname == UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES {
+                    let mut n = 0;
+                    // SAFETY: a single-valued query into a live local.
+                    unsafe { (self.f.get_active_uniform_blockiv)(program, index, UNIFORM_BLOCK_ACTIVE_UNIFORMS, &mut n) };
+                    assert!(out.len() >= n.max(0) as usize, "room for every active uniform index of the block");
+                }
+                assert!(!out.is_empty(), "room for one value");
+                // SAFETY: `out` is writable for every value the pname writes (checked above).
+                unsafe { (self.f.get_active_uniform_blockiv)(program, index, pname, out.as_mut_ptr()) }
+            }
+            fn get_active_uniform_block_name(&mut self, program: GLuint, index: GLuint) -> String {
+                let (mut buf, mut len) = (vec![0u8; 1024], 0);
+                // SAFETY: `buf` holds the 1024 writable bytes passed as its size.
+                unsafe { (self.f.get_active_uniform_block_name)(program, index, 1024, &mut len, buf.as_mut_ptr()) };
+                String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned()
             }
             fn gen_buffer(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_buffers)(1, &mut n) }; n }
             fn gen_vertex_array(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_vertex_arrays)(1, &mut n) }; n }
@@ -364,6 +601,27 @@ macro_rules! gl_api {
                 // SAFETY: `value` holds count * 16 floats.
                 unsafe { (self.f.uniform_matrix4fv)(location, (value.len() / 16) as GLsizei, transpose as GLboolean, value.as_ptr()) }
             }
+            // SAFETY (the uniform arrays below): `value` holds (length / components) whole
+            // elements, which is the count passed.
+            fn uniform1fv(&mut self, location: GLint, value: &[GLfloat]) { unsafe { (self.f.uniform1fv)(location, (value.len() / 1) as GLsizei, value.as_ptr()) } }
+            fn uniform2fv(&mut self, location: GLint, value: &[GLfloat]) { unsafe { (self.f.uniform2fv)(location, (value.len() / 2) as GLsizei, value.as_ptr()) } }
+            fn uniform3fv(&mut self, location: GLint, value: &[GLfloat]) { unsafe { (self.f.uniform3fv)(location, (value.len() / 3) as GLsizei, value.as_ptr()) } }
+            fn uniform1iv(&mut self, location: GLint, value: &[GLint]) { unsafe { (self.f.uniform1iv)(location, (value.len() / 1) as GLsizei, value.as_ptr()) } }
+            fn uniform2iv(&mut self, location: GLint, value: &[GLint]) { unsafe { (self.f.uniform2iv)(location, (value.len() / 2) as GLsizei, value.as_ptr()) } }
+            fn uniform3iv(&mut self, location: GLint, value: &[GLint]) { unsafe { (self.f.uniform3iv)(location, (value.len() / 3) as GLsizei, value.as_ptr()) } }
+            fn uniform4iv(&mut self, location: GLint, value: &[GLint]) { unsafe { (self.f.uniform4iv)(location, (value.len() / 4) as GLsizei, value.as_ptr()) } }
+            fn uniform1uiv(&mut self, location: GLint, value: &[GLuint]) { unsafe { (self.f.uniform1uiv)(location, (value.len() / 1) as GLsizei, value.as_ptr()) } }
+            fn uniform2uiv(&mut self, location: GLint, value: &[GLuint]) { unsafe { (self.f.uniform2uiv)(location, (value.len() / 2) as GLsizei, value.as_ptr()) } }
+            fn uniform3uiv(&mut self, location: GLint, value: &[GLuint]) { unsafe { (self.f.uniform3uiv)(location, (value.len() / 3) as GLsizei, value.as_ptr()) } }
+            fn uniform4uiv(&mut self, location: GLint, value: &[GLuint]) { unsafe { (self.f.uniform4uiv)(location, (value.len() / 4) as GLsizei, value.as_ptr()) } }
+            fn uniform_matrix2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix2fv)(location, (value.len() / 4) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
+            fn uniform_matrix3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix3fv)(location, (value.len() / 9) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
+            fn uniform_matrix2x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix2x3fv)(location, (value.len() / 6) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
+            fn uniform_matrix3x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix3x2fv)(location, (value.len() / 6) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
+            fn uniform_matrix2x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix2x4fv)(location, (value.len() / 8) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
+            fn uniform_matrix4x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix4x2fv)(location, (value.len() / 8) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
+            fn uniform_matrix3x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix3x4fv)(location, (value.len() / 12) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
+            fn uniform_matrix4x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix4x3fv)(location, (value.len() / 12) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
             fn get_integerv(&mut self, pname: GLenum, out: &mut [GLint]) {
                 let mut all = [0; 16];
                 // SAFETY: no 3.3 state variable returns more than 16 values.
@@ -381,6 +639,42 @@ macro_rules! gl_api {
             fn read_pixels(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, out: &mut [u8]) {
                 // SAFETY: tests size `out` for the rectangle under the pack state they set.
                 unsafe { (self.f.read_pixels)(x, y, width, height, format, ty, out.as_mut_ptr().cast()) }
+            }
+            fn tex_image_1d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>) {
+                let ptr = data.map_or(std::ptr::null(), |d| d.as_ptr().cast());
+                // SAFETY: as for tex_image_2d.
+                unsafe { (self.f.tex_image_1d)(target, level, internal_format, width, border, format, ty, ptr) }
+            }
+            fn sampler_parameterfv(&mut self, sampler: GLuint, pname: GLenum, params: &[GLfloat]) {
+                // SAFETY: tests pass as many values as the pname takes.
+                unsafe { (self.f.sampler_parameterfv)(sampler, pname, params.as_ptr()) }
+            }
+            fn clear_bufferiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLint]) {
+                // SAFETY: tests pass 4 values for colour, 1 for stencil.
+                unsafe { (self.f.clear_bufferiv)(buffer, drawbuffer, value.as_ptr()) }
+            }
+            fn clear_bufferuiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLuint]) {
+                // SAFETY: tests pass 4 values.
+                unsafe { (self.f.clear_bufferuiv)(buffer, drawbuffer, value.as_ptr()) }
+            }
+            fn read_pixels_to_buffer(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, offset: usize) {
+                // SAFETY: with a pack buffer bound the pointer is an offset into it, never
+                // dereferenced as client memory.
+                unsafe { (self.f.read_pixels)(x, y, width, height, format, ty, offset as *mut c_void) }
+            }
+            fn get_buffer_sub_data(&mut self, target: GLenum, offset: usize, out: &mut [u8]) {
+                // SAFETY: `out` is writable for its length.
+                unsafe { (self.f.get_buffer_sub_data)(target, offset as isize, out.len() as isize, out.as_mut_ptr().cast()) }
+            }
+            fn read_mapped(&mut self, target: GLenum, offset: usize, length: usize) -> Vec<u8> {
+                // SAFETY: a successful map returns a pointer readable for `length` bytes until
+                // glUnmapBuffer, which comes after the copy; a failed one returns null.
+                unsafe {
+                    let p = (self.f.map_buffer_range)(target, offset as isize, length as isize, MAP_READ_BIT);
+                    let bytes = if p.is_null() { Vec::new() } else { std::slice::from_raw_parts(p.cast::<u8>(), length).to_vec() };
+                    (self.f.unmap_buffer)(target);
+                    bytes
+                }
             }
         }
     };
@@ -519,6 +813,8 @@ gl_api! {
     fn create_program() -> GLuint = "glCreateProgram";
     /// `glAttachShader`.
     fn attach_shader(program: GLuint, shader: GLuint) = "glAttachShader";
+    /// `glDetachShader`.
+    fn detach_shader(program: GLuint, shader: GLuint) = "glDetachShader";
     /// `glLinkProgram`.
     fn link_program(program: GLuint) = "glLinkProgram";
     /// `glUseProgram`.
@@ -533,10 +829,36 @@ gl_api! {
     fn uniform2f(location: GLint, x: GLfloat, y: GLfloat) = "glUniform2f";
     /// `glUniform4f`.
     fn uniform4f(location: GLint, x: GLfloat, y: GLfloat, z: GLfloat, w: GLfloat) = "glUniform4f";
+    /// `glUniform3f`.
+    fn uniform3f(location: GLint, x: GLfloat, y: GLfloat, z: GLfloat) = "glUniform3f";
+    /// `glUniform2i`.
+    fn uniform2i(location: GLint, x: GLint, y: GLint) = "glUniform2i";
+    /// `glUniform3i`.
+    fn uniform3i(location: GLint, x: GLint, y: GLint, z: GLint) = "glUniform3i";
+    /// `glUniform4i`.
+    fn uniform4i(location: GLint, x: GLint, y: GLint, z: GLint, w: GLint) = "glUniform4i";
+    /// `glUniform1ui`.
+    fn uniform1ui(location: GLint, x: GLuint) = "glUniform1ui";
+    /// `glUniform2ui`.
+    fn uniform2ui(location: GLint, x: GLuint, y: GLuint) = "glUniform2ui";
+    /// `glUniform3ui`.
+    fn uniform3ui(location: GLint, x: GLuint, y: GLuint, z: GLuint) = "glUniform3ui";
+    /// `glUniform4ui`.
+    fn uniform4ui(location: GLint, x: GLuint, y: GLuint, z: GLuint, w: GLuint) = "glUniform4ui";
+    /// `glVertexAttribI4i`.
+    fn vertex_attrib_i4i(index: GLuint, x: GLint, y: GLint, z: GLint, w: GLint) = "glVertexAttribI4i";
     /// `glDrawArrays`.
     fn draw_arrays(mode: GLenum, first: GLint, count: GLsizei) = "glDrawArrays";
     /// `glDrawArraysInstanced`.
     fn draw_arrays_instanced(mode: GLenum, first: GLint, count: GLsizei, instances: GLsizei) = "glDrawArraysInstanced";
+    /// `glTexBuffer`.
+    fn tex_buffer(target: GLenum, internal_format: GLenum, buffer: GLuint) = "glTexBuffer";
+    /// `glTexImage2DMultisample`.
+    fn tex_image_2d_multisample(target: GLenum, samples: GLsizei, internal_format: GLint, width: GLsizei, height: GLsizei, fixed_locations: GLboolean) = "glTexImage2DMultisample";
+    /// `glSamplerParameterf`.
+    fn sampler_parameterf(sampler: GLuint, pname: GLenum, param: GLfloat) = "glSamplerParameterf";
+    /// `glDrawBuffer`.
+    fn draw_buffer(buf: GLenum) = "glDrawBuffer";
 }
 
 impl NativeGl {

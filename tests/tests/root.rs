@@ -12,6 +12,7 @@ mod records;
 mod render_state;
 mod renderbuffer;
 mod sampler;
+mod scenes;
 mod state_query;
 mod texture;
 mod transport;
