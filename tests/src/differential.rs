@@ -5,7 +5,9 @@
 //! `inproc` and `thread` transports, and asserts: the scene's probes (exact pixels at chosen
 //! coordinates) on every implementation, no GL error anywhere, and every pixel of Tessera's
 //! image equal to the native one, unless `tests/expectations/differential.txt` lists a
-//! tolerance for the scene with its reason.
+//! tolerance for the scene with its reason. A scene listed in
+//! `tests/expectations/differential-fails.txt` is a known failure: it still runs, and the
+//! test fails if it passes (so the list never hides a fix) or fails before reaching Tessera.
 
 use tessera_engine::gl::*;
 use tessera_engine::wire::TransportKind;
@@ -70,17 +72,53 @@ pub fn tessera(transport: TransportKind, width: i32, height: i32) -> Context {
     Context::new(&config).expect("the GLES backend (Mesa llvmpipe) on this machine")
 }
 
+/// The reason a scene is listed as a known failure, if it is.
+pub fn known_failure(scene: &str) -> Option<&'static str> {
+    let list = include_str!("../expectations/differential-fails.txt");
+    list.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .find_map(|l| {
+            let (name, reason) = l.split_once(' ')?;
+            (name == scene).then_some(reason.trim())
+        })
+}
+
 /// Runs `scene` on the native driver and on Tessera (GLES, inproc and thread), checks the
-/// probes everywhere, and compares Tessera's pixels with the native driver's.
+/// probes everywhere, and compares Tessera's pixels with the native driver's. A scene listed
+/// as a known failure must fail on Tessera (and only there).
 pub fn check(name: &str, width: i32, height: i32, scene: impl Fn(&mut dyn Gl), probes: &[Probe]) {
+    let Some(reason) = known_failure(name) else {
+        return compare(name, width, height, &scene, probes);
+    };
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        compare(name, width, height, &scene, probes);
+    }));
+    match outcome {
+        Ok(()) => panic!("{name} is listed as a known failure ({reason}) but passes: remove it from the list"),
+        Err(e) => {
+            let message = e
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| e.downcast_ref::<&str>().copied())
+                .unwrap_or("");
+            assert!(
+                !message.contains("[oracle]"),
+                "{name}: a known failure must fail on Tessera, not on the native driver: {message}"
+            );
+            eprintln!("{name}: known failure ({reason}): {message}");
+        }
+    }
+}
+
+fn compare(name: &str, width: i32, height: i32, scene: &impl Fn(&mut dyn Gl), probes: &[Probe]) {
     let tolerance = tolerance(name);
     let mut native = NativeGl::new(width, height).expect("native desktop GL through the system EGL");
     scene(&mut native);
     let native_error = native.get_error();
     let expected = read_back(&mut native, width, height);
-    assert_eq!(native_error, NO_ERROR, "{name}: the scene raised {native_error:#x} on the native driver");
+    assert_eq!(native_error, NO_ERROR, "[oracle] {name}: the scene raised {native_error:#x} on the native driver");
     for p in probes {
-        assert_eq!(pixel(&expected, width, p.x, p.y), p.rgba, "{name}: native pixel ({}, {})", p.x, p.y);
+        assert_eq!(pixel(&expected, width, p.x, p.y), p.rgba, "[oracle] {name}: native pixel ({}, {})", p.x, p.y);
     }
     drop(native);
     for transport in [TransportKind::Inproc, TransportKind::Thread] {

@@ -347,7 +347,6 @@ void main() {
 }
 
 #[test]
-#[ignore = "known failure: SPIRV-Cross cannot translate sampler2DRect to GLSL ES (ProgramRejected)"]
 fn rectangle_texture_takes_texel_coordinates() {
     let texel = |i: i32, j: i32| [(i * 60 + 10) as u8, (j * 60 + 10) as u8, 128, 255];
     check(

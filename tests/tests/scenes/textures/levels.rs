@@ -327,7 +327,6 @@ fn max_level_caps_the_level() {
 }
 
 #[test]
-#[ignore = "known failure: GLES has no TEXTURE_LOD_BIAS; backend_gles ignores the bias (Unsupported event)"]
 fn lod_bias_adds_to_the_level() {
     lod_scene(
         "tex2d_lod_bias",
