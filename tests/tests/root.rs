@@ -4,6 +4,7 @@ mod architecture;
 mod buffer;
 mod differential;
 mod draw;
+mod faults;
 mod framebuffer;
 mod handles;
 mod program;

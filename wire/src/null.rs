@@ -17,6 +17,10 @@ use crate::format::{PixelFormat, PixelType};
 use crate::handle::{Handle, ObjectKind, RawHandle};
 use crate::record::{PixelDestination, Record};
 
+/// Largest buffer the null backend stores (it keeps buffer bytes to answer read-backs): a
+/// client, possibly another process, must not make it allocate without bound.
+pub const MAX_NULL_BUFFER: usize = 1 << 28;
+
 /// What the null backend saw; shared with whoever created it.
 #[derive(Debug, Default, Clone)]
 pub struct NullStats {
@@ -264,7 +268,7 @@ impl NullBackend {
                 }
                 let size = usize::try_from(*size)
                     .ok()
-                    .filter(|s| *s <= 1 << 34)
+                    .filter(|s| *s <= MAX_NULL_BUFFER)
                     .ok_or_else(|| SessionError::BadValue {
                         record: n,
                         what: format!("size {size}"),

@@ -1,23 +1,64 @@
 //! Transports: how batches reach a backend and how replies and events come back.
 //!
-//! | kind     | where the backend runs           | data plane                         |
-//! |----------|----------------------------------|------------------------------------|
-//! | `inproc` | the caller's thread, at flush    | the archive buffer itself          |
-//! | `thread` | a render thread of this process  | an SPSC ring of batch slots        |
+//! | kind | where the backend runs | data plane |
+//! |---|---|---|
+//! | `inproc` | the caller's thread, at flush | the archive buffer itself |
+//! | `thread` | a render thread of this process | an SPSC ring of batch slots (`ring.rs`) |
+//! | `shm[:PATH]` | a server process on this machine | memfd rings passed with `SCM_RIGHTS` (`shm.rs`) |
+//! | `fork` | a private server process the client spawns | as `shm`, over a socketpair (`dial.rs`) |
+//! | `unix:PATH` | a server process | frames on a unix socket (`stream.rs`) |
+//! | `tcp://HOST:PORT` | a server process, here or elsewhere | frames on TCP, with a shared secret |
 //!
 //! Every transport carries the same archived batches; a backend cannot tell which one fed it
 //! (the transport-parity test checks the bytes are identical). Steady-state frames never wait:
-//! only a reply (`wait_reply`) blocks, and every such wait is counted as a round trip.
+//! only replies, back-pressure (a full ring or send window) and probes block, and every such
+//! wait is counted in [`TransportStats::blocking_waits`].
+//!
+//! ## Module map
+//! - the process transports' client ends: `shm.rs`, `stream.rs`, `client.rs`, `dial.rs`;
+//! - the server: `server.rs` (listeners, shutdown), `session.rs` (one session's loop),
+//!   `handshake.rs`, `peer.rs` (`SO_PEERCRED`), `secret.rs` (the TCP challenge);
+//! - the data planes: `frame.rs` (framing, the batch message), `segment.rs` (memfds, the
+//!   control page), `byte_ring.rs` (the shared-memory rings), `doorbell.rs` (parking);
+//! - `sync.rs`: every atomic goes through it, so loom can model-check the ring and doorbell;
+//! - `sys.rs`: the system calls, each with its safety argument.
+//!
+//! A dead peer is noticed without a timeout: the kernel closes a dead process's sockets,
+//! every wait also waits on the socket, and each submit polls it. The client then latches
+//! the loss; every later call fails at once with the same [`SessionLost`].
 
+mod byte_ring;
+mod client;
+mod dial;
+mod doorbell;
+mod frame;
+pub mod handshake;
 mod inproc;
+pub mod peer;
 mod ring;
+pub mod secret;
+mod segment;
+pub mod server;
+mod session;
+mod shm;
+mod stream;
+mod sync;
+mod sys;
 mod thread;
 
+pub use dial::{DialError, DialOptions, Remote, default_socket_path, dial, server_binary};
+pub use frame::{MAX_MESSAGE, decode_batch_message};
+pub use handshake::ProbeSnapshot;
 pub use inproc::Inproc;
+pub use session::{BackendFactory, BackendRequest, ServerBackend};
+pub use shm::ShmTransport;
+pub use stream::StreamTransport;
 pub use thread::ThreadTransport;
 
+use std::path::PathBuf;
+
 use crate::backend::{Backend, BatchView, Event, Outbox, Reply, SessionError};
-use crate::batch::{Encoder, access_batch};
+use crate::batch::{Archiver, Encoder, access_batch};
 use crate::record::ReplyId;
 
 /// Which transport to use.
@@ -27,32 +68,91 @@ pub enum TransportKind {
     Inproc,
     /// Apply on a render thread.
     Thread,
+    /// Shared memory with a server on this machine, reached through its unix socket (`None`:
+    /// [`default_socket_path`]).
+    Shm(Option<PathBuf>),
+    /// Shared memory with a private server process this client spawns.
+    Fork,
+    /// Frames on a server's unix socket.
+    Unix(PathBuf),
+    /// Frames on TCP to a server.
+    Tcp {
+        /// `HOST:PORT`.
+        addr: String,
+        /// The shared secret's file (`None`: `TESSERA_SECRET_FILE`, or the dial options').
+        secret: Option<PathBuf>,
+    },
 }
 
 impl TransportKind {
-    /// Parses a `TESSERA_TRANSPORT` value (case-insensitive). Unknown values give `None`;
-    /// the caller warns and falls back.
+    /// Parses a `TESSERA_TRANSPORT` value: `inproc`, `thread`, `shm`, `shm:PATH`, `fork`,
+    /// `unix:PATH`, `tcp://HOST:PORT[?secret=FILE]`. Names are case-insensitive and have
+    /// aliases (`direct`, `render-thread`, `spawn`, …); paths and addresses are kept as
+    /// written. Unknown or incomplete values give `None`; the caller warns and falls back.
     pub fn parse(value: &str) -> Option<Self> {
-        match value.trim().to_ascii_lowercase().as_str() {
+        let value = value.trim();
+        let lower = value.to_ascii_lowercase();
+        let rest = |prefix: &str| value.get(prefix.len()..).filter(|r| !r.is_empty());
+        if lower.starts_with("shm:") {
+            return rest("shm:").map(|p| Self::Shm(Some(PathBuf::from(p))));
+        }
+        if lower.starts_with("unix:") {
+            return rest("unix:")
+                .map(|p| Self::Unix(PathBuf::from(p.strip_prefix("//").unwrap_or(p))));
+        }
+        if lower.starts_with("tcp://") || lower.starts_with("tcp:") {
+            let r = rest(if lower.starts_with("tcp://") {
+                "tcp://"
+            } else {
+                "tcp:"
+            })?;
+            let (addr, query) = r.split_once('?').unwrap_or((r, ""));
+            if addr.is_empty() || !addr.contains(':') {
+                return None;
+            }
+            let secret = query
+                .split('&')
+                .find_map(|kv| kv.strip_prefix("secret="))
+                .map(PathBuf::from);
+            return Some(Self::Tcp {
+                addr: addr.to_owned(),
+                secret,
+            });
+        }
+        match lower.as_str() {
             "inproc" | "in-process" | "direct" => Some(Self::Inproc),
             "thread" | "threaded" | "render-thread" => Some(Self::Thread),
+            "shm" | "shared-memory" | "server" => Some(Self::Shm(None)),
+            "fork" | "spawn" | "private" => Some(Self::Fork),
             _ => None,
         }
     }
 
-    /// The canonical name.
+    /// The canonical name of the kind (without its path or address).
     pub fn name(&self) -> &'static str {
         match self {
             Self::Inproc => "inproc",
             Self::Thread => "thread",
+            Self::Shm(_) => "shm",
+            Self::Fork => "fork",
+            Self::Unix(_) => "unix",
+            Self::Tcp { .. } => "tcp",
         }
+    }
+
+    /// Whether the backend runs in another process (reached with [`dial`]).
+    pub fn is_remote(&self) -> bool {
+        !matches!(self, Self::Inproc | Self::Thread)
     }
 
     /// Reads `TESSERA_TRANSPORT`, warning about an unknown value; `inproc` when unset.
     pub fn from_env() -> Self {
         match std::env::var("TESSERA_TRANSPORT") {
             Ok(v) => Self::parse(&v).unwrap_or_else(|| {
-                log::warn!("TESSERA_TRANSPORT={v:?} is not one of inproc, thread; using inproc");
+                log::warn!(
+                    "TESSERA_TRANSPORT={v:?} is not one of inproc, thread, shm[:PATH], fork, \
+                     unix:PATH, tcp://HOST:PORT; using inproc"
+                );
                 Self::Inproc
             }),
             Err(_) => Self::Inproc,
@@ -71,8 +171,11 @@ pub struct TransportStats {
     pub record_bytes: u64,
     /// Stage bytes submitted.
     pub stage_bytes: u64,
-    /// Times the client blocked waiting for the backend (replies, and ring space).
+    /// Times the client blocked waiting for the backend (replies, ring space, send window).
     pub blocking_waits: u64,
+    /// Bytes that crossed a process boundary (batch messages with their framing; 0 for the
+    /// in-process transports).
+    pub wire_bytes: u64,
 }
 
 /// The session is over; every later call fails the same way.
@@ -99,14 +202,92 @@ pub trait Transport: Send {
 
     /// Counters so far.
     fn stats(&self) -> TransportStats;
+
+    /// What a capturing null backend in a server saw, with the batches it captured since the
+    /// last call (`None` when the backend is in this process: use its own probe).
+    fn probe(&mut self) -> Result<Option<ProbeSnapshot>, SessionLost> {
+        Ok(None)
+    }
 }
 
-/// Creates a transport of `kind` in front of `backend`.
+/// Creates a transport of `kind` in front of `backend`, which runs in this process. For the
+/// process kinds (`shm`, `fork`, `unix:`, `tcp://`) the session runs their data plane with
+/// the server side on a thread, so an embedder's backend can be driven through the same
+/// protocol; [`dial`] reaches a real server process. If that session cannot start, the
+/// transport returned is already lost and says why.
 pub fn connect(kind: &TransportKind, backend: Box<dyn Backend>) -> Box<dyn Transport> {
     match kind {
         TransportKind::Inproc => Box::new(Inproc::new(backend)),
         TransportKind::Thread => Box::new(ThreadTransport::new(backend)),
+        _ => dial::loopback(kind, backend).unwrap_or_else(|e| {
+            let reason = format!("the {} session could not start: {e}", kind.name());
+            log::error!("tessera: {reason}");
+            Box::new(Failed {
+                kind: kind.clone(),
+                lost: SessionLost { reason },
+            })
+        }),
     }
+}
+
+/// The server's decoder without a backend: splits and validates a batch message as
+/// [`apply_message`] does, then decodes every record (tools, fuzzing).
+pub fn decode_message(msg: &[u8]) -> Result<Vec<crate::Record>, SessionError> {
+    let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(msg.len());
+    aligned.extend_from_slice(msg);
+    let (archive, stage) = decode_batch_message(&aligned)?;
+    let batch = access_batch(archive, stage)?;
+    batch
+        .records
+        .iter()
+        .map(|r| crate::batch::decode_record(r).map_err(SessionError::from))
+        .collect()
+}
+
+/// A transport whose session never started: every call fails with the reason.
+struct Failed {
+    kind: TransportKind,
+    lost: SessionLost,
+}
+
+impl Transport for Failed {
+    fn kind(&self) -> TransportKind {
+        self.kind.clone()
+    }
+
+    fn submit(&mut self, encoder: &mut Encoder) -> Result<(), SessionLost> {
+        let mut archive = Default::default();
+        encoder.finish(&mut Archiver::default(), &mut archive, &mut Vec::new());
+        Err(self.lost.clone())
+    }
+
+    fn wait_reply(&mut self, _id: ReplyId) -> Result<Reply, SessionLost> {
+        Err(self.lost.clone())
+    }
+
+    fn take_events(&mut self, _out: &mut Vec<Event>) {}
+
+    fn stats(&self) -> TransportStats {
+        TransportStats::default()
+    }
+}
+
+/// The server's decoder: splits a received batch message (`frame.rs`), validates the archive
+/// with bytecheck and its stage length, and applies it. Every process transport goes through
+/// this one function; it never panics on any input (the fuzz test feeds it mutated batches).
+/// `msg` is copied to 16-aligned memory first if it is not aligned.
+pub fn apply_message(
+    backend: &mut dyn Backend,
+    msg: &[u8],
+    out: &mut Outbox,
+) -> Result<(), SessionError> {
+    if msg.as_ptr().align_offset(16) != 0 {
+        let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(msg.len());
+        aligned.extend_from_slice(msg);
+        return apply_message(backend, &aligned, out);
+    }
+    let (archive, stage) = decode_batch_message(msg)?;
+    apply_archived(backend, archive, stage, out)
 }
 
 /// Validates one archived batch and applies it: the same code behind every transport.

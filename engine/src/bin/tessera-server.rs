@@ -1,0 +1,108 @@
+//! `tessera-server`: applies the records of Tessera clients in a separate process.
+//!
+//! ```text
+//! tessera-server [--unix PATH] [--tcp HOST:PORT --secret FILE] [--allow-capture]
+//! tessera-server --fd N            (spawned by a client's `fork` transport)
+//! ```
+//!
+//! With no listener named, it listens on the unix socket clients use by default
+//! (`TESSERA_SERVER`, else `$XDG_RUNTIME_DIR/tessera-server.sock`). It prints one
+//! `tessera-server: listening on …` line per listener on stdout, logs sessions on stderr
+//! (`TESSERA_LOG=error|warn|info|debug`, default `info`), and exits cleanly on SIGTERM.
+//!
+//! Everything but argument parsing lives in `tessera_wire::transport::server`, which needs
+//! no frontend crate. The one decision made here is which backends exist: [`make_backend`]
+//! maps a name a client asks for to a backend — the seam where the GLES and Vulkan backends
+//! plug in.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tessera_engine::wire::null::NullBackend;
+use tessera_engine::wire::transport::secret::Secret;
+use tessera_engine::wire::transport::server::{ServerConfig, serve};
+use tessera_engine::wire::transport::{BackendRequest, ServerBackend, default_socket_path};
+
+/// The backends this server can make, by the name a client's Hello gives.
+fn make_backend(request: &BackendRequest) -> Result<ServerBackend, String> {
+    match request.name.as_str() {
+        "null" => {
+            let (backend, probe) = NullBackend::new(request.capture);
+            Ok(ServerBackend {
+                backend: Box::new(backend),
+                probe: Some(probe),
+            })
+        }
+        other => Err(format!(
+            "this server has no backend named {other:?} (it has: null)"
+        )),
+    }
+}
+
+/// Logs to stderr, one line per record.
+struct StderrLog(log::LevelFilter);
+
+impl log::Log for StderrLog {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= self.0
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if self.enabled(record.metadata()) {
+            eprintln!(
+                "tessera-server[{}]: {}: {}",
+                std::process::id(),
+                record.level(),
+                record.args()
+            );
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: tessera-server [--unix PATH] [--tcp HOST:PORT --secret FILE] [--allow-capture]\n       \
+         tessera-server --fd N"
+    );
+    std::process::exit(2)
+}
+
+fn main() {
+    let level = match std::env::var("TESSERA_LOG").as_deref() {
+        Ok("error") => log::LevelFilter::Error,
+        Ok("warn") => log::LevelFilter::Warn,
+        Ok("debug") | Ok("trace") => log::LevelFilter::Debug,
+        _ => log::LevelFilter::Info,
+    };
+    let _ = log::set_boxed_logger(Box::new(StderrLog(level)));
+    log::set_max_level(level);
+
+    let mut config = ServerConfig::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| usage());
+        match arg.as_str() {
+            "--unix" => config.unix = Some(PathBuf::from(value())),
+            "--tcp" => config.tcp = Some(value()),
+            "--secret" => match Secret::load(&PathBuf::from(value())) {
+                Ok(secret) => config.secret = Some(secret),
+                Err(e) => {
+                    eprintln!("tessera-server: {e}");
+                    std::process::exit(1);
+                }
+            },
+            "--fd" => config.fd = Some(value().parse().unwrap_or_else(|_| usage())),
+            "--allow-capture" => config.allow_capture = true,
+            _ => usage(),
+        }
+    }
+    if config.unix.is_none() && config.tcp.is_none() && config.fd.is_none() {
+        config.unix = Some(default_socket_path());
+    }
+    if let Err(e) = serve(config, Arc::new(make_backend)) {
+        eprintln!("tessera-server: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,530 @@
+//! One server session: the handshake, then batches in and replies out until the client goes.
+//!
+//! A session owns its backend (its own objects: nothing is shared between sessions), runs on
+//! its own thread, and ends in exactly one of three ways, each logged with the session number
+//! and peer:
+//! - the client hung up (closed its socket, exited, or was killed — the kernel closes the
+//!   socket of a dead process, which wakes the session wherever it waits);
+//! - the client broke the protocol (a malformed frame or batch, a stale or forged handle, a
+//!   span outside the stage, an oversized message, a ring cursor that moved backwards): the
+//!   reason is sent to the client in an `Ended` frame and logged;
+//! - the server is shutting down.
+//!
+//! Either way the backend is dropped when the session ends, which frees every object the
+//! client created. A panic inside the backend is caught and ends only this session.
+
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::panic::AssertUnwindSafe;
+
+use rkyv::util::AlignedVec;
+
+use super::byte_ring::{Reader, WriteError, Writer};
+use super::doorbell::{self, EventSleeper, EventWaker, SocketReady};
+use super::frame::{self, FrameError, FrameKind, MAX_HANDSHAKE_FRAME, MAX_MESSAGE};
+use super::handshake::{self, DataPlane, Notice, ProbeSnapshot, Welcome};
+use super::secret::Secret;
+use super::segment::{self, clamp_ring};
+use super::sync::Ordering;
+use super::{apply_message, sys};
+use crate::backend::{Backend, Outbox, SessionError};
+use crate::null::NullProbe;
+
+/// A backend made for one session, and the null backend's probe when that is what it is.
+pub struct ServerBackend {
+    /// The backend.
+    pub backend: Box<dyn Backend>,
+    /// Its probe, when it is a capturing null backend.
+    pub probe: Option<NullProbe>,
+}
+
+/// What a client asked the server to create.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BackendRequest {
+    /// The backend's name (`null`, `gles`, `vulkan`).
+    pub name: String,
+    /// Whether to keep every batch for the probe (already reduced to what the server allows).
+    pub capture: bool,
+}
+
+/// Makes a backend by name: the seam where the GLES and Vulkan backends plug into a server.
+pub type BackendFactory = dyn Fn(&BackendRequest) -> Result<ServerBackend, String> + Send + Sync;
+
+/// How a session is to be run.
+pub(crate) struct SessionPolicy<'a> {
+    /// Number of the session in the log.
+    pub id: u64,
+    /// Who the peer is, for the log.
+    pub peer: String,
+    /// Whether the socket can carry descriptors (unix), so `shm` can be offered.
+    pub can_share_memory: bool,
+    /// The shared secret the client must prove (TCP).
+    pub secret: Option<&'a Secret>,
+    /// Whether sessions may capture batches for the probe.
+    pub allow_capture: bool,
+    /// Makes backends.
+    pub factory: &'a BackendFactory,
+}
+
+/// How a session ended.
+#[derive(Debug)]
+pub(crate) enum Ending {
+    /// The handshake refused the client.
+    Refused(String),
+    /// The client hung up.
+    HungUp,
+    /// The client broke the protocol, or the backend failed.
+    Violation(SessionError),
+}
+
+impl From<FrameError> for Ending {
+    fn from(e: FrameError) -> Self {
+        match e {
+            FrameError::HungUp => Ending::HungUp,
+            FrameError::Io(e) if is_hangup(&e) => Ending::HungUp,
+            other => Ending::Violation(SessionError::Transport(other.to_string())),
+        }
+    }
+}
+
+fn is_hangup(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind as K;
+    matches!(
+        e.kind(),
+        K::BrokenPipe
+            | K::ConnectionReset
+            | K::ConnectionAborted
+            | K::UnexpectedEof
+            | K::NotConnected
+    )
+}
+
+fn transport(what: impl std::fmt::Display) -> Ending {
+    Ending::Violation(SessionError::Transport(what.to_string()))
+}
+
+/// Runs one session on `sock` to its end, logging how it ended.
+pub(crate) fn run(sock: OwnedFd, policy: &SessionPolicy<'_>) {
+    let id = policy.id;
+    let peer = &policy.peer;
+    let mut backend = None;
+    let ending = serve(sock.as_fd(), policy, &mut backend);
+    let freed = match backend
+        .as_ref()
+        .and_then(|b: &ServerBackend| b.probe.as_ref())
+    {
+        Some(probe) => format!(
+            "{} live objects freed",
+            probe
+                .stats()
+                .live
+                .iter()
+                .map(|n| u64::from(*n))
+                .sum::<u64>()
+        ),
+        None => "its objects were freed".to_owned(),
+    };
+    match &ending {
+        Ending::Refused(reason) => log::warn!("session {id} ({peer}): refused: {reason}"),
+        Ending::HungUp if backend.is_some() => {
+            log::info!("session {id} ({peer}): ended: the client hung up; {freed}")
+        }
+        Ending::HungUp => {
+            log::info!("session {id} ({peer}): the client hung up during the handshake")
+        }
+        Ending::Violation(e) => {
+            let _ = frame::send(
+                sock.as_fd(),
+                FrameKind::Ended,
+                &[e.to_string().as_bytes()],
+                &[],
+            );
+            log::warn!("session {id} ({peer}): ended: {e}; {freed}");
+        }
+    }
+    // Dropping the backend frees every object of the session.
+    drop(backend);
+}
+
+fn serve(
+    sock: BorrowedFd<'_>,
+    policy: &SessionPolicy<'_>,
+    slot: &mut Option<ServerBackend>,
+) -> Ending {
+    let accepted = match handshake::server_accept(sock, policy.secret) {
+        Ok(a) => a,
+        Err(handshake::HandshakeError::Refused(reason)) => return Ending::Refused(reason),
+        Err(handshake::HandshakeError::Protocol(reason)) => return Ending::Refused(reason),
+    };
+    let hello = &accepted.hello;
+    let request = BackendRequest {
+        name: hello.backend.clone(),
+        capture: hello.capture && policy.allow_capture,
+    };
+    let made = match (policy.factory)(&request) {
+        Ok(b) => b,
+        Err(reason) => {
+            handshake::refuse(sock, &reason);
+            return Ending::Refused(reason);
+        }
+    };
+    let data_plane = if hello.data_plane == DataPlane::Shm && policy.can_share_memory {
+        DataPlane::Shm
+    } else {
+        DataPlane::Stream
+    };
+    let welcome = Welcome {
+        build_id: handshake::build_id(),
+        session: policy.id,
+        caps: made.backend.caps(),
+        data_plane,
+        cmd_bytes: clamp_ring(hello.cmd_bytes),
+        event_bytes: clamp_ring(hello.event_bytes),
+        window_bytes: hello.window_bytes.clamp(1 << 20, MAX_MESSAGE),
+        proof: accepted.proof,
+    };
+    if let Err(e) = handshake::send_welcome(sock, &welcome) {
+        return if is_hangup(&e) {
+            Ending::HungUp
+        } else {
+            transport(e)
+        };
+    }
+    log::info!(
+        "session {} ({}): {} backend over {:?}",
+        policy.id,
+        policy.peer,
+        request.name,
+        data_plane
+    );
+    let session = slot.insert(made);
+    match data_plane {
+        DataPlane::Shm => serve_shm(sock, &welcome, session).unwrap_or_else(|e| e),
+        DataPlane::Stream => serve_stream(sock, session).unwrap_or_else(|e| e),
+    }
+}
+
+/// Applies one message, turning a backend panic into a session error.
+fn apply_guarded(
+    session: &mut ServerBackend,
+    msg: &[u8],
+    out: &mut Outbox,
+) -> Result<(), SessionError> {
+    std::panic::catch_unwind(AssertUnwindSafe(|| {
+        apply_message(session.backend.as_mut(), msg, out)
+    }))
+    .unwrap_or_else(|_| Err(SessionError::Backend("the backend panicked".to_owned())))
+}
+
+/// The probe of a capturing null backend.
+fn snapshot(probe: Option<&NullProbe>) -> ProbeSnapshot {
+    let Some(probe) = probe else {
+        return ProbeSnapshot::default();
+    };
+    let captured = probe.take_batches();
+    let stats = probe.stats();
+    ProbeSnapshot {
+        batches: stats.batches,
+        records: stats.records,
+        by_name: stats
+            .by_name
+            .iter()
+            .map(|(n, c)| ((*n).to_owned(), *c))
+            .collect(),
+        record_bytes: stats.record_bytes,
+        stage_bytes: stats.stage_bytes,
+        captured,
+        live: stats.live.to_vec(),
+    }
+}
+
+/// Handles one control frame that arrived while the session waited. `Ok(())` to go on.
+fn control_frame(
+    sock: BorrowedFd<'_>,
+    session: &ServerBackend,
+    payload: &mut AlignedVec<16>,
+) -> Result<(), Ending> {
+    let mut fds = Vec::new();
+    match frame::recv(sock, MAX_HANDSHAKE_FRAME, payload, &mut fds)? {
+        FrameKind::Probe => {
+            let bytes = handshake::archive(&snapshot(session.probe.as_ref()));
+            frame::send(sock, FrameKind::ProbeReply, &[&bytes], &[]).map_err(transport)
+        }
+        other => Err(transport(format!(
+            "unexpected {other:?} frame on the control socket"
+        ))),
+    }
+}
+
+fn serve_shm(
+    sock: BorrowedFd<'_>,
+    welcome: &Welcome,
+    session: &mut ServerBackend,
+) -> Result<Ending, Ending> {
+    let mut payload = AlignedVec::new();
+    let mut fds: Vec<OwnedFd> = Vec::new();
+    let kind = frame::recv(sock, MAX_HANDSHAKE_FRAME, &mut payload, &mut fds)?;
+    if kind != FrameKind::Segments || fds.len() != 2 {
+        return Err(transport(format!(
+            "expected the client's segments, got {kind:?} with {} descriptors",
+            fds.len()
+        )));
+    }
+    let client_bell = fds.pop().ok_or_else(|| transport("no doorbell"))?;
+    let cmd_fd = fds.pop().ok_or_else(|| transport("no command segment"))?;
+    let cmd =
+        segment::map_command(&cmd_fd, welcome.cmd_bytes, welcome.event_bytes).map_err(transport)?;
+    let (event_fd, event) = segment::create_event(welcome.event_bytes).map_err(transport)?;
+    let bell = sys::eventfd().map_err(transport)?;
+    frame::send(
+        sock,
+        FrameKind::Segments,
+        &[],
+        &[event_fd.as_fd(), bell.as_fd()],
+    )
+    .map_err(transport)?;
+    drop((cmd_fd, event_fd));
+
+    let page = cmd.page();
+    let mut reader = Reader::new(segment::command_ring(&cmd));
+    let mut writer = Writer::new(segment::event_ring(&cmd, &event));
+    let waker = EventWaker(client_bell.as_fd());
+    let notify_client = || doorbell::notify(&page.client_parked.0, &waker);
+    let sleeper = EventSleeper {
+        bell: bell.as_fd(),
+        socket: sock,
+    };
+    let mut msg = AlignedVec::new();
+    let mut out = Outbox::default();
+    let mut applied = 0u64;
+    loop {
+        let complete = reader
+            .poll(&mut msg, MAX_MESSAGE, &notify_client)
+            .map_err(|e| Ending::Violation(SessionError::Transport(e.to_string())))?;
+        if !complete {
+            match doorbell::wait(&page.server_parked.0, &sleeper, reader.data_ready()) {
+                Ok(_) => {}
+                Err(SocketReady) => control_frame(sock, session, &mut payload)?,
+            }
+            continue;
+        }
+        let result = apply_guarded(session, &msg, &mut out);
+        applied += 1;
+        // Release: the batch's effects (replies written below) are ordered after it; the
+        // client reads `applied` only as a diagnostic today.
+        page.server.0.applied.store(applied, Ordering::Release);
+        for notice in out
+            .replies
+            .drain(..)
+            .map(|(id, reply)| Notice::Reply { id, reply })
+            .chain(out.events.drain(..).map(Notice::Event))
+        {
+            let bytes = handshake::archive(&notice);
+            let mut wait = |ready: &dyn Fn() -> bool| loop {
+                match doorbell::wait(&page.server_parked.0, &sleeper, ready) {
+                    Ok(_) => return Ok(()),
+                    Err(SocketReady) => control_frame(sock, session, &mut payload)?,
+                }
+            };
+            writer
+                .write(&[&bytes], &mut wait, &notify_client)
+                .map_err(|e| match e {
+                    WriteError::Ring(e) => {
+                        Ending::Violation(SessionError::Transport(e.to_string()))
+                    }
+                    WriteError::Wait(ending) => ending,
+                })?;
+        }
+        result.map_err(Ending::Violation)?;
+    }
+}
+
+fn serve_stream(sock: BorrowedFd<'_>, session: &mut ServerBackend) -> Result<Ending, Ending> {
+    let mut msg = AlignedVec::new();
+    let mut fds = Vec::new();
+    let mut out = Outbox::default();
+    let (mut applied, mut applied_bytes) = (0u64, 0u64);
+    loop {
+        match frame::recv(sock, MAX_MESSAGE, &mut msg, &mut fds)? {
+            FrameKind::Batch => {
+                let result = apply_guarded(session, &msg, &mut out);
+                applied += 1;
+                applied_bytes += msg.len() as u64;
+                for notice in out
+                    .replies
+                    .drain(..)
+                    .map(|(id, reply)| Notice::Reply { id, reply })
+                    .chain(out.events.drain(..).map(Notice::Event))
+                {
+                    let bytes = handshake::archive(&notice);
+                    frame::send(sock, FrameKind::Notice, &[&bytes], &[])
+                        .map_err(transport_or_hangup)?;
+                }
+                let mut progress = [0u8; 16];
+                progress[..8].copy_from_slice(&applied.to_le_bytes());
+                progress[8..].copy_from_slice(&applied_bytes.to_le_bytes());
+                frame::send(sock, FrameKind::Progress, &[&progress], &[])
+                    .map_err(transport_or_hangup)?;
+                result.map_err(Ending::Violation)?;
+            }
+            FrameKind::Probe => {
+                let bytes = handshake::archive(&snapshot(session.probe.as_ref()));
+                frame::send(sock, FrameKind::ProbeReply, &[&bytes], &[])
+                    .map_err(transport_or_hangup)?;
+            }
+            other => return Err(transport(format!("unexpected {other:?} frame"))),
+        }
+        fds.clear();
+    }
+}
+
+fn transport_or_hangup(e: std::io::Error) -> Ending {
+    if is_hangup(&e) {
+        Ending::HungUp
+    } else {
+        transport(e)
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use std::os::unix::net::UnixStream;
+
+    use super::*;
+    use crate::null::NullBackend;
+    use crate::transport::handshake::Hello;
+    use crate::transport::sync::Ordering;
+
+    /// Serves one session with a null backend on a thread; returns the client's socket.
+    fn session() -> (OwnedFd, std::thread::JoinHandle<()>) {
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        let thread = std::thread::spawn(move || {
+            let factory = |_: &BackendRequest| -> Result<ServerBackend, String> {
+                let (backend, probe) = NullBackend::new(false);
+                Ok(ServerBackend {
+                    backend: Box::new(backend),
+                    probe: Some(probe),
+                })
+            };
+            let policy = SessionPolicy {
+                id: 9,
+                peer: "test".to_owned(),
+                can_share_memory: true,
+                secret: None,
+                allow_capture: false,
+                factory: &factory,
+            };
+            run(OwnedFd::from(theirs), &policy);
+        });
+        (OwnedFd::from(ours), thread)
+    }
+
+    fn hello(plane: DataPlane) -> Hello {
+        Hello {
+            build_id: handshake::build_id(),
+            same_build: true,
+            data_plane: plane,
+            cmd_bytes: 1 << 16,
+            event_bytes: 1 << 16,
+            window_bytes: 1 << 20,
+            backend: "null".to_owned(),
+            capture: false,
+            nonce: [0; 16],
+        }
+    }
+
+    /// Reads frames until `Ended`; returns its reason.
+    fn ended(sock: BorrowedFd<'_>) -> String {
+        let mut payload = AlignedVec::new();
+        let mut fds = Vec::new();
+        loop {
+            match frame::recv(sock, MAX_MESSAGE, &mut payload, &mut fds) {
+                Ok(FrameKind::Ended) => return String::from_utf8_lossy(&payload).into_owned(),
+                Ok(_) => {}
+                Err(e) => panic!("no Ended frame: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_malformed_batch_ends_the_session_with_its_reason() {
+        let (sock, thread) = session();
+        handshake::client(sock.as_fd(), &hello(DataPlane::Stream), None).unwrap();
+        let garbage = [0x42u8; 48];
+        frame::send(sock.as_fd(), FrameKind::Batch, &[&garbage], &[]).unwrap();
+        assert!(ended(sock.as_fd()).contains("no batch magic"));
+        thread.join().unwrap();
+    }
+
+    #[test]
+    fn an_oversized_frame_is_refused_before_its_payload() {
+        let (sock, thread) = session();
+        handshake::client(sock.as_fd(), &hello(DataPlane::Stream), None).unwrap();
+        // Only the header: the server must refuse without waiting for a gigabyte.
+        let mut h = frame::header(FrameKind::Batch, 0);
+        h[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+        sys::send_all(sock.as_fd(), &[&h], &[]).unwrap();
+        assert!(ended(sock.as_fd()).contains("exceeds"));
+        thread.join().unwrap();
+    }
+
+    #[test]
+    fn a_ring_cursor_that_jumps_ahead_ends_the_session() {
+        let (sock, thread) = session();
+        let welcome = handshake::client(sock.as_fd(), &hello(DataPlane::Shm), None).unwrap();
+        assert_eq!(welcome.data_plane, DataPlane::Shm);
+        let (cmd_fd, cmd) =
+            segment::create_command(welcome.cmd_bytes, welcome.event_bytes).unwrap();
+        let bell = sys::eventfd().unwrap();
+        frame::send(
+            sock.as_fd(),
+            FrameKind::Segments,
+            &[],
+            &[cmd_fd.as_fd(), bell.as_fd()],
+        )
+        .unwrap();
+        let mut payload = AlignedVec::new();
+        let mut fds = Vec::new();
+        assert_eq!(
+            frame::recv(sock.as_fd(), MAX_MESSAGE, &mut payload, &mut fds).unwrap(),
+            FrameKind::Segments
+        );
+        assert_eq!(fds.len(), 2);
+        // A head more than one ring ahead of the tail cannot be honest.
+        cmd.page()
+            .client
+            .0
+            .cmd_head
+            .store(1 << 40, Ordering::Release);
+        sys::eventfd_ring(fds[1].as_fd());
+        assert!(ended(sock.as_fd()).contains("ring protocol"));
+        thread.join().unwrap();
+    }
+
+    #[test]
+    fn a_wrong_fingerprint_in_the_welcome_is_refused_by_the_client() {
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        let fake_server = std::thread::spawn(move || {
+            let sock = OwnedFd::from(theirs);
+            let mut payload = AlignedVec::new();
+            let mut fds = Vec::new();
+            assert_eq!(
+                frame::recv(sock.as_fd(), MAX_MESSAGE, &mut payload, &mut fds).unwrap(),
+                FrameKind::Hello
+            );
+            let mut welcome = (crate::FINGERPRINT ^ 0x10).to_le_bytes().to_vec();
+            welcome.extend_from_slice(&[0; 40]);
+            frame::send(sock.as_fd(), FrameKind::Welcome, &[&welcome], &[]).unwrap();
+            let kind = frame::recv(sock.as_fd(), MAX_MESSAGE, &mut payload, &mut fds).unwrap();
+            (kind, String::from_utf8_lossy(&payload).into_owned())
+        });
+        let sock = OwnedFd::from(ours);
+        let err = handshake::client(sock.as_fd(), &hello(DataPlane::Stream), None).unwrap_err();
+        assert!(
+            matches!(&err, handshake::HandshakeError::Refused(r) if r.contains("fingerprint mismatch")),
+            "{err}"
+        );
+        let (kind, reason) = fake_server.join().unwrap();
+        assert_eq!(kind, FrameKind::Refuse, "the client tells the server why");
+        assert!(reason.contains("fingerprint mismatch"));
+    }
+}
