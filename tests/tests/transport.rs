@@ -399,3 +399,52 @@ fn steady_frame_costs_per_transport() {
         }
     }
 }
+
+/// A triangle over a clear, read back: the pixels a real backend produced.
+fn triangle_pixels(ctx: &mut Context) -> Vec<u8> {
+    use tessera_tests::gl::Gl;
+    let gl: &mut dyn Gl = ctx;
+    gl.clear_color(0.0, 0.25, 0.5, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    let p = tessera_tests::programs::color_program(ctx);
+    let gl: &mut dyn Gl = ctx;
+    gl.use_program(p);
+    let loc = gl.get_uniform_location(p, "color");
+    gl.uniform4f(loc, 1.0, 0.5, 0.0, 1.0);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buf);
+    let verts: Vec<u8> = [-0.9f32, -0.9, 0.9, -0.9, -0.9, 0.9].iter().flat_map(|v| v.to_le_bytes()).collect();
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.draw_arrays(TRIANGLES, 0, 3);
+    let pixels = tessera_tests::differential::read_back(gl, 32, 32);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    pixels
+}
+
+#[test]
+fn every_transport_gives_the_gles_backends_pixels() {
+    let local = |kind| {
+        let mut ctx = tessera_tests::differential::tessera(kind, 32, 32);
+        triangle_pixels(&mut ctx)
+    };
+    let expected = local(TransportKind::Inproc);
+    let at = |p: &[u8], x: usize, y: usize| p[(y * 32 + x) * 4..][..4].to_vec();
+    assert_eq!(at(&expected, 4, 4), [255, 128, 0, 255]);
+    assert_eq!(at(&expected, 30, 30), [0, 64, 128, 255]);
+    assert!(local(TransportKind::Thread) == expected, "thread");
+    let server = Server::start();
+    for (name, kind) in server.kinds() {
+        let config = tessera_engine::Config {
+            backend: tessera_engine::BackendKind::Gles,
+            transport: kind,
+            surface: Some(SurfaceConfig::new(32, 32)),
+            ..tessera_engine::Config::default()
+        };
+        let mut ctx = Context::new(&config).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(triangle_pixels(&mut ctx) == expected, "{name}: pixels differ from inproc's");
+    }
+}

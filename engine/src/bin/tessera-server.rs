@@ -33,8 +33,16 @@ fn make_backend(request: &BackendRequest) -> Result<ServerBackend, String> {
                 probe: Some(probe),
             })
         }
+        // The server has no Vulkan backend yet, so auto means GLES.
+        "gles" | "auto" => {
+            let backend = tessera_backend_gles::GlesBackend::new().map_err(|e| e.to_string())?;
+            Ok(ServerBackend {
+                backend: Box::new(backend),
+                probe: None,
+            })
+        }
         other => Err(format!(
-            "this server has no backend named {other:?} (it has: null)"
+            "this server has no backend named {other:?} (it has: null, gles, auto)"
         )),
     }
 }
