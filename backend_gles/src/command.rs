@@ -716,11 +716,34 @@ impl Device {
             return Ok(());
         }
         let (enabled, index) = ctx.primitive_restart;
-        let fixed = enabled && index == conv::max_index(index_type);
-        if enabled && !fixed {
-            self.report(Missing::RestartIndex, "GLES restarts primitives only at the index type's maximum: other restart indices are ignored");
+        // GLES restarts only at the index type's maximum. A restart index above it matches no
+        // index (nothing restarts); one below it is emulated by drawing rewritten indices from
+        // a temporary buffer (see `restart_indices`).
+        let max = conv::max_index(index_type);
+        let rewrite = enabled && index < max;
+        if rewrite {
+            self.report(Missing::RestartIndex, "GLES restarts primitives only at the index type's maximum: draws with a smaller restart index read their indices back and draw a rewritten copy (slow)");
         }
-        self.shadow.enable(&self.gl, Cap::PrimitiveRestart, fixed);
+        self.shadow
+            .enable(&self.gl, Cap::PrimitiveRestart, enabled && index <= max);
+        let mut scratch = None;
+        let (mut index_type, mut offset) = (index_type, offset);
+        if rewrite && let Some(ib) = ctx.index_buffer {
+            let words = self.restart_indices(N, ib, index_type, offset, bytes, index)?;
+            // SAFETY: context current; the context's VAO is bound, so the new buffer becomes
+            // its element buffer until `ctx.vao_index`'s buffer is bound back after the draw.
+            unsafe {
+                let name = self
+                    .gl
+                    .create_buffer()
+                    .map_err(|e| Self::native_error(N, e))?;
+                self.gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(name));
+                self.gl
+                    .buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, &words, glow::STREAM_DRAW);
+                scratch = Some(name);
+            }
+            (index_type, offset) = (IndexType::U32, 0);
+        }
         let mut base_vertex = base_vertex;
         if base_vertex != 0 && !self.features.base_vertex {
             self.report(
@@ -753,7 +776,47 @@ impl Device {
                     .draw_elements_instanced_base_vertex(mode, count, ty, offset, instances, b),
             }
         }
+        if let Some(name) = scratch {
+            let original = ctx
+                .index_buffer
+                .and_then(|h| self.buffers.get(N, h).ok().map(|b| b.name));
+            // SAFETY: context current; puts the context's element buffer (what
+            // `ctx.vao_index` records) back on its VAO, then deletes the temporary buffer,
+            // which nothing references any more.
+            unsafe {
+                self.gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, original);
+                self.gl.delete_buffer(name);
+            }
+        }
         Ok(())
+    }
+
+    /// The `bytes` bytes of indices of type `ty` at `offset` of `buffer`, read back and
+    /// widened to 32 bits with `restart` turned into 0xFFFFFFFF, the index at which GLES
+    /// restarts 32-bit strips. A widened 8- or 16-bit index never equals it; a 32-bit one
+    /// that did would address vertex 2^32 - 1, which no buffer holds.
+    fn restart_indices(
+        &mut self,
+        record: &'static str,
+        buffer: BufferHandle,
+        ty: IndexType,
+        offset: u64,
+        bytes: u64,
+        restart: u32,
+    ) -> Result<Vec<u8>, SessionError> {
+        let src = self.read_buffer_as(record, buffer, offset, bytes)?;
+        let size = ty.size() as usize;
+        Ok(src
+            .chunks_exact(size)
+            .map(|c| match *c {
+                [a] => u32::from(a),
+                [a, b] => u32::from(u16::from_ne_bytes([a, b])),
+                [a, b, c, d] => u32::from_ne_bytes([a, b, c, d]),
+                _ => unreachable!("index sizes are 1, 2 or 4"),
+            })
+            .map(|i| if i == restart { u32::MAX } else { i })
+            .flat_map(u32::to_ne_bytes)
+            .collect())
     }
 
     /// The class of the colour attachment draw buffer `i` writes (Float when unknown).

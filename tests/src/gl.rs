@@ -224,14 +224,14 @@ macro_rules! gl_api {
             fn clear_bufferfv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLfloat]) { Context::clear_bufferfv(self, buffer, drawbuffer, value) }
             fn uniform4fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform4fv(self, location, (value.len() / 4) as GLsizei, value) }
             fn uniform_matrix4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { Context::uniform_matrix4fv(self, location, (value.len() / 16) as GLsizei, transpose as GLboolean, value) }
-            fn uniform1fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform1fv(self, location, (value.len() / 1) as GLsizei, value) }
+            fn uniform1fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform1fv(self, location, value.len() as GLsizei, value) }
             fn uniform2fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform2fv(self, location, (value.len() / 2) as GLsizei, value) }
             fn uniform3fv(&mut self, location: GLint, value: &[GLfloat]) { Context::uniform3fv(self, location, (value.len() / 3) as GLsizei, value) }
-            fn uniform1iv(&mut self, location: GLint, value: &[GLint]) { Context::uniform1iv(self, location, (value.len() / 1) as GLsizei, value) }
+            fn uniform1iv(&mut self, location: GLint, value: &[GLint]) { Context::uniform1iv(self, location, value.len() as GLsizei, value) }
             fn uniform2iv(&mut self, location: GLint, value: &[GLint]) { Context::uniform2iv(self, location, (value.len() / 2) as GLsizei, value) }
             fn uniform3iv(&mut self, location: GLint, value: &[GLint]) { Context::uniform3iv(self, location, (value.len() / 3) as GLsizei, value) }
             fn uniform4iv(&mut self, location: GLint, value: &[GLint]) { Context::uniform4iv(self, location, (value.len() / 4) as GLsizei, value) }
-            fn uniform1uiv(&mut self, location: GLint, value: &[GLuint]) { Context::uniform1uiv(self, location, (value.len() / 1) as GLsizei, value) }
+            fn uniform1uiv(&mut self, location: GLint, value: &[GLuint]) { Context::uniform1uiv(self, location, value.len() as GLsizei, value) }
             fn uniform2uiv(&mut self, location: GLint, value: &[GLuint]) { Context::uniform2uiv(self, location, (value.len() / 2) as GLsizei, value) }
             fn uniform3uiv(&mut self, location: GLint, value: &[GLuint]) { Context::uniform3uiv(self, location, (value.len() / 3) as GLsizei, value) }
             fn uniform4uiv(&mut self, location: GLint, value: &[GLuint]) { Context::uniform4uiv(self, location, (value.len() / 4) as GLsizei, value) }
@@ -601,27 +601,82 @@ macro_rules! gl_api {
                 // SAFETY: `value` holds count * 16 floats.
                 unsafe { (self.f.uniform_matrix4fv)(location, (value.len() / 16) as GLsizei, transpose as GLboolean, value.as_ptr()) }
             }
-            // SAFETY (the uniform arrays below): `value` holds (length / components) whole
-            // elements, which is the count passed.
-            fn uniform1fv(&mut self, location: GLint, value: &[GLfloat]) { unsafe { (self.f.uniform1fv)(location, (value.len() / 1) as GLsizei, value.as_ptr()) } }
-            fn uniform2fv(&mut self, location: GLint, value: &[GLfloat]) { unsafe { (self.f.uniform2fv)(location, (value.len() / 2) as GLsizei, value.as_ptr()) } }
-            fn uniform3fv(&mut self, location: GLint, value: &[GLfloat]) { unsafe { (self.f.uniform3fv)(location, (value.len() / 3) as GLsizei, value.as_ptr()) } }
-            fn uniform1iv(&mut self, location: GLint, value: &[GLint]) { unsafe { (self.f.uniform1iv)(location, (value.len() / 1) as GLsizei, value.as_ptr()) } }
-            fn uniform2iv(&mut self, location: GLint, value: &[GLint]) { unsafe { (self.f.uniform2iv)(location, (value.len() / 2) as GLsizei, value.as_ptr()) } }
-            fn uniform3iv(&mut self, location: GLint, value: &[GLint]) { unsafe { (self.f.uniform3iv)(location, (value.len() / 3) as GLsizei, value.as_ptr()) } }
-            fn uniform4iv(&mut self, location: GLint, value: &[GLint]) { unsafe { (self.f.uniform4iv)(location, (value.len() / 4) as GLsizei, value.as_ptr()) } }
-            fn uniform1uiv(&mut self, location: GLint, value: &[GLuint]) { unsafe { (self.f.uniform1uiv)(location, (value.len() / 1) as GLsizei, value.as_ptr()) } }
-            fn uniform2uiv(&mut self, location: GLint, value: &[GLuint]) { unsafe { (self.f.uniform2uiv)(location, (value.len() / 2) as GLsizei, value.as_ptr()) } }
-            fn uniform3uiv(&mut self, location: GLint, value: &[GLuint]) { unsafe { (self.f.uniform3uiv)(location, (value.len() / 3) as GLsizei, value.as_ptr()) } }
-            fn uniform4uiv(&mut self, location: GLint, value: &[GLuint]) { unsafe { (self.f.uniform4uiv)(location, (value.len() / 4) as GLsizei, value.as_ptr()) } }
-            fn uniform_matrix2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix2fv)(location, (value.len() / 4) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
-            fn uniform_matrix3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix3fv)(location, (value.len() / 9) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
-            fn uniform_matrix2x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix2x3fv)(location, (value.len() / 6) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
-            fn uniform_matrix3x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix3x2fv)(location, (value.len() / 6) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
-            fn uniform_matrix2x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix2x4fv)(location, (value.len() / 8) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
-            fn uniform_matrix4x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix4x2fv)(location, (value.len() / 8) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
-            fn uniform_matrix3x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix3x4fv)(location, (value.len() / 12) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
-            fn uniform_matrix4x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) { unsafe { (self.f.uniform_matrix4x3fv)(location, (value.len() / 12) as GLsizei, transpose as GLboolean, value.as_ptr()) } }
+            fn uniform1fv(&mut self, location: GLint, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform1fv)(location, value.len() as GLsizei, value.as_ptr()) }
+            }
+            fn uniform2fv(&mut self, location: GLint, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform2fv)(location, (value.len() / 2) as GLsizei, value.as_ptr()) }
+            }
+            fn uniform3fv(&mut self, location: GLint, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform3fv)(location, (value.len() / 3) as GLsizei, value.as_ptr()) }
+            }
+            fn uniform1iv(&mut self, location: GLint, value: &[GLint]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform1iv)(location, value.len() as GLsizei, value.as_ptr()) }
+            }
+            fn uniform2iv(&mut self, location: GLint, value: &[GLint]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform2iv)(location, (value.len() / 2) as GLsizei, value.as_ptr()) }
+            }
+            fn uniform3iv(&mut self, location: GLint, value: &[GLint]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform3iv)(location, (value.len() / 3) as GLsizei, value.as_ptr()) }
+            }
+            fn uniform4iv(&mut self, location: GLint, value: &[GLint]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform4iv)(location, (value.len() / 4) as GLsizei, value.as_ptr()) }
+            }
+            fn uniform1uiv(&mut self, location: GLint, value: &[GLuint]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform1uiv)(location, value.len() as GLsizei, value.as_ptr()) }
+            }
+            fn uniform2uiv(&mut self, location: GLint, value: &[GLuint]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform2uiv)(location, (value.len() / 2) as GLsizei, value.as_ptr()) }
+            }
+            fn uniform3uiv(&mut self, location: GLint, value: &[GLuint]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform3uiv)(location, (value.len() / 3) as GLsizei, value.as_ptr()) }
+            }
+            fn uniform4uiv(&mut self, location: GLint, value: &[GLuint]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform4uiv)(location, (value.len() / 4) as GLsizei, value.as_ptr()) }
+            }
+            fn uniform_matrix2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform_matrix2fv)(location, (value.len() / 4) as GLsizei, transpose as GLboolean, value.as_ptr()) }
+            }
+            fn uniform_matrix3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform_matrix3fv)(location, (value.len() / 9) as GLsizei, transpose as GLboolean, value.as_ptr()) }
+            }
+            fn uniform_matrix2x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform_matrix2x3fv)(location, (value.len() / 6) as GLsizei, transpose as GLboolean, value.as_ptr()) }
+            }
+            fn uniform_matrix3x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform_matrix3x2fv)(location, (value.len() / 6) as GLsizei, transpose as GLboolean, value.as_ptr()) }
+            }
+            fn uniform_matrix2x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform_matrix2x4fv)(location, (value.len() / 8) as GLsizei, transpose as GLboolean, value.as_ptr()) }
+            }
+            fn uniform_matrix4x2fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform_matrix4x2fv)(location, (value.len() / 8) as GLsizei, transpose as GLboolean, value.as_ptr()) }
+            }
+            fn uniform_matrix3x4fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform_matrix3x4fv)(location, (value.len() / 12) as GLsizei, transpose as GLboolean, value.as_ptr()) }
+            }
+            fn uniform_matrix4x3fv(&mut self, location: GLint, transpose: bool, value: &[GLfloat]) {
+                // SAFETY: `value` holds the whole elements counted.
+                unsafe { (self.f.uniform_matrix4x3fv)(location, (value.len() / 12) as GLsizei, transpose as GLboolean, value.as_ptr()) }
+            }
             fn get_integerv(&mut self, pname: GLenum, out: &mut [GLint]) {
                 let mut all = [0; 16];
                 // SAFETY: no 3.3 state variable returns more than 16 values.
@@ -910,8 +965,15 @@ impl NativeEgl {
             .into_iter()
             .find(|p| std::path::Path::new(p).exists())
             .ok_or("no system libEGL.so.1 (Debian package libegl1)")?;
+        // Never unloaded (RTLD_NODELETE): EGL and the driver it loads leave thread-specific
+        // data whose destructors run at each thread's exit; if the last NativeGl of the
+        // process closed the library first, a test thread exiting later would call into
+        // unmapped code (a SIGSEGV in __nptl_deallocate_tsd, seen with parallel tests).
+        let flags = libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_NODELETE;
         // SAFETY: loading the system EGL runs its initialisers, which have no preconditions.
-        let lib = unsafe { libloading::Library::new(path) }.map_err(|e| e.to_string())?;
+        let lib = unsafe { libloading::os::unix::Library::open(Some(path), flags) }
+            .map(libloading::Library::from)
+            .map_err(|e| e.to_string())?;
         // SAFETY: eglGetProcAddress has this C signature in every EGL.
         let get_proc_address = unsafe {
             *lib.get::<unsafe extern "system" fn(*const u8) -> *const c_void>(b"eglGetProcAddress\0")

@@ -10,7 +10,13 @@ use tessera_engine::gl::*;
 use tessera_tests::differential::{check, probe};
 use tessera_tests::gl::Gl;
 
-use super::geometry::{BG, BLUE, GREEN, Painter, RED, W, YELLOW, clear, ndc};
+use super::geometry::{
+    BG, BLUE, GREEN, POSITION_VS, Painter, RED, W, YELLOW, buffer, clear, le, ndc, program, rect,
+    vertex_array,
+};
+
+mod blend;
+mod stencil;
 
 const ON: GLboolean = 1;
 const OFF: GLboolean = 0;
@@ -64,7 +70,13 @@ fn depth_gequal() {
             p.fill(gl, [12, 12, 28, 28], -0.5, GREEN);
             p.fill(gl, [8, 8, 16, 16], 0.0, BLUE);
         },
-        &[probe(6, 6, RED), probe(10, 10, BLUE), probe(18, 18, RED), probe(24, 24, GREEN), probe(2, 2, BG)],
+        &[
+            probe(6, 6, RED),
+            probe(10, 10, BLUE),
+            probe(18, 18, RED),
+            probe(24, 24, GREEN),
+            probe(2, 2, BG),
+        ],
     );
 }
 
@@ -90,7 +102,13 @@ fn depth_equal_with_depth_ranges() {
             gl.depth_range(0.0, 1.0);
             p.fill(gl, [16, 16, 32, 32], 0.1, YELLOW);
         },
-        &[probe(8, 16, GREEN), probe(22, 8, BLUE), probe(22, 22, RED), probe(2, 2, BG), probe(30, 30, BG)],
+        &[
+            probe(8, 16, GREEN),
+            probe(22, 8, BLUE),
+            probe(22, 22, RED),
+            probe(2, 2, BG),
+            probe(30, 30, BG),
+        ],
     );
 }
 
@@ -112,7 +130,12 @@ fn depth_mask_off() {
             p.fill(gl, [12, 12, 28, 28], 0.5, GREEN);
             p.fill(gl, [8, 20, 28, 28], 0.9, BLUE);
         },
-        &[probe(6, 6, RED), probe(16, 16, GREEN), probe(10, 24, BLUE), probe(20, 24, GREEN)],
+        &[
+            probe(6, 6, RED),
+            probe(16, 16, GREEN),
+            probe(10, 24, BLUE),
+            probe(20, 24, GREEN),
+        ],
     );
 }
 
@@ -138,7 +161,13 @@ fn depth_range_maps_depth() {
             gl.depth_range(1.0, 0.0);
             p.fill(gl, [4, 16, 16, 28], 0.9, YELLOW);
         },
-        &[probe(8, 8, RED), probe(20, 8, BLUE), probe(8, 20, YELLOW), probe(20, 20, RED), probe(2, 2, BG)],
+        &[
+            probe(8, 8, RED),
+            probe(20, 8, BLUE),
+            probe(8, 20, YELLOW),
+            probe(20, 20, RED),
+            probe(2, 2, BG),
+        ],
     );
 }
 
@@ -163,7 +192,12 @@ fn clear_depth_and_stencil_values() {
             gl.stencil_func(EQUAL, 4, 0xFF);
             p.fill(gl, [16, 0, 32, 32], -1.0, YELLOW);
         },
-        &[probe(8, 8, BLUE), probe(8, 24, BLUE), probe(24, 8, RED), probe(24, 24, BG)],
+        &[
+            probe(8, 8, BLUE),
+            probe(8, 24, BLUE),
+            probe(24, 8, RED),
+            probe(24, 24, BG),
+        ],
     );
 }
 
@@ -196,539 +230,12 @@ fn masked_clears() {
             gl.stencil_func(EQUAL, 0x3F, 0xFF);
             p.fill(gl, [0, 16, 32, 32], 0.0, BLUE);
         },
-        &[probe(8, 8, BG), probe(24, 8, GREEN), probe(8, 24, BLUE), probe(24, 24, BLUE)],
-    );
-}
-
-#[test]
-fn stencil_replace_then_equal_and_notequal() {
-    check(
-        "state_stencil_replace_equal_notequal",
-        W,
-        W,
-        |gl| {
-            clear(gl, BG);
-            gl.enable(STENCIL_TEST);
-            let p = Painter::new(gl);
-            gl.stencil_func(ALWAYS, 1, 0xFF);
-            gl.stencil_op(KEEP, KEEP, REPLACE);
-            gl.color_mask(OFF, OFF, OFF, OFF);
-            p.fill(gl, [8, 8, 24, 24], 0.0, RED);
-            gl.color_mask(ON, ON, ON, ON);
-            gl.stencil_op(KEEP, KEEP, KEEP);
-            gl.stencil_func(EQUAL, 1, 0xFF);
-            p.fill(gl, [0, 0, 32, 16], 0.0, GREEN);
-            gl.stencil_func(NOTEQUAL, 1, 0xFF);
-            p.fill(gl, [0, 16, 32, 32], 0.0, BLUE);
-        },
-        &[probe(12, 12, GREEN), probe(4, 4, BG), probe(12, 20, BG), probe(4, 20, BLUE), probe(28, 28, BLUE)],
-    );
-}
-
-/// Draws one full-screen fill per (reference, colour) with stencil EQUAL, keeping stencil.
-fn show_stencil(gl: &mut dyn Gl, p: &Painter, values: &[(i32, [u8; 4])]) {
-    gl.color_mask(ON, ON, ON, ON);
-    gl.stencil_op(KEEP, KEEP, KEEP);
-    for &(reference, rgba) in values {
-        gl.stencil_func(EQUAL, reference, 0xFF);
-        p.fill(gl, FULL, 0.0, rgba);
-    }
-}
-
-#[test]
-fn stencil_incr_decr_invert() {
-    // From 5: INCR twice on the left half, DECR on the bottom half, INVERT in the top-right
-    // corner. Bottom-left 6, bottom-right 4, top-left 7, top-right 5, corner !5 = 250.
-    check(
-        "state_stencil_incr_decr_invert",
-        W,
-        W,
-        |gl| {
-            gl.clear_stencil(5);
-            clear(gl, BG);
-            gl.enable(STENCIL_TEST);
-            let p = Painter::new(gl);
-            gl.color_mask(OFF, OFF, OFF, OFF);
-            gl.stencil_func(ALWAYS, 0, 0xFF);
-            gl.stencil_op(KEEP, KEEP, INCR);
-            p.fill(gl, [0, 0, 16, 32], 0.0, RED);
-            p.fill(gl, [0, 0, 16, 32], 0.0, RED);
-            gl.stencil_op(KEEP, KEEP, DECR);
-            p.fill(gl, [0, 0, 32, 16], 0.0, RED);
-            gl.stencil_op(KEEP, KEEP, INVERT);
-            p.fill(gl, [24, 24, 32, 32], 0.0, RED);
-            show_stencil(gl, &p, &[(6, GREEN), (4, BLUE), (7, RED), (5, YELLOW), (250, MAGENTA)]);
-        },
         &[
-            probe(8, 8, GREEN),
-            probe(24, 8, BLUE),
-            probe(8, 24, RED),
-            probe(20, 20, YELLOW),
-            probe(28, 28, MAGENTA),
-        ],
-    );
-}
-
-#[test]
-fn stencil_wrap_clamp_and_zero() {
-    // Bottom row of columns from 0: DECR clamps (0), DECR_WRAP wraps (255), INCR after it
-    // clamps (255), INCR_WRAP after it wraps (0). Top: REPLACE 9 everywhere, then ZERO on
-    // the left.
-    check(
-        "state_stencil_wrap_clamp_zero",
-        W,
-        W,
-        |gl| {
-            clear(gl, BG);
-            gl.enable(STENCIL_TEST);
-            let p = Painter::new(gl);
-            gl.color_mask(OFF, OFF, OFF, OFF);
-            gl.stencil_func(ALWAYS, 9, 0xFF);
-            gl.stencil_op(KEEP, KEEP, DECR);
-            p.fill(gl, [0, 0, 8, 16], 0.0, RED);
-            gl.stencil_op(KEEP, KEEP, DECR_WRAP);
-            p.fill(gl, [8, 0, 32, 16], 0.0, RED);
-            gl.stencil_op(KEEP, KEEP, INCR);
-            p.fill(gl, [16, 0, 24, 16], 0.0, RED);
-            gl.stencil_op(KEEP, KEEP, INCR_WRAP);
-            p.fill(gl, [24, 0, 32, 16], 0.0, RED);
-            gl.stencil_op(KEEP, KEEP, REPLACE);
-            p.fill(gl, [0, 16, 32, 32], 0.0, RED);
-            gl.stencil_op(KEEP, KEEP, ZERO);
-            p.fill(gl, [0, 16, 16, 32], 0.0, RED);
-            show_stencil(gl, &p, &[(0, GREEN), (255, RED), (9, BLUE)]);
-        },
-        &[
-            probe(4, 8, GREEN),
-            probe(12, 8, RED),
-            probe(20, 8, RED),
-            probe(28, 8, GREEN),
-            probe(8, 24, GREEN),
+            probe(8, 8, BG),
+            probe(24, 8, GREEN),
+            probe(8, 24, BLUE),
             probe(24, 24, BLUE),
         ],
-    );
-}
-
-#[test]
-fn stencil_fail_and_depth_fail_ops() {
-    // The three op slots: stencil fail (INCR), depth fail (INVERT), both pass (DECR), from a
-    // stencil of 1 on the right half and depth 0 on the top half. Left: 0 fails EQUAL 1 and
-    // becomes 1; right bottom passes both (0); right top fails depth (!1 = 254).
-    check(
-        "state_stencil_fail_ops",
-        W,
-        W,
-        |gl| {
-            clear(gl, BG);
-            gl.enable(STENCIL_TEST);
-            gl.enable(DEPTH_TEST);
-            let p = Painter::new(gl);
-            gl.color_mask(OFF, OFF, OFF, OFF);
-            gl.depth_func(ALWAYS);
-            gl.stencil_func(ALWAYS, 1, 0xFF);
-            gl.stencil_op(KEEP, KEEP, REPLACE);
-            p.fill(gl, [16, 0, 32, 32], 1.0, RED);
-            gl.stencil_op(KEEP, KEEP, KEEP);
-            p.fill(gl, [0, 16, 32, 32], -1.0, RED);
-            gl.depth_func(LESS);
-            gl.stencil_func(EQUAL, 1, 0xFF);
-            gl.stencil_op(INCR, INVERT, DECR);
-            p.fill(gl, FULL, 0.0, RED);
-            gl.disable(DEPTH_TEST);
-            show_stencil(gl, &p, &[(1, GREEN), (0, YELLOW), (254, BLUE)]);
-        },
-        &[probe(8, 8, GREEN), probe(8, 24, GREEN), probe(24, 8, YELLOW), probe(24, 24, BLUE)],
-    );
-}
-
-#[test]
-fn stencil_separate_faces() {
-    // Front faces (counter-clockwise) REPLACE with 1; back faces (clockwise) INCR from 5.
-    // Then front faces test EQUAL 1 and back faces EQUAL 6.
-    check(
-        "state_stencil_separate",
-        W,
-        W,
-        |gl| {
-            gl.clear_stencil(5);
-            clear(gl, BG);
-            gl.enable(STENCIL_TEST);
-            let p = Painter::new(gl);
-            gl.color_mask(OFF, OFF, OFF, OFF);
-            gl.stencil_func_separate(FRONT, ALWAYS, 1, 0xFF);
-            gl.stencil_func_separate(BACK, ALWAYS, 2, 0xFF);
-            gl.stencil_op_separate(FRONT, KEEP, KEEP, REPLACE);
-            gl.stencil_op_separate(BACK, KEEP, KEEP, INCR);
-            p.fill(gl, [0, 0, 16, 32], 0.0, RED);
-            p.fill_cw(gl, [16, 0, 32, 32], 0.0, RED);
-            gl.color_mask(ON, ON, ON, ON);
-            gl.stencil_op(KEEP, KEEP, KEEP);
-            gl.stencil_func_separate(FRONT, EQUAL, 1, 0xFF);
-            gl.stencil_func_separate(BACK, EQUAL, 6, 0xFF);
-            p.fill(gl, [0, 16, 32, 32], 0.0, GREEN);
-            p.fill_cw(gl, [0, 0, 32, 16], 0.0, BLUE);
-        },
-        &[probe(8, 24, GREEN), probe(24, 24, BG), probe(8, 8, BG), probe(24, 8, BLUE)],
-    );
-}
-
-#[test]
-fn stencil_write_and_compare_masks() {
-    // REPLACE 0xFF through write mask 0x0F stores 0x0F on the left. EQUAL 0x0F passes there;
-    // EQUAL 0x1F with compare mask 0x0F also passes there (0x0F == 0x0F), not on the right.
-    check(
-        "state_stencil_masks",
-        W,
-        W,
-        |gl| {
-            clear(gl, BG);
-            gl.enable(STENCIL_TEST);
-            let p = Painter::new(gl);
-            gl.color_mask(OFF, OFF, OFF, OFF);
-            gl.stencil_mask(0x0F);
-            gl.stencil_func(ALWAYS, 0xFF, 0xFF);
-            gl.stencil_op(KEEP, KEEP, REPLACE);
-            p.fill(gl, [0, 0, 16, 32], 0.0, RED);
-            gl.stencil_mask(0xFF);
-            gl.color_mask(ON, ON, ON, ON);
-            gl.stencil_op(KEEP, KEEP, KEEP);
-            gl.stencil_func(EQUAL, 0x0F, 0xFF);
-            p.fill(gl, [0, 0, 32, 16], 0.0, GREEN);
-            gl.stencil_func(EQUAL, 0x1F, 0x0F);
-            p.fill(gl, [0, 16, 32, 32], 0.0, BLUE);
-        },
-        &[probe(8, 8, GREEN), probe(8, 24, BLUE), probe(24, 8, BG), probe(24, 24, BG)],
-    );
-}
-
-/// Paints `dst` colours into four quadrants without blending, then `src` over each with
-/// blending enabled after `setup`.
-fn blend_quadrants(gl: &mut dyn Gl, cells: [([u8; 4], [u8; 4]); 4], setup: impl Fn(&mut dyn Gl, usize)) {
-    clear(gl, BG);
-    let p = Painter::new(gl);
-    let rects = [[0, 0, 16, 16], [16, 0, 32, 16], [0, 16, 16, 32], [16, 16, 32, 32]];
-    for (rect, (dst, _)) in rects.iter().zip(cells) {
-        p.fill(gl, *rect, 0.0, dst);
-    }
-    gl.enable(BLEND);
-    for (i, (rect, (_, src))) in rects.iter().zip(cells).enumerate() {
-        setup(gl, i);
-        p.fill(gl, *rect, 0.0, src);
-    }
-}
-
-/// Probes at the centre of each quadrant of [`blend_quadrants`].
-fn quadrant_probes(expected: [[u8; 4]; 4]) -> [tessera_tests::differential::Probe; 4] {
-    let [a, b, c, d] = expected;
-    [probe(8, 8, a), probe(24, 8, b), probe(8, 24, c), probe(24, 24, d)]
-}
-
-#[test]
-fn blend_equation_add() {
-    check(
-        "state_blend_add",
-        W,
-        W,
-        |gl| {
-            blend_quadrants(
-                gl,
-                [
-                    ([100, 50, 0, 255], [20, 30, 255, 0]),
-                    ([200, 10, 7, 100], [100, 20, 8, 100]),
-                    ([0, 0, 0, 0], [1, 2, 3, 4]),
-                    ([255, 255, 255, 255], [255, 0, 0, 0]),
-                ],
-                |gl, _| gl.blend_func(ONE, ONE),
-            )
-        },
-        &quadrant_probes([[120, 80, 255, 255], [255, 30, 15, 200], [1, 2, 3, 4], [255, 255, 255, 255]]),
-    );
-}
-
-#[test]
-fn blend_equation_subtract() {
-    // src - dst, clamped at 0.
-    check(
-        "state_blend_subtract",
-        W,
-        W,
-        |gl| {
-            blend_quadrants(
-                gl,
-                [
-                    ([50, 100, 80, 0], [200, 100, 50, 255]),
-                    ([10, 20, 30, 40], [15, 25, 35, 45]),
-                    ([255, 0, 255, 0], [0, 255, 0, 255]),
-                    ([0, 0, 0, 0], [9, 8, 7, 6]),
-                ],
-                |gl, _| {
-                    gl.blend_equation(FUNC_SUBTRACT);
-                    gl.blend_func(ONE, ONE);
-                },
-            )
-        },
-        &quadrant_probes([[150, 0, 0, 255], [5, 5, 5, 5], [0, 255, 0, 255], [9, 8, 7, 6]]),
-    );
-}
-
-#[test]
-fn blend_equation_reverse_subtract() {
-    // dst - src, clamped at 0.
-    check(
-        "state_blend_reverse_subtract",
-        W,
-        W,
-        |gl| {
-            blend_quadrants(
-                gl,
-                [
-                    ([50, 100, 80, 0], [200, 100, 50, 255]),
-                    ([10, 20, 30, 40], [15, 25, 35, 45]),
-                    ([255, 0, 255, 0], [0, 255, 0, 255]),
-                    ([90, 80, 70, 60], [9, 8, 7, 6]),
-                ],
-                |gl, _| {
-                    gl.blend_equation(FUNC_REVERSE_SUBTRACT);
-                    gl.blend_func(ONE, ONE);
-                },
-            )
-        },
-        &quadrant_probes([[0, 0, 30, 0], [0, 0, 0, 0], [255, 0, 255, 0], [81, 72, 63, 54]]),
-    );
-}
-
-#[test]
-fn blend_equation_min() {
-    // MIN ignores the factors (ZERO here).
-    check(
-        "state_blend_min",
-        W,
-        W,
-        |gl| {
-            blend_quadrants(
-                gl,
-                [
-                    ([50, 100, 80, 0], [200, 100, 50, 255]),
-                    ([10, 20, 30, 40], [15, 5, 35, 1]),
-                    ([255, 0, 255, 0], [0, 255, 0, 255]),
-                    ([90, 80, 70, 60], [91, 79, 71, 59]),
-                ],
-                |gl, _| {
-                    gl.blend_equation(MIN);
-                    gl.blend_func(ZERO, ZERO);
-                },
-            )
-        },
-        &quadrant_probes([[50, 100, 50, 0], [10, 5, 30, 1], [0, 0, 0, 0], [90, 79, 70, 59]]),
-    );
-}
-
-#[test]
-fn blend_equation_max() {
-    // MAX ignores the factors (ZERO here).
-    check(
-        "state_blend_max",
-        W,
-        W,
-        |gl| {
-            blend_quadrants(
-                gl,
-                [
-                    ([50, 100, 80, 0], [200, 100, 50, 255]),
-                    ([10, 20, 30, 40], [15, 5, 35, 1]),
-                    ([255, 0, 255, 0], [0, 255, 0, 255]),
-                    ([90, 80, 70, 60], [91, 79, 71, 59]),
-                ],
-                |gl, _| {
-                    gl.blend_equation(MAX);
-                    gl.blend_func(ZERO, ZERO);
-                },
-            )
-        },
-        &quadrant_probes([[200, 100, 80, 255], [15, 20, 35, 40], [255, 255, 255, 255], [91, 80, 71, 60]]),
-    );
-}
-
-#[test]
-fn blend_factors_zero_one() {
-    // (ZERO, ONE) keeps dst; (ONE, ZERO) writes src; (ONE, ONE) adds; (ZERO, ZERO) clears.
-    check(
-        "state_blend_zero_one",
-        W,
-        W,
-        |gl| {
-            let cell = ([10, 20, 30, 40], [100, 110, 120, 130]);
-            blend_quadrants(gl, [cell; 4], |gl, i| {
-                let [s, d] = [[ZERO, ONE], [ONE, ZERO], [ONE, ONE], [ZERO, ZERO]][i];
-                gl.blend_func(s, d);
-            })
-        },
-        &quadrant_probes([[10, 20, 30, 40], [100, 110, 120, 130], [110, 130, 150, 170], [0, 0, 0, 0]]),
-    );
-}
-
-#[test]
-fn blend_factors_src_and_dst_color() {
-    // (DST_COLOR, ZERO): src * dst; (ZERO, SRC_COLOR): dst * src; (SRC_COLOR, ZERO):
-    // src * src; (ZERO, DST_COLOR): dst * dst. Factors of 0 and 255 keep products exact.
-    check(
-        "state_blend_src_dst_color",
-        W,
-        W,
-        |gl| {
-            blend_quadrants(
-                gl,
-                [
-                    ([10, 20, 30, 40], [255, 0, 255, 255]),
-                    ([10, 20, 30, 40], [0, 255, 255, 0]),
-                    ([10, 20, 30, 40], [255, 0, 0, 255]),
-                    ([255, 0, 255, 0], [10, 20, 30, 40]),
-                ],
-                |gl, i| {
-                    let [s, d] = [[DST_COLOR, ZERO], [ZERO, SRC_COLOR], [SRC_COLOR, ZERO], [ZERO, DST_COLOR]][i];
-                    gl.blend_func(s, d);
-                },
-            )
-        },
-        &quadrant_probes([[10, 0, 30, 40], [0, 20, 30, 0], [255, 0, 0, 255], [255, 0, 255, 0]]),
-    );
-}
-
-#[test]
-fn blend_factors_one_minus_color() {
-    // (ONE_MINUS_DST_COLOR, ZERO) with src 255: 255 - dst; (ZERO, ONE_MINUS_SRC_COLOR):
-    // dst where src is 0, 0 where src is 255; then the same with the inputs swapped.
-    check(
-        "state_blend_one_minus_color",
-        W,
-        W,
-        |gl| {
-            blend_quadrants(
-                gl,
-                [
-                    ([10, 20, 30, 40], [255, 255, 255, 255]),
-                    ([10, 20, 30, 40], [0, 255, 0, 255]),
-                    ([255, 0, 255, 0], [10, 20, 30, 40]),
-                    ([0, 255, 255, 0], [255, 255, 0, 255]),
-                ],
-                |gl, i| {
-                    let [s, d] = [
-                        [ONE_MINUS_DST_COLOR, ZERO],
-                        [ZERO, ONE_MINUS_SRC_COLOR],
-                        [ONE_MINUS_DST_COLOR, ZERO],
-                        [ONE_MINUS_SRC_COLOR, ONE],
-                    ][i];
-                    gl.blend_func(s, d);
-                },
-            )
-        },
-        &quadrant_probes([[245, 235, 225, 215], [10, 0, 30, 0], [0, 20, 0, 40], [0, 255, 255, 0]]),
-    );
-}
-
-#[test]
-fn blend_factors_src_and_dst_alpha() {
-    // Channels of 0/255 weighted by alpha: src * As + dst * (1 - As), src * Ad, and their
-    // complements.
-    check(
-        "state_blend_src_dst_alpha",
-        W,
-        W,
-        |gl| {
-            blend_quadrants(
-                gl,
-                [
-                    ([0, 255, 0, 255], [255, 0, 255, 255]),
-                    ([0, 255, 255, 255], [255, 255, 0, 51]),
-                    ([0, 0, 0, 102], [255, 0, 255, 255]),
-                    ([255, 0, 0, 102], [0, 255, 0, 255]),
-                ],
-                |gl, i| {
-                    let [s, d] = [
-                        [SRC_ALPHA, ONE_MINUS_SRC_ALPHA],
-                        [SRC_ALPHA, ONE_MINUS_SRC_ALPHA],
-                        [DST_ALPHA, ZERO],
-                        [ONE_MINUS_DST_ALPHA, DST_ALPHA],
-                    ][i];
-                    gl.blend_func(s, d);
-                },
-            )
-        },
-        &quadrant_probes([[255, 0, 255, 255], [51, 255, 204, 214], [102, 0, 102, 102], [102, 153, 0, 194]]),
-    );
-}
-
-#[test]
-fn blend_factors_constant() {
-    // blend_color (0.2, 0.4, 0.6, 0.8) is (51, 102, 153, 204) in 8 bits; sources of 255.
-    check(
-        "state_blend_constant",
-        W,
-        W,
-        |gl| {
-            let white = [255, 255, 255, 255];
-            blend_quadrants(gl, [([0, 0, 0, 0], white); 4], |gl, i| {
-                gl.blend_color(0.2, 0.4, 0.6, 0.8);
-                let s = [CONSTANT_COLOR, CONSTANT_ALPHA, ONE_MINUS_CONSTANT_COLOR, ONE_MINUS_CONSTANT_ALPHA][i];
-                gl.blend_func(s, ZERO);
-            })
-        },
-        &quadrant_probes([[51, 102, 153, 204], [204, 204, 204, 204], [204, 153, 102, 51], [51, 51, 51, 51]]),
-    );
-}
-
-#[test]
-fn blend_factor_src_alpha_saturate() {
-    // RGB factor min(As, 1 - Ad), alpha factor 1.
-    check(
-        "state_blend_src_alpha_saturate",
-        W,
-        W,
-        |gl| {
-            blend_quadrants(
-                gl,
-                [
-                    ([0, 0, 0, 100], [255, 255, 0, 200]),
-                    ([0, 0, 0, 200], [255, 0, 255, 100]),
-                    ([0, 0, 0, 0], [255, 255, 255, 255]),
-                    ([0, 0, 0, 255], [255, 255, 255, 255]),
-                ],
-                |gl, _| gl.blend_func(SRC_ALPHA_SATURATE, ZERO),
-            )
-        },
-        &quadrant_probes([[155, 155, 0, 200], [55, 0, 55, 100], [255, 255, 255, 255], [0, 0, 0, 255]]),
-    );
-}
-
-#[test]
-fn blend_separate_rgb_and_alpha() {
-    // Separate factors: RGB from src, alpha kept from dst; then separate equations: RGB
-    // added, alpha MIN; then RGB MAX, alpha REVERSE_SUBTRACT; then RGB from dst, alpha
-    // from src.
-    check(
-        "state_blend_separate",
-        W,
-        W,
-        |gl| {
-            let cell = ([10, 200, 30, 140], [100, 20, 120, 40]);
-            blend_quadrants(gl, [cell; 4], |gl, i| match i {
-                0 => {
-                    gl.blend_func_separate(ONE, ZERO, ZERO, ONE);
-                }
-                1 => {
-                    gl.blend_func_separate(ONE, ONE, ONE, ONE);
-                    gl.blend_equation_separate(FUNC_ADD, MIN);
-                }
-                2 => {
-                    gl.blend_equation_separate(MAX, FUNC_REVERSE_SUBTRACT);
-                }
-                _ => {
-                    gl.blend_equation(FUNC_ADD);
-                    gl.blend_func_separate(ZERO, ONE, ONE, ZERO);
-                }
-            })
-        },
-        &quadrant_probes([[100, 20, 120, 140], [110, 220, 150, 40], [100, 200, 120, 100], [10, 200, 30, 40]]),
     );
 }
 
@@ -785,7 +292,13 @@ fn scissor_clear_color_and_depth() {
             let p = Painter::new(gl);
             p.fill(gl, [0, 16, 32, 32], 0.0, RED);
         },
-        &[probe(8, 8, GREEN), probe(1, 1, BG), probe(14, 8, BG), probe(8, 24, RED), probe(24, 24, BG)],
+        &[
+            probe(8, 8, GREEN),
+            probe(1, 1, BG),
+            probe(14, 8, BG),
+            probe(8, 24, RED),
+            probe(24, 24, BG),
+        ],
     );
 }
 
@@ -842,7 +355,13 @@ fn polygon_offset_coplanar_quads() {
             gl.polygon_offset(0.0, 2.0);
             p.fill(gl, [16, 16, 28, 28], 0.0, GREEN);
         },
-        &[probe(8, 8, RED), probe(20, 8, BLUE), probe(8, 20, YELLOW), probe(20, 20, RED), probe(2, 2, RED)],
+        &[
+            probe(8, 8, RED),
+            probe(20, 8, BLUE),
+            probe(8, 20, YELLOW),
+            probe(20, 20, RED),
+            probe(2, 2, RED),
+        ],
     );
 }
 
@@ -862,7 +381,9 @@ fn polygon_offset_slope_factor() {
             let p = Painter::new(gl);
             let band = |y0: f32, y1: f32| -> Vec<f32> {
                 let (a, b, c, d) = (-1.0, ndc(y0), 1.0, ndc(y1));
-                vec![a, b, -0.5, c, b, 0.5, c, d, 0.5, a, b, -0.5, c, d, 0.5, a, d, -0.5]
+                vec![
+                    a, b, -0.5, c, b, 0.5, c, d, 0.5, a, b, -0.5, c, d, 0.5, a, d, -0.5,
+                ]
             };
             let all = band(0.0, 32.0);
             p.draw(gl, &all, RED);
@@ -873,7 +394,13 @@ fn polygon_offset_slope_factor() {
             gl.polygon_offset(1.0, 0.0);
             p.draw(gl, &band(22.0, 30.0), YELLOW);
         },
-        &[probe(8, 6, RED), probe(8, 16, BLUE), probe(24, 16, BLUE), probe(8, 26, RED), probe(24, 26, RED)],
+        &[
+            probe(8, 6, RED),
+            probe(8, 16, BLUE),
+            probe(24, 16, BLUE),
+            probe(8, 26, RED),
+            probe(24, 26, RED),
+        ],
     );
 }
 
@@ -896,28 +423,6 @@ fn rasterizer_discard() {
             p.fill(gl, [24, 24, 32, 32], 0.0, YELLOW);
         },
         &[probe(8, 8, RED), probe(24, 8, BG), probe(28, 28, YELLOW)],
-    );
-}
-
-#[test]
-fn blend_with_color_mask() {
-    // Blending over a half-transparent destination, ONE_MINUS_SRC_ALPHA on RGB only while
-    // the alpha channel is masked: checks colour-mask and blend interplay.
-    check(
-        "state_blend_color_mask",
-        W,
-        W,
-        |gl| {
-            clear(gl, [255, 255, 255, 128]);
-            let p = Painter::new(gl);
-            gl.enable(BLEND);
-            gl.blend_func(ONE, ONE_MINUS_SRC_ALPHA);
-            gl.color_mask(ON, ON, ON, OFF);
-            p.fill(gl, [0, 0, 16, 32], 0.0, [0, 255, 0, 255]);
-            gl.color_mask(ON, ON, ON, ON);
-            p.fill(gl, [16, 0, 32, 32], 0.0, [0, 0, 0, 0]);
-        },
-        &[probe(8, 8, [0, 255, 0, 128]), probe(24, 8, [255, 255, 255, 128])],
     );
 }
 
@@ -946,54 +451,25 @@ fn depth_funcs_never_always_greater_notequal_lequal() {
             }
         },
         &{
-            let pass = [[false; 3], [true; 3], [false, false, true], [true, false, true], [true, true, false]];
+            let pass = [
+                [false; 3],
+                [true; 3],
+                [false, false, true],
+                [true, false, true],
+                [true, true, false],
+            ];
             let mut probes = Vec::new();
             for (row, cols) in pass.iter().enumerate() {
                 for (col, &p) in cols.iter().enumerate() {
-                    probes.push(probe(11 * col as i32 + 5, 6 * row as i32 + 3, if p { GREEN } else { RED }));
+                    probes.push(probe(
+                        11 * col as i32 + 5,
+                        6 * row as i32 + 3,
+                        if p { GREEN } else { RED },
+                    ));
                 }
             }
             probes
         },
-    );
-}
-
-#[test]
-fn stencil_compare_funcs() {
-    // Stencil 5 everywhere; the test is `ref OP stored` under the compare mask. Nine cells:
-    // LESS 3 (pass), LESS 5 (fail), GREATER 6 (pass), GREATER 3 (fail), LEQUAL 5 (pass),
-    // GEQUAL 4 (fail), NEVER, ALWAYS, EQUAL 0x85 with mask 0x0F (pass).
-    let cells = [
-        (LESS, 3, 0xFF, true),
-        (LESS, 5, 0xFF, false),
-        (GREATER, 6, 0xFF, true),
-        (GREATER, 3, 0xFF, false),
-        (LEQUAL, 5, 0xFF, true),
-        (GEQUAL, 4, 0xFF, false),
-        (NEVER, 5, 0xFF, false),
-        (ALWAYS, 0, 0xFF, true),
-        (EQUAL, 0x85, 0x0F, true),
-    ];
-    check(
-        "state_stencil_compare_funcs",
-        W,
-        W,
-        |gl| {
-            gl.clear_stencil(5);
-            clear(gl, BG);
-            gl.enable(STENCIL_TEST);
-            let p = Painter::new(gl);
-            for (i, &(func, reference, mask, _)) in cells.iter().enumerate() {
-                gl.stencil_func(func, reference, mask);
-                let (x, y) = (11 * (i as i32 % 3), 11 * (i as i32 / 3));
-                p.fill(gl, [x, y, x + 10, y + 10], 0.0, GREEN);
-            }
-        },
-        &cells
-            .iter()
-            .enumerate()
-            .map(|(i, c)| probe(11 * (i as i32 % 3) + 5, 11 * (i as i32 / 3) + 5, if c.3 { GREEN } else { BG }))
-            .collect::<Vec<_>>(),
     );
 }
 
@@ -1029,9 +505,9 @@ fn frag_depth_written_by_the_shader() {
         |gl| {
             clear(gl, BG);
             gl.enable(DEPTH_TEST);
-            let p = super::geometry::program(
+            let p = program(
                 gl,
-                super::geometry::POSITION_VS,
+                POSITION_VS,
                 "#version 330 core
 out vec4 frag;
 void main() { gl_FragDepth = gl_FragCoord.x < 16.0 ? 0.2 : 0.7; frag = vec4(1.0, 0.0, 0.0, 1.0); }
@@ -1039,14 +515,19 @@ void main() { gl_FragDepth = gl_FragCoord.x < 16.0 ? 0.2 : 0.7; frag = vec4(1.0,
             );
             let painter = Painter::new(gl);
             gl.use_program(p);
-            super::geometry::vertex_array(gl);
-            let v = super::geometry::rect(0.0, 0.0, 32.0, 32.0, 0.0);
-            super::geometry::buffer(gl, ARRAY_BUFFER, &super::geometry::le(&v, f32::to_le_bytes));
+            vertex_array(gl);
+            let v = rect(0.0, 0.0, 32.0, 32.0, 0.0);
+            buffer(gl, ARRAY_BUFFER, &le(&v, f32::to_le_bytes));
             gl.vertex_attrib_pointer(0, 3, FLOAT, false, 0, 0);
             gl.enable_vertex_attrib_array(0);
             gl.draw_arrays(TRIANGLES, 0, 6);
             painter.fill(gl, [0, 0, 32, 16], 0.0, GREEN);
         },
-        &[probe(8, 8, RED), probe(24, 8, GREEN), probe(8, 24, RED), probe(24, 24, RED)],
+        &[
+            probe(8, 8, RED),
+            probe(24, 8, GREEN),
+            probe(8, 24, RED),
+            probe(24, 24, RED),
+        ],
     );
 }

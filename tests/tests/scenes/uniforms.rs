@@ -14,6 +14,8 @@ use tessera_tests::gl::Gl;
 
 use super::geometry::{buffer, le, program, vertex_array};
 
+mod blocks;
+
 /// Framebuffer width of the cell scenes (height 32): 8 x 4 cells.
 const CW: i32 = 64;
 const CH: i32 = 32;
@@ -41,7 +43,12 @@ fn cell_fs(decls: &str, cells: &[&str]) -> String {
 }
 
 /// Links the cell program for `cells`, lets `set` load its uniforms, and draws.
-fn draw_cells(gl: &mut dyn Gl, decls: &str, cells: &[&str], set: impl FnOnce(&mut dyn Gl, GLuint)) -> GLuint {
+fn draw_cells(
+    gl: &mut dyn Gl,
+    decls: &str,
+    cells: &[&str],
+    set: impl FnOnce(&mut dyn Gl, GLuint),
+) -> GLuint {
     let p = program(gl, CELL_VS, &cell_fs(decls, cells));
     gl.use_program(p);
     set(gl, p);
@@ -52,7 +59,11 @@ fn draw_cells(gl: &mut dyn Gl, decls: &str, cells: &[&str], set: impl FnOnce(&mu
 
 /// A probe at the centre of each cell with an expected value.
 fn cell_probes(expected: &[[u8; 4]]) -> Vec<Probe> {
-    expected.iter().enumerate().map(|(i, &c)| probe(8 * (i as i32 % 8) + 4, 8 * (i as i32 / 8) + 4, c)).collect()
+    expected
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| probe(8 * (i as i32 % 8) + 4, 8 * (i as i32 / 8) + 4, c))
+        .collect()
 }
 
 /// k / 255.
@@ -67,7 +78,13 @@ fn ks(v: &[u8]) -> Vec<f32> {
 
 /// Runs a cell scene: the probes are checked at the first `expected.len()` cells, the
 /// others must show the background.
-fn cells_scene(name: &str, decls: &str, cells: &[&str], set: impl Fn(&mut dyn Gl, GLuint), expected: &[[u8; 4]]) {
+fn cells_scene(
+    name: &str,
+    decls: &str,
+    cells: &[&str],
+    set: impl Fn(&mut dyn Gl, GLuint),
+    expected: &[[u8; 4]],
+) {
     let mut all = expected.to_vec();
     all.push([0, 0, 64, 255]);
     check(
@@ -86,7 +103,14 @@ fn float_vectors() {
     cells_scene(
         "uniforms_float_vectors",
         "uniform float f; uniform vec2 v2; uniform vec3 v3; uniform vec4 v4; uniform vec4 v4b;",
-        &["vec4(f, f, f, 1.0)", "vec4(v2, 0.0, 1.0)", "vec4(v3, 1.0)", "v4", "v4b", "vec4(v2.yx, v3.z, f)"],
+        &[
+            "vec4(f, f, f, 1.0)",
+            "vec4(v2, 0.0, 1.0)",
+            "vec4(v3, 1.0)",
+            "v4",
+            "v4b",
+            "vec4(v2.yx, v3.z, f)",
+        ],
         |gl, p| {
             let loc = |gl: &mut dyn Gl, n: &str| gl.get_uniform_location(p, n);
             let l = loc(gl, "f");
@@ -245,7 +269,11 @@ fn uniform_matrix(gl: &mut dyn Gl, m: &Mat, loc: GLint, transpose: bool, data: &
 /// base, base + 1, ... in column-major order, or row-major with `transpose`. The expected
 /// column c holds element (c, r) = data[c * rows + r], or data[r * cols + c] transposed.
 fn matrices_scene(name: &str, mats: &[Mat], transpose: bool) {
-    let decls: String = mats.iter().enumerate().map(|(i, m)| format!("uniform {} m{i};\n", m.ty)).collect();
+    let decls: String = mats
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("uniform {} m{i};\n", m.ty))
+        .collect();
     let mut cells = Vec::new();
     let mut expected = Vec::new();
     for (i, m) in mats.iter().enumerate() {
@@ -256,9 +284,13 @@ fn matrices_scene(name: &str, mats: &[Mat], transpose: bool) {
                 _ => format!("m{i}[{c}]"),
             });
             let mut px = [0, 0, 0, 255];
-            for r in 0..m.rows {
-                let at = if transpose { r * m.cols + c } else { c * m.rows + r };
-                px[r] = m.base + at as u8;
+            for (r, value) in px.iter_mut().enumerate().take(m.rows) {
+                let at = if transpose {
+                    r * m.cols + c
+                } else {
+                    c * m.rows + r
+                };
+                *value = m.base + at as u8;
             }
             expected.push(px);
         }
@@ -280,18 +312,63 @@ fn matrices_scene(name: &str, mats: &[Mat], transpose: bool) {
 }
 
 const SQUARE: [Mat; 3] = [
-    Mat { ty: "mat2", cols: 2, rows: 2, base: 10 },
-    Mat { ty: "mat3", cols: 3, rows: 3, base: 20 },
-    Mat { ty: "mat4", cols: 4, rows: 4, base: 40 },
+    Mat {
+        ty: "mat2",
+        cols: 2,
+        rows: 2,
+        base: 10,
+    },
+    Mat {
+        ty: "mat3",
+        cols: 3,
+        rows: 3,
+        base: 20,
+    },
+    Mat {
+        ty: "mat4",
+        cols: 4,
+        rows: 4,
+        base: 40,
+    },
 ];
 
 const NON_SQUARE: [Mat; 6] = [
-    Mat { ty: "mat2x3", cols: 2, rows: 3, base: 10 },
-    Mat { ty: "mat3x2", cols: 3, rows: 2, base: 20 },
-    Mat { ty: "mat2x4", cols: 2, rows: 4, base: 30 },
-    Mat { ty: "mat4x2", cols: 4, rows: 2, base: 40 },
-    Mat { ty: "mat3x4", cols: 3, rows: 4, base: 50 },
-    Mat { ty: "mat4x3", cols: 4, rows: 3, base: 70 },
+    Mat {
+        ty: "mat2x3",
+        cols: 2,
+        rows: 3,
+        base: 10,
+    },
+    Mat {
+        ty: "mat3x2",
+        cols: 3,
+        rows: 2,
+        base: 20,
+    },
+    Mat {
+        ty: "mat2x4",
+        cols: 2,
+        rows: 4,
+        base: 30,
+    },
+    Mat {
+        ty: "mat4x2",
+        cols: 4,
+        rows: 2,
+        base: 40,
+    },
+    Mat {
+        ty: "mat3x4",
+        cols: 3,
+        rows: 4,
+        base: 50,
+    },
+    Mat {
+        ty: "mat4x3",
+        cols: 4,
+        rows: 3,
+        base: 70,
+    },
 ];
 
 #[test]
@@ -395,7 +472,11 @@ fn arrays_of_matrices() {
             let l = loc(gl, "m2a");
             gl.uniform_matrix2fv(l, false, &ks(&[1, 2, 3, 4, 5, 6, 7, 8]));
             let l = loc(gl, "m32a");
-            gl.uniform_matrix3x2fv(l, true, &ks(&[10, 11, 12, 13, 14, 15, 20, 21, 22, 23, 24, 25]));
+            gl.uniform_matrix3x2fv(
+                l,
+                true,
+                &ks(&[10, 11, 12, 13, 14, 15, 20, 21, 22, 23, 24, 25]),
+            );
             let l = loc(gl, "m4a");
             gl.uniform_matrix4fv(l, false, &ks(&(30..46).collect::<Vec<u8>>()));
             let l = loc(gl, "m4a[1]");
@@ -444,7 +525,13 @@ uniform S s;",
             let l = loc(gl, "s.pair");
             gl.uniform2ui(l, 77, 88);
         },
-        &[[10, 20, 30, 40], [51, 123, 0, 255], [60, 61, 62, 63], [255, 0, 0, 255], [77, 88, 0, 255]],
+        &[
+            [10, 20, 30, 40],
+            [51, 123, 0, 255],
+            [60, 61, 62, 63],
+            [255, 0, 0, 255],
+            [77, 88, 0, 255],
+        ],
     );
 }
 
@@ -462,7 +549,12 @@ fn arrays_of_structs() {
         .collect();
     let refs: Vec<&str> = cells.iter().map(String::as_str).collect();
     let expected: Vec<[u8; 4]> = (0..3u8)
-        .flat_map(|j| [[10 * j + 1, 10 * j + 2, 10 * j + 3, 100 + j], [j + 1, 2 * j + 5, 50 + j, 60 + j]])
+        .flat_map(|j| {
+            [
+                [10 * j + 1, 10 * j + 2, 10 * j + 3, 100 + j],
+                [j + 1, 2 * j + 5, 50 + j, 60 + j],
+            ]
+        })
         .collect();
     cells_scene(
         "uniforms_arrays_of_structs",
@@ -501,7 +593,11 @@ fn unset_and_relinked_uniforms_are_zero() {
             let p = draw_cells(
                 gl,
                 "uniform vec4 never_set; uniform int never_i; uniform vec4 reset;",
-                &["vec4(never_set.rgb, 1.0)", "vec4(float(never_i + 10) / 255.0, 0.0, 0.0, 1.0)", "reset + vec4(0.0, 0.0, 0.0, 1.0)"],
+                &[
+                    "vec4(never_set.rgb, 1.0)",
+                    "vec4(float(never_i + 10) / 255.0, 0.0, 0.0, 1.0)",
+                    "reset + vec4(0.0, 0.0, 0.0, 1.0)",
+                ],
                 |gl, p| {
                     let l = gl.get_uniform_location(p, "reset");
                     gl.uniform4f(l, 1.0, 1.0, 1.0, 0.0);
@@ -510,233 +606,12 @@ fn unset_and_relinked_uniforms_are_zero() {
             );
             assert_eq!(gl.get_programi(p, LINK_STATUS), TRUE as i32);
         },
-        &cell_probes(&[[0, 0, 0, 255], [10, 0, 0, 255], [0, 0, 0, 255], [0, 0, 64, 255]]),
-    );
-}
-
-/// A uniform buffer of `size` bytes filled with 0xEE, with `blocks` written at their offsets.
-fn uniform_buffer(gl: &mut dyn Gl, size: usize, blocks: &[(usize, Vec<u8>)]) -> GLuint {
-    let mut data = vec![0xEE; size];
-    for (at, bytes) in blocks {
-        data[*at..*at + bytes.len()].copy_from_slice(bytes);
-    }
-    buffer(gl, UNIFORM_BUFFER, &data)
-}
-
-/// std140 block contents: values written at byte offsets of a zeroed block.
-struct Std140(Vec<u8>);
-
-impl Std140 {
-    fn new(size: usize) -> Self {
-        Self(vec![0; size])
-    }
-    /// Floats k/255 from `at`.
-    fn f(mut self, at: usize, v: &[u8]) -> Self {
-        self.0[at..at + 4 * v.len()].copy_from_slice(&le(&ks(v), f32::to_le_bytes));
-        self
-    }
-    /// 32-bit ints from `at`.
-    fn i(mut self, at: usize, v: &[i32]) -> Self {
-        self.0[at..at + 4 * v.len()].copy_from_slice(&le(v, i32::to_le_bytes));
-        self
-    }
-}
-
-/// Draws the cells of a program reading block `name`, whose contents lie at byte 256 of a
-/// buffer bound to binding point 2 by range.
-fn block_scene(name: &str, decls: &str, cells: &[&str], block: Std140, expected: &[[u8; 4]]) {
-    let size = block.0.len();
-    cells_scene(
-        name,
-        decls,
-        cells,
-        |gl, p| {
-            let b = uniform_buffer(gl, 1024, &[(256, block.0.clone())]);
-            let index = gl.get_uniform_block_index(p, "Block");
-            gl.uniform_block_binding(p, index, 2);
-            gl.bind_buffer_range(UNIFORM_BUFFER, 2, b, 256, size.max(256) as GLsizeiptr);
-        },
-        expected,
-    );
-}
-
-#[test]
-fn std140_block_scalars_and_vectors() {
-    // Offsets: f 0, v2 8, v3 16, after_v3 28 (packed into v3's last word), v4 32, i 48,
-    // u 52, b 56, iv 64.
-    block_scene(
-        "uniforms_std140_basic",
-        "layout(std140) uniform Block { float f; vec2 v2; vec3 v3; float after_v3; vec4 v4; int i; uint u; bool b;
-ivec3 iv; };",
-        &[
-            "vec4(f, v2, after_v3)",
-            "vec4(v3, 1.0)",
-            "v4",
-            "vec4(ivec4(i, int(u >> 24u), b ? 255 : 0, 255)) / 255.0",
-            "vec4(ivec4(iv, 255) + ivec4(128, 128, 128, 0)) / 255.0",
-        ],
-        Std140::new(80)
-            .f(0, &[10])
-            .f(8, &[20, 30])
-            .f(16, &[50, 60, 70])
-            .f(28, &[40])
-            .f(32, &[80, 90, 100, 110])
-            .i(48, &[120, 0x8300_0000u32 as i32, 1])
-            .i(64, &[-128, 0, 127]),
-        &[[10, 20, 30, 40], [50, 60, 70, 255], [80, 90, 100, 110], [120, 131, 255, 255], [0, 128, 255, 255]],
-    );
-}
-
-#[test]
-fn std140_block_arrays() {
-    // Array elements advance by 16 bytes: a 0/16/32, b 48/64, c 80/96, d 112/128, tail 144.
-    block_scene(
-        "uniforms_std140_arrays",
-        "layout(std140) uniform Block { float a[3]; vec2 b[2]; vec3 c[2]; ivec4 d[2]; float tail; };",
-        &[
-            "vec4(a[0], a[1], a[2], tail)",
-            "vec4(b[0], b[1])",
-            "vec4(c[0], 1.0)",
-            "vec4(c[1], 1.0)",
-            "vec4(d[0]) / 255.0",
-            "vec4(d[1]) / 255.0",
-        ],
-        Std140::new(160)
-            .f(0, &[10])
-            .f(16, &[20])
-            .f(32, &[30])
-            .f(48, &[50, 60])
-            .f(64, &[70, 80])
-            .f(80, &[90, 100, 110])
-            .f(96, &[120, 130, 140])
-            .i(112, &[150, 160, 170, 180])
-            .i(128, &[190, 200, 210, 220])
-            .f(144, &[40]),
-        &[
-            [10, 20, 30, 40],
-            [50, 60, 70, 80],
-            [90, 100, 110, 255],
-            [120, 130, 140, 255],
-            [150, 160, 170, 180],
-            [190, 200, 210, 220],
-        ],
-    );
-}
-
-#[test]
-fn std140_block_matrices() {
-    // cm: column-major mat4 at 0 (column j at 16j); rm: row_major mat4 at 64 (row r at
-    // 64 + 16r); cm23: mat2x3 columns at 128 and 144; rm23: row_major mat2x3, rows (of two)
-    // at 160, 176, 192; m3a: mat3[2] at 208 and 256, columns 16 bytes apart.
-    let mut block = Std140::new(304);
-    for j in 0..4u8 {
-        block = block.f(16 * j as usize, &[10 + 4 * j, 11 + 4 * j, 12 + 4 * j, 13 + 4 * j]);
-    }
-    for r in 0..4u8 {
-        // rm[c][r] = 30 + 4c + r, stored in row r.
-        block = block.f(64 + 16 * r as usize, &[30 + r, 34 + r, 38 + r, 42 + r]);
-    }
-    block = block.f(128, &[50, 51, 52]).f(144, &[53, 54, 55]);
-    for r in 0..3u8 {
-        // rm23[c][r] = 60 + 3c + r.
-        block = block.f(160 + 16 * r as usize, &[60 + r, 63 + r]);
-    }
-    for (i, at) in [(0u8, 208), (1, 256)] {
-        for j in 0..3u8 {
-            let v = 100 + 30 * i + 3 * j;
-            block = block.f(at + 16 * j as usize, &[v, v + 1, v + 2]);
-        }
-    }
-    let mut cells: Vec<String> = (0..4).map(|j| format!("cm[{j}]")).collect();
-    cells.extend((0..4).map(|j| format!("rm[{j}]")));
-    cells.extend((0..2).map(|j| format!("vec4(cm23[{j}], 1.0)")));
-    cells.extend((0..2).map(|j| format!("vec4(rm23[{j}], 1.0)")));
-    cells.extend((0..3).map(|j| format!("vec4(m3a[1][{j}], 1.0)")));
-    cells.push("vec4(m3a[0][2], 1.0)".into());
-    let refs: Vec<&str> = cells.iter().map(String::as_str).collect();
-    let mut expected: Vec<[u8; 4]> = (0..4u8).map(|j| [10 + 4 * j, 11 + 4 * j, 12 + 4 * j, 13 + 4 * j]).collect();
-    expected.extend((0..4u8).map(|c| [30 + 4 * c, 31 + 4 * c, 32 + 4 * c, 33 + 4 * c]));
-    expected.extend([[50, 51, 52, 255], [53, 54, 55, 255], [60, 61, 62, 255], [63, 64, 65, 255]]);
-    expected.extend([[130, 131, 132, 255], [133, 134, 135, 255], [136, 137, 138, 255], [106, 107, 108, 255]]);
-    block_scene(
-        "uniforms_std140_matrices",
-        "layout(std140) uniform Block { mat4 cm; layout(row_major) mat4 rm; mat2x3 cm23;
-layout(row_major) mat2x3 rm23; mat3 m3a[2]; };",
-        &refs,
-        block,
-        &expected,
-    );
-}
-
-#[test]
-fn std140_block_nested_structs() {
-    // Inner { vec2 a; float b; } is 16 bytes. Outer: x 0, inner[2] 16/32, y 48, m columns
-    // 64/80 (96 bytes). Block: o 0, solo 96, tail 112.
-    block_scene(
-        "uniforms_std140_nested_structs",
-        "struct Inner { vec2 a; float b; };
-struct Outer { float x; Inner inner[2]; vec3 y; mat2 m; };
-layout(std140) uniform Block { Outer o; Inner solo; float tail; };",
-        &[
-            "vec4(o.x, o.y)",
-            "vec4(o.inner[0].a, o.inner[0].b, 1.0)",
-            "vec4(o.inner[1].a, o.inner[1].b, 1.0)",
-            "vec4(o.m[0], o.m[1])",
-            "vec4(solo.a, solo.b, tail)",
-        ],
-        Std140::new(128)
-            .f(0, &[10])
-            .f(16, &[50, 60, 70])
-            .f(32, &[80, 90, 100])
-            .f(48, &[20, 30, 40])
-            .f(64, &[110, 120])
-            .f(80, &[130, 140])
-            .f(96, &[150, 160, 170])
-            .f(112, &[180]),
-        &[[10, 20, 30, 40], [50, 60, 70, 255], [80, 90, 100, 255], [110, 120, 130, 140], [150, 160, 170, 180]],
-    );
-}
-
-#[test]
-fn two_blocks_with_their_bindings() {
-    // A reads binding 3 (offset 256), B binding 1 (offset 512). Then, for a second draw on
-    // the top half, B is moved to binding 3 and binding 3 to offset 0.
-    let mut cells = vec!["a", "b"];
-    cells.resize(16, "");
-    cells.extend(["a", "b"]);
-    cells_scene(
-        "uniforms_two_blocks_bindings",
-        "layout(std140) uniform A { vec4 a; }; layout(std140) uniform B { vec4 b; };",
-        &cells,
-        |gl, p| {
-            let b = uniform_buffer(
-                gl,
-                1024,
-                &[
-                    (0, Std140::new(16).f(0, &[10, 20, 30, 40]).0),
-                    (256, Std140::new(16).f(0, &[50, 60, 70, 80]).0),
-                    (512, Std140::new(16).f(0, &[90, 100, 110, 120]).0),
-                ],
-            );
-            let (ia, ib) = (gl.get_uniform_block_index(p, "A"), gl.get_uniform_block_index(p, "B"));
-            gl.bind_buffer_base(UNIFORM_BUFFER, 0, b);
-            gl.uniform_block_binding(p, ia, 3);
-            gl.uniform_block_binding(p, ib, 1);
-            gl.bind_buffer_range(UNIFORM_BUFFER, 1, b, 512, 16);
-            gl.bind_buffer_range(UNIFORM_BUFFER, 3, b, 256, 16);
-            vertex_array(gl);
-            gl.draw_arrays(TRIANGLES, 0, 3);
-            gl.enable(SCISSOR_TEST);
-            gl.scissor(0, 16, CW, 16);
-            gl.uniform_block_binding(p, ib, 3);
-            gl.bind_buffer_range(UNIFORM_BUFFER, 3, b, 0, 16);
-        },
-        &{
-            let mut e = vec![[50, 60, 70, 80], [90, 100, 110, 120]];
-            e.resize(16, [0, 0, 64, 255]);
-            e.extend([[10, 20, 30, 40], [10, 20, 30, 40]]);
-            e
-        },
+        &cell_probes(&[
+            [0, 0, 0, 255],
+            [10, 0, 0, 255],
+            [0, 0, 0, 255],
+            [0, 0, 64, 255],
+        ]),
     );
 }
 
@@ -756,7 +631,11 @@ fn two_programs_keep_their_own_uniforms() {
         |gl| {
             gl.clear_color(0.0, 0.0, k(64), 1.0);
             gl.clear(COLOR_BUFFER_BIT);
-            let p1 = program(gl, QUAD_VS, "#version 330 core\nuniform vec4 color; out vec4 frag; void main() { frag = color; }\n");
+            let p1 = program(
+                gl,
+                QUAD_VS,
+                "#version 330 core\nuniform vec4 color; out vec4 frag; void main() { frag = color; }\n",
+            );
             let p2 = program(
                 gl,
                 QUAD_VS,
@@ -775,7 +654,20 @@ void main() { frag = color + vec4(extra, 0.0, 0.0, 0.0); }\n",
             let quads: Vec<f32> = (0..4)
                 .flat_map(|i| {
                     let x0 = -1.0 + 0.5 * i as f32;
-                    [x0, -1.0, x0 + 0.5, -1.0, x0, 1.0, x0, 1.0, x0 + 0.5, -1.0, x0 + 0.5, 1.0]
+                    [
+                        x0,
+                        -1.0,
+                        x0 + 0.5,
+                        -1.0,
+                        x0,
+                        1.0,
+                        x0,
+                        1.0,
+                        x0 + 0.5,
+                        -1.0,
+                        x0 + 0.5,
+                        1.0,
+                    ]
                 })
                 .collect();
             buffer(gl, ARRAY_BUFFER, &le(&quads, f32::to_le_bytes));
@@ -813,13 +705,22 @@ void main() { frag = vec4(v_tint.rg, shared_tint.b, fs_only); }
 /// A vertex array with the NDC square [-1, 1]^2 as a 4-vertex strip at attribute 0.
 fn unit_square(gl: &mut dyn Gl) {
     vertex_array(gl);
-    buffer(gl, ARRAY_BUFFER, &le(&[-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0], f32::to_le_bytes));
+    buffer(
+        gl,
+        ARRAY_BUFFER,
+        &le(
+            &[-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0],
+            f32::to_le_bytes,
+        ),
+    );
     gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
     gl.enable_vertex_attrib_array(0);
 }
 
 /// Column-major: x' = 0.5x + 0.25 (pixels 24..56 of 64), y' = 0.25y - 0.5 (pixels 4..12).
-const MVP: [f32; 16] = [0.5, 0.0, 0.0, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.25, -0.5, 0.0, 1.0];
+const MVP: [f32; 16] = [
+    0.5, 0.0, 0.0, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.25, -0.5, 0.0, 1.0,
+];
 
 #[test]
 fn uniforms_in_both_stages() {
@@ -843,138 +744,11 @@ fn uniforms_in_both_stages() {
             unit_square(gl);
             gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
         },
-        &[probe(40, 8, [10, 20, 30, 250]), probe(25, 5, [10, 20, 30, 250]), probe(20, 8, [0, 0, 64, 255]), probe(40, 14, [0, 0, 64, 255])],
-    );
-}
-
-#[test]
-fn block_in_both_stages_with_instance_name() {
-    // One block (instance name `xf`) read by both stages: the transform by the vertex
-    // shader, the tint by the fragment shader.
-    check(
-        "uniforms_block_both_stages",
-        CW,
-        CH,
-        |gl| {
-            gl.clear_color(0.0, 0.0, k(64), 1.0);
-            gl.clear(COLOR_BUFFER_BIT);
-            let p = program(
-                gl,
-                "#version 330 core
-layout(location = 0) in vec4 position;
-layout(std140) uniform Xform { mat4 mvp; vec4 tint; } xf;
-void main() { gl_Position = xf.mvp * position; }
-",
-                "#version 330 core
-layout(std140) uniform Xform { mat4 mvp; vec4 tint; } xf;
-out vec4 frag;
-void main() { frag = xf.tint; }
-",
-            );
-            gl.use_program(p);
-            let mut block = le(&MVP, f32::to_le_bytes);
-            block.extend(le(&ks(&[90, 80, 70, 60]), f32::to_le_bytes));
-            let b = uniform_buffer(gl, 512, &[(256, block)]);
-            let index = gl.get_uniform_block_index(p, "Xform");
-            gl.uniform_block_binding(p, index, 5);
-            gl.bind_buffer_range(UNIFORM_BUFFER, 5, b, 256, 80);
-            unit_square(gl);
-            gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
-        },
-        &[probe(40, 8, [90, 80, 70, 60]), probe(20, 8, [0, 0, 64, 255])],
-    );
-}
-
-#[test]
-fn block_arrays() {
-    // An array of blocks: Item[0] and Item[1] are separate blocks with their own bindings.
-    cells_scene(
-        "uniforms_block_array",
-        "layout(std140) uniform Item { vec4 color; } items[2];",
-        &["items[0].color", "items[1].color"],
-        |gl, p| {
-            let b = uniform_buffer(
-                gl,
-                1024,
-                &[
-                    (256, Std140::new(16).f(0, &[1, 2, 3, 4]).0),
-                    (512, Std140::new(16).f(0, &[5, 6, 7, 8]).0),
-                ],
-            );
-            for (name, binding, offset) in [("Item[0]", 4, 512), ("Item[1]", 6, 256)] {
-                let index = gl.get_uniform_block_index(p, name);
-                gl.uniform_block_binding(p, index, binding);
-                gl.bind_buffer_range(UNIFORM_BUFFER, binding, b, offset, 16);
-            }
-        },
-        &[[5, 6, 7, 8], [1, 2, 3, 4]],
-    );
-}
-
-#[test]
-fn block_updated_between_draws() {
-    // The buffer behind a block rewritten between two draws (bottom half, then top half).
-    cells_scene(
-        "uniforms_block_updated_between_draws",
-        "layout(std140) uniform Block { vec4 v; };",
-        &["v", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "v"],
-        |gl, p| {
-            let b = uniform_buffer(gl, 256, &[(0, Std140::new(16).f(0, &[11, 22, 33, 44]).0)]);
-            let index = gl.get_uniform_block_index(p, "Block");
-            gl.uniform_block_binding(p, index, 0);
-            gl.bind_buffer_base(UNIFORM_BUFFER, 0, b);
-            gl.enable(SCISSOR_TEST);
-            gl.scissor(0, 0, CW, 16);
-            vertex_array(gl);
-            gl.draw_arrays(TRIANGLES, 0, 3);
-            gl.buffer_sub_data(UNIFORM_BUFFER, 0, &Std140::new(16).f(0, &[55, 66, 77, 88]).0);
-            gl.scissor(0, 16, CW, 16);
-        },
-        &{
-            let mut e = vec![[11, 22, 33, 44]];
-            e.resize(16, [0, 0, 64, 255]);
-            e.push([55, 66, 77, 88]);
-            e
-        },
-    );
-}
-
-#[test]
-fn std140_row_major_block_and_member_override() {
-    // Block-level row_major: m (mat3) stored as rows 0/16/32; n (mat2x4) as four rows of two
-    // at 48/64/80/96; c (column_major override, mat2) columns at 112/128; flags bool[2] at
-    // 144/160 (any non-zero word is true).
-    let mut block = Std140::new(176);
-    for r in 0..3u8 {
-        // m[c][r] = 10 + 3c + r.
-        block = block.f(16 * r as usize, &[10 + r, 13 + r, 16 + r]);
-    }
-    for r in 0..4u8 {
-        // n[c][r] = 30 + 4c + r.
-        block = block.f(48 + 16 * r as usize, &[30 + r, 34 + r]);
-    }
-    block = block.f(112, &[50, 51]).f(128, &[52, 53]).i(144, &[7]).i(160, &[0]);
-    block_scene(
-        "uniforms_std140_row_major_block",
-        "layout(std140, row_major) uniform Block { mat3 m; mat2x4 n; layout(column_major) mat2 c; bool flags[2]; };",
         &[
-            "vec4(m[0], 1.0)",
-            "vec4(m[1], 1.0)",
-            "vec4(m[2], 1.0)",
-            "n[0]",
-            "n[1]",
-            "vec4(c[0], c[1])",
-            "vec4(flags[0], flags[1], 0.0, 1.0)",
-        ],
-        block,
-        &[
-            [10, 11, 12, 255],
-            [13, 14, 15, 255],
-            [16, 17, 18, 255],
-            [30, 31, 32, 33],
-            [34, 35, 36, 37],
-            [50, 51, 52, 53],
-            [255, 0, 0, 255],
+            probe(40, 8, [10, 20, 30, 250]),
+            probe(25, 5, [10, 20, 30, 250]),
+            probe(20, 8, [0, 0, 64, 255]),
+            probe(40, 14, [0, 0, 64, 255]),
         ],
     );
 }
@@ -1009,8 +783,16 @@ fn array_upload_past_the_end_is_truncated() {
             let l = gl.get_uniform_location(p, "tail");
             gl.uniform1f(l, k(13));
             let l = gl.get_uniform_location(p, "va[2]");
-            gl.uniform4fv(l, &ks(&[90, 91, 92, 93, 200, 201, 202, 203, 210, 211, 212, 213]));
+            gl.uniform4fv(
+                l,
+                &ks(&[90, 91, 92, 93, 200, 201, 202, 203, 210, 211, 212, 213]),
+            );
         },
-        &[[1, 2, 3, 4], [5, 6, 7, 8], [90, 91, 92, 93], [13, 0, 0, 255]],
+        &[
+            [1, 2, 3, 4],
+            [5, 6, 7, 8],
+            [90, 91, 92, 93],
+            [13, 0, 0, 255],
+        ],
     );
 }
