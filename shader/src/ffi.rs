@@ -94,6 +94,8 @@ struct TshDecl {
     name: TshStr,
     stage: u32,
     output: i32,
+    qualifiers: u32,
+    version: i32,
 }
 
 #[repr(C)]
@@ -238,6 +240,24 @@ pub(crate) struct Decl {
     pub name: String,
     pub stage: u32,
     pub output: bool,
+    /// `decl::*` bits: the qualifiers as spelled in the source.
+    pub qualifiers: u32,
+    /// The GLSL version of the stage that declares it.
+    pub version: i32,
+}
+
+/// [`Decl::qualifiers`] bits (`kDecl*` in the shim).
+pub(crate) mod decl {
+    /// `smooth`.
+    pub const SMOOTH: u32 = 1;
+    /// `flat`.
+    pub const FLAT: u32 = 2;
+    /// `noperspective`.
+    pub const NO_PERSPECTIVE: u32 = 4;
+    /// `invariant`.
+    pub const INVARIANT: u32 = 8;
+    /// The declaration is an interface block.
+    pub const BLOCK: u32 = 16;
 }
 
 /// Everything a link returned, copied out of C++.
@@ -425,6 +445,8 @@ impl Glslang {
                 name: Self::string(d.name),
                 stage: d.stage,
                 output: d.output != 0,
+                qualifiers: d.qualifiers,
+                version: d.version,
             })
             .collect();
         out

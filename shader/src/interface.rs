@@ -6,7 +6,7 @@
 //! lowest free locations) and matches varyings by name. glslang numbers per stage, so the
 //! numbers chosen here are written into each stage's SPIR-V (see [`crate::spirv::Assign`]).
 
-use crate::ffi::{Decl, PipeVar};
+use crate::ffi::{Decl, PipeVar, decl};
 use crate::gltype;
 use crate::spirv::{Assign, Module, Type, Var, deco, storage};
 use crate::{Stage, Variable};
@@ -313,7 +313,8 @@ fn fragment_outputs(
     // Index 0 and index 1 (dual-source) outputs have separate location spaces.
     let mut locs = [Locations::new(limit), Locations::new(limit)];
     let mut chosen: Vec<Option<(u32, u32)>> = vec![None; io.len()];
-    for (v, c) in io.iter().zip(chosen.iter_mut()) {
+    for i in 0..io.len() {
+        let v = &io[i];
         let bound = bindings
             .iter()
             .rev()
@@ -331,8 +332,22 @@ fn fragment_outputs(
                     v.name
                 ));
             }
+            // Two written outputs at one location and index (glslang has refused explicit
+            // collisions already; bound ones meet here). Mesa's wording.
+            let overlapping = io[..i].iter().zip(&chosen).find(|(o, c)| {
+                c.is_some_and(|(ol, oi)| oi == index && ol < l + v.slots && l < ol + o.slots)
+                    && o.used
+                    && v.used
+            });
+            if let Some((o, _)) = overlapping {
+                return Err(format!(
+                    "error: overlapping component is assigned to fragment shader outputs {} \
+                     and {} (component=0)\n",
+                    o.name, v.name
+                ));
+            }
             space.take(l, v.slots);
-            *c = Some((l, index));
+            chosen[i] = Some((l, index));
         }
     }
     let is_active = |name: &str| active.iter().any(|a| a.name == name);
@@ -387,6 +402,54 @@ fn stage_word(s: Stage) -> &'static str {
         Stage::Geometry => "geometry",
         Stage::Fragment => "fragment",
     }
+}
+
+/// Checks that a varying `name` output by stage `ps` and input by stage `cs` has the same
+/// invariance (required before GLSL 4.20) and interpolation qualifiers (before 4.40) at
+/// both ends, judged by the program's highest version as Mesa does. Interface blocks are not
+/// checked. Mesa also tells no qualifier from `smooth`; glslang does not (it gives vertex
+/// outputs and fragment inputs without one `smooth`), so here they are the same.
+fn matching_qualifiers(decls: &[Decl], ps: Stage, cs: Stage, name: &str) -> Result<(), String> {
+    let find = |stage: Stage, output: bool| {
+        decls
+            .iter()
+            .find(|d| d.stage == stage as u32 && d.output == output && d.name == name)
+    };
+    let (Some(o), Some(i)) = (find(ps, true), find(cs, false)) else {
+        return Ok(());
+    };
+    if (o.qualifiers | i.qualifiers) & decl::BLOCK != 0 {
+        return Ok(());
+    }
+    let version = decls.iter().map(|d| d.version).max().unwrap_or(0);
+    let (p_word, c_word) = (stage_word(ps), stage_word(cs));
+    let invariant = |d: &Decl| d.qualifiers & decl::INVARIANT != 0;
+    if version < 420 && invariant(o) != invariant(i) {
+        let has = |d: &Decl| if invariant(d) { "has" } else { "lacks" };
+        return Err(format!(
+            "error: {p_word} shader output `{name}' {} invariant qualifier, but {c_word} shader \
+             input {} invariant qualifier\n",
+            has(o),
+            has(i)
+        ));
+    }
+    let interpolation =
+        |d: &Decl| match d.qualifiers & (decl::SMOOTH | decl::FLAT | decl::NO_PERSPECTIVE) {
+            decl::SMOOTH => "smooth",
+            decl::FLAT => "flat",
+            decl::NO_PERSPECTIVE => "noperspective",
+            _ => "no",
+        };
+    let kind = |d: &Decl| d.qualifiers & (decl::FLAT | decl::NO_PERSPECTIVE);
+    if version < 440 && kind(o) != kind(i) {
+        return Err(format!(
+            "error: {p_word} shader output `{name}' specifies {} interpolation qualifier, but \
+             {c_word} shader input specifies {} interpolation qualifier\n",
+            interpolation(o),
+            interpolation(i)
+        ));
+    }
+    Ok(())
 }
 
 /// Matches the outputs of `modules[p]` with the inputs of `modules[c]` by name and gives
@@ -444,6 +507,7 @@ fn varyings(
                 glsl_type(cm, per_vertex(&input.var))
             ));
         }
+        matching_qualifiers(decls, *ps, *cs, &output.name)?;
         if produced_at[k].is_none() {
             produced_at[k] = input.explicit.or_else(|| locs.lowest(output.slots));
         }

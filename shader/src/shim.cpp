@@ -97,10 +97,17 @@ struct TshVar {
 
 // A user-declared stage input or output, in declaration order.
 struct TshDecl {
-    TshStr name;      // the variable's name, or an interface block's block name
-    uint32_t stage;   // 0 vertex, 1 geometry, 2 fragment
-    int32_t output;   // 1 for outputs, 0 for inputs
+    TshStr name;          // the variable's name, or an interface block's block name
+    uint32_t stage;       // 0 vertex, 1 geometry, 2 fragment
+    int32_t output;       // 1 for outputs, 0 for inputs
+    uint32_t qualifiers;  // kDecl* bits
+    int32_t version;      // the stage's GLSL version
 };
+
+// TshDecl::qualifiers bits: the interpolation and invariance qualifiers as spelled (GL
+// tells "no qualifier" from `smooth` when it matches varyings across stages).
+constexpr uint32_t kDeclSmooth = 1, kDeclFlat = 2, kDeclNoPerspective = 4, kDeclInvariant = 8,
+                   kDeclBlock = 16;
 
 struct TshWords {
     const uint32_t* ptr;
@@ -365,7 +372,12 @@ void collect_blocks(TshResult& r, const TIntermediate& im, uint32_t stage, uint3
                 bool block = type.getBasicType() == EbtBlock;
                 r.decl_names.push_back(
                     r.keep(block ? type.getTypeName().c_str() : sym->getName().c_str()));
-                r.decls.push_back(TshDecl{{}, stage, sq == EvqVaryingOut ? 1 : 0});
+                const TQualifier& q = type.getQualifier();
+                uint32_t bits = (q.smooth ? kDeclSmooth : 0) | (q.flat ? kDeclFlat : 0) |
+                                (q.nopersp ? kDeclNoPerspective : 0) |
+                                (q.invariant ? kDeclInvariant : 0) | (block ? kDeclBlock : 0);
+                r.decls.push_back(
+                    TshDecl{{}, stage, sq == EvqVaryingOut ? 1 : 0, bits, im.getVersion()});
                 continue;
             }
             if (sq != EvqUniform || type.getBasicType() != EbtBlock) continue;

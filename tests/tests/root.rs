@@ -14,6 +14,7 @@ mod render_state;
 mod renderbuffer;
 mod sampler;
 mod scenes;
+mod shaders;
 mod state_query;
 mod texture;
 mod transport;
