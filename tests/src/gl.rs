@@ -21,6 +21,7 @@ use tessera_engine::pixel::{Pixels, PixelsMut};
 macro_rules! gl_api {
     ($( $(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? = $sym:literal; )*) => {
         /// The GL calls tests make, on Tessera or on the native driver.
+        #[allow(clippy::too_many_arguments, reason = "methods mirror GL entry points such as glBlitFramebuffer")]
         pub trait Gl {
             $( $(#[$doc])* fn $name(&mut self, $($arg: $ty),*) $(-> $ret)?; )*
             /// `glShaderSource` with one string.
@@ -411,11 +412,15 @@ macro_rules! gl_api {
         }
 
         impl Gl for NativeGl {
-            // SAFETY (for every call below): the native context is current on this thread
-            // (NativeGl is neither Send nor Sync and made its context current when created),
-            // the function pointer came from eglGetProcAddress for this symbol with its
-            // exact C signature, and every argument is passed by value.
-            $( fn $name(&mut self, $($arg: $ty),*) $(-> $ret)? { unsafe { (self.f.$name)($($arg),*) } } )*
+            $(
+                fn $name(&mut self, $($arg: $ty),*) $(-> $ret)? {
+                    // SAFETY: the native context is current on this thread (NativeGl is
+                    // neither Send nor Sync and made its context current when created), the
+                    // function pointer came from eglGetProcAddress for this symbol with its
+                    // exact C signature, and every argument is passed by value.
+                    unsafe { (self.f.$name)($($arg),*) }
+                }
+            )*
             fn shader_source(&mut self, shader: GLuint, source: &str) {
                 let ptr = source.as_ptr();
                 let len = source.len() as GLint;
@@ -524,12 +529,42 @@ macro_rules! gl_api {
                 unsafe { (self.f.get_active_uniform_block_name)(program, index, 1024, &mut len, buf.as_mut_ptr()) };
                 String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned()
             }
-            fn gen_buffer(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_buffers)(1, &mut n) }; n }
-            fn gen_vertex_array(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_vertex_arrays)(1, &mut n) }; n }
-            fn gen_texture(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_textures)(1, &mut n) }; n }
-            fn gen_sampler(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_samplers)(1, &mut n) }; n }
-            fn gen_framebuffer(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_framebuffers)(1, &mut n) }; n }
-            fn gen_renderbuffer(&mut self) -> GLuint { let mut n = 0; unsafe { (self.f.gen_renderbuffers)(1, &mut n) }; n }
+            fn gen_buffer(&mut self) -> GLuint {
+                let mut n = 0;
+                // SAFETY: one writable name for a count of one.
+                unsafe { (self.f.gen_buffers)(1, &mut n) };
+                n
+            }
+            fn gen_vertex_array(&mut self) -> GLuint {
+                let mut n = 0;
+                // SAFETY: one writable name for a count of one.
+                unsafe { (self.f.gen_vertex_arrays)(1, &mut n) };
+                n
+            }
+            fn gen_texture(&mut self) -> GLuint {
+                let mut n = 0;
+                // SAFETY: one writable name for a count of one.
+                unsafe { (self.f.gen_textures)(1, &mut n) };
+                n
+            }
+            fn gen_sampler(&mut self) -> GLuint {
+                let mut n = 0;
+                // SAFETY: one writable name for a count of one.
+                unsafe { (self.f.gen_samplers)(1, &mut n) };
+                n
+            }
+            fn gen_framebuffer(&mut self) -> GLuint {
+                let mut n = 0;
+                // SAFETY: one writable name for a count of one.
+                unsafe { (self.f.gen_framebuffers)(1, &mut n) };
+                n
+            }
+            fn gen_renderbuffer(&mut self) -> GLuint {
+                let mut n = 0;
+                // SAFETY: one writable name for a count of one.
+                unsafe { (self.f.gen_renderbuffers)(1, &mut n) };
+                n
+            }
             fn buffer_data(&mut self, target: GLenum, size: usize, data: Option<&[u8]>, usage: GLenum) {
                 let ptr = data.map_or(std::ptr::null(), |d| { assert!(d.len() >= size); d.as_ptr().cast() });
                 // SAFETY: `ptr` is null or points to at least `size` readable bytes.
@@ -1035,8 +1070,8 @@ impl NativeGl {
         let create_pbuffer: CreatePbuffer = egl.proc("eglCreatePbufferSurface")?;
         let create_context: CreateContext = egl.proc("eglCreateContext")?;
         let make_current: MakeCurrent = egl.proc("eglMakeCurrent")?;
-        // SAFETY (the EGL calls below): each pointer was loaded for its symbol with its C
-        // signature; attribute lists are EGL_NONE-terminated arrays that outlive the calls;
+        // SAFETY: each EGL pointer below was loaded for its symbol with its C signature;
+        // attribute lists are EGL_NONE-terminated arrays that outlive the calls;
         // out-parameters point to live locals; failures are checked before use.
         unsafe {
             let display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, std::ptr::null_mut(), std::ptr::null());
