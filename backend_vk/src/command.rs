@@ -1,0 +1,989 @@
+//! Contexts and verbs: each Tessera context's *desired* state, the state of the command
+//! buffer being recorded, and the verbs that reconcile the two (`Draw`, `DrawIndexed`,
+//! `Clear`, `ClearBuffer`, `Blit`).
+//!
+//! `Bind*` and `Set*` records only store values in the current [`ContextState`]. A draw then
+//! (1) resolves what its descriptors read, making sampled images shader-readable and creating
+//! placeholders, all outside a render pass; (2) begins the render pass of its target unless
+//! it is already open; (3) finds its pipeline (a hash lookup; created only on a miss);
+//! (4) sets the dynamic state that differs from the command buffer's; (5) writes a descriptor
+//! set only when what it refers to changed (the default uniform block moves by its dynamic
+//! offset); (6) binds vertex and index buffers that differ; (7) draws.
+//!
+//! ## Passes and clears
+//! A whole-attachment clear of a target whose pass has not begun becomes that attachment's
+//! `CLEAR` load op (ANGLE's deferred clears); other clears are `vkCmdClearAttachments` in
+//! the pass. Anything that must run outside a pass (transfers, layout transitions, queries)
+//! ends it first; a pass with pending clears that never drew is begun and ended so the
+//! clears happen.
+//!
+//! ## Synchronization
+//! Between a render pass and transfer work (either way) and between transfers, one global
+//! memory barrier (all commands, all memory) is recorded when anything was written since
+//! the last one. Coarse, but correct without per-resource tracking, and nothing in a steady
+//! frame of draws needs one.
+
+use ash::vk;
+use tessera_wire::SessionError;
+use tessera_wire::format::{IndexType, Topology};
+use tessera_wire::handle::{BufferHandle, ProgramHandle, SamplerHandle, TextureHandle};
+use tessera_wire::record::FramebufferRef;
+use tessera_wire::state::{
+    MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, Rect,
+};
+
+use crate::conv;
+use crate::device::{Device, Missing, backend_bug};
+use crate::framebuffer::Target;
+use crate::image::transition;
+use crate::memory::Slice;
+use crate::pipeline::{GENERIC_BINDING, PipelineKey};
+use crate::spirv::NumClass;
+
+/// Dirty groups of a context.
+pub(crate) mod dirty {
+    pub const FRAMEBUFFER: u32 = 1 << 0;
+    pub const VIEWPORT: u32 = 1 << 1;
+    pub const SCISSOR: u32 = 1 << 2;
+    pub const PIPELINE: u32 = 1 << 3;
+    pub const DYNAMIC: u32 = 1 << 4;
+    pub const DESCRIPTORS: u32 = 1 << 5;
+    pub const VERTEX: u32 = 1 << 6;
+    pub const ALL: u32 = (1 << 7) - 1;
+}
+
+/// The state one Tessera context wants.
+pub(crate) struct ContextState {
+    pub dirty: u32,
+    pub framebuffer: FramebufferRef,
+    pub draw_buffers: [u8; MAX_DRAW_BUFFERS],
+    pub viewport: (Rect, f32, f32),
+    pub scissor: Rect,
+    /// Interned CSO ids.
+    pub blend: u32,
+    pub depth_stencil: u32,
+    pub raster: u32,
+    pub layout: u32,
+    pub blend_color: [f32; 4],
+    pub stencil_ref: (u8, u8),
+    pub depth_bias: (f32, f32),
+    pub line_width: f32,
+    pub point_size: f32,
+    pub sample_mask: (Option<f32>, bool, Option<u32>),
+    pub program: Option<ProgramHandle>,
+    pub uniforms: Vec<u8>,
+    /// Where `uniforms` was last written: (frame serial, arena slice).
+    pub uniform_at: Option<(u64, Slice)>,
+    pub uniform_buffers: [(Option<BufferHandle>, u64, u64); MAX_UNIFORM_BUFFER_BINDINGS],
+    pub textures: [(Option<TextureHandle>, Option<SamplerHandle>); MAX_TEXTURE_UNITS],
+    pub vertex_buffers: [(Option<BufferHandle>, u64); MAX_VERTEX_ATTRIBS],
+    pub index_buffer: Option<BufferHandle>,
+    pub generic: [[u32; 4]; MAX_VERTEX_ATTRIBS],
+    /// Where `generic` was last written.
+    pub generic_at: Option<(u64, Slice)>,
+    pub primitive_restart: (bool, u32),
+}
+
+impl ContextState {
+    /// A context at GL's initial state (CSO id 0 is each kind's default value, interned
+    /// first at device creation).
+    pub fn new(_id: u32) -> Self {
+        let mut draw_buffers = [tessera_wire::record::DRAW_BUFFER_NONE; MAX_DRAW_BUFFERS];
+        draw_buffers[0] = 0;
+        Self {
+            dirty: dirty::ALL,
+            framebuffer: FramebufferRef::None,
+            draw_buffers,
+            viewport: (Rect::default(), 0.0, 1.0),
+            scissor: Rect::default(),
+            blend: 0,
+            depth_stencil: 0,
+            raster: 0,
+            layout: 0,
+            blend_color: [0.0; 4],
+            stencil_ref: (0, 0),
+            depth_bias: (0.0, 0.0),
+            line_width: 1.0,
+            point_size: 1.0,
+            sample_mask: (None, false, None),
+            program: None,
+            uniforms: Vec::new(),
+            uniform_at: None,
+            uniform_buffers: [(None, 0, 0); MAX_UNIFORM_BUFFER_BINDINGS],
+            textures: [(None, None); MAX_TEXTURE_UNITS],
+            vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
+            index_buffer: None,
+            generic: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
+            generic_at: None,
+            primitive_restart: (false, 0),
+        }
+    }
+
+    /// New uniform bytes for the bound program.
+    pub fn set_uniforms(&mut self, data: &[u8]) {
+        self.uniforms.clear();
+        self.uniforms.extend_from_slice(data);
+        self.uniform_at = None;
+    }
+}
+
+/// Clears waiting for a pass to begin (folded into its load ops).
+#[derive(Clone)]
+pub(crate) struct Pending {
+    pub target: Target,
+    /// Per attachment.
+    pub values: Vec<Option<vk::ClearValue>>,
+    pub depth: bool,
+    pub stencil: bool,
+}
+
+/// The state of the command buffer being recorded (shared by all contexts).
+#[derive(Default)]
+pub(crate) struct Recording {
+    pub cmd: vk::CommandBuffer,
+    pub serial: u64,
+    /// Something was recorded since the frame began.
+    pub work: bool,
+    /// Something was written since the last barrier.
+    pub dirty_mem: bool,
+    /// Queries begun and not ended (a command buffer must not end with one active, so the
+    /// end-of-batch submission waits).
+    pub active_queries: u32,
+    pub pass: Option<Target>,
+    pub pending: Option<Pending>,
+    pub pipeline: vk::Pipeline,
+    pub(crate) layout: vk::PipelineLayout,
+    pub(crate) set: Option<(Vec<u64>, vk::DescriptorSet)>,
+    pub(crate) dyn_offset: Option<u32>,
+    /// The dynamic offset of the default block gathered for the next bind.
+    pub(crate) dyn_offset_next: Option<u32>,
+    pub(crate) vertex: [(vk::Buffer, u64); 17],
+    /// Vertex arrays of this draw repacked into the arena (aligned copies).
+    pub(crate) vertex_override: [Option<(vk::Buffer, u64)>; MAX_VERTEX_ATTRIBS],
+    pub(crate) index: Option<(vk::Buffer, u64, vk::IndexType)>,
+    pub(crate) viewport: Option<[u32; 6]>,
+    pub(crate) scissor: Option<vk::Rect2D>,
+    pub(crate) blend_constants: Option<[u32; 4]>,
+    pub(crate) stencil_ref: Option<(u8, u8)>,
+    pub(crate) depth_bias: Option<(u32, u32)>,
+    pub(crate) line_width: Option<u32>,
+    pub(crate) point_size: Option<u32>,
+    // Scratch, reused per draw.
+    pub(crate) key: Vec<u64>,
+    pub(crate) images: Vec<vk::DescriptorImageInfo>,
+    pub(crate) buffers: Vec<vk::DescriptorBufferInfo>,
+    pub(crate) texels: Vec<vk::BufferView>,
+    /// Per descriptor slot: (binding, type, first info index, count).
+    pub(crate) writes: Vec<(u32, vk::DescriptorType, usize, u32)>,
+}
+
+impl Recording {
+    /// After a drawn clear: its pipeline is bound and the dynamic state and push constants
+    /// it set are unknown to the next draw, which sets them again.
+    pub fn forget_after_clear(&mut self, pipeline: vk::Pipeline) {
+        self.pipeline = pipeline;
+        self.layout = vk::PipelineLayout::null();
+        self.viewport = None;
+        self.scissor = None;
+        self.stencil_ref = None;
+        self.point_size = None;
+    }
+
+    /// A fresh command buffer: nothing bound, nothing set.
+    pub fn reset(&mut self, cmd: vk::CommandBuffer, serial: u64) {
+        let scratch = (
+            std::mem::take(&mut self.key),
+            std::mem::take(&mut self.images),
+            std::mem::take(&mut self.buffers),
+            std::mem::take(&mut self.texels),
+            std::mem::take(&mut self.writes),
+        );
+        let active_queries = self.active_queries;
+        *self = Self::default();
+        self.active_queries = active_queries;
+        (
+            self.key,
+            self.images,
+            self.buffers,
+            self.texels,
+            self.writes,
+        ) = scratch;
+        self.cmd = cmd;
+        self.serial = serial;
+    }
+}
+
+pub(crate) fn same_target(
+    t: &Target,
+    fb: FramebufferRef,
+    draw_buffers: &[u8; MAX_DRAW_BUFFERS],
+    epoch: u64,
+) -> bool {
+    t.fb == fb && t.draw_buffers == *draw_buffers && t.epoch == epoch
+}
+
+/// What a draw reads from its index source after emulation.
+enum Indices {
+    None,
+    /// The bound index buffer at an offset.
+    Bound(vk::Buffer, u64, vk::IndexType),
+    /// Generated or copied indices in the arena.
+    Arena(Slice, vk::IndexType),
+}
+
+impl Device {
+    /// Records a global memory barrier if anything was written since the last one.
+    pub fn sync(&mut self) {
+        self.rec.work = true;
+        if !self.rec.dirty_mem {
+            return;
+        }
+        let barrier = vk::MemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+            .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE);
+        // SAFETY: recording, outside a render pass (callers end it first).
+        unsafe {
+            self.raw.cmd_pipeline_barrier(
+                self.rec.cmd,
+                vk::PipelineStageFlags::ALL_COMMANDS,
+                vk::PipelineStageFlags::ALL_COMMANDS,
+                vk::DependencyFlags::empty(),
+                &[barrier],
+                &[],
+                &[],
+            )
+        };
+        self.rec.dirty_mem = false;
+    }
+
+    /// Ends the render pass (running pending clears) and synchronizes: transfer work may
+    /// follow.
+    pub fn transfer_begin(&mut self) {
+        if let Err(e) = self.end_pass() {
+            log::error!("tessera-backend-vk: ending a render pass failed: {e}");
+        }
+        self.sync();
+    }
+
+    /// Ends the open render pass; begins and ends one for pending clears.
+    pub fn end_pass(&mut self) -> Result<(), SessionError> {
+        if self.rec.pass.is_none()
+            && let Some(p) = self.rec.pending.clone()
+        {
+            self.begin_pass(&p.target)?;
+        }
+        if self.rec.pass.take().is_some() {
+            // SAFETY: recording inside the render pass begun by begin_pass.
+            unsafe { self.raw.cmd_end_render_pass(self.rec.cmd) };
+            self.rec.dirty_mem = true;
+        }
+        Ok(())
+    }
+
+    /// Makes `target`'s pass the open one (with pending clears as load ops).
+    pub(crate) fn begin_pass(&mut self, target: &Target) -> Result<(), SessionError> {
+        if let Some(p) = &self.rec.pass
+            && same_target(p, target.fb, &target.draw_buffers, target.epoch)
+        {
+            return Ok(());
+        }
+        let pending = match self.rec.pending.take() {
+            Some(p) if same_target(&p.target, target.fb, &target.draw_buffers, target.epoch) => {
+                Some(p)
+            }
+            Some(other) => {
+                // Another target's clears: run them first.
+                self.rec.pending = Some(other);
+                self.end_pass()?;
+                None
+            }
+            None => None,
+        };
+        self.end_pass()?;
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        for r in &target.images {
+            let Some(s) = self.image_mut("", r.src)? else {
+                continue;
+            };
+            let layout = if s.native.is_depth_stencil() {
+                vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+            } else {
+                vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL
+            };
+            transition(&raw, cmd, s, layout);
+        }
+        self.sync();
+        let mut key = target.pass;
+        let mut values = vec![vk::ClearValue::default(); target.images.len()];
+        if let Some(p) = &pending {
+            for (i, v) in p.values.iter().enumerate() {
+                if let Some(v) = v {
+                    values[i] = *v;
+                }
+            }
+            for (slot, at) in target.slot.iter().enumerate() {
+                if let Some(at) = at
+                    && p.values.get(usize::from(*at)).is_some_and(Option::is_some)
+                {
+                    key.clears |= 1 << slot;
+                }
+            }
+            if p.depth {
+                key.clears |= 1 << 8;
+            }
+            if p.stencil {
+                key.clears |= 1 << 9;
+            }
+        }
+        let pass = self.render_pass(&key)?;
+        let info = vk::RenderPassBeginInfo::default()
+            .render_pass(pass)
+            .framebuffer(target.framebuffer)
+            .render_area(vk::Rect2D {
+                offset: vk::Offset2D::default(),
+                extent: target.extent,
+            })
+            .clear_values(&values);
+        // SAFETY: recording outside a pass; the framebuffer was made for a pass compatible
+        // with `pass`; every attachment is in the layout the pass expects (transitioned
+        // above); one clear value per attachment.
+        unsafe {
+            self.raw
+                .cmd_begin_render_pass(cmd, &info, vk::SubpassContents::INLINE)
+        };
+        self.rec.pass = Some(target.clone());
+        self.rec.work = true;
+        Ok(())
+    }
+
+    /// The target of a context's framebuffer, reusing the open pass's when it is the same.
+    pub(crate) fn ctx_target(
+        &mut self,
+        ctx: &ContextState,
+    ) -> Result<Option<Target>, SessionError> {
+        if let Some(p) = &self.rec.pass
+            && same_target(p, ctx.framebuffer, &ctx.draw_buffers, self.epoch)
+        {
+            return Ok(Some(p.clone()));
+        }
+        self.target(ctx.framebuffer, &ctx.draw_buffers)
+    }
+
+    /// Whether the open pass is the context's target (no target lookup needed).
+    pub(crate) fn pass_is(&self, ctx: &ContextState) -> bool {
+        self.rec
+            .pass
+            .as_ref()
+            .is_some_and(|p| same_target(p, ctx.framebuffer, &ctx.draw_buffers, self.epoch))
+    }
+
+    // ---- Draws ----
+
+    /// `Draw`.
+    pub fn draw(
+        &mut self,
+        ctx: &mut ContextState,
+        topology: Topology,
+        first: u32,
+        count: u32,
+        instances: u32,
+    ) -> Result<(), SessionError> {
+        if count == 0 || instances == 0 {
+            return Ok(());
+        }
+        let native = conv::map_topology(topology);
+        let (native, indices) = match topology {
+            Topology::LineLoop if count >= 2 => {
+                let s = self.arena(u64::from(count + 1) * 4, 4)?;
+                let idx: Vec<u8> = (first..first + count)
+                    .chain([first])
+                    .flat_map(u32::to_le_bytes)
+                    .collect();
+                s.write(&idx);
+                (native, Indices::Arena(s, vk::IndexType::UINT32))
+            }
+            Topology::TriangleFan if !self.tiers.triangle_fans => {
+                if count < 3 {
+                    return Ok(());
+                }
+                let idx: Vec<u8> = (1..count - 1)
+                    .flat_map(|k| [first, first + k, first + k + 1])
+                    .flat_map(u32::to_le_bytes)
+                    .collect();
+                let s = self.arena(idx.len() as u64, 4)?;
+                s.write(&idx);
+                (
+                    vk::PrimitiveTopology::TRIANGLE_LIST,
+                    Indices::Arena(s, vk::IndexType::UINT32),
+                )
+            }
+            _ => (native, Indices::None),
+        };
+        let n = match &indices {
+            Indices::Arena(..) if topology == Topology::LineLoop => count + 1,
+            Indices::Arena(..) => (count - 2) * 3,
+            _ => count,
+        };
+        let extent = DrawExtent {
+            vertices: Some(first.saturating_add(count)),
+            instances,
+        };
+        if !self.prepare(ctx, native, &indices, false, extent)? {
+            return Ok(());
+        }
+        // SAFETY: recording inside the target's pass with a pipeline, descriptors, vertex
+        // buffers (and, for emulated topologies, an index buffer of `n` indices) bound by
+        // `prepare`.
+        unsafe {
+            match indices {
+                Indices::None => self.raw.cmd_draw(self.rec.cmd, n, instances, first, 0),
+                _ => self
+                    .raw
+                    .cmd_draw_indexed(self.rec.cmd, n, instances, 0, 0, 0),
+            }
+        }
+        crate::device::count(&self.stats.draws);
+        Ok(())
+    }
+
+    /// `DrawIndexed`.
+    #[expect(clippy::too_many_arguments, reason = "the record's fields")]
+    pub fn draw_indexed(
+        &mut self,
+        ctx: &mut ContextState,
+        topology: Topology,
+        index_type: IndexType,
+        offset: u64,
+        count: u32,
+        instances: u32,
+        base_vertex: i32,
+    ) -> Result<(), SessionError> {
+        const N: &str = "DrawIndexed";
+        if count == 0 || instances == 0 {
+            return Ok(());
+        }
+        let size = u64::from(index_type.size());
+        let bytes = u64::from(count) * size;
+        let buffer = match ctx
+            .index_buffer
+            .map(|b| self.buffer_range(N, b, offset, bytes))
+        {
+            Some(Ok(b)) => b,
+            _ => {
+                log::warn!(
+                    "tessera-backend-vk: DrawIndexed reads outside its index buffer: skipped"
+                );
+                return Ok(());
+            }
+        };
+        let (enabled, restart_index) = ctx.primitive_restart;
+        let widen = index_type == IndexType::U8 && !self.tiers.index_u8;
+        let rewrite = enabled && restart_index != conv::max_index(index_type);
+        let (buffer, offset, index_type) = if widen || rewrite {
+            let Some(ib) = ctx.index_buffer else {
+                return Ok(());
+            };
+            match self.rewrite_indices(
+                ib,
+                offset,
+                count,
+                index_type,
+                widen,
+                enabled.then_some(restart_index),
+            )? {
+                Some(s) => s,
+                None => return Ok(()),
+            }
+        } else {
+            (buffer, offset, index_type)
+        };
+        let size = u64::from(index_type.size());
+        let bytes = u64::from(count) * size;
+        let ty = conv::map_index_type(index_type);
+        let native = conv::map_topology(topology);
+        // Emulations copy indices on the GPU into the arena (outside the pass).
+        let (native, indices, n) = match topology {
+            Topology::LineLoop if count >= 2 => {
+                let s = self.arena(bytes + size, 4)?;
+                let regions = [
+                    vk::BufferCopy {
+                        src_offset: offset,
+                        dst_offset: s.offset,
+                        size: bytes,
+                    },
+                    vk::BufferCopy {
+                        src_offset: offset,
+                        dst_offset: s.offset + bytes,
+                        size,
+                    },
+                ];
+                self.copy_indices(buffer, s.buffer, &regions);
+                (native, Indices::Arena(s, ty), count + 1)
+            }
+            Topology::TriangleFan if !self.tiers.triangle_fans => {
+                if count < 3 {
+                    return Ok(());
+                }
+                let s = self.arena(u64::from(count - 2) * 3 * size, 4)?;
+                let mut regions = Vec::with_capacity(2 * (count as usize - 2));
+                for k in 0..u64::from(count - 2) {
+                    regions.push(vk::BufferCopy {
+                        src_offset: offset,
+                        dst_offset: s.offset + 3 * k * size,
+                        size,
+                    });
+                    regions.push(vk::BufferCopy {
+                        src_offset: offset + (k + 1) * size,
+                        dst_offset: s.offset + (3 * k + 1) * size,
+                        size: 2 * size,
+                    });
+                }
+                self.copy_indices(buffer, s.buffer, &regions);
+                (
+                    vk::PrimitiveTopology::TRIANGLE_LIST,
+                    Indices::Arena(s, ty),
+                    (count - 2) * 3,
+                )
+            }
+            _ => (native, Indices::Bound(buffer, offset, ty), count),
+        };
+        // Rewritten indices restart at the maximum too.
+        let restart = enabled
+            && matches!(indices, Indices::Bound(..))
+            && (conv::is_strip(native) || self.tiers.list_restart);
+        let extent = DrawExtent {
+            vertices: None,
+            instances,
+        };
+        if !self.prepare(ctx, native, &indices, restart, extent)? {
+            return Ok(());
+        }
+        // SAFETY: recording inside the pass with everything bound by `prepare`, including an
+        // index buffer holding `n` indices from its bound offset.
+        unsafe {
+            self.raw
+                .cmd_draw_indexed(self.rec.cmd, n, instances, 0, base_vertex, 0)
+        };
+        crate::device::count(&self.stats.draws);
+        Ok(())
+    }
+
+    fn copy_indices(&mut self, from: vk::Buffer, to: vk::Buffer, regions: &[vk::BufferCopy]) {
+        self.transfer_begin();
+        // SAFETY: recording outside a pass; the source ranges lie inside the index buffer
+        // (checked by the caller) and the destination inside the arena slice allocated for
+        // them; the arena buffer has TRANSFER_DST usage.
+        unsafe { self.raw.cmd_copy_buffer(self.rec.cmd, from, to, regions) };
+        self.rec.dirty_mem = true;
+    }
+
+    /// Everything before the draw command. `false`: the draw does nothing (no target, no
+    /// usable program, a missing vertex buffer, an empty viewport).
+    fn prepare(
+        &mut self,
+        ctx: &mut ContextState,
+        topology: vk::PrimitiveTopology,
+        indices: &Indices,
+        restart: bool,
+        extent_hint: DrawExtent,
+    ) -> Result<bool, SessionError> {
+        let Some(handle) = ctx.program else {
+            return Ok(false);
+        };
+        let Some(p) = self.programs.live(handle) else {
+            return Ok(false);
+        };
+        if !p.valid {
+            return Ok(false);
+        }
+        let (block_size, inputs, set_layout, pipeline_layout, push) = (
+            p.default_block_size,
+            p.inputs,
+            p.set_layout,
+            p.pipeline_layout,
+            p.push,
+        );
+        let (r, _) = (ctx.viewport.0, ());
+        if r.width <= 0 || r.height <= 0 {
+            return Ok(false);
+        }
+
+        // (1) Descriptors' resources and misaligned vertex arrays, outside the pass.
+        self.gather_descriptors(ctx, handle, set_layout, block_size, push)?;
+        let layout_id = self.repack_vertices(ctx, &inputs, extent_hint)?;
+
+        // (2) The pass (looked up only when it is not the open one).
+        if !self.pass_is(ctx) {
+            let Some(target) = self.target(ctx.framebuffer, &ctx.draw_buffers)? else {
+                return Ok(false);
+            };
+            self.begin_pass(&target)?;
+        }
+        let (pass_id, samples, extent) = match &self.rec.pass {
+            Some(p) => (p.pass_id, p.pass.samples, p.extent),
+            None => backend_bug("no open pass after begin_pass"),
+        };
+        let cmd = self.rec.cmd;
+
+        // (3) The pipeline.
+        let raster = *self.interned.raster.value(ctx.raster);
+        let point_size =
+            topology == vk::PrimitiveTopology::POINT_LIST && !raster.program_point_size;
+        let sample_mask = if samples == vk::SampleCountFlags::TYPE_1 {
+            u32::MAX
+        } else {
+            let n = samples.as_raw();
+            let all = (1u32 << n) - 1;
+            let mut m = ctx.sample_mask.2.unwrap_or(u32::MAX) & all;
+            if let Some(c) = ctx.sample_mask.0 {
+                let bits = ((c.clamp(0.0, 1.0) * n as f32).round() as u32).min(n);
+                let mut cov = if bits >= 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << bits) - 1
+                };
+                if ctx.sample_mask.1 {
+                    cov = !cov & all;
+                }
+                m &= cov;
+            }
+            m
+        };
+        let key = PipelineKey {
+            blend: ctx.blend,
+            depth_stencil: ctx.depth_stencil,
+            raster: ctx.raster,
+            layout: layout_id,
+            pass: pass_id,
+            topology: topology.as_raw(),
+            restart,
+            point_size,
+            sample_mask,
+        };
+        let pipeline = self.pipeline(handle, &key)?;
+        if self.rec.pipeline != pipeline {
+            // SAFETY: recording inside a pass compatible with the pipeline's.
+            unsafe {
+                self.raw
+                    .cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline)
+            };
+            self.rec.pipeline = pipeline;
+        }
+
+        // (4) Dynamic state.
+        self.dynamic_state(ctx, extent, point_size, pipeline_layout);
+
+        // (5) Descriptors.
+        self.bind_descriptors(set_layout, pipeline_layout, push)?;
+
+        // (6) Vertex and index buffers.
+        if !self.bind_vertices(ctx, &inputs, layout_id)? {
+            return Ok(false);
+        }
+        let want = match indices {
+            Indices::None => None,
+            Indices::Bound(b, o, t) => Some((*b, *o, *t)),
+            Indices::Arena(s, t) => Some((s.buffer, s.offset, *t)),
+        };
+        if let Some(w) = want
+            && self.rec.index != Some(w)
+        {
+            // SAFETY: recording; a live buffer with INDEX_BUFFER usage; the offset is a
+            // multiple of the index size (the engine's offsets are; arena slices are 4-byte
+            // aligned).
+            unsafe { self.raw.cmd_bind_index_buffer(cmd, w.0, w.1, w.2) };
+            self.rec.index = Some(w);
+        }
+        Ok(true)
+    }
+
+    fn dynamic_state(
+        &mut self,
+        ctx: &ContextState,
+        extent: vk::Extent2D,
+        point_size: bool,
+        layout: vk::PipelineLayout,
+    ) {
+        let cmd = self.rec.cmd;
+        let (r, near, far) = ctx.viewport;
+        let vp = vk::Viewport {
+            x: r.x as f32,
+            y: r.y as f32,
+            width: r.width as f32,
+            height: r.height as f32,
+            min_depth: near.clamp(0.0, 1.0),
+            max_depth: far.clamp(0.0, 1.0),
+        };
+        let bits = [vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth].map(f32::to_bits);
+        if self.rec.viewport != Some(bits) {
+            // SAFETY: recording; the pipeline has a dynamic viewport; width and height are
+            // positive (checked by prepare).
+            unsafe { self.raw.cmd_set_viewport(cmd, 0, &[vp]) };
+            self.rec.viewport = Some(bits);
+        }
+        let scissor = self.scissor_rect(ctx, extent).unwrap_or_default();
+        if self.rec.scissor != Some(scissor) {
+            // SAFETY: recording; a non-negative offset.
+            unsafe { self.raw.cmd_set_scissor(cmd, 0, &[scissor]) };
+            self.rec.scissor = Some(scissor);
+        }
+        let bc = ctx.blend_color.map(f32::to_bits);
+        if self.rec.blend_constants != Some(bc) {
+            // SAFETY: recording; dynamic blend constants.
+            unsafe { self.raw.cmd_set_blend_constants(cmd, &ctx.blend_color) };
+            self.rec.blend_constants = Some(bc);
+        }
+        if self.rec.stencil_ref != Some(ctx.stencil_ref) {
+            // SAFETY: recording; dynamic stencil reference.
+            unsafe {
+                self.raw.cmd_set_stencil_reference(
+                    cmd,
+                    vk::StencilFaceFlags::FRONT,
+                    u32::from(ctx.stencil_ref.0),
+                );
+                self.raw.cmd_set_stencil_reference(
+                    cmd,
+                    vk::StencilFaceFlags::BACK,
+                    u32::from(ctx.stencil_ref.1),
+                );
+            }
+            self.rec.stencil_ref = Some(ctx.stencil_ref);
+        }
+        let db = (ctx.depth_bias.0.to_bits(), ctx.depth_bias.1.to_bits());
+        if self.rec.depth_bias != Some(db) {
+            // SAFETY: recording; dynamic depth bias; clamp 0 needs no feature.
+            unsafe {
+                self.raw
+                    .cmd_set_depth_bias(cmd, ctx.depth_bias.1, 0.0, ctx.depth_bias.0)
+            };
+            self.rec.depth_bias = Some(db);
+        }
+        let mut width = ctx
+            .line_width
+            .clamp(self.limits.line_width[0], self.limits.line_width[1]);
+        if !self.core.wide_lines {
+            if width != 1.0 {
+                self.report(
+                    Missing::WideLines,
+                    "no wideLines feature: lines are 1 pixel wide",
+                );
+            }
+            width = 1.0;
+        }
+        if self.rec.line_width != Some(width.to_bits()) {
+            // SAFETY: recording; dynamic line width within the device's range (1.0 without
+            // the wideLines feature).
+            unsafe { self.raw.cmd_set_line_width(cmd, width) };
+            self.rec.line_width = Some(width.to_bits());
+        }
+        if point_size {
+            let size = if self.core.large_points {
+                ctx.point_size
+                    .clamp(self.limits.point_size[0], self.limits.point_size[1])
+            } else {
+                1.0
+            };
+            if self.rec.point_size != Some(size.to_bits()) || self.rec.layout != layout {
+                let bytes = size.to_le_bytes();
+                // SAFETY: recording; the layout's push-constant range covers bytes 0..16 for
+                // the vertex and geometry stages.
+                unsafe {
+                    self.raw.cmd_push_constants(
+                        cmd,
+                        layout,
+                        vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::GEOMETRY,
+                        0,
+                        &bytes,
+                    )
+                };
+                self.rec.point_size = Some(size.to_bits());
+            }
+        }
+    }
+
+    /// Binds the vertex buffers the program reads; `false` if one is missing.
+    fn bind_vertices(
+        &mut self,
+        ctx: &mut ContextState,
+        inputs: &[Option<NumClass>; 16],
+        layout_id: u32,
+    ) -> Result<bool, SessionError> {
+        let layout = *self.interned.layout.value(layout_id);
+        let mut generic = false;
+        let cmd = self.rec.cmd;
+        for (i, class) in inputs.iter().enumerate() {
+            if class.is_none() {
+                continue;
+            }
+            let a = layout.attribs[i];
+            let enabled = a.format.components > 0 && conv::map_vertex_format(a.format).is_some();
+            if !enabled {
+                generic = true;
+                continue;
+            }
+            let (buffer, offset) = ctx.vertex_buffers[i];
+            let Some(b) = buffer.and_then(|h| self.buffers.live(h)) else {
+                // A dangling or missing array: GL would have refused the draw.
+                return Ok(false);
+            };
+            let want = self.rec.vertex_override[i].unwrap_or((b.owned.buffer, offset));
+            if self.rec.vertex[i] != want {
+                // SAFETY: recording; a live buffer with VERTEX_BUFFER usage.
+                unsafe {
+                    self.raw
+                        .cmd_bind_vertex_buffers(cmd, i as u32, &[want.0], &[want.1])
+                };
+                self.rec.vertex[i] = want;
+            }
+        }
+        if generic {
+            let fresh = ctx.generic_at.filter(|(s, _)| *s == self.rec.serial);
+            let slice = match fresh {
+                Some((_, s)) => s,
+                None => {
+                    let s = self.arena(256, 16)?;
+                    let bytes: Vec<u8> = ctx
+                        .generic
+                        .iter()
+                        .flat_map(|v| v.iter().flat_map(|w| w.to_le_bytes()))
+                        .collect();
+                    s.write(&bytes);
+                    ctx.generic_at = Some((self.rec.serial, s));
+                    s
+                }
+            };
+            let want = (slice.buffer, slice.offset);
+            let at = GENERIC_BINDING as usize;
+            if self.rec.vertex[at] != want {
+                // SAFETY: recording; an arena buffer with VERTEX_BUFFER usage holding 256
+                // bytes at the offset.
+                unsafe {
+                    self.raw
+                        .cmd_bind_vertex_buffers(cmd, GENERIC_BINDING, &[want.0], &[want.1])
+                };
+                self.rec.vertex[at] = want;
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// How many vertices and instances a draw reads (`None` vertices: indexed, unknown).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DrawExtent {
+    pub vertices: Option<u32>,
+    pub instances: u32,
+}
+
+impl Device {
+    /// Copies vertex arrays Vulkan cannot fetch (offset or stride not a multiple of the
+    /// component size; GL allows them) into the arena with an aligned stride, and returns
+    /// the layout id the pipeline must use (the context's, or one with the new strides).
+    fn repack_vertices(
+        &mut self,
+        ctx: &ContextState,
+        inputs: &[Option<NumClass>; 16],
+        extent: DrawExtent,
+    ) -> Result<u32, SessionError> {
+        self.rec.vertex_override = [None; MAX_VERTEX_ATTRIBS];
+        let mut layout = *self.interned.layout.value(ctx.layout);
+        let mut changed = false;
+        for (i, class) in inputs.iter().enumerate() {
+            let a = layout.attribs[i];
+            if class.is_none()
+                || a.format.components == 0
+                || conv::map_vertex_format(a.format).is_none()
+            {
+                continue;
+            }
+            let (align, size) = conv::vertex_layout_bytes(a.format);
+            let (buffer, offset) = ctx.vertex_buffers[i];
+            if offset.is_multiple_of(u64::from(align)) && a.stride.is_multiple_of(align) {
+                continue;
+            }
+            let Some((src, total)) = buffer
+                .and_then(|h| self.buffers.live(h))
+                .map(|b| (b.owned.buffer, b.size))
+            else {
+                continue;
+            };
+            let (stride, size64) = (u64::from(a.stride), u64::from(size));
+            if offset + size64 > total {
+                continue;
+            }
+            let available = (total - offset - size64)
+                .checked_div(stride)
+                .map_or(1, |n| n + 1);
+            let wanted = match (a.divisor, extent.vertices) {
+                (0, Some(v)) => u64::from(v),
+                (0, None) => available,
+                (d, _) => u64::from(extent.instances.div_ceil(d)),
+            };
+            let n = wanted.min(available).max(1);
+            let packed = u64::from(size.next_multiple_of(4));
+            let dst = self.arena(n * packed, 4)?;
+            let regions: Vec<vk::BufferCopy> = (0..n)
+                .map(|k| vk::BufferCopy {
+                    src_offset: offset + k * stride,
+                    dst_offset: dst.offset + k * packed,
+                    size: size64,
+                })
+                .collect();
+            self.transfer_begin();
+            // SAFETY: recording outside a pass; every source range lies inside the buffer
+            // (`n` is bounded by what it holds) and every destination inside the arena
+            // slice allocated for `n` aligned elements; the arena has TRANSFER_DST usage.
+            unsafe {
+                self.raw
+                    .cmd_copy_buffer(self.rec.cmd, src, dst.buffer, &regions)
+            };
+            self.rec.dirty_mem = true;
+            layout.attribs[i].stride = packed as u32;
+            self.rec.vertex_override[i] = Some((dst.buffer, dst.offset));
+            changed = true;
+        }
+        Ok(if changed {
+            self.interned.layout.intern(&layout)
+        } else {
+            ctx.layout
+        })
+    }
+}
+
+impl Device {
+    /// Indices Vulkan cannot read as they are: 8-bit ones without
+    /// `VK_EXT_index_type_uint8` (widened to 16 bits) and a restart index other than the
+    /// type's maximum (GL allows any; Vulkan restarts only at the maximum). The range is read
+    /// back (a stall: these paths are rare and never the steady state of the programs of
+    /// interest), rewritten on the CPU into the arena, and drawn from there: (buffer,
+    /// offset, type).
+    fn rewrite_indices(
+        &mut self,
+        ib: BufferHandle,
+        offset: u64,
+        count: u32,
+        index_type: IndexType,
+        widen: bool,
+        restart: Option<u32>,
+    ) -> Result<Option<(vk::Buffer, u64, IndexType)>, SessionError> {
+        let size = u64::from(index_type.size());
+        let raw = self.read_buffer("DrawIndexed", ib, offset, u64::from(count) * size)?;
+        let out_type = if widen { IndexType::U16 } else { index_type };
+        let max = conv::max_index(out_type);
+        let mut out = Vec::with_capacity(count as usize * out_type.size() as usize);
+        for chunk in raw.chunks_exact(size as usize) {
+            let mut v = 0u32;
+            for (i, b) in chunk.iter().enumerate() {
+                v |= u32::from(*b) << (8 * i);
+            }
+            let v = if restart == Some(v) { max } else { v };
+            out.extend_from_slice(&v.to_le_bytes()[..out_type.size() as usize]);
+        }
+        if out.is_empty() {
+            return Ok(None);
+        }
+        let slice = self.arena(out.len() as u64, 4)?;
+        slice.write(&out);
+        Ok(Some((slice.buffer, slice.offset, out_type)))
+    }
+}

@@ -1,0 +1,376 @@
+//! Descriptors: what a draw's set 0 refers to, gathered before its pass begins (sampled
+//! images are made shader-readable and placeholders created there, since neither can happen
+//! inside a pass), then written only when it changed.
+//!
+//! The gathered resources form a key (set layout, then every view, sampler, buffer, offset
+//! and range). With descriptor pools, a set is allocated and written only when the key
+//! differs from the last set's; the default uniform block, rewritten into the frame's arena
+//! whenever its bytes change, moves by its *dynamic offset*, which needs no new set. With
+//! push descriptors the writes are pushed when the key (which then includes the default
+//! block's offset) changed.
+
+use ash::vk;
+use ash::vk::Handle as _;
+use tessera_wire::SessionError;
+use tessera_wire::handle::ProgramHandle;
+
+use crate::command::ContextState;
+use crate::device::{Device, Missing, backend_bug, count};
+use crate::program::DescSlot;
+use crate::spirv::{Dim, NumClass, ResourceKind};
+
+impl Device {
+    /// Resolves every descriptor of the program into the scratch lists (and the key that
+    /// identifies them), transitioning sampled images and creating placeholders; runs
+    /// before the pass begins.
+    pub(crate) fn gather_descriptors(
+        &mut self,
+        ctx: &mut ContextState,
+        handle: ProgramHandle,
+        set_layout: vk::DescriptorSetLayout,
+        block_size: u32,
+        push: bool,
+    ) -> Result<(), SessionError> {
+        let mut key = std::mem::take(&mut self.rec.key);
+        let mut images = std::mem::take(&mut self.rec.images);
+        let mut buffers = std::mem::take(&mut self.rec.buffers);
+        let mut texels = std::mem::take(&mut self.rec.texels);
+        let mut writes = std::mem::take(&mut self.rec.writes);
+        key.clear();
+        images.clear();
+        buffers.clear();
+        texels.clear();
+        writes.clear();
+        key.push(set_layout.as_raw());
+        let result = (|| -> Result<(), SessionError> {
+            let n = self.programs.live(handle).map_or(0, |p| p.slots.len());
+            for i in 0..n {
+                let Some(slot) = self
+                    .programs
+                    .live(handle)
+                    .and_then(|p| p.slots.get(i).copied())
+                else {
+                    break;
+                };
+                match slot {
+                    DescSlot::Default => {
+                        let size = u64::from(block_size.max(16)).next_multiple_of(16);
+                        let fresh = ctx.uniform_at.filter(|(s, _)| *s == self.rec.serial);
+                        let slice = match fresh {
+                            Some((_, s)) => s,
+                            None => {
+                                let s = self.arena(size, self.limits.ubo_align)?;
+                                let n = ctx.uniforms.len().min(size as usize);
+                                s.write(&ctx.uniforms[..n]);
+                                if n < size as usize {
+                                    s.write_at(n, &vec![0u8; size as usize - n]);
+                                }
+                                ctx.uniform_at = Some((self.rec.serial, s));
+                                s
+                            }
+                        };
+                        key.push(slice.buffer.as_raw());
+                        if push {
+                            key.push(slice.offset);
+                        }
+                        writes.push((
+                            0,
+                            if push {
+                                vk::DescriptorType::UNIFORM_BUFFER
+                            } else {
+                                vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
+                            },
+                            buffers.len(),
+                            1,
+                        ));
+                        buffers.push(vk::DescriptorBufferInfo {
+                            buffer: slice.buffer,
+                            offset: if push { slice.offset } else { 0 },
+                            range: size,
+                        });
+                        // The dynamic offset travels apart from the set.
+                        self.rec.dyn_offset_next = Some(slice.offset as u32);
+                    }
+                    DescSlot::Sampler {
+                        binding,
+                        first,
+                        count: n,
+                        kind,
+                    } => match kind {
+                        ResourceKind::TexelBuffer { class } => {
+                            writes.push((
+                                binding,
+                                vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+                                texels.len(),
+                                n,
+                            ));
+                            for k in 0..n as usize {
+                                let t = ctx.textures.get(first + k).and_then(|t| t.0);
+                                let v = match t.and_then(|t| self.texel_view(t)) {
+                                    Some(v) => v,
+                                    None => self.placeholder_texel(class)?,
+                                };
+                                key.push(v.as_raw());
+                                texels.push(v);
+                            }
+                        }
+                        ResourceKind::Sampled {
+                            dim,
+                            arrayed,
+                            multisampled,
+                            class,
+                        } => {
+                            let ty = match (dim, arrayed) {
+                                (Dim::D1, false) => vk::ImageViewType::TYPE_1D,
+                                (Dim::D1, true) => vk::ImageViewType::TYPE_1D_ARRAY,
+                                (Dim::D3, _) => vk::ImageViewType::TYPE_3D,
+                                (Dim::Cube, false) => vk::ImageViewType::CUBE,
+                                (Dim::Cube, true) => vk::ImageViewType::CUBE_ARRAY,
+                                (_, true) => vk::ImageViewType::TYPE_2D_ARRAY,
+                                _ => vk::ImageViewType::TYPE_2D,
+                            };
+                            writes.push((
+                                binding,
+                                vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                                images.len(),
+                                n,
+                            ));
+                            for k in 0..n as usize {
+                                let (tex, smp) =
+                                    ctx.textures.get(first + k).copied().unwrap_or((None, None));
+                                let found = tex.and_then(|t| {
+                                    self.sampled_view(t, ty)
+                                        .map(|(v, linear, layout)| (t, v, linear, layout))
+                                });
+                                let info = match found {
+                                    Some((t, view, linear, layout)) => {
+                                        if layout != vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL {
+                                            if self.rec.pass.is_some() {
+                                                self.end_pass()?;
+                                            }
+                                            self.sync();
+                                            self.make_sampled(t);
+                                        }
+                                        let sampler = match smp {
+                                            Some(s) if linear => {
+                                                self.samplers.live(s).map(|s| s.raw)
+                                            }
+                                            Some(s) => self.nearest_sampler(s),
+                                            None => None,
+                                        };
+                                        let sampler = match sampler {
+                                            Some(s) => s,
+                                            None => self.placeholder_sampler()?,
+                                        };
+                                        vk::DescriptorImageInfo {
+                                            sampler,
+                                            image_view: view,
+                                            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                                        }
+                                    }
+                                    None => {
+                                        if self.rec.pass.is_some()
+                                            && !self.has_placeholder(ty, class, multisampled)
+                                        {
+                                            self.end_pass()?;
+                                        }
+                                        let view =
+                                            self.placeholder_view(ty, class, multisampled)?;
+                                        vk::DescriptorImageInfo {
+                                            sampler: self.placeholder_sampler()?,
+                                            image_view: view,
+                                            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                                        }
+                                    }
+                                };
+                                key.push(info.image_view.as_raw());
+                                key.push(info.sampler.as_raw());
+                                images.push(info);
+                            }
+                        }
+                        ResourceKind::UniformBuffer => {}
+                    },
+                    DescSlot::Block {
+                        binding,
+                        first,
+                        count: n,
+                        size,
+                    } => {
+                        writes.push((
+                            binding,
+                            vk::DescriptorType::UNIFORM_BUFFER,
+                            buffers.len(),
+                            n,
+                        ));
+                        for k in 0..n as usize {
+                            let (b, offset, bsize) = ctx
+                                .uniform_buffers
+                                .get(first + k)
+                                .copied()
+                                .unwrap_or((None, 0, 0));
+                            let live = b.and_then(|h| {
+                                self.buffers.live(h).map(|x| (x.owned.buffer, x.size))
+                            });
+                            let info = match live {
+                                Some((buffer, total))
+                                    if offset < total && offset % self.limits.ubo_align == 0 =>
+                                {
+                                    let range = if bsize == 0 {
+                                        total - offset
+                                    } else {
+                                        bsize.min(total - offset)
+                                    };
+                                    vk::DescriptorBufferInfo {
+                                        buffer,
+                                        offset,
+                                        range: range.min(self.limits.max_ubo_range),
+                                    }
+                                }
+                                other => {
+                                    if other.is_some() {
+                                        self.report(
+                                            Missing::Misaligned,
+                                            "a uniform buffer range not aligned to the device's minUniformBufferOffsetAlignment reads zeros",
+                                        );
+                                    }
+                                    vk::DescriptorBufferInfo {
+                                        buffer: self.zero_buffer(),
+                                        offset: 0,
+                                        range: u64::from(size.max(16)).min(1 << 16),
+                                    }
+                                }
+                            };
+                            key.push(info.buffer.as_raw());
+                            key.push(info.offset);
+                            key.push(info.range);
+                            buffers.push(info);
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })();
+        self.rec.key = key;
+        self.rec.images = images;
+        self.rec.buffers = buffers;
+        self.rec.texels = texels;
+        self.rec.writes = writes;
+        result
+    }
+
+    fn has_placeholder(&self, ty: vk::ImageViewType, class: NumClass, ms: bool) -> bool {
+        self.placeholders.has(ty, class, ms)
+    }
+
+    /// Writes (or pushes) and binds the gathered descriptors when they changed.
+    pub(crate) fn bind_descriptors(
+        &mut self,
+        set_layout: vk::DescriptorSetLayout,
+        layout: vk::PipelineLayout,
+        push: bool,
+    ) -> Result<(), SessionError> {
+        let cmd = self.rec.cmd;
+        if self.rec.writes.is_empty() {
+            // A program without resources reads no set.
+            self.rec.dyn_offset_next = None;
+            return Ok(());
+        }
+        let same = self.rec.layout == layout
+            && self
+                .rec
+                .set
+                .as_ref()
+                .is_some_and(|(k, _)| *k == self.rec.key);
+        let dyn_offset = self.rec.dyn_offset_next.take();
+        if push {
+            if !same {
+                let writes = self.descriptor_writes(vk::DescriptorSet::null());
+                if let Some(push) = &self.gpu.push {
+                    // SAFETY: recording; the layout's set 0 was created with the
+                    // push-descriptor flag; every write refers to live views, samplers
+                    // and buffers gathered for this draw.
+                    unsafe {
+                        push.cmd_push_descriptor_set(
+                            cmd,
+                            vk::PipelineBindPoint::GRAPHICS,
+                            layout,
+                            0,
+                            &writes,
+                        )
+                    };
+                }
+                count(&self.stats.descriptor_sets);
+                self.remember_set(vk::DescriptorSet::null());
+                self.rec.layout = layout;
+            }
+            return Ok(());
+        }
+        let set = if same {
+            match &self.rec.set {
+                Some((_, s)) => *s,
+                None => backend_bug("a matching set key without a set"),
+            }
+        } else {
+            let set = self.allocate_set(set_layout)?;
+            let writes = self.descriptor_writes(set);
+            // SAFETY: a set of this frame's pool, not in use by any command yet; the writes
+            // refer to live resources with matching descriptor types.
+            unsafe { self.raw.update_descriptor_sets(&writes, &[]) };
+            self.remember_set(set);
+            set
+        };
+        if !same || self.rec.dyn_offset != dyn_offset || self.rec.layout != layout {
+            let offsets: &[u32] = match &dyn_offset {
+                Some(o) => std::slice::from_ref(o),
+                None => &[],
+            };
+            // SAFETY: recording; the set matches the layout's set 0; one dynamic offset
+            // when the layout has the dynamic default block, aligned to
+            // minUniformBufferOffsetAlignment (arena allocations are).
+            unsafe {
+                self.raw.cmd_bind_descriptor_sets(
+                    cmd,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    layout,
+                    0,
+                    &[set],
+                    offsets,
+                )
+            };
+            self.rec.dyn_offset = dyn_offset;
+            self.rec.layout = layout;
+        }
+        Ok(())
+    }
+
+    /// Records the gathered key as the key of `set` (reusing the old key's allocation).
+    fn remember_set(&mut self, set: vk::DescriptorSet) {
+        let mut held = self.rec.set.take().map(|(k, _)| k).unwrap_or_default();
+        held.clear();
+        held.extend_from_slice(&self.rec.key);
+        self.rec.set = Some((held, set));
+    }
+
+    fn descriptor_writes(&self, set: vk::DescriptorSet) -> Vec<vk::WriteDescriptorSet<'_>> {
+        self.rec
+            .writes
+            .iter()
+            .map(|&(binding, ty, at, n)| {
+                let w = vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(binding)
+                    .descriptor_type(ty);
+                let n = n as usize;
+                match ty {
+                    vk::DescriptorType::COMBINED_IMAGE_SAMPLER => {
+                        w.image_info(&self.rec.images[at..at + n])
+                    }
+                    vk::DescriptorType::UNIFORM_TEXEL_BUFFER => {
+                        w.texel_buffer_view(&self.rec.texels[at..at + n])
+                    }
+                    _ => w.buffer_info(&self.rec.buffers[at..at + n]),
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,956 @@
+//! The device: limits, the format table, the per-kind object tables, the interned CSOs, the
+//! counters, and the records that create, fill and destroy buffers and samplers (textures
+//! are in `texture.rs`, framebuffers in `framebuffer.rs`, programs in `program.rs`).
+//!
+//! ## Tables
+//! Every kind has a dense table indexed by handle slot ([`Table`]). A create must take a slot
+//! that is not live with a newer generation; every other use must name the live generation.
+//! A violation is a [`SessionError`] (the session ends, nothing panics), the rules the null
+//! backend checks.
+//!
+//! ## Interned CSOs
+//! Blend, depth-stencil, raster and vertex-layout CSOs are interned by content into small
+//! ids that are never reused. Pipelines are keyed by those ids, so a CSO the client destroys
+//! and recreates (its LRU) finds its pipelines again, and a pipeline key is a few words.
+//!
+//! ## Destruction
+//! Vulkan objects a destroyed GL object owned may still be read by submitted work: they go
+//! to the current submission's garbage and die when it retires (`queue.rs`).
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::mem::ManuallyDrop;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ash::vk;
+use tessera_wire::format::Format;
+use tessera_wire::handle::{BufferHandle, Handle, SamplerHandle};
+use tessera_wire::state::{BlendState, DepthStencilState, RasterState, SamplerState, VertexLayout};
+use tessera_wire::{Caps, Event, SessionError};
+
+use crate::conv::{self, NativeFormat};
+use crate::frame::Garbage;
+use crate::framebuffer::{Framebuffer, Renderbuffer, Surface};
+use crate::instance::{CoreFeatures, Gpu, Tiers};
+use crate::memory::{self, Owned};
+use crate::program::Program;
+use crate::query::{Fence, Query};
+use crate::texture::Texture;
+
+/// The largest read-back the backend answers (a reply is one allocation on each side).
+pub(crate) const MAX_READBACK: usize = 1 << 30;
+
+/// A broken invariant of this backend (never a user or protocol error).
+#[cold]
+#[track_caller]
+pub(crate) fn backend_bug(what: &str) -> ! {
+    panic!("tessera-backend-vk bug: {what}")
+}
+
+/// A `SessionError` for a failed Vulkan call.
+pub(crate) fn vk_error(call: &str, r: vk::Result) -> SessionError {
+    SessionError::Backend(format!("{call}: {r}"))
+}
+
+/// A record with a value no engine would produce.
+pub(crate) fn bad(record: &'static str, what: impl Into<String>) -> SessionError {
+    SessionError::BadValue {
+        record,
+        what: what.into(),
+    }
+}
+
+/// Counters of what the backend created and did, readable from any thread.
+///
+/// Each field has one writer (the thread applying batches) and is read by the probe's owner;
+/// `Relaxed` is enough: a reader only needs some recent value, and a test reads after a reply
+/// that orders it after the writes anyway.
+#[derive(Debug, Default)]
+pub(crate) struct StatCells {
+    pub pipelines: AtomicU64,
+    pub descriptor_set_layouts: AtomicU64,
+    pub pipeline_layouts: AtomicU64,
+    pub shader_modules: AtomicU64,
+    pub render_passes: AtomicU64,
+    pub framebuffers: AtomicU64,
+    pub descriptor_sets: AtomicU64,
+    pub submits: AtomicU64,
+    pub draws: AtomicU64,
+    pub validation_messages: AtomicU64,
+}
+
+/// A snapshot of the backend's counters (totals since creation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VkStats {
+    /// `vkCreateGraphicsPipelines` calls that made a pipeline.
+    pub pipelines: u64,
+    /// Descriptor set layouts created.
+    pub descriptor_set_layouts: u64,
+    /// Pipeline layouts created.
+    pub pipeline_layouts: u64,
+    /// Shader modules created.
+    pub shader_modules: u64,
+    /// Render passes created.
+    pub render_passes: u64,
+    /// Framebuffers created.
+    pub framebuffers: u64,
+    /// Descriptor sets allocated or pushed.
+    pub descriptor_sets: u64,
+    /// Queue submissions.
+    pub submits: u64,
+    /// Draw calls recorded.
+    pub draws: u64,
+    /// Messages the validation layer (debug-utils messenger) reported.
+    pub validation_messages: u64,
+}
+
+/// A shared view of a Vulkan backend's counters.
+#[derive(Clone, Debug, Default)]
+pub struct VkProbe(pub(crate) Arc<StatCells>);
+
+impl VkProbe {
+    /// The counters now.
+    pub fn stats(&self) -> VkStats {
+        let c = &self.0;
+        let r = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        VkStats {
+            pipelines: r(&c.pipelines),
+            descriptor_set_layouts: r(&c.descriptor_set_layouts),
+            pipeline_layouts: r(&c.pipeline_layouts),
+            shader_modules: r(&c.shader_modules),
+            render_passes: r(&c.render_passes),
+            framebuffers: r(&c.framebuffers),
+            descriptor_sets: r(&c.descriptor_sets),
+            submits: r(&c.submits),
+            draws: r(&c.draws),
+            validation_messages: r(&c.validation_messages),
+        }
+    }
+}
+
+/// Adds one to a counter (single writer: the applying thread).
+pub(crate) fn count(cell: &AtomicU64) {
+    cell.fetch_add(1, Ordering::Relaxed);
+}
+
+/// One kind's table: slot -> (generation, object).
+pub(crate) struct Table<T> {
+    slots: Vec<(u32, Option<T>)>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Self { slots: Vec::new() }
+    }
+}
+
+/// A client never skips this far ahead of its dense slots; refusing such a create keeps a
+/// hostile peer from making the server allocate for it.
+const MAX_SLOT_SKIP: usize = 1 << 20;
+
+impl<T> Table<T> {
+    fn stale<H: Handle>(record: &'static str, handle: H) -> SessionError {
+        SessionError::StaleHandle {
+            record,
+            kind: H::KIND,
+            handle: handle.raw(),
+        }
+    }
+
+    /// The live object of `handle`.
+    pub fn get<H: Handle>(&self, record: &'static str, handle: H) -> Result<&T, SessionError> {
+        let raw = handle.raw();
+        match self.slots.get(raw.slot as usize) {
+            Some((generation, Some(object))) if *generation == raw.generation => Ok(object),
+            _ => Err(Self::stale(record, handle)),
+        }
+    }
+
+    /// The live object of `handle`, mutably.
+    pub fn get_mut<H: Handle>(
+        &mut self,
+        record: &'static str,
+        handle: H,
+    ) -> Result<&mut T, SessionError> {
+        let raw = handle.raw();
+        match self.slots.get_mut(raw.slot as usize) {
+            Some((generation, Some(object))) if *generation == raw.generation => Ok(object),
+            _ => Err(Self::stale(record, handle)),
+        }
+    }
+
+    /// The live object of `handle`, if any (dangling bindings read as `None`).
+    pub fn live<H: Handle>(&self, handle: H) -> Option<&T> {
+        self.get("", handle).ok()
+    }
+
+    /// Checks that `handle` may be created (a free slot, a newer generation).
+    pub fn check_create<H: Handle>(
+        &self,
+        record: &'static str,
+        handle: H,
+    ) -> Result<(), SessionError> {
+        let raw = handle.raw();
+        let slot = raw.slot as usize;
+        let bad = SessionError::BadCreate {
+            record,
+            kind: H::KIND,
+            handle: raw,
+        };
+        match self.slots.get(slot) {
+            Some((generation, object)) => {
+                if object.is_some() || raw.generation <= *generation {
+                    return Err(bad);
+                }
+            }
+            None => {
+                if slot > self.slots.len() + MAX_SLOT_SKIP || raw.generation == 0 {
+                    return Err(bad);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a new object under `handle`.
+    pub fn insert<H: Handle>(
+        &mut self,
+        record: &'static str,
+        handle: H,
+        object: T,
+    ) -> Result<(), SessionError> {
+        self.check_create(record, handle)?;
+        let raw = handle.raw();
+        let slot = raw.slot as usize;
+        if slot >= self.slots.len() {
+            self.slots.resize_with(slot + 1, || (0, None));
+        }
+        self.slots[slot] = (raw.generation, Some(object));
+        Ok(())
+    }
+
+    /// Takes the live object of `handle` out of the table.
+    pub fn remove<H: Handle>(
+        &mut self,
+        record: &'static str,
+        handle: H,
+    ) -> Result<T, SessionError> {
+        let raw = handle.raw();
+        match self.slots.get_mut(raw.slot as usize) {
+            Some((generation, object)) if *generation == raw.generation && object.is_some() => {
+                object.take().ok_or_else(|| Self::stale(record, handle))
+            }
+            _ => Err(Self::stale(record, handle)),
+        }
+    }
+
+    /// Every live object, mutably (teardown).
+    pub fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
+        self.slots.iter_mut().filter_map(|(_, o)| o.take())
+    }
+}
+
+/// Content-addressed ids of CSO values; an id is never reused.
+pub(crate) struct Interner<T> {
+    ids: HashMap<T, u32>,
+    values: Vec<T>,
+}
+
+impl<T> Default for Interner<T> {
+    fn default() -> Self {
+        Self {
+            ids: HashMap::new(),
+            values: Vec::new(),
+        }
+    }
+}
+
+impl<T: Hash + Eq + Clone> Interner<T> {
+    /// The id of `value`, minted on first sight.
+    pub fn intern(&mut self, value: &T) -> u32 {
+        if let Some(&id) = self.ids.get(value) {
+            return id;
+        }
+        let id = self.values.len() as u32;
+        self.values.push(value.clone());
+        self.ids.insert(value.clone(), id);
+        id
+    }
+
+    /// The value of an id minted here.
+    pub fn value(&self, id: u32) -> &T {
+        match self.values.get(id as usize) {
+            Some(v) => v,
+            None => backend_bug("an interned id this interner never minted"),
+        }
+    }
+}
+
+/// The interned CSOs.
+#[derive(Default)]
+pub(crate) struct Interned {
+    pub blend: Interner<BlendState>,
+    pub depth_stencil: Interner<DepthStencilState>,
+    pub raster: Interner<RasterState>,
+    pub layout: Interner<VertexLayout>,
+}
+
+/// Native limits the backend's own paths need.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub ubo_align: u64,
+    pub max_ubo_range: u64,
+    pub texel_buffer_align: u64,
+    pub color_samples: vk::SampleCountFlags,
+    pub max_lod_bias: f32,
+    pub max_anisotropy: f32,
+    pub timestamp_period: f32,
+    pub timestamps: bool,
+    pub line_width: [f32; 2],
+    pub point_size: [f32; 2],
+    pub max_color_attachments: usize,
+    /// Descriptors one push may write (0 without push descriptors).
+    pub max_push_descriptors: u32,
+}
+
+/// Something the device lacks, reported once per session (bits of `Device::reported`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Missing {
+    Format,
+    PolygonMode,
+    WideLines,
+    LogicOp,
+    DualSource,
+    IndependentBlend,
+    DepthClamp,
+    AlphaToOne,
+    ProvokingVertex,
+    MaskedClear,
+    Divisor,
+    AttribFormat,
+    BorderColor,
+    MirrorClamp,
+    Query,
+    Blit,
+    Rectangle,
+    Misaligned,
+    Smooth,
+}
+
+/// A buffer object.
+pub(crate) struct Buffer {
+    pub owned: Owned,
+    /// Size the engine asked for (the Vulkan buffer is at least 4 bytes).
+    pub size: u64,
+}
+
+/// A sampler CSO: its sampler, and a NEAREST variant for formats that cannot be filtered.
+pub(crate) struct Sampler {
+    pub state: SamplerState,
+    pub raw: vk::Sampler,
+    pub nearest: Option<vk::Sampler>,
+}
+
+/// The device and every object of the session.
+pub(crate) struct Device {
+    /// The device's functions (shared, so that a method can hold them while it borrows
+    /// tables mutably).
+    pub raw: Arc<ash::Device>,
+    pub alloc: ManuallyDrop<vk_mem::Allocator>,
+    pub tiers: Tiers,
+    pub core: CoreFeatures,
+    pub limits: Limits,
+    pub caps: Caps,
+    formats: Vec<Option<NativeFormat>>,
+    pub buffers: Table<Buffer>,
+    pub textures: Table<Texture>,
+    pub renderbuffers: Table<Renderbuffer>,
+    pub framebuffers: Table<Framebuffer>,
+    pub surfaces: Table<Surface>,
+    pub blends: Table<u32>,
+    pub depth_stencils: Table<u32>,
+    pub rasters: Table<u32>,
+    pub layouts: Table<u32>,
+    pub samplers: Table<Sampler>,
+    pub interned: Interned,
+    pub programs: Table<Program>,
+    pub queries: Table<Query>,
+    pub fences: Table<Fence>,
+    pub pipes: crate::pipeline::Caches,
+    pub clears: crate::clear::ClearCache,
+    pub frames: crate::frame::Frames,
+    pub rec: crate::command::Recording,
+    pub placeholders: crate::image::Placeholders,
+    /// 64 KiB of zeros: the uniform buffer of unbound block slots.
+    pub zeros: Option<Owned>,
+    /// A scratch image (multisample resolves for reading).
+    pub temp: Option<crate::image::Storage>,
+    pub stats: Arc<StatCells>,
+    /// Events produced while applying the current batch.
+    pub events: Vec<Event>,
+    reported: u64,
+    /// Moves whenever an image a framebuffer may hold changes (recreated storage, new
+    /// attachments, a destroyed object): cached framebuffers and passes are re-checked.
+    pub epoch: u64,
+    // Declared last: dropped after everything above (Device::drop frees the objects first).
+    pub gpu: Gpu,
+}
+
+impl Device {
+    /// Sets up the allocator, limits, formats and the first submission.
+    pub fn new(gpu: Gpu) -> Result<Self, crate::CreateBackendError> {
+        let mut info = vk_mem::AllocatorCreateInfo::new(&gpu.instance, &gpu.device, gpu.phys);
+        info.vulkan_api_version = gpu.tiers.api_version;
+        // SAFETY: the instance, device and physical device are live and outlive the
+        // allocator (it is dropped in Device::drop, before `gpu`).
+        let alloc = unsafe { vk_mem::Allocator::new(info) }.map_err(|e| {
+            crate::CreateBackendError::Vulkan {
+                call: "vmaCreateAllocator",
+                result: e,
+            }
+        })?;
+        let p = &gpu.props.limits;
+        let limits = Limits {
+            ubo_align: p.min_uniform_buffer_offset_alignment.max(1),
+            max_ubo_range: u64::from(p.max_uniform_buffer_range),
+            texel_buffer_align: p.min_texel_buffer_offset_alignment.max(1),
+            color_samples: p.framebuffer_color_sample_counts & p.framebuffer_depth_sample_counts,
+            max_lod_bias: p.max_sampler_lod_bias,
+            max_anisotropy: p.max_sampler_anisotropy,
+            timestamp_period: p.timestamp_period,
+            timestamps: p.timestamp_compute_and_graphics == vk::TRUE,
+            line_width: p.line_width_range,
+            point_size: p.point_size_range,
+            max_color_attachments: (p.max_color_attachments as usize)
+                .min(tessera_wire::state::MAX_DRAW_BUFFERS),
+            max_push_descriptors: if gpu.tiers.push_descriptors {
+                let mut push = vk::PhysicalDevicePushDescriptorPropertiesKHR::default();
+                let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut push);
+                // SAFETY: a physical device of this instance; the chained struct belongs to
+                // VK_KHR_push_descriptor, which the device has (the tier is on).
+                unsafe {
+                    gpu.instance
+                        .get_physical_device_properties2(gpu.phys, &mut props)
+                };
+                push.max_push_descriptors
+            } else {
+                0
+            },
+        };
+        let max_samples = (0..7)
+            .rev()
+            .map(|s| 1u32 << s)
+            .find(|&n| {
+                limits
+                    .color_samples
+                    .contains(vk::SampleCountFlags::from_raw(n))
+            })
+            .unwrap_or(1);
+        let caps = Caps {
+            backend: "vulkan".to_owned(),
+            device: gpu.name.clone(),
+            max_texture_size: p.max_image_dimension2_d.min(16384),
+            max_3d_texture_size: p.max_image_dimension3_d.min(2048),
+            max_array_layers: p.max_image_array_layers.min(2048),
+            max_cube_size: p.max_image_dimension_cube.min(16384),
+            max_renderbuffer_size: p
+                .max_framebuffer_width
+                .min(p.max_framebuffer_height)
+                .min(16384),
+            max_samples,
+            max_viewport_size: p.max_viewport_dimensions[0]
+                .min(p.max_viewport_dimensions[1])
+                .min(16384),
+        };
+        let formats = Format::ALL
+            .iter()
+            .map(|&f| {
+                conv::choose_format(f, &mut |v| {
+                    // SAFETY: a physical device of this instance; any format value.
+                    unsafe {
+                        gpu.instance
+                            .get_physical_device_format_properties(gpu.phys, v)
+                    }
+                    .optimal_tiling_features
+                })
+            })
+            .collect();
+        let frames = crate::frame::Frames::new(&gpu.device, gpu.family)?;
+        let mut dev = Self {
+            raw: Arc::new(gpu.device.clone()),
+            alloc: ManuallyDrop::new(alloc),
+            tiers: gpu.tiers.clone(),
+            core: gpu.core,
+            limits,
+            caps,
+            formats,
+            buffers: Table::default(),
+            textures: Table::default(),
+            renderbuffers: Table::default(),
+            framebuffers: Table::default(),
+            surfaces: Table::default(),
+            blends: Table::default(),
+            depth_stencils: Table::default(),
+            rasters: Table::default(),
+            layouts: Table::default(),
+            samplers: Table::default(),
+            interned: Interned::default(),
+            programs: Table::default(),
+            queries: Table::default(),
+            fences: Table::default(),
+            pipes: crate::pipeline::Caches::new(&gpu.device)?,
+            clears: crate::clear::ClearCache::default(),
+            frames,
+            rec: crate::command::Recording::default(),
+            placeholders: crate::image::Placeholders::default(),
+            zeros: None,
+            temp: None,
+            stats: Arc::new(StatCells::default()),
+            events: Vec::new(),
+            reported: 0,
+            epoch: 1,
+            gpu,
+        };
+        dev.begin_frame()
+            .map_err(|e| crate::CreateBackendError::Setup {
+                reason: e.to_string(),
+            })?;
+        let zeros =
+            memory::device_buffer(&dev.alloc, 1 << 16, memory::object_usage()).map_err(|e| {
+                crate::CreateBackendError::Vulkan {
+                    call: "vmaCreateBuffer",
+                    result: e,
+                }
+            })?;
+        // SAFETY: recording; outside any render pass (nothing recorded yet); the buffer is
+        // new with TRANSFER_DST usage.
+        unsafe {
+            dev.raw
+                .cmd_fill_buffer(dev.rec.cmd, zeros.buffer, 0, vk::WHOLE_SIZE, 0)
+        };
+        dev.rec.dirty_mem = true;
+        dev.zeros = Some(zeros);
+        Ok(dev)
+    }
+
+    /// The native format of a wire format, if the device has any candidate.
+    pub fn format(&mut self, format: Format) -> Option<NativeFormat> {
+        let f = self.formats.get(format as usize).copied().flatten();
+        if f.is_none() {
+            self.report(
+                Missing::Format,
+                &format!(
+                    "the device has no usable format for {format:?}: such images are not created"
+                ),
+            );
+        }
+        f
+    }
+
+    /// Reports once per session that the device lacks `what`.
+    pub fn report(&mut self, what: Missing, text: &str) {
+        let bit = 1u64 << (what as u8);
+        if self.reported & bit == 0 {
+            self.reported |= bit;
+            self.events.push(Event::Unsupported {
+                what: text.to_owned(),
+            });
+        }
+    }
+
+    /// Moves validation messages into events (and the counter).
+    pub fn drain_messages(&mut self) {
+        for m in self.gpu.take_messages() {
+            count(&self.stats.validation_messages);
+            self.events.push(Event::NativeError {
+                what: format!("validation: {m}"),
+            });
+        }
+    }
+
+    /// Defers the destruction of `g` until the current submission retires.
+    pub fn defer(&mut self, g: Garbage) {
+        self.frames.current.garbage.push(g);
+    }
+
+    /// Ends the open pass (running pending clears) while the images it names still exist,
+    /// then moves the epoch: an image a framebuffer may hold is about to change.
+    pub fn invalidate_targets(&mut self) {
+        if let Err(e) = self.end_pass() {
+            log::error!("tessera-backend-vk: ending a render pass failed: {e}");
+        }
+        self.epoch += 1;
+    }
+
+    /// The 64 KiB zero buffer.
+    pub fn zero_buffer(&self) -> vk::Buffer {
+        match &self.zeros {
+            Some(z) => z.buffer,
+            None => backend_bug("the zero buffer is made at creation"),
+        }
+    }
+
+    // ---- Buffers ----
+
+    /// `CreateBuffer`: (re)allocates zeroed storage.
+    pub fn create_buffer(&mut self, handle: BufferHandle, size: u64) -> Result<(), SessionError> {
+        const N: &str = "CreateBuffer";
+        if self.buffers.live(handle).is_none() {
+            self.buffers.check_create(N, handle)?;
+        }
+        let owned = match memory::device_buffer(&self.alloc, size, memory::object_usage()) {
+            Ok(o) => o,
+            Err(e) => {
+                self.events.push(Event::OutOfMemory {
+                    what: format!("a {size}-byte buffer ({e})"),
+                });
+                memory::device_buffer(&self.alloc, 4, memory::object_usage())
+                    .map_err(|e| vk_error("vmaCreateBuffer", e))?
+            }
+        };
+        self.transfer_begin();
+        // SAFETY: recording, outside a render pass (transfer_begin ended it); a new buffer
+        // with TRANSFER_DST usage; WHOLE_SIZE fills to the end.
+        unsafe {
+            self.raw
+                .cmd_fill_buffer(self.rec.cmd, owned.buffer, 0, vk::WHOLE_SIZE, 0)
+        };
+        self.rec.dirty_mem = true;
+        if let Ok(b) = self.buffers.get_mut(N, handle) {
+            let old = std::mem::replace(b, Buffer { owned, size });
+            self.defer(Garbage::Buffer(old.owned));
+            Ok(())
+        } else {
+            self.buffers.insert(N, handle, Buffer { owned, size })
+        }
+    }
+
+    /// `DestroyBuffer`.
+    pub fn destroy_buffer(&mut self, handle: BufferHandle) -> Result<(), SessionError> {
+        let b = self.buffers.remove("DestroyBuffer", handle)?;
+        self.defer(Garbage::Buffer(b.owned));
+        Ok(())
+    }
+
+    /// Checks `offset + len <= size` of a live buffer and returns its Vulkan buffer.
+    pub fn buffer_range(
+        &self,
+        record: &'static str,
+        handle: BufferHandle,
+        offset: u64,
+        len: u64,
+    ) -> Result<vk::Buffer, SessionError> {
+        let b = self.buffers.get(record, handle)?;
+        match offset.checked_add(len) {
+            Some(end) if end <= b.size => Ok(b.owned.buffer),
+            _ => Err(bad(
+                record,
+                format!("range {offset}+{len} outside a {}-byte buffer", b.size),
+            )),
+        }
+    }
+
+    /// `WriteBuffer`: stage bytes into the arena, then a transfer.
+    pub fn write_buffer(
+        &mut self,
+        handle: BufferHandle,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), SessionError> {
+        let dst = self.buffer_range("WriteBuffer", handle, offset, data.len() as u64)?;
+        if data.is_empty() {
+            return Ok(());
+        }
+        let src = self.arena(data.len() as u64, 4)?;
+        src.write(data);
+        self.transfer_begin();
+        let region = vk::BufferCopy {
+            src_offset: src.offset,
+            dst_offset: offset,
+            size: data.len() as u64,
+        };
+        // SAFETY: recording, outside a render pass; both ranges lie inside their buffers
+        // (checked above; the arena slice holds data.len() bytes).
+        unsafe {
+            self.raw
+                .cmd_copy_buffer(self.rec.cmd, src.buffer, dst, &[region])
+        };
+        self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// `CopyBuffer`.
+    pub fn copy_buffer(
+        &mut self,
+        src: BufferHandle,
+        dst: BufferHandle,
+        src_offset: u64,
+        dst_offset: u64,
+        size: u64,
+    ) -> Result<(), SessionError> {
+        const N: &str = "CopyBuffer";
+        let from = self.buffer_range(N, src, src_offset, size)?;
+        let to = self.buffer_range(N, dst, dst_offset, size)?;
+        if src == dst && src_offset.max(dst_offset) < src_offset.min(dst_offset) + size {
+            return Err(bad(N, "overlapping copy within one buffer"));
+        }
+        if size == 0 {
+            return Ok(());
+        }
+        self.transfer_begin();
+        let region = vk::BufferCopy {
+            src_offset,
+            dst_offset,
+            size,
+        };
+        // SAFETY: recording, outside a render pass; both ranges inside their buffers and
+        // not overlapping (checked above).
+        unsafe { self.raw.cmd_copy_buffer(self.rec.cmd, from, to, &[region]) };
+        self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// Reads a buffer range back (submits and waits).
+    pub fn read_buffer(
+        &mut self,
+        record: &'static str,
+        handle: BufferHandle,
+        offset: u64,
+        size: u64,
+    ) -> Result<Vec<u8>, SessionError> {
+        let src = self.buffer_range(record, handle, offset, size)?;
+        if size == 0 {
+            return Ok(Vec::new());
+        }
+        if size as usize > MAX_READBACK {
+            return Err(bad(record, format!("a {size}-byte read-back is too large")));
+        }
+        let staging =
+            memory::host_buffer(&self.alloc, size, vk::BufferUsageFlags::TRANSFER_DST, true)
+                .map_err(|e| vk_error("vmaCreateBuffer", e))?;
+        self.transfer_begin();
+        let region = vk::BufferCopy {
+            src_offset: offset,
+            dst_offset: 0,
+            size,
+        };
+        // SAFETY: recording, outside a render pass; the range lies inside the source and
+        // the staging buffer holds `size` bytes.
+        unsafe {
+            self.raw
+                .cmd_copy_buffer(self.rec.cmd, src, staging.buffer, &[region])
+        };
+        self.rec.dirty_mem = true;
+        self.finish_readback()?;
+        let mut out = vec![0u8; size as usize];
+        // SAFETY: the copy completed (finish_readback waited for the submission); the
+        // mapping holds `size` bytes that no one else writes.
+        unsafe { std::ptr::copy_nonoverlapping(staging.ptr, out.as_mut_ptr(), out.len()) };
+        memory::free_buffer(&self.alloc, staging);
+        Ok(out)
+    }
+
+    // ---- Samplers ----
+
+    fn make_sampler(
+        &mut self,
+        s: &SamplerState,
+        nearest: bool,
+    ) -> Result<vk::Sampler, SessionError> {
+        let mut wrap = s.wrap.map(conv::map_wrap);
+        for w in &mut wrap {
+            if *w == vk::SamplerAddressMode::MIRROR_CLAMP_TO_EDGE && !self.tiers.mirror_clamp {
+                self.report(
+                    Missing::MirrorClamp,
+                    "MIRROR_CLAMP_TO_EDGE needs VK_KHR_sampler_mirror_clamp_to_edge: MIRRORED_REPEAT instead",
+                );
+                *w = vk::SamplerAddressMode::MIRRORED_REPEAT;
+            }
+        }
+        let (mag, min, mip) = if nearest {
+            (
+                vk::Filter::NEAREST,
+                vk::Filter::NEAREST,
+                vk::SamplerMipmapMode::NEAREST,
+            )
+        } else {
+            (
+                conv::map_filter(s.mag_filter),
+                conv::map_filter(s.min_filter),
+                conv::map_mip_filter(s.mip_filter),
+            )
+        };
+        // GL's "no mipmapping" reads the base level only: Vulkan clamps the LOD instead.
+        let (min_lod, max_lod) = if s.mip_filter == tessera_wire::format::MipFilter::None {
+            (0.0, 0.25)
+        } else {
+            (s.min_lod.max(0.0), s.max_lod.max(s.min_lod.max(0.0)))
+        };
+        let border = conv::map_border_color(s.border_color, s.border_is_integer);
+        let uses_border = wrap.contains(&vk::SamplerAddressMode::CLAMP_TO_BORDER);
+        let mut custom = vk::SamplerCustomBorderColorCreateInfoEXT::default();
+        let border_color = match border {
+            Some(b) => b,
+            None if uses_border && self.tiers.custom_border_color => {
+                let mut value = vk::ClearColorValue::default();
+                if s.border_is_integer {
+                    value.uint32 = s.border_color;
+                } else {
+                    value.float32 = s.border_color.map(f32::from_bits);
+                }
+                custom = custom.custom_border_color(value);
+                if s.border_is_integer {
+                    vk::BorderColor::INT_CUSTOM_EXT
+                } else {
+                    vk::BorderColor::FLOAT_CUSTOM_EXT
+                }
+            }
+            None => {
+                if uses_border {
+                    self.report(
+                        Missing::BorderColor,
+                        "border colours other than transparent/opaque black and white need VK_EXT_custom_border_color: transparent black instead",
+                    );
+                }
+                vk::BorderColor::FLOAT_TRANSPARENT_BLACK
+            }
+        };
+        let anisotropy = self.core.sampler_anisotropy && s.max_anisotropy > 1.0 && !nearest;
+        let mut info = vk::SamplerCreateInfo::default()
+            .mag_filter(mag)
+            .min_filter(min)
+            .mipmap_mode(mip)
+            .address_mode_u(wrap[0])
+            .address_mode_v(wrap[1])
+            .address_mode_w(wrap[2])
+            .mip_lod_bias(
+                s.lod_bias
+                    .clamp(-self.limits.max_lod_bias, self.limits.max_lod_bias),
+            )
+            .anisotropy_enable(anisotropy)
+            .max_anisotropy(
+                s.max_anisotropy
+                    .clamp(1.0, self.limits.max_anisotropy.max(1.0)),
+            )
+            .compare_enable(s.compare.is_some())
+            .compare_op(conv::map_compare_func(
+                s.compare
+                    .unwrap_or(tessera_wire::format::CompareFunc::Always),
+            ))
+            .min_lod(min_lod)
+            .max_lod(max_lod)
+            .border_color(border_color);
+        if matches!(
+            border_color,
+            vk::BorderColor::INT_CUSTOM_EXT | vk::BorderColor::FLOAT_CUSTOM_EXT
+        ) {
+            info = info.push_next(&mut custom);
+        }
+        // SAFETY: a valid create info: filters and modes from conv, anisotropy only with the
+        // enabled feature and clamped to the limit, the LOD bias clamped, a custom border
+        // colour only with the enabled extension (format-less, its feature checked).
+        unsafe { self.raw.create_sampler(&info, None) }.map_err(|e| vk_error("vkCreateSampler", e))
+    }
+
+    /// `CreateSamplerState`.
+    pub fn create_sampler(
+        &mut self,
+        handle: SamplerHandle,
+        s: &SamplerState,
+    ) -> Result<(), SessionError> {
+        const N: &str = "CreateSamplerState";
+        self.samplers.check_create(N, handle)?;
+        let raw = self.make_sampler(s, false)?;
+        self.samplers.insert(
+            N,
+            handle,
+            Sampler {
+                state: *s,
+                raw,
+                nearest: None,
+            },
+        )
+    }
+
+    /// The sampler to use with a format that cannot be filtered linearly.
+    pub fn nearest_sampler(&mut self, handle: SamplerHandle) -> Option<vk::Sampler> {
+        let s = self.samplers.live(handle)?;
+        if let Some(n) = s.nearest {
+            return Some(n);
+        }
+        let state = s.state;
+        let n = self.make_sampler(&state, true).ok()?;
+        if let Ok(s) = self.samplers.get_mut("", handle) {
+            s.nearest = Some(n);
+        }
+        Some(n)
+    }
+
+    /// `DestroySamplerState`.
+    pub fn destroy_sampler(&mut self, handle: SamplerHandle) -> Result<(), SessionError> {
+        let s = self.samplers.remove("DestroySamplerState", handle)?;
+        self.defer(Garbage::Sampler(s.raw));
+        if let Some(n) = s.nearest {
+            self.defer(Garbage::Sampler(n));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        // SAFETY: waiting for idle first means no submitted work reads anything below; each
+        // object is destroyed once, then the allocator (whose allocations are all freed by
+        // then), before `gpu` destroys the device.
+        unsafe {
+            let _ = self.raw.device_wait_idle();
+        }
+        self.retire_all();
+        let alloc: &vk_mem::Allocator = &self.alloc;
+        let raw = &self.raw;
+        for b in self.buffers.drain() {
+            memory::free_buffer(alloc, b.owned);
+        }
+        for t in self.textures.drain() {
+            t.destroy(raw, alloc);
+        }
+        for r in self.renderbuffers.drain() {
+            r.destroy(raw, alloc);
+        }
+        for s in self.surfaces.drain() {
+            s.destroy(raw, alloc);
+        }
+        for f in self.framebuffers.drain() {
+            f.destroy(raw);
+        }
+        for s in self.samplers.drain() {
+            // SAFETY: see the block comment above.
+            unsafe {
+                raw.destroy_sampler(s.raw, None);
+                if let Some(n) = s.nearest {
+                    raw.destroy_sampler(n, None);
+                }
+            }
+        }
+        for p in self.programs.drain() {
+            p.destroy(raw);
+        }
+        for q in self.queries.drain() {
+            q.destroy(raw);
+        }
+        self.placeholders.destroy(raw, alloc);
+        if let Some(t) = self.temp.take() {
+            t.destroy_now(raw, alloc);
+        }
+        if let Some(z) = self.zeros.take() {
+            memory::free_buffer(alloc, z);
+        }
+        self.clears.destroy(raw);
+        self.pipes.destroy(raw);
+        self.frames.destroy(raw, alloc);
+        // SAFETY: every allocation was freed above; the device is still alive.
+        unsafe { ManuallyDrop::drop(&mut self.alloc) };
+    }
+}

@@ -1,0 +1,445 @@
+//! Images: a `VkImage` with its memory, format, shape, tracked layout and cached views
+//! ([`Storage`], shared by textures, renderbuffers and surfaces), layout transitions, and the
+//! placeholder images unbound sampler slots read.
+//!
+//! ## Layouts
+//! Each image has one layout for all its subresources (`Storage::layout`); a use that needs
+//! another transitions the whole image with a full barrier, always outside a render pass.
+
+use std::collections::HashMap;
+
+use ash::vk;
+use tessera_wire::SessionError;
+use tessera_wire::format::Format;
+use tessera_wire::handle::{RenderbufferHandle, SurfaceHandle, TextureHandle};
+use vk_mem::Alloc;
+
+use crate::conv::{self, NativeFormat};
+use crate::device::{Device, vk_error};
+use crate::frame::Garbage;
+use crate::spirv::NumClass;
+
+/// One view of an image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ViewKey {
+    pub ty: vk::ImageViewType,
+    pub aspect: vk::ImageAspectFlags,
+    pub base_level: u32,
+    pub levels: u32,
+    pub base_layer: u32,
+    pub layers: u32,
+    pub swizzle: [vk::ComponentSwizzle; 4],
+}
+
+/// A `VkImage` with its memory, format, shape, layout and views.
+pub(crate) struct Storage {
+    pub image: vk::Image,
+    allocation: Option<vk_mem::Allocation>,
+    pub native: NativeFormat,
+    pub format: Format,
+    pub extent: [u32; 3],
+    pub levels: u32,
+    pub layers: u32,
+    /// A 3D image: framebuffer "layers" are its depth slices.
+    pub three_d: bool,
+    pub samples: vk::SampleCountFlags,
+    pub layout: vk::ImageLayout,
+    views: Vec<(ViewKey, vk::ImageView)>,
+}
+
+impl Storage {
+    /// Creates an image (contents undefined, layout UNDEFINED).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the shape of an image, field by field"
+    )]
+    pub fn new(
+        alloc: &vk_mem::Allocator,
+        format: Format,
+        native: NativeFormat,
+        ty: vk::ImageType,
+        extent: [u32; 3],
+        levels: u32,
+        layers: u32,
+        samples: vk::SampleCountFlags,
+        cube: bool,
+    ) -> Result<Self, vk::Result> {
+        let f = native.features;
+        let mut usage = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
+        if f.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE) {
+            usage |= vk::ImageUsageFlags::SAMPLED;
+        }
+        if f.contains(vk::FormatFeatureFlags::COLOR_ATTACHMENT) {
+            usage |= vk::ImageUsageFlags::COLOR_ATTACHMENT;
+        }
+        if f.contains(vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT) {
+            usage |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+        }
+        let mut flags = vk::ImageCreateFlags::empty();
+        if cube {
+            flags |= vk::ImageCreateFlags::CUBE_COMPATIBLE;
+        }
+        if ty == vk::ImageType::TYPE_3D && usage.contains(vk::ImageUsageFlags::COLOR_ATTACHMENT) {
+            flags |= vk::ImageCreateFlags::TYPE_2D_ARRAY_COMPATIBLE;
+        }
+        let info = vk::ImageCreateInfo::default()
+            .flags(flags)
+            .image_type(ty)
+            .format(native.vk)
+            .extent(vk::Extent3D {
+                width: extent[0].max(1),
+                height: extent[1].max(1),
+                depth: extent[2].max(1),
+            })
+            .mip_levels(levels.max(1))
+            .array_layers(layers.max(1))
+            .samples(samples)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let ainfo = vk_mem::AllocationCreateInfo {
+            usage: vk_mem::MemoryUsage::AutoPreferDevice,
+            ..Default::default()
+        };
+        // SAFETY: a valid create info (extent >= 1, levels and layers >= 1, usage the format
+        // supports); the allocator outlives the image (freed through `destroy` or garbage).
+        let (image, allocation) = unsafe { alloc.create_image(&info, &ainfo) }?;
+        Ok(Self {
+            image,
+            allocation: Some(allocation),
+            native,
+            format,
+            extent: [extent[0].max(1), extent[1].max(1), extent[2].max(1)],
+            levels: levels.max(1),
+            layers: layers.max(1),
+            three_d: ty == vk::ImageType::TYPE_3D,
+            samples,
+            layout: vk::ImageLayout::UNDEFINED,
+            views: Vec::new(),
+        })
+    }
+
+    /// The extent of a level.
+    pub fn level_extent(&self, level: u32) -> [u32; 3] {
+        self.extent.map(|e| (e >> level).max(1))
+    }
+
+    /// A view of the image, created on first use.
+    pub fn view(&mut self, raw: &ash::Device, key: ViewKey) -> Result<vk::ImageView, SessionError> {
+        if let Some((_, v)) = self.views.iter().find(|(k, _)| *k == key) {
+            return Ok(*v);
+        }
+        let info = vk::ImageViewCreateInfo::default()
+            .image(self.image)
+            .view_type(key.ty)
+            .format(self.native.vk)
+            .components(vk::ComponentMapping {
+                r: key.swizzle[0],
+                g: key.swizzle[1],
+                b: key.swizzle[2],
+                a: key.swizzle[3],
+            })
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: key.aspect,
+                base_mip_level: key.base_level,
+                level_count: key.levels,
+                base_array_layer: key.base_layer,
+                layer_count: key.layers,
+            });
+        // SAFETY: a live image; the range lies inside it (callers clamp to levels/layers);
+        // the view type is compatible with the image type and flags (cube views only of
+        // cube-compatible images, 2D views of 3D slices only of 2D-array-compatible ones).
+        let v = unsafe { raw.create_image_view(&info, None) }
+            .map_err(|e| vk_error("vkCreateImageView", e))?;
+        self.views.push((key, v));
+        Ok(v)
+    }
+
+    /// A single-level, single-layer view for rendering.
+    pub fn attachment_view(
+        &mut self,
+        raw: &ash::Device,
+        level: u32,
+        layer: u32,
+        layered: bool,
+    ) -> Result<vk::ImageView, SessionError> {
+        let level = level.min(self.levels - 1);
+        let count = self.attach_layers(level);
+        let (ty, base_layer, layers) = if layered {
+            (vk::ImageViewType::TYPE_2D_ARRAY, 0, count)
+        } else {
+            (vk::ImageViewType::TYPE_2D, layer.min(count - 1), 1)
+        };
+        let key = ViewKey {
+            ty,
+            aspect: self.native.aspect(),
+            base_level: level,
+            levels: 1,
+            base_layer,
+            layers,
+            swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
+        };
+        self.view(raw, key)
+    }
+
+    /// Layers a framebuffer can address at a level: array layers, or a 3D level's depth
+    /// slices (2D views of slices need `2D_ARRAY_COMPATIBLE`, set for renderable 3D images).
+    pub fn attach_layers(&self, level: u32) -> u32 {
+        if self.three_d {
+            self.level_extent(level)[2]
+        } else {
+            self.layers
+        }
+    }
+
+    /// (array layer, z offset) of framebuffer layer `layer` in a copy region.
+    pub fn slice(&self, layer: u32) -> (u32, i32) {
+        if self.three_d {
+            (0, layer as i32)
+        } else {
+            (layer, 0)
+        }
+    }
+
+    /// Hands the image and its views to the garbage of the current submission.
+    pub fn retire(mut self, garbage: &mut Vec<Garbage>) {
+        for (_, v) in self.views.drain(..) {
+            garbage.push(Garbage::View(v));
+        }
+        if let Some(a) = self.allocation.take() {
+            garbage.push(Garbage::Image(self.image, a));
+        }
+    }
+
+    /// Destroys the image now (the device is idle).
+    pub fn destroy_now(mut self, raw: &ash::Device, alloc: &vk_mem::Allocator) {
+        // SAFETY: teardown after the device went idle; each object once.
+        unsafe {
+            for (_, v) in self.views.drain(..) {
+                raw.destroy_image_view(v, None);
+            }
+            if let Some(mut a) = self.allocation.take() {
+                alloc.destroy_image(self.image, &mut a);
+            }
+        }
+    }
+
+    /// The whole image's subresource range.
+    pub fn range(&self) -> vk::ImageSubresourceRange {
+        vk::ImageSubresourceRange {
+            aspect_mask: self.native.aspect(),
+            base_mip_level: 0,
+            level_count: vk::REMAINING_MIP_LEVELS,
+            base_array_layer: 0,
+            layer_count: vk::REMAINING_ARRAY_LAYERS,
+        }
+    }
+}
+
+/// Records a whole-image layout transition with a full barrier (outside a render pass).
+pub(crate) fn transition(
+    raw: &ash::Device,
+    cmd: vk::CommandBuffer,
+    s: &mut Storage,
+    to: vk::ImageLayout,
+) {
+    if s.layout == to {
+        return;
+    }
+    let barrier = vk::ImageMemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+        .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE)
+        .old_layout(s.layout)
+        .new_layout(to)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(s.image)
+        .subresource_range(s.range());
+    // SAFETY: recording, outside a render pass (callers end it first); a live image whose
+    // tracked layout is `s.layout`.
+    unsafe {
+        raw.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &[barrier],
+        )
+    };
+    s.layout = to;
+}
+
+/// An image a verb reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ImageSource {
+    Texture(TextureHandle),
+    Renderbuffer(RenderbufferHandle),
+    SurfaceColor(SurfaceHandle),
+    SurfaceDepth(SurfaceHandle),
+    /// The device's scratch image (a resolved copy being read).
+    Temp,
+}
+
+/// Images of unbound sampler slots: 1x1 (0, 0, 0, 1) per view type and numeric class.
+#[derive(Default)]
+pub(crate) struct Placeholders {
+    images: HashMap<(i32, NumClass, bool), (Storage, vk::ImageView)>,
+    texel: HashMap<NumClass, vk::BufferView>,
+    pub sampler: Option<vk::Sampler>,
+}
+
+impl Placeholders {
+    /// Whether the placeholder of a view type and class exists already.
+    pub fn has(&self, ty: vk::ImageViewType, class: NumClass, ms: bool) -> bool {
+        self.images.contains_key(&(ty.as_raw(), class, ms))
+    }
+
+    pub fn destroy(&mut self, raw: &ash::Device, alloc: &vk_mem::Allocator) {
+        for (_, (s, _)) in self.images.drain() {
+            s.destroy_now(raw, alloc);
+        }
+        // SAFETY: teardown after the device went idle; each object once.
+        unsafe {
+            for (_, v) in self.texel.drain() {
+                raw.destroy_buffer_view(v, None);
+            }
+            if let Some(s) = self.sampler.take() {
+                raw.destroy_sampler(s, None);
+            }
+        }
+    }
+}
+
+impl Device {
+    /// The placeholder sampler (nearest, clamp to edge).
+    pub fn placeholder_sampler(&mut self) -> Result<vk::Sampler, SessionError> {
+        if let Some(s) = self.placeholders.sampler {
+            return Ok(s);
+        }
+        let info = vk::SamplerCreateInfo::default()
+            .mag_filter(vk::Filter::NEAREST)
+            .min_filter(vk::Filter::NEAREST)
+            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .max_lod(0.25);
+        // SAFETY: a valid create info.
+        let s = unsafe { self.raw.create_sampler(&info, None) }
+            .map_err(|e| vk_error("vkCreateSampler", e))?;
+        self.placeholders.sampler = Some(s);
+        Ok(s)
+    }
+
+    /// The placeholder image view of a view type and class, made (and cleared to
+    /// (0, 0, 0, 1)) on first use; must be called outside a render pass.
+    pub fn placeholder_view(
+        &mut self,
+        ty: vk::ImageViewType,
+        class: NumClass,
+        multisampled: bool,
+    ) -> Result<vk::ImageView, SessionError> {
+        let key = (ty.as_raw(), class, multisampled);
+        if let Some((_, v)) = self.placeholders.images.get(&key) {
+            return Ok(*v);
+        }
+        let format = match class {
+            NumClass::Float => Format::Rgba8,
+            NumClass::Int => Format::Rgba8i,
+            NumClass::Uint => Format::Rgba8ui,
+        };
+        let Some(native) = self.format(format) else {
+            return Err(SessionError::Backend("no RGBA8 format".to_owned()));
+        };
+        let (image_ty, layers, cube) = match ty {
+            vk::ImageViewType::TYPE_1D | vk::ImageViewType::TYPE_1D_ARRAY => {
+                (vk::ImageType::TYPE_1D, 1, false)
+            }
+            vk::ImageViewType::TYPE_3D => (vk::ImageType::TYPE_3D, 1, false),
+            vk::ImageViewType::CUBE | vk::ImageViewType::CUBE_ARRAY => {
+                (vk::ImageType::TYPE_2D, 6, true)
+            }
+            _ => (vk::ImageType::TYPE_2D, 1, false),
+        };
+        let samples = if multisampled {
+            conv::map_samples(4, self.limits.color_samples)
+        } else {
+            vk::SampleCountFlags::TYPE_1
+        };
+        let mut s = Storage::new(
+            &self.alloc,
+            format,
+            native,
+            image_ty,
+            [1, 1, 1],
+            1,
+            layers,
+            samples,
+            cube,
+        )
+        .map_err(|e| vk_error("vmaCreateImage", e))?;
+        self.transfer_begin();
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        transition(&raw, cmd, &mut s, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+        let value = match class {
+            NumClass::Float => vk::ClearColorValue {
+                float32: [0.0, 0.0, 0.0, 1.0],
+            },
+            NumClass::Int => vk::ClearColorValue {
+                int32: [0, 0, 0, 1],
+            },
+            NumClass::Uint => vk::ClearColorValue {
+                uint32: [0, 0, 0, 1],
+            },
+        };
+        // SAFETY: recording outside a render pass; a new image in TRANSFER_DST_OPTIMAL with
+        // TRANSFER_DST usage; the whole range.
+        unsafe {
+            raw.cmd_clear_color_image(
+                cmd,
+                s.image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &value,
+                &[s.range()],
+            )
+        };
+        transition(&raw, cmd, &mut s, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+        self.rec.dirty_mem = true;
+        let key_view = ViewKey {
+            ty,
+            aspect: vk::ImageAspectFlags::COLOR,
+            base_level: 0,
+            levels: 1,
+            base_layer: 0,
+            layers,
+            swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
+        };
+        let v = s.view(&raw, key_view)?;
+        self.placeholders.images.insert(key, (s, v));
+        Ok(v)
+    }
+
+    /// The placeholder texel buffer view of a class (reads zeros).
+    pub fn placeholder_texel(&mut self, class: NumClass) -> Result<vk::BufferView, SessionError> {
+        if let Some(v) = self.placeholders.texel.get(&class) {
+            return Ok(*v);
+        }
+        let format = match class {
+            NumClass::Float => vk::Format::R32G32B32A32_SFLOAT,
+            NumClass::Int => vk::Format::R32G32B32A32_SINT,
+            NumClass::Uint => vk::Format::R32G32B32A32_UINT,
+        };
+        let info = vk::BufferViewCreateInfo::default()
+            .buffer(self.zero_buffer())
+            .format(format)
+            .offset(0)
+            .range(256);
+        // SAFETY: the zero buffer has UNIFORM_TEXEL_BUFFER usage and 64 KiB; offset 0.
+        let v = unsafe { self.raw.create_buffer_view(&info, None) }
+            .map_err(|e| vk_error("vkCreateBufferView", e))?;
+        self.placeholders.texel.insert(class, v);
+        Ok(v)
+    }
+}

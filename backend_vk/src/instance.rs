@@ -1,0 +1,665 @@
+//! Loading Vulkan, the instance (with the Khronos validation layer and a debug-utils
+//! messenger when asked), choosing the physical device, and creating the logical device with
+//! the optional tiers decided **once**, here.
+//!
+//! ## Choosing the device
+//! `TESSERA_VK_DEVICE` (or [`VkOptions::device`](crate::VkOptions::device)) names a device
+//! by index (in enumeration order), by UUID (32 hex digits, dashes allowed), or by a
+//! case-insensitive substring of its name. Otherwise the best one wins: discrete, then
+//! integrated, virtual, CPU; then the newest API version. Devices below Vulkan 1.1 or
+//! without a graphics queue are never chosen.
+//!
+//! ## Tiers
+//! Vulkan 1.1 is the floor. Extensions that remove a workaround are enabled when present:
+//! `VK_KHR_push_descriptor` (descriptors without set allocation), `VK_EXT_depth_clip_control`
+//! (GL clip-space depth without patching the SPIR-V), `VK_EXT_provoking_vertex` (GL's last
+//! vertex convention), `VK_EXT_custom_border_color`, `VK_EXT_index_type_uint8`,
+//! `VK_EXT_primitive_topology_list_restart`, `VK_KHR_sampler_mirror_clamp_to_edge` and
+//! `VK_EXT_vertex_attribute_divisor`. Dynamic rendering, extended dynamic state 1-3, vertex
+//! input dynamic state and graphics pipeline libraries are detected and reported in
+//! [`Tiers`], not used yet: pipelines are keyed so that steady frames never compile one
+//! without them.
+
+use std::ffi::{CStr, CString, c_void};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use ash::vk;
+
+use crate::{CreateBackendError, VkOptions};
+
+/// The optional Vulkan capabilities, as detected and as used (chosen once at device
+/// creation; no draw ever checks a capability again).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tiers {
+    /// Vulkan version of the device (`VK_MAKE_API_VERSION` encoding), capped at 1.3.
+    pub api_version: u32,
+    /// Descriptors are pushed (`VK_KHR_push_descriptor`), not allocated from pools.
+    pub push_descriptors: bool,
+    /// GL clip-space depth through `VK_EXT_depth_clip_control` (else patched SPIR-V).
+    pub depth_clip_control: bool,
+    /// GL's last-vertex convention through `VK_EXT_provoking_vertex`.
+    pub provoking_vertex: bool,
+    /// Arbitrary border colours (`VK_EXT_custom_border_color`).
+    pub custom_border_color: bool,
+    /// 8-bit indices (`VK_EXT_index_type_uint8`).
+    pub index_u8: bool,
+    /// Primitive restart in list topologies (`VK_EXT_primitive_topology_list_restart`).
+    pub list_restart: bool,
+    /// `MIRROR_CLAMP_TO_EDGE` addressing.
+    pub mirror_clamp: bool,
+    /// Instance divisors above 1 (`VK_EXT_vertex_attribute_divisor`).
+    pub vertex_divisor: bool,
+    /// Triangle fans are drawn natively (false on portability-subset devices).
+    pub triangle_fans: bool,
+    /// Detected, not used: dynamic rendering.
+    pub dynamic_rendering: bool,
+    /// Detected, not used: extended dynamic state 1, 2 and 3.
+    pub extended_dynamic_state: [bool; 3],
+    /// Detected, not used: vertex input dynamic state.
+    pub vertex_input_dynamic_state: bool,
+    /// Detected, not used: graphics pipeline libraries.
+    pub graphics_pipeline_library: bool,
+}
+
+/// Core features the backend enables when the device has them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CoreFeatures {
+    pub geometry_shader: bool,
+    pub fill_mode_non_solid: bool,
+    pub wide_lines: bool,
+    pub large_points: bool,
+    pub logic_op: bool,
+    pub dual_src_blend: bool,
+    pub independent_blend: bool,
+    pub depth_clamp: bool,
+    pub sampler_anisotropy: bool,
+    pub occlusion_query_precise: bool,
+    pub alpha_to_one: bool,
+}
+
+/// Messages of the debug-utils messenger, shared with its callback.
+pub(crate) type Messages = Arc<Mutex<Vec<String>>>;
+
+/// The loaded library, instance, messenger and logical device.
+pub(crate) struct Gpu {
+    /// Keeps libvulkan loaded for as long as anything made from it lives.
+    _entry: ash::Entry,
+    pub instance: ash::Instance,
+    debug: Option<(
+        ash::ext::debug_utils::Instance,
+        vk::DebugUtilsMessengerEXT,
+        *const Mutex<Vec<String>>,
+    )>,
+    pub phys: vk::PhysicalDevice,
+    pub device: ash::Device,
+    pub queue: vk::Queue,
+    pub family: u32,
+    pub props: vk::PhysicalDeviceProperties,
+    pub tiers: Tiers,
+    pub core: CoreFeatures,
+    pub push: Option<ash::khr::push_descriptor::Device>,
+    pub messages: Messages,
+    pub name: String,
+}
+
+/// Receives validation and driver messages; runs on whichever thread made the call.
+unsafe extern "system" fn on_message(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    user: *mut c_void,
+) -> vk::Bool32 {
+    // SAFETY: `data` is the callback data the loader passes (valid for the call, or null);
+    // `p_message` is a NUL-terminated string or null. `user` is the pointer of the `Arc`
+    // the messenger was created with, kept alive until after the messenger is destroyed
+    // (Gpu::drop).
+    unsafe {
+        let text = if data.is_null() || (*data).p_message.is_null() {
+            String::from("(no message)")
+        } else {
+            CStr::from_ptr((*data).p_message)
+                .to_string_lossy()
+                .into_owned()
+        };
+        if !user.is_null() {
+            let messages = &*(user as *const Mutex<Vec<String>>);
+            messages
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(format!("{severity:?} {types:?}: {text}"));
+        }
+    }
+    vk::FALSE
+}
+
+fn ext_names(props: &[vk::ExtensionProperties]) -> Vec<CString> {
+    props
+        .iter()
+        .filter_map(|p| p.extension_name_as_c_str().ok().map(CStr::to_owned))
+        .collect()
+}
+
+fn parse_uuid(s: &str) -> Option<[u8; 16]> {
+    let hex: String = s.chars().filter(|c| *c != '-').collect();
+    if hex.len() != 32 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut out = [0u8; 16];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+fn uuid_text(u: &[u8; 16]) -> String {
+    u.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Gpu {
+    /// Loads Vulkan and creates the instance and device.
+    pub fn new(options: &VkOptions) -> Result<Self, CreateBackendError> {
+        // SAFETY: loading libvulkan runs its initialisers; it is the system's Vulkan loader.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| CreateBackendError::Load {
+            reason: e.to_string(),
+        })?;
+        // SAFETY: a valid entry; the query has no preconditions.
+        let loader_version = unsafe { entry.try_enumerate_instance_version() }
+            .ok()
+            .flatten()
+            .unwrap_or(vk::API_VERSION_1_0);
+        if loader_version < vk::API_VERSION_1_1 {
+            return Err(CreateBackendError::TooOld {
+                what: "the Vulkan loader".to_owned(),
+                version: version_text(loader_version),
+            });
+        }
+        let api = loader_version.min(vk::API_VERSION_1_3);
+        // SAFETY: a valid entry; the queries have no preconditions.
+        let (layers, inst_exts) = unsafe {
+            (
+                entry
+                    .enumerate_instance_layer_properties()
+                    .unwrap_or_default(),
+                ext_names(
+                    &entry
+                        .enumerate_instance_extension_properties(None)
+                        .unwrap_or_default(),
+                ),
+            )
+        };
+        let validation = c"VK_LAYER_KHRONOS_validation";
+        let mut enabled_layers: Vec<*const i8> = Vec::new();
+        let mut enabled_exts: Vec<*const i8> = Vec::new();
+        let has_ext = |name: &CStr| inst_exts.iter().any(|e| e.as_c_str() == name);
+        if options.validation {
+            let present = layers
+                .iter()
+                .any(|l| l.layer_name_as_c_str().ok() == Some(validation));
+            if !present {
+                return Err(CreateBackendError::NoValidationLayer);
+            }
+            enabled_layers.push(validation.as_ptr());
+        }
+        let debug_utils = options.validation && has_ext(ash::ext::debug_utils::NAME);
+        if debug_utils {
+            enabled_exts.push(ash::ext::debug_utils::NAME.as_ptr());
+        }
+        let mut flags = vk::InstanceCreateFlags::empty();
+        if has_ext(ash::khr::portability_enumeration::NAME) {
+            enabled_exts.push(ash::khr::portability_enumeration::NAME.as_ptr());
+            flags |= vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR;
+        }
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"tessera")
+            .engine_name(c"tessera")
+            .api_version(api);
+        let info = vk::InstanceCreateInfo::default()
+            .flags(flags)
+            .application_info(&app)
+            .enabled_layer_names(&enabled_layers)
+            .enabled_extension_names(&enabled_exts);
+        // SAFETY: every pointer in `info` points at data alive for this call (static C
+        // strings, local vectors); the layer and extensions were enumerated as present.
+        let instance = unsafe { entry.create_instance(&info, None) }.map_err(|e| {
+            CreateBackendError::Vulkan {
+                call: "vkCreateInstance",
+                result: e,
+            }
+        })?;
+        let messages: Messages = Arc::new(Mutex::new(Vec::new()));
+        let debug = if debug_utils {
+            let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            let user = Arc::into_raw(messages.clone());
+            let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+                .message_severity(
+                    vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                        | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+                )
+                .message_type(
+                    vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                        | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION,
+                )
+                .pfn_user_callback(Some(on_message))
+                .user_data(user as *mut c_void);
+            // SAFETY: a live instance with VK_EXT_debug_utils enabled; the callback is a
+            // plain function and `user` stays alive until Gpu::drop reclaims it after
+            // destroying the messenger.
+            match unsafe { loader.create_debug_utils_messenger(&info, None) } {
+                Ok(m) => Some((loader, m, user)),
+                Err(_) => {
+                    // SAFETY: `user` came from Arc::into_raw above and was not handed out.
+                    unsafe { drop(Arc::from_raw(user)) };
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let mut gpu_parts = match Self::pick_and_create(&instance, options) {
+            Ok(p) => p,
+            Err(e) => {
+                // SAFETY: nothing created from the instance is alive except the messenger,
+                // destroyed first.
+                unsafe {
+                    if let Some((loader, m, user)) = debug {
+                        loader.destroy_debug_utils_messenger(m, None);
+                        drop(Arc::from_raw(user));
+                    }
+                    instance.destroy_instance(None);
+                }
+                return Err(e);
+            }
+        };
+        gpu_parts.tiers.api_version = gpu_parts.tiers.api_version.min(api);
+        let push = gpu_parts
+            .tiers
+            .push_descriptors
+            .then(|| ash::khr::push_descriptor::Device::new(&instance, &gpu_parts.device));
+        Ok(Self {
+            _entry: entry,
+            instance,
+            debug,
+            phys: gpu_parts.phys,
+            device: gpu_parts.device,
+            queue: gpu_parts.queue,
+            family: gpu_parts.family,
+            props: gpu_parts.props,
+            tiers: gpu_parts.tiers,
+            core: gpu_parts.core,
+            push,
+            messages,
+            name: gpu_parts.name,
+        })
+    }
+
+    fn pick_and_create(
+        instance: &ash::Instance,
+        options: &VkOptions,
+    ) -> Result<Parts, CreateBackendError> {
+        // SAFETY: a live instance.
+        let physicals = unsafe { instance.enumerate_physical_devices() }.map_err(|e| {
+            CreateBackendError::Vulkan {
+                call: "vkEnumeratePhysicalDevices",
+                result: e,
+            }
+        })?;
+        struct Cand {
+            index: usize,
+            phys: vk::PhysicalDevice,
+            props: vk::PhysicalDeviceProperties,
+            uuid: [u8; 16],
+            family: Option<u32>,
+            name: String,
+        }
+        let cands: Vec<Cand> = physicals
+            .iter()
+            .enumerate()
+            .map(|(index, &phys)| {
+                let mut id = vk::PhysicalDeviceIDProperties::default();
+                let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+                // SAFETY: a physical device of this instance; the chain is well formed.
+                let (props, families) = unsafe {
+                    instance.get_physical_device_properties2(phys, &mut props2);
+                    (
+                        props2.properties,
+                        instance.get_physical_device_queue_family_properties(phys),
+                    )
+                };
+                let family = families
+                    .iter()
+                    .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
+                    .map(|i| i as u32);
+                let name = props
+                    .device_name_as_c_str()
+                    .map(|c| c.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Cand {
+                    index,
+                    phys,
+                    props,
+                    uuid: id.device_uuid,
+                    family,
+                    name,
+                }
+            })
+            .collect();
+        let usable = |c: &&Cand| c.props.api_version >= vk::API_VERSION_1_1 && c.family.is_some();
+        let wanted = options
+            .device
+            .clone()
+            .or_else(|| std::env::var("TESSERA_VK_DEVICE").ok())
+            .filter(|s| !s.trim().is_empty());
+        let chosen = match wanted {
+            Some(w) => {
+                let w = w.trim().to_owned();
+                let found = if let Ok(i) = w.parse::<usize>() {
+                    cands.iter().find(|c| c.index == i)
+                } else if let Some(u) = parse_uuid(&w) {
+                    cands.iter().find(|c| c.uuid == u)
+                } else {
+                    let lower = w.to_lowercase();
+                    cands
+                        .iter()
+                        .find(|c| c.name.to_lowercase().contains(&lower))
+                };
+                let listed = || {
+                    cands
+                        .iter()
+                        .map(|c| format!("{}: {} ({})", c.index, c.name, uuid_text(&c.uuid)))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                };
+                match found.filter(usable) {
+                    Some(c) => c,
+                    None => {
+                        return Err(CreateBackendError::NoDevice {
+                            wanted: Some(w),
+                            found: listed(),
+                        });
+                    }
+                }
+            }
+            None => {
+                let rank = |t: vk::PhysicalDeviceType| match t {
+                    vk::PhysicalDeviceType::DISCRETE_GPU => 4,
+                    vk::PhysicalDeviceType::INTEGRATED_GPU => 3,
+                    vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+                    vk::PhysicalDeviceType::CPU => 1,
+                    _ => 0,
+                };
+                match cands
+                    .iter()
+                    .filter(usable)
+                    .max_by_key(|c| (rank(c.props.device_type), c.props.api_version))
+                {
+                    Some(c) => c,
+                    None => {
+                        return Err(CreateBackendError::NoDevice {
+                            wanted: None,
+                            found: cands
+                                .iter()
+                                .map(|c| format!("{}: {}", c.index, c.name))
+                                .collect::<Vec<_>>()
+                                .join("; "),
+                        });
+                    }
+                }
+            }
+        };
+        let Some(family) = chosen.family else {
+            crate::device::backend_bug("a usable device without a graphics queue");
+        };
+        create_device(
+            instance,
+            chosen.phys,
+            chosen.props,
+            family,
+            chosen.name.clone(),
+            options,
+        )
+    }
+}
+
+struct Parts {
+    phys: vk::PhysicalDevice,
+    device: ash::Device,
+    queue: vk::Queue,
+    family: u32,
+    props: vk::PhysicalDeviceProperties,
+    tiers: Tiers,
+    core: CoreFeatures,
+    name: String,
+}
+
+fn version_text(v: u32) -> String {
+    format!(
+        "{}.{}.{}",
+        vk::api_version_major(v),
+        vk::api_version_minor(v),
+        vk::api_version_patch(v)
+    )
+}
+
+fn create_device(
+    instance: &ash::Instance,
+    phys: vk::PhysicalDevice,
+    props: vk::PhysicalDeviceProperties,
+    family: u32,
+    name: String,
+    options: &VkOptions,
+) -> Result<Parts, CreateBackendError> {
+    // SAFETY: a physical device of this instance.
+    let exts = ext_names(
+        &unsafe { instance.enumerate_device_extension_properties(phys) }.unwrap_or_default(),
+    );
+    let has = |n: &CStr| exts.iter().any(|e| e.as_c_str() == n);
+    let optional = !options.floor;
+    let mut tiers = Tiers {
+        api_version: props.api_version,
+        ..Tiers::default()
+    };
+    let mut dcc = vk::PhysicalDeviceDepthClipControlFeaturesEXT::default();
+    let mut pv = vk::PhysicalDeviceProvokingVertexFeaturesEXT::default();
+    let mut cbc = vk::PhysicalDeviceCustomBorderColorFeaturesEXT::default();
+    let mut u8i = vk::PhysicalDeviceIndexTypeUint8FeaturesEXT::default();
+    let mut lr = vk::PhysicalDevicePrimitiveTopologyListRestartFeaturesEXT::default();
+    let mut div = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default();
+    let mut f2 = vk::PhysicalDeviceFeatures2::default();
+    let e_div = has(ash::ext::vertex_attribute_divisor::NAME);
+    if e_div {
+        f2 = f2.push_next(&mut div);
+    }
+    let (e_dcc, e_pv, e_cbc, e_u8, e_lr) = (
+        has(ash::ext::depth_clip_control::NAME),
+        has(ash::ext::provoking_vertex::NAME),
+        has(ash::ext::custom_border_color::NAME),
+        has(ash::ext::index_type_uint8::NAME),
+        has(ash::ext::primitive_topology_list_restart::NAME),
+    );
+    if e_dcc {
+        f2 = f2.push_next(&mut dcc);
+    }
+    if e_pv {
+        f2 = f2.push_next(&mut pv);
+    }
+    if e_cbc {
+        f2 = f2.push_next(&mut cbc);
+    }
+    if e_u8 {
+        f2 = f2.push_next(&mut u8i);
+    }
+    if e_lr {
+        f2 = f2.push_next(&mut lr);
+    }
+    // SAFETY: a physical device of this instance; every chained struct extends
+    // VkPhysicalDeviceFeatures2 and belongs to an extension the device has.
+    unsafe { instance.get_physical_device_features2(phys, &mut f2) };
+    let have = f2.features;
+    let (dcc_ok, pv_ok, cbc_ok, cbc_nofmt, u8_ok, lr_ok) = (
+        e_dcc && dcc.depth_clip_control == vk::TRUE,
+        e_pv && pv.provoking_vertex_last == vk::TRUE,
+        e_cbc && cbc.custom_border_colors == vk::TRUE,
+        cbc.custom_border_color_without_format == vk::TRUE,
+        e_u8 && u8i.index_type_uint8 == vk::TRUE,
+        e_lr && lr.primitive_topology_list_restart == vk::TRUE,
+    );
+    let portability = has(c"VK_KHR_portability_subset");
+    tiers.push_descriptors = optional && has(ash::khr::push_descriptor::NAME);
+    tiers.depth_clip_control = optional && dcc_ok;
+    tiers.provoking_vertex = optional && pv_ok;
+    tiers.custom_border_color = optional && cbc_ok && cbc_nofmt;
+    tiers.index_u8 = optional && u8_ok;
+    tiers.list_restart = optional && lr_ok;
+    tiers.mirror_clamp = optional && has(ash::khr::sampler_mirror_clamp_to_edge::NAME);
+    tiers.vertex_divisor =
+        optional && e_div && div.vertex_attribute_instance_rate_divisor == vk::TRUE;
+    tiers.triangle_fans = !portability && optional;
+    tiers.dynamic_rendering =
+        props.api_version >= vk::API_VERSION_1_3 || has(ash::khr::dynamic_rendering::NAME);
+    tiers.extended_dynamic_state = [
+        props.api_version >= vk::API_VERSION_1_3 || has(ash::ext::extended_dynamic_state::NAME),
+        props.api_version >= vk::API_VERSION_1_3 || has(ash::ext::extended_dynamic_state2::NAME),
+        has(ash::ext::extended_dynamic_state3::NAME),
+    ];
+    tiers.vertex_input_dynamic_state = has(ash::ext::vertex_input_dynamic_state::NAME);
+    tiers.graphics_pipeline_library = has(ash::ext::graphics_pipeline_library::NAME);
+
+    let yes = |b: vk::Bool32| b == vk::TRUE;
+    let core = CoreFeatures {
+        geometry_shader: yes(have.geometry_shader),
+        fill_mode_non_solid: yes(have.fill_mode_non_solid),
+        wide_lines: yes(have.wide_lines),
+        large_points: yes(have.large_points),
+        logic_op: yes(have.logic_op),
+        dual_src_blend: yes(have.dual_src_blend),
+        independent_blend: yes(have.independent_blend),
+        depth_clamp: yes(have.depth_clamp),
+        sampler_anisotropy: yes(have.sampler_anisotropy),
+        occlusion_query_precise: yes(have.occlusion_query_precise),
+        alpha_to_one: yes(have.alpha_to_one),
+    };
+    let enabled = vk::PhysicalDeviceFeatures {
+        geometry_shader: have.geometry_shader,
+        fill_mode_non_solid: have.fill_mode_non_solid,
+        wide_lines: have.wide_lines,
+        large_points: have.large_points,
+        logic_op: have.logic_op,
+        dual_src_blend: have.dual_src_blend,
+        independent_blend: have.independent_blend,
+        depth_clamp: have.depth_clamp,
+        depth_bias_clamp: have.depth_bias_clamp,
+        sampler_anisotropy: have.sampler_anisotropy,
+        occlusion_query_precise: have.occlusion_query_precise,
+        texture_compression_bc: have.texture_compression_bc,
+        alpha_to_one: have.alpha_to_one,
+        shader_clip_distance: have.shader_clip_distance,
+        shader_cull_distance: have.shader_cull_distance,
+        full_draw_index_uint32: have.full_draw_index_uint32,
+        image_cube_array: have.image_cube_array,
+        ..Default::default()
+    };
+    let mut names: Vec<*const i8> = Vec::new();
+    let mut on_dcc =
+        vk::PhysicalDeviceDepthClipControlFeaturesEXT::default().depth_clip_control(true);
+    let mut on_pv =
+        vk::PhysicalDeviceProvokingVertexFeaturesEXT::default().provoking_vertex_last(true);
+    let mut on_cbc = vk::PhysicalDeviceCustomBorderColorFeaturesEXT::default()
+        .custom_border_colors(true)
+        .custom_border_color_without_format(true);
+    let mut on_u8 = vk::PhysicalDeviceIndexTypeUint8FeaturesEXT::default().index_type_uint8(true);
+    let mut on_lr = vk::PhysicalDevicePrimitiveTopologyListRestartFeaturesEXT::default()
+        .primitive_topology_list_restart(true);
+    let mut on_div = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default()
+        .vertex_attribute_instance_rate_divisor(true);
+    let mut on = vk::PhysicalDeviceFeatures2::default().features(enabled);
+    if tiers.vertex_divisor {
+        names.push(ash::ext::vertex_attribute_divisor::NAME.as_ptr());
+        on = on.push_next(&mut on_div);
+    }
+    if tiers.push_descriptors {
+        names.push(ash::khr::push_descriptor::NAME.as_ptr());
+    }
+    if tiers.depth_clip_control {
+        names.push(ash::ext::depth_clip_control::NAME.as_ptr());
+        on = on.push_next(&mut on_dcc);
+    }
+    if tiers.provoking_vertex {
+        names.push(ash::ext::provoking_vertex::NAME.as_ptr());
+        on = on.push_next(&mut on_pv);
+    }
+    if tiers.custom_border_color {
+        names.push(ash::ext::custom_border_color::NAME.as_ptr());
+        on = on.push_next(&mut on_cbc);
+    }
+    if tiers.index_u8 {
+        names.push(ash::ext::index_type_uint8::NAME.as_ptr());
+        on = on.push_next(&mut on_u8);
+    }
+    if tiers.list_restart {
+        names.push(ash::ext::primitive_topology_list_restart::NAME.as_ptr());
+        on = on.push_next(&mut on_lr);
+    }
+    if tiers.mirror_clamp {
+        names.push(ash::khr::sampler_mirror_clamp_to_edge::NAME.as_ptr());
+    }
+    if portability {
+        names.push(c"VK_KHR_portability_subset".as_ptr());
+    }
+    let priorities = [1.0f32];
+    let queues = [vk::DeviceQueueCreateInfo::default()
+        .queue_family_index(family)
+        .queue_priorities(&priorities)];
+    let info = vk::DeviceCreateInfo::default()
+        .queue_create_infos(&queues)
+        .enabled_extension_names(&names)
+        .push_next(&mut on);
+    // SAFETY: a physical device of this instance; every extension named is present (just
+    // enumerated) and every enabled feature was reported as supported; the pointers in
+    // `info` are alive for the call.
+    let device = unsafe { instance.create_device(phys, &info, None) }.map_err(|e| {
+        CreateBackendError::Vulkan {
+            call: "vkCreateDevice",
+            result: e,
+        }
+    })?;
+    // SAFETY: the device was created with one queue of `family`.
+    let queue = unsafe { device.get_device_queue(family, 0) };
+    Ok(Parts {
+        phys,
+        device,
+        queue,
+        family,
+        props,
+        tiers,
+        core,
+        name,
+    })
+}
+
+impl Gpu {
+    /// Takes the messages the messenger received so far.
+    pub fn take_messages(&self) -> Vec<String> {
+        std::mem::take(&mut *self.messages.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        // SAFETY: the device's objects were destroyed by Device::drop (which runs first: the
+        // backend declares `dev` before `gpu`); then the device, the messenger (whose user
+        // pointer is reclaimed only after it is gone) and the instance, each once.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_device(None);
+            // Messages of the teardown itself (objects left alive) have no batch to ride on.
+            for m in self.take_messages() {
+                log::warn!("tessera-backend-vk: validation at teardown: {m}");
+            }
+            if let Some((loader, m, user)) = self.debug.take() {
+                loader.destroy_debug_utils_messenger(m, None);
+                drop(Arc::from_raw(user));
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
+}

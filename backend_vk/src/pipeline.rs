@@ -1,0 +1,576 @@
+//! Pipelines, render passes and layouts: everything Vulkan bakes, cached so that steady-state
+//! frames create nothing.
+//!
+//! ## Keys
+//! A graphics pipeline is keyed by [`PipelineKey`]: the interned ids of the bound blend,
+//! depth-stencil, raster and vertex-layout CSOs, the render pass *compatibility* id (colour
+//! formats per draw buffer, depth-stencil format, sample count, which attachments blend),
+//! the native topology, primitive restart, whether the point-size variant of the program is
+//! used, and the sample mask. Everything Vulkan 1.1 can set dynamically (viewport, scissor,
+//! line width, depth bias, blend constants, stencil reference) stays out of the key. Each
+//! program owns its pipelines (a per-program hash map, as Zink does), so destroying a
+//! program destroys its pipelines and no global map holds stale entries. All pipelines are
+//! created through one `VkPipelineCache`.
+//!
+//! Render passes are cached by format, sample count and load ops; a pipeline is created
+//! against the all-`LOAD` pass of its compatibility class, and is compatible with the
+//! clearing variants.
+//!
+//! Descriptor set layouts are cached by their binding list, so programs of the same shape
+//! share one; pipeline layouts by set layout. Each creation bumps a counter of [`VkStats`].
+//!
+//! [`VkStats`]: crate::VkStats
+
+use std::collections::HashMap;
+
+use ash::vk;
+use tessera_wire::SessionError;
+use tessera_wire::format::PolygonMode;
+use tessera_wire::handle::ProgramHandle;
+use tessera_wire::state::MAX_DRAW_BUFFERS;
+
+use crate::conv;
+use crate::device::{Device, Interner, Missing, backend_bug, count, vk_error};
+use crate::spirv::NumClass;
+
+/// Size of the push-constant range every pipeline layout has (the point size).
+pub(crate) const PUSH_CONSTANT_SIZE: u32 = 16;
+
+/// Binding of the generic-attribute vertex buffer (stride 0): after the 16 attribute slots.
+pub(crate) const GENERIC_BINDING: u32 = 16;
+
+/// Formats, samples and load operations of a render pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PassKey {
+    /// Colour format per draw buffer (`UNDEFINED`: no attachment).
+    pub colors: [vk::Format; MAX_DRAW_BUFFERS],
+    /// Depth-stencil format (`UNDEFINED`: none).
+    pub depth_stencil: vk::Format,
+    /// Samples per pixel.
+    pub samples: vk::SampleCountFlags,
+    /// Draw buffers whose format can blend.
+    pub blendable: u8,
+    /// Draw buffers cleared at load (bit `i`), depth (bit 8) and stencil (bit 9).
+    pub clears: u16,
+}
+
+impl PassKey {
+    /// Colour attachments of the subpass (up to the last used draw buffer).
+    pub fn color_count(&self) -> usize {
+        self.colors
+            .iter()
+            .rposition(|f| *f != vk::Format::UNDEFINED)
+            .map_or(0, |p| p + 1)
+    }
+}
+
+/// What selects one pipeline of a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PipelineKey {
+    pub blend: u32,
+    pub depth_stencil: u32,
+    pub raster: u32,
+    pub layout: u32,
+    pub pass: u32,
+    pub topology: i32,
+    pub restart: bool,
+    pub point_size: bool,
+    pub sample_mask: u32,
+}
+
+/// One binding of a descriptor set layout.
+pub(crate) type LayoutBinding = (u32, vk::DescriptorType, u32);
+
+/// The caches.
+pub(crate) struct Caches {
+    pub cache: vk::PipelineCache,
+    passes: HashMap<PassKey, vk::RenderPass>,
+    pub compat: Interner<PassKey>,
+    set_layouts: HashMap<(Vec<LayoutBinding>, bool), (vk::DescriptorSetLayout, vk::PipelineLayout)>,
+}
+
+impl Caches {
+    pub fn new(raw: &ash::Device) -> Result<Self, crate::CreateBackendError> {
+        // SAFETY: a live device; an empty cache.
+        let cache =
+            unsafe { raw.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None) }
+                .map_err(|e| crate::CreateBackendError::Vulkan {
+                    call: "vkCreatePipelineCache",
+                    result: e,
+                })?;
+        Ok(Self {
+            cache,
+            passes: HashMap::new(),
+            compat: Interner::default(),
+            set_layouts: HashMap::new(),
+        })
+    }
+
+    pub fn destroy(&mut self, raw: &ash::Device) {
+        // SAFETY: the device is idle (Device::drop waited); each object destroyed once.
+        unsafe {
+            for (_, p) in self.passes.drain() {
+                raw.destroy_render_pass(p, None);
+            }
+            for (_, (s, l)) in self.set_layouts.drain() {
+                raw.destroy_pipeline_layout(l, None);
+                raw.destroy_descriptor_set_layout(s, None);
+            }
+            raw.destroy_pipeline_cache(self.cache, None);
+        }
+    }
+}
+
+impl Device {
+    /// The render pass of a key, created on first use.
+    pub fn render_pass(&mut self, key: &PassKey) -> Result<vk::RenderPass, SessionError> {
+        if let Some(&p) = self.pipes.passes.get(key) {
+            return Ok(p);
+        }
+        let mut attachments = Vec::new();
+        let mut refs = [vk::AttachmentReference {
+            attachment: vk::ATTACHMENT_UNUSED,
+            layout: vk::ImageLayout::UNDEFINED,
+        }; MAX_DRAW_BUFFERS];
+        let load = |clear: bool| {
+            if clear {
+                vk::AttachmentLoadOp::CLEAR
+            } else {
+                vk::AttachmentLoadOp::LOAD
+            }
+        };
+        for (i, &f) in key.colors.iter().enumerate() {
+            if f == vk::Format::UNDEFINED {
+                continue;
+            }
+            refs[i] = vk::AttachmentReference {
+                attachment: attachments.len() as u32,
+                layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            };
+            attachments.push(
+                vk::AttachmentDescription::default()
+                    .format(f)
+                    .samples(key.samples)
+                    .load_op(load(key.clears & (1 << i) != 0))
+                    .store_op(vk::AttachmentStoreOp::STORE)
+                    .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
+                    .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
+                    .initial_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                    .final_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL),
+            );
+        }
+        let ds_ref = (key.depth_stencil != vk::Format::UNDEFINED).then(|| {
+            let r = vk::AttachmentReference {
+                attachment: attachments.len() as u32,
+                layout: vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            };
+            attachments.push(
+                vk::AttachmentDescription::default()
+                    .format(key.depth_stencil)
+                    .samples(key.samples)
+                    .load_op(load(key.clears & (1 << 8) != 0))
+                    .store_op(vk::AttachmentStoreOp::STORE)
+                    .stencil_load_op(load(key.clears & (1 << 9) != 0))
+                    .stencil_store_op(vk::AttachmentStoreOp::STORE)
+                    .initial_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
+                    .final_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+            );
+            r
+        });
+        let color_refs = &refs[..key.color_count()];
+        let mut subpass = vk::SubpassDescription::default()
+            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+            .color_attachments(color_refs);
+        if let Some(r) = ds_ref.as_ref() {
+            subpass = subpass.depth_stencil_attachment(r);
+        }
+        let subpasses = [subpass];
+        let info = vk::RenderPassCreateInfo::default()
+            .attachments(&attachments)
+            .subpasses(&subpasses);
+        // SAFETY: a valid create info: attachments referenced by index, layouts allowed for
+        // their usage, formats the target's images have.
+        let pass = unsafe { self.raw.create_render_pass(&info, None) }
+            .map_err(|e| vk_error("vkCreateRenderPass", e))?;
+        count(&self.stats.render_passes);
+        self.pipes.passes.insert(*key, pass);
+        Ok(pass)
+    }
+
+    /// The descriptor set layout (for pushing, or not) and pipeline layout of a binding
+    /// list.
+    pub fn set_layout(
+        &mut self,
+        bindings: Vec<LayoutBinding>,
+        push: bool,
+    ) -> Result<(vk::DescriptorSetLayout, vk::PipelineLayout), SessionError> {
+        let key = (bindings, push);
+        if let Some(&l) = self.pipes.set_layouts.get(&key) {
+            return Ok(l);
+        }
+        let bindings = &key.0;
+        let raw: Vec<vk::DescriptorSetLayoutBinding> = bindings
+            .iter()
+            .map(|&(binding, ty, n)| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(binding)
+                    .descriptor_type(ty)
+                    .descriptor_count(n)
+                    .stage_flags(vk::ShaderStageFlags::ALL_GRAPHICS)
+            })
+            .collect();
+        let flags = if push {
+            vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR
+        } else {
+            vk::DescriptorSetLayoutCreateFlags::empty()
+        };
+        let info = vk::DescriptorSetLayoutCreateInfo::default()
+            .flags(flags)
+            .bindings(&raw);
+        // SAFETY: a valid create info (distinct bindings; no dynamic buffers in push
+        // layouts: the default block is a plain uniform buffer then).
+        let set = unsafe { self.raw.create_descriptor_set_layout(&info, None) }
+            .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
+        count(&self.stats.descriptor_set_layouts);
+        let sets = [set];
+        let ranges = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::GEOMETRY,
+            offset: 0,
+            size: PUSH_CONSTANT_SIZE,
+        }];
+        let info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(&sets)
+            .push_constant_ranges(&ranges);
+        // SAFETY: a live set layout; a push-constant range within the 128-byte minimum.
+        let layout = unsafe { self.raw.create_pipeline_layout(&info, None) }
+            .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
+        count(&self.stats.pipeline_layouts);
+        self.pipes.set_layouts.insert(key, (set, layout));
+        Ok((set, layout))
+    }
+
+    /// The pipeline of `key` for a program, created on a miss.
+    pub fn pipeline(
+        &mut self,
+        handle: ProgramHandle,
+        key: &PipelineKey,
+    ) -> Result<vk::Pipeline, SessionError> {
+        let program = self.programs.get("Draw", handle)?;
+        if let Some(&p) = program.pipelines.get(key) {
+            return Ok(p);
+        }
+        let pass_key = *self.pipes.compat.value(key.pass);
+        let pass = self.render_pass(&pass_key)?;
+        if key.point_size {
+            self.ensure_point_variant(handle)?;
+        }
+        let blend = *self.interned.blend.value(key.blend);
+        let ds = *self.interned.depth_stencil.value(key.depth_stencil);
+        let raster = *self.interned.raster.value(key.raster);
+        let layout = *self.interned.layout.value(key.layout);
+        let program = self.programs.get("Draw", handle)?;
+
+        // Stages.
+        let mut stages = Vec::new();
+        for s in &program.stages {
+            let module = if key.point_size && s.last_pre_raster {
+                s.point_variant.unwrap_or(s.module)
+            } else {
+                s.module
+            };
+            stages.push(
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(s.stage)
+                    .module(module)
+                    .name(c"main"),
+            );
+        }
+
+        // Vertex input: attribute `i` reads binding `i`; consumed but disabled attributes
+        // read the generic values of binding 16 (stride 0).
+        let mut vbindings = Vec::new();
+        let mut vattribs = Vec::new();
+        let mut generic = false;
+        let mut unsupported_format = false;
+        let mut divisor = false;
+        let mut divisors = Vec::new();
+        for (i, class) in program.inputs.iter().enumerate() {
+            let Some(class) = class else { continue };
+            let a = layout.attribs[i];
+            let format = (a.format.components > 0)
+                .then(|| conv::map_vertex_format(a.format))
+                .flatten();
+            match format {
+                Some(f) => {
+                    if a.divisor > 1 && self.tiers.vertex_divisor {
+                        divisors.push(vk::VertexInputBindingDivisorDescriptionKHR {
+                            binding: i as u32,
+                            divisor: a.divisor,
+                        });
+                    } else {
+                        divisor |= a.divisor > 1;
+                    }
+                    vbindings.push(vk::VertexInputBindingDescription {
+                        binding: i as u32,
+                        stride: a.stride,
+                        input_rate: if a.divisor > 0 {
+                            vk::VertexInputRate::INSTANCE
+                        } else {
+                            vk::VertexInputRate::VERTEX
+                        },
+                    });
+                    vattribs.push(vk::VertexInputAttributeDescription {
+                        location: i as u32,
+                        binding: i as u32,
+                        format: f,
+                        offset: 0,
+                    });
+                }
+                None => {
+                    unsupported_format |= a.format.components > 0;
+                    generic = true;
+                    vattribs.push(vk::VertexInputAttributeDescription {
+                        location: i as u32,
+                        binding: GENERIC_BINDING,
+                        format: match class {
+                            NumClass::Float => vk::Format::R32G32B32A32_SFLOAT,
+                            NumClass::Int => vk::Format::R32G32B32A32_SINT,
+                            NumClass::Uint => vk::Format::R32G32B32A32_UINT,
+                        },
+                        offset: 16 * i as u32,
+                    });
+                }
+            }
+        }
+        if generic {
+            vbindings.push(vk::VertexInputBindingDescription {
+                binding: GENERIC_BINDING,
+                stride: 0,
+                input_rate: vk::VertexInputRate::VERTEX,
+            });
+        }
+        let mut divisor_info = vk::PipelineVertexInputDivisorStateCreateInfoKHR::default()
+            .vertex_binding_divisors(&divisors);
+        let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&vbindings)
+            .vertex_attribute_descriptions(&vattribs);
+        if !divisors.is_empty() {
+            vertex_input = vertex_input.push_next(&mut divisor_info);
+        }
+        let topology = vk::PrimitiveTopology::from_raw(key.topology);
+        let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(topology)
+            .primitive_restart_enable(key.restart);
+
+        let mut clip_control =
+            vk::PipelineViewportDepthClipControlCreateInfoEXT::default().negative_one_to_one(true);
+        let mut viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewport_count(1)
+            .scissor_count(1);
+        if self.tiers.depth_clip_control {
+            viewport = viewport.push_next(&mut clip_control);
+        }
+
+        let polygon = if raster.polygon_mode != PolygonMode::Fill && !self.core.fill_mode_non_solid
+        {
+            PolygonMode::Fill
+        } else {
+            raster.polygon_mode
+        };
+        let offset_bit = match polygon {
+            PolygonMode::Fill => 1,
+            PolygonMode::Line => 2,
+            PolygonMode::Point => 4,
+        };
+        let mut provoking = vk::PipelineRasterizationProvokingVertexStateCreateInfoEXT::default()
+            .provoking_vertex_mode(vk::ProvokingVertexModeEXT::LAST_VERTEX);
+        let mut rasterization = vk::PipelineRasterizationStateCreateInfo::default()
+            .depth_clamp_enable(raster.depth_clamp && self.core.depth_clamp)
+            .rasterizer_discard_enable(raster.rasterizer_discard)
+            .polygon_mode(conv::map_polygon_mode(polygon))
+            .cull_mode(conv::map_cull_mode(raster.cull))
+            .front_face(conv::map_front_face(raster.front_ccw))
+            .depth_bias_enable(raster.offset_enable & offset_bit != 0)
+            .line_width(1.0);
+        if raster.flatshade_last && self.tiers.provoking_vertex {
+            rasterization = rasterization.push_next(&mut provoking);
+        }
+        let sample_mask = [key.sample_mask];
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(pass_key.samples)
+            .sample_mask(&sample_mask)
+            .alpha_to_coverage_enable(
+                blend.alpha_to_coverage && pass_key.samples != vk::SampleCountFlags::TYPE_1,
+            )
+            .alpha_to_one_enable(blend.alpha_to_one && self.core.alpha_to_one);
+
+        let has_depth = pass_key.depth_stencil != vk::Format::UNDEFINED;
+        let face = |f: &tessera_wire::state::StencilFace| vk::StencilOpState {
+            fail_op: conv::map_stencil_op(f.fail),
+            pass_op: conv::map_stencil_op(f.pass),
+            depth_fail_op: conv::map_stencil_op(f.depth_fail),
+            compare_op: conv::map_compare_func(f.func),
+            compare_mask: u32::from(f.read_mask),
+            write_mask: u32::from(f.write_mask),
+            reference: 0,
+        };
+        let depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(ds.depth_test && has_depth)
+            .depth_write_enable(ds.depth_test && ds.depth_write && has_depth)
+            .depth_compare_op(conv::map_compare_func(ds.depth_func))
+            .stencil_test_enable(ds.stencil_test && has_depth)
+            .front(face(&ds.front))
+            .back(face(&ds.back))
+            .min_depth_bounds(0.0)
+            .max_depth_bounds(1.0);
+
+        let n = pass_key.color_count();
+        let mut attachments = [vk::PipelineColorBlendAttachmentState::default(); MAX_DRAW_BUFFERS];
+        let factor = |f| {
+            if conv::is_dual_source(f) && !self.core.dual_src_blend {
+                None
+            } else {
+                Some(conv::map_blend_factor(f))
+            }
+        };
+        let factors = [
+            factor(blend.src_rgb),
+            factor(blend.dst_rgb),
+            factor(blend.src_alpha),
+            factor(blend.dst_alpha),
+        ];
+        let dual_missing = factors.iter().any(Option::is_none);
+        let [src_rgb, dst_rgb, src_a, dst_a] = [
+            factors[0].unwrap_or(vk::BlendFactor::ONE),
+            factors[1].unwrap_or(vk::BlendFactor::ZERO),
+            factors[2].unwrap_or(vk::BlendFactor::ONE),
+            factors[3].unwrap_or(vk::BlendFactor::ZERO),
+        ];
+        let same = !self.core.independent_blend;
+        for (i, att) in attachments.iter_mut().enumerate().take(n) {
+            let j = if same { 0 } else { i };
+            let writes = program.outputs & (1 << i) != 0;
+            let mask = if writes && pass_key.colors[i] != vk::Format::UNDEFINED {
+                vk::ColorComponentFlags::from_raw((blend.color_write_mask >> (4 * j)) & 0xf)
+            } else {
+                vk::ColorComponentFlags::empty()
+            };
+            *att = vk::PipelineColorBlendAttachmentState::default()
+                .blend_enable(
+                    blend.enable_mask & (1 << j) != 0 && pass_key.blendable & (1 << i) != 0,
+                )
+                .src_color_blend_factor(src_rgb)
+                .dst_color_blend_factor(dst_rgb)
+                .color_blend_op(conv::map_blend_op(blend.op_rgb))
+                .src_alpha_blend_factor(src_a)
+                .dst_alpha_blend_factor(dst_a)
+                .alpha_blend_op(conv::map_blend_op(blend.op_alpha))
+                .color_write_mask(mask);
+        }
+        let logic = blend.logic_op.filter(|_| self.core.logic_op);
+        let color_blend = vk::PipelineColorBlendStateCreateInfo::default()
+            .logic_op_enable(logic.is_some())
+            .logic_op(logic.map_or(vk::LogicOp::COPY, conv::map_logic_op))
+            .attachments(&attachments[..n]);
+        let dynamic_states = [
+            vk::DynamicState::VIEWPORT,
+            vk::DynamicState::SCISSOR,
+            vk::DynamicState::LINE_WIDTH,
+            vk::DynamicState::DEPTH_BIAS,
+            vk::DynamicState::BLEND_CONSTANTS,
+            vk::DynamicState::STENCIL_REFERENCE,
+        ];
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input)
+            .input_assembly_state(&input_assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&rasterization)
+            .multisample_state(&multisample)
+            .depth_stencil_state(&depth_stencil)
+            .color_blend_state(&color_blend)
+            .dynamic_state(&dynamic)
+            .layout(program.pipeline_layout)
+            .render_pass(pass)
+            .subpass(0);
+        // SAFETY: every pointer in `info` refers to locals alive for the call; modules and
+        // layout belong to the live program; the render pass is cached; features used
+        // (polygon modes, depth clamp, logic op, dual-source factors, alpha-to-one,
+        // depth clip control, provoking vertex) were checked against what is enabled.
+        let created = unsafe {
+            self.raw
+                .create_graphics_pipelines(self.pipes.cache, &[info], None)
+        };
+        let pipeline = match created {
+            Ok(p) => p[0],
+            Err((_, e)) => return Err(vk_error("vkCreateGraphicsPipelines", e)),
+        };
+        count(&self.stats.pipelines);
+        let flat_inputs = program.flat_inputs;
+        if raster.polygon_mode != polygon {
+            self.report(
+                Missing::PolygonMode,
+                "no fillModeNonSolid: polygons are filled",
+            );
+        }
+        if blend.logic_op.is_some() && logic.is_none() {
+            self.report(
+                Missing::LogicOp,
+                "no logicOp feature: logic operations ignored",
+            );
+        }
+        if dual_missing {
+            self.report(
+                Missing::DualSource,
+                "no dualSrcBlend feature: ONE/ZERO instead",
+            );
+        }
+        if raster.depth_clamp && !self.core.depth_clamp {
+            self.report(
+                Missing::DepthClamp,
+                "no depthClamp feature: depth is clipped",
+            );
+        }
+        if blend.alpha_to_one && !self.core.alpha_to_one {
+            self.report(Missing::AlphaToOne, "no alphaToOne feature: ignored");
+        }
+        if unsupported_format {
+            self.report(
+                Missing::AttribFormat,
+                "a vertex attribute format Vulkan lacks (32-bit integers read as floats): such attributes read the generic value",
+            );
+        }
+        if divisor {
+            self.report(
+                Missing::Divisor,
+                "instance divisors above 1 need VK_EXT_vertex_attribute_divisor: divisor 1 instead",
+            );
+        }
+        if same && blend.enable_mask != 0 && blend.enable_mask != 0xff && blend.enable_mask != 1 {
+            self.report(
+                Missing::IndependentBlend,
+                "no independentBlend feature: draw buffer 0's blend state applies to all",
+            );
+        }
+        if raster.line_smooth || raster.polygon_smooth {
+            self.report(
+                Missing::Smooth,
+                "line and polygon smoothing are not emulated",
+            );
+        }
+        if raster.flatshade_last && !self.tiers.provoking_vertex && flat_inputs {
+            self.report(
+                Missing::ProvokingVertex,
+                "no VK_EXT_provoking_vertex: flat-shaded values come from the first vertex",
+            );
+        }
+        match self.programs.get_mut("Draw", handle) {
+            Ok(p) => {
+                p.pipelines.insert(*key, pipeline);
+            }
+            Err(_) => backend_bug("the program vanished while its pipeline was created"),
+        }
+        Ok(pipeline)
+    }
+}

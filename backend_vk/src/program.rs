@@ -1,0 +1,341 @@
+//! Programs: SPIR-V from the record, reflected, patched for GL conventions, turned into
+//! shader modules, and given the descriptor set layout of the binding contract.
+//!
+//! ## Binding contract (`ProgramDesc`)
+//! Set 0: binding 0 is the default uniform block (std140, filled by `SetUniforms`; a
+//! dynamic uniform buffer fed from the frame's arena, or a pushed uniform buffer with push
+//! descriptors), bindings `1..=S` the combined image-samplers of sampler slots `0..S` (an
+//! array takes the binding of its first slot and one descriptor per element), bindings
+//! `S+1..=S+B` the uniform blocks. Only bindings the code declares get a descriptor. The set
+//! layout is shared by every program of the same shape.
+//!
+//! ## Patches
+//! Without `VK_EXT_depth_clip_control` the last stage before rasterization maps GL's clip-
+//! space depth to Vulkan's (see `spirv.rs`). The point-size variant of that stage is made
+//! the first time the program draws points without `PROGRAM_POINT_SIZE`, and kept.
+
+use ash::vk;
+use rustc_hash::FxHashMap;
+use tessera_wire::format::ShaderStage;
+use tessera_wire::handle::ProgramHandle;
+use tessera_wire::record::ProgramDesc;
+use tessera_wire::{Event, SessionError, Stage};
+
+use crate::device::{Device, backend_bug, count};
+use crate::frame::Garbage;
+use crate::pipeline::{LayoutBinding, PipelineKey};
+use crate::spirv::{self, NumClass, Patch, ResourceKind};
+
+/// One shader stage of a program.
+pub(crate) struct StageModule {
+    pub stage: vk::ShaderStageFlags,
+    pub module: vk::ShaderModule,
+    /// The last stage before rasterization (patched for point size when needed).
+    pub last_pre_raster: bool,
+    /// The (depth-patched) words of the last pre-rasterization stage.
+    words: Vec<u32>,
+    /// The point-size variant of `module`, made on first use.
+    pub point_variant: Option<vk::ShaderModule>,
+}
+
+/// How one binding of set 0 is filled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DescSlot {
+    /// The default uniform block (binding 0).
+    Default,
+    /// Sampler slots `first..first + count` at `binding`.
+    Sampler {
+        binding: u32,
+        first: usize,
+        count: u32,
+        kind: ResourceKind,
+    },
+    /// Uniform block slots `first..first + count` at `binding`.
+    Block {
+        binding: u32,
+        first: usize,
+        count: u32,
+        size: u32,
+    },
+}
+
+/// A linked program.
+pub(crate) struct Program {
+    /// Whether the driver accepted it; a refused program draws nothing.
+    pub valid: bool,
+    /// Its descriptors are pushed (else allocated from the frame's pools).
+    pub push: bool,
+    pub stages: Vec<StageModule>,
+    pub inputs: [Option<NumClass>; 16],
+    pub outputs: u8,
+    pub flat_inputs: bool,
+    pub default_block_size: u32,
+    pub slots: Vec<DescSlot>,
+    pub set_layout: vk::DescriptorSetLayout,
+    pub pipeline_layout: vk::PipelineLayout,
+    pub pipelines: FxHashMap<PipelineKey, vk::Pipeline>,
+}
+
+impl Program {
+    fn empty() -> Self {
+        Self {
+            valid: false,
+            push: false,
+            stages: Vec::new(),
+            inputs: [None; 16],
+            outputs: 0,
+            flat_inputs: false,
+            default_block_size: 0,
+            slots: Vec::new(),
+            set_layout: vk::DescriptorSetLayout::null(),
+            pipeline_layout: vk::PipelineLayout::null(),
+            pipelines: FxHashMap::default(),
+        }
+    }
+
+    /// Destroys the program's modules and pipelines (the device is idle).
+    pub fn destroy(self, raw: &ash::Device) {
+        // SAFETY: called at teardown after the device went idle; each object once.
+        unsafe {
+            for (_, p) in self.pipelines {
+                raw.destroy_pipeline(p, None);
+            }
+            for s in self.stages {
+                raw.destroy_shader_module(s.module, None);
+                if let Some(v) = s.point_variant {
+                    raw.destroy_shader_module(v, None);
+                }
+            }
+        }
+    }
+}
+
+fn stage_flags(stage: ShaderStage) -> vk::ShaderStageFlags {
+    match stage {
+        ShaderStage::Vertex => vk::ShaderStageFlags::VERTEX,
+        ShaderStage::Geometry => vk::ShaderStageFlags::GEOMETRY,
+        ShaderStage::Fragment => vk::ShaderStageFlags::FRAGMENT,
+    }
+}
+
+impl Device {
+    fn shader_module(&mut self, words: &[u32]) -> Result<vk::ShaderModule, String> {
+        let info = vk::ShaderModuleCreateInfo::default().code(words);
+        // SAFETY: `words` is a whole SPIR-V module (checked magic and instruction lengths in
+        // spirv.rs); the validation layer, when on, checks the rest.
+        let m = unsafe { self.raw.create_shader_module(&info, None) }
+            .map_err(|e| format!("vkCreateShaderModule: {e}"))?;
+        count(&self.stats.shader_modules);
+        Ok(m)
+    }
+
+    /// `CreateProgram`.
+    pub fn create_program(
+        &mut self,
+        handle: ProgramHandle,
+        desc: &ProgramDesc,
+        stage: Stage<'_>,
+    ) -> Result<(), SessionError> {
+        const N: &str = "CreateProgram";
+        self.programs.check_create(N, handle)?;
+        let mut codes = Vec::new();
+        for s in &desc.stages {
+            let bytes = stage.get(s.spirv)?;
+            let Some(words) = spirv::words(bytes) else {
+                return Err(crate::device::bad(N, "SPIR-V is not whole words"));
+            };
+            codes.push((s.stage, words));
+        }
+        let program = match self.build_program(desc, codes) {
+            Ok(p) => p,
+            Err(log) => {
+                self.events.push(Event::ProgramRejected { log });
+                Program::empty()
+            }
+        };
+        self.programs.insert(N, handle, program)
+    }
+
+    fn build_program(
+        &mut self,
+        desc: &ProgramDesc,
+        codes: Vec<(ShaderStage, Vec<u32>)>,
+    ) -> Result<Program, String> {
+        let mut p = Program::empty();
+        p.default_block_size = desc.default_block_size;
+        let last = codes
+            .iter()
+            .rposition(|(s, _)| *s != ShaderStage::Fragment)
+            .ok_or("a program without a vertex stage")?;
+        if codes.iter().any(|(s, _)| *s == ShaderStage::Geometry) && !self.core.geometry_shader {
+            return Err("the device has no geometry shaders".to_owned());
+        }
+        let samplers = desc.samplers.len() as u32;
+        let blocks = desc.uniform_blocks.len() as u32;
+        let mut bindings: Vec<LayoutBinding> = Vec::new();
+        let mut modules = Vec::new();
+        let result = (|| -> Result<(), String> {
+            for (i, (stage, words)) in codes.into_iter().enumerate() {
+                let r = spirv::reflect(&words)?;
+                match stage {
+                    ShaderStage::Vertex => p.inputs = r.inputs,
+                    ShaderStage::Fragment => {
+                        p.outputs = r.outputs;
+                        p.flat_inputs = r.flat_inputs;
+                    }
+                    ShaderStage::Geometry => {}
+                }
+                for res in &r.resources {
+                    let b = res.binding;
+                    let (ty, slot) = match res.kind {
+                        ResourceKind::UniformBuffer if b == 0 => (
+                            vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
+                            DescSlot::Default,
+                        ),
+                        ResourceKind::Sampled { .. } | ResourceKind::TexelBuffer { .. }
+                            if (1..=samplers).contains(&b) =>
+                        {
+                            let ty = if matches!(res.kind, ResourceKind::TexelBuffer { .. }) {
+                                vk::DescriptorType::UNIFORM_TEXEL_BUFFER
+                            } else {
+                                vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+                            };
+                            (
+                                ty,
+                                DescSlot::Sampler {
+                                    binding: b,
+                                    first: (b - 1) as usize,
+                                    count: res.count.min(samplers + 1 - b),
+                                    kind: res.kind,
+                                },
+                            )
+                        }
+                        ResourceKind::UniformBuffer
+                            if (samplers + 1..=samplers + blocks).contains(&b) =>
+                        {
+                            let first = (b - 1 - samplers) as usize;
+                            (
+                                vk::DescriptorType::UNIFORM_BUFFER,
+                                DescSlot::Block {
+                                    binding: b,
+                                    first,
+                                    count: res.count.min(samplers + blocks + 1 - b),
+                                    size: desc.uniform_blocks.get(first).map_or(0, |s| s.size),
+                                },
+                            )
+                        }
+                        _ if b > samplers + blocks => continue,
+                        other => {
+                            return Err(format!(
+                                "binding {b} holds {other:?}, which the binding contract puts elsewhere"
+                            ));
+                        }
+                    };
+                    let n = match slot {
+                        DescSlot::Default => 1,
+                        DescSlot::Sampler { count, .. } | DescSlot::Block { count, .. } => count,
+                    };
+                    match bindings.iter().position(|x| x.0 == b) {
+                        Some(at) if bindings[at].1 != ty => {
+                            return Err(format!("binding {b} has two descriptor types"));
+                        }
+                        Some(at) => bindings[at].2 = bindings[at].2.max(n),
+                        None => {
+                            bindings.push((b, ty, n));
+                            p.slots.push(slot);
+                        }
+                    }
+                }
+                let words = if i == last && !self.tiers.depth_clip_control {
+                    spirv::patch(
+                        &words,
+                        Patch {
+                            depth: true,
+                            point_size: false,
+                        },
+                    )?
+                } else {
+                    words
+                };
+                let module = self.shader_module(&words)?;
+                modules.push(StageModule {
+                    stage: stage_flags(stage),
+                    module,
+                    last_pre_raster: i == last,
+                    words: if i == last { words } else { Vec::new() },
+                    point_variant: None,
+                });
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            for m in modules {
+                self.defer(Garbage::Module(m.module));
+            }
+            return Err(e);
+        }
+        bindings.sort_by_key(|b| b.0);
+        // Push descriptors when the device has them and the set fits one push (the default
+        // block is then a plain uniform buffer: push layouts take no dynamic buffers).
+        let total: u32 = bindings.iter().map(|b| b.2).sum();
+        p.push = self.tiers.push_descriptors && total <= self.limits.max_push_descriptors;
+        if p.push {
+            for b in &mut bindings {
+                if b.1 == vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC {
+                    b.1 = vk::DescriptorType::UNIFORM_BUFFER;
+                }
+            }
+        }
+        let (set, layout) = self
+            .set_layout(bindings, p.push)
+            .map_err(|e| format!("descriptor set layout: {e}"))?;
+        p.stages = modules;
+        p.set_layout = set;
+        p.pipeline_layout = layout;
+        p.valid = true;
+        Ok(p)
+    }
+
+    /// Makes the point-size variant of a program's last pre-rasterization stage.
+    pub fn ensure_point_variant(&mut self, handle: ProgramHandle) -> Result<(), SessionError> {
+        let p = self.programs.get("Draw", handle)?;
+        let Some(i) = p.stages.iter().position(|s| s.last_pre_raster) else {
+            return Ok(());
+        };
+        if p.stages[i].point_variant.is_some() {
+            return Ok(());
+        }
+        let patched = spirv::patch(
+            &p.stages[i].words,
+            Patch {
+                depth: false,
+                point_size: true,
+            },
+        )
+        .map_err(|e| SessionError::Backend(format!("point-size patch: {e}")))?;
+        let module = self
+            .shader_module(&patched)
+            .map_err(SessionError::Backend)?;
+        match self.programs.get_mut("Draw", handle) {
+            Ok(p) => p.stages[i].point_variant = Some(module),
+            Err(_) => backend_bug("the program vanished while patching it"),
+        }
+        Ok(())
+    }
+
+    /// `DestroyProgram`: its modules and pipelines die when the GPU is done with them.
+    pub fn destroy_program(&mut self, handle: ProgramHandle) -> Result<(), SessionError> {
+        let p = self.programs.remove("DestroyProgram", handle)?;
+        for (_, pipe) in p.pipelines {
+            self.defer(Garbage::Pipeline(pipe));
+        }
+        for s in p.stages {
+            self.defer(Garbage::Module(s.module));
+            if let Some(v) = s.point_variant {
+                self.defer(Garbage::Module(v));
+            }
+        }
+        self.rec.pipeline = vk::Pipeline::null();
+        Ok(())
+    }
+}

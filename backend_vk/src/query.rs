@@ -1,0 +1,268 @@
+//! Queries and fences.
+//!
+//! A query object owns a small query pool: one occlusion query, or two timestamps for
+//! elapsed time. GL queries may span anything; a Vulkan query begun outside a render pass
+//! may span several, so beginning and ending end the open pass first (it reopens with `LOAD`
+//! at the next draw). Kinds the device cannot count answer 0 and are reported once.
+//!
+//! A fence is the serial of the submission it follows: `InsertFence` submits, `WaitFence`
+//! waits for that submission's `VkFence` with the record's timeout.
+
+use ash::vk;
+use tessera_wire::SessionError;
+use tessera_wire::format::QueryKind;
+use tessera_wire::handle::{FenceHandle, QueryHandle};
+
+use crate::device::{Device, Missing, vk_error};
+use crate::frame::Garbage;
+
+/// A query object.
+pub(crate) struct Query {
+    kind: QueryKind,
+    /// `None`: the device cannot count this kind.
+    pool: Option<vk::QueryPool>,
+    active: bool,
+    /// Submission that ended it (0: never ended).
+    ended: u64,
+}
+
+impl Query {
+    pub fn destroy(self, raw: &ash::Device) {
+        if let Some(p) = self.pool {
+            // SAFETY: teardown after the device went idle.
+            unsafe { raw.destroy_query_pool(p, None) };
+        }
+    }
+}
+
+/// A fence: the submission it waits for.
+pub(crate) struct Fence {
+    serial: u64,
+}
+
+impl Device {
+    /// `CreateQuery`.
+    pub fn create_query(
+        &mut self,
+        handle: QueryHandle,
+        kind: QueryKind,
+    ) -> Result<(), SessionError> {
+        const N: &str = "CreateQuery";
+        self.queries.check_create(N, handle)?;
+        let (ty, n) = match kind {
+            QueryKind::SamplesPassed | QueryKind::AnySamplesPassed => {
+                (Some(vk::QueryType::OCCLUSION), 1)
+            }
+            QueryKind::TimeElapsed if self.limits.timestamps => (Some(vk::QueryType::TIMESTAMP), 2),
+            QueryKind::Timestamp if self.limits.timestamps => (Some(vk::QueryType::TIMESTAMP), 1),
+            _ => (None, 0),
+        };
+        let pool = match ty {
+            Some(ty) => {
+                let info = vk::QueryPoolCreateInfo::default()
+                    .query_type(ty)
+                    .query_count(n);
+                // SAFETY: a valid create info (occlusion or timestamp, 1-2 queries).
+                Some(
+                    unsafe { self.raw.create_query_pool(&info, None) }
+                        .map_err(|e| vk_error("vkCreateQueryPool", e))?,
+                )
+            }
+            None => {
+                self.report(
+                    Missing::Query,
+                    "primitive and transform-feedback counts (and timers without timestamps) are not counted: they read 0",
+                );
+                None
+            }
+        };
+        self.queries.insert(
+            N,
+            handle,
+            Query {
+                kind,
+                pool,
+                active: false,
+                ended: 0,
+            },
+        )
+    }
+
+    /// `BeginQuery`.
+    pub fn begin_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+        const N: &str = "BeginQuery";
+        let q = self.queries.get(N, handle)?;
+        let (kind, pool) = (q.kind, q.pool);
+        if let Some(pool) = pool {
+            self.transfer_begin();
+            let cmd = self.rec.cmd;
+            let precise = kind == QueryKind::SamplesPassed && self.core.occlusion_query_precise;
+            // SAFETY: recording outside a render pass; a live pool of 1 or 2 queries, reset
+            // before use as Vulkan requires; flags only with the enabled feature.
+            unsafe {
+                self.raw.cmd_reset_query_pool(
+                    cmd,
+                    pool,
+                    0,
+                    if kind == QueryKind::TimeElapsed { 2 } else { 1 },
+                );
+                match kind {
+                    QueryKind::TimeElapsed => self.raw.cmd_write_timestamp(
+                        cmd,
+                        vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                        pool,
+                        0,
+                    ),
+                    _ => self.raw.cmd_begin_query(
+                        cmd,
+                        pool,
+                        0,
+                        if precise {
+                            vk::QueryControlFlags::PRECISE
+                        } else {
+                            vk::QueryControlFlags::empty()
+                        },
+                    ),
+                }
+            }
+        }
+        let q = self.queries.get_mut(N, handle)?;
+        if !q.active && q.pool.is_some() {
+            self.rec.active_queries += 1;
+        }
+        q.active = true;
+        q.ended = 0;
+        Ok(())
+    }
+
+    /// `EndQuery`.
+    pub fn end_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+        const N: &str = "EndQuery";
+        let q = self.queries.get(N, handle)?;
+        let (kind, pool, active) = (q.kind, q.pool, q.active);
+        if let (Some(pool), true) = (pool, active) {
+            self.transfer_begin();
+            let cmd = self.rec.cmd;
+            // SAFETY: recording outside a render pass; the query was begun outside one in
+            // this session (BeginQuery) and not yet ended.
+            unsafe {
+                match kind {
+                    QueryKind::TimeElapsed => self.raw.cmd_write_timestamp(
+                        cmd,
+                        vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                        pool,
+                        1,
+                    ),
+                    _ => self.raw.cmd_end_query(cmd, pool, 0),
+                }
+            }
+        }
+        let serial = self.serial();
+        if active && pool.is_some() {
+            self.rec.active_queries = self.rec.active_queries.saturating_sub(1);
+        }
+        let q = self.queries.get_mut(N, handle)?;
+        q.active = false;
+        q.ended = serial;
+        Ok(())
+    }
+
+    /// `QueryTimestamp`.
+    pub fn query_timestamp(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+        const N: &str = "QueryTimestamp";
+        let pool = self.queries.get(N, handle)?.pool;
+        if let Some(pool) = pool {
+            self.transfer_begin();
+            let cmd = self.rec.cmd;
+            // SAFETY: recording outside a render pass; a live timestamp pool, reset first.
+            unsafe {
+                self.raw.cmd_reset_query_pool(cmd, pool, 0, 1);
+                self.raw
+                    .cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
+            }
+        }
+        let serial = self.serial();
+        self.queries.get_mut(N, handle)?.ended = serial;
+        Ok(())
+    }
+
+    /// `QueryResult`: waits for the query's submission, then reads it.
+    pub fn query_result(&mut self, handle: QueryHandle) -> Result<u64, SessionError> {
+        const N: &str = "QueryResult";
+        let q = self.queries.get(N, handle)?;
+        let (kind, pool, ended) = (q.kind, q.pool, q.ended);
+        let Some(pool) = pool else {
+            return Ok(0);
+        };
+        if ended == 0 {
+            return Ok(0);
+        }
+        self.wait_serial(ended)?;
+        let n = if kind == QueryKind::TimeElapsed { 2 } else { 1 };
+        let mut data = [0u64; 2];
+        // SAFETY: a live pool whose queries were ended (or written) in a submission that
+        // retired; 64-bit results into a slice of `n` values.
+        unsafe {
+            self.raw.get_query_pool_results(
+                pool,
+                0,
+                &mut data[..n],
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .map_err(|e| vk_error("vkGetQueryPoolResults", e))?;
+        let period = f64::from(self.limits.timestamp_period);
+        Ok(match kind {
+            QueryKind::AnySamplesPassed => u64::from(data[0] > 0),
+            QueryKind::SamplesPassed => data[0],
+            QueryKind::TimeElapsed => (data[1].saturating_sub(data[0]) as f64 * period) as u64,
+            QueryKind::Timestamp => (data[0] as f64 * period) as u64,
+            _ => 0,
+        })
+    }
+
+    /// `DestroyQuery`.
+    pub fn destroy_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+        let q = self.queries.remove("DestroyQuery", handle)?;
+        if q.active
+            && let Some(pool) = q.pool
+            && q.kind != QueryKind::TimeElapsed
+        {
+            // A query destroyed while active ends here (GL ends it implicitly).
+            self.transfer_begin();
+            // SAFETY: recording outside a pass; the active query was begun outside one.
+            unsafe { self.raw.cmd_end_query(self.rec.cmd, pool, 0) };
+        }
+        if q.active && q.pool.is_some() {
+            self.rec.active_queries = self.rec.active_queries.saturating_sub(1);
+        }
+        if let Some(p) = q.pool {
+            self.defer(Garbage::QueryPool(p));
+        }
+        Ok(())
+    }
+
+    /// `InsertFence`: the work so far is submitted; the fence is that submission.
+    pub fn insert_fence(&mut self, handle: FenceHandle) -> Result<(), SessionError> {
+        const N: &str = "InsertFence";
+        self.fences.check_create(N, handle)?;
+        let serial = self.submit()?;
+        self.fences.insert(N, handle, Fence { serial })
+    }
+
+    /// `WaitFence`.
+    pub fn wait_fence(
+        &mut self,
+        handle: FenceHandle,
+        timeout_ns: u64,
+    ) -> Result<bool, SessionError> {
+        let serial = self.fences.get("WaitFence", handle)?.serial;
+        self.serial_done(serial, timeout_ns)
+    }
+
+    /// `DestroyFence`.
+    pub fn destroy_fence(&mut self, handle: FenceHandle) -> Result<(), SessionError> {
+        self.fences.remove("DestroyFence", handle)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,648 @@
+//! Record dispatch: each archived record is decoded, checked (spans against the stage, handles against the
+//! tables) and dispatched to the device (objects, uploads) or to the current context (state)
+//! and its verbs; replies go to the outbox in request order.
+
+use std::collections::HashMap;
+
+use tessera_wire::batch::decode_record;
+use tessera_wire::record::{FramebufferRef, PixelDestination, Record};
+use tessera_wire::{BatchView, Outbox, Reply, SessionError, Stage};
+
+use crate::VulkanBackend;
+use crate::command::{ContextState, dirty};
+use crate::device::bad;
+
+fn no_context(record: &'static str) -> SessionError {
+    bad(
+        record,
+        "no current context (CreateContext/SetContext first)",
+    )
+}
+
+fn bad_slot(record: &'static str, slot: u8) -> SessionError {
+    bad(record, format!("slot {slot} out of range"))
+}
+
+/// Per-Tessera-context states: the current one is held apart so that records reach it
+/// without a lookup.
+pub(crate) struct Contexts {
+    pub current_id: u32,
+    pub current: Option<Box<ContextState>>,
+    pub others: HashMap<u32, Box<ContextState>>,
+}
+
+impl Contexts {
+    pub fn new() -> Self {
+        Self {
+            current_id: 0,
+            current: None,
+            others: HashMap::new(),
+        }
+    }
+
+    fn exists(&self, id: u32) -> bool {
+        (id == self.current_id && self.current.is_some()) || self.others.contains_key(&id)
+    }
+}
+
+impl VulkanBackend {
+    /// Applies every record of a batch, then submits what it recorded.
+    pub(crate) fn apply_batch(
+        &mut self,
+        batch: BatchView<'_>,
+        out: &mut Outbox,
+    ) -> Result<(), SessionError> {
+        let stage = Stage::new(batch.stage);
+        let mut result = Ok(());
+        for archived in batch.archived.records.iter() {
+            let record = decode_record(archived)?;
+            if let Err(e) = self.apply_record(&record, stage, out) {
+                result = Err(e);
+                break;
+            }
+        }
+        if result.is_ok() && self.dev.rec.work && self.dev.rec.active_queries == 0 {
+            result = self.dev.submit().map(|_| ());
+        }
+        self.dev.drain_messages();
+        out.events.append(&mut self.dev.events);
+        result
+    }
+
+    fn ctx(&mut self, record: &'static str) -> Result<&mut ContextState, SessionError> {
+        self.contexts
+            .current
+            .as_deref_mut()
+            .ok_or_else(|| no_context(record))
+    }
+
+    fn apply_record(
+        &mut self,
+        record: &Record,
+        stage: Stage<'_>,
+        out: &mut Outbox,
+    ) -> Result<(), SessionError> {
+        use Record as R;
+        let dev = &mut self.dev;
+        match record {
+            R::CreateContext { context } => {
+                if self.contexts.exists(*context) {
+                    return Err(bad(
+                        "CreateContext",
+                        format!("context {context} already exists"),
+                    ));
+                }
+                let state = Box::new(ContextState::new(*context));
+                if *context == self.contexts.current_id && self.contexts.current.is_none() {
+                    self.contexts.current = Some(state);
+                } else {
+                    self.contexts.others.insert(*context, state);
+                }
+            }
+            R::SetContext { context } => {
+                let c = &mut self.contexts;
+                if *context != c.current_id || c.current.is_none() {
+                    let Some(mut next) = c.others.remove(context) else {
+                        return Err(bad(
+                            "SetContext",
+                            format!("context {context} does not exist"),
+                        ));
+                    };
+                    if let Some(prev) = c.current.take() {
+                        c.others.insert(c.current_id, prev);
+                    }
+                    // The command buffer's state is whatever the previous context left.
+                    next.dirty = dirty::ALL;
+                    c.current = Some(next);
+                    c.current_id = *context;
+                }
+            }
+            R::DestroyContext { context } => {
+                let c = &mut self.contexts;
+                let state = if *context == c.current_id && c.current.is_some() {
+                    c.current.take()
+                } else {
+                    c.others.remove(context)
+                };
+                if state.is_none() {
+                    return Err(bad(
+                        "DestroyContext",
+                        format!("context {context} does not exist"),
+                    ));
+                }
+            }
+
+            R::CreateSurface { surface, desc } => dev.create_surface(*surface, *desc)?,
+            R::DestroySurface { surface } => dev.destroy_surface(*surface)?,
+            R::CreateFramebuffer { framebuffer } => dev.create_framebuffer(*framebuffer)?,
+            R::SetFramebufferState { framebuffer, state } => {
+                dev.set_framebuffer_state(*framebuffer, **state)?
+            }
+            R::DestroyFramebuffer { framebuffer } => dev.destroy_framebuffer(*framebuffer)?,
+            R::BindFramebuffer { framebuffer } => {
+                match framebuffer {
+                    FramebufferRef::None => {}
+                    FramebufferRef::Surface(h) => {
+                        dev.surfaces.get("BindFramebuffer", *h)?;
+                    }
+                    FramebufferRef::Object(h) => {
+                        dev.framebuffers.get("BindFramebuffer", *h)?;
+                    }
+                }
+                let ctx = self.ctx("BindFramebuffer")?;
+                if ctx.framebuffer != *framebuffer {
+                    ctx.framebuffer = *framebuffer;
+                    ctx.dirty |= dirty::FRAMEBUFFER;
+                }
+            }
+            R::SetDrawBuffers { buffers } => {
+                let ctx = self.ctx("SetDrawBuffers")?;
+                if ctx.draw_buffers != *buffers {
+                    ctx.draw_buffers = *buffers;
+                    ctx.dirty |= dirty::FRAMEBUFFER;
+                }
+            }
+
+            R::CreateBuffer { buffer, size } => dev.create_buffer(*buffer, *size)?,
+            R::DestroyBuffer { buffer } => dev.destroy_buffer(*buffer)?,
+            R::WriteBuffer {
+                buffer,
+                offset,
+                data,
+            } => dev.write_buffer(*buffer, *offset, stage.get(*data)?)?,
+            R::CopyBuffer { src, dst, region } => dev.copy_buffer(
+                *src,
+                *dst,
+                region.src_offset,
+                region.dst_offset,
+                region.size,
+            )?,
+            R::ReadBuffer {
+                buffer,
+                range,
+                reply,
+            } => {
+                let bytes = dev.read_buffer("ReadBuffer", *buffer, range.offset, range.size)?;
+                out.replies.push((*reply, Reply::Bytes(bytes)));
+            }
+
+            R::CreateTexture { texture, kind } => dev.create_texture(*texture, *kind)?,
+            R::DestroyTexture { texture } => dev.destroy_texture(*texture)?,
+            R::DefineTextureImage {
+                texture,
+                level,
+                face,
+                format,
+                width,
+                height,
+                depth,
+                samples,
+                fixed_sample_locations: _,
+            } => dev.define_texture_image(
+                *texture,
+                *level,
+                *face,
+                *format,
+                [*width, *height, *depth],
+                *samples,
+            )?,
+            R::WriteTexture {
+                texture,
+                level,
+                face,
+                region,
+                layout,
+                data,
+            } => dev.write_texture(
+                *texture,
+                *level,
+                *face,
+                region.origin,
+                region.size,
+                *layout,
+                stage.get(*data)?,
+            )?,
+            R::WriteCompressedTexture {
+                texture,
+                level,
+                face,
+                region,
+                data,
+            } => dev.write_compressed_texture(
+                *texture,
+                *level,
+                *face,
+                region.origin,
+                region.size,
+                stage.get(*data)?,
+            )?,
+            R::WriteTextureFromBuffer {
+                texture,
+                level,
+                face,
+                layout,
+                source,
+            } => dev.write_texture_from_buffer(*texture, *level, *face, *layout, source)?,
+            R::WriteCompressedTextureFromBuffer {
+                texture,
+                level,
+                face,
+                source,
+            } => {
+                let blocks = dev.read_buffer(
+                    "WriteCompressedTextureFromBuffer",
+                    source.buffer,
+                    source.range.offset,
+                    source.range.size,
+                )?;
+                dev.write_compressed_texture(
+                    *texture,
+                    *level,
+                    *face,
+                    source.region.origin,
+                    source.region.size,
+                    &blocks,
+                )?;
+            }
+            R::ReadTexture {
+                texture,
+                level,
+                face,
+                layout,
+                read,
+            } => {
+                let bytes = dev.read_texture(*texture, *level, *face, *layout, read.size)?;
+                self.deliver("ReadTexture", bytes, &read.dst, out)?;
+            }
+            R::CopyTexture {
+                texture,
+                level,
+                face,
+                region,
+            } => dev.copy_texture(
+                *texture,
+                *level,
+                *face,
+                &region.src,
+                region.origin,
+                region.rect,
+            )?,
+            R::GenerateMipmap { texture, base, max } => {
+                dev.generate_mipmap(*texture, *base, *max)?
+            }
+            R::SetTextureView { texture, view } => dev.set_texture_view(*texture, *view)?,
+            R::SetTextureBuffer {
+                texture,
+                buffer,
+                format,
+                range,
+            } => dev.set_texture_buffer(*texture, *buffer, *format, range.offset, range.size)?,
+            R::CreateRenderbuffer { renderbuffer } => dev.create_renderbuffer(*renderbuffer)?,
+            R::DefineRenderbuffer {
+                renderbuffer,
+                format,
+                width,
+                height,
+                samples,
+            } => dev.define_renderbuffer(*renderbuffer, *format, *width, *height, *samples)?,
+            R::DestroyRenderbuffer { renderbuffer } => dev.destroy_renderbuffer(*renderbuffer)?,
+
+            R::CreateBlendState { cso, state } => {
+                let id = dev.interned.blend.intern(state);
+                dev.blends.insert("CreateBlendState", *cso, id)?
+            }
+            R::BindBlendState { cso } => {
+                let id = *dev.blends.get("BindBlendState", *cso)?;
+                let ctx = self.ctx("BindBlendState")?;
+                if ctx.blend != id {
+                    ctx.blend = id;
+                    ctx.dirty |= dirty::PIPELINE;
+                }
+            }
+            R::DestroyBlendState { cso } => {
+                dev.blends.remove("DestroyBlendState", *cso)?;
+            }
+            R::CreateDepthStencilState { cso, state } => {
+                let id = dev.interned.depth_stencil.intern(state);
+                dev.depth_stencils
+                    .insert("CreateDepthStencilState", *cso, id)?
+            }
+            R::BindDepthStencilState { cso } => {
+                let id = *dev.depth_stencils.get("BindDepthStencilState", *cso)?;
+                let ctx = self.ctx("BindDepthStencilState")?;
+                if ctx.depth_stencil != id {
+                    ctx.depth_stencil = id;
+                    ctx.dirty |= dirty::PIPELINE;
+                }
+            }
+            R::DestroyDepthStencilState { cso } => {
+                dev.depth_stencils
+                    .remove("DestroyDepthStencilState", *cso)?;
+            }
+            R::CreateRasterState { cso, state } => {
+                let id = dev.interned.raster.intern(state);
+                dev.rasters.insert("CreateRasterState", *cso, id)?
+            }
+            R::BindRasterState { cso } => {
+                let id = *dev.rasters.get("BindRasterState", *cso)?;
+                let ctx = self.ctx("BindRasterState")?;
+                if ctx.raster != id {
+                    ctx.raster = id;
+                    ctx.dirty |= dirty::PIPELINE | dirty::SCISSOR;
+                }
+            }
+            R::DestroyRasterState { cso } => {
+                dev.rasters.remove("DestroyRasterState", *cso)?;
+            }
+            R::CreateSamplerState { cso, state } => dev.create_sampler(*cso, state)?,
+            R::DestroySamplerState { cso } => dev.destroy_sampler(*cso)?,
+            R::CreateVertexLayout { cso, layout } => {
+                let id = dev.interned.layout.intern(layout);
+                dev.layouts.insert("CreateVertexLayout", *cso, id)?
+            }
+            R::BindVertexLayout { cso } => {
+                let id = *dev.layouts.get("BindVertexLayout", *cso)?;
+                let ctx = self.ctx("BindVertexLayout")?;
+                if ctx.layout != id {
+                    ctx.layout = id;
+                    ctx.dirty |= dirty::PIPELINE | dirty::VERTEX;
+                }
+            }
+            R::DestroyVertexLayout { cso } => {
+                dev.layouts.remove("DestroyVertexLayout", *cso)?;
+            }
+
+            R::CreateProgram { program, desc } => dev.create_program(*program, desc, stage)?,
+            R::BindProgram { program } => {
+                if let Some(p) = program {
+                    dev.programs.get("BindProgram", *p)?;
+                }
+                let ctx = self.ctx("BindProgram")?;
+                if ctx.program != *program {
+                    ctx.program = *program;
+                    ctx.dirty |= dirty::PIPELINE | dirty::DESCRIPTORS | dirty::VERTEX;
+                }
+            }
+            R::DestroyProgram { program } => dev.destroy_program(*program)?,
+            R::SetUniforms { data } => {
+                let bytes = stage.get(*data)?;
+                self.ctx("SetUniforms")?.set_uniforms(bytes);
+            }
+            R::BindUniformBuffer {
+                slot,
+                buffer,
+                offset,
+                size,
+            } => {
+                const N: &str = "BindUniformBuffer";
+                if let Some(b) = buffer {
+                    dev.buffers.get(N, *b)?;
+                }
+                let ctx = self.ctx(N)?;
+                let entry = ctx
+                    .uniform_buffers
+                    .get_mut(usize::from(*slot))
+                    .ok_or_else(|| bad_slot(N, *slot))?;
+                *entry = (*buffer, *offset, *size);
+                ctx.dirty |= dirty::DESCRIPTORS;
+            }
+            R::BindTexture {
+                slot,
+                texture,
+                sampler,
+            } => {
+                const N: &str = "BindTexture";
+                if let Some(t) = texture {
+                    dev.textures.get(N, *t)?;
+                }
+                if let Some(s) = sampler {
+                    dev.samplers.get(N, *s)?;
+                }
+                let ctx = self.ctx(N)?;
+                let entry = ctx
+                    .textures
+                    .get_mut(usize::from(*slot))
+                    .ok_or_else(|| bad_slot(N, *slot))?;
+                *entry = (*texture, *sampler);
+                ctx.dirty |= dirty::DESCRIPTORS;
+            }
+
+            R::SetVertexBuffer {
+                slot,
+                buffer,
+                offset,
+            } => {
+                const N: &str = "SetVertexBuffer";
+                if let Some(b) = buffer {
+                    dev.buffers.get(N, *b)?;
+                }
+                let ctx = self.ctx(N)?;
+                let entry = ctx
+                    .vertex_buffers
+                    .get_mut(usize::from(*slot))
+                    .ok_or_else(|| bad_slot(N, *slot))?;
+                *entry = (*buffer, *offset);
+                ctx.dirty |= dirty::VERTEX;
+            }
+            R::SetIndexBuffer { buffer } => {
+                if let Some(b) = buffer {
+                    dev.buffers.get("SetIndexBuffer", *b)?;
+                }
+                let ctx = self.ctx("SetIndexBuffer")?;
+                ctx.index_buffer = *buffer;
+            }
+            R::SetGenericAttrib { index, value } => {
+                const N: &str = "SetGenericAttrib";
+                let ctx = self.ctx(N)?;
+                let entry = ctx
+                    .generic
+                    .get_mut(usize::from(*index))
+                    .ok_or_else(|| bad_slot(N, *index))?;
+                *entry = *value;
+                ctx.generic_at = None;
+            }
+            R::SetPrimitiveRestart { enabled, index } => {
+                let ctx = self.ctx("SetPrimitiveRestart")?;
+                ctx.primitive_restart = (*enabled, *index);
+            }
+
+            R::SetViewport { rect, near, far } => {
+                let ctx = self.ctx("SetViewport")?;
+                ctx.viewport = (*rect, *near, *far);
+                ctx.dirty |= dirty::VIEWPORT;
+            }
+            R::SetScissor { rect } => {
+                let ctx = self.ctx("SetScissor")?;
+                ctx.scissor = *rect;
+                ctx.dirty |= dirty::SCISSOR;
+            }
+            R::SetBlendColor { color } => {
+                let ctx = self.ctx("SetBlendColor")?;
+                ctx.blend_color = *color;
+                ctx.dirty |= dirty::DYNAMIC;
+            }
+            R::SetStencilRef { front, back } => {
+                let ctx = self.ctx("SetStencilRef")?;
+                ctx.stencil_ref = (*front, *back);
+                ctx.dirty |= dirty::DYNAMIC;
+            }
+            R::SetDepthBias { factor, units } => {
+                let ctx = self.ctx("SetDepthBias")?;
+                ctx.depth_bias = (*factor, *units);
+                ctx.dirty |= dirty::DYNAMIC;
+            }
+            R::SetLineWidth { width } => {
+                let ctx = self.ctx("SetLineWidth")?;
+                ctx.line_width = *width;
+                ctx.dirty |= dirty::DYNAMIC;
+            }
+            R::SetPointSize { size } => {
+                let ctx = self.ctx("SetPointSize")?;
+                ctx.point_size = *size;
+                ctx.dirty |= dirty::DYNAMIC;
+            }
+            R::SetSampleMask {
+                coverage,
+                invert,
+                mask,
+            } => {
+                let ctx = self.ctx("SetSampleMask")?;
+                ctx.sample_mask = (*coverage, *invert, *mask);
+                ctx.dirty |= dirty::PIPELINE;
+            }
+
+            R::Draw {
+                topology,
+                first,
+                count,
+                instances,
+            } => {
+                let ctx = self
+                    .contexts
+                    .current
+                    .as_deref_mut()
+                    .ok_or_else(|| no_context("Draw"))?;
+                self.dev.draw(ctx, *topology, *first, *count, *instances)?;
+            }
+            R::DrawIndexed {
+                topology,
+                index_type,
+                offset,
+                count,
+                instances,
+                base_vertex,
+            } => {
+                let ctx = self
+                    .contexts
+                    .current
+                    .as_deref_mut()
+                    .ok_or_else(|| no_context("DrawIndexed"))?;
+                self.dev.draw_indexed(
+                    ctx,
+                    *topology,
+                    *index_type,
+                    *offset,
+                    *count,
+                    *instances,
+                    *base_vertex,
+                )?;
+            }
+            R::Clear {
+                mask,
+                color,
+                depth,
+                stencil,
+            } => {
+                let ctx = self
+                    .contexts
+                    .current
+                    .as_deref_mut()
+                    .ok_or_else(|| no_context("Clear"))?;
+                self.dev.clear(ctx, *mask, *color, *depth, *stencil)?;
+            }
+            R::ClearBuffer { draw_buffer, value } => {
+                let ctx = self
+                    .contexts
+                    .current
+                    .as_deref_mut()
+                    .ok_or_else(|| no_context("ClearBuffer"))?;
+                self.dev.clear_buffer(ctx, *draw_buffer, *value)?;
+            }
+            R::Blit {
+                src,
+                regions,
+                mask,
+                linear,
+            } => {
+                let ctx = self
+                    .contexts
+                    .current
+                    .as_deref_mut()
+                    .ok_or_else(|| no_context("Blit"))?;
+                self.dev.blit(ctx, src, regions, *mask, *linear)?;
+            }
+            R::ReadPixels {
+                src,
+                layout,
+                region,
+            } => {
+                let bytes = dev.read_pixels(src, region.rect, *layout)?;
+                self.deliver("ReadPixels", bytes, &region.dst, out)?;
+            }
+            R::Flush => {
+                if dev.rec.work {
+                    dev.submit()?;
+                }
+            }
+            R::Present { surface } => {
+                dev.surfaces.get("Present", *surface)?;
+                dev.submit()?;
+            }
+            R::Finish { reply } => {
+                let serial = dev.submit()?;
+                dev.wait_serial(serial)?;
+                out.replies.push((*reply, Reply::Done));
+            }
+
+            R::CreateQuery { query, kind } => dev.create_query(*query, *kind)?,
+            R::BeginQuery { query } => dev.begin_query(*query)?,
+            R::EndQuery { query } => dev.end_query(*query)?,
+            R::QueryTimestamp { query } => dev.query_timestamp(*query)?,
+            R::QueryResult { query, reply } => {
+                let v = dev.query_result(*query)?;
+                out.replies.push((*reply, Reply::Query(v)));
+            }
+            R::DestroyQuery { query } => dev.destroy_query(*query)?,
+            R::InsertFence { fence } => dev.insert_fence(*fence)?,
+            R::WaitFence {
+                fence,
+                timeout_ns,
+                reply,
+            } => {
+                let signalled = dev.wait_fence(*fence, *timeout_ns)?;
+                out.replies.push((*reply, Reply::Fence(signalled)));
+            }
+            R::DestroyFence { fence } => dev.destroy_fence(*fence)?,
+        }
+        Ok(())
+    }
+
+    /// Puts read-back bytes where the record asked: a reply, or a buffer range.
+    fn deliver(
+        &mut self,
+        record: &'static str,
+        bytes: Vec<u8>,
+        dst: &PixelDestination,
+        out: &mut Outbox,
+    ) -> Result<(), SessionError> {
+        match dst {
+            PixelDestination::Reply(reply) => out.replies.push((*reply, Reply::Bytes(bytes))),
+            PixelDestination::Buffer { buffer, offset } => {
+                self.dev
+                    .buffer_range(record, *buffer, *offset, bytes.len() as u64)?;
+                self.dev.write_buffer(*buffer, *offset, &bytes)?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,974 @@
+//! Textures: GL's mutable per-level images onto immutable `VkImage`s, uploads (converted on
+//! the CPU when the image's memory layout is not the client's), read-backs, mipmap
+//! generation, views, buffer textures, and the placeholders unbound sampler slots read.
+//!
+//! ## Storage
+//! GL defines a texture one image at a time (`DefineTextureImage` per level and face); a
+//! `VkImage` has its size, format and level count fixed. The first definition fixes the
+//! storage: the level-0 extent (derived from the level defined, if it is not 0), the full mip
+//! chain, the layers (six for a cube map, the layer count of an array). Further definitions
+//! consistent with it change nothing; one that is not (another size or format for level 0)
+//! makes new storage (contents undefined, as GL's are for a redefined image), moves the
+//! device epoch so framebuffers re-attach, and defers the old image's destruction. The
+//! sampled view covers the consecutive defined levels from the base level, so a chain
+//! defined level by level samples only what exists.
+
+use ash::vk;
+use tessera_wire::SessionError;
+use tessera_wire::format::{Format, FormatClass, PixelLayout, TextureKind};
+use tessera_wire::handle::{BufferHandle, TextureHandle};
+use tessera_wire::null::pixel_size;
+use tessera_wire::record::BufferPixels;
+use tessera_wire::state::TextureView;
+
+use crate::conv::{self, NativeFormat};
+use crate::device::{Device, MAX_READBACK, Missing, bad, vk_error};
+use crate::frame::Garbage;
+use crate::image::{ImageSource, Storage, ViewKey, transition};
+use crate::memory;
+use crate::pixel;
+use crate::spirv::NumClass;
+
+/// Mip levels a texture can have.
+const MAX_LEVELS: usize = 16;
+/// Faces of a cube map (other kinds use face 0).
+const FACES: usize = 6;
+
+/// One defined image (level, and face of a cube map).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ImageDesc {
+    pub format: Format,
+    pub size: [u32; 3],
+    pub samples: u8,
+}
+
+/// A texture object.
+pub(crate) struct Texture {
+    pub kind: TextureKind,
+    /// Images by `level * 6 + face`.
+    images: Vec<Option<ImageDesc>>,
+    pub storage: Option<Storage>,
+    pub view: TextureView,
+    /// A buffer texture's range: (buffer, format, offset, size).
+    pub buffer: Option<(BufferHandle, Format, u64, u64)>,
+    /// The buffer view made for `buffer`, with the Vulkan buffer it views.
+    pub buffer_view: Option<(vk::Buffer, vk::BufferView)>,
+}
+
+impl Texture {
+    fn image(&self, level: usize, face: usize) -> Option<ImageDesc> {
+        self.images.get(level * FACES + face).copied().flatten()
+    }
+
+    /// Destroys everything now (the device is idle).
+    pub fn destroy(self, raw: &ash::Device, alloc: &vk_mem::Allocator) {
+        if let Some(s) = self.storage {
+            s.destroy_now(raw, alloc);
+        }
+        if let Some((_, v)) = self.buffer_view {
+            // SAFETY: teardown after the device went idle.
+            unsafe { raw.destroy_buffer_view(v, None) };
+        }
+    }
+
+    /// Layers of the storage for a definition of this kind.
+    fn layers(&self, size: [u32; 3]) -> u32 {
+        match self.kind {
+            TextureKind::Cube => 6,
+            TextureKind::D1Array => {
+                if size[2] > 1 {
+                    size[2]
+                } else {
+                    size[1]
+                }
+            }
+            TextureKind::D2Array | TextureKind::D2MultisampleArray => size[2].max(1),
+            _ => 1,
+        }
+    }
+
+    /// The level-0 extent of a definition at `level`.
+    fn base_extent(&self, level: u32, size: [u32; 3]) -> [u32; 3] {
+        let up = |v: u32| (v.max(1) << level).max(1);
+        match self.kind {
+            TextureKind::D1 | TextureKind::D1Array => [up(size[0]), 1, 1],
+            TextureKind::D3 => [up(size[0]), up(size[1]), up(size[2])],
+            _ => [up(size[0]), up(size[1]), 1],
+        }
+    }
+}
+
+fn full_chain(extent: [u32; 3]) -> u32 {
+    let m = extent[0].max(extent[1]).max(extent[2]).max(1);
+    (32 - m.leading_zeros()).min(MAX_LEVELS as u32)
+}
+
+/// The array layers a region of `kind` covers: (first layer, count, z, depth).
+fn region_layers(
+    kind: TextureKind,
+    face: u8,
+    origin: [u32; 3],
+    size: [u32; 3],
+) -> (u32, u32, u32, u32) {
+    match kind {
+        TextureKind::Cube => (u32::from(face), 1, 0, 1),
+        TextureKind::D1Array => {
+            if size[2] > 1 || origin[2] > 0 {
+                (origin[2], size[2], 0, 1)
+            } else {
+                (origin[1], size[1], 0, 1)
+            }
+        }
+        TextureKind::D2Array | TextureKind::D2MultisampleArray => (origin[2], size[2], 0, 1),
+        TextureKind::D3 => (0, 1, origin[2], size[2]),
+        _ => (0, 1, 0, 1),
+    }
+}
+
+impl Device {
+    /// `CreateTexture`.
+    pub fn create_texture(
+        &mut self,
+        handle: TextureHandle,
+        kind: TextureKind,
+    ) -> Result<(), SessionError> {
+        if kind == TextureKind::Rectangle {
+            self.report(
+                Missing::Rectangle,
+                "rectangle textures are 2D textures here (normalized coordinates)",
+            );
+        }
+        self.textures.insert(
+            "CreateTexture",
+            handle,
+            Texture {
+                kind,
+                images: Vec::new(),
+                storage: None,
+                view: TextureView::default(),
+                buffer: None,
+                buffer_view: None,
+            },
+        )
+    }
+
+    /// `DestroyTexture`.
+    pub fn destroy_texture(&mut self, handle: TextureHandle) -> Result<(), SessionError> {
+        self.textures.get("DestroyTexture", handle)?;
+        if self
+            .textures
+            .live(handle)
+            .is_some_and(|t| t.storage.is_some())
+        {
+            self.invalidate_targets();
+        }
+        let t = self.textures.remove("DestroyTexture", handle)?;
+        if let Some(s) = t.storage {
+            s.retire(&mut self.frames.current.garbage);
+        }
+        if let Some((_, v)) = t.buffer_view {
+            self.defer(Garbage::BufferView(v));
+        }
+        Ok(())
+    }
+
+    /// `DefineTextureImage`.
+    pub fn define_texture_image(
+        &mut self,
+        handle: TextureHandle,
+        level: u8,
+        face: u8,
+        format: Format,
+        size: [u32; 3],
+        samples: u8,
+    ) -> Result<(), SessionError> {
+        const N: &str = "DefineTextureImage";
+        if usize::from(level) >= MAX_LEVELS || usize::from(face) >= FACES {
+            return Err(bad(N, format!("level {level} face {face} out of range")));
+        }
+        let native = self.format(format);
+        let color_samples = self.limits.color_samples;
+        let t = self.textures.get_mut(N, handle)?;
+        if t.kind == TextureKind::Buffer {
+            return Ok(());
+        }
+        let index = usize::from(level) * FACES + usize::from(face);
+        if t.images.len() <= index {
+            t.images.resize(index + 1, None);
+        }
+        let desc = ImageDesc {
+            format,
+            size,
+            samples,
+        };
+        t.images[index] = Some(desc);
+        let Some(native) = native else {
+            return Ok(());
+        };
+        let multisampled = matches!(
+            t.kind,
+            TextureKind::D2Multisample | TextureKind::D2MultisampleArray
+        );
+        let extent = t.base_extent(u32::from(level), size);
+        let layers = t.layers(size);
+        let samples = if multisampled {
+            conv::map_samples(samples, color_samples)
+        } else {
+            vk::SampleCountFlags::TYPE_1
+        };
+        let levels = if multisampled || t.kind == TextureKind::Rectangle {
+            1
+        } else {
+            full_chain(extent)
+        };
+        if let Some(s) = &t.storage {
+            let fits = s.format == format
+                && s.extent == extent
+                && s.layers == layers
+                && s.samples == samples;
+            if fits {
+                return Ok(());
+            }
+            if level > 0 {
+                // An image inconsistent with level 0: GL keeps it (the texture is then
+                // incomplete); nothing samples or renders it here.
+                return Ok(());
+            }
+        }
+        let kind = t.kind;
+        let storage = Storage::new(
+            &self.alloc,
+            format,
+            native,
+            conv::map_image_type(kind),
+            extent,
+            levels,
+            layers,
+            samples,
+            kind == TextureKind::Cube,
+        )
+        .map_err(|e| vk_error("vmaCreateImage", e))?;
+        self.invalidate_targets();
+        let t = self.textures.get_mut(N, handle)?;
+        if let Some(old) = t.storage.replace(storage) {
+            old.retire(&mut self.frames.current.garbage);
+        }
+        Ok(())
+    }
+
+    /// The storage of a texture, for `record`.
+    fn storage_of(
+        &mut self,
+        record: &'static str,
+        handle: TextureHandle,
+    ) -> Result<Option<&mut Storage>, SessionError> {
+        Ok(self.textures.get_mut(record, handle)?.storage.as_mut())
+    }
+
+    /// Copies staged bytes into a region of one image.
+    #[expect(clippy::too_many_arguments, reason = "the copy's coordinates")]
+    fn copy_to_image(
+        &mut self,
+        record: &'static str,
+        handle: TextureHandle,
+        level: u32,
+        aspect: vk::ImageAspectFlags,
+        offset: [i32; 3],
+        extent: [u32; 3],
+        layers: (u32, u32),
+        bytes: &[u8],
+        row_texels: u32,
+        align: u64,
+    ) -> Result<(), SessionError> {
+        let src = self.arena(bytes.len() as u64, align)?;
+        src.write(bytes);
+        self.transfer_begin();
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let Some(s) = self.storage_of(record, handle)? else {
+            return Ok(());
+        };
+        transition(&raw, cmd, s, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+        let region = vk::BufferImageCopy {
+            buffer_offset: src.offset,
+            buffer_row_length: row_texels,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: aspect,
+                mip_level: level,
+                base_array_layer: layers.0,
+                layer_count: layers.1,
+            },
+            image_offset: vk::Offset3D {
+                x: offset[0],
+                y: offset[1],
+                z: offset[2],
+            },
+            image_extent: vk::Extent3D {
+                width: extent[0],
+                height: extent[1],
+                depth: extent[2],
+            },
+        };
+        // SAFETY: recording, outside a render pass (transfer_begin); the image is in
+        // TRANSFER_DST_OPTIMAL; the region lies inside the level (checked by the caller) and
+        // the staged bytes cover it.
+        unsafe {
+            raw.cmd_copy_buffer_to_image(
+                cmd,
+                src.buffer,
+                s.image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &[region],
+            )
+        };
+        self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// Checks a region against a level of a texture's storage: (offset, extent, layers).
+    #[expect(clippy::type_complexity, reason = "a tuple of the copy's coordinates")]
+    fn region_of(
+        &self,
+        record: &'static str,
+        handle: TextureHandle,
+        level: u8,
+        face: u8,
+        origin: [u32; 3],
+        size: [u32; 3],
+    ) -> Result<Option<(NativeFormat, [i32; 3], [u32; 3], (u32, u32))>, SessionError> {
+        let t = self.textures.get(record, handle)?;
+        let Some(s) = &t.storage else {
+            return Ok(None);
+        };
+        if u32::from(level) >= s.levels {
+            return Ok(None);
+        }
+        let e = s.level_extent(u32::from(level));
+        let (layer, layer_count, z, depth) = region_layers(t.kind, face, origin, size);
+        let (x, y, w, h) = match t.kind {
+            TextureKind::D1 | TextureKind::D1Array => (origin[0], 0, size[0], 1),
+            _ => (origin[0], origin[1], size[0], size[1]),
+        };
+        let inside = x.checked_add(w).is_some_and(|v| v <= e[0])
+            && y.checked_add(h).is_some_and(|v| v <= e[1])
+            && z.checked_add(depth).is_some_and(|v| v <= e[2])
+            && layer
+                .checked_add(layer_count)
+                .is_some_and(|v| v <= s.layers);
+        if !inside || w == 0 || h == 0 || depth == 0 || layer_count == 0 {
+            log::warn!("tessera-backend-vk: {record} outside its image: skipped");
+            return Ok(None);
+        }
+        Ok(Some((
+            s.native,
+            [x as i32, y as i32, z as i32],
+            [w, h, depth],
+            (layer, layer_count),
+        )))
+    }
+
+    /// `WriteTexture`.
+    #[expect(clippy::too_many_arguments, reason = "the record's fields")]
+    pub fn write_texture(
+        &mut self,
+        handle: TextureHandle,
+        level: u8,
+        face: u8,
+        origin: [u32; 3],
+        size: [u32; 3],
+        layout: PixelLayout,
+        data: &[u8],
+    ) -> Result<(), SessionError> {
+        const N: &str = "WriteTexture";
+        let Some((native, offset, extent, layers)) =
+            self.region_of(N, handle, level, face, origin, size)?
+        else {
+            return Ok(());
+        };
+        let count = size.iter().map(|&v| v as usize).product::<usize>();
+        if native.compressed {
+            self.report(
+                Missing::Format,
+                "uncompressed uploads into compressed textures are not compressed: skipped",
+            );
+            return Ok(());
+        }
+        let align = lcm(u64::from(native.texel_size.max(1)), 16);
+        if native.is_depth_stencil() {
+            let texels =
+                pixel::decode(layout, data, count).ok_or_else(|| bad(N, "short pixel data"))?;
+            if let Some(d) = native.depth {
+                let bytes = pixel::encode_depth(d, &texels);
+                self.copy_to_image(
+                    N,
+                    handle,
+                    u32::from(level),
+                    vk::ImageAspectFlags::DEPTH,
+                    offset,
+                    extent,
+                    layers,
+                    &bytes,
+                    0,
+                    16,
+                )?;
+            }
+            if native.stencil && layout.format != tessera_wire::format::PixelFormat::DepthComponent
+            {
+                let bytes: Vec<u8> = texels
+                    .iter()
+                    .map(|t| t[1].clamp(0.0, 255.0) as u8)
+                    .collect();
+                self.copy_to_image(
+                    N,
+                    handle,
+                    u32::from(level),
+                    vk::ImageAspectFlags::STENCIL,
+                    offset,
+                    extent,
+                    layers,
+                    &bytes,
+                    0,
+                    16,
+                )?;
+            }
+            return Ok(());
+        }
+        let converted;
+        let bytes = if layout == native.upload {
+            let n = count * pixel_size(layout.format, layout.ty);
+            data.get(..n).ok_or_else(|| bad(N, "short pixel data"))?
+        } else {
+            converted = pixel::convert(layout, native.upload, data, count)
+                .ok_or_else(|| bad(N, "short pixel data"))?;
+            &converted
+        };
+        self.copy_to_image(
+            N,
+            handle,
+            u32::from(level),
+            vk::ImageAspectFlags::COLOR,
+            offset,
+            extent,
+            layers,
+            bytes,
+            0,
+            align,
+        )
+    }
+
+    /// `WriteCompressedTexture`: blocks copied as they are (or, on a device without the
+    /// compressed format, reported and skipped).
+    pub fn write_compressed_texture(
+        &mut self,
+        handle: TextureHandle,
+        level: u8,
+        face: u8,
+        origin: [u32; 3],
+        size: [u32; 3],
+        data: &[u8],
+    ) -> Result<(), SessionError> {
+        const N: &str = "WriteCompressedTexture";
+        let Some((native, offset, extent, layers)) =
+            self.region_of(N, handle, level, face, origin, size)?
+        else {
+            return Ok(());
+        };
+        if !native.compressed {
+            self.report(
+                Missing::Format,
+                "the device has no RGTC (BC4/BC5) formats: compressed uploads are skipped",
+            );
+            return Ok(());
+        }
+        let blocks =
+            (extent[0].div_ceil(4) * extent[1].div_ceil(4) * extent[2] * layers.1) as usize;
+        let n = blocks * native.texel_size as usize;
+        let bytes = data.get(..n).ok_or_else(|| bad(N, "short block data"))?;
+        self.copy_to_image(
+            N,
+            handle,
+            u32::from(level),
+            vk::ImageAspectFlags::COLOR,
+            offset,
+            extent,
+            layers,
+            bytes,
+            0,
+            16,
+        )
+    }
+
+    /// `WriteTextureFromBuffer`: the buffer is read back and the pixels written as client
+    /// data (a GPU copy would need the layouts to match; this path is rare and never per
+    /// frame in the programs of interest).
+    pub fn write_texture_from_buffer(
+        &mut self,
+        handle: TextureHandle,
+        level: u8,
+        face: u8,
+        layout: PixelLayout,
+        source: &BufferPixels,
+    ) -> Result<(), SessionError> {
+        const N: &str = "WriteTextureFromBuffer";
+        let [w, h, d] = source.region.size.map(u64::from);
+        if w == 0 || h == 0 || d == 0 {
+            return Ok(());
+        }
+        let px = pixel_size(layout.format, layout.ty) as u64;
+        let extent = (d - 1) * u64::from(source.image_stride)
+            + (h - 1) * u64::from(source.row_stride)
+            + w * px;
+        let bytes = self.read_buffer(N, source.buffer, source.offset, extent)?;
+        let mut packed = Vec::with_capacity((w * h * d * px) as usize);
+        for z in 0..d {
+            for y in 0..h {
+                let at = (z * u64::from(source.image_stride) + y * u64::from(source.row_stride))
+                    as usize;
+                let row = bytes
+                    .get(at..at + (w * px) as usize)
+                    .ok_or_else(|| bad(N, "rows outside the buffer"))?;
+                if source.swap_bytes {
+                    let c = pixel_size(tessera_wire::format::PixelFormat::Red, layout.ty).max(1);
+                    for chunk in row.chunks(c) {
+                        packed.extend(chunk.iter().rev());
+                    }
+                } else {
+                    packed.extend_from_slice(row);
+                }
+            }
+        }
+        self.write_texture(
+            handle,
+            level,
+            face,
+            source.region.origin,
+            source.region.size,
+            layout,
+            &packed,
+        )
+    }
+
+    /// `ReadTexture`: one whole image, as tightly packed rows of `layout`.
+    pub fn read_texture(
+        &mut self,
+        handle: TextureHandle,
+        level: u8,
+        face: u8,
+        layout: PixelLayout,
+        size: [u32; 3],
+    ) -> Result<Vec<u8>, SessionError> {
+        const N: &str = "ReadTexture";
+        let count = size.iter().map(|&v| v as usize).product::<usize>();
+        let out_size = count
+            .checked_mul(pixel_size(layout.format, layout.ty))
+            .filter(|&n| n <= MAX_READBACK)
+            .ok_or_else(|| bad(N, "read-back too large"))?;
+        let origin = [0; 3];
+        let Some((native, offset, extent, layers)) =
+            self.region_of(N, handle, level, face, origin, size)?
+        else {
+            return Ok(vec![0; out_size]);
+        };
+        let aspect = if native.depth.is_some() {
+            vk::ImageAspectFlags::DEPTH
+        } else if native.stencil {
+            vk::ImageAspectFlags::STENCIL
+        } else {
+            vk::ImageAspectFlags::COLOR
+        };
+        let texel = if native.depth.is_some() {
+            if native.depth == Some(conv::DepthLayout::Unorm16) {
+                2
+            } else {
+                4
+            }
+        } else if native.stencil {
+            1
+        } else {
+            native.texel_size as usize
+        };
+        if native.compressed {
+            return Ok(vec![0; out_size]);
+        }
+        let raw_bytes = self.copy_from_image(
+            N,
+            ImageSource::Texture(handle),
+            u32::from(level),
+            aspect,
+            offset,
+            extent,
+            layers,
+            count * texel,
+        )?;
+        self.decode_read(native, aspect, &raw_bytes, count, layout)
+            .ok_or_else(|| bad(N, "read-back conversion failed"))
+    }
+
+    /// Converts bytes read from an image (in its memory layout) to `layout`.
+    pub fn decode_read(
+        &mut self,
+        native: NativeFormat,
+        aspect: vk::ImageAspectFlags,
+        raw: &[u8],
+        count: usize,
+        layout: PixelLayout,
+    ) -> Option<Vec<u8>> {
+        if aspect == vk::ImageAspectFlags::DEPTH {
+            let mut texels = vec![[0.0, 0.0, 0.0, 1.0]; count];
+            pixel::decode_depth(native.depth?, raw, &mut texels);
+            return Some(pixel::encode(layout, &texels));
+        }
+        if aspect == vk::ImageAspectFlags::STENCIL {
+            let texels: Vec<pixel::Texel> =
+                raw.iter().map(|&s| [0.0, f64::from(s), 0.0, 1.0]).collect();
+            return Some(pixel::encode(layout, &texels));
+        }
+        pixel::convert(native.upload, layout, raw, count)
+    }
+
+    /// Copies a region of an image into a readback buffer and waits: the bytes, tightly
+    /// packed in the image's memory layout.
+    #[expect(clippy::too_many_arguments, reason = "the copy's coordinates")]
+    pub fn copy_from_image(
+        &mut self,
+        record: &'static str,
+        src: ImageSource,
+        level: u32,
+        aspect: vk::ImageAspectFlags,
+        offset: [i32; 3],
+        extent: [u32; 3],
+        layers: (u32, u32),
+        size: usize,
+    ) -> Result<Vec<u8>, SessionError> {
+        let staging = memory::host_buffer(
+            &self.alloc,
+            size as u64,
+            vk::BufferUsageFlags::TRANSFER_DST,
+            true,
+        )
+        .map_err(|e| vk_error("vmaCreateBuffer", e))?;
+        self.transfer_begin();
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let Some(s) = self.image_mut(record, src)? else {
+            memory::free_buffer(&self.alloc, staging);
+            return Ok(vec![0; size]);
+        };
+        transition(&raw, cmd, s, vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
+        let region = vk::BufferImageCopy {
+            buffer_offset: 0,
+            buffer_row_length: 0,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: aspect,
+                mip_level: level,
+                base_array_layer: layers.0,
+                layer_count: layers.1,
+            },
+            image_offset: vk::Offset3D {
+                x: offset[0],
+                y: offset[1],
+                z: offset[2],
+            },
+            image_extent: vk::Extent3D {
+                width: extent[0],
+                height: extent[1],
+                depth: extent[2],
+            },
+        };
+        // SAFETY: recording, outside a render pass; the image is in TRANSFER_SRC_OPTIMAL;
+        // the region lies inside it (callers clip) and the staging buffer holds `size`
+        // bytes, the region's tightly packed size.
+        unsafe {
+            raw.cmd_copy_image_to_buffer(
+                cmd,
+                s.image,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                staging.buffer,
+                &[region],
+            )
+        };
+        self.rec.dirty_mem = true;
+        self.finish_readback()?;
+        let mut out = vec![0u8; size];
+        // SAFETY: the copy completed; the mapping holds `size` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(staging.ptr, out.as_mut_ptr(), size) };
+        memory::free_buffer(&self.alloc, staging);
+        Ok(out)
+    }
+
+    /// `GenerateMipmap`: each level blitted from the one before, in GENERAL layout.
+    pub fn generate_mipmap(
+        &mut self,
+        handle: TextureHandle,
+        base: u8,
+        max: u8,
+    ) -> Result<(), SessionError> {
+        const N: &str = "GenerateMipmap";
+        self.transfer_begin();
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let t = self.textures.get_mut(N, handle)?;
+        let kind = t.kind;
+        let faces = if kind == TextureKind::Cube { FACES } else { 1 };
+        let Some(levels) = t.storage.as_ref().map(|s| s.levels) else {
+            return Ok(());
+        };
+        let last = u32::from(max).min(levels - 1);
+        if u32::from(base) >= last {
+            return Ok(());
+        }
+        // The generated levels are defined images from now on (GL defines them).
+        for face in 0..faces {
+            let Some(b) = t.image(usize::from(base), face) else {
+                continue;
+            };
+            for level in u32::from(base) + 1..=last {
+                let shift = level - u32::from(base);
+                let size = match kind {
+                    TextureKind::D1 | TextureKind::D1Array => {
+                        [(b.size[0] >> shift).max(1), b.size[1], b.size[2]]
+                    }
+                    TextureKind::D3 => b.size.map(|v| (v >> shift).max(1)),
+                    _ => [
+                        (b.size[0] >> shift).max(1),
+                        (b.size[1] >> shift).max(1),
+                        b.size[2],
+                    ],
+                };
+                let index = level as usize * FACES + face;
+                if t.images.len() <= index {
+                    t.images.resize(index + 1, None);
+                }
+                t.images[index] = Some(ImageDesc { size, ..b });
+            }
+        }
+        let Some(s) = t.storage.as_mut() else {
+            return Ok(());
+        };
+        transition(&raw, cmd, s, vk::ImageLayout::GENERAL);
+        let filter = if s.native.linear_filter() && !s.native.is_depth_stencil() {
+            vk::Filter::LINEAR
+        } else {
+            vk::Filter::NEAREST
+        };
+        let aspect = s.native.aspect();
+        for level in u32::from(base) + 1..=last {
+            let (a, b) = (s.level_extent(level - 1), s.level_extent(level));
+            let corner = |e: [u32; 3]| vk::Offset3D {
+                x: e[0] as i32,
+                y: e[1] as i32,
+                z: e[2] as i32,
+            };
+            let layers = |l| vk::ImageSubresourceLayers {
+                aspect_mask: aspect,
+                mip_level: l,
+                base_array_layer: 0,
+                layer_count: s.layers,
+            };
+            let blit = vk::ImageBlit {
+                src_subresource: layers(level - 1),
+                src_offsets: [vk::Offset3D::default(), corner(a)],
+                dst_subresource: layers(level),
+                dst_offsets: [vk::Offset3D::default(), corner(b)],
+            };
+            let barrier = vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE);
+            // SAFETY: recording outside a render pass; source and destination levels are
+            // different subresources of one image in GENERAL layout; the regions are the
+            // levels' full extents; the barrier orders the previous level's write before
+            // this read.
+            unsafe {
+                raw.cmd_pipeline_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::DependencyFlags::empty(),
+                    &[barrier],
+                    &[],
+                    &[],
+                );
+                raw.cmd_blit_image(
+                    cmd,
+                    s.image,
+                    vk::ImageLayout::GENERAL,
+                    s.image,
+                    vk::ImageLayout::GENERAL,
+                    &[blit],
+                    filter,
+                );
+            }
+        }
+        self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// `SetTextureView`.
+    pub fn set_texture_view(
+        &mut self,
+        handle: TextureHandle,
+        view: TextureView,
+    ) -> Result<(), SessionError> {
+        self.textures.get_mut("SetTextureView", handle)?.view = view;
+        Ok(())
+    }
+
+    /// `SetTextureBuffer`.
+    pub fn set_texture_buffer(
+        &mut self,
+        handle: TextureHandle,
+        buffer: Option<BufferHandle>,
+        format: Format,
+        offset: u64,
+        size: u64,
+    ) -> Result<(), SessionError> {
+        const N: &str = "SetTextureBuffer";
+        if let Some(b) = buffer {
+            self.buffers.get(N, b)?;
+        }
+        let t = self.textures.get_mut(N, handle)?;
+        t.buffer = buffer.map(|b| (b, format, offset, size));
+        if let Some((_, v)) = t.buffer_view.take() {
+            self.defer(Garbage::BufferView(v));
+        }
+        Ok(())
+    }
+
+    /// The storage of an image source, mutably.
+    pub fn image_mut(
+        &mut self,
+        record: &'static str,
+        src: ImageSource,
+    ) -> Result<Option<&mut Storage>, SessionError> {
+        Ok(match src {
+            ImageSource::Texture(h) => self.textures.get_mut(record, h)?.storage.as_mut(),
+            ImageSource::Renderbuffer(h) => self.renderbuffers.get_mut(record, h)?.storage.as_mut(),
+            ImageSource::SurfaceColor(h) => self.surfaces.get_mut(record, h)?.color.as_mut(),
+            ImageSource::SurfaceDepth(h) => {
+                self.surfaces.get_mut(record, h)?.depth_stencil.as_mut()
+            }
+            ImageSource::Temp => self.temp.as_mut(),
+        })
+    }
+
+    /// The sampled view of a texture for a binding expecting `ty`, and whether its format
+    /// can be filtered linearly. `None`: the texture cannot be sampled that way (missing
+    /// storage, another view type, no defined base level): the slot reads the placeholder.
+    pub fn sampled_view(
+        &mut self,
+        handle: TextureHandle,
+        ty: vk::ImageViewType,
+    ) -> Option<(vk::ImageView, bool, vk::ImageLayout)> {
+        let raw = self.raw.clone();
+        let t = self.textures.get_mut("", handle).ok()?;
+        if conv::map_view_type(t.kind) != ty {
+            return None;
+        }
+        let view = t.view;
+        let base = view.base_level.min(MAX_LEVELS as u32 - 1);
+        let mut defined = 0;
+        while ((base + defined) as usize) < MAX_LEVELS
+            && base + defined <= view.max_level
+            && t.image((base + defined) as usize, 0).is_some()
+        {
+            defined += 1;
+        }
+        let s = t.storage.as_mut()?;
+        if defined == 0 || base >= s.levels {
+            return None;
+        }
+        let levels = defined.min(s.levels - base);
+        let depth = s.native.depth.is_some();
+        let fix = |sw: tessera_wire::format::Swizzle| {
+            use tessera_wire::format::Swizzle as S;
+            match sw {
+                S::Alpha if s.native.alpha_one || depth => vk::ComponentSwizzle::ONE,
+                S::Green | S::Blue if depth => vk::ComponentSwizzle::ZERO,
+                other => conv::map_swizzle(other),
+            }
+        };
+        let key = ViewKey {
+            ty,
+            aspect: s.native.sampled_aspect(),
+            base_level: base,
+            levels,
+            base_layer: 0,
+            layers: if ty == vk::ImageViewType::TYPE_2D
+                || ty == vk::ImageViewType::TYPE_1D
+                || ty == vk::ImageViewType::TYPE_3D
+            {
+                1
+            } else {
+                s.layers
+            },
+            swizzle: view.swizzle.map(fix),
+        };
+        let linear = s.native.linear_filter();
+        let v = s.view(&raw, key).ok()?;
+        Some((v, linear, s.layout))
+    }
+
+    /// Makes every sampled texture of the list readable by shaders (outside a pass).
+    pub fn make_sampled(&mut self, handle: TextureHandle) {
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        if let Some(s) = self
+            .textures
+            .get_mut("", handle)
+            .ok()
+            .and_then(|t| t.storage.as_mut())
+        {
+            transition(&raw, cmd, s, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+        }
+    }
+
+    /// The buffer view of a buffer texture, made when first needed.
+    pub fn texel_view(&mut self, handle: TextureHandle) -> Option<vk::BufferView> {
+        let t = self.textures.live(handle)?;
+        let (buffer, format, offset, size) = t.buffer?;
+        let b = self.buffers.live(buffer)?;
+        let vkbuf = b.owned.buffer;
+        let bsize = b.size;
+        if let Some((held, v)) = t.buffer_view
+            && held == vkbuf
+        {
+            return Some(v);
+        }
+        let native = self.format(format)?;
+        let range = if size == 0 {
+            bsize.saturating_sub(offset)
+        } else {
+            size
+        };
+        if range == 0 || offset % self.limits.texel_buffer_align != 0 {
+            return None;
+        }
+        let info = vk::BufferViewCreateInfo::default()
+            .buffer(vkbuf)
+            .format(native.vk)
+            .offset(offset)
+            .range(range.min(bsize.saturating_sub(offset)));
+        // SAFETY: a live buffer with UNIFORM_TEXEL_BUFFER usage; the range lies inside it
+        // and the offset is aligned to minTexelBufferOffsetAlignment.
+        let v = unsafe { self.raw.create_buffer_view(&info, None) }.ok()?;
+        let t = self.textures.get_mut("", handle).ok()?;
+        if let Some((_, old)) = t.buffer_view.replace((vkbuf, v)) {
+            self.frames.current.garbage.push(Garbage::BufferView(old));
+        }
+        Some(v)
+    }
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    a / gcd(a, b) * b
+}
+
+/// Whether a format's class reads as integers.
+pub(crate) fn class_of(format: Format) -> NumClass {
+    match format.info().class {
+        FormatClass::Int => NumClass::Int,
+        FormatClass::Uint => NumClass::Uint,
+        _ => NumClass::Float,
+    }
+}
