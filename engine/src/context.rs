@@ -131,6 +131,13 @@ impl Local {
     }
 }
 
+fn vulkan_backend() -> Result<tessera_backend_vk::VulkanBackend, CreateContextError> {
+    tessera_backend_vk::VulkanBackend::new().map_err(|e| CreateContextError::BackendUnavailable {
+        backend: "vulkan",
+        reason: e.to_string(),
+    })
+}
+
 fn gles_backend() -> Result<tessera_backend_gles::GlesBackend, CreateContextError> {
     tessera_backend_gles::GlesBackend::new().map_err(|e| CreateContextError::BackendUnavailable {
         backend: "gles",
@@ -173,14 +180,15 @@ impl Context {
                 (Box::new(backend), Some(probe))
             }
             BackendKind::Gles => (Box::new(gles_backend()?), None),
-            BackendKind::Vulkan => {
-                return Err(CreateContextError::BackendUnavailable {
-                    backend: "vulkan",
-                    reason: "this build has no Vulkan backend yet".to_owned(),
-                });
-            }
-            // No Vulkan backend yet, so auto means GLES.
-            BackendKind::Auto => (Box::new(gles_backend()?), None),
+            BackendKind::Vulkan => (Box::new(vulkan_backend()?), None),
+            // Vulkan when a device exists, else GLES.
+            BackendKind::Auto => match vulkan_backend() {
+                Ok(vk) => (Box::new(vk), None),
+                Err(vk_error) => {
+                    log::info!("tessera: {vk_error}; using the GLES backend");
+                    (Box::new(gles_backend()?), None)
+                }
+            },
         };
         Ok(Self::connect(config, backend, probe))
     }

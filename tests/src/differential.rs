@@ -1,13 +1,14 @@
 //! Running a scene on Tessera and on the native driver, and comparing what they drew.
 //!
 //! A scene is a function over [`Gl`] that draws into the default framebuffer. [`check`] runs
-//! it on the native driver (the oracle), then on Tessera with the GLES backend through the
-//! `inproc` and `thread` transports, and asserts: the scene's probes (exact pixels at chosen
-//! coordinates) on every implementation, no GL error anywhere, and every pixel of Tessera's
-//! image equal to the native one, unless `tests/expectations/differential.txt` lists a
-//! tolerance for the scene with its reason. A scene listed in
-//! `tests/expectations/differential-fails.txt` is a known failure: it still runs, and the
-//! test fails if it passes (so the list never hides a fix) or fails before reaching Tessera.
+//! it on the native driver (the oracle), then on Tessera with each backend — GLES, and Vulkan
+//! with the Khronos validation layer on — through the `inproc` and `thread` transports, and
+//! asserts for each: the scene's probes (exact pixels at chosen coordinates), no GL error, no
+//! backend event (a validation message is one), and every pixel equal to the native image,
+//! unless `tests/expectations/differential.txt` lists a tolerance for the scene with its
+//! reason. A scene listed for a backend in `tests/expectations/differential-fails.txt` is a
+//! known failure there: it still runs, and the test fails if it passes (so the list never
+//! hides a fix) or fails on the native driver.
 
 use tessera_engine::gl::*;
 use tessera_engine::wire::TransportKind;
@@ -31,6 +32,28 @@ pub const fn probe(x: i32, y: i32, rgba: [u8; 4]) -> Probe {
     Probe { x, y, rgba }
 }
 
+/// The backends scenes run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The native GLES driver.
+    Gles,
+    /// Vulkan, with the validation layer on.
+    Vulkan,
+}
+
+impl Backend {
+    /// Every backend scenes run on.
+    pub const ALL: [Backend; 2] = [Backend::Gles, Backend::Vulkan];
+
+    /// The name used in the expectation files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Gles => "gles",
+            Backend::Vulkan => "vulkan",
+        }
+    }
+}
+
 /// The tolerance listed for a scene (0 when it must match exactly).
 fn tolerance(scene: &str) -> u8 {
     let list = include_str!("../expectations/differential.txt");
@@ -44,6 +67,17 @@ fn tolerance(scene: &str) -> u8 {
         })
         .next()
         .unwrap_or(0)
+}
+
+/// The reason a scene is listed as a known failure on `backend`, if it is. Lines read
+/// `scene backend reason...` with backend `gles`, `vulkan` or `all`.
+pub fn known_failure(scene: &str, backend: Backend) -> Option<&'static str> {
+    let list = include_str!("../expectations/differential-fails.txt");
+    list.lines().filter(|l| !l.trim_start().starts_with('#')).find_map(|l| {
+        let mut words = l.splitn(3, ' ');
+        let (name, on, reason) = (words.next()?, words.next()?, words.next()?);
+        (name == scene && (on == backend.name() || on == "all")).then_some(reason.trim())
+    })
 }
 
 /// Reads the whole default framebuffer as RGBA8, bottom row first.
@@ -62,6 +96,12 @@ fn pixel(image: &[u8], width: i32, x: i32, y: i32) -> [u8; 4] {
 
 /// A Tessera context on the GLES backend with a `width` x `height` default framebuffer.
 pub fn tessera(transport: TransportKind, width: i32, height: i32) -> Context {
+    tessera_on(Backend::Gles, transport, width, height)
+}
+
+/// A Tessera context on `backend` (Vulkan with the validation layer on) with a `width` x
+/// `height` default framebuffer.
+pub fn tessera_on(backend: Backend, transport: TransportKind, width: i32, height: i32) -> Context {
     crate::ensure_runtime_dir();
     let config = Config {
         backend: BackendKind::Gles,
@@ -69,92 +109,93 @@ pub fn tessera(transport: TransportKind, width: i32, height: i32) -> Context {
         surface: Some(SurfaceConfig::new(width as u32, height as u32)),
         ..Config::default()
     };
-    Context::new(&config).expect("the GLES backend (Mesa llvmpipe) on this machine")
-}
-
-/// The reason a scene is listed as a known failure, if it is.
-pub fn known_failure(scene: &str) -> Option<&'static str> {
-    let list = include_str!("../expectations/differential-fails.txt");
-    list.lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .find_map(|l| {
-            let (name, reason) = l.split_once(' ')?;
-            (name == scene).then_some(reason.trim())
-        })
-}
-
-/// Runs `scene` on the native driver and on Tessera (GLES, inproc and thread), checks the
-/// probes everywhere, and compares Tessera's pixels with the native driver's. A scene listed
-/// as a known failure must fail on Tessera (and only there).
-pub fn check(name: &str, width: i32, height: i32, scene: impl Fn(&mut dyn Gl), probes: &[Probe]) {
-    let Some(reason) = known_failure(name) else {
-        return compare(name, width, height, &scene, probes);
-    };
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        compare(name, width, height, &scene, probes);
-    }));
-    match outcome {
-        Ok(()) => panic!("{name} is listed as a known failure ({reason}) but passes: remove it from the list"),
-        Err(e) => {
-            let message = e
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| e.downcast_ref::<&str>().copied())
-                .unwrap_or("");
-            assert!(
-                !message.contains("[oracle]"),
-                "{name}: a known failure must fail on Tessera, not on the native driver: {message}"
-            );
-            eprintln!("{name}: known failure ({reason}): {message}");
+    match backend {
+        Backend::Gles => Context::new(&config).expect("the GLES backend (Mesa llvmpipe) on this machine"),
+        Backend::Vulkan => {
+            crate::ensure_lavapipe();
+            let options = tessera_backend_vk::VkOptions { validation: true, ..tessera_backend_vk::VkOptions::default() };
+            let vk = tessera_backend_vk::VulkanBackend::with_options(&options)
+                .expect("the Vulkan backend (lavapipe, vulkan-validationlayers) on this machine");
+            Context::with_backend(&config, Box::new(vk))
         }
     }
 }
 
-fn compare(name: &str, width: i32, height: i32, scene: &impl Fn(&mut dyn Gl), probes: &[Probe]) {
-    let tolerance = tolerance(name);
+/// Runs `scene` on the native driver and on Tessera (GLES and Vulkan, inproc and thread),
+/// checks the probes everywhere, and compares Tessera's pixels with the native driver's.
+pub fn check(name: &str, width: i32, height: i32, scene: impl Fn(&mut dyn Gl), probes: &[Probe]) {
     let mut native = NativeGl::new(width, height).expect("native desktop GL through the system EGL");
     scene(&mut native);
     let native_error = native.get_error();
     let expected = read_back(&mut native, width, height);
-    assert_eq!(native_error, NO_ERROR, "[oracle] {name}: the scene raised {native_error:#x} on the native driver");
+    assert_eq!(native_error, NO_ERROR, "{name}: the scene raised {native_error:#x} on the native driver");
     for p in probes {
-        assert_eq!(pixel(&expected, width, p.x, p.y), p.rgba, "[oracle] {name}: native pixel ({}, {})", p.x, p.y);
+        assert_eq!(pixel(&expected, width, p.x, p.y), p.rgba, "{name}: native pixel ({}, {})", p.x, p.y);
     }
     drop(native);
-    for transport in [TransportKind::Inproc, TransportKind::Thread] {
-        let mut ctx = tessera(transport.clone(), width, height);
-        scene(&mut ctx);
-        let error = Gl::get_error(&mut ctx);
-        let got = read_back(&mut ctx, width, height);
-        let t = transport.name();
-        assert_eq!(error, NO_ERROR, "{name} on {t}: the scene raised {error:#x}");
-        let events: Vec<_> = ctx
-            .take_events()
-            .into_iter()
-            .filter(|e| !matches!(e, tessera_engine::wire::Event::Unsupported { .. }))
-            .collect();
-        assert!(events.is_empty(), "{name} on {t}: backend events {events:?}");
-        for p in probes {
-            assert_eq!(pixel(&got, width, p.x, p.y), p.rgba, "{name} on {t}: pixel ({}, {})", p.x, p.y);
+    for backend in Backend::ALL {
+        let known = known_failure(name, backend);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for transport in [TransportKind::Inproc, TransportKind::Thread] {
+                compare(name, backend, transport, width, height, &scene, probes, &expected);
+            }
+        }));
+        match (outcome, known) {
+            (Ok(()), None) => {}
+            (Err(e), None) => std::panic::resume_unwind(e),
+            (Ok(()), Some(reason)) => panic!(
+                "{name} is listed as a known failure on {} ({reason}) but passes: remove it from the list",
+                backend.name()
+            ),
+            (Err(_), Some(reason)) => eprintln!("{name} on {}: known failure ({reason})", backend.name()),
         }
-        let mut worst = (0u8, 0, 0);
-        for y in 0..height {
-            for x in 0..width {
-                let (a, b) = (pixel(&got, width, x, y), pixel(&expected, width, x, y));
-                let d = a.iter().zip(b).map(|(a, b)| a.abs_diff(b)).max().unwrap_or(0);
-                if d > worst.0 {
-                    worst = (d, x, y);
-                }
+    }
+}
+
+#[expect(clippy::too_many_arguments, reason = "one comparison's inputs, kept explicit")]
+fn compare(
+    name: &str,
+    backend: Backend,
+    transport: TransportKind,
+    width: i32,
+    height: i32,
+    scene: &impl Fn(&mut dyn Gl),
+    probes: &[Probe],
+    expected: &[u8],
+) {
+    let tolerance = tolerance(name);
+    let t = format!("{}/{}", backend.name(), transport.name());
+    let mut ctx = tessera_on(backend, transport, width, height);
+    scene(&mut ctx);
+    let error = Gl::get_error(&mut ctx);
+    let got = read_back(&mut ctx, width, height);
+    assert_eq!(error, NO_ERROR, "{name} on {t}: the scene raised {error:#x}");
+    let events: Vec<_> = ctx
+        .take_events()
+        .into_iter()
+        .filter(|e| !matches!(e, tessera_engine::wire::Event::Unsupported { .. }))
+        .collect();
+    assert!(events.is_empty(), "{name} on {t}: backend events {events:?}");
+    for p in probes {
+        assert_eq!(pixel(&got, width, p.x, p.y), p.rgba, "{name} on {t}: pixel ({}, {})", p.x, p.y);
+    }
+    let mut worst = (0u8, 0, 0);
+    for y in 0..height {
+        for x in 0..width {
+            let (a, b) = (pixel(&got, width, x, y), pixel(expected, width, x, y));
+            let d = a.iter().zip(b).map(|(a, b)| a.abs_diff(b)).max().unwrap_or(0);
+            if d > worst.0 {
+                worst = (d, x, y);
             }
         }
-        assert!(
-            worst.0 <= tolerance,
-            "{name} on {t}: pixel ({}, {}) is {:?}, the native driver's {:?} (difference {}, tolerance {tolerance})",
-            worst.1,
-            worst.2,
-            pixel(&got, width, worst.1, worst.2),
-            pixel(&expected, width, worst.1, worst.2),
-            worst.0
-        );
     }
+    assert!(
+        worst.0 <= tolerance,
+        "{name} on {t}: pixel ({}, {}) is {:?}, the native driver's {:?} (difference {}, tolerance {tolerance})",
+        worst.1,
+        worst.2,
+        pixel(&got, width, worst.1, worst.2),
+        pixel(expected, width, worst.1, worst.2),
+        worst.0
+    );
 }

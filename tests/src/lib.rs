@@ -35,6 +35,19 @@ pub fn ensure_runtime_dir() {
     }
 }
 
+/// Points the Vulkan loader at Mesa's lavapipe when no ICD was chosen (a machine without a
+/// GPU has no other).
+pub fn ensure_lavapipe() {
+    const LAVAPIPE: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+    if std::env::var_os("VK_ICD_FILENAMES").is_none() && std::path::Path::new(LAVAPIPE).exists() {
+        // SAFETY: set_var races only with concurrent readers of the environment; the Vulkan
+        // loader reads it when the first instance is created, after this.
+        unsafe {
+            std::env::set_var("VK_ICD_FILENAMES", LAVAPIPE);
+        }
+    }
+}
+
 /// A context on the null backend that captures every record, with a 64 x 64 surface.
 pub fn context() -> Context {
     context_with(TransportKind::Inproc, Some(SurfaceConfig::new(64, 64)))

@@ -33,16 +33,33 @@ fn make_backend(request: &BackendRequest) -> Result<ServerBackend, String> {
                 probe: Some(probe),
             })
         }
-        // The server has no Vulkan backend yet, so auto means GLES.
-        "gles" | "auto" => {
+        "gles" => {
             let backend = tessera_backend_gles::GlesBackend::new().map_err(|e| e.to_string())?;
             Ok(ServerBackend {
                 backend: Box::new(backend),
                 probe: None,
             })
         }
+        "vulkan" => {
+            let backend = tessera_backend_vk::VulkanBackend::new().map_err(|e| e.to_string())?;
+            Ok(ServerBackend {
+                backend: Box::new(backend),
+                probe: None,
+            })
+        }
+        // Vulkan when a device exists, else GLES.
+        "auto" => make_backend(&BackendRequest {
+            name: "vulkan".to_owned(),
+            ..request.clone()
+        })
+        .or_else(|_| {
+            make_backend(&BackendRequest {
+                name: "gles".to_owned(),
+                ..request.clone()
+            })
+        }),
         other => Err(format!(
-            "this server has no backend named {other:?} (it has: null, gles, auto)"
+            "this server has no backend named {other:?} (it has: null, gles, vulkan, auto)"
         )),
     }
 }
