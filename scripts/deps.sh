@@ -4,9 +4,11 @@
 
 # Packages needed to build and test: glslang (the GLSL front end, linked statically),
 # SPIRV-Tools (glslang's optimizer libraries), a C++ compiler for the shim; Mesa's EGL and GLES
-# (llvmpipe) and SPIRV-Cross for the GLES backend; glslangValidator for its tests.
+# (llvmpipe) and SPIRV-Cross for the GLES backend; glslangValidator for the backends' tests;
+# the Vulkan loader, Mesa's lavapipe and the Khronos validation layer for the Vulkan backend.
 TESSERA_PACKAGES=(glslang-dev spirv-tools g++ pkg-config
-    libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri libspirv-cross-c-shared0 glslang-tools)
+    libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri libspirv-cross-c-shared0 glslang-tools
+    libvulkan1 mesa-vulkan-drivers vulkan-validationlayers)
 
 tessera_missing_packages() {
     local missing=()
