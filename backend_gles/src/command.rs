@@ -76,6 +76,8 @@ pub(crate) struct ContextState {
     pub uniform_buffers: [(Option<BufferHandle>, u64, u64); MAX_UNIFORM_BUFFER_BINDINGS],
     pub textures: [(Option<TextureHandle>, Option<SamplerHandle>); MAX_TEXTURE_UNITS],
     pub layout: VertexLayout,
+    /// Whether `layout` has `GL_BGRA` attributes (`vertex.rs`).
+    pub bgra: bool,
     pub vertex_buffers: [(Option<BufferHandle>, u64); MAX_VERTEX_ATTRIBS],
     pub index_buffer: Option<BufferHandle>,
     pub generic: [[u32; 4]; MAX_VERTEX_ATTRIBS],
@@ -113,6 +115,7 @@ impl ContextState {
             uniform_buffers: [(None, 0, 0); MAX_UNIFORM_BUFFER_BINDINGS],
             textures: [(None, None); MAX_TEXTURE_UNITS],
             layout: VertexLayout::default(),
+            bgra: false,
             vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
             index_buffer: None,
             generic: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
@@ -303,7 +306,9 @@ impl Device {
         if todo & (dirty::PROGRAM | dirty::UNIFORM_BUFFERS) != 0 {
             self.apply_uniform_buffers(record, ctx, blocks)?;
         }
-        if todo & (dirty::PROGRAM | dirty::VERTEX) != 0 {
+        // BGRA attributes read copies that a buffer write makes stale without any record
+        // of the context's: their check runs at every draw.
+        if todo & (dirty::PROGRAM | dirty::VERTEX) != 0 || ctx.bgra {
             self.apply_vertex(record, ctx, &attribs)?;
         }
         ctx.dirty &= !todo;
@@ -518,7 +523,7 @@ impl Device {
             let sampler = sampler.and_then(|h| self.samplers.get(record, h).ok().map(|s| s.name));
             self.shadow.bind_sampler(&self.gl, s, sampler);
         }
-        Ok(())
+        self.apply_lod_biases(record, ctx, program, count)
     }
 
     fn apply_uniform_buffers(
@@ -567,12 +572,14 @@ impl Device {
                 self.report(Missing::AttribType, "GLES has no double or 10F_11F_11F vertex attributes: such arrays read the generic value");
             }
             if let (true, Some((h, name)), Some(ty)) = (enabled, live, ty) {
-                if a.format.bgra {
-                    self.report(
-                        Missing::BgraAttrib,
-                        "GLES has no BGRA vertex attributes: components are read in RGBA order",
-                    );
-                }
+                // GLES has no BGRA attributes: they read a converted copy (vertex.rs), which
+                // is checked at every draw. The copy's name is stable, so the pointer key
+                // (with its `bgra` format) still says what the VAO has.
+                let name = if a.format.bgra {
+                    self.bgra_buffer(record, i, h, offset, a.stride, a.format)?
+                } else {
+                    name
+                };
                 let pointer = Some((h.raw(), offset, a.format, a.stride));
                 if native.pointer != pointer {
                     let (Ok(offset32), Ok(stride)) =

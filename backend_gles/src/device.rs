@@ -19,7 +19,8 @@ use std::collections::HashSet;
 use glow::HasContext;
 use tessera_wire::handle::{BufferHandle, Handle};
 use tessera_wire::state::{
-    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, RasterState, SamplerState, VertexLayout,
+    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, RasterState, SamplerState,
+    VertexLayout,
 };
 use tessera_wire::{Caps, Event, SessionError};
 
@@ -76,6 +77,8 @@ pub(crate) struct Features {
     pub draw_buffers_indexed: bool,
     pub base_vertex: bool,
     pub geometry: bool,
+    /// The extension that lets a geometry shader write `gl_PointSize`, if any.
+    pub geometry_point_size: Option<&'static str>,
     pub texture_buffer: bool,
     pub multisample_texture: bool,
     pub multisample_array: bool,
@@ -109,6 +112,9 @@ impl Features {
                 || has("GL_OES_draw_elements_base_vertex")
                 || has("GL_EXT_draw_elements_base_vertex"),
             geometry: es32 || has("GL_OES_geometry_shader") || has("GL_EXT_geometry_shader"),
+            geometry_point_size: ["GL_EXT_geometry_point_size", "GL_OES_geometry_point_size"]
+                .into_iter()
+                .find(|e| has(e)),
             texture_buffer: es32 || has("GL_OES_texture_buffer") || has("GL_EXT_texture_buffer"),
             multisample_texture: minor >= 1,
             multisample_array: es32 || has("GL_OES_texture_storage_multisample_2d_array"),
@@ -163,14 +169,12 @@ pub(crate) enum Missing {
     BaseVertex,
     AdjacencyTopology,
     AttribType,
-    BgraAttrib,
     SamplesPassed,
     Query,
     TextureBuffer,
     MultisampleTexture,
     LayeredAttachment,
     WrapMode,
-    LodBias,
     Anisotropy,
     BorderColor,
     ReadDepthStencil,
@@ -295,11 +299,16 @@ impl<T> Table<T> {
 pub(crate) struct Buffer {
     pub name: glow::Buffer,
     pub size: u64,
+    /// Bumped (from [`Device::buffer_writes`]) by every write of its contents, so copies
+    /// made from it (`vertex.rs`) know when they are stale.
+    pub version: u64,
 }
 
 /// A sampler CSO.
 pub(crate) struct Sampler {
     pub name: glow::Sampler,
+    /// `TEXTURE_LOD_BIAS`, which GLES samplers lack: programs add it (`spirv.rs`).
+    pub lod_bias: f32,
 }
 
 /// The native device and every object of the session.
@@ -339,6 +348,10 @@ pub(crate) struct Device {
     /// Bumped whenever a texture's native name changes (immutable storage recreated), so
     /// framebuffers re-check their attachments.
     pub epoch: u64,
+    /// Buffer writes so far: the source of [`Buffer::version`].
+    pub buffer_writes: u64,
+    /// Converted copies read by `GL_BGRA` attributes, per attribute index (`vertex.rs`).
+    pub bgra: [Option<crate::vertex::BgraCopy>; MAX_VERTEX_ATTRIBS],
 }
 
 impl Device {
@@ -411,6 +424,8 @@ impl Device {
             placeholders: [None; crate::shadow::TARGET_COUNT],
             scratch_fbo: None,
             ring: None,
+            buffer_writes: 0,
+            bgra: std::array::from_fn(|_| None),
             events: Vec::new(),
             reported: 0,
             disturbed: 0,
@@ -462,14 +477,25 @@ impl Device {
             });
             return self.create_buffer(handle, 0);
         };
+        self.buffer_writes += 1;
+        let version = self.buffer_writes;
         let name = if let Ok(b) = self.buffers.get_mut(N, handle) {
             b.size = size;
+            b.version = version;
             b.name
         } else {
             self.buffers.check_create(N, handle)?;
             // SAFETY: context current; glGenBuffers has no preconditions.
             let name = unsafe { self.gl.create_buffer() }.map_err(|e| Self::native_error(N, e))?;
-            self.buffers.insert(N, handle, Buffer { name, size })?;
+            self.buffers.insert(
+                N,
+                handle,
+                Buffer {
+                    name,
+                    size,
+                    version,
+                },
+            )?;
             name
         };
         self.shadow
@@ -535,6 +561,7 @@ impl Device {
         if data.is_empty() {
             return Ok(());
         }
+        self.wrote_buffer(handle);
         self.shadow
             .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(name));
         // SAFETY: context current; the buffer is bound to COPY_WRITE_BUFFER and the range
@@ -544,6 +571,15 @@ impl Device {
                 .buffer_sub_data_u8_slice(glow::COPY_WRITE_BUFFER, offset as i32, data)
         };
         Ok(())
+    }
+
+    /// Marks a live buffer's contents as changed.
+    fn wrote_buffer(&mut self, handle: BufferHandle) {
+        self.buffer_writes += 1;
+        let version = self.buffer_writes;
+        if let Ok(b) = self.buffers.get_mut("", handle) {
+            b.version = version;
+        }
     }
 
     /// `CopyBuffer`.
@@ -567,6 +603,7 @@ impl Device {
         if size == 0 {
             return Ok(());
         }
+        self.wrote_buffer(dst);
         self.shadow
             .bind_buffer(&self.gl, glow::COPY_READ_BUFFER, Some(from));
         self.shadow
@@ -647,12 +684,6 @@ impl Device {
         if wraps.iter().any(|w| w.1) {
             self.report(Missing::WrapMode, "CLAMP_TO_BORDER / MIRROR_CLAMP_TO_EDGE without the GLES extension: CLAMP_TO_EDGE instead");
         }
-        if s.lod_bias != 0.0 {
-            self.report(
-                Missing::LodBias,
-                "GLES samplers have no TEXTURE_LOD_BIAS: bias ignored",
-            );
-        }
         if s.max_anisotropy > 1.0 && !self.features.anisotropy {
             self.report(
                 Missing::Anisotropy,
@@ -715,7 +746,14 @@ impl Device {
                 "integer border colours are not set on GLES samplers",
             );
         }
-        self.samplers.insert(N, handle, Sampler { name })
+        self.samplers.insert(
+            N,
+            handle,
+            Sampler {
+                name,
+                lod_bias: s.lod_bias,
+            },
+        )
     }
 
     /// `DestroySamplerState`.

@@ -15,8 +15,10 @@
 //!   checked on every use (a stale or unknown handle ends the session with a
 //!   [`SessionError`], never a panic). Formats and texture kinds GLES lacks get stand-ins
 //!   (`conv.rs`), and pixel data is converted on the CPU when GLES cannot take or give the
-//!   layout asked for (`pixel.rs`). Programs arrive as SPIR-V and are translated to GLSL ES
-//!   by SPIRV-Cross, then linked and cached by the hash of their code.
+//!   layout asked for (`pixel.rs`); `GL_BGRA` vertex attributes read converted copies of
+//!   their buffers (`vertex.rs`). Programs arrive as SPIR-V and are translated to GLSL ES
+//!   by SPIRV-Cross (after `spirv.rs` adds the sampler LOD bias, which GLES samplers lack),
+//!   then linked and cached by the hash of their code.
 //! - **State** (`command.rs`, `shadow.rs`): `Bind*`/`Set*` records update the current Tessera
 //!   context's desired state; verbs reconcile the native state against a shadow of it and
 //!   call GL only for what differs (ANGLE's `StateManagerGL`). Nothing on a draw calls
@@ -59,12 +61,14 @@ mod program;
 mod query;
 mod queue;
 mod shadow;
+mod spirv;
 mod texture;
+mod vertex;
 
 use std::ffi::{CStr, c_void};
 use std::thread::ThreadId;
 
-use tessera_wire::{Backend, BatchView, Caps, Outbox, SessionError};
+use tessera_wire::{Backend, BackendCounters, BatchView, Caps, Outbox, SessionError};
 
 use crate::device::{Device, ExtraFns, Features};
 use crate::egl::Egl;
@@ -307,5 +311,22 @@ impl Backend for GlesBackend {
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
         self.make_current()?;
         self.apply_batch(batch, out)
+    }
+
+    fn counters(&self) -> Option<BackendCounters> {
+        Some(BackendCounters {
+            shaders_compiled: self.dev.program_cache.compiled,
+            programs_linked: self.dev.program_cache.linked,
+            pipelines_created: 0,
+        })
+    }
+
+    /// Releases the native context from this thread, so the next batch can make it current
+    /// on another one (EGL lets a context be current on one thread at a time).
+    fn release_thread(&mut self) {
+        if self.thread == Some(std::thread::current().id()) {
+            self.egl.release();
+            self.thread = None;
+        }
     }
 }

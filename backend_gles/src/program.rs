@@ -22,6 +22,10 @@
 //! block name. Stage interface variables are renamed by location (`ts_io3`), since GLSL ES
 //! 3.00 matches varyings by name.
 //!
+//! Before translation, stages that sample get the uniform `ts_lod_bias` (`spirv.rs`); its
+//! location is kept with the native program, and `command.rs` sets it from the bound
+//! samplers' `lod_bias` when textures are bound.
+//!
 //! Nothing is flipped: GL and GLES share the lower-left origin and the -1..1 depth range.
 
 use std::collections::HashMap;
@@ -33,7 +37,7 @@ use libloading::os::unix::Library;
 use tessera_wire::format::ShaderStage;
 use tessera_wire::handle::ProgramHandle;
 use tessera_wire::record::ProgramDesc;
-use tessera_wire::state::MAX_VERTEX_ATTRIBS;
+use tessera_wire::state::{MAX_TEXTURE_UNITS, MAX_VERTEX_ATTRIBS};
 use tessera_wire::{Event, SessionError, Stage};
 
 use crate::CreateBackendError;
@@ -114,6 +118,7 @@ struct SpvcFns {
     type_basetype: unsafe extern "C" fn(Type) -> u32,
     type_array_dims: unsafe extern "C" fn(Type) -> u32,
     type_array_dim: unsafe extern "C" fn(Type, u32) -> u32,
+    require_extension: unsafe extern "C" fn(Compiler, *const c_char) -> i32,
 }
 
 /// The loaded SPIRV-Cross library.
@@ -171,6 +176,7 @@ impl SpirvCross {
                         type_basetype: sym(&lib, path, "spvc_type_get_basetype")?,
                         type_array_dims: sym(&lib, path, "spvc_type_get_num_array_dimensions")?,
                         type_array_dim: sym(&lib, path, "spvc_type_get_array_dimension")?,
+                        require_extension: sym(&lib, path, "spvc_compiler_require_extension")?,
                     };
                     return Ok(Self { fns, _lib: lib });
                 }
@@ -239,6 +245,12 @@ impl SpirvCross {
                 || (f.create_resources)(compiler, &mut resources) != 0
             {
                 return Err(error());
+            }
+            // Geometry stages write gl_PointSize (the front end's point-size pass), which
+            // GLSL ES allows with an extension only.
+            if let (ShaderStage::Geometry, Some(ext)) = (job.stage, job.point_size_extension) {
+                let name = CString::new(ext).unwrap_or_default();
+                (f.require_extension)(compiler, name.as_ptr());
             }
         }
         let list = |kind: u32| -> &[Reflected] {
@@ -372,6 +384,8 @@ impl Drop for CtxGuard<'_> {
 /// What one stage translation needs to know.
 struct StageJob {
     stage: ShaderStage,
+    /// The extension a geometry stage needs to write `gl_PointSize`, if the driver has one.
+    point_size_extension: Option<&'static str>,
     tag: char,
     version: u32,
     samplers: u32,
@@ -402,12 +416,22 @@ pub(crate) struct Program {
     pub uniform_blocks: Vec<u32>,
     /// What each vertex input location reads (for generic attribute values).
     pub attribs: [AttribClass; MAX_VERTEX_ATTRIBS],
+    /// The location of the sampler LOD biases (`spirv.rs`), if the program has them.
+    pub lod_bias: Option<glow::UniformLocation>,
+}
+
+/// What a native link gives.
+#[derive(Clone)]
+struct Linked {
+    native: Option<glow::Program>,
+    attribs: [AttribClass; MAX_VERTEX_ATTRIBS],
+    /// The location of `ts_lod_bias` (spirv.rs), if a stage samples with it.
+    lod_bias: Option<glow::UniformLocation>,
 }
 
 struct CacheEntry {
     code: Vec<u8>,
-    native: Option<glow::Program>,
-    attribs: [AttribClass; MAX_VERTEX_ATTRIBS],
+    linked: Linked,
     users: u32,
     last_use: u64,
 }
@@ -417,6 +441,12 @@ struct CacheEntry {
 pub(crate) struct ProgramCache {
     entries: HashMap<u64, CacheEntry>,
     clock: u64,
+    /// Native shaders compiled so far (reported by `Backend::counters`).
+    pub compiled: u64,
+    /// Native programs linked so far.
+    pub linked: u64,
+    /// The sampler LOD biases each native program's `ts_lod_bias` holds (absent: zeros).
+    pub lod_biases: HashMap<glow::Program, Vec<f32>>,
 }
 
 /// Unused programs kept for a relink of the same code.
@@ -504,14 +534,14 @@ impl Device {
             Some(e) if e.code == code => {
                 e.users += 1;
                 e.last_use = clock;
-                Some((e.native, e.attribs))
+                Some(e.linked.clone())
             }
             _ => None,
         };
-        let (native, attribs) = match cached {
+        let linked = match cached {
             Some(hit) => hit,
             None => {
-                let (native, attribs) = self.link(&stages, version, samplers, blocks);
+                let linked = self.link(&stages, version, samplers, blocks);
                 // A colliding hash with other code replaces the old entry only when unused.
                 let replace = self
                     .program_cache
@@ -520,20 +550,19 @@ impl Device {
                     .is_none_or(|e| e.users == 0);
                 if replace {
                     if let Some(old) = self.program_cache.entries.remove(&key) {
-                        self.delete_native_program(old.native);
+                        self.delete_native_program(old.linked.native);
                     }
                     self.program_cache.entries.insert(
                         key,
                         CacheEntry {
                             code,
-                            native,
-                            attribs,
+                            linked: linked.clone(),
                             users: 1,
                             last_use: clock,
                         },
                     );
                 }
-                (native, attribs)
+                linked
             }
         };
         let sampler_targets = desc
@@ -545,12 +574,13 @@ impl Device {
             N,
             handle,
             Program {
-                native,
+                native: linked.native,
                 key,
                 default_block_size: desc.default_block_size,
                 sampler_targets,
                 uniform_blocks: desc.uniform_blocks.iter().map(|b| b.size).collect(),
-                attribs,
+                attribs: linked.attribs,
+                lod_bias: linked.lod_bias,
             },
         )
     }
@@ -559,7 +589,7 @@ impl Device {
     pub fn destroy_program(&mut self, handle: ProgramHandle) -> Result<(), SessionError> {
         let p = self.programs.remove("DestroyProgram", handle)?;
         match self.program_cache.entries.get_mut(&p.key) {
-            Some(e) if e.native == p.native => e.users = e.users.saturating_sub(1),
+            Some(e) if e.linked.native == p.native => e.users = e.users.saturating_sub(1),
             // Not cached (its hash collided with a program in use): delete it now.
             _ => self.delete_native_program(p.native),
         }
@@ -578,14 +608,50 @@ impl Device {
                 .min_by_key(|(_, e)| e.last_use)
                 .map(|(k, _)| *k);
             if let Some(e) = oldest.and_then(|k| self.program_cache.entries.remove(&k)) {
-                self.delete_native_program(e.native);
+                self.delete_native_program(e.linked.native);
             }
+        }
+        Ok(())
+    }
+
+    /// Sets the program's `ts_lod_bias` (`spirv.rs`) to the bound samplers' biases, if they
+    /// differ from what it holds. The program is current.
+    pub(crate) fn apply_lod_biases(
+        &mut self,
+        record: &'static str,
+        ctx: &crate::command::ContextState,
+        program: ProgramHandle,
+        count: usize,
+    ) -> Result<(), SessionError> {
+        let p = self.programs.get(record, program)?;
+        let (Some(location), Some(native)) = (p.lod_bias, p.native) else {
+            return Ok(());
+        };
+        let biases: Vec<f32> = (0..count.min(MAX_TEXTURE_UNITS))
+            .map(|s| {
+                ctx.textures[s]
+                    .1
+                    .and_then(|h| self.samplers.get(record, h).ok())
+                    .map_or(0.0, |s| s.lod_bias)
+            })
+            .collect();
+        let held = self.program_cache.lod_biases.get(&native);
+        let same = match held {
+            Some(h) => *h == biases,
+            None => biases.iter().all(|b| *b == 0.0),
+        };
+        if !same {
+            // SAFETY: context current; `native` is current (prepare made it so) and
+            // `location` is its `ts_lod_bias`, an array of at least `count` floats.
+            unsafe { self.gl.uniform_1_f32_slice(Some(&location), &biases) };
+            self.program_cache.lod_biases.insert(native, biases);
         }
         Ok(())
     }
 
     fn delete_native_program(&mut self, native: Option<glow::Program>) {
         if let Some(p) = native {
+            self.program_cache.lod_biases.remove(&p);
             self.shadow.forget_program(&self.gl, p);
             // SAFETY: context current; a program of this context, not current (just made
             // so), deleted once (it left the cache or was never in it).
@@ -600,17 +666,22 @@ impl Device {
         version: u32,
         samplers: u32,
         blocks: u32,
-    ) -> (Option<glow::Program>, [AttribClass; MAX_VERTEX_ATTRIBS]) {
+    ) -> Linked {
+        puffin::profile_scope!("link_native_program");
         let mut attribs = [AttribClass::Float; MAX_VERTEX_ATTRIBS];
         let mut translated = Vec::new();
         for (stage, words) in stages {
             let job = StageJob {
                 stage: *stage,
+                point_size_extension: self.features.geometry_point_size,
                 tag: stage_tag(*stage),
                 version,
                 samplers,
                 blocks,
             };
+            // GLES samplers have no LOD bias: the stage adds it from a uniform (spirv.rs).
+            let biased = crate::spirv::add_lod_bias(words, samplers);
+            let words = biased.as_deref().unwrap_or(words);
             match self.spirv_cross.translate(words, &job) {
                 Ok(t) => {
                     if *stage == ShaderStage::Vertex {
@@ -622,15 +693,31 @@ impl Device {
                     self.events.push(Event::ProgramRejected {
                         log: format!("SPIRV-Cross could not translate the {stage:?} stage: {e}"),
                     });
-                    return (None, attribs);
+                    return Linked {
+                        native: None,
+                        attribs,
+                        lod_bias: None,
+                    };
                 }
             }
         }
         match self.link_native(&translated) {
-            Ok(p) => (Some(p), attribs),
+            Ok(p) => {
+                // SAFETY: context current; `p` is a linked program of this context.
+                let lod_bias = unsafe { self.gl.get_uniform_location(p, crate::spirv::LOD_BIAS) };
+                Linked {
+                    native: Some(p),
+                    attribs,
+                    lod_bias,
+                }
+            }
             Err(log) => {
                 self.events.push(Event::ProgramRejected { log });
-                (None, attribs)
+                Linked {
+                    native: None,
+                    attribs,
+                    lod_bias: None,
+                }
             }
         }
     }
@@ -651,6 +738,7 @@ impl Device {
                 let shader = gl.create_shader(native_stage(*stage))?;
                 gl.shader_source(shader, &t.source);
                 gl.compile_shader(shader);
+                self.program_cache.compiled += 1;
                 if !gl.get_shader_compile_status(shader) {
                     log.push_str(&format!(
                         "{stage:?} stage: {}\n--- translated GLSL ES ---\n{}\n",
@@ -663,6 +751,7 @@ impl Device {
             }
             if log.is_empty() {
                 gl.link_program(program);
+                self.program_cache.linked += 1;
                 if !gl.get_program_link_status(program) {
                     log = format!("link: {}", gl.get_program_info_log(program));
                 }

@@ -356,6 +356,7 @@ impl GlesBackend {
             R::BindVertexLayout { cso } => {
                 let layout = **dev.layouts.get("BindVertexLayout", *cso)?;
                 let ctx = self.ctx("BindVertexLayout")?;
+                ctx.bgra = layout.attribs.iter().any(|a| a.format.bgra);
                 ctx.layout = layout;
                 ctx.dirty |= dirty::VERTEX;
             }

@@ -556,6 +556,10 @@ fn create_device(
         shader_cull_distance: have.shader_cull_distance,
         full_draw_index_uint32: have.full_draw_index_uint32,
         image_cube_array: have.image_cube_array,
+        // The frontend's point-size emulation writes PointSize from geometry stages that
+        // emit points.
+        shader_tessellation_and_geometry_point_size: have
+            .shader_tessellation_and_geometry_point_size,
         ..Default::default()
     };
     let mut names: Vec<*const i8> = Vec::new();

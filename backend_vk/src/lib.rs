@@ -227,6 +227,15 @@ impl VulkanBackend {
 }
 
 impl Backend for VulkanBackend {
+    fn counters(&self) -> Option<tessera_wire::BackendCounters> {
+        let s = self.probe().stats();
+        Some(tessera_wire::BackendCounters {
+            shaders_compiled: s.shader_modules,
+            programs_linked: 0,
+            pipelines_created: s.pipelines,
+        })
+    }
+
     fn caps(&self) -> Caps {
         self.dev.caps.clone()
     }

@@ -464,7 +464,10 @@ impl Context {
         let reply = sh.dev.enc.mint_reply();
         sh.dev.push(Record::ReadBuffer {
             buffer: b.handle,
-            range: Box::new(BufferRange { offset: offset as u64, size: size as u64 }),
+            range: Box::new(BufferRange {
+                offset: offset as u64,
+                size: size as u64,
+            }),
             reply,
         });
         if let Some(Reply::Bytes(bytes)) = sh.wait(reply) {
@@ -509,7 +512,15 @@ impl Context {
             Err(err) => return self.error(err),
         };
         if size > 0 {
-            sh.dev.push(Record::CopyBuffer { src, dst, region: Box::new(BufferCopy { src_offset, dst_offset, size }) });
+            sh.dev.push(Record::CopyBuffer {
+                src,
+                dst,
+                region: Box::new(BufferCopy {
+                    src_offset,
+                    dst_offset,
+                    size,
+                }),
+            });
         }
     }
 
@@ -603,10 +614,13 @@ impl Context {
             // Read maps need the contents; write maps need them so unwritten bytes survive.
             let reply = sh.dev.enc.mint_reply();
             sh.dev.push(Record::ReadBuffer {
-            buffer: handle,
-            range: Box::new(BufferRange { offset: offset as u64, size: length as u64 }),
-            reply,
-        });
+                buffer: handle,
+                range: Box::new(BufferRange {
+                    offset: offset as u64,
+                    size: length as u64,
+                }),
+                reply,
+            });
             if let Some(Reply::Bytes(data)) = sh.wait(reply) {
                 let n = data.len().min(bytes.len());
                 bytes[..n].copy_from_slice(&data[..n]);

@@ -44,7 +44,9 @@ impl BackendKind {
     pub fn from_env() -> Self {
         match std::env::var("TESSERA_BACKEND") {
             Ok(v) => Self::parse(&v).unwrap_or_else(|| {
-                log::warn!("TESSERA_BACKEND={v:?} is not one of null, gles, vulkan, auto; using auto");
+                log::warn!(
+                    "TESSERA_BACKEND={v:?} is not one of null, gles, vulkan, auto; using auto"
+                );
                 Self::Auto
             }),
             Err(_) => Self::Auto,

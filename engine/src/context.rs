@@ -86,6 +86,20 @@ pub struct Local {
     pub limits: Limits,
     /// Counters.
     pub stats: ContextStats,
+    /// Whether `surface` was created for this context (from its [`Config`]) and is
+    /// destroyed with it; an EGL surface bound with [`Context::bind_surface`] is not.
+    pub owns_surface: bool,
+    /// Whether the viewport and scissor box were set to a default framebuffer's size yet
+    /// (GL does it the first time a context is made current with a drawable).
+    pub viewport_initialized: bool,
+    /// Whether the default framebuffer's draw and read buffers got the initial value of a
+    /// context with a surface (`BACK`): at creation with one, or at the first
+    /// [`Context::bind_surface`].
+    pub default_buffers_initialized: bool,
+    /// `CLAMP_READ_COLOR` (`glClampColor`).
+    pub clamp_read_color: GLenum,
+    /// The query and mode of an active `glBeginConditionalRender`.
+    pub conditional_render: Option<(bevy_ecs::entity::Entity, GLenum)>,
 }
 
 impl Local {
@@ -216,6 +230,8 @@ impl Context {
         caps: tessera_wire::Caps,
         probe: Option<NullProbe>,
     ) -> Self {
+        // TESSERA_PUFFIN: the first context of the process starts the profile server.
+        let _ = crate::profiling::serve_from_env();
         let shared = Shared {
             world: bevy_ecs::world::World::new(),
             names: SharedNames::default(),
@@ -272,6 +288,11 @@ impl Context {
             draw_error: NO_ERROR,
             limits,
             stats: ContextStats::default(),
+            owns_surface: surface.is_some(),
+            viewport_initialized: w > 0 && h > 0,
+            default_buffers_initialized: surface.is_some(),
+            clamp_read_color: FIXED_ONLY,
+            conditional_render: None,
         };
         Self { group, local }
     }
@@ -279,6 +300,12 @@ impl Context {
     /// `glGetError`: returns and clears the first error since the last call.
     pub fn get_error(&mut self) -> GLenum {
         std::mem::replace(&mut self.local.error, NO_ERROR)
+    }
+
+    /// Records a GL error decided outside the engine (the C ABI reports a caught panic as
+    /// `INVALID_OPERATION`). Like every error, it is kept only if none is pending.
+    pub fn set_error(&mut self, error: GLenum) {
+        self.local.set_error(error);
     }
 
     /// Records an error (for entry points in other modules).
@@ -289,17 +316,35 @@ impl Context {
 
     /// `glFlush`: hands everything recorded so far to the backend.
     pub fn flush(&mut self) {
-        let mut sh = self.group.lock_for(self.local.id);
-        sh.dev.push(Record::Flush);
-        sh.flush();
+        {
+            puffin::profile_scope!("flush");
+            let mut sh = self.group.lock_for(self.local.id);
+            sh.dev.push(Record::Flush);
+            sh.flush();
+        }
+        // After the scope closed, so the frame holds it.
+        crate::profiling::end_frame();
     }
 
     /// `glFinish`: waits until the backend has done everything recorded so far.
     pub fn finish(&mut self) {
-        let mut sh = self.group.lock_for(self.local.id);
-        let reply = sh.dev.enc.mint_reply();
-        sh.dev.push(Record::Finish { reply });
-        let _ = sh.wait(reply);
+        {
+            puffin::profile_scope!("finish");
+            let mut sh = self.group.lock_for(self.local.id);
+            let reply = sh.dev.enc.mint_reply();
+            sh.dev.push(Record::Finish { reply });
+            let _ = sh.wait(reply);
+        }
+        crate::profiling::end_frame();
+    }
+
+    /// The calling thread stops using this context for now (EGL released it): lets an
+    /// in-process backend release what is bound to this thread, so the context can be made
+    /// current on another one.
+    pub fn release_thread(&mut self) {
+        let mut sh = self.group.lock();
+        sh.flush();
+        sh.transport.release_thread();
     }
 
     /// Whether the session with the backend was lost (`glGetGraphicsResetStatus` reports it).
@@ -382,12 +427,96 @@ impl Context {
     }
 }
 
+/// What EGL needs from a context: a share group to create contexts in, surfaces created
+/// lazily in the group, binding them as the default framebuffer, and presenting.
+impl Context {
+    /// Creates a context in `group` (EGL's `share_context`), whose other contexts may be
+    /// current on other threads: only the group is needed, not one of its contexts.
+    pub fn new_in_group(group: &Arc<ShareGroup>, config: &Config) -> Self {
+        Self::in_group(group.clone(), config)
+    }
+
+    /// The share group of this context.
+    pub fn share_group(&self) -> &Arc<ShareGroup> {
+        &self.group
+    }
+
+    /// Creates a surface described by `desc` in this context's share group (the wire
+    /// surface behind an EGL surface, made the first time the EGL surface is current with a
+    /// context of this group). The surface belongs to the caller, who destroys it with
+    /// [`ShareGroup::destroy_surface`].
+    pub fn create_surface(&mut self, desc: SurfaceDesc) -> Surface {
+        let mut sh = self.group.lock_for(self.local.id);
+        let handle = sh.dev.alloc.mint();
+        sh.dev.push(Record::CreateSurface {
+            surface: handle,
+            desc,
+        });
+        Surface { handle, desc }
+    }
+
+    /// Makes `surface` the default framebuffer (`eglMakeCurrent` with a draw surface), or
+    /// leaves the context without one (`None`: surfaceless, or released). The context does
+    /// not own the surface. The first time a context gets a surface of non-zero size, its
+    /// viewport and scissor box are set to the surface size, as GL specifies for the first
+    /// make-current with a drawable; a context created surfaceless then also gets the
+    /// `BACK` draw and read buffers a context created with a surface starts with.
+    pub fn bind_surface(&mut self, surface: Option<Surface>) {
+        if self.local.surface == surface {
+            return;
+        }
+        if let Some(s) = surface {
+            let (w, h) = (s.desc.width as i32, s.desc.height as i32);
+            if !self.local.viewport_initialized && w > 0 && h > 0 {
+                self.local.st.viewport = [0, 0, w, h];
+                self.local.st.scissor = [0, 0, w, h];
+                self.local.viewport_initialized = true;
+            }
+            if !self.local.default_buffers_initialized {
+                self.local.st.default_draw_buffer = BACK;
+                self.local.st.default_read_buffer = BACK;
+                self.local.default_buffers_initialized = true;
+            }
+        }
+        if self.local.owns_surface
+            && let Some(old) = self.local.surface
+        {
+            // A surface this context created is replaced: it is destroyed now.
+            let mut sh = self.group.lock_for(self.local.id);
+            sh.dev.push(Record::DestroySurface {
+                surface: old.handle,
+            });
+            sh.dev.alloc.free(old.handle);
+        }
+        self.local.owns_surface = false;
+        self.local.surface = surface;
+        // Completeness, draw buffers, the framebuffer record and the scissor/viewport all
+        // depend on the default framebuffer; a make-current is rare, so redo everything.
+        self.local.touch(Dirty::all());
+        self.local.dirty_units = u64::MAX;
+    }
+
+    /// `eglSwapBuffers` on the default framebuffer: a frame boundary. Emits `Present` for
+    /// the surface and hands everything to the backend. Nothing happens without a surface.
+    pub fn swap_buffers(&mut self) {
+        let Some(surface) = self.local.surface else {
+            return;
+        };
+        let mut sh = self.group.lock_for(self.local.id);
+        sh.dev.push(Record::Present {
+            surface: surface.handle,
+        });
+        sh.flush();
+        crate::profiling::end_frame();
+    }
+}
+
 impl Drop for Context {
     fn drop(&mut self) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
         self.release_all(&mut sh);
-        if let Some(surface) = self.local.surface {
+        if let Some(surface) = self.local.surface.filter(|_| self.local.owns_surface) {
             sh.dev.push(Record::DestroySurface {
                 surface: surface.handle,
             });

@@ -173,6 +173,7 @@ impl Local {
         count: GLsizei,
         instances: GLsizei,
     ) {
+        puffin::profile_scope!("draw_arrays");
         let Some(topology) = self.check_draw(sh, mode, count, instances) else {
             return;
         };
@@ -204,6 +205,7 @@ impl Local {
         instances: GLsizei,
         base_vertex: GLint,
     ) {
+        puffin::profile_scope!("draw_elements");
         let Some((topology, index_type)) = self.check_draw_indexed(sh, mode, count, ty, instances)
         else {
             return;
@@ -394,6 +396,7 @@ impl Context {
 
     /// `glClear`.
     pub fn clear(&mut self, mask: GLbitfield) {
+        puffin::profile_scope!("clear");
         if mask & !(COLOR_BUFFER_BIT | DEPTH_BUFFER_BIT | STENCIL_BUFFER_BIT) != 0 {
             return self.error(INVALID_VALUE);
         }

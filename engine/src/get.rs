@@ -560,6 +560,15 @@ impl Context {
         }
     }
 
+    /// `glGetPointerv`: OpenGL 3.3 core has no pointer state to query (the client array
+    /// pointers it once returned are compatibility state, and `DEBUG_CALLBACK_FUNCTION` is
+    /// GL 4.3), so every `pname` is `INVALID_ENUM`.
+    pub fn get_pointerv(&mut self, pname: GLenum) -> usize {
+        let _ = pname;
+        self.error(INVALID_ENUM);
+        0
+    }
+
     /// `glGetString`.
     pub fn get_string(&mut self, name: GLenum) -> Option<String> {
         match name {

@@ -21,13 +21,17 @@
 //!   and `finish` wait for the backend.
 
 pub mod buffer;
+pub mod client;
+pub mod conditional_render;
 pub mod config;
 pub mod context;
 pub mod draw;
+pub mod egl;
 pub mod framebuffer;
 pub mod get;
 pub mod limits;
 pub mod pixel;
+pub mod profiling;
 pub mod program;
 pub mod query;
 pub mod render_state;
@@ -37,6 +41,7 @@ pub mod shader;
 pub mod share;
 pub mod sync;
 pub mod texture;
+pub mod transform_feedback;
 pub mod uniform;
 pub mod vertex_array;
 

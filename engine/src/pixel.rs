@@ -233,8 +233,26 @@ impl Context {
         self.pixel_storei(pname, param.round() as GLint);
     }
 
+    /// `glClampColor`: core GL 3.3 has only `CLAMP_READ_COLOR` (the vertex and fragment
+    /// colour clamps are compatibility state, `INVALID_ENUM` as in Mesa's core contexts),
+    /// set to `TRUE`, `FALSE` or `FIXED_ONLY`. The state is exact; read-backs of
+    /// floating-point colour buffers are not clamped yet when it is `TRUE` (the clamp
+    /// belongs in the read path, which does not consult it).
+    pub fn clamp_color(&mut self, target: GLenum, clamp: GLenum) {
+        if target != CLAMP_READ_COLOR {
+            return self.error(INVALID_ENUM);
+        }
+        if !matches!(clamp, TRUE | FALSE | FIXED_ONLY) {
+            return self.error(INVALID_ENUM);
+        }
+        self.local.clamp_read_color = clamp;
+    }
+
     /// Pixel store state for `glGet*`.
     pub(crate) fn pixel_store_value(&self, pname: GLenum) -> Option<Value> {
+        if pname == CLAMP_READ_COLOR {
+            return Some(Value::int(i64::from(self.local.clamp_read_color)));
+        }
         let st = &self.local.st;
         let s = match pname {
             PACK_SWAP_BYTES..=PACK_ALIGNMENT | PACK_SKIP_IMAGES | PACK_IMAGE_HEIGHT => &st.pack,

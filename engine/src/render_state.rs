@@ -56,7 +56,13 @@ pub(crate) fn capability(v: GLenum) -> Option<Capability> {
         POLYGON_OFFSET_POINT => Bit(cap::POLYGON_OFFSET_POINT, Dirty::RASTER),
         POLYGON_SMOOTH => Bit(cap::POLYGON_SMOOTH, Dirty::RASTER),
         PRIMITIVE_RESTART => Bit(cap::PRIMITIVE_RESTART, Dirty::PRIMITIVE_RESTART),
-        PROGRAM_POINT_SIZE => Bit(cap::PROGRAM_POINT_SIZE, Dirty::RASTER),
+        // The fixed point size depends on it too (see `point_size`).
+        PROGRAM_POINT_SIZE => Bit(
+            cap::PROGRAM_POINT_SIZE,
+            Dirty::RASTER
+                .union(Dirty::POINT_SIZE)
+                .union(Dirty::UNIFORMS),
+        ),
         RASTERIZER_DISCARD => Bit(cap::RASTERIZER_DISCARD, Dirty::RASTER),
         SAMPLE_ALPHA_TO_COVERAGE => Bit(cap::SAMPLE_ALPHA_TO_COVERAGE, Dirty::BLEND),
         SAMPLE_ALPHA_TO_ONE => Bit(cap::SAMPLE_ALPHA_TO_ONE, Dirty::BLEND),
@@ -465,7 +471,14 @@ impl Context {
         if size.is_nan() || size <= 0.0 {
             return self.error(INVALID_VALUE);
         }
-        set!(self, self.local.st.point_size, size, Dirty::POINT_SIZE);
+        // Programs read the size from their default block (tessera_shader's point-size
+        // pass), so the uniforms go again with it.
+        set!(
+            self,
+            self.local.st.point_size,
+            size,
+            Dirty::POINT_SIZE.union(Dirty::UNIFORMS)
+        );
     }
 
     /// `glPointParameterf`.

@@ -60,6 +60,7 @@ impl Shared {
         if self.dev.enc.is_empty() {
             return;
         }
+        puffin::profile_scope!("submit_batch");
         self.dev.counters.records += self.dev.enc.records().len() as u64;
         self.dev.counters.stage_bytes += self.dev.enc.stage_len() as u64;
         let result = self.transport.submit(&mut self.dev.enc);
@@ -78,6 +79,7 @@ impl Shared {
         if self.lost.is_some() {
             return None;
         }
+        puffin::profile_scope!("wait_reply");
         let result = self.transport.wait_reply(id);
         self.transport.take_events(&mut self.events);
         match result {
@@ -125,6 +127,18 @@ impl ShareGroup {
         let mut shared = self.lock();
         shared.dev.use_context(context);
         shared
+    }
+
+    /// Destroys a surface made with [`Context::create_surface`](crate::Context::create_surface)
+    /// in this group, and hands the destroy to the backend at once (the surface may be the
+    /// last thing the group's contexts did).
+    pub fn destroy_surface(&self, surface: crate::Surface) {
+        let mut sh = self.lock();
+        sh.dev.push(tessera_wire::record::Record::DestroySurface {
+            surface: surface.handle,
+        });
+        sh.dev.alloc.free(surface.handle);
+        sh.flush();
     }
 
     pub(crate) fn mint_context_id(&self) -> u32 {

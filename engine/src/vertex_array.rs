@@ -454,3 +454,226 @@ impl Context {
             .map_or(0, |v| v.attribs[index as usize].pointer)
     }
 }
+
+/// GL 3.3's signed normalized conversion for `glVertexAttrib4N*` (table 2.9:
+/// `(2c + 1) / (2^b - 1)`, which Mesa applies to these calls in every context version).
+fn snorm(c: f64, bits: u32) -> f32 {
+    ((2.0 * c + 1.0) / ((1u64 << bits) - 1) as f64) as f32
+}
+
+/// Unsigned normalized conversion: `c / (2^b - 1)`.
+fn unorm(c: f64, bits: u32) -> f32 {
+    (c / ((1u64 << bits) - 1) as f64) as f32
+}
+
+/// The remaining `glVertexAttrib*` forms: doubles and shorts convert to float, the `4N`
+/// forms normalize, the integer forms fill missing components with 0, 0, 1, and the packed
+/// forms unpack `INT_2_10_10_10_REV` / `UNSIGNED_INT_2_10_10_10_REV`.
+impl Context {
+    /// `glVertexAttrib1d`.
+    pub fn vertex_attrib_1d(&mut self, index: GLuint, x: GLdouble) {
+        self.vertex_attrib_4f(index, x as f32, 0.0, 0.0, 1.0);
+    }
+
+    /// `glVertexAttrib2d`.
+    pub fn vertex_attrib_2d(&mut self, index: GLuint, x: GLdouble, y: GLdouble) {
+        self.vertex_attrib_4f(index, x as f32, y as f32, 0.0, 1.0);
+    }
+
+    /// `glVertexAttrib3d`.
+    pub fn vertex_attrib_3d(&mut self, index: GLuint, x: GLdouble, y: GLdouble, z: GLdouble) {
+        self.vertex_attrib_4f(index, x as f32, y as f32, z as f32, 1.0);
+    }
+
+    /// `glVertexAttrib4d`.
+    pub fn vertex_attrib_4d(
+        &mut self,
+        index: GLuint,
+        x: GLdouble,
+        y: GLdouble,
+        z: GLdouble,
+        w: GLdouble,
+    ) {
+        self.vertex_attrib_4f(index, x as f32, y as f32, z as f32, w as f32);
+    }
+
+    /// `glVertexAttrib1s`.
+    pub fn vertex_attrib_1s(&mut self, index: GLuint, x: i16) {
+        self.vertex_attrib_4f(index, f32::from(x), 0.0, 0.0, 1.0);
+    }
+
+    /// `glVertexAttrib2s`.
+    pub fn vertex_attrib_2s(&mut self, index: GLuint, x: i16, y: i16) {
+        self.vertex_attrib_4f(index, f32::from(x), f32::from(y), 0.0, 1.0);
+    }
+
+    /// `glVertexAttrib3s`.
+    pub fn vertex_attrib_3s(&mut self, index: GLuint, x: i16, y: i16, z: i16) {
+        self.vertex_attrib_4f(index, f32::from(x), f32::from(y), f32::from(z), 1.0);
+    }
+
+    /// `glVertexAttrib4s`.
+    pub fn vertex_attrib_4s(&mut self, index: GLuint, x: i16, y: i16, z: i16, w: i16) {
+        self.vertex_attrib_4f(
+            index,
+            f32::from(x),
+            f32::from(y),
+            f32::from(z),
+            f32::from(w),
+        );
+    }
+
+    /// `glVertexAttrib4{b,s,i,ub,us,ui}v`: four integers converted to float as they are.
+    pub fn vertex_attrib_4v<T: Copy + Into<f64>>(&mut self, index: GLuint, v: &[T; 4]) {
+        let f = |c: T| c.into() as f32;
+        self.vertex_attrib_4f(index, f(v[0]), f(v[1]), f(v[2]), f(v[3]));
+    }
+
+    /// `glVertexAttrib4N{b,s,i}v`: signed integers of `bits` bits, normalized.
+    pub fn vertex_attrib_4n_signed<T: Copy + Into<f64>>(&mut self, index: GLuint, v: &[T; 4]) {
+        let bits = 8 * size_of::<T>() as u32;
+        let f = |c: T| snorm(c.into(), bits);
+        self.vertex_attrib_4f(index, f(v[0]), f(v[1]), f(v[2]), f(v[3]));
+    }
+
+    /// `glVertexAttrib4N{ub,us,ui}v`: unsigned integers, normalized.
+    pub fn vertex_attrib_4n_unsigned<T: Copy + Into<f64>>(&mut self, index: GLuint, v: &[T; 4]) {
+        let bits = 8 * size_of::<T>() as u32;
+        let f = |c: T| unorm(c.into(), bits);
+        self.vertex_attrib_4f(index, f(v[0]), f(v[1]), f(v[2]), f(v[3]));
+    }
+
+    /// `glVertexAttribI1i`.
+    pub fn vertex_attrib_i1i(&mut self, index: GLuint, x: GLint) {
+        self.vertex_attrib_i4i(index, x, 0, 0, 1);
+    }
+
+    /// `glVertexAttribI2i`.
+    pub fn vertex_attrib_i2i(&mut self, index: GLuint, x: GLint, y: GLint) {
+        self.vertex_attrib_i4i(index, x, y, 0, 1);
+    }
+
+    /// `glVertexAttribI3i`.
+    pub fn vertex_attrib_i3i(&mut self, index: GLuint, x: GLint, y: GLint, z: GLint) {
+        self.vertex_attrib_i4i(index, x, y, z, 1);
+    }
+
+    /// `glVertexAttribI1ui`.
+    pub fn vertex_attrib_i1ui(&mut self, index: GLuint, x: GLuint) {
+        self.vertex_attrib_i4ui(index, x, 0, 0, 1);
+    }
+
+    /// `glVertexAttribI2ui`.
+    pub fn vertex_attrib_i2ui(&mut self, index: GLuint, x: GLuint, y: GLuint) {
+        self.vertex_attrib_i4ui(index, x, y, 0, 1);
+    }
+
+    /// `glVertexAttribI3ui`.
+    pub fn vertex_attrib_i3ui(&mut self, index: GLuint, x: GLuint, y: GLuint, z: GLuint) {
+        self.vertex_attrib_i4ui(index, x, y, z, 1);
+    }
+
+    /// `glVertexAttribI4{b,s}v`: signed integers widened.
+    pub fn vertex_attrib_i4v_signed<T: Copy + Into<i32>>(&mut self, index: GLuint, v: &[T; 4]) {
+        let i = |c: T| c.into();
+        self.vertex_attrib_i4i(index, i(v[0]), i(v[1]), i(v[2]), i(v[3]));
+    }
+
+    /// `glVertexAttribI4{ub,us}v`: unsigned integers widened.
+    pub fn vertex_attrib_i4v_unsigned<T: Copy + Into<u32>>(&mut self, index: GLuint, v: &[T; 4]) {
+        let u = |c: T| c.into();
+        self.vertex_attrib_i4ui(index, u(v[0]), u(v[1]), u(v[2]), u(v[3]));
+    }
+
+    /// `glVertexAttribP{1,2,3,4}ui`: `size` components of a packed 2_10_10_10 value.
+    /// `INVALID_ENUM` for any other type (the 10F_11F_11F type is GL 4.4); signed
+    /// normalization uses `max(c / (2^(b-1) - 1), -1)`, as Mesa and every GLES 3 driver
+    /// convert packed vertex data.
+    fn vertex_attrib_p(
+        &mut self,
+        index: GLuint,
+        ty: GLenum,
+        normalized: GLboolean,
+        size: usize,
+        value: GLuint,
+    ) {
+        let signed = match ty {
+            INT_2_10_10_10_REV => true,
+            UNSIGNED_INT_2_10_10_10_REV => false,
+            _ => return self.error(INVALID_ENUM),
+        };
+        let field = |shift: u32, bits: u32| -> f32 {
+            let raw = (value >> shift) & ((1 << bits) - 1);
+            let c = if signed {
+                // Sign-extend the field.
+                (((raw << (32 - bits)) as i32) >> (32 - bits)) as f64
+            } else {
+                f64::from(raw)
+            };
+            match (normalized != 0, signed) {
+                (false, _) => c as f32,
+                (true, true) => (c / f64::from((1 << (bits - 1)) - 1)).max(-1.0) as f32,
+                (true, false) => unorm(c, bits),
+            }
+        };
+        let mut v = [field(0, 10), field(10, 10), field(20, 10), field(30, 2)];
+        for (i, c) in v.iter_mut().enumerate().skip(size) {
+            *c = if i == 3 { 1.0 } else { 0.0 };
+        }
+        self.vertex_attrib_4f(index, v[0], v[1], v[2], v[3]);
+    }
+
+    /// `glVertexAttribP1ui`.
+    pub fn vertex_attrib_p1ui(
+        &mut self,
+        index: GLuint,
+        ty: GLenum,
+        normalized: GLboolean,
+        value: GLuint,
+    ) {
+        self.vertex_attrib_p(index, ty, normalized, 1, value);
+    }
+
+    /// `glVertexAttribP2ui`.
+    pub fn vertex_attrib_p2ui(
+        &mut self,
+        index: GLuint,
+        ty: GLenum,
+        normalized: GLboolean,
+        value: GLuint,
+    ) {
+        self.vertex_attrib_p(index, ty, normalized, 2, value);
+    }
+
+    /// `glVertexAttribP3ui`.
+    pub fn vertex_attrib_p3ui(
+        &mut self,
+        index: GLuint,
+        ty: GLenum,
+        normalized: GLboolean,
+        value: GLuint,
+    ) {
+        self.vertex_attrib_p(index, ty, normalized, 3, value);
+    }
+
+    /// `glVertexAttribP4ui`.
+    pub fn vertex_attrib_p4ui(
+        &mut self,
+        index: GLuint,
+        ty: GLenum,
+        normalized: GLboolean,
+        value: GLuint,
+    ) {
+        self.vertex_attrib_p(index, ty, normalized, 4, value);
+    }
+
+    /// `glGetVertexAttribdv`: the float state as doubles (current values exactly as stored).
+    pub fn get_vertex_attribdv(&mut self, index: GLuint, pname: GLenum, params: &mut [GLdouble]) {
+        if let Some(v) = self.vertex_attrib_value(index, pname) {
+            let n = if pname == CURRENT_VERTEX_ATTRIB { 4 } else { 1 };
+            for (o, x) in params.iter_mut().zip(v).take(n) {
+                *o = x;
+            }
+        }
+    }
+}

@@ -131,14 +131,14 @@ fn an_unknown_backend_is_refused_by_name() {
         .read_line(&mut line)
         .unwrap();
     let options = DialOptions {
-        backend: "vulkan".to_owned(),
+        backend: "metal".to_owned(),
         ..DialOptions::default()
     };
     let err = dial(&TransportKind::Unix(socket.clone()), &options)
         .err()
         .expect("refused");
     assert!(
-        err.to_string().contains("no backend named \"vulkan\""),
+        err.to_string().contains("no backend named \"metal\""),
         "{err}"
     );
     // The server is still there for a good client.

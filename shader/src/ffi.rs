@@ -7,6 +7,7 @@ use std::ffi::c_char;
 use std::ptr::NonNull;
 
 use crate::Stage;
+use crate::source::{self, Prepared};
 
 /// One shader source (`TshSource`).
 #[repr(C)]
@@ -14,6 +15,7 @@ struct TshSource {
     stage: u32,
     text: *const c_char,
     len: usize,
+    flags: u32,
 }
 
 /// Resource limits glslang checks while compiling (`TshLimits`).
@@ -100,6 +102,14 @@ struct TshDecl {
 
 #[repr(C)]
 #[derive(Clone, Copy)]
+struct TshInit {
+    name: TshStr,
+    values: *const u64,
+    len: usize,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
 struct TshWords {
     ptr: *const u32,
     len: usize,
@@ -133,6 +143,8 @@ unsafe extern "C" {
     fn tsh_output(r: *const TshResult, i: usize) -> TshVar;
     fn tsh_decl_count(r: *const TshResult) -> usize;
     fn tsh_decl(r: *const TshResult, i: usize) -> TshDecl;
+    fn tsh_init_count(r: *const TshResult) -> usize;
+    fn tsh_init(r: *const TshResult, i: usize) -> TshInit;
 }
 
 /// Limits glslang enforces while compiling; they should match what the context reports.
@@ -260,6 +272,16 @@ pub(crate) mod decl {
     pub const BLOCK: u32 = 16;
 }
 
+/// The initial value of a leaf of a uniform declared with an initializer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Initializer {
+    /// The leaf's name, as [`Leaf::name`] spells it.
+    pub name: String,
+    /// Every component of every element, in GLSL's order (matrix columns first): 32-bit
+    /// patterns for float, int, uint and bool (0 or 1), 64-bit ones for doubles.
+    pub values: Vec<u64>,
+}
+
 /// Everything a link returned, copied out of C++.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinkResult {
@@ -273,6 +295,7 @@ pub(crate) struct LinkResult {
     pub inputs: Vec<PipeVar>,
     pub outputs: Vec<PipeVar>,
     pub decls: Vec<Decl>,
+    pub initializers: Vec<Initializer>,
 }
 
 /// glslang's stage bit (`EShLanguageMask`) of a stage.
@@ -284,11 +307,12 @@ pub(crate) fn stage_bit(stage: Stage) -> u32 {
     }
 }
 
-fn raw_source(stage: Stage, text: &str) -> TshSource {
+fn raw_source(stage: Stage, p: &Prepared<'_>) -> TshSource {
     TshSource {
         stage: stage as u32,
-        text: text.as_ptr().cast(),
-        len: text.len(),
+        text: p.text.as_ptr().cast(),
+        len: p.text.len(),
+        flags: p.flags,
     }
 }
 
@@ -449,16 +473,31 @@ impl Glslang {
                 version: d.version,
             })
             .collect();
+        out.initializers = self
+            .list(tsh_init_count, tsh_init)
+            .into_iter()
+            .map(|i| Initializer {
+                name: Self::string(i.name),
+                values: if i.values.is_null() || i.len == 0 {
+                    Vec::new()
+                } else {
+                    // SAFETY: the values are a std::vector of the live result, `len` long;
+                    // they are copied before `self` can be dropped.
+                    unsafe { std::slice::from_raw_parts(i.values, i.len) }.to_vec()
+                },
+            })
+            .collect();
         out
     }
 }
 
 /// Compiles one shader; returns (success, glslang's raw log).
 pub(crate) fn compile(stage: Stage, source: &str, limits: &Limits) -> (bool, String) {
-    let src = raw_source(stage, source);
+    let prepared = source::prepare(source);
+    let src = raw_source(stage, &prepared);
     let limits = limits.raw();
-    // SAFETY: `src` points at `source`, which outlives the call (glslang copies what it
-    // keeps); `limits` is a valid struct for the duration of the call.
+    // SAFETY: `src` points at `prepared`'s text, which outlives the call (glslang copies
+    // what it keeps); `limits` is a valid struct for the duration of the call.
     let r = unsafe { tsh_compile(&src, &limits) };
     match NonNull::new(r) {
         Some(r) => {
@@ -471,9 +510,14 @@ pub(crate) fn compile(stage: Stage, source: &str, limits: &Limits) -> (bool, Str
 
 /// Links shaders; `Err` carries glslang's raw log.
 pub(crate) fn link(shaders: &[(Stage, &str)], limits: &Limits) -> Result<LinkResult, String> {
-    let srcs: Vec<TshSource> = shaders.iter().map(|(s, t)| raw_source(*s, t)).collect();
+    let prepared: Vec<Prepared<'_>> = shaders.iter().map(|(_, t)| source::prepare(t)).collect();
+    let srcs: Vec<TshSource> = shaders
+        .iter()
+        .zip(&prepared)
+        .map(|((s, _), p)| raw_source(*s, p))
+        .collect();
     let limits = limits.raw();
-    // SAFETY: `srcs` holds `srcs.len()` sources pointing into `shaders`, all of which
+    // SAFETY: `srcs` holds `srcs.len()` sources pointing into `prepared`, all of which
     // outlive the call; `limits` is valid for the call.
     let r = unsafe { tsh_link(srcs.as_ptr(), srcs.len(), &limits) };
     let Some(r) = NonNull::new(r) else {

@@ -19,13 +19,18 @@
 //!   because it has no reflection: GL-ready reflection (GL type enums, active uniforms,
 //!   blocks, pipe inputs and outputs) is only in the C++ `TProgram::buildReflection`.
 //!
-//! Versions accepted are GLSL 1.40, 1.50, 3.30 and 4.00-4.60, core profile (see
+//! Versions accepted are GLSL 1.30, 1.40, 1.50, 3.30 and 4.00-4.60, core profile (see
 //! [`version`]). Logs are rewritten in the `0:3: error: ...` shape GL drivers use. GL's
 //! deprecated texture functions (`texture2D`, `shadow2D`, ...), which core contexts that are
 //! not forward-compatible keep and Mesa accepts, are mapped to their generic forms by a
-//! preamble of `#define`s (glslang defines them only for GL clients). Known gap: glslang's
-//! relaxed rules drop uniform initializers (`uniform float k = 2.0;` starts at 0, with a
-//! warning in the log).
+//! preamble of `#define`s (glslang defines them only for GL clients). glslang's relaxed rules
+//! drop uniform initializers (`uniform float k = 2.0;`), so a shader that has some is parsed
+//! once more with GL's rules to read their values, which become the default block's
+//! initial contents ([`Program::default_block`]). Where Mesa (the reference) and glslang
+//! disagree on what a version allows, the text glslang reads is adjusted (`source.rs`:
+//! line continuations, GLSL 1.30, `gl_PerVertex` redeclarations, `#extension` placement);
+//! static recursion fails the compile, as in GL drivers, not just the link; and fragment
+//! output locations that GL rejects at link fail the link, not the compile.
 //!
 //! ## The program's interface numbering
 //! glslang numbers bindings per stage (they collide across stages) and its automatic
@@ -46,6 +51,13 @@
 //!   element and the following elements are its array elements (their own numbers stay
 //!   unused). Resource variables nothing uses get numbers after all of these.
 //!
+//! ## Link-time passes
+//! After numbering, the SPIR-V is rewritten where GL means something neither Vulkan nor
+//! GLSL ES can say, so that every backend is right from the code alone:
+//! - `point_size.rs`: the last stage before rasterization takes `glPointSize`'s value from
+//!   a hidden slot at the end of the default block while `PROGRAM_POINT_SIZE` is off;
+//! - `rectangle.rs`: rectangle textures are read as 2D ones with normalized coordinates.
+//!
 //! ## What this crate never does
 //! It knows nothing of GL objects or contexts (the engine owns those) and never panics on
 //! shader input: bad GLSL is a failed compile with a log.
@@ -55,11 +67,15 @@
     reason = "calls into glslang through the C ABI of the C++ shim (ffi.rs)"
 )]
 
+mod edit;
 mod ffi;
 pub mod gltype;
 mod interface;
 mod link;
 pub mod log;
+mod point_size;
+mod rectangle;
+mod source;
 pub mod spirv;
 #[cfg(test)]
 mod tests;
@@ -88,17 +104,30 @@ pub struct Compiled {
     pub log: String,
 }
 
-/// Compiles one shader (`glCompileShader`): checks its `#version`, then parses it with
-/// glslang. Nothing of the compile is kept: linking compiles the sources again.
+/// Compiles one shader (`glCompileShader`): checks its `#version` (and where its
+/// `#extension`s are), then parses it with glslang. Nothing of the compile is kept: linking
+/// compiles the sources again.
 pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
-    if let Err(log) = version::check(source) {
+    if let Err(log) = version::check(source).and_then(|_| source::check_extensions(source)) {
         return Compiled { ok: false, log };
     }
     let (ok, raw) = ffi::compile(stage, source, limits);
-    Compiled {
-        ok,
-        log: log::from_glslang(&raw),
+    let log = log::from_glslang(&raw);
+    if !ok
+        && stage == Stage::Fragment
+        && let Some(rest) = source::without_link_errors(source, &log)
+        && ffi::compile(stage, &rest, limits).0
+    {
+        // GL makes these link errors (Mesa reports them there), and the rest of the shader
+        // compiles: the compile succeeds, and the link, which parses the shader again,
+        // fails with this log. (glslang stops parsing at such an error, so the rest is
+        // checked without the layouts that caused them.)
+        return Compiled {
+            ok: true,
+            log: String::new(),
+        };
     }
+    Compiled { ok, log }
 }
 
 /// What `glLinkProgram` links.
@@ -212,8 +241,16 @@ pub struct Program {
     pub attribute_mask: u16,
     /// Active fragment outputs.
     pub outputs: Vec<Variable>,
-    /// Bytes of the default uniform block (0 if none).
+    /// Bytes of the default uniform block as the backend binds it (0 if none): the
+    /// application's uniforms, then a 16-byte hidden slot whose first float is the fixed
+    /// point size (`glPointSize`'s value while `PROGRAM_POINT_SIZE` is off, else 0; the
+    /// crate docs say how the stages use it). The slot is there whenever the size is not
+    /// 0, so its offset is always `default_block_size - 16`. No uniform reaches it, and GL
+    /// never reports it.
     pub default_block_size: u32,
+    /// The default block's initial contents, `default_block_size` bytes: the values of
+    /// uniforms declared with initializers, zeros elsewhere.
+    pub default_block: Vec<u8>,
     /// Sampler slots.
     pub samplers: Vec<Sampler>,
     /// SPIR-V words of each linked stage, in pipeline order.

@@ -11,12 +11,19 @@ use std::collections::HashMap;
 
 use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
 use crate::gltype::{self, Base};
-use crate::interface;
 use crate::spirv::{Assign, Module, Type, deco, storage};
 use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, Uniform};
+use crate::{interface, point_size, rectangle};
 
 /// glslang's name for the block that holds loose uniforms.
 const DEFAULT_BLOCK: &str = "gl_DefaultUniformBlock";
+
+/// Bytes of the hidden slot at the end of the default block: a `vec4` whose first
+/// component is the fixed point size (see `point_size.rs`).
+const HIDDEN_SLOT: u32 = 16;
+
+/// `GL_POINTS`, a geometry stage's output primitive.
+const POINTS: u32 = 0;
 
 /// Where a leaf lives in its block.
 #[derive(Clone, Copy, Debug, Default)]
@@ -110,6 +117,30 @@ fn leaf_extent(ty: u32, size: i32, l: &Layout) -> u32 {
     (size.max(1) as u32 - 1) * l.array_stride + element
 }
 
+/// Writes a leaf's initial value into the default block.
+fn initialize(block: &mut [u8], leaf: &Leaf, lay: &Layout, values: &[u64]) {
+    let Some(info) = leaf_type(leaf).and_then(gltype::info) else {
+        return;
+    };
+    let scalar = info.scalar_bytes();
+    let (columns, rows) = (usize::from(info.columns), usize::from(info.rows));
+    let mut values = values.iter();
+    for e in 0..leaf.array.max(1) as usize {
+        for c in 0..columns {
+            for r in 0..rows {
+                let Some(v) = values.next() else { return };
+                let at = lay.offset as usize
+                    + e * lay.array_stride as usize
+                    + c * lay.matrix_stride as usize
+                    + r * scalar;
+                if let Some(dst) = block.get_mut(at..at + scalar) {
+                    dst.copy_from_slice(&v.to_le_bytes()[..scalar]);
+                }
+            }
+        }
+    }
+}
+
 /// The top-level member a uniform name starts with (`ls` of `ls[1].dir`).
 fn top_name(name: &str) -> &str {
     let end = name.find(['.', '[']).unwrap_or(name.len());
@@ -163,11 +194,6 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     let mut layout = uniforms(&r, &modules)?;
     let mut assigns = io.assigns;
     bind_resources(&r, &modules, &mut layout, &mut assigns)?;
-    let stages = modules
-        .iter()
-        .zip(assigns.iter().zip(&io.unlisted))
-        .map(|((s, m), (a, u))| (*s, m.patch(a, u)))
-        .collect();
     let geometry = modules
         .iter()
         .any(|(s, _)| *s == Stage::Geometry)
@@ -176,6 +202,32 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
             input: r.geometry[1] as u32,
             output: r.geometry[2] as u32,
         });
+    let malformed = |_| "error: internal error: a SPIR-V pass failed\n".to_string();
+    // The stage whose PointSize rasterization uses, if it can draw points: the geometry
+    // stage when there is one (and it emits points), else the vertex stage.
+    let sizes_points = match geometry {
+        Some(g) => (g.output == POINTS).then_some(Stage::Geometry),
+        None => Some(Stage::Vertex),
+    };
+    let hidden_offset = layout.default_block.len() as u32;
+    let mut stages = Vec::with_capacity(modules.len());
+    let mut sized = false;
+    for ((s, m), (a, u)) in modules.iter().zip(assigns.iter().zip(&io.unlisted)) {
+        let mut words = m.patch(a, u);
+        if rectangle::uses_rectangles(&words) {
+            words = rectangle::patch(&words).map_err(malformed)?;
+        }
+        if sizes_points == Some(*s) {
+            words = point_size::patch(&words, hidden_offset).map_err(malformed)?;
+            sized = true;
+        }
+        stages.push((*s, words));
+    }
+    // The hidden slot ends every default block (see Program::default_block_size).
+    let mut default_block = layout.default_block;
+    if sized || !default_block.is_empty() {
+        default_block.resize(default_block.len() + HIDDEN_SLOT as usize, 0);
+    }
     let mut log = crate::log::from_glslang(&r.log);
     log.push_str(&io.warnings);
     Ok(Program {
@@ -185,7 +237,8 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         attributes: io.attributes,
         attribute_mask: io.attribute_mask,
         outputs: io.outputs,
-        default_block_size: layout.default_block_size,
+        default_block_size: default_block.len() as u32,
+        default_block,
         samplers: layout.samplers,
         stages,
         geometry,
@@ -198,7 +251,8 @@ struct UniformLayout {
     uniforms: Vec<Uniform>,
     locations: Vec<(u32, u32)>,
     blocks: Vec<Block>,
-    default_block_size: u32,
+    /// The application's part of the default block, with the uniforms' initial values.
+    default_block: Vec<u8>,
     samplers: Vec<Sampler>,
     /// SPIR-V variable name of each sampler uniform's first slot: (name, first slot).
     sampler_vars: Vec<(String, u32)>,
@@ -211,7 +265,7 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
         uniforms: Vec::new(),
         locations: Vec::new(),
         blocks: Vec::new(),
-        default_block_size: 0,
+        default_block: Vec::new(),
         samplers: Vec::new(),
         sampler_vars: Vec::new(),
         block_first: HashMap::new(),
@@ -242,7 +296,17 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
             .filter_map(|(l, lay)| Some(leaf_extent(leaf_type(l)?, l.array, lay) + lay.offset))
             .max()
             .unwrap_or(0);
-        out.default_block_size = round16(end);
+        out.default_block = vec![0; round16(end) as usize];
+        for init in &r.initializers {
+            if let Some((leaf, lay)) = r
+                .leaves
+                .iter()
+                .zip(&layouts)
+                .find(|(l, _)| l.block == d && l.name == init.name)
+            {
+                initialize(&mut out.default_block, leaf, lay, &init.values);
+            }
+        }
     }
 
     // Default-block uniforms and samplers, in reflection order; struct members of one
@@ -374,31 +438,51 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
                 sampler_slot: -1,
             });
         }
-        push_blocks(r, b, members, round16(end), &mut out.blocks);
+        push_blocks(r, modules, b, members, round16(end), &mut out.blocks);
     }
     Ok(out)
 }
 
 /// Adds the GL blocks of one declared block (one per element of a block array).
+///
+/// The stages referencing an element are glslang's live stages of the block, less, for an
+/// element of a block array, the stages whose code reads other elements only (glslang
+/// counts the array as one; GL, as Mesa, per element).
 fn push_blocks(
     r: &LinkResult,
+    modules: &[(Stage, Module)],
     b: &DeclaredBlock,
     members: Vec<u32>,
     size: u32,
     out: &mut Vec<Block>,
 ) {
     let elements = if b.array > 0 { b.array } else { 1 };
+    // Per stage: the elements its code reads (None: any).
+    let read: Vec<(Stage, Option<Vec<u32>>)> = modules
+        .iter()
+        .filter_map(|(s, m)| {
+            let (_, var) = find_block(m, &b.name)?;
+            Some((*s, m.elements_used(var)))
+        })
+        .collect();
     for e in 0..elements {
         let name = if b.array > 0 {
             format!("{}[{e}]", b.name)
         } else {
             b.name.clone()
         };
-        let stages = r
+        let mut stages = r
             .live_blocks
             .iter()
             .find(|l| l.name == name)
             .map_or(0, |l| stage_bits(l.stages));
+        if b.array > 0 {
+            for (s, used) in &read {
+                if used.as_ref().is_some_and(|u| !u.contains(&(e as u32))) {
+                    stages &= !(1 << *s as u8);
+                }
+            }
+        }
         out.push(Block {
             binding: if b.binding >= 0 {
                 (b.binding + e) as u32

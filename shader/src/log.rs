@@ -36,8 +36,12 @@ pub fn from_glslang(log: &str) -> String {
     out
 }
 
+/// Whether a glslang line says nothing a GL log would: a summary, or a warning about what
+/// Tessera handles itself (glslang's relaxed rules drop uniform initializers, and the link
+/// takes their values from a second parse).
 fn is_summary(rest: &str) -> bool {
-    rest.ends_with("compilation errors.  No code generated.")
+    rest.ends_with(": Ignoring initializer for uniform")
+        || rest.ends_with("compilation errors.  No code generated.")
         || rest.ends_with("compilation errors. No code generated.")
         || rest.contains("'' : compilation terminated")
         || rest.starts_with("Linking ") && rest.ends_with(" stage:")

@@ -11,8 +11,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,7 +33,11 @@ struct TshSource {
     uint32_t stage;  // 0 vertex, 1 geometry, 2 fragment
     const char* text;
     size_t len;
+    uint32_t flags;  // kFlag* bits
 };
+
+// TshSource::flags: enable ARB_separate_shader_objects (source.rs says when).
+constexpr uint32_t kFlagSeparateShaderObjects = 1;
 
 struct TshLimits {
     int32_t max_vertex_attribs;
@@ -114,6 +120,15 @@ struct TshWords {
     size_t len;
 };
 
+// The initial value of a leaf (see TshLeaf) of a uniform declared with an initializer.
+struct TshInit {
+    TshStr name;             // the leaf's GL name, as TshLeaf names it
+    const uint64_t* values;  // every component of every element, in GLSL's order (matrix
+                             // columns first); float, int, uint and bool as 32-bit
+                             // patterns, doubles as 64-bit ones
+    size_t len;
+};
+
 }  // extern "C"
 
 namespace {
@@ -172,33 +187,46 @@ TBuiltInResource resources(const TshLimits* limits) {
 // only defines for OpenGL clients. Each maps to its generic replacement; the shadow forms
 // return a vec4 as they always did. The preamble is read after `#version` and does not move
 // line numbers.
-const char* const kDeprecatedTextureFunctions =
-    "#define texture1D texture\n"
-    "#define texture2D texture\n"
-    "#define texture3D texture\n"
-    "#define textureCube texture\n"
-    "#define texture2DRect texture\n"
-    "#define texture1DProj textureProj\n"
-    "#define texture2DProj textureProj\n"
-    "#define texture3DProj textureProj\n"
-    "#define texture2DRectProj textureProj\n"
-    "#define texture1DLod textureLod\n"
-    "#define texture2DLod textureLod\n"
-    "#define texture3DLod textureLod\n"
-    "#define textureCubeLod textureLod\n"
-    "#define texture1DProjLod textureProjLod\n"
-    "#define texture2DProjLod textureProjLod\n"
-    "#define texture3DProjLod textureProjLod\n"
-    "#define shadow1D(s, c) vec4(texture(s, c))\n"
-    "#define shadow2D(s, c) vec4(texture(s, c))\n"
-    "#define shadow2DRect(s, c) vec4(texture(s, c))\n"
-    "#define shadow1DProj(s, c) vec4(textureProj(s, c))\n"
-    "#define shadow2DProj(s, c) vec4(textureProj(s, c))\n"
-    "#define shadow2DRectProj(s, c) vec4(textureProj(s, c))\n"
-    "#define shadow1DLod(s, c, l) vec4(textureLod(s, c, l))\n"
-    "#define shadow2DLod(s, c, l) vec4(textureLod(s, c, l))\n"
-    "#define shadow1DProjLod(s, c, l) vec4(textureProjLod(s, c, l))\n"
-    "#define shadow2DProjLod(s, c, l) vec4(textureProjLod(s, c, l))\n";
+#define TSH_DEPRECATED_TEXTURE_FUNCTIONS \
+    "#define texture1D texture\n" \
+    "#define texture2D texture\n" \
+    "#define texture3D texture\n" \
+    "#define textureCube texture\n" \
+    "#define texture2DRect texture\n" \
+    "#define texture1DProj textureProj\n" \
+    "#define texture2DProj textureProj\n" \
+    "#define texture3DProj textureProj\n" \
+    "#define texture2DRectProj textureProj\n" \
+    "#define texture1DLod textureLod\n" \
+    "#define texture2DLod textureLod\n" \
+    "#define texture3DLod textureLod\n" \
+    "#define textureCubeLod textureLod\n" \
+    "#define texture1DProjLod textureProjLod\n" \
+    "#define texture2DProjLod textureProjLod\n" \
+    "#define texture3DProjLod textureProjLod\n" \
+    "#define shadow1D(s, c) vec4(texture(s, c))\n" \
+    "#define shadow2D(s, c) vec4(texture(s, c))\n" \
+    "#define shadow2DRect(s, c) vec4(texture(s, c))\n" \
+    "#define shadow1DProj(s, c) vec4(textureProj(s, c))\n" \
+    "#define shadow2DProj(s, c) vec4(textureProj(s, c))\n" \
+    "#define shadow2DRectProj(s, c) vec4(textureProj(s, c))\n" \
+    "#define shadow1DLod(s, c, l) vec4(textureLod(s, c, l))\n" \
+    "#define shadow2DLod(s, c, l) vec4(textureLod(s, c, l))\n" \
+    "#define shadow1DProjLod(s, c, l) vec4(textureProjLod(s, c, l))\n" \
+    "#define shadow2DProjLod(s, c, l) vec4(textureProjLod(s, c, l))\n"
+
+const char* const kDeprecatedTextureFunctions = TSH_DEPRECATED_TEXTURE_FUNCTIONS;
+// The same, and ARB_separate_shader_objects for a shader that redeclares gl_PerVertex.
+const char* const kDeprecatedTextureFunctionsSso =
+    TSH_DEPRECATED_TEXTURE_FUNCTIONS "#extension GL_ARB_separate_shader_objects : enable\n";
+
+const char* preamble(const TshSource& src) {
+    return src.flags & kFlagSeparateShaderObjects ? kDeprecatedTextureFunctionsSso
+                                                  : kDeprecatedTextureFunctions;
+}
+
+// The warning glslang's relaxed rules give for a uniform's initializer they drop.
+const char* const kIgnoredInitializer = "Ignoring initializer for uniform";
 
 // A shader and the string pointer and length it refers to (TShader keeps the pointers it is
 // given, so they must live as long as it does).
@@ -216,7 +244,7 @@ std::unique_ptr<Unit> make_shader(const TshSource& src) {
     unit->shader = std::make_unique<TShader>(lang);
     TShader* shader = unit->shader.get();
     shader->setStringsWithLengths(&unit->text, &unit->len, 1);
-    shader->setPreamble(kDeprecatedTextureFunctions);
+    shader->setPreamble(preamble(src));
     shader->setEnvInput(EShSourceGlsl, lang, EShClientVulkan, 100);
     shader->setEnvClient(EShClientVulkan, EShTargetVulkan_1_0);
     shader->setEnvTarget(EShTargetSpv, EShTargetSpv_1_0);
@@ -248,12 +276,14 @@ struct TshResult {
     std::vector<TshVar> inputs;
     std::vector<TshVar> outputs;
     std::vector<TshDecl> decls;
+    std::vector<TshInit> inits;
+    std::vector<std::vector<uint64_t>> init_values;
     int32_t geometry[3] = {0, 0, 0};
 
     // Names are stored first and pointed at once everything is collected (the vector may
     // reallocate while filling).
     std::vector<size_t> uniform_names, live_block_names, block_names, leaf_names, leaf_paths,
-        input_names, output_names, decl_names;
+        input_names, output_names, decl_names, init_names;
 
     size_t keep(const std::string& s) {
         names.push_back(s);
@@ -276,6 +306,11 @@ struct TshResult {
         for (size_t i = 0; i < inputs.size(); ++i) inputs[i].name = str(input_names[i]);
         for (size_t i = 0; i < outputs.size(); ++i) outputs[i].name = str(output_names[i]);
         for (size_t i = 0; i < decls.size(); ++i) decls[i].name = str(decl_names[i]);
+        for (size_t i = 0; i < inits.size(); ++i) {
+            inits[i].name = str(init_names[i]);
+            inits[i].values = init_values[i].data();
+            inits[i].len = init_values[i].size();
+        }
     }
 };
 
@@ -352,6 +387,98 @@ void walk(TshResult& r, int32_t block, const TType& type, const std::string& nam
     r.paths.push_back(path);
     r.leaf_paths.push_back(r.paths.size() - 1);
     r.leaves.push_back(leaf);
+}
+
+// Walks a uniform's type as walk() does, taking each leaf's initial value from the constant
+// the uniform was initialized with (flattened in the same order: members, then elements,
+// then matrix columns).
+void walk_init(TshResult& r, const TType& type, const std::string& name,
+               const TConstUnionArray& c, int& at) {
+    if (type.isStruct() || (type.isArray() && type.getArraySizes()->getNumDims() > 1)) {
+        if (type.isArray()) {
+            int n = type.getOuterArraySize();
+            TType element(type, 0);
+            for (int e = 0; e < n; ++e)
+                walk_init(r, element, name + "[" + std::to_string(e) + "]", c, at);
+            return;
+        }
+        const TTypeList& members = *type.getStruct();
+        for (size_t m = 0; m < members.size(); ++m) {
+            const TType& mt = *members[m].type;
+            walk_init(r, mt, name + "." + mt.getFieldName().c_str(), c, at);
+        }
+        return;
+    }
+    if (basic_code(type.getBasicType()) < 0) return;
+    int per_element =
+        type.isMatrix() ? type.getMatrixCols() * type.getMatrixRows() : type.getVectorSize();
+    int elements = type.isArray() ? type.getOuterArraySize() : 1;
+    std::vector<uint64_t> values;
+    for (int i = 0; i < per_element * elements && at < c.size(); ++i, ++at) {
+        const TConstUnion& u = c[at];
+        uint64_t v = 0;
+        // The leaf's type says how to store the value: glslang keeps every floating-point
+        // constant as a double.
+        switch (type.getBasicType()) {
+        case EbtFloat: {
+            float f = static_cast<float>(u.getDConst());
+            uint32_t bits;
+            std::memcpy(&bits, &f, 4);
+            v = bits;
+            break;
+        }
+        case EbtDouble: {
+            double d = u.getDConst();
+            std::memcpy(&v, &d, 8);
+            break;
+        }
+        case EbtInt: v = static_cast<uint32_t>(u.getIConst()); break;
+        case EbtUint: v = u.getUConst(); break;
+        case EbtBool: v = u.getBConst() ? 1 : 0; break;
+        default: break;
+        }
+        values.push_back(v);
+    }
+    r.init_names.push_back(r.keep(type.isArray() ? name + "[0]" : name));
+    r.init_values.push_back(std::move(values));
+    r.inits.push_back(TshInit{});
+}
+
+// glslang's relaxed rules drop the initializers of loose uniforms (with a warning), so a
+// shader that has some is parsed once more with GL's own rules, which keep each one's value
+// on its symbol.
+void collect_initializers(TshResult& r, const TshSource& src, const TBuiltInResource& res) {
+    // The shader leaves its own pool current and dangling when it goes: the caller's pool
+    // is made current again after it (members are destroyed in reverse order).
+    struct RestorePool {
+        TPoolAllocator* pool;
+        ~RestorePool() { SetThreadPoolAllocator(pool); }
+    } restore{&GetThreadPoolAllocator()};
+    TShader shader(to_language(src.stage));
+    const char* text = src.text;
+    int len = static_cast<int>(src.len);
+    shader.setStringsWithLengths(&text, &len, 1);
+    shader.setPreamble(preamble(src));
+    if (!shader.parse(&res, 110, false, EShMsgDefault)) return;
+    TIntermediate* im = shader.getIntermediate();
+    TIntermAggregate* root = im && im->getTreeRoot() ? im->getTreeRoot()->getAsAggregate()
+                                                     : nullptr;
+    if (!root) return;
+    for (TIntermNode* node : root->getSequence()) {
+        TIntermAggregate* agg = node->getAsAggregate();
+        if (!agg || agg->getOp() != EOpLinkerObjects) continue;
+        for (TIntermNode* obj : agg->getSequence()) {
+            TIntermSymbol* sym = obj->getAsSymbolNode();
+            if (!sym || sym->getQualifier().storage != EvqUniform) continue;
+            const TConstUnionArray& c = sym->getConstArray();
+            if (c.empty() || sym->getBasicType() == EbtBlock) continue;
+            bool known = false;
+            for (size_t i : r.init_names) known |= r.names[i] == sym->getName().c_str();
+            if (known) continue;
+            int at = 0;
+            walk_init(r, sym->getType(), sym->getName().c_str(), c, at);
+        }
+    }
 }
 
 // Records the uniform blocks (the default block included) each stage declares, and the
@@ -458,6 +585,71 @@ void reflect(TshResult& r, TProgram& program) {
         io(program.getPipeOutput(i), r.outputs, r.output_names);
 }
 
+// The calls between the functions a shader defines.
+class CallGraph : public TIntermTraverser {
+public:
+    CallGraph() : TIntermTraverser(true, false, true) {}
+
+    struct Function {
+        std::string name;  // as declared, without the parameter mangling
+        int line;
+        std::vector<std::string> calls;  // mangled names of user functions called
+    };
+    std::map<std::string, Function> functions;  // by mangled name
+
+    bool visitAggregate(TVisit visit, TIntermAggregate* node) override {
+        if (node->getOp() == EOpFunction) {
+            if (visit == EvPreVisit) {
+                current_ = node->getName().c_str();
+                Function& f = functions[current_];
+                f.name = current_.substr(0, current_.find('('));
+                f.line = node->getLoc().line;
+            } else if (visit == EvPostVisit) {
+                current_.clear();
+            }
+        } else if (node->getOp() == EOpFunctionCall && visit == EvPreVisit &&
+                   node->isUserDefined() && !current_.empty()) {
+            functions[current_].calls.push_back(node->getName().c_str());
+        }
+        return true;
+    }
+
+    // Whether `from` reaches `to` through calls.
+    bool reaches(const std::string& from, const std::string& to) const {
+        std::vector<std::string> todo{from};
+        std::set<std::string> seen;
+        while (!todo.empty()) {
+            std::string f = todo.back();
+            todo.pop_back();
+            auto it = functions.find(f);
+            if (it == functions.end()) continue;
+            for (const std::string& callee : it->second.calls) {
+                if (callee == to) return true;
+                if (seen.insert(callee).second) todo.push_back(callee);
+            }
+        }
+        return false;
+    }
+
+private:
+    std::string current_;
+};
+
+// GLSL forbids static recursion. glslang finds it when it links, GL drivers (Mesa) when
+// they compile a shader whose functions call themselves: an error line per such function.
+std::string static_recursion(TIntermediate* im) {
+    if (!im || !im->getTreeRoot()) return "";
+    CallGraph graph;
+    im->getTreeRoot()->traverse(&graph);
+    std::string log;
+    for (const auto& [mangled, f] : graph.functions) {
+        if (graph.reaches(mangled, mangled))
+            log += "ERROR: 0:" + std::to_string(f.line) + ": '" + f.name +
+                   "' : function has static recursion\n";
+    }
+    return log;
+}
+
 TshResult* compile(const TshSource* src, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -466,6 +658,13 @@ TshResult* compile(const TshSource* src, const TshLimits* limits) {
     auto unit = make_shader(*src);
     r->ok = unit->shader->parse(&res, 110, false, EShMsgDefault);
     r->log = unit->shader->getInfoLog();
+    if (r->ok) {
+        std::string recursion = static_recursion(unit->shader->getIntermediate());
+        if (!recursion.empty()) {
+            r->ok = false;
+            r->log += recursion;
+        }
+    }
     r->seal();
     return r.release();
 }
@@ -484,6 +683,8 @@ TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
             r->seal();
             return r.release();
         }
+        if (std::strstr(unit->shader->getInfoLog(), kIgnoredInitializer))
+            collect_initializers(*r, srcs[i], res);
         shaders.push_back(std::move(unit));
     }
     {
@@ -570,5 +771,7 @@ size_t tsh_output_count(const TshResult* r) { return r->outputs.size(); }
 TshVar tsh_output(const TshResult* r, size_t i) { return r->outputs[i]; }
 size_t tsh_decl_count(const TshResult* r) { return r->decls.size(); }
 TshDecl tsh_decl(const TshResult* r, size_t i) { return r->decls[i]; }
+size_t tsh_init_count(const TshResult* r) { return r->inits.size(); }
+TshInit tsh_init(const TshResult* r, size_t i) { return r->inits[i]; }
 
 }  // extern "C"

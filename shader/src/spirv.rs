@@ -30,6 +30,8 @@ mod op {
     pub const CONSTANT: u16 = 43;
     pub const FUNCTION: u16 = 54;
     pub const VARIABLE: u16 = 59;
+    pub const ACCESS_CHAIN: u16 = 65;
+    pub const IN_BOUNDS_ACCESS_CHAIN: u16 = 66;
     pub const DECORATE: u16 = 71;
     pub const MEMBER_DECORATE: u16 = 72;
 }
@@ -186,7 +188,9 @@ fn string(words: &[u32]) -> String {
 }
 
 /// The instructions of a module after its header: (offset of the first word, opcode, words).
-fn instructions(words: &[u32]) -> impl Iterator<Item = Result<(usize, u16, &[u32]), Malformed>> {
+pub(crate) fn instructions(
+    words: &[u32],
+) -> impl Iterator<Item = Result<(usize, u16, &[u32]), Malformed>> {
     let mut at = 5;
     std::iter::from_fn(move || {
         if at >= words.len() {
@@ -207,7 +211,7 @@ fn instructions(words: &[u32]) -> impl Iterator<Item = Result<(usize, u16, &[u32
 }
 
 /// Whether an instruction belongs before the types section (debug, annotations, modes).
-fn is_preamble(opcode: u16) -> bool {
+pub(crate) fn is_preamble(opcode: u16) -> bool {
     matches!(
         opcode,
         0 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 10 | 11 | 14 | 15 | 16 | 17 | 71..=75
@@ -410,6 +414,26 @@ impl Module {
             Type::Array { element, length } => Some((*element, *length)),
             _ => None,
         }
+    }
+
+    /// The elements of an array variable that code reads, as the constant first indices of
+    /// its access chains; `None` when that cannot be told (an index that is no constant, a
+    /// use of the whole array). Only ever more than is read, never less.
+    pub fn elements_used(&self, var: u32) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        let mut in_functions = false;
+        for (_, opcode, w) in instructions(&self.words).flatten() {
+            in_functions |= opcode == op::FUNCTION;
+            if !in_functions || !w[1..].contains(&var) {
+                continue;
+            }
+            let chain = matches!(opcode, op::ACCESS_CHAIN | op::IN_BOUNDS_ACCESS_CHAIN);
+            match w.get(4).and_then(|i| self.constants.get(i)) {
+                Some(&element) if chain && w.get(3) == Some(&var) => out.push(element),
+                _ => return None,
+            }
+        }
+        Some(out)
     }
 
     /// Whether a variable is a built-in (or a block of built-ins, like `gl_PerVertex`).

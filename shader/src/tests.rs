@@ -265,3 +265,164 @@ fn a_sampler_in_a_struct_fails_to_link_with_a_log() {
         "error: sampler `s.t' inside a struct is not supported\n"
     );
 }
+
+/// Whether a module declares a capability.
+fn has_capability(words: &[u32], cap: u32) -> bool {
+    crate::spirv::instructions(words)
+        .flatten()
+        .any(|(_, o, w)| o == 17 && w.get(1) == Some(&cap))
+}
+
+const POINT_VS: &str = "#version 330\nin vec4 p;\nvoid main() { gl_Position = p; }\n";
+
+#[test]
+fn the_stage_that_sizes_points_reads_the_hidden_slot() {
+    // No uniforms at all: the vertex stage gets a block of its own, 16 bytes.
+    let p = link_all(&[(Stage::Vertex, POINT_VS)]).expect("links");
+    assert_eq!(p.default_block_size, 16);
+    assert_eq!(p.default_block, [0; 16]);
+    validate(&p.stages[0].1);
+    // The application's uniforms come first; the slot follows at a multiple of 16, where
+    // std140 puts a vec4 (`z` ends at 20).
+    let vs = "#version 330\nin vec4 p;\nuniform vec4 xf;\nuniform float z;\n\
+              void main() { gl_Position = p * xf + z; gl_PointSize = 3.0; }\n";
+    let fs =
+        "#version 330\nuniform vec3 tint;\nout vec4 o;\nvoid main() { o = vec4(tint, 1.0); }\n";
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    assert_eq!(p.default_block_size, 64, "xf, z, tint (48) + the slot");
+    assert_eq!(p.log, "");
+    for (_, words) in &p.stages {
+        validate(words);
+    }
+    // A vertex stage without uniforms in a program with some: its new block keeps the
+    // offset with padding.
+    let p = link_all(&[(Stage::Vertex, POINT_VS), (Stage::Fragment, fs)]).expect("links");
+    assert_eq!(p.default_block_size, 32);
+    for (_, words) in &p.stages {
+        validate(words);
+    }
+    // A geometry stage emitting points sizes them (and needs GeometryPointSize); one
+    // emitting triangles does not, and the vertex stage before it never does.
+    let points = "#version 330\nlayout(points) in;\nlayout(points, max_vertices = 2) out;\n\
+                  void main() { gl_Position = gl_in[0].gl_Position; EmitVertex();\n\
+                  gl_Position = gl_in[0].gl_Position + 1.0; EmitVertex(); }\n";
+    let p = link_all(&[(Stage::Vertex, POINT_VS), (Stage::Geometry, points)]).expect("links");
+    assert_eq!(p.default_block_size, 16);
+    assert!(has_capability(&p.stages[1].1, 24), "GeometryPointSize");
+    for (_, words) in &p.stages {
+        validate(words);
+    }
+    let vs_gs = link_all(&[(Stage::Vertex, VS), (Stage::Geometry, GS)]).expect("links");
+    assert!(!has_capability(&vs_gs.stages[1].1, 24));
+    for (_, words) in &vs_gs.stages {
+        validate(words);
+    }
+}
+
+#[test]
+fn rectangle_textures_are_read_as_2d_ones() {
+    let fs = "#version 330\nuniform sampler2DRect r;\nuniform sampler2DRectShadow rs;\n\
+              uniform sampler2D t;\nin vec2 uv;\nout vec4 o;\nvoid main() {\n\
+              o = texture(r, uv) + textureProj(r, vec3(uv, 2.0))\n\
+              + textureProj(r, vec4(uv, 0.0, 2.0))\n\
+              + texelFetch(r, ivec2(uv)) + vec4(textureSize(r), 0.0, 0.0)\n\
+              + texture(rs, vec3(uv, 0.5)) + textureProj(rs, vec4(uv, 0.5, 2.0))\n\
+              + textureGrad(r, uv, vec2(1.0), vec2(1.0)) + textureOffset(r, uv, ivec2(1, 1))\n\
+              + texture(t, uv); }\n";
+    let p = link_all(&[(Stage::Fragment, fs)]).expect("links");
+    let words = &p.stages[0].1;
+    validate(words);
+    assert!(!crate::rectangle::uses_rectangles(words));
+    assert!(!has_capability(words, 37), "SampledRect is gone");
+    // GL still sees rectangle samplers.
+    let targets: Vec<gltype::SamplerTarget> = p.samplers.iter().map(|s| s.target).collect();
+    assert_eq!(
+        targets,
+        [
+            gltype::SamplerTarget::Rectangle,
+            gltype::SamplerTarget::Rectangle,
+            gltype::SamplerTarget::D2
+        ]
+    );
+    // Seven sampling instructions divide by the size of level 0; textureSize asks for it.
+    let queries = crate::spirv::instructions(words)
+        .flatten()
+        .filter(|(_, o, _)| *o == 103)
+        .count();
+    assert_eq!(queries, 8);
+}
+
+#[test]
+fn uniform_initializers_fill_the_default_block() {
+    let fs = "#version 330\nuniform vec4 tint = vec4(0.5, 0.25, 1.0, 2.0);\nuniform float k;\n\
+              uniform mat2 m = mat2(1.0, 2.0, 3.0, 4.0);\nuniform int n[2] = int[2](7, -8);\n\
+              struct S { bool b; uint u; };\nuniform S s = S(true, 9u);\nout vec4 o;\n\
+              void main() { o = tint * k * m[1].x * float(n[1]) * float(s.b) * float(s.u); }\n";
+    let p = link_all(&[(Stage::Fragment, fs)]).expect("links");
+    assert_eq!(p.log, "", "the initializers are honoured: no warning");
+    let word = |at: usize| {
+        let b = &p.default_block[at..at + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    };
+    let float = |at: usize| f32::from_bits(word(at));
+    let offset = |name: &str| {
+        p.uniforms
+            .iter()
+            .find(|u| u.name == name)
+            .map(|u| u.offset as usize)
+            .expect("active")
+    };
+    let t = offset("tint");
+    assert_eq!(
+        [float(t), float(t + 4), float(t + 8), float(t + 12)],
+        [0.5, 0.25, 1.0, 2.0]
+    );
+    assert_eq!(float(offset("k")), 0.0);
+    let m = offset("m");
+    assert_eq!(
+        [float(m), float(m + 4), float(m + 16), float(m + 20)],
+        [1.0, 2.0, 3.0, 4.0]
+    );
+    let n = offset("n[0]");
+    assert_eq!([word(n), word(n + 16)], [7, (-8i32) as u32]);
+    assert_eq!([word(offset("s.b")), word(offset("s.u"))], [1, 9]);
+    // The compile log has no warning either.
+    let c = compile(Stage::Fragment, fs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+}
+
+#[test]
+fn static_recursion_fails_the_compile() {
+    let vs = "#version 150\nin vec4 pos;\nfloat odd(float x);\n\
+              float even(float x) { return x <= 0.0 ? 1.0 : odd(x - 1.0); }\n\
+              float odd(float x) { return x <= 0.0 ? 0.0 : even(x - 1.0); }\n\
+              float once(float x) { return even(x); }\n\
+              void main() { gl_Position = pos * once(4.0); }\n";
+    let c = compile(Stage::Vertex, vs, &Limits::default());
+    assert!(!c.ok);
+    assert_eq!(
+        c.log,
+        "0:4: error: 'even' : function has static recursion\n\
+         0:5: error: 'odd' : function has static recursion\n"
+    );
+    // Calls without a cycle are fine.
+    let vs = "#version 330\nin vec4 pos;\nfloat f(float x) { return x; }\n\
+              float g(float x) { return f(x) + f(x); }\n\
+              void main() { gl_Position = pos * g(1.0); }\n";
+    let c = compile(Stage::Vertex, vs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+}
+
+#[test]
+fn fragment_output_locations_fail_the_link_not_the_compile() {
+    let fs = "#version 330\nlayout(location = 0) out vec4 a;\nlayout(location = 0) out vec4 b;\n\
+              void main() { a = vec4(1.0); b = vec4(0.0); }\n";
+    let c = compile(Stage::Fragment, fs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    let log = link_all(&[(Stage::Vertex, POINT_VS), (Stage::Fragment, fs)]).unwrap_err();
+    assert!(log.contains("overlapping use of location 0"), "{log}");
+    // Any other error keeps the compile failing.
+    let bad = "#version 330\nlayout(location = 8) out vec4 a;\nvoid main() { a = x; }\n";
+    let c = compile(Stage::Fragment, bad, &Limits::default());
+    assert!(!c.ok, "{}", c.log);
+}

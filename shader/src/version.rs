@@ -3,12 +3,13 @@
 //! glslang would compile more (and some of it only for Vulkan), so the version is checked
 //! here first, with GL's rules: `#version` must come before anything but comments and
 //! whitespace, a shader without one is GLSL 1.10, and only core-profile desktop versions
-//! from 1.40 on are accepted. Mesa also accepts 1.10-1.30 and the ES versions in core
-//! contexts; those need a source rewrite before glslang will take them for SPIR-V (they lack
-//! `in`/`out` or need ES-to-desktop shims), so they are refused with a log that says so.
+//! from 1.30 on are accepted (1.30 compiled as 1.40, see [`glslang_source`]). Mesa also
+//! accepts 1.10, 1.20 and the ES versions in core contexts; those need a source rewrite
+//! before glslang will take them for SPIR-V (they lack `in`/`out`, or need ES-to-desktop
+//! shims), so they are refused with a log that says so.
 
 /// Desktop GLSL versions compiled, as `#version` spells them.
-pub const SUPPORTED: &[u32] = &[140, 150, 330, 400, 410, 420, 430, 440, 450, 460];
+pub const SUPPORTED: &[u32] = &[130, 140, 150, 330, 400, 410, 420, 430, 440, 450, 460];
 
 /// `x.yz` as GLSL logs spell version 1yz.
 fn dotted(v: u32) -> String {
@@ -100,8 +101,17 @@ impl Scanner<'_> {
     }
 }
 
-/// Checks the `#version` of a shader; `Err` is the compile log GL reports.
-pub fn check(source: &str) -> Result<u32, String> {
+/// The `#version` directive: where its number starts (position and byte offset), the number
+/// and the profile as spelled.
+struct Directive {
+    at: Pos,
+    offset: usize,
+    number: String,
+    profile: String,
+}
+
+/// Finds the `#version` directive (`Err`: where the source starts, for a shader without).
+fn directive(source: &str) -> Result<Directive, Pos> {
     let mut s = Scanner {
         bytes: source.as_bytes(),
         at: 0,
@@ -109,28 +119,65 @@ pub fn check(source: &str) -> Result<u32, String> {
     };
     s.skip_blank(true);
     let start = s.pos;
-    let mut version = None;
     if s.peek() == Some(b'#') {
         s.bump();
         s.skip_blank(false);
         if s.word() == "version" {
             s.skip_blank(false);
             let at = s.pos;
+            let offset = s.at;
             let number = s.word().to_string();
             s.skip_blank(false);
             let profile = s.word().to_string();
-            version = Some((at, number, profile));
+            return Ok(Directive {
+                at,
+                offset,
+                number,
+                profile,
+            });
         }
     }
-    let Some((at, number, profile)) = version else {
-        // No #version: GLSL 1.10, which core contexts do not compile.
-        return Err(format!(
-            "{}:{}({}): error: GLSL 1.10 is not supported. Supported versions are: {}\n",
-            0,
-            start.line,
-            start.column,
-            supported_list()
-        ));
+    Err(start)
+}
+
+/// The source as glslang is given it: a `#version 130` reads `#version 140` (same length, so
+/// lines and columns stay).
+///
+/// GLSL 1.30 has no profiles, and core contexts compile it (Mesa does). What glslang
+/// compiles for SPIR-V starts at 1.40, which keeps all of 1.30 but the fixed-function
+/// built-ins it deprecated (`gl_ModelViewMatrix`, `ftransform`, ...), which a core context
+/// has no state for; a 1.30 shader using them fails to compile with an undeclared
+/// identifier.
+pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
+    match directive(source) {
+        Ok(d) if d.number == "130" => {
+            let mut text = source.to_string();
+            text.replace_range(d.offset..d.offset + 3, "140");
+            std::borrow::Cow::Owned(text)
+        }
+        _ => std::borrow::Cow::Borrowed(source),
+    }
+}
+
+/// Checks the `#version` of a shader; `Err` is the compile log GL reports.
+pub fn check(source: &str) -> Result<u32, String> {
+    let Directive {
+        at,
+        number,
+        profile,
+        ..
+    } = match directive(source) {
+        Ok(d) => d,
+        Err(start) => {
+            // No #version: GLSL 1.10, which core contexts do not compile.
+            return Err(format!(
+                "{}:{}({}): error: GLSL 1.10 is not supported. Supported versions are: {}\n",
+                0,
+                start.line,
+                start.column,
+                supported_list()
+            ));
+        }
     };
     let here = format!("0:{}({})", at.line, at.column);
     let Ok(v) = number.parse::<u32>() else {
@@ -181,11 +228,17 @@ mod tests {
             e.starts_with("0:1(1): error: GLSL 1.10 is not supported"),
             "{e}"
         );
-        let e = check("#version 130\n").unwrap_err();
+        let e = check("#version 120\n").unwrap_err();
         assert!(
-            e.starts_with("0:1(10): error: GLSL 1.30 is not supported"),
+            e.starts_with("0:1(10): error: GLSL 1.20 is not supported"),
             "{e}"
         );
+        assert_eq!(check("#version 130\nin vec4 p;\n"), Ok(130));
+        assert_eq!(
+            glslang_source("/* 1.30 */ #  version 130\nin vec4 p;\n"),
+            "/* 1.30 */ #  version 140\nin vec4 p;\n"
+        );
+        assert_eq!(glslang_source("#version 330\n"), "#version 330\n");
         let e = check("#version 330 compatibility\n").unwrap_err();
         assert_eq!(
             e,
@@ -199,5 +252,6 @@ mod tests {
             "{e}"
         );
         assert!(supported_list().ends_with("4.50, and 4.60"));
+        assert!(supported_list().starts_with("1.30, 1.40,"));
     }
 }

@@ -3,7 +3,7 @@
 use bevy_ecs::entity::Entity;
 use bevy_ecs::world::World;
 use tessera_components::object::{Buffer, Program};
-use tessera_components::state::ContextState;
+use tessera_components::state::{ContextState, cap};
 use tessera_wire::record::Record;
 use tessera_wire::state::MAX_UNIFORM_BUFFER_BINDINGS;
 
@@ -18,17 +18,48 @@ pub fn emit_program(program: Option<&Program>, dev: &mut Device, shadow: &mut Sh
     }
 }
 
-/// Emits `SetUniforms` with the program's default block if the backend has older values.
-pub fn emit_uniforms(program: Option<&Program>, dev: &mut Device, shadow: &mut Shadow) {
+/// Bytes of the hidden slot that ends a default block (see `tessera_shader::Program`).
+const HIDDEN_SLOT: usize = 16;
+
+/// The fixed point size the program's last pre-rasterization stage reads from the hidden
+/// slot: `glPointSize`'s value while `PROGRAM_POINT_SIZE` is off; 0 (the shader's own size)
+/// while it is on.
+fn fixed_point_size(st: &ContextState) -> f32 {
+    if st.caps.has(cap::PROGRAM_POINT_SIZE) {
+        0.0
+    } else {
+        st.point_size
+    }
+}
+
+/// Emits `SetUniforms` with the program's default block if the backend has older values,
+/// the fixed point size written into the block's hidden slot.
+///
+/// The shadow keys the block by program and uniform generation; a change of the point
+/// size or of `PROGRAM_POINT_SIZE` forgets it (see [`crate::validate::run`]).
+pub fn emit_uniforms(
+    st: &ContextState,
+    program: Option<&Program>,
+    dev: &mut Device,
+    shadow: &mut Shadow,
+) {
     let Some(p) = program else { return };
     let (Some(handle), Some(linked)) = (p.handle, p.linked_state.as_ref()) else {
         return;
     };
-    if linked.default_block.is_empty() {
+    let block = &linked.default_block;
+    if block.len() < HIDDEN_SLOT {
         return;
     }
     if changed(&mut shadow.uniforms, (handle, p.uniforms_generation)) {
-        let data = dev.enc.stage(&linked.default_block);
+        let size = fixed_point_size(st).to_le_bytes();
+        let hidden = block.len() - HIDDEN_SLOT;
+        // The stage bytes come zeroed: the slot's other 12 bytes stay 0.
+        let data = dev.enc.stage_with(block.len(), |bytes| {
+            debug_assert_eq!(bytes.len(), block.len());
+            bytes[..hidden].copy_from_slice(&block[..hidden]);
+            bytes[hidden..hidden + 4].copy_from_slice(&size);
+        });
         dev.push(Record::SetUniforms { data });
     }
 }

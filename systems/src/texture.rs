@@ -14,7 +14,9 @@
 
 use bevy_ecs::world::World;
 use tessera_components::gl::*;
-use tessera_components::object::{Image, MAX_LEVELS, Sampler, SamplerParams, Texture, TextureBindingCache};
+use tessera_components::object::{
+    Image, MAX_LEVELS, Sampler, SamplerParams, Texture, TextureBindingCache,
+};
 use tessera_components::state::{ContextState, TextureTarget};
 use tessera_wire::format::{CompareFunc, Filter, FormatClass, MipFilter, Wrap};
 use tessera_wire::record::Record;
@@ -216,7 +218,8 @@ fn slot_binding(
     let Some(entity) = st.textures[unit][target as usize] else {
         return (None, None);
     };
-    let sampler = st.samplers[unit].and_then(|s| world.get::<Sampler>(s).map(|x| (s, x.generation, x.params)));
+    let sampler = st.samplers[unit]
+        .and_then(|s| world.get::<Sampler>(s).map(|x| (s, x.generation, x.params)));
     let sampler_key = sampler.map(|(e, generation, _)| (e, generation));
     // Fast path: the texture was bound for sampling before and nothing it depends on changed.
     {

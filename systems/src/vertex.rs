@@ -73,14 +73,20 @@ pub fn emit_vertex_layout(
     shadow: &mut Shadow,
 ) {
     let Some(vao_entity) = vao_entity else { return };
-    let Device { enc, alloc, csos, .. } = dev;
+    let Device {
+        enc, alloc, csos, ..
+    } = dev;
     let cache = &mut csos.vertex_layout;
     // Fast path: the array remembers the CSO of its current layout (a shared lookup; the
     // mutable one is only needed to fill the cache).
     let cached = match world.get::<VertexArray>(vao_entity) {
         None => return,
         Some(vao) => match vao.layout_cso {
-            Some((generation, cso)) if generation == vao.layout_generation && cache.is_live(cso) => Some(cso),
+            Some((generation, cso))
+                if generation == vao.layout_generation && cache.is_live(cso) =>
+            {
+                Some(cso)
+            }
             _ => None,
         },
     };
@@ -90,13 +96,18 @@ pub fn emit_vertex_layout(
             cso
         }
         None => {
-            let Some(mut vao) = world.get_mut::<VertexArray>(vao_entity) else { return };
+            let Some(mut vao) = world.get_mut::<VertexArray>(vao_entity) else {
+                return;
+            };
             let key = vertex_layout(&vao);
             let cso = cache.get_or_create(
                 &key,
                 alloc,
                 enc,
-                |cso, layout| Record::CreateVertexLayout { cso, layout: Box::new(*layout) },
+                |cso, layout| Record::CreateVertexLayout {
+                    cso,
+                    layout: Box::new(*layout),
+                },
                 |cso| Record::DestroyVertexLayout { cso },
             );
             vao.layout_cso = Some((vao.layout_generation, cso));

@@ -73,11 +73,13 @@ fn tolerance(scene: &str) -> u8 {
 /// `scene backend reason...` with backend `gles`, `vulkan` or `all`.
 pub fn known_failure(scene: &str, backend: Backend) -> Option<&'static str> {
     let list = include_str!("../expectations/differential-fails.txt");
-    list.lines().filter(|l| !l.trim_start().starts_with('#')).find_map(|l| {
-        let mut words = l.splitn(3, ' ');
-        let (name, on, reason) = (words.next()?, words.next()?, words.next()?);
-        (name == scene && (on == backend.name() || on == "all")).then_some(reason.trim())
-    })
+    list.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .find_map(|l| {
+            let mut words = l.splitn(3, ' ');
+            let (name, on, reason) = (words.next()?, words.next()?, words.next()?);
+            (name == scene && (on == backend.name() || on == "all")).then_some(reason.trim())
+        })
 }
 
 /// Reads the whole default framebuffer as RGBA8, bottom row first.
@@ -110,10 +112,15 @@ pub fn tessera_on(backend: Backend, transport: TransportKind, width: i32, height
         ..Config::default()
     };
     match backend {
-        Backend::Gles => Context::new(&config).expect("the GLES backend (Mesa llvmpipe) on this machine"),
+        Backend::Gles => {
+            Context::new(&config).expect("the GLES backend (Mesa llvmpipe) on this machine")
+        }
         Backend::Vulkan => {
             crate::ensure_lavapipe();
-            let options = tessera_backend_vk::VkOptions { validation: true, ..tessera_backend_vk::VkOptions::default() };
+            let options = tessera_backend_vk::VkOptions {
+                validation: true,
+                ..tessera_backend_vk::VkOptions::default()
+            };
             let vk = tessera_backend_vk::VulkanBackend::with_options(&options)
                 .expect("the Vulkan backend (lavapipe, vulkan-validationlayers) on this machine");
             Context::with_backend(&config, Box::new(vk))
@@ -124,20 +131,32 @@ pub fn tessera_on(backend: Backend, transport: TransportKind, width: i32, height
 /// Runs `scene` on the native driver and on Tessera (GLES and Vulkan, inproc and thread),
 /// checks the probes everywhere, and compares Tessera's pixels with the native driver's.
 pub fn check(name: &str, width: i32, height: i32, scene: impl Fn(&mut dyn Gl), probes: &[Probe]) {
-    let mut native = NativeGl::new(width, height).expect("native desktop GL through the system EGL");
+    let mut native =
+        NativeGl::new(width, height).expect("native desktop GL through the system EGL");
     scene(&mut native);
     let native_error = native.get_error();
     let expected = read_back(&mut native, width, height);
-    assert_eq!(native_error, NO_ERROR, "{name}: the scene raised {native_error:#x} on the native driver");
+    assert_eq!(
+        native_error, NO_ERROR,
+        "{name}: the scene raised {native_error:#x} on the native driver"
+    );
     for p in probes {
-        assert_eq!(pixel(&expected, width, p.x, p.y), p.rgba, "{name}: native pixel ({}, {})", p.x, p.y);
+        assert_eq!(
+            pixel(&expected, width, p.x, p.y),
+            p.rgba,
+            "{name}: native pixel ({}, {})",
+            p.x,
+            p.y
+        );
     }
     drop(native);
     for backend in Backend::ALL {
         let known = known_failure(name, backend);
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             for transport in [TransportKind::Inproc, TransportKind::Thread] {
-                compare(name, backend, transport, width, height, &scene, probes, &expected);
+                compare(
+                    name, backend, transport, width, height, &scene, probes, &expected,
+                );
             }
         }));
         match (outcome, known) {
@@ -147,12 +166,17 @@ pub fn check(name: &str, width: i32, height: i32, scene: impl Fn(&mut dyn Gl), p
                 "{name} is listed as a known failure on {} ({reason}) but passes: remove it from the list",
                 backend.name()
             ),
-            (Err(_), Some(reason)) => eprintln!("{name} on {}: known failure ({reason})", backend.name()),
+            (Err(_), Some(reason)) => {
+                eprintln!("{name} on {}: known failure ({reason})", backend.name())
+            }
         }
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "one comparison's inputs, kept explicit")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one comparison's inputs, kept explicit"
+)]
 fn compare(
     name: &str,
     backend: Backend,
@@ -169,21 +193,38 @@ fn compare(
     scene(&mut ctx);
     let error = Gl::get_error(&mut ctx);
     let got = read_back(&mut ctx, width, height);
-    assert_eq!(error, NO_ERROR, "{name} on {t}: the scene raised {error:#x}");
+    assert_eq!(
+        error, NO_ERROR,
+        "{name} on {t}: the scene raised {error:#x}"
+    );
     let events: Vec<_> = ctx
         .take_events()
         .into_iter()
         .filter(|e| !matches!(e, tessera_engine::wire::Event::Unsupported { .. }))
         .collect();
-    assert!(events.is_empty(), "{name} on {t}: backend events {events:?}");
+    assert!(
+        events.is_empty(),
+        "{name} on {t}: backend events {events:?}"
+    );
     for p in probes {
-        assert_eq!(pixel(&got, width, p.x, p.y), p.rgba, "{name} on {t}: pixel ({}, {})", p.x, p.y);
+        assert_eq!(
+            pixel(&got, width, p.x, p.y),
+            p.rgba,
+            "{name} on {t}: pixel ({}, {})",
+            p.x,
+            p.y
+        );
     }
     let mut worst = (0u8, 0, 0);
     for y in 0..height {
         for x in 0..width {
             let (a, b) = (pixel(&got, width, x, y), pixel(expected, width, x, y));
-            let d = a.iter().zip(b).map(|(a, b)| a.abs_diff(b)).max().unwrap_or(0);
+            let d = a
+                .iter()
+                .zip(b)
+                .map(|(a, b)| a.abs_diff(b))
+                .max()
+                .unwrap_or(0);
             if d > worst.0 {
                 worst = (d, x, y);
             }

@@ -996,10 +996,14 @@ impl NativeEgl {
     fn open() -> Result<Self, String> {
         // By full path: a test process may have Tessera's own drop-in libEGL on its library
         // path, and the oracle must be the system's.
-        let path = ["/usr/lib/x86_64-linux-gnu/libEGL.so.1", "/usr/lib64/libEGL.so.1", "/usr/lib/libEGL.so.1"]
-            .into_iter()
-            .find(|p| std::path::Path::new(p).exists())
-            .ok_or("no system libEGL.so.1 (Debian package libegl1)")?;
+        let path = [
+            "/usr/lib/x86_64-linux-gnu/libEGL.so.1",
+            "/usr/lib64/libEGL.so.1",
+            "/usr/lib/libEGL.so.1",
+        ]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .ok_or("no system libEGL.so.1 (Debian package libegl1)")?;
         // Never unloaded (RTLD_NODELETE): EGL and the driver it loads leave thread-specific
         // data whose destructors run at each thread's exit; if the last NativeGl of the
         // process closed the library first, a test thread exiting later would call into
@@ -1011,10 +1015,15 @@ impl NativeEgl {
             .map_err(|e| e.to_string())?;
         // SAFETY: eglGetProcAddress has this C signature in every EGL.
         let get_proc_address = unsafe {
-            *lib.get::<unsafe extern "system" fn(*const u8) -> *const c_void>(b"eglGetProcAddress\0")
-                .map_err(|e| e.to_string())?
+            *lib.get::<unsafe extern "system" fn(*const u8) -> *const c_void>(
+                b"eglGetProcAddress\0",
+            )
+            .map_err(|e| e.to_string())?
         };
-        Ok(Self { lib, get_proc_address })
+        Ok(Self {
+            lib,
+            get_proc_address,
+        })
     }
 
     /// A function pointer of type `F` for `name` (an EGL function from the library, a GL
@@ -1056,13 +1065,18 @@ impl NativeGl {
     pub fn new(width: i32, height: i32) -> Result<Self, String> {
         crate::ensure_runtime_dir();
         let egl = NativeEgl::open()?;
-        type GetPlatformDisplay = unsafe extern "system" fn(u32, *mut c_void, *const isize) -> EglDisplay;
+        type GetPlatformDisplay =
+            unsafe extern "system" fn(u32, *mut c_void, *const isize) -> EglDisplay;
         type Initialize = unsafe extern "system" fn(EglDisplay, *mut i32, *mut i32) -> u32;
         type BindApi = unsafe extern "system" fn(u32) -> u32;
-        type ChooseConfig = unsafe extern "system" fn(EglDisplay, *const i32, *mut EglConfig, i32, *mut i32) -> u32;
-        type CreatePbuffer = unsafe extern "system" fn(EglDisplay, EglConfig, *const i32) -> EglSurface;
-        type CreateContext = unsafe extern "system" fn(EglDisplay, EglConfig, EglContext, *const i32) -> EglContext;
-        type MakeCurrent = unsafe extern "system" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> u32;
+        type ChooseConfig =
+            unsafe extern "system" fn(EglDisplay, *const i32, *mut EglConfig, i32, *mut i32) -> u32;
+        type CreatePbuffer =
+            unsafe extern "system" fn(EglDisplay, EglConfig, *const i32) -> EglSurface;
+        type CreateContext =
+            unsafe extern "system" fn(EglDisplay, EglConfig, EglContext, *const i32) -> EglContext;
+        type MakeCurrent =
+            unsafe extern "system" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> u32;
         let get_platform_display: GetPlatformDisplay = egl.proc("eglGetPlatformDisplay")?;
         let initialize: Initialize = egl.proc("eglInitialize")?;
         let bind_api: BindApi = egl.proc("eglBindAPI")?;
@@ -1074,7 +1088,11 @@ impl NativeGl {
         // attribute lists are EGL_NONE-terminated arrays that outlive the calls;
         // out-parameters point to live locals; failures are checked before use.
         unsafe {
-            let display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, std::ptr::null_mut(), std::ptr::null());
+            let display = get_platform_display(
+                EGL_PLATFORM_SURFACELESS_MESA,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+            );
             if display.is_null() {
                 return Err("no surfaceless EGL display (Debian package libegl-mesa0)".into());
             }
@@ -1086,24 +1104,50 @@ impl NativeGl {
                 return Err("the system EGL has no desktop OpenGL".into());
             }
             let attribs = [
-                EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8,
-                EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_DEPTH_SIZE, 24, EGL_STENCIL_SIZE, 8,
+                EGL_SURFACE_TYPE,
+                EGL_PBUFFER_BIT,
+                EGL_RENDERABLE_TYPE,
+                EGL_OPENGL_BIT,
+                EGL_RED_SIZE,
+                8,
+                EGL_GREEN_SIZE,
+                8,
+                EGL_BLUE_SIZE,
+                8,
+                EGL_ALPHA_SIZE,
+                8,
+                EGL_DEPTH_SIZE,
+                24,
+                EGL_STENCIL_SIZE,
+                8,
                 EGL_NONE,
             ];
             let mut config: EglConfig = std::ptr::null_mut();
             let mut count = 0;
-            if choose_config(display, attribs.as_ptr(), &mut config, 1, &mut count) == 0 || count < 1 {
+            if choose_config(display, attribs.as_ptr(), &mut config, 1, &mut count) == 0
+                || count < 1
+            {
                 return Err("no RGBA8 + depth/stencil pbuffer config".into());
             }
-            let surface = create_pbuffer(display, config, [EGL_WIDTH, width, EGL_HEIGHT, height, EGL_NONE].as_ptr());
+            let surface = create_pbuffer(
+                display,
+                config,
+                [EGL_WIDTH, width, EGL_HEIGHT, height, EGL_NONE].as_ptr(),
+            );
             if surface.is_null() {
                 return Err("eglCreatePbufferSurface failed".into());
             }
             let ctx_attribs = [
-                EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
+                EGL_CONTEXT_MAJOR_VERSION,
+                3,
+                EGL_CONTEXT_MINOR_VERSION,
+                3,
+                EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                EGL_NONE,
             ];
-            let context = create_context(display, config, std::ptr::null_mut(), ctx_attribs.as_ptr());
+            let context =
+                create_context(display, config, std::ptr::null_mut(), ctx_attribs.as_ptr());
             if context.is_null() {
                 return Err("no desktop GL 3.3 core context".into());
             }
@@ -1111,14 +1155,22 @@ impl NativeGl {
                 return Err("eglMakeCurrent failed".into());
             }
             let f = NativeFns::load(&egl)?;
-            Ok(Self { f, egl, display, context, surface, _not_send: std::marker::PhantomData })
+            Ok(Self {
+                f,
+                egl,
+                display,
+                context,
+                surface,
+                _not_send: std::marker::PhantomData,
+            })
         }
     }
 }
 
 impl Drop for NativeGl {
     fn drop(&mut self) {
-        type MakeCurrent = unsafe extern "system" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> u32;
+        type MakeCurrent =
+            unsafe extern "system" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> u32;
         type DestroyContext = unsafe extern "system" fn(EglDisplay, EglContext) -> u32;
         type DestroySurface = unsafe extern "system" fn(EglDisplay, EglSurface) -> u32;
         let (Ok(make_current), Ok(destroy_context), Ok(destroy_surface)) = (
@@ -1131,7 +1183,12 @@ impl Drop for NativeGl {
         // SAFETY: releasing and destroying the objects this value created, on the thread they
         // are current on.
         unsafe {
-            make_current(self.display, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut());
+            make_current(
+                self.display,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
             destroy_context(self.display, self.context);
             destroy_surface(self.display, self.surface);
         }

@@ -12,8 +12,8 @@
 pub mod differential;
 pub mod gl;
 pub mod measure;
-pub mod scenes;
 pub mod programs;
+pub mod scenes;
 
 use tessera_engine::wire::TransportKind;
 use tessera_engine::{Config, Context, SurfaceConfig};

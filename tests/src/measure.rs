@@ -1,6 +1,12 @@
-//! Measuring the frontend: CPU time of the calling thread, and a backend that discards.
+//! Measuring: CPU time of the calling thread and of the process, a backend that discards
+//! (the frontend alone), and a wrapper that publishes a backend's native creation counters
+//! while a transport owns it.
 
-use tessera_wire::backend::{Backend, BatchView, Caps, Outbox, Reply, SessionError};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tessera_wire::backend::{
+    Backend, BackendCounters, BatchView, Caps, Outbox, Reply, SessionError,
+};
 use tessera_wire::record::{ArchivedRecord, ReplyId};
 
 /// User and system CPU time of the calling thread, in nanoseconds.
@@ -20,10 +26,28 @@ pub fn thread_cpu_ns() -> (u64, u64) {
     (ns(usage.ru_utime), ns(usage.ru_stime))
 }
 
+/// User and system CPU time of the whole process (every thread: render threads, the native
+/// driver's workers), in nanoseconds.
+pub fn process_cpu_ns() -> (u64, u64) {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: as in `thread_cpu_ns`, with RUSAGE_SELF, which is valid everywhere.
+    let usage = unsafe {
+        if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
+            return (0, 0);
+        }
+        usage.assume_init()
+    };
+    let ns = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1_000;
+    (ns(usage.ru_utime), ns(usage.ru_stime))
+}
+
 /// Total CPU time of the calling thread in nanoseconds, at full clock resolution (the
 /// user/system split of [`thread_cpu_ns`] is only as fine as the scheduler tick).
 pub fn thread_cpu_total_ns() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `ts` is a valid, writable timespec and CLOCK_THREAD_CPUTIME_ID exists on Linux.
     if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
         return 0;
@@ -41,21 +65,152 @@ impl Backend for Sink {
         Caps::gl33_minimum("sink")
     }
 
+    fn counters(&self) -> Option<BackendCounters> {
+        Some(BackendCounters::default())
+    }
+
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
         for record in batch.archived.records.iter() {
             match record {
                 ArchivedRecord::Finish { reply } => {
-                    out.replies.push((ReplyId(reply.0.to_native()), Reply::Done));
+                    out.replies
+                        .push((ReplyId(reply.0.to_native()), Reply::Done));
                 }
                 ArchivedRecord::ReadBuffer { .. }
                 | ArchivedRecord::ReadPixels { .. }
                 | ArchivedRecord::QueryResult { .. }
                 | ArchivedRecord::WaitFence { .. } => {
-                    return Err(SessionError::Backend("the sink backend answers only Finish".to_owned()));
+                    return Err(SessionError::Backend(
+                        "the sink backend answers only Finish".to_owned(),
+                    ));
                 }
                 _ => {}
             }
         }
         Ok(())
+    }
+}
+
+/// CPU time at one instant: the calling thread's and the whole process's.
+///
+/// Totals are exact: the thread's comes from `CLOCK_THREAD_CPUTIME_ID`, the process's from
+/// `getrusage(RUSAGE_SELF)`, which brings the calling thread's run time up to date first.
+/// `getrusage(RUSAGE_THREAD)` does not (it lags by up to a scheduler tick, which is most of a
+/// short measurement), so for the thread it only supplies the user/system split, which is
+/// the scheduler's tick-sampled proportion either way.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CpuClock {
+    thread_total: u64,
+    thread: (u64, u64),
+    process: (u64, u64),
+}
+
+/// CPU time spent between two [`CpuClock`] readings, in nanoseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuSpan {
+    /// The calling thread, user.
+    pub app_user: u64,
+    /// The calling thread, system.
+    pub app_sys: u64,
+    /// The process's other threads (render thread, driver workers), user.
+    pub rest_user: u64,
+    /// The process's other threads, system.
+    pub rest_sys: u64,
+}
+
+/// Splits `total` in the proportion `user : sys` (all user when both are zero).
+fn split(total: u64, user: u64, sys: u64) -> (u64, u64) {
+    if user + sys == 0 {
+        return (total, 0);
+    }
+    let u = (u128::from(total) * u128::from(user) / u128::from(user + sys)) as u64;
+    (u, total - u)
+}
+
+impl CpuClock {
+    /// Reads the clocks.
+    pub fn now() -> Self {
+        Self {
+            thread_total: thread_cpu_total_ns(),
+            thread: thread_cpu_ns(),
+            process: process_cpu_ns(),
+        }
+    }
+
+    /// What was spent since `earlier`.
+    pub fn since(&self, earlier: &CpuClock) -> CpuSpan {
+        let app = self.thread_total.saturating_sub(earlier.thread_total);
+        let (tu, ts) = (
+            self.thread.0.saturating_sub(earlier.thread.0),
+            self.thread.1.saturating_sub(earlier.thread.1),
+        );
+        let (pu, ps) = (
+            self.process.0.saturating_sub(earlier.process.0),
+            self.process.1.saturating_sub(earlier.process.1),
+        );
+        let (app_user, app_sys) = split(app, tu, ts);
+        let rest = (pu + ps).saturating_sub(app);
+        let (rest_user, rest_sys) = split(rest, pu.saturating_sub(tu), ps.saturating_sub(ts));
+        CpuSpan {
+            app_user,
+            app_sys,
+            rest_user,
+            rest_sys,
+        }
+    }
+}
+
+/// Reads a backend's native creation counters while a transport owns the backend: what a
+/// [`Counted`] backend published after its latest batch, or a backend's own shared counters.
+#[derive(Clone)]
+pub struct CountersProbe(Arc<dyn Fn() -> Option<BackendCounters> + Send + Sync>);
+
+impl CountersProbe {
+    /// A probe reading `read` (a backend's own shared counters).
+    pub fn from_fn(read: impl Fn() -> Option<BackendCounters> + Send + Sync + 'static) -> Self {
+        Self(Arc::new(read))
+    }
+
+    /// The backend's native creations now (`None`: it does not count them).
+    pub fn get(&self) -> Option<BackendCounters> {
+        (self.0)()
+    }
+}
+
+/// A backend that forwards to another and publishes its [`Backend::counters`] after every
+/// batch, so the benchmark and tests can read them while a transport owns the backend (on
+/// its render thread, for `thread`).
+pub struct Counted {
+    inner: Box<dyn Backend>,
+    published: Arc<Mutex<Option<BackendCounters>>>,
+}
+
+impl Counted {
+    /// Wraps `inner`; the probe reads what it publishes.
+    pub fn new(inner: Box<dyn Backend>) -> (Self, CountersProbe) {
+        let published = Arc::new(Mutex::new(inner.counters()));
+        let read = published.clone();
+        let probe =
+            CountersProbe::from_fn(move || *read.lock().unwrap_or_else(PoisonError::into_inner));
+        (Self { inner, published }, probe)
+    }
+}
+
+impl Backend for Counted {
+    fn caps(&self) -> Caps {
+        self.inner.caps()
+    }
+
+    fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
+        let result = self.inner.apply(batch, out);
+        *self
+            .published
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = self.inner.counters();
+        result
+    }
+
+    fn counters(&self) -> Option<BackendCounters> {
+        self.inner.counters()
     }
 }

@@ -1,14 +1,36 @@
 //! Built-in scenes: GL call sequences shared by the main job, the benchmark and the tests.
 //!
-//! Each bench scene sets up its objects once and then issues `draws` draws per frame, with the
-//! per-draw state changes of piglit's `drawoverhead` matrix: none (`steady`), one uniform
-//! (`static`), or a block-game mix (`statechange`: bind one of 64 vertex arrays, one of 16
-//! textures, set a uniform, toggle blending). Triangles are tiny: the figures measure API and
-//! driver CPU cost, not rasterization.
+//! ## Bench scenes
+//! Modelled on piglit's `drawoverhead` matrix and block-game rendering. Each sets up its
+//! objects once; a frame clears, issues `draws` draws with the scene's per-draw changes, and
+//! flushes:
+//!
+//! | scene | per draw | per frame |
+//! |---|---|---|
+//! | `steady` | nothing | |
+//! | `static` | one uniform | |
+//! | `statechange` | bind one of 64 vertex arrays and one of 16 textures, a uniform, toggle blending | |
+//! | `programchange` | use one of 8 programs | |
+//! | `texturechange` | bind one of 16 textures | |
+//! | `ubochange` | bind one of 16 uniform buffers | |
+//! | `upload` | a triangle of the uploaded buffer | 256 KiB `buffer_sub_data` |
+//! | `readback` | one uniform | `read_pixels` of the whole target |
+//!
+//! Triangles are tiny (two pixels on a side on the 64 x 64 target), so the figures measure
+//! API and driver CPU cost, not rasterization. Every vertex lies on a quarter-pixel grid and
+//! every edge is an integer number of pixels long, so no pixel centre ever lies on an edge:
+//! drivers that break such ties differently (GL's lower-left origin against Vulkan's
+//! upper-left, under Zink) still cover the same pixels. The scenes are generic over [`Gl`], so
+//! the identical call sequence runs on Tessera and on the native drivers; [`Bench::checksum`]
+//! hashes the final image, which shows every implementation drew the same picture. Values
+//! that change per draw come from tables built at setup, so the loop adds next to nothing to
+//! what it measures.
 
 use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::pixel::Pixels;
+
+use crate::gl::Gl;
 
 /// Vertex shader of the bench scenes: a tiny triangle moved by a uniform offset.
 pub const BENCH_VS: &str = "#version 330 core
@@ -17,7 +39,7 @@ uniform vec4 offset;
 out vec2 uv;
 void main() {
     uv = position;
-    gl_Position = vec4(position * 0.01 + offset.xy, 0.0, 1.0);
+    gl_Position = vec4(position * 0.0625 + offset.xy, 0.0, 1.0);
 }
 ";
 
@@ -31,6 +53,462 @@ void main() {
     color = texture(tex, uv) * tint;
 }
 ";
+
+/// Vertex shader of `ubochange`: offset and tint come from a uniform block.
+pub const BENCH_UBO_VS: &str = "#version 330 core
+layout(location = 0) in vec2 position;
+layout(std140) uniform Params { vec4 offset; vec4 tint; };
+void main() {
+    gl_Position = vec4(position * 0.0625 + offset.xy, 0.0, 1.0);
+}
+";
+
+/// Fragment shader of `ubochange`.
+pub const BENCH_UBO_FS: &str = "#version 330 core
+layout(std140) uniform Params { vec4 offset; vec4 tint; };
+out vec4 color;
+void main() {
+    color = tint;
+}
+";
+
+/// Vertex shader of `upload`: positions are in clip space already.
+pub const BENCH_UPLOAD_VS: &str = "#version 330 core
+layout(location = 0) in vec2 position;
+void main() {
+    gl_Position = vec4(position, 0.0, 1.0);
+}
+";
+
+/// Fragment shader of `upload`: one colour.
+pub const BENCH_FLAT_FS: &str = "#version 330 core
+uniform vec4 tint;
+out vec4 color;
+void main() {
+    color = tint;
+}
+";
+
+/// Width and height of the bench scenes' target (the default framebuffer).
+pub const BENCH_SIZE: i32 = 64;
+/// Vertex arrays the statechange scene cycles through.
+pub const STATECHANGE_VAOS: usize = 64;
+/// Textures the statechange and texturechange scenes cycle through.
+pub const STATECHANGE_TEXTURES: usize = 16;
+/// Programs the programchange scene cycles through.
+pub const BENCH_PROGRAMS: usize = 8;
+/// Uniform buffers the ubochange scene cycles through.
+pub const BENCH_UBOS: usize = 16;
+/// Bytes the upload scene writes with `buffer_sub_data` each frame.
+pub const UPLOAD_BYTES: usize = 256 << 10;
+/// Positions per-draw offsets cycle through (a power of two: the index is a mask).
+const OFFSETS: usize = 256;
+
+/// Which per-draw changes a bench scene makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchScene {
+    /// Nothing changes between draws.
+    Steady,
+    /// One uniform changes per draw.
+    Static,
+    /// Vertex array, texture, uniform and blending change per draw.
+    StateChange,
+    /// The program changes per draw.
+    ProgramChange,
+    /// The bound texture changes per draw.
+    TextureChange,
+    /// The bound uniform buffer changes per draw.
+    UboChange,
+    /// 256 KiB of vertex data uploaded per frame, then drawn from.
+    Upload,
+    /// The whole target read back per frame.
+    Readback,
+}
+
+impl BenchScene {
+    /// Every bench scene.
+    pub const ALL: [BenchScene; 8] = [
+        BenchScene::Steady,
+        BenchScene::Static,
+        BenchScene::StateChange,
+        BenchScene::ProgramChange,
+        BenchScene::TextureChange,
+        BenchScene::UboChange,
+        BenchScene::Upload,
+        BenchScene::Readback,
+    ];
+
+    /// The scene's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchScene::Steady => "steady",
+            BenchScene::Static => "static",
+            BenchScene::StateChange => "statechange",
+            BenchScene::ProgramChange => "programchange",
+            BenchScene::TextureChange => "texturechange",
+            BenchScene::UboChange => "ubochange",
+            BenchScene::Upload => "upload",
+            BenchScene::Readback => "readback",
+        }
+    }
+
+    /// Parses a scene name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|b| b.name() == s)
+    }
+
+    /// Whether a frame of the scene waits for the backend (it reads pixels back).
+    pub fn reads_back(self) -> bool {
+        self == BenchScene::Readback
+    }
+}
+
+/// The objects of a bench scene.
+pub struct Bench {
+    scene: BenchScene,
+    programs: Vec<GLuint>,
+    offset: GLint,
+    tint: GLint,
+    vaos: Vec<GLuint>,
+    textures: Vec<GLuint>,
+    ubos: Vec<GLuint>,
+    offsets: Vec<[f32; 2]>,
+    upload: Vec<u8>,
+    upload_triangles: u64,
+    pixels: Vec<u8>,
+    draw: u64,
+}
+
+/// Compiles and links a program through [`Gl`], panicking with the logs on failure (the
+/// scenes use only shaders known to be valid).
+pub fn link_program<G: Gl + ?Sized>(gl: &mut G, vs: &str, fs: &str) -> GLuint {
+    let p = gl.create_program();
+    for (kind, src) in [(VERTEX_SHADER, vs), (FRAGMENT_SHADER, fs)] {
+        let s = gl.create_shader(kind);
+        gl.shader_source(s, src);
+        gl.compile_shader(s);
+        assert_eq!(
+            gl.get_shaderi(s, COMPILE_STATUS),
+            TRUE as i32,
+            "shader failed: {}",
+            gl.shader_info_log(s)
+        );
+        gl.attach_shader(p, s);
+        gl.delete_shader(s);
+    }
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "link failed: {}",
+        gl.program_info_log(p)
+    );
+    p
+}
+
+fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// A vertex array with one buffer holding a triangle at attribute 0.
+pub fn triangle_vao<G: Gl + ?Sized>(gl: &mut G, shift: f32) -> GLuint {
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buf);
+    let bytes = f32_bytes(&[shift, 0.0, 1.0 + shift, 0.0, shift, 1.0]);
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.bind_buffer(ARRAY_BUFFER, 0);
+    vao
+}
+
+/// A 4 x 4 RGBA8 texture of one colour, complete without mipmaps.
+pub fn small_texture<G: Gl + ?Sized>(gl: &mut G, rgba: [u8; 4]) -> GLuint {
+    let t = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D, t);
+    let texels: Vec<u8> = rgba.iter().copied().cycle().take(4 * 4 * 4).collect();
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        0,
+        RGBA8 as i32,
+        4,
+        4,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        Some(&texels),
+    );
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_MIN_FILTER, NEAREST as i32);
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_MAG_FILTER, NEAREST as i32);
+    t
+}
+
+/// A deterministic scatter of `n` points over most of the target, in clip space, each a
+/// quarter pixel past a pixel corner (see the module essay). Exact in `f32`.
+fn scatter(n: usize) -> Vec<[f32; 2]> {
+    let half = (BENCH_SIZE / 2) as f32;
+    let span = (BENCH_SIZE - 6) as usize;
+    (0..n)
+        .map(|i| {
+            let px = (i * 37) % span + 2;
+            let py = ((i / span) * 13 + i * 5) % span + 2;
+            [
+                (px as f32 + 0.25) / half - 1.0,
+                (py as f32 + 0.25) / half - 1.0,
+            ]
+        })
+        .collect()
+}
+
+/// A triangle's side in clip space: two pixels.
+const SIDE: f32 = 4.0 / BENCH_SIZE as f32;
+
+/// A colour for object `i` of `n` (alpha 255).
+fn colour(i: usize) -> [u8; 4] {
+    [
+        (i * 16 % 256) as u8,
+        255 - (i * 16 % 256) as u8,
+        (64 + i * 40 % 192) as u8,
+        255,
+    ]
+}
+
+impl Bench {
+    /// Creates the scene's objects and state on a [`BENCH_SIZE`]² default framebuffer.
+    pub fn setup<G: Gl + ?Sized>(gl: &mut G, scene: BenchScene) -> Self {
+        let mut b = Self {
+            scene,
+            programs: Vec::new(),
+            offset: -1,
+            tint: -1,
+            vaos: Vec::new(),
+            textures: Vec::new(),
+            ubos: Vec::new(),
+            offsets: scatter(OFFSETS),
+            upload: Vec::new(),
+            upload_triangles: 1,
+            pixels: Vec::new(),
+            draw: 0,
+        };
+        match scene {
+            BenchScene::UboChange => b.setup_ubos(gl),
+            BenchScene::Upload => b.setup_upload(gl),
+            _ => b.setup_textured(gl),
+        }
+        if scene.reads_back() {
+            b.pixels = vec![0; (BENCH_SIZE * BENCH_SIZE * 4) as usize];
+        }
+        gl.blend_func(SRC_ALPHA, ONE_MINUS_SRC_ALPHA);
+        gl.clear_color(0.1, 0.2, 0.3, 1.0);
+        b
+    }
+
+    /// The textured, uniform-driven scenes: a program per `programchange` slot (one
+    /// otherwise), vertex arrays and textures.
+    fn setup_textured<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        let n_programs = if self.scene == BenchScene::ProgramChange {
+            BENCH_PROGRAMS
+        } else {
+            1
+        };
+        for i in 0..n_programs {
+            // Each program's code differs (a distinct constant), so no driver can share them.
+            let fs = BENCH_FS.replace(
+                "* tint;",
+                &format!("* tint * {:.3};", 1.0 - i as f32 / 64.0),
+            );
+            let p = link_program(gl, BENCH_VS, &fs);
+            gl.use_program(p);
+            let offset = gl.get_uniform_location(p, "offset");
+            let tint = gl.get_uniform_location(p, "tint");
+            let tex = gl.get_uniform_location(p, "tex");
+            gl.uniform1i(tex, 0);
+            gl.uniform4f(tint, 1.0, 1.0, 1.0, 1.0);
+            let [x, y] = self.offsets[i * 17 % OFFSETS];
+            gl.uniform4f(offset, x, y, 0.0, 0.0);
+            self.offset = offset;
+            self.tint = tint;
+            self.programs.push(p);
+        }
+        let n_vaos = if self.scene == BenchScene::StateChange {
+            STATECHANGE_VAOS
+        } else {
+            1
+        };
+        // Shifted by whole pixels (half a unit of the shader's 2-pixel scale).
+        self.vaos = (0..n_vaos)
+            .map(|i| triangle_vao(gl, (i % 8) as f32 * 0.5))
+            .collect();
+        let n_tex = match self.scene {
+            BenchScene::StateChange | BenchScene::TextureChange => STATECHANGE_TEXTURES,
+            _ => 1,
+        };
+        self.textures = (0..n_tex).map(|i| small_texture(gl, colour(i))).collect();
+        gl.bind_vertex_array(self.vaos[0]);
+        gl.bind_texture(TEXTURE_2D, self.textures[0]);
+        gl.use_program(self.programs[0]);
+    }
+
+    /// `ubochange`: one program reading `Params`, and a buffer per slot.
+    fn setup_ubos<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        let p = link_program(gl, BENCH_UBO_VS, BENCH_UBO_FS);
+        gl.use_program(p);
+        let index = gl.get_uniform_block_index(p, "Params");
+        gl.uniform_block_binding(p, index, 0);
+        self.programs.push(p);
+        for i in 0..BENCH_UBOS {
+            let [x, y] = self.offsets[i * 13 % OFFSETS];
+            let c = colour(i).map(|v| f32::from(v) / 255.0);
+            let bytes = f32_bytes(&[x, y, 0.0, 0.0, c[0], c[1], c[2], 1.0]);
+            let ubo = gl.gen_buffer();
+            gl.bind_buffer(UNIFORM_BUFFER, ubo);
+            gl.buffer_data(UNIFORM_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+            self.ubos.push(ubo);
+        }
+        gl.bind_buffer(UNIFORM_BUFFER, 0);
+        gl.bind_buffer_base(UNIFORM_BUFFER, 0, self.ubos[0]);
+        self.vaos = vec![triangle_vao(gl, 0.0)];
+        gl.bind_vertex_array(self.vaos[0]);
+    }
+
+    /// `upload`: a 256 KiB vertex buffer of tiny triangles, rewritten every frame.
+    fn setup_upload<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        let p = link_program(gl, BENCH_UPLOAD_VS, BENCH_FLAT_FS);
+        gl.use_program(p);
+        let tint = gl.get_uniform_location(p, "tint");
+        gl.uniform4f(tint, 0.9, 0.6, 0.2, 1.0);
+        self.programs.push(p);
+        let triangles = UPLOAD_BYTES / 24;
+        let points = scatter(triangles);
+        let mut verts = Vec::with_capacity(UPLOAD_BYTES / 4);
+        for [x, y] in points {
+            verts.extend_from_slice(&[x, y, x + SIDE, y, x, y + SIDE]);
+        }
+        let mut bytes = f32_bytes(&verts);
+        bytes.resize(UPLOAD_BYTES, 0);
+        let vao = gl.gen_vertex_array();
+        gl.bind_vertex_array(vao);
+        let buf = gl.gen_buffer();
+        gl.bind_buffer(ARRAY_BUFFER, buf);
+        gl.buffer_data(ARRAY_BUFFER, UPLOAD_BYTES, None, STREAM_DRAW);
+        gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+        gl.enable_vertex_attrib_array(0);
+        // ARRAY_BUFFER stays bound: each frame's upload goes through it.
+        self.vaos = vec![vao];
+        self.upload = bytes;
+        self.upload_triangles = triangles as u64;
+    }
+
+    /// Starts a frame: clears the target, and uploads (`upload`).
+    #[inline]
+    pub fn begin_frame<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        gl.clear(COLOR_BUFFER_BIT);
+        if self.scene == BenchScene::Upload {
+            gl.buffer_sub_data(ARRAY_BUFFER, 0, &self.upload);
+        }
+    }
+
+    /// Issues one draw with the scene's per-draw changes.
+    #[inline]
+    pub fn draw<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        let i = self.draw;
+        self.draw += 1;
+        match self.scene {
+            BenchScene::Steady => {}
+            BenchScene::Static | BenchScene::Readback => {
+                let [x, y] = self.offsets[i as usize % OFFSETS];
+                gl.uniform4f(self.offset, x, y, 0.0, 0.0);
+            }
+            BenchScene::StateChange => {
+                gl.bind_vertex_array(self.vaos[(i % STATECHANGE_VAOS as u64) as usize]);
+                gl.bind_texture(
+                    TEXTURE_2D,
+                    self.textures[(i * 7 % STATECHANGE_TEXTURES as u64) as usize],
+                );
+                let [x, y] = self.offsets[i as usize % OFFSETS];
+                gl.uniform4f(self.offset, x, y, 0.0, 0.0);
+                if i.is_multiple_of(2) {
+                    gl.enable(BLEND);
+                } else {
+                    gl.disable(BLEND);
+                }
+            }
+            BenchScene::ProgramChange => {
+                gl.use_program(self.programs[(i % BENCH_PROGRAMS as u64) as usize])
+            }
+            BenchScene::TextureChange => {
+                gl.bind_texture(
+                    TEXTURE_2D,
+                    self.textures[(i * 7 % STATECHANGE_TEXTURES as u64) as usize],
+                );
+            }
+            BenchScene::UboChange => gl.bind_buffer_base(
+                UNIFORM_BUFFER,
+                0,
+                self.ubos[(i % BENCH_UBOS as u64) as usize],
+            ),
+            BenchScene::Upload => {
+                let t = i % self.upload_triangles;
+                gl.draw_arrays(TRIANGLES, (t * 3) as GLint, 3);
+                return;
+            }
+        }
+        gl.draw_arrays(TRIANGLES, 0, 3);
+    }
+
+    /// Ends a frame: reads the target back (`readback`), then flushes (a frame boundary
+    /// that does not wait).
+    #[inline]
+    pub fn end_frame<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        if self.scene.reads_back() {
+            gl.read_pixels(
+                0,
+                0,
+                BENCH_SIZE,
+                BENCH_SIZE,
+                RGBA,
+                UNSIGNED_BYTE,
+                &mut self.pixels,
+            );
+        }
+        gl.flush();
+    }
+
+    /// One whole frame of `draws` draws.
+    pub fn frame<G: Gl + ?Sized>(&mut self, gl: &mut G, draws: u32) {
+        self.begin_frame(gl);
+        for _ in 0..draws {
+            self.draw(gl);
+        }
+        self.end_frame(gl);
+    }
+
+    /// Waits for the work so far and hashes the whole target (FNV-1a over its RGBA8 bytes):
+    /// equal on every implementation that drew the same picture.
+    pub fn checksum<G: Gl + ?Sized>(&mut self, gl: &mut G) -> u64 {
+        gl.finish();
+        let mut pixels = vec![0u8; (BENCH_SIZE * BENCH_SIZE * 4) as usize];
+        gl.read_pixels(
+            0,
+            0,
+            BENCH_SIZE,
+            BENCH_SIZE,
+            RGBA,
+            UNSIGNED_BYTE,
+            &mut pixels,
+        );
+        pixels.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
+    /// The tint location of the (first) program (tests change it).
+    pub fn tint_location(&self) -> GLint {
+        self.tint
+    }
+}
 
 /// Compiles and links a program from vertex and fragment sources, panicking with the logs on
 /// failure (scenes use only shaders known to be valid).
@@ -59,7 +537,9 @@ pub fn shader_log(ctx: &mut Context, shader: GLuint) -> String {
     ctx.get_shaderiv(shader, INFO_LOG_LENGTH, &mut len);
     let mut buf = vec![0u8; len[0].max(1) as usize];
     ctx.get_shader_info_log(shader, buf.len() as GLsizei, None, &mut buf);
-    String::from_utf8_lossy(&buf).trim_end_matches('\0').to_owned()
+    String::from_utf8_lossy(&buf)
+        .trim_end_matches('\0')
+        .to_owned()
 }
 
 /// A program's info log.
@@ -68,132 +548,9 @@ pub fn program_log(ctx: &mut Context, program: GLuint) -> String {
     ctx.get_programiv(program, INFO_LOG_LENGTH, &mut len);
     let mut buf = vec![0u8; len[0].max(1) as usize];
     ctx.get_program_info_log(program, buf.len() as GLsizei, None, &mut buf);
-    String::from_utf8_lossy(&buf).trim_end_matches('\0').to_owned()
-}
-
-/// A vertex array with one buffer holding a triangle at attribute 0.
-pub fn triangle_vao(ctx: &mut Context, shift: f32) -> GLuint {
-    let vao = ctx.gen_vertex_array();
-    ctx.bind_vertex_array(vao);
-    let buf = ctx.gen_buffer();
-    ctx.bind_buffer(ARRAY_BUFFER, buf);
-    let verts: [f32; 6] = [shift, 0.0, 1.0 + shift, 0.0, shift, 1.0];
-    let bytes: Vec<u8> = verts.iter().flat_map(|v| v.to_le_bytes()).collect();
-    ctx.buffer_data(ARRAY_BUFFER, bytes.len() as isize, Some(&bytes), STATIC_DRAW);
-    ctx.vertex_attrib_pointer(0, 2, FLOAT, FALSE as u8, 0, 0);
-    ctx.enable_vertex_attrib_array(0);
-    ctx.bind_buffer(ARRAY_BUFFER, 0);
-    vao
-}
-
-/// A 4 x 4 RGBA8 texture of one colour, complete without mipmaps.
-pub fn small_texture(ctx: &mut Context, rgba: [u8; 4]) -> GLuint {
-    let mut t = [0];
-    ctx.gen_textures(1, &mut t);
-    ctx.bind_texture(TEXTURE_2D, t[0]);
-    let texels: Vec<u8> = rgba.iter().copied().cycle().take(4 * 4 * 4).collect();
-    ctx.tex_image_2d(TEXTURE_2D, 0, RGBA8 as i32, 4, 4, 0, RGBA, UNSIGNED_BYTE, Pixels::Bytes(&texels));
-    ctx.tex_parameteri(TEXTURE_2D, TEXTURE_MIN_FILTER, NEAREST as i32);
-    ctx.tex_parameteri(TEXTURE_2D, TEXTURE_MAG_FILTER, NEAREST as i32);
-    t[0]
-}
-
-/// Which per-draw changes a bench scene makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BenchScene {
-    /// Nothing changes between draws.
-    Steady,
-    /// One uniform changes per draw.
-    Static,
-    /// Vertex array, texture, uniform and blending change per draw.
-    StateChange,
-}
-
-impl BenchScene {
-    /// Every bench scene.
-    pub const ALL: [BenchScene; 3] = [BenchScene::Steady, BenchScene::Static, BenchScene::StateChange];
-
-    /// The scene's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            BenchScene::Steady => "steady",
-            BenchScene::Static => "static",
-            BenchScene::StateChange => "statechange",
-        }
-    }
-
-    /// Parses a scene name.
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|b| b.name() == s)
-    }
-}
-
-/// The objects of a bench scene.
-pub struct Bench {
-    scene: BenchScene,
-    offset: GLint,
-    tint: GLint,
-    vaos: Vec<GLuint>,
-    textures: Vec<GLuint>,
-    draw: u64,
-}
-
-/// Vertex arrays the statechange scene cycles through.
-pub const STATECHANGE_VAOS: usize = 64;
-/// Textures the statechange scene cycles through.
-pub const STATECHANGE_TEXTURES: usize = 16;
-
-impl Bench {
-    /// Creates the scene's objects and state.
-    pub fn setup(ctx: &mut Context, scene: BenchScene) -> Self {
-        let p = program(ctx, BENCH_VS, BENCH_FS);
-        ctx.use_program(p);
-        let offset = ctx.get_uniform_location(p, "offset");
-        let tint = ctx.get_uniform_location(p, "tint");
-        let tex = ctx.get_uniform_location(p, "tex");
-        ctx.uniform1i(tex, 0);
-        ctx.uniform4f(tint, 1.0, 1.0, 1.0, 1.0);
-        let n_vaos = if scene == BenchScene::StateChange { STATECHANGE_VAOS } else { 1 };
-        let vaos: Vec<GLuint> = (0..n_vaos).map(|i| triangle_vao(ctx, i as f32 * 0.01)).collect();
-        let n_tex = if scene == BenchScene::StateChange { STATECHANGE_TEXTURES } else { 1 };
-        let textures: Vec<GLuint> =
-            (0..n_tex).map(|i| small_texture(ctx, [(i * 16) as u8, 255 - (i * 16) as u8, 128, 255])).collect();
-        ctx.bind_vertex_array(vaos[0]);
-        ctx.bind_texture(TEXTURE_2D, textures[0]);
-        ctx.blend_func(SRC_ALPHA, ONE_MINUS_SRC_ALPHA);
-        Self { scene, offset, tint, vaos, textures, draw: 0 }
-    }
-
-    /// Issues one draw with the scene's per-draw changes.
-    #[inline]
-    pub fn draw(&mut self, ctx: &mut Context) {
-        let i = self.draw;
-        self.draw += 1;
-        match self.scene {
-            BenchScene::Steady => {}
-            BenchScene::Static => {
-                let x = (i % 200) as f32 * 0.01 - 1.0;
-                ctx.uniform4f(self.offset, x, 0.0, 0.0, 0.0);
-            }
-            BenchScene::StateChange => {
-                ctx.bind_vertex_array(self.vaos[(i % STATECHANGE_VAOS as u64) as usize]);
-                ctx.bind_texture(TEXTURE_2D, self.textures[(i * 7 % STATECHANGE_TEXTURES as u64) as usize]);
-                let x = (i % 200) as f32 * 0.01 - 1.0;
-                ctx.uniform4f(self.offset, x, 0.0, 0.0, 0.0);
-                if i % 2 == 0 {
-                    ctx.enable(BLEND);
-                } else {
-                    ctx.disable(BLEND);
-                }
-            }
-        }
-        ctx.draw_arrays(TRIANGLES, 0, 3);
-    }
-
-    /// The tint location (tests change it).
-    pub fn tint_location(&self) -> GLint {
-        self.tint
-    }
+    String::from_utf8_lossy(&buf)
+        .trim_end_matches('\0')
+        .to_owned()
 }
 
 /// Vertex shader of the demo's lit, textured objects.
@@ -246,7 +603,12 @@ fn quad_vao(ctx: &mut Context, size: f32, z: f32) -> GLuint {
     let buf = ctx.gen_buffer();
     ctx.bind_buffer(ARRAY_BUFFER, buf);
     let bytes = quad(size, z);
-    ctx.buffer_data(ARRAY_BUFFER, bytes.len() as isize, Some(&bytes), STATIC_DRAW);
+    ctx.buffer_data(
+        ARRAY_BUFFER,
+        bytes.len() as isize,
+        Some(&bytes),
+        STATIC_DRAW,
+    );
     ctx.vertex_attrib_pointer(0, 3, FLOAT, FALSE as u8, 20, 0);
     ctx.vertex_attrib_pointer(1, 2, FLOAT, FALSE as u8, 20, 12);
     ctx.enable_vertex_attrib_array(0);
@@ -257,7 +619,9 @@ fn quad_vao(ctx: &mut Context, size: f32, z: f32) -> GLuint {
 
 /// A translation and uniform scale as a column-major matrix.
 fn transform(x: f32, y: f32, scale: f32) -> [f32; 16] {
-    [scale, 0.0, 0.0, 0.0, 0.0, scale, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, x, y, 0.0, 1.0]
+    [
+        scale, 0.0, 0.0, 0.0, 0.0, scale, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, x, y, 0.0, 1.0,
+    ]
 }
 
 /// The main job's scene: each frame renders a checkerboard into a texture (render-to-texture
@@ -300,7 +664,17 @@ impl Demo {
         ctx.gen_textures(1, &mut t);
         let target = t[0];
         ctx.bind_texture(TEXTURE_2D, target);
-        ctx.tex_image_2d(TEXTURE_2D, 0, RGBA8 as i32, 64, 64, 0, RGBA, UNSIGNED_BYTE, Pixels::None);
+        ctx.tex_image_2d(
+            TEXTURE_2D,
+            0,
+            RGBA8 as i32,
+            64,
+            64,
+            0,
+            RGBA,
+            UNSIGNED_BYTE,
+            Pixels::None,
+        );
         ctx.tex_parameteri(TEXTURE_2D, TEXTURE_MIN_FILTER, LINEAR as i32);
         let mut f = [0];
         ctx.gen_framebuffers(1, &mut f);
@@ -312,7 +686,10 @@ impl Demo {
         ctx.bind_renderbuffer(RENDERBUFFER, r[0]);
         ctx.renderbuffer_storage(RENDERBUFFER, DEPTH_COMPONENT24, 64, 64);
         ctx.framebuffer_renderbuffer(FRAMEBUFFER, DEPTH_ATTACHMENT, RENDERBUFFER, r[0]);
-        assert_eq!(ctx.check_framebuffer_status(FRAMEBUFFER), FRAMEBUFFER_COMPLETE);
+        assert_eq!(
+            ctx.check_framebuffer_status(FRAMEBUFFER),
+            FRAMEBUFFER_COMPLETE
+        );
         ctx.bind_framebuffer(FRAMEBUFFER, 0);
 
         // A second texture: a 16 x 16 gradient with mipmaps.
@@ -323,13 +700,37 @@ impl Demo {
         let texels: Vec<u8> = (0..16 * 16)
             .flat_map(|i| [(i % 16 * 16) as u8, (i / 16 * 16) as u8, 160, 255])
             .collect();
-        ctx.tex_image_2d(TEXTURE_2D, 0, RGBA8 as i32, 16, 16, 0, RGBA, UNSIGNED_BYTE, Pixels::Bytes(&texels));
+        ctx.tex_image_2d(
+            TEXTURE_2D,
+            0,
+            RGBA8 as i32,
+            16,
+            16,
+            0,
+            RGBA,
+            UNSIGNED_BYTE,
+            Pixels::Bytes(&texels),
+        );
         ctx.generate_mipmap(TEXTURE_2D);
 
-        let quads = (0..DEMO_OBJECTS).map(|i| quad_vao(ctx, 1.0, i as f32 / DEMO_OBJECTS as f32 - 0.5)).collect();
+        let quads = (0..DEMO_OBJECTS)
+            .map(|i| quad_vao(ctx, 1.0, i as f32 / DEMO_OBJECTS as f32 - 0.5))
+            .collect();
         ctx.enable(DEPTH_TEST);
         ctx.blend_func(SRC_ALPHA, ONE_MINUS_SRC_ALPHA);
-        Self { pattern, object, phase, mvp, tint, fbo, target, photo, quads, size: (width, height), frame: 0 }
+        Self {
+            pattern,
+            object,
+            phase,
+            mvp,
+            tint,
+            fbo,
+            target,
+            photo,
+            quads,
+            size: (width, height),
+            frame: 0,
+        }
     }
 
     /// Renders one frame.
@@ -360,9 +761,27 @@ impl Demo {
             } else {
                 ctx.disable(BLEND);
             }
-            ctx.bind_texture(TEXTURE_2D, if i % 2 == 0 { self.target } else { self.photo });
-            ctx.uniform4f(self.tint, 1.0, 1.0, 1.0, if translucent { 0.5 } else { 1.0 });
-            ctx.uniform_matrix4fv(self.mvp, 1, FALSE as u8, &transform(a.cos() * 0.6, a.sin() * 0.6, 0.25));
+            ctx.bind_texture(
+                TEXTURE_2D,
+                if i.is_multiple_of(2) {
+                    self.target
+                } else {
+                    self.photo
+                },
+            );
+            ctx.uniform4f(
+                self.tint,
+                1.0,
+                1.0,
+                1.0,
+                if translucent { 0.5 } else { 1.0 },
+            );
+            ctx.uniform_matrix4fv(
+                self.mvp,
+                1,
+                FALSE as u8,
+                &transform(a.cos() * 0.6, a.sin() * 0.6, 0.25),
+            );
             ctx.bind_vertex_array(vao);
             ctx.draw_arrays(TRIANGLES, 0, 6);
         }

@@ -14,13 +14,22 @@ fn dependency_closure() -> HashMap<String, BTreeSet<String>> {
         .arg(&manifest)
         .output()
         .expect("running cargo metadata");
-    assert!(output.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let meta: serde_json::Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
     let name_of: HashMap<String, String> = meta["packages"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| (p["id"].as_str().unwrap().to_owned(), p["name"].as_str().unwrap().to_owned()))
+        .map(|p| {
+            (
+                p["id"].as_str().unwrap().to_owned(),
+                p["name"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect();
     let mut direct: HashMap<String, Vec<String>> = HashMap::new();
     for node in meta["resolve"]["nodes"].as_array().unwrap() {
@@ -30,7 +39,11 @@ fn dependency_closure() -> HashMap<String, BTreeSet<String>> {
             .unwrap()
             .iter()
             .filter(|d| {
-                d["dep_kinds"].as_array().unwrap().iter().any(|k| k["kind"].is_null() || k["kind"] == "build")
+                d["dep_kinds"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|k| k["kind"].is_null() || k["kind"] == "build")
             })
             .map(|d| d["pkg"].as_str().unwrap().to_owned())
             .collect();
@@ -55,11 +68,21 @@ fn dependency_closure() -> HashMap<String, BTreeSet<String>> {
 #[test]
 fn backends_and_wire_never_depend_on_the_frontend() {
     let closure = dependency_closure();
-    let frontend = ["tessera-components", "tessera-systems", "tessera-engine", "tessera-capi"];
+    let frontend = [
+        "tessera-components",
+        "tessera-systems",
+        "tessera-engine",
+        "tessera-capi",
+    ];
     for consumer in ["tessera-wire", "tessera-backend-vk", "tessera-backend-gles"] {
-        let deps = closure.get(consumer).unwrap_or_else(|| panic!("{consumer} is a workspace member"));
+        let deps = closure
+            .get(consumer)
+            .unwrap_or_else(|| panic!("{consumer} is a workspace member"));
         let bad: Vec<_> = frontend.iter().filter(|f| deps.contains(**f)).collect();
-        assert!(bad.is_empty(), "{consumer} depends on the frontend: {bad:?}");
+        assert!(
+            bad.is_empty(),
+            "{consumer} depends on the frontend: {bad:?}"
+        );
     }
     // The check can fail: the engine does depend on the frontend crates below it.
     assert!(closure["tessera-engine"].contains("tessera-systems"));

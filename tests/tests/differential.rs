@@ -25,11 +25,21 @@ fn triangle(gl: &mut dyn Gl) -> Vec<u8> {
         let s = gl.create_shader(kind);
         gl.shader_source(s, src);
         gl.compile_shader(s);
-        assert_eq!(gl.get_shaderi(s, COMPILE_STATUS), TRUE as i32, "{}", gl.shader_info_log(s));
+        assert_eq!(
+            gl.get_shaderi(s, COMPILE_STATUS),
+            TRUE as i32,
+            "{}",
+            gl.shader_info_log(s)
+        );
         gl.attach_shader(p, s);
     }
     gl.link_program(p);
-    assert_eq!(gl.get_programi(p, LINK_STATUS), TRUE as i32, "{}", gl.program_info_log(p));
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
     gl.use_program(p);
     let loc = gl.get_uniform_location(p, "color");
     gl.uniform4f(loc, 1.0, 0.5, 0.0, 1.0);
@@ -37,7 +47,10 @@ fn triangle(gl: &mut dyn Gl) -> Vec<u8> {
     gl.bind_vertex_array(vao);
     let buf = gl.gen_buffer();
     gl.bind_buffer(ARRAY_BUFFER, buf);
-    let verts: Vec<u8> = [-0.9f32, -0.9, 0.9, -0.9, -0.9, 0.9].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let verts: Vec<u8> = [-0.9f32, -0.9, 0.9, -0.9, -0.9, 0.9]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
     gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
     gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
     gl.enable_vertex_attrib_array(0);
@@ -62,9 +75,20 @@ fn a_triangle_matches_the_native_driver() {
         let mut ctx = Context::new(&config).expect("the GLES backend on this machine");
         let got = triangle(&mut ctx);
         let at = |p: &[u8], x: usize, y: usize| p[(y * 32 + x) * 4..][..4].to_vec();
-        assert_eq!(at(&got, 4, 4), [255, 128, 0, 255], "{transport:?}: inside the triangle");
-        assert_eq!(at(&got, 30, 30), [0, 64, 128, 255], "{transport:?}: outside");
-        assert!(got == expected, "{transport:?}: pixels differ from the native driver's");
+        assert_eq!(
+            at(&got, 4, 4),
+            [255, 128, 0, 255],
+            "{transport:?}: inside the triangle"
+        );
+        assert_eq!(
+            at(&got, 30, 30),
+            [0, 64, 128, 255],
+            "{transport:?}: outside"
+        );
+        assert!(
+            got == expected,
+            "{transport:?}: pixels differ from the native driver's"
+        );
     }
 }
 
@@ -82,6 +106,33 @@ fn the_harness_checks_probes_and_pixels() {
             gl.clear_color(0.0, 1.0, 0.0, 1.0);
             gl.clear(COLOR_BUFFER_BIT);
         },
-        &[tessera_tests::differential::probe(1, 1, [0, 255, 0, 255]), tessera_tests::differential::probe(12, 12, [255, 0, 0, 255])],
+        &[
+            tessera_tests::differential::probe(1, 1, [0, 255, 0, 255]),
+            tessera_tests::differential::probe(12, 12, [255, 0, 0, 255]),
+        ],
     );
+}
+
+#[test]
+fn a_context_released_on_one_thread_renders_on_another() {
+    // The in-process GLES backend's native context is current on the thread that applied
+    // the last batch; releasing the GL context (as eglMakeCurrent does) must let another
+    // thread carry on.
+    let mut ctx = tessera_tests::differential::tessera(TransportKind::Inproc, 32, 32);
+    ctx.clear_color(1.0, 0.0, 0.0, 1.0);
+    ctx.clear(COLOR_BUFFER_BIT);
+    ctx.finish();
+    ctx.release_thread();
+    let pixels = std::thread::spawn(move || {
+        let gl: &mut dyn Gl = &mut ctx;
+        gl.clear_color(0.0, 1.0, 0.0, 1.0);
+        gl.clear(COLOR_BUFFER_BIT);
+        let pixels = tessera_tests::differential::read_back(gl, 32, 32);
+        assert_eq!(gl.get_error(), NO_ERROR);
+        assert!(!ctx.is_lost(), "the session survived the move");
+        pixels
+    })
+    .join()
+    .expect("the second thread");
+    assert_eq!(&pixels[..4], &[0, 255, 0, 255]);
 }

@@ -63,9 +63,16 @@ fn a_buffer_of_an_unbound_vertex_array_lives_until_the_array_dies() {
     let created = created_buffers(&records(&mut ctx));
     ctx.delete_buffers(1, &[buf]);
     assert_eq!(ctx.is_buffer(buf), FALSE as u8, "the name is gone at once");
-    assert!(destroyed_buffers(&records(&mut ctx)).is_empty(), "the unbound array still refers to it");
+    assert!(
+        destroyed_buffers(&records(&mut ctx)).is_empty(),
+        "the unbound array still refers to it"
+    );
     ctx.delete_vertex_arrays(1, &[vao]);
-    assert_eq!(destroyed_buffers(&records(&mut ctx)), created, "exactly one destroy");
+    assert_eq!(
+        destroyed_buffers(&records(&mut ctx)),
+        created,
+        "exactly one destroy"
+    );
     assert_no_error!(ctx);
 }
 
@@ -78,7 +85,10 @@ fn deleting_in_one_context_keeps_a_binding_of_another_alive() {
     b.bind_buffer(COPY_WRITE_BUFFER, buf);
     let created = created_buffers(&records(&mut a));
     a.delete_buffers(1, &[buf]);
-    assert!(destroyed_buffers(&records(&mut a)).is_empty(), "context b still binds it");
+    assert!(
+        destroyed_buffers(&records(&mut a)).is_empty(),
+        "context b still binds it"
+    );
     b.bind_buffer(COPY_WRITE_BUFFER, 0);
     assert_eq!(destroyed_buffers(&records(&mut a)), created);
     assert_no_error!(a);
@@ -88,10 +98,17 @@ fn deleting_in_one_context_keeps_a_binding_of_another_alive() {
 /// A batch that destroys a buffer and then writes to it.
 fn stale_batch() -> Encoder {
     let mut enc = Encoder::new();
-    let buffer = BufferHandle { slot: 0, generation: 1 };
+    let buffer = BufferHandle {
+        slot: 0,
+        generation: 1,
+    };
     enc.push(Record::CreateBuffer { buffer, size: 16 });
     enc.push(Record::DestroyBuffer { buffer });
-    enc.push(Record::WriteBuffer { buffer, offset: 0, data: Span::EMPTY });
+    enc.push(Record::WriteBuffer {
+        buffer,
+        offset: 0,
+        data: Span::EMPTY,
+    });
     enc
 }
 
@@ -105,18 +122,33 @@ fn a_stale_handle_ends_the_session_with_a_reported_reason() {
         let first = transport.submit(&mut enc);
         let reply = enc.mint_reply();
         enc.push(Record::Finish { reply });
-        let second = transport.submit(&mut enc).and_then(|()| transport.wait_reply(reply).map(|_| ()));
+        let second = transport
+            .submit(&mut enc)
+            .and_then(|()| transport.wait_reply(reply).map(|_| ()));
         let lost: SessionLost = first.err().or(second.err()).expect("the session must end");
-        assert!(lost.reason.contains("WriteBuffer") && lost.reason.contains("not live"), "{}", lost.reason);
+        assert!(
+            lost.reason.contains("WriteBuffer") && lost.reason.contains("not live"),
+            "{}",
+            lost.reason
+        );
         let mut events = Vec::new();
         transport.take_events(&mut events);
         assert!(
-            events.iter().any(|e| matches!(e, Event::SessionEnded { reason } if reason == &lost.reason)),
+            events
+                .iter()
+                .any(|e| matches!(e, Event::SessionEnded { reason } if reason == &lost.reason)),
             "{kind:?}: {events:?}"
         );
         // Everything before the stale record was applied; nothing after it.
         let stats = probe.stats();
-        assert_eq!((stats.count("CreateBuffer"), stats.count("DestroyBuffer"), stats.count("WriteBuffer")), (1, 1, 0));
+        assert_eq!(
+            (
+                stats.count("CreateBuffer"),
+                stats.count("DestroyBuffer"),
+                stats.count("WriteBuffer")
+            ),
+            (1, 1, 0)
+        );
         // Later calls fail at once instead of hanging.
         let mut more = Encoder::new();
         more.push(Record::Flush);
@@ -129,8 +161,21 @@ fn a_forged_generation_is_refused() {
     let (backend, _probe) = NullBackend::new(false);
     let mut transport = transport::connect(&TransportKind::Inproc, Box::new(backend));
     let mut enc = Encoder::new();
-    enc.push(Record::CreateBuffer { buffer: BufferHandle { slot: 3, generation: 1 }, size: 4 });
-    enc.push(Record::DestroyBuffer { buffer: BufferHandle { slot: 3, generation: 2 } });
-    let lost = transport.submit(&mut enc).expect_err("a handle of a generation never created");
+    enc.push(Record::CreateBuffer {
+        buffer: BufferHandle {
+            slot: 3,
+            generation: 1,
+        },
+        size: 4,
+    });
+    enc.push(Record::DestroyBuffer {
+        buffer: BufferHandle {
+            slot: 3,
+            generation: 2,
+        },
+    });
+    let lost = transport
+        .submit(&mut enc)
+        .expect_err("a handle of a generation never created");
     assert!(lost.reason.contains("DestroyBuffer"), "{}", lost.reason);
 }

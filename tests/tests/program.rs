@@ -109,13 +109,13 @@ fn versions_a_core_context_does_not_compile_are_refused() {
     let cases = [
         (
             "void main() { gl_Position = vec4(0.0); }\n",
-            "0:1(1): error: GLSL 1.10 is not supported. Supported versions are: 1.40, 1.50, \
-             3.30, 4.00, 4.10, 4.20, 4.30, 4.40, 4.50, and 4.60\n",
+            "0:1(1): error: GLSL 1.10 is not supported. Supported versions are: 1.30, 1.40, \
+             1.50, 3.30, 4.00, 4.10, 4.20, 4.30, 4.40, 4.50, and 4.60\n",
         ),
         (
-            "#version 130\nvoid main() { gl_Position = vec4(0.0); }\n",
-            "0:1(10): error: GLSL 1.30 is not supported. Supported versions are: 1.40, 1.50, \
-             3.30, 4.00, 4.10, 4.20, 4.30, 4.40, 4.50, and 4.60\n",
+            "#version 120\nvoid main() { gl_Position = vec4(0.0); }\n",
+            "0:1(10): error: GLSL 1.20 is not supported. Supported versions are: 1.30, 1.40, \
+             1.50, 3.30, 4.00, 4.10, 4.20, 4.30, 4.40, 4.50, and 4.60\n",
         ),
         (
             "#version 330 compatibility\nvoid main() { gl_Position = vec4(0.0); }\n",
@@ -796,7 +796,10 @@ void main() { frag = texture(tex, v_uv) * texture(pair[1], v_uv) * tint * m_tint
         desc.stages.iter().map(|s| s.stage).collect::<Vec<_>>(),
         [ShaderStage::Vertex, ShaderStage::Fragment]
     );
-    assert_eq!(desc.default_block_size, 80, "mvp (64) + tint (16)");
+    assert_eq!(
+        desc.default_block_size, 96,
+        "mvp (64) + tint (16) + the hidden point-size slot (16)"
+    );
     assert_eq!(
         desc.samplers,
         [
@@ -988,7 +991,8 @@ fn draws_bind_the_program_and_send_uniforms_when_they_change() {
     assert_eq!(
         count(
             &recs,
-            |r| matches!(r, Record::SetUniforms { data } if data.len == 16)
+            // color (16) + the hidden point-size slot (16).
+            |r| matches!(r, Record::SetUniforms { data } if data.len == 32)
         ),
         1
     );

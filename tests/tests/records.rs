@@ -22,7 +22,11 @@ void main() { frag = color; }
 /// The record's variant name.
 fn name(r: &Record) -> String {
     let debug = format!("{r:?}");
-    debug.split([' ', '{', '(']).next().unwrap_or_default().to_owned()
+    debug
+        .split([' ', '{', '('])
+        .next()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 fn names(records: &[Record]) -> Vec<String> {
@@ -41,15 +45,30 @@ fn scene() -> (Context, GLint, GLint) {
     ctx.bind_vertex_array(vao);
     let buf = ctx.gen_buffer();
     ctx.bind_buffer(ARRAY_BUFFER, buf);
-    let verts: Vec<u8> = [0.0f32, 0.0, 1.0, 0.0, 0.0, 1.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let verts: Vec<u8> = [0.0f32, 0.0, 1.0, 0.0, 0.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
     ctx.buffer_data(ARRAY_BUFFER, 24, Some(&verts), STATIC_DRAW);
     ctx.vertex_attrib_pointer(0, 2, FLOAT, FALSE as u8, 0, 0);
     ctx.enable_vertex_attrib_array(0);
     let setup = names(&records(&mut ctx));
-    for expected in ["CreateContext", "CreateSurface", "CreateProgram", "CreateBuffer", "WriteBuffer"] {
-        assert!(setup.iter().any(|n| n == expected), "setup emitted {expected}: {setup:?}");
+    for expected in [
+        "CreateContext",
+        "CreateSurface",
+        "CreateProgram",
+        "CreateBuffer",
+        "WriteBuffer",
+    ] {
+        assert!(
+            setup.iter().any(|n| n == expected),
+            "setup emitted {expected}: {setup:?}"
+        );
     }
-    assert!(!setup.iter().any(|n| n == "Draw"), "nothing drawn yet: {setup:?}");
+    assert!(
+        !setup.iter().any(|n| n == "Draw"),
+        "nothing drawn yet: {setup:?}"
+    );
     (ctx, offset, color)
 }
 
@@ -88,10 +107,27 @@ fn first_draw_sends_every_group_then_only_draws() {
         ]
     );
     let surface = ctx.surface().unwrap().handle;
-    assert_eq!(first[0], Record::BindFramebuffer { framebuffer: FramebufferRef::Surface(surface) });
-    assert!(matches!(first.last(), Some(Record::Draw { first: 0, count: 3, instances: 1, .. })));
+    assert_eq!(
+        first[0],
+        Record::BindFramebuffer {
+            framebuffer: FramebufferRef::Surface(surface)
+        }
+    );
+    assert!(matches!(
+        first.last(),
+        Some(Record::Draw {
+            first: 0,
+            count: 3,
+            instances: 1,
+            ..
+        })
+    ));
     ctx.draw_arrays(TRIANGLES, 0, 3);
-    assert_eq!(names(&records(&mut ctx)), ["Draw"], "an identical draw sends only itself");
+    assert_eq!(
+        names(&records(&mut ctx)),
+        ["Draw"],
+        "an identical draw sends only itself"
+    );
     assert_no_error!(ctx);
 }
 
@@ -109,11 +145,26 @@ fn each_state_change_sends_exactly_its_group() {
     let (mut ctx, offset, color) = scene();
     ctx.draw_arrays(TRIANGLES, 0, 3);
     records(&mut ctx);
-    assert_eq!(after(&mut ctx, |c| c.uniform4f(offset, 0.5, 0.0, 0.0, 0.0)), ["SetUniforms", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.uniform4f(color, 1.0, 0.0, 0.0, 1.0)), ["SetUniforms", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.viewport(1, 2, 30, 40)), ["SetViewport", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.scissor(1, 2, 3, 4)), ["SetScissor", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.blend_color(0.5, 0.5, 0.5, 0.5)), ["SetBlendColor", "Draw"]);
+    assert_eq!(
+        after(&mut ctx, |c| c.uniform4f(offset, 0.5, 0.0, 0.0, 0.0)),
+        ["SetUniforms", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.uniform4f(color, 1.0, 0.0, 0.0, 1.0)),
+        ["SetUniforms", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.viewport(1, 2, 30, 40)),
+        ["SetViewport", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.scissor(1, 2, 3, 4)),
+        ["SetScissor", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.blend_color(0.5, 0.5, 0.5, 0.5)),
+        ["SetBlendColor", "Draw"]
+    );
     assert_eq!(
         after(&mut ctx, |c| c.enable(BLEND)),
         ["CreateBlendState", "BindBlendState", "Draw"]
@@ -122,15 +173,53 @@ fn each_state_change_sends_exactly_its_group() {
         after(&mut ctx, |c| c.enable(DEPTH_TEST)),
         ["CreateDepthStencilState", "BindDepthStencilState", "Draw"]
     );
-    assert_eq!(after(&mut ctx, |c| c.enable(CULL_FACE)), ["CreateRasterState", "BindRasterState", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.stencil_func(ALWAYS, 3, 0xff)), ["SetStencilRef", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.polygon_offset(1.0, 2.0)), ["SetDepthBias", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.line_width(2.0)), ["SetLineWidth", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.point_size(3.0)), ["SetPointSize", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.enable(PRIMITIVE_RESTART)), ["SetPrimitiveRestart", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.enable(SAMPLE_COVERAGE)), ["SetSampleMask", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.vertex_attrib_divisor(0, 1)), ["CreateVertexLayout", "BindVertexLayout", "Draw"]);
-    assert_eq!(after(&mut ctx, |c| c.vertex_attrib_divisor(0, 0)), ["BindVertexLayout", "Draw"], "CSO reused");
+    assert_eq!(
+        after(&mut ctx, |c| c.enable(CULL_FACE)),
+        ["CreateRasterState", "BindRasterState", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.stencil_func(ALWAYS, 3, 0xff)),
+        ["SetStencilRef", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.polygon_offset(1.0, 2.0)),
+        ["SetDepthBias", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.line_width(2.0)),
+        ["SetLineWidth", "Draw"]
+    );
+    // The fixed point size also lives in the default block's hidden slot (tessera-shader).
+    assert_eq!(
+        after(&mut ctx, |c| c.point_size(3.0)),
+        ["SetPointSize", "SetUniforms", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.enable(PROGRAM_POINT_SIZE)),
+        [
+            "CreateRasterState",
+            "BindRasterState",
+            "SetUniforms",
+            "Draw"
+        ]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.enable(PRIMITIVE_RESTART)),
+        ["SetPrimitiveRestart", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.enable(SAMPLE_COVERAGE)),
+        ["SetSampleMask", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.vertex_attrib_divisor(0, 1)),
+        ["CreateVertexLayout", "BindVertexLayout", "Draw"]
+    );
+    assert_eq!(
+        after(&mut ctx, |c| c.vertex_attrib_divisor(0, 0)),
+        ["BindVertexLayout", "Draw"],
+        "CSO reused"
+    );
 }
 
 #[test]
@@ -176,5 +265,9 @@ fn toggling_blend_a_hundred_times_creates_two_blend_states_then_only_binds() {
     assert_eq!(count("Draw"), 100);
     assert_eq!(all.len(), 201);
     let probe = ctx.null_probe().unwrap().stats();
-    assert_eq!(probe.count("CreateBlendState"), 2, "two blend CSOs in the whole session");
+    assert_eq!(
+        probe.count("CreateBlendState"),
+        2,
+        "two blend CSOs in the whole session"
+    );
 }

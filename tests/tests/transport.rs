@@ -415,7 +415,10 @@ fn triangle_pixels(ctx: &mut Context) -> Vec<u8> {
     gl.bind_vertex_array(vao);
     let buf = gl.gen_buffer();
     gl.bind_buffer(ARRAY_BUFFER, buf);
-    let verts: Vec<u8> = [-0.9f32, -0.9, 0.9, -0.9, -0.9, 0.9].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let verts: Vec<u8> = [-0.9f32, -0.9, 0.9, -0.9, -0.9, 0.9]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
     gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
     gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
     gl.enable_vertex_attrib_array(0);
@@ -445,6 +448,9 @@ fn every_transport_gives_the_gles_backends_pixels() {
             ..tessera_engine::Config::default()
         };
         let mut ctx = Context::new(&config).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(triangle_pixels(&mut ctx) == expected, "{name}: pixels differ from inproc's");
+        assert!(
+            triangle_pixels(&mut ctx) == expected,
+            "{name}: pixels differ from inproc's"
+        );
     }
 }

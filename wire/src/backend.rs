@@ -175,6 +175,27 @@ impl From<DecodeBatchError> for SessionError {
     }
 }
 
+/// Native work a backend did that a steady-state frame must never need: what the benchmark
+/// prints and the steady-state tests assert is zero. Running totals since the backend was
+/// created; backends that create nothing natively (null) report zeros.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct BackendCounters {
+    /// Native shaders compiled (GLES: `glCompileShader`).
+    pub shaders_compiled: u64,
+    /// Native programs linked (GLES: `glLinkProgram`).
+    pub programs_linked: u64,
+    /// Native pipelines created (Vulkan: graphics pipelines).
+    pub pipelines_created: u64,
+}
+
+impl BackendCounters {
+    /// Every creation counted, of any kind.
+    pub fn creations(&self) -> u64 {
+        self.shaders_compiled + self.programs_linked + self.pipelines_created
+    }
+}
+
 /// Consumes batches of records.
 pub trait Backend: Send {
     /// Limits and names, reported once when the session starts.
@@ -183,6 +204,18 @@ pub trait Backend: Send {
     /// Applies one validated batch. An error ends the session: the caller reports it and
     /// applies nothing more.
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError>;
+
+    /// Native creations so far (a server reports them in its probe reply); `None` for a
+    /// backend that does not count them.
+    fn counters(&self) -> Option<BackendCounters> {
+        None
+    }
+
+    /// The thread that applied the last batch will not apply the next one (its GL context
+    /// is being made current elsewhere): release whatever is bound to that thread, such as a
+    /// native context that must be current on exactly one thread. Called by the in-process
+    /// transport on the releasing thread; other transports apply on threads of their own.
+    fn release_thread(&mut self) {}
 }
 
 /// One received batch, already validated.

@@ -126,6 +126,7 @@ impl Encoder {
         out: &mut AlignedVec<STAGE_ALIGN>,
         stage_out: &mut Vec<u8>,
     ) -> usize {
+        puffin::profile_scope!("archive_batch");
         self.batch.stage_len = self.stage.len() as u32;
         archiver.archive(&self.batch, out);
         std::mem::swap(&mut self.stage, stage_out);
@@ -271,20 +272,44 @@ mod tests {
     #[test]
     fn a_batch_round_trips_and_spans_are_checked() {
         let mut enc = Encoder::new();
-        let buffer = BufferHandle { slot: 2, generation: 7 };
+        let buffer = BufferHandle {
+            slot: 2,
+            generation: 7,
+        };
         let data = enc.stage(&[1, 2, 3]);
         enc.push(Record::CreateBuffer { buffer, size: 3 });
-        enc.push(Record::WriteBuffer { buffer, offset: 0, data });
+        enc.push(Record::WriteBuffer {
+            buffer,
+            offset: 0,
+            data,
+        });
         let mut archive = AlignedVec::new();
         let mut stage = Vec::new();
-        assert_eq!(enc.finish(&mut Archiver::default(), &mut archive, &mut stage), 2);
+        assert_eq!(
+            enc.finish(&mut Archiver::default(), &mut archive, &mut stage),
+            2
+        );
         assert!(enc.is_empty());
         let batch = access_batch(&archive, &stage).expect("valid");
-        let records: Vec<Record> = batch.records.iter().map(|r| decode_record(r).unwrap()).collect();
-        assert_eq!(records[1], Record::WriteBuffer { buffer, offset: 0, data });
+        let records: Vec<Record> = batch
+            .records
+            .iter()
+            .map(|r| decode_record(r).unwrap())
+            .collect();
+        assert_eq!(
+            records[1],
+            Record::WriteBuffer {
+                buffer,
+                offset: 0,
+                data
+            }
+        );
         assert_eq!(Stage::new(&stage).get(data).unwrap(), &[1, 2, 3]);
         assert!(Stage::new(&stage).get(Span { offset: 1, len: 3 }).is_err());
-        assert!(matches!(access_batch(&archive, &stage[..1]), Err(DecodeBatchError::StageLength { .. })));
+        assert!(matches!(
+            access_batch(&archive, &stage[..1]),
+            Err(DecodeBatchError::StageLength { .. })
+        ));
     }
 
     #[test]
@@ -309,6 +334,10 @@ mod tests {
     fn records_stay_small() {
         // Every record is as big as the biggest variant: keep them at 32 bytes archived by boxing
         // the payloads of rare records (copies, read-backs, texture regions, CSO creation).
-        assert!(size_of::<ArchivedRecord>() <= 32, "ArchivedRecord is {} bytes", size_of::<ArchivedRecord>());
+        assert!(
+            size_of::<ArchivedRecord>() <= 32,
+            "ArchivedRecord is {} bytes",
+            size_of::<ArchivedRecord>()
+        );
     }
 }

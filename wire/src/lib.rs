@@ -39,7 +39,7 @@ pub mod record;
 pub mod state;
 pub mod transport;
 
-pub use backend::{Backend, BatchView, Caps, Event, Outbox, Reply, SessionError};
+pub use backend::{Backend, BackendCounters, BatchView, Caps, Event, Outbox, Reply, SessionError};
 pub use batch::{Archiver, Batch, Encoder, Stage};
 pub use handle::{Handle, ObjectKind, RawHandle};
 pub use record::{Record, ReplyId, Span};

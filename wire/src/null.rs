@@ -305,7 +305,11 @@ impl NullBackend {
                 self.buffer_mut(dst.slot)[to].copy_from_slice(&bytes);
                 n
             }
-            R::ReadBuffer { buffer, range, reply } => {
+            R::ReadBuffer {
+                buffer,
+                range,
+                reply,
+            } => {
                 let n = "ReadBuffer";
                 self.live(n, *buffer)?;
                 let range = self.buffer_range(n, buffer.slot, range.offset, range.size)?;
@@ -387,7 +391,9 @@ impl NullBackend {
                 }
                 n
             }
-            R::CopyTexture { texture, region, .. } => {
+            R::CopyTexture {
+                texture, region, ..
+            } => {
                 let n = "CopyTexture";
                 self.live(n, *texture)?;
                 self.framebuffer_ref(n, &region.src.framebuffer)?;
@@ -576,7 +582,11 @@ impl NullBackend {
                 self.framebuffer_ref("Blit", &src.framebuffer)?;
                 "Blit"
             }
-            R::ReadPixels { src, layout, region } => {
+            R::ReadPixels {
+                src,
+                layout,
+                region,
+            } => {
                 let n = "ReadPixels";
                 self.framebuffer_ref(n, &src.framebuffer)?;
                 let rect = region.rect;
@@ -650,7 +660,10 @@ impl NullBackend {
         if self.contexts.contains(&context) {
             Ok(())
         } else {
-            Err(SessionError::BadValue { record, what: format!("context {context} does not exist") })
+            Err(SessionError::BadValue {
+                record,
+                what: format!("context {context} does not exist"),
+            })
         }
     }
 
@@ -731,6 +744,11 @@ pub fn pixel_size(format: PixelFormat, ty: PixelType) -> usize {
 impl Backend for NullBackend {
     fn caps(&self) -> Caps {
         Caps::gl33_minimum("null")
+    }
+
+    /// The null backend creates nothing natively: always zero.
+    fn counters(&self) -> Option<crate::backend::BackendCounters> {
+        Some(crate::backend::BackendCounters::default())
     }
 
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {

@@ -180,12 +180,28 @@ pub struct BlockSlot {
 /// use (GL's attribute locations); fragment outputs at their colour numbers (`Index 1` for
 /// the second source of dual-source blending); varyings at matching locations in
 /// consecutive stages.
+///
+/// ## What the code already does for GL
+/// The front end rewrites the SPIR-V where GL means what neither Vulkan nor GLSL ES can
+/// say, so a backend runs it as it is:
+/// - **Point size**: the default block ends with a 16-byte hidden slot (`default_block_size`
+///   counts it; it is there whenever the size is not 0), whose first float the engine sets
+///   in every `SetUniforms`: `glPointSize`'s value while `PROGRAM_POINT_SIZE` is off, else
+///   0. The last stage before rasterization (the vertex stage, or a geometry stage emitting
+///   points) writes `PointSize` from it when it is positive, else its own value (1.0 if it
+///   writes none). A backend never needs `SetPointSize`.
+/// - **Rectangle textures**: no `Dim Rect` image remains. Samplers of
+///   [`TextureKind::Rectangle`] slots are 2D in the code and sample with normalized
+///   coordinates (the code divides by the size of level 0), so a backend binds a rectangle
+///   texture as a one-level 2D image with an ordinary sampler.
+/// - **Uniform initializers** are in the engine's `SetUniforms` data like any other value.
 #[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[rkyv(derive(Debug))]
 pub struct ProgramDesc {
     /// Code of every linked stage, in pipeline order.
     pub stages: Vec<StageCode>,
-    /// Size in bytes of the default uniform block (`SetUniforms` data), 0 if none.
+    /// Size in bytes of the default uniform block (`SetUniforms` data), 0 if none; it
+    /// includes the hidden point-size slot (see above).
     pub default_block_size: u32,
     /// Sampler slots, in slot order.
     pub samplers: Vec<SamplerSlot>,
@@ -567,7 +583,9 @@ pub enum Record {
     SetDepthBias { factor: f32, units: f32 },
     /// Sets the rasterized line width.
     SetLineWidth { width: f32 },
-    /// Sets the point size used when the program does not write `gl_PointSize`.
+    /// Sets the point size used when the program does not write `gl_PointSize`. Programs
+    /// already read it from their default block (see [`ProgramDesc`]): a backend may ignore
+    /// this record.
     SetPointSize { size: f32 },
     /// Sets sample coverage and the sample mask.
     SetSampleMask {

@@ -9,6 +9,7 @@
 //! (`TESSERA_SERVER`, else `$XDG_RUNTIME_DIR/tessera-server.sock`). It prints one
 //! `tessera-server: listening on …` line per listener on stdout, logs sessions on stderr
 //! (`TESSERA_LOG=error|warn|info|debug`, default `info`), and exits cleanly on SIGTERM.
+//! `TESSERA_PUFFIN=ADDR` serves puffin profiles of the sessions (a frame per applied batch).
 //!
 //! Everything but argument parsing lives in `tessera_wire::transport::server`, which needs
 //! no frontend crate. The one decision made here is which backends exist: [`make_backend`]
@@ -125,6 +126,10 @@ fn main() {
     }
     if config.unix.is_none() && config.tcp.is_none() && config.fd.is_none() {
         config.unix = Some(default_socket_path());
+    }
+    // TESSERA_PUFFIN=ADDR: serve the sessions' profiles (a frame per applied batch).
+    if let Some(Err(e)) = tessera_engine::profiling::serve_from_env() {
+        eprintln!("tessera-server: TESSERA_PUFFIN: {e}");
     }
     if let Err(e) = serve(config, Arc::new(make_backend)) {
         eprintln!("tessera-server: {e}");

@@ -106,6 +106,7 @@ impl Context {
         mask: GLbitfield,
         filter: GLenum,
     ) {
+        puffin::profile_scope!("blit_framebuffer");
         let src = Region {
             x0: src_x0,
             y0: src_y0,

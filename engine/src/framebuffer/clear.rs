@@ -102,6 +102,7 @@ impl Context {
         status_first: bool,
         args: impl FnOnce() -> GlResult<(u8, ClearValue)>,
     ) {
+        puffin::profile_scope!("clear_buffer");
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
         let complete = self.local.draw_framebuffer_status(&sh) == FRAMEBUFFER_COMPLETE;

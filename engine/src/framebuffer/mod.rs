@@ -439,3 +439,79 @@ impl Local {
         }
     }
 }
+
+/// The standard sample positions of 2, 4, 8 and 16 samples (Vulkan's standard locations,
+/// which D3D, llvmpipe and the GLES drivers the backends run on use), in pixel units from
+/// the pixel's corner.
+fn standard_sample_position(samples: i32, index: usize) -> [f32; 2] {
+    const TWO: [[f32; 2]; 2] = [[0.75, 0.75], [0.25, 0.25]];
+    const FOUR: [[f32; 2]; 4] = [
+        [0.375, 0.125],
+        [0.875, 0.375],
+        [0.125, 0.625],
+        [0.625, 0.875],
+    ];
+    const EIGHT: [[f32; 2]; 8] = [
+        [0.5625, 0.3125],
+        [0.4375, 0.6875],
+        [0.8125, 0.5625],
+        [0.3125, 0.1875],
+        [0.1875, 0.8125],
+        [0.0625, 0.4375],
+        [0.6875, 0.9375],
+        [0.9375, 0.0625],
+    ];
+    const SIXTEEN: [[f32; 2]; 16] = [
+        [0.5625, 0.5625],
+        [0.4375, 0.3125],
+        [0.3125, 0.625],
+        [0.75, 0.4375],
+        [0.1875, 0.375],
+        [0.625, 0.8125],
+        [0.8125, 0.6875],
+        [0.6875, 0.1875],
+        [0.375, 0.875],
+        [0.5, 0.0625],
+        [0.25, 0.125],
+        [0.125, 0.75],
+        [0.0, 0.5],
+        [0.9375, 0.25],
+        [0.875, 0.9375],
+        [0.0625, 0.0],
+    ];
+    let table: &[[f32; 2]] = match samples {
+        2 => &TWO,
+        3 | 4 => &FOUR,
+        5..=8 => &EIGHT,
+        _ => &SIXTEEN,
+    };
+    table.get(index).copied().unwrap_or([0.5, 0.5])
+}
+
+impl Context {
+    /// `glGetMultisamplefv(SAMPLE_POSITION, index)`: the position of sample `index` of the
+    /// draw framebuffer. `INVALID_ENUM` for another `pname`, `INVALID_VALUE` for an index
+    /// that is not below the framebuffer's `SAMPLES` (so every index of a single-sampled
+    /// framebuffer, as in Mesa).
+    pub fn get_multisamplefv(&mut self, pname: GLenum, index: GLuint, val: &mut [GLfloat]) {
+        if pname != SAMPLE_POSITION {
+            return self.error(INVALID_ENUM);
+        }
+        let samples = {
+            let sh = self.group.lock();
+            let fb = self.local.st.draw_framebuffer;
+            if self.local.framebuffer_status(&sh, fb) == FRAMEBUFFER_COMPLETE {
+                self.local.framebuffer_samples(&sh, fb)
+            } else {
+                0
+            }
+        };
+        if i64::from(index) >= i64::from(samples) {
+            return self.error(INVALID_VALUE);
+        }
+        let p = standard_sample_position(samples, index as usize);
+        for (o, v) in val.iter_mut().zip(p) {
+            *o = v;
+        }
+    }
+}

@@ -118,6 +118,7 @@ impl Context {
         ty: GLenum,
         pixels: PixelsMut<'_>,
     ) {
+        puffin::profile_scope!("read_pixels");
         if width < 0 || height < 0 {
             return self.error(INVALID_VALUE);
         }

@@ -61,7 +61,8 @@ fn wire_stage(s: Stage) -> ShaderStage {
     }
 }
 
-/// The program's reflection in the components' terms, with zeroed uniform storage.
+/// The program's reflection in the components' terms, with the default block's initial
+/// contents (uniform initializers, and the hidden point-size slot at its end).
 fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
     let variable = |v: &tessera_shader::Variable| ActiveVariable {
         name: v.name.clone(),
@@ -101,7 +102,7 @@ fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             .collect(),
         attributes: p.attributes.iter().map(variable).collect(),
         outputs: p.outputs.iter().map(variable).collect(),
-        default_block: vec![0; p.default_block_size as usize],
+        default_block: p.default_block.clone(),
         sampler_units: p.samplers.iter().map(|s| s.unit).collect(),
         sampler_targets: p
             .samplers

@@ -405,3 +405,77 @@ impl Context {
         Ok(())
     }
 }
+
+/// Whether the missing compressed read-back was reported (once per process).
+static READ_BACK_WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+impl Context {
+    /// `glGetCompressedTexImage`. Every error is decided here, in Mesa's order: a target
+    /// that has no compressed images (`INVALID_ENUM`), a level out of range
+    /// (`INVALID_VALUE`), an image that is not compressed (`INVALID_OPERATION`), a
+    /// destination that cannot hold `TEXTURE_COMPRESSED_IMAGE_SIZE` bytes or a mapped pack
+    /// buffer (`INVALID_OPERATION`). The read-back itself needs a backend record for raw
+    /// blocks, which no backend has yet: a valid call writes nothing and the first one is
+    /// reported in the log.
+    pub fn get_compressed_tex_image(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        pixels: crate::pixel::PixelsMut<'_>,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        if let Err(err) = self.get_compressed_tex_image_locked(&mut sh, target, level, pixels) {
+            self.error(err);
+        }
+    }
+
+    fn get_compressed_tex_image_locked(
+        &mut self,
+        sh: &mut Shared,
+        target: GLenum,
+        level: GLint,
+        pixels: crate::pixel::PixelsMut<'_>,
+    ) -> GlResult {
+        use crate::pixel::PixelsMut;
+        use tessera_components::object::Buffer;
+        use tessera_components::state::BufferTarget;
+        let it = image_target(target)
+            .filter(|it| {
+                !it.proxy
+                    && !matches!(
+                        it.target,
+                        TextureTarget::Buffer
+                            | TextureTarget::D2Multisample
+                            | TextureTarget::D2MultisampleArray
+                    )
+            })
+            .ok_or(INVALID_ENUM)?;
+        if level < 0 || level >= max_levels(&self.local.limits, it.target) {
+            return Err(INVALID_VALUE);
+        }
+        let (_, image) = self.target_image(sh, it, level as usize)?;
+        if image.format.and_then(block_bytes).is_none() {
+            return Err(INVALID_OPERATION);
+        }
+        let size = usize::try_from(image.compressed_size).unwrap_or(0);
+        match (self.local.st.buffer(BufferTarget::PixelPack), pixels) {
+            (None, PixelsMut::Bytes(out)) if out.len() >= size => {}
+            (Some(e), PixelsMut::Offset(offset)) => {
+                let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
+                let end = offset.checked_add(size).ok_or(INVALID_OPERATION)?;
+                if b.mapping.is_some() || end as u64 > b.size.max(0) as u64 {
+                    return Err(INVALID_OPERATION);
+                }
+            }
+            _ => return Err(INVALID_OPERATION),
+        }
+        if !READ_BACK_WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            log::warn!(
+                "tessera: glGetCompressedTexImage: no backend reads compressed blocks back yet; \
+                 nothing was written"
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,71 +1,290 @@
-//! The frontend benchmark: CPU time, records and bytes per draw of the bench scenes.
+//! The benchmark: the bench scenes on Tessera (every backend x transport), on the native
+//! driver (Mesa llvmpipe through the system EGL) and on Zink (Mesa's GL on lavapipe), side by
+//! side in one run.
 //!
-//! Usage: tessera-bench [--scene steady|static|statechange] [--draws N] [--frames F]
-//!                      [--runs R] [--transport inproc|thread] [--backend null|sink] [--quiet]
+//! ```text
+//! tessera-bench [--quick] [--scene S,S,..] [--impl I,I,..] [--draws N] [--frames F] [--runs R]
+//! tessera-bench --worker IMPL [--scene ..] [--draws N] [--frames F] [--unix PATH] [--tcp ADDR --secret FILE]
+//! tessera-bench --quiet --scene S [--backend sink|null] [--transport inproc|thread] [--draws N] [--frames F]
+//! ```
 //!
-//! Each configuration (defaults: 1000 draws x 100 frames, 5 runs) runs R times, alternating configurations run by run, in a fresh context
-//! each time: set up, two warm-up frames, then F timed frames of N draws with a flush at the
-//! end of each (a frame boundary that does not wait). It prints medians of wall and CPU
-//! (user, system) nanoseconds per draw of the calling thread, and records, bytes and
-//! blocking waits per draw and frame. `--quiet` runs one configuration and prints nothing
-//! (for instruction counting under callgrind: see scripts/bench-callgrind).
+//! **How it measures.** Each implementation runs in its own process: the bench re-executes
+//! itself with `--worker IMPL` (Zink's worker with Mesa's Zink environment set before it loads
+//! EGL), and alternates implementations run by run, so drift of a busy machine affects all
+//! alike; it prints medians over the runs. A worker runs every scene in a fresh context: set
+//! up, two warm-up frames, `glFinish`, then F timed frames (clear, N draws, the scene's
+//! per-frame work, `glFlush`) and a final `glFinish` inside the timed span; last it reads the
+//! image back and hashes it. For the server transports (`shm`, `unix`, `tcp`) the bench starts
+//! a `tessera-server` (from next to this executable), whose CPU time comes back in the
+//! session's probe reply.
+//!
+//! Defaults: 1000 draws x 10 frames, 5 runs, every scene and implementation (about 80 s on
+//! the 2-core CI machine); `--quick`: 100 draws x 4 frames, one run (a smoke test).
+//!
+//! **Waits.** Steady frames make no round trip; a nonzero `waits/f` on `thread` or `unix`
+//! is back-pressure: the app ran a ring (4 batches) or send window ahead of a slower backend.
+//!
+//! **Columns.** CPU ns per draw of the app thread (user, system) and of the rest (the
+//! server process for `shm`/`unix`/`tcp`; the render thread and the driver's threads for
+//! `thread`; the driver's worker threads for `inproc`, native and Zink); their sum, and wall
+//! ns per draw; the ratio of the sum to native llvmpipe's; records and archived + stage bytes
+//! per draw, bytes that crossed a process boundary per draw; blocking waits per frame; CSOs
+//! the frontend created and native programs/shaders/pipelines the backend created in the
+//! timed frames (both 0 in steady state); the image checksum.
+//!
+//! `IMPL` is `native`, `zink`, or `tessera:BACKEND:TRANSPORT` with BACKEND `sink` (records
+//! validated and dropped: the frontend alone), `null`, `gles` or `vulkan`, and TRANSPORT
+//! `inproc`, `thread`, `shm`, `fork`, `unix` or `tcp`. `--quiet` runs one scene in this
+//! process and prints nothing, for instruction counting (scripts/bench-callgrind).
 
-use std::time::Instant;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
-use tessera_engine::wire::TransportKind;
-use tessera_engine::{Config, Context};
-use tessera_tests::measure::{Sink, thread_cpu_ns, thread_cpu_total_ns};
-use tessera_tests::scenes::{Bench, BenchScene};
+use tessera_tests::scenes::BenchScene;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Null,
+// The crate root is a file of `src/bin/`, so its modules are named by path.
+#[path = "tessera-bench/driver.rs"]
+mod driver;
+#[path = "tessera-bench/worker.rs"]
+mod worker;
+
+/// Mesa's environment for Zink on lavapipe (set before the worker loads EGL).
+const ZINK_ENV: [(&str, &str); 3] = [
+    ("LIBGL_ALWAYS_SOFTWARE", "1"),
+    ("GALLIUM_DRIVER", "zink"),
+    (
+        "VK_ICD_FILENAMES",
+        "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+    ),
+];
+/// Mesa's environment for llvmpipe: the native rows and the GLES backend's driver.
+const LLVMPIPE_ENV: [(&str, &str); 2] = [
+    ("LIBGL_ALWAYS_SOFTWARE", "1"),
+    ("GALLIUM_DRIVER", "llvmpipe"),
+];
+/// Warm-up frames before the timed ones.
+const WARMUP_FRAMES: u32 = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Back {
     Sink,
+    Null,
+    Gles,
+    Vulkan,
+}
+
+impl Back {
+    fn name(self) -> &'static str {
+        match self {
+            Back::Sink => "sink",
+            Back::Null => "null",
+            Back::Gles => "gles",
+            Back::Vulkan => "vulkan",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        [Back::Sink, Back::Null, Back::Gles, Back::Vulkan]
+            .into_iter()
+            .find(|b| b.name() == s)
+    }
+}
+
+const TRANSPORTS: [&str; 6] = ["inproc", "thread", "shm", "fork", "unix", "tcp"];
+
+/// One implementation a worker runs.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Imp {
+    Tessera {
+        backend: Back,
+        transport: &'static str,
+    },
+    Native,
+    Zink,
+}
+
+impl Imp {
+    fn parse(s: &str) -> Option<Self> {
+        match s {
+            "native" | "llvmpipe" => return Some(Imp::Native),
+            "zink" => return Some(Imp::Zink),
+            _ => {}
+        }
+        let mut parts = s.split(':');
+        if parts.next()? != "tessera" {
+            return None;
+        }
+        let backend = Back::parse(parts.next()?)?;
+        let t = parts.next()?;
+        let transport = TRANSPORTS.into_iter().find(|n| *n == t)?;
+        parts
+            .next()
+            .is_none()
+            .then_some(Imp::Tessera { backend, transport })
+    }
+
+    fn spec(&self) -> String {
+        match self {
+            Imp::Tessera { backend, transport } => {
+                format!("tessera:{}:{transport}", backend.name())
+            }
+            Imp::Native => "native".to_owned(),
+            Imp::Zink => "zink".to_owned(),
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            Imp::Tessera { backend, transport } => format!("{} {transport}", backend.name()),
+            Imp::Native => "native llvmpipe".to_owned(),
+            Imp::Zink => "zink lavapipe".to_owned(),
+        }
+    }
+
+    fn needs_server(&self) -> bool {
+        matches!(
+            self,
+            Imp::Tessera {
+                transport: "shm" | "unix" | "tcp",
+                ..
+            }
+        )
+    }
+
+    /// Whether its rows have a picture to compare (the sink and null backends draw nothing).
+    fn draws_pixels(&self) -> bool {
+        !matches!(
+            self,
+            Imp::Tessera {
+                backend: Back::Sink | Back::Null,
+                ..
+            }
+        )
+    }
+
+    /// The environment of its worker.
+    fn env(&self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Imp::Zink => &ZINK_ENV,
+            _ => &LLVMPIPE_ENV,
+        }
+    }
+}
+
+/// The implementations of a default run, in table order.
+fn default_imps() -> Vec<Imp> {
+    let mut v = vec![Imp::Tessera {
+        backend: Back::Sink,
+        transport: "inproc",
+    }];
+    for backend in [Back::Null, Back::Gles, Back::Vulkan] {
+        for transport in ["inproc", "thread", "shm", "unix", "tcp"] {
+            v.push(Imp::Tessera { backend, transport });
+        }
+    }
+    v.push(Imp::Native);
+    v.push(Imp::Zink);
+    v
 }
 
 struct Options {
     scenes: Vec<BenchScene>,
+    imps: Vec<Imp>,
     draws: u32,
     frames: u32,
     runs: u32,
-    transports: Vec<TransportKind>,
-    backends: Vec<Backend>,
+    worker: Option<Imp>,
+    unix: Option<PathBuf>,
+    tcp: Option<String>,
+    secret: Option<PathBuf>,
     quiet: bool,
+    quiet_backend: Back,
+    quiet_transport: &'static str,
+    /// Whether this worker runs the sink backend (which answers no read-back).
+    worker_is_sink: bool,
+    /// Where workers write each scene's final image (`--dump DIR`).
+    dump: Option<PathBuf>,
 }
+
+const USAGE: &str = "usage: tessera-bench [--quick] [--scene S,S,..] [--impl I,I,..] [--draws N] [--frames F] [--runs R]
+       tessera-bench --quiet --scene S [--backend sink|null] [--transport inproc|thread] [--draws N] [--frames F]
+scenes: steady static statechange programchange texturechange ubochange upload readback
+impls:  native zink tessera:{sink,null,gles,vulkan}:{inproc,thread,shm,fork,unix,tcp}";
 
 fn parse() -> Result<Options, String> {
     let mut o = Options {
         scenes: BenchScene::ALL.to_vec(),
+        imps: default_imps(),
         draws: 1000,
-        frames: 100,
+        frames: 10,
         runs: 5,
-        transports: vec![TransportKind::Inproc, TransportKind::Thread],
-        backends: vec![Backend::Sink, Backend::Null],
+        worker: None,
+        unix: None,
+        tcp: None,
+        secret: None,
         quiet: false,
+        quiet_backend: Back::Sink,
+        quiet_transport: "inproc",
+        worker_is_sink: false,
+        dump: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{a} needs a value"));
+        let number = |v: String| v.parse::<u32>().map_err(|e| format!("{a}: {e}"));
         match a.as_str() {
-            "--scene" => {
-                let v = value()?;
-                o.scenes = vec![BenchScene::parse(&v).ok_or_else(|| format!("unknown scene {v}"))?];
+            "--scene" | "--scenes" => {
+                o.scenes = value()?
+                    .split(',')
+                    .map(|s| BenchScene::parse(s).ok_or_else(|| format!("unknown scene {s}")))
+                    .collect::<Result<_, _>>()?;
             }
-            "--draws" => o.draws = value()?.parse().map_err(|e| format!("--draws: {e}"))?,
-            "--frames" => o.frames = value()?.parse().map_err(|e| format!("--frames: {e}"))?,
-            "--runs" => o.runs = value()?.parse().map_err(|e| format!("--runs: {e}"))?,
+            "--impl" | "--impls" => {
+                o.imps = value()?
+                    .split(',')
+                    .map(|s| Imp::parse(s).ok_or_else(|| format!("unknown implementation {s}")))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--draws" => o.draws = number(value()?)?.max(1),
+            "--frames" => o.frames = number(value()?)?.max(1),
+            "--runs" => o.runs = number(value()?)?.max(1),
+            "--quick" => {
+                o.draws = 100;
+                o.frames = 4;
+                o.runs = 1;
+            }
+            "--worker" => {
+                let v = value()?;
+                o.worker =
+                    Some(Imp::parse(&v).ok_or_else(|| format!("unknown implementation {v}"))?);
+                o.worker_is_sink = matches!(
+                    o.worker,
+                    Some(Imp::Tessera {
+                        backend: Back::Sink,
+                        ..
+                    })
+                );
+            }
+            "--unix" => o.unix = Some(value()?.into()),
+            "--tcp" => o.tcp = Some(value()?),
+            "--secret" => o.secret = Some(value()?.into()),
+            "--quiet" => o.quiet = true,
+            "--dump" => o.dump = Some(value()?.into()),
+            "--backend" => {
+                let v = value()?;
+                o.quiet_backend = match Back::parse(&v) {
+                    Some(b @ (Back::Sink | Back::Null)) => b,
+                    _ => return Err(format!("--quiet runs the sink or null backend, not {v}")),
+                };
+            }
             "--transport" => {
                 let v = value()?;
-                o.transports = vec![TransportKind::parse(&v).ok_or_else(|| format!("unknown transport {v}"))?];
+                o.quiet_transport = match v.as_str() {
+                    "inproc" => "inproc",
+                    "thread" => "thread",
+                    _ => return Err(format!("--quiet runs inproc or thread, not {v}")),
+                };
             }
-            "--backend" => {
-                o.backends = vec![match value()?.as_str() {
-                    "null" => Backend::Null,
-                    "sink" => Backend::Sink,
-                    v => return Err(format!("unknown backend {v}")),
-                }];
-            }
-            "--quiet" => o.quiet = true,
             "--help" | "-h" => return Err(String::new()),
             _ => return Err(format!("unknown argument {a}")),
         }
@@ -73,129 +292,114 @@ fn parse() -> Result<Options, String> {
     Ok(o)
 }
 
-#[derive(Clone, Copy, Default)]
-struct Sample {
-    wall_ns: f64,
-    cpu_ns: f64,
-    user_ns: f64,
-    sys_ns: f64,
-    records: f64,
-    bytes: f64,
-    waits_per_frame: f64,
-}
-
-fn run_once(scene: BenchScene, transport: &TransportKind, backend: Backend, o: &Options) -> Sample {
-    let config = Config { transport: transport.clone(), ..Config::default() };
-    let mut ctx = match backend {
-        Backend::Null => Context::new(&config).expect("null backend"),
-        Backend::Sink => Context::with_backend(&config, Box::new(Sink)),
-    };
-    let mut bench = Bench::setup(&mut ctx, scene);
-    for _ in 0..2 {
-        for _ in 0..o.draws {
-            bench.draw(&mut ctx);
-        }
-        ctx.flush();
-    }
-    ctx.finish();
-    let before = ctx.transport_stats();
-    let (u0, s0) = thread_cpu_ns();
-    let c0 = thread_cpu_total_ns();
-    let t0 = Instant::now();
-    for _ in 0..o.frames {
-        for _ in 0..o.draws {
-            bench.draw(&mut ctx);
-        }
-        ctx.flush();
-    }
-    let wall = t0.elapsed().as_nanos() as f64;
-    let c1 = thread_cpu_total_ns();
-    let (u1, s1) = thread_cpu_ns();
-    let after = ctx.transport_stats();
-    ctx.finish();
-    assert!(!ctx.is_lost(), "the session was lost during the benchmark");
-    assert_eq!(ctx.get_error(), 0, "the scene raised a GL error");
-    let draws = f64::from(o.draws) * f64::from(o.frames);
-    Sample {
-        wall_ns: wall / draws,
-        cpu_ns: (c1 - c0) as f64 / draws,
-        user_ns: (u1 - u0) as f64 / draws,
-        sys_ns: (s1 - s0) as f64 / draws,
-        records: (after.records - before.records) as f64 / draws,
-        bytes: ((after.record_bytes - before.record_bytes) + (after.stage_bytes - before.stage_bytes)) as f64
-            / draws,
-        waits_per_frame: (after.blocking_waits - before.blocking_waits) as f64 / f64::from(o.frames),
-    }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n == 0 {
-        return 0.0;
-    }
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
-}
-
 fn main() {
-    let o = match parse() {
-        Ok(o) => o,
-        Err(e) => {
-            if !e.is_empty() {
-                eprintln!("tessera-bench: {e}");
-            }
-            eprintln!(
-                "usage: tessera-bench [--scene steady|static|statechange] [--draws N] [--frames F] [--runs R] \
-                 [--transport inproc|thread] [--backend null|sink] [--quiet]"
-            );
-            std::process::exit(2);
+    let o = parse().unwrap_or_else(|e| {
+        if !e.is_empty() {
+            eprintln!("tessera-bench: {e}");
         }
-    };
+        eprintln!("{USAGE}");
+        std::process::exit(2);
+    });
+    tessera_tests::ensure_runtime_dir();
     if o.quiet {
-        for &scene in &o.scenes {
-            run_once(scene, &o.transports[0], o.backends[0], &o);
-        }
-        return;
+        worker::quiet(&o);
+    } else if let Some(imp) = o.worker.clone() {
+        worker::worker(&imp, &o);
+    } else {
+        driver::driver(&o);
     }
-    let mut configs = Vec::new();
-    for &scene in &o.scenes {
-        for t in &o.transports {
-            for &b in &o.backends {
-                configs.push((scene, t.clone(), b));
-            }
+}
+
+// ---------------------------------------------------------------------------------------
+// What one timed run of one scene measured: totals over its timed frames.
+
+#[derive(Clone, Debug, Default)]
+struct Sample {
+    draws: f64,
+    frames: f64,
+    wall_ns: f64,
+    app_user_ns: f64,
+    app_sys_ns: f64,
+    srv_user_ns: f64,
+    srv_sys_ns: f64,
+    /// Records, archived + stage bytes, wire bytes, blocking waits (Tessera only).
+    records: Option<f64>,
+    bytes: Option<f64>,
+    wire_bytes: Option<f64>,
+    waits: Option<f64>,
+    /// CSOs the frontend created; native creations of the backend.
+    csos: Option<f64>,
+    creations: Option<f64>,
+    checksum: Option<u64>,
+}
+
+const KEYS: [&str; 14] = [
+    "draws",
+    "frames",
+    "wall",
+    "au",
+    "as",
+    "su",
+    "ss",
+    "records",
+    "bytes",
+    "wire",
+    "waits",
+    "csos",
+    "creations",
+    "sum",
+];
+
+impl Sample {
+    fn to_line(&self, scene: BenchScene) -> String {
+        let opt = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v}"));
+        let values = [
+            format!("{}", self.draws),
+            format!("{}", self.frames),
+            format!("{}", self.wall_ns),
+            format!("{}", self.app_user_ns),
+            format!("{}", self.app_sys_ns),
+            format!("{}", self.srv_user_ns),
+            format!("{}", self.srv_sys_ns),
+            opt(self.records),
+            opt(self.bytes),
+            opt(self.wire_bytes),
+            opt(self.waits),
+            opt(self.csos),
+            opt(self.creations),
+            self.checksum
+                .map_or("-".to_owned(), |c| format!("{c:016x}")),
+        ];
+        let mut line = format!("sample scene={}", scene.name());
+        for (k, v) in KEYS.iter().zip(values) {
+            line.push_str(&format!(" {k}={v}"));
         }
+        line
     }
-    let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); configs.len()];
-    // Alternate configurations run by run so drift of the machine affects all alike.
-    for _ in 0..o.runs {
-        for (i, (scene, t, b)) in configs.iter().enumerate() {
-            samples[i].push(run_once(*scene, t, *b, &o));
-        }
-    }
-    println!(
-        "Tessera frontend benchmark: {} draws x {} frames, median of {} runs (client thread CPU)",
-        o.draws, o.frames, o.runs
-    );
-    println!(
-        "{:<12} {:<9} {:<8} {:>12} {:>11} {:>12} {:>11} {:>12} {:>11} {:>12}",
-        "scene", "transport", "backend", "wall ns/draw", "cpu ns/draw", "user ns/draw", "sys ns/draw", "records/draw",
-        "bytes/draw", "waits/frame"
-    );
-    for (i, (scene, t, b)) in configs.iter().enumerate() {
-        let s = &samples[i];
-        let m = |f: fn(&Sample) -> f64| median(s.iter().map(f).collect());
-        println!(
-            "{:<12} {:<9} {:<8} {:>12.1} {:>11.1} {:>12.1} {:>11.1} {:>12.2} {:>11.1} {:>12.2}",
-            scene.name(),
-            t.name(),
-            if *b == Backend::Null { "null" } else { "sink" },
-            m(|s| s.wall_ns),
-            m(|s| s.cpu_ns),
-            m(|s| s.user_ns),
-            m(|s| s.sys_ns),
-            m(|s| s.records),
-            m(|s| s.bytes),
-            m(|s| s.waits_per_frame),
-        );
+
+    fn from_line(line: &str) -> Option<(BenchScene, Sample)> {
+        let mut fields = line.strip_prefix("sample ")?.split(' ');
+        let scene = BenchScene::parse(fields.next()?.strip_prefix("scene=")?)?;
+        let map: BTreeMap<&str, &str> = fields.filter_map(|f| f.split_once('=')).collect();
+        let num = |k: &str| map.get(k).and_then(|v| v.parse::<f64>().ok());
+        Some((
+            scene,
+            Sample {
+                draws: num("draws")?,
+                frames: num("frames")?,
+                wall_ns: num("wall")?,
+                app_user_ns: num("au")?,
+                app_sys_ns: num("as")?,
+                srv_user_ns: num("su")?,
+                srv_sys_ns: num("ss")?,
+                records: num("records"),
+                bytes: num("bytes"),
+                wire_bytes: num("wire"),
+                waits: num("waits"),
+                csos: num("csos"),
+                creations: num("creations"),
+                checksum: map.get("sum").and_then(|v| u64::from_str_radix(v, 16).ok()),
+            },
+        ))
     }
 }

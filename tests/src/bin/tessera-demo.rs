@@ -18,17 +18,26 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match (a.as_str(), args.next()) {
-            ("--frames", Some(v)) => frames = v.parse().unwrap_or_else(|e| usage(&format!("--frames: {e}"))),
+            ("--frames", Some(v)) => {
+                frames = v
+                    .parse()
+                    .unwrap_or_else(|e| usage(&format!("--frames: {e}")))
+            }
             ("--out", Some(v)) => out = v.into(),
             ("--size", Some(v)) => {
-                let (w, h) = v.split_once('x').unwrap_or_else(|| usage("--size takes WxH"));
+                let (w, h) = v
+                    .split_once('x')
+                    .unwrap_or_else(|| usage("--size takes WxH"));
                 width = w.parse().unwrap_or_else(|e| usage(&format!("--size: {e}")));
                 height = h.parse().unwrap_or_else(|e| usage(&format!("--size: {e}")));
             }
             _ => usage(&format!("unknown argument {a}")),
         }
     }
-    let config = Config { surface: Some(SurfaceConfig::new(width, height)), ..Config::from_env() };
+    let config = Config {
+        surface: Some(SurfaceConfig::new(width, height)),
+        ..Config::from_env()
+    };
     let mut ctx = Context::new(&config).unwrap_or_else(|e| {
         eprintln!("tessera-demo: {e}");
         std::process::exit(1);
@@ -58,12 +67,25 @@ fn main() {
     let error = ctx.get_error();
     let lost = ctx.is_lost();
     let per_draw = |ns: u64| ns as f64 / draws.max(1) as f64;
-    println!("Tessera main job: built-in scene (render-to-texture pass + {} textured, blended, depth-tested quads)", tessera_tests::scenes::DEMO_OBJECTS);
-    println!("  backend      {backend} (TESSERA_BACKEND={})", config.backend.name());
+    println!(
+        "Tessera main job: built-in scene (render-to-texture pass + {} textured, blended, depth-tested quads)",
+        tessera_tests::scenes::DEMO_OBJECTS
+    );
+    println!(
+        "  backend      {backend} (TESSERA_BACKEND={})",
+        config.backend.name()
+    );
     println!("  transport    {}", config.transport.name());
     println!("  surface      {width}x{height} RGBA8 + depth/stencil");
-    println!("  frames       {frames} in {:.1} ms ({:.0} frames/s)", wall.as_secs_f64() * 1e3, f64::from(frames) / wall.as_secs_f64());
-    println!("  draws        {draws} ({} per frame)", draws / u64::from(frames.max(1)));
+    println!(
+        "  frames       {frames} in {:.1} ms ({:.0} frames/s)",
+        wall.as_secs_f64() * 1e3,
+        f64::from(frames) / wall.as_secs_f64()
+    );
+    println!(
+        "  draws        {draws} ({} per frame)",
+        draws / u64::from(frames.max(1))
+    );
     println!(
         "  records      {} ({:.2} per draw), {} archived bytes + {} stage bytes",
         t1.records - t0.records,
@@ -71,8 +93,16 @@ fn main() {
         t1.record_bytes - t0.record_bytes,
         t1.stage_bytes - t0.stage_bytes
     );
-    println!("  batches      {}, blocking waits {}", t1.batches - t0.batches, t1.blocking_waits - t0.blocking_waits);
-    println!("  CSO cache    {} hits, {} misses in the timed frames", cso1.hits - cso0.hits, cso1.misses - cso0.misses);
+    println!(
+        "  batches      {}, blocking waits {}",
+        t1.batches - t0.batches,
+        t1.blocking_waits - t0.blocking_waits
+    );
+    println!(
+        "  CSO cache    {} hits, {} misses in the timed frames",
+        cso1.hits - cso0.hits,
+        cso1.misses - cso0.misses
+    );
     println!(
         "  frontend CPU {:.0} ns per draw ({:.0} user + {:.0} system), wall {:.0} ns per draw",
         per_draw((u1 - u0) + (s1 - s0)),
@@ -80,7 +110,14 @@ fn main() {
         per_draw(s1 - s0),
         per_draw(wall.as_nanos() as u64)
     );
-    println!("  GL errors    {}", if error == 0 { "none".to_owned() } else { format!("{error:#06x}") });
+    println!(
+        "  GL errors    {}",
+        if error == 0 {
+            "none".to_owned()
+        } else {
+            format!("{error:#06x}")
+        }
+    );
     match image {
         Some(pixels) => match write_png(&out, width, height, &pixels) {
             Ok(()) => println!("  image        {} ({width}x{height})", out.display()),
@@ -101,7 +138,15 @@ fn read_back(ctx: &mut Context, width: u32, height: u32) -> Vec<u8> {
     use tessera_engine::gl::{RGBA, UNSIGNED_BYTE};
     let row = width as usize * 4;
     let mut pixels = vec![0u8; row * height as usize];
-    ctx.read_pixels(0, 0, width as i32, height as i32, RGBA, UNSIGNED_BYTE, tessera_engine::pixel::PixelsMut::Bytes(&mut pixels));
+    ctx.read_pixels(
+        0,
+        0,
+        width as i32,
+        height as i32,
+        RGBA,
+        UNSIGNED_BYTE,
+        tessera_engine::pixel::PixelsMut::Bytes(&mut pixels),
+    );
     // GL rows start at the bottom; PNG rows at the top.
     let mut flipped = Vec::with_capacity(pixels.len());
     for y in (0..height as usize).rev() {
@@ -110,7 +155,12 @@ fn read_back(ctx: &mut Context, width: u32, height: u32) -> Vec<u8> {
     flipped
 }
 
-fn write_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
+fn write_png(
+    path: &std::path::Path,
+    width: u32,
+    height: u32,
+    rgba: &[u8],
+) -> Result<(), Box<dyn std::error::Error>> {
     let file = std::io::BufWriter::new(std::fs::File::create(path)?);
     let mut encoder = png::Encoder::new(file, width, height);
     encoder.set_color(png::ColorType::Rgba);
@@ -120,6 +170,8 @@ fn write_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) -> Re
 }
 
 fn usage(msg: &str) -> ! {
-    eprintln!("tessera-demo: {msg}\nusage: tessera-demo [--frames N] [--size WxH] [--out FILE.png]");
+    eprintln!(
+        "tessera-demo: {msg}\nusage: tessera-demo [--frames N] [--size WxH] [--out FILE.png]"
+    );
     std::process::exit(2);
 }

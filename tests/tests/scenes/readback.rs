@@ -39,7 +39,13 @@ fn read_scene(
         probes,
     );
     let runs = runs.into_inner();
-    let who = ["native", "gles/inproc", "gles/thread", "vulkan/inproc", "vulkan/thread"];
+    let who = [
+        "native",
+        "gles/inproc",
+        "gles/thread",
+        "vulkan/inproc",
+        "vulkan/thread",
+    ];
     assert_eq!(runs.len(), who.len(), "{name}: one run per implementation");
     for (bytes, who) in runs.iter().zip(who) {
         assert_eq!(bytes.len(), expected.len(), "{name} on {who}: bytes read");

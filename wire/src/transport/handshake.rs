@@ -129,6 +129,14 @@ pub struct ProbeSnapshot {
     pub captured: Vec<(Vec<u8>, Vec<u8>)>,
     /// Live objects per kind.
     pub live: Vec<u32>,
+    /// The server process's CPU time so far, user, in nanoseconds (every thread, the native
+    /// driver's included; the benchmark's server serves one session at a time).
+    pub cpu_user_ns: u64,
+    /// The server process's CPU time so far, system, in nanoseconds.
+    pub cpu_sys_ns: u64,
+    /// The session backend's native creations so far (any backend, capturing or not;
+    /// `None` when it does not count them).
+    pub backend: Option<crate::backend::BackendCounters>,
 }
 
 impl ProbeSnapshot {

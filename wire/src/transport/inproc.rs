@@ -92,6 +92,10 @@ impl Transport for Inproc {
         out.append(&mut self.events);
     }
 
+    fn release_thread(&mut self) {
+        self.backend.release_thread();
+    }
+
     fn stats(&self) -> TransportStats {
         self.stats
     }

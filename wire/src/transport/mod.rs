@@ -208,6 +208,11 @@ pub trait Transport: Send {
     fn probe(&mut self) -> Result<Option<ProbeSnapshot>, SessionLost> {
         Ok(None)
     }
+
+    /// The calling thread stops using this session for now (an EGL context is released from
+    /// it): a transport that applies batches on the caller's thread lets its backend release
+    /// thread-bound resources ([`Backend::release_thread`]).
+    fn release_thread(&mut self) {}
 }
 
 /// Creates a transport of `kind` in front of `backend`, which runs in this process. For the
@@ -297,6 +302,7 @@ pub(crate) fn apply_archived(
     stage: &[u8],
     out: &mut Outbox,
 ) -> Result<(), SessionError> {
+    puffin::profile_scope!("apply_batch");
     let archived = access_batch(bytes, stage)?;
     backend.apply(
         BatchView {

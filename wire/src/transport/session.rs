@@ -203,6 +203,15 @@ fn serve(
     }
 }
 
+/// Ends the profiler's frame after each applied batch: on the server a frame is what one
+/// flush of the client carried. One relaxed load when profiling is off.
+#[inline]
+fn end_profiler_frame() {
+    if puffin::are_scopes_on() {
+        puffin::GlobalProfiler::lock().new_frame();
+    }
+}
+
 /// Applies one message, turning a backend panic into a session error.
 fn apply_guarded(
     session: &mut ServerBackend,
@@ -215,14 +224,25 @@ fn apply_guarded(
     .unwrap_or_else(|_| Err(SessionError::Backend("the backend panicked".to_owned())))
 }
 
-/// The probe of a capturing null backend.
-fn snapshot(probe: Option<&NullProbe>) -> ProbeSnapshot {
-    let Some(probe) = probe else {
-        return ProbeSnapshot::default();
+/// The session's probe: the server's CPU time and the backend's counters, and what a null
+/// backend saw (with the batches it captured, when capturing).
+fn snapshot(session: &ServerBackend) -> ProbeSnapshot {
+    let (cpu_user_ns, cpu_sys_ns) = sys::process_cpu_ns();
+    let backend = session.backend.counters();
+    let Some(probe) = session.probe.as_ref() else {
+        return ProbeSnapshot {
+            cpu_user_ns,
+            cpu_sys_ns,
+            backend,
+            ..ProbeSnapshot::default()
+        };
     };
     let captured = probe.take_batches();
     let stats = probe.stats();
     ProbeSnapshot {
+        cpu_user_ns,
+        cpu_sys_ns,
+        backend,
         batches: stats.batches,
         records: stats.records,
         by_name: stats
@@ -246,7 +266,7 @@ fn control_frame(
     let mut fds = Vec::new();
     match frame::recv(sock, MAX_HANDSHAKE_FRAME, payload, &mut fds)? {
         FrameKind::Probe => {
-            let bytes = handshake::archive(&snapshot(session.probe.as_ref()));
+            let bytes = handshake::archive(&snapshot(session));
             frame::send(sock, FrameKind::ProbeReply, &[&bytes], &[]).map_err(transport)
         }
         other => Err(transport(format!(
@@ -309,6 +329,7 @@ fn serve_shm(
         }
         let result = apply_guarded(session, &msg, &mut out);
         applied += 1;
+        end_profiler_frame();
         // Release: the batch's effects (replies written below) are ordered after it; the
         // client reads `applied` only as a diagnostic today.
         page.server.0.applied.store(applied, Ordering::Release);
@@ -349,6 +370,7 @@ fn serve_stream(sock: BorrowedFd<'_>, session: &mut ServerBackend) -> Result<End
                 let result = apply_guarded(session, &msg, &mut out);
                 applied += 1;
                 applied_bytes += msg.len() as u64;
+                end_profiler_frame();
                 for notice in out
                     .replies
                     .drain(..)
@@ -367,7 +389,7 @@ fn serve_stream(sock: BorrowedFd<'_>, session: &mut ServerBackend) -> Result<End
                 result.map_err(Ending::Violation)?;
             }
             FrameKind::Probe => {
-                let bytes = handshake::archive(&snapshot(session.probe.as_ref()));
+                let bytes = handshake::archive(&snapshot(session));
                 frame::send(sock, FrameKind::ProbeReply, &[&bytes], &[])
                     .map_err(transport_or_hangup)?;
             }

@@ -489,6 +489,20 @@ pub(crate) fn own_ids() -> (u32, u32) {
     unsafe { (libc::geteuid(), libc::getegid()) }
 }
 
+/// CPU time of this whole process so far (every thread, the native driver's included), user
+/// and system, in nanoseconds; zeros if the kernel refuses.
+pub(crate) fn process_cpu_ns() -> (u64, u64) {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `usage` is writable memory of the size of `rusage` (zeroed, so initialised even
+    // if the call failed); RUSAGE_SELF is always valid.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let ns = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1_000;
+    (ns(usage.ru_utime), ns(usage.ru_stime))
+}
+
 /// Fills `buf` with random bytes from the kernel.
 pub(crate) fn random(buf: &mut [u8]) -> io::Result<()> {
     let mut filled = 0;

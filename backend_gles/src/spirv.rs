@@ -1,0 +1,422 @@
+//! The one SPIR-V patch the GLES backend makes before translation: the sampler LOD bias.
+//!
+//! GLES samplers have no `TEXTURE_LOD_BIAS` (Vulkan's have `mipLodBias`), so each stage that
+//! samples gets a plain uniform `float ts_lod_bias[S]` (`S` sampler slots) and every sampling
+//! instruction whose sampled image comes from a slot's variable adds `ts_lod_bias[slot]` to
+//! its level of detail, as GL adds the sampler's bias to the shader's:
+//! - implicit-LOD sampling gets it as its `Bias` operand (summed with the shader's own);
+//! - explicit-LOD sampling adds it to its `Lod`.
+//!
+//! Left alone: gradients (`Grad` cannot take a bias), gathers and fetches (no LOD), depth
+//! comparisons of array or cube textures (GLSL ES has no biased or explicit-LOD variant of
+//! those), and sampled images that are not loaded straight from a slot's variable (a
+//! sampler passed to a function). The backend sets the uniform from the bound sampler CSOs
+//! when it binds textures.
+
+use std::collections::HashMap;
+
+/// Name of the bias uniform in the translated GLSL.
+pub(crate) const LOD_BIAS: &str = "ts_lod_bias";
+
+mod op {
+    pub const NAME: u16 = 5;
+    pub const TYPE_INT: u16 = 21;
+    pub const TYPE_FLOAT: u16 = 22;
+    pub const TYPE_IMAGE: u16 = 25;
+    pub const TYPE_SAMPLED_IMAGE: u16 = 27;
+    pub const TYPE_ARRAY: u16 = 28;
+    pub const TYPE_POINTER: u16 = 32;
+    pub const CONSTANT: u16 = 43;
+    pub const FUNCTION: u16 = 54;
+    pub const VARIABLE: u16 = 59;
+    pub const LOAD: u16 = 61;
+    pub const ACCESS_CHAIN: u16 = 65;
+    pub const DECORATE: u16 = 71;
+    pub const SAMPLE_IMPLICIT: u16 = 87;
+    pub const SAMPLE_EXPLICIT: u16 = 88;
+    pub const SAMPLE_DREF_IMPLICIT: u16 = 89;
+    pub const SAMPLE_DREF_EXPLICIT: u16 = 90;
+    pub const SAMPLE_PROJ_IMPLICIT: u16 = 91;
+    pub const SAMPLE_PROJ_EXPLICIT: u16 = 92;
+    pub const SAMPLE_PROJ_DREF_IMPLICIT: u16 = 93;
+    pub const SAMPLE_PROJ_DREF_EXPLICIT: u16 = 94;
+    pub const I_ADD: u16 = 128;
+    pub const F_ADD: u16 = 129;
+}
+
+const STORAGE_UNIFORM_CONSTANT: u32 = 0;
+const DECORATION_BINDING: u32 = 33;
+const DIM_CUBE: u32 = 3;
+const OPERAND_BIAS: u32 = 0x1;
+const OPERAND_LOD: u32 = 0x2;
+
+fn opcode(i: &[u32]) -> u16 {
+    (i[0] & 0xffff) as u16
+}
+
+fn inst(opcode: u16, operands: &[u32]) -> Vec<u32> {
+    let mut v = Vec::with_capacity(operands.len() + 1);
+    v.push(((operands.len() as u32 + 1) << 16) | u32::from(opcode));
+    v.extend_from_slice(operands);
+    v
+}
+
+/// Whether an opcode belongs before the types section.
+fn is_preamble(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        0..=8 | 10 | 11 | 14..=17 | 71..=75 | 317 | 330..=332 | 5632 | 5633
+    )
+}
+
+/// What a sampling instruction needs: where its image operands start and which it may get.
+fn sampling(opcode: u16) -> Option<(usize, bool, bool)> {
+    // (index of the image operand mask, implicit LOD, depth comparison)
+    Some(match opcode {
+        op::SAMPLE_IMPLICIT | op::SAMPLE_PROJ_IMPLICIT => (5, true, false),
+        op::SAMPLE_EXPLICIT | op::SAMPLE_PROJ_EXPLICIT => (5, false, false),
+        op::SAMPLE_DREF_IMPLICIT | op::SAMPLE_PROJ_DREF_IMPLICIT => (6, true, true),
+        op::SAMPLE_DREF_EXPLICIT | op::SAMPLE_PROJ_DREF_EXPLICIT => (6, false, true),
+        _ => return None,
+    })
+}
+
+/// A module split into instructions.
+struct Module {
+    header: Vec<u32>,
+    insts: Vec<Vec<u32>>,
+}
+
+impl Module {
+    fn parse(words: &[u32]) -> Option<Self> {
+        if words.len() < 5 || words[0] != 0x0723_0203 {
+            return None;
+        }
+        let mut insts = Vec::new();
+        let mut at = 5;
+        while at < words.len() {
+            let count = (words[at] >> 16) as usize;
+            if count == 0 || at + count > words.len() {
+                return None;
+            }
+            insts.push(words[at..at + count].to_vec());
+            at += count;
+        }
+        Some(Self {
+            header: words[..5].to_vec(),
+            insts,
+        })
+    }
+
+    fn fresh(&mut self) -> u32 {
+        let id = self.header[3];
+        self.header[3] += 1;
+        id
+    }
+
+    fn functions_start(&self) -> usize {
+        self.insts
+            .iter()
+            .position(|i| opcode(i) == op::FUNCTION)
+            .unwrap_or(self.insts.len())
+    }
+
+    fn types_start(&self) -> usize {
+        self.insts
+            .iter()
+            .position(|i| !is_preamble(opcode(i)))
+            .unwrap_or(self.insts.len())
+    }
+
+    /// A scalar type, declared at the start of the types section if missing.
+    fn scalar(&mut self, opcode_: u16, operands: &[u32]) -> u32 {
+        if let Some(i) = self.insts[..self.functions_start()]
+            .iter()
+            .find(|i| opcode(i) == opcode_ && i.len() >= 2 && i[2..] == *operands)
+        {
+            return i[1];
+        }
+        let id = self.fresh();
+        let mut ops = vec![id];
+        ops.extend_from_slice(operands);
+        let at = self.types_start();
+        self.insts.insert(at, inst(opcode_, &ops));
+        id
+    }
+
+    /// Appends a global declaration.
+    fn global(&mut self, i: Vec<u32>) {
+        let at = self.functions_start();
+        self.insts.insert(at, i);
+    }
+
+    fn declaration(&self, id: u32) -> Option<&[u32]> {
+        self.insts[..self.functions_start()]
+            .iter()
+            .find(|i| match opcode(i) {
+                19..=39 => i.get(1) == Some(&id),
+                41..=52 | op::VARIABLE => i.get(2) == Some(&id),
+                _ => false,
+            })
+            .map(Vec::as_slice)
+    }
+
+    fn finish(self) -> Vec<u32> {
+        let mut out = self.header;
+        for i in self.insts {
+            out.extend(i);
+        }
+        out
+    }
+}
+
+/// Adds the sampler LOD bias to a stage; `None` when it samples nothing it applies to.
+pub(crate) fn add_lod_bias(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
+    if samplers == 0 {
+        return None;
+    }
+    let mut m = Module::parse(words)?;
+    let start = m.functions_start();
+    // Sampler variables and their slots (binding 1 + slot).
+    let slot_of = |m: &Module, var: u32| {
+        m.insts.iter().find_map(|i| {
+            (opcode(i) == op::DECORATE && i.len() == 4 && i[1] == var && i[2] == DECORATION_BINDING)
+                .then(|| i[3].checked_sub(1))
+                .flatten()
+                .filter(|s| *s < samplers)
+        })
+    };
+    // Function-local definitions of loads and access chains.
+    let defs: HashMap<u32, Vec<u32>> = m.insts[start..]
+        .iter()
+        .filter(|i| matches!(opcode(i), op::LOAD | op::ACCESS_CHAIN) && i.len() >= 4)
+        .map(|i| (i[2], i.clone()))
+        .collect();
+    // Each sampling instruction that can take the bias, by result id: (slot, array index).
+    let mut sites = HashMap::new();
+    for i in &m.insts[start..] {
+        let Some((mask_at, implicit, dref)) = sampling(opcode(i)) else {
+            continue;
+        };
+        let Some(load) = i.get(3).and_then(|si| defs.get(si)) else {
+            continue;
+        };
+        if opcode(load) != op::LOAD {
+            continue;
+        }
+        let (var, index) = match defs.get(&load[3]) {
+            Some(chain) if opcode(chain) == op::ACCESS_CHAIN && chain.len() == 5 => {
+                (chain[3], Some(chain[4]))
+            }
+            Some(_) => continue,
+            None => (load[3], None),
+        };
+        let Some(slot) = slot_of(&m, var) else {
+            continue;
+        };
+        let mask = i.get(mask_at).copied().unwrap_or(0);
+        if !implicit && mask & OPERAND_LOD == 0 {
+            continue;
+        }
+        if dref {
+            // The image type: sampled image type -> image; arrayed or cube comparisons have
+            // no biased or explicit-LOD form in GLSL ES.
+            let image = m
+                .declaration(load[1])
+                .filter(|t| opcode(t) == op::TYPE_SAMPLED_IMAGE)
+                .and_then(|t| m.declaration(t[2]))
+                .filter(|t| opcode(t) == op::TYPE_IMAGE && t.len() >= 6);
+            match image {
+                Some(t) if t[3] != DIM_CUBE && t[5] == 0 => {}
+                _ => continue,
+            }
+        }
+        sites.insert(i[2], (slot, index));
+    }
+    if sites.is_empty() {
+        return None;
+    }
+
+    // The uniform: `float ts_lod_bias[samplers]`, and a constant per slot used.
+    let float = m.scalar(op::TYPE_FLOAT, &[32]);
+    let int = m.scalar(op::TYPE_INT, &[32, 1]);
+    let uint = m.scalar(op::TYPE_INT, &[32, 0]);
+    let length = m.fresh();
+    m.global(inst(op::CONSTANT, &[uint, length, samplers]));
+    let array = m.fresh();
+    m.global(inst(op::TYPE_ARRAY, &[array, float, length]));
+    let array_ptr = m.fresh();
+    m.global(inst(
+        op::TYPE_POINTER,
+        &[array_ptr, STORAGE_UNIFORM_CONSTANT, array],
+    ));
+    let float_ptr = m.fresh();
+    m.global(inst(
+        op::TYPE_POINTER,
+        &[float_ptr, STORAGE_UNIFORM_CONSTANT, float],
+    ));
+    let bias = m.fresh();
+    m.global(inst(
+        op::VARIABLE,
+        &[array_ptr, bias, STORAGE_UNIFORM_CONSTANT],
+    ));
+    let mut name = vec![bias];
+    name.extend(literal(LOD_BIAS));
+    let at = m
+        .insts
+        .iter()
+        .position(|i| matches!(opcode(i), 71..=75 | 332 | 5632 | 5633) || !is_preamble(opcode(i)))
+        .unwrap_or(0);
+    m.insts.insert(at, inst(op::NAME, &name));
+    let mut constants = HashMap::new();
+    for (slot, _) in sites.values() {
+        if !constants.contains_key(slot) {
+            let id = m.fresh();
+            m.global(inst(op::CONSTANT, &[int, id, *slot]));
+            constants.insert(*slot, id);
+        }
+    }
+
+    // The code, before each site.
+    let mut at = m.functions_start();
+    while at < m.insts.len() {
+        let site = m.insts[at].get(2).and_then(|id| sites.get(id)).copied();
+        let (Some((slot, index)), Some((mask_at, implicit, _))) =
+            (site, sampling(opcode(&m.insts[at])))
+        else {
+            at += 1;
+            continue;
+        };
+        let mut code = Vec::new();
+        let element = match index {
+            Some(idx) => {
+                let e = m.fresh();
+                code.push(inst(op::I_ADD, &[int, e, constants[&slot], idx]));
+                e
+            }
+            None => constants[&slot],
+        };
+        let p = m.fresh();
+        code.push(inst(op::ACCESS_CHAIN, &[float_ptr, p, bias, element]));
+        let b = m.fresh();
+        code.push(inst(op::LOAD, &[float, b, p]));
+        let mut s = m.insts[at].clone();
+        let mask = s.get(mask_at).copied().unwrap_or(0);
+        if !implicit || mask & OPERAND_BIAS != 0 {
+            // The shader's own bias, or the explicit LOD (after a bias, which an explicit
+            // LOD never has).
+            let operand = mask_at + 1 + usize::from(!implicit && mask & OPERAND_BIAS != 0);
+            let sum = m.fresh();
+            code.push(inst(op::F_ADD, &[float, sum, s[operand], b]));
+            s[operand] = sum;
+        } else if s.len() > mask_at {
+            // Bias is the first of the image operands.
+            s[mask_at] |= OPERAND_BIAS;
+            s.insert(mask_at + 1, b);
+        } else {
+            s.push(OPERAND_BIAS);
+            s.push(b);
+        }
+        s[0] = ((s.len() as u32) << 16) | (s[0] & 0xffff);
+        m.insts[at] = s;
+        let added = code.len();
+        m.insts.splice(at..at, code);
+        at += added + 1;
+    }
+    Some(m.finish())
+}
+
+/// A literal string as SPIR-V words.
+fn literal(s: &str) -> Vec<u32> {
+    let mut bytes = s.as_bytes().to_vec();
+    bytes.push(0);
+    while !bytes.len().is_multiple_of(4) {
+        bytes.push(0);
+    }
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fragment module sampling slot 1 (binding 2) with implicit and explicit LOD.
+    fn module() -> Vec<u32> {
+        let mut w = vec![0x0723_0203, 0x0001_0000, 0, 17, 0];
+        let mut ep = vec![4, 1];
+        ep.extend(literal("main"));
+        for i in [
+            inst(17, &[1]),
+            inst(14, &[0, 1]),
+            inst(15, &ep),
+            inst(op::DECORATE, &[10, DECORATION_BINDING, 2]),
+            inst(op::TYPE_FLOAT, &[2, 32]),
+            inst(23, &[3, 2, 4]),
+            inst(23, &[4, 2, 2]),
+            inst(op::TYPE_IMAGE, &[5, 2, 1, 0, 0, 0, 1, 0]),
+            inst(op::TYPE_SAMPLED_IMAGE, &[6, 5]),
+            inst(op::TYPE_POINTER, &[7, STORAGE_UNIFORM_CONSTANT, 6]),
+            inst(op::VARIABLE, &[7, 10, STORAGE_UNIFORM_CONSTANT]),
+            inst(19, &[8]),
+            inst(33, &[9, 8]),
+            inst(46, &[4, 11]),
+            inst(op::CONSTANT, &[2, 15, 0]),
+            inst(op::FUNCTION, &[8, 1, 0, 9]),
+            inst(248, &[12]),
+            inst(op::LOAD, &[6, 13, 10]),
+            inst(op::SAMPLE_IMPLICIT, &[3, 14, 13, 11]),
+            inst(op::SAMPLE_EXPLICIT, &[3, 16, 13, 11, OPERAND_LOD, 15]),
+            inst(253, &[]),
+            inst(56, &[]),
+        ] {
+            w.extend(i);
+        }
+        w
+    }
+
+    #[test]
+    fn sampling_adds_the_slot_bias() {
+        assert!(add_lod_bias(&module(), 0).is_none(), "no sampler slots");
+        let out = add_lod_bias(&module(), 3).expect("patched");
+        let m = Module::parse(&out).expect("well formed");
+        let find = |o: u16| m.insts.iter().find(|i| opcode(i) == o).expect("present");
+        let name = find(op::NAME);
+        assert_eq!(name[2..], literal(LOD_BIAS)[..]);
+        let bias = name[1];
+        // float ts_lod_bias[3], read at constant 1 (slot 1).
+        let var = m.declaration(bias).expect("declared");
+        let array = m.declaration(var[1]).expect("pointer")[3];
+        let length = m.declaration(array).expect("array")[3];
+        assert_eq!(m.declaration(length).expect("length")[3], 3);
+        // Each site loads ts_lod_bias[1] (slot 1) before itself.
+        let bias_load = |id: u32| {
+            let load = m
+                .insts
+                .iter()
+                .find(|i| opcode(i) == op::LOAD && i[2] == id)
+                .expect("a load");
+            let chain = m
+                .insts
+                .iter()
+                .find(|i| opcode(i) == op::ACCESS_CHAIN && i[2] == load[3])
+                .expect("an access chain");
+            chain[3] == bias && m.declaration(chain[4]).expect("index")[3] == 1
+        };
+        // Implicit LOD: a Bias operand; explicit: the LOD plus the bias.
+        let implicit = find(op::SAMPLE_IMPLICIT);
+        assert_eq!(implicit[5], OPERAND_BIAS);
+        assert!(bias_load(implicit[6]));
+        let explicit = find(op::SAMPLE_EXPLICIT);
+        assert_eq!(explicit[5], OPERAND_LOD);
+        let sum = m
+            .insts
+            .iter()
+            .find(|i| opcode(i) == op::F_ADD && i[2] == explicit[6])
+            .expect("lod + bias");
+        assert_eq!(sum[3], 15);
+        assert!(bias_load(sum[4]));
+    }
+}

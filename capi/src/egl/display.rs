@@ -1,0 +1,201 @@
+//! Displays, initialization, strings and configs.
+
+use std::ffi::c_char;
+
+use tessera_engine::egl::display::config_handle;
+use tessera_engine::egl::{EglError, Platform};
+
+use super::{EGLAttrib, EGLBoolean, EGLenum, EGLint, Handle, boolean, egl_call, handle, id};
+use crate::ptr;
+
+/// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` gives the default display; there are no native
+/// displays to open, so any other value gives `EGL_NO_DISPLAY` (without an error, as
+/// EGL 1.5 §3.2 says).
+#[unsafe(no_mangle)]
+pub extern "C" fn eglGetDisplay(display_id: Handle) -> Handle {
+    egl_call("eglGetDisplay", std::ptr::null_mut(), |_, reg| {
+        Ok(if display_id.is_null() {
+            handle(reg.get_display(Platform::Default))
+        } else {
+            std::ptr::null_mut()
+        })
+    })
+}
+
+/// `eglGetPlatformDisplay`.
+///
+/// # Safety
+/// `attrib_list` is null or an `EGL_NONE`-terminated list.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn eglGetPlatformDisplay(
+    platform: EGLenum,
+    native_display: Handle,
+    attrib_list: *const EGLAttrib,
+) -> Handle {
+    // SAFETY: the caller's contract.
+    let list = unsafe { ptr::attribs_wide(attrib_list) };
+    egl_call("eglGetPlatformDisplay", std::ptr::null_mut(), |_, reg| {
+        reg.get_platform_display(platform as i32, native_display.is_null(), &list)
+            .map(handle)
+    })
+}
+
+/// `eglGetPlatformDisplayEXT` (`EGL_EXT_platform_base`: `EGLint` attributes).
+///
+/// # Safety
+/// `attrib_list` is null or an `EGL_NONE`-terminated list.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn eglGetPlatformDisplayEXT(
+    platform: EGLenum,
+    native_display: Handle,
+    attrib_list: *const EGLint,
+) -> Handle {
+    // SAFETY: the caller's contract.
+    let list = unsafe { ptr::attribs(attrib_list) };
+    egl_call(
+        "eglGetPlatformDisplayEXT",
+        std::ptr::null_mut(),
+        |_, reg| {
+            reg.get_platform_display(platform as i32, native_display.is_null(), &list)
+                .map(handle)
+        },
+    )
+}
+
+/// `eglInitialize`.
+///
+/// # Safety
+/// `major` and `minor` are null or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn eglInitialize(
+    dpy: Handle,
+    major: *mut EGLint,
+    minor: *mut EGLint,
+) -> EGLBoolean {
+    let version = egl_call("eglInitialize", None, |_, reg| {
+        reg.initialize(id(dpy)).map(Some)
+    });
+    if let Some((ma, mi)) = version {
+        // SAFETY: the caller's contract.
+        unsafe {
+            ptr::write(major, ma);
+            ptr::write(minor, mi);
+        }
+    }
+    boolean(version.is_some())
+}
+
+/// `eglTerminate`.
+#[unsafe(no_mangle)]
+pub extern "C" fn eglTerminate(dpy: Handle) -> EGLBoolean {
+    egl_call("eglTerminate", 0, |_, reg| {
+        reg.terminate(id(dpy)).map(|()| 1)
+    })
+}
+
+/// `eglQueryString`: static strings, valid for the life of the process.
+#[unsafe(no_mangle)]
+pub extern "C" fn eglQueryString(dpy: Handle, name: EGLint) -> *const c_char {
+    egl_call("eglQueryString", std::ptr::null(), |_, reg| {
+        let dpy = (!dpy.is_null()).then(|| id(dpy));
+        reg.query_string(dpy, name).map(|s| s.as_ptr())
+    })
+}
+
+/// Writes config handles: all of them if `configs` is null (only the count), else up to
+/// `config_size`.
+///
+/// # Safety
+/// `configs` is null or valid for `config_size` writes; `num_config` is valid for one.
+unsafe fn write_configs(
+    found: &[&'static tessera_engine::egl::Config],
+    configs: *mut Handle,
+    config_size: EGLint,
+    num_config: *mut EGLint,
+) {
+    let n = if configs.is_null() {
+        found.len()
+    } else {
+        // SAFETY: the caller's contract.
+        let out = unsafe { ptr::slice_mut(configs, ptr::len(config_size)) };
+        for (o, c) in out.iter_mut().zip(found) {
+            *o = handle(config_handle(c));
+        }
+        out.len().min(found.len())
+    };
+    // SAFETY: the caller's contract.
+    unsafe { ptr::write(num_config, n as EGLint) };
+}
+
+/// `eglGetConfigs`.
+///
+/// # Safety
+/// `configs` is null or valid for `config_size` writes; `num_config` is null or valid for
+/// one.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn eglGetConfigs(
+    dpy: Handle,
+    configs: *mut Handle,
+    config_size: EGLint,
+    num_config: *mut EGLint,
+) -> EGLBoolean {
+    egl_call("eglGetConfigs", 0, |_, reg| {
+        let all = reg.configs(id(dpy))?;
+        if num_config.is_null() {
+            return Err(EglError::BadParameter);
+        }
+        let found: Vec<_> = all.iter().collect();
+        // SAFETY: the caller's contract; `num_config` is not null.
+        unsafe { write_configs(&found, configs, config_size, num_config) };
+        Ok(1)
+    })
+}
+
+/// `eglChooseConfig`.
+///
+/// # Safety
+/// `attrib_list` is null or `EGL_NONE`-terminated; `configs` is null or valid for
+/// `config_size` writes; `num_config` is null or valid for one.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn eglChooseConfig(
+    dpy: Handle,
+    attrib_list: *const EGLint,
+    configs: *mut Handle,
+    config_size: EGLint,
+    num_config: *mut EGLint,
+) -> EGLBoolean {
+    // SAFETY: the caller's contract.
+    let list = unsafe { ptr::attribs(attrib_list) };
+    egl_call("eglChooseConfig", 0, |_, reg| {
+        reg.check_initialized(id(dpy))?;
+        if num_config.is_null() {
+            return Err(EglError::BadParameter);
+        }
+        let found = reg.choose_config(id(dpy), &list)?;
+        // SAFETY: the caller's contract; `num_config` is not null.
+        unsafe { write_configs(&found, configs, config_size, num_config) };
+        Ok(1)
+    })
+}
+
+/// `eglGetConfigAttrib`.
+///
+/// # Safety
+/// `value` is null or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn eglGetConfigAttrib(
+    dpy: Handle,
+    config: Handle,
+    attribute: EGLint,
+    value: *mut EGLint,
+) -> EGLBoolean {
+    egl_call("eglGetConfigAttrib", 0, |_, reg| {
+        let v = reg.config_attrib(id(dpy), id(config), attribute)?;
+        if value.is_null() {
+            return Err(EglError::BadParameter);
+        }
+        // SAFETY: the caller's contract; not null.
+        unsafe { ptr::write(value, v) };
+        Ok(1)
+    })
+}

@@ -1,0 +1,447 @@
+//! `eglGetProcAddress`: every exported EGL and GL function by name, from two tables sorted
+//! by name (binary search). Unknown names give null; EGL 1.5 (and
+//! `EGL_KHR_get_all_proc_addresses`) let core functions be looked up too.
+//!
+//! Like the GL table, each entry coerces the function to its `EGL/egl.h` signature, so a
+//! signature that drifts from the header does not compile.
+
+use std::ffi::{CStr, c_char, c_void};
+
+use super::*;
+use crate::gl::{GL_FUNCTIONS, Proc};
+
+/// Every exported EGL function, sorted by name.
+pub static EGL_FUNCTIONS: [(&str, Proc); 47] = [
+    (
+        "eglBindAPI",
+        Proc({
+            const F: unsafe extern "C" fn(EGLenum) -> EGLBoolean = eglBindAPI;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglBindTexImage",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint) -> EGLBoolean = eglBindTexImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglChooseConfig",
+        Proc({
+            const F: unsafe extern "C" fn(
+                Handle,
+                *const EGLint,
+                *mut Handle,
+                EGLint,
+                *mut EGLint,
+            ) -> EGLBoolean = eglChooseConfig;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglClientWaitSync",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint, EGLTime) -> EGLint =
+                eglClientWaitSync;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCopyBuffers",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, NativeHandle) -> EGLBoolean =
+                eglCopyBuffers;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreateContext",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, Handle, *const EGLint) -> Handle =
+                eglCreateContext;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreateImage",
+        Proc({
+            const F: unsafe extern "C" fn(
+                Handle,
+                Handle,
+                EGLenum,
+                Handle,
+                *const EGLAttrib,
+            ) -> Handle = eglCreateImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreatePbufferFromClientBuffer",
+        Proc({
+            const F: unsafe extern "C" fn(
+                Handle,
+                EGLenum,
+                Handle,
+                Handle,
+                *const EGLint,
+            ) -> Handle = eglCreatePbufferFromClientBuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreatePbufferSurface",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, *const EGLint) -> Handle =
+                eglCreatePbufferSurface;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreatePixmapSurface",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, NativeHandle, *const EGLint) -> Handle =
+                eglCreatePixmapSurface;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreatePlatformPixmapSurface",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, *mut c_void, *const EGLAttrib) -> Handle =
+                eglCreatePlatformPixmapSurface;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreatePlatformPixmapSurfaceEXT",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, *mut c_void, *const EGLint) -> Handle =
+                eglCreatePlatformPixmapSurfaceEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreatePlatformWindowSurface",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, *mut c_void, *const EGLAttrib) -> Handle =
+                eglCreatePlatformWindowSurface;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreatePlatformWindowSurfaceEXT",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, *mut c_void, *const EGLint) -> Handle =
+                eglCreatePlatformWindowSurfaceEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreateSync",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, EGLenum, *const EGLAttrib) -> Handle =
+                eglCreateSync;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreateWindowSurface",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, NativeHandle, *const EGLint) -> Handle =
+                eglCreateWindowSurface;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglDestroyContext",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle) -> EGLBoolean = eglDestroyContext;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglDestroyImage",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle) -> EGLBoolean = eglDestroyImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglDestroySurface",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle) -> EGLBoolean = eglDestroySurface;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglDestroySync",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle) -> EGLBoolean = eglDestroySync;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetConfigAttrib",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLint) -> EGLBoolean =
+                eglGetConfigAttrib;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetConfigs",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, *mut Handle, EGLint, *mut EGLint) -> EGLBoolean =
+                eglGetConfigs;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetCurrentContext",
+        Proc({
+            const F: unsafe extern "C" fn() -> Handle = eglGetCurrentContext;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetCurrentDisplay",
+        Proc({
+            const F: unsafe extern "C" fn() -> Handle = eglGetCurrentDisplay;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetCurrentSurface",
+        Proc({
+            const F: unsafe extern "C" fn(EGLint) -> Handle = eglGetCurrentSurface;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetDisplay",
+        Proc({
+            const F: unsafe extern "C" fn(Handle) -> Handle = eglGetDisplay;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetError",
+        Proc({
+            const F: unsafe extern "C" fn() -> EGLint = eglGetError;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetPlatformDisplay",
+        Proc({
+            const F: unsafe extern "C" fn(EGLenum, *mut c_void, *const EGLAttrib) -> Handle =
+                eglGetPlatformDisplay;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetPlatformDisplayEXT",
+        Proc({
+            const F: unsafe extern "C" fn(EGLenum, *mut c_void, *const EGLint) -> Handle =
+                eglGetPlatformDisplayEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetProcAddress",
+        Proc({
+            const F: unsafe extern "C" fn(*const c_char) -> *const c_void = eglGetProcAddress;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetSyncAttrib",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLAttrib) -> EGLBoolean =
+                eglGetSyncAttrib;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglInitialize",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, *mut EGLint, *mut EGLint) -> EGLBoolean =
+                eglInitialize;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglMakeCurrent",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, Handle, Handle) -> EGLBoolean =
+                eglMakeCurrent;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQueryAPI",
+        Proc({
+            const F: unsafe extern "C" fn() -> EGLenum = eglQueryAPI;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQueryContext",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLint) -> EGLBoolean =
+                eglQueryContext;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQueryString",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, EGLint) -> *const c_char = eglQueryString;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQuerySurface",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLint) -> EGLBoolean =
+                eglQuerySurface;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglReleaseTexImage",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint) -> EGLBoolean =
+                eglReleaseTexImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglReleaseThread",
+        Proc({
+            const F: unsafe extern "C" fn() -> EGLBoolean = eglReleaseThread;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglSurfaceAttrib",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint, EGLint) -> EGLBoolean =
+                eglSurfaceAttrib;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglSwapBuffers",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle) -> EGLBoolean = eglSwapBuffers;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglSwapInterval",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, EGLint) -> EGLBoolean = eglSwapInterval;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglTerminate",
+        Proc({
+            const F: unsafe extern "C" fn(Handle) -> EGLBoolean = eglTerminate;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglWaitClient",
+        Proc({
+            const F: unsafe extern "C" fn() -> EGLBoolean = eglWaitClient;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglWaitGL",
+        Proc({
+            const F: unsafe extern "C" fn() -> EGLBoolean = eglWaitGL;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglWaitNative",
+        Proc({
+            const F: unsafe extern "C" fn(EGLint) -> EGLBoolean = eglWaitNative;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglWaitSync",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint) -> EGLBoolean = eglWaitSync;
+            F as *const c_void
+        }),
+    ),
+];
+
+/// The address of the exported function `name`, if there is one.
+pub fn lookup(name: &str) -> Option<*const c_void> {
+    if name.starts_with("gl") {
+        GL_FUNCTIONS
+            .binary_search_by(|e| e.0.cmp(name))
+            .ok()
+            .map(|i| GL_FUNCTIONS[i].2.0)
+    } else {
+        EGL_FUNCTIONS
+            .binary_search_by(|e| e.0.cmp(name))
+            .ok()
+            .map(|i| EGL_FUNCTIONS[i].1.0)
+    }
+}
+
+/// `eglGetProcAddress`.
+///
+/// # Safety
+/// `procname` is null or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn eglGetProcAddress(procname: *const c_char) -> *const c_void {
+    if procname.is_null() {
+        return std::ptr::null();
+    }
+    // SAFETY: non-null and NUL-terminated by the caller's contract.
+    let name = unsafe { CStr::from_ptr(procname) };
+    // A lookup cannot panic, but no panic may cross the ABI whatever happens.
+    std::panic::catch_unwind(|| name.to_str().ok().and_then(lookup))
+        .ok()
+        .flatten()
+        .unwrap_or(std::ptr::null())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_sorted_so_binary_search_finds_everything() {
+        assert!(EGL_FUNCTIONS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(GL_FUNCTIONS.windows(2).all(|w| w[0].0 < w[1].0));
+        for (name, _) in &EGL_FUNCTIONS {
+            assert!(lookup(name).is_some(), "{name}");
+        }
+        for (name, _, _) in &GL_FUNCTIONS {
+            assert!(lookup(name).is_some(), "{name}");
+        }
+    }
+
+    #[test]
+    fn unknown_names_are_null() {
+        for name in [
+            "glNotAFunction",
+            "eglNope",
+            "",
+            "glBegin",
+            "glGenTexturesEXT",
+        ] {
+            assert!(lookup(name).is_none(), "{name}");
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The OpenGL 3.3 core entry points.
+//!
+//! `generated.rs` (from `glcorearb.h`, by `capi/tools/gen_gl.py`) has the table of all 345
+//! functions of GL 1.0-3.3 and the entry points whose arguments are all scalars; the
+//! modules here have the entry points with pointers, grouped by domain. Each forwards to
+//! the engine method of the same name through [`gl_call`](crate::current::gl_call).
+//!
+//! ## Safety
+//! Every `unsafe extern "C" fn` here has the same contract, the GL specification's: each
+//! pointer argument is null where the function allows it, or valid for the reads or writes
+//! the specification of the function defines for the given arguments and GL state (for
+//! example `n` names for `glGenBuffers`, the pixels the unpack state describes for
+//! `glTexImage2D`, the values `pname` has for `glGetIntegerv`). The pointer is not used
+//! after the call returns, except the one `glMapBuffer*` returns, which GL itself defines.
+
+#![allow(non_snake_case, reason = "exported under the GL names")]
+#![allow(
+    clippy::missing_safety_doc,
+    reason = "one contract for every entry point, documented on this module"
+)]
+
+mod buffer;
+mod framebuffer;
+pub mod generated;
+mod program;
+mod query;
+mod state;
+mod texture;
+pub mod types;
+mod vertex;
+
+use std::ffi::c_void;
+
+pub use buffer::*;
+pub use framebuffer::*;
+pub use generated::*;
+pub use program::*;
+pub use query::*;
+pub use state::*;
+pub use texture::*;
+pub use vertex::*;
+
+/// The address of an exported function, as `eglGetProcAddress` returns it.
+#[derive(Clone, Copy, Debug)]
+pub struct Proc(pub *const c_void);
+
+// SAFETY: a `Proc` is the address of a function of this library: immutable code, valid for
+// as long as the library is loaded, meaningful on every thread. Sharing it shares nothing
+// mutable.
+unsafe impl Sync for Proc {}
+
+#[cfg(test)]
+mod tests {
+    use super::GL_FUNCTIONS;
+
+    /// `(name, (major, minor))` of every function of `GL_VERSION_1_0` .. `GL_VERSION_3_3`
+    /// in the system's `glcorearb.h`.
+    fn header_functions() -> Vec<(String, (u8, u8))> {
+        let header = std::fs::read_to_string("/usr/include/GL/glcorearb.h")
+            .expect("/usr/include/GL/glcorearb.h (Debian: libgl-dev)");
+        let mut out = Vec::new();
+        let mut version = None;
+        for line in header.lines() {
+            if let Some(v) = line.strip_prefix("#ifndef GL_VERSION_") {
+                let mut parts = v.split('_').map(|p| p.parse::<u8>().unwrap_or(99));
+                version = match (parts.next(), parts.next()) {
+                    (Some(major), Some(minor)) if (major, minor) <= (3, 3) => Some((major, minor)),
+                    _ => None,
+                };
+            } else if line.starts_with("#endif /* GL_VERSION_") {
+                version = None;
+            } else if let Some(v) = version
+                && line.starts_with("GLAPI ")
+                && let Some(name) = line
+                    .split("APIENTRY ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next())
+            {
+                out.push((name.to_owned(), v));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn table_covers_every_gl_1_0_to_3_3_function_of_glcorearb() {
+        let header = header_functions();
+        assert_eq!(header.len(), 345);
+        for (name, version) in &header {
+            let entry = GL_FUNCTIONS.iter().find(|e| e.0 == name);
+            assert_eq!(
+                entry.map(|e| e.1),
+                Some(*version),
+                "{name} (GL {}.{}) is missing from the table or has another version",
+                version.0,
+                version.1
+            );
+        }
+        assert_eq!(
+            GL_FUNCTIONS.len(),
+            header.len(),
+            "the table has functions the header has not"
+        );
+        assert!(GL_FUNCTIONS.iter().all(|e| !e.2.0.is_null()));
+    }
+}

@@ -1,0 +1,159 @@
+//! State queries (`glGet*v`, `glGetString(i)`, `glGetPointerv`) and the vector forms of
+//! `glPointParameter`.
+//!
+//! `glGet*v` ask the engine for the state value once and write as many values as it has,
+//! converted as GL 3.3 §2.2.1 says (the same conversions the engine's typed queries use).
+//! Strings are interned: `glGetString` returns pointers that stay valid for the life of the
+//! process, NUL-terminated, the same pointer for the same string.
+
+use std::ffi::{CStr, CString};
+use std::sync::{Mutex, PoisonError};
+
+use tessera_engine::get::Value;
+use tessera_engine::gl::COLOR_WRITEMASK;
+
+use super::types::*;
+use crate::current::{gl_call, raised};
+use crate::ptr;
+
+/// Every string `glGetString(i)` returned so far (a few dozen at most: fixed strings, one
+/// renderer per backend and device, the extension names).
+static STRINGS: Mutex<Vec<&'static CStr>> = Mutex::new(Vec::new());
+
+/// A process-lifetime NUL-terminated copy of `s` (the same pointer for equal strings).
+fn intern(s: &str) -> *const GLubyte {
+    let mut strings = STRINGS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(c) = strings.iter().find(|c| c.to_bytes() == s.as_bytes()) {
+        return c.as_ptr().cast();
+    }
+    // GL strings never contain NUL; should one ever, it is cut there.
+    let owned = CString::new(s.split('\0').next().unwrap_or_default()).unwrap_or_default();
+    let leaked: &'static CStr = Box::leak(owned.into_boxed_c_str());
+    strings.push(leaked);
+    leaked.as_ptr().cast()
+}
+
+/// `glGetString`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glGetString(name: GLenum) -> *const GLubyte {
+    gl_call("glGetString", std::ptr::null(), |c| {
+        c.get_string(name).map_or(std::ptr::null(), |s| intern(&s))
+    })
+}
+
+/// `glGetStringi`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glGetStringi(name: GLenum, index: GLuint) -> *const GLubyte {
+    gl_call("glGetStringi", std::ptr::null(), |c| {
+        c.get_stringi(name, index)
+            .map_or(std::ptr::null(), |s| intern(&s))
+    })
+}
+
+/// Writes the values of a state variable.
+///
+/// # Safety
+/// A non-null `data` has room for `value.len` values.
+unsafe fn write_values<T>(value: &Value, data: *mut T, convert: impl Fn(&Value, usize) -> T) {
+    // SAFETY: forwarded contract.
+    let out = unsafe { ptr::slice_mut(data, value.len) };
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = convert(value, i);
+    }
+}
+
+fn to_int(v: &Value, i: usize) -> GLint {
+    v.as_i64(i).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as GLint
+}
+
+/// Defines a `glGet*v` that writes the state value's values converted by `$convert`.
+macro_rules! getters {
+    ($($name:ident($t:ty) => $convert:expr;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "`.")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $name(pname: GLenum, data: *mut $t) {
+            gl_call(stringify!($name), (), |c| {
+                if let Some(v) = c.get_value(pname) {
+                    // SAFETY: GL contract: `data` has room for the values of `pname`.
+                    unsafe { write_values(&v, data, $convert) };
+                }
+            });
+        }
+    )*};
+}
+
+getters! {
+    glGetIntegerv(GLint) => to_int;
+    glGetInteger64v(GLint64) => |v: &Value, i| v.as_i64(i);
+    glGetFloatv(GLfloat) => |v: &Value, i| v.as_f64(i) as GLfloat;
+    glGetDoublev(GLdouble) => |v: &Value, i| v.as_f64(i);
+    glGetBooleanv(GLboolean) => |v: &Value, i| GLboolean::from(v.as_bool(i));
+}
+
+/// Values an indexed query writes: four for a colour write mask, else one.
+fn indexed_values(target: GLenum) -> usize {
+    if target == COLOR_WRITEMASK { 4 } else { 1 }
+}
+
+/// `glGetIntegeri_v`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetIntegeri_v(target: GLenum, index: GLuint, data: *mut GLint) {
+    // SAFETY: GL contract: `data` has room for the values of `target`.
+    let out = unsafe { ptr::slice_mut(data, indexed_values(target)) };
+    gl_call("glGetIntegeri_v", (), |c| {
+        c.get_integeri_v(target, index, out)
+    });
+}
+
+/// `glGetInteger64i_v`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetInteger64i_v(target: GLenum, index: GLuint, data: *mut GLint64) {
+    // SAFETY: GL contract: `data` has room for the values of `target`.
+    let out = unsafe { ptr::slice_mut(data, indexed_values(target)) };
+    gl_call("glGetInteger64i_v", (), |c| {
+        c.get_integer64i_v(target, index, out)
+    });
+}
+
+/// `glGetBooleani_v`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetBooleani_v(target: GLenum, index: GLuint, data: *mut GLboolean) {
+    // SAFETY: GL contract: `data` has room for the values of `target`.
+    let out = unsafe { ptr::slice_mut(data, indexed_values(target)) };
+    gl_call("glGetBooleani_v", (), |c| {
+        c.get_booleani_v(target, index, out)
+    });
+}
+
+/// `glGetPointerv`: GL 3.3 core has no pointer state (`INVALID_ENUM`, nothing written).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetPointerv(pname: GLenum, params: *mut *mut std::ffi::c_void) {
+    let p = gl_call("glGetPointerv", None, |c| {
+        let (p, failed) = raised(c, |c| c.get_pointerv(pname));
+        (!failed).then_some(p)
+    });
+    if let Some(p) = p {
+        // SAFETY: GL contract: `params` has room for one pointer.
+        unsafe { ptr::write(params, std::ptr::without_provenance_mut(p)) };
+    }
+}
+
+/// `glPointParameterfv`: every point parameter of GL 3.3 is one value.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glPointParameterfv(pname: GLenum, params: *const GLfloat) {
+    // SAFETY: GL contract: `params` holds the parameter's value.
+    let Some(&v) = (unsafe { ptr::slice(params, 1) }).first() else {
+        return;
+    };
+    gl_call("glPointParameterfv", (), |c| c.point_parameterf(pname, v));
+}
+
+/// `glPointParameteriv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glPointParameteriv(pname: GLenum, params: *const GLint) {
+    // SAFETY: GL contract: `params` holds the parameter's value.
+    let Some(&v) = (unsafe { ptr::slice(params, 1) }).first() else {
+        return;
+    };
+    gl_call("glPointParameteriv", (), |c| c.point_parameteri(pname, v));
+}

@@ -1,0 +1,377 @@
+//! Vertex arrays, generic vertex attributes and the draws that take pointers (index
+//! offsets, which in the core profile are offsets into the element array buffer).
+
+use std::ffi::c_void;
+
+use tessera_engine::gl::CURRENT_VERTEX_ATTRIB;
+
+use super::types::*;
+use crate::current::{gl_call, raised};
+use crate::ptr;
+
+/// Values `glGetVertexAttrib*v(pname)` writes: four for the current value, else one.
+fn attrib_values(pname: GLenum) -> usize {
+    if pname == CURRENT_VERTEX_ATTRIB { 4 } else { 1 }
+}
+
+/// `glGenVertexArrays`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGenVertexArrays(n: GLsizei, arrays: *mut GLuint) {
+    // SAFETY: GL contract: `arrays` holds `n` names.
+    let out = unsafe { ptr::slice_mut(arrays, ptr::len(n)) };
+    gl_call("glGenVertexArrays", (), |c| c.gen_vertex_arrays(n, out));
+}
+
+/// `glDeleteVertexArrays`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glDeleteVertexArrays(n: GLsizei, arrays: *const GLuint) {
+    // SAFETY: GL contract: `arrays` holds `n` names.
+    let names = unsafe { ptr::slice(arrays, ptr::len(n)) };
+    gl_call("glDeleteVertexArrays", (), |c| {
+        c.delete_vertex_arrays(n, names)
+    });
+}
+
+/// `glVertexAttribPointer`: `pointer` is an offset into the bound array buffer.
+#[unsafe(no_mangle)]
+pub extern "C" fn glVertexAttribPointer(
+    index: GLuint,
+    size: GLint,
+    ty: GLenum,
+    normalized: GLboolean,
+    stride: GLsizei,
+    pointer: *const c_void,
+) {
+    gl_call("glVertexAttribPointer", (), |c| {
+        c.vertex_attrib_pointer(index, size, ty, normalized, stride, pointer as usize)
+    });
+}
+
+/// `glVertexAttribIPointer`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glVertexAttribIPointer(
+    index: GLuint,
+    size: GLint,
+    ty: GLenum,
+    stride: GLsizei,
+    pointer: *const c_void,
+) {
+    gl_call("glVertexAttribIPointer", (), |c| {
+        c.vertex_attrib_i_pointer(index, size, ty, stride, pointer as usize)
+    });
+}
+
+/// `glGetVertexAttribPointerv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetVertexAttribPointerv(
+    index: GLuint,
+    pname: GLenum,
+    pointer: *mut *mut c_void,
+) {
+    let offset = gl_call("glGetVertexAttribPointerv", None, |c| {
+        let (offset, failed) = raised(c, |c| c.get_vertex_attrib_pointerv(index, pname));
+        (!failed).then_some(offset)
+    });
+    if let Some(offset) = offset {
+        // SAFETY: GL contract: `pointer` has room for one pointer.
+        unsafe { ptr::write(pointer, std::ptr::without_provenance_mut(offset)) };
+    }
+}
+
+/// `glGetVertexAttribiv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetVertexAttribiv(index: GLuint, pname: GLenum, params: *mut GLint) {
+    // SAFETY: GL contract: `params` has room for the values of `pname`.
+    let out = unsafe { ptr::slice_mut(params, attrib_values(pname)) };
+    gl_call("glGetVertexAttribiv", (), |c| {
+        c.get_vertex_attribiv(index, pname, out)
+    });
+}
+
+/// `glGetVertexAttribfv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetVertexAttribfv(index: GLuint, pname: GLenum, params: *mut GLfloat) {
+    // SAFETY: GL contract: `params` has room for the values of `pname`.
+    let out = unsafe { ptr::slice_mut(params, attrib_values(pname)) };
+    gl_call("glGetVertexAttribfv", (), |c| {
+        c.get_vertex_attribfv(index, pname, out)
+    });
+}
+
+/// `glGetVertexAttribdv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetVertexAttribdv(index: GLuint, pname: GLenum, params: *mut GLdouble) {
+    // SAFETY: GL contract: `params` has room for the values of `pname`.
+    let out = unsafe { ptr::slice_mut(params, attrib_values(pname)) };
+    gl_call("glGetVertexAttribdv", (), |c| {
+        c.get_vertex_attribdv(index, pname, out)
+    });
+}
+
+/// `glGetVertexAttribIiv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetVertexAttribIiv(index: GLuint, pname: GLenum, params: *mut GLint) {
+    // SAFETY: GL contract: `params` has room for the values of `pname`.
+    let out = unsafe { ptr::slice_mut(params, attrib_values(pname)) };
+    gl_call("glGetVertexAttribIiv", (), |c| {
+        c.get_vertex_attrib_iiv(index, pname, out)
+    });
+}
+
+/// `glGetVertexAttribIuiv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetVertexAttribIuiv(index: GLuint, pname: GLenum, params: *mut GLuint) {
+    // SAFETY: GL contract: `params` has room for the values of `pname`.
+    let out = unsafe { ptr::slice_mut(params, attrib_values(pname)) };
+    gl_call("glGetVertexAttribIuiv", (), |c| {
+        c.get_vertex_attrib_iuiv(index, pname, out)
+    });
+}
+
+/// Reads `N` values from a `glVertexAttrib*v` vector, `None` for a null pointer (nothing
+/// is set, as for any call GL leaves undefined).
+///
+/// # Safety
+/// A non-null `v` holds `N` values.
+unsafe fn vector<T: Copy, const N: usize>(v: *const T) -> Option<[T; N]> {
+    // SAFETY: forwarded contract.
+    let s = unsafe { ptr::slice(v, N) };
+    s.try_into().ok()
+}
+
+/// Defines `glVertexAttrib{N}{t}v` entry points that read `N` values and call a scalar or
+/// array form of the engine.
+macro_rules! attrib_vectors {
+    ($($name:ident($t:ty; $n:literal) => |$c:ident, $i:ident, $a:ident| $call:expr;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "`.")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $name(index: GLuint, v: *const $t) {
+            // SAFETY: GL contract: `v` holds the vector's values.
+            let Some($a) = (unsafe { vector::<$t, $n>(v) }) else {
+                return;
+            };
+            gl_call(stringify!($name), (), |$c| {
+                let $i = index;
+                $call
+            });
+        }
+    )*};
+}
+
+attrib_vectors! {
+    glVertexAttrib1fv(GLfloat; 1) => |c, i, a| c.vertex_attrib_1f(i, a[0]);
+    glVertexAttrib2fv(GLfloat; 2) => |c, i, a| c.vertex_attrib_2f(i, a[0], a[1]);
+    glVertexAttrib3fv(GLfloat; 3) => |c, i, a| c.vertex_attrib_3f(i, a[0], a[1], a[2]);
+    glVertexAttrib4fv(GLfloat; 4) => |c, i, a| c.vertex_attrib_4fv(i, &a);
+    glVertexAttrib1dv(GLdouble; 1) => |c, i, a| c.vertex_attrib_1d(i, a[0]);
+    glVertexAttrib2dv(GLdouble; 2) => |c, i, a| c.vertex_attrib_2d(i, a[0], a[1]);
+    glVertexAttrib3dv(GLdouble; 3) => |c, i, a| c.vertex_attrib_3d(i, a[0], a[1], a[2]);
+    glVertexAttrib4dv(GLdouble; 4) => |c, i, a| c.vertex_attrib_4d(i, a[0], a[1], a[2], a[3]);
+    glVertexAttrib1sv(GLshort; 1) => |c, i, a| c.vertex_attrib_1s(i, a[0]);
+    glVertexAttrib2sv(GLshort; 2) => |c, i, a| c.vertex_attrib_2s(i, a[0], a[1]);
+    glVertexAttrib3sv(GLshort; 3) => |c, i, a| c.vertex_attrib_3s(i, a[0], a[1], a[2]);
+    glVertexAttrib4sv(GLshort; 4) => |c, i, a| c.vertex_attrib_4s(i, a[0], a[1], a[2], a[3]);
+    glVertexAttrib4bv(GLbyte; 4) => |c, i, a| c.vertex_attrib_4v(i, &a);
+    glVertexAttrib4iv(GLint; 4) => |c, i, a| c.vertex_attrib_4v(i, &a);
+    glVertexAttrib4ubv(GLubyte; 4) => |c, i, a| c.vertex_attrib_4v(i, &a);
+    glVertexAttrib4usv(GLushort; 4) => |c, i, a| c.vertex_attrib_4v(i, &a);
+    glVertexAttrib4uiv(GLuint; 4) => |c, i, a| c.vertex_attrib_4v(i, &a);
+    glVertexAttrib4Nbv(GLbyte; 4) => |c, i, a| c.vertex_attrib_4n_signed(i, &a);
+    glVertexAttrib4Nsv(GLshort; 4) => |c, i, a| c.vertex_attrib_4n_signed(i, &a);
+    glVertexAttrib4Niv(GLint; 4) => |c, i, a| c.vertex_attrib_4n_signed(i, &a);
+    glVertexAttrib4Nubv(GLubyte; 4) => |c, i, a| c.vertex_attrib_4n_unsigned(i, &a);
+    glVertexAttrib4Nusv(GLushort; 4) => |c, i, a| c.vertex_attrib_4n_unsigned(i, &a);
+    glVertexAttrib4Nuiv(GLuint; 4) => |c, i, a| c.vertex_attrib_4n_unsigned(i, &a);
+    glVertexAttribI1iv(GLint; 1) => |c, i, a| c.vertex_attrib_i1i(i, a[0]);
+    glVertexAttribI2iv(GLint; 2) => |c, i, a| c.vertex_attrib_i2i(i, a[0], a[1]);
+    glVertexAttribI3iv(GLint; 3) => |c, i, a| c.vertex_attrib_i3i(i, a[0], a[1], a[2]);
+    glVertexAttribI4iv(GLint; 4) => |c, i, a| c.vertex_attrib_i4i(i, a[0], a[1], a[2], a[3]);
+    glVertexAttribI1uiv(GLuint; 1) => |c, i, a| c.vertex_attrib_i1ui(i, a[0]);
+    glVertexAttribI2uiv(GLuint; 2) => |c, i, a| c.vertex_attrib_i2ui(i, a[0], a[1]);
+    glVertexAttribI3uiv(GLuint; 3) => |c, i, a| c.vertex_attrib_i3ui(i, a[0], a[1], a[2]);
+    glVertexAttribI4uiv(GLuint; 4) => |c, i, a| c.vertex_attrib_i4ui(i, a[0], a[1], a[2], a[3]);
+    glVertexAttribI4bv(GLbyte; 4) => |c, i, a| c.vertex_attrib_i4v_signed(i, &a);
+    glVertexAttribI4sv(GLshort; 4) => |c, i, a| c.vertex_attrib_i4v_signed(i, &a);
+    glVertexAttribI4ubv(GLubyte; 4) => |c, i, a| c.vertex_attrib_i4v_unsigned(i, &a);
+    glVertexAttribI4usv(GLushort; 4) => |c, i, a| c.vertex_attrib_i4v_unsigned(i, &a);
+}
+
+/// Defines `glVertexAttribP{N}uiv`, reading the one packed value.
+macro_rules! attrib_packed {
+    ($($name:ident => $method:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "`.")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $name(index: GLuint, ty: GLenum, normalized: GLboolean, value: *const GLuint) {
+            // SAFETY: GL contract: `value` holds one packed value.
+            let Some([v]) = (unsafe { vector::<GLuint, 1>(value) }) else {
+                return;
+            };
+            gl_call(stringify!($name), (), |c| c.$method(index, ty, normalized, v));
+        }
+    )*};
+}
+
+attrib_packed! {
+    glVertexAttribP1uiv => vertex_attrib_p1ui;
+    glVertexAttribP2uiv => vertex_attrib_p2ui;
+    glVertexAttribP3uiv => vertex_attrib_p3ui;
+    glVertexAttribP4uiv => vertex_attrib_p4ui;
+}
+
+/// `glDrawElements`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawElements(mode: GLenum, count: GLsizei, ty: GLenum, indices: *const c_void) {
+    gl_call("glDrawElements", (), |c| {
+        c.draw_elements(mode, count, ty, indices as usize)
+    });
+}
+
+/// `glDrawElementsInstanced`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawElementsInstanced(
+    mode: GLenum,
+    count: GLsizei,
+    ty: GLenum,
+    indices: *const c_void,
+    instancecount: GLsizei,
+) {
+    gl_call("glDrawElementsInstanced", (), |c| {
+        c.draw_elements_instanced(mode, count, ty, indices as usize, instancecount)
+    });
+}
+
+/// `glDrawElementsBaseVertex`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawElementsBaseVertex(
+    mode: GLenum,
+    count: GLsizei,
+    ty: GLenum,
+    indices: *const c_void,
+    basevertex: GLint,
+) {
+    gl_call("glDrawElementsBaseVertex", (), |c| {
+        c.draw_elements_base_vertex(mode, count, ty, indices as usize, basevertex)
+    });
+}
+
+/// `glDrawElementsInstancedBaseVertex`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawElementsInstancedBaseVertex(
+    mode: GLenum,
+    count: GLsizei,
+    ty: GLenum,
+    indices: *const c_void,
+    instancecount: GLsizei,
+    basevertex: GLint,
+) {
+    gl_call("glDrawElementsInstancedBaseVertex", (), |c| {
+        c.draw_elements_instanced_base_vertex(
+            mode,
+            count,
+            ty,
+            indices as usize,
+            instancecount,
+            basevertex,
+        )
+    });
+}
+
+/// `glDrawRangeElements`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawRangeElements(
+    mode: GLenum,
+    start: GLuint,
+    end: GLuint,
+    count: GLsizei,
+    ty: GLenum,
+    indices: *const c_void,
+) {
+    gl_call("glDrawRangeElements", (), |c| {
+        c.draw_range_elements(mode, start, end, count, ty, indices as usize)
+    });
+}
+
+/// `glDrawRangeElementsBaseVertex`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawRangeElementsBaseVertex(
+    mode: GLenum,
+    start: GLuint,
+    end: GLuint,
+    count: GLsizei,
+    ty: GLenum,
+    indices: *const c_void,
+    basevertex: GLint,
+) {
+    gl_call("glDrawRangeElementsBaseVertex", (), |c| {
+        c.draw_range_elements_base_vertex(mode, start, end, count, ty, indices as usize, basevertex)
+    });
+}
+
+/// `glMultiDrawArrays`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glMultiDrawArrays(
+    mode: GLenum,
+    first: *const GLint,
+    count: *const GLsizei,
+    drawcount: GLsizei,
+) {
+    let n = ptr::len(drawcount);
+    // SAFETY: GL contract: `first` and `count` hold `drawcount` values.
+    let (first, count) = unsafe { (ptr::slice(first, n), ptr::slice(count, n)) };
+    gl_call("glMultiDrawArrays", (), |c| {
+        c.multi_draw_arrays(mode, first, count, drawcount)
+    });
+}
+
+/// The index offsets of a `glMultiDrawElements*` call.
+///
+/// # Safety
+/// A non-null `indices` holds `n` pointers.
+unsafe fn offsets(indices: *const *const c_void, n: usize) -> Vec<usize> {
+    // SAFETY: forwarded contract.
+    unsafe { ptr::slice(indices, n) }
+        .iter()
+        .map(|p| *p as usize)
+        .collect()
+}
+
+/// `glMultiDrawElements`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glMultiDrawElements(
+    mode: GLenum,
+    count: *const GLsizei,
+    ty: GLenum,
+    indices: *const *const c_void,
+    drawcount: GLsizei,
+) {
+    let n = ptr::len(drawcount);
+    // SAFETY: GL contract: `count` and `indices` hold `drawcount` values.
+    let (count, indices) = unsafe { (ptr::slice(count, n), offsets(indices, n)) };
+    gl_call("glMultiDrawElements", (), |c| {
+        c.multi_draw_elements(mode, count, ty, &indices, drawcount)
+    });
+}
+
+/// `glMultiDrawElementsBaseVertex`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glMultiDrawElementsBaseVertex(
+    mode: GLenum,
+    count: *const GLsizei,
+    ty: GLenum,
+    indices: *const *const c_void,
+    drawcount: GLsizei,
+    basevertex: *const GLint,
+) {
+    let n = ptr::len(drawcount);
+    // SAFETY: GL contract: `count`, `indices` and `basevertex` hold `drawcount` values.
+    let (count, indices, base) = unsafe {
+        (
+            ptr::slice(count, n),
+            offsets(indices, n),
+            ptr::slice(basevertex, n),
+        )
+    };
+    gl_call("glMultiDrawElementsBaseVertex", (), |c| {
+        c.multi_draw_elements_base_vertex(mode, count, ty, &indices, drawcount, Some(base))
+    });
+}

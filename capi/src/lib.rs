@@ -1,0 +1,43 @@
+//! # tessera-capi
+//!
+//! Tessera as a drop-in `libEGL.so.1` / `libOpenGL.so.0` / `libGL.so.1`: the EGL 1.5 entry
+//! points and every OpenGL 3.3 core entry point, with their exact C signatures, so an
+//! unmodified program linked against the system libraries runs on Tessera when this library
+//! is found first (`LD_LIBRARY_PATH`; `scripts/dropin` installs the three names).
+//!
+//! ## How a call flows
+//! - **EGL** entry points (`egl/`) read their pointer arguments, take the EGL registry's lock
+//!   and call [`tessera_engine::egl`], which decides every error; the error becomes the
+//!   calling thread's `eglGetError` value ([`error`]: the one place EGL errors are mapped).
+//! - **GL** entry points (`gl/`) reach the context current to the calling thread through a
+//!   thread-local ([`current`]): no lock, no lookup. With no current context a call does
+//!   nothing and returns 0 or null, as drivers do. Pointers become the engine's slices and
+//!   offsets: how long a slice is comes from GL state the engine reports (pixel store,
+//!   bound pack/unpack buffers, texture level sizes, a query's value count).
+//! - **No panic crosses the ABI**: each entry point runs under `catch_unwind`; a panic is
+//!   logged and becomes `GL_INVALID_OPERATION` (GL) or `EGL_BAD_ALLOC` (EGL).
+//!
+//! ## The backend
+//! `TESSERA_BACKEND` (default `auto`: the native GLES driver today) and `TESSERA_TRANSPORT`
+//! (default `inproc`) choose where records go. The GLES backend opens the system EGL by
+//! full path, so a process that loaded this library never gets it back as "the native
+//! EGL".
+//!
+//! ## Safety
+//! Pointer arguments are the caller's responsibility, as the GL and EGL specifications make
+//! them: a pointer a call reads or writes must be valid for the number of elements the
+//! specification says the call accesses (which this crate computes from the arguments and
+//! the GL state exactly as a driver does). Entry points with pointer arguments are
+//! `unsafe extern "C" fn`s that say so once; every `unsafe` block names the precondition it
+//! relies on.
+
+#![expect(
+    unsafe_code,
+    reason = "a C ABI: exported symbols and the raw pointers of the GL and EGL signatures"
+)]
+
+pub mod current;
+pub mod egl;
+pub mod error;
+pub mod gl;
+pub(crate) mod ptr;

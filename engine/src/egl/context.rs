@@ -1,0 +1,222 @@
+//! `eglCreateContext` attributes for desktop OpenGL (EGL 1.5 §3.7.1 and
+//! `EGL_KHR_create_context`): what may be asked for, and what Tessera can give.
+//!
+//! Tessera implements one desktop GL: version 3.3, core profile. A request is granted when a
+//! 3.3 core context is *backward compatible* with it, as `EGL_KHR_create_context` defines
+//! that: 3.2 and 3.3 core; 3.1 (its context may be "the core profile of version 3.2 or
+//! greater"); 3.0 forward-compatible (3.0 minus the deprecated features is what 3.1 is).
+//! Everything else that is a valid request but needs features Tessera lacks — versions
+//! above 3.3, the compatibility profile, versions below 3.0 or 3.0 without the
+//! forward-compatible flag (they include the fixed-function pipeline), robust buffer access
+//! (no backend promises it) — is `EGL_BAD_MATCH`. Attributes that are not meaningful for
+//! OpenGL, or not recognised, are `EGL_BAD_ATTRIBUTE`, as Mesa's parser decides.
+
+use super::EglError;
+use super::tokens::*;
+
+/// Parsed and granted context attributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContextAttribs {
+    /// Requested major version (`EGL_CONTEXT_MAJOR_VERSION`, default 1).
+    pub major: i32,
+    /// Requested minor version (default 0).
+    pub minor: i32,
+    /// `EGL_CONTEXT_OPENGL_PROFILE_MASK` (default core).
+    pub profile: i32,
+    /// `EGL_CONTEXT_FLAGS_KHR` bits: debug, forward-compatible, robust access.
+    pub flags: i32,
+    /// `EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY`.
+    pub reset_strategy: i32,
+}
+
+impl Default for ContextAttribs {
+    fn default() -> Self {
+        Self {
+            major: 1,
+            minor: 0,
+            profile: CONTEXT_OPENGL_CORE_PROFILE_BIT,
+            flags: 0,
+            reset_strategy: NO_RESET_NOTIFICATION,
+        }
+    }
+}
+
+/// A boolean attribute value: `EGL_TRUE` or `EGL_FALSE`, anything else `BAD_ATTRIBUTE`.
+fn boolean(value: i32) -> Result<bool, EglError> {
+    match value {
+        TRUE => Ok(true),
+        FALSE => Ok(false),
+        _ => Err(EglError::BadAttribute),
+    }
+}
+
+impl ContextAttribs {
+    /// Parses the attribute list of an OpenGL context and decides whether Tessera can
+    /// create it.
+    pub fn parse(list: &[(i32, i32)]) -> Result<Self, EglError> {
+        let mut a = Self::default();
+        for &(attribute, value) in list {
+            match attribute {
+                CONTEXT_MAJOR_VERSION => a.major = value,
+                CONTEXT_MINOR_VERSION => a.minor = value,
+                CONTEXT_FLAGS_KHR => a.flags |= value,
+                CONTEXT_OPENGL_PROFILE_MASK => a.profile = value,
+                CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY => a.reset_strategy = value,
+                CONTEXT_OPENGL_DEBUG => {
+                    if boolean(value)? {
+                        a.flags |= CONTEXT_OPENGL_DEBUG_BIT_KHR;
+                    }
+                }
+                CONTEXT_OPENGL_FORWARD_COMPATIBLE => {
+                    if boolean(value)? {
+                        a.flags |= CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR;
+                    }
+                }
+                CONTEXT_OPENGL_ROBUST_ACCESS => {
+                    if boolean(value)? {
+                        a.flags |= CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR;
+                    }
+                }
+                // The EXT robustness attributes are for OpenGL ES only, and the no-error
+                // and priority extensions are not offered.
+                _ => return Err(EglError::BadAttribute),
+            }
+        }
+        a.check_defined()?;
+        a.check_supported()?;
+        Ok(a)
+    }
+
+    /// `EGL_KHR_create_context`'s rules for a request that names no defined OpenGL.
+    fn check_defined(&self) -> Result<(), EglError> {
+        let all_flags = CONTEXT_OPENGL_DEBUG_BIT_KHR
+            | CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR
+            | CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR;
+        if self.flags & !all_flags != 0 {
+            return Err(EglError::BadAttribute);
+        }
+        if !matches!(
+            self.reset_strategy,
+            NO_RESET_NOTIFICATION | LOSE_CONTEXT_ON_RESET
+        ) {
+            return Err(EglError::BadAttribute);
+        }
+        let fc = self.flags & CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR != 0;
+        let defined = self.minor >= 0
+            && match self.major {
+                1 => self.minor <= 5 && !fc,
+                2 => self.minor <= 1 && !fc,
+                3 => self.minor <= 3,
+                m => m >= 4,
+            };
+        if !defined {
+            return Err(EglError::BadMatch);
+        }
+        // The profile only matters from 3.2 on; it must name exactly one known profile.
+        if (self.major, self.minor) >= (3, 2)
+            && !matches!(
+                self.profile,
+                CONTEXT_OPENGL_CORE_PROFILE_BIT | CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT
+            )
+        {
+            return Err(EglError::BadMatch);
+        }
+        Ok(())
+    }
+
+    /// Whether a 3.3 core context satisfies the (defined) request.
+    fn check_supported(&self) -> Result<(), EglError> {
+        let fc = self.flags & CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR != 0;
+        let version = (self.major, self.minor);
+        let granted = match version {
+            (3, 2) | (3, 3) => self.profile == CONTEXT_OPENGL_CORE_PROFILE_BIT,
+            (3, 1) => true,
+            (3, 0) => fc,
+            _ => false,
+        };
+        if !granted {
+            return Err(EglError::BadMatch);
+        }
+        if self.flags & CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR != 0 {
+            return Err(EglError::BadMatch);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn core(major: i32, minor: i32) -> Vec<(i32, i32)> {
+        vec![
+            (CONTEXT_MAJOR_VERSION, major),
+            (CONTEXT_MINOR_VERSION, minor),
+            (CONTEXT_OPENGL_PROFILE_MASK, CONTEXT_OPENGL_CORE_PROFILE_BIT),
+        ]
+    }
+
+    #[test]
+    fn core_3_3_with_debug_and_reset_notification_is_granted() {
+        let mut list = core(3, 3);
+        list.push((CONTEXT_OPENGL_DEBUG, TRUE));
+        list.push((
+            CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY,
+            LOSE_CONTEXT_ON_RESET,
+        ));
+        let a = ContextAttribs::parse(&list).unwrap();
+        assert_eq!(a.flags, CONTEXT_OPENGL_DEBUG_BIT_KHR);
+        assert_eq!(a.reset_strategy, LOSE_CONTEXT_ON_RESET);
+    }
+
+    #[test]
+    fn what_tessera_lacks_is_bad_match() {
+        assert_eq!(ContextAttribs::parse(&core(4, 6)), Err(EglError::BadMatch));
+        assert_eq!(ContextAttribs::parse(&[]), Err(EglError::BadMatch));
+        assert_eq!(
+            ContextAttribs::parse(&[
+                (CONTEXT_MAJOR_VERSION, 3),
+                (CONTEXT_MINOR_VERSION, 3),
+                (
+                    CONTEXT_OPENGL_PROFILE_MASK,
+                    CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT
+                )
+            ]),
+            Err(EglError::BadMatch)
+        );
+        let mut robust = core(3, 3);
+        robust.push((CONTEXT_OPENGL_ROBUST_ACCESS, TRUE));
+        assert_eq!(ContextAttribs::parse(&robust), Err(EglError::BadMatch));
+    }
+
+    #[test]
+    fn undefined_versions_are_bad_match_and_unknown_attributes_bad_attribute() {
+        assert_eq!(ContextAttribs::parse(&core(3, 4)), Err(EglError::BadMatch));
+        assert_eq!(ContextAttribs::parse(&core(2, 2)), Err(EglError::BadMatch));
+        assert_eq!(
+            ContextAttribs::parse(&[(0x3100, 0)]),
+            Err(EglError::BadAttribute)
+        );
+        let mut bad_strategy = core(3, 3);
+        bad_strategy.push((CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, 5));
+        assert_eq!(
+            ContextAttribs::parse(&bad_strategy),
+            Err(EglError::BadAttribute)
+        );
+    }
+
+    #[test]
+    fn older_requests_a_core_context_satisfies_are_granted() {
+        assert!(ContextAttribs::parse(&core(3, 1)).is_ok());
+        assert!(ContextAttribs::parse(&core(3, 2)).is_ok());
+        let fc = [
+            (CONTEXT_MAJOR_VERSION, 3),
+            (CONTEXT_FLAGS_KHR, CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR),
+        ];
+        assert!(ContextAttribs::parse(&fc).is_ok());
+        assert_eq!(
+            ContextAttribs::parse(&[(CONTEXT_MAJOR_VERSION, 3)]),
+            Err(EglError::BadMatch)
+        );
+    }
+}

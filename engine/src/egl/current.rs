@@ -1,0 +1,487 @@
+//! One thread's EGL state: the bound API and the current context, and every call that reads
+//! or changes it (`eglMakeCurrent`, `eglCreateContext`, `eglSwapBuffers`, `eglWait*`, …).
+
+use std::thread::ThreadId;
+
+use super::EglError;
+use super::context::ContextAttribs;
+use super::display::{ContextEntry, Registry};
+use super::tokens::*;
+use crate::config::Config as EngineConfig;
+use crate::context::Context;
+
+/// The context current to a thread, moved out of the registry for as long as it is.
+struct Current {
+    /// The GL context.
+    gl: Box<Context>,
+    /// Its handle.
+    context: usize,
+    /// Its display.
+    display: usize,
+    /// Draw surface (0: none).
+    draw: usize,
+    /// Read surface (0: none).
+    read: usize,
+}
+
+/// One thread's EGL state. Dropping it (the thread exits) releases its current context.
+pub struct Thread {
+    /// `eglQueryAPI`: `EGL_NONE` until `eglBindAPI(EGL_OPENGL_API)`, since OpenGL ES (the
+    /// initial API EGL names) is not supported.
+    api: i32,
+    current: Option<Current>,
+}
+
+impl Default for Thread {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn this_thread() -> ThreadId {
+    std::thread::current().id()
+}
+
+impl Thread {
+    /// A thread that has made no EGL call yet.
+    pub const fn new() -> Self {
+        Self {
+            api: NONE,
+            current: None,
+        }
+    }
+
+    /// The current GL context, if any (what every GL entry point works on).
+    #[inline]
+    pub fn gl(&mut self) -> Option<&mut Context> {
+        self.current.as_mut().map(|c| &mut *c.gl)
+    }
+
+    /// `eglBindAPI`: only desktop OpenGL is supported.
+    pub fn bind_api(&mut self, api: i32) -> Result<(), EglError> {
+        if api != OPENGL_API {
+            return Err(EglError::BadParameter);
+        }
+        self.api = api;
+        Ok(())
+    }
+
+    /// `eglQueryAPI`.
+    pub fn query_api(&self) -> i32 {
+        self.api
+    }
+
+    /// `eglCreateContext`. `config` is 0 for `EGL_NO_CONFIG_KHR`, `share` 0 for
+    /// `EGL_NO_CONTEXT`. The backend and transport come from the environment
+    /// (`TESSERA_BACKEND`, `TESSERA_TRANSPORT`).
+    pub fn create_context(
+        &self,
+        reg: &mut Registry,
+        dpy: usize,
+        config: usize,
+        share: usize,
+        list: &[(i32, i32)],
+    ) -> Result<usize, EglError> {
+        reg.initialized(dpy)?;
+        let config = match config {
+            0 => None,
+            c => Some(reg.config(dpy, c)?),
+        };
+        let group = match share {
+            0 => None,
+            // A context of another display is EGL_BAD_MATCH; no context at all is
+            // EGL_BAD_CONTEXT.
+            s => match reg.contexts.get(&s).filter(|c| !c.destroyed) {
+                Some(c) if c.display != dpy => return Err(EglError::BadMatch),
+                _ => Some(reg.context(dpy, s)?.group.clone()),
+            },
+        };
+        if self.api != OPENGL_API {
+            return Err(EglError::BadMatch);
+        }
+        ContextAttribs::parse(list)?;
+        let engine_config = EngineConfig {
+            surface: None,
+            ..EngineConfig::from_env()
+        };
+        let gl = match &group {
+            Some(g) => Context::new_in_group(g, &engine_config),
+            None => Context::new(&engine_config).map_err(|e| {
+                log::error!("tessera: eglCreateContext: {e}");
+                EglError::BadAlloc
+            })?,
+        };
+        let handle = reg.mint_context();
+        reg.contexts.insert(
+            handle,
+            ContextEntry {
+                display: dpy,
+                config,
+                group: gl.share_group().clone(),
+                gl: Some(Box::new(gl)),
+                thread: None,
+                draw: 0,
+                read: 0,
+                destroyed: false,
+            },
+        );
+        Ok(handle)
+    }
+
+    /// `eglDestroyContext`: destroyed now, or when the thread it is current to releases it.
+    pub fn destroy_context(
+        &self,
+        reg: &mut Registry,
+        dpy: usize,
+        ctx: usize,
+    ) -> Result<(), EglError> {
+        reg.context(dpy, ctx)?;
+        reg.destroy_context_entry(ctx);
+        Ok(())
+    }
+
+    /// `eglQueryContext`.
+    pub fn query_context(
+        &self,
+        reg: &Registry,
+        dpy: usize,
+        ctx: usize,
+        attribute: i32,
+    ) -> Result<i32, EglError> {
+        let c = reg.context(dpy, ctx)?;
+        Ok(match attribute {
+            CONFIG_ID => c.config.map_or(0, |c| c.id),
+            CONTEXT_CLIENT_TYPE => OPENGL_API,
+            // The version the context implements (EGL_CONTEXT_MAJOR_VERSION is this token).
+            CONTEXT_CLIENT_VERSION => 3,
+            RENDER_BUFFER => {
+                if c.draw != 0 {
+                    BACK_BUFFER
+                } else {
+                    NONE
+                }
+            }
+            _ => return Err(EglError::BadAttribute),
+        })
+    }
+
+    /// `eglMakeCurrent` (all handles 0 for none).
+    pub fn make_current(
+        &mut self,
+        reg: &mut Registry,
+        dpy: usize,
+        draw: usize,
+        read: usize,
+        ctx: usize,
+    ) -> Result<(), EglError> {
+        reg.display(dpy)?;
+        if ctx == 0 && draw == 0 && read == 0 {
+            self.release(reg);
+            return Ok(());
+        }
+        reg.initialized(dpy)?;
+        let entry = if ctx != 0 {
+            Some(reg.context(dpy, ctx)?)
+        } else {
+            None
+        };
+        for s in [draw, read] {
+            if s != 0 {
+                reg.surface(dpy, s)?;
+            }
+        }
+        let Some(entry) = entry else {
+            // Surfaces without a context.
+            return Err(EglError::BadMatch);
+        };
+        if (draw == 0) != (read == 0) {
+            return Err(EglError::BadMatch);
+        }
+        let me = this_thread();
+        if entry.thread.is_some_and(|t| t != me) {
+            return Err(EglError::BadAccess);
+        }
+        for s in [draw, read] {
+            let bound = reg.surfaces.get(&s).and_then(|e| e.bound);
+            if let Some(other) = bound.filter(|&o| o != ctx)
+                && reg.contexts.get(&other).and_then(|c| c.thread) != Some(me)
+            {
+                return Err(EglError::BadAccess);
+            }
+        }
+        let config_of = |s: usize| reg.surfaces.get(&s).map(|e| e.config.id);
+        match entry.config {
+            Some(c) => {
+                if [draw, read]
+                    .iter()
+                    .any(|&s| s != 0 && config_of(s) != Some(c.id))
+                {
+                    return Err(EglError::BadMatch);
+                }
+            }
+            // EGL_KHR_no_config_context: draw and read must still agree.
+            None => {
+                if draw != 0 && config_of(draw) != config_of(read) {
+                    return Err(EglError::BadMatch);
+                }
+            }
+        }
+        // Every check passed: from here on, nothing fails.
+        let same = self.current.as_ref().is_some_and(|c| c.context == ctx);
+        let mut current = if same {
+            let mut cur = self.current.take().expect("checked above");
+            Self::unbind_surfaces(reg, &mut cur);
+            cur
+        } else {
+            self.release(reg);
+            let e = reg.contexts.get_mut(&ctx).expect("checked above");
+            e.thread = Some(me);
+            Current {
+                gl: e
+                    .gl
+                    .take()
+                    .expect("a context no thread has current keeps its GL context"),
+                context: ctx,
+                display: dpy,
+                draw: 0,
+                read: 0,
+            }
+        };
+        let wire = (draw != 0).then(|| {
+            let s = reg.surfaces.get_mut(&draw).expect("checked above");
+            s.bound = Some(ctx);
+            s.wire_for(&mut current.gl)
+        });
+        if read != 0 {
+            if let Some(s) = reg.surfaces.get_mut(&read) {
+                s.bound = Some(ctx);
+            }
+            if read != draw {
+                log::warn!(
+                    "tessera: eglMakeCurrent with a read surface other than the draw surface: \
+                     reads of the default framebuffer come from the draw surface"
+                );
+            }
+        }
+        current.gl.bind_surface(wire);
+        current.draw = draw;
+        current.read = read;
+        if let Some(e) = reg.contexts.get_mut(&ctx) {
+            e.draw = draw;
+            e.read = read;
+        }
+        self.current = Some(current);
+        Ok(())
+    }
+
+    /// Unbinds a current context's surfaces, destroying those destroyed while bound.
+    fn unbind_surfaces(reg: &mut Registry, cur: &mut Current) {
+        cur.gl.bind_surface(None);
+        for s in [cur.draw, cur.read] {
+            if s == 0 {
+                continue;
+            }
+            let destroyed = match reg.surfaces.get_mut(&s) {
+                Some(e) => {
+                    e.bound = None;
+                    e.destroyed
+                }
+                None => false,
+            };
+            if destroyed && let Some(e) = reg.surfaces.remove(&s) {
+                e.destroy_wire_surfaces();
+            }
+        }
+        cur.draw = 0;
+        cur.read = 0;
+    }
+
+    /// Releases the current context (flushing it, as `eglMakeCurrent` does), destroying it
+    /// and its surfaces if they were destroyed while current.
+    pub fn release(&mut self, reg: &mut Registry) {
+        let Some(mut cur) = self.current.take() else {
+            return;
+        };
+        cur.gl.flush();
+        // A backend applied in this thread may hold thread-bound state (a native context);
+        // the context may next be made current on another thread.
+        cur.gl.release_thread();
+        Self::unbind_surfaces(reg, &mut cur);
+        let destroyed = match reg.contexts.get_mut(&cur.context) {
+            Some(e) if !e.destroyed => {
+                e.thread = None;
+                e.draw = 0;
+                e.read = 0;
+                e.gl = Some(cur.gl);
+                return;
+            }
+            Some(_) => true,
+            None => false,
+        };
+        if destroyed {
+            reg.contexts.remove(&cur.context);
+        }
+        // The context was destroyed while current: it goes now.
+        drop(cur.gl);
+    }
+
+    /// `eglReleaseThread`: releases the current context and returns the thread to its
+    /// initial state.
+    pub fn release_thread(&mut self, reg: &mut Registry) {
+        self.release(reg);
+        self.api = NONE;
+    }
+
+    /// `eglGetCurrentContext` (0 if none, or if it was destroyed while current).
+    pub fn current_context(&self, reg: &Registry) -> usize {
+        self.current
+            .as_ref()
+            .filter(|c| reg.contexts.get(&c.context).is_some_and(|e| !e.destroyed))
+            .map_or(0, |c| c.context)
+    }
+
+    /// `eglGetCurrentDisplay`.
+    pub fn current_display(&self) -> usize {
+        self.current.as_ref().map_or(0, |c| c.display)
+    }
+
+    /// `eglGetCurrentSurface`.
+    pub fn current_surface(&self, reg: &Registry, readdraw: i32) -> Result<usize, EglError> {
+        let Some(c) = &self.current else {
+            return Ok(0);
+        };
+        let s = match readdraw {
+            DRAW => c.draw,
+            READ => c.read,
+            _ => return Err(EglError::BadParameter),
+        };
+        Ok(if reg.surfaces.get(&s).is_some_and(|e| !e.destroyed) {
+            s
+        } else {
+            0
+        })
+    }
+
+    /// `eglSwapBuffers`: the surface must be the current context's draw surface.
+    pub fn swap_buffers(
+        &mut self,
+        reg: &Registry,
+        dpy: usize,
+        surface: usize,
+    ) -> Result<(), EglError> {
+        reg.surface(dpy, surface)?;
+        match &mut self.current {
+            Some(c) if c.draw == surface => {
+                c.gl.swap_buffers();
+                Ok(())
+            }
+            _ => Err(EglError::BadSurface),
+        }
+    }
+
+    /// `eglSwapInterval`: a pbuffer has no swap interval, so this only checks that there is
+    /// a current context of `dpy` with a draw surface.
+    pub fn swap_interval(&self, reg: &Registry, dpy: usize) -> Result<(), EglError> {
+        reg.initialized(dpy)?;
+        let Some(c) = self.current.as_ref().filter(|c| c.display == dpy) else {
+            return Err(EglError::BadContext);
+        };
+        if c.draw == 0 {
+            return Err(EglError::BadSurface);
+        }
+        Ok(())
+    }
+
+    /// Whether the current context's draw surface was destroyed while current
+    /// (`EGL_BAD_CURRENT_SURFACE` for the wait calls).
+    fn check_current_surface(&self, reg: &Registry) -> Result<(), EglError> {
+        match &self.current {
+            Some(c) if c.draw != 0 && reg.surfaces.get(&c.draw).is_none_or(|e| e.destroyed) => {
+                Err(EglError::BadCurrentSurface)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `eglWaitClient` / `eglWaitGL`: finishes the current context.
+    pub fn wait_client(&mut self, reg: &Registry) -> Result<(), EglError> {
+        self.check_current_surface(reg)?;
+        if let Some(c) = &mut self.current {
+            c.gl.finish();
+        }
+        Ok(())
+    }
+
+    /// `eglWaitNative`: there is no native rendering to wait for.
+    pub fn wait_native(&self, reg: &Registry, engine: i32) -> Result<(), EglError> {
+        if self.current.is_none() {
+            return Ok(());
+        }
+        self.check_current_surface(reg)?;
+        if engine != CORE_NATIVE_ENGINE {
+            return Err(EglError::BadParameter);
+        }
+        Ok(())
+    }
+
+    /// `eglCreateSync(EGL_SYNC_FENCE)`: finishes the current context, so the fence is
+    /// signaled at creation (exact, at the price of one round trip).
+    pub fn create_sync(
+        &mut self,
+        reg: &mut Registry,
+        dpy: usize,
+        ty: i32,
+        list: &[(i32, i32)],
+    ) -> Result<usize, EglError> {
+        reg.initialized(dpy)?;
+        if ty != SYNC_FENCE {
+            return Err(EglError::BadParameter);
+        }
+        if !list.is_empty() {
+            return Err(EglError::BadAttribute);
+        }
+        let Some(c) = self.current.as_mut().filter(|c| c.display == dpy) else {
+            return Err(EglError::BadMatch);
+        };
+        c.gl.finish();
+        Ok(reg.add_sync(dpy))
+    }
+
+    /// `eglClientWaitSync`: every fence is signaled.
+    pub fn client_wait_sync(
+        &self,
+        reg: &Registry,
+        dpy: usize,
+        sync: usize,
+    ) -> Result<i32, EglError> {
+        reg.sync(dpy, sync)?;
+        Ok(CONDITION_SATISFIED)
+    }
+
+    /// `eglWaitSync`: needs a current context; nothing to wait for.
+    pub fn wait_sync(
+        &self,
+        reg: &Registry,
+        dpy: usize,
+        sync: usize,
+        flags: i32,
+    ) -> Result<(), EglError> {
+        reg.sync(dpy, sync)?;
+        if flags != 0 {
+            return Err(EglError::BadParameter);
+        }
+        if self.current.is_none() {
+            return Err(EglError::BadMatch);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Thread {
+    fn drop(&mut self) {
+        if self.current.is_some() {
+            let mut reg = super::display::registry();
+            self.release(&mut reg);
+        }
+    }
+}

@@ -1,0 +1,350 @@
+/*
+ * EGL error cases against the drop-in, as an application sees them: each check makes one
+ * call that must fail (or succeed) and reads eglGetError. Prints "ok <check>" or
+ * "FAIL <check>: ..." per check and "checks <n> failures <m>" last; exits non-zero on any
+ * failure. tests/tests/dropin.rs runs it with LD_LIBRARY_PATH at the drop-in and
+ * TESSERA_BACKEND=null (the EGL rules do not depend on the backend).
+ *
+ * Also checked here, because only a C caller can: GL calls without a current context do
+ * nothing and return 0, the current context is per thread (EGL_BAD_ACCESS from another
+ * thread), eglGetError is per thread, and a bug caught at the ABI (a panic) becomes
+ * GL_INVALID_OPERATION instead of a crash.
+ */
+
+#define GL_GLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/glcorearb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static int checks = 0, failures = 0;
+
+static void check(const char *name, int ok, const char *detail)
+{
+    checks++;
+    if (ok) {
+        printf("ok %s\n", name);
+    } else {
+        failures++;
+        printf("FAIL %s: %s\n", name, detail);
+    }
+}
+
+/* Checks that the last EGL call left `expected` as the thread's error. */
+static void expect_error(const char *name, EGLint expected)
+{
+    EGLint got = eglGetError();
+    char detail[96];
+    snprintf(detail, sizeof detail, "expected EGL error 0x%04x, got 0x%04x", expected, got);
+    check(name, got == expected, detail);
+}
+
+static const EGLint CORE_33[] = {
+    EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+    EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
+};
+
+struct shared {
+    EGLDisplay dpy;
+    EGLContext ctx;
+    EGLSurface surface;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int stage;
+};
+
+static void wait_stage(struct shared *s, int stage)
+{
+    pthread_mutex_lock(&s->lock);
+    while (s->stage < stage)
+        pthread_cond_wait(&s->cond, &s->lock);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void set_stage(struct shared *s, int stage)
+{
+    pthread_mutex_lock(&s->lock);
+    s->stage = stage;
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Makes the context current on this thread until the main thread is done checking. */
+static void *holder(void *arg)
+{
+    struct shared *s = arg;
+    eglBindAPI(EGL_OPENGL_API);
+    int ok = eglMakeCurrent(s->dpy, s->surface, s->surface, s->ctx);
+    check("a second thread makes the context current", ok, "eglMakeCurrent failed");
+    set_stage(s, 1);
+    wait_stage(s, 2);
+    eglMakeCurrent(s->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    set_stage(s, 3);
+    return NULL;
+}
+
+/* A fresh thread: its API is EGL_NONE and its error EGL_SUCCESS whatever the main thread
+ * did. */
+static void *fresh(void *arg)
+{
+    struct shared *s = arg;
+    check("a new thread's error is EGL_SUCCESS", eglGetError() == EGL_SUCCESS, "not EGL_SUCCESS");
+    check("a new thread's API is EGL_NONE", eglQueryAPI() == EGL_NONE, "not EGL_NONE");
+    EGLContext c = eglCreateContext(s->dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, CORE_33);
+    check("eglCreateContext without eglBindAPI fails", c == EGL_NO_CONTEXT, "created");
+    expect_error("eglCreateContext without a bound API is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    check("no current context on a new thread", eglGetCurrentContext() == EGL_NO_CONTEXT,
+          "a context is current");
+    return NULL;
+}
+
+int main(void)
+{
+    /* Displays. */
+    EGLDisplay bad = (EGLDisplay)(uintptr_t)0x1234;
+    check("eglInitialize(bad display) fails", !eglInitialize(bad, NULL, NULL), "succeeded");
+    expect_error("eglInitialize(bad display) is EGL_BAD_DISPLAY", EGL_BAD_DISPLAY);
+    EGLDisplay x11 = eglGetPlatformDisplay(EGL_PLATFORM_X11_KHR, EGL_DEFAULT_DISPLAY, NULL);
+    check("eglGetPlatformDisplay(X11) is EGL_NO_DISPLAY", x11 == EGL_NO_DISPLAY, "a display");
+    expect_error("eglGetPlatformDisplay(X11) is EGL_BAD_PARAMETER", EGL_BAD_PARAMETER);
+    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    check("client extensions name the surfaceless platform",
+          client && strstr(client, "EGL_MESA_platform_surfaceless"), client ? client : "null");
+    check("eglQueryString(EGL_NO_DISPLAY, EGL_VENDOR) fails",
+          eglQueryString(EGL_NO_DISPLAY, EGL_VENDOR) == NULL, "a string");
+    expect_error("eglQueryString(EGL_NO_DISPLAY, EGL_VENDOR) is EGL_BAD_DISPLAY", EGL_BAD_DISPLAY);
+
+    EGLDisplay dflt = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+    check("eglGetDisplay(EGL_DEFAULT_DISPLAY) gives a display", dflt != EGL_NO_DISPLAY, "none");
+    EGLint n = 0;
+    EGLConfig configs[8];
+    check("eglGetConfigs on an uninitialized display fails",
+          !eglGetConfigs(dflt, configs, 8, &n), "succeeded");
+    expect_error("an uninitialized display is EGL_NOT_INITIALIZED", EGL_NOT_INITIALIZED);
+
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    EGLint major = 0, minor = 0;
+    check("eglInitialize(surfaceless)", eglInitialize(dpy, &major, &minor) && major == 1 && minor == 5,
+          "failed or not 1.5");
+    expect_error("a successful call leaves EGL_SUCCESS", EGL_SUCCESS);
+    const char *version = eglQueryString(dpy, EGL_VERSION);
+    check("EGL_VERSION is \"1.5 Tessera ...\"", version && strncmp(version, "1.5 Tessera ", 12) == 0,
+          version ? version : "null");
+    const char *apis = eglQueryString(dpy, EGL_CLIENT_APIS);
+    check("EGL_CLIENT_APIS is \"OpenGL\"", apis && strcmp(apis, "OpenGL") == 0, apis ? apis : "null");
+    check("eglQueryString(bad name) fails", eglQueryString(dpy, 0x1234) == NULL, "a string");
+    expect_error("eglQueryString(bad name) is EGL_BAD_PARAMETER", EGL_BAD_PARAMETER);
+
+    /* Configs. */
+    check("eglGetConfigs(NULL num_config) fails", !eglGetConfigs(dpy, configs, 8, NULL), "succeeded");
+    expect_error("eglGetConfigs(NULL num_config) is EGL_BAD_PARAMETER", EGL_BAD_PARAMETER);
+    check("eglGetConfigs lists four configs", eglGetConfigs(dpy, configs, 8, &n) && n == 4, "not 4");
+    const EGLint bad_attrib[] = {0x1234, 0, EGL_NONE};
+    check("eglChooseConfig(unknown attribute) fails",
+          !eglChooseConfig(dpy, bad_attrib, configs, 8, &n), "succeeded");
+    expect_error("eglChooseConfig(unknown attribute) is EGL_BAD_ATTRIBUTE", EGL_BAD_ATTRIBUTE);
+    const EGLint want_depth[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
+                                 EGL_DEPTH_SIZE, 24, EGL_SAMPLES, 0, EGL_NONE};
+    EGLConfig with_depth, without_depth;
+    check("eglChooseConfig(depth 24)", eglChooseConfig(dpy, want_depth, &with_depth, 1, &n) && n == 1,
+          "no config");
+    const EGLint want_plain[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
+                                 EGL_NONE};
+    check("eglChooseConfig(no depth)", eglChooseConfig(dpy, want_plain, &without_depth, 1, &n) && n == 1,
+          "no config");
+    EGLint value = -1;
+    check("the smallest match has no depth buffer",
+          eglGetConfigAttrib(dpy, without_depth, EGL_DEPTH_SIZE, &value) && value == 0, "depth");
+    const EGLint want_es[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_NONE};
+    check("no config renders OpenGL ES", eglChooseConfig(dpy, want_es, configs, 8, &n) && n == 0,
+          "an ES config");
+    check("eglGetConfigAttrib(bad config) fails",
+          !eglGetConfigAttrib(dpy, (EGLConfig)(uintptr_t)0x99, EGL_DEPTH_SIZE, &value), "succeeded");
+    expect_error("a bad config is EGL_BAD_CONFIG", EGL_BAD_CONFIG);
+    check("eglGetConfigAttrib(bad attribute) fails",
+          !eglGetConfigAttrib(dpy, with_depth, 0x1234, &value), "succeeded");
+    expect_error("a bad config attribute is EGL_BAD_ATTRIBUTE", EGL_BAD_ATTRIBUTE);
+
+    /* Client API and contexts. */
+    check("eglQueryAPI starts as EGL_NONE", eglQueryAPI() == EGL_NONE, "not EGL_NONE");
+    check("eglBindAPI(OpenGL ES) fails", !eglBindAPI(EGL_OPENGL_ES_API), "succeeded");
+    expect_error("eglBindAPI(OpenGL ES) is EGL_BAD_PARAMETER", EGL_BAD_PARAMETER);
+    check("eglBindAPI(OpenGL)", eglBindAPI(EGL_OPENGL_API), "failed");
+    const EGLint v46[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 6, EGL_NONE};
+    check("a 4.6 context fails", eglCreateContext(dpy, with_depth, EGL_NO_CONTEXT, v46) == EGL_NO_CONTEXT,
+          "created");
+    expect_error("a 4.6 context is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    const EGLint compat[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
+                             EGL_NONE};
+    check("a compatibility context fails",
+          eglCreateContext(dpy, with_depth, EGL_NO_CONTEXT, compat) == EGL_NO_CONTEXT, "created");
+    expect_error("a compatibility context is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    const EGLint unknown[] = {0x3100 /* EGL_CONTEXT_PRIORITY_LEVEL_IMG */, 0x3102, EGL_NONE};
+    check("an unknown context attribute fails",
+          eglCreateContext(dpy, with_depth, EGL_NO_CONTEXT, unknown) == EGL_NO_CONTEXT, "created");
+    expect_error("an unknown context attribute is EGL_BAD_ATTRIBUTE", EGL_BAD_ATTRIBUTE);
+    check("eglCreateContext(bad config) fails",
+          eglCreateContext(dpy, (EGLConfig)(uintptr_t)0x99, EGL_NO_CONTEXT, CORE_33) == EGL_NO_CONTEXT,
+          "created");
+    expect_error("eglCreateContext(bad config) is EGL_BAD_CONFIG", EGL_BAD_CONFIG);
+    check("eglCreateContext(bad share context) fails",
+          eglCreateContext(dpy, with_depth, (EGLContext)(uintptr_t)0x77, CORE_33) == EGL_NO_CONTEXT,
+          "created");
+    expect_error("a bad share context is EGL_BAD_CONTEXT", EGL_BAD_CONTEXT);
+    const EGLint debug[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                            EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                            EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE,
+                            EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, EGL_LOSE_CONTEXT_ON_RESET,
+                            EGL_NONE};
+    EGLContext ctx = eglCreateContext(dpy, with_depth, EGL_NO_CONTEXT, debug);
+    check("a 3.3 core debug context", ctx != EGL_NO_CONTEXT, "not created");
+    EGLContext shared_ctx = eglCreateContext(dpy, with_depth, ctx, CORE_33);
+    check("a context sharing with it", shared_ctx != EGL_NO_CONTEXT, "not created");
+    EGLContext plain_ctx = eglCreateContext(dpy, without_depth, EGL_NO_CONTEXT, CORE_33);
+    check("a context of the other config", plain_ctx != EGL_NO_CONTEXT, "not created");
+    check("eglQueryContext(EGL_CONTEXT_CLIENT_TYPE)",
+          eglQueryContext(dpy, ctx, EGL_CONTEXT_CLIENT_TYPE, &value) && value == EGL_OPENGL_API,
+          "not EGL_OPENGL_API");
+    check("eglQueryContext(bad attribute) fails", !eglQueryContext(dpy, ctx, 0x1234, &value), "succeeded");
+    expect_error("eglQueryContext(bad attribute) is EGL_BAD_ATTRIBUTE", EGL_BAD_ATTRIBUTE);
+
+    /* GL without a current context: nothing happens, 0 comes back. */
+    check("glGetString without a context is NULL", glGetString(GL_VENDOR) == NULL, "a string");
+    check("glGetError without a context is 0", glGetError() == 0, "an error");
+    check("glIsEnabled without a context is 0", glIsEnabled(GL_BLEND) == 0, "true");
+
+    /* Surfaces. */
+    const EGLint neg[] = {EGL_WIDTH, -1, EGL_HEIGHT, 8, EGL_NONE};
+    check("a pbuffer of negative width fails",
+          eglCreatePbufferSurface(dpy, with_depth, neg) == EGL_NO_SURFACE, "created");
+    expect_error("a pbuffer of negative width is EGL_BAD_PARAMETER", EGL_BAD_PARAMETER);
+    check("a pbuffer with an unknown attribute fails",
+          eglCreatePbufferSurface(dpy, with_depth, bad_attrib) == EGL_NO_SURFACE, "created");
+    expect_error("an unknown pbuffer attribute is EGL_BAD_ATTRIBUTE", EGL_BAD_ATTRIBUTE);
+    check("a window surface fails",
+          eglCreateWindowSurface(dpy, with_depth, (EGLNativeWindowType)1, NULL) == EGL_NO_SURFACE, "created");
+    expect_error("a window surface is EGL_BAD_NATIVE_WINDOW", EGL_BAD_NATIVE_WINDOW);
+    const EGLint size[] = {EGL_WIDTH, 32, EGL_HEIGHT, 16, EGL_NONE};
+    EGLSurface pbuffer = eglCreatePbufferSurface(dpy, with_depth, size);
+    EGLSurface other = eglCreatePbufferSurface(dpy, with_depth, size);
+    check("two pbuffers", pbuffer != EGL_NO_SURFACE && other != EGL_NO_SURFACE, "not created");
+    check("eglQuerySurface(EGL_WIDTH)", eglQuerySurface(dpy, pbuffer, EGL_WIDTH, &value) && value == 32,
+          "not 32");
+    check("eglQuerySurface(bad attribute) fails", !eglQuerySurface(dpy, pbuffer, 0x1234, &value),
+          "succeeded");
+    expect_error("eglQuerySurface(bad attribute) is EGL_BAD_ATTRIBUTE", EGL_BAD_ATTRIBUTE);
+
+    /* eglMakeCurrent. */
+    check("eglMakeCurrent(bad context) fails",
+          !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)(uintptr_t)0x77), "succeeded");
+    expect_error("eglMakeCurrent(bad context) is EGL_BAD_CONTEXT", EGL_BAD_CONTEXT);
+    check("eglMakeCurrent(bad surface) fails",
+          !eglMakeCurrent(dpy, (EGLSurface)(uintptr_t)0x55, (EGLSurface)(uintptr_t)0x55, ctx), "succeeded");
+    expect_error("eglMakeCurrent(bad surface) is EGL_BAD_SURFACE", EGL_BAD_SURFACE);
+    check("eglMakeCurrent(draw without read) fails",
+          !eglMakeCurrent(dpy, pbuffer, EGL_NO_SURFACE, ctx), "succeeded");
+    expect_error("eglMakeCurrent(draw without read) is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    check("eglMakeCurrent(surfaces without a context) fails",
+          !eglMakeCurrent(dpy, pbuffer, pbuffer, EGL_NO_CONTEXT), "succeeded");
+    expect_error("eglMakeCurrent(surfaces without a context) is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    check("eglMakeCurrent(config mismatch) fails", !eglMakeCurrent(dpy, pbuffer, pbuffer, plain_ctx),
+          "succeeded");
+    expect_error("eglMakeCurrent(config mismatch) is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    check("eglMakeCurrent(bad display) fails", !eglMakeCurrent(bad, pbuffer, pbuffer, ctx), "succeeded");
+    expect_error("eglMakeCurrent(bad display) is EGL_BAD_DISPLAY", EGL_BAD_DISPLAY);
+
+    /* Current to another thread. */
+    struct shared s = {dpy, ctx, pbuffer, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    pthread_t t;
+    pthread_create(&t, NULL, holder, &s);
+    wait_stage(&s, 1);
+    check("a context current to another thread cannot be made current",
+          !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx), "succeeded");
+    expect_error("a context current to another thread is EGL_BAD_ACCESS", EGL_BAD_ACCESS);
+    check("a surface bound on another thread cannot be bound",
+          !eglMakeCurrent(dpy, pbuffer, pbuffer, shared_ctx), "succeeded");
+    expect_error("a surface bound on another thread is EGL_BAD_ACCESS", EGL_BAD_ACCESS);
+    check("this thread still has no current context", eglGetCurrentContext() == EGL_NO_CONTEXT,
+          "a context is current");
+    set_stage(&s, 2);
+    wait_stage(&s, 3);
+    pthread_join(t, NULL);
+    pthread_create(&t, NULL, fresh, &s);
+    pthread_join(t, NULL);
+
+    /* Now this thread's. */
+    check("eglSwapBuffers with no current context fails", !eglSwapBuffers(dpy, pbuffer), "succeeded");
+    expect_error("eglSwapBuffers of a surface not current is EGL_BAD_SURFACE", EGL_BAD_SURFACE);
+    check("eglMakeCurrent(pbuffer) once released", eglMakeCurrent(dpy, pbuffer, pbuffer, ctx), "failed");
+    check("eglGetCurrentContext", eglGetCurrentContext() == ctx, "another context");
+    check("eglGetCurrentSurface(EGL_DRAW)", eglGetCurrentSurface(EGL_DRAW) == pbuffer, "another surface");
+    check("eglGetCurrentDisplay", eglGetCurrentDisplay() == dpy, "another display");
+    eglGetCurrentSurface(0x1234);
+    expect_error("eglGetCurrentSurface(bad) is EGL_BAD_PARAMETER", EGL_BAD_PARAMETER);
+    check("eglQueryContext(EGL_RENDER_BUFFER) of a pbuffer is EGL_BACK_BUFFER",
+          eglQueryContext(dpy, ctx, EGL_RENDER_BUFFER, &value) && value == EGL_BACK_BUFFER, "not back");
+    check("eglSwapBuffers(another surface) fails", !eglSwapBuffers(dpy, other), "succeeded");
+    expect_error("eglSwapBuffers(another surface) is EGL_BAD_SURFACE", EGL_BAD_SURFACE);
+    check("eglSwapBuffers(current pbuffer)", eglSwapBuffers(dpy, pbuffer), "failed");
+    check("eglSwapInterval with a pbuffer", eglSwapInterval(dpy, 1), "failed");
+
+    /* GL through the context. */
+    const char *gl_version = (const char *)glGetString(GL_VERSION);
+    check("GL_VERSION is \"3.3 (Core Profile) Tessera ...\"",
+          gl_version && strncmp(gl_version, "3.3 (Core Profile) Tessera ", 27) == 0,
+          gl_version ? gl_version : "null");
+    check("glGetString returns the same string each time",
+          gl_version == (const char *)glGetString(GL_VERSION), "another pointer");
+    check("GL_VENDOR is \"Tessera\"", strcmp((const char *)glGetString(GL_VENDOR), "Tessera") == 0,
+          (const char *)glGetString(GL_VENDOR));
+    GLint viewport[4] = {0};
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    check("the viewport is the pbuffer's size at the first make-current",
+          viewport[2] == 32 && viewport[3] == 16, "another size");
+    check("glGetError is GL_NO_ERROR", glGetError() == GL_NO_ERROR, "an error");
+    glEnable(0x1234);
+    check("glEnable(bad) is GL_INVALID_ENUM", glGetError() == GL_INVALID_ENUM, "another error");
+    /* A call whose arguments lie about their memory trips a bug check of ours: it must come
+     * back as GL_INVALID_OPERATION, never as a crash. */
+    glGenBuffers(4, NULL);
+    check("a caught panic is GL_INVALID_OPERATION", glGetError() == GL_INVALID_OPERATION,
+          "another error");
+
+    /* A surface destroyed while current stays usable until released. */
+    check("eglDestroySurface(current)", eglDestroySurface(dpy, pbuffer), "failed");
+    check("its handle is no longer valid", !eglQuerySurface(dpy, pbuffer, EGL_WIDTH, &value), "valid");
+    expect_error("a destroyed surface is EGL_BAD_SURFACE", EGL_BAD_SURFACE);
+    check("eglGetCurrentSurface after its destruction is EGL_NO_SURFACE",
+          eglGetCurrentSurface(EGL_DRAW) == EGL_NO_SURFACE, "the surface");
+    check("eglWaitGL with a destroyed current surface fails", !eglWaitGL(), "succeeded");
+    expect_error("a destroyed current surface is EGL_BAD_CURRENT_SURFACE", EGL_BAD_CURRENT_SURFACE);
+    check("surfaceless eglMakeCurrent", eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx), "failed");
+    check("eglWaitGL surfaceless", eglWaitGL(), "failed");
+
+    /* A context destroyed while current stays current until released. */
+    check("eglDestroyContext(current)", eglDestroyContext(dpy, ctx), "failed");
+    check("a destroyed context is not reported current", eglGetCurrentContext() == EGL_NO_CONTEXT,
+          "still reported");
+    check("eglReleaseThread", eglReleaseThread(), "failed");
+    check("eglReleaseThread resets the API", eglQueryAPI() == EGL_NONE, "not EGL_NONE");
+    check("eglDestroyContext(destroyed) fails", !eglDestroyContext(dpy, ctx), "succeeded");
+    expect_error("a destroyed context is EGL_BAD_CONTEXT", EGL_BAD_CONTEXT);
+
+    /* eglGetProcAddress. */
+    check("eglGetProcAddress(glDrawArrays) is the export",
+          eglGetProcAddress("glDrawArrays") == (void (*)(void))glDrawArrays, "another function");
+    check("eglGetProcAddress(unknown) is NULL", eglGetProcAddress("glNotAFunction") == NULL, "a function");
+
+    /* Terminate. */
+    check("eglTerminate", eglTerminate(dpy), "failed");
+    check("a terminated display's configs fail", !eglGetConfigs(dpy, configs, 8, &n), "succeeded");
+    expect_error("a terminated display is EGL_NOT_INITIALIZED", EGL_NOT_INITIALIZED);
+    check("a terminated display's contexts are gone",
+          !eglDestroyContext(dpy, shared_ctx), "succeeded");
+
+    printf("checks %d failures %d\n", checks, failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,320 @@
+//! The drop-in C ABI (`tessera-capi` as `libEGL.so.1` / `libOpenGL.so.0` / `libGL.so.1`)
+//! seen from unmodified C programs: `tests/dropin/*.c`, compiled with the system gcc and
+//! headers and linked `-lEGL -lOpenGL`, run against the system driver and, through
+//! `LD_LIBRARY_PATH`, against Tessera.
+//!
+//! The library is built here with `cargo build -p tessera-capi` (a no-op when up to date;
+//! `cargo test --workspace` builds it anyway) and installed as the three names in
+//! `<target>/<profile>/dropin/`, as `scripts/dropin` installs release builds in
+//! `<target>/dropin/`.
+
+#![expect(
+    unsafe_code,
+    reason = "eglGetProcAddress is checked by loading the drop-in and calling it through C"
+)]
+
+mod entry_points;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// Backends the pixel comparison runs on. The Vulkan backend joins once `Context::new`
+/// creates it (`TESSERA_BACKEND=vulkan` is refused until then): add `"vulkan"` here.
+const BACKENDS: &[&str] = &["gles"];
+
+/// The workspace root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ lives in the workspace")
+        .to_path_buf()
+}
+
+/// The profile directory this test binary was built in (`target/debug`), from its path
+/// (`target/debug/deps/root-<hash>`).
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("the test binary lives in <target>/<profile>/deps")
+        .to_path_buf()
+}
+
+/// Builds the drop-in library (once per test run), installs its three names in
+/// `<target>/dropin/` and compiles the C programs there. Returns the directory.
+fn dropin_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let profile = profile_dir();
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let mut build = Command::new(cargo);
+        build
+            .current_dir(root())
+            .args(["build", "--quiet", "-p", "tessera-capi"]);
+        if profile.file_name().is_some_and(|p| p == "release") {
+            build.arg("--release");
+        }
+        let out = build.output().expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "cargo build -p tessera-capi failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let library = profile.join("libtessera_capi.so");
+        assert!(library.exists(), "{} was not built", library.display());
+
+        // Next to the library of this profile (scripts/dropin installs release builds in
+        // <target>/dropin; the two never overwrite each other).
+        let dir = profile.join("dropin");
+        std::fs::create_dir_all(&dir).expect("create the drop-in directory");
+        for name in ["libEGL.so.1", "libOpenGL.so.0", "libGL.so.1"] {
+            let link = dir.join(name);
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&library, &link).expect("install the drop-in name");
+        }
+        for (source, program) in [
+            ("dropin.c", "tessera-dropin-test"),
+            ("egl_errors.c", "tessera-egl-errors"),
+        ] {
+            let out = Command::new("gcc")
+                .args(["-O1", "-Wall", "-Wextra", "-Werror"])
+                .arg(root().join("tests/dropin").join(source))
+                .arg("-o")
+                .arg(dir.join(program))
+                .args(["-lEGL", "-lOpenGL", "-lpthread"])
+                .output()
+                .expect("gcc runs (Debian: gcc libegl-dev libopengl-dev libgl-dev)");
+            assert!(
+                out.status.success(),
+                "compiling {source} failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        dir
+    })
+}
+
+/// Runs a C program of the drop-in directory, natively (`backend` `None`: the system
+/// libraries) or on Tessera with `backend`.
+fn run(program: &str, backend: Option<&str>) -> Output {
+    tessera_tests::ensure_runtime_dir();
+    let dir = dropin_dir();
+    let mut cmd = Command::new(dir.join(program));
+    cmd.env_remove("LD_LIBRARY_PATH")
+        .env_remove("TESSERA_BACKEND")
+        .env_remove("TESSERA_TRANSPORT")
+        .env_remove("RUST_BACKTRACE");
+    if let Some(backend) = backend {
+        cmd.env("LD_LIBRARY_PATH", dir)
+            .env("TESSERA_BACKEND", backend);
+    }
+    cmd.output().expect("the test program runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The hex of one output line (`fbo ...`, `pbuffer ...`) as bytes.
+fn image(stdout: &str, label: &str) -> Vec<u8> {
+    let hex = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(label).map(str::trim))
+        .unwrap_or_else(|| panic!("no {label} line in:\n{stdout}"));
+    (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+        .collect()
+}
+
+#[test]
+fn a_c_program_renders_the_same_pixels_on_tessera_as_on_the_native_driver() {
+    let native = run("tessera-dropin-test", None);
+    let native_err = text(&native.stderr);
+    assert!(native.status.success(), "native run failed:\n{native_err}");
+    assert!(
+        !native_err.contains("vendor: Tessera"),
+        "the native run must not load the drop-in:\n{native_err}"
+    );
+    let expected = text(&native.stdout);
+    let fbo = image(&expected, "fbo");
+    assert_eq!(fbo.len(), 64 * 64 * 4);
+    // Texture, depth test and blending each leave their own colours: the scene is not a
+    // blank the comparison would pass on.
+    let mut colours: Vec<&[u8]> = fbo.chunks(4).collect();
+    colours.sort();
+    colours.dedup();
+    assert!(
+        colours.len() >= 8,
+        "only {} distinct colours",
+        colours.len()
+    );
+    assert_eq!(&image(&expected, "pbuffer")[..4], &[0x40, 0x80, 0xbf, 0xff]);
+
+    for backend in BACKENDS {
+        let tessera = run("tessera-dropin-test", Some(backend));
+        let err = text(&tessera.stderr);
+        assert!(tessera.status.success(), "{backend}: run failed:\n{err}");
+        assert!(
+            err.contains("vendor: Tessera"),
+            "{backend}: not Tessera:\n{err}"
+        );
+        assert!(
+            err.contains("version: 3.3 (Core Profile) Tessera "),
+            "{backend}: {err}"
+        );
+        assert!(
+            err.contains(&format!("renderer: Tessera ({backend} backend on ")),
+            "{backend}: {err}"
+        );
+        assert!(
+            err.contains("pbuffer viewport: 0 0 16 8"),
+            "{backend}: {err}"
+        );
+        let got = text(&tessera.stdout);
+        for label in ["fbo", "pbuffer"] {
+            let (want, have) = (image(&expected, label), image(&got, label));
+            let differ = want
+                .chunks(4)
+                .zip(have.chunks(4))
+                .filter(|(a, b)| a != b)
+                .count();
+            assert!(
+                want == have,
+                "{backend}: {label}: {differ} pixels differ from the native driver's"
+            );
+        }
+    }
+}
+
+#[test]
+fn egl_errors_are_the_ones_the_specification_names() {
+    let out = run("tessera-egl-errors", Some("null"));
+    let stdout = text(&out.stdout);
+    let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    // Every check ran (the program ends with its tally).
+    let checks = stdout.lines().filter(|l| l.starts_with("ok ")).count();
+    assert!(
+        stdout.contains(&format!("checks {checks} failures 0")),
+        "{stdout}"
+    );
+    assert!(checks >= 120, "only {checks} checks ran");
+    // The caught panic was reported, not swallowed.
+    assert!(
+        text(&out.stderr).contains("glGenBuffers panicked (reported as GL_INVALID_OPERATION)"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// The functions of `GL_VERSION_1_0` .. `GL_VERSION_3_3` in the system's `glcorearb.h`.
+fn gl_core_33_functions() -> Vec<String> {
+    let header = std::fs::read_to_string("/usr/include/GL/glcorearb.h")
+        .expect("/usr/include/GL/glcorearb.h (Debian: libgl-dev)");
+    let mut names = Vec::new();
+    let mut in_version = false;
+    for line in header.lines() {
+        if let Some(v) = line.strip_prefix("#ifndef GL_VERSION_") {
+            let mut parts = v.split('_').map(|p| p.parse::<u32>().unwrap_or(99));
+            in_version = (parts.next(), parts.next()) <= (Some(3), Some(3));
+        } else if line.starts_with("#endif /* GL_VERSION_") {
+            in_version = false;
+        } else if in_version
+            && line.starts_with("GLAPI ")
+            && let Some(name) = line
+                .split("APIENTRY ")
+                .nth(1)
+                .and_then(|r| r.split(' ').next())
+        {
+            names.push(name.to_owned());
+        }
+    }
+    names
+}
+
+/// The EGL functions of the system's `egl.h` (EGL 1.0 .. 1.5).
+fn egl_functions() -> Vec<String> {
+    let header = std::fs::read_to_string("/usr/include/EGL/egl.h")
+        .expect("/usr/include/EGL/egl.h (Debian: libegl-dev)");
+    header
+        .lines()
+        .filter(|l| l.starts_with("EGLAPI "))
+        .filter_map(|l| l.split("EGLAPIENTRY ").nth(1))
+        .filter_map(|r| r.split([' ', '(']).next())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn get_proc_address_finds_every_gl_3_3_and_egl_function_and_nothing_else() {
+    let library = dropin_dir().join("libEGL.so.1");
+    // SAFETY: loading the drop-in runs Rust static initializers only (no C constructors of
+    // its own); RTLD_LOCAL keeps its symbols from interposing on this process's.
+    let lib = unsafe {
+        libloading::os::unix::Library::open(Some(&library), libc::RTLD_NOW | libc::RTLD_LOCAL)
+    }
+    .expect("load the drop-in");
+    type GetProcAddress = unsafe extern "C" fn(*const std::ffi::c_char) -> *const std::ffi::c_void;
+    // SAFETY: eglGetProcAddress has this signature (EGL 1.5 §3.10).
+    let get_proc_address: GetProcAddress =
+        *unsafe { lib.get::<GetProcAddress>(b"eglGetProcAddress\0") }.expect("eglGetProcAddress");
+    let lookup = |name: &str| {
+        let c = std::ffi::CString::new(name).expect("no NUL");
+        // SAFETY: a NUL-terminated name; the function only reads it.
+        unsafe { get_proc_address(c.as_ptr()) }
+    };
+    let exported = |name: &str| {
+        let c = std::ffi::CString::new(name).expect("no NUL");
+        // SAFETY: the symbol is only turned into an address.
+        unsafe { lib.get::<*const std::ffi::c_void>(c.as_bytes_with_nul()) }
+            .map(|s| *s)
+            .unwrap_or(std::ptr::null())
+    };
+    let gl = gl_core_33_functions();
+    assert_eq!(
+        gl.len(),
+        345,
+        "GL 1.0-3.3 core has 345 functions in glcorearb.h"
+    );
+    let egl = egl_functions();
+    assert_eq!(egl.len(), 44, "EGL 1.5 has 44 functions in egl.h");
+    let mut missing = Vec::new();
+    for name in gl.iter().chain(&egl) {
+        let p = lookup(name);
+        // Non-null, and the very function the library exports under that name.
+        if p.is_null() || p != exported(name) {
+            missing.push(name.as_str());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not found or not the export: {missing:?}"
+    );
+    for name in [
+        "eglGetPlatformDisplayEXT",
+        "eglCreatePlatformWindowSurfaceEXT",
+        "eglCreatePlatformPixmapSurfaceEXT",
+    ] {
+        assert!(!lookup(name).is_null(), "{name}");
+    }
+    for name in [
+        "",
+        "glNotAFunction",
+        "glBegin",
+        "glDebugMessageCallback",
+        "glGenTexturesEXT",
+        "eglCreateImageKHR",
+        "eglFoo",
+        "gl",
+    ] {
+        assert!(lookup(name).is_null(), "{name:?} must be null");
+    }
+    // Null is not a name either.
+    // SAFETY: eglGetProcAddress accepts a null name and returns null.
+    assert!(unsafe { get_proc_address(std::ptr::null()) }.is_null());
+    // Never unloaded: a library that ran Rust code may have thread-exit destructors
+    // registered.
+    std::mem::forget(lib);
+}
