@@ -79,6 +79,7 @@ pub fn egl_call<R>(
     default: R,
     f: impl FnOnce(&mut Thread, &mut Registry) -> Result<R, EglError>,
 ) -> R {
+    crate::logging::init();
     let result = catch_unwind(AssertUnwindSafe(|| {
         THREAD.try_with(|t| {
             let mut reg = registry();

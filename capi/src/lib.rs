@@ -40,4 +40,5 @@ pub mod current;
 pub mod egl;
 pub mod error;
 pub mod gl;
+mod logging;
 pub(crate) mod ptr;

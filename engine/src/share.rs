@@ -64,7 +64,7 @@ impl Shared {
         self.dev.counters.records += self.dev.enc.records().len() as u64;
         self.dev.counters.stage_bytes += self.dev.enc.stage_len() as u64;
         let result = self.transport.submit(&mut self.dev.enc);
-        self.transport.take_events(&mut self.events);
+        self.take_transport_events();
         if let Err(lost) = result
             && self.lost.is_none()
         {
@@ -81,13 +81,27 @@ impl Shared {
         }
         puffin::profile_scope!("wait_reply");
         let result = self.transport.wait_reply(id);
-        self.transport.take_events(&mut self.events);
+        self.take_transport_events();
         match result {
             Ok(reply) => Some(reply),
             Err(lost) => {
                 log::error!("tessera: {lost}");
                 self.lost = Some(lost);
                 None
+            }
+        }
+    }
+
+    /// Moves the transport's new events into `events`, logging each: a backend event is
+    /// something the application cannot see through GL (a native error, a rejected program,
+    /// a feature the driver lacks), so it must reach the log even if nobody asks.
+    fn take_transport_events(&mut self) {
+        let start = self.events.len();
+        self.transport.take_events(&mut self.events);
+        for event in &self.events[start..] {
+            match event {
+                Event::Unsupported { .. } => log::info!("tessera: backend: {event:?}"),
+                _ => log::warn!("tessera: backend: {event:?}"),
             }
         }
     }

@@ -19,9 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-/// Backends the pixel comparison runs on. The Vulkan backend joins once `Context::new`
-/// creates it (`TESSERA_BACKEND=vulkan` is refused until then): add `"vulkan"` here.
-const BACKENDS: &[&str] = &["gles"];
+/// Backends the pixel comparison runs on (Vulkan with the validation layer on).
+const BACKENDS: &[&str] = &["gles", "vulkan"];
 
 /// The workspace root.
 fn root() -> PathBuf {
@@ -107,7 +106,14 @@ fn run(program: &str, backend: Option<&str>) -> Output {
         .env_remove("RUST_BACKTRACE");
     if let Some(backend) = backend {
         cmd.env("LD_LIBRARY_PATH", dir)
-            .env("TESSERA_BACKEND", backend);
+            .env("TESSERA_BACKEND", backend)
+            .env("TESSERA_VK_VALIDATION", "1");
+        if std::env::var_os("VK_ICD_FILENAMES").is_none() {
+            cmd.env(
+                "VK_ICD_FILENAMES",
+                "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+            );
+        }
     }
     cmd.output().expect("the test program runs")
 }
@@ -158,6 +164,12 @@ fn a_c_program_renders_the_same_pixels_on_tessera_as_on_the_native_driver() {
         assert!(
             err.contains("vendor: Tessera"),
             "{backend}: not Tessera:\n{err}"
+        );
+        // Backend events (a validation message, a native error, a rejected program) are
+        // logged by the library.
+        assert!(
+            !err.contains("tessera: backend:"),
+            "{backend}: backend events:\n{err}"
         );
         assert!(
             err.contains("version: 3.3 (Core Profile) Tessera "),
