@@ -104,7 +104,7 @@ fn main() {
         cso1.misses - cso0.misses
     );
     println!(
-        "  frontend CPU {:.0} ns per draw ({:.0} user + {:.0} system), wall {:.0} ns per draw",
+        "  CPU          {:.0} ns per draw on the calling thread: frontend + in-process backend ({:.0} user + {:.0} system); wall {:.0} ns per draw",
         per_draw((u1 - u0) + (s1 - s0)),
         per_draw(u1 - u0),
         per_draw(s1 - s0),
