@@ -6,11 +6,12 @@
 # SPIRV-Tools (glslang's optimizer libraries), a C++ compiler for the shim; Mesa's EGL and GLES
 # (llvmpipe) and SPIRV-Cross for the GLES backend; glslangValidator for the backends' tests;
 # the Vulkan loader, Mesa's lavapipe and the Khronos validation layer for the Vulkan backend;
-# gcc and the EGL/GL headers for the C programs that test the drop-in libraries.
+# gcc and the EGL/GL headers for the C programs that test the drop-in libraries; piglit, the
+# conformance suite the drop-in is judged by.
 TESSERA_PACKAGES=(glslang-dev spirv-tools g++ pkg-config
     libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri libspirv-cross-c-shared0 glslang-tools
     libvulkan1 mesa-vulkan-drivers vulkan-validationlayers
-    gcc libegl-dev libopengl-dev libgl-dev)
+    gcc libegl-dev libopengl-dev libgl-dev piglit)
 
 tessera_missing_packages() {
     local missing=()

@@ -50,16 +50,15 @@ fn valid_usage(usage: GLenum) -> bool {
 }
 
 impl Context {
-    /// The buffer bound to `target` (the element array buffer is the bound vertex array's).
+    /// The buffer bound to `target` (the element array buffer is the bound vertex array's;
+    /// with none bound, the context's own slot, as Mesa keeps it in its default array).
     pub(crate) fn bound_buffer(&self, sh: &Shared, target: BufferTarget) -> Option<Entity> {
-        match target {
-            BufferTarget::ElementArray => self
-                .local
-                .st
-                .vertex_array
-                .and_then(|v| sh.world.get::<VertexArray>(v))
+        match (target, self.local.st.vertex_array) {
+            (BufferTarget::ElementArray, Some(v)) => sh
+                .world
+                .get::<VertexArray>(v)
                 .and_then(|v| v.element_buffer),
-            t => self.local.st.buffer(t),
+            (t, _) => self.local.st.buffer(t),
         }
     }
 
@@ -144,10 +143,11 @@ impl Context {
         e: Option<Entity>,
     ) {
         let Shared { world, dev, .. } = sh;
-        if t == BufferTarget::ElementArray {
-            let Some(vao) = self.local.st.vertex_array else {
-                return;
-            };
+        if t == BufferTarget::ElementArray
+            && let Some(vao) = self.local.st.vertex_array
+        {
+            // Without a bound vertex array the binding lands in the context's slot below
+            // (draws still need an array; buffer commands may use the binding).
             let handle = e.and_then(|e| world.get::<Buffer>(e)).map(|b| b.handle);
             let old = match world.get_mut::<VertexArray>(vao) {
                 Some(mut v) if v.element_buffer != e => {
@@ -289,8 +289,10 @@ impl Context {
     /// array, as GL specifies for deletion.
     fn unbind_buffer_everywhere(&mut self, sh: &mut Shared, e: Entity) {
         for t in BufferTarget::ALL {
-            if t != BufferTarget::ElementArray && self.local.st.buffer(t) == Some(e) {
-                self.set_buffer_binding(sh, t, None);
+            if self.local.st.buffer(t) == Some(e) {
+                let slot = &mut self.local.st.buffers[t as usize];
+                *slot = None;
+                lifecycle::release(&mut sh.world, &mut sh.dev, e);
             }
         }
         let Shared { world, dev, .. } = sh;

@@ -82,6 +82,9 @@ pub struct Local {
     /// The cached draw-time error (`NO_ERROR` if draws may proceed); valid while
     /// `Dirty::DRAW_CHECK` is clear.
     pub draw_error: GLenum,
+    /// The current program's geometry shader input primitive (`GEOMETRY_INPUT_TYPE`), if it
+    /// has one; cached with `draw_error`.
+    pub draw_gs_input: Option<GLenum>,
     /// Implementation limits.
     pub limits: Limits,
     /// Counters.
@@ -286,6 +289,7 @@ impl Context {
             queries: NameTable::default(),
             surface,
             draw_error: NO_ERROR,
+            draw_gs_input: None,
             limits,
             stats: ContextStats::default(),
             owns_surface: surface.is_some(),

@@ -8,7 +8,7 @@
 use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
-use tessera_components::object::{Buffer, VertexArray};
+use tessera_components::object::{Buffer, Program, VertexArray};
 use tessera_components::state::cap;
 use tessera_systems::conv::{map_index_type, map_topology};
 use tessera_wire::format::{IndexType, Topology};
@@ -31,9 +31,37 @@ impl Local {
     fn draw_state_error(&mut self, sh: &Shared) -> GLenum {
         if self.dirty.contains(Dirty::DRAW_CHECK) {
             self.draw_error = self.compute_draw_error(sh);
+            self.draw_gs_input = self
+                .st
+                .program
+                .and_then(|p| sh.world.get::<Program>(p))
+                .and_then(|p| p.linked_state.as_ref())
+                .and_then(|l| l.geometry)
+                .map(|g| g.input_type);
             self.dirty.remove(Dirty::DRAW_CHECK);
         }
         self.draw_error
+    }
+
+    /// `INVALID_OPERATION` unless the current geometry shader (if any) takes the
+    /// primitives `mode` draws (GL 3.3 core §2.12.1).
+    #[inline]
+    fn check_geometry_input(&mut self, mode: GLenum) -> bool {
+        let fits = match self.draw_gs_input {
+            None => true,
+            Some(POINTS) => mode == POINTS,
+            Some(LINES) => matches!(mode, LINES | LINE_STRIP | LINE_LOOP),
+            Some(LINES_ADJACENCY) => matches!(mode, LINES_ADJACENCY | LINE_STRIP_ADJACENCY),
+            Some(TRIANGLES) => matches!(mode, TRIANGLES | TRIANGLE_STRIP | TRIANGLE_FAN),
+            Some(TRIANGLES_ADJACENCY) => {
+                matches!(mode, TRIANGLES_ADJACENCY | TRIANGLE_STRIP_ADJACENCY)
+            }
+            Some(_) => true,
+        };
+        if !fits {
+            self.set_error(INVALID_OPERATION);
+        }
+        fits
     }
 
     fn compute_draw_error(&self, sh: &Shared) -> GLenum {
@@ -121,6 +149,9 @@ impl Local {
             self.set_error(error);
             return None;
         }
+        if !self.check_geometry_input(mode) {
+            return None;
+        }
         Some(topology)
     }
 
@@ -149,6 +180,9 @@ impl Local {
         let error = self.draw_state_error(sh);
         if error != NO_ERROR {
             self.set_error(error);
+            return None;
+        }
+        if !self.check_geometry_input(mode) {
             return None;
         }
         // Core profile indices come from the element array buffer; a null offset without

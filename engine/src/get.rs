@@ -326,11 +326,14 @@ impl Context {
             }
         }
         match pname {
-            ELEMENT_ARRAY_BUFFER_BINDING => name(
-                st.vertex_array
-                    .and_then(|v| sh.world.get::<VertexArray>(v))
+            // The bound array's, or the context's slot when none is bound (buffer.rs).
+            ELEMENT_ARRAY_BUFFER_BINDING => name(match st.vertex_array {
+                Some(v) => sh
+                    .world
+                    .get::<VertexArray>(v)
                     .and_then(|v| v.element_buffer),
-            ),
+                None => st.buffer(BufferTarget::ElementArray),
+            }),
             VERTEX_ARRAY_BINDING => name(st.vertex_array),
             CURRENT_PROGRAM => name(st.program),
             ACTIVE_TEXTURE => Some(Value::int(i64::from(TEXTURE0 + st.active_texture))),
@@ -394,10 +397,9 @@ impl Context {
                     * i64::from(l.max_uniform_block_size)
                     / 4,
             )),
-            MAX_VARYING_COMPONENTS => i(60),
-            MAX_VERTEX_OUTPUT_COMPONENTS
-            | MAX_GEOMETRY_INPUT_COMPONENTS
-            | MAX_GEOMETRY_OUTPUT_COMPONENTS => i(64),
+            MAX_VARYING_COMPONENTS => i(limits::VARYING_COMPONENTS),
+            MAX_VERTEX_OUTPUT_COMPONENTS | MAX_GEOMETRY_INPUT_COMPONENTS => i(64),
+            MAX_GEOMETRY_OUTPUT_COMPONENTS => i(128),
             MAX_FRAGMENT_INPUT_COMPONENTS => i(128),
             MAX_GEOMETRY_OUTPUT_VERTICES => i(256),
             MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS => i(1024),

@@ -47,6 +47,9 @@ pub const STAGE_UNITS: i32 = 16;
 pub const UBO_BINDINGS: i32 = MAX_UNIFORM_BUFFER_BINDINGS as i32;
 /// Uniform blocks one stage can use.
 pub const STAGE_UNIFORM_BLOCKS: i32 = 12;
+/// `MAX_VARYING_COMPONENTS`: GL 3.1's minimum (3.2 lowered it to 60), which piglit expects of
+/// every context that can stand in for a 3.1 one; the GLSL front end enforces the same.
+pub const VARYING_COMPONENTS: i32 = 64;
 /// `UNIFORM_BUFFER_OFFSET_ALIGNMENT`: 256 covers every Vulkan and GLES driver of interest.
 pub const UBO_OFFSET_ALIGNMENT: i32 = 256;
 

@@ -35,6 +35,7 @@ pub(crate) fn front_end_limits() -> tessera_shader::Limits {
         max_draw_buffers: limits::COLOR_ATTACHMENTS,
         max_texture_units: limits::STAGE_UNITS,
         max_combined_texture_units: limits::COMBINED_UNITS,
+        max_varying_components: limits::VARYING_COMPONENTS,
         ..tessera_shader::Limits::default()
     }
 }

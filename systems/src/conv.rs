@@ -368,68 +368,28 @@ pub fn map_sized_format(v: GLenum) -> Option<Format> {
 }
 
 /// Resolves a texture internal format to a storage format. Unsized and generic compressed
-/// formats take the size the client data implies (`type`), as Mesa chooses them.
+/// formats take the precision Mesa gives them whatever the client data's type: 8-bit
+/// normalized colour (so they stay colour-renderable, as GL requires of unsized formats),
+/// 16-bit depth for `UNSIGNED_SHORT` data and 24-bit otherwise.
 pub fn resolve_texture_format(internal: GLenum, ty: GLenum) -> Option<Format> {
     if let Some(f) = map_sized_format(internal) {
         return Some(f);
     }
-    let float = matches!(ty, FLOAT);
-    let half = matches!(ty, HALF_FLOAT);
     Some(match internal {
-        RED | COMPRESSED_RED => {
-            if float {
-                Format::R32f
-            } else if half {
-                Format::R16f
-            } else {
-                Format::R8
-            }
-        }
-        RG | COMPRESSED_RG => {
-            if float {
-                Format::Rg32f
-            } else if half {
-                Format::Rg16f
-            } else {
-                Format::Rg8
-            }
-        }
-        RGB | COMPRESSED_RGB => {
-            if float {
-                Format::Rgb32f
-            } else if half {
-                Format::Rgb16f
-            } else {
-                Format::Rgb8
-            }
-        }
-        RGBA | COMPRESSED_RGBA => {
-            if float {
-                Format::Rgba32f
-            } else if half {
-                Format::Rgba16f
-            } else {
-                Format::Rgba8
-            }
-        }
+        RED | COMPRESSED_RED => Format::R8,
+        RG | COMPRESSED_RG => Format::Rg8,
+        RGB | COMPRESSED_RGB => Format::Rgb8,
+        RGBA | COMPRESSED_RGBA => Format::Rgba8,
         SRGB | COMPRESSED_SRGB => Format::Srgb8,
         SRGB_ALPHA | COMPRESSED_SRGB_ALPHA => Format::Srgb8Alpha8,
         DEPTH_COMPONENT => {
-            if float {
-                Format::Depth32f
-            } else if ty == UNSIGNED_SHORT {
+            if ty == UNSIGNED_SHORT {
                 Format::Depth16
             } else {
                 Format::Depth24
             }
         }
-        DEPTH_STENCIL => {
-            if ty == FLOAT_32_UNSIGNED_INT_24_8_REV {
-                Format::Depth32fStencil8
-            } else {
-                Format::Depth24Stencil8
-            }
-        }
+        DEPTH_STENCIL => Format::Depth24Stencil8,
         _ => return None,
     })
 }
@@ -450,6 +410,10 @@ mod tests {
             resolve_texture_format(RGBA, UNSIGNED_BYTE),
             Some(Format::Rgba8)
         );
-        assert_eq!(resolve_texture_format(RGBA, FLOAT), Some(Format::Rgba32f));
+        assert_eq!(resolve_texture_format(RGBA, FLOAT), Some(Format::Rgba8));
+        assert_eq!(
+            resolve_texture_format(DEPTH_COMPONENT, FLOAT),
+            Some(Format::Depth24)
+        );
     }
 }

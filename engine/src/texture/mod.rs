@@ -351,10 +351,23 @@ impl Context {
     }
 
     /// Texture state for `glGet*` that `get` does not answer itself:
-    /// `TEXTURE_BUFFER_DATA_STORE_BINDING` (the buffer of the buffer texture bound to the
-    /// active unit; GL 3.3 queries it with `glGetIntegerv`).
+    /// `TEXTURE_BUFFER_DATA_STORE_BINDING` and `TEXTURE_BUFFER_FORMAT` (the buffer and texel
+    /// format of the buffer texture bound to the active unit; GL 3.3 queries them with
+    /// `glGetIntegerv`, the format being `R8` until `glTexBuffer` names one).
     pub(crate) fn texture_state_value(&self, sh: &Shared, pname: GLenum) -> Option<Value> {
+        /// `GL_TEXTURE_BUFFER_FORMAT` (GL 3.1 state table, queried with `glGetIntegerv`).
+        const TEXTURE_BUFFER_FORMAT: GLenum = 0x8C2E;
         match pname {
+            TEXTURE_BUFFER_FORMAT => {
+                let format = self
+                    .local
+                    .st
+                    .active_texture_binding(TextureTarget::Buffer)
+                    .and_then(|e| sh.world.get::<Texture>(e))
+                    .and_then(|t| t.buffer)
+                    .map_or(R8, |b| b.internal_format);
+                Some(Value::int(i64::from(format)))
+            }
             TEXTURE_BUFFER_DATA_STORE_BINDING => {
                 let buffer = self
                     .local

@@ -667,7 +667,8 @@ fn image_definitions_are_records() {
         Record::DefineTextureImage {
             level: 0,
             face: 3,
-            format: Format::Rgb32f,
+            // Unsized RGB is 8-bit whatever the data's type, as Mesa resolves it.
+            format: Format::Rgb8,
             width: 4,
             height: 4,
             depth: 1,
