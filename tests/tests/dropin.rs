@@ -67,10 +67,15 @@ fn dropin_dir() -> &'static Path {
         // <target>/dropin; the two never overwrite each other).
         let dir = profile.join("dropin");
         std::fs::create_dir_all(&dir).expect("create the drop-in directory");
+        // Test processes run in parallel (nextest): every file here is made under a name of
+        // this process and renamed into place, which is atomic, so no process ever sees a
+        // missing link or executes a program another is still writing (ETXTBSY).
+        let scratch = |name: &str| dir.join(format!(".{name}.{}", std::process::id()));
         for name in ["libEGL.so.1", "libOpenGL.so.0", "libGL.so.1"] {
-            let link = dir.join(name);
-            let _ = std::fs::remove_file(&link);
-            std::os::unix::fs::symlink(&library, &link).expect("install the drop-in name");
+            let tmp = scratch(name);
+            let _ = std::fs::remove_file(&tmp);
+            std::os::unix::fs::symlink(&library, &tmp).expect("install the drop-in name");
+            std::fs::rename(&tmp, dir.join(name)).expect("install the drop-in name");
         }
         for (source, program) in [
             ("dropin.c", "tessera-dropin-test"),
@@ -80,7 +85,7 @@ fn dropin_dir() -> &'static Path {
                 .args(["-O1", "-Wall", "-Wextra", "-Werror"])
                 .arg(root().join("tests/dropin").join(source))
                 .arg("-o")
-                .arg(dir.join(program))
+                .arg(scratch(program))
                 .args(["-lEGL", "-lOpenGL", "-lpthread"])
                 .output()
                 .expect("gcc runs (Debian: gcc libegl-dev libopengl-dev libgl-dev)");
@@ -89,6 +94,7 @@ fn dropin_dir() -> &'static Path {
                 "compiling {source} failed:\n{}",
                 String::from_utf8_lossy(&out.stderr)
             );
+            std::fs::rename(scratch(program), dir.join(program)).expect("install the test program");
         }
         dir
     })
