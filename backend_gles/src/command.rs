@@ -12,16 +12,15 @@
 //! No `glGet*` or `glGetError` on any of these paths.
 
 use glow::HasContext;
+use tessera_wire::SessionError;
+use tessera_wire::context::DesiredState;
 use tessera_wire::format::{FormatClass, IndexType, Topology, VertexFormat};
-use tessera_wire::handle::{
-    BufferHandle, Handle, ProgramHandle, RawHandle, SamplerHandle, TextureHandle,
-};
-use tessera_wire::record::{ClearValue, FramebufferRef, ReadSource, clear_mask};
+use tessera_wire::handle::{BufferHandle, Handle, ProgramHandle, RawHandle};
+use tessera_wire::record::{ClearValue, DRAW_BUFFER_NONE, FramebufferRef, ReadSource, clear_mask};
 use tessera_wire::state::{
     BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS,
-    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, RasterState, Rect, Region, VertexLayout,
+    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, RasterState, Region, VertexLayout,
 };
-use tessera_wire::{SessionError, record::DRAW_BUFFER_NONE};
 
 use crate::conv;
 use crate::device::{Device, Missing};
@@ -54,34 +53,19 @@ struct VaoAttrib {
     divisor: u32,
 }
 
-/// The state one Tessera context wants.
+/// The state one Tessera context wants: what its records set, and what this backend keeps
+/// to reconcile it (the CSO values, the context's native VAO).
 pub(crate) struct ContextState {
     pub dirty: u32,
-    pub framebuffer: FramebufferRef,
-    pub draw_buffers: [u8; MAX_DRAW_BUFFERS],
-    pub viewport: (Rect, f32, f32),
-    pub scissor: Rect,
+    pub desired: DesiredState,
     pub blend: BlendState,
     pub depth_stencil: DepthStencilState,
     pub raster: RasterState,
-    pub blend_color: [f32; 4],
-    pub stencil_ref: (u8, u8),
-    pub depth_bias: (f32, f32),
-    pub line_width: f32,
-    pub sample_mask: (Option<f32>, bool, Option<u32>),
-    pub program: Option<ProgramHandle>,
-    pub uniforms: Vec<u8>,
-    /// Where `uniforms` was last uploaded: (ring epoch, offset, size).
+    /// Where `desired.uniforms` was last uploaded: (ring epoch, offset, size).
     uniform_upload: Option<(u64, i32, i32)>,
-    pub uniform_buffers: [(Option<BufferHandle>, u64, u64); MAX_UNIFORM_BUFFER_BINDINGS],
-    pub textures: [(Option<TextureHandle>, Option<SamplerHandle>); MAX_TEXTURE_UNITS],
     pub layout: VertexLayout,
     /// Whether `layout` has `GL_BGRA` attributes (`vertex.rs`).
     pub bgra: bool,
-    pub vertex_buffers: [(Option<BufferHandle>, u64); MAX_VERTEX_ATTRIBS],
-    pub index_buffer: Option<BufferHandle>,
-    pub generic: [[u32; 4]; MAX_VERTEX_ATTRIBS],
-    pub primitive_restart: (bool, u32),
     /// The context's native vertex array object.
     pub vao: glow::VertexArray,
     vao_attribs: [VaoAttrib; MAX_VERTEX_ATTRIBS],
@@ -93,33 +77,15 @@ pub(crate) struct ContextState {
 impl ContextState {
     /// A context at GL's initial state, with its own native VAO.
     pub fn new(vao: glow::VertexArray) -> Self {
-        let mut draw_buffers = [DRAW_BUFFER_NONE; MAX_DRAW_BUFFERS];
-        draw_buffers[0] = 0;
         Self {
             dirty: dirty::ALL,
-            framebuffer: FramebufferRef::None,
-            draw_buffers,
-            viewport: (Rect::default(), 0.0, 1.0),
-            scissor: Rect::default(),
+            desired: DesiredState::default(),
             blend: BlendState::default(),
             depth_stencil: DepthStencilState::default(),
             raster: RasterState::default(),
-            blend_color: [0.0; 4],
-            stencil_ref: (0, 0),
-            depth_bias: (0.0, 0.0),
-            line_width: 1.0,
-            sample_mask: (None, false, None),
-            program: None,
-            uniforms: Vec::new(),
             uniform_upload: None,
-            uniform_buffers: [(None, 0, 0); MAX_UNIFORM_BUFFER_BINDINGS],
-            textures: [(None, None); MAX_TEXTURE_UNITS],
             layout: VertexLayout::default(),
             bgra: false,
-            vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
-            index_buffer: None,
-            generic: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
-            primitive_restart: (false, 0),
             vao,
             vao_attribs: [VaoAttrib::default(); MAX_VERTEX_ATTRIBS],
             vao_index: None,
@@ -129,8 +95,8 @@ impl ContextState {
 
     /// New uniform bytes for the bound program.
     pub fn set_uniforms(&mut self, data: &[u8]) {
-        self.uniforms.clear();
-        self.uniforms.extend_from_slice(data);
+        self.desired.uniforms.clear();
+        self.desired.uniforms.extend_from_slice(data);
         self.uniform_upload = None;
         self.dirty |= dirty::UNIFORMS;
     }
@@ -237,7 +203,7 @@ impl Device {
             ctx.dirty |= dirty::FRAMEBUFFER | dirty::TEXTURES;
         }
         let todo = mask & (ctx.dirty | self.disturbed);
-        if ctx.framebuffer == FramebufferRef::None {
+        if ctx.desired.framebuffer == FramebufferRef::None {
             self.shadow.bind_draw_framebuffer(&self.gl, None);
             return Ok(false);
         }
@@ -246,12 +212,12 @@ impl Device {
             return Ok(false);
         }
         if todo & dirty::VIEWPORT != 0 {
-            let (r, near, far) = ctx.viewport;
+            let (r, near, far) = ctx.desired.viewport;
             self.shadow
                 .viewport(&self.gl, [r.x, r.y, r.width, r.height], [near, far]);
         }
         if todo & dirty::SCISSOR != 0 {
-            let r = ctx.scissor;
+            let r = ctx.desired.scissor;
             self.shadow.scissor(&self.gl, [r.x, r.y, r.width, r.height]);
         }
         if todo & dirty::BLEND != 0 {
@@ -274,7 +240,7 @@ impl Device {
         if mask & dirty::PROGRAM == 0 {
             return Ok(true);
         }
-        let Some(handle) = ctx.program else {
+        let Some(handle) = ctx.desired.program else {
             return Ok(false);
         };
         // A dangling program binding (destroyed since) draws nothing, as no program does.
@@ -358,7 +324,7 @@ impl Device {
         let gl = &self.gl;
         self.shadow.blend_enables(gl, b.enable_mask, buffers);
         self.shadow.blend_func(gl, func, eq);
-        self.shadow.blend_color(gl, ctx.blend_color);
+        self.shadow.blend_color(gl, ctx.desired.blend_color);
         self.shadow.color_masks(gl, b.color_write_mask, buffers);
         self.shadow
             .enable(gl, Cap::AlphaToCoverage, b.alpha_to_coverage);
@@ -383,8 +349,8 @@ impl Device {
             write_mask: u32::from(f.write_mask),
         };
         let faces = [
-            face(&d.front, ctx.stencil_ref.0),
-            face(&d.back, ctx.stencil_ref.1),
+            face(&d.front, ctx.desired.stencil_ref.0),
+            face(&d.back, ctx.desired.stencil_ref.1),
         ];
         self.shadow.stencil(gl, faces);
     }
@@ -453,7 +419,7 @@ impl Device {
         };
         sh.cull(gl, cull, if r.front_ccw { glow::CCW } else { glow::CW });
         sh.enable(gl, Cap::PolygonOffsetFill, r.offset_enable & 1 != 0);
-        sh.polygon_offset(gl, ctx.depth_bias.0, ctx.depth_bias.1);
+        sh.polygon_offset(gl, ctx.desired.depth_bias.0, ctx.desired.depth_bias.1);
         if self.features.depth_clamp {
             sh.enable(gl, Cap::DepthClamp, r.depth_clamp);
         }
@@ -463,8 +429,8 @@ impl Device {
         sh.enable(gl, Cap::RasterizerDiscard, r.rasterizer_discard);
         sh.enable(gl, Cap::ScissorTest, r.scissor);
         sh.enable(gl, Cap::Dither, r.dither);
-        sh.line_width(gl, ctx.line_width);
-        let (coverage, invert, mask) = ctx.sample_mask;
+        sh.line_width(gl, ctx.desired.line_width);
+        let (coverage, invert, mask) = ctx.desired.sample_mask;
         sh.enable(gl, Cap::SampleCoverage, coverage.is_some());
         if let Some(v) = coverage {
             sh.sample_coverage(gl, v, invert);
@@ -487,7 +453,7 @@ impl Device {
                 (offset, len)
             }
             _ => {
-                let offset = ring.push(self, &ctx.uniforms, size);
+                let offset = ring.push(self, &ctx.desired.uniforms, size);
                 ctx.uniform_upload = Some((ring.epoch, offset, size as i32));
                 (offset, size as i32)
             }
@@ -512,7 +478,7 @@ impl Device {
         }
         for s in 0..count.min(units) {
             let target = self.programs.get(record, program)?.sampler_targets[s];
-            let (texture, sampler) = ctx.textures[s];
+            let (texture, sampler) = ctx.desired.textures[s];
             // Bindings left dangling by a destroy read as unbound.
             let live = texture.and_then(|h| self.textures.get(record, h).ok());
             let (tex_target, name) = match live {
@@ -533,7 +499,7 @@ impl Device {
         blocks: usize,
     ) -> Result<(), SessionError> {
         for i in 0..blocks.min(MAX_UNIFORM_BUFFER_BINDINGS) {
-            let (buffer, offset, size) = ctx.uniform_buffers[i];
+            let (buffer, offset, size) = ctx.desired.uniform_buffers[i];
             // A dangling binding, or a range the buffer no longer holds (respecified
             // smaller), binds nothing: GL leaves such reads undefined, the driver must not
             // read past the storage.
@@ -562,7 +528,7 @@ impl Device {
         let count = MAX_VERTEX_ATTRIBS.min(self.limits.vertex_attribs);
         for (i, &class) in classes.iter().enumerate().take(count) {
             let a = ctx.layout.attribs[i];
-            let (buffer, offset) = ctx.vertex_buffers[i];
+            let (buffer, offset) = ctx.desired.vertex_buffers[i];
             let mut native = ctx.vao_attribs[i];
             // A dangling buffer binding reads as no array (the generic value).
             let live = buffer.and_then(|h| self.buffers.get(record, h).ok().map(|b| (h, b.name)));
@@ -628,13 +594,14 @@ impl Device {
                     native.enabled = false;
                 }
                 self.shadow
-                    .generic_attrib(&self.gl, i, class, ctx.generic[i]);
+                    .generic_attrib(&self.gl, i, class, ctx.desired.generic[i]);
             }
             ctx.vao_attribs[i] = native;
         }
-        let want = ctx.index_buffer.map(|h| h.raw());
+        let want = ctx.desired.index_buffer.map(|h| h.raw());
         if ctx.vao_index != want {
             let name = ctx
+                .desired
                 .index_buffer
                 .and_then(|h| self.buffers.get(record, h).ok().map(|b| b.name));
             // SAFETY: context current; the context's VAO is bound (ELEMENT_ARRAY_BUFFER is
@@ -711,6 +678,7 @@ impl Device {
         // must never reach it. GL leaves such a draw undefined; it draws nothing here.
         let bytes = u64::from(count) * u64::from(index_type.size());
         let in_range = ctx
+            .desired
             .index_buffer
             .is_some_and(|b| self.buffer_range(N, b, offset, bytes).is_ok());
         if !in_range {
@@ -722,7 +690,7 @@ impl Device {
         if count == 0 || instances == 0 || !self.prepare(N, ctx, dirty::ALL)? {
             return Ok(());
         }
-        let (enabled, index) = ctx.primitive_restart;
+        let (enabled, index) = ctx.desired.primitive_restart;
         // GLES restarts only at the index type's maximum. A restart index above it matches no
         // index (nothing restarts); one below it is emulated by drawing rewritten indices from
         // a temporary buffer (see `restart_indices`).
@@ -735,7 +703,7 @@ impl Device {
             .enable(&self.gl, Cap::PrimitiveRestart, enabled && index <= max);
         let mut scratch = None;
         let (mut index_type, mut offset) = (index_type, offset);
-        if rewrite && let Some(ib) = ctx.index_buffer {
+        if rewrite && let Some(ib) = ctx.desired.index_buffer {
             let words = self.restart_indices(N, ib, index_type, offset, bytes, index)?;
             // SAFETY: context current; the context's VAO is bound, so the new buffer becomes
             // its element buffer until `ctx.vao_index`'s buffer is bound back after the draw.
@@ -785,6 +753,7 @@ impl Device {
         }
         if let Some(name) = scratch {
             let original = ctx
+                .desired
                 .index_buffer
                 .and_then(|h| self.buffers.get(N, h).ok().map(|b| b.name));
             // SAFETY: context current; puts the context's element buffer (what
@@ -828,8 +797,8 @@ impl Device {
 
     /// The class of the colour attachment draw buffer `i` writes (Float when unknown).
     fn draw_buffer_class(&self, ctx: &ContextState, i: usize) -> FormatClass {
-        let b = ctx.draw_buffers[i];
-        let format = match ctx.framebuffer {
+        let b = ctx.desired.draw_buffers[i];
+        let format = match ctx.desired.framebuffer {
             FramebufferRef::Object(h)
                 if b != DRAW_BUFFER_NONE && usize::from(b) < MAX_DRAW_BUFFERS =>
             {
@@ -884,12 +853,12 @@ impl Device {
         if !self.prepare("Clear", ctx, dirty::CLEAR)? {
             return Ok(());
         }
-        let buffers = match ctx.framebuffer {
+        let buffers = match ctx.desired.framebuffer {
             FramebufferRef::Surface(_) => 1,
             _ => self.limits.draw_buffers,
         };
         for i in 0..buffers {
-            if mask & (1 << i) != 0 && ctx.draw_buffers[i] != DRAW_BUFFER_NONE {
+            if mask & (1 << i) != 0 && ctx.desired.draw_buffers[i] != DRAW_BUFFER_NONE {
                 self.clear_color(ctx, i, ClearValue::Float(color));
             }
         }
@@ -921,7 +890,9 @@ impl Device {
             value,
             ClearValue::Float(_) | ClearValue::Int(_) | ClearValue::Uint(_)
         );
-        if colour && (i >= self.limits.draw_buffers || ctx.draw_buffers[i] == DRAW_BUFFER_NONE) {
+        if colour
+            && (i >= self.limits.draw_buffers || ctx.desired.draw_buffers[i] == DRAW_BUFFER_NONE)
+        {
             return Ok(());
         }
         let value = match value {

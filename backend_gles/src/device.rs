@@ -4,10 +4,9 @@
 //! `program.rs`).
 //!
 //! ## Tables
-//! Every kind has a dense table indexed by handle slot ([`Table`]). A create must take a slot
-//! that is not live with a newer generation; every other use must name the live generation.
-//! A violation is a [`SessionError`] (the session ends, nothing panics), exactly the rules the
-//! null backend checks.
+//! Every kind has a dense table indexed by handle slot ([`SlotTable`]), with the handle
+//! rules of `tessera_wire::table` that the null backend checks too: a stale handle or a bad
+//! create is a [`SessionError`] (the session ends, nothing panics).
 //!
 //! ## Capabilities
 //! [`Features`] are read once at creation from the ES version and the extension string, and
@@ -17,11 +16,16 @@
 use std::collections::HashSet;
 
 use glow::HasContext;
-use tessera_wire::handle::{BufferHandle, Handle};
+use tessera_wire::handle::{
+    BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, ProgramHandle,
+    QueryHandle, RasterHandle, RenderbufferHandle, SamplerHandle, SurfaceHandle, TextureHandle,
+    VertexLayoutHandle,
+};
 use tessera_wire::state::{
     BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, RasterState, SamplerState,
     VertexLayout,
 };
+use tessera_wire::table::SlotTable;
 use tessera_wire::{Caps, Event, SessionError};
 
 use crate::conv;
@@ -58,7 +62,7 @@ pub(crate) fn readback_size(
     layout: tessera_wire::format::PixelLayout,
 ) -> Option<usize> {
     count
-        .checked_mul(tessera_wire::null::pixel_size(layout.format, layout.ty))
+        .checked_mul(tessera_wire::pixel::pixel_size(layout.format, layout.ty))
         .filter(|&n| n <= MAX_READBACK)
 }
 
@@ -183,118 +187,6 @@ pub(crate) enum Missing {
     StencilTexture,
 }
 
-/// One kind's table: slot -> (generation, object).
-pub(crate) struct Table<T> {
-    slots: Vec<(u32, Option<T>)>,
-}
-
-impl<T> Default for Table<T> {
-    fn default() -> Self {
-        Self { slots: Vec::new() }
-    }
-}
-
-/// A client never skips this far ahead of its dense slots; refusing such a create keeps a
-/// hostile peer from making the server allocate for it.
-const MAX_SLOT_SKIP: usize = 1 << 20;
-
-impl<T> Table<T> {
-    fn stale<H: Handle>(record: &'static str, handle: H) -> SessionError {
-        SessionError::StaleHandle {
-            record,
-            kind: H::KIND,
-            handle: handle.raw(),
-        }
-    }
-
-    /// The live object of `handle`.
-    pub fn get<H: Handle>(&self, record: &'static str, handle: H) -> Result<&T, SessionError> {
-        let raw = handle.raw();
-        match self.slots.get(raw.slot as usize) {
-            Some((generation, Some(object))) if *generation == raw.generation => Ok(object),
-            _ => Err(Self::stale(record, handle)),
-        }
-    }
-
-    /// The live object of `handle`, mutably.
-    pub fn get_mut<H: Handle>(
-        &mut self,
-        record: &'static str,
-        handle: H,
-    ) -> Result<&mut T, SessionError> {
-        let raw = handle.raw();
-        match self.slots.get_mut(raw.slot as usize) {
-            Some((generation, Some(object))) if *generation == raw.generation => Ok(object),
-            _ => Err(Self::stale(record, handle)),
-        }
-    }
-
-    /// Whether `handle` names a live object.
-    pub fn is_live<H: Handle>(&self, handle: H) -> bool {
-        self.get("", handle).is_ok()
-    }
-
-    /// Checks that `handle` may be created (a free slot, a newer generation).
-    pub fn check_create<H: Handle>(
-        &self,
-        record: &'static str,
-        handle: H,
-    ) -> Result<(), SessionError> {
-        let raw = handle.raw();
-        let slot = raw.slot as usize;
-        let bad = SessionError::BadCreate {
-            record,
-            kind: H::KIND,
-            handle: raw,
-        };
-        match self.slots.get(slot) {
-            Some((generation, object)) => {
-                if object.is_some() || raw.generation <= *generation {
-                    return Err(bad);
-                }
-            }
-            None => {
-                if slot > self.slots.len() + MAX_SLOT_SKIP || raw.generation == 0 {
-                    return Err(bad);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Stores a new object under `handle` (after [`Table::check_create`]).
-    pub fn insert<H: Handle>(
-        &mut self,
-        record: &'static str,
-        handle: H,
-        object: T,
-    ) -> Result<(), SessionError> {
-        self.check_create(record, handle)?;
-        let raw = handle.raw();
-        let slot = raw.slot as usize;
-        if slot >= self.slots.len() {
-            self.slots.resize_with(slot + 1, || (0, None));
-        }
-        self.slots[slot] = (raw.generation, Some(object));
-        Ok(())
-    }
-
-    /// Takes the live object of `handle` out of the table.
-    pub fn remove<H: Handle>(
-        &mut self,
-        record: &'static str,
-        handle: H,
-    ) -> Result<T, SessionError> {
-        let raw = handle.raw();
-        match self.slots.get_mut(raw.slot as usize) {
-            Some((generation, object)) if *generation == raw.generation && object.is_some() => {
-                object.take().ok_or_else(|| Self::stale(record, handle))
-            }
-            _ => Err(Self::stale(record, handle)),
-        }
-    }
-}
-
 /// A buffer object.
 pub(crate) struct Buffer {
     pub name: glow::Buffer,
@@ -319,19 +211,19 @@ pub(crate) struct Device {
     pub caps: Caps,
     pub extra: ExtraFns,
     pub shadow: Shadow,
-    pub buffers: Table<Buffer>,
-    pub textures: Table<Texture>,
-    pub renderbuffers: Table<Renderbuffer>,
-    pub framebuffers: Table<Framebuffer>,
-    pub surfaces: Table<Surface>,
-    pub blends: Table<BlendState>,
-    pub depth_stencils: Table<DepthStencilState>,
-    pub rasters: Table<RasterState>,
-    pub samplers: Table<Sampler>,
-    pub layouts: Table<Box<VertexLayout>>,
-    pub programs: Table<Program>,
-    pub queries: Table<Query>,
-    pub fences: Table<Fence>,
+    pub buffers: SlotTable<BufferHandle, Buffer>,
+    pub textures: SlotTable<TextureHandle, Texture>,
+    pub renderbuffers: SlotTable<RenderbufferHandle, Renderbuffer>,
+    pub framebuffers: SlotTable<FramebufferHandle, Framebuffer>,
+    pub surfaces: SlotTable<SurfaceHandle, Surface>,
+    pub blends: SlotTable<BlendHandle, BlendState>,
+    pub depth_stencils: SlotTable<DepthStencilHandle, DepthStencilState>,
+    pub rasters: SlotTable<RasterHandle, RasterState>,
+    pub samplers: SlotTable<SamplerHandle, Sampler>,
+    pub layouts: SlotTable<VertexLayoutHandle, Box<VertexLayout>>,
+    pub programs: SlotTable<ProgramHandle, Program>,
+    pub queries: SlotTable<QueryHandle, Query>,
+    pub fences: SlotTable<FenceHandle, Fence>,
     pub program_cache: ProgramCache,
     pub spirv_cross: SpirvCross,
     /// 1x1 (0, 0, 0, 1) textures for unbound sampler slots, by target index.
@@ -406,19 +298,19 @@ impl Device {
             caps,
             extra,
             shadow,
-            buffers: Table::default(),
-            textures: Table::default(),
-            renderbuffers: Table::default(),
-            framebuffers: Table::default(),
-            surfaces: Table::default(),
-            blends: Table::default(),
-            depth_stencils: Table::default(),
-            rasters: Table::default(),
-            samplers: Table::default(),
-            layouts: Table::default(),
-            programs: Table::default(),
-            queries: Table::default(),
-            fences: Table::default(),
+            buffers: SlotTable::new(),
+            textures: SlotTable::new(),
+            renderbuffers: SlotTable::new(),
+            framebuffers: SlotTable::new(),
+            surfaces: SlotTable::new(),
+            blends: SlotTable::new(),
+            depth_stencils: SlotTable::new(),
+            rasters: SlotTable::new(),
+            samplers: SlotTable::new(),
+            layouts: SlotTable::new(),
+            programs: SlotTable::new(),
+            queries: SlotTable::new(),
+            fences: SlotTable::new(),
             program_cache: ProgramCache::default(),
             spirv_cross,
             placeholders: [None; crate::shadow::TARGET_COUNT],
@@ -673,7 +565,7 @@ impl Device {
     /// `CreateSamplerState`: a native sampler object.
     pub fn create_sampler(
         &mut self,
-        handle: tessera_wire::handle::SamplerHandle,
+        handle: SamplerHandle,
         s: &SamplerState,
     ) -> Result<(), SessionError> {
         const N: &str = "CreateSamplerState";
@@ -757,10 +649,7 @@ impl Device {
     }
 
     /// `DestroySamplerState`.
-    pub fn destroy_sampler(
-        &mut self,
-        handle: tessera_wire::handle::SamplerHandle,
-    ) -> Result<(), SessionError> {
+    pub fn destroy_sampler(&mut self, handle: SamplerHandle) -> Result<(), SessionError> {
         let s = self.samplers.remove("DestroySamplerState", handle)?;
         self.shadow.forget_sampler(s.name);
         // SAFETY: context current; a live sampler, deleted once.

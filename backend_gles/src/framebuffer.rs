@@ -318,7 +318,7 @@ impl Device {
                 Err(_) => AttachKey::None,
             },
             Attachment::Renderbuffer(rb) => {
-                if self.renderbuffers.is_live(rb) {
+                if self.renderbuffers.live(rb).is_some() {
                     AttachKey::Renderbuffer(rb.raw())
                 } else {
                     AttachKey::None
@@ -490,7 +490,7 @@ impl Device {
         record: &'static str,
         ctx: &ContextState,
     ) -> Result<bool, SessionError> {
-        match ctx.framebuffer {
+        match ctx.desired.framebuffer {
             FramebufferRef::None => {
                 self.shadow.bind_draw_framebuffer(&self.gl, None);
                 Ok(false)
@@ -501,7 +501,7 @@ impl Device {
                     return Ok(false);
                 };
                 let (fbo, current) = (s.fbo, s.draw_buffer);
-                let want = if ctx.draw_buffers[0] == DRAW_BUFFER_NONE {
+                let want = if ctx.desired.draw_buffers[0] == DRAW_BUFFER_NONE {
                     glow::NONE
                 } else {
                     glow::COLOR_ATTACHMENT0
@@ -524,7 +524,7 @@ impl Device {
                 let mut wanted = [None; MAX_DRAW_BUFFERS];
                 let mut buffers = [glow::NONE; MAX_DRAW_BUFFERS];
                 let count = self.limits.draw_buffers;
-                for (i, &b) in ctx.draw_buffers.iter().enumerate() {
+                for (i, &b) in ctx.desired.draw_buffers.iter().enumerate() {
                     if b != DRAW_BUFFER_NONE && usize::from(b) < MAX_DRAW_BUFFERS {
                         if i >= count {
                             self.report(Missing::DrawBufferCount, "more draw buffers than the native MAX_DRAW_BUFFERS: the extra ones are dropped");

@@ -68,12 +68,13 @@ mod vertex;
 use std::ffi::{CStr, c_void};
 use std::thread::ThreadId;
 
+use tessera_wire::context::Contexts;
 use tessera_wire::{Backend, BackendCounters, BatchView, Caps, Outbox, SessionError};
 
+use crate::command::ContextState;
 use crate::device::{Device, ExtraFns, Features};
 use crate::egl::Egl;
 use crate::program::SpirvCross;
-use crate::queue::Contexts;
 
 /// Why a GLES backend could not be created.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -140,7 +141,7 @@ pub enum CreateBackendError {
 /// The native-GLES backend.
 pub struct GlesBackend {
     dev: Device,
-    contexts: Contexts,
+    contexts: Contexts<ContextState>,
     /// The thread the EGL context is current on, if any.
     thread: Option<ThreadId>,
     /// `TESSERA_GLES_DEBUG=1`: glGetError after every record, reported as events.

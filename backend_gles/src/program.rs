@@ -629,7 +629,7 @@ impl Device {
         };
         let biases: Vec<f32> = (0..count.min(MAX_TEXTURE_UNITS))
             .map(|s| {
-                ctx.textures[s]
+                ctx.desired.textures[s]
                     .1
                     .and_then(|h| self.samplers.get(record, h).ok())
                     .map_or(0.0, |s| s.lod_bias)

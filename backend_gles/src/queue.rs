@@ -2,47 +2,14 @@
 //! handles against the tables) and dispatched to the device (objects, uploads) or to the
 //! current context (state) and its verbs; replies go to the outbox in request order.
 
-use std::collections::HashMap;
-
 use glow::HasContext;
 use tessera_wire::batch::decode_record;
+use tessera_wire::context::slot_mut;
 use tessera_wire::record::{PixelDestination, Record};
 use tessera_wire::{BatchView, Outbox, Reply, SessionError, Stage};
 
 use crate::GlesBackend;
 use crate::command::{ContextState, dirty};
-
-fn no_context(record: &'static str) -> SessionError {
-    SessionError::BadValue {
-        record,
-        what: "no current context (CreateContext/SetContext first)".to_owned(),
-    }
-}
-
-/// Per-Tessera-context states: the current one is held apart so that records reach it
-/// without a lookup.
-pub(crate) struct Contexts {
-    /// Id of the current context (0 until `SetContext`, as the engine assumes).
-    pub current_id: u32,
-    /// The current context's state, if it exists.
-    pub current: Option<Box<ContextState>>,
-    /// Every other context.
-    pub others: HashMap<u32, Box<ContextState>>,
-}
-
-impl Contexts {
-    pub fn new() -> Self {
-        Self {
-            current_id: 0,
-            current: None,
-            others: HashMap::new(),
-        }
-    }
-
-    fn exists(&self, id: u32) -> bool {
-        (id == self.current_id && self.current.is_some()) || self.others.contains_key(&id)
-    }
-}
 
 impl GlesBackend {
     /// Applies every record of a batch.
@@ -67,13 +34,6 @@ impl GlesBackend {
         result
     }
 
-    fn ctx(&mut self, record: &'static str) -> Result<&mut ContextState, SessionError> {
-        self.contexts
-            .current
-            .as_deref_mut()
-            .ok_or_else(|| no_context(record))
-    }
-
     fn apply_record(
         &mut self,
         record: &Record,
@@ -83,54 +43,20 @@ impl GlesBackend {
         use Record as R;
         let dev = &mut self.dev;
         match record {
-            R::CreateContext { context } => {
-                if self.contexts.exists(*context) {
-                    return Err(SessionError::BadValue {
-                        record: "CreateContext",
-                        what: format!("context {context} already exists"),
-                    });
-                }
+            R::CreateContext { context } => self.contexts.create(*context, || {
                 // SAFETY: context current; glGenVertexArrays has no preconditions.
                 let vao = unsafe { dev.gl.create_vertex_array() }
                     .map_err(|e| SessionError::Backend(format!("CreateContext: {e}")))?;
-                let state = Box::new(ContextState::new(vao));
-                if *context == self.contexts.current_id && self.contexts.current.is_none() {
-                    self.contexts.current = Some(state);
-                } else {
-                    self.contexts.others.insert(*context, state);
-                }
-            }
+                Ok(ContextState::new(vao))
+            })?,
             R::SetContext { context } => {
-                let c = &mut self.contexts;
-                if *context != c.current_id || c.current.is_none() {
-                    let Some(mut next) = c.others.remove(context) else {
-                        return Err(SessionError::BadValue {
-                            record: "SetContext",
-                            what: format!("context {context} does not exist"),
-                        });
-                    };
-                    if let Some(prev) = c.current.take() {
-                        c.others.insert(c.current_id, prev);
-                    }
+                if let Some(next) = self.contexts.set_current(*context)? {
                     // The native state is whatever the previous context left.
                     next.dirty = dirty::ALL;
-                    c.current = Some(next);
-                    c.current_id = *context;
                 }
             }
             R::DestroyContext { context } => {
-                let c = &mut self.contexts;
-                let state = if *context == c.current_id && c.current.is_some() {
-                    c.current.take()
-                } else {
-                    c.others.remove(context)
-                };
-                let Some(state) = state else {
-                    return Err(SessionError::BadValue {
-                        record: "DestroyContext",
-                        what: format!("context {context} does not exist"),
-                    });
-                };
+                let state = self.contexts.destroy(*context)?;
                 dev.shadow.forget_vao(state.vao);
                 // SAFETY: context current; the context's own VAO, deleted once.
                 unsafe { dev.gl.delete_vertex_array(state.vao) };
@@ -154,13 +80,13 @@ impl GlesBackend {
                         dev.framebuffers.get("BindFramebuffer", *h)?;
                     }
                 }
-                let ctx = self.ctx("BindFramebuffer")?;
-                ctx.framebuffer = *framebuffer;
+                let ctx = self.contexts.current("BindFramebuffer")?;
+                ctx.desired.framebuffer = *framebuffer;
                 ctx.dirty |= dirty::FRAMEBUFFER;
             }
             R::SetDrawBuffers { buffers } => {
-                let ctx = self.ctx("SetDrawBuffers")?;
-                ctx.draw_buffers = *buffers;
+                let ctx = self.contexts.current("SetDrawBuffers")?;
+                ctx.desired.draw_buffers = *buffers;
                 ctx.dirty |= dirty::FRAMEBUFFER;
             }
 
@@ -314,7 +240,7 @@ impl GlesBackend {
             }
             R::BindBlendState { cso } => {
                 let state = *dev.blends.get("BindBlendState", *cso)?;
-                let ctx = self.ctx("BindBlendState")?;
+                let ctx = self.contexts.current("BindBlendState")?;
                 ctx.blend = state;
                 ctx.dirty |= dirty::BLEND;
             }
@@ -327,7 +253,7 @@ impl GlesBackend {
             }
             R::BindDepthStencilState { cso } => {
                 let state = *dev.depth_stencils.get("BindDepthStencilState", *cso)?;
-                let ctx = self.ctx("BindDepthStencilState")?;
+                let ctx = self.contexts.current("BindDepthStencilState")?;
                 ctx.depth_stencil = state;
                 ctx.dirty |= dirty::DEPTH_STENCIL;
             }
@@ -340,7 +266,7 @@ impl GlesBackend {
             }
             R::BindRasterState { cso } => {
                 let state = *dev.rasters.get("BindRasterState", *cso)?;
-                let ctx = self.ctx("BindRasterState")?;
+                let ctx = self.contexts.current("BindRasterState")?;
                 ctx.raster = state;
                 ctx.dirty |= dirty::RASTER;
             }
@@ -355,7 +281,7 @@ impl GlesBackend {
             }
             R::BindVertexLayout { cso } => {
                 let layout = **dev.layouts.get("BindVertexLayout", *cso)?;
-                let ctx = self.ctx("BindVertexLayout")?;
+                let ctx = self.contexts.current("BindVertexLayout")?;
                 ctx.bgra = layout.attribs.iter().any(|a| a.format.bgra);
                 ctx.layout = layout;
                 ctx.dirty |= dirty::VERTEX;
@@ -366,17 +292,15 @@ impl GlesBackend {
 
             R::CreateProgram { program, desc } => dev.create_program(*program, desc, stage)?,
             R::BindProgram { program } => {
-                if let Some(p) = program {
-                    dev.programs.get("BindProgram", *p)?;
-                }
-                let ctx = self.ctx("BindProgram")?;
-                ctx.program = *program;
+                dev.programs.check("BindProgram", *program)?;
+                let ctx = self.contexts.current("BindProgram")?;
+                ctx.desired.program = *program;
                 ctx.dirty |= dirty::PROGRAM;
             }
             R::DestroyProgram { program } => dev.destroy_program(*program)?,
             R::SetUniforms { data } => {
                 let bytes = stage.get(*data)?;
-                self.ctx("SetUniforms")?.set_uniforms(bytes);
+                self.contexts.current("SetUniforms")?.set_uniforms(bytes);
             }
             R::BindUniformBuffer {
                 slot,
@@ -385,15 +309,9 @@ impl GlesBackend {
                 size,
             } => {
                 const N: &str = "BindUniformBuffer";
-                if let Some(b) = buffer {
-                    dev.buffers.get(N, *b)?;
-                }
-                let ctx = self.ctx(N)?;
-                let entry = ctx
-                    .uniform_buffers
-                    .get_mut(usize::from(*slot))
-                    .ok_or_else(|| bad_slot(N, *slot))?;
-                *entry = (*buffer, *offset, *size);
+                dev.buffers.check(N, *buffer)?;
+                let ctx = self.contexts.current(N)?;
+                *slot_mut(N, &mut ctx.desired.uniform_buffers, *slot)? = (*buffer, *offset, *size);
                 ctx.dirty |= dirty::UNIFORM_BUFFERS;
             }
             R::BindTexture {
@@ -402,18 +320,10 @@ impl GlesBackend {
                 sampler,
             } => {
                 const N: &str = "BindTexture";
-                if let Some(t) = texture {
-                    dev.textures.get(N, *t)?;
-                }
-                if let Some(s) = sampler {
-                    dev.samplers.get(N, *s)?;
-                }
-                let ctx = self.ctx(N)?;
-                let entry = ctx
-                    .textures
-                    .get_mut(usize::from(*slot))
-                    .ok_or_else(|| bad_slot(N, *slot))?;
-                *entry = (*texture, *sampler);
+                dev.textures.check(N, *texture)?;
+                dev.samplers.check(N, *sampler)?;
+                let ctx = self.contexts.current(N)?;
+                *slot_mut(N, &mut ctx.desired.textures, *slot)? = (*texture, *sampler);
                 ctx.dirty |= dirty::TEXTURES;
             }
 
@@ -423,67 +333,58 @@ impl GlesBackend {
                 offset,
             } => {
                 const N: &str = "SetVertexBuffer";
-                if let Some(b) = buffer {
-                    dev.buffers.get(N, *b)?;
-                }
-                let ctx = self.ctx(N)?;
-                let entry = ctx
-                    .vertex_buffers
-                    .get_mut(usize::from(*slot))
-                    .ok_or_else(|| bad_slot(N, *slot))?;
-                *entry = (*buffer, *offset);
+                dev.buffers.check(N, *buffer)?;
+                let ctx = self.contexts.current(N)?;
+                *slot_mut(N, &mut ctx.desired.vertex_buffers, *slot)? = (*buffer, *offset);
                 ctx.dirty |= dirty::VERTEX;
             }
             R::SetIndexBuffer { buffer } => {
-                if let Some(b) = buffer {
-                    dev.buffers.get("SetIndexBuffer", *b)?;
-                }
-                let ctx = self.ctx("SetIndexBuffer")?;
-                ctx.index_buffer = *buffer;
+                dev.buffers.check("SetIndexBuffer", *buffer)?;
+                let ctx = self.contexts.current("SetIndexBuffer")?;
+                ctx.desired.index_buffer = *buffer;
                 ctx.dirty |= dirty::VERTEX;
             }
             R::SetGenericAttrib { index, value } => {
                 const N: &str = "SetGenericAttrib";
-                let ctx = self.ctx(N)?;
-                let entry = ctx
-                    .generic
-                    .get_mut(usize::from(*index))
-                    .ok_or_else(|| bad_slot(N, *index))?;
-                *entry = *value;
+                let ctx = self.contexts.current(N)?;
+                *slot_mut(N, &mut ctx.desired.generic, *index)? = *value;
                 ctx.dirty |= dirty::VERTEX;
             }
             R::SetPrimitiveRestart { enabled, index } => {
-                self.ctx("SetPrimitiveRestart")?.primitive_restart = (*enabled, *index);
+                self.contexts
+                    .current("SetPrimitiveRestart")?
+                    .desired
+                    .primitive_restart = (*enabled, *index);
             }
 
             R::SetViewport { rect, near, far } => {
-                let ctx = self.ctx("SetViewport")?;
-                ctx.viewport = (*rect, *near, *far);
+                let ctx = self.contexts.current("SetViewport")?;
+                ctx.desired.viewport = (*rect, *near, *far);
                 ctx.dirty |= dirty::VIEWPORT;
             }
             R::SetScissor { rect } => {
-                let ctx = self.ctx("SetScissor")?;
-                ctx.scissor = *rect;
+                let ctx = self.contexts.current("SetScissor")?;
+                ctx.desired.scissor = *rect;
                 ctx.dirty |= dirty::SCISSOR;
             }
             R::SetBlendColor { color } => {
-                let ctx = self.ctx("SetBlendColor")?;
-                ctx.blend_color = *color;
+                let ctx = self.contexts.current("SetBlendColor")?;
+                ctx.desired.blend_color = *color;
                 ctx.dirty |= dirty::BLEND;
             }
             R::SetStencilRef { front, back } => {
-                let ctx = self.ctx("SetStencilRef")?;
-                ctx.stencil_ref = (*front, *back);
+                let ctx = self.contexts.current("SetStencilRef")?;
+                ctx.desired.stencil_ref = (*front, *back);
                 ctx.dirty |= dirty::DEPTH_STENCIL;
             }
             R::SetDepthBias { factor, units } => {
-                let ctx = self.ctx("SetDepthBias")?;
-                ctx.depth_bias = (*factor, *units);
+                let ctx = self.contexts.current("SetDepthBias")?;
+                ctx.desired.depth_bias = (*factor, *units);
                 ctx.dirty |= dirty::RASTER;
             }
             R::SetLineWidth { width } => {
-                let ctx = self.ctx("SetLineWidth")?;
-                ctx.line_width = *width;
+                let ctx = self.contexts.current("SetLineWidth")?;
+                ctx.desired.line_width = *width;
                 ctx.dirty |= dirty::RASTER;
             }
             // GLES takes the point size from gl_PointSize only; the engine's SPIR-V writes it.
@@ -493,8 +394,8 @@ impl GlesBackend {
                 invert,
                 mask,
             } => {
-                let ctx = self.ctx("SetSampleMask")?;
-                ctx.sample_mask = (*coverage, *invert, *mask);
+                let ctx = self.contexts.current("SetSampleMask")?;
+                ctx.desired.sample_mask = (*coverage, *invert, *mask);
                 ctx.dirty |= dirty::RASTER;
             }
 
@@ -504,11 +405,7 @@ impl GlesBackend {
                 count,
                 instances,
             } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("Draw"))?;
+                let ctx = self.contexts.current("Draw")?;
                 self.dev.draw(ctx, *topology, *first, *count, *instances)?;
             }
             R::DrawIndexed {
@@ -519,11 +416,7 @@ impl GlesBackend {
                 instances,
                 base_vertex,
             } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("DrawIndexed"))?;
+                let ctx = self.contexts.current("DrawIndexed")?;
                 self.dev.draw_indexed(
                     ctx,
                     *topology,
@@ -540,19 +433,11 @@ impl GlesBackend {
                 depth,
                 stencil,
             } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("Clear"))?;
+                let ctx = self.contexts.current("Clear")?;
                 self.dev.clear(ctx, *mask, *color, *depth, *stencil)?;
             }
             R::ClearBuffer { draw_buffer, value } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("ClearBuffer"))?;
+                let ctx = self.contexts.current("ClearBuffer")?;
                 self.dev.clear_buffer(ctx, *draw_buffer, *value)?;
             }
             R::Blit {
@@ -561,11 +446,7 @@ impl GlesBackend {
                 mask,
                 linear,
             } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("Blit"))?;
+                let ctx = self.contexts.current("Blit")?;
                 self.dev.blit(ctx, src, regions, *mask, *linear)?;
             }
             R::ReadPixels {
@@ -629,12 +510,5 @@ impl GlesBackend {
             }
         }
         Ok(())
-    }
-}
-
-fn bad_slot(record: &'static str, slot: u8) -> SessionError {
-    SessionError::BadValue {
-        record,
-        what: format!("slot {slot} out of range"),
     }
 }

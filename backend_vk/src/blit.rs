@@ -34,7 +34,7 @@ impl Device {
             return Ok(());
         };
         let raster = *self.interned.raster.value(ctx.raster);
-        let clip = raster.scissor.then_some(ctx.scissor);
+        let clip = raster.scissor.then_some(ctx.desired.scissor);
         let [s, d] = regions;
         let sr = [s.x0, s.y0, s.x1, s.y1];
         let dr = [d.x0, d.y0, d.x1, d.y1];

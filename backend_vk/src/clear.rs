@@ -136,7 +136,7 @@ impl Device {
         let raster = self.interned.raster.value(ctx.raster);
         let (w, h) = (extent.width as i32, extent.height as i32);
         let (x0, y0, x1, y1) = if raster.scissor {
-            let s = ctx.scissor;
+            let s = ctx.desired.scissor;
             (
                 s.x.max(0),
                 s.y.max(0),

@@ -25,12 +25,11 @@
 
 use ash::vk;
 use tessera_wire::SessionError;
+use tessera_wire::context::DesiredState;
 use tessera_wire::format::{IndexType, Topology};
-use tessera_wire::handle::{BufferHandle, ProgramHandle, SamplerHandle, TextureHandle};
+use tessera_wire::handle::BufferHandle;
 use tessera_wire::record::FramebufferRef;
-use tessera_wire::state::{
-    MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, Rect,
-};
+use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS};
 
 use crate::conv;
 use crate::device::{Device, Missing, backend_bug};
@@ -40,89 +39,41 @@ use crate::memory::Slice;
 use crate::pipeline::{GENERIC_BINDING, PipelineKey};
 use crate::spirv::NumClass;
 
-/// Dirty groups of a context.
-pub(crate) mod dirty {
-    pub const FRAMEBUFFER: u32 = 1 << 0;
-    pub const VIEWPORT: u32 = 1 << 1;
-    pub const SCISSOR: u32 = 1 << 2;
-    pub const PIPELINE: u32 = 1 << 3;
-    pub const DYNAMIC: u32 = 1 << 4;
-    pub const DESCRIPTORS: u32 = 1 << 5;
-    pub const VERTEX: u32 = 1 << 6;
-    pub const ALL: u32 = (1 << 7) - 1;
-}
-
-/// The state one Tessera context wants.
+/// The state one Tessera context wants: what its records set, with the CSOs as interned
+/// ids, and where its uniform and generic-attribute data were last written. Nothing here
+/// is marked dirty: a verb compares what it needs with the command buffer's state.
 pub(crate) struct ContextState {
-    pub dirty: u32,
-    pub framebuffer: FramebufferRef,
-    pub draw_buffers: [u8; MAX_DRAW_BUFFERS],
-    pub viewport: (Rect, f32, f32),
-    pub scissor: Rect,
+    pub desired: DesiredState,
     /// Interned CSO ids.
     pub blend: u32,
     pub depth_stencil: u32,
     pub raster: u32,
     pub layout: u32,
-    pub blend_color: [f32; 4],
-    pub stencil_ref: (u8, u8),
-    pub depth_bias: (f32, f32),
-    pub line_width: f32,
-    pub point_size: f32,
-    pub sample_mask: (Option<f32>, bool, Option<u32>),
-    pub program: Option<ProgramHandle>,
-    pub uniforms: Vec<u8>,
-    /// Where `uniforms` was last written: (frame serial, arena slice).
+    /// Where `desired.uniforms` was last written: (frame serial, arena slice).
     pub uniform_at: Option<(u64, Slice)>,
-    pub uniform_buffers: [(Option<BufferHandle>, u64, u64); MAX_UNIFORM_BUFFER_BINDINGS],
-    pub textures: [(Option<TextureHandle>, Option<SamplerHandle>); MAX_TEXTURE_UNITS],
-    pub vertex_buffers: [(Option<BufferHandle>, u64); MAX_VERTEX_ATTRIBS],
-    pub index_buffer: Option<BufferHandle>,
-    pub generic: [[u32; 4]; MAX_VERTEX_ATTRIBS],
-    /// Where `generic` was last written.
+    /// Where `desired.generic` was last written.
     pub generic_at: Option<(u64, Slice)>,
-    pub primitive_restart: (bool, u32),
 }
 
 impl ContextState {
     /// A context at GL's initial state (CSO id 0 is each kind's default value, interned
     /// first at device creation).
-    pub fn new(_id: u32) -> Self {
-        let mut draw_buffers = [tessera_wire::record::DRAW_BUFFER_NONE; MAX_DRAW_BUFFERS];
-        draw_buffers[0] = 0;
+    pub fn new() -> Self {
         Self {
-            dirty: dirty::ALL,
-            framebuffer: FramebufferRef::None,
-            draw_buffers,
-            viewport: (Rect::default(), 0.0, 1.0),
-            scissor: Rect::default(),
+            desired: DesiredState::default(),
             blend: 0,
             depth_stencil: 0,
             raster: 0,
             layout: 0,
-            blend_color: [0.0; 4],
-            stencil_ref: (0, 0),
-            depth_bias: (0.0, 0.0),
-            line_width: 1.0,
-            point_size: 1.0,
-            sample_mask: (None, false, None),
-            program: None,
-            uniforms: Vec::new(),
             uniform_at: None,
-            uniform_buffers: [(None, 0, 0); MAX_UNIFORM_BUFFER_BINDINGS],
-            textures: [(None, None); MAX_TEXTURE_UNITS],
-            vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
-            index_buffer: None,
-            generic: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
             generic_at: None,
-            primitive_restart: (false, 0),
         }
     }
 
     /// New uniform bytes for the bound program.
     pub fn set_uniforms(&mut self, data: &[u8]) {
-        self.uniforms.clear();
-        self.uniforms.extend_from_slice(data);
+        self.desired.uniforms.clear();
+        self.desired.uniforms.extend_from_slice(data);
         self.uniform_at = None;
     }
 }
@@ -362,19 +313,28 @@ impl Device {
         ctx: &ContextState,
     ) -> Result<Option<Target>, SessionError> {
         if let Some(p) = &self.rec.pass
-            && same_target(p, ctx.framebuffer, &ctx.draw_buffers, self.epoch)
+            && same_target(
+                p,
+                ctx.desired.framebuffer,
+                &ctx.desired.draw_buffers,
+                self.epoch,
+            )
         {
             return Ok(Some(p.clone()));
         }
-        self.target(ctx.framebuffer, &ctx.draw_buffers)
+        self.target(ctx.desired.framebuffer, &ctx.desired.draw_buffers)
     }
 
     /// Whether the open pass is the context's target (no target lookup needed).
     pub(crate) fn pass_is(&self, ctx: &ContextState) -> bool {
-        self.rec
-            .pass
-            .as_ref()
-            .is_some_and(|p| same_target(p, ctx.framebuffer, &ctx.draw_buffers, self.epoch))
+        self.rec.pass.as_ref().is_some_and(|p| {
+            same_target(
+                p,
+                ctx.desired.framebuffer,
+                &ctx.desired.draw_buffers,
+                self.epoch,
+            )
+        })
     }
 
     // ---- Draws ----
@@ -465,6 +425,7 @@ impl Device {
         let size = u64::from(index_type.size());
         let bytes = u64::from(count) * size;
         let buffer = match ctx
+            .desired
             .index_buffer
             .map(|b| self.buffer_range(N, b, offset, bytes))
         {
@@ -476,11 +437,11 @@ impl Device {
                 return Ok(());
             }
         };
-        let (enabled, restart_index) = ctx.primitive_restart;
+        let (enabled, restart_index) = ctx.desired.primitive_restart;
         let widen = index_type == IndexType::U8 && !self.tiers.index_u8;
         let rewrite = enabled && restart_index != conv::max_index(index_type);
         let (buffer, offset, index_type) = if widen || rewrite {
-            let Some(ib) = ctx.index_buffer else {
+            let Some(ib) = ctx.desired.index_buffer else {
                 return Ok(());
             };
             match self.rewrite_indices(
@@ -587,7 +548,7 @@ impl Device {
         restart: bool,
         extent_hint: DrawExtent,
     ) -> Result<bool, SessionError> {
-        let Some(handle) = ctx.program else {
+        let Some(handle) = ctx.desired.program else {
             return Ok(false);
         };
         let Some(p) = self.programs.live(handle) else {
@@ -603,7 +564,7 @@ impl Device {
             p.pipeline_layout,
             p.push,
         );
-        let (r, _) = (ctx.viewport.0, ());
+        let (r, _) = (ctx.desired.viewport.0, ());
         if r.width <= 0 || r.height <= 0 {
             return Ok(false);
         }
@@ -614,7 +575,8 @@ impl Device {
 
         // (2) The pass (looked up only when it is not the open one).
         if !self.pass_is(ctx) {
-            let Some(target) = self.target(ctx.framebuffer, &ctx.draw_buffers)? else {
+            let Some(target) = self.target(ctx.desired.framebuffer, &ctx.desired.draw_buffers)?
+            else {
                 return Ok(false);
             };
             self.begin_pass(&target)?;
@@ -634,15 +596,15 @@ impl Device {
         } else {
             let n = samples.as_raw();
             let all = (1u32 << n) - 1;
-            let mut m = ctx.sample_mask.2.unwrap_or(u32::MAX) & all;
-            if let Some(c) = ctx.sample_mask.0 {
+            let mut m = ctx.desired.sample_mask.2.unwrap_or(u32::MAX) & all;
+            if let Some(c) = ctx.desired.sample_mask.0 {
                 let bits = ((c.clamp(0.0, 1.0) * n as f32).round() as u32).min(n);
                 let mut cov = if bits >= 32 {
                     u32::MAX
                 } else {
                     (1u32 << bits) - 1
                 };
-                if ctx.sample_mask.1 {
+                if ctx.desired.sample_mask.1 {
                     cov = !cov & all;
                 }
                 m &= cov;
@@ -705,7 +667,7 @@ impl Device {
         layout: vk::PipelineLayout,
     ) {
         let cmd = self.rec.cmd;
-        let (r, near, far) = ctx.viewport;
+        let (r, near, far) = ctx.desired.viewport;
         let vp = vk::Viewport {
             x: r.x as f32,
             y: r.y as f32,
@@ -727,38 +689,49 @@ impl Device {
             unsafe { self.raw.cmd_set_scissor(cmd, 0, &[scissor]) };
             self.rec.scissor = Some(scissor);
         }
-        let bc = ctx.blend_color.map(f32::to_bits);
+        let bc = ctx.desired.blend_color.map(f32::to_bits);
         if self.rec.blend_constants != Some(bc) {
             // SAFETY: recording; dynamic blend constants.
-            unsafe { self.raw.cmd_set_blend_constants(cmd, &ctx.blend_color) };
+            unsafe {
+                self.raw
+                    .cmd_set_blend_constants(cmd, &ctx.desired.blend_color)
+            };
             self.rec.blend_constants = Some(bc);
         }
-        if self.rec.stencil_ref != Some(ctx.stencil_ref) {
+        if self.rec.stencil_ref != Some(ctx.desired.stencil_ref) {
             // SAFETY: recording; dynamic stencil reference.
             unsafe {
                 self.raw.cmd_set_stencil_reference(
                     cmd,
                     vk::StencilFaceFlags::FRONT,
-                    u32::from(ctx.stencil_ref.0),
+                    u32::from(ctx.desired.stencil_ref.0),
                 );
                 self.raw.cmd_set_stencil_reference(
                     cmd,
                     vk::StencilFaceFlags::BACK,
-                    u32::from(ctx.stencil_ref.1),
+                    u32::from(ctx.desired.stencil_ref.1),
                 );
             }
-            self.rec.stencil_ref = Some(ctx.stencil_ref);
+            self.rec.stencil_ref = Some(ctx.desired.stencil_ref);
         }
-        let db = (ctx.depth_bias.0.to_bits(), ctx.depth_bias.1.to_bits());
+        let db = (
+            ctx.desired.depth_bias.0.to_bits(),
+            ctx.desired.depth_bias.1.to_bits(),
+        );
         if self.rec.depth_bias != Some(db) {
             // SAFETY: recording; dynamic depth bias; clamp 0 needs no feature.
             unsafe {
-                self.raw
-                    .cmd_set_depth_bias(cmd, ctx.depth_bias.1, 0.0, ctx.depth_bias.0)
+                self.raw.cmd_set_depth_bias(
+                    cmd,
+                    ctx.desired.depth_bias.1,
+                    0.0,
+                    ctx.desired.depth_bias.0,
+                )
             };
             self.rec.depth_bias = Some(db);
         }
         let mut width = ctx
+            .desired
             .line_width
             .clamp(self.limits.line_width[0], self.limits.line_width[1]);
         if !self.core.wide_lines {
@@ -778,7 +751,8 @@ impl Device {
         }
         if point_size {
             let size = if self.core.large_points {
-                ctx.point_size
+                ctx.desired
+                    .point_size
                     .clamp(self.limits.point_size[0], self.limits.point_size[1])
             } else {
                 1.0
@@ -821,7 +795,7 @@ impl Device {
                 generic = true;
                 continue;
             }
-            let (buffer, offset) = ctx.vertex_buffers[i];
+            let (buffer, offset) = ctx.desired.vertex_buffers[i];
             let Some(b) = buffer.and_then(|h| self.buffers.live(h)) else {
                 // A dangling or missing array: GL would have refused the draw.
                 return Ok(false);
@@ -843,6 +817,7 @@ impl Device {
                 None => {
                     let s = self.arena(256, 16)?;
                     let bytes: Vec<u8> = ctx
+                        .desired
                         .generic
                         .iter()
                         .flat_map(|v| v.iter().flat_map(|w| w.to_le_bytes()))
@@ -897,7 +872,7 @@ impl Device {
                 continue;
             }
             let (align, size) = conv::vertex_layout_bytes(a.format);
-            let (buffer, offset) = ctx.vertex_buffers[i];
+            let (buffer, offset) = ctx.desired.vertex_buffers[i];
             if offset.is_multiple_of(u64::from(align)) && a.stride.is_multiple_of(align) {
                 continue;
             }

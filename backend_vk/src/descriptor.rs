@@ -60,8 +60,8 @@ impl Device {
                             Some((_, s)) => s,
                             None => {
                                 let s = self.arena(size, self.limits.ubo_align)?;
-                                let n = ctx.uniforms.len().min(size as usize);
-                                s.write(&ctx.uniforms[..n]);
+                                let n = ctx.desired.uniforms.len().min(size as usize);
+                                s.write(&ctx.desired.uniforms[..n]);
                                 if n < size as usize {
                                     s.write_at(n, &vec![0u8; size as usize - n]);
                                 }
@@ -105,7 +105,7 @@ impl Device {
                                 n,
                             ));
                             for k in 0..n as usize {
-                                let t = ctx.textures.get(first + k).and_then(|t| t.0);
+                                let t = ctx.desired.textures.get(first + k).and_then(|t| t.0);
                                 let v = match t.and_then(|t| self.texel_view(t)) {
                                     Some(v) => v,
                                     None => self.placeholder_texel(class)?,
@@ -136,8 +136,12 @@ impl Device {
                                 n,
                             ));
                             for k in 0..n as usize {
-                                let (tex, smp) =
-                                    ctx.textures.get(first + k).copied().unwrap_or((None, None));
+                                let (tex, smp) = ctx
+                                    .desired
+                                    .textures
+                                    .get(first + k)
+                                    .copied()
+                                    .unwrap_or((None, None));
                                 let found = tex.and_then(|t| {
                                     self.sampled_view(t, ty)
                                         .map(|(v, linear, layout)| (t, v, linear, layout))
@@ -204,6 +208,7 @@ impl Device {
                         ));
                         for k in 0..n as usize {
                             let (b, offset, bsize) = ctx
+                                .desired
                                 .uniform_buffers
                                 .get(first + k)
                                 .copied()

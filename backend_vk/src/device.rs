@@ -3,10 +3,9 @@
 //! are in `texture.rs`, framebuffers in `framebuffer.rs`, programs in `program.rs`).
 //!
 //! ## Tables
-//! Every kind has a dense table indexed by handle slot ([`Table`]). A create must take a slot
-//! that is not live with a newer generation; every other use must name the live generation.
-//! A violation is a [`SessionError`] (the session ends, nothing panics), the rules the null
-//! backend checks.
+//! Every kind has a dense table indexed by handle slot ([`SlotTable`]), with the handle
+//! rules of `tessera_wire::table` that the null backend checks too: a stale handle or a bad
+//! create is a [`SessionError`] (the session ends, nothing panics).
 //!
 //! ## Interned CSOs
 //! Blend, depth-stencil, raster and vertex-layout CSOs are interned by content into small
@@ -25,8 +24,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use ash::vk;
 use tessera_wire::format::Format;
-use tessera_wire::handle::{BufferHandle, Handle, SamplerHandle};
+use tessera_wire::handle::{
+    BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, ProgramHandle,
+    QueryHandle, RasterHandle, RenderbufferHandle, SamplerHandle, SurfaceHandle, TextureHandle,
+    VertexLayoutHandle,
+};
 use tessera_wire::state::{BlendState, DepthStencilState, RasterState, SamplerState, VertexLayout};
+use tessera_wire::table::SlotTable;
 use tessera_wire::{Caps, Event, SessionError};
 
 use crate::conv::{self, NativeFormat};
@@ -132,123 +136,6 @@ impl VkProbe {
 /// Adds one to a counter (single writer: the applying thread).
 pub(crate) fn count(cell: &AtomicU64) {
     cell.fetch_add(1, Ordering::Relaxed);
-}
-
-/// One kind's table: slot -> (generation, object).
-pub(crate) struct Table<T> {
-    slots: Vec<(u32, Option<T>)>,
-}
-
-impl<T> Default for Table<T> {
-    fn default() -> Self {
-        Self { slots: Vec::new() }
-    }
-}
-
-/// A client never skips this far ahead of its dense slots; refusing such a create keeps a
-/// hostile peer from making the server allocate for it.
-const MAX_SLOT_SKIP: usize = 1 << 20;
-
-impl<T> Table<T> {
-    fn stale<H: Handle>(record: &'static str, handle: H) -> SessionError {
-        SessionError::StaleHandle {
-            record,
-            kind: H::KIND,
-            handle: handle.raw(),
-        }
-    }
-
-    /// The live object of `handle`.
-    pub fn get<H: Handle>(&self, record: &'static str, handle: H) -> Result<&T, SessionError> {
-        let raw = handle.raw();
-        match self.slots.get(raw.slot as usize) {
-            Some((generation, Some(object))) if *generation == raw.generation => Ok(object),
-            _ => Err(Self::stale(record, handle)),
-        }
-    }
-
-    /// The live object of `handle`, mutably.
-    pub fn get_mut<H: Handle>(
-        &mut self,
-        record: &'static str,
-        handle: H,
-    ) -> Result<&mut T, SessionError> {
-        let raw = handle.raw();
-        match self.slots.get_mut(raw.slot as usize) {
-            Some((generation, Some(object))) if *generation == raw.generation => Ok(object),
-            _ => Err(Self::stale(record, handle)),
-        }
-    }
-
-    /// The live object of `handle`, if any (dangling bindings read as `None`).
-    pub fn live<H: Handle>(&self, handle: H) -> Option<&T> {
-        self.get("", handle).ok()
-    }
-
-    /// Checks that `handle` may be created (a free slot, a newer generation).
-    pub fn check_create<H: Handle>(
-        &self,
-        record: &'static str,
-        handle: H,
-    ) -> Result<(), SessionError> {
-        let raw = handle.raw();
-        let slot = raw.slot as usize;
-        let bad = SessionError::BadCreate {
-            record,
-            kind: H::KIND,
-            handle: raw,
-        };
-        match self.slots.get(slot) {
-            Some((generation, object)) => {
-                if object.is_some() || raw.generation <= *generation {
-                    return Err(bad);
-                }
-            }
-            None => {
-                if slot > self.slots.len() + MAX_SLOT_SKIP || raw.generation == 0 {
-                    return Err(bad);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Stores a new object under `handle`.
-    pub fn insert<H: Handle>(
-        &mut self,
-        record: &'static str,
-        handle: H,
-        object: T,
-    ) -> Result<(), SessionError> {
-        self.check_create(record, handle)?;
-        let raw = handle.raw();
-        let slot = raw.slot as usize;
-        if slot >= self.slots.len() {
-            self.slots.resize_with(slot + 1, || (0, None));
-        }
-        self.slots[slot] = (raw.generation, Some(object));
-        Ok(())
-    }
-
-    /// Takes the live object of `handle` out of the table.
-    pub fn remove<H: Handle>(
-        &mut self,
-        record: &'static str,
-        handle: H,
-    ) -> Result<T, SessionError> {
-        let raw = handle.raw();
-        match self.slots.get_mut(raw.slot as usize) {
-            Some((generation, object)) if *generation == raw.generation && object.is_some() => {
-                object.take().ok_or_else(|| Self::stale(record, handle))
-            }
-            _ => Err(Self::stale(record, handle)),
-        }
-    }
-
-    /// Every live object, mutably (teardown).
-    pub fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
-        self.slots.iter_mut().filter_map(|(_, o)| o.take())
-    }
 }
 
 /// Content-addressed ids of CSO values; an id is never reused.
@@ -364,20 +251,20 @@ pub(crate) struct Device {
     pub limits: Limits,
     pub caps: Caps,
     formats: Vec<Option<NativeFormat>>,
-    pub buffers: Table<Buffer>,
-    pub textures: Table<Texture>,
-    pub renderbuffers: Table<Renderbuffer>,
-    pub framebuffers: Table<Framebuffer>,
-    pub surfaces: Table<Surface>,
-    pub blends: Table<u32>,
-    pub depth_stencils: Table<u32>,
-    pub rasters: Table<u32>,
-    pub layouts: Table<u32>,
-    pub samplers: Table<Sampler>,
+    pub buffers: SlotTable<BufferHandle, Buffer>,
+    pub textures: SlotTable<TextureHandle, Texture>,
+    pub renderbuffers: SlotTable<RenderbufferHandle, Renderbuffer>,
+    pub framebuffers: SlotTable<FramebufferHandle, Framebuffer>,
+    pub surfaces: SlotTable<SurfaceHandle, Surface>,
+    pub blends: SlotTable<BlendHandle, u32>,
+    pub depth_stencils: SlotTable<DepthStencilHandle, u32>,
+    pub rasters: SlotTable<RasterHandle, u32>,
+    pub layouts: SlotTable<VertexLayoutHandle, u32>,
+    pub samplers: SlotTable<SamplerHandle, Sampler>,
     pub interned: Interned,
-    pub programs: Table<Program>,
-    pub queries: Table<Query>,
-    pub fences: Table<Fence>,
+    pub programs: SlotTable<ProgramHandle, Program>,
+    pub queries: SlotTable<QueryHandle, Query>,
+    pub fences: SlotTable<FenceHandle, Fence>,
     pub pipes: crate::pipeline::Caches,
     pub clears: crate::clear::ClearCache,
     pub frames: crate::frame::Frames,
@@ -486,20 +373,20 @@ impl Device {
             limits,
             caps,
             formats,
-            buffers: Table::default(),
-            textures: Table::default(),
-            renderbuffers: Table::default(),
-            framebuffers: Table::default(),
-            surfaces: Table::default(),
-            blends: Table::default(),
-            depth_stencils: Table::default(),
-            rasters: Table::default(),
-            layouts: Table::default(),
-            samplers: Table::default(),
+            buffers: SlotTable::new(),
+            textures: SlotTable::new(),
+            renderbuffers: SlotTable::new(),
+            framebuffers: SlotTable::new(),
+            surfaces: SlotTable::new(),
+            blends: SlotTable::new(),
+            depth_stencils: SlotTable::new(),
+            rasters: SlotTable::new(),
+            layouts: SlotTable::new(),
+            samplers: SlotTable::new(),
             interned: Interned::default(),
-            programs: Table::default(),
-            queries: Table::default(),
-            fences: Table::default(),
+            programs: SlotTable::new(),
+            queries: SlotTable::new(),
+            fences: SlotTable::new(),
             pipes: crate::pipeline::Caches::new(&gpu.device)?,
             clears: crate::clear::ClearCache::default(),
             frames,

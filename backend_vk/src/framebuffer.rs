@@ -20,7 +20,7 @@ use ash::vk;
 use tessera_wire::SessionError;
 use tessera_wire::format::{Format, PixelLayout};
 use tessera_wire::handle::{FramebufferHandle, RenderbufferHandle, SurfaceHandle};
-use tessera_wire::null::pixel_size;
+use tessera_wire::pixel::pixel_size;
 use tessera_wire::record::{DRAW_BUFFER_NONE, FramebufferRef, ReadImage, ReadSource};
 use tessera_wire::state::{Attachment, FramebufferState, MAX_DRAW_BUFFERS, Rect, SurfaceDesc};
 

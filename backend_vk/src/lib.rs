@@ -77,12 +77,13 @@ mod queue;
 mod spirv;
 mod texture;
 
+use tessera_wire::context::Contexts;
 use tessera_wire::{Backend, BatchView, Caps, Outbox, SessionError};
 
+use crate::command::ContextState;
 use crate::device::Device;
 pub use crate::device::{VkProbe, VkStats};
 pub use crate::instance::Tiers;
-use crate::queue::Contexts;
 
 /// Why a Vulkan backend could not be created.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -179,7 +180,7 @@ impl VkOptions {
 
 /// The Vulkan backend.
 pub struct VulkanBackend {
-    contexts: Contexts,
+    contexts: Contexts<ContextState>,
     dev: Device,
 }
 

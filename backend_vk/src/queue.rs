@@ -2,48 +2,13 @@
 //! tables) and dispatched to the device (objects, uploads) or to the current context (state)
 //! and its verbs; replies go to the outbox in request order.
 
-use std::collections::HashMap;
-
 use tessera_wire::batch::decode_record;
+use tessera_wire::context::slot_mut;
 use tessera_wire::record::{FramebufferRef, PixelDestination, Record};
 use tessera_wire::{BatchView, Outbox, Reply, SessionError, Stage};
 
 use crate::VulkanBackend;
-use crate::command::{ContextState, dirty};
-use crate::device::bad;
-
-fn no_context(record: &'static str) -> SessionError {
-    bad(
-        record,
-        "no current context (CreateContext/SetContext first)",
-    )
-}
-
-fn bad_slot(record: &'static str, slot: u8) -> SessionError {
-    bad(record, format!("slot {slot} out of range"))
-}
-
-/// Per-Tessera-context states: the current one is held apart so that records reach it
-/// without a lookup.
-pub(crate) struct Contexts {
-    pub current_id: u32,
-    pub current: Option<Box<ContextState>>,
-    pub others: HashMap<u32, Box<ContextState>>,
-}
-
-impl Contexts {
-    pub fn new() -> Self {
-        Self {
-            current_id: 0,
-            current: None,
-            others: HashMap::new(),
-        }
-    }
-
-    fn exists(&self, id: u32) -> bool {
-        (id == self.current_id && self.current.is_some()) || self.others.contains_key(&id)
-    }
-}
+use crate::command::ContextState;
 
 impl VulkanBackend {
     /// Applies every record of a batch, then submits what it recorded.
@@ -69,13 +34,6 @@ impl VulkanBackend {
         result
     }
 
-    fn ctx(&mut self, record: &'static str) -> Result<&mut ContextState, SessionError> {
-        self.contexts
-            .current
-            .as_deref_mut()
-            .ok_or_else(|| no_context(record))
-    }
-
     fn apply_record(
         &mut self,
         record: &Record,
@@ -86,50 +44,13 @@ impl VulkanBackend {
         let dev = &mut self.dev;
         match record {
             R::CreateContext { context } => {
-                if self.contexts.exists(*context) {
-                    return Err(bad(
-                        "CreateContext",
-                        format!("context {context} already exists"),
-                    ));
-                }
-                let state = Box::new(ContextState::new(*context));
-                if *context == self.contexts.current_id && self.contexts.current.is_none() {
-                    self.contexts.current = Some(state);
-                } else {
-                    self.contexts.others.insert(*context, state);
-                }
+                self.contexts.create(*context, || Ok(ContextState::new()))?
             }
             R::SetContext { context } => {
-                let c = &mut self.contexts;
-                if *context != c.current_id || c.current.is_none() {
-                    let Some(mut next) = c.others.remove(context) else {
-                        return Err(bad(
-                            "SetContext",
-                            format!("context {context} does not exist"),
-                        ));
-                    };
-                    if let Some(prev) = c.current.take() {
-                        c.others.insert(c.current_id, prev);
-                    }
-                    // The command buffer's state is whatever the previous context left.
-                    next.dirty = dirty::ALL;
-                    c.current = Some(next);
-                    c.current_id = *context;
-                }
+                self.contexts.set_current(*context)?;
             }
             R::DestroyContext { context } => {
-                let c = &mut self.contexts;
-                let state = if *context == c.current_id && c.current.is_some() {
-                    c.current.take()
-                } else {
-                    c.others.remove(context)
-                };
-                if state.is_none() {
-                    return Err(bad(
-                        "DestroyContext",
-                        format!("context {context} does not exist"),
-                    ));
-                }
+                self.contexts.destroy(*context)?;
             }
 
             R::CreateSurface { surface, desc } => dev.create_surface(*surface, *desc)?,
@@ -149,18 +70,12 @@ impl VulkanBackend {
                         dev.framebuffers.get("BindFramebuffer", *h)?;
                     }
                 }
-                let ctx = self.ctx("BindFramebuffer")?;
-                if ctx.framebuffer != *framebuffer {
-                    ctx.framebuffer = *framebuffer;
-                    ctx.dirty |= dirty::FRAMEBUFFER;
-                }
+                let ctx = self.contexts.current("BindFramebuffer")?;
+                ctx.desired.framebuffer = *framebuffer;
             }
             R::SetDrawBuffers { buffers } => {
-                let ctx = self.ctx("SetDrawBuffers")?;
-                if ctx.draw_buffers != *buffers {
-                    ctx.draw_buffers = *buffers;
-                    ctx.dirty |= dirty::FRAMEBUFFER;
-                }
+                let ctx = self.contexts.current("SetDrawBuffers")?;
+                ctx.desired.draw_buffers = *buffers;
             }
 
             R::CreateBuffer { buffer, size } => dev.create_buffer(*buffer, *size)?,
@@ -313,11 +228,8 @@ impl VulkanBackend {
             }
             R::BindBlendState { cso } => {
                 let id = *dev.blends.get("BindBlendState", *cso)?;
-                let ctx = self.ctx("BindBlendState")?;
-                if ctx.blend != id {
-                    ctx.blend = id;
-                    ctx.dirty |= dirty::PIPELINE;
-                }
+                let ctx = self.contexts.current("BindBlendState")?;
+                ctx.blend = id;
             }
             R::DestroyBlendState { cso } => {
                 dev.blends.remove("DestroyBlendState", *cso)?;
@@ -329,11 +241,8 @@ impl VulkanBackend {
             }
             R::BindDepthStencilState { cso } => {
                 let id = *dev.depth_stencils.get("BindDepthStencilState", *cso)?;
-                let ctx = self.ctx("BindDepthStencilState")?;
-                if ctx.depth_stencil != id {
-                    ctx.depth_stencil = id;
-                    ctx.dirty |= dirty::PIPELINE;
-                }
+                let ctx = self.contexts.current("BindDepthStencilState")?;
+                ctx.depth_stencil = id;
             }
             R::DestroyDepthStencilState { cso } => {
                 dev.depth_stencils
@@ -345,11 +254,8 @@ impl VulkanBackend {
             }
             R::BindRasterState { cso } => {
                 let id = *dev.rasters.get("BindRasterState", *cso)?;
-                let ctx = self.ctx("BindRasterState")?;
-                if ctx.raster != id {
-                    ctx.raster = id;
-                    ctx.dirty |= dirty::PIPELINE | dirty::SCISSOR;
-                }
+                let ctx = self.contexts.current("BindRasterState")?;
+                ctx.raster = id;
             }
             R::DestroyRasterState { cso } => {
                 dev.rasters.remove("DestroyRasterState", *cso)?;
@@ -362,11 +268,8 @@ impl VulkanBackend {
             }
             R::BindVertexLayout { cso } => {
                 let id = *dev.layouts.get("BindVertexLayout", *cso)?;
-                let ctx = self.ctx("BindVertexLayout")?;
-                if ctx.layout != id {
-                    ctx.layout = id;
-                    ctx.dirty |= dirty::PIPELINE | dirty::VERTEX;
-                }
+                let ctx = self.contexts.current("BindVertexLayout")?;
+                ctx.layout = id;
             }
             R::DestroyVertexLayout { cso } => {
                 dev.layouts.remove("DestroyVertexLayout", *cso)?;
@@ -374,19 +277,14 @@ impl VulkanBackend {
 
             R::CreateProgram { program, desc } => dev.create_program(*program, desc, stage)?,
             R::BindProgram { program } => {
-                if let Some(p) = program {
-                    dev.programs.get("BindProgram", *p)?;
-                }
-                let ctx = self.ctx("BindProgram")?;
-                if ctx.program != *program {
-                    ctx.program = *program;
-                    ctx.dirty |= dirty::PIPELINE | dirty::DESCRIPTORS | dirty::VERTEX;
-                }
+                dev.programs.check("BindProgram", *program)?;
+                let ctx = self.contexts.current("BindProgram")?;
+                ctx.desired.program = *program;
             }
             R::DestroyProgram { program } => dev.destroy_program(*program)?,
             R::SetUniforms { data } => {
                 let bytes = stage.get(*data)?;
-                self.ctx("SetUniforms")?.set_uniforms(bytes);
+                self.contexts.current("SetUniforms")?.set_uniforms(bytes);
             }
             R::BindUniformBuffer {
                 slot,
@@ -395,16 +293,9 @@ impl VulkanBackend {
                 size,
             } => {
                 const N: &str = "BindUniformBuffer";
-                if let Some(b) = buffer {
-                    dev.buffers.get(N, *b)?;
-                }
-                let ctx = self.ctx(N)?;
-                let entry = ctx
-                    .uniform_buffers
-                    .get_mut(usize::from(*slot))
-                    .ok_or_else(|| bad_slot(N, *slot))?;
-                *entry = (*buffer, *offset, *size);
-                ctx.dirty |= dirty::DESCRIPTORS;
+                dev.buffers.check(N, *buffer)?;
+                let ctx = self.contexts.current(N)?;
+                *slot_mut(N, &mut ctx.desired.uniform_buffers, *slot)? = (*buffer, *offset, *size);
             }
             R::BindTexture {
                 slot,
@@ -412,19 +303,10 @@ impl VulkanBackend {
                 sampler,
             } => {
                 const N: &str = "BindTexture";
-                if let Some(t) = texture {
-                    dev.textures.get(N, *t)?;
-                }
-                if let Some(s) = sampler {
-                    dev.samplers.get(N, *s)?;
-                }
-                let ctx = self.ctx(N)?;
-                let entry = ctx
-                    .textures
-                    .get_mut(usize::from(*slot))
-                    .ok_or_else(|| bad_slot(N, *slot))?;
-                *entry = (*texture, *sampler);
-                ctx.dirty |= dirty::DESCRIPTORS;
+                dev.textures.check(N, *texture)?;
+                dev.samplers.check(N, *sampler)?;
+                let ctx = self.contexts.current(N)?;
+                *slot_mut(N, &mut ctx.desired.textures, *slot)? = (*texture, *sampler);
             }
 
             R::SetVertexBuffer {
@@ -433,82 +315,61 @@ impl VulkanBackend {
                 offset,
             } => {
                 const N: &str = "SetVertexBuffer";
-                if let Some(b) = buffer {
-                    dev.buffers.get(N, *b)?;
-                }
-                let ctx = self.ctx(N)?;
-                let entry = ctx
-                    .vertex_buffers
-                    .get_mut(usize::from(*slot))
-                    .ok_or_else(|| bad_slot(N, *slot))?;
-                *entry = (*buffer, *offset);
-                ctx.dirty |= dirty::VERTEX;
+                dev.buffers.check(N, *buffer)?;
+                let ctx = self.contexts.current(N)?;
+                *slot_mut(N, &mut ctx.desired.vertex_buffers, *slot)? = (*buffer, *offset);
             }
             R::SetIndexBuffer { buffer } => {
-                if let Some(b) = buffer {
-                    dev.buffers.get("SetIndexBuffer", *b)?;
-                }
-                let ctx = self.ctx("SetIndexBuffer")?;
-                ctx.index_buffer = *buffer;
+                dev.buffers.check("SetIndexBuffer", *buffer)?;
+                let ctx = self.contexts.current("SetIndexBuffer")?;
+                ctx.desired.index_buffer = *buffer;
             }
             R::SetGenericAttrib { index, value } => {
                 const N: &str = "SetGenericAttrib";
-                let ctx = self.ctx(N)?;
-                let entry = ctx
-                    .generic
-                    .get_mut(usize::from(*index))
-                    .ok_or_else(|| bad_slot(N, *index))?;
-                *entry = *value;
+                let ctx = self.contexts.current(N)?;
+                *slot_mut(N, &mut ctx.desired.generic, *index)? = *value;
                 ctx.generic_at = None;
             }
             R::SetPrimitiveRestart { enabled, index } => {
-                let ctx = self.ctx("SetPrimitiveRestart")?;
-                ctx.primitive_restart = (*enabled, *index);
+                let ctx = self.contexts.current("SetPrimitiveRestart")?;
+                ctx.desired.primitive_restart = (*enabled, *index);
             }
 
             R::SetViewport { rect, near, far } => {
-                let ctx = self.ctx("SetViewport")?;
-                ctx.viewport = (*rect, *near, *far);
-                ctx.dirty |= dirty::VIEWPORT;
+                let ctx = self.contexts.current("SetViewport")?;
+                ctx.desired.viewport = (*rect, *near, *far);
             }
             R::SetScissor { rect } => {
-                let ctx = self.ctx("SetScissor")?;
-                ctx.scissor = *rect;
-                ctx.dirty |= dirty::SCISSOR;
+                let ctx = self.contexts.current("SetScissor")?;
+                ctx.desired.scissor = *rect;
             }
             R::SetBlendColor { color } => {
-                let ctx = self.ctx("SetBlendColor")?;
-                ctx.blend_color = *color;
-                ctx.dirty |= dirty::DYNAMIC;
+                let ctx = self.contexts.current("SetBlendColor")?;
+                ctx.desired.blend_color = *color;
             }
             R::SetStencilRef { front, back } => {
-                let ctx = self.ctx("SetStencilRef")?;
-                ctx.stencil_ref = (*front, *back);
-                ctx.dirty |= dirty::DYNAMIC;
+                let ctx = self.contexts.current("SetStencilRef")?;
+                ctx.desired.stencil_ref = (*front, *back);
             }
             R::SetDepthBias { factor, units } => {
-                let ctx = self.ctx("SetDepthBias")?;
-                ctx.depth_bias = (*factor, *units);
-                ctx.dirty |= dirty::DYNAMIC;
+                let ctx = self.contexts.current("SetDepthBias")?;
+                ctx.desired.depth_bias = (*factor, *units);
             }
             R::SetLineWidth { width } => {
-                let ctx = self.ctx("SetLineWidth")?;
-                ctx.line_width = *width;
-                ctx.dirty |= dirty::DYNAMIC;
+                let ctx = self.contexts.current("SetLineWidth")?;
+                ctx.desired.line_width = *width;
             }
             R::SetPointSize { size } => {
-                let ctx = self.ctx("SetPointSize")?;
-                ctx.point_size = *size;
-                ctx.dirty |= dirty::DYNAMIC;
+                let ctx = self.contexts.current("SetPointSize")?;
+                ctx.desired.point_size = *size;
             }
             R::SetSampleMask {
                 coverage,
                 invert,
                 mask,
             } => {
-                let ctx = self.ctx("SetSampleMask")?;
-                ctx.sample_mask = (*coverage, *invert, *mask);
-                ctx.dirty |= dirty::PIPELINE;
+                let ctx = self.contexts.current("SetSampleMask")?;
+                ctx.desired.sample_mask = (*coverage, *invert, *mask);
             }
 
             R::Draw {
@@ -517,11 +378,7 @@ impl VulkanBackend {
                 count,
                 instances,
             } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("Draw"))?;
+                let ctx = self.contexts.current("Draw")?;
                 self.dev.draw(ctx, *topology, *first, *count, *instances)?;
             }
             R::DrawIndexed {
@@ -532,11 +389,7 @@ impl VulkanBackend {
                 instances,
                 base_vertex,
             } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("DrawIndexed"))?;
+                let ctx = self.contexts.current("DrawIndexed")?;
                 self.dev.draw_indexed(
                     ctx,
                     *topology,
@@ -553,19 +406,11 @@ impl VulkanBackend {
                 depth,
                 stencil,
             } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("Clear"))?;
+                let ctx = self.contexts.current("Clear")?;
                 self.dev.clear(ctx, *mask, *color, *depth, *stencil)?;
             }
             R::ClearBuffer { draw_buffer, value } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("ClearBuffer"))?;
+                let ctx = self.contexts.current("ClearBuffer")?;
                 self.dev.clear_buffer(ctx, *draw_buffer, *value)?;
             }
             R::Blit {
@@ -574,11 +419,7 @@ impl VulkanBackend {
                 mask,
                 linear,
             } => {
-                let ctx = self
-                    .contexts
-                    .current
-                    .as_deref_mut()
-                    .ok_or_else(|| no_context("Blit"))?;
+                let ctx = self.contexts.current("Blit")?;
                 self.dev.blit(ctx, src, regions, *mask, *linear)?;
             }
             R::ReadPixels {

@@ -17,7 +17,7 @@ use ash::vk;
 use tessera_wire::SessionError;
 use tessera_wire::format::{Format, FormatClass, PixelLayout, TextureKind};
 use tessera_wire::handle::{BufferHandle, TextureHandle};
-use tessera_wire::null::pixel_size;
+use tessera_wire::pixel::pixel_size;
 use tessera_wire::record::BufferPixels;
 use tessera_wire::state::TextureView;
 

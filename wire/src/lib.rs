@@ -8,6 +8,9 @@
 //! - **batches** ([`batch`]): records archived once per batch with rkyv, next to a separate
 //!   stage area for bulk bytes;
 //! - the [`Backend`] trait that consumes batches, and the [`null`] backend;
+//! - what backends share beyond the records: the per-kind object tables with their handle
+//!   rules ([`table`]), the session's contexts and the state records set in each
+//!   ([`context`]), and client pixel sizes and conversions ([`pixel`]);
 //! - **transports** ([`transport`]): how batches travel (`inproc`, `thread`) and how replies
 //!   and events come back;
 //! - the wire [`FINGERPRINT`].
@@ -32,11 +35,14 @@
 
 pub mod backend;
 pub mod batch;
+pub mod context;
 pub mod format;
 pub mod handle;
 pub mod null;
+pub mod pixel;
 pub mod record;
 pub mod state;
+pub mod table;
 pub mod transport;
 
 pub use backend::{Backend, BackendCounters, BatchView, Caps, Event, Outbox, Reply, SessionError};

@@ -13,9 +13,17 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::backend::BatchView;
 use crate::backend::{Backend, Caps, Outbox, Reply, SessionError};
 use crate::batch::{Stage, decode_record};
-use crate::format::{PixelFormat, PixelType};
-use crate::handle::{Handle, ObjectKind, RawHandle};
+use crate::context::Contexts;
+use crate::handle::{
+    BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, Handle,
+    ObjectKind, ProgramHandle, QueryHandle, RasterHandle, RawHandle, RenderbufferHandle,
+    SamplerHandle, SurfaceHandle, TextureHandle, VertexLayoutHandle,
+};
 use crate::record::{PixelDestination, Record};
+use crate::table::SlotTable;
+
+/// The engine's path to [`crate::pixel::pixel_size`], from when it lived here.
+pub use crate::pixel::pixel_size;
 
 /// Largest buffer the null backend stores (it keeps buffer bytes to answer read-backs): a
 /// client, possibly another process, must not make it allocate without bound.
@@ -85,21 +93,27 @@ impl NullProbe {
     }
 }
 
-#[derive(Clone, Copy, Default)]
-struct SlotState {
-    generation: u32,
-    live: bool,
-}
-
 /// The null backend.
 pub struct NullBackend {
     probe: NullProbe,
     capture: bool,
-    slots: [Vec<SlotState>; ObjectKind::COUNT],
-    buffers: Vec<Vec<u8>>,
+    /// Buffers keep their bytes, to answer read-backs and copies.
+    buffers: SlotTable<BufferHandle, Vec<u8>>,
+    textures: SlotTable<TextureHandle, ()>,
+    renderbuffers: SlotTable<RenderbufferHandle, ()>,
+    framebuffers: SlotTable<FramebufferHandle, ()>,
+    surfaces: SlotTable<SurfaceHandle, ()>,
+    programs: SlotTable<ProgramHandle, ()>,
+    queries: SlotTable<QueryHandle, ()>,
+    fences: SlotTable<FenceHandle, ()>,
+    blends: SlotTable<BlendHandle, ()>,
+    depth_stencils: SlotTable<DepthStencilHandle, ()>,
+    rasters: SlotTable<RasterHandle, ()>,
+    samplers: SlotTable<SamplerHandle, ()>,
+    layouts: SlotTable<VertexLayoutHandle, ()>,
     bound: BoundCsos,
     pending: BTreeMap<&'static str, u64>,
-    contexts: std::collections::BTreeSet<u32>,
+    contexts: Contexts<()>,
 }
 
 #[derive(Default)]
@@ -118,86 +132,60 @@ impl NullBackend {
         let backend = Self {
             probe: probe.clone(),
             capture,
-            slots: Default::default(),
-            buffers: Vec::new(),
+            buffers: SlotTable::new(),
+            textures: SlotTable::new(),
+            renderbuffers: SlotTable::new(),
+            framebuffers: SlotTable::new(),
+            surfaces: SlotTable::new(),
+            programs: SlotTable::new(),
+            queries: SlotTable::new(),
+            fences: SlotTable::new(),
+            blends: SlotTable::new(),
+            depth_stencils: SlotTable::new(),
+            rasters: SlotTable::new(),
+            samplers: SlotTable::new(),
+            layouts: SlotTable::new(),
             bound: BoundCsos::default(),
             pending: BTreeMap::new(),
-            contexts: std::collections::BTreeSet::new(),
+            contexts: Contexts::new(),
         };
         (backend, probe)
     }
 
-    fn live<H: Handle>(&self, record: &'static str, handle: H) -> Result<(), SessionError> {
-        let raw = handle.raw();
-        match self.slots[H::KIND.index()].get(raw.slot as usize) {
-            Some(s) if s.live && s.generation == raw.generation => Ok(()),
-            _ => Err(SessionError::StaleHandle {
-                record,
-                kind: H::KIND,
-                handle: raw,
-            }),
+    /// Live objects per kind, for [`NullStats::live`].
+    fn live_counts(&self) -> [u32; ObjectKind::COUNT] {
+        fn put<H: Handle, T>(live: &mut [u32; ObjectKind::COUNT], table: &SlotTable<H, T>) {
+            live[H::KIND.index()] = table.len() as u32;
         }
+        let mut live = [0; ObjectKind::COUNT];
+        put(&mut live, &self.buffers);
+        put(&mut live, &self.textures);
+        put(&mut live, &self.renderbuffers);
+        put(&mut live, &self.framebuffers);
+        put(&mut live, &self.surfaces);
+        put(&mut live, &self.programs);
+        put(&mut live, &self.queries);
+        put(&mut live, &self.fences);
+        put(&mut live, &self.blends);
+        put(&mut live, &self.depth_stencils);
+        put(&mut live, &self.rasters);
+        put(&mut live, &self.samplers);
+        put(&mut live, &self.layouts);
+        live
     }
 
-    fn live_opt<H: Handle>(&self, record: &'static str, h: Option<H>) -> Result<(), SessionError> {
-        h.map_or(Ok(()), |h| self.live(record, h))
-    }
-
-    fn create<H: Handle>(&mut self, record: &'static str, handle: H) -> Result<(), SessionError> {
-        let raw = handle.raw();
-        let table = &mut self.slots[H::KIND.index()];
-        let slot = raw.slot as usize;
-        if slot >= table.len() {
-            // Slots are dense: a client never skips far ahead; refuse absurd indices rather
-            // than allocating for them.
-            if slot > table.len() + (1 << 20) {
-                return Err(SessionError::BadCreate {
-                    record,
-                    kind: H::KIND,
-                    handle: raw,
-                });
-            }
-            table.resize(slot + 1, SlotState::default());
-        }
-        let s = &mut table[slot];
-        if s.live || raw.generation <= s.generation {
-            return Err(SessionError::BadCreate {
-                record,
-                kind: H::KIND,
-                handle: raw,
-            });
-        }
-        *s = SlotState {
-            generation: raw.generation,
-            live: true,
-        };
-        Ok(())
-    }
-
-    fn destroy<H: Handle>(&mut self, record: &'static str, handle: H) -> Result<(), SessionError> {
-        self.live(record, handle)?;
-        self.slots[H::KIND.index()][handle.raw().slot as usize].live = false;
-        Ok(())
-    }
-
-    fn buffer_mut(&mut self, slot: u32) -> &mut Vec<u8> {
-        let slot = slot as usize;
-        if self.buffers.len() <= slot {
-            self.buffers.resize_with(slot + 1, Vec::new);
-        }
-        &mut self.buffers[slot]
-    }
-
-    fn buffer_range(
+    /// The bytes `offset..offset + len` of a live buffer's storage.
+    fn buffer_bytes(
         &mut self,
         record: &'static str,
-        slot: u32,
+        buffer: BufferHandle,
         offset: u64,
         len: u64,
-    ) -> Result<std::ops::Range<usize>, SessionError> {
-        let size = self.buffer_mut(slot).len() as u64;
+    ) -> Result<&mut [u8], SessionError> {
+        let storage = self.buffers.get_mut(record, buffer)?;
+        let size = storage.len() as u64;
         match offset.checked_add(len) {
-            Some(end) if end <= size => Ok(offset as usize..end as usize),
+            Some(end) if end <= size => Ok(&mut storage[offset as usize..end as usize]),
             _ => Err(SessionError::BadValue {
                 record,
                 what: format!("range {offset}+{len} outside a {size}-byte buffer"),
@@ -214,45 +202,41 @@ impl NullBackend {
         use Record as R;
         let name: &'static str = match record {
             R::CreateContext { context } => {
-                if !self.contexts.insert(*context) {
-                    return Err(SessionError::BadValue {
-                        record: "CreateContext",
-                        what: format!("context {context} already exists"),
-                    });
-                }
+                self.contexts.create(*context, || Ok(()))?;
                 "CreateContext"
             }
             R::SetContext { context } => {
-                self.known_context("SetContext", *context)?;
+                self.contexts.set_current(*context)?;
                 "SetContext"
             }
             R::DestroyContext { context } => {
-                self.known_context("DestroyContext", *context)?;
-                self.contexts.remove(context);
+                self.contexts.destroy(*context)?;
                 "DestroyContext"
             }
             R::CreateSurface { surface, .. } => {
-                self.create("CreateSurface", *surface)?;
+                self.surfaces.insert("CreateSurface", *surface, ())?;
                 "CreateSurface"
             }
             R::DestroySurface { surface } => {
-                self.destroy("DestroySurface", *surface)?;
+                self.surfaces.remove("DestroySurface", *surface)?;
                 "DestroySurface"
             }
             R::CreateFramebuffer { framebuffer } => {
-                self.create("CreateFramebuffer", *framebuffer)?;
+                self.framebuffers
+                    .insert("CreateFramebuffer", *framebuffer, ())?;
                 "CreateFramebuffer"
             }
             R::SetFramebufferState { framebuffer, state } => {
                 let n = "SetFramebufferState";
-                self.live(n, *framebuffer)?;
+                self.framebuffers.get(n, *framebuffer)?;
                 for a in state.colors.iter().chain([&state.depth, &state.stencil]) {
                     self.attachment(n, a)?;
                 }
                 n
             }
             R::DestroyFramebuffer { framebuffer } => {
-                self.destroy("DestroyFramebuffer", *framebuffer)?;
+                self.framebuffers
+                    .remove("DestroyFramebuffer", *framebuffer)?;
                 "DestroyFramebuffer"
             }
             R::BindFramebuffer { framebuffer } => {
@@ -263,8 +247,9 @@ impl NullBackend {
             R::CreateBuffer { buffer, size } => {
                 let n = "CreateBuffer";
                 // Re-specifying storage of a live buffer is allowed; a new handle must be free.
-                if self.live(n, *buffer).is_err() {
-                    self.create(n, *buffer)?;
+                let live = self.buffers.live(*buffer).is_some();
+                if !live {
+                    self.buffers.check_create(n, *buffer)?;
                 }
                 let size = usize::try_from(*size)
                     .ok()
@@ -273,14 +258,16 @@ impl NullBackend {
                         record: n,
                         what: format!("size {size}"),
                     })?;
-                let storage = self.buffer_mut(buffer.slot);
-                storage.clear();
-                storage.resize(size, 0);
+                let zeros = vec![0; size];
+                if live {
+                    *self.buffers.get_mut(n, *buffer)? = zeros;
+                } else {
+                    self.buffers.insert(n, *buffer, zeros)?;
+                }
                 n
             }
             R::DestroyBuffer { buffer } => {
-                self.destroy("DestroyBuffer", *buffer)?;
-                *self.buffer_mut(buffer.slot) = Vec::new();
+                self.buffers.remove("DestroyBuffer", *buffer)?;
                 "DestroyBuffer"
             }
             R::WriteBuffer {
@@ -289,20 +276,21 @@ impl NullBackend {
                 data,
             } => {
                 let n = "WriteBuffer";
-                self.live(n, *buffer)?;
+                self.buffers.get(n, *buffer)?;
                 let bytes = stage.get(*data)?;
-                let range = self.buffer_range(n, buffer.slot, *offset, bytes.len() as u64)?;
-                self.buffer_mut(buffer.slot)[range].copy_from_slice(bytes);
+                self.buffer_bytes(n, *buffer, *offset, bytes.len() as u64)?
+                    .copy_from_slice(bytes);
                 n
             }
             R::CopyBuffer { src, dst, region } => {
                 let n = "CopyBuffer";
-                self.live(n, *src)?;
-                self.live(n, *dst)?;
-                let from = self.buffer_range(n, src.slot, region.src_offset, region.size)?;
-                let to = self.buffer_range(n, dst.slot, region.dst_offset, region.size)?;
-                let bytes = self.buffer_mut(src.slot)[from].to_vec();
-                self.buffer_mut(dst.slot)[to].copy_from_slice(&bytes);
+                self.buffers.get(n, *src)?;
+                self.buffers.get(n, *dst)?;
+                let bytes = self
+                    .buffer_bytes(n, *src, region.src_offset, region.size)?
+                    .to_vec();
+                self.buffer_bytes(n, *dst, region.dst_offset, region.size)?
+                    .copy_from_slice(&bytes);
                 n
             }
             R::ReadBuffer {
@@ -311,31 +299,31 @@ impl NullBackend {
                 reply,
             } => {
                 let n = "ReadBuffer";
-                self.live(n, *buffer)?;
-                let range = self.buffer_range(n, buffer.slot, range.offset, range.size)?;
-                let bytes = self.buffer_mut(buffer.slot)[range].to_vec();
+                let bytes = self
+                    .buffer_bytes(n, *buffer, range.offset, range.size)?
+                    .to_vec();
                 out.replies.push((*reply, Reply::Bytes(bytes)));
                 n
             }
             R::CreateTexture { texture, .. } => {
-                self.create("CreateTexture", *texture)?;
+                self.textures.insert("CreateTexture", *texture, ())?;
                 "CreateTexture"
             }
             R::DestroyTexture { texture } => {
-                self.destroy("DestroyTexture", *texture)?;
+                self.textures.remove("DestroyTexture", *texture)?;
                 "DestroyTexture"
             }
             R::DefineTextureImage { texture, .. } => {
-                self.live("DefineTextureImage", *texture)?;
+                self.textures.get("DefineTextureImage", *texture)?;
                 "DefineTextureImage"
             }
             R::WriteTexture { texture, data, .. } => {
-                self.live("WriteTexture", *texture)?;
+                self.textures.get("WriteTexture", *texture)?;
                 stage.get(*data)?;
                 "WriteTexture"
             }
             R::WriteCompressedTexture { texture, data, .. } => {
-                self.live("WriteCompressedTexture", *texture)?;
+                self.textures.get("WriteCompressedTexture", *texture)?;
                 stage.get(*data)?;
                 "WriteCompressedTexture"
             }
@@ -346,8 +334,7 @@ impl NullBackend {
                 ..
             } => {
                 let n = "WriteTextureFromBuffer";
-                self.live(n, *texture)?;
-                self.live(n, source.buffer)?;
+                self.textures.get(n, *texture)?;
                 let [w, h, d] = source.region.size.map(u64::from);
                 let extent = if w == 0 || h == 0 || d == 0 {
                     0
@@ -356,17 +343,16 @@ impl NullBackend {
                         + (h - 1) * u64::from(source.row_stride)
                         + w * pixel_size(layout.format, layout.ty) as u64
                 };
-                self.buffer_range(n, source.buffer.slot, source.offset, extent)?;
+                self.buffer_bytes(n, source.buffer, source.offset, extent)?;
                 n
             }
             R::WriteCompressedTextureFromBuffer {
                 texture, source, ..
             } => {
                 let n = "WriteCompressedTextureFromBuffer";
-                self.live(n, *texture)?;
-                self.live(n, source.buffer)?;
+                self.textures.get(n, *texture)?;
                 let r = source.range;
-                self.buffer_range(n, source.buffer.slot, r.offset, r.size)?;
+                self.buffer_bytes(n, source.buffer, r.offset, r.size)?;
                 n
             }
             R::ReadTexture {
@@ -376,7 +362,7 @@ impl NullBackend {
                 ..
             } => {
                 let n = "ReadTexture";
-                self.live(n, *texture)?;
+                self.textures.get(n, *texture)?;
                 let size = read.size.iter().map(|&s| s as usize).product::<usize>()
                     * pixel_size(layout.format, layout.ty);
                 match &read.dst {
@@ -384,9 +370,7 @@ impl NullBackend {
                         out.replies.push((*reply, Reply::Bytes(vec![0; size])));
                     }
                     PixelDestination::Buffer { buffer, offset } => {
-                        self.live(n, *buffer)?;
-                        let range = self.buffer_range(n, buffer.slot, *offset, size as u64)?;
-                        self.buffer_mut(buffer.slot)[range].fill(0);
+                        self.buffer_bytes(n, *buffer, *offset, size as u64)?.fill(0);
                     }
                 }
                 n
@@ -395,109 +379,113 @@ impl NullBackend {
                 texture, region, ..
             } => {
                 let n = "CopyTexture";
-                self.live(n, *texture)?;
+                self.textures.get(n, *texture)?;
                 self.framebuffer_ref(n, &region.src.framebuffer)?;
                 n
             }
             R::GenerateMipmap { texture, .. } => {
-                self.live("GenerateMipmap", *texture)?;
+                self.textures.get("GenerateMipmap", *texture)?;
                 "GenerateMipmap"
             }
             R::SetTextureView { texture, .. } => {
-                self.live("SetTextureView", *texture)?;
+                self.textures.get("SetTextureView", *texture)?;
                 "SetTextureView"
             }
             R::SetTextureBuffer {
                 texture, buffer, ..
             } => {
                 let n = "SetTextureBuffer";
-                self.live(n, *texture)?;
-                self.live_opt(n, *buffer)?;
+                self.textures.get(n, *texture)?;
+                self.buffers.check(n, *buffer)?;
                 n
             }
             R::CreateRenderbuffer { renderbuffer } => {
-                self.create("CreateRenderbuffer", *renderbuffer)?;
+                self.renderbuffers
+                    .insert("CreateRenderbuffer", *renderbuffer, ())?;
                 "CreateRenderbuffer"
             }
             R::DefineRenderbuffer { renderbuffer, .. } => {
-                self.live("DefineRenderbuffer", *renderbuffer)?;
+                self.renderbuffers
+                    .get("DefineRenderbuffer", *renderbuffer)?;
                 "DefineRenderbuffer"
             }
             R::DestroyRenderbuffer { renderbuffer } => {
-                self.destroy("DestroyRenderbuffer", *renderbuffer)?;
+                self.renderbuffers
+                    .remove("DestroyRenderbuffer", *renderbuffer)?;
                 "DestroyRenderbuffer"
             }
             R::CreateBlendState { cso, .. } => {
-                self.create("CreateBlendState", *cso)?;
+                self.blends.insert("CreateBlendState", *cso, ())?;
                 "CreateBlendState"
             }
             R::BindBlendState { cso } => {
-                self.live("BindBlendState", *cso)?;
+                self.blends.get("BindBlendState", *cso)?;
                 self.bound.blend = Some(cso.raw());
                 "BindBlendState"
             }
             R::DestroyBlendState { cso } => {
                 let n = "DestroyBlendState";
                 self.not_bound(n, self.bound.blend, cso.raw())?;
-                self.destroy(n, *cso)?;
+                self.blends.remove(n, *cso)?;
                 n
             }
             R::CreateDepthStencilState { cso, .. } => {
-                self.create("CreateDepthStencilState", *cso)?;
+                self.depth_stencils
+                    .insert("CreateDepthStencilState", *cso, ())?;
                 "CreateDepthStencilState"
             }
             R::BindDepthStencilState { cso } => {
-                self.live("BindDepthStencilState", *cso)?;
+                self.depth_stencils.get("BindDepthStencilState", *cso)?;
                 self.bound.depth_stencil = Some(cso.raw());
                 "BindDepthStencilState"
             }
             R::DestroyDepthStencilState { cso } => {
                 let n = "DestroyDepthStencilState";
                 self.not_bound(n, self.bound.depth_stencil, cso.raw())?;
-                self.destroy(n, *cso)?;
+                self.depth_stencils.remove(n, *cso)?;
                 n
             }
             R::CreateRasterState { cso, .. } => {
-                self.create("CreateRasterState", *cso)?;
+                self.rasters.insert("CreateRasterState", *cso, ())?;
                 "CreateRasterState"
             }
             R::BindRasterState { cso } => {
-                self.live("BindRasterState", *cso)?;
+                self.rasters.get("BindRasterState", *cso)?;
                 self.bound.raster = Some(cso.raw());
                 "BindRasterState"
             }
             R::DestroyRasterState { cso } => {
                 let n = "DestroyRasterState";
                 self.not_bound(n, self.bound.raster, cso.raw())?;
-                self.destroy(n, *cso)?;
+                self.rasters.remove(n, *cso)?;
                 n
             }
             R::CreateSamplerState { cso, .. } => {
-                self.create("CreateSamplerState", *cso)?;
+                self.samplers.insert("CreateSamplerState", *cso, ())?;
                 "CreateSamplerState"
             }
             R::DestroySamplerState { cso } => {
-                self.destroy("DestroySamplerState", *cso)?;
+                self.samplers.remove("DestroySamplerState", *cso)?;
                 "DestroySamplerState"
             }
             R::CreateVertexLayout { cso, .. } => {
-                self.create("CreateVertexLayout", *cso)?;
+                self.layouts.insert("CreateVertexLayout", *cso, ())?;
                 "CreateVertexLayout"
             }
             R::BindVertexLayout { cso } => {
-                self.live("BindVertexLayout", *cso)?;
+                self.layouts.get("BindVertexLayout", *cso)?;
                 self.bound.vertex_layout = Some(cso.raw());
                 "BindVertexLayout"
             }
             R::DestroyVertexLayout { cso } => {
                 let n = "DestroyVertexLayout";
                 self.not_bound(n, self.bound.vertex_layout, cso.raw())?;
-                self.destroy(n, *cso)?;
+                self.layouts.remove(n, *cso)?;
                 n
             }
             R::CreateProgram { program, desc } => {
                 let n = "CreateProgram";
-                self.create(n, *program)?;
+                self.programs.insert(n, *program, ())?;
                 let bad = |what: String| SessionError::BadValue { record: n, what };
                 for (i, stage_code) in desc.stages.iter().enumerate() {
                     let code = stage.get(stage_code.spirv)?;
@@ -533,11 +521,11 @@ impl NullBackend {
                 n
             }
             R::BindProgram { program } => {
-                self.live_opt("BindProgram", *program)?;
+                self.programs.check("BindProgram", *program)?;
                 "BindProgram"
             }
             R::DestroyProgram { program } => {
-                self.destroy("DestroyProgram", *program)?;
+                self.programs.remove("DestroyProgram", *program)?;
                 "DestroyProgram"
             }
             R::SetUniforms { data } => {
@@ -545,23 +533,23 @@ impl NullBackend {
                 "SetUniforms"
             }
             R::BindUniformBuffer { buffer, .. } => {
-                self.live_opt("BindUniformBuffer", *buffer)?;
+                self.buffers.check("BindUniformBuffer", *buffer)?;
                 "BindUniformBuffer"
             }
             R::BindTexture {
                 texture, sampler, ..
             } => {
                 let n = "BindTexture";
-                self.live_opt(n, *texture)?;
-                self.live_opt(n, *sampler)?;
+                self.textures.check(n, *texture)?;
+                self.samplers.check(n, *sampler)?;
                 n
             }
             R::SetVertexBuffer { buffer, .. } => {
-                self.live_opt("SetVertexBuffer", *buffer)?;
+                self.buffers.check("SetVertexBuffer", *buffer)?;
                 "SetVertexBuffer"
             }
             R::SetIndexBuffer { buffer } => {
-                self.live_opt("SetIndexBuffer", *buffer)?;
+                self.buffers.check("SetIndexBuffer", *buffer)?;
                 "SetIndexBuffer"
             }
             R::SetGenericAttrib { .. } => "SetGenericAttrib",
@@ -598,9 +586,7 @@ impl NullBackend {
                         out.replies.push((*reply, Reply::Bytes(vec![0; size])));
                     }
                     PixelDestination::Buffer { buffer, offset } => {
-                        self.live(n, *buffer)?;
-                        let range = self.buffer_range(n, buffer.slot, *offset, size as u64)?;
-                        self.buffer_mut(buffer.slot)[range].fill(0);
+                        self.buffer_bytes(n, *buffer, *offset, size as u64)?.fill(0);
                     }
                 }
                 n
@@ -611,60 +597,49 @@ impl NullBackend {
                 "Finish"
             }
             R::Present { surface } => {
-                self.live("Present", *surface)?;
+                self.surfaces.get("Present", *surface)?;
                 "Present"
             }
             R::CreateQuery { query, .. } => {
-                self.create("CreateQuery", *query)?;
+                self.queries.insert("CreateQuery", *query, ())?;
                 "CreateQuery"
             }
             R::BeginQuery { query } => {
-                self.live("BeginQuery", *query)?;
+                self.queries.get("BeginQuery", *query)?;
                 "BeginQuery"
             }
             R::EndQuery { query } => {
-                self.live("EndQuery", *query)?;
+                self.queries.get("EndQuery", *query)?;
                 "EndQuery"
             }
             R::QueryTimestamp { query } => {
-                self.live("QueryTimestamp", *query)?;
+                self.queries.get("QueryTimestamp", *query)?;
                 "QueryTimestamp"
             }
             R::QueryResult { query, reply } => {
-                self.live("QueryResult", *query)?;
+                self.queries.get("QueryResult", *query)?;
                 out.replies.push((*reply, Reply::Query(0)));
                 "QueryResult"
             }
             R::DestroyQuery { query } => {
-                self.destroy("DestroyQuery", *query)?;
+                self.queries.remove("DestroyQuery", *query)?;
                 "DestroyQuery"
             }
             R::InsertFence { fence } => {
-                self.create("InsertFence", *fence)?;
+                self.fences.insert("InsertFence", *fence, ())?;
                 "InsertFence"
             }
             R::WaitFence { fence, reply, .. } => {
-                self.live("WaitFence", *fence)?;
+                self.fences.get("WaitFence", *fence)?;
                 out.replies.push((*reply, Reply::Fence(true)));
                 "WaitFence"
             }
             R::DestroyFence { fence } => {
-                self.destroy("DestroyFence", *fence)?;
+                self.fences.remove("DestroyFence", *fence)?;
                 "DestroyFence"
             }
         };
         Ok(name)
-    }
-
-    fn known_context(&self, record: &'static str, context: u32) -> Result<(), SessionError> {
-        if self.contexts.contains(&context) {
-            Ok(())
-        } else {
-            Err(SessionError::BadValue {
-                record,
-                what: format!("context {context} does not exist"),
-            })
-        }
     }
 
     fn not_bound(
@@ -689,8 +664,12 @@ impl NullBackend {
     ) -> Result<(), SessionError> {
         match a {
             crate::state::Attachment::None => Ok(()),
-            crate::state::Attachment::Texture { texture, .. } => self.live(record, *texture),
-            crate::state::Attachment::Renderbuffer(rb) => self.live(record, *rb),
+            crate::state::Attachment::Texture { texture, .. } => {
+                self.textures.check(record, Some(*texture))
+            }
+            crate::state::Attachment::Renderbuffer(rb) => {
+                self.renderbuffers.check(record, Some(*rb))
+            }
         }
     }
 
@@ -701,43 +680,9 @@ impl NullBackend {
     ) -> Result<(), SessionError> {
         match f {
             crate::record::FramebufferRef::None => Ok(()),
-            crate::record::FramebufferRef::Surface(s) => self.live(record, *s),
-            crate::record::FramebufferRef::Object(fb) => self.live(record, *fb),
+            crate::record::FramebufferRef::Surface(s) => self.surfaces.check(record, Some(*s)),
+            crate::record::FramebufferRef::Object(fb) => self.framebuffers.check(record, Some(*fb)),
         }
-    }
-}
-
-/// Bytes per pixel of tightly packed client data.
-pub fn pixel_size(format: PixelFormat, ty: PixelType) -> usize {
-    use PixelFormat as F;
-    use PixelType as T;
-    let components = match format {
-        F::Red | F::Green | F::Blue | F::RedInteger | F::GreenInteger | F::BlueInteger => 1,
-        F::DepthComponent | F::StencilIndex => 1,
-        F::Rg | F::RgInteger => 2,
-        F::Rgb | F::Bgr | F::RgbInteger | F::BgrInteger => 3,
-        F::Rgba | F::Bgra | F::RgbaInteger | F::BgraInteger => 4,
-        F::DepthStencil => 1,
-    };
-    match ty {
-        T::U8 | T::I8 => components,
-        T::U16 | T::I16 | T::F16 => 2 * components,
-        T::U32 | T::I32 | T::F32 => 4 * components,
-        T::U8_332 | T::U8_233Rev => 1,
-        T::U16_565
-        | T::U16_565Rev
-        | T::U16_4444
-        | T::U16_4444Rev
-        | T::U16_5551
-        | T::U16_1555Rev => 2,
-        T::U32_8888
-        | T::U32_8888Rev
-        | T::U32_1010102
-        | T::U32_2101010Rev
-        | T::U32_248
-        | T::U32_10f11f11fRev
-        | T::U32_5999Rev => 4,
-        T::F32U32_248Rev => 8,
     }
 }
 
@@ -782,12 +727,87 @@ impl Backend for NullBackend {
                 .captured
                 .push((batch.bytes.to_vec(), stage_bytes.to_vec()));
         }
-        for (kind, table) in self.slots.iter().enumerate() {
-            stats.live[kind] = table.iter().filter(|s| s.live).count() as u32;
-        }
+        stats.live = self.live_counts();
         if self.capture {
             stats.captured_records.append(&mut decoded);
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rkyv::util::AlignedVec;
+
+    use super::*;
+    use crate::batch::{Archiver, Encoder, access_batch};
+    use crate::format::TextureKind;
+    use crate::record::BufferRange;
+
+    /// Applies what `enc` holds as one batch.
+    fn apply(null: &mut NullBackend, enc: &mut Encoder) -> (Result<(), SessionError>, Outbox) {
+        let (mut archive, mut stage) = (AlignedVec::new(), Vec::new());
+        enc.finish(&mut Archiver::default(), &mut archive, &mut stage);
+        let batch = BatchView {
+            archived: access_batch(&archive, &stage).unwrap(),
+            bytes: &archive,
+            stage: &stage,
+        };
+        let mut out = Outbox::default();
+        (null.apply(batch, &mut out), out)
+    }
+
+    #[test]
+    fn buffers_keep_bytes_and_stale_handles_end_the_session() {
+        let (mut null, probe) = NullBackend::new(false);
+        let buffer = BufferHandle {
+            slot: 0,
+            generation: 1,
+        };
+        let texture = TextureHandle {
+            slot: 3,
+            generation: 1,
+        };
+        let mut enc = Encoder::new();
+        let data = enc.stage(&[1, 2, 3, 4]);
+        let reply = enc.mint_reply();
+        enc.push(Record::CreateBuffer { buffer, size: 6 });
+        enc.push(Record::WriteBuffer {
+            buffer,
+            offset: 1,
+            data,
+        });
+        enc.push(Record::ReadBuffer {
+            buffer,
+            range: Box::new(BufferRange { offset: 0, size: 6 }),
+            reply,
+        });
+        enc.push(Record::CreateTexture {
+            texture,
+            kind: TextureKind::D2,
+        });
+        let (result, out) = apply(&mut null, &mut enc);
+        assert_eq!(result, Ok(()));
+        assert_eq!(out.replies, [(reply, Reply::Bytes(vec![0, 1, 2, 3, 4, 0]))]);
+        let live = probe.stats().live;
+        assert_eq!(live[ObjectKind::Buffer.index()], 1);
+        assert_eq!(live[ObjectKind::Texture.index()], 1);
+
+        enc.push(Record::DestroyTexture { texture });
+        enc.push(Record::GenerateMipmap {
+            texture,
+            base: 0,
+            max: 0,
+        });
+        let (result, _) = apply(&mut null, &mut enc);
+        assert_eq!(
+            result,
+            Err(SessionError::StaleHandle {
+                record: "GenerateMipmap",
+                kind: ObjectKind::Texture,
+                handle: texture.raw(),
+            })
+        );
+        assert_eq!(probe.stats().live[ObjectKind::Texture.index()], 0);
     }
 }
