@@ -1,32 +1,35 @@
-//! Contexts and verbs: each Tessera context's *desired* state, and its reconciliation with
-//! the native state at each verb.
+//! Contexts and verbs (`DrawPipe`): each Tessera context's *desired* state, and its
+//! reconciliation with the native state at each verb.
 //!
-//! `Bind*` and `Set*` records only store values in the current [`ContextState`] and set a
-//! dirty bit ([`dirty`]). A verb (`Draw`, `DrawIndexed`, `Clear`, `ClearBuffer`, `Blit`,
+//! `Bind*` and `Set*` records only store values in the current [`GlesContext`] (the
+//! dispatcher its `DesiredState`, `queue.rs` the bound CSOs' values) and set a dirty bit
+//! ([`dirty`]). A verb (`Draw`, `DrawIndexed`, `Clear`, `ClearBuffer`, `Blit`,
 //! `ReadPixels`, `CopyTexture`) reconciles the groups it depends on that are dirty, through
-//! the [`Shadow`](crate::shadow::Shadow), which calls GL only for values that differ. All
+//! the [`NativeState`](crate::shadow::NativeState), which calls GL only for values that differ. All
 //! Tessera contexts share the one native context: switching contexts marks every group dirty,
 //! and native work done outside a reconcile (uploads binding textures, reads binding
-//! framebuffers) marks the groups it touched in `Device::disturbed`.
+//! framebuffers) marks the groups it touched in `GlesPipe::disturbed`.
 //!
 //! No `glGet*` or `glGetError` on any of these paths.
 
 use glow::HasContext;
 use tessera_wire::SessionError;
+use tessera_wire::backend::bad_value;
 use tessera_wire::context::DesiredState;
-use tessera_wire::format::{FormatClass, IndexType, Topology, VertexFormat};
-use tessera_wire::handle::{BufferHandle, Handle, ProgramHandle, RawHandle};
-use tessera_wire::record::{ClearValue, DRAW_BUFFER_NONE, FramebufferRef, ReadSource, clear_mask};
+use tessera_wire::dispatch::{BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawPipe, R};
+use tessera_wire::format::{FormatClass, IndexType, VertexFormat};
+use tessera_wire::handle::{BufferHandle, Handle, ProgramHandle, RawHandle, SurfaceHandle};
+use tessera_wire::record::{ClearValue, DRAW_BUFFER_NONE, FramebufferRef, clear_mask};
 use tessera_wire::state::{
     BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS,
-    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, RasterState, Region, VertexLayout,
+    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, RasterState, VertexLayout,
 };
 
 use crate::conv;
-use crate::device::{Device, Missing};
+use crate::device::{GlesPipe, Missing};
 use crate::shadow::{AttribClass, Cap, StencilNative};
 
-/// Dirty groups of a context (and of `Device::disturbed`).
+/// Dirty groups of a context (and of `GlesPipe::disturbed`).
 pub(crate) mod dirty {
     pub const FRAMEBUFFER: u32 = 1 << 0;
     pub const VIEWPORT: u32 = 1 << 1;
@@ -55,7 +58,7 @@ struct VaoAttrib {
 
 /// The state one Tessera context wants: what its records set, and what this backend keeps
 /// to reconcile it (the CSO values, the context's native VAO).
-pub(crate) struct ContextState {
+pub(crate) struct GlesContext {
     pub dirty: u32,
     pub desired: DesiredState,
     pub blend: BlendState,
@@ -74,7 +77,7 @@ pub(crate) struct ContextState {
     seen_epoch: u64,
 }
 
-impl ContextState {
+impl GlesContext {
     /// A context at GL's initial state, with its own native VAO.
     pub fn new(vao: glow::VertexArray) -> Self {
         Self {
@@ -93,12 +96,10 @@ impl ContextState {
         }
     }
 
-    /// New uniform bytes for the bound program.
-    pub fn set_uniforms(&mut self, data: &[u8]) {
-        self.desired.uniforms.clear();
-        self.desired.uniforms.extend_from_slice(data);
+    /// `SetUniforms` gave the bound program new bytes (in `desired.uniforms`): they must
+    /// be uploaded again.
+    pub fn uniforms_changed(&mut self) {
         self.uniform_upload = None;
-        self.dirty |= dirty::UNIFORMS;
     }
 }
 
@@ -117,7 +118,7 @@ pub(crate) struct UniformRing {
 const RING_INITIAL: u32 = 256 << 10;
 
 impl UniformRing {
-    fn new(dev: &mut Device) -> Result<Self, SessionError> {
+    fn new(dev: &mut GlesPipe) -> Result<Self, SessionError> {
         // SAFETY: context current; glGenBuffers has no preconditions.
         let buffer = unsafe { dev.gl.create_buffer() }
             .map_err(|e| SessionError::Backend(format!("uniform ring: {e}")))?;
@@ -132,7 +133,7 @@ impl UniformRing {
         Ok(ring)
     }
 
-    fn orphan(&mut self, dev: &mut Device, size: u32) {
+    fn orphan(&mut self, dev: &mut GlesPipe, size: u32) {
         dev.shadow
             .bind_buffer(&dev.gl, glow::COPY_WRITE_BUFFER, Some(self.buffer));
         // SAFETY: context current; the ring is bound to COPY_WRITE_BUFFER; a size that fits
@@ -147,7 +148,7 @@ impl UniformRing {
     }
 
     /// Writes `data`, zero-padded or cut to `size` bytes; returns the offset.
-    fn push(&mut self, dev: &mut Device, data: &[u8], size: u32) -> i32 {
+    fn push(&mut self, dev: &mut GlesPipe, data: &[u8], size: u32) -> i32 {
         let align = dev.limits.uniform_align;
         if size > self.size / 4 {
             let grown = (size * 4).next_power_of_two().max(RING_INITIAL);
@@ -174,14 +175,22 @@ impl UniformRing {
     }
 }
 
-fn bad(record: &'static str, what: impl Into<String>) -> SessionError {
-    SessionError::BadValue {
-        record,
-        what: what.into(),
+/// Counts (or offsets) as GL's `GLsizei`/`GLint`; `BadValue` beyond 31 bits.
+fn gl_counts<T: Copy, const N: usize>(
+    record: &'static str,
+    values: [T; N],
+) -> Result<[i32; N], SessionError>
+where
+    i32: TryFrom<T>,
+{
+    let mut out = [0; N];
+    for (o, v) in out.iter_mut().zip(values) {
+        *o = i32::try_from(v).map_err(|_| bad_value(record, "counts beyond 31 bits"))?;
     }
+    Ok(out)
 }
 
-impl Device {
+impl GlesPipe {
     /// The native ring, made on first use.
     fn ring(&mut self) -> Result<UniformRing, SessionError> {
         match self.ring.take() {
@@ -195,7 +204,7 @@ impl Device {
     fn prepare(
         &mut self,
         record: &'static str,
-        ctx: &mut ContextState,
+        ctx: &mut GlesContext,
         mask: u32,
     ) -> Result<bool, SessionError> {
         if ctx.seen_epoch != self.epoch {
@@ -282,7 +291,7 @@ impl Device {
         Ok(true)
     }
 
-    fn apply_blend(&mut self, ctx: &ContextState) {
+    fn apply_blend(&mut self, ctx: &GlesContext) {
         let b = ctx.blend;
         let buffers = self.limits.draw_buffers;
         if b.logic_op.is_some() {
@@ -330,7 +339,7 @@ impl Device {
             .enable(gl, Cap::AlphaToCoverage, b.alpha_to_coverage);
     }
 
-    fn apply_depth_stencil(&mut self, ctx: &ContextState) {
+    fn apply_depth_stencil(&mut self, ctx: &GlesContext) {
         let d = ctx.depth_stencil;
         let gl = &self.gl;
         self.shadow.enable(gl, Cap::DepthTest, d.depth_test);
@@ -355,7 +364,7 @@ impl Device {
         self.shadow.stencil(gl, faces);
     }
 
-    fn apply_raster(&mut self, ctx: &ContextState) {
+    fn apply_raster(&mut self, ctx: &GlesContext) {
         let r: RasterState = ctx.raster;
         use tessera_wire::format::{CullMode, PolygonMode};
         if r.polygon_mode != PolygonMode::Fill {
@@ -443,7 +452,7 @@ impl Device {
         }
     }
 
-    fn apply_uniforms(&mut self, ctx: &mut ContextState, size: u32) -> Result<(), SessionError> {
+    fn apply_uniforms(&mut self, ctx: &mut GlesContext, size: u32) -> Result<(), SessionError> {
         if size == 0 {
             return Ok(());
         }
@@ -468,7 +477,7 @@ impl Device {
     fn apply_textures(
         &mut self,
         record: &'static str,
-        ctx: &ContextState,
+        ctx: &GlesContext,
         program: ProgramHandle,
         count: usize,
     ) -> Result<(), SessionError> {
@@ -495,7 +504,7 @@ impl Device {
     fn apply_uniform_buffers(
         &mut self,
         record: &'static str,
-        ctx: &ContextState,
+        ctx: &GlesContext,
         blocks: usize,
     ) -> Result<(), SessionError> {
         for i in 0..blocks.min(MAX_UNIFORM_BUFFER_BINDINGS) {
@@ -510,7 +519,7 @@ impl Device {
                 } else {
                     size
                 };
-                let name = self.buffer_range(record, h, offset, size).ok()?;
+                let name = self.buffers.get_range(record, h, offset, size).ok()?.name;
                 Some((name, i32::try_from(offset).ok()?, i32::try_from(size).ok()?))
             });
             self.shadow.bind_uniform_range(&self.gl, 1 + i, range);
@@ -521,7 +530,7 @@ impl Device {
     fn apply_vertex(
         &mut self,
         record: &'static str,
-        ctx: &mut ContextState,
+        ctx: &mut GlesContext,
         classes: &[AttribClass; MAX_VERTEX_ATTRIBS],
     ) -> Result<(), SessionError> {
         self.shadow.bind_vao(&self.gl, Some(ctx.vao));
@@ -551,7 +560,7 @@ impl Device {
                     let (Ok(offset32), Ok(stride)) =
                         (i32::try_from(offset), i32::try_from(a.stride))
                     else {
-                        return Err(bad(record, "vertex offset or stride beyond 31 bits"));
+                        return Err(bad_value(record, "vertex offset or stride beyond 31 bits"));
                     };
                     self.shadow
                         .bind_buffer(&self.gl, glow::ARRAY_BUFFER, Some(name));
@@ -612,16 +621,87 @@ impl Device {
         Ok(())
     }
 
-    /// `Draw`.
-    pub fn draw(
+    /// The `bytes` bytes of indices of type `ty` at `offset` of `buffer`, read back and
+    /// widened to 32 bits with `restart` turned into 0xFFFFFFFF, the index at which GLES
+    /// restarts 32-bit strips. A widened 8- or 16-bit index never equals it; a 32-bit one
+    /// that did would address vertex 2^32 - 1, which no buffer holds.
+    fn restart_indices(
         &mut self,
-        ctx: &mut ContextState,
-        topology: Topology,
-        first: u32,
-        count: u32,
-        instances: u32,
-    ) -> Result<(), SessionError> {
+        record: &'static str,
+        buffer: BufferHandle,
+        ty: IndexType,
+        offset: u64,
+        bytes: u64,
+        restart: u32,
+    ) -> Result<Vec<u8>, SessionError> {
+        let src = self.read_buffer_as(record, buffer, offset, bytes)?;
+        let size = ty.size() as usize;
+        Ok(src
+            .chunks_exact(size)
+            .map(|c| match *c {
+                [a] => u32::from(a),
+                [a, b] => u32::from(u16::from_ne_bytes([a, b])),
+                [a, b, c, d] => u32::from_ne_bytes([a, b, c, d]),
+                _ => unreachable!("index sizes are 1, 2 or 4"),
+            })
+            .map(|i| if i == restart { u32::MAX } else { i })
+            .flat_map(u32::to_ne_bytes)
+            .collect())
+    }
+
+    /// The class of the colour attachment draw buffer `i` writes (Float when unknown).
+    fn draw_buffer_class(&self, ctx: &GlesContext, i: usize) -> FormatClass {
+        let b = ctx.desired.draw_buffers[i];
+        let format = match ctx.desired.framebuffer {
+            FramebufferRef::Object(h)
+                if b != DRAW_BUFFER_NONE && usize::from(b) < MAX_DRAW_BUFFERS =>
+            {
+                self.framebuffers
+                    .get("", h)
+                    .ok()
+                    .and_then(|fb| self.attachment_format(&fb.state.colors[usize::from(b)]).0)
+            }
+            FramebufferRef::Surface(h) => self.surfaces.get("", h).ok().and_then(|s| s.desc.color),
+            _ => None,
+        };
+        format.map_or(FormatClass::Float, |f| f.info().class)
+    }
+
+    fn clear_color(&mut self, ctx: &GlesContext, i: usize, value: ClearValue) {
+        let gl = &self.gl;
+        let class = self.draw_buffer_class(ctx, i);
+        let i = i as u32;
+        // SAFETY: context current; the draw framebuffer is bound with draw buffer `i` <
+        // MAX_DRAW_BUFFERS; four values per colour clear, one for depth or stencil.
+        unsafe {
+            match (value, class) {
+                (ClearValue::Float(c), FormatClass::Int) => {
+                    gl.clear_buffer_i32_slice(glow::COLOR, i, &c.map(|v| v as i32))
+                }
+                (ClearValue::Float(c), FormatClass::Uint) => {
+                    gl.clear_buffer_u32_slice(glow::COLOR, i, &c.map(|v| v as u32))
+                }
+                (ClearValue::Float(c), _) => gl.clear_buffer_f32_slice(glow::COLOR, i, &c),
+                (ClearValue::Int(c), _) => gl.clear_buffer_i32_slice(glow::COLOR, i, &c),
+                (ClearValue::Uint(c), _) => gl.clear_buffer_u32_slice(glow::COLOR, i, &c),
+                (ClearValue::Depth(d), _) => gl.clear_buffer_f32_slice(glow::DEPTH, 0, &[d]),
+                (ClearValue::Stencil(s), _) => {
+                    gl.clear_buffer_i32_slice(glow::STENCIL, 0, &[i32::from(s)])
+                }
+                (ClearValue::DepthStencil(d, s), _) => {
+                    gl.clear_buffer_depth_stencil(glow::DEPTH_STENCIL, 0, d, i32::from(s))
+                }
+            }
+        }
+    }
+}
+
+impl DrawPipe for GlesPipe {
+    /// `Draw`.
+    fn draw(&mut self, ctx: &mut GlesContext, draw: DrawArgs) -> R {
         const N: &str = "Draw";
+        let (topology, first) = (draw.topology, draw.first);
+        let (count, instances) = (draw.count, draw.instances);
         let Some(mode) = conv::map_topology(topology, &self.features) else {
             self.report(
                 Missing::AdjacencyTopology,
@@ -632,13 +712,7 @@ impl Device {
         if count == 0 || instances == 0 || !self.prepare(N, ctx, dirty::ALL)? {
             return Ok(());
         }
-        let (Ok(first), Ok(count), Ok(instances)) = (
-            i32::try_from(first),
-            i32::try_from(count),
-            i32::try_from(instances),
-        ) else {
-            return Err(bad(N, "counts beyond 31 bits"));
-        };
+        let [first, count, instances] = gl_counts(N, [first, count, instances])?;
         // SAFETY: context current; state reconciled (program linked and current, VAO bound
         // with buffer-backed attributes); mode from conv::map_topology; non-negative counts.
         unsafe {
@@ -652,21 +726,10 @@ impl Device {
     }
 
     /// `DrawIndexed`.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "the record's fields, passed as they are"
-    )]
-    pub fn draw_indexed(
-        &mut self,
-        ctx: &mut ContextState,
-        topology: Topology,
-        index_type: IndexType,
-        offset: u64,
-        count: u32,
-        instances: u32,
-        base_vertex: i32,
-    ) -> Result<(), SessionError> {
+    fn draw_indexed(&mut self, ctx: &mut GlesContext, draw: DrawIndexedArgs) -> R {
         const N: &str = "DrawIndexed";
+        let (topology, index_type, offset) = (draw.topology, draw.index_type, draw.offset);
+        let (count, instances, base_vertex) = (draw.count, draw.instances, draw.base_vertex);
         let Some(mode) = conv::map_topology(topology, &self.features) else {
             self.report(
                 Missing::AdjacencyTopology,
@@ -680,7 +743,7 @@ impl Device {
         let in_range = ctx
             .desired
             .index_buffer
-            .is_some_and(|b| self.buffer_range(N, b, offset, bytes).is_ok());
+            .is_some_and(|b| self.buffers.get_range(N, b, offset, bytes).is_ok());
         if !in_range {
             log::warn!(
                 "tessera-backend-gles: DrawIndexed reads indices outside its index buffer: skipped"
@@ -727,13 +790,8 @@ impl Device {
             );
             base_vertex = 0;
         }
-        let (Ok(count), Ok(instances), Ok(offset)) = (
-            i32::try_from(count),
-            i32::try_from(instances),
-            i32::try_from(offset),
-        ) else {
-            return Err(bad(N, "counts beyond 31 bits"));
-        };
+        let [count, instances] = gl_counts(N, [count, instances])?;
+        let [offset] = gl_counts(N, [offset])?;
         let ty = conv::map_index_type(index_type);
         // SAFETY: context current; state reconciled; the index range lies inside the bound
         // index buffer (checked above); base-vertex entry points exist when used.
@@ -767,89 +825,9 @@ impl Device {
         Ok(())
     }
 
-    /// The `bytes` bytes of indices of type `ty` at `offset` of `buffer`, read back and
-    /// widened to 32 bits with `restart` turned into 0xFFFFFFFF, the index at which GLES
-    /// restarts 32-bit strips. A widened 8- or 16-bit index never equals it; a 32-bit one
-    /// that did would address vertex 2^32 - 1, which no buffer holds.
-    fn restart_indices(
-        &mut self,
-        record: &'static str,
-        buffer: BufferHandle,
-        ty: IndexType,
-        offset: u64,
-        bytes: u64,
-        restart: u32,
-    ) -> Result<Vec<u8>, SessionError> {
-        let src = self.read_buffer_as(record, buffer, offset, bytes)?;
-        let size = ty.size() as usize;
-        Ok(src
-            .chunks_exact(size)
-            .map(|c| match *c {
-                [a] => u32::from(a),
-                [a, b] => u32::from(u16::from_ne_bytes([a, b])),
-                [a, b, c, d] => u32::from_ne_bytes([a, b, c, d]),
-                _ => unreachable!("index sizes are 1, 2 or 4"),
-            })
-            .map(|i| if i == restart { u32::MAX } else { i })
-            .flat_map(u32::to_ne_bytes)
-            .collect())
-    }
-
-    /// The class of the colour attachment draw buffer `i` writes (Float when unknown).
-    fn draw_buffer_class(&self, ctx: &ContextState, i: usize) -> FormatClass {
-        let b = ctx.desired.draw_buffers[i];
-        let format = match ctx.desired.framebuffer {
-            FramebufferRef::Object(h)
-                if b != DRAW_BUFFER_NONE && usize::from(b) < MAX_DRAW_BUFFERS =>
-            {
-                self.framebuffers
-                    .get("", h)
-                    .ok()
-                    .and_then(|fb| self.attachment_format(&fb.state.colors[usize::from(b)]).0)
-            }
-            FramebufferRef::Surface(h) => self.surfaces.get("", h).ok().and_then(|s| s.desc.color),
-            _ => None,
-        };
-        format.map_or(FormatClass::Float, |f| f.info().class)
-    }
-
-    fn clear_color(&mut self, ctx: &ContextState, i: usize, value: ClearValue) {
-        let gl = &self.gl;
-        let class = self.draw_buffer_class(ctx, i);
-        let i = i as u32;
-        // SAFETY: context current; the draw framebuffer is bound with draw buffer `i` <
-        // MAX_DRAW_BUFFERS; four values per colour clear, one for depth or stencil.
-        unsafe {
-            match (value, class) {
-                (ClearValue::Float(c), FormatClass::Int) => {
-                    gl.clear_buffer_i32_slice(glow::COLOR, i, &c.map(|v| v as i32))
-                }
-                (ClearValue::Float(c), FormatClass::Uint) => {
-                    gl.clear_buffer_u32_slice(glow::COLOR, i, &c.map(|v| v as u32))
-                }
-                (ClearValue::Float(c), _) => gl.clear_buffer_f32_slice(glow::COLOR, i, &c),
-                (ClearValue::Int(c), _) => gl.clear_buffer_i32_slice(glow::COLOR, i, &c),
-                (ClearValue::Uint(c), _) => gl.clear_buffer_u32_slice(glow::COLOR, i, &c),
-                (ClearValue::Depth(d), _) => gl.clear_buffer_f32_slice(glow::DEPTH, 0, &[d]),
-                (ClearValue::Stencil(s), _) => {
-                    gl.clear_buffer_i32_slice(glow::STENCIL, 0, &[i32::from(s)])
-                }
-                (ClearValue::DepthStencil(d, s), _) => {
-                    gl.clear_buffer_depth_stencil(glow::DEPTH_STENCIL, 0, d, i32::from(s))
-                }
-            }
-        }
-    }
-
     /// `Clear`: per draw buffer, honouring masks and scissor.
-    pub fn clear(
-        &mut self,
-        ctx: &mut ContextState,
-        mask: u16,
-        color: [f32; 4],
-        depth: f32,
-        stencil: u8,
-    ) -> Result<(), SessionError> {
+    fn clear(&mut self, ctx: &mut GlesContext, clear: ClearArgs) -> R {
+        let (mask, color, depth, stencil) = (clear.mask, clear.color, clear.depth, clear.stencil);
         if !self.prepare("Clear", ctx, dirty::CLEAR)? {
             return Ok(());
         }
@@ -876,12 +854,7 @@ impl Device {
     }
 
     /// `ClearBuffer`.
-    pub fn clear_buffer(
-        &mut self,
-        ctx: &mut ContextState,
-        draw_buffer: u8,
-        value: ClearValue,
-    ) -> Result<(), SessionError> {
+    fn clear_buffer(&mut self, ctx: &mut GlesContext, draw_buffer: u8, value: ClearValue) -> R {
         if !self.prepare("ClearBuffer", ctx, dirty::CLEAR)? {
             return Ok(());
         }
@@ -905,19 +878,13 @@ impl Device {
     }
 
     /// `Blit`: from a read source into the context's draw framebuffer.
-    pub fn blit(
-        &mut self,
-        ctx: &mut ContextState,
-        src: &ReadSource,
-        regions: &[Region; 2],
-        mask: u8,
-        linear: bool,
-    ) -> Result<(), SessionError> {
+    fn blit(&mut self, ctx: &mut GlesContext, blit: BlitArgs) -> R {
         const N: &str = "Blit";
+        let (src, regions, mask, linear) = (blit.src, blit.regions, blit.mask, blit.linear);
         if !self.prepare(N, ctx, dirty::FRAMEBUFFER | dirty::SCISSOR | dirty::RASTER)? {
             return Ok(());
         }
-        if self.bind_read_source(N, src)?.is_none() {
+        if self.bind_read_source(N, &src)?.is_none() {
             return Ok(());
         }
         use tessera_wire::record::blit_mask;
@@ -949,5 +916,24 @@ impl Device {
             )
         };
         Ok(())
+    }
+
+    /// `Flush`.
+    fn flush(&mut self) -> R {
+        // SAFETY: context current; glFlush has no preconditions.
+        unsafe { self.gl.flush() };
+        Ok(())
+    }
+
+    /// `Finish`: glFinish returns once all work completed.
+    fn finish(&mut self) -> R {
+        // SAFETY: context current; glFinish has no preconditions.
+        unsafe { self.gl.finish() };
+        Ok(())
+    }
+
+    /// `Present`: the surface is offscreen; submit what was recorded.
+    fn present(&mut self, _: SurfaceHandle) -> R {
+        self.flush()
     }
 }

@@ -17,21 +17,6 @@ use tessera_wire::format::{
 
 use crate::device::Features;
 
-// Extension enums glow does not name (same values as the desktop ones where those exist).
-pub(crate) const BGRA_EXT: u32 = 0x80E1;
-pub(crate) const TEXTURE_BUFFER: u32 = 0x8C2A;
-pub(crate) const TEXTURE_2D_MULTISAMPLE_ARRAY: u32 = 0x9102;
-pub(crate) const PRIMITIVE_RESTART_FIXED_INDEX: u32 = 0x8D69;
-pub(crate) const ANY_SAMPLES_PASSED: u32 = 0x8C2F;
-pub(crate) const TIME_ELAPSED: u32 = 0x88BF;
-pub(crate) const TIMESTAMP: u32 = 0x8E28;
-pub(crate) const PRIMITIVES_GENERATED: u32 = 0x8C87;
-pub(crate) const TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: u32 = 0x8C88;
-pub(crate) const R16_SNORM: u32 = 0x8F98;
-pub(crate) const RG16_SNORM: u32 = 0x8F99;
-pub(crate) const RGB16_SNORM: u32 = 0x8F9A;
-pub(crate) const RGBA16_SNORM: u32 = 0x8F9B;
-
 /// How one wire format lives natively.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NativeFormat {
@@ -99,11 +84,11 @@ pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
         W::R8 => plain(glow::R8, P::Red, T::U8),
         W::R8Snorm => plain(glow::R8_SNORM, P::Red, T::I8),
         W::R16 => norm16(glow::R16, P::Red, false, glow::R16F),
-        W::R16Snorm => norm16(R16_SNORM, P::Red, true, glow::R16F),
+        W::R16Snorm => norm16(glow::R16_SNORM, P::Red, true, glow::R16F),
         W::Rg8 => plain(glow::RG8, P::Rg, T::U8),
         W::Rg8Snorm => plain(glow::RG8_SNORM, P::Rg, T::I8),
         W::Rg16 => norm16(glow::RG16, P::Rg, false, glow::RG16F),
-        W::Rg16Snorm => norm16(RG16_SNORM, P::Rg, true, glow::RG16F),
+        W::Rg16Snorm => norm16(glow::RG16_SNORM, P::Rg, true, glow::RG16F),
         W::R3G3B2 | W::Rgb4 | W::Rgb5 | W::Rgba2 => stand_in(glow::RGBA8, P::Rgba, T::U8),
         W::Rgb565 => plain(glow::RGB565, P::Rgb, T::U16_565),
         W::Rgb8 => plain(glow::RGB8, P::Rgb, T::U8),
@@ -116,7 +101,7 @@ pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
                 stand_in(glow::RGBA16F, P::Rgba, T::F32)
             }
         }
-        W::Rgb16Snorm => norm16(RGB16_SNORM, P::Rgb, true, glow::RGB16F),
+        W::Rgb16Snorm => norm16(glow::RGB16_SNORM, P::Rgb, true, glow::RGB16F),
         W::Rgba4 => plain(glow::RGBA4, P::Rgba, T::U16_4444),
         W::Rgb5A1 => plain(glow::RGB5_A1, P::Rgba, T::U16_5551),
         W::Rgba8 => plain(glow::RGBA8, P::Rgba, T::U8),
@@ -131,7 +116,7 @@ pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
             }
         }
         W::Rgba16 => norm16(glow::RGBA16, P::Rgba, false, glow::RGBA16F),
-        W::Rgba16Snorm => norm16(RGBA16_SNORM, P::Rgba, true, glow::RGBA16F),
+        W::Rgba16Snorm => norm16(glow::RGBA16_SNORM, P::Rgba, true, glow::RGBA16F),
         W::Srgb8 => plain(glow::SRGB8, P::Rgb, T::U8),
         W::Srgb8Alpha8 => plain(glow::SRGB8_ALPHA8, P::Rgba, T::U8),
         W::R16f => plain(glow::R16F, P::Red, T::F16),
@@ -213,7 +198,7 @@ pub(crate) fn map_pixel_format(format: PixelFormat) -> u32 {
         P::Rgb => glow::RGB,
         P::Bgr => glow::BGR,
         P::Rgba => glow::RGBA,
-        P::Bgra => BGRA_EXT,
+        P::Bgra => glow::BGRA,
         P::RedInteger => glow::RED_INTEGER,
         P::GreenInteger => glow::GREEN_INTEGER,
         P::BlueInteger => glow::BLUE_INTEGER,
@@ -347,9 +332,9 @@ pub(crate) fn map_texture_kind(kind: TextureKind, f: &Features) -> (u32, bool) {
         K::Rectangle => (glow::TEXTURE_2D, true),
         K::D2Multisample if f.multisample_texture => (glow::TEXTURE_2D_MULTISAMPLE, false),
         K::D2Multisample => (glow::TEXTURE_2D, true),
-        K::D2MultisampleArray if f.multisample_array => (TEXTURE_2D_MULTISAMPLE_ARRAY, false),
+        K::D2MultisampleArray if f.multisample_array => (glow::TEXTURE_2D_MULTISAMPLE_ARRAY, false),
         K::D2MultisampleArray => (glow::TEXTURE_2D_ARRAY, true),
-        K::Buffer if f.texture_buffer => (TEXTURE_BUFFER, false),
+        K::Buffer if f.texture_buffer => (glow::TEXTURE_BUFFER, false),
         K::Buffer => (glow::TEXTURE_2D, true),
     }
 }
@@ -362,7 +347,7 @@ pub(crate) fn target_index(target: u32) -> usize {
         glow::TEXTURE_2D_ARRAY => 2,
         glow::TEXTURE_CUBE_MAP => 3,
         glow::TEXTURE_2D_MULTISAMPLE => 4,
-        TEXTURE_2D_MULTISAMPLE_ARRAY => 5,
+        glow::TEXTURE_2D_MULTISAMPLE_ARRAY => 5,
         _ => 6,
     }
 }
@@ -385,6 +370,9 @@ pub(crate) fn map_compare_func(func: CompareFunc) -> u32 {
 /// A blend factor; dual-source factors need `EXT_blend_func_extended` (`None` without it).
 pub(crate) fn map_blend_factor(factor: BlendFactor, f: &Features) -> Option<u32> {
     use BlendFactor as B;
+    if factor.is_dual_source() && !f.blend_func_extended {
+        return None;
+    }
     Some(match factor {
         B::Zero => glow::ZERO,
         B::One => glow::ONE,
@@ -401,13 +389,10 @@ pub(crate) fn map_blend_factor(factor: BlendFactor, f: &Features) -> Option<u32>
         B::ConstantAlpha => glow::CONSTANT_ALPHA,
         B::OneMinusConstantAlpha => glow::ONE_MINUS_CONSTANT_ALPHA,
         B::SrcAlphaSaturate => glow::SRC_ALPHA_SATURATE,
-        B::Src1Color if f.blend_func_extended => glow::SRC1_COLOR,
-        B::OneMinusSrc1Color if f.blend_func_extended => glow::ONE_MINUS_SRC1_COLOR,
-        B::Src1Alpha if f.blend_func_extended => glow::SRC1_ALPHA,
-        B::OneMinusSrc1Alpha if f.blend_func_extended => glow::ONE_MINUS_SRC1_ALPHA,
-        B::Src1Color | B::OneMinusSrc1Color | B::Src1Alpha | B::OneMinusSrc1Alpha => {
-            return None;
-        }
+        B::Src1Color => glow::SRC1_COLOR,
+        B::OneMinusSrc1Color => glow::ONE_MINUS_SRC1_COLOR,
+        B::Src1Alpha => glow::SRC1_ALPHA,
+        B::OneMinusSrc1Alpha => glow::ONE_MINUS_SRC1_ALPHA,
     })
 }
 
@@ -485,6 +470,14 @@ pub(crate) fn map_swizzle(s: Swizzle) -> u32 {
 pub(crate) fn map_topology(t: Topology, f: &Features) -> Option<u32> {
     use Topology as P;
     Some(match t {
+        P::LinesAdjacency
+        | P::LineStripAdjacency
+        | P::TrianglesAdjacency
+        | P::TriangleStripAdjacency
+            if !f.geometry =>
+        {
+            return None;
+        }
         P::Points => glow::POINTS,
         P::Lines => glow::LINES,
         P::LineLoop => glow::LINE_LOOP,
@@ -492,11 +485,10 @@ pub(crate) fn map_topology(t: Topology, f: &Features) -> Option<u32> {
         P::Triangles => glow::TRIANGLES,
         P::TriangleStrip => glow::TRIANGLE_STRIP,
         P::TriangleFan => glow::TRIANGLE_FAN,
-        P::LinesAdjacency if f.geometry => glow::LINES_ADJACENCY,
-        P::LineStripAdjacency if f.geometry => glow::LINE_STRIP_ADJACENCY,
-        P::TrianglesAdjacency if f.geometry => glow::TRIANGLES_ADJACENCY,
-        P::TriangleStripAdjacency if f.geometry => glow::TRIANGLE_STRIP_ADJACENCY,
-        _ => return None,
+        P::LinesAdjacency => glow::LINES_ADJACENCY,
+        P::LineStripAdjacency => glow::LINE_STRIP_ADJACENCY,
+        P::TrianglesAdjacency => glow::TRIANGLES_ADJACENCY,
+        P::TriangleStripAdjacency => glow::TRIANGLE_STRIP_ADJACENCY,
     })
 }
 
@@ -531,13 +523,13 @@ pub(crate) fn map_attrib_type(t: AttribType) -> Option<u32> {
 /// `None`: the driver cannot count this at all.
 pub(crate) fn map_query_kind(kind: QueryKind, f: &Features) -> Option<(u32, bool)> {
     match kind {
-        QueryKind::SamplesPassed => Some((ANY_SAMPLES_PASSED, true)),
-        QueryKind::AnySamplesPassed => Some((ANY_SAMPLES_PASSED, false)),
-        QueryKind::TimeElapsed if f.timer_query => Some((TIME_ELAPSED, false)),
-        QueryKind::Timestamp if f.timer_query => Some((TIMESTAMP, false)),
-        QueryKind::PrimitivesGenerated if f.geometry => Some((PRIMITIVES_GENERATED, false)),
+        QueryKind::SamplesPassed => Some((glow::ANY_SAMPLES_PASSED, true)),
+        QueryKind::AnySamplesPassed => Some((glow::ANY_SAMPLES_PASSED, false)),
+        QueryKind::TimeElapsed if f.timer_query => Some((glow::TIME_ELAPSED, false)),
+        QueryKind::Timestamp if f.timer_query => Some((glow::TIMESTAMP, false)),
+        QueryKind::PrimitivesGenerated if f.geometry => Some((glow::PRIMITIVES_GENERATED, false)),
         QueryKind::TransformFeedbackPrimitivesWritten => {
-            Some((TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, false))
+            Some((glow::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, false))
         }
         QueryKind::TimeElapsed | QueryKind::Timestamp | QueryKind::PrimitivesGenerated => None,
     }

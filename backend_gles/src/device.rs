@@ -1,12 +1,13 @@
 //! The device: the native context's capabilities, the per-kind object tables, and the
-//! records that create, fill and destroy objects (buffers, renderbuffers, surfaces,
-//! framebuffer objects, CSOs, queries, fences; textures are in `texture.rs`, programs in
-//! `program.rs`).
+//! records of buffers (`BufferPipe`) and sampler objects (called from the `CsoPipe` in
+//! `queue.rs`). The other domains implement their traits in their own files: textures in
+//! `texture.rs`, surfaces, framebuffers and renderbuffers in `framebuffer.rs`, programs in
+//! `program.rs`, queries and fences in `query.rs`, verbs in `command.rs`.
 //!
 //! ## Tables
-//! Every kind has a dense table indexed by handle slot ([`SlotTable`]), with the handle
-//! rules of `tessera_wire::table` that the null backend checks too: a stale handle or a bad
-//! create is a [`SessionError`] (the session ends, nothing panics).
+//! Every kind has a dense table indexed by handle slot ([`SlotTable`]). The dispatcher has
+//! checked every handle before a record gets here; the lookups that fetch an object check
+//! it again, so a stale handle is a [`SessionError`] (the session ends, nothing panics).
 //!
 //! ## Capabilities
 //! [`Features`] are read once at creation from the ES version and the extension string, and
@@ -16,23 +17,25 @@
 use std::collections::HashSet;
 
 use glow::HasContext;
+use tessera_wire::dispatch::{BufferPipe, BufferWrite, Bytes, R};
 use tessera_wire::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, ProgramHandle,
     QueryHandle, RasterHandle, RenderbufferHandle, SamplerHandle, SurfaceHandle, TextureHandle,
     VertexLayoutHandle,
 };
+use tessera_wire::record::{BufferCopy, BufferRange};
 use tessera_wire::state::{
     BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, RasterState, SamplerState,
     VertexLayout,
 };
-use tessera_wire::table::SlotTable;
+use tessera_wire::table::{ByteSized, SlotTable};
 use tessera_wire::{Caps, Event, SessionError};
 
 use crate::conv;
 use crate::framebuffer::{Framebuffer, Renderbuffer, Surface};
 use crate::program::{Program, ProgramCache, SpirvCross};
 use crate::query::{Fence, Query};
-use crate::shadow::Shadow;
+use crate::shadow::NativeState;
 use crate::texture::Texture;
 
 /// `glSampleMaski` (ES 3.1), which glow does not wrap.
@@ -152,7 +155,7 @@ pub(crate) struct Limits {
     pub draw_buffers: usize,
 }
 
-/// Something the driver lacks, reported once per session (bits of `Device::reported`).
+/// Something the driver lacks, reported once per session (bits of `GlesPipe::reported`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub(crate) enum Missing {
@@ -191,9 +194,15 @@ pub(crate) enum Missing {
 pub(crate) struct Buffer {
     pub name: glow::Buffer,
     pub size: u64,
-    /// Bumped (from [`Device::buffer_writes`]) by every write of its contents, so copies
+    /// Bumped (from [`GlesPipe::buffer_writes`]) by every write of its contents, so copies
     /// made from it (`vertex.rs`) know when they are stale.
     pub version: u64,
+}
+
+impl ByteSized for Buffer {
+    fn byte_size(&self) -> u64 {
+        self.size
+    }
 }
 
 /// A sampler CSO.
@@ -203,14 +212,17 @@ pub(crate) struct Sampler {
     pub lod_bias: f32,
 }
 
-/// The native device and every object of the session.
-pub(crate) struct Device {
+/// The session's side of the native driver: it carries out records on the GL context (it
+/// is the backend's [`Pipe`](tessera_wire::dispatch::Pipe), one domain trait per file), owns
+/// every native object of the session with its table, the caches (programs, placeholders,
+/// the uniform ring) and the `NativeState` of native state (`shadow.rs`).
+pub(crate) struct GlesPipe {
     pub gl: glow::Context,
     pub features: Features,
     pub limits: Limits,
     pub caps: Caps,
     pub extra: ExtraFns,
-    pub shadow: Shadow,
+    pub shadow: NativeState,
     pub buffers: SlotTable<BufferHandle, Buffer>,
     pub textures: SlotTable<TextureHandle, Texture>,
     pub renderbuffers: SlotTable<RenderbufferHandle, Renderbuffer>,
@@ -234,6 +246,8 @@ pub(crate) struct Device {
     pub ring: Option<crate::command::UniformRing>,
     /// Events produced while applying the current batch.
     pub events: Vec<Event>,
+    /// `glGetError` after every record, reported as events ([`crate::GlesOptions::debug`]).
+    pub debug: bool,
     reported: u64,
     /// Native state changed outside `command.rs`'s reconcile (command::dirty bits).
     pub disturbed: u32,
@@ -246,7 +260,7 @@ pub(crate) struct Device {
     pub bgra: [Option<crate::vertex::BgraCopy>; MAX_VERTEX_ATTRIBS],
 }
 
-impl Device {
+impl GlesPipe {
     /// Queries limits and caps, and sets the context-wide state the backend never changes.
     pub fn new(
         gl: glow::Context,
@@ -285,7 +299,7 @@ impl Device {
             gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
             (caps, limits)
         };
-        let shadow = Shadow::new(
+        let shadow = NativeState::new(
             limits.texture_units,
             limits.uniform_bindings,
             limits.vertex_attribs,
@@ -319,6 +333,7 @@ impl Device {
             buffer_writes: 0,
             bgra: std::array::from_fn(|_| None),
             events: Vec::new(),
+            debug: false,
             reported: 0,
             disturbed: 0,
             epoch: 0,
@@ -339,15 +354,13 @@ impl Device {
     }
 
     /// Debug mode: drains glGetError after a record and reports what it found.
-    pub fn check_errors(&mut self, record: &tessera_wire::Record) {
+    pub fn check_errors(&mut self, name: &str) {
         loop {
             // SAFETY: context current; glGetError has no preconditions.
             let error = unsafe { self.gl.get_error() };
             if error == glow::NO_ERROR {
                 break;
             }
-            let text = format!("{record:?}");
-            let name = text.split([' ', '{', '(']).next().unwrap_or("record");
             self.events.push(Event::NativeError {
                 what: format!("{name}: GL error {error:#06x}"),
             });
@@ -360,111 +373,6 @@ impl Device {
 
     // ---- Buffers ----
 
-    /// `CreateBuffer`: (re)allocates zeroed storage.
-    pub fn create_buffer(&mut self, handle: BufferHandle, size: u64) -> Result<(), SessionError> {
-        const N: &str = "CreateBuffer";
-        let Ok(len) = i32::try_from(size) else {
-            self.events.push(Event::OutOfMemory {
-                what: format!("a {size}-byte buffer (GLES sizes are 31-bit)"),
-            });
-            return self.create_buffer(handle, 0);
-        };
-        self.buffer_writes += 1;
-        let version = self.buffer_writes;
-        let name = if let Ok(b) = self.buffers.get_mut(N, handle) {
-            b.size = size;
-            b.version = version;
-            b.name
-        } else {
-            self.buffers.check_create(N, handle)?;
-            // SAFETY: context current; glGenBuffers has no preconditions.
-            let name = unsafe { self.gl.create_buffer() }.map_err(|e| Self::native_error(N, e))?;
-            self.buffers.insert(
-                N,
-                handle,
-                Buffer {
-                    name,
-                    size,
-                    version,
-                },
-            )?;
-            name
-        };
-        self.shadow
-            .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(name));
-        // New storage reads as zeros (the record's contract): filled in bounded chunks, so a
-        // big buffer never needs a big host allocation.
-        let zeros = vec![0u8; (len as usize).min(ZERO_CHUNK)];
-        // SAFETY: context current; the buffer is bound to COPY_WRITE_BUFFER (just above);
-        // glBufferData(NULL) allocates `len` bytes and every glBufferSubData below writes a
-        // range inside them.
-        unsafe {
-            self.gl
-                .buffer_data_size(glow::COPY_WRITE_BUFFER, len, glow::DYNAMIC_DRAW);
-            let mut offset = 0usize;
-            while offset < len as usize {
-                let n = zeros.len().min(len as usize - offset);
-                self.gl.buffer_sub_data_u8_slice(
-                    glow::COPY_WRITE_BUFFER,
-                    offset as i32,
-                    &zeros[..n],
-                );
-                offset += n;
-            }
-        }
-        Ok(())
-    }
-
-    /// `DestroyBuffer`.
-    pub fn destroy_buffer(&mut self, handle: BufferHandle) -> Result<(), SessionError> {
-        let buffer = self.buffers.remove("DestroyBuffer", handle)?;
-        self.shadow.forget_buffer(buffer.name);
-        // SAFETY: context current; a live buffer created by this context, deleted once.
-        unsafe { self.gl.delete_buffer(buffer.name) };
-        Ok(())
-    }
-
-    /// Checks `offset + len <= size` of a live buffer and returns its name.
-    pub fn buffer_range(
-        &self,
-        record: &'static str,
-        handle: BufferHandle,
-        offset: u64,
-        len: u64,
-    ) -> Result<glow::Buffer, SessionError> {
-        let b = self.buffers.get(record, handle)?;
-        match offset.checked_add(len) {
-            Some(end) if end <= b.size => Ok(b.name),
-            _ => Err(SessionError::BadValue {
-                record,
-                what: format!("range {offset}+{len} outside a {}-byte buffer", b.size),
-            }),
-        }
-    }
-
-    /// `WriteBuffer`.
-    pub fn write_buffer(
-        &mut self,
-        handle: BufferHandle,
-        offset: u64,
-        data: &[u8],
-    ) -> Result<(), SessionError> {
-        let name = self.buffer_range("WriteBuffer", handle, offset, data.len() as u64)?;
-        if data.is_empty() {
-            return Ok(());
-        }
-        self.wrote_buffer(handle);
-        self.shadow
-            .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(name));
-        // SAFETY: context current; the buffer is bound to COPY_WRITE_BUFFER and the range
-        // lies inside its storage (checked above; sizes fit i32, see create_buffer).
-        unsafe {
-            self.gl
-                .buffer_sub_data_u8_slice(glow::COPY_WRITE_BUFFER, offset as i32, data)
-        };
-        Ok(())
-    }
-
     /// Marks a live buffer's contents as changed.
     fn wrote_buffer(&mut self, handle: BufferHandle) {
         self.buffer_writes += 1;
@@ -474,57 +382,8 @@ impl Device {
         }
     }
 
-    /// `CopyBuffer`.
-    pub fn copy_buffer(
-        &mut self,
-        src: BufferHandle,
-        dst: BufferHandle,
-        src_offset: u64,
-        dst_offset: u64,
-        size: u64,
-    ) -> Result<(), SessionError> {
-        const N: &str = "CopyBuffer";
-        let from = self.buffer_range(N, src, src_offset, size)?;
-        let to = self.buffer_range(N, dst, dst_offset, size)?;
-        if src == dst && src_offset.max(dst_offset) < src_offset.min(dst_offset) + size {
-            return Err(SessionError::BadValue {
-                record: N,
-                what: "overlapping copy within one buffer".to_owned(),
-            });
-        }
-        if size == 0 {
-            return Ok(());
-        }
-        self.wrote_buffer(dst);
-        self.shadow
-            .bind_buffer(&self.gl, glow::COPY_READ_BUFFER, Some(from));
-        self.shadow
-            .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(to));
-        // SAFETY: context current; both ranges lie inside their buffers (checked above), the
-        // buffers are bound to the copy targets, and same-buffer ranges do not overlap.
-        unsafe {
-            self.gl.copy_buffer_sub_data(
-                glow::COPY_READ_BUFFER,
-                glow::COPY_WRITE_BUFFER,
-                src_offset as i32,
-                dst_offset as i32,
-                size as i32,
-            )
-        };
-        Ok(())
-    }
-
-    /// `ReadBuffer`: maps the range for reading and copies it out.
-    pub fn read_buffer(
-        &mut self,
-        handle: BufferHandle,
-        offset: u64,
-        size: u64,
-    ) -> Result<Vec<u8>, SessionError> {
-        self.read_buffer_as("ReadBuffer", handle, offset, size)
-    }
-
-    /// Reads a buffer range back, for `record`.
+    /// Reads a buffer range back, for `record` (`ReadBuffer`, uploads from buffers, index
+    /// rewrites).
     pub fn read_buffer_as(
         &mut self,
         record: &'static str,
@@ -532,7 +391,7 @@ impl Device {
         offset: u64,
         size: u64,
     ) -> Result<Vec<u8>, SessionError> {
-        let name = self.buffer_range(record, handle, offset, size)?;
+        let name = self.buffers.get_range(record, handle, offset, size)?.name;
         let mut out = vec![0u8; size as usize];
         if size == 0 {
             return Ok(out);
@@ -569,7 +428,6 @@ impl Device {
         s: &SamplerState,
     ) -> Result<(), SessionError> {
         const N: &str = "CreateSamplerState";
-        self.samplers.check_create(N, handle)?;
         // SAFETY: context current; glGenSamplers has no preconditions.
         let name = unsafe { self.gl.create_sampler() }.map_err(|e| Self::native_error(N, e))?;
         let wraps = s.wrap.map(|w| conv::map_wrap(w, &self.features));
@@ -651,9 +509,7 @@ impl Device {
     /// `DestroySamplerState`.
     pub fn destroy_sampler(&mut self, handle: SamplerHandle) -> Result<(), SessionError> {
         let s = self.samplers.remove("DestroySamplerState", handle)?;
-        self.shadow.forget_sampler(s.name);
-        // SAFETY: context current; a live sampler, deleted once.
-        unsafe { self.gl.delete_sampler(s.name) };
+        self.shadow.delete_sampler(&self.gl, s.name);
         Ok(())
     }
 
@@ -745,5 +601,123 @@ impl Device {
             .map_err(|e| Self::native_error("scratch framebuffer", e))?;
         self.scratch_fbo = Some(f);
         Ok(f)
+    }
+}
+
+impl BufferPipe for GlesPipe {
+    /// `CreateBuffer`: (re)allocates zeroed storage.
+    fn create_buffer(&mut self, handle: BufferHandle, size: u64) -> R {
+        const N: &str = "CreateBuffer";
+        let Ok(len) = i32::try_from(size) else {
+            self.events.push(Event::OutOfMemory {
+                what: format!("a {size}-byte buffer (GLES sizes are 31-bit)"),
+            });
+            return self.create_buffer(handle, 0);
+        };
+        self.buffer_writes += 1;
+        let version = self.buffer_writes;
+        let name = if let Ok(b) = self.buffers.get_mut(N, handle) {
+            b.size = size;
+            b.version = version;
+            b.name
+        } else {
+            // SAFETY: context current; glGenBuffers has no preconditions.
+            let name = unsafe { self.gl.create_buffer() }.map_err(|e| Self::native_error(N, e))?;
+            self.buffers.insert(
+                N,
+                handle,
+                Buffer {
+                    name,
+                    size,
+                    version,
+                },
+            )?;
+            name
+        };
+        self.shadow
+            .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(name));
+        // New storage reads as zeros (the record's contract): filled in bounded chunks, so a
+        // big buffer never needs a big host allocation.
+        let zeros = vec![0u8; (len as usize).min(ZERO_CHUNK)];
+        // SAFETY: context current; the buffer is bound to COPY_WRITE_BUFFER (just above);
+        // glBufferData(NULL) allocates `len` bytes and every glBufferSubData below writes a
+        // range inside them.
+        unsafe {
+            self.gl
+                .buffer_data_size(glow::COPY_WRITE_BUFFER, len, glow::DYNAMIC_DRAW);
+            let mut offset = 0usize;
+            while offset < len as usize {
+                let n = zeros.len().min(len as usize - offset);
+                self.gl.buffer_sub_data_u8_slice(
+                    glow::COPY_WRITE_BUFFER,
+                    offset as i32,
+                    &zeros[..n],
+                );
+                offset += n;
+            }
+        }
+        Ok(())
+    }
+
+    /// `DestroyBuffer`.
+    fn destroy_buffer(&mut self, handle: BufferHandle) -> R {
+        let buffer = self.buffers.remove("DestroyBuffer", handle)?;
+        self.shadow.delete_buffer(&self.gl, buffer.name);
+        Ok(())
+    }
+
+    /// `WriteBuffer`, and read-backs into a pack buffer: `record` names which.
+    fn write_buffer(&mut self, record: &'static str, write: BufferWrite<'_>) -> R {
+        let (handle, offset, data) = (write.buffer, write.offset, write.bytes);
+        let name = self
+            .buffers
+            .get_range(record, handle, offset, data.len() as u64)?
+            .name;
+        if data.is_empty() {
+            return Ok(());
+        }
+        self.wrote_buffer(handle);
+        self.shadow
+            .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(name));
+        // SAFETY: context current; the buffer is bound to COPY_WRITE_BUFFER and the range
+        // lies inside its storage (checked above; sizes fit i32, see create_buffer).
+        unsafe {
+            self.gl
+                .buffer_sub_data_u8_slice(glow::COPY_WRITE_BUFFER, offset as i32, data)
+        };
+        Ok(())
+    }
+
+    /// `CopyBuffer`.
+    fn copy_buffer(&mut self, src: BufferHandle, dst: BufferHandle, region: BufferCopy) -> R {
+        const N: &str = "CopyBuffer";
+        let (src_offset, dst_offset, size) = (region.src_offset, region.dst_offset, region.size);
+        let (from, to) = self.buffers.copy_ranges(N, src, dst, region)?;
+        let (from, to) = (from.name, to.name);
+        if size == 0 {
+            return Ok(());
+        }
+        self.wrote_buffer(dst);
+        self.shadow
+            .bind_buffer(&self.gl, glow::COPY_READ_BUFFER, Some(from));
+        self.shadow
+            .bind_buffer(&self.gl, glow::COPY_WRITE_BUFFER, Some(to));
+        // SAFETY: context current; both ranges lie inside their buffers (checked above), the
+        // buffers are bound to the copy targets, and same-buffer ranges do not overlap.
+        unsafe {
+            self.gl.copy_buffer_sub_data(
+                glow::COPY_READ_BUFFER,
+                glow::COPY_WRITE_BUFFER,
+                src_offset as i32,
+                dst_offset as i32,
+                size as i32,
+            )
+        };
+        Ok(())
+    }
+
+    /// `ReadBuffer`: maps the range for reading and copies it out.
+    fn read_buffer(&mut self, handle: BufferHandle, range: BufferRange) -> Bytes {
+        self.read_buffer_as("ReadBuffer", handle, range.offset, range.size)
     }
 }

@@ -134,6 +134,15 @@ pub(crate) const RTLD_NODELETE: i32 = 0x1000;
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub(crate) const RTLD_NODELETE: i32 = 0;
 
+/// Where to look for a library: the path the environment variable `env` names if it is set,
+/// else `defaults`.
+pub(crate) fn library_candidates(env: &str, defaults: &[&str]) -> Vec<PathBuf> {
+    match std::env::var_os(env) {
+        Some(p) => vec![PathBuf::from(p)],
+        None => defaults.iter().map(PathBuf::from).collect(),
+    }
+}
+
 /// Opens a library by full path, with its symbols kept to itself, never unloaded.
 pub(crate) fn open_local(path: &Path) -> Result<Library, libloading::Error> {
     // SAFETY: loading a system library runs its initialisers; libEGL's, libGLESv2's and
@@ -143,15 +152,17 @@ pub(crate) fn open_local(path: &Path) -> Result<Library, libloading::Error> {
     unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) }
 }
 
-fn symbol<T: Copy>(
+/// The entry point `name` of a library opened from `path`.
+pub(crate) fn sym<T: Copy>(
     lib: &Library,
     path: &Path,
     name: &'static str,
 ) -> Result<T, CreateBackendError> {
     let c = format!("{name}\0");
-    // SAFETY: every `T` this is called with is the `extern "C"` signature the EGL 1.5
-    // specification gives the symbol `name`; the pointer stays valid while `lib` is loaded,
-    // and `Egl` keeps the library loaded for as long as it holds the pointer.
+    // SAFETY: every `T` this is called with is the `extern "C"` signature its library's
+    // specification gives the symbol `name` (EGL 1.5 here, spirv_cross_c.h in program.rs);
+    // the pointer stays valid while `lib` is loaded, and its holder (`Egl`, `SpirvCross`)
+    // keeps the library loaded for as long as it holds the pointer.
     unsafe { lib.get::<T>(c.as_bytes()) }
         .map(|s| *s)
         .map_err(|_| CreateBackendError::MissingSymbol {
@@ -166,18 +177,18 @@ impl Egl {
     pub fn new() -> Result<Self, CreateBackendError> {
         let (lib, path) = Self::load()?;
         let fns = EglFns {
-            get_proc_address: symbol(&lib, &path, "eglGetProcAddress")?,
-            get_error: symbol(&lib, &path, "eglGetError")?,
-            query_string: symbol(&lib, &path, "eglQueryString")?,
-            get_display: symbol(&lib, &path, "eglGetDisplay")?,
-            initialize: symbol(&lib, &path, "eglInitialize")?,
-            bind_api: symbol(&lib, &path, "eglBindAPI")?,
-            choose_config: symbol(&lib, &path, "eglChooseConfig")?,
-            create_context: symbol(&lib, &path, "eglCreateContext")?,
-            destroy_context: symbol(&lib, &path, "eglDestroyContext")?,
-            make_current: symbol(&lib, &path, "eglMakeCurrent")?,
-            get_current_context: symbol(&lib, &path, "eglGetCurrentContext")?,
-            get_platform_display: symbol(&lib, &path, "eglGetPlatformDisplay").ok(),
+            get_proc_address: sym(&lib, &path, "eglGetProcAddress")?,
+            get_error: sym(&lib, &path, "eglGetError")?,
+            query_string: sym(&lib, &path, "eglQueryString")?,
+            get_display: sym(&lib, &path, "eglGetDisplay")?,
+            initialize: sym(&lib, &path, "eglInitialize")?,
+            bind_api: sym(&lib, &path, "eglBindAPI")?,
+            choose_config: sym(&lib, &path, "eglChooseConfig")?,
+            create_context: sym(&lib, &path, "eglCreateContext")?,
+            destroy_context: sym(&lib, &path, "eglDestroyContext")?,
+            make_current: sym(&lib, &path, "eglMakeCurrent")?,
+            get_current_context: sym(&lib, &path, "eglGetCurrentContext")?,
+            get_platform_display: sym(&lib, &path, "eglGetPlatformDisplay").ok(),
         };
         let gles = GLES_CANDIDATES
             .iter()
@@ -200,12 +211,7 @@ impl Egl {
 
     fn load() -> Result<(Library, PathBuf), CreateBackendError> {
         let mut tried = Vec::new();
-        let explicit = std::env::var_os("TESSERA_NATIVE_EGL").map(PathBuf::from);
-        let candidates: Vec<PathBuf> = match explicit {
-            Some(p) => vec![p],
-            None => EGL_CANDIDATES.iter().map(PathBuf::from).collect(),
-        };
-        for path in candidates {
+        for path in library_candidates("TESSERA_NATIVE_EGL", EGL_CANDIDATES) {
             if !path.is_absolute() {
                 // A bare name would be searched for, and could find Tessera's own drop-in.
                 tried.push(format!("{} (not an absolute path)", path.display()));
@@ -491,58 +497,67 @@ impl Drop for Egl {
 /// The name of `core` to load instead, when the context reaches it only through an
 /// extension (an ES 3.0/3.1 context with `OES_draw_buffers_indexed`, say).
 pub(crate) fn entry_point_alias(core: &CStr, id: &GlIdentity) -> Option<CString> {
-    /// (core name, first ES 3.x minor where it is core, [(extension, suffix)]).
-    type Alias = (&'static str, u8, &'static [(&'static str, &'static str)]);
+    /// (core name, first ES 3.x minor where it is core, the extension that provides it
+    /// (named `GL_<suffix>_<extension>`), its suffixes in order of preference).
+    type Alias = (&'static str, u8, &'static str, &'static [&'static str]);
+    const OES_EXT: &[&str] = &["OES", "EXT"];
     const ALIASES: &[Alias] = &[
-        ("glEnablei", 2, DRAW_BUFFERS_INDEXED),
-        ("glDisablei", 2, DRAW_BUFFERS_INDEXED),
-        ("glBlendEquationSeparatei", 2, DRAW_BUFFERS_INDEXED),
-        ("glBlendFuncSeparatei", 2, DRAW_BUFFERS_INDEXED),
-        ("glColorMaski", 2, DRAW_BUFFERS_INDEXED),
-        ("glDrawElementsBaseVertex", 2, BASE_VERTEX),
-        ("glDrawElementsInstancedBaseVertex", 2, BASE_VERTEX),
-        ("glDrawRangeElementsBaseVertex", 2, BASE_VERTEX),
-        ("glTexBuffer", 2, TEXTURE_BUFFER),
-        ("glTexBufferRange", 2, TEXTURE_BUFFER),
-        ("glFramebufferTexture", 2, GEOMETRY),
+        ("glEnablei", 2, "draw_buffers_indexed", OES_EXT),
+        ("glDisablei", 2, "draw_buffers_indexed", OES_EXT),
+        (
+            "glBlendEquationSeparatei",
+            2,
+            "draw_buffers_indexed",
+            OES_EXT,
+        ),
+        ("glBlendFuncSeparatei", 2, "draw_buffers_indexed", OES_EXT),
+        ("glColorMaski", 2, "draw_buffers_indexed", OES_EXT),
+        (
+            "glDrawElementsBaseVertex",
+            2,
+            "draw_elements_base_vertex",
+            OES_EXT,
+        ),
+        (
+            "glDrawElementsInstancedBaseVertex",
+            2,
+            "draw_elements_base_vertex",
+            OES_EXT,
+        ),
+        (
+            "glDrawRangeElementsBaseVertex",
+            2,
+            "draw_elements_base_vertex",
+            OES_EXT,
+        ),
+        ("glTexBuffer", 2, "texture_buffer", OES_EXT),
+        ("glTexBufferRange", 2, "texture_buffer", OES_EXT),
+        ("glFramebufferTexture", 2, "geometry_shader", OES_EXT),
         (
             "glTexStorage3DMultisample",
             2,
-            &[("GL_OES_texture_storage_multisample_2d_array", "OES")],
+            "texture_storage_multisample_2d_array",
+            &["OES"],
         ),
-        ("glSamplerParameterIiv", 2, BORDER_CLAMP),
-        ("glSamplerParameterIuiv", 2, BORDER_CLAMP),
+        ("glSamplerParameterIiv", 2, "texture_border_clamp", OES_EXT),
+        ("glSamplerParameterIuiv", 2, "texture_border_clamp", OES_EXT),
         // Not core in any ES version.
-        ("glQueryCounter", 255, TIMER_QUERY),
-        ("glGetQueryObjectui64v", 255, TIMER_QUERY),
+        ("glQueryCounter", 255, "disjoint_timer_query", &["EXT"]),
+        (
+            "glGetQueryObjectui64v",
+            255,
+            "disjoint_timer_query",
+            &["EXT"],
+        ),
     ];
-    const DRAW_BUFFERS_INDEXED: &[(&str, &str)] = &[
-        ("GL_OES_draw_buffers_indexed", "OES"),
-        ("GL_EXT_draw_buffers_indexed", "EXT"),
-    ];
-    const BASE_VERTEX: &[(&str, &str)] = &[
-        ("GL_OES_draw_elements_base_vertex", "OES"),
-        ("GL_EXT_draw_elements_base_vertex", "EXT"),
-    ];
-    const TEXTURE_BUFFER: &[(&str, &str)] = &[
-        ("GL_OES_texture_buffer", "OES"),
-        ("GL_EXT_texture_buffer", "EXT"),
-    ];
-    const GEOMETRY: &[(&str, &str)] = &[
-        ("GL_OES_geometry_shader", "OES"),
-        ("GL_EXT_geometry_shader", "EXT"),
-    ];
-    const BORDER_CLAMP: &[(&str, &str)] = &[
-        ("GL_OES_texture_border_clamp", "OES"),
-        ("GL_EXT_texture_border_clamp", "EXT"),
-    ];
-    const TIMER_QUERY: &[(&str, &str)] = &[("GL_EXT_disjoint_timer_query", "EXT")];
 
     let name = core.to_str().ok()?;
-    let (_, core_in, exts) = ALIASES.iter().find(|(n, _, _)| *n == name)?;
+    let (_, core_in, extension, suffixes) = ALIASES.iter().find(|(n, ..)| *n == name)?;
     if id.minor >= *core_in {
         return None;
     }
-    let (_, suffix) = exts.iter().find(|(ext, _)| id.extensions.contains(*ext))?;
+    let suffix = suffixes
+        .iter()
+        .find(|s| id.extensions.contains(&format!("GL_{s}_{extension}")))?;
     CString::new(format!("{name}{suffix}")).ok()
 }

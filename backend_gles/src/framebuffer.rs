@@ -1,5 +1,6 @@
-//! Framebuffers: renderbuffers, surfaces (the default framebuffers, as offscreen FBOs),
-//! framebuffer objects, and the verbs that read from them (`ReadPixels`, `CopyTexture`).
+//! Framebuffers (`FramebufferPipe`): renderbuffers, surfaces (the default framebuffers, as
+//! offscreen FBOs), framebuffer objects, and the verbs that read from them (`ReadPixels`,
+//! `CopyTexture`).
 //!
 //! ## Draw buffers
 //! GLES requires draw buffer `i` to be `COLOR_ATTACHMENTi` (or `NONE`); GL lets any draw
@@ -17,16 +18,18 @@
 
 use glow::HasContext;
 use tessera_wire::SessionError;
-use tessera_wire::format::Format;
+use tessera_wire::backend::bad_value;
+use tessera_wire::dispatch::{Bytes, FramebufferPipe, ImageRef, R, RenderbufferStorage};
+use tessera_wire::format::{Format, PixelLayout};
 use tessera_wire::handle::{
     FramebufferHandle, Handle, RawHandle, RenderbufferHandle, SurfaceHandle, TextureHandle,
 };
-use tessera_wire::record::{DRAW_BUFFER_NONE, FramebufferRef, ReadImage, ReadSource};
+use tessera_wire::record::{DRAW_BUFFER_NONE, FramebufferRef, ReadImage, ReadSource, TextureCopy};
 use tessera_wire::state::{Attachment, FramebufferState, MAX_DRAW_BUFFERS, Rect, SurfaceDesc};
 
-use crate::command::{ContextState, dirty};
+use crate::command::{GlesContext, dirty};
 use crate::conv;
-use crate::device::{Device, Missing};
+use crate::device::{GlesPipe, Missing};
 
 /// A renderbuffer.
 pub(crate) struct Renderbuffer {
@@ -82,32 +85,7 @@ pub(crate) struct ReadInfo {
     samples: u8,
 }
 
-fn bad(record: &'static str, what: impl Into<String>) -> SessionError {
-    SessionError::BadValue {
-        record,
-        what: what.into(),
-    }
-}
-
-impl Device {
-    /// `CreateRenderbuffer`.
-    pub fn create_renderbuffer(&mut self, handle: RenderbufferHandle) -> Result<(), SessionError> {
-        const N: &str = "CreateRenderbuffer";
-        self.renderbuffers.check_create(N, handle)?;
-        // SAFETY: context current; glGenRenderbuffers has no preconditions.
-        let name =
-            unsafe { self.gl.create_renderbuffer() }.map_err(|e| Self::native_error(N, e))?;
-        self.renderbuffers.insert(
-            N,
-            handle,
-            Renderbuffer {
-                name,
-                format: None,
-                samples: 0,
-            },
-        )
-    }
-
+impl GlesPipe {
     fn renderbuffer_storage(
         &self,
         name: glow::Renderbuffer,
@@ -139,165 +117,6 @@ impl Device {
                     .renderbuffer_storage(glow::RENDERBUFFER, internal, w, h);
             }
         }
-    }
-
-    /// `DefineRenderbuffer`.
-    pub fn define_renderbuffer(
-        &mut self,
-        handle: RenderbufferHandle,
-        format: Format,
-        width: u32,
-        height: u32,
-        samples: u8,
-    ) -> Result<(), SessionError> {
-        let internal = conv::map_renderbuffer_format(format, &self.features);
-        let rb = self.renderbuffers.get_mut("DefineRenderbuffer", handle)?;
-        rb.format = Some(format);
-        rb.samples = samples;
-        let name = rb.name;
-        self.renderbuffer_storage(name, internal, width, height, samples);
-        Ok(())
-    }
-
-    /// `DestroyRenderbuffer`.
-    pub fn destroy_renderbuffer(&mut self, handle: RenderbufferHandle) -> Result<(), SessionError> {
-        let rb = self.renderbuffers.remove("DestroyRenderbuffer", handle)?;
-        // SAFETY: context current; a live renderbuffer, deleted once.
-        unsafe { self.gl.delete_renderbuffer(rb.name) };
-        Ok(())
-    }
-
-    /// `CreateSurface`: an FBO with a colour and a depth/stencil renderbuffer.
-    pub fn create_surface(
-        &mut self,
-        handle: SurfaceHandle,
-        desc: SurfaceDesc,
-    ) -> Result<(), SessionError> {
-        const N: &str = "CreateSurface";
-        self.surfaces.check_create(N, handle)?;
-        let e = |e| Self::native_error(N, e);
-        // SAFETY: context current; glGen* have no preconditions.
-        let fbo = unsafe { self.gl.create_framebuffer() }.map_err(e)?;
-        let mut color = None;
-        let mut depth_stencil = None;
-        if let Some(format) = desc.color {
-            // SAFETY: as above.
-            let rb = unsafe { self.gl.create_renderbuffer() }.map_err(e)?;
-            let internal = conv::map_renderbuffer_format(format, &self.features);
-            self.renderbuffer_storage(rb, internal, desc.width, desc.height, desc.samples);
-            color = Some(rb);
-        }
-        if let Some(format) = desc.depth_stencil {
-            // SAFETY: as above.
-            let rb = unsafe { self.gl.create_renderbuffer() }.map_err(e)?;
-            let internal = conv::map_renderbuffer_format(format, &self.features);
-            self.renderbuffer_storage(rb, internal, desc.width, desc.height, desc.samples);
-            depth_stencil = Some((rb, format));
-        }
-        self.shadow.bind_draw_framebuffer(&self.gl, Some(fbo));
-        self.disturbed |= dirty::FRAMEBUFFER;
-        // SAFETY: context current; `fbo` is bound to DRAW_FRAMEBUFFER; the renderbuffers are
-        // live and have storage.
-        unsafe {
-            if let Some(rb) = color {
-                self.gl.framebuffer_renderbuffer(
-                    glow::DRAW_FRAMEBUFFER,
-                    glow::COLOR_ATTACHMENT0,
-                    glow::RENDERBUFFER,
-                    Some(rb),
-                );
-            }
-            if let Some((rb, format)) = depth_stencil {
-                let point = match (format.has_depth(), format.has_stencil()) {
-                    (true, true) => glow::DEPTH_STENCIL_ATTACHMENT,
-                    (true, false) => glow::DEPTH_ATTACHMENT,
-                    _ => glow::STENCIL_ATTACHMENT,
-                };
-                self.gl.framebuffer_renderbuffer(
-                    glow::DRAW_FRAMEBUFFER,
-                    point,
-                    glow::RENDERBUFFER,
-                    Some(rb),
-                );
-            }
-        }
-        let surface = Surface {
-            fbo,
-            color,
-            depth_stencil: depth_stencil.map(|d| d.0),
-            desc,
-            draw_buffer: glow::COLOR_ATTACHMENT0,
-        };
-        self.surfaces.insert(N, handle, surface)
-    }
-
-    /// `DestroySurface`.
-    pub fn destroy_surface(&mut self, handle: SurfaceHandle) -> Result<(), SessionError> {
-        let s = self.surfaces.remove("DestroySurface", handle)?;
-        self.shadow.forget_framebuffer(s.fbo);
-        // SAFETY: context current; live objects of this context, each deleted once.
-        unsafe {
-            self.gl.delete_framebuffer(s.fbo);
-            for rb in [s.color, s.depth_stencil].into_iter().flatten() {
-                self.gl.delete_renderbuffer(rb);
-            }
-        }
-        Ok(())
-    }
-
-    /// `CreateFramebuffer`.
-    pub fn create_framebuffer(&mut self, handle: FramebufferHandle) -> Result<(), SessionError> {
-        const N: &str = "CreateFramebuffer";
-        self.framebuffers.check_create(N, handle)?;
-        // SAFETY: context current; glGenFramebuffers has no preconditions.
-        let name = unsafe { self.gl.create_framebuffer() }.map_err(|e| Self::native_error(N, e))?;
-        let mut draw_buffers = [glow::NONE; MAX_DRAW_BUFFERS];
-        draw_buffers[0] = glow::COLOR_ATTACHMENT0;
-        self.framebuffers.insert(
-            N,
-            handle,
-            Framebuffer {
-                name,
-                state: FramebufferState::default(),
-                native_colors: [AttachKey::None; MAX_DRAW_BUFFERS],
-                native_depth_stencil: [AttachKey::None; 2],
-                draw_buffers,
-                read_buffer: glow::COLOR_ATTACHMENT0,
-            },
-        )
-    }
-
-    /// `SetFramebufferState`: checks the attachments and stores them; they are attached
-    /// natively when the framebuffer is next used.
-    pub fn set_framebuffer_state(
-        &mut self,
-        handle: FramebufferHandle,
-        state: FramebufferState,
-    ) -> Result<(), SessionError> {
-        const N: &str = "SetFramebufferState";
-        for a in state.colors.iter().chain([&state.depth, &state.stencil]) {
-            match a {
-                Attachment::None => {}
-                Attachment::Texture { texture, .. } => {
-                    self.textures.get(N, *texture)?;
-                }
-                Attachment::Renderbuffer(rb) => {
-                    self.renderbuffers.get(N, *rb)?;
-                }
-            }
-        }
-        self.framebuffers.get_mut(N, handle)?.state = state;
-        self.disturbed |= dirty::FRAMEBUFFER;
-        Ok(())
-    }
-
-    /// `DestroyFramebuffer`.
-    pub fn destroy_framebuffer(&mut self, handle: FramebufferHandle) -> Result<(), SessionError> {
-        let fb = self.framebuffers.remove("DestroyFramebuffer", handle)?;
-        self.shadow.forget_framebuffer(fb.name);
-        // SAFETY: context current; a live framebuffer, deleted once.
-        unsafe { self.gl.delete_framebuffer(fb.name) };
-        Ok(())
     }
 
     /// The key of a wire attachment (its texture's native generation included).
@@ -488,7 +307,7 @@ impl Device {
     pub(crate) fn sync_draw_framebuffer(
         &mut self,
         record: &'static str,
-        ctx: &ContextState,
+        ctx: &GlesContext,
     ) -> Result<bool, SessionError> {
         match ctx.desired.framebuffer {
             FramebufferRef::None => {
@@ -688,24 +507,165 @@ impl Device {
         self.disturbed |= dirty::FRAMEBUFFER;
         Ok(rb)
     }
+}
+
+impl FramebufferPipe for GlesPipe {
+    /// `CreateSurface`: an FBO with a colour and a depth/stencil renderbuffer.
+    fn create_surface(&mut self, handle: SurfaceHandle, desc: SurfaceDesc) -> R {
+        const N: &str = "CreateSurface";
+        let e = |e| Self::native_error(N, e);
+        // SAFETY: context current; glGen* have no preconditions.
+        let fbo = unsafe { self.gl.create_framebuffer() }.map_err(e)?;
+        let mut color = None;
+        let mut depth_stencil = None;
+        if let Some(format) = desc.color {
+            // SAFETY: as above.
+            let rb = unsafe { self.gl.create_renderbuffer() }.map_err(e)?;
+            let internal = conv::map_renderbuffer_format(format, &self.features);
+            self.renderbuffer_storage(rb, internal, desc.width, desc.height, desc.samples);
+            color = Some(rb);
+        }
+        if let Some(format) = desc.depth_stencil {
+            // SAFETY: as above.
+            let rb = unsafe { self.gl.create_renderbuffer() }.map_err(e)?;
+            let internal = conv::map_renderbuffer_format(format, &self.features);
+            self.renderbuffer_storage(rb, internal, desc.width, desc.height, desc.samples);
+            depth_stencil = Some((rb, format));
+        }
+        self.shadow.bind_draw_framebuffer(&self.gl, Some(fbo));
+        self.disturbed |= dirty::FRAMEBUFFER;
+        // SAFETY: context current; `fbo` is bound to DRAW_FRAMEBUFFER; the renderbuffers are
+        // live and have storage.
+        unsafe {
+            if let Some(rb) = color {
+                self.gl.framebuffer_renderbuffer(
+                    glow::DRAW_FRAMEBUFFER,
+                    glow::COLOR_ATTACHMENT0,
+                    glow::RENDERBUFFER,
+                    Some(rb),
+                );
+            }
+            if let Some((rb, format)) = depth_stencil {
+                let point = match (format.has_depth(), format.has_stencil()) {
+                    (true, true) => glow::DEPTH_STENCIL_ATTACHMENT,
+                    (true, false) => glow::DEPTH_ATTACHMENT,
+                    _ => glow::STENCIL_ATTACHMENT,
+                };
+                self.gl.framebuffer_renderbuffer(
+                    glow::DRAW_FRAMEBUFFER,
+                    point,
+                    glow::RENDERBUFFER,
+                    Some(rb),
+                );
+            }
+        }
+        let surface = Surface {
+            fbo,
+            color,
+            depth_stencil: depth_stencil.map(|d| d.0),
+            desc,
+            draw_buffer: glow::COLOR_ATTACHMENT0,
+        };
+        self.surfaces.insert(N, handle, surface)
+    }
+
+    /// `DestroySurface`.
+    fn destroy_surface(&mut self, handle: SurfaceHandle) -> R {
+        let s = self.surfaces.remove("DestroySurface", handle)?;
+        self.shadow.delete_framebuffer(&self.gl, s.fbo);
+        for rb in [s.color, s.depth_stencil].into_iter().flatten() {
+            // SAFETY: context current; the surface's own renderbuffers, each deleted once.
+            unsafe { self.gl.delete_renderbuffer(rb) };
+        }
+        Ok(())
+    }
+
+    /// `CreateFramebuffer`.
+    fn create_framebuffer(&mut self, handle: FramebufferHandle) -> R {
+        const N: &str = "CreateFramebuffer";
+        // SAFETY: context current; glGenFramebuffers has no preconditions.
+        let name = unsafe { self.gl.create_framebuffer() }.map_err(|e| Self::native_error(N, e))?;
+        let mut draw_buffers = [glow::NONE; MAX_DRAW_BUFFERS];
+        draw_buffers[0] = glow::COLOR_ATTACHMENT0;
+        self.framebuffers.insert(
+            N,
+            handle,
+            Framebuffer {
+                name,
+                state: FramebufferState::default(),
+                native_colors: [AttachKey::None; MAX_DRAW_BUFFERS],
+                native_depth_stencil: [AttachKey::None; 2],
+                draw_buffers,
+                read_buffer: glow::COLOR_ATTACHMENT0,
+            },
+        )
+    }
+
+    /// `SetFramebufferState`: stores the attachments (the dispatcher checked them); they are
+    /// attached natively when the framebuffer is next used.
+    fn set_framebuffer_state(&mut self, handle: FramebufferHandle, state: FramebufferState) -> R {
+        const N: &str = "SetFramebufferState";
+        self.framebuffers.get_mut(N, handle)?.state = state;
+        self.disturbed |= dirty::FRAMEBUFFER;
+        Ok(())
+    }
+
+    /// `DestroyFramebuffer`.
+    fn destroy_framebuffer(&mut self, handle: FramebufferHandle) -> R {
+        let fb = self.framebuffers.remove("DestroyFramebuffer", handle)?;
+        self.shadow.delete_framebuffer(&self.gl, fb.name);
+        Ok(())
+    }
+
+    /// `CreateRenderbuffer`.
+    fn create_renderbuffer(&mut self, handle: RenderbufferHandle) -> R {
+        const N: &str = "CreateRenderbuffer";
+        // SAFETY: context current; glGenRenderbuffers has no preconditions.
+        let name =
+            unsafe { self.gl.create_renderbuffer() }.map_err(|e| Self::native_error(N, e))?;
+        self.renderbuffers.insert(
+            N,
+            handle,
+            Renderbuffer {
+                name,
+                format: None,
+                samples: 0,
+            },
+        )
+    }
+
+    /// `DefineRenderbuffer`.
+    fn define_renderbuffer(&mut self, handle: RenderbufferHandle, s: RenderbufferStorage) -> R {
+        let (format, width, height, samples) = (s.format, s.width, s.height, s.samples);
+        let internal = conv::map_renderbuffer_format(format, &self.features);
+        let rb = self.renderbuffers.get_mut("DefineRenderbuffer", handle)?;
+        rb.format = Some(format);
+        rb.samples = samples;
+        let name = rb.name;
+        self.renderbuffer_storage(name, internal, width, height, samples);
+        Ok(())
+    }
+
+    /// `DestroyRenderbuffer`.
+    fn destroy_renderbuffer(&mut self, handle: RenderbufferHandle) -> R {
+        let rb = self.renderbuffers.remove("DestroyRenderbuffer", handle)?;
+        // SAFETY: context current; a live renderbuffer, deleted once.
+        unsafe { self.gl.delete_renderbuffer(rb.name) };
+        Ok(())
+    }
 
     /// `ReadPixels`: reads in the layout GLES can give, then converts on the CPU.
-    pub fn read_pixels(
-        &mut self,
-        src: &ReadSource,
-        rect: Rect,
-        layout: tessera_wire::format::PixelLayout,
-    ) -> Result<Vec<u8>, SessionError> {
+    fn read_pixels(&mut self, src: ReadSource, rect: Rect, layout: PixelLayout) -> Bytes {
         const N: &str = "ReadPixels";
-        use tessera_wire::format::{PixelFormat, PixelLayout, PixelType};
+        use tessera_wire::format::{PixelFormat, PixelType};
         let (w, h) = (rect.width.max(0) as usize, rect.height.max(0) as usize);
         let count = w * h;
         let size = crate::device::readback_size(count, layout)
-            .ok_or_else(|| bad(N, format!("a {w}x{h} read-back is too large")))?;
+            .ok_or_else(|| bad_value(N, format!("a {w}x{h} read-back is too large")))?;
         if count == 0 {
             return Ok(Vec::new());
         }
-        let Some(info) = self.bind_read_source(N, src)? else {
+        let Some(info) = self.bind_read_source(N, &src)? else {
             return Ok(vec![0; size]);
         };
         let native = match src.image {
@@ -737,7 +697,7 @@ impl Device {
             None
         };
         let raw_size = crate::device::readback_size(count, native)
-            .ok_or_else(|| bad(N, format!("a {w}x{h} read-back is too large")))?;
+            .ok_or_else(|| bad_value(N, format!("a {w}x{h} read-back is too large")))?;
         let mut raw = vec![0u8; raw_size];
         // SAFETY: context current; the source is bound to READ_FRAMEBUFFER with its read
         // buffer; (format, type) is the combination ES guarantees for the image's class (or
@@ -760,24 +720,17 @@ impl Device {
             unsafe { self.gl.delete_renderbuffer(rb) };
         }
         crate::pixel::convert(native, layout, &raw, count)
-            .ok_or_else(|| bad(N, "read-back conversion failed"))
+            .ok_or_else(|| bad_value(N, "read-back conversion failed"))
     }
 
     /// `CopyTexture`: copies a framebuffer rectangle into one image.
-    pub fn copy_texture(
-        &mut self,
-        texture: TextureHandle,
-        level: u8,
-        face: u8,
-        src: &ReadSource,
-        origin: [u32; 3],
-        rect: Rect,
-    ) -> Result<(), SessionError> {
+    fn copy_texture(&mut self, texture: TextureHandle, at: ImageRef, region: TextureCopy) -> R {
         const N: &str = "CopyTexture";
         use tessera_wire::format::TextureKind;
+        let (ImageRef { level, face }, TextureCopy { src, origin, rect }) = (at, region);
         let t = self.textures.get(N, texture)?;
         let (name, target, kind) = (t.name, t.target, t.kind);
-        if self.bind_read_source(N, src)?.is_none() || rect.width <= 0 || rect.height <= 0 {
+        if self.bind_read_source(N, &src)?.is_none() || rect.width <= 0 || rect.height <= 0 {
             return Ok(());
         }
         let unit = self.scratch_unit();
@@ -790,57 +743,35 @@ impl Device {
         // the read framebuffer is bound with its read buffer; a region outside the image
         // or an incompatible format is a GL error, not UB.
         unsafe {
-            match kind {
-                TextureKind::D1 => {
-                    gl.copy_tex_sub_image_2d(target, level, x, 0, rect.x, rect.y, rect.width, 1)
+            // One copy into `image_target` at (dx, dy) (and layer or slice `z` of a layered
+            // target) from the rectangle (sx, sy, w, h) of the read framebuffer.
+            let copy = |image_target,
+                        z: Option<i32>,
+                        [dx, dy]: [i32; 2],
+                        [sx, sy, w, h]: [i32; 4]| {
+                match z {
+                    Some(z) => {
+                        gl.copy_tex_sub_image_3d(image_target, level, dx, dy, z, sx, sy, w, h)
+                    }
+                    None => gl.copy_tex_sub_image_2d(image_target, level, dx, dy, sx, sy, w, h),
                 }
+            };
+            let (sx, sy, w, h) = (rect.x, rect.y, rect.width, rect.height);
+            match kind {
+                TextureKind::D1 => copy(target, None, [x, 0], [sx, sy, w, 1]),
                 TextureKind::D1Array => {
-                    for row in 0..rect.height {
-                        gl.copy_tex_sub_image_3d(
-                            target,
-                            level,
-                            x,
-                            0,
-                            y + row,
-                            rect.x,
-                            rect.y + row,
-                            rect.width,
-                            1,
-                        );
+                    for row in 0..h {
+                        copy(target, Some(y + row), [x, 0], [sx, sy + row, w, 1]);
                     }
                 }
-                TextureKind::Cube => gl.copy_tex_sub_image_2d(
-                    glow::TEXTURE_CUBE_MAP_POSITIVE_X + u32::from(face),
-                    level,
-                    x,
-                    y,
-                    rect.x,
-                    rect.y,
-                    rect.width,
-                    rect.height,
-                ),
-                _ if target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY => gl
-                    .copy_tex_sub_image_3d(
-                        target,
-                        level,
-                        x,
-                        y,
-                        z,
-                        rect.x,
-                        rect.y,
-                        rect.width,
-                        rect.height,
-                    ),
-                _ if target == glow::TEXTURE_2D => gl.copy_tex_sub_image_2d(
-                    target,
-                    level,
-                    x,
-                    y,
-                    rect.x,
-                    rect.y,
-                    rect.width,
-                    rect.height,
-                ),
+                TextureKind::Cube => {
+                    let face_target = glow::TEXTURE_CUBE_MAP_POSITIVE_X + u32::from(face);
+                    copy(face_target, None, [x, y], [sx, sy, w, h]);
+                }
+                _ if target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY => {
+                    copy(target, Some(z), [x, y], [sx, sy, w, h]);
+                }
+                _ if target == glow::TEXTURE_2D => copy(target, None, [x, y], [sx, sy, w, h]),
                 _ => {}
             }
         }

@@ -11,20 +11,26 @@
 //!   back. GL entry points come from that EGL's `eglGetProcAddress` into glow. One surfaceless
 //!   ES 3.2 (else 3.1, else 3.0) context per backend.
 //! - **Objects** (`device.rs`, `texture.rs`, `framebuffer.rs`, `program.rs`, `query.rs`): one
-//!   dense table per handle kind,
-//!   checked on every use (a stale or unknown handle ends the session with a
-//!   [`SessionError`], never a panic). Formats and texture kinds GLES lacks get stand-ins
-//!   (`conv.rs`), and pixel data is converted on the CPU when GLES cannot take or give the
-//!   layout asked for (`pixel.rs`); `GL_BGRA` vertex attributes read converted copies of
-//!   their buffers (`vertex.rs`). Programs arrive as SPIR-V and are translated to GLSL ES
-//!   by SPIRV-Cross (after `spirv.rs` adds the sampler LOD bias, which GLES samplers lack),
-//!   then linked and cached by the hash of their code.
-//! - **State** (`command.rs`, `shadow.rs`): `Bind*`/`Set*` records update the current Tessera
-//!   context's desired state; verbs reconcile the native state against a shadow of it and
-//!   call GL only for what differs (ANGLE's `StateManagerGL`). Nothing on a draw calls
-//!   `glGet*` or `glGetError`.
-//! - **Replies** (`queue.rs`, which also dispatches every record): read-backs, query
-//!   results, fence waits and `Finish`.
+//!   dense table per handle kind; every lookup checks the handle again (a stale or unknown
+//!   handle ends the session with a [`SessionError`], never a panic). Formats and texture
+//!   kinds GLES lacks get stand-ins (`conv.rs`), and pixel data is converted on the CPU when
+//!   GLES cannot take or give the layout asked for (`pixel.rs`); `GL_BGRA` vertex attributes
+//!   read converted copies of their buffers (`vertex.rs`). Programs arrive as SPIR-V and are
+//!   translated to GLSL ES by SPIRV-Cross (after `spirv.rs` adds the sampler LOD bias, which
+//!   GLES samplers lack), then linked and cached by the hash of their code.
+//! - **State** (`command.rs`, `shadow.rs`): the dispatcher stores `Bind*`/`Set*` records in
+//!   the current Tessera context's desired state, and the backend marks the groups they
+//!   changed dirty; verbs reconcile the native state against a shadow of it and call GL only
+//!   for what differs (ANGLE's `StateManagerGL`). Nothing on a draw calls `glGet*` or
+//!   `glGetError`.
+//! - **Records**: what each record means to the driver, as the domain traits of
+//!   `tessera_wire::dispatch` (together the `Pipe` the dispatcher drives), each implemented
+//!   in the file of its domain: `ContextPipe` (contexts, state records, the per-record debug
+//!   check, events at the end of a batch) and `CsoPipe` in `queue.rs`, `BufferPipe` in
+//!   `device.rs`, `TexturePipe` in `texture.rs`, `FramebufferPipe` in `framebuffer.rs`,
+//!   `ProgramPipe` in `program.rs`, `DrawPipe` in `command.rs`, `QueryPipe` in `query.rs`.
+//!   The dispatcher in `tessera-wire` decodes each record, checks its spans and handles,
+//!   keeps the contexts and files replies.
 //!
 //! ## What GLES lacks
 //! Desktop state GLES does not have (polygon mode, logic ops, depth clamp without
@@ -68,11 +74,12 @@ mod vertex;
 use std::ffi::{CStr, c_void};
 use std::thread::ThreadId;
 
-use tessera_wire::context::Contexts;
+use tessera_wire::dispatch::Dispatcher;
+use tessera_wire::env;
 use tessera_wire::{Backend, BackendCounters, BatchView, Caps, Outbox, SessionError};
 
-use crate::command::ContextState;
-use crate::device::{Device, ExtraFns, Features};
+use crate::command::GlesContext;
+use crate::device::{ExtraFns, Features, GlesPipe};
 use crate::egl::Egl;
 use crate::program::SpirvCross;
 
@@ -140,12 +147,10 @@ pub enum CreateBackendError {
 
 /// The native-GLES backend.
 pub struct GlesBackend {
-    dev: Device,
-    contexts: Contexts<ContextState>,
+    dev: GlesPipe,
+    dispatcher: Dispatcher<GlesContext>,
     /// The thread the EGL context is current on, if any.
     thread: Option<ThreadId>,
-    /// `TESSERA_GLES_DEBUG=1`: glGetError after every record, reported as events.
-    debug: bool,
     // Declared last: dropped after `dev`, whose objects die with the context.
     egl: Egl,
 }
@@ -177,20 +182,8 @@ impl GlesOptions {
     /// Reads `TESSERA_GLES_DEBUG`, `TESSERA_GLES_VERSION` and `TESSERA_GLES_EXTENSIONS`,
     /// warning about values it does not know (they leave the default).
     pub fn from_env() -> Self {
-        let var = |name: &str| {
-            std::env::var(name)
-                .ok()
-                .map(|v| v.trim().to_ascii_lowercase())
-        };
-        let debug = match var("TESSERA_GLES_DEBUG").as_deref() {
-            None | Some("" | "0" | "false" | "off" | "no") => false,
-            Some("1" | "true" | "on" | "yes") => true,
-            Some(other) => {
-                log::warn!("TESSERA_GLES_DEBUG={other:?} is not 1/0: debug checks stay off");
-                false
-            }
-        };
-        let max_minor = match var("TESSERA_GLES_VERSION").as_deref() {
+        let debug = env::switch("TESSERA_GLES_DEBUG", "debug checks stay off");
+        let max_minor = match env::value("TESSERA_GLES_VERSION").as_deref() {
             None | Some("") => None,
             Some("3.0" | "3" | "300") => Some(0),
             Some("3.1" | "310") => Some(1),
@@ -200,14 +193,13 @@ impl GlesOptions {
                 None
             }
         };
-        let ignore_extensions = match var("TESSERA_GLES_EXTENSIONS").as_deref() {
-            None | Some("" | "all" | "native") => false,
-            Some("none" | "off" | "0") => true,
-            Some(other) => {
-                log::warn!("TESSERA_GLES_EXTENSIONS={other:?} is not none/all: ignored");
-                false
-            }
-        };
+        let ignore_extensions = env::choice(
+            "TESSERA_GLES_EXTENSIONS",
+            &["none", "off", "0"],
+            &["all", "native"],
+            "none/all",
+            "ignored",
+        );
         Self {
             debug,
             max_minor,
@@ -273,14 +265,14 @@ impl GlesBackend {
             }
         };
         let spirv_cross = SpirvCross::load()?;
-        let dev = Device::new(gl, features, extra, id.renderer.clone(), spirv_cross);
+        let mut dev = GlesPipe::new(gl, features, extra, id.renderer.clone(), spirv_cross);
+        dev.debug = options.debug;
         // Let whichever thread applies make it current.
         egl.release();
         Ok(Self {
             dev,
-            contexts: Contexts::new(),
+            dispatcher: Dispatcher::new(),
             thread: None,
-            debug: options.debug,
             egl,
         })
     }
@@ -289,7 +281,7 @@ impl GlesBackend {
     /// record, each error reported as [`Event::NativeError`](tessera_wire::Event::NativeError).
     /// Costs a driver round trip per record.
     pub fn set_debug_checks(&mut self, on: bool) {
-        self.debug = on;
+        self.dev.debug = on;
     }
 
     fn make_current(&mut self) -> Result<(), SessionError> {
@@ -311,7 +303,7 @@ impl Backend for GlesBackend {
 
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
         self.make_current()?;
-        self.apply_batch(batch, out)
+        self.dispatcher.apply(&mut self.dev, batch, out)
     }
 
     fn counters(&self) -> Option<BackendCounters> {

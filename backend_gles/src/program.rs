@@ -1,6 +1,6 @@
-//! Programs: SPIR-V from the record, translated to GLSL ES by SPIRV-Cross, linked natively,
-//! and cached by the hash of the code so that relinking identical code reuses the native
-//! program.
+//! Programs (`ProgramPipe`): SPIR-V from the record, translated to GLSL ES by SPIRV-Cross,
+//! linked natively, and cached by the hash of the code so that relinking identical code
+//! reuses the native program.
 //!
 //! SPIRV-Cross comes from the system's `libspirv-cross-c-shared` (the C API), loaded by path
 //! with libloading; only the functions used here are declared.
@@ -30,10 +30,11 @@
 
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_void};
-use std::path::Path;
 
 use glow::HasContext;
 use libloading::os::unix::Library;
+use tessera_wire::backend::bad_value;
+use tessera_wire::dispatch::{ProgramPipe, R};
 use tessera_wire::format::ShaderStage;
 use tessera_wire::handle::ProgramHandle;
 use tessera_wire::record::ProgramDesc;
@@ -43,7 +44,8 @@ use tessera_wire::{Event, SessionError, Stage};
 use crate::CreateBackendError;
 use crate::command::dirty;
 use crate::conv;
-use crate::device::Device;
+use crate::device::GlesPipe;
+use crate::egl::{library_candidates, sym};
 use crate::shadow::AttribClass;
 
 const SPIRV_CROSS_PATHS: &[&str] = &[
@@ -128,26 +130,10 @@ pub(crate) struct SpirvCross {
     _lib: Library,
 }
 
-fn sym<T: Copy>(lib: &Library, path: &Path, name: &'static str) -> Result<T, CreateBackendError> {
-    let c = format!("{name}\0");
-    // SAFETY: each `T` is the C signature spirv_cross_c.h declares for `name`; the library
-    // stays loaded (owned by SpirvCross) while the pointer is used.
-    unsafe { lib.get::<T>(c.as_bytes()) }
-        .map(|s| *s)
-        .map_err(|_| CreateBackendError::MissingSymbol {
-            library: path.display().to_string(),
-            symbol: name,
-        })
-}
-
 impl SpirvCross {
     /// Loads `libspirv-cross-c-shared.so.0` (or `TESSERA_SPIRV_CROSS`) by path.
     pub fn load() -> Result<Self, CreateBackendError> {
-        let explicit = std::env::var_os("TESSERA_SPIRV_CROSS").map(std::path::PathBuf::from);
-        let candidates: Vec<std::path::PathBuf> = match explicit {
-            Some(p) => vec![p],
-            None => SPIRV_CROSS_PATHS.iter().map(Into::into).collect(),
-        };
+        let candidates = library_candidates("TESSERA_SPIRV_CROSS", SPIRV_CROSS_PATHS);
         let mut last = String::from("not found in the standard library directories");
         for path in candidates.iter().filter(|p| p.exists()) {
             match crate::egl::open_local(path) {
@@ -476,17 +462,11 @@ fn native_stage(stage: ShaderStage) -> u32 {
     }
 }
 
-impl Device {
+impl ProgramPipe for GlesPipe {
     /// `CreateProgram`: translates, links (or reuses the cached link of the same code) and
     /// stores the program. A native refusal is an event, not a session error.
-    pub fn create_program(
-        &mut self,
-        handle: ProgramHandle,
-        desc: &ProgramDesc,
-        stage: Stage<'_>,
-    ) -> Result<(), SessionError> {
+    fn create_program(&mut self, handle: ProgramHandle, desc: &ProgramDesc, stage: Stage<'_>) -> R {
         const N: &str = "CreateProgram";
-        self.programs.check_create(N, handle)?;
         let has_geometry = desc.stages.iter().any(|s| s.stage == ShaderStage::Geometry);
         let version: u32 = if has_geometry && self.features.minor >= 2 {
             320
@@ -507,20 +487,15 @@ impl Device {
         for s in &desc.stages {
             let bytes = stage.get(s.spirv)?;
             if bytes.len() % 4 != 0 || bytes.len() < 20 {
-                return Err(SessionError::BadValue {
-                    record: N,
-                    what: format!("SPIR-V of {} bytes is not a module", bytes.len()),
-                });
+                let what = format!("SPIR-V of {} bytes is not a module", bytes.len());
+                return Err(bad_value(N, what));
             }
             let words: Vec<u32> = bytes
                 .chunks_exact(4)
                 .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
                 .collect();
             if words[0] != 0x0723_0203 {
-                return Err(SessionError::BadValue {
-                    record: N,
-                    what: "SPIR-V without the magic number".to_owned(),
-                });
+                return Err(bad_value(N, "SPIR-V without the magic number"));
             }
             code.push(s.stage as u8);
             code.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
@@ -586,7 +561,7 @@ impl Device {
     }
 
     /// `DestroyProgram`: releases the cache entry; unused entries beyond a few are deleted.
-    pub fn destroy_program(&mut self, handle: ProgramHandle) -> Result<(), SessionError> {
+    fn destroy_program(&mut self, handle: ProgramHandle) -> R {
         let p = self.programs.remove("DestroyProgram", handle)?;
         match self.program_cache.entries.get_mut(&p.key) {
             Some(e) if e.linked.native == p.native => e.users = e.users.saturating_sub(1),
@@ -613,13 +588,15 @@ impl Device {
         }
         Ok(())
     }
+}
 
+impl GlesPipe {
     /// Sets the program's `ts_lod_bias` (`spirv.rs`) to the bound samplers' biases, if they
     /// differ from what it holds. The program is current.
     pub(crate) fn apply_lod_biases(
         &mut self,
         record: &'static str,
-        ctx: &crate::command::ContextState,
+        ctx: &crate::command::GlesContext,
         program: ProgramHandle,
         count: usize,
     ) -> Result<(), SessionError> {
@@ -652,10 +629,7 @@ impl Device {
     fn delete_native_program(&mut self, native: Option<glow::Program>) {
         if let Some(p) = native {
             self.program_cache.lod_biases.remove(&p);
-            self.shadow.forget_program(&self.gl, p);
-            // SAFETY: context current; a program of this context, not current (just made
-            // so), deleted once (it left the cache or was never in it).
-            unsafe { self.gl.delete_program(p) };
+            self.shadow.delete_program(&self.gl, p);
         }
     }
 

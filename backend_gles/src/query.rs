@@ -1,4 +1,4 @@
-//! Queries and fences.
+//! Queries and fences (`QueryPipe`).
 //!
 //! GLES counts fewer things than GL: `SAMPLES_PASSED` becomes `ANY_SAMPLES_PASSED` (results
 //! 0 or 1, reported once), time queries need `EXT_disjoint_timer_query`, and a kind the
@@ -8,11 +8,12 @@
 
 use glow::HasContext;
 use tessera_wire::SessionError;
+use tessera_wire::dispatch::{QueryPipe, R};
 use tessera_wire::format::QueryKind;
 use tessera_wire::handle::{FenceHandle, QueryHandle};
 
 use crate::conv;
-use crate::device::{Device, Missing};
+use crate::device::{GlesPipe, Missing};
 
 /// Where a query is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,15 +37,10 @@ pub(crate) struct Fence {
     pub sync: glow::Fence,
 }
 
-impl Device {
+impl QueryPipe for GlesPipe {
     /// `CreateQuery`.
-    pub fn create_query(
-        &mut self,
-        handle: QueryHandle,
-        kind: QueryKind,
-    ) -> Result<(), SessionError> {
+    fn create_query(&mut self, handle: QueryHandle, kind: QueryKind) -> R {
         const N: &str = "CreateQuery";
-        self.queries.check_create(N, handle)?;
         // SAFETY: context current; glGenQueries has no preconditions.
         let name = unsafe { self.gl.create_query() }.map_err(|e| Self::native_error(N, e))?;
         let target = match conv::map_query_kind(kind, &self.features) {
@@ -78,7 +74,7 @@ impl Device {
     }
 
     /// `BeginQuery`.
-    pub fn begin_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+    fn begin_query(&mut self, handle: QueryHandle) -> R {
         let q = self.queries.get_mut("BeginQuery", handle)?;
         if let Some(target) = q.target
             && q.kind != QueryKind::Timestamp
@@ -92,7 +88,7 @@ impl Device {
     }
 
     /// `EndQuery`.
-    pub fn end_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+    fn end_query(&mut self, handle: QueryHandle) -> R {
         let q = self.queries.get_mut("EndQuery", handle)?;
         if let (Some(target), QueryPhase::Active) = (q.target, q.phase)
             && q.kind != QueryKind::Timestamp
@@ -105,19 +101,19 @@ impl Device {
     }
 
     /// `QueryTimestamp`.
-    pub fn query_timestamp(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+    fn query_timestamp(&mut self, handle: QueryHandle) -> R {
         let q = self.queries.get_mut("QueryTimestamp", handle)?;
         if q.target.is_some() {
             // SAFETY: context current; glQueryCounterEXT exists (timer_query checked when the
             // target was chosen) and takes a live query and TIMESTAMP.
-            unsafe { self.gl.query_counter(q.name, conv::TIMESTAMP) };
+            unsafe { self.gl.query_counter(q.name, glow::TIMESTAMP) };
         }
         q.phase = QueryPhase::Ended;
         Ok(())
     }
 
     /// `QueryResult`: waits for the result.
-    pub fn query_result(&mut self, handle: QueryHandle) -> Result<u64, SessionError> {
+    fn query_result(&mut self, handle: QueryHandle) -> Result<u64, SessionError> {
         let q = self.queries.get("QueryResult", handle)?;
         if q.phase != QueryPhase::Ended || q.target.is_none() {
             return Ok(0);
@@ -135,7 +131,7 @@ impl Device {
     }
 
     /// `DestroyQuery`.
-    pub fn destroy_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+    fn destroy_query(&mut self, handle: QueryHandle) -> R {
         let q = self.queries.remove("DestroyQuery", handle)?;
         if let (Some(target), QueryPhase::Active) = (q.target, q.phase)
             && q.kind != QueryKind::Timestamp
@@ -149,9 +145,8 @@ impl Device {
     }
 
     /// `InsertFence`.
-    pub fn insert_fence(&mut self, handle: FenceHandle) -> Result<(), SessionError> {
+    fn insert_fence(&mut self, handle: FenceHandle) -> R {
         const N: &str = "InsertFence";
-        self.fences.check_create(N, handle)?;
         // SAFETY: context current; SYNC_GPU_COMMANDS_COMPLETE with flags 0 is the only valid
         // combination, and it is this one.
         let sync = unsafe { self.gl.fence_sync(glow::SYNC_GPU_COMMANDS_COMPLETE, 0) }
@@ -160,11 +155,7 @@ impl Device {
     }
 
     /// `WaitFence`: whether the fence signalled within `timeout_ns`.
-    pub fn wait_fence(
-        &mut self,
-        handle: FenceHandle,
-        timeout_ns: u64,
-    ) -> Result<bool, SessionError> {
+    fn wait_fence(&mut self, handle: FenceHandle, timeout_ns: u64) -> Result<bool, SessionError> {
         let sync = self.fences.get("WaitFence", handle)?.sync;
         // glClientWaitSync's timeout is 64-bit in GL but glow passes 31 bits: wait in steps.
         let mut left = timeout_ns;
@@ -190,7 +181,7 @@ impl Device {
     }
 
     /// `DestroyFence`.
-    pub fn destroy_fence(&mut self, handle: FenceHandle) -> Result<(), SessionError> {
+    fn destroy_fence(&mut self, handle: FenceHandle) -> R {
         let f = self.fences.remove("DestroyFence", handle)?;
         // SAFETY: context current; a live sync, deleted once.
         unsafe { self.gl.delete_sync(f.sync) };

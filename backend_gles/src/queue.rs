@@ -1,514 +1,142 @@
-//! Applying a batch: each archived record is decoded, checked (spans against the stage,
-//! handles against the tables) and dispatched to the device (objects, uploads) or to the
-//! current context (state) and its verbs; replies go to the outbox in request order.
+//! Contexts, state records and CSOs: the [`ContextPipe`] and [`CsoPipe`] of the backend.
+//! The dispatcher in `tessera_wire::dispatch` has already decoded each record, checked its
+//! spans and handles, and stored state records in the current context's desired state; a
+//! state change here only marks what the next verb must reconcile (`command.rs`). The other
+//! domains implement their traits where they live: buffers in `device.rs`, textures in
+//! `texture.rs`, surfaces, framebuffers and renderbuffers in `framebuffer.rs`, programs in
+//! `program.rs`, verbs in `command.rs`, queries and fences in `query.rs`.
 
 use glow::HasContext;
-use tessera_wire::batch::decode_record;
-use tessera_wire::context::slot_mut;
-use tessera_wire::record::{PixelDestination, Record};
-use tessera_wire::{BatchView, Outbox, Reply, SessionError, Stage};
+use tessera_wire::context::DesiredState;
+use tessera_wire::dispatch::{ContextPipe, CsoPipe, PipeContext, R, StateGroup};
+use tessera_wire::handle::{
+    BlendHandle, DepthStencilHandle, RasterHandle, SamplerHandle, VertexLayoutHandle,
+};
+use tessera_wire::record::ArchivedRecord;
+use tessera_wire::state::{BlendState, DepthStencilState, RasterState, SamplerState, VertexLayout};
+use tessera_wire::{Outbox, SessionError};
 
-use crate::GlesBackend;
-use crate::command::{ContextState, dirty};
+use crate::command::{GlesContext, dirty};
+use crate::device::GlesPipe;
 
-impl GlesBackend {
-    /// Applies every record of a batch.
-    pub(crate) fn apply_batch(
-        &mut self,
-        batch: BatchView<'_>,
-        out: &mut Outbox,
-    ) -> Result<(), SessionError> {
-        let stage = Stage::new(batch.stage);
-        let mut result = Ok(());
-        for archived in batch.archived.records.iter() {
-            let record = decode_record(archived)?;
-            if let Err(e) = self.apply_record(&record, stage, out) {
-                result = Err(e);
-                break;
-            }
-            if self.debug {
-                self.dev.check_errors(&record);
-            }
+impl PipeContext for GlesContext {
+    fn desired(&mut self) -> &mut DesiredState {
+        &mut self.desired
+    }
+}
+
+/// The dirty bits a state group sets: what the next verb must reconcile.
+fn dirty_bits(group: StateGroup) -> u32 {
+    use StateGroup as G;
+    match group {
+        G::Framebuffer | G::DrawBuffers => dirty::FRAMEBUFFER,
+        G::Viewport => dirty::VIEWPORT,
+        G::Scissor => dirty::SCISSOR,
+        G::BlendColor => dirty::BLEND,
+        G::StencilRef => dirty::DEPTH_STENCIL,
+        G::DepthBias | G::LineWidth | G::SampleMask => dirty::RASTER,
+        G::Program => dirty::PROGRAM,
+        G::Uniforms => dirty::UNIFORMS,
+        G::UniformBuffers => dirty::UNIFORM_BUFFERS,
+        G::Textures => dirty::TEXTURES,
+        G::VertexBuffers | G::IndexBuffer | G::GenericAttribs => dirty::VERTEX,
+        // GLES takes the point size from gl_PointSize only (the engine's SPIR-V writes it);
+        // primitive restart is set at each indexed draw.
+        G::PointSize | G::PrimitiveRestart => 0,
+    }
+}
+
+impl ContextPipe for GlesPipe {
+    type Context = GlesContext;
+
+    fn create_context(&mut self) -> Result<GlesContext, SessionError> {
+        // SAFETY: context current; glGenVertexArrays has no preconditions.
+        let vao = unsafe { self.gl.create_vertex_array() }
+            .map_err(|e| SessionError::Backend(format!("CreateContext: {e}")))?;
+        Ok(GlesContext::new(vao))
+    }
+    fn context_switched(&mut self, ctx: &mut GlesContext) {
+        // The native state is whatever the previous context left.
+        ctx.dirty = dirty::ALL;
+    }
+    fn destroy_context(&mut self, ctx: GlesContext) {
+        self.shadow.delete_vao(&self.gl, ctx.vao);
+    }
+    fn state_changed(&mut self, ctx: &mut GlesContext, group: StateGroup) {
+        if group == StateGroup::Uniforms {
+            ctx.uniforms_changed();
         }
-        out.events.append(&mut self.dev.events);
+        ctx.dirty |= dirty_bits(group);
+    }
+
+    fn record_applied(&mut self, name: &'static str, _: &ArchivedRecord) {
+        if self.debug {
+            self.check_errors(name);
+        }
+    }
+    fn batch_applied(&mut self, result: R, out: &mut Outbox) -> R {
+        out.events.append(&mut self.events);
         result
     }
+}
 
-    fn apply_record(
-        &mut self,
-        record: &Record,
-        stage: Stage<'_>,
-        out: &mut Outbox,
-    ) -> Result<(), SessionError> {
-        use Record as R;
-        let dev = &mut self.dev;
-        match record {
-            R::CreateContext { context } => self.contexts.create(*context, || {
-                // SAFETY: context current; glGenVertexArrays has no preconditions.
-                let vao = unsafe { dev.gl.create_vertex_array() }
-                    .map_err(|e| SessionError::Backend(format!("CreateContext: {e}")))?;
-                Ok(ContextState::new(vao))
-            })?,
-            R::SetContext { context } => {
-                if let Some(next) = self.contexts.set_current(*context)? {
-                    // The native state is whatever the previous context left.
-                    next.dirty = dirty::ALL;
-                }
-            }
-            R::DestroyContext { context } => {
-                let state = self.contexts.destroy(*context)?;
-                dev.shadow.forget_vao(state.vao);
-                // SAFETY: context current; the context's own VAO, deleted once.
-                unsafe { dev.gl.delete_vertex_array(state.vao) };
-            }
-
-            R::CreateSurface { surface, desc } => dev.create_surface(*surface, *desc)?,
-            R::DestroySurface { surface } => dev.destroy_surface(*surface)?,
-            R::CreateFramebuffer { framebuffer } => dev.create_framebuffer(*framebuffer)?,
-            R::SetFramebufferState { framebuffer, state } => {
-                dev.set_framebuffer_state(*framebuffer, **state)?
-            }
-            R::DestroyFramebuffer { framebuffer } => dev.destroy_framebuffer(*framebuffer)?,
-            R::BindFramebuffer { framebuffer } => {
-                use tessera_wire::record::FramebufferRef;
-                match framebuffer {
-                    FramebufferRef::None => {}
-                    FramebufferRef::Surface(h) => {
-                        dev.surfaces.get("BindFramebuffer", *h)?;
-                    }
-                    FramebufferRef::Object(h) => {
-                        dev.framebuffers.get("BindFramebuffer", *h)?;
-                    }
-                }
-                let ctx = self.contexts.current("BindFramebuffer")?;
-                ctx.desired.framebuffer = *framebuffer;
-                ctx.dirty |= dirty::FRAMEBUFFER;
-            }
-            R::SetDrawBuffers { buffers } => {
-                let ctx = self.contexts.current("SetDrawBuffers")?;
-                ctx.desired.draw_buffers = *buffers;
-                ctx.dirty |= dirty::FRAMEBUFFER;
-            }
-
-            R::CreateBuffer { buffer, size } => dev.create_buffer(*buffer, *size)?,
-            R::DestroyBuffer { buffer } => dev.destroy_buffer(*buffer)?,
-            R::WriteBuffer {
-                buffer,
-                offset,
-                data,
-            } => dev.write_buffer(*buffer, *offset, stage.get(*data)?)?,
-            R::CopyBuffer { src, dst, region } => {
-                dev.copy_buffer(
-                    *src,
-                    *dst,
-                    region.src_offset,
-                    region.dst_offset,
-                    region.size,
-                )?;
-            }
-            R::ReadBuffer {
-                buffer,
-                range,
-                reply,
-            } => {
-                let bytes = dev.read_buffer(*buffer, range.offset, range.size)?;
-                out.replies.push((*reply, Reply::Bytes(bytes)));
-            }
-
-            R::CreateTexture { texture, kind } => dev.create_texture(*texture, *kind)?,
-            R::DestroyTexture { texture } => dev.destroy_texture(*texture)?,
-            R::DefineTextureImage {
-                texture,
-                level,
-                face,
-                format,
-                width,
-                height,
-                depth,
-                samples,
-                fixed_sample_locations,
-            } => dev.define_texture_image(
-                *texture,
-                *level,
-                *face,
-                *format,
-                [*width, *height, *depth],
-                *samples,
-                *fixed_sample_locations,
-            )?,
-            R::WriteTexture {
-                texture,
-                level,
-                face,
-                region,
-                layout,
-                data,
-            } => dev.write_texture(
-                *texture,
-                *level,
-                *face,
-                region.origin,
-                region.size,
-                *layout,
-                stage.get(*data)?,
-            )?,
-            R::WriteCompressedTexture {
-                texture,
-                level,
-                face,
-                region,
-                data,
-            } => dev.write_compressed_texture(
-                *texture,
-                *level,
-                *face,
-                region.origin,
-                region.size,
-                stage.get(*data)?,
-            )?,
-            R::WriteTextureFromBuffer {
-                texture,
-                level,
-                face,
-                layout,
-                source,
-            } => dev.write_texture_from_buffer(*texture, *level, *face, *layout, source)?,
-            R::WriteCompressedTextureFromBuffer {
-                texture,
-                level,
-                face,
-                source,
-            } => {
-                const N: &str = "WriteCompressedTextureFromBuffer";
-                let blocks =
-                    dev.read_buffer_as(N, source.buffer, source.range.offset, source.range.size)?;
-                let region = source.region;
-                dev.write_compressed_texture(
-                    *texture,
-                    *level,
-                    *face,
-                    region.origin,
-                    region.size,
-                    &blocks,
-                )?;
-            }
-            R::ReadTexture {
-                texture,
-                level,
-                face,
-                layout,
-                read,
-            } => {
-                let bytes = dev.read_texture(*texture, *level, *face, *layout, read.size)?;
-                self.deliver("ReadTexture", bytes, &read.dst, out)?;
-            }
-            R::CopyTexture {
-                texture,
-                level,
-                face,
-                region,
-            } => dev.copy_texture(
-                *texture,
-                *level,
-                *face,
-                &region.src,
-                region.origin,
-                region.rect,
-            )?,
-            R::GenerateMipmap { texture, base, max } => {
-                dev.generate_mipmap(*texture, *base, *max)?
-            }
-            R::SetTextureView { texture, view } => dev.set_texture_view(*texture, *view)?,
-            R::SetTextureBuffer {
-                texture,
-                buffer,
-                format,
-                range,
-            } => dev.set_texture_buffer(*texture, *buffer, *format, range.offset, range.size)?,
-            R::CreateRenderbuffer { renderbuffer } => dev.create_renderbuffer(*renderbuffer)?,
-            R::DefineRenderbuffer {
-                renderbuffer,
-                format,
-                width,
-                height,
-                samples,
-            } => dev.define_renderbuffer(*renderbuffer, *format, *width, *height, *samples)?,
-            R::DestroyRenderbuffer { renderbuffer } => dev.destroy_renderbuffer(*renderbuffer)?,
-
-            R::CreateBlendState { cso, state } => {
-                dev.blends.insert("CreateBlendState", *cso, *state)?
-            }
-            R::BindBlendState { cso } => {
-                let state = *dev.blends.get("BindBlendState", *cso)?;
-                let ctx = self.contexts.current("BindBlendState")?;
-                ctx.blend = state;
-                ctx.dirty |= dirty::BLEND;
-            }
-            R::DestroyBlendState { cso } => {
-                dev.blends.remove("DestroyBlendState", *cso)?;
-            }
-            R::CreateDepthStencilState { cso, state } => {
-                dev.depth_stencils
-                    .insert("CreateDepthStencilState", *cso, *state)?;
-            }
-            R::BindDepthStencilState { cso } => {
-                let state = *dev.depth_stencils.get("BindDepthStencilState", *cso)?;
-                let ctx = self.contexts.current("BindDepthStencilState")?;
-                ctx.depth_stencil = state;
-                ctx.dirty |= dirty::DEPTH_STENCIL;
-            }
-            R::DestroyDepthStencilState { cso } => {
-                dev.depth_stencils
-                    .remove("DestroyDepthStencilState", *cso)?;
-            }
-            R::CreateRasterState { cso, state } => {
-                dev.rasters.insert("CreateRasterState", *cso, *state)?
-            }
-            R::BindRasterState { cso } => {
-                let state = *dev.rasters.get("BindRasterState", *cso)?;
-                let ctx = self.contexts.current("BindRasterState")?;
-                ctx.raster = state;
-                ctx.dirty |= dirty::RASTER;
-            }
-            R::DestroyRasterState { cso } => {
-                dev.rasters.remove("DestroyRasterState", *cso)?;
-            }
-            R::CreateSamplerState { cso, state } => dev.create_sampler(*cso, state)?,
-            R::DestroySamplerState { cso } => dev.destroy_sampler(*cso)?,
-            R::CreateVertexLayout { cso, layout } => {
-                dev.layouts
-                    .insert("CreateVertexLayout", *cso, layout.clone())?
-            }
-            R::BindVertexLayout { cso } => {
-                let layout = **dev.layouts.get("BindVertexLayout", *cso)?;
-                let ctx = self.contexts.current("BindVertexLayout")?;
-                ctx.bgra = layout.attribs.iter().any(|a| a.format.bgra);
-                ctx.layout = layout;
-                ctx.dirty |= dirty::VERTEX;
-            }
-            R::DestroyVertexLayout { cso } => {
-                dev.layouts.remove("DestroyVertexLayout", *cso)?;
-            }
-
-            R::CreateProgram { program, desc } => dev.create_program(*program, desc, stage)?,
-            R::BindProgram { program } => {
-                dev.programs.check("BindProgram", *program)?;
-                let ctx = self.contexts.current("BindProgram")?;
-                ctx.desired.program = *program;
-                ctx.dirty |= dirty::PROGRAM;
-            }
-            R::DestroyProgram { program } => dev.destroy_program(*program)?,
-            R::SetUniforms { data } => {
-                let bytes = stage.get(*data)?;
-                self.contexts.current("SetUniforms")?.set_uniforms(bytes);
-            }
-            R::BindUniformBuffer {
-                slot,
-                buffer,
-                offset,
-                size,
-            } => {
-                const N: &str = "BindUniformBuffer";
-                dev.buffers.check(N, *buffer)?;
-                let ctx = self.contexts.current(N)?;
-                *slot_mut(N, &mut ctx.desired.uniform_buffers, *slot)? = (*buffer, *offset, *size);
-                ctx.dirty |= dirty::UNIFORM_BUFFERS;
-            }
-            R::BindTexture {
-                slot,
-                texture,
-                sampler,
-            } => {
-                const N: &str = "BindTexture";
-                dev.textures.check(N, *texture)?;
-                dev.samplers.check(N, *sampler)?;
-                let ctx = self.contexts.current(N)?;
-                *slot_mut(N, &mut ctx.desired.textures, *slot)? = (*texture, *sampler);
-                ctx.dirty |= dirty::TEXTURES;
-            }
-
-            R::SetVertexBuffer {
-                slot,
-                buffer,
-                offset,
-            } => {
-                const N: &str = "SetVertexBuffer";
-                dev.buffers.check(N, *buffer)?;
-                let ctx = self.contexts.current(N)?;
-                *slot_mut(N, &mut ctx.desired.vertex_buffers, *slot)? = (*buffer, *offset);
-                ctx.dirty |= dirty::VERTEX;
-            }
-            R::SetIndexBuffer { buffer } => {
-                dev.buffers.check("SetIndexBuffer", *buffer)?;
-                let ctx = self.contexts.current("SetIndexBuffer")?;
-                ctx.desired.index_buffer = *buffer;
-                ctx.dirty |= dirty::VERTEX;
-            }
-            R::SetGenericAttrib { index, value } => {
-                const N: &str = "SetGenericAttrib";
-                let ctx = self.contexts.current(N)?;
-                *slot_mut(N, &mut ctx.desired.generic, *index)? = *value;
-                ctx.dirty |= dirty::VERTEX;
-            }
-            R::SetPrimitiveRestart { enabled, index } => {
-                self.contexts
-                    .current("SetPrimitiveRestart")?
-                    .desired
-                    .primitive_restart = (*enabled, *index);
-            }
-
-            R::SetViewport { rect, near, far } => {
-                let ctx = self.contexts.current("SetViewport")?;
-                ctx.desired.viewport = (*rect, *near, *far);
-                ctx.dirty |= dirty::VIEWPORT;
-            }
-            R::SetScissor { rect } => {
-                let ctx = self.contexts.current("SetScissor")?;
-                ctx.desired.scissor = *rect;
-                ctx.dirty |= dirty::SCISSOR;
-            }
-            R::SetBlendColor { color } => {
-                let ctx = self.contexts.current("SetBlendColor")?;
-                ctx.desired.blend_color = *color;
-                ctx.dirty |= dirty::BLEND;
-            }
-            R::SetStencilRef { front, back } => {
-                let ctx = self.contexts.current("SetStencilRef")?;
-                ctx.desired.stencil_ref = (*front, *back);
-                ctx.dirty |= dirty::DEPTH_STENCIL;
-            }
-            R::SetDepthBias { factor, units } => {
-                let ctx = self.contexts.current("SetDepthBias")?;
-                ctx.desired.depth_bias = (*factor, *units);
-                ctx.dirty |= dirty::RASTER;
-            }
-            R::SetLineWidth { width } => {
-                let ctx = self.contexts.current("SetLineWidth")?;
-                ctx.desired.line_width = *width;
-                ctx.dirty |= dirty::RASTER;
-            }
-            // GLES takes the point size from gl_PointSize only; the engine's SPIR-V writes it.
-            R::SetPointSize { .. } => {}
-            R::SetSampleMask {
-                coverage,
-                invert,
-                mask,
-            } => {
-                let ctx = self.contexts.current("SetSampleMask")?;
-                ctx.desired.sample_mask = (*coverage, *invert, *mask);
-                ctx.dirty |= dirty::RASTER;
-            }
-
-            R::Draw {
-                topology,
-                first,
-                count,
-                instances,
-            } => {
-                let ctx = self.contexts.current("Draw")?;
-                self.dev.draw(ctx, *topology, *first, *count, *instances)?;
-            }
-            R::DrawIndexed {
-                topology,
-                index_type,
-                offset,
-                count,
-                instances,
-                base_vertex,
-            } => {
-                let ctx = self.contexts.current("DrawIndexed")?;
-                self.dev.draw_indexed(
-                    ctx,
-                    *topology,
-                    *index_type,
-                    *offset,
-                    *count,
-                    *instances,
-                    *base_vertex,
-                )?;
-            }
-            R::Clear {
-                mask,
-                color,
-                depth,
-                stencil,
-            } => {
-                let ctx = self.contexts.current("Clear")?;
-                self.dev.clear(ctx, *mask, *color, *depth, *stencil)?;
-            }
-            R::ClearBuffer { draw_buffer, value } => {
-                let ctx = self.contexts.current("ClearBuffer")?;
-                self.dev.clear_buffer(ctx, *draw_buffer, *value)?;
-            }
-            R::Blit {
-                src,
-                regions,
-                mask,
-                linear,
-            } => {
-                let ctx = self.contexts.current("Blit")?;
-                self.dev.blit(ctx, src, regions, *mask, *linear)?;
-            }
-            R::ReadPixels {
-                src,
-                layout,
-                region,
-            } => {
-                let bytes = dev.read_pixels(src, region.rect, *layout)?;
-                self.deliver("ReadPixels", bytes, &region.dst, out)?;
-            }
-            R::Flush | R::Present { .. } => {
-                if let R::Present { surface } = record {
-                    dev.surfaces.get("Present", *surface)?;
-                }
-                // SAFETY: context current; glFlush has no preconditions.
-                unsafe { dev.gl.flush() };
-            }
-            R::Finish { reply } => {
-                // SAFETY: context current; glFinish has no preconditions.
-                unsafe { dev.gl.finish() };
-                out.replies.push((*reply, Reply::Done));
-            }
-
-            R::CreateQuery { query, kind } => dev.create_query(*query, *kind)?,
-            R::BeginQuery { query } => dev.begin_query(*query)?,
-            R::EndQuery { query } => dev.end_query(*query)?,
-            R::QueryTimestamp { query } => dev.query_timestamp(*query)?,
-            R::QueryResult { query, reply } => {
-                let v = dev.query_result(*query)?;
-                out.replies.push((*reply, Reply::Query(v)));
-            }
-            R::DestroyQuery { query } => dev.destroy_query(*query)?,
-            R::InsertFence { fence } => dev.insert_fence(*fence)?,
-            R::WaitFence {
-                fence,
-                timeout_ns,
-                reply,
-            } => {
-                let signalled = dev.wait_fence(*fence, *timeout_ns)?;
-                out.replies.push((*reply, Reply::Fence(signalled)));
-            }
-            R::DestroyFence { fence } => dev.destroy_fence(*fence)?,
-        }
+/// Blend, depth/stencil, raster and vertex-layout CSOs are values a bind copies into the
+/// context (and marks dirty); samplers are native sampler objects (`device.rs`).
+impl CsoPipe for GlesPipe {
+    fn create_blend_state(&mut self, cso: BlendHandle, state: BlendState) -> R {
+        self.blends.insert("CreateBlendState", cso, state)
+    }
+    fn bind_blend_state(&mut self, ctx: &mut GlesContext, cso: BlendHandle) -> R {
+        ctx.blend = *self.blends.get("BindBlendState", cso)?;
+        ctx.dirty |= dirty::BLEND;
         Ok(())
     }
-
-    /// Puts read-back bytes where the record asked: a reply, or a buffer range.
-    fn deliver(
-        &mut self,
-        record: &'static str,
-        bytes: Vec<u8>,
-        dst: &PixelDestination,
-        out: &mut Outbox,
-    ) -> Result<(), SessionError> {
-        match dst {
-            PixelDestination::Reply(reply) => out.replies.push((*reply, Reply::Bytes(bytes))),
-            PixelDestination::Buffer { buffer, offset } => {
-                self.dev
-                    .buffer_range(record, *buffer, *offset, bytes.len() as u64)?;
-                self.dev.write_buffer(*buffer, *offset, &bytes)?;
-            }
-        }
+    fn destroy_blend_state(&mut self, cso: BlendHandle) -> R {
+        self.blends.remove("DestroyBlendState", cso).map(drop)
+    }
+    fn create_depth_stencil_state(&mut self, cso: DepthStencilHandle, s: DepthStencilState) -> R {
+        self.depth_stencils
+            .insert("CreateDepthStencilState", cso, s)
+    }
+    fn bind_depth_stencil_state(&mut self, ctx: &mut GlesContext, cso: DepthStencilHandle) -> R {
+        ctx.depth_stencil = *self.depth_stencils.get("BindDepthStencilState", cso)?;
+        ctx.dirty |= dirty::DEPTH_STENCIL;
         Ok(())
+    }
+    fn destroy_depth_stencil_state(&mut self, cso: DepthStencilHandle) -> R {
+        self.depth_stencils
+            .remove("DestroyDepthStencilState", cso)
+            .map(drop)
+    }
+    fn create_raster_state(&mut self, cso: RasterHandle, state: RasterState) -> R {
+        self.rasters.insert("CreateRasterState", cso, state)
+    }
+    fn bind_raster_state(&mut self, ctx: &mut GlesContext, cso: RasterHandle) -> R {
+        ctx.raster = *self.rasters.get("BindRasterState", cso)?;
+        ctx.dirty |= dirty::RASTER;
+        Ok(())
+    }
+    fn destroy_raster_state(&mut self, cso: RasterHandle) -> R {
+        self.rasters.remove("DestroyRasterState", cso).map(drop)
+    }
+    fn create_sampler_state(&mut self, cso: SamplerHandle, state: SamplerState) -> R {
+        self.create_sampler(cso, &state)
+    }
+    fn destroy_sampler_state(&mut self, cso: SamplerHandle) -> R {
+        self.destroy_sampler(cso)
+    }
+    fn create_vertex_layout(&mut self, cso: VertexLayoutHandle, layout: VertexLayout) -> R {
+        self.layouts
+            .insert("CreateVertexLayout", cso, Box::new(layout))
+    }
+    fn bind_vertex_layout(&mut self, ctx: &mut GlesContext, cso: VertexLayoutHandle) -> R {
+        let layout = **self.layouts.get("BindVertexLayout", cso)?;
+        ctx.bgra = layout.attribs.iter().any(|a| a.format.bgra);
+        ctx.layout = layout;
+        ctx.dirty |= dirty::VERTEX;
+        Ok(())
+    }
+    fn destroy_vertex_layout(&mut self, cso: VertexLayoutHandle) -> R {
+        self.layouts.remove("DestroyVertexLayout", cso).map(drop)
     }
 }

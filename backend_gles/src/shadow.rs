@@ -5,7 +5,7 @@
 //! shadow first and returns without a call when the value is already set. The shadow is
 //! exact, never a guess: it starts at the values the ES 3 specification gives a new context
 //! (or at a sentinel no real value equals, for the viewport and scissor, whose initial value
-//! depends on the first surface), and [`Shadow::forget_texture`] and its siblings follow GL's
+//! depends on the first surface), and [`NativeState::forget_texture`] and its siblings follow GL's
 //! rule that deleting a bound object unbinds it in the current context.
 //!
 //! State that belongs to an object rather than to the context (an FBO's draw and read
@@ -14,7 +14,7 @@
 
 use glow::HasContext;
 
-/// A glEnable capability the backend uses, as a bit of [`Shadow::enables`].
+/// A glEnable capability the backend uses, as a bit of [`NativeState::enables`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub(crate) enum Cap {
@@ -48,7 +48,7 @@ impl Cap {
             Cap::Dither => glow::DITHER,
             Cap::DepthClamp => glow::DEPTH_CLAMP,
             Cap::FramebufferSrgb => glow::FRAMEBUFFER_SRGB,
-            Cap::PrimitiveRestart => crate::conv::PRIMITIVE_RESTART_FIXED_INDEX,
+            Cap::PrimitiveRestart => glow::PRIMITIVE_RESTART_FIXED_INDEX,
         }
     }
 }
@@ -91,7 +91,7 @@ pub(crate) type IndexedRange = (glow::Buffer, i32, i32);
 pub(crate) const TARGET_COUNT: usize = 7;
 
 /// The native context's state.
-pub(crate) struct Shadow {
+pub(crate) struct NativeState {
     pub draw_fbo: Option<glow::Framebuffer>,
     pub read_fbo: Option<glow::Framebuffer>,
     viewport: [i32; 4],
@@ -132,7 +132,7 @@ pub(crate) struct Shadow {
 /// A value no real viewport or scissor has, so the first set always calls GL.
 const UNKNOWN_RECT: [i32; 4] = [i32::MIN; 4];
 
-impl Shadow {
+impl NativeState {
     /// The state of a fresh context with `units` texture units, `ubo_bindings` uniform
     /// buffer bindings and `attribs` vertex attributes.
     pub fn new(units: usize, ubo_bindings: usize, attribs: usize, indexed: bool) -> Self {
@@ -572,17 +572,22 @@ impl Shadow {
         }
     }
 
-    /// GL unbound a deleted texture from every unit of the current context.
-    pub fn forget_texture(&mut self, texture: glow::Texture) {
+    // Deletes: each takes a name its caller's table has just given up (so it is live, of
+    // this context, and deleted once), deletes it natively, and forgets it where GL does.
+
+    /// Deletes a texture; GL unbinds it from every unit of the current context.
+    pub fn delete_texture(&mut self, gl: &glow::Context, texture: glow::Texture) {
         for unit in &mut self.units {
             for t in unit.iter_mut().filter(|t| **t == Some(texture)) {
                 *t = None;
             }
         }
+        // SAFETY: context current; a live texture, deleted once (see above).
+        unsafe { gl.delete_texture(texture) };
     }
 
-    /// GL unbound a deleted buffer from every binding of the current context.
-    pub fn forget_buffer(&mut self, buffer: glow::Buffer) {
+    /// Deletes a buffer; GL unbinds it from every binding of the current context.
+    pub fn delete_buffer(&mut self, gl: &glow::Context, buffer: glow::Buffer) {
         for b in [
             &mut self.array_buffer,
             &mut self.copy_read,
@@ -598,37 +603,48 @@ impl Shadow {
                 *r = None;
             }
         }
+        // SAFETY: context current; a live buffer created by this context, deleted once.
+        unsafe { gl.delete_buffer(buffer) };
     }
 
-    /// GL unbound a deleted sampler from every unit.
-    pub fn forget_sampler(&mut self, sampler: glow::Sampler) {
+    /// Deletes a sampler; GL unbinds it from every unit.
+    pub fn delete_sampler(&mut self, gl: &glow::Context, sampler: glow::Sampler) {
         for s in self.samplers.iter_mut().filter(|s| **s == Some(sampler)) {
             *s = None;
         }
+        // SAFETY: context current; a live sampler, deleted once.
+        unsafe { gl.delete_sampler(sampler) };
     }
 
-    /// GL reverted the bindings of a deleted framebuffer to 0.
-    pub fn forget_framebuffer(&mut self, fbo: glow::Framebuffer) {
+    /// Deletes a framebuffer; GL reverts its bindings to 0.
+    pub fn delete_framebuffer(&mut self, gl: &glow::Context, fbo: glow::Framebuffer) {
         if self.draw_fbo == Some(fbo) {
             self.draw_fbo = None;
         }
         if self.read_fbo == Some(fbo) {
             self.read_fbo = None;
         }
+        // SAFETY: context current; a live framebuffer, deleted once.
+        unsafe { gl.delete_framebuffer(fbo) };
     }
 
-    /// GL unbound a deleted vertex array.
-    pub fn forget_vao(&mut self, vao: glow::VertexArray) {
+    /// Deletes a vertex array; GL unbinds it.
+    pub fn delete_vao(&mut self, gl: &glow::Context, vao: glow::VertexArray) {
         if self.vao == Some(vao) {
             self.vao = None;
         }
+        // SAFETY: context current; the context's own VAO, deleted once.
+        unsafe { gl.delete_vertex_array(vao) };
     }
 
-    /// The program is about to be deleted: make it not current first, so that the shadow
-    /// never names a deleted program (a deleted current program lingers in GL).
-    pub fn forget_program(&mut self, gl: &glow::Context, program: glow::Program) {
+    /// Deletes a program, making it not current first, so that the shadow never names a
+    /// deleted program (a deleted current program lingers in GL).
+    pub fn delete_program(&mut self, gl: &glow::Context, program: glow::Program) {
         if self.program == Some(program) {
             self.use_program(gl, None);
         }
+        // SAFETY: context current; a program of this context, not current (just made so),
+        // deleted once (it left the program cache or was never in it).
+        unsafe { gl.delete_program(program) };
     }
 }

@@ -1,7 +1,7 @@
-//! Textures: every wire [`TextureKind`] onto a GLES target, image definitions, uploads
-//! (converted on the CPU when GLES cannot take the client's layout), compressed uploads
-//! (decoded on the CPU when the driver lacks RGTC), mipmap generation, views and buffer
-//! textures.
+//! Textures (`TexturePipe`): every wire [`TextureKind`] onto a GLES target, image
+//! definitions, uploads (converted on the CPU when GLES cannot take the client's layout),
+//! compressed uploads (decoded on the CPU when the driver lacks RGTC), mipmap generation,
+//! views and buffer textures.
 //!
 //! Kinds GLES lacks live in the nearest target: 1D as 2D with height 1, 1D arrays as 2D
 //! arrays of height-1 layers, rectangles as 2D, multisample textures as 2D (arrays) when the
@@ -15,31 +15,25 @@ use std::borrow::Cow;
 
 use glow::HasContext;
 use tessera_wire::SessionError;
-use tessera_wire::format::{Format, PixelLayout, TextureKind};
-use tessera_wire::handle::{BufferHandle, TextureHandle};
+use tessera_wire::backend::bad_value;
+use tessera_wire::dispatch::{
+    BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureImage, TexturePipe,
+    TextureReadback, TextureWrite,
+};
+use tessera_wire::format::{PixelLayout, TextureKind};
+use tessera_wire::handle::TextureHandle;
+use tessera_wire::images::{ImageDesc, LevelImages};
 use tessera_wire::pixel::pixel_size;
-use tessera_wire::record::TextureRegion;
+use tessera_wire::record::{BufferBlocks, BufferRange, TextureRegion};
 use tessera_wire::state::TextureView;
 
 use crate::command::dirty;
 use crate::conv::{self, NativeFormat};
-use crate::device::{Device, Missing};
+use crate::device::{GlesPipe, Missing};
 use crate::pixel;
 
 /// Mip levels a texture can have (a 2^31 texel edge would need 32).
 const MAX_LEVELS: usize = 32;
-/// Faces of a cube map (other kinds use face 0).
-const FACES: usize = 6;
-
-/// One defined image (level, and face of a cube map).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Image {
-    pub format: Format,
-    pub width: u32,
-    pub height: u32,
-    pub depth: u32,
-    pub samples: u8,
-}
 
 /// A texture object.
 pub(crate) struct Texture {
@@ -48,7 +42,7 @@ pub(crate) struct Texture {
     /// Native target (fixed at creation).
     pub target: u32,
     /// Images by `level * 6 + face`.
-    pub images: Vec<Option<Image>>,
+    pub images: LevelImages,
     /// The level range and swizzle set natively.
     pub view: TextureView,
     /// Moves when the native texture is recreated (immutable multisample storage).
@@ -57,18 +51,8 @@ pub(crate) struct Texture {
 
 impl Texture {
     /// The image at (level, face), if defined.
-    pub fn image(&self, level: u8, face: u8) -> Option<Image> {
-        self.images
-            .get(usize::from(level) * FACES + usize::from(face))
-            .copied()
-            .flatten()
-    }
-}
-
-fn bad(record: &'static str, what: impl Into<String>) -> SessionError {
-    SessionError::BadValue {
-        record,
-        what: what.into(),
+    pub fn image(&self, level: u8, face: u8) -> Option<ImageDesc> {
+        self.images.get(usize::from(level), usize::from(face))
     }
 }
 
@@ -82,257 +66,11 @@ fn array_1d_layers(origin: [u32; 3], size: [u32; 3]) -> (u32, u32) {
     }
 }
 
-impl Device {
+impl GlesPipe {
     fn bind_for_update(&mut self, name: glow::Texture, target: u32) {
         let unit = self.scratch_unit();
         self.shadow.bind_texture(&self.gl, unit, target, Some(name));
         self.disturbed |= dirty::TEXTURES;
-    }
-
-    /// `CreateTexture`.
-    pub fn create_texture(
-        &mut self,
-        handle: TextureHandle,
-        kind: TextureKind,
-    ) -> Result<(), SessionError> {
-        const N: &str = "CreateTexture";
-        self.textures.check_create(N, handle)?;
-        let (target, stand_in) = conv::map_texture_kind(kind, &self.features);
-        if stand_in {
-            match kind {
-                TextureKind::D2Multisample | TextureKind::D2MultisampleArray => self.report(
-                    Missing::MultisampleTexture,
-                    "no multisample textures in this GLES: single-sampled stand-ins instead",
-                ),
-                TextureKind::Buffer => self.report(
-                    Missing::TextureBuffer,
-                    "no buffer textures in this GLES (needs 3.2 or *_texture_buffer): they read (0, 0, 0, 1)",
-                ),
-                _ => {}
-            }
-        }
-        // SAFETY: context current; glGenTextures has no preconditions.
-        let name = unsafe { self.gl.create_texture() }
-            .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
-        // Binding once fixes the texture's target, as GL requires before any other use.
-        self.bind_for_update(name, target);
-        self.textures.insert(
-            N,
-            handle,
-            Texture {
-                name,
-                kind,
-                target,
-                images: Vec::new(),
-                view: TextureView::default(),
-                native_gen: 0,
-            },
-        )
-    }
-
-    /// `DestroyTexture`.
-    pub fn destroy_texture(&mut self, handle: TextureHandle) -> Result<(), SessionError> {
-        let t = self.textures.remove("DestroyTexture", handle)?;
-        self.shadow.forget_texture(t.name);
-        // SAFETY: context current; a live texture, deleted once.
-        unsafe { self.gl.delete_texture(t.name) };
-        Ok(())
-    }
-
-    /// `DefineTextureImage`.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "the record's fields, passed as they are"
-    )]
-    pub fn define_texture_image(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        format: Format,
-        size: [u32; 3],
-        samples: u8,
-        fixed_sample_locations: bool,
-    ) -> Result<(), SessionError> {
-        const N: &str = "DefineTextureImage";
-        if usize::from(level) >= MAX_LEVELS || usize::from(face) >= FACES {
-            return Err(bad(N, format!("level {level} face {face} out of range")));
-        }
-        let features = self.features.clone();
-        let t = self.textures.get_mut(N, handle)?;
-        let index = usize::from(level) * FACES + usize::from(face);
-        if t.images.len() <= index {
-            t.images.resize(index + 1, None);
-        }
-        let [width, height, depth] = size;
-        t.images[index] = Some(Image {
-            format,
-            width,
-            height,
-            depth,
-            samples,
-        });
-        let (kind, target, mut name) = (t.kind, t.target, t.name);
-        let native = conv::map_format(format, &features);
-        let (w, h) = (width as i32, height as i32);
-        match target {
-            glow::TEXTURE_2D_MULTISAMPLE | conv::TEXTURE_2D_MULTISAMPLE_ARRAY => {
-                // Immutable storage: a new native texture each time.
-                // SAFETY: context current; glGenTextures has no preconditions.
-                let fresh = unsafe { self.gl.create_texture() }
-                    .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
-                self.shadow.forget_texture(name);
-                // SAFETY: context current; the old texture is live and deleted once (the
-                // table now holds `fresh`).
-                unsafe { self.gl.delete_texture(name) };
-                name = fresh;
-                let t = self.textures.get_mut(N, handle)?;
-                t.name = fresh;
-                t.native_gen += 1;
-                self.epoch += 1;
-                self.bind_for_update(name, target);
-                let internal = conv::map_renderbuffer_format(format, &features);
-                let samples = i32::from(samples.max(1)).min(self.caps.max_samples as i32);
-                if target == glow::TEXTURE_2D_MULTISAMPLE {
-                    // SAFETY: context current; the new texture is bound to the target;
-                    // a renderable sized format; samples clamped to MAX_SAMPLES.
-                    unsafe {
-                        self.gl.tex_storage_2d_multisample(
-                            target,
-                            samples,
-                            internal,
-                            w,
-                            h,
-                            fixed_sample_locations,
-                        )
-                    };
-                } else if let Some(f) = self.extra.tex_storage_3d_multisample {
-                    // SAFETY: context current; `f` is glTexStorage3DMultisample (present:
-                    // the target exists only with it); the texture is bound.
-                    unsafe {
-                        f(
-                            target,
-                            samples,
-                            internal,
-                            w,
-                            h,
-                            depth as i32,
-                            u8::from(fixed_sample_locations),
-                        )
-                    };
-                }
-                return Ok(());
-            }
-            conv::TEXTURE_BUFFER => return Ok(()),
-            _ => {}
-        }
-        self.bind_for_update(name, target);
-        let (fmt, ty) = (
-            conv::map_pixel_format(native.upload.format),
-            conv::map_pixel_type(native.upload.ty),
-        );
-        let internal = native.internal as i32;
-        let level = i32::from(level);
-        let (image_target, dims) = match kind {
-            TextureKind::D1 => (target, [w, 1, 1]),
-            TextureKind::D1Array => {
-                let layers = if depth > 1 { depth } else { height };
-                (target, [w, 1, layers as i32])
-            }
-            TextureKind::Cube => (
-                glow::TEXTURE_CUBE_MAP_POSITIVE_X + u32::from(face),
-                [w, h, 1],
-            ),
-            _ if target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY => {
-                (target, [w, h, depth as i32])
-            }
-            _ => (target, [w, h, 1]),
-        };
-        let three_d = target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY;
-        // SAFETY: context current; the texture is bound to `target` on the active unit;
-        // `internal` and (fmt, ty) are a combination ES 3.0's table 3.2 (or the extension
-        // that provides the format) allows, by construction of conv::map_format; no data is
-        // read (NULL), except compressed images, whose zero buffer has exactly the
-        // block-aligned size GL expects.
-        unsafe {
-            if native.compressed {
-                let block = if native.internal == glow::COMPRESSED_RED_RGTC1
-                    || native.internal == glow::COMPRESSED_SIGNED_RED_RGTC1
-                {
-                    8
-                } else {
-                    16
-                };
-                let blocks = (dims[0].max(0) as usize).div_ceil(4)
-                    * (dims[1].max(0) as usize).div_ceil(4)
-                    * dims[2].max(0) as usize;
-                if blocks * block > crate::device::MAX_READBACK {
-                    self.events.push(tessera_wire::Event::OutOfMemory {
-                        what: format!("a {dims:?} compressed image"),
-                    });
-                    return Ok(());
-                }
-                let zeros = vec![0u8; blocks * block];
-                if three_d {
-                    self.gl.compressed_tex_image_3d(
-                        target,
-                        level,
-                        internal,
-                        dims[0],
-                        dims[1],
-                        dims[2],
-                        0,
-                        zeros.len() as i32,
-                        &zeros,
-                    );
-                } else {
-                    self.gl.compressed_tex_image_2d(
-                        image_target,
-                        level,
-                        internal,
-                        dims[0],
-                        dims[1],
-                        0,
-                        zeros.len() as i32,
-                        &zeros,
-                    );
-                }
-            } else if three_d {
-                self.gl.tex_image_3d(
-                    target,
-                    level,
-                    internal,
-                    dims[0],
-                    dims[1],
-                    dims[2],
-                    0,
-                    fmt,
-                    ty,
-                    glow::PixelUnpackData::Slice(None),
-                );
-            } else {
-                self.gl.tex_image_2d(
-                    image_target,
-                    level,
-                    internal,
-                    dims[0],
-                    dims[1],
-                    0,
-                    fmt,
-                    ty,
-                    glow::PixelUnpackData::Slice(None),
-                );
-            }
-        }
-        if format.info().class == tessera_wire::format::FormatClass::Stencil
-            && !self.features.texture_stencil8
-        {
-            self.report(
-                Missing::StencilTexture,
-                "stencil-only textures need ES 3.2 or OES_texture_stencil8",
-            );
-        }
-        Ok(())
     }
 
     /// Uploads `bytes` (already in the native upload layout) into a region.
@@ -399,45 +137,224 @@ impl Device {
             }
         }
     }
+}
+
+impl TexturePipe for GlesPipe {
+    /// `CreateTexture`.
+    fn create_texture(&mut self, handle: TextureHandle, kind: TextureKind) -> R {
+        const N: &str = "CreateTexture";
+        let (target, stand_in) = conv::map_texture_kind(kind, &self.features);
+        if stand_in {
+            match kind {
+                TextureKind::D2Multisample | TextureKind::D2MultisampleArray => self.report(
+                    Missing::MultisampleTexture,
+                    "no multisample textures in this GLES: single-sampled stand-ins instead",
+                ),
+                TextureKind::Buffer => self.report(
+                    Missing::TextureBuffer,
+                    "no buffer textures in this GLES (needs 3.2 or *_texture_buffer): they read (0, 0, 0, 1)",
+                ),
+                _ => {}
+            }
+        }
+        // SAFETY: context current; glGenTextures has no preconditions.
+        let name = unsafe { self.gl.create_texture() }
+            .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
+        // Binding once fixes the texture's target, as GL requires before any other use.
+        self.bind_for_update(name, target);
+        self.textures.insert(
+            N,
+            handle,
+            Texture {
+                name,
+                kind,
+                target,
+                images: LevelImages::default(),
+                view: TextureView::default(),
+                native_gen: 0,
+            },
+        )
+    }
+
+    /// `DestroyTexture`.
+    fn destroy_texture(&mut self, handle: TextureHandle) -> R {
+        let t = self.textures.remove("DestroyTexture", handle)?;
+        self.shadow.delete_texture(&self.gl, t.name);
+        Ok(())
+    }
+
+    /// `DefineTextureImage`.
+    fn define_texture_image(&mut self, handle: TextureHandle, image: TextureImage) -> R {
+        const N: &str = "DefineTextureImage";
+        let (ImageRef { level, face }, format, size) = (image.at, image.format, image.size);
+        let (samples, fixed_sample_locations) = (image.samples, image.fixed_sample_locations);
+        LevelImages::check(N, level, face, MAX_LEVELS)?;
+        let features = self.features.clone();
+        let t = self.textures.get_mut(N, handle)?;
+        let image = ImageDesc {
+            format,
+            size,
+            samples,
+        };
+        t.images.set(usize::from(level), usize::from(face), image);
+        let [width, height, depth] = size;
+        let (kind, target, mut name) = (t.kind, t.target, t.name);
+        let native = conv::map_format(format, &features);
+        let (w, h) = (width as i32, height as i32);
+        match target {
+            glow::TEXTURE_2D_MULTISAMPLE | glow::TEXTURE_2D_MULTISAMPLE_ARRAY => {
+                // Immutable storage: a new native texture each time.
+                // SAFETY: context current; glGenTextures has no preconditions.
+                let fresh = unsafe { self.gl.create_texture() }
+                    .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
+                // The table holds `fresh` from here: the old texture is deleted once.
+                self.shadow.delete_texture(&self.gl, name);
+                name = fresh;
+                let t = self.textures.get_mut(N, handle)?;
+                t.name = fresh;
+                t.native_gen += 1;
+                self.epoch += 1;
+                self.bind_for_update(name, target);
+                let internal = conv::map_renderbuffer_format(format, &features);
+                let samples = i32::from(samples.max(1)).min(self.caps.max_samples as i32);
+                if target == glow::TEXTURE_2D_MULTISAMPLE {
+                    // SAFETY: context current; the new texture is bound to the target;
+                    // a renderable sized format; samples clamped to MAX_SAMPLES.
+                    unsafe {
+                        self.gl.tex_storage_2d_multisample(
+                            target,
+                            samples,
+                            internal,
+                            w,
+                            h,
+                            fixed_sample_locations,
+                        )
+                    };
+                } else if let Some(f) = self.extra.tex_storage_3d_multisample {
+                    // SAFETY: context current; `f` is glTexStorage3DMultisample (present:
+                    // the target exists only with it); the texture is bound.
+                    unsafe {
+                        f(
+                            target,
+                            samples,
+                            internal,
+                            w,
+                            h,
+                            depth as i32,
+                            u8::from(fixed_sample_locations),
+                        )
+                    };
+                }
+                return Ok(());
+            }
+            glow::TEXTURE_BUFFER => return Ok(()),
+            _ => {}
+        }
+        self.bind_for_update(name, target);
+        let (fmt, ty) = (
+            conv::map_pixel_format(native.upload.format),
+            conv::map_pixel_type(native.upload.ty),
+        );
+        let internal = native.internal as i32;
+        let level = i32::from(level);
+        let (image_target, dims) = match kind {
+            TextureKind::D1 => (target, [w, 1, 1]),
+            TextureKind::D1Array => {
+                let layers = if depth > 1 { depth } else { height };
+                (target, [w, 1, layers as i32])
+            }
+            TextureKind::Cube => (
+                glow::TEXTURE_CUBE_MAP_POSITIVE_X + u32::from(face),
+                [w, h, 1],
+            ),
+            _ if target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY => {
+                (target, [w, h, depth as i32])
+            }
+            _ => (target, [w, h, 1]),
+        };
+        let three_d = target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY;
+        let [dw, dh, dd] = dims;
+        let gl = &self.gl;
+        // SAFETY: context current; the texture is bound to `target` on the active unit;
+        // `internal` and (fmt, ty) are a combination ES 3.0's table 3.2 (or the extension
+        // that provides the format) allows, by construction of conv::map_format; no data is
+        // read (NULL), except compressed images, whose zero buffer has exactly the
+        // block-aligned size GL expects.
+        unsafe {
+            if native.compressed {
+                let block = if native.internal == glow::COMPRESSED_RED_RGTC1
+                    || native.internal == glow::COMPRESSED_SIGNED_RED_RGTC1
+                {
+                    8
+                } else {
+                    16
+                };
+                let blocks = (dims[0].max(0) as usize).div_ceil(4)
+                    * (dims[1].max(0) as usize).div_ceil(4)
+                    * dims[2].max(0) as usize;
+                if blocks * block > crate::device::MAX_READBACK {
+                    self.events.push(tessera_wire::Event::OutOfMemory {
+                        what: format!("a {dims:?} compressed image"),
+                    });
+                    return Ok(());
+                }
+                let zeros = vec![0u8; blocks * block];
+                let n = zeros.len() as i32;
+                if three_d {
+                    gl.compressed_tex_image_3d(target, level, internal, dw, dh, dd, 0, n, &zeros);
+                } else {
+                    gl.compressed_tex_image_2d(image_target, level, internal, dw, dh, 0, n, &zeros);
+                }
+            } else {
+                let none = glow::PixelUnpackData::Slice(None);
+                if three_d {
+                    gl.tex_image_3d(target, level, internal, dw, dh, dd, 0, fmt, ty, none);
+                } else {
+                    gl.tex_image_2d(image_target, level, internal, dw, dh, 0, fmt, ty, none);
+                }
+            }
+        }
+        if format.info().class == tessera_wire::format::FormatClass::Stencil
+            && !self.features.texture_stencil8
+        {
+            self.report(
+                Missing::StencilTexture,
+                "stencil-only textures need ES 3.2 or OES_texture_stencil8",
+            );
+        }
+        Ok(())
+    }
 
     /// `WriteTexture`.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "the record's fields, passed as they are"
-    )]
-    pub fn write_texture(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        origin: [u32; 3],
-        size: [u32; 3],
-        layout: PixelLayout,
-        data: &[u8],
-    ) -> Result<(), SessionError> {
+    fn write_texture(&mut self, handle: TextureHandle, write: TextureWrite<'_>) -> R {
         const N: &str = "WriteTexture";
+        let (ImageRef { level, face }, layout, data) = (write.at, write.layout, write.bytes);
+        let size = write.region.size;
         let t = self.textures.get(N, handle)?;
         let image = t
             .image(level, face)
-            .ok_or_else(|| bad(N, format!("level {level} face {face} is not defined")))?;
+            .ok_or_else(|| bad_value(N, format!("level {level} face {face} is not defined")))?;
         let tex = (t.name, t.target, t.kind);
         if matches!(
             t.target,
             glow::TEXTURE_2D_MULTISAMPLE
-                | conv::TEXTURE_2D_MULTISAMPLE_ARRAY
-                | conv::TEXTURE_BUFFER
+                | glow::TEXTURE_2D_MULTISAMPLE_ARRAY
+                | glow::TEXTURE_BUFFER
         ) {
-            return Err(bad(N, "multisample and buffer textures take no uploads"));
+            return Err(bad_value(
+                N,
+                "multisample and buffer textures take no uploads",
+            ));
         }
         let count = size
             .iter()
             .try_fold(1usize, |a, &s| a.checked_mul(s as usize));
         let needed = count.and_then(|c| c.checked_mul(pixel_size(layout.format, layout.ty)));
         let (Some(count), Some(needed)) = (count, needed) else {
-            return Err(bad(N, "region too large"));
+            return Err(bad_value(N, "region too large"));
         };
         if data.len() < needed {
-            return Err(bad(
+            return Err(bad_value(
                 N,
                 format!("{} bytes for a {needed}-byte region", data.len()),
             ));
@@ -450,37 +367,25 @@ impl Device {
             if conv::accepts_directly(&native, layout) {
                 (Cow::Borrowed(&data[..needed]), layout)
             } else if native.compressed {
-                return Err(bad(N, "uncompressed data into a compressed texture"));
+                return Err(bad_value(N, "uncompressed data into a compressed texture"));
             } else {
                 let converted = pixel::convert(layout, native.upload, data, count)
-                    .ok_or_else(|| bad(N, "pixel data does not decode"))?;
+                    .ok_or_else(|| bad_value(N, "pixel data does not decode"))?;
                 (Cow::Owned(converted), native.upload)
             };
-        self.upload(
-            tex,
-            (level, face),
-            TextureRegion { origin, size },
-            upload,
-            &bytes,
-        );
+        self.upload(tex, (level, face), write.region, upload, &bytes);
         Ok(())
     }
 
     /// `WriteCompressedTexture`.
-    pub fn write_compressed_texture(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        origin: [u32; 3],
-        size: [u32; 3],
-        data: &[u8],
-    ) -> Result<(), SessionError> {
+    fn write_compressed_texture(&mut self, handle: TextureHandle, write: BlockWrite<'_>) -> R {
         const N: &str = "WriteCompressedTexture";
+        let (ImageRef { level, face }, data) = (write.at, write.bytes);
+        let TextureRegion { origin, size } = write.region;
         let t = self.textures.get(N, handle)?;
         let image = t
             .image(level, face)
-            .ok_or_else(|| bad(N, format!("level {level} face {face} is not defined")))?;
+            .ok_or_else(|| bad_value(N, format!("level {level} face {face} is not defined")))?;
         let tex = (t.name, t.target, t.kind);
         let native = conv::map_format(image.format, &self.features);
         if let Some((channels, signed)) = native.decode_rgtc {
@@ -491,28 +396,22 @@ impl Device {
                 .checked_mul(h.div_ceil(4))
                 .and_then(|b| b.checked_mul(8 * channels))
                 .filter(|b| b.checked_mul(layers).is_some_and(|all| all <= data.len()))
-                .ok_or_else(|| bad(N, "short RGTC data"))?;
+                .ok_or_else(|| bad_value(N, "short RGTC data"))?;
             let mut texels = Vec::with_capacity(w * h * channels * layers);
             for layer in 0..layers {
                 let blocks = data
                     .get(layer * block_bytes..(layer + 1) * block_bytes)
-                    .ok_or_else(|| bad(N, "short RGTC data"))?;
+                    .ok_or_else(|| bad_value(N, "short RGTC data"))?;
                 texels.extend(
                     pixel::decode_rgtc(blocks, w, h, channels, signed)
-                        .ok_or_else(|| bad(N, "short RGTC data"))?,
+                        .ok_or_else(|| bad_value(N, "short RGTC data"))?,
                 );
             }
-            self.upload(
-                tex,
-                (level, face),
-                TextureRegion { origin, size },
-                native.upload,
-                &texels,
-            );
+            self.upload(tex, (level, face), write.region, native.upload, &texels);
             return Ok(());
         }
         if !native.compressed {
-            return Err(bad(
+            return Err(bad_value(
                 N,
                 format!("{:?} is not a compressed format", image.format),
             ));
@@ -567,151 +466,11 @@ impl Device {
         Ok(())
     }
 
-    /// `GenerateMipmap`: fills `base+1..=max` with the level range set to `base..=max` for
-    /// the call, then restores the texture's own range.
-    pub fn generate_mipmap(
-        &mut self,
-        handle: TextureHandle,
-        base: u8,
-        max: u8,
-    ) -> Result<(), SessionError> {
-        let t = self.textures.get("GenerateMipmap", handle)?;
-        let (name, target, view) = (t.name, t.target, t.view);
-        if matches!(
-            target,
-            glow::TEXTURE_2D_MULTISAMPLE
-                | conv::TEXTURE_2D_MULTISAMPLE_ARRAY
-                | conv::TEXTURE_BUFFER
-        ) {
-            return Ok(());
-        }
-        self.bind_for_update(name, target);
-        // SAFETY: context current; the texture is bound to `target`; base/max level are ES
-        // 3.0 texture parameters; an incomplete base level is a GL error, not UB.
-        unsafe {
-            self.gl
-                .tex_parameter_i32(target, glow::TEXTURE_BASE_LEVEL, i32::from(base));
-            self.gl
-                .tex_parameter_i32(target, glow::TEXTURE_MAX_LEVEL, i32::from(max));
-            self.gl.generate_mipmap(target);
-            self.gl
-                .tex_parameter_i32(target, glow::TEXTURE_BASE_LEVEL, view.base_level as i32);
-            self.gl.tex_parameter_i32(
-                target,
-                glow::TEXTURE_MAX_LEVEL,
-                view.max_level.min(i32::MAX as u32) as i32,
-            );
-        }
-        Ok(())
-    }
-
-    /// `SetTextureView`: level range and swizzle, set only where they changed.
-    pub fn set_texture_view(
-        &mut self,
-        handle: TextureHandle,
-        view: TextureView,
-    ) -> Result<(), SessionError> {
-        let t = self.textures.get_mut("SetTextureView", handle)?;
-        let (name, target, old) = (t.name, t.target, t.view);
-        t.view = view;
-        if old == view || target == conv::TEXTURE_BUFFER {
-            return Ok(());
-        }
-        self.bind_for_update(name, target);
-        const SWIZZLES: [u32; 4] = [
-            glow::TEXTURE_SWIZZLE_R,
-            glow::TEXTURE_SWIZZLE_G,
-            glow::TEXTURE_SWIZZLE_B,
-            glow::TEXTURE_SWIZZLE_A,
-        ];
-        // SAFETY: context current; the texture is bound to `target`; ES 3.0 parameters with
-        // values from conv's maps (levels clamped to GLint).
-        unsafe {
-            if old.base_level != view.base_level {
-                self.gl.tex_parameter_i32(
-                    target,
-                    glow::TEXTURE_BASE_LEVEL,
-                    view.base_level.min(i32::MAX as u32) as i32,
-                );
-            }
-            if old.max_level != view.max_level {
-                self.gl.tex_parameter_i32(
-                    target,
-                    glow::TEXTURE_MAX_LEVEL,
-                    view.max_level.min(i32::MAX as u32) as i32,
-                );
-            }
-            for (i, pname) in SWIZZLES.into_iter().enumerate() {
-                if old.swizzle[i] != view.swizzle[i] {
-                    self.gl.tex_parameter_i32(
-                        target,
-                        pname,
-                        conv::map_swizzle(view.swizzle[i]) as i32,
-                    );
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// `SetTextureBuffer`.
-    pub fn set_texture_buffer(
-        &mut self,
-        handle: TextureHandle,
-        buffer: Option<BufferHandle>,
-        format: Format,
-        offset: u64,
-        size: u64,
-    ) -> Result<(), SessionError> {
-        const N: &str = "SetTextureBuffer";
-        let t = self.textures.get(N, handle)?;
-        let (name, target) = (t.name, t.target);
-        let buffer = match buffer {
-            Some(b) => {
-                let whole = self.buffers.get(N, b)?.size;
-                let size = if size == 0 {
-                    whole.saturating_sub(offset)
-                } else {
-                    size
-                };
-                Some((self.buffer_range(N, b, offset, size)?, size))
-            }
-            None => None,
-        };
-        if target != conv::TEXTURE_BUFFER {
-            return Ok(());
-        }
-        let internal = conv::map_format(format, &self.features).internal;
-        self.bind_for_update(name, target);
-        match (buffer, self.extra.tex_buffer_range) {
-            (Some((b, size)), Some(range)) => {
-                // SAFETY: context current; `range` is glTexBufferRange (present with texture
-                // buffers); the texture is bound to TEXTURE_BUFFER; the range lies in the
-                // buffer (checked); an unaligned offset is a GL error, not UB.
-                unsafe { range(target, internal, b.0.get(), offset as isize, size as isize) };
-            }
-            (b, _) => {
-                // SAFETY: context current; glTexBuffer exists with texture buffers; a live
-                // buffer or None.
-                unsafe { self.gl.tex_buffer(target, internal, b.map(|b| b.0)) };
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Device {
     /// `WriteTextureFromBuffer`: gathers the rows from the buffer (honouring its strides and
     /// byte order), then uploads them as `WriteTexture` would.
-    pub fn write_texture_from_buffer(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        layout: PixelLayout,
-        source: &tessera_wire::record::BufferPixels,
-    ) -> Result<(), SessionError> {
+    fn write_texture_from_buffer(&mut self, handle: TextureHandle, write: FromBuffer) -> R {
         const N: &str = "WriteTextureFromBuffer";
+        let FromBuffer { at, layout, source } = write;
         let region = source.region;
         let [w, h, d] = region.size.map(|v| v as u64);
         let px = pixel_size(layout.format, layout.ty) as u64;
@@ -721,13 +480,13 @@ impl Device {
         }
         let (rs, is) = (u64::from(source.row_stride), u64::from(source.image_stride));
         if (h > 1 && rs < row) || (d > 1 && is < rs.saturating_mul(h - 1).saturating_add(row)) {
-            return Err(bad(N, "row or image stride shorter than the data"));
+            return Err(bad_value(N, "row or image stride shorter than the data"));
         }
         let span = (d - 1)
             .checked_mul(is)
             .and_then(|a| (h - 1).checked_mul(rs).and_then(|b| a.checked_add(b)))
             .and_then(|a| a.checked_add(row))
-            .ok_or_else(|| bad(N, "region too large"))?;
+            .ok_or_else(|| bad_value(N, "region too large"))?;
         let raw = self.read_buffer_as(N, source.buffer, source.offset, span)?;
         let mut tight = Vec::with_capacity((row * h * d) as usize);
         for z in 0..d {
@@ -748,34 +507,36 @@ impl Device {
                 }
             }
         }
-        self.write_texture(
-            handle,
-            level,
-            face,
-            region.origin,
-            region.size,
+        let write = TextureWrite {
+            at,
+            region,
             layout,
-            &tight,
-        )
+            bytes: &tight,
+        };
+        self.write_texture(handle, write)
+    }
+
+    /// `WriteCompressedTextureFromBuffer`: reads the blocks from the buffer, then uploads
+    /// them as `WriteCompressedTexture` would.
+    fn write_blocks_from_buffer(&mut self, t: TextureHandle, at: ImageRef, src: BufferBlocks) -> R {
+        const N: &str = "WriteCompressedTextureFromBuffer";
+        let r = src.range;
+        let blocks = self.read_buffer_as(N, src.buffer, r.offset, r.size)?;
+        let (region, bytes) = (src.region, &blocks[..]);
+        self.write_compressed_texture(t, BlockWrite { at, region, bytes })
     }
 
     /// `ReadTexture`: reads a whole image through the scratch framebuffer, layer by layer,
     /// then converts to `layout`.
-    pub fn read_texture(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        layout: PixelLayout,
-        size: [u32; 3],
-    ) -> Result<Vec<u8>, SessionError> {
+    fn read_texture(&mut self, handle: TextureHandle, read: TextureReadback) -> Bytes {
         const N: &str = "ReadTexture";
         use tessera_wire::format::{FormatClass, PixelFormat, PixelType};
+        let (ImageRef { level, face }, layout, size) = (read.at, read.layout, read.size);
         let t = self.textures.get(N, handle)?;
         let (name, target, kind) = (t.name, t.target, t.kind);
         let image = t
             .image(level, face)
-            .ok_or_else(|| bad(N, format!("level {level} face {face} is not defined")))?;
+            .ok_or_else(|| bad_value(N, format!("level {level} face {face} is not defined")))?;
         let (width, rows, layers) = match kind {
             TextureKind::D1 => (size[0], 1, 1),
             TextureKind::D1Array => (size[0], 1, array_1d_layers([0; 3], size).1),
@@ -786,7 +547,7 @@ impl Device {
         };
         let count = width as usize * rows as usize * layers as usize;
         let out_size = crate::device::readback_size(count, layout)
-            .ok_or_else(|| bad(N, format!("a {size:?} read-back is too large")))?;
+            .ok_or_else(|| bad_value(N, format!("a {size:?} read-back is too large")))?;
         let native = conv::map_format(image.format, &self.features);
         let class = image.format.info().class;
         let read_layout = match class {
@@ -813,8 +574,8 @@ impl Device {
             || matches!(
                 target,
                 glow::TEXTURE_2D_MULTISAMPLE
-                    | conv::TEXTURE_2D_MULTISAMPLE_ARRAY
-                    | conv::TEXTURE_BUFFER
+                    | glow::TEXTURE_2D_MULTISAMPLE_ARRAY
+                    | glow::TEXTURE_BUFFER
             )
         {
             return Ok(vec![0; out_size]);
@@ -829,7 +590,7 @@ impl Device {
         self.shadow.bind_read_framebuffer(&self.gl, Some(scratch));
         self.disturbed |= dirty::FRAMEBUFFER;
         let raw_size = crate::device::readback_size(count, read_layout)
-            .ok_or_else(|| bad(N, format!("a {size:?} read-back is too large")))?;
+            .ok_or_else(|| bad_value(N, format!("a {size:?} read-back is too large")))?;
         let layer_bytes = raw_size / layers.max(1) as usize;
         let mut raw = vec![0u8; raw_size];
         let gl = &self.gl;
@@ -878,6 +639,124 @@ impl Device {
             gl.framebuffer_renderbuffer(glow::READ_FRAMEBUFFER, point, glow::RENDERBUFFER, None);
         }
         pixel::convert(read_layout, layout, &raw, count)
-            .ok_or_else(|| bad(N, "read-back conversion failed"))
+            .ok_or_else(|| bad_value(N, "read-back conversion failed"))
+    }
+
+    /// `GenerateMipmap`: fills `base+1..=max` with the level range set to `base..=max` for
+    /// the call, then restores the texture's own range.
+    fn generate_mipmap(&mut self, handle: TextureHandle, base: u8, max: u8) -> R {
+        let t = self.textures.get("GenerateMipmap", handle)?;
+        let (name, target, view) = (t.name, t.target, t.view);
+        if matches!(
+            target,
+            glow::TEXTURE_2D_MULTISAMPLE
+                | glow::TEXTURE_2D_MULTISAMPLE_ARRAY
+                | glow::TEXTURE_BUFFER
+        ) {
+            return Ok(());
+        }
+        self.bind_for_update(name, target);
+        // SAFETY: context current; the texture is bound to `target`; base/max level are ES
+        // 3.0 texture parameters; an incomplete base level is a GL error, not UB.
+        unsafe {
+            self.gl
+                .tex_parameter_i32(target, glow::TEXTURE_BASE_LEVEL, i32::from(base));
+            self.gl
+                .tex_parameter_i32(target, glow::TEXTURE_MAX_LEVEL, i32::from(max));
+            self.gl.generate_mipmap(target);
+            self.gl
+                .tex_parameter_i32(target, glow::TEXTURE_BASE_LEVEL, view.base_level as i32);
+            self.gl.tex_parameter_i32(
+                target,
+                glow::TEXTURE_MAX_LEVEL,
+                view.max_level.min(i32::MAX as u32) as i32,
+            );
+        }
+        Ok(())
+    }
+
+    /// `SetTextureView`: level range and swizzle, set only where they changed.
+    fn set_texture_view(&mut self, handle: TextureHandle, view: TextureView) -> R {
+        let t = self.textures.get_mut("SetTextureView", handle)?;
+        let (name, target, old) = (t.name, t.target, t.view);
+        t.view = view;
+        if old == view || target == glow::TEXTURE_BUFFER {
+            return Ok(());
+        }
+        self.bind_for_update(name, target);
+        const SWIZZLES: [u32; 4] = [
+            glow::TEXTURE_SWIZZLE_R,
+            glow::TEXTURE_SWIZZLE_G,
+            glow::TEXTURE_SWIZZLE_B,
+            glow::TEXTURE_SWIZZLE_A,
+        ];
+        // SAFETY: context current; the texture is bound to `target`; ES 3.0 parameters with
+        // values from conv's maps (levels clamped to GLint).
+        unsafe {
+            if old.base_level != view.base_level {
+                self.gl.tex_parameter_i32(
+                    target,
+                    glow::TEXTURE_BASE_LEVEL,
+                    view.base_level.min(i32::MAX as u32) as i32,
+                );
+            }
+            if old.max_level != view.max_level {
+                self.gl.tex_parameter_i32(
+                    target,
+                    glow::TEXTURE_MAX_LEVEL,
+                    view.max_level.min(i32::MAX as u32) as i32,
+                );
+            }
+            for (i, pname) in SWIZZLES.into_iter().enumerate() {
+                if old.swizzle[i] != view.swizzle[i] {
+                    self.gl.tex_parameter_i32(
+                        target,
+                        pname,
+                        conv::map_swizzle(view.swizzle[i]) as i32,
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `SetTextureBuffer`.
+    fn set_texture_buffer(&mut self, handle: TextureHandle, texels: TexelBuffer) -> R {
+        const N: &str = "SetTextureBuffer";
+        let (buffer, format) = (texels.buffer, texels.format);
+        let BufferRange { offset, size } = texels.range;
+        let t = self.textures.get(N, handle)?;
+        let (name, target) = (t.name, t.target);
+        let buffer = match buffer {
+            Some(b) => {
+                let whole = self.buffers.get(N, b)?.size;
+                let size = if size == 0 {
+                    whole.saturating_sub(offset)
+                } else {
+                    size
+                };
+                Some((self.buffers.get_range(N, b, offset, size)?.name, size))
+            }
+            None => None,
+        };
+        if target != glow::TEXTURE_BUFFER {
+            return Ok(());
+        }
+        let internal = conv::map_format(format, &self.features).internal;
+        self.bind_for_update(name, target);
+        match (buffer, self.extra.tex_buffer_range) {
+            (Some((b, size)), Some(range)) => {
+                // SAFETY: context current; `range` is glTexBufferRange (present with texture
+                // buffers); the texture is bound to TEXTURE_BUFFER; the range lies in the
+                // buffer (checked); an unaligned offset is a GL error, not UB.
+                unsafe { range(target, internal, b.0.get(), offset as isize, size as isize) };
+            }
+            (b, _) => {
+                // SAFETY: context current; glTexBuffer exists with texture buffers; a live
+                // buffer or None.
+                unsafe { self.gl.tex_buffer(target, internal, b.map(|b| b.0)) };
+            }
+        }
+        Ok(())
     }
 }

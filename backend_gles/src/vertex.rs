@@ -14,7 +14,7 @@ use tessera_wire::SessionError;
 use tessera_wire::format::{AttribType, VertexFormat};
 use tessera_wire::handle::{BufferHandle, Handle, RawHandle};
 
-use crate::device::Device;
+use crate::device::GlesPipe;
 
 /// What a converted copy was built from: source buffer, its version, offset, stride, type.
 pub(crate) type BgraKey = (RawHandle, u64, u64, u32, AttribType);
@@ -45,7 +45,7 @@ pub(crate) fn swap_bgra(bytes: &mut [u8], offset: usize, stride: usize, ty: Attr
     }
 }
 
-impl Device {
+impl GlesPipe {
     /// The buffer a `GL_BGRA` attribute at `index` reads: a converted copy of `buffer`,
     /// rebuilt if it is out of date.
     pub(crate) fn bgra_buffer(

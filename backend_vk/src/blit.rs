@@ -8,28 +8,41 @@
 
 use ash::vk;
 use tessera_wire::SessionError;
+use tessera_wire::dispatch::{BlitArgs, R};
 use tessera_wire::handle::TextureHandle;
-use tessera_wire::record::{ReadSource, blit_mask};
-use tessera_wire::state::{MAX_DRAW_BUFFERS, Rect, Region};
+use tessera_wire::record::{ReadSource, TextureCopy, blit_mask};
+use tessera_wire::state::{MAX_DRAW_BUFFERS, Rect};
 
-use crate::command::ContextState;
-use crate::device::{Device, Missing};
+use crate::command::VkContext;
+use crate::conv::NativeFormat;
+use crate::device::{Missing, VkPipe};
 use crate::framebuffer::ImageRef;
-use crate::image::{ImageSource, transition};
+use crate::image::{ImageSource, resolve_of, transition};
 
-impl Device {
+/// What a blit reads of one side's image.
+struct BlitSide {
+    image: vk::Image,
+    native: NativeFormat,
+    /// The level's extent.
+    extent: [u32; 3],
+    samples: vk::SampleCountFlags,
+    /// The array layer and the z of the slice (a 3D image's layers are its slices).
+    layer: u32,
+    z: i32,
+}
+
+impl VkPipe {
     // ---- Blits ----
 
     /// `Blit`: from a read source into the context's draw buffers.
-    pub fn blit(
-        &mut self,
-        ctx: &mut ContextState,
-        src: &ReadSource,
-        regions: &[Region; 2],
-        mask: u8,
-        linear: bool,
-    ) -> Result<(), SessionError> {
+    pub fn blit_framebuffer(&mut self, ctx: &mut VkContext, blit: BlitArgs) -> R {
         const N: &str = "Blit";
+        let BlitArgs {
+            src,
+            regions,
+            mask,
+            linear,
+        } = blit;
         let Some(target) = self.ctx_target(ctx)? else {
             return Ok(());
         };
@@ -45,7 +58,7 @@ impl Device {
         };
         self.end_pass()?;
         if mask & blit_mask::COLOR != 0 {
-            let Some(from) = self.read_ref(N, src)? else {
+            let Some(from) = self.read_ref(N, &src)? else {
                 return Ok(());
             };
             for i in 0..MAX_DRAW_BUFFERS {
@@ -78,18 +91,11 @@ impl Device {
     }
 
     /// `CopyTexture`: a framebuffer rectangle into one image of a texture.
-    pub fn copy_texture(
-        &mut self,
-        texture: TextureHandle,
-        level: u8,
-        face: u8,
-        src: &ReadSource,
-        origin: [u32; 3],
-        rect: Rect,
-    ) -> Result<(), SessionError> {
+    pub fn copy_to_texture(&mut self, t: TextureHandle, level: u8, face: u8, c: TextureCopy) -> R {
         const N: &str = "CopyTexture";
-        let kind = self.textures.get(N, texture)?.kind;
-        let Some(r) = self.read_ref(N, src)? else {
+        let TextureCopy { src, origin, rect } = c;
+        let kind = self.textures.get(N, t)?.kind;
+        let Some(r) = self.read_ref(N, &src)? else {
             return Ok(());
         };
         if rect.width <= 0 || rect.height <= 0 {
@@ -97,7 +103,7 @@ impl Device {
         }
         self.end_pass()?;
         let dst = ImageRef {
-            src: ImageSource::Texture(texture),
+            src: ImageSource::Texture(t),
             level: u32::from(level),
             layer: match kind {
                 tessera_wire::format::TextureKind::Cube => u32::from(face),
@@ -131,6 +137,29 @@ impl Device {
         self.blit_images(r, src_region, dst, dst_region, z, vk::Filter::NEAREST, None)
     }
 
+    /// One side of a blit; `None` where the image or its level does not exist.
+    fn blit_side(
+        &mut self,
+        record: &'static str,
+        r: &ImageRef,
+    ) -> Result<Option<BlitSide>, SessionError> {
+        let Some(s) = self.image_mut(record, r.src)? else {
+            return Ok(None);
+        };
+        if r.level >= s.levels {
+            return Ok(None);
+        }
+        let (layer, z) = s.slice(r.layer);
+        Ok(Some(BlitSide {
+            image: s.image,
+            native: s.native,
+            extent: s.level_extent(r.level),
+            samples: s.samples,
+            layer,
+            z,
+        }))
+    }
+
     /// Copies (or scales) a region between two images: `vkCmdCopyImage` when the formats
     /// are equal and nothing scales, else `vkCmdBlitImage`. Regions are clipped to both
     /// images (and to `clip` on the destination).
@@ -149,36 +178,14 @@ impl Device {
         let raw = self.raw.clone();
         self.transfer_begin();
         let cmd = self.rec.cmd;
-        let (src_image, src_native, src_extent, src_samples, (src_layer, src_z)) = {
-            let Some(s) = self.image_mut(N, from.src)? else {
-                return Ok(());
-            };
-            if from.level >= s.levels {
-                return Ok(());
-            }
-            (
-                s.image,
-                s.native,
-                s.level_extent(from.level),
-                s.samples,
-                s.slice(from.layer),
-            )
+        let Some(source) = self.blit_side(N, &from)? else {
+            return Ok(());
         };
-        let (dst_image, dst_native, dst_extent, (dst_layer, slice_z)) = {
-            let Some(d) = self.image_mut(N, to.src)? else {
-                return Ok(());
-            };
-            if to.level >= d.levels {
-                return Ok(());
-            }
-            (
-                d.image,
-                d.native,
-                d.level_extent(to.level),
-                d.slice(to.layer),
-            )
+        let Some(dest) = self.blit_side(N, &to)? else {
+            return Ok(());
         };
-        let dst_z = dst_z + slice_z;
+        let dst_z = dst_z + dest.z;
+        let (src_image, dst_image) = (source.image, dest.image);
         // Clip the destination to its image and the scissor, mapping back to the source.
         let [sx0, sy0, sx1, sy1] = src.map(f64::from);
         let [dx0, dy0, dx1, dy1] = dst.map(f64::from);
@@ -186,8 +193,8 @@ impl Device {
         let mut hi = [dx0.max(dx1), dy0.max(dy1)];
         lo = [lo[0].max(0.0), lo[1].max(0.0)];
         hi = [
-            hi[0].min(f64::from(dst_extent[0])),
-            hi[1].min(f64::from(dst_extent[1])),
+            hi[0].min(f64::from(dest.extent[0])),
+            hi[1].min(f64::from(dest.extent[1])),
         ];
         if let Some(c) = clip {
             lo = [lo[0].max(f64::from(c.x)), lo[1].max(f64::from(c.y))];
@@ -219,10 +226,10 @@ impl Device {
         ]
         .map(|v| v.round() as i32);
         let s = [
-            s[0].clamp(0, src_extent[0] as i32),
-            s[1].clamp(0, src_extent[1] as i32),
-            s[2].clamp(0, src_extent[0] as i32),
-            s[3].clamp(0, src_extent[1] as i32),
+            s[0].clamp(0, source.extent[0] as i32),
+            s[1].clamp(0, source.extent[1] as i32),
+            s[2].clamp(0, source.extent[0] as i32),
+            s[3].clamp(0, source.extent[1] as i32),
         ];
         let d = [nx0, ny0, nx1, ny1].map(|v| v as i32);
         if s[0] == s[2] || s[1] == s[3] {
@@ -243,7 +250,7 @@ impl Device {
         if let Some(dt) = self.image_mut(N, to.src)? {
             transition(&raw, cmd, dt, dst_layout);
         }
-        let aspect = src_native.aspect() & dst_native.aspect();
+        let aspect = source.native.aspect() & dest.native.aspect();
         let layers = |r: &ImageRef, layer: u32| vk::ImageSubresourceLayers {
             aspect_mask: aspect,
             mip_level: r.level,
@@ -251,67 +258,52 @@ impl Device {
             layer_count: 1,
         };
         let unscaled = (s[2] - s[0]) == (d[2] - d[0]) && (s[3] - s[1]) == (d[3] - d[1]);
-        if src_samples != vk::SampleCountFlags::TYPE_1 {
-            if !unscaled || src_native.vk != dst_native.vk || s[0] > s[2] || s[1] > s[3] {
+        // The region of an unscaled copy or resolve.
+        let copy = vk::ImageCopy {
+            src_subresource: layers(&from, source.layer),
+            src_offset: vk::Offset3D {
+                x: s[0],
+                y: s[1],
+                z: source.z,
+            },
+            dst_subresource: layers(&to, dest.layer),
+            dst_offset: vk::Offset3D {
+                x: d[0],
+                y: d[1],
+                z: dst_z,
+            },
+            extent: vk::Extent3D {
+                width: (s[2] - s[0]) as u32,
+                height: (s[3] - s[1]) as u32,
+                depth: 1,
+            },
+        };
+        if source.samples != vk::SampleCountFlags::TYPE_1 {
+            if !unscaled || source.native.vk != dest.native.vk || s[0] > s[2] || s[1] > s[3] {
                 self.report(
                     Missing::Blit,
                     "multisampled blits that scale, flip or convert are not supported: skipped",
                 );
                 return Ok(());
             }
-            let region = vk::ImageResolve {
-                src_subresource: layers(&from, src_layer),
-                src_offset: vk::Offset3D {
-                    x: s[0],
-                    y: s[1],
-                    z: src_z,
-                },
-                dst_subresource: layers(&to, dst_layer),
-                dst_offset: vk::Offset3D {
-                    x: d[0],
-                    y: d[1],
-                    z: dst_z,
-                },
-                extent: vk::Extent3D {
-                    width: (s[2] - s[0]) as u32,
-                    height: (s[3] - s[1]) as u32,
-                    depth: 1,
-                },
-            };
+            let region = resolve_of(copy);
             // SAFETY: recording outside a render pass; images in the layouts set above;
             // equal formats; regions inside both images (clipped above).
             unsafe {
                 raw.cmd_resolve_image(cmd, src_image, src_layout, dst_image, dst_layout, &[region])
             };
-        } else if unscaled && s[0] < s[2] && s[1] < s[3] && src_native.vk == dst_native.vk {
-            let region = vk::ImageCopy {
-                src_subresource: layers(&from, src_layer),
-                src_offset: vk::Offset3D {
-                    x: s[0],
-                    y: s[1],
-                    z: src_z,
-                },
-                dst_subresource: layers(&to, dst_layer),
-                dst_offset: vk::Offset3D {
-                    x: d[0],
-                    y: d[1],
-                    z: dst_z,
-                },
-                extent: vk::Extent3D {
-                    width: (s[2] - s[0]) as u32,
-                    height: (s[3] - s[1]) as u32,
-                    depth: 1,
-                },
-            };
+        } else if unscaled && s[0] < s[2] && s[1] < s[3] && source.native.vk == dest.native.vk {
             // SAFETY: as above; equal formats, unscaled regions inside both images.
             unsafe {
-                raw.cmd_copy_image(cmd, src_image, src_layout, dst_image, dst_layout, &[region])
+                raw.cmd_copy_image(cmd, src_image, src_layout, dst_image, dst_layout, &[copy])
             };
         } else {
-            let blit_ok = src_native
+            let blit_ok = source
+                .native
                 .features
                 .contains(vk::FormatFeatureFlags::BLIT_SRC)
-                && dst_native
+                && dest
+                    .native
                     .features
                     .contains(vk::FormatFeatureFlags::BLIT_DST);
             if !blit_ok {
@@ -321,32 +313,25 @@ impl Device {
                 );
                 return Ok(());
             }
-            let filter = if src_native.linear_filter() && !src_native.is_depth_stencil() {
+            let filter = if source.native.linear_filter() && !source.native.is_depth_stencil() {
                 filter
             } else {
                 vk::Filter::NEAREST
             };
+            // From the copy region's corners to the opposite ones, flipped as they are.
             let region = vk::ImageBlit {
-                src_subresource: layers(&from, src_layer),
+                src_subresource: copy.src_subresource,
                 src_offsets: [
-                    vk::Offset3D {
-                        x: s[0],
-                        y: s[1],
-                        z: src_z,
-                    },
+                    copy.src_offset,
                     vk::Offset3D {
                         x: s[2],
                         y: s[3],
-                        z: src_z + 1,
+                        z: source.z + 1,
                     },
                 ],
-                dst_subresource: layers(&to, dst_layer),
+                dst_subresource: copy.dst_subresource,
                 dst_offsets: [
-                    vk::Offset3D {
-                        x: d[0],
-                        y: d[1],
-                        z: dst_z,
-                    },
+                    copy.dst_offset,
                     vk::Offset3D {
                         x: d[2],
                         y: d[3],

@@ -15,12 +15,14 @@ use std::collections::HashMap;
 
 use ash::vk;
 use tessera_wire::SessionError;
+use tessera_wire::dispatch::{ClearArgs, R};
 use tessera_wire::record::{ClearValue, clear_mask};
 use tessera_wire::state::MAX_DRAW_BUFFERS;
 
-use crate::command::{ContextState, Pending, same_target};
-use crate::device::{Device, Missing, backend_bug, count, vk_error};
+use crate::command::{Pending, VkContext, same_target};
+use crate::device::{Missing, VkPipe, backend_bug};
 use crate::framebuffer::Target;
+use crate::pipeline::{PipelineStates, shader_stage};
 use crate::spirv::NumClass;
 
 /// The built-in clear program's vertex stage (glslangValidator -V of):
@@ -100,6 +102,22 @@ pub(crate) struct ClearCache {
     pipelines: HashMap<ClearKey, vk::Pipeline>,
 }
 
+/// The colour clears that write something under `write_mask` (four bits per draw buffer):
+/// (draw buffer, value, attachment index, the draw buffer's write bits).
+fn written_colors<'a>(
+    colors: &'a [Option<ClearValue>; MAX_DRAW_BUFFERS],
+    target: &'a Target,
+    write_mask: u32,
+) -> impl Iterator<Item = (usize, &'a ClearValue, u8, u32)> + 'a {
+    colors.iter().enumerate().filter_map(move |(i, c)| {
+        let write = (write_mask >> (4 * i)) & 0xf;
+        match (c, target.slot[i]) {
+            (Some(c), Some(at)) if write != 0 => Some((i, c, at, write)),
+            _ => None,
+        }
+    })
+}
+
 impl ClearCache {
     /// Destroys everything (the device is idle).
     pub fn destroy(&mut self, raw: &ash::Device) {
@@ -126,13 +144,9 @@ impl ClearCache {
 /// Push constants of the clear program: colour, then depth.
 const CLEAR_PUSH: u32 = 20;
 
-impl Device {
+impl VkPipe {
     /// The scissored part of a target (the whole target without the scissor test).
-    pub(crate) fn scissor_rect(
-        &self,
-        ctx: &ContextState,
-        extent: vk::Extent2D,
-    ) -> Option<vk::Rect2D> {
+    pub(crate) fn scissor_rect(&self, ctx: &VkContext, extent: vk::Extent2D) -> Option<vk::Rect2D> {
         let raster = self.interned.raster.value(ctx.raster);
         let (w, h) = (extent.width as i32, extent.height as i32);
         let (x0, y0, x1, y1) = if raster.scissor {
@@ -155,15 +169,14 @@ impl Device {
         })
     }
 
-    /// `Clear`.
-    pub fn clear(
-        &mut self,
-        ctx: &mut ContextState,
-        mask: u16,
-        color: [f32; 4],
-        depth: f32,
-        stencil: u8,
-    ) -> Result<(), SessionError> {
+    /// `Clear`: the draw buffers, depth and stencil its mask names.
+    pub fn clear_framebuffer(&mut self, ctx: &mut VkContext, clear: ClearArgs) -> R {
+        let ClearArgs {
+            mask,
+            color,
+            depth,
+            stencil,
+        } = clear;
         let mut values = [None; MAX_DRAW_BUFFERS];
         for (i, v) in values.iter_mut().enumerate() {
             if mask & (1 << i) != 0 {
@@ -175,13 +188,8 @@ impl Device {
         self.clear_values(ctx, values, d, s)
     }
 
-    /// `ClearBuffer`.
-    pub fn clear_buffer(
-        &mut self,
-        ctx: &mut ContextState,
-        draw_buffer: u8,
-        value: ClearValue,
-    ) -> Result<(), SessionError> {
+    /// `ClearBuffer`: one draw buffer, or depth and stencil.
+    pub fn clear_draw_buffer(&mut self, ctx: &mut VkContext, index: u8, value: ClearValue) -> R {
         let mut values = [None; MAX_DRAW_BUFFERS];
         let (mut d, mut s) = (None, None);
         match value {
@@ -189,7 +197,7 @@ impl Device {
             ClearValue::Stencil(v) => s = Some(v),
             ClearValue::DepthStencil(dv, sv) => (d, s) = (Some(dv), Some(sv)),
             v => {
-                if let Some(slot) = values.get_mut(usize::from(draw_buffer)) {
+                if let Some(slot) = values.get_mut(usize::from(index)) {
                     *slot = Some(v);
                 }
             }
@@ -199,7 +207,7 @@ impl Device {
 
     fn clear_values(
         &mut self,
-        ctx: &mut ContextState,
+        ctx: &mut VkContext,
         colors: [Option<ClearValue>; MAX_DRAW_BUFFERS],
         depth: Option<f32>,
         stencil: Option<u8>,
@@ -215,14 +223,7 @@ impl Device {
         let full = rect.offset.x == 0 && rect.offset.y == 0 && rect.extent == target.extent;
         let mut values: Vec<Option<vk::ClearValue>> = vec![None; target.images.len()];
         let mut masked = false;
-        for (i, c) in colors.iter().enumerate() {
-            let (Some(c), Some(at)) = (c, target.slot[i]) else {
-                continue;
-            };
-            let write = (blend.color_write_mask >> (4 * i)) & 0xf;
-            if write == 0 {
-                continue;
-            }
+        for (i, c, at, write) in written_colors(&colors, &target, blend.color_write_mask) {
             masked |= write != 0xf;
             let class = target.class[i];
             let value = match (*c, class) {
@@ -367,33 +368,19 @@ impl Device {
     ) -> Result<(vk::Pipeline, vk::PipelineLayout), SessionError> {
         let pass_key = *self.pipes.compat.value(key.pass);
         let n = pass_key.color_count();
-        let make = |dev: &mut Device, code: &[u32]| {
-            let info = vk::ShaderModuleCreateInfo::default().code(code);
-            // SAFETY: a whole SPIR-V module (compiled by glslangValidator, or built by
-            // spirv::clear_fragment).
-            let m = unsafe { dev.raw.create_shader_module(&info, None) }
-                .map_err(|e| vk_error("vkCreateShaderModule", e))?;
-            count(&dev.stats.shader_modules);
-            Ok::<_, SessionError>(m)
-        };
+        // Whole SPIR-V modules (compiled by glslangValidator, or built by
+        // spirv::clear_fragment).
         if self.clears.vertex.is_none() {
-            self.clears.vertex = Some(make(self, CLEAR_VS)?);
+            let m = self.shader_module(CLEAR_VS);
+            self.clears.vertex = Some(m.map_err(SessionError::Backend)?);
         }
         if self.clears.fragments[n].is_none() {
-            self.clears.fragments[n] = Some(make(self, &crate::spirv::clear_fragment(n as u32))?);
+            let m = self.shader_module(&crate::spirv::clear_fragment(n as u32));
+            self.clears.fragments[n] = Some(m.map_err(SessionError::Backend)?);
         }
         if self.clears.layout.is_none() {
-            let ranges = [vk::PushConstantRange {
-                stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
-                offset: 0,
-                size: CLEAR_PUSH,
-            }];
-            let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
-            // SAFETY: a valid create info: one push-constant range, no sets.
-            let l = unsafe { self.raw.create_pipeline_layout(&info, None) }
-                .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
-            count(&self.stats.pipeline_layouts);
-            self.clears.layout = Some(l);
+            let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+            self.clears.layout = Some(self.pipeline_layout(&[], stages, CLEAR_PUSH)?);
         }
         let (Some(vs), Some(fs), Some(layout)) = (
             self.clears.vertex,
@@ -407,29 +394,10 @@ impl Device {
         }
         let pass = self.render_pass(&pass_key)?;
         let stages = [
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::VERTEX)
-                .module(vs)
-                .name(c"main"),
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::FRAGMENT)
-                .module(fs)
-                .name(c"main"),
+            shader_stage(vk::ShaderStageFlags::VERTEX, vs),
+            shader_stage(vk::ShaderStageFlags::FRAGMENT, fs),
         ];
-        let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
-        let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-        let viewport = vk::PipelineViewportStateCreateInfo::default()
-            .viewport_count(1)
-            .scissor_count(1);
-        let rasterization = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .line_width(1.0);
         let sample_mask = [u32::MAX];
-        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(pass_key.samples)
-            .sample_mask(&sample_mask);
         let stencil_face = vk::StencilOpState {
             fail_op: vk::StencilOp::REPLACE,
             pass_op: vk::StencilOp::REPLACE,
@@ -440,52 +408,46 @@ impl Device {
             reference: 0,
         };
         let has_ds = pass_key.depth_stencil != vk::Format::UNDEFINED;
-        let depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
-            .depth_test_enable(key.depth && has_ds)
-            .depth_write_enable(key.depth && has_ds)
-            .depth_compare_op(vk::CompareOp::ALWAYS)
-            .stencil_test_enable(key.stencil != 0 && has_ds)
-            .front(stencil_face)
-            .back(stencil_face)
-            .max_depth_bounds(1.0);
         let mut attachments = [vk::PipelineColorBlendAttachmentState::default(); MAX_DRAW_BUFFERS];
         for (i, a) in attachments.iter_mut().enumerate().take(n) {
             *a = vk::PipelineColorBlendAttachmentState::default().color_write_mask(
                 vk::ColorComponentFlags::from_raw((key.masks >> (4 * i)) & 0xf),
             );
         }
-        let color_blend =
-            vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments[..n]);
+        // A full-screen triangle list, no vertex input.
+        let states = PipelineStates {
+            stages: &stages,
+            vertex_input: vk::PipelineVertexInputStateCreateInfo::default(),
+            input_assembly: vk::PipelineInputAssemblyStateCreateInfo::default()
+                .topology(vk::PrimitiveTopology::TRIANGLE_LIST),
+            viewport: vk::PipelineViewportStateCreateInfo::default()
+                .viewport_count(1)
+                .scissor_count(1),
+            rasterization: vk::PipelineRasterizationStateCreateInfo::default()
+                .polygon_mode(vk::PolygonMode::FILL)
+                .cull_mode(vk::CullModeFlags::NONE)
+                .line_width(1.0),
+            multisample: vk::PipelineMultisampleStateCreateInfo::default()
+                .rasterization_samples(pass_key.samples)
+                .sample_mask(&sample_mask),
+            depth_stencil: vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(key.depth && has_ds)
+                .depth_write_enable(key.depth && has_ds)
+                .depth_compare_op(vk::CompareOp::ALWAYS)
+                .stencil_test_enable(key.stencil != 0 && has_ds)
+                .front(stencil_face)
+                .back(stencil_face)
+                .max_depth_bounds(1.0),
+            color_blend: vk::PipelineColorBlendStateCreateInfo::default()
+                .attachments(&attachments[..n]),
+        };
         let dynamic_states = [
             vk::DynamicState::VIEWPORT,
             vk::DynamicState::SCISSOR,
             vk::DynamicState::STENCIL_REFERENCE,
         ];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex_input)
-            .input_assembly_state(&input_assembly)
-            .viewport_state(&viewport)
-            .rasterization_state(&rasterization)
-            .multisample_state(&multisample)
-            .depth_stencil_state(&depth_stencil)
-            .color_blend_state(&color_blend)
-            .dynamic_state(&dynamic)
-            .layout(layout)
-            .render_pass(pass)
-            .subpass(0);
-        // SAFETY: every pointer in `info` refers to locals alive for the call; the modules,
-        // layout and render pass are live.
-        let created = unsafe {
-            self.raw
-                .create_graphics_pipelines(self.pipes.cache, &[info], None)
-        };
-        let pipeline = match created {
-            Ok(p) => p[0],
-            Err((_, e)) => return Err(vk_error("vkCreateGraphicsPipelines", e)),
-        };
-        count(&self.stats.pipelines);
+        // The modules, layout and render pass are live.
+        let pipeline = self.create_pipeline(&states, &dynamic_states, layout, pass)?;
         self.clears.pipelines.insert(key, pipeline);
         Ok((pipeline, layout))
     }
@@ -498,7 +460,7 @@ impl Device {
     )]
     fn draw_clear(
         &mut self,
-        ctx: &ContextState,
+        ctx: &VkContext,
         target: &Target,
         rect: vk::Rect2D,
         colors: &[Option<ClearValue>; MAX_DRAW_BUFFERS],
@@ -515,14 +477,7 @@ impl Device {
         let mut masks = 0u32;
         let mut color = [0.0f32; 4];
         let mut integer = Vec::new();
-        for (i, c) in colors.iter().enumerate() {
-            let (Some(c), Some(at)) = (c, target.slot[i]) else {
-                continue;
-            };
-            let write = (blend.color_write_mask >> (4 * i)) & 0xf;
-            if write == 0 {
-                continue;
-            }
+        for (i, c, at, write) in written_colors(colors, target, blend.color_write_mask) {
             match (target.class[i], c) {
                 (NumClass::Float, ClearValue::Float(v)) => {
                     masks |= write << (4 * i);

@@ -1,8 +1,9 @@
 //! Contexts and verbs: each Tessera context's *desired* state, the state of the command
-//! buffer being recorded, and the verbs that reconcile the two (`Draw`, `DrawIndexed`,
-//! `Clear`, `ClearBuffer`, `Blit`).
+//! buffer being recorded, and the verbs that reconcile the two: the `DrawPipe` methods
+//! (`Draw`, `DrawIndexed`; `Clear` and `ClearBuffer` in `clear.rs`, `Blit` in `blit.rs`),
+//! with `Flush`, `Finish` and `Present`, which submit (`frame.rs`).
 //!
-//! `Bind*` and `Set*` records only store values in the current [`ContextState`]. A draw then
+//! `Bind*` and `Set*` records only store values in the current [`VkContext`]. A draw then
 //! (1) resolves what its descriptors read, making sampled images shader-readable and creating
 //! placeholders, all outside a render pass; (2) begins the render pass of its target unless
 //! it is already open; (3) finds its pipeline (a hash lookup; created only on a miss);
@@ -26,13 +27,14 @@
 use ash::vk;
 use tessera_wire::SessionError;
 use tessera_wire::context::DesiredState;
+use tessera_wire::dispatch::{BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawPipe, R};
 use tessera_wire::format::{IndexType, Topology};
-use tessera_wire::handle::BufferHandle;
-use tessera_wire::record::FramebufferRef;
+use tessera_wire::handle::{BufferHandle, SurfaceHandle};
+use tessera_wire::record::{ClearValue, FramebufferRef};
 use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS};
 
 use crate::conv;
-use crate::device::{Device, Missing, backend_bug};
+use crate::device::{Missing, VkPipe, backend_bug};
 use crate::framebuffer::Target;
 use crate::image::transition;
 use crate::memory::Slice;
@@ -42,7 +44,7 @@ use crate::spirv::NumClass;
 /// The state one Tessera context wants: what its records set, with the CSOs as interned
 /// ids, and where its uniform and generic-attribute data were last written. Nothing here
 /// is marked dirty: a verb compares what it needs with the command buffer's state.
-pub(crate) struct ContextState {
+pub(crate) struct VkContext {
     pub desired: DesiredState,
     /// Interned CSO ids.
     pub blend: u32,
@@ -55,7 +57,7 @@ pub(crate) struct ContextState {
     pub generic_at: Option<(u64, Slice)>,
 }
 
-impl ContextState {
+impl VkContext {
     /// A context at GL's initial state (CSO id 0 is each kind's default value, interned
     /// first at device creation).
     pub fn new() -> Self {
@@ -68,13 +70,6 @@ impl ContextState {
             uniform_at: None,
             generic_at: None,
         }
-    }
-
-    /// New uniform bytes for the bound program.
-    pub fn set_uniforms(&mut self, data: &[u8]) {
-        self.desired.uniforms.clear();
-        self.desired.uniforms.extend_from_slice(data);
-        self.uniform_at = None;
     }
 }
 
@@ -182,28 +177,234 @@ enum Indices {
     Arena(Slice, vk::IndexType),
 }
 
-impl Device {
+impl DrawPipe for VkPipe {
+    /// `Draw`.
+    fn draw(&mut self, ctx: &mut VkContext, draw: DrawArgs) -> R {
+        let (topology, first, count, instances) =
+            (draw.topology, draw.first, draw.count, draw.instances);
+        if count == 0 || instances == 0 {
+            return Ok(());
+        }
+        let native = conv::map_topology(topology);
+        let (native, indices) = match topology {
+            Topology::LineLoop if count >= 2 => {
+                let s = self.arena(u64::from(count + 1) * 4, 4)?;
+                let idx: Vec<u8> = (first..first + count)
+                    .chain([first])
+                    .flat_map(u32::to_le_bytes)
+                    .collect();
+                s.write(&idx);
+                (native, Indices::Arena(s, vk::IndexType::UINT32))
+            }
+            Topology::TriangleFan if !self.tiers.triangle_fans => {
+                if count < 3 {
+                    return Ok(());
+                }
+                let idx: Vec<u8> = (1..count - 1)
+                    .flat_map(|k| [first, first + k, first + k + 1])
+                    .flat_map(u32::to_le_bytes)
+                    .collect();
+                let s = self.arena(idx.len() as u64, 4)?;
+                s.write(&idx);
+                (
+                    vk::PrimitiveTopology::TRIANGLE_LIST,
+                    Indices::Arena(s, vk::IndexType::UINT32),
+                )
+            }
+            _ => (native, Indices::None),
+        };
+        let n = match &indices {
+            Indices::Arena(..) if topology == Topology::LineLoop => count + 1,
+            Indices::Arena(..) => (count - 2) * 3,
+            _ => count,
+        };
+        let extent = DrawExtent {
+            vertices: Some(first.saturating_add(count)),
+            instances,
+        };
+        if !self.prepare(ctx, native, &indices, false, extent)? {
+            return Ok(());
+        }
+        // SAFETY: recording inside the target's pass with a pipeline, descriptors, vertex
+        // buffers (and, for emulated topologies, an index buffer of `n` indices) bound by
+        // `prepare`.
+        unsafe {
+            match indices {
+                Indices::None => self.raw.cmd_draw(self.rec.cmd, n, instances, first, 0),
+                _ => self
+                    .raw
+                    .cmd_draw_indexed(self.rec.cmd, n, instances, 0, 0, 0),
+            }
+        }
+        crate::device::count(&self.stats.draws);
+        Ok(())
+    }
+
+    /// `DrawIndexed`.
+    fn draw_indexed(&mut self, ctx: &mut VkContext, draw: DrawIndexedArgs) -> R {
+        const N: &str = "DrawIndexed";
+        let (topology, index_type, offset) = (draw.topology, draw.index_type, draw.offset);
+        let (count, instances, base_vertex) = (draw.count, draw.instances, draw.base_vertex);
+        if count == 0 || instances == 0 {
+            return Ok(());
+        }
+        let size = u64::from(index_type.size());
+        let bytes = u64::from(count) * size;
+        let buffer = match ctx
+            .desired
+            .index_buffer
+            .map(|b| self.buffers.get_range(N, b, offset, bytes))
+        {
+            Some(Ok(b)) => b.owned.buffer,
+            _ => {
+                log::warn!(
+                    "tessera-backend-vk: DrawIndexed reads outside its index buffer: skipped"
+                );
+                return Ok(());
+            }
+        };
+        let (enabled, restart_index) = ctx.desired.primitive_restart;
+        let widen = index_type == IndexType::U8 && !self.tiers.index_u8;
+        let rewrite = enabled && restart_index != conv::max_index(index_type);
+        let (buffer, offset, index_type) = if widen || rewrite {
+            let Some(ib) = ctx.desired.index_buffer else {
+                return Ok(());
+            };
+            match self.rewrite_indices(
+                ib,
+                offset,
+                count,
+                index_type,
+                widen,
+                enabled.then_some(restart_index),
+            )? {
+                Some(s) => s,
+                None => return Ok(()),
+            }
+        } else {
+            (buffer, offset, index_type)
+        };
+        let size = u64::from(index_type.size());
+        let bytes = u64::from(count) * size;
+        let ty = conv::map_index_type(index_type);
+        let native = conv::map_topology(topology);
+        // Emulations copy indices on the GPU into the arena (outside the pass).
+        let (native, indices, n) = match topology {
+            Topology::LineLoop if count >= 2 => {
+                let s = self.arena(bytes + size, 4)?;
+                let regions = [
+                    vk::BufferCopy {
+                        src_offset: offset,
+                        dst_offset: s.offset,
+                        size: bytes,
+                    },
+                    vk::BufferCopy {
+                        src_offset: offset,
+                        dst_offset: s.offset + bytes,
+                        size,
+                    },
+                ];
+                self.copy_indices(buffer, s.buffer, &regions);
+                (native, Indices::Arena(s, ty), count + 1)
+            }
+            Topology::TriangleFan if !self.tiers.triangle_fans => {
+                if count < 3 {
+                    return Ok(());
+                }
+                let s = self.arena(u64::from(count - 2) * 3 * size, 4)?;
+                let mut regions = Vec::with_capacity(2 * (count as usize - 2));
+                for k in 0..u64::from(count - 2) {
+                    regions.push(vk::BufferCopy {
+                        src_offset: offset,
+                        dst_offset: s.offset + 3 * k * size,
+                        size,
+                    });
+                    regions.push(vk::BufferCopy {
+                        src_offset: offset + (k + 1) * size,
+                        dst_offset: s.offset + (3 * k + 1) * size,
+                        size: 2 * size,
+                    });
+                }
+                self.copy_indices(buffer, s.buffer, &regions);
+                (
+                    vk::PrimitiveTopology::TRIANGLE_LIST,
+                    Indices::Arena(s, ty),
+                    (count - 2) * 3,
+                )
+            }
+            _ => (native, Indices::Bound(buffer, offset, ty), count),
+        };
+        // Rewritten indices restart at the maximum too.
+        let restart = enabled
+            && matches!(indices, Indices::Bound(..))
+            && (conv::is_strip(native) || self.tiers.list_restart);
+        let extent = DrawExtent {
+            vertices: None,
+            instances,
+        };
+        if !self.prepare(ctx, native, &indices, restart, extent)? {
+            return Ok(());
+        }
+        // SAFETY: recording inside the pass with everything bound by `prepare`, including an
+        // index buffer holding `n` indices from its bound offset.
+        unsafe {
+            self.raw
+                .cmd_draw_indexed(self.rec.cmd, n, instances, 0, base_vertex, 0)
+        };
+        crate::device::count(&self.stats.draws);
+        Ok(())
+    }
+
+    /// `Clear` (`clear.rs`).
+    fn clear(&mut self, ctx: &mut VkContext, clear: ClearArgs) -> R {
+        self.clear_framebuffer(ctx, clear)
+    }
+
+    /// `ClearBuffer` (`clear.rs`).
+    fn clear_buffer(&mut self, ctx: &mut VkContext, draw_buffer: u8, value: ClearValue) -> R {
+        self.clear_draw_buffer(ctx, draw_buffer, value)
+    }
+
+    /// `Blit` (`blit.rs`).
+    fn blit(&mut self, ctx: &mut VkContext, blit: BlitArgs) -> R {
+        self.blit_framebuffer(ctx, blit)
+    }
+
+    /// `Flush`: submits what was recorded, if anything.
+    fn flush(&mut self) -> R {
+        if self.rec.work {
+            self.submit()?;
+        }
+        Ok(())
+    }
+
+    /// `Finish`: submits and waits for the submission.
+    fn finish(&mut self) -> R {
+        let serial = self.submit()?;
+        self.wait_serial(serial)
+    }
+
+    /// `Present`: surfaces are offscreen; presenting submits.
+    fn present(&mut self, _: SurfaceHandle) -> R {
+        self.submit().map(drop)
+    }
+}
+
+impl VkPipe {
     /// Records a global memory barrier if anything was written since the last one.
     pub fn sync(&mut self) {
         self.rec.work = true;
         if !self.rec.dirty_mem {
             return;
         }
-        let barrier = vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
-            .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE);
-        // SAFETY: recording, outside a render pass (callers end it first).
-        unsafe {
-            self.raw.cmd_pipeline_barrier(
-                self.rec.cmd,
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::DependencyFlags::empty(),
-                &[barrier],
-                &[],
-                &[],
-            )
-        };
+        // Callers end the render pass first.
+        crate::image::memory_barrier(
+            &self.raw,
+            self.rec.cmd,
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::AccessFlags::MEMORY_WRITE,
+            vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE,
+        );
         self.rec.dirty_mem = false;
     }
 
@@ -308,10 +509,7 @@ impl Device {
     }
 
     /// The target of a context's framebuffer, reusing the open pass's when it is the same.
-    pub(crate) fn ctx_target(
-        &mut self,
-        ctx: &ContextState,
-    ) -> Result<Option<Target>, SessionError> {
+    pub(crate) fn ctx_target(&mut self, ctx: &VkContext) -> Result<Option<Target>, SessionError> {
         if let Some(p) = &self.rec.pass
             && same_target(
                 p,
@@ -326,7 +524,7 @@ impl Device {
     }
 
     /// Whether the open pass is the context's target (no target lookup needed).
-    pub(crate) fn pass_is(&self, ctx: &ContextState) -> bool {
+    pub(crate) fn pass_is(&self, ctx: &VkContext) -> bool {
         self.rec.pass.as_ref().is_some_and(|p| {
             same_target(
                 p,
@@ -338,196 +536,6 @@ impl Device {
     }
 
     // ---- Draws ----
-
-    /// `Draw`.
-    pub fn draw(
-        &mut self,
-        ctx: &mut ContextState,
-        topology: Topology,
-        first: u32,
-        count: u32,
-        instances: u32,
-    ) -> Result<(), SessionError> {
-        if count == 0 || instances == 0 {
-            return Ok(());
-        }
-        let native = conv::map_topology(topology);
-        let (native, indices) = match topology {
-            Topology::LineLoop if count >= 2 => {
-                let s = self.arena(u64::from(count + 1) * 4, 4)?;
-                let idx: Vec<u8> = (first..first + count)
-                    .chain([first])
-                    .flat_map(u32::to_le_bytes)
-                    .collect();
-                s.write(&idx);
-                (native, Indices::Arena(s, vk::IndexType::UINT32))
-            }
-            Topology::TriangleFan if !self.tiers.triangle_fans => {
-                if count < 3 {
-                    return Ok(());
-                }
-                let idx: Vec<u8> = (1..count - 1)
-                    .flat_map(|k| [first, first + k, first + k + 1])
-                    .flat_map(u32::to_le_bytes)
-                    .collect();
-                let s = self.arena(idx.len() as u64, 4)?;
-                s.write(&idx);
-                (
-                    vk::PrimitiveTopology::TRIANGLE_LIST,
-                    Indices::Arena(s, vk::IndexType::UINT32),
-                )
-            }
-            _ => (native, Indices::None),
-        };
-        let n = match &indices {
-            Indices::Arena(..) if topology == Topology::LineLoop => count + 1,
-            Indices::Arena(..) => (count - 2) * 3,
-            _ => count,
-        };
-        let extent = DrawExtent {
-            vertices: Some(first.saturating_add(count)),
-            instances,
-        };
-        if !self.prepare(ctx, native, &indices, false, extent)? {
-            return Ok(());
-        }
-        // SAFETY: recording inside the target's pass with a pipeline, descriptors, vertex
-        // buffers (and, for emulated topologies, an index buffer of `n` indices) bound by
-        // `prepare`.
-        unsafe {
-            match indices {
-                Indices::None => self.raw.cmd_draw(self.rec.cmd, n, instances, first, 0),
-                _ => self
-                    .raw
-                    .cmd_draw_indexed(self.rec.cmd, n, instances, 0, 0, 0),
-            }
-        }
-        crate::device::count(&self.stats.draws);
-        Ok(())
-    }
-
-    /// `DrawIndexed`.
-    #[expect(clippy::too_many_arguments, reason = "the record's fields")]
-    pub fn draw_indexed(
-        &mut self,
-        ctx: &mut ContextState,
-        topology: Topology,
-        index_type: IndexType,
-        offset: u64,
-        count: u32,
-        instances: u32,
-        base_vertex: i32,
-    ) -> Result<(), SessionError> {
-        const N: &str = "DrawIndexed";
-        if count == 0 || instances == 0 {
-            return Ok(());
-        }
-        let size = u64::from(index_type.size());
-        let bytes = u64::from(count) * size;
-        let buffer = match ctx
-            .desired
-            .index_buffer
-            .map(|b| self.buffer_range(N, b, offset, bytes))
-        {
-            Some(Ok(b)) => b,
-            _ => {
-                log::warn!(
-                    "tessera-backend-vk: DrawIndexed reads outside its index buffer: skipped"
-                );
-                return Ok(());
-            }
-        };
-        let (enabled, restart_index) = ctx.desired.primitive_restart;
-        let widen = index_type == IndexType::U8 && !self.tiers.index_u8;
-        let rewrite = enabled && restart_index != conv::max_index(index_type);
-        let (buffer, offset, index_type) = if widen || rewrite {
-            let Some(ib) = ctx.desired.index_buffer else {
-                return Ok(());
-            };
-            match self.rewrite_indices(
-                ib,
-                offset,
-                count,
-                index_type,
-                widen,
-                enabled.then_some(restart_index),
-            )? {
-                Some(s) => s,
-                None => return Ok(()),
-            }
-        } else {
-            (buffer, offset, index_type)
-        };
-        let size = u64::from(index_type.size());
-        let bytes = u64::from(count) * size;
-        let ty = conv::map_index_type(index_type);
-        let native = conv::map_topology(topology);
-        // Emulations copy indices on the GPU into the arena (outside the pass).
-        let (native, indices, n) = match topology {
-            Topology::LineLoop if count >= 2 => {
-                let s = self.arena(bytes + size, 4)?;
-                let regions = [
-                    vk::BufferCopy {
-                        src_offset: offset,
-                        dst_offset: s.offset,
-                        size: bytes,
-                    },
-                    vk::BufferCopy {
-                        src_offset: offset,
-                        dst_offset: s.offset + bytes,
-                        size,
-                    },
-                ];
-                self.copy_indices(buffer, s.buffer, &regions);
-                (native, Indices::Arena(s, ty), count + 1)
-            }
-            Topology::TriangleFan if !self.tiers.triangle_fans => {
-                if count < 3 {
-                    return Ok(());
-                }
-                let s = self.arena(u64::from(count - 2) * 3 * size, 4)?;
-                let mut regions = Vec::with_capacity(2 * (count as usize - 2));
-                for k in 0..u64::from(count - 2) {
-                    regions.push(vk::BufferCopy {
-                        src_offset: offset,
-                        dst_offset: s.offset + 3 * k * size,
-                        size,
-                    });
-                    regions.push(vk::BufferCopy {
-                        src_offset: offset + (k + 1) * size,
-                        dst_offset: s.offset + (3 * k + 1) * size,
-                        size: 2 * size,
-                    });
-                }
-                self.copy_indices(buffer, s.buffer, &regions);
-                (
-                    vk::PrimitiveTopology::TRIANGLE_LIST,
-                    Indices::Arena(s, ty),
-                    (count - 2) * 3,
-                )
-            }
-            _ => (native, Indices::Bound(buffer, offset, ty), count),
-        };
-        // Rewritten indices restart at the maximum too.
-        let restart = enabled
-            && matches!(indices, Indices::Bound(..))
-            && (conv::is_strip(native) || self.tiers.list_restart);
-        let extent = DrawExtent {
-            vertices: None,
-            instances,
-        };
-        if !self.prepare(ctx, native, &indices, restart, extent)? {
-            return Ok(());
-        }
-        // SAFETY: recording inside the pass with everything bound by `prepare`, including an
-        // index buffer holding `n` indices from its bound offset.
-        unsafe {
-            self.raw
-                .cmd_draw_indexed(self.rec.cmd, n, instances, 0, base_vertex, 0)
-        };
-        crate::device::count(&self.stats.draws);
-        Ok(())
-    }
 
     fn copy_indices(&mut self, from: vk::Buffer, to: vk::Buffer, regions: &[vk::BufferCopy]) {
         self.transfer_begin();
@@ -542,7 +550,7 @@ impl Device {
     /// usable program, a missing vertex buffer, an empty viewport).
     fn prepare(
         &mut self,
-        ctx: &mut ContextState,
+        ctx: &mut VkContext,
         topology: vk::PrimitiveTopology,
         indices: &Indices,
         restart: bool,
@@ -661,7 +669,7 @@ impl Device {
 
     fn dynamic_state(
         &mut self,
-        ctx: &ContextState,
+        ctx: &VkContext,
         extent: vk::Extent2D,
         point_size: bool,
         layout: vk::PipelineLayout,
@@ -778,7 +786,7 @@ impl Device {
     /// Binds the vertex buffers the program reads; `false` if one is missing.
     fn bind_vertices(
         &mut self,
-        ctx: &mut ContextState,
+        ctx: &mut VkContext,
         inputs: &[Option<NumClass>; 16],
         layout_id: u32,
     ) -> Result<bool, SessionError> {
@@ -850,13 +858,13 @@ pub(crate) struct DrawExtent {
     pub instances: u32,
 }
 
-impl Device {
+impl VkPipe {
     /// Copies vertex arrays Vulkan cannot fetch (offset or stride not a multiple of the
     /// component size; GL allows them) into the arena with an aligned stride, and returns
     /// the layout id the pipeline must use (the context's, or one with the new strides).
     fn repack_vertices(
         &mut self,
-        ctx: &ContextState,
+        ctx: &VkContext,
         inputs: &[Option<NumClass>; 16],
         extent: DrawExtent,
     ) -> Result<u32, SessionError> {
@@ -925,7 +933,7 @@ impl Device {
     }
 }
 
-impl Device {
+impl VkPipe {
     /// Indices Vulkan cannot read as they are: 8-bit ones without
     /// `VK_EXT_index_type_uint8` (widened to 16 bits) and a restart index other than the
     /// type's maximum (GL allows any; Vulkan restarts only at the maximum). The range is read
@@ -942,7 +950,7 @@ impl Device {
         restart: Option<u32>,
     ) -> Result<Option<(vk::Buffer, u64, IndexType)>, SessionError> {
         let size = u64::from(index_type.size());
-        let raw = self.read_buffer("DrawIndexed", ib, offset, u64::from(count) * size)?;
+        let raw = self.read_buffer_range("DrawIndexed", ib, offset, u64::from(count) * size)?;
         let out_type = if widen { IndexType::U16 } else { index_type };
         let max = conv::max_index(out_type);
         let mut out = Vec::with_capacity(count as usize * out_type.size() as usize);

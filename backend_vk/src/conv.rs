@@ -16,6 +16,7 @@ use tessera_wire::format::{
     MipFilter, PixelFormat, PixelLayout, PixelType, PolygonMode, StencilOp, Swizzle, TextureKind,
     Topology, VertexFormat, Wrap,
 };
+use tessera_wire::pixel::pixel_size;
 
 /// How the texels of a depth aspect lie in a buffer (copies to and from the depth aspect).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +76,19 @@ impl NativeFormat {
         }
     }
 
+    /// Bytes per texel of one aspect in a buffer copy.
+    pub fn aspect_texel_size(&self, aspect: vk::ImageAspectFlags) -> usize {
+        if aspect == vk::ImageAspectFlags::COLOR {
+            self.texel_size as usize
+        } else if aspect == vk::ImageAspectFlags::STENCIL {
+            1
+        } else if self.depth == Some(DepthLayout::Unorm16) {
+            2
+        } else {
+            4
+        }
+    }
+
     /// Whether the format is a depth and/or stencil format.
     pub fn is_depth_stencil(&self) -> bool {
         self.depth.is_some() || self.stencil
@@ -108,190 +122,160 @@ fn candidates(format: Format) -> Vec<Candidate> {
     use PixelFormat as P;
     use PixelType as T;
     use vk::Format as V;
-    let rgba8 = (V::R8G8B8A8_UNORM, lay(P::Rgba, T::U8), 4);
-    let rgba16 = (V::R16G16B16A16_UNORM, lay(P::Rgba, T::U16), 8);
-    let rgba16f = (V::R16G16B16A16_SFLOAT, lay(P::Rgba, T::F16), 8);
-    let rgba32f = (V::R32G32B32A32_SFLOAT, lay(P::Rgba, T::F32), 16);
-    let depth = lay(P::DepthComponent, T::F32);
+    // A format whose buffer copies hold tightly packed client pixels of (p, t).
+    let texels = |vk: V, p: P, t: T| (vk, lay(p, t), pixel_size(p, t) as u32);
+    let rgba8 = texels(V::R8G8B8A8_UNORM, P::Rgba, T::U8);
+    let rgba16 = texels(V::R16G16B16A16_UNORM, P::Rgba, T::U16);
+    let rgba16f = texels(V::R16G16B16A16_SFLOAT, P::Rgba, T::F16);
+    let rgba32f = texels(V::R32G32B32A32_SFLOAT, P::Rgba, T::F32);
+    // Integer RGB formats, with their RGBA format of the same type as the stand-in.
+    let rgb_ints = |rgb: V, rgba: V, t: T| {
+        vec![
+            texels(rgb, P::RgbInteger, t),
+            texels(rgba, P::RgbaInteger, t),
+        ]
+    };
+    // 24- and 32-bit depth formats: four bytes per depth texel in a buffer copy.
+    let depth = |vk: V| texels(vk, P::DepthComponent, T::F32);
     match format {
-        W::R8 => vec![(V::R8_UNORM, lay(P::Red, T::U8), 1)],
-        W::R8Snorm => vec![(V::R8_SNORM, lay(P::Red, T::I8), 1)],
+        W::R8 => vec![texels(V::R8_UNORM, P::Red, T::U8)],
+        W::R8Snorm => vec![texels(V::R8_SNORM, P::Red, T::I8)],
         W::R16 => vec![
-            (V::R16_UNORM, lay(P::Red, T::U16), 2),
-            (V::R32_SFLOAT, lay(P::Red, T::F32), 4),
+            texels(V::R16_UNORM, P::Red, T::U16),
+            texels(V::R32_SFLOAT, P::Red, T::F32),
         ],
         W::R16Snorm => vec![
-            (V::R16_SNORM, lay(P::Red, T::I16), 2),
-            (V::R32_SFLOAT, lay(P::Red, T::F32), 4),
+            texels(V::R16_SNORM, P::Red, T::I16),
+            texels(V::R32_SFLOAT, P::Red, T::F32),
         ],
-        W::Rg8 => vec![(V::R8G8_UNORM, lay(P::Rg, T::U8), 2)],
-        W::Rg8Snorm => vec![(V::R8G8_SNORM, lay(P::Rg, T::I8), 2)],
+        W::Rg8 => vec![texels(V::R8G8_UNORM, P::Rg, T::U8)],
+        W::Rg8Snorm => vec![texels(V::R8G8_SNORM, P::Rg, T::I8)],
         W::Rg16 => vec![
-            (V::R16G16_UNORM, lay(P::Rg, T::U16), 4),
-            (V::R32G32_SFLOAT, lay(P::Rg, T::F32), 8),
+            texels(V::R16G16_UNORM, P::Rg, T::U16),
+            texels(V::R32G32_SFLOAT, P::Rg, T::F32),
         ],
         W::Rg16Snorm => vec![
-            (V::R16G16_SNORM, lay(P::Rg, T::I16), 4),
-            (V::R32G32_SFLOAT, lay(P::Rg, T::F32), 8),
+            texels(V::R16G16_SNORM, P::Rg, T::I16),
+            texels(V::R32G32_SFLOAT, P::Rg, T::F32),
         ],
         W::R3G3B2 | W::Rgb4 | W::Rgb5 | W::Rgba2 => vec![rgba8],
-        W::Rgb565 => vec![(V::R5G6B5_UNORM_PACK16, lay(P::Rgb, T::U16_565), 2), rgba8],
-        W::Rgb8 => vec![(V::R8G8B8_UNORM, lay(P::Rgb, T::U8), 3), rgba8],
+        W::Rgb565 => vec![texels(V::R5G6B5_UNORM_PACK16, P::Rgb, T::U16_565), rgba8],
+        W::Rgb8 => vec![texels(V::R8G8B8_UNORM, P::Rgb, T::U8), rgba8],
         W::Rgb8Snorm => vec![
-            (V::R8G8B8_SNORM, lay(P::Rgb, T::I8), 3),
-            (V::R8G8B8A8_SNORM, lay(P::Rgba, T::I8), 4),
+            texels(V::R8G8B8_SNORM, P::Rgb, T::I8),
+            texels(V::R8G8B8A8_SNORM, P::Rgba, T::I8),
         ],
         W::Rgb10 => vec![
-            (
-                V::A2B10G10R10_UNORM_PACK32,
-                lay(P::Rgba, T::U32_2101010Rev),
-                4,
-            ),
+            texels(V::A2B10G10R10_UNORM_PACK32, P::Rgba, T::U32_2101010Rev),
             rgba16,
         ],
-        W::Rgb12 | W::Rgb16 => vec![
-            (V::R16G16B16_UNORM, lay(P::Rgb, T::U16), 6),
-            rgba16,
-            rgba32f,
-        ],
+        W::Rgb12 | W::Rgb16 => vec![texels(V::R16G16B16_UNORM, P::Rgb, T::U16), rgba16, rgba32f],
         W::Rgb16Snorm => vec![
-            (V::R16G16B16_SNORM, lay(P::Rgb, T::I16), 6),
-            (V::R16G16B16A16_SNORM, lay(P::Rgba, T::I16), 8),
+            texels(V::R16G16B16_SNORM, P::Rgb, T::I16),
+            texels(V::R16G16B16A16_SNORM, P::Rgba, T::I16),
             rgba32f,
         ],
         W::Rgba4 => vec![
-            (V::R4G4B4A4_UNORM_PACK16, lay(P::Rgba, T::U16_4444), 2),
+            texels(V::R4G4B4A4_UNORM_PACK16, P::Rgba, T::U16_4444),
             rgba8,
         ],
         W::Rgb5A1 => vec![
-            (V::R5G5B5A1_UNORM_PACK16, lay(P::Rgba, T::U16_5551), 2),
+            texels(V::R5G5B5A1_UNORM_PACK16, P::Rgba, T::U16_5551),
             rgba8,
         ],
         W::Rgba8 => vec![rgba8],
-        W::Rgba8Snorm => vec![(V::R8G8B8A8_SNORM, lay(P::Rgba, T::I8), 4)],
+        W::Rgba8Snorm => vec![texels(V::R8G8B8A8_SNORM, P::Rgba, T::I8)],
         W::Rgb10A2 => vec![
-            (
-                V::A2B10G10R10_UNORM_PACK32,
-                lay(P::Rgba, T::U32_2101010Rev),
-                4,
-            ),
+            texels(V::A2B10G10R10_UNORM_PACK32, P::Rgba, T::U32_2101010Rev),
             rgba16,
         ],
         W::Rgb10A2Ui => vec![
-            (
+            texels(
                 V::A2B10G10R10_UINT_PACK32,
-                lay(P::RgbaInteger, T::U32_2101010Rev),
-                4,
+                P::RgbaInteger,
+                T::U32_2101010Rev,
             ),
-            (V::R16G16B16A16_UINT, lay(P::RgbaInteger, T::U16), 8),
+            texels(V::R16G16B16A16_UINT, P::RgbaInteger, T::U16),
         ],
         W::Rgba12 | W::Rgba16 => vec![rgba16, rgba32f],
-        W::Rgba16Snorm => vec![(V::R16G16B16A16_SNORM, lay(P::Rgba, T::I16), 8), rgba32f],
+        W::Rgba16Snorm => vec![texels(V::R16G16B16A16_SNORM, P::Rgba, T::I16), rgba32f],
         W::Srgb8 => vec![
-            (V::R8G8B8_SRGB, lay(P::Rgb, T::U8), 3),
-            (V::R8G8B8A8_SRGB, lay(P::Rgba, T::U8), 4),
+            texels(V::R8G8B8_SRGB, P::Rgb, T::U8),
+            texels(V::R8G8B8A8_SRGB, P::Rgba, T::U8),
         ],
-        W::Srgb8Alpha8 => vec![(V::R8G8B8A8_SRGB, lay(P::Rgba, T::U8), 4)],
-        W::R16f => vec![(V::R16_SFLOAT, lay(P::Red, T::F16), 2)],
-        W::Rg16f => vec![(V::R16G16_SFLOAT, lay(P::Rg, T::F16), 4)],
-        W::Rgb16f => vec![(V::R16G16B16_SFLOAT, lay(P::Rgb, T::F16), 6), rgba16f],
+        W::Srgb8Alpha8 => vec![texels(V::R8G8B8A8_SRGB, P::Rgba, T::U8)],
+        W::R16f => vec![texels(V::R16_SFLOAT, P::Red, T::F16)],
+        W::Rg16f => vec![texels(V::R16G16_SFLOAT, P::Rg, T::F16)],
+        W::Rgb16f => vec![texels(V::R16G16B16_SFLOAT, P::Rgb, T::F16), rgba16f],
         W::Rgba16f => vec![rgba16f],
-        W::R32f => vec![(V::R32_SFLOAT, lay(P::Red, T::F32), 4)],
-        W::Rg32f => vec![(V::R32G32_SFLOAT, lay(P::Rg, T::F32), 8)],
-        W::Rgb32f => vec![(V::R32G32B32_SFLOAT, lay(P::Rgb, T::F32), 12), rgba32f],
+        W::R32f => vec![texels(V::R32_SFLOAT, P::Red, T::F32)],
+        W::Rg32f => vec![texels(V::R32G32_SFLOAT, P::Rg, T::F32)],
+        W::Rgb32f => vec![texels(V::R32G32B32_SFLOAT, P::Rgb, T::F32), rgba32f],
         W::Rgba32f => vec![rgba32f],
         W::R11fG11fB10f => vec![
-            (
-                V::B10G11R11_UFLOAT_PACK32,
-                lay(P::Rgb, T::U32_10f11f11fRev),
-                4,
-            ),
+            texels(V::B10G11R11_UFLOAT_PACK32, P::Rgb, T::U32_10f11f11fRev),
             rgba16f,
         ],
         W::Rgb9E5 => vec![
-            (V::E5B9G9R9_UFLOAT_PACK32, lay(P::Rgb, T::U32_5999Rev), 4),
+            texels(V::E5B9G9R9_UFLOAT_PACK32, P::Rgb, T::U32_5999Rev),
             rgba16f,
         ],
-        W::R8i => vec![(V::R8_SINT, lay(P::RedInteger, T::I8), 1)],
-        W::R8ui => vec![(V::R8_UINT, lay(P::RedInteger, T::U8), 1)],
-        W::R16i => vec![(V::R16_SINT, lay(P::RedInteger, T::I16), 2)],
-        W::R16ui => vec![(V::R16_UINT, lay(P::RedInteger, T::U16), 2)],
-        W::R32i => vec![(V::R32_SINT, lay(P::RedInteger, T::I32), 4)],
-        W::R32ui => vec![(V::R32_UINT, lay(P::RedInteger, T::U32), 4)],
-        W::Rg8i => vec![(V::R8G8_SINT, lay(P::RgInteger, T::I8), 2)],
-        W::Rg8ui => vec![(V::R8G8_UINT, lay(P::RgInteger, T::U8), 2)],
-        W::Rg16i => vec![(V::R16G16_SINT, lay(P::RgInteger, T::I16), 4)],
-        W::Rg16ui => vec![(V::R16G16_UINT, lay(P::RgInteger, T::U16), 4)],
-        W::Rg32i => vec![(V::R32G32_SINT, lay(P::RgInteger, T::I32), 8)],
-        W::Rg32ui => vec![(V::R32G32_UINT, lay(P::RgInteger, T::U32), 8)],
-        W::Rgb8i => vec![
-            (V::R8G8B8_SINT, lay(P::RgbInteger, T::I8), 3),
-            (V::R8G8B8A8_SINT, lay(P::RgbaInteger, T::I8), 4),
-        ],
-        W::Rgb8ui => vec![
-            (V::R8G8B8_UINT, lay(P::RgbInteger, T::U8), 3),
-            (V::R8G8B8A8_UINT, lay(P::RgbaInteger, T::U8), 4),
-        ],
-        W::Rgb16i => vec![
-            (V::R16G16B16_SINT, lay(P::RgbInteger, T::I16), 6),
-            (V::R16G16B16A16_SINT, lay(P::RgbaInteger, T::I16), 8),
-        ],
-        W::Rgb16ui => vec![
-            (V::R16G16B16_UINT, lay(P::RgbInteger, T::U16), 6),
-            (V::R16G16B16A16_UINT, lay(P::RgbaInteger, T::U16), 8),
-        ],
-        W::Rgb32i => vec![
-            (V::R32G32B32_SINT, lay(P::RgbInteger, T::I32), 12),
-            (V::R32G32B32A32_SINT, lay(P::RgbaInteger, T::I32), 16),
-        ],
-        W::Rgb32ui => vec![
-            (V::R32G32B32_UINT, lay(P::RgbInteger, T::U32), 12),
-            (V::R32G32B32A32_UINT, lay(P::RgbaInteger, T::U32), 16),
-        ],
-        W::Rgba8i => vec![(V::R8G8B8A8_SINT, lay(P::RgbaInteger, T::I8), 4)],
-        W::Rgba8ui => vec![(V::R8G8B8A8_UINT, lay(P::RgbaInteger, T::U8), 4)],
-        W::Rgba16i => vec![(V::R16G16B16A16_SINT, lay(P::RgbaInteger, T::I16), 8)],
-        W::Rgba16ui => vec![(V::R16G16B16A16_UINT, lay(P::RgbaInteger, T::U16), 8)],
-        W::Rgba32i => vec![(V::R32G32B32A32_SINT, lay(P::RgbaInteger, T::I32), 16)],
-        W::Rgba32ui => vec![(V::R32G32B32A32_UINT, lay(P::RgbaInteger, T::U32), 16)],
+        W::R8i => vec![texels(V::R8_SINT, P::RedInteger, T::I8)],
+        W::R8ui => vec![texels(V::R8_UINT, P::RedInteger, T::U8)],
+        W::R16i => vec![texels(V::R16_SINT, P::RedInteger, T::I16)],
+        W::R16ui => vec![texels(V::R16_UINT, P::RedInteger, T::U16)],
+        W::R32i => vec![texels(V::R32_SINT, P::RedInteger, T::I32)],
+        W::R32ui => vec![texels(V::R32_UINT, P::RedInteger, T::U32)],
+        W::Rg8i => vec![texels(V::R8G8_SINT, P::RgInteger, T::I8)],
+        W::Rg8ui => vec![texels(V::R8G8_UINT, P::RgInteger, T::U8)],
+        W::Rg16i => vec![texels(V::R16G16_SINT, P::RgInteger, T::I16)],
+        W::Rg16ui => vec![texels(V::R16G16_UINT, P::RgInteger, T::U16)],
+        W::Rg32i => vec![texels(V::R32G32_SINT, P::RgInteger, T::I32)],
+        W::Rg32ui => vec![texels(V::R32G32_UINT, P::RgInteger, T::U32)],
+        W::Rgb8i => rgb_ints(V::R8G8B8_SINT, V::R8G8B8A8_SINT, T::I8),
+        W::Rgb8ui => rgb_ints(V::R8G8B8_UINT, V::R8G8B8A8_UINT, T::U8),
+        W::Rgb16i => rgb_ints(V::R16G16B16_SINT, V::R16G16B16A16_SINT, T::I16),
+        W::Rgb16ui => rgb_ints(V::R16G16B16_UINT, V::R16G16B16A16_UINT, T::U16),
+        W::Rgb32i => rgb_ints(V::R32G32B32_SINT, V::R32G32B32A32_SINT, T::I32),
+        W::Rgb32ui => rgb_ints(V::R32G32B32_UINT, V::R32G32B32A32_UINT, T::U32),
+        W::Rgba8i => vec![texels(V::R8G8B8A8_SINT, P::RgbaInteger, T::I8)],
+        W::Rgba8ui => vec![texels(V::R8G8B8A8_UINT, P::RgbaInteger, T::U8)],
+        W::Rgba16i => vec![texels(V::R16G16B16A16_SINT, P::RgbaInteger, T::I16)],
+        W::Rgba16ui => vec![texels(V::R16G16B16A16_UINT, P::RgbaInteger, T::U16)],
+        W::Rgba32i => vec![texels(V::R32G32B32A32_SINT, P::RgbaInteger, T::I32)],
+        W::Rgba32ui => vec![texels(V::R32G32B32A32_UINT, P::RgbaInteger, T::U32)],
         W::Depth16 => vec![
-            (V::D16_UNORM, lay(P::DepthComponent, T::U16), 2),
-            (V::D32_SFLOAT, depth, 4),
+            texels(V::D16_UNORM, P::DepthComponent, T::U16),
+            depth(V::D32_SFLOAT),
         ],
         W::Depth24 => vec![
-            (V::X8_D24_UNORM_PACK32, depth, 4),
-            (V::D32_SFLOAT, depth, 4),
-            (V::D24_UNORM_S8_UINT, depth, 4),
+            depth(V::X8_D24_UNORM_PACK32),
+            depth(V::D32_SFLOAT),
+            depth(V::D24_UNORM_S8_UINT),
         ],
-        W::Depth32 | W::Depth32f => vec![(V::D32_SFLOAT, depth, 4)],
-        W::Depth24Stencil8 => vec![
-            (V::D24_UNORM_S8_UINT, depth, 4),
-            (V::D32_SFLOAT_S8_UINT, depth, 4),
-        ],
-        W::Depth32fStencil8 => vec![
-            (V::D32_SFLOAT_S8_UINT, depth, 4),
-            (V::D24_UNORM_S8_UINT, depth, 4),
-        ],
+        W::Depth32 | W::Depth32f => vec![depth(V::D32_SFLOAT)],
+        W::Depth24Stencil8 => vec![depth(V::D24_UNORM_S8_UINT), depth(V::D32_SFLOAT_S8_UINT)],
+        W::Depth32fStencil8 => vec![depth(V::D32_SFLOAT_S8_UINT), depth(V::D24_UNORM_S8_UINT)],
         W::Stencil8 | W::Stencil1 | W::Stencil4 | W::Stencil16 => vec![
-            (V::S8_UINT, lay(P::StencilIndex, T::U8), 1),
-            (V::D24_UNORM_S8_UINT, depth, 4),
-            (V::D32_SFLOAT_S8_UINT, depth, 4),
+            texels(V::S8_UINT, P::StencilIndex, T::U8),
+            depth(V::D24_UNORM_S8_UINT),
+            depth(V::D32_SFLOAT_S8_UINT),
         ],
         W::RgtcR => vec![
             (V::BC4_UNORM_BLOCK, lay(P::Red, T::U8), 8),
-            (V::R8_UNORM, lay(P::Red, T::U8), 1),
+            texels(V::R8_UNORM, P::Red, T::U8),
         ],
         W::RgtcRSnorm => vec![
             (V::BC4_SNORM_BLOCK, lay(P::Red, T::I8), 8),
-            (V::R8_SNORM, lay(P::Red, T::I8), 1),
+            texels(V::R8_SNORM, P::Red, T::I8),
         ],
         W::RgtcRg => vec![
             (V::BC5_UNORM_BLOCK, lay(P::Rg, T::U8), 16),
-            (V::R8G8_UNORM, lay(P::Rg, T::U8), 2),
+            texels(V::R8G8_UNORM, P::Rg, T::U8),
         ],
         W::RgtcRgSnorm => vec![
             (V::BC5_SNORM_BLOCK, lay(P::Rg, T::I8), 16),
-            (V::R8G8_SNORM, lay(P::Rg, T::I8), 2),
+            texels(V::R8G8_SNORM, P::Rg, T::I8),
         ],
     }
 }
@@ -453,17 +437,6 @@ pub(crate) fn map_blend_factor(factor: BlendFactor) -> vk::BlendFactor {
         B::Src1Alpha => vk::BlendFactor::SRC1_ALPHA,
         B::OneMinusSrc1Alpha => vk::BlendFactor::ONE_MINUS_SRC1_ALPHA,
     }
-}
-
-/// Whether a blend factor reads the second colour output (dual-source blending).
-pub(crate) fn is_dual_source(factor: BlendFactor) -> bool {
-    matches!(
-        factor,
-        BlendFactor::Src1Color
-            | BlendFactor::OneMinusSrc1Color
-            | BlendFactor::Src1Alpha
-            | BlendFactor::OneMinusSrc1Alpha
-    )
 }
 
 /// A blend equation.
@@ -659,6 +632,10 @@ pub(crate) fn map_vertex_format(f: VertexFormat) -> Option<vk::Format> {
             scaled[i]
         })
     };
+    // Floats read the same whether normalized or not, and never as integers.
+    let floats = |v: [V; 4]| pick(v, v, [V::UNDEFINED; 4]);
+    // Only integer reads (32-bit integers read as floats have no Vulkan format).
+    let ints = |v: [V; 4]| pick([V::UNDEFINED; 4], [V::UNDEFINED; 4], v);
     match f.ty {
         A::U8 => pick(
             [
@@ -733,71 +710,36 @@ pub(crate) fn map_vertex_format(f: VertexFormat) -> Option<vk::Format> {
         // 32-bit integers read as floats have no normalized or scaled Vulkan format.
         A::U32 if !f.integer => None,
         A::I32 if !f.integer => None,
-        A::U32 => pick(
-            [V::UNDEFINED; 4],
-            [V::UNDEFINED; 4],
-            [
-                V::R32_UINT,
-                V::R32G32_UINT,
-                V::R32G32B32_UINT,
-                V::R32G32B32A32_UINT,
-            ],
-        ),
-        A::I32 => pick(
-            [V::UNDEFINED; 4],
-            [V::UNDEFINED; 4],
-            [
-                V::R32_SINT,
-                V::R32G32_SINT,
-                V::R32G32B32_SINT,
-                V::R32G32B32A32_SINT,
-            ],
-        ),
-        A::F16 => pick(
-            [
-                V::R16_SFLOAT,
-                V::R16G16_SFLOAT,
-                V::R16G16B16_SFLOAT,
-                V::R16G16B16A16_SFLOAT,
-            ],
-            [
-                V::R16_SFLOAT,
-                V::R16G16_SFLOAT,
-                V::R16G16B16_SFLOAT,
-                V::R16G16B16A16_SFLOAT,
-            ],
-            [V::UNDEFINED; 4],
-        ),
-        A::F32 => pick(
-            [
-                V::R32_SFLOAT,
-                V::R32G32_SFLOAT,
-                V::R32G32B32_SFLOAT,
-                V::R32G32B32A32_SFLOAT,
-            ],
-            [
-                V::R32_SFLOAT,
-                V::R32G32_SFLOAT,
-                V::R32G32B32_SFLOAT,
-                V::R32G32B32A32_SFLOAT,
-            ],
-            [V::UNDEFINED; 4],
-        ),
-        A::F64 => pick(
-            [
-                V::R64_SFLOAT,
-                V::R64G64_SFLOAT,
-                V::R64G64B64_SFLOAT,
-                V::R64G64B64A64_SFLOAT,
-            ],
-            [
-                V::R64_SFLOAT,
-                V::R64G64_SFLOAT,
-                V::R64G64B64_SFLOAT,
-                V::R64G64B64A64_SFLOAT,
-            ],
-            [V::UNDEFINED; 4],
-        ),
+        A::U32 => ints([
+            V::R32_UINT,
+            V::R32G32_UINT,
+            V::R32G32B32_UINT,
+            V::R32G32B32A32_UINT,
+        ]),
+        A::I32 => ints([
+            V::R32_SINT,
+            V::R32G32_SINT,
+            V::R32G32B32_SINT,
+            V::R32G32B32A32_SINT,
+        ]),
+        A::F16 => floats([
+            V::R16_SFLOAT,
+            V::R16G16_SFLOAT,
+            V::R16G16B16_SFLOAT,
+            V::R16G16B16A16_SFLOAT,
+        ]),
+        A::F32 => floats([
+            V::R32_SFLOAT,
+            V::R32G32_SFLOAT,
+            V::R32G32B32_SFLOAT,
+            V::R32G32B32A32_SFLOAT,
+        ]),
+        A::F64 => floats([
+            V::R64_SFLOAT,
+            V::R64G64_SFLOAT,
+            V::R64G64B64_SFLOAT,
+            V::R64G64B64A64_SFLOAT,
+        ]),
         A::U2_10_10_10Rev => Some(if f.normalized {
             V::A2B10G10R10_UNORM_PACK32
         } else if f.integer {

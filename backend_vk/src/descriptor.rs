@@ -14,18 +14,18 @@ use ash::vk::Handle as _;
 use tessera_wire::SessionError;
 use tessera_wire::handle::ProgramHandle;
 
-use crate::command::ContextState;
-use crate::device::{Device, Missing, backend_bug, count};
+use crate::command::VkContext;
+use crate::device::{Missing, VkPipe, backend_bug, count};
 use crate::program::DescSlot;
 use crate::spirv::{Dim, NumClass, ResourceKind};
 
-impl Device {
+impl VkPipe {
     /// Resolves every descriptor of the program into the scratch lists (and the key that
     /// identifies them), transitioning sampled images and creating placeholders; runs
     /// before the pass begins.
     pub(crate) fn gather_descriptors(
         &mut self,
-        ctx: &mut ContextState,
+        ctx: &mut VkContext,
         handle: ProgramHandle,
         set_layout: vk::DescriptorSetLayout,
         block_size: u32,

@@ -14,7 +14,7 @@
 //!
 //! ## Destruction
 //! Vulkan objects a destroyed GL object owned may still be read by submitted work: they go
-//! to the current submission's garbage and die when it retires (`queue.rs`).
+//! to the current submission's garbage and die when it retires (`frame.rs`).
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -23,14 +23,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use ash::vk;
+use tessera_wire::backend::bad_value;
+use tessera_wire::dispatch::{BufferPipe, BufferWrite, Bytes, R};
 use tessera_wire::format::Format;
 use tessera_wire::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, ProgramHandle,
     QueryHandle, RasterHandle, RenderbufferHandle, SamplerHandle, SurfaceHandle, TextureHandle,
     VertexLayoutHandle,
 };
+use tessera_wire::record::{BufferCopy, BufferRange};
 use tessera_wire::state::{BlendState, DepthStencilState, RasterState, SamplerState, VertexLayout};
-use tessera_wire::table::SlotTable;
+use tessera_wire::table::{ByteSized, Keyed, SlotTable};
 use tessera_wire::{Caps, Event, SessionError};
 
 use crate::conv::{self, NativeFormat};
@@ -55,14 +58,6 @@ pub(crate) fn backend_bug(what: &str) -> ! {
 /// A `SessionError` for a failed Vulkan call.
 pub(crate) fn vk_error(call: &str, r: vk::Result) -> SessionError {
     SessionError::Backend(format!("{call}: {r}"))
-}
-
-/// A record with a value no engine would produce.
-pub(crate) fn bad(record: &'static str, what: impl Into<String>) -> SessionError {
-    SessionError::BadValue {
-        record,
-        what: what.into(),
-    }
 }
 
 /// Counters of what the backend created and did, readable from any thread.
@@ -138,6 +133,17 @@ pub(crate) fn count(cell: &AtomicU64) {
     cell.fetch_add(1, Ordering::Relaxed);
 }
 
+/// An object a `vkCreate*` call returned, counted in `cell`; the call's error otherwise.
+pub(crate) fn created<T>(
+    call: &str,
+    cell: &AtomicU64,
+    result: Result<T, vk::Result>,
+) -> Result<T, SessionError> {
+    let object = result.map_err(|e| vk_error(call, e))?;
+    count(cell);
+    Ok(object)
+}
+
 /// Content-addressed ids of CSO values; an id is never reused.
 pub(crate) struct Interner<T> {
     ids: HashMap<T, u32>,
@@ -201,7 +207,7 @@ pub(crate) struct Limits {
     pub max_push_descriptors: u32,
 }
 
-/// Something the device lacks, reported once per session (bits of `Device::reported`).
+/// Something the device lacks, reported once per session (bits of `VkPipe::reported`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub(crate) enum Missing {
@@ -233,6 +239,12 @@ pub(crate) struct Buffer {
     pub size: u64,
 }
 
+impl ByteSized for Buffer {
+    fn byte_size(&self) -> u64 {
+        self.size
+    }
+}
+
 /// A sampler CSO: its sampler, and a NEAREST variant for formats that cannot be filtered.
 pub(crate) struct Sampler {
     pub state: SamplerState,
@@ -240,8 +252,11 @@ pub(crate) struct Sampler {
     pub nearest: Option<vk::Sampler>,
 }
 
-/// The device and every object of the session.
-pub(crate) struct Device {
+/// The session's side of the Vulkan device: it carries out records (it is the backend's
+/// [`Pipe`](tessera_wire::dispatch::Pipe)) by recording and submitting command buffers, and
+/// owns every object of the session with its table, the caches (pipelines, descriptor sets,
+/// interned CSOs) and the frames in flight. The device itself is [`Gpu`].
+pub(crate) struct VkPipe {
     /// The device's functions (shared, so that a method can hold them while it borrows
     /// tables mutably).
     pub raw: Arc<ash::Device>,
@@ -281,17 +296,17 @@ pub(crate) struct Device {
     /// Moves whenever an image a framebuffer may hold changes (recreated storage, new
     /// attachments, a destroyed object): cached framebuffers and passes are re-checked.
     pub epoch: u64,
-    // Declared last: dropped after everything above (Device::drop frees the objects first).
+    // Declared last: dropped after everything above (VkPipe::drop frees the objects first).
     pub gpu: Gpu,
 }
 
-impl Device {
+impl VkPipe {
     /// Sets up the allocator, limits, formats and the first submission.
     pub fn new(gpu: Gpu) -> Result<Self, crate::CreateBackendError> {
         let mut info = vk_mem::AllocatorCreateInfo::new(&gpu.instance, &gpu.device, gpu.phys);
         info.vulkan_api_version = gpu.tiers.api_version;
         // SAFETY: the instance, device and physical device are live and outlive the
-        // allocator (it is dropped in Device::drop, before `gpu`).
+        // allocator (it is dropped in VkPipe::drop, before `gpu`).
         let alloc = unsafe { vk_mem::Allocator::new(info) }.map_err(|e| {
             crate::CreateBackendError::Vulkan {
                 call: "vmaCreateAllocator",
@@ -471,6 +486,19 @@ impl Device {
         self.epoch += 1;
     }
 
+    /// Takes an object a render target may name out of `table`, ending the pass that may
+    /// use it (and moving the epoch) first; a stale handle changes nothing.
+    pub fn remove_target_object<H: Keyed, T>(
+        &mut self,
+        record: &'static str,
+        handle: H,
+        table: fn(&mut Self) -> &mut SlotTable<H, T>,
+    ) -> Result<T, SessionError> {
+        table(self).get(record, handle)?;
+        self.invalidate_targets();
+        table(self).remove(record, handle)
+    }
+
     /// The 64 KiB zero buffer.
     pub fn zero_buffer(&self) -> vk::Buffer {
         match &self.zeros {
@@ -481,138 +509,27 @@ impl Device {
 
     // ---- Buffers ----
 
-    /// `CreateBuffer`: (re)allocates zeroed storage.
-    pub fn create_buffer(&mut self, handle: BufferHandle, size: u64) -> Result<(), SessionError> {
-        const N: &str = "CreateBuffer";
-        if self.buffers.live(handle).is_none() {
-            self.buffers.check_create(N, handle)?;
-        }
-        let owned = match memory::device_buffer(&self.alloc, size, memory::object_usage()) {
-            Ok(o) => o,
-            Err(e) => {
-                self.events.push(Event::OutOfMemory {
-                    what: format!("a {size}-byte buffer ({e})"),
-                });
-                memory::device_buffer(&self.alloc, 4, memory::object_usage())
-                    .map_err(|e| vk_error("vmaCreateBuffer", e))?
-            }
-        };
-        self.transfer_begin();
-        // SAFETY: recording, outside a render pass (transfer_begin ended it); a new buffer
-        // with TRANSFER_DST usage; WHOLE_SIZE fills to the end.
-        unsafe {
-            self.raw
-                .cmd_fill_buffer(self.rec.cmd, owned.buffer, 0, vk::WHOLE_SIZE, 0)
-        };
-        self.rec.dirty_mem = true;
-        if let Ok(b) = self.buffers.get_mut(N, handle) {
-            let old = std::mem::replace(b, Buffer { owned, size });
-            self.defer(Garbage::Buffer(old.owned));
-            Ok(())
-        } else {
-            self.buffers.insert(N, handle, Buffer { owned, size })
-        }
-    }
-
-    /// `DestroyBuffer`.
-    pub fn destroy_buffer(&mut self, handle: BufferHandle) -> Result<(), SessionError> {
-        let b = self.buffers.remove("DestroyBuffer", handle)?;
-        self.defer(Garbage::Buffer(b.owned));
-        Ok(())
-    }
-
-    /// Checks `offset + len <= size` of a live buffer and returns its Vulkan buffer.
-    pub fn buffer_range(
-        &self,
-        record: &'static str,
-        handle: BufferHandle,
-        offset: u64,
-        len: u64,
-    ) -> Result<vk::Buffer, SessionError> {
-        let b = self.buffers.get(record, handle)?;
-        match offset.checked_add(len) {
-            Some(end) if end <= b.size => Ok(b.owned.buffer),
-            _ => Err(bad(
-                record,
-                format!("range {offset}+{len} outside a {}-byte buffer", b.size),
-            )),
-        }
-    }
-
-    /// `WriteBuffer`: stage bytes into the arena, then a transfer.
-    pub fn write_buffer(
-        &mut self,
-        handle: BufferHandle,
-        offset: u64,
-        data: &[u8],
-    ) -> Result<(), SessionError> {
-        let dst = self.buffer_range("WriteBuffer", handle, offset, data.len() as u64)?;
-        if data.is_empty() {
-            return Ok(());
-        }
-        let src = self.arena(data.len() as u64, 4)?;
-        src.write(data);
-        self.transfer_begin();
-        let region = vk::BufferCopy {
-            src_offset: src.offset,
-            dst_offset: offset,
-            size: data.len() as u64,
-        };
-        // SAFETY: recording, outside a render pass; both ranges lie inside their buffers
-        // (checked above; the arena slice holds data.len() bytes).
-        unsafe {
-            self.raw
-                .cmd_copy_buffer(self.rec.cmd, src.buffer, dst, &[region])
-        };
-        self.rec.dirty_mem = true;
-        Ok(())
-    }
-
-    /// `CopyBuffer`.
-    pub fn copy_buffer(
-        &mut self,
-        src: BufferHandle,
-        dst: BufferHandle,
-        src_offset: u64,
-        dst_offset: u64,
-        size: u64,
-    ) -> Result<(), SessionError> {
-        const N: &str = "CopyBuffer";
-        let from = self.buffer_range(N, src, src_offset, size)?;
-        let to = self.buffer_range(N, dst, dst_offset, size)?;
-        if src == dst && src_offset.max(dst_offset) < src_offset.min(dst_offset) + size {
-            return Err(bad(N, "overlapping copy within one buffer"));
-        }
-        if size == 0 {
-            return Ok(());
-        }
-        self.transfer_begin();
-        let region = vk::BufferCopy {
-            src_offset,
-            dst_offset,
-            size,
-        };
-        // SAFETY: recording, outside a render pass; both ranges inside their buffers and
-        // not overlapping (checked above).
-        unsafe { self.raw.cmd_copy_buffer(self.rec.cmd, from, to, &[region]) };
-        self.rec.dirty_mem = true;
-        Ok(())
-    }
-
-    /// Reads a buffer range back (submits and waits).
-    pub fn read_buffer(
+    /// Reads a buffer range back for `record` (submits and waits).
+    pub fn read_buffer_range(
         &mut self,
         record: &'static str,
         handle: BufferHandle,
         offset: u64,
         size: u64,
     ) -> Result<Vec<u8>, SessionError> {
-        let src = self.buffer_range(record, handle, offset, size)?;
+        let src = self
+            .buffers
+            .get_range(record, handle, offset, size)?
+            .owned
+            .buffer;
         if size == 0 {
             return Ok(Vec::new());
         }
         if size as usize > MAX_READBACK {
-            return Err(bad(record, format!("a {size}-byte read-back is too large")));
+            return Err(bad_value(
+                record,
+                format!("a {size}-byte read-back is too large"),
+            ));
         }
         let staging =
             memory::host_buffer(&self.alloc, size, vk::BufferUsageFlags::TRANSFER_DST, true)
@@ -786,7 +703,113 @@ impl Device {
     }
 }
 
-impl Drop for Device {
+impl BufferPipe for VkPipe {
+    /// `CreateBuffer`: (re)allocates zeroed storage.
+    fn create_buffer(&mut self, handle: BufferHandle, size: u64) -> R {
+        const N: &str = "CreateBuffer";
+        if self.buffers.live(handle).is_none() {
+            self.buffers.check_create(N, handle)?;
+        }
+        let owned = match memory::device_buffer(&self.alloc, size, memory::object_usage()) {
+            Ok(o) => o,
+            Err(e) => {
+                self.events.push(Event::OutOfMemory {
+                    what: format!("a {size}-byte buffer ({e})"),
+                });
+                memory::device_buffer(&self.alloc, 4, memory::object_usage())
+                    .map_err(|e| vk_error("vmaCreateBuffer", e))?
+            }
+        };
+        self.transfer_begin();
+        // SAFETY: recording, outside a render pass (transfer_begin ended it); a new buffer
+        // with TRANSFER_DST usage; WHOLE_SIZE fills to the end.
+        unsafe {
+            self.raw
+                .cmd_fill_buffer(self.rec.cmd, owned.buffer, 0, vk::WHOLE_SIZE, 0)
+        };
+        self.rec.dirty_mem = true;
+        if let Ok(b) = self.buffers.get_mut(N, handle) {
+            let old = std::mem::replace(b, Buffer { owned, size });
+            self.defer(Garbage::Buffer(old.owned));
+            Ok(())
+        } else {
+            self.buffers.insert(N, handle, Buffer { owned, size })
+        }
+    }
+
+    /// `DestroyBuffer`.
+    fn destroy_buffer(&mut self, handle: BufferHandle) -> R {
+        let b = self.buffers.remove("DestroyBuffer", handle)?;
+        self.defer(Garbage::Buffer(b.owned));
+        Ok(())
+    }
+
+    /// `WriteBuffer` (or a read-back into a pack buffer, `record`): stage bytes into the
+    /// arena, then a transfer.
+    fn write_buffer(&mut self, record: &'static str, write: BufferWrite<'_>) -> R {
+        let BufferWrite {
+            buffer: handle,
+            offset,
+            bytes: data,
+        } = write;
+        let dst = self
+            .buffers
+            .get_range(record, handle, offset, data.len() as u64)?;
+        let dst = dst.owned.buffer;
+        if data.is_empty() {
+            return Ok(());
+        }
+        let src = self.arena(data.len() as u64, 4)?;
+        src.write(data);
+        self.transfer_begin();
+        let region = vk::BufferCopy {
+            src_offset: src.offset,
+            dst_offset: offset,
+            size: data.len() as u64,
+        };
+        // SAFETY: recording, outside a render pass; both ranges lie inside their buffers
+        // (checked above; the arena slice holds data.len() bytes).
+        unsafe {
+            self.raw
+                .cmd_copy_buffer(self.rec.cmd, src.buffer, dst, &[region])
+        };
+        self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// `CopyBuffer`.
+    fn copy_buffer(&mut self, src: BufferHandle, dst: BufferHandle, region: BufferCopy) -> R {
+        const N: &str = "CopyBuffer";
+        let BufferCopy {
+            src_offset,
+            dst_offset,
+            size,
+        } = region;
+        let (from, to) = self.buffers.copy_ranges(N, src, dst, region)?;
+        let (from, to) = (from.owned.buffer, to.owned.buffer);
+        if size == 0 {
+            return Ok(());
+        }
+        self.transfer_begin();
+        let region = vk::BufferCopy {
+            src_offset,
+            dst_offset,
+            size,
+        };
+        // SAFETY: recording, outside a render pass; both ranges inside their buffers and
+        // not overlapping (checked above).
+        unsafe { self.raw.cmd_copy_buffer(self.rec.cmd, from, to, &[region]) };
+        self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// `ReadBuffer`: the range read back (submits and waits).
+    fn read_buffer(&mut self, buffer: BufferHandle, range: BufferRange) -> Bytes {
+        self.read_buffer_range("ReadBuffer", buffer, range.offset, range.size)
+    }
+}
+
+impl Drop for VkPipe {
     fn drop(&mut self) {
         // SAFETY: waiting for idle first means no submitted work reads anything below; each
         // object is destroyed once, then the allocator (whose allocations are all freed by

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use ash::vk;
 use tessera_wire::SessionError;
 
-use crate::device::{Device, count, vk_error};
+use crate::device::{VkPipe, count, vk_error};
 use crate::memory::{Arena, Owned, Slice};
 
 /// Submissions that may be in flight at once.
@@ -174,7 +174,7 @@ impl Frames {
     }
 }
 
-impl Device {
+impl VkPipe {
     /// Starts recording the current frame.
     pub fn begin_frame(&mut self) -> Result<(), SessionError> {
         let cmd = self.frames.current.cmd;

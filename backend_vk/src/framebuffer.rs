@@ -1,6 +1,7 @@
 //! Framebuffers: renderbuffers, surfaces (the default framebuffers, as offscreen images),
-//! framebuffer objects, the render targets verbs draw into, and the verbs that read or copy
-//! framebuffer images (`ReadPixels`, `CopyTexture`, `Blit`).
+//! framebuffer objects, the render targets verbs draw into, and the records that read or
+//! copy framebuffer images: the `FramebufferPipe` methods (`ReadPixels` here, `CopyTexture`
+//! through `blit.rs`, which also has `Blit`).
 //!
 //! ## Orientation
 //! Nothing is flipped: framebuffer row `r` of every image is GL window row `r` (GL's origin
@@ -18,19 +19,21 @@
 
 use ash::vk;
 use tessera_wire::SessionError;
+use tessera_wire::backend::bad_value;
+use tessera_wire::dispatch::{self, Bytes, FramebufferPipe, R, RenderbufferStorage};
 use tessera_wire::format::{Format, PixelLayout};
-use tessera_wire::handle::{FramebufferHandle, RenderbufferHandle, SurfaceHandle};
+use tessera_wire::handle::{FramebufferHandle, RenderbufferHandle, SurfaceHandle, TextureHandle};
 use tessera_wire::pixel::pixel_size;
-use tessera_wire::record::{DRAW_BUFFER_NONE, FramebufferRef, ReadImage, ReadSource};
+use tessera_wire::record::{DRAW_BUFFER_NONE, FramebufferRef, ReadImage, ReadSource, TextureCopy};
 use tessera_wire::state::{Attachment, FramebufferState, MAX_DRAW_BUFFERS, Rect, SurfaceDesc};
 
 use crate::conv;
-use crate::device::{Device, MAX_READBACK, Missing, bad, count, vk_error};
+use crate::device::{MAX_READBACK, Missing, VkPipe, count, vk_error};
 use crate::frame::Garbage;
 use crate::image::{ImageSource, Storage, transition};
 use crate::pipeline::PassKey;
 use crate::spirv::NumClass;
-use crate::texture::class_of;
+use crate::texture::{LevelRegion, class_of};
 
 /// A renderbuffer.
 pub(crate) struct Renderbuffer {
@@ -111,15 +114,222 @@ pub(crate) struct Target {
     pub depth_stencil: Option<(u8, bool, bool)>,
 }
 
-impl Device {
-    // ---- Renderbuffers ----
+impl FramebufferPipe for VkPipe {
+    /// `CreateSurface`: a colour image and a depth-stencil image.
+    fn create_surface(&mut self, handle: SurfaceHandle, desc: SurfaceDesc) -> R {
+        const N: &str = "CreateSurface";
+        self.surfaces.check_create(N, handle)?;
+        let color = match desc.color {
+            Some(f) => self.render_storage(f, desc.width, desc.height, desc.samples)?,
+            None => None,
+        };
+        let depth_stencil = match desc.depth_stencil {
+            Some(f) => self.render_storage(f, desc.width, desc.height, desc.samples)?,
+            None => None,
+        };
+        self.surfaces.insert(
+            N,
+            handle,
+            Surface {
+                color,
+                depth_stencil,
+                desc,
+                cache: None,
+            },
+        )
+    }
+
+    /// `DestroySurface`.
+    fn destroy_surface(&mut self, handle: SurfaceHandle) -> R {
+        let s = self.remove_target_object("DestroySurface", handle, |p| &mut p.surfaces)?;
+        let garbage = &mut self.frames.current.garbage;
+        for st in [s.color, s.depth_stencil].into_iter().flatten() {
+            st.retire(garbage);
+        }
+        if let Some(t) = s.cache {
+            garbage.push(Garbage::Framebuffer(t.framebuffer));
+        }
+        Ok(())
+    }
+
+    /// `CreateFramebuffer`.
+    fn create_framebuffer(&mut self, handle: FramebufferHandle) -> R {
+        self.framebuffers.insert(
+            "CreateFramebuffer",
+            handle,
+            Framebuffer {
+                state: FramebufferState::default(),
+                cache: None,
+            },
+        )
+    }
+
+    /// `SetFramebufferState`.
+    fn set_framebuffer_state(&mut self, handle: FramebufferHandle, state: FramebufferState) -> R {
+        const N: &str = "SetFramebufferState";
+        for a in state.colors.iter().chain([&state.depth, &state.stencil]) {
+            match a {
+                Attachment::None => {}
+                Attachment::Texture { texture, .. } => {
+                    self.textures.get(N, *texture)?;
+                }
+                Attachment::Renderbuffer(rb) => {
+                    self.renderbuffers.get(N, *rb)?;
+                }
+            }
+        }
+        self.framebuffers.get(N, handle)?;
+        self.invalidate_targets();
+        self.framebuffers.get_mut(N, handle)?.state = state;
+        Ok(())
+    }
+
+    /// `DestroyFramebuffer`.
+    fn destroy_framebuffer(&mut self, handle: FramebufferHandle) -> R {
+        let fb =
+            self.remove_target_object("DestroyFramebuffer", handle, |p| &mut p.framebuffers)?;
+        if let Some(t) = fb.cache {
+            self.defer(Garbage::Framebuffer(t.framebuffer));
+        }
+        Ok(())
+    }
 
     /// `CreateRenderbuffer`.
-    pub fn create_renderbuffer(&mut self, handle: RenderbufferHandle) -> Result<(), SessionError> {
+    fn create_renderbuffer(&mut self, handle: RenderbufferHandle) -> R {
         self.renderbuffers
             .insert("CreateRenderbuffer", handle, Renderbuffer { storage: None })
     }
 
+    /// `DefineRenderbuffer`.
+    fn define_renderbuffer(&mut self, handle: RenderbufferHandle, s: RenderbufferStorage) -> R {
+        const N: &str = "DefineRenderbuffer";
+        let RenderbufferStorage {
+            format,
+            width,
+            height,
+            samples,
+        } = s;
+        self.renderbuffers.get(N, handle)?;
+        let storage = self.render_storage(format, width, height, samples)?;
+        self.invalidate_targets();
+        let rb = self.renderbuffers.get_mut(N, handle)?;
+        if let Some(old) = std::mem::replace(&mut rb.storage, storage) {
+            old.retire(&mut self.frames.current.garbage);
+        }
+        Ok(())
+    }
+
+    /// `DestroyRenderbuffer`.
+    fn destroy_renderbuffer(&mut self, handle: RenderbufferHandle) -> R {
+        let rb =
+            self.remove_target_object("DestroyRenderbuffer", handle, |p| &mut p.renderbuffers)?;
+        if let Some(s) = rb.storage {
+            s.retire(&mut self.frames.current.garbage);
+        }
+        Ok(())
+    }
+
+    /// `ReadPixels`: copies the rectangle (clipped to the image) and converts on the CPU.
+    fn read_pixels(&mut self, src: ReadSource, rect: Rect, layout: PixelLayout) -> Bytes {
+        const N: &str = "ReadPixels";
+        let (w, h) = (rect.width.max(0) as usize, rect.height.max(0) as usize);
+        let px = pixel_size(layout.format, layout.ty);
+        let size = (w * h)
+            .checked_mul(px)
+            .filter(|&n| n <= MAX_READBACK)
+            .ok_or_else(|| bad_value(N, format!("a {w}x{h} read-back is too large")))?;
+        let mut out = vec![0u8; size];
+        if size == 0 {
+            return Ok(out);
+        }
+        let Some(r) = self.read_ref(N, &src)? else {
+            return Ok(out);
+        };
+        self.end_pass()?;
+        let Some(s) = self.image_mut(N, r.src)? else {
+            return Ok(out);
+        };
+        let e = s.level_extent(r.level.min(s.levels - 1));
+        let native = s.native;
+        let (slice_layer, slice_z) = s.slice(r.layer);
+        let multisampled = s.samples != vk::SampleCountFlags::TYPE_1;
+        // The part of the rectangle inside the image.
+        let x0 = rect.x.max(0);
+        let y0 = rect.y.max(0);
+        let x1 = (rect.x + rect.width).min(e[0] as i32);
+        let y1 = (rect.y + rect.height).min(e[1] as i32);
+        if x1 <= x0 || y1 <= y0 {
+            return Ok(out);
+        }
+        let (cw, ch) = ((x1 - x0) as u32, (y1 - y0) as u32);
+        let source = if multisampled {
+            match self.resolve_to_temp(r)? {
+                Some(t) => t,
+                None => return Ok(out),
+            }
+        } else {
+            (r.src, r.level, slice_layer)
+        };
+        let z = if multisampled { 0 } else { slice_z };
+        let count = (cw * ch) as usize;
+        let aspects: Vec<vk::ImageAspectFlags> = match src.image {
+            ReadImage::Color(_) => vec![vk::ImageAspectFlags::COLOR],
+            ReadImage::Depth if native.depth.is_some() => vec![vk::ImageAspectFlags::DEPTH],
+            ReadImage::Stencil if native.stencil => vec![vk::ImageAspectFlags::STENCIL],
+            ReadImage::DepthStencil if native.depth.is_some() && native.stencil => {
+                vec![vk::ImageAspectFlags::DEPTH, vk::ImageAspectFlags::STENCIL]
+            }
+            _ => return Ok(out),
+        };
+        let mut texels = vec![[0.0, 0.0, 0.0, 1.0]; count];
+        let mut direct = None;
+        for aspect in aspects {
+            let region = LevelRegion {
+                level: source.1,
+                offset: [x0, y0, z],
+                extent: [cw, ch, 1],
+                layers: (source.2, 1),
+            };
+            let size = count * native.aspect_texel_size(aspect);
+            let bytes = self.copy_from_image(N, source.0, region, aspect, size)?;
+            if aspect == vk::ImageAspectFlags::COLOR {
+                direct = self.decode_read(native, aspect, &bytes, count, layout);
+            } else if aspect == vk::ImageAspectFlags::DEPTH {
+                if let Some(d) = native.depth {
+                    crate::pixel::decode_depth(d, &bytes, &mut texels);
+                }
+            } else {
+                for (t, &s) in texels.iter_mut().zip(&bytes) {
+                    t[1] = f64::from(s);
+                }
+            }
+        }
+        let packed = match direct {
+            Some(p) => p,
+            None => crate::pixel::encode(layout, &texels),
+        };
+        // Place the clipped rows into the full rectangle.
+        let row = cw as usize * px;
+        for y in 0..ch as usize {
+            let dst = ((y + (y0 - rect.y) as usize) * w + (x0 - rect.x) as usize) * px;
+            if let (Some(d), Some(s)) = (
+                out.get_mut(dst..dst + row),
+                packed.get(y * row..(y + 1) * row),
+            ) {
+                d.copy_from_slice(s);
+            }
+        }
+        Ok(out)
+    }
+
+    /// `CopyTexture`: the copy is a blit (`blit.rs`).
+    fn copy_texture(&mut self, t: TextureHandle, at: dispatch::ImageRef, r: TextureCopy) -> R {
+        self.copy_to_texture(t, at.level, at.face, r)
+    }
+}
+
+impl VkPipe {
+    /// Storage for a renderbuffer or a surface image (`None`: the device has no format for it).
     fn render_storage(
         &mut self,
         format: Format,
@@ -145,131 +355,6 @@ impl Device {
         )
         .map(Some)
         .map_err(|e| vk_error("vmaCreateImage", e))
-    }
-
-    /// `DefineRenderbuffer`.
-    pub fn define_renderbuffer(
-        &mut self,
-        handle: RenderbufferHandle,
-        format: Format,
-        width: u32,
-        height: u32,
-        samples: u8,
-    ) -> Result<(), SessionError> {
-        const N: &str = "DefineRenderbuffer";
-        self.renderbuffers.get(N, handle)?;
-        let storage = self.render_storage(format, width, height, samples)?;
-        self.invalidate_targets();
-        let rb = self.renderbuffers.get_mut(N, handle)?;
-        if let Some(old) = std::mem::replace(&mut rb.storage, storage) {
-            old.retire(&mut self.frames.current.garbage);
-        }
-        Ok(())
-    }
-
-    /// `DestroyRenderbuffer`.
-    pub fn destroy_renderbuffer(&mut self, handle: RenderbufferHandle) -> Result<(), SessionError> {
-        self.renderbuffers.get("DestroyRenderbuffer", handle)?;
-        self.invalidate_targets();
-        let rb = self.renderbuffers.remove("DestroyRenderbuffer", handle)?;
-        if let Some(s) = rb.storage {
-            s.retire(&mut self.frames.current.garbage);
-        }
-        Ok(())
-    }
-
-    // ---- Surfaces ----
-
-    /// `CreateSurface`: a colour image and a depth-stencil image.
-    pub fn create_surface(
-        &mut self,
-        handle: SurfaceHandle,
-        desc: SurfaceDesc,
-    ) -> Result<(), SessionError> {
-        const N: &str = "CreateSurface";
-        self.surfaces.check_create(N, handle)?;
-        let color = match desc.color {
-            Some(f) => self.render_storage(f, desc.width, desc.height, desc.samples)?,
-            None => None,
-        };
-        let depth_stencil = match desc.depth_stencil {
-            Some(f) => self.render_storage(f, desc.width, desc.height, desc.samples)?,
-            None => None,
-        };
-        self.surfaces.insert(
-            N,
-            handle,
-            Surface {
-                color,
-                depth_stencil,
-                desc,
-                cache: None,
-            },
-        )
-    }
-
-    /// `DestroySurface`.
-    pub fn destroy_surface(&mut self, handle: SurfaceHandle) -> Result<(), SessionError> {
-        self.surfaces.get("DestroySurface", handle)?;
-        self.invalidate_targets();
-        let s = self.surfaces.remove("DestroySurface", handle)?;
-        let garbage = &mut self.frames.current.garbage;
-        for st in [s.color, s.depth_stencil].into_iter().flatten() {
-            st.retire(garbage);
-        }
-        if let Some(t) = s.cache {
-            garbage.push(Garbage::Framebuffer(t.framebuffer));
-        }
-        Ok(())
-    }
-
-    // ---- Framebuffer objects ----
-
-    /// `CreateFramebuffer`.
-    pub fn create_framebuffer(&mut self, handle: FramebufferHandle) -> Result<(), SessionError> {
-        self.framebuffers.insert(
-            "CreateFramebuffer",
-            handle,
-            Framebuffer {
-                state: FramebufferState::default(),
-                cache: None,
-            },
-        )
-    }
-
-    /// `SetFramebufferState`.
-    pub fn set_framebuffer_state(
-        &mut self,
-        handle: FramebufferHandle,
-        state: FramebufferState,
-    ) -> Result<(), SessionError> {
-        const N: &str = "SetFramebufferState";
-        for a in state.colors.iter().chain([&state.depth, &state.stencil]) {
-            match a {
-                Attachment::None => {}
-                Attachment::Texture { texture, .. } => {
-                    self.textures.get(N, *texture)?;
-                }
-                Attachment::Renderbuffer(rb) => {
-                    self.renderbuffers.get(N, *rb)?;
-                }
-            }
-        }
-        self.framebuffers.get(N, handle)?;
-        self.invalidate_targets();
-        self.framebuffers.get_mut(N, handle)?.state = state;
-        Ok(())
-    }
-
-    /// `DestroyFramebuffer`.
-    pub fn destroy_framebuffer(&mut self, handle: FramebufferHandle) -> Result<(), SessionError> {
-        self.framebuffers.get("DestroyFramebuffer", handle)?;
-        self.invalidate_targets();
-        let fb = self.framebuffers.remove("DestroyFramebuffer", handle)?;
-        if let Some(t) = fb.cache {
-            self.defer(Garbage::Framebuffer(t.framebuffer));
-        }
-        Ok(())
     }
 
     fn attachment_ref(a: &Attachment) -> Option<ImageRef> {
@@ -419,7 +504,7 @@ impl Device {
         let mut extent = [u32::MAX, u32::MAX];
         let mut layers = u32::MAX;
         let mut samples = None;
-        let mut add = |dev: &mut Device,
+        let mut add = |dev: &mut VkPipe,
                        r: ImageRef|
          -> Result<
             Option<(vk::Format, vk::FormatFeatureFlags, Format, u8)>,
@@ -519,117 +604,6 @@ impl Device {
         Ok(Some(target))
     }
 
-    // ---- Reads and copies ----
-
-    /// `ReadPixels`: copies the rectangle (clipped to the image) and converts on the CPU.
-    pub fn read_pixels(
-        &mut self,
-        src: &ReadSource,
-        rect: Rect,
-        layout: PixelLayout,
-    ) -> Result<Vec<u8>, SessionError> {
-        const N: &str = "ReadPixels";
-        let (w, h) = (rect.width.max(0) as usize, rect.height.max(0) as usize);
-        let px = pixel_size(layout.format, layout.ty);
-        let size = (w * h)
-            .checked_mul(px)
-            .filter(|&n| n <= MAX_READBACK)
-            .ok_or_else(|| bad(N, format!("a {w}x{h} read-back is too large")))?;
-        let mut out = vec![0u8; size];
-        if size == 0 {
-            return Ok(out);
-        }
-        let Some(r) = self.read_ref(N, src)? else {
-            return Ok(out);
-        };
-        self.end_pass()?;
-        let Some(s) = self.image_mut(N, r.src)? else {
-            return Ok(out);
-        };
-        let e = s.level_extent(r.level.min(s.levels - 1));
-        let native = s.native;
-        let (slice_layer, slice_z) = s.slice(r.layer);
-        let multisampled = s.samples != vk::SampleCountFlags::TYPE_1;
-        // The part of the rectangle inside the image.
-        let x0 = rect.x.max(0);
-        let y0 = rect.y.max(0);
-        let x1 = (rect.x + rect.width).min(e[0] as i32);
-        let y1 = (rect.y + rect.height).min(e[1] as i32);
-        if x1 <= x0 || y1 <= y0 {
-            return Ok(out);
-        }
-        let (cw, ch) = ((x1 - x0) as u32, (y1 - y0) as u32);
-        let source = if multisampled {
-            match self.resolve_to_temp(r)? {
-                Some(t) => t,
-                None => return Ok(out),
-            }
-        } else {
-            (r.src, r.level, slice_layer)
-        };
-        let z = if multisampled { 0 } else { slice_z };
-        let count = (cw * ch) as usize;
-        let aspects: Vec<vk::ImageAspectFlags> = match src.image {
-            ReadImage::Color(_) => vec![vk::ImageAspectFlags::COLOR],
-            ReadImage::Depth if native.depth.is_some() => vec![vk::ImageAspectFlags::DEPTH],
-            ReadImage::Stencil if native.stencil => vec![vk::ImageAspectFlags::STENCIL],
-            ReadImage::DepthStencil if native.depth.is_some() && native.stencil => {
-                vec![vk::ImageAspectFlags::DEPTH, vk::ImageAspectFlags::STENCIL]
-            }
-            _ => return Ok(out),
-        };
-        let mut texels = vec![[0.0, 0.0, 0.0, 1.0]; count];
-        let mut direct = None;
-        for aspect in aspects {
-            let texel = if aspect == vk::ImageAspectFlags::COLOR {
-                native.texel_size as usize
-            } else if aspect == vk::ImageAspectFlags::STENCIL {
-                1
-            } else if native.depth == Some(conv::DepthLayout::Unorm16) {
-                2
-            } else {
-                4
-            };
-            let bytes = self.copy_from_image(
-                N,
-                source.0,
-                source.1,
-                aspect,
-                [x0, y0, z],
-                [cw, ch, 1],
-                (source.2, 1),
-                count * texel,
-            )?;
-            if aspect == vk::ImageAspectFlags::COLOR {
-                direct = self.decode_read(native, aspect, &bytes, count, layout);
-            } else if aspect == vk::ImageAspectFlags::DEPTH {
-                if let Some(d) = native.depth {
-                    crate::pixel::decode_depth(d, &bytes, &mut texels);
-                }
-            } else {
-                for (t, &s) in texels.iter_mut().zip(&bytes) {
-                    t[1] = f64::from(s);
-                }
-            }
-        }
-        let packed = match direct {
-            Some(p) => p,
-            None => crate::pixel::encode(layout, &texels),
-        };
-        // Place the clipped rows into the full rectangle.
-        let row = cw as usize * px;
-        for y in 0..ch as usize {
-            let dst = ((y + (y0 - rect.y) as usize) * w + (x0 - rect.x) as usize) * px;
-            if let (Some(d), Some(s)) = (
-                out.get_mut(dst..dst + row),
-                packed.get(y * row..(y + 1) * row),
-            ) {
-                d.copy_from_slice(s);
-            }
-        }
-        Ok(out)
-    }
-
     /// Resolves a multisampled colour image into a temporary single-sampled one (freed with
     /// the current submission): (source, level, layer) of the result.
     fn resolve_to_temp(
@@ -665,8 +639,10 @@ impl Device {
         let Some(s) = self.image_mut("", r.src)? else {
             return Ok(None);
         };
-        transition(&raw, cmd, s, vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
-        transition(&raw, cmd, &mut temp, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+        let src_layout = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+        let dst_layout = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
+        transition(&raw, cmd, s, src_layout);
+        transition(&raw, cmd, &mut temp, dst_layout);
         let region = vk::ImageResolve {
             src_subresource: vk::ImageSubresourceLayers {
                 aspect_mask: vk::ImageAspectFlags::COLOR,
@@ -691,14 +667,7 @@ impl Device {
         // SAFETY: recording outside a render pass; a multisampled source in TRANSFER_SRC
         // and a single-sampled destination of the same format and extent in TRANSFER_DST.
         unsafe {
-            raw.cmd_resolve_image(
-                cmd,
-                s.image,
-                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                temp.image,
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                &[region],
-            )
+            raw.cmd_resolve_image(cmd, s.image, src_layout, temp.image, dst_layout, &[region])
         };
         self.rec.dirty_mem = true;
         // The temporary is the device's scratch image until the next one.

@@ -15,7 +15,7 @@ use tessera_wire::handle::{RenderbufferHandle, SurfaceHandle, TextureHandle};
 use vk_mem::Alloc;
 
 use crate::conv::{self, NativeFormat};
-use crate::device::{Device, vk_error};
+use crate::device::{VkPipe, vk_error};
 use crate::frame::Garbage;
 use crate::spirv::NumClass;
 
@@ -98,10 +98,7 @@ impl Storage {
             .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
-        let ainfo = vk_mem::AllocationCreateInfo {
-            usage: vk_mem::MemoryUsage::AutoPreferDevice,
-            ..Default::default()
-        };
+        let ainfo = crate::memory::device_local();
         // SAFETY: a valid create info (extent >= 1, levels and layers >= 1, usage the format
         // supports); the allocator outlives the image (freed through `destroy` or garbage).
         let (image, allocation) = unsafe { alloc.create_image(&info, &ainfo) }?;
@@ -272,6 +269,44 @@ pub(crate) fn transition(
     s.layout = to;
 }
 
+/// Records a global memory barrier within `stages`: writes of `src` made available to
+/// accesses of `dst` (outside a render pass).
+pub(crate) fn memory_barrier(
+    raw: &ash::Device,
+    cmd: vk::CommandBuffer,
+    stages: vk::PipelineStageFlags,
+    src: vk::AccessFlags,
+    dst: vk::AccessFlags,
+) {
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(src)
+        .dst_access_mask(dst);
+    // SAFETY: recording, outside a render pass (callers end it first); a global barrier
+    // names no object.
+    unsafe {
+        raw.cmd_pipeline_barrier(
+            cmd,
+            stages,
+            stages,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        )
+    };
+}
+
+/// A resolve of the texels a copy region names.
+pub(crate) fn resolve_of(c: vk::ImageCopy) -> vk::ImageResolve {
+    vk::ImageResolve {
+        src_subresource: c.src_subresource,
+        src_offset: c.src_offset,
+        dst_subresource: c.dst_subresource,
+        dst_offset: c.dst_offset,
+        extent: c.extent,
+    }
+}
+
 /// An image a verb reads or writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ImageSource {
@@ -313,7 +348,7 @@ impl Placeholders {
     }
 }
 
-impl Device {
+impl VkPipe {
     /// The placeholder sampler (nearest, clamp to edge).
     pub fn placeholder_sampler(&mut self) -> Result<vk::Sampler, SessionError> {
         if let Some(s) = self.placeholders.sampler {

@@ -431,6 +431,19 @@ struct Parts {
     name: String,
 }
 
+/// `features` with `next` chained when `enable` (its extension is enabled).
+fn chain_if<'a, T: vk::ExtendsPhysicalDeviceFeatures2 + ?Sized>(
+    features: vk::PhysicalDeviceFeatures2<'a>,
+    enable: bool,
+    next: &'a mut T,
+) -> vk::PhysicalDeviceFeatures2<'a> {
+    if enable {
+        features.push_next(next)
+    } else {
+        features
+    }
+}
+
 fn version_text(v: u32) -> String {
     format!(
         "{}.{}.{}",
@@ -562,7 +575,35 @@ fn create_device(
             .shader_tessellation_and_geometry_point_size,
         ..Default::default()
     };
-    let mut names: Vec<*const i8> = Vec::new();
+    // The optional extensions the tiers use, in the order they are named.
+    let optional = [
+        (
+            tiers.vertex_divisor,
+            ash::ext::vertex_attribute_divisor::NAME,
+        ),
+        (tiers.push_descriptors, ash::khr::push_descriptor::NAME),
+        (tiers.depth_clip_control, ash::ext::depth_clip_control::NAME),
+        (tiers.provoking_vertex, ash::ext::provoking_vertex::NAME),
+        (
+            tiers.custom_border_color,
+            ash::ext::custom_border_color::NAME,
+        ),
+        (tiers.index_u8, ash::ext::index_type_uint8::NAME),
+        (
+            tiers.list_restart,
+            ash::ext::primitive_topology_list_restart::NAME,
+        ),
+        (
+            tiers.mirror_clamp,
+            ash::khr::sampler_mirror_clamp_to_edge::NAME,
+        ),
+        (portability, c"VK_KHR_portability_subset"),
+    ];
+    let names: Vec<*const i8> = optional
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| name.as_ptr())
+        .collect();
     let mut on_dcc =
         vk::PhysicalDeviceDepthClipControlFeaturesEXT::default().depth_clip_control(true);
     let mut on_pv =
@@ -575,40 +616,14 @@ fn create_device(
         .primitive_topology_list_restart(true);
     let mut on_div = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default()
         .vertex_attribute_instance_rate_divisor(true);
-    let mut on = vk::PhysicalDeviceFeatures2::default().features(enabled);
-    if tiers.vertex_divisor {
-        names.push(ash::ext::vertex_attribute_divisor::NAME.as_ptr());
-        on = on.push_next(&mut on_div);
-    }
-    if tiers.push_descriptors {
-        names.push(ash::khr::push_descriptor::NAME.as_ptr());
-    }
-    if tiers.depth_clip_control {
-        names.push(ash::ext::depth_clip_control::NAME.as_ptr());
-        on = on.push_next(&mut on_dcc);
-    }
-    if tiers.provoking_vertex {
-        names.push(ash::ext::provoking_vertex::NAME.as_ptr());
-        on = on.push_next(&mut on_pv);
-    }
-    if tiers.custom_border_color {
-        names.push(ash::ext::custom_border_color::NAME.as_ptr());
-        on = on.push_next(&mut on_cbc);
-    }
-    if tiers.index_u8 {
-        names.push(ash::ext::index_type_uint8::NAME.as_ptr());
-        on = on.push_next(&mut on_u8);
-    }
-    if tiers.list_restart {
-        names.push(ash::ext::primitive_topology_list_restart::NAME.as_ptr());
-        on = on.push_next(&mut on_lr);
-    }
-    if tiers.mirror_clamp {
-        names.push(ash::khr::sampler_mirror_clamp_to_edge::NAME.as_ptr());
-    }
-    if portability {
-        names.push(c"VK_KHR_portability_subset".as_ptr());
-    }
+    // The features of the extensions named, chained in that order.
+    let on = vk::PhysicalDeviceFeatures2::default().features(enabled);
+    let on = chain_if(on, tiers.vertex_divisor, &mut on_div);
+    let on = chain_if(on, tiers.depth_clip_control, &mut on_dcc);
+    let on = chain_if(on, tiers.provoking_vertex, &mut on_pv);
+    let on = chain_if(on, tiers.custom_border_color, &mut on_cbc);
+    let on = chain_if(on, tiers.index_u8, &mut on_u8);
+    let mut on = chain_if(on, tiers.list_restart, &mut on_lr);
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)
@@ -649,7 +664,7 @@ impl Gpu {
 
 impl Drop for Gpu {
     fn drop(&mut self) {
-        // SAFETY: the device's objects were destroyed by Device::drop (which runs first: the
+        // SAFETY: the device's objects were destroyed by VkPipe::drop (which runs first: the
         // backend declares `dev` before `gpu`); then the device, the messenger (whose user
         // pointer is reclaimed only after it is gone) and the instance, each once.
         unsafe {

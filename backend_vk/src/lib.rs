@@ -6,7 +6,7 @@
 //! engine, and `tests/` checks that from `cargo metadata`.
 //!
 //! ## How it works
-//! - **Device** (`instance.rs`): the instance (with the Khronos validation layer and a
+//! - **VkPipe** (`instance.rs`): the instance (with the Khronos validation layer and a
 //!   debug-utils messenger when [`VkOptions::validation`] asks), the device chosen by
 //!   `TESSERA_VK_DEVICE` or the best available, and the optional [`Tiers`] decided once.
 //! - **Objects** (`device.rs`, `image.rs`, `texture.rs`, `framebuffer.rs`, `program.rs`,
@@ -23,9 +23,17 @@
 //!   find their pipeline in a per-program cache (created only on a miss, through a
 //!   `VkPipelineCache`), open their render pass (folding whole-attachment clears into load
 //!   ops), and bind only what changed.
-//! - **Submission** (`frame.rs`) and **dispatch** (`queue.rs`): one command buffer per
-//!   batch, submitted with a fence at its end (or earlier for read-backs), at most three in
-//!   flight; memory they read is recycled when their fence signals.
+//! - **Records**: what each record means to the device, as the methods of the domain traits
+//!   of `tessera_wire::dispatch`, each implemented in the file of its domain: `BufferPipe`
+//!   in `device.rs`, `TexturePipe` in `texture.rs`, `FramebufferPipe` in `framebuffer.rs`
+//!   (copies through `blit.rs`), `ProgramPipe` in `program.rs`, `DrawPipe` in `command.rs`
+//!   (clears in `clear.rs`, blits in `blit.rs`), `QueryPipe` in `query.rs`, and `ContextPipe`
+//!   (contexts, state changes, the end of a batch) and `CsoPipe` in `queue.rs`. The
+//!   dispatcher in `tessera-wire` decodes each record, checks its spans and handles, keeps
+//!   the contexts and files replies.
+//! - **Submission** (`frame.rs`): one command buffer per batch, submitted with a fence at
+//!   its end (or earlier for read-backs), at most three in flight; memory they read is
+//!   recycled when their fence signals.
 //!
 //! ## GL conventions, handled once
 //! - *Window origin*: nothing is flipped. Framebuffer row `r` holds GL window row `r` (GL's
@@ -77,11 +85,12 @@ mod queue;
 mod spirv;
 mod texture;
 
-use tessera_wire::context::Contexts;
+use tessera_wire::dispatch::Dispatcher;
+use tessera_wire::env;
 use tessera_wire::{Backend, BatchView, Caps, Outbox, SessionError};
 
-use crate::command::ContextState;
-use crate::device::Device;
+use crate::command::VkContext;
+use crate::device::VkPipe;
 pub use crate::device::{VkProbe, VkStats};
 pub use crate::instance::Tiers;
 
@@ -149,27 +158,14 @@ impl VkOptions {
     /// Reads `TESSERA_VK_VALIDATION`, `TESSERA_VK_DEVICE` and `TESSERA_VK_TIERS`, warning
     /// about values it does not know (they leave the default).
     pub fn from_env() -> Self {
-        let var = |name: &str| {
-            std::env::var(name)
-                .ok()
-                .map(|v| v.trim().to_ascii_lowercase())
-        };
-        let validation = match var("TESSERA_VK_VALIDATION").as_deref() {
-            None | Some("" | "0" | "false" | "off" | "no") => false,
-            Some("1" | "true" | "on" | "yes") => true,
-            Some(other) => {
-                log::warn!("TESSERA_VK_VALIDATION={other:?} is not 1/0: validation stays off");
-                false
-            }
-        };
-        let floor = match var("TESSERA_VK_TIERS").as_deref() {
-            None | Some("" | "all" | "auto") => false,
-            Some("none" | "floor" | "1.1") => true,
-            Some(other) => {
-                log::warn!("TESSERA_VK_TIERS={other:?} is not none/all: ignored");
-                false
-            }
-        };
+        let validation = env::switch("TESSERA_VK_VALIDATION", "validation stays off");
+        let floor = env::choice(
+            "TESSERA_VK_TIERS",
+            &["none", "floor", "1.1"],
+            &["all", "auto"],
+            "none/all",
+            "ignored",
+        );
         Self {
             validation,
             device: None,
@@ -180,8 +176,8 @@ impl VkOptions {
 
 /// The Vulkan backend.
 pub struct VulkanBackend {
-    contexts: Contexts<ContextState>,
-    dev: Device,
+    dispatcher: Dispatcher<VkContext>,
+    dev: VkPipe,
 }
 
 // SAFETY: the backend holds Vulkan handles (integers and dispatchable pointers, which Vulkan
@@ -203,14 +199,14 @@ impl VulkanBackend {
     /// [`VulkanBackend::new`] with explicit options.
     pub fn with_options(options: &VkOptions) -> Result<Self, CreateBackendError> {
         let gpu = instance::Gpu::new(options)?;
-        let mut dev = Device::new(gpu)?;
+        let mut dev = VkPipe::new(gpu)?;
         // Id 0 of every CSO kind is its default value: a new context binds them.
         dev.interned.blend.intern(&Default::default());
         dev.interned.depth_stencil.intern(&Default::default());
         dev.interned.raster.intern(&Default::default());
         dev.interned.layout.intern(&Default::default());
         Ok(Self {
-            contexts: Contexts::new(),
+            dispatcher: Dispatcher::new(),
             dev,
         })
     }
@@ -242,6 +238,6 @@ impl Backend for VulkanBackend {
     }
 
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
-        self.apply_batch(batch, out)
+        self.dispatcher.apply(&mut self.dev, batch, out)
     }
 }

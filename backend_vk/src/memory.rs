@@ -34,6 +34,14 @@ pub(crate) fn object_usage() -> vk::BufferUsageFlags {
         | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
 }
 
+/// Where buffers and images the device uses live: device memory where there is some.
+pub(crate) fn device_local() -> vk_mem::AllocationCreateInfo {
+    vk_mem::AllocationCreateInfo {
+        usage: vk_mem::MemoryUsage::AutoPreferDevice,
+        ..Default::default()
+    }
+}
+
 /// Creates a device-local buffer.
 pub(crate) fn device_buffer(
     alloc: &vk_mem::Allocator,
@@ -44,12 +52,9 @@ pub(crate) fn device_buffer(
         .size(size.max(4))
         .usage(usage)
         .sharing_mode(vk::SharingMode::EXCLUSIVE);
-    let ainfo = vk_mem::AllocationCreateInfo {
-        usage: vk_mem::MemoryUsage::AutoPreferDevice,
-        ..Default::default()
-    };
+    let ainfo = device_local();
     // SAFETY: a valid create info (size > 0, exclusive); the allocator outlives the buffer
-    // (Device::drop frees every buffer before dropping the allocator).
+    // (VkPipe::drop frees every buffer before dropping the allocator).
     let (buffer, allocation) = unsafe { alloc.create_buffer(&info, &ainfo) }?;
     Ok(Owned {
         buffer,

@@ -30,7 +30,7 @@ use tessera_wire::handle::ProgramHandle;
 use tessera_wire::state::MAX_DRAW_BUFFERS;
 
 use crate::conv;
-use crate::device::{Device, Interner, Missing, backend_bug, count, vk_error};
+use crate::device::{Interner, Missing, VkPipe, backend_bug, count, created, vk_error};
 use crate::spirv::NumClass;
 
 /// Size of the push-constant range every pipeline layout has (the point size).
@@ -38,6 +38,29 @@ pub(crate) const PUSH_CONSTANT_SIZE: u32 = 16;
 
 /// Binding of the generic-attribute vertex buffer (stride 0): after the 16 attribute slots.
 pub(crate) const GENERIC_BINDING: u32 = 16;
+
+/// The states of a graphics pipeline its maker decides (the rest: [`VkPipe::create_pipeline`]).
+pub(crate) struct PipelineStates<'a> {
+    pub stages: &'a [vk::PipelineShaderStageCreateInfo<'a>],
+    pub vertex_input: vk::PipelineVertexInputStateCreateInfo<'a>,
+    pub input_assembly: vk::PipelineInputAssemblyStateCreateInfo<'a>,
+    pub viewport: vk::PipelineViewportStateCreateInfo<'a>,
+    pub rasterization: vk::PipelineRasterizationStateCreateInfo<'a>,
+    pub multisample: vk::PipelineMultisampleStateCreateInfo<'a>,
+    pub depth_stencil: vk::PipelineDepthStencilStateCreateInfo<'a>,
+    pub color_blend: vk::PipelineColorBlendStateCreateInfo<'a>,
+}
+
+/// The stage `stage` of a pipeline: `module`'s `main`.
+pub(crate) fn shader_stage(
+    stage: vk::ShaderStageFlags,
+    module: vk::ShaderModule,
+) -> vk::PipelineShaderStageCreateInfo<'static> {
+    vk::PipelineShaderStageCreateInfo::default()
+        .stage(stage)
+        .module(module)
+        .name(c"main")
+}
 
 /// Formats, samples and load operations of a render pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,7 +130,7 @@ impl Caches {
     }
 
     pub fn destroy(&mut self, raw: &ash::Device) {
-        // SAFETY: the device is idle (Device::drop waited); each object destroyed once.
+        // SAFETY: the device is idle (VkPipe::drop waited); each object destroyed once.
         unsafe {
             for (_, p) in self.passes.drain() {
                 raw.destroy_render_pass(p, None);
@@ -121,7 +144,7 @@ impl Caches {
     }
 }
 
-impl Device {
+impl VkPipe {
     /// The render pass of a key, created on first use.
     pub fn render_pass(&mut self, key: &PassKey) -> Result<vk::RenderPass, SessionError> {
         if let Some(&p) = self.pipes.passes.get(key) {
@@ -190,11 +213,73 @@ impl Device {
             .subpasses(&subpasses);
         // SAFETY: a valid create info: attachments referenced by index, layouts allowed for
         // their usage, formats the target's images have.
-        let pass = unsafe { self.raw.create_render_pass(&info, None) }
-            .map_err(|e| vk_error("vkCreateRenderPass", e))?;
-        count(&self.stats.render_passes);
+        let pass = unsafe { self.raw.create_render_pass(&info, None) };
+        let pass = created("vkCreateRenderPass", &self.stats.render_passes, pass)?;
         self.pipes.passes.insert(*key, pass);
         Ok(pass)
+    }
+
+    /// A pipeline layout of `sets` with one push-constant range of `size` bytes for
+    /// `stages`.
+    pub fn pipeline_layout(
+        &self,
+        sets: &[vk::DescriptorSetLayout],
+        stages: vk::ShaderStageFlags,
+        size: u32,
+    ) -> Result<vk::PipelineLayout, SessionError> {
+        let ranges = [vk::PushConstantRange {
+            stage_flags: stages,
+            offset: 0,
+            size,
+        }];
+        let info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(sets)
+            .push_constant_ranges(&ranges);
+        // SAFETY: live set layouts (callers'); a push-constant range within the 128-byte
+        // minimum (callers pass PUSH_CONSTANT_SIZE or the clear block).
+        let layout = unsafe { self.raw.create_pipeline_layout(&info, None) };
+        created(
+            "vkCreatePipelineLayout",
+            &self.stats.pipeline_layouts,
+            layout,
+        )
+    }
+
+    /// A graphics pipeline in subpass 0 of `pass`, with `dynamic` states.
+    pub fn create_pipeline(
+        &self,
+        states: &PipelineStates<'_>,
+        dynamic: &[vk::DynamicState],
+        layout: vk::PipelineLayout,
+        pass: vk::RenderPass,
+    ) -> Result<vk::Pipeline, SessionError> {
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(dynamic);
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(states.stages)
+            .vertex_input_state(&states.vertex_input)
+            .input_assembly_state(&states.input_assembly)
+            .viewport_state(&states.viewport)
+            .rasterization_state(&states.rasterization)
+            .multisample_state(&states.multisample)
+            .depth_stencil_state(&states.depth_stencil)
+            .color_blend_state(&states.color_blend)
+            .dynamic_state(&dynamic)
+            .layout(layout)
+            .render_pass(pass)
+            .subpass(0);
+        // SAFETY: every pointer in `info` refers to `states` or locals alive for the call;
+        // callers pass live modules, layout and render pass, and set only features that are
+        // enabled (checked where each state is made).
+        let created = unsafe {
+            self.raw
+                .create_graphics_pipelines(self.pipes.cache, &[info], None)
+        };
+        let pipeline = match created {
+            Ok(p) => p[0],
+            Err((_, e)) => return Err(vk_error("vkCreateGraphicsPipelines", e)),
+        };
+        count(&self.stats.pipelines);
+        Ok(pipeline)
     }
 
     /// The descriptor set layout (for pushing, or not) and pipeline layout of a binding
@@ -229,22 +314,14 @@ impl Device {
             .bindings(&raw);
         // SAFETY: a valid create info (distinct bindings; no dynamic buffers in push
         // layouts: the default block is a plain uniform buffer then).
-        let set = unsafe { self.raw.create_descriptor_set_layout(&info, None) }
-            .map_err(|e| vk_error("vkCreateDescriptorSetLayout", e))?;
-        count(&self.stats.descriptor_set_layouts);
-        let sets = [set];
-        let ranges = [vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::GEOMETRY,
-            offset: 0,
-            size: PUSH_CONSTANT_SIZE,
-        }];
-        let info = vk::PipelineLayoutCreateInfo::default()
-            .set_layouts(&sets)
-            .push_constant_ranges(&ranges);
-        // SAFETY: a live set layout; a push-constant range within the 128-byte minimum.
-        let layout = unsafe { self.raw.create_pipeline_layout(&info, None) }
-            .map_err(|e| vk_error("vkCreatePipelineLayout", e))?;
-        count(&self.stats.pipeline_layouts);
+        let set = unsafe { self.raw.create_descriptor_set_layout(&info, None) };
+        let set = created(
+            "vkCreateDescriptorSetLayout",
+            &self.stats.descriptor_set_layouts,
+            set,
+        )?;
+        let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::GEOMETRY;
+        let layout = self.pipeline_layout(&[set], stages, PUSH_CONSTANT_SIZE)?;
         self.pipes.set_layouts.insert(key, (set, layout));
         Ok((set, layout))
     }
@@ -278,12 +355,7 @@ impl Device {
             } else {
                 s.module
             };
-            stages.push(
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(s.stage)
-                    .module(module)
-                    .name(c"main"),
-            );
+            stages.push(shader_stage(s.stage, module));
         }
 
         // Vertex input: attribute `i` reads binding `i`; consumed but disabled attributes
@@ -426,8 +498,8 @@ impl Device {
 
         let n = pass_key.color_count();
         let mut attachments = [vk::PipelineColorBlendAttachmentState::default(); MAX_DRAW_BUFFERS];
-        let factor = |f| {
-            if conv::is_dual_source(f) && !self.core.dual_src_blend {
+        let factor = |f: tessera_wire::format::BlendFactor| {
+            if f.is_dual_source() && !self.core.dual_src_blend {
                 None
             } else {
                 Some(conv::map_blend_factor(f))
@@ -480,33 +552,21 @@ impl Device {
             vk::DynamicState::BLEND_CONSTANTS,
             vk::DynamicState::STENCIL_REFERENCE,
         ];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex_input)
-            .input_assembly_state(&input_assembly)
-            .viewport_state(&viewport)
-            .rasterization_state(&rasterization)
-            .multisample_state(&multisample)
-            .depth_stencil_state(&depth_stencil)
-            .color_blend_state(&color_blend)
-            .dynamic_state(&dynamic)
-            .layout(program.pipeline_layout)
-            .render_pass(pass)
-            .subpass(0);
-        // SAFETY: every pointer in `info` refers to locals alive for the call; modules and
-        // layout belong to the live program; the render pass is cached; features used
-        // (polygon modes, depth clamp, logic op, dual-source factors, alpha-to-one,
+        let states = PipelineStates {
+            stages: &stages,
+            vertex_input,
+            input_assembly,
+            viewport,
+            rasterization,
+            multisample,
+            depth_stencil,
+            color_blend,
+        };
+        // Modules and layout belong to the live program; the render pass is cached; features
+        // used (polygon modes, depth clamp, logic op, dual-source factors, alpha-to-one,
         // depth clip control, provoking vertex) were checked against what is enabled.
-        let created = unsafe {
-            self.raw
-                .create_graphics_pipelines(self.pipes.cache, &[info], None)
-        };
-        let pipeline = match created {
-            Ok(p) => p[0],
-            Err((_, e)) => return Err(vk_error("vkCreateGraphicsPipelines", e)),
-        };
-        count(&self.stats.pipelines);
+        let pipeline =
+            self.create_pipeline(&states, &dynamic_states, program.pipeline_layout, pass)?;
         let flat_inputs = program.flat_inputs;
         if raster.polygon_mode != polygon {
             self.report(

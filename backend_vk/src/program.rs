@@ -16,12 +16,13 @@
 
 use ash::vk;
 use rustc_hash::FxHashMap;
+use tessera_wire::dispatch::{ProgramPipe, R};
 use tessera_wire::format::ShaderStage;
 use tessera_wire::handle::ProgramHandle;
 use tessera_wire::record::ProgramDesc;
 use tessera_wire::{Event, SessionError, Stage};
 
-use crate::device::{Device, backend_bug, count};
+use crate::device::{VkPipe, backend_bug, count};
 use crate::frame::Garbage;
 use crate::pipeline::{LayoutBinding, PipelineKey};
 use crate::spirv::{self, NumClass, Patch, ResourceKind};
@@ -118,31 +119,19 @@ fn stage_flags(stage: ShaderStage) -> vk::ShaderStageFlags {
     }
 }
 
-impl Device {
-    fn shader_module(&mut self, words: &[u32]) -> Result<vk::ShaderModule, String> {
-        let info = vk::ShaderModuleCreateInfo::default().code(words);
-        // SAFETY: `words` is a whole SPIR-V module (checked magic and instruction lengths in
-        // spirv.rs); the validation layer, when on, checks the rest.
-        let m = unsafe { self.raw.create_shader_module(&info, None) }
-            .map_err(|e| format!("vkCreateShaderModule: {e}"))?;
-        count(&self.stats.shader_modules);
-        Ok(m)
-    }
-
+impl ProgramPipe for VkPipe {
     /// `CreateProgram`.
-    pub fn create_program(
-        &mut self,
-        handle: ProgramHandle,
-        desc: &ProgramDesc,
-        stage: Stage<'_>,
-    ) -> Result<(), SessionError> {
+    fn create_program(&mut self, handle: ProgramHandle, desc: &ProgramDesc, stage: Stage<'_>) -> R {
         const N: &str = "CreateProgram";
         self.programs.check_create(N, handle)?;
         let mut codes = Vec::new();
         for s in &desc.stages {
             let bytes = stage.get(s.spirv)?;
             let Some(words) = spirv::words(bytes) else {
-                return Err(crate::device::bad(N, "SPIR-V is not whole words"));
+                return Err(tessera_wire::backend::bad_value(
+                    N,
+                    "SPIR-V is not whole words",
+                ));
             };
             codes.push((s.stage, words));
         }
@@ -154,6 +143,35 @@ impl Device {
             }
         };
         self.programs.insert(N, handle, program)
+    }
+
+    /// `DestroyProgram`: its modules and pipelines die when the GPU is done with them.
+    fn destroy_program(&mut self, handle: ProgramHandle) -> R {
+        let p = self.programs.remove("DestroyProgram", handle)?;
+        for (_, pipe) in p.pipelines {
+            self.defer(Garbage::Pipeline(pipe));
+        }
+        for s in p.stages {
+            self.defer(Garbage::Module(s.module));
+            if let Some(v) = s.point_variant {
+                self.defer(Garbage::Module(v));
+            }
+        }
+        self.rec.pipeline = vk::Pipeline::null();
+        Ok(())
+    }
+}
+
+impl VkPipe {
+    /// A shader module of whole SPIR-V `words`.
+    pub(crate) fn shader_module(&mut self, words: &[u32]) -> Result<vk::ShaderModule, String> {
+        let info = vk::ShaderModuleCreateInfo::default().code(words);
+        // SAFETY: `words` is a whole SPIR-V module (checked magic and instruction lengths in
+        // spirv.rs); the validation layer, when on, checks the rest.
+        let m = unsafe { self.raw.create_shader_module(&info, None) }
+            .map_err(|e| format!("vkCreateShaderModule: {e}"))?;
+        count(&self.stats.shader_modules);
+        Ok(m)
     }
 
     fn build_program(
@@ -320,22 +338,6 @@ impl Device {
             Ok(p) => p.stages[i].point_variant = Some(module),
             Err(_) => backend_bug("the program vanished while patching it"),
         }
-        Ok(())
-    }
-
-    /// `DestroyProgram`: its modules and pipelines die when the GPU is done with them.
-    pub fn destroy_program(&mut self, handle: ProgramHandle) -> Result<(), SessionError> {
-        let p = self.programs.remove("DestroyProgram", handle)?;
-        for (_, pipe) in p.pipelines {
-            self.defer(Garbage::Pipeline(pipe));
-        }
-        for s in p.stages {
-            self.defer(Garbage::Module(s.module));
-            if let Some(v) = s.point_variant {
-                self.defer(Garbage::Module(v));
-            }
-        }
-        self.rec.pipeline = vk::Pipeline::null();
         Ok(())
     }
 }

@@ -10,10 +10,11 @@
 
 use ash::vk;
 use tessera_wire::SessionError;
+use tessera_wire::dispatch::{QueryPipe, R};
 use tessera_wire::format::QueryKind;
 use tessera_wire::handle::{FenceHandle, QueryHandle};
 
-use crate::device::{Device, Missing, vk_error};
+use crate::device::{Missing, VkPipe, vk_error};
 use crate::frame::Garbage;
 
 /// A query object.
@@ -40,13 +41,9 @@ pub(crate) struct Fence {
     serial: u64,
 }
 
-impl Device {
+impl QueryPipe for VkPipe {
     /// `CreateQuery`.
-    pub fn create_query(
-        &mut self,
-        handle: QueryHandle,
-        kind: QueryKind,
-    ) -> Result<(), SessionError> {
+    fn create_query(&mut self, handle: QueryHandle, kind: QueryKind) -> R {
         const N: &str = "CreateQuery";
         self.queries.check_create(N, handle)?;
         let (ty, n) = match kind {
@@ -89,7 +86,7 @@ impl Device {
     }
 
     /// `BeginQuery`.
-    pub fn begin_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+    fn begin_query(&mut self, handle: QueryHandle) -> R {
         const N: &str = "BeginQuery";
         let q = self.queries.get(N, handle)?;
         let (kind, pool) = (q.kind, q.pool);
@@ -136,7 +133,7 @@ impl Device {
     }
 
     /// `EndQuery`.
-    pub fn end_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+    fn end_query(&mut self, handle: QueryHandle) -> R {
         const N: &str = "EndQuery";
         let q = self.queries.get(N, handle)?;
         let (kind, pool, active) = (q.kind, q.pool, q.active);
@@ -168,7 +165,7 @@ impl Device {
     }
 
     /// `QueryTimestamp`.
-    pub fn query_timestamp(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+    fn query_timestamp(&mut self, handle: QueryHandle) -> R {
         const N: &str = "QueryTimestamp";
         let pool = self.queries.get(N, handle)?.pool;
         if let Some(pool) = pool {
@@ -187,7 +184,7 @@ impl Device {
     }
 
     /// `QueryResult`: waits for the query's submission, then reads it.
-    pub fn query_result(&mut self, handle: QueryHandle) -> Result<u64, SessionError> {
+    fn query_result(&mut self, handle: QueryHandle) -> Result<u64, SessionError> {
         const N: &str = "QueryResult";
         let q = self.queries.get(N, handle)?;
         let (kind, pool, ended) = (q.kind, q.pool, q.ended);
@@ -222,7 +219,7 @@ impl Device {
     }
 
     /// `DestroyQuery`.
-    pub fn destroy_query(&mut self, handle: QueryHandle) -> Result<(), SessionError> {
+    fn destroy_query(&mut self, handle: QueryHandle) -> R {
         let q = self.queries.remove("DestroyQuery", handle)?;
         if q.active
             && let Some(pool) = q.pool
@@ -243,7 +240,7 @@ impl Device {
     }
 
     /// `InsertFence`: the work so far is submitted; the fence is that submission.
-    pub fn insert_fence(&mut self, handle: FenceHandle) -> Result<(), SessionError> {
+    fn insert_fence(&mut self, handle: FenceHandle) -> R {
         const N: &str = "InsertFence";
         self.fences.check_create(N, handle)?;
         let serial = self.submit()?;
@@ -251,17 +248,13 @@ impl Device {
     }
 
     /// `WaitFence`.
-    pub fn wait_fence(
-        &mut self,
-        handle: FenceHandle,
-        timeout_ns: u64,
-    ) -> Result<bool, SessionError> {
+    fn wait_fence(&mut self, handle: FenceHandle, timeout_ns: u64) -> Result<bool, SessionError> {
         let serial = self.fences.get("WaitFence", handle)?.serial;
         self.serial_done(serial, timeout_ns)
     }
 
     /// `DestroyFence`.
-    pub fn destroy_fence(&mut self, handle: FenceHandle) -> Result<(), SessionError> {
+    fn destroy_fence(&mut self, handle: FenceHandle) -> R {
         self.fences.remove("DestroyFence", handle)?;
         Ok(())
     }

@@ -432,6 +432,35 @@ enum BuiltinAt {
     Member(u32, u32),
 }
 
+impl BuiltinAt {
+    /// The variable, and for a block member the constant of its index (made in `b`).
+    fn var_and_member(self, b: &mut Builder, int: u32) -> (u32, Option<u32>) {
+        match self {
+            BuiltinAt::Var(v) => (v, None),
+            BuiltinAt::Member(v, m) => (v, Some(constant(b, int, m))),
+        }
+    }
+}
+
+/// A pointer to the builtin: the variable itself, or an access chain (of pointer type
+/// `ptr`, appended to `code`) to its member.
+fn builtin_pointer(
+    b: &mut Builder,
+    code: &mut Vec<Vec<u32>>,
+    ptr: u32,
+    var: u32,
+    member: Option<u32>,
+) -> u32 {
+    match member {
+        Some(m) => {
+            let p = b.id();
+            code.push(inst(OP_ACCESS_CHAIN, &[ptr, p, var, m]));
+            p
+        }
+        None => var,
+    }
+}
+
 fn find_builtin(p: &Parsed, ix: &Index, builtin: u32) -> Option<BuiltinAt> {
     for i in &p.insts {
         if op(i) != OP_VARIABLE || i.len() < 4 || i[3] != SC_OUTPUT {
@@ -481,23 +510,10 @@ pub(crate) fn patch(words: &[u32], patch: Patch) -> Result<Vec<u32>, String> {
         let vec4 = find_type(&p, &mut b, OP_TYPE_VECTOR, &[float, 4]);
         let ptr = find_type(&p, &mut b, OP_TYPE_POINTER, &[SC_OUTPUT, vec4]);
         let half = constant(&mut b, float, 0.5f32.to_bits());
-        let member = match at {
-            BuiltinAt::Member(_, m) => Some(constant(&mut b, int, m)),
-            BuiltinAt::Var(_) => None,
-        };
-        let var = match at {
-            BuiltinAt::Var(v) | BuiltinAt::Member(v, _) => v,
-        };
+        let (var, member) = at.var_and_member(&mut b, int);
         sites.push(Box::new(move |b: &mut Builder| {
             let mut code = Vec::new();
-            let target = match member {
-                Some(m) => {
-                    let p = b.id();
-                    code.push(inst(OP_ACCESS_CHAIN, &[ptr, p, var, m]));
-                    p
-                }
-                None => var,
-            };
+            let target = builtin_pointer(b, &mut code, ptr, var, member);
             let (v, z, w, s, h, n) = (b.id(), b.id(), b.id(), b.id(), b.id(), b.id());
             code.push(inst(OP_LOAD, &[vec4, v, target]));
             code.push(inst(OP_COMPOSITE_EXTRACT, &[float, z, v, 2]));
@@ -542,26 +558,13 @@ pub(crate) fn patch(words: &[u32], patch: Patch) -> Result<Vec<u32>, String> {
             interface.push(pc);
         }
         let zero = constant(&mut b, int, 0);
-        let member = match at {
-            BuiltinAt::Member(_, m) => Some(constant(&mut b, int, m)),
-            BuiltinAt::Var(_) => None,
-        };
-        let var = match at {
-            BuiltinAt::Var(v) | BuiltinAt::Member(v, _) => v,
-        };
+        let (var, member) = at.var_and_member(&mut b, int);
         sites.push(Box::new(move |b: &mut Builder| {
             let mut code = Vec::new();
             let (src, value) = (b.id(), b.id());
             code.push(inst(OP_ACCESS_CHAIN, &[ptr_pc, src, pc, zero]));
             code.push(inst(OP_LOAD, &[float, value, src]));
-            let target = match member {
-                Some(m) => {
-                    let t = b.id();
-                    code.push(inst(OP_ACCESS_CHAIN, &[ptr_out, t, var, m]));
-                    t
-                }
-                None => var,
-            };
+            let target = builtin_pointer(b, &mut code, ptr_out, var, member);
             code.push(inst(OP_STORE, &[target, value]));
             code
         }));
@@ -637,20 +640,21 @@ pub(crate) fn clear_fragment(outputs: u32) -> Vec<u32> {
         next += 1;
         v
     };
-    let (main, void, fn_ty, float, vec4, block, ptr_block, pc, int, zero, ptr_vec4, ptr_out) = (
-        id(),
-        id(),
-        id(),
-        id(),
-        id(),
-        id(),
-        id(),
-        id(),
-        id(),
-        id(),
-        id(),
-        id(),
-    );
+    // Ids in declaration order (from_fn calls in index order).
+    let [
+        main,
+        void,
+        fn_ty,
+        float,
+        vec4,
+        block,
+        ptr_block,
+        pc,
+        int,
+        zero,
+        ptr_vec4,
+        ptr_out,
+    ] = std::array::from_fn(|_| id());
     let outs: Vec<u32> = (0..outputs).map(|_| id()).collect();
     let (label, src, value) = (id(), id(), id());
     let mut code = vec![inst(OP_CAPABILITY, &[1]), inst(OP_MEMORY_MODEL, &[0, 1])];

@@ -15,38 +15,34 @@
 
 use ash::vk;
 use tessera_wire::SessionError;
+use tessera_wire::backend::bad_value;
+use tessera_wire::dispatch::{
+    BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureImage, TexturePipe,
+    TextureReadback, TextureWrite,
+};
 use tessera_wire::format::{Format, FormatClass, PixelLayout, TextureKind};
 use tessera_wire::handle::{BufferHandle, TextureHandle};
+use tessera_wire::images::{FACES, ImageDesc, LevelImages};
 use tessera_wire::pixel::pixel_size;
-use tessera_wire::record::BufferPixels;
+use tessera_wire::record::{BufferBlocks, BufferRange, TextureRegion};
 use tessera_wire::state::TextureView;
 
 use crate::conv::{self, NativeFormat};
-use crate::device::{Device, MAX_READBACK, Missing, bad, vk_error};
+use crate::device::{MAX_READBACK, Missing, VkPipe, vk_error};
 use crate::frame::Garbage;
-use crate::image::{ImageSource, Storage, ViewKey, transition};
+use crate::image::{ImageSource, Storage, ViewKey, memory_barrier, transition};
 use crate::memory;
 use crate::pixel;
 use crate::spirv::NumClass;
 
 /// Mip levels a texture can have.
 const MAX_LEVELS: usize = 16;
-/// Faces of a cube map (other kinds use face 0).
-const FACES: usize = 6;
-
-/// One defined image (level, and face of a cube map).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ImageDesc {
-    pub format: Format,
-    pub size: [u32; 3],
-    pub samples: u8,
-}
 
 /// A texture object.
 pub(crate) struct Texture {
     pub kind: TextureKind,
     /// Images by `level * 6 + face`.
-    images: Vec<Option<ImageDesc>>,
+    images: LevelImages,
     pub storage: Option<Storage>,
     pub view: TextureView,
     /// A buffer texture's range: (buffer, format, offset, size).
@@ -57,7 +53,7 @@ pub(crate) struct Texture {
 
 impl Texture {
     fn image(&self, level: usize, face: usize) -> Option<ImageDesc> {
-        self.images.get(level * FACES + face).copied().flatten()
+        self.images.get(level, face)
     }
 
     /// Destroys everything now (the device is idle).
@@ -125,13 +121,45 @@ fn region_layers(
     }
 }
 
-impl Device {
+/// A region of one level of an image.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LevelRegion {
+    pub level: u32,
+    /// The first texel (x, y, z).
+    pub offset: [i32; 3],
+    /// The size in texels.
+    pub extent: [u32; 3],
+    /// The array layers: (first, count).
+    pub layers: (u32, u32),
+}
+
+impl LevelRegion {
+    /// The copy between the region's `aspect` and tightly packed bytes at `buffer_offset`.
+    fn buffer_copy(&self, aspect: vk::ImageAspectFlags, buffer_offset: u64) -> vk::BufferImageCopy {
+        let ([x, y, z], [width, height, depth]) = (self.offset, self.extent);
+        vk::BufferImageCopy {
+            buffer_offset,
+            buffer_row_length: 0,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: aspect,
+                mip_level: self.level,
+                base_array_layer: self.layers.0,
+                layer_count: self.layers.1,
+            },
+            image_offset: vk::Offset3D { x, y, z },
+            image_extent: vk::Extent3D {
+                width,
+                height,
+                depth,
+            },
+        }
+    }
+}
+
+impl TexturePipe for VkPipe {
     /// `CreateTexture`.
-    pub fn create_texture(
-        &mut self,
-        handle: TextureHandle,
-        kind: TextureKind,
-    ) -> Result<(), SessionError> {
+    fn create_texture(&mut self, handle: TextureHandle, kind: TextureKind) -> R {
         if kind == TextureKind::Rectangle {
             self.report(
                 Missing::Rectangle,
@@ -143,7 +171,7 @@ impl Device {
             handle,
             Texture {
                 kind,
-                images: Vec::new(),
+                images: LevelImages::default(),
                 storage: None,
                 view: TextureView::default(),
                 buffer: None,
@@ -153,7 +181,7 @@ impl Device {
     }
 
     /// `DestroyTexture`.
-    pub fn destroy_texture(&mut self, handle: TextureHandle) -> Result<(), SessionError> {
+    fn destroy_texture(&mut self, handle: TextureHandle) -> R {
         self.textures.get("DestroyTexture", handle)?;
         if self
             .textures
@@ -173,35 +201,29 @@ impl Device {
     }
 
     /// `DefineTextureImage`.
-    pub fn define_texture_image(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        format: Format,
-        size: [u32; 3],
-        samples: u8,
-    ) -> Result<(), SessionError> {
+    fn define_texture_image(&mut self, handle: TextureHandle, image: TextureImage) -> R {
         const N: &str = "DefineTextureImage";
-        if usize::from(level) >= MAX_LEVELS || usize::from(face) >= FACES {
-            return Err(bad(N, format!("level {level} face {face} out of range")));
-        }
+        let TextureImage {
+            at: ImageRef { level, face },
+            format,
+            size,
+            samples,
+            // Vulkan's standard sample locations are fixed: nothing to ask for.
+            fixed_sample_locations: _,
+        } = image;
+        LevelImages::check(N, level, face, MAX_LEVELS)?;
         let native = self.format(format);
         let color_samples = self.limits.color_samples;
         let t = self.textures.get_mut(N, handle)?;
         if t.kind == TextureKind::Buffer {
             return Ok(());
         }
-        let index = usize::from(level) * FACES + usize::from(face);
-        if t.images.len() <= index {
-            t.images.resize(index + 1, None);
-        }
         let desc = ImageDesc {
             format,
             size,
             samples,
         };
-        t.images[index] = Some(desc);
+        t.images.set(usize::from(level), usize::from(face), desc);
         let Some(native) = native else {
             return Ok(());
         };
@@ -256,133 +278,16 @@ impl Device {
         Ok(())
     }
 
-    /// The storage of a texture, for `record`.
-    fn storage_of(
-        &mut self,
-        record: &'static str,
-        handle: TextureHandle,
-    ) -> Result<Option<&mut Storage>, SessionError> {
-        Ok(self.textures.get_mut(record, handle)?.storage.as_mut())
-    }
-
-    /// Copies staged bytes into a region of one image.
-    #[expect(clippy::too_many_arguments, reason = "the copy's coordinates")]
-    fn copy_to_image(
-        &mut self,
-        record: &'static str,
-        handle: TextureHandle,
-        level: u32,
-        aspect: vk::ImageAspectFlags,
-        offset: [i32; 3],
-        extent: [u32; 3],
-        layers: (u32, u32),
-        bytes: &[u8],
-        row_texels: u32,
-        align: u64,
-    ) -> Result<(), SessionError> {
-        let src = self.arena(bytes.len() as u64, align)?;
-        src.write(bytes);
-        self.transfer_begin();
-        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
-        let Some(s) = self.storage_of(record, handle)? else {
-            return Ok(());
-        };
-        transition(&raw, cmd, s, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
-        let region = vk::BufferImageCopy {
-            buffer_offset: src.offset,
-            buffer_row_length: row_texels,
-            buffer_image_height: 0,
-            image_subresource: vk::ImageSubresourceLayers {
-                aspect_mask: aspect,
-                mip_level: level,
-                base_array_layer: layers.0,
-                layer_count: layers.1,
-            },
-            image_offset: vk::Offset3D {
-                x: offset[0],
-                y: offset[1],
-                z: offset[2],
-            },
-            image_extent: vk::Extent3D {
-                width: extent[0],
-                height: extent[1],
-                depth: extent[2],
-            },
-        };
-        // SAFETY: recording, outside a render pass (transfer_begin); the image is in
-        // TRANSFER_DST_OPTIMAL; the region lies inside the level (checked by the caller) and
-        // the staged bytes cover it.
-        unsafe {
-            raw.cmd_copy_buffer_to_image(
-                cmd,
-                src.buffer,
-                s.image,
-                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                &[region],
-            )
-        };
-        self.rec.dirty_mem = true;
-        Ok(())
-    }
-
-    /// Checks a region against a level of a texture's storage: (offset, extent, layers).
-    #[expect(clippy::type_complexity, reason = "a tuple of the copy's coordinates")]
-    fn region_of(
-        &self,
-        record: &'static str,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        origin: [u32; 3],
-        size: [u32; 3],
-    ) -> Result<Option<(NativeFormat, [i32; 3], [u32; 3], (u32, u32))>, SessionError> {
-        let t = self.textures.get(record, handle)?;
-        let Some(s) = &t.storage else {
-            return Ok(None);
-        };
-        if u32::from(level) >= s.levels {
-            return Ok(None);
-        }
-        let e = s.level_extent(u32::from(level));
-        let (layer, layer_count, z, depth) = region_layers(t.kind, face, origin, size);
-        let (x, y, w, h) = match t.kind {
-            TextureKind::D1 | TextureKind::D1Array => (origin[0], 0, size[0], 1),
-            _ => (origin[0], origin[1], size[0], size[1]),
-        };
-        let inside = x.checked_add(w).is_some_and(|v| v <= e[0])
-            && y.checked_add(h).is_some_and(|v| v <= e[1])
-            && z.checked_add(depth).is_some_and(|v| v <= e[2])
-            && layer
-                .checked_add(layer_count)
-                .is_some_and(|v| v <= s.layers);
-        if !inside || w == 0 || h == 0 || depth == 0 || layer_count == 0 {
-            log::warn!("tessera-backend-vk: {record} outside its image: skipped");
-            return Ok(None);
-        }
-        Ok(Some((
-            s.native,
-            [x as i32, y as i32, z as i32],
-            [w, h, depth],
-            (layer, layer_count),
-        )))
-    }
-
     /// `WriteTexture`.
-    #[expect(clippy::too_many_arguments, reason = "the record's fields")]
-    pub fn write_texture(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        origin: [u32; 3],
-        size: [u32; 3],
-        layout: PixelLayout,
-        data: &[u8],
-    ) -> Result<(), SessionError> {
+    fn write_texture(&mut self, handle: TextureHandle, write: TextureWrite<'_>) -> R {
         const N: &str = "WriteTexture";
-        let Some((native, offset, extent, layers)) =
-            self.region_of(N, handle, level, face, origin, size)?
-        else {
+        let TextureWrite {
+            at: ImageRef { level, face },
+            region: TextureRegion { origin, size },
+            layout,
+            bytes: data,
+        } = write;
+        let Some((native, region)) = self.region_of(N, handle, level, face, origin, size)? else {
             return Ok(());
         };
         let count = size.iter().map(|&v| v as usize).product::<usize>();
@@ -395,22 +300,11 @@ impl Device {
         }
         let align = lcm(u64::from(native.texel_size.max(1)), 16);
         if native.is_depth_stencil() {
-            let texels =
-                pixel::decode(layout, data, count).ok_or_else(|| bad(N, "short pixel data"))?;
+            let texels = pixel::decode(layout, data, count)
+                .ok_or_else(|| bad_value(N, "short pixel data"))?;
             if let Some(d) = native.depth {
                 let bytes = pixel::encode_depth(d, &texels);
-                self.copy_to_image(
-                    N,
-                    handle,
-                    u32::from(level),
-                    vk::ImageAspectFlags::DEPTH,
-                    offset,
-                    extent,
-                    layers,
-                    &bytes,
-                    0,
-                    16,
-                )?;
+                self.copy_to_image(N, handle, region, vk::ImageAspectFlags::DEPTH, &bytes, 16)?;
             }
             if native.stencil && layout.format != tessera_wire::format::PixelFormat::DepthComponent
             {
@@ -418,59 +312,33 @@ impl Device {
                     .iter()
                     .map(|t| t[1].clamp(0.0, 255.0) as u8)
                     .collect();
-                self.copy_to_image(
-                    N,
-                    handle,
-                    u32::from(level),
-                    vk::ImageAspectFlags::STENCIL,
-                    offset,
-                    extent,
-                    layers,
-                    &bytes,
-                    0,
-                    16,
-                )?;
+                self.copy_to_image(N, handle, region, vk::ImageAspectFlags::STENCIL, &bytes, 16)?;
             }
             return Ok(());
         }
         let converted;
         let bytes = if layout == native.upload {
             let n = count * pixel_size(layout.format, layout.ty);
-            data.get(..n).ok_or_else(|| bad(N, "short pixel data"))?
+            data.get(..n)
+                .ok_or_else(|| bad_value(N, "short pixel data"))?
         } else {
             converted = pixel::convert(layout, native.upload, data, count)
-                .ok_or_else(|| bad(N, "short pixel data"))?;
+                .ok_or_else(|| bad_value(N, "short pixel data"))?;
             &converted
         };
-        self.copy_to_image(
-            N,
-            handle,
-            u32::from(level),
-            vk::ImageAspectFlags::COLOR,
-            offset,
-            extent,
-            layers,
-            bytes,
-            0,
-            align,
-        )
+        self.copy_to_image(N, handle, region, vk::ImageAspectFlags::COLOR, bytes, align)
     }
 
     /// `WriteCompressedTexture`: blocks copied as they are (or, on a device without the
     /// compressed format, reported and skipped).
-    pub fn write_compressed_texture(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        origin: [u32; 3],
-        size: [u32; 3],
-        data: &[u8],
-    ) -> Result<(), SessionError> {
+    fn write_compressed_texture(&mut self, handle: TextureHandle, write: BlockWrite<'_>) -> R {
         const N: &str = "WriteCompressedTexture";
-        let Some((native, offset, extent, layers)) =
-            self.region_of(N, handle, level, face, origin, size)?
-        else {
+        let BlockWrite {
+            at: ImageRef { level, face },
+            region: TextureRegion { origin, size },
+            bytes: data,
+        } = write;
+        let Some((native, region)) = self.region_of(N, handle, level, face, origin, size)? else {
             return Ok(());
         };
         if !native.compressed {
@@ -480,36 +348,25 @@ impl Device {
             );
             return Ok(());
         }
-        let blocks =
-            (extent[0].div_ceil(4) * extent[1].div_ceil(4) * extent[2] * layers.1) as usize;
+        let [w, h, d] = region.extent;
+        let blocks = (w.div_ceil(4) * h.div_ceil(4) * d * region.layers.1) as usize;
         let n = blocks * native.texel_size as usize;
-        let bytes = data.get(..n).ok_or_else(|| bad(N, "short block data"))?;
-        self.copy_to_image(
-            N,
-            handle,
-            u32::from(level),
-            vk::ImageAspectFlags::COLOR,
-            offset,
-            extent,
-            layers,
-            bytes,
-            0,
-            16,
-        )
+        let bytes = data
+            .get(..n)
+            .ok_or_else(|| bad_value(N, "short block data"))?;
+        self.copy_to_image(N, handle, region, vk::ImageAspectFlags::COLOR, bytes, 16)
     }
 
     /// `WriteTextureFromBuffer`: the buffer is read back and the pixels written as client
     /// data (a GPU copy would need the layouts to match; this path is rare and never per
     /// frame in the programs of interest).
-    pub fn write_texture_from_buffer(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        layout: PixelLayout,
-        source: &BufferPixels,
-    ) -> Result<(), SessionError> {
+    fn write_texture_from_buffer(&mut self, handle: TextureHandle, write: FromBuffer) -> R {
         const N: &str = "WriteTextureFromBuffer";
+        let FromBuffer {
+            at: image,
+            layout,
+            source,
+        } = write;
         let [w, h, d] = source.region.size.map(u64::from);
         if w == 0 || h == 0 || d == 0 {
             return Ok(());
@@ -518,7 +375,7 @@ impl Device {
         let extent = (d - 1) * u64::from(source.image_stride)
             + (h - 1) * u64::from(source.row_stride)
             + w * px;
-        let bytes = self.read_buffer(N, source.buffer, source.offset, extent)?;
+        let bytes = self.read_buffer_range(N, source.buffer, source.offset, extent)?;
         let mut packed = Vec::with_capacity((w * h * d * px) as usize);
         for z in 0..d {
             for y in 0..h {
@@ -526,7 +383,7 @@ impl Device {
                     as usize;
                 let row = bytes
                     .get(at..at + (w * px) as usize)
-                    .ok_or_else(|| bad(N, "rows outside the buffer"))?;
+                    .ok_or_else(|| bad_value(N, "rows outside the buffer"))?;
                 if source.swap_bytes {
                     let c = pixel_size(tessera_wire::format::PixelFormat::Red, layout.ty).max(1);
                     for chunk in row.chunks(c) {
@@ -537,172 +394,51 @@ impl Device {
                 }
             }
         }
-        self.write_texture(
-            handle,
-            level,
-            face,
-            source.region.origin,
-            source.region.size,
+        let write = TextureWrite {
+            at: image,
+            region: source.region,
             layout,
-            &packed,
-        )
+            bytes: &packed,
+        };
+        self.write_texture(handle, write)
+    }
+
+    /// `WriteCompressedTextureFromBuffer`: the blocks are read back, then uploaded as
+    /// client data.
+    fn write_blocks_from_buffer(&mut self, t: TextureHandle, at: ImageRef, src: BufferBlocks) -> R {
+        const N: &str = "WriteCompressedTextureFromBuffer";
+        let BufferRange { offset, size } = src.range;
+        let blocks = self.read_buffer_range(N, src.buffer, offset, size)?;
+        let (region, bytes) = (src.region, &blocks[..]);
+        self.write_compressed_texture(t, BlockWrite { at, region, bytes })
     }
 
     /// `ReadTexture`: one whole image, as tightly packed rows of `layout`.
-    pub fn read_texture(
-        &mut self,
-        handle: TextureHandle,
-        level: u8,
-        face: u8,
-        layout: PixelLayout,
-        size: [u32; 3],
-    ) -> Result<Vec<u8>, SessionError> {
+    fn read_texture(&mut self, handle: TextureHandle, read: TextureReadback) -> Bytes {
         const N: &str = "ReadTexture";
+        let (ImageRef { level, face }, layout, size) = (read.at, read.layout, read.size);
         let count = size.iter().map(|&v| v as usize).product::<usize>();
         let out_size = count
             .checked_mul(pixel_size(layout.format, layout.ty))
             .filter(|&n| n <= MAX_READBACK)
-            .ok_or_else(|| bad(N, "read-back too large"))?;
+            .ok_or_else(|| bad_value(N, "read-back too large"))?;
         let origin = [0; 3];
-        let Some((native, offset, extent, layers)) =
-            self.region_of(N, handle, level, face, origin, size)?
-        else {
+        let Some((native, region)) = self.region_of(N, handle, level, face, origin, size)? else {
             return Ok(vec![0; out_size]);
         };
-        let aspect = if native.depth.is_some() {
-            vk::ImageAspectFlags::DEPTH
-        } else if native.stencil {
-            vk::ImageAspectFlags::STENCIL
-        } else {
-            vk::ImageAspectFlags::COLOR
-        };
-        let texel = if native.depth.is_some() {
-            if native.depth == Some(conv::DepthLayout::Unorm16) {
-                2
-            } else {
-                4
-            }
-        } else if native.stencil {
-            1
-        } else {
-            native.texel_size as usize
-        };
+        let aspect = native.sampled_aspect();
         if native.compressed {
             return Ok(vec![0; out_size]);
         }
-        let raw_bytes = self.copy_from_image(
-            N,
-            ImageSource::Texture(handle),
-            u32::from(level),
-            aspect,
-            offset,
-            extent,
-            layers,
-            count * texel,
-        )?;
+        let size = count * native.aspect_texel_size(aspect);
+        let src = ImageSource::Texture(handle);
+        let raw_bytes = self.copy_from_image(N, src, region, aspect, size)?;
         self.decode_read(native, aspect, &raw_bytes, count, layout)
-            .ok_or_else(|| bad(N, "read-back conversion failed"))
-    }
-
-    /// Converts bytes read from an image (in its memory layout) to `layout`.
-    pub fn decode_read(
-        &mut self,
-        native: NativeFormat,
-        aspect: vk::ImageAspectFlags,
-        raw: &[u8],
-        count: usize,
-        layout: PixelLayout,
-    ) -> Option<Vec<u8>> {
-        if aspect == vk::ImageAspectFlags::DEPTH {
-            let mut texels = vec![[0.0, 0.0, 0.0, 1.0]; count];
-            pixel::decode_depth(native.depth?, raw, &mut texels);
-            return Some(pixel::encode(layout, &texels));
-        }
-        if aspect == vk::ImageAspectFlags::STENCIL {
-            let texels: Vec<pixel::Texel> =
-                raw.iter().map(|&s| [0.0, f64::from(s), 0.0, 1.0]).collect();
-            return Some(pixel::encode(layout, &texels));
-        }
-        pixel::convert(native.upload, layout, raw, count)
-    }
-
-    /// Copies a region of an image into a readback buffer and waits: the bytes, tightly
-    /// packed in the image's memory layout.
-    #[expect(clippy::too_many_arguments, reason = "the copy's coordinates")]
-    pub fn copy_from_image(
-        &mut self,
-        record: &'static str,
-        src: ImageSource,
-        level: u32,
-        aspect: vk::ImageAspectFlags,
-        offset: [i32; 3],
-        extent: [u32; 3],
-        layers: (u32, u32),
-        size: usize,
-    ) -> Result<Vec<u8>, SessionError> {
-        let staging = memory::host_buffer(
-            &self.alloc,
-            size as u64,
-            vk::BufferUsageFlags::TRANSFER_DST,
-            true,
-        )
-        .map_err(|e| vk_error("vmaCreateBuffer", e))?;
-        self.transfer_begin();
-        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
-        let Some(s) = self.image_mut(record, src)? else {
-            memory::free_buffer(&self.alloc, staging);
-            return Ok(vec![0; size]);
-        };
-        transition(&raw, cmd, s, vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
-        let region = vk::BufferImageCopy {
-            buffer_offset: 0,
-            buffer_row_length: 0,
-            buffer_image_height: 0,
-            image_subresource: vk::ImageSubresourceLayers {
-                aspect_mask: aspect,
-                mip_level: level,
-                base_array_layer: layers.0,
-                layer_count: layers.1,
-            },
-            image_offset: vk::Offset3D {
-                x: offset[0],
-                y: offset[1],
-                z: offset[2],
-            },
-            image_extent: vk::Extent3D {
-                width: extent[0],
-                height: extent[1],
-                depth: extent[2],
-            },
-        };
-        // SAFETY: recording, outside a render pass; the image is in TRANSFER_SRC_OPTIMAL;
-        // the region lies inside it (callers clip) and the staging buffer holds `size`
-        // bytes, the region's tightly packed size.
-        unsafe {
-            raw.cmd_copy_image_to_buffer(
-                cmd,
-                s.image,
-                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                staging.buffer,
-                &[region],
-            )
-        };
-        self.rec.dirty_mem = true;
-        self.finish_readback()?;
-        let mut out = vec![0u8; size];
-        // SAFETY: the copy completed; the mapping holds `size` bytes.
-        unsafe { std::ptr::copy_nonoverlapping(staging.ptr, out.as_mut_ptr(), size) };
-        memory::free_buffer(&self.alloc, staging);
-        Ok(out)
+            .ok_or_else(|| bad_value(N, "read-back conversion failed"))
     }
 
     /// `GenerateMipmap`: each level blitted from the one before, in GENERAL layout.
-    pub fn generate_mipmap(
-        &mut self,
-        handle: TextureHandle,
-        base: u8,
-        max: u8,
-    ) -> Result<(), SessionError> {
+    fn generate_mipmap(&mut self, handle: TextureHandle, base: u8, max: u8) -> R {
         const N: &str = "GenerateMipmap";
         self.transfer_begin();
         let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
@@ -734,11 +470,7 @@ impl Device {
                         b.size[2],
                     ],
                 };
-                let index = level as usize * FACES + face;
-                if t.images.len() <= index {
-                    t.images.resize(index + 1, None);
-                }
-                t.images[index] = Some(ImageDesc { size, ..b });
+                t.images.set(level as usize, face, ImageDesc { size, ..b });
             }
         }
         let Some(s) = t.storage.as_mut() else {
@@ -770,58 +502,40 @@ impl Device {
                 dst_subresource: layers(level),
                 dst_offsets: [vk::Offset3D::default(), corner(b)],
             };
-            let barrier = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE);
+            // Orders the previous level's write before this read (outside a render pass:
+            // transfer_begin).
+            memory_barrier(
+                &raw,
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_WRITE,
+                vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE,
+            );
+            let (image, layout) = (s.image, vk::ImageLayout::GENERAL);
             // SAFETY: recording outside a render pass; source and destination levels are
             // different subresources of one image in GENERAL layout; the regions are the
-            // levels' full extents; the barrier orders the previous level's write before
-            // this read.
-            unsafe {
-                raw.cmd_pipeline_barrier(
-                    cmd,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::DependencyFlags::empty(),
-                    &[barrier],
-                    &[],
-                    &[],
-                );
-                raw.cmd_blit_image(
-                    cmd,
-                    s.image,
-                    vk::ImageLayout::GENERAL,
-                    s.image,
-                    vk::ImageLayout::GENERAL,
-                    &[blit],
-                    filter,
-                );
-            }
+            // levels' full extents; the barrier above orders the previous level's write
+            // before this read.
+            unsafe { raw.cmd_blit_image(cmd, image, layout, image, layout, &[blit], filter) };
         }
         self.rec.dirty_mem = true;
         Ok(())
     }
 
     /// `SetTextureView`.
-    pub fn set_texture_view(
-        &mut self,
-        handle: TextureHandle,
-        view: TextureView,
-    ) -> Result<(), SessionError> {
+    fn set_texture_view(&mut self, handle: TextureHandle, view: TextureView) -> R {
         self.textures.get_mut("SetTextureView", handle)?.view = view;
         Ok(())
     }
 
     /// `SetTextureBuffer`.
-    pub fn set_texture_buffer(
-        &mut self,
-        handle: TextureHandle,
-        buffer: Option<BufferHandle>,
-        format: Format,
-        offset: u64,
-        size: u64,
-    ) -> Result<(), SessionError> {
+    fn set_texture_buffer(&mut self, handle: TextureHandle, texels: TexelBuffer) -> R {
         const N: &str = "SetTextureBuffer";
+        let TexelBuffer {
+            buffer,
+            format,
+            range: BufferRange { offset, size },
+        } = texels;
         if let Some(b) = buffer {
             self.buffers.get(N, b)?;
         }
@@ -831,6 +545,149 @@ impl Device {
             self.defer(Garbage::BufferView(v));
         }
         Ok(())
+    }
+}
+
+impl VkPipe {
+    /// The storage of a texture, for `record`.
+    fn storage_of(
+        &mut self,
+        record: &'static str,
+        handle: TextureHandle,
+    ) -> Result<Option<&mut Storage>, SessionError> {
+        Ok(self.textures.get_mut(record, handle)?.storage.as_mut())
+    }
+
+    /// Copies staged bytes (tightly packed) into a region of one image.
+    fn copy_to_image(
+        &mut self,
+        record: &'static str,
+        handle: TextureHandle,
+        region: LevelRegion,
+        aspect: vk::ImageAspectFlags,
+        bytes: &[u8],
+        align: u64,
+    ) -> Result<(), SessionError> {
+        let src = self.arena(bytes.len() as u64, align)?;
+        src.write(bytes);
+        self.transfer_begin();
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let Some(s) = self.storage_of(record, handle)? else {
+            return Ok(());
+        };
+        let layout = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
+        transition(&raw, cmd, s, layout);
+        let region = region.buffer_copy(aspect, src.offset);
+        // SAFETY: recording, outside a render pass (transfer_begin); the image is in
+        // TRANSFER_DST_OPTIMAL; the region lies inside the level (checked by the caller) and
+        // the staged bytes cover it.
+        unsafe { raw.cmd_copy_buffer_to_image(cmd, src.buffer, s.image, layout, &[region]) };
+        self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// Checks a region against a level of a texture's storage: the storage's format and the
+    /// region.
+    fn region_of(
+        &self,
+        record: &'static str,
+        handle: TextureHandle,
+        level: u8,
+        face: u8,
+        origin: [u32; 3],
+        size: [u32; 3],
+    ) -> Result<Option<(NativeFormat, LevelRegion)>, SessionError> {
+        let t = self.textures.get(record, handle)?;
+        let Some(s) = &t.storage else {
+            return Ok(None);
+        };
+        if u32::from(level) >= s.levels {
+            return Ok(None);
+        }
+        let e = s.level_extent(u32::from(level));
+        let (layer, layer_count, z, depth) = region_layers(t.kind, face, origin, size);
+        let (x, y, w, h) = match t.kind {
+            TextureKind::D1 | TextureKind::D1Array => (origin[0], 0, size[0], 1),
+            _ => (origin[0], origin[1], size[0], size[1]),
+        };
+        let inside = x.checked_add(w).is_some_and(|v| v <= e[0])
+            && y.checked_add(h).is_some_and(|v| v <= e[1])
+            && z.checked_add(depth).is_some_and(|v| v <= e[2])
+            && layer
+                .checked_add(layer_count)
+                .is_some_and(|v| v <= s.layers);
+        if !inside || w == 0 || h == 0 || depth == 0 || layer_count == 0 {
+            log::warn!("tessera-backend-vk: {record} outside its image: skipped");
+            return Ok(None);
+        }
+        let region = LevelRegion {
+            level: u32::from(level),
+            offset: [x as i32, y as i32, z as i32],
+            extent: [w, h, depth],
+            layers: (layer, layer_count),
+        };
+        Ok(Some((s.native, region)))
+    }
+
+    /// Converts bytes read from an image (in its memory layout) to `layout`.
+    pub fn decode_read(
+        &mut self,
+        native: NativeFormat,
+        aspect: vk::ImageAspectFlags,
+        raw: &[u8],
+        count: usize,
+        layout: PixelLayout,
+    ) -> Option<Vec<u8>> {
+        if aspect == vk::ImageAspectFlags::DEPTH {
+            let mut texels = vec![[0.0, 0.0, 0.0, 1.0]; count];
+            pixel::decode_depth(native.depth?, raw, &mut texels);
+            return Some(pixel::encode(layout, &texels));
+        }
+        if aspect == vk::ImageAspectFlags::STENCIL {
+            let texels: Vec<pixel::Texel> =
+                raw.iter().map(|&s| [0.0, f64::from(s), 0.0, 1.0]).collect();
+            return Some(pixel::encode(layout, &texels));
+        }
+        pixel::convert(native.upload, layout, raw, count)
+    }
+
+    /// Copies a region of an image into a readback buffer and waits: the bytes, tightly
+    /// packed in the image's memory layout.
+    pub fn copy_from_image(
+        &mut self,
+        record: &'static str,
+        src: ImageSource,
+        region: LevelRegion,
+        aspect: vk::ImageAspectFlags,
+        size: usize,
+    ) -> Result<Vec<u8>, SessionError> {
+        let staging = memory::host_buffer(
+            &self.alloc,
+            size as u64,
+            vk::BufferUsageFlags::TRANSFER_DST,
+            true,
+        )
+        .map_err(|e| vk_error("vmaCreateBuffer", e))?;
+        self.transfer_begin();
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let Some(s) = self.image_mut(record, src)? else {
+            memory::free_buffer(&self.alloc, staging);
+            return Ok(vec![0; size]);
+        };
+        let layout = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+        transition(&raw, cmd, s, layout);
+        let region = region.buffer_copy(aspect, 0);
+        // SAFETY: recording, outside a render pass; the image is in TRANSFER_SRC_OPTIMAL;
+        // the region lies inside it (callers clip) and the staging buffer holds `size`
+        // bytes, the region's tightly packed size.
+        unsafe { raw.cmd_copy_image_to_buffer(cmd, s.image, layout, staging.buffer, &[region]) };
+        self.rec.dirty_mem = true;
+        self.finish_readback()?;
+        let mut out = vec![0u8; size];
+        // SAFETY: the copy completed; the mapping holds `size` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(staging.ptr, out.as_mut_ptr(), size) };
+        memory::free_buffer(&self.alloc, staging);
+        Ok(out)
     }
 
     /// The storage of an image source, mutably.

@@ -335,7 +335,7 @@ pub mod cap {
 }
 
 /// Enabled capabilities, one bit each (see [`cap`]); `BLEND` is per draw buffer and lives in
-/// [`ContextState::blend_enable`].
+/// [`GlState::blend_enable`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capabilities(pub u32);
 
@@ -383,7 +383,7 @@ pub const QUERY_TARGETS: usize = 5;
 
 /// Everything a context binds and sets, with the specification's initial values.
 #[derive(Clone, Debug)]
-pub struct ContextState {
+pub struct GlState {
     // ---- Buffer bindings ----
     /// Non-indexed buffer bindings by [`BufferTarget`] (the element array entry is unused:
     /// it is state of the bound vertex array).
@@ -518,7 +518,7 @@ pub struct ContextState {
     pub hints: Hints,
 }
 
-impl ContextState {
+impl GlState {
     /// A fresh context's state, with the viewport and scissor of a `width` x `height` default
     /// framebuffer (0 x 0 without one).
     pub fn new(width: i32, height: i32, has_back_buffer: bool) -> Self {

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
 use tessera_components::names::NameTable;
-use tessera_components::state::ContextState;
-use tessera_systems::Shadow;
+use tessera_components::state::GlState;
+use tessera_systems::EmittedState;
 use tessera_systems::validate::{self, Validate};
 use tessera_wire::format::Format;
 use tessera_wire::handle::SurfaceHandle;
@@ -64,13 +64,13 @@ pub struct Local {
     /// The sticky error flag (`NO_ERROR` when clear).
     pub error: GLenum,
     /// Bindings and render state.
-    pub st: ContextState,
+    pub st: GlState,
     /// Groups whose records are out of date.
     pub dirty: Dirty,
     /// Texture units whose bindings changed, bit per unit.
     pub dirty_units: u64,
     /// What the backend has for this context.
-    pub shadow: Shadow,
+    pub shadow: EmittedState,
     /// Vertex array names (per context).
     pub vertex_arrays: NameTable,
     /// Framebuffer names (per context).
@@ -238,7 +238,7 @@ impl Context {
         let shared = Shared {
             world: bevy_ecs::world::World::new(),
             names: SharedNames::default(),
-            dev: tessera_systems::Device::new(config.cso_capacity),
+            dev: tessera_systems::Emitter::new(config.cso_capacity),
             transport,
             caps,
             lost: None,
@@ -280,10 +280,10 @@ impl Context {
         let local = Local {
             id,
             error: NO_ERROR,
-            st: ContextState::new(w, h, surface.is_some()),
+            st: GlState::new(w, h, surface.is_some()),
             dirty: Dirty::all(),
             dirty_units: u64::MAX,
-            shadow: Shadow::default(),
+            shadow: EmittedState::default(),
             vertex_arrays: NameTable::default(),
             framebuffers: NameTable::default(),
             queries: NameTable::default(),
@@ -408,7 +408,7 @@ impl Context {
     }
 
     /// Counters of the share group's record emission.
-    pub fn device_counters(&self) -> tessera_systems::device::Counters {
+    pub fn device_counters(&self) -> tessera_systems::emitter::Counters {
         self.group.lock().dev.counters
     }
 

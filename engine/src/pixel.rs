@@ -5,6 +5,7 @@
 //! application's bytes into the stage, and the pack state when a read-back copies a reply
 //! into the application's memory (GL 3.3 §3.7.4 and §4.3.2).
 
+use bytemuck::Pod;
 use tessera_components::gl::*;
 use tessera_components::state::PixelStore;
 use tessera_wire::format::{PixelFormat, PixelType};
@@ -127,8 +128,32 @@ pub fn client_layout(
     }
 }
 
+/// Swaps the bytes of the `T`s `row` holds, if it can be seen as `T`s (aligned to them, a
+/// whole number of them).
+fn swap_words<T: Pod>(row: &mut [u8], swap: fn(T) -> T) -> bool {
+    match bytemuck::try_cast_slice_mut::<u8, T>(row) {
+        Ok(words) => {
+            for w in words {
+                *w = swap(*w);
+            }
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Reverses the bytes of each `element`-byte element of `row` (`*_SWAP_BYTES`): as words
+/// when the row is aligned to them (the stage always is), else byte by byte (client memory
+/// may lie anywhere). Both give the same bytes.
 fn swap_elements(row: &mut [u8], element: usize) {
-    if element > 1 {
+    let swapped = match element {
+        0 | 1 => true,
+        2 => swap_words(row, u16::swap_bytes),
+        4 => swap_words(row, u32::swap_bytes),
+        8 => swap_words(row, u64::swap_bytes),
+        _ => false,
+    };
+    if !swapped {
         for chunk in row.chunks_exact_mut(element) {
             chunk.reverse();
         }
@@ -303,5 +328,27 @@ mod tests {
         pack(&store, size, 2, 2, 1, &tight, &mut back);
         assert_eq!(&back[11..17], &src[11..17]);
         assert_eq!(&back[19..25], &src[19..25]);
+    }
+
+    #[test]
+    fn byte_swapping_ignores_alignment() {
+        // Rows at an 8-aligned start (swapped as words) and one byte past it (byte by
+        // byte) give the same bytes.
+        let mut words = [0u64; 3];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+        for element in [2, 4, 8] {
+            for start in [0, 1] {
+                for (i, b) in bytes.iter_mut().enumerate() {
+                    *b = i as u8;
+                }
+                let row = &mut bytes[start..start + 16];
+                let mut expect = row.to_vec();
+                for c in expect.chunks_exact_mut(element) {
+                    c.reverse();
+                }
+                swap_elements(row, element);
+                assert_eq!(*row, expect[..], "element {element}, start {start}");
+            }
+        }
     }
 }

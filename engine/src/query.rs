@@ -3,7 +3,7 @@
 //! Query names are per context (`Local::queries`); a generated name becomes an object — an
 //! entity with [`Life`] and [`Query`], a wire [`QueryHandle`] and one `CreateQuery` record —
 //! at its first `begin_query` or `query_counter`, which also fixes its target for good. The
-//! active query of each target lives in `ContextState::active_queries`, indexed by
+//! active query of each target lives in `GlState::active_queries`, indexed by
 //! [`query_slot`].
 //!
 //! `BeginQuery`, `EndQuery` and `QueryTimestamp` are recorded at the call, in order with the

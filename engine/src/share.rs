@@ -10,7 +10,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use bevy_ecs::world::World;
 use tessera_components::names::NameTable;
-use tessera_systems::Device;
+use tessera_systems::Emitter;
 use tessera_wire::{Caps, Event, Reply, ReplyId, SessionLost, Transport};
 
 /// Names of the objects a share group shares.
@@ -37,7 +37,7 @@ pub struct Shared {
     /// Their names.
     pub names: SharedNames,
     /// Encoder, handle allocators and CSO caches.
-    pub dev: Device,
+    pub dev: Emitter,
     /// The session with the backend.
     pub transport: Box<dyn Transport>,
     /// What the backend reported at connect time.

@@ -11,6 +11,12 @@
 //!
 //! Booleans are stored as 0/1 words and accept the float, int and uint forms; samplers accept
 //! only `uniform1i(v)`; everything else needs its own scalar kind and shape (GL 3.3 §2.11.4).
+//!
+//! Values go into the block, and come back out, as `bytemuck` casts of the application's
+//! words: native byte order, which is the little-endian order of the block's std140 bytes on
+//! the only targets Tessera supports. Values the block holds in the order they arrive (a
+//! vector, an array of `vec4`, a `mat4` or an array of them) are one copy; the rest (padded
+//! arrays and matrix columns, transposed matrices, booleans) go word by word.
 
 use tessera_components::Dirty;
 use tessera_components::gl::*;
@@ -48,10 +54,16 @@ enum Values<'a> {
 
 impl Values<'_> {
     fn len(&self) -> usize {
+        self.words().len()
+    }
+
+    /// The values as stored for a uniform of their own kind (floats by their bits).
+    #[inline]
+    fn words(&self) -> &[u32] {
         match self {
-            Values::Float(v) => v.len(),
-            Values::Int(v) => v.len(),
-            Values::Uint(v) => v.len(),
+            Values::Float(v) => bytemuck::cast_slice(v),
+            Values::Int(v) => bytemuck::cast_slice(v),
+            Values::Uint(v) => v,
         }
     }
 
@@ -62,9 +74,7 @@ impl Values<'_> {
             (Values::Float(v), Base::Bool) => u32::from(v[i] != 0.0),
             (Values::Int(v), Base::Bool) => u32::from(v[i] != 0),
             (Values::Uint(v), Base::Bool) => u32::from(v[i] != 0),
-            (Values::Float(v), _) => v[i].to_bits(),
-            (Values::Int(v), _) => v[i] as u32,
-            (Values::Uint(v), _) => v[i],
+            _ => self.words()[i],
         }
     }
 }
@@ -374,8 +384,7 @@ impl Context {
                 for r in 0..info.rows as usize {
                     let at = base + c * u.matrix_stride as usize + r * 4;
                     let b = l.default_block.get(at..at + 4).ok_or(INVALID_OPERATION)?;
-                    words[c * info.rows as usize + r] =
-                        u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    words[c * info.rows as usize + r] = bytemuck::pod_read_unaligned(b);
                 }
             }
             Ok((info, words))
@@ -488,6 +497,20 @@ fn write_uniform(
         u.array_stride as usize,
         u.matrix_stride as usize,
     );
+    // Values the block holds as they arrive, column after column and element after element
+    // with no padding between, are one copy of their bytes.
+    let tight = !call.transpose
+        && info.base != Base::Bool
+        && (columns == 1 || matrix_stride == rows * 4)
+        && (n <= 1 || array_stride == per_element * 4);
+    if tight {
+        let start = offset + element as usize * array_stride;
+        let src: &[u8] = bytemuck::cast_slice(&values.words()[..n * per_element]);
+        if let Some(dst) = l.default_block.get_mut(start..start + src.len()) {
+            dst.copy_from_slice(src);
+            return Ok(false);
+        }
+    }
     for i in 0..n {
         let base = offset + (element as usize + i) * array_stride;
         for c in 0..columns {
@@ -501,10 +524,81 @@ fn write_uniform(
                 let at = base + c * matrix_stride + r * 4;
                 debug_assert!(at + 4 <= l.default_block.len());
                 if let Some(dst) = l.default_block.get_mut(at..at + 4) {
-                    dst.copy_from_slice(&values.word(src, info.base).to_le_bytes());
+                    dst.copy_from_slice(bytemuck::bytes_of(&values.word(src, info.base)));
                 }
             }
         }
     }
     Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_components::object::ActiveUniform;
+
+    /// A default block with `mat4 m[2]` at 16 and `vec3 v[2]` at 144 (std140 strides).
+    fn program() -> LinkedProgram {
+        let uniform =
+            |name: &str, ty, offset, array_stride, matrix_stride, location| ActiveUniform {
+                name: name.into(),
+                ty,
+                size: 2,
+                block_index: -1,
+                offset,
+                array_stride,
+                matrix_stride,
+                row_major: false,
+                location,
+                sampler_binding: -1,
+            };
+        LinkedProgram {
+            uniforms: vec![
+                uniform("m[0]", FLOAT_MAT4, 16, 64, 16, 0),
+                uniform("v[0]", FLOAT_VEC3, 144, 16, 0, 2),
+            ],
+            locations: vec![(0, 0), (0, 1), (1, 0), (1, 1)],
+            default_block: vec![0; 176 + 16],
+            ..LinkedProgram::default()
+        }
+    }
+
+    fn floats(block: &[u8], at: usize, n: usize) -> Vec<f32> {
+        (0..n)
+            .map(|i| bytemuck::pod_read_unaligned(&block[at + 4 * i..at + 4 * i + 4]))
+            .collect()
+    }
+
+    fn call(rows: u8, columns: u8, transpose: bool) -> Call {
+        Call {
+            kind: Kind::Float,
+            rows,
+            columns,
+            transpose,
+        }
+    }
+
+    #[test]
+    fn tight_and_padded_values_land_where_the_layout_says() {
+        let mut l = program();
+        let m: Vec<f32> = (0..32).map(|i| i as f32).collect();
+        // Both matrices in one copy.
+        write_uniform(&mut l, 0, 2, &call(4, 4, false), Values::Float(&m)).unwrap();
+        assert_eq!(floats(&l.default_block, 16, 32), m);
+        // The second element, transposed: word by word.
+        write_uniform(&mut l, 1, 1, &call(4, 4, true), Values::Float(&m[..16])).unwrap();
+        let t: Vec<f32> = (0..16).map(|i| m[(i % 4) * 4 + i / 4]).collect();
+        assert_eq!(floats(&l.default_block, 80, 16), t);
+        assert_eq!(floats(&l.default_block, 16, 16), m[..16]);
+        // vec3 elements 16 bytes apart: the padding stays untouched.
+        let v = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        write_uniform(&mut l, 2, 2, &call(3, 1, false), Values::Float(&v)).unwrap();
+        assert_eq!(
+            floats(&l.default_block, 144, 8),
+            [1.0, 2.0, 3.0, 0.0, 4.0, 5.0, 6.0, 0.0]
+        );
+        // One element from the second location: tight whatever the stride.
+        write_uniform(&mut l, 3, 5, &call(3, 1, false), Values::Float(&v[..3])).unwrap();
+        assert_eq!(floats(&l.default_block, 160, 4), [1.0, 2.0, 3.0, 0.0]);
+    }
 }

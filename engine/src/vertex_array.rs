@@ -288,11 +288,7 @@ impl Context {
         z: GLfloat,
         w: GLfloat,
     ) {
-        self.set_generic(
-            index,
-            [x.to_bits(), y.to_bits(), z.to_bits(), w.to_bits()],
-            GenericKind::Float,
-        );
+        self.set_generic(index, bytemuck::cast([x, y, z, w]), GenericKind::Float);
     }
 
     /// `glVertexAttrib1f`.
@@ -323,11 +319,7 @@ impl Context {
 
     /// `glVertexAttribI4i`.
     pub fn vertex_attrib_i4i(&mut self, index: GLuint, x: GLint, y: GLint, z: GLint, w: GLint) {
-        self.set_generic(
-            index,
-            [x as u32, y as u32, z as u32, w as u32],
-            GenericKind::Int,
-        );
+        self.set_generic(index, bytemuck::cast([x, y, z, w]), GenericKind::Int);
     }
 
     /// `glVertexAttribI4ui`.
@@ -352,8 +344,8 @@ impl Context {
         if pname == CURRENT_VERTEX_ATTRIB {
             let g = self.local.st.generic_attribs[index as usize];
             return Some(match g.kind {
-                GenericKind::Float => g.bits.map(|b| f64::from(f32::from_bits(b))),
-                GenericKind::Int => g.bits.map(|b| f64::from(b as i32)),
+                GenericKind::Float => bytemuck::cast::<_, [f32; 4]>(g.bits).map(f64::from),
+                GenericKind::Int => bytemuck::cast::<_, [i32; 4]>(g.bits).map(f64::from),
                 GenericKind::Uint => g.bits.map(f64::from),
             });
         }
@@ -412,8 +404,8 @@ impl Context {
     pub fn get_vertex_attrib_iiv(&mut self, index: GLuint, pname: GLenum, params: &mut [GLint]) {
         if pname == CURRENT_VERTEX_ATTRIB && (index as usize) < MAX_VERTEX_ATTRIBS {
             let g = self.local.st.generic_attribs[index as usize];
-            for (o, b) in params.iter_mut().zip(g.bits) {
-                *o = b as i32;
+            for (o, v) in params.iter_mut().zip(bytemuck::cast::<_, [i32; 4]>(g.bits)) {
+                *o = v;
             }
             return;
         }

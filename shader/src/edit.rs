@@ -68,17 +68,14 @@ pub(crate) fn inst(opcode: u16, operands: &[u32]) -> Vec<u32> {
     v
 }
 
-/// A literal string as SPIR-V words (NUL-terminated, padded to a word).
+/// A literal string as SPIR-V words (NUL-terminated, padded with NULs to a word).
+///
+/// SPIR-V puts the first character in the lowest-order byte of its word: the first byte of
+/// the word's memory on a little-endian host, the only kind Tessera supports.
 pub(crate) fn literal(s: &str) -> Vec<u32> {
-    let mut bytes = s.as_bytes().to_vec();
-    bytes.push(0);
-    while !bytes.len().is_multiple_of(4) {
-        bytes.push(0);
-    }
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    let mut words = vec![0u32; s.len() / 4 + 1];
+    bytemuck::cast_slice_mut::<u32, u8>(&mut words)[..s.len()].copy_from_slice(s.as_bytes());
+    words
 }
 
 /// The opcode of an instruction.

@@ -133,8 +133,14 @@ fn initialize(block: &mut [u8], leaf: &Leaf, lay: &Layout, values: &[u64]) {
                     + e * lay.array_stride as usize
                     + c * lay.matrix_stride as usize
                     + r * scalar;
-                if let Some(dst) = block.get_mut(at..at + scalar) {
-                    dst.copy_from_slice(&v.to_le_bytes()[..scalar]);
+                // Native byte order: std140's little-endian on Tessera's targets.
+                let word = *v as u32;
+                let bytes = match scalar {
+                    8 => bytemuck::bytes_of(v),
+                    _ => bytemuck::bytes_of(&word),
+                };
+                if let Some(dst) = block.get_mut(at..at + bytes.len()) {
+                    dst.copy_from_slice(bytes);
                 }
             }
         }

@@ -173,18 +173,12 @@ pub struct Module {
     used: HashSet<u32>,
 }
 
-/// Decodes a literal string starting at `words[0]`.
+/// Decodes a literal string starting at `words[0]` (see [`crate::edit::literal`] for the
+/// byte order).
 fn string(words: &[u32]) -> String {
-    let mut bytes = Vec::new();
-    'words: for w in words {
-        for b in w.to_le_bytes() {
-            if b == 0 {
-                break 'words;
-            }
-            bytes.push(b);
-        }
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
+    let bytes: &[u8] = bytemuck::cast_slice(words);
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
 }
 
 /// The instructions of a module after its header: (offset of the first word, opcode, words).
@@ -595,15 +589,7 @@ mod tests {
     }
 
     fn lit(s: &str) -> Vec<u32> {
-        let mut bytes = s.as_bytes().to_vec();
-        bytes.push(0);
-        while !bytes.len().is_multiple_of(4) {
-            bytes.push(0);
-        }
-        bytes
-            .chunks(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
+        crate::edit::literal(s)
     }
 
     /// A vertex module with `in vec4 pos;` (id 10, explicit location 3) and a function that

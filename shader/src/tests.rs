@@ -18,7 +18,7 @@ fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
 
 /// Runs `spirv-val` on a module; panics with its report if the module is invalid.
 fn validate(words: &[u32]) {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes: &[u8] = bytemuck::cast_slice(words);
     let mut child = Command::new("spirv-val")
         .args(["--target-env", "vulkan1.0", "-"])
         .stdin(Stdio::piped())
@@ -30,7 +30,7 @@ fn validate(words: &[u32]) {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(&bytes)
+        .write_all(bytes)
         .expect("write SPIR-V");
     let out = child.wait_with_output().expect("spirv-val ran");
     assert!(
@@ -360,10 +360,7 @@ fn uniform_initializers_fill_the_default_block() {
               void main() { o = tint * k * m[1].x * float(n[1]) * float(s.b) * float(s.u); }\n";
     let p = link_all(&[(Stage::Fragment, fs)]).expect("links");
     assert_eq!(p.log, "", "the initializers are honoured: no warning");
-    let word = |at: usize| {
-        let b = &p.default_block[at..at + 4];
-        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-    };
+    let word = |at: usize| bytemuck::pod_read_unaligned::<u32>(&p.default_block[at..at + 4]);
     let float = |at: usize| f32::from_bits(word(at));
     let offset = |name: &str| {
         p.uniforms

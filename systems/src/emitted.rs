@@ -19,7 +19,7 @@ pub type BufferRange = (Option<BufferHandle>, u64, u64);
 
 /// The last emitted value of every group of one context.
 #[derive(Clone, Debug)]
-pub struct Shadow {
+pub struct EmittedState {
     /// `BindFramebuffer`.
     pub framebuffer: Option<FramebufferRef>,
     /// `SetDrawBuffers`.
@@ -66,7 +66,7 @@ pub struct Shadow {
     pub generic_attribs: [Option<[u32; 4]>; MAX_VERTEX_ATTRIBS],
 }
 
-impl Default for Shadow {
+impl Default for EmittedState {
     fn default() -> Self {
         Self {
             framebuffer: None,

@@ -71,7 +71,7 @@ impl CsoCaches {
 
 /// Emission state of a share group.
 #[derive(Debug)]
-pub struct Device {
+pub struct Emitter {
     /// The batch being built.
     pub enc: Encoder,
     /// Wire handle allocators.
@@ -87,13 +87,13 @@ pub struct Device {
     pub released_names: Vec<u32>,
 }
 
-impl Default for Device {
+impl Default for Emitter {
     fn default() -> Self {
         Self::new(DEFAULT_CSO_CAPACITY)
     }
 }
 
-impl Device {
+impl Emitter {
     /// A device whose CSO caches keep `cso_capacity` objects per kind.
     pub fn new(cso_capacity: usize) -> Self {
         Self {

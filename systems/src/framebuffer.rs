@@ -3,13 +3,13 @@
 use bevy_ecs::world::World;
 use tessera_components::gl::*;
 use tessera_components::object::{AttachmentGl, Framebuffer, Renderbuffer, Texture};
-use tessera_components::state::ContextState;
+use tessera_components::state::GlState;
 use tessera_wire::handle::SurfaceHandle;
 use tessera_wire::record::{DRAW_BUFFER_NONE, FramebufferRef, Record};
 use tessera_wire::state::{Attachment, FramebufferState, LAYERED, MAX_DRAW_BUFFERS};
 
-use crate::device::Device;
-use crate::shadow::{Shadow, changed};
+use crate::emitted::{EmittedState, changed};
+use crate::emitter::Emitter;
 
 /// The wire form of one attachment.
 pub fn attachment(world: &World, a: &AttachmentGl) -> Attachment {
@@ -59,10 +59,10 @@ pub fn framebuffer_state(world: &World, fb: &Framebuffer) -> FramebufferState {
 /// The record form of the bound draw framebuffer, sending its attachments first if the
 /// backend has an older version of them.
 pub fn sync_framebuffer(
-    st: &ContextState,
+    st: &GlState,
     surface: Option<SurfaceHandle>,
     world: &mut World,
-    dev: &mut Device,
+    dev: &mut Emitter,
 ) -> FramebufferRef {
     match st.draw_framebuffer {
         None => surface.map_or(FramebufferRef::None, FramebufferRef::Surface),
@@ -75,7 +75,7 @@ pub fn sync_framebuffer(
 pub fn sync_object(
     entity: bevy_ecs::entity::Entity,
     world: &mut World,
-    dev: &mut Device,
+    dev: &mut Emitter,
 ) -> FramebufferRef {
     let Some(fb) = world.get::<Framebuffer>(entity) else {
         return FramebufferRef::None;
@@ -97,11 +97,11 @@ pub fn sync_object(
 
 /// Emits `BindFramebuffer` if the backend's draw framebuffer differs.
 pub fn emit_framebuffer(
-    st: &ContextState,
+    st: &GlState,
     surface: Option<SurfaceHandle>,
     world: &mut World,
-    dev: &mut Device,
-    shadow: &mut Shadow,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
 ) {
     let framebuffer = sync_framebuffer(st, surface, world, dev);
     if changed(&mut shadow.framebuffer, framebuffer) {
@@ -110,7 +110,7 @@ pub fn emit_framebuffer(
 }
 
 /// The draw-buffer mapping of the bound draw framebuffer.
-pub fn draw_buffers(st: &ContextState, world: &World) -> [u8; MAX_DRAW_BUFFERS] {
+pub fn draw_buffers(st: &GlState, world: &World) -> [u8; MAX_DRAW_BUFFERS] {
     let mut map = [DRAW_BUFFER_NONE; MAX_DRAW_BUFFERS];
     match st.draw_framebuffer {
         None => {
@@ -134,7 +134,12 @@ pub fn draw_buffers(st: &ContextState, world: &World) -> [u8; MAX_DRAW_BUFFERS] 
 }
 
 /// Emits `SetDrawBuffers` if the backend's mapping differs.
-pub fn emit_draw_buffers(st: &ContextState, world: &World, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_draw_buffers(
+    st: &GlState,
+    world: &World,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
+) {
     let buffers = draw_buffers(st, world);
     if changed(&mut shadow.draw_buffers, buffers) {
         dev.push(Record::SetDrawBuffers { buffers });

@@ -4,7 +4,7 @@
 //!
 //! - [`validate::run`] is the driver a verb calls: it runs, in dependency order, the system of
 //!   each dirty group the verb needs, each emitting only what differs from the backend's
-//!   state as recorded in the context's [`Shadow`].
+//!   state as recorded in the context's [`EmittedState`].
 //! - [`cso`] holds the content-addressed CSO caches; [`alloc`] mints wire handles;
 //!   [`lifecycle`] counts references and emits the one `Destroy*` of an object.
 //! - [`conv`] maps GL enums to wire values; a `None` there is how the engine recognises an
@@ -19,15 +19,15 @@
 pub mod alloc;
 pub mod conv;
 pub mod cso;
-pub mod device;
+pub mod emitted;
+pub mod emitter;
 pub mod framebuffer;
 pub mod lifecycle;
 pub mod program;
 pub mod render_state;
-pub mod shadow;
 pub mod texture;
 pub mod validate;
 pub mod vertex;
 
-pub use device::Device;
-pub use shadow::Shadow;
+pub use emitted::EmittedState;
+pub use emitter::Emitter;

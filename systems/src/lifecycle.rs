@@ -15,7 +15,7 @@ use tessera_components::object::{
 };
 use tessera_wire::record::Record;
 
-use crate::device::Device;
+use crate::emitter::Emitter;
 
 /// Adds a reference to an object.
 #[inline]
@@ -26,7 +26,7 @@ pub fn retain(world: &mut World, entity: Entity) {
 }
 
 /// Drops a reference to an object, destroying it if that was the last thing keeping it.
-pub fn release(world: &mut World, dev: &mut Device, entity: Entity) {
+pub fn release(world: &mut World, dev: &mut Emitter, entity: Entity) {
     let dead = match world.get_mut::<Life>(entity) {
         Some(mut life) => {
             debug_assert!(life.refs > 0, "releasing an object with no references");
@@ -42,7 +42,7 @@ pub fn release(world: &mut World, dev: &mut Device, entity: Entity) {
 
 /// Swaps the object a reference points at: retains `new`, releases `old`.
 #[inline]
-pub fn replace(world: &mut World, dev: &mut Device, old: Option<Entity>, new: Option<Entity>) {
+pub fn replace(world: &mut World, dev: &mut Emitter, old: Option<Entity>, new: Option<Entity>) {
     if old == new {
         return;
     }
@@ -55,7 +55,7 @@ pub fn replace(world: &mut World, dev: &mut Device, old: Option<Entity>, new: Op
 }
 
 /// Takes the object's name away (`delete_*`), destroying it if nothing refers to it.
-pub fn unname(world: &mut World, dev: &mut Device, entity: Entity) {
+pub fn unname(world: &mut World, dev: &mut Emitter, entity: Entity) {
     let dead = match world.get_mut::<Life>(entity) {
         Some(mut life) => {
             life.name = 0;
@@ -70,7 +70,7 @@ pub fn unname(world: &mut World, dev: &mut Device, entity: Entity) {
 
 /// Marks a shader or program deleted; it keeps its name until no reference remains.
 /// Returns whether it died now.
-pub fn delete_pending(world: &mut World, dev: &mut Device, entity: Entity) -> bool {
+pub fn delete_pending(world: &mut World, dev: &mut Emitter, entity: Entity) -> bool {
     let dead = match world.get_mut::<Life>(entity) {
         Some(mut life) => {
             life.delete_pending = true;
@@ -87,7 +87,7 @@ pub fn delete_pending(world: &mut World, dev: &mut Device, entity: Entity) -> bo
 /// Destroys an object now: emits its `Destroy*`, frees its handle, despawns it and releases
 /// what it referenced. A shader or program that still had its name reports it in
 /// `dev.released_names` so the engine frees the name.
-fn destroy(world: &mut World, dev: &mut Device, entity: Entity) {
+fn destroy(world: &mut World, dev: &mut Emitter, entity: Entity) {
     let mut held: Vec<Entity> = Vec::new();
     if let Some(life) = world.get::<Life>(entity)
         && life.delete_pending

@@ -2,29 +2,39 @@
 
 use bevy_ecs::entity::Entity;
 use bevy_ecs::world::World;
+use bytemuck::{Pod, Zeroable};
 use tessera_components::object::{Buffer, Program};
-use tessera_components::state::{ContextState, cap};
+use tessera_components::state::{GlState, cap};
 use tessera_wire::record::Record;
 use tessera_wire::state::MAX_UNIFORM_BUFFER_BINDINGS;
 
-use crate::device::Device;
-use crate::shadow::{Shadow, changed};
+use crate::emitted::{EmittedState, changed};
+use crate::emitter::Emitter;
 
 /// Emits `BindProgram` if the backend's program differs.
-pub fn emit_program(program: Option<&Program>, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_program(program: Option<&Program>, dev: &mut Emitter, shadow: &mut EmittedState) {
     let handle = program.and_then(|p| p.handle);
     if changed(&mut shadow.program, handle) {
         dev.push(Record::BindProgram { program: handle });
     }
 }
 
-/// Bytes of the hidden slot that ends a default block (see `tessera_shader::Program`).
-const HIDDEN_SLOT: usize = 16;
+/// The hidden slot that ends a default block (see `tessera_shader::Program`): a `vec4`
+/// whose first component is the fixed point size, the others unused (0).
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C)]
+struct HiddenSlot {
+    point_size: f32,
+    unused: [f32; 3],
+}
+
+/// Bytes of the hidden slot.
+const HIDDEN_SLOT: usize = size_of::<HiddenSlot>();
 
 /// The fixed point size the program's last pre-rasterization stage reads from the hidden
 /// slot: `glPointSize`'s value while `PROGRAM_POINT_SIZE` is off; 0 (the shader's own size)
 /// while it is on.
-fn fixed_point_size(st: &ContextState) -> f32 {
+fn fixed_point_size(st: &GlState) -> f32 {
     if st.caps.has(cap::PROGRAM_POINT_SIZE) {
         0.0
     } else {
@@ -38,10 +48,10 @@ fn fixed_point_size(st: &ContextState) -> f32 {
 /// The shadow keys the block by program and uniform generation; a change of the point
 /// size or of `PROGRAM_POINT_SIZE` forgets it (see [`crate::validate::run`]).
 pub fn emit_uniforms(
-    st: &ContextState,
+    st: &GlState,
     program: Option<&Program>,
-    dev: &mut Device,
-    shadow: &mut Shadow,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
 ) {
     let Some(p) = program else { return };
     let (Some(handle), Some(linked)) = (p.handle, p.linked_state.as_ref()) else {
@@ -52,13 +62,17 @@ pub fn emit_uniforms(
         return;
     }
     if changed(&mut shadow.uniforms, (handle, p.uniforms_generation)) {
-        let size = fixed_point_size(st).to_le_bytes();
+        let slot = HiddenSlot {
+            point_size: fixed_point_size(st),
+            unused: [0.0; 3],
+        };
         let hidden = block.len() - HIDDEN_SLOT;
-        // The stage bytes come zeroed: the slot's other 12 bytes stay 0.
         let data = dev.enc.stage_with(block.len(), |bytes| {
             debug_assert_eq!(bytes.len(), block.len());
             bytes[..hidden].copy_from_slice(&block[..hidden]);
-            bytes[hidden..hidden + 4].copy_from_slice(&size);
+            // Native byte order, which is the block's (std140, little-endian: the only
+            // targets Tessera supports).
+            bytes[hidden..hidden + HIDDEN_SLOT].copy_from_slice(bytemuck::bytes_of(&slot));
         });
         dev.push(Record::SetUniforms { data });
     }
@@ -67,11 +81,11 @@ pub fn emit_uniforms(
 /// Emits `BindUniformBuffer` for each uniform block of the program whose binding point's
 /// buffer range the backend does not have.
 pub fn emit_uniform_buffers(
-    st: &ContextState,
+    st: &GlState,
     program: Option<&Program>,
     world: &World,
-    dev: &mut Device,
-    shadow: &mut Shadow,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
 ) {
     let Some(linked) = program.and_then(|p| p.linked_state.as_ref()) else {
         return;

@@ -1,7 +1,7 @@
 //! Render state: the blend, depth-stencil and rasterizer CSOs, and the dynamic state records.
 
 use tessera_components::gl::*;
-use tessera_components::state::{ContextState, cap};
+use tessera_components::state::{GlState, cap};
 use tessera_wire::format::{BlendFactor, BlendOp, CompareFunc, CullMode, PolygonMode, StencilOp};
 use tessera_wire::record::Record;
 use tessera_wire::state::{
@@ -12,11 +12,11 @@ use crate::conv::{
     map_blend_equation, map_blend_factor, map_compare_func, map_cull_face, map_logic_op,
     map_polygon_mode, map_stencil_op,
 };
-use crate::device::Device;
-use crate::shadow::{Shadow, changed};
+use crate::emitted::{EmittedState, changed};
+use crate::emitter::Emitter;
 
 /// The canonical blend CSO key of the context's state.
-pub fn blend_state(st: &ContextState) -> BlendState {
+pub fn blend_state(st: &GlState) -> BlendState {
     let mut color_write_mask = 0u32;
     for (i, mask) in st.color_mask.iter().enumerate().take(MAX_DRAW_BUFFERS) {
         color_write_mask |= u32::from(*mask & 0xf) << (4 * i);
@@ -51,7 +51,7 @@ pub fn blend_state(st: &ContextState) -> BlendState {
 /// The depth and stencil write masks are kept even when their test is off: draws then write
 /// neither buffer anyway, but `glClear` honours the masks (GL 3.3 §4.2.3), and the clear is
 /// applied with this state bound.
-pub fn depth_stencil_state(st: &ContextState) -> DepthStencilState {
+pub fn depth_stencil_state(st: &GlState) -> DepthStencilState {
     let mut state = DepthStencilState {
         depth_write: st.depth_mask,
         ..DepthStencilState::default()
@@ -79,7 +79,7 @@ pub fn depth_stencil_state(st: &ContextState) -> DepthStencilState {
 }
 
 /// The canonical rasterizer CSO key of the context's state.
-pub fn raster_state(st: &ContextState) -> RasterState {
+pub fn raster_state(st: &GlState) -> RasterState {
     let caps = st.caps;
     RasterState {
         cull: if caps.has(cap::CULL_FACE) {
@@ -108,9 +108,9 @@ pub fn raster_state(st: &ContextState) -> RasterState {
 }
 
 /// Emits `BindBlendState` (creating the CSO on a miss) if the backend's differs.
-pub fn emit_blend(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_blend(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let key = blend_state(st);
-    let Device {
+    let Emitter {
         enc, alloc, csos, ..
     } = dev;
     let cso = csos.blend.get_or_create(
@@ -128,9 +128,9 @@ pub fn emit_blend(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
 }
 
 /// Emits `BindDepthStencilState` if the backend's differs.
-pub fn emit_depth_stencil(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_depth_stencil(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let key = depth_stencil_state(st);
-    let Device {
+    let Emitter {
         enc, alloc, csos, ..
     } = dev;
     let cso = csos.depth_stencil.get_or_create(
@@ -148,9 +148,9 @@ pub fn emit_depth_stencil(st: &ContextState, dev: &mut Device, shadow: &mut Shad
 }
 
 /// Emits `BindRasterState` if the backend's differs.
-pub fn emit_raster(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_raster(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let key = raster_state(st);
-    let Device {
+    let Emitter {
         enc, alloc, csos, ..
     } = dev;
     let cso = csos.raster.get_or_create(
@@ -177,7 +177,7 @@ fn rect(v: [GLint; 4]) -> Rect {
 }
 
 /// `SetViewport`.
-pub fn emit_viewport(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_viewport(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let value = (
         rect(st.viewport),
         st.depth_range[0] as f32,
@@ -193,7 +193,7 @@ pub fn emit_viewport(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
 }
 
 /// `SetScissor`.
-pub fn emit_scissor(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_scissor(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let value = rect(st.scissor);
     if changed(&mut shadow.scissor, value) {
         dev.push(Record::SetScissor { rect: value });
@@ -201,7 +201,7 @@ pub fn emit_scissor(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
 }
 
 /// `SetBlendColor`.
-pub fn emit_blend_color(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_blend_color(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     if changed(&mut shadow.blend_color, st.blend_color) {
         dev.push(Record::SetBlendColor {
             color: st.blend_color,
@@ -211,7 +211,7 @@ pub fn emit_blend_color(st: &ContextState, dev: &mut Device, shadow: &mut Shadow
 
 /// `SetStencilRef`: GL clamps the reference to the stencil range at use; stencil buffers have
 /// at most 8 bits here.
-pub fn emit_stencil_ref(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_stencil_ref(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let clamp = |r: GLint| r.clamp(0, 255) as u8;
     let value = (
         clamp(st.stencil[0].reference),
@@ -226,7 +226,7 @@ pub fn emit_stencil_ref(st: &ContextState, dev: &mut Device, shadow: &mut Shadow
 }
 
 /// `SetDepthBias`.
-pub fn emit_depth_bias(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_depth_bias(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let value = (st.polygon_offset_factor, st.polygon_offset_units);
     if changed(&mut shadow.depth_bias, value) {
         dev.push(Record::SetDepthBias {
@@ -237,7 +237,7 @@ pub fn emit_depth_bias(st: &ContextState, dev: &mut Device, shadow: &mut Shadow)
 }
 
 /// `SetLineWidth`.
-pub fn emit_line_width(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_line_width(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     if changed(&mut shadow.line_width, st.line_width) {
         dev.push(Record::SetLineWidth {
             width: st.line_width,
@@ -246,7 +246,7 @@ pub fn emit_line_width(st: &ContextState, dev: &mut Device, shadow: &mut Shadow)
 }
 
 /// `SetPointSize`.
-pub fn emit_point_size(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_point_size(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     if changed(&mut shadow.point_size, st.point_size) {
         dev.push(Record::SetPointSize {
             size: st.point_size,
@@ -255,7 +255,7 @@ pub fn emit_point_size(st: &ContextState, dev: &mut Device, shadow: &mut Shadow)
 }
 
 /// `SetSampleMask`.
-pub fn emit_sample_mask(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_sample_mask(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let coverage = st
         .caps
         .has(cap::SAMPLE_COVERAGE)
@@ -275,7 +275,7 @@ pub fn emit_sample_mask(st: &ContextState, dev: &mut Device, shadow: &mut Shadow
 }
 
 /// `SetPrimitiveRestart`.
-pub fn emit_primitive_restart(st: &ContextState, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_primitive_restart(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let value = (
         st.caps.has(cap::PRIMITIVE_RESTART),
         st.primitive_restart_index,

@@ -17,14 +17,14 @@ use tessera_components::gl::*;
 use tessera_components::object::{
     Image, MAX_LEVELS, Sampler, SamplerParams, Texture, TextureBindingCache,
 };
-use tessera_components::state::{ContextState, TextureTarget};
+use tessera_components::state::{GlState, TextureTarget};
 use tessera_wire::format::{CompareFunc, Filter, FormatClass, MipFilter, Wrap};
 use tessera_wire::record::Record;
 use tessera_wire::state::{MAX_TEXTURE_UNITS, SamplerState, TextureView};
 
 use crate::conv::{map_compare_func, map_mag_filter, map_min_filter, map_swizzle, map_wrap};
-use crate::device::Device;
-use crate::shadow::{Shadow, changed};
+use crate::emitted::{EmittedState, changed};
+use crate::emitter::Emitter;
 
 /// The sampler CSO key of a set of sampling parameters.
 pub fn sampler_state(p: &SamplerParams) -> SamplerState {
@@ -206,11 +206,11 @@ pub fn texture_view(t: &Texture) -> TextureView {
 /// `(None, None)` when nothing complete is bound there. Sends the texture's view first if
 /// the backend has an older one.
 fn slot_binding(
-    st: &ContextState,
+    st: &GlState,
     unit: usize,
     target: TextureTarget,
     world: &mut World,
-    dev: &mut Device,
+    dev: &mut Emitter,
 ) -> (
     Option<tessera_wire::handle::TextureHandle>,
     Option<tessera_wire::handle::SamplerHandle>,
@@ -265,7 +265,7 @@ fn slot_binding(
         }
     }
     let key = sampler_state(&params);
-    let Device {
+    let Emitter {
         enc, alloc, csos, ..
     } = &mut *dev;
     let cso = csos.sampler.get_or_create(
@@ -288,12 +288,12 @@ fn slot_binding(
 /// unit is in `units` (a bit per texture unit), and `SetTextureView` for bound textures whose
 /// view changed.
 pub fn emit_textures(
-    st: &ContextState,
+    st: &GlState,
     slots: &[(u32, TextureTarget)],
     units: u64,
     world: &mut World,
-    dev: &mut Device,
-    shadow: &mut Shadow,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
 ) {
     for (slot, &(unit, target)) in slots.iter().enumerate() {
         let unit = unit as usize;

@@ -2,33 +2,34 @@
 //!
 //! Mesa's `st_validate_state` in Rust: `dirty & mask` selects the groups a verb needs; each
 //! group's system turns the context's state into records (only what differs from what the
-//! backend has, see [`Shadow`]) and its bit is cleared. Nothing runs for a clean group, so a
+//! backend has, see [`EmittedState`]) and its bit is cleared. Nothing runs for a clean group, so a
 //! steady-state draw costs one mask test here.
 
+use arrayvec::ArrayVec;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::world::World;
 use tessera_components::Dirty;
 use tessera_components::object::{Program, VertexArray};
-use tessera_components::state::{ContextState, TextureTarget};
+use tessera_components::state::{GlState, TextureTarget};
 use tessera_wire::handle::SurfaceHandle;
 use tessera_wire::state::MAX_TEXTURE_UNITS;
 
-use crate::device::Device;
-use crate::shadow::Shadow;
+use crate::emitted::EmittedState;
+use crate::emitter::Emitter;
 use crate::{framebuffer, program, render_state as rs, texture, vertex};
 
 /// What the systems read and write at a verb.
 pub struct Validate<'a> {
     /// The context's GL state.
-    pub st: &'a ContextState,
+    pub st: &'a GlState,
     /// The surface behind the default framebuffer.
     pub surface: Option<SurfaceHandle>,
     /// The share group's objects.
     pub world: &'a mut World,
     /// The share group's encoder, handles and CSO caches.
-    pub dev: &'a mut Device,
+    pub dev: &'a mut Emitter,
     /// What the backend has for this context.
-    pub shadow: &'a mut Shadow,
+    pub shadow: &'a mut EmittedState,
 }
 
 /// Runs the systems of `*dirty & mask`, clearing the bits they handled. `units` holds the
@@ -162,14 +163,16 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
 /// Copies the program's sampler slots (unit, target) to the stack so textures can be updated
 /// while the program is not borrowed, then emits their bindings.
 fn emit_textures(
-    st: &ContextState,
+    st: &GlState,
     units: u64,
     world: &mut World,
-    dev: &mut Device,
-    shadow: &mut Shadow,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
 ) {
-    let mut slots = [(0u32, TextureTarget::D2); MAX_TEXTURE_UNITS];
-    let count = {
+    // A program may have more sampler slots than the backend has (linking does not refuse
+    // them); slots past `MAX_TEXTURE_UNITS` are never bound, so `take` keeps the collect
+    // within the capacity.
+    let slots: ArrayVec<(u32, TextureTarget), MAX_TEXTURE_UNITS> = {
         let Some(linked) = st
             .program
             .and_then(|e| world.get::<Program>(e))
@@ -177,11 +180,13 @@ fn emit_textures(
         else {
             return;
         };
-        let n = linked.sampler_units.len().min(MAX_TEXTURE_UNITS);
-        for (i, slot) in slots.iter_mut().enumerate().take(n) {
-            *slot = (linked.sampler_units[i], linked.sampler_targets[i]);
-        }
-        n
+        linked
+            .sampler_units
+            .iter()
+            .copied()
+            .zip(linked.sampler_targets.iter().copied())
+            .take(MAX_TEXTURE_UNITS)
+            .collect()
     };
-    texture::emit_textures(st, &slots[..count], units, world, dev, shadow);
+    texture::emit_textures(st, &slots, units, world, dev, shadow);
 }

@@ -5,14 +5,14 @@ use bevy_ecs::entity::Entity;
 use bevy_ecs::world::World;
 use tessera_components::gl::*;
 use tessera_components::object::{VertexArray, VertexAttribGl};
-use tessera_components::state::ContextState;
+use tessera_components::state::GlState;
 use tessera_wire::format::{AttribType, VertexFormat};
 use tessera_wire::record::Record;
 use tessera_wire::state::{MAX_VERTEX_ATTRIBS, VertexAttrib, VertexLayout};
 
 use crate::conv::map_attrib_type;
-use crate::device::Device;
-use crate::shadow::{Shadow, changed};
+use crate::emitted::{EmittedState, changed};
+use crate::emitter::Emitter;
 
 /// Bytes one element of an attribute occupies when tightly packed.
 pub fn packed_size(a: &VertexAttribGl) -> u32 {
@@ -69,11 +69,11 @@ pub fn vertex_layout(vao: &VertexArray) -> VertexLayout {
 pub fn emit_vertex_layout(
     vao_entity: Option<Entity>,
     world: &mut World,
-    dev: &mut Device,
-    shadow: &mut Shadow,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
 ) {
     let Some(vao_entity) = vao_entity else { return };
-    let Device {
+    let Emitter {
         enc, alloc, csos, ..
     } = dev;
     let cache = &mut csos.vertex_layout;
@@ -123,7 +123,11 @@ pub fn emit_vertex_layout(
 
 /// Emits `SetVertexBuffer` for every enabled attribute whose buffer or offset the backend
 /// does not have.
-pub fn emit_vertex_buffers(vao: Option<&VertexArray>, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_vertex_buffers(
+    vao: Option<&VertexArray>,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
+) {
     let Some(vao) = vao else { return };
     for (slot, a) in vao.attribs.iter().enumerate().take(MAX_VERTEX_ATTRIBS) {
         if !a.enabled {
@@ -141,7 +145,7 @@ pub fn emit_vertex_buffers(vao: Option<&VertexArray>, dev: &mut Device, shadow: 
 }
 
 /// Emits `SetIndexBuffer` if the bound vertex array's element buffer differs.
-pub fn emit_index_buffer(vao: Option<&VertexArray>, dev: &mut Device, shadow: &mut Shadow) {
+pub fn emit_index_buffer(vao: Option<&VertexArray>, dev: &mut Emitter, shadow: &mut EmittedState) {
     let buffer = vao.and_then(|v| v.element_buffer_handle);
     if changed(&mut shadow.index_buffer, buffer) {
         dev.push(Record::SetIndexBuffer { buffer });
@@ -151,11 +155,11 @@ pub fn emit_index_buffer(vao: Option<&VertexArray>, dev: &mut Device, shadow: &m
 /// Emits `SetGenericAttrib` for attributes the program reads (`attribute_mask`) from their
 /// generic value (the array is disabled) when the backend's value differs.
 pub fn emit_generic_attribs(
-    st: &ContextState,
+    st: &GlState,
     vao: Option<&VertexArray>,
     attribute_mask: u16,
-    dev: &mut Device,
-    shadow: &mut Shadow,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
 ) {
     let mut mask = attribute_mask;
     while mask != 0 {

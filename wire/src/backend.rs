@@ -169,6 +169,14 @@ pub enum SessionError {
     Backend(String),
 }
 
+/// A record that carried a value no engine would produce: [`SessionError::BadValue`].
+pub fn bad_value(record: &'static str, what: impl Into<String>) -> SessionError {
+    SessionError::BadValue {
+        record,
+        what: what.into(),
+    }
+}
+
 impl From<DecodeBatchError> for SessionError {
     fn from(e: DecodeBatchError) -> Self {
         SessionError::Decode(e.to_string())

@@ -14,18 +14,13 @@
 //! how they bring native state to it at a verb (and in how they keep CSO bindings), not in
 //! what it is.
 
-use std::collections::HashMap;
-
 use crate::SessionError;
+use crate::backend::bad_value;
 use crate::handle::{BufferHandle, ProgramHandle, SamplerHandle, TextureHandle};
 use crate::record::{DRAW_BUFFER_NONE, FramebufferRef};
 use crate::state::{
     MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, Rect,
 };
-
-fn bad(record: &'static str, what: String) -> SessionError {
-    SessionError::BadValue { record, what }
-}
 
 /// The contexts of a session, each with a backend's state `C`; one of them is current.
 pub struct Contexts<C> {
@@ -33,8 +28,10 @@ pub struct Contexts<C> {
     current_id: u32,
     /// The current context's state, once created.
     current: Option<Box<C>>,
-    /// Every other context.
-    others: HashMap<u32, Box<C>>,
+    /// Every other context. Keyed by ids the client chooses, so hashed with a per-map random
+    /// `ahash` key (seeded from the OS at run time): a fixed hash would let a hostile client
+    /// pick colliding ids.
+    others: ahash::HashMap<u32, Box<C>>,
 }
 
 impl<C> Default for Contexts<C> {
@@ -42,7 +39,7 @@ impl<C> Default for Contexts<C> {
         Self {
             current_id: 0,
             current: None,
-            others: HashMap::new(),
+            others: ahash::HashMap::with_hasher(ahash::RandomState::new()),
         }
     }
 }
@@ -65,7 +62,10 @@ impl<C> Contexts<C> {
         make: impl FnOnce() -> Result<C, SessionError>,
     ) -> Result<(), SessionError> {
         if self.exists(id) {
-            return Err(bad("CreateContext", format!("context {id} already exists")));
+            return Err(bad_value(
+                "CreateContext",
+                format!("context {id} already exists"),
+            ));
         }
         let state = Box::new(make()?);
         if id == self.current_id && self.current.is_none() {
@@ -84,7 +84,10 @@ impl<C> Contexts<C> {
             return Ok(None);
         }
         let Some(next) = self.others.remove(&id) else {
-            return Err(bad("SetContext", format!("context {id} does not exist")));
+            return Err(bad_value(
+                "SetContext",
+                format!("context {id} does not exist"),
+            ));
         };
         if let Some(previous) = self.current.take() {
             self.others.insert(self.current_id, previous);
@@ -103,23 +106,30 @@ impl<C> Contexts<C> {
         };
         match state {
             Some(state) => Ok(*state),
-            None => Err(bad(
+            None => Err(bad_value(
                 "DestroyContext",
                 format!("context {id} does not exist"),
             )),
         }
     }
 
-    /// The current context's state, for `record`; `BadValue` if there is none.
+    /// The current context's state, for `record`; `BadValue` if there is none. On every
+    /// state record and verb: the error is built out of line.
+    #[inline]
     pub fn current(&mut self, record: &'static str) -> Result<&mut C, SessionError> {
         match self.current.as_deref_mut() {
             Some(state) => Ok(state),
-            None => Err(bad(
-                record,
-                "no current context (CreateContext/SetContext first)".to_owned(),
-            )),
+            None => Err(no_current_context(record)),
         }
     }
+}
+
+#[cold]
+fn no_current_context(record: &'static str) -> SessionError {
+    bad_value(
+        record,
+        "no current context (CreateContext/SetContext first)".to_owned(),
+    )
 }
 
 /// What one context's state records have set, as they carry it: the draw target, dynamic
@@ -203,7 +213,7 @@ pub fn slot_mut<'a, T>(
 ) -> Result<&'a mut T, SessionError> {
     slots
         .get_mut(usize::from(slot))
-        .ok_or_else(|| bad(record, format!("slot {slot} out of range")))
+        .ok_or_else(|| bad_value(record, format!("slot {slot} out of range")))
 }
 
 #[cfg(test)]
@@ -211,7 +221,7 @@ mod tests {
     use super::*;
 
     fn no_such(record: &'static str, id: u32) -> Result<(), SessionError> {
-        Err(bad(record, format!("context {id} does not exist")))
+        Err(bad_value(record, format!("context {id} does not exist")))
     }
 
     #[test]
@@ -222,7 +232,7 @@ mod tests {
         assert_eq!(c.current("Draw").copied(), Ok('a'));
         assert_eq!(
             c.create(0, || Ok('b')),
-            Err(bad("CreateContext", "context 0 already exists".into()))
+            Err(bad_value("CreateContext", "context 0 already exists"))
         );
     }
 
@@ -259,7 +269,7 @@ mod tests {
         *slot_mut("BindTexture", &mut s.textures, 47).unwrap() = (None, None);
         assert_eq!(
             slot_mut("BindTexture", &mut s.textures, 48).map(drop),
-            Err(bad("BindTexture", "slot 48 out of range".into()))
+            Err(bad_value("BindTexture", "slot 48 out of range"))
         );
         assert_eq!(s.draw_buffers[..2], [0, DRAW_BUFFER_NONE]);
     }

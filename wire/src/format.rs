@@ -373,6 +373,16 @@ wire_enum! {
     }
 }
 
+impl BlendFactor {
+    /// Whether the factor reads the second colour output (dual-source blending).
+    pub const fn is_dual_source(self) -> bool {
+        matches!(
+            self,
+            Self::Src1Color | Self::OneMinusSrc1Color | Self::Src1Alpha | Self::OneMinusSrc1Alpha
+        )
+    }
+}
+
 wire_enum! {
     /// A blend equation.
     BlendOp: u8 { Add, Subtract, ReverseSubtract, Min, Max, }

@@ -9,8 +9,9 @@
 //!   stage area for bulk bytes;
 //! - the [`Backend`] trait that consumes batches, and the [`null`] backend;
 //! - what backends share beyond the records: the per-kind object tables with their handle
-//!   rules ([`table`]), the session's contexts and the state records set in each
-//!   ([`context`]), and client pixel sizes and conversions ([`pixel`]);
+//!   and range rules ([`table`]), a texture's images by level and face ([`images`]), the
+//!   session's contexts and the state records set in each ([`context`]), client pixel sizes
+//!   and conversions ([`pixel`]), and how options are read from the environment ([`env`](mod@env));
 //! - **transports** ([`transport`]): how batches travel (`inproc`, `thread`) and how replies
 //!   and events come back;
 //! - the wire [`FINGERPRINT`].
@@ -36,8 +37,11 @@
 pub mod backend;
 pub mod batch;
 pub mod context;
+pub mod dispatch;
+pub mod env;
 pub mod format;
 pub mod handle;
+pub mod images;
 pub mod null;
 pub mod pixel;
 pub mod record;

@@ -4,23 +4,37 @@
 //! wgpu's `empty`). It is strict where a real backend would be: every handle must be live
 //! (created, not destroyed, same generation), every create must take a free slot with a newer
 //! generation, every span must lie inside the stage, a bound CSO must not be destroyed, and
-//! buffer writes must stay inside the buffer. Buffers keep their bytes, so buffer read-backs
+//! buffer writes must stay inside the buffer. The checks common to every backend happen in
+//! the [dispatcher](crate::dispatch); this file only keeps buffer bytes and checks ranges. Buffers keep their bytes, so buffer read-backs
 //! and copies answer with real contents; pixel read-backs answer zeros of the right size.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::backend::BatchView;
-use crate::backend::{Backend, Caps, Outbox, Reply, SessionError};
+use crate::backend::{Backend, BatchView, Caps, Outbox, SessionError, bad_value};
 use crate::batch::{Stage, decode_record};
-use crate::context::Contexts;
-use crate::handle::{
-    BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, Handle,
-    ObjectKind, ProgramHandle, QueryHandle, RasterHandle, RawHandle, RenderbufferHandle,
-    SamplerHandle, SurfaceHandle, TextureHandle, VertexLayoutHandle,
+use crate::context::DesiredState;
+use crate::dispatch::{
+    BlitArgs, BlockWrite, BufferPipe, BufferWrite, Bytes, ClearArgs, ContextPipe, CsoPipe,
+    Dispatcher, DrawArgs, DrawIndexedArgs, DrawPipe, FramebufferPipe, FromBuffer, ImageRef,
+    ProgramPipe, QueryPipe, R, RenderbufferStorage, StateGroup, TexelBuffer, TextureImage,
+    TexturePipe, TextureReadback, TextureWrite,
 };
-use crate::record::{PixelDestination, Record};
-use crate::table::SlotTable;
+use crate::format::{PixelLayout, QueryKind, TextureKind};
+use crate::handle::{
+    BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, ObjectKind,
+    ProgramHandle, QueryHandle, RasterHandle, RenderbufferHandle, SamplerHandle, SurfaceHandle,
+    TextureHandle, VertexLayoutHandle,
+};
+use crate::record::{
+    ArchivedRecord, BufferBlocks, BufferCopy, BufferRange, ClearValue, ProgramDesc, ReadSource,
+    Record, TextureCopy,
+};
+use crate::state::{
+    BlendState, DepthStencilState, FramebufferState, RasterState, Rect, SamplerState, SurfaceDesc,
+    TextureView, VertexLayout,
+};
+use crate::table::{SlotTable, buffer_range};
 
 /// The engine's path to [`crate::pixel::pixel_size`], from when it lived here.
 pub use crate::pixel::pixel_size;
@@ -96,32 +110,19 @@ impl NullProbe {
 /// The null backend.
 pub struct NullBackend {
     probe: NullProbe,
+    dispatcher: Dispatcher<DesiredState>,
+    pipe: NullPipe,
+}
+
+/// What the null backend does with each record: keep buffer bytes, check ranges, count.
+struct NullPipe {
     capture: bool,
     /// Buffers keep their bytes, to answer read-backs and copies.
     buffers: SlotTable<BufferHandle, Vec<u8>>,
-    textures: SlotTable<TextureHandle, ()>,
-    renderbuffers: SlotTable<RenderbufferHandle, ()>,
-    framebuffers: SlotTable<FramebufferHandle, ()>,
-    surfaces: SlotTable<SurfaceHandle, ()>,
-    programs: SlotTable<ProgramHandle, ()>,
-    queries: SlotTable<QueryHandle, ()>,
-    fences: SlotTable<FenceHandle, ()>,
-    blends: SlotTable<BlendHandle, ()>,
-    depth_stencils: SlotTable<DepthStencilHandle, ()>,
-    rasters: SlotTable<RasterHandle, ()>,
-    samplers: SlotTable<SamplerHandle, ()>,
-    layouts: SlotTable<VertexLayoutHandle, ()>,
-    bound: BoundCsos,
+    /// Records applied by name since the last batch ended.
     pending: BTreeMap<&'static str, u64>,
-    contexts: Contexts<()>,
-}
-
-#[derive(Default)]
-struct BoundCsos {
-    blend: Option<RawHandle>,
-    depth_stencil: Option<RawHandle>,
-    raster: Option<RawHandle>,
-    vertex_layout: Option<RawHandle>,
+    /// Records decoded for the probe, when capturing.
+    decoded: Vec<Record>,
 }
 
 impl NullBackend {
@@ -131,49 +132,19 @@ impl NullBackend {
         let probe = NullProbe::default();
         let backend = Self {
             probe: probe.clone(),
-            capture,
-            buffers: SlotTable::new(),
-            textures: SlotTable::new(),
-            renderbuffers: SlotTable::new(),
-            framebuffers: SlotTable::new(),
-            surfaces: SlotTable::new(),
-            programs: SlotTable::new(),
-            queries: SlotTable::new(),
-            fences: SlotTable::new(),
-            blends: SlotTable::new(),
-            depth_stencils: SlotTable::new(),
-            rasters: SlotTable::new(),
-            samplers: SlotTable::new(),
-            layouts: SlotTable::new(),
-            bound: BoundCsos::default(),
-            pending: BTreeMap::new(),
-            contexts: Contexts::new(),
+            dispatcher: Dispatcher::new(),
+            pipe: NullPipe {
+                capture,
+                buffers: SlotTable::new(),
+                pending: BTreeMap::new(),
+                decoded: Vec::new(),
+            },
         };
         (backend, probe)
     }
+}
 
-    /// Live objects per kind, for [`NullStats::live`].
-    fn live_counts(&self) -> [u32; ObjectKind::COUNT] {
-        fn put<H: Handle, T>(live: &mut [u32; ObjectKind::COUNT], table: &SlotTable<H, T>) {
-            live[H::KIND.index()] = table.len() as u32;
-        }
-        let mut live = [0; ObjectKind::COUNT];
-        put(&mut live, &self.buffers);
-        put(&mut live, &self.textures);
-        put(&mut live, &self.renderbuffers);
-        put(&mut live, &self.framebuffers);
-        put(&mut live, &self.surfaces);
-        put(&mut live, &self.programs);
-        put(&mut live, &self.queries);
-        put(&mut live, &self.fences);
-        put(&mut live, &self.blends);
-        put(&mut live, &self.depth_stencils);
-        put(&mut live, &self.rasters);
-        put(&mut live, &self.samplers);
-        put(&mut live, &self.layouts);
-        live
-    }
-
+impl NullPipe {
     /// The bytes `offset..offset + len` of a live buffer's storage.
     fn buffer_bytes(
         &mut self,
@@ -183,506 +154,267 @@ impl NullBackend {
         len: u64,
     ) -> Result<&mut [u8], SessionError> {
         let storage = self.buffers.get_mut(record, buffer)?;
-        let size = storage.len() as u64;
-        match offset.checked_add(len) {
-            Some(end) if end <= size => Ok(&mut storage[offset as usize..end as usize]),
-            _ => Err(SessionError::BadValue {
-                record,
-                what: format!("range {offset}+{len} outside a {size}-byte buffer"),
-            }),
+        let end = buffer_range(record, offset, len, storage.len() as u64)?;
+        Ok(&mut storage[offset as usize..end as usize])
+    }
+}
+
+/// Zero bytes for a read-back of `count` pixels of `layout`.
+fn zeros(count: usize, layout: PixelLayout) -> Vec<u8> {
+    vec![0; count * pixel_size(layout.format, layout.ty)]
+}
+
+impl ContextPipe for NullPipe {
+    type Context = DesiredState;
+
+    fn create_context(&mut self) -> Result<DesiredState, SessionError> {
+        Ok(DesiredState::default())
+    }
+    fn context_switched(&mut self, _: &mut DesiredState) {}
+    fn destroy_context(&mut self, _: DesiredState) {}
+    fn state_changed(&mut self, _: &mut DesiredState, _: StateGroup) {}
+
+    fn record_applied(&mut self, name: &'static str, record: &ArchivedRecord) {
+        *self.pending.entry(name).or_insert(0) += 1;
+        if self.capture
+            && let Ok(record) = decode_record(record)
+        {
+            self.decoded.push(record);
         }
     }
+}
 
-    fn apply_record(
-        &mut self,
-        record: &Record,
-        stage: Stage<'_>,
-        out: &mut Outbox,
-    ) -> Result<&'static str, SessionError> {
-        use Record as R;
-        let name: &'static str = match record {
-            R::CreateContext { context } => {
-                self.contexts.create(*context, || Ok(()))?;
-                "CreateContext"
-            }
-            R::SetContext { context } => {
-                self.contexts.set_current(*context)?;
-                "SetContext"
-            }
-            R::DestroyContext { context } => {
-                self.contexts.destroy(*context)?;
-                "DestroyContext"
-            }
-            R::CreateSurface { surface, .. } => {
-                self.surfaces.insert("CreateSurface", *surface, ())?;
-                "CreateSurface"
-            }
-            R::DestroySurface { surface } => {
-                self.surfaces.remove("DestroySurface", *surface)?;
-                "DestroySurface"
-            }
-            R::CreateFramebuffer { framebuffer } => {
-                self.framebuffers
-                    .insert("CreateFramebuffer", *framebuffer, ())?;
-                "CreateFramebuffer"
-            }
-            R::SetFramebufferState { framebuffer, state } => {
-                let n = "SetFramebufferState";
-                self.framebuffers.get(n, *framebuffer)?;
-                for a in state.colors.iter().chain([&state.depth, &state.stencil]) {
-                    self.attachment(n, a)?;
-                }
-                n
-            }
-            R::DestroyFramebuffer { framebuffer } => {
-                self.framebuffers
-                    .remove("DestroyFramebuffer", *framebuffer)?;
-                "DestroyFramebuffer"
-            }
-            R::BindFramebuffer { framebuffer } => {
-                self.framebuffer_ref("BindFramebuffer", framebuffer)?;
-                "BindFramebuffer"
-            }
-            R::SetDrawBuffers { .. } => "SetDrawBuffers",
-            R::CreateBuffer { buffer, size } => {
-                let n = "CreateBuffer";
-                // Re-specifying storage of a live buffer is allowed; a new handle must be free.
-                let live = self.buffers.live(*buffer).is_some();
-                if !live {
-                    self.buffers.check_create(n, *buffer)?;
-                }
-                let size = usize::try_from(*size)
-                    .ok()
-                    .filter(|s| *s <= MAX_NULL_BUFFER)
-                    .ok_or_else(|| SessionError::BadValue {
-                        record: n,
-                        what: format!("size {size}"),
-                    })?;
-                let zeros = vec![0; size];
-                if live {
-                    *self.buffers.get_mut(n, *buffer)? = zeros;
-                } else {
-                    self.buffers.insert(n, *buffer, zeros)?;
-                }
-                n
-            }
-            R::DestroyBuffer { buffer } => {
-                self.buffers.remove("DestroyBuffer", *buffer)?;
-                "DestroyBuffer"
-            }
-            R::WriteBuffer {
-                buffer,
-                offset,
-                data,
-            } => {
-                let n = "WriteBuffer";
-                self.buffers.get(n, *buffer)?;
-                let bytes = stage.get(*data)?;
-                self.buffer_bytes(n, *buffer, *offset, bytes.len() as u64)?
-                    .copy_from_slice(bytes);
-                n
-            }
-            R::CopyBuffer { src, dst, region } => {
-                let n = "CopyBuffer";
-                self.buffers.get(n, *src)?;
-                self.buffers.get(n, *dst)?;
-                let bytes = self
-                    .buffer_bytes(n, *src, region.src_offset, region.size)?
-                    .to_vec();
-                self.buffer_bytes(n, *dst, region.dst_offset, region.size)?
-                    .copy_from_slice(&bytes);
-                n
-            }
-            R::ReadBuffer {
-                buffer,
-                range,
-                reply,
-            } => {
-                let n = "ReadBuffer";
-                let bytes = self
-                    .buffer_bytes(n, *buffer, range.offset, range.size)?
-                    .to_vec();
-                out.replies.push((*reply, Reply::Bytes(bytes)));
-                n
-            }
-            R::CreateTexture { texture, .. } => {
-                self.textures.insert("CreateTexture", *texture, ())?;
-                "CreateTexture"
-            }
-            R::DestroyTexture { texture } => {
-                self.textures.remove("DestroyTexture", *texture)?;
-                "DestroyTexture"
-            }
-            R::DefineTextureImage { texture, .. } => {
-                self.textures.get("DefineTextureImage", *texture)?;
-                "DefineTextureImage"
-            }
-            R::WriteTexture { texture, data, .. } => {
-                self.textures.get("WriteTexture", *texture)?;
-                stage.get(*data)?;
-                "WriteTexture"
-            }
-            R::WriteCompressedTexture { texture, data, .. } => {
-                self.textures.get("WriteCompressedTexture", *texture)?;
-                stage.get(*data)?;
-                "WriteCompressedTexture"
-            }
-            R::WriteTextureFromBuffer {
-                texture,
-                layout,
-                source,
-                ..
-            } => {
-                let n = "WriteTextureFromBuffer";
-                self.textures.get(n, *texture)?;
-                let [w, h, d] = source.region.size.map(u64::from);
-                let extent = if w == 0 || h == 0 || d == 0 {
-                    0
-                } else {
-                    (d - 1) * u64::from(source.image_stride)
-                        + (h - 1) * u64::from(source.row_stride)
-                        + w * pixel_size(layout.format, layout.ty) as u64
-                };
-                self.buffer_bytes(n, source.buffer, source.offset, extent)?;
-                n
-            }
-            R::WriteCompressedTextureFromBuffer {
-                texture, source, ..
-            } => {
-                let n = "WriteCompressedTextureFromBuffer";
-                self.textures.get(n, *texture)?;
-                let r = source.range;
-                self.buffer_bytes(n, source.buffer, r.offset, r.size)?;
-                n
-            }
-            R::ReadTexture {
-                texture,
-                layout,
-                read,
-                ..
-            } => {
-                let n = "ReadTexture";
-                self.textures.get(n, *texture)?;
-                let size = read.size.iter().map(|&s| s as usize).product::<usize>()
-                    * pixel_size(layout.format, layout.ty);
-                match &read.dst {
-                    PixelDestination::Reply(reply) => {
-                        out.replies.push((*reply, Reply::Bytes(vec![0; size])));
-                    }
-                    PixelDestination::Buffer { buffer, offset } => {
-                        self.buffer_bytes(n, *buffer, *offset, size as u64)?.fill(0);
-                    }
-                }
-                n
-            }
-            R::CopyTexture {
-                texture, region, ..
-            } => {
-                let n = "CopyTexture";
-                self.textures.get(n, *texture)?;
-                self.framebuffer_ref(n, &region.src.framebuffer)?;
-                n
-            }
-            R::GenerateMipmap { texture, .. } => {
-                self.textures.get("GenerateMipmap", *texture)?;
-                "GenerateMipmap"
-            }
-            R::SetTextureView { texture, .. } => {
-                self.textures.get("SetTextureView", *texture)?;
-                "SetTextureView"
-            }
-            R::SetTextureBuffer {
-                texture, buffer, ..
-            } => {
-                let n = "SetTextureBuffer";
-                self.textures.get(n, *texture)?;
-                self.buffers.check(n, *buffer)?;
-                n
-            }
-            R::CreateRenderbuffer { renderbuffer } => {
-                self.renderbuffers
-                    .insert("CreateRenderbuffer", *renderbuffer, ())?;
-                "CreateRenderbuffer"
-            }
-            R::DefineRenderbuffer { renderbuffer, .. } => {
-                self.renderbuffers
-                    .get("DefineRenderbuffer", *renderbuffer)?;
-                "DefineRenderbuffer"
-            }
-            R::DestroyRenderbuffer { renderbuffer } => {
-                self.renderbuffers
-                    .remove("DestroyRenderbuffer", *renderbuffer)?;
-                "DestroyRenderbuffer"
-            }
-            R::CreateBlendState { cso, .. } => {
-                self.blends.insert("CreateBlendState", *cso, ())?;
-                "CreateBlendState"
-            }
-            R::BindBlendState { cso } => {
-                self.blends.get("BindBlendState", *cso)?;
-                self.bound.blend = Some(cso.raw());
-                "BindBlendState"
-            }
-            R::DestroyBlendState { cso } => {
-                let n = "DestroyBlendState";
-                self.not_bound(n, self.bound.blend, cso.raw())?;
-                self.blends.remove(n, *cso)?;
-                n
-            }
-            R::CreateDepthStencilState { cso, .. } => {
-                self.depth_stencils
-                    .insert("CreateDepthStencilState", *cso, ())?;
-                "CreateDepthStencilState"
-            }
-            R::BindDepthStencilState { cso } => {
-                self.depth_stencils.get("BindDepthStencilState", *cso)?;
-                self.bound.depth_stencil = Some(cso.raw());
-                "BindDepthStencilState"
-            }
-            R::DestroyDepthStencilState { cso } => {
-                let n = "DestroyDepthStencilState";
-                self.not_bound(n, self.bound.depth_stencil, cso.raw())?;
-                self.depth_stencils.remove(n, *cso)?;
-                n
-            }
-            R::CreateRasterState { cso, .. } => {
-                self.rasters.insert("CreateRasterState", *cso, ())?;
-                "CreateRasterState"
-            }
-            R::BindRasterState { cso } => {
-                self.rasters.get("BindRasterState", *cso)?;
-                self.bound.raster = Some(cso.raw());
-                "BindRasterState"
-            }
-            R::DestroyRasterState { cso } => {
-                let n = "DestroyRasterState";
-                self.not_bound(n, self.bound.raster, cso.raw())?;
-                self.rasters.remove(n, *cso)?;
-                n
-            }
-            R::CreateSamplerState { cso, .. } => {
-                self.samplers.insert("CreateSamplerState", *cso, ())?;
-                "CreateSamplerState"
-            }
-            R::DestroySamplerState { cso } => {
-                self.samplers.remove("DestroySamplerState", *cso)?;
-                "DestroySamplerState"
-            }
-            R::CreateVertexLayout { cso, .. } => {
-                self.layouts.insert("CreateVertexLayout", *cso, ())?;
-                "CreateVertexLayout"
-            }
-            R::BindVertexLayout { cso } => {
-                self.layouts.get("BindVertexLayout", *cso)?;
-                self.bound.vertex_layout = Some(cso.raw());
-                "BindVertexLayout"
-            }
-            R::DestroyVertexLayout { cso } => {
-                let n = "DestroyVertexLayout";
-                self.not_bound(n, self.bound.vertex_layout, cso.raw())?;
-                self.layouts.remove(n, *cso)?;
-                n
-            }
-            R::CreateProgram { program, desc } => {
-                let n = "CreateProgram";
-                self.programs.insert(n, *program, ())?;
-                let bad = |what: String| SessionError::BadValue { record: n, what };
-                for (i, stage_code) in desc.stages.iter().enumerate() {
-                    let code = stage.get(stage_code.spirv)?;
-                    if code.len() % 4 != 0 || code.len() < 20 {
-                        return Err(bad(format!(
-                            "SPIR-V of {} bytes is not a whole module",
-                            code.len()
-                        )));
-                    }
-                    if code[..4] != [0x03, 0x02, 0x23, 0x07] {
-                        return Err(bad("SPIR-V without its magic number".into()));
-                    }
-                    if desc.stages[..i].iter().any(|s| s.stage == stage_code.stage) {
-                        return Err(bad(format!("two {:?} stages", stage_code.stage)));
-                    }
-                }
-                // An array element continues the slot before it (see ProgramDesc).
-                let continues = |i: usize, element: u32, prev: Option<u32>| {
-                    element == 0 || (i > 0 && prev == Some(element - 1))
-                };
-                for (i, s) in desc.samplers.iter().enumerate() {
-                    let prev = i.checked_sub(1).map(|p| desc.samplers[p].element);
-                    if !continues(i, s.element, prev) {
-                        return Err(bad(format!("sampler slot {i} continues no array")));
-                    }
-                }
-                for (i, b) in desc.uniform_blocks.iter().enumerate() {
-                    let prev = i.checked_sub(1).map(|p| desc.uniform_blocks[p].element);
-                    if !continues(i, b.element, prev) {
-                        return Err(bad(format!("uniform block slot {i} continues no array")));
-                    }
-                }
-                n
-            }
-            R::BindProgram { program } => {
-                self.programs.check("BindProgram", *program)?;
-                "BindProgram"
-            }
-            R::DestroyProgram { program } => {
-                self.programs.remove("DestroyProgram", *program)?;
-                "DestroyProgram"
-            }
-            R::SetUniforms { data } => {
-                stage.get(*data)?;
-                "SetUniforms"
-            }
-            R::BindUniformBuffer { buffer, .. } => {
-                self.buffers.check("BindUniformBuffer", *buffer)?;
-                "BindUniformBuffer"
-            }
-            R::BindTexture {
-                texture, sampler, ..
-            } => {
-                let n = "BindTexture";
-                self.textures.check(n, *texture)?;
-                self.samplers.check(n, *sampler)?;
-                n
-            }
-            R::SetVertexBuffer { buffer, .. } => {
-                self.buffers.check("SetVertexBuffer", *buffer)?;
-                "SetVertexBuffer"
-            }
-            R::SetIndexBuffer { buffer } => {
-                self.buffers.check("SetIndexBuffer", *buffer)?;
-                "SetIndexBuffer"
-            }
-            R::SetGenericAttrib { .. } => "SetGenericAttrib",
-            R::SetPrimitiveRestart { .. } => "SetPrimitiveRestart",
-            R::SetViewport { .. } => "SetViewport",
-            R::SetScissor { .. } => "SetScissor",
-            R::SetBlendColor { .. } => "SetBlendColor",
-            R::SetStencilRef { .. } => "SetStencilRef",
-            R::SetDepthBias { .. } => "SetDepthBias",
-            R::SetLineWidth { .. } => "SetLineWidth",
-            R::SetPointSize { .. } => "SetPointSize",
-            R::SetSampleMask { .. } => "SetSampleMask",
-            R::Draw { .. } => "Draw",
-            R::DrawIndexed { .. } => "DrawIndexed",
-            R::Clear { .. } => "Clear",
-            R::ClearBuffer { .. } => "ClearBuffer",
-            R::Blit { src, .. } => {
-                self.framebuffer_ref("Blit", &src.framebuffer)?;
-                "Blit"
-            }
-            R::ReadPixels {
-                src,
-                layout,
-                region,
-            } => {
-                let n = "ReadPixels";
-                self.framebuffer_ref(n, &src.framebuffer)?;
-                let rect = region.rect;
-                let size = rect.width.max(0) as usize
-                    * rect.height.max(0) as usize
-                    * pixel_size(layout.format, layout.ty);
-                match &region.dst {
-                    PixelDestination::Reply(reply) => {
-                        out.replies.push((*reply, Reply::Bytes(vec![0; size])));
-                    }
-                    PixelDestination::Buffer { buffer, offset } => {
-                        self.buffer_bytes(n, *buffer, *offset, size as u64)?.fill(0);
-                    }
-                }
-                n
-            }
-            R::Flush => "Flush",
-            R::Finish { reply } => {
-                out.replies.push((*reply, Reply::Done));
-                "Finish"
-            }
-            R::Present { surface } => {
-                self.surfaces.get("Present", *surface)?;
-                "Present"
-            }
-            R::CreateQuery { query, .. } => {
-                self.queries.insert("CreateQuery", *query, ())?;
-                "CreateQuery"
-            }
-            R::BeginQuery { query } => {
-                self.queries.get("BeginQuery", *query)?;
-                "BeginQuery"
-            }
-            R::EndQuery { query } => {
-                self.queries.get("EndQuery", *query)?;
-                "EndQuery"
-            }
-            R::QueryTimestamp { query } => {
-                self.queries.get("QueryTimestamp", *query)?;
-                "QueryTimestamp"
-            }
-            R::QueryResult { query, reply } => {
-                self.queries.get("QueryResult", *query)?;
-                out.replies.push((*reply, Reply::Query(0)));
-                "QueryResult"
-            }
-            R::DestroyQuery { query } => {
-                self.queries.remove("DestroyQuery", *query)?;
-                "DestroyQuery"
-            }
-            R::InsertFence { fence } => {
-                self.fences.insert("InsertFence", *fence, ())?;
-                "InsertFence"
-            }
-            R::WaitFence { fence, reply, .. } => {
-                self.fences.get("WaitFence", *fence)?;
-                out.replies.push((*reply, Reply::Fence(true)));
-                "WaitFence"
-            }
-            R::DestroyFence { fence } => {
-                self.fences.remove("DestroyFence", *fence)?;
-                "DestroyFence"
-            }
-        };
-        Ok(name)
-    }
-
-    fn not_bound(
-        &self,
-        record: &'static str,
-        bound: Option<RawHandle>,
-        handle: RawHandle,
-    ) -> Result<(), SessionError> {
-        if bound == Some(handle) {
-            return Err(SessionError::BadValue {
-                record,
-                what: format!("destroys the bound CSO {handle}"),
-            });
+impl BufferPipe for NullPipe {
+    fn create_buffer(&mut self, buffer: BufferHandle, size: u64) -> R {
+        const N: &str = "CreateBuffer";
+        let size = usize::try_from(size)
+            .ok()
+            .filter(|s| *s <= MAX_NULL_BUFFER)
+            .ok_or_else(|| bad_value(N, format!("size {size}")))?;
+        let zeros = vec![0; size];
+        match self.buffers.get_mut(N, buffer) {
+            Ok(storage) => *storage = zeros,
+            Err(_) => self.buffers.insert(N, buffer, zeros)?,
         }
         Ok(())
     }
-
-    fn attachment(
-        &self,
-        record: &'static str,
-        a: &crate::state::Attachment,
-    ) -> Result<(), SessionError> {
-        match a {
-            crate::state::Attachment::None => Ok(()),
-            crate::state::Attachment::Texture { texture, .. } => {
-                self.textures.check(record, Some(*texture))
-            }
-            crate::state::Attachment::Renderbuffer(rb) => {
-                self.renderbuffers.check(record, Some(*rb))
-            }
-        }
+    fn destroy_buffer(&mut self, buffer: BufferHandle) -> R {
+        self.buffers.remove("DestroyBuffer", buffer).map(drop)
     }
+    fn write_buffer(&mut self, record: &'static str, w: BufferWrite<'_>) -> R {
+        self.buffer_bytes(record, w.buffer, w.offset, w.bytes.len() as u64)?
+            .copy_from_slice(w.bytes);
+        Ok(())
+    }
+    fn copy_buffer(&mut self, src: BufferHandle, dst: BufferHandle, region: BufferCopy) -> R {
+        const N: &str = "CopyBuffer";
+        let bytes = self
+            .buffer_bytes(N, src, region.src_offset, region.size)?
+            .to_vec();
+        self.buffer_bytes(N, dst, region.dst_offset, region.size)?
+            .copy_from_slice(&bytes);
+        Ok(())
+    }
+    fn read_buffer(&mut self, buffer: BufferHandle, range: BufferRange) -> Bytes {
+        let bytes = self.buffer_bytes("ReadBuffer", buffer, range.offset, range.size)?;
+        Ok(bytes.to_vec())
+    }
+}
 
-    fn framebuffer_ref(
-        &self,
-        record: &'static str,
-        f: &crate::record::FramebufferRef,
-    ) -> Result<(), SessionError> {
-        match f {
-            crate::record::FramebufferRef::None => Ok(()),
-            crate::record::FramebufferRef::Surface(s) => self.surfaces.check(record, Some(*s)),
-            crate::record::FramebufferRef::Object(fb) => self.framebuffers.check(record, Some(*fb)),
-        }
+/// Textures have no contents in the null backend; uploads from buffers check their ranges.
+impl TexturePipe for NullPipe {
+    fn create_texture(&mut self, _: TextureHandle, _: TextureKind) -> R {
+        Ok(())
+    }
+    fn destroy_texture(&mut self, _: TextureHandle) -> R {
+        Ok(())
+    }
+    fn define_texture_image(&mut self, _: TextureHandle, _: TextureImage) -> R {
+        Ok(())
+    }
+    fn write_texture(&mut self, _: TextureHandle, _: TextureWrite<'_>) -> R {
+        Ok(())
+    }
+    fn write_compressed_texture(&mut self, _: TextureHandle, _: BlockWrite<'_>) -> R {
+        Ok(())
+    }
+    fn write_texture_from_buffer(&mut self, _: TextureHandle, w: FromBuffer) -> R {
+        let source = w.source;
+        let [width, height, depth] = source.region.size.map(u64::from);
+        let extent = if width == 0 || height == 0 || depth == 0 {
+            0
+        } else {
+            (depth - 1) * u64::from(source.image_stride)
+                + (height - 1) * u64::from(source.row_stride)
+                + width * pixel_size(w.layout.format, w.layout.ty) as u64
+        };
+        let n = "WriteTextureFromBuffer";
+        self.buffer_bytes(n, source.buffer, source.offset, extent)
+            .map(drop)
+    }
+    fn write_blocks_from_buffer(&mut self, _: TextureHandle, _: ImageRef, src: BufferBlocks) -> R {
+        let (n, r) = ("WriteCompressedTextureFromBuffer", src.range);
+        self.buffer_bytes(n, src.buffer, r.offset, r.size).map(drop)
+    }
+    fn read_texture(&mut self, _: TextureHandle, read: TextureReadback) -> Bytes {
+        let count = read.size.iter().map(|&s| s as usize).product();
+        Ok(zeros(count, read.layout))
+    }
+    fn generate_mipmap(&mut self, _: TextureHandle, _: u8, _: u8) -> R {
+        Ok(())
+    }
+    fn set_texture_view(&mut self, _: TextureHandle, _: TextureView) -> R {
+        Ok(())
+    }
+    fn set_texture_buffer(&mut self, _: TextureHandle, _: TexelBuffer) -> R {
+        Ok(())
+    }
+}
+
+impl FramebufferPipe for NullPipe {
+    fn create_surface(&mut self, _: SurfaceHandle, _: SurfaceDesc) -> R {
+        Ok(())
+    }
+    fn destroy_surface(&mut self, _: SurfaceHandle) -> R {
+        Ok(())
+    }
+    fn create_framebuffer(&mut self, _: FramebufferHandle) -> R {
+        Ok(())
+    }
+    fn set_framebuffer_state(&mut self, _: FramebufferHandle, _: FramebufferState) -> R {
+        Ok(())
+    }
+    fn destroy_framebuffer(&mut self, _: FramebufferHandle) -> R {
+        Ok(())
+    }
+    fn create_renderbuffer(&mut self, _: RenderbufferHandle) -> R {
+        Ok(())
+    }
+    fn define_renderbuffer(&mut self, _: RenderbufferHandle, _: RenderbufferStorage) -> R {
+        Ok(())
+    }
+    fn destroy_renderbuffer(&mut self, _: RenderbufferHandle) -> R {
+        Ok(())
+    }
+    fn read_pixels(&mut self, _: ReadSource, rect: Rect, layout: PixelLayout) -> Bytes {
+        let count = rect.width.max(0) as usize * rect.height.max(0) as usize;
+        Ok(zeros(count, layout))
+    }
+    fn copy_texture(&mut self, _: TextureHandle, _: ImageRef, _: TextureCopy) -> R {
+        Ok(())
+    }
+}
+
+/// CSOs are checked (live, not destroyed while bound) by the dispatcher; nothing to keep.
+impl CsoPipe for NullPipe {
+    fn create_blend_state(&mut self, _: BlendHandle, _: BlendState) -> R {
+        Ok(())
+    }
+    fn bind_blend_state(&mut self, _: &mut DesiredState, _: BlendHandle) -> R {
+        Ok(())
+    }
+    fn destroy_blend_state(&mut self, _: BlendHandle) -> R {
+        Ok(())
+    }
+    fn create_depth_stencil_state(&mut self, _: DepthStencilHandle, _: DepthStencilState) -> R {
+        Ok(())
+    }
+    fn bind_depth_stencil_state(&mut self, _: &mut DesiredState, _: DepthStencilHandle) -> R {
+        Ok(())
+    }
+    fn destroy_depth_stencil_state(&mut self, _: DepthStencilHandle) -> R {
+        Ok(())
+    }
+    fn create_raster_state(&mut self, _: RasterHandle, _: RasterState) -> R {
+        Ok(())
+    }
+    fn bind_raster_state(&mut self, _: &mut DesiredState, _: RasterHandle) -> R {
+        Ok(())
+    }
+    fn destroy_raster_state(&mut self, _: RasterHandle) -> R {
+        Ok(())
+    }
+    fn create_sampler_state(&mut self, _: SamplerHandle, _: SamplerState) -> R {
+        Ok(())
+    }
+    fn destroy_sampler_state(&mut self, _: SamplerHandle) -> R {
+        Ok(())
+    }
+    fn create_vertex_layout(&mut self, _: VertexLayoutHandle, _: VertexLayout) -> R {
+        Ok(())
+    }
+    fn bind_vertex_layout(&mut self, _: &mut DesiredState, _: VertexLayoutHandle) -> R {
+        Ok(())
+    }
+    fn destroy_vertex_layout(&mut self, _: VertexLayoutHandle) -> R {
+        Ok(())
+    }
+}
+
+impl ProgramPipe for NullPipe {
+    fn create_program(&mut self, _: ProgramHandle, _: &ProgramDesc, _: Stage<'_>) -> R {
+        Ok(())
+    }
+    fn destroy_program(&mut self, _: ProgramHandle) -> R {
+        Ok(())
+    }
+}
+
+impl DrawPipe for NullPipe {
+    fn draw(&mut self, _: &mut DesiredState, _: DrawArgs) -> R {
+        Ok(())
+    }
+    fn draw_indexed(&mut self, _: &mut DesiredState, _: DrawIndexedArgs) -> R {
+        Ok(())
+    }
+    fn clear(&mut self, _: &mut DesiredState, _: ClearArgs) -> R {
+        Ok(())
+    }
+    fn clear_buffer(&mut self, _: &mut DesiredState, _: u8, _: ClearValue) -> R {
+        Ok(())
+    }
+    fn blit(&mut self, _: &mut DesiredState, _: BlitArgs) -> R {
+        Ok(())
+    }
+    fn flush(&mut self) -> R {
+        Ok(())
+    }
+    fn finish(&mut self) -> R {
+        Ok(())
+    }
+    fn present(&mut self, _: SurfaceHandle) -> R {
+        Ok(())
+    }
+}
+
+/// Queries answer 0 and fences are always signalled.
+impl QueryPipe for NullPipe {
+    fn create_query(&mut self, _: QueryHandle, _: QueryKind) -> R {
+        Ok(())
+    }
+    fn begin_query(&mut self, _: QueryHandle) -> R {
+        Ok(())
+    }
+    fn end_query(&mut self, _: QueryHandle) -> R {
+        Ok(())
+    }
+    fn query_timestamp(&mut self, _: QueryHandle) -> R {
+        Ok(())
+    }
+    fn query_result(&mut self, _: QueryHandle) -> Result<u64, SessionError> {
+        Ok(0)
+    }
+    fn destroy_query(&mut self, _: QueryHandle) -> R {
+        Ok(())
+    }
+    fn insert_fence(&mut self, _: FenceHandle) -> R {
+        Ok(())
+    }
+    fn wait_fence(&mut self, _: FenceHandle, _: u64) -> Result<bool, SessionError> {
+        Ok(true)
+    }
+    fn destroy_fence(&mut self, _: FenceHandle) -> R {
+        Ok(())
     }
 }
 
@@ -697,40 +429,22 @@ impl Backend for NullBackend {
     }
 
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
-        let stage_bytes = batch.stage;
-        let stage = Stage::new(stage_bytes);
-        let mut decoded = Vec::new();
-        let mut result = Ok(());
-        for archived in batch.archived.records.iter() {
-            let record = decode_record(archived)?;
-            match self.apply_record(&record, stage, out) {
-                Ok(name) => *self.pending.entry(name).or_insert(0) += 1,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-            if self.capture {
-                decoded.push(record);
-            }
-        }
+        let result = self.dispatcher.apply(&mut self.pipe, batch, out);
         let mut stats = self.probe.0.lock().unwrap_or_else(PoisonError::into_inner);
         stats.batches += 1;
-        for (name, n) in std::mem::take(&mut self.pending) {
+        for (name, n) in std::mem::take(&mut self.pipe.pending) {
             stats.records += n;
             *stats.by_name.entry(name).or_insert(0) += n;
         }
-        stats.stage_bytes += stage_bytes.len() as u64;
+        stats.stage_bytes += batch.stage.len() as u64;
         stats.record_bytes += batch.bytes.len() as u64;
-        if self.capture {
+        if self.pipe.capture {
             stats
                 .captured
-                .push((batch.bytes.to_vec(), stage_bytes.to_vec()));
+                .push((batch.bytes.to_vec(), batch.stage.to_vec()));
+            stats.captured_records.append(&mut self.pipe.decoded);
         }
-        stats.live = self.live_counts();
-        if self.capture {
-            stats.captured_records.append(&mut decoded);
-        }
+        stats.live = self.dispatcher.registry().live_counts();
         result
     }
 }
@@ -740,9 +454,9 @@ mod tests {
     use rkyv::util::AlignedVec;
 
     use super::*;
+    use crate::backend::Reply;
     use crate::batch::{Archiver, Encoder, access_batch};
-    use crate::format::TextureKind;
-    use crate::record::BufferRange;
+    use crate::handle::Handle;
 
     /// Applies what `enc` holds as one batch.
     fn apply(null: &mut NullBackend, enc: &mut Encoder) -> (Result<(), SessionError>, Outbox) {

@@ -21,6 +21,11 @@
 //! the last bit for some values (8-bit 200 reads `0x3f48c8ca`, the quotient is `...c9`).
 //! 32-bit components keep double precision: single precision cannot hold them.
 //!
+//! ## Byte order
+//! Components and packed pixels wider than a byte are in the host's byte order, as GL's
+//! client data is (little-endian: the only targets Tessera supports), read and written with
+//! `bytemuck`'s unaligned casts (client memory may lie anywhere).
+//!
 //! Everything here is a pure function over byte slices: no allocation beyond the result, no
 //! panic on any input (short data is `None`).
 
@@ -218,18 +223,30 @@ fn normalize(x: f64, max: f64) -> f64 {
     }
 }
 
-/// The little-endian unsigned integer in `bytes` (at most 8).
-fn read_le(bytes: &[u8]) -> u64 {
-    debug_assert!(bytes.len() <= 8);
-    bytes
-        .iter()
-        .enumerate()
-        .fold(0, |v, (i, b)| v | u64::from(*b) << (8 * i))
+/// The unsigned integer of 1, 2, 4 or 8 bytes in `bytes` (every component and packed pixel
+/// is one of these sizes; anything else reads 0), in the host's byte order as GL's client
+/// data is: little-endian on every target Tessera supports. An unaligned read: client data
+/// may lie anywhere.
+fn read_uint(bytes: &[u8]) -> u64 {
+    match bytes.len() {
+        1 => u64::from(bytes[0]),
+        2 => u64::from(bytemuck::pod_read_unaligned::<u16>(bytes)),
+        4 => u64::from(bytemuck::pod_read_unaligned::<u32>(bytes)),
+        8 => bytemuck::pod_read_unaligned::<u64>(bytes),
+        _ => 0,
+    }
 }
 
-/// Appends the low `size` bytes of `v`, little-endian.
-fn write_le(out: &mut Vec<u8>, v: u64, size: usize) {
-    out.extend_from_slice(&v.to_le_bytes()[..size]);
+/// Appends `v` as an unsigned integer of `size` (1, 2, 4 or 8) bytes, in the host's byte
+/// order (see [`read_uint`]); other sizes append `size` zero bytes.
+fn write_uint(out: &mut Vec<u8>, v: u64, size: usize) {
+    match size {
+        1 => out.push(v as u8),
+        2 => out.extend_from_slice(bytemuck::bytes_of(&(v as u16))),
+        4 => out.extend_from_slice(bytemuck::bytes_of(&(v as u32))),
+        8 => out.extend_from_slice(bytemuck::bytes_of(&v)),
+        _ => out.resize(out.len() + size, 0),
+    }
 }
 
 /// The largest 24-bit depth value.
@@ -255,22 +272,22 @@ fn decode_pixel(ty: PixelType, chans: &[usize], integer: bool, px: &[u8]) -> Tex
     let mut t = DEFAULT;
     match ty {
         T::U32_248 => {
-            let v = read_le(px);
+            let v = read_uint(px);
             t[0] = (v >> 8) as f64 / DEPTH24_MAX;
             t[1] = (v & 0xff) as f64;
         }
         T::F32U32_248Rev => {
-            t[0] = f64::from(f32::from_bits(read_le(&px[..4]) as u32));
-            t[1] = (read_le(&px[4..]) & 0xff) as f64;
+            t[0] = f64::from(f32::from_bits(read_uint(&px[..4]) as u32));
+            t[1] = (read_uint(&px[4..]) & 0xff) as f64;
         }
         T::U32_10f11f11fRev => {
-            let v = read_le(px) as u32;
+            let v = read_uint(px) as u32;
             t[0] = f64::from(unsigned_small_float(v & 0x7ff, 6));
             t[1] = f64::from(unsigned_small_float((v >> 11) & 0x7ff, 6));
             t[2] = f64::from(unsigned_small_float(v >> 22, 5));
         }
         T::U32_5999Rev => {
-            let v = read_le(px) as u32;
+            let v = read_uint(px) as u32;
             // A shared 5-bit exponent (bias 15) over three 9-bit mantissas.
             let scale = 2f64.powi((v >> 27) as i32 - 15 - 9);
             for (c, shift) in [(0, 0), (1, 9), (2, 18)] {
@@ -281,10 +298,10 @@ fn decode_pixel(ty: PixelType, chans: &[usize], integer: bool, px: &[u8]) -> Tex
             if let Some(c) = Component::of(ty) {
                 let n = c.bytes();
                 for (i, &ch) in chans.iter().enumerate() {
-                    t[ch] = c.decode(read_le(&px[i * n..(i + 1) * n]), integer);
+                    t[ch] = c.decode(read_uint(&px[i * n..(i + 1) * n]), integer);
                 }
             } else if let Some(fields) = packed_fields(ty) {
-                let v = read_le(px);
+                let v = read_uint(px);
                 for (&ch, &(shift, bits)) in chans.iter().zip(fields) {
                     let max = (1u64 << bits) - 1;
                     let raw = (v >> shift) & max;
@@ -326,23 +343,23 @@ fn encode_pixel(
         T::U32_248 => {
             let d = (t[0].clamp(0.0, 1.0) * DEPTH24_MAX).round() as u64;
             let s = t[1].clamp(0.0, 255.0) as u64;
-            write_le(out, (d << 8) | s, 4);
+            write_uint(out, (d << 8) | s, 4);
         }
         T::F32U32_248Rev => {
-            write_le(out, u64::from((t[0] as f32).to_bits()), 4);
-            write_le(out, t[1].clamp(0.0, 255.0) as u64, 4);
+            write_uint(out, u64::from((t[0] as f32).to_bits()), 4);
+            write_uint(out, t[1].clamp(0.0, 255.0) as u64, 4);
         }
         T::U32_10f11f11fRev => {
             let r = f32_to_unsigned_small_float(t[0] as f32, 6);
             let g = f32_to_unsigned_small_float(t[1] as f32, 6);
             let b = f32_to_unsigned_small_float(t[2] as f32, 5);
-            write_le(out, u64::from(r | (g << 11) | (b << 22)), 4);
+            write_uint(out, u64::from(r | (g << 11) | (b << 22)), 4);
         }
-        T::U32_5999Rev => write_le(out, u64::from(encode_rgb9e5(t)), 4),
+        T::U32_5999Rev => write_uint(out, u64::from(encode_rgb9e5(t)), 4),
         _ => {
             if let Some(c) = Component::of(ty) {
                 for &ch in chans {
-                    write_le(out, c.encode(t[ch], integer), c.bytes());
+                    write_uint(out, c.encode(t[ch], integer), c.bytes());
                 }
             } else if let Some(fields) = packed_fields(ty) {
                 let mut v = 0u64;
@@ -355,7 +372,7 @@ fn encode_pixel(
                     };
                     v |= raw << shift;
                 }
-                write_le(out, v, size);
+                write_uint(out, v, size);
             }
         }
     }
@@ -487,7 +504,7 @@ mod tests {
     /// The bits of channel 0 of one pixel read back as single-precision float.
     fn as_f32_bits(from: PixelLayout, bytes: &[u8]) -> u32 {
         let out = convert(from, layout(F::Red, T::F32), bytes, 1).unwrap();
-        u32::from_le_bytes(out[..4].try_into().unwrap())
+        bytemuck::pod_read_unaligned(&out[..4])
     }
 
     #[test]
@@ -522,10 +539,7 @@ mod tests {
     #[test]
     fn packed_565_round_trips_through_rgba8() {
         // Pure red, green and blue in 5-6-5, as RGBA8: exact endpoints.
-        let src: Vec<u8> = [0xf800u16, 0x07e0, 0x001f]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
+        let src = bytemuck::cast_slice::<u16, u8>(&[0xf800, 0x07e0, 0x001f]).to_vec();
         let rgba = convert(layout(F::Rgb, T::U16_565), layout(F::Rgba, T::U8), &src, 3).unwrap();
         assert_eq!(rgba, vec![255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255]);
         let back = convert(layout(F::Rgba, T::U8), layout(F::Rgb, T::U16_565), &rgba, 3).unwrap();

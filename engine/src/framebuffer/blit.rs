@@ -6,6 +6,7 @@
 //! framebuffer with different rectangles or formats, is `INVALID_OPERATION`; Mesa 22 has
 //! relaxed both).
 
+use arrayvec::ArrayVec;
 use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
@@ -20,8 +21,9 @@ use crate::share::Shared;
 
 /// The images a blit may read or write on one side.
 struct Side {
-    /// Colour formats: the read buffer's (read side), or every draw buffer's (draw side).
-    colors: Vec<Format>,
+    /// Colour formats: the read buffer's (read side), or every draw buffer's (draw side);
+    /// at most one per draw buffer, so the collects below stay within the capacity.
+    colors: ArrayVec<Format, MAX_DRAW_BUFFERS>,
     /// Depth image format.
     depth: Option<Format>,
     /// Stencil image format.
@@ -55,7 +57,7 @@ impl Local {
         };
         let Some(f) = sh.world.get::<Framebuffer>(e) else {
             return Side {
-                colors: Vec::new(),
+                colors: ArrayVec::new(),
                 depth: None,
                 stencil: None,
                 samples,

@@ -7,6 +7,7 @@
 //! context by the window system". A framebuffer object takes `NONE` and
 //! `COLOR_ATTACHMENTi`.
 
+use arrayvec::ArrayVec;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
 use tessera_components::object::Framebuffer;
@@ -60,9 +61,7 @@ impl Context {
         if let Err(e) = check_buffer(buf, fb.is_some(), self.default_has_color()) {
             return self.error(e);
         }
-        let mut buffers = [NONE; MAX_DRAW_BUFFERS];
-        buffers[0] = buf;
-        self.set_draw_buffers(buffers);
+        self.set_draw_buffers(&[buf]);
     }
 
     /// `glDrawBuffers`. The default framebuffer's draw buffers past 0 are always `NONE`
@@ -74,7 +73,8 @@ impl Context {
         let n = (n as usize).min(bufs.len());
         let object = self.local.st.draw_framebuffer.is_some();
         let has_color = self.default_has_color();
-        let mut buffers = [NONE; MAX_DRAW_BUFFERS];
+        // At most `MAX_DRAW_BUFFERS` (checked above): every push fits.
+        let mut buffers = ArrayVec::<GLenum, MAX_DRAW_BUFFERS>::new();
         for (i, &buf) in bufs[..n].iter().enumerate() {
             let checked = match buf {
                 // DrawBuffers takes single buffers only; Mesa lets BACK through for the
@@ -86,18 +86,23 @@ impl Context {
                 }
                 _ => check_buffer(buf, object, has_color),
             };
-            let duplicate = buf != NONE && buffers[..i].contains(&buf);
+            let duplicate = buf != NONE && buffers.contains(&buf);
             match checked {
                 Err(e) => return self.error(e),
                 Ok(()) if duplicate => return self.error(INVALID_OPERATION),
-                Ok(()) => buffers[i] = buf,
+                Ok(()) => buffers.push(buf),
             }
         }
-        self.set_draw_buffers(buffers);
+        self.set_draw_buffers(&buffers);
     }
 
-    /// Stores validated draw buffers in the draw framebuffer.
-    fn set_draw_buffers(&mut self, buffers: [GLenum; MAX_DRAW_BUFFERS]) {
+    /// Stores validated draw buffers (at most `MAX_DRAW_BUFFERS`) in the draw framebuffer:
+    /// `DRAW_BUFFERi` is `list[i]`, `NONE` past its end.
+    fn set_draw_buffers(&mut self, list: &[GLenum]) {
+        let mut buffers = [NONE; MAX_DRAW_BUFFERS];
+        for (b, &l) in buffers.iter_mut().zip(list) {
+            *b = l;
+        }
         let changed = match self.local.st.draw_framebuffer {
             None => {
                 let st = &mut self.local.st;

@@ -202,10 +202,10 @@ impl Context {
             .iter()
             .map(|(stage, words)| StageCode {
                 stage: wire_stage(*stage),
+                // SPIR-V words in native order: a consumer tells the order by the magic
+                // number, and Tessera's targets are all little-endian anyway.
                 spirv: sh.dev.enc.stage_with(words.len() * 4, |bytes| {
-                    for (chunk, w) in bytes.chunks_exact_mut(4).zip(words) {
-                        chunk.copy_from_slice(&w.to_le_bytes());
-                    }
+                    bytes.copy_from_slice(bytemuck::cast_slice(words));
                 }),
             })
             .collect();

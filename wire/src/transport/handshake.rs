@@ -26,7 +26,7 @@ use rkyv::util::AlignedVec;
 use rkyv::{Archive, Deserialize, Serialize};
 
 use super::frame::{self, FrameError, FrameKind, MAX_HANDSHAKE_FRAME};
-use super::secret::{Secret, same_mac};
+use super::secret::{Secret, Side, same_mac};
 use super::sys;
 use crate::backend::{Caps, Event, Reply};
 use crate::record::ReplyId;
@@ -166,17 +166,18 @@ impl From<FrameError> for HandshakeError {
     }
 }
 
+/// What control messages are archived with ([`archive`]).
+type ControlSerializer<'a> = rkyv::api::high::HighSerializer<
+    AlignedVec,
+    rkyv::ser::allocator::ArenaHandle<'a>,
+    rancor::Error,
+>;
+
 /// Archives `value` behind a fingerprint prefix (8 bytes of fingerprint, 8 zero bytes, so the
 /// archive stays 16-aligned in the receiver's buffer).
 pub(crate) fn encode_fingerprinted<T>(value: &T) -> AlignedVec<16>
 where
-    T: for<'a> Serialize<
-        rkyv::api::high::HighSerializer<
-            AlignedVec,
-            rkyv::ser::allocator::ArenaHandle<'a>,
-            rancor::Error,
-        >,
-    >,
+    T: for<'a> Serialize<ControlSerializer<'a>>,
 {
     let body = archive(value);
     let mut out = AlignedVec::with_capacity(16 + body.len());
@@ -189,13 +190,7 @@ where
 /// Archives a message.
 pub(crate) fn archive<T>(value: &T) -> AlignedVec
 where
-    T: for<'a> Serialize<
-        rkyv::api::high::HighSerializer<
-            AlignedVec,
-            rkyv::ser::allocator::ArenaHandle<'a>,
-            rancor::Error,
-        >,
-    >,
+    T: for<'a> Serialize<ControlSerializer<'a>>,
 {
     match rkyv::to_bytes::<rancor::Error>(value) {
         Ok(bytes) => bytes,
@@ -278,7 +273,7 @@ pub(crate) fn client(
                             .into(),
                     ));
                 };
-                let proof = secret.client_proof(&hello.nonce, &nonce, crate::FINGERPRINT);
+                let proof = secret.proof(Side::Client, &hello.nonce, &nonce, crate::FINGERPRINT);
                 frame::send(sock, FrameKind::Proof, &[&proof], &[]).map_err(io)?;
                 server_nonce = Some(nonce);
             }
@@ -292,7 +287,7 @@ pub(crate) fn client(
                 let welcome: Welcome = decode(body).map_err(HandshakeError::Protocol)?;
                 if let Some(secret) = secret {
                     let expected = server_nonce
-                        .map(|n| secret.server_proof(&hello.nonce, &n, crate::FINGERPRINT));
+                        .map(|n| secret.proof(Side::Server, &hello.nonce, &n, crate::FINGERPRINT));
                     match (expected, welcome.proof) {
                         (Some(e), Some(p)) if same_mac(&e, &p) => {}
                         _ => {
@@ -379,7 +374,7 @@ pub(crate) fn server_accept(
         frame::send(sock, FrameKind::Challenge, &[&nonce], &[])
             .map_err(|e| HandshakeError::Protocol(e.to_string()))?;
         let kind = frame::recv(sock, MAX_HANDSHAKE_FRAME, &mut payload, &mut fds)?;
-        let expected = secret.client_proof(&hello.nonce, &nonce, crate::FINGERPRINT);
+        let expected = secret.proof(Side::Client, &hello.nonce, &nonce, crate::FINGERPRINT);
         let proven = kind == FrameKind::Proof
             && payload
                 .as_slice()
@@ -390,7 +385,7 @@ pub(crate) fn server_accept(
             refuse(sock, &reason);
             return Err(HandshakeError::Refused(reason));
         }
-        proof = Some(secret.server_proof(&hello.nonce, &nonce, crate::FINGERPRINT));
+        proof = Some(secret.proof(Side::Server, &hello.nonce, &nonce, crate::FINGERPRINT));
     }
     Ok(Accepted { hello, proof })
 }

@@ -90,6 +90,29 @@ impl Shared {
         self.producer_bell.ring();
         self.consumer_bell.ring();
     }
+
+    /// One side's turn with slot `at % SLOTS`: lets `use_slot` have it, then stores `at + 1`
+    /// in the side's `cursor` (Release: the slot accesses happen before the other side's
+    /// Acquire load sees the new cursor) and wakes the other side on `other`.
+    ///
+    /// # Safety
+    /// The calling side owns the slot under the ring protocol, and is the only writer of
+    /// `cursor`: no other reference to the slot exists while `use_slot` runs.
+    unsafe fn take_turn(
+        &self,
+        at: u64,
+        cursor: &CachePadded<AtomicU64>,
+        other: &ThreadBell,
+        use_slot: impl FnOnce(&mut Slot),
+    ) {
+        let index = (at % SLOTS as u64) as usize;
+        debug_assert!(index < SLOTS);
+        // SAFETY: the caller owns the slot and nothing else references it (this function's
+        // contract).
+        self.slots[index].with_mut(|slot| unsafe { use_slot(&mut *slot) });
+        cursor.0.store(at + 1, Ordering::Release);
+        other.ring();
+    }
 }
 
 /// The client's end. `Send`, not `Sync`: one thread at a time fills slots.
@@ -118,18 +141,14 @@ impl Producer {
         if shared.closed.load(Ordering::Acquire) {
             return Err(Closed);
         }
-        let index = (head % SLOTS as u64) as usize;
-        debug_assert!(index < SLOTS);
         // SAFETY:
         // - `head - tail < SLOTS` (checked above, and `tail` only grows), so slot
         //   `head % SLOTS` is not in `tail..head`: the consumer does not own it.
         // - This is the only producer (`Producer` is not `Clone` and `push` takes `&mut`), so
-        //   no other reference to the slot exists.
-        shared.slots[index].with_mut(|slot| unsafe { fill(&mut *slot) });
+        //   no other reference to the slot exists, and it alone writes `head`.
+        // The new `head` publishes the slot's bytes to the Acquire load in `Consumer::pop`.
+        unsafe { shared.take_turn(head, &shared.head, &shared.consumer_bell, fill) };
         self.head = head + 1;
-        // Release: publishes the slot's bytes; pairs with the Acquire load in `Consumer::pop`.
-        shared.head.0.store(self.head, Ordering::Release);
-        shared.consumer_bell.ring();
         Ok(waited)
     }
 }
@@ -164,18 +183,15 @@ impl Consumer {
                 return Err(Closed);
             }
         }
-        let index = (tail % SLOTS as u64) as usize;
-        debug_assert!(index < SLOTS);
         // SAFETY:
         // - `tail < head` (checked above), so slot `tail % SLOTS` was published and the
         //   producer will not touch it until `tail` passes it.
-        // - This is the only consumer, so no other reference to the slot exists.
-        shared.slots[index].with_mut(|slot| unsafe { apply(&mut *slot) });
-        self.tail = tail + 1;
-        // Release: hands the slot back after our reads; pairs with the Acquire load in
+        // - This is the only consumer, so no other reference to the slot exists, and it alone
+        //   writes `tail`.
+        // The new `tail` hands the slot back after our reads, to the Acquire load in
         // `Producer::push`.
-        shared.tail.0.store(self.tail, Ordering::Release);
-        shared.producer_bell.ring();
+        unsafe { shared.take_turn(tail, &shared.tail, &shared.producer_bell, apply) };
+        self.tail = tail + 1;
         Ok(())
     }
 

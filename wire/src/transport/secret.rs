@@ -26,6 +26,14 @@ impl std::fmt::Debug for Secret {
     }
 }
 
+/// The side of the handshake a proof is from: each side MACs its own label, so one side's
+/// proof cannot be replayed as the other's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    Client,
+    Server,
+}
+
 /// Why a secret file was not accepted.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadSecretError {
@@ -81,39 +89,21 @@ impl Secret {
         Self(bytes.to_vec())
     }
 
-    /// The client's proof for a pair of nonces.
-    pub(crate) fn client_proof(
+    /// The proof of `side` for a pair of nonces (the client's, then the server's).
+    pub(crate) fn proof(
         &self,
+        side: Side,
         client: &[u8; 16],
         server: &[u8; 16],
         fingerprint: u64,
     ) -> [u8; 32] {
+        let label: &[u8] = match side {
+            Side::Client => b"tessera client",
+            Side::Server => b"tessera server",
+        };
         hmac_sha256(
             &self.0,
-            &[
-                b"tessera client",
-                client,
-                server,
-                &fingerprint.to_le_bytes(),
-            ],
-        )
-    }
-
-    /// The server's proof for a pair of nonces.
-    pub(crate) fn server_proof(
-        &self,
-        client: &[u8; 16],
-        server: &[u8; 16],
-        fingerprint: u64,
-    ) -> [u8; 32] {
-        hmac_sha256(
-            &self.0,
-            &[
-                b"tessera server",
-                client,
-                server,
-                &fingerprint.to_le_bytes(),
-            ],
+            &[label, client, server, &fingerprint.to_le_bytes()],
         )
     }
 }
@@ -284,15 +274,21 @@ mod tests {
     fn proofs_differ_by_role_and_nonce() {
         let s = Secret::from_bytes(b"hunter2");
         let (c, v) = ([1u8; 16], [2u8; 16]);
-        assert_ne!(s.client_proof(&c, &v, 1), s.server_proof(&c, &v, 1));
-        assert_ne!(s.client_proof(&c, &v, 1), s.client_proof(&v, &c, 1));
+        assert_ne!(
+            s.proof(Side::Client, &c, &v, 1),
+            s.proof(Side::Server, &c, &v, 1)
+        );
+        assert_ne!(
+            s.proof(Side::Client, &c, &v, 1),
+            s.proof(Side::Client, &v, &c, 1)
+        );
         assert!(same_mac(
-            &s.client_proof(&c, &v, 1),
-            &s.client_proof(&c, &v, 1)
+            &s.proof(Side::Client, &c, &v, 1),
+            &s.proof(Side::Client, &c, &v, 1)
         ));
         assert!(!same_mac(
-            &s.client_proof(&c, &v, 1),
-            &Secret::from_bytes(b"x").client_proof(&c, &v, 1)
+            &s.proof(Side::Client, &c, &v, 1),
+            &Secret::from_bytes(b"x").proof(Side::Client, &c, &v, 1)
         ));
     }
 }

@@ -74,6 +74,20 @@ pub(crate) struct PageHeader {
     pub fingerprint: u64,
 }
 
+impl PageHeader {
+    /// The header this build writes for rings of the negotiated sizes (and expects to read).
+    fn ours(cmd_bytes: u64, event_bytes: u64) -> Self {
+        Self {
+            magic: PAGE_MAGIC,
+            version: PAGE_VERSION,
+            page_bytes: PAGE_BYTES as u32,
+            cmd_bytes,
+            event_bytes,
+            fingerprint: crate::FINGERPRINT,
+        }
+    }
+}
+
 /// The client's publication cursors.
 #[repr(C)]
 pub(crate) struct ClientCursors {
@@ -169,14 +183,7 @@ pub(crate) fn create_command(
     let fd = sys::memfd(c"tessera-command", PAGE_BYTES + cmd_bytes as usize)?;
     let page = Mapping::new(fd.as_fd(), 0, PAGE_BYTES, true)?;
     let ring = Mapping::new(fd.as_fd(), PAGE_BYTES, cmd_bytes as usize, true)?;
-    let header = PageHeader {
-        magic: PAGE_MAGIC,
-        version: PAGE_VERSION,
-        page_bytes: PAGE_BYTES as u32,
-        cmd_bytes,
-        event_bytes,
-        fingerprint: crate::FINGERPRINT,
-    };
+    let header = PageHeader::ours(cmd_bytes, event_bytes);
     // SAFETY: the page is ours alone until the descriptor is sent; the header is in bounds
     // and aligned at its start.
     unsafe { std::ptr::write_volatile(page.ptr().cast::<PageHeader>(), header) };
@@ -195,14 +202,7 @@ pub(crate) fn map_command(
     let ring = Mapping::new(fd.as_fd(), PAGE_BYTES, cmd_bytes as usize, false)
         .map_err(|e| e.to_string())?;
     let segment = CommandSegment { page, ring };
-    let expected = PageHeader {
-        magic: PAGE_MAGIC,
-        version: PAGE_VERSION,
-        page_bytes: PAGE_BYTES as u32,
-        cmd_bytes,
-        event_bytes,
-        fingerprint: crate::FINGERPRINT,
-    };
+    let expected = PageHeader::ours(cmd_bytes, event_bytes);
     let header = segment.header();
     if header != expected {
         return Err(format!(

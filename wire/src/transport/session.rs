@@ -333,13 +333,7 @@ fn serve_shm(
         // Release: the batch's effects (replies written below) are ordered after it; the
         // client reads `applied` only as a diagnostic today.
         page.server.0.applied.store(applied, Ordering::Release);
-        for notice in out
-            .replies
-            .drain(..)
-            .map(|(id, reply)| Notice::Reply { id, reply })
-            .chain(out.events.drain(..).map(Notice::Event))
-        {
-            let bytes = handshake::archive(&notice);
+        for bytes in archived_notices(&mut out) {
             let mut wait = |ready: &dyn Fn() -> bool| loop {
                 match doorbell::wait(&page.server_parked.0, &sleeper, ready) {
                     Ok(_) => return Ok(()),
@@ -371,13 +365,7 @@ fn serve_stream(sock: BorrowedFd<'_>, session: &mut ServerBackend) -> Result<End
                 applied += 1;
                 applied_bytes += msg.len() as u64;
                 end_profiler_frame();
-                for notice in out
-                    .replies
-                    .drain(..)
-                    .map(|(id, reply)| Notice::Reply { id, reply })
-                    .chain(out.events.drain(..).map(Notice::Event))
-                {
-                    let bytes = handshake::archive(&notice);
+                for bytes in archived_notices(&mut out) {
                     frame::send(sock, FrameKind::Notice, &[&bytes], &[])
                         .map_err(transport_or_hangup)?;
                 }
@@ -397,6 +385,17 @@ fn serve_stream(sock: BorrowedFd<'_>, session: &mut ServerBackend) -> Result<End
         }
         fds.clear();
     }
+}
+
+/// Empties a batch's outbox: each reply (in request order), then each event, archived as a
+/// [`Notice`].
+fn archived_notices(out: &mut Outbox) -> impl Iterator<Item = AlignedVec> + '_ {
+    let replies = out.replies.drain(..);
+    let replies = replies.map(|(id, reply)| Notice::Reply { id, reply });
+    let events = out.events.drain(..).map(Notice::Event);
+    replies
+        .chain(events)
+        .map(|notice| handshake::archive(&notice))
 }
 
 fn transport_or_hangup(e: std::io::Error) -> Ending {

@@ -302,45 +302,34 @@ pub(crate) fn send_some(
 
 /// Waits until `sock` is readable (or hung up) or writable: `(readable, writable)`.
 pub(crate) fn poll_read_write(sock: BorrowedFd<'_>) -> io::Result<(bool, bool)> {
-    let mut pfd = libc::pollfd {
-        fd: sock.as_raw_fd(),
-        events: libc::POLLIN | libc::POLLRDHUP | libc::POLLOUT,
-        revents: 0,
-    };
-    loop {
-        // SAFETY: `pfd` is one valid pollfd.
-        let ret = unsafe { libc::poll(&mut pfd, 1, -1) };
-        if ret < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(e);
-        }
-        let r = pfd.revents;
-        let readable = r & (libc::POLLIN | libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) != 0;
-        return Ok((readable, r & libc::POLLOUT != 0));
-    }
+    let r = poll_one(sock, libc::POLLIN | libc::POLLRDHUP | libc::POLLOUT)?;
+    let readable = r & (libc::POLLIN | libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) != 0;
+    Ok((readable, r & libc::POLLOUT != 0))
 }
 
 /// Waits until `sock` is readable or hung up.
 pub(crate) fn wait_readable(sock: BorrowedFd<'_>) -> io::Result<()> {
+    poll_one(sock, libc::POLLIN | libc::POLLRDHUP).map(drop)
+}
+
+/// Waits, however long it takes, for one of `events` on `sock` (retrying interrupted
+/// waits): the events that happened.
+fn poll_one(sock: BorrowedFd<'_>, events: i16) -> io::Result<i16> {
     let mut pfd = libc::pollfd {
         fd: sock.as_raw_fd(),
-        events: libc::POLLIN | libc::POLLRDHUP,
+        events,
         revents: 0,
     };
     loop {
         // SAFETY: `pfd` is one valid pollfd.
         let ret = unsafe { libc::poll(&mut pfd, 1, -1) };
-        if ret < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
+        if ret >= 0 {
+            return Ok(pfd.revents);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
             return Err(e);
         }
-        return Ok(());
     }
 }
 

@@ -307,13 +307,22 @@ pub(crate) fn quiet(o: &Options) {
     } else {
         TransportKind::Inproc
     };
+    // The real backends draw into a surface, as the bench's workers do; the frontend-alone
+    // figures of scripts/bench-callgrind stay surfaceless, as they always were.
+    let surface = matches!(o.quiet_backend, Back::Gles | Back::Vulkan)
+        .then(|| SurfaceConfig::new(BENCH_SIZE as u32, BENCH_SIZE as u32));
     let config = Config {
         transport,
+        surface,
         ..Config::default()
     };
     for &scene in &o.scenes {
         let backend: Box<dyn Backend> = match o.quiet_backend {
             Back::Sink if !scene.reads_back() => Box::new(Sink),
+            Back::Gles => Box::new(tessera_backend_gles::GlesBackend::new().expect("GLES backend")),
+            Back::Vulkan => {
+                Box::new(tessera_backend_vk::VulkanBackend::new().expect("Vulkan backend"))
+            }
             _ => Box::new(NullBackend::new(false).0),
         };
         let mut ctx = Context::with_backend(&config, backend);

@@ -1,0 +1,1561 @@
+//! # The dispatcher: one walk over a batch for every backend
+//!
+//! A backend writes only what each record means to its driver. Everything else about
+//! applying a batch happens here, once, for the null, GLES and Vulkan backends alike:
+//!
+//! - **decoding**: each record is matched in its archived form, straight out of the
+//!   validated batch; its fields are read in place (a `u32_le` is a `u32` on every target
+//!   Tessera builds for), and no owned [`Record`](crate::record::Record) is built. The one
+//!   record whose payload owns memory, `CreateProgram`, has its [`ProgramDesc`] (a few short
+//!   vectors) deserialized: it is rare, and the backend then compiles shaders;
+//! - **spans**: every stage span is checked against the stage before a backend sees its
+//!   bytes;
+//! - **handles**: the [`Registry`] keeps one generation-checked table per object kind (the
+//!   same [`SlotTable`] every backend uses for its own objects), so a create must take a free
+//!   slot with a newer generation, and every other use must name a live object of the right
+//!   kind: a backend never sees a stale or forged handle. A bound CSO may not be destroyed;
+//!   program descriptions must be whole SPIR-V modules with well-formed slot arrays;
+//! - **contexts**: `CreateContext`/`SetContext`/`DestroyContext` are carried out on the
+//!   session's [`Contexts`]; every state record and verb reaches the backend with the current
+//!   context's state;
+//! - **state records** (`Set*`, and the `Bind*` records of resources) store their values in
+//!   the current context's [`DesiredState`] here, then tell the backend which
+//!   [`StateGroup`] changed: backends differ in what they do about a change (dirty bits,
+//!   descriptor invalidation), not in what the state is;
+//! - **replies**: the backend returns the value a record asks for (bytes, a query result, a
+//!   fence status), and the dispatcher files it under the record's reply id, or writes read
+//!   pixels into the pack buffer the record names.
+//!
+//! ## Adding a record
+//! A new record touches three places, and the compiler finds the rest:
+//! 1. the record itself, in [`crate::record::Record`] (the wire fingerprint changes with it);
+//! 2. its emitter in the frontend (`systems` or `engine`), at the verb or setter that needs it;
+//! 3. one method of [`Pipe`] per backend (null, GLES, Vulkan), added to the trait with its
+//!    arm in [`Dispatcher::apply`] below: the arm checks the record's spans and handles and
+//!    calls the method. A state record instead gets a field in [`DesiredState`] and a
+//!    [`StateGroup`]; every backend's `state_changed` matches on the groups exhaustively, so
+//!    each of them fails to build until it says what the new group means to it.
+
+use rkyv::Deserialize;
+use rkyv::rancor::{Failure, Strategy};
+
+use crate::backend::{BatchView, Outbox, Reply, SessionError};
+use crate::batch::Stage;
+use crate::context::{Contexts, DesiredState, slot_mut};
+use crate::format::{IndexType, PixelLayout, QueryKind, TextureKind, Topology};
+use crate::handle::{
+    BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, Handle,
+    ObjectKind, ProgramHandle, QueryHandle, RasterHandle, RawHandle, RenderbufferHandle,
+    SamplerHandle, SurfaceHandle, TextureHandle, VertexLayoutHandle,
+};
+use crate::record::{
+    ArchivedRecord, BufferBlocks, BufferCopy, BufferPixels, BufferRange, ClearValue,
+    FramebufferRef, PixelDestination, ProgramDesc, ReadSource, TextureCopy, TextureRegion,
+};
+use crate::state::{
+    Attachment, BlendState, DepthStencilState, FramebufferState, RasterState, Rect, Region,
+    SamplerState, SurfaceDesc, TextureView, VertexLayout,
+};
+use crate::table::SlotTable;
+
+/// Reads an archived value as its native type. For the plain-data types records carry
+/// this is a field-by-field load (little-endian integers are native on every target), and
+/// it never allocates.
+#[inline(always)]
+fn de<T, A>(archived: &A) -> Result<T, SessionError>
+where
+    A: Deserialize<T, Strategy<(), Failure>> + ?Sized,
+{
+    archived
+        .deserialize(Strategy::wrap(&mut ()))
+        .map_err(|_| SessionError::Decode("a record field did not decode".to_owned()))
+}
+
+/// A group of a context's state that a record changed, for [`Pipe::state_changed`]. The
+/// new values are already in the context's [`DesiredState`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateGroup {
+    /// `BindFramebuffer`: [`DesiredState::framebuffer`].
+    Framebuffer,
+    /// `SetDrawBuffers`: [`DesiredState::draw_buffers`].
+    DrawBuffers,
+    /// `SetViewport`.
+    Viewport,
+    /// `SetScissor`.
+    Scissor,
+    /// `SetBlendColor`.
+    BlendColor,
+    /// `SetStencilRef`.
+    StencilRef,
+    /// `SetDepthBias`.
+    DepthBias,
+    /// `SetLineWidth`.
+    LineWidth,
+    /// `SetPointSize`.
+    PointSize,
+    /// `SetSampleMask`.
+    SampleMask,
+    /// `BindProgram`.
+    Program,
+    /// `SetUniforms`: new default-block bytes.
+    Uniforms,
+    /// `BindUniformBuffer`.
+    UniformBuffers,
+    /// `BindTexture`.
+    Textures,
+    /// `SetVertexBuffer`.
+    VertexBuffers,
+    /// `SetIndexBuffer`.
+    IndexBuffer,
+    /// `SetGenericAttrib`.
+    GenericAttribs,
+    /// `SetPrimitiveRestart`.
+    PrimitiveRestart,
+}
+
+/// A backend's per-context state: it holds the context's [`DesiredState`], which the
+/// dispatcher writes for state records.
+pub trait PipeContext {
+    /// The state the context's records have set.
+    fn desired(&mut self) -> &mut DesiredState;
+}
+
+impl PipeContext for DesiredState {
+    fn desired(&mut self) -> &mut DesiredState {
+        self
+    }
+}
+
+/// What each record means to a backend: one method per record kind (state records share
+/// [`ContextPipe::state_changed`]), grouped by domain as a backend's files are (gallium's
+/// `pipe_context`, wgpu-hal's `Device` and `CommandEncoder`). A backend implements each
+/// group where its domain lives, and is a [`Pipe`] once it implements them all.
+/// Arguments are checked before a method runs: every handle names a live object of its
+/// kind (creates: a free slot), every byte slice lies inside the stage. An error ends the
+/// session.
+pub trait Pipe:
+    ContextPipe
+    + BufferPipe
+    + TexturePipe
+    + FramebufferPipe
+    + CsoPipe
+    + ProgramPipe
+    + DrawPipe
+    + QueryPipe
+{
+}
+
+impl<T> Pipe for T where
+    T: ContextPipe
+        + BufferPipe
+        + TexturePipe
+        + FramebufferPipe
+        + CsoPipe
+        + ProgramPipe
+        + DrawPipe
+        + QueryPipe
+{
+}
+
+/// Contexts, state records, and what happens around each record and batch.
+pub trait ContextPipe {
+    /// The backend's state of one GL context.
+    type Context: PipeContext;
+
+    /// `CreateContext`: a context at GL's initial state.
+    fn create_context(&mut self) -> Result<Self::Context, SessionError>;
+    /// `SetContext` made `ctx` current after another context (native state is whatever
+    /// the previous one left).
+    fn context_switched(&mut self, ctx: &mut Self::Context);
+    /// `DestroyContext`.
+    fn destroy_context(&mut self, ctx: Self::Context);
+    /// A state record changed `group` of the current context (already in its
+    /// [`DesiredState`]).
+    fn state_changed(&mut self, ctx: &mut Self::Context, group: StateGroup);
+    /// Called after each record applied without error (debug checks, statistics).
+    fn record_applied(&mut self, _name: &'static str, _record: &ArchivedRecord) {}
+    /// Called once per batch after its last record (or the failing one): submit what was
+    /// recorded, hand over events. What it returns is the batch's result.
+    fn batch_applied(&mut self, result: R, _out: &mut Outbox) -> R {
+        result
+    }
+}
+
+/// Buffer objects.
+pub trait BufferPipe {
+    /// `CreateBuffer`: new storage of `size` zero bytes, for a new handle or a live one.
+    fn create_buffer(&mut self, buffer: BufferHandle, size: u64) -> R;
+    /// `DestroyBuffer`.
+    fn destroy_buffer(&mut self, buffer: BufferHandle) -> R;
+    /// `WriteBuffer`, and read-backs into a pack buffer (`record` names which).
+    fn write_buffer(&mut self, record: &'static str, write: BufferWrite<'_>) -> R;
+    /// `CopyBuffer`.
+    fn copy_buffer(&mut self, src: BufferHandle, dst: BufferHandle, region: BufferCopy) -> R;
+    /// `ReadBuffer`: the bytes of the range.
+    fn read_buffer(&mut self, buffer: BufferHandle, range: BufferRange) -> Bytes;
+}
+
+/// Textures: images, uploads, read-backs, views.
+pub trait TexturePipe {
+    /// `CreateTexture`.
+    fn create_texture(&mut self, texture: TextureHandle, kind: TextureKind) -> R;
+    /// `DestroyTexture`.
+    fn destroy_texture(&mut self, texture: TextureHandle) -> R;
+    /// `DefineTextureImage`.
+    fn define_texture_image(&mut self, texture: TextureHandle, image: TextureImage) -> R;
+    /// `WriteTexture`.
+    fn write_texture(&mut self, texture: TextureHandle, write: TextureWrite<'_>) -> R;
+    /// `WriteCompressedTexture`.
+    fn write_compressed_texture(&mut self, texture: TextureHandle, write: BlockWrite<'_>) -> R;
+    /// `WriteTextureFromBuffer`.
+    fn write_texture_from_buffer(&mut self, texture: TextureHandle, write: FromBuffer) -> R;
+    /// `WriteCompressedTextureFromBuffer`.
+    fn write_blocks_from_buffer(&mut self, t: TextureHandle, at: ImageRef, src: BufferBlocks) -> R;
+    /// `ReadTexture`: the image as tightly packed rows of `read.layout`.
+    fn read_texture(&mut self, texture: TextureHandle, read: TextureReadback) -> Bytes;
+    /// `GenerateMipmap`: levels `base + 1 ..= max` from level `base`.
+    fn generate_mipmap(&mut self, texture: TextureHandle, base: u8, max: u8) -> R;
+    /// `SetTextureView`.
+    fn set_texture_view(&mut self, texture: TextureHandle, view: TextureView) -> R;
+    /// `SetTextureBuffer`.
+    fn set_texture_buffer(&mut self, texture: TextureHandle, buffer: TexelBuffer) -> R;
+}
+
+/// Surfaces, framebuffer objects, renderbuffers, and the verbs that read a framebuffer into
+/// memory or a texture.
+pub trait FramebufferPipe {
+    /// `CreateSurface`.
+    fn create_surface(&mut self, surface: SurfaceHandle, desc: SurfaceDesc) -> R;
+    /// `DestroySurface`.
+    fn destroy_surface(&mut self, surface: SurfaceHandle) -> R;
+    /// `CreateFramebuffer`.
+    fn create_framebuffer(&mut self, framebuffer: FramebufferHandle) -> R;
+    /// `SetFramebufferState` (every attachment names a live object).
+    fn set_framebuffer_state(&mut self, fb: FramebufferHandle, state: FramebufferState) -> R;
+    /// `DestroyFramebuffer`.
+    fn destroy_framebuffer(&mut self, framebuffer: FramebufferHandle) -> R;
+    /// `CreateRenderbuffer`.
+    fn create_renderbuffer(&mut self, renderbuffer: RenderbufferHandle) -> R;
+    /// `DefineRenderbuffer`.
+    fn define_renderbuffer(&mut self, rb: RenderbufferHandle, storage: RenderbufferStorage) -> R;
+    /// `DestroyRenderbuffer`.
+    fn destroy_renderbuffer(&mut self, renderbuffer: RenderbufferHandle) -> R;
+    /// `ReadPixels`: the rectangle as tightly packed rows of `layout`.
+    fn read_pixels(&mut self, src: ReadSource, rect: Rect, layout: PixelLayout) -> Bytes;
+    /// `CopyTexture`: a framebuffer rectangle into one image of a texture.
+    fn copy_texture(&mut self, texture: TextureHandle, at: ImageRef, region: TextureCopy) -> R;
+}
+
+/// Constant state objects.
+pub trait CsoPipe: ContextPipe {
+    /// `CreateBlendState`.
+    fn create_blend_state(&mut self, cso: BlendHandle, state: BlendState) -> R;
+    /// `BindBlendState`.
+    fn bind_blend_state(&mut self, ctx: &mut Self::Context, cso: BlendHandle) -> R;
+    /// `DestroyBlendState` (never the bound one).
+    fn destroy_blend_state(&mut self, cso: BlendHandle) -> R;
+    /// `CreateDepthStencilState`.
+    fn create_depth_stencil_state(&mut self, cso: DepthStencilHandle, s: DepthStencilState) -> R;
+    /// `BindDepthStencilState`.
+    fn bind_depth_stencil_state(&mut self, ctx: &mut Self::Context, cso: DepthStencilHandle) -> R;
+    /// `DestroyDepthStencilState`.
+    fn destroy_depth_stencil_state(&mut self, cso: DepthStencilHandle) -> R;
+    /// `CreateRasterState`.
+    fn create_raster_state(&mut self, cso: RasterHandle, state: RasterState) -> R;
+    /// `BindRasterState`.
+    fn bind_raster_state(&mut self, ctx: &mut Self::Context, cso: RasterHandle) -> R;
+    /// `DestroyRasterState`.
+    fn destroy_raster_state(&mut self, cso: RasterHandle) -> R;
+    /// `CreateSamplerState`.
+    fn create_sampler_state(&mut self, cso: SamplerHandle, state: SamplerState) -> R;
+    /// `DestroySamplerState`.
+    fn destroy_sampler_state(&mut self, cso: SamplerHandle) -> R;
+    /// `CreateVertexLayout`.
+    fn create_vertex_layout(&mut self, cso: VertexLayoutHandle, layout: VertexLayout) -> R;
+    /// `BindVertexLayout`.
+    fn bind_vertex_layout(&mut self, ctx: &mut Self::Context, cso: VertexLayoutHandle) -> R;
+    /// `DestroyVertexLayout`.
+    fn destroy_vertex_layout(&mut self, cso: VertexLayoutHandle) -> R;
+}
+
+/// Programs.
+pub trait ProgramPipe {
+    /// `CreateProgram`: stage code checked to be whole SPIR-V modules inside the stage.
+    fn create_program(&mut self, program: ProgramHandle, desc: &ProgramDesc, stage: Stage<'_>)
+    -> R;
+    /// `DestroyProgram`.
+    fn destroy_program(&mut self, program: ProgramHandle) -> R;
+}
+
+/// The verbs that draw into the current context's framebuffer, and submission.
+pub trait DrawPipe: ContextPipe {
+    /// `Draw`.
+    fn draw(&mut self, ctx: &mut Self::Context, draw: DrawArgs) -> R;
+    /// `DrawIndexed`.
+    fn draw_indexed(&mut self, ctx: &mut Self::Context, draw: DrawIndexedArgs) -> R;
+    /// `Clear`.
+    fn clear(&mut self, ctx: &mut Self::Context, clear: ClearArgs) -> R;
+    /// `ClearBuffer`.
+    fn clear_buffer(&mut self, ctx: &mut Self::Context, draw_buffer: u8, value: ClearValue) -> R;
+    /// `Blit`.
+    fn blit(&mut self, ctx: &mut Self::Context, blit: BlitArgs) -> R;
+    /// `Flush`.
+    fn flush(&mut self) -> R;
+    /// `Finish`: returns once all work completed.
+    fn finish(&mut self) -> R;
+    /// `Present`.
+    fn present(&mut self, surface: SurfaceHandle) -> R;
+}
+
+/// Queries and fences.
+pub trait QueryPipe {
+    /// `CreateQuery`.
+    fn create_query(&mut self, query: QueryHandle, kind: QueryKind) -> R;
+    /// `BeginQuery`.
+    fn begin_query(&mut self, query: QueryHandle) -> R;
+    /// `EndQuery`.
+    fn end_query(&mut self, query: QueryHandle) -> R;
+    /// `QueryTimestamp`.
+    fn query_timestamp(&mut self, query: QueryHandle) -> R;
+    /// `QueryResult`: the result, once available.
+    fn query_result(&mut self, query: QueryHandle) -> Result<u64, SessionError>;
+    /// `DestroyQuery`.
+    fn destroy_query(&mut self, query: QueryHandle) -> R;
+    /// `InsertFence`.
+    fn insert_fence(&mut self, fence: FenceHandle) -> R;
+    /// `WaitFence`: whether the fence signalled within the timeout.
+    fn wait_fence(&mut self, fence: FenceHandle, timeout_ns: u64) -> Result<bool, SessionError>;
+    /// `DestroyFence`.
+    fn destroy_fence(&mut self, fence: FenceHandle) -> R;
+}
+
+/// What most [`Pipe`] methods return: done, or the session ends.
+pub type R = Result<(), SessionError>;
+
+/// What read-back methods return: the bytes, or the session ends.
+pub type Bytes = Result<Vec<u8>, SessionError>;
+
+/// `WriteBuffer`'s write (and a read-back into a pack buffer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferWrite<'a> {
+    /// The buffer.
+    pub buffer: BufferHandle,
+    /// Byte offset.
+    pub offset: u64,
+    /// The bytes (inside the stage, or read back).
+    pub bytes: &'a [u8],
+}
+
+/// `WriteTexture`'s upload into one image of a texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureWrite<'a> {
+    /// Which image.
+    pub at: ImageRef,
+    /// Where in it.
+    pub region: TextureRegion,
+    /// Layout of `bytes` (tightly packed rows).
+    pub layout: PixelLayout,
+    /// The pixels, in the stage.
+    pub bytes: &'a [u8],
+}
+
+/// `WriteCompressedTexture`'s upload of compressed blocks into one image of a texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockWrite<'a> {
+    /// Which image.
+    pub at: ImageRef,
+    /// Where in it (whole blocks).
+    pub region: TextureRegion,
+    /// The blocks, in the stage.
+    pub bytes: &'a [u8],
+}
+
+/// `WriteTextureFromBuffer`'s upload from a pixel unpack buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FromBuffer {
+    /// Which image.
+    pub at: ImageRef,
+    /// Layout of the buffer's pixels.
+    pub layout: PixelLayout,
+    /// The buffer, region and strides.
+    pub source: BufferPixels,
+}
+
+/// `ReadTexture`'s read-back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureReadback {
+    /// Which image.
+    pub at: ImageRef,
+    /// Layout of the returned rows.
+    pub layout: PixelLayout,
+    /// The image's size.
+    pub size: [u32; 3],
+}
+
+/// `SetTextureBuffer`'s buffer range (`buffer: None`: no buffer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TexelBuffer {
+    /// The buffer.
+    pub buffer: Option<BufferHandle>,
+    /// Texel format.
+    pub format: crate::format::Format,
+    /// Byte range.
+    pub range: BufferRange,
+}
+
+/// One image of a texture: mip level, and cube face (0 otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageRef {
+    /// Mip level.
+    pub level: u8,
+    /// Cube map face, 0 for other kinds.
+    pub face: u8,
+}
+
+/// `DefineTextureImage`'s image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureImage {
+    /// Which image.
+    pub at: ImageRef,
+    /// Its format.
+    pub format: crate::format::Format,
+    /// Width, height, and depth (3D) or layers (arrays).
+    pub size: [u32; 3],
+    /// Samples (0 or 1: single-sampled).
+    pub samples: u8,
+    /// Whether sample locations are fixed.
+    pub fixed_sample_locations: bool,
+}
+
+/// `DefineRenderbuffer`'s storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderbufferStorage {
+    /// Format.
+    pub format: crate::format::Format,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+    /// Samples (0: single-sampled).
+    pub samples: u8,
+}
+
+/// `Draw`'s arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawArgs {
+    /// Primitive topology.
+    pub topology: Topology,
+    /// First vertex.
+    pub first: u32,
+    /// Vertices.
+    pub count: u32,
+    /// Instances.
+    pub instances: u32,
+}
+
+/// `DrawIndexed`'s arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawIndexedArgs {
+    /// Primitive topology.
+    pub topology: Topology,
+    /// Index type.
+    pub index_type: IndexType,
+    /// Byte offset of the first index in the index buffer.
+    pub offset: u64,
+    /// Indices.
+    pub count: u32,
+    /// Instances.
+    pub instances: u32,
+    /// Added to every index.
+    pub base_vertex: i32,
+}
+
+/// `Blit`'s arguments.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlitArgs {
+    /// What is read.
+    pub src: ReadSource,
+    /// Source, then destination rectangle (with layers).
+    pub regions: [Region; 2],
+    /// Colour (bit 0), depth (bit 1), stencil (bit 2).
+    pub mask: u8,
+    /// Linear filtering.
+    pub linear: bool,
+}
+
+/// `Clear`'s arguments.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClearArgs {
+    /// Draw buffers (bits 0..8), depth and stencil ([`crate::record::clear_mask`]).
+    pub mask: u16,
+    /// Colour.
+    pub color: [f32; 4],
+    /// Depth.
+    pub depth: f32,
+    /// Stencil.
+    pub stencil: u8,
+}
+
+/// The CSOs bound last (by any context), which may not be destroyed.
+#[derive(Default)]
+struct BoundCsos {
+    blend: Option<RawHandle>,
+    depth_stencil: Option<RawHandle>,
+    raster: Option<RawHandle>,
+    vertex_layout: Option<RawHandle>,
+}
+
+/// Which objects of each kind are live in a session: one [`SlotTable`] per kind holding
+/// nothing but generations. Every record's handles are checked here before a backend sees
+/// them.
+#[derive(Default)]
+pub struct Registry {
+    buffers: SlotTable<BufferHandle, ()>,
+    textures: SlotTable<TextureHandle, ()>,
+    renderbuffers: SlotTable<RenderbufferHandle, ()>,
+    framebuffers: SlotTable<FramebufferHandle, ()>,
+    surfaces: SlotTable<SurfaceHandle, ()>,
+    programs: SlotTable<ProgramHandle, ()>,
+    queries: SlotTable<QueryHandle, ()>,
+    fences: SlotTable<FenceHandle, ()>,
+    blends: SlotTable<BlendHandle, ()>,
+    depth_stencils: SlotTable<DepthStencilHandle, ()>,
+    rasters: SlotTable<RasterHandle, ()>,
+    samplers: SlotTable<SamplerHandle, ()>,
+    layouts: SlotTable<VertexLayoutHandle, ()>,
+    bound: BoundCsos,
+}
+
+impl Registry {
+    /// Live objects per kind (indexed by [`ObjectKind::index`]).
+    pub fn live_counts(&self) -> [u32; ObjectKind::COUNT] {
+        fn put<H: Handle>(live: &mut [u32; ObjectKind::COUNT], table: &SlotTable<H, ()>) {
+            live[H::KIND.index()] = table.len() as u32;
+        }
+        let mut live = [0; ObjectKind::COUNT];
+        put(&mut live, &self.buffers);
+        put(&mut live, &self.textures);
+        put(&mut live, &self.renderbuffers);
+        put(&mut live, &self.framebuffers);
+        put(&mut live, &self.surfaces);
+        put(&mut live, &self.programs);
+        put(&mut live, &self.queries);
+        put(&mut live, &self.fences);
+        put(&mut live, &self.blends);
+        put(&mut live, &self.depth_stencils);
+        put(&mut live, &self.rasters);
+        put(&mut live, &self.samplers);
+        put(&mut live, &self.layouts);
+        live
+    }
+
+    fn framebuffer_ref(&self, n: &'static str, f: FramebufferRef) -> Result<(), SessionError> {
+        match f {
+            FramebufferRef::None => Ok(()),
+            FramebufferRef::Surface(s) => self.surfaces.check(n, Some(s)),
+            FramebufferRef::Object(fb) => self.framebuffers.check(n, Some(fb)),
+        }
+    }
+
+    fn attachment(&self, n: &'static str, a: &Attachment) -> Result<(), SessionError> {
+        match *a {
+            Attachment::None => Ok(()),
+            Attachment::Texture { texture, .. } => self.textures.check(n, Some(texture)),
+            Attachment::Renderbuffer(rb) => self.renderbuffers.check(n, Some(rb)),
+        }
+    }
+
+    fn destination(&self, n: &'static str, dst: PixelDestination) -> Result<(), SessionError> {
+        match dst {
+            PixelDestination::Reply(_) => Ok(()),
+            PixelDestination::Buffer { buffer, .. } => self.buffers.check(n, Some(buffer)),
+        }
+    }
+}
+
+fn not_bound(n: &'static str, bound: Option<RawHandle>, h: RawHandle) -> Result<(), SessionError> {
+    if bound == Some(h) {
+        return Err(SessionError::BadValue {
+            record: n,
+            what: format!("destroys the bound CSO {h}"),
+        });
+    }
+    Ok(())
+}
+
+/// Checks a program description: whole SPIR-V modules inside the stage, one per stage
+/// kind, and slot arrays whose elements follow each other.
+fn check_program(
+    n: &'static str,
+    desc: &ProgramDesc,
+    stage: Stage<'_>,
+) -> Result<(), SessionError> {
+    let bad = |what: String| SessionError::BadValue { record: n, what };
+    for (i, code) in desc.stages.iter().enumerate() {
+        let bytes = stage.get(code.spirv)?;
+        if bytes.len() % 4 != 0 || bytes.len() < 20 {
+            return Err(bad(format!(
+                "SPIR-V of {} bytes is not a whole module",
+                bytes.len()
+            )));
+        }
+        if bytes[..4] != [0x03, 0x02, 0x23, 0x07] {
+            return Err(bad("SPIR-V without its magic number".into()));
+        }
+        if desc.stages[..i].iter().any(|s| s.stage == code.stage) {
+            return Err(bad(format!("two {:?} stages", code.stage)));
+        }
+    }
+    // An array element continues the slot before it (see ProgramDesc).
+    let broken = |elements: &[u32]| {
+        (0..elements.len()).find(|&i| {
+            let e = elements[i];
+            !(e == 0 || (i > 0 && elements[i - 1].checked_add(1) == Some(e)))
+        })
+    };
+    let samplers: Vec<u32> = desc.samplers.iter().map(|s| s.element).collect();
+    if let Some(i) = broken(&samplers) {
+        return Err(bad(format!("sampler slot {i} continues no array")));
+    }
+    let blocks: Vec<u32> = desc.uniform_blocks.iter().map(|b| b.element).collect();
+    if let Some(i) = broken(&blocks) {
+        return Err(bad(format!("uniform block slot {i} continues no array")));
+    }
+    Ok(())
+}
+
+/// The session's side of applying batches: the live objects, the contexts and their
+/// state. A backend owns one next to its [`Pipe`].
+pub struct Dispatcher<C> {
+    registry: Registry,
+    contexts: Contexts<C>,
+}
+
+impl<C> Default for Dispatcher<C> {
+    fn default() -> Self {
+        Self {
+            registry: Registry::default(),
+            contexts: Contexts::new(),
+        }
+    }
+}
+
+impl<C: PipeContext> Dispatcher<C> {
+    /// A session with no objects and no contexts.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Which objects are live.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Applies every record of a validated batch through `pipe`, in order; replies go to
+    /// `out`. The first error stops the batch and ends the session.
+    pub fn apply<P: Pipe<Context = C>>(
+        &mut self,
+        pipe: &mut P,
+        batch: BatchView<'_>,
+        out: &mut Outbox,
+    ) -> Result<(), SessionError> {
+        let stage = Stage::new(batch.stage);
+        let mut result = Ok(());
+        for record in batch.archived.records.iter() {
+            match self.apply_record(pipe, record, stage, out) {
+                Ok(name) => pipe.record_applied(name, record),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        pipe.batch_applied(result, out)
+    }
+
+    /// Stores a state record's value in the current context and tells the backend.
+    #[inline(always)]
+    fn set<P: Pipe<Context = C>>(
+        &mut self,
+        pipe: &mut P,
+        n: &'static str,
+        group: StateGroup,
+        store: impl FnOnce(&mut DesiredState) -> Result<(), SessionError>,
+    ) -> Result<&'static str, SessionError> {
+        let ctx = self.contexts.current(n)?;
+        store(ctx.desired())?;
+        pipe.state_changed(ctx, group);
+        Ok(n)
+    }
+
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one arm per record kind: the one match over records in the project"
+    )]
+    fn apply_record<P: Pipe<Context = C>>(
+        &mut self,
+        pipe: &mut P,
+        record: &ArchivedRecord,
+        stage: Stage<'_>,
+        out: &mut Outbox,
+    ) -> Result<&'static str, SessionError> {
+        use ArchivedRecord as A;
+        let reg = &mut self.registry;
+        let name = match record {
+            // ---- Contexts ----
+            A::CreateContext { context } => {
+                self.contexts
+                    .create(context.to_native(), || pipe.create_context())?;
+                "CreateContext"
+            }
+            A::SetContext { context } => {
+                if let Some(ctx) = self.contexts.set_current(context.to_native())? {
+                    pipe.context_switched(ctx);
+                }
+                "SetContext"
+            }
+            A::DestroyContext { context } => {
+                pipe.destroy_context(self.contexts.destroy(context.to_native())?);
+                "DestroyContext"
+            }
+
+            // ---- Surfaces and framebuffers ----
+            A::CreateSurface { surface, desc } => {
+                const N: &str = "CreateSurface";
+                let surface = de(surface)?;
+                reg.surfaces.check_create(N, surface)?;
+                pipe.create_surface(surface, de(desc)?)?;
+                reg.surfaces.insert(N, surface, ())?;
+                N
+            }
+            A::DestroySurface { surface } => {
+                const N: &str = "DestroySurface";
+                let surface = de(surface)?;
+                reg.surfaces.remove(N, surface)?;
+                pipe.destroy_surface(surface)?;
+                N
+            }
+            A::CreateFramebuffer { framebuffer } => {
+                const N: &str = "CreateFramebuffer";
+                let framebuffer = de(framebuffer)?;
+                reg.framebuffers.insert(N, framebuffer, ())?;
+                pipe.create_framebuffer(framebuffer)?;
+                N
+            }
+            A::SetFramebufferState { framebuffer, state } => {
+                const N: &str = "SetFramebufferState";
+                let framebuffer = de(framebuffer)?;
+                let state: FramebufferState = de(&**state)?;
+                reg.framebuffers.get(N, framebuffer)?;
+                for a in state.colors.iter().chain([&state.depth, &state.stencil]) {
+                    reg.attachment(N, a)?;
+                }
+                pipe.set_framebuffer_state(framebuffer, state)?;
+                N
+            }
+            A::DestroyFramebuffer { framebuffer } => {
+                const N: &str = "DestroyFramebuffer";
+                let framebuffer = de(framebuffer)?;
+                reg.framebuffers.remove(N, framebuffer)?;
+                pipe.destroy_framebuffer(framebuffer)?;
+                N
+            }
+            A::BindFramebuffer { framebuffer } => {
+                const N: &str = "BindFramebuffer";
+                let framebuffer = de(framebuffer)?;
+                reg.framebuffer_ref(N, framebuffer)?;
+                self.set(pipe, N, StateGroup::Framebuffer, |d| {
+                    d.framebuffer = framebuffer;
+                    Ok(())
+                })?
+            }
+            A::SetDrawBuffers { buffers } => {
+                self.set(pipe, "SetDrawBuffers", StateGroup::DrawBuffers, |d| {
+                    d.draw_buffers = *buffers;
+                    Ok(())
+                })?
+            }
+
+            // ---- Buffers ----
+            A::CreateBuffer { buffer, size } => {
+                const N: &str = "CreateBuffer";
+                let buffer = de(buffer)?;
+                // Re-specifying the storage of a live buffer is allowed; a new handle must
+                // take a free slot.
+                if reg.buffers.live(buffer).is_none() {
+                    reg.buffers.insert(N, buffer, ())?;
+                }
+                pipe.create_buffer(buffer, size.to_native())?;
+                N
+            }
+            A::DestroyBuffer { buffer } => {
+                const N: &str = "DestroyBuffer";
+                let buffer = de(buffer)?;
+                reg.buffers.remove(N, buffer)?;
+                pipe.destroy_buffer(buffer)?;
+                N
+            }
+            A::WriteBuffer {
+                buffer,
+                offset,
+                data,
+            } => {
+                const N: &str = "WriteBuffer";
+                let buffer = de(buffer)?;
+                reg.buffers.get(N, buffer)?;
+                let bytes = stage.get(de(data)?)?;
+                let write = BufferWrite {
+                    buffer,
+                    offset: offset.to_native(),
+                    bytes,
+                };
+                pipe.write_buffer(N, write)?;
+                N
+            }
+            A::CopyBuffer { src, dst, region } => {
+                const N: &str = "CopyBuffer";
+                let (src, dst) = (de(src)?, de(dst)?);
+                reg.buffers.get(N, src)?;
+                reg.buffers.get(N, dst)?;
+                pipe.copy_buffer(src, dst, de(&**region)?)?;
+                N
+            }
+            A::ReadBuffer {
+                buffer,
+                range,
+                reply,
+            } => {
+                const N: &str = "ReadBuffer";
+                let buffer = de(buffer)?;
+                reg.buffers.get(N, buffer)?;
+                let bytes = pipe.read_buffer(buffer, de(&**range)?)?;
+                out.replies.push((de(reply)?, Reply::Bytes(bytes)));
+                N
+            }
+
+            // ---- Textures and renderbuffers ----
+            A::CreateTexture { texture, kind } => {
+                const N: &str = "CreateTexture";
+                let texture = de(texture)?;
+                reg.textures.insert(N, texture, ())?;
+                pipe.create_texture(texture, de(kind)?)?;
+                N
+            }
+            A::DestroyTexture { texture } => {
+                const N: &str = "DestroyTexture";
+                let texture = de(texture)?;
+                reg.textures.remove(N, texture)?;
+                pipe.destroy_texture(texture)?;
+                N
+            }
+            A::DefineTextureImage {
+                texture,
+                level,
+                face,
+                format,
+                width,
+                height,
+                depth,
+                samples,
+                fixed_sample_locations,
+            } => {
+                const N: &str = "DefineTextureImage";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                let image = TextureImage {
+                    at: ImageRef {
+                        level: *level,
+                        face: *face,
+                    },
+                    format: de(format)?,
+                    size: [width.to_native(), height.to_native(), depth.to_native()],
+                    samples: *samples,
+                    fixed_sample_locations: *fixed_sample_locations,
+                };
+                pipe.define_texture_image(texture, image)?;
+                N
+            }
+            A::WriteTexture {
+                texture,
+                level,
+                face,
+                region,
+                layout,
+                data,
+            } => {
+                const N: &str = "WriteTexture";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                let bytes = stage.get(de(data)?)?;
+                let at = ImageRef {
+                    level: *level,
+                    face: *face,
+                };
+                let write = TextureWrite {
+                    at,
+                    region: de(&**region)?,
+                    layout: de(layout)?,
+                    bytes,
+                };
+                pipe.write_texture(texture, write)?;
+                N
+            }
+            A::WriteCompressedTexture {
+                texture,
+                level,
+                face,
+                region,
+                data,
+            } => {
+                const N: &str = "WriteCompressedTexture";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                let bytes = stage.get(de(data)?)?;
+                let at = ImageRef {
+                    level: *level,
+                    face: *face,
+                };
+                let write = BlockWrite {
+                    at,
+                    region: de(&**region)?,
+                    bytes,
+                };
+                pipe.write_compressed_texture(texture, write)?;
+                N
+            }
+            A::WriteTextureFromBuffer {
+                texture,
+                level,
+                face,
+                layout,
+                source,
+            } => {
+                const N: &str = "WriteTextureFromBuffer";
+                let texture = de(texture)?;
+                let source: BufferPixels = de(&**source)?;
+                reg.textures.get(N, texture)?;
+                reg.buffers.get(N, source.buffer)?;
+                let at = ImageRef {
+                    level: *level,
+                    face: *face,
+                };
+                let write = FromBuffer {
+                    at,
+                    layout: de(layout)?,
+                    source,
+                };
+                pipe.write_texture_from_buffer(texture, write)?;
+                N
+            }
+            A::WriteCompressedTextureFromBuffer {
+                texture,
+                level,
+                face,
+                source,
+            } => {
+                const N: &str = "WriteCompressedTextureFromBuffer";
+                let texture = de(texture)?;
+                let source: BufferBlocks = de(&**source)?;
+                reg.textures.get(N, texture)?;
+                reg.buffers.get(N, source.buffer)?;
+                let at = ImageRef {
+                    level: *level,
+                    face: *face,
+                };
+                pipe.write_blocks_from_buffer(texture, at, source)?;
+                N
+            }
+            A::ReadTexture {
+                texture,
+                level,
+                face,
+                layout,
+                read,
+            } => {
+                const N: &str = "ReadTexture";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                let dst = de(&read.dst)?;
+                reg.destination(N, dst)?;
+                let at = ImageRef {
+                    level: *level,
+                    face: *face,
+                };
+                let read = TextureReadback {
+                    at,
+                    layout: de(layout)?,
+                    size: read.size.map(|s| s.to_native()),
+                };
+                let bytes = pipe.read_texture(texture, read)?;
+                deliver(pipe, N, bytes, dst, out)?;
+                N
+            }
+            A::CopyTexture {
+                texture,
+                level,
+                face,
+                region,
+            } => {
+                const N: &str = "CopyTexture";
+                let texture = de(texture)?;
+                let region: TextureCopy = de(&**region)?;
+                reg.textures.get(N, texture)?;
+                reg.framebuffer_ref(N, region.src.framebuffer)?;
+                let at = ImageRef {
+                    level: *level,
+                    face: *face,
+                };
+                pipe.copy_texture(texture, at, region)?;
+                N
+            }
+            A::GenerateMipmap { texture, base, max } => {
+                const N: &str = "GenerateMipmap";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                pipe.generate_mipmap(texture, *base, *max)?;
+                N
+            }
+            A::SetTextureView { texture, view } => {
+                const N: &str = "SetTextureView";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                pipe.set_texture_view(texture, de(view)?)?;
+                N
+            }
+            A::SetTextureBuffer {
+                texture,
+                buffer,
+                format,
+                range,
+            } => {
+                const N: &str = "SetTextureBuffer";
+                let (texture, buffer) = (de(texture)?, de(buffer)?);
+                reg.textures.get(N, texture)?;
+                reg.buffers.check(N, buffer)?;
+                let texels = TexelBuffer {
+                    buffer,
+                    format: de(format)?,
+                    range: de(&**range)?,
+                };
+                pipe.set_texture_buffer(texture, texels)?;
+                N
+            }
+            A::CreateRenderbuffer { renderbuffer } => {
+                const N: &str = "CreateRenderbuffer";
+                let renderbuffer = de(renderbuffer)?;
+                reg.renderbuffers.insert(N, renderbuffer, ())?;
+                pipe.create_renderbuffer(renderbuffer)?;
+                N
+            }
+            A::DefineRenderbuffer {
+                renderbuffer,
+                format,
+                width,
+                height,
+                samples,
+            } => {
+                const N: &str = "DefineRenderbuffer";
+                let renderbuffer = de(renderbuffer)?;
+                reg.renderbuffers.get(N, renderbuffer)?;
+                let storage = RenderbufferStorage {
+                    format: de(format)?,
+                    width: width.to_native(),
+                    height: height.to_native(),
+                    samples: *samples,
+                };
+                pipe.define_renderbuffer(renderbuffer, storage)?;
+                N
+            }
+            A::DestroyRenderbuffer { renderbuffer } => {
+                const N: &str = "DestroyRenderbuffer";
+                let renderbuffer = de(renderbuffer)?;
+                reg.renderbuffers.remove(N, renderbuffer)?;
+                pipe.destroy_renderbuffer(renderbuffer)?;
+                N
+            }
+
+            // ---- Constant state objects ----
+            A::CreateBlendState { cso, state } => {
+                const N: &str = "CreateBlendState";
+                let cso = de(cso)?;
+                reg.blends.insert(N, cso, ())?;
+                pipe.create_blend_state(cso, de(state)?)?;
+                N
+            }
+            A::BindBlendState { cso } => {
+                const N: &str = "BindBlendState";
+                let cso = de(cso)?;
+                reg.blends.get(N, cso)?;
+                reg.bound.blend = Some(cso.raw());
+                pipe.bind_blend_state(self.contexts.current(N)?, cso)?;
+                N
+            }
+            A::DestroyBlendState { cso } => {
+                const N: &str = "DestroyBlendState";
+                let cso = de(cso)?;
+                not_bound(N, reg.bound.blend, cso.raw())?;
+                reg.blends.remove(N, cso)?;
+                pipe.destroy_blend_state(cso)?;
+                N
+            }
+            A::CreateDepthStencilState { cso, state } => {
+                const N: &str = "CreateDepthStencilState";
+                let cso = de(cso)?;
+                reg.depth_stencils.insert(N, cso, ())?;
+                pipe.create_depth_stencil_state(cso, de(state)?)?;
+                N
+            }
+            A::BindDepthStencilState { cso } => {
+                const N: &str = "BindDepthStencilState";
+                let cso = de(cso)?;
+                reg.depth_stencils.get(N, cso)?;
+                reg.bound.depth_stencil = Some(cso.raw());
+                pipe.bind_depth_stencil_state(self.contexts.current(N)?, cso)?;
+                N
+            }
+            A::DestroyDepthStencilState { cso } => {
+                const N: &str = "DestroyDepthStencilState";
+                let cso = de(cso)?;
+                not_bound(N, reg.bound.depth_stencil, cso.raw())?;
+                reg.depth_stencils.remove(N, cso)?;
+                pipe.destroy_depth_stencil_state(cso)?;
+                N
+            }
+            A::CreateRasterState { cso, state } => {
+                const N: &str = "CreateRasterState";
+                let cso = de(cso)?;
+                reg.rasters.insert(N, cso, ())?;
+                pipe.create_raster_state(cso, de(state)?)?;
+                N
+            }
+            A::BindRasterState { cso } => {
+                const N: &str = "BindRasterState";
+                let cso = de(cso)?;
+                reg.rasters.get(N, cso)?;
+                reg.bound.raster = Some(cso.raw());
+                pipe.bind_raster_state(self.contexts.current(N)?, cso)?;
+                N
+            }
+            A::DestroyRasterState { cso } => {
+                const N: &str = "DestroyRasterState";
+                let cso = de(cso)?;
+                not_bound(N, reg.bound.raster, cso.raw())?;
+                reg.rasters.remove(N, cso)?;
+                pipe.destroy_raster_state(cso)?;
+                N
+            }
+            A::CreateSamplerState { cso, state } => {
+                const N: &str = "CreateSamplerState";
+                let cso = de(cso)?;
+                reg.samplers.insert(N, cso, ())?;
+                pipe.create_sampler_state(cso, de(&**state)?)?;
+                N
+            }
+            A::DestroySamplerState { cso } => {
+                const N: &str = "DestroySamplerState";
+                let cso = de(cso)?;
+                reg.samplers.remove(N, cso)?;
+                pipe.destroy_sampler_state(cso)?;
+                N
+            }
+            A::CreateVertexLayout { cso, layout } => {
+                const N: &str = "CreateVertexLayout";
+                let cso = de(cso)?;
+                reg.layouts.insert(N, cso, ())?;
+                pipe.create_vertex_layout(cso, de(&**layout)?)?;
+                N
+            }
+            A::BindVertexLayout { cso } => {
+                const N: &str = "BindVertexLayout";
+                let cso = de(cso)?;
+                reg.layouts.get(N, cso)?;
+                reg.bound.vertex_layout = Some(cso.raw());
+                pipe.bind_vertex_layout(self.contexts.current(N)?, cso)?;
+                N
+            }
+            A::DestroyVertexLayout { cso } => {
+                const N: &str = "DestroyVertexLayout";
+                let cso = de(cso)?;
+                not_bound(N, reg.bound.vertex_layout, cso.raw())?;
+                reg.layouts.remove(N, cso)?;
+                pipe.destroy_vertex_layout(cso)?;
+                N
+            }
+
+            // ---- Programs and resources ----
+            A::CreateProgram { program, desc } => {
+                const N: &str = "CreateProgram";
+                let program = de(program)?;
+                let desc: ProgramDesc = de(&**desc)?;
+                reg.programs.check_create(N, program)?;
+                check_program(N, &desc, stage)?;
+                reg.programs.insert(N, program, ())?;
+                pipe.create_program(program, &desc, stage)?;
+                N
+            }
+            A::BindProgram { program } => {
+                const N: &str = "BindProgram";
+                let program = de(program)?;
+                reg.programs.check(N, program)?;
+                self.set(pipe, N, StateGroup::Program, |d| {
+                    d.program = program;
+                    Ok(())
+                })?
+            }
+            A::DestroyProgram { program } => {
+                const N: &str = "DestroyProgram";
+                let program = de(program)?;
+                reg.programs.remove(N, program)?;
+                pipe.destroy_program(program)?;
+                N
+            }
+            A::SetUniforms { data } => {
+                let bytes = stage.get(de(data)?)?;
+                self.set(pipe, "SetUniforms", StateGroup::Uniforms, |d| {
+                    d.uniforms.clear();
+                    d.uniforms.extend_from_slice(bytes);
+                    Ok(())
+                })?
+            }
+            A::BindUniformBuffer {
+                slot,
+                buffer,
+                offset,
+                size,
+            } => {
+                const N: &str = "BindUniformBuffer";
+                let buffer = de(buffer)?;
+                reg.buffers.check(N, buffer)?;
+                let value = (buffer, offset.to_native(), size.to_native());
+                self.set(pipe, N, StateGroup::UniformBuffers, |d| {
+                    *slot_mut(N, &mut d.uniform_buffers, *slot)? = value;
+                    Ok(())
+                })?
+            }
+            A::BindTexture {
+                slot,
+                texture,
+                sampler,
+            } => {
+                const N: &str = "BindTexture";
+                let (texture, sampler) = (de(texture)?, de(sampler)?);
+                reg.textures.check(N, texture)?;
+                reg.samplers.check(N, sampler)?;
+                self.set(pipe, N, StateGroup::Textures, |d| {
+                    *slot_mut(N, &mut d.textures, *slot)? = (texture, sampler);
+                    Ok(())
+                })?
+            }
+
+            // ---- Vertex input ----
+            A::SetVertexBuffer {
+                slot,
+                buffer,
+                offset,
+            } => {
+                const N: &str = "SetVertexBuffer";
+                let buffer = de(buffer)?;
+                reg.buffers.check(N, buffer)?;
+                let value = (buffer, offset.to_native());
+                self.set(pipe, N, StateGroup::VertexBuffers, |d| {
+                    *slot_mut(N, &mut d.vertex_buffers, *slot)? = value;
+                    Ok(())
+                })?
+            }
+            A::SetIndexBuffer { buffer } => {
+                const N: &str = "SetIndexBuffer";
+                let buffer = de(buffer)?;
+                reg.buffers.check(N, buffer)?;
+                self.set(pipe, N, StateGroup::IndexBuffer, |d| {
+                    d.index_buffer = buffer;
+                    Ok(())
+                })?
+            }
+            A::SetGenericAttrib { index, value } => {
+                const N: &str = "SetGenericAttrib";
+                let value = value.map(|v| v.to_native());
+                self.set(pipe, N, StateGroup::GenericAttribs, |d| {
+                    *slot_mut(N, &mut d.generic, *index)? = value;
+                    Ok(())
+                })?
+            }
+            A::SetPrimitiveRestart { enabled, index } => {
+                let value = (*enabled, index.to_native());
+                self.set(
+                    pipe,
+                    "SetPrimitiveRestart",
+                    StateGroup::PrimitiveRestart,
+                    |d| {
+                        d.primitive_restart = value;
+                        Ok(())
+                    },
+                )?
+            }
+
+            // ---- Dynamic state ----
+            A::SetViewport { rect, near, far } => {
+                let value = (de(rect)?, near.to_native(), far.to_native());
+                self.set(pipe, "SetViewport", StateGroup::Viewport, |d| {
+                    d.viewport = value;
+                    Ok(())
+                })?
+            }
+            A::SetScissor { rect } => {
+                let rect = de(rect)?;
+                self.set(pipe, "SetScissor", StateGroup::Scissor, |d| {
+                    d.scissor = rect;
+                    Ok(())
+                })?
+            }
+            A::SetBlendColor { color } => {
+                let color = color.map(|c| c.to_native());
+                self.set(pipe, "SetBlendColor", StateGroup::BlendColor, |d| {
+                    d.blend_color = color;
+                    Ok(())
+                })?
+            }
+            A::SetStencilRef { front, back } => {
+                let value = (*front, *back);
+                self.set(pipe, "SetStencilRef", StateGroup::StencilRef, |d| {
+                    d.stencil_ref = value;
+                    Ok(())
+                })?
+            }
+            A::SetDepthBias { factor, units } => {
+                let value = (factor.to_native(), units.to_native());
+                self.set(pipe, "SetDepthBias", StateGroup::DepthBias, |d| {
+                    d.depth_bias = value;
+                    Ok(())
+                })?
+            }
+            A::SetLineWidth { width } => {
+                let width = width.to_native();
+                self.set(pipe, "SetLineWidth", StateGroup::LineWidth, |d| {
+                    d.line_width = width;
+                    Ok(())
+                })?
+            }
+            A::SetPointSize { size } => {
+                let size = size.to_native();
+                self.set(pipe, "SetPointSize", StateGroup::PointSize, |d| {
+                    d.point_size = size;
+                    Ok(())
+                })?
+            }
+            A::SetSampleMask {
+                coverage,
+                invert,
+                mask,
+            } => {
+                let value = (de(coverage)?, *invert, de(mask)?);
+                self.set(pipe, "SetSampleMask", StateGroup::SampleMask, |d| {
+                    d.sample_mask = value;
+                    Ok(())
+                })?
+            }
+
+            // ---- Verbs ----
+            A::Draw {
+                topology,
+                first,
+                count,
+                instances,
+            } => {
+                const N: &str = "Draw";
+                let draw = DrawArgs {
+                    topology: de(topology)?,
+                    first: first.to_native(),
+                    count: count.to_native(),
+                    instances: instances.to_native(),
+                };
+                pipe.draw(self.contexts.current(N)?, draw)?;
+                N
+            }
+            A::DrawIndexed {
+                topology,
+                index_type,
+                offset,
+                count,
+                instances,
+                base_vertex,
+            } => {
+                const N: &str = "DrawIndexed";
+                let draw = DrawIndexedArgs {
+                    topology: de(topology)?,
+                    index_type: de(index_type)?,
+                    offset: offset.to_native(),
+                    count: count.to_native(),
+                    instances: instances.to_native(),
+                    base_vertex: base_vertex.to_native(),
+                };
+                pipe.draw_indexed(self.contexts.current(N)?, draw)?;
+                N
+            }
+            A::Clear {
+                mask,
+                color,
+                depth,
+                stencil,
+            } => {
+                const N: &str = "Clear";
+                let clear = ClearArgs {
+                    mask: mask.to_native(),
+                    color: color.map(|c| c.to_native()),
+                    depth: depth.to_native(),
+                    stencil: *stencil,
+                };
+                pipe.clear(self.contexts.current(N)?, clear)?;
+                N
+            }
+            A::ClearBuffer { draw_buffer, value } => {
+                const N: &str = "ClearBuffer";
+                let value = de(value)?;
+                pipe.clear_buffer(self.contexts.current(N)?, *draw_buffer, value)?;
+                N
+            }
+            A::Blit {
+                src,
+                regions,
+                mask,
+                linear,
+            } => {
+                const N: &str = "Blit";
+                let src: ReadSource = de(src)?;
+                reg.framebuffer_ref(N, src.framebuffer)?;
+                let blit = BlitArgs {
+                    src,
+                    regions: de(&**regions)?,
+                    mask: *mask,
+                    linear: *linear,
+                };
+                pipe.blit(self.contexts.current(N)?, blit)?;
+                N
+            }
+            A::ReadPixels {
+                src,
+                layout,
+                region,
+            } => {
+                const N: &str = "ReadPixels";
+                let src: ReadSource = de(src)?;
+                reg.framebuffer_ref(N, src.framebuffer)?;
+                let rect: Rect = de(&region.rect)?;
+                let dst = de(&region.dst)?;
+                reg.destination(N, dst)?;
+                let bytes = pipe.read_pixels(src, rect, de(layout)?)?;
+                deliver(pipe, N, bytes, dst, out)?;
+                N
+            }
+            A::Flush => {
+                pipe.flush()?;
+                "Flush"
+            }
+            A::Finish { reply } => {
+                pipe.finish()?;
+                out.replies.push((de(reply)?, Reply::Done));
+                "Finish"
+            }
+            A::Present { surface } => {
+                const N: &str = "Present";
+                let surface = de(surface)?;
+                reg.surfaces.get(N, surface)?;
+                pipe.present(surface)?;
+                N
+            }
+
+            // ---- Queries and fences ----
+            A::CreateQuery { query, kind } => {
+                const N: &str = "CreateQuery";
+                let query = de(query)?;
+                reg.queries.insert(N, query, ())?;
+                pipe.create_query(query, de(kind)?)?;
+                N
+            }
+            A::BeginQuery { query } => {
+                const N: &str = "BeginQuery";
+                let query = de(query)?;
+                reg.queries.get(N, query)?;
+                pipe.begin_query(query)?;
+                N
+            }
+            A::EndQuery { query } => {
+                const N: &str = "EndQuery";
+                let query = de(query)?;
+                reg.queries.get(N, query)?;
+                pipe.end_query(query)?;
+                N
+            }
+            A::QueryTimestamp { query } => {
+                const N: &str = "QueryTimestamp";
+                let query = de(query)?;
+                reg.queries.get(N, query)?;
+                pipe.query_timestamp(query)?;
+                N
+            }
+            A::QueryResult { query, reply } => {
+                const N: &str = "QueryResult";
+                let query = de(query)?;
+                reg.queries.get(N, query)?;
+                let value = pipe.query_result(query)?;
+                out.replies.push((de(reply)?, Reply::Query(value)));
+                N
+            }
+            A::DestroyQuery { query } => {
+                const N: &str = "DestroyQuery";
+                let query = de(query)?;
+                reg.queries.remove(N, query)?;
+                pipe.destroy_query(query)?;
+                N
+            }
+            A::InsertFence { fence } => {
+                const N: &str = "InsertFence";
+                let fence = de(fence)?;
+                reg.fences.insert(N, fence, ())?;
+                pipe.insert_fence(fence)?;
+                N
+            }
+            A::WaitFence {
+                fence,
+                timeout_ns,
+                reply,
+            } => {
+                const N: &str = "WaitFence";
+                let fence = de(fence)?;
+                reg.fences.get(N, fence)?;
+                let signalled = pipe.wait_fence(fence, timeout_ns.to_native())?;
+                out.replies.push((de(reply)?, Reply::Fence(signalled)));
+                N
+            }
+            A::DestroyFence { fence } => {
+                const N: &str = "DestroyFence";
+                let fence = de(fence)?;
+                reg.fences.remove(N, fence)?;
+                pipe.destroy_fence(fence)?;
+                N
+            }
+        };
+        Ok(name)
+    }
+}
+
+/// Puts read-back bytes where the record asked: a reply, or a pack buffer range.
+fn deliver<P: Pipe>(
+    pipe: &mut P,
+    n: &'static str,
+    bytes: Vec<u8>,
+    dst: PixelDestination,
+    out: &mut Outbox,
+) -> Result<(), SessionError> {
+    match dst {
+        PixelDestination::Reply(reply) => out.replies.push((reply, Reply::Bytes(bytes))),
+        PixelDestination::Buffer { buffer, offset } => {
+            let write = BufferWrite {
+                buffer,
+                offset,
+                bytes: &bytes,
+            };
+            pipe.write_buffer(n, write)?;
+        }
+    }
+    Ok(())
+}
