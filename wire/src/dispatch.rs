@@ -30,11 +30,20 @@
 //! A new record touches three places, and the compiler finds the rest:
 //! 1. the record itself, in [`crate::record::Record`] (the wire fingerprint changes with it);
 //! 2. its emitter in the frontend (`systems` or `engine`), at the verb or setter that needs it;
-//! 3. one method of [`Pipe`] per backend (null, GLES, Vulkan), added to the trait with its
-//!    arm in [`Dispatcher::apply`] below: the arm checks the record's spans and handles and
-//!    calls the method. A state record instead gets a field in [`DesiredState`] and a
-//!    [`StateGroup`]; every backend's `state_changed` matches on the groups exhaustively, so
-//!    each of them fails to build until it says what the new group means to it.
+//! 3. one method per backend (null, GLES, Vulkan): add it to the domain trait it belongs to
+//!    ([`BufferPipe`], [`TexturePipe`], [`FramebufferPipe`], [`CsoPipe`], [`ProgramPipe`],
+//!    [`DrawPipe`], [`QueryPipe`], or a new one that [`Pipe`] then requires) with its arm in
+//!    `Dispatcher::apply_record` below: the arm checks the record's spans and handles and
+//!    calls the method, and every backend fails to build until it implements it. A state
+//!    record instead gets a field in [`DesiredState`] and a [`StateGroup`]; every backend's
+//!    `state_changed` matches on the groups exhaustively, so each of them fails to build
+//!    until it says what the new group means to it.
+//!
+//! Example: a `SetPatchVertices { count }` record for tessellation would get a
+//! `patch_vertices` field in [`DesiredState`], a `StateGroup::PatchVertices`, an arm here
+//! storing the count, and a line in each backend's `state_changed`; a `DispatchCompute`
+//! verb would get `fn dispatch_compute(&mut self, ctx: &mut Self::Context, groups: [u32; 3])
+//! -> R` in a new `ComputePipe` trait, an arm here, and one implementation per backend.
 
 use rkyv::Deserialize;
 use rkyv::rancor::{Failure, Strategy};
@@ -71,7 +80,7 @@ where
         .map_err(|_| SessionError::Decode("a record field did not decode".to_owned()))
 }
 
-/// A group of a context's state that a record changed, for [`Pipe::state_changed`]. The
+/// A group of a context's state that a record changed, for [`ContextPipe::state_changed`]. The
 /// new values are already in the context's [`DesiredState`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StateGroup {

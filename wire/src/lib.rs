@@ -4,10 +4,12 @@
 //!
 //! - **handles** ([`handle`]): `{slot, generation}` names of objects, minted by the client;
 //! - **records** ([`record`]): the gallium-shaped pipe records, and the state structs they
-//!   carry ([`state`], [`format`]);
+//!   carry ([`state`], [`format`](mod@format));
 //! - **batches** ([`batch`]): records archived once per batch with rkyv, next to a separate
 //!   stage area for bulk bytes;
-//! - the [`Backend`] trait that consumes batches, and the [`null`] backend;
+//! - the [`Backend`] trait that consumes batches; the [`dispatch`]er that walks a batch once
+//!   for every backend (decoding, span, handle and context checks) and calls the per-domain
+//!   `Pipe` traits backends implement; the [`null`] backend;
 //! - what backends share beyond the records: the per-kind object tables with their handle
 //!   and range rules ([`table`]), a texture's images by level and face ([`images`]), the
 //!   session's contexts and the state records set in each ([`context`]), client pixel sizes
@@ -21,7 +23,7 @@
 //!   server links this crate and a backend only. A test checks it from `cargo metadata`.
 //! - Records never carry pointers, addresses, file descriptors or GL names.
 //! - Bytes that arrive are validated before use (rkyv with bytecheck, then every span against
-//!   the stage, every handle against the backend's tables). A violation ends the session with a
+//!   the stage, every handle against the dispatcher's registry). A violation ends the session with a
 //!   [`SessionError`]; it never panics and never disturbs another session.
 //! - Every transport carries byte-identical batches for the same calls.
 //!
