@@ -75,7 +75,14 @@ impl Context {
             return self.error(INVALID_VALUE);
         }
         let mut sh = self.group.lock();
-        sh.names.buffers.generate(&mut buffers[..n as usize]);
+        if sh
+            .names
+            .buffers
+            .generate(&mut buffers[..n as usize])
+            .is_err()
+        {
+            self.local.set_error(OUT_OF_MEMORY);
+        }
     }
 
     /// Generates one buffer name.

@@ -412,6 +412,21 @@ impl Context {
         self.group.lock().dev.counters
     }
 
+    /// Live names and footprint of the share group's texture name table: tests check that
+    /// its memory follows the live textures, not every name ever generated.
+    #[doc(hidden)]
+    pub fn texture_name_stats(&self) -> tessera_components::names::NameTableStats {
+        self.group.lock().names.textures.stats()
+    }
+
+    /// Moves the share group's next texture name up to `next`, never down (see
+    /// [`NameTable::advance_to`]): tests reach the top of the 32-bit name space with it. It
+    /// cannot make a name collide with a live one.
+    #[doc(hidden)]
+    pub fn advance_texture_names(&mut self, next: GLuint) {
+        self.group.lock().names.textures.advance_to(next);
+    }
+
     /// CSO cache statistics of the share group.
     pub fn cso_stats(&self) -> tessera_systems::cso::CsoStats {
         self.group.lock().dev.csos.stats()

@@ -118,7 +118,11 @@ impl Context {
                 uniforms_generation: 0,
             })
             .id();
-        let name = sh.names.shader_programs.create(e);
+        let Ok(name) = sh.names.shader_programs.create(e) else {
+            sh.world.despawn(e);
+            self.local.set_error(OUT_OF_MEMORY);
+            return 0;
+        };
         sh.world.entity_mut(e).insert(Life::named(name));
         name
     }

@@ -60,7 +60,9 @@ impl Context {
         if n < 0 {
             return self.error(INVALID_VALUE);
         }
-        self.local.queries.generate(&mut ids[..n as usize]);
+        if self.local.queries.generate(&mut ids[..n as usize]).is_err() {
+            self.error(OUT_OF_MEMORY);
+        }
     }
 
     /// Generates one query name.

@@ -51,7 +51,14 @@ impl Context {
         }
         let n = (n as usize).min(renderbuffers.len());
         let mut sh = self.group.lock();
-        sh.names.renderbuffers.generate(&mut renderbuffers[..n]);
+        if sh
+            .names
+            .renderbuffers
+            .generate(&mut renderbuffers[..n])
+            .is_err()
+        {
+            self.local.set_error(OUT_OF_MEMORY);
+        }
     }
 
     /// Generates one renderbuffer name.

@@ -30,7 +30,9 @@ impl Context {
         }
         let n = (n as usize).min(samplers.len());
         let mut sh = self.group.lock();
-        sh.names.samplers.generate(&mut samplers[..n]);
+        if sh.names.samplers.generate(&mut samplers[..n]).is_err() {
+            return self.local.set_error(OUT_OF_MEMORY);
+        }
         for &name in &samplers[..n] {
             let e = sh.world.spawn((Life::named(name), Sampler::new())).id();
             sh.names.samplers.bind_object(name, e);

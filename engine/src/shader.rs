@@ -128,7 +128,11 @@ impl Context {
                 delete_pending: false,
             })
             .id();
-        let name = sh.names.shader_programs.create(e);
+        let Ok(name) = sh.names.shader_programs.create(e) else {
+            sh.world.despawn(e);
+            self.local.set_error(OUT_OF_MEMORY);
+            return 0;
+        };
         sh.world.entity_mut(e).insert(Life::named(name));
         name
     }

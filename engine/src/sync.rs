@@ -40,10 +40,13 @@ impl Context {
             return 0;
         }
         let mut sh = self.group.lock_for(self.local.id);
+        let mut name = [0];
+        if sh.names.syncs.generate(&mut name).is_err() {
+            self.local.set_error(OUT_OF_MEMORY);
+            return 0;
+        }
         let fence: FenceHandle = sh.dev.alloc.mint();
         sh.dev.push(Record::InsertFence { fence });
-        let mut name = [0];
-        sh.names.syncs.generate(&mut name);
         let e = sh
             .world
             .spawn((

@@ -66,7 +66,14 @@ impl Context {
         if n < 0 {
             return self.error(INVALID_VALUE);
         }
-        self.local.vertex_arrays.generate(&mut arrays[..n as usize]);
+        if self
+            .local
+            .vertex_arrays
+            .generate(&mut arrays[..n as usize])
+            .is_err()
+        {
+            self.error(OUT_OF_MEMORY);
+        }
     }
 
     /// Generates one vertex array name.

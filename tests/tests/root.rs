@@ -8,6 +8,7 @@ mod dropin;
 mod faults;
 mod framebuffer;
 mod handles;
+mod names;
 mod piglit;
 mod profiling;
 mod program;

@@ -294,7 +294,14 @@ impl Context {
             return self.error(INVALID_VALUE);
         }
         let n = (n as usize).min(framebuffers.len());
-        self.local.framebuffers.generate(&mut framebuffers[..n]);
+        if self
+            .local
+            .framebuffers
+            .generate(&mut framebuffers[..n])
+            .is_err()
+        {
+            self.error(OUT_OF_MEMORY);
+        }
     }
 
     /// Generates one framebuffer name.

@@ -207,7 +207,9 @@ impl Context {
         }
         let n = (n as usize).min(textures.len());
         let mut sh = self.group.lock();
-        sh.names.textures.generate(&mut textures[..n]);
+        if sh.names.textures.generate(&mut textures[..n]).is_err() {
+            self.local.set_error(OUT_OF_MEMORY);
+        }
     }
 
     /// Generates one texture name.
