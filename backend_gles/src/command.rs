@@ -27,7 +27,8 @@ use tessera_wire::state::{
 
 use crate::conv;
 use crate::device::{GlesPipe, Missing};
-use crate::shadow::{AttribClass, Cap, StencilNative};
+use crate::program::VertexInputs;
+use crate::shadow::{AttribClass, Cap, NativeState, StencilNative};
 
 /// Dirty groups of a context (and of `GlesPipe::disturbed`).
 pub(crate) mod dirty {
@@ -69,12 +70,21 @@ pub(crate) struct GlesContext {
     pub layout: VertexLayout,
     /// Whether `layout` has `GL_BGRA` attributes (`vertex.rs`).
     pub bgra: bool,
+    /// Bit `i`: `layout` enables attribute `i` (it has components).
+    pub layout_attribs: u16,
     /// The context's native vertex array object.
     pub vao: glow::VertexArray,
     vao_attribs: [VaoAttrib; MAX_VERTEX_ATTRIBS],
+    /// Bit `i`: `vao_attribs[i].enabled`.
+    vao_enabled: u16,
     vao_index: Option<RawHandle>,
     /// The device epoch this context's framebuffer attachments were checked at.
     seen_epoch: u64,
+    /// `GlesPipe::validity` when a draw's reconcile last left every group clean with a
+    /// framebuffer and a usable program bound (and no `GL_BGRA` attribute to re-check); 0
+    /// when it did not. While it matches and nothing is dirty, a draw has nothing to
+    /// reconcile ([`GlesPipe::prepare`]).
+    ready_at: u64,
 }
 
 impl GlesContext {
@@ -89,10 +99,13 @@ impl GlesContext {
             uniform_upload: None,
             layout: VertexLayout::default(),
             bgra: false,
+            layout_attribs: 0,
             vao,
             vao_attribs: [VaoAttrib::default(); MAX_VERTEX_ATTRIBS],
+            vao_enabled: 0,
             vao_index: None,
             seen_epoch: 0,
+            ready_at: 0,
         }
     }
 
@@ -129,53 +142,58 @@ impl UniformRing {
             epoch: 0,
             scratch: Vec::new(),
         };
-        ring.orphan(dev, RING_INITIAL);
+        ring.orphan(&mut dev.shadow, &dev.gl, RING_INITIAL);
         Ok(ring)
     }
 
-    fn orphan(&mut self, dev: &mut GlesPipe, size: u32) {
-        dev.shadow
-            .bind_buffer(&dev.gl, glow::COPY_WRITE_BUFFER, Some(self.buffer));
+    #[cold]
+    fn orphan(&mut self, shadow: &mut NativeState, gl: &glow::Context, size: u32) {
+        shadow.bind_buffer(gl, glow::COPY_WRITE_BUFFER, Some(self.buffer));
         // SAFETY: context current; the ring is bound to COPY_WRITE_BUFFER; a size that fits
         // GLsizeiptr, no data.
-        unsafe {
-            dev.gl
-                .buffer_data_size(glow::COPY_WRITE_BUFFER, size as i32, glow::STREAM_DRAW)
-        };
+        unsafe { gl.buffer_data_size(glow::COPY_WRITE_BUFFER, size as i32, glow::STREAM_DRAW) };
         self.size = size;
         self.head = 0;
         self.epoch += 1;
     }
 
     /// Writes `data`, zero-padded or cut to `size` bytes; returns the offset.
-    fn push(&mut self, dev: &mut GlesPipe, data: &[u8], size: u32) -> i32 {
-        let align = dev.limits.uniform_align;
+    fn push(
+        &mut self,
+        shadow: &mut NativeState,
+        gl: &glow::Context,
+        align: u32,
+        data: &[u8],
+        size: u32,
+    ) -> i32 {
         if size > self.size / 4 {
             let grown = (size * 4).next_power_of_two().max(RING_INITIAL);
-            self.orphan(dev, grown);
+            self.orphan(shadow, gl, grown);
         } else if self.head + size > self.size {
             let current = self.size;
-            self.orphan(dev, current);
+            self.orphan(shadow, gl, current);
         }
         let offset = self.head;
-        self.scratch.clear();
-        self.scratch
-            .extend_from_slice(&data[..data.len().min(size as usize)]);
-        self.scratch.resize(size as usize, 0);
-        dev.shadow
-            .bind_buffer(&dev.gl, glow::COPY_WRITE_BUFFER, Some(self.buffer));
+        let bytes = match data.get(..size as usize) {
+            Some(bytes) => bytes,
+            None => {
+                self.scratch.clear();
+                self.scratch.extend_from_slice(data);
+                self.scratch.resize(size as usize, 0);
+                &self.scratch
+            }
+        };
+        shadow.bind_buffer(gl, glow::COPY_WRITE_BUFFER, Some(self.buffer));
         // SAFETY: context current; the ring is bound to COPY_WRITE_BUFFER; offset + size <=
         // the ring's size (ensured above).
-        unsafe {
-            dev.gl
-                .buffer_sub_data_u8_slice(glow::COPY_WRITE_BUFFER, offset as i32, &self.scratch)
-        };
+        unsafe { gl.buffer_sub_data_u8_slice(glow::COPY_WRITE_BUFFER, offset as i32, bytes) };
         self.head = (offset + size).next_multiple_of(align);
         offset as i32
     }
 }
 
 /// Counts (or offsets) as GL's `GLsizei`/`GLint`; `BadValue` beyond 31 bits.
+#[inline]
 fn gl_counts<T: Copy, const N: usize>(
     record: &'static str,
     values: [T; N],
@@ -185,28 +203,64 @@ where
 {
     let mut out = [0; N];
     for (o, v) in out.iter_mut().zip(values) {
-        *o = i32::try_from(v).map_err(|_| bad_value(record, "counts beyond 31 bits"))?;
+        match i32::try_from(v) {
+            Ok(v) => *o = v,
+            Err(_) => return Err(counts_too_large(record)),
+        }
     }
     Ok(out)
 }
 
-impl GlesPipe {
-    /// The native ring, made on first use.
-    fn ring(&mut self) -> Result<UniformRing, SessionError> {
-        match self.ring.take() {
-            Some(r) => Ok(r),
-            None => UniformRing::new(self),
-        }
-    }
+#[cold]
+#[inline(never)]
+fn counts_too_large(record: &'static str) -> SessionError {
+    bad_value(record, "counts beyond 31 bits")
+}
 
+/// What a reconcile takes from the bound program (copied out of its table entry).
+#[derive(Clone, Copy)]
+struct Bound {
+    handle: ProgramHandle,
+    native: glow::Program,
+    block_size: u32,
+    samplers: usize,
+    blocks: usize,
+    inputs: VertexInputs,
+    lod_bias: Option<glow::UniformLocation>,
+}
+
+impl GlesPipe {
     /// Reconciles the groups of `mask` that are dirty. `false`: the verb has nothing to do
     /// (no framebuffer, or no usable program for a draw).
+    ///
+    /// The common case is inline: nothing of `mask` is dirty, and the context's last draw
+    /// found a framebuffer and a usable program that nothing has invalidated since
+    /// (`ready_at`), so there is nothing to call. Everything else is [`Self::reconcile`].
+    #[inline]
     fn prepare(
         &mut self,
         record: &'static str,
         ctx: &mut GlesContext,
         mask: u32,
     ) -> Result<bool, SessionError> {
+        if (ctx.dirty | self.disturbed) & mask == 0
+            && ctx.ready_at == self.validity
+            && ctx.seen_epoch == self.epoch
+        {
+            return Ok(true);
+        }
+        self.reconcile(record, ctx, mask)
+    }
+
+    /// [`Self::prepare`] when something may need native calls.
+    #[inline(never)]
+    fn reconcile(
+        &mut self,
+        record: &'static str,
+        ctx: &mut GlesContext,
+        mask: u32,
+    ) -> Result<bool, SessionError> {
+        ctx.ready_at = 0;
         if ctx.seen_epoch != self.epoch {
             ctx.seen_epoch = self.epoch;
             ctx.dirty |= dirty::FRAMEBUFFER | dirty::TEXTURES;
@@ -249,46 +303,53 @@ impl GlesPipe {
         if mask & dirty::PROGRAM == 0 {
             return Ok(true);
         }
-        let Some(handle) = ctx.desired.program else {
+        let Some(program) = self.bound_program(record, ctx) else {
             return Ok(false);
         };
-        // A dangling program binding (destroyed since) draws nothing, as no program does.
-        let Ok(program) = self.programs.get(record, handle) else {
-            return Ok(false);
-        };
-        let Some(native) = program.native else {
-            return Ok(false);
-        };
-        let (block_size, samplers, blocks, attribs) = (
-            program.default_block_size,
-            program.sampler_targets.len(),
-            program.uniform_blocks.len(),
-            program.attribs,
-        );
         if todo & dirty::PROGRAM != 0 {
-            self.shadow.use_program(&self.gl, Some(native));
+            self.shadow.use_program(&self.gl, Some(program.native));
         }
         if todo & (dirty::PROGRAM | dirty::UNIFORMS) != 0
             || ctx
                 .uniform_upload
                 .is_some_and(|u| self.ring.as_ref().is_some_and(|r| r.epoch != u.0))
         {
-            self.apply_uniforms(ctx, block_size)?;
+            self.apply_uniforms(ctx, program.block_size)?;
         }
         if todo & (dirty::PROGRAM | dirty::TEXTURES) != 0 {
-            self.apply_textures(record, ctx, handle, samplers)?;
+            self.apply_textures(record, ctx, &program)?;
         }
         if todo & (dirty::PROGRAM | dirty::UNIFORM_BUFFERS) != 0 {
-            self.apply_uniform_buffers(record, ctx, blocks)?;
+            self.apply_uniform_buffers(record, ctx, program.blocks)?;
         }
         // BGRA attributes read copies that a buffer write makes stale without any record
         // of the context's: their check runs at every draw.
         if todo & (dirty::PROGRAM | dirty::VERTEX) != 0 || ctx.bgra {
-            self.apply_vertex(record, ctx, &attribs)?;
+            self.apply_vertex(record, ctx, &program.inputs)?;
         }
         ctx.dirty &= !todo;
         self.disturbed &= !todo;
+        if mask == dirty::ALL && !ctx.bgra {
+            ctx.ready_at = self.validity;
+        }
         Ok(true)
+    }
+
+    /// The bound program's values, if it can draw: `None` for no program, a dangling
+    /// binding (destroyed since: it draws nothing, as no program does) or a program the
+    /// driver refused.
+    fn bound_program(&self, record: &'static str, ctx: &GlesContext) -> Option<Bound> {
+        let handle = ctx.desired.program?;
+        let program = self.programs.get(record, handle).ok()?;
+        Some(Bound {
+            handle,
+            native: program.native?,
+            block_size: program.default_block_size,
+            samplers: program.sampler_targets.len(),
+            blocks: program.uniform_blocks.len(),
+            inputs: program.inputs,
+            lod_bias: program.lod_bias,
+        })
     }
 
     fn apply_blend(&mut self, ctx: &GlesContext) {
@@ -456,19 +517,35 @@ impl GlesPipe {
         if size == 0 {
             return Ok(());
         }
-        let mut ring = self.ring()?;
+        if self.ring.is_none() {
+            self.ring = Some(UniformRing::new(self)?);
+        }
+        let Some(ring) = self.ring.as_mut() else {
+            crate::device::backend_bug("the uniform ring was just made")
+        };
         let upload = match ctx.uniform_upload {
             Some((epoch, offset, len)) if epoch == ring.epoch && len == size as i32 => {
                 (offset, len)
             }
             _ => {
-                let offset = ring.push(self, &ctx.desired.uniforms, size);
+                let epoch = ring.epoch;
+                let align = self.limits.uniform_align;
+                let offset = ring.push(
+                    &mut self.shadow,
+                    &self.gl,
+                    align,
+                    &ctx.desired.uniforms,
+                    size,
+                );
+                if ring.epoch != epoch {
+                    // Other contexts' uploads are gone with the old storage.
+                    self.validity += 1;
+                }
                 ctx.uniform_upload = Some((ring.epoch, offset, size as i32));
                 (offset, size as i32)
             }
         };
         let buffer = ring.buffer;
-        self.ring = Some(ring);
         self.shadow
             .bind_uniform_range(&self.gl, 0, Some((buffer, upload.0, upload.1)));
         Ok(())
@@ -478,27 +555,32 @@ impl GlesPipe {
         &mut self,
         record: &'static str,
         ctx: &GlesContext,
-        program: ProgramHandle,
-        count: usize,
+        program: &Bound,
     ) -> Result<(), SessionError> {
+        let count = program.samplers;
         let units = self.limits.texture_units.min(MAX_TEXTURE_UNITS);
         if count > units {
             self.report(Missing::TextureUnits, "the program has more samplers than native texture units: the extra ones read nothing");
         }
         for s in 0..count.min(units) {
-            let target = self.programs.get(record, program)?.sampler_targets[s];
             let (texture, sampler) = ctx.desired.textures[s];
             // Bindings left dangling by a destroy read as unbound.
             let live = texture.and_then(|h| self.textures.get(record, h).ok());
             let (tex_target, name) = match live {
                 Some(t) => (t.target, Some(t.name)),
-                None => (target, self.placeholder(target)),
+                None => {
+                    let target = self.programs.get(record, program.handle)?.sampler_targets[s];
+                    (target, self.placeholder(target))
+                }
             };
             self.shadow.bind_texture(&self.gl, s, tex_target, name);
             let sampler = sampler.and_then(|h| self.samplers.get(record, h).ok().map(|s| s.name));
             self.shadow.bind_sampler(&self.gl, s, sampler);
         }
-        self.apply_lod_biases(record, ctx, program, count)
+        if let Some(location) = program.lod_bias {
+            self.apply_lod_biases(record, ctx, (location, program.native), count);
+        }
+        Ok(())
     }
 
     fn apply_uniform_buffers(
@@ -527,85 +609,24 @@ impl GlesPipe {
         Ok(())
     }
 
+    /// Reconciles the context's VAO and the generic attribute values with its vertex
+    /// layout, buffers and generic values, for a program that reads `inputs`. Only the
+    /// attributes that can matter are visited: those the layout enables, those enabled
+    /// natively (to disable them) and those the program reads (their generic values).
+    /// The others hold nothing natively and are read by nothing.
     fn apply_vertex(
         &mut self,
         record: &'static str,
         ctx: &mut GlesContext,
-        classes: &[AttribClass; MAX_VERTEX_ATTRIBS],
+        inputs: &VertexInputs,
     ) -> Result<(), SessionError> {
         self.shadow.bind_vao(&self.gl, Some(ctx.vao));
-        let count = MAX_VERTEX_ATTRIBS.min(self.limits.vertex_attribs);
-        for (i, &class) in classes.iter().enumerate().take(count) {
-            let a = ctx.layout.attribs[i];
-            let (buffer, offset) = ctx.desired.vertex_buffers[i];
-            let mut native = ctx.vao_attribs[i];
-            // A dangling buffer binding reads as no array (the generic value).
-            let live = buffer.and_then(|h| self.buffers.get(record, h).ok().map(|b| (h, b.name)));
-            let enabled = a.format.components > 0 && live.is_some();
-            let ty = conv::map_attrib_type(a.format.ty);
-            if enabled && ty.is_none() {
-                self.report(Missing::AttribType, "GLES has no double or 10F_11F_11F vertex attributes: such arrays read the generic value");
-            }
-            if let (true, Some((h, name)), Some(ty)) = (enabled, live, ty) {
-                // GLES has no BGRA attributes: they read a converted copy (vertex.rs), which
-                // is checked at every draw. The copy's name is stable, so the pointer key
-                // (with its `bgra` format) still says what the VAO has.
-                let name = if a.format.bgra {
-                    self.bgra_buffer(record, i, h, offset, a.stride, a.format)?
-                } else {
-                    name
-                };
-                let pointer = Some((h.raw(), offset, a.format, a.stride));
-                if native.pointer != pointer {
-                    let (Ok(offset32), Ok(stride)) =
-                        (i32::try_from(offset), i32::try_from(a.stride))
-                    else {
-                        return Err(bad_value(record, "vertex offset or stride beyond 31 bits"));
-                    };
-                    self.shadow
-                        .bind_buffer(&self.gl, glow::ARRAY_BUFFER, Some(name));
-                    let size = i32::from(a.format.components.min(4));
-                    // SAFETY: context current; the context's VAO is bound; `name` is a live
-                    // buffer bound to ARRAY_BUFFER; type from conv::map_attrib_type, 1..=4
-                    // components; the offset is a byte offset into the buffer (no client
-                    // pointer: a buffer is bound).
-                    unsafe {
-                        if a.format.integer {
-                            self.gl
-                                .vertex_attrib_pointer_i32(i as u32, size, ty, stride, offset32);
-                        } else {
-                            self.gl.vertex_attrib_pointer_f32(
-                                i as u32,
-                                size,
-                                ty,
-                                a.format.normalized,
-                                stride,
-                                offset32,
-                            );
-                        }
-                    }
-                    native.pointer = pointer;
-                }
-                if !native.enabled {
-                    // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
-                    unsafe { self.gl.enable_vertex_attrib_array(i as u32) };
-                    native.enabled = true;
-                }
-                if native.divisor != a.divisor {
-                    // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
-                    unsafe { self.gl.vertex_attrib_divisor(i as u32, a.divisor) };
-                    native.divisor = a.divisor;
-                }
-            } else {
-                if native.enabled {
-                    // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
-                    unsafe { self.gl.disable_vertex_attrib_array(i as u32) };
-                    native.enabled = false;
-                }
-                self.shadow
-                    .generic_attrib(&self.gl, i, class, ctx.desired.generic[i]);
-            }
-            ctx.vao_attribs[i] = native;
+        let mut visit =
+            (ctx.layout_attribs | ctx.vao_enabled | inputs.reads) & self.limits.attrib_mask;
+        while visit != 0 {
+            let i = visit.trailing_zeros() as usize;
+            visit &= visit - 1;
+            self.apply_attrib(record, ctx, i, inputs.classes[i])?;
         }
         let want = ctx.desired.index_buffer.map(|h| h.raw());
         if ctx.vao_index != want {
@@ -618,6 +639,89 @@ impl GlesPipe {
             unsafe { self.gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, name) };
             ctx.vao_index = want;
         }
+        Ok(())
+    }
+
+    /// Attribute `i` of [`Self::apply_vertex`], read by the program as `class`.
+    #[inline]
+    fn apply_attrib(
+        &mut self,
+        record: &'static str,
+        ctx: &mut GlesContext,
+        i: usize,
+        class: AttribClass,
+    ) -> Result<(), SessionError> {
+        let a = ctx.layout.attribs[i];
+        let (buffer, offset) = ctx.desired.vertex_buffers[i];
+        let mut native = ctx.vao_attribs[i];
+        // A dangling buffer binding reads as no array (the generic value).
+        let live = buffer.and_then(|h| self.buffers.get(record, h).ok().map(|b| (h, b.name)));
+        let enabled = a.format.components > 0 && live.is_some();
+        let ty = conv::map_attrib_type(a.format.ty);
+        if enabled && ty.is_none() {
+            self.report(Missing::AttribType, "GLES has no double or 10F_11F_11F vertex attributes: such arrays read the generic value");
+        }
+        if let (true, Some((h, name)), Some(ty)) = (enabled, live, ty) {
+            // GLES has no BGRA attributes: they read a converted copy (vertex.rs), which
+            // is checked at every draw. The copy's name is stable, so the pointer key
+            // (with its `bgra` format) still says what the VAO has.
+            let name = if a.format.bgra {
+                self.bgra_buffer(record, i, h, offset, a.stride, a.format)?
+            } else {
+                name
+            };
+            let pointer = Some((h.raw(), offset, a.format, a.stride));
+            if native.pointer != pointer {
+                let (Ok(offset32), Ok(stride)) = (i32::try_from(offset), i32::try_from(a.stride))
+                else {
+                    return Err(bad_value(record, "vertex offset or stride beyond 31 bits"));
+                };
+                self.shadow
+                    .bind_buffer(&self.gl, glow::ARRAY_BUFFER, Some(name));
+                let size = i32::from(a.format.components.min(4));
+                // SAFETY: context current; the context's VAO is bound; `name` is a live
+                // buffer bound to ARRAY_BUFFER; type from conv::map_attrib_type, 1..=4
+                // components; the offset is a byte offset into the buffer (no client
+                // pointer: a buffer is bound).
+                unsafe {
+                    if a.format.integer {
+                        self.gl
+                            .vertex_attrib_pointer_i32(i as u32, size, ty, stride, offset32);
+                    } else {
+                        self.gl.vertex_attrib_pointer_f32(
+                            i as u32,
+                            size,
+                            ty,
+                            a.format.normalized,
+                            stride,
+                            offset32,
+                        );
+                    }
+                }
+                native.pointer = pointer;
+            }
+            if !native.enabled {
+                // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
+                unsafe { self.gl.enable_vertex_attrib_array(i as u32) };
+                native.enabled = true;
+                ctx.vao_enabled |= 1 << i;
+            }
+            if native.divisor != a.divisor {
+                // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
+                unsafe { self.gl.vertex_attrib_divisor(i as u32, a.divisor) };
+                native.divisor = a.divisor;
+            }
+        } else {
+            if native.enabled {
+                // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
+                unsafe { self.gl.disable_vertex_attrib_array(i as u32) };
+                native.enabled = false;
+                ctx.vao_enabled &= !(1 << i);
+            }
+            self.shadow
+                .generic_attrib(&self.gl, i, class, ctx.desired.generic[i]);
+        }
+        ctx.vao_attribs[i] = native;
         Ok(())
     }
 
@@ -667,6 +771,15 @@ impl GlesPipe {
         format.map_or(FormatClass::Float, |f| f.info().class)
     }
 
+    /// A draw of an adjacency topology the driver cannot draw: reported, skipped.
+    #[cold]
+    fn skip_adjacency(&mut self) {
+        self.report(
+            Missing::AdjacencyTopology,
+            "adjacency topologies need ES 3.2 or *_geometry_shader: draws skipped",
+        );
+    }
+
     fn clear_color(&mut self, ctx: &GlesContext, i: usize, value: ClearValue) {
         let gl = &self.gl;
         let class = self.draw_buffer_class(ctx, i);
@@ -697,16 +810,14 @@ impl GlesPipe {
 }
 
 impl DrawPipe for GlesPipe {
-    /// `Draw`.
+    /// `Draw`. A draw with nothing to reconcile is a few compares and the call.
+    #[inline]
     fn draw(&mut self, ctx: &mut GlesContext, draw: DrawArgs) -> R {
         const N: &str = "Draw";
         let (topology, first) = (draw.topology, draw.first);
         let (count, instances) = (draw.count, draw.instances);
         let Some(mode) = conv::map_topology(topology, &self.features) else {
-            self.report(
-                Missing::AdjacencyTopology,
-                "adjacency topologies need ES 3.2 or *_geometry_shader: draws skipped",
-            );
+            self.skip_adjacency();
             return Ok(());
         };
         if count == 0 || instances == 0 || !self.prepare(N, ctx, dirty::ALL)? {
@@ -731,10 +842,7 @@ impl DrawPipe for GlesPipe {
         let (topology, index_type, offset) = (draw.topology, draw.index_type, draw.offset);
         let (count, instances, base_vertex) = (draw.count, draw.instances, draw.base_vertex);
         let Some(mode) = conv::map_topology(topology, &self.features) else {
-            self.report(
-                Missing::AdjacencyTopology,
-                "adjacency topologies need ES 3.2 or *_geometry_shader: draws skipped",
-            );
+            self.skip_adjacency();
             return Ok(());
         };
         // Indices are read by the native driver: a range outside the buffer (or no buffer)

@@ -152,6 +152,9 @@ pub(crate) struct Limits {
     pub uniform_bindings: usize,
     pub uniform_align: u32,
     pub vertex_attribs: usize,
+    /// Bit `i`: attribute `i` exists natively (`i < vertex_attribs`, at most
+    /// `MAX_VERTEX_ATTRIBS`).
+    pub attrib_mask: u16,
     pub draw_buffers: usize,
 }
 
@@ -254,6 +257,10 @@ pub(crate) struct GlesPipe {
     /// Bumped whenever a texture's native name changes (immutable storage recreated), so
     /// framebuffers re-check their attachments.
     pub epoch: u64,
+    /// Bumped by what can make a context's last reconcile stale without a dirty bit (a
+    /// destroyed program, an orphaned uniform ring): a context whose `ready_at` differs
+    /// reconciles in full at its next draw (`command.rs`).
+    pub validity: u64,
     /// Buffer writes so far: the source of [`Buffer::version`].
     pub buffer_writes: u64,
     /// Converted copies read by `GL_BGRA` attributes, per attribute index (`vertex.rs`).
@@ -292,6 +299,8 @@ impl GlesPipe {
                 uniform_bindings: int(glow::MAX_UNIFORM_BUFFER_BINDINGS) as usize,
                 uniform_align: int(glow::UNIFORM_BUFFER_OFFSET_ALIGNMENT).max(1),
                 vertex_attribs: int(glow::MAX_VERTEX_ATTRIBS) as usize,
+                attrib_mask: (0..int(glow::MAX_VERTEX_ATTRIBS).min(MAX_VERTEX_ATTRIBS as u32))
+                    .fold(0, |m, i| m | 1 << i),
                 draw_buffers: int(glow::MAX_DRAW_BUFFERS).min(MAX_DRAW_BUFFERS as u32) as usize,
             };
             // Records carry tightly packed rows: set once, never changed.
@@ -337,6 +346,7 @@ impl GlesPipe {
             reported: 0,
             disturbed: 0,
             epoch: 0,
+            validity: 1,
         }
     }
 
@@ -354,6 +364,8 @@ impl GlesPipe {
     }
 
     /// Debug mode: drains glGetError after a record and reports what it found.
+    #[cold]
+    #[inline(never)]
     pub fn check_errors(&mut self, name: &str) {
         loop {
             // SAFETY: context current; glGetError has no preconditions.

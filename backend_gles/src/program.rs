@@ -39,7 +39,7 @@ use tessera_wire::format::ShaderStage;
 use tessera_wire::handle::ProgramHandle;
 use tessera_wire::record::ProgramDesc;
 use tessera_wire::state::{MAX_TEXTURE_UNITS, MAX_VERTEX_ATTRIBS};
-use tessera_wire::{Event, SessionError, Stage};
+use tessera_wire::{Event, Stage};
 
 use crate::CreateBackendError;
 use crate::command::dirty;
@@ -120,6 +120,9 @@ struct SpvcFns {
     type_basetype: unsafe extern "C" fn(Type) -> u32,
     type_array_dims: unsafe extern "C" fn(Type) -> u32,
     type_array_dim: unsafe extern "C" fn(Type, u32) -> u32,
+    type_array_dim_is_literal: unsafe extern "C" fn(Type, u32) -> u8,
+    type_columns: unsafe extern "C" fn(Type) -> u32,
+    type_bit_width: unsafe extern "C" fn(Type) -> u32,
     require_extension: unsafe extern "C" fn(Compiler, *const c_char) -> i32,
 }
 
@@ -162,6 +165,13 @@ impl SpirvCross {
                         type_basetype: sym(&lib, path, "spvc_type_get_basetype")?,
                         type_array_dims: sym(&lib, path, "spvc_type_get_num_array_dimensions")?,
                         type_array_dim: sym(&lib, path, "spvc_type_get_array_dimension")?,
+                        type_array_dim_is_literal: sym(
+                            &lib,
+                            path,
+                            "spvc_type_array_dimension_is_literal",
+                        )?,
+                        type_columns: sym(&lib, path, "spvc_type_get_columns")?,
+                        type_bit_width: sym(&lib, path, "spvc_type_get_bit_width")?,
                         require_extension: sym(&lib, path, "spvc_compiler_require_extension")?,
                     };
                     return Ok(Self { fns, _lib: lib });
@@ -327,9 +337,10 @@ impl SpirvCross {
                     BASETYPE_UINT32 => AttribClass::Uint,
                     _ => AttribClass::Float,
                 };
-                if let Some(slot) = out.attribs.get_mut(location) {
+                if let Some(slot) = out.inputs.classes.get_mut(location) {
                     *slot = class;
                 }
+                out.inputs.reads |= location_mask(location, input_locations(f, compiler, r));
             }
         }
         if job.stage != ShaderStage::Fragment {
@@ -352,6 +363,37 @@ impl SpirvCross {
             .into_owned();
         Ok(out)
     }
+}
+
+/// How many attribute locations a vertex input occupies: one per column of a matrix, two
+/// per column of 64-bit components (GL gives `dvec3`/`dvec4` two, so this may count one too
+/// many, never too few), times the elements of an array. An array whose length is not a
+/// literal counts as reaching every location.
+fn input_locations(f: &SpvcFns, compiler: Compiler, r: &Reflected) -> u32 {
+    // SAFETY: `compiler` is live; `type_id` and `base_type_id` are the reflected variable's
+    // types, and array dimensions are read below their count.
+    unsafe {
+        let base = (f.type_handle)(compiler, r.base_type_id);
+        let wide = if (f.type_bit_width)(base) > 32 { 2 } else { 1 };
+        let mut n = (f.type_columns)(base).max(1) * wide;
+        let ty = (f.type_handle)(compiler, r.type_id);
+        for d in 0..(f.type_array_dims)(ty) {
+            let len = (f.type_array_dim)(ty, d);
+            if (f.type_array_dim_is_literal)(ty, d) == 0 || len == 0 {
+                return MAX_VERTEX_ATTRIBS as u32;
+            }
+            n = n.saturating_mul(len);
+        }
+        n
+    }
+}
+
+/// The bits of `count` locations from `location` on, within `MAX_VERTEX_ATTRIBS`.
+fn location_mask(location: usize, count: u32) -> u16 {
+    let end = location
+        .saturating_add(count as usize)
+        .min(MAX_VERTEX_ATTRIBS);
+    (location..end).fold(0, |m, l| m | 1 << l)
 }
 
 /// Destroys a SPIRV-Cross context (and everything it owns) on every path.
@@ -386,7 +428,18 @@ struct Translated {
     samplers: Vec<(String, u32, u32)>,
     /// (GLSL block name, native binding).
     blocks: Vec<(String, u32)>,
-    attribs: [AttribClass; MAX_VERTEX_ATTRIBS],
+    inputs: VertexInputs,
+}
+
+/// What a program's vertex stage reads, by attribute location.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct VertexInputs {
+    /// The class of the input at each location (for generic attribute values; `Float`
+    /// where no input starts).
+    pub classes: [AttribClass; MAX_VERTEX_ATTRIBS],
+    /// Bit `i`: an input occupies location `i` (matrices and arrays span several). Other
+    /// locations are read by nothing, so their generic values need not be set.
+    pub reads: u16,
 }
 
 /// A linked program as a handle names it.
@@ -400,8 +453,8 @@ pub(crate) struct Program {
     pub sampler_targets: Vec<u32>,
     /// Bytes each uniform block slot reads.
     pub uniform_blocks: Vec<u32>,
-    /// What each vertex input location reads (for generic attribute values).
-    pub attribs: [AttribClass; MAX_VERTEX_ATTRIBS],
+    /// What its vertex inputs read.
+    pub inputs: VertexInputs,
     /// The location of the sampler LOD biases (`spirv.rs`), if the program has them.
     pub lod_bias: Option<glow::UniformLocation>,
 }
@@ -410,7 +463,7 @@ pub(crate) struct Program {
 #[derive(Clone)]
 struct Linked {
     native: Option<glow::Program>,
-    attribs: [AttribClass; MAX_VERTEX_ATTRIBS],
+    inputs: VertexInputs,
     /// The location of `ts_lod_bias` (spirv.rs), if a stage samples with it.
     lod_bias: Option<glow::UniformLocation>,
 }
@@ -554,7 +607,7 @@ impl ProgramPipe for GlesPipe {
                 default_block_size: desc.default_block_size,
                 sampler_targets,
                 uniform_blocks: desc.uniform_blocks.iter().map(|b| b.size).collect(),
-                attribs: linked.attribs,
+                inputs: linked.inputs,
                 lod_bias: linked.lod_bias,
             },
         )
@@ -563,6 +616,8 @@ impl ProgramPipe for GlesPipe {
     /// `DestroyProgram`: releases the cache entry; unused entries beyond a few are deleted.
     fn destroy_program(&mut self, handle: ProgramHandle) -> R {
         let p = self.programs.remove("DestroyProgram", handle)?;
+        // A context that binds it must not draw with it any more (command.rs's fast path).
+        self.validity += 1;
         match self.program_cache.entries.get_mut(&p.key) {
             Some(e) if e.linked.native == p.native => e.users = e.users.saturating_sub(1),
             // Not cached (its hash collided with a program in use): delete it now.
@@ -591,39 +646,41 @@ impl ProgramPipe for GlesPipe {
 }
 
 impl GlesPipe {
-    /// Sets the program's `ts_lod_bias` (`spirv.rs`) to the bound samplers' biases, if they
-    /// differ from what it holds. The program is current.
+    /// Sets the program's `ts_lod_bias` (`spirv.rs`) at `location` to the bound samplers'
+    /// biases, if they differ from what `native` holds. The program is current. Allocates
+    /// only when the biases change.
     pub(crate) fn apply_lod_biases(
         &mut self,
         record: &'static str,
         ctx: &crate::command::GlesContext,
-        program: ProgramHandle,
+        (location, native): (glow::UniformLocation, glow::Program),
         count: usize,
-    ) -> Result<(), SessionError> {
-        let p = self.programs.get(record, program)?;
-        let (Some(location), Some(native)) = (p.lod_bias, p.native) else {
-            return Ok(());
+    ) {
+        let count = count.min(MAX_TEXTURE_UNITS);
+        let samplers = &self.samplers;
+        let bias = |s: usize| {
+            ctx.desired.textures[s]
+                .1
+                .and_then(|h| samplers.get(record, h).ok())
+                .map_or(0.0, |s| s.lod_bias)
         };
-        let biases: Vec<f32> = (0..count.min(MAX_TEXTURE_UNITS))
-            .map(|s| {
-                ctx.desired.textures[s]
-                    .1
-                    .and_then(|h| self.samplers.get(record, h).ok())
-                    .map_or(0.0, |s| s.lod_bias)
-            })
-            .collect();
-        let held = self.program_cache.lod_biases.get(&native);
+        // No entry: the program holds zeros (and with no entry at all, nothing to look up).
+        let held = if self.program_cache.lod_biases.is_empty() {
+            None
+        } else {
+            self.program_cache.lod_biases.get(&native)
+        };
         let same = match held {
-            Some(h) => *h == biases,
-            None => biases.iter().all(|b| *b == 0.0),
+            Some(h) => h.len() == count && (0..count).all(|s| h[s] == bias(s)),
+            None => (0..count).all(|s| bias(s) == 0.0),
         };
         if !same {
+            let biases: Vec<f32> = (0..count).map(bias).collect();
             // SAFETY: context current; `native` is current (prepare made it so) and
             // `location` is its `ts_lod_bias`, an array of at least `count` floats.
             unsafe { self.gl.uniform_1_f32_slice(Some(&location), &biases) };
             self.program_cache.lod_biases.insert(native, biases);
         }
-        Ok(())
     }
 
     fn delete_native_program(&mut self, native: Option<glow::Program>) {
@@ -642,7 +699,7 @@ impl GlesPipe {
         blocks: u32,
     ) -> Linked {
         puffin::profile_scope!("link_native_program");
-        let mut attribs = [AttribClass::Float; MAX_VERTEX_ATTRIBS];
+        let mut inputs = VertexInputs::default();
         let mut translated = Vec::new();
         for (stage, words) in stages {
             let job = StageJob {
@@ -659,7 +716,7 @@ impl GlesPipe {
             match self.spirv_cross.translate(words, &job) {
                 Ok(t) => {
                     if *stage == ShaderStage::Vertex {
-                        attribs = t.attribs;
+                        inputs = t.inputs;
                     }
                     translated.push((*stage, t));
                 }
@@ -669,7 +726,7 @@ impl GlesPipe {
                     });
                     return Linked {
                         native: None,
-                        attribs,
+                        inputs,
                         lod_bias: None,
                     };
                 }
@@ -681,7 +738,7 @@ impl GlesPipe {
                 let lod_bias = unsafe { self.gl.get_uniform_location(p, crate::spirv::LOD_BIAS) };
                 Linked {
                     native: Some(p),
-                    attribs,
+                    inputs,
                     lod_bias,
                 }
             }
@@ -689,7 +746,7 @@ impl GlesPipe {
                 self.events.push(Event::ProgramRejected { log });
                 Linked {
                     native: None,
-                    attribs,
+                    inputs,
                     lod_bias: None,
                 }
             }
@@ -770,5 +827,58 @@ impl GlesPipe {
             }
         }
         Ok(program)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The locations a vertex stage reads, a matrix spanning one per column, and the class
+    /// of the input starting at each. (GLSL ES has no array vertex inputs: SPIRV-Cross
+    /// refuses to translate them.)
+    #[test]
+    fn vertex_inputs_cover_every_column_of_matrices() {
+        let source = "#version 450
+layout(location = 0) in vec4 pos;
+layout(location = 2) in mat3 m;
+layout(location = 6) in ivec2 a;
+layout(location = 7) in mat4x2 n;
+layout(location = 14) in uint u;
+void main() {
+    gl_Position = pos + vec4(m[0], float(u)) + vec4(a, 0, 0) + vec4(n[3], 0, 0);
+}
+";
+        let bytes = tessera_backend_harness::spirv(ShaderStage::Vertex, source);
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
+        let cross = SpirvCross::load().expect("SPIRV-Cross");
+        let job = StageJob {
+            stage: ShaderStage::Vertex,
+            point_size_extension: None,
+            tag: 'v',
+            version: 300,
+            samplers: 0,
+            blocks: 0,
+        };
+        let t = cross.translate(&words, &job).expect("translates");
+        let locations = [0, 2, 3, 4, 6, 7, 8, 9, 10, 14];
+        let reads = locations.iter().fold(0u16, |m, l| m | 1 << l);
+        assert_eq!(t.inputs.reads, reads, "{:016b}", t.inputs.reads);
+        let mut classes = [AttribClass::Float; MAX_VERTEX_ATTRIBS];
+        classes[6] = AttribClass::Int;
+        classes[14] = AttribClass::Uint;
+        assert_eq!(t.inputs.classes, classes);
+    }
+
+    #[test]
+    fn location_masks_stop_at_the_last_attribute() {
+        assert_eq!(location_mask(0, 1), 1);
+        assert_eq!(location_mask(3, 4), 0b111_1000);
+        assert_eq!(location_mask(14, 4), 0xc000);
+        assert_eq!(location_mask(16, 1), 0);
+        assert_eq!(location_mask(2, MAX_VERTEX_ATTRIBS as u32), 0xfffc);
     }
 }

@@ -62,6 +62,7 @@ impl ContextPipe for GlesPipe {
     fn destroy_context(&mut self, ctx: GlesContext) {
         self.shadow.delete_vao(&self.gl, ctx.vao);
     }
+    #[inline]
     fn state_changed(&mut self, ctx: &mut GlesContext, group: StateGroup) {
         if group == StateGroup::Uniforms {
             ctx.uniforms_changed();
@@ -69,6 +70,8 @@ impl ContextPipe for GlesPipe {
         ctx.dirty |= dirty_bits(group);
     }
 
+    /// After every record: one load and a branch unless the debug checks are on.
+    #[inline]
     fn record_applied(&mut self, name: &'static str, _: &ArchivedRecord) {
         if self.debug {
             self.check_errors(name);
@@ -132,6 +135,9 @@ impl CsoPipe for GlesPipe {
     fn bind_vertex_layout(&mut self, ctx: &mut GlesContext, cso: VertexLayoutHandle) -> R {
         let layout = **self.layouts.get("BindVertexLayout", cso)?;
         ctx.bgra = layout.attribs.iter().any(|a| a.format.bgra);
+        ctx.layout_attribs = (layout.attribs.iter().enumerate())
+            .filter(|(_, a)| a.format.components > 0)
+            .fold(0, |m, (i, _)| m | 1 << i);
         ctx.layout = layout;
         ctx.dirty |= dirty::VERTEX;
         Ok(())

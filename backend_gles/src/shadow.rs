@@ -309,7 +309,8 @@ impl NativeState {
     /// Sets the colour write masks: four bits per draw buffer (without indexed masks, draw
     /// buffer 0's apply to all).
     pub fn color_masks(&mut self, gl: &glow::Context, masks: u32, buffers: usize) {
-        let uniform = (0..8).all(|i| (masks >> (4 * i)) & 0xf == masks & 0xf);
+        // Every draw buffer's four bits equal draw buffer 0's.
+        let uniform = masks == (masks & 0xf) * 0x1111_1111;
         if !self.indexed || uniform {
             let m = masks & 0xf;
             let all = m * 0x1111_1111;
