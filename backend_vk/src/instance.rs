@@ -296,116 +296,8 @@ impl Gpu {
         instance: &ash::Instance,
         options: &VkOptions,
     ) -> Result<Parts, CreateBackendError> {
-        // SAFETY: a live instance.
-        let physicals = unsafe { instance.enumerate_physical_devices() }.map_err(|e| {
-            CreateBackendError::Vulkan {
-                call: "vkEnumeratePhysicalDevices",
-                result: e,
-            }
-        })?;
-        struct Cand {
-            index: usize,
-            phys: vk::PhysicalDevice,
-            props: vk::PhysicalDeviceProperties,
-            uuid: [u8; 16],
-            family: Option<u32>,
-            name: String,
-        }
-        let cands: Vec<Cand> = physicals
-            .iter()
-            .enumerate()
-            .map(|(index, &phys)| {
-                let mut id = vk::PhysicalDeviceIDProperties::default();
-                let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
-                // SAFETY: a physical device of this instance; the chain is well formed.
-                let (props, families) = unsafe {
-                    instance.get_physical_device_properties2(phys, &mut props2);
-                    (
-                        props2.properties,
-                        instance.get_physical_device_queue_family_properties(phys),
-                    )
-                };
-                let family = families
-                    .iter()
-                    .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
-                    .map(|i| i as u32);
-                let name = props
-                    .device_name_as_c_str()
-                    .map(|c| c.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                Cand {
-                    index,
-                    phys,
-                    props,
-                    uuid: id.device_uuid,
-                    family,
-                    name,
-                }
-            })
-            .collect();
-        let usable = |c: &&Cand| c.props.api_version >= vk::API_VERSION_1_1 && c.family.is_some();
-        let wanted = options
-            .device
-            .clone()
-            .or_else(|| std::env::var("TESSERA_VK_DEVICE").ok())
-            .filter(|s| !s.trim().is_empty());
-        let chosen = match wanted {
-            Some(w) => {
-                let w = w.trim().to_owned();
-                let found = if let Ok(i) = w.parse::<usize>() {
-                    cands.iter().find(|c| c.index == i)
-                } else if let Some(u) = parse_uuid(&w) {
-                    cands.iter().find(|c| c.uuid == u)
-                } else {
-                    let lower = w.to_lowercase();
-                    cands
-                        .iter()
-                        .find(|c| c.name.to_lowercase().contains(&lower))
-                };
-                let listed = || {
-                    cands
-                        .iter()
-                        .map(|c| format!("{}: {} ({})", c.index, c.name, uuid_text(&c.uuid)))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                };
-                match found.filter(usable) {
-                    Some(c) => c,
-                    None => {
-                        return Err(CreateBackendError::NoDevice {
-                            wanted: Some(w),
-                            found: listed(),
-                        });
-                    }
-                }
-            }
-            None => {
-                let rank = |t: vk::PhysicalDeviceType| match t {
-                    vk::PhysicalDeviceType::DISCRETE_GPU => 4,
-                    vk::PhysicalDeviceType::INTEGRATED_GPU => 3,
-                    vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
-                    vk::PhysicalDeviceType::CPU => 1,
-                    _ => 0,
-                };
-                match cands
-                    .iter()
-                    .filter(usable)
-                    .max_by_key(|c| (rank(c.props.device_type), c.props.api_version))
-                {
-                    Some(c) => c,
-                    None => {
-                        return Err(CreateBackendError::NoDevice {
-                            wanted: None,
-                            found: cands
-                                .iter()
-                                .map(|c| format!("{}: {}", c.index, c.name))
-                                .collect::<Vec<_>>()
-                                .join("; "),
-                        });
-                    }
-                }
-            }
-        };
+        let cands = candidates(instance)?;
+        let chosen = choose(&cands, options)?;
         let Some(family) = chosen.family else {
             crate::device::backend_bug("a usable device without a graphics queue");
         };
@@ -418,6 +310,191 @@ impl Gpu {
             options,
         )
     }
+}
+
+/// A physical device, as enumerated.
+struct Cand {
+    index: usize,
+    phys: vk::PhysicalDevice,
+    props: vk::PhysicalDeviceProperties,
+    uuid: [u8; 16],
+    family: Option<u32>,
+    name: String,
+}
+
+/// The instance's physical devices, in enumeration order.
+fn candidates(instance: &ash::Instance) -> Result<Vec<Cand>, CreateBackendError> {
+    // SAFETY: a live instance.
+    let physicals = unsafe { instance.enumerate_physical_devices() }.map_err(|e| {
+        CreateBackendError::Vulkan {
+            call: "vkEnumeratePhysicalDevices",
+            result: e,
+        }
+    })?;
+    Ok(physicals
+        .iter()
+        .enumerate()
+        .map(|(index, &phys)| {
+            let mut id = vk::PhysicalDeviceIDProperties::default();
+            let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+            // SAFETY: a physical device of this instance; the chain is well formed.
+            let (props, families) = unsafe {
+                instance.get_physical_device_properties2(phys, &mut props2);
+                (
+                    props2.properties,
+                    instance.get_physical_device_queue_family_properties(phys),
+                )
+            };
+            let family = families
+                .iter()
+                .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
+                .map(|i| i as u32);
+            let name = props
+                .device_name_as_c_str()
+                .map(|c| c.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Cand {
+                index,
+                phys,
+                props,
+                uuid: id.device_uuid,
+                family,
+                name,
+            }
+        })
+        .collect())
+}
+
+/// The device to use: the one `options.device` or `TESSERA_VK_DEVICE` names, else the best
+/// usable one (the rule of the module's documentation).
+fn choose<'a>(cands: &'a [Cand], options: &VkOptions) -> Result<&'a Cand, CreateBackendError> {
+    let usable = |c: &&Cand| c.props.api_version >= vk::API_VERSION_1_1 && c.family.is_some();
+    let wanted = options
+        .device
+        .clone()
+        .or_else(|| std::env::var("TESSERA_VK_DEVICE").ok())
+        .filter(|s| !s.trim().is_empty());
+    match wanted {
+        Some(w) => {
+            let w = w.trim().to_owned();
+            let found = if let Ok(i) = w.parse::<usize>() {
+                cands.iter().find(|c| c.index == i)
+            } else if let Some(u) = parse_uuid(&w) {
+                cands.iter().find(|c| c.uuid == u)
+            } else {
+                let lower = w.to_lowercase();
+                cands
+                    .iter()
+                    .find(|c| c.name.to_lowercase().contains(&lower))
+            };
+            let listed = || {
+                cands
+                    .iter()
+                    .map(|c| format!("{}: {} ({})", c.index, c.name, uuid_text(&c.uuid)))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            found
+                .filter(usable)
+                .ok_or_else(|| CreateBackendError::NoDevice {
+                    wanted: Some(w),
+                    found: listed(),
+                })
+        }
+        None => {
+            let rank = |t: vk::PhysicalDeviceType| match t {
+                vk::PhysicalDeviceType::DISCRETE_GPU => 4,
+                vk::PhysicalDeviceType::INTEGRATED_GPU => 3,
+                vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+                vk::PhysicalDeviceType::CPU => 1,
+                _ => 0,
+            };
+            cands
+                .iter()
+                .filter(usable)
+                .max_by_key(|c| (rank(c.props.device_type), c.props.api_version))
+                .ok_or_else(|| CreateBackendError::NoDevice {
+                    wanted: None,
+                    found: cands
+                        .iter()
+                        .map(|c| format!("{}: {}", c.index, c.name))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                })
+        }
+    }
+}
+
+/// The device [`VulkanBackend::new`](crate::VulkanBackend::new) would choose, found
+/// without creating it (see [`probe_device`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceSummary {
+    /// Its name, in the driver's words (lavapipe calls itself `llvmpipe (LLVM …)`).
+    pub name: String,
+    /// Its `VkPhysicalDeviceType` is `CPU`: a software rasterizer (lavapipe, SwiftShader).
+    /// Discrete, integrated, virtual and other devices are hardware.
+    pub software: bool,
+}
+
+/// Which device the backend would choose with `options` (and `TESSERA_VK_DEVICE`), and
+/// whether it is a software rasterizer, without creating a device: loads Vulkan, creates a
+/// bare instance (no layers), enumerates the physical devices, and destroys the instance.
+/// An error is the one [`VulkanBackend::with_options`](crate::VulkanBackend::with_options)
+/// would report for the same reason (no loader, too old, no usable device). Used by the
+/// engine's `auto` backend choice.
+pub fn probe_device(options: &VkOptions) -> Result<DeviceSummary, CreateBackendError> {
+    // SAFETY: loading libvulkan runs its initialisers; it is the system's Vulkan loader.
+    let entry = unsafe { ash::Entry::load() }.map_err(|e| CreateBackendError::Load {
+        reason: e.to_string(),
+    })?;
+    // SAFETY: a valid entry; the query has no preconditions.
+    let loader_version = unsafe { entry.try_enumerate_instance_version() }
+        .ok()
+        .flatten()
+        .unwrap_or(vk::API_VERSION_1_0);
+    if loader_version < vk::API_VERSION_1_1 {
+        return Err(CreateBackendError::TooOld {
+            what: "the Vulkan loader".to_owned(),
+            version: version_text(loader_version),
+        });
+    }
+    // SAFETY: a valid entry; the query has no preconditions.
+    let portability = unsafe { entry.enumerate_instance_extension_properties(None) }
+        .map(|exts| ext_names(&exts))
+        .unwrap_or_default()
+        .iter()
+        .any(|e| e.as_c_str() == ash::khr::portability_enumeration::NAME);
+    let mut enabled_exts: Vec<*const i8> = Vec::new();
+    let mut flags = vk::InstanceCreateFlags::empty();
+    if portability {
+        enabled_exts.push(ash::khr::portability_enumeration::NAME.as_ptr());
+        flags |= vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR;
+    }
+    let app = vk::ApplicationInfo::default()
+        .application_name(c"tessera")
+        .engine_name(c"tessera")
+        .api_version(loader_version.min(vk::API_VERSION_1_3));
+    let info = vk::InstanceCreateInfo::default()
+        .flags(flags)
+        .application_info(&app)
+        .enabled_extension_names(&enabled_exts);
+    // SAFETY: every pointer in `info` points at data alive for this call (static C strings,
+    // a local vector); the extension was enumerated as present.
+    let instance =
+        unsafe { entry.create_instance(&info, None) }.map_err(|e| CreateBackendError::Vulkan {
+            call: "vkCreateInstance",
+            result: e,
+        })?;
+    let summary = candidates(&instance).and_then(|cands| {
+        choose(&cands, options).map(|c| DeviceSummary {
+            name: c.name.clone(),
+            software: c.props.device_type == vk::PhysicalDeviceType::CPU,
+        })
+    });
+    // SAFETY: nothing was created from the instance; it is destroyed once, after its last
+    // use.
+    unsafe { instance.destroy_instance(None) };
+    summary
 }
 
 struct Parts {

@@ -92,7 +92,7 @@ use tessera_wire::{Backend, BatchView, Caps, Outbox, SessionError};
 use crate::command::VkContext;
 use crate::device::VkPipe;
 pub use crate::device::{VkProbe, VkStats};
-pub use crate::instance::Tiers;
+pub use crate::instance::{DeviceSummary, Tiers, probe_device};
 
 /// Why a Vulkan backend could not be created.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -204,7 +204,7 @@ impl VulkanBackend {
         dev.interned.blend.intern(&Default::default());
         dev.interned.depth_stencil.intern(&Default::default());
         dev.interned.raster.intern(&Default::default());
-        dev.interned.layout.intern(&Default::default());
+        dev.interned.intern_layout(&Default::default());
         Ok(Self {
             dispatcher: Dispatcher::new(),
             dev,

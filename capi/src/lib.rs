@@ -18,8 +18,10 @@
 //!   logged and becomes `GL_INVALID_OPERATION` (GL) or `EGL_BAD_ALLOC` (EGL).
 //!
 //! ## The backend
-//! `TESSERA_BACKEND` (default `auto`: the native GLES driver today) and `TESSERA_TRANSPORT`
-//! (default `inproc`) choose where records go. The GLES backend opens the system EGL by
+//! `TESSERA_BACKEND` (default `auto`: a hardware Vulkan device, else a hardware GLES driver,
+//! else the faster software driver, which is the native GLES driver on llvmpipe; see
+//! `tessera_engine::auto`) and `TESSERA_TRANSPORT` (default `inproc`) choose where records
+//! go. The GLES backend opens the system EGL by
 //! full path, so a process that loaded this library never gets it back as "the native
 //! EGL".
 //!

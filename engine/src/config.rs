@@ -14,7 +14,8 @@ pub enum BackendKind {
     Gles,
     /// Vulkan.
     Vulkan,
-    /// Vulkan when a device exists, else GLES.
+    /// A hardware Vulkan device, else a hardware GLES driver, else the faster software
+    /// driver (GLES on llvmpipe before Vulkan on lavapipe); see [`crate::auto`].
     Auto,
 }
 

@@ -148,14 +148,14 @@ impl Local {
     }
 }
 
-fn vulkan_backend() -> Result<tessera_backend_vk::VulkanBackend, CreateContextError> {
+pub(crate) fn vulkan_backend() -> Result<tessera_backend_vk::VulkanBackend, CreateContextError> {
     tessera_backend_vk::VulkanBackend::new().map_err(|e| CreateContextError::BackendUnavailable {
         backend: "vulkan",
         reason: e.to_string(),
     })
 }
 
-fn gles_backend() -> Result<tessera_backend_gles::GlesBackend, CreateContextError> {
+pub(crate) fn gles_backend() -> Result<tessera_backend_gles::GlesBackend, CreateContextError> {
     tessera_backend_gles::GlesBackend::new().map_err(|e| CreateContextError::BackendUnavailable {
         backend: "gles",
         reason: e.to_string(),
@@ -198,14 +198,8 @@ impl Context {
             }
             BackendKind::Gles => (Box::new(gles_backend()?), None),
             BackendKind::Vulkan => (Box::new(vulkan_backend()?), None),
-            // Vulkan when a device exists, else GLES.
-            BackendKind::Auto => match vulkan_backend() {
-                Ok(vk) => (Box::new(vk), None),
-                Err(vk_error) => {
-                    log::info!("tessera: {vk_error}; using the GLES backend");
-                    (Box::new(gles_backend()?), None)
-                }
-            },
+            // Hardware Vulkan, else hardware GLES, else the faster software driver (GLES).
+            BackendKind::Auto => (crate::auto::backend()?, None),
         };
         Ok(Self::connect(config, backend, probe))
     }

@@ -14,12 +14,21 @@
 //!   `tessera-systems` over the dirty groups, append the verb record, and hand the batch to
 //!   the transport at flush points.
 //!
+//! ## Backends
+//! [`Config::backend`] names the backend (`TESSERA_BACKEND` as the fallback): `null`,
+//! `gles`, `vulkan`, or `auto`, which takes a hardware Vulkan device, else a hardware GLES
+//! driver, else the faster software driver — on a machine with only software drivers the
+//! GLES backend on llvmpipe, which beat Vulkan on lavapipe in seven of the benchmark's eight
+//! scenes — and logs (info) which it took and why ([`auto`]). `tessera-server` resolves a
+//! client's `auto` by the same rule.
+//!
 //! ## Invariants
 //! - Every GL error is decided here, at the entry point, before any state changes; backends
 //!   never decide one and `get_error` needs no round trip.
 //! - Nothing here blocks in a steady-state frame: only read-backs, query results, fence waits
 //!   and `finish` wait for the backend.
 
+pub mod auto;
 pub mod buffer;
 pub mod client;
 pub mod conditional_render;

@@ -14,7 +14,9 @@
 //! Everything but argument parsing lives in `tessera_wire::transport::server`, which needs
 //! no frontend crate. The one decision made here is which backends exist: [`make_backend`]
 //! maps a name a client asks for to a backend — the seam where the GLES and Vulkan backends
-//! plug in.
+//! plug in. `auto` follows the same rule as an in-process context
+//! ([`tessera_engine::auto`]): a hardware Vulkan device, else a hardware GLES driver, else
+//! the faster software driver (GLES on llvmpipe), logged with the reason.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -48,17 +50,15 @@ fn make_backend(request: &BackendRequest) -> Result<ServerBackend, String> {
                 probe: None,
             })
         }
-        // Vulkan when a device exists, else GLES.
-        "auto" => make_backend(&BackendRequest {
-            name: "vulkan".to_owned(),
-            ..request.clone()
-        })
-        .or_else(|_| {
-            make_backend(&BackendRequest {
-                name: "gles".to_owned(),
-                ..request.clone()
+        // The engine's rule (`tessera_engine::auto`): hardware Vulkan, else hardware GLES,
+        // else the faster software driver (GLES on llvmpipe); logged with its reason.
+        "auto" => {
+            let backend = tessera_engine::auto::backend().map_err(|e| e.to_string())?;
+            Ok(ServerBackend {
+                backend,
+                probe: None,
             })
-        }),
+        }
         other => Err(format!(
             "this server has no backend named {other:?} (it has: null, gles, vulkan, auto)"
         )),
