@@ -3,13 +3,23 @@
 //! (`Draw`, `DrawIndexed`; `Clear` and `ClearBuffer` in `clear.rs`, `Blit` in `blit.rs`),
 //! with `Flush`, `Finish` and `Present`, which submit (`frame.rs`).
 //!
-//! `Bind*` and `Set*` records only store values in the current [`VkContext`]. A draw then
-//! (1) resolves what its descriptors read, making sampled images shader-readable and creating
-//! placeholders, all outside a render pass; (2) begins the render pass of its target unless
-//! it is already open; (3) finds its pipeline (a hash lookup; created only on a miss);
-//! (4) sets the dynamic state that differs from the command buffer's; (5) writes a descriptor
-//! set only when what it refers to changed (the default uniform block moves by its dynamic
-//! offset); (6) binds vertex and index buffers that differ; (7) draws.
+//! `Bind*` and `Set*` records only store values in the current [`VkContext`] and mark the
+//! parts of a draw that read them ([`dirty`]). A draw then (1) resolves what its descriptors
+//! read, making sampled images shader-readable and creating placeholders, all outside a
+//! render pass; (2) begins the render pass of its target unless it is already open; (3) finds
+//! its pipeline (a hash lookup; created only on a miss); (4) sets the dynamic state that
+//! differs from the command buffer's; (5) writes a descriptor set only when what it refers to
+//! changed (the default uniform block moves by its dynamic offset); (6) binds vertex and index
+//! buffers that differ; (7) draws.
+//!
+//! ## Steady draws
+//! Steps (1) to (6) compare with what the command buffer holds, so a draw that changed
+//! nothing records nothing but itself; the comparisons need not even run. While the command
+//! buffer holds what the same context's previous draw prepared ([`Recording::prepared`]:
+//! cleared by a new command buffer, a pass begun or ended, a clear, and every record that is
+//! neither a draw nor a state record), a draw redoes only the steps its context's dirty bits
+//! name, and a draw with none binds its index buffer and draws. Vertex formats are mapped
+//! once per vertex-layout CSO ([`VertexFetch`]), and nothing on the path allocates.
 //!
 //! ## Passes and clears
 //! A whole-attachment clear of a target whose pass has not begun becomes that attachment's
@@ -31,7 +41,7 @@ use tessera_wire::dispatch::{BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, Dra
 use tessera_wire::format::{IndexType, Topology};
 use tessera_wire::handle::{BufferHandle, SurfaceHandle};
 use tessera_wire::record::{ClearValue, FramebufferRef};
-use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS};
+use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, VertexLayout};
 
 use crate::conv;
 use crate::device::{Missing, VkPipe, backend_bug};
@@ -39,11 +49,10 @@ use crate::framebuffer::Target;
 use crate::image::transition;
 use crate::memory::Slice;
 use crate::pipeline::{GENERIC_BINDING, PipelineKey};
-use crate::spirv::NumClass;
 
 /// The state one Tessera context wants: what its records set, with the CSOs as interned
-/// ids, and where its uniform and generic-attribute data were last written. Nothing here
-/// is marked dirty: a verb compares what it needs with the command buffer's state.
+/// ids, where its uniform and generic-attribute data were last written, and which parts of
+/// what a draw derives from it changed since its last draw ([`dirty`]).
 pub(crate) struct VkContext {
     pub desired: DesiredState,
     /// Interned CSO ids.
@@ -55,12 +64,16 @@ pub(crate) struct VkContext {
     pub uniform_at: Option<(u64, Slice)>,
     /// Where `desired.generic` was last written.
     pub generic_at: Option<(u64, Slice)>,
+    /// Unique among the session's contexts (never reused).
+    pub id: u64,
+    /// What state records changed since the context's last prepared draw ([`dirty`] bits).
+    pub dirty: u8,
 }
 
 impl VkContext {
     /// A context at GL's initial state (CSO id 0 is each kind's default value, interned
     /// first at device creation).
-    pub fn new() -> Self {
+    pub fn new(id: u64) -> Self {
         Self {
             desired: DesiredState::default(),
             blend: 0,
@@ -69,7 +82,66 @@ impl VkContext {
             layout: 0,
             uniform_at: None,
             generic_at: None,
+            id,
+            dirty: dirty::ALL,
         }
+    }
+}
+
+/// What a draw derives from its context's state, by part: a state record marks the parts
+/// that read it, and a draw redoes only those while the command buffer still holds what
+/// that context's previous draw bound ([`Recording::prepared`]).
+pub(crate) mod dirty {
+    /// Descriptors: default block, textures, samplers, uniform buffers.
+    pub const DESCRIPTORS: u8 = 1;
+    /// Vertex buffers (and the generic attributes' arena copy).
+    pub const VERTICES: u8 = 2;
+    /// The pipeline: its key and binding.
+    pub const PIPELINE: u8 = 4;
+    /// Dynamic state and the point-size push constant.
+    pub const DYNAMIC: u8 = 8;
+    /// Everything (a new program or target).
+    pub const ALL: u8 = DESCRIPTORS | VERTICES | PIPELINE | DYNAMIC;
+}
+
+/// What the command buffer's bound state was prepared for by the last draw: the context,
+/// and the draw's topology and restart (which select the pipeline and the point-size push).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Prepared {
+    pub ctx: u64,
+    pub topology: vk::PrimitiveTopology,
+    pub restart: bool,
+}
+
+/// What a vertex layout means to vertex fetch, derived once per interned layout: which
+/// attributes Vulkan fetches (a format it has; the others read the generic value), and
+/// what their offsets and strides must be multiples of.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct VertexFetch {
+    /// Attributes with a Vulkan vertex format (bit `i`).
+    pub fetched: u16,
+    /// Fetched attributes whose stride is a multiple of their component size.
+    pub stride_aligned: u16,
+    /// Per attribute, its component size minus one (offsets must have none of these bits).
+    pub align_mask: [u8; MAX_VERTEX_ATTRIBS],
+}
+
+impl VertexFetch {
+    /// What `layout` means to vertex fetch (once, when the layout is interned).
+    pub fn of(layout: &VertexLayout) -> Self {
+        let mut f = Self::default();
+        for (i, a) in layout.attribs.iter().enumerate() {
+            if a.format.components == 0 || conv::map_vertex_format(a.format).is_none() {
+                continue;
+            }
+            let (align, _) = conv::vertex_layout_bytes(a.format);
+            f.fetched |= 1 << i;
+            if a.stride.is_multiple_of(align) {
+                f.stride_aligned |= 1 << i;
+            }
+            f.align_mask[i] = (align - 1) as u8;
+        }
+        f
     }
 }
 
@@ -106,6 +178,15 @@ pub(crate) struct Recording {
     pub(crate) vertex: [(vk::Buffer, u64); 17],
     /// Vertex arrays of this draw repacked into the arena (aligned copies).
     pub(crate) vertex_override: [Option<(vk::Buffer, u64)>; MAX_VERTEX_ATTRIBS],
+    /// Whether `vertex_override` holds any array.
+    pub(crate) repacked: bool,
+    /// The draw the bound state was last prepared for, as long as nothing but that
+    /// context's state records could have changed what it needs since: the next draw of
+    /// the same context redoes only the parts its dirty bits name. `None`: everything is
+    /// derived again (a new command buffer, a pass begun or ended, a clear, any record
+    /// other than a draw or a state record, or a draw that recorded something a repeat
+    /// would record again).
+    pub(crate) prepared: Option<Prepared>,
     pub(crate) index: Option<(vk::Buffer, u64, vk::IndexType)>,
     pub(crate) viewport: Option<[u32; 6]>,
     pub(crate) scissor: Option<vk::Rect2D>,
@@ -121,12 +202,15 @@ pub(crate) struct Recording {
     pub(crate) texels: Vec<vk::BufferView>,
     /// Per descriptor slot: (binding, type, first info index, count).
     pub(crate) writes: Vec<(u32, vk::DescriptorType, usize, u32)>,
+    /// The allocation descriptor writes are built in (always empty between uses).
+    pub(crate) write_scratch: Vec<vk::WriteDescriptorSet<'static>>,
 }
 
 impl Recording {
     /// After a drawn clear: its pipeline is bound and the dynamic state and push constants
     /// it set are unknown to the next draw, which sets them again.
     pub fn forget_after_clear(&mut self, pipeline: vk::Pipeline) {
+        self.prepared = None;
         self.pipeline = pipeline;
         self.layout = vk::PipelineLayout::null();
         self.viewport = None;
@@ -143,6 +227,7 @@ impl Recording {
             std::mem::take(&mut self.buffers),
             std::mem::take(&mut self.texels),
             std::mem::take(&mut self.writes),
+            std::mem::take(&mut self.write_scratch),
         );
         let active_queries = self.active_queries;
         *self = Self::default();
@@ -153,6 +238,7 @@ impl Recording {
             self.buffers,
             self.texels,
             self.writes,
+            self.write_scratch,
         ) = scratch;
         self.cmd = cmd;
         self.serial = serial;
@@ -180,62 +266,39 @@ enum Indices {
 impl DrawPipe for VkPipe {
     /// `Draw`.
     fn draw(&mut self, ctx: &mut VkContext, draw: DrawArgs) -> R {
-        let (topology, first, count, instances) =
-            (draw.topology, draw.first, draw.count, draw.instances);
+        let DrawArgs {
+            topology,
+            first,
+            count,
+            instances,
+        } = draw;
         if count == 0 || instances == 0 {
             return Ok(());
         }
-        let native = conv::map_topology(topology);
-        let (native, indices) = match topology {
-            Topology::LineLoop if count >= 2 => {
-                let s = self.arena(u64::from(count + 1) * 4, 4)?;
-                let idx: Vec<u8> = (first..first + count)
-                    .chain([first])
-                    .flat_map(u32::to_le_bytes)
-                    .collect();
-                s.write(&idx);
-                (native, Indices::Arena(s, vk::IndexType::UINT32))
-            }
-            Topology::TriangleFan if !self.tiers.triangle_fans => {
-                if count < 3 {
-                    return Ok(());
-                }
-                let idx: Vec<u8> = (1..count - 1)
-                    .flat_map(|k| [first, first + k, first + k + 1])
-                    .flat_map(u32::to_le_bytes)
-                    .collect();
-                let s = self.arena(idx.len() as u64, 4)?;
-                s.write(&idx);
-                (
-                    vk::PrimitiveTopology::TRIANGLE_LIST,
-                    Indices::Arena(s, vk::IndexType::UINT32),
-                )
-            }
-            _ => (native, Indices::None),
+        let emulated = match topology {
+            Topology::LineLoop => count >= 2,
+            Topology::TriangleFan => !self.tiers.triangle_fans,
+            _ => false,
         };
-        let n = match &indices {
-            Indices::Arena(..) if topology == Topology::LineLoop => count + 1,
-            Indices::Arena(..) => (count - 2) * 3,
-            _ => count,
-        };
+        if emulated {
+            return self.draw_emulated(ctx, draw);
+        }
         let extent = DrawExtent {
             vertices: Some(first.saturating_add(count)),
             instances,
         };
-        if !self.prepare(ctx, native, &indices, false, extent)? {
+        if !self.prepare(
+            ctx,
+            conv::map_topology(topology),
+            &Indices::None,
+            false,
+            extent,
+        )? {
             return Ok(());
         }
-        // SAFETY: recording inside the target's pass with a pipeline, descriptors, vertex
-        // buffers (and, for emulated topologies, an index buffer of `n` indices) bound by
-        // `prepare`.
-        unsafe {
-            match indices {
-                Indices::None => self.raw.cmd_draw(self.rec.cmd, n, instances, first, 0),
-                _ => self
-                    .raw
-                    .cmd_draw_indexed(self.rec.cmd, n, instances, 0, 0, 0),
-            }
-        }
+        // SAFETY: recording inside the target's pass with a pipeline, descriptors and
+        // vertex buffers bound by `prepare`.
+        unsafe { self.raw.cmd_draw(self.rec.cmd, count, instances, first, 0) };
         crate::device::count(&self.stats.draws);
         Ok(())
     }
@@ -425,6 +488,7 @@ impl VkPipe {
             self.begin_pass(&p.target)?;
         }
         if self.rec.pass.take().is_some() {
+            self.rec.prepared = None;
             // SAFETY: recording inside the render pass begun by begin_pass.
             unsafe { self.raw.cmd_end_render_pass(self.rec.cmd) };
             self.rec.dirty_mem = true;
@@ -504,6 +568,7 @@ impl VkPipe {
                 .cmd_begin_render_pass(cmd, &info, vk::SubpassContents::INLINE)
         };
         self.rec.pass = Some(target.clone());
+        self.rec.prepared = None;
         self.rec.work = true;
         Ok(())
     }
@@ -537,6 +602,48 @@ impl VkPipe {
 
     // ---- Draws ----
 
+    /// A `Draw` of a topology Vulkan lacks: a line loop (two or more vertices) as an
+    /// indexed strip closed by its first vertex, a fan (without fan support) as an indexed
+    /// triangle list; the indices are written into the arena.
+    #[cold]
+    #[inline(never)]
+    fn draw_emulated(&mut self, ctx: &mut VkContext, draw: DrawArgs) -> R {
+        let DrawArgs {
+            topology,
+            first,
+            count,
+            instances,
+        } = draw;
+        let (native, s, n) = if topology == Topology::LineLoop {
+            let s = self.arena(u64::from(count + 1) * 4, 4)?;
+            s.write_words((first..first + count).chain([first]));
+            (conv::map_topology(topology), s, count + 1)
+        } else {
+            if count < 3 {
+                return Ok(());
+            }
+            let s = self.arena(u64::from(count - 2) * 12, 4)?;
+            s.write_words((1..count - 1).flat_map(|k| [first, first + k, first + k + 1]));
+            (vk::PrimitiveTopology::TRIANGLE_LIST, s, (count - 2) * 3)
+        };
+        let extent = DrawExtent {
+            vertices: Some(first.saturating_add(count)),
+            instances,
+        };
+        let indices = Indices::Arena(s, vk::IndexType::UINT32);
+        if !self.prepare(ctx, native, &indices, false, extent)? {
+            return Ok(());
+        }
+        // SAFETY: recording inside the target's pass with everything bound by `prepare`,
+        // including the arena index buffer of `n` indices.
+        unsafe {
+            self.raw
+                .cmd_draw_indexed(self.rec.cmd, n, instances, 0, 0, 0)
+        };
+        crate::device::count(&self.stats.draws);
+        Ok(())
+    }
+
     fn copy_indices(&mut self, from: vk::Buffer, to: vk::Buffer, regions: &[vk::BufferCopy]) {
         self.transfer_begin();
         // SAFETY: recording outside a pass; the source ranges lie inside the index buffer
@@ -548,14 +655,73 @@ impl VkPipe {
 
     /// Everything before the draw command. `false`: the draw does nothing (no target, no
     /// usable program, a missing vertex buffer, an empty viewport).
+    ///
+    /// When the command buffer still holds what this context's previous draw prepared and
+    /// no state record changed anything since (a steady draw), only the index buffer is
+    /// looked at; otherwise [`VkPipe::prepare_changed`] redoes the parts that changed.
+    #[inline]
     fn prepare(
         &mut self,
         ctx: &mut VkContext,
         topology: vk::PrimitiveTopology,
         indices: &Indices,
         restart: bool,
+        extent: DrawExtent,
+    ) -> Result<bool, SessionError> {
+        let shape = Prepared {
+            ctx: ctx.id,
+            topology,
+            restart,
+        };
+        if (ctx.dirty != 0 || self.rec.prepared != Some(shape))
+            && !self.prepare_changed(ctx, shape, extent)?
+        {
+            return Ok(false);
+        }
+        let want = match indices {
+            Indices::None => return Ok(true),
+            Indices::Bound(b, o, t) => (*b, *o, *t),
+            Indices::Arena(s, t) => (s.buffer, s.offset, *t),
+        };
+        if self.rec.index != Some(want) {
+            // SAFETY: recording; a live buffer with INDEX_BUFFER usage; the offset is a
+            // multiple of the index size (the engine's offsets are; arena slices are 4-byte
+            // aligned).
+            unsafe {
+                self.raw
+                    .cmd_bind_index_buffer(self.rec.cmd, want.0, want.1, want.2)
+            };
+            self.rec.index = Some(want);
+        }
+        Ok(true)
+    }
+
+    /// The parts of [`VkPipe::prepare`] that may differ from what the command buffer
+    /// holds: all of them unless it holds what this context's previous draw prepared, else
+    /// those the context's dirty bits (and a new topology or restart) name. Skipping a part
+    /// records nothing that redoing it would: each part compares with what is bound and
+    /// records only differences, and a draw whose preparation recorded something that a
+    /// repeat records again (a pass begun, repacked vertices, a point-size push the
+    /// descriptors do not track) leaves `prepared` empty.
+    #[inline(never)]
+    fn prepare_changed(
+        &mut self,
+        ctx: &mut VkContext,
+        shape: Prepared,
         extent_hint: DrawExtent,
     ) -> Result<bool, SessionError> {
+        let dirty = match self.rec.prepared.take() {
+            Some(p) if p.ctx == shape.ctx => {
+                let shape_changed = p.topology != shape.topology || p.restart != shape.restart;
+                ctx.dirty
+                    | if shape_changed {
+                        dirty::PIPELINE | dirty::DYNAMIC
+                    } else {
+                        0
+                    }
+            }
+            _ => dirty::ALL,
+        };
         let Some(handle) = ctx.desired.program else {
             return Ok(false);
         };
@@ -567,22 +733,30 @@ impl VkPipe {
         }
         let (block_size, inputs, set_layout, pipeline_layout, push) = (
             p.default_block_size,
-            p.inputs,
+            p.input_mask,
             p.set_layout,
             p.pipeline_layout,
             p.push,
         );
-        let (r, _) = (ctx.desired.viewport.0, ());
+        let r = ctx.desired.viewport.0;
         if r.width <= 0 || r.height <= 0 {
             return Ok(false);
         }
+        let topology = shape.topology;
 
         // (1) Descriptors' resources and misaligned vertex arrays, outside the pass.
-        self.gather_descriptors(ctx, handle, set_layout, block_size, push)?;
-        let layout_id = self.repack_vertices(ctx, &inputs, extent_hint)?;
+        if dirty & dirty::DESCRIPTORS != 0 {
+            self.gather_descriptors(ctx, handle, set_layout, block_size, push)?;
+        }
+        let layout_id = if dirty & dirty::VERTICES != 0 {
+            self.vertex_layout_for(ctx, inputs, extent_hint)?
+        } else {
+            ctx.layout
+        };
 
         // (2) The pass (looked up only when it is not the open one).
-        if !self.pass_is(ctx) {
+        let began = !self.pass_is(ctx);
+        if began {
             let Some(target) = self.target(ctx.desired.framebuffer, &ctx.desired.draw_buffers)?
             else {
                 return Ok(false);
@@ -593,76 +767,57 @@ impl VkPipe {
             Some(p) => (p.pass_id, p.pass.samples, p.extent),
             None => backend_bug("no open pass after begin_pass"),
         };
-        let cmd = self.rec.cmd;
-
-        // (3) The pipeline.
-        let raster = *self.interned.raster.value(ctx.raster);
+        let raster = self.interned.raster.value(ctx.raster);
         let point_size =
             topology == vk::PrimitiveTopology::POINT_LIST && !raster.program_point_size;
-        let sample_mask = if samples == vk::SampleCountFlags::TYPE_1 {
-            u32::MAX
-        } else {
-            let n = samples.as_raw();
-            let all = (1u32 << n) - 1;
-            let mut m = ctx.desired.sample_mask.2.unwrap_or(u32::MAX) & all;
-            if let Some(c) = ctx.desired.sample_mask.0 {
-                let bits = ((c.clamp(0.0, 1.0) * n as f32).round() as u32).min(n);
-                let mut cov = if bits >= 32 {
-                    u32::MAX
-                } else {
-                    (1u32 << bits) - 1
-                };
-                if ctx.desired.sample_mask.1 {
-                    cov = !cov & all;
-                }
-                m &= cov;
-            }
-            m
-        };
-        let key = PipelineKey {
-            blend: ctx.blend,
-            depth_stencil: ctx.depth_stencil,
-            raster: ctx.raster,
-            layout: layout_id,
-            pass: pass_id,
-            topology: topology.as_raw(),
-            restart,
-            point_size,
-            sample_mask,
-        };
-        let pipeline = self.pipeline(handle, &key)?;
-        if self.rec.pipeline != pipeline {
-            // SAFETY: recording inside a pass compatible with the pipeline's.
-            unsafe {
-                self.raw
-                    .cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline)
+
+        // (3) The pipeline.
+        if dirty & dirty::PIPELINE != 0 {
+            let sample_mask = sample_mask(&ctx.desired, samples);
+            let key = PipelineKey {
+                blend: ctx.blend,
+                depth_stencil: ctx.depth_stencil,
+                raster: ctx.raster,
+                layout: layout_id,
+                pass: pass_id,
+                topology: topology.as_raw(),
+                restart: shape.restart,
+                point_size,
+                sample_mask,
             };
-            self.rec.pipeline = pipeline;
+            let pipeline = self.pipeline(handle, &key)?;
+            if self.rec.pipeline != pipeline {
+                // SAFETY: recording inside a pass compatible with the pipeline's.
+                unsafe {
+                    self.raw.cmd_bind_pipeline(
+                        self.rec.cmd,
+                        vk::PipelineBindPoint::GRAPHICS,
+                        pipeline,
+                    )
+                };
+                self.rec.pipeline = pipeline;
+            }
         }
 
         // (4) Dynamic state.
-        self.dynamic_state(ctx, extent, point_size, pipeline_layout);
+        if dirty & dirty::DYNAMIC != 0 {
+            self.dynamic_state(ctx, extent, point_size, pipeline_layout);
+        }
 
         // (5) Descriptors.
-        self.bind_descriptors(set_layout, pipeline_layout, push)?;
+        if dirty & dirty::DESCRIPTORS != 0 {
+            self.bind_descriptors(set_layout, pipeline_layout, push)?;
+        }
 
-        // (6) Vertex and index buffers.
-        if !self.bind_vertices(ctx, &inputs, layout_id)? {
+        // (6) Vertex buffers (the index buffer is the caller's).
+        if dirty & dirty::VERTICES != 0 && !self.bind_vertices(ctx, inputs, layout_id)? {
             return Ok(false);
         }
-        let want = match indices {
-            Indices::None => None,
-            Indices::Bound(b, o, t) => Some((*b, *o, *t)),
-            Indices::Arena(s, t) => Some((s.buffer, s.offset, *t)),
-        };
-        if let Some(w) = want
-            && self.rec.index != Some(w)
-        {
-            // SAFETY: recording; a live buffer with INDEX_BUFFER usage; the offset is a
-            // multiple of the index size (the engine's offsets are; arena slices are 4-byte
-            // aligned).
-            unsafe { self.raw.cmd_bind_index_buffer(cmd, w.0, w.1, w.2) };
-            self.rec.index = Some(w);
+        ctx.dirty = 0;
+        let repeats =
+            began || self.rec.repacked || (point_size && self.rec.layout != pipeline_layout);
+        if !repeats {
+            self.rec.prepared = Some(shape);
         }
         Ok(true)
     }
@@ -787,28 +942,24 @@ impl VkPipe {
     fn bind_vertices(
         &mut self,
         ctx: &mut VkContext,
-        inputs: &[Option<NumClass>; 16],
+        inputs: u16,
         layout_id: u32,
     ) -> Result<bool, SessionError> {
-        let layout = *self.interned.layout.value(layout_id);
-        let mut generic = false;
+        let fetched = self.interned.fetch(layout_id).fetched;
         let cmd = self.rec.cmd;
-        for (i, class) in inputs.iter().enumerate() {
-            if class.is_none() {
-                continue;
-            }
-            let a = layout.attribs[i];
-            let enabled = a.format.components > 0 && conv::map_vertex_format(a.format).is_some();
-            if !enabled {
-                generic = true;
-                continue;
-            }
+        let mut left = inputs & fetched;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
             let (buffer, offset) = ctx.desired.vertex_buffers[i];
             let Some(b) = buffer.and_then(|h| self.buffers.live(h)) else {
                 // A dangling or missing array: GL would have refused the draw.
                 return Ok(false);
             };
-            let want = self.rec.vertex_override[i].unwrap_or((b.owned.buffer, offset));
+            let want = match self.rec.vertex_override[i] {
+                Some(o) if self.rec.repacked => o,
+                _ => (b.owned.buffer, offset),
+            };
             if self.rec.vertex[i] != want {
                 // SAFETY: recording; a live buffer with VERTEX_BUFFER usage.
                 unsafe {
@@ -818,37 +969,70 @@ impl VkPipe {
                 self.rec.vertex[i] = want;
             }
         }
-        if generic {
-            let fresh = ctx.generic_at.filter(|(s, _)| *s == self.rec.serial);
-            let slice = match fresh {
-                Some((_, s)) => s,
-                None => {
-                    let s = self.arena(256, 16)?;
-                    let bytes: Vec<u8> = ctx
-                        .desired
-                        .generic
-                        .iter()
-                        .flat_map(|v| v.iter().flat_map(|w| w.to_le_bytes()))
-                        .collect();
-                    s.write(&bytes);
-                    ctx.generic_at = Some((self.rec.serial, s));
-                    s
-                }
-            };
-            let want = (slice.buffer, slice.offset);
-            let at = GENERIC_BINDING as usize;
-            if self.rec.vertex[at] != want {
-                // SAFETY: recording; an arena buffer with VERTEX_BUFFER usage holding 256
-                // bytes at the offset.
-                unsafe {
-                    self.raw
-                        .cmd_bind_vertex_buffers(cmd, GENERIC_BINDING, &[want.0], &[want.1])
-                };
-                self.rec.vertex[at] = want;
-            }
+        if inputs & !fetched != 0 {
+            self.bind_generic(ctx)?;
         }
         Ok(true)
     }
+
+    /// Binds the generic attribute values (written into the arena once per frame and
+    /// change) for attributes that read no array.
+    fn bind_generic(&mut self, ctx: &mut VkContext) -> Result<(), SessionError> {
+        let fresh = ctx.generic_at.filter(|(s, _)| *s == self.rec.serial);
+        let slice = match fresh {
+            Some((_, s)) => s,
+            None => {
+                let s = self.arena(256, 16)?;
+                for (k, v) in ctx.desired.generic.iter().enumerate() {
+                    for (j, w) in v.iter().enumerate() {
+                        s.write_at(16 * k + 4 * j, &w.to_le_bytes());
+                    }
+                }
+                ctx.generic_at = Some((self.rec.serial, s));
+                s
+            }
+        };
+        let want = (slice.buffer, slice.offset);
+        let at = GENERIC_BINDING as usize;
+        if self.rec.vertex[at] != want {
+            // SAFETY: recording; an arena buffer with VERTEX_BUFFER usage holding 256
+            // bytes at the offset.
+            unsafe {
+                self.raw.cmd_bind_vertex_buffers(
+                    self.rec.cmd,
+                    GENERIC_BINDING,
+                    &[want.0],
+                    &[want.1],
+                )
+            };
+            self.rec.vertex[at] = want;
+        }
+        Ok(())
+    }
+}
+
+/// The sample mask of a pipeline: all samples of a single-sampled pass, else GL's sample
+/// mask and coverage (`SetSampleMask`) over the pass's samples.
+fn sample_mask(d: &DesiredState, samples: vk::SampleCountFlags) -> u32 {
+    if samples == vk::SampleCountFlags::TYPE_1 {
+        return u32::MAX;
+    }
+    let n = samples.as_raw();
+    let all = (1u32 << n) - 1;
+    let mut m = d.sample_mask.2.unwrap_or(u32::MAX) & all;
+    if let Some(c) = d.sample_mask.0 {
+        let bits = ((c.clamp(0.0, 1.0) * n as f32).round() as u32).min(n);
+        let mut cov = if bits >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << bits) - 1
+        };
+        if d.sample_mask.1 {
+            cov = !cov & all;
+        }
+        m &= cov;
+    }
+    m
 }
 
 /// How many vertices and instances a draw reads (`None` vertices: indexed, unknown).
@@ -859,24 +1043,53 @@ pub(crate) struct DrawExtent {
 }
 
 impl VkPipe {
+    /// The layout id the pipeline of a draw must use: the context's, unless an array the
+    /// program reads has an offset or stride Vulkan cannot fetch
+    /// ([`VkPipe::repack_vertices`]).
+    fn vertex_layout_for(
+        &mut self,
+        ctx: &VkContext,
+        inputs: u16,
+        extent: DrawExtent,
+    ) -> Result<u32, SessionError> {
+        let fetch = self.interned.fetch(ctx.layout);
+        let used = inputs & fetch.fetched;
+        let mut misaligned = used & !fetch.stride_aligned != 0;
+        let mut left = used;
+        while left != 0 && !misaligned {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            misaligned = ctx.desired.vertex_buffers[i].1 & u64::from(fetch.align_mask[i]) != 0;
+        }
+        if misaligned {
+            return self.repack_vertices(ctx, used, extent);
+        }
+        if self.rec.repacked {
+            self.rec.vertex_override = [None; MAX_VERTEX_ATTRIBS];
+            self.rec.repacked = false;
+        }
+        Ok(ctx.layout)
+    }
+
     /// Copies vertex arrays Vulkan cannot fetch (offset or stride not a multiple of the
     /// component size; GL allows them) into the arena with an aligned stride, and returns
     /// the layout id the pipeline must use (the context's, or one with the new strides).
+    /// `used`: the fetched attributes the program reads.
+    #[cold]
+    #[inline(never)]
     fn repack_vertices(
         &mut self,
         ctx: &VkContext,
-        inputs: &[Option<NumClass>; 16],
+        used: u16,
         extent: DrawExtent,
     ) -> Result<u32, SessionError> {
         self.rec.vertex_override = [None; MAX_VERTEX_ATTRIBS];
+        self.rec.repacked = false;
         let mut layout = *self.interned.layout.value(ctx.layout);
         let mut changed = false;
-        for (i, class) in inputs.iter().enumerate() {
+        for i in 0..MAX_VERTEX_ATTRIBS {
             let a = layout.attribs[i];
-            if class.is_none()
-                || a.format.components == 0
-                || conv::map_vertex_format(a.format).is_none()
-            {
+            if used & (1 << i) == 0 {
                 continue;
             }
             let (align, size) = conv::vertex_layout_bytes(a.format);
@@ -925,8 +1138,9 @@ impl VkPipe {
             self.rec.vertex_override[i] = Some((dst.buffer, dst.offset));
             changed = true;
         }
+        self.rec.repacked = changed;
         Ok(if changed {
-            self.interned.layout.intern(&layout)
+            self.interned.intern_layout(&layout)
         } else {
             ctx.layout
         })

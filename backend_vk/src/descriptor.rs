@@ -63,7 +63,7 @@ impl VkPipe {
                                 let n = ctx.desired.uniforms.len().min(size as usize);
                                 s.write(&ctx.desired.uniforms[..n]);
                                 if n < size as usize {
-                                    s.write_at(n, &vec![0u8; size as usize - n]);
+                                    s.zero_at(n, size as usize - n);
                                 }
                                 ctx.uniform_at = Some((self.rec.serial, s));
                                 s
@@ -289,7 +289,8 @@ impl VkPipe {
         let dyn_offset = self.rec.dyn_offset_next.take();
         if push {
             if !same {
-                let writes = self.descriptor_writes(vk::DescriptorSet::null());
+                let scratch = std::mem::take(&mut self.rec.write_scratch);
+                let writes = self.descriptor_writes(scratch, vk::DescriptorSet::null());
                 if let Some(push) = &self.gpu.push {
                     // SAFETY: recording; the layout's set 0 was created with the
                     // push-descriptor flag; every write refers to live views, samplers
@@ -304,6 +305,7 @@ impl VkPipe {
                         )
                     };
                 }
+                self.rec.write_scratch = recycle(writes);
                 count(&self.stats.descriptor_sets);
                 self.remember_set(vk::DescriptorSet::null());
                 self.rec.layout = layout;
@@ -317,10 +319,12 @@ impl VkPipe {
             }
         } else {
             let set = self.allocate_set(set_layout)?;
-            let writes = self.descriptor_writes(set);
+            let scratch = std::mem::take(&mut self.rec.write_scratch);
+            let writes = self.descriptor_writes(scratch, set);
             // SAFETY: a set of this frame's pool, not in use by any command yet; the writes
             // refer to live resources with matching descriptor types.
             unsafe { self.raw.update_descriptor_sets(&writes, &[]) };
+            self.rec.write_scratch = recycle(writes);
             self.remember_set(set);
             set
         };
@@ -356,26 +360,40 @@ impl VkPipe {
         self.rec.set = Some((held, set));
     }
 
-    fn descriptor_writes(&self, set: vk::DescriptorSet) -> Vec<vk::WriteDescriptorSet<'_>> {
-        self.rec
-            .writes
-            .iter()
-            .map(|&(binding, ty, at, n)| {
-                let w = vk::WriteDescriptorSet::default()
-                    .dst_set(set)
-                    .dst_binding(binding)
-                    .descriptor_type(ty);
-                let n = n as usize;
-                match ty {
-                    vk::DescriptorType::COMBINED_IMAGE_SAMPLER => {
-                        w.image_info(&self.rec.images[at..at + n])
-                    }
-                    vk::DescriptorType::UNIFORM_TEXEL_BUFFER => {
-                        w.texel_buffer_view(&self.rec.texels[at..at + n])
-                    }
-                    _ => w.buffer_info(&self.rec.buffers[at..at + n]),
+    /// The gathered descriptors as writes into `set`, in `scratch`'s allocation.
+    fn descriptor_writes(
+        &self,
+        scratch: Vec<vk::WriteDescriptorSet<'static>>,
+        set: vk::DescriptorSet,
+    ) -> Vec<vk::WriteDescriptorSet<'_>> {
+        let mut out = recycle(scratch);
+        out.extend(self.rec.writes.iter().map(|&(binding, ty, at, n)| {
+            let w = vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(ty);
+            let n = n as usize;
+            match ty {
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER => {
+                    w.image_info(&self.rec.images[at..at + n])
                 }
-            })
-            .collect()
+                vk::DescriptorType::UNIFORM_TEXEL_BUFFER => {
+                    w.texel_buffer_view(&self.rec.texels[at..at + n])
+                }
+                _ => w.buffer_info(&self.rec.buffers[at..at + n]),
+            }
+        }));
+        out
     }
+}
+
+/// An empty vector of writes with `v`'s allocation, for another lifetime (the writes point
+/// into the scratch lists of one draw): no allocation per draw. The collection happens in
+/// place (the standard library reuses the buffer of a vector iterated into one of a type of
+/// the same size and alignment), and there is nothing to map.
+fn recycle<'a, 'b>(mut v: Vec<vk::WriteDescriptorSet<'a>>) -> Vec<vk::WriteDescriptorSet<'b>> {
+    v.clear();
+    v.into_iter()
+        .map(|_| backend_bug("an emptied vector yielded a write"))
+        .collect()
 }

@@ -36,6 +36,7 @@ use tessera_wire::state::{BlendState, DepthStencilState, RasterState, SamplerSta
 use tessera_wire::table::{ByteSized, Keyed, SlotTable};
 use tessera_wire::{Caps, Event, SessionError};
 
+use crate::command::VertexFetch;
 use crate::conv::{self, NativeFormat};
 use crate::frame::Garbage;
 use crate::framebuffer::{Framebuffer, Renderbuffer, Surface};
@@ -186,7 +187,30 @@ pub(crate) struct Interned {
     pub blend: Interner<BlendState>,
     pub depth_stencil: Interner<DepthStencilState>,
     pub raster: Interner<RasterState>,
+    /// Vertex layouts: intern them with [`Interned::intern_layout`].
     pub layout: Interner<VertexLayout>,
+    /// What each interned vertex layout means to vertex fetch, by id.
+    fetch: Vec<VertexFetch>,
+}
+
+impl Interned {
+    /// The id of a vertex layout, minted (with its [`VertexFetch`]) on first sight.
+    pub fn intern_layout(&mut self, layout: &VertexLayout) -> u32 {
+        let id = self.layout.intern(layout);
+        if id as usize == self.fetch.len() {
+            self.fetch.push(VertexFetch::of(layout));
+        }
+        id
+    }
+
+    /// What vertex layout `id` means to vertex fetch.
+    #[inline]
+    pub fn fetch(&self, id: u32) -> VertexFetch {
+        match self.fetch.get(id as usize) {
+            Some(f) => *f,
+            None => backend_bug("a vertex layout id this interner never minted"),
+        }
+    }
 }
 
 /// Native limits the backend's own paths need.
@@ -296,6 +320,11 @@ pub(crate) struct VkPipe {
     /// Moves whenever an image a framebuffer may hold changes (recreated storage, new
     /// attachments, a destroyed object): cached framebuffers and passes are re-checked.
     pub epoch: u64,
+    /// Moves after every record but draws and state records (any of them may change an
+    /// object): what draws cache from objects (a texture's sampled view) is derived again.
+    pub changes: u64,
+    /// Contexts created so far (the next one's id).
+    pub contexts: u64,
     // Declared last: dropped after everything above (VkPipe::drop frees the objects first).
     pub gpu: Gpu,
 }
@@ -413,6 +442,8 @@ impl VkPipe {
             events: Vec::new(),
             reported: 0,
             epoch: 1,
+            changes: 1,
+            contexts: 0,
             gpu,
         };
         dev.begin_frame()

@@ -214,12 +214,22 @@ impl VkPipe {
                 let info = vk::DescriptorSetAllocateInfo::default()
                     .descriptor_pool(pool)
                     .set_layouts(&layouts);
+                let mut set = vk::DescriptorSet::null();
                 // SAFETY: a live pool of this frame and a live layout; the pool is reset
-                // only when the frame retires.
-                match unsafe { self.raw.allocate_descriptor_sets(&info) } {
-                    Ok(sets) => {
+                // only when the frame retires; one set asked for, one written. (The raw
+                // call: ash's wrapper returns a new vector, an allocation per draw.)
+                let result = unsafe {
+                    (self.raw.fp_v1_0().allocate_descriptor_sets)(
+                        self.raw.handle(),
+                        &info,
+                        &mut set,
+                    )
+                }
+                .result();
+                match result {
+                    Ok(()) => {
                         count(&self.stats.descriptor_sets);
-                        return Ok(sets[0]);
+                        return Ok(set);
                     }
                     Err(vk::Result::ERROR_OUT_OF_POOL_MEMORY)
                     | Err(vk::Result::ERROR_FRAGMENTED_POOL) => {

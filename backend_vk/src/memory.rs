@@ -138,6 +138,20 @@ impl Slice {
         // SAFETY: as for `write`, with the caller's slice sized for `at + bytes.len()`.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(at), bytes.len()) };
     }
+
+    /// Writes `len` zero bytes at `at` bytes into the slice.
+    pub fn zero_at(&self, at: usize, len: usize) {
+        // SAFETY: as for `write`, with the caller's slice sized for `at + len`.
+        unsafe { std::ptr::write_bytes(self.ptr.add(at), 0, len) };
+    }
+
+    /// Writes 32-bit words, little-endian, from the start of the slice (which holds at
+    /// least `4 * words.len()` bytes).
+    pub fn write_words(&self, words: impl Iterator<Item = u32>) {
+        for (k, w) in words.enumerate() {
+            self.write_at(4 * k, &w.to_le_bytes());
+        }
+    }
 }
 
 /// One submission's linear allocator.

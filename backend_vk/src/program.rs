@@ -68,6 +68,8 @@ pub(crate) struct Program {
     pub push: bool,
     pub stages: Vec<StageModule>,
     pub inputs: [Option<NumClass>; 16],
+    /// The attributes the vertex stage reads (bit `i`: `inputs[i]` is some).
+    pub input_mask: u16,
     pub outputs: u8,
     pub flat_inputs: bool,
     pub default_block_size: u32,
@@ -84,6 +86,7 @@ impl Program {
             push: false,
             stages: Vec::new(),
             inputs: [None; 16],
+            input_mask: 0,
             outputs: 0,
             flat_inputs: false,
             default_block_size: 0,
@@ -196,7 +199,12 @@ impl VkPipe {
             for (i, (stage, words)) in codes.into_iter().enumerate() {
                 let r = spirv::reflect(&words)?;
                 match stage {
-                    ShaderStage::Vertex => p.inputs = r.inputs,
+                    ShaderStage::Vertex => {
+                        p.inputs = r.inputs;
+                        p.input_mask = (0..16)
+                            .filter(|&i| r.inputs[i].is_some())
+                            .fold(0, |m, i| m | 1 << i);
+                    }
                     ShaderStage::Fragment => {
                         p.outputs = r.outputs;
                         p.flat_inputs = r.flat_inputs;

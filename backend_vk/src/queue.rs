@@ -12,10 +12,11 @@ use tessera_wire::dispatch::{ContextPipe, CsoPipe, PipeContext, R, StateGroup};
 use tessera_wire::handle::{
     BlendHandle, DepthStencilHandle, RasterHandle, SamplerHandle, VertexLayoutHandle,
 };
+use tessera_wire::record::ArchivedRecord;
 use tessera_wire::state::{BlendState, DepthStencilState, RasterState, SamplerState, VertexLayout};
 use tessera_wire::{Outbox, SessionError};
 
-use crate::command::VkContext;
+use crate::command::{VkContext, dirty};
 use crate::device::VkPipe;
 
 impl PipeContext for VkContext {
@@ -28,34 +29,53 @@ impl ContextPipe for VkPipe {
     type Context = VkContext;
 
     fn create_context(&mut self) -> Result<VkContext, SessionError> {
-        Ok(VkContext::new())
+        self.contexts += 1;
+        Ok(VkContext::new(self.contexts))
     }
-    /// Every verb binds what it needs from the context's own state: nothing to redo.
+    /// Every verb binds what it needs from the context's own state, and a draw of another
+    /// context than the one the command buffer was prepared for derives everything.
     fn context_switched(&mut self, _: &mut VkContext) {}
     fn destroy_context(&mut self, _: VkContext) {}
+    /// Marks the parts of a draw that read `group` (`command::dirty`); the arena copies of
+    /// uniforms and generic attributes go stale with their values.
+    #[inline]
     fn state_changed(&mut self, ctx: &mut VkContext, group: StateGroup) {
         use StateGroup as G;
-        // Dynamic state and bindings are read from `desired` at each verb; only the
-        // arena copies of uniforms and generic attributes go stale.
-        match group {
-            G::Uniforms => ctx.uniform_at = None,
-            G::GenericAttribs => ctx.generic_at = None,
-            G::Framebuffer
-            | G::DrawBuffers
-            | G::Viewport
+        ctx.dirty |= match group {
+            G::Uniforms => {
+                ctx.uniform_at = None;
+                dirty::DESCRIPTORS
+            }
+            G::GenericAttribs => {
+                ctx.generic_at = None;
+                dirty::VERTICES
+            }
+            // Another target: another pass, pipelines for it, its extent for the scissor.
+            G::Framebuffer | G::DrawBuffers | G::Program => dirty::ALL,
+            G::Viewport
             | G::Scissor
             | G::BlendColor
             | G::StencilRef
             | G::DepthBias
             | G::LineWidth
-            | G::PointSize
-            | G::SampleMask
-            | G::Program
-            | G::UniformBuffers
-            | G::Textures
-            | G::VertexBuffers
-            | G::IndexBuffer
-            | G::PrimitiveRestart => {}
+            | G::PointSize => dirty::DYNAMIC,
+            // Restart is an argument of each indexed draw; the pipeline is keyed by it.
+            G::SampleMask | G::PrimitiveRestart => dirty::PIPELINE,
+            G::UniformBuffers | G::Textures => dirty::DESCRIPTORS,
+            G::VertexBuffers => dirty::VERTICES,
+            // Read by each indexed draw itself.
+            G::IndexBuffer => 0,
+        };
+    }
+
+    /// Any record but a draw or a state record may change objects a draw reads, or what
+    /// the command buffer holds: the next draw derives everything, and caches of object
+    /// state are checked again.
+    #[inline]
+    fn record_applied(&mut self, _: &'static str, record: &ArchivedRecord) {
+        if !keeps_draw_state(record) {
+            self.rec.prepared = None;
+            self.changes += 1;
         }
     }
 
@@ -78,6 +98,7 @@ impl CsoPipe for VkPipe {
     }
     fn bind_blend_state(&mut self, ctx: &mut VkContext, cso: BlendHandle) -> R {
         ctx.blend = *self.blends.get("BindBlendState", cso)?;
+        ctx.dirty |= dirty::PIPELINE;
         Ok(())
     }
     fn destroy_blend_state(&mut self, cso: BlendHandle) -> R {
@@ -90,6 +111,7 @@ impl CsoPipe for VkPipe {
     }
     fn bind_depth_stencil_state(&mut self, ctx: &mut VkContext, cso: DepthStencilHandle) -> R {
         ctx.depth_stencil = *self.depth_stencils.get("BindDepthStencilState", cso)?;
+        ctx.dirty |= dirty::PIPELINE;
         Ok(())
     }
     fn destroy_depth_stencil_state(&mut self, cso: DepthStencilHandle) -> R {
@@ -103,6 +125,8 @@ impl CsoPipe for VkPipe {
     }
     fn bind_raster_state(&mut self, ctx: &mut VkContext, cso: RasterHandle) -> R {
         ctx.raster = *self.rasters.get("BindRasterState", cso)?;
+        // The scissor test and program point size are raster state read by dynamic state.
+        ctx.dirty |= dirty::PIPELINE | dirty::DYNAMIC;
         Ok(())
     }
     fn destroy_raster_state(&mut self, cso: RasterHandle) -> R {
@@ -116,14 +140,48 @@ impl CsoPipe for VkPipe {
         self.destroy_sampler(cso)
     }
     fn create_vertex_layout(&mut self, cso: VertexLayoutHandle, layout: VertexLayout) -> R {
-        let id = self.interned.layout.intern(&layout);
+        let id = self.interned.intern_layout(&layout);
         self.layouts.insert("CreateVertexLayout", cso, id)
     }
     fn bind_vertex_layout(&mut self, ctx: &mut VkContext, cso: VertexLayoutHandle) -> R {
         ctx.layout = *self.layouts.get("BindVertexLayout", cso)?;
+        ctx.dirty |= dirty::VERTICES | dirty::PIPELINE;
         Ok(())
     }
     fn destroy_vertex_layout(&mut self, cso: VertexLayoutHandle) -> R {
         self.layouts.remove("DestroyVertexLayout", cso).map(drop)
     }
+}
+
+/// Whether a record leaves what the next draw of the current context needs as it was, but
+/// for what its state records mark dirty: draws, and the state records themselves.
+fn keeps_draw_state(record: &ArchivedRecord) -> bool {
+    use ArchivedRecord as A;
+    matches!(
+        record,
+        A::Draw { .. }
+            | A::DrawIndexed { .. }
+            | A::BindFramebuffer { .. }
+            | A::SetDrawBuffers { .. }
+            | A::BindBlendState { .. }
+            | A::BindDepthStencilState { .. }
+            | A::BindRasterState { .. }
+            | A::BindVertexLayout { .. }
+            | A::BindProgram { .. }
+            | A::SetUniforms { .. }
+            | A::BindUniformBuffer { .. }
+            | A::BindTexture { .. }
+            | A::SetVertexBuffer { .. }
+            | A::SetIndexBuffer { .. }
+            | A::SetGenericAttrib { .. }
+            | A::SetPrimitiveRestart { .. }
+            | A::SetViewport { .. }
+            | A::SetScissor { .. }
+            | A::SetBlendColor { .. }
+            | A::SetStencilRef { .. }
+            | A::SetDepthBias { .. }
+            | A::SetLineWidth { .. }
+            | A::SetPointSize { .. }
+            | A::SetSampleMask { .. }
+    )
 }

@@ -49,6 +49,18 @@ pub(crate) struct Texture {
     pub buffer: Option<(BufferHandle, Format, u64, u64)>,
     /// The buffer view made for `buffer`, with the Vulkan buffer it views.
     pub buffer_view: Option<(vk::Buffer, vk::BufferView)>,
+    /// The last sampled view draws asked for, valid while `VkPipe::changes` has not moved.
+    sampled: Option<SampledView>,
+}
+
+/// A texture's sampled view for one view type, as [`VkPipe::sampled_view`] derived it.
+#[derive(Clone, Copy, Debug)]
+struct SampledView {
+    /// `VkPipe::changes` when it was derived.
+    changes: u64,
+    ty: vk::ImageViewType,
+    /// The view and whether it filters linearly; `None`: the texture cannot be sampled so.
+    view: Option<(vk::ImageView, bool)>,
 }
 
 impl Texture {
@@ -176,6 +188,7 @@ impl TexturePipe for VkPipe {
                 view: TextureView::default(),
                 buffer: None,
                 buffer_view: None,
+                sampled: None,
             },
         )
     }
@@ -710,7 +723,45 @@ impl VkPipe {
     /// The sampled view of a texture for a binding expecting `ty`, and whether its format
     /// can be filtered linearly. `None`: the texture cannot be sampled that way (missing
     /// storage, another view type, no defined base level): the slot reads the placeholder.
+    ///
+    /// Draws ask for the same views again and again: the answer is kept in the texture
+    /// until a record that may change it (any but draws and state records) moves
+    /// `changes`; only the layout, which draws and passes change, is read each time.
+    #[inline]
     pub fn sampled_view(
+        &mut self,
+        handle: TextureHandle,
+        ty: vk::ImageViewType,
+    ) -> Option<(vk::ImageView, bool, vk::ImageLayout)> {
+        let t = self.textures.live(handle)?;
+        match t.sampled {
+            Some(c) if c.changes == self.changes && c.ty == ty => {
+                let (view, linear) = c.view?;
+                Some((view, linear, t.storage.as_ref()?.layout))
+            }
+            _ => self.derive_sampled_view(handle, ty),
+        }
+    }
+
+    /// [`VkPipe::sampled_view`] derived from the texture's state, and kept.
+    #[inline(never)]
+    fn derive_sampled_view(
+        &mut self,
+        handle: TextureHandle,
+        ty: vk::ImageViewType,
+    ) -> Option<(vk::ImageView, bool, vk::ImageLayout)> {
+        let found = self.find_sampled_view(handle, ty);
+        let changes = self.changes;
+        let t = self.textures.get_mut("", handle).ok()?;
+        t.sampled = Some(SampledView {
+            changes,
+            ty,
+            view: found.map(|(v, linear, _)| (v, linear)),
+        });
+        found
+    }
+
+    fn find_sampled_view(
         &mut self,
         handle: TextureHandle,
         ty: vk::ImageViewType,
