@@ -123,16 +123,20 @@ impl Context {
         usize::try_from(v[0]).unwrap_or(0)
     }
 
-    /// The value of state variable `pname` for `glGet*v`, raising `INVALID_ENUM` (and
-    /// returning `None`) if there is none. The C ABI writes `Value::len` values.
+    /// The value of state variable `pname` for `glGet*v`, raising the query's error (and
+    /// returning `None`) if there is none: `INVALID_ENUM` for an unknown `pname`. The C ABI
+    /// writes `Value::len` values.
     pub fn get_value(&mut self, pname: GLenum) -> Option<Value> {
         let value = {
             let mut sh = self.group.lock_for(self.local.id);
-            self.state_value(&mut sh, pname)
+            self.query_value(&mut sh, pname)
         };
-        if value.is_none() {
-            self.error(INVALID_ENUM);
+        match value {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.error(e);
+                None
+            }
         }
-        value
     }
 }

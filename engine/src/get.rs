@@ -353,6 +353,9 @@ impl Context {
             MINOR_VERSION => i(3),
             CONTEXT_FLAGS => i(0),
             CONTEXT_PROFILE_MASK => i(CONTEXT_CORE_PROFILE_BIT as i32),
+            // GL 4.5 (KHR_context_flush_control), answered as Mesa does in 3.3 contexts:
+            // releasing a context flushes its batch (`Context::release_thread`).
+            CONTEXT_RELEASE_BEHAVIOR => i(CONTEXT_RELEASE_BEHAVIOR_FLUSH as i32),
             NUM_EXTENSIONS => i(EXTENSION_NAMES.len() as i32),
             NUM_COMPRESSED_TEXTURE_FORMATS => i(COMPRESSED_FORMATS.len() as i32),
             COMPRESSED_TEXTURE_FORMATS => Some(Value::ints(COMPRESSED_FORMATS)),
@@ -389,15 +392,23 @@ impl Context {
             UNIFORM_BUFFER_OFFSET_ALIGNMENT => i(limits::UBO_OFFSET_ALIGNMENT),
             MAX_VERTEX_UNIFORM_COMPONENTS
             | MAX_FRAGMENT_UNIFORM_COMPONENTS
-            | MAX_GEOMETRY_UNIFORM_COMPONENTS => i(1024),
+            | MAX_GEOMETRY_UNIFORM_COMPONENTS => i(limits::STAGE_UNIFORM_COMPONENTS),
             MAX_COMBINED_VERTEX_UNIFORM_COMPONENTS
             | MAX_COMBINED_FRAGMENT_UNIFORM_COMPONENTS
             | MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS => Some(Value::int(
-                1024 + i64::from(limits::STAGE_UNIFORM_BLOCKS)
-                    * i64::from(l.max_uniform_block_size)
-                    / 4,
+                i64::from(limits::STAGE_UNIFORM_COMPONENTS)
+                    + i64::from(limits::STAGE_UNIFORM_BLOCKS) * i64::from(l.max_uniform_block_size)
+                        / 4,
             )),
             MAX_VARYING_COMPONENTS => i(limits::VARYING_COMPONENTS),
+            // GL 4.1's (ARB_ES2_compatibility's) vec4 forms of the limits above, which Mesa
+            // answers in 3.3 core contexts too: the same limits, counted in vec4s.
+            MAX_VERTEX_UNIFORM_VECTORS | MAX_FRAGMENT_UNIFORM_VECTORS => {
+                i(limits::STAGE_UNIFORM_COMPONENTS / 4)
+            }
+            MAX_VARYING_VECTORS => i(limits::VARYING_COMPONENTS / 4),
+            // GL 4.1 (ARB_ES2_compatibility): every Tessera context compiles shaders.
+            SHADER_COMPILER => Some(Value::boolean(true)),
             MAX_VERTEX_OUTPUT_COMPONENTS | MAX_GEOMETRY_INPUT_COMPONENTS => i(64),
             MAX_GEOMETRY_OUTPUT_COMPONENTS => i(128),
             MAX_FRAGMENT_INPUT_COMPONENTS => i(128),
@@ -405,6 +416,8 @@ impl Context {
             MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS => i(1024),
             MAX_CLIP_DISTANCES => i(8),
             MAX_ELEMENTS_VERTICES | MAX_ELEMENTS_INDICES => i(1 << 20),
+            MAX_ELEMENT_INDEX => Some(Value::int(limits::MAX_ELEMENT_INDEX)),
+            MAX_VERTEX_ATTRIB_STRIDE => i(limits::MAX_VERTEX_ATTRIB_STRIDE),
             MAX_PROGRAM_TEXEL_OFFSET => i(7),
             MIN_PROGRAM_TEXEL_OFFSET => i(-8),
             MAX_SAMPLE_MASK_WORDS => i(1),
@@ -428,18 +441,29 @@ impl Context {
         }
     }
 
+    /// The value of `pname` for the `glGet*v` queries, or the error they raise:
+    /// `INVALID_ENUM` when it names no state variable, or the error the variable's own rules
+    /// give in the current state (`IMPLEMENTATION_COLOR_READ_*` without a colour read
+    /// buffer).
+    pub(crate) fn query_value(&self, sh: &mut Shared, pname: GLenum) -> Result<Value, GLenum> {
+        if let Some(e) = self.framebuffer_query_error(sh, pname) {
+            return Err(e);
+        }
+        self.state_value(sh, pname).ok_or(INVALID_ENUM)
+    }
+
     fn query<T>(&mut self, pname: GLenum, out: &mut [T], convert: impl Fn(&Value, usize) -> T) {
         let value = {
             let mut sh = self.group.lock_for(self.local.id);
-            self.state_value(&mut sh, pname)
+            self.query_value(&mut sh, pname)
         };
         match value {
-            Some(v) => {
+            Ok(v) => {
                 for (i, o) in out.iter_mut().enumerate().take(v.len) {
                     *o = convert(&v, i);
                 }
             }
-            None => self.error(INVALID_ENUM),
+            Err(e) => self.error(e),
         }
     }
 

@@ -47,11 +47,22 @@ pub const STAGE_UNITS: i32 = 16;
 pub const UBO_BINDINGS: i32 = MAX_UNIFORM_BUFFER_BINDINGS as i32;
 /// Uniform blocks one stage can use.
 pub const STAGE_UNIFORM_BLOCKS: i32 = 12;
+/// `MAX_VERTEX_UNIFORM_COMPONENTS` (and the fragment and geometry stages'): GL 3.3's
+/// minimum for the default uniform block of one stage.
+pub const STAGE_UNIFORM_COMPONENTS: i32 = 1024;
 /// `MAX_VARYING_COMPONENTS`: GL 3.1's minimum (3.2 lowered it to 60), which piglit expects of
 /// every context that can stand in for a 3.1 one; the GLSL front end enforces the same.
 pub const VARYING_COMPONENTS: i32 = 64;
 /// `UNIFORM_BUFFER_OFFSET_ALIGNMENT`: 256 covers every Vulkan and GLES driver of interest.
 pub const UBO_OFFSET_ALIGNMENT: i32 = 256;
+/// `MAX_ELEMENT_INDEX` (GL 4.3, answered as Mesa does in 3.3 contexts): the largest index
+/// every backend honours, OpenGL ES 3.0's `MAX_ELEMENT_INDEX` and Vulkan's
+/// `maxDrawIndexedIndexValue` minimum, 2^24 - 1.
+pub const MAX_ELEMENT_INDEX: i64 = (1 << 24) - 1;
+/// `MAX_VERTEX_ATTRIB_STRIDE` (GL 4.4, answered as Mesa does in 3.3 contexts): the largest
+/// stride every backend honours, OpenGL ES 3.1's and Vulkan's `maxVertexInputBindingStride`
+/// minimum (GL 4.4's minimum too).
+pub const MAX_VERTEX_ATTRIB_STRIDE: i32 = 2048;
 
 impl Limits {
     /// The limits of a backend.

@@ -18,6 +18,11 @@ use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::pixel::{Pixels, PixelsMut};
 
+/// Room the native `glGet*v` wrappers give the driver: more than any list state of a real
+/// driver (`COMPRESSED_TEXTURE_FORMATS`, `PROGRAM_BINARY_FORMATS`), so tests may walk any
+/// pname without knowing its length.
+const NATIVE_GET_VALUES: usize = 4096;
+
 macro_rules! gl_api {
     ($( $(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? = $sym:literal; )*) => {
         /// The GL calls tests make, on Tessera or on the native driver.
@@ -713,17 +718,22 @@ macro_rules! gl_api {
                 unsafe { (self.f.uniform_matrix4x3fv)(location, (value.len() / 12) as GLsizei, transpose as GLboolean, value.as_ptr()) }
             }
             fn get_integerv(&mut self, pname: GLenum, out: &mut [GLint]) {
-                let mut all = [0; 16];
-                // SAFETY: no 3.3 state variable returns more than 16 values.
-                unsafe { (self.f.get_integerv)(pname, all.as_mut_ptr()) };
+                // What the driver leaves unwritten keeps the caller's values (sentinels show
+                // how many values a pname has), as on Tessera.
+                let mut all = [0; NATIVE_GET_VALUES];
                 let n = out.len().min(16);
+                all[..n].copy_from_slice(&out[..n]);
+                // SAFETY: `all` has room for the longest list a driver answers
+                // (`COMPRESSED_TEXTURE_FORMATS` and the like), so any pname can be asked.
+                unsafe { (self.f.get_integerv)(pname, all.as_mut_ptr()) };
                 out[..n].copy_from_slice(&all[..n]);
             }
             fn get_floatv(&mut self, pname: GLenum, out: &mut [GLfloat]) {
-                let mut all = [0.0; 16];
+                let mut all = [0.0; NATIVE_GET_VALUES];
+                let n = out.len().min(16);
+                all[..n].copy_from_slice(&out[..n]);
                 // SAFETY: as for get_integerv.
                 unsafe { (self.f.get_floatv)(pname, all.as_mut_ptr()) };
-                let n = out.len().min(16);
                 out[..n].copy_from_slice(&all[..n]);
             }
             fn read_pixels(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, out: &mut [u8]) {
@@ -949,6 +959,10 @@ gl_api! {
     fn sampler_parameterf(sampler: GLuint, pname: GLenum, param: GLfloat) = "glSamplerParameterf";
     /// `glDrawBuffer`.
     fn draw_buffer(buf: GLenum) = "glDrawBuffer";
+    /// `glFramebufferTexture` (layered when the texture has layers).
+    fn framebuffer_texture(target: GLenum, attachment: GLenum, texture: GLuint, level: GLint) = "glFramebufferTexture";
+    /// `glCopyTexSubImage2D`.
+    fn copy_tex_sub_image_2d(target: GLenum, level: GLint, xoffset: GLint, yoffset: GLint, x: GLint, y: GLint, width: GLsizei, height: GLsizei) = "glCopyTexSubImage2D";
 }
 
 impl NativeGl {

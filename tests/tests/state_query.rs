@@ -8,6 +8,8 @@ use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_tests::{assert_error, assert_no_error, context, surfaceless};
 
+mod native;
+
 /// Sentinels the queries must overwrite (or, past the value's length, leave alone).
 const SENTINEL_I: GLint = -12345;
 const SENTINEL_F: f32 = -12345.0;
@@ -369,9 +371,15 @@ fn indexed_queries_validate_target_and_index() {
 #[test]
 fn unknown_pnames_are_invalid_enum_and_write_nothing() {
     let mut ctx = context();
-    // Not state in a 3.3 core context: made up, compatibility-only, and indexed-only.
-    // (Mesa answers CURRENT_COLOR even in a core context.)
-    for pname in [0x1234, 0x0B00 /* CURRENT_COLOR */, SAMPLE_MASK_VALUE] {
+    // Not state in a 3.3 core context: made up, compatibility-only, indexed-only, and a
+    // later version's feature Tessera lacks. (Mesa answers CURRENT_COLOR even in a core
+    // context, and program binaries' formats: `native` lists what it answers.)
+    for pname in [
+        0x1234,
+        0x0B00, // CURRENT_COLOR
+        SAMPLE_MASK_VALUE,
+        NUM_PROGRAM_BINARY_FORMATS,
+    ] {
         let mut i = [SENTINEL_I; 4];
         let mut f = [SENTINEL_F; 4];
         let mut b = [SENTINEL_B; 4];
@@ -517,6 +525,21 @@ fn versions_limits_and_strings() {
     assert_ints(&mut ctx, MAX_DRAW_BUFFERS, &[8]);
     assert_ints(&mut ctx, MAX_VERTEX_ATTRIBS, &[16]);
     assert_bools(&mut ctx, DOUBLEBUFFER, &[false]);
+    // Later versions' state that Mesa answers in 3.3 core contexts too (`native` walks the
+    // whole list): the vec4 forms of the component limits, and what Tessera carries out.
+    assert_ints(&mut ctx, MAX_VARYING_COMPONENTS, &[64]);
+    assert_ints(&mut ctx, MAX_VARYING_VECTORS, &[16]);
+    assert_ints(&mut ctx, MAX_VERTEX_UNIFORM_COMPONENTS, &[1024]);
+    assert_ints(&mut ctx, MAX_VERTEX_UNIFORM_VECTORS, &[256]);
+    assert_ints(&mut ctx, MAX_FRAGMENT_UNIFORM_VECTORS, &[256]);
+    assert_bools(&mut ctx, SHADER_COMPILER, &[true]);
+    assert_ints(&mut ctx, MAX_ELEMENT_INDEX, &[(1 << 24) - 1]);
+    assert_ints(&mut ctx, MAX_VERTEX_ATTRIB_STRIDE, &[2048]);
+    assert_enum(
+        &mut ctx,
+        CONTEXT_RELEASE_BEHAVIOR,
+        CONTEXT_RELEASE_BEHAVIOR_FLUSH,
+    );
     let version = ctx.get_string(VERSION).expect("a version");
     assert!(version.starts_with("3.3"), "{version}");
     assert_eq!(

@@ -103,7 +103,8 @@ impl Local {
     /// read for colour: the `READ_BUFFER` image of the bound read framebuffer, and its
     /// format. The read framebuffer's attachments are sent to the backend first if it has an
     /// older version of them. Errors: `INVALID_FRAMEBUFFER_OPERATION` if the read framebuffer
-    /// is incomplete, `INVALID_OPERATION` if its read buffer is `NONE`.
+    /// is incomplete, `INVALID_OPERATION` if its read buffer is `NONE` or names an
+    /// attachment point without an image (GL 4.1 §4.3.1; such a framebuffer is complete).
     pub(crate) fn read_source(&self, sh: &mut Shared) -> Result<(ReadSource, Format), GLenum> {
         self.read_image(sh, ReadImage::Color(0))
     }
@@ -408,6 +409,8 @@ impl Context {
                 })))
             }
             IMPLEMENTATION_COLOR_READ_FORMAT | IMPLEMENTATION_COLOR_READ_TYPE => {
+                // Without a colour read buffer the query raises INVALID_OPERATION
+                // (`framebuffer_query_error`) before it gets here.
                 let (format, ty) = l
                     .read_color_format(sh)
                     .map_or((0, 0), implementation_read_format);
@@ -416,6 +419,23 @@ impl Context {
                 } else {
                     ty
                 })
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Context {
+    /// The error a framebuffer query raises in the current state, if any: GL 4.1+ (and
+    /// Mesa in its 3.3 contexts) make `IMPLEMENTATION_COLOR_READ_FORMAT` and `_TYPE`
+    /// `INVALID_OPERATION` when the read framebuffer is incomplete or its read buffer is
+    /// `NONE` or has no image, as the read verbs are.
+    pub(crate) fn framebuffer_query_error(&self, sh: &Shared, pname: GLenum) -> Option<GLenum> {
+        match pname {
+            IMPLEMENTATION_COLOR_READ_FORMAT | IMPLEMENTATION_COLOR_READ_TYPE
+                if self.local.read_color_format(sh).is_none() =>
+            {
+                Some(INVALID_OPERATION)
             }
             _ => None,
         }

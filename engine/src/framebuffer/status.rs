@@ -1,4 +1,5 @@
-//! Framebuffer completeness (GL 3.3 §4.4.4).
+//! Framebuffer completeness (GL 3.3 §4.4.4, without the draw and read buffer conditions that
+//! GL 4.1 dropped; see [`object_status`]).
 //!
 //! Completeness is computed from the attachments each time it is asked for: it depends on
 //! attached images that other calls (texture image definition, renderbuffer storage) can
@@ -159,21 +160,14 @@ pub(crate) fn object_status(world: &World, fb: &Framebuffer) -> GLenum {
         return FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT;
     }
 
-    // Every draw and read buffer must name a populated colour attachment.
-    let names_missing = |buffer: GLenum| {
-        buffer != NONE
-            && buffer
-                .checked_sub(COLOR_ATTACHMENT0)
-                .map(|i| i as usize)
-                .filter(|i| *i < MAX_DRAW_BUFFERS)
-                .is_none_or(|i| images[i].is_none())
-    };
-    if fb.draw_buffers.iter().any(|b| names_missing(*b)) {
-        return FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER;
-    }
-    if names_missing(fb.read_buffer) {
-        return FRAMEBUFFER_INCOMPLETE_READ_BUFFER;
-    }
+    // GL 3.3 §4.4.4.2 also lists FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER (a draw buffer naming an
+    // attachment point without an image) and FRAMEBUFFER_INCOMPLETE_READ_BUFFER. GL 4.1
+    // dropped both, and Mesa, NVIDIA and AMD apply neither in any context (Mesa skips them
+    // wherever ARB_ES2_compatibility is exposed, which includes llvmpipe's 3.3 core
+    // context): a depth-only framebuffer with the default draw and read buffers is complete.
+    // Such buffers mean what GL 4.1 says at the verbs instead: a draw buffer without an
+    // image discards what is written to it, and reading a read buffer without an image is
+    // INVALID_OPERATION (`Local::read_image`).
 
     // Tessera's implementation-dependent restriction: depth and stencil, when both are
     // attached, are one packed image (the layout every backend supports).

@@ -643,4 +643,29 @@ fn implementation_read_format_follows_the_read_buffer() {
         );
     }
     assert_no_error!(ctx);
+    // Without a colour read buffer (NONE, no image, an incomplete or undefined read
+    // framebuffer) the query is INVALID_OPERATION and writes nothing, as in GL 4.1+ and Mesa.
+    let unanswered = |ctx: &mut Context, why: &str| {
+        for pname in [
+            IMPLEMENTATION_COLOR_READ_FORMAT,
+            IMPLEMENTATION_COLOR_READ_TYPE,
+        ] {
+            let mut v = [-7];
+            ctx.get_integerv(pname, &mut v);
+            assert_error!(ctx, INVALID_OPERATION, "{pname:#x}: {why}");
+            assert_eq!(v, [-7], "{pname:#x}: {why}");
+        }
+    };
+    ctx.read_buffer(NONE);
+    unanswered(&mut ctx, "read buffer NONE");
+    ctx.read_buffer(COLOR_ATTACHMENT1);
+    unanswered(&mut ctx, "read buffer without an image");
+    ctx.read_buffer(COLOR_ATTACHMENT0);
+    let empty = ctx.gen_renderbuffer();
+    ctx.bind_renderbuffer(RENDERBUFFER, empty);
+    attach(&mut ctx, COLOR_ATTACHMENT0, empty);
+    assert_no_error!(ctx);
+    unanswered(&mut ctx, "incomplete read framebuffer");
+    unanswered(&mut surfaceless(), "undefined default framebuffer");
+    assert_no_error!(ctx);
 }

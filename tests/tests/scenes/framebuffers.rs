@@ -966,3 +966,121 @@ fn draw_buffer_none_discards_colour() {
         ],
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Draw buffers without an image (complete since GL 4.1, as on every driver)
+
+/// Renders depth only into a depth texture through a framebuffer with the default draw
+/// buffer, COLOR_ATTACHMENT0, which has no image (no glDrawBuffer(NONE)), with fragment
+/// shader `fs`; then samples the depth as (d, 0, 0, 1). Depth cleared to 1, a quad at depth
+/// 0.25 on the left half.
+fn depth_only_pass(gl: &mut dyn Gl, fs: &str) {
+    let depth = texture(gl, TEXTURE_2D);
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        0,
+        DEPTH_COMPONENT32F as GLint,
+        16,
+        16,
+        0,
+        DEPTH_COMPONENT,
+        FLOAT,
+        None,
+    );
+    let fb = gl.gen_framebuffer();
+    gl.bind_framebuffer(FRAMEBUFFER, fb);
+    gl.framebuffer_texture_2d(FRAMEBUFFER, DEPTH_ATTACHMENT, TEXTURE_2D, depth, 0);
+    assert_eq!(
+        gl.check_framebuffer_status(FRAMEBUFFER),
+        FRAMEBUFFER_COMPLETE
+    );
+    gl.clear_depth(1.0);
+    gl.clear(DEPTH_BUFFER_BIT | COLOR_BUFFER_BIT);
+    gl.enable(DEPTH_TEST);
+    let p = program(
+        gl,
+        "#version 330 core
+layout(location = 0) in vec2 pos;
+uniform vec4 xf;
+uniform float z;
+void main() { gl_Position = vec4(pos * xf.xy + xf.zw, z, 1.0); }
+",
+        fs,
+    );
+    gl.use_program(p);
+    quad(gl);
+    let (xf, z) = (
+        gl.get_uniform_location(p, "xf"),
+        gl.get_uniform_location(p, "z"),
+    );
+    gl.uniform4f(xf, 0.5, 1.0, -0.5, 0.0);
+    gl.uniform1f(z, -0.5);
+    draw_quad(gl);
+    gl.disable(DEPTH_TEST);
+    gl.bind_framebuffer(FRAMEBUFFER, 0);
+    full_screen(gl, FS_SAMPLE);
+    gl.bind_texture(TEXTURE_2D, depth);
+    draw_quad(gl);
+}
+
+#[test]
+fn depth_only_framebuffer_with_the_default_draw_buffer() {
+    // A depth pass whose fragment shader writes no colour.
+    check(
+        "depth_only_default_draw_buffer",
+        16,
+        16,
+        |gl| depth_only_pass(gl, "#version 330 core\nvoid main() {}\n"),
+        &[probe(3, 8, [64, 0, 0, 255]), probe(12, 8, [255, 0, 0, 255])],
+    );
+}
+
+#[test]
+fn depth_only_framebuffer_with_a_colour_writing_shader() {
+    // The colour the shader writes goes nowhere (as after glDrawBuffer(NONE)).
+    check(
+        "depth_only_colour_shader",
+        16,
+        16,
+        |gl| depth_only_pass(gl, FS_COLOR),
+        &[probe(3, 8, [64, 0, 0, 255]), probe(12, 8, [255, 0, 0, 255])],
+    );
+}
+
+#[test]
+fn a_draw_buffer_without_an_image_discards_its_output() {
+    // Only COLOR_ATTACHMENT0 has an image; draw buffers {COLOR_ATTACHMENT1, COLOR_ATTACHMENT0}:
+    // output 0 and a ClearBuffer of draw buffer 0 go nowhere, output 1 and glClear land in
+    // attachment 0. The left half is drawn (scissored), the right half keeps the clear.
+    check(
+        "draw_buffer_without_image",
+        16,
+        8,
+        |gl| {
+            let (_, t) = texture_target(gl, 8, 8, RGBA8);
+            gl.draw_buffers(&[COLOR_ATTACHMENT1, COLOR_ATTACHMENT0]);
+            assert_eq!(
+                gl.check_framebuffer_status(FRAMEBUFFER),
+                FRAMEBUFFER_COMPLETE
+            );
+            gl.viewport(0, 0, 8, 8);
+            gl.clear_color(0.0, 0.0, 128.0 / 255.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            gl.clear_bufferfv(COLOR, 0, &[1.0; 4]);
+            full_screen(gl, FS_TWO_OUTPUTS);
+            gl.enable(SCISSOR_TEST);
+            gl.scissor(0, 0, 4, 8);
+            draw_quad(gl);
+            gl.disable(SCISSOR_TEST);
+            gl.bind_framebuffer(FRAMEBUFFER, 0);
+            gl.viewport(0, 0, 16, 8);
+            full_screen(gl, FS_SAMPLE);
+            gl.bind_texture(TEXTURE_2D, t);
+            draw_quad(gl);
+        },
+        &[
+            probe(4, 4, [0, 153, 102, 255]),
+            probe(12, 4, [0, 0, 128, 255]),
+        ],
+    );
+}

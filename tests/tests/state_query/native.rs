@@ -1,0 +1,511 @@
+//! Differential: the `glGetIntegerv`/`glGetFloatv` pnames the native driver answers in its
+//! 3.3 core context, against Tessera's answers.
+//!
+//! Mesa answers more than GL 3.3's state tables in a 3.3 core context: it hands out the
+//! highest core version it has (4.5 on llvmpipe) and exposes extensions whose state
+//! belongs to later versions (`ARB_ES2_compatibility`'s `MAX_VARYING_VECTORS`, ...).
+//! Programs written against Mesa query those, so Tessera answers every one whose feature
+//! it carries out, with its own value; the rest stay `INVALID_ENUM` and are listed in
+//! [`UNSUPPORTED`] with the feature Tessera lacks.
+//!
+//! The candidates are every enum of GL 1.0 through 4.6 (`components/src/gl.rs`, generated
+//! from Khronos' `glcorearb.h`) except the mask bits. A pname counts as answered when both
+//! `glGetIntegerv` and `glGetFloatv` raise no error. Where both implementations answer, the
+//! values agree unless Tessera's differs for a listed reason ([`OWN_VALUES`]), or the
+//! value is derived from another limit the same way on both sides ([`DERIVED`]).
+
+use tessera_engine::gl::*;
+use tessera_engine::wire::TransportKind;
+use tessera_tests::gl::{Gl, NativeGl};
+
+/// Pnames native answers that Tessera keeps `INVALID_ENUM`, grouped by the reason.
+const UNSUPPORTED: &[(&str, &[GLenum])] = &[
+    (
+        "compatibility-profile state that Mesa answers in core contexts too (as CURRENT_COLOR)",
+        &[BLEND_SRC, BLEND_DST, VERTEX_ARRAY],
+    ),
+    (
+        "ARB_sample_shading (GL 4.0): no glMinSampleShading, no SAMPLE_SHADING capability",
+        &[SAMPLE_SHADING, MIN_SAMPLE_SHADING_VALUE],
+    ),
+    (
+        "ARB_texture_gather / ARB_gpu_shader5 (GL 4.0): GLSL 3.30 has no textureGather, \
+         interpolateAt* or geometry shader instancing",
+        &[
+            MIN_PROGRAM_TEXTURE_GATHER_OFFSET,
+            MAX_PROGRAM_TEXTURE_GATHER_OFFSET,
+            MAX_GEOMETRY_SHADER_INVOCATIONS,
+            MIN_FRAGMENT_INTERPOLATION_OFFSET,
+            MAX_FRAGMENT_INTERPOLATION_OFFSET,
+            FRAGMENT_INTERPOLATION_OFFSET_BITS,
+        ],
+    ),
+    (
+        "ARB_texture_cube_map_array (GL 4.0): no cube map array target",
+        &[TEXTURE_BINDING_CUBE_MAP_ARRAY],
+    ),
+    (
+        "ARB_draw_indirect / ARB_indirect_parameters (GL 4.0, 4.6): no indirect draws",
+        &[DRAW_INDIRECT_BUFFER_BINDING, PARAMETER_BUFFER_BINDING],
+    ),
+    (
+        "ARB_transform_feedback2/3 (GL 4.0): no transform feedback objects, pause/resume, \
+         vertex streams or more than the separate attribs' buffers",
+        &[
+            TRANSFORM_FEEDBACK_BUFFER_PAUSED,
+            TRANSFORM_FEEDBACK_BUFFER_ACTIVE,
+            TRANSFORM_FEEDBACK_BINDING,
+            MAX_TRANSFORM_FEEDBACK_BUFFERS,
+            MAX_VERTEX_STREAMS,
+        ],
+    ),
+    (
+        "ARB_shader_subroutine (GL 4.0): no subroutines",
+        &[MAX_SUBROUTINES, MAX_SUBROUTINE_UNIFORM_LOCATIONS],
+    ),
+    (
+        "ARB_tessellation_shader (GL 4.0): no tessellation stages or patches",
+        &[
+            PATCH_VERTICES,
+            PATCH_DEFAULT_INNER_LEVEL,
+            PATCH_DEFAULT_OUTER_LEVEL,
+            MAX_PATCH_VERTICES,
+            MAX_TESS_GEN_LEVEL,
+            MAX_TESS_CONTROL_UNIFORM_COMPONENTS,
+            MAX_TESS_EVALUATION_UNIFORM_COMPONENTS,
+            MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS,
+            MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS,
+            MAX_TESS_CONTROL_OUTPUT_COMPONENTS,
+            MAX_TESS_PATCH_COMPONENTS,
+            MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS,
+            MAX_TESS_EVALUATION_OUTPUT_COMPONENTS,
+            MAX_TESS_CONTROL_UNIFORM_BLOCKS,
+            MAX_TESS_EVALUATION_UNIFORM_BLOCKS,
+            MAX_TESS_CONTROL_INPUT_COMPONENTS,
+            MAX_TESS_EVALUATION_INPUT_COMPONENTS,
+            MAX_COMBINED_TESS_CONTROL_UNIFORM_COMPONENTS,
+            MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS,
+            PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED,
+        ],
+    ),
+    (
+        "ARB_ES2_compatibility's shader binaries (GL 4.1): no glShaderBinary",
+        &[SHADER_BINARY_FORMATS, NUM_SHADER_BINARY_FORMATS],
+    ),
+    (
+        "ARB_get_program_binary (GL 4.1): no glGetProgramBinary/glProgramBinary",
+        &[NUM_PROGRAM_BINARY_FORMATS, PROGRAM_BINARY_FORMATS],
+    ),
+    (
+        "ARB_separate_shader_objects (GL 4.1): no program pipelines",
+        &[PROGRAM_PIPELINE_BINDING],
+    ),
+    (
+        "ARB_viewport_array (GL 4.1): one viewport, no indexed viewports",
+        &[MAX_VIEWPORTS, VIEWPORT_SUBPIXEL_BITS, VIEWPORT_BOUNDS_RANGE],
+    ),
+    (
+        "ARB_compressed_texture_pixel_storage (GL 4.2): no compressed block pixel store",
+        &[
+            UNPACK_COMPRESSED_BLOCK_WIDTH,
+            UNPACK_COMPRESSED_BLOCK_HEIGHT,
+            UNPACK_COMPRESSED_BLOCK_DEPTH,
+            UNPACK_COMPRESSED_BLOCK_SIZE,
+            PACK_COMPRESSED_BLOCK_WIDTH,
+            PACK_COMPRESSED_BLOCK_HEIGHT,
+            PACK_COMPRESSED_BLOCK_DEPTH,
+            PACK_COMPRESSED_BLOCK_SIZE,
+        ],
+    ),
+    (
+        "ARB_map_buffer_alignment (GL 4.2): a map is a plain heap copy of the mapped range, so \
+         the pointer minus the offset has no 64-byte alignment",
+        &[MIN_MAP_BUFFER_ALIGNMENT],
+    ),
+    (
+        "ARB_shader_atomic_counters (GL 4.2): no atomic counters",
+        &[
+            ATOMIC_COUNTER_BUFFER_BINDING,
+            MAX_VERTEX_ATOMIC_COUNTER_BUFFERS,
+            MAX_TESS_CONTROL_ATOMIC_COUNTER_BUFFERS,
+            MAX_TESS_EVALUATION_ATOMIC_COUNTER_BUFFERS,
+            MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS,
+            MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS,
+            MAX_COMBINED_ATOMIC_COUNTER_BUFFERS,
+            MAX_VERTEX_ATOMIC_COUNTERS,
+            MAX_TESS_CONTROL_ATOMIC_COUNTERS,
+            MAX_TESS_EVALUATION_ATOMIC_COUNTERS,
+            MAX_GEOMETRY_ATOMIC_COUNTERS,
+            MAX_FRAGMENT_ATOMIC_COUNTERS,
+            MAX_COMBINED_ATOMIC_COUNTERS,
+            MAX_ATOMIC_COUNTER_BUFFER_SIZE,
+            MAX_ATOMIC_COUNTER_BUFFER_BINDINGS,
+        ],
+    ),
+    (
+        "ARB_shader_image_load_store (GL 4.2): no image units",
+        &[
+            MAX_IMAGE_UNITS,
+            MAX_COMBINED_IMAGE_UNITS_AND_FRAGMENT_OUTPUTS,
+            MAX_IMAGE_SAMPLES,
+            MAX_VERTEX_IMAGE_UNIFORMS,
+            MAX_TESS_CONTROL_IMAGE_UNIFORMS,
+            MAX_TESS_EVALUATION_IMAGE_UNIFORMS,
+            MAX_GEOMETRY_IMAGE_UNIFORMS,
+            MAX_FRAGMENT_IMAGE_UNIFORMS,
+            MAX_COMBINED_IMAGE_UNIFORMS,
+        ],
+    ),
+    (
+        "GL 4.3's glGetStringi(SHADING_LANGUAGE_VERSION): only EXTENSIONS is indexed",
+        &[NUM_SHADING_LANGUAGE_VERSIONS],
+    ),
+    (
+        "ARB_ES3_compatibility's PRIMITIVE_RESTART_FIXED_INDEX capability (GL 4.3): not \
+         carried out",
+        &[PRIMITIVE_RESTART_FIXED_INDEX],
+    ),
+    (
+        "ARB_compute_shader (GL 4.3): no compute stage",
+        &[
+            MAX_COMPUTE_UNIFORM_BLOCKS,
+            MAX_COMPUTE_TEXTURE_IMAGE_UNITS,
+            MAX_COMPUTE_IMAGE_UNIFORMS,
+            MAX_COMPUTE_SHARED_MEMORY_SIZE,
+            MAX_COMPUTE_UNIFORM_COMPONENTS,
+            MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS,
+            MAX_COMPUTE_ATOMIC_COUNTERS,
+            MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS,
+            MAX_COMPUTE_WORK_GROUP_INVOCATIONS,
+            DISPATCH_INDIRECT_BUFFER_BINDING,
+        ],
+    ),
+    (
+        "KHR_debug (GL 4.3): no debug output, groups or object labels",
+        &[
+            DEBUG_OUTPUT_SYNCHRONOUS,
+            DEBUG_NEXT_LOGGED_MESSAGE_LENGTH,
+            MAX_DEBUG_MESSAGE_LENGTH,
+            MAX_DEBUG_LOGGED_MESSAGES,
+            DEBUG_LOGGED_MESSAGES,
+            MAX_DEBUG_GROUP_STACK_DEPTH,
+            DEBUG_GROUP_STACK_DEPTH,
+            MAX_LABEL_LENGTH,
+            DEBUG_OUTPUT,
+        ],
+    ),
+    (
+        "ARB_explicit_uniform_location (GL 4.3): GLSL 3.30 has no uniform locations",
+        &[MAX_UNIFORM_LOCATIONS],
+    ),
+    (
+        "ARB_framebuffer_no_attachments (GL 4.3): no glFramebufferParameteri",
+        &[
+            MAX_FRAMEBUFFER_WIDTH,
+            MAX_FRAMEBUFFER_HEIGHT,
+            MAX_FRAMEBUFFER_LAYERS,
+            MAX_FRAMEBUFFER_SAMPLES,
+        ],
+    ),
+    (
+        "ARB_shader_storage_buffer_object (GL 4.3): no storage blocks",
+        &[
+            SHADER_STORAGE_BUFFER_BINDING,
+            MAX_VERTEX_SHADER_STORAGE_BLOCKS,
+            MAX_GEOMETRY_SHADER_STORAGE_BLOCKS,
+            MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS,
+            MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS,
+            MAX_FRAGMENT_SHADER_STORAGE_BLOCKS,
+            MAX_COMPUTE_SHADER_STORAGE_BLOCKS,
+            MAX_COMBINED_SHADER_STORAGE_BLOCKS,
+            MAX_SHADER_STORAGE_BUFFER_BINDINGS,
+            MAX_SHADER_STORAGE_BLOCK_SIZE,
+            SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT,
+        ],
+    ),
+    (
+        "ARB_texture_buffer_range (GL 4.3): no glTexBufferRange",
+        &[TEXTURE_BUFFER_OFFSET_ALIGNMENT],
+    ),
+    (
+        "ARB_vertex_attrib_binding (GL 4.3): no vertex buffer bindings apart from attributes",
+        &[
+            MAX_VERTEX_ATTRIB_RELATIVE_OFFSET,
+            MAX_VERTEX_ATTRIB_BINDINGS,
+        ],
+    ),
+    (
+        "ARB_query_buffer_object (GL 4.4): no query buffer target",
+        &[QUERY_BUFFER_BINDING],
+    ),
+    (
+        "ARB_clip_control (GL 4.5): no glClipControl",
+        &[CLIP_ORIGIN, CLIP_DEPTH_MODE],
+    ),
+    (
+        "ARB_cull_distance (GL 4.5): GLSL 3.30 has no gl_CullDistance",
+        &[MAX_CULL_DISTANCES, MAX_COMBINED_CLIP_AND_CULL_DISTANCES],
+    ),
+    (
+        "KHR_robustness (GL 4.5): no glGetGraphicsResetStatus entry point, robust contexts \
+         are refused",
+        &[RESET_NOTIFICATION_STRATEGY],
+    ),
+    (
+        "ARB_polygon_offset_clamp (GL 4.6): no glPolygonOffsetClamp",
+        &[POLYGON_OFFSET_CLAMP],
+    ),
+    (
+        "ARB_gl_spirv (GL 4.6): no SPIR-V shaders",
+        &[NUM_SPIR_V_EXTENSIONS],
+    ),
+];
+
+/// Pnames both answer where Tessera's value is its own, grouped by the reason.
+const OWN_VALUES: &[(&str, &[GLenum])] = &[
+    (
+        "Tessera is a 3.3 core context with its own extension list",
+        &[MAJOR_VERSION, MINOR_VERSION, NUM_EXTENSIONS],
+    ),
+    (
+        "GL 3.3 requires no compressed format to be listed (RGTC is generic)",
+        &[NUM_COMPRESSED_TEXTURE_FORMATS, COMPRESSED_TEXTURE_FORMATS],
+    ),
+    (
+        "the default framebuffer's buffer is BACK (Mesa names a single-buffered pbuffer's FRONT)",
+        &[READ_BUFFER],
+    ),
+    (
+        "stencil masks start as all ones (GL 3.3 table 6.22; Mesa starts them at 255)",
+        &[
+            STENCIL_VALUE_MASK,
+            STENCIL_WRITEMASK,
+            STENCIL_BACK_VALUE_MASK,
+            STENCIL_BACK_WRITEMASK,
+        ],
+    ),
+    (
+        "limits every backend honours (GL 3.3's minimums, or the common floor of OpenGL ES \
+         3.0 and Vulkan), not llvmpipe's",
+        &[
+            LINE_WIDTH_RANGE,
+            LINE_WIDTH_GRANULARITY,
+            ALIASED_LINE_WIDTH_RANGE,
+            POINT_SIZE_GRANULARITY,
+            SUBPIXEL_BITS,
+            MAX_ELEMENTS_VERTICES,
+            MAX_ELEMENTS_INDICES,
+            MAX_ELEMENT_INDEX,
+            MAX_TEXTURE_LOD_BIAS,
+            MAX_TEXTURE_IMAGE_UNITS,
+            MAX_VERTEX_TEXTURE_IMAGE_UNITS,
+            MAX_GEOMETRY_TEXTURE_IMAGE_UNITS,
+            MAX_COMBINED_TEXTURE_IMAGE_UNITS,
+            MAX_VERTEX_UNIFORM_COMPONENTS,
+            MAX_FRAGMENT_UNIFORM_COMPONENTS,
+            MAX_GEOMETRY_UNIFORM_COMPONENTS,
+            MAX_VARYING_COMPONENTS,
+            MAX_VERTEX_OUTPUT_COMPONENTS,
+            MAX_GEOMETRY_INPUT_COMPONENTS,
+            MAX_GEOMETRY_OUTPUT_VERTICES,
+            MIN_PROGRAM_TEXEL_OFFSET,
+            MAX_PROGRAM_TEXEL_OFFSET,
+            MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS,
+            MAX_TEXTURE_BUFFER_SIZE,
+            MAX_VERTEX_UNIFORM_BLOCKS,
+            MAX_GEOMETRY_UNIFORM_BLOCKS,
+            MAX_FRAGMENT_UNIFORM_BLOCKS,
+            MAX_COMBINED_UNIFORM_BLOCKS,
+            MAX_UNIFORM_BUFFER_BINDINGS,
+            MAX_UNIFORM_BLOCK_SIZE,
+            MAX_COMBINED_VERTEX_UNIFORM_COMPONENTS,
+            MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS,
+            MAX_COMBINED_FRAGMENT_UNIFORM_COMPONENTS,
+            UNIFORM_BUFFER_OFFSET_ALIGNMENT,
+        ],
+    ),
+    (
+        "read at a different moment (nanoseconds; only the clamped integer view agrees)",
+        &[TIMESTAMP],
+    ),
+];
+
+/// `(pname, limit, divisor)`: `pname` is `limit / divisor` on both sides (the `*_VECTORS`
+/// forms count vec4s of a component limit).
+const DERIVED: &[(GLenum, GLenum, i64)] = &[
+    (MAX_VARYING_VECTORS, MAX_VARYING_COMPONENTS, 4),
+    (MAX_VERTEX_UNIFORM_VECTORS, MAX_VERTEX_UNIFORM_COMPONENTS, 4),
+    (
+        MAX_FRAGMENT_UNIFORM_VECTORS,
+        MAX_FRAGMENT_UNIFORM_COMPONENTS,
+        4,
+    ),
+];
+
+/// The candidates: every enum of GL 1.0 through 4.6, one name per value, without the mask
+/// bits (`COLOR_BUFFER_BIT` shares its value with compatibility state).
+fn candidates() -> Vec<(&'static str, GLenum)> {
+    let source = include_str!("../../../components/src/gl.rs");
+    let mut seen = std::collections::BTreeSet::new();
+    let list: Vec<_> = source
+        .lines()
+        .filter_map(|l| {
+            let (name, value) = l.strip_prefix("pub const ")?.split_once(": GLenum = 0x")?;
+            let value = GLenum::from_str_radix(value.strip_suffix(';')?, 16).ok()?;
+            (!name.ends_with("_BIT") && seen.insert(value)).then_some((name, value))
+        })
+        .collect();
+    assert!(list.len() > 1000, "components/src/gl.rs lists GL 1.0-4.6");
+    list
+}
+
+/// Sentinels: values the queries leave alone past a pname's length.
+const SENTINEL_I: GLint = -77_777;
+const SENTINEL_F: GLfloat = -77_777.0;
+
+/// One pname's answer through `glGetIntegerv` and `glGetFloatv`.
+#[derive(Clone, Debug, PartialEq)]
+struct Answer {
+    /// The errors the two queries raised.
+    errors: [GLenum; 2],
+    /// The values written (up to the first sentinel).
+    ints: Vec<GLint>,
+    floats: Vec<GLfloat>,
+}
+
+impl Answer {
+    fn answered(&self) -> bool {
+        self.errors == [NO_ERROR; 2]
+    }
+}
+
+fn ask(gl: &mut dyn Gl, pname: GLenum) -> Answer {
+    let mut ints = [SENTINEL_I; 16];
+    gl.get_integerv(pname, &mut ints);
+    let int_error = gl.get_error();
+    let mut floats = [SENTINEL_F; 16];
+    gl.get_floatv(pname, &mut floats);
+    let float_error = gl.get_error();
+    Answer {
+        errors: [int_error, float_error],
+        ints: ints
+            .iter()
+            .copied()
+            .take_while(|v| *v != SENTINEL_I)
+            .collect(),
+        floats: floats
+            .iter()
+            .copied()
+            .take_while(|v| *v != SENTINEL_F)
+            .collect(),
+    }
+}
+
+fn listed(list: &[(&'static str, &[GLenum])], pname: GLenum) -> Option<&'static str> {
+    list.iter()
+        .find(|(_, pnames)| pnames.contains(&pname))
+        .map(|(reason, _)| *reason)
+}
+
+#[test]
+fn tessera_answers_every_pname_the_native_driver_answers() {
+    let candidates = candidates();
+    // Native first, and gone before Tessera starts: the in-process GLES backend makes its
+    // own context current on this thread.
+    let native: Vec<Answer> = {
+        let mut gl = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+        candidates.iter().map(|(_, p)| ask(&mut gl, *p)).collect()
+    };
+    let mut ctx = tessera_tests::differential::tessera(TransportKind::Inproc, 16, 16);
+    let tessera: Vec<Answer> = candidates.iter().map(|(_, p)| ask(&mut ctx, *p)).collect();
+    let value = |answers: &[Answer], pname: GLenum| {
+        let i = candidates.iter().position(|(_, p)| *p == pname)?;
+        answers[i].ints.first().copied().map(i64::from)
+    };
+
+    let mut problems = Vec::new();
+    for (((name, pname), n), t) in candidates.iter().zip(&native).zip(&tessera) {
+        let unsupported = listed(UNSUPPORTED, *pname);
+        match (n.answered(), t.answered(), unsupported) {
+            (true, true, None) => {}
+            (true, true, Some(_)) => problems.push(format!(
+                "{name} ({pname:#x}) is answered now: remove it from UNSUPPORTED"
+            )),
+            (true, false, Some(_)) => {
+                if t.errors != [INVALID_ENUM; 2] || !t.ints.is_empty() || !t.floats.is_empty() {
+                    problems.push(format!("{name}: unsupported but {t:?}"));
+                }
+                continue;
+            }
+            (true, false, None) => {
+                problems.push(format!(
+                    "{name} ({pname:#x}): native answers {:?}, Tessera raises {:#x}/{:#x}",
+                    n.ints, t.errors[0], t.errors[1]
+                ));
+                continue;
+            }
+            (false, _, Some(_)) => {
+                problems.push(format!(
+                    "{name} ({pname:#x}): native no longer answers it: remove it from UNSUPPORTED"
+                ));
+                continue;
+            }
+            (false, true, None) => {
+                problems.push(format!(
+                    "{name} ({pname:#x}): Tessera answers {:?}, native raises {:#x}/{:#x}",
+                    t.ints, n.errors[0], n.errors[1]
+                ));
+                continue;
+            }
+            (false, false, None) => continue,
+        }
+        // Both answer: the same values, unless derived or Tessera's own.
+        if let Some((_, limit, divisor)) = DERIVED.iter().find(|(p, ..)| p == pname) {
+            for (side, answers) in [("native", &native), ("Tessera", &tessera)] {
+                let (v, l) = (value(answers, *pname), value(answers, *limit));
+                if v.is_none() || v != l.map(|l| l / divisor) {
+                    problems.push(format!(
+                        "{name} on {side}: {v:?}, not {limit:#x} ({l:?}) / {divisor}"
+                    ));
+                }
+            }
+            continue;
+        }
+        let same = n.ints == t.ints && n.floats == t.floats;
+        match (same, listed(OWN_VALUES, *pname)) {
+            (true, None) => {}
+            (false, Some(_)) => {}
+            (true, Some(_)) if *pname == TIMESTAMP => {}
+            (true, Some(_)) => problems.push(format!(
+                "{name} ({pname:#x}) agrees with native ({:?}): remove it from OWN_VALUES",
+                n.ints
+            )),
+            (false, None) => problems.push(format!(
+                "{name} ({pname:#x}): native {:?} / {:?}, Tessera {:?} / {:?}",
+                n.ints, n.floats, t.ints, t.floats
+            )),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_lists_name_candidates_once() {
+    let candidates = candidates();
+    let mut all: Vec<GLenum> = UNSUPPORTED
+        .iter()
+        .chain(OWN_VALUES)
+        .flat_map(|(_, pnames)| pnames.iter().copied())
+        .chain(DERIVED.iter().map(|(p, ..)| *p))
+        .collect();
+    for p in &all {
+        assert!(
+            candidates.iter().any(|(_, c)| c == p),
+            "{p:#x} is no candidate"
+        );
+    }
+    let n = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), n, "a pname is listed twice");
+}
