@@ -15,7 +15,6 @@
 //! the first time the program draws points without `PROGRAM_POINT_SIZE`, and kept.
 
 use ash::vk;
-use rustc_hash::FxHashMap;
 use tessera_wire::dispatch::{ProgramPipe, R};
 use tessera_wire::format::ShaderStage;
 use tessera_wire::handle::ProgramHandle;
@@ -76,7 +75,9 @@ pub(crate) struct Program {
     pub slots: Vec<DescSlot>,
     pub set_layout: vk::DescriptorSetLayout,
     pub pipeline_layout: vk::PipelineLayout,
-    pub pipelines: FxHashMap<PipelineKey, vk::Pipeline>,
+    /// Keyed by what the client chose (CSOs, sample mask): a randomly seeded hash, so a
+    /// client cannot pick keys that collide.
+    pub pipelines: ahash::HashMap<PipelineKey, vk::Pipeline>,
 }
 
 impl Program {
@@ -93,7 +94,7 @@ impl Program {
             slots: Vec::new(),
             set_layout: vk::DescriptorSetLayout::null(),
             pipeline_layout: vk::PipelineLayout::null(),
-            pipelines: FxHashMap::default(),
+            pipelines: ahash::HashMap::default(),
         }
     }
 
