@@ -3,7 +3,9 @@
 //! Tessera as a drop-in `libEGL.so.1` / `libOpenGL.so.0` / `libGL.so.1`: the EGL 1.5 entry
 //! points and every OpenGL 3.3 core entry point, with their exact C signatures, so an
 //! unmodified program linked against the system libraries runs on Tessera when this library
-//! is found first (`LD_LIBRARY_PATH`; `scripts/dropin` installs the three names).
+//! is found first (`LD_LIBRARY_PATH`; `scripts/dropin` installs these names and the
+//! unversioned `libEGL.so` / `libOpenGL.so` / `libGL.so` that programs loading GL at run
+//! time open).
 //!
 //! ## How a call flows
 //! - **EGL** entry points (`egl/`) read their pointer arguments, take the EGL registry's lock

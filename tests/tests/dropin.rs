@@ -1,10 +1,11 @@
-//! The drop-in C ABI (`tessera-capi` as `libEGL.so.1` / `libOpenGL.so.0` / `libGL.so.1`)
-//! seen from unmodified C programs: `tests/dropin/*.c`, compiled with the system gcc and
-//! headers and linked `-lEGL -lOpenGL`, run against the system driver and, through
-//! `LD_LIBRARY_PATH`, against Tessera.
+//! The drop-in C ABI (`tessera-capi` as `libEGL.so.1` / `libOpenGL.so.0` / `libGL.so.1`,
+//! and the unversioned `libEGL.so` / `libOpenGL.so` / `libGL.so` that programs loading GL
+//! at run time open) seen from unmodified C programs: `tests/dropin/*.c`, compiled with the
+//! system gcc and headers and linked `-lEGL -lOpenGL` (`dlopen_names.c`: with no GL
+//! library), run against the system driver and, through `LD_LIBRARY_PATH`, against Tessera.
 //!
 //! The library is built here with `cargo build -p tessera-capi` (a no-op when up to date;
-//! `cargo test --workspace` builds it anyway) and installed as the three names in
+//! `cargo test --workspace` builds it anyway) and installed as the six names in
 //! `<target>/<profile>/dropin/`, as `scripts/dropin` installs release builds in
 //! `<target>/dropin/`.
 
@@ -40,7 +41,34 @@ fn profile_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// Builds the drop-in library (once per test run), installs its three names in
+/// The names the drop-in is installed under (as `scripts/dropin` installs them).
+const NAMES: [&str; 6] = [
+    "libEGL.so.1",
+    "libOpenGL.so.0",
+    "libGL.so.1",
+    "libEGL.so",
+    "libOpenGL.so",
+    "libGL.so",
+];
+
+/// The C programs: source, program, libraries linked.
+const PROGRAMS: [(&str, &str, &[&str]); 4] = [
+    (
+        "dropin.c",
+        "tessera-dropin-test",
+        &["-lEGL", "-lOpenGL", "-lpthread"],
+    ),
+    (
+        "egl_errors.c",
+        "tessera-egl-errors",
+        &["-lEGL", "-lOpenGL", "-lpthread"],
+    ),
+    ("egl_device.c", "tessera-egl-device", &["-lEGL", "-lOpenGL"]),
+    // Linked with no GL library: it loads them by name, as a Python process does.
+    ("dlopen_names.c", "tessera-dlopen-names", &["-ldl"]),
+];
+
+/// Builds the drop-in library (once per test run), installs its names in
 /// `<target>/dropin/` and compiles the C programs there. Returns the directory.
 fn dropin_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -71,22 +99,19 @@ fn dropin_dir() -> &'static Path {
         // this process and renamed into place, which is atomic, so no process ever sees a
         // missing link or executes a program another is still writing (ETXTBSY).
         let scratch = |name: &str| dir.join(format!(".{name}.{}", std::process::id()));
-        for name in ["libEGL.so.1", "libOpenGL.so.0", "libGL.so.1"] {
+        for name in NAMES {
             let tmp = scratch(name);
             let _ = std::fs::remove_file(&tmp);
             std::os::unix::fs::symlink(&library, &tmp).expect("install the drop-in name");
             std::fs::rename(&tmp, dir.join(name)).expect("install the drop-in name");
         }
-        for (source, program) in [
-            ("dropin.c", "tessera-dropin-test"),
-            ("egl_errors.c", "tessera-egl-errors"),
-        ] {
+        for (source, program, libraries) in PROGRAMS {
             let out = Command::new("gcc")
                 .args(["-O1", "-Wall", "-Wextra", "-Werror"])
                 .arg(root().join("tests/dropin").join(source))
                 .arg("-o")
                 .arg(scratch(program))
-                .args(["-lEGL", "-lOpenGL", "-lpthread"])
+                .args(libraries)
                 .output()
                 .expect("gcc runs (Debian: gcc libegl-dev libopengl-dev libgl-dev)");
             assert!(
@@ -227,6 +252,89 @@ fn egl_errors_are_the_ones_the_specification_names() {
     );
 }
 
+#[test]
+fn the_unversioned_library_names_load_tessera() {
+    let tessera = run("tessera-dlopen-names", Some("null"));
+    let out = text(&tessera.stdout);
+    assert!(tessera.status.success(), "{out}\n{}", text(&tessera.stderr));
+    let library = std::fs::canonicalize(profile_dir().join("libtessera_capi.so"))
+        .expect("the drop-in library's real path");
+    let loaded = |out: &str, name: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name} ")))
+            .map(PathBuf::from)
+    };
+    let names = ["libEGL.so", "libGL.so", "libOpenGL.so"];
+    for name in names {
+        assert_eq!(
+            loaded(&out, name).as_deref(),
+            Some(library.as_path()),
+            "dlopen({name:?}) with the drop-in on LD_LIBRARY_PATH:\n{out}"
+        );
+    }
+    assert!(out.contains("egl version 1.5 Tessera "), "{out}");
+
+    // Without it the same program loads the system's libraries (where they are installed):
+    // the check tells the two apart.
+    let native = text(&run("tessera-dlopen-names", None).stdout);
+    for name in names {
+        assert_ne!(
+            loaded(&native, name).as_deref(),
+            Some(library.as_path()),
+            "{native}"
+        );
+    }
+    assert!(!native.contains("Tessera"), "{native}");
+}
+
+#[test]
+fn an_egl_device_gives_a_display_that_renders_the_same_pixels_as_the_native_driver_s() {
+    let native = run("tessera-egl-device", None);
+    let expected = text(&native.stdout);
+    assert!(
+        native.status.success(),
+        "native run failed:\n{expected}\n{}",
+        text(&native.stderr)
+    );
+    assert!(
+        !expected.contains("vendor Tessera"),
+        "the native run must not load the drop-in:\n{expected}"
+    );
+    let tally = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("checks "))
+            .map(str::to_owned)
+    };
+    for backend in BACKENDS {
+        let tessera = run("tessera-egl-device", Some(backend));
+        let out = text(&tessera.stdout);
+        let err = text(&tessera.stderr);
+        let failed: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL")).collect();
+        assert!(failed.is_empty(), "{backend}: {}", failed.join("\n"));
+        assert!(tessera.status.success(), "{backend}: {out}\n{err}");
+        assert!(
+            !err.contains("tessera: backend:"),
+            "{backend}: backend events:\n{err}"
+        );
+        // One device, with no device extensions, whose display is Tessera's.
+        for line in ["devices 1", "device extensions ''", "vendor Tessera"] {
+            assert!(
+                out.lines().any(|l| l == line),
+                "{backend}: no {line:?}:\n{out}"
+            );
+        }
+        // The same checks ran as on the native driver, and the same pixels came back.
+        assert_eq!(tally(&out), tally(&expected), "{backend}");
+        for label in ["surfaceless", "pbuffer"] {
+            assert_eq!(
+                image(&out, label),
+                image(&expected, label),
+                "{backend}: {label} differs from the native driver's"
+            );
+        }
+    }
+}
+
 /// The functions of `GL_VERSION_1_0` .. `GL_VERSION_3_3` in the system's `glcorearb.h`.
 fn gl_core_33_functions() -> Vec<String> {
     let header = std::fs::read_to_string("/usr/include/GL/glcorearb.h")
@@ -314,8 +422,13 @@ fn get_proc_address_finds_every_gl_3_3_and_egl_function_and_nothing_else() {
         "eglGetPlatformDisplayEXT",
         "eglCreatePlatformWindowSurfaceEXT",
         "eglCreatePlatformPixmapSurfaceEXT",
+        "eglQueryDevicesEXT",
+        "eglQueryDeviceStringEXT",
+        "eglQueryDeviceAttribEXT",
+        "eglQueryDisplayAttribEXT",
     ] {
-        assert!(!lookup(name).is_null(), "{name}");
+        let p = lookup(name);
+        assert!(!p.is_null() && p == exported(name), "{name}");
     }
     for name in [
         "",

@@ -3,8 +3,10 @@
 use std::ffi::c_char;
 
 use tessera_engine::egl::display::config_handle;
+use tessera_engine::egl::tokens::{EXTENSIONS, PLATFORM_DEVICE_EXT};
 use tessera_engine::egl::{EglError, Platform};
 
+use super::device::{client_extensions, device_display};
 use super::{EGLAttrib, EGLBoolean, EGLenum, EGLint, Handle, boolean, egl_call, handle, id};
 use crate::ptr;
 
@@ -22,7 +24,9 @@ pub extern "C" fn eglGetDisplay(display_id: Handle) -> Handle {
     })
 }
 
-/// `eglGetPlatformDisplay`.
+/// `eglGetPlatformDisplay`. `EGL_PLATFORM_DEVICE_EXT` with Tessera's device (from
+/// [`eglQueryDevicesEXT`](super::eglQueryDevicesEXT)) gives the surfaceless display; the
+/// other platforms are the engine's.
 ///
 /// # Safety
 /// `attrib_list` is null or an `EGL_NONE`-terminated list.
@@ -34,13 +38,17 @@ pub unsafe extern "C" fn eglGetPlatformDisplay(
 ) -> Handle {
     // SAFETY: the caller's contract.
     let list = unsafe { ptr::attribs_wide(attrib_list) };
+    if platform as EGLint == PLATFORM_DEVICE_EXT {
+        return device_display("eglGetPlatformDisplay", native_display, &list);
+    }
     egl_call("eglGetPlatformDisplay", std::ptr::null_mut(), |_, reg| {
         reg.get_platform_display(platform as i32, native_display.is_null(), &list)
             .map(handle)
     })
 }
 
-/// `eglGetPlatformDisplayEXT` (`EGL_EXT_platform_base`: `EGLint` attributes).
+/// `eglGetPlatformDisplayEXT` (`EGL_EXT_platform_base`: `EGLint` attributes; devices as
+/// [`eglGetPlatformDisplay`]).
 ///
 /// # Safety
 /// `attrib_list` is null or an `EGL_NONE`-terminated list.
@@ -52,6 +60,9 @@ pub unsafe extern "C" fn eglGetPlatformDisplayEXT(
 ) -> Handle {
     // SAFETY: the caller's contract.
     let list = unsafe { ptr::attribs(attrib_list) };
+    if platform as EGLint == PLATFORM_DEVICE_EXT {
+        return device_display("eglGetPlatformDisplayEXT", native_display, &list);
+    }
     egl_call(
         "eglGetPlatformDisplayEXT",
         std::ptr::null_mut(),
@@ -93,10 +104,14 @@ pub extern "C" fn eglTerminate(dpy: Handle) -> EGLBoolean {
     })
 }
 
-/// `eglQueryString`: static strings, valid for the life of the process.
+/// `eglQueryString`: static strings, valid for the life of the process. The client
+/// extensions are the engine's and the device ones ([`client_extensions`]).
 #[unsafe(no_mangle)]
 pub extern "C" fn eglQueryString(dpy: Handle, name: EGLint) -> *const c_char {
     egl_call("eglQueryString", std::ptr::null(), |_, reg| {
+        if dpy.is_null() && name == EXTENSIONS {
+            return Ok(client_extensions().as_ptr());
+        }
         let dpy = (!dpy.is_null()).then(|| id(dpy));
         reg.query_string(dpy, name).map(|s| s.as_ptr())
     })

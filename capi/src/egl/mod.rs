@@ -1,16 +1,19 @@
-//! The EGL 1.5 entry points (plus `EGL_EXT_platform_base`'s three), each a thin shell:
-//! read the pointer arguments, run the engine's EGL call under [`egl_call`], write the
-//! results. Handles cross the ABI as the engine's numbers cast to pointers.
+//! The EGL 1.5 entry points (plus `EGL_EXT_platform_base`'s three and the four of
+//! `EGL_EXT_device_base`, in `device.rs`), each a thin shell: read the pointer arguments,
+//! run the engine's EGL call under [`egl_call`], write the results. Handles cross the ABI
+//! as the engine's numbers cast to pointers.
 
 #![allow(non_snake_case, reason = "exported under the EGL names")]
 
 mod context;
+mod device;
 mod display;
 mod proc;
 mod surface;
 mod sync;
 
 pub use context::*;
+pub use device::*;
 pub use display::*;
 pub use proc::*;
 pub use surface::*;

@@ -11,7 +11,7 @@ use super::*;
 use crate::gl::{GL_FUNCTIONS, Proc};
 
 /// Every exported EGL function, sorted by name.
-pub static EGL_FUNCTIONS: [(&str, Proc); 47] = [
+pub static EGL_FUNCTIONS: [(&str, Proc); 51] = [
     (
         "eglBindAPI",
         Proc({
@@ -291,6 +291,38 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 47] = [
         Proc({
             const F: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLint) -> EGLBoolean =
                 eglQueryContext;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQueryDeviceAttribEXT",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, EGLint, *mut EGLAttrib) -> EGLBoolean =
+                eglQueryDeviceAttribEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQueryDeviceStringEXT",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, EGLint) -> *const c_char =
+                eglQueryDeviceStringEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQueryDevicesEXT",
+        Proc({
+            const F: unsafe extern "C" fn(EGLint, *mut Handle, *mut EGLint) -> EGLBoolean =
+                eglQueryDevicesEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQueryDisplayAttribEXT",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, EGLint, *mut EGLAttrib) -> EGLBoolean =
+                eglQueryDisplayAttribEXT;
             F as *const c_void
         }),
     ),
