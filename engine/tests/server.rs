@@ -147,3 +147,28 @@ fn an_unknown_backend_is_refused_by_name() {
     let _ = server.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn server_admission_limit_flags_are_checked_before_listening() {
+    let dir = temp_dir("limits");
+    let socket = dir.join("s.sock");
+    for bad in [
+        ["--handshake-timeout", "0"],
+        ["--handshake-timeout", "soon"],
+        ["--max-connections", "0"],
+        ["--max-unauthenticated", "-1"],
+    ] {
+        let out = Command::new(SERVER)
+            .arg("--unix")
+            .arg(&socket)
+            .args(bad)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--handshake-timeout SECS"), "{stderr}");
+        assert!(!socket.exists(), "{bad:?}: never listened");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

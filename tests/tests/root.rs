@@ -18,6 +18,7 @@ mod render_state;
 mod renderbuffer;
 mod sampler;
 mod scenes;
+mod server_limits;
 mod shaders;
 mod state_query;
 mod steady;

@@ -37,6 +37,11 @@ pub(crate) struct Server {
 impl Server {
     /// Starts a server that allows capture, listening on a fresh socket and a free port.
     pub(crate) fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// [`Server::start`] with more command-line arguments.
+    pub(crate) fn start_with(extra: &[&str]) -> Self {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let dir = std::env::temp_dir().join(format!(
             "tessera-test-{}-{}",
@@ -62,6 +67,7 @@ impl Server {
             ])
             .arg(&secret)
             .arg("--allow-capture")
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

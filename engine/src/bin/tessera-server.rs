@@ -2,8 +2,15 @@
 //!
 //! ```text
 //! tessera-server [--unix PATH] [--tcp HOST:PORT --secret FILE] [--allow-capture]
+//!                [--handshake-timeout SECS] [--max-connections N] [--max-unauthenticated N]
 //! tessera-server --fd N            (spawned by a client's `fork` transport)
 //! ```
+//!
+//! Admission limits (see `tessera_wire::transport::server`): at most 256 connections at
+//! once (`--max-connections`), at most 32 of them still in their handshake
+//! (`--max-unauthenticated`), each given 5 s to complete its side of the handshake — Hello,
+//! and over TCP the secret's proof (`--handshake-timeout`, in seconds, fractions allowed).
+//! A connection over a cap is refused at once, one past the deadline is closed; both logged.
 //!
 //! With no listener named, it listens on the unix socket clients use by default
 //! (`TESSERA_SERVER`, else `$XDG_RUNTIME_DIR/tessera-server.sock`). It prints one
@@ -20,6 +27,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tessera_engine::wire::null::NullBackend;
 use tessera_engine::wire::transport::secret::Secret;
@@ -89,10 +97,20 @@ impl log::Log for StderrLog {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: tessera-server [--unix PATH] [--tcp HOST:PORT --secret FILE] [--allow-capture]\n       \
-         tessera-server --fd N"
+        "usage: tessera-server [--unix PATH] [--tcp HOST:PORT --secret FILE] [--allow-capture]\n{:22}\
+         [--handshake-timeout SECS] [--max-connections N] [--max-unauthenticated N]\n       \
+         tessera-server --fd N",
+        ""
     );
     std::process::exit(2)
+}
+
+/// A positive count, or the usage.
+fn count(arg: String) -> usize {
+    arg.parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .unwrap_or_else(|| usage())
 }
 
 fn main() {
@@ -121,6 +139,16 @@ fn main() {
             },
             "--fd" => config.fd = Some(value().parse().unwrap_or_else(|_| usage())),
             "--allow-capture" => config.allow_capture = true,
+            "--handshake-timeout" => {
+                config.handshake_timeout = value()
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                    .filter(|d| !d.is_zero())
+                    .unwrap_or_else(|| usage())
+            }
+            "--max-connections" => config.max_connections = count(value()),
+            "--max-unauthenticated" => config.max_unauthenticated = count(value()),
             _ => usage(),
         }
     }

@@ -12,6 +12,25 @@
 //!   without one refuses to start. Stream data plane only.
 //! - **inherited socket** (`--fd N`, what `fork` uses): one session, then the server exits.
 //!
+//! **Admission limits** (all in [`ServerConfig`]; flags of `tessera-server`):
+//! - at most [`DEFAULT_MAX_CONNECTIONS`] (256) connections at once, sessions and handshakes
+//!   together (`--max-connections N`);
+//! - at most [`DEFAULT_MAX_UNAUTHENTICATED`] (32) of them still in the handshake
+//!   (`--max-unauthenticated N`): not yet past the Hello and, over TCP, the secret's
+//!   challenge. A connection over either cap is refused at once — a `Refuse` frame with the
+//!   reason, then closed — and the refusal logged; the others are not disturbed;
+//! - a connection that has not completed its side of the handshake within
+//!   [`DEFAULT_HANDSHAKE_TIMEOUT`] (5 s; `--handshake-timeout SECS`) is closed, logged.
+//!   The clock stops once the client has said Hello (and proved the secret over TCP); making
+//!   its backend is the server's time, not the client's.
+//!
+//! Inside a session, growth stays bounded by the wire's own limits, unchanged by the caps
+//! above: frame lengths are checked before their payload is read (`frame::MAX_HANDSHAKE_FRAME`
+//! during the handshake and for control frames, `frame::MAX_MESSAGE` for batches), and a
+//! create may skip at most [`crate::table::MAX_SLOT_SKIP`] slots past a table's end, so a
+//! client cannot make the server grow a table far beyond what it uses. Those limits bound
+//! one session; the caps above bound how many there are.
+//!
 //! Sessions share nothing but the process: each has its own backend and thread, and a
 //! session that breaks the protocol (or whose backend panics) ends alone. SIGTERM or SIGINT
 //! stop accepting, shut every session's socket down (each session logs, drops its backend
@@ -26,14 +45,22 @@ use std::os::unix::net::UnixListener;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use super::peer::{self, ServerIdentity};
 use super::secret::Secret;
-use super::session::{BackendFactory, SessionPolicy};
+use super::session::{Admission, BackendFactory, SessionPolicy};
 use super::sys;
 
+/// How long a connection may take to complete its side of the handshake, by default.
+pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
+/// Connections served at once (sessions and handshakes together), by default.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
+/// Connections still in the handshake at once, by default.
+pub const DEFAULT_MAX_UNAUTHENTICATED: usize = 32;
+
 /// How to run a server.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ServerConfig {
     /// The unix socket to listen on.
     pub unix: Option<PathBuf>,
@@ -45,6 +72,28 @@ pub struct ServerConfig {
     pub fd: Option<RawFd>,
     /// Let sessions capture batches for the probe (debug servers, tests).
     pub allow_capture: bool,
+    /// A listener's connection that has not completed its side of the handshake (Hello, and
+    /// over TCP the secret's proof) within this is closed.
+    pub handshake_timeout: Duration,
+    /// Connections (sessions and handshakes) served at once; more are refused at once.
+    pub max_connections: usize,
+    /// Connections still in the handshake at once; more are refused at once.
+    pub max_unauthenticated: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            unix: None,
+            tcp: None,
+            secret: None,
+            fd: None,
+            allow_capture: false,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_unauthenticated: DEFAULT_MAX_UNAUTHENTICATED,
+        }
+    }
 }
 
 /// Why a server could not run.
@@ -74,9 +123,76 @@ fn io_err(what: impl Into<String>) -> impl FnOnce(io::Error) -> ServeError {
     move |source| ServeError::Io { what, source }
 }
 
-/// The sessions being served, by number: a duplicate of each socket (to shut it down) and
-/// its thread.
-type Sessions = Arc<Mutex<HashMap<u64, (OwnedFd, Option<JoinHandle<()>>)>>>;
+/// One connection being served.
+struct Entry {
+    /// A duplicate of its socket, to shut it down.
+    sock: OwnedFd,
+    /// Its thread.
+    thread: Option<JoinHandle<()>>,
+    /// Its handshake clock.
+    admission: Arc<Admission>,
+    /// When its handshake must be done.
+    deadline: Instant,
+    /// Who it is, for the log.
+    peer: String,
+}
+
+/// The connections being served, by session number.
+type Sessions = Arc<Mutex<HashMap<u64, Entry>>>;
+
+/// Why a new connection cannot be served now, if it cannot.
+fn over_cap(sessions: &Sessions, config: &ServerConfig) -> Option<String> {
+    let map = sessions.lock().unwrap_or_else(|e| e.into_inner());
+    let pending = map.values().filter(|e| e.admission.is_pending()).count();
+    if map.len() >= config.max_connections {
+        Some(format!(
+            "server busy: {} connections already (the limit, --max-connections)",
+            map.len()
+        ))
+    } else if pending >= config.max_unauthenticated {
+        Some(format!(
+            "server busy: {pending} connections already in their handshake (the limit, \
+             --max-unauthenticated)"
+        ))
+    } else {
+        None
+    }
+}
+
+/// Refuses a connection at once: the reason in a `Refuse` frame if the socket takes it now
+/// (never blocking on a peer that does not read), then closed.
+fn refuse_now(sock: OwnedFd, peer: &str, reason: &str) {
+    log::warn!("refused {peer}: {reason}");
+    let head = super::frame::header(super::frame::FrameKind::Refuse, reason.len());
+    let _ = sys::send_some(sock.as_fd(), &[&head, reason.as_bytes()], 0, &[], true);
+    sys::shutdown(sock.as_fd());
+}
+
+/// Closes every connection whose handshake deadline passed; how long until the next one
+/// (`None`: no handshake pending).
+fn expire_handshakes(sessions: &Sessions, timeout: Duration) -> Option<Duration> {
+    let now = Instant::now();
+    let map = sessions.lock().unwrap_or_else(|e| e.into_inner());
+    let mut next: Option<Instant> = None;
+    for (id, entry) in map.iter() {
+        if !entry.admission.is_pending() {
+            continue;
+        }
+        if entry.deadline <= now {
+            if entry.admission.expire() {
+                log::warn!(
+                    "session {id} ({}): closed: no handshake within {:?} (--handshake-timeout)",
+                    entry.peer,
+                    timeout
+                );
+                sys::shutdown(entry.sock.as_fd());
+            }
+        } else {
+            next = Some(next.map_or(entry.deadline, |n| n.min(entry.deadline)));
+        }
+    }
+    next.map(|n| n.saturating_duration_since(now))
+}
 
 /// Runs a server until SIGTERM/SIGINT (or, with `fd`, until its one session ends). Prints
 /// `tessera-server: listening on unix:PATH` / `tcp://ADDR` lines on stdout once listening.
@@ -121,7 +237,9 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
         if let Some(l) = &tcp {
             fds.push(l.as_raw_fd());
         }
-        let ready = poll_many(&mut fds).map_err(io_err("poll"))?;
+        reap_finished(&sessions);
+        let wait = expire_handshakes(&sessions, config.handshake_timeout);
+        let ready = poll_many(&mut fds, wait).map_err(io_err("poll"))?;
         if ready[0] {
             break;
         }
@@ -131,6 +249,14 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
             match l.accept() {
                 Ok((stream, _)) => {
                     let sock = OwnedFd::from(stream);
+                    if let Some(reason) = over_cap(&sessions, &config) {
+                        let peer = match sys::peer_cred(sock.as_fd()) {
+                            Ok(c) => format!("a unix peer (pid {} uid {})", c.pid, c.uid),
+                            Err(_) => "a unix peer".to_owned(),
+                        };
+                        refuse_now(sock, &peer, &reason);
+                        continue;
+                    }
                     match admit_unix(sock.as_fd(), identity) {
                         Ok(peer) => {
                             spawn_session(&sessions, next_id, sock, peer, true, &config, &factory);
@@ -150,8 +276,12 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
         {
             match l.accept() {
                 Ok((stream, addr)) => {
-                    let _ = stream.set_nodelay(true);
                     let peer = format!("tcp peer {addr}");
+                    if let Some(reason) = over_cap(&sessions, &config) {
+                        refuse_now(OwnedFd::from(stream), &peer, &reason);
+                        continue;
+                    }
+                    let _ = stream.set_nodelay(true);
                     spawn_session(
                         &sessions,
                         next_id,
@@ -166,7 +296,6 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
                 Err(e) => log::warn!("accept on the TCP socket: {e}"),
             }
         }
-        reap_finished(&sessions);
     }
     log::info!("shutting down: ending every session");
     shut_down(&sessions);
@@ -177,8 +306,12 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
     Ok(())
 }
 
-/// Waits until one of `fds` is readable; which ones are.
-fn poll_many(fds: &mut [RawFd]) -> io::Result<Vec<bool>> {
+/// Waits until one of `fds` is readable, or `timeout` passed; which ones are.
+fn poll_many(fds: &mut [RawFd], timeout: Option<Duration>) -> io::Result<Vec<bool>> {
+    // Rounded up, so a deadline is never polled for just before it passes.
+    let timeout_ms = timeout.map_or(-1, |t| {
+        i32::try_from(t.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
+    });
     let mut pfds: Vec<libc::pollfd> = fds
         .iter()
         .map(|&fd| libc::pollfd {
@@ -189,7 +322,7 @@ fn poll_many(fds: &mut [RawFd]) -> io::Result<Vec<bool>> {
         .collect();
     loop {
         // SAFETY: `pfds` is a valid array of `pfds.len()` pollfd structs.
-        let ret = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, -1) };
+        let ret = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, timeout_ms) };
         if ret < 0 {
             let e = io::Error::last_os_error();
             if e.kind() == io::ErrorKind::Interrupted {
@@ -239,7 +372,13 @@ fn spawn_session(
         log::warn!("session {id}: could not duplicate its socket; dropped");
         return;
     };
+    let admission = Arc::new(Admission::default());
+    let deadline = Instant::now() + config.handshake_timeout;
+    let entry_peer = peer.clone();
     let (config, factory, registry) = (config.clone(), factory.clone(), sessions.clone());
+    let clock = admission.clone();
+    // Held until the entry is in, so the thread always finds its entry when it ends.
+    let mut map = sessions.lock().unwrap_or_else(|e| e.into_inner());
     let spawned = std::thread::Builder::new()
         .name(format!("tessera-session-{id}"))
         .spawn(move || {
@@ -251,7 +390,7 @@ fn spawn_session(
                 allow_capture: config.allow_capture,
                 factory: &*factory,
             };
-            super::session::run(sock, &policy);
+            super::session::run_admitted(sock, &policy, Some(&clock));
             // The registry's duplicate keeps the connection open until the accept loop reaps
             // this thread; shutting it down now lets the client see the end at once.
             if let Some(entry) = registry
@@ -259,15 +398,21 @@ fn spawn_session(
                 .unwrap_or_else(|e| e.into_inner())
                 .get_mut(&id)
             {
-                sys::shutdown(entry.0.as_fd());
+                sys::shutdown(entry.sock.as_fd());
             }
         });
     match spawned {
         Ok(handle) => {
-            sessions
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(id, (dup, Some(handle)));
+            map.insert(
+                id,
+                Entry {
+                    sock: dup,
+                    thread: Some(handle),
+                    admission,
+                    deadline,
+                    peer: entry_peer,
+                },
+            );
         }
         Err(e) => log::warn!("session {id}: could not start its thread: {e}"),
     }
@@ -279,11 +424,11 @@ fn reap_finished(sessions: &Sessions) {
         let mut map = sessions.lock().unwrap_or_else(|e| e.into_inner());
         let ids: Vec<u64> = map
             .iter()
-            .filter(|(_, (_, h))| h.as_ref().is_some_and(|h| h.is_finished()))
+            .filter(|(_, e)| e.thread.as_ref().is_some_and(|h| h.is_finished()))
             .map(|(id, _)| *id)
             .collect();
         ids.into_iter()
-            .filter_map(|id| map.remove(&id).and_then(|(_, h)| h))
+            .filter_map(|id| map.remove(&id).and_then(|e| e.thread))
             .collect()
     };
     for handle in done {
@@ -293,17 +438,17 @@ fn reap_finished(sessions: &Sessions) {
 
 /// Shuts every session's socket down (its thread wakes, logs, frees its backend) and joins.
 fn shut_down(sessions: &Sessions) {
-    let all: Vec<(OwnedFd, Option<JoinHandle<()>>)> = sessions
+    let all: Vec<Entry> = sessions
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .drain()
         .map(|(_, v)| v)
         .collect();
-    for (sock, _) in &all {
-        sys::shutdown(sock.as_fd());
+    for entry in &all {
+        sys::shutdown(entry.sock.as_fd());
     }
-    for (_, handle) in all {
-        if let Some(h) = handle {
+    for entry in all {
+        if let Some(h) = entry.thread {
             let _ = h.join();
         }
     }

@@ -15,6 +15,7 @@
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU8, Ordering as StdOrdering};
 
 use rkyv::util::AlignedVec;
 
@@ -65,6 +66,63 @@ pub(crate) struct SessionPolicy<'a> {
     pub factory: &'a BackendFactory,
 }
 
+/// Where a connection stands with the server's handshake deadline: shared by its session
+/// thread (which marks it authenticated) and the accept loop (which expires it). Whichever
+/// moves it out of `PENDING` first wins.
+#[derive(Debug, Default)]
+pub(crate) struct Admission(AtomicU8);
+
+impl Admission {
+    const PENDING: u8 = 0;
+    const AUTHENTICATED: u8 = 1;
+    const EXPIRED: u8 = 2;
+    const GONE: u8 = 3;
+
+    /// The client completed its part of the handshake; `false` if the deadline came first.
+    pub fn authenticate(&self) -> bool {
+        self.0
+            .compare_exchange(
+                Self::PENDING,
+                Self::AUTHENTICATED,
+                StdOrdering::AcqRel,
+                StdOrdering::Acquire,
+            )
+            .is_ok()
+    }
+
+    /// The deadline passed; `true` if the connection was still pending (the caller closes it).
+    pub fn expire(&self) -> bool {
+        self.0
+            .compare_exchange(
+                Self::PENDING,
+                Self::EXPIRED,
+                StdOrdering::AcqRel,
+                StdOrdering::Acquire,
+            )
+            .is_ok()
+    }
+
+    /// The session ended during its handshake: it no longer counts as waiting for one.
+    pub fn end(&self) {
+        let _ = self.0.compare_exchange(
+            Self::PENDING,
+            Self::GONE,
+            StdOrdering::AcqRel,
+            StdOrdering::Acquire,
+        );
+    }
+
+    /// Still waiting for the client's handshake.
+    pub fn is_pending(&self) -> bool {
+        self.0.load(StdOrdering::Acquire) == Self::PENDING
+    }
+
+    /// Closed by the deadline.
+    pub fn is_expired(&self) -> bool {
+        self.0.load(StdOrdering::Acquire) == Self::EXPIRED
+    }
+}
+
 /// How a session ended.
 #[derive(Debug)]
 pub(crate) enum Ending {
@@ -104,10 +162,24 @@ fn transport(what: impl std::fmt::Display) -> Ending {
 
 /// Runs one session on `sock` to its end, logging how it ended.
 pub(crate) fn run(sock: OwnedFd, policy: &SessionPolicy<'_>) {
+    run_admitted(sock, policy, None);
+}
+
+/// [`run`], on the server's handshake clock `admission` (marked authenticated once the
+/// client's part of the handshake is done; one the accept loop expired ends quietly, the
+/// loop having logged why).
+pub(crate) fn run_admitted(
+    sock: OwnedFd,
+    policy: &SessionPolicy<'_>,
+    admission: Option<&Admission>,
+) {
     let id = policy.id;
     let peer = &policy.peer;
     let mut backend = None;
-    let ending = serve(sock.as_fd(), policy, &mut backend);
+    let ending = serve(sock.as_fd(), policy, admission, &mut backend);
+    if let Some(admission) = admission {
+        admission.end();
+    }
     let freed = match backend
         .as_ref()
         .and_then(|b: &ServerBackend| b.probe.as_ref())
@@ -124,6 +196,10 @@ pub(crate) fn run(sock: OwnedFd, policy: &SessionPolicy<'_>) {
         None => "its objects were freed".to_owned(),
     };
     match &ending {
+        // The accept loop closed it and logged why.
+        _ if admission.is_some_and(Admission::is_expired) => {
+            log::debug!("session {id} ({peer}): closed at the handshake deadline")
+        }
         Ending::Refused(reason) => log::warn!("session {id} ({peer}): refused: {reason}"),
         Ending::HungUp if backend.is_some() => {
             log::info!("session {id} ({peer}): ended: the client hung up; {freed}")
@@ -148,6 +224,7 @@ pub(crate) fn run(sock: OwnedFd, policy: &SessionPolicy<'_>) {
 fn serve(
     sock: BorrowedFd<'_>,
     policy: &SessionPolicy<'_>,
+    admission: Option<&Admission>,
     slot: &mut Option<ServerBackend>,
 ) -> Ending {
     let accepted = match handshake::server_accept(sock, policy.secret) {
@@ -155,6 +232,9 @@ fn serve(
         Err(handshake::HandshakeError::Refused(reason)) => return Ending::Refused(reason),
         Err(handshake::HandshakeError::Protocol(reason)) => return Ending::Refused(reason),
     };
+    if admission.is_some_and(|a| !a.authenticate()) {
+        return Ending::Refused("the handshake deadline passed".to_owned());
+    }
     let hello = &accepted.hello;
     let request = BackendRequest {
         name: hello.backend.clone(),
