@@ -43,6 +43,7 @@
 pub mod current;
 pub mod egl;
 pub mod error;
+pub mod events;
 pub mod gl;
 mod logging;
 pub(crate) mod ptr;

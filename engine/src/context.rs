@@ -434,8 +434,7 @@ impl Context {
     /// Events the backend reported since the last call.
     pub fn take_events(&mut self) -> Vec<tessera_wire::Event> {
         let mut sh = self.group.lock();
-        let sh = &mut *sh;
-        sh.transport.take_events(&mut sh.events);
+        sh.take_transport_events();
         std::mem::take(&mut sh.events)
     }
 }

@@ -53,6 +53,9 @@ pub struct Shared {
     pub probe: Option<tessera_wire::null::NullProbe>,
 }
 
+/// Backend events a share group keeps until they are taken.
+pub const MAX_PENDING_EVENTS: usize = 1024;
+
 impl Shared {
     /// Hands the records emitted so far to the transport. A lost session is latched: records
     /// are discarded and nothing blocks.
@@ -92,17 +95,24 @@ impl Shared {
         }
     }
 
-    /// Moves the transport's new events into `events`, logging each: a backend event is
-    /// something the application cannot see through GL (a native error, a rejected program,
-    /// a feature the driver lacks), so it must reach the log even if nobody asks.
-    fn take_transport_events(&mut self) {
+    /// Moves the transport's new events into `events`, which keeps at most
+    /// [`MAX_PENDING_EVENTS`] (the oldest beyond it are dropped, counted in one warning), so a
+    /// program that never takes them cannot grow it without bound. Each is logged at debug
+    /// level as it arrives; the C ABI takes them at its flush points and logs their words
+    /// (`capi::events`), a Rust embedder takes them with `Context::take_events`.
+    pub(crate) fn take_transport_events(&mut self) {
         let start = self.events.len();
         self.transport.take_events(&mut self.events);
         for event in &self.events[start..] {
-            match event {
-                Event::Unsupported { .. } => log::info!("tessera: backend: {event:?}"),
-                _ => log::warn!("tessera: backend: {event:?}"),
-            }
+            log::debug!("tessera: backend: {event:?}");
+        }
+        let excess = self.events.len().saturating_sub(MAX_PENDING_EVENTS);
+        if excess > 0 {
+            self.events.drain(..excess);
+            log::warn!(
+                "tessera: backend: {excess} older events dropped (more than {MAX_PENDING_EVENTS} \
+                 pending; take them with Context::take_events)"
+            );
         }
     }
 

@@ -52,7 +52,7 @@ const NAMES: [&str; 6] = [
 ];
 
 /// The C programs: source, program, libraries linked.
-const PROGRAMS: [(&str, &str, &[&str]); 4] = [
+const PROGRAMS: [(&str, &str, &[&str]); 6] = [
     (
         "dropin.c",
         "tessera-dropin-test",
@@ -64,6 +64,16 @@ const PROGRAMS: [(&str, &str, &[&str]); 4] = [
         &["-lEGL", "-lOpenGL", "-lpthread"],
     ),
     ("egl_device.c", "tessera-egl-device", &["-lEGL", "-lOpenGL"]),
+    (
+        "unimplemented.c",
+        "tessera-unimplemented",
+        &["-lEGL", "-lOpenGL"],
+    ),
+    (
+        "backend_events.c",
+        "tessera-backend-events",
+        &["-lEGL", "-lOpenGL"],
+    ),
     // Linked with no GL library: it loads them by name, as a Python process does.
     ("dlopen_names.c", "tessera-dlopen-names", &["-ldl"]),
 ];
@@ -360,6 +370,27 @@ fn gl_core_33_functions() -> Vec<String> {
     names
 }
 
+/// Every `gl*` function prototype of the Khronos registry's GL API, as Debian's libgl-dev
+/// carries it: `gl.h` (the 1.0/1.1 compatibility functions), `glext.h`, `glcorearb.h`.
+fn gl_registry_functions() -> Vec<String> {
+    let mut names = Vec::new();
+    for header in ["gl.h", "glext.h", "glcorearb.h"] {
+        let text = std::fs::read_to_string(format!("/usr/include/GL/{header}"))
+            .expect("/usr/include/GL (Debian: libgl-dev)");
+        names.extend(
+            text.lines()
+                .filter(|l| l.starts_with("GLAPI "))
+                .filter_map(|l| l.split("APIENTRY").nth(1))
+                .filter_map(|r| r.trim_start().split([' ', '(']).next())
+                .filter(|n| n.starts_with("gl"))
+                .map(str::to_owned),
+        );
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The EGL functions of the system's `egl.h` (EGL 1.0 .. 1.5).
 fn egl_functions() -> Vec<String> {
     let header = std::fs::read_to_string("/usr/include/EGL/egl.h")
@@ -374,7 +405,8 @@ fn egl_functions() -> Vec<String> {
 }
 
 #[test]
-fn get_proc_address_finds_every_gl_3_3_and_egl_function_and_nothing_else() {
+fn get_proc_address_finds_every_gl_3_3_and_egl_function_a_stub_for_other_gl_ones_and_nothing_else()
+{
     let library = dropin_dir().join("libEGL.so.1");
     // SAFETY: loading the drop-in runs Rust static initializers only (no C constructors of
     // its own); RTLD_LOCAL keeps its symbols from interposing on this process's.
@@ -430,12 +462,40 @@ fn get_proc_address_finds_every_gl_3_3_and_egl_function_and_nothing_else() {
         let p = lookup(name);
         assert!(!p.is_null() && p == exported(name), "{name}");
     }
+    // Every other GL function of the registry (compatibility, 4.x, extensions) is a
+    // callable stub, which the library does not export.
+    let registry = gl_registry_functions();
+    assert!(
+        registry.len() > 2900,
+        "{} registry functions",
+        registry.len()
+    );
+    let mut unresolved = Vec::new();
+    for name in &registry {
+        let p = lookup(name);
+        let implemented = gl.contains(name);
+        if p.is_null() || (implemented && p != exported(name)) {
+            unresolved.push(name.as_str());
+        }
+    }
+    assert!(
+        unresolved.is_empty(),
+        "registry names without an entry: {unresolved:?}"
+    );
     for name in [
-        "",
-        "glNotAFunction",
         "glBegin",
         "glDebugMessageCallback",
         "glGenTexturesEXT",
+        "glDispatchCompute",
+        "glBufferStorage",
+    ] {
+        let p = lookup(name);
+        assert!(!p.is_null() && exported(name).is_null(), "{name}: a stub");
+    }
+    for name in [
+        "",
+        "glNotAFunction",
+        "glFooBar123",
         "eglCreateImageKHR",
         "eglFoo",
         "gl",
@@ -448,4 +508,64 @@ fn get_proc_address_finds_every_gl_3_3_and_egl_function_and_nothing_else() {
     // Never unloaded: a library that ran Rust code may have thread-exit destructors
     // registered.
     std::mem::forget(lib);
+}
+
+#[test]
+fn gl_functions_tessera_lacks_are_callable_stubs_that_raise_invalid_operation() {
+    let tessera = run("tessera-unimplemented", Some("null"));
+    let out = text(&tessera.stdout);
+    let err = text(&tessera.stderr);
+    let failed: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert!(failed.is_empty(), "{}\n{err}", failed.join("\n"));
+    assert!(tessera.status.success(), "{out}\n{err}");
+    assert!(out.contains("vendor Tessera"), "{out}");
+    assert!(out.contains("checks 23 failures 0"), "{out}");
+    // One warning per name, however often it is called (glDispatchCompute: three times,
+    // the first before any EGL call).
+    for name in [
+        "glDispatchCompute",
+        "glBufferStorage",
+        "glDebugMessageCallback",
+        "glMapNamedBuffer",
+        "glBegin",
+    ] {
+        let line = format!("{name} is not implemented by Tessera");
+        assert_eq!(
+            err.lines().filter(|l| *l == line).count(),
+            1,
+            "{name}:\n{err}"
+        );
+    }
+    // The native driver gives the same answers, those about Tessera aside.
+    let native = run("tessera-unimplemented", None);
+    let out = text(&native.stdout);
+    assert!(
+        native.status.success(),
+        "native: {out}\n{}",
+        text(&native.stderr)
+    );
+    assert!(!out.contains("vendor Tessera"), "{out}");
+}
+
+#[test]
+fn backend_events_reach_the_log_and_a_drain_logs_at_most_its_cap() {
+    // GLES only: the out-of-memory event is the GLES backend's (31-bit buffer sizes).
+    let tessera = run("tessera-backend-events", Some("gles"));
+    let out = text(&tessera.stdout);
+    let err = text(&tessera.stderr);
+    assert!(tessera.status.success(), "{out}\n{err}");
+    assert!(out.contains("rounds 100 burst 100 error 0"), "{out}");
+    let (phase1, phase2) = err.split_once("phase 2\n").expect("the phases");
+    let words = "tessera: backend: out of memory: a 3221225472-byte buffer";
+    let count = |log: &str| log.lines().filter(|l| l.starts_with(words)).count();
+    // Each glFlush drained its event: every one reached the log, with its words.
+    assert_eq!(count(phase1), 100, "{phase1}");
+    // One glFinish found 100: the newest 64 are logged, the 36 older counted in one line.
+    assert_eq!(count(phase2), 64, "{phase2}");
+    assert!(
+        phase2.contains(
+            "tessera: backend: 36 older events dropped (more than 64 since the last flush)"
+        ),
+        "{phase2}"
+    );
 }

@@ -1,6 +1,7 @@
-//! `eglGetProcAddress`: every exported EGL and GL function by name, from two tables sorted
-//! by name (binary search). Unknown names give null; EGL 1.5 (and
-//! `EGL_KHR_get_all_proc_addresses`) let core functions be looked up too.
+//! `eglGetProcAddress`: every exported EGL and GL function by name, from tables sorted by
+//! name (binary search), and a callable stub for every other GL function of the Khronos
+//! registry. Unknown names give null; EGL 1.5 (and `EGL_KHR_get_all_proc_addresses`) let
+//! core functions be looked up too.
 //!
 //! Like the GL table, each entry coerces the function to its `EGL/egl.h` signature, so a
 //! signature that drifts from the header does not compile.
@@ -415,13 +416,16 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 51] = [
     ),
 ];
 
-/// The address of the exported function `name`, if there is one.
+/// The address of the exported function `name`, if there is one; for a GL function of the
+/// registry that Tessera does not implement, its stub
+/// ([`unimplemented`](crate::gl::unimplemented)).
 pub fn lookup(name: &str) -> Option<*const c_void> {
     if name.starts_with("gl") {
         GL_FUNCTIONS
             .binary_search_by(|e| e.0.cmp(name))
             .ok()
             .map(|i| GL_FUNCTIONS[i].2.0)
+            .or_else(|| crate::gl::unimplemented::stub(name))
     } else {
         EGL_FUNCTIONS
             .binary_search_by(|e| e.0.cmp(name))
@@ -468,12 +472,74 @@ mod tests {
     fn unknown_names_are_null() {
         for name in [
             "glNotAFunction",
+            "glFooBar123",
             "eglNope",
             "",
-            "glBegin",
-            "glGenTexturesEXT",
+            "gl",
+            "eglCreateImageKHR",
         ] {
             assert!(lookup(name).is_none(), "{name}");
         }
+    }
+
+    /// The `gl*` function prototypes of Debian's libgl-dev headers: the Khronos registry's
+    /// GL API (`gl.h` for the 1.0/1.1 compatibility functions, `glext.h`, `glcorearb.h`).
+    fn registry_functions() -> Vec<String> {
+        let mut names = Vec::new();
+        for header in ["gl.h", "glext.h", "glcorearb.h"] {
+            let path = format!("/usr/include/GL/{header}");
+            let text = std::fs::read_to_string(&path).expect("/usr/include/GL (Debian: libgl-dev)");
+            for line in text.lines().filter(|l| l.starts_with("GLAPI ")) {
+                if let Some(name) = line
+                    .split("APIENTRY")
+                    .nth(1)
+                    .and_then(|r| r.trim_start().split([' ', '(']).next())
+                    && name.starts_with("gl")
+                {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    #[test]
+    fn every_gl_function_of_the_registry_resolves() {
+        let names = registry_functions();
+        assert!(names.len() > 2900, "only {} names", names.len());
+        assert!(crate::gl::stubs::STUBS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(
+            crate::gl::stubs::STUBS.len() + GL_FUNCTIONS.len(),
+            names.len(),
+            "the stubs and the table are the registry's functions, each once"
+        );
+        for name in &names {
+            let implemented = GL_FUNCTIONS.iter().find(|e| e.0 == name).map(|e| e.2.0);
+            let stub = crate::gl::unimplemented::stub(name);
+            // The implemented function where there is one, else its stub; never both.
+            assert!(implemented.is_none() || stub.is_none(), "{name}");
+            assert_eq!(lookup(name), implemented.or(stub), "{name}");
+            assert!(lookup(name).is_some_and(|p| !p.is_null()), "{name}");
+        }
+        for name in [
+            "glBegin",
+            "glDispatchCompute",
+            "glGenTexturesEXT",
+            "glDebugMessageCallback",
+        ] {
+            assert_eq!(lookup(name), crate::gl::unimplemented::stub(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_stub_with_no_context_returns_zero() {
+        let p = lookup("glMapNamedBuffer").expect("a stub");
+        // SAFETY: a stub is an `extern "C" fn() -> u64` (see gl::unimplemented); called with
+        // its own signature here.
+        let f: extern "C" fn() -> u64 = unsafe { std::mem::transmute(p) };
+        assert_eq!(f(), 0);
+        assert_eq!(f(), 0);
     }
 }

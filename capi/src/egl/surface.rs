@@ -69,9 +69,12 @@ pub extern "C" fn eglSurfaceAttrib(
 /// `eglSwapBuffers`: a frame boundary for the current context's pbuffer.
 #[unsafe(no_mangle)]
 pub extern "C" fn eglSwapBuffers(dpy: Handle, surface: Handle) -> EGLBoolean {
-    egl_call("eglSwapBuffers", 0, |t, reg| {
+    let swapped = egl_call("eglSwapBuffers", 0, |t, reg| {
         t.swap_buffers(reg, id(dpy), id(surface)).map(|()| 1)
-    })
+    });
+    // The frame's batch went to the backend: its events go to the log.
+    crate::current::gl_call("eglSwapBuffers", (), crate::events::drain);
+    swapped
 }
 
 /// `eglBindTexImage`: no config binds to textures, so `EGL_BAD_MATCH`.

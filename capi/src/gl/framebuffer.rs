@@ -108,7 +108,8 @@ pub unsafe extern "C" fn glReadPixels(
             // pack state.
             PixelsMut::Bytes(unsafe { ptr::slice_mut(pixels.cast::<u8>(), len) })
         };
-        c.read_pixels(x, y, width, height, format, ty, px)
+        c.read_pixels(x, y, width, height, format, ty, px);
+        crate::events::drain(c);
     });
 }
 

@@ -137,18 +137,6 @@ pub extern "C" fn glEnable(cap: GLenum) {
     gl_call("glEnable", (), |c| c.enable(cap))
 }
 
-/// `glFinish` (OpenGL 1.0).
-#[unsafe(no_mangle)]
-pub extern "C" fn glFinish() {
-    gl_call("glFinish", (), |c| c.finish())
-}
-
-/// `glFlush` (OpenGL 1.0).
-#[unsafe(no_mangle)]
-pub extern "C" fn glFlush() {
-    gl_call("glFlush", (), |c| c.flush())
-}
-
 /// `glBlendFunc` (OpenGL 1.0).
 #[unsafe(no_mangle)]
 pub extern "C" fn glBlendFunc(sfactor: GLenum, dfactor: GLenum) {
@@ -4333,4 +4321,4 @@ pub static GL_FUNCTIONS: [(&str, (u8, u8), Proc); 345] = [
 ];
 
 /// How many of the entry points above are generated here (the rest are hand-written).
-pub const GENERATED: usize = 155;
+pub const GENERATED: usize = 153;

@@ -5,6 +5,10 @@
 //! modules here have the entry points with pointers, grouped by domain. Each forwards to
 //! the engine method of the same name through [`gl_call`](crate::current::gl_call).
 //!
+//! Every other GL function of the Khronos registry (compatibility, 4.x, extensions) has a
+//! stub in `stubs.rs` (generated too): `eglGetProcAddress` returns it, and calling it
+//! records `GL_INVALID_OPERATION` (see [`unimplemented`]).
+//!
 //! ## Safety
 //! Every `unsafe extern "C" fn` here has the same contract, the GL specification's: each
 //! pointer argument is null where the function allows it, or valid for the reads or writes
@@ -25,8 +29,10 @@ pub mod generated;
 mod program;
 mod query;
 mod state;
+pub mod stubs;
 mod texture;
 pub mod types;
+pub mod unimplemented;
 mod vertex;
 
 use std::ffi::c_void;

@@ -70,7 +70,9 @@ pub extern "C" fn glDeleteSync(sync: GLsync) {
 #[unsafe(no_mangle)]
 pub extern "C" fn glClientWaitSync(sync: GLsync, flags: GLbitfield, timeout: GLuint64) -> GLenum {
     gl_call("glClientWaitSync", 0, |c| {
-        c.client_wait_sync(sync_id(sync), flags, timeout)
+        let status = c.client_wait_sync(sync_id(sync), flags, timeout);
+        crate::events::drain(c);
+        status
     })
 }
 

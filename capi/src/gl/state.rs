@@ -14,7 +14,26 @@ use tessera_engine::gl::COLOR_WRITEMASK;
 
 use super::types::*;
 use crate::current::{gl_call, raised};
+use crate::events;
 use crate::ptr;
+
+/// `glFlush`; then the backend's events go to the log.
+#[unsafe(no_mangle)]
+pub extern "C" fn glFlush() {
+    gl_call("glFlush", (), |c| {
+        c.flush();
+        events::drain(c);
+    });
+}
+
+/// `glFinish`; then the backend's events go to the log.
+#[unsafe(no_mangle)]
+pub extern "C" fn glFinish() {
+    gl_call("glFinish", (), |c| {
+        c.finish();
+        events::drain(c);
+    });
+}
 
 /// Every string `glGetString(i)` returned so far (a few dozen at most: fixed strings, one
 /// renderer per backend and device, the extension names).

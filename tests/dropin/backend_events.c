@@ -1,0 +1,60 @@
+/*
+ * Backend events reach the log, bounded: on Tessera's GLES backend a buffer larger than
+ * GLES's 31-bit sizes is an out-of-memory event of the backend (the engine accepts it; the
+ * native buffer is made empty). Run on Tessera only (natively it would allocate 3 GiB).
+ *
+ * Phase 1: ROUNDS times glBufferData(3 GiB) then glFlush: each flush drains the event
+ * into the log. Phase 2: BURST glBufferData(3 GiB) then one glFinish: one drain finds
+ * BURST events and logs the newest 64, counting the older ones in one line.
+ * Output: "rounds <n> burst <m> error <glGetError>"; tests/tests/dropin.rs reads the log.
+ */
+
+#define GL_GLEXT_PROTOTYPES
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/glcorearb.h>
+#include <stdio.h>
+
+#define ROUNDS 100
+#define BURST 100
+
+int main(void)
+{
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    EGLint major, minor, n;
+    EGLConfig config;
+    const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                                     EGL_OPENGL_BIT, EGL_NONE};
+    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    if (!eglInitialize(dpy, &major, &minor) || !eglBindAPI(EGL_OPENGL_API) ||
+        !eglChooseConfig(dpy, config_attribs, &config, 1, &n) || n != 1) {
+        printf("FAIL no EGL display or config\n");
+        return 1;
+    }
+    EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, context_attribs);
+    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+        printf("FAIL no GL 3.3 core context\n");
+        return 1;
+    }
+    GLuint buffer;
+    glGenBuffers(1, &buffer);
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    const GLsizeiptr huge = (GLsizeiptr)3 << 30;
+    for (int i = 0; i < ROUNDS; i++) {
+        glBufferData(GL_ARRAY_BUFFER, huge, NULL, GL_STATIC_DRAW);
+        glFlush();
+    }
+    fflush(stderr);
+    fprintf(stderr, "phase 2\n");
+    for (int i = 0; i < BURST; i++)
+        glBufferData(GL_ARRAY_BUFFER, huge, NULL, GL_STATIC_DRAW);
+    glFinish();
+    printf("rounds %d burst %d error %#x\n", ROUNDS, BURST, glGetError());
+    glDeleteBuffers(1, &buffer);
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(dpy, ctx);
+    eglTerminate(dpy);
+    return 0;
+}

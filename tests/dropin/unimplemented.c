@@ -1,0 +1,139 @@
+/*
+ * GL functions Tessera does not implement, fetched and called as programs and GL bindings
+ * do: every name eglGetProcAddress is asked for gets a callable entry (4.x, compatibility
+ * and extension functions among them), and calling one records GL_INVALID_OPERATION
+ * instead of crashing; a name that is no GL function is still null.
+ *
+ * Output: "ok <what>" or "FAIL <what>: <why>" per check, then "checks <n> failures <m>";
+ * the exit status is 1 if a check failed. tests/tests/dropin.rs runs it on Tessera (and
+ * checks each stub's warning is logged once) and natively (where the checks hold too, those
+ * about Tessera's answers aside: the driver implements what it has).
+ */
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/glcorearb.h>
+#include <stdio.h>
+#include <string.h>
+
+static int checks, failures;
+
+static void check(const char *what, int ok, const char *why)
+{
+    checks++;
+    if (ok) {
+        printf("ok %s\n", what);
+    } else {
+        failures++;
+        printf("FAIL %s: %s\n", what, why);
+    }
+}
+
+/* glBegin is a compatibility function: gl.h declares it, glcorearb.h does not. */
+typedef void (*PFNGLBEGINPROC_)(GLenum mode);
+
+int main(void)
+{
+    /* Before any context: a stub is callable and does nothing. */
+    PFNGLDISPATCHCOMPUTEPROC early =
+        (PFNGLDISPATCHCOMPUTEPROC)eglGetProcAddress("glDispatchCompute");
+    check("glDispatchCompute is found before a context exists", early != NULL, "null");
+    if (early)
+        early(1, 1, 1);
+
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    EGLint major, minor, n;
+    EGLConfig config;
+    const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                                     EGL_OPENGL_BIT, EGL_NONE};
+    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    if (!eglInitialize(dpy, &major, &minor) || !eglBindAPI(EGL_OPENGL_API) ||
+        !eglChooseConfig(dpy, config_attribs, &config, 1, &n) || n != 1) {
+        printf("FAIL no EGL display or config\n");
+        return 1;
+    }
+    EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, context_attribs);
+    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+        printf("FAIL no GL 3.3 core context\n");
+        return 1;
+    }
+    PFNGLGETERRORPROC getError = (PFNGLGETERRORPROC)eglGetProcAddress("glGetError");
+    PFNGLGETSTRINGPROC getString = (PFNGLGETSTRINGPROC)eglGetProcAddress("glGetString");
+    PFNGLCULLFACEPROC cullFace = (PFNGLCULLFACEPROC)eglGetProcAddress("glCullFace");
+    if (!getError || !getString || !cullFace) {
+        printf("FAIL glGetError, glGetString or glCullFace is null\n");
+        return 1;
+    }
+    /* Natively, a 4.x driver implements the 4.x functions: only where the vendor is
+       Tessera must every call below fail with GL_INVALID_OPERATION. */
+    const char *vendor = (const char *)getString(GL_VENDOR);
+    int tessera = vendor && strcmp(vendor, "Tessera") == 0;
+    printf("vendor %s\n", vendor ? vendor : "(null)");
+    while (getError() != GL_NO_ERROR)
+        ;
+
+    PFNGLDISPATCHCOMPUTEPROC dispatchCompute =
+        (PFNGLDISPATCHCOMPUTEPROC)eglGetProcAddress("glDispatchCompute");
+    PFNGLBUFFERSTORAGEPROC bufferStorage =
+        (PFNGLBUFFERSTORAGEPROC)eglGetProcAddress("glBufferStorage");
+    PFNGLDEBUGMESSAGECALLBACKPROC debugMessageCallback =
+        (PFNGLDEBUGMESSAGECALLBACKPROC)eglGetProcAddress("glDebugMessageCallback");
+    PFNGLMAPNAMEDBUFFERPROC mapNamedBuffer =
+        (PFNGLMAPNAMEDBUFFERPROC)eglGetProcAddress("glMapNamedBuffer");
+    PFNGLBEGINPROC_ begin = (PFNGLBEGINPROC_)eglGetProcAddress("glBegin");
+    check("glDispatchCompute is non-null", dispatchCompute != NULL, "null");
+    check("glBufferStorage is non-null", bufferStorage != NULL, "null");
+    check("glDebugMessageCallback is non-null", debugMessageCallback != NULL, "null");
+    check("glMapNamedBuffer is non-null", mapNamedBuffer != NULL, "null");
+    check("glBegin is non-null", begin != NULL, "null");
+    /* (glvnd hands out a dispatch stub for any gl* name: null is Tessera's answer.) */
+    check("glNotARealFunction is null",
+          !tessera || eglGetProcAddress("glNotARealFunction") == NULL, "non-null");
+    check("glFooBar123 is null", !tessera || eglGetProcAddress("glFooBar123") == NULL,
+          "non-null");
+    if (!dispatchCompute || !bufferStorage || !debugMessageCallback || !mapNamedBuffer ||
+        !begin) {
+        printf("checks %d failures %d\n", checks, failures);
+        return 1;
+    }
+
+    /* Each call twice: each records the error again (read in between); the warning is
+       logged once per name. */
+    for (int round = 0; round < 2; round++) {
+        GLuint data[4] = {1, 2, 3, 4};
+        dispatchCompute(4, 2, 1);
+        GLenum e = getError();
+        check("glDispatchCompute then GL_INVALID_OPERATION",
+              !tessera || e == GL_INVALID_OPERATION, "another error");
+        bufferStorage(GL_ARRAY_BUFFER, sizeof data, data, 0);
+        e = getError();
+        /* Natively, no buffer is bound: GL_INVALID_OPERATION too. */
+        check("glBufferStorage then GL_INVALID_OPERATION", e == GL_INVALID_OPERATION,
+              "another error");
+        debugMessageCallback(NULL, NULL);
+        e = getError();
+        check("glDebugMessageCallback then GL_INVALID_OPERATION",
+              !tessera || e == GL_INVALID_OPERATION, "another error");
+        void *mapped = mapNamedBuffer(12345, GL_READ_ONLY);
+        e = getError();
+        check("glMapNamedBuffer returns null", mapped == NULL, "non-null");
+        check("glMapNamedBuffer then an error", e != GL_NO_ERROR, "none");
+        begin(GL_TRIANGLES);
+        e = getError();
+        check("glBegin then GL_INVALID_OPERATION",
+              !tessera || e == GL_INVALID_OPERATION, "another error");
+        check("nothing more is pending", getError() == GL_NO_ERROR, "another error");
+    }
+
+    /* Implemented functions are unaffected. */
+    cullFace(GL_FRONT);
+    check("glCullFace is implemented", getError() == GL_NO_ERROR, "an error");
+
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(dpy, ctx);
+    eglTerminate(dpy);
+    printf("checks %d failures %d\n", checks, failures);
+    return failures != 0;
+}
