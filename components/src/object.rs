@@ -68,6 +68,119 @@ pub struct Mapping {
     pub access: GLbitfield,
     /// The client memory handed to the application; its address is `BUFFER_MAP_POINTER`.
     pub bytes: Box<[u8]>,
+    /// What `bytes` held when the mapping was handed out, kept only when unmapping must
+    /// upload just the bytes the application changed (an unsynchronized write map, without
+    /// explicit flushes, over bytes the client does not know): see the engine's `buffer`.
+    pub initial: Option<Box<[u8]>>,
+}
+
+/// The client's copy of a buffer's contents: every byte the client sent (`glBufferData`,
+/// `glBufferSubData`, mappings) or read back, and the ranges the GPU may have written since
+/// (copies, read-pixels or texture read-backs into the buffer), whose bytes here are stale.
+/// A range with no stale byte is exactly what the backend holds at this point of the
+/// record stream, so it can be read or kept without a round trip.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BufferShadow {
+    /// The contents as last known, one byte per byte of the buffer.
+    bytes: Vec<u8>,
+    /// `[start, end)` ranges the GPU may have written since: sorted, disjoint, not touching.
+    stale: Vec<(u64, u64)>,
+}
+
+impl BufferShadow {
+    /// New storage of `size` bytes, known to read as zeros (`CreateBuffer`'s contract).
+    pub fn zeroed(size: usize) -> Self {
+        Self {
+            bytes: vec![0; size],
+            stale: Vec::new(),
+        }
+    }
+
+    /// Storage holding `data`.
+    pub fn with(data: &[u8]) -> Self {
+        Self {
+            bytes: data.to_vec(),
+            stale: Vec::new(),
+        }
+    }
+
+    /// The buffer's size.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether the buffer has no storage.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The bytes of `[offset, offset + len)`, as last known (stale where
+    /// [`Self::is_known`] says so).
+    pub fn bytes(&self, offset: u64, len: u64) -> &[u8] {
+        &self.bytes[offset as usize..(offset + len) as usize]
+    }
+
+    /// Whether no byte of `[offset, offset + len)` is stale.
+    pub fn is_known(&self, offset: u64, len: u64) -> bool {
+        self.stale_in(offset, len).next().is_none()
+    }
+
+    /// The stale parts of `[offset, offset + len)`, in order, clipped to it.
+    pub fn stale_in(&self, offset: u64, len: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let end = offset + len;
+        self.stale
+            .iter()
+            .filter(move |&&(s, e)| s < end && offset < e)
+            .map(move |&(s, e)| (s.max(offset), e.min(end)))
+    }
+
+    /// The client sent (or read back) `data` at `offset`: those bytes are known now.
+    pub fn write(&mut self, offset: u64, data: &[u8]) {
+        let len = data.len() as u64;
+        self.bytes[offset as usize..(offset + len) as usize].copy_from_slice(data);
+        self.remove_stale(offset, offset + len);
+    }
+
+    /// The GPU may write `[offset, offset + len)`: its bytes here are stale from now on.
+    pub fn mark_stale(&mut self, offset: u64, len: u64) {
+        if len == 0 {
+            return;
+        }
+        let (mut s, mut e) = (offset, offset + len);
+        // Merge with every range that overlaps or touches.
+        self.stale.retain(|&(a, b)| {
+            if a <= e && s <= b {
+                s = s.min(a);
+                e = e.max(b);
+                false
+            } else {
+                true
+            }
+        });
+        let at = self.stale.partition_point(|&(a, _)| a < s);
+        self.stale.insert(at, (s, e));
+    }
+
+    /// Forgets stale marks inside `[start, end)`.
+    fn remove_stale(&mut self, start: u64, end: u64) {
+        if start >= end || self.stale.is_empty() {
+            return;
+        }
+        let mut out = Vec::with_capacity(self.stale.len() + 1);
+        for &(a, b) in &self.stale {
+            if b <= start || end <= a {
+                out.push((a, b));
+                continue;
+            }
+            if a < start {
+                out.push((a, start));
+            }
+            if end < b {
+                out.push((end, b));
+            }
+        }
+        self.stale = out;
+    }
 }
 
 /// A buffer object.
@@ -83,6 +196,9 @@ pub struct Buffer {
     pub mapping: Option<Mapping>,
     /// Bumped whenever the storage is re-specified (`buffer_data`).
     pub generation: u32,
+    /// The client's copy of the contents; `None` where the engine keeps none (storage too
+    /// large to mirror), so everything must be read back.
+    pub shadow: Option<BufferShadow>,
 }
 
 impl Buffer {
@@ -94,6 +210,7 @@ impl Buffer {
             usage: STATIC_DRAW,
             mapping: None,
             generation: 0,
+            shadow: Some(BufferShadow::default()),
         }
     }
 }
@@ -663,4 +780,32 @@ pub struct Sync {
     pub handle: FenceHandle,
     /// `SYNC_STATUS`: `SIGNALED` or `UNSIGNALED`.
     pub status: GLenum,
+}
+
+#[cfg(test)]
+mod shadow_tests {
+    use super::BufferShadow;
+
+    #[test]
+    fn stale_ranges_merge_split_and_clip() {
+        let mut s = BufferShadow::zeroed(32);
+        assert!(s.is_known(0, 32));
+        s.mark_stale(4, 4);
+        s.mark_stale(8, 4);
+        s.mark_stale(20, 2);
+        assert_eq!(s.stale_in(0, 32).collect::<Vec<_>>(), [(4, 12), (20, 22)]);
+        assert_eq!(s.stale_in(6, 16).collect::<Vec<_>>(), [(6, 12), (20, 22)]);
+        assert!(s.is_known(0, 4) && s.is_known(12, 8) && !s.is_known(11, 1));
+        // A client write in the middle learns those bytes only.
+        s.write(6, &[1, 2]);
+        assert_eq!(
+            s.stale_in(0, 32).collect::<Vec<_>>(),
+            [(4, 6), (8, 12), (20, 22)]
+        );
+        assert_eq!(s.bytes(5, 4), [0, 1, 2, 0]);
+        s.write(0, &[9; 24]);
+        assert!(s.is_known(0, 32));
+        s.mark_stale(0, 0);
+        assert!(s.is_known(0, 32));
+    }
 }

@@ -5,15 +5,43 @@
 //! Read-backs (`get_buffer_sub_data`, read maps) are the only calls here that wait.
 //!
 //! A mapping is client memory owned by the buffer's component; its address is stable until
-//! the buffer is unmapped. Write maps upload at unmap (or at each explicit flush); a write map
-//! that does not invalidate its range reads the old contents first, so bytes the application
-//! does not write keep their values.
+//! the buffer is unmapped. Write maps upload at unmap (or at each explicit flush), as
+//! `WriteBuffer` records ordered with the draws around them.
+//!
+//! # The client copy, and when a map waits
+//!
+//! Each buffer keeps a [`BufferShadow`]: the bytes the client sent (`glBufferData`,
+//! `glBufferSubData`, unmaps and flushes), the bytes it read back, and the ranges the GPU may
+//! have written since (`glCopyBufferSubData`, read-pixels or `glGetTexImage` into a pack
+//! buffer), which are stale. Transform feedback never
+//! captures (see `transform_feedback`), so it writes no buffer. Storage over
+//! [`SHADOW_MAX`] bytes keeps no copy and is treated as stale everywhere. A range with no
+//! stale byte is exactly what the backend holds at this point of the record stream.
+//!
+//! `glMapBufferRange` reads back (one blocking round trip) only when it needs bytes it does
+//! not know:
+//!
+//! | map | starts from | at unmap / flush |
+//! |---|---|---|
+//! | `INVALIDATE_RANGE` / `INVALIDATE_BUFFER` | the copy (contents undefined) | the range, or the flushed ranges |
+//! | range known (no stale byte), any access | the copy, no round trip | the range, or the flushed ranges |
+//! | write-only, `FLUSH_EXPLICIT` | the copy (undefined to read), no round trip | only the flushed ranges change |
+//! | write-only, `UNSYNCHRONIZED`, stale bytes | the copy, no round trip | only the bytes the program changed |
+//! | read, or synchronized write-only over stale bytes | a read-back of the range | the range, or the flushed ranges |
+//!
+//! An unsynchronized map never waits. In its one inexact case (write-only, no explicit
+//! flushes, over bytes the GPU may have written) unmapping sends only the bytes that differ
+//! from what the mapping started with, so stale bytes never land over what the GPU wrote;
+//! a byte the program rewrites with the very value the stale copy had keeps the GPU's value,
+//! which GL allows: the results of GPU writes pending under an unsynchronized map are
+//! undefined. `glGetBufferSubData` always reads back (it is how a program sees what the
+//! backend holds), and the copy learns the range.
 
 use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
 use tessera_components::names::NameEntry;
-use tessera_components::object::{Buffer, Life, Mapping, VertexArray};
+use tessera_components::object::{Buffer, BufferShadow, Life, Mapping, VertexArray};
 use tessera_components::state::{BufferTarget, IndexedBuffer};
 use tessera_systems::lifecycle;
 use tessera_wire::Reply;
@@ -30,6 +58,72 @@ const MAP_ACCESS_BITS: GLbitfield = MAP_READ_BIT
     | MAP_INVALIDATE_BUFFER_BIT
     | MAP_FLUSH_EXPLICIT_BIT
     | MAP_UNSYNCHRONIZED_BIT;
+
+/// The largest storage whose contents the client mirrors ([`BufferShadow`]); larger buffers
+/// read back for every map and `glGetBufferSubData`.
+pub const SHADOW_MAX: i64 = 256 << 20;
+
+/// Runs of changed bytes closer than this are sent as one write when the bytes between are
+/// known (sending known, unchanged bytes is harmless).
+const MERGE_GAP: usize = 64;
+
+/// The client copy learns that the client sent (or read back) `data` at `offset` of `e`.
+pub(crate) fn shadow_write(sh: &mut Shared, e: Entity, offset: u64, data: &[u8]) {
+    if let Some(mut b) = sh.world.get_mut::<Buffer>(e)
+        && let Some(s) = b.shadow.as_mut()
+    {
+        s.write(offset, data);
+    }
+}
+
+/// The GPU may write `[offset, offset + len)` of `e`: the client copy of it is stale.
+pub(crate) fn shadow_stale(sh: &mut Shared, e: Entity, offset: u64, len: u64) {
+    if let Some(mut b) = sh.world.get_mut::<Buffer>(e)
+        && let Some(s) = b.shadow.as_mut()
+    {
+        s.mark_stale(offset, len);
+    }
+}
+
+/// Whether the client copy of `e` knows every byte of `[offset, offset + len)`.
+fn shadow_known(sh: &Shared, e: Entity, offset: u64, len: u64) -> bool {
+    sh.world
+        .get::<Buffer>(e)
+        .and_then(|b| b.shadow.as_ref())
+        .is_some_and(|s| s.is_known(offset, len))
+}
+
+/// The `[start, end)` runs where `now` differs from `initial`; runs less than
+/// [`MERGE_GAP`] apart are merged where `known(start, end)` says the bytes between are known.
+fn changed_runs(
+    initial: &[u8],
+    now: &[u8],
+    known: impl Fn(usize, usize) -> bool,
+) -> Vec<(usize, usize)> {
+    const CHUNK: usize = 64;
+    let n = now.len().min(initial.len());
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let c = (i + CHUNK).min(n);
+        if initial[i..c] == now[i..c] {
+            i = c;
+            continue;
+        }
+        while initial[i] == now[i] {
+            i += 1;
+        }
+        let start = i;
+        while i < n && initial[i] != now[i] {
+            i += 1;
+        }
+        match runs.last_mut() {
+            Some(last) if start - last.1 < MERGE_GAP && known(last.1, start) => last.1 = i,
+            _ => runs.push((start, i)),
+        }
+    }
+    runs
+}
 
 /// Transform feedback buffer binding points.
 const MAX_TF_BINDINGS: u32 = 4;
@@ -375,6 +469,11 @@ impl Context {
         };
         b.size = size;
         b.usage = usage;
+        // The new storage holds `data`, or zeros (`CreateBuffer`'s contract).
+        b.shadow = (size <= SHADOW_MAX).then(|| match data {
+            Some(bytes) => BufferShadow::with(&bytes[..size as usize]),
+            None => BufferShadow::zeroed(size as usize),
+        });
         // New storage ends any mapping (as in Mesa); a draw that was refused because of the
         // mapping may now proceed.
         let was_mapped = b.mapping.take().is_some();
@@ -409,7 +508,7 @@ impl Context {
         target: GLenum,
         offset: i64,
         size: i64,
-    ) -> GlResult<(Entity, Buffer)> {
+    ) -> GlResult<(Entity, tessera_wire::handle::BufferHandle)> {
         let e = self.target_buffer(sh, target)?;
         let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
         if offset < 0 || size < 0 || offset.checked_add(size).is_none_or(|end| end > b.size) {
@@ -418,13 +517,7 @@ impl Context {
         if b.mapping.is_some() {
             return Err(INVALID_OPERATION);
         }
-        Ok((
-            e,
-            Buffer {
-                mapping: None,
-                ..b.clone()
-            },
-        ))
+        Ok((e, b.handle))
     }
 
     /// `glBufferSubData`.
@@ -437,23 +530,27 @@ impl Context {
     ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let (_, b) = match self.buffer_range(&sh, target, offset as i64, size as i64) {
+        let (e, handle) = match self.buffer_range(&sh, target, offset as i64, size as i64) {
             Ok(v) => v,
             Err(err) => return self.error(err),
         };
         if size == 0 {
             return;
         }
-        let span = sh.dev.enc.stage(&data[..size as usize]);
+        let data = &data[..size as usize];
+        let span = sh.dev.enc.stage(data);
         sh.dev.push(Record::WriteBuffer {
-            buffer: b.handle,
+            buffer: handle,
             offset: offset as u64,
             data: span,
         });
+        shadow_write(&mut sh, e, offset as u64, data);
         sh.flush_if_full();
     }
 
-    /// `glGetBufferSubData`: reads back from the backend (a round trip).
+    /// `glGetBufferSubData`: reads back from the backend (a round trip), teaching the client
+    /// copy the range. It never answers from the copy: it is how a program (and the tests)
+    /// see what the backend really holds.
     pub fn get_buffer_sub_data(
         &mut self,
         target: GLenum,
@@ -463,25 +560,26 @@ impl Context {
     ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let (_, b) = match self.buffer_range(&sh, target, offset as i64, size as i64) {
+        let (e, handle) = match self.buffer_range(&sh, target, offset as i64, size as i64) {
             Ok(v) => v,
             Err(err) => return self.error(err),
         };
         if size == 0 {
             return;
         }
+        let (offset, size) = (offset as u64, size as u64);
         let reply = sh.dev.enc.mint_reply();
         sh.dev.push(Record::ReadBuffer {
-            buffer: b.handle,
-            range: Box::new(BufferRange {
-                offset: offset as u64,
-                size: size as u64,
-            }),
+            buffer: handle,
+            range: Box::new(BufferRange { offset, size }),
             reply,
         });
         if let Some(Reply::Bytes(bytes)) = sh.wait(reply) {
             let n = bytes.len().min(size as usize);
             data[..n].copy_from_slice(&bytes[..n]);
+            if n == size as usize {
+                shadow_write(&mut sh, e, offset, &bytes[..n]);
+            }
         }
     }
 
@@ -514,9 +612,9 @@ impl Context {
             if src == dst && ro < wo + size && wo < ro + size {
                 return Err(INVALID_VALUE);
             }
-            Ok((sb.handle, db.handle, ro as u64, wo as u64, size as u64))
+            Ok((dst, sb.handle, db.handle, ro as u64, wo as u64, size as u64))
         })();
-        let (src, dst, src_offset, dst_offset, size) = match result {
+        let (dst_e, src, dst, src_offset, dst_offset, size) = match result {
             Ok(v) => v,
             Err(err) => return self.error(err),
         };
@@ -530,6 +628,9 @@ impl Context {
                     size,
                 }),
             });
+            // The GPU writes the destination: the client copy of that range is stale (even
+            // where the client knows the source: a copy is the backend's to make).
+            shadow_stale(&mut sh, dst_e, dst_offset, size);
         }
     }
 
@@ -611,28 +712,55 @@ impl Context {
         }
         let handle = b.handle;
         let size = b.size;
+        let explicit = access & MAP_FLUSH_EXPLICIT_BIT != 0;
+        let unsynchronized = access & MAP_UNSYNCHRONIZED_BIT != 0;
         if access & MAP_INVALIDATE_BUFFER_BIT != 0 {
-            // Orphan: the backend may give the buffer new storage instead of waiting.
+            // Orphan: the backend may give the buffer new storage instead of waiting. The
+            // new storage reads as zeros (`CreateBuffer`'s contract), and so does the copy.
             sh.dev.push(Record::CreateBuffer {
                 buffer: handle,
                 size: size as u64,
             });
+            if let Some(mut b) = sh.world.get_mut::<Buffer>(e)
+                && b.shadow.is_some()
+            {
+                b.shadow = Some(BufferShadow::zeroed(size as usize));
+            }
         }
-        let mut bytes = vec![0u8; length as usize].into_boxed_slice();
-        if !invalidate {
-            // Read maps need the contents; write maps need them so unwritten bytes survive.
+        let (at, len) = (offset as u64, length as u64);
+        // The mapping starts from the client copy (stale bytes included: see below), or zeros.
+        let mut bytes: Box<[u8]> = match sh.world.get::<Buffer>(e).and_then(|b| b.shadow.as_ref()) {
+            Some(s) => s.bytes(at, len).into(),
+            None => vec![0u8; length as usize].into_boxed_slice(),
+        };
+        let mut initial = None;
+        if invalidate || shadow_known(&sh, e, at, len) {
+            // Invalidated: the contents are undefined. Known: the copy is the contents.
+        } else if !read && explicit {
+            // Write-only with explicit flushes: only the flushed ranges change, and the
+            // program defines them; the rest of the mapping is undefined to read.
+        } else if !read && unsynchronized {
+            // Never wait: unmapping sends only the bytes the program changed, so the stale
+            // bytes never land over what the GPU wrote.
+            initial = Some(bytes.clone());
+        } else {
+            // Read maps need the contents; a synchronized write-only map needs them so
+            // unwritten bytes keep their values: one round trip, which the copy learns.
             let reply = sh.dev.enc.mint_reply();
             sh.dev.push(Record::ReadBuffer {
                 buffer: handle,
                 range: Box::new(BufferRange {
-                    offset: offset as u64,
-                    size: length as u64,
+                    offset: at,
+                    size: len,
                 }),
                 reply,
             });
             if let Some(Reply::Bytes(data)) = sh.wait(reply) {
                 let n = data.len().min(bytes.len());
                 bytes[..n].copy_from_slice(&data[..n]);
+                if n == bytes.len() {
+                    shadow_write(&mut sh, e, at, &bytes);
+                }
             }
         }
         sh.mapped_buffers += 1;
@@ -642,6 +770,7 @@ impl Context {
             length,
             access,
             bytes,
+            initial,
         });
         let ptr = b
             .mapping
@@ -651,8 +780,9 @@ impl Context {
         Ok(ptr)
     }
 
-    /// `glUnmapBuffer`: uploads what a write map wrote (all of it, or nothing left after
-    /// explicit flushes). Always `TRUE`: the contents cannot be lost here.
+    /// `glUnmapBuffer`: uploads what a write map wrote (all of it, only the bytes it changed
+    /// for an unsynchronized map over stale bytes, or nothing left after explicit flushes).
+    /// Always `TRUE`: the contents cannot be lost here.
     pub fn unmap_buffer(&mut self, target: GLenum) -> GLboolean {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
@@ -673,12 +803,24 @@ impl Context {
         let handle = b.handle;
         sh.mapped_buffers -= 1;
         if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
-            let span = sh.dev.enc.stage(&m.bytes);
-            sh.dev.push(Record::WriteBuffer {
-                buffer: handle,
-                offset: m.offset as u64,
-                data: span,
-            });
+            let at = m.offset as u64;
+            let runs = match &m.initial {
+                Some(initial) => changed_runs(initial, &m.bytes, |from, to| {
+                    shadow_known(&sh, e, at + from as u64, (to - from) as u64)
+                }),
+                None => vec![(0, m.bytes.len())],
+            };
+            for (s, end) in runs {
+                let data = &m.bytes[s..end];
+                let span = sh.dev.enc.stage(data);
+                sh.dev.push(Record::WriteBuffer {
+                    buffer: handle,
+                    offset: at + s as u64,
+                    data: span,
+                });
+                shadow_write(&mut sh, e, at + s as u64, data);
+            }
+            sh.flush_if_full();
         }
         self.local.dirty |= Dirty::DRAW_CHECK;
         TRUE as GLboolean
@@ -722,6 +864,8 @@ impl Context {
             offset: at,
             data: span,
         });
+        shadow_write(&mut sh, e, at, &bytes);
+        sh.flush_if_full();
     }
 
     /// Runs `f` on the mapped range of the buffer bound to `target` (the safe way for Rust

@@ -2,6 +2,7 @@
 
 mod architecture;
 mod buffer;
+mod buffer_map;
 mod differential;
 mod draw;
 mod dropin;

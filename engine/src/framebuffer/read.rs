@@ -205,6 +205,9 @@ impl Context {
                         sh.dev.push(record(y + row as i32, at, 1));
                     }
                 }
+                // The GPU writes the pack buffer: the client copy of the range is stale.
+                let written = (layout.end - layout.start) as u64;
+                crate::buffer::shadow_stale(&mut sh, e, base, written);
                 sh.flush_if_full();
             }
             (None, PixelsMut::Bytes(dst)) => {

@@ -565,6 +565,8 @@ impl Context {
                         buffer,
                         offset: offset as u64,
                     }));
+                    // The GPU writes the pack buffer: the client copy of the range is stale.
+                    crate::buffer::shadow_stale(sh, e, offset as u64, l.end as u64);
                     return Ok(());
                 }
                 // Rows with gaps: read the image and the buffer range, pack, write back.
@@ -589,6 +591,12 @@ impl Context {
                     offset: (offset + l.start) as u64,
                     data,
                 });
+                crate::buffer::shadow_write(
+                    sh,
+                    e,
+                    (offset + l.start) as u64,
+                    &bytes[l.start..l.end],
+                );
                 Ok(())
             }
         }
