@@ -726,17 +726,24 @@ impl GlesPipe {
     }
 
     /// The `bytes` bytes of indices of type `ty` at `offset` of `buffer`, read back and
-    /// widened to 32 bits with `restart` turned into 0xFFFFFFFF, the index at which GLES
-    /// restarts 32-bit strips. A widened 8- or 16-bit index never equals it; a 32-bit one
-    /// that did would address vertex 2^32 - 1, which no buffer holds.
-    fn restart_indices(
+    /// widened to 32 bits with `restart` (when some) turned into 0xFFFFFFFF, the index at
+    /// which GLES restarts 32-bit strips, and every other index moved by `base_vertex` (GL
+    /// compares with the restart index before adding the base vertex). A widened 8- or
+    /// 16-bit index never equals 0xFFFFFFFF; a 32-bit one that did (or an index moved out of
+    /// range, which GL leaves undefined) would address vertex 2^32 - 1, which no buffer holds.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the index range, its restart index and base vertex"
+    )]
+    fn rewrite_indices(
         &mut self,
         record: &'static str,
         buffer: BufferHandle,
         ty: IndexType,
         offset: u64,
         bytes: u64,
-        restart: u32,
+        restart: Option<u32>,
+        base_vertex: i32,
     ) -> Result<Vec<u8>, SessionError> {
         let src = self.read_buffer_as(record, buffer, offset, bytes)?;
         let size = ty.size() as usize;
@@ -748,7 +755,13 @@ impl GlesPipe {
                 [a, b, c, d] => u32::from_ne_bytes([a, b, c, d]),
                 _ => unreachable!("index sizes are 1, 2 or 4"),
             })
-            .map(|i| if i == restart { u32::MAX } else { i })
+            .map(|i| {
+                if Some(i) == restart {
+                    u32::MAX
+                } else {
+                    i.wrapping_add_signed(base_vertex)
+                }
+            })
             .flat_map(u32::to_ne_bytes)
             .collect())
     }
@@ -864,18 +877,32 @@ impl DrawPipe for GlesPipe {
         let (enabled, index) = ctx.desired.primitive_restart;
         // GLES restarts only at the index type's maximum. A restart index above it matches no
         // index (nothing restarts); one below it is emulated by drawing rewritten indices from
-        // a temporary buffer (see `restart_indices`).
+        // a temporary buffer (see `rewrite_indices`).
         let max = conv::max_index(index_type);
-        let rewrite = enabled && index < max;
-        if rewrite {
+        let restart_low = enabled && index < max;
+        if restart_low {
             self.report(Missing::RestartIndex, "GLES restarts primitives only at the index type's maximum: draws with a smaller restart index read their indices back and draw a rewritten copy (slow)");
+        }
+        // Without a base-vertex entry point the base vertex is added to a rewritten copy of
+        // the indices (per-instance attributes, which a moved attribute pointer would also
+        // move, are untouched).
+        let emulate_base = base_vertex != 0 && !self.features.base_vertex;
+        if emulate_base {
+            self.report(
+                Missing::BaseVertex,
+                "base vertex needs ES 3.2 or *_draw_elements_base_vertex: draws with one read their indices back and draw a rewritten copy (slow)",
+            );
         }
         self.shadow
             .enable(&self.gl, Cap::PrimitiveRestart, enabled && index <= max);
         let mut scratch = None;
-        let (mut index_type, mut offset) = (index_type, offset);
-        if rewrite && let Some(ib) = ctx.desired.index_buffer {
-            let words = self.restart_indices(N, ib, index_type, offset, bytes, index)?;
+        let (mut index_type, mut offset, mut base_vertex) = (index_type, offset, base_vertex);
+        if (restart_low || emulate_base)
+            && let Some(ib) = ctx.desired.index_buffer
+        {
+            let restart = (enabled && index <= max).then_some(index);
+            let moved = if emulate_base { base_vertex } else { 0 };
+            let words = self.rewrite_indices(N, ib, index_type, offset, bytes, restart, moved)?;
             // SAFETY: context current; the context's VAO is bound, so the new buffer becomes
             // its element buffer until `ctx.vao_index`'s buffer is bound back after the draw.
             unsafe {
@@ -889,14 +916,7 @@ impl DrawPipe for GlesPipe {
                 scratch = Some(name);
             }
             (index_type, offset) = (IndexType::U32, 0);
-        }
-        let mut base_vertex = base_vertex;
-        if base_vertex != 0 && !self.features.base_vertex {
-            self.report(
-                Missing::BaseVertex,
-                "base vertex needs ES 3.2 or *_draw_elements_base_vertex: drawn without",
-            );
-            base_vertex = 0;
+            base_vertex -= moved;
         }
         let [count, instances] = gl_counts(N, [count, instances])?;
         let [offset] = gl_counts(N, [offset])?;

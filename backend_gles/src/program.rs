@@ -732,6 +732,21 @@ impl GlesPipe {
                 }
             }
         }
+        // GL links programs without a fragment stage (rasterization with no colour output,
+        // as depth-only passes draw); GLSL ES needs one: a stage that writes nothing, so the
+        // colour attachments' values are undefined as GL leaves them, and depth and stencil
+        // are written as without it.
+        if !stages.iter().any(|(s, _)| *s == ShaderStage::Fragment) {
+            translated.push((
+                ShaderStage::Fragment,
+                Translated {
+                    source: format!("#version {version} es\nvoid main() {{}}\n"),
+                    samplers: Vec::new(),
+                    blocks: Vec::new(),
+                    inputs: VertexInputs::default(),
+                },
+            ));
+        }
         match self.link_native(&translated) {
             Ok(p) => {
                 // SAFETY: context current; `p` is a linked program of this context.

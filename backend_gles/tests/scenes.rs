@@ -61,11 +61,15 @@ fn bare() -> Scene {
 }
 
 tessera_backend_harness::shared_scenes!(gles => basics, framebuffers, geometry, textures);
+tessera_backend_harness::scene_tests!(gles(TransportKind::Inproc) =>
+    geometry: base_vertex_draws_natively = base_vertex;
+);
 
 // The fallbacks: GLSL ES 3.00 has no layout(binding) (units and block bindings are set
 // after linking), formats without extensions have stand-ins, RGTC is decoded on the CPU.
 tessera_backend_harness::scene_tests!(bare() =>
     basics: triangle_with_es30_and_no_extensions = triangle;
+    geometry: base_vertex_rewrites_indices_on_es30 = base_vertex;
     textures: textured_quad_with_es30_and_no_extensions = textured_quad,
         formats_round_trip_through_stand_ins = formats_round_trip, rgtc_decoded_on_the_cpu = rgtc;
 );
@@ -136,4 +140,49 @@ fn debug_checks_report_native_errors() {
         matches!(e, Event::NativeError { what }
             if what.starts_with("WriteTexture") && what.contains("0x0501"))
     });
+}
+
+/// A program of a vertex stage alone (GL rasterizes without colour output; GLSL ES needs a
+/// fragment stage, which the backend makes) writes depth in a depth-only pass; a colour pass
+/// behind it is depth-tested against it.
+#[test]
+fn a_vertex_only_program_writes_depth() {
+    use tessera_backend_harness::{SOLID_FS, SOLID_VS};
+    use tessera_wire::format::{CompareFunc, ShaderStage};
+    use tessera_wire::state::{BlendState, DepthStencilState};
+    for mut s in [gles(TransportKind::Inproc), bare()] {
+        s.clear([0.0, 0.0, 0.0, 1.0]);
+        s.depth_stencil(DepthStencilState {
+            depth_test: true,
+            depth_write: true,
+            depth_func: CompareFunc::Less,
+            ..DepthStencilState::default()
+        });
+        // The left half at depth 0.5, colour writes off.
+        s.program_of(&[(ShaderStage::Vertex, SOLID_VS)], 32, 0, 0);
+        let left = s.buffer(&floats(&[-1.0, -1.0, 0.0, -1.0, -1.0, 1.0, 0.0, 1.0]));
+        s.vertices(left, &[(2, 8, 0)]);
+        s.blend(BlendState {
+            color_write_mask: 0,
+            ..BlendState::default()
+        });
+        s.uniforms([1.0; 4], [0.0; 4]);
+        s.draw(Topology::TriangleStrip, 4);
+        s.expect_pixels(&[(16, 32, BLACK), (48, 32, BLACK)]);
+        // The whole target in white at depth 0.75: only the right half passes.
+        s.blend(BlendState::default());
+        s.program(SOLID_VS, SOLID_FS, 32, 0, 0);
+        let whole = s.buffer(&floats(&[-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]));
+        s.vertices(whole, &[(2, 8, 0)]);
+        s.uniforms([1.0; 4], [0.0, 0.0, 0.5, 0.0]);
+        s.draw(Topology::TriangleStrip, 4);
+        s.expect_pixels(&[
+            (16, 32, BLACK),
+            (48, 32, WHITE),
+            (31, 10, BLACK),
+            (33, 10, WHITE),
+        ]);
+        s.assert_no_events();
+        s.finish();
+    }
 }

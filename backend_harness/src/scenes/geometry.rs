@@ -7,6 +7,9 @@ use tessera_wire::state::DepthStencilState;
 
 use crate::{BLACK, GREEN, SOLID_FS, SOLID_VS, Scene, WHITE, f32_attrib, floats, u16s, u32s};
 
+/// The colour [`instances`] and [`base_vertex`] draw with.
+const CYAN: [u8; 4] = [0, 255, 255, 255];
+
 /// A geometry stage that passes triangles through, moved right by 0.5, drawn with a depth
 /// test at z = -0.5: visible only if GL's clip-space depth is honoured at each EmitVertex.
 pub fn geometry_stage(mut s: Scene) {
@@ -84,13 +87,12 @@ void main() { o = v_color; }
     });
     s.clear([0.0, 0.0, 0.0, 1.0]);
     s.draw_indexed(Topology::TriangleStrip, IndexType::U16, 7, 2);
-    let cyan = [0, 255, 255, 255];
     // Instance 0, instance 1, the upper right half of instance 0's quad (the second strip),
     // and between the instances.
     s.expect_pixels(&[
-        (16, 32, cyan),
-        (48, 32, cyan),
-        (21, 36, cyan),
+        (16, 32, CYAN),
+        (48, 32, CYAN),
+        (21, 36, CYAN),
         (32, 32, BLACK),
     ]);
     s.finish();
@@ -125,5 +127,82 @@ pub fn indexed_emulations(mut s: Scene) {
     s.clear([0.0, 0.0, 0.0, 1.0]);
     s.draw_indexed(Topology::TriangleFan, IndexType::U32, 4, 1);
     s.expect_pixels(&[(32, 32, GREEN), (44, 20, GREEN)]);
+    s.finish();
+}
+
+/// Indexed draws with a nonzero base vertex: a quad as two restarted strips drawn twice
+/// (attribute 1 per instance, which the base vertex must not move) from vertices 4..8 of
+/// its buffer, then a triangle of 8-bit indices from vertices 2..5 with a negative base.
+pub fn base_vertex(mut s: Scene) {
+    let vs = r"#version 450
+layout(location = 0) in vec2 pos;
+layout(location = 1) in float shift;
+layout(location = 0) out vec4 v_color;
+void main() { v_color = vec4(0.0, 1.0, 1.0, 1.0); gl_Position = vec4(pos.x * 0.25 + shift, pos.y * 0.25, 0.0, 1.0); }
+";
+    let fs = r"#version 450
+layout(location = 0) in vec4 v_color;
+layout(location = 0) out vec4 o;
+void main() { o = v_color; }
+";
+    s.program(vs, fs, 0, 0, 0);
+    // Four vertices far outside the viewport, then the quad: index i draws vertex i + 4.
+    let far = [9.0, 9.0];
+    let mut points = [far; 4].concat();
+    points.extend([-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]);
+    let quad = s.buffer(&floats(&points));
+    // Instance 0 at -0.5, instance 1 at 0.5; entries past 2 would be drawn were the
+    // per-instance attribute moved by the base vertex.
+    let shifts = s.buffer(&floats(&[-0.5, 0.5, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]));
+    let cso = s.vertex_layout(&[f32_attrib(2, 8, 0), f32_attrib(1, 4, 1)]);
+    s.push(Record::BindVertexLayout { cso });
+    for (slot, buffer) in [(0, quad), (1, shifts)] {
+        s.push(Record::SetVertexBuffer {
+            slot,
+            buffer: Some(buffer),
+            offset: 0,
+        });
+    }
+    let ib = s.buffer(&u16s(&[0, 1, 2, 0xffff, 1, 2, 3]));
+    s.push(Record::SetIndexBuffer { buffer: Some(ib) });
+    s.push(Record::SetPrimitiveRestart {
+        enabled: true,
+        index: 0xffff,
+    });
+    s.clear([0.0, 0.0, 0.0, 1.0]);
+    s.push(Record::DrawIndexed {
+        topology: Topology::TriangleStrip,
+        index_type: IndexType::U16,
+        offset: 0,
+        count: 7,
+        instances: 2,
+        base_vertex: 4,
+    });
+    s.expect_pixels(&[
+        (16, 32, CYAN),
+        (48, 32, CYAN),
+        (21, 36, CYAN),
+        (32, 32, BLACK),
+    ]);
+    // 8-bit indices 6, 7, 9 with base -2: vertices 4, 5, 7 (the quad's lower right half),
+    // restart off, once.
+    s.push(Record::SetPrimitiveRestart {
+        enabled: false,
+        index: 0,
+    });
+    let ib8 = s.buffer(&[6, 7, 9]);
+    s.push(Record::SetIndexBuffer { buffer: Some(ib8) });
+    s.clear([0.0, 0.0, 0.0, 1.0]);
+    s.push(Record::DrawIndexed {
+        topology: Topology::Triangles,
+        index_type: IndexType::U8,
+        offset: 0,
+        count: 3,
+        instances: 1,
+        base_vertex: -2,
+    });
+    // Instance 0's quad spans x 8..24, y 24..40: its lower right half is drawn, not the
+    // upper left.
+    s.expect_pixels(&[(22, 27, CYAN), (10, 38, BLACK), (48, 32, BLACK)]);
     s.finish();
 }
