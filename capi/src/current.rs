@@ -7,7 +7,10 @@
 //!
 //! [`gl_call`] and [`egl_call`] wrap every entry point in `catch_unwind`: unwinding into C is
 //! undefined behaviour, so a panic (a bug of ours) is logged and reported to the application
-//! as an error instead.
+//! instead. A panic in a GL call may leave the context half-updated, so it marks the current
+//! context lost ([`Context::mark_lost`]; the whole share group if the panic poisoned the
+//! group's lock): its later calls return their default at once and
+//! `glGetGraphicsResetStatus` reports `GL_UNKNOWN_CONTEXT_RESET`, while other contexts go on.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -15,7 +18,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use tessera_engine::Context;
 use tessera_engine::egl::{EglError, Registry, Thread, registry, tokens};
-use tessera_engine::gl::{INVALID_OPERATION, NO_ERROR};
+use tessera_engine::gl::NO_ERROR;
 
 thread_local! {
     /// This thread's EGL state.
@@ -33,13 +36,18 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
         .unwrap_or("(no message)")
 }
 
-/// Runs a GL entry point on the current context; `default` without one (or if the thread's
-/// state is unreachable: during thread exit, or re-entered).
+/// Runs a GL entry point on the current context; `default` without one, on a lost one (see
+/// [`guarded`]), or if the thread's state is unreachable (during thread exit, or re-entered).
 #[inline]
 pub fn gl_call<R>(name: &'static str, default: R, f: impl FnOnce(&mut Context) -> R) -> R {
+    // The outer guard covers the thread-local access; `guarded` covers the call itself.
     let result = catch_unwind(AssertUnwindSafe(|| {
         THREAD
-            .try_with(|t| t.try_borrow_mut().ok().and_then(|mut t| t.gl().map(f)))
+            .try_with(|t| {
+                t.try_borrow_mut()
+                    .ok()
+                    .and_then(|mut t| t.gl().and_then(|c| guarded(name, c, f)))
+            })
             .ok()
             .flatten()
     }));
@@ -47,28 +55,44 @@ pub fn gl_call<R>(name: &'static str, default: R, f: impl FnOnce(&mut Context) -
         Ok(Some(r)) => r,
         Ok(None) => default,
         Err(payload) => {
-            gl_panicked(name, &*payload);
+            let message = panic_message(&*payload);
+            log::error!("tessera: {name} panicked: {message}");
+            eprintln!("tessera: {name} panicked: {message}");
             default
         }
     }
 }
 
-/// Reports a panic in a GL entry point: a log line, and `INVALID_OPERATION` on the current
-/// context so the application sees the call failed.
+/// Runs `f` on context `c` unless `c` is lost (`None` then, at the cost of two plain loads);
+/// a panic in `f` marks `c` lost (logged once) and gives `None`.
+#[inline]
+pub(crate) fn guarded<R>(
+    name: &'static str,
+    c: &mut Context,
+    f: impl FnOnce(&mut Context) -> R,
+) -> Option<R> {
+    if c.is_dead() {
+        return None;
+    }
+    match catch_unwind(AssertUnwindSafe(|| f(&mut *c))) {
+        Ok(r) => Some(r),
+        Err(payload) => {
+            gl_panicked(name, c, &*payload);
+            None
+        }
+    }
+}
+
+/// Reports a panic in a GL entry point: marks the context lost, with one log line.
 #[cold]
-fn gl_panicked(name: &str, payload: &(dyn Any + Send)) {
+fn gl_panicked(name: &str, c: &mut Context, payload: &(dyn Any + Send)) {
     let message = panic_message(payload);
-    log::error!("tessera: {name} panicked: {message}");
-    eprintln!("tessera: {name} panicked (reported as GL_INVALID_OPERATION): {message}");
-    let _ = catch_unwind(|| {
-        let _ = THREAD.try_with(|t| {
-            if let Ok(mut t) = t.try_borrow_mut()
-                && let Some(c) = t.gl()
-            {
-                c.set_error(INVALID_OPERATION);
-            }
-        });
-    });
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        if c.mark_lost(&format!("{name} panicked: {message}")) {
+            log::error!("tessera: {name} panicked: {message}; the context is lost");
+            eprintln!("tessera: {name} panicked (the context is lost): {message}");
+        }
+    }));
 }
 
 /// Runs an EGL entry point with the registry locked and this thread's state borrowed, and
@@ -139,4 +163,120 @@ pub fn raised<R>(c: &mut Context, f: impl FnOnce(&mut Context) -> R) -> (R, bool
         }
     }
     (r, after != NO_ERROR)
+}
+
+#[cfg(test)]
+mod tests {
+    //! A panic in one context's call loses that context (its share group too when the panic
+    //! poisoned the group's lock), while contexts of other share groups finish their frames.
+
+    use tessera_engine::context::TestPanic;
+    use tessera_engine::gl::{COLOR_BUFFER_BIT, RGBA, UNKNOWN_CONTEXT_RESET, UNSIGNED_BYTE};
+    use tessera_engine::pixel::PixelsMut;
+    use tessera_engine::{BackendKind, Config, SurfaceConfig};
+
+    use super::*;
+
+    /// A GLES context with a 4x4 surface, in a new share group; `None` without a driver.
+    fn context() -> Option<Context> {
+        let config = Config {
+            backend: BackendKind::Gles,
+            surface: Some(SurfaceConfig::new(4, 4)),
+            ..Config::default()
+        };
+        Context::new(&config).ok()
+    }
+
+    /// One frame through the guard: clear to `rgb`, read the surface back. `None` if the
+    /// context is lost.
+    fn frame(c: &mut Context, rgb: [u8; 3]) -> Option<Vec<u8>> {
+        let [r, g, b] = rgb.map(|v| f32::from(v) / 255.0);
+        guarded("glClearColor", c, |c| c.clear_color(r, g, b, 1.0))?;
+        guarded("glClear", c, |c| c.clear(COLOR_BUFFER_BIT))?;
+        let mut pixels = vec![0u8; 4 * 4 * 4];
+        guarded("glReadPixels", c, |c| {
+            c.read_pixels(
+                0,
+                0,
+                4,
+                4,
+                RGBA,
+                UNSIGNED_BYTE,
+                PixelsMut::Bytes(&mut pixels),
+            );
+        })?;
+        assert_eq!(guarded("glGetError", c, Context::get_error), Some(NO_ERROR));
+        Some(pixels)
+    }
+
+    fn assert_frames(c: &mut Context, rgb: [u8; 3]) {
+        for _ in 0..3 {
+            let pixels = frame(c, rgb).expect("a live context renders");
+            for px in pixels.chunks(4) {
+                assert_eq!(px, [rgb[0], rgb[1], rgb[2], 255]);
+            }
+        }
+    }
+
+    fn assert_lost(c: &mut Context) {
+        assert!(c.is_dead() && c.is_lost());
+        assert_eq!(c.get_graphics_reset_status(), UNKNOWN_CONTEXT_RESET);
+        // Later calls return at once, without running (so without panicking again).
+        assert_eq!(frame(c, [1, 2, 3]), None);
+        assert_eq!(guarded("glFlush", c, Context::flush), None);
+        assert_eq!(guarded("glGetError", c, Context::get_error), None);
+    }
+
+    #[test]
+    fn a_panic_outside_the_lock_loses_only_its_context() {
+        let (Some(mut a), Some(mut b)) = (context(), context()) else {
+            eprintln!("no GLES driver: skipped");
+            return;
+        };
+        let mut sibling = Context::new_shared(
+            &a,
+            &Config {
+                surface: Some(SurfaceConfig::new(4, 4)),
+                ..Config::default()
+            },
+        );
+        assert_frames(&mut a, [255, 0, 0]);
+        a.arm_test_panic(TestPanic::BeforeLock);
+        assert_eq!(guarded("glFlush", &mut a, Context::flush), None);
+        assert_lost(&mut a);
+        // Its share group's shared state is whole: the sibling and the other group go on.
+        assert!(!sibling.is_dead());
+        assert_eq!(sibling.get_graphics_reset_status(), NO_ERROR);
+        assert_frames(&mut sibling, [0, 0, 255]);
+        assert_eq!(b.get_graphics_reset_status(), NO_ERROR);
+        assert_frames(&mut b, [0, 255, 0]);
+    }
+
+    #[test]
+    fn a_panic_under_the_share_group_lock_loses_the_group_and_no_other() {
+        let (Some(mut a), Some(mut b)) = (context(), context()) else {
+            eprintln!("no GLES driver: skipped");
+            return;
+        };
+        let mut sibling = Context::new_shared(
+            &a,
+            &Config {
+                surface: Some(SurfaceConfig::new(4, 4)),
+                ..Config::default()
+            },
+        );
+        assert_frames(&mut a, [255, 0, 0]);
+        assert_frames(&mut b, [0, 255, 0]);
+        a.arm_test_panic(TestPanic::UnderLock);
+        assert_eq!(guarded("glFlush", &mut a, Context::flush), None);
+        assert_lost(&mut a);
+        // The group's shared state may be half-updated: the sibling is lost with it.
+        assert_lost(&mut sibling);
+        // The other share group finishes its frames.
+        assert_eq!(b.get_graphics_reset_status(), NO_ERROR);
+        assert_frames(&mut b, [0, 255, 0]);
+        drop(a);
+        drop(sibling);
+        assert_frames(&mut b, [255, 255, 0]);
+    }
 }

@@ -17,7 +17,8 @@
 //!   offsets: how long a slice is comes from GL state the engine reports (pixel store,
 //!   bound pack/unpack buffers, texture level sizes, a query's value count).
 //! - **No panic crosses the ABI**: each entry point runs under `catch_unwind`; a panic is
-//!   logged and becomes `GL_INVALID_OPERATION` (GL) or `EGL_BAD_ALLOC` (EGL).
+//!   logged; in a GL call it marks the current context lost (`GL_UNKNOWN_CONTEXT_RESET`;
+//!   its later calls return at once), in an EGL call it becomes `EGL_BAD_ALLOC`.
 //!
 //! ## The backend
 //! `TESSERA_BACKEND` (default `auto`: a hardware Vulkan device, else a hardware GLES driver,

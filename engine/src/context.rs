@@ -166,6 +166,32 @@ pub(crate) fn gles_backend() -> Result<tessera_backend_gles::GlesBackend, Create
 pub struct Context {
     pub(crate) group: Arc<ShareGroup>,
     pub(crate) local: Local,
+    /// Set once a call on this context panicked ([`Context::mark_lost`]): its state may be
+    /// half-updated, so the C ABI runs no more calls on it.
+    lost: Option<Box<str>>,
+    /// A panic armed by [`Context::arm_test_panic`]; `Off` outside that test.
+    test_panic: TestPanic,
+}
+
+/// Fires a panic armed with [`Context::arm_test_panic`], disarming it.
+#[cold]
+fn fire_test_panic(armed: &mut TestPanic, context: u32) {
+    *armed = TestPanic::Off;
+    panic!("tessera test panic armed in context {context}");
+}
+
+/// Where a panic armed with [`Context::arm_test_panic`] fires. Exists only for the tests of
+/// the panic-to-lost-context rule; `Off` costs one field compare in [`Context::flush`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TestPanic {
+    /// No panic.
+    #[default]
+    Off,
+    /// The next `flush` panics before it takes the share group's lock.
+    BeforeLock,
+    /// The next `flush` panics while it holds the share group's lock (poisoning it).
+    UnderLock,
 }
 
 /// Whether an error occurred (used by entry points to return early).
@@ -292,7 +318,12 @@ impl Context {
             clamp_read_color: FIXED_ONLY,
             conditional_render: None,
         };
-        Self { group, local }
+        Self {
+            group,
+            local,
+            lost: None,
+            test_panic: TestPanic::Off,
+        }
     }
 
     /// `glGetError`: returns and clears the first error since the last call.
@@ -316,7 +347,13 @@ impl Context {
     pub fn flush(&mut self) {
         {
             puffin::profile_scope!("flush");
+            if self.test_panic == TestPanic::BeforeLock {
+                fire_test_panic(&mut self.test_panic, self.local.id);
+            }
             let mut sh = self.group.lock_for(self.local.id);
+            if self.test_panic == TestPanic::UnderLock {
+                fire_test_panic(&mut self.test_panic, self.local.id);
+            }
             sh.dev.push(Record::Flush);
             sh.flush();
         }
@@ -345,15 +382,65 @@ impl Context {
         sh.transport.release_thread();
     }
 
-    /// Whether the session with the backend was lost (`glGetGraphicsResetStatus` reports it).
+    /// Whether the context is lost: the session with the backend was lost, a call on this
+    /// context panicked, or a call panicked while holding the share group's lock
+    /// (`glGetGraphicsResetStatus` reports each).
     pub fn is_lost(&self) -> bool {
-        self.group.lock().lost.is_some()
+        self.is_dead() || self.group.lock().lost.is_some()
+    }
+
+    /// Whether this context must run no more calls: one of its calls panicked
+    /// ([`Context::mark_lost`]), or some call panicked while holding the share group's lock
+    /// (the shared objects may be half-updated). Two plain loads, for the C ABI's guard.
+    #[inline]
+    pub fn is_dead(&self) -> bool {
+        self.lost.is_some() || self.group.is_poisoned()
+    }
+
+    /// Marks this context lost after a call on it panicked (`why`: the panic's message): it
+    /// runs no more calls (the C ABI checks [`Context::is_dead`]) and
+    /// `glGetGraphicsResetStatus` reports `UNKNOWN_CONTEXT_RESET`. Other contexts go on.
+    ///
+    /// The rule for shared state: if the panic happened while the share group's lock was
+    /// held, the lock is poisoned and the shared objects, names and encoder may be
+    /// half-updated, so the whole share group is lost — its session is latched lost as for
+    /// a dead server (records discarded, nothing blocks) and every context of it is dead.
+    /// A panic outside the lock leaves the shared state whole (every update of it happens
+    /// under the lock), so only this context is lost. Returns whether this is the first
+    /// time (the caller logs the panic once).
+    pub fn mark_lost(&mut self, why: &str) -> bool {
+        if self.group.is_poisoned() {
+            let mut sh = self.group.lock();
+            if sh.lost.is_none() {
+                let reason = format!(
+                    "a call of context {} panicked holding the share group's lock: {why}",
+                    self.local.id
+                );
+                sh.lost = Some(tessera_wire::SessionLost { reason });
+            }
+        }
+        if self.lost.is_some() {
+            return false;
+        }
+        self.lost = Some(why.into());
+        true
+    }
+
+    /// Arms a panic in this context's next `flush` (tests of the panic rule only; see
+    /// [`TestPanic`]).
+    #[doc(hidden)]
+    pub fn arm_test_panic(&mut self, at: TestPanic) {
+        self.test_panic = at;
     }
 
     /// `glGetGraphicsResetStatus`: `UNKNOWN_CONTEXT_RESET` once the session with the backend
     /// is lost (the server died or ended the session; which side was at fault is not known
-    /// here), `NO_ERROR` before. The loss is noticed at the latest by the next flush.
+    /// here) or the context is lost to a panic ([`Context::mark_lost`]), `NO_ERROR` before.
+    /// The loss is noticed at the latest by the next flush.
     pub fn get_graphics_reset_status(&mut self) -> GLenum {
+        if self.is_dead() {
+            return UNKNOWN_CONTEXT_RESET;
+        }
         let mut sh = self.group.lock();
         if sh.lost.is_none() {
             // Pick up a loss the transport noticed since the last flush (a hang-up read
@@ -526,7 +613,14 @@ impl Context {
 impl Drop for Context {
     fn drop(&mut self) {
         let group = self.group.clone();
+        if group.is_poisoned() {
+            // The shared state may be half-updated (see `mark_lost`): touch none of it.
+            return;
+        }
         let mut sh = group.lock_for(self.local.id);
+        // Also for a context lost to a panic outside the lock: the backend needs its objects
+        // released before the context goes. Should its half-updated state make this panic,
+        // the panic poisons the lock and loses the group, by `mark_lost`'s rule.
         self.release_all(&mut sh);
         if let Some(surface) = self.local.surface.filter(|_| self.local.owns_surface) {
             sh.dev.push(Record::DestroySurface {

@@ -145,6 +145,13 @@ impl ShareGroup {
         self.shared.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Whether a call panicked while holding the group's lock: the shared state may be
+    /// half-updated, and the whole group is lost (see `Context::mark_lost`).
+    #[inline]
+    pub fn is_poisoned(&self) -> bool {
+        self.shared.is_poisoned()
+    }
+
     /// Takes the group's lock with `context`'s records next in the encoder.
     #[inline]
     pub(crate) fn lock_for(&self, context: u32) -> MutexGuard<'_, Shared> {
