@@ -63,6 +63,25 @@ pub fn gl_call<R>(name: &'static str, default: R, f: impl FnOnce(&mut Context) -
     }
 }
 
+/// `glGetGraphicsResetStatus`: the current context's reset status, answered on a lost
+/// context too (that is what the call is for), so it bypasses [`guarded`]'s lost-context
+/// check; `NO_ERROR` (0) without a current context.
+pub fn reset_status() -> u32 {
+    catch_unwind(AssertUnwindSafe(|| {
+        THREAD
+            .try_with(|t| {
+                t.try_borrow_mut()
+                    .ok()
+                    .and_then(|mut t| t.gl().map(|c| c.get_graphics_reset_status()))
+            })
+            .ok()
+            .flatten()
+    }))
+    .ok()
+    .flatten()
+    .unwrap_or(0)
+}
+
 /// Runs `f` on context `c` unless `c` is lost (`None` then, at the cost of two plain loads);
 /// a panic in `f` marks `c` lost (logged once) and gives `None`.
 #[inline]

@@ -425,6 +425,10 @@ pub fn lookup(name: &str) -> Option<*const c_void> {
             .binary_search_by(|e| e.0.cmp(name))
             .ok()
             .map(|i| GL_FUNCTIONS[i].2.0)
+            .or_else(|| {
+                let beyond = crate::gl::BEYOND_3_3.iter().find(|e| e.0 == name);
+                beyond.map(|e| e.1.0)
+            })
             .or_else(|| crate::gl::unimplemented::stub(name))
     } else {
         EGL_FUNCTIONS
@@ -510,13 +514,19 @@ mod tests {
         let names = registry_functions();
         assert!(names.len() > 2900, "only {} names", names.len());
         assert!(crate::gl::stubs::STUBS.windows(2).all(|w| w[0].0 < w[1].0));
+        let beyond = &crate::gl::BEYOND_3_3;
         assert_eq!(
-            crate::gl::stubs::STUBS.len() + GL_FUNCTIONS.len(),
+            crate::gl::stubs::STUBS.len() + GL_FUNCTIONS.len() + beyond.len(),
             names.len(),
-            "the stubs and the table are the registry's functions, each once"
+            "the stubs and the tables are the registry's functions, each once"
         );
         for name in &names {
-            let implemented = GL_FUNCTIONS.iter().find(|e| e.0 == name).map(|e| e.2.0);
+            let implemented = GL_FUNCTIONS
+                .iter()
+                .map(|e| (e.0, e.2))
+                .chain(beyond.iter().copied())
+                .find(|e| e.0 == name)
+                .map(|e| e.1.0);
             let stub = crate::gl::unimplemented::stub(name);
             // The implemented function where there is one, else its stub; never both.
             assert!(implemented.is_none() || stub.is_none(), "{name}");
@@ -531,6 +541,13 @@ mod tests {
         ] {
             assert_eq!(lookup(name), crate::gl::unimplemented::stub(name), "{name}");
         }
+        // The robustness query is carried out (answered on a lost context too).
+        let reset = lookup("glGetGraphicsResetStatusARB").expect("an entry");
+        assert_eq!(
+            crate::gl::unimplemented::stub("glGetGraphicsResetStatusARB"),
+            None
+        );
+        assert_eq!(reset, beyond[1].1.0);
     }
 
     #[test]

@@ -37,6 +37,8 @@ mod vertex;
 
 use std::ffi::c_void;
 
+use types::GLenum;
+
 pub use buffer::*;
 pub use framebuffer::*;
 pub use generated::*;
@@ -45,6 +47,26 @@ pub use query::*;
 pub use state::*;
 pub use texture::*;
 pub use vertex::*;
+
+/// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
+/// table holds 1.0-3.3), sorted by name. `eglGetProcAddress` looks here after
+/// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
+pub static BEYOND_3_3: [(&str, Proc); 2] = [
+    (
+        "glGetGraphicsResetStatus",
+        Proc({
+            const F: extern "C" fn() -> GLenum = glGetGraphicsResetStatus;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetGraphicsResetStatusARB",
+        Proc({
+            const F: extern "C" fn() -> GLenum = glGetGraphicsResetStatusARB;
+            F as *const c_void
+        }),
+    ),
+];
 
 /// The address of an exported function, as `eglGetProcAddress` returns it.
 #[derive(Clone, Copy, Debug)]

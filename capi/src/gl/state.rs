@@ -17,6 +17,20 @@ use crate::current::{gl_call, raised};
 use crate::events;
 use crate::ptr;
 
+/// `glGetGraphicsResetStatus` (GL 4.5, KHR_robustness): whether the current context was
+/// lost — its server died, or a call panicked — as `GL_UNKNOWN_CONTEXT_RESET`, else
+/// `GL_NO_ERROR`. Answered on a lost context too.
+#[unsafe(no_mangle)]
+pub extern "C" fn glGetGraphicsResetStatus() -> GLenum {
+    crate::current::reset_status()
+}
+
+/// `glGetGraphicsResetStatusARB` (ARB_robustness): [`glGetGraphicsResetStatus`].
+#[unsafe(no_mangle)]
+pub extern "C" fn glGetGraphicsResetStatusARB() -> GLenum {
+    crate::current::reset_status()
+}
+
 /// `glFlush`; then the backend's events go to the log.
 #[unsafe(no_mangle)]
 pub extern "C" fn glFlush() {

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2630;
+    2628;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -680,8 +680,6 @@ super::unimplemented::stubs! {
     glGetFramebufferParameteriv: u64,
     glGetFramebufferParameterivEXT: u64,
     glGetFramebufferParameterivMESA: u64,
-    glGetGraphicsResetStatus: u64,
-    glGetGraphicsResetStatusARB: u64,
     glGetHandleARB: u64,
     glGetHistogram: u64,
     glGetHistogramEXT: u64,

@@ -247,8 +247,8 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[MAX_CULL_DISTANCES, MAX_COMBINED_CLIP_AND_CULL_DISTANCES],
     ),
     (
-        "KHR_robustness (GL 4.5): no glGetGraphicsResetStatus entry point, robust contexts \
-         are refused",
+        "KHR_robustness (GL 4.5): robust contexts are refused, so there is no reset \
+         notification strategy to report (glGetGraphicsResetStatus itself is answered)",
         &[RESET_NOTIFICATION_STRATEGY],
     ),
     (
