@@ -15,29 +15,17 @@
 #include <GL/glcorearb.h>
 #include <stdio.h>
 
+#include "harness.h"
+
 #define ROUNDS 100
 #define BURST 100
 
 int main(void)
 {
-    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    EGLint major, minor, n;
-    EGLConfig config;
-    const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                                     EGL_OPENGL_BIT, EGL_NONE};
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-    if (!eglInitialize(dpy, &major, &minor) || !eglBindAPI(EGL_OPENGL_API) ||
-        !eglChooseConfig(dpy, config_attribs, &config, 1, &n) || n != 1) {
-        printf("FAIL no EGL display or config\n");
+    EGLDisplay dpy;
+    EGLContext ctx = surfaceless_core_context(&dpy);
+    if (ctx == EGL_NO_CONTEXT)
         return 1;
-    }
-    EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, context_attribs);
-    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
-        printf("FAIL no GL 3.3 core context\n");
-        return 1;
-    }
     GLuint buffer;
     glGenBuffers(1, &buffer);
     glBindBuffer(GL_ARRAY_BUFFER, buffer);

@@ -23,27 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int checks = 0, failures = 0;
+#include "harness.h"
 
-static void check(const char *name, int ok, const char *detail)
-{
-    checks++;
-    if (ok) {
-        printf("ok %s\n", name);
-    } else {
-        failures++;
-        printf("FAIL %s: %s\n", name, detail);
-    }
-}
-
-/* Checks that the last EGL call left `expected` as the thread's error. */
-static void expect_error(const char *name, EGLint expected)
-{
-    EGLint got = eglGetError();
-    char detail[96];
-    snprintf(detail, sizeof detail, "expected EGL error 0x%04x, got 0x%04x", expected, got);
-    check(name, got == expected, detail);
-}
 
 static int has_extension(const char *list, const char *name)
 {

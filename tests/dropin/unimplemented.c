@@ -16,18 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int checks, failures;
+#include "harness.h"
 
-static void check(const char *what, int ok, const char *why)
-{
-    checks++;
-    if (ok) {
-        printf("ok %s\n", what);
-    } else {
-        failures++;
-        printf("FAIL %s: %s\n", what, why);
-    }
-}
 
 /* glBegin is a compatibility function: gl.h declares it, glcorearb.h does not. */
 typedef void (*PFNGLBEGINPROC_)(GLenum mode);
@@ -41,24 +31,10 @@ int main(void)
     if (early)
         early(1, 1, 1);
 
-    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    EGLint major, minor, n;
-    EGLConfig config;
-    const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                                     EGL_OPENGL_BIT, EGL_NONE};
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-    if (!eglInitialize(dpy, &major, &minor) || !eglBindAPI(EGL_OPENGL_API) ||
-        !eglChooseConfig(dpy, config_attribs, &config, 1, &n) || n != 1) {
-        printf("FAIL no EGL display or config\n");
+    EGLDisplay dpy;
+    EGLContext ctx = surfaceless_core_context(&dpy);
+    if (ctx == EGL_NO_CONTEXT)
         return 1;
-    }
-    EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, context_attribs);
-    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
-        printf("FAIL no GL 3.3 core context\n");
-        return 1;
-    }
     PFNGLGETERRORPROC getError = (PFNGLGETERRORPROC)eglGetProcAddress("glGetError");
     PFNGLGETSTRINGPROC getString = (PFNGLGETSTRINGPROC)eglGetProcAddress("glGetString");
     PFNGLCULLFACEPROC cullFace = (PFNGLCULLFACEPROC)eglGetProcAddress("glCullFace");
