@@ -155,24 +155,30 @@ fn uuid_text(u: &[u8; 16]) -> String {
     u.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Loads the system's Vulkan loader, which must offer Vulkan 1.1; with its version.
+fn load_entry() -> Result<(ash::Entry, u32), CreateBackendError> {
+    // SAFETY: loading libvulkan runs its initialisers; it is the system's Vulkan loader.
+    let entry = unsafe { ash::Entry::load() }.map_err(|e| CreateBackendError::Load {
+        reason: e.to_string(),
+    })?;
+    // SAFETY: a valid entry; the query has no preconditions.
+    let loader_version = unsafe { entry.try_enumerate_instance_version() }
+        .ok()
+        .flatten()
+        .unwrap_or(vk::API_VERSION_1_0);
+    if loader_version < vk::API_VERSION_1_1 {
+        return Err(CreateBackendError::TooOld {
+            what: "the Vulkan loader".to_owned(),
+            version: version_text(loader_version),
+        });
+    }
+    Ok((entry, loader_version))
+}
+
 impl Gpu {
     /// Loads Vulkan and creates the instance and device.
     pub fn new(options: &VkOptions) -> Result<Self, CreateBackendError> {
-        // SAFETY: loading libvulkan runs its initialisers; it is the system's Vulkan loader.
-        let entry = unsafe { ash::Entry::load() }.map_err(|e| CreateBackendError::Load {
-            reason: e.to_string(),
-        })?;
-        // SAFETY: a valid entry; the query has no preconditions.
-        let loader_version = unsafe { entry.try_enumerate_instance_version() }
-            .ok()
-            .flatten()
-            .unwrap_or(vk::API_VERSION_1_0);
-        if loader_version < vk::API_VERSION_1_1 {
-            return Err(CreateBackendError::TooOld {
-                what: "the Vulkan loader".to_owned(),
-                version: version_text(loader_version),
-            });
-        }
+        let (entry, loader_version) = load_entry()?;
         let api = loader_version.min(vk::API_VERSION_1_3);
         // SAFETY: a valid entry; the queries have no preconditions.
         let (layers, inst_exts) = unsafe {
@@ -443,21 +449,7 @@ pub struct DeviceSummary {
 /// would report for the same reason (no loader, too old, no usable device). Used by the
 /// engine's `auto` backend choice.
 pub fn probe_device(options: &VkOptions) -> Result<DeviceSummary, CreateBackendError> {
-    // SAFETY: loading libvulkan runs its initialisers; it is the system's Vulkan loader.
-    let entry = unsafe { ash::Entry::load() }.map_err(|e| CreateBackendError::Load {
-        reason: e.to_string(),
-    })?;
-    // SAFETY: a valid entry; the query has no preconditions.
-    let loader_version = unsafe { entry.try_enumerate_instance_version() }
-        .ok()
-        .flatten()
-        .unwrap_or(vk::API_VERSION_1_0);
-    if loader_version < vk::API_VERSION_1_1 {
-        return Err(CreateBackendError::TooOld {
-            what: "the Vulkan loader".to_owned(),
-            version: version_text(loader_version),
-        });
-    }
+    let (entry, loader_version) = load_entry()?;
     // SAFETY: a valid entry; the query has no preconditions.
     let portability = unsafe { entry.enumerate_instance_extension_properties(None) }
         .map(|exts| ext_names(&exts))
