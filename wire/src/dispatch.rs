@@ -65,7 +65,7 @@ use crate::state::{
     Attachment, BlendState, DepthStencilState, FramebufferState, RasterState, Rect, Region,
     SamplerState, SurfaceDesc, TextureView, VertexLayout,
 };
-use crate::table::SlotTable;
+use crate::table::{Keyed, SlotTable};
 
 /// Reads an archived value as its native type. For the plain-data types records carry
 /// this is a field-by-field load (little-endian integers are native on every target), and
@@ -558,6 +558,34 @@ impl Registry {
         live
     }
 
+    fn blends(&mut self) -> Bindable<'_, BlendHandle> {
+        Bindable {
+            table: &mut self.blends,
+            bound: &mut self.bound.blend,
+        }
+    }
+
+    fn depth_stencils(&mut self) -> Bindable<'_, DepthStencilHandle> {
+        Bindable {
+            table: &mut self.depth_stencils,
+            bound: &mut self.bound.depth_stencil,
+        }
+    }
+
+    fn rasters(&mut self) -> Bindable<'_, RasterHandle> {
+        Bindable {
+            table: &mut self.rasters,
+            bound: &mut self.bound.raster,
+        }
+    }
+
+    fn layouts(&mut self) -> Bindable<'_, VertexLayoutHandle> {
+        Bindable {
+            table: &mut self.layouts,
+            bound: &mut self.bound.vertex_layout,
+        }
+    }
+
     fn framebuffer_ref(&self, n: &'static str, f: FramebufferRef) -> Result<(), SessionError> {
         match f {
             FramebufferRef::None => Ok(()),
@@ -582,14 +610,35 @@ impl Registry {
     }
 }
 
-fn not_bound(n: &'static str, bound: Option<RawHandle>, h: RawHandle) -> Result<(), SessionError> {
-    if bound == Some(h) {
-        return Err(SessionError::BadValue {
-            record: n,
-            what: format!("destroys the bound CSO {h}"),
-        });
+/// A bindable CSO kind's live table and the CSO bound last (which may not be destroyed).
+struct Bindable<'a, H> {
+    table: &'a mut SlotTable<H, ()>,
+    bound: &'a mut Option<RawHandle>,
+}
+
+impl<H: Keyed> Bindable<'_, H> {
+    /// `Create*`: takes a free slot.
+    fn create(self, n: &'static str, h: H) -> Result<H, SessionError> {
+        self.table.insert(n, h, ()).map(|()| h)
     }
-    Ok(())
+
+    /// `Bind*`: a live CSO, now the bound one.
+    fn bind(self, n: &'static str, h: H) -> Result<H, SessionError> {
+        self.table.get(n, h)?;
+        *self.bound = Some(h.raw());
+        Ok(h)
+    }
+
+    /// `Destroy*`: a live CSO that is not the bound one.
+    fn destroy(self, n: &'static str, h: H) -> Result<H, SessionError> {
+        if *self.bound == Some(h.raw()) {
+            return Err(SessionError::BadValue {
+                record: n,
+                what: format!("destroys the bound CSO {}", h.raw()),
+            });
+        }
+        self.table.remove(n, h).map(|()| h)
+    }
 }
 
 /// Checks a program description: whole SPIR-V modules inside the stage, one per stage
@@ -1086,71 +1135,53 @@ impl<C: PipeContext> Dispatcher<C> {
             // ---- Constant state objects ----
             A::CreateBlendState { cso, state } => {
                 const N: &str = "CreateBlendState";
-                let cso = de(cso)?;
-                reg.blends.insert(N, cso, ())?;
+                let cso = reg.blends().create(N, de(cso)?)?;
                 pipe.create_blend_state(cso, de(state)?)?;
                 N
             }
             A::BindBlendState { cso } => {
                 const N: &str = "BindBlendState";
-                let cso = de(cso)?;
-                reg.blends.get(N, cso)?;
-                reg.bound.blend = Some(cso.raw());
+                let cso = reg.blends().bind(N, de(cso)?)?;
                 pipe.bind_blend_state(self.contexts.current(N)?, cso)?;
                 N
             }
             A::DestroyBlendState { cso } => {
                 const N: &str = "DestroyBlendState";
-                let cso = de(cso)?;
-                not_bound(N, reg.bound.blend, cso.raw())?;
-                reg.blends.remove(N, cso)?;
-                pipe.destroy_blend_state(cso)?;
+                pipe.destroy_blend_state(reg.blends().destroy(N, de(cso)?)?)?;
                 N
             }
             A::CreateDepthStencilState { cso, state } => {
                 const N: &str = "CreateDepthStencilState";
-                let cso = de(cso)?;
-                reg.depth_stencils.insert(N, cso, ())?;
+                let cso = reg.depth_stencils().create(N, de(cso)?)?;
                 pipe.create_depth_stencil_state(cso, de(state)?)?;
                 N
             }
             A::BindDepthStencilState { cso } => {
                 const N: &str = "BindDepthStencilState";
-                let cso = de(cso)?;
-                reg.depth_stencils.get(N, cso)?;
-                reg.bound.depth_stencil = Some(cso.raw());
+                let cso = reg.depth_stencils().bind(N, de(cso)?)?;
                 pipe.bind_depth_stencil_state(self.contexts.current(N)?, cso)?;
                 N
             }
             A::DestroyDepthStencilState { cso } => {
                 const N: &str = "DestroyDepthStencilState";
-                let cso = de(cso)?;
-                not_bound(N, reg.bound.depth_stencil, cso.raw())?;
-                reg.depth_stencils.remove(N, cso)?;
-                pipe.destroy_depth_stencil_state(cso)?;
+                pipe.destroy_depth_stencil_state(reg.depth_stencils().destroy(N, de(cso)?)?)?;
                 N
             }
             A::CreateRasterState { cso, state } => {
                 const N: &str = "CreateRasterState";
-                let cso = de(cso)?;
-                reg.rasters.insert(N, cso, ())?;
+                let cso = reg.rasters().create(N, de(cso)?)?;
                 pipe.create_raster_state(cso, de(state)?)?;
                 N
             }
             A::BindRasterState { cso } => {
                 const N: &str = "BindRasterState";
-                let cso = de(cso)?;
-                reg.rasters.get(N, cso)?;
-                reg.bound.raster = Some(cso.raw());
+                let cso = reg.rasters().bind(N, de(cso)?)?;
                 pipe.bind_raster_state(self.contexts.current(N)?, cso)?;
                 N
             }
             A::DestroyRasterState { cso } => {
                 const N: &str = "DestroyRasterState";
-                let cso = de(cso)?;
-                not_bound(N, reg.bound.raster, cso.raw())?;
-                reg.rasters.remove(N, cso)?;
-                pipe.destroy_raster_state(cso)?;
+                pipe.destroy_raster_state(reg.rasters().destroy(N, de(cso)?)?)?;
                 N
             }
             A::CreateSamplerState { cso, state } => {
@@ -1169,25 +1200,19 @@ impl<C: PipeContext> Dispatcher<C> {
             }
             A::CreateVertexLayout { cso, layout } => {
                 const N: &str = "CreateVertexLayout";
-                let cso = de(cso)?;
-                reg.layouts.insert(N, cso, ())?;
+                let cso = reg.layouts().create(N, de(cso)?)?;
                 pipe.create_vertex_layout(cso, de(&**layout)?)?;
                 N
             }
             A::BindVertexLayout { cso } => {
                 const N: &str = "BindVertexLayout";
-                let cso = de(cso)?;
-                reg.layouts.get(N, cso)?;
-                reg.bound.vertex_layout = Some(cso.raw());
+                let cso = reg.layouts().bind(N, de(cso)?)?;
                 pipe.bind_vertex_layout(self.contexts.current(N)?, cso)?;
                 N
             }
             A::DestroyVertexLayout { cso } => {
                 const N: &str = "DestroyVertexLayout";
-                let cso = de(cso)?;
-                not_bound(N, reg.bound.vertex_layout, cso.raw())?;
-                reg.layouts.remove(N, cso)?;
-                pipe.destroy_vertex_layout(cso)?;
+                pipe.destroy_vertex_layout(reg.layouts().destroy(N, de(cso)?)?)?;
                 N
             }
 
