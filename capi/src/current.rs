@@ -122,12 +122,21 @@ pub fn egl_call<R>(
     default: R,
     f: impl FnOnce(&mut Thread, &mut Registry) -> Result<R, EglError>,
 ) -> R {
+    egl_call_unlocked(name, default, |t| f(t, &mut registry()))
+}
+
+/// [`egl_call`] for the calls that take the registry's lock themselves, only for as long
+/// as they need it (`eglSwapBuffers`: never across a read-back or a window system call).
+pub fn egl_call_unlocked<R>(
+    name: &'static str,
+    default: R,
+    f: impl FnOnce(&mut Thread) -> Result<R, EglError>,
+) -> R {
     crate::logging::init();
     let result = catch_unwind(AssertUnwindSafe(|| {
         THREAD.try_with(|t| {
-            let mut reg = registry();
             match t.try_borrow_mut() {
-                Ok(mut t) => f(&mut t, &mut reg),
+                Ok(mut t) => f(&mut t),
                 // Only an EGL call from inside an EGL call gets here, which cannot happen.
                 Err(_) => Err(EglError::BadAccess),
             }

@@ -48,3 +48,4 @@ pub mod events;
 pub mod gl;
 mod logging;
 pub(crate) mod ptr;
+pub mod winsys;

@@ -92,6 +92,8 @@ pub struct Local {
     /// Whether `surface` was created for this context (from its [`Config`]) and is
     /// destroyed with it; an EGL surface bound with [`Context::bind_surface`] is not.
     pub owns_surface: bool,
+    /// The window the default framebuffer is presented into, if it is a window's.
+    pub window: Option<Box<crate::present::WindowLink>>,
     /// Whether the viewport and scissor box were set to a default framebuffer's size yet
     /// (GL does it the first time a context is made current with a drawable).
     pub viewport_initialized: bool,
@@ -313,6 +315,7 @@ impl Context {
             limits,
             stats: ContextStats::default(),
             owns_surface: surface.is_some(),
+            window: None,
             viewport_initialized: w > 0 && h > 0,
             default_buffers_initialized: surface.is_some(),
             clamp_read_color: FIXED_ONLY,

@@ -40,6 +40,7 @@ pub mod framebuffer;
 pub mod get;
 pub mod limits;
 pub mod pixel;
+pub mod present;
 pub mod profiling;
 pub mod program;
 pub mod query;

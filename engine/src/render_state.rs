@@ -549,6 +549,7 @@ impl Context {
         if width < 0 || height < 0 {
             return self.error(INVALID_VALUE);
         }
+        self.window_viewport_hook();
         let max = self.local.limits.max_viewport;
         set!(
             self,

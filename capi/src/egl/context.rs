@@ -139,11 +139,12 @@ pub extern "C" fn eglWaitNative(engine: EGLint) -> EGLBoolean {
     })
 }
 
-/// `eglSwapInterval`: checked; pbuffers have no swap interval.
+/// `eglSwapInterval`: the interval of the current draw surface's window (a pbuffer has
+/// none).
 #[unsafe(no_mangle)]
 pub extern "C" fn eglSwapInterval(dpy: Handle, interval: EGLint) -> EGLBoolean {
-    let _ = interval;
     egl_call("eglSwapInterval", 0, |t, reg| {
-        t.swap_interval(reg, id(dpy)).map(|()| boolean(true))
+        t.swap_interval(reg, id(dpy), interval)
+            .map(|()| boolean(true))
     })
 }

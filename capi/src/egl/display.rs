@@ -3,25 +3,132 @@
 use std::ffi::c_char;
 
 use tessera_engine::egl::display::config_handle;
-use tessera_engine::egl::tokens::{EXTENSIONS, PLATFORM_DEVICE_EXT};
+use tessera_engine::egl::tokens::{
+    self, EXTENSIONS, PLATFORM_DEVICE_EXT, PLATFORM_X11_KHR, PLATFORM_X11_SCREEN_EXT,
+    PLATFORM_XCB_EXT,
+};
+use tessera_engine::egl::window::WindowSystem;
 use tessera_engine::egl::{EglError, Platform};
 
 use super::device::{client_extensions, device_display};
 use super::{EGLAttrib, EGLBoolean, EGLenum, EGLint, Handle, boolean, egl_call, handle, id};
 use crate::ptr;
+use crate::winsys::x11::X11;
 
-/// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` gives the default display; there are no native
-/// displays to open, so any other value gives `EGL_NO_DISPLAY` (without an error, as
-/// EGL 1.5 §3.2 says).
+/// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` gives the default (offscreen) display, unless
+/// `EGL_PLATFORM` names a window platform; a native display is taken for the platform
+/// `EGL_PLATFORM` names, else guessed as Mesa guesses it (a `wl_display` starts with a
+/// pointer to `wl_display_interface`; anything else is an Xlib `Display*`). A display that
+/// cannot be used gives `EGL_NO_DISPLAY` (without an error, as EGL 1.5 §3.2 says).
+///
+/// # Safety
+/// `display_id` is `EGL_DEFAULT_DISPLAY` or a live native display.
 #[unsafe(no_mangle)]
-pub extern "C" fn eglGetDisplay(display_id: Handle) -> Handle {
-    egl_call("eglGetDisplay", std::ptr::null_mut(), |_, reg| {
-        Ok(if display_id.is_null() {
-            handle(reg.get_display(Platform::Default))
-        } else {
-            std::ptr::null_mut()
-        })
+pub unsafe extern "C" fn eglGetDisplay(display_id: Handle) -> Handle {
+    let platform = match std::env::var("EGL_PLATFORM").ok().as_deref() {
+        Some("x11") => Some(Platform::X11),
+        Some("xcb") => Some(Platform::Xcb),
+        Some("wayland") => Some(Platform::Wayland),
+        Some("surfaceless") => Some(Platform::Surfaceless),
+        _ if display_id.is_null() => None,
+        // SAFETY: a non-null native display is a live `Display*` or `wl_display*` (the
+        // caller's contract); only its first word is read.
+        _ if unsafe { is_wayland_display(display_id) } => Some(Platform::Wayland),
+        _ => Some(Platform::X11),
+    };
+    match platform {
+        Some(Platform::X11 | Platform::Xcb) => {
+            let platform = platform.unwrap_or(Platform::X11);
+            let display = egl_call("eglGetDisplay", std::ptr::null_mut(), |_, reg| {
+                window_display(reg, platform, display_id, &[]).map(handle)
+            });
+            crate::current::set_error(tokens::SUCCESS);
+            display
+        }
+        Some(Platform::Surfaceless) if display_id.is_null() => {
+            egl_call("eglGetDisplay", std::ptr::null_mut(), |_, reg| {
+                Ok(handle(reg.get_display(Platform::Surfaceless)))
+            })
+        }
+        None => egl_call("eglGetDisplay", std::ptr::null_mut(), |_, reg| {
+            Ok(handle(reg.get_display(Platform::Default)))
+        }),
+        _ => std::ptr::null_mut(),
+    }
+}
+
+/// Whether a native display is a `wl_display` (its first word is the address of
+/// libwayland-client's `wl_display_interface`), as Mesa tells them apart.
+///
+/// # Safety
+/// `display` points at a live native display of at least one pointer.
+unsafe fn is_wayland_display(display: Handle) -> bool {
+    // SAFETY: a NUL-terminated name; RTLD_DEFAULT searches the loaded objects.
+    let interface = unsafe { dlsym(RTLD_DEFAULT, c"wl_display_interface".as_ptr()) };
+    // SAFETY: the caller's contract.
+    !interface.is_null() && unsafe { display.cast::<Handle>().read_unaligned() } == interface
+}
+
+const RTLD_DEFAULT: Handle = std::ptr::null_mut();
+
+unsafe extern "C" {
+    fn dlsym(handle: Handle, symbol: *const c_char) -> Handle;
+}
+
+/// The display of a window platform for a native display (null: the default one).
+fn window_display(
+    reg: &mut tessera_engine::egl::Registry,
+    platform: Platform,
+    native: Handle,
+    list: &[(i32, i32)],
+) -> Result<usize, EglError> {
+    let mut screen = None;
+    for &(attribute, value) in list {
+        match attribute {
+            PLATFORM_X11_SCREEN_EXT => screen = Some(value.max(0) as usize),
+            _ => return Err(EglError::BadAttribute),
+        }
+    }
+    reg.native_display(platform, native as usize, || {
+        // SAFETY: a native display the program passed stays alive while EGL uses it (EGL's
+        // contract for native displays).
+        let x11 = unsafe {
+            match platform {
+                Platform::Xcb => X11::from_xcb(native, screen.unwrap_or(0)),
+                _ => X11::from_xlib(native),
+            }
+        };
+        match x11 {
+            Ok(x) => {
+                let windows: std::sync::Arc<dyn WindowSystem> = std::sync::Arc::new(x);
+                Ok(windows)
+            }
+            Err(e) => {
+                log::error!(
+                    "tessera: the {} display cannot be used: {e}",
+                    platform.name()
+                );
+                Err(EglError::BadParameter)
+            }
+        }
     })
+}
+
+/// `eglGetPlatformDisplay(EXT)` for the window platforms (X11, XCB), `None` for the others.
+fn platform_window_display(
+    name: &'static str,
+    platform: EGLenum,
+    native: Handle,
+    list: &[(i32, i32)],
+) -> Option<Handle> {
+    let platform = match platform as EGLint {
+        PLATFORM_X11_KHR => Platform::X11,
+        PLATFORM_XCB_EXT => Platform::Xcb,
+        _ => return None,
+    };
+    Some(egl_call(name, std::ptr::null_mut(), |_, reg| {
+        window_display(reg, platform, native, list).map(handle)
+    }))
 }
 
 /// `eglGetPlatformDisplay`. `EGL_PLATFORM_DEVICE_EXT` with Tessera's device (from
@@ -40,6 +147,11 @@ pub unsafe extern "C" fn eglGetPlatformDisplay(
     let list = unsafe { ptr::attribs_wide(attrib_list) };
     if platform as EGLint == PLATFORM_DEVICE_EXT {
         return device_display("eglGetPlatformDisplay", native_display, &list);
+    }
+    if let Some(d) =
+        platform_window_display("eglGetPlatformDisplay", platform, native_display, &list)
+    {
+        return d;
     }
     egl_call("eglGetPlatformDisplay", std::ptr::null_mut(), |_, reg| {
         reg.get_platform_display(platform as i32, native_display.is_null(), &list)
@@ -62,6 +174,11 @@ pub unsafe extern "C" fn eglGetPlatformDisplayEXT(
     let list = unsafe { ptr::attribs(attrib_list) };
     if platform as EGLint == PLATFORM_DEVICE_EXT {
         return device_display("eglGetPlatformDisplayEXT", native_display, &list);
+    }
+    if let Some(d) =
+        platform_window_display("eglGetPlatformDisplayEXT", platform, native_display, &list)
+    {
+        return d;
     }
     egl_call(
         "eglGetPlatformDisplayEXT",

@@ -22,7 +22,7 @@ pub use sync::*;
 use std::ffi::c_void;
 
 #[allow(unused_imports, reason = "used by the submodules through `super::*`")]
-pub(crate) use crate::current::egl_call;
+pub(crate) use crate::current::{egl_call, egl_call_unlocked};
 
 /// `EGLBoolean`.
 pub type EGLBoolean = u32;

@@ -12,7 +12,7 @@ use super::*;
 use crate::gl::{GL_FUNCTIONS, Proc};
 
 /// Every exported EGL function, sorted by name.
-pub static EGL_FUNCTIONS: [(&str, Proc); 51] = [
+pub static EGL_FUNCTIONS: [(&str, Proc); 53] = [
     (
         "eglBindAPI",
         Proc({
@@ -369,6 +369,22 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 51] = [
         "eglSwapBuffers",
         Proc({
             const F: unsafe extern "C" fn(Handle, Handle) -> EGLBoolean = eglSwapBuffers;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglSwapBuffersWithDamageEXT",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, *const EGLint, EGLint) -> EGLBoolean =
+                eglSwapBuffersWithDamageEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglSwapBuffersWithDamageKHR",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, *const EGLint, EGLint) -> EGLBoolean =
+                eglSwapBuffersWithDamageKHR;
             F as *const c_void
         }),
     ),

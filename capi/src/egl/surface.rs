@@ -1,8 +1,12 @@
-//! Surfaces: pbuffers, and the window and pixmap calls the surfaceless platforms refuse.
+//! Surfaces: pbuffers, windows (on the X11 and XCB platforms), and the pixmap calls no
+//! platform offers.
 
 use tessera_engine::egl::EglError;
 
-use super::{EGLAttrib, EGLBoolean, EGLenum, EGLint, Handle, NativeHandle, egl_call, handle, id};
+use super::{
+    EGLAttrib, EGLBoolean, EGLenum, EGLint, Handle, NativeHandle, egl_call, egl_call_unlocked,
+    handle, id,
+};
 use crate::ptr;
 
 /// `eglCreatePbufferSurface`.
@@ -66,15 +70,45 @@ pub extern "C" fn eglSurfaceAttrib(
     })
 }
 
-/// `eglSwapBuffers`: a frame boundary for the current context's pbuffer.
+/// `eglSwapBuffers`: a frame boundary for the current context's pbuffer; on a window, the
+/// frame is shown in it.
 #[unsafe(no_mangle)]
 pub extern "C" fn eglSwapBuffers(dpy: Handle, surface: Handle) -> EGLBoolean {
-    let swapped = egl_call("eglSwapBuffers", 0, |t, reg| {
-        t.swap_buffers(reg, id(dpy), id(surface)).map(|()| 1)
+    let swapped = egl_call_unlocked("eglSwapBuffers", 0, |t| {
+        t.swap_buffers(id(dpy), id(surface)).map(|()| 1)
     });
     // The frame's batch went to the backend: its events go to the log.
     crate::current::gl_call("eglSwapBuffers", (), crate::events::drain);
     swapped
+}
+
+/// `eglSwapBuffersWithDamageKHR`: the whole frame is shown (damage is a hint), after
+/// checking the rectangles as the extension does (`EGL_BAD_PARAMETER` for a negative count
+/// or a null list with a positive one).
+#[unsafe(no_mangle)]
+pub extern "C" fn eglSwapBuffersWithDamageKHR(
+    dpy: Handle,
+    surface: Handle,
+    rects: *const EGLint,
+    n_rects: EGLint,
+) -> EGLBoolean {
+    if n_rects < 0 || (n_rects > 0 && rects.is_null()) {
+        return egl_call("eglSwapBuffersWithDamageKHR", 0, |_, _| {
+            Err(EglError::BadParameter)
+        });
+    }
+    eglSwapBuffers(dpy, surface)
+}
+
+/// `eglSwapBuffersWithDamageEXT`: as [`eglSwapBuffersWithDamageKHR`].
+#[unsafe(no_mangle)]
+pub extern "C" fn eglSwapBuffersWithDamageEXT(
+    dpy: Handle,
+    surface: Handle,
+    rects: *const EGLint,
+    n_rects: EGLint,
+) -> EGLBoolean {
+    eglSwapBuffersWithDamageKHR(dpy, surface, rects, n_rects)
 }
 
 /// `eglBindTexImage`: no config binds to textures, so `EGL_BAD_MATCH`.
@@ -93,49 +127,101 @@ pub extern "C" fn eglReleaseTexImage(dpy: Handle, surface: Handle, buffer: EGLin
     })
 }
 
-/// `eglCreateWindowSurface`: no native windows exist (`EGL_BAD_NATIVE_WINDOW`).
+/// `eglCreateWindowSurface`: `win` is an X window ID on the X11 and XCB platforms.
+///
+/// # Safety
+/// `attrib_list` is null or `EGL_NONE`-terminated.
 #[unsafe(no_mangle)]
-pub extern "C" fn eglCreateWindowSurface(
+pub unsafe extern "C" fn eglCreateWindowSurface(
     dpy: Handle,
     config: Handle,
     win: NativeHandle,
     attrib_list: *const EGLint,
 ) -> Handle {
-    let _ = (config, win, attrib_list);
+    // SAFETY: the caller's contract.
+    let list = unsafe { ptr::attribs(attrib_list) };
     egl_call("eglCreateWindowSurface", std::ptr::null_mut(), |_, reg| {
-        reg.create_window_surface(id(dpy)).map(handle)
+        reg.create_window_surface(id(dpy), id(config), win, &list)
+            .map(handle)
     })
 }
 
-/// `eglCreatePlatformWindowSurface`: likewise.
+/// The `EGLNativeWindowType` behind `eglCreatePlatformWindowSurface`'s pointer: on X11
+/// and XCB it points at the window ID (`Window*`, `xcb_window_t*`).
+///
+/// # Safety
+/// `native_window` is null or points at the platform's native window value.
+unsafe fn platform_window(dpy: Handle, native_window: Handle) -> NativeHandle {
+    if native_window.is_null() {
+        return 0;
+    }
+    let xcb = egl_call("eglCreatePlatformWindowSurface", false, |_, reg| {
+        Ok(reg.platform(id(dpy))? == tessera_engine::egl::Platform::Xcb)
+    });
+    // SAFETY: the caller's contract: an `xcb_window_t` (32 bits) or an Xlib `Window`.
+    unsafe {
+        if xcb {
+            native_window.cast::<u32>().read_unaligned() as NativeHandle
+        } else {
+            native_window.cast::<NativeHandle>().read_unaligned()
+        }
+    }
+}
+
+/// `eglCreatePlatformWindowSurface`.
+///
+/// # Safety
+/// `native_window` is null or points at the platform's native window; `attrib_list` is
+/// null or `EGL_NONE`-terminated.
 #[unsafe(no_mangle)]
-pub extern "C" fn eglCreatePlatformWindowSurface(
+pub unsafe extern "C" fn eglCreatePlatformWindowSurface(
     dpy: Handle,
     config: Handle,
     native_window: Handle,
     attrib_list: *const EGLAttrib,
 ) -> Handle {
-    let _ = (config, native_window, attrib_list);
+    // SAFETY: the caller's contract.
+    let (win, list) = unsafe {
+        (
+            platform_window(dpy, native_window),
+            ptr::attribs_wide(attrib_list),
+        )
+    };
     egl_call(
         "eglCreatePlatformWindowSurface",
         std::ptr::null_mut(),
-        |_, reg| reg.create_window_surface(id(dpy)).map(handle),
+        |_, reg| {
+            reg.create_window_surface(id(dpy), id(config), win, &list)
+                .map(handle)
+        },
     )
 }
 
-/// `eglCreatePlatformWindowSurfaceEXT`: likewise.
+/// `eglCreatePlatformWindowSurfaceEXT` (`EGLint` attributes).
+///
+/// # Safety
+/// As [`eglCreatePlatformWindowSurface`].
 #[unsafe(no_mangle)]
-pub extern "C" fn eglCreatePlatformWindowSurfaceEXT(
+pub unsafe extern "C" fn eglCreatePlatformWindowSurfaceEXT(
     dpy: Handle,
     config: Handle,
     native_window: Handle,
     attrib_list: *const EGLint,
 ) -> Handle {
-    let _ = (config, native_window, attrib_list);
+    // SAFETY: the caller's contract.
+    let (win, list) = unsafe {
+        (
+            platform_window(dpy, native_window),
+            ptr::attribs(attrib_list),
+        )
+    };
     egl_call(
         "eglCreatePlatformWindowSurfaceEXT",
         std::ptr::null_mut(),
-        |_, reg| reg.create_window_surface(id(dpy)).map(handle),
+        |_, reg| {
+            reg.create_window_surface(id(dpy), id(config), win, &list)
+                .map(handle)
+        },
     )
 }
 

@@ -11,6 +11,7 @@
 
 use super::EglError;
 use super::tokens::*;
+use super::window::Visual;
 
 /// Largest pbuffer side: the smallest `MAX_RENDERBUFFER_SIZE` among the drivers the backends
 /// run on in practice (GLES 3.0 only promises 2048; llvmpipe, lavapipe and desktop GPUs
@@ -80,9 +81,27 @@ impl Config {
         }
     }
 
-    /// `eglGetConfigAttrib`: the value of `attribute`, `BAD_ATTRIBUTE` for a token that is
-    /// not a config attribute.
+    /// `eglGetConfigAttrib` on an offscreen display: the value of `attribute`,
+    /// `BAD_ATTRIBUTE` for a token that is not a config attribute.
     pub fn attrib(&self, attribute: i32) -> Result<i32, EglError> {
+        self.attrib_on(attribute, None)
+    }
+
+    /// `eglGetConfigAttrib` on a display whose windows show frames in `visual` (`None`: an
+    /// offscreen display): window configs add `EGL_WINDOW_BIT`, the native visual and swap
+    /// intervals 0 and 1.
+    pub fn attrib_on(&self, attribute: i32, visual: Option<Visual>) -> Result<i32, EglError> {
+        if let Some(v) = visual {
+            match attribute {
+                NATIVE_VISUAL_ID => return Ok(v.id),
+                NATIVE_VISUAL_TYPE => return Ok(v.class),
+                NATIVE_RENDERABLE => return Ok(FALSE),
+                MIN_SWAP_INTERVAL => return Ok(0),
+                MAX_SWAP_INTERVAL => return Ok(1),
+                SURFACE_TYPE => return Ok(PBUFFER_BIT | WINDOW_BIT),
+                _ => {}
+            }
+        }
         Ok(match attribute {
             BUFFER_SIZE => 32,
             RED_SIZE | GREEN_SIZE | BLUE_SIZE | ALPHA_SIZE => 8,
@@ -206,7 +225,7 @@ impl Criteria {
     }
 
     /// Whether `config` satisfies every criterion.
-    pub fn matches(&self, config: &Config) -> bool {
+    pub fn matches(&self, config: &Config, visual: Option<Visual>) -> bool {
         // EGL 1.5 §3.4.1.2: when EGL_CONFIG_ID is given, every other attribute is ignored.
         let id = self.value(CONFIG_ID);
         if id != DONT_CARE {
@@ -246,7 +265,7 @@ impl Criteria {
             if want == DONT_CARE {
                 return true;
             }
-            let Ok(have) = config.attrib(attribute) else {
+            let Ok(have) = config.attrib_on(attribute, visual) else {
                 return false;
             };
             match rule(attribute).map_or(Rule::Exact, |(r, _)| r) {
@@ -261,8 +280,8 @@ impl Criteria {
     /// The EGL 1.5 §3.4.1.2 sort key of a matching config: caveat, colour buffer type, more
     /// colour bits among those requested, smaller buffer size, sample buffers, samples,
     /// depth, stencil, alpha mask, native visual type, and finally the config id.
-    fn sort_key(&self, config: &Config) -> [i64; 11] {
-        let a = |attribute| i64::from(config.attrib(attribute).unwrap_or(0));
+    fn sort_key(&self, config: &Config, visual: Option<Visual>) -> [i64; 11] {
+        let a = |attribute| i64::from(config.attrib_on(attribute, visual).unwrap_or(0));
         let color_bits: i64 = [RED_SIZE, GREEN_SIZE, BLUE_SIZE, ALPHA_SIZE]
             .into_iter()
             .filter(|&c| !matches!(self.value(c), 0 | DONT_CARE))
@@ -288,10 +307,12 @@ impl Criteria {
         ]
     }
 
-    /// The matching configs, best first.
-    pub fn choose(&self) -> Vec<&'static Config> {
-        let mut found: Vec<&'static Config> = CONFIGS.iter().filter(|c| self.matches(c)).collect();
-        found.sort_by_key(|c| self.sort_key(c));
+    /// The matching configs of a display whose windows use `visual` (`None`: offscreen),
+    /// best first.
+    pub fn choose(&self, visual: Option<Visual>) -> Vec<&'static Config> {
+        let mut found: Vec<&'static Config> =
+            CONFIGS.iter().filter(|c| self.matches(c, visual)).collect();
+        found.sort_by_key(|c| self.sort_key(c, visual));
         found
     }
 }
@@ -302,7 +323,7 @@ mod tests {
 
     #[test]
     fn defaults_ask_for_windows_and_es_so_nothing_matches() {
-        assert!(Criteria::parse(&[]).unwrap().choose().is_empty());
+        assert!(Criteria::parse(&[]).unwrap().choose(None).is_empty());
     }
 
     #[test]
@@ -313,14 +334,14 @@ mod tests {
             (DEPTH_SIZE, 1),
         ])
         .unwrap();
-        let ids: Vec<i32> = c.choose().iter().map(|c| c.id).collect();
+        let ids: Vec<i32> = c.choose(None).iter().map(|c| c.id).collect();
         assert_eq!(ids, [2, 4]);
     }
 
     #[test]
     fn config_id_overrides_everything_else() {
         let c = Criteria::parse(&[(CONFIG_ID, 3), (DEPTH_SIZE, 24)]).unwrap();
-        let ids: Vec<i32> = c.choose().iter().map(|c| c.id).collect();
+        let ids: Vec<i32> = c.choose(None).iter().map(|c| c.id).collect();
         assert_eq!(ids, [3]);
     }
 

@@ -7,6 +7,7 @@ use super::EglError;
 use super::context::ContextAttribs;
 use super::display::{ContextEntry, Registry};
 use super::tokens::*;
+use super::window::WindowError;
 use crate::config::Config as EngineConfig;
 use crate::context::Context;
 
@@ -247,11 +248,13 @@ impl Thread {
                 read: 0,
             }
         };
-        let wire = (draw != 0).then(|| {
+        if draw != 0 {
             let s = reg.surfaces.get_mut(&draw).expect("checked above");
             s.bound = Some(ctx);
-            s.wire_for(&mut current.gl)
-        });
+            s.bind(&mut current.gl);
+        } else {
+            current.gl.bind_window(None);
+        }
         if read != 0 {
             if let Some(s) = reg.surfaces.get_mut(&read) {
                 s.bound = Some(ctx);
@@ -263,7 +266,6 @@ impl Thread {
                 );
             }
         }
-        current.gl.bind_surface(wire);
         current.draw = draw;
         current.read = read;
         if let Some(e) = reg.contexts.get_mut(&ctx) {
@@ -276,7 +278,7 @@ impl Thread {
 
     /// Unbinds a current context's surfaces, destroying those destroyed while bound.
     fn unbind_surfaces(reg: &mut Registry, cur: &mut Current) {
-        cur.gl.bind_surface(None);
+        cur.gl.bind_window(None);
         for s in [cur.draw, cur.read] {
             if s == 0 {
                 continue;
@@ -362,33 +364,43 @@ impl Thread {
         })
     }
 
-    /// `eglSwapBuffers`: the surface must be the current context's draw surface.
-    pub fn swap_buffers(
-        &mut self,
-        reg: &Registry,
-        dpy: usize,
-        surface: usize,
-    ) -> Result<(), EglError> {
-        reg.surface(dpy, surface)?;
+    /// `eglSwapBuffers`: the surface must be the current context's draw surface. Takes the
+    /// registry's lock only to check the handles: the read-back and the window system's
+    /// work run without it, so other threads' EGL calls never wait for a frame.
+    pub fn swap_buffers(&mut self, dpy: usize, surface: usize) -> Result<(), EglError> {
+        {
+            let reg = super::display::registry();
+            reg.surface(dpy, surface)?;
+        }
         match &mut self.current {
-            Some(c) if c.draw == surface => {
-                c.gl.swap_buffers();
-                Ok(())
-            }
+            Some(c) if c.draw == surface => c.gl.swap_window().map_err(|e| match e {
+                WindowError::Gone => EglError::BadNativeWindow,
+                WindowError::Failed(why) => {
+                    log::error!("tessera: eglSwapBuffers: {why}");
+                    EglError::BadSurface
+                }
+            }),
             _ => Err(EglError::BadSurface),
         }
     }
 
-    /// `eglSwapInterval`: a pbuffer has no swap interval, so this only checks that there is
-    /// a current context of `dpy` with a draw surface.
-    pub fn swap_interval(&self, reg: &Registry, dpy: usize) -> Result<(), EglError> {
+    /// `eglSwapInterval`: sets the interval of the current draw surface's window (a
+    /// pbuffer has none, so there it only checks that a context of `dpy` with a draw
+    /// surface is current).
+    pub fn swap_interval(
+        &mut self,
+        reg: &Registry,
+        dpy: usize,
+        interval: i32,
+    ) -> Result<(), EglError> {
         reg.initialized(dpy)?;
-        let Some(c) = self.current.as_ref().filter(|c| c.display == dpy) else {
+        let Some(c) = self.current.as_mut().filter(|c| c.display == dpy) else {
             return Err(EglError::BadContext);
         };
         if c.draw == 0 {
             return Err(EglError::BadSurface);
         }
+        c.gl.set_swap_interval(interval);
         Ok(())
     }
 

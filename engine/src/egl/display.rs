@@ -1,11 +1,16 @@
 //! Displays and the registry of EGL objects.
 //!
-//! Two displays exist: the default display (`eglGetDisplay(EGL_DEFAULT_DISPLAY)`) and the
-//! surfaceless platform's (`EGL_PLATFORM_SURFACELESS_MESA`). They differ only in name: both
-//! render offscreen, offer the same configs and extensions. A display handle is the address
-//! of a static anchor, so it is stable for the life of the process (EGL requires
-//! `eglGetDisplay` to return the same handle for the same native display) and never equal
-//! to a small integer an application might pass by mistake.
+//! Two displays exist from the start: the default display (`eglGetDisplay(EGL_DEFAULT_DISPLAY)`)
+//! and the surfaceless platform's (`EGL_PLATFORM_SURFACELESS_MESA`). They differ only in
+//! name: both render offscreen, offer the same configs and extensions. Their handles are the
+//! addresses of static anchors, so they are stable for the life of the process and never
+//! equal to a small integer an application might pass by mistake.
+//!
+//! Displays of window-system platforms (X11, XCB, Wayland) are made on demand, one per
+//! (platform, native display), each with the [`WindowSystem`] its opener supplied: EGL
+//! requires the same handle for the same native display, so a second request finds the
+//! first. Their configs are the same table, with window support and the window system's
+//! native visual.
 //!
 //! Contexts, surfaces and syncs belong to the display they were created on. Terminating a
 //! display destroys every object that is not current to some thread; those that are stay
@@ -20,6 +25,7 @@ use super::EglError;
 use super::config::{CONFIGS, Config, Criteria};
 use super::surface::SurfaceEntry;
 use super::tokens::*;
+use super::window::{Visual, WindowSystem};
 use crate::context::Context;
 use crate::share::ShareGroup;
 
@@ -30,22 +36,55 @@ pub enum Platform {
     Default,
     /// `EGL_PLATFORM_SURFACELESS_MESA`.
     Surfaceless,
+    /// `EGL_PLATFORM_X11_KHR`: the native display is an Xlib `Display*`.
+    X11,
+    /// `EGL_PLATFORM_XCB_EXT`: the native display is an `xcb_connection_t*`.
+    Xcb,
+    /// `EGL_PLATFORM_WAYLAND_KHR`: the native display is a `wl_display*`.
+    Wayland,
 }
 
-/// One byte per display whose address is the display's handle.
+/// One byte per static display whose address is the display's handle.
 static DISPLAY_ANCHORS: [u8; 2] = [0, 1];
 
 impl Platform {
-    /// The display's handle.
+    /// The handle of a static display (`Default`, `Surfaceless`).
     pub fn handle(self) -> usize {
-        std::ptr::from_ref(&DISPLAY_ANCHORS[self as usize]) as usize
+        let i = match self {
+            Self::Default => 0,
+            _ => 1,
+        };
+        std::ptr::from_ref(&DISPLAY_ANCHORS[i]) as usize
     }
 
-    /// The platform of a display handle, `None` if it is not one.
-    pub fn from_handle(handle: usize) -> Option<Self> {
-        [Self::Default, Self::Surfaceless]
-            .into_iter()
-            .find(|p| p.handle() == handle)
+    /// The platform's name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Default => "default",
+            Self::Surfaceless => "surfaceless",
+            Self::X11 => "x11",
+            Self::Xcb => "xcb",
+            Self::Wayland => "wayland",
+        }
+    }
+}
+
+/// A display as the registry keeps it.
+pub(crate) struct DisplayEntry {
+    /// Its platform.
+    pub platform: Platform,
+    /// The native display it was obtained for (0: the default one).
+    pub native: usize,
+    /// Between `eglInitialize` and `eglTerminate`.
+    pub initialized: bool,
+    /// The window system (window-system platforms only).
+    pub windows: Option<Arc<dyn WindowSystem>>,
+}
+
+impl DisplayEntry {
+    /// The native visual of this display's configs (`None`: no windows here).
+    pub fn visual(&self) -> Option<Visual> {
+        self.windows.as_ref().map(|w| w.visual())
     }
 }
 
@@ -73,13 +112,16 @@ pub const VERSION_STRING: &CStr = {
 pub const CLIENT_APIS_STRING: &CStr = c"OpenGL";
 /// `EGL_EXTENSIONS` of a display.
 pub const DISPLAY_EXTENSIONS: &CStr = c"EGL_KHR_create_context EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context";
+/// `EGL_EXTENSIONS` of a display with windows.
+pub const WINDOW_DISPLAY_EXTENSIONS: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_EXT_swap_buffers_with_damage";
 /// `EGL_EXTENSIONS` of `EGL_NO_DISPLAY` (client extensions).
-pub const CLIENT_EXTENSIONS: &CStr = c"EGL_EXT_client_extensions EGL_EXT_platform_base EGL_KHR_client_get_all_proc_addresses EGL_MESA_platform_surfaceless";
+pub const CLIENT_EXTENSIONS: &CStr = c"EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_x11 EGL_EXT_platform_xcb EGL_KHR_client_get_all_proc_addresses EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 
 /// Kind tags in the low bits of minted handles.
 const TAG_CONTEXT: usize = 1;
 const TAG_SURFACE: usize = 2;
 const TAG_SYNC: usize = 3;
+const TAG_DISPLAY: usize = 4;
 
 /// A context as the registry keeps it.
 pub(crate) struct ContextEntry {
@@ -110,8 +152,8 @@ pub(crate) struct SyncEntry {
 
 /// Every EGL object of the process.
 pub struct Registry {
-    /// Whether each display is initialized.
-    initialized: [bool; 2],
+    /// Every display, by handle.
+    pub(crate) displays: HashMap<usize, DisplayEntry>,
     pub(crate) contexts: HashMap<usize, ContextEntry>,
     pub(crate) surfaces: HashMap<usize, SurfaceEntry>,
     pub(crate) syncs: HashMap<usize, SyncEntry>,
@@ -119,8 +161,19 @@ pub struct Registry {
 }
 
 static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
+    let fixed = |platform: Platform| {
+        (
+            platform.handle(),
+            DisplayEntry {
+                platform,
+                native: 0,
+                initialized: false,
+                windows: None,
+            },
+        )
+    };
     Mutex::new(Registry {
-        initialized: [false; 2],
+        displays: HashMap::from([fixed(Platform::Default), fixed(Platform::Surfaceless)]),
         contexts: HashMap::new(),
         surfaces: HashMap::new(),
         syncs: HashMap::new(),
@@ -150,17 +203,51 @@ impl Registry {
     }
 
     /// A display handle that is valid, or `BAD_DISPLAY`.
-    pub(crate) fn display(&self, dpy: usize) -> Result<Platform, EglError> {
-        Platform::from_handle(dpy).ok_or(EglError::BadDisplay)
+    pub(crate) fn display(&self, dpy: usize) -> Result<&DisplayEntry, EglError> {
+        self.displays.get(&dpy).ok_or(EglError::BadDisplay)
     }
 
     /// A display that is valid and initialized.
-    pub(crate) fn initialized(&self, dpy: usize) -> Result<Platform, EglError> {
-        let p = self.display(dpy)?;
-        if !self.initialized[p as usize] {
+    pub(crate) fn initialized(&self, dpy: usize) -> Result<&DisplayEntry, EglError> {
+        let d = self.display(dpy)?;
+        if !d.initialized {
             return Err(EglError::NotInitialized);
         }
-        Ok(p)
+        Ok(d)
+    }
+
+    /// The display of a window-system platform for `native` (0: the default native
+    /// display), made with `open`'s window system the first time it is asked for.
+    pub fn native_display(
+        &mut self,
+        platform: Platform,
+        native: usize,
+        open: impl FnOnce() -> Result<Arc<dyn WindowSystem>, EglError>,
+    ) -> Result<usize, EglError> {
+        let found = self
+            .displays
+            .iter()
+            .find(|(_, d)| d.platform == platform && d.native == native && native != 0);
+        if let Some((&h, _)) = found {
+            return Ok(h);
+        }
+        let windows = open()?;
+        let handle = self.mint(TAG_DISPLAY);
+        self.displays.insert(
+            handle,
+            DisplayEntry {
+                platform,
+                native,
+                initialized: false,
+                windows: Some(windows),
+            },
+        );
+        Ok(handle)
+    }
+
+    /// The platform of a display.
+    pub fn platform(&self, dpy: usize) -> Result<Platform, EglError> {
+        self.display(dpy).map(|d| d.platform)
     }
 
     /// A config of an initialized display, or `BAD_CONFIG`.
@@ -214,19 +301,21 @@ impl Registry {
 
     /// `eglInitialize`: returns the EGL version (1, 5).
     pub fn initialize(&mut self, dpy: usize) -> Result<(i32, i32), EglError> {
-        let p = self.display(dpy)?;
-        self.initialized[p as usize] = true;
+        self.displays
+            .get_mut(&dpy)
+            .ok_or(EglError::BadDisplay)?
+            .initialized = true;
         Ok((1, 5))
     }
 
     /// `eglTerminate`: the display's objects are destroyed, except those current to a
     /// thread, which are marked and destroyed when released.
     pub fn terminate(&mut self, dpy: usize) -> Result<(), EglError> {
-        let p = self.display(dpy)?;
-        if !self.initialized[p as usize] {
+        let d = self.displays.get_mut(&dpy).ok_or(EglError::BadDisplay)?;
+        if !d.initialized {
             return Ok(());
         }
-        self.initialized[p as usize] = false;
+        d.initialized = false;
         let contexts: Vec<usize> = self
             .contexts
             .iter()
@@ -285,10 +374,11 @@ impl Registry {
                 _ => Err(EglError::BadDisplay),
             };
         };
-        self.initialized(dpy)?;
+        let d = self.initialized(dpy)?;
         match name {
             VENDOR => Ok(VENDOR_STRING),
             VERSION => Ok(VERSION_STRING),
+            EXTENSIONS if d.windows.is_some() => Ok(WINDOW_DISPLAY_EXTENSIONS),
             EXTENSIONS => Ok(DISPLAY_EXTENSIONS),
             CLIENT_APIS => Ok(CLIENT_APIS_STRING),
             _ => Err(EglError::BadParameter),
@@ -307,8 +397,9 @@ impl Registry {
         dpy: usize,
         list: &[(i32, i32)],
     ) -> Result<Vec<&'static Config>, EglError> {
-        self.initialized(dpy)?;
-        Ok(Criteria::parse(list)?.choose())
+        let d = self.initialized(dpy)?;
+        let criteria = Criteria::parse(list)?;
+        Ok(criteria.choose(d.visual()))
     }
 
     /// `eglGetConfigAttrib`.
@@ -318,7 +409,8 @@ impl Registry {
         config: usize,
         attribute: i32,
     ) -> Result<i32, EglError> {
-        self.config(dpy, config)?.attrib(attribute)
+        let c = self.config(dpy, config)?;
+        c.attrib_on(attribute, self.display(dpy)?.visual())
     }
 
     /// `eglCreateSync`: a fence. Tessera's fences are signaled at creation: the caller

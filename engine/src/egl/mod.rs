@@ -31,6 +31,7 @@ mod current;
 pub mod display;
 pub mod surface;
 pub mod tokens;
+pub mod window;
 
 pub use config::{CONFIGS, Config, Criteria};
 pub use context::ContextAttribs;

@@ -1,4 +1,5 @@
-//! Pbuffer surfaces (`eglCreatePbufferSurface`, `eglQuerySurface`, `eglSurfaceAttrib`).
+//! Pbuffer and window surfaces (`eglCreatePbufferSurface`, `eglCreateWindowSurface`,
+//! `eglQuerySurface`, `eglSurfaceAttrib`).
 //!
 //! An EGL surface has no share group, but a wire surface lives in one: the wire surface
 //! behind a pbuffer is created the first time the pbuffer is made current with a context of
@@ -9,16 +10,30 @@
 //! groups still alive.
 //!
 //! Pbuffers are single-buffered: `eglSwapBuffers` on one is a frame boundary (a `Present`
-//! record and a flush), not an exchange of images.
+//! record and a flush), not an exchange of images. A window surface is the same images
+//! plus a native window from the display's window system: its swap shows the frame in the
+//! window (see `crate::present`), and its size is the window's.
 
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use super::EglError;
 use super::config::{Config, MAX_PBUFFER_SIZE};
 use super::display::Registry;
 use super::tokens::*;
+use super::window::WindowError;
 use crate::context::{Context, Surface};
+use crate::present::{SharedWindow, WindowLink};
 use crate::share::ShareGroup;
+
+/// The native side of a window surface.
+pub(crate) struct WindowState {
+    /// The window.
+    pub native: SharedWindow,
+    /// Its `EGLNativeWindowType` value (a window has at most one surface).
+    pub id: usize,
+    /// Its size as last seen (shared with the contexts drawing to it).
+    pub size: Arc<Mutex<(u32, u32)>>,
+}
 
 /// A pbuffer as the registry keeps it.
 pub(crate) struct SurfaceEntry {
@@ -44,17 +59,62 @@ pub(crate) struct SurfaceEntry {
     pub bound: Option<usize>,
     /// Destroyed (or its display terminated) while bound: gone once released.
     pub destroyed: bool,
+    /// The window, for a window surface.
+    pub window: Option<WindowState>,
     /// Its wire surface in each share group it was made current in.
-    wires: Vec<(Weak<ShareGroup>, Surface)>,
+    wires: Vec<(Weak<ShareGroup>, Arc<Mutex<Surface>>)>,
 }
 
 impl SurfaceEntry {
+    /// A pbuffer or window surface with the common defaults.
+    fn new(display: usize, config: &'static Config, window: Option<WindowState>) -> Self {
+        Self {
+            display,
+            config,
+            width: 0,
+            height: 0,
+            largest: false,
+            mipmap_level: 0,
+            swap_behavior: BUFFER_DESTROYED,
+            vg_alpha_format: VG_ALPHA_FORMAT_NONPRE,
+            vg_colorspace: VG_COLORSPACE_SRGB,
+            bound: None,
+            destroyed: false,
+            window,
+            wires: Vec::new(),
+        }
+    }
+
+    /// Binds the surface as `gl`'s default framebuffer (its wire surface in `gl`'s share
+    /// group, created now if there is none yet).
+    pub fn bind(&mut self, gl: &mut Context) {
+        let wire = self.wire_for(gl);
+        match &self.window {
+            Some(w) => gl.bind_window(Some(WindowLink::new(
+                w.native.clone(),
+                wire,
+                w.size.clone(),
+            ))),
+            None => gl.bind_surface(Some(*wire.lock().unwrap_or_else(PoisonError::into_inner))),
+        }
+    }
+
     /// The wire surface in `gl`'s share group, created now if there is none yet.
-    pub fn wire_for(&mut self, gl: &mut Context) -> Surface {
+    fn wire_for(&mut self, gl: &mut Context) -> Arc<Mutex<Surface>> {
         self.wires.retain(|(g, _)| g.strong_count() > 0);
         let group = Arc::downgrade(gl.share_group());
         if let Some((_, s)) = self.wires.iter().find(|(g, _)| g.ptr_eq(&group)) {
-            return *s;
+            return s.clone();
+        }
+        if let Some(w) = &self.window
+            && let Ok(size) = w
+                .native
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .size()
+        {
+            (self.width, self.height) = (size.0 as i32, size.1 as i32);
+            *w.size.lock().unwrap_or_else(PoisonError::into_inner) = size;
         }
         // A 0 x 0 pbuffer is valid EGL; its wire images have one pixel so every backend
         // can create them, while GL sees the surface's real size through the viewport
@@ -62,8 +122,8 @@ impl SurfaceEntry {
         let desc = self
             .config
             .surface_desc(self.width.max(1) as u32, self.height.max(1) as u32);
-        let s = gl.create_surface(desc);
-        self.wires.push((group, s));
+        let s = Arc::new(Mutex::new(gl.create_surface(desc)));
+        self.wires.push((group, s.clone()));
         s
     }
 
@@ -71,13 +131,35 @@ impl SurfaceEntry {
     pub fn destroy_wire_surfaces(self) {
         for (group, s) in self.wires {
             if let Some(g) = group.upgrade() {
-                g.destroy_surface(s);
+                g.destroy_surface(*s.lock().unwrap_or_else(PoisonError::into_inner));
             }
         }
     }
 
     /// `eglQuerySurface`.
     pub fn query(&self, attribute: i32) -> Result<i32, EglError> {
+        if let Some(w) = &self.window {
+            // A window's size is the window's now, resized or not.
+            let size = match w
+                .native
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .size()
+            {
+                Ok(s) => s,
+                Err(WindowError::Gone) => return Err(EglError::BadNativeWindow),
+                Err(WindowError::Failed(_)) => {
+                    *w.size.lock().unwrap_or_else(PoisonError::into_inner)
+                }
+            };
+            match attribute {
+                WIDTH => return Ok(size.0 as i32),
+                HEIGHT => return Ok(size.1 as i32),
+                LARGEST_PBUFFER => return Ok(FALSE),
+                BUFFER_AGE_EXT => return Ok(0),
+                _ => {}
+            }
+        }
         Ok(match attribute {
             CONFIG_ID => self.config.id,
             WIDTH => self.width,
@@ -128,20 +210,7 @@ impl Registry {
         list: &[(i32, i32)],
     ) -> Result<usize, EglError> {
         let config = self.config(dpy, config)?;
-        let mut entry = SurfaceEntry {
-            display: dpy,
-            config,
-            width: 0,
-            height: 0,
-            largest: false,
-            mipmap_level: 0,
-            swap_behavior: BUFFER_DESTROYED,
-            vg_alpha_format: VG_ALPHA_FORMAT_NONPRE,
-            vg_colorspace: VG_COLORSPACE_SRGB,
-            bound: None,
-            destroyed: false,
-            wires: Vec::new(),
-        };
+        let mut entry = SurfaceEntry::new(dpy, config, None);
         let mut texture_format = NO_TEXTURE;
         let mut texture_target = NO_TEXTURE;
         let mut mipmap_texture = false;
@@ -240,12 +309,71 @@ impl Registry {
         Err(EglError::BadMatch)
     }
 
-    /// `eglCreateWindowSurface` and friends: there are no native windows on these
-    /// platforms (`EGL_MESA_platform_surfaceless` names this error, checked before the
-    /// config).
-    pub fn create_window_surface(&self, dpy: usize) -> Result<usize, EglError> {
-        self.initialized(dpy)?;
-        Err(EglError::BadNativeWindow)
+    /// `eglCreateWindowSurface` and friends. `native` is the platform's
+    /// `EGLNativeWindowType` (an X window ID, a `wl_egl_window*`). A display without windows
+    /// (default, surfaceless) refuses every window with `EGL_BAD_NATIVE_WINDOW`, checked
+    /// before the config, as `EGL_MESA_platform_surfaceless` says.
+    pub fn create_window_surface(
+        &mut self,
+        dpy: usize,
+        config: usize,
+        native: usize,
+        list: &[(i32, i32)],
+    ) -> Result<usize, EglError> {
+        let Some(windows) = self.initialized(dpy)?.windows.clone() else {
+            return Err(EglError::BadNativeWindow);
+        };
+        let config = self.config(dpy, config)?;
+        for &(attribute, value) in list {
+            match attribute {
+                RENDER_BUFFER => match value {
+                    BACK_BUFFER => {}
+                    // Front-buffer rendering to a window is not offered.
+                    SINGLE_BUFFER => return Err(EglError::BadMatch),
+                    _ => return Err(EglError::BadAttribute),
+                },
+                GL_COLORSPACE => match value {
+                    GL_COLORSPACE_LINEAR => {}
+                    // The wire surface format is linear RGBA8 only.
+                    GL_COLORSPACE_SRGB => return Err(EglError::BadMatch),
+                    _ => return Err(EglError::BadAttribute),
+                },
+                VG_ALPHA_FORMAT | VG_COLORSPACE => {}
+                _ => return Err(EglError::BadAttribute),
+            }
+        }
+        if native == 0 {
+            return Err(EglError::BadNativeWindow);
+        }
+        // EGL 1.5 §3.5.1: a window already associated with a surface is EGL_BAD_ALLOC.
+        if self
+            .surfaces
+            .values()
+            .any(|s| !s.destroyed && s.window.as_ref().is_some_and(|w| w.id == native))
+        {
+            return Err(EglError::BadAlloc);
+        }
+        let mut window = windows.open_window(native).map_err(|e| match e {
+            WindowError::Gone => EglError::BadNativeWindow,
+            WindowError::Failed(why) => {
+                log::error!("tessera: eglCreateWindowSurface: {why}");
+                EglError::BadAlloc
+            }
+        })?;
+        let size = window.size().map_err(|_| EglError::BadNativeWindow)?;
+        let mut entry = SurfaceEntry::new(
+            dpy,
+            config,
+            Some(WindowState {
+                native: Arc::new(Mutex::new(window)),
+                id: native,
+                size: Arc::new(Mutex::new(size)),
+            }),
+        );
+        (entry.width, entry.height) = (size.0 as i32, size.1 as i32);
+        let handle = self.mint_surface();
+        self.surfaces.insert(handle, entry);
+        Ok(handle)
     }
 
     /// `eglCreatePixmapSurface` and friends, likewise.

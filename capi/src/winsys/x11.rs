@@ -1,0 +1,236 @@
+//! X11 windows through the program's own connection.
+
+use std::ffi::{c_char, c_int, c_void};
+use std::sync::{Arc, OnceLock};
+
+use tessera_engine::egl::window::{Frame, NativeWindow, Visual, WindowError, WindowSystem};
+use x11rb::connection::{Connection, RequestConnection};
+use x11rb::errors::ReplyError;
+use x11rb::protocol::xproto::{ConnectionExt, CreateGCAux, ImageFormat, VisualClass};
+use x11rb::xcb_ffi::XCBConnection;
+
+/// The few Xlib functions needed besides XCB, loaded at run time.
+pub(crate) struct Xlib {
+    /// `XGetXCBConnection` (libX11-xcb).
+    get_xcb_connection: unsafe extern "C" fn(*mut c_void) -> *mut c_void,
+    /// `XDefaultScreen`.
+    default_screen: unsafe extern "C" fn(*mut c_void) -> c_int,
+    /// `XOpenDisplay`.
+    pub open_display: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+    _x11: libloading::Library,
+    _x11_xcb: libloading::Library,
+}
+
+impl Xlib {
+    /// Xlib, loaded once (`None`: the libraries are not installed).
+    pub(crate) fn get() -> Option<&'static Xlib> {
+        static XLIB: OnceLock<Option<Xlib>> = OnceLock::new();
+        XLIB.get_or_init(|| match Self::load() {
+            Ok(x) => Some(x),
+            Err(e) => {
+                log::error!("tessera: cannot load Xlib: {e}");
+                None
+            }
+        })
+        .as_ref()
+    }
+
+    fn load() -> Result<Self, libloading::Error> {
+        // SAFETY: loading system libraries whose initializers are benign; the symbols are
+        // read with their C signatures.
+        unsafe {
+            let x11 = libloading::Library::new("libX11.so.6")?;
+            let x11_xcb = libloading::Library::new("libX11-xcb.so.1")?;
+            Ok(Self {
+                get_xcb_connection: *x11_xcb.get(b"XGetXCBConnection\0")?,
+                default_screen: *x11.get(b"XDefaultScreen\0")?,
+                open_display: *x11.get(b"XOpenDisplay\0")?,
+                _x11: x11,
+                _x11_xcb: x11_xcb,
+            })
+        }
+    }
+}
+
+/// Why an X display could not be used.
+pub(crate) fn failed(why: impl std::fmt::Display) -> WindowError {
+    WindowError::Failed(why.to_string())
+}
+
+/// An X display: the program's connection (never closed here) and its screen.
+pub struct X11 {
+    conn: Arc<XCBConnection>,
+    visual: Visual,
+}
+
+impl X11 {
+    /// The display of an Xlib `Display*` (null: the default display, opened here and kept
+    /// for the life of the process, as EGL displays are).
+    ///
+    /// # Safety
+    /// `display` is null or a live Xlib display that outlives every use of the result.
+    pub unsafe fn from_xlib(display: *mut c_void) -> Result<Self, WindowError> {
+        let xlib = Xlib::get().ok_or_else(|| failed("libX11 / libX11-xcb are not installed"))?;
+        let display = if display.is_null() {
+            // SAFETY: XOpenDisplay takes a null name (the DISPLAY variable's).
+            unsafe { (xlib.open_display)(std::ptr::null()) }
+        } else {
+            display
+        };
+        if display.is_null() {
+            return Err(failed("cannot open the default X display"));
+        }
+        // SAFETY: a live display (the caller's contract, or just opened).
+        let (raw, screen) = unsafe {
+            (
+                (xlib.get_xcb_connection)(display),
+                (xlib.default_screen)(display),
+            )
+        };
+        // SAFETY: the display's connection lives as long as the display.
+        unsafe { Self::from_xcb(raw, screen.max(0) as usize) }
+    }
+
+    /// The display of an `xcb_connection_t*` and screen number.
+    ///
+    /// # Safety
+    /// `conn` is a live XCB connection that outlives every use of the result.
+    pub unsafe fn from_xcb(conn: *mut c_void, screen: usize) -> Result<Self, WindowError> {
+        if conn.is_null() {
+            return Err(failed("no XCB connection"));
+        }
+        // SAFETY: the caller's contract; the connection is not ours to close.
+        let conn =
+            unsafe { XCBConnection::from_raw_xcb_connection(conn, false) }.map_err(failed)?;
+        let setup = conn.setup();
+        let s = setup
+            .roots
+            .get(screen)
+            .or_else(|| setup.roots.first())
+            .ok_or_else(|| failed("the X server has no screen"))?;
+        let visual = Visual {
+            id: s.root_visual as i32,
+            class: i32::from(u8::from(VisualClass::TRUE_COLOR)),
+            depth: s.root_depth,
+        };
+        Ok(Self {
+            conn: Arc::new(conn),
+            visual,
+        })
+    }
+}
+
+impl WindowSystem for X11 {
+    fn name(&self) -> &'static str {
+        "x11"
+    }
+
+    fn visual(&self) -> Visual {
+        self.visual
+    }
+
+    fn open_window(&self, native: usize) -> Result<Box<dyn NativeWindow>, WindowError> {
+        let window = u32::try_from(native).map_err(|_| WindowError::Gone)?;
+        let mut w = X11Window {
+            conn: self.conn.clone(),
+            window,
+            gc: 0,
+            depth: 0,
+            rows: Vec::new(),
+            interval: 1,
+        };
+        w.size()?;
+        let gc = self.conn.generate_id().map_err(failed)?;
+        self.conn
+            .create_gc(gc, window, &CreateGCAux::new().graphics_exposures(0))
+            .map_err(failed)?
+            .check()
+            .map_err(gone_or_failed)?;
+        w.gc = gc;
+        Ok(Box::new(w))
+    }
+}
+
+/// An X error about the window is the window being gone; anything else is a failure.
+fn gone_or_failed(e: ReplyError) -> WindowError {
+    match e {
+        ReplyError::X11Error(_) => WindowError::Gone,
+        other => failed(other),
+    }
+}
+
+/// One X window frames are put into.
+struct X11Window {
+    conn: Arc<XCBConnection>,
+    window: u32,
+    gc: u32,
+    depth: u8,
+    /// The frame flipped to the X server's top-down row order (kept between frames).
+    rows: Vec<u8>,
+    interval: i32,
+}
+
+impl NativeWindow for X11Window {
+    fn size(&mut self) -> Result<(u32, u32), WindowError> {
+        let g = self
+            .conn
+            .get_geometry(self.window)
+            .map_err(failed)?
+            .reply()
+            .map_err(gone_or_failed)?;
+        self.depth = g.depth;
+        Ok((u32::from(g.width), u32::from(g.height)))
+    }
+
+    fn present(&mut self, frame: &Frame<'_>) -> Result<(), WindowError> {
+        let (w, h) = (frame.width, frame.height);
+        let stride = w as usize * 4;
+        self.rows.clear();
+        self.rows.reserve(stride * h as usize);
+        for y in 0..h {
+            self.rows.extend_from_slice(frame.row_from_top(y));
+        }
+        // PutImage in bands that fit the server's maximum request length.
+        let max = self
+            .conn
+            .maximum_request_bytes()
+            .saturating_sub(64)
+            .max(stride);
+        let band = (max / stride).clamp(1, h as usize);
+        for (i, chunk) in self.rows.chunks(band * stride).enumerate() {
+            let rows = (chunk.len() / stride) as u16;
+            // The reply is discarded; an error (the window went away) is read with it and
+            // dropped here, and the next size check reports the window gone.
+            self.conn
+                .put_image(
+                    ImageFormat::Z_PIXMAP,
+                    self.window,
+                    self.gc,
+                    w as u16,
+                    rows,
+                    0,
+                    (i * band) as i16,
+                    0,
+                    self.depth,
+                    chunk,
+                )
+                .map_err(failed)?;
+        }
+        self.conn.flush().map_err(failed)?;
+        Ok(())
+    }
+
+    fn set_swap_interval(&mut self, interval: i32) -> i32 {
+        self.interval = interval.clamp(0, 1);
+        self.interval
+    }
+}
+
+impl Drop for X11Window {
+    fn drop(&mut self) {
+        if self.gc != 0 {
+            let _ = self.conn.free_gc(self.gc);
+            let _ = self.conn.flush();
+        }
+    }
+}
