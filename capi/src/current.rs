@@ -166,6 +166,30 @@ pub fn egl_call_unlocked<R>(
     }
 }
 
+/// Runs a GLX entry point with this thread's EGL state borrowed (GLX contexts are the
+/// engine's EGL contexts; GLX reports its errors through Xlib, never `eglGetError`).
+/// Returns `default` after a panic (logged) or when the thread's state is unreachable.
+pub(crate) fn thread_call<R>(
+    name: &'static str,
+    default: R,
+    f: impl FnOnce(&mut Thread) -> R,
+) -> R {
+    crate::logging::init();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        THREAD.try_with(|t| t.try_borrow_mut().ok().map(|mut t| f(&mut t)))
+    }));
+    match result {
+        Ok(Ok(Some(r))) => r,
+        Ok(_) => default,
+        Err(payload) => {
+            let message = panic_message(&*payload);
+            log::error!("tessera: {name} panicked: {message}");
+            eprintln!("tessera: {name} panicked: {message}");
+            default
+        }
+    }
+}
+
 /// Sets the calling thread's EGL error.
 pub fn set_error(code: i32) {
     let _ = ERROR.try_with(|e| e.set(code));

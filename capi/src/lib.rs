@@ -46,6 +46,7 @@ pub mod egl;
 pub mod error;
 pub mod events;
 pub mod gl;
+pub mod glx;
 mod logging;
 pub(crate) mod ptr;
 pub mod winsys;

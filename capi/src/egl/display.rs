@@ -76,7 +76,7 @@ unsafe extern "C" {
 }
 
 /// The display of a window platform for a native display (null: the default one).
-fn window_display(
+pub(crate) fn window_display(
     reg: &mut tessera_engine::egl::Registry,
     platform: Platform,
     native: Handle,

@@ -436,7 +436,9 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 53] = [
 /// registry that Tessera does not implement, its stub
 /// ([`unimplemented`](crate::gl::unimplemented)).
 pub fn lookup(name: &str) -> Option<*const c_void> {
-    if name.starts_with("gl") {
+    if name.starts_with("glX") {
+        crate::glx::lookup(name)
+    } else if name.starts_with("gl") {
         GL_FUNCTIONS
             .binary_search_by(|e| e.0.cmp(name))
             .ok()

@@ -17,6 +17,26 @@ pub(crate) struct Xlib {
     default_screen: unsafe extern "C" fn(*mut c_void) -> c_int,
     /// `XOpenDisplay`.
     pub open_display: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+    /// `XGetVisualInfo`.
+    pub get_visual_info: unsafe extern "C" fn(
+        *mut c_void,
+        std::ffi::c_long,
+        *mut XVisualInfo,
+        *mut c_int,
+    ) -> *mut XVisualInfo,
+    /// `XQueryExtension`.
+    pub query_extension: unsafe extern "C" fn(
+        *mut c_void,
+        *const c_char,
+        *mut c_int,
+        *mut c_int,
+        *mut c_int,
+    ) -> c_int,
+    /// `_XError`: runs the program's error handler on an error event.
+    pub error: unsafe extern "C" fn(*mut c_void, *mut XErrorWire) -> c_int,
+    /// `XNextRequest`.
+    pub next_request: unsafe extern "C" fn(*mut c_void) -> std::ffi::c_ulong,
+
     _x11: libloading::Library,
     _x11_xcb: libloading::Library,
 }
@@ -45,11 +65,61 @@ impl Xlib {
                 get_xcb_connection: *x11_xcb.get(b"XGetXCBConnection\0")?,
                 default_screen: *x11.get(b"XDefaultScreen\0")?,
                 open_display: *x11.get(b"XOpenDisplay\0")?,
+                get_visual_info: *x11.get(b"XGetVisualInfo\0")?,
+                query_extension: *x11.get(b"XQueryExtension\0")?,
+                error: *x11.get(b"_XError\0")?,
+                next_request: *x11.get(b"XNextRequest\0")?,
                 _x11: x11,
                 _x11_xcb: x11_xcb,
             })
         }
     }
+}
+
+/// Xlib's `XVisualInfo`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct XVisualInfo {
+    /// `Visual*`.
+    pub visual: *mut c_void,
+    /// `VisualID`.
+    pub visualid: std::ffi::c_ulong,
+    /// Screen number.
+    pub screen: c_int,
+    /// Depth.
+    pub depth: c_int,
+    /// Class (`TrueColor` = 4).
+    pub class: c_int,
+    /// Channel masks.
+    pub red_mask: std::ffi::c_ulong,
+    /// See `red_mask`.
+    pub green_mask: std::ffi::c_ulong,
+    /// See `red_mask`.
+    pub blue_mask: std::ffi::c_ulong,
+    /// Colormap entries.
+    pub colormap_size: c_int,
+    /// Significant bits per channel.
+    pub bits_per_rgb: c_int,
+}
+
+/// The X protocol's 32-byte error event (`xError` in `Xproto.h`), as `_XError` takes it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct XErrorWire {
+    /// 0: an error.
+    pub kind: u8,
+    /// The error code.
+    pub code: u8,
+    /// The request's sequence number (low 16 bits).
+    pub sequence: u16,
+    /// The resource in error.
+    pub resource: u32,
+    /// The minor opcode.
+    pub minor: u16,
+    /// The major opcode.
+    pub major: u8,
+    /// Padding to 32 bytes.
+    pub pad: [u8; 21],
 }
 
 /// Why an X display could not be used.
@@ -64,6 +134,19 @@ pub struct X11 {
 }
 
 impl X11 {
+    /// Xlib's default screen of `display`.
+    ///
+    /// # Safety
+    /// `display` is a live Xlib display.
+    pub(crate) unsafe fn default_screen(display: *mut c_void) -> usize {
+        let Some(x) = Xlib::get() else {
+            return 0;
+        };
+        // SAFETY: the caller's contract.
+        let screen = unsafe { (x.default_screen)(display) };
+        screen.max(0) as usize
+    }
+
     /// The display of an Xlib `Display*` (null: the default display, opened here and kept
     /// for the life of the process, as EGL displays are).
     ///

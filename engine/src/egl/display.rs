@@ -245,6 +245,21 @@ impl Registry {
         Ok(handle)
     }
 
+    /// The config of a live context of an initialized display (`None`:
+    /// `EGL_NO_CONFIG_KHR`).
+    pub fn context_config(
+        &self,
+        dpy: usize,
+        ctx: usize,
+    ) -> Result<Option<&'static Config>, EglError> {
+        self.context(dpy, ctx).map(|c| c.config)
+    }
+
+    /// The native visual of a display's configs (`None`: no windows there, or no display).
+    pub fn visual(&self, dpy: usize) -> Option<Visual> {
+        self.displays.get(&dpy).and_then(DisplayEntry::visual)
+    }
+
     /// The platform of a display.
     pub fn platform(&self, dpy: usize) -> Result<Platform, EglError> {
         self.display(dpy).map(|d| d.platform)
