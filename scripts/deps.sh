@@ -7,11 +7,14 @@
 # (llvmpipe) and SPIRV-Cross for the GLES backend; glslangValidator for the backends' tests;
 # the Vulkan loader, Mesa's lavapipe and the Khronos validation layer for the Vulkan backend;
 # gcc and the EGL/GL headers for the C programs that test the drop-in libraries; piglit, the
-# conformance suite the drop-in is judged by.
+# conformance suite the drop-in is judged by; Xvfb, GLFW, SDL2 and Xlib for the on-screen
+# tests (tests/tests/window.rs: toolkit programs drawing in X windows over GLX and EGL, read
+# back from the X server), and Weston with the Wayland client headers for the same on Wayland.
 TESSERA_PACKAGES=(glslang-dev spirv-tools g++ pkg-config
     libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri libspirv-cross-c-shared0 glslang-tools
     libvulkan1 mesa-vulkan-drivers vulkan-validationlayers
-    gcc libegl-dev libopengl-dev libgl-dev piglit)
+    gcc libegl-dev libopengl-dev libgl-dev piglit
+    xvfb libglfw3-dev libsdl2-dev libx11-dev weston libwayland-dev)
 
 tessera_missing_packages() {
     local missing=()

@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 const BACKENDS: &[&str] = &["gles", "vulkan"];
 
 /// The workspace root.
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("tests/ lives in the workspace")
@@ -33,7 +33,7 @@ fn root() -> PathBuf {
 
 /// The profile directory this test binary was built in (`target/debug`), from its path
 /// (`target/debug/deps/root-<hash>`).
-fn profile_dir() -> PathBuf {
+pub(crate) fn profile_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
     exe.parent()
         .and_then(Path::parent)
@@ -80,7 +80,7 @@ const PROGRAMS: [(&str, &str, &[&str]); 6] = [
 
 /// Builds the drop-in library (once per test run), installs its names in
 /// `<target>/dropin/` and compiles the C programs there. Returns the directory.
-fn dropin_dir() -> &'static Path {
+pub(crate) fn dropin_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let profile = profile_dir();

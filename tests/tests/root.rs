@@ -26,3 +26,4 @@ mod steady;
 mod texture;
 mod transport;
 mod vertex_array;
+mod window;

@@ -42,6 +42,11 @@ impl Server {
 
     /// [`Server::start`] with more command-line arguments.
     pub(crate) fn start_with(extra: &[&str]) -> Self {
+        Self::start_with_env(extra, &[])
+    }
+
+    /// [`Server::start_with`] with more environment variables for the server process.
+    pub(crate) fn start_with_env(extra: &[&str], env: &[(&str, &str)]) -> Self {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let dir = std::env::temp_dir().join(format!(
             "tessera-test-{}-{}",
@@ -68,6 +73,7 @@ impl Server {
             .arg(&secret)
             .arg("--allow-capture")
             .args(extra)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

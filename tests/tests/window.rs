@@ -1,0 +1,748 @@
+//! On-screen rendering (window surfaces of EGL on X11, and GLX) seen from unmodified toolkit
+//! programs: `tests/window/glfw_scene.c` and `tests/window/sdl_scene.c` open a GLFW 3 / SDL2
+//! window on a private Xvfb server, create a GL 3.3 core context through GLX or EGL
+//! (`--api`), draw an animated scene that carries its frame number (scene.h), and after every
+//! swap read the *window* back from the X server with `XGetImage`: what a user would see,
+//! not what `glReadPixels` says.
+//!
+//! The oracle is the same program on the native driver (Mesa's llvmpipe, with
+//! `LIBGL_ALWAYS_SOFTWARE=1`): run through `LD_LIBRARY_PATH` on Tessera's drop-in library
+//! (`crate::dropin::dropin_dir`), on the GLES and the Vulkan backend (validation on), in
+//! process and through a `tessera-server` over shared memory, every frame must equal the
+//! native one pixel for pixel, and the drawable sizes GLX / EGL report must be the native
+//! ones. The matrix is {GLFW, SDL2} x {GLX, EGL} x {gles, vulkan} x {inproc, shm}; a
+//! resized window, a multisampled and an sRGB default framebuffer and swap intervals 0 and 1
+//! each run on the four toolkit/API pairs, with backends and transports rotated among them.
+//! The native frames are checked first not to be blanks: distinct colours, the frame number
+//! readable in every frame, and the same frames whichever toolkit and API drew them.
+//!
+//! The programs are compiled with the system gcc (`pkg-config` for GLFW and SDL2) into
+//! `<target>/<profile>/window/`. Debian: xvfb libglfw3-dev libsdl2-dev libx11-dev.
+
+mod xvfb;
+
+use std::cell::OnceCell;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::dropin::{dropin_dir, profile_dir, root};
+use crate::transport::Server;
+use xvfb::Xvfb;
+
+/// The toolkit programs: toolkit, source, pkg-config package.
+const PROGRAMS: [(&str, &str, &str); 2] = [
+    ("glfw", "glfw_scene.c", "glfw3"),
+    ("sdl", "sdl_scene.c", "sdl2"),
+];
+
+/// The toolkit / window-system API pairs.
+const PAIRS: [(&str, &str); 4] = [
+    ("glfw", "glx"),
+    ("glfw", "egl"),
+    ("sdl", "glx"),
+    ("sdl", "egl"),
+];
+
+/// The default frames and window size of the programs (scene.h).
+const FRAMES: usize = 6;
+const SIZE: (usize, usize) = (160, 120);
+/// The size `--resize` gives the window before frame 3: (W + W/4) x (H - H/5).
+const RESIZED: (usize, usize) = (200, 96);
+
+/// The frame-number squares of scene.h (GL window coordinates, bottom-left origin).
+const SQUARE: usize = 6;
+const BITS_X: usize = 3;
+const BITS_Y: usize = 3;
+const BITS_STEP: usize = 8;
+
+/// How long one program may run.
+const RUN_LIMIT: Duration = Duration::from_secs(90);
+
+const VK_LAVAPIPE: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+
+/// Where Tessera's records go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Transport {
+    /// In the program's process (the default).
+    Inproc,
+    /// Shared memory with a `tessera-server` started for the test.
+    Shm,
+}
+
+/// (backend, transport) of the Tessera run of each pair of [`PAIRS`] in the feature tests,
+/// rotated per feature: across the features every pair meets every combination.
+const ROTATION: [(&str, Transport); 4] = [
+    ("gles", Transport::Inproc),
+    ("vulkan", Transport::Shm),
+    ("vulkan", Transport::Inproc),
+    ("gles", Transport::Shm),
+];
+
+/// Compiles the C programs (once per test process; skipped when the installed ones are
+/// newer than their sources) into `<target>/<profile>/window/`. Returns the directory.
+fn programs_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let sources = root().join("tests/window");
+        let dir = profile_dir().join("window");
+        std::fs::create_dir_all(&dir).expect("create the window programs' directory");
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        for (toolkit, source, package) in PROGRAMS {
+            let program = dir.join(format!("tessera-window-{toolkit}"));
+            let newest_source = [sources.join(source), sources.join("scene.h")]
+                .iter()
+                .map(|p| modified(p).expect("the window programs' sources"))
+                .max();
+            if modified(&program) >= newest_source {
+                continue;
+            }
+            let flags = Command::new("pkg-config")
+                .args(["--cflags", "--libs", package])
+                .output()
+                .expect("pkg-config runs (Debian: pkg-config)");
+            assert!(
+                flags.status.success(),
+                "pkg-config {package} failed (Debian: libglfw3-dev libsdl2-dev):\n{}",
+                String::from_utf8_lossy(&flags.stderr)
+            );
+            // Made under a name of this process and renamed into place: parallel test
+            // processes never run a half-written program.
+            let scratch = dir.join(format!(".tessera-window-{toolkit}.{}", std::process::id()));
+            let out = Command::new("gcc")
+                .args(["-O1", "-Wall", "-Wextra", "-Werror"])
+                .arg(sources.join(source))
+                .arg("-o")
+                .arg(&scratch)
+                .args(String::from_utf8_lossy(&flags.stdout).split_whitespace())
+                .args(["-lX11", "-ldl"])
+                .output()
+                .expect("gcc runs (Debian: gcc libx11-dev)");
+            assert!(
+                out.status.success(),
+                "compiling {source} failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            std::fs::rename(&scratch, &program).expect("install the window program");
+        }
+        dir
+    })
+}
+
+/// Builds `tessera-server` (once per test process; a no-op when up to date), which
+/// [`Server`] runs.
+fn build_server() {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let mut build = Command::new(cargo);
+        build.current_dir(root()).args([
+            "build",
+            "--quiet",
+            "-p",
+            "tessera-engine",
+            "--bin",
+            "tessera-server",
+        ]);
+        if profile_dir().file_name().is_some_and(|p| p == "release") {
+            build.arg("--release");
+        }
+        let out = build.output().expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "cargo build --bin tessera-server failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
+}
+
+/// One frame line: `frame <n> <w>x<h> <hex>`.
+struct Frame {
+    n: usize,
+    width: usize,
+    height: usize,
+    /// Row by row from the top, each `0x00rrggbb`.
+    pixels: Vec<u32>,
+}
+
+impl Frame {
+    fn parse(line: &str) -> Result<Self, String> {
+        let bad = || format!("a malformed frame line: {:.60}", line);
+        let mut words = line.split(' ').skip(1);
+        let n = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+        let (w, h) = words
+            .next()
+            .and_then(|s| s.split_once('x'))
+            .ok_or_else(bad)?;
+        let (width, height): (usize, usize) =
+            (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+        let hex = words.next().unwrap_or_default().as_bytes();
+        if hex.len() != width * height * 6 {
+            return Err(bad());
+        }
+        let pixels = hex
+            .chunks(6)
+            .map(|p| {
+                std::str::from_utf8(p)
+                    .ok()
+                    .and_then(|p| u32::from_str_radix(p, 16).ok())
+            })
+            .collect::<Option<Vec<u32>>>()
+            .ok_or_else(bad)?;
+        Ok(Self {
+            n,
+            width,
+            height,
+            pixels,
+        })
+    }
+
+    /// The pixel at `x` from the left, `y` from the top.
+    fn at(&self, x: usize, y: usize) -> u32 {
+        self.pixels[y * self.width + x]
+    }
+
+    /// The number the frame's squares show (white 1, black 0), if each square's centre is
+    /// white or black.
+    fn number(&self) -> Option<usize> {
+        let y = self.height - 1 - (BITS_Y + SQUARE / 2);
+        (0..8).try_fold(0, |n, bit| {
+            match self.at(BITS_X + bit * BITS_STEP + SQUARE / 2, y) {
+                0xffffff => Some(n | 1 << bit),
+                0x000000 => Some(n),
+                _ => None,
+            }
+        })
+    }
+
+    /// How many colours it has.
+    fn colours(&self) -> usize {
+        let mut c = self.pixels.clone();
+        c.sort_unstable();
+        c.dedup();
+        c.len()
+    }
+}
+
+/// What one run of a program printed.
+struct Run {
+    /// `glfw/glx native`, `sdl/egl vulkan/shm`, ...
+    label: String,
+    stdout: String,
+    stderr: String,
+    frames: Vec<Frame>,
+    /// The `size <w> <h>` lines.
+    sizes: Vec<(usize, usize)>,
+    /// Why the run failed (exit status, timeout, malformed output).
+    failure: Option<String>,
+}
+
+impl Run {
+    /// The rest of the first line starting with `key `.
+    fn value(&self, key: &str) -> Option<&str> {
+        self.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
+    }
+
+    /// The output without the frame lines' pixels, for messages.
+    fn summary(&self) -> String {
+        let lines: Vec<&str> = self
+            .stdout
+            .lines()
+            .map(|l| {
+                if l.starts_with("frame ") {
+                    &l[..l.len().min(40)]
+                } else {
+                    l
+                }
+            })
+            .collect();
+        format!(
+            "{}\n-- stdout:\n{}\n-- stderr:\n{}",
+            self.label,
+            lines.join("\n"),
+            self.stderr.trim_end()
+        )
+    }
+}
+
+/// One test's X server, and the `tessera-server` its shm runs share (started on first use).
+struct Session {
+    // Dropped before the X server.
+    server: OnceCell<Server>,
+    xvfb: Xvfb,
+}
+
+impl Session {
+    fn new() -> Self {
+        tessera_tests::ensure_runtime_dir();
+        programs_dir();
+        Self {
+            server: OnceCell::new(),
+            xvfb: Xvfb::start(),
+        }
+    }
+
+    /// The command for `toolkit` with `--api api` and `args` on this X server, its
+    /// environment clear of Tessera's variables and of other window systems'.
+    fn command(&self, toolkit: &str, api: &str, args: &[&str]) -> Command {
+        let mut cmd = Command::new(programs_dir().join(format!("tessera-window-{toolkit}")));
+        cmd.args(["--api", api]).args(args);
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("TESSERA_") {
+                cmd.env_remove(name);
+            }
+        }
+        // llvmpipe for the native driver and for the GLES backend's own EGL alike.
+        cmd.env_remove("LD_LIBRARY_PATH")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("RUST_BACKTRACE")
+            .env("DISPLAY", self.xvfb.display())
+            .env("SDL_VIDEODRIVER", "x11")
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            .env("GALLIUM_DRIVER", "llvmpipe");
+        cmd
+    }
+
+    /// Runs `toolkit` over `api` on the native driver; panics unless it succeeds without
+    /// loading Tessera.
+    fn native(&self, toolkit: &str, api: &str, args: &[&str]) -> Run {
+        let run = self.run(
+            format!("{toolkit}/{api} native {}", args.join(" "))
+                .trim_end()
+                .to_owned(),
+            self.command(toolkit, api, args),
+        );
+        if let Some(failure) = &run.failure {
+            panic!(
+                "the native run failed: {failure}\n{}\n-- Xvfb:\n{}",
+                run.summary(),
+                self.xvfb.log()
+            );
+        }
+        let renderer = run.value("renderer").unwrap_or_default();
+        assert!(
+            !renderer.contains("Tessera"),
+            "the native run must not load the drop-in:\n{}",
+            run.summary()
+        );
+        run
+    }
+
+    /// Runs `toolkit` over `api` on Tessera with `backend` through `transport`.
+    fn tessera(
+        &self,
+        toolkit: &str,
+        api: &str,
+        args: &[&str],
+        backend: &str,
+        transport: Transport,
+    ) -> Run {
+        let mut cmd = self.command(toolkit, api, args);
+        cmd.env("LD_LIBRARY_PATH", dropin_dir())
+            .env("TESSERA_BACKEND", backend)
+            .env("TESSERA_VK_VALIDATION", "1")
+            .env(
+                "VK_ICD_FILENAMES",
+                std::env::var_os("VK_ICD_FILENAMES").unwrap_or_else(|| VK_LAVAPIPE.into()),
+            );
+        if transport == Transport::Shm {
+            let server = self.server.get_or_init(|| {
+                build_server();
+                let icd = std::env::var("VK_ICD_FILENAMES").unwrap_or_else(|_| VK_LAVAPIPE.into());
+                Server::start_with_env(
+                    &[],
+                    &[
+                        ("DISPLAY", self.xvfb.display()),
+                        ("TESSERA_VK_VALIDATION", "1"),
+                        ("VK_ICD_FILENAMES", &icd),
+                        ("LIBGL_ALWAYS_SOFTWARE", "1"),
+                        ("GALLIUM_DRIVER", "llvmpipe"),
+                    ],
+                )
+            });
+            cmd.env(
+                "TESSERA_TRANSPORT",
+                format!("shm:{}", server.socket.display()),
+            );
+        }
+        let transport = match transport {
+            Transport::Inproc => "inproc",
+            Transport::Shm => "shm",
+        };
+        let mut run = self.run(
+            format!("{toolkit}/{api} {backend}/{transport} {}", args.join(" "))
+                .trim_end()
+                .to_owned(),
+            cmd,
+        );
+        if run.failure.is_none() {
+            let renderer = run.value("renderer").unwrap_or_default();
+            if !renderer.starts_with(&format!("Tessera ({backend} backend")) {
+                run.failure = Some(format!("not Tessera's {backend} backend: {renderer:?}"));
+            } else if run.stderr.contains("tessera: backend:") {
+                // Backend events (a validation message, a native error) are logged.
+                run.failure = Some("backend events were logged".to_owned());
+            }
+        }
+        if run.failure.is_some()
+            && transport == "shm"
+            && let Some(server) = self.server.get()
+        {
+            run.stderr.push_str(&format!(
+                "\n-- tessera-server:\n{}",
+                server.log().join("\n")
+            ));
+        }
+        run
+    }
+
+    /// Runs `cmd` (up to [`RUN_LIMIT`]) and parses its output.
+    fn run(&self, label: String, mut cmd: Command) -> Run {
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the window program runs");
+        let drain = |mut pipe: Box<dyn Read + Send>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                let _ = pipe.read_to_end(&mut bytes);
+                String::from_utf8_lossy(&bytes).into_owned()
+            })
+        };
+        let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+        let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+        let deadline = Instant::now() + RUN_LIMIT;
+        let status = loop {
+            match child.try_wait().expect("waiting for the window program") {
+                Some(status) => break Some(status),
+                None if Instant::now() > deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
+                }
+                None => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+        let stdout = stdout.join().expect("stdout");
+        let stderr = stderr.join().expect("stderr");
+        let mut failure = match status {
+            None => Some(format!("still running after {RUN_LIMIT:?}")),
+            Some(s) if !s.success() => Some(s.to_string()),
+            Some(_) => None,
+        };
+        let mut frames = Vec::new();
+        let mut sizes = Vec::new();
+        for line in stdout.lines() {
+            if line.starts_with("frame ") {
+                match Frame::parse(line) {
+                    Ok(frame) => frames.push(frame),
+                    Err(e) => {
+                        failure.get_or_insert(e);
+                    }
+                }
+            } else if let Some(size) = line.strip_prefix("size ") {
+                match size.split_once(' ').map(|(w, h)| (w.parse(), h.parse())) {
+                    Some((Ok(w), Ok(h))) => sizes.push((w, h)),
+                    _ => {
+                        failure.get_or_insert(format!("a malformed size line: {line}"));
+                    }
+                }
+            }
+        }
+        Run {
+            label,
+            stdout,
+            stderr,
+            frames,
+            sizes,
+            failure,
+        }
+    }
+}
+
+/// Checks that a native run drew `FRAMES` frames that are not blanks: each shows its
+/// number and the colours of the clear, the triangle and the black and (but in frame 0)
+/// white squares, and each has another clear colour than the one before.
+fn assert_native_frames(run: &Run) {
+    assert_eq!(
+        run.frames.len(),
+        FRAMES,
+        "{} frames:\n{}",
+        run.frames.len(),
+        run.summary()
+    );
+    for (i, frame) in run.frames.iter().enumerate() {
+        assert_eq!(frame.n, i, "{}", run.summary());
+        assert_eq!(
+            frame.number(),
+            Some(i),
+            "frame {i}: the squares do not show its number:\n{}",
+            run.summary()
+        );
+        // Frame 0 has no white square.
+        let colours = frame.colours();
+        assert!(
+            colours >= if i == 0 { 3 } else { 4 },
+            "frame {i}: only {colours} colours:\n{}",
+            run.summary()
+        );
+        if i > 0 {
+            let before = &run.frames[i - 1];
+            assert_ne!(
+                before.at(frame.width / 2, 0),
+                frame.at(frame.width / 2, 0),
+                "frames {} and {i} have the same clear colour:\n{}",
+                i - 1,
+                run.summary()
+            );
+        }
+    }
+}
+
+/// `0x00rrggbb` as `rrggbb`.
+fn hex(p: u32) -> String {
+    format!("{p:06x}")
+}
+
+/// Compares a Tessera run with the native one: it succeeded, and printed the same frames
+/// and drawable sizes, and the same values for `keys` (`samples`, ...). The first
+/// difference, readably.
+fn compare(native: &Run, tessera: &Run, keys: &[&str]) -> Result<(), String> {
+    let label = &tessera.label;
+    if let Some(failure) = &tessera.failure {
+        return Err(format!("{label}: {failure}\n{}", tessera.summary()));
+    }
+    for key in keys {
+        let (want, have) = (native.value(key), tessera.value(key));
+        if want != have {
+            return Err(format!(
+                "{label}: {key} {have:?}, the native driver's {want:?}\n{}",
+                tessera.summary()
+            ));
+        }
+    }
+    if tessera.frames.len() != native.frames.len() {
+        return Err(format!(
+            "{label}: {} frames, the native run {}\n{}",
+            tessera.frames.len(),
+            native.frames.len(),
+            tessera.summary()
+        ));
+    }
+    for (want, have) in native.frames.iter().zip(&tessera.frames) {
+        let n = want.n;
+        if (have.n, have.width, have.height) != (want.n, want.width, want.height) {
+            return Err(format!(
+                "{label}: frame line {n}: frame {} of {}x{}, the native run's frame {n} of {}x{}",
+                have.n, have.width, have.height, want.width, want.height
+            ));
+        }
+        if have.pixels != want.pixels {
+            let differ = want
+                .pixels
+                .iter()
+                .zip(&have.pixels)
+                .filter(|(a, b)| a != b)
+                .count();
+            let first = want
+                .pixels
+                .iter()
+                .zip(&have.pixels)
+                .position(|(a, b)| a != b)
+                .expect("a difference");
+            let (x, y) = (first % want.width, first / want.width);
+            let number = match have.number() {
+                Some(k) => format!("its squares show frame {k}"),
+                None => "its squares show no frame number".to_owned(),
+            };
+            return Err(format!(
+                "{label}: frame {n}: {differ} of {} pixels differ from the native driver's, the \
+                 first at x {x}, y {y} from the top left: {} instead of {}; {number}",
+                want.pixels.len(),
+                hex(have.pixels[first]),
+                hex(want.pixels[first]),
+            ));
+        }
+    }
+    if tessera.sizes != native.sizes {
+        return Err(format!(
+            "{label}: the drawable sizes GLX / EGL report are {:?}, the native driver's {:?}",
+            tessera.sizes, native.sizes
+        ));
+    }
+    Ok(())
+}
+
+/// Panics with every message, if any.
+fn assert_no_failures(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} of the runs differ from the native driver's:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn native_frames_are_numbered_and_distinct_and_the_same_for_every_toolkit_and_api() {
+    let session = Session::new();
+    let runs: Vec<Run> = PAIRS
+        .iter()
+        .map(|(toolkit, api)| session.native(toolkit, api, &[]))
+        .collect();
+    for run in &runs {
+        assert_native_frames(run);
+        assert_eq!(
+            run.sizes,
+            vec![SIZE; FRAMES],
+            "the drawable sizes:\n{}",
+            run.summary()
+        );
+        assert!(
+            run.frames.iter().all(|f| (f.width, f.height) == SIZE),
+            "the window sizes:\n{}",
+            run.summary()
+        );
+    }
+    // The oracle does not depend on the toolkit or window-system API: a difference in a
+    // Tessera run is Tessera's.
+    for run in &runs[1..] {
+        for (a, b) in runs[0].frames.iter().zip(&run.frames) {
+            assert!(
+                a.pixels == b.pixels,
+                "frame {}: {} and {} differ",
+                a.n,
+                runs[0].label,
+                run.label
+            );
+        }
+    }
+}
+
+/// The matrix cell `toolkit` x `api` x `backend`: the native run, then Tessera in process
+/// and over shm.
+fn matrix(toolkit: &str, api: &str, backend: &str) {
+    let session = Session::new();
+    let native = session.native(toolkit, api, &[]);
+    assert_native_frames(&native);
+    let failures: Vec<String> = [Transport::Inproc, Transport::Shm]
+        .into_iter()
+        .filter_map(|transport| {
+            let run = session.tessera(toolkit, api, &[], backend, transport);
+            compare(&native, &run, &["samples"]).err()
+        })
+        .collect();
+    assert_no_failures(&failures);
+}
+
+#[test]
+fn glfw_over_glx_on_gles_shows_the_native_frames() {
+    matrix("glfw", "glx", "gles");
+}
+
+#[test]
+fn glfw_over_glx_on_vulkan_shows_the_native_frames() {
+    matrix("glfw", "glx", "vulkan");
+}
+
+#[test]
+fn glfw_over_egl_on_gles_shows_the_native_frames() {
+    matrix("glfw", "egl", "gles");
+}
+
+#[test]
+fn glfw_over_egl_on_vulkan_shows_the_native_frames() {
+    matrix("glfw", "egl", "vulkan");
+}
+
+#[test]
+fn sdl_over_glx_on_gles_shows_the_native_frames() {
+    matrix("sdl", "glx", "gles");
+}
+
+#[test]
+fn sdl_over_glx_on_vulkan_shows_the_native_frames() {
+    matrix("sdl", "glx", "vulkan");
+}
+
+#[test]
+fn sdl_over_egl_on_gles_shows_the_native_frames() {
+    matrix("sdl", "egl", "gles");
+}
+
+#[test]
+fn sdl_over_egl_on_vulkan_shows_the_native_frames() {
+    matrix("sdl", "egl", "vulkan");
+}
+
+/// Runs `args` on every toolkit/API pair natively (checked by `check_native`) and on
+/// Tessera with the backend and transport of [`ROTATION`] shifted by `rotation`, comparing
+/// `keys` besides frames and sizes.
+fn feature(args: &[&str], rotation: usize, keys: &[&str], check_native: impl Fn(&Run)) {
+    let session = Session::new();
+    let mut failures = Vec::new();
+    for (i, (toolkit, api)) in PAIRS.into_iter().enumerate() {
+        let native = session.native(toolkit, api, args);
+        check_native(&native);
+        let (backend, transport) = ROTATION[(i + rotation) % ROTATION.len()];
+        let run = session.tessera(toolkit, api, args, backend, transport);
+        failures.extend(compare(&native, &run, keys).err());
+    }
+    assert_no_failures(&failures);
+}
+
+#[test]
+fn a_window_resized_between_frames_reports_its_new_size_and_shows_the_native_frames() {
+    // Frames 0-2 at the first size, 3-5 at the new one: in the window, and as GLX / EGL
+    // report the drawable.
+    let sizes: Vec<(usize, usize)> = (0..FRAMES)
+        .map(|n| if n < 3 { SIZE } else { RESIZED })
+        .collect();
+    feature(&["--resize"], 0, &["samples"], |native| {
+        assert_native_frames(native);
+        assert_eq!(native.sizes, sizes, "{}", native.summary());
+        let windows: Vec<(usize, usize)> =
+            native.frames.iter().map(|f| (f.width, f.height)).collect();
+        assert_eq!(windows, sizes, "{}", native.summary());
+    });
+}
+
+#[test]
+fn a_multisampled_window_shows_the_native_frames() {
+    feature(&["--samples", "4"], 1, &["samples"], |native| {
+        assert_native_frames(native);
+        assert_eq!(native.value("samples"), Some("4"), "{}", native.summary());
+    });
+}
+
+#[test]
+fn an_srgb_window_shows_the_native_frames() {
+    feature(&["--srgb"], 2, &["samples", "encoding"], |native| {
+        assert_native_frames(native);
+        assert_eq!(
+            native.value("encoding"),
+            Some("srgb"),
+            "{}",
+            native.summary()
+        );
+        // GL_FRAMEBUFFER_SRGB is on: the clear's blue 0.5 is written as 0xbc.
+        assert_eq!(
+            native.frames[0].at(SIZE.0 / 2, 0) & 0xff,
+            0xbc,
+            "{}",
+            native.summary()
+        );
+    });
+}
+
+#[test]
+fn windows_with_swap_interval_0_and_1_show_the_native_frames() {
+    feature(&["--interval", "0"], 3, &["samples"], assert_native_frames);
+    feature(&["--interval", "1"], 0, &["samples"], assert_native_frames);
+}
