@@ -30,6 +30,7 @@ use tessera_wire::state::{Attachment, FramebufferState, MAX_DRAW_BUFFERS, Rect, 
 use crate::command::{GlesContext, dirty};
 use crate::conv;
 use crate::device::{GlesPipe, Missing};
+use crate::shadow::Cap;
 
 /// A renderbuffer.
 pub(crate) struct Renderbuffer {
@@ -466,6 +467,11 @@ impl GlesPipe {
             ),
         };
         self.shadow.bind_draw_framebuffer(&self.gl, Some(scratch));
+        // A resolve copies the whole rectangle: the program's scissor box and rasterizer
+        // discard (which ES applies to blits) must not cut it.
+        self.shadow.enable(&self.gl, Cap::ScissorTest, false);
+        self.shadow.enable(&self.gl, Cap::RasterizerDiscard, false);
+        self.disturbed |= dirty::SCISSOR | dirty::RASTER;
         // SAFETY: context current; the scratch FBO is bound to DRAW_FRAMEBUFFER and gets a
         // fresh single-sampled renderbuffer of the source's format; the multisampled source
         // is bound to READ_FRAMEBUFFER with the right read buffer; same-size regions, as

@@ -51,6 +51,10 @@ pub(crate) fn attrib(c: &Config, visual: i32, screen: i32, attribute: i32) -> Op
         GLX_MAX_PBUFFER_PIXELS => MAX_PBUFFER_SIZE * MAX_PBUFFER_SIZE,
         GLX_SAMPLE_BUFFERS => i32::from(c.samples > 0),
         GLX_SAMPLES => c.samples,
+        // No sRGB-capable GLX config yet: a GLX program cannot ask for one at surface
+        // creation, and the backends convert into sRGB images even with
+        // GL_FRAMEBUFFER_SRGB disabled, so a capable default framebuffer would change
+        // every program's colours.
         GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB => 0,
         _ => return None,
     })

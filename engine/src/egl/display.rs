@@ -113,7 +113,7 @@ pub const CLIENT_APIS_STRING: &CStr = c"OpenGL";
 /// `EGL_EXTENSIONS` of a display.
 pub const DISPLAY_EXTENSIONS: &CStr = c"EGL_KHR_create_context EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context";
 /// `EGL_EXTENSIONS` of a display with windows.
-pub const WINDOW_DISPLAY_EXTENSIONS: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_EXT_swap_buffers_with_damage";
+pub const WINDOW_DISPLAY_EXTENSIONS: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_EXT_swap_buffers_with_damage";
 /// `EGL_EXTENSIONS` of `EGL_NO_DISPLAY` (client extensions).
 pub const CLIENT_EXTENSIONS: &CStr = c"EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_x11 EGL_EXT_platform_xcb EGL_KHR_client_get_all_proc_addresses EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 

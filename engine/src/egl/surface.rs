@@ -61,6 +61,9 @@ pub(crate) struct SurfaceEntry {
     pub destroyed: bool,
     /// The window, for a window surface.
     pub window: Option<WindowState>,
+    /// `EGL_GL_COLORSPACE_SRGB`: the colour image is sRGB-encoded (writes are converted
+    /// while `GL_FRAMEBUFFER_SRGB` is enabled).
+    pub srgb: bool,
     /// Its wire surface in each share group it was made current in.
     wires: Vec<(Weak<ShareGroup>, Arc<Mutex<Surface>>)>,
 }
@@ -81,6 +84,7 @@ impl SurfaceEntry {
             bound: None,
             destroyed: false,
             window,
+            srgb: false,
             wires: Vec::new(),
         }
     }
@@ -119,9 +123,12 @@ impl SurfaceEntry {
         // A 0 x 0 pbuffer is valid EGL; its wire images have one pixel so every backend
         // can create them, while GL sees the surface's real size through the viewport
         // (which stays 0 x 0) and EGL queries.
-        let desc = self
+        let mut desc = self
             .config
             .surface_desc(self.width.max(1) as u32, self.height.max(1) as u32);
+        if self.srgb {
+            desc.color = Some(tessera_wire::format::Format::Srgb8Alpha8);
+        }
         let s = Arc::new(Mutex::new(gl.create_surface(desc)));
         self.wires.push((group, s.clone()));
         s
@@ -172,6 +179,7 @@ impl SurfaceEntry {
             SWAP_BEHAVIOR => self.swap_behavior,
             MULTISAMPLE_RESOLVE => MULTISAMPLE_RESOLVE_DEFAULT,
             HORIZONTAL_RESOLUTION | VERTICAL_RESOLUTION | PIXEL_ASPECT_RATIO => UNKNOWN,
+            GL_COLORSPACE if self.srgb => GL_COLORSPACE_SRGB,
             GL_COLORSPACE => GL_COLORSPACE_LINEAR,
             VG_ALPHA_FORMAT => self.vg_alpha_format,
             VG_COLORSPACE => self.vg_colorspace,
@@ -324,6 +332,7 @@ impl Registry {
             return Err(EglError::BadNativeWindow);
         };
         let config = self.config(dpy, config)?;
+        let mut srgb = false;
         for &(attribute, value) in list {
             match attribute {
                 RENDER_BUFFER => match value {
@@ -333,9 +342,8 @@ impl Registry {
                     _ => return Err(EglError::BadAttribute),
                 },
                 GL_COLORSPACE => match value {
-                    GL_COLORSPACE_LINEAR => {}
-                    // The wire surface format is linear RGBA8 only.
-                    GL_COLORSPACE_SRGB => return Err(EglError::BadMatch),
+                    GL_COLORSPACE_LINEAR => srgb = false,
+                    GL_COLORSPACE_SRGB => srgb = true,
                     _ => return Err(EglError::BadAttribute),
                 },
                 VG_ALPHA_FORMAT | VG_COLORSPACE => {}
@@ -371,6 +379,7 @@ impl Registry {
             }),
         );
         (entry.width, entry.height) = (size.0 as i32, size.1 as i32);
+        entry.srgb = srgb;
         let handle = self.mint_surface();
         self.surfaces.insert(handle, entry);
         Ok(handle)
