@@ -14,6 +14,7 @@ pub mod gl;
 pub mod measure;
 pub mod programs;
 pub mod scenes;
+pub mod window;
 
 use tessera_engine::wire::TransportKind;
 use tessera_engine::{Config, Context, SurfaceConfig};

@@ -733,6 +733,12 @@ impl Demo {
         }
     }
 
+    /// Sets the size of the default framebuffer the objects are drawn into (a resized
+    /// window).
+    pub fn set_size(&mut self, width: i32, height: i32) {
+        self.size = (width, height);
+    }
+
     /// Renders one frame.
     pub fn frame(&mut self, ctx: &mut Context) {
         let f = self.frame as f32;

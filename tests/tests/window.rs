@@ -788,3 +788,39 @@ fn windows_with_swap_interval_0_and_1_show_the_native_frames() {
     feature(&["--interval", "0"], 3, &["samples"], assert_native_frames);
     feature(&["--interval", "1"], 0, &["samples"], assert_native_frames);
 }
+
+#[test]
+fn the_demo_shows_the_scene_in_a_window_and_says_so_without_a_display() {
+    let session = Session::new();
+    for backend in ["gles", "vulkan"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tessera-demo"))
+            .args(["--window", "--frames", "3", "--size", "96x64"])
+            .env("DISPLAY", session.xvfb.display())
+            .env("TESSERA_BACKEND", backend)
+            .env("TESSERA_VK_VALIDATION", "1")
+            .env(
+                "VK_ICD_FILENAMES",
+                "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+            )
+            .env_remove("TESSERA_TRANSPORT")
+            .output()
+            .expect("tessera-demo runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains("frames       3 in"),
+            "{backend}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera-demo"))
+        .arg("--window")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("tessera-demo runs");
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "tessera-demo: --window needs a display: neither DISPLAY nor WAYLAND_DISPLAY is set"
+    );
+}

@@ -1,9 +1,11 @@
 //! Tessera's main job: renders the built-in scene headless and reports what ran and how fast.
 //!
-//! Usage: tessera-demo [--frames N] [--size WxH] [--out FILE.png]
+//! Usage: tessera-demo [--frames N] [--size WxH] [--out FILE.png] [--window]
 //! The backend and transport come from `TESSERA_BACKEND` (default `auto`) and
 //! `TESSERA_TRANSPORT` (default `inproc`). With a backend that draws, the last frame is
-//! written as a PNG (default `tessera-demo.png`).
+//! written as a PNG (default `tessera-demo.png`). `--window` shows the scene in an X11
+//! window instead, until it is closed (or for `--frames N` frames), and reports frames per
+//! second and CPU per frame.
 
 use std::time::Instant;
 
@@ -15,8 +17,15 @@ fn main() {
     let mut frames = 300u32;
     let (mut width, mut height) = (256u32, 256u32);
     let mut out = std::path::PathBuf::from("tessera-demo.png");
-    let mut args = std::env::args().skip(1);
+    let mut window = false;
+    let mut frames_given = false;
+    let mut args = std::env::args().skip(1).peekable();
     while let Some(a) = args.next() {
+        if a == "--window" {
+            window = true;
+            continue;
+        }
+        frames_given |= a == "--frames";
         match (a.as_str(), args.next()) {
             ("--frames", Some(v)) => {
                 frames = v
@@ -33,6 +42,9 @@ fn main() {
             }
             _ => usage(&format!("unknown argument {a}")),
         }
+    }
+    if window {
+        return run_window(width, height, frames_given.then_some(frames));
     }
     let config = Config {
         surface: Some(SurfaceConfig::new(width, height)),
@@ -133,6 +145,74 @@ fn main() {
     }
 }
 
+/// `--window`: the scene in an X11 window until it is closed, or for `frames` frames.
+fn run_window(width: u32, height: u32, frames: Option<u32>) {
+    use tessera_tests::window::{Window, no_display_message};
+    if let Some(message) = no_display_message() {
+        eprintln!("tessera-demo: {message}");
+        std::process::exit(1);
+    }
+    let config = Config {
+        surface: None,
+        ..Config::from_env()
+    };
+    let mut ctx = Context::new(&config).unwrap_or_else(|e| {
+        eprintln!("tessera-demo: {e}");
+        std::process::exit(1);
+    });
+    let (w16, h16) = (
+        u16::try_from(width).unwrap_or(u16::MAX),
+        u16::try_from(height).unwrap_or(u16::MAX),
+    );
+    let mut win = Window::open(&mut ctx, "Tessera demo", w16, h16).unwrap_or_else(|e| {
+        eprintln!("tessera-demo: cannot open a window: {e}");
+        std::process::exit(1);
+    });
+    let mut demo = Demo::setup(&mut ctx, width as i32, height as i32);
+    println!(
+        "Tessera main job: built-in scene in a {width}x{height} window, backend {}, transport {} (close the window or press a key to stop)",
+        ctx.backend_name(),
+        config.transport.name()
+    );
+    let (u0, s0) = thread_cpu_ns();
+    let start = Instant::now();
+    let mut shown = 0u64;
+    while frames.is_none_or(|n| shown < u64::from(n)) {
+        match win.poll() {
+            None => break,
+            Some(Some((w, h))) => demo.set_size(w, h),
+            Some(None) => {}
+        }
+        demo.frame(&mut ctx);
+        if let Err(e) = ctx.swap_window() {
+            eprintln!("tessera-demo: the window is gone: {e}");
+            break;
+        }
+        shown += 1;
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let (u1, s1) = thread_cpu_ns();
+    let per_frame = |ns: u64| ns as f64 / shown.max(1) as f64 / 1e3;
+    println!(
+        "  frames       {shown} in {:.2} s ({:.1} frames/s)",
+        wall,
+        shown as f64 / wall.max(1e-9)
+    );
+    println!(
+        "  CPU          {:.0} us per frame on the calling thread ({:.0} user + {:.0} system)",
+        per_frame((u1 - u0) + (s1 - s0)),
+        per_frame(u1 - u0),
+        per_frame(s1 - s0)
+    );
+    let error = ctx.get_error();
+    ctx.bind_window(None);
+    drop(win);
+    if error != 0 || ctx.is_lost() {
+        eprintln!("tessera-demo: GL error {error:#06x} or lost context");
+        std::process::exit(1);
+    }
+}
+
 /// The default framebuffer's pixels, top row first.
 fn read_back(ctx: &mut Context, width: u32, height: u32) -> Vec<u8> {
     use tessera_engine::gl::{RGBA, UNSIGNED_BYTE};
@@ -171,7 +251,7 @@ fn write_png(
 
 fn usage(msg: &str) -> ! {
     eprintln!(
-        "tessera-demo: {msg}\nusage: tessera-demo [--frames N] [--size WxH] [--out FILE.png]"
+        "tessera-demo: {msg}\nusage: tessera-demo [--frames N] [--size WxH] [--out FILE.png] [--window]"
     );
     std::process::exit(2);
 }
