@@ -220,6 +220,9 @@ impl WindowSystem for X11 {
             gc: 0,
             depth: 0,
             rows: Vec::new(),
+            shm: Vec::new(),
+            shm_tried: false,
+            next: 0,
             interval: 1,
         };
         w.size()?;
@@ -242,15 +245,163 @@ fn gone_or_failed(e: ReplyError) -> WindowError {
     }
 }
 
+/// A System V shared memory segment the X server reads frames from (MIT-SHM).
+struct ShmSegment {
+    /// The X server's name for it.
+    seg: u32,
+    /// Its mapping here.
+    addr: *mut u8,
+    len: usize,
+    /// The sequence number of a request sent after the last put from this segment: once
+    /// its reply is in, the server has read the segment and it may be written again.
+    fence: Option<u64>,
+}
+
+// SAFETY: the mapping is owned by the segment (no other reference to it exists here), and
+// a window is used by one thread at a time.
+unsafe impl Send for ShmSegment {}
+
+impl ShmSegment {
+    /// A segment of `len` bytes attached to the server read-only, or `None` where MIT-SHM
+    /// cannot be used (a server on another machine, no extension, no SysV IPC).
+    fn new(conn: &XCBConnection, len: usize) -> Option<Self> {
+        use x11rb::protocol::shm::ConnectionExt as _;
+        conn.shm_query_version().ok()?.reply().ok()?;
+        // SAFETY: plain System V calls; the id and address are checked before use.
+        let (id, addr) = unsafe {
+            let id = libc::shmget(libc::IPC_PRIVATE, len, libc::IPC_CREAT | 0o600);
+            if id < 0 {
+                return None;
+            }
+            let addr = libc::shmat(id, std::ptr::null(), 0);
+            if addr as isize == -1 {
+                libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut());
+                return None;
+            }
+            (id, addr.cast::<u8>())
+        };
+        let seg = conn.generate_id().ok();
+        let attached = seg.is_some_and(|seg| {
+            conn.shm_attach(seg, id as u32, true)
+                .ok()
+                .and_then(|c| c.check().ok())
+                .is_some()
+        });
+        // SAFETY: `id` is the segment just made; once attached (or not), its name is not
+        // needed: it goes when the server and this process have detached.
+        unsafe { libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()) };
+        if !attached {
+            // SAFETY: `addr` is this segment's mapping.
+            unsafe { libc::shmdt(addr.cast()) };
+            return None;
+        }
+        Some(Self {
+            seg: seg?,
+            addr,
+            len,
+            fence: None,
+        })
+    }
+
+    /// Waits until the server has read the segment's last frame.
+    fn wait(&mut self, conn: &XCBConnection) {
+        if let Some(seq) = self.fence.take() {
+            let _ = conn.wait_for_reply_or_raw_error(seq);
+        }
+    }
+
+    fn release(&mut self, conn: &XCBConnection) {
+        use x11rb::protocol::shm::ConnectionExt as _;
+        self.wait(conn);
+        let _ = conn.shm_detach(self.seg);
+        let _ = conn.flush();
+        // SAFETY: `addr` is this segment's mapping, no longer read by the server.
+        unsafe { libc::shmdt(self.addr.cast()) };
+    }
+}
+
 /// One X window frames are put into.
 struct X11Window {
     conn: Arc<XCBConnection>,
     window: u32,
     gc: u32,
     depth: u8,
-    /// The frame flipped to the X server's top-down row order (kept between frames).
+    /// The frame flipped to the X server's top-down row order, for `PutImage` (kept between
+    /// frames).
     rows: Vec<u8>,
+    /// Two MIT-SHM segments used in turn (empty: MIT-SHM is not available, or not tried).
+    shm: Vec<ShmSegment>,
+    /// Whether MIT-SHM was tried (it is tried once per window size).
+    shm_tried: bool,
+    next: usize,
     interval: i32,
+}
+
+impl X11Window {
+    /// Puts the frame through a shared segment; `false` if MIT-SHM cannot be used.
+    fn present_shm(&mut self, frame: &Frame<'_>) -> Result<bool, WindowError> {
+        use x11rb::protocol::shm::ConnectionExt as _;
+        let (w, h) = (frame.width, frame.height);
+        let stride = w as usize * 4;
+        let len = stride * h as usize;
+        if self.shm.first().is_some_and(|s| s.len < len) {
+            for mut s in self.shm.drain(..) {
+                s.release(&self.conn);
+            }
+            self.shm_tried = false;
+        }
+        if !self.shm_tried {
+            self.shm_tried = true;
+            let room = len.max(1).next_multiple_of(4096);
+            self.shm = (0..2)
+                .map_while(|_| ShmSegment::new(&self.conn, room))
+                .collect();
+            if self.shm.len() < 2 {
+                for mut s in self.shm.drain(..) {
+                    s.release(&self.conn);
+                }
+            }
+        }
+        if self.shm.is_empty() {
+            return Ok(false);
+        }
+        self.next = (self.next + 1) % self.shm.len();
+        let seg = &mut self.shm[self.next];
+        seg.wait(&self.conn);
+        // SAFETY: the mapping holds `seg.len >= len` bytes, and the server no longer reads
+        // it (waited above).
+        let dst = unsafe { std::slice::from_raw_parts_mut(seg.addr, len) };
+        for (y, row) in dst.chunks_exact_mut(stride).enumerate() {
+            row.copy_from_slice(frame.row_from_top(y as u32));
+        }
+        let seg_id = seg.seg;
+        self.conn
+            .shm_put_image(
+                self.window,
+                self.gc,
+                w as u16,
+                h as u16,
+                0,
+                0,
+                w as u16,
+                h as u16,
+                0,
+                0,
+                self.depth,
+                u8::from(ImageFormat::Z_PIXMAP),
+                false,
+                seg_id,
+                0,
+            )
+            .map_err(failed)?;
+        // A cheap request after the put: its reply means the server has read the segment.
+        // The cookie is not dropped (which would discard the reply): `wait` takes it.
+        let fence = self.conn.get_input_focus().map_err(failed)?;
+        self.shm[self.next].fence = Some(fence.sequence_number());
+        std::mem::forget(fence);
+        self.conn.flush().map_err(failed)?;
+        Ok(true)
+    }
 }
 
 impl NativeWindow for X11Window {
@@ -266,6 +417,9 @@ impl NativeWindow for X11Window {
     }
 
     fn present(&mut self, frame: &Frame<'_>) -> Result<(), WindowError> {
+        if self.present_shm(frame)? {
+            return Ok(());
+        }
         let (w, h) = (frame.width, frame.height);
         let stride = w as usize * 4;
         self.rows.clear();
@@ -311,6 +465,9 @@ impl NativeWindow for X11Window {
 
 impl Drop for X11Window {
     fn drop(&mut self) {
+        for mut s in self.shm.drain(..) {
+            s.release(&self.conn);
+        }
         if self.gc != 0 {
             let _ = self.conn.free_gc(self.gc);
             let _ = self.conn.flush();
