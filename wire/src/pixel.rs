@@ -385,6 +385,18 @@ pub fn convert(from: PixelLayout, to: PixelLayout, bytes: &[u8], count: usize) -
     if from == to {
         return Some(input.to_vec());
     }
+    // RGBA8 <-> BGRA8 (every frame a window shows): a byte swizzle, exact, without the
+    // texel round trip.
+    let rgba8 = |l: PixelLayout| {
+        l.ty == PixelType::U8 && matches!(l.format, PixelFormat::Rgba | PixelFormat::Bgra)
+    };
+    if rgba8(from) && rgba8(to) {
+        let mut out = input.to_vec();
+        for px in out.chunks_exact_mut(4) {
+            px.swap(0, 2);
+        }
+        return Some(out);
+    }
     // In chunks, so that the intermediate texels stay small whatever the image size.
     const CHUNK: usize = 4096;
     let mut out = Vec::with_capacity(pixel_size(to.format, to.ty) * count);
@@ -623,5 +635,27 @@ mod tests {
             &[[0.5, 9.0, 0.0, 0.0]],
         );
         assert_eq!(b, [0.5f32.to_le_bytes(), 9u32.to_le_bytes()].concat());
+    }
+}
+
+#[cfg(test)]
+mod swizzle_tests {
+    use super::*;
+
+    #[test]
+    fn the_rgba_bgra_swizzle_gives_what_the_texel_path_gives() {
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(4 * 1000).collect();
+        let rgba = PixelLayout {
+            format: PixelFormat::Rgba,
+            ty: PixelType::U8,
+        };
+        let bgra = PixelLayout {
+            format: PixelFormat::Bgra,
+            ty: PixelType::U8,
+        };
+        for (from, to) in [(rgba, bgra), (bgra, rgba)] {
+            let slow = encode(to, &decode(from, &bytes, 1000).unwrap());
+            assert_eq!(convert(from, to, &bytes, 1000).unwrap(), slow);
+        }
     }
 }
