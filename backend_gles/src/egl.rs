@@ -1,19 +1,33 @@
-//! The native EGL: loaded by explicit path, a surfaceless OpenGL ES context, and the loader
-//! that resolves GL entry points for glow.
+//! The native EGL: the driver's EGL functions, a surfaceless OpenGL ES context, and the
+//! loader that resolves GL entry points for glow.
 //!
-//! Tessera ships a drop-in `libEGL.so.1`. A process that loaded it must never get it back as
-//! "the native EGL", or every native call would re-enter Tessera. So the library is opened by
-//! **full path** with `RTLD_LOCAL` (its symbols never join the global namespace, and the
-//! dynamic linker never searches `LD_LIBRARY_PATH` for an absolute path): first
-//! `TESSERA_NATIVE_EGL` if set, then the standard multiarch directories. GL functions come
-//! from `eglGetProcAddress` of that library (EGL 1.5 / `EGL_KHR_get_all_proc_addresses`
-//! resolve core functions too), with the system `libGLESv2.so.2` — again by full path — as
-//! the fallback for drivers that only resolve extension functions.
+//! Tessera ships a drop-in `libEGL.so.1` and a libglvnd vendor library. A process that
+//! loaded either must never get Tessera back as "the native EGL", or every native call would
+//! re-enter Tessera. So the native EGL is found, in order:
+//! 1. `TESSERA_NATIVE_EGL`, a full path: a libglvnd vendor library (it exports `__egl_Main`
+//!    and no `eglGetProcAddress`), or an EGL library.
+//! 2. **The driver's libglvnd vendor library** (`libEGL_mesa.so.0`), from the vendor JSON
+//!    files libglvnd reads, talked to through its `__egl_Main` as libglvnd talks to it
+//!    (`glvnd.rs`): on a libglvnd system `libEGL.so.1` is only a dispatcher, which routes to
+//!    Tessera when Tessera is its vendor. Vendors are tried in libglvnd's order until one
+//!    gives a context.
+//! 3. Where no vendor JSON file exists (a system without libglvnd), the system
+//!    `libEGL.so.1`, opened by **full path** from the standard multiarch directories (the
+//!    dynamic linker never searches `LD_LIBRARY_PATH`, where Tessera's drop-in may be, for
+//!    an absolute path).
 //!
-//! The display is `EGL_PLATFORM_SURFACELESS_MESA` when the client extensions offer it, else
-//! the default display. The context is OpenGL ES 3.2, else 3.1, else 3.0, without a config
-//! (`EGL_KHR_no_config_context`) or with any ES3 config, and is made current without a
-//! surface (`EGL_KHR_surfaceless_context`): every image the backend draws to is an FBO.
+//! Every library is opened with `RTLD_LOCAL` (its symbols never join the global namespace).
+//! GL functions come from the EGL's `eglGetProcAddress` (the vendor's `getProcAddress`; EGL
+//! 1.5 / `EGL_KHR_get_all_proc_addresses` resolve core functions too); an EGL library falls
+//! back to the system `libGLESv2.so.2`, again by full path, for drivers that only resolve
+//! extension functions. A vendor has no such fallback: `libGLESv2.so.2` is libglvnd's too,
+//! and dispatches to whatever context libglvnd made current, never the backend's.
+//!
+//! The display is `EGL_PLATFORM_SURFACELESS_MESA` when the client extensions (with a
+//! vendor's platform extensions) offer it, else the default display. The context is OpenGL
+//! ES 3.2, else 3.1, else 3.0, without a config (`EGL_KHR_no_config_context`) or with any
+//! ES3 config, and is made current without a surface (`EGL_KHR_surfaceless_context`): every
+//! image the backend draws to is an FBO.
 //!
 //! The display is never terminated: EGL displays are process-wide, and another backend (or
 //! the application) may be using the same one.
@@ -24,7 +38,7 @@ use std::path::{Path, PathBuf};
 
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
 
-use crate::CreateBackendError;
+use crate::{CreateBackendError, glvnd};
 
 type EglDisplay = *mut c_void;
 type EglContext = *mut c_void;
@@ -75,15 +89,14 @@ const GLES_CANDIDATES: &[&str] = &[
     "/system/lib64/libGLESv2.so",
 ];
 
-/// The EGL entry points the backend calls (all EGL 1.4 core, plus 1.5's platform display
-/// when present).
+/// The EGL entry points the backend calls (all EGL 1.4 core), and how it makes displays.
 struct EglFns {
     get_proc_address: unsafe extern "C" fn(*const c_char) -> *mut c_void,
     get_error: unsafe extern "C" fn() -> EglInt,
     query_string: unsafe extern "C" fn(EglDisplay, EglInt) -> *const c_char,
-    get_display: unsafe extern "C" fn(*mut c_void) -> EglDisplay,
     initialize: unsafe extern "C" fn(EglDisplay, *mut EglInt, *mut EglInt) -> EglBoolean,
     bind_api: unsafe extern "C" fn(u32) -> EglBoolean,
+    query_api: unsafe extern "C" fn() -> u32,
     choose_config: unsafe extern "C" fn(
         EglDisplay,
         *const EglInt,
@@ -97,8 +110,115 @@ struct EglFns {
     make_current:
         unsafe extern "C" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> EglBoolean,
     get_current_context: unsafe extern "C" fn() -> EglContext,
-    get_platform_display:
-        Option<unsafe extern "C" fn(u32, *mut c_void, *const isize) -> EglDisplay>,
+    displays: Displays,
+}
+
+type GetPlatformDisplay = unsafe extern "C" fn(u32, *mut c_void, *const isize) -> EglDisplay;
+
+/// How displays are made, and where the client extensions beyond `eglQueryString`'s are.
+enum Displays {
+    /// An EGL library: `eglGetPlatformDisplay` (EGL 1.5) where it has one, `eglGetDisplay`.
+    Library {
+        get_display: unsafe extern "C" fn(*mut c_void) -> EglDisplay,
+        get_platform_display: Option<GetPlatformDisplay>,
+    },
+    /// A libglvnd vendor: its `getPlatformDisplay` (`EGL_NONE` for the default display),
+    /// and the platform extensions of its `getVendorString`, which its `eglQueryString`
+    /// leaves to libglvnd.
+    Vendor {
+        get_platform_display: GetPlatformDisplay,
+        platform_extensions: String,
+    },
+}
+
+/// A native EGL to try.
+enum Native {
+    /// An EGL library, by full path.
+    Library(PathBuf),
+    /// A libglvnd vendor library, as its JSON file names it.
+    Vendor(glvnd::VendorFile),
+    /// `TESSERA_NATIVE_EGL`: a vendor library or an EGL library, by full path.
+    Named(PathBuf),
+}
+
+impl Native {
+    fn describe(&self) -> String {
+        match self {
+            Native::Library(p) | Native::Named(p) => p.display().to_string(),
+            Native::Vendor(v) => format!("{} (from {})", v.library.display(), v.json.display()),
+        }
+    }
+}
+
+/// An entry point as the function type `T`.
+///
+/// # Safety
+/// `p` is non-null and the address of a function with `T`'s signature.
+unsafe fn cast<T: Copy>(p: *const c_void) -> T {
+    assert_eq!(size_of::<T>(), size_of::<*const c_void>());
+    // SAFETY: `T` is a function pointer type of the same size (the caller's contract).
+    unsafe { std::mem::transmute_copy::<*const c_void, T>(&p) }
+}
+
+impl EglFns {
+    /// The functions from `get` (non-null addresses of the EGL functions of those names).
+    fn new(
+        get_proc_address: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+        get: impl Fn(&'static str) -> Result<*const c_void, CreateBackendError>,
+        displays: Displays,
+    ) -> Result<Self, CreateBackendError> {
+        // SAFETY: each address is the EGL 1.4 function of that name, which has the signature
+        // EGL 1.5 gives it, spelled out by each field's type.
+        unsafe {
+            Ok(EglFns {
+                get_proc_address,
+                get_error: cast(get("eglGetError")?),
+                query_string: cast(get("eglQueryString")?),
+                initialize: cast(get("eglInitialize")?),
+                bind_api: cast(get("eglBindAPI")?),
+                query_api: cast(get("eglQueryAPI")?),
+                choose_config: cast(get("eglChooseConfig")?),
+                create_context: cast(get("eglCreateContext")?),
+                destroy_context: cast(get("eglDestroyContext")?),
+                make_current: cast(get("eglMakeCurrent")?),
+                get_current_context: cast(get("eglGetCurrentContext")?),
+                displays,
+            })
+        }
+    }
+
+    /// The functions of an EGL library.
+    fn of_library(lib: &Library, path: &Path) -> Result<Self, CreateBackendError> {
+        let displays = Displays::Library {
+            get_display: sym(lib, path, "eglGetDisplay")?,
+            get_platform_display: sym(lib, path, "eglGetPlatformDisplay").ok(),
+        };
+        let get = |name| sym::<*const c_void>(lib, path, name);
+        Self::new(sym(lib, path, "eglGetProcAddress")?, get, displays)
+    }
+
+    /// The functions of a libglvnd vendor, from its `getProcAddress`.
+    fn of_vendor(vendor: &glvnd::Vendor, path: &Path) -> Result<Self, CreateBackendError> {
+        let get_proc_address = vendor.get_proc_address;
+        let get = |name: &'static str| {
+            let c = CString::new(name).unwrap_or_default();
+            // SAFETY: a NUL-terminated name; the vendor returns null or its function.
+            let p = unsafe { get_proc_address(c.as_ptr()) };
+            if p.is_null() {
+                Err(CreateBackendError::MissingSymbol {
+                    library: path.display().to_string(),
+                    symbol: name,
+                })
+            } else {
+                Ok(p.cast_const())
+            }
+        };
+        let displays = Displays::Vendor {
+            get_platform_display: vendor.get_platform_display,
+            platform_extensions: vendor.platform_extensions(),
+        };
+        Self::new(get_proc_address, get, displays)
+    }
 }
 
 /// Strings the GL reports about itself, read before glow is set up (its loader needs the
@@ -160,7 +280,8 @@ pub(crate) fn sym<T: Copy>(
 ) -> Result<T, CreateBackendError> {
     let c = format!("{name}\0");
     // SAFETY: every `T` this is called with is the `extern "C"` signature its library's
-    // specification gives the symbol `name` (EGL 1.5 here, spirv_cross_c.h in program.rs);
+    // specification gives the symbol `name` (EGL 1.5 here, spirv_cross_c.h in program.rs),
+    // or a raw address (`*const c_void`) that is cast to that signature where it is used;
     // the pointer stays valid while `lib` is loaded, and its holder (`Egl`, `SpirvCross`)
     // keeps the library loaded for as long as it holds the pointer.
     unsafe { lib.get::<T>(c.as_bytes()) }
@@ -173,65 +294,138 @@ pub(crate) fn sym<T: Copy>(
 
 impl Egl {
     /// Loads the native EGL, creates the display and the context, and makes it current on the
-    /// calling thread.
+    /// calling thread. Each native EGL (see the module's documentation) is tried in turn
+    /// until one gives a current context; the error is the last one's, or what could not be
+    /// loaded.
     pub fn new() -> Result<Self, CreateBackendError> {
-        let (lib, path) = Self::load()?;
-        let fns = EglFns {
-            get_proc_address: sym(&lib, &path, "eglGetProcAddress")?,
-            get_error: sym(&lib, &path, "eglGetError")?,
-            query_string: sym(&lib, &path, "eglQueryString")?,
-            get_display: sym(&lib, &path, "eglGetDisplay")?,
-            initialize: sym(&lib, &path, "eglInitialize")?,
-            bind_api: sym(&lib, &path, "eglBindAPI")?,
-            choose_config: sym(&lib, &path, "eglChooseConfig")?,
-            create_context: sym(&lib, &path, "eglCreateContext")?,
-            destroy_context: sym(&lib, &path, "eglDestroyContext")?,
-            make_current: sym(&lib, &path, "eglMakeCurrent")?,
-            get_current_context: sym(&lib, &path, "eglGetCurrentContext")?,
-            get_platform_display: sym(&lib, &path, "eglGetPlatformDisplay").ok(),
+        Self::with_natives(Self::natives()?)
+    }
+
+    /// [`Egl::new`] on the first of `natives` that gives a current context.
+    fn with_natives(natives: Vec<Native>) -> Result<Self, CreateBackendError> {
+        let mut tried = Vec::new();
+        let mut failed = None;
+        for native in natives {
+            let (fns, lib, path, gles) = match Self::open(&native) {
+                Ok(opened) => opened,
+                Err(why) => {
+                    tried.push(format!("{}: {why}", native.describe()));
+                    continue;
+                }
+            };
+            let mut egl = Egl {
+                fns,
+                display: std::ptr::null_mut(),
+                context: std::ptr::null_mut(),
+                path,
+                gles,
+                _lib: lib,
+            };
+            match egl.start() {
+                Ok(()) => return Ok(egl),
+                Err(e) => {
+                    log::info!("tessera: gles: {}: {e}", native.describe());
+                    failed = Some(e);
+                }
+            }
+        }
+        Err(failed.unwrap_or_else(|| CreateBackendError::LoadEgl {
+            tried: tried.join("; "),
+        }))
+    }
+
+    /// The native EGLs to try, in order.
+    fn natives() -> Result<Vec<Native>, CreateBackendError> {
+        if let Some(path) = std::env::var_os("TESSERA_NATIVE_EGL").map(PathBuf::from) {
+            if !path.is_absolute() {
+                // A bare name would be searched for, and could find Tessera's own drop-in.
+                return Err(CreateBackendError::LoadEgl {
+                    tried: format!("{} (not an absolute path)", path.display()),
+                });
+            }
+            return Ok(vec![Native::Named(path)]);
+        }
+        let dirs = glvnd::vendor_dirs();
+        let (found, vendors) = glvnd::vendor_files(&dirs);
+        if found > 0 {
+            // A libglvnd system: its libEGL.so.1 may lead back to Tessera.
+            if vendors.is_empty() {
+                return Err(CreateBackendError::LoadEgl {
+                    tried: format!(
+                        "the libglvnd vendor files in {} name no library",
+                        std::env::join_paths(&dirs)
+                            .unwrap_or_default()
+                            .to_string_lossy()
+                    ),
+                });
+            }
+            return Ok(vendors.into_iter().map(Native::Vendor).collect());
+        }
+        let libraries: Vec<Native> = EGL_CANDIDATES
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.exists())
+            .map(Native::Library)
+            .collect();
+        if libraries.is_empty() {
+            return Err(CreateBackendError::LoadEgl {
+                tried: format!(
+                    "no libglvnd vendor file, and none of {} exists",
+                    EGL_CANDIDATES.join(", ")
+                ),
+            });
+        }
+        Ok(libraries)
+    }
+
+    /// Loads a native EGL: its functions, the library, its path, and for an EGL library the
+    /// system libGLESv2 as the fallback for GL functions.
+    fn open(native: &Native) -> Result<(EglFns, Library, PathBuf, Option<Library>), String> {
+        let (path, vendor) = match native {
+            Native::Library(path) => (path, None),
+            Native::Vendor(file) => (&file.library, Some(glvnd::Vendor::open(&file.library)?)),
+            Native::Named(path) => {
+                let lib = open_local(path).map_err(|e| e.to_string())?;
+                // SAFETY: only turned into addresses, to see whether the symbols exist.
+                let is_vendor = unsafe {
+                    lib.get::<*const c_void>(b"__egl_Main\0").is_ok()
+                        && lib.get::<*const c_void>(b"eglGetProcAddress\0").is_err()
+                };
+                if is_vendor {
+                    (path, Some(glvnd::Vendor::handshake(lib)?))
+                } else {
+                    let fns = EglFns::of_library(&lib, path).map_err(|e| e.to_string())?;
+                    return Ok((fns, lib, path.clone(), Self::system_gles()));
+                }
+            }
         };
-        let gles = GLES_CANDIDATES
+        match vendor {
+            Some(vendor) => {
+                let fns = EglFns::of_vendor(&vendor, path).map_err(|e| e.to_string())?;
+                Ok((fns, vendor.lib, path.clone(), None))
+            }
+            None => {
+                let lib = open_local(path).map_err(|e| e.to_string())?;
+                let fns = EglFns::of_library(&lib, path).map_err(|e| e.to_string())?;
+                Ok((fns, lib, path.clone(), Self::system_gles()))
+            }
+        }
+    }
+
+    /// The system libGLESv2, by full path.
+    fn system_gles() -> Option<Library> {
+        GLES_CANDIDATES
             .iter()
             .map(Path::new)
             .filter(|p| p.exists())
-            .find_map(|p| open_local(p).ok());
-        let mut egl = Egl {
-            fns,
-            display: std::ptr::null_mut(),
-            context: std::ptr::null_mut(),
-            path,
-            gles,
-            _lib: lib,
-        };
-        egl.display = egl.open_display()?;
-        egl.context = egl.create_context()?;
-        egl.make_current()?;
-        Ok(egl)
+            .find_map(|p| open_local(p).ok())
     }
 
-    fn load() -> Result<(Library, PathBuf), CreateBackendError> {
-        let mut tried = Vec::new();
-        for path in library_candidates("TESSERA_NATIVE_EGL", EGL_CANDIDATES) {
-            if !path.is_absolute() {
-                // A bare name would be searched for, and could find Tessera's own drop-in.
-                tried.push(format!("{} (not an absolute path)", path.display()));
-                continue;
-            }
-            if !path.exists() {
-                continue;
-            }
-            match open_local(&path) {
-                Ok(lib) => return Ok((lib, path)),
-                Err(e) => tried.push(format!("{}: {e}", path.display())),
-            }
-        }
-        Err(CreateBackendError::LoadEgl {
-            tried: if tried.is_empty() {
-                format!("none of {} exists", EGL_CANDIDATES.join(", "))
-            } else {
-                tried.join("; ")
-            },
-        })
+    /// Creates the display and the context, and makes it current.
+    fn start(&mut self) -> Result<(), CreateBackendError> {
+        self.display = self.open_display()?;
+        self.context = self.create_context()?;
+        self.make_current()
     }
 
     fn error(&self) -> i32 {
@@ -252,24 +446,61 @@ impl Egl {
     }
 
     fn open_display(&self) -> Result<EglDisplay, CreateBackendError> {
-        let client = self.extensions(std::ptr::null_mut());
+        let mut client = self.extensions(std::ptr::null_mut());
+        if let Displays::Vendor {
+            platform_extensions,
+            ..
+        } = &self.fns.displays
+        {
+            client.push(' ');
+            client.push_str(platform_extensions);
+        }
         let surfaceless = client
             .split(' ')
             .any(|e| e == "EGL_MESA_platform_surfaceless");
         let mut displays = Vec::new();
-        if surfaceless && let Some(get_platform_display) = self.fns.get_platform_display {
-            // SAFETY: EGL 1.5 eglGetPlatformDisplay with the surfaceless platform takes
-            // EGL_DEFAULT_DISPLAY (NULL) as native display and a NULL attribute list.
-            displays.push(unsafe {
-                get_platform_display(
-                    EGL_PLATFORM_SURFACELESS_MESA,
-                    std::ptr::null_mut(),
-                    std::ptr::null(),
-                )
-            });
+        match self.fns.displays {
+            Displays::Library {
+                get_display,
+                get_platform_display,
+            } => {
+                if surfaceless && let Some(get_platform_display) = get_platform_display {
+                    // SAFETY: EGL 1.5 eglGetPlatformDisplay with the surfaceless platform
+                    // takes EGL_DEFAULT_DISPLAY (NULL) as native display and a NULL
+                    // attribute list.
+                    displays.push(unsafe {
+                        get_platform_display(
+                            EGL_PLATFORM_SURFACELESS_MESA,
+                            std::ptr::null_mut(),
+                            std::ptr::null(),
+                        )
+                    });
+                }
+                // SAFETY: eglGetDisplay(EGL_DEFAULT_DISPLAY) is always valid to call.
+                displays.push(unsafe { get_display(std::ptr::null_mut()) });
+            }
+            Displays::Vendor {
+                get_platform_display,
+                ..
+            } => {
+                if surfaceless {
+                    // SAFETY: getPlatformDisplay takes what eglGetPlatformDisplay takes: the
+                    // surfaceless platform, EGL_DEFAULT_DISPLAY (NULL), no attributes.
+                    displays.push(unsafe {
+                        get_platform_display(
+                            EGL_PLATFORM_SURFACELESS_MESA,
+                            std::ptr::null_mut(),
+                            std::ptr::null(),
+                        )
+                    });
+                }
+                // SAFETY: EGL_NONE with EGL_DEFAULT_DISPLAY and no attributes is how libglvnd
+                // asks a vendor for eglGetDisplay(EGL_DEFAULT_DISPLAY) (libeglabi.h).
+                displays.push(unsafe {
+                    get_platform_display(EGL_NONE as u32, std::ptr::null_mut(), std::ptr::null())
+                });
+            }
         }
-        // SAFETY: eglGetDisplay(EGL_DEFAULT_DISPLAY) is always valid to call.
-        displays.push(unsafe { (self.fns.get_display)(std::ptr::null_mut()) });
         let mut last_error = 0;
         for display in displays.into_iter().filter(|d| !d.is_null()) {
             let (mut major, mut minor) = (0, 0);
@@ -283,7 +514,22 @@ impl Egl {
         Err(CreateBackendError::Initialize { error: last_error })
     }
 
+    /// Creates the context with OpenGL ES bound, and binds back the API the thread had: the
+    /// bound API is the thread's, shared with the program's own use of the driver (libglvnd
+    /// remembers the API it last bound for the program and does not bind it again).
     fn create_context(&self) -> Result<EglContext, CreateBackendError> {
+        // SAFETY: eglQueryAPI takes no arguments and reads thread-local state.
+        let previous = unsafe { (self.fns.query_api)() };
+        let context = self.create_es_context();
+        if previous != EGL_OPENGL_ES_API {
+            // SAFETY: eglBindAPI takes an enum (one this EGL reported) and sets thread-local
+            // state.
+            unsafe { (self.fns.bind_api)(previous) };
+        }
+        context
+    }
+
+    fn create_es_context(&self) -> Result<EglContext, CreateBackendError> {
         let extensions = self.extensions(self.display);
         let has = |name: &str| extensions.split(' ').any(|e| e == name);
         if !has("EGL_KHR_surfaceless_context") {
@@ -482,6 +728,11 @@ impl Egl {
 
 impl Drop for Egl {
     fn drop(&mut self) {
+        if self.context.is_null() {
+            // `start` failed before there was a context: nothing of this backend's is
+            // current, and another context of the thread may be.
+            return;
+        }
         if self.is_current() {
             self.release();
         }
@@ -560,4 +811,73 @@ pub(crate) fn entry_point_alias(core: &CStr, id: &GlIdentity) -> Option<CString>
         .iter()
         .find(|s| id.extensions.contains(&format!("GL_{s}_{extension}")))?;
     CString::new(format!("{name}{suffix}")).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A context from `native`, current on this thread, with its GL strings readable.
+    fn context(native: Native) -> Egl {
+        let egl = Egl::with_natives(vec![native]).expect("a context");
+        assert!(egl.is_current());
+        let id = egl.identity().expect("GL strings");
+        assert!(!id.renderer.is_empty());
+        egl
+    }
+
+    #[test]
+    fn a_named_egl_library_is_used_as_an_egl() {
+        let Some(path) = EGL_CANDIDATES
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| p.exists())
+        else {
+            return;
+        };
+        let egl = context(Native::Named(path));
+        // An EGL library keeps the system libGLESv2 as its fallback for GL functions.
+        assert!(egl.gles.is_some() || !GLES_CANDIDATES.iter().any(|p| Path::new(p).exists()));
+        assert!(matches!(egl.fns.displays, Displays::Library { .. }));
+    }
+
+    #[test]
+    fn the_vendor_libraries_of_libglvnd_give_a_context_without_libegl() {
+        let (_, vendors) = glvnd::vendor_files(&glvnd::vendor_dirs());
+        if vendors.is_empty() {
+            return;
+        }
+        let egl = Egl::with_natives(vendors.into_iter().map(Native::Vendor).collect())
+            .expect("a context from a vendor library");
+        assert!(egl.is_current() && egl.gles.is_none());
+        let Displays::Vendor {
+            platform_extensions,
+            ..
+        } = &egl.fns.displays
+        else {
+            panic!("not a vendor");
+        };
+        assert!(!platform_extensions.is_empty());
+        assert!(!egl.proc_address(c"glDrawElementsInstanced").is_null());
+        // A named vendor library is recognised as one (it exports only `__egl_Main`).
+        let named = Native::Named(egl.path.clone());
+        drop(egl);
+        let again = context(named);
+        assert!(matches!(again.fns.displays, Displays::Vendor { .. }));
+    }
+
+    #[test]
+    fn an_egl_library_is_never_taken_for_a_vendor() {
+        // libglvnd's libEGL.so.1 (or any EGL) exports the EGL entry points: a vendor library
+        // that does (Tessera's) is skipped, never used as the driver.
+        let Some(path) = EGL_CANDIDATES
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| p.exists())
+        else {
+            return;
+        };
+        let why = glvnd::Vendor::open(&path).err().expect("refused");
+        assert!(why.contains("EGL entry points"), "{why}");
+    }
 }

@@ -6,10 +6,13 @@
 //! `tests/` checks that from `cargo metadata`.
 //!
 //! ## How it works
-//! - **Loading** (`egl.rs`): the native `libEGL.so.1` is opened by full path with
-//!   `RTLD_LOCAL`, so a process that loaded Tessera's own drop-in `libEGL` never gets itself
-//!   back. GL entry points come from that EGL's `eglGetProcAddress` into glow. One surfaceless
-//!   ES 3.2 (else 3.1, else 3.0) context per backend.
+//! - **Loading** (`egl.rs`, `glvnd.rs`): the driver's libglvnd vendor library
+//!   (`libEGL_mesa.so.0`, found through libglvnd's vendor JSON files and talked to through
+//!   its `__egl_Main`), or where there is no libglvnd the system `libEGL.so.1` by full path;
+//!   always with `RTLD_LOCAL`, so a process that loaded Tessera's drop-in `libEGL` or made
+//!   Tessera libglvnd's vendor never gets Tessera back. GL entry points come from that EGL's
+//!   `eglGetProcAddress` into glow. One surfaceless ES 3.2 (else 3.1, else 3.0) context per
+//!   backend.
 //! - **Objects** (`device.rs`, `texture.rs`, `framebuffer.rs`, `program.rs`, `query.rs`): one
 //!   dense table per handle kind; every lookup checks the handle again (a stale or unknown
 //!   handle ends the session with a [`SessionError`], never a panic). Formats and texture
@@ -62,6 +65,7 @@ mod conv;
 mod device;
 mod egl;
 mod framebuffer;
+mod glvnd;
 mod pixel;
 mod program;
 mod query;
@@ -88,7 +92,7 @@ use crate::program::SpirvCross;
 pub enum CreateBackendError {
     /// No native EGL library could be opened.
     #[error(
-        "no native libEGL.so.1 could be loaded (set TESSERA_NATIVE_EGL to its full path): {tried}"
+        "no native EGL (a libglvnd vendor library or libEGL.so.1) could be loaded (set TESSERA_NATIVE_EGL to its full path): {tried}"
     )]
     LoadEgl {
         /// What was tried, and why each failed.

@@ -1,7 +1,7 @@
 //! # tessera-capi
 //!
 //! Tessera as a drop-in `libEGL.so.1` / `libOpenGL.so.0` / `libGL.so.1`: the EGL 1.5 entry
-//! points and every OpenGL 3.3 core entry point, with their exact C signatures, so an
+//! points, GLX 1.4 (`glx`), and every OpenGL 3.3 core entry point, with their exact C signatures, so an
 //! unmodified program linked against the system libraries runs on Tessera when this library
 //! is found first (`LD_LIBRARY_PATH`; `scripts/dropin` installs these names and the
 //! unversioned `libEGL.so` / `libOpenGL.so` / `libGL.so` that programs loading GL at run
@@ -24,9 +24,9 @@
 //! `TESSERA_BACKEND` (default `auto`: a hardware Vulkan device, else a hardware GLES driver,
 //! else the faster software driver, which is the native GLES driver on llvmpipe; see
 //! `tessera_engine::auto`) and `TESSERA_TRANSPORT` (default `inproc`) choose where records
-//! go. The GLES backend opens the system EGL by
-//! full path, so a process that loaded this library never gets it back as "the native
-//! EGL".
+//! go. The GLES backend opens the driver's own libglvnd vendor library (or, without
+//! libglvnd, the system EGL by full path), so a process that loaded this library, as the
+//! drop-in or as libglvnd's vendor (`glvnd`), never gets it back as "the native EGL".
 //!
 //! ## Safety
 //! Pointer arguments are the caller's responsibility, as the GL and EGL specifications make
@@ -46,6 +46,7 @@ pub mod egl;
 pub mod error;
 pub mod events;
 pub mod gl;
+pub mod glvnd;
 pub mod glx;
 mod logging;
 pub(crate) mod ptr;

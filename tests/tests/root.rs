@@ -8,6 +8,7 @@ mod draw;
 mod dropin;
 mod faults;
 mod framebuffer;
+mod glvnd;
 mod handles;
 mod names;
 mod piglit;
