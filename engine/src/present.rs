@@ -9,15 +9,23 @@
 //! stores the new one in the cell, so every context of the group that later draws to the
 //! window finds images of the window's size. GL state, the viewport included, is the
 //! program's: only the images change, as after any window-system resize.
+//!
+//! **Frames in flight.** In process the read-back is answered at once, so a frame is shown
+//! at its own swap. Over a process transport (`shm`, `fork`, `unix:`, `tcp://`) with swap
+//! interval 0, a swap sends the read-back and shows the *previous* frame's, whose reply has
+//! had a whole frame to arrive: the render thread never waits a round trip, frames are
+//! shown one swap late, and at most one is in flight (the next swap waits for it, which is
+//! the back-pressure a slow server or network applies). With interval 1 every frame is
+//! shown at its own swap. A frame still in flight when the window is unbound is shown then.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use tessera_wire::Reply;
 use tessera_wire::format::{PixelFormat, PixelLayout, PixelType};
 use tessera_wire::record::{
     FramebufferRef, PixelDestination, ReadImage, ReadRegion, ReadSource, Record,
 };
 use tessera_wire::state::Rect;
+use tessera_wire::{Reply, ReplyId};
 
 use crate::context::{Context, Surface};
 use crate::egl::window::{Frame, NativeWindow, WindowError};
@@ -37,6 +45,20 @@ pub struct WindowLink {
     pub size: Arc<Mutex<(u32, u32)>>,
     /// Whether the size was checked since the last swap.
     checked: bool,
+    /// The swap interval.
+    interval: i32,
+    /// Whether the transport is a process transport (asked at the first swap).
+    remote: Option<bool>,
+    /// The frame read back and not shown yet.
+    in_flight: Option<InFlight>,
+}
+
+/// A read-back on its way.
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    reply: ReplyId,
+    width: u32,
+    height: u32,
 }
 
 impl WindowLink {
@@ -51,6 +73,9 @@ impl WindowLink {
             surface,
             size,
             checked: true,
+            interval: 1,
+            remote: None,
+            in_flight: None,
         }
     }
 }
@@ -60,8 +85,12 @@ fn lock<T: ?Sized>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Context {
-    /// Binds a window's surface as the default framebuffer (`None`: unbinds any window).
+    /// Binds a window's surface as the default framebuffer (`None`: unbinds any window). A
+    /// frame still in flight to the window being unbound is shown first.
     pub fn bind_window(&mut self, link: Option<WindowLink>) {
+        if let Err(e) = self.show_in_flight() {
+            log::debug!("tessera: the last frame in flight: {e}");
+        }
         let surface = link.as_ref().map(|l| *lock(&l.surface));
         self.local.window = link.map(Box::new);
         self.bind_surface(surface);
@@ -114,15 +143,16 @@ impl Context {
         self.group.destroy_surface(old);
     }
 
-    /// `eglSwapBuffers` on a window: reads the frame, shows it, then follows the window's
-    /// size. Returns the window system's error (the window is gone, the connection broke).
+    /// `eglSwapBuffers` on a window: reads the frame, shows it (or the previous one, see the
+    /// module doc), then follows the window's size. Returns the window system's error (the
+    /// window is gone, the connection broke).
     pub fn swap_window(&mut self) -> Result<(), WindowError> {
         let Some(link) = self.local.window.as_ref() else {
             self.swap_buffers();
             return Ok(());
         };
-        let native = link.native.clone();
         let (width, height) = *lock(&link.size);
+        let (known_remote, interval) = (link.remote, link.interval);
         let Some(surface) = self.local.surface else {
             return Ok(());
         };
@@ -130,15 +160,29 @@ impl Context {
             width.min(surface.desc.width),
             height.min(surface.desc.height),
         );
-        let frame = self.read_frame(surface, w, h);
-        let result = match frame {
-            Some(rows) if w > 0 && h > 0 => lock(&native).present(&Frame {
-                width: w,
-                height: h,
-                rows: &rows,
-            }),
-            _ => Ok(()),
+        let remote = match known_remote {
+            Some(r) => r,
+            None => {
+                let r = self.group.lock().transport.kind().is_remote();
+                self.local.window.as_mut().expect("checked above").remote = Some(r);
+                r
+            }
         };
+        let pipelined = remote && interval == 0;
+        let mut result = Ok(());
+        if pipelined {
+            let sent = self.send_frame(surface, w, h, false);
+            let link = self.local.window.as_mut().expect("checked above");
+            let previous = std::mem::replace(&mut link.in_flight, sent);
+            if let Some(p) = previous {
+                result = self.show(p);
+            }
+        } else {
+            result = self.show_in_flight();
+            if let Some(now) = self.send_frame(surface, w, h, true) {
+                result = result.and(self.show(now));
+            }
+        }
         crate::profiling::end_frame();
         self.check_window_size();
         // The window may be resized before the next frame is drawn: its first glViewport
@@ -149,15 +193,54 @@ impl Context {
         result
     }
 
-    /// `eglSwapInterval` on the window bound as the default framebuffer.
-    pub fn set_swap_interval(&mut self, interval: i32) -> Option<i32> {
-        let link = self.local.window.as_ref()?;
-        Some(lock(&link.native).set_swap_interval(interval))
+    /// Shows the frame in flight, if any.
+    fn show_in_flight(&mut self) -> Result<(), WindowError> {
+        match self.local.window.as_mut().and_then(|l| l.in_flight.take()) {
+            Some(f) => self.show(f),
+            None => Ok(()),
+        }
     }
 
-    /// Reads `w` x `h` pixels of `surface`'s colour image (BGRA8, bottom row first) and
-    /// presents it: one reply.
-    fn read_frame(&mut self, surface: Surface, w: u32, h: u32) -> Option<Vec<u8>> {
+    /// Waits for a read-back and shows it.
+    fn show(&mut self, frame: InFlight) -> Result<(), WindowError> {
+        let bytes = {
+            let group = self.group.clone();
+            let mut sh = group.lock_for(self.local.id);
+            sh.wait(frame.reply)
+        };
+        let Some(link) = self.local.window.as_ref() else {
+            return Ok(());
+        };
+        match bytes {
+            Some(Reply::Bytes(rows)) if rows.len() >= (frame.width * frame.height * 4) as usize => {
+                lock(&link.native).present(&Frame {
+                    width: frame.width,
+                    height: frame.height,
+                    rows: &rows,
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `eglSwapInterval` on the window bound as the default framebuffer.
+    pub fn set_swap_interval(&mut self, interval: i32) -> Option<i32> {
+        let link = self.local.window.as_mut()?;
+        let set = lock(&link.native).set_swap_interval(interval);
+        link.interval = set;
+        Some(set)
+    }
+
+    /// Sends the read-back of `w` x `h` pixels of `surface`'s colour image (BGRA8, bottom row
+    /// first) and `Present`, and hands the batch over (`None`: nothing to read). With
+    /// `wait_soon`, the caller waits for the reply next (the flush happens in that wait).
+    fn send_frame(
+        &mut self,
+        surface: Surface,
+        w: u32,
+        h: u32,
+        wait_soon: bool,
+    ) -> Option<InFlight> {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
         let read = (w > 0 && h > 0).then(|| {
@@ -181,18 +264,18 @@ impl Context {
                     dst: PixelDestination::Reply(reply),
                 }),
             });
-            reply
+            InFlight {
+                reply,
+                width: w,
+                height: h,
+            }
         });
         sh.dev.push(Record::Present {
             surface: surface.handle,
         });
-        let Some(reply) = read else {
+        if read.is_none() || !wait_soon {
             sh.flush();
-            return None;
-        };
-        match sh.wait(reply) {
-            Some(Reply::Bytes(bytes)) if bytes.len() >= (w * h * 4) as usize => Some(bytes),
-            _ => None,
         }
+        read
     }
 }
