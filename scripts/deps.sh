@@ -9,12 +9,15 @@
 # gcc and the EGL/GL headers for the C programs that test the drop-in libraries; piglit, the
 # conformance suite the drop-in is judged by; Xvfb, GLFW, SDL2 and Xlib for the on-screen
 # tests (tests/tests/window.rs: toolkit programs drawing in X windows over GLX and EGL, read
-# back from the X server), and Weston with the Wayland client headers for the same on Wayland.
+# back from the X server), and Weston with the Wayland client headers for the same on Wayland
+# (tests/tests/wayland.rs: libwayland-dev has wayland-client and wayland-egl and, through
+# libwayland-bin, wayland-scanner; wayland-protocols has the xdg-shell XML the test program's
+# window is made with).
 TESSERA_PACKAGES=(glslang-dev spirv-tools g++ pkg-config
     libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri libspirv-cross-c-shared0 glslang-tools
     libvulkan1 mesa-vulkan-drivers vulkan-validationlayers
     gcc libegl-dev libopengl-dev libgl-dev piglit
-    xvfb libglfw3-dev libsdl2-dev libx11-dev weston libwayland-dev)
+    xvfb libglfw3-dev libsdl2-dev libx11-dev weston libwayland-dev wayland-protocols)
 
 tessera_missing_packages() {
     local missing=()

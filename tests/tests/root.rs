@@ -27,4 +27,5 @@ mod steady;
 mod texture;
 mod transport;
 mod vertex_array;
+mod wayland;
 mod window;

@@ -1,7 +1,8 @@
 /*
  * What the on-screen test programs (glfw_scene.c, sdl_scene.c) share: the command line, the
  * GL functions they load through their toolkit, the animated, frame-numbered scene, and the
- * read-back of the window's contents from the X server. Header-only: each program is one gcc
+ * read-back of the window's contents from the X server (wayland_scene.c takes all but the
+ * read-back: its frames are read from the compositor). Header-only: each program is one gcc
  * call. tests/tests/window.rs runs the programs on the system driver and on Tessera and
  * compares what they print.
  *

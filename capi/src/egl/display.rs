@@ -4,8 +4,8 @@ use std::ffi::c_char;
 
 use tessera_engine::egl::display::config_handle;
 use tessera_engine::egl::tokens::{
-    self, EXTENSIONS, PLATFORM_DEVICE_EXT, PLATFORM_X11_KHR, PLATFORM_X11_SCREEN_EXT,
-    PLATFORM_XCB_EXT,
+    self, EXTENSIONS, PLATFORM_DEVICE_EXT, PLATFORM_WAYLAND_KHR, PLATFORM_X11_KHR,
+    PLATFORM_X11_SCREEN_EXT, PLATFORM_XCB_EXT,
 };
 use tessera_engine::egl::window::WindowSystem;
 use tessera_engine::egl::{EglError, Platform};
@@ -13,6 +13,7 @@ use tessera_engine::egl::{EglError, Platform};
 use super::device::{client_extensions, device_display};
 use super::{EGLAttrib, EGLBoolean, EGLenum, EGLint, Handle, boolean, egl_call, handle, id};
 use crate::ptr;
+use crate::winsys::wayland::Wayland;
 use crate::winsys::x11::X11;
 
 /// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` gives the default (offscreen) display, unless
@@ -37,8 +38,7 @@ pub unsafe extern "C" fn eglGetDisplay(display_id: Handle) -> Handle {
         _ => Some(Platform::X11),
     };
     match platform {
-        Some(Platform::X11 | Platform::Xcb) => {
-            let platform = platform.unwrap_or(Platform::X11);
+        Some(platform @ (Platform::X11 | Platform::Xcb | Platform::Wayland)) => {
             let display = egl_call("eglGetDisplay", std::ptr::null_mut(), |_, reg| {
                 window_display(reg, platform, display_id, &[]).map(handle)
             });
@@ -75,7 +75,8 @@ unsafe extern "C" {
     fn dlsym(handle: Handle, symbol: *const c_char) -> Handle;
 }
 
-/// The display of a window platform for a native display (null: the default one).
+/// The display of a window platform (X11, XCB, Wayland) for a native display (null: the
+/// default one).
 pub(crate) fn window_display(
     reg: &mut tessera_engine::egl::Registry,
     platform: Platform,
@@ -85,24 +86,24 @@ pub(crate) fn window_display(
     let mut screen = None;
     for &(attribute, value) in list {
         match attribute {
-            PLATFORM_X11_SCREEN_EXT => screen = Some(value.max(0) as usize),
+            PLATFORM_X11_SCREEN_EXT if platform != Platform::Wayland => {
+                screen = Some(value.max(0) as usize);
+            }
             _ => return Err(EglError::BadAttribute),
         }
     }
     reg.native_display(platform, native as usize, || {
         // SAFETY: a native display the program passed stays alive while EGL uses it (EGL's
         // contract for native displays).
-        let x11 = unsafe {
+        let windows = unsafe {
             match platform {
-                Platform::Xcb => X11::from_xcb(native, screen.unwrap_or(0)),
-                _ => X11::from_xlib(native),
+                Platform::Xcb => X11::from_xcb(native, screen.unwrap_or(0)).map(shared),
+                Platform::Wayland => Wayland::from_display(native).map(shared),
+                _ => X11::from_xlib(native).map(shared),
             }
         };
-        match x11 {
-            Ok(x) => {
-                let windows: std::sync::Arc<dyn WindowSystem> = std::sync::Arc::new(x);
-                Ok(windows)
-            }
+        match windows {
+            Ok(windows) => Ok(windows),
             Err(e) => {
                 log::error!(
                     "tessera: the {} display cannot be used: {e}",
@@ -114,7 +115,13 @@ pub(crate) fn window_display(
     })
 }
 
-/// `eglGetPlatformDisplay(EXT)` for the window platforms (X11, XCB), `None` for the others.
+/// A window system as a display keeps it.
+fn shared(windows: impl WindowSystem + 'static) -> std::sync::Arc<dyn WindowSystem> {
+    std::sync::Arc::new(windows)
+}
+
+/// `eglGetPlatformDisplay(EXT)` for the window platforms (X11, XCB, Wayland), `None` for the
+/// others.
 fn platform_window_display(
     name: &'static str,
     platform: EGLenum,
@@ -124,6 +131,7 @@ fn platform_window_display(
     let platform = match platform as EGLint {
         PLATFORM_X11_KHR => Platform::X11,
         PLATFORM_XCB_EXT => Platform::Xcb,
+        PLATFORM_WAYLAND_KHR => Platform::Wayland,
         _ => return None,
     };
     Some(egl_call(name, std::ptr::null_mut(), |_, reg| {

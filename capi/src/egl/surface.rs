@@ -1,7 +1,7 @@
-//! Surfaces: pbuffers, windows (on the X11 and XCB platforms), and the pixmap calls no
-//! platform offers.
+//! Surfaces: pbuffers, windows (on the X11, XCB and Wayland platforms), and the pixmap
+//! calls no platform offers.
 
-use tessera_engine::egl::EglError;
+use tessera_engine::egl::{EglError, Platform};
 
 use super::{
     EGLAttrib, EGLBoolean, EGLenum, EGLint, Handle, NativeHandle, egl_call, egl_call_unlocked,
@@ -127,7 +127,8 @@ pub extern "C" fn eglReleaseTexImage(dpy: Handle, surface: Handle, buffer: EGLin
     })
 }
 
-/// `eglCreateWindowSurface`: `win` is an X window ID on the X11 and XCB platforms.
+/// `eglCreateWindowSurface`: `win` is an X window ID on the X11 and XCB platforms, a
+/// `struct wl_egl_window*` on Wayland.
 ///
 /// # Safety
 /// `attrib_list` is null or `EGL_NONE`-terminated.
@@ -147,7 +148,8 @@ pub unsafe extern "C" fn eglCreateWindowSurface(
 }
 
 /// The `EGLNativeWindowType` behind `eglCreatePlatformWindowSurface`'s pointer: on X11
-/// and XCB it points at the window ID (`Window*`, `xcb_window_t*`).
+/// and XCB it points at the window ID (`Window*`, `xcb_window_t*`); on Wayland it is the
+/// `struct wl_egl_window*` itself.
 ///
 /// # Safety
 /// `native_window` is null or points at the platform's native window value.
@@ -155,15 +157,16 @@ unsafe fn platform_window(dpy: Handle, native_window: Handle) -> NativeHandle {
     if native_window.is_null() {
         return 0;
     }
-    let xcb = egl_call("eglCreatePlatformWindowSurface", false, |_, reg| {
-        Ok(reg.platform(id(dpy))? == tessera_engine::egl::Platform::Xcb)
+    let platform = egl_call("eglCreatePlatformWindowSurface", None, |_, reg| {
+        Ok(Some(reg.platform(id(dpy))?))
     });
-    // SAFETY: the caller's contract: an `xcb_window_t` (32 bits) or an Xlib `Window`.
+    // SAFETY: the caller's contract: an `xcb_window_t` (32 bits) or an Xlib `Window` (a
+    // Wayland window is the pointer itself and is not read here).
     unsafe {
-        if xcb {
-            native_window.cast::<u32>().read_unaligned() as NativeHandle
-        } else {
-            native_window.cast::<NativeHandle>().read_unaligned()
+        match platform {
+            Some(Platform::Wayland) => native_window as NativeHandle,
+            Some(Platform::Xcb) => native_window.cast::<u32>().read_unaligned() as NativeHandle,
+            _ => native_window.cast::<NativeHandle>().read_unaligned(),
         }
     }
 }

@@ -8,5 +8,9 @@
 //!   `PutImage`, sizes come from `GetGeometry`. Every request is checked and its error is
 //!   read here, so a window destroyed under a surface is an EGL error, never a message to the
 //!   program's Xlib error handler (whose default exits the process).
+//! - [`wayland`]: the program's own `wl_display` through `libwayland-client`, on an event
+//!   queue of Tessera's own: frames go out in `wl_shm` buffers attached to the surface of the
+//!   program's `wl_egl_window`, whose size is read from it at every ask.
 
+pub mod wayland;
 pub mod x11;

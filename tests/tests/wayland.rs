@@ -1,0 +1,585 @@
+//! EGL windows on Wayland (`EGL_PLATFORM_WAYLAND_KHR`), seen from the compositor:
+//! `tests/window/wayland_scene.c` makes a fullscreen xdg-shell toplevel on a private Weston
+//! (headless backend, pixman renderer), shows the animated, frame-numbered scene of scene.h
+//! through a `wl_egl_window` and an EGL window surface, and after each frame waits while the
+//! test takes the compositor's screenshot (`weston-screenshooter`) and crops it to the
+//! surface, which the shell centres on the output: what a user would see.
+//!
+//! The oracle is the same program on the native driver (Mesa's llvmpipe): on Tessera's
+//! drop-in (`crate::dropin::dropin_dir`), on the GLES and the Vulkan backend (validation
+//! on), every frame must equal the native one pixel for pixel, and the sizes
+//! `eglQuerySurface` reports must be the native ones, also when `wl_egl_window_resize`
+//! changes the window between frames. A `wl_egl_window` destroyed under its surface makes
+//! the next `eglSwapBuffers` fail with `EGL_BAD_NATIVE_WINDOW` (or `EGL_BAD_SURFACE`), as
+//! on Mesa, and the program cleans up and exits normally.
+//!
+//! The program is compiled with the system gcc (`pkg-config` for wayland-client and
+//! wayland-egl; xdg-shell's code from `wayland-scanner` and wayland-protocols) into
+//! `<target>/<profile>/window/`. Debian: weston libwayland-dev wayland-protocols.
+
+mod weston;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::OnceLock;
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use crate::dropin::{dropin_dir, profile_dir, root};
+use crate::window::{Frame, hex};
+use weston::Weston;
+
+/// The output's size: larger than any window of the tests, which the shell centres on it.
+const OUTPUT: (usize, usize) = (320, 240);
+
+/// The default frames and window size of the program (scene.h).
+const FRAMES: usize = 6;
+const SIZE: (usize, usize) = (160, 120);
+/// The size `--resize` gives the window before frame 3: (W + W/4) x (H - H/5).
+const RESIZED: (usize, usize) = (200, 96);
+
+/// How long one program may run.
+const RUN_LIMIT: Duration = Duration::from_secs(90);
+
+const VK_LAVAPIPE: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+
+/// `EGL_BAD_NATIVE_WINDOW`, `EGL_BAD_SURFACE`.
+const BAD_NATIVE_WINDOW: &str = "0x300b";
+const BAD_SURFACE: &str = "0x300d";
+
+/// Compiles the program (once per test process; skipped when the installed one is newer
+/// than its sources) into `<target>/<profile>/window/`. Returns its path.
+fn program() -> &'static Path {
+    static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
+    PROGRAM.get_or_init(|| {
+        let sources = root().join("tests/window");
+        let dir = profile_dir().join("window");
+        std::fs::create_dir_all(&dir).expect("create the window programs' directory");
+        let program = dir.join("tessera-window-wayland");
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let newest_source = ["wayland_scene.c", "scene.h"]
+            .iter()
+            .map(|s| modified(&sources.join(s)).expect("the wayland program's sources"))
+            .max();
+        if modified(&program) >= newest_source {
+            return program;
+        }
+        let output = |cmd: &mut Command, what: &str| {
+            let out = cmd.output().unwrap_or_else(|e| panic!("{what} runs: {e}"));
+            assert!(
+                out.status.success(),
+                "{what} failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let protocols = output(
+            Command::new("pkg-config").args(["--variable=pkgdatadir", "wayland-protocols"]),
+            "pkg-config wayland-protocols (Debian: pkg-config wayland-protocols)",
+        );
+        let xml = Path::new(protocols.trim()).join("stable/xdg-shell/xdg-shell.xml");
+        // Generated into a directory of this process, then the program renamed into place:
+        // parallel test processes never run a half-written program.
+        let scratch = dir.join(format!(".wayland-{}", std::process::id()));
+        std::fs::create_dir_all(&scratch).expect("create the scratch directory");
+        for (kind, file) in [
+            ("client-header", "xdg-shell-client-protocol.h"),
+            ("private-code", "xdg-shell-protocol.c"),
+        ] {
+            output(
+                Command::new("wayland-scanner")
+                    .arg(kind)
+                    .arg(&xml)
+                    .arg(scratch.join(file)),
+                "wayland-scanner (Debian: libwayland-bin)",
+            );
+        }
+        let flags = output(
+            Command::new("pkg-config").args([
+                "--cflags",
+                "--libs",
+                "wayland-client",
+                "wayland-egl",
+            ]),
+            "pkg-config wayland-client wayland-egl (Debian: libwayland-dev)",
+        );
+        let built = scratch.join("tessera-window-wayland");
+        output(
+            Command::new("gcc")
+                .args(["-O1", "-Wall", "-Wextra", "-Werror"])
+                .arg("-I")
+                .arg(&scratch)
+                .arg(sources.join("wayland_scene.c"))
+                .arg(scratch.join("xdg-shell-protocol.c"))
+                .arg("-o")
+                .arg(&built)
+                .args(flags.split_whitespace())
+                .arg("-ldl"),
+            "gcc wayland_scene.c (Debian: gcc libegl-dev libx11-dev)",
+        );
+        std::fs::rename(&built, &program).expect("install the wayland program");
+        let _ = std::fs::remove_dir_all(&scratch);
+        program
+    })
+}
+
+/// What one run of the program printed, and the frames the compositor showed.
+struct Run {
+    /// `native`, `gles`, `vulkan`, with the options.
+    label: String,
+    /// Its stdout lines.
+    lines: Vec<String>,
+    stderr: String,
+    /// Frame n cropped from the screenshot taken after it was shown.
+    frames: Vec<Frame>,
+    /// The `size <w> <h>` lines.
+    sizes: Vec<(usize, usize)>,
+    /// Why the run failed (exit status, timeout, malformed output, a screenshot).
+    failure: Option<String>,
+}
+
+impl Run {
+    /// The rest of the first line starting with `key `.
+    fn value(&self, key: &str) -> Option<&str> {
+        self.lines
+            .iter()
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
+    }
+
+    /// The output, for messages.
+    fn summary(&self) -> String {
+        format!(
+            "{}\n-- stdout:\n{}\n-- stderr:\n{}",
+            self.label,
+            self.lines.join("\n"),
+            self.stderr.trim_end()
+        )
+    }
+}
+
+/// The program, killed and reaped on drop (a test that panics leaves nothing running).
+struct Program {
+    child: Child,
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One test's compositor.
+struct Session {
+    weston: Weston,
+}
+
+impl Session {
+    fn new() -> Self {
+        program();
+        Self {
+            weston: Weston::start(OUTPUT.0, OUTPUT.1),
+        }
+    }
+
+    /// The program with `args` on this compositor, its environment clear of Tessera's
+    /// variables and of other window systems'.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(program());
+        cmd.args(["--api", "egl"]).args(args);
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("TESSERA_") {
+                cmd.env_remove(name);
+            }
+        }
+        // llvmpipe for the native driver and for the GLES backend's own EGL alike.
+        cmd.env_remove("LD_LIBRARY_PATH")
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .env_remove("EGL_PLATFORM")
+            .env_remove("RUST_BACKTRACE")
+            .env("WAYLAND_DISPLAY", self.weston.socket())
+            .env("XDG_RUNTIME_DIR", self.weston.runtime())
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            .env("GALLIUM_DRIVER", "llvmpipe");
+        cmd
+    }
+
+    /// Runs the program on the native driver; panics unless it succeeds without loading
+    /// Tessera.
+    fn native(&self, args: &[&str]) -> Run {
+        let run = self.run(
+            format!("native {}", args.join(" ")).trim_end().to_owned(),
+            self.command(args),
+        );
+        if let Some(failure) = &run.failure {
+            panic!(
+                "the native run failed: {failure}\n{}\n-- Weston:\n{}",
+                run.summary(),
+                self.weston.log()
+            );
+        }
+        let renderer = run.value("renderer").unwrap_or_default();
+        assert!(
+            !renderer.contains("Tessera"),
+            "the native run must not load the drop-in:\n{}",
+            run.summary()
+        );
+        run
+    }
+
+    /// Runs the program on Tessera with `backend`.
+    fn tessera(&self, args: &[&str], backend: &str) -> Run {
+        let mut cmd = self.command(args);
+        cmd.env("LD_LIBRARY_PATH", dropin_dir())
+            .env("TESSERA_BACKEND", backend)
+            .env("TESSERA_VK_VALIDATION", "1")
+            .env(
+                "VK_ICD_FILENAMES",
+                std::env::var_os("VK_ICD_FILENAMES").unwrap_or_else(|| VK_LAVAPIPE.into()),
+            );
+        let mut run = self.run(
+            format!("{backend} {}", args.join(" "))
+                .trim_end()
+                .to_owned(),
+            cmd,
+        );
+        if run.failure.is_none() {
+            let renderer = run.value("renderer").unwrap_or_default();
+            if !renderer.starts_with(&format!("Tessera ({backend} backend")) {
+                run.failure = Some(format!("not Tessera's {backend} backend: {renderer:?}"));
+            } else if run.stderr.contains("tessera: backend:") {
+                // Backend events (a validation message, a native error) are logged.
+                run.failure = Some("backend events were logged".to_owned());
+            }
+        }
+        run
+    }
+
+    /// Runs `cmd` with `--step` (up to [`RUN_LIMIT`]): after each `shown <n> <w>x<h>` line
+    /// takes the screenshot, crops it to the surface and lets the program go on.
+    fn run(&self, label: String, mut cmd: Command) -> Run {
+        let child = cmd
+            .arg("--step")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the wayland program runs");
+        let mut program = Program { child };
+        let mut stdin = program.child.stdin.take().expect("piped");
+        let lines = read_lines(program.child.stdout.take().expect("piped"));
+        let mut stderr_pipe = program.child.stderr.take().expect("piped");
+        let stderr = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = stderr_pipe.read_to_string(&mut s);
+            s
+        });
+        let deadline = Instant::now() + RUN_LIMIT;
+        let mut run = Run {
+            label,
+            lines: Vec::new(),
+            stderr: String::new(),
+            frames: Vec::new(),
+            sizes: Vec::new(),
+            failure: None,
+        };
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match lines.recv_timeout(left) {
+                Ok(line) => line,
+                // The program closed its stdout: it is exiting.
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    run.failure = Some(format!("still running after {RUN_LIMIT:?}"));
+                    break;
+                }
+            };
+            if let Err(e) = self.line(&mut run, &line, &mut stdin) {
+                run.failure.get_or_insert(e);
+            }
+            run.lines.push(line);
+        }
+        drop(stdin);
+        let status = loop {
+            match program
+                .child
+                .try_wait()
+                .expect("waiting for the wayland program")
+            {
+                Some(status) => break Some(status),
+                None if Instant::now() > deadline => break None,
+                None => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+        drop(program);
+        run.stderr = stderr.join().expect("stderr");
+        match status {
+            None => {
+                run.failure
+                    .get_or_insert(format!("still running after {RUN_LIMIT:?}"));
+            }
+            Some(s) if !s.success() => {
+                run.failure.get_or_insert(s.to_string());
+            }
+            Some(_) => {}
+        }
+        run
+    }
+
+    /// Handles one line of the program: a size, or a shown frame (screenshot, then the
+    /// line that lets the program go on).
+    fn line(&self, run: &mut Run, line: &str, stdin: &mut ChildStdin) -> Result<(), String> {
+        let malformed = || format!("a malformed line: {line}");
+        if let Some(size) = line.strip_prefix("size ") {
+            let (w, h) = size.split_once(' ').ok_or_else(malformed)?;
+            run.sizes.push((
+                w.parse().map_err(|_| malformed())?,
+                h.parse().map_err(|_| malformed())?,
+            ));
+        } else if let Some(shown) = line.strip_prefix("shown ") {
+            let (n, size) = shown.split_once(' ').ok_or_else(malformed)?;
+            let (w, h) = size.split_once('x').ok_or_else(malformed)?;
+            let (n, w, h): (usize, usize, usize) = (
+                n.parse().map_err(|_| malformed())?,
+                w.parse().map_err(|_| malformed())?,
+                h.parse().map_err(|_| malformed())?,
+            );
+            let frame = self
+                .weston
+                .screenshot()
+                .and_then(|shot| crop(&shot, n, w, h));
+            // The program goes on (to its end) whatever the screenshot was.
+            stdin
+                .write_all(b"\n")
+                .and_then(|()| stdin.flush())
+                .map_err(|e| format!("the program's stdin: {e}"))?;
+            run.frames.push(frame?);
+        }
+        Ok(())
+    }
+}
+
+/// Forwards `stdout`'s lines (the channel closes with it).
+fn read_lines(stdout: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Frame `n`: the `w` x `h` surface, centred on the output as the shell shows a
+/// fullscreen surface smaller than its output.
+fn crop(shot: &weston::Screenshot, n: usize, w: usize, h: usize) -> Result<Frame, String> {
+    if w > shot.width || h > shot.height {
+        return Err(format!(
+            "frame {n}: a {w}x{h} surface on a {}x{} screenshot",
+            shot.width, shot.height
+        ));
+    }
+    let (x0, y0) = ((shot.width - w) / 2, (shot.height - h) / 2);
+    let pixels = (y0..y0 + h)
+        .flat_map(|y| shot.pixels[y * shot.width + x0..][..w].iter().copied())
+        .collect();
+    Ok(Frame {
+        n,
+        width: w,
+        height: h,
+        pixels,
+    })
+}
+
+/// Checks that a native run showed `FRAMES` frames that are not blanks, at `sizes`: each
+/// shows its number and the colours of the clear, the triangle and the squares, and each
+/// has another clear colour than the one before; `eglQuerySurface` said `sizes` too.
+fn assert_native_frames(run: &Run, sizes: &[(usize, usize)]) {
+    assert_eq!(run.frames.len(), FRAMES, "{}", run.summary());
+    for (i, frame) in run.frames.iter().enumerate() {
+        assert_eq!(frame.n, i, "{}", run.summary());
+        assert_eq!(
+            frame.number(),
+            Some(i),
+            "frame {i}: the squares do not show its number (is the surface where the crop \
+             is?):\n{}",
+            run.summary()
+        );
+        // Frame 0 has no white square.
+        let colours = frame.colours();
+        assert!(
+            colours >= if i == 0 { 3 } else { 4 },
+            "frame {i}: only {colours} colours:\n{}",
+            run.summary()
+        );
+        if i > 0 {
+            let before = &run.frames[i - 1];
+            assert_ne!(
+                before.at(before.width / 2, 0),
+                frame.at(frame.width / 2, 0),
+                "frames {} and {i} have the same clear colour:\n{}",
+                i - 1,
+                run.summary()
+            );
+        }
+    }
+    let shown: Vec<(usize, usize)> = run.frames.iter().map(|f| (f.width, f.height)).collect();
+    assert_eq!(shown, sizes, "the surface sizes:\n{}", run.summary());
+    assert_eq!(
+        run.sizes,
+        sizes,
+        "eglQuerySurface's sizes:\n{}",
+        run.summary()
+    );
+}
+
+/// Compares a Tessera run with the native one: it succeeded, and showed the same frames
+/// and reported the same sizes. The first difference, readably.
+fn compare(native: &Run, tessera: &Run) -> Result<(), String> {
+    let label = &tessera.label;
+    if let Some(failure) = &tessera.failure {
+        return Err(format!("{label}: {failure}\n{}", tessera.summary()));
+    }
+    if tessera.frames.len() != native.frames.len() {
+        return Err(format!(
+            "{label}: {} frames, the native run {}\n{}",
+            tessera.frames.len(),
+            native.frames.len(),
+            tessera.summary()
+        ));
+    }
+    for (want, have) in native.frames.iter().zip(&tessera.frames) {
+        let n = want.n;
+        if (have.n, have.width, have.height) != (want.n, want.width, want.height) {
+            return Err(format!(
+                "{label}: frame {} of {}x{}, the native run's frame {n} of {}x{}",
+                have.n, have.width, have.height, want.width, want.height
+            ));
+        }
+        if let Some(first) = want
+            .pixels
+            .iter()
+            .zip(&have.pixels)
+            .position(|(a, b)| a != b)
+        {
+            let differ = want
+                .pixels
+                .iter()
+                .zip(&have.pixels)
+                .filter(|(a, b)| a != b)
+                .count();
+            let (x, y) = (first % want.width, first / want.width);
+            let number = match have.number() {
+                Some(k) => format!("its squares show frame {k}"),
+                None => "its squares show no frame number".to_owned(),
+            };
+            return Err(format!(
+                "{label}: frame {n}: {differ} of {} pixels differ from the native driver's on \
+                 screen, the first at x {x}, y {y} from the surface's top left: {} instead of \
+                 {}; {number}",
+                want.pixels.len(),
+                hex(have.pixels[first]),
+                hex(want.pixels[first]),
+            ));
+        }
+    }
+    if tessera.sizes != native.sizes {
+        return Err(format!(
+            "{label}: eglQuerySurface reports {:?}, the native driver {:?}",
+            tessera.sizes, native.sizes
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `args` natively (checked against `sizes`) and on each of `backends`; panics with
+/// every difference.
+fn shows_the_native_frames(args: &[&str], backends: &[&str], sizes: &[(usize, usize)]) {
+    let session = Session::new();
+    let native = session.native(args);
+    assert_native_frames(&native, sizes);
+    let failures: Vec<String> = backends
+        .iter()
+        .filter_map(|backend| compare(&native, &session.tessera(args, backend)).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of the runs differ from the native driver's:\n\n{}\n-- Weston:\n{}",
+        failures.len(),
+        failures.join("\n\n"),
+        session.weston.log()
+    );
+}
+
+#[test]
+fn a_wayland_window_on_gles_shows_the_native_frames() {
+    shows_the_native_frames(&[], &["gles"], &[SIZE; FRAMES]);
+}
+
+#[test]
+fn a_wayland_window_on_vulkan_shows_the_native_frames() {
+    shows_the_native_frames(&[], &["vulkan"], &[SIZE; FRAMES]);
+}
+
+#[test]
+fn a_wl_egl_window_resized_between_frames_reports_its_new_size_and_shows_the_native_frames() {
+    // Frames 0-2 at the first size, 3-5 at the one wl_egl_window_resize gave: on screen and
+    // as eglQuerySurface reports the surface.
+    let sizes: Vec<(usize, usize)> = (0..FRAMES)
+        .map(|n| if n < 3 { SIZE } else { RESIZED })
+        .collect();
+    shows_the_native_frames(&["--resize"], &["gles", "vulkan"], &sizes);
+}
+
+#[test]
+fn wayland_windows_with_swap_interval_0_and_1_show_the_native_frames() {
+    shows_the_native_frames(&["--interval", "0"], &["vulkan"], &[SIZE; FRAMES]);
+    shows_the_native_frames(&["--interval", "1"], &["gles"], &[SIZE; FRAMES]);
+}
+
+#[test]
+fn a_wl_egl_window_destroyed_under_its_surface_fails_the_swap_and_nothing_crashes() {
+    // eglGetDisplay on the wl_display (the platform guessed) and eglCreateWindowSurface;
+    // frame 0 is shown, then the window is destroyed and frame 1's swap fails.
+    let args = ["--get-display", "--destroy", "--frames", "2"];
+    let session = Session::new();
+    let native = session.native(&args);
+    let expected = |run: &Run| -> Result<(), String> {
+        if let Some(failure) = &run.failure {
+            return Err(format!("{}: {failure}\n{}", run.label, run.summary()));
+        }
+        match run.value("destroyed swap") {
+            Some(BAD_NATIVE_WINDOW | BAD_SURFACE) => {}
+            other => {
+                return Err(format!(
+                    "{}: eglSwapBuffers on the destroyed window said {other:?}, not \
+                     EGL_BAD_NATIVE_WINDOW or EGL_BAD_SURFACE\n{}",
+                    run.label,
+                    run.summary()
+                ));
+            }
+        }
+        if run.lines.last().map(String::as_str) != Some("done") {
+            return Err(format!(
+                "{}: did not clean up\n{}",
+                run.label,
+                run.summary()
+            ));
+        }
+        Ok(())
+    };
+    expected(&native).unwrap_or_else(|e| panic!("the native run: {e}"));
+    let failures: Vec<String> = ["gles", "vulkan"]
+        .iter()
+        .filter_map(|backend| {
+            let run = session.tessera(&args, backend);
+            expected(&run).and_then(|()| compare(&native, &run)).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
