@@ -19,6 +19,7 @@
 //! The programs are compiled with the system gcc (`pkg-config` for GLFW and SDL2) into
 //! `<target>/<profile>/window/`. Debian: xvfb libglfw3-dev libsdl2-dev libx11-dev.
 
+mod glx;
 mod xvfb;
 
 use std::cell::OnceCell;

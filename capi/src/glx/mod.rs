@@ -29,7 +29,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use tessera_engine::egl::{Platform, Registry};
 
-use crate::winsys::x11::{XErrorWire, Xlib};
+use crate::winsys::x11::{XErrorEvent, Xlib};
 
 /// `Display*`.
 pub type XDisplay = *mut c_void;
@@ -176,19 +176,31 @@ pub(crate) fn send_error(dpy: XDisplay, error: GlxError, resource: Xid, minor: u
         GlxError::Glx(offset) => base.wrapping_add(offset),
     };
     // SAFETY: a live display.
-    let sequence = unsafe { (xlib.next_request)(dpy) }.wrapping_sub(1) as u16;
-    let mut wire = XErrorWire {
+    let serial = unsafe { (xlib.next_request)(dpy) }.wrapping_sub(1);
+    let mut event = XErrorEvent {
         kind: 0,
-        code,
-        sequence,
-        resource: resource as u32,
-        minor,
-        major,
-        pad: [0; 21],
+        display: dpy,
+        resource,
+        serial,
+        error_code: code,
+        request_code: major,
+        minor_code: minor as u8,
     };
     log::debug!("tessera: GLX error {error:?} (code {code}) for request {minor}");
-    // SAFETY: a live display and a complete 32-byte error event.
-    unsafe { (xlib.error)(dpy, &mut wire) };
+    // The program's handler, as Xlib would call it for an error from the server: taken
+    // (XSetErrorHandler returns the one it replaces) and put back at once. No Xlib lock is
+    // held here, so the handler may call Xlib. The default handler prints the error and
+    // exits, as it does for real GLX errors.
+    // SAFETY: XSetErrorHandler takes any handler or none.
+    let handler = unsafe {
+        let h = (xlib.set_error_handler)(None);
+        (xlib.set_error_handler)(h);
+        h
+    };
+    if let Some(h) = handler {
+        // SAFETY: a live display and a complete error event, as Xlib passes them.
+        unsafe { h(dpy, &mut event) };
+    }
 }
 
 /// What GLX knows of a drawable.

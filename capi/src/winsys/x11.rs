@@ -32,8 +32,8 @@ pub(crate) struct Xlib {
         *mut c_int,
         *mut c_int,
     ) -> c_int,
-    /// `_XError`: runs the program's error handler on an error event.
-    pub error: unsafe extern "C" fn(*mut c_void, *mut XErrorWire) -> c_int,
+    /// `XSetErrorHandler`.
+    pub set_error_handler: unsafe extern "C" fn(Option<ErrorHandler>) -> Option<ErrorHandler>,
     /// `XNextRequest`.
     pub next_request: unsafe extern "C" fn(*mut c_void) -> std::ffi::c_ulong,
 
@@ -67,7 +67,7 @@ impl Xlib {
                 open_display: *x11.get(b"XOpenDisplay\0")?,
                 get_visual_info: *x11.get(b"XGetVisualInfo\0")?,
                 query_extension: *x11.get(b"XQueryExtension\0")?,
-                error: *x11.get(b"_XError\0")?,
+                set_error_handler: *x11.get(b"XSetErrorHandler\0")?,
                 next_request: *x11.get(b"XNextRequest\0")?,
                 _x11: x11,
                 _x11_xcb: x11_xcb,
@@ -102,25 +102,28 @@ pub struct XVisualInfo {
     pub bits_per_rgb: c_int,
 }
 
-/// The X protocol's 32-byte error event (`xError` in `Xproto.h`), as `_XError` takes it.
+/// Xlib's `XErrorEvent`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct XErrorWire {
-    /// 0: an error.
-    pub kind: u8,
-    /// The error code.
-    pub code: u8,
-    /// The request's sequence number (low 16 bits).
-    pub sequence: u16,
+#[derive(Clone, Copy, Debug)]
+pub struct XErrorEvent {
+    /// `type` (0: an error).
+    pub kind: c_int,
+    /// The display.
+    pub display: *mut c_void,
     /// The resource in error.
-    pub resource: u32,
-    /// The minor opcode.
-    pub minor: u16,
-    /// The major opcode.
-    pub major: u8,
-    /// Padding to 32 bytes.
-    pub pad: [u8; 21],
+    pub resource: std::ffi::c_ulong,
+    /// The request's serial number.
+    pub serial: std::ffi::c_ulong,
+    /// The error code.
+    pub error_code: u8,
+    /// The major opcode of the request.
+    pub request_code: u8,
+    /// Its minor opcode.
+    pub minor_code: u8,
 }
+
+/// An Xlib error handler (`XErrorHandler`).
+pub type ErrorHandler = unsafe extern "C" fn(*mut c_void, *mut XErrorEvent) -> c_int;
 
 /// Why an X display could not be used.
 pub(crate) fn failed(why: impl std::fmt::Display) -> WindowError {

@@ -1,0 +1,88 @@
+//! GLX beyond drawing (`tests/window/glx_errors.c`): configs and visuals, the errors
+//! `glXCreateContextAttribsARB` sends through Xlib's error handler, pbuffers, a window's size
+//! after a resize, swap intervals, and a window destroyed under the current context (no crash,
+//! the context released cleanly). Every line equals the native driver's on the same Xvfb,
+//! except the two where Tessera differs by design, whose values are asserted.
+
+use std::process::Command;
+
+use super::Xvfb;
+use crate::dropin::{dropin_dir, profile_dir, root};
+
+/// Compiles the program into `<target>/<profile>/window/` (under a name of this process,
+/// renamed into place).
+fn program() -> std::path::PathBuf {
+    let dir = profile_dir().join("window");
+    std::fs::create_dir_all(&dir).expect("the window programs' directory");
+    let program = dir.join("tessera-glx-errors");
+    let scratch = dir.join(format!(".tessera-glx-errors.{}", std::process::id()));
+    let out = Command::new("gcc")
+        .args(["-O1", "-Wall", "-Wextra", "-Werror"])
+        .arg(root().join("tests/window/glx_errors.c"))
+        .arg("-o")
+        .arg(&scratch)
+        .args(["-lGL", "-lX11"])
+        .output()
+        .expect("gcc runs (Debian: gcc libgl-dev libx11-dev)");
+    assert!(
+        out.status.success(),
+        "compiling glx_errors.c failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::rename(&scratch, &program).expect("install the program");
+    program
+}
+
+/// Runs the program on the native driver (`backend` `None`) or on Tessera; its lines.
+fn run(program: &std::path::Path, xvfb: &Xvfb, backend: Option<&str>) -> Vec<String> {
+    let mut cmd = Command::new(program);
+    cmd.env("DISPLAY", xvfb.display())
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("GALLIUM_DRIVER", "llvmpipe")
+        .env_remove("LD_LIBRARY_PATH")
+        .env_remove("TESSERA_TRANSPORT");
+    if let Some(backend) = backend {
+        cmd.env("LD_LIBRARY_PATH", dropin_dir())
+            .env("TESSERA_BACKEND", backend)
+            .env("TESSERA_VK_VALIDATION", "1")
+            .env(
+                "VK_ICD_FILENAMES",
+                "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+            );
+    }
+    let out = cmd.output().expect("the GLX program runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && stdout.ends_with("done\n"),
+        "{backend:?}: {}\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout.lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn glx_configs_errors_pbuffers_sizes_and_a_destroyed_window_behave_as_on_the_native_driver() {
+    tessera_tests::ensure_runtime_dir();
+    let xvfb = Xvfb::start();
+    let program = program();
+    let native = run(&program, &xvfb, None);
+    // Where Tessera differs by design: it offers no compatibility profile (GLX_ARB_create_context:
+    // a defined version the config cannot give is GLXBadFBConfig, error 9 from the GLX
+    // base), and it has GLX_EXT_swap_control on Xvfb, where Mesa has none.
+    let differs =
+        |line: &str| line.starts_with("create 3.3 compatibility") || line.starts_with("interval");
+    for backend in ["gles", "vulkan"] {
+        let tessera = run(&program, &xvfb, Some(backend));
+        let same = |lines: &[String]| -> Vec<String> {
+            lines.iter().filter(|l| !differs(l)).cloned().collect()
+        };
+        assert_eq!(same(&tessera), same(&native), "{backend}");
+        assert!(tessera.contains(&"create 3.3 compatibility null glx 9".to_owned()));
+        assert!(tessera.contains(&"interval 0".to_owned()));
+        // The errors the specification names, as native sends them.
+        assert!(tessera.contains(&"create 2.5 null core 8".to_owned()));
+        assert!(tessera.contains(&"create 4.6 core null glx 9".to_owned()));
+        assert!(tessera.contains(&"resized 80x40".to_owned()));
+    }
+}
