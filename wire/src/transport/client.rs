@@ -51,14 +51,9 @@ impl Inbox {
         }
     }
 
-    /// Takes reply `id` if it arrived; older replies nobody waited for are dropped.
+    /// Takes reply `id` if it arrived (see `super::reply`).
     pub(crate) fn take_reply(&mut self, id: ReplyId) -> Option<Reply> {
-        while let Some((got, reply)) = self.replies.pop_front() {
-            if got == id {
-                return Some(reply);
-            }
-        }
-        None
+        super::reply::take(&mut self.replies, id)
     }
 
     /// The error every call returns once the session is lost.

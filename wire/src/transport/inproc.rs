@@ -77,11 +77,8 @@ impl Transport for Inproc {
 
     fn wait_reply(&mut self, id: ReplyId) -> Result<Reply, SessionLost> {
         self.stats.blocking_waits += 1;
-        while let Some((got, reply)) = self.replies.pop_front() {
-            if got == id {
-                return Ok(reply);
-            }
-            // An older reply nobody waited for (its caller went away): drop it.
+        if let Some(reply) = super::reply::take(&mut self.replies, id) {
+            return Ok(reply);
         }
         Err(self.lost.clone().unwrap_or_else(|| SessionLost {
             reason: format!("the backend never answered request {}", id.0),

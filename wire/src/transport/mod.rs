@@ -35,6 +35,7 @@ mod frame;
 pub mod handshake;
 mod inproc;
 pub mod peer;
+mod reply;
 mod ring;
 pub mod secret;
 mod segment;

@@ -151,10 +151,8 @@ impl Transport for ThreadTransport {
         self.stats.blocking_waits += 1;
         let mut inbox = self.back.lock();
         loop {
-            while let Some((got, reply)) = inbox.replies.pop_front() {
-                if got == id {
-                    return Ok(reply);
-                }
+            if let Some(reply) = super::reply::take(&mut inbox.replies, id) {
+                return Ok(reply);
             }
             if let Some(lost) = &inbox.lost {
                 return Err(lost.clone());
