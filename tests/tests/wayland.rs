@@ -583,3 +583,24 @@ fn a_wl_egl_window_destroyed_under_its_surface_fails_the_swap_and_nothing_crashe
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+#[test]
+fn a_wl_egl_window_shrunk_to_nothing_and_back_shows_the_native_frames() {
+    // Before frame 2 the window is asked to be 0 x 0 for one swap, then its size again.
+    // libwayland-egl ignores a resize to no size (as X11 refuses a 0 x 0 window), so the
+    // window keeps its size: the swap succeeds and the surface reports what the native
+    // driver's does, and every frame is the native one.
+    let session = Session::new();
+    let native = session.native(&["--zero"]);
+    assert_native_frames(&native, &[SIZE; FRAMES]);
+    for backend in ["gles", "vulkan"] {
+        let run = session.tessera(&["--zero"], backend);
+        if let Err(e) = compare(&native, &run) {
+            panic!("{e}\n-- Weston:\n{}", session.weston.log());
+        }
+        for key in ["zero swap", "zero size"] {
+            assert_eq!(run.value(key), native.value(key), "{}", run.summary());
+        }
+        assert_eq!(run.value("zero swap"), Some("ok"), "{}", run.summary());
+    }
+}

@@ -9,6 +9,9 @@
  *   --step             after each frame, wait for a line on stdin (the test's screenshot)
  *   --get-display      eglGetDisplay / eglCreateWindowSurface instead of the EGL 1.5
  *                      platform calls (the display's platform is guessed)
+ *   --zero             before frame 2, the wl_egl_window is resized to 0 x 0, a frame is
+ *                      drawn and swapped, and it is resized back; prints
+ *                      "zero swap <ok|0xNNNN>" and "zero size <w> <h>" (eglQuerySurface)
  *   --destroy          after frame 0, destroy the wl_egl_window under the surface, draw
  *                      frame 1 and report what eglSwapBuffers says, then clean up
  * Output: that of scene.h without the frame lines, and per frame n, once the compositor
@@ -42,6 +45,7 @@
     X(PFNEGLDESTROYSURFACEPROC, eglDestroySurface)                                             \
     X(PFNEGLMAKECURRENTPROC, eglMakeCurrent)                                                   \
     X(PFNEGLSWAPBUFFERSPROC, eglSwapBuffers)                                                   \
+    X(PFNEGLQUERYSURFACEPROC, eglQuerySurface)                                                 \
     X(PFNEGLSWAPINTERVALPROC, eglSwapInterval)
 
 #define EGL_DECLARE(type, name) static type name;
@@ -176,7 +180,7 @@ static void step(int on)
 int main(int argc, char **argv)
 {
     char *rest[64];
-    int n_rest = 0, stepping = 0, get_display = 0, destroy = 0;
+    int n_rest = 0, stepping = 0, get_display = 0, destroy = 0, zero = 0;
     struct options o;
     struct wl_display *display;
     struct wl_registry *registry;
@@ -216,6 +220,8 @@ int main(int argc, char **argv)
             stepping = 1;
         else if (!strcmp(argv[i], "--get-display"))
             get_display = 1;
+        else if (!strcmp(argv[i], "--zero"))
+            zero = 1;
         else if (!strcmp(argv[i], "--destroy"))
             destroy = 1;
         else
@@ -289,6 +295,20 @@ int main(int argc, char **argv)
     for (int n = 0; n < o.frames; n++) {
         if (o.resize && n == 3) {
             resized(&o, &w, &h);
+            wl_egl_window_resize(egl_window, w, h, 0, 0);
+        }
+        if (zero && n == 2) {
+            /* The window shrinks to nothing for a frame, then comes back. */
+            wl_egl_window_resize(egl_window, 0, 0, 0, 0);
+            scene_draw(n, 0, 0);
+            if (eglSwapBuffers(dpy, egl_surface))
+                printf("zero swap ok\n");
+            else
+                printf("zero swap 0x%04x\n", eglGetError());
+            EGLint zw = -1, zh = -1;
+            eglQuerySurface(dpy, egl_surface, EGL_WIDTH, &zw);
+            eglQuerySurface(dpy, egl_surface, EGL_HEIGHT, &zh);
+            printf("zero size %d %d\n", zw, zh);
             wl_egl_window_resize(egl_window, w, h, 0, 0);
         }
         if (destroy && n == 1) {
