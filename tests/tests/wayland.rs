@@ -585,7 +585,7 @@ fn a_wl_egl_window_destroyed_under_its_surface_fails_the_swap_and_nothing_crashe
 }
 
 #[test]
-fn a_wl_egl_window_shrunk_to_nothing_and_back_shows_the_native_frames() {
+fn a_wl_egl_window_asked_to_shrink_to_nothing_keeps_showing_the_native_frames() {
     // Before frame 2 the window is asked to be 0 x 0 for one swap, then its size again.
     // libwayland-egl ignores a resize to no size (as X11 refuses a 0 x 0 window), so the
     // window keeps its size: the swap succeeds and the surface reports what the native
