@@ -725,7 +725,7 @@ impl FramebufferPipe for GlesPipe {
             // it from the bound scratch framebuffer).
             unsafe { self.gl.delete_renderbuffer(rb) };
         }
-        crate::pixel::convert(native, layout, &raw, count)
+        crate::pixel::convert_owned(native, layout, raw, count)
             .ok_or_else(|| bad_value(N, "read-back conversion failed"))
     }
 

@@ -5,7 +5,7 @@
 //!
 //! Nothing here touches GL; these are pure functions over byte slices, as `conv.rs`'s maps.
 
-pub(crate) use tessera_wire::pixel::convert;
+pub(crate) use tessera_wire::pixel::{convert, convert_owned};
 
 /// Decodes RGTC (BC4: one channel, BC5: two) blocks of a `width` x `height` region into
 /// tightly packed 8-bit texels (unsigned, or two's complement when `signed`), `channels`

@@ -281,7 +281,8 @@ impl FramebufferPipe for VkPipe {
             }
             _ => return Ok(out),
         };
-        let mut texels = vec![[0.0, 0.0, 0.0, 1.0]; count];
+        // Texels only for depth and stencil reads: a colour read converts directly.
+        let mut texels = Vec::new();
         let mut direct = None;
         for aspect in aspects {
             let region = LevelRegion {
@@ -295,10 +296,16 @@ impl FramebufferPipe for VkPipe {
             if aspect == vk::ImageAspectFlags::COLOR {
                 direct = self.decode_read(native, aspect, &bytes, count, layout);
             } else if aspect == vk::ImageAspectFlags::DEPTH {
+                if texels.is_empty() {
+                    texels = vec![[0.0, 0.0, 0.0, 1.0]; count];
+                }
                 if let Some(d) = native.depth {
                     crate::pixel::decode_depth(d, &bytes, &mut texels);
                 }
             } else {
+                if texels.is_empty() {
+                    texels = vec![[0.0, 0.0, 0.0, 1.0]; count];
+                }
                 for (t, &s) in texels.iter_mut().zip(&bytes) {
                     t[1] = f64::from(s);
                 }
@@ -308,6 +315,10 @@ impl FramebufferPipe for VkPipe {
             Some(p) => p,
             None => crate::pixel::encode(layout, &texels),
         };
+        // The whole rectangle inside the image (a window's frame): the rows are the reply.
+        if (x0, y0, cw as usize, ch as usize) == (rect.x, rect.y, w, h) && packed.len() == size {
+            return Ok(packed);
+        }
         // Place the clipped rows into the full rectangle.
         let row = cw as usize * px;
         for y in 0..ch as usize {

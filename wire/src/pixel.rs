@@ -406,6 +406,34 @@ pub fn convert(from: PixelLayout, to: PixelLayout, bytes: &[u8], count: usize) -
     Some(out)
 }
 
+/// [`convert`] of bytes the caller owns: the same buffer comes back when the layouts are
+/// equal or differ by the RGBA8 / BGRA8 swizzle (done in place), so a read-back the size of
+/// a window makes no second allocation.
+pub fn convert_owned(
+    from: PixelLayout,
+    to: PixelLayout,
+    mut bytes: Vec<u8>,
+    count: usize,
+) -> Option<Vec<u8>> {
+    let rgba8 = |l: PixelLayout| {
+        l.ty == PixelType::U8 && matches!(l.format, PixelFormat::Rgba | PixelFormat::Bgra)
+    };
+    let len = pixel_size(from.format, from.ty).checked_mul(count)?;
+    if bytes.len() < len {
+        return None;
+    }
+    if from == to || (rgba8(from) && rgba8(to)) {
+        bytes.truncate(len);
+        if from != to {
+            for px in bytes.chunks_exact_mut(4) {
+                px.swap(0, 2);
+            }
+        }
+        return Some(bytes);
+    }
+    convert(from, to, &bytes, count)
+}
+
 /// IEEE half to single precision (exact).
 pub fn half_to_f32(h: u16) -> f32 {
     let sign = u32::from(h >> 15) << 31;
@@ -656,6 +684,7 @@ mod swizzle_tests {
         for (from, to) in [(rgba, bgra), (bgra, rgba)] {
             let slow = encode(to, &decode(from, &bytes, 1000).unwrap());
             assert_eq!(convert(from, to, &bytes, 1000).unwrap(), slow);
+            assert_eq!(convert_owned(from, to, bytes.clone(), 1000).unwrap(), slow);
         }
     }
 }
