@@ -447,9 +447,10 @@ impl DrawPipe for VkPipe {
         self.wait_serial(serial)
     }
 
-    /// `Present`: surfaces are offscreen; presenting submits.
-    fn present(&mut self, _: SurfaceHandle) -> R {
-        self.submit().map(drop)
+    /// `Present`: submits; a surface presented into a window is copied into it first
+    /// (`present.rs`).
+    fn present(&mut self, surface: SurfaceHandle) -> R {
+        self.present_window(surface)
     }
 }
 

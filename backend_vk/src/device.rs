@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 use ash::vk;
 use tessera_wire::backend::bad_value;
@@ -66,7 +66,7 @@ pub(crate) fn vk_error(call: &str, r: vk::Result) -> SessionError {
 /// Each field has one writer (the thread applying batches) and is read by the probe's owner;
 /// `Relaxed` is enough: a reader only needs some recent value, and a test reads after a reply
 /// that orders it after the writes anyway.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct StatCells {
     pub pipelines: AtomicU64,
     pub descriptor_set_layouts: AtomicU64,
@@ -78,6 +78,40 @@ pub(crate) struct StatCells {
     pub submits: AtomicU64,
     pub draws: AtomicU64,
     pub validation_messages: AtomicU64,
+    pub swapchains: AtomicU64,
+    pub window_presents: AtomicU64,
+    /// The present mode of the last swapchain made (`NO_PRESENT_MODE`: none yet).
+    pub present_mode: AtomicI32,
+}
+
+/// `StatCells::present_mode` before any swapchain.
+const NO_PRESENT_MODE: i32 = -1;
+
+impl Default for StatCells {
+    fn default() -> Self {
+        Self {
+            pipelines: AtomicU64::new(0),
+            descriptor_set_layouts: AtomicU64::new(0),
+            pipeline_layouts: AtomicU64::new(0),
+            shader_modules: AtomicU64::new(0),
+            render_passes: AtomicU64::new(0),
+            framebuffers: AtomicU64::new(0),
+            descriptor_sets: AtomicU64::new(0),
+            submits: AtomicU64::new(0),
+            draws: AtomicU64::new(0),
+            validation_messages: AtomicU64::new(0),
+            swapchains: AtomicU64::new(0),
+            window_presents: AtomicU64::new(0),
+            present_mode: AtomicI32::new(NO_PRESENT_MODE),
+        }
+    }
+}
+
+impl StatCells {
+    /// Keeps the present mode of the swapchain just made.
+    pub fn set_present_mode(&self, mode: vk::PresentModeKHR) {
+        self.present_mode.store(mode.as_raw(), Ordering::Relaxed);
+    }
 }
 
 /// A snapshot of the backend's counters (totals since creation).
@@ -103,6 +137,10 @@ pub struct VkStats {
     pub draws: u64,
     /// Messages the validation layer (debug-utils messenger) reported.
     pub validation_messages: u64,
+    /// Swapchains made for surfaces presented into windows (`present.rs`).
+    pub swapchains: u64,
+    /// Frames presented into windows through a swapchain.
+    pub window_presents: u64,
 }
 
 /// A shared view of a Vulkan backend's counters.
@@ -125,6 +163,18 @@ impl VkProbe {
             submits: r(&c.submits),
             draws: r(&c.draws),
             validation_messages: r(&c.validation_messages),
+            swapchains: r(&c.swapchains),
+            window_presents: r(&c.window_presents),
+        }
+    }
+
+    /// The present mode of the swapchain made last for a surface presented into a window
+    /// (`None`: none was made): `IMMEDIATE` or `MAILBOX` for swap interval 0 where the
+    /// window offers them, `FIFO` otherwise.
+    pub fn present_mode(&self) -> Option<vk::PresentModeKHR> {
+        match self.0.present_mode.load(Ordering::Relaxed) {
+            NO_PRESENT_MODE => None,
+            mode => Some(vk::PresentModeKHR::from_raw(mode)),
         }
     }
 }
@@ -325,6 +375,10 @@ pub(crate) struct VkPipe {
     pub changes: u64,
     /// Contexts created so far (the next one's id).
     pub contexts: u64,
+    /// Surfaces presented into windows, with their swapchains (`present.rs`).
+    pub presenters: HashMap<SurfaceHandle, crate::present::Presenter>,
+    /// Surfaces no longer presented into their window, for the batch's outbox.
+    pub detached: Vec<SurfaceHandle>,
     // Declared last: dropped after everything above (VkPipe::drop frees the objects first).
     pub gpu: Gpu,
 }
@@ -444,6 +498,8 @@ impl VkPipe {
             epoch: 1,
             changes: 1,
             contexts: 0,
+            presenters: HashMap::new(),
+            detached: Vec::new(),
             gpu,
         };
         dev.begin_frame()
@@ -849,6 +905,7 @@ impl Drop for VkPipe {
             let _ = self.raw.device_wait_idle();
         }
         self.retire_all();
+        self.destroy_presenters();
         let alloc: &vk_mem::Allocator = &self.alloc;
         let raw = &self.raw;
         for b in self.buffers.drain() {

@@ -270,18 +270,34 @@ impl VkPipe {
     /// Ends recording and submits the current frame; starts the next one. Returns the
     /// serial submitted.
     pub fn submit(&mut self) -> Result<u64, SessionError> {
+        self.submit_with(&[], &[])
+    }
+
+    /// [`VkPipe::submit`], waiting on semaphores (each at its stages) before the frame's
+    /// commands and signalling others after them (a frame presented into a window).
+    pub fn submit_with(
+        &mut self,
+        waits: &[(vk::Semaphore, vk::PipelineStageFlags)],
+        signals: &[vk::Semaphore],
+    ) -> Result<u64, SessionError> {
         self.end_pass()?;
         let cmd = self.frames.current.cmd;
         let fence = self.frames.current.fence;
+        let (wait_semaphores, wait_stages): (Vec<_>, Vec<_>) = waits.iter().copied().unzip();
         // SAFETY: the command buffer is recording (begin_frame) with no render pass open
         // (end_pass above); the queue is used by this thread only; the fence is unsignalled
-        // (new or reset at recycle).
+        // (new or reset at recycle); the caller's semaphores are live, those waited on have
+        // a signal pending and those signalled none.
         unsafe {
             self.raw
                 .end_command_buffer(cmd)
                 .map_err(|e| vk_error("vkEndCommandBuffer", e))?;
             let cmds = [cmd];
-            let submit = vk::SubmitInfo::default().command_buffers(&cmds);
+            let submit = vk::SubmitInfo::default()
+                .command_buffers(&cmds)
+                .wait_semaphores(&wait_semaphores)
+                .wait_dst_stage_mask(&wait_stages)
+                .signal_semaphores(signals);
             self.raw
                 .queue_submit(self.gpu.queue, &[submit], fence)
                 .map_err(|e| vk_error("vkQueueSubmit", e))?;

@@ -8,8 +8,9 @@
 //! is the lower left, and GL's and Vulkan's viewport transforms map NDC y to the same row
 //! numbers), so textures uploaded bottom row first, rendered into and sampled agree with each
 //! other and with `ReadPixels`. The one difference, the sense of "clockwise", is handled in
-//! `conv::map_front_face`. (A negative viewport height would be needed only to present to a
-//! window, whose row 0 is the top; surfaces here are offscreen.)
+//! `conv::map_front_face`. (A negative viewport height would be needed only to draw into a
+//! window, whose row 0 is the top; surfaces are offscreen images, and presenting one into a
+//! window flips it in the copy, `present.rs`.)
 //!
 //! ## Targets
 //! A [`Target`] is what a verb draws into: the attachment images of the bound framebuffer
@@ -139,8 +140,10 @@ impl FramebufferPipe for VkPipe {
         )
     }
 
-    /// `DestroySurface`.
+    /// `DestroySurface` (and the presentation into its window, if any).
     fn destroy_surface(&mut self, handle: SurfaceHandle) -> R {
+        self.surfaces.get("DestroySurface", handle)?;
+        self.detach(handle);
         let s = self.remove_target_object("DestroySurface", handle, |p| &mut p.surfaces)?;
         let garbage = &mut self.frames.current.garbage;
         for st in [s.color, s.depth_stencil].into_iter().flatten() {
@@ -617,7 +620,7 @@ impl VkPipe {
 
     /// Resolves a multisampled colour image into a temporary single-sampled one (freed with
     /// the current submission): (source, level, layer) of the result.
-    fn resolve_to_temp(
+    pub(crate) fn resolve_to_temp(
         &mut self,
         r: ImageRef,
     ) -> Result<Option<(ImageSource, u32, u32)>, SessionError> {

@@ -19,6 +19,12 @@
 //! input dynamic state and graphics pipeline libraries are detected and reported in
 //! [`Tiers`], not used yet: pipelines are keyed so that steady frames never compile one
 //! without them.
+//!
+//! Presenting to X11 windows (`present.rs`) needs `VK_KHR_surface` and `VK_KHR_xcb_surface`
+//! on the instance and `VK_KHR_swapchain` on the device; they are enabled where the loader
+//! and the device have them, and without them the backend works the same, offscreen (the
+//! client shows its frames). `VK_KHR_present_id` with `VK_KHR_present_wait` lets a swap at
+//! interval 1 wait until its frame is shown.
 
 use std::ffi::{CStr, CString, c_void};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -59,6 +65,11 @@ pub struct Tiers {
     pub vertex_input_dynamic_state: bool,
     /// Detected, not used: graphics pipeline libraries.
     pub graphics_pipeline_library: bool,
+    /// Surfaces are presented to X11 windows through swapchains (`VK_KHR_xcb_surface` on
+    /// the instance, `VK_KHR_swapchain` on the device).
+    pub present: bool,
+    /// A presented frame can be waited for (`VK_KHR_present_id` and `VK_KHR_present_wait`).
+    pub present_wait: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -80,6 +91,15 @@ pub(crate) struct CoreFeatures {
 /// Messages of the debug-utils messenger, shared with its callback.
 pub(crate) type Messages = Arc<Mutex<Vec<String>>>;
 
+/// The window-system functions, where the instance and device have them.
+pub(crate) struct Wsi {
+    pub surface: ash::khr::surface::Instance,
+    pub xcb: ash::khr::xcb_surface::Instance,
+    pub swapchain: ash::khr::swapchain::Device,
+    /// `VK_KHR_present_wait` (with `VK_KHR_present_id`), when enabled.
+    pub present_wait: Option<ash::khr::present_wait::Device>,
+}
+
 /// The loaded library, instance, messenger and logical device.
 pub(crate) struct Gpu {
     /// Keeps libvulkan loaded for as long as anything made from it lives.
@@ -98,6 +118,8 @@ pub(crate) struct Gpu {
     pub tiers: Tiers,
     pub core: CoreFeatures,
     pub push: Option<ash::khr::push_descriptor::Device>,
+    /// Presenting to windows (`None`: the instance or device cannot).
+    pub wsi: Option<Wsi>,
     pub messages: Messages,
     pub name: String,
 }
@@ -215,6 +237,13 @@ impl Gpu {
             enabled_exts.push(ash::khr::portability_enumeration::NAME.as_ptr());
             flags |= vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR;
         }
+        let surfaces = !options.floor
+            && has_ext(ash::khr::surface::NAME)
+            && has_ext(ash::khr::xcb_surface::NAME);
+        if surfaces {
+            enabled_exts.push(ash::khr::surface::NAME.as_ptr());
+            enabled_exts.push(ash::khr::xcb_surface::NAME.as_ptr());
+        }
         let app = vk::ApplicationInfo::default()
             .application_name(c"tessera")
             .engine_name(c"tessera")
@@ -261,7 +290,7 @@ impl Gpu {
         } else {
             None
         };
-        let mut gpu_parts = match Self::pick_and_create(&instance, options) {
+        let mut gpu_parts = match Self::pick_and_create(&instance, options, surfaces) {
             Ok(p) => p,
             Err(e) => {
                 // SAFETY: nothing created from the instance is alive except the messenger,
@@ -281,6 +310,15 @@ impl Gpu {
             .tiers
             .push_descriptors
             .then(|| ash::khr::push_descriptor::Device::new(&instance, &gpu_parts.device));
+        let wsi = gpu_parts.tiers.present.then(|| Wsi {
+            surface: ash::khr::surface::Instance::new(&entry, &instance),
+            xcb: ash::khr::xcb_surface::Instance::new(&entry, &instance),
+            swapchain: ash::khr::swapchain::Device::new(&instance, &gpu_parts.device),
+            present_wait: gpu_parts
+                .tiers
+                .present_wait
+                .then(|| ash::khr::present_wait::Device::new(&instance, &gpu_parts.device)),
+        });
         Ok(Self {
             _entry: entry,
             instance,
@@ -293,6 +331,7 @@ impl Gpu {
             tiers: gpu_parts.tiers,
             core: gpu_parts.core,
             push,
+            wsi,
             messages,
             name: gpu_parts.name,
         })
@@ -301,6 +340,7 @@ impl Gpu {
     fn pick_and_create(
         instance: &ash::Instance,
         options: &VkOptions,
+        surfaces: bool,
     ) -> Result<Parts, CreateBackendError> {
         let cands = candidates(instance)?;
         let chosen = choose(&cands, options)?;
@@ -314,6 +354,7 @@ impl Gpu {
             family,
             chosen.name.clone(),
             options,
+            surfaces,
         )
     }
 }
@@ -529,6 +570,7 @@ fn create_device(
     family: u32,
     name: String,
     options: &VkOptions,
+    surfaces: bool,
 ) -> Result<Parts, CreateBackendError> {
     // SAFETY: a physical device of this instance.
     let exts = ext_names(
@@ -546,6 +588,8 @@ fn create_device(
     let mut u8i = vk::PhysicalDeviceIndexTypeUint8FeaturesEXT::default();
     let mut lr = vk::PhysicalDevicePrimitiveTopologyListRestartFeaturesEXT::default();
     let mut div = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default();
+    let mut pid = vk::PhysicalDevicePresentIdFeaturesKHR::default();
+    let mut pw = vk::PhysicalDevicePresentWaitFeaturesKHR::default();
     let mut f2 = vk::PhysicalDeviceFeatures2::default();
     let e_div = has(ash::ext::vertex_attribute_divisor::NAME);
     if e_div {
@@ -572,6 +616,12 @@ fn create_device(
     }
     if e_lr {
         f2 = f2.push_next(&mut lr);
+    }
+    let e_swapchain = surfaces && has(ash::khr::swapchain::NAME);
+    let e_wait =
+        e_swapchain && has(ash::khr::present_id::NAME) && has(ash::khr::present_wait::NAME);
+    if e_wait {
+        f2 = f2.push_next(&mut pid).push_next(&mut pw);
     }
     // SAFETY: a physical device of this instance; every chained struct extends
     // VkPhysicalDeviceFeatures2 and belongs to an extension the device has.
@@ -605,6 +655,8 @@ fn create_device(
     ];
     tiers.vertex_input_dynamic_state = has(ash::ext::vertex_input_dynamic_state::NAME);
     tiers.graphics_pipeline_library = has(ash::ext::graphics_pipeline_library::NAME);
+    tiers.present = e_swapchain;
+    tiers.present_wait = e_wait && pid.present_id == vk::TRUE && pw.present_wait == vk::TRUE;
 
     let yes = |b: vk::Bool32| b == vk::TRUE;
     let core = CoreFeatures {
@@ -667,6 +719,9 @@ fn create_device(
             ash::khr::sampler_mirror_clamp_to_edge::NAME,
         ),
         (portability, c"VK_KHR_portability_subset"),
+        (tiers.present, ash::khr::swapchain::NAME),
+        (tiers.present_wait, ash::khr::present_id::NAME),
+        (tiers.present_wait, ash::khr::present_wait::NAME),
     ];
     let names: Vec<*const i8> = optional
         .iter()
@@ -685,6 +740,8 @@ fn create_device(
         .primitive_topology_list_restart(true);
     let mut on_div = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default()
         .vertex_attribute_instance_rate_divisor(true);
+    let mut on_pid = vk::PhysicalDevicePresentIdFeaturesKHR::default().present_id(true);
+    let mut on_pw = vk::PhysicalDevicePresentWaitFeaturesKHR::default().present_wait(true);
     // The features of the extensions named, chained in that order.
     let on = vk::PhysicalDeviceFeatures2::default().features(enabled);
     let on = chain_if(on, tiers.vertex_divisor, &mut on_div);
@@ -692,7 +749,9 @@ fn create_device(
     let on = chain_if(on, tiers.provoking_vertex, &mut on_pv);
     let on = chain_if(on, tiers.custom_border_color, &mut on_cbc);
     let on = chain_if(on, tiers.index_u8, &mut on_u8);
-    let mut on = chain_if(on, tiers.list_restart, &mut on_lr);
+    let on = chain_if(on, tiers.list_restart, &mut on_lr);
+    let on = chain_if(on, tiers.present_wait, &mut on_pid);
+    let mut on = chain_if(on, tiers.present_wait, &mut on_pw);
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)

@@ -34,6 +34,11 @@
 //! - **Submission** (`frame.rs`): one command buffer per batch, submitted with a fence at
 //!   its end (or earlier for read-backs), at most three in flight; memory they read is
 //!   recycled when their fence signals.
+//! - **Windows** (`present.rs`): in the program's process the engine may attach an X11
+//!   window to a surface ([`Backend::attach_window`]); the backend then presents the
+//!   surface through a WSI swapchain of the window, copying and flipping its colour image
+//!   into a swapchain image at each `Present`, with the present mode of the swap interval
+//!   ([`VkProbe::present_mode`]).
 //!
 //! ## GL conventions, handled once
 //! - *Window origin*: nothing is flipped. Framebuffer row `r` holds GL window row `r` (GL's
@@ -79,14 +84,17 @@ mod instance;
 mod memory;
 mod pipeline;
 mod pixel;
+mod present;
 mod program;
 mod query;
 mod queue;
 mod spirv;
 mod texture;
 
+use tessera_wire::backend::NativeTarget;
 use tessera_wire::dispatch::Dispatcher;
 use tessera_wire::env;
+use tessera_wire::handle::SurfaceHandle;
 use tessera_wire::{Backend, BatchView, Caps, Outbox, SessionError};
 
 use crate::command::VkContext;
@@ -150,7 +158,8 @@ pub struct VkOptions {
     pub device: Option<String>,
     /// Use the Vulkan 1.1 floor only, no optional extension (`TESSERA_VK_TIERS=none`): how
     /// the fallback paths (patched depth, descriptor pools, fan emulation, ...) are tested
-    /// on a full driver.
+    /// on a full driver. Windows are then never presented by the backend (no WSI
+    /// extensions): the client shows their frames.
     pub floor: bool,
 }
 
@@ -184,8 +193,10 @@ pub struct VulkanBackend {
 // lets any thread use as long as calls on one object are externally synchronized), VMA's
 // allocator, and raw pointers into persistently mapped host memory (arena chunks). Nothing
 // is tied to the creating thread: no thread-local state, no TLS-bound context as in EGL.
-// Every use goes through `&mut self` (`apply`), so one thread at a time records, submits and
-// touches mapped memory; the debug messenger's callback reaches only an `Arc<Mutex<_>>`.
+// Every use goes through `&mut self` (`apply`, `attach_window`), so one thread at a time
+// records, submits, presents and touches mapped memory; the debug messenger's callback
+// reaches only an `Arc<Mutex<_>>`. The XCB connection of a window presented into is the
+// program's, and libxcb serializes its use across threads itself.
 // Moving the backend to the render thread (the `thread` transport) is therefore sound.
 unsafe impl Send for VulkanBackend {}
 
@@ -239,5 +250,14 @@ impl Backend for VulkanBackend {
 
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
         self.dispatcher.apply(&mut self.dev, batch, out)
+    }
+
+    fn attach_window(
+        &mut self,
+        surface: SurfaceHandle,
+        window: Option<NativeTarget>,
+        interval: i32,
+    ) -> bool {
+        self.dev.attach_window(surface, window, interval)
     }
 }

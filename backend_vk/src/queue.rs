@@ -87,6 +87,7 @@ impl ContextPipe for VkPipe {
         }
         self.drain_messages();
         out.events.append(&mut self.events);
+        out.detached.append(&mut self.detached);
         result
     }
 }

@@ -10,6 +10,19 @@
 //! window finds images of the window's size. GL state, the viewport included, is the
 //! program's: only the images change, as after any window-system resize.
 //!
+//! **Presented by the backend.** In process (`inproc`, `thread`) the backend may show the
+//! frames itself (the Vulkan backend through a WSI swapchain). When the context binds the
+//! window, and again for each new wire surface (a resize) and swap interval, it offers the
+//! window's [`NativeTarget`](tessera_wire::backend::NativeTarget) to the transport for the
+//! wire surface bound now, after the batch that created the surface. While the backend
+//! presents it, a swap is only `Present` and a flush: no read-back, nothing put by the
+//! client. Over `thread` with swap interval 1 the swap also waits until the render thread
+//! has presented (a `Finish`), so the frame is in the window when the swap returns, as in
+//! process. When the backend stops presenting on its own (the window was destroyed, its
+//! connection broke) the context goes back to the read-back below from then on; in
+//! process, the frame whose `Present` failed is read back and shown (or its error reported)
+//! at once. Everything else, and every process transport, takes the read-back.
+//!
 //! **Frames in flight.** In process the read-back is answered at once, so a frame is shown
 //! at its own swap. Over a process transport (`shm`, `fork`, `unix:`, `tcp://`) with swap
 //! interval 0, a swap sends the read-back and shows the *previous* frame's, whose reply has
@@ -21,11 +34,12 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tessera_wire::format::{PixelFormat, PixelLayout, PixelType};
+use tessera_wire::handle::SurfaceHandle;
 use tessera_wire::record::{
     FramebufferRef, PixelDestination, ReadImage, ReadRegion, ReadSource, Record,
 };
 use tessera_wire::state::Rect;
-use tessera_wire::{Reply, ReplyId};
+use tessera_wire::{Reply, ReplyId, TransportKind};
 
 use crate::context::{Context, Surface};
 use crate::egl::window::{Frame, NativeWindow, WindowError};
@@ -51,6 +65,43 @@ pub struct WindowLink {
     remote: Option<bool>,
     /// The frame read back and not shown yet.
     in_flight: Option<InFlight>,
+    /// Who shows the frames of the wire surface bound now.
+    presenter: Presenter,
+}
+
+/// Who shows the frames of a window's wire surface, as last decided for a surface and swap
+/// interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Presenter {
+    /// Not asked yet.
+    Unknown,
+    /// The backend presents `surface` into the window itself.
+    Backend {
+        surface: SurfaceHandle,
+        interval: i32,
+    },
+    /// The context reads `surface` back and the window puts the rows.
+    Client {
+        surface: SurfaceHandle,
+        interval: i32,
+    },
+}
+
+impl Presenter {
+    /// Whether this is the decision for `surface` at `interval`.
+    fn decided(self, surface: SurfaceHandle, interval: i32) -> bool {
+        match self {
+            Self::Unknown => false,
+            Self::Backend {
+                surface: s,
+                interval: i,
+            }
+            | Self::Client {
+                surface: s,
+                interval: i,
+            } => (s, i) == (surface, interval),
+        }
+    }
 }
 
 /// A read-back on its way.
@@ -76,6 +127,7 @@ impl WindowLink {
             interval: 1,
             remote: None,
             in_flight: None,
+            presenter: Presenter::Unknown,
         }
     }
 }
@@ -95,6 +147,121 @@ impl Context {
         self.local.window = link.map(Box::new);
         self.bind_surface(surface);
         self.check_window_size();
+        self.ask_presenter();
+    }
+
+    /// Offers the window to the transport for the wire surface bound now and the swap
+    /// interval, unless that was decided already: the backend presents the surface itself
+    /// from now on if it takes it, else the client shows the frames.
+    fn ask_presenter(&mut self) {
+        let Some(surface) = self.local.surface else {
+            return;
+        };
+        let Some(link) = self.local.window.as_mut() else {
+            return;
+        };
+        let (handle, interval) = (surface.handle, link.interval);
+        if link.presenter.decided(handle, interval) {
+            return;
+        }
+        let remote = match link.remote {
+            Some(r) => r,
+            None => {
+                let r = self.group.lock().transport.kind().is_remote();
+                link.remote = Some(r);
+                r
+            }
+        };
+        // A server has no use for the program's window.
+        let target = if remote {
+            None
+        } else {
+            lock(&link.native).native_target()
+        };
+        let attached = target.is_some_and(|target| {
+            let group = self.group.clone();
+            let mut sh = group.lock_for(self.local.id);
+            // The batch that created the surface reaches the backend first.
+            sh.flush();
+            sh.lost.is_none() && sh.transport.attach_window(handle, Some(target), interval)
+        });
+        let link = self.local.window.as_mut().expect("checked above");
+        link.presenter = if attached {
+            log::info!(
+                "tessera: window surface {}: the backend presents the frames (swap interval \
+                 {interval})",
+                handle.slot
+            );
+            Presenter::Backend {
+                surface: handle,
+                interval,
+            }
+        } else {
+            log::info!(
+                "tessera: window surface {}: frames are read back and shown by the client",
+                handle.slot
+            );
+            Presenter::Client {
+                surface: handle,
+                interval,
+            }
+        };
+    }
+
+    /// Whether the backend presents `surface` now (asking first if that is not decided for
+    /// it yet). A backend that stopped presenting it on its own hands the frames back to the
+    /// client.
+    fn backend_presents(&mut self, surface: SurfaceHandle) -> bool {
+        self.ask_presenter();
+        let Some(link) = self.local.window.as_ref() else {
+            return false;
+        };
+        if !matches!(link.presenter, Presenter::Backend { surface: s, .. } if s == surface) {
+            return false;
+        }
+        let still = self.group.lock().transport.window_attached(surface);
+        if !still {
+            self.backend_stopped(surface);
+        }
+        still
+    }
+
+    /// The backend no longer presents `surface` (it reported why as an event): the client
+    /// shows its frames from now on.
+    fn backend_stopped(&mut self, surface: SurfaceHandle) {
+        if let Some(link) = self.local.window.as_mut() {
+            log::info!(
+                "tessera: window surface {}: the backend stopped presenting; frames are read \
+                 back and shown by the client",
+                surface.slot
+            );
+            link.presenter = Presenter::Client {
+                surface,
+                interval: link.interval,
+            };
+        }
+    }
+
+    /// A swap the backend presents: `Present` and a flush (over `thread` with swap
+    /// interval 1, until the render thread has presented). Returns whether the backend
+    /// still presents the surface afterwards.
+    fn present_in_backend(&mut self, surface: SurfaceHandle, interval: i32) -> bool {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        sh.dev.push(Record::Present { surface });
+        if interval > 0 && sh.transport.kind() == TransportKind::Thread {
+            let reply = sh.dev.enc.mint_reply();
+            sh.dev.push(Record::Finish { reply });
+            let _ = sh.wait(reply);
+        } else {
+            sh.flush();
+        }
+        let still = sh.lost.is_none() && sh.transport.window_attached(surface);
+        drop(sh);
+        if !still {
+            self.backend_stopped(surface);
+        }
+        still
     }
 
     /// Whether the default framebuffer is a window's.
@@ -141,11 +308,13 @@ impl Context {
         self.local.surface = None;
         self.bind_surface(Some(new));
         self.group.destroy_surface(old);
+        self.ask_presenter();
     }
 
-    /// `eglSwapBuffers` on a window: reads the frame, shows it (or the previous one, see the
-    /// module doc), then follows the window's size. Returns the window system's error (the
-    /// window is gone, the connection broke).
+    /// `eglSwapBuffers` on a window: presents the frame (the backend shows it itself, or the
+    /// frame, or the previous one, is read back and shown; see the module doc), then follows
+    /// the window's size. Returns the window system's error (the window is gone, the
+    /// connection broke).
     pub fn swap_window(&mut self) -> Result<(), WindowError> {
         let Some(link) = self.local.window.as_ref() else {
             self.swap_buffers();
@@ -170,7 +339,16 @@ impl Context {
         };
         let pipelined = remote && interval == 0;
         let mut result = Ok(());
-        if pipelined {
+        if self.backend_presents(surface.handle) {
+            result = self.show_in_flight();
+            if !self.present_in_backend(surface.handle, interval) {
+                // The frame's Present failed (the window is gone or broke): show it the
+                // other way, which also reports what happened to the window.
+                if let Some(now) = self.send_frame(surface, w, h, true) {
+                    result = result.and(self.show(now));
+                }
+            }
+        } else if pipelined {
             let sent = self.send_frame(surface, w, h, false);
             let link = self.local.window.as_mut().expect("checked above");
             let previous = std::mem::replace(&mut link.in_flight, sent);
@@ -228,6 +406,7 @@ impl Context {
         let link = self.local.window.as_mut()?;
         let set = lock(&link.native).set_swap_interval(interval);
         link.interval = set;
+        self.ask_presenter();
         Some(set)
     }
 

@@ -343,6 +343,19 @@ impl Session {
         backend: &str,
         transport: Transport,
     ) -> Run {
+        self.tessera_with_env(toolkit, api, args, backend, transport, &[])
+    }
+
+    /// [`Session::tessera`] with more environment variables (named in the run's label).
+    fn tessera_with_env(
+        &self,
+        toolkit: &str,
+        api: &str,
+        args: &[&str],
+        backend: &str,
+        transport: Transport,
+        env: &[(&str, &str)],
+    ) -> Run {
         let mut cmd = self.command(toolkit, api, args);
         cmd.env("LD_LIBRARY_PATH", dropin_dir())
             .env("TESSERA_BACKEND", backend)
@@ -375,12 +388,12 @@ impl Session {
             Transport::Inproc => "inproc",
             Transport::Shm => "shm",
         };
-        let mut run = self.run(
-            format!("{toolkit}/{api} {backend}/{transport} {}", args.join(" "))
-                .trim_end()
-                .to_owned(),
-            cmd,
-        );
+        let mut label = format!("{toolkit}/{api} {backend}/{transport} {}", args.join(" "));
+        for (name, value) in env {
+            cmd.env(name, value);
+            label.push_str(&format!(" {name}={value}"));
+        }
+        let mut run = self.run(label.trim_end().to_owned(), cmd);
         if run.failure.is_none() {
             let renderer = run.value("renderer").unwrap_or_default();
             if !renderer.starts_with(&format!("Tessera ({backend} backend")) {
@@ -805,6 +818,160 @@ fn an_srgb_window_shows_the_native_frames() {
 fn windows_with_swap_interval_0_and_1_show_the_native_frames() {
     feature(&["--interval", "0"], 3, &["samples"], assert_native_frames);
     feature(&["--interval", "1"], 0, &["samples"], assert_native_frames);
+}
+
+/// Who showed a run's frames, from its log (`TESSERA_LOG=info`): the present modes the
+/// Vulkan backend chose for its swapchains, with the swap interval and the modes the window
+/// offered, if it presented the frames itself; whether the client read them back.
+struct Presentation {
+    /// `(mode, interval, offered)` per swapchain made, in order.
+    swapchains: Vec<(String, i32, Vec<String>)>,
+    /// The engine's decisions: the backend presents ...
+    by_backend: usize,
+    /// ... or the client reads back.
+    by_client: usize,
+}
+
+impl Presentation {
+    fn of(run: &Run) -> Result<Self, String> {
+        let mut swapchains = Vec::new();
+        for line in run.stderr.lines() {
+            let Some(rest) = line.split_once(": present mode ").map(|(_, r)| r) else {
+                continue;
+            };
+            let bad = || format!("{}: a malformed swapchain line: {line}", run.label);
+            let (mode, rest) = rest.split_once(" for swap interval ").ok_or_else(bad)?;
+            let (interval, rest) = rest.split_once(',').ok_or_else(bad)?;
+            let offered = rest
+                .split_once("offers [")
+                .and_then(|(_, r)| r.split_once(']'))
+                .map(|(list, _)| list.split(", ").map(str::to_owned).collect())
+                .ok_or_else(bad)?;
+            swapchains.push((
+                mode.to_owned(),
+                interval.parse().map_err(|_| bad())?,
+                offered,
+            ));
+        }
+        let count = |words: &str| run.stderr.lines().filter(|l| l.contains(words)).count();
+        Ok(Self {
+            swapchains,
+            by_backend: count("the backend presents the frames"),
+            by_client: count("frames are read back and shown by the client"),
+        })
+    }
+}
+
+/// The present mode Tessera's Vulkan backend must choose for a swap interval among those a
+/// window offers: interval 0 takes IMMEDIATE, else MAILBOX; otherwise FIFO.
+fn expected_present_mode(interval: i32, offered: &[String]) -> &'static str {
+    let offers = |m: &str| offered.iter().any(|o| o == m);
+    match interval {
+        0 if offers("IMMEDIATE") => "IMMEDIATE",
+        0 if offers("MAILBOX") => "MAILBOX",
+        _ => "FIFO",
+    }
+}
+
+/// Checks who presented a run's frames: the Vulkan backend in process, through swapchains
+/// of the present mode of the swap interval, the last one for `interval`; the client
+/// everywhere else.
+fn check_presentation(run: &Run, backend_presents: bool, interval: i32) -> Result<(), String> {
+    let label = &run.label;
+    let p = Presentation::of(run)?;
+    if !backend_presents {
+        return if p.by_client > 0 && p.by_backend == 0 && p.swapchains.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{label}: the client must show the frames: {} decisions for the backend, {} \
+                 for the client, swapchains {:?}\n{}",
+                p.by_backend,
+                p.by_client,
+                p.swapchains,
+                run.summary()
+            ))
+        };
+    }
+    if p.by_backend == 0 || p.by_client > 0 {
+        return Err(format!(
+            "{label}: the backend must present the frames: {} decisions for the backend, {} \
+             for the client\n{}",
+            p.by_backend,
+            p.by_client,
+            run.summary()
+        ));
+    }
+    for (mode, i, offered) in &p.swapchains {
+        let want = expected_present_mode(*i, offered);
+        if mode != want {
+            return Err(format!(
+                "{label}: present mode {mode} for swap interval {i}, not {want} (the window \
+                 offers {offered:?})"
+            ));
+        }
+    }
+    match p.swapchains.last() {
+        Some((_, i, _)) if *i == interval => Ok(()),
+        last => Err(format!(
+            "{label}: the last swapchain {last:?} is not for swap interval {interval}\n{}",
+            run.summary()
+        )),
+    }
+}
+
+#[test]
+fn in_process_the_vulkan_backend_presents_windows_in_the_present_mode_of_the_swap_interval() {
+    // vulkan in process (inproc, and thread) with TESSERA_VK_PRESENT=wsi: a WSI swapchain
+    // of the window, IMMEDIATE (or
+    // MAILBOX) for interval 0 and FIFO for 1, and the same frames after each swap (over
+    // thread with interval 0 the render thread presents when it gets there: the frames are
+    // not compared). gles in process and vulkan over shm: the client reads the frames back.
+    let session = Session::new();
+    let mut failures = Vec::new();
+    let log = ("TESSERA_LOG", "info");
+    type Env<'a> = &'a [(&'a str, &'a str)];
+    // TESSERA_VK_PRESENT=wsi: on a CPU device (lavapipe) `auto` keeps the client path,
+    // which is the faster there; the last vulkan run checks that default.
+    let wsi = ("TESSERA_VK_PRESENT", "wsi");
+    let runs: [(&str, Transport, Env); 5] = [
+        ("vulkan", Transport::Inproc, &[log, wsi]),
+        (
+            "vulkan",
+            Transport::Inproc,
+            &[log, wsi, ("TESSERA_TRANSPORT", "thread")],
+        ),
+        ("gles", Transport::Inproc, &[log]),
+        ("vulkan", Transport::Shm, &[log, wsi]),
+        ("vulkan", Transport::Inproc, &[log]),
+    ];
+    for (toolkit, api) in [("glfw", "glx"), ("sdl", "egl")] {
+        for (interval, arg) in [(0, "0"), (1, "1")] {
+            let args = ["--interval", arg];
+            let native = session.native(toolkit, api, &args);
+            assert_native_frames(&native);
+            for (backend, transport, env) in runs {
+                let run = session.tessera_with_env(toolkit, api, &args, backend, transport, env);
+                let threaded = env.iter().any(|&(name, _)| name == "TESSERA_TRANSPORT");
+                let frames = if threaded && interval == 0 {
+                    match &run.failure {
+                        Some(f) => Err(format!("{}: {f}\n{}", run.label, run.summary())),
+                        None => Ok(()),
+                    }
+                } else {
+                    // Over shm with interval 0 a frame is shown at the next swap (see
+                    // `feature_known`).
+                    let latency = usize::from(transport == Transport::Shm && interval == 0);
+                    compare_late(&native, &run, &["samples"], latency)
+                };
+                let in_process =
+                    backend == "vulkan" && transport == Transport::Inproc && env.contains(&wsi);
+                failures.extend(frames.err());
+                failures.extend(check_presentation(&run, in_process, interval).err());
+            }
+        }
+    }
+    assert_no_failures(&failures);
 }
 
 #[test]

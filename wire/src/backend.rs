@@ -8,10 +8,12 @@
 //! [`Event`]s. A record that breaks the protocol (an unknown or stale handle, a span outside
 //! the stage, an impossible value) ends the session with a [`SessionError`].
 
+use std::ffi::c_void;
+
 use rkyv::{Archive, Deserialize, Serialize};
 
 use crate::batch::{ArchivedBatch, DecodeBatchError, SpanOutOfRange};
-use crate::handle::{ObjectKind, RawHandle};
+use crate::handle::{ObjectKind, RawHandle, SurfaceHandle};
 use crate::record::ReplyId;
 
 /// The answer to a record that asked for one.
@@ -53,7 +55,9 @@ pub enum Event {
         reason: String,
     },
     /// The native driver lacks something a record asked for; the backend carried on without
-    /// it, or with the stand-in the message names. Reported once per feature and session.
+    /// it, or with the stand-in the message names. Reported once per feature and session;
+    /// also once each time the backend stops presenting a surface into a window it could
+    /// no longer present to (the client shows its frames instead; [`Outbox::detached`]).
     Unsupported {
         /// What is missing, and what was done instead.
         what: String,
@@ -73,12 +77,74 @@ pub struct Outbox {
     pub replies: Vec<(ReplyId, Reply)>,
     /// Events.
     pub events: Vec<Event>,
+    /// Surfaces the backend stopped presenting to their native window
+    /// ([`Backend::attach_window`]): the surface was destroyed, or the window was lost (with
+    /// an event saying why). Read by the in-process transports only: a backend in a server
+    /// is never given a window.
+    pub detached: Vec<SurfaceHandle>,
 }
 
 impl Outbox {
     /// Whether nothing was produced.
     pub fn is_empty(&self) -> bool {
-        self.replies.is_empty() && self.events.is_empty()
+        self.replies.is_empty() && self.events.is_empty() && self.detached.is_empty()
+    }
+}
+
+/// A native window a backend in the program's own process may present a surface into
+/// ([`Backend::attach_window`]). It is handed over out of band, never in a record: it holds
+/// a pointer into the program's window-system connection, which means nothing to another
+/// process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NativeTarget {
+    kind: TargetKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TargetKind {
+    Xcb {
+        connection: *mut c_void,
+        window: u32,
+        visual: u32,
+    },
+}
+
+// SAFETY: the connection pointer is never dereferenced here; it is an address handed to the
+// backend's window-system binding (Vulkan's `VK_KHR_xcb_surface`). libxcb locks every
+// connection internally, so its functions may be called from any thread, which is what
+// presenting from the `thread` transport's render thread does; the pointer's validity is
+// the contract of `NativeTarget::xcb`, which does not depend on the thread.
+unsafe impl Send for NativeTarget {}
+// SAFETY: as for `Send`: shared references give only copies of the address and ids.
+unsafe impl Sync for NativeTarget {}
+
+impl NativeTarget {
+    /// An X11 window reached through an XCB connection, with the window's visual (0 where
+    /// it is not known).
+    ///
+    /// # Safety
+    /// `connection` is a live `xcb_connection_t*` that stays open for as long as a backend
+    /// may present to the window: until the surface the target was attached to is
+    /// detached or destroyed, or the session with the backend ends.
+    pub unsafe fn xcb(connection: *mut c_void, window: u32, visual: u32) -> Self {
+        Self {
+            kind: TargetKind::Xcb {
+                connection,
+                window,
+                visual,
+            },
+        }
+    }
+
+    /// The XCB connection, window and visual of an X11 window.
+    pub fn as_xcb(&self) -> Option<(*mut c_void, u32, u32)> {
+        match self.kind {
+            TargetKind::Xcb {
+                connection,
+                window,
+                visual,
+            } => Some((connection, window, visual)),
+        }
     }
 }
 
@@ -224,6 +290,24 @@ pub trait Backend: Send {
     /// native context that must be current on exactly one thread. Called by the in-process
     /// transport on the releasing thread; other transports apply on threads of their own.
     fn release_thread(&mut self) {}
+
+    /// Presents `surface` into `window` from now on (`None`: stops): at each `Present` of
+    /// the surface the backend shows its colour image in the window itself, with swap
+    /// interval `interval` (0: as soon as possible; 1: at most once per vertical blank), and
+    /// the frame is on its way to the window by the time the batch is applied. Returns
+    /// whether it does; `false` (the default: a backend that cannot present, or not to this
+    /// window) leaves showing frames to the client. Called between batches, by the
+    /// in-process transports only, after the batch that created the surface; asking again
+    /// with the same window is cheap. The backend reports a surface it stops presenting on
+    /// its own (the window is lost, the surface destroyed) in [`Outbox::detached`].
+    fn attach_window(
+        &mut self,
+        _surface: SurfaceHandle,
+        _window: Option<NativeTarget>,
+        _interval: i32,
+    ) -> bool {
+        false
+    }
 }
 
 /// One received batch, already validated.

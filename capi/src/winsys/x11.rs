@@ -4,6 +4,7 @@ use std::ffi::{c_char, c_int, c_void};
 use std::sync::{Arc, OnceLock};
 
 use tessera_engine::egl::window::{Frame, NativeWindow, Visual, WindowError, WindowSystem};
+use tessera_engine::wire::backend::NativeTarget;
 use x11rb::connection::{Connection, RequestConnection};
 use x11rb::errors::ReplyError;
 use x11rb::protocol::xproto::{ConnectionExt, CreateGCAux, ImageFormat, VisualClass};
@@ -463,6 +464,21 @@ impl NativeWindow for X11Window {
     fn set_swap_interval(&mut self, interval: i32) -> i32 {
         self.interval = interval.clamp(0, 1);
         self.interval
+    }
+
+    fn native_target(&mut self) -> Option<NativeTarget> {
+        let visual = self
+            .conn
+            .get_window_attributes(self.window)
+            .ok()?
+            .reply()
+            .ok()?
+            .visual;
+        // SAFETY: the connection is the program's (its display's), which EGL and GLX require
+        // to stay open while the display's surfaces and contexts exist; a backend holds the
+        // target no longer than the surface it was attached to, or its session, which end
+        // when they are destroyed.
+        Some(unsafe { NativeTarget::xcb(self.conn.get_raw_xcb_connection(), self.window, visual) })
     }
 }
 

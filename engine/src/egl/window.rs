@@ -12,8 +12,16 @@
 //! A window's size is the window system's: [`NativeWindow::size`] is asked when the surface
 //! is made current, queried and swapped, and the surface's images follow it (the program
 //! does nothing but set its viewport).
+//!
+//! In process, a backend may show the frames itself: a window that can name itself to a
+//! backend ([`NativeWindow::native_target`]: an X11 window through its XCB connection) is
+//! offered to the transport when the surface is bound, and if the backend takes it a swap
+//! only presents (`crate::present`). The window still belongs to its window system here;
+//! the backend receives it out of band, never in a record.
 
 use std::fmt;
+
+use tessera_wire::backend::NativeTarget;
 
 /// A native visual: the X visual (or the closest a window system has) whose pixels the
 /// frames of a config are shown in.
@@ -81,6 +89,13 @@ pub trait NativeWindow: Send {
     /// per vertical blank). Returns the interval in effect.
     fn set_swap_interval(&mut self, interval: i32) -> i32 {
         interval.clamp(0, 1)
+    }
+
+    /// The window as a backend in this process could present to it (`None`, the default:
+    /// only the client shows its frames). The target stays valid while the window does:
+    /// the connection it names is the program's, open for as long as the display is.
+    fn native_target(&mut self) -> Option<NativeTarget> {
+        None
     }
 }
 

@@ -1,12 +1,13 @@
 //! `inproc`: the backend runs in the caller's thread, at each flush.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 use rkyv::util::AlignedVec;
 
 use super::{SessionLost, Transport, TransportKind, TransportStats, apply_archived};
-use crate::backend::{Backend, Event, Outbox, Reply};
+use crate::backend::{Backend, Event, NativeTarget, Outbox, Reply};
 use crate::batch::{Archiver, Encoder, STAGE_ALIGN};
+use crate::handle::SurfaceHandle;
 use crate::record::ReplyId;
 
 /// A backend applied synchronously at each submit.
@@ -20,6 +21,8 @@ pub struct Inproc {
     events: Vec<Event>,
     lost: Option<SessionLost>,
     stats: TransportStats,
+    /// Surfaces the backend presents into a window itself.
+    attached: HashSet<SurfaceHandle>,
 }
 
 impl Inproc {
@@ -35,6 +38,7 @@ impl Inproc {
             events: Vec::new(),
             lost: None,
             stats: TransportStats::default(),
+            attached: HashSet::new(),
         }
     }
 }
@@ -62,6 +66,9 @@ impl Transport for Inproc {
         );
         self.replies.extend(self.outbox.replies.drain(..));
         self.events.append(&mut self.outbox.events);
+        for surface in self.outbox.detached.drain(..) {
+            self.attached.remove(&surface);
+        }
         if let Err(e) = result {
             let reason = e.to_string();
             log::error!("tessera: session ended: {reason}");
@@ -95,5 +102,24 @@ impl Transport for Inproc {
 
     fn stats(&self) -> TransportStats {
         self.stats
+    }
+
+    fn attach_window(
+        &mut self,
+        surface: SurfaceHandle,
+        window: Option<NativeTarget>,
+        interval: i32,
+    ) -> bool {
+        let attached = self.lost.is_none() && self.backend.attach_window(surface, window, interval);
+        if attached {
+            self.attached.insert(surface);
+        } else {
+            self.attached.remove(&surface);
+        }
+        attached
+    }
+
+    fn window_attached(&mut self, surface: SurfaceHandle) -> bool {
+        self.attached.contains(&surface)
     }
 }

@@ -26,6 +26,15 @@
 //! A dead peer is noticed without a timeout: the kernel closes a dead process's sockets,
 //! every wait also waits on the socket, and each submit polls it. The client then latches
 //! the loss; every later call fails at once with the same [`SessionLost`].
+//!
+//! ## Windows, out of band
+//! In process (`inproc`, `thread`) the backend may present a surface into the program's
+//! native window itself ([`Transport::attach_window`]). The window never travels in a
+//! record: the transport hands it to the backend between batches, after every batch
+//! submitted before the call (the caller submits the one that created the surface first)
+//! and before any submitted after it. `inproc` calls the backend at once; `thread` queues
+//! the request in the ring between two batches and waits for the render thread's answer.
+//! The process transports decline: their frames are read back and shown by the client.
 
 mod byte_ring;
 mod client;
@@ -58,8 +67,9 @@ pub use thread::ThreadTransport;
 
 use std::path::PathBuf;
 
-use crate::backend::{Backend, BatchView, Event, Outbox, Reply, SessionError};
+use crate::backend::{Backend, BatchView, Event, NativeTarget, Outbox, Reply, SessionError};
 use crate::batch::{Archiver, Encoder, access_batch};
+use crate::handle::SurfaceHandle;
 use crate::record::ReplyId;
 
 /// Which transport to use.
@@ -214,6 +224,28 @@ pub trait Transport: Send {
     /// it): a transport that applies batches on the caller's thread lets its backend release
     /// thread-bound resources ([`Backend::release_thread`]).
     fn release_thread(&mut self) {}
+
+    /// Asks the backend to present `surface` into `window` itself from now on, with swap
+    /// interval `interval` (`None`: stop; see [`Backend::attach_window`]). Returns whether
+    /// it does; `false` (the default, and every process transport's answer) leaves showing
+    /// frames to the client. The request reaches the backend after every batch submitted
+    /// before the call and before any submitted after it: submit the batch that creates
+    /// the surface first, and attach before the surface's next `Present`.
+    fn attach_window(
+        &mut self,
+        _surface: SurfaceHandle,
+        _window: Option<NativeTarget>,
+        _interval: i32,
+    ) -> bool {
+        false
+    }
+
+    /// Whether the backend still presents `surface` into its window. It stops on its own
+    /// when the window is lost or the surface destroyed; over `thread` that is known once
+    /// the render thread has applied the batch where it happened.
+    fn window_attached(&mut self, _surface: SurfaceHandle) -> bool {
+        false
+    }
 }
 
 /// Creates a transport of `kind` in front of `backend`, which runs in this process. For the
@@ -317,7 +349,147 @@ pub(crate) fn apply_archived(
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+
     use super::*;
+    use crate::record::Record;
+    use crate::state::SurfaceDesc;
+
+    /// A backend that logs what reaches it, presents every live surface it is asked to, and
+    /// stops presenting a surface when it is destroyed.
+    struct Presenting {
+        log: Arc<Mutex<Vec<String>>>,
+        live: std::collections::HashSet<SurfaceHandle>,
+    }
+
+    impl Backend for Presenting {
+        fn caps(&self) -> crate::Caps {
+            crate::Caps::gl33_minimum("test")
+        }
+
+        fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
+            for r in batch.archived.records.iter() {
+                let record = crate::batch::decode_record(r)?;
+                let mut log = self.log.lock().unwrap();
+                match record {
+                    Record::CreateSurface { surface, .. } => {
+                        self.live.insert(surface);
+                        log.push(format!("create {}", surface.slot));
+                    }
+                    Record::DestroySurface { surface } => {
+                        self.live.remove(&surface);
+                        out.detached.push(surface);
+                        log.push(format!("destroy {}", surface.slot));
+                    }
+                    Record::Present { surface } => log.push(format!("present {}", surface.slot)),
+                    Record::Finish { reply } => out.replies.push((reply, Reply::Done)),
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+
+        fn attach_window(
+            &mut self,
+            surface: SurfaceHandle,
+            window: Option<NativeTarget>,
+            interval: i32,
+        ) -> bool {
+            let attached = window.is_some() && self.live.contains(&surface);
+            self.log.lock().unwrap().push(format!(
+                "attach {} interval {interval}: {attached}",
+                surface.slot
+            ));
+            attached
+        }
+    }
+
+    fn surface(slot: u32) -> SurfaceHandle {
+        SurfaceHandle {
+            slot,
+            generation: 1,
+        }
+    }
+
+    /// A window target that is never dereferenced (the test backend only compares it).
+    fn target() -> NativeTarget {
+        // SAFETY: the test backend never uses the connection.
+        unsafe { NativeTarget::xcb(std::ptr::null_mut(), 0x20_0001, 0x21) }
+    }
+
+    /// The engine's order: the batch creating the surface is submitted, then the window is
+    /// attached, then frames are presented; destroying the surface ends the presentation.
+    fn attaches_in_order(kind: TransportKind) {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let backend = Presenting {
+            log: log.clone(),
+            live: Default::default(),
+        };
+        let mut t = connect(&kind, Box::new(backend));
+        let mut enc = Encoder::new();
+        // Asked before the surface exists: declined.
+        assert!(!t.attach_window(surface(1), Some(target()), 1));
+        enc.push(Record::CreateSurface {
+            surface: surface(1),
+            desc: SurfaceDesc {
+                width: 1,
+                height: 1,
+                color: None,
+                depth_stencil: None,
+                samples: 1,
+            },
+        });
+        t.submit(&mut enc).unwrap();
+        assert!(t.attach_window(surface(1), Some(target()), 0));
+        assert!(t.window_attached(surface(1)));
+        enc.push(Record::Present {
+            surface: surface(1),
+        });
+        t.submit(&mut enc).unwrap();
+        enc.push(Record::DestroySurface {
+            surface: surface(1),
+        });
+        let reply = enc.mint_reply();
+        enc.push(Record::Finish { reply });
+        t.submit(&mut enc).unwrap();
+        t.wait_reply(reply).unwrap();
+        assert!(!t.window_attached(surface(1)));
+        // A window is never attached without one.
+        assert!(!t.attach_window(surface(1), None, 1));
+        assert_eq!(
+            *log.lock().unwrap(),
+            [
+                "attach 1 interval 1: false",
+                "create 1",
+                "attach 1 interval 0: true",
+                "present 1",
+                "destroy 1",
+                "attach 1 interval 1: false",
+            ],
+            "{}",
+            kind.name()
+        );
+    }
+
+    #[test]
+    fn inproc_hands_a_window_to_the_backend_between_batches() {
+        attaches_in_order(TransportKind::Inproc);
+    }
+
+    #[test]
+    fn the_render_thread_hands_a_window_to_the_backend_between_batches() {
+        attaches_in_order(TransportKind::Thread);
+    }
+
+    #[test]
+    fn process_transports_never_attach_a_window() {
+        let mut t = connect(
+            &TransportKind::Fork,
+            Box::new(crate::null::NullBackend::new(false).0),
+        );
+        assert!(!t.attach_window(surface(1), Some(target()), 1));
+        assert!(!t.window_attached(surface(1)));
+    }
 
     #[test]
     fn parses_aliases_and_rejects_unknown() {

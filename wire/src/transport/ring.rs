@@ -17,7 +17,9 @@ use rkyv::util::AlignedVec;
 
 use super::doorbell::ThreadBell;
 use super::sync::{Arc, AtomicBool, AtomicU64, Ordering, UnsafeCell};
+use crate::backend::NativeTarget;
 use crate::batch::STAGE_ALIGN;
+use crate::handle::SurfaceHandle;
 
 /// Slots in the ring (two under loom, so a short model still wraps and fills the ring).
 #[cfg(not(loom))]
@@ -26,13 +28,24 @@ pub(crate) const SLOTS: usize = 4;
 #[cfg(loom)]
 pub(crate) const SLOTS: usize = 2;
 
-/// One batch in flight.
+/// One batch in flight, or a window handed to the backend between two batches.
 #[derive(Default)]
 pub(crate) struct Slot {
     /// Archived records.
     pub archive: AlignedVec<STAGE_ALIGN>,
     /// Stage bytes.
     pub stage: Vec<u8>,
+    /// Instead of a batch: a window to attach (`Backend::attach_window`), taken by the
+    /// consumer.
+    pub window: Option<WindowRequest>,
+}
+
+/// The arguments of one `Backend::attach_window` call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WindowRequest {
+    pub surface: SurfaceHandle,
+    pub window: Option<NativeTarget>,
+    pub interval: i32,
 }
 
 /// Keeps a value on its own cache line so the two cursors never share one.

@@ -2,16 +2,25 @@
 //!
 //! Replies and events come back through a mutex-protected queue with a condition variable:
 //! they are rare (read-backs, query results, finish), and only a reply wait blocks the client.
+//!
+//! A window attached to a surface ([`Transport::attach_window`]) takes a slot of its own in
+//! the ring, between the batches submitted before and after the call, so the render thread
+//! hands it to the backend after the batch that created the surface and before any later
+//! `Present`; the client waits for the answer (a round trip at make-current, resize and
+//! swap-interval changes, never per frame). The surfaces the backend presents are kept
+//! here: added by a successful attach, removed when the backend reports it stopped
+//! ([`Outbox::detached`]).
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
-use super::ring::{self, Consumer, Producer};
+use super::ring::{self, Consumer, Producer, WindowRequest};
 use super::{SessionLost, Transport, TransportKind, TransportStats, apply_archived};
-use crate::backend::{Backend, Event, Outbox, Reply};
+use crate::backend::{Backend, Event, NativeTarget, Outbox, Reply};
 use crate::batch::{Archiver, Encoder};
+use crate::handle::SurfaceHandle;
 use crate::record::ReplyId;
 
 #[derive(Default)]
@@ -19,12 +28,16 @@ struct Inbox {
     replies: VecDeque<(ReplyId, Reply)>,
     events: Vec<Event>,
     lost: Option<SessionLost>,
+    /// The answer to the window request in the ring (at most one: the client waits for it).
+    attach_answer: Option<bool>,
+    /// Surfaces the backend presents into a window itself.
+    attached: HashSet<SurfaceHandle>,
 }
 
 #[derive(Default)]
 struct Back {
     inbox: Mutex<Inbox>,
-    /// Notified whenever `inbox` gains a reply or the session ends.
+    /// Notified whenever `inbox` gains a reply or an attach answer, or the session ends.
     arrived: Condvar,
 }
 
@@ -77,25 +90,47 @@ fn render_loop(mut backend: Box<dyn Backend>, mut consumer: Consumer, back: &Bac
     let mut outbox = Outbox::default();
     loop {
         let mut result = Ok(());
+        let mut answer = None;
         let popped = consumer.pop(|slot| {
-            result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                apply_archived(backend.as_mut(), &slot.archive, &slot.stage, &mut outbox)
-            }))
-            .unwrap_or_else(|_| {
+            let panicked = || {
                 Err(crate::backend::SessionError::Backend(
                     "the backend panicked".to_owned(),
                 ))
-            });
+            };
+            if let Some(r) = slot.window.take() {
+                match std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    backend.attach_window(r.surface, r.window, r.interval)
+                })) {
+                    Ok(attached) => answer = Some((r.surface, attached)),
+                    Err(_) => result = panicked(),
+                }
+                return;
+            }
+            result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                apply_archived(backend.as_mut(), &slot.archive, &slot.stage, &mut outbox)
+            }))
+            .unwrap_or_else(|_| panicked());
         });
         if popped.is_err() {
             return;
         }
-        if outbox.is_empty() && result.is_ok() {
+        if outbox.is_empty() && result.is_ok() && answer.is_none() {
             continue;
         }
         let mut inbox = back.lock();
         inbox.replies.extend(outbox.replies.drain(..));
         inbox.events.append(&mut outbox.events);
+        for surface in outbox.detached.drain(..) {
+            inbox.attached.remove(&surface);
+        }
+        if let Some((surface, attached)) = answer {
+            if attached {
+                inbox.attached.insert(surface);
+            } else {
+                inbox.attached.remove(&surface);
+            }
+            inbox.attach_answer = Some(attached);
+        }
         if let Err(e) = result {
             let reason = e.to_string();
             log::error!("tessera: session ended: {reason}");
@@ -126,6 +161,7 @@ impl Transport for ThreadTransport {
         let mut records = 0;
         let mut bytes = (0, 0);
         let pushed = producer.push(|slot| {
+            slot.window = None;
             records = encoder.finish(archiver, &mut slot.archive, &mut slot.stage);
             bytes = (slot.archive.len(), slot.stage.len());
         });
@@ -171,6 +207,49 @@ impl Transport for ThreadTransport {
 
     fn stats(&self) -> TransportStats {
         self.stats
+    }
+
+    fn attach_window(
+        &mut self,
+        surface: SurfaceHandle,
+        window: Option<NativeTarget>,
+        interval: i32,
+    ) -> bool {
+        let Some(producer) = self.producer.as_mut() else {
+            return false;
+        };
+        let request = WindowRequest {
+            surface,
+            window,
+            interval,
+        };
+        let pushed = producer.push(|slot| {
+            slot.archive.clear();
+            slot.stage.clear();
+            slot.window = Some(request);
+        });
+        if pushed.is_err() {
+            return false;
+        }
+        self.stats.blocking_waits += 1;
+        let mut inbox = self.back.lock();
+        loop {
+            if let Some(attached) = inbox.attach_answer.take() {
+                return attached;
+            }
+            if inbox.lost.is_some() {
+                return false;
+            }
+            inbox = self
+                .back
+                .arrived
+                .wait(inbox)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn window_attached(&mut self, surface: SurfaceHandle) -> bool {
+        self.back.lock().attached.contains(&surface)
     }
 }
 
