@@ -165,6 +165,13 @@ impl ShareGroup {
     /// last thing the group's contexts did).
     pub fn destroy_surface(&self, surface: crate::Surface) {
         let mut sh = self.lock();
+        // A backend presenting the surface into a window lets the window go first, in the
+        // program's thread, while the program's window-system connection is surely open (a
+        // render thread would otherwise reach it only after the destroy was applied).
+        if sh.transport.window_attached(surface.handle) {
+            sh.flush();
+            sh.transport.attach_window(surface.handle, None, 0);
+        }
         sh.dev.push(tessera_wire::record::Record::DestroySurface {
             surface: surface.handle,
         });
