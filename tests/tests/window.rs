@@ -71,6 +71,8 @@ enum Transport {
     Inproc,
     /// Shared memory with a `tessera-server` started for the test.
     Shm,
+    /// TCP to that server (frames compressed, as to another machine).
+    Tcp,
 }
 
 /// (backend, transport) of the Tessera run of each pair of [`PAIRS`] in the feature tests,
@@ -364,7 +366,7 @@ impl Session {
                 "VK_ICD_FILENAMES",
                 std::env::var_os("VK_ICD_FILENAMES").unwrap_or_else(|| VK_LAVAPIPE.into()),
             );
-        if transport == Transport::Shm {
+        if matches!(transport, Transport::Shm | Transport::Tcp) {
             let server = self.server.get_or_init(|| {
                 build_server();
                 let icd = std::env::var("VK_ICD_FILENAMES").unwrap_or_else(|_| VK_LAVAPIPE.into());
@@ -381,12 +383,18 @@ impl Session {
             });
             cmd.env(
                 "TESSERA_TRANSPORT",
-                format!("shm:{}", server.socket.display()),
+                match transport {
+                    Transport::Tcp => {
+                        format!("tcp://{}?secret={}", server.tcp, server.secret.display())
+                    }
+                    _ => format!("shm:{}", server.socket.display()),
+                },
             );
         }
         let transport = match transport {
             Transport::Inproc => "inproc",
             Transport::Shm => "shm",
+            Transport::Tcp => "tcp",
         };
         let mut label = format!("{toolkit}/{api} {backend}/{transport} {}", args.join(" "));
         for (name, value) in env {
@@ -1008,4 +1016,18 @@ fn the_demo_shows_the_scene_in_a_window_and_says_so_without_a_display() {
         String::from_utf8_lossy(&out.stderr).trim(),
         "tessera-demo: --window needs a display: neither DISPLAY nor WAYLAND_DISPLAY is set"
     );
+}
+
+#[test]
+fn over_tcp_frames_are_shown_at_their_swap_with_interval_1_and_one_swap_late_with_0() {
+    // The server compresses each frame's read-back for a peer that cannot share memory.
+    let session = Session::new();
+    let mut failures = Vec::new();
+    for (backend, interval, latency) in [("gles", "1", 0), ("vulkan", "0", 1)] {
+        let args = ["--interval", interval];
+        let native = session.native("glfw", "glx", &args);
+        let run = session.tessera("glfw", "glx", &args, backend, Transport::Tcp);
+        failures.extend(compare_late(&native, &run, &["samples"], latency).err());
+    }
+    assert_no_failures(&failures);
 }

@@ -125,6 +125,12 @@ impl Control {
                     Err(e) => inbox.lose(format!("malformed probe from the server: {e}")),
                 },
                 FrameKind::Notice if stream => inbox.notice(&payload),
+                FrameKind::CompressedNotice if stream => {
+                    match super::frame::decompress_notice(&payload, MAX_MESSAGE) {
+                        Ok(notice) => inbox.notice(&notice),
+                        Err(e) => inbox.lose(format!("from the server: {e}")),
+                    }
+                }
                 FrameKind::Progress if stream && payload.len() == 16 => {
                     let word = |i: usize| {
                         u64::from_le_bytes(payload[i..i + 8].try_into().unwrap_or_default())

@@ -73,6 +73,9 @@ pub(crate) enum FrameKind {
     Probe = 11,
     /// Server: the probe (archived [`super::handshake::ProbeSnapshot`]).
     ProbeReply = 12,
+    /// Server: a [`Notice`](Self::Notice) compressed with LZ4 (`compress_notice`), on
+    /// connections that cannot share memory (another machine) when it is large.
+    CompressedNotice = 13,
 }
 
 impl FrameKind {
@@ -91,8 +94,42 @@ impl FrameKind {
             10 => K::Ended,
             11 => K::Probe,
             12 => K::ProbeReply,
+            13 => K::CompressedNotice,
             _ => return None,
         })
+    }
+}
+
+/// Notices at least this large are compressed on connections to another machine.
+pub(crate) const COMPRESS_FROM: usize = 64 << 10;
+
+/// A notice as a `CompressedNotice` payload: its length (little-endian `u64`), then the
+/// LZ4 block.
+pub(crate) fn compress_notice(notice: &[u8]) -> Vec<u8> {
+    let mut out = (notice.len() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(&lz4_flex::block::compress(notice));
+    out
+}
+
+/// The notice a `CompressedNotice` payload holds; its stated length must not exceed
+/// `max` and must be what the block decompresses to.
+pub(crate) fn decompress_notice(payload: &[u8], max: u64) -> Result<Vec<u8>, FrameError> {
+    let (len, block) = payload
+        .split_first_chunk::<8>()
+        .ok_or_else(|| FrameError::Bad("a compressed notice without its length".into()))?;
+    let len = u64::from_le_bytes(*len);
+    if len > max {
+        return Err(FrameError::Bad(format!(
+            "a compressed notice of {len} bytes (at most {max})"
+        )));
+    }
+    let mut out = vec![0u8; len as usize];
+    match lz4_flex::block::decompress_into(block, &mut out) {
+        Ok(n) if n as u64 == len => Ok(out),
+        Ok(n) => Err(FrameError::Bad(format!(
+            "a compressed notice of {n} bytes, not the {len} it states"
+        ))),
+        Err(e) => Err(FrameError::Bad(format!("a compressed notice: {e}"))),
     }
 }
 
@@ -324,6 +361,21 @@ mod tests {
 
     #[test]
     fn frame_headers_are_checked_before_the_payload() {
+        let notice: Vec<u8> = (0..200_000u32).map(|i| (i / 1000) as u8).collect();
+        let packed = compress_notice(&notice);
+        assert!(packed.len() < notice.len() / 10);
+        assert_eq!(decompress_notice(&packed, 1 << 20).unwrap(), notice);
+        assert!(
+            decompress_notice(&packed, 1000).is_err(),
+            "longer than allowed"
+        );
+        let mut forged = packed.clone();
+        forged[0] ^= 1;
+        assert!(
+            decompress_notice(&forged, 1 << 20).is_err(),
+            "a length the block is not"
+        );
+        assert!(decompress_notice(&packed[..4], 1 << 20).is_err());
         let h = header(FrameKind::Batch, 100);
         assert_eq!(parse_header(&h, 100).unwrap(), (FrameKind::Batch, 100));
         assert!(parse_header(&h, 99).is_err());

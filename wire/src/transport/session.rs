@@ -279,7 +279,9 @@ fn serve(
     let session = slot.insert(made);
     match data_plane {
         DataPlane::Shm => serve_shm(sock, &welcome, session).unwrap_or_else(|e| e),
-        DataPlane::Stream => serve_stream(sock, session).unwrap_or_else(|e| e),
+        DataPlane::Stream => {
+            serve_stream(sock, session, !policy.can_share_memory).unwrap_or_else(|e| e)
+        }
     }
 }
 
@@ -433,7 +435,13 @@ fn serve_shm(
     }
 }
 
-fn serve_stream(sock: BorrowedFd<'_>, session: &mut ServerBackend) -> Result<Ending, Ending> {
+/// Serves batches from frames on the socket. `compress`: large notices (read-backs, a
+/// window's frames) go LZ4-compressed (a peer on another machine).
+fn serve_stream(
+    sock: BorrowedFd<'_>,
+    session: &mut ServerBackend,
+    compress: bool,
+) -> Result<Ending, Ending> {
     let mut msg = AlignedVec::new();
     let mut fds = Vec::new();
     let mut out = Outbox::default();
@@ -446,8 +454,13 @@ fn serve_stream(sock: BorrowedFd<'_>, session: &mut ServerBackend) -> Result<End
                 applied_bytes += msg.len() as u64;
                 end_profiler_frame();
                 for bytes in archived_notices(&mut out) {
-                    frame::send(sock, FrameKind::Notice, &[&bytes], &[])
-                        .map_err(transport_or_hangup)?;
+                    let sent = if compress && bytes.len() >= frame::COMPRESS_FROM {
+                        let packed = frame::compress_notice(&bytes);
+                        frame::send(sock, FrameKind::CompressedNotice, &[&packed], &[])
+                    } else {
+                        frame::send(sock, FrameKind::Notice, &[&bytes], &[])
+                    };
+                    sent.map_err(transport_or_hangup)?;
                 }
                 let mut progress = [0u8; 16];
                 progress[..8].copy_from_slice(&applied.to_le_bytes());
