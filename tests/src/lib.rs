@@ -6,7 +6,7 @@
 
 #![expect(
     unsafe_code,
-    reason = "per-thread CPU time for the benchmark; the native driver's C entry points for differential tests"
+    reason = "per-thread CPU time for the benchmark; the native driver's C entry points for differential tests; the demo window's native handles (xcb, wl_display, libwayland-egl)"
 )]
 
 pub mod differential;

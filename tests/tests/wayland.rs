@@ -13,6 +13,9 @@
 //! the next `eglSwapBuffers` fail with `EGL_BAD_NATIVE_WINDOW` (or `EGL_BAD_SURFACE`), as
 //! on Mesa, and the program cleans up and exits normally.
 //!
+//! `tessera-demo --window` opens its own xdg-shell toplevel on the same compositor when only
+//! `WAYLAND_DISPLAY` is set, and the screenshot shows its scene.
+//!
 //! The program is compiled with the system gcc (`pkg-config` for wayland-client and
 //! wayland-egl; xdg-shell's code from `wayland-scanner` and wayland-protocols) into
 //! `<target>/<profile>/window/`. Debian: weston libwayland-dev wayland-protocols.
@@ -183,11 +186,16 @@ impl Session {
         }
     }
 
-    /// The program with `args` on this compositor, its environment clear of Tessera's
-    /// variables and of other window systems'.
+    /// The program with `args` on this compositor.
     fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(program());
         cmd.args(["--api", "egl"]).args(args);
+        self.client(cmd)
+    }
+
+    /// `cmd` on this compositor, its environment clear of Tessera's variables and of other
+    /// window systems'.
+    fn client(&self, mut cmd: Command) -> Command {
         for (name, _) in std::env::vars_os() {
             if name.to_string_lossy().starts_with("TESSERA_") {
                 cmd.env_remove(name);
@@ -203,6 +211,19 @@ impl Session {
             .env("XDG_RUNTIME_DIR", self.weston.runtime())
             .env("LIBGL_ALWAYS_SOFTWARE", "1")
             .env("GALLIUM_DRIVER", "llvmpipe");
+        cmd
+    }
+
+    /// `tessera-demo` with `args` on this compositor, on `backend` (validation on).
+    fn demo(&self, args: &[&str], backend: &str) -> Command {
+        let mut cmd = self.client(Command::new(env!("CARGO_BIN_EXE_tessera-demo")));
+        cmd.args(args)
+            .env("TESSERA_BACKEND", backend)
+            .env("TESSERA_VK_VALIDATION", "1")
+            .env(
+                "VK_ICD_FILENAMES",
+                std::env::var_os("VK_ICD_FILENAMES").unwrap_or_else(|| VK_LAVAPIPE.into()),
+            );
         cmd
     }
 
@@ -602,5 +623,101 @@ fn a_wl_egl_window_asked_to_shrink_to_nothing_keeps_showing_the_native_frames() 
             assert_eq!(run.value(key), native.value(key), "{}", run.summary());
         }
         assert_eq!(run.value("zero swap"), Some("ok"), "{}", run.summary());
+    }
+}
+
+/// The demo scene's clear colour (0.1, 0.1, 0.15) as RGBA8 shows it, give or take a step of
+/// rounding in each channel.
+fn demo_background(pixel: u32) -> bool {
+    let channel = |shift: u32| (pixel >> shift & 0xff) as i32;
+    [(16, 26), (8, 26), (0, 38)]
+        .iter()
+        .all(|&(shift, want)| (channel(shift) - want).abs() <= 1)
+}
+
+/// How long the output may take to show the demo's window, or to stop showing it.
+const DEMO_SHOWN_LIMIT: Duration = Duration::from_secs(30);
+
+/// Takes screenshots until `done` holds for the number of pixels of the demo's clear
+/// colour on the output (or for [`DEMO_SHOWN_LIMIT`]). Returns that number.
+fn demo_pixels_until(weston: &Weston, done: impl Fn(usize) -> bool) -> Result<usize, String> {
+    let deadline = Instant::now() + DEMO_SHOWN_LIMIT;
+    loop {
+        let shot = weston.screenshot()?;
+        let n = shot.pixels.iter().filter(|&&p| demo_background(p)).count();
+        if done(n) || Instant::now() > deadline {
+            return Ok(n);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_demo_shows_the_scene_in_a_wayland_window() {
+    // `tessera-demo --window` with only WAYLAND_DISPLAY: an xdg-shell toplevel through a
+    // wl_egl_window, on both backends. Three frames and a clean exit; then, left running,
+    // its surface is somewhere on the output (the shell places it), and the screenshot
+    // shows the scene's clear colour, which the output had none of before.
+    let session = Session::new();
+    let (w, h) = (96, 64);
+    let size = format!("{w}x{h}");
+    // A tenth of the window: the clear colour around the scene's quads.
+    let enough = w * h / 10;
+    for backend in ["gles", "vulkan"] {
+        let out = session
+            .demo(&["--window", "--frames", "3", "--size", &size], backend)
+            .output()
+            .expect("tessera-demo runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success()
+                && stdout.contains("Wayland window")
+                && stdout.contains("frames       3 in"),
+            "{backend}: {}\n{stdout}\n{}\n-- Weston:\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr),
+            session.weston.log()
+        );
+
+        // No demo window on the output (the last one is gone).
+        let before = demo_pixels_until(&session.weston, |n| n < enough)
+            .unwrap_or_else(|e| panic!("{e}\n-- Weston:\n{}", session.weston.log()));
+        assert!(
+            before < enough,
+            "{backend}: the output shows {before} pixels of the demo's clear colour before \
+             the demo runs"
+        );
+        let child = session
+            .demo(&["--window", "--size", &size], backend)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tessera-demo runs");
+        let mut demo = Program { child };
+        let lines = read_lines(demo.child.stdout.take().expect("piped"));
+        let shown = match lines.recv_timeout(DEMO_SHOWN_LIMIT) {
+            Ok(line) if line.contains("Wayland window") => {
+                demo_pixels_until(&session.weston, |n| n >= enough)
+            }
+            other => Err(format!("no window: {other:?}")),
+        };
+        let running = matches!(demo.child.try_wait(), Ok(None));
+        let _ = demo.child.kill();
+        let _ = demo.child.wait();
+        let mut stderr = String::new();
+        if let Some(mut pipe) = demo.child.stderr.take() {
+            let _ = pipe.read_to_string(&mut stderr);
+        }
+        assert!(
+            running && shown.as_ref().is_ok_and(|&n| n >= enough),
+            "{backend}: {} (a {w}x{h} window; at least {enough} pixels of its clear colour \
+             expected){}\n-- stderr:\n{stderr}\n-- Weston:\n{}",
+            match &shown {
+                Ok(n) => format!("the output shows {n} pixels of the demo's clear colour"),
+                Err(e) => e.clone(),
+            },
+            if running { "" } else { "; the demo exited" },
+            session.weston.log()
+        );
     }
 }

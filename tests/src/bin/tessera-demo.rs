@@ -3,9 +3,10 @@
 //! Usage: tessera-demo [--frames N] [--size WxH] [--out FILE.png] [--window]
 //! The backend and transport come from `TESSERA_BACKEND` (default `auto`) and
 //! `TESSERA_TRANSPORT` (default `inproc`). With a backend that draws, the last frame is
-//! written as a PNG (default `tessera-demo.png`). `--window` shows the scene in an X11
-//! window instead, until it is closed (or for `--frames N` frames), and reports frames per
-//! second and CPU per frame.
+//! written as a PNG (default `tessera-demo.png`). `--window` shows the scene in a window
+//! instead (X11 when `DISPLAY` is set, else Wayland when `WAYLAND_DISPLAY` is), until it is
+//! closed (or for `--frames N` frames), and reports frames per second and CPU per frame;
+//! without a display it says so and exits with status 1.
 
 use std::time::Instant;
 
@@ -145,7 +146,8 @@ fn main() {
     }
 }
 
-/// `--window`: the scene in an X11 window until it is closed, or for `frames` frames.
+/// `--window`: the scene in a window (X11, else Wayland) until it is closed, or for `frames`
+/// frames.
 fn run_window(width: u32, height: u32, frames: Option<u32>) {
     use tessera_tests::window::{Window, no_display_message};
     if let Some(message) = no_display_message() {
@@ -170,7 +172,8 @@ fn run_window(width: u32, height: u32, frames: Option<u32>) {
     });
     let mut demo = Demo::setup(&mut ctx, width as i32, height as i32);
     println!(
-        "Tessera main job: built-in scene in a {width}x{height} window, backend {}, transport {} (close the window or press a key to stop)",
+        "Tessera main job: built-in scene in a {width}x{height} {} window, backend {}, transport {} (close the window to stop)",
+        win.platform(),
         ctx.backend_name(),
         config.transport.name()
     );
@@ -179,7 +182,12 @@ fn run_window(width: u32, height: u32, frames: Option<u32>) {
     let mut shown = 0u64;
     while frames.is_none_or(|n| shown < u64::from(n)) {
         match win.poll() {
-            None => break,
+            None => {
+                if let Some(e) = win.error() {
+                    eprintln!("tessera-demo: the window is gone: {e}");
+                }
+                break;
+            }
             Some(Some((w, h))) => demo.set_size(w, h),
             Some(None) => {}
         }
@@ -251,7 +259,7 @@ fn write_png(
 
 fn usage(msg: &str) -> ! {
     eprintln!(
-        "tessera-demo: {msg}\nusage: tessera-demo [--frames N] [--size WxH] [--out FILE.png] [--window]"
+        "tessera-demo: {msg}\nusage: tessera-demo [--frames N] [--size WxH] [--out FILE.png] [--window]\n  --window  show the scene in a window (X11 if DISPLAY is set, else Wayland) until it is closed"
     );
     std::process::exit(2);
 }
