@@ -772,8 +772,11 @@ fn a_window_resized_between_frames_reports_its_new_size_and_shows_the_native_fra
 fn a_multisampled_window_shows_the_native_frames() {
     // Known difference, on both backends: exactly the 44 partly covered pixels on the
     // triangle's edges in frame 0 resolve to other mixes than native llvmpipe's (fully
-    // covered pixels, the resolve and presentation agree). Not yet explained; the count is
-    // pinned so any change shows.
+    // covered pixels, the resolve and presentation agree). Mesa stores a window's default
+    // framebuffer top-down (its window framebuffers render with Y flipped), which mirrors
+    // its 4x sample pattern vertically for windows only; Tessera renders the default
+    // framebuffer as GL renders framebuffer objects, with the unmirrored pattern. GL leaves
+    // sample positions to the implementation. The count is pinned so any change shows.
     feature_known(
         &["--samples", "4"],
         1,
