@@ -65,6 +65,8 @@ pub struct WindowLink {
     remote: Option<bool>,
     /// The frame read back and not shown yet.
     in_flight: Option<InFlight>,
+    /// The last frame shown (kept once the program declared damage).
+    shown: Option<Shown>,
     /// Who shows the frames of the wire surface bound now.
     presenter: Presenter,
 }
@@ -110,6 +112,17 @@ struct InFlight {
     reply: ReplyId,
     width: u32,
     height: u32,
+    /// Only rows `y0 .. y0 + rows` (from the bottom) were read: the damaged band.
+    band: Option<(u32, u32)>,
+}
+
+/// The last frame shown, kept once a program declares damage, so a damaged swap reads back
+/// only its damaged rows and shows them over it.
+#[derive(Default)]
+struct Shown {
+    rows: Vec<u8>,
+    width: u32,
+    height: u32,
 }
 
 impl WindowLink {
@@ -127,6 +140,7 @@ impl WindowLink {
             interval: 1,
             remote: None,
             in_flight: None,
+            shown: None,
             presenter: Presenter::Unknown,
         }
     }
@@ -316,6 +330,18 @@ impl Context {
     /// the window's size. Returns the window system's error (the window is gone, the
     /// connection broke).
     pub fn swap_window(&mut self) -> Result<(), WindowError> {
+        self.swap_window_with_damage(None)
+    }
+
+    /// [`swap_window`](Self::swap_window) with the damage the program declared
+    /// (`eglSwapBuffersWithDamageKHR`: rectangles `x, y, width, height` from the bottom
+    /// left; `None` or none: the whole frame). From the first damaged swap on, the last frame
+    /// shown is kept, and a damaged swap reads back only the rows its rectangles span (over
+    /// `tcp://` only they travel) and shows them over it.
+    pub fn swap_window_with_damage(
+        &mut self,
+        damage: Option<&[[i32; 4]]>,
+    ) -> Result<(), WindowError> {
         let Some(link) = self.local.window.as_ref() else {
             self.swap_buffers();
             return Ok(());
@@ -338,18 +364,19 @@ impl Context {
             }
         };
         let pipelined = remote && interval == 0;
+        let band = self.damage_band(damage, w, h);
         let mut result = Ok(());
         if self.backend_presents(surface.handle) {
             result = self.show_in_flight();
             if !self.present_in_backend(surface.handle, interval) {
                 // The frame's Present failed (the window is gone or broke): show it the
                 // other way, which also reports what happened to the window.
-                if let Some(now) = self.send_frame(surface, w, h, true) {
+                if let Some(now) = self.send_frame(surface, w, h, true, None) {
                     result = result.and(self.show(now));
                 }
             }
         } else if pipelined {
-            let sent = self.send_frame(surface, w, h, false);
+            let sent = self.send_frame(surface, w, h, false, band);
             let link = self.local.window.as_mut().expect("checked above");
             let previous = std::mem::replace(&mut link.in_flight, sent);
             if let Some(p) = previous {
@@ -357,7 +384,7 @@ impl Context {
             }
         } else {
             result = self.show_in_flight();
-            if let Some(now) = self.send_frame(surface, w, h, true) {
+            if let Some(now) = self.send_frame(surface, w, h, true, band) {
                 result = result.and(self.show(now));
             }
         }
@@ -369,6 +396,33 @@ impl Context {
             link.checked = false;
         }
         result
+    }
+
+    /// The rows (`y0`, count; from the bottom) a damaged swap of a `w` x `h` frame reads:
+    /// `None` for the whole frame (no damage declared, nothing kept to show it over yet, or a
+    /// new size). Declaring damage starts keeping the frames shown.
+    fn damage_band(&mut self, damage: Option<&[[i32; 4]]>, w: u32, h: u32) -> Option<(u32, u32)> {
+        let rects = damage.filter(|d| !d.is_empty())?;
+        let link = self.local.window.as_mut()?;
+        let shown = link.shown.get_or_insert_with(Shown::default);
+        if (shown.width, shown.height) != (w, h)
+            || link
+                .in_flight
+                .is_some_and(|f| f.width != w || f.height != h)
+        {
+            return None;
+        }
+        let (mut y0, mut y1) = (h, 0);
+        for &[_, y, _, height] in rects {
+            let lo = y.clamp(0, h as i32) as u32;
+            let hi = y.saturating_add(height.max(0)).clamp(0, h as i32) as u32;
+            if hi > lo {
+                y0 = y0.min(lo);
+                y1 = y1.max(hi);
+            }
+        }
+        // Damage outside the frame still swaps: one row keeps the read simple.
+        Some(if y1 > y0 { (y0, y1 - y0) } else { (0, 1) })
     }
 
     /// Shows the frame in flight, if any.
@@ -386,19 +440,51 @@ impl Context {
             let mut sh = group.lock_for(self.local.id);
             sh.wait(frame.reply)
         };
-        let Some(link) = self.local.window.as_ref() else {
+        if self.local.window.is_none() {
+            return Ok(());
+        }
+        let (w, h) = (frame.width, frame.height);
+        let stride = w as usize * 4;
+        let Some(Reply::Bytes(rows)) = bytes else {
             return Ok(());
         };
-        match bytes {
-            Some(Reply::Bytes(rows)) if rows.len() >= (frame.width * frame.height * 4) as usize => {
-                lock(&link.native).present(&Frame {
-                    width: frame.width,
-                    height: frame.height,
-                    rows: &rows,
-                })
+        let link = self.local.window.as_mut().expect("checked above");
+        let Some(shown) = link.shown.as_mut() else {
+            if rows.len() < stride * h as usize {
+                return Ok(());
             }
-            _ => Ok(()),
+            return lock(&link.native).present(&Frame {
+                width: w,
+                height: h,
+                rows: &rows,
+            });
+        };
+        match frame.band {
+            Some((y0, count)) => {
+                // The damaged rows over the frame shown last.
+                let at = y0 as usize * stride;
+                let len = count as usize * stride;
+                match (shown.rows.get_mut(at..at + len), rows.get(..len)) {
+                    (Some(dst), Some(src)) => dst.copy_from_slice(src),
+                    _ => return Ok(()),
+                }
+            }
+            None => {
+                if rows.len() < stride * h as usize {
+                    return Ok(());
+                }
+                *shown = Shown {
+                    rows,
+                    width: w,
+                    height: h,
+                };
+            }
         }
+        lock(&link.native).present(&Frame {
+            width: w,
+            height: h,
+            rows: &shown.rows,
+        })
     }
 
     /// `eglSwapInterval` on the window bound as the default framebuffer.
@@ -419,7 +505,9 @@ impl Context {
         w: u32,
         h: u32,
         wait_soon: bool,
+        band: Option<(u32, u32)>,
     ) -> Option<InFlight> {
+        let (y0, rows) = band.unwrap_or((0, h));
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
         let read = (w > 0 && h > 0).then(|| {
@@ -436,9 +524,9 @@ impl Context {
                 region: Box::new(ReadRegion {
                     rect: Rect {
                         x: 0,
-                        y: 0,
+                        y: y0 as i32,
                         width: w as i32,
-                        height: h as i32,
+                        height: rows as i32,
                     },
                     dst: PixelDestination::Reply(reply),
                 }),
@@ -447,6 +535,7 @@ impl Context {
                 reply,
                 width: w,
                 height: h,
+                band,
             }
         });
         sh.dev.push(Record::Present {

@@ -19,6 +19,7 @@
 //! The programs are compiled with the system gcc (`pkg-config` for GLFW and SDL2) into
 //! `<target>/<profile>/window/`. Debian: xvfb libglfw3-dev libsdl2-dev libx11-dev.
 
+mod damage;
 mod glx;
 mod xvfb;
 
@@ -290,6 +291,66 @@ impl Session {
         }
     }
 
+    /// Runs a C program of this directory (not a toolkit program) natively (`None`) or on
+    /// Tessera with a backend and transport; its stdout lines. Panics unless it succeeds.
+    fn run_program(&self, program: &Path, tessera: Option<(&str, Transport)>) -> Vec<String> {
+        let mut cmd = Command::new(program);
+        cmd.env_remove("LD_LIBRARY_PATH")
+            .env_remove("TESSERA_TRANSPORT")
+            .env_remove("WAYLAND_DISPLAY")
+            .env("DISPLAY", self.xvfb.display())
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            .env("GALLIUM_DRIVER", "llvmpipe");
+        if let Some((backend, transport)) = tessera {
+            cmd.env("LD_LIBRARY_PATH", dropin_dir())
+                .env("TESSERA_BACKEND", backend)
+                .env("TESSERA_VK_VALIDATION", "1")
+                .env(
+                    "VK_ICD_FILENAMES",
+                    std::env::var_os("VK_ICD_FILENAMES").unwrap_or_else(|| VK_LAVAPIPE.into()),
+                );
+            if transport != Transport::Inproc {
+                let server = self.server();
+                cmd.env(
+                    "TESSERA_TRANSPORT",
+                    match transport {
+                        Transport::Tcp => {
+                            format!("tcp://{}?secret={}", server.tcp, server.secret.display())
+                        }
+                        _ => format!("shm:{}", server.socket.display()),
+                    },
+                );
+            }
+        }
+        let out = cmd.output().expect("the program runs");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success() && stdout.ends_with("done\n"),
+            "{tessera:?}: {}\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout.lines().map(str::to_owned).collect()
+    }
+
+    /// The `tessera-server` the process-transport runs share, started on first use.
+    fn server(&self) -> &Server {
+        self.server.get_or_init(|| {
+            build_server();
+            let icd = std::env::var("VK_ICD_FILENAMES").unwrap_or_else(|_| VK_LAVAPIPE.into());
+            Server::start_with_env(
+                &[],
+                &[
+                    ("DISPLAY", self.xvfb.display()),
+                    ("TESSERA_VK_VALIDATION", "1"),
+                    ("VK_ICD_FILENAMES", &icd),
+                    ("LIBGL_ALWAYS_SOFTWARE", "1"),
+                    ("GALLIUM_DRIVER", "llvmpipe"),
+                ],
+            )
+        })
+    }
+
     /// The command for `toolkit` with `--api api` and `args` on this X server, its
     /// environment clear of Tessera's variables and of other window systems'.
     fn command(&self, toolkit: &str, api: &str, args: &[&str]) -> Command {
@@ -367,20 +428,7 @@ impl Session {
                 std::env::var_os("VK_ICD_FILENAMES").unwrap_or_else(|| VK_LAVAPIPE.into()),
             );
         if matches!(transport, Transport::Shm | Transport::Tcp) {
-            let server = self.server.get_or_init(|| {
-                build_server();
-                let icd = std::env::var("VK_ICD_FILENAMES").unwrap_or_else(|_| VK_LAVAPIPE.into());
-                Server::start_with_env(
-                    &[],
-                    &[
-                        ("DISPLAY", self.xvfb.display()),
-                        ("TESSERA_VK_VALIDATION", "1"),
-                        ("VK_ICD_FILENAMES", &icd),
-                        ("LIBGL_ALWAYS_SOFTWARE", "1"),
-                        ("GALLIUM_DRIVER", "llvmpipe"),
-                    ],
-                )
-            });
+            let server = self.server();
             cmd.env(
                 "TESSERA_TRANSPORT",
                 match transport {

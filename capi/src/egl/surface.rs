@@ -82,11 +82,15 @@ pub extern "C" fn eglSwapBuffers(dpy: Handle, surface: Handle) -> EGLBoolean {
     swapped
 }
 
-/// `eglSwapBuffersWithDamageKHR`: the whole frame is shown (damage is a hint), after
-/// checking the rectangles as the extension does (`EGL_BAD_PARAMETER` for a negative count
+/// `eglSwapBuffersWithDamageKHR`: after the first damaged swap, only the rows the
+/// rectangles span are read back (and travel) and shown over the last frame. The
+/// rectangles are checked as the extension says (`EGL_BAD_PARAMETER` for a negative count
 /// or a null list with a positive one).
+///
+/// # Safety
+/// `rects` is null or holds `4 * n_rects` values.
 #[unsafe(no_mangle)]
-pub extern "C" fn eglSwapBuffersWithDamageKHR(
+pub unsafe extern "C" fn eglSwapBuffersWithDamageKHR(
     dpy: Handle,
     surface: Handle,
     rects: *const EGLint,
@@ -97,18 +101,33 @@ pub extern "C" fn eglSwapBuffersWithDamageKHR(
             Err(EglError::BadParameter)
         });
     }
-    eglSwapBuffers(dpy, surface)
+    // SAFETY: the caller's contract.
+    let values = unsafe { ptr::slice(rects, ptr::len(n_rects).saturating_mul(4)) };
+    let damage: Vec<[i32; 4]> = values
+        .chunks_exact(4)
+        .map(|r| [r[0], r[1], r[2], r[3]])
+        .collect();
+    let swapped = egl_call_unlocked("eglSwapBuffersWithDamageKHR", 0, |t| {
+        t.swap_buffers_with_damage(id(dpy), id(surface), Some(&damage))
+            .map(|()| 1)
+    });
+    crate::current::gl_call("eglSwapBuffersWithDamageKHR", (), crate::events::drain);
+    swapped
 }
 
 /// `eglSwapBuffersWithDamageEXT`: as [`eglSwapBuffersWithDamageKHR`].
+///
+/// # Safety
+/// As [`eglSwapBuffersWithDamageKHR`].
 #[unsafe(no_mangle)]
-pub extern "C" fn eglSwapBuffersWithDamageEXT(
+pub unsafe extern "C" fn eglSwapBuffersWithDamageEXT(
     dpy: Handle,
     surface: Handle,
     rects: *const EGLint,
     n_rects: EGLint,
 ) -> EGLBoolean {
-    eglSwapBuffersWithDamageKHR(dpy, surface, rects, n_rects)
+    // SAFETY: the caller's contract.
+    unsafe { eglSwapBuffersWithDamageKHR(dpy, surface, rects, n_rects) }
 }
 
 /// `eglBindTexImage`: no config binds to textures, so `EGL_BAD_MATCH`.

@@ -368,18 +368,31 @@ impl Thread {
     /// registry's lock only to check the handles: the read-back and the window system's
     /// work run without it, so other threads' EGL calls never wait for a frame.
     pub fn swap_buffers(&mut self, dpy: usize, surface: usize) -> Result<(), EglError> {
+        self.swap_buffers_with_damage(dpy, surface, None)
+    }
+
+    /// `eglSwapBuffersWithDamageKHR`: as [`swap_buffers`](Self::swap_buffers), showing only
+    /// the damaged rows where a frame is already shown (see `Context::swap_window_with_damage`).
+    pub fn swap_buffers_with_damage(
+        &mut self,
+        dpy: usize,
+        surface: usize,
+        damage: Option<&[[i32; 4]]>,
+    ) -> Result<(), EglError> {
         {
             let reg = super::display::registry();
             reg.surface(dpy, surface)?;
         }
         match &mut self.current {
-            Some(c) if c.draw == surface => c.gl.swap_window().map_err(|e| match e {
-                WindowError::Gone => EglError::BadNativeWindow,
-                WindowError::Failed(why) => {
-                    log::error!("tessera: eglSwapBuffers: {why}");
-                    EglError::BadSurface
-                }
-            }),
+            Some(c) if c.draw == surface => {
+                c.gl.swap_window_with_damage(damage).map_err(|e| match e {
+                    WindowError::Gone => EglError::BadNativeWindow,
+                    WindowError::Failed(why) => {
+                        log::error!("tessera: eglSwapBuffers: {why}");
+                        EglError::BadSurface
+                    }
+                })
+            }
             _ => Err(EglError::BadSurface),
         }
     }
