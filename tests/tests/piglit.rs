@@ -1,10 +1,12 @@
-//! piglit's quick subset against the drop-in: `scripts/piglit --quick` on each backend.
+//! piglit's quick subset against the drop-in: `scripts/piglit --quick` on each backend, on
+//! the surfaceless EGL platform and on GLX.
 //!
 //! The runner builds the drop-in (`scripts/dropin`, in this test binary's profile), runs the
-//! lines of `tests/piglit/selection.txt` tagged `# quick` with Debian's piglit on the
-//! surfaceless EGL platform, and exits non-zero on any change against
-//! `tests/piglit/fails.txt` and `skips.txt`: a new failure or skip, or a listed failure that
-//! passes now. The full selection is `scripts/piglit` (README, "Conformance (piglit)").
+//! lines of `tests/piglit/selection.txt` tagged `# quick` with Debian's piglit, and exits
+//! non-zero on any change against `tests/piglit/fails.txt` and `skips.txt`: a new failure or
+//! skip, or a listed failure that passes now. On GLX (`--platform glx`) each test opens its
+//! own X window on a private Xvfb the runner starts, and creates its context through the
+//! drop-in's GLX. The full selection is `scripts/piglit` (tests/piglit/README.md).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -44,15 +46,15 @@ fn passed(stdout: &str) -> Option<u32> {
         .and_then(|n| n.parse().ok())
 }
 
-#[test]
-fn the_quick_subset_matches_its_expectations_on_every_backend() {
+/// Runs `scripts/piglit --quick` on every backend on `platform`; panics on a change.
+fn quick_subset(platform: &str) {
     assert!(
         Path::new(PIGLIT_BIN).join("shader_runner").exists(),
         "piglit is not installed ({PIGLIT_BIN} is missing). Run:\n    sudo apt-get install -y piglit"
     );
     for backend in BACKENDS {
         let mut cmd = Command::new(root().join("scripts/piglit"));
-        cmd.args(["--quick", "--backend", backend]);
+        cmd.args(["--quick", "--backend", backend, "--platform", platform]);
         if !release() {
             cmd.arg("--debug");
         }
@@ -61,12 +63,25 @@ fn the_quick_subset_matches_its_expectations_on_every_backend() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             out.status.success(),
-            "{backend}: scripts/piglit --quick reported changes (or could not run):\n{stdout}\n{stderr}"
+            "{backend} on {platform}: scripts/piglit --quick reported changes (or could not \
+             run):\n{stdout}\n{stderr}"
         );
-        let n = passed(&stdout).unwrap_or_else(|| panic!("{backend}: no summary in:\n{stdout}"));
+        let n = passed(&stdout)
+            .unwrap_or_else(|| panic!("{backend} on {platform}: no summary in:\n{stdout}"));
         assert!(
             n >= MIN_PASSED,
-            "{backend}: only {n} tests passed:\n{stdout}"
+            "{backend} on {platform}: only {n} tests passed:\n{stdout}"
         );
     }
+}
+
+#[test]
+fn the_quick_subset_matches_its_expectations_on_every_backend() {
+    quick_subset("surfaceless");
+}
+
+/// The same tests with GLX contexts on X11 windows (Xvfb; Debian: xvfb).
+#[test]
+fn the_quick_subset_matches_its_expectations_on_glx() {
+    quick_subset("glx");
 }

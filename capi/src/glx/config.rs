@@ -139,7 +139,10 @@ fn malloc_configs(found: &[&'static Config], n: *mut c_int) -> *mut GlxHandle {
     out
 }
 
-/// `glXGetFBConfigs`.
+/// `glXGetFBConfigs`: every config, the one `glXCreateContext` uses for the visual
+/// ([`config_of_visual`]) first. All configs show the same visual, and programs that hold a
+/// visual find "its" config as the first one listed with that `GLX_VISUAL_ID` (piglit's GLX
+/// tests do): a `GLXWindow` made with that config then takes the visual's contexts.
 ///
 /// # Safety
 /// `dpy` is a live display; `nelements` is valid for one write.
@@ -150,7 +153,10 @@ pub unsafe extern "C" fn glXGetFBConfigs(
     nelements: *mut c_int,
 ) -> *mut GlxHandle {
     let _ = (dpy, screen);
-    let all: Vec<&'static Config> = CONFIGS.iter().collect();
+    let first = config_of_visual();
+    let all: Vec<&'static Config> = std::iter::once(first)
+        .chain(CONFIGS.iter().filter(|c| c.id != first.id))
+        .collect();
     malloc_configs(&all, nelements)
 }
 

@@ -4,10 +4,11 @@
 
 use std::cell::Cell;
 use std::ffi::c_int;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use tessera_engine::egl::display::config_from_handle;
 use tessera_engine::egl::tokens as egl;
-use tessera_engine::egl::{Config, EglError, registry};
+use tessera_engine::egl::{Config, EglError, Thread, registry};
 
 use super::config::{config_of_visual, glx_attribs};
 use super::drawable::surface_for;
@@ -229,14 +230,25 @@ pub unsafe extern "C" fn glXCreateContextAttribsARB(
 /// `glXDestroyContext`: destroyed now, or when no longer current.
 #[unsafe(no_mangle)]
 pub extern "C" fn glXDestroyContext(dpy: XDisplay, ctx: GlxHandle) {
-    let failed = thread_call("glXDestroyContext", Some(BAD_VALUE), |t| {
+    let destroy = |t: &Thread| {
         let mut reg = registry();
         let d = engine_display(&mut reg, dpy)?;
         t.destroy_context(&mut reg, d, ctx as usize)
             .err()
             .map(|_| ERR_BAD_CONTEXT)
-    });
-    if let Some(e) = failed {
+    };
+    // Toolkits tear down in `atexit` handlers, which glibc runs after the thread-local
+    // destructors: this thread's state is gone by then (its destructor released the current
+    // context), so the context is destroyed with a fresh one.
+    let failed =
+        thread_call("glXDestroyContext", None, |t| Some(destroy(t))).unwrap_or_else(|| {
+            catch_unwind(AssertUnwindSafe(|| destroy(&Thread::new()))).unwrap_or(Some(BAD_VALUE))
+        });
+    // A context destroyed while current to this thread lives on until it is released, and
+    // destroying it again is no error (as in Mesa's GLX).
+    let current = current();
+    let still_current = !ctx.is_null() && current.context == ctx as usize && current.display == dpy;
+    if let Some(e) = failed.filter(|_| !still_current) {
         send_error(dpy, e, ctx as Xid, 4);
     }
 }
@@ -245,8 +257,25 @@ pub extern "C" fn glXDestroyContext(dpy: XDisplay, ctx: GlxHandle) {
 /// the current context (`ctx` null).
 fn make_current(dpy: XDisplay, draw: Xid, read: Xid, ctx: GlxHandle, minor: u16) -> XBool {
     let ctx = ctx as usize;
-    let result = thread_call("glXMakeCurrent", Err(BAD_MATCH), |t| {
+    // Releasing succeeds when this thread's state is gone (in an `atexit` handler, after the
+    // thread-local destructors, which released its current context).
+    let unreachable = if ctx == 0 && draw == 0 && read == 0 {
+        Ok(())
+    } else {
+        Err(BAD_MATCH)
+    };
+    let result = thread_call("glXMakeCurrent", unreachable, |t| {
         let mut reg = registry();
+        // The binding this thread already has, with a context destroyed since (it lives on
+        // while current, GLX 1.4 §3.3.7): nothing to do, as in Mesa's GLX.
+        let c = current();
+        if ctx != 0
+            && (c.context, c.display, c.draw, c.read) == (ctx, dpy, draw, read)
+            && t.current_context(&reg) == 0
+            && t.current_display() != 0
+        {
+            return Ok(());
+        }
         if ctx == 0 {
             if draw != 0 || read != 0 {
                 return Err(BAD_MATCH);
