@@ -16,11 +16,9 @@
 //! The vendor form is installed in `<target>/<profile>/glvnd/`, next to the drop-in
 //! directory of `crate::dropin`, whose builder builds the library.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::{OnceLock, mpsc};
-use std::time::Duration;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use crate::dropin::{dropin_dir, profile_dir, root};
 
@@ -35,61 +33,6 @@ const PROGRAMS: [(&str, &str, &[&str]); 2] = [
 
 /// How long one program may run.
 const RUN_LIMIT_S: &str = "120";
-
-/// A private X server: `Xvfb` on a display number it picks itself (`-displayfd`), killed
-/// and reaped on drop, also when the test panics.
-struct Xvfb {
-    child: Child,
-    /// `:N`.
-    display: String,
-}
-
-impl Xvfb {
-    /// Starts Xvfb and waits until it accepts clients (it writes its display number on the
-    /// descriptor `-displayfd` names, here its stdout, once it does).
-    fn start() -> Self {
-        let mut child = Command::new("Xvfb")
-            .args([
-                "-displayfd",
-                "1",
-                "-screen",
-                "0",
-                "1024x768x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb runs (Debian: xvfb)");
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let number = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
-        let mut xvfb = Xvfb {
-            child,
-            display: String::new(),
-        };
-        let number: u32 = number
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("Xvfb reported no display in 20 s (got {number:?})"));
-        xvfb.display = format!(":{number}");
-        xvfb
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The built library (through the drop-in builder, once per test run), installed as a
 /// libglvnd vendor in `<target>/<profile>/glvnd/`: `libEGL_tessera.so.0`, `tessera.json`
@@ -373,8 +316,8 @@ fn an_egl_program_on_the_system_libglvnd_renders_on_tessera_as_its_vendor() {
 #[test]
 fn a_glx_program_on_the_system_libglvnd_renders_on_tessera_as_its_vendor() {
     let program = "tessera-glvnd-glx";
-    let xvfb = Xvfb::start();
-    let display = Some(xvfb.display.as_str());
+    let xvfb = crate::window::Xvfb::start();
+    let display = Some(xvfb.display());
     let native = Run::new("mesa".into(), &run(program, None, display));
     assert!(native.mapped("libtessera").is_none(), "{}", native.stdout);
     native.assert_system("libGLX_mesa.so.0");

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use crate::dropin::{dropin_dir, profile_dir, root};
 use crate::transport::Server;
-use xvfb::Xvfb;
+pub(crate) use xvfb::Xvfb;
 
 /// The toolkit programs: toolkit, source, pkg-config package.
 const PROGRAMS: [(&str, &str, &str); 2] = [

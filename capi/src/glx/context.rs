@@ -90,7 +90,15 @@ fn create(
                 // The flag bits (debug 1, forward-compatible 2, robust 4) and the profile
                 // bits are EGL's.
                 GLX_CONTEXT_FLAGS_ARB => (egl::CONTEXT_FLAGS_KHR, v),
-                GLX_CONTEXT_PROFILE_MASK_ARB => (egl::CONTEXT_OPENGL_PROFILE_MASK, v),
+                // GLX_ARB_create_context_profile: a mask that is not exactly one of the
+                // profiles offered is GLXBadProfileARB (no ES profile is offered).
+                GLX_CONTEXT_PROFILE_MASK_ARB => {
+                    if v != 1 && v != 2 {
+                        send_error(dpy, GlxError::Glx(13), 0, minor_opcode);
+                        return std::ptr::null_mut();
+                    }
+                    (egl::CONTEXT_OPENGL_PROFILE_MASK, v)
+                }
                 GLX_CONTEXT_RESET_NOTIFICATION_STRATEGY_ARB => (
                     egl::CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY,
                     match v {
@@ -103,6 +111,11 @@ fn create(
                     },
                 ),
                 GLX_RENDER_TYPE if v == GLX_RGBA_TYPE => continue,
+                // Colour-index contexts do not exist; no config can give one.
+                GLX_RENDER_TYPE => {
+                    send_error(dpy, BAD_MATCH, 0, minor_opcode);
+                    return std::ptr::null_mut();
+                }
                 _ => {
                     send_error(dpy, BAD_VALUE, 0, minor_opcode);
                     return std::ptr::null_mut();

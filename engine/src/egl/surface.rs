@@ -335,10 +335,10 @@ impl Registry {
         let mut srgb = false;
         for &(attribute, value) in list {
             match attribute {
+                // A single-buffered window renders to the back buffer, as EGL 1.5 §3.5.1
+                // allows (and Mesa does): what the program draws is shown at each swap.
                 RENDER_BUFFER => match value {
-                    BACK_BUFFER => {}
-                    // Front-buffer rendering to a window is not offered.
-                    SINGLE_BUFFER => return Err(EglError::BadMatch),
+                    BACK_BUFFER | SINGLE_BUFFER => {}
                     _ => return Err(EglError::BadAttribute),
                 },
                 GL_COLORSPACE => match value {
