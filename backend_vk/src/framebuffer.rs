@@ -297,7 +297,8 @@ impl FramebufferPipe for VkPipe {
             let size = count * native.aspect_texel_size(aspect);
             let bytes = self.copy_from_image(N, source.0, region, aspect, size)?;
             if aspect == vk::ImageAspectFlags::COLOR {
-                direct = self.decode_read(native, aspect, &bytes, count, layout);
+                // The read-back buffer is converted in place where it can be (RGBA8 to BGRA8).
+                direct = crate::pixel::convert_owned(native.upload, layout, bytes, count);
             } else if aspect == vk::ImageAspectFlags::DEPTH {
                 if texels.is_empty() {
                     texels = vec![[0.0, 0.0, 0.0, 1.0]; count];

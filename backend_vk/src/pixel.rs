@@ -5,7 +5,7 @@
 //! layouts of depth aspects, which copies to and from a depth image use and which no client
 //! layout describes (`X8_D24` keeps depth in the low bits).
 
-pub(crate) use tessera_wire::pixel::{Texel, convert, decode, encode};
+pub(crate) use tessera_wire::pixel::{Texel, convert, convert_owned, decode, encode};
 
 use crate::conv::DepthLayout;
 
