@@ -149,6 +149,31 @@ int main(void)
 	XSync(dpy, False);
 	error_name();
 	printf("release %d\n", glXMakeCurrent(dpy, None, NULL));
+
+	/* Forty windows made current without glXCreateWindow, each destroyed after a frame:
+	 * GLX forgets the gone ones (past a few dozen) and the next window still works. */
+	int ok = 1;
+	for (int i = 0; i < 41; i++) {
+		Window w2 = XCreateWindow(dpy, DefaultRootWindow(dpy), 0, 0, 16, 16, 0, vi->depth,
+					  InputOutput, vi->visual, CWColormap, &swa);
+		XMapWindow(dpy, w2);
+		XSync(dpy, False);
+		ok &= glXMakeCurrent(dpy, w2, ctx);
+		glClear(GL_COLOR_BUFFER_BIT);
+		glXSwapBuffers(dpy, w2);
+		if (i < 40) {
+			glXMakeCurrent(dpy, None, NULL);
+			XDestroyWindow(dpy, w2);
+			XSync(dpy, False);
+		} else {
+			glReadPixels(4, 4, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+			ok &= px[2] == 0xbf;
+			glXMakeCurrent(dpy, None, NULL);
+			XDestroyWindow(dpy, w2);
+		}
+	}
+	XSync(dpy, False);
+	printf("many windows %s %s\n", ok ? "ok" : "failed", error_name());
 	glXDestroyPbuffer(dpy, pb);
 	glXDestroyContext(dpy, ctx);
 	XFree(vi);

@@ -36,6 +36,7 @@ pub(crate) fn surface_for(
     if known.is_some_and(|k| k.pbuffer) {
         return Err(ERR_BAD_DRAWABLE);
     }
+    forget_gone_windows(reg, d);
     let surface = reg
         .create_window_surface(d, config_handle(config), xid as usize, &[])
         .map_err(|e| match e {
@@ -54,6 +55,39 @@ pub(crate) fn surface_for(
         );
     }
     Ok(surface)
+}
+
+/// Window drawables GLX keeps before it forgets those whose X window is gone.
+const KEPT_WINDOWS: usize = 32;
+
+/// A program that makes windows current without `glXCreateWindow` never says when they go:
+/// past [`KEPT_WINDOWS`] window drawables on a display, those whose X window no longer
+/// exists (the size query says so) and that no context has current are forgotten and their
+/// surfaces destroyed, so GLX's memory follows the windows alive, not every window ever used.
+fn forget_gone_windows(reg: &mut Registry, d: usize) {
+    let candidates: Vec<(Xid, usize)> = match glx().as_ref() {
+        Some(g) => {
+            let windows: Vec<(Xid, usize)> = g
+                .drawables
+                .iter()
+                .filter(|((dd, _), k)| *dd == d && !k.pbuffer)
+                .map(|((_, xid), k)| (*xid, k.surface))
+                .collect();
+            if windows.len() < KEPT_WINDOWS {
+                return;
+            }
+            windows
+        }
+        None => return,
+    };
+    for (xid, surface) in candidates {
+        if reg.query_surface(d, surface, egl::WIDTH) == Err(EglError::BadNativeWindow) {
+            let _ = reg.destroy_surface(d, surface);
+            if let Some(g) = glx().as_mut() {
+                g.drawables.remove(&(d, xid));
+            }
+        }
+    }
 }
 
 /// `glXCreateWindow`: the `GLXWindow` is the window's own ID; its surface is made now.
