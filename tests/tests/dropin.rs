@@ -116,23 +116,44 @@ pub(crate) fn dropin_dir() -> &'static Path {
             std::fs::rename(&tmp, dir.join(name)).expect("install the drop-in name");
         }
         for (source, program, libraries) in PROGRAMS {
-            let out = Command::new("gcc")
-                .args(["-O1", "-Wall", "-Wextra", "-Werror"])
-                .arg(root().join("tests/dropin").join(source))
-                .arg("-o")
-                .arg(scratch(program))
-                .args(libraries)
-                .output()
-                .expect("gcc runs (Debian: gcc libegl-dev libopengl-dev libgl-dev)");
-            assert!(
-                out.status.success(),
-                "compiling {source} failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
+            compile_c(
+                &root().join("tests/dropin").join(source),
+                &dir.join(program),
+                libraries,
             );
-            std::fs::rename(scratch(program), dir.join(program)).expect("install the test program");
         }
         dir
     })
+}
+
+/// Compiles the C program `source` into `program` with the system gcc (warnings are
+/// errors) and `args` (libraries, flags). It is made under a name of this process and
+/// renamed into place: test processes run in parallel (nextest), and none ever executes a
+/// program another is still writing (ETXTBSY) or sees it missing.
+pub(crate) fn compile_c(source: &Path, program: &Path, args: &[&str]) {
+    let scratch = program.with_file_name(format!(
+        ".{}.{}",
+        program
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("program"),
+        std::process::id()
+    ));
+    let out = Command::new("gcc")
+        .args(["-O1", "-Wall", "-Wextra", "-Werror"])
+        .arg(source)
+        .arg("-o")
+        .arg(&scratch)
+        .args(args)
+        .output()
+        .expect("gcc runs (Debian: gcc and the -dev packages of scripts/deps.sh)");
+    assert!(
+        out.status.success(),
+        "compiling {} failed:\n{}",
+        source.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::rename(&scratch, program).expect("install the compiled program");
 }
 
 /// Runs a C program of the drop-in directory, natively (`backend` `None`: the system

@@ -64,20 +64,11 @@ fn glvnd_dir() -> &'static Path {
         std::fs::write(scratch("tessera.json"), json.to_string()).expect("write tessera.json");
         install(scratch("tessera.json"), dir.join("tessera.json"));
         for (source, program, libraries) in PROGRAMS {
-            let out = Command::new("gcc")
-                .args(["-O1", "-Wall", "-Wextra", "-Werror"])
-                .arg(root().join("tests/glvnd").join(source))
-                .arg("-o")
-                .arg(scratch(program))
-                .args(libraries)
-                .output()
-                .expect("gcc runs (Debian: gcc libegl-dev libopengl-dev libgl-dev libx11-dev)");
-            assert!(
-                out.status.success(),
-                "compiling {source} failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
+            crate::dropin::compile_c(
+                &root().join("tests/glvnd").join(source),
+                &dir.join(program),
+                libraries,
             );
-            install(scratch(program), dir.join(program));
         }
         dir
     })

@@ -30,7 +30,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use crate::dropin::{dropin_dir, profile_dir, root};
-use crate::window::{Frame, hex};
+use crate::window::Frame;
 use weston::Weston;
 
 /// The output's size: larger than any window of the tests, which the shell centres on it.
@@ -482,31 +482,8 @@ fn compare(native: &Run, tessera: &Run) -> Result<(), String> {
                 have.n, have.width, have.height, want.width, want.height
             ));
         }
-        if let Some(first) = want
-            .pixels
-            .iter()
-            .zip(&have.pixels)
-            .position(|(a, b)| a != b)
-        {
-            let differ = want
-                .pixels
-                .iter()
-                .zip(&have.pixels)
-                .filter(|(a, b)| a != b)
-                .count();
-            let (x, y) = (first % want.width, first / want.width);
-            let number = match have.number() {
-                Some(k) => format!("its squares show frame {k}"),
-                None => "its squares show no frame number".to_owned(),
-            };
-            return Err(format!(
-                "{label}: frame {n}: {differ} of {} pixels differ from the native driver's on \
-                 screen, the first at x {x}, y {y} from the surface's top left: {} instead of \
-                 {}; {number}",
-                want.pixels.len(),
-                hex(have.pixels[first]),
-                hex(want.pixels[first]),
-            ));
+        if let Some(d) = want.difference(have, "surface's top left on screen") {
+            return Err(format!("{label}: frame {n}: {d}"));
         }
     }
     if tessera.sizes != native.sizes {

@@ -222,6 +222,31 @@ impl Frame {
         })
     }
 
+    /// How `have` differs from this (the native driver's) frame of the same size, readably:
+    /// how many pixels, the first (counted from the `origin` corner) and what it shows;
+    /// `None` if they are equal.
+    pub(crate) fn difference(&self, have: &Frame, origin: &str) -> Option<String> {
+        let differ = |(a, b): &(&u32, &u32)| a != b;
+        let first = self
+            .pixels
+            .iter()
+            .zip(&have.pixels)
+            .position(|p| differ(&p))?;
+        let count = self.pixels.iter().zip(&have.pixels).filter(differ).count();
+        let (x, y) = (first % self.width, first / self.width);
+        let number = match have.number() {
+            Some(k) => format!("its squares show frame {k}"),
+            None => "its squares show no frame number".to_owned(),
+        };
+        Some(format!(
+            "{count} of {} pixels differ from the native driver's, the first at x {x}, y {y} \
+             from the {origin}: {} instead of {}; {number}",
+            self.pixels.len(),
+            hex(have.pixels[first]),
+            hex(self.pixels[first]),
+        ))
+    }
+
     /// How many colours it has.
     pub(crate) fn colours(&self) -> usize {
         let mut c = self.pixels.clone();
@@ -577,7 +602,7 @@ fn assert_native_frames(run: &Run) {
 }
 
 /// `0x00rrggbb` as `rrggbb`.
-pub(crate) fn hex(p: u32) -> String {
+fn hex(p: u32) -> String {
     format!("{p:06x}")
 }
 
@@ -626,31 +651,8 @@ fn compare_late(native: &Run, tessera: &Run, keys: &[&str], latency: usize) -> R
                 have.n, have.width, have.height, want.width, want.height
             ));
         }
-        if have.pixels != want.pixels {
-            let differ = want
-                .pixels
-                .iter()
-                .zip(&have.pixels)
-                .filter(|(a, b)| a != b)
-                .count();
-            let first = want
-                .pixels
-                .iter()
-                .zip(&have.pixels)
-                .position(|(a, b)| a != b)
-                .expect("a difference");
-            let (x, y) = (first % want.width, first / want.width);
-            let number = match have.number() {
-                Some(k) => format!("its squares show frame {k}"),
-                None => "its squares show no frame number".to_owned(),
-            };
-            return Err(format!(
-                "{label}: frame {n}: {differ} of {} pixels differ from the native driver's, the \
-                 first at x {x}, y {y} from the top left: {} instead of {}; {number}",
-                want.pixels.len(),
-                hex(have.pixels[first]),
-                hex(want.pixels[first]),
-            ));
+        if let Some(d) = want.difference(have, "top left") {
+            return Err(format!("{label}: frame {n}: {d}"));
         }
     }
     if tessera.sizes != native.sizes {

@@ -3,8 +3,6 @@
 //! in that band; on Tessera only there (its read-back covers only the band's rows, which is
 //! all that travels over `tcp://`), and a swap without rectangles shows the whole frame.
 
-use std::process::Command;
-
 use super::{Session, Transport};
 use crate::dropin::{profile_dir, root};
 
@@ -15,21 +13,11 @@ fn program() -> std::path::PathBuf {
     let dir = profile_dir().join("window");
     std::fs::create_dir_all(&dir).expect("the window programs' directory");
     let program = dir.join("tessera-damage");
-    let scratch = dir.join(format!(".tessera-damage.{}", std::process::id()));
-    let out = Command::new("gcc")
-        .args(["-O1", "-Wall", "-Wextra", "-Werror"])
-        .arg(root().join("tests/window/damage.c"))
-        .arg("-o")
-        .arg(&scratch)
-        .args(["-lEGL", "-lGL", "-lX11"])
-        .output()
-        .expect("gcc runs (Debian: gcc libegl-dev libgl-dev libx11-dev)");
-    assert!(
-        out.status.success(),
-        "compiling damage.c failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    crate::dropin::compile_c(
+        &root().join("tests/window/damage.c"),
+        &program,
+        &["-lEGL", "-lGL", "-lX11"],
     );
-    std::fs::rename(&scratch, &program).expect("install the program");
     program
 }
 

@@ -15,21 +15,11 @@ fn program() -> std::path::PathBuf {
     let dir = profile_dir().join("window");
     std::fs::create_dir_all(&dir).expect("the window programs' directory");
     let program = dir.join("tessera-glx-errors");
-    let scratch = dir.join(format!(".tessera-glx-errors.{}", std::process::id()));
-    let out = Command::new("gcc")
-        .args(["-O1", "-Wall", "-Wextra", "-Werror"])
-        .arg(root().join("tests/window/glx_errors.c"))
-        .arg("-o")
-        .arg(&scratch)
-        .args(["-lGL", "-lX11"])
-        .output()
-        .expect("gcc runs (Debian: gcc libgl-dev libx11-dev)");
-    assert!(
-        out.status.success(),
-        "compiling glx_errors.c failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    crate::dropin::compile_c(
+        &root().join("tests/window/glx_errors.c"),
+        &program,
+        &["-lGL", "-lX11"],
     );
-    std::fs::rename(&scratch, &program).expect("install the program");
     program
 }
 
