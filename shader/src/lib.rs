@@ -69,6 +69,7 @@
 
 mod edit;
 mod ffi;
+mod fold;
 pub mod gltype;
 mod interface;
 mod link;

@@ -38,6 +38,7 @@ struct TshSource {
 
 // TshSource::flags: enable ARB_separate_shader_objects (source.rs says when).
 constexpr uint32_t kFlagSeparateShaderObjects = 1;
+constexpr uint32_t kFlagInverse = 2;
 
 struct TshLimits {
     int32_t max_vertex_attribs;
@@ -220,9 +221,29 @@ const char* const kDeprecatedTextureFunctions = TSH_DEPRECATED_TEXTURE_FUNCTIONS
 const char* const kDeprecatedTextureFunctionsSso =
     TSH_DEPRECATED_TEXTURE_FUNCTIONS "#extension GL_ARB_separate_shader_objects : enable\n";
 
+// GLSL 1.40 has inverse(); glslang declares it from 1.50 on. Definitions of the three
+// overloads for a 1.40 shader that calls it, on one preamble line each (cofactors through
+// cross products, so they need nothing 1.40 lacks).
+#define TSH_INVERSE \
+    "mat2 inverse(mat2 m) { return mat2(m[1][1], -m[0][1], -m[1][0], m[0][0]) / " \
+    "(m[0][0] * m[1][1] - m[1][0] * m[0][1]); }\n" \
+    "mat3 inverse(mat3 m) { vec3 r0 = cross(m[1], m[2]); vec3 r1 = cross(m[2], m[0]); " \
+    "vec3 r2 = cross(m[0], m[1]); return transpose(mat3(r0, r1, r2)) / dot(m[0], r0); }\n" \
+    "mat4 inverse(mat4 m) { vec3 a = m[0].xyz; vec3 b = m[1].xyz; vec3 c = m[2].xyz; " \
+    "vec3 d = m[3].xyz; float x = m[0].w; float y = m[1].w; float z = m[2].w; " \
+    "float w = m[3].w; vec3 s = cross(a, b); vec3 t = cross(c, d); vec3 u = a * y - b * x; " \
+    "vec3 v = c * w - d * z; float k = 1.0 / (dot(s, v) + dot(t, u)); s *= k; t *= k; " \
+    "u *= k; v *= k; return transpose(mat4(vec4(cross(b, v) + t * y, -dot(b, t)), " \
+    "vec4(cross(v, a) - t * x, dot(a, t)), vec4(cross(d, u) + s * w, -dot(d, s)), " \
+    "vec4(cross(u, c) - s * z, dot(c, s)))); }\n"
+
 const char* preamble(const TshSource& src) {
-    return src.flags & kFlagSeparateShaderObjects ? kDeprecatedTextureFunctionsSso
-                                                  : kDeprecatedTextureFunctions;
+    static const std::string with_inverse = std::string(kDeprecatedTextureFunctions) + TSH_INVERSE;
+    static const std::string sso_with_inverse =
+        std::string(kDeprecatedTextureFunctionsSso) + TSH_INVERSE;
+    bool sso = src.flags & kFlagSeparateShaderObjects;
+    if (src.flags & kFlagInverse) return sso ? sso_with_inverse.c_str() : with_inverse.c_str();
+    return sso ? kDeprecatedTextureFunctionsSso : kDeprecatedTextureFunctions;
 }
 
 // The warning glslang's relaxed rules give for a uniform's initializer they drop.
@@ -650,6 +671,54 @@ std::string static_recursion(TIntermediate* im) {
     return log;
 }
 
+// Whether a type is, or contains, an integer or double-precision value: what GLSL requires
+// to be `flat` when it is a fragment shader input.
+bool needs_flat(const TType& type) {
+    if (type.isStruct()) {
+        for (const TTypeLoc& member : *type.getStruct())
+            if (needs_flat(*member.type)) return true;
+        return false;
+    }
+    switch (type.getBasicType()) {
+    case EbtInt:
+    case EbtUint:
+    case EbtInt64:
+    case EbtUint64:
+    case EbtDouble:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// GLSL 1.30+ §4.3.4: fragment inputs that are or contain integers (or doubles, 4.00) must be
+// qualified `flat`. glslang checks plain inputs but not the members of an input block: an
+// error line per block member that breaks the rule, in the shape glslang's own errors take.
+std::string unqualified_flat_block_members(TIntermediate* im) {
+    if (!im || im->getStage() != EShLangFragment || !im->getTreeRoot()) return "";
+    TIntermAggregate* root = im->getTreeRoot()->getAsAggregate();
+    if (!root || root->getSequence().empty()) return "";
+    TIntermAggregate* objects = root->getSequence().back()->getAsAggregate();
+    if (!objects || objects->getOp() != EOpLinkerObjects) return "";
+    std::string log;
+    for (TIntermNode* node : objects->getSequence()) {
+        TIntermSymbol* symbol = node->getAsSymbolNode();
+        if (!symbol) continue;
+        const TType& type = symbol->getType();
+        if (type.getQualifier().storage != EvqVaryingIn || type.getBasicType() != EbtBlock ||
+            type.getQualifier().flat)
+            continue;
+        for (const TTypeLoc& member : *type.getStruct()) {
+            if (member.type->getQualifier().flat || !needs_flat(*member.type)) continue;
+            log += "ERROR: 0:" + std::to_string(member.loc.line) + ": '" +
+                   member.type->getFieldName().c_str() +
+                   "' : a fragment input that is or contains an integer or double must be "
+                   "qualified with 'flat'\n";
+        }
+    }
+    return log;
+}
+
 TshResult* compile(const TshSource* src, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -659,10 +728,11 @@ TshResult* compile(const TshSource* src, const TshLimits* limits) {
     r->ok = unit->shader->parse(&res, 110, false, EShMsgDefault);
     r->log = unit->shader->getInfoLog();
     if (r->ok) {
-        std::string recursion = static_recursion(unit->shader->getIntermediate());
-        if (!recursion.empty()) {
+        TIntermediate* im = unit->shader->getIntermediate();
+        std::string errors = static_recursion(im) + unqualified_flat_block_members(im);
+        if (!errors.empty()) {
             r->ok = false;
-            r->log += recursion;
+            r->log += errors;
         }
     }
     r->seal();

@@ -4,9 +4,13 @@
 //!   4.20 and later only for glslang. They are joined here, and the newlines they held are
 //!   put back after the joined line, so every later line keeps its number in logs;
 //! - **GLSL 1.30** is compiled as 1.40 (see [`crate::version::glslang_source`]);
+//! - **array sizes** made of built-ins glslang does not fold are folded first
+//!   ([`crate::fold`]);
 //! - **`gl_PerVertex` redeclarations** before 4.10: Mesa accepts them, glslang only with
 //!   `ARB_separate_shader_objects`, which a shader that redeclares the block has enabled
-//!   for it (in the shim's preamble, so lines do not move).
+//!   for it (in the shim's preamble, so lines do not move);
+//! - **`inverse()` in GLSL 1.40**, which glslang declares from 1.50 on, is defined in the
+//!   preamble for a 1.40 shader that mentions it.
 //!
 //! And where the rules differ the other way: [`check_extensions`] refuses an `#extension`
 //! after code or a `#pragma`, which Mesa refuses and glslang accepts; and
@@ -15,7 +19,7 @@
 
 use std::borrow::Cow;
 
-use crate::version;
+use crate::{fold, version};
 
 /// A shader's text for glslang.
 pub(crate) struct Prepared<'a> {
@@ -28,18 +32,31 @@ pub(crate) struct Prepared<'a> {
 /// Enable `ARB_separate_shader_objects` in the preamble (`kFlagSeparateShaderObjects`).
 pub(crate) const FLAG_SEPARATE_SHADER_OBJECTS: u32 = 1;
 
+/// Define GLSL 1.40's `inverse()` in the preamble (`kFlagInverse`): glslang declares it
+/// from 1.50 on.
+pub(crate) const FLAG_INVERSE: u32 = 2;
+
 /// The text glslang is given for an application's shader source.
 pub(crate) fn prepare(source: &str) -> Prepared<'_> {
     let joined = join_lines(source);
+    let inverse = if version::check(&joined) == Ok(140) && joined.contains("inverse") {
+        FLAG_INVERSE
+    } else {
+        0
+    };
     let text = match version::glslang_source(&joined) {
         Cow::Borrowed(_) => joined,
         Cow::Owned(t) => Cow::Owned(t),
     };
+    let text = match fold::fold_array_sizes(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(t) => Cow::Owned(t),
+    };
     let old = version::check(&text).is_ok_and(|v| v < 410);
     let flags = if old && text.contains("gl_PerVertex") {
-        FLAG_SEPARATE_SHADER_OBJECTS
+        FLAG_SEPARATE_SHADER_OBJECTS | inverse
     } else {
-        0
+        inverse
     };
     Prepared { text, flags }
 }

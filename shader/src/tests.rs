@@ -411,6 +411,52 @@ fn static_recursion_fails_the_compile() {
 }
 
 #[test]
+fn glsl_140_has_inverse() {
+    let fs = "#version 140\nuniform mat2 a;\nuniform mat3 b;\nuniform mat4 c;\nout vec4 color;\n\
+              void main() { color = vec4(inverse(a)[0], inverse(b)[1].xy) + inverse(c)[2]; }\n";
+    let c = compile(Stage::Fragment, fs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    link_all(&[(Stage::Vertex, POINT_VS), (Stage::Fragment, fs)]).unwrap();
+    // A constant inverse sizes an array, as in GL.
+    let vs = "#version 140\nvoid main() {\n  float[inverse(mat2(2.0))[1][1] == 0.5 ? 1 : -1] a;\n\
+              gl_Position = vec4(a.length());\n}\n";
+    let c = compile(Stage::Vertex, vs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+}
+
+#[test]
+fn integer_members_of_fragment_input_blocks_must_be_flat() {
+    let fs = |block: &str| {
+        format!(
+            "#version 150\nstruct S {{ ivec2 u[4]; }};\n{block}\nout vec4 color;\n\
+             void main() {{ color = vec4(s.u[3].xyxy) + vec4(f); }}\n"
+        )
+    };
+    let c = compile(
+        Stage::Fragment,
+        &fs("in IB {\n  S s;\n  float f;\n};"),
+        &Limits::default(),
+    );
+    assert!(!c.ok);
+    assert_eq!(
+        c.log,
+        "0:4: error: 's' : a fragment input that is or contains an integer or double must be \
+         qualified with 'flat'\n"
+    );
+    // `flat` on the member satisfies the rule.
+    let c = compile(
+        Stage::Fragment,
+        &fs("in IB {\n  flat S s;\n  float f;\n};"),
+        &Limits::default(),
+    );
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    // The rule is about fragment inputs only.
+    let vs = "#version 150\nout VB { int i; };\nvoid main() { i = 1; gl_Position = vec4(0.0); }\n";
+    let c = compile(Stage::Vertex, vs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+}
+
+#[test]
 fn fragment_output_locations_fail_the_link_not_the_compile() {
     let fs = "#version 330\nlayout(location = 0) out vec4 a;\nlayout(location = 0) out vec4 b;\n\
               void main() { a = vec4(1.0); b = vec4(0.0); }\n";
