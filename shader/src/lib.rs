@@ -109,7 +109,10 @@ pub struct Compiled {
 /// `#extension`s are), then parses it with glslang. Nothing of the compile is kept: linking
 /// compiles the sources again.
 pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
-    if let Err(log) = version::check(source).and_then(|_| source::check_extensions(source)) {
+    if let Err(log) = version::check(source)
+        .and_then(|_| source::check_extensions(source))
+        .and_then(|_| source::check_removed_builtins(source))
+    {
         return Compiled { ok: false, log };
     }
     let (ok, raw) = ffi::compile(stage, source, limits);

@@ -12,8 +12,12 @@
 //! - **`inverse()` in GLSL 1.40**, which glslang declares from 1.50 on, is defined in the
 //!   preamble for a 1.40 shader that mentions it.
 //!
+//! - **`defined __VERSION__`** (and `__LINE__`, `__FILE__`) is true, as GLSL says; glslang
+//!   expands them but does not count them as defined.
+//!
 //! And where the rules differ the other way: [`check_extensions`] refuses an `#extension`
-//! after code or a `#pragma`, which Mesa refuses and glslang accepts; and
+//! after code or a `#pragma`, which Mesa refuses and glslang accepts;
+//! [`check_removed_builtins`] refuses compatibility-only constants in GLSL 1.40; and
 //! [`without_link_errors`] tells the fragment-output errors glslang raises at compile and GL
 //! at link.
 
@@ -48,6 +52,10 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         Cow::Borrowed(_) => joined,
         Cow::Owned(t) => Cow::Owned(t),
     };
+    let text = match predefined(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(t) => Cow::Owned(t),
+    };
     let text = match fold::fold_array_sizes(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),
@@ -61,17 +69,112 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
     Prepared { text, flags }
 }
 
+/// `defined` of a predefined macro (`__VERSION__`, `__LINE__`, `__FILE__`) is true in GLSL;
+/// glslang expands those names but does not count them as defined. `#if`/`#elif` lines ask
+/// with `1` instead (same line, so numbers in logs stay).
+fn predefined(text: &str) -> Cow<'_, str> {
+    const NAMES: [&str; 3] = ["__VERSION__", "__LINE__", "__FILE__"];
+    if !text.contains("defined") || !NAMES.iter().any(|n| text.contains(n)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let directive = line.trim_start().strip_prefix('#').map(str::trim_start);
+        if !directive.is_some_and(|d| d.starts_with("if") || d.starts_with("elif")) {
+            out.push_str(line);
+            continue;
+        }
+        let mut line = line.to_owned();
+        for name in NAMES {
+            for form in [
+                format!("defined {name}"),
+                format!("defined({name})"),
+                format!("defined ({name})"),
+                format!("defined ( {name} )"),
+            ] {
+                line = line.replace(&form, "1");
+            }
+        }
+        out.push_str(&line);
+    }
+    Cow::Owned(out)
+}
+
 /// Refuses an `#extension` directive that follows code or a `#pragma` (`Err`: the compile
 /// log), as GL drivers do ("not allowed in the middle of a shader", Mesa); glslang, like
 /// the letter of the GLSL spec, accepts it. Only what is outside conditional groups counts,
 /// so a shader is never refused for a group the preprocessor would skip.
 pub(crate) fn check_extensions(source: &str) -> Result<(), String> {
     let text = join_lines(source);
+    let mut seen_tokens = false;
+    for line in code_lines(&text) {
+        match line.directive {
+            None if !line.content.is_empty() && line.depth == 0 => seen_tokens = true,
+            Some("pragma") if line.depth == 0 => seen_tokens = true,
+            Some("extension") if line.depth == 0 && seen_tokens => {
+                return Err(format!(
+                    "0:{}(1): error: #extension directive is not allowed in the middle of a \
+                     shader\n",
+                    line.number
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Built-ins of the compatibility profile that GLSL 1.40 removed and glslang still declares
+/// for it (a 1.40 shader is refused them by GL drivers without `ARB_compatibility`).
+const REMOVED_IN_140: [&str; 4] = [
+    "gl_MaxLights",
+    "gl_MaxClipPlanes",
+    "gl_MaxTextureUnits",
+    "gl_MaxTextureCoords",
+];
+
+/// Refuses a GLSL 1.40 shader naming a compatibility-only built-in constant outside
+/// conditional groups (`Err`: the compile log), as Mesa does.
+pub(crate) fn check_removed_builtins(source: &str) -> Result<(), String> {
+    if version::check(source) != Ok(140) {
+        return Ok(());
+    }
+    let text = join_lines(source);
+    for line in code_lines(&text) {
+        if line.directive.is_some() || line.depth > 0 {
+            continue;
+        }
+        let words = line
+            .content
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+        if let Some(name) = words.into_iter().find(|w| REMOVED_IN_140.contains(w)) {
+            return Err(format!(
+                "0:{}(1): error: `{name}' undeclared\n",
+                line.number
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A line of a shader without its comments.
+struct CodeLine<'a> {
+    /// 1-based.
+    number: usize,
+    /// The text, comments replaced by a space, trimmed.
+    content: String,
+    /// The directive's name, for a preprocessor line.
+    directive: Option<&'a str>,
+    /// How many conditional groups (`#if`, `#ifdef`, `#ifndef`) the line is in.
+    depth: u32,
+}
+
+/// The lines of `text` (continuations already joined) without comments, with the
+/// conditional-group depth each is at.
+fn code_lines(text: &str) -> impl Iterator<Item = CodeLine<'static>> + '_ {
     let mut in_comment = false;
     let mut depth = 0u32;
-    let mut seen_tokens = false;
-    for (n, line) in text.lines().enumerate() {
-        // The line without comments.
+    text.lines().enumerate().map(move |(n, line)| {
         let mut content = String::new();
         let mut rest = line;
         while !rest.is_empty() {
@@ -101,34 +204,50 @@ pub(crate) fn check_extensions(source: &str) -> Result<(), String> {
                 rest = "";
             }
         }
-        let content = content.trim();
-        let Some(directive) = content.strip_prefix('#') else {
-            if !content.is_empty() && depth == 0 {
-                seen_tokens = true;
-            }
-            continue;
-        };
-        let name = directive
-            .trim_start()
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .next()
-            .unwrap_or("");
-        match name {
-            "if" | "ifdef" | "ifndef" => depth += 1,
-            "endif" => depth = depth.saturating_sub(1),
-            "pragma" if depth == 0 => seen_tokens = true,
-            "extension" if depth == 0 && seen_tokens => {
-                return Err(format!(
-                    "0:{}(1): error: #extension directive is not allowed in the middle of a \
-                     shader\n",
-                    n + 1
-                ));
-            }
+        let content = content.trim().to_owned();
+        let directive = content.strip_prefix('#').map(|d| {
+            let name = d
+                .trim_start()
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .next()
+                .unwrap_or("");
+            DIRECTIVES
+                .iter()
+                .copied()
+                .find(|k| *k == name)
+                .unwrap_or("")
+        });
+        let at = depth;
+        match directive {
+            Some("if" | "ifdef" | "ifndef") => depth += 1,
+            Some("endif") => depth = depth.saturating_sub(1),
             _ => {}
         }
-    }
-    Ok(())
+        CodeLine {
+            number: n + 1,
+            content,
+            directive,
+            depth: at,
+        }
+    })
 }
+
+/// Preprocessor directives by name (others read as "").
+const DIRECTIVES: [&str; 13] = [
+    "if",
+    "ifdef",
+    "ifndef",
+    "elif",
+    "else",
+    "endif",
+    "define",
+    "undef",
+    "pragma",
+    "extension",
+    "version",
+    "line",
+    "error",
+];
 
 /// For a fragment shader whose compile failed only with errors GL reports at link (an
 /// output location past `MAX_DRAW_BUFFERS`, two outputs at one location), the source with

@@ -469,3 +469,28 @@ fn fragment_output_locations_fail_the_link_not_the_compile() {
     let c = compile(Stage::Fragment, bad, &Limits::default());
     assert!(!c.ok, "{}", c.log);
 }
+
+#[test]
+fn predefined_macros_are_defined() {
+    let fs = "#version 140\n#if !defined __VERSION__ || !defined(__LINE__)\n#error not defined\n\
+              #endif\n#if __VERSION__ != 140\n#error not 140\n#endif\nvoid main() { }\n";
+    let c = compile(Stage::Fragment, fs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+}
+
+#[test]
+fn glsl_140_has_no_compatibility_constants() {
+    let fs =
+        "#version 140\n// gl_MaxLights\nout vec4 c;\nvoid main() { c = vec4(gl_MaxLights); }\n";
+    let c = compile(Stage::Fragment, fs, &Limits::default());
+    assert_eq!(
+        (c.ok, c.log.as_str()),
+        (false, "0:4(1): error: `gl_MaxLights' undeclared\n")
+    );
+    // 1.30 still has them (deprecated), and a skipped group does not count.
+    let fs = "#version 130\nout vec4 c;\nvoid main() { c = vec4(gl_MaxLights); }\n";
+    assert!(compile(Stage::Fragment, fs, &Limits::default()).ok);
+    let fs = "#version 140\n#ifdef GL_ARB_compatibility\nfloat n = float(gl_MaxLights);\n#endif\n\
+              out vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+    assert!(compile(Stage::Fragment, fs, &Limits::default()).ok);
+}
