@@ -112,6 +112,10 @@ pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
     if let Err(log) = version::check(source)
         .and_then(|_| source::check_extensions(source))
         .and_then(|_| source::check_removed_builtins(source))
+        .and_then(|_| match stage {
+            Stage::Geometry => source::check_geometry_input_layout(source),
+            _ => Ok(()),
+        })
     {
         return Compiled { ok: false, log };
     }

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <glslang/Include/Types.h>
@@ -719,6 +720,83 @@ std::string unqualified_flat_block_members(TIntermediate* im) {
     return log;
 }
 
+// The vertices of a geometry shader's input primitive, 0 when none is declared.
+int input_vertices(TLayoutGeometry g) {
+    switch (g) {
+    case ElgPoints: return 1;
+    case ElgLines: return 2;
+    case ElgLinesAdjacency: return 4;
+    case ElgTriangles: return 3;
+    case ElgTrianglesAdjacency: return 6;
+    default: return 0;
+    }
+}
+
+// Constant indices of sized geometry shader input arrays at or past their size.
+class OutOfRangeInputs : public TIntermTraverser {
+public:
+    std::vector<std::tuple<int, std::string, int>> found;  // line, name, size
+
+    bool visitBinary(TVisit, TIntermBinary* node) override {
+        if (node->getOp() != EOpIndexDirect) return true;
+        TIntermSymbol* array = node->getLeft()->getAsSymbolNode();
+        TIntermConstantUnion* index = node->getRight()->getAsConstantUnion();
+        if (!array || !index) return true;
+        const TType& type = array->getType();
+        if (type.getQualifier().storage != EvqVaryingIn || !type.isSizedArray() ||
+            type.getQualifier().builtIn != EbvNone)
+            return true;
+        int i = index->getConstArray()[0].getIConst();
+        if (i >= type.getOuterArraySize())
+            found.emplace_back(node->getLoc().line, array->getName().c_str(),
+                               type.getOuterArraySize());
+        return true;
+    }
+};
+
+// GLSL 1.50 §4.3.8.1: a geometry shader's input arrays all have one size, the input
+// primitive's vertex count once a layout declares it, and an unsized one indexed past that
+// count is an error. glslang checks a declaration against a layout that came before it, not
+// two sized inputs against each other nor an index used before the layout: an error line for
+// each input that breaks the rule.
+std::string inconsistent_geometry_inputs(TIntermediate* im) {
+    if (!im || im->getStage() != EShLangGeometry || !im->getTreeRoot()) return "";
+    TIntermAggregate* root = im->getTreeRoot()->getAsAggregate();
+    if (!root || root->getSequence().empty()) return "";
+    TIntermAggregate* objects = root->getSequence().back()->getAsAggregate();
+    if (!objects || objects->getOp() != EOpLinkerObjects) return "";
+    int expected = input_vertices(im->getInputPrimitive());
+    std::string log;
+    for (TIntermNode* node : objects->getSequence()) {
+        TIntermSymbol* symbol = node->getAsSymbolNode();
+        if (!symbol) continue;
+        const TType& type = symbol->getType();
+        if (type.getQualifier().storage != EvqVaryingIn || !type.isArray() ||
+            type.getQualifier().builtIn != EbvNone)
+            continue;
+        std::string name = type.getBasicType() == EbtBlock ? type.getTypeName().c_str()
+                                                            : symbol->getName().c_str();
+        int line = symbol->getLoc().line;
+        if (type.isSizedArray() && !type.isImplicitlySizedArray()) {
+            int size = type.getOuterArraySize();
+            if (expected == 0) expected = size;
+            if (size != expected)
+                log += "ERROR: 0:" + std::to_string(line) + ": '" + name +
+                       "' : geometry shader input array size " + std::to_string(size) +
+                       " is inconsistent with the other inputs (" + std::to_string(expected) +
+                       ")\n";
+        }
+    }
+    // An input indexed before a layout sized it, past the size the layout gave.
+    OutOfRangeInputs out_of_range;
+    im->getTreeRoot()->traverse(&out_of_range);
+    for (const auto& [line, name, size] : out_of_range.found)
+        log += "ERROR: 0:" + std::to_string(line) + ": '" + name +
+               "' : geometry shader input array indexed past the input primitive's " +
+               std::to_string(size) + " vertices\n";
+    return log;
+}
+
 TshResult* compile(const TshSource* src, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -729,7 +807,8 @@ TshResult* compile(const TshSource* src, const TshLimits* limits) {
     r->log = unit->shader->getInfoLog();
     if (r->ok) {
         TIntermediate* im = unit->shader->getIntermediate();
-        std::string errors = static_recursion(im) + unqualified_flat_block_members(im);
+        std::string errors = static_recursion(im) + unqualified_flat_block_members(im) +
+                             inconsistent_geometry_inputs(im);
         if (!errors.empty()) {
             r->ok = false;
             r->log += errors;

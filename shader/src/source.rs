@@ -17,7 +17,8 @@
 //!
 //! And where the rules differ the other way: [`check_extensions`] refuses an `#extension`
 //! after code or a `#pragma`, which Mesa refuses and glslang accepts;
-//! [`check_removed_builtins`] refuses compatibility-only constants in GLSL 1.40; and
+//! [`check_removed_builtins`] refuses compatibility-only constants in GLSL 1.40;
+//! [`check_geometry_input_layout`] refuses what a geometry input layout may not name; and
 //! [`without_link_errors`] tells the fragment-output errors glslang raises at compile and GL
 //! at link.
 
@@ -152,6 +153,63 @@ pub(crate) fn check_removed_builtins(source: &str) -> Result<(), String> {
                 "0:{}(1): error: `{name}' undeclared\n",
                 line.number
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a geometry shader's input layout declaration (`layout(...) in;`) that names
+/// something other than one input primitive and `invocations` (`Err`: the compile log), as
+/// Mesa does: glslang accepts block-layout qualifiers (`packed`, `shared`) there and a
+/// primitive given twice.
+pub(crate) fn check_geometry_input_layout(source: &str) -> Result<(), String> {
+    const PRIMITIVES: [&str; 5] = [
+        "points",
+        "lines",
+        "lines_adjacency",
+        "triangles",
+        "triangles_adjacency",
+    ];
+    let text = join_lines(source);
+    for line in code_lines(&text) {
+        if line.directive.is_some() {
+            continue;
+        }
+        let mut rest = line.content.as_str();
+        while let Some(at) = rest.find("layout") {
+            rest = &rest[at + "layout".len()..];
+            let Some(open) = rest.trim_start().strip_prefix('(') else {
+                continue;
+            };
+            let Some((list, after)) = open.split_once(')') else {
+                break;
+            };
+            let after = after.trim_start();
+            let Some(tail) = after.strip_prefix("in") else {
+                continue;
+            };
+            if !tail.trim_start().starts_with(';') {
+                continue;
+            }
+            let mut primitives = 0;
+            for item in list.split(',').map(str::trim) {
+                let name = item.split('=').next().unwrap_or("").trim();
+                if PRIMITIVES.contains(&name) {
+                    primitives += 1;
+                } else if name != "invocations" {
+                    return Err(format!(
+                        "0:{}(1): error: invalid input layout qualifier `{name}' in a geometry \
+                         shader\n",
+                        line.number
+                    ));
+                }
+            }
+            if primitives > 1 {
+                return Err(format!(
+                    "0:{}(1): error: an input layout qualifier names more than one primitive\n",
+                    line.number
+                ));
+            }
         }
     }
     Ok(())

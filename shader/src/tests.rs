@@ -494,3 +494,54 @@ fn glsl_140_has_no_compatibility_constants() {
               out vec4 c;\nvoid main() { c = vec4(1.0); }\n";
     assert!(compile(Stage::Fragment, fs, &Limits::default()).ok);
 }
+
+#[test]
+fn geometry_inputs_have_one_size() {
+    let probe = |gs: &str| compile(Stage::Geometry, gs, &Limits::default());
+    let c = probe("#version 150\nin vec4 a[2];\nin vec4 b[3];\nvoid main() { }\n");
+    assert!(!c.ok);
+    assert!(
+        c.log
+            .contains("error: 'b' : geometry shader input array size 3"),
+        "{}",
+        c.log
+    );
+    let c = probe(
+        "#version 150\nin vec4 a[];\nvec4 f() { return a[2]; }\nlayout(lines) in;\nvoid main() { }\n",
+    );
+    assert!(!c.ok);
+    assert!(
+        c.log
+            .contains("indexed past the input primitive's 2 vertices"),
+        "{}",
+        c.log
+    );
+    let c = probe(
+        "#version 150\nlayout(triangles) in;\nin vec4 a[];\nin vec4 b[3];\nin B { vec4 c; } d[];\n\
+         layout(triangle_strip, max_vertices = 3) out;\nvoid main() { gl_Position = a[2] + b[1] + d[0].c; EmitVertex(); }\n",
+    );
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+}
+
+#[test]
+fn geometry_input_layouts_name_one_primitive() {
+    let probe = |layout: &str| {
+        let gs = format!(
+            "#version 150\n{layout}\nlayout(points, max_vertices = 1) out;\nvoid main() {{ }}\n"
+        );
+        compile(Stage::Geometry, &gs, &Limits::default())
+    };
+    for bad in [
+        "layout(points, packed) in;",
+        "layout(shared, lines) in;",
+        "layout(points, points) in;",
+    ] {
+        assert!(!probe(bad).ok, "{bad}");
+    }
+    let c = probe("layout(points, packed) in;");
+    assert_eq!(
+        c.log,
+        "0:2(1): error: invalid input layout qualifier `packed' in a geometry shader\n"
+    );
+    assert!(probe("layout(triangles) in;").ok);
+}
