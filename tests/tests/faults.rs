@@ -34,7 +34,9 @@ fn timed(f: impl FnOnce()) -> Duration {
 fn a_killed_server_is_lost_within_one_frame_and_calls_return_promptly() {
     let payload = vec![7u8; 256];
     for name in ["shm", "unix", "tcp"] {
-        let mut server = Server::start();
+        // Sessions on the server's own threads: killing the server kills the process that
+        // serves the session at once (a worker process's death: `isolation.rs`).
+        let mut server = Server::start_with(&["--isolation", "threads"]);
         let kind = server
             .kinds()
             .into_iter()

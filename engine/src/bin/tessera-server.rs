@@ -2,9 +2,23 @@
 //!
 //! ```text
 //! tessera-server [--unix PATH] [--tcp HOST:PORT --secret FILE] [--allow-capture]
+//!                [--isolation process|pool|threads] [--sessions-per-worker N]
+//!                [--worker-memory MIB] [--max-sessions N] [--max-sessions-per-user N]
 //!                [--handshake-timeout SECS] [--max-connections N] [--max-unauthenticated N]
 //! tessera-server --fd N            (spawned by a client's `fork` transport)
+//! tessera-server --worker N        (a worker process, started by the server itself)
 //! ```
+//!
+//! Isolation (see `tessera_wire::transport::worker`): by default each session runs in a
+//! worker process of its own (`--isolation process`), the server's binary re-executed with
+//! `--worker`, so a native driver fault ends only that session; `pool` serves up to
+//! `--sessions-per-worker N` (default 4) sessions per worker; `threads` serves every session
+//! on a thread of the server process, for hosts that trust their driver. A worker's data
+//! segment is limited to `--worker-memory MIB` (default 4096; 0: unlimited).
+//!
+//! Session caps: `--max-sessions N` in all, `--max-sessions-per-user N` per uid (every TCP
+//! peer counts as one user, "remote"); a session over a cap is refused with the reason,
+//! which the client reports as its context creation's error, and logged.
 //!
 //! Admission limits (see `tessera_wire::transport::server`): at most 256 connections at
 //! once (`--max-connections`), at most 32 of them still in their handshake
@@ -31,7 +45,8 @@ use std::time::Duration;
 
 use tessera_engine::wire::null::NullBackend;
 use tessera_engine::wire::transport::secret::Secret;
-use tessera_engine::wire::transport::server::{ServerConfig, serve};
+use tessera_engine::wire::transport::server::{Isolation, ServerConfig, serve};
+use tessera_engine::wire::transport::worker::{WORKER_FLAG, serve_worker};
 use tessera_engine::wire::transport::{BackendRequest, ServerBackend, default_socket_path};
 
 /// The backends this server can make, by the name a client's Hello gives.
@@ -98,9 +113,11 @@ impl log::Log for StderrLog {
 fn usage() -> ! {
     eprintln!(
         "usage: tessera-server [--unix PATH] [--tcp HOST:PORT --secret FILE] [--allow-capture]\n{:22}\
+         [--isolation process|pool|threads] [--sessions-per-worker N]\n{:22}\
+         [--worker-memory MIB] [--max-sessions N] [--max-sessions-per-user N]\n{:22}\
          [--handshake-timeout SECS] [--max-connections N] [--max-unauthenticated N]\n       \
          tessera-server --fd N",
-        ""
+        "", "", ""
     );
     std::process::exit(2)
 }
@@ -124,6 +141,7 @@ fn main() {
     log::set_max_level(level);
 
     let mut config = ServerConfig::default();
+    let mut sessions_per_worker = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -149,6 +167,34 @@ fn main() {
             }
             "--max-connections" => config.max_connections = count(value()),
             "--max-unauthenticated" => config.max_unauthenticated = count(value()),
+            "--max-sessions" => config.max_sessions = Some(count(value())),
+            "--max-sessions-per-user" => config.max_sessions_per_user = Some(count(value())),
+            "--isolation" => {
+                config.isolation = Isolation::parse(&value()).unwrap_or_else(|| usage())
+            }
+            "--sessions-per-worker" => sessions_per_worker = Some(count(value())),
+            "--worker-memory" => {
+                config.worker_memory = value()
+                    .parse::<u64>()
+                    .ok()
+                    .and_then(|mib| mib.checked_mul(1 << 20))
+                    .unwrap_or_else(|| usage())
+            }
+            WORKER_FLAG => {
+                // A worker: serves the sessions its server hands it, then exits.
+                let fd = value().parse().unwrap_or_else(|_| usage());
+                if let Err(e) = serve_worker(fd, Arc::new(make_backend)) {
+                    eprintln!("tessera-server: worker: {e}");
+                    std::process::exit(1);
+                }
+                return;
+            }
+            _ => usage(),
+        }
+    }
+    if let Some(n) = sessions_per_worker {
+        match config.isolation {
+            Isolation::Pool(_) => config.isolation = Isolation::Pool(n),
             _ => usage(),
         }
     }

@@ -16,8 +16,10 @@
 //!
 //! ## Module map
 //! - the process transports' client ends: `shm.rs`, `stream.rs`, `client.rs`, `dial.rs`;
-//! - the server: `server.rs` (listeners, shutdown), `session.rs` (one session's loop),
-//!   `handshake.rs`, `peer.rs` (`SO_PEERCRED`), `secret.rs` (the TCP challenge);
+//! - the server: `server.rs` (listeners, admission, caps, shutdown), `worker.rs` (the worker
+//!   processes sessions run in, and the server's side of them), `registry.rs` (sessions on
+//!   threads of one process), `session.rs` (one session's loop), `handshake.rs`, `peer.rs`
+//!   (`SO_PEERCRED`), `secret.rs` (the TCP challenge);
 //! - the data planes: `frame.rs` (framing, the batch message), `segment.rs` (memfds, the
 //!   control page), `byte_ring.rs` (the shared-memory rings), `doorbell.rs` (parking);
 //! - `sync.rs`: every atomic goes through it, so loom can model-check the ring and doorbell;
@@ -44,6 +46,7 @@ mod frame;
 pub mod handshake;
 mod inproc;
 pub mod peer;
+mod registry;
 mod reply;
 mod ring;
 pub mod secret;
@@ -55,6 +58,7 @@ mod stream;
 mod sync;
 mod sys;
 mod thread;
+pub mod worker;
 
 pub use dial::{DialError, DialOptions, Remote, default_socket_path, dial, server_binary};
 pub use frame::{MAX_MESSAGE, decode_batch_message};

@@ -89,6 +89,11 @@ impl Secret {
         Self(bytes.to_vec())
     }
 
+    /// The secret's bytes (what a server hands to its worker processes).
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
     /// The proof of `side` for a pair of nonces (the client's, then the server's).
     pub(crate) fn proof(
         &self,

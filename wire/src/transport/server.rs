@@ -1,4 +1,4 @@
-//! The server: listeners, admission, one thread per session, clean shutdown.
+//! The server: listeners, admission, where sessions run, clean shutdown.
 //!
 //! This needs `tessera-wire` and a backend only — never the frontend — so a server process is
 //! built without it (the `tessera-server` binary of the engine crate is a thin `main` around
@@ -31,26 +31,49 @@
 //! client cannot make the server grow a table far beyond what it uses. Those limits bound
 //! one session; the caps above bound how many there are.
 //!
-//! Sessions share nothing but the process: each has its own backend and thread, and a
+//! **Session caps** (optional): at most `--max-sessions N` sessions at once, and at most
+//! `--max-sessions-per-user N` of one user (the uid `SO_PEERCRED` gives; every TCP peer
+//! counts as one user, "remote"). They count connections admitted past the credential check,
+//! in their handshake or served, and are checked at `accept`: a session over one is refused
+//! with the reason in a `Refuse` frame (the client's context creation fails with it) and a
+//! log line. `--max-connections` stays the server's own guard, counted before anything is
+//! known of the peer.
+//!
+//! **Isolation** ([`Isolation`], `--isolation`): where sessions run.
+//! - `process` (the default): each session in a worker process of its own, started by
+//!   `exec` of this binary (`worker.rs`); a native driver's fault ends only that session.
+//! - `pool`: up to N sessions per worker process (`--sessions-per-worker`, default 4); a
+//!   fault ends the sessions of that worker.
+//! - `threads`: every session on a thread of this process (`registry.rs`): no process per
+//!   session, but a driver fault (SIGSEGV on a session thread) ends every session.
+//!
+//! In the worker modes this process never makes a backend: it holds each accepted
+//! connection until its client speaks (a silent connection costs no process; it is closed
+//! here at its deadline), then hands the socket to a worker, keeping no copy. It learns from
+//! each worker when a session authenticated and when it ended, and reaps a worker that died,
+//! logging each session it held and the signal or status that ended it.
+//!
+//! Sessions share nothing but their process: each has its own backend and thread, and a
 //! session that breaks the protocol (or whose backend panics) ends alone. SIGTERM or SIGINT
 //! stop accepting, shut every session's socket down (each session logs, drops its backend
-//! and ends), join them, remove the socket file, and return.
+//! and ends; workers are told by the close of their control socket, and killed if they are
+//! not gone within 5 s), join them, remove the socket file, and return.
 
-use std::collections::HashMap;
 use std::io;
 use std::net::TcpListener;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::peer::{self, ServerIdentity};
+use super::registry::{Load, Notify, Placement, Registry, Service};
 use super::secret::Secret;
-use super::session::{Admission, BackendFactory, SessionPolicy};
+use super::session::{BackendFactory, SessionPolicy};
 use super::sys;
+use super::worker::Workers;
 
 /// How long a connection may take to complete its side of the handshake, by default.
 pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -58,6 +81,41 @@ pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 /// Connections still in the handshake at once, by default.
 pub const DEFAULT_MAX_UNAUTHENTICATED: usize = 32;
+/// Sessions one `pool` worker serves at once, by default.
+pub const DEFAULT_SESSIONS_PER_WORKER: usize = 4;
+/// A worker's data segment limit (`RLIMIT_DATA`), by default: 4 GiB, roomy for a session
+/// (an idle GLES session on llvmpipe uses tens of MiB of data) and far below what takes a
+/// machine down.
+pub const DEFAULT_WORKER_MEMORY: u64 = 4 << 30;
+
+/// Where sessions run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    /// Each session in a worker process of its own (the `tessera-server` default).
+    Process,
+    /// Up to this many sessions per worker process.
+    Pool(usize),
+    /// Every session on a thread of the server process: cheapest, but one native driver
+    /// fault ends every session. For hosts that trust their driver.
+    Threads,
+}
+
+impl Isolation {
+    /// Parses `process`, `pool` (with [`DEFAULT_SESSIONS_PER_WORKER`]), `pool:N` or
+    /// `threads`.
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "process" => Some(Self::Process),
+            "pool" => Some(Self::Pool(DEFAULT_SESSIONS_PER_WORKER)),
+            "threads" => Some(Self::Threads),
+            _ => value
+                .strip_prefix("pool:")
+                .and_then(|n| n.parse().ok())
+                .filter(|n| *n > 0)
+                .map(Self::Pool),
+        }
+    }
+}
 
 /// How to run a server.
 #[derive(Debug)]
@@ -79,6 +137,15 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// Connections still in the handshake at once; more are refused at once.
     pub max_unauthenticated: usize,
+    /// Sessions at once (in their handshake or served); more are refused with the reason.
+    pub max_sessions: Option<usize>,
+    /// Sessions of one user at once (its uid, from `SO_PEERCRED`; every TCP peer counts as
+    /// one user, "remote"); more are refused with the reason.
+    pub max_sessions_per_user: Option<usize>,
+    /// Where sessions run.
+    pub isolation: Isolation,
+    /// The data segment limit of each worker process (`RLIMIT_DATA`, bytes; 0: none).
+    pub worker_memory: u64,
 }
 
 impl Default for ServerConfig {
@@ -92,6 +159,10 @@ impl Default for ServerConfig {
             handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_unauthenticated: DEFAULT_MAX_UNAUTHENTICATED,
+            max_sessions: None,
+            max_sessions_per_user: None,
+            isolation: Isolation::Process,
+            worker_memory: DEFAULT_WORKER_MEMORY,
         }
     }
 }
@@ -123,40 +194,135 @@ fn io_err(what: impl Into<String>) -> impl FnOnce(io::Error) -> ServeError {
     move |source| ServeError::Io { what, source }
 }
 
-/// One connection being served.
-struct Entry {
-    /// A duplicate of its socket, to shut it down.
-    sock: OwnedFd,
-    /// Its thread.
-    thread: Option<JoinHandle<()>>,
-    /// Its handshake clock.
-    admission: Arc<Admission>,
-    /// When its handshake must be done.
-    deadline: Instant,
-    /// Who it is, for the log.
-    peer: String,
+/// Where the accept loop puts its sessions.
+enum Sessions {
+    /// On threads of this process.
+    Threads {
+        registry: Arc<Registry>,
+        service: Arc<Service>,
+    },
+    /// In worker processes; a connection is handed to one once its client has spoken (so a
+    /// silent connection never costs a process), until then it waits here.
+    Workers {
+        workers: Workers,
+        waiting: Vec<Placement>,
+    },
 }
 
-/// The connections being served, by session number.
-type Sessions = Arc<Mutex<HashMap<u64, Entry>>>;
+impl Sessions {
+    fn load(&self, user: Option<u32>) -> Load {
+        match self {
+            Sessions::Threads { registry, .. } => registry.load(user),
+            Sessions::Workers { workers, waiting } => {
+                let load = workers.load(user);
+                Load {
+                    connections: load.connections + waiting.len(),
+                    pending: load.pending + waiting.len(),
+                    of_user: load.of_user + waiting.iter().filter(|p| p.user == user).count(),
+                }
+            }
+        }
+    }
 
-/// Why a new connection cannot be served now, if it cannot.
-fn over_cap(sessions: &Sessions, config: &ServerConfig) -> Option<String> {
-    let map = sessions.lock().unwrap_or_else(|e| e.into_inner());
-    let pending = map.values().filter(|e| e.admission.is_pending()).count();
-    if map.len() >= config.max_connections {
+    fn place(&mut self, placed: Placement) {
+        match self {
+            Sessions::Threads { registry, service } => {
+                let notify: Notify = Arc::new(|_, _| {});
+                registry.spawn(placed, service, notify);
+            }
+            Sessions::Workers { waiting, .. } => waiting.push(placed),
+        }
+    }
+
+    /// Hands the waiting connections whose client spoke (or hung up: the worker logs it) to
+    /// workers, and closes those whose handshake deadline passed; how long until the next
+    /// deadline.
+    fn hand_over(&mut self, ready: &[bool], timeout: Duration) -> Option<Duration> {
+        let Sessions::Workers { workers, waiting } = self else {
+            return None;
+        };
+        let now = Instant::now();
+        let mut next: Option<Instant> = None;
+        let mut index = 0;
+        for spoke in ready.iter().copied().chain(std::iter::repeat(false)) {
+            if index >= waiting.len() {
+                break;
+            }
+            if spoke {
+                workers.place(waiting.remove(index));
+            } else if waiting[index].deadline <= now {
+                let p = waiting.remove(index);
+                log::warn!(
+                    "session {} ({}): closed: no handshake within {timeout:?} \
+                     (--handshake-timeout)",
+                    p.id,
+                    p.peer
+                );
+            } else {
+                let deadline = waiting[index].deadline;
+                next = Some(next.map_or(deadline, |n| n.min(deadline)));
+                index += 1;
+            }
+        }
+        next.map(|n| n.saturating_duration_since(now))
+    }
+}
+
+/// How often the accept loop looks for retired workers to reap while there are any.
+const REAP_EVERY: Duration = Duration::from_millis(50);
+
+fn workers_reaping(sessions: &Sessions) -> bool {
+    matches!(sessions, Sessions::Workers { workers, .. } if workers.reaping())
+}
+
+/// The user a connection counts under, as the log names it.
+fn user_name(user: Option<u32>) -> String {
+    user.map_or_else(
+        || "remote (TCP) peers".to_owned(),
+        |uid| format!("uid {uid}"),
+    )
+}
+
+/// Why a new connection cannot be served now, if it cannot: the connection caps, counted
+/// before anything is known of the peer.
+fn over_cap(load: &Load, config: &ServerConfig) -> Option<String> {
+    if load.connections >= config.max_connections {
         Some(format!(
             "server busy: {} connections already (the limit, --max-connections)",
-            map.len()
+            load.connections
         ))
-    } else if pending >= config.max_unauthenticated {
+    } else if load.pending >= config.max_unauthenticated {
         Some(format!(
-            "server busy: {pending} connections already in their handshake (the limit, \
-             --max-unauthenticated)"
+            "server busy: {} connections already in their handshake (the limit, \
+             --max-unauthenticated)",
+            load.pending
         ))
     } else {
         None
     }
+}
+
+/// Why a session of `user` cannot start now, if it cannot: the session caps.
+fn over_session_cap(load: &Load, user: Option<u32>, config: &ServerConfig) -> Option<String> {
+    if let Some(max) = config.max_sessions
+        && load.connections >= max
+    {
+        return Some(format!(
+            "session limit reached: {} sessions already (the limit, --max-sessions {max})",
+            load.connections
+        ));
+    }
+    if let Some(max) = config.max_sessions_per_user
+        && load.of_user >= max
+    {
+        return Some(format!(
+            "session limit reached for {}: {} sessions already (the limit, \
+             --max-sessions-per-user {max})",
+            user_name(user),
+            load.of_user
+        ));
+    }
+    None
 }
 
 /// Refuses a connection at once: the reason in a `Refuse` frame if the socket takes it now
@@ -168,34 +334,12 @@ fn refuse_now(sock: OwnedFd, peer: &str, reason: &str) {
     sys::shutdown(sock.as_fd());
 }
 
-/// Closes every connection whose handshake deadline passed; how long until the next one
-/// (`None`: no handshake pending).
-fn expire_handshakes(sessions: &Sessions, timeout: Duration) -> Option<Duration> {
-    let now = Instant::now();
-    let map = sessions.lock().unwrap_or_else(|e| e.into_inner());
-    let mut next: Option<Instant> = None;
-    for (id, entry) in map.iter() {
-        if !entry.admission.is_pending() {
-            continue;
-        }
-        if entry.deadline <= now {
-            if entry.admission.expire() {
-                log::warn!(
-                    "session {id} ({}): closed: no handshake within {:?} (--handshake-timeout)",
-                    entry.peer,
-                    timeout
-                );
-                sys::shutdown(entry.sock.as_fd());
-            }
-        } else {
-            next = Some(next.map_or(entry.deadline, |n| n.min(entry.deadline)));
-        }
-    }
-    next.map(|n| n.saturating_duration_since(now))
-}
-
 /// Runs a server until SIGTERM/SIGINT (or, with `fd`, until its one session ends). Prints
 /// `tessera-server: listening on unix:PATH` / `tcp://ADDR` lines on stdout once listening.
+///
+/// With `Process` or `Pool` isolation the sessions run in worker processes started from this
+/// process's own binary with [`super::worker::WORKER_FLAG`]: that binary must pass the flag
+/// to [`super::worker::serve_worker`] (as `tessera-server` does).
 pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), ServeError> {
     let term = sys::termination_pipe().map_err(io_err("installing the SIGTERM handler"))?;
     if let Some(fd) = config.fd {
@@ -225,41 +369,114 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
     }
     let _ = io::Write::flush(&mut io::stdout());
 
+    let mut sessions = match config.isolation {
+        Isolation::Threads => Sessions::Threads {
+            registry: Arc::default(),
+            service: Arc::new(Service {
+                secret: config.secret.clone(),
+                allow_capture: config.allow_capture,
+                factory,
+            }),
+        },
+        Isolation::Process | Isolation::Pool(_) => {
+            let (per_worker, single_use) = match config.isolation {
+                Isolation::Pool(n) => (n, false),
+                _ => (1, true),
+            };
+            Sessions::Workers {
+                workers: Workers::new(
+                    per_worker,
+                    single_use,
+                    config.worker_memory,
+                    config.handshake_timeout,
+                    config.allow_capture,
+                    config.secret.as_ref(),
+                ),
+                waiting: Vec::new(),
+            }
+        }
+    };
+    log::info!(
+        "sessions run {}",
+        match config.isolation {
+            Isolation::Process => "each in a worker process of its own".to_owned(),
+            Isolation::Pool(n) => format!("in worker processes of up to {n} sessions each"),
+            Isolation::Threads => "on threads of this process".to_owned(),
+        }
+    );
     let identity = ServerIdentity::current();
-    let sessions: Sessions = Arc::default();
-    let config = Arc::new(config);
     let mut next_id = 1u64;
     loop {
         let mut fds = vec![term.as_raw_fd()];
-        if let Some(l) = &unix {
+        let unix_at = unix.as_ref().map(|l| {
             fds.push(l.as_raw_fd());
-        }
-        if let Some(l) = &tcp {
+            fds.len() - 1
+        });
+        let tcp_at = tcp.as_ref().map(|l| {
             fds.push(l.as_raw_fd());
-        }
-        reap_finished(&sessions);
-        let wait = expire_handshakes(&sessions, config.handshake_timeout);
-        let ready = poll_many(&mut fds, wait).map_err(io_err("poll"))?;
+            fds.len() - 1
+        });
+        let workers_at = fds.len();
+        let mut waiting_at = fds.len();
+        // Expires the waiting connections first, so the ones polled are the ones kept.
+        let deadline = sessions.hand_over(&[], config.handshake_timeout);
+        let reaping = workers_reaping(&sessions);
+        let wait = match &mut sessions {
+            Sessions::Threads { registry, .. } => {
+                registry.reap_finished();
+                registry.expire_handshakes(config.handshake_timeout)
+            }
+            Sessions::Workers { workers, waiting } => {
+                workers.reap_retired();
+                fds.extend(workers.poll_fds());
+                waiting_at = fds.len();
+                fds.extend(waiting.iter().map(|p| p.sock.as_raw_fd()));
+                if reaping {
+                    Some(deadline.map_or(REAP_EVERY, |d| d.min(REAP_EVERY)))
+                } else {
+                    deadline
+                }
+            }
+        };
+        let ready = sys::poll_many(&fds, wait).map_err(io_err("poll"))?;
         if ready[0] {
             break;
         }
-        if let Some(l) = &unix
-            && ready[1]
+        if let Sessions::Workers { workers, .. } = &mut sessions {
+            workers.serve_ready(&ready[workers_at..waiting_at]);
+        }
+        sessions.hand_over(&ready[waiting_at..], config.handshake_timeout);
+        if let (Some(l), Some(at)) = (&unix, unix_at)
+            && ready[at]
         {
             match l.accept() {
                 Ok((stream, _)) => {
                     let sock = OwnedFd::from(stream);
-                    if let Some(reason) = over_cap(&sessions, &config) {
-                        let peer = match sys::peer_cred(sock.as_fd()) {
-                            Ok(c) => format!("a unix peer (pid {} uid {})", c.pid, c.uid),
-                            Err(_) => "a unix peer".to_owned(),
-                        };
+                    let cred = sys::peer_cred(sock.as_fd()).ok();
+                    let peer = match cred {
+                        Some(c) => format!("a unix peer (pid {} uid {})", c.pid, c.uid),
+                        None => "a unix peer".to_owned(),
+                    };
+                    let user = cred.map(|c| c.uid);
+                    let load = sessions.load(user);
+                    if let Some(reason) = over_cap(&load, &config) {
                         refuse_now(sock, &peer, &reason);
                         continue;
                     }
                     match admit_unix(sock.as_fd(), identity) {
                         Ok(peer) => {
-                            spawn_session(&sessions, next_id, sock, peer, true, &config, &factory);
+                            if let Some(reason) = over_session_cap(&load, user, &config) {
+                                refuse_now(sock, &peer, &reason);
+                                continue;
+                            }
+                            sessions.place(Placement {
+                                id: next_id,
+                                sock,
+                                peer,
+                                user,
+                                unix: true,
+                                deadline: Instant::now() + config.handshake_timeout,
+                            });
                             next_id += 1;
                         }
                         Err(reason) => {
@@ -271,26 +488,28 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
                 Err(e) => log::warn!("accept on the unix socket: {e}"),
             }
         }
-        if let Some(l) = &tcp
-            && ready[fds.len() - 1]
+        if let (Some(l), Some(at)) = (&tcp, tcp_at)
+            && ready[at]
         {
             match l.accept() {
                 Ok((stream, addr)) => {
                     let peer = format!("tcp peer {addr}");
-                    if let Some(reason) = over_cap(&sessions, &config) {
+                    let load = sessions.load(None);
+                    if let Some(reason) =
+                        over_cap(&load, &config).or_else(|| over_session_cap(&load, None, &config))
+                    {
                         refuse_now(OwnedFd::from(stream), &peer, &reason);
                         continue;
                     }
                     let _ = stream.set_nodelay(true);
-                    spawn_session(
-                        &sessions,
-                        next_id,
-                        OwnedFd::from(stream),
+                    sessions.place(Placement {
+                        id: next_id,
+                        sock: OwnedFd::from(stream),
                         peer,
-                        false,
-                        &config,
-                        &factory,
-                    );
+                        user: None,
+                        unix: false,
+                        deadline: Instant::now() + config.handshake_timeout,
+                    });
                     next_id += 1;
                 }
                 Err(e) => log::warn!("accept on the TCP socket: {e}"),
@@ -298,40 +517,15 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
         }
     }
     log::info!("shutting down: ending every session");
-    shut_down(&sessions);
+    match &mut sessions {
+        Sessions::Threads { registry, .. } => registry.shut_down(),
+        Sessions::Workers { workers, .. } => workers.shut_down(Duration::from_secs(5)),
+    }
     if let Some(path) = &config.unix {
         let _ = std::fs::remove_file(path);
     }
     log::info!("stopped");
     Ok(())
-}
-
-/// Waits until one of `fds` is readable, or `timeout` passed; which ones are.
-fn poll_many(fds: &mut [RawFd], timeout: Option<Duration>) -> io::Result<Vec<bool>> {
-    // Rounded up, so a deadline is never polled for just before it passes.
-    let timeout_ms = timeout.map_or(-1, |t| {
-        i32::try_from(t.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
-    });
-    let mut pfds: Vec<libc::pollfd> = fds
-        .iter()
-        .map(|&fd| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        })
-        .collect();
-    loop {
-        // SAFETY: `pfds` is a valid array of `pfds.len()` pollfd structs.
-        let ret = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, timeout_ms) };
-        if ret < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(e);
-        }
-        return Ok(pfds.iter().map(|p| p.revents != 0).collect());
-    }
 }
 
 /// Binds the unix socket, replacing a stale socket file (one nobody answers on), and makes
@@ -357,101 +551,6 @@ fn admit_unix(sock: BorrowedFd<'_>, identity: ServerIdentity) -> Result<String, 
     let groups = peer::supplementary_groups(cred.pid);
     peer::admit(cred, &groups, identity).map_err(|e| e.to_string())?;
     Ok(format!("pid {} uid {}", cred.pid, cred.uid))
-}
-
-fn spawn_session(
-    sessions: &Sessions,
-    id: u64,
-    sock: OwnedFd,
-    peer: String,
-    unix: bool,
-    config: &Arc<ServerConfig>,
-    factory: &Arc<BackendFactory>,
-) {
-    let Ok(dup) = sock.try_clone() else {
-        log::warn!("session {id}: could not duplicate its socket; dropped");
-        return;
-    };
-    let admission = Arc::new(Admission::default());
-    let deadline = Instant::now() + config.handshake_timeout;
-    let entry_peer = peer.clone();
-    let (config, factory, registry) = (config.clone(), factory.clone(), sessions.clone());
-    let clock = admission.clone();
-    // Held until the entry is in, so the thread always finds its entry when it ends.
-    let mut map = sessions.lock().unwrap_or_else(|e| e.into_inner());
-    let spawned = std::thread::Builder::new()
-        .name(format!("tessera-session-{id}"))
-        .spawn(move || {
-            let policy = SessionPolicy {
-                id,
-                peer,
-                can_share_memory: unix,
-                secret: if unix { None } else { config.secret.as_ref() },
-                allow_capture: config.allow_capture,
-                factory: &*factory,
-            };
-            super::session::run_admitted(sock, &policy, Some(&clock));
-            // The registry's duplicate keeps the connection open until the accept loop reaps
-            // this thread; shutting it down now lets the client see the end at once.
-            if let Some(entry) = registry
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_mut(&id)
-            {
-                sys::shutdown(entry.sock.as_fd());
-            }
-        });
-    match spawned {
-        Ok(handle) => {
-            map.insert(
-                id,
-                Entry {
-                    sock: dup,
-                    thread: Some(handle),
-                    admission,
-                    deadline,
-                    peer: entry_peer,
-                },
-            );
-        }
-        Err(e) => log::warn!("session {id}: could not start its thread: {e}"),
-    }
-}
-
-/// Joins sessions whose thread finished.
-fn reap_finished(sessions: &Sessions) {
-    let done: Vec<JoinHandle<()>> = {
-        let mut map = sessions.lock().unwrap_or_else(|e| e.into_inner());
-        let ids: Vec<u64> = map
-            .iter()
-            .filter(|(_, e)| e.thread.as_ref().is_some_and(|h| h.is_finished()))
-            .map(|(id, _)| *id)
-            .collect();
-        ids.into_iter()
-            .filter_map(|id| map.remove(&id).and_then(|e| e.thread))
-            .collect()
-    };
-    for handle in done {
-        let _ = handle.join();
-    }
-}
-
-/// Shuts every session's socket down (its thread wakes, logs, frees its backend) and joins.
-fn shut_down(sessions: &Sessions) {
-    let all: Vec<Entry> = sessions
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .drain()
-        .map(|(_, v)| v)
-        .collect();
-    for entry in &all {
-        sys::shutdown(entry.sock.as_fd());
-    }
-    for entry in all {
-        if let Some(h) = entry.thread {
-            let _ = h.join();
-        }
-    }
 }
 
 /// `--fd N`: one session on an inherited socket; SIGTERM shuts it down.

@@ -66,6 +66,17 @@ pub(crate) struct SessionPolicy<'a> {
     pub factory: &'a BackendFactory,
 }
 
+/// What the code that placed a session hears from it, and the debug hook that ends its process.
+#[derive(Default)]
+pub(crate) struct SessionHooks<'a> {
+    /// Called once the client completed its part of the handshake (a worker tells its
+    /// server, which counts the connection as authenticated from then on).
+    pub on_authenticated: Option<&'a (dyn Fn() + Sync)>,
+    /// Raise SIGSEGV in this process once this many batches were applied (a debug-only test
+    /// hook: how the fault-isolation tests stand in for a native driver's fault).
+    pub crash_after: Option<u64>,
+}
+
 /// Where a connection stands with the server's handshake deadline: shared by its session
 /// thread (which marks it authenticated) and the accept loop (which expires it). Whichever
 /// moves it out of `PENDING` first wins.
@@ -162,21 +173,22 @@ fn transport(what: impl std::fmt::Display) -> Ending {
 
 /// Runs one session on `sock` to its end, logging how it ended.
 pub(crate) fn run(sock: OwnedFd, policy: &SessionPolicy<'_>) {
-    run_admitted(sock, policy, None);
+    run_admitted(sock, policy, None, &SessionHooks::default());
 }
 
 /// [`run`], on the server's handshake clock `admission` (marked authenticated once the
 /// client's part of the handshake is done; one the accept loop expired ends quietly, the
-/// loop having logged why).
+/// loop having logged why), with `hooks`.
 pub(crate) fn run_admitted(
     sock: OwnedFd,
     policy: &SessionPolicy<'_>,
     admission: Option<&Admission>,
+    hooks: &SessionHooks<'_>,
 ) {
     let id = policy.id;
     let peer = &policy.peer;
     let mut backend = None;
-    let ending = serve(sock.as_fd(), policy, admission, &mut backend);
+    let ending = serve(sock.as_fd(), policy, admission, hooks, &mut backend);
     if let Some(admission) = admission {
         admission.end();
     }
@@ -225,6 +237,7 @@ fn serve(
     sock: BorrowedFd<'_>,
     policy: &SessionPolicy<'_>,
     admission: Option<&Admission>,
+    hooks: &SessionHooks<'_>,
     slot: &mut Option<ServerBackend>,
 ) -> Ending {
     let accepted = match handshake::server_accept(sock, policy.secret) {
@@ -234,6 +247,9 @@ fn serve(
     };
     if admission.is_some_and(|a| !a.authenticate()) {
         return Ending::Refused("the handshake deadline passed".to_owned());
+    }
+    if let Some(authenticated) = hooks.on_authenticated {
+        authenticated();
     }
     let hello = &accepted.hello;
     let request = BackendRequest {
@@ -278,9 +294,12 @@ fn serve(
     );
     let session = slot.insert(made);
     match data_plane {
-        DataPlane::Shm => serve_shm(sock, &welcome, session).unwrap_or_else(|e| e),
+        DataPlane::Shm => {
+            serve_shm(sock, &welcome, session, hooks.crash_after).unwrap_or_else(|e| e)
+        }
         DataPlane::Stream => {
-            serve_stream(sock, session, !policy.can_share_memory).unwrap_or_else(|e| e)
+            serve_stream(sock, session, !policy.can_share_memory, hooks.crash_after)
+                .unwrap_or_else(|e| e)
         }
     }
 }
@@ -357,10 +376,19 @@ fn control_frame(
     }
 }
 
+/// The debug hook: raises SIGSEGV once `applied` reached `crash_after`.
+fn crash_if_due(applied: u64, crash_after: Option<u64>) {
+    if crash_after.is_some_and(|k| applied >= k) {
+        log::warn!("TESSERA_DEBUG_CRASH: raising SIGSEGV after {applied} batches");
+        sys::raise_segv();
+    }
+}
+
 fn serve_shm(
     sock: BorrowedFd<'_>,
     welcome: &Welcome,
     session: &mut ServerBackend,
+    crash_after: Option<u64>,
 ) -> Result<Ending, Ending> {
     let mut payload = AlignedVec::new();
     let mut fds: Vec<OwnedFd> = Vec::new();
@@ -411,6 +439,7 @@ fn serve_shm(
         }
         let result = apply_guarded(session, &msg, &mut out);
         applied += 1;
+        crash_if_due(applied, crash_after);
         end_profiler_frame();
         // Release: the batch's effects (replies written below) are ordered after it; the
         // client reads `applied` only as a diagnostic today.
@@ -441,6 +470,7 @@ fn serve_stream(
     sock: BorrowedFd<'_>,
     session: &mut ServerBackend,
     compress: bool,
+    crash_after: Option<u64>,
 ) -> Result<Ending, Ending> {
     let mut msg = AlignedVec::new();
     let mut fds = Vec::new();
@@ -451,6 +481,7 @@ fn serve_stream(
             FrameKind::Batch => {
                 let result = apply_guarded(session, &msg, &mut out);
                 applied += 1;
+                crash_if_due(applied, crash_after);
                 applied_bytes += msg.len() as u64;
                 end_profiler_frame();
                 for bytes in archived_notices(&mut out) {

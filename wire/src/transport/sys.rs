@@ -560,3 +560,102 @@ pub(crate) fn termination_pipe() -> io::Result<OwnedFd> {
     }
     Ok(read)
 }
+
+/// A connected pair of unix `SOCK_SEQPACKET` sockets, close-on-exec: each `send` arrives as
+/// one message (with its descriptors), never split or merged, so several threads may send
+/// on one end without a lock. A server talks to its worker processes over one.
+pub(crate) fn seqpacket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: `fds` is two writable ints.
+    check(unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    })?;
+    // SAFETY: socketpair returned two fresh descriptors owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Limits this process's data segment (`RLIMIT_DATA`: heap, and private writable mappings
+/// since Linux 4.7) to `bytes`; an allocation past it fails, which ends the process.
+pub(crate) fn limit_data(bytes: u64) -> io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: bytes as libc::rlim_t,
+        rlim_max: bytes as libc::rlim_t,
+    };
+    // SAFETY: `limit` is a valid rlimit that lives across the call.
+    check(unsafe { libc::setrlimit(libc::RLIMIT_DATA, &limit) }).map(drop)
+}
+
+/// Ends this process with SIGSEGV, as a native driver's fault would (a debug-only test
+/// hook). The default action is restored first: the Rust runtime's own SIGSEGV handler,
+/// which looks for stack overflows, would otherwise return from a raised signal.
+pub(crate) fn raise_segv() -> ! {
+    // SAFETY: restoring the default action and raising a signal have no memory-safety
+    // preconditions; the default action of SIGSEGV ends the process.
+    unsafe {
+        libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+        libc::raise(libc::SIGSEGV);
+    }
+    std::process::abort()
+}
+
+/// The number and name of a signal, as the log shows them (`11 (SIGSEGV)`).
+pub(crate) fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGTRAP => "SIGTRAP",
+        _ => return signal.to_string(),
+    };
+    format!("{signal} ({name})")
+}
+
+/// Waits until one of `fds` is readable (or hung up), or `timeout` passed; which ones are.
+/// Interrupted waits are retried.
+pub(crate) fn poll_many(
+    fds: &[RawFd],
+    timeout: Option<std::time::Duration>,
+) -> io::Result<Vec<bool>> {
+    // Rounded up, so a deadline is never polled for just before it passes.
+    let timeout_ms = timeout.map_or(-1, |t| {
+        i32::try_from(t.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
+    });
+    let mut pfds: Vec<libc::pollfd> = fds
+        .iter()
+        .map(|&fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    loop {
+        // SAFETY: `pfds` is a valid array of `pfds.len()` pollfd structs.
+        let ret = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, timeout_ms) };
+        if ret < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        return Ok(pfds.iter().map(|p| p.revents != 0).collect());
+    }
+}
+
+/// Makes the kernel SIGKILL this process when the thread that started it ends (a server's
+/// accept loop is its main thread: when the server dies, however it dies). Async-signal-safe
+/// (one prctl), so it may run between fork and exec.
+pub(crate) fn die_with_parent() -> io::Result<()> {
+    // SAFETY: PR_SET_PDEATHSIG takes a signal number; no memory is passed.
+    check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) }).map(drop)
+}

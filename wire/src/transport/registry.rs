@@ -1,0 +1,245 @@
+//! Sessions on threads of this process: the registry the accept loop keeps in `threads`
+//! isolation, and each worker process keeps for the sessions handed to it.
+//!
+//! Each session runs [`super::session::run_admitted`] on its own thread. The registry keeps a
+//! duplicate of each session's socket (to shut it down: at the handshake deadline, or when the
+//! server stops), the session's handshake clock ([`Admission`]), and who it is. Whoever owns
+//! the registry calls [`Registry::reap_finished`] and [`Registry::expire_handshakes`] from its
+//! loop, and [`Registry::shut_down`] at the end.
+
+use std::collections::HashMap;
+use std::os::fd::{AsFd, OwnedFd};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::secret::Secret;
+use super::session::{Admission, BackendFactory, SessionHooks, SessionPolicy};
+use super::sys;
+
+/// What every session of one server (or one worker) is served with.
+pub(crate) struct Service {
+    /// The shared secret TCP clients prove.
+    pub secret: Option<Secret>,
+    /// Whether sessions may capture batches for the probe.
+    pub allow_capture: bool,
+    /// Makes backends.
+    pub factory: Arc<BackendFactory>,
+}
+
+/// Something a session reports to whoever placed it (a worker tells its server).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SessionNote {
+    /// The client completed its part of the handshake.
+    Authenticated,
+    /// The session ended and its backend was dropped.
+    Ended,
+}
+
+/// Where a session's notes go.
+pub(crate) type Notify = Arc<dyn Fn(u64, SessionNote) + Send + Sync>;
+
+/// A connection to serve.
+pub(crate) struct Placement {
+    /// The session's number in the log.
+    pub id: u64,
+    /// Its socket, accepted and not yet handshaken.
+    pub sock: OwnedFd,
+    /// Who it is, for the log.
+    pub peer: String,
+    /// Whose session it counts as (`None`: a TCP peer).
+    pub user: Option<u32>,
+    /// Whether the socket is a unix socket (can carry descriptors: `shm` may be offered).
+    pub unix: bool,
+    /// When its handshake must be done.
+    pub deadline: Instant,
+}
+
+/// One connection being served.
+struct Entry {
+    /// A duplicate of its socket, to shut it down.
+    sock: OwnedFd,
+    /// Its thread.
+    thread: Option<JoinHandle<()>>,
+    /// Its handshake clock.
+    admission: Arc<Admission>,
+    /// When its handshake must be done.
+    deadline: Instant,
+    /// Who it is, for the log.
+    peer: String,
+    /// Whose session it counts as.
+    user: Option<u32>,
+}
+
+/// How many connections a registry (or a server's workers) holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Load {
+    /// Connections, in the handshake or served.
+    pub connections: usize,
+    /// Those still in the handshake.
+    pub pending: usize,
+    /// Those of the user asked about.
+    pub of_user: usize,
+}
+
+/// The sessions served on threads of this process, by session number.
+#[derive(Default)]
+pub(crate) struct Registry {
+    map: Mutex<HashMap<u64, Entry>>,
+}
+
+/// The debug hook that makes a session's process raise SIGSEGV: `TESSERA_DEBUG_CRASH=ID:K`
+/// crashes the process serving session `ID` once it applied `K` batches (debug builds only;
+/// the fault-isolation tests use it, since no real driver fault can be had on demand).
+fn crash_hook(id: u64) -> Option<u64> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    let value = std::env::var("TESSERA_DEBUG_CRASH").ok()?;
+    let (session, batches) = value.split_once(':')?;
+    (session.trim().parse::<u64>().ok()? == id)
+        .then(|| batches.trim().parse().ok())
+        .flatten()
+}
+
+impl Registry {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The connections held, and those of `user`.
+    pub fn load(&self, user: Option<u32>) -> Load {
+        let map = self.lock();
+        Load {
+            connections: map.len(),
+            pending: map.values().filter(|e| e.admission.is_pending()).count(),
+            of_user: map.values().filter(|e| e.user == user).count(),
+        }
+    }
+
+    /// Serves `placed` on a new thread; `notify` hears when it authenticates and ends.
+    pub fn spawn(self: &Arc<Self>, placed: Placement, service: &Arc<Service>, notify: Notify) {
+        let Placement {
+            id,
+            sock,
+            peer,
+            user,
+            unix,
+            deadline,
+        } = placed;
+        let Ok(dup) = sock.try_clone() else {
+            log::warn!("session {id}: could not duplicate its socket; dropped");
+            notify(id, SessionNote::Ended);
+            return;
+        };
+        let admission = Arc::new(Admission::default());
+        let entry_peer = peer.clone();
+        let (service, registry) = (service.clone(), self.clone());
+        let clock = admission.clone();
+        let ended = notify.clone();
+        // Held until the entry is in, so the thread always finds its entry when it ends.
+        let mut map = self.lock();
+        let spawned = std::thread::Builder::new()
+            .name(format!("tessera-session-{id}"))
+            .spawn(move || {
+                let authenticated = || notify(id, SessionNote::Authenticated);
+                let policy = SessionPolicy {
+                    id,
+                    peer,
+                    can_share_memory: unix,
+                    secret: if unix { None } else { service.secret.as_ref() },
+                    allow_capture: service.allow_capture,
+                    factory: &*service.factory,
+                };
+                let hooks = SessionHooks {
+                    on_authenticated: Some(&authenticated),
+                    crash_after: crash_hook(id),
+                };
+                super::session::run_admitted(sock, &policy, Some(&clock), &hooks);
+                // The registry's duplicate keeps the connection open until the owner reaps
+                // this thread; shutting it down now lets the client see the end at once.
+                if let Some(entry) = registry.lock().get_mut(&id) {
+                    sys::shutdown(entry.sock.as_fd());
+                }
+                notify(id, SessionNote::Ended);
+            });
+        match spawned {
+            Ok(handle) => {
+                map.insert(
+                    id,
+                    Entry {
+                        sock: dup,
+                        thread: Some(handle),
+                        admission,
+                        deadline,
+                        peer: entry_peer,
+                        user,
+                    },
+                );
+            }
+            Err(e) => {
+                log::warn!("session {id}: could not start its thread: {e}");
+                drop(map);
+                ended(id, SessionNote::Ended);
+            }
+        }
+    }
+
+    /// Joins sessions whose thread finished.
+    pub fn reap_finished(&self) {
+        let done: Vec<JoinHandle<()>> = {
+            let mut map = self.lock();
+            let ids: Vec<u64> = map
+                .iter()
+                .filter(|(_, e)| e.thread.as_ref().is_some_and(|h| h.is_finished()))
+                .map(|(id, _)| *id)
+                .collect();
+            ids.into_iter()
+                .filter_map(|id| map.remove(&id).and_then(|e| e.thread))
+                .collect()
+        };
+        for handle in done {
+            let _ = handle.join();
+        }
+    }
+
+    /// Closes every connection whose handshake deadline passed; how long until the next one
+    /// (`None`: no handshake pending).
+    pub fn expire_handshakes(&self, timeout: Duration) -> Option<Duration> {
+        let now = Instant::now();
+        let map = self.lock();
+        let mut next: Option<Instant> = None;
+        for (id, entry) in map.iter() {
+            if !entry.admission.is_pending() {
+                continue;
+            }
+            if entry.deadline <= now {
+                if entry.admission.expire() {
+                    log::warn!(
+                        "session {id} ({}): closed: no handshake within {:?} (--handshake-timeout)",
+                        entry.peer,
+                        timeout
+                    );
+                    sys::shutdown(entry.sock.as_fd());
+                }
+            } else {
+                next = Some(next.map_or(entry.deadline, |n| n.min(entry.deadline)));
+            }
+        }
+        next.map(|n| n.saturating_duration_since(now))
+    }
+
+    /// Shuts every session's socket down (its thread wakes, logs, frees its backend) and
+    /// joins them.
+    pub fn shut_down(&self) {
+        let all: Vec<Entry> = self.lock().drain().map(|(_, v)| v).collect();
+        for entry in &all {
+            sys::shutdown(entry.sock.as_fd());
+        }
+        for entry in all {
+            if let Some(h) = entry.thread {
+                let _ = h.join();
+            }
+        }
+    }
+}
