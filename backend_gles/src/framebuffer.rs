@@ -15,6 +15,16 @@
 //! UNSIGNED_BYTE for normalized colour, RGBA_INTEGER for integers, FLOAT for floats, the
 //! `NV_read_*` layouts for depth and stencil) and converts on the CPU. Multisampled sources
 //! are resolved into a scratch framebuffer first.
+//!
+//! ## sRGB
+//! Desktop GL converts writes, blending, clears and blits into an sRGB-encoded image only
+//! while `FRAMEBUFFER_SRGB` is enabled; ES converts always, unless the driver has
+//! `GL_EXT_sRGB_write_control`, whose `FRAMEBUFFER_SRGB_EXT` (enabled in a new ES context)
+//! is then set from the raster state at every verb (`command.rs`). Without the extension
+//! the switch cannot be turned off: a default framebuffer's sRGB colour image is made
+//! `RGBA8` instead, so it stores values as they are (desktop GL's initial state) and a
+//! program that enables `FRAMEBUFFER_SRGB` gets no conversion there; framebuffer objects
+//! with sRGB attachments keep converting whatever the switch says. Mesa has the extension.
 
 use glow::HasContext;
 use tessera_wire::SessionError;
@@ -527,7 +537,12 @@ impl FramebufferPipe for GlesPipe {
         if let Some(format) = desc.color {
             // SAFETY: as above.
             let rb = unsafe { self.gl.create_renderbuffer() }.map_err(e)?;
-            let internal = conv::map_renderbuffer_format(format, &self.features);
+            let internal = if format.info().srgb && !self.features.srgb_write_control {
+                // Writes would convert whatever FRAMEBUFFER_SRGB says (module docs).
+                glow::RGBA8
+            } else {
+                conv::map_renderbuffer_format(format, &self.features)
+            };
             self.renderbuffer_storage(rb, internal, desc.width, desc.height, desc.samples);
             color = Some(rb);
         }

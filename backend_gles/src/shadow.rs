@@ -5,7 +5,8 @@
 //! shadow first and returns without a call when the value is already set. The shadow is
 //! exact, never a guess: it starts at the values the ES 3 specification gives a new context
 //! (or at a sentinel no real value equals, for the viewport and scissor, whose initial value
-//! depends on the first surface), and [`NativeState::forget_texture`] and its siblings follow GL's
+//! depends on the first surface; `FRAMEBUFFER_SRGB_EXT` starts enabled, as
+//! `GL_EXT_sRGB_write_control` gives it, where desktop GL starts it disabled), and [`NativeState::forget_texture`] and its siblings follow GL's
 //! rule that deleting a bound object unbinds it in the current context.
 //!
 //! State that belongs to an object rather than to the context (an FBO's draw and read
@@ -134,7 +135,9 @@ const UNKNOWN_RECT: [i32; 4] = [i32::MIN; 4];
 
 impl NativeState {
     /// The state of a fresh context with `units` texture units, `ubo_bindings` uniform
-    /// buffer bindings and `attribs` vertex attributes.
+    /// buffer bindings and `attribs` vertex attributes. (Without `GL_EXT_sRGB_write_control`
+    /// the `FramebufferSrgb` bit stands for a switch that cannot be turned off, and is never
+    /// asked for.)
     pub fn new(units: usize, ubo_bindings: usize, attribs: usize, indexed: bool) -> Self {
         Self {
             draw_fbo: None,
@@ -142,7 +145,7 @@ impl NativeState {
             viewport: UNKNOWN_RECT,
             depth_range: [0.0, 1.0],
             scissor: UNKNOWN_RECT,
-            enables: 1 << Cap::Dither as u8,
+            enables: 1 << Cap::Dither as u8 | 1 << Cap::FramebufferSrgb as u8,
             blend_enables: 0,
             blend_func: [glow::ONE, glow::ZERO, glow::ONE, glow::ZERO],
             blend_equation: [glow::FUNC_ADD; 2],

@@ -5,6 +5,14 @@
 //! match and nothing scales, `vkCmdResolveImage` for a multisampled source, else
 //! `vkCmdBlitImage` (which needs the formats' blit features). GL clips the destination to
 //! the scissor and to the images; the source rectangle follows proportionally.
+//!
+//! ## sRGB
+//! A blit decodes an sRGB source and encodes into an sRGB destination only while
+//! `FRAMEBUFFER_SRGB` is enabled (Mesa's rule; `vkCmdBlitImage` always converts by the
+//! images' formats). With the switch off, an unscaled, unflipped blit between an sRGB image
+//! and its UNORM twin is a `vkCmdCopyImage` (the same bits); one that scales or flips goes
+//! through scratch images of the UNORM twins: the sRGB source copied into one, the blit
+//! made into another and copied into the sRGB destination.
 
 use ash::vk;
 use tessera_wire::SessionError;
@@ -14,10 +22,15 @@ use tessera_wire::record::{ReadSource, TextureCopy, blit_mask};
 use tessera_wire::state::{MAX_DRAW_BUFFERS, Rect};
 
 use crate::command::VkContext;
-use crate::conv::NativeFormat;
-use crate::device::{Missing, VkPipe};
+use crate::conv::{self, NativeFormat};
+use crate::device::{Missing, VkPipe, vk_error};
 use crate::framebuffer::ImageRef;
-use crate::image::{ImageSource, resolve_of, transition};
+use crate::image::{ImageSource, Storage, resolve_of, transition};
+
+/// A colour format with its sRGB encoding removed (the format itself if it has none).
+fn linear_of(f: vk::Format) -> vk::Format {
+    conv::linear_twin(f).unwrap_or(f)
+}
 
 /// What a blit reads of one side's image.
 struct BlitSide {
@@ -47,6 +60,7 @@ impl VkPipe {
             return Ok(());
         };
         let raster = *self.interned.raster.value(ctx.raster);
+        let srgb = raster.framebuffer_srgb;
         let clip = raster.scissor.then_some(ctx.desired.scissor);
         let [s, d] = regions;
         let sr = [s.x0, s.y0, s.x1, s.y1];
@@ -64,7 +78,7 @@ impl VkPipe {
             for i in 0..MAX_DRAW_BUFFERS {
                 let Some(at) = target.slot[i] else { continue };
                 let to = target.images[usize::from(at)];
-                self.blit_images(from, sr, to, dr, 0, filter, clip)?;
+                self.blit_images(from, sr, to, dr, 0, filter, clip, srgb)?;
             }
         }
         if mask & (blit_mask::DEPTH | blit_mask::STENCIL) != 0
@@ -84,7 +98,7 @@ impl VkPipe {
             )?;
             if let Some(from) = from {
                 let to: ImageRef = target.images[usize::from(at)];
-                self.blit_images(from, sr, to, dr, 0, vk::Filter::NEAREST, clip)?;
+                self.blit_images(from, sr, to, dr, 0, vk::Filter::NEAREST, clip, srgb)?;
             }
         }
         Ok(())
@@ -134,7 +148,17 @@ impl VkPipe {
                 rect.height
             },
         ];
-        self.blit_images(r, src_region, dst, dst_region, z, vk::Filter::NEAREST, None)
+        // Copies convert as blits with FRAMEBUFFER_SRGB on did before that switch was honoured.
+        self.blit_images(
+            r,
+            src_region,
+            dst,
+            dst_region,
+            z,
+            vk::Filter::NEAREST,
+            None,
+            true,
+        )
     }
 
     /// One side of a blit; `None` where the image or its level does not exist.
@@ -161,8 +185,9 @@ impl VkPipe {
     }
 
     /// Copies (or scales) a region between two images: `vkCmdCopyImage` when the formats
-    /// are equal and nothing scales, else `vkCmdBlitImage`. Regions are clipped to both
-    /// images (and to `clip` on the destination).
+    /// are equal (or, without `srgb` conversion, UNORM and sRGB twins) and nothing scales,
+    /// else `vkCmdBlitImage`. Regions are clipped to both images (and to `clip` on the
+    /// destination).
     #[expect(clippy::too_many_arguments, reason = "the blit's coordinates")]
     pub fn blit_images(
         &mut self,
@@ -173,6 +198,7 @@ impl VkPipe {
         dst_z: i32,
         filter: vk::Filter,
         clip: Option<Rect>,
+        srgb: bool,
     ) -> Result<(), SessionError> {
         const N: &str = "Blit";
         let raw = self.raw.clone();
@@ -279,7 +305,12 @@ impl VkPipe {
             },
         };
         if source.samples != vk::SampleCountFlags::TYPE_1 {
-            if !unscaled || source.native.vk != dest.native.vk || s[0] > s[2] || s[1] > s[3] {
+            let same = source.native.vk == dest.native.vk;
+            if !unscaled
+                || !same && linear_of(source.native.vk) != linear_of(dest.native.vk)
+                || s[0] > s[2]
+                || s[1] > s[3]
+            {
                 self.report(
                     Missing::Blit,
                     "multisampled blits that scale, flip or convert are not supported: skipped",
@@ -287,12 +318,28 @@ impl VkPipe {
                 return Ok(());
             }
             let region = resolve_of(copy);
-            // SAFETY: recording outside a render pass; images in the layouts set above;
-            // equal formats; regions inside both images (clipped above).
-            unsafe {
-                raw.cmd_resolve_image(cmd, src_image, src_layout, dst_image, dst_layout, &[region])
-            };
-        } else if unscaled && s[0] < s[2] && s[1] < s[3] && source.native.vk == dest.native.vk {
+            if same {
+                // SAFETY: recording outside a render pass; images in the layouts set above;
+                // equal formats; regions inside both images (clipped above).
+                unsafe {
+                    raw.cmd_resolve_image(
+                        cmd,
+                        src_image,
+                        src_layout,
+                        dst_image,
+                        dst_layout,
+                        &[region],
+                    )
+                };
+            } else {
+                self.resolve_through_scratch(&source, &dest, [src_image, dst_image], copy)?;
+            }
+        } else if unscaled
+            && s[0] < s[2]
+            && s[1] < s[3]
+            && (source.native.vk == dest.native.vk
+                || !srgb && linear_of(source.native.vk) == linear_of(dest.native.vk))
+        {
             // SAFETY: as above; equal formats, unscaled regions inside both images.
             unsafe {
                 raw.cmd_copy_image(cmd, src_image, src_layout, dst_image, dst_layout, &[copy])
@@ -339,21 +386,240 @@ impl VkPipe {
                     },
                 ],
             };
-            // SAFETY: as above; both formats support blitting (checked), regions inside
-            // both images, a filter the source format supports.
-            unsafe {
-                raw.cmd_blit_image(
-                    cmd,
-                    src_image,
-                    src_layout,
-                    dst_image,
-                    dst_layout,
-                    &[region],
+            let src_twin = conv::linear_twin(source.native.vk).filter(|_| !srgb);
+            let dst_twin = conv::linear_twin(dest.native.vk).filter(|_| !srgb);
+            if src_twin.is_none() && dst_twin.is_none() {
+                // SAFETY: as above; both formats support blitting (checked), regions inside
+                // both images, a filter the source format supports.
+                unsafe {
+                    raw.cmd_blit_image(
+                        cmd,
+                        src_image,
+                        src_layout,
+                        dst_image,
+                        dst_layout,
+                        &[region],
+                        filter,
+                    )
+                };
+            } else {
+                self.blit_through_twins(
+                    [&source, &dest],
+                    [src_image, dst_image],
+                    [src_layout, dst_layout],
+                    region,
+                    [src_twin, dst_twin],
                     filter,
-                )
-            };
+                )?;
+            }
         }
         self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// A blit that converts nothing between sRGB images (`FRAMEBUFFER_SRGB` off, module
+    /// docs): each sRGB side with a `twin` is replaced by a scratch image of that UNORM
+    /// format, the source's region copied into it first, the destination's copied out of
+    /// it after. The scratch images are freed with the current submission.
+    fn blit_through_twins(
+        &mut self,
+        sides: [&BlitSide; 2],
+        images: [vk::Image; 2],
+        layouts: [vk::ImageLayout; 2],
+        region: vk::ImageBlit,
+        twins: [Option<vk::Format>; 2],
+        filter: vk::Filter,
+    ) -> Result<(), SessionError> {
+        let raw = self.raw.clone();
+        let cmd = self.rec.cmd;
+        let (general_src, general_dst) = (
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+        );
+        // The rectangle of a blit side, as a copy region between an image and its scratch.
+        let rect = |o: [vk::Offset3D; 2]| {
+            let lo = vk::Offset3D {
+                x: o[0].x.min(o[1].x),
+                y: o[0].y.min(o[1].y),
+                z: o[0].z.min(o[1].z),
+            };
+            let extent = vk::Extent3D {
+                width: o[0].x.abs_diff(o[1].x),
+                height: o[0].y.abs_diff(o[1].y),
+                depth: o[0].z.abs_diff(o[1].z).max(1),
+            };
+            (lo, extent)
+        };
+        let scratch_layers = vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        let scratch = |dev: &mut VkPipe, side: &BlitSide, twin: vk::Format| {
+            let mut native = side.native;
+            native.vk = twin;
+            let mut st = Storage::new(
+                &dev.alloc,
+                tessera_wire::format::Format::Rgba8,
+                native,
+                vk::ImageType::TYPE_2D,
+                [side.extent[0], side.extent[1], 1],
+                1,
+                1,
+                vk::SampleCountFlags::TYPE_1,
+                false,
+            )
+            .map_err(|e| vk_error("vmaCreateImage", e))?;
+            transition(&raw, cmd, &mut st, general_dst);
+            Ok::<Storage, SessionError>(st)
+        };
+        let mut blit = region;
+        let mut src_scratch = None;
+        if let Some(twin) = twins[0] {
+            let mut st = scratch(self, sides[0], twin)?;
+            let (lo, extent) = rect(region.src_offsets);
+            let copy = vk::ImageCopy {
+                src_subresource: region.src_subresource,
+                src_offset: lo,
+                dst_subresource: scratch_layers,
+                dst_offset: vk::Offset3D { z: 0, ..lo },
+                extent: vk::Extent3D { depth: 1, ..extent },
+            };
+            // SAFETY: recording outside a render pass; the source in `layouts[0]`, the
+            // scratch image (same size class, the source level's extent) in TRANSFER_DST;
+            // the region lies inside both.
+            unsafe {
+                raw.cmd_copy_image(cmd, images[0], layouts[0], st.image, general_dst, &[copy])
+            };
+            transition(&raw, cmd, &mut st, general_src);
+            blit.src_subresource = scratch_layers;
+            for o in &mut blit.src_offsets {
+                o.z -= lo.z;
+            }
+            src_scratch = Some(st);
+        }
+        let mut dst_scratch = None;
+        if let Some(twin) = twins[1] {
+            let st = scratch(self, sides[1], twin)?;
+            blit.dst_subresource = scratch_layers;
+            let z = region.dst_offsets[0].z.min(region.dst_offsets[1].z);
+            for o in &mut blit.dst_offsets {
+                o.z -= z;
+            }
+            dst_scratch = Some(st);
+        }
+        let (src_image, src_layout) = match &src_scratch {
+            Some(st) => (st.image, general_src),
+            None => (images[0], layouts[0]),
+        };
+        let (dst_image, dst_layout) = match &dst_scratch {
+            Some(st) => (st.image, general_dst),
+            None => (images[1], layouts[1]),
+        };
+        // SAFETY: recording outside a render pass; each image in the layout named with it;
+        // UNORM scratch images have the blit features of the images they stand for (a
+        // required feature of the four-byte UNORM formats); regions inside every image.
+        unsafe {
+            raw.cmd_blit_image(
+                cmd,
+                src_image,
+                src_layout,
+                dst_image,
+                dst_layout,
+                &[blit],
+                filter,
+            )
+        };
+        if let Some(mut st) = dst_scratch {
+            transition(&raw, cmd, &mut st, general_src);
+            let (lo, extent) = rect(region.dst_offsets);
+            let copy = vk::ImageCopy {
+                src_subresource: scratch_layers,
+                src_offset: vk::Offset3D { z: 0, ..lo },
+                dst_subresource: region.dst_subresource,
+                dst_offset: lo,
+                extent: vk::Extent3D { depth: 1, ..extent },
+            };
+            // SAFETY: as above; the scratch image in TRANSFER_SRC, the destination in
+            // `layouts[1]`; the region lies inside both.
+            unsafe {
+                raw.cmd_copy_image(cmd, st.image, general_src, images[1], layouts[1], &[copy])
+            };
+            st.retire(&mut self.frames.current.garbage);
+        }
+        if let Some(st) = src_scratch {
+            st.retire(&mut self.frames.current.garbage);
+        }
+        Ok(())
+    }
+
+    /// A resolve between formats that differ only in sRGB encoding (which
+    /// `vkCmdResolveImage` refuses): into a scratch image of the source's format, then
+    /// copied, bits as they are, into the destination (layouts as `blit_images` set them).
+    fn resolve_through_scratch(
+        &mut self,
+        source: &BlitSide,
+        dest: &BlitSide,
+        images: [vk::Image; 2],
+        copy: vk::ImageCopy,
+    ) -> Result<(), SessionError> {
+        let raw = self.raw.clone();
+        let cmd = self.rec.cmd;
+        let (src_layout, dst_layout) = (
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+        );
+        let mut st = Storage::new(
+            &self.alloc,
+            tessera_wire::format::Format::Rgba8,
+            source.native,
+            vk::ImageType::TYPE_2D,
+            [dest.extent[0], dest.extent[1], 1],
+            1,
+            1,
+            vk::SampleCountFlags::TYPE_1,
+            false,
+        )
+        .map_err(|e| vk_error("vmaCreateImage", e))?;
+        transition(&raw, cmd, &mut st, dst_layout);
+        let scratch_layers = vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        let into = vk::ImageCopy {
+            dst_subresource: scratch_layers,
+            dst_offset: vk::Offset3D {
+                z: 0,
+                ..copy.dst_offset
+            },
+            ..copy
+        };
+        // SAFETY: recording outside a render pass; the multisampled source in
+        // TRANSFER_SRC, the single-sampled scratch image of the same format in
+        // TRANSFER_DST; the region lies inside both (the scratch has the destination's size).
+        unsafe {
+            raw.cmd_resolve_image(
+                cmd,
+                images[0],
+                src_layout,
+                st.image,
+                dst_layout,
+                &[resolve_of(into)],
+            )
+        };
+        transition(&raw, cmd, &mut st, src_layout);
+        let out = vk::ImageCopy {
+            src_subresource: scratch_layers,
+            src_offset: into.dst_offset,
+            ..copy
+        };
+        // SAFETY: as above; the scratch image in TRANSFER_SRC and the destination (a
+        // format of the same size class) in TRANSFER_DST; the region lies inside both.
+        unsafe { raw.cmd_copy_image(cmd, st.image, src_layout, images[1], dst_layout, &[out]) };
+        st.retire(&mut self.frames.current.garbage);
         Ok(())
     }
 }

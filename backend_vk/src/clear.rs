@@ -268,7 +268,13 @@ impl VkPipe {
         if full && !self.pass_is(ctx) {
             // Fold into the load ops of the target's next pass.
             let same = self.rec.pending.as_ref().is_some_and(|p| {
-                same_target(&p.target, target.fb, &target.draw_buffers, target.epoch)
+                same_target(
+                    &p.target,
+                    target.fb,
+                    &target.draw_buffers,
+                    target.epoch,
+                    target.srgb,
+                )
             });
             if !same {
                 self.end_pass()?;

@@ -250,8 +250,9 @@ pub(crate) fn same_target(
     fb: FramebufferRef,
     draw_buffers: &[u8; MAX_DRAW_BUFFERS],
     epoch: u64,
+    srgb: bool,
 ) -> bool {
-    t.fb == fb && t.draw_buffers == *draw_buffers && t.epoch == epoch
+    t.fb == fb && t.draw_buffers == *draw_buffers && t.epoch == epoch && t.srgb == srgb
 }
 
 /// What a draw reads from its index source after emulation.
@@ -500,12 +501,26 @@ impl VkPipe {
     /// Makes `target`'s pass the open one (with pending clears as load ops).
     pub(crate) fn begin_pass(&mut self, target: &Target) -> Result<(), SessionError> {
         if let Some(p) = &self.rec.pass
-            && same_target(p, target.fb, &target.draw_buffers, target.epoch)
+            && same_target(
+                p,
+                target.fb,
+                &target.draw_buffers,
+                target.epoch,
+                target.srgb,
+            )
         {
             return Ok(());
         }
         let pending = match self.rec.pending.take() {
-            Some(p) if same_target(&p.target, target.fb, &target.draw_buffers, target.epoch) => {
+            Some(p)
+                if same_target(
+                    &p.target,
+                    target.fb,
+                    &target.draw_buffers,
+                    target.epoch,
+                    target.srgb,
+                ) =>
+            {
                 Some(p)
             }
             Some(other) => {
@@ -576,27 +591,36 @@ impl VkPipe {
 
     /// The target of a context's framebuffer, reusing the open pass's when it is the same.
     pub(crate) fn ctx_target(&mut self, ctx: &VkContext) -> Result<Option<Target>, SessionError> {
+        let srgb = self.srgb_of(ctx);
         if let Some(p) = &self.rec.pass
             && same_target(
                 p,
                 ctx.desired.framebuffer,
                 &ctx.desired.draw_buffers,
                 self.epoch,
+                srgb,
             )
         {
             return Ok(Some(p.clone()));
         }
-        self.target(ctx.desired.framebuffer, &ctx.desired.draw_buffers)
+        self.target(ctx.desired.framebuffer, &ctx.desired.draw_buffers, srgb)
+    }
+
+    /// The context's `FRAMEBUFFER_SRGB` (from its raster state).
+    pub(crate) fn srgb_of(&self, ctx: &VkContext) -> bool {
+        self.interned.raster.value(ctx.raster).framebuffer_srgb
     }
 
     /// Whether the open pass is the context's target (no target lookup needed).
     pub(crate) fn pass_is(&self, ctx: &VkContext) -> bool {
+        let srgb = self.srgb_of(ctx);
         self.rec.pass.as_ref().is_some_and(|p| {
             same_target(
                 p,
                 ctx.desired.framebuffer,
                 &ctx.desired.draw_buffers,
                 self.epoch,
+                srgb,
             )
         })
     }
@@ -758,7 +782,9 @@ impl VkPipe {
         // (2) The pass (looked up only when it is not the open one).
         let began = !self.pass_is(ctx);
         if began {
-            let Some(target) = self.target(ctx.desired.framebuffer, &ctx.desired.draw_buffers)?
+            let srgb = self.srgb_of(ctx);
+            let Some(target) =
+                self.target(ctx.desired.framebuffer, &ctx.desired.draw_buffers, srgb)?
             else {
                 return Ok(false);
             };

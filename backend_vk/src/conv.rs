@@ -367,6 +367,20 @@ pub(crate) fn choose_format(
     fallback
 }
 
+/// The UNORM twin of a renderable sRGB colour format (the same bits, stored as they are):
+/// the view an sRGB image is rendered through while `FRAMEBUFFER_SRGB` is disabled
+/// (`image.rs`). Only the four-byte formats: their UNORM twins have colour attachment and
+/// blend support on every Vulkan device (a required format feature).
+pub(crate) fn linear_twin(f: vk::Format) -> Option<vk::Format> {
+    use vk::Format as F;
+    Some(match f {
+        F::R8G8B8A8_SRGB => F::R8G8B8A8_UNORM,
+        F::B8G8R8A8_SRGB => F::B8G8R8A8_UNORM,
+        F::A8B8G8R8_SRGB_PACK32 => F::A8B8G8R8_UNORM_PACK32,
+        _ => return None,
+    })
+}
+
 /// The image view type of a texture kind.
 pub(crate) fn map_view_type(kind: TextureKind) -> vk::ImageViewType {
     use TextureKind as K;

@@ -16,7 +16,8 @@
 //! A [`Target`] is what a verb draws into: the attachment images of the bound framebuffer
 //! for the bound draw buffers (draw buffer `i` is subpass colour attachment `i`), their
 //! render pass compatibility class and a `VkFramebuffer`. It is cached on the framebuffer
-//! (or surface) object and rebuilt when the draw buffers or the device epoch change.
+//! (or surface) object and rebuilt when the draw buffers, `FRAMEBUFFER_SRGB` (which picks
+//! the sRGB or UNORM views of sRGB images, `image.rs`) or the device epoch change.
 
 use ash::vk;
 use tessera_wire::SessionError;
@@ -99,6 +100,9 @@ pub(crate) struct Target {
     pub fb: FramebufferRef,
     pub draw_buffers: [u8; MAX_DRAW_BUFFERS],
     pub epoch: u64,
+    /// `FRAMEBUFFER_SRGB`: sRGB images are attached through sRGB views (else their UNORM
+    /// twins), and the pass key names those formats.
+    pub srgb: bool,
     pub framebuffer: vk::Framebuffer,
     /// Compatibility class (no clears).
     pub pass: PassKey,
@@ -437,6 +441,7 @@ impl VkPipe {
         &mut self,
         fb: FramebufferRef,
         draw_buffers: &[u8; MAX_DRAW_BUFFERS],
+        srgb: bool,
     ) -> Result<Option<Target>, SessionError> {
         let epoch = self.epoch;
         let cached = match fb {
@@ -453,6 +458,7 @@ impl VkPipe {
         if let Some(t) = cached
             && t.epoch == epoch
             && t.draw_buffers == *draw_buffers
+            && t.srgb == srgb
         {
             return Ok(Some(t.clone()));
         }
@@ -542,8 +548,13 @@ impl VkPipe {
             } else {
                 1
             });
-            let v = s.attachment_view(&raw, r.level, r.layer, r.layered)?;
-            let out = (s.native.vk, s.native.features, s.format, images.len() as u8);
+            let v = s.attachment_view(&raw, r.level, r.layer, r.layered, srgb)?;
+            let out = (
+                s.attachment_format(srgb),
+                s.native.features,
+                s.format,
+                images.len() as u8,
+            );
             views.push(v);
             images.push(r);
             Ok(Some(out))
@@ -587,6 +598,7 @@ impl VkPipe {
             fb,
             draw_buffers: *draw_buffers,
             epoch,
+            srgb,
             framebuffer,
             pass: key,
             pass_id,

@@ -5,6 +5,14 @@
 //! ## Layouts
 //! Each image has one layout for all its subresources (`Storage::layout`); a use that needs
 //! another transitions the whole image with a full barrier, always outside a render pass.
+//!
+//! ## sRGB
+//! Desktop GL converts writes into an sRGB image only while `FRAMEBUFFER_SRGB` is enabled.
+//! A renderable sRGB image is made with `MUTABLE_FORMAT`, and a view of it names either its
+//! own format or its UNORM twin (`conv::linear_twin`, [`ViewKey::linear`]): render targets
+//! take the twin while the switch is off (`framebuffer.rs`), so writes, blending and clears
+//! store values as they are; samplers always take the sRGB view and decode. Transfer
+//! commands see the image's own (sRGB) format: `blit.rs` copies where GL converts nothing.
 
 use std::collections::HashMap;
 
@@ -29,6 +37,8 @@ pub(crate) struct ViewKey {
     pub base_layer: u32,
     pub layers: u32,
     pub swizzle: [vk::ComponentSwizzle; 4],
+    /// The view names the image's UNORM twin (only for [`Storage::linear`] images).
+    pub linear: bool,
 }
 
 /// A `VkImage` with its memory, format, shape, layout and views.
@@ -44,6 +54,8 @@ pub(crate) struct Storage {
     pub three_d: bool,
     pub samples: vk::SampleCountFlags,
     pub layout: vk::ImageLayout,
+    /// The UNORM twin of a renderable sRGB image made `MUTABLE_FORMAT` (module docs).
+    pub linear: Option<vk::Format>,
     views: Vec<(ViewKey, vk::ImageView)>,
 }
 
@@ -82,6 +94,13 @@ impl Storage {
         if ty == vk::ImageType::TYPE_3D && usage.contains(vk::ImageUsageFlags::COLOR_ATTACHMENT) {
             flags |= vk::ImageCreateFlags::TYPE_2D_ARRAY_COMPATIBLE;
         }
+        let linear = usage
+            .contains(vk::ImageUsageFlags::COLOR_ATTACHMENT)
+            .then(|| conv::linear_twin(native.vk))
+            .flatten();
+        if linear.is_some() {
+            flags |= vk::ImageCreateFlags::MUTABLE_FORMAT;
+        }
         let info = vk::ImageCreateInfo::default()
             .flags(flags)
             .image_type(ty)
@@ -113,6 +132,7 @@ impl Storage {
             three_d: ty == vk::ImageType::TYPE_3D,
             samples,
             layout: vk::ImageLayout::UNDEFINED,
+            linear,
             views: Vec::new(),
         })
     }
@@ -127,10 +147,14 @@ impl Storage {
         if let Some((_, v)) = self.views.iter().find(|(k, _)| *k == key) {
             return Ok(*v);
         }
+        let format = match self.linear {
+            Some(twin) if key.linear => twin,
+            _ => self.native.vk,
+        };
         let info = vk::ImageViewCreateInfo::default()
             .image(self.image)
             .view_type(key.ty)
-            .format(self.native.vk)
+            .format(format)
             .components(vk::ComponentMapping {
                 r: key.swizzle[0],
                 g: key.swizzle[1],
@@ -146,20 +170,24 @@ impl Storage {
             });
         // SAFETY: a live image; the range lies inside it (callers clamp to levels/layers);
         // the view type is compatible with the image type and flags (cube views only of
-        // cube-compatible images, 2D views of 3D slices only of 2D-array-compatible ones).
+        // cube-compatible images, 2D views of 3D slices only of 2D-array-compatible ones);
+        // a format other than the image's only for MUTABLE_FORMAT images, and then its
+        // same-class UNORM twin.
         let v = unsafe { raw.create_image_view(&info, None) }
             .map_err(|e| vk_error("vkCreateImageView", e))?;
         self.views.push((key, v));
         Ok(v)
     }
 
-    /// A single-level, single-layer view for rendering.
+    /// A single-level (single-layer unless `layered`) view for rendering, through the
+    /// UNORM twin of an sRGB image unless `srgb` (`FRAMEBUFFER_SRGB`) asks for conversion.
     pub fn attachment_view(
         &mut self,
         raw: &ash::Device,
         level: u32,
         layer: u32,
         layered: bool,
+        srgb: bool,
     ) -> Result<vk::ImageView, SessionError> {
         let level = level.min(self.levels - 1);
         let count = self.attach_layers(level);
@@ -176,6 +204,7 @@ impl Storage {
             base_layer,
             layers,
             swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
+            linear: !srgb && self.linear.is_some(),
         };
         self.view(raw, key)
     }
@@ -219,6 +248,14 @@ impl Storage {
             if let Some(mut a) = self.allocation.take() {
                 alloc.destroy_image(self.image, &mut a);
             }
+        }
+    }
+
+    /// The format a render target view of the image has (`attachment_view`).
+    pub fn attachment_format(&self, srgb: bool) -> vk::Format {
+        match self.linear {
+            Some(twin) if !srgb => twin,
+            _ => self.native.vk,
         }
     }
 
@@ -450,6 +487,7 @@ impl VkPipe {
             base_layer: 0,
             layers,
             swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
+            linear: false,
         };
         let v = s.view(&raw, key_view)?;
         self.placeholders.images.insert(key, (s, v));

@@ -809,6 +809,7 @@ impl VkPipe {
                 s.layers
             },
             swizzle: view.swizzle.map(fix),
+            linear: false,
         };
         let linear = s.native.linear_filter();
         let v = s.view(&raw, key).ok()?;

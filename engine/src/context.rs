@@ -284,10 +284,11 @@ impl Context {
         let limits = Limits::from_caps(&sh.caps);
         let surface = config.surface.map(|s| {
             let handle = sh.dev.alloc.mint();
+            // sRGB-capable, as every desktop GL default framebuffer on Mesa (egl::config).
             let desc = SurfaceDesc {
                 width: s.width,
                 height: s.height,
-                color: Some(Format::Rgba8),
+                color: Some(Format::Srgb8Alpha8),
                 depth_stencil: s.depth_stencil.then_some(Format::Depth24Stencil8),
                 samples: s.samples,
             };

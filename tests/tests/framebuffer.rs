@@ -118,6 +118,7 @@ fn no_depth_surface() -> Context {
 
 mod attach;
 mod native;
+mod srgb;
 mod verbs;
 
 // ---------------------------------------------------------------------------------------

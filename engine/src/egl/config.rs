@@ -1,13 +1,17 @@
 //! EGL frame buffer configurations: the fixed table every display offers, attribute queries
 //! (`eglGetConfigAttrib`) and selection (`eglChooseConfig`, EGL 1.5 §3.4.1).
 //!
-//! Every config is RGBA8 (the only colour format a surface has on the wire), with and
-//! without a packed 24-bit depth / 8-bit stencil buffer, single-sampled and 4x
+//! Every config is RGBA8, with and without a packed 24-bit depth / 8-bit stencil buffer, single-sampled and 4x
 //! multisampled. Four samples is the one multisample count every backend has: Vulkan
 //! requires `VK_SAMPLE_COUNT_4_BIT` in `framebufferColorSampleCounts` and
 //! `framebufferDepthSampleCounts`, and OpenGL ES 3.0 requires `MAX_SAMPLES >= 4`. Configs
 //! only carry `EGL_PBUFFER_BIT`: there are no native windows or pixmaps to render to, and
 //! only desktop OpenGL is renderable (`EGL_OPENGL_BIT`).
+//!
+//! A surface's colour image is sRGB-encoded whatever its `EGL_GL_COLORSPACE`, as Mesa makes
+//! every desktop GL default framebuffer whose format has an sRGB twin: writes convert only
+//! while `GL_FRAMEBUFFER_SRGB` is enabled (desktop GL's rule; it starts disabled), and
+//! `GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING` of `BACK_LEFT` is `GL_SRGB`.
 
 use super::EglError;
 use super::tokens::*;
@@ -69,13 +73,14 @@ impl Config {
             .and_then(|i| CONFIGS.get(i))
     }
 
-    /// The wire description of a `width` x `height` surface of this config.
+    /// The wire description of a `width` x `height` surface of this config (sRGB-capable
+    /// colour: module docs).
     pub fn surface_desc(&self, width: u32, height: u32) -> tessera_wire::state::SurfaceDesc {
         use tessera_wire::format::Format;
         tessera_wire::state::SurfaceDesc {
             width,
             height,
-            color: Some(Format::Rgba8),
+            color: Some(Format::Srgb8Alpha8),
             depth_stencil: (self.depth > 0).then_some(Format::Depth24Stencil8),
             samples: self.samples as u8,
         }

@@ -61,8 +61,10 @@ pub(crate) struct SurfaceEntry {
     pub destroyed: bool,
     /// The window, for a window surface.
     pub window: Option<WindowState>,
-    /// `EGL_GL_COLORSPACE_SRGB`: the colour image is sRGB-encoded (writes are converted
-    /// while `GL_FRAMEBUFFER_SRGB` is enabled).
+    /// `EGL_GL_COLORSPACE_SRGB` was asked for. For desktop GL it changes only what
+    /// `eglQuerySurface` answers: every surface's colour image is sRGB-encoded, writes
+    /// converted while `GL_FRAMEBUFFER_SRGB` is enabled, whatever the colour space (Mesa's
+    /// rule, `egl::config`).
     pub srgb: bool,
     /// Its wire surface in each share group it was made current in.
     wires: Vec<(Weak<ShareGroup>, Arc<Mutex<Surface>>)>,
@@ -123,12 +125,9 @@ impl SurfaceEntry {
         // A 0 x 0 pbuffer is valid EGL; its wire images have one pixel so every backend
         // can create them, while GL sees the surface's real size through the viewport
         // (which stays 0 x 0) and EGL queries.
-        let mut desc = self
+        let desc = self
             .config
             .surface_desc(self.width.max(1) as u32, self.height.max(1) as u32);
-        if self.srgb {
-            desc.color = Some(tessera_wire::format::Format::Srgb8Alpha8);
-        }
         let s = Arc::new(Mutex::new(gl.create_surface(desc)));
         self.wires.push((group, s.clone()));
         s

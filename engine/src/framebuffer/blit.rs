@@ -86,6 +86,15 @@ impl Local {
     }
 }
 
+/// A colour format with its sRGB encoding removed.
+fn without_srgb(f: Format) -> Format {
+    match f {
+        Format::Srgb8Alpha8 => Format::Rgba8,
+        Format::Srgb8 => Format::Rgb8,
+        f => f,
+    }
+}
+
 /// Whether two colour formats may be blitted between: integer to integer of the same
 /// signedness, or non-integer to non-integer.
 fn classes_match(a: Format, b: Format) -> bool {
@@ -191,7 +200,14 @@ impl Context {
             if draw.colors.iter().any(|df| !classes_match(rf, *df)) {
                 return Err(INVALID_OPERATION);
             }
-            if read.samples > 0 && draw.colors.iter().any(|df| *df != rf) {
+            // Formats that differ only in sRGB encoding resolve into each other (Mesa
+            // compares them without it, and every default framebuffer is sRGB-capable).
+            if read.samples > 0
+                && draw
+                    .colors
+                    .iter()
+                    .any(|df| without_srgb(*df) != without_srgb(rf))
+            {
                 return Err(INVALID_OPERATION);
             }
             if !draw.colors.is_empty() {

@@ -314,9 +314,10 @@ fn default_framebuffer_attachment_parameters() {
         q(&mut ctx, BACK_LEFT, FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE),
         UNSIGNED_NORMALIZED as GLint
     );
+    // Sized RGBA8, sRGB-capable as every desktop GL default framebuffer on Mesa.
     assert_eq!(
         q(&mut ctx, BACK_LEFT, FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING),
-        LINEAR as GLint
+        SRGB as GLint
     );
     assert_eq!(q(&mut ctx, DEPTH, FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE), 24);
     assert_eq!(q(&mut ctx, STENCIL, FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE), 8);
