@@ -10,6 +10,7 @@ mod faults;
 mod framebuffer;
 mod glvnd;
 mod handles;
+mod isolation;
 mod names;
 mod piglit;
 mod profiling;
