@@ -841,38 +841,25 @@ fn a_multisampled_window_shows_the_native_frames() {
 
 #[test]
 fn an_srgb_window_shows_the_native_frames() {
-    // Known failure: GLX offers no sRGB-capable config yet (GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB
-    // is 0): the backends convert into sRGB images even with GL_FRAMEBUFFER_SRGB disabled,
-    // so a capable default framebuffer would change every GLX program's colours. SDL then
-    // finds no visual and GLFW renders linear. EGL asks with EGL_GL_COLORSPACE_SRGB and
-    // passes.
-    feature_known(
-        &["--srgb"],
-        2,
-        &["samples", "encoding"],
-        |native| {
-            assert_native_frames(native);
-            assert_eq!(
-                native.value("encoding"),
-                Some("srgb"),
-                "{}",
-                native.summary()
-            );
-            // GL_FRAMEBUFFER_SRGB is on: the clear's blue 0.5 is written as 0xbc.
-            assert_eq!(
-                native.frames[0].at(SIZE.0 / 2, 0) & 0xff,
-                0xbc,
-                "{}",
-                native.summary()
-            );
-        },
-        |_, message| {
-            message
-                .split(':')
-                .next()
-                .is_some_and(|label| label.contains("/glx "))
-        },
-    );
+    // GLX (GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB) and EGL (EGL_GL_COLORSPACE_SRGB) windows are
+    // sRGB-capable, as every desktop GL default framebuffer on Mesa: with
+    // GL_FRAMEBUFFER_SRGB enabled, writes convert.
+    feature(&["--srgb"], 2, &["samples", "encoding"], |native| {
+        assert_native_frames(native);
+        assert_eq!(
+            native.value("encoding"),
+            Some("srgb"),
+            "{}",
+            native.summary()
+        );
+        // GL_FRAMEBUFFER_SRGB is on: the clear's blue 0.5 is written as 0xbc.
+        assert_eq!(
+            native.frames[0].at(SIZE.0 / 2, 0) & 0xff,
+            0xbc,
+            "{}",
+            native.summary()
+        );
+    });
 }
 
 #[test]

@@ -51,11 +51,10 @@ pub(crate) fn attrib(c: &Config, visual: i32, screen: i32, attribute: i32) -> Op
         GLX_MAX_PBUFFER_PIXELS => MAX_PBUFFER_SIZE * MAX_PBUFFER_SIZE,
         GLX_SAMPLE_BUFFERS => i32::from(c.samples > 0),
         GLX_SAMPLES => c.samples,
-        // No sRGB-capable GLX config yet: a GLX program cannot ask for one at surface
-        // creation, and the backends convert into sRGB images even with
-        // GL_FRAMEBUFFER_SRGB disabled, so a capable default framebuffer would change
-        // every program's colours.
-        GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB => 0,
+        // Every config is sRGB-capable (`_ARB` and `_EXT` share the token): as on Mesa,
+        // whose desktop GL default framebuffers all are, writes convert only while
+        // GL_FRAMEBUFFER_SRGB is enabled (tessera_engine::egl::config).
+        GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB => 1,
         _ => return None,
     })
 }
@@ -74,6 +73,9 @@ fn rule(attribute: i32) -> Rule {
         | GLX_ALPHA_SIZE | GLX_DEPTH_SIZE | GLX_STENCIL_SIZE | GLX_ACCUM_RED_SIZE
         | GLX_ACCUM_GREEN_SIZE | GLX_ACCUM_BLUE_SIZE | GLX_ACCUM_ALPHA_SIZE
         | GLX_SAMPLE_BUFFERS | GLX_SAMPLES => Rule::AtLeast,
+        // Asking for False is met by a capable config too: it converts nothing unless the
+        // program enables GL_FRAMEBUFFER_SRGB, as Mesa's non-sRGB configs do.
+        GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB => Rule::AtLeast,
         GLX_DRAWABLE_TYPE | GLX_RENDER_TYPE => Rule::Mask,
         GLX_MAX_PBUFFER_WIDTH | GLX_MAX_PBUFFER_HEIGHT | GLX_MAX_PBUFFER_PIXELS | GLX_VISUAL_ID => {
             Rule::Ignore
@@ -392,7 +394,7 @@ pub unsafe extern "C" fn glXQueryExtension(
 }
 
 /// The GLX extensions Tessera carries out.
-pub(crate) const EXTENSIONS: &std::ffi::CStr = c"GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_get_proc_address GLX_ARB_multisample GLX_EXT_swap_control GLX_EXT_visual_info GLX_MESA_swap_control GLX_SGI_swap_control ";
+pub(crate) const EXTENSIONS: &std::ffi::CStr = c"GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_framebuffer_sRGB GLX_ARB_get_proc_address GLX_ARB_multisample GLX_EXT_framebuffer_sRGB GLX_EXT_swap_control GLX_EXT_visual_info GLX_MESA_swap_control GLX_SGI_swap_control ";
 
 fn client_string(name: c_int) -> *const std::ffi::c_char {
     match name {
