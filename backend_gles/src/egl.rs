@@ -31,7 +31,23 @@
 //!
 //! The display is never terminated: EGL displays are process-wide, and another backend (or
 //! the application) may be using the same one.
+//!
+//! **Several backends in one process.** Every backend of a process gets the same surfaceless
+//! display (EGL hands out one display per platform and native display), so all their
+//! contexts share one driver screen. llvmpipe (Mesa 22.3 at least) shares its rasterizer
+//! threads and their scene queue between the contexts of a screen, and that is not safe to
+//! drive from several threads: a `tessera-server` serving 8 or 16 sessions on threads of
+//! one process died in the driver (SIGSEGV under `glDrawElements`) within a round or
+//! three, also when no context was ever destroyed, and never with `LP_NUM_THREADS=0` (no
+//! rasterizer threads) or with the backends' calls serialised (`scripts/soak-server`). So
+//! on llvmpipe ([`serialised_driver`]) a backend calls the driver only while it holds the
+//! process's native-call lock ([`Serial`]): for each batch it applies, when it releases
+//! its context from a thread, and when it destroys its context. Creating a backend holds
+//! the lock whatever the driver (the driver is known only once a context exists). Other
+//! drivers apply concurrently: what EGL and GL promise for contexts on different threads.
+//! Sessions served by separate processes never share a driver.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::path::{Path, PathBuf};
@@ -237,6 +253,9 @@ pub(crate) struct Egl {
     fns: EglFns,
     display: EglDisplay,
     context: EglContext,
+    /// Whether the driver's calls are serialised with every other backend's of the process
+    /// ([`Serial`]; see the module's documentation).
+    serialised: bool,
     /// The path the library was loaded from (for messages).
     pub path: PathBuf,
     gles: Option<Library>,
@@ -317,6 +336,7 @@ impl Egl {
                 fns,
                 display: std::ptr::null_mut(),
                 context: std::ptr::null_mut(),
+                serialised: false,
                 path,
                 gles,
                 _lib: lib,
@@ -724,10 +744,64 @@ impl Egl {
         // SAFETY: eglGetCurrentContext takes no arguments and reads thread-local state.
         unsafe { (self.fns.get_current_context)() == self.context }
     }
+
+    /// Decides from the driver's `GL_RENDERER` whether this backend's native calls are
+    /// serialised with the other backends' of the process (see the module's documentation).
+    pub fn serialise_for(&mut self, renderer: &str) {
+        self.serialised = serialised_driver(renderer);
+    }
+
+    /// The process's native-call lock, held until the guard drops, for a backend whose
+    /// driver needs it (else `None`: its calls run concurrently with other backends').
+    pub fn serial(&self) -> Option<Serial> {
+        self.serialised.then(Serial::lock)
+    }
+}
+
+/// Whether the driver named by `GL_RENDERER` gets its calls serialised across the backends
+/// of a process: llvmpipe (see the module's documentation).
+pub(crate) fn serialised_driver(renderer: &str) -> bool {
+    renderer.starts_with("llvmpipe")
+}
+
+/// The lock every serialised backend of the process holds while it calls the driver.
+static NATIVE_CALLS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+thread_local! {
+    /// Whether this thread holds [`NATIVE_CALLS`] (a [`Serial`] with the guard is alive).
+    static HOLDS_NATIVE_CALLS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Holds the process's native-call lock until dropped; re-entrant on one thread (a backend
+/// whose creation fails is dropped, and destroys its context, under the creation's lock).
+pub(crate) struct Serial(Option<std::sync::MutexGuard<'static, ()>>);
+
+impl Serial {
+    /// Takes the lock, or nothing if this thread holds it already. A panic under the lock
+    /// (caught at the session's or the C ABI's boundary) leaves it usable.
+    pub fn lock() -> Serial {
+        if HOLDS_NATIVE_CALLS.get() {
+            return Serial(None);
+        }
+        let guard = NATIVE_CALLS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        HOLDS_NATIVE_CALLS.set(true);
+        Serial(Some(guard))
+    }
+}
+
+impl Drop for Serial {
+    fn drop(&mut self) {
+        if self.0.is_some() {
+            HOLDS_NATIVE_CALLS.set(false);
+        }
+    }
 }
 
 impl Drop for Egl {
     fn drop(&mut self) {
+        let _serial = self.serial();
         if self.context.is_null() {
             // `start` failed before there was a context: nothing of this backend's is
             // current, and another context of the thread may be.
@@ -864,6 +938,23 @@ mod tests {
         drop(egl);
         let again = context(named);
         assert!(matches!(again.fns.displays, Displays::Vendor { .. }));
+    }
+
+    #[test]
+    fn llvmpipe_backends_take_turns_and_the_lock_is_reentrant() {
+        assert!(serialised_driver("llvmpipe (LLVM 15.0.6, 256 bits)"));
+        assert!(!serialised_driver("zink (lavapipe)") && !serialised_driver("AMD Radeon"));
+        let outer = Serial::lock();
+        // The same thread again (a failed creation dropping its context): no deadlock.
+        let inner = Serial::lock();
+        assert!(outer.0.is_some() && inner.0.is_none());
+        drop(inner);
+        // Another thread waits while this one holds it.
+        let taken = std::thread::spawn(|| NATIVE_CALLS.try_lock().is_ok());
+        assert!(!taken.join().expect("the other thread"));
+        drop(outer);
+        let taken = std::thread::spawn(|| Serial::lock().0.is_some());
+        assert!(taken.join().expect("the other thread"));
     }
 
     #[test]

@@ -221,8 +221,11 @@ impl GlesBackend {
 
     /// [`GlesBackend::new`] with explicit options.
     pub fn with_options(options: &GlesOptions) -> Result<Self, CreateBackendError> {
-        let egl = Egl::new()?;
+        // Creation calls the driver before it is known: serialised whatever it is (egl.rs).
+        let _serial = egl::Serial::lock();
+        let mut egl = Egl::new()?;
         let id = egl.identity()?;
+        egl.serialise_for(&id.renderer);
         let loader = |name: &CStr| -> *const c_void {
             if let Some(alias) = egl::entry_point_alias(name, &id) {
                 let p = egl.proc_address(&alias);
@@ -306,6 +309,8 @@ impl Backend for GlesBackend {
     }
 
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
+        // On llvmpipe, one backend of the process calls the driver at a time (egl.rs).
+        let _serial = self.egl.serial();
         self.make_current()?;
         self.dispatcher.apply(&mut self.dev, batch, out)
     }
@@ -322,6 +327,7 @@ impl Backend for GlesBackend {
     /// on another one (EGL lets a context be current on one thread at a time).
     fn release_thread(&mut self) {
         if self.thread == Some(std::thread::current().id()) {
+            let _serial = self.egl.serial();
             self.egl.release();
             self.thread = None;
         }

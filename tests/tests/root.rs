@@ -22,6 +22,7 @@ mod renderbuffer;
 mod sampler;
 mod scenes;
 mod server_limits;
+mod server_load;
 mod shaders;
 mod state_query;
 mod steady;
