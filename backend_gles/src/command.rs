@@ -1060,8 +1060,9 @@ impl DrawPipe for GlesPipe {
         Ok(())
     }
 
-    /// `Present`: the surface is offscreen; submit what was recorded.
-    fn present(&mut self, _: SurfaceHandle) -> R {
-        self.flush()
+    /// `Present`: into the surface's window when the backend presents it (`present.rs`);
+    /// otherwise the surface is offscreen: submit what was recorded.
+    fn present(&mut self, surface: SurfaceHandle) -> R {
+        self.present_window(surface)
     }
 }

@@ -254,6 +254,8 @@ pub(crate) struct GlesPipe {
     reported: u64,
     /// Native state changed outside `command.rs`'s reconcile (command::dirty bits).
     pub disturbed: u32,
+    /// The windows the backend presents into (`present.rs`).
+    pub presenters: crate::present::Presenters,
     /// Bumped whenever a texture's native name changes (immutable storage recreated), so
     /// framebuffers re-check their attachments.
     pub epoch: u64,
@@ -345,6 +347,7 @@ impl GlesPipe {
             debug: false,
             reported: 0,
             disturbed: 0,
+            presenters: crate::present::Presenters::new(None),
             epoch: 0,
             validity: 1,
         }

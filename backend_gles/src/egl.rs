@@ -46,6 +46,16 @@
 //! the lock whatever the driver (the driver is known only once a context exists). Other
 //! drivers apply concurrently: what EGL and GL promise for contexts on different threads.
 //! Sessions served by separate processes never share a driver.
+//!
+//! **On the program's window system.** A backend in the program's own process that is to
+//! present windows (`present.rs`) is given the program's XCB connection
+//! ([`NativeDisplay`]) and makes its display on it instead (`EGL_PLATFORM_XCB_EXT`, with
+//! the screen), where the EGL offers that platform; everything else (the config-less,
+//! surfaceless ES context, every image an FBO) is the same, and the surfaceless display
+//! stays the fallback. Such a display names the program's connection, which may close once
+//! its contexts are gone, and Mesa hands out the same display again for a new connection at
+//! the same address: so the last backend on it terminates it (a count per display), unlike
+//! the surfaceless one.
 
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -53,6 +63,7 @@ use std::ffi::{CStr, CString, c_char, c_void};
 use std::path::{Path, PathBuf};
 
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+use tessera_wire::backend::NativeDisplay;
 
 use crate::{CreateBackendError, glvnd};
 
@@ -72,6 +83,8 @@ const EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT: EglInt = 0x30BF;
 const EGL_PLATFORM_SURFACELESS_MESA: u32 = 0x31DD;
 const EGL_RENDERABLE_TYPE: EglInt = 0x3040;
 const EGL_OPENGL_ES3_BIT: EglInt = 0x40;
+const EGL_PLATFORM_XCB_EXT: u32 = 0x31DC;
+const EGL_PLATFORM_XCB_SCREEN_EXT: isize = 0x31DE;
 
 const GL_VERSION: u32 = 0x1F02;
 const GL_RENDERER: u32 = 0x1F01;
@@ -126,7 +139,56 @@ struct EglFns {
     make_current:
         unsafe extern "C" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> EglBoolean,
     get_current_context: unsafe extern "C" fn() -> EglContext,
+    terminate: unsafe extern "C" fn(EglDisplay) -> EglBoolean,
+    window: WindowFns,
     displays: Displays,
+}
+
+/// The EGL 1.4 functions of window surfaces (`present.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct WindowFns {
+    pub get_error: unsafe extern "C" fn() -> EglInt,
+    pub choose_config: unsafe extern "C" fn(
+        EglDisplay,
+        *const EglInt,
+        *mut EglConfig,
+        EglInt,
+        *mut EglInt,
+    ) -> EglBoolean,
+    pub get_config_attrib:
+        unsafe extern "C" fn(EglDisplay, EglConfig, EglInt, *mut EglInt) -> EglBoolean,
+    pub create_window_surface:
+        unsafe extern "C" fn(EglDisplay, EglConfig, usize, *const EglInt) -> EglSurface,
+    pub destroy_surface: unsafe extern "C" fn(EglDisplay, EglSurface) -> EglBoolean,
+    pub query_surface:
+        unsafe extern "C" fn(EglDisplay, EglSurface, EglInt, *mut EglInt) -> EglBoolean,
+    pub make_current:
+        unsafe extern "C" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> EglBoolean,
+    pub swap_buffers: unsafe extern "C" fn(EglDisplay, EglSurface) -> EglBoolean,
+    pub swap_interval: unsafe extern "C" fn(EglDisplay, EglInt) -> EglBoolean,
+}
+
+/// What presenting into windows needs of a backend's EGL: the window-surface functions, the
+/// display (made on the program's window system) and the backend's context.
+#[derive(Clone, Copy)]
+pub(crate) struct WindowEgl {
+    pub fns: WindowFns,
+    pub display: EglDisplay,
+    pub context: EglContext,
+    /// The program's connection the display was made on.
+    pub native: NativeDisplay,
+}
+
+/// The displays made on a program's connection, each with the number of backends using it.
+struct WindowDisplays(Vec<(usize, usize)>);
+
+static WINDOW_DISPLAYS: std::sync::Mutex<WindowDisplays> =
+    std::sync::Mutex::new(WindowDisplays(Vec::new()));
+
+fn window_displays() -> std::sync::MutexGuard<'static, WindowDisplays> {
+    WINDOW_DISPLAYS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 type GetPlatformDisplay = unsafe extern "C" fn(u32, *mut c_void, *const isize) -> EglDisplay;
@@ -198,6 +260,18 @@ impl EglFns {
                 destroy_context: cast(get("eglDestroyContext")?),
                 make_current: cast(get("eglMakeCurrent")?),
                 get_current_context: cast(get("eglGetCurrentContext")?),
+                terminate: cast(get("eglTerminate")?),
+                window: WindowFns {
+                    get_error: cast(get("eglGetError")?),
+                    choose_config: cast(get("eglChooseConfig")?),
+                    get_config_attrib: cast(get("eglGetConfigAttrib")?),
+                    create_window_surface: cast(get("eglCreateWindowSurface")?),
+                    destroy_surface: cast(get("eglDestroySurface")?),
+                    query_surface: cast(get("eglQuerySurface")?),
+                    make_current: cast(get("eglMakeCurrent")?),
+                    swap_buffers: cast(get("eglSwapBuffers")?),
+                    swap_interval: cast(get("eglSwapInterval")?),
+                },
                 displays,
             })
         }
@@ -253,6 +327,11 @@ pub(crate) struct Egl {
     fns: EglFns,
     display: EglDisplay,
     context: EglContext,
+    /// Whether the context was made without a config (`EGL_KHR_no_config_context`): it can
+    /// be made current with a window surface of any config of the display.
+    configless: bool,
+    /// The program's connection the display was made on (`None`: surfaceless or default).
+    on_window_system: Option<NativeDisplay>,
     /// Whether the driver's calls are serialised with every other backend's of the process
     /// ([`Serial`]; see the module's documentation).
     serialised: bool,
@@ -316,12 +395,17 @@ impl Egl {
     /// calling thread. Each native EGL (see the module's documentation) is tried in turn
     /// until one gives a current context; the error is the last one's, or what could not be
     /// loaded.
-    pub fn new() -> Result<Self, CreateBackendError> {
-        Self::with_natives(Self::natives()?)
+    /// With `window_system`, the display is made on the program's connection where the EGL
+    /// can (see the module's documentation).
+    pub fn new(window_system: Option<NativeDisplay>) -> Result<Self, CreateBackendError> {
+        Self::with_natives(Self::natives()?, window_system)
     }
 
     /// [`Egl::new`] on the first of `natives` that gives a current context.
-    fn with_natives(natives: Vec<Native>) -> Result<Self, CreateBackendError> {
+    fn with_natives(
+        natives: Vec<Native>,
+        window_system: Option<NativeDisplay>,
+    ) -> Result<Self, CreateBackendError> {
         let mut tried = Vec::new();
         let mut failed = None;
         for native in natives {
@@ -336,12 +420,14 @@ impl Egl {
                 fns,
                 display: std::ptr::null_mut(),
                 context: std::ptr::null_mut(),
+                configless: false,
+                on_window_system: None,
                 serialised: false,
                 path,
                 gles,
                 _lib: lib,
             };
-            match egl.start() {
+            match egl.start(window_system) {
                 Ok(()) => return Ok(egl),
                 Err(e) => {
                     log::info!("tessera: gles: {}: {e}", native.describe());
@@ -441,11 +527,115 @@ impl Egl {
             .find_map(|p| open_local(p).ok())
     }
 
-    /// Creates the display and the context, and makes it current.
-    fn start(&mut self) -> Result<(), CreateBackendError> {
+    /// Creates the display and the context, and makes it current: on the program's window
+    /// system first when given one, else (or when that fails) surfaceless.
+    fn start(&mut self, window_system: Option<NativeDisplay>) -> Result<(), CreateBackendError> {
+        if let Some(native) = window_system {
+            match self.start_on(native) {
+                Ok(()) => return Ok(()),
+                Err(e) => log::info!(
+                    "tessera-backend-gles: no EGL display on the program's X connection ({e}): \
+                     a surfaceless one (the client shows window frames)"
+                ),
+            }
+        }
         self.display = self.open_display()?;
         self.context = self.create_context()?;
         self.make_current()
+    }
+
+    /// [`start`](Self::start) on the program's connection.
+    fn start_on(&mut self, native: NativeDisplay) -> Result<(), CreateBackendError> {
+        let display = self.open_window_display(native)?;
+        self.display = display;
+        self.on_window_system = Some(native);
+        let key = display as usize;
+        {
+            let mut all = window_displays();
+            match all.0.iter_mut().find(|(d, _)| *d == key) {
+                Some((_, users)) => *users += 1,
+                None => all.0.push((key, 1)),
+            }
+        }
+        let started = match self.create_context() {
+            Ok(context) => {
+                self.context = context;
+                self.make_current()
+            }
+            Err(e) => Err(e),
+        };
+        if started.is_err() {
+            self.drop_context();
+            self.context = std::ptr::null_mut();
+            self.display = std::ptr::null_mut();
+            self.on_window_system = None;
+        }
+        started
+    }
+
+    /// The display of the program's XCB connection, initialised.
+    fn open_window_display(&self, native: NativeDisplay) -> Result<EglDisplay, CreateBackendError> {
+        let Some((connection, screen)) = native.as_xcb() else {
+            return Err(CreateBackendError::MissingExtension {
+                extension: "a platform for the program's window system",
+            });
+        };
+        let mut client = self.extensions(std::ptr::null_mut());
+        let get_platform_display = match &self.fns.displays {
+            Displays::Library {
+                get_platform_display,
+                ..
+            } => *get_platform_display,
+            Displays::Vendor {
+                get_platform_display,
+                platform_extensions,
+            } => {
+                client.push(' ');
+                client.push_str(platform_extensions);
+                Some(*get_platform_display)
+            }
+        };
+        let xcb = client.split(' ').any(|e| e == "EGL_EXT_platform_xcb");
+        let Some(get_platform_display) = get_platform_display.filter(|_| xcb) else {
+            return Err(CreateBackendError::MissingExtension {
+                extension: "EGL_EXT_platform_xcb",
+            });
+        };
+        let attribs = [
+            EGL_PLATFORM_XCB_SCREEN_EXT,
+            screen as isize,
+            EGL_NONE as isize,
+        ];
+        // SAFETY: EGL_EXT_platform_xcb (offered, checked above) takes a live
+        // `xcb_connection_t*` (`NativeDisplay::xcb`'s contract) and an EGL_NONE-terminated
+        // EGLAttrib list naming the screen.
+        let display =
+            unsafe { get_platform_display(EGL_PLATFORM_XCB_EXT, connection, attribs.as_ptr()) };
+        if display.is_null() {
+            return Err(CreateBackendError::Initialize {
+                error: self.error(),
+            });
+        }
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: a non-null display returned by EGL; the out-pointers are valid locals.
+        if unsafe { (self.fns.initialize)(display, &mut major, &mut minor) } == 0 {
+            return Err(CreateBackendError::Initialize {
+                error: self.error(),
+            });
+        }
+        Ok(display)
+    }
+
+    /// What presenting into windows needs, if the display is on the program's window
+    /// system and the context can be current with any of its window surfaces.
+    pub fn window_egl(&self) -> Option<WindowEgl> {
+        let native = self.on_window_system?;
+        self.configless.then_some(WindowEgl {
+            fns: self.fns.window,
+            display: self.display,
+            context: self.context,
+            native,
+        })
     }
 
     fn error(&self) -> i32 {
@@ -537,10 +727,13 @@ impl Egl {
     /// Creates the context with OpenGL ES bound, and binds back the API the thread had: the
     /// bound API is the thread's, shared with the program's own use of the driver (libglvnd
     /// remembers the API it last bound for the program and does not bind it again).
-    fn create_context(&self) -> Result<EglContext, CreateBackendError> {
+    fn create_context(&mut self) -> Result<EglContext, CreateBackendError> {
         // SAFETY: eglQueryAPI takes no arguments and reads thread-local state.
         let previous = unsafe { (self.fns.query_api)() };
-        let context = self.create_es_context();
+        let context = self.create_es_context().map(|(context, configless)| {
+            self.configless = configless;
+            context
+        });
         if previous != EGL_OPENGL_ES_API {
             // SAFETY: eglBindAPI takes an enum (one this EGL reported) and sets thread-local
             // state.
@@ -549,7 +742,8 @@ impl Egl {
         context
     }
 
-    fn create_es_context(&self) -> Result<EglContext, CreateBackendError> {
+    /// The context, and whether it was made without a config.
+    fn create_es_context(&self) -> Result<(EglContext, bool), CreateBackendError> {
         let extensions = self.extensions(self.display);
         let has = |name: &str| extensions.split(' ').any(|e| e == name);
         if !has("EGL_KHR_surfaceless_context") {
@@ -561,7 +755,8 @@ impl Egl {
         if unsafe { (self.fns.bind_api)(EGL_OPENGL_ES_API) } == 0 {
             return Err(CreateBackendError::NoGlesApi);
         }
-        let config = if has("EGL_KHR_no_config_context") || has("EGL_MESA_configless_context") {
+        let configless = has("EGL_KHR_no_config_context") || has("EGL_MESA_configless_context");
+        let config = if configless {
             std::ptr::null_mut()
         } else {
             let attribs = [EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE];
@@ -611,7 +806,7 @@ impl Egl {
                 )
             };
             if !context.is_null() {
-                return Ok(context);
+                return Ok((context, configless));
             }
             last_error = self.error();
         }
@@ -799,23 +994,54 @@ impl Drop for Serial {
     }
 }
 
+impl Egl {
+    /// Destroys the context (if any) and lets go of a display on the program's window
+    /// system: the last backend on it terminates it.
+    fn drop_context(&mut self) {
+        let _serial = self.serial();
+        if !self.context.is_null() {
+            if self.is_current() {
+                self.release();
+            }
+            // SAFETY: the context was created on this display and is destroyed once (the
+            // field is cleared). EGL defers the destruction while another thread still has
+            // it current. Every GL object of the backend lives in this context (no sharing),
+            // so this frees them all.
+            unsafe {
+                (self.fns.destroy_context)(self.display, self.context);
+            }
+            self.context = std::ptr::null_mut();
+        }
+        if self.on_window_system.take().is_some() {
+            let key = self.display as usize;
+            let mut all = window_displays();
+            let last = match all.0.iter_mut().position(|(d, _)| *d == key) {
+                Some(i) => {
+                    all.0[i].1 -= 1;
+                    if all.0[i].1 == 0 {
+                        all.0.swap_remove(i);
+                        true
+                    } else {
+                        false
+                    }
+                }
+                None => false,
+            };
+            if last {
+                // SAFETY: a display this EGL returned; no backend uses it any more (the
+                // count, kept under the lock held here), so nothing of ours is current on
+                // it or lives in it.
+                unsafe { (self.fns.terminate)(self.display) };
+            }
+        }
+    }
+}
+
 impl Drop for Egl {
     fn drop(&mut self) {
-        let _serial = self.serial();
-        if self.context.is_null() {
-            // `start` failed before there was a context: nothing of this backend's is
-            // current, and another context of the thread may be.
-            return;
-        }
-        if self.is_current() {
-            self.release();
-        }
-        // SAFETY: the context was created on this display and is destroyed once. EGL defers
-        // the destruction while another thread still has it current. Every GL object of the
-        // backend lives in this context (no sharing), so this frees them all.
-        unsafe {
-            (self.fns.destroy_context)(self.display, self.context);
-        }
+        // A failed `start` left no context: nothing of this backend's is current, and
+        // another context of the thread may be.
+        self.drop_context();
     }
 }
 
@@ -893,7 +1119,7 @@ mod tests {
 
     /// A context from `native`, current on this thread, with its GL strings readable.
     fn context(native: Native) -> Egl {
-        let egl = Egl::with_natives(vec![native]).expect("a context");
+        let egl = Egl::with_natives(vec![native], None).expect("a context");
         assert!(egl.is_current());
         let id = egl.identity().expect("GL strings");
         assert!(!id.renderer.is_empty());
@@ -921,7 +1147,7 @@ mod tests {
         if vendors.is_empty() {
             return;
         }
-        let egl = Egl::with_natives(vendors.into_iter().map(Native::Vendor).collect())
+        let egl = Egl::with_natives(vendors.into_iter().map(Native::Vendor).collect(), None)
             .expect("a context from a vendor library");
         assert!(egl.is_current() && egl.gles.is_none());
         let Displays::Vendor {

@@ -12,7 +12,9 @@
 //!   always with `RTLD_LOCAL`, so a process that loaded Tessera's drop-in `libEGL` or made
 //!   Tessera libglvnd's vendor never gets Tessera back. GL entry points come from that EGL's
 //!   `eglGetProcAddress` into glow. One surfaceless ES 3.2 (else 3.1, else 3.0) context per
-//!   backend.
+//!   backend; in process on a window platform's display, on an EGL display of the program's
+//!   X connection, so the backend can present windows through native EGL window surfaces
+//!   (`present.rs`, [`GlesOptions::native_display`], `TESSERA_GLES_PRESENT`).
 //! - **Objects** (`device.rs`, `texture.rs`, `framebuffer.rs`, `program.rs`, `query.rs`): one
 //!   dense table per handle kind; every lookup checks the handle again (a stale or unknown
 //!   handle ends the session with a [`SessionError`], never a panic). Formats and texture
@@ -67,6 +69,7 @@ mod egl;
 mod framebuffer;
 mod glvnd;
 mod pixel;
+mod present;
 mod program;
 mod query;
 mod queue;
@@ -78,9 +81,13 @@ mod vertex;
 use std::ffi::{CStr, c_void};
 use std::thread::ThreadId;
 
+use tessera_wire::backend::{NativeDisplay, NativeTarget};
 use tessera_wire::dispatch::Dispatcher;
 use tessera_wire::env;
+use tessera_wire::handle::SurfaceHandle;
 use tessera_wire::{Backend, BackendCounters, BatchView, Caps, Outbox, SessionError};
+
+pub use crate::present::PresentChoice;
 
 use crate::command::GlesContext;
 use crate::device::{ExtraFns, Features, GlesPipe};
@@ -180,6 +187,12 @@ pub struct GlesOptions {
     /// Use no extension even if the driver has it (`TESSERA_GLES_EXTENSIONS=none`): every
     /// fallback path (CPU RGTC decode, float stand-ins for 16-bit norm, ...) runs.
     pub ignore_extensions: bool,
+    /// The program's window-system connection, for a backend in its process: the backend
+    /// makes its EGL display on it, so it can present the connection's windows itself
+    /// (`Backend::attach_window`), unless `present` is [`PresentChoice::Client`].
+    pub native_display: Option<NativeDisplay>,
+    /// Who shows window frames (`TESSERA_GLES_PRESENT`; `None`: `auto`).
+    pub present: Option<PresentChoice>,
 }
 
 impl GlesOptions {
@@ -208,6 +221,8 @@ impl GlesOptions {
             debug,
             max_minor,
             ignore_extensions,
+            native_display: None,
+            present: Some(PresentChoice::from_env()),
         }
     }
 }
@@ -223,7 +238,23 @@ impl GlesBackend {
     pub fn with_options(options: &GlesOptions) -> Result<Self, CreateBackendError> {
         // Creation calls the driver before it is known: serialised whatever it is (egl.rs).
         let _serial = egl::Serial::lock();
-        let mut egl = Egl::new()?;
+        let choice = options.present.unwrap_or(PresentChoice::Auto);
+        let window_system = options
+            .native_display
+            .filter(|_| choice != PresentChoice::Client);
+        let mut egl = Egl::new(window_system)?;
+        if window_system.is_some() && egl.window_egl().is_none() {
+            let level = if choice == PresentChoice::Native {
+                log::Level::Warn
+            } else {
+                log::Level::Info
+            };
+            log::log!(
+                level,
+                "tessera-backend-gles: TESSERA_GLES_PRESENT={choice:?}: the backend cannot \
+                 present windows on this EGL; the client shows their frames"
+            );
+        }
         let id = egl.identity()?;
         egl.serialise_for(&id.renderer);
         let loader = |name: &CStr| -> *const c_void {
@@ -274,6 +305,7 @@ impl GlesBackend {
         let spirv_cross = SpirvCross::load()?;
         let mut dev = GlesPipe::new(gl, features, extra, id.renderer.clone(), spirv_cross);
         dev.debug = options.debug;
+        dev.presenters = present::Presenters::new(egl.window_egl());
         // Let whichever thread applies make it current.
         egl.release();
         Ok(Self {
@@ -294,6 +326,7 @@ impl GlesBackend {
     fn make_current(&mut self) -> Result<(), SessionError> {
         let me = std::thread::current().id();
         if self.thread != Some(me) {
+            self.dev.presenters.forget_current();
             self.egl
                 .make_current()
                 .map_err(|e| SessionError::Backend(e.to_string()))?;
@@ -312,7 +345,9 @@ impl Backend for GlesBackend {
         // On llvmpipe, one backend of the process calls the driver at a time (egl.rs).
         let _serial = self.egl.serial();
         self.make_current()?;
-        self.dispatcher.apply(&mut self.dev, batch, out)
+        let applied = self.dispatcher.apply(&mut self.dev, batch, out);
+        out.detached.append(&mut self.dev.presenters.detached);
+        applied
     }
 
     fn counters(&self) -> Option<BackendCounters> {
@@ -328,8 +363,26 @@ impl Backend for GlesBackend {
     fn release_thread(&mut self) {
         if self.thread == Some(std::thread::current().id()) {
             let _serial = self.egl.serial();
+            self.dev.presenters.forget_current();
             self.egl.release();
             self.thread = None;
         }
+    }
+
+    fn attach_window(
+        &mut self,
+        surface: SurfaceHandle,
+        window: Option<NativeTarget>,
+        interval: i32,
+    ) -> bool {
+        if !self.dev.presenters.available() {
+            return false;
+        }
+        // On llvmpipe, one backend of the process calls the driver at a time (egl.rs).
+        let _serial = self.egl.serial();
+        if self.make_current().is_err() {
+            return false;
+        }
+        self.dev.attach_window(surface, window, interval)
     }
 }

@@ -148,6 +148,59 @@ impl NativeTarget {
     }
 }
 
+/// The program's window-system connection, for a backend in the program's own process that
+/// can present windows only as objects of the same connection (the GLES backend: an EGL
+/// context can only be made current with window surfaces of its own `EGLDisplay`, so its
+/// display must be made on the connection the windows live on). Handed over when the
+/// backend is created, never in a record, for the reason [`NativeTarget`] gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NativeDisplay {
+    kind: DisplayKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DisplayKind {
+    Xcb {
+        connection: *mut c_void,
+        screen: u32,
+    },
+}
+
+// SAFETY: as for `NativeTarget`: the pointer is an address handed to the backend's window
+// system binding (EGL's XCB platform), whose libxcb locks every connection internally.
+unsafe impl Send for NativeDisplay {}
+// SAFETY: as for `Send`: shared references give only copies of the address.
+unsafe impl Sync for NativeDisplay {}
+
+impl NativeDisplay {
+    /// An X11 display reached through an XCB connection, and its screen number.
+    ///
+    /// # Safety
+    /// `connection` is a live `xcb_connection_t*` that stays open for as long as a backend
+    /// created with it exists.
+    pub unsafe fn xcb(connection: *mut c_void, screen: u32) -> Self {
+        Self {
+            kind: DisplayKind::Xcb { connection, screen },
+        }
+    }
+
+    /// The XCB connection and screen number of an X11 display.
+    pub fn as_xcb(&self) -> Option<(*mut c_void, u32)> {
+        match self.kind {
+            DisplayKind::Xcb { connection, screen } => Some((connection, screen)),
+        }
+    }
+
+    /// Whether `target` is a window of this display.
+    pub fn holds(&self, target: &NativeTarget) -> bool {
+        match (self.kind, target.kind) {
+            (DisplayKind::Xcb { connection, .. }, TargetKind::Xcb { connection: c, .. }) => {
+                connection == c
+            }
+        }
+    }
+}
+
 /// Limits and capabilities a backend reports when a session starts.
 #[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[rkyv(derive(Debug))]
