@@ -121,6 +121,14 @@ fn probe_vulkan() -> Driver {
 
 /// The backend `auto` stands for on this machine, created; logs which and why.
 pub fn backend() -> Result<Box<dyn Backend>, CreateContextError> {
+    backend_on(None)
+}
+
+/// [`backend`] for a context of a window platform's display: a GLES backend is made on
+/// `native_display` ([`Config::native_display`](crate::Config::native_display)).
+pub fn backend_on(
+    native_display: Option<tessera_wire::backend::NativeDisplay>,
+) -> Result<Box<dyn Backend>, CreateContextError> {
     let mut vulkan = probe_vulkan();
     if let Driver::Hardware(_) = vulkan {
         let choice = choose(&vulkan, &Driver::Missing("not probed".to_owned()));
@@ -135,7 +143,7 @@ pub fn backend() -> Result<Box<dyn Backend>, CreateContextError> {
             Err(e) => vulkan = Driver::Missing(e.to_string()),
         }
     }
-    let (gles, gles_backend) = match crate::context::gles_backend() {
+    let (gles, gles_backend) = match crate::context::gles_backend(native_display) {
         Ok(b) => {
             let renderer = b.caps().device;
             if is_software_renderer(&renderer) {
@@ -231,7 +239,7 @@ mod tests {
     #[test]
     fn backend_follows_the_rule_on_this_machine() {
         let vulkan = probe_vulkan();
-        let gles = match crate::context::gles_backend() {
+        let gles = match crate::context::gles_backend(None) {
             Ok(b) if is_software_renderer(&b.caps().device) => Driver::Software(b.caps().device),
             Ok(b) => Driver::Hardware(b.caps().device),
             Err(e) => Driver::Missing(e.to_string()),

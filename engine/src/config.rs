@@ -93,6 +93,10 @@ pub struct Config {
     pub cso_capacity: usize,
     /// Keep every batch the null backend receives (tests of record streams).
     pub capture: bool,
+    /// The window-system connection of the display the context is made on, when it is a
+    /// window platform's: an in-process GLES backend makes its EGL display on it, so it can
+    /// present the display's windows itself (`tessera_backend_gles`'s `present` module).
+    pub native_display: Option<tessera_wire::backend::NativeDisplay>,
 }
 
 impl Default for Config {
@@ -103,6 +107,7 @@ impl Default for Config {
             surface: Some(SurfaceConfig::new(64, 64)),
             cso_capacity: tessera_systems::cso::DEFAULT_CSO_CAPACITY,
             capture: false,
+            native_display: None,
         }
     }
 }

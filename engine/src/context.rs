@@ -157,10 +157,18 @@ pub(crate) fn vulkan_backend() -> Result<tessera_backend_vk::VulkanBackend, Crea
     })
 }
 
-pub(crate) fn gles_backend() -> Result<tessera_backend_gles::GlesBackend, CreateContextError> {
-    tessera_backend_gles::GlesBackend::new().map_err(|e| CreateContextError::BackendUnavailable {
-        backend: "gles",
-        reason: e.to_string(),
+pub(crate) fn gles_backend(
+    native_display: Option<tessera_wire::backend::NativeDisplay>,
+) -> Result<tessera_backend_gles::GlesBackend, CreateContextError> {
+    let options = tessera_backend_gles::GlesOptions {
+        native_display,
+        ..tessera_backend_gles::GlesOptions::from_env()
+    };
+    tessera_backend_gles::GlesBackend::with_options(&options).map_err(|e| {
+        CreateContextError::BackendUnavailable {
+            backend: "gles",
+            reason: e.to_string(),
+        }
     })
 }
 
@@ -224,10 +232,10 @@ impl Context {
                 let (backend, probe) = NullBackend::new(config.capture);
                 (Box::new(backend), Some(probe))
             }
-            BackendKind::Gles => (Box::new(gles_backend()?), None),
+            BackendKind::Gles => (Box::new(gles_backend(config.native_display)?), None),
             BackendKind::Vulkan => (Box::new(vulkan_backend()?), None),
             // Hardware Vulkan, else hardware GLES, else the faster software driver (GLES).
-            BackendKind::Auto => (crate::auto::backend()?, None),
+            BackendKind::Auto => (crate::auto::backend_on(config.native_display)?, None),
         };
         Ok(Self::connect(config, backend, probe))
     }

@@ -319,7 +319,18 @@ impl Session {
     /// Runs a C program of this directory (not a toolkit program) natively (`None`) or on
     /// Tessera with a backend and transport; its stdout lines. Panics unless it succeeds.
     fn run_program(&self, program: &Path, tessera: Option<(&str, Transport)>) -> Vec<String> {
+        self.run_program_env(program, tessera, &[])
+    }
+
+    /// [`run_program`](Self::run_program) with more environment variables.
+    fn run_program_env(
+        &self,
+        program: &Path,
+        tessera: Option<(&str, Transport)>,
+        env: &[(&str, &str)],
+    ) -> Vec<String> {
         let mut cmd = Command::new(program);
+        cmd.envs(env.iter().copied());
         cmd.env_remove("LD_LIBRARY_PATH")
             .env_remove("TESSERA_TRANSPORT")
             .env_remove("WAYLAND_DISPLAY")
@@ -874,6 +885,8 @@ fn windows_with_swap_interval_0_and_1_show_the_native_frames() {
 struct Presentation {
     /// `(mode, interval, offered)` per swapchain made, in order.
     swapchains: Vec<(String, i32, Vec<String>)>,
+    /// The swap interval of each native EGL window surface the GLES backend made, in order.
+    window_surfaces: Vec<i32>,
     /// The engine's decisions: the backend presents ...
     by_backend: usize,
     /// ... or the client reads back.
@@ -901,9 +914,24 @@ impl Presentation {
                 offered,
             ));
         }
+        let mut window_surfaces = Vec::new();
+        for line in run.stderr.lines() {
+            let Some(rest) = line
+                .split_once("through a native EGL window surface, swap interval ")
+                .map(|(_, r)| r)
+            else {
+                continue;
+            };
+            let interval = rest
+                .trim()
+                .parse()
+                .map_err(|_| format!("{}: a malformed window surface line: {line}", run.label))?;
+            window_surfaces.push(interval);
+        }
         let count = |words: &str| run.stderr.lines().filter(|l| l.contains(words)).count();
         Ok(Self {
             swapchains,
+            window_surfaces,
             by_backend: count("the backend presents the frames"),
             by_client: count("frames are read back and shown by the client"),
         })
@@ -921,14 +949,18 @@ fn expected_present_mode(interval: i32, offered: &[String]) -> &'static str {
     }
 }
 
-/// Checks who presented a run's frames: the Vulkan backend in process, through swapchains
-/// of the present mode of the swap interval, the last one for `interval`; the client
-/// everywhere else.
+/// Checks who presented a run's frames: in process the Vulkan backend through swapchains
+/// of the present mode of the swap interval, the last one for `interval`, or the GLES
+/// backend through native EGL window surfaces; the client everywhere else.
 fn check_presentation(run: &Run, backend_presents: bool, interval: i32) -> Result<(), String> {
     let label = &run.label;
     let p = Presentation::of(run)?;
     if !backend_presents {
-        return if p.by_client > 0 && p.by_backend == 0 && p.swapchains.is_empty() {
+        return if p.by_client > 0
+            && p.by_backend == 0
+            && p.swapchains.is_empty()
+            && p.window_surfaces.is_empty()
+        {
             Ok(())
         } else {
             Err(format!(
@@ -950,6 +982,18 @@ fn check_presentation(run: &Run, backend_presents: bool, interval: i32) -> Resul
             run.summary()
         ));
     }
+    if !p.window_surfaces.is_empty() {
+        // The GLES backend: a window surface for the wire surface, its interval set at each
+        // present; the swapchain checks are the Vulkan backend's.
+        return if p.swapchains.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{label}: both backends presented: {:?} {:?}",
+                p.swapchains, p.window_surfaces
+            ))
+        };
+    }
     for (mode, i, offered) in &p.swapchains {
         let want = expected_present_mode(*i, offered);
         if mode != want {
@@ -969,12 +1013,14 @@ fn check_presentation(run: &Run, backend_presents: bool, interval: i32) -> Resul
 }
 
 #[test]
-fn in_process_the_vulkan_backend_presents_windows_in_the_present_mode_of_the_swap_interval() {
+fn in_process_the_backends_present_windows_themselves_with_the_swap_interval() {
     // vulkan in process (inproc, and thread) with TESSERA_VK_PRESENT=wsi: a WSI swapchain
     // of the window, IMMEDIATE (or
     // MAILBOX) for interval 0 and FIFO for 1, and the same frames after each swap (over
     // thread with interval 0 the render thread presents when it gets there: the frames are
-    // not compared). gles in process and vulkan over shm: the client reads the frames back.
+    // not compared). gles in process (inproc, and thread): a native EGL window surface, by
+    // default (TESSERA_GLES_PRESENT=auto). gles with TESSERA_GLES_PRESENT=client, vulkan by
+    // default and vulkan over shm: the client reads the frames back.
     let session = Session::new();
     let mut failures = Vec::new();
     let log = ("TESSERA_LOG", "info");
@@ -982,7 +1028,8 @@ fn in_process_the_vulkan_backend_presents_windows_in_the_present_mode_of_the_swa
     // TESSERA_VK_PRESENT=wsi: on a CPU device (lavapipe) `auto` keeps the client path,
     // which is the faster there; the last vulkan run checks that default.
     let wsi = ("TESSERA_VK_PRESENT", "wsi");
-    let runs: [(&str, Transport, Env); 5] = [
+    let client = ("TESSERA_GLES_PRESENT", "client");
+    let runs: [(&str, Transport, Env); 7] = [
         ("vulkan", Transport::Inproc, &[log, wsi]),
         (
             "vulkan",
@@ -990,6 +1037,12 @@ fn in_process_the_vulkan_backend_presents_windows_in_the_present_mode_of_the_swa
             &[log, wsi, ("TESSERA_TRANSPORT", "thread")],
         ),
         ("gles", Transport::Inproc, &[log]),
+        (
+            "gles",
+            Transport::Inproc,
+            &[log, ("TESSERA_TRANSPORT", "thread")],
+        ),
+        ("gles", Transport::Inproc, &[log, client]),
         ("vulkan", Transport::Shm, &[log, wsi]),
         ("vulkan", Transport::Inproc, &[log]),
     ];
@@ -1012,8 +1065,11 @@ fn in_process_the_vulkan_backend_presents_windows_in_the_present_mode_of_the_swa
                     let latency = usize::from(transport == Transport::Shm && interval == 0);
                     compare_late(&native, &run, &["samples"], latency)
                 };
-                let in_process =
-                    backend == "vulkan" && transport == Transport::Inproc && env.contains(&wsi);
+                let in_process = transport == Transport::Inproc
+                    && match backend {
+                        "vulkan" => env.contains(&wsi),
+                        _ => !env.contains(&client),
+                    };
                 failures.extend(frames.err());
                 failures.extend(check_presentation(&run, in_process, interval).err());
             }

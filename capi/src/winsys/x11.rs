@@ -4,7 +4,7 @@ use std::ffi::{c_char, c_int, c_void};
 use std::sync::{Arc, OnceLock};
 
 use tessera_engine::egl::window::{Frame, NativeWindow, Visual, WindowError, WindowSystem};
-use tessera_engine::wire::backend::NativeTarget;
+use tessera_engine::wire::backend::{NativeDisplay, NativeTarget};
 use x11rb::connection::{Connection, RequestConnection};
 use x11rb::errors::ReplyError;
 use x11rb::protocol::xproto::{ConnectionExt, CreateGCAux, ImageFormat, VisualClass};
@@ -135,6 +135,8 @@ pub(crate) fn failed(why: impl std::fmt::Display) -> WindowError {
 pub struct X11 {
     conn: Arc<XCBConnection>,
     visual: Visual,
+    /// The screen the display's windows are on.
+    screen: u32,
 }
 
 impl X11 {
@@ -190,10 +192,14 @@ impl X11 {
         let conn =
             unsafe { XCBConnection::from_raw_xcb_connection(conn, false) }.map_err(failed)?;
         let setup = conn.setup();
+        let screen = if screen < setup.roots.len() {
+            screen
+        } else {
+            0
+        };
         let s = setup
             .roots
             .get(screen)
-            .or_else(|| setup.roots.first())
             .ok_or_else(|| failed("the X server has no screen"))?;
         let visual = Visual {
             id: s.root_visual as i32,
@@ -203,6 +209,7 @@ impl X11 {
         Ok(Self {
             conn: Arc::new(conn),
             visual,
+            screen: screen as u32,
         })
     }
 }
@@ -214,6 +221,13 @@ impl WindowSystem for X11 {
 
     fn visual(&self) -> Visual {
         self.visual
+    }
+
+    fn native_display(&self) -> Option<NativeDisplay> {
+        // SAFETY: the connection is the program's (its display's), which EGL and GLX
+        // require to stay open while the display's contexts exist; a backend made with it
+        // lives as long as its share group, whose contexts those are.
+        Some(unsafe { NativeDisplay::xcb(self.conn.get_raw_xcb_connection(), self.screen) })
     }
 
     fn open_window(&self, native: usize) -> Result<Box<dyn NativeWindow>, WindowError> {

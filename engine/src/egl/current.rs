@@ -101,8 +101,15 @@ impl Thread {
             return Err(EglError::BadMatch);
         }
         ContextAttribs::parse(list)?;
+        // A window platform's display: an in-process backend may present its windows.
+        let native_display = reg
+            .display(dpy)?
+            .windows
+            .as_ref()
+            .and_then(|w| w.native_display());
         let engine_config = EngineConfig {
             surface: None,
+            native_display,
             ..EngineConfig::from_env()
         };
         let gl = match &group {

@@ -107,6 +107,12 @@ pub trait WindowSystem: Send + Sync {
     /// The visual frames are shown in (every config's `EGL_NATIVE_VISUAL_ID`).
     fn visual(&self) -> Visual;
 
+    /// The connection the windows live on, for a backend in this process that presents
+    /// only into windows of its own display (`None`, the default: no backend needs it).
+    fn native_display(&self) -> Option<tessera_wire::backend::NativeDisplay> {
+        None
+    }
+
     /// Opens `native` (an X window ID, a `wl_egl_window*`, ... as the platform's
     /// `EGLNativeWindowType`) as a window to present into.
     fn open_window(&self, native: usize) -> Result<Box<dyn NativeWindow>, WindowError>;

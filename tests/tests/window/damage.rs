@@ -2,6 +2,8 @@
 //! that declares the whole window damaged, a swap that declares a band shows the new frame
 //! in that band; on Tessera only there (its read-back covers only the band's rows, which is
 //! all that travels over `tcp://`), and a swap without rectangles shows the whole frame.
+//! That is the client path's; a backend presenting the window itself (GLES in process, by
+//! default) shows whole frames, as the native driver may: the band is the new frame there.
 
 use super::{Session, Transport};
 use crate::dropin::{profile_dir, root};
@@ -26,8 +28,9 @@ fn a_damaged_swap_shows_the_damaged_rows_in_process_and_over_tcp() {
     let session = Session::new();
     let program = program();
     let native = session.run_program(&program, None);
+    let client: &[(&str, &str)] = &[("TESSERA_GLES_PRESENT", "client")];
     for (backend, transport) in [("gles", Transport::Inproc), ("vulkan", Transport::Tcp)] {
-        let lines = session.run_program(&program, Some((backend, transport)));
+        let lines = session.run_program_env(&program, Some((backend, transport)), client);
         let frame = |n: usize| {
             lines
                 .iter()
@@ -46,10 +49,18 @@ fn a_damaged_swap_shows_the_damaged_rows_in_process_and_over_tcp() {
             "{backend}: {lines:?}"
         );
     }
-    // The native driver may show more than the damage; the band is the new frame there too.
-    let frame1 = native
-        .iter()
-        .find_map(|l| l.strip_prefix("frame 1 "))
-        .expect("frame 1");
-    assert_eq!(&frame1[32..40], "bbbbbbbb", "{native:?}");
+    // The native driver may show more than the damage, and so does the GLES backend
+    // presenting in process; the band is the new frame there too.
+    let presented = session.run_program(&program, Some(("gles", Transport::Inproc)));
+    for lines in [&native, &presented] {
+        let frame = |n: usize| {
+            lines
+                .iter()
+                .find_map(|l| l.strip_prefix(&format!("frame {n} ")))
+                .unwrap_or_default()
+        };
+        assert_eq!(frame(0), "r".repeat(48), "{lines:?}");
+        assert_eq!(frame(1).get(32..40), Some("bbbbbbbb"), "{lines:?}");
+        assert_eq!(frame(2), "g".repeat(48), "{lines:?}");
+    }
 }
