@@ -296,7 +296,7 @@ impl Context {
             let desc = SurfaceDesc {
                 width: s.width,
                 height: s.height,
-                color: Some(Format::Srgb8Alpha8),
+                color: Some(crate::egl::config::color_format(s.samples)),
                 depth_stencil: s.depth_stencil.then_some(Format::Depth24Stencil8),
                 samples: s.samples,
             };

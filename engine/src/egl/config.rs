@@ -11,7 +11,10 @@
 //! A surface's colour image is sRGB-encoded whatever its `EGL_GL_COLORSPACE`, as Mesa makes
 //! every desktop GL default framebuffer whose format has an sRGB twin: writes convert only
 //! while `GL_FRAMEBUFFER_SRGB` is enabled (desktop GL's rule; it starts disabled), and
-//! `GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING` of `BACK_LEFT` is `GL_SRGB`.
+//! `GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING` of `BACK_LEFT` is `GL_SRGB`. Multisampled
+//! surfaces are the exception, linear RGBA8: Vulkan resolves an sRGB image (for a swap's
+//! read-back) in linear space, where Mesa averages the stored values while the switch is
+//! off, so they convert nothing even with `GL_FRAMEBUFFER_SRGB` enabled.
 
 use super::EglError;
 use super::tokens::*;
@@ -80,7 +83,7 @@ impl Config {
         tessera_wire::state::SurfaceDesc {
             width,
             height,
-            color: Some(Format::Srgb8Alpha8),
+            color: Some(color_format(self.samples as u8)),
             depth_stencil: (self.depth > 0).then_some(Format::Depth24Stencil8),
             samples: self.samples as u8,
         }
@@ -128,6 +131,16 @@ impl Config {
             SURFACE_TYPE => PBUFFER_BIT,
             _ => return Err(EglError::BadAttribute),
         })
+    }
+}
+
+/// The colour format of a default framebuffer with `samples` samples (module docs).
+pub fn color_format(samples: u8) -> tessera_wire::format::Format {
+    use tessera_wire::format::Format;
+    if samples > 0 {
+        Format::Rgba8
+    } else {
+        Format::Srgb8Alpha8
     }
 }
 
