@@ -508,6 +508,14 @@ fn promote(a: &Value, b: &Value) -> (Value, Value) {
 
 fn binary_op(op: &str, a: &Value, b: &Value) -> Option<Value> {
     use Kind::*;
+    if op == "<<" || op == ">>" {
+        // The operands' types need not match; the result has the left one's.
+        if !matches!(a.kind, Int | Uint) || !matches!(b.kind, Int | Uint) {
+            return None;
+        }
+        let b = b.map(a.kind, |x| x);
+        return componentwise(op, a, &b);
+    }
     let (a, b) = promote(a, b);
     let (a, b) = (&a, &b);
     match op {
@@ -985,6 +993,8 @@ mod tests {
                 Some(1),
             ),
             ("ivec2(3, 4).y + 1", Some(5)),
+            ("(-31 >> 1u) == -16 ? 1 : -1", Some(1)),
+            ("(3u << 2) == 12u ? 1 : -1", Some(1)),
             ("n + 1", None),
             ("f(1.0) > 0.0 ? 1 : 2", None),
             ("vec2(1.0).x", None),
