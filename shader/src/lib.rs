@@ -112,6 +112,7 @@ pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
     if let Err(log) = version::check(source)
         .and_then(|_| source::check_extensions(source))
         .and_then(|_| source::check_removed_builtins(source))
+        .and_then(|_| source::check_block_names(source))
         .and_then(|_| match stage {
             Stage::Geometry => source::check_geometry_input_layout(source),
             _ => Ok(()),

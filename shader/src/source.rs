@@ -18,7 +18,9 @@
 //! And where the rules differ the other way: [`check_extensions`] refuses an `#extension`
 //! after code or a `#pragma`, which Mesa refuses and glslang accepts;
 //! [`check_removed_builtins`] refuses compatibility-only constants in GLSL 1.40;
-//! [`check_geometry_input_layout`] refuses what a geometry input layout may not name; and
+//! [`check_geometry_input_layout`] refuses what a geometry input layout may not name;
+//! [`check_block_names`] refuses a block named like an earlier function (which crashes
+//! glslang); and
 //! [`without_link_errors`] tells the fragment-output errors glslang raises at compile and GL
 //! at link.
 
@@ -209,6 +211,67 @@ pub(crate) fn check_geometry_input_layout(source: &str) -> Result<(), String> {
                     "0:{}(1): error: an input layout qualifier names more than one primitive\n",
                     line.number
                 ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an interface block named like a function declared before it (`Err`: the compile
+/// log). GLSL puts both in one namespace, so this is a redeclaration; glslang finds the case
+/// the other way round, but this one crashes it (a segmentation fault in the program's
+/// process), so it never reaches glslang.
+pub(crate) fn check_block_names(source: &str) -> Result<(), String> {
+    let text = join_lines(source);
+    let mut functions: Vec<String> = Vec::new();
+    let mut depth = 0u32;
+    // The last three words at global scope, and the line of the last one.
+    let mut words: [String; 3] = Default::default();
+    for line in code_lines(&text) {
+        if line.directive.is_some() {
+            continue;
+        }
+        let mut chars = line.content.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            if c.is_ascii_alphabetic() || c == '_' {
+                let mut end = at + c.len_utf8();
+                while let Some(&(i, d)) = chars.peek() {
+                    if !(d.is_ascii_alphanumeric() || d == '_') {
+                        break;
+                    }
+                    end = i + d.len_utf8();
+                    chars.next();
+                }
+                if depth == 0 {
+                    words.rotate_left(1);
+                    words[2] = line.content[at..end].to_owned();
+                }
+                continue;
+            }
+            match c {
+                '(' if depth == 0 && !words[1].is_empty() && !words[2].is_empty() => {
+                    // `type name (`: a function (a constructor call at global scope is
+                    // inside an initializer, after `=`, which clears the words).
+                    functions.push(words[2].clone());
+                }
+                '{' => {
+                    if depth == 0
+                        && matches!(words[1].as_str(), "in" | "out" | "uniform")
+                        && functions.contains(&words[2])
+                    {
+                        return Err(format!(
+                            "0:{}(1): error: block name `{}' redeclares a function\n",
+                            line.number, words[2]
+                        ));
+                    }
+                    depth += 1;
+                }
+                '}' => depth = depth.saturating_sub(1),
+                c if c.is_whitespace() => continue,
+                _ => {}
+            }
+            if depth == 0 || c == '{' {
+                words = Default::default();
             }
         }
     }

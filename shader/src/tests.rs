@@ -545,3 +545,21 @@ fn geometry_input_layouts_name_one_primitive() {
     );
     assert!(probe("layout(triangles) in;").ok);
 }
+
+#[test]
+fn a_block_named_like_an_earlier_function_is_refused_before_it_reaches_glslang() {
+    let vs = "#version 150\n\nvec4 block()\n{\n    return vec4(0);\n}\n\nout block {\n    vec4 a;\n} inst;\n\nvoid main()\n{\n}\n";
+    let c = compile(Stage::Vertex, vs, &Limits::default());
+    assert_eq!(
+        (c.ok, c.log.as_str()),
+        (
+            false,
+            "0:8(1): error: block name `block' redeclares a function\n"
+        )
+    );
+    // Blocks and functions of other names, initializers calling constructors.
+    let vs = "#version 150\nvec4 k = vec4(1.0);\nvec4 f(vec4 x);\nlayout(std140) uniform U { vec4 u; };\n\
+              out B { vec4 a; } inst;\nvec4 f(vec4 x) { return x; }\nvoid main() { inst.a = f(u) + k; }\n";
+    let c = compile(Stage::Vertex, vs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+}
