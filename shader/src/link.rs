@@ -172,6 +172,11 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     if req.shaders.is_empty() {
         return Err("error: no shaders attached to the program\n".into());
     }
+    // GLSL 1.50 §2.12 (GL 3.2 §2.12): a geometry shader needs a vertex shader to feed it.
+    let has = |stage| req.shaders.iter().any(|(s, _)| *s == stage);
+    if has(Stage::Geometry) && !has(Stage::Vertex) {
+        return Err("error: Geometry shader must be linked with vertex shader\n".into());
+    }
     let r = ffi::link(req.shaders, &req.limits).map_err(|log| {
         let log = crate::log::from_glslang(&log);
         if log.is_empty() {

@@ -563,3 +563,20 @@ fn a_block_named_like_an_earlier_function_is_refused_before_it_reaches_glslang()
     let c = compile(Stage::Vertex, vs, &Limits::default());
     assert_eq!((c.ok, c.log.as_str()), (true, ""));
 }
+
+#[test]
+fn a_geometry_shader_needs_a_vertex_shader() {
+    let gs = "#version 150\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n\
+              void main() { gl_Position = vec4(0.0); EmitVertex(); }\n";
+    let fs = "#version 150\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+    assert_eq!(
+        link_all(&[(Stage::Geometry, gs), (Stage::Fragment, fs)]).unwrap_err(),
+        "error: Geometry shader must be linked with vertex shader\n"
+    );
+    link_all(&[
+        (Stage::Vertex, POINT_VS),
+        (Stage::Geometry, gs),
+        (Stage::Fragment, fs),
+    ])
+    .unwrap();
+}
