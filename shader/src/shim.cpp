@@ -672,6 +672,15 @@ std::string static_recursion(TIntermediate* im) {
     return log;
 }
 
+// The global declarations of a parsed shader: the last node of its tree, or null.
+TIntermAggregate* linker_objects(TIntermediate* im) {
+    if (!im->getTreeRoot()) return nullptr;
+    TIntermAggregate* root = im->getTreeRoot()->getAsAggregate();
+    if (!root || root->getSequence().empty()) return nullptr;
+    TIntermAggregate* objects = root->getSequence().back()->getAsAggregate();
+    return objects && objects->getOp() == EOpLinkerObjects ? objects : nullptr;
+}
+
 // Whether a type is, or contains, an integer or double-precision value: what GLSL requires
 // to be `flat` when it is a fragment shader input.
 bool needs_flat(const TType& type) {
@@ -696,11 +705,9 @@ bool needs_flat(const TType& type) {
 // qualified `flat`. glslang checks plain inputs but not the members of an input block: an
 // error line per block member that breaks the rule, in the shape glslang's own errors take.
 std::string unqualified_flat_block_members(TIntermediate* im) {
-    if (!im || im->getStage() != EShLangFragment || !im->getTreeRoot()) return "";
-    TIntermAggregate* root = im->getTreeRoot()->getAsAggregate();
-    if (!root || root->getSequence().empty()) return "";
-    TIntermAggregate* objects = root->getSequence().back()->getAsAggregate();
-    if (!objects || objects->getOp() != EOpLinkerObjects) return "";
+    if (!im || im->getStage() != EShLangFragment) return "";
+    TIntermAggregate* objects = linker_objects(im);
+    if (!objects) return "";
     std::string log;
     for (TIntermNode* node : objects->getSequence()) {
         TIntermSymbol* symbol = node->getAsSymbolNode();
@@ -760,11 +767,9 @@ public:
 // two sized inputs against each other nor an index used before the layout: an error line for
 // each input that breaks the rule.
 std::string inconsistent_geometry_inputs(TIntermediate* im) {
-    if (!im || im->getStage() != EShLangGeometry || !im->getTreeRoot()) return "";
-    TIntermAggregate* root = im->getTreeRoot()->getAsAggregate();
-    if (!root || root->getSequence().empty()) return "";
-    TIntermAggregate* objects = root->getSequence().back()->getAsAggregate();
-    if (!objects || objects->getOp() != EOpLinkerObjects) return "";
+    if (!im || im->getStage() != EShLangGeometry) return "";
+    TIntermAggregate* objects = linker_objects(im);
+    if (!objects) return "";
     int expected = input_vertices(im->getInputPrimitive());
     std::string log;
     for (TIntermNode* node : objects->getSequence()) {
