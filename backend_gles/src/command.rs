@@ -85,6 +85,8 @@ pub(crate) struct GlesContext {
     /// when it did not. While it matches and nothing is dirty, a draw has nothing to
     /// reconcile ([`GlesPipe::prepare`]).
     ready_at: u64,
+    /// The transform feedback capture this context began (`xfb.rs`).
+    pub xfb: Option<crate::xfb::Capture>,
 }
 
 impl GlesContext {
@@ -106,6 +108,7 @@ impl GlesContext {
             vao_index: None,
             seen_epoch: 0,
             ready_at: 0,
+            xfb: None,
         }
     }
 
@@ -837,6 +840,9 @@ impl DrawPipe for GlesPipe {
             return Ok(());
         }
         let [first, count, instances] = gl_counts(N, [first, count, instances])?;
+        if ctx.xfb.is_some() {
+            self.xfb_before_draw(ctx);
+        }
         // SAFETY: context current; state reconciled (program linked and current, VAO bound
         // with buffer-backed attributes); mode from conv::map_topology; non-negative counts.
         unsafe {
@@ -845,6 +851,9 @@ impl DrawPipe for GlesPipe {
             } else {
                 self.gl.draw_arrays_instanced(mode, first, count, instances);
             }
+        }
+        if ctx.xfb.is_some() {
+            self.xfb_after_draw(ctx);
         }
         Ok(())
     }
@@ -921,6 +930,9 @@ impl DrawPipe for GlesPipe {
         let [count, instances] = gl_counts(N, [count, instances])?;
         let [offset] = gl_counts(N, [offset])?;
         let ty = conv::map_index_type(index_type);
+        if ctx.xfb.is_some() {
+            self.xfb_before_draw(ctx);
+        }
         // SAFETY: context current; state reconciled; the index range lies inside the bound
         // index buffer (checked above); base-vertex entry points exist when used.
         unsafe {
@@ -936,6 +948,9 @@ impl DrawPipe for GlesPipe {
                     .gl
                     .draw_elements_instanced_base_vertex(mode, count, ty, offset, instances, b),
             }
+        }
+        if ctx.xfb.is_some() {
+            self.xfb_after_draw(ctx);
         }
         if let Some(name) = scratch {
             let original = ctx

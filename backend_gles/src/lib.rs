@@ -77,6 +77,7 @@ mod shadow;
 mod spirv;
 mod texture;
 mod vertex;
+mod xfb;
 
 use std::ffi::{CStr, c_void};
 use std::thread::ThreadId;

@@ -536,6 +536,14 @@ impl ProgramPipe for GlesPipe {
         code.extend_from_slice(&version.to_le_bytes());
         code.extend_from_slice(&samplers.to_le_bytes());
         code.extend_from_slice(&blocks.to_le_bytes());
+        let xfb = crate::xfb::varyings(&desc.xfb);
+        if let Some((names, mode)) = &xfb {
+            code.extend_from_slice(&mode.to_le_bytes());
+            for n in names {
+                code.extend_from_slice(n.as_bytes());
+                code.push(0);
+            }
+        }
         let mut stages = Vec::with_capacity(desc.stages.len());
         for s in &desc.stages {
             let bytes = stage.get(s.spirv)?;
@@ -569,7 +577,7 @@ impl ProgramPipe for GlesPipe {
         let linked = match cached {
             Some(hit) => hit,
             None => {
-                let linked = self.link(&stages, version, samplers, blocks);
+                let linked = self.link(&stages, version, samplers, blocks, xfb.as_ref());
                 // A colliding hash with other code replaces the old entry only when unused.
                 let replace = self
                     .program_cache
@@ -697,6 +705,7 @@ impl GlesPipe {
         version: u32,
         samplers: u32,
         blocks: u32,
+        xfb: Option<&(Vec<String>, u32)>,
     ) -> Linked {
         puffin::profile_scope!("link_native_program");
         let mut inputs = VertexInputs::default();
@@ -711,6 +720,9 @@ impl GlesPipe {
                 blocks,
             };
             // GLES samplers have no LOD bias: the stage adds it from a uniform (spirv.rs).
+            // GLSL ES has no xfb layouts: the driver is told by name (xfb.rs).
+            let plain = crate::xfb::strip_decorations(words);
+            let words = plain.as_deref().unwrap_or(words);
             let biased = crate::spirv::add_lod_bias(words, samplers);
             let words = biased.as_deref().unwrap_or(words);
             match self.spirv_cross.translate(words, &job) {
@@ -747,7 +759,7 @@ impl GlesPipe {
                 },
             ));
         }
-        match self.link_native(&translated) {
+        match self.link_native(&translated, xfb) {
             Ok(p) => {
                 // SAFETY: context current; `p` is a linked program of this context.
                 let lod_bias = unsafe { self.gl.get_uniform_location(p, crate::spirv::LOD_BIAS) };
@@ -771,6 +783,7 @@ impl GlesPipe {
     fn link_native(
         &mut self,
         stages: &[(ShaderStage, Translated)],
+        xfb: Option<&(Vec<String>, u32)>,
     ) -> Result<glow::Program, String> {
         let gl = &self.gl;
         // SAFETY: context current; every object used was just created by this context;
@@ -794,6 +807,10 @@ impl GlesPipe {
                 }
                 gl.attach_shader(program, shader);
                 shaders.push(shader);
+            }
+            if let Some((names, mode)) = xfb {
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                gl.transform_feedback_varyings(program, &names, *mode);
             }
             if log.is_empty() {
                 gl.link_program(program);

@@ -59,7 +59,8 @@ impl ContextPipe for GlesPipe {
         // The native state is whatever the previous context left.
         ctx.dirty = dirty::ALL;
     }
-    fn destroy_context(&mut self, ctx: GlesContext) {
+    fn destroy_context(&mut self, mut ctx: GlesContext) {
+        self.xfb_end(&mut ctx);
         self.shadow.delete_vao(&self.gl, ctx.vao);
     }
     #[inline]

@@ -137,6 +137,7 @@ impl Scene {
                         element: 0,
                     })
                     .collect(),
+                xfb: Vec::new(),
             }),
         });
         program

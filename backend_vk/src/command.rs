@@ -68,6 +68,8 @@ pub(crate) struct VkContext {
     pub id: u64,
     /// What state records changed since the context's last prepared draw ([`dirty`] bits).
     pub dirty: u8,
+    /// The transform feedback capture this context began (`xfb.rs`).
+    pub xfb: Option<crate::xfb::Capture>,
 }
 
 impl VkContext {
@@ -84,6 +86,7 @@ impl VkContext {
             generic_at: None,
             id,
             dirty: dirty::ALL,
+            xfb: None,
         }
     }
 }
@@ -297,9 +300,13 @@ impl DrawPipe for VkPipe {
         )? {
             return Ok(());
         }
+        let capturing = self.xfb_before_draw(ctx);
         // SAFETY: recording inside the target's pass with a pipeline, descriptors and
         // vertex buffers bound by `prepare`.
         unsafe { self.raw.cmd_draw(self.rec.cmd, count, instances, first, 0) };
+        if capturing {
+            self.xfb_after_draw(ctx);
+        }
         crate::device::count(&self.stats.draws);
         Ok(())
     }
@@ -409,12 +416,16 @@ impl DrawPipe for VkPipe {
         if !self.prepare(ctx, native, &indices, restart, extent)? {
             return Ok(());
         }
+        let capturing = self.xfb_before_draw(ctx);
         // SAFETY: recording inside the pass with everything bound by `prepare`, including an
         // index buffer holding `n` indices from its bound offset.
         unsafe {
             self.raw
                 .cmd_draw_indexed(self.rec.cmd, n, instances, 0, base_vertex, 0)
         };
+        if capturing {
+            self.xfb_after_draw(ctx);
+        }
         crate::device::count(&self.stats.draws);
         Ok(())
     }
@@ -659,12 +670,16 @@ impl VkPipe {
         if !self.prepare(ctx, native, &indices, false, extent)? {
             return Ok(());
         }
+        let capturing = self.xfb_before_draw(ctx);
         // SAFETY: recording inside the target's pass with everything bound by `prepare`,
         // including the arena index buffer of `n` indices.
         unsafe {
             self.raw
                 .cmd_draw_indexed(self.rec.cmd, n, instances, 0, 0, 0)
         };
+        if capturing {
+            self.xfb_after_draw(ctx);
+        }
         crate::device::count(&self.stats.draws);
         Ok(())
     }

@@ -304,6 +304,7 @@ pub(crate) enum Missing {
     Rectangle,
     Misaligned,
     Smooth,
+    TransformFeedback,
 }
 
 /// A buffer object.
@@ -507,7 +508,11 @@ impl VkPipe {
                 reason: e.to_string(),
             })?;
         let zeros =
-            memory::device_buffer(&dev.alloc, 1 << 16, memory::object_usage()).map_err(|e| {
+            memory::device_buffer(
+                &dev.alloc,
+                1 << 16,
+                memory::object_usage(dev.tiers.transform_feedback),
+            ).map_err(|e| {
                 crate::CreateBackendError::Vulkan {
                     call: "vmaCreateBuffer",
                     result: e,
@@ -797,13 +802,13 @@ impl BufferPipe for VkPipe {
         if self.buffers.live(handle).is_none() {
             self.buffers.check_create(N, handle)?;
         }
-        let owned = match memory::device_buffer(&self.alloc, size, memory::object_usage()) {
+        let owned = match memory::device_buffer(&self.alloc, size, memory::object_usage(self.tiers.transform_feedback)) {
             Ok(o) => o,
             Err(e) => {
                 self.events.push(Event::OutOfMemory {
                     what: format!("a {size}-byte buffer ({e})"),
                 });
-                memory::device_buffer(&self.alloc, 4, memory::object_usage())
+                memory::device_buffer(&self.alloc, 4, memory::object_usage(self.tiers.transform_feedback))
                     .map_err(|e| vk_error("vmaCreateBuffer", e))?
             }
         };

@@ -70,6 +70,12 @@ pub struct Tiers {
     pub present: bool,
     /// A presented frame can be waited for (`VK_KHR_present_id` and `VK_KHR_present_wait`).
     pub present_wait: bool,
+    /// Transform feedback capture and its primitives-written query
+    /// (`VK_EXT_transform_feedback`, with `transformFeedbackQueries`).
+    pub transform_feedback: bool,
+    /// `GL_PRIMITIVES_GENERATED` counted (`VK_EXT_primitives_generated_query`, also with
+    /// rasterizer discard).
+    pub primitives_generated: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -118,6 +124,8 @@ pub(crate) struct Gpu {
     pub tiers: Tiers,
     pub core: CoreFeatures,
     pub push: Option<ash::khr::push_descriptor::Device>,
+    /// `VK_EXT_transform_feedback`'s commands, when enabled.
+    pub xfb: Option<ash::ext::transform_feedback::Device>,
     /// Presenting to windows (`None`: the instance or device cannot).
     pub wsi: Option<Wsi>,
     pub messages: Messages,
@@ -310,6 +318,10 @@ impl Gpu {
             .tiers
             .push_descriptors
             .then(|| ash::khr::push_descriptor::Device::new(&instance, &gpu_parts.device));
+        let xfb = gpu_parts
+            .tiers
+            .transform_feedback
+            .then(|| ash::ext::transform_feedback::Device::new(&instance, &gpu_parts.device));
         let wsi = gpu_parts.tiers.present.then(|| Wsi {
             surface: ash::khr::surface::Instance::new(&entry, &instance),
             xcb: ash::khr::xcb_surface::Instance::new(&entry, &instance),
@@ -331,6 +343,7 @@ impl Gpu {
             tiers: gpu_parts.tiers,
             core: gpu_parts.core,
             push,
+            xfb,
             wsi,
             messages,
             name: gpu_parts.name,
@@ -590,7 +603,17 @@ fn create_device(
     let mut div = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default();
     let mut pid = vk::PhysicalDevicePresentIdFeaturesKHR::default();
     let mut pw = vk::PhysicalDevicePresentWaitFeaturesKHR::default();
+    let mut xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
+    let mut pgq = vk::PhysicalDevicePrimitivesGeneratedQueryFeaturesEXT::default();
     let mut f2 = vk::PhysicalDeviceFeatures2::default();
+    let e_xfb = has(ash::ext::transform_feedback::NAME);
+    if e_xfb {
+        f2 = f2.push_next(&mut xfb);
+    }
+    let e_pgq = has(ash::ext::primitives_generated_query::NAME);
+    if e_pgq {
+        f2 = f2.push_next(&mut pgq);
+    }
     let e_div = has(ash::ext::vertex_attribute_divisor::NAME);
     if e_div {
         f2 = f2.push_next(&mut div);
@@ -657,6 +680,20 @@ fn create_device(
     tiers.graphics_pipeline_library = has(ash::ext::graphics_pipeline_library::NAME);
     tiers.present = e_swapchain;
     tiers.present_wait = e_wait && pid.present_id == vk::TRUE && pw.present_wait == vk::TRUE;
+    let mut xfb_props = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
+    if e_xfb {
+        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut xfb_props);
+        // SAFETY: a physical device of this instance; the chained struct belongs to an
+        // extension it has.
+        unsafe { instance.get_physical_device_properties2(phys, &mut p2) };
+    }
+    tiers.transform_feedback = e_xfb
+        && xfb.transform_feedback == vk::TRUE
+        && xfb_props.transform_feedback_queries == vk::TRUE
+        && xfb_props.max_transform_feedback_buffers >= 4;
+    tiers.primitives_generated = e_pgq
+        && pgq.primitives_generated_query == vk::TRUE
+        && pgq.primitives_generated_query_with_rasterizer_discard == vk::TRUE;
 
     let yes = |b: vk::Bool32| b == vk::TRUE;
     let core = CoreFeatures {
@@ -722,6 +759,14 @@ fn create_device(
         (tiers.present, ash::khr::swapchain::NAME),
         (tiers.present_wait, ash::khr::present_id::NAME),
         (tiers.present_wait, ash::khr::present_wait::NAME),
+        (
+            tiers.transform_feedback,
+            ash::ext::transform_feedback::NAME,
+        ),
+        (
+            tiers.primitives_generated,
+            ash::ext::primitives_generated_query::NAME,
+        ),
     ];
     let names: Vec<*const i8> = optional
         .iter()
@@ -751,7 +796,13 @@ fn create_device(
     let on = chain_if(on, tiers.index_u8, &mut on_u8);
     let on = chain_if(on, tiers.list_restart, &mut on_lr);
     let on = chain_if(on, tiers.present_wait, &mut on_pid);
-    let mut on = chain_if(on, tiers.present_wait, &mut on_pw);
+    let on = chain_if(on, tiers.present_wait, &mut on_pw);
+    let mut on_xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default().transform_feedback(true);
+    let mut on_pgq = vk::PhysicalDevicePrimitivesGeneratedQueryFeaturesEXT::default()
+        .primitives_generated_query(true)
+        .primitives_generated_query_with_rasterizer_discard(true);
+    let on = chain_if(on, tiers.transform_feedback, &mut on_xfb);
+    let mut on = chain_if(on, tiers.primitives_generated, &mut on_pgq);
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)

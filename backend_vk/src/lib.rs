@@ -90,6 +90,7 @@ mod query;
 mod queue;
 mod spirv;
 mod texture;
+mod xfb;
 
 use tessera_wire::backend::NativeTarget;
 use tessera_wire::dispatch::Dispatcher;

@@ -24,14 +24,20 @@ pub(crate) struct Owned {
     pub size: u64,
 }
 
-/// What every buffer object can be used for: GL lets any buffer be bound anywhere.
-pub(crate) fn object_usage() -> vk::BufferUsageFlags {
-    vk::BufferUsageFlags::TRANSFER_SRC
+/// What every buffer object can be used for: GL lets any buffer be bound anywhere
+/// (transform feedback too, where the device captures: `xfb`).
+pub(crate) fn object_usage(xfb: bool) -> vk::BufferUsageFlags {
+    let usage = vk::BufferUsageFlags::TRANSFER_SRC
         | vk::BufferUsageFlags::TRANSFER_DST
         | vk::BufferUsageFlags::VERTEX_BUFFER
         | vk::BufferUsageFlags::INDEX_BUFFER
         | vk::BufferUsageFlags::UNIFORM_BUFFER
-        | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+        | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER;
+    if xfb {
+        usage | vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT
+    } else {
+        usage
+    }
 }
 
 /// Where buffers and images the device uses live: device memory where there is some.

@@ -1,7 +1,9 @@
 //! Queries and fences.
 //!
-//! A query object owns a small query pool: one occlusion query, or two timestamps for
-//! elapsed time. GL queries may span anything; a Vulkan query begun outside a render pass
+//! A query object owns a small query pool: one occlusion query, one transform feedback
+//! stream query (`TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN`, with `VK_EXT_transform_feedback`),
+//! one primitives-generated query (with `VK_EXT_primitives_generated_query`), or two
+//! timestamps for elapsed time. GL queries may span anything; a Vulkan query begun outside a render pass
 //! may span several, so beginning and ending end the open pass first (it reopens with `LOAD`
 //! at the next draw). Kinds the device cannot count answer 0 and are reported once.
 //!
@@ -52,6 +54,12 @@ impl QueryPipe for VkPipe {
             }
             QueryKind::TimeElapsed if self.limits.timestamps => (Some(vk::QueryType::TIMESTAMP), 2),
             QueryKind::Timestamp if self.limits.timestamps => (Some(vk::QueryType::TIMESTAMP), 1),
+            QueryKind::TransformFeedbackPrimitivesWritten if self.tiers.transform_feedback => {
+                (Some(vk::QueryType::TRANSFORM_FEEDBACK_STREAM_EXT), 1)
+            }
+            QueryKind::PrimitivesGenerated if self.tiers.primitives_generated => {
+                (Some(vk::QueryType::PRIMITIVES_GENERATED_EXT), 1)
+            }
             _ => (None, 0),
         };
         let pool = match ty {
@@ -68,7 +76,7 @@ impl QueryPipe for VkPipe {
             None => {
                 self.report(
                     Missing::Query,
-                    "primitive and transform-feedback counts (and timers without timestamps) are not counted: they read 0",
+                    "primitive and transform-feedback counts without their extensions (and timers without timestamps) are not counted: they read 0",
                 );
                 None
             }
@@ -195,7 +203,12 @@ impl QueryPipe for VkPipe {
             return Ok(0);
         }
         self.wait_serial(ended)?;
-        let n = if kind == QueryKind::TimeElapsed { 2 } else { 1 };
+        // Elapsed time is two timestamps; a transform feedback stream query answers the
+        // primitives written, then those that would have been (written or not).
+        let n = match kind {
+            QueryKind::TimeElapsed | QueryKind::TransformFeedbackPrimitivesWritten => 2,
+            _ => 1,
+        };
         let mut data = [0u64; 2];
         // SAFETY: a live pool whose queries were ended (or written) in a submission that
         // retired; 64-bit results into a slice of `n` values.
@@ -214,7 +227,9 @@ impl QueryPipe for VkPipe {
             QueryKind::SamplesPassed => data[0],
             QueryKind::TimeElapsed => (data[1].saturating_sub(data[0]) as f64 * period) as u64,
             QueryKind::Timestamp => (data[0] as f64 * period) as u64,
-            _ => 0,
+            QueryKind::TransformFeedbackPrimitivesWritten | QueryKind::PrimitivesGenerated => {
+                data[0]
+            }
         })
     }
 

@@ -726,6 +726,21 @@ pub struct LinkedProgram {
     pub stages: u8,
     /// Geometry shader parameters, if the program has a geometry shader.
     pub geometry: Option<GeometryInfo>,
+    /// The varyings transform feedback captures, in `glGetTransformFeedbackVarying` order.
+    pub xfb: Vec<CapturedVarying>,
+    /// Bytes per vertex each transform feedback buffer receives (0: not written).
+    pub xfb_strides: [u32; 4],
+}
+
+/// One varying a program captures with transform feedback.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CapturedVarying {
+    /// Name, as requested.
+    pub name: String,
+    /// GL type enum.
+    pub ty: GLenum,
+    /// Array size (1 for non-arrays).
+    pub size: i32,
 }
 
 /// A program object.

@@ -392,6 +392,9 @@ pub struct GlState {
     pub uniform_buffers: [IndexedBuffer; MAX_UNIFORM_BUFFER_BINDINGS],
     /// `TRANSFORM_FEEDBACK_BUFFER` indexed bindings.
     pub transform_feedback_buffers: [IndexedBuffer; 4],
+    /// `TRANSFORM_FEEDBACK_ACTIVE`: the primitive mode `glBeginTransformFeedback` was given
+    /// (`POINTS`, `LINES` or `TRIANGLES`), `None` while inactive.
+    pub transform_feedback_mode: Option<GLenum>,
     /// The bound vertex array (`None` = 0, which core profile cannot draw with).
     pub vertex_array: Option<Entity>,
 
@@ -527,6 +530,7 @@ impl GlState {
             buffers: [None; 9],
             uniform_buffers: [IndexedBuffer::default(); MAX_UNIFORM_BUFFER_BINDINGS],
             transform_feedback_buffers: [IndexedBuffer::default(); 4],
+            transform_feedback_mode: None,
             vertex_array: None,
             active_texture: 0,
             textures: [[None; TEXTURE_TARGETS]; MAX_TEXTURE_UNITS],

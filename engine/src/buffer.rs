@@ -13,8 +13,8 @@
 //! Each buffer keeps a [`BufferShadow`]: the bytes the client sent (`glBufferData`,
 //! `glBufferSubData`, unmaps and flushes), the bytes it read back, and the ranges the GPU may
 //! have written since (`glCopyBufferSubData`, read-pixels or `glGetTexImage` into a pack
-//! buffer), which are stale. Transform feedback never
-//! captures (see `transform_feedback`), so it writes no buffer. Storage over
+//! buffer, and the ranges bound for transform feedback when it begins), which are stale.
+//! Storage over
 //! [`SHADOW_MAX`] bytes keeps no copy and is treated as stale everywhere. A range with no
 //! stale byte is exactly what the backend holds at this point of the record stream.
 //!
@@ -302,6 +302,11 @@ impl Context {
             TRANSFORM_FEEDBACK_BUFFER => (BufferTarget::TransformFeedback, MAX_TF_BINDINGS),
             _ => return self.error(INVALID_ENUM),
         };
+        // Bindings stay put while they are captured into (Mesa checks this first).
+        if t == BufferTarget::TransformFeedback && self.local.st.transform_feedback_mode.is_some()
+        {
+            return self.error(INVALID_OPERATION);
+        }
         if index >= limit {
             return self.error(INVALID_VALUE);
         }

@@ -64,6 +64,30 @@ impl Local {
         fits
     }
 
+    /// `INVALID_OPERATION` unless the primitives reaching transform feedback (the
+    /// geometry shader's output, else those `mode` draws) are of the kind it captures (GL
+    /// 3.3 core §2.17).
+    #[cold]
+    fn check_xfb_mode(&mut self, sh: &Shared, mode: GLenum) -> bool {
+        let gs_output = self
+            .st
+            .program
+            .and_then(|p| sh.world.get::<Program>(p))
+            .and_then(|p| p.linked_state.as_ref())
+            .and_then(|l| l.geometry)
+            .map(|g| g.output_type);
+        let kind = match gs_output.unwrap_or(mode) {
+            POINTS => POINTS,
+            LINES | LINE_STRIP | LINE_LOOP | LINES_ADJACENCY | LINE_STRIP_ADJACENCY => LINES,
+            _ => TRIANGLES,
+        };
+        let fits = self.st.transform_feedback_mode == Some(kind);
+        if !fits {
+            self.set_error(INVALID_OPERATION);
+        }
+        fits
+    }
+
     fn compute_draw_error(&self, sh: &Shared) -> GLenum {
         let status = self.draw_framebuffer_status(sh);
         if status != FRAMEBUFFER_COMPLETE {
@@ -152,6 +176,9 @@ impl Local {
         if !self.check_geometry_input(mode) {
             return None;
         }
+        if self.st.transform_feedback_mode.is_some() && !self.check_xfb_mode(sh, mode) {
+            return None;
+        }
         Some(topology)
     }
 
@@ -183,6 +210,9 @@ impl Local {
             return None;
         }
         if !self.check_geometry_input(mode) {
+            return None;
+        }
+        if self.st.transform_feedback_mode.is_some() && !self.check_xfb_mode(sh, mode) {
             return None;
         }
         // Core profile indices come from the element array buffer; a null offset without

@@ -239,6 +239,10 @@ impl Context {
 
     /// `glUseProgram`: retains the program in this context; 0 makes no program current.
     pub fn use_program(&mut self, program: GLuint) {
+        // GL 3.3 §2.17: no program change while transform feedback is active.
+        if self.local.st.transform_feedback_mode.is_some() {
+            return self.error(INVALID_OPERATION);
+        }
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
         let new = if program == 0 {
@@ -335,10 +339,11 @@ impl Context {
             ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH => l.map_or(0, |l| {
                 max_name_length(l.blocks.iter().map(|b| b.name.as_str()))
             }),
-            // Transform feedback varyings are not recorded by any entry point yet: the
-            // program has GL's initial state.
-            TRANSFORM_FEEDBACK_BUFFER_MODE => INTERLEAVED_ATTRIBS as GLint,
-            TRANSFORM_FEEDBACK_VARYINGS | TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH => 0,
+            TRANSFORM_FEEDBACK_BUFFER_MODE
+            | TRANSFORM_FEEDBACK_VARYINGS
+            | TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH => {
+                crate::transform_feedback::program_param(&sh, e, l, pname)
+            }
             GEOMETRY_VERTICES_OUT | GEOMETRY_INPUT_TYPE | GEOMETRY_OUTPUT_TYPE => {
                 let g = l.and_then(|l| l.geometry).ok_or(INVALID_OPERATION)?;
                 match pname {

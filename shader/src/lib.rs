@@ -81,8 +81,10 @@ pub mod spirv;
 #[cfg(test)]
 mod tests;
 pub mod version;
+pub mod xfb;
 
 pub use ffi::Limits;
+pub use xfb::{Xfb, XfbSource, XfbVarying};
 
 /// A shader stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -151,6 +153,10 @@ pub struct LinkRequest<'a> {
     pub frag_data_bindings: &'a [(String, u32, u32)],
     /// Limits to check against.
     pub limits: Limits,
+    /// `glTransformFeedbackVaryings`: the names to capture (none: nothing is captured).
+    pub xfb_varyings: &'a [String],
+    /// Whether they go to separate buffers (`SEPARATE_ATTRIBS`) or interleaved into one.
+    pub xfb_separate: bool,
 }
 
 /// An active uniform.
@@ -266,6 +272,8 @@ pub struct Program {
     pub stages: Vec<(Stage, Vec<u32>)>,
     /// Geometry shader parameters, if the program has one.
     pub geometry: Option<Geometry>,
+    /// What transform feedback captures (see [`xfb`]); empty when nothing was requested.
+    pub xfb: Xfb,
     /// The link log (warnings; empty if none).
     pub log: String,
 }

@@ -13,7 +13,7 @@ use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
 use crate::gltype::{self, Base};
 use crate::spirv::{Assign, Module, Type, deco, storage};
 use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, Uniform};
-use crate::{interface, point_size, rectangle};
+use crate::{interface, point_size, rectangle, xfb};
 
 /// glslang's name for the block that holds loose uniforms.
 const DEFAULT_BLOCK: &str = "gl_DefaultUniformBlock";
@@ -234,6 +234,15 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         }
         stages.push((*s, words));
     }
+    // Transform feedback captures from the last stage before rasterization.
+    let mut captured = xfb::Xfb::default();
+    if !req.xfb_varyings.is_empty()
+        && let Some((_, words)) = stages.iter_mut().rev().find(|(s, _)| *s != Stage::Fragment)
+    {
+        let (patched, x) = xfb::capture(words, req.xfb_varyings, req.xfb_separate)?;
+        *words = patched;
+        captured = x;
+    }
     // The hidden slot ends every default block (see Program::default_block_size).
     let mut default_block = layout.default_block;
     if sized || !default_block.is_empty() {
@@ -253,6 +262,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         samplers: layout.samplers,
         stages,
         geometry,
+        xfb: captured,
         log,
     })
 }

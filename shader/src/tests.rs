@@ -13,7 +13,84 @@ fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
         attrib_bindings: &[],
         frag_data_bindings: &[],
         limits: Limits::default(),
+        xfb_varyings: &[],
+        xfb_separate: false,
     })
+}
+
+fn link_xfb(
+    shaders: &[(Stage, &str)],
+    names: &[&str],
+    separate: bool,
+) -> Result<crate::Program, String> {
+    let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    link(&LinkRequest {
+        shaders,
+        attrib_bindings: &[],
+        frag_data_bindings: &[],
+        limits: Limits::default(),
+        xfb_varyings: &names,
+        xfb_separate: separate,
+    })
+}
+
+const XFB_VS: &str = "#version 150\nin vec4 p;\nout vec3 a;\nflat out ivec3 b[2];\nout float unread;\n\
+    void main() { gl_Position = p; a = p.xyz; b[0] = ivec3(1, 2, 3); b[1] = ivec3(4); unread = 1.0; }\n";
+
+#[test]
+fn xfb_interleaved_layout_and_valid_spirv() {
+    let p = link_xfb(
+        &[(Stage::Vertex, XFB_VS)],
+        &["a", "gl_Position", "b"],
+        false,
+    )
+    .expect("links");
+    let v: Vec<_> = p
+        .xfb
+        .varyings
+        .iter()
+        .map(|v| (v.name.as_str(), v.ty, v.size, v.buffer, v.offset))
+        .collect();
+    assert_eq!(
+        v,
+        [
+            ("a", gltype::FLOAT_VEC3, 1, 0, 0),
+            ("gl_Position", gltype::FLOAT_VEC4, 1, 0, 12),
+            ("b", gltype::INT_VEC3, 2, 0, 28),
+        ]
+    );
+    assert_eq!(p.xfb.strides, [52, 0, 0, 0]);
+    validate(&p.stages[0].1);
+}
+
+#[test]
+fn xfb_separate_layout_and_valid_spirv() {
+    let fs = "#version 150\nin vec3 a;\nout vec4 c;\nvoid main() { c = vec4(a, 1.0); }\n";
+    let p = link_xfb(
+        &[(Stage::Vertex, XFB_VS), (Stage::Fragment, fs)],
+        &["unread", "a"],
+        true,
+    )
+    .expect("links");
+    let v: Vec<_> = p
+        .xfb
+        .varyings
+        .iter()
+        .map(|v| (v.buffer, v.offset, v.components))
+        .collect();
+    assert_eq!(v, [(0, 0, 1), (1, 0, 3)]);
+    assert_eq!(p.xfb.strides, [4, 12, 0, 0]);
+    validate(&p.stages[0].1);
+}
+
+#[test]
+fn xfb_link_errors() {
+    let e = link_xfb(&[(Stage::Vertex, XFB_VS)], &["nope"], false).expect_err("unknown");
+    assert!(e.contains("nope undeclared"), "{e}");
+    let e = link_xfb(&[(Stage::Vertex, XFB_VS)], &["a", "a"], false).expect_err("twice");
+    assert!(e.contains("more than once"), "{e}");
+    let e = link_xfb(&[(Stage::Vertex, XFB_VS)], &["b"], true).expect_err("6 components");
+    assert!(e.contains("SEPARATE_COMPONENTS"), "{e}");
 }
 
 /// Runs `spirv-val` on a module; panics with its report if the module is invalid.

@@ -169,6 +169,12 @@ macro_rules! gl_api {
             fn read_pixels_to_buffer(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, offset: usize);
             /// `glGetBufferSubData` of `out.len()` bytes at `offset`.
             fn get_buffer_sub_data(&mut self, target: GLenum, offset: usize, out: &mut [u8]);
+            /// `glTransformFeedbackVaryings`.
+            fn transform_feedback_varyings(&mut self, program: GLuint, varyings: &[&str], mode: GLenum);
+            /// `glGenQueries` of one name.
+            fn gen_query(&mut self) -> GLuint;
+            /// `glGetQueryObjectuiv(QUERY_RESULT)`.
+            fn query_result(&mut self, id: GLuint) -> GLuint;
             /// `glMapBufferRange` with `MAP_READ_BIT`, a copy of the mapped bytes, `glUnmapBuffer`.
             fn read_mapped(&mut self, target: GLenum, offset: usize, length: usize) -> Vec<u8>;
         }
@@ -258,6 +264,9 @@ macro_rules! gl_api {
             fn clear_bufferuiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLuint]) { Context::clear_bufferuiv(self, buffer, drawbuffer, value) }
             fn read_pixels_to_buffer(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, offset: usize) { Context::read_pixels(self, x, y, width, height, format, ty, PixelsMut::Offset(offset)) }
             fn get_buffer_sub_data(&mut self, target: GLenum, offset: usize, out: &mut [u8]) { Context::get_buffer_sub_data(self, target, offset as isize, out.len() as isize, out) }
+            fn transform_feedback_varyings(&mut self, program: GLuint, varyings: &[&str], mode: GLenum) { Context::transform_feedback_varyings(self, program, varyings.len() as GLsizei, varyings, mode) }
+            fn gen_query(&mut self) -> GLuint { Context::gen_query(self) }
+            fn query_result(&mut self, id: GLuint) -> GLuint { let mut v = [0]; Context::get_query_objectuiv(self, id, QUERY_RESULT, &mut v); v[0] }
             fn read_mapped(&mut self, target: GLenum, offset: usize, length: usize) -> Vec<u8> {
                 Context::map_buffer_range(self, target, offset as isize, length as isize, MAP_READ_BIT);
                 let bytes = Context::with_mapped(self, target, |b| b.to_vec()).unwrap_or_default();
@@ -336,6 +345,9 @@ macro_rules! gl_api {
             clear_bufferiv: unsafe extern "system" fn(GLenum, GLint, *const GLint),
             clear_bufferuiv: unsafe extern "system" fn(GLenum, GLint, *const GLuint),
             get_buffer_sub_data: unsafe extern "system" fn(GLenum, isize, isize, *mut c_void),
+            transform_feedback_varyings: unsafe extern "system" fn(GLuint, GLsizei, *const *const std::ffi::c_char, GLenum),
+            gen_queries: unsafe extern "system" fn(GLsizei, *mut GLuint),
+            get_query_objectuiv: unsafe extern "system" fn(GLuint, GLenum, *mut GLuint),
             map_buffer_range: unsafe extern "system" fn(GLenum, isize, isize, GLbitfield) -> *mut c_void,
             unmap_buffer: unsafe extern "system" fn(GLenum) -> GLboolean,
         }
@@ -410,6 +422,9 @@ macro_rules! gl_api {
                     clear_bufferiv: egl.proc("glClearBufferiv")?,
                     clear_bufferuiv: egl.proc("glClearBufferuiv")?,
                     get_buffer_sub_data: egl.proc("glGetBufferSubData")?,
+                    transform_feedback_varyings: egl.proc("glTransformFeedbackVaryings")?,
+                    gen_queries: egl.proc("glGenQueries")?,
+                    get_query_objectuiv: egl.proc("glGetQueryObjectuiv")?,
                     map_buffer_range: egl.proc("glMapBufferRange")?,
                     unmap_buffer: egl.proc("glUnmapBuffer")?,
                 })
@@ -766,6 +781,24 @@ macro_rules! gl_api {
                 // SAFETY: `out` is writable for its length.
                 unsafe { (self.f.get_buffer_sub_data)(target, offset as isize, out.len() as isize, out.as_mut_ptr().cast()) }
             }
+            fn transform_feedback_varyings(&mut self, program: GLuint, varyings: &[&str], mode: GLenum) {
+                let owned: Vec<std::ffi::CString> = varyings.iter().map(|v| std::ffi::CString::new(*v).unwrap_or_default()).collect();
+                let ptrs: Vec<*const std::ffi::c_char> = owned.iter().map(|c| c.as_ptr()).collect();
+                // SAFETY: `ptrs` holds one NUL-terminated string per varying, alive for the call.
+                unsafe { (self.f.transform_feedback_varyings)(program, ptrs.len() as GLsizei, ptrs.as_ptr(), mode) }
+            }
+            fn gen_query(&mut self) -> GLuint {
+                let mut id = 0;
+                // SAFETY: room for one name.
+                unsafe { (self.f.gen_queries)(1, &mut id) };
+                id
+            }
+            fn query_result(&mut self, id: GLuint) -> GLuint {
+                let mut v = 0;
+                // SAFETY: room for one value.
+                unsafe { (self.f.get_query_objectuiv)(id, QUERY_RESULT, &mut v) };
+                v
+            }
             fn read_mapped(&mut self, target: GLenum, offset: usize, length: usize) -> Vec<u8> {
                 // SAFETY: a successful map returns a pointer readable for `length` bytes until
                 // glUnmapBuffer, which comes after the copy; a failed one returns null.
@@ -855,6 +888,14 @@ gl_api! {
     fn pixel_storei(pname: GLenum, param: GLint) = "glPixelStorei";
     /// `glBindBuffer`.
     fn bind_buffer(target: GLenum, buffer: GLuint) = "glBindBuffer";
+    /// `glBeginTransformFeedback`.
+    fn begin_transform_feedback(mode: GLenum) = "glBeginTransformFeedback";
+    /// `glEndTransformFeedback`.
+    fn end_transform_feedback() = "glEndTransformFeedback";
+    /// `glBeginQuery`.
+    fn begin_query(target: GLenum, id: GLuint) = "glBeginQuery";
+    /// `glEndQuery`.
+    fn end_query(target: GLenum) = "glEndQuery";
     /// `glBindBufferBase`.
     fn bind_buffer_base(target: GLenum, index: GLuint, buffer: GLuint) = "glBindBufferBase";
     /// `glBindBufferRange`.

@@ -27,6 +27,7 @@ mod shaders;
 mod state_query;
 mod steady;
 mod texture;
+mod transform_feedback;
 mod transport;
 mod vertex_array;
 mod wayland;

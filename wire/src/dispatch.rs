@@ -59,7 +59,8 @@ use crate::handle::{
 };
 use crate::record::{
     ArchivedRecord, BufferBlocks, BufferCopy, BufferPixels, BufferRange, ClearValue,
-    FramebufferRef, PixelDestination, ProgramDesc, ReadSource, TextureCopy, TextureRegion,
+    FramebufferRef, MAX_XFB_BUFFERS, PixelDestination, ProgramDesc, ReadSource, TextureCopy,
+    TextureRegion, XfbBinding, XfbPrimitive,
 };
 use crate::state::{
     Attachment, BlendState, DepthStencilState, FramebufferState, RasterState, Rect, Region,
@@ -151,6 +152,7 @@ pub trait Pipe:
     + ProgramPipe
     + DrawPipe
     + QueryPipe
+    + TransformFeedbackPipe
 {
 }
 
@@ -163,6 +165,7 @@ impl<T> Pipe for T where
         + ProgramPipe
         + DrawPipe
         + QueryPipe
+        + TransformFeedbackPipe
 {
 }
 
@@ -314,6 +317,19 @@ pub trait DrawPipe: ContextPipe {
     fn finish(&mut self) -> R;
     /// `Present`.
     fn present(&mut self, surface: SurfaceHandle) -> R;
+}
+
+/// Transform feedback (capture of the last pre-rasterization stage's outputs).
+pub trait TransformFeedbackPipe: ContextPipe {
+    /// `BeginTransformFeedback`: buffer handles checked to be live.
+    fn begin_transform_feedback(
+        &mut self,
+        ctx: &mut Self::Context,
+        primitive: XfbPrimitive,
+        buffers: [XfbBinding; MAX_XFB_BUFFERS],
+    ) -> R;
+    /// `EndTransformFeedback`.
+    fn end_transform_feedback(&mut self, ctx: &mut Self::Context) -> R;
 }
 
 /// Queries and fences.
@@ -678,6 +694,9 @@ fn check_program(
     let blocks: Vec<u32> = desc.uniform_blocks.iter().map(|b| b.element).collect();
     if let Some(i) = broken(&blocks) {
         return Err(bad(format!("uniform block slot {i} continues no array")));
+    }
+    if let Some(o) = desc.xfb.iter().find(|o| usize::from(o.buffer) >= MAX_XFB_BUFFERS) {
+        return Err(bad(format!("captured output in buffer {}", o.buffer)));
     }
     Ok(())
 }
@@ -1561,6 +1580,25 @@ impl<C: PipeContext> Dispatcher<C> {
                 N
             }
             A::DestroyFence { fence } => {
+            // ---- Transform feedback ----
+            A::BeginTransformFeedback { primitive, buffers } => {
+                const N: &str = "BeginTransformFeedback";
+                let buffers: [XfbBinding; MAX_XFB_BUFFERS] = de(&**buffers)?;
+                for b in &buffers {
+                    if let Some(h) = b.buffer {
+                        reg.buffers.get(N, h)?;
+                    }
+                }
+                let primitive = de(primitive)?;
+                pipe.begin_transform_feedback(self.contexts.current(N)?, primitive, buffers)?;
+                N
+            }
+            A::EndTransformFeedback => {
+                const N: &str = "EndTransformFeedback";
+                pipe.end_transform_feedback(self.contexts.current(N)?)?;
+                N
+            }
+
                 const N: &str = "DestroyFence";
                 let fence = de(fence)?;
                 reg.fences.remove(N, fence)?;

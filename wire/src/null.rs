@@ -387,6 +387,21 @@ impl DrawPipe for NullPipe {
     }
 }
 
+/// Nothing is captured.
+impl crate::dispatch::TransformFeedbackPipe for NullPipe {
+    fn begin_transform_feedback(
+        &mut self,
+        _: &mut DesiredState,
+        _: crate::record::XfbPrimitive,
+        _: [crate::record::XfbBinding; crate::record::MAX_XFB_BUFFERS],
+    ) -> R {
+        Ok(())
+    }
+    fn end_transform_feedback(&mut self, _: &mut DesiredState) -> R {
+        Ok(())
+    }
+}
+
 /// Queries answer 0 and fences are always signalled.
 impl QueryPipe for NullPipe {
     fn create_query(&mut self, _: QueryHandle, _: QueryKind) -> R {

@@ -207,6 +207,64 @@ pub struct ProgramDesc {
     pub samplers: Vec<SamplerSlot>,
     /// Uniform block slots, in block-index order.
     pub uniform_blocks: Vec<BlockSlot>,
+    /// The outputs transform feedback captures, in GL's order (empty: none). The last
+    /// stage before rasterization already carries their `XfbBuffer`/`XfbStride`/`Offset`
+    /// decorations (what Vulkan captures by); a backend that names varyings to its driver
+    /// instead reads them here.
+    pub xfb: Vec<XfbOutput>,
+}
+
+/// Where a captured output comes from in the last stage before rasterization.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub enum XfbSource {
+    /// The whole user output at this `Location`.
+    Location(u32),
+    /// `gl_Position`.
+    Position,
+    /// `gl_PointSize`.
+    PointSize,
+    /// The whole `gl_ClipDistance` array.
+    ClipDistance,
+}
+
+/// One captured output of a program.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct XfbOutput {
+    /// What is captured.
+    pub source: XfbSource,
+    /// The buffer binding it is written to (`< MAX_XFB_BUFFERS`): all 0 when interleaved,
+    /// its index in the list when separate.
+    pub buffer: u8,
+}
+
+/// Transform feedback buffer bindings (GL's `MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS`).
+pub const MAX_XFB_BUFFERS: usize = 4;
+
+/// The primitive kind transform feedback captures (`glBeginTransformFeedback`'s mode):
+/// every primitive drawn is written as a list of these.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub enum XfbPrimitive {
+    /// `POINTS`.
+    Points,
+    /// `LINES`.
+    Lines,
+    /// `TRIANGLES`.
+    Triangles,
+}
+
+/// A buffer range bound for capture (`buffer: None`: nothing bound at that index).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[rkyv(derive(Debug))]
+pub struct XfbBinding {
+    /// The buffer.
+    pub buffer: Option<BufferHandle>,
+    /// Start of the range, a multiple of 4.
+    pub offset: u64,
+    /// Bytes of the range, a multiple of 4 (the rest of the buffer for `glBindBufferBase`).
+    pub size: u64,
 }
 
 /// A byte range of a buffer.
@@ -640,6 +698,19 @@ pub enum Record {
     Finish { reply: ReplyId },
     /// Presents a surface (a frame boundary).
     Present { surface: SurfaceHandle },
+
+    // ---- Transform feedback ----
+    /// Starts capturing the current program's captured outputs of every draw into the
+    /// buffers, from the start of each range, until `EndTransformFeedback`. The engine has
+    /// checked everything GL checks: a program that captures is bound and stays bound,
+    /// draws use primitives of `primitive`'s kind, the buffers the program writes are bound
+    /// and not otherwise used by the draws.
+    BeginTransformFeedback {
+        primitive: XfbPrimitive,
+        buffers: Box<[XfbBinding; MAX_XFB_BUFFERS]>,
+    },
+    /// Stops capturing; the captured bytes are visible to every later record.
+    EndTransformFeedback,
 
     // ---- Queries and fences ----
     /// Creates a query object of a kind.

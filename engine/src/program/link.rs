@@ -7,19 +7,22 @@
 use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
 use tessera_components::object::{
-    ActiveUniform, ActiveUniformBlock, ActiveVariable, GeometryInfo, Life, LinkedProgram, Program,
-    Shader,
+    ActiveUniform, ActiveUniformBlock, ActiveVariable, CapturedVarying, GeometryInfo, Life,
+    LinkedProgram, Program, Shader,
 };
 use tessera_components::state::TextureTarget;
 use tessera_shader::gltype::SamplerTarget;
 use tessera_shader::{LinkRequest, Stage};
 use tessera_wire::format::{ShaderStage, TextureKind};
 use tessera_wire::handle::ProgramHandle;
-use tessera_wire::record::{BlockSlot, ProgramDesc, Record, SamplerSlot, StageCode};
+use tessera_wire::record::{
+    BlockSlot, ProgramDesc, Record, SamplerSlot, StageCode, XfbOutput, XfbSource,
+};
 
 use crate::context::Context;
 use crate::shader::front_end_stage;
 use crate::share::Shared;
+use crate::transform_feedback::RequestedVaryings;
 
 /// The binding-table target of a sampler's target.
 pub(crate) fn texture_target(t: SamplerTarget) -> TextureTarget {
@@ -119,6 +122,31 @@ fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             input_type: g.input,
             output_type: g.output,
         }),
+        xfb: p
+            .xfb
+            .varyings
+            .iter()
+            .map(|v| CapturedVarying {
+                name: v.name.clone(),
+                ty: v.ty,
+                size: v.size,
+            })
+            .collect(),
+        xfb_strides: p.xfb.strides,
+    }
+}
+
+/// The wire's form of a captured varying.
+fn xfb_output(v: &tessera_shader::XfbVarying) -> XfbOutput {
+    use tessera_shader::XfbSource as S;
+    XfbOutput {
+        source: match v.source {
+            S::Location(l) => XfbSource::Location(l),
+            S::Position => XfbSource::Position,
+            S::PointSize => XfbSource::PointSize,
+            S::ClipDistance => XfbSource::ClipDistance,
+        },
+        buffer: v.buffer as u8,
     }
 }
 
@@ -127,6 +155,7 @@ struct LinkInput {
     shaders: Vec<(Stage, String)>,
     attrib_bindings: Vec<(String, u32)>,
     frag_data_bindings: Vec<(String, u32, u32)>,
+    xfb: Option<RequestedVaryings>,
 }
 
 impl Context {
@@ -141,6 +170,12 @@ impl Context {
                     return self.error(err);
                 }
             };
+            // GL 3.3 §2.17: the program transform feedback captures from is not relinked.
+            if self.local.st.transform_feedback_mode.is_some() && self.local.st.program == Some(e)
+            {
+                drop(sh);
+                return self.error(INVALID_OPERATION);
+            }
             (e, Self::link_input(&sh, e))
         };
         let result = input.and_then(|input| {
@@ -154,6 +189,8 @@ impl Context {
                 attrib_bindings: &input.attrib_bindings,
                 frag_data_bindings: &input.frag_data_bindings,
                 limits: crate::program::front_end_limits(),
+                xfb_varyings: input.xfb.as_ref().map_or(&[], |x| &x.names[..]),
+                xfb_separate: input.xfb.as_ref().is_some_and(|x| x.mode == SEPARATE_ATTRIBS),
             })
         });
         let group = self.group.clone();
@@ -191,6 +228,7 @@ impl Context {
             shaders,
             attrib_bindings: p.attrib_bindings.clone(),
             frag_data_bindings: p.frag_data_bindings.clone(),
+            xfb: sh.world.get::<RequestedVaryings>(e).cloned(),
         })
     }
 
@@ -228,6 +266,7 @@ impl Context {
                     element: b.element,
                 })
                 .collect(),
+            xfb: linked.xfb.varyings.iter().map(xfb_output).collect(),
         };
         sh.dev.push(Record::CreateProgram {
             program: handle,

@@ -1,0 +1,183 @@
+//! Transform feedback through `VK_EXT_transform_feedback`.
+//!
+//! The program's last pre-rasterization stage already says what it captures (the front end
+//! decorated its outputs with `XfbBuffer`, `XfbStride` and `Offset`), so pipelines need
+//! nothing of their own. Vulkan captures only inside a render pass and forbids binding a
+//! pipeline while capturing, while GL captures across passes and program-state changes; so
+//! capture is begun and ended around each draw of the context that began it, and a small
+//! counter buffer carries the byte offsets from one draw's end to the next draw's begin
+//! (the first draw begins with no counters: at the start of each range). Every captured
+//! draw leaves memory to synchronize, so the next transfer or pass boundary puts the
+//! backend's global barrier before anything reads the buffers.
+//!
+//! On lavapipe commands run in order, and the counter written by one draw's end is read by
+//! the next begin in the same pass without a barrier in between (a barrier inside a pass
+//! would need a self-dependency that Tessera's render passes do not declare). A device
+//! without the extension captures nothing and reports it once.
+
+use ash::vk;
+use tessera_wire::dispatch::{R, TransformFeedbackPipe};
+use tessera_wire::record::{MAX_XFB_BUFFERS, XfbBinding, XfbPrimitive};
+
+use crate::command::VkContext;
+use crate::device::{Missing, VkPipe, vk_error};
+use crate::frame::Garbage;
+use crate::memory::{self, Owned};
+
+/// A begun capture of one wire context.
+pub(crate) struct Capture {
+    buffers: [XfbBinding; MAX_XFB_BUFFERS],
+    /// The write offsets after the last captured draw, one `u32` per buffer.
+    counters: Option<Owned>,
+    /// Whether a draw was captured (the counters hold offsets).
+    started: bool,
+}
+
+impl VkPipe {
+    /// The bound capture ranges, as `vkCmdBindTransformFeedbackBuffersEXT` takes them: the
+    /// run of bound bindings from 0 (the engine binds exactly those the program writes).
+    fn xfb_ranges(&self, c: &Capture) -> (Vec<vk::Buffer>, Vec<u64>, Vec<u64>) {
+        let mut out = (Vec::new(), Vec::new(), Vec::new());
+        for b in &c.buffers {
+            let Some(buf) = b
+                .buffer
+                .and_then(|h| self.buffers.get("Draw", h).ok())
+                .filter(|_| b.size > 0)
+            else {
+                break;
+            };
+            out.0.push(buf.owned.buffer);
+            out.1.push(b.offset);
+            out.2.push(b.size);
+        }
+        out
+    }
+
+    /// Before a draw of `ctx`, inside its pass with its pipeline bound: binds the capture
+    /// buffers and begins capturing. Returns whether it did.
+    pub(crate) fn xfb_before_draw(&mut self, ctx: &mut VkContext) -> bool {
+        let Some(c) = ctx.xfb.as_ref() else {
+            return false;
+        };
+        let Some(fns) = self.gpu.xfb.as_ref() else {
+            return false;
+        };
+        let (buffers, offsets, sizes) = self.xfb_ranges(c);
+        let Some(counters) = c.counters.as_ref().filter(|_| !buffers.is_empty()) else {
+            return false;
+        };
+        let n = buffers.len();
+        let counter_buffers = vec![counters.buffer; n];
+        let counter_offsets: Vec<u64> = (0..n as u64).map(|i| 4 * i).collect();
+        // SAFETY: recording inside a render pass, with the pipeline of a program whose last
+        // pre-rasterization stage declares `Xfb`; capture is not active (every begin is
+        // ended after its draw); the buffers are live objects created with
+        // TRANSFORM_FEEDBACK_BUFFER usage, each range inside its buffer (the engine clamps
+        // ranges to the storage) and 4-byte aligned; the counter buffer has
+        // TRANSFORM_FEEDBACK_COUNTER_BUFFER usage and one u32 per buffer. Before the first
+        // draw no counters are passed: capture starts at each range's start.
+        unsafe {
+            let fp = fns.fp();
+            (fp.cmd_bind_transform_feedback_buffers_ext)(
+                self.rec.cmd,
+                0,
+                n as u32,
+                buffers.as_ptr(),
+                offsets.as_ptr(),
+                sizes.as_ptr(),
+            );
+            if c.started {
+                (fp.cmd_begin_transform_feedback_ext)(
+                    self.rec.cmd,
+                    0,
+                    n as u32,
+                    counter_buffers.as_ptr(),
+                    counter_offsets.as_ptr(),
+                );
+            } else {
+                (fp.cmd_begin_transform_feedback_ext)(
+                    self.rec.cmd,
+                    0,
+                    0,
+                    std::ptr::null(),
+                    std::ptr::null(),
+                );
+            }
+        }
+        true
+    }
+
+    /// After a captured draw: ends capturing, saving the offsets in the counters.
+    pub(crate) fn xfb_after_draw(&mut self, ctx: &mut VkContext) {
+        let (Some(c), Some(fns)) = (ctx.xfb.as_mut(), self.gpu.xfb.as_ref()) else {
+            return;
+        };
+        let Some(counters) = c.counters.as_ref() else {
+            return;
+        };
+        let n = c
+            .buffers
+            .iter()
+            .take_while(|b| b.buffer.is_some() && b.size > 0)
+            .count();
+        let counter_buffers = vec![counters.buffer; n];
+        let counter_offsets: Vec<u64> = (0..n as u64).map(|i| 4 * i).collect();
+        // SAFETY: capture is active (begun by xfb_before_draw in this pass, for the same
+        // bindings); the counter buffer holds one u32 per binding.
+        unsafe {
+            (fns.fp().cmd_end_transform_feedback_ext)(
+                self.rec.cmd,
+                0,
+                n as u32,
+                counter_buffers.as_ptr(),
+                counter_offsets.as_ptr(),
+            )
+        };
+        c.started = true;
+        self.rec.dirty_mem = true;
+    }
+
+    /// Ends a capture: its counter buffer goes once the frame retires.
+    pub(crate) fn xfb_end(&mut self, ctx: &mut VkContext) {
+        if let Some(c) = ctx.xfb.take()
+            && let Some(counters) = c.counters
+        {
+            self.defer(Garbage::Buffer(counters));
+        }
+    }
+}
+
+impl TransformFeedbackPipe for VkPipe {
+    fn begin_transform_feedback(
+        &mut self,
+        ctx: &mut VkContext,
+        _primitive: XfbPrimitive,
+        buffers: [XfbBinding; MAX_XFB_BUFFERS],
+    ) -> R {
+        self.xfb_end(ctx);
+        let counters = if self.tiers.transform_feedback {
+            let usage = vk::BufferUsageFlags::TRANSFORM_FEEDBACK_COUNTER_BUFFER_EXT;
+            Some(
+                memory::device_buffer(&self.alloc, 4 * MAX_XFB_BUFFERS as u64, usage)
+                    .map_err(|e| vk_error("vkCreateBuffer", e))?,
+            )
+        } else {
+            self.report(
+                Missing::TransformFeedback,
+                "VK_EXT_transform_feedback is missing: transform feedback captures nothing",
+            );
+            None
+        };
+        ctx.xfb = Some(Capture {
+            buffers,
+            counters,
+            started: false,
+        });
+        Ok(())
+    }
+
+    fn end_transform_feedback(&mut self, ctx: &mut VkContext) -> R {
+        self.xfb_end(ctx);
+        Ok(())
+    }
+}

@@ -1,0 +1,310 @@
+//! Transform feedback at link (GL 3.3 §2.17): the varyings `glTransformFeedbackVaryings`
+//! named are found among the outputs of the last stage before rasterization (the geometry
+//! stage if there is one, else the vertex stage), laid out in their buffers, and written
+//! into that stage's SPIR-V as Vulkan captures them: `Capability TransformFeedback`,
+//! `ExecutionMode Xfb`, and `XfbBuffer`/`XfbStride`/`Offset` on each captured output (on
+//! the `gl_PerVertex` block and its members for built-ins).
+//!
+//! Layout: in `INTERLEAVED_ATTRIBS` mode every varying goes to buffer 0, one after the other
+//! in request order, and a vertex takes the sum of their sizes; in `SEPARATE_ATTRIBS` mode
+//! varying `i` goes alone to buffer `i`. Every component is 4 bytes (GL 3.3 captures no
+//! doubles before GL 4.0).
+//!
+//! A captured output is one SPIR-V variable (or one member of the built-in block), which
+//! Vulkan captures whole: so a request for one element of an array (`v[1]`,
+//! `gl_ClipDistance[2]`) is refused at link with a log that says so, and built-ins captured
+//! in separate mode must go to one buffer (the block has one `XfbBuffer`). Both are rare in
+//! GL 3.x programs; a request GL would refuse (an unknown name, a name given twice, a limit
+//! exceeded) fails the link with Mesa's wording.
+
+use crate::edit::{Editor, inst, op};
+use crate::gltype::{self, Base};
+use crate::spirv::{Module, Type, deco, storage};
+
+/// `MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS`, as the engine reports it (Mesa's 64).
+pub const MAX_INTERLEAVED_COMPONENTS: u32 = 64;
+/// `MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS` (GL's minimum, and Mesa's 4).
+pub const MAX_SEPARATE_ATTRIBS: u32 = 4;
+/// `MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS` (GL's minimum, and Mesa's 4).
+pub const MAX_SEPARATE_COMPONENTS: u32 = 4;
+
+/// `Capability TransformFeedback`.
+const CAPABILITY_TRANSFORM_FEEDBACK: u32 = 53;
+/// `ExecutionMode Xfb`.
+const MODE_XFB: u32 = 11;
+/// `OpExecutionMode`.
+const OP_EXECUTION_MODE: u16 = 16;
+/// `Decoration XfbBuffer`.
+const DECO_XFB_BUFFER: u32 = 36;
+/// `Decoration XfbStride`.
+const DECO_XFB_STRIDE: u32 = 37;
+/// `BuiltIn Position`, `PointSize`, `ClipDistance`.
+const BUILT_IN_POSITION: u32 = 0;
+const BUILT_IN_POINT_SIZE: u32 = 1;
+const BUILT_IN_CLIP_DISTANCE: u32 = 3;
+
+/// Where a captured varying comes from in the stage's interface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum XfbSource {
+    /// A user output at this `Location` (a whole variable).
+    Location(u32),
+    /// `gl_Position`.
+    Position,
+    /// `gl_PointSize`.
+    PointSize,
+    /// The whole `gl_ClipDistance` array.
+    ClipDistance,
+}
+
+/// One captured varying.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct XfbVarying {
+    /// The name as requested (`glGetTransformFeedbackVarying` reports it).
+    pub name: String,
+    /// GL type enum.
+    pub ty: u32,
+    /// Array size (1 for non-arrays).
+    pub size: i32,
+    /// Where it comes from.
+    pub source: XfbSource,
+    /// Buffer binding index it is written to.
+    pub buffer: u32,
+    /// Byte offset in a vertex's record of that buffer.
+    pub offset: u32,
+    /// Components captured (`size` times the type's).
+    pub components: u32,
+}
+
+/// What a program captures.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Xfb {
+    /// Captured varyings, in request order.
+    pub varyings: Vec<XfbVarying>,
+    /// `SEPARATE_ATTRIBS` (else interleaved).
+    pub separate: bool,
+    /// Bytes per vertex in each buffer (0: the buffer is not written).
+    pub strides: [u32; MAX_SEPARATE_ATTRIBS as usize],
+}
+
+/// A member of a block: its struct type and index.
+type Member = (u32, u32);
+
+/// A resolved request before layout: the variable (or block variable and member).
+struct Found {
+    var: u32,
+    member: Option<Member>,
+    source: XfbSource,
+    ty: u32,
+    size: i32,
+    components: u32,
+}
+
+/// The GL type and component count of a scalar, vector or matrix SPIR-V type.
+fn gl_type(m: &Module, ty: u32) -> Option<(u32, u32)> {
+    let (scalar, rows, columns) = match m.ty(ty)? {
+        Type::Vector { component, count } => (*component, *count, 1),
+        Type::Matrix { column, count } => match m.ty(*column)? {
+            Type::Vector {
+                component,
+                count: rows,
+            } => (*component, *rows, *count),
+            _ => return None,
+        },
+        _ => (ty, 1, 1),
+    };
+    let base = match m.ty(scalar)? {
+        Type::Float { width: 32 } => Base::Float,
+        Type::Int {
+            width: 32,
+            signed: true,
+        } => Base::Int,
+        Type::Int {
+            width: 32,
+            signed: false,
+        } => Base::Uint,
+        _ => return None,
+    };
+    let gl = gltype::from_parts(base, rows as u8, columns as u8)?;
+    Some((gl, rows * columns))
+}
+
+/// The GL type, array size and components of a captured value of `ty`.
+fn describe(m: &Module, ty: u32) -> Option<(u32, i32, u32)> {
+    match m.array(ty) {
+        Some((element, length)) if length > 0 => {
+            let (gl, n) = gl_type(m, element)?;
+            Some((gl, length as i32, n * length))
+        }
+        Some(_) => None,
+        None => {
+            let (gl, n) = gl_type(m, ty)?;
+            Some((gl, 1, n))
+        }
+    }
+}
+
+/// Finds a built-in output: a variable of its own, or a member of an output block (the
+/// `gl_PerVertex` glslang declares). Returns the variable, the block's struct type and
+/// member (for a member), and the value's type.
+fn find_builtin(m: &Module, builtin: u32) -> Option<(u32, Option<Member>, u32)> {
+    m.vars(storage::OUTPUT).find_map(|v| {
+        if m.decoration(v.id, deco::BUILT_IN) == Some(builtin) {
+            return Some((v.id, None, v.ty));
+        }
+        let Some(Type::Struct { members }) = m.ty(v.ty) else {
+            return None;
+        };
+        members.iter().enumerate().find_map(|(i, mt)| {
+            (m.member_decoration(v.ty, i as u32, deco::BUILT_IN) == Some(builtin)).then_some((
+                v.id,
+                Some((v.ty, i as u32)),
+                *mt,
+            ))
+        })
+    })
+}
+
+/// Resolves one requested name.
+fn find(m: &Module, name: &str) -> Result<Found, String> {
+    let builtin = match name {
+        "gl_Position" => Some((BUILT_IN_POSITION, XfbSource::Position)),
+        "gl_PointSize" => Some((BUILT_IN_POINT_SIZE, XfbSource::PointSize)),
+        "gl_ClipDistance" => Some((BUILT_IN_CLIP_DISTANCE, XfbSource::ClipDistance)),
+        _ => None,
+    };
+    let undeclared = || format!("error: Transform feedback varying {name} undeclared.\n");
+    if let Some((b, source)) = builtin {
+        let (var, member, ty) = find_builtin(m, b).ok_or_else(undeclared)?;
+        let (gl, size, components) = describe(m, ty).ok_or_else(undeclared)?;
+        return Ok(Found {
+            var,
+            member,
+            source,
+            ty: gl,
+            size,
+            components,
+        });
+    }
+    if let Some(open) = name.find('[') {
+        let base = &name[..open];
+        let declared =
+            base.starts_with("gl_") || m.vars(storage::OUTPUT).any(|v| m.name(v.id) == base);
+        return Err(if declared {
+            format!(
+                "error: capturing one element of the array `{base}' is not supported: \
+                 capture the whole array\n"
+            )
+        } else {
+            undeclared()
+        });
+    }
+    let v = m
+        .vars(storage::OUTPUT)
+        .find(|v| m.name(v.id) == name && !m.is_builtin(v))
+        .ok_or_else(undeclared)?;
+    let location = m.decoration(v.id, deco::LOCATION).ok_or_else(undeclared)?;
+    let (gl, size, components) = describe(m, v.ty).ok_or_else(|| {
+        format!("error: Transform feedback varying {name} has a type that cannot be captured.\n")
+    })?;
+    Ok(Found {
+        var: v.id,
+        member: None,
+        source: XfbSource::Location(location),
+        ty: gl,
+        size,
+        components,
+    })
+}
+
+/// Lays out the requested varyings of the last stage before rasterization and decorates
+/// its SPIR-V; `Err` is the link log.
+pub(crate) fn capture(
+    words: &[u32],
+    names: &[String],
+    separate: bool,
+) -> Result<(Vec<u32>, Xfb), String> {
+    let m = Module::parse(words.to_vec())
+        .map_err(|_| "error: internal error: malformed SPIR-V\n".to_string())?;
+    if separate && names.len() > MAX_SEPARATE_ATTRIBS as usize {
+        return Err(format!(
+            "error: Too many transform feedback attributes (at most {MAX_SEPARATE_ATTRIBS}).\n"
+        ));
+    }
+    let mut out = Xfb {
+        separate,
+        ..Xfb::default()
+    };
+    let mut found = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(format!(
+                "error: Transform feedback varying `{name}' specified more than once.\n"
+            ));
+        }
+        let f = find(&m, name)?;
+        if separate && f.components > MAX_SEPARATE_COMPONENTS {
+            return Err(format!(
+                "error: Transform feedback varying {name} exceeds \
+                 MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS.\n"
+            ));
+        }
+        let buffer = if separate { i as u32 } else { 0 };
+        let offset = out.strides[buffer as usize];
+        out.strides[buffer as usize] += f.components * 4;
+        out.varyings.push(XfbVarying {
+            name: name.clone(),
+            ty: f.ty,
+            size: f.size,
+            source: f.source,
+            buffer,
+            offset,
+            components: f.components,
+        });
+        found.push(f);
+    }
+    if !separate && out.strides[0] / 4 > MAX_INTERLEAVED_COMPONENTS {
+        return Err(
+            "error: The MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS limit has been exceeded.\n"
+                .into(),
+        );
+    }
+    // Built-ins share their block's one XfbBuffer.
+    let mut block_buffer: Option<(u32, u32)> = None;
+    for (f, v) in found.iter().zip(&out.varyings) {
+        if f.member.is_some() {
+            match block_buffer {
+                Some((var, b)) if var == f.var && b != v.buffer => {
+                    return Err(
+                        "error: capturing built-ins into different buffers is not supported\n"
+                            .into(),
+                    );
+                }
+                _ => block_buffer = Some((f.var, v.buffer)),
+            }
+        }
+    }
+    let mut e = Editor::parse(words).map_err(|_| "error: internal error: malformed SPIR-V\n")?;
+    e.capability(CAPABILITY_TRANSFORM_FEEDBACK);
+    let (at, _, entry) = e
+        .entry_point()
+        .ok_or("error: internal error: no entry point\n")?;
+    e.insts
+        .insert(at + 1, inst(OP_EXECUTION_MODE, &[entry, MODE_XFB]));
+    let mut decorated_vars: Vec<u32> = Vec::new();
+    for (f, v) in found.iter().zip(&out.varyings) {
+        let stride = out.strides[v.buffer as usize];
+        if !decorated_vars.contains(&f.var) {
+            e.annotate(inst(op::DECORATE, &[f.var, DECO_XFB_BUFFER, v.buffer]));
+            e.annotate(inst(op::DECORATE, &[f.var, DECO_XFB_STRIDE, stride]));
+            decorated_vars.push(f.var);
+        }
+        match f.member {
+            Some((st, member)) => e.annotate(inst(
+                op::MEMBER_DECORATE,
+                &[st, member, deco::OFFSET, v.offset],
+            )),
+            None => e.annotate(inst(op::DECORATE, &[f.var, deco::OFFSET, v.offset])),
+        }
+    }
+    Ok((e.finish(), out))
+}

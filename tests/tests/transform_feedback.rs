@@ -1,0 +1,164 @@
+//! Transform feedback against the native driver: the same program captured separately and
+//! interleaved, with rasterizer discard, read back with `glGetBufferSubData`, and the
+//! `PRIMITIVES_GENERATED` and `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` queries, on both
+//! backends. Bytes and counts must be exactly the native ones; so must the errors GL names.
+
+use tessera_engine::gl::*;
+use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
+use tessera_tests::gl::{Gl, NativeGl};
+
+const VS: &str = "#version 150
+in vec2 position;
+out vec3 a;
+flat out ivec2 b;
+void main() {
+    gl_Position = vec4(position, 0.25, 1.0);
+    a = vec3(position * 2.0, float(gl_VertexID));
+    b = ivec2(gl_VertexID, -gl_VertexID * 3);
+}
+";
+const FS: &str = "#version 150
+in vec3 a;
+out vec4 frag;
+void main() { frag = vec4(a, 1.0); }
+";
+
+/// What one run observed: per buffer the captured bytes, then the two query results and
+/// the errors of the misuse checks.
+#[derive(Debug, PartialEq)]
+struct Observed {
+    buffers: Vec<Vec<u8>>,
+    generated: u32,
+    written: u32,
+    errors: Vec<GLenum>,
+}
+
+fn program(gl: &mut dyn Gl, names: &[&str], mode: GLenum) -> GLuint {
+    let p = gl.create_program();
+    for (kind, src) in [(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)] {
+        let s = gl.create_shader(kind);
+        gl.shader_source(s, src);
+        gl.compile_shader(s);
+        gl.attach_shader(p, s);
+    }
+    gl.bind_attrib_location(p, 0, "position");
+    gl.transform_feedback_varyings(p, names, mode);
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
+    p
+}
+
+/// Draws 4 triangles' worth of vertices (a strip of 6 and a list of 3) while capturing
+/// into buffers of 256 bytes each (the strip's 4 triangles overflow a small range).
+fn capture(gl: &mut dyn Gl, names: &[&str], mode: GLenum, discard: bool) -> Observed {
+    gl.viewport(0, 0, 16, 16);
+    let p = program(gl, names, mode);
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    let verts: Vec<u8> = [
+        -1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 0.5, 0.5, -0.5, 0.25,
+    ]
+    .iter()
+    .flat_map(|v| v.to_le_bytes())
+    .collect();
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    let count = if mode == SEPARATE_ATTRIBS {
+        names.len()
+    } else {
+        1
+    };
+    let mut bufs = Vec::new();
+    for i in 0..count {
+        let b = gl.gen_buffer();
+        gl.bind_buffer(TRANSFORM_FEEDBACK_BUFFER, b);
+        let fill = vec![0xAAu8; 256];
+        gl.buffer_data(TRANSFORM_FEEDBACK_BUFFER, 256, Some(&fill), STATIC_READ);
+        if i == 0 {
+            // A range that starts past the start: capture begins at its offset.
+            gl.bind_buffer_range(TRANSFORM_FEEDBACK_BUFFER, 0, b, 16, 224);
+        } else {
+            gl.bind_buffer_base(TRANSFORM_FEEDBACK_BUFFER, i as GLuint, b);
+        }
+        bufs.push(b);
+    }
+    if discard {
+        gl.enable(RASTERIZER_DISCARD);
+    }
+    let generated = gl.gen_query();
+    let written = gl.gen_query();
+    let mut errors = Vec::new();
+    gl.begin_query(PRIMITIVES_GENERATED, generated);
+    gl.begin_query(TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, written);
+    gl.begin_transform_feedback(TRIANGLES);
+    // Misuse while active: each is INVALID_OPERATION and changes nothing.
+    gl.draw_arrays(POINTS, 0, 3);
+    errors.push(gl.get_error());
+    gl.use_program(0);
+    errors.push(gl.get_error());
+    gl.bind_buffer_base(TRANSFORM_FEEDBACK_BUFFER, 0, bufs[0]);
+    errors.push(gl.get_error());
+    gl.begin_transform_feedback(TRIANGLES);
+    errors.push(gl.get_error());
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 6);
+    gl.draw_arrays(TRIANGLES, 3, 3);
+    gl.end_transform_feedback();
+    gl.end_query(TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+    gl.end_query(PRIMITIVES_GENERATED);
+    gl.end_transform_feedback();
+    errors.push(gl.get_error());
+    gl.disable(RASTERIZER_DISCARD);
+    let mut buffers = Vec::new();
+    for b in &bufs {
+        gl.bind_buffer(TRANSFORM_FEEDBACK_BUFFER, *b);
+        let mut out = vec![0u8; 256];
+        gl.get_buffer_sub_data(TRANSFORM_FEEDBACK_BUFFER, 0, &mut out);
+        buffers.push(out);
+    }
+    Observed {
+        buffers,
+        generated: gl.query_result(generated),
+        written: gl.query_result(written),
+        errors,
+    }
+}
+
+fn compare(names: &[&str], mode: GLenum, discard: bool) {
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = capture(&mut native, names, mode, discard);
+    assert_eq!(expected.errors[..4], [INVALID_OPERATION; 4]);
+    assert_ne!(
+        expected.buffers[0][16..32],
+        [0xAA; 16],
+        "the oracle captured"
+    );
+    for backend in [BackendKind::Gles, BackendKind::Vulkan] {
+        let config = Config {
+            backend: backend.clone(),
+            surface: Some(SurfaceConfig::new(16, 16)),
+            ..Config::default()
+        };
+        let mut ctx = Context::new(&config).expect("the backend on this machine");
+        let got = capture(&mut ctx, names, mode, discard);
+        assert_eq!(got, expected, "{backend:?}");
+    }
+}
+
+#[test]
+fn interleaved_capture_matches_the_native_driver() {
+    compare(&["gl_Position", "a", "b"], INTERLEAVED_ATTRIBS, false);
+}
+
+#[test]
+fn separate_capture_with_rasterizer_discard_matches_the_native_driver() {
+    compare(&["a", "b", "gl_Position"], SEPARATE_ATTRIBS, true);
+}
