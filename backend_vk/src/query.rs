@@ -203,24 +203,37 @@ impl QueryPipe for VkPipe {
             return Ok(0);
         }
         self.wait_serial(ended)?;
-        // Elapsed time is two timestamps; a transform feedback stream query answers the
-        // primitives written, then those that would have been (written or not).
-        let n = match kind {
-            QueryKind::TimeElapsed | QueryKind::TransformFeedbackPrimitivesWritten => 2,
-            _ => 1,
-        };
         let mut data = [0u64; 2];
-        // SAFETY: a live pool whose queries were ended (or written) in a submission that
-        // retired; 64-bit results into a slice of `n` values.
-        unsafe {
-            self.raw.get_query_pool_results(
-                pool,
-                0,
-                &mut data[..n],
-                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
-            )
-        }
-        .map_err(|e| vk_error("vkGetQueryPoolResults", e))?;
+        // A transform feedback stream query answers two values (primitives written, then
+        // those that would have been); elapsed time is two queries of one value.
+        let result = if kind == QueryKind::TransformFeedbackPrimitivesWritten {
+            let mut pair = [[0u64; 2]; 1];
+            // SAFETY: a live pool of one stream query, ended in a submission that retired;
+            // one element of two 64-bit values.
+            let r = unsafe {
+                self.raw.get_query_pool_results(
+                    pool,
+                    0,
+                    &mut pair,
+                    vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+                )
+            };
+            data = pair[0];
+            r
+        } else {
+            let n = if kind == QueryKind::TimeElapsed { 2 } else { 1 };
+            // SAFETY: a live pool whose `n` queries were ended (or written) in a submission
+            // that retired; one 64-bit value each.
+            unsafe {
+                self.raw.get_query_pool_results(
+                    pool,
+                    0,
+                    &mut data[..n],
+                    vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+                )
+            }
+        };
+        result.map_err(|e| vk_error("vkGetQueryPoolResults", e))?;
         let period = f64::from(self.limits.timestamp_period);
         Ok(match kind {
             QueryKind::AnySamplesPassed => u64::from(data[0] > 0),
