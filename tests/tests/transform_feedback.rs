@@ -143,7 +143,7 @@ fn compare(names: &[&str], mode: GLenum, discard: bool) {
     );
     for backend in [BackendKind::Gles, BackendKind::Vulkan] {
         let config = Config {
-            backend: backend.clone(),
+            backend,
             surface: Some(SurfaceConfig::new(16, 16)),
             ..Config::default()
         };
