@@ -369,6 +369,7 @@ impl Context {
             sh.dev.push(Record::Flush);
             sh.flush();
         }
+        self.front_flush_hook();
         // After the scope closed, so the frame holds it.
         crate::profiling::end_frame();
     }
@@ -382,6 +383,7 @@ impl Context {
             sh.dev.push(Record::Finish { reply });
             let _ = sh.wait(reply);
         }
+        self.front_flush_hook();
         crate::profiling::end_frame();
     }
 

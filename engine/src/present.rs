@@ -32,9 +32,18 @@
 //! shown one swap late, and at most one is in flight (the next swap waits for it, which is
 //! the back-pressure a slow server or network applies). With interval 1 every frame is
 //! shown at its own swap. A frame still in flight when the window is unbound is shown then.
+//!
+//! **Front-buffered windows.** A single-buffered GLX window has one colour buffer, `FRONT`,
+//! and shows what it holds at each `glFlush` and `glFinish` (and what GLX builds on them):
+//! the context's flush and finish end with [`front_flush_hook`](Context::front_flush_hook),
+//! one branch, which for such a window presents as a swap does (the backend's `Present`, or
+//! a read-back shown at once, never left in flight) but neither ends a frame nor follows the
+//! window's size: a new size would replace images the program is still drawing into, so it
+//! is taken at the next `glViewport` (or make-current) instead.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use tessera_components::gl::{BACK, BACK_LEFT, FRONT, FRONT_LEFT};
 use tessera_wire::format::{PixelFormat, PixelLayout, PixelType};
 use tessera_wire::handle::SurfaceHandle;
 use tessera_wire::record::{
@@ -71,6 +80,8 @@ pub struct WindowLink {
     shown: Option<Shown>,
     /// Who shows the frames of the wire surface bound now.
     presenter: Presenter,
+    /// Front-buffered (a single-buffered GLX window): `glFlush`/`glFinish` show it.
+    front: bool,
 }
 
 /// Who shows the frames of a window's wire surface, as last decided for a surface and swap
@@ -144,7 +155,14 @@ impl WindowLink {
             in_flight: None,
             shown: None,
             presenter: Presenter::Unknown,
+            front: false,
         }
+    }
+
+    /// The link of a front-buffered window if `front` (module docs).
+    pub fn with_front(mut self, front: bool) -> Self {
+        self.front = front;
+        self
     }
 }
 
@@ -160,10 +178,73 @@ impl Context {
             log::debug!("tessera: the last frame in flight: {e}");
         }
         let surface = link.as_ref().map(|l| *lock(&l.surface));
+        let front = link.as_ref().is_some_and(|l| l.front);
         self.local.window = link.map(Box::new);
         self.bind_surface(surface);
+        if surface.is_some() {
+            self.name_the_colour_buffer(front);
+        }
         self.check_window_size();
         self.ask_presenter();
+    }
+
+    /// The default framebuffer's one colour buffer is `FRONT` on a front-buffered window,
+    /// whose contexts start with it as draw and read buffer (where `BACK` also names it), and
+    /// `BACK` on any other, where `FRONT` names nothing: the default draw and read buffers
+    /// follow the window bound now.
+    fn name_the_colour_buffer(&mut self, front: bool) {
+        let (from, to) = if front {
+            ([BACK, BACK_LEFT], [FRONT, FRONT_LEFT])
+        } else {
+            ([FRONT, FRONT_LEFT], [BACK, BACK_LEFT])
+        };
+        let rename = |b: &mut u32| {
+            if let Some(i) = from.iter().position(|f| f == b) {
+                *b = to[i];
+            }
+        };
+        rename(&mut self.local.st.default_draw_buffer);
+        rename(&mut self.local.st.default_read_buffer);
+    }
+
+    /// Whether the default framebuffer is a front-buffered window's (a single-buffered GLX
+    /// window): its colour buffer is `FRONT`, and `glFlush`/`glFinish` show it.
+    pub fn front_buffered(&self) -> bool {
+        self.local.window.as_ref().is_some_and(|w| w.front)
+    }
+
+    /// At `glFlush` and `glFinish` (after the batch left): a front-buffered window shows what
+    /// its colour buffer holds now. One branch for every other default framebuffer.
+    #[inline]
+    pub(crate) fn front_flush_hook(&mut self) {
+        if self.front_buffered() {
+            self.show_front();
+        }
+    }
+
+    /// Shows the colour buffer of a front-buffered window as it is now: the path of a swap
+    /// (read-back or the backend's own presentation), at once even over a process transport,
+    /// without following the window's size (a resize would replace the images being drawn).
+    fn show_front(&mut self) {
+        let Some(link) = self.local.window.as_ref() else {
+            return;
+        };
+        let (width, height) = *lock(&link.size);
+        let interval = link.interval;
+        let Some(surface) = self.local.surface else {
+            return;
+        };
+        let (w, h) = (
+            width.min(surface.desc.width),
+            height.min(surface.desc.height),
+        );
+        if let Err(e) = self.present_frame(surface, w, h, interval, false, None) {
+            log::debug!("tessera: showing the front buffer: {e}");
+        }
+        // The window may be resized before the next drawing: its first glViewport asks.
+        if let Some(link) = self.local.window.as_mut() {
+            link.checked = false;
+        }
     }
 
     /// Offers the window to the transport for the wire surface bound now and the swap
@@ -367,6 +448,29 @@ impl Context {
         };
         let pipelined = remote && interval == 0;
         let band = self.damage_band(damage, w, h);
+        let result = self.present_frame(surface, w, h, interval, pipelined, band);
+        crate::profiling::end_frame();
+        self.check_window_size();
+        // The window may be resized before the next frame is drawn: its first glViewport
+        // asks again.
+        if let Some(link) = self.local.window.as_mut() {
+            link.checked = false;
+        }
+        result
+    }
+
+    /// Shows the `w` x `h` frame of `surface`: the backend presents it, or it is read back
+    /// and shown (`pipelined`: the previous frame's read-back is shown and this one's is left
+    /// in flight; `band`: only those rows are read).
+    fn present_frame(
+        &mut self,
+        surface: Surface,
+        w: u32,
+        h: u32,
+        interval: i32,
+        pipelined: bool,
+        band: Option<(u32, u32)>,
+    ) -> Result<(), WindowError> {
         let mut result = Ok(());
         if self.backend_presents(surface.handle) {
             result = self.show_in_flight();
@@ -379,8 +483,10 @@ impl Context {
             }
         } else if pipelined {
             let sent = self.send_frame(surface, w, h, false, band);
-            let link = self.local.window.as_mut().expect("checked above");
-            let previous = std::mem::replace(&mut link.in_flight, sent);
+            let previous = match self.local.window.as_mut() {
+                Some(link) => std::mem::replace(&mut link.in_flight, sent),
+                None => None,
+            };
             if let Some(p) = previous {
                 result = self.show(p);
             }
@@ -389,13 +495,6 @@ impl Context {
             if let Some(now) = self.send_frame(surface, w, h, true, band) {
                 result = result.and(self.show(now));
             }
-        }
-        crate::profiling::end_frame();
-        self.check_window_size();
-        // The window may be resized before the next frame is drawn: its first glViewport
-        // asks again.
-        if let Some(link) = self.local.window.as_mut() {
-            link.checked = false;
         }
         result
     }

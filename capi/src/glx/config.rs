@@ -1,11 +1,14 @@
 //! `GLXFBConfig`s and visuals: the engine's configs (RGBA8, with or without depth 24 /
-//! stencil 8, single-sampled or 4x), double-buffered, window- and pbuffer-capable, all shown
-//! in the screen's TrueColor visual.
+//! stencil 8, single-sampled or 4x), each double-buffered and single-buffered as Mesa offers
+//! them, window- and pbuffer-capable, all shown in the screen's TrueColor visual.
+//!
+//! A single-buffered config's window is front-buffered: its one colour buffer is `FRONT`,
+//! what the program draws is shown at each `glFlush`, `glFinish` and `glXWaitGL`, and
+//! `glXSwapBuffers` on it does nothing (`tessera_engine::present`).
 
 use std::ffi::{c_int, c_void};
 
 use tessera_engine::egl::config::MAX_PBUFFER_SIZE;
-use tessera_engine::egl::display::{config_from_handle, config_handle};
 use tessera_engine::egl::{CONFIGS, Config, registry};
 
 use super::tokens::*;
@@ -17,6 +20,74 @@ unsafe extern "C" {
     fn malloc(size: usize) -> *mut c_void;
 }
 
+/// A `GLXFBConfig`: an engine config, double- or single-buffered.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct GlxConfig {
+    /// `GLX_FBCONFIG_ID`: the engine config's for double-buffered configs, 4 more for
+    /// single-buffered ones.
+    pub id: i32,
+    /// The engine config (what the context and the surface are made with).
+    pub config: &'static Config,
+    /// `GLX_DOUBLEBUFFER`.
+    pub double: bool,
+}
+
+/// Every `GLXFBConfig`, double-buffered first (in the engine's order), then single-buffered.
+pub(crate) static GLX_CONFIGS: [GlxConfig; 8] = [
+    GlxConfig {
+        id: 1,
+        config: &CONFIGS[0],
+        double: true,
+    },
+    GlxConfig {
+        id: 2,
+        config: &CONFIGS[1],
+        double: true,
+    },
+    GlxConfig {
+        id: 3,
+        config: &CONFIGS[2],
+        double: true,
+    },
+    GlxConfig {
+        id: 4,
+        config: &CONFIGS[3],
+        double: true,
+    },
+    GlxConfig {
+        id: 5,
+        config: &CONFIGS[0],
+        double: false,
+    },
+    GlxConfig {
+        id: 6,
+        config: &CONFIGS[1],
+        double: false,
+    },
+    GlxConfig {
+        id: 7,
+        config: &CONFIGS[2],
+        double: false,
+    },
+    GlxConfig {
+        id: 8,
+        config: &CONFIGS[3],
+        double: false,
+    },
+];
+
+/// The `GLXFBConfig` handle of a config (the address of its entry).
+pub(crate) fn glx_config_handle(c: &'static GlxConfig) -> GlxHandle {
+    std::ptr::from_ref(c).cast_mut().cast()
+}
+
+/// The config of a `GLXFBConfig` handle, if it is one.
+pub(crate) fn glx_config(handle: GlxHandle) -> Option<&'static GlxConfig> {
+    GLX_CONFIGS
+        .iter()
+        .find(|c| std::ptr::eq(std::ptr::from_ref(*c).cast(), handle.cast_const()))
+}
+
 /// The visual ID of the display's configs (0 if the display cannot be used).
 pub(crate) fn visual_id(dpy: XDisplay) -> i32 {
     let mut reg = registry();
@@ -26,9 +97,11 @@ pub(crate) fn visual_id(dpy: XDisplay) -> i32 {
 }
 
 /// A config's GLX attribute; `None` for a token that is not one.
-pub(crate) fn attrib(c: &Config, visual: i32, screen: i32, attribute: i32) -> Option<i32> {
+pub(crate) fn attrib(g: &GlxConfig, visual: i32, screen: i32, attribute: i32) -> Option<i32> {
+    let c = g.config;
     Some(match attribute {
-        GLX_USE_GL | GLX_RGBA | GLX_DOUBLEBUFFER | GLX_X_RENDERABLE => 1,
+        GLX_USE_GL | GLX_RGBA | GLX_X_RENDERABLE => 1,
+        GLX_DOUBLEBUFFER => i32::from(g.double),
         GLX_BUFFER_SIZE => 32,
         GLX_LEVEL | GLX_STEREO | GLX_AUX_BUFFERS => 0,
         GLX_RED_SIZE | GLX_GREEN_SIZE | GLX_BLUE_SIZE | GLX_ALPHA_SIZE => 8,
@@ -46,7 +119,7 @@ pub(crate) fn attrib(c: &Config, visual: i32, screen: i32, attribute: i32) -> Op
         GLX_SCREEN => screen,
         GLX_DRAWABLE_TYPE => GLX_WINDOW_BIT | GLX_PBUFFER_BIT,
         GLX_RENDER_TYPE => GLX_RGBA_BIT,
-        GLX_FBCONFIG_ID => c.id,
+        GLX_FBCONFIG_ID => g.id,
         GLX_MAX_PBUFFER_WIDTH | GLX_MAX_PBUFFER_HEIGHT => MAX_PBUFFER_SIZE,
         GLX_MAX_PBUFFER_PIXELS => MAX_PBUFFER_SIZE * MAX_PBUFFER_SIZE,
         GLX_SAMPLE_BUFFERS => i32::from(c.samples > 0),
@@ -85,18 +158,18 @@ fn rule(attribute: i32) -> Rule {
 }
 
 /// The configs matching a `glXChooseFBConfig` list, best first (`None`: a bad attribute).
-pub(crate) fn choose(list: &[(i32, i32)], visual: i32) -> Option<Vec<&'static Config>> {
+pub(crate) fn choose(list: &[(i32, i32)], visual: i32) -> Option<Vec<&'static GlxConfig>> {
     for &(a, _) in list {
-        if a != GLX_FBCONFIG_ID && attrib(&CONFIGS[0], visual, 0, a).is_none() {
+        if a != GLX_FBCONFIG_ID && attrib(&GLX_CONFIGS[0], visual, 0, a).is_none() {
             return None;
         }
     }
     if let Some(&(_, id)) = list.iter().find(|(a, _)| *a == GLX_FBCONFIG_ID)
         && id != GLX_DONT_CARE
     {
-        return Some(CONFIGS.iter().filter(|c| c.id == id).collect());
+        return Some(GLX_CONFIGS.iter().filter(|c| c.id == id).collect());
     }
-    let mut found: Vec<&'static Config> = CONFIGS
+    let mut found: Vec<&'static GlxConfig> = GLX_CONFIGS
         .iter()
         .filter(|c| {
             list.iter().all(|&(a, want)| {
@@ -113,14 +186,25 @@ pub(crate) fn choose(list: &[(i32, i32)], visual: i32) -> Option<Vec<&'static Co
             })
         })
         .collect();
-    // GLX 1.4 §3.3.3: fewer sample buffers and samples first, then the larger depth
-    // buffer, then the smaller stencil buffer.
-    found.sort_by_key(|c| (c.samples > 0, c.samples, -c.depth, c.stencil, c.id));
+    // GLX 1.4 §3.3.3: single-buffered first (when the list leaves GLX_DOUBLEBUFFER at
+    // GLX_DONT_CARE, as Mesa sorts them), then fewer sample buffers and samples, then the
+    // larger depth buffer, then the smaller stencil buffer.
+    found.sort_by_key(|g| {
+        let c = g.config;
+        (
+            g.double,
+            c.samples > 0,
+            c.samples,
+            -c.depth,
+            c.stencil,
+            g.id,
+        )
+    });
     Some(found)
 }
 
 /// Config handles in memory the program frees with `XFree` (which is `free`).
-fn malloc_configs(found: &[&'static Config], n: *mut c_int) -> *mut GlxHandle {
+fn malloc_configs(found: &[&'static GlxConfig], n: *mut c_int) -> *mut GlxHandle {
     // SAFETY: `n` is null or valid for one write (the caller's contract).
     unsafe { ptr::write(n, found.len() as c_int) };
     if found.is_empty() {
@@ -133,10 +217,7 @@ fn malloc_configs(found: &[&'static Config], n: *mut c_int) -> *mut GlxHandle {
     }
     for (i, c) in found.iter().enumerate() {
         // SAFETY: `out` holds `found.len()` handles.
-        unsafe {
-            out.add(i)
-                .write(std::ptr::without_provenance_mut(config_handle(c)))
-        };
+        unsafe { out.add(i).write(glx_config_handle(c)) };
     }
     out
 }
@@ -156,8 +237,8 @@ pub unsafe extern "C" fn glXGetFBConfigs(
 ) -> *mut GlxHandle {
     let _ = (dpy, screen);
     let first = config_of_visual();
-    let all: Vec<&'static Config> = std::iter::once(first)
-        .chain(CONFIGS.iter().filter(|c| c.id != first.id))
+    let all: Vec<&'static GlxConfig> = std::iter::once(first)
+        .chain(GLX_CONFIGS.iter().filter(|c| c.id != first.id))
         .collect();
     malloc_configs(&all, nelements)
 }
@@ -218,7 +299,7 @@ pub unsafe extern "C" fn glXGetFBConfigAttrib(
     attribute: c_int,
     value: *mut c_int,
 ) -> c_int {
-    let Some(c) = config_from_handle(config as usize) else {
+    let Some(c) = glx_config(config) else {
         return GLX_BAD_VALUE;
     };
     // SAFETY: a live display.
@@ -261,15 +342,16 @@ pub unsafe extern "C" fn glXGetVisualFromFBConfig(
     dpy: XDisplay,
     config: GlxHandle,
 ) -> *mut XVisualInfo {
-    if config_from_handle(config as usize).is_none() {
+    if glx_config(config).is_none() {
         return std::ptr::null_mut();
     }
     visual_info(dpy)
 }
 
 /// `glXChooseVisual`: the old-style list (`GLX_RGBA`, `GLX_DOUBLEBUFFER` and
-/// `GLX_STEREO` stand alone; the others take a value). Only RGBA, double-buffered
-/// configs exist; a list asking for colour index, stereo or accumulation gets `NULL`.
+/// `GLX_STEREO` stand alone; the others take a value). Only RGBA configs exist; a list
+/// asking for colour index, stereo or accumulation gets `NULL`. Every config shows the same
+/// visual, so double- and single-buffered lists get the same one ([`config_of_visual`]).
 ///
 /// # Safety
 /// `dpy` is a live display; `attrib_list` is null or `None`-terminated.
@@ -339,7 +421,7 @@ pub unsafe extern "C" fn glXGetConfig(
         }
         return GLX_BAD_VISUAL;
     }
-    match attrib(&CONFIGS[1], visual, 0, attribute) {
+    match attrib(config_of_visual(), visual, 0, attribute) {
         Some(v) => {
             // SAFETY: the caller's contract.
             unsafe { ptr::write(value, v) };
@@ -349,9 +431,12 @@ pub unsafe extern "C" fn glXGetConfig(
     }
 }
 
-/// The config `glXCreateContext` uses for a visual: depth and stencil, single-sampled.
-pub(crate) fn config_of_visual() -> &'static Config {
-    &CONFIGS[1]
+/// The config `glXCreateContext` uses for a visual: double-buffered, depth and stencil,
+/// single-sampled. (Mesa gives each config a visual of its own, so a visual chosen without
+/// `GLX_DOUBLEBUFFER` is single-buffered there; here every config shares the screen's one
+/// visual, whose contexts are double-buffered.)
+pub(crate) fn config_of_visual() -> &'static GlxConfig {
+    &GLX_CONFIGS[1]
 }
 
 /// `glXQueryVersion`: GLX 1.4.

@@ -6,11 +6,10 @@ use std::cell::Cell;
 use std::ffi::c_int;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use tessera_engine::egl::display::config_from_handle;
 use tessera_engine::egl::tokens as egl;
-use tessera_engine::egl::{Config, EglError, Thread, registry};
+use tessera_engine::egl::{EglError, Thread, registry};
 
-use super::config::{config_of_visual, glx_attribs};
+use super::config::{GlxConfig, config_of_visual, glx_attribs, glx_config};
 use super::drawable::surface_for;
 use super::tokens::*;
 use super::{
@@ -65,7 +64,7 @@ fn defined(major: i32, minor: i32) -> bool {
 /// attributes (`None` for the old calls: a 3.3 core context, the only kind Tessera makes).
 fn create(
     dpy: XDisplay,
-    config: &'static Config,
+    config: &'static GlxConfig,
     share: GlxHandle,
     attribs: Option<&[(i32, i32)]>,
     minor_opcode: u16,
@@ -132,7 +131,7 @@ fn create(
         // GLX contexts are OpenGL contexts whatever EGL API the thread has bound.
         let api = t.query_api();
         t.bind_api(egl::OPENGL_API)?;
-        let config = tessera_engine::egl::display::config_handle(config);
+        let config = tessera_engine::egl::display::config_handle(config.config);
         let made = t.create_context(&mut reg, d, config, share as usize, &list);
         if api != egl::OPENGL_API {
             let _ = t.bind_api(api);
@@ -140,7 +139,12 @@ fn create(
         made
     });
     match created {
-        Ok(h) => std::ptr::without_provenance_mut(h),
+        Ok(h) => {
+            if let Some(g) = super::glx().as_mut() {
+                g.contexts.insert(h, config);
+            }
+            std::ptr::without_provenance_mut(h)
+        }
         Err(e) => {
             // GLX_ARB_create_context: a version no specification defines is BadMatch; a
             // defined one (or profile) this implementation does not offer is
@@ -196,7 +200,7 @@ pub unsafe extern "C" fn glXCreateNewContext(
     direct: XBool,
 ) -> GlxHandle {
     let _ = direct;
-    let Some(config) = config_from_handle(config as usize) else {
+    let Some(config) = glx_config(config) else {
         send_error(dpy, ERR_BAD_FBCONFIG, 0, request::CREATE_NEW_CONTEXT);
         return std::ptr::null_mut();
     };
@@ -220,7 +224,7 @@ pub unsafe extern "C" fn glXCreateContextAttribsARB(
     attrib_list: *const c_int,
 ) -> GlxHandle {
     let _ = direct;
-    let Some(config) = config_from_handle(config as usize) else {
+    let Some(config) = glx_config(config) else {
         send_error(
             dpy,
             ERR_BAD_FBCONFIG,
@@ -261,9 +265,23 @@ pub extern "C" fn glXDestroyContext(dpy: XDisplay, ctx: GlxHandle) {
     // destroying it again is no error (as in Mesa's GLX).
     let current = current();
     let still_current = !ctx.is_null() && current.context == ctx as usize && current.display == dpy;
+    if failed.is_none()
+        && !still_current
+        && let Some(g) = super::glx().as_mut()
+    {
+        g.contexts.remove(&(ctx as usize));
+    }
     if let Some(e) = failed.filter(|_| !still_current) {
         send_error(dpy, e, ctx as Xid, 4);
     }
+}
+
+/// The `GLXFBConfig` context `ctx` was made with (a visual's context: [`config_of_visual`]).
+fn context_config(ctx: usize) -> &'static GlxConfig {
+    super::glx()
+        .as_ref()
+        .and_then(|g| g.contexts.get(&ctx).copied())
+        .unwrap_or_else(config_of_visual)
 }
 
 /// Makes `ctx` current on `draw` (reads from `read`, which must be `draw`), or releases
@@ -301,10 +319,8 @@ fn make_current(dpy: XDisplay, draw: Xid, read: Xid, ctx: GlxHandle, minor: u16)
             // GLX 1.4 §3.3.7: a context needs a drawable (no surfaceless GLX here).
             return Err(BAD_MATCH);
         }
-        let config = reg
-            .context_config(d, ctx)
-            .map_err(|_| ERR_BAD_CONTEXT)?
-            .unwrap_or_else(config_of_visual);
+        reg.context_config(d, ctx).map_err(|_| ERR_BAD_CONTEXT)?;
+        let config = context_config(ctx);
         let draw_surface = surface_for(&mut reg, d, draw, config)?;
         let read_surface = if read == draw {
             draw_surface
@@ -405,15 +421,15 @@ pub unsafe extern "C" fn glXQueryContext(
     attribute: c_int,
     value: *mut c_int,
 ) -> c_int {
-    let config = {
+    let known = {
         let mut reg = registry();
         engine_display(&mut reg, dpy).and_then(|d| reg.context_config(d, ctx as usize).ok())
     };
-    let Some(config) = config else {
+    if known.is_none() {
         return GLX_BAD_CONTEXT;
-    };
+    }
     let v = match attribute {
-        GLX_FBCONFIG_ID => config.map_or(0, |c| c.id),
+        GLX_FBCONFIG_ID => context_config(ctx as usize).id,
         GLX_RENDER_TYPE => GLX_RGBA_TYPE,
         // SAFETY: a live display.
         GLX_SCREEN => (unsafe { crate::winsys::x11::X11::default_screen(dpy) }) as c_int,

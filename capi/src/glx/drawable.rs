@@ -3,11 +3,11 @@
 
 use std::ffi::c_int;
 
-use tessera_engine::egl::display::{config_from_handle, config_handle};
+use tessera_engine::egl::display::config_handle;
 use tessera_engine::egl::tokens as egl;
-use tessera_engine::egl::{Config, EglError, Registry, registry};
+use tessera_engine::egl::{EglError, Registry, registry};
 
-use super::config::glx_attribs;
+use super::config::{GlxConfig, glx_attribs, glx_config};
 use super::context::current_binding;
 use super::tokens::*;
 use super::{
@@ -17,12 +17,13 @@ use super::{
 use crate::current::thread_call;
 
 /// The engine surface of drawable `xid` on engine display `d`, created now for `config` if
-/// the drawable has none yet (an X window made current without `glXCreateWindow`).
+/// the drawable has none yet (an X window made current without `glXCreateWindow`): a
+/// single-buffered config's window is front-buffered.
 pub(crate) fn surface_for(
     reg: &mut Registry,
     d: usize,
     xid: Xid,
-    config: &'static Config,
+    config: &'static GlxConfig,
 ) -> Result<usize, GlxError> {
     let known = glx()
         .as_ref()
@@ -38,12 +39,16 @@ pub(crate) fn surface_for(
     }
     forget_gone_windows(reg, d);
     let surface = reg
-        .create_window_surface(d, config_handle(config), xid as usize, &[])
+        .create_window_surface(d, config_handle(config.config), xid as usize, &[])
         .map_err(|e| match e {
             EglError::BadAlloc => BAD_ALLOC,
             EglError::BadMatch => BAD_MATCH,
             _ => ERR_BAD_DRAWABLE,
         })?;
+    if !config.double {
+        reg.set_front_buffered(d, surface)
+            .map_err(|_| ERR_BAD_DRAWABLE)?;
+    }
     if let Some(g) = glx().as_mut() {
         g.drawables.insert(
             (d, xid),
@@ -51,6 +56,8 @@ pub(crate) fn surface_for(
                 surface,
                 pbuffer: false,
                 interval: 1,
+                config_id: config.id,
+                front: !config.double,
             },
         );
     }
@@ -102,7 +109,7 @@ pub unsafe extern "C" fn glXCreateWindow(
     attrib_list: *const c_int,
 ) -> Xid {
     let _ = attrib_list;
-    let Some(config) = config_from_handle(config as usize) else {
+    let Some(config) = glx_config(config) else {
         send_error(dpy, ERR_BAD_FBCONFIG, 0, request::CREATE_WINDOW);
         return 0;
     };
@@ -170,7 +177,7 @@ pub unsafe extern "C" fn glXCreatePbuffer(
     config: GlxHandle,
     attrib_list: *const c_int,
 ) -> Xid {
-    let Some(config) = config_from_handle(config as usize) else {
+    let Some(config) = glx_config(config) else {
         send_error(dpy, ERR_BAD_FBCONFIG, 0, request::CREATE_PBUFFER);
         return 0;
     };
@@ -194,7 +201,7 @@ pub unsafe extern "C" fn glXCreatePbuffer(
         engine_display(&mut reg, dpy)
             .ok_or(BAD_MATCH)
             .and_then(|d| {
-                reg.create_pbuffer(d, config_handle(config), &egl_list)
+                reg.create_pbuffer(d, config_handle(config.config), &egl_list)
                     .map(|s| (d, s))
                     .map_err(|e| match e {
                         EglError::BadAlloc => BAD_ALLOC,
@@ -214,6 +221,8 @@ pub unsafe extern "C" fn glXCreatePbuffer(
                     surface,
                     pbuffer: true,
                     interval: 0,
+                    config_id: config.id,
+                    front: false,
                 },
             );
             id
@@ -281,7 +290,9 @@ fn known(dpy: XDisplay, xid: Xid) -> Option<(usize, Drawable)> {
 }
 
 /// `glXSwapBuffers`: shows the frame of the current context's window; on a drawable that is
-/// not current to this thread, only flushes (GLX 1.4 §3.3.10).
+/// not current to this thread, only flushes (GLX 1.4 §3.3.10). On a single-buffered window
+/// there is nothing to swap, only the implicit `glFlush`, which shows what is drawn there (as
+/// on Mesa).
 #[unsafe(no_mangle)]
 pub extern "C" fn glXSwapBuffers(dpy: XDisplay, drawable: Xid) {
     let current = current_binding();
@@ -289,6 +300,10 @@ pub extern "C" fn glXSwapBuffers(dpy: XDisplay, drawable: Xid) {
         send_error(dpy, ERR_BAD_DRAWABLE, drawable, request::SWAP_BUFFERS);
         return;
     };
+    if k.front {
+        crate::current::gl_call("glXSwapBuffers", (), |c| c.flush());
+        return;
+    }
     if current.is_some_and(|(_, draw, _)| draw == drawable) {
         let result = thread_call("glXSwapBuffers", Ok(()), |t| t.swap_buffers(d, k.surface));
         if let Err(e) = result {
@@ -321,7 +336,7 @@ pub unsafe extern "C" fn glXQueryDrawable(
     let v = match attribute {
         GLX_WIDTH => q(egl::WIDTH),
         GLX_HEIGHT => q(egl::HEIGHT),
-        GLX_FBCONFIG_ID => q(egl::CONFIG_ID),
+        GLX_FBCONFIG_ID => k.config_id,
         GLX_PRESERVED_CONTENTS => 1,
         GLX_LARGEST_PBUFFER => q(egl::LARGEST_PBUFFER),
         GLX_SWAP_INTERVAL_EXT => k.interval,

@@ -212,11 +212,17 @@ pub(crate) struct Drawable {
     pub pbuffer: bool,
     /// Its swap interval (`GLX_SWAP_INTERVAL_EXT`).
     pub interval: i32,
+    /// Its `GLX_FBCONFIG_ID`.
+    pub config_id: i32,
+    /// A single-buffered window: front-buffered, `glXSwapBuffers` does nothing.
+    pub front: bool,
 }
 
 /// GLX's own bookkeeping: the drawables by (display, XID).
 pub(crate) struct Glx {
     pub drawables: HashMap<(usize, Xid), Drawable>,
+    /// The `GLXFBConfig` of each context (by engine handle) made with one.
+    pub contexts: HashMap<usize, &'static GlxConfig>,
     /// The next pbuffer ID (above the 29 bits X resource IDs use, so never a window's).
     pub next_pbuffer: Xid,
 }
@@ -228,6 +234,7 @@ pub(crate) fn glx() -> MutexGuard<'static, Option<Glx>> {
     let mut g = GLX.lock().unwrap_or_else(PoisonError::into_inner);
     g.get_or_insert_with(|| Glx {
         drawables: HashMap::new(),
+        contexts: HashMap::new(),
         next_pbuffer: 0x4000_0000,
     });
     g

@@ -33,6 +33,9 @@ pub(crate) struct WindowState {
     pub id: usize,
     /// Its size as last seen (shared with the contexts drawing to it).
     pub size: Arc<Mutex<(u32, u32)>>,
+    /// Front-buffered (a single-buffered GLX window): its one colour buffer is `FRONT`,
+    /// shown at each `glFlush`/`glFinish` (see `crate::present`).
+    pub front: bool,
 }
 
 /// A pbuffer as the registry keeps it.
@@ -96,11 +99,9 @@ impl SurfaceEntry {
     pub fn bind(&mut self, gl: &mut Context) {
         let wire = self.wire_for(gl);
         match &self.window {
-            Some(w) => gl.bind_window(Some(WindowLink::new(
-                w.native.clone(),
-                wire,
-                w.size.clone(),
-            ))),
+            Some(w) => gl.bind_window(Some(
+                WindowLink::new(w.native.clone(), wire, w.size.clone()).with_front(w.front),
+            )),
             None => gl.bind_surface(Some(*wire.lock().unwrap_or_else(PoisonError::into_inner))),
         }
     }
@@ -162,6 +163,7 @@ impl SurfaceEntry {
                 WIDTH => return Ok(size.0 as i32),
                 HEIGHT => return Ok(size.1 as i32),
                 LARGEST_PBUFFER => return Ok(FALSE),
+                RENDER_BUFFER if w.front => return Ok(SINGLE_BUFFER),
                 BUFFER_AGE_EXT => return Ok(0),
                 _ => {}
             }
@@ -375,6 +377,7 @@ impl Registry {
                 native: Arc::new(Mutex::new(window)),
                 id: native,
                 size: Arc::new(Mutex::new(size)),
+                front: false,
             }),
         );
         (entry.width, entry.height) = (size.0 as i32, size.1 as i32);
@@ -382,6 +385,22 @@ impl Registry {
         let handle = self.mint_surface();
         self.surfaces.insert(handle, entry);
         Ok(handle)
+    }
+
+    /// Makes a window surface front-buffered, before a context first binds it: GLX's
+    /// single-buffered windows, whose one colour buffer is what the window shows (`FRONT`,
+    /// shown at each `glFlush`, `glFinish` or `glXWaitGL`). EGL's `EGL_SINGLE_BUFFER` is not
+    /// this: such a window renders to the back buffer, as on Mesa. `EGL_BAD_MATCH` for a
+    /// pbuffer.
+    pub fn set_front_buffered(&mut self, dpy: usize, surface: usize) -> Result<(), EglError> {
+        self.surface(dpy, surface)?;
+        let window = self
+            .surfaces
+            .get_mut(&surface)
+            .and_then(|s| s.window.as_mut())
+            .ok_or(EglError::BadMatch)?;
+        window.front = true;
+        Ok(())
     }
 
     /// `eglCreatePixmapSurface` and friends, likewise.

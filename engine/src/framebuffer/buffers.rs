@@ -1,10 +1,11 @@
 //! Draw buffers and the read buffer: which colour images fragment outputs write and read
 //! verbs read.
 //!
-//! The default framebuffer has one colour buffer, `BACK_LEFT`; the names that include it
-//! (`BACK`, `LEFT`, `FRONT_AND_BACK` where a call accepts them) select it, names of buffers
-//! it lacks are `INVALID_OPERATION`, as GL specifies for buffers "not allocated to the GL
-//! context by the window system". A framebuffer object takes `NONE` and
+//! The default framebuffer has one colour buffer, `BACK_LEFT` (`FRONT_LEFT` on a
+//! front-buffered window: a single-buffered GLX window, `crate::present`, where the back
+//! buffer names the front); the names that include it (`BACK`, and there `FRONT`, `LEFT`,
+//! `FRONT_AND_BACK` where a call accepts them) select it, names of buffers it lacks are `INVALID_OPERATION`, as GL specifies for buffers "not
+//! allocated to the GL context by the window system". A framebuffer object takes `NONE` and
 //! `COLOR_ATTACHMENTi`.
 
 use arrayvec::ArrayVec;
@@ -20,15 +21,22 @@ fn is_default_buffer_name(buf: GLenum) -> bool {
     (FRONT_LEFT..=FRONT_AND_BACK).contains(&buf)
 }
 
-/// Whether a default-framebuffer buffer name includes `BACK_LEFT`, its one colour buffer.
-fn includes_back_left(buf: GLenum) -> bool {
-    matches!(buf, BACK_LEFT | BACK | LEFT | FRONT_AND_BACK)
+/// Whether a default-framebuffer buffer name includes its one colour buffer: `BACK_LEFT`, or
+/// on a `front`-buffered window `FRONT_LEFT`, which `BACK` and `BACK_LEFT` name too (GL 4.6
+/// §17.4.1: on a single-buffered default framebuffer the back buffer is the front, as on
+/// Mesa).
+fn includes_the_colour_buffer(buf: GLenum, front: bool) -> bool {
+    match buf {
+        BACK_LEFT | BACK | LEFT | FRONT_AND_BACK => true,
+        FRONT_LEFT | FRONT => front,
+        _ => false,
+    }
 }
 
 /// Checks a colour buffer name for `DrawBuffer` or `ReadBuffer` against the bound
 /// framebuffer (`object`: a framebuffer object, else the default framebuffer with or
-/// without a colour image).
-fn check_buffer(buf: GLenum, object: bool, has_color: bool) -> GlResult {
+/// without a colour image, `front`-buffered or not).
+fn check_buffer(buf: GLenum, object: bool, has_color: bool, front: bool) -> GlResult {
     if buf == NONE {
         return Ok(());
     }
@@ -43,7 +51,7 @@ fn check_buffer(buf: GLenum, object: bool, has_color: bool) -> GlResult {
     if !is_default_buffer_name(buf) {
         return Err(INVALID_ENUM);
     }
-    if object || !(has_color && includes_back_left(buf)) {
+    if object || !(has_color && includes_the_colour_buffer(buf, front)) {
         return Err(INVALID_OPERATION);
     }
     Ok(())
@@ -58,7 +66,8 @@ impl Context {
     /// `glDrawBuffer`: sets draw buffer 0 of the draw framebuffer, the others to `NONE`.
     pub fn draw_buffer(&mut self, buf: GLenum) {
         let fb = self.local.st.draw_framebuffer;
-        if let Err(e) = check_buffer(buf, fb.is_some(), self.default_has_color()) {
+        let front = self.front_buffered();
+        if let Err(e) = check_buffer(buf, fb.is_some(), self.default_has_color(), front) {
             return self.error(e);
         }
         self.set_draw_buffers(&[buf]);
@@ -73,18 +82,21 @@ impl Context {
         let n = (n as usize).min(bufs.len());
         let object = self.local.st.draw_framebuffer.is_some();
         let has_color = self.default_has_color();
+        let front = self.front_buffered();
         // At most `MAX_DRAW_BUFFERS` (checked above): every push fits.
         let mut buffers = ArrayVec::<GLenum, MAX_DRAW_BUFFERS>::new();
         for (i, &buf) in bufs[..n].iter().enumerate() {
             let checked = match buf {
-                // DrawBuffers takes single buffers only; Mesa lets BACK through for the
-                // default framebuffer, where it names exactly one.
-                FRONT | LEFT | RIGHT | FRONT_AND_BACK => Err(INVALID_ENUM),
+                // DrawBuffers takes single buffers only; Mesa lets BACK (and FRONT on a
+                // single-buffered window) through for the default framebuffer, where it
+                // names exactly one.
+                LEFT | RIGHT | FRONT_AND_BACK => Err(INVALID_ENUM),
+                FRONT if object || !front => Err(INVALID_ENUM),
                 BACK if object => Err(INVALID_ENUM),
                 _ if i > 0 && !object && buf != NONE && is_default_buffer_name(buf) => {
                     Err(INVALID_OPERATION)
                 }
-                _ => check_buffer(buf, object, has_color),
+                _ => check_buffer(buf, object, has_color, front),
             };
             let duplicate = buf != NONE && buffers.contains(&buf);
             match checked {
@@ -130,7 +142,8 @@ impl Context {
     /// `glReadBuffer`: the colour buffer read verbs read from the read framebuffer.
     pub fn read_buffer(&mut self, src: GLenum) {
         let fb = self.local.st.read_framebuffer;
-        if let Err(e) = check_buffer(src, fb.is_some(), self.default_has_color()) {
+        let front = self.front_buffered();
+        if let Err(e) = check_buffer(src, fb.is_some(), self.default_has_color(), front) {
             return self.error(e);
         }
         match fb {

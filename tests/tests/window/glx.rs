@@ -3,10 +3,16 @@
 //! after a resize, swap intervals, and a window destroyed under the current context (no crash,
 //! the context released cleanly). Every line equals the native driver's on the same Xvfb,
 //! except the two where Tessera differs by design, whose values are asserted.
+//!
+//! A single-buffered GLX window (`tests/window/glx_single.c`): drawn and shown by `glFlush`,
+//! `glFinish`, `glXWaitGL` and the implicit flush of `glXSwapBuffers`, with `FRONT` as its
+//! draw and read buffer; every line, the window's pixels after each included, equals the
+//! native driver's on both backends, in process and over shared memory, and with the GLES
+//! backend presenting the window itself.
 
 use std::process::Command;
 
-use super::Xvfb;
+use super::{Frame, Session, Transport, Xvfb};
 use crate::dropin::{dropin_dir, profile_dir, root};
 
 /// Compiles the program into `<target>/<profile>/window/` (under a name of this process,
@@ -74,5 +80,69 @@ fn glx_configs_errors_pbuffers_sizes_and_a_destroyed_window_behave_as_on_the_nat
         assert!(tessera.contains(&"create 2.5 null core 8".to_owned()));
         assert!(tessera.contains(&"create 4.6 core null glx 9".to_owned()));
         assert!(tessera.contains(&"resized 80x40".to_owned()));
+    }
+}
+
+/// Compiles `tests/window/glx_single.c` into `<target>/<profile>/window/`.
+fn single_buffered_program() -> std::path::PathBuf {
+    let dir = profile_dir().join("window");
+    std::fs::create_dir_all(&dir).expect("the window programs' directory");
+    let program = dir.join("tessera-glx-single");
+    crate::dropin::compile_c(
+        &root().join("tests/window/glx_single.c"),
+        &program,
+        &["-lGL", "-lX11"],
+    );
+    program
+}
+
+#[test]
+fn a_single_buffered_glx_window_shows_what_is_drawn_at_each_flush_as_on_the_native_driver() {
+    let session = Session::new();
+    let program = single_buffered_program();
+    let native = session.run_program(&program, None);
+    // The native frames are what the program drew: no blanks.
+    let frames: Vec<Frame> = native
+        .iter()
+        .filter(|l| l.starts_with("frame "))
+        .map(|l| Frame::parse(l).expect("a frame line"))
+        .collect();
+    assert_eq!(frames.len(), 4, "{native:?}");
+    assert_eq!(frames[0].at(0, 0), 0xff0000);
+    assert_eq!(frames[0].at(32, 24), 0x0000ff);
+    assert_eq!(frames[1].colours(), 2);
+    assert_eq!(frames[2].pixels, vec![0x0000ff; 64 * 48]);
+    assert_eq!(frames[3].pixels, vec![0xffffff; 64 * 48]);
+    assert!(native.contains(&"doublebuffer 0".to_owned()));
+    assert!(native.contains(&"buffers draw 0x404 read 0x404".to_owned()));
+    // The GLES backend presenting the window itself in process, as on hardware drivers.
+    let presents = [("TESSERA_GLES_PRESENT", "native")];
+    let runs = [
+        ("gles", Transport::Inproc, &[][..]),
+        ("gles", Transport::Inproc, &presents[..]),
+        ("gles", Transport::Shm, &[][..]),
+        ("vulkan", Transport::Inproc, &[][..]),
+        ("vulkan", Transport::Shm, &[][..]),
+    ];
+    for (backend, transport, env) in runs {
+        let lines = session.run_program_env(&program, Some((backend, transport)), env);
+        for (have, want) in lines.iter().zip(&native) {
+            if want.starts_with("frame ") {
+                let (want, have) = (Frame::parse(want), Frame::parse(have));
+                let (Ok(want), Ok(have)) = (want, have) else {
+                    panic!("{backend}/{transport:?} {env:?}: a frame line is malformed");
+                };
+                if let Some(d) = want.difference(&have, "top left") {
+                    panic!("{backend}/{transport:?} {env:?}: frame {}: {d}", want.n);
+                }
+            } else {
+                assert_eq!(have, want, "{backend}/{transport:?} {env:?}");
+            }
+        }
+        assert_eq!(
+            lines.len(),
+            native.len(),
+            "{backend}/{transport:?}: {lines:?}"
+        );
     }
 }
