@@ -8,7 +8,12 @@
 //! permutation of its wire attachments: native point `i` holds the attachment draw buffer
 //! `i` writes, and an attachment only read from goes to a point no draw buffer uses. What is
 //! natively attached where is kept per FBO as [`AttachKey`]s (wire identities, never native
-//! names, which GL recycles), so an attachment is re-attached only when it changes.
+//! names, which GL recycles), so an attachment is re-attached only when it changes. A point
+//! left holding an image that no wire attachment names any more (the layer an earlier read
+//! used, since replaced) is detached at the next sync: natively it still counts for
+//! completeness, and one single layer beside a layered attachment (`glFramebufferTexture`,
+//! ES 3.2) makes the framebuffer `INCOMPLETE_LAYER_TARGETS`, so a layered clear or draw
+//! would do nothing.
 //!
 //! ## Reading
 //! `ReadPixels` reads in the one layout GLES guarantees for the image's class (RGBA/
@@ -279,13 +284,25 @@ impl GlesPipe {
     ) -> Result<(), SessionError> {
         let fb = self.framebuffers.get(record, handle)?;
         let (state, mut native, mut ds) = (fb.state, fb.native_colors, fb.native_depth_stencil);
+        let current = state.colors.map(|a| self.attach_key(&a));
         for (i, want) in wanted.iter().enumerate() {
-            if let Some(a) = want {
-                let key = self.attach_key(a);
-                if native[i] != key {
-                    self.attach(target, conv::color_attachment(i), a);
-                    native[i] = key;
+            match want {
+                Some(a) => {
+                    let key = self.attach_key(a);
+                    if native[i] != key {
+                        self.attach(target, conv::color_attachment(i), a);
+                        native[i] = key;
+                    }
                 }
+                // A point left holding what no wire attachment names any more (an earlier
+                // read of another layer, or an attachment since replaced) still counts for
+                // completeness natively: a single layer next to a layered attachment makes
+                // the framebuffer incomplete (INCOMPLETE_LAYER_TARGETS), so it goes.
+                None if native[i] != AttachKey::None && !current.contains(&native[i]) => {
+                    self.attach(target, conv::color_attachment(i), &Attachment::None);
+                    native[i] = AttachKey::None;
+                }
+                None => {}
             }
         }
         let (kd, ks) = (
