@@ -26,6 +26,14 @@
 //! location is kept with the native program, and `command.rs` sets it from the bound
 //! samplers' `lod_bias` when textures are bound.
 //!
+//! ## GLSL ES differences the translation covers
+//! - Programs with a geometry stage, or whose fragment stage reads `gl_PrimitiveID` (which GL
+//!   defines with or without a geometry stage), are GLSL ES 3.20; others 3.10 (3.00 on an
+//!   ES 3.0 driver).
+//! - A stage naming `gl_ClipDistance` or `gl_CullDistance` enables
+//!   `GL_EXT_clip_cull_distance`, which SPIRV-Cross does not.
+//! - `invariant` is dropped from inputs, which GLSL ES refuses and GL ignores.
+//!
 //! Nothing is flipped: GL and GLES share the lower-left origin and the -1..1 depth range.
 
 use std::collections::HashMap;
@@ -96,6 +104,7 @@ const OPT_INT_HIGHP: u32 = 12 | GLSL;
 const BASETYPE_INT32: u32 = 7;
 const BASETYPE_UINT32: u32 = 8;
 // SPIR-V decorations.
+const DECORATION_INVARIANT: u32 = 18;
 const DECORATION_LOCATION: u32 = 30;
 const DECORATION_BINDING: u32 = 33;
 
@@ -115,6 +124,7 @@ struct SpvcFns {
     resource_list: unsafe extern "C" fn(Resources, u32, *mut *const Reflected, *mut usize) -> i32,
     get_decoration: unsafe extern "C" fn(Compiler, u32, u32) -> u32,
     set_decoration: unsafe extern "C" fn(Compiler, u32, u32, u32),
+    unset_decoration: unsafe extern "C" fn(Compiler, u32, u32),
     set_name: unsafe extern "C" fn(Compiler, u32, *const c_char),
     type_handle: unsafe extern "C" fn(Compiler, u32) -> Type,
     type_basetype: unsafe extern "C" fn(Type) -> u32,
@@ -160,6 +170,7 @@ impl SpirvCross {
                         )?,
                         get_decoration: sym(&lib, path, "spvc_compiler_get_decoration")?,
                         set_decoration: sym(&lib, path, "spvc_compiler_set_decoration")?,
+                        unset_decoration: sym(&lib, path, "spvc_compiler_unset_decoration")?,
                         set_name: sym(&lib, path, "spvc_compiler_set_name")?,
                         type_handle: sym(&lib, path, "spvc_compiler_get_type_handle")?,
                         type_basetype: sym(&lib, path, "spvc_type_get_basetype")?,
@@ -326,6 +337,10 @@ impl SpirvCross {
                     r.id,
                     &format!("ts_io{}", decoration(r.id, DECORATION_LOCATION)),
                 );
+                // GLSL ES refuses `invariant` on inputs; GL ignores it there (only outputs'
+                // invariance means anything), so dropping it changes nothing.
+                // SAFETY: `compiler` is live and `r.id` is a variable it reflected.
+                unsafe { (f.unset_decoration)(compiler, r.id, DECORATION_INVARIANT) };
             }
         } else {
             for r in list(RESOURCE_STAGE_INPUT) {
@@ -361,6 +376,15 @@ impl SpirvCross {
         out.source = unsafe { CStr::from_ptr(source) }
             .to_string_lossy()
             .into_owned();
+        // SPIRV-Cross names the clip and cull distances (and redeclares their arrays) without
+        // enabling the extension GLSL ES declares them in; it goes right after `#version`.
+        if job.clip_distance_extension
+            && (out.source.contains("gl_ClipDistance") || out.source.contains("gl_CullDistance"))
+        {
+            let at = out.source.find('\n').map_or(out.source.len(), |i| i + 1);
+            out.source
+                .insert_str(at, "#extension GL_EXT_clip_cull_distance : require\n");
+        }
         Ok(out)
     }
 }
@@ -414,6 +438,9 @@ struct StageJob {
     stage: ShaderStage,
     /// The extension a geometry stage needs to write `gl_PointSize`, if the driver has one.
     point_size_extension: Option<&'static str>,
+    /// Whether the driver has `GL_EXT_clip_cull_distance`, which GLSL ES needs to name
+    /// `gl_ClipDistance` and `gl_CullDistance`.
+    clip_distance_extension: bool,
     tag: char,
     version: u32,
     samplers: u32,
@@ -491,6 +518,31 @@ pub(crate) struct ProgramCache {
 /// Unused programs kept for a relink of the same code.
 const KEEP_UNUSED: usize = 32;
 
+/// `BuiltIn PrimitiveId`.
+const BUILT_IN_PRIMITIVE_ID: u32 = 7;
+
+/// Whether a module decorates a variable as the built-in `built_in` (glslang declares a
+/// stand-alone built-in variable only where the shader uses it).
+fn decorates_built_in(words: &[u32], built_in: u32) -> bool {
+    const OP_DECORATE: u32 = 71;
+    const DECORATION_BUILT_IN: u32 = 11;
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 {
+            return false;
+        }
+        if words[i] & 0xffff == OP_DECORATE
+            && words.get(i + 2) == Some(&DECORATION_BUILT_IN)
+            && words.get(i + 3) == Some(&built_in)
+        {
+            return true;
+        }
+        i += count;
+    }
+    false
+}
+
 fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
     for b in bytes {
         h ^= u64::from(*b);
@@ -520,20 +572,11 @@ impl ProgramPipe for GlesPipe {
     /// stores the program. A native refusal is an event, not a session error.
     fn create_program(&mut self, handle: ProgramHandle, desc: &ProgramDesc, stage: Stage<'_>) -> R {
         const N: &str = "CreateProgram";
-        let has_geometry = desc.stages.iter().any(|s| s.stage == ShaderStage::Geometry);
-        let version: u32 = if has_geometry && self.features.minor >= 2 {
-            320
-        } else if self.features.minor >= 1 {
-            310
-        } else {
-            300
-        };
         let samplers = desc.samplers.len() as u32;
         let blocks = desc.uniform_blocks.len() as u32;
         // The key covers everything the native program depends on: code, stages, the
         // sampler count (it moves block bindings) and the GLSL version.
         let mut code = Vec::new();
-        code.extend_from_slice(&version.to_le_bytes());
         code.extend_from_slice(&samplers.to_le_bytes());
         code.extend_from_slice(&blocks.to_le_bytes());
         let xfb = crate::xfb::varyings(&desc.xfb);
@@ -563,6 +606,21 @@ impl ProgramPipe for GlesPipe {
             code.extend_from_slice(bytes);
             stages.push((s.stage, words));
         }
+        // Geometry shaders, and gl_PrimitiveID in a fragment shader (which GL defines with
+        // or without a geometry stage), are core in GLSL ES 3.20.
+        let needs_320 = stages.iter().any(|(stage, words)| match stage {
+            ShaderStage::Geometry => true,
+            ShaderStage::Fragment => decorates_built_in(words, BUILT_IN_PRIMITIVE_ID),
+            _ => false,
+        });
+        let version: u32 = if needs_320 && self.features.minor >= 2 {
+            320
+        } else if self.features.minor >= 1 {
+            310
+        } else {
+            300
+        };
+        code.extend_from_slice(&version.to_le_bytes());
         let key = fnv1a(0xcbf2_9ce4_8422_2325, &code);
         self.program_cache.clock += 1;
         let clock = self.program_cache.clock;
@@ -714,6 +772,7 @@ impl GlesPipe {
             let job = StageJob {
                 stage: *stage,
                 point_size_extension: self.features.geometry_point_size,
+                clip_distance_extension: self.features.clip_distance,
                 tag: stage_tag(*stage),
                 version,
                 samplers,
@@ -890,6 +949,7 @@ void main() {
         let job = StageJob {
             stage: ShaderStage::Vertex,
             point_size_extension: None,
+            clip_distance_extension: false,
             tag: 'v',
             version: 300,
             samplers: 0,
