@@ -4,6 +4,7 @@
 
 mod framebuffers;
 mod geometry;
+mod layered;
 mod readback;
 mod state;
 mod targets;

@@ -1,0 +1,384 @@
+//! Layered framebuffers and geometry shaders: clears of single layers and of whole layered
+//! attachments, `gl_Layer` routing primitives to layers, clip distances written and read
+//! by a geometry stage, `gl_PrimitiveID` in a fragment shader without one, and `invariant`
+//! on every stage's interface.
+//!
+//! A layered scene renders into a 2D array texture of [`LAYERS`] layers and then shows each
+//! layer in one column of the default framebuffer, blitted from a read framebuffer that
+//! holds that layer alone, so one image compares every layer with the native driver's.
+
+use tessera_engine::gl::*;
+use tessera_tests::differential::{check, probe};
+use tessera_tests::gl::Gl;
+
+/// Side of the default framebuffer.
+const W: i32 = 32;
+/// Layers of the array texture; each is shown in a `W / LAYERS` wide column.
+const LAYERS: i32 = 4;
+/// Side of each layer.
+const SIDE: i32 = W / LAYERS;
+
+/// Compiles and links a program of `(kind, source)` stages; panics with the logs on failure.
+fn program(gl: &mut dyn Gl, stages: &[(GLenum, &str)]) -> GLuint {
+    let p = gl.create_program();
+    for &(kind, src) in stages {
+        let s = gl.create_shader(kind);
+        gl.shader_source(s, src);
+        gl.compile_shader(s);
+        assert_eq!(
+            gl.get_shaderi(s, COMPILE_STATUS),
+            TRUE as i32,
+            "{}\n{src}",
+            gl.shader_info_log(s)
+        );
+        gl.attach_shader(p, s);
+        gl.delete_shader(s);
+    }
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
+    p
+}
+
+/// A `SIDE` x `SIDE` RGBA8 2D array texture of [`LAYERS`] layers, bound.
+fn array_texture(gl: &mut dyn Gl) -> GLuint {
+    let t = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D_ARRAY, t);
+    gl.tex_parameteri(TEXTURE_2D_ARRAY, TEXTURE_MIN_FILTER, NEAREST as GLint);
+    gl.tex_parameteri(TEXTURE_2D_ARRAY, TEXTURE_MAG_FILTER, NEAREST as GLint);
+    gl.tex_image_3d(
+        TEXTURE_2D_ARRAY,
+        0,
+        RGBA8 as GLint,
+        SIDE,
+        SIDE,
+        LAYERS,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        None,
+    );
+    t
+}
+
+/// Blits each layer of `texture` from `read_fbo` (its colour attachment 0 set to the layer)
+/// into column `layer` of the default framebuffer.
+fn show_layers(gl: &mut dyn Gl, read_fbo: GLuint, texture: GLuint) {
+    gl.bind_framebuffer(DRAW_FRAMEBUFFER, 0);
+    gl.bind_framebuffer(READ_FRAMEBUFFER, read_fbo);
+    for layer in 0..LAYERS {
+        gl.framebuffer_texture_layer(READ_FRAMEBUFFER, COLOR_ATTACHMENT0, texture, 0, layer);
+        let x = layer * SIDE;
+        gl.blit_framebuffer(
+            0,
+            0,
+            SIDE,
+            SIDE,
+            x,
+            0,
+            x + SIDE,
+            SIDE,
+            COLOR_BUFFER_BIT,
+            NEAREST,
+        );
+    }
+    gl.bind_framebuffer(FRAMEBUFFER, 0);
+}
+
+/// Probes the centre of each layer's column, bottom row.
+fn layer_probes(colors: [[u8; 4]; LAYERS as usize]) -> Vec<tessera_tests::differential::Probe> {
+    (0..LAYERS)
+        .map(|l| probe(l * SIDE + SIDE / 2, SIDE / 2, colors[l as usize]))
+        .collect()
+}
+
+#[test]
+fn layered_clear_after_single_layer_clears_and_reads() {
+    // Each layer is cleared through a single-layer attachment and read back through the
+    // same framebuffer (as piglit's clear-color-all-types does), then the whole texture is
+    // attached layered and cleared once: every layer takes the layered clear.
+    let probes = layer_probes([[0, 255, 0, 255]; LAYERS as usize]);
+    check(
+        "layered_clear_after_single_layer_clears_and_reads",
+        W,
+        W,
+        |gl| {
+            gl.clear_color(0.0, 0.0, 0.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            let tex = array_texture(gl);
+            let fbo = gl.gen_framebuffer();
+            gl.bind_framebuffer(DRAW_FRAMEBUFFER, fbo);
+            gl.viewport(0, 0, SIDE, SIDE);
+            gl.clear_color(1.0, 0.0, 0.0, 1.0);
+            for layer in 0..LAYERS {
+                gl.framebuffer_texture_layer(DRAW_FRAMEBUFFER, COLOR_ATTACHMENT0, tex, 0, layer);
+                gl.clear(COLOR_BUFFER_BIT);
+            }
+            gl.bind_framebuffer(READ_FRAMEBUFFER, fbo);
+            let mut px = [0u8; 4];
+            for layer in 0..LAYERS {
+                gl.framebuffer_texture_layer(READ_FRAMEBUFFER, COLOR_ATTACHMENT0, tex, 0, layer);
+                gl.read_pixels(0, 0, 1, 1, RGBA, UNSIGNED_BYTE, &mut px);
+            }
+            gl.bind_framebuffer(DRAW_FRAMEBUFFER, fbo);
+            gl.framebuffer_texture(DRAW_FRAMEBUFFER, COLOR_ATTACHMENT0, tex, 0);
+            gl.clear_color(0.0, 1.0, 0.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            gl.viewport(0, 0, W, W);
+            show_layers(gl, fbo, tex);
+        },
+        &probes,
+    );
+}
+
+const LAYER_VS: &str = "#version 150
+void main() { gl_Position = vec4(0.0); }
+";
+
+/// One point in, a full-layer quad out into each layer, coloured by the layer.
+const LAYER_GS: &str = "#version 150
+layout(points) in;
+layout(triangle_strip, max_vertices = 16) out;
+flat out int layer;
+void main() {
+    for (int l = 0; l < 4; l++) {
+        for (int v = 0; v < 4; v++) {
+            gl_Position = vec4(float(v & 1) * 2.0 - 1.0, float(v >> 1) * 2.0 - 1.0, 0.0, 1.0);
+            gl_Layer = l;
+            layer = l;
+            EmitVertex();
+        }
+        EndPrimitive();
+    }
+}
+";
+
+const LAYER_FS: &str = "#version 150
+flat in int layer;
+out vec4 color;
+void main() { color = vec4(float(layer & 1), float(layer >> 1), 1.0, 1.0); }
+";
+
+#[test]
+fn geometry_shader_gl_layer_writes_each_layer() {
+    let probes = layer_probes([
+        [0, 0, 255, 255],
+        [255, 0, 255, 255],
+        [0, 255, 255, 255],
+        [255, 255, 255, 255],
+    ]);
+    check(
+        "geometry_shader_gl_layer_writes_each_layer",
+        W,
+        W,
+        |gl| {
+            gl.clear_color(0.0, 0.0, 0.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            let tex = array_texture(gl);
+            let fbo = gl.gen_framebuffer();
+            gl.bind_framebuffer(FRAMEBUFFER, fbo);
+            gl.framebuffer_texture(FRAMEBUFFER, COLOR_ATTACHMENT0, tex, 0);
+            gl.viewport(0, 0, SIDE, SIDE);
+            gl.clear(COLOR_BUFFER_BIT);
+            let p = program(
+                gl,
+                &[
+                    (VERTEX_SHADER, LAYER_VS),
+                    (GEOMETRY_SHADER, LAYER_GS),
+                    (FRAGMENT_SHADER, LAYER_FS),
+                ],
+            );
+            gl.use_program(p);
+            let vao = gl.gen_vertex_array();
+            gl.bind_vertex_array(vao);
+            gl.draw_arrays(POINTS, 0, 1);
+            gl.viewport(0, 0, W, W);
+            show_layers(gl, fbo, tex);
+        },
+        &probes,
+    );
+}
+
+/// Clip distances of a full-screen quad from the vertex stage: x > 0 and x < 0.5 kept.
+const CLIP_VS: &str = "#version 150
+in vec2 position;
+out float gl_ClipDistance[4];
+void main() {
+    gl_Position = vec4(position, 0.0, 1.0);
+    gl_ClipDistance[0] = position.x;
+    gl_ClipDistance[1] = 1.0;
+    gl_ClipDistance[2] = 0.5 - position.x;
+    gl_ClipDistance[3] = 1.0;
+}
+";
+
+/// Passes the vertex stage's clip distances on, read from `gl_in[]`, and computes the last
+/// one itself (the vertex stage's is 1: y > 0 kept).
+const CLIP_GS: &str = "#version 150
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+out float gl_ClipDistance[4];
+void main() {
+    for (int i = 0; i < 3; i++) {
+        gl_Position = gl_in[i].gl_Position;
+        gl_ClipDistance[0] = gl_in[i].gl_ClipDistance[0];
+        gl_ClipDistance[1] = gl_in[i].gl_ClipDistance[1];
+        gl_ClipDistance[2] = gl_in[i].gl_ClipDistance[2];
+        gl_ClipDistance[3] = gl_in[i].gl_Position.y * gl_in[i].gl_ClipDistance[3];
+        EmitVertex();
+    }
+}
+";
+
+const GREEN_FS: &str = "#version 150
+out vec4 color;
+void main() { color = vec4(0.0, 1.0, 0.0, 1.0); }
+";
+
+/// A full-screen quad as two triangles (xy) in a new vertex array at attribute 0.
+fn full_quad(gl: &mut dyn Gl, program: GLuint) {
+    let v: [f32; 12] = [
+        -1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0,
+    ];
+    let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buf);
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.bind_attrib_location(program, 0, "position");
+    gl.link_program(program);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+}
+
+#[test]
+fn geometry_shader_reads_and_writes_clip_distances() {
+    // Kept: 0 < x < 0.5 (the vertex stage's distances, read through gl_in[]) and y > 0 (the
+    // geometry stage's own): right of the centre, left of x = 0.5 NDC, above the centre.
+    let green = [0, 255, 0, 255];
+    let black = [0, 0, 0, 255];
+    let probes = [
+        probe(18, 20, green),
+        probe(22, 28, green),
+        probe(12, 20, black),
+        probe(18, 12, black),
+        probe(28, 20, black),
+    ];
+    check(
+        "geometry_shader_reads_and_writes_clip_distances",
+        W,
+        W,
+        |gl| {
+            gl.clear_color(0.0, 0.0, 0.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            let p = program(
+                gl,
+                &[
+                    (VERTEX_SHADER, CLIP_VS),
+                    (GEOMETRY_SHADER, CLIP_GS),
+                    (FRAGMENT_SHADER, GREEN_FS),
+                ],
+            );
+            full_quad(gl, p);
+            gl.use_program(p);
+            for i in 0..4 {
+                gl.enable(CLIP_DISTANCE0 + i);
+            }
+            gl.draw_arrays(TRIANGLES, 0, 6);
+        },
+        &probes,
+    );
+}
+
+const PRIMITIVE_VS: &str = "#version 150
+in vec2 position;
+void main() { gl_Position = vec4(position, 0.0, 1.0); }
+";
+
+/// Colours each triangle by `gl_PrimitiveID`, with no geometry stage.
+const PRIMITIVE_FS: &str = "#version 150
+out vec4 color;
+void main() { color = gl_PrimitiveID == 0 ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(0.0, 0.0, 1.0, 1.0); }
+";
+
+#[test]
+fn primitive_id_without_a_geometry_shader() {
+    // Triangle 0 covers the lower right half, triangle 1 the upper left.
+    let probes = [
+        probe(28, 4, [255, 0, 0, 255]),
+        probe(4, 28, [0, 0, 255, 255]),
+    ];
+    check(
+        "primitive_id_without_a_geometry_shader",
+        W,
+        W,
+        |gl| {
+            let p = program(
+                gl,
+                &[
+                    (VERTEX_SHADER, PRIMITIVE_VS),
+                    (FRAGMENT_SHADER, PRIMITIVE_FS),
+                ],
+            );
+            full_quad(gl, p);
+            gl.use_program(p);
+            gl.draw_arrays(TRIANGLES, 0, 6);
+        },
+        &probes,
+    );
+}
+
+const INVARIANT_VS: &str = "#version 150
+in vec2 position;
+invariant out vec4 tint;
+void main() { gl_Position = vec4(position, 0.0, 1.0); tint = vec4(0.4); }
+";
+
+const INVARIANT_GS: &str = "#version 150
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+invariant in vec4 tint[];
+invariant out vec4 shade;
+void main() {
+    for (int i = 0; i < 3; i++) {
+        gl_Position = gl_in[i].gl_Position;
+        shade = tint[i] * vec4(1.0, 0.5, 0.0, 2.5);
+        EmitVertex();
+    }
+}
+";
+
+const INVARIANT_FS: &str = "#version 150
+invariant in vec4 shade;
+out vec4 color;
+void main() { color = shade; }
+";
+
+#[test]
+fn invariant_on_every_stage_interface() {
+    let probes = [probe(16, 16, [102, 51, 0, 255])];
+    check(
+        "invariant_on_every_stage_interface",
+        W,
+        W,
+        |gl| {
+            let p = program(
+                gl,
+                &[
+                    (VERTEX_SHADER, INVARIANT_VS),
+                    (GEOMETRY_SHADER, INVARIANT_GS),
+                    (FRAGMENT_SHADER, INVARIANT_FS),
+                ],
+            );
+            full_quad(gl, p);
+            gl.use_program(p);
+            gl.draw_arrays(TRIANGLES, 0, 6);
+        },
+        &probes,
+    );
+}
