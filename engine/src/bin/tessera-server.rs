@@ -173,6 +173,7 @@ fn main() {
                 config.isolation = Isolation::parse(&value()).unwrap_or_else(|| usage())
             }
             "--sessions-per-worker" => sessions_per_worker = Some(count(value())),
+            "--warm-backend" => config.warm_backend = value(),
             "--worker-memory" => {
                 config.worker_memory = value()
                     .parse::<u64>()

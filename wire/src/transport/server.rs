@@ -146,6 +146,9 @@ pub struct ServerConfig {
     pub isolation: Isolation,
     /// The data segment limit of each worker process (`RLIMIT_DATA`, bytes; 0: none).
     pub worker_memory: u64,
+    /// The backend a waiting worker makes and drops before its first session, so the
+    /// driver is loaded when a session arrives (empty: none).
+    pub warm_backend: String,
 }
 
 impl Default for ServerConfig {
@@ -163,6 +166,7 @@ impl Default for ServerConfig {
             max_sessions_per_user: None,
             isolation: Isolation::Process,
             worker_memory: DEFAULT_WORKER_MEMORY,
+            warm_backend: String::new(),
         }
     }
 }
@@ -391,6 +395,7 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
                     config.handshake_timeout,
                     config.allow_capture,
                     config.secret.as_ref(),
+                    &config.warm_backend,
                 ),
                 waiting: Vec::new(),
             }

@@ -50,7 +50,7 @@ use std::time::{Duration, Instant};
 
 use super::registry::{Load, Notify, Placement, Registry, Service, SessionNote};
 use super::secret::Secret;
-use super::session::BackendFactory;
+use super::session::{BackendFactory, BackendRequest};
 use super::sys;
 
 /// The flag a worker is started with: `tessera-server --worker FD`. A binary that calls
@@ -75,6 +75,9 @@ struct Setup {
     data_limit: u64,
     /// The handshake timeout, for the log line of a connection closed at its deadline.
     handshake_timeout: Duration,
+    /// A backend to make and drop before the first session, so the driver's libraries are
+    /// loaded and initialised while the worker waits as the spare (empty: none).
+    warm: String,
     secret: Option<Vec<u8>>,
 }
 
@@ -83,6 +86,9 @@ impl Setup {
         let mut out = vec![SETUP, u8::from(self.allow_capture)];
         out.extend_from_slice(&self.data_limit.to_le_bytes());
         out.extend_from_slice(&(self.handshake_timeout.as_micros() as u64).to_le_bytes());
+        let warm = &self.warm.as_bytes()[..self.warm.len().min(255)];
+        out.push(warm.len() as u8);
+        out.extend_from_slice(warm);
         if let Some(secret) = &self.secret {
             out.extend_from_slice(secret);
         }
@@ -94,11 +100,14 @@ impl Setup {
             return None;
         };
         let (limit, rest) = rest.split_first_chunk::<8>()?;
-        let (timeout, secret) = rest.split_first_chunk::<8>()?;
+        let (timeout, rest) = rest.split_first_chunk::<8>()?;
+        let (&[warm_len], rest) = rest.split_first_chunk::<1>()?;
+        let (warm, secret) = rest.split_at_checked(usize::from(warm_len))?;
         Some(Self {
             allow_capture: capture != 0,
             data_limit: u64::from_le_bytes(*limit),
             handshake_timeout: Duration::from_micros(u64::from_le_bytes(*timeout)),
+            warm: String::from_utf8_lossy(warm).into_owned(),
             secret: (!secret.is_empty()).then(|| secret.to_vec()),
         })
     }
@@ -173,6 +182,17 @@ pub fn serve_worker(fd: RawFd, factory: Arc<BackendFactory>) -> io::Result<()> {
         && let Err(e) = sys::limit_data(setup.data_limit)
     {
         log::warn!("worker: could not limit its data segment: {e}");
+    }
+    if !setup.warm.is_empty() {
+        let request = BackendRequest {
+            name: setup.warm.clone(),
+            capture: false,
+        };
+        // Loads and initialises the driver (its libraries stay loaded: the GLES backend opens
+        // them RTLD_NODELETE, the Vulkan loader keeps its ICD), then frees the objects.
+        if let Err(e) = factory(&request) {
+            log::debug!("worker: warming the {} backend: {e}", setup.warm);
+        }
     }
     let service = Arc::new(Service {
         secret: setup.secret.as_deref().map(Secret::from_bytes),
@@ -270,11 +290,13 @@ impl Workers {
         handshake_timeout: Duration,
         allow_capture: bool,
         secret: Option<&Secret>,
+        warm: &str,
     ) -> Self {
         let setup = Setup {
             allow_capture,
             data_limit,
             handshake_timeout,
+            warm: warm.to_owned(),
             secret: secret.map(|s| s.as_bytes().to_vec()),
         };
         let mut workers = Self {
@@ -528,12 +550,14 @@ mod tests {
             allow_capture: true,
             data_limit: 1 << 32,
             handshake_timeout: Duration::from_millis(1500),
+            warm: "gles".to_owned(),
             secret: Some(b"s3cret".to_vec()),
         };
         let back = Setup::decode(&setup.encode()).unwrap();
         assert!(back.allow_capture);
         assert_eq!(back.data_limit, 1 << 32);
         assert_eq!(back.handshake_timeout, Duration::from_millis(1500));
+        assert_eq!(back.warm, "gles");
         assert_eq!(back.secret.as_deref(), Some(&b"s3cret"[..]));
         assert_eq!(
             decode_note(&encode_note(7, SessionNote::Ended)),
