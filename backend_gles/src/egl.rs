@@ -953,13 +953,6 @@ impl Egl {
     }
 }
 
-/// Whether `GL_RENDERER` names one of Mesa's software rasterizers.
-pub(crate) fn software_renderer(renderer: &str) -> bool {
-    ["llvmpipe", "softpipe", "swrast", "Software Rasterizer"]
-        .iter()
-        .any(|name| renderer.contains(name))
-}
-
 /// Whether the driver named by `GL_RENDERER` gets its calls serialised across the backends
 /// of a process: llvmpipe (see the module's documentation).
 pub(crate) fn serialised_driver(renderer: &str) -> bool {

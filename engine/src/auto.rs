@@ -27,14 +27,7 @@ use tessera_wire::Backend;
 use crate::config::BackendKind;
 use crate::context::CreateContextError;
 
-/// Substrings (case-insensitive) of a `GL_RENDERER` that name a software rasterizer.
-pub const SOFTWARE_RENDERERS: &[&str] = &["llvmpipe", "softpipe", "swrast", "swiftshader"];
-
-/// Whether a GLES driver whose `GL_RENDERER` is `renderer` rasterizes in software.
-pub fn is_software_renderer(renderer: &str) -> bool {
-    let lower = renderer.to_ascii_lowercase();
-    SOFTWARE_RENDERERS.iter().any(|s| lower.contains(s))
-}
+pub use tessera_wire::env::{SOFTWARE_RENDERERS, is_software_renderer};
 
 /// What probing one backend's driver found.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,7 +2,8 @@
 //!
 //! Backends read their switches (`TESSERA_GLES_*`, `TESSERA_VK_*`) the same way: values are
 //! trimmed and compared without case, and a value a switch does not know is warned about
-//! and leaves the default.
+//! and leaves the default. What a driver's `GL_RENDERER` says about it
+//! ([`is_software_renderer`]) is here too, for the `auto` choices that go by it.
 
 /// The value of the environment variable `name`, trimmed and lowercased; `None` if it is
 /// unset (or not Unicode).
@@ -37,4 +38,14 @@ pub fn switch(name: &str, off: &str) -> bool {
         "1/0",
         off,
     )
+}
+
+/// Substrings (case-insensitive) of a `GL_RENDERER` that name a software rasterizer.
+pub const SOFTWARE_RENDERERS: &[&str] = &["llvmpipe", "softpipe", "swrast", "swiftshader"];
+
+/// Whether a GL driver whose `GL_RENDERER` is `renderer` rasterizes in software: what
+/// `TESSERA_BACKEND=auto` and the backends' `auto` presentation choices go by.
+pub fn is_software_renderer(renderer: &str) -> bool {
+    let lower = renderer.to_ascii_lowercase();
+    SOFTWARE_RENDERERS.iter().any(|s| lower.contains(s))
 }
