@@ -311,7 +311,7 @@ impl GlesBackend {
         // 1280x720 clear-and-swap 40-90 fps against 420-1,000), so `auto` presents
         // natively only on hardware drivers, as the Vulkan backend does.
         let native = match choice {
-            PresentChoice::Auto => !tessera_wire::env::is_software_renderer(&id.renderer),
+            PresentChoice::Auto => !env::is_software_renderer(&id.renderer),
             PresentChoice::Native => true,
             PresentChoice::Client => false,
         };
