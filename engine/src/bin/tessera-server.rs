@@ -30,7 +30,9 @@
 //! (`TESSERA_SERVER`, else `$XDG_RUNTIME_DIR/tessera-server.sock`). It prints one
 //! `tessera-server: listening on …` line per listener on stdout, logs sessions on stderr
 //! (`TESSERA_LOG=error|warn|info|debug`, default `info`), and exits cleanly on SIGTERM.
-//! `TESSERA_PUFFIN=ADDR` serves puffin profiles of the sessions (a frame per applied batch).
+//! `TESSERA_PUFFIN=ADDR` serves puffin profiles of the sessions (a frame per applied batch);
+//! the profiler sees this process only, so it implies `--isolation threads` unless another
+//! isolation is given.
 //!
 //! Everything but argument parsing lives in `tessera_wire::transport::server`, which needs
 //! no frontend crate. The one decision made here is which backends exist: [`make_backend`]
@@ -142,6 +144,7 @@ fn main() {
 
     let mut config = ServerConfig::default();
     let mut sessions_per_worker = None;
+    let mut isolation_given = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -170,7 +173,8 @@ fn main() {
             "--max-sessions" => config.max_sessions = Some(count(value())),
             "--max-sessions-per-user" => config.max_sessions_per_user = Some(count(value())),
             "--isolation" => {
-                config.isolation = Isolation::parse(&value()).unwrap_or_else(|| usage())
+                config.isolation = Isolation::parse(&value()).unwrap_or_else(|| usage());
+                isolation_given = true;
             }
             "--sessions-per-worker" => sessions_per_worker = Some(count(value())),
             "--warm-backend" => config.warm_backend = value(),
@@ -202,7 +206,19 @@ fn main() {
     if config.unix.is_none() && config.tcp.is_none() && config.fd.is_none() {
         config.unix = Some(default_socket_path());
     }
-    // TESSERA_PUFFIN=ADDR: serve the sessions' profiles (a frame per applied batch).
+    // TESSERA_PUFFIN=ADDR: serve the sessions' profiles (a frame per applied batch). The
+    // profiler sees the sessions of this process only, so profiling keeps them here unless
+    // an isolation was asked for.
+    if std::env::var_os("TESSERA_PUFFIN").is_some() && config.isolation != Isolation::Threads {
+        if isolation_given {
+            log::warn!(
+                "TESSERA_PUFFIN: sessions run in worker processes, which it does not profile"
+            );
+        } else {
+            log::info!("TESSERA_PUFFIN: sessions run on threads of this process, to be profiled");
+            config.isolation = Isolation::Threads;
+        }
+    }
     if let Some(Err(e)) = tessera_engine::profiling::serve_from_env() {
         eprintln!("tessera-server: TESSERA_PUFFIN: {e}");
     }
