@@ -173,11 +173,19 @@ pub(crate) fn check_geometry_input_layout(source: &str) -> Result<(), String> {
         "triangles_adjacency",
     ];
     let text = join_lines(source);
+    // Object-like macros defined so far: a layout may name its primitive through one.
+    let mut macros: Vec<(String, String)> = Vec::new();
     for line in code_lines(&text) {
-        if line.directive.is_some() {
-            continue;
+        match line.directive {
+            Some("define" | "undef") => {
+                track_macro(&mut macros, &line.content);
+                continue;
+            }
+            Some(_) => continue,
+            None => {}
         }
-        let mut rest = line.content.as_str();
+        let expanded = expand_macros(&line.content, &macros);
+        let mut rest: &str = &expanded;
         while let Some(at) = rest.find("layout") {
             rest = &rest[at + "layout".len()..];
             let Some(open) = rest.trim_start().strip_prefix('(') else {
@@ -215,6 +223,63 @@ pub(crate) fn check_geometry_input_layout(source: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Records an object-like `#define NAME body` (or forgets the name at `#undef NAME`).
+/// Function-like macros are not tracked: their names stay as written.
+fn track_macro(macros: &mut Vec<(String, String)>, directive: &str) {
+    let d = directive.trim_start_matches('#').trim_start();
+    let (undef, rest) = match d.strip_prefix("define") {
+        Some(rest) => (false, rest),
+        None => (true, d.strip_prefix("undef").unwrap_or("")),
+    };
+    let rest = rest.trim_start();
+    let end = rest
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(rest.len());
+    let (name, body) = rest.split_at(end);
+    if name.is_empty() {
+        return;
+    }
+    macros.retain(|(n, _)| n != name);
+    if !undef && !body.starts_with('(') {
+        macros.push((name.to_owned(), body.trim().to_owned()));
+    }
+}
+
+/// `text` with the identifiers that name object-like macros replaced by their bodies (to
+/// a few levels, which stops self-reference).
+fn expand_macros<'a>(text: &'a str, macros: &[(String, String)]) -> Cow<'a, str> {
+    let mut text = Cow::Borrowed(text);
+    for _ in 0..8 {
+        let mut out = String::with_capacity(text.len());
+        let mut changed = false;
+        let mut word = String::new();
+        let mut flush = |word: &mut String, out: &mut String| {
+            match macros.iter().find(|(n, _)| n == word) {
+                Some((_, body)) => {
+                    out.push_str(body);
+                    changed = true;
+                }
+                None => out.push_str(word),
+            }
+            word.clear();
+        };
+        for c in text.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+        if !changed {
+            break;
+        }
+        text = Cow::Owned(out);
+    }
+    text
 }
 
 /// Refuses an interface block named like a function declared before it (`Err`: the compile
