@@ -2,8 +2,8 @@
 //!
 //! The program names what it captures to the driver: `CreateProgram`'s captured outputs
 //! become `glTransformFeedbackVaryings` before the native link, by the names the translated
-//! GLSL gives them (`ts_io<location>` for user outputs, see `program.rs`; `gl_Position`,
-//! `gl_PointSize`), interleaved or separate as their buffers say. The `Xfb*` decorations the
+//! GLSL gives them (`ts_io<location>` for user outputs, see `program.rs`; built-ins by
+//! their GLSL names, `gl_Position`, `gl_Layer`, ...), interleaved or separate as their buffers say. The `Xfb*` decorations the
 //! front end wrote for Vulkan are removed before translation ([`strip_decorations`]): GLSL
 //! ES has no `xfb_*` layouts.
 //!
@@ -50,6 +50,9 @@ pub(crate) fn varyings(xfb: &[XfbOutput]) -> Option<(Vec<String>, u32)> {
             XfbSource::Position => "gl_Position".to_owned(),
             XfbSource::PointSize => "gl_PointSize".to_owned(),
             XfbSource::ClipDistance => "gl_ClipDistance".to_owned(),
+            XfbSource::Layer => "gl_Layer".to_owned(),
+            XfbSource::ViewportIndex => "gl_ViewportIndex".to_owned(),
+            XfbSource::PrimitiveId => "gl_PrimitiveID".to_owned(),
         })
         .collect();
     let separate = xfb.iter().any(|o| o.buffer != 0);

@@ -93,6 +93,79 @@ fn xfb_link_errors() {
     assert!(e.contains("SEPARATE_COMPONENTS"), "{e}");
 }
 
+#[test]
+fn xfb_every_element_of_an_array_in_order_is_the_whole_array() {
+    let p = link_xfb(&[(Stage::Vertex, XFB_VS)], &["a", "b[0]", "b[1]"], false).expect("links");
+    let v: Vec<_> = p
+        .xfb
+        .varyings
+        .iter()
+        .map(|v| {
+            (
+                v.name.as_str(),
+                v.ty,
+                v.size,
+                v.offset,
+                v.components,
+                v.element,
+            )
+        })
+        .collect();
+    assert_eq!(
+        v,
+        [
+            ("a", gltype::FLOAT_VEC3, 1, 0, 3, None),
+            ("b[0]", gltype::INT_VEC3, 1, 12, 3, Some(0)),
+            ("b[1]", gltype::INT_VEC3, 1, 24, 3, Some(1)),
+        ]
+    );
+    assert_eq!(p.xfb.strides, [36, 0, 0, 0]);
+    validate(&p.stages[0].1);
+    for names in [
+        &["b[1]"][..],
+        &["b[1]", "b[0]"],
+        &["b[0]", "a", "b[1]"],
+        &["b[0]"],
+    ] {
+        let e = link_xfb(&[(Stage::Vertex, XFB_VS)], names, false).expect_err("some elements");
+        assert!(
+            e.contains("some elements of the array `b'"),
+            "{names:?}: {e}"
+        );
+    }
+    for names in [&["b[2]"][..], &["a[0]"], &["nope[0]"]] {
+        let e = link_xfb(&[(Stage::Vertex, XFB_VS)], names, false).expect_err("no element");
+        assert!(e.contains(&format!("{} undeclared", names[0])), "{e}");
+    }
+}
+
+#[test]
+fn xfb_captures_gl_layer_from_a_geometry_shader() {
+    let vs = "#version 150\nvoid main() { gl_Position = vec4(0.0); }\n";
+    let gs = "#version 150\nlayout(triangles) in;\nlayout(triangle_strip, max_vertices = 3) out;\n\
+              void main() { for (int i = 0; i < 3; i++) { gl_Layer = i; EmitVertex(); } }\n";
+    let p = link_xfb(
+        &[(Stage::Vertex, vs), (Stage::Geometry, gs)],
+        &["gl_Layer"],
+        true,
+    )
+    .expect("links");
+    let v: Vec<_> = p
+        .xfb
+        .varyings
+        .iter()
+        .map(|v| (v.name.as_str(), v.ty, v.size, v.source))
+        .collect();
+    assert_eq!(v, [("gl_Layer", gltype::INT, 1, crate::XfbSource::Layer)]);
+    assert_eq!(p.xfb.strides, [4, 0, 0, 0]);
+    let geometry = p
+        .stages
+        .iter()
+        .find(|s| s.0 == Stage::Geometry)
+        .expect("gs");
+    validate(&geometry.1);
+}
+
 /// Runs `spirv-val` on a module; panics with its report if the module is invalid.
 fn validate(words: &[u32]) {
     let bytes: &[u8] = bytemuck::cast_slice(words);

@@ -11,9 +11,11 @@
 //! doubles before GL 4.0).
 //!
 //! A captured output is one SPIR-V variable (or one member of the built-in block), which
-//! Vulkan captures whole: so a request for one element of an array (`v[1]`,
-//! `gl_ClipDistance[2]`) is refused at link with a log that says so, and built-ins captured
-//! in separate mode must go to one buffer (the block has one `XfbBuffer`). Both are rare in
+//! Vulkan captures whole: so requests for elements of an array (`v[0]`, `v[1]`, ...) are
+//! captured when they name every element, in order, one after the other in one buffer
+//! (the whole array, laid out as they ask); any other request for elements (`v[1]` alone,
+//! `gl_ClipDistance[2]`) is refused at link with a log that says so. Built-ins captured in
+//! separate mode must go to one buffer (the block has one `XfbBuffer`). Both are rare in
 //! GL 3.x programs; a request GL would refuse (an unknown name, a name given twice, a limit
 //! exceeded) fails the link with Mesa's wording.
 
@@ -38,10 +40,14 @@ const OP_EXECUTION_MODE: u16 = 16;
 const DECO_XFB_BUFFER: u32 = 36;
 /// `Decoration XfbStride`.
 const DECO_XFB_STRIDE: u32 = 37;
-/// `BuiltIn Position`, `PointSize`, `ClipDistance`.
+/// `BuiltIn Position`, `PointSize`, `ClipDistance`, `PrimitiveId`, `Layer`,
+/// `ViewportIndex`.
 const BUILT_IN_POSITION: u32 = 0;
 const BUILT_IN_POINT_SIZE: u32 = 1;
 const BUILT_IN_CLIP_DISTANCE: u32 = 3;
+const BUILT_IN_PRIMITIVE_ID: u32 = 7;
+const BUILT_IN_LAYER: u32 = 9;
+const BUILT_IN_VIEWPORT_INDEX: u32 = 10;
 
 /// Where a captured varying comes from in the stage's interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +60,12 @@ pub enum XfbSource {
     PointSize,
     /// The whole `gl_ClipDistance` array.
     ClipDistance,
+    /// `gl_Layer`.
+    Layer,
+    /// `gl_ViewportIndex`.
+    ViewportIndex,
+    /// `gl_PrimitiveID` (a geometry shader's output).
+    PrimitiveId,
 }
 
 /// One captured varying.
@@ -73,6 +85,10 @@ pub struct XfbVarying {
     pub offset: u32,
     /// Components captured (`size` times the type's).
     pub components: u32,
+    /// For a request of one element of an array (`v[k]`): `k`. Only a request of every
+    /// element, in order and one after the other, is captured: it is the whole array,
+    /// which the request of element 0 stands for on the wire.
+    pub element: Option<u32>,
 }
 
 /// What a program captures.
@@ -97,6 +113,8 @@ struct Found {
     ty: u32,
     size: i32,
     components: u32,
+    /// Whether the value is an array.
+    array: bool,
 }
 
 /// The GL type and component count of a scalar, vector or matrix SPIR-V type.
@@ -170,6 +188,9 @@ fn find(m: &Module, name: &str) -> Result<Found, String> {
         "gl_Position" => Some((BUILT_IN_POSITION, XfbSource::Position)),
         "gl_PointSize" => Some((BUILT_IN_POINT_SIZE, XfbSource::PointSize)),
         "gl_ClipDistance" => Some((BUILT_IN_CLIP_DISTANCE, XfbSource::ClipDistance)),
+        "gl_Layer" => Some((BUILT_IN_LAYER, XfbSource::Layer)),
+        "gl_ViewportIndex" => Some((BUILT_IN_VIEWPORT_INDEX, XfbSource::ViewportIndex)),
+        "gl_PrimitiveID" => Some((BUILT_IN_PRIMITIVE_ID, XfbSource::PrimitiveId)),
         _ => None,
     };
     let undeclared = || format!("error: Transform feedback varying {name} undeclared.\n");
@@ -183,20 +204,11 @@ fn find(m: &Module, name: &str) -> Result<Found, String> {
             ty: gl,
             size,
             components,
+            array: m.array(ty).is_some(),
         });
     }
-    if let Some(open) = name.find('[') {
-        let base = &name[..open];
-        let declared =
-            base.starts_with("gl_") || m.vars(storage::OUTPUT).any(|v| m.name(v.id) == base);
-        return Err(if declared {
-            format!(
-                "error: capturing one element of the array `{base}' is not supported: \
-                 capture the whole array\n"
-            )
-        } else {
-            undeclared()
-        });
+    if name.contains('[') {
+        return Err(undeclared());
     }
     let v = m
         .vars(storage::OUTPUT)
@@ -213,6 +225,53 @@ fn find(m: &Module, name: &str) -> Result<Found, String> {
         ty: gl,
         size,
         components,
+        array: m.array(v.ty).is_some(),
+    })
+}
+
+/// `v[k]` as `("v", k)`.
+fn element_of(name: &str) -> Option<(&str, u32)> {
+    let (base, rest) = name.split_once('[')?;
+    let k = rest.strip_suffix(']')?;
+    if k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((base, k.parse().ok()?))
+}
+
+/// Resolves the request `names[at]`, element `k` of the array `base`: one element of the
+/// whole array captured by the requests of all its elements, in order, from `names[at -
+/// k]` on. The result describes the element (its type, size 1, its components).
+fn find_element(
+    m: &Module,
+    names: &[String],
+    at: usize,
+    base: &str,
+    k: u32,
+    separate: bool,
+) -> Result<Found, String> {
+    let name = &names[at];
+    let undeclared = || format!("error: Transform feedback varying {name} undeclared.\n");
+    let whole = find(m, base).map_err(|_| undeclared())?;
+    let length = whole.size.max(1) as u32;
+    if k >= length || !whole.array {
+        return Err(undeclared());
+    }
+    let start = at.checked_sub(k as usize);
+    let all_in_order = !separate
+        && start.is_some_and(|s| {
+            (0..length).all(|j| names.get(s + j as usize) == Some(&format!("{base}[{j}]")))
+        });
+    if !all_in_order {
+        return Err(format!(
+            "error: capturing some elements of the array `{base}' is not supported: capture \
+             all of them, in order, one after the other (or the whole array)\n"
+        ));
+    }
+    Ok(Found {
+        size: 1,
+        components: whole.components / length,
+        ..whole
     })
 }
 
@@ -241,7 +300,10 @@ pub(crate) fn capture(
                 "error: Transform feedback varying `{name}' specified more than once.\n"
             ));
         }
-        let f = find(&m, name)?;
+        let (f, element) = match element_of(name) {
+            Some((base, k)) => (find_element(&m, names, i, base, k, separate)?, Some(k)),
+            None => (find(&m, name)?, None),
+        };
         if separate && f.components > MAX_SEPARATE_COMPONENTS {
             return Err(format!(
                 "error: Transform feedback varying {name} exceeds \
@@ -259,6 +321,7 @@ pub(crate) fn capture(
             buffer,
             offset,
             components: f.components,
+            element,
         });
         found.push(f);
     }
@@ -292,6 +355,10 @@ pub(crate) fn capture(
         .insert(at + 1, inst(OP_EXECUTION_MODE, &[entry, MODE_XFB]));
     let mut decorated_vars: Vec<u32> = Vec::new();
     for (f, v) in found.iter().zip(&out.varyings) {
+        if v.element.is_some_and(|k| k > 0) {
+            // Captured with element 0, which decorates the whole array.
+            continue;
+        }
         let stride = out.strides[v.buffer as usize];
         if !decorated_vars.contains(&f.var) {
             e.annotate(inst(op::DECORATE, &[f.var, DECO_XFB_BUFFER, v.buffer]));

@@ -226,6 +226,12 @@ pub enum XfbSource {
     PointSize,
     /// The whole `gl_ClipDistance` array.
     ClipDistance,
+    /// `gl_Layer`.
+    Layer,
+    /// `gl_ViewportIndex`.
+    ViewportIndex,
+    /// `gl_PrimitiveID` (a geometry shader's output).
+    PrimitiveId,
 }
 
 /// One captured output of a program.

@@ -145,6 +145,9 @@ fn xfb_output(v: &tessera_shader::XfbVarying) -> XfbOutput {
             S::Position => XfbSource::Position,
             S::PointSize => XfbSource::PointSize,
             S::ClipDistance => XfbSource::ClipDistance,
+            S::Layer => XfbSource::Layer,
+            S::ViewportIndex => XfbSource::ViewportIndex,
+            S::PrimitiveId => XfbSource::PrimitiveId,
         },
         buffer: v.buffer as u8,
     }
@@ -171,8 +174,7 @@ impl Context {
                 }
             };
             // GL 3.3 §2.17: the program transform feedback captures from is not relinked.
-            if self.local.st.transform_feedback_mode.is_some() && self.local.st.program == Some(e)
-            {
+            if self.local.st.transform_feedback_mode.is_some() && self.local.st.program == Some(e) {
                 drop(sh);
                 return self.error(INVALID_OPERATION);
             }
@@ -190,7 +192,10 @@ impl Context {
                 frag_data_bindings: &input.frag_data_bindings,
                 limits: crate::program::front_end_limits(),
                 xfb_varyings: input.xfb.as_ref().map_or(&[], |x| &x.names[..]),
-                xfb_separate: input.xfb.as_ref().is_some_and(|x| x.mode == SEPARATE_ATTRIBS),
+                xfb_separate: input
+                    .xfb
+                    .as_ref()
+                    .is_some_and(|x| x.mode == SEPARATE_ATTRIBS),
             })
         });
         let group = self.group.clone();
@@ -266,7 +271,15 @@ impl Context {
                     element: b.element,
                 })
                 .collect(),
-            xfb: linked.xfb.varyings.iter().map(xfb_output).collect(),
+            // Every element of an array captured element by element is the whole array:
+            // its element 0 stands for it.
+            xfb: linked
+                .xfb
+                .varyings
+                .iter()
+                .filter(|v| v.element.is_none_or(|k| k == 0))
+                .map(xfb_output)
+                .collect(),
         };
         sh.dev.push(Record::CreateProgram {
             program: handle,
