@@ -340,6 +340,20 @@ impl GlesBackend {
         self.dev.debug = on;
     }
 
+    /// A session with several GL contexts may be driven from several threads at once (in
+    /// process, two contexts of one share group on two threads take turns at the
+    /// backend under the group's lock), and a native context is current on one thread at a
+    /// time: so such a session releases its native context after every call into the
+    /// driver, and the next call, on whichever thread, makes it current again. A session
+    /// with one context keeps it current (it moves threads only at `release_thread`).
+    fn roam(&mut self) {
+        if self.dispatcher.context_count() > 1 && self.thread.is_some() {
+            self.dev.presenters.forget_current();
+            self.egl.release();
+            self.thread = None;
+        }
+    }
+
     fn make_current(&mut self) -> Result<(), SessionError> {
         let me = std::thread::current().id();
         if self.thread != Some(me) {
@@ -353,6 +367,9 @@ impl GlesBackend {
     }
 }
 
+/// The longest wait between two looks at pending fences ([`Backend::poll_fences`]).
+const FENCE_POLL_SLICE: std::time::Duration = std::time::Duration::from_micros(200);
+
 impl Backend for GlesBackend {
     fn caps(&self) -> Caps {
         self.dev.caps.clone()
@@ -364,7 +381,37 @@ impl Backend for GlesBackend {
         self.make_current()?;
         let applied = self.dispatcher.apply(&mut self.dev, batch, out);
         out.detached.append(&mut self.dev.presenters.detached);
+        self.roam();
         applied
+    }
+
+    /// Looks at the pending fences in slices: each look holds the driver lock (on
+    /// llvmpipe) only for a zero-timeout `glClientWaitSync` per fence, and the waits
+    /// between looks (at most [`FENCE_POLL_SLICE`]) hold nothing, so other backends of
+    /// the process and other threads of this session go on meanwhile.
+    fn poll_fences(&mut self, timeout_ns: u64, out: &mut Outbox) -> Result<bool, SessionError> {
+        if !self.dispatcher.fences_pending() {
+            return Ok(false);
+        }
+        let deadline = std::time::Instant::now()
+            .checked_add(std::time::Duration::from_nanos(timeout_ns));
+        loop {
+            let pending = {
+                let _serial = self.egl.serial();
+                self.make_current()?;
+                let pending = self.dispatcher.poll_fences(&mut self.dev, 0, out);
+                self.roam();
+                pending?
+            };
+            let left = match deadline {
+                Some(d) => d.saturating_duration_since(std::time::Instant::now()),
+                None => FENCE_POLL_SLICE,
+            };
+            if !pending || left.is_zero() {
+                return Ok(pending);
+            }
+            std::thread::sleep(left.min(FENCE_POLL_SLICE));
+        }
     }
 
     fn counters(&self) -> Option<BackendCounters> {

@@ -253,6 +253,11 @@ impl Backend for VulkanBackend {
         self.dispatcher.apply(&mut self.dev, batch, out)
     }
 
+    /// `vkWaitForFences` on the oldest pending fence's submission, with the timeout.
+    fn poll_fences(&mut self, timeout_ns: u64, out: &mut Outbox) -> Result<bool, SessionError> {
+        self.dispatcher.poll_fences(&mut self.dev, timeout_ns, out)
+    }
+
     fn attach_window(
         &mut self,
         surface: SurfaceHandle,

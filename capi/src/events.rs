@@ -58,6 +58,11 @@ pub fn line(event: &Event) -> (log::Level, String) {
         ),
         Event::Unsupported { what } => (Warn, format!("tessera: backend: unsupported: {what}")),
         Event::NativeError { what } => (Warn, format!("tessera: backend: native error: {what}")),
+        // Transports publish these in their fence watermark; one reaching here is only news.
+        Event::FencesCompleted { seq } => (
+            log::Level::Debug,
+            format!("tessera: backend: fences up to {seq} signalled"),
+        ),
     }
 }
 

@@ -795,6 +795,9 @@ pub struct Sync {
     pub handle: FenceHandle,
     /// `SYNC_STATUS`: `SIGNALED` or `UNSIGNALED`.
     pub status: GLenum,
+    /// The fence's place in the session's completion watermark: it signalled once the
+    /// watermark reaches it (`tessera_wire::fence`).
+    pub seq: u64,
 }
 
 #[cfg(test)]

@@ -269,6 +269,8 @@ impl Context {
             world: bevy_ecs::world::World::new(),
             names: SharedNames::default(),
             dev: tessera_systems::Emitter::new(config.cso_capacity),
+            fences: transport.fence_mark(),
+            last_fence: 0,
             transport,
             caps,
             lost: None,
@@ -277,6 +279,13 @@ impl Context {
             probe,
         };
         Self::in_group(Arc::new(ShareGroup::new(shared)), config)
+    }
+
+    /// How many threads are in a `glClientWaitSync` of this context's share group past its
+    /// first look at the fence, waiting without the group's lock (a diagnostic; the tests
+    /// of concurrent waits use it).
+    pub fn fence_waiters(&self) -> u32 {
+        self.group.fence_waiters()
     }
 
     /// Creates a context sharing objects with `other`.

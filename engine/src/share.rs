@@ -5,12 +5,25 @@
 //! framebuffers, queries) are entities of the same world whose names are per context. All of
 //! it sits behind one mutex, taken once per entry point that touches objects or emits records;
 //! setters of plain context state never take it.
+//!
+//! ## Waiting without the lock
+//! Two contexts of a group on two threads take turns at this lock, so nothing may sleep
+//! holding it for long. Fence status is read from the session's completion watermark
+//! ([`Shared::fences`], `tessera_wire::fence`): an atomic the transport publishes into,
+//! read without the lock and without a round trip. `glClientWaitSync` with a timeout holds
+//! the lock only for one look at a time (at most `sync::WAIT_SLICE`, during which an
+//! in-process backend may wait natively) and sleeps on the watermark between looks with
+//! no lock held; the other contexts of the group draw meanwhile. What still waits under the
+//! lock: replies to read-backs, query results and `glFinish` ([`Shared::wait`]), whose
+//! request is in the shared encoder's batch; they last as long as the backend takes to
+//! answer that one request.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bevy_ecs::world::World;
 use tessera_components::names::NameTable;
 use tessera_systems::Emitter;
+use tessera_wire::fence::FenceMark;
 use tessera_wire::{Caps, Event, Reply, ReplyId, SessionLost, Transport};
 
 /// Names of the objects a share group shares.
@@ -40,6 +53,10 @@ pub struct Shared {
     pub dev: Emitter,
     /// The session with the backend.
     pub transport: Box<dyn Transport>,
+    /// The session's fence completion watermark (the transport's; read without the lock).
+    pub fences: Arc<FenceMark>,
+    /// The sequence of the last fence inserted (`Record::InsertFence`).
+    pub last_fence: u64,
     /// What the backend reported at connect time.
     pub caps: Caps,
     /// Set once the session is over; every later flush or wait returns at once.
@@ -129,6 +146,8 @@ impl Shared {
 pub struct ShareGroup {
     shared: Mutex<Shared>,
     next_context: std::sync::atomic::AtomicU32,
+    /// Threads in a fence wait of the group that released its lock (`sync.rs`).
+    pub(crate) fence_waiters: std::sync::atomic::AtomicU32,
 }
 
 impl ShareGroup {
@@ -136,6 +155,7 @@ impl ShareGroup {
         Self {
             shared: Mutex::new(shared),
             next_context: std::sync::atomic::AtomicU32::new(1),
+            fence_waiters: std::sync::atomic::AtomicU32::new(0),
         }
     }
 
@@ -150,6 +170,12 @@ impl ShareGroup {
     #[inline]
     pub fn is_poisoned(&self) -> bool {
         self.shared.is_poisoned()
+    }
+
+    /// How many threads are in a `glClientWaitSync` of this group past their first look at
+    /// the fence (waiting without the group's lock).
+    pub fn fence_waiters(&self) -> u32 {
+        self.fence_waiters.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Takes the group's lock with `context`'s records next in the encoder.

@@ -5,11 +5,33 @@
 //! address, so a stale or forged value is simply "not a sync" (`INVALID_VALUE`). The fence
 //! itself is a wire [`FenceHandle`] inserted with `InsertFence` after the records before it.
 //!
-//! Whether a fence signalled is known only to the backend: `client_wait_sync` (and a
-//! `SYNC_STATUS` query of an unsignalled sync, with a zero timeout) asks with a `WaitFence`
-//! record and waits for the reply. Once a fence is known to be signalled the answer is kept
-//! on the object and later waits cost nothing. `wait_sync` needs no record: the backend
-//! applies records in order, so everything after the call already waits for the fence.
+//! Whether a fence signalled is known from the session's **completion watermark**
+//! (`tessera_wire::fence`): every fence gets the next sequence number of the share group's
+//! session (carried in `InsertFence`), the backend reports the highest sequence up to which
+//! every fence signalled, and the transport publishes it in an atomic the engine reads. So
+//! `SYNC_STATUS` and `glClientWaitSync` with a zero timeout cost one atomic load (after
+//! handing pending records to the backend, which is not a round trip): no record, no
+//! reply. Who moves the watermark: in process the backend looks after every batch it applies
+//! and whenever a client looks (`inproc`: in the caller's thread; `thread`: the render
+//! thread also while idle); a server reports it after every batch, and where it has not
+//! reached the fence the engine still asks with a `WaitFence` record (a round trip).
+//! Once a fence is known to be signalled the answer is kept on the object and later waits
+//! cost nothing.
+//!
+//! **No lock is held while waiting.** `glClientWaitSync` with a timeout waits in slices of
+//! at most [`WAIT_SLICE`]: under the share group's lock it hands records over and looks
+//! once (in process the backend may wait natively for up to a slice; the GLES backend
+//! does so in steps that hold no driver lock), then it releases the lock and sleeps on the
+//! watermark, without any lock, until the watermark moves or the slice passes. Another
+//! context of the group, on another thread, takes the lock meanwhile and draws: a long
+//! wait never holds up the group (`tests/tests/sync_threads.rs`). A sync deleted during
+//! the wait still ends it as GL specifies (the sequence number outlives the object).
+//!
+//! `wait_sync` needs no record: the backend applies records in order, so everything after
+//! the call already waits for the fence.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
@@ -21,6 +43,36 @@ use tessera_wire::record::Record;
 
 use crate::context::Context;
 use crate::share::Shared;
+
+/// The longest a fence wait holds the share group's lock at a time, and the longest it
+/// sleeps without it before looking again.
+pub const WAIT_SLICE: Duration = Duration::from_millis(1);
+
+/// Counts a thread in a fence wait while it lives ([`ShareGroup::fence_waiters`]).
+///
+/// [`ShareGroup::fence_waiters`]: crate::share::ShareGroup::fence_waiters
+struct Waiting<'a>(&'a AtomicU32);
+
+impl<'a> Waiting<'a> {
+    fn new(count: &'a AtomicU32) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        Self(count)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// What one look at a fence found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Look {
+    Signalled,
+    Pending,
+    Lost,
+}
 
 impl Context {
     /// The sync object a `GLsync` value names.
@@ -46,7 +98,9 @@ impl Context {
             return 0;
         }
         let fence: FenceHandle = sh.dev.alloc.mint();
-        sh.dev.push(Record::InsertFence { fence });
+        sh.last_fence += 1;
+        let seq = sh.last_fence;
+        sh.dev.push(Record::InsertFence { fence, seq });
         let e = sh
             .world
             .spawn((
@@ -54,6 +108,7 @@ impl Context {
                 Sync {
                     handle: fence,
                     status: UNSIGNALED,
+                    seq,
                 },
             ))
             .id();
@@ -83,30 +138,57 @@ impl Context {
         lifecycle::unname(world, dev, e);
     }
 
-    /// Asks the backend whether a fence signalled, waiting up to `timeout_ns`; records a
-    /// signal on the object. `None` if the session is lost.
-    fn poll_fence(sh: &mut Shared, e: Entity, fence: FenceHandle, timeout_ns: u64) -> Option<bool> {
-        let reply = sh.dev.enc.mint_reply();
-        sh.dev.push(Record::WaitFence {
-            fence,
-            timeout_ns,
-            reply,
-        });
-        let signalled = match sh.wait(reply)? {
-            Reply::Fence(s) => s,
-            _ => return None,
-        };
-        if signalled && let Some(mut s) = sh.world.get_mut::<Sync>(e) {
+    /// One look at the fence of sync object `e` (which may have been deleted meanwhile:
+    /// `fence` and `seq` are what it had), under the group's lock: hands the records so far
+    /// to the backend and reads the watermark. Where the watermark moves only when asked
+    /// (a server), asks with a `WaitFence` record waiting up to `wait_ns`. Records a signal
+    /// on the object.
+    fn look(sh: &mut Shared, e: Entity, fence: FenceHandle, seq: u64, wait_ns: u64) -> Look {
+        let mut signalled = sh.fences.completed() >= seq;
+        if !signalled {
+            sh.flush();
+            if sh.lost.is_some() {
+                return Look::Lost;
+            }
+            let alive = sh.world.get::<Sync>(e).is_some_and(|s| s.handle == fence);
+            if sh.transport.poll_fences(wait_ns) || !alive {
+                // A deleted fence's `DestroyFence` lets the watermark pass it.
+                sh.take_transport_events();
+                signalled = sh.fences.completed() >= seq;
+            } else {
+                let reply = sh.dev.enc.mint_reply();
+                sh.dev.push(Record::WaitFence {
+                    fence,
+                    timeout_ns: wait_ns,
+                    reply,
+                });
+                signalled = match sh.wait(reply) {
+                    Some(Reply::Fence(s)) => s,
+                    _ => return Look::Lost,
+                };
+            }
+            if !signalled && sh.lost.is_some() {
+                return Look::Lost;
+            }
+        }
+        if !signalled {
+            return Look::Pending;
+        }
+        if let Some(mut s) = sh.world.get_mut::<Sync>(e)
+            && s.handle == fence
+        {
             s.status = SIGNALED;
         }
-        Some(signalled)
+        Look::Signalled
     }
 
     /// `glClientWaitSync`: `ALREADY_SIGNALED`, `CONDITION_SATISFIED`, `TIMEOUT_EXPIRED`, or
     /// `WAIT_FAILED` (after an error, or when the session with the backend is lost).
     ///
-    /// Every wait flushes, so `SYNC_FLUSH_COMMANDS_BIT` needs no extra work. A zero timeout
-    /// only tests the state, so a fence found signalled then was `ALREADY_SIGNALED`.
+    /// Every wait flushes, so `SYNC_FLUSH_COMMANDS_BIT` needs no extra work. A fence found
+    /// signalled at the first look was `ALREADY_SIGNALED`. A wait with a timeout holds the
+    /// share group's lock only while it looks, at most [`WAIT_SLICE`] at a time (see the
+    /// module's documentation).
     pub fn client_wait_sync(&mut self, sync: u64, flags: GLbitfield, timeout: GLuint64) -> GLenum {
         if flags & !SYNC_FLUSH_COMMANDS_BIT != 0 {
             self.error(INVALID_VALUE);
@@ -123,11 +205,33 @@ impl Context {
         if s.status == SIGNALED {
             return ALREADY_SIGNALED;
         }
-        match Self::poll_fence(&mut sh, e, s.handle, timeout) {
-            Some(true) if timeout == 0 => ALREADY_SIGNALED,
-            Some(true) => CONDITION_SATISFIED,
-            Some(false) => TIMEOUT_EXPIRED,
-            None => WAIT_FAILED,
+        match Self::look(&mut sh, e, s.handle, s.seq, 0) {
+            Look::Signalled => return ALREADY_SIGNALED,
+            Look::Lost => return WAIT_FAILED,
+            Look::Pending if timeout == 0 => return TIMEOUT_EXPIRED,
+            Look::Pending => {}
+        }
+        let deadline = Instant::now().checked_add(Duration::from_nanos(timeout));
+        let mark = sh.fences.clone();
+        let _waiting = Waiting::new(&self.group.fence_waiters);
+        loop {
+            let left = deadline.map_or(WAIT_SLICE, |d| d.saturating_duration_since(Instant::now()));
+            if left.is_zero() {
+                return TIMEOUT_EXPIRED;
+            }
+            let slice = left.min(WAIT_SLICE);
+            // Sleep without the group's lock: other contexts of the group go on.
+            let seen = mark.completed();
+            drop(sh);
+            if seen < s.seq {
+                mark.wait_past(seen, slice);
+            }
+            sh = self.group.lock_for(self.local.id);
+            match Self::look(&mut sh, e, s.handle, s.seq, slice.as_nanos() as u64) {
+                Look::Signalled => return CONDITION_SATISFIED,
+                Look::Lost => return WAIT_FAILED,
+                Look::Pending => {}
+            }
         }
     }
 
@@ -161,9 +265,9 @@ impl Context {
             SYNC_CONDITION => SYNC_GPU_COMMANDS_COMPLETE,
             SYNC_FLAGS => 0,
             SYNC_STATUS if s.status == SIGNALED => SIGNALED,
-            SYNC_STATUS => match Self::poll_fence(&mut sh, e, s.handle, 0) {
-                Some(true) => SIGNALED,
-                _ => UNSIGNALED,
+            SYNC_STATUS => match Self::look(&mut sh, e, s.handle, s.seq, 0) {
+                Look::Signalled => SIGNALED,
+                Look::Pending | Look::Lost => UNSIGNALED,
             },
             _ => {
                 drop(sh);

@@ -445,18 +445,20 @@ fn fence_sync_inserts_a_fence() {
     assert_ne!(s, 0);
     assert_eq!(ctx.is_sync(s), TRUE as GLboolean);
     let fence = match records(&mut ctx)[..] {
-        [Record::InsertFence { fence }] => fence,
+        [Record::InsertFence { fence, seq: 1 }] => fence,
         ref r => panic!("{r:?}"),
     };
     let t = ctx.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
     assert_ne!(t, s, "each fence is a new sync");
+    assert!(
+        matches!(records(&mut ctx)[..], [Record::InsertFence { seq: 2, .. }]),
+        "each fence takes the next sequence number"
+    );
     ctx.delete_sync(s);
     assert_no_error!(ctx);
     assert_eq!(ctx.is_sync(s), FALSE as GLboolean);
     assert_eq!(ctx.is_sync(t), TRUE as GLboolean);
-    let recs = records(&mut ctx);
-    assert_eq!(recs.len(), 2, "{recs:?}");
-    assert_eq!(recs[1], Record::DestroyFence { fence });
+    assert_eq!(records(&mut ctx), [Record::DestroyFence { fence }]);
 }
 
 #[test]
@@ -480,7 +482,7 @@ fn is_sync_and_delete_sync_errors() {
 }
 
 #[test]
-fn client_wait_sync_asks_the_backend_once() {
+fn client_wait_sync_reads_the_watermark_without_a_round_trip() {
     let mut ctx = context();
     let s = ctx.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
     records(&mut ctx);
@@ -490,31 +492,68 @@ fn client_wait_sync_asks_the_backend_once() {
     assert_error!(ctx, INVALID_VALUE, "not a sync");
     assert!(records(&mut ctx).is_empty());
 
+    // The batch that carried the fence reported it signalled (the null backend's fences
+    // signal at once): found at the first look, so already signalled, with a timeout too.
     let before = waits(&ctx);
     assert_eq!(
         ctx.client_wait_sync(s, SYNC_FLUSH_COMMANDS_BIT, 1_000_000),
-        CONDITION_SATISFIED
+        ALREADY_SIGNALED
     );
     assert_no_error!(ctx);
-    assert_eq!(waits(&ctx), before + 1);
-    let recs = records(&mut ctx);
-    assert!(
-        matches!(
-            recs[..],
-            [Record::WaitFence {
-                timeout_ns: 1_000_000,
-                ..
-            }]
-        ),
-        "{recs:?}"
-    );
+    assert_eq!(waits(&ctx), before, "no round trip");
+    assert!(records(&mut ctx).is_empty(), "no record");
+    // (`records` waits for a `glFinish`.)
     let before = waits(&ctx);
-    assert_eq!(ctx.client_wait_sync(s, 0, 1_000_000), ALREADY_SIGNALED);
-    assert_eq!(waits(&ctx), before, "a signalled sync stays signalled");
-    // A zero timeout only tests: a fence signalled then was already signalled.
     let t = ctx.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
+    // The fence is still in the encoder: the look hands it over (a flush, not a wait).
     assert_eq!(ctx.client_wait_sync(t, 0, 0), ALREADY_SIGNALED);
     assert_no_error!(ctx);
+    assert_eq!(waits(&ctx), before, "no round trip");
+    assert!(
+        matches!(records(&mut ctx)[..], [Record::InsertFence { .. }]),
+        "nothing but the fence"
+    );
+}
+
+#[test]
+fn a_server_reports_its_watermark_so_a_signalled_fence_costs_no_round_trip() {
+    use tessera_engine::Config;
+    use tessera_wire::TransportKind;
+    // The loopback session: a server's data plane, on a thread of this process.
+    for transport in [
+        TransportKind::Unix("loopback".into()),
+        TransportKind::Shm(None),
+    ] {
+        let config = Config {
+            transport: transport.clone(),
+            ..Config::default()
+        };
+        let null = tessera_wire::null::NullBackend::new(false).0;
+        let mut ctx = Context::with_backend(&config, Box::new(null));
+        let s = ctx.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
+        // The server reports the watermark after the batch that carried the fence, before
+        // the reply to the `Finish` after it.
+        ctx.finish();
+        let before = waits(&ctx);
+        let mut v = [-1];
+        assert_eq!(ctx.get_synciv(s, SYNC_STATUS, &mut v), 1);
+        assert_eq!(v, [SIGNALED as GLint], "{transport:?}");
+        let t = ctx.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
+        assert_eq!(ctx.client_wait_sync(s, 0, 0), ALREADY_SIGNALED);
+        assert_eq!(
+            waits(&ctx),
+            before,
+            "{transport:?}: answered from the watermark"
+        );
+        // A fence the watermark has not reached yet is asked about: one round trip.
+        assert_eq!(
+            ctx.client_wait_sync(t, SYNC_FLUSH_COMMANDS_BIT, 1_000_000_000),
+            ALREADY_SIGNALED,
+            "{transport:?}"
+        );
+        assert_eq!(waits(&ctx), before + 1, "{transport:?}");
+        assert_no_error!(ctx);
+    }
 }
 
 #[test]
@@ -547,15 +586,14 @@ fn get_synciv_reports_the_fence() {
         assert_no_error!(ctx);
         assert_eq!(v, [want as GLint, -1], "{pname:#x}");
     }
-    // SYNC_STATUS asks the backend (a zero-timeout wait) until the fence signals.
+    // SYNC_STATUS reads the watermark: no record, no round trip.
     records(&mut ctx);
+    let before = waits(&ctx);
     let mut v = [-1];
     assert_eq!(ctx.get_synciv(s, SYNC_STATUS, &mut v), 1);
     assert_eq!(v, [SIGNALED as GLint]);
-    assert!(matches!(
-        records(&mut ctx)[..],
-        [Record::WaitFence { timeout_ns: 0, .. }]
-    ));
+    assert_eq!(waits(&ctx), before);
+    assert!(records(&mut ctx).is_empty());
     assert_eq!(ctx.get_synciv(s, SYNC_STATUS, &mut v), 1);
     assert!(records(&mut ctx).is_empty(), "known signalled");
     // bufSize 0 writes nothing and reports 0 (GL 3.3; Mesa reports a length of 1).
@@ -575,7 +613,8 @@ fn syncs_are_shared_by_the_group() {
     let mut b = Context::new_shared(&a, &tessera_engine::Config::default());
     let s = a.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
     assert_eq!(b.is_sync(s), TRUE as GLboolean);
-    assert_eq!(b.client_wait_sync(s, 0, 10), CONDITION_SATISFIED);
+    // The first look hands the fence over, and the null backend's fences signal at once.
+    assert_eq!(b.client_wait_sync(s, 0, 10), ALREADY_SIGNALED);
     assert_eq!(a.client_wait_sync(s, 0, 10), ALREADY_SIGNALED);
     b.delete_sync(s);
     assert_no_error!(b);

@@ -26,6 +26,7 @@ mod server_load;
 mod shaders;
 mod state_query;
 mod steady;
+mod sync_threads;
 mod texture;
 mod transform_feedback;
 mod transport;

@@ -68,6 +68,13 @@ pub enum Event {
         /// The record, and the driver's words.
         what: String,
     },
+    /// Every live fence with a sequence up to `seq` signalled (the session's completion
+    /// watermark moved; `crate::fence`). Client transports take it out of the event stream
+    /// and publish it in their [`FenceMark`](crate::fence::FenceMark); a program never sees it.
+    FencesCompleted {
+        /// The new watermark.
+        seq: u64,
+    },
 }
 
 /// What a backend produced while applying a batch.
@@ -343,6 +350,16 @@ pub trait Backend: Send {
     /// native context that must be current on exactly one thread. Called by the in-process
     /// transport on the releasing thread; other transports apply on threads of their own.
     fn release_thread(&mut self) {}
+
+    /// Looks at the session's pending fences (`crate::fence`), waiting up to `timeout_ns`
+    /// for the oldest, and reports a moved watermark in `out` as
+    /// [`Event::FencesCompleted`]. Returns whether fences are still pending. Called between
+    /// batches by a transport whose backend would otherwise not look until the next batch
+    /// (the in-process transport when a client polls; the render thread while idle). The
+    /// default, for a backend without a dispatcher's fences: nothing pending.
+    fn poll_fences(&mut self, _timeout_ns: u64, _out: &mut Outbox) -> Result<bool, SessionError> {
+        Ok(false)
+    }
 
     /// Presents `surface` into `window` from now on (`None`: stops): at each `Present` of
     /// the surface the backend shows its colour image in the window itself, with swap

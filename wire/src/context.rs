@@ -113,6 +113,16 @@ impl<C> Contexts<C> {
         }
     }
 
+    /// How many contexts exist.
+    pub fn len(&self) -> usize {
+        usize::from(self.current.is_some()) + self.others.len()
+    }
+
+    /// Whether no context exists.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The current context's state, for `record`; `BadValue` if there is none. On every
     /// state record and verb: the error is built out of line.
     #[inline]

@@ -706,6 +706,7 @@ fn check_program(
 pub struct Dispatcher<C> {
     registry: Registry,
     contexts: Contexts<C>,
+    fences: FenceQueue,
 }
 
 impl<C> Default for Dispatcher<C> {
@@ -713,7 +714,26 @@ impl<C> Default for Dispatcher<C> {
         Self {
             registry: Registry::default(),
             contexts: Contexts::new(),
+            fences: FenceQueue::default(),
         }
+    }
+}
+
+/// The session's fences not yet known to have signalled, oldest first, and the completion
+/// watermark reported so far (`crate::fence`).
+#[derive(Default)]
+struct FenceQueue {
+    pending: std::collections::VecDeque<(u64, FenceHandle)>,
+    /// The sequence of the last fence inserted.
+    last: u64,
+    /// The watermark last reported.
+    reported: u64,
+}
+
+impl FenceQueue {
+    /// The highest sequence the watermark may reach with nothing pending.
+    fn idle_mark(&self) -> u64 {
+        self.last
     }
 }
 
@@ -747,7 +767,52 @@ impl<C: PipeContext> Dispatcher<C> {
                 }
             }
         }
-        pipe.batch_applied(result, out)
+        let result = pipe.batch_applied(result, out);
+        if result.is_ok() && self.fences_pending() {
+            self.poll_fences(pipe, 0, out)?;
+        }
+        result
+    }
+
+    /// Whether the watermark reported so far is behind the last fence inserted: fences not
+    /// yet seen signalled, or destroyed since the last report.
+    pub fn fences_pending(&self) -> bool {
+        self.fences.reported < self.fences.last
+    }
+
+    /// How many contexts the session has.
+    pub fn context_count(&self) -> usize {
+        self.contexts.len()
+    }
+
+    /// Checks the pending fences oldest first, waiting up to `timeout_ns` for the oldest and
+    /// not at all for the others, drops those that signalled, and reports a moved watermark
+    /// as [`Event::FencesCompleted`](crate::Event::FencesCompleted). Returns whether fences
+    /// are still pending.
+    pub fn poll_fences<P: Pipe<Context = C>>(
+        &mut self,
+        pipe: &mut P,
+        timeout_ns: u64,
+        out: &mut Outbox,
+    ) -> Result<bool, SessionError> {
+        let mut timeout = timeout_ns;
+        while let Some(&(_, fence)) = self.fences.pending.front() {
+            if !pipe.wait_fence(fence, timeout)? {
+                break;
+            }
+            timeout = 0;
+            self.fences.pending.pop_front();
+        }
+        let mark = match self.fences.pending.front() {
+            Some(&(seq, _)) => seq - 1,
+            None => self.fences.idle_mark(),
+        };
+        if mark > self.fences.reported {
+            self.fences.reported = mark;
+            out.events
+                .push(crate::backend::Event::FencesCompleted { seq: mark });
+        }
+        Ok(self.fences_pending())
     }
 
     /// Stores a state record's value in the current context and tells the backend.
@@ -1560,11 +1625,20 @@ impl<C: PipeContext> Dispatcher<C> {
                 pipe.destroy_query(query)?;
                 N
             }
-            A::InsertFence { fence } => {
+            A::InsertFence { fence, seq } => {
                 const N: &str = "InsertFence";
                 let fence = de(fence)?;
+                let seq = seq.to_native();
+                if seq <= self.fences.last {
+                    return Err(crate::backend::bad_value(
+                        N,
+                        format!("fence sequence {seq} after {}", self.fences.last),
+                    ));
+                }
                 reg.fences.insert(N, fence, ())?;
                 pipe.insert_fence(fence)?;
+                self.fences.last = seq;
+                self.fences.pending.push_back((seq, fence));
                 N
             }
             A::WaitFence {
@@ -1603,6 +1677,7 @@ impl<C: PipeContext> Dispatcher<C> {
                 let fence = de(fence)?;
                 reg.fences.remove(N, fence)?;
                 pipe.destroy_fence(fence)?;
+                self.fences.pending.retain(|&(_, f)| f != fence);
                 N
             }
         };

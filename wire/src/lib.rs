@@ -41,6 +41,7 @@ pub mod batch;
 pub mod context;
 pub mod dispatch;
 pub mod env;
+pub mod fence;
 pub mod format;
 pub mod handle;
 pub mod images;

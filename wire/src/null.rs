@@ -443,6 +443,10 @@ impl Backend for NullBackend {
         Some(crate::backend::BackendCounters::default())
     }
 
+    fn poll_fences(&mut self, timeout_ns: u64, out: &mut Outbox) -> Result<bool, SessionError> {
+        self.dispatcher.poll_fences(&mut self.pipe, timeout_ns, out)
+    }
+
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
         let result = self.dispatcher.apply(&mut self.pipe, batch, out);
         let mut stats = self.probe.0.lock().unwrap_or_else(PoisonError::into_inner);

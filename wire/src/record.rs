@@ -731,8 +731,9 @@ pub enum Record {
     QueryResult { query: QueryHandle, reply: ReplyId },
     /// Destroys a query.
     DestroyQuery { query: QueryHandle },
-    /// Inserts a fence after the work recorded so far.
-    InsertFence { fence: FenceHandle },
+    /// Inserts a fence after the work recorded so far. `seq` is the fence's place in the
+    /// session's completion watermark (`crate::fence`): greater than every earlier fence's.
+    InsertFence { fence: FenceHandle, seq: u64 },
     /// Replies whether a fence signalled, waiting up to `timeout_ns`.
     WaitFence {
         fence: FenceHandle,

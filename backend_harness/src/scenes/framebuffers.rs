@@ -87,7 +87,7 @@ pub fn blit_copy_query_and_fence(mut s: Scene) {
     assert_eq!(results, vec![Reply::Query(1), Reply::Query(0)]);
 
     let fence: FenceHandle = s.h();
-    s.push(Record::InsertFence { fence });
+    s.push(Record::InsertFence { fence, seq: 1 });
     let waited = s.ask(|reply| Record::WaitFence {
         fence,
         timeout_ns: 5_000_000_000,

@@ -27,6 +27,8 @@ pub(crate) struct Inbox {
     pub probe: Option<ProbeSnapshot>,
     /// Set once the session is over.
     pub lost: Option<SessionLost>,
+    /// The fence watermark, moved by the server's `FencesCompleted` events.
+    pub mark: std::sync::Arc<crate::fence::FenceMark>,
 }
 
 impl Inbox {
@@ -39,6 +41,7 @@ impl Inbox {
                 reason: reason.clone(),
             });
             self.lost = Some(SessionLost { reason });
+            self.mark.close();
         }
     }
 
@@ -46,6 +49,7 @@ impl Inbox {
     pub(crate) fn notice(&mut self, bytes: &[u8]) {
         match handshake::decode::<Notice>(bytes) {
             Ok(Notice::Reply { id, reply }) => self.replies.push_back((id, reply)),
+            Ok(Notice::Event(Event::FencesCompleted { seq })) => self.mark.publish(seq),
             Ok(Notice::Event(event)) => self.events.push(event),
             Err(e) => self.lose(format!("malformed notice from the server: {e}")),
         }

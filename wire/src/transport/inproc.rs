@@ -1,12 +1,17 @@
 //! `inproc`: the backend runs in the caller's thread, at each flush.
+//!
+//! Fence watermark reports arrive with each applied batch; between batches a client that
+//! looks at a fence lets the backend look too ([`Transport::poll_fences`]), in its thread.
 
 use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
 
 use rkyv::util::AlignedVec;
 
 use super::{SessionLost, Transport, TransportKind, TransportStats, apply_archived};
-use crate::backend::{Backend, Event, NativeTarget, Outbox, Reply};
+use crate::backend::{Backend, Event, NativeTarget, Outbox, Reply, SessionError};
 use crate::batch::{Archiver, Encoder, STAGE_ALIGN};
+use crate::fence::FenceMark;
 use crate::handle::SurfaceHandle;
 use crate::record::ReplyId;
 
@@ -23,6 +28,7 @@ pub struct Inproc {
     stats: TransportStats,
     /// Surfaces the backend presents into a window itself.
     attached: HashSet<SurfaceHandle>,
+    mark: Arc<FenceMark>,
 }
 
 impl Inproc {
@@ -39,7 +45,31 @@ impl Inproc {
             lost: None,
             stats: TransportStats::default(),
             attached: HashSet::new(),
+            mark: Arc::new(FenceMark::new()),
         }
+    }
+
+    /// Takes what the backend produced, and latches the end of the session on an error.
+    fn take_outbox(&mut self, result: Result<(), SessionError>) -> Result<(), SessionLost> {
+        self.replies.extend(self.outbox.replies.drain(..));
+        let start = self.events.len();
+        self.events.append(&mut self.outbox.events);
+        self.mark.absorb(&mut self.events, start);
+        for surface in self.outbox.detached.drain(..) {
+            self.attached.remove(&surface);
+        }
+        if let Err(e) = result {
+            let reason = e.to_string();
+            log::error!("tessera: session ended: {reason}");
+            self.events.push(Event::SessionEnded {
+                reason: reason.clone(),
+            });
+            let lost = SessionLost { reason };
+            self.lost = Some(lost.clone());
+            self.mark.close();
+            return Err(lost);
+        }
+        Ok(())
     }
 }
 
@@ -64,22 +94,19 @@ impl Transport for Inproc {
             &self.stage,
             &mut self.outbox,
         );
-        self.replies.extend(self.outbox.replies.drain(..));
-        self.events.append(&mut self.outbox.events);
-        for surface in self.outbox.detached.drain(..) {
-            self.attached.remove(&surface);
+        self.take_outbox(result)
+    }
+
+    fn fence_mark(&self) -> Arc<FenceMark> {
+        self.mark.clone()
+    }
+
+    fn poll_fences(&mut self, timeout_ns: u64) -> bool {
+        if self.lost.is_none() {
+            let result = self.backend.poll_fences(timeout_ns, &mut self.outbox);
+            let _ = self.take_outbox(result.map(|_| ()));
         }
-        if let Err(e) = result {
-            let reason = e.to_string();
-            log::error!("tessera: session ended: {reason}");
-            self.events.push(Event::SessionEnded {
-                reason: reason.clone(),
-            });
-            let lost = SessionLost { reason };
-            self.lost = Some(lost.clone());
-            return Err(lost);
-        }
-        Ok(())
+        true
     }
 
     fn wait_reply(&mut self, id: ReplyId) -> Result<Reply, SessionLost> {

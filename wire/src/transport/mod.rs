@@ -70,9 +70,11 @@ pub use stream::StreamTransport;
 pub use thread::ThreadTransport;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::backend::{Backend, BatchView, Event, NativeTarget, Outbox, Reply, SessionError};
 use crate::batch::{Archiver, Encoder, access_batch};
+use crate::fence::FenceMark;
 use crate::handle::SurfaceHandle;
 use crate::record::ReplyId;
 
@@ -215,6 +217,22 @@ pub trait Transport: Send {
     /// Moves events the backend reported into `out`.
     fn take_events(&mut self, out: &mut Vec<Event>);
 
+    /// The session's fence completion watermark (`crate::fence`): the transport publishes
+    /// every [`Event::FencesCompleted`] the backend reports into it, and closes it when the
+    /// session ends. Reading it needs neither the transport nor a round trip.
+    fn fence_mark(&self) -> Arc<FenceMark>;
+
+    /// Lets the backend look at its pending fences now, waiting up to `timeout_ns` for the
+    /// oldest, where that costs no round trip, and returns whether the watermark moves
+    /// without being asked: `inproc` asks its backend here, in the caller's thread; the
+    /// render thread of `thread` looks on its own whenever it is idle with fences pending
+    /// (this returns at once). The process transports return `false`: their server reports
+    /// the watermark after each batch it applies, and a caller that needs to know sooner
+    /// asks with a `WaitFence` record.
+    fn poll_fences(&mut self, _timeout_ns: u64) -> bool {
+        false
+    }
+
     /// Counters so far.
     fn stats(&self) -> TransportStats;
 
@@ -264,9 +282,12 @@ pub fn connect(kind: &TransportKind, backend: Box<dyn Backend>) -> Box<dyn Trans
         _ => dial::loopback(kind, backend).unwrap_or_else(|e| {
             let reason = format!("the {} session could not start: {e}", kind.name());
             log::error!("tessera: {reason}");
+            let mark = Arc::new(FenceMark::new());
+            mark.close();
             Box::new(Failed {
                 kind: kind.clone(),
                 lost: SessionLost { reason },
+                mark,
             })
         }),
     }
@@ -290,6 +311,7 @@ pub fn decode_message(msg: &[u8]) -> Result<Vec<crate::Record>, SessionError> {
 struct Failed {
     kind: TransportKind,
     lost: SessionLost,
+    mark: Arc<FenceMark>,
 }
 
 impl Transport for Failed {
@@ -308,6 +330,10 @@ impl Transport for Failed {
     }
 
     fn take_events(&mut self, _out: &mut Vec<Event>) {}
+
+    fn fence_mark(&self) -> Arc<FenceMark> {
+        self.mark.clone()
+    }
 
     fn stats(&self) -> TransportStats {
         TransportStats::default()

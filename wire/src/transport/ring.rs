@@ -208,6 +208,13 @@ impl Consumer {
         Ok(())
     }
 
+    /// Whether [`Consumer::pop`] would return without waiting: a batch is published, or
+    /// the producer went away.
+    pub(crate) fn ready(&self) -> bool {
+        self.shared.head.0.load(Ordering::Acquire) > self.tail
+            || self.shared.closed.load(Ordering::Acquire)
+    }
+
     /// Stops accepting batches (the session ended); the producer sees `Closed`.
     pub(crate) fn close(&self) {
         self.shared.close();

@@ -248,6 +248,10 @@ impl Transport for ShmTransport {
         out.append(&mut self.back.inbox.events);
     }
 
+    fn fence_mark(&self) -> std::sync::Arc<crate::fence::FenceMark> {
+        self.back.inbox.mark.clone()
+    }
+
     fn stats(&self) -> TransportStats {
         self.stats
     }

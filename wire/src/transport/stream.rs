@@ -165,6 +165,10 @@ impl Transport for StreamTransport {
         out.append(&mut self.inbox.events);
     }
 
+    fn fence_mark(&self) -> std::sync::Arc<crate::fence::FenceMark> {
+        self.inbox.mark.clone()
+    }
+
     fn stats(&self) -> TransportStats {
         self.stats
     }

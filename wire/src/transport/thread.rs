@@ -3,6 +3,11 @@
 //! Replies and events come back through a mutex-protected queue with a condition variable:
 //! they are rare (read-backs, query results, finish), and only a reply wait blocks the client.
 //!
+//! The fence watermark (`crate::fence`) is published by the render thread itself, after
+//! each batch and, while fences are pending and the ring is empty, after each look at them
+//! (a native wait of at most a millisecond, then the ring is checked again), so a client
+//! waiting on a fence sleeps on the watermark and never needs a reply.
+//!
 //! A window attached to a surface ([`Transport::attach_window`]) takes a slot of its own in
 //! the ring, between the batches submitted before and after the call, so the render thread
 //! hands it to the backend after the batch that created the surface and before any later
@@ -20,6 +25,7 @@ use super::ring::{self, Consumer, Producer, WindowRequest};
 use super::{SessionLost, Transport, TransportKind, TransportStats, apply_archived};
 use crate::backend::{Backend, Event, NativeTarget, Outbox, Reply};
 use crate::batch::{Archiver, Encoder};
+use crate::fence::FenceMark;
 use crate::handle::SurfaceHandle;
 use crate::record::ReplyId;
 
@@ -39,6 +45,8 @@ struct Back {
     inbox: Mutex<Inbox>,
     /// Notified whenever `inbox` gains a reply or an attach answer, or the session ends.
     arrived: Condvar,
+    /// The fence watermark, published by the render thread.
+    mark: Arc<FenceMark>,
 }
 
 impl Back {
@@ -64,7 +72,10 @@ impl ThreadTransport {
         let render_back = back.clone();
         let render_thread = std::thread::Builder::new()
             .name("tessera-render".to_owned())
-            .spawn(move || render_loop(backend, consumer, &render_back))
+            .spawn(move || {
+                render_loop(backend, consumer, &render_back);
+                render_back.mark.close();
+            })
             .expect("spawning the render thread");
         Self {
             producer: Some(producer),
@@ -86,34 +97,65 @@ impl ThreadTransport {
     }
 }
 
+/// How long the idle render thread waits for its oldest pending fence before it looks at
+/// the ring again: the most a batch published meanwhile waits for it.
+const IDLE_FENCE_WAIT_NS: u64 = 1_000_000;
+
 fn render_loop(mut backend: Box<dyn Backend>, mut consumer: Consumer, back: &Back) {
     let mut outbox = Outbox::default();
+    // Whether fences may be pending: the render thread looks at them while idle, so the
+    // watermark moves without the client asking.
+    let mut fences_pending = false;
     loop {
         let mut result = Ok(());
         let mut answer = None;
-        let popped = consumer.pop(|slot| {
-            let panicked = || {
-                Err(crate::backend::SessionError::Backend(
-                    "the backend panicked".to_owned(),
-                ))
-            };
-            if let Some(r) = slot.window.take() {
-                match std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    backend.attach_window(r.surface, r.window, r.interval)
-                })) {
-                    Ok(attached) => answer = Some((r.surface, attached)),
-                    Err(_) => result = panicked(),
+        while fences_pending && !consumer.ready() {
+            match std::panic::catch_unwind(AssertUnwindSafe(|| {
+                backend.poll_fences(IDLE_FENCE_WAIT_NS, &mut outbox)
+            })) {
+                Ok(Ok(pending)) => fences_pending = pending,
+                Ok(Err(e)) => {
+                    result = Err(e);
+                    break;
                 }
-                return;
+                Err(_) => {
+                    result = Err(crate::backend::SessionError::Backend(
+                        "the backend panicked".to_owned(),
+                    ));
+                    break;
+                }
             }
-            result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                apply_archived(backend.as_mut(), &slot.archive, &slot.stage, &mut outbox)
-            }))
-            .unwrap_or_else(|_| panicked());
-        });
+            back.mark.absorb(&mut outbox.events, 0);
+        }
+        let popped = if result.is_ok() {
+            fences_pending = true;
+            consumer.pop(|slot| {
+                let panicked = || {
+                    Err(crate::backend::SessionError::Backend(
+                        "the backend panicked".to_owned(),
+                    ))
+                };
+                if let Some(r) = slot.window.take() {
+                    match std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        backend.attach_window(r.surface, r.window, r.interval)
+                    })) {
+                        Ok(attached) => answer = Some((r.surface, attached)),
+                        Err(_) => result = panicked(),
+                    }
+                    return;
+                }
+                result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    apply_archived(backend.as_mut(), &slot.archive, &slot.stage, &mut outbox)
+                }))
+                .unwrap_or_else(|_| panicked());
+            })
+        } else {
+            Ok(())
+        };
         if popped.is_err() {
             return;
         }
+        back.mark.absorb(&mut outbox.events, 0);
         if outbox.is_empty() && result.is_ok() && answer.is_none() {
             continue;
         }
@@ -203,6 +245,14 @@ impl Transport for ThreadTransport {
 
     fn take_events(&mut self, out: &mut Vec<Event>) {
         out.append(&mut self.back.lock().events);
+    }
+
+    fn fence_mark(&self) -> Arc<FenceMark> {
+        self.back.mark.clone()
+    }
+
+    fn poll_fences(&mut self, _timeout_ns: u64) -> bool {
+        true
     }
 
     fn stats(&self) -> TransportStats {
