@@ -337,7 +337,20 @@ impl DrawPipe for VkPipe {
         let (enabled, restart_index) = ctx.desired.primitive_restart;
         let widen = index_type == IndexType::U8 && !self.tiers.index_u8;
         let rewrite = enabled && restart_index != conv::max_index(index_type);
-        let (buffer, offset, index_type) = if widen || rewrite {
+        let (mut topology, mut count) = (topology, count);
+        let (buffer, offset, index_type) = if enabled && topology == Topology::LineLoop {
+            // Each loop between restarts closes on its own first vertex: a strip per loop.
+            let Some(ib) = ctx.desired.index_buffer else {
+                return Ok(());
+            };
+            match self.rewrite_line_loops(ib, offset, count, index_type, restart_index)? {
+                Some((buffer, offset, n)) => {
+                    (topology, count) = (Topology::LineStrip, n);
+                    (buffer, offset, IndexType::U32)
+                }
+                None => return Ok(()),
+            }
+        } else if widen || rewrite {
             let Some(ib) = ctx.desired.index_buffer else {
                 return Ok(());
             };
@@ -1224,5 +1237,53 @@ impl VkPipe {
         let slice = self.arena(out.len() as u64, 4)?;
         slice.write(&out);
         Ok(Some((slice.buffer, slice.offset, out_type)))
+    }
+
+    /// The indices of a line loop drawn with primitive restart, as 32-bit indices of line
+    /// strips that restart at the maximum: each loop of two or more vertices followed by
+    /// its first vertex. Returns the arena slice and its index count (`None`: no line).
+    #[cold]
+    fn rewrite_line_loops(
+        &mut self,
+        ib: BufferHandle,
+        offset: u64,
+        count: u32,
+        index_type: IndexType,
+        restart: u32,
+    ) -> Result<Option<(vk::Buffer, u64, u32)>, SessionError> {
+        let size = index_type.size() as usize;
+        let raw =
+            self.read_buffer_range("DrawIndexed", ib, offset, u64::from(count) * size as u64)?;
+        let indices = raw.chunks_exact(size).map(|chunk| {
+            chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |v, (i, b)| v | u32::from(*b) << (8 * i))
+        });
+        let mut out: Vec<u32> = Vec::with_capacity(count as usize + count as usize / 2 + 1);
+        let close = |out: &mut Vec<u32>, start: usize| {
+            if out.len() - start >= 2 {
+                out.push(out[start]);
+                out.push(u32::MAX);
+            } else {
+                out.truncate(start);
+            }
+        };
+        let mut start = 0;
+        for v in indices {
+            if v == restart {
+                close(&mut out, start);
+                start = out.len();
+            } else {
+                out.push(v);
+            }
+        }
+        close(&mut out, start);
+        if out.is_empty() {
+            return Ok(None);
+        }
+        let slice = self.arena(out.len() as u64 * 4, 4)?;
+        slice.write_words(out.iter().copied());
+        Ok(Some((slice.buffer, slice.offset, out.len() as u32)))
     }
 }
