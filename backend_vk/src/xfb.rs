@@ -10,10 +10,15 @@
 //! draw leaves memory to synchronize, so the next transfer or pass boundary puts the
 //! backend's global barrier before anything reads the buffers.
 //!
-//! On lavapipe commands run in order, and the counter written by one draw's end is read by
-//! the next begin in the same pass without a barrier in between (a barrier inside a pass
-//! would need a self-dependency that Tessera's render passes do not declare). A device
-//! without the extension captures nothing and reports it once.
+//! The counters written by one draw's end are read by the next draw's begin, which
+//! `VK_EXT_transform_feedback` orders only with a barrier from the `TRANSFORM_FEEDBACK`
+//! stage (`TRANSFORM_FEEDBACK_COUNTER_WRITE`) to `DRAW_INDIRECT`
+//! (`TRANSFORM_FEEDBACK_COUNTER_READ`). Inside a render pass a barrier needs a subpass
+//! self-dependency, and one from a later stage to an earlier one is not allowed; so the
+//! render pass ends after each captured draw, and the next begins after the backend's
+//! global barrier (every write to every read). Captured draws thus cost a pass each; clears
+//! pending on the pass run at its end as usual. A device without the extension captures
+//! nothing and reports it once.
 
 use ash::vk;
 use tessera_wire::dispatch::{R, TransformFeedbackPipe};
@@ -135,6 +140,14 @@ impl VkPipe {
         };
         c.started = true;
         self.rec.dirty_mem = true;
+        // The next begin reads the counters this end wrote. That needs a barrier from
+        // TRANSFORM_FEEDBACK/COUNTER_WRITE to DRAW_INDIRECT/COUNTER_READ, which a render
+        // pass cannot hold (a subpass self-dependency must not go from a later stage to an
+        // earlier one): so the pass ends here, and the next draw's pass begins after the
+        // backend's global barrier.
+        if let Err(e) = self.end_pass() {
+            log::error!("tessera-backend-vk: ending a render pass after a capture failed: {e}");
+        }
     }
 
     /// Ends a capture: its counter buffer goes once the frame retires.
