@@ -171,6 +171,8 @@ macro_rules! gl_api {
             fn get_buffer_sub_data(&mut self, target: GLenum, offset: usize, out: &mut [u8]);
             /// `glTransformFeedbackVaryings`.
             fn transform_feedback_varyings(&mut self, program: GLuint, varyings: &[&str], mode: GLenum);
+            /// `glGetTransformFeedbackVarying`: name, size and type of captured varying `index`.
+            fn get_transform_feedback_varying(&mut self, program: GLuint, index: GLuint) -> (String, GLsizei, GLenum);
             /// `glGenQueries` of one name.
             fn gen_query(&mut self) -> GLuint;
             /// `glGetQueryObjectuiv(QUERY_RESULT)`.
@@ -265,6 +267,11 @@ macro_rules! gl_api {
             fn read_pixels_to_buffer(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, offset: usize) { Context::read_pixels(self, x, y, width, height, format, ty, PixelsMut::Offset(offset)) }
             fn get_buffer_sub_data(&mut self, target: GLenum, offset: usize, out: &mut [u8]) { Context::get_buffer_sub_data(self, target, offset as isize, out.len() as isize, out) }
             fn transform_feedback_varyings(&mut self, program: GLuint, varyings: &[&str], mode: GLenum) { Context::transform_feedback_varyings(self, program, varyings.len() as GLsizei, varyings, mode) }
+            fn get_transform_feedback_varying(&mut self, program: GLuint, index: GLuint) -> (String, GLsizei, GLenum) {
+                let (mut buf, mut len, mut size, mut ty) = (vec![0u8; 1024], 0, 0, 0);
+                Context::get_transform_feedback_varying(self, program, index, 1024, Some(&mut len), &mut size, &mut ty, &mut buf);
+                (String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned(), size, ty)
+            }
             fn gen_query(&mut self) -> GLuint { Context::gen_query(self) }
             fn query_result(&mut self, id: GLuint) -> GLuint { let mut v = [0]; Context::get_query_objectuiv(self, id, QUERY_RESULT, &mut v); v[0] }
             fn read_mapped(&mut self, target: GLenum, offset: usize, length: usize) -> Vec<u8> {
@@ -346,6 +353,7 @@ macro_rules! gl_api {
             clear_bufferuiv: unsafe extern "system" fn(GLenum, GLint, *const GLuint),
             get_buffer_sub_data: unsafe extern "system" fn(GLenum, isize, isize, *mut c_void),
             transform_feedback_varyings: unsafe extern "system" fn(GLuint, GLsizei, *const *const std::ffi::c_char, GLenum),
+            get_transform_feedback_varying: unsafe extern "system" fn(GLuint, GLuint, GLsizei, *mut GLsizei, *mut GLsizei, *mut GLenum, *mut u8),
             gen_queries: unsafe extern "system" fn(GLsizei, *mut GLuint),
             get_query_objectuiv: unsafe extern "system" fn(GLuint, GLenum, *mut GLuint),
             map_buffer_range: unsafe extern "system" fn(GLenum, isize, isize, GLbitfield) -> *mut c_void,
@@ -423,6 +431,7 @@ macro_rules! gl_api {
                     clear_bufferuiv: egl.proc("glClearBufferuiv")?,
                     get_buffer_sub_data: egl.proc("glGetBufferSubData")?,
                     transform_feedback_varyings: egl.proc("glTransformFeedbackVaryings")?,
+                    get_transform_feedback_varying: egl.proc("glGetTransformFeedbackVarying")?,
                     gen_queries: egl.proc("glGenQueries")?,
                     get_query_objectuiv: egl.proc("glGetQueryObjectuiv")?,
                     map_buffer_range: egl.proc("glMapBufferRange")?,
@@ -786,6 +795,12 @@ macro_rules! gl_api {
                 let ptrs: Vec<*const std::ffi::c_char> = owned.iter().map(|c| c.as_ptr()).collect();
                 // SAFETY: `ptrs` holds one NUL-terminated string per varying, alive for the call.
                 unsafe { (self.f.transform_feedback_varyings)(program, ptrs.len() as GLsizei, ptrs.as_ptr(), mode) }
+            }
+            fn get_transform_feedback_varying(&mut self, program: GLuint, index: GLuint) -> (String, GLsizei, GLenum) {
+                let (mut buf, mut len, mut size, mut ty) = (vec![0u8; 1024], 0, 0, 0);
+                // SAFETY: as for get_active_uniform.
+                unsafe { (self.f.get_transform_feedback_varying)(program, index, 1024, &mut len, &mut size, &mut ty, buf.as_mut_ptr()) };
+                (String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned(), size, ty)
             }
             fn gen_query(&mut self) -> GLuint {
                 let mut id = 0;

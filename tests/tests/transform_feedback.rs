@@ -1,20 +1,26 @@
 //! Transform feedback against the native driver: the same program captured separately and
-//! interleaved, with rasterizer discard, read back with `glGetBufferSubData`, and the
-//! `PRIMITIVES_GENERATED` and `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` queries, on both
-//! backends. Bytes and counts must be exactly the native ones; so must the errors GL names.
+//! interleaved (whole arrays and arrays element by element too), with rasterizer discard,
+//! read back with `glGetBufferSubData`, the `PRIMITIVES_GENERATED` and
+//! `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` queries and `glGetTransformFeedbackVarying`, on
+//! both backends (Vulkan with the validation layer on, which must report nothing). Bytes,
+//! counts and reflection must be exactly the native ones; so must the errors GL names.
 
 use tessera_engine::gl::*;
-use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
+use tessera_engine::wire::{Event, TransportKind};
+use tessera_tests::differential::{Backend, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 
 const VS: &str = "#version 150
 in vec2 position;
 out vec3 a;
 flat out ivec2 b;
+out float e[2];
 void main() {
     gl_Position = vec4(position, 0.25, 1.0);
     a = vec3(position * 2.0, float(gl_VertexID));
     b = ivec2(gl_VertexID, -gl_VertexID * 3);
+    e[0] = float(gl_VertexID) + 0.5;
+    e[1] = -position.x;
 }
 ";
 const FS: &str = "#version 150
@@ -23,10 +29,13 @@ out vec4 frag;
 void main() { frag = vec4(a, 1.0); }
 ";
 
-/// What one run observed: per buffer the captured bytes, then the two query results and
-/// the errors of the misuse checks.
+/// What one run observed: the captured varyings as `glGetTransformFeedbackVarying` reports
+/// them (and its error for the index past them), per buffer the captured bytes, then the
+/// two query results and the errors of the misuse checks.
 #[derive(Debug, PartialEq)]
 struct Observed {
+    varyings: Vec<(String, GLsizei, GLenum)>,
+    past_end: GLenum,
     buffers: Vec<Vec<u8>>,
     generated: u32,
     written: u32,
@@ -58,6 +67,11 @@ fn program(gl: &mut dyn Gl, names: &[&str], mode: GLenum) -> GLuint {
 fn capture(gl: &mut dyn Gl, names: &[&str], mode: GLenum, discard: bool) -> Observed {
     gl.viewport(0, 0, 16, 16);
     let p = program(gl, names, mode);
+    let varyings = (0..names.len() as GLuint)
+        .map(|i| gl.get_transform_feedback_varying(p, i))
+        .collect();
+    gl.get_transform_feedback_varying(p, names.len() as GLuint);
+    let past_end = gl.get_error();
     gl.use_program(p);
     let vao = gl.gen_vertex_array();
     gl.bind_vertex_array(vao);
@@ -125,6 +139,8 @@ fn capture(gl: &mut dyn Gl, names: &[&str], mode: GLenum, discard: bool) -> Obse
         buffers.push(out);
     }
     Observed {
+        varyings,
+        past_end,
         buffers,
         generated: gl.query_result(generated),
         written: gl.query_result(written),
@@ -141,15 +157,14 @@ fn compare(names: &[&str], mode: GLenum, discard: bool) {
         [0xAA; 16],
         "the oracle captured"
     );
-    for backend in [BackendKind::Gles, BackendKind::Vulkan] {
-        let config = Config {
-            backend,
-            surface: Some(SurfaceConfig::new(16, 16)),
-            ..Config::default()
-        };
-        let mut ctx = Context::new(&config).expect("the backend on this machine");
+    assert_eq!(expected.past_end, INVALID_VALUE);
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 16, 16);
         let got = capture(&mut ctx, names, mode, discard);
-        assert_eq!(got, expected, "{backend:?}");
+        assert_eq!(got, expected, "{}", backend.name());
+        // Validation messages and missing features are events; there must be none.
+        let events: Vec<Event> = ctx.take_events();
+        assert!(events.is_empty(), "{}: {events:?}", backend.name());
     }
 }
 
@@ -161,4 +176,10 @@ fn interleaved_capture_matches_the_native_driver() {
 #[test]
 fn separate_capture_with_rasterizer_discard_matches_the_native_driver() {
     compare(&["a", "b", "gl_Position"], SEPARATE_ATTRIBS, true);
+}
+
+#[test]
+fn arrays_whole_and_element_by_element_match_the_native_driver() {
+    compare(&["e", "a"], INTERLEAVED_ATTRIBS, false);
+    compare(&["a", "e[0]", "e[1]", "b"], INTERLEAVED_ATTRIBS, true);
 }
