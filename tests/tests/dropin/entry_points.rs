@@ -126,7 +126,7 @@ fn conditional_render_errors_follow_mesa() {
 }
 
 #[test]
-fn transform_feedback_validates_and_never_becomes_active() {
+fn transform_feedback_entry_points_raise_the_errors_gl_names() {
     let mut ctx = surfaceless();
     ctx.begin_transform_feedback(TRIANGLES);
     assert_error!(ctx, INVALID_OPERATION, "no program");
