@@ -32,7 +32,8 @@
 //! 2. its emitter in the frontend (`systems` or `engine`), at the verb or setter that needs it;
 //! 3. one method per backend (null, GLES, Vulkan): add it to the domain trait it belongs to
 //!    ([`BufferPipe`], [`TexturePipe`], [`FramebufferPipe`], [`CsoPipe`], [`ProgramPipe`],
-//!    [`DrawPipe`], [`QueryPipe`], or a new one that [`Pipe`] then requires) with its arm in
+//!    [`DrawPipe`], [`TransformFeedbackPipe`], [`QueryPipe`], or a new one that [`Pipe`]
+//!    then requires) with its arm in
 //!    `Dispatcher::apply_record` below: the arm checks the record's spans and handles and
 //!    calls the method, and every backend fails to build until it implements it. A state
 //!    record instead gets a field in [`DesiredState`] and a [`StateGroup`]; every backend's
