@@ -177,6 +177,40 @@ pub fn check(name: &str, width: i32, height: i32, scene: impl Fn(&mut dyn Gl), p
     clippy::too_many_arguments,
     reason = "one comparison's inputs, kept explicit"
 )]
+/// Asserts that the backend of `ctx` reported no events other than `Unsupported` (which
+/// name what a backend does not carry out, not faults).
+pub fn assert_no_backend_events(ctx: &mut Context, label: &str) {
+    let events: Vec<_> = ctx
+        .take_events()
+        .into_iter()
+        .filter(|e| !matches!(e, tessera_engine::wire::Event::Unsupported { .. }))
+        .collect();
+    assert!(events.is_empty(), "{label}: backend events {events:?}");
+}
+
+/// Asserts that Tessera's log of labelled steps equals the native driver's, listing every
+/// step that differs (`show` writes one side's value).
+pub fn assert_same_steps<T: PartialEq>(
+    label: &str,
+    native: &[(String, T)],
+    tessera: &[(String, T)],
+    show: impl Fn(&T) -> String,
+) {
+    let diffs: Vec<String> = native
+        .iter()
+        .zip(tessera)
+        .filter(|(n, t)| n != t)
+        .map(|((step, n), (_, t))| format!("{step}:\n  native  {}\n  Tessera {}", show(n), show(t)))
+        .collect();
+    assert!(
+        diffs.is_empty() && native.len() == tessera.len(),
+        "{label}: {} steps native, {} on Tessera\n{}",
+        native.len(),
+        tessera.len(),
+        diffs.join("\n")
+    );
+}
+
 fn compare(
     name: &str,
     backend: Backend,
@@ -197,15 +231,7 @@ fn compare(
         error, NO_ERROR,
         "{name} on {t}: the scene raised {error:#x}"
     );
-    let events: Vec<_> = ctx
-        .take_events()
-        .into_iter()
-        .filter(|e| !matches!(e, tessera_engine::wire::Event::Unsupported { .. }))
-        .collect();
-    assert!(
-        events.is_empty(),
-        "{name} on {t}: backend events {events:?}"
-    );
+    assert_no_backend_events(&mut ctx, &format!("{name} on {t}"));
     for p in probes {
         assert_eq!(
             pixel(&got, width, p.x, p.y),

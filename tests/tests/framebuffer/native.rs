@@ -11,7 +11,9 @@
 
 use tessera_engine::gl::*;
 use tessera_engine::wire::TransportKind;
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{
+    Backend, assert_no_backend_events, assert_same_steps, tessera_on,
+};
 use tessera_tests::gl::{Gl, NativeGl};
 
 /// What one step observed: a label and the value (a status, an error, a query).
@@ -236,23 +238,8 @@ fn completeness_and_buffer_errors_match_the_native_driver() {
             let t = format!("{}/{}", backend.name(), transport.name());
             let mut ctx = tessera_on(backend, transport, 4, 4);
             let got = steps(&mut ctx);
-            let diffs: Vec<String> = expected
-                .iter()
-                .zip(&got)
-                .filter(|(n, t)| n != t)
-                .map(|((label, n), (_, t))| format!("{label}: native {n:#x}, Tessera {t:#x}"))
-                .collect();
-            assert!(
-                diffs.is_empty() && expected.len() == got.len(),
-                "{t}:\n{}",
-                diffs.join("\n")
-            );
-            let events: Vec<_> = ctx
-                .take_events()
-                .into_iter()
-                .filter(|e| !matches!(e, tessera_engine::wire::Event::Unsupported { .. }))
-                .collect();
-            assert!(events.is_empty(), "{t}: backend events {events:?}");
+            assert_same_steps(&t, &expected, &got, |v| format!("{v:#x}"));
+            assert_no_backend_events(&mut ctx, &t);
         }
     }
 }

@@ -7,7 +7,9 @@
 
 use tessera_engine::gl::*;
 use tessera_engine::wire::TransportKind;
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{
+    Backend, assert_no_backend_events, assert_same_steps, tessera_on,
+};
 use tessera_tests::gl::{Gl, NativeGl};
 use tessera_tests::scenes::link_program;
 
@@ -228,22 +230,7 @@ fn framebuffer_srgb_converts_only_while_enabled_as_on_the_native_driver() {
         let t = backend.name();
         let mut ctx = tessera_on(backend, TransportKind::Inproc, SIZE, SIZE);
         let got = steps(&mut ctx);
-        let diffs: Vec<String> = expected
-            .iter()
-            .zip(&got)
-            .filter(|(n, t)| n != t)
-            .map(|((label, n), (_, t))| format!("{label}:\n  native  {n:?}\n  Tessera {t:?}"))
-            .collect();
-        assert!(
-            diffs.is_empty() && expected.len() == got.len(),
-            "{t}:\n{}",
-            diffs.join("\n")
-        );
-        let events: Vec<_> = ctx
-            .take_events()
-            .into_iter()
-            .filter(|e| !matches!(e, tessera_engine::wire::Event::Unsupported { .. }))
-            .collect();
-        assert!(events.is_empty(), "{t}: backend events {events:?}");
+        assert_same_steps(t, &expected, &got, |v| format!("{v:?}"));
+        assert_no_backend_events(&mut ctx, t);
     }
 }
