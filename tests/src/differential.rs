@@ -173,10 +173,6 @@ pub fn check(name: &str, width: i32, height: i32, scene: impl Fn(&mut dyn Gl), p
     }
 }
 
-#[expect(
-    clippy::too_many_arguments,
-    reason = "one comparison's inputs, kept explicit"
-)]
 /// Asserts that the backend of `ctx` reported no events other than `Unsupported` (which
 /// name what a backend does not carry out, not faults).
 pub fn assert_no_backend_events(ctx: &mut Context, label: &str) {
@@ -211,6 +207,10 @@ pub fn assert_same_steps<T: PartialEq>(
     );
 }
 
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one comparison's inputs, kept explicit"
+)]
 fn compare(
     name: &str,
     backend: Backend,
