@@ -220,7 +220,7 @@ pub(crate) struct Sampler {
 /// every native object of the session with its table, the caches (programs, placeholders,
 /// the uniform ring) and the `NativeState` of native state (`shadow.rs`).
 pub(crate) struct GlesPipe {
-    pub gl: glow::Context,
+    pub gl: crate::census::CountedGl,
     pub features: Features,
     pub limits: Limits,
     pub caps: Caps,
@@ -272,7 +272,7 @@ pub(crate) struct GlesPipe {
 impl GlesPipe {
     /// Queries limits and caps, and sets the context-wide state the backend never changes.
     pub fn new(
-        gl: glow::Context,
+        gl: crate::census::CountedGl,
         features: Features,
         extra: ExtraFns,
         renderer: String,

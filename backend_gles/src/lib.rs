@@ -62,6 +62,7 @@
     reason = "EGL, GLES (through glow) and SPIRV-Cross are C APIs loaded at run time"
 )]
 
+mod census;
 mod command;
 mod conv;
 mod device;
@@ -165,6 +166,26 @@ pub struct GlesBackend {
     thread: Option<ThreadId>,
     // Declared last: dropped after `dev`, whose objects die with the context.
     egl: Egl,
+}
+
+impl Drop for GlesBackend {
+    /// Asks the driver which of the objects the census counts live the context still
+    /// holds (`census.rs`), then counts them released: every GL object of the backend lives
+    /// in its own context (no sharing), which the `egl` field destroys right after `dev`.
+    fn drop(&mut self) {
+        let _serial = self.egl.serial();
+        if self.make_current().is_ok() {
+            let check = self.dev.gl.driver_check();
+            log::debug!(
+                "tessera-backend-gles: at teardown the context holds {} (the driver confirms \
+                 {}, {} never bound); they go with it",
+                check.counted,
+                check.held,
+                check.unconfirmed
+            );
+        }
+        self.dev.gl.released_with_context();
+    }
 }
 
 // SAFETY: the backend holds EGL handles (raw pointers) and GL object names, which are not
@@ -271,6 +292,7 @@ impl GlesBackend {
         // requires (it queries GL_VERSION and the extensions); the loader returns entry
         // points of this context's driver, or NULL.
         let gl = unsafe { glow::Context::from_loader_function_cstr(loader) };
+        let gl = census::CountedGl::new(gl, loader);
         let minor = options.max_minor.map_or(id.minor, |m| m.min(id.minor));
         let none = std::collections::HashSet::new();
         let extensions = if options.ignore_extensions {
@@ -419,7 +441,12 @@ impl Backend for GlesBackend {
             shaders_compiled: self.dev.program_cache.compiled,
             programs_linked: self.dev.program_cache.linked,
             pipelines_created: 0,
+            native_objects: self.dev.gl.census().live().total(),
         })
+    }
+
+    fn native_census(&self) -> Option<tessera_wire::census::NativeCensus> {
+        Some(self.dev.gl.census().clone())
     }
 
     /// Releases the native context from this thread, so the next batch can make it current

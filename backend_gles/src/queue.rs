@@ -6,7 +6,6 @@
 //! `texture.rs`, surfaces, framebuffers and renderbuffers in `framebuffer.rs`, programs in
 //! `program.rs`, verbs in `command.rs`, queries and fences in `query.rs`.
 
-use glow::HasContext;
 use tessera_wire::context::DesiredState;
 use tessera_wire::dispatch::{ContextPipe, CsoPipe, PipeContext, R, StateGroup};
 use tessera_wire::handle::{

@@ -580,7 +580,7 @@ impl NativeState {
     // this context, and deleted once), deletes it natively, and forgets it where GL does.
 
     /// Deletes a texture; GL unbinds it from every unit of the current context.
-    pub fn delete_texture(&mut self, gl: &glow::Context, texture: glow::Texture) {
+    pub fn delete_texture(&mut self, gl: &crate::census::CountedGl, texture: glow::Texture) {
         for unit in &mut self.units {
             for t in unit.iter_mut().filter(|t| **t == Some(texture)) {
                 *t = None;
@@ -591,7 +591,7 @@ impl NativeState {
     }
 
     /// Deletes a buffer; GL unbinds it from every binding of the current context.
-    pub fn delete_buffer(&mut self, gl: &glow::Context, buffer: glow::Buffer) {
+    pub fn delete_buffer(&mut self, gl: &crate::census::CountedGl, buffer: glow::Buffer) {
         for b in [
             &mut self.array_buffer,
             &mut self.copy_read,
@@ -612,7 +612,7 @@ impl NativeState {
     }
 
     /// Deletes a sampler; GL unbinds it from every unit.
-    pub fn delete_sampler(&mut self, gl: &glow::Context, sampler: glow::Sampler) {
+    pub fn delete_sampler(&mut self, gl: &crate::census::CountedGl, sampler: glow::Sampler) {
         for s in self.samplers.iter_mut().filter(|s| **s == Some(sampler)) {
             *s = None;
         }
@@ -621,7 +621,7 @@ impl NativeState {
     }
 
     /// Deletes a framebuffer; GL reverts its bindings to 0.
-    pub fn delete_framebuffer(&mut self, gl: &glow::Context, fbo: glow::Framebuffer) {
+    pub fn delete_framebuffer(&mut self, gl: &crate::census::CountedGl, fbo: glow::Framebuffer) {
         if self.draw_fbo == Some(fbo) {
             self.draw_fbo = None;
         }
@@ -633,7 +633,7 @@ impl NativeState {
     }
 
     /// Deletes a vertex array; GL unbinds it.
-    pub fn delete_vao(&mut self, gl: &glow::Context, vao: glow::VertexArray) {
+    pub fn delete_vao(&mut self, gl: &crate::census::CountedGl, vao: glow::VertexArray) {
         if self.vao == Some(vao) {
             self.vao = None;
         }
@@ -643,7 +643,7 @@ impl NativeState {
 
     /// Deletes a program, making it not current first, so that the shadow never names a
     /// deleted program (a deleted current program lingers in GL).
-    pub fn delete_program(&mut self, gl: &glow::Context, program: glow::Program) {
+    pub fn delete_program(&mut self, gl: &crate::census::CountedGl, program: glow::Program) {
         if self.program == Some(program) {
             self.use_program(gl, None);
         }

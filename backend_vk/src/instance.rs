@@ -130,6 +130,9 @@ pub(crate) struct Gpu {
     pub wsi: Option<Wsi>,
     pub messages: Messages,
     pub name: String,
+    /// The host allocation callbacks of the instance, counting the driver's objects
+    /// (`census.rs`); dropped after the instance is destroyed.
+    pub host: Box<crate::census::HostAllocator>,
 }
 
 /// Receives validation and driver messages; runs on whichever thread made the call.
@@ -261,9 +264,12 @@ impl Gpu {
             .application_info(&app)
             .enabled_layer_names(&enabled_layers)
             .enabled_extension_names(&enabled_exts);
+        let host = crate::census::HostAllocator::new();
+        let callbacks = host.callbacks();
         // SAFETY: every pointer in `info` points at data alive for this call (static C
-        // strings, local vectors); the layer and extensions were enumerated as present.
-        let instance = unsafe { entry.create_instance(&info, None) }.map_err(|e| {
+        // strings, local vectors); the layer and extensions were enumerated as present;
+        // the callbacks' allocator lives until after the instance is destroyed (`host`).
+        let instance = unsafe { entry.create_instance(&info, Some(&callbacks)) }.map_err(|e| {
             CreateBackendError::Vulkan {
                 call: "vkCreateInstance",
                 result: e,
@@ -308,7 +314,7 @@ impl Gpu {
                         loader.destroy_debug_utils_messenger(m, None);
                         drop(Arc::from_raw(user));
                     }
-                    instance.destroy_instance(None);
+                    instance.destroy_instance(Some(&callbacks));
                 }
                 return Err(e);
             }
@@ -347,6 +353,7 @@ impl Gpu {
             wsi,
             messages,
             name: gpu_parts.name,
+            host,
         })
     }
 
@@ -759,10 +766,7 @@ fn create_device(
         (tiers.present, ash::khr::swapchain::NAME),
         (tiers.present_wait, ash::khr::present_id::NAME),
         (tiers.present_wait, ash::khr::present_wait::NAME),
-        (
-            tiers.transform_feedback,
-            ash::ext::transform_feedback::NAME,
-        ),
+        (tiers.transform_feedback, ash::ext::transform_feedback::NAME),
         (
             tiers.primitives_generated,
             ash::ext::primitives_generated_query::NAME,
@@ -797,7 +801,8 @@ fn create_device(
     let on = chain_if(on, tiers.list_restart, &mut on_lr);
     let on = chain_if(on, tiers.present_wait, &mut on_pid);
     let on = chain_if(on, tiers.present_wait, &mut on_pw);
-    let mut on_xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default().transform_feedback(true);
+    let mut on_xfb =
+        vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default().transform_feedback(true);
     let mut on_pgq = vk::PhysicalDevicePrimitivesGeneratedQueryFeaturesEXT::default()
         .primitives_generated_query(true)
         .primitives_generated_query_with_rasterizer_discard(true);
@@ -857,7 +862,7 @@ impl Drop for Gpu {
                 loader.destroy_debug_utils_messenger(m, None);
                 drop(Arc::from_raw(user));
             }
-            self.instance.destroy_instance(None);
+            self.instance.destroy_instance(Some(&self.host.callbacks()));
         }
     }
 }

@@ -72,6 +72,7 @@
 #![expect(unsafe_code, reason = "Vulkan calls through ash, memory through VMA")]
 
 mod blit;
+mod census;
 mod clear;
 mod command;
 mod conv;
@@ -242,7 +243,12 @@ impl Backend for VulkanBackend {
             shaders_compiled: s.shader_modules,
             programs_linked: 0,
             pipelines_created: s.pipelines,
+            native_objects: self.dev.gpu.host.census().live().total(),
         })
+    }
+
+    fn native_census(&self) -> Option<tessera_wire::census::NativeCensus> {
+        Some(self.dev.gpu.host.census().clone())
     }
 
     fn caps(&self) -> Caps {

@@ -228,6 +228,7 @@ fn steady_frames_wait_for_nothing_and_create_no_pipelines_on_the_vulkan_backend(
                     shaders_compiled: s.shader_modules,
                     programs_linked: 0,
                     pipelines_created: s.pipelines,
+                    ..BackendCounters::default()
                 })
             }));
             let mut ctx = Context::with_backend(&config(transport.clone()), Box::new(vk));

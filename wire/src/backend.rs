@@ -321,6 +321,8 @@ pub struct BackendCounters {
     pub programs_linked: u64,
     /// Native pipelines created (Vulkan: graphics pipelines).
     pub pipelines_created: u64,
+    /// Native objects live now (`crate::census`): not a running total.
+    pub native_objects: i64,
 }
 
 impl BackendCounters {
@@ -342,6 +344,13 @@ pub trait Backend: Send {
     /// Native creations so far (a server reports them in its probe reply); `None` for a
     /// backend that does not count them.
     fn counters(&self) -> Option<BackendCounters> {
+        None
+    }
+
+    /// The backend's count of the native objects it holds (`crate::census`), which stays
+    /// readable after the backend is dropped: what it still counts then was left behind.
+    /// `None` for a backend that creates nothing natively.
+    fn native_census(&self) -> Option<crate::census::NativeCensus> {
         None
     }
 

@@ -38,6 +38,7 @@
 
 pub mod backend;
 pub mod batch;
+pub mod census;
 pub mod context;
 pub mod dispatch;
 pub mod env;

@@ -86,6 +86,8 @@ pub(crate) struct Load {
 #[derive(Default)]
 pub(crate) struct Registry {
     map: Mutex<HashMap<u64, Entry>>,
+    /// Sessions whose thread has not finished yet.
+    running: std::sync::atomic::AtomicUsize,
 }
 
 /// The debug hook that makes a session's process raise SIGSEGV: `TESSERA_DEBUG_CRASH=ID:K`
@@ -139,6 +141,8 @@ impl Registry {
         let ended = notify.clone();
         // Held until the entry is in, so the thread always finds its entry when it ends.
         let mut map = self.lock();
+        self.running
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         let spawned = std::thread::Builder::new()
             .name(format!("tessera-session-{id}"))
             .spawn(move || {
@@ -156,6 +160,7 @@ impl Registry {
                     crash_after: crash_hook(id),
                 };
                 super::session::run_admitted(sock, &policy, Some(&clock), &hooks);
+                registry.session_finished();
                 // The registry's duplicate keeps the connection open until the owner reaps
                 // this thread; shutting it down now lets the client see the end at once.
                 if let Some(entry) = registry.lock().get_mut(&id) {
@@ -179,9 +184,28 @@ impl Registry {
             }
             Err(e) => {
                 log::warn!("session {id}: could not start its thread: {e}");
+                self.running
+                    .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
                 drop(map);
                 ended(id, SessionNote::Ended);
             }
+        }
+    }
+
+    /// A session's thread is done with its backend. When it was the last one, the process
+    /// says what native objects all its backends still hold (`crate::census`): none, unless
+    /// a backend left some behind. The load test reads this line between its rounds.
+    fn session_finished(&self) {
+        if self
+            .running
+            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel)
+            == 1
+        {
+            log::info!(
+                "no session live in process {}: {} held",
+                std::process::id(),
+                crate::census::process_live()
+            );
         }
     }
 

@@ -11,7 +11,9 @@
 //! - the server is shutting down.
 //!
 //! Either way the backend is dropped when the session ends, which frees every object the
-//! client created. A panic inside the backend is caught and ends only this session.
+//! client created; then the backend's census (`crate::census`) says what it left in the
+//! driver, which the end-of-session line reports (`...; 0 native objects left`). A panic
+//! inside the backend is caught and ends only this session.
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::panic::AssertUnwindSafe;
@@ -207,13 +209,22 @@ pub(crate) fn run_admitted(
         ),
         None => "its objects were freed".to_owned(),
     };
+    // Dropping the backend frees every object of the session; what its census still
+    // counts afterwards was left in the driver.
+    let census = backend.as_ref().and_then(|b| b.backend.native_census());
+    let had_backend = backend.is_some();
+    drop(backend);
+    let freed = match census {
+        Some(census) => format!("{freed}; {} left", census.live()),
+        None => freed,
+    };
     match &ending {
         // The accept loop closed it and logged why.
         _ if admission.is_some_and(Admission::is_expired) => {
             log::debug!("session {id} ({peer}): closed at the handshake deadline")
         }
         Ending::Refused(reason) => log::warn!("session {id} ({peer}): refused: {reason}"),
-        Ending::HungUp if backend.is_some() => {
+        Ending::HungUp if had_backend => {
             log::info!("session {id} ({peer}): ended: the client hung up; {freed}")
         }
         Ending::HungUp => {
@@ -229,8 +240,6 @@ pub(crate) fn run_admitted(
             log::warn!("session {id} ({peer}): ended: {e}; {freed}");
         }
     }
-    // Dropping the backend frees every object of the session.
-    drop(backend);
 }
 
 fn serve(

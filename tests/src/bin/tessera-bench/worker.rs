@@ -86,6 +86,7 @@ fn subject(imp: &Imp, o: &Options) -> Result<Subject, String> {
                     shaders_compiled: s.shader_modules,
                     programs_linked: 0,
                     pipelines_created: s.pipelines,
+                    ..BackendCounters::default()
                 })
             });
             let ctx = Context::with_backend(&config, Box::new(vk));
