@@ -32,6 +32,10 @@
 //!   ES 3.0 driver).
 //! - A stage naming `gl_ClipDistance` or `gl_CullDistance` enables
 //!   `GL_EXT_clip_cull_distance`, which SPIRV-Cross does not.
+//! - A vertex stage feeding a geometry stage redeclares its `gl_PerVertex` output with its
+//!   clip distances, and the geometry stage redeclares `gl_in` the same way: GLSL ES leaves
+//!   `gl_in[].gl_ClipDistance` unsized otherwise (constant indices only, no whole copies),
+//!   and the native linker matches the two block declarations member by member.
 //! - `invariant` is dropped from inputs, which GLSL ES refuses and GL ignores.
 //!
 //! Nothing is flipped: GL and GLES share the lower-left origin and the -1..1 depth range.
@@ -378,15 +382,72 @@ impl SpirvCross {
             .into_owned();
         // SPIRV-Cross names the clip and cull distances (and redeclares their arrays) without
         // enabling the extension GLSL ES declares them in; it goes right after `#version`.
+        // A geometry stage after a vertex stage that redeclared its block redeclares gl_in
+        // (below) whether or not it reads the distances.
+        let gl_in_redeclared = job.stage == ShaderStage::Geometry
+            && job.vertex_clip_distances.is_some()
+            && job.point_size_extension.is_some();
         if job.clip_distance_extension
-            && (out.source.contains("gl_ClipDistance") || out.source.contains("gl_CullDistance"))
+            && (gl_in_redeclared
+                || out.source.contains("gl_ClipDistance")
+                || out.source.contains("gl_CullDistance"))
         {
             let at = out.source.find('\n').map_or(out.source.len(), |i| i + 1);
             out.source
                 .insert_str(at, "#extension GL_EXT_clip_cull_distance : require\n");
+            // The native linker matches a redeclared gl_PerVertex member by member with
+            // the other stage's, so a vertex stage feeding a geometry stage (GLSL ES 3.20)
+            // redeclares its output block, and the geometry stage then its gl_in the same.
+            if job.point_size_extension.is_some() {
+                match (job.stage, &job.vertex_clip_distances) {
+                    (ShaderStage::Vertex, _) if job.version >= 320 => {
+                        out.clip_distances = redeclare_vertex_output(&mut out.source);
+                    }
+                    (ShaderStage::Geometry, Some(size)) => redeclare_gl_in(&mut out.source, size),
+                    _ => {}
+                }
+            }
         }
         Ok(out)
     }
+}
+
+/// GLSL ES leaves `gl_in[].gl_ClipDistance` unsized unless the shader redeclares `gl_in`, and
+/// an unsized array can only be indexed with constants and never copied whole; SPIRV-Cross
+/// reads it both ways without redeclaring. So the block is redeclared after the input
+/// layout, its clip distances sized as the vertex stage's output block declares them.
+fn redeclare_gl_in(source: &mut String, size: &str) {
+    let mut start = 0;
+    let mut at = None;
+    for line in source.split_inclusive('\n') {
+        start += line.len();
+        let line = line.trim_end();
+        if line.starts_with("layout(") && line.ends_with(") in;") {
+            at = Some(start);
+            break;
+        }
+    }
+    let Some(at) = at else {
+        return;
+    };
+    // (gl_PointSize of gl_in exists with the point size extension, which callers check.)
+    let block = format!(
+        "in gl_PerVertex\n{{\n    highp vec4 gl_Position;\n    highp float gl_PointSize;\n    highp float gl_ClipDistance{size};\n}} gl_in[];\n"
+    );
+    source.insert_str(at, &block);
+}
+
+/// Replaces a vertex stage's redeclared `gl_ClipDistance` array by its whole output block,
+/// the same members [`redeclare_gl_in`] gives the geometry stage's input block.
+fn redeclare_vertex_output(source: &mut String) -> Option<String> {
+    let start = source.find("out float gl_ClipDistance[")?;
+    let end = source[start..].find(";").map(|e| start + e + 1)?;
+    let size = source[start + "out float gl_ClipDistance".len()..end - 1].to_owned();
+    let block = format!(
+        "out gl_PerVertex\n{{\n    highp vec4 gl_Position;\n    highp float gl_PointSize;\n    highp float gl_ClipDistance{size};\n}};"
+    );
+    source.replace_range(start..end, &block);
+    Some(size)
 }
 
 /// How many attribute locations a vertex input occupies: one per column of a matrix, two
@@ -441,6 +502,8 @@ struct StageJob {
     /// Whether the driver has `GL_EXT_clip_cull_distance`, which GLSL ES needs to name
     /// `gl_ClipDistance` and `gl_CullDistance`.
     clip_distance_extension: bool,
+    /// For a geometry stage: the size of the vertex stage's redeclared clip distances.
+    vertex_clip_distances: Option<String>,
     tag: char,
     version: u32,
     samplers: u32,
@@ -456,6 +519,9 @@ struct Translated {
     /// (GLSL block name, native binding).
     blocks: Vec<(String, u32)>,
     inputs: VertexInputs,
+    /// The array size (`[8]`) of a vertex stage's output block redeclared for a geometry
+    /// stage's `gl_in` (see [`redeclare_vertex_output`]).
+    clip_distances: Option<String>,
 }
 
 /// What a program's vertex stage reads, by attribute location.
@@ -767,12 +833,15 @@ impl GlesPipe {
     ) -> Linked {
         puffin::profile_scope!("link_native_program");
         let mut inputs = VertexInputs::default();
-        let mut translated = Vec::new();
+        let mut translated: Vec<(ShaderStage, Translated)> = Vec::new();
         for (stage, words) in stages {
             let job = StageJob {
                 stage: *stage,
                 point_size_extension: self.features.geometry_point_size,
                 clip_distance_extension: self.features.clip_distance,
+                vertex_clip_distances: translated
+                    .iter()
+                    .find_map(|(_, t)| t.clip_distances.clone()),
                 tag: stage_tag(*stage),
                 version,
                 samplers,
@@ -815,6 +884,7 @@ impl GlesPipe {
                     samplers: Vec::new(),
                     blocks: Vec::new(),
                     inputs: VertexInputs::default(),
+                    clip_distances: None,
                 },
             ));
         }
@@ -950,6 +1020,7 @@ void main() {
             stage: ShaderStage::Vertex,
             point_size_extension: None,
             clip_distance_extension: false,
+            vertex_clip_distances: None,
             tag: 'v',
             version: 300,
             samplers: 0,

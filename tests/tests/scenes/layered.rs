@@ -206,7 +206,10 @@ fn geometry_shader_gl_layer_writes_each_layer() {
 /// Clip distances of a full-screen quad from the vertex stage: x > 0 and x < 0.5 kept.
 const CLIP_VS: &str = "#version 150
 in vec2 position;
-out float gl_ClipDistance[4];
+out gl_PerVertex {
+    vec4 gl_Position;
+    float gl_ClipDistance[4];
+};
 void main() {
     gl_Position = vec4(position, 0.0, 1.0);
     gl_ClipDistance[0] = position.x;
@@ -216,19 +219,25 @@ void main() {
 }
 ";
 
-/// Passes the vertex stage's clip distances on, read from `gl_in[]`, and computes the last
-/// one itself (the vertex stage's is 1: y > 0 kept).
+/// Passes the vertex stage's clip distances on, read from `gl_in[]` with a variable index
+/// and as a whole array, and computes the last one itself (the vertex stage's is 1: y > 0
+/// kept).
 const CLIP_GS: &str = "#version 150
 layout(triangles) in;
 layout(triangle_strip, max_vertices = 3) out;
+in gl_PerVertex {
+    vec4 gl_Position;
+    float gl_ClipDistance[4];
+} gl_in[];
 out float gl_ClipDistance[4];
 void main() {
     for (int i = 0; i < 3; i++) {
         gl_Position = gl_in[i].gl_Position;
-        gl_ClipDistance[0] = gl_in[i].gl_ClipDistance[0];
-        gl_ClipDistance[1] = gl_in[i].gl_ClipDistance[1];
-        gl_ClipDistance[2] = gl_in[i].gl_ClipDistance[2];
-        gl_ClipDistance[3] = gl_in[i].gl_Position.y * gl_in[i].gl_ClipDistance[3];
+        float copy[4] = gl_in[i].gl_ClipDistance;
+        for (int j = 0; j < 3; j++) {
+            gl_ClipDistance[j] = gl_in[i].gl_ClipDistance[j];
+        }
+        gl_ClipDistance[3] = gl_in[i].gl_Position.y * copy[3];
         EmitVertex();
     }
 }
