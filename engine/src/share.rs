@@ -17,6 +17,15 @@
 //! lock: replies to read-backs, query results and `glFinish` ([`Shared::wait`]), whose
 //! request is in the shared encoder's batch; they last as long as the backend takes to
 //! answer that one request.
+//!
+//! ## Panics
+//! A panic inside a GL call loses that call's context (`Context::mark_lost`). Whether the
+//! rest of the group goes on depends on where it struck: outside this lock, every shared
+//! update is whole (each happens under the lock), so only the context is lost and its
+//! siblings go on, on any thread; under the lock, the world, names, encoder and CSO caches
+//! may be half-updated and nothing records which, so the group's session is latched lost
+//! and every context of it is dead. Setters of plain context state, error checks that need
+//! no object, and fence waits between their looks run outside the lock.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 

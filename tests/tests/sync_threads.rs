@@ -9,10 +9,14 @@
 //! the wait's 30 s timeout, and the waiter would return `TIMEOUT_EXPIRED` before the
 //! drawing thread saw it still waiting: the outcome is decided by order, never by a
 //! measured time.
+//!
+//! And a panic injected into a verb of one context loses only that context, while the
+//! other thread's context of the group goes on.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use tessera_engine::context::TestPanic;
 use tessera_engine::gl::*;
 use tessera_engine::pixel::PixelsMut;
 use tessera_engine::{Config, Context, SurfaceConfig};
@@ -247,4 +251,87 @@ fn deleting_the_sync_during_a_wait_ends_it_when_the_fence_signals_null_inproc() 
 #[test]
 fn deleting_the_sync_during_a_wait_ends_it_when_the_fence_signals_gles_thread() {
     a_wait_does_not_block_a_draw("gles", TransportKind::Thread, true);
+}
+
+/// A panic injected into a verb of one context (caught as the C ABI catches it) loses that
+/// context only: another context of the group, on another thread, goes on drawing and
+/// waiting on fences. Injected under the group's lock instead, it loses the whole group
+/// (the shared state may be half-updated: `Context::mark_lost`).
+fn a_panic_loses_only_its_context(kind: &str, transport: TransportKind, at: TestPanic) {
+    let Some(backend) = backend(kind) else {
+        eprintln!("no {kind} driver: skipped");
+        return;
+    };
+    let config = Config {
+        transport: transport.clone(),
+        surface: Some(SurfaceConfig::new(4, 4)),
+        ..Config::default()
+    };
+    let mut victim = Context::with_backend(&config, backend);
+    let drawer = Context::new_shared(&victim, &config);
+    let drawing = std::thread::spawn(move || {
+        let mut drawer = drawer;
+        let mut frames = 0;
+        for i in 0..50u8 {
+            if drawer.is_dead() {
+                break;
+            }
+            frame(&mut drawer, [i, i, i]);
+            frames += 1;
+        }
+        let sync = drawer.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
+        let waited = drawer.client_wait_sync(sync, SYNC_FLUSH_COMMANDS_BIT, 10_000_000_000);
+        (frames, waited, drawer)
+    });
+    victim.arm_test_panic(at);
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| victim.flush()));
+    let payload = panicked.expect_err("the armed verb panics");
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(victim.mark_lost(&format!("glFlush panicked: {message}")));
+    assert!(victim.is_dead());
+    assert_eq!(victim.get_graphics_reset_status(), UNKNOWN_CONTEXT_RESET);
+    let (frames, waited, mut drawer) = drawing.join().unwrap();
+    if at == TestPanic::BeforeLock {
+        assert_eq!(frames, 50, "{kind}/{transport:?}");
+        assert!(
+            waited == ALREADY_SIGNALED || waited == CONDITION_SATISFIED,
+            "{kind}/{transport:?}: {waited:#x}"
+        );
+        assert!(!drawer.is_dead());
+        assert_eq!(drawer.get_graphics_reset_status(), NO_ERROR);
+        assert_eq!(drawer.get_error(), NO_ERROR);
+        // The sibling still draws the exact pixels after the panic.
+        let want = if kind == "null" {
+            [0; 4]
+        } else {
+            [7, 8, 9, 255]
+        };
+        assert_eq!(frame(&mut drawer, [7, 8, 9])[..4], want);
+    } else {
+        assert!(drawer.is_dead(), "{kind}/{transport:?}: the group is lost");
+        assert_eq!(drawer.get_graphics_reset_status(), UNKNOWN_CONTEXT_RESET);
+    }
+}
+
+#[test]
+fn a_panic_before_the_lock_loses_only_its_context_null_inproc() {
+    a_panic_loses_only_its_context("null", TransportKind::Inproc, TestPanic::BeforeLock);
+}
+
+#[test]
+fn a_panic_before_the_lock_loses_only_its_context_gles_inproc() {
+    a_panic_loses_only_its_context("gles", TransportKind::Inproc, TestPanic::BeforeLock);
+}
+
+#[test]
+fn a_panic_before_the_lock_loses_only_its_context_vulkan_thread() {
+    a_panic_loses_only_its_context("vulkan", TransportKind::Thread, TestPanic::BeforeLock);
+}
+
+#[test]
+fn a_panic_under_the_lock_loses_the_group_null_inproc() {
+    a_panic_loses_only_its_context("null", TransportKind::Inproc, TestPanic::UnderLock);
 }
