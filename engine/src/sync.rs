@@ -150,6 +150,12 @@ impl Context {
             if sh.lost.is_some() {
                 return Look::Lost;
             }
+            // A server's report may have arrived unread: taking events reads it (without
+            // blocking) into the watermark.
+            sh.take_transport_events();
+            signalled = sh.fences.completed() >= seq;
+        }
+        if !signalled {
             let alive = sh.world.get::<Sync>(e).is_some_and(|s| s.handle == fence);
             if sh.transport.poll_fences(wait_ns) || !alive {
                 // A deleted fence's `DestroyFence` lets the watermark pass it.

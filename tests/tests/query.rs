@@ -545,13 +545,15 @@ fn a_server_reports_its_watermark_so_a_signalled_fence_costs_no_round_trip() {
             before,
             "{transport:?}: answered from the watermark"
         );
-        // A fence the watermark has not reached yet is asked about: one round trip.
+        // A fence the watermark has not reached yet: the look hands it over, reads what the
+        // server sent so far, and asks only if the report is not there yet (at most one
+        // round trip; whether the report beat the look is up to the server thread).
         assert_eq!(
             ctx.client_wait_sync(t, SYNC_FLUSH_COMMANDS_BIT, 1_000_000_000),
             ALREADY_SIGNALED,
             "{transport:?}"
         );
-        assert_eq!(waits(&ctx), before + 1, "{transport:?}");
+        assert!(waits(&ctx) <= before + 1, "{transport:?}");
         assert_no_error!(ctx);
     }
 }
