@@ -415,8 +415,8 @@ impl Backend for GlesBackend {
         if !self.dispatcher.fences_pending() {
             return Ok(false);
         }
-        let deadline = std::time::Instant::now()
-            .checked_add(std::time::Duration::from_nanos(timeout_ns));
+        let deadline =
+            std::time::Instant::now().checked_add(std::time::Duration::from_nanos(timeout_ns));
         loop {
             let pending = {
                 let _serial = self.egl.serial();
