@@ -206,6 +206,10 @@ impl Registry {
                 std::process::id(),
                 crate::census::process_live()
             );
+            if std::env::var_os("TESSERA_SERVER_TRIM").is_some_and(|v| v == "1") {
+                // SAFETY: no precondition; glibc returns free heap memory to the system.
+                unsafe { libc::malloc_trim(0) };
+            }
         }
     }
 
