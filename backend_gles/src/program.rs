@@ -37,6 +37,8 @@
 //!   `gl_in[].gl_ClipDistance` unsized otherwise (constant indices only, no whole copies),
 //!   and the native linker matches the two block declarations member by member.
 //! - `invariant` is dropped from inputs, which GLSL ES refuses and GL ignores.
+//! - Arrays of interface blocks lose their location (GLSL ES refuses one there) and match
+//!   the other stage's by block name.
 //!
 //! Nothing is flipped: GL and GLES share the lower-left origin and the -1..1 depth range.
 
@@ -108,6 +110,7 @@ const OPT_INT_HIGHP: u32 = 12 | GLSL;
 const BASETYPE_INT32: u32 = 7;
 const BASETYPE_UINT32: u32 = 8;
 // SPIR-V decorations.
+const DECORATION_BLOCK: u32 = 2;
 const DECORATION_INVARIANT: u32 = 18;
 const DECORATION_LOCATION: u32 = 30;
 const DECORATION_BINDING: u32 = 33;
@@ -289,6 +292,20 @@ impl SpirvCross {
             // SAFETY: as for `decoration`.
             unsafe { (f.set_decoration)(compiler, id, DECORATION_BINDING, binding) };
         };
+        // GLSL ES refuses a location on an array of interface blocks (its members would take
+        // the consecutive ones); such a block matches the next stage's by its block name
+        // instead, and the driver places it. (A geometry stage's per-vertex input arrays are
+        // not such arrays, and keep theirs.)
+        let unlocate_block_array = |r: &Reflected| {
+            // SAFETY: `compiler` is live; `type_id` and `base_type_id` are the reflected
+            // variable's types.
+            unsafe {
+                let arrayed = (f.type_array_dims)((f.type_handle)(compiler, r.type_id)) > 0;
+                if arrayed && (f.get_decoration)(compiler, r.base_type_id, DECORATION_BLOCK) != 0 {
+                    (f.unset_decoration)(compiler, r.id, DECORATION_LOCATION);
+                }
+            }
+        };
         let tag = job.tag;
         let mut out = Translated::default();
         let array_len = |type_id: u32| {
@@ -345,6 +362,9 @@ impl SpirvCross {
                 // invariance means anything), so dropping it changes nothing.
                 // SAFETY: `compiler` is live and `r.id` is a variable it reflected.
                 unsafe { (f.unset_decoration)(compiler, r.id, DECORATION_INVARIANT) };
+                if job.stage == ShaderStage::Fragment {
+                    unlocate_block_array(r);
+                }
             }
         } else {
             for r in list(RESOURCE_STAGE_INPUT) {
@@ -368,6 +388,7 @@ impl SpirvCross {
                     r.id,
                     &format!("ts_io{}", decoration(r.id, DECORATION_LOCATION)),
                 );
+                unlocate_block_array(r);
             }
         }
         let mut source: *const c_char = std::ptr::null();

@@ -1,7 +1,7 @@
 //! Layered framebuffers and geometry shaders: clears of single layers and of whole layered
 //! attachments, `gl_Layer` routing primitives to layers, clip distances written and read
-//! by a geometry stage, `gl_PrimitiveID` in a fragment shader without one, and `invariant`
-//! on every stage's interface.
+//! by a geometry stage, `gl_PrimitiveID` in a fragment shader without one, `invariant` on
+//! every stage's interface, and arrays of interface blocks between stages.
 //!
 //! A layered scene renders into a 2D array texture of [`LAYERS`] layers and then shows each
 //! layer in one column of the default framebuffer, blitted from a read framebuffer that
@@ -382,6 +382,58 @@ fn invariant_on_every_stage_interface() {
                     (VERTEX_SHADER, INVARIANT_VS),
                     (GEOMETRY_SHADER, INVARIANT_GS),
                     (FRAGMENT_SHADER, INVARIANT_FS),
+                ],
+            );
+            full_quad(gl, p);
+            gl.use_program(p);
+            gl.draw_arrays(TRIANGLES, 0, 6);
+        },
+        &probes,
+    );
+}
+
+/// An array of interface blocks between the vertex and fragment stages, beside a located
+/// plain varying.
+const BLOCK_ARRAY_VS: &str = "#version 150
+in vec2 position;
+out float plain;
+out Blk {
+    float a;
+    vec2 b;
+} blk[2];
+void main() {
+    gl_Position = vec4(position, 0.0, 1.0);
+    plain = 0.2;
+    blk[0].a = 0.4;
+    blk[0].b = vec2(0.6, 0.0);
+    blk[1].a = 0.0;
+    blk[1].b = vec2(0.0, 0.8);
+}
+";
+
+const BLOCK_ARRAY_FS: &str = "#version 150
+in float plain;
+in Blk {
+    float a;
+    vec2 b;
+} blk[2];
+out vec4 color;
+void main() { color = vec4(plain, blk[0].a + blk[1].a, blk[0].b.x, blk[1].b.y); }
+";
+
+#[test]
+fn interface_block_arrays_between_stages() {
+    let probes = [probe(16, 16, [51, 102, 153, 204])];
+    check(
+        "interface_block_arrays_between_stages",
+        W,
+        W,
+        |gl| {
+            let p = program(
+                gl,
+                &[
+                    (VERTEX_SHADER, BLOCK_ARRAY_VS),
+                    (FRAGMENT_SHADER, BLOCK_ARRAY_FS),
                 ],
             );
             full_quad(gl, p);
