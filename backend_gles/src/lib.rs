@@ -376,9 +376,13 @@ impl GlesBackend {
         }
     }
 
+    /// Makes the native context current on this thread unless it is. Asks EGL rather than
+    /// trusting the thread it was last made current on: another backend of the process may
+    /// have made its own context current on this thread since (several sessions on one
+    /// thread, or a roaming session's teardown).
     fn make_current(&mut self) -> Result<(), SessionError> {
         let me = std::thread::current().id();
-        if self.thread != Some(me) {
+        if self.thread != Some(me) || !self.egl.is_current() {
             self.dev.presenters.forget_current();
             self.egl
                 .make_current()
