@@ -390,7 +390,20 @@ impl Context {
             let mut sh = self.group.lock_for(self.local.id);
             let reply = sh.dev.enc.mint_reply();
             sh.dev.push(Record::Finish { reply });
-            let _ = sh.wait(reply);
+            sh.flush();
+            if sh.lost.is_none() {
+                match sh.transport.reply_waiter() {
+                    // The wait holds no lock: the group's other contexts go on meanwhile (a
+                    // loss it sees is latched at the next flush).
+                    Some(waiter) => {
+                        drop(sh);
+                        let _ = waiter.wait(reply);
+                    }
+                    None => {
+                        let _ = sh.wait(reply);
+                    }
+                }
+            }
         }
         self.front_flush_hook();
         crate::profiling::end_frame();

@@ -13,10 +13,12 @@
 //! read without the lock and without a round trip. `glClientWaitSync` with a timeout holds
 //! the lock only for one look at a time (at most `sync::WAIT_SLICE`, during which an
 //! in-process backend may wait natively) and sleeps on the watermark between looks with
-//! no lock held; the other contexts of the group draw meanwhile. What still waits under the
-//! lock: replies to read-backs, query results and `glFinish` ([`Shared::wait`]), whose
-//! request is in the shared encoder's batch; they last as long as the backend takes to
-//! answer that one request.
+//! no lock held; the other contexts of the group draw meanwhile. `glFinish` waits without
+//! the lock where the transport hands out a reply waiter (`thread`: the render thread's
+//! reply queue); `inproc` has its replies at once. What still waits under the lock:
+//! replies to read-backs and query results ([`Shared::wait`]), whose callers go on using
+//! the shared state they looked up before the wait, and every reply over a process
+//! transport, whose replies are read from its socket by the transport itself.
 //!
 //! ## Panics
 //! A panic inside a GL call loses that call's context (`Context::mark_lost`). Whether the

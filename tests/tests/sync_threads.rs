@@ -335,3 +335,120 @@ fn a_panic_before_the_lock_loses_only_its_context_vulkan_thread() {
 fn a_panic_under_the_lock_loses_the_group_null_inproc() {
     a_panic_loses_only_its_context("null", TransportKind::Inproc, TestPanic::UnderLock);
 }
+
+/// A backend whose next batch, once armed, waits for the gate (at most 30 s, so a broken
+/// build fails instead of hanging).
+struct Stalling {
+    inner: Box<dyn Backend>,
+    gate: Arc<Stall>,
+}
+
+#[derive(Default)]
+struct Stall {
+    armed: AtomicBool,
+    stalled: AtomicBool,
+    /// Set when the stalled batch goes on.
+    released: AtomicBool,
+    open: std::sync::Mutex<bool>,
+    opened: std::sync::Condvar,
+}
+
+impl Backend for Stalling {
+    fn caps(&self) -> Caps {
+        self.inner.caps()
+    }
+
+    fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
+        if self.gate.armed.swap(false, Ordering::SeqCst) {
+            self.gate.stalled.store(true, Ordering::SeqCst);
+            let open = self.gate.open.lock().unwrap();
+            let _ = self
+                .gate
+                .opened
+                .wait_timeout_while(open, std::time::Duration::from_secs(30), |open| !*open)
+                .unwrap();
+            self.gate.released.store(true, Ordering::SeqCst);
+        }
+        self.inner.apply(batch, out)
+    }
+
+    fn poll_fences(&mut self, timeout_ns: u64, out: &mut Outbox) -> Result<bool, SessionError> {
+        self.inner.poll_fences(timeout_ns, out)
+    }
+}
+
+/// `glFinish` on one context waits for the render thread without the share group's lock:
+/// while the render thread is held in the finished batch, a second context of the group on
+/// another thread makes 100 rounds of buffer objects (each takes the group's lock).
+fn finish_does_not_block_the_group(kind: &str) {
+    let Some(inner) = backend(kind) else {
+        eprintln!("no {kind} driver: skipped");
+        return;
+    };
+    let gate = Arc::new(Stall::default());
+    let config = Config {
+        transport: TransportKind::Thread,
+        surface: Some(SurfaceConfig::new(4, 4)),
+        ..Config::default()
+    };
+    let stalling = Stalling {
+        inner,
+        gate: gate.clone(),
+    };
+    let mut finisher = Context::with_backend(&config, Box::new(stalling));
+    let mut other = Context::new_shared(&finisher, &config);
+    finisher.finish();
+    gate.armed.store(true, Ordering::SeqCst);
+    let finished = Arc::new(AtomicBool::new(false));
+    let finishing = {
+        let finished = finished.clone();
+        std::thread::spawn(move || {
+            finisher.clear(COLOR_BUFFER_BIT);
+            finisher.finish();
+            finished.store(true, Ordering::SeqCst);
+            finisher
+        })
+    };
+    while !gate.stalled.load(Ordering::SeqCst) {
+        std::thread::yield_now();
+    }
+    for i in 0..100u8 {
+        let b = other.gen_buffer();
+        other.bind_buffer(ARRAY_BUFFER, b);
+        other.buffer_data(ARRAY_BUFFER, 4, Some(&[i; 4]), STATIC_DRAW);
+        assert_eq!(other.is_buffer(b), TRUE as GLboolean);
+        other.delete_buffers(1, &[b]);
+        assert_eq!(other.get_error(), NO_ERROR);
+    }
+    assert!(
+        !gate.released.load(Ordering::SeqCst) && !finished.load(Ordering::SeqCst),
+        "{kind}: 100 rounds while the other thread was in glFinish"
+    );
+    *gate.open.lock().unwrap() = true;
+    gate.opened.notify_all();
+    let mut finisher = finishing.join().unwrap();
+    assert!(finished.load(Ordering::SeqCst));
+    assert!(!finisher.is_lost() && !other.is_lost());
+    let want = if kind == "null" {
+        [0; 4]
+    } else {
+        [5, 6, 7, 255]
+    };
+    assert_eq!(frame(&mut finisher, [5, 6, 7])[..4], want);
+    assert_eq!(frame(&mut other, [5, 6, 7])[..4], want);
+}
+
+#[test]
+fn finish_does_not_block_the_group_null_thread() {
+    finish_does_not_block_the_group("null");
+}
+
+#[test]
+fn finish_does_not_block_the_group_gles_thread() {
+    finish_does_not_block_the_group("gles");
+}
+
+#[test]
+fn finish_does_not_block_the_group_vulkan_thread() {
+    finish_does_not_block_the_group("vulkan");
+}

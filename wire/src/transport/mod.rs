@@ -233,6 +233,15 @@ pub trait Transport: Send {
         false
     }
 
+    /// A handle that waits for a reply without this transport, so its caller can wait
+    /// holding no lock around the transport (a share group's): `thread`'s replies arrive in
+    /// a queue the render thread fills. `None` (the default, and every transport whose
+    /// replies must be read from a socket or that has them at once): wait with
+    /// [`Transport::wait_reply`]. Counts as a blocking wait.
+    fn reply_waiter(&mut self) -> Option<Box<dyn ReplyWaiter>> {
+        None
+    }
+
     /// Counters so far.
     fn stats(&self) -> TransportStats;
 
@@ -268,6 +277,13 @@ pub trait Transport: Send {
     fn window_attached(&mut self, _surface: SurfaceHandle) -> bool {
         false
     }
+}
+
+/// Waits for replies of a session without its transport ([`Transport::reply_waiter`]).
+pub trait ReplyWaiter: Send {
+    /// Waits for reply `id` (its request must have been submitted); replies are kept for
+    /// their callers as [`Transport::wait_reply`] keeps them.
+    fn wait(&self, id: ReplyId) -> Result<Reply, SessionLost>;
 }
 
 /// Creates a transport of `kind` in front of `backend`, which runs in this process. For the

@@ -22,7 +22,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
 use super::ring::{self, Consumer, Producer, WindowRequest};
-use super::{SessionLost, Transport, TransportKind, TransportStats, apply_archived};
+use super::{ReplyWaiter, SessionLost, Transport, TransportKind, TransportStats, apply_archived};
 use crate::backend::{Backend, Event, NativeTarget, Outbox, Reply};
 use crate::batch::{Archiver, Encoder};
 use crate::fence::FenceMark;
@@ -52,6 +52,31 @@ struct Back {
 impl Back {
     fn lock(&self) -> MutexGuard<'_, Inbox> {
         self.inbox.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn wait_reply(&self, id: ReplyId) -> Result<Reply, SessionLost> {
+        let mut inbox = self.lock();
+        loop {
+            if let Some(reply) = super::reply::take(&mut inbox.replies, id) {
+                return Ok(reply);
+            }
+            if let Some(lost) = &inbox.lost {
+                return Err(lost.clone());
+            }
+            inbox = self
+                .arrived
+                .wait(inbox)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// Waits for the render thread's replies without the transport.
+struct Waiter(Arc<Back>);
+
+impl ReplyWaiter for Waiter {
+    fn wait(&self, id: ReplyId) -> Result<Reply, SessionLost> {
+        self.0.wait_reply(id)
     }
 }
 
@@ -227,20 +252,12 @@ impl Transport for ThreadTransport {
 
     fn wait_reply(&mut self, id: ReplyId) -> Result<Reply, SessionLost> {
         self.stats.blocking_waits += 1;
-        let mut inbox = self.back.lock();
-        loop {
-            if let Some(reply) = super::reply::take(&mut inbox.replies, id) {
-                return Ok(reply);
-            }
-            if let Some(lost) = &inbox.lost {
-                return Err(lost.clone());
-            }
-            inbox = self
-                .back
-                .arrived
-                .wait(inbox)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
+        self.back.wait_reply(id)
+    }
+
+    fn reply_waiter(&mut self) -> Option<Box<dyn ReplyWaiter>> {
+        self.stats.blocking_waits += 1;
+        Some(Box::new(Waiter(self.back.clone())))
     }
 
     fn take_events(&mut self, out: &mut Vec<Event>) {
