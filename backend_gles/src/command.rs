@@ -1027,10 +1027,21 @@ impl DrawPipe for GlesPipe {
         if !self.prepare(N, ctx, dirty::FRAMEBUFFER | dirty::SCISSOR | dirty::RASTER)? {
             return Ok(());
         }
-        if self.bind_read_source(N, &src)?.is_none() {
+        let Some(info) = self.bind_read_source(N, &src)? else {
             return Ok(());
-        }
+        };
         use tessera_wire::record::blit_mask;
+        let [s, d] = regions;
+        let resolved = if mask == blit_mask::COLOR {
+            self.resolve_blit_source(&info, src.image, s)?
+        } else {
+            None
+        };
+        if resolved.is_some() {
+            // The resolve bound the scratch framebuffer for drawing and lifted the scissor
+            // and rasterizer discard: the context's own come back for the blit itself.
+            self.prepare(N, ctx, dirty::FRAMEBUFFER | dirty::SCISSOR | dirty::RASTER)?;
+        }
         let mut bits = 0;
         for (bit, gl_bit) in [
             (blit_mask::COLOR, glow::COLOR_BUFFER_BIT),
@@ -1041,7 +1052,6 @@ impl DrawPipe for GlesPipe {
                 bits |= gl_bit;
             }
         }
-        let [s, d] = regions;
         // SAFETY: context current; both framebuffers bound; a mask and filter GL accepts
         // (an incompatible combination is a GL error, not UB).
         unsafe {
@@ -1058,6 +1068,11 @@ impl DrawPipe for GlesPipe {
                 if linear { glow::LINEAR } else { glow::NEAREST },
             )
         };
+        if let Some(rb) = resolved {
+            // SAFETY: context current; the temporary renderbuffer, deleted once (GL detaches
+            // it from the scratch framebuffer).
+            unsafe { self.gl.delete_renderbuffer(rb) };
+        }
         Ok(())
     }
 

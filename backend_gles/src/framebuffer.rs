@@ -40,7 +40,9 @@ use tessera_wire::handle::{
     FramebufferHandle, Handle, RawHandle, RenderbufferHandle, SurfaceHandle, TextureHandle,
 };
 use tessera_wire::record::{DRAW_BUFFER_NONE, FramebufferRef, ReadImage, ReadSource, TextureCopy};
-use tessera_wire::state::{Attachment, FramebufferState, MAX_DRAW_BUFFERS, Rect, SurfaceDesc};
+use tessera_wire::state::{
+    Attachment, FramebufferState, MAX_DRAW_BUFFERS, Rect, Region, SurfaceDesc,
+};
 
 use crate::command::{GlesContext, dirty};
 use crate::conv;
@@ -467,6 +469,36 @@ impl GlesPipe {
                 Ok(Some(ReadInfo { format, samples }))
             }
         }
+    }
+
+    /// For a colour blit from a multisampled source whose format is natively stored wider
+    /// than a single-sampled texture of it (`RGB8` multisampled images are `RGBA8`, see
+    /// `conv::map_renderbuffer_format`): resolves the source rectangle first, into the
+    /// scratch framebuffer now bound to READ_FRAMEBUFFER, and returns the renderbuffer to
+    /// delete after the blit. ES resolves only between identical formats (GL's rule too, but
+    /// for GL the two are the same format), and the blit from the resolved image converts.
+    pub(crate) fn resolve_blit_source(
+        &mut self,
+        info: &ReadInfo,
+        image: ReadImage,
+        s: Region,
+    ) -> Result<Option<glow::Renderbuffer>, SessionError> {
+        let Some(format) = info.format else {
+            return Ok(None);
+        };
+        let widened = conv::map_renderbuffer_format(format, &self.features)
+            != conv::map_format(format, &self.features).internal;
+        if info.samples == 0 || !widened || !matches!(image, ReadImage::Color(_)) {
+            return Ok(None);
+        }
+        let (x, y) = (s.x0.min(s.x1).max(0), s.y0.min(s.y1).max(0));
+        let rect = Rect {
+            x,
+            y,
+            width: s.x0.max(s.x1) - x,
+            height: s.y0.max(s.y1) - y,
+        };
+        self.resolve_read(info, image, rect).map(Some)
     }
 
     /// Resolves a multisampled read source into a single-sampled image on the scratch

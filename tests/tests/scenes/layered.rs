@@ -443,3 +443,75 @@ fn interface_block_arrays_between_stages() {
         &probes,
     );
 }
+
+#[test]
+fn resolve_of_an_rgb_multisample_texture_into_an_rgb_texture() {
+    // GL resolves between identical formats only; an RGB8 multisample texture is stored as
+    // RGBA8 natively on GLES, its single-sampled RGB8 destination as RGB8.
+    let probes = [
+        probe(4, 4, [51, 102, 153, 255]),
+        probe(20, 20, [0, 0, 0, 255]),
+    ];
+    check(
+        "resolve_of_an_rgb_multisample_texture_into_an_rgb_texture",
+        W,
+        W,
+        |gl| {
+            gl.clear_color(0.0, 0.0, 0.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            let ms = gl.gen_texture();
+            gl.bind_texture(TEXTURE_2D_MULTISAMPLE, ms);
+            gl.tex_image_2d_multisample(TEXTURE_2D_MULTISAMPLE, 4, RGB8 as GLint, SIDE, SIDE, 0);
+            let ms_fbo = gl.gen_framebuffer();
+            gl.bind_framebuffer(FRAMEBUFFER, ms_fbo);
+            gl.framebuffer_texture(FRAMEBUFFER, COLOR_ATTACHMENT0, ms, 0);
+            gl.clear_color(0.2, 0.4, 0.6, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            let single = gl.gen_texture();
+            gl.bind_texture(TEXTURE_2D, single);
+            gl.tex_image_2d(
+                TEXTURE_2D,
+                0,
+                RGB8 as GLint,
+                SIDE,
+                SIDE,
+                0,
+                RGB,
+                UNSIGNED_BYTE,
+                None,
+            );
+            let single_fbo = gl.gen_framebuffer();
+            gl.bind_framebuffer(DRAW_FRAMEBUFFER, single_fbo);
+            gl.framebuffer_texture_2d(DRAW_FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, single, 0);
+            gl.bind_framebuffer(READ_FRAMEBUFFER, ms_fbo);
+            gl.blit_framebuffer(
+                0,
+                0,
+                SIDE,
+                SIDE,
+                0,
+                0,
+                SIDE,
+                SIDE,
+                COLOR_BUFFER_BIT,
+                NEAREST,
+            );
+            gl.bind_framebuffer(READ_FRAMEBUFFER, single_fbo);
+            gl.bind_framebuffer(DRAW_FRAMEBUFFER, 0);
+            gl.blit_framebuffer(
+                0,
+                0,
+                SIDE,
+                SIDE,
+                0,
+                0,
+                SIDE,
+                SIDE,
+                COLOR_BUFFER_BIT,
+                NEAREST,
+            );
+            gl.bind_framebuffer(FRAMEBUFFER, 0);
+        },
+        &probes,
+    );
+}
