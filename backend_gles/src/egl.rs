@@ -48,9 +48,9 @@
 //! Sessions served by separate processes never share a driver.
 //!
 //! **On the program's window system.** A backend in the program's own process that is to
-//! present windows (`present.rs`) is given the program's XCB connection
-//! ([`NativeDisplay`]) and makes its display on it instead (`EGL_PLATFORM_XCB_EXT`, with
-//! the screen), where the EGL offers that platform; everything else (the config-less,
+//! present windows (`present.rs`) is given the program's XCB connection or `wl_display`
+//! ([`NativeDisplay`]) and makes its display on it instead (`EGL_PLATFORM_XCB_EXT` with the
+//! screen, or `EGL_PLATFORM_WAYLAND_KHR`), where the EGL offers that platform; everything else (the config-less,
 //! surfaceless ES context, every image an FBO) is the same, and the surfaceless display
 //! stays the fallback. Such a display names the program's connection, which may close once
 //! its contexts are gone, and Mesa hands out the same display again for a new connection at
@@ -85,6 +85,7 @@ const EGL_RENDERABLE_TYPE: EglInt = 0x3040;
 const EGL_OPENGL_ES3_BIT: EglInt = 0x40;
 const EGL_PLATFORM_XCB_EXT: u32 = 0x31DC;
 const EGL_PLATFORM_XCB_SCREEN_EXT: isize = 0x31DE;
+const EGL_PLATFORM_WAYLAND_KHR: u32 = 0x31D8;
 
 const GL_VERSION: u32 = 0x1F02;
 const GL_RENDERER: u32 = 0x1F01;
@@ -177,6 +178,8 @@ pub(crate) struct WindowEgl {
     pub context: EglContext,
     /// The program's connection the display was made on.
     pub native: NativeDisplay,
+    /// Whether the driver's calls take the process's native-call lock ([`Serial`]).
+    pub serialised: bool,
 }
 
 /// The displays made on a program's connection, each with the number of backends using it.
@@ -534,8 +537,13 @@ impl Egl {
             match self.start_on(native) {
                 Ok(()) => return Ok(()),
                 Err(e) => log::info!(
-                    "tessera-backend-gles: no EGL display on the program's X connection ({e}): \
-                     a surfaceless one (the client shows window frames)"
+                    "tessera-backend-gles: no EGL display on the program's {} connection \
+                     ({e}): a surfaceless one (the client shows window frames)",
+                    if native.as_wayland().is_some() {
+                        "Wayland"
+                    } else {
+                        "X"
+                    }
                 ),
             }
         }
@@ -573,13 +581,32 @@ impl Egl {
         started
     }
 
-    /// The display of the program's XCB connection, initialised.
+    /// The display of the program's XCB connection or `wl_display`, initialised.
     fn open_window_display(&self, native: NativeDisplay) -> Result<EglDisplay, CreateBackendError> {
-        let Some((connection, screen)) = native.as_xcb() else {
-            return Err(CreateBackendError::MissingExtension {
-                extension: "a platform for the program's window system",
-            });
-        };
+        let (platform, connection, extensions, attribs): (_, _, &[&str], _) =
+            match (native.as_xcb(), native.as_wayland()) {
+                (Some((connection, screen)), _) => (
+                    EGL_PLATFORM_XCB_EXT,
+                    connection,
+                    &["EGL_EXT_platform_xcb"],
+                    [
+                        EGL_PLATFORM_XCB_SCREEN_EXT,
+                        screen as isize,
+                        EGL_NONE as isize,
+                    ],
+                ),
+                (None, Some(display)) => (
+                    EGL_PLATFORM_WAYLAND_KHR,
+                    display,
+                    &["EGL_KHR_platform_wayland", "EGL_EXT_platform_wayland"],
+                    [EGL_NONE as isize; 3],
+                ),
+                (None, None) => {
+                    return Err(CreateBackendError::MissingExtension {
+                        extension: "a platform for the program's window system",
+                    });
+                }
+            };
         let mut client = self.extensions(std::ptr::null_mut());
         let get_platform_display = match &self.fns.displays {
             Displays::Library {
@@ -595,22 +622,17 @@ impl Egl {
                 Some(*get_platform_display)
             }
         };
-        let xcb = client.split(' ').any(|e| e == "EGL_EXT_platform_xcb");
-        let Some(get_platform_display) = get_platform_display.filter(|_| xcb) else {
+        let offered = client.split(' ').any(|e| extensions.contains(&e));
+        let Some(get_platform_display) = get_platform_display.filter(|_| offered) else {
             return Err(CreateBackendError::MissingExtension {
-                extension: "EGL_EXT_platform_xcb",
+                extension: extensions[0],
             });
         };
-        let attribs = [
-            EGL_PLATFORM_XCB_SCREEN_EXT,
-            screen as isize,
-            EGL_NONE as isize,
-        ];
-        // SAFETY: EGL_EXT_platform_xcb (offered, checked above) takes a live
-        // `xcb_connection_t*` (`NativeDisplay::xcb`'s contract) and an EGL_NONE-terminated
-        // EGLAttrib list naming the screen.
-        let display =
-            unsafe { get_platform_display(EGL_PLATFORM_XCB_EXT, connection, attribs.as_ptr()) };
+        // SAFETY: the platform's extension is offered (checked above); EGL_EXT_platform_xcb
+        // takes a live `xcb_connection_t*` (`NativeDisplay::xcb`'s contract) and an
+        // EGL_NONE-terminated EGLAttrib list naming the screen, EGL_KHR_platform_wayland a
+        // live `wl_display*` (`NativeDisplay::wayland`'s) and an empty list.
+        let display = unsafe { get_platform_display(platform, connection, attribs.as_ptr()) };
         if display.is_null() {
             return Err(CreateBackendError::Initialize {
                 error: self.error(),
@@ -635,6 +657,7 @@ impl Egl {
             display: self.display,
             context: self.context,
             native,
+            serialised: self.serialised,
         })
     }
 

@@ -9,6 +9,8 @@
 //! the stage, an impossible value) ends the session with a [`SessionError`].
 
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rkyv::{Archive, Deserialize, Serialize};
 
@@ -114,13 +116,121 @@ enum TargetKind {
         window: u32,
         visual: u32,
     },
+    Wayland(WaylandTarget),
+}
+
+/// A Wayland window as a backend in the program's process presents into it
+/// ([`NativeTarget::wayland`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaylandTarget {
+    /// The program's `wl_display*`.
+    pub display: *mut c_void,
+    /// The program's `wl_surface*` the window shows.
+    pub surface: *mut c_void,
+    /// The program's `wl_egl_window*`, for its size. It is freed once its life ended: a
+    /// backend reads it only while a hook it registered there has not run, under a lock
+    /// that hook takes.
+    pub window: *mut c_void,
+    /// The window's life (an `Arc<WindowLife>` the window system holds; a backend that
+    /// keeps the target takes a count of its own with [`WaylandTarget::life`]).
+    life: *const WindowLife,
+}
+
+impl WaylandTarget {
+    /// The window's life, a count of its own: hooks registered there run when the program
+    /// destroys the window, before its `wl_surface` may go.
+    pub fn life(&self) -> Arc<WindowLife> {
+        // SAFETY: `life` is `Arc::as_ptr` of an `Arc` the window system keeps alive while
+        // the target is valid (`NativeTarget::wayland`'s contract), so the count can be
+        // raised and an `Arc` owning the new count made of the pointer.
+        unsafe {
+            Arc::increment_strong_count(self.life);
+            Arc::from_raw(self.life)
+        }
+    }
+}
+
+/// Whether a native window still lives, and what must run before it goes.
+///
+/// A window system whose windows can be destroyed under a backend that presents into them
+/// (Wayland: the program destroys its `wl_egl_window`, then its `wl_surface`) keeps one
+/// per window and calls [`end`](Self::end) from wherever it learns the window is going
+/// (libwayland-egl's destroy callback, in the program's thread, before the surface can be
+/// destroyed). A backend registers a hook ([`on_end`](Self::on_end)) that tears down what
+/// it made of the window; `end` returns only when every hook has run, so nothing of the
+/// backend's outlives the window.
+#[derive(Default)]
+pub struct WindowLife {
+    /// The hooks to run, by id; `None` once the window ended.
+    hooks: Mutex<Option<Vec<(u64, EndHook)>>>,
+    next: AtomicU64,
+}
+
+/// What a backend runs when a window ends.
+pub type EndHook = Box<dyn FnOnce() + Send>;
+
+impl std::fmt::Debug for WindowLife {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WindowLife")
+            .field("ended", &self.ended())
+            .finish()
+    }
+}
+
+impl WindowLife {
+    /// A live window's.
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self {
+            hooks: Mutex::new(Some(Vec::new())),
+            next: AtomicU64::new(0),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Vec<(u64, EndHook)>>> {
+        self.hooks.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether the window ended.
+    pub fn ended(&self) -> bool {
+        self.lock().is_none()
+    }
+
+    /// Registers `hook` to run when the window ends; returns its id, or `None` (and drops
+    /// the hook unrun) if the window ended already.
+    pub fn on_end(&self, hook: EndHook) -> Option<u64> {
+        let mut hooks = self.lock();
+        let list = hooks.as_mut()?;
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        list.push((id, hook));
+        Some(id)
+    }
+
+    /// Takes back hook `id` unrun (if it has not run).
+    pub fn forget(&self, id: u64) {
+        if let Some(list) = self.lock().as_mut() {
+            list.retain(|(i, _)| *i != id);
+        }
+    }
+
+    /// The window ends: runs every hook (on this thread, outside the lock, in the order
+    /// they were registered), and from now on [`ended`](Self::ended) is true. A second
+    /// call does nothing.
+    pub fn end(&self) {
+        let hooks = self.lock().take();
+        for (_, hook) in hooks.into_iter().flatten() {
+            hook();
+        }
+    }
 }
 
 // SAFETY: the connection pointer is never dereferenced here; it is an address handed to the
 // backend's window-system binding (Vulkan's `VK_KHR_xcb_surface`). libxcb locks every
 // connection internally, so its functions may be called from any thread, which is what
 // presenting from the `thread` transport's render thread does; the pointer's validity is
-// the contract of `NativeTarget::xcb`, which does not depend on the thread.
+// the contract of `NativeTarget::xcb`, which does not depend on the thread. The same holds
+// of a Wayland target's display and surface (libwayland-client locks its display; proxies
+// may be used from any thread), its `wl_egl_window` is read only under its life's rule
+// (`NativeTarget::wayland`), and `WindowLife` is `Sync`.
 unsafe impl Send for NativeTarget {}
 // SAFETY: as for `Send`: shared references give only copies of the address and ids.
 unsafe impl Sync for NativeTarget {}
@@ -143,6 +253,32 @@ impl NativeTarget {
         }
     }
 
+    /// A Wayland window: the program's `wl_display*`, the `wl_surface*` it shows and its
+    /// `wl_egl_window*`, and the window's life, which its window system ends
+    /// ([`WindowLife::end`]) before the window is freed.
+    ///
+    /// # Safety
+    /// `display` and `surface` are live proxies of the program's connection, and `window`
+    /// the program's `wl_egl_window*` on `surface`; `life` stays alive (the window system
+    /// holds it) until the surface the target was attached to is detached or destroyed, or
+    /// the session with the backend ends; and the window system ends `life` before
+    /// `window` is freed and before it stops watching the window.
+    pub unsafe fn wayland(
+        display: *mut c_void,
+        surface: *mut c_void,
+        window: *mut c_void,
+        life: &Arc<WindowLife>,
+    ) -> Self {
+        Self {
+            kind: TargetKind::Wayland(WaylandTarget {
+                display,
+                surface,
+                window,
+                life: Arc::as_ptr(life),
+            }),
+        }
+    }
+
     /// The XCB connection, window and visual of an X11 window.
     pub fn as_xcb(&self) -> Option<(*mut c_void, u32, u32)> {
         match self.kind {
@@ -151,6 +287,15 @@ impl NativeTarget {
                 window,
                 visual,
             } => Some((connection, window, visual)),
+            TargetKind::Wayland(_) => None,
+        }
+    }
+
+    /// A Wayland window's display, surface, `wl_egl_window` and life.
+    pub fn as_wayland(&self) -> Option<WaylandTarget> {
+        match self.kind {
+            TargetKind::Wayland(w) => Some(w),
+            TargetKind::Xcb { .. } => None,
         }
     }
 }
@@ -170,6 +315,9 @@ enum DisplayKind {
     Xcb {
         connection: *mut c_void,
         screen: u32,
+    },
+    Wayland {
+        display: *mut c_void,
     },
 }
 
@@ -191,10 +339,30 @@ impl NativeDisplay {
         }
     }
 
+    /// A Wayland display: the program's `wl_display*`.
+    ///
+    /// # Safety
+    /// `display` is a live `wl_display*` that stays connected for as long as a backend
+    /// created with it exists.
+    pub unsafe fn wayland(display: *mut c_void) -> Self {
+        Self {
+            kind: DisplayKind::Wayland { display },
+        }
+    }
+
     /// The XCB connection and screen number of an X11 display.
     pub fn as_xcb(&self) -> Option<(*mut c_void, u32)> {
         match self.kind {
             DisplayKind::Xcb { connection, screen } => Some((connection, screen)),
+            DisplayKind::Wayland { .. } => None,
+        }
+    }
+
+    /// The `wl_display*` of a Wayland display.
+    pub fn as_wayland(&self) -> Option<*mut c_void> {
+        match self.kind {
+            DisplayKind::Wayland { display } => Some(display),
+            DisplayKind::Xcb { .. } => None,
         }
     }
 
@@ -204,6 +372,8 @@ impl NativeDisplay {
             (DisplayKind::Xcb { connection, .. }, TargetKind::Xcb { connection: c, .. }) => {
                 connection == c
             }
+            (DisplayKind::Wayland { display }, TargetKind::Wayland(w)) => display == w.display,
+            _ => false,
         }
     }
 }

@@ -8,7 +8,12 @@
 //! A native window is a `struct wl_egl_window*` (libwayland-egl's stable ABI, version 3):
 //! its size is read from it at every ask, so a `wl_egl_window_resize` is followed without a
 //! round trip, and its `destroy_window_callback` tells when the program destroys it under
-//! the surface. A frame is written top-down into a `wl_shm` buffer (`XRGB8888`: the frame's
+//! the surface: it ends the window's [`WindowLife`], whose hooks let a backend presenting
+//! into the window in process (the GLES backend, through a `wl_egl_window` of its own on
+//! the same `wl_surface`) tear down what it made of it before the callback returns, so
+//! before the program can destroy the surface. The display offers its `wl_display` to
+//! such a backend ([`WindowSystem::native_display`]), and a window its surface, its
+//! `wl_egl_window` and its life ([`NativeWindow::native_target`]). A frame is written top-down into a `wl_shm` buffer (`XRGB8888`: the frame's
 //! B, G, R, A bytes are little-endian `XRGB8888`; the window system cannot know the config,
 //! so windows are opaque, as on a 24-bit X visual), attached to the program's `wl_surface`,
 //! damaged and committed. Each window keeps at most [`MAX_BUFFERS`] buffers, reused as the
@@ -20,13 +25,13 @@
 use std::ffi::c_void;
 use std::os::fd::AsFd;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec};
 use tessera_engine::egl::tokens::NONE;
 use tessera_engine::egl::window::{Frame, NativeWindow, Visual, WindowError, WindowSystem};
+use tessera_engine::wire::backend::{NativeDisplay, NativeTarget, WindowLife};
 use wayland_backend::client::{Backend, ObjectId, WaylandError};
 use wayland_client::protocol::wl_buffer::{self, WlBuffer};
 use wayland_client::protocol::wl_callback::{self, WlCallback};
@@ -247,6 +252,14 @@ impl WindowSystem for Wayland {
         "wayland"
     }
 
+    fn native_display(&self) -> Option<NativeDisplay> {
+        // SAFETY: the program's `wl_display` (or the default one, kept for the life of the
+        // process), which EGL requires to stay connected while the display's contexts
+        // exist; a backend made with it lives as long as its share group, whose contexts
+        // those are.
+        Some(unsafe { NativeDisplay::wayland(self.conn.backend().display_ptr().cast()) })
+    }
+
     fn visual(&self) -> Visual {
         // Wayland has no visuals; frames are 32-bit XRGB.
         Visual {
@@ -275,13 +288,13 @@ impl WindowSystem for Wayland {
         let id = unsafe { ObjectId::from_ptr(WlSurface::interface(), surface.cast()) }
             .map_err(|_| WindowError::Gone)?;
         let surface = WlSurface::from_id(&self.conn, id).map_err(|_| WindowError::Gone)?;
-        let gone = Arc::new(AtomicBool::new(false));
+        let life = WindowLife::new();
         // SAFETY: as above; the program's thread may read these fields but only the driver
-        // writes them. `driver_private` holds one strong count of `gone`, given back by
+        // writes them. `driver_private` holds one strong count of `life`, given back by
         // `window_destroyed` or by the window's drop.
         unsafe {
             let w = window.as_ptr();
-            (*w).driver_private = Arc::into_raw(gone.clone()).cast_mut().cast();
+            (*w).driver_private = Arc::into_raw(life.clone()).cast_mut().cast();
             (*w).destroy_window_callback = Some(window_destroyed);
         }
         let queue = self.conn.new_event_queue();
@@ -294,7 +307,7 @@ impl WindowSystem for Wayland {
             buffers: Buffers::default(),
             surface,
             native: RawWindow(window),
-            gone,
+            life,
             interval: 1,
             attached: None,
         }))
@@ -310,8 +323,11 @@ unsafe extern "C" fn window_destroyed(private: *mut c_void) {
         return;
     }
     // SAFETY: the caller's contract: the strong count `open_window` gave the window.
-    let gone = unsafe { Arc::from_raw(private.cast_const().cast::<AtomicBool>()) };
-    gone.store(true, Ordering::Release);
+    let life = unsafe { Arc::from_raw(private.cast_const().cast::<WindowLife>()) };
+    // A backend presenting into the window tears down what it made of it (its EGL window
+    // surface and `wl_egl_window` on the program's `wl_surface`) before this returns, so
+    // before the program can destroy the surface.
+    life.end();
 }
 
 /// The program's `wl_egl_window*`.
@@ -498,8 +514,8 @@ struct WaylandWindow {
     /// The program's surface (a foreign proxy: its events stay the program's).
     surface: WlSurface,
     native: RawWindow,
-    /// Set by [`window_destroyed`].
-    gone: Arc<AtomicBool>,
+    /// Ended by [`window_destroyed`] (or by the drop, once Tessera stops watching).
+    life: Arc<WindowLife>,
     interval: i32,
     /// The size of the last buffer attached.
     attached: Option<(u32, u32)>,
@@ -508,7 +524,7 @@ struct WaylandWindow {
 impl WaylandWindow {
     /// The window, unless the program destroyed it.
     fn window(&self) -> Result<*mut WlEglWindow, WindowError> {
-        if self.gone.load(Ordering::Acquire) {
+        if self.life.ended() {
             return Err(WindowError::Gone);
         }
         Ok(self.native.0.as_ptr())
@@ -608,6 +624,22 @@ impl NativeWindow for WaylandWindow {
         self.interval = interval.clamp(0, 1);
         self.interval
     }
+
+    fn native_target(&mut self) -> Option<NativeTarget> {
+        let window = self.window().ok()?;
+        // SAFETY: the program's live window and its surface, of the program's display
+        // (the connection's, which EGL requires to stay connected while its surfaces
+        // exist); `life` is held by this window until its drop, which ends it first, and
+        // `window_destroyed` ends it before libwayland-egl frees the window.
+        Some(unsafe {
+            NativeTarget::wayland(
+                self.conn.backend().display_ptr().cast(),
+                (*window).surface,
+                window.cast(),
+                &self.life,
+            )
+        })
+    }
 }
 
 impl Drop for WaylandWindow {
@@ -620,10 +652,13 @@ impl Drop for WaylandWindow {
                 (*w).destroy_window_callback = None;
                 (*w).driver_private = std::ptr::null_mut();
                 if !private.is_null() {
-                    drop(Arc::from_raw(private.cast_const().cast::<AtomicBool>()));
+                    drop(Arc::from_raw(private.cast_const().cast::<WindowLife>()));
                 }
             }
         }
+        // Tessera no longer watches the window: a backend still presenting into it stops
+        // now, while the window surely lives.
+        self.life.end();
         for b in self.buffers.list.drain(..) {
             b.buffer.destroy();
         }

@@ -14,7 +14,8 @@
 //! does nothing but set its viewport).
 //!
 //! In process, a backend may show the frames itself: a window that can name itself to a
-//! backend ([`NativeWindow::native_target`]: an X11 window through its XCB connection) is
+//! backend ([`NativeWindow::native_target`]: an X11 window through its XCB connection, a
+//! Wayland window as its `wl_surface`, `wl_egl_window` and the window's life) is
 //! offered to the transport when the surface is bound, and if the backend takes it a swap
 //! only presents (`crate::present`). The window still belongs to its window system here;
 //! the backend receives it out of band, never in a record.
