@@ -20,6 +20,7 @@
 //! wayland-egl; xdg-shell's code from `wayland-scanner` and wayland-protocols) into
 //! `<target>/<profile>/window/`. Debian: weston libwayland-dev wayland-protocols.
 
+mod native;
 mod weston;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -252,7 +253,23 @@ impl Session {
 
     /// Runs the program on Tessera with `backend`.
     fn tessera(&self, args: &[&str], backend: &str) -> Run {
+        self.tessera_with_env(args, backend, &[])
+    }
+
+    /// Runs the program on Tessera with `backend` and the variables `env`.
+    fn tessera_with_env(&self, args: &[&str], backend: &str, env: &[(&str, &str)]) -> Run {
         let mut cmd = self.command(args);
+        cmd.envs(env.iter().copied());
+        let settings: Vec<String> = env
+            .iter()
+            .filter(|(name, _)| *name != "TESSERA_LOG")
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        let backend_label = if settings.is_empty() {
+            backend.to_owned()
+        } else {
+            format!("{backend} ({})", settings.join(" "))
+        };
         cmd.env("LD_LIBRARY_PATH", dropin_dir())
             .env("TESSERA_BACKEND", backend)
             .env("TESSERA_VK_VALIDATION", "1")
@@ -261,7 +278,7 @@ impl Session {
                 std::env::var_os("VK_ICD_FILENAMES").unwrap_or_else(|| VK_LAVAPIPE.into()),
             );
         let mut run = self.run(
-            format!("{backend} {}", args.join(" "))
+            format!("{backend_label} {}", args.join(" "))
                 .trim_end()
                 .to_owned(),
             cmd,
