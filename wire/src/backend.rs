@@ -569,3 +569,33 @@ pub struct BatchView<'a> {
     /// The stage area that came with it (check spans with [`crate::batch::Stage`]).
     pub stage: &'a [u8],
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn a_window_life_runs_each_hook_once_at_its_end_and_none_it_took_back() {
+        let life = WindowLife::new();
+        let ran = Arc::new(AtomicUsize::new(0));
+        let hook = |n: usize| -> EndHook {
+            let ran = ran.clone();
+            Box::new(move || {
+                ran.fetch_add(n, Ordering::SeqCst);
+            })
+        };
+        let kept = life.on_end(hook(1)).expect("a live window takes hooks");
+        let forgotten = life.on_end(hook(10)).expect("a live window takes hooks");
+        assert_ne!(kept, forgotten);
+        life.forget(forgotten);
+        assert!(!life.ended());
+        life.end();
+        assert!(life.ended());
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
+        life.end();
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
+        assert_eq!(life.on_end(hook(100)), None);
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
+    }
+}
