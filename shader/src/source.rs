@@ -203,10 +203,13 @@ pub(crate) fn check_geometry_input_layout(source: &str) -> Result<(), String> {
             }
             let mut primitives = 0;
             for item in list.split(',').map(str::trim) {
+                // Layout qualifier names are case-insensitive in GLSL 1.50 (Mesa too).
                 let name = item.split('=').next().unwrap_or("").trim();
-                if PRIMITIVES.contains(&name) {
+                let lower = name.to_ascii_lowercase();
+                let name = name.to_owned();
+                if PRIMITIVES.contains(&lower.as_str()) {
                     primitives += 1;
-                } else if name != "invocations" {
+                } else if lower != "invocations" {
                     return Err(format!(
                         "0:{}(1): error: invalid input layout qualifier `{name}' in a geometry \
                          shader\n",

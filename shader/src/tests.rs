@@ -694,6 +694,8 @@ fn geometry_input_layouts_name_one_primitive() {
         "0:2(1): error: invalid input layout qualifier `packed' in a geometry shader\n"
     );
     assert!(probe("layout(triangles) in;").ok);
+    // Qualifier names are case-insensitive.
+    assert!(probe("layout(TriAngleS) in;").ok);
     // The primitive may be named through an object-like macro.
     assert!(probe("#define INPUT_LAYOUT triangles\nlayout(INPUT_LAYOUT) in;").ok);
     assert!(!probe("#define INPUT_LAYOUT packed\nlayout(INPUT_LAYOUT) in;").ok);
