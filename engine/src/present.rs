@@ -12,8 +12,9 @@
 //!
 //! **Presented by the backend.** In process (`inproc`, `thread`) the backend may show the
 //! frames itself (the Vulkan backend through a WSI swapchain, the GLES backend through a
-//! native EGL window surface on the display it made on the program's X connection, which
-//! the context's [`Config::native_display`](crate::Config::native_display) handed it). When the context binds the
+//! native EGL window surface on the display it made on the program's X connection or
+//! Wayland display, which the context's
+//! [`Config::native_display`](crate::Config::native_display) handed it). When the context binds the
 //! window, and again for each new wire surface (a resize) and swap interval, it offers the
 //! window's [`NativeTarget`](tessera_wire::backend::NativeTarget) to the transport for the
 //! wire surface bound now, after the batch that created the surface. While the backend
