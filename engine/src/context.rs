@@ -105,6 +105,8 @@ pub struct Local {
     pub clamp_read_color: GLenum,
     /// The query and mode of an active `glBeginConditionalRender`.
     pub conditional_render: Option<(bevy_ecs::entity::Entity, GLenum)>,
+    /// `CONTEXT_FLAGS`: the flags the context was created with (`crate::egl::ContextAttribs`).
+    pub context_flags: GLenum,
 }
 
 impl Local {
@@ -338,6 +340,7 @@ impl Context {
             default_buffers_initialized: surface.is_some(),
             clamp_read_color: FIXED_ONLY,
             conditional_render: None,
+            context_flags: 0,
         };
         Self {
             group,

@@ -351,7 +351,7 @@ impl Context {
         match pname {
             MAJOR_VERSION => i(3),
             MINOR_VERSION => i(3),
-            CONTEXT_FLAGS => i(0),
+            CONTEXT_FLAGS => i(self.local.context_flags as i32),
             CONTEXT_PROFILE_MASK => i(CONTEXT_CORE_PROFILE_BIT as i32),
             // GL 4.5 (KHR_context_flush_control), answered as Mesa does in 3.3 contexts:
             // releasing a context flushes its batch (`Context::release_thread`).

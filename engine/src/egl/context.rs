@@ -13,6 +13,7 @@
 
 use super::EglError;
 use super::tokens::*;
+use tessera_components::gl::{CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT, GLenum};
 
 /// Parsed and granted context attributes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +143,17 @@ impl ContextAttribs {
         }
         Ok(())
     }
+
+    /// `GL_CONTEXT_FLAGS` of the granted context. GL 3.3 defines only the forward-compatible
+    /// bit; a debug request is granted (EGL says it may be ignored) but reported as nothing,
+    /// since Tessera offers no debug output (`KHR_debug`), and robust access is never granted.
+    pub fn gl_context_flags(&self) -> GLenum {
+        if self.flags & CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR != 0 {
+            CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT
+        } else {
+            0
+        }
+    }
 }
 
 #[cfg(test)]
@@ -166,6 +178,7 @@ mod tests {
         ));
         let a = ContextAttribs::parse(&list).unwrap();
         assert_eq!(a.flags, CONTEXT_OPENGL_DEBUG_BIT_KHR);
+        assert_eq!(a.gl_context_flags(), 0);
         assert_eq!(a.reset_strategy, LOSE_CONTEXT_ON_RESET);
     }
 
@@ -213,7 +226,16 @@ mod tests {
             (CONTEXT_MAJOR_VERSION, 3),
             (CONTEXT_FLAGS_KHR, CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR),
         ];
-        assert!(ContextAttribs::parse(&fc).is_ok());
+        assert_eq!(
+            ContextAttribs::parse(&fc).map(|a| a.gl_context_flags()),
+            Ok(CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT)
+        );
+        assert_eq!(
+            ContextAttribs::parse(&core(3, 3))
+                .unwrap()
+                .gl_context_flags(),
+            0
+        );
         assert_eq!(
             ContextAttribs::parse(&[(CONTEXT_MAJOR_VERSION, 3)]),
             Err(EglError::BadMatch)

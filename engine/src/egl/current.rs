@@ -100,7 +100,7 @@ impl Thread {
         if self.api != OPENGL_API {
             return Err(EglError::BadMatch);
         }
-        ContextAttribs::parse(list)?;
+        let attribs = ContextAttribs::parse(list)?;
         // A window platform's display: an in-process backend may present its windows.
         let native_display = reg
             .display(dpy)?
@@ -112,13 +112,14 @@ impl Thread {
             native_display,
             ..EngineConfig::from_env()
         };
-        let gl = match &group {
+        let mut gl = match &group {
             Some(g) => Context::new_in_group(g, &engine_config),
             None => Context::new(&engine_config).map_err(|e| {
                 log::error!("tessera: eglCreateContext: {e}");
                 EglError::BadAlloc
             })?,
         };
+        gl.local.context_flags = attribs.gl_context_flags();
         let handle = reg.mint_context();
         reg.contexts.insert(
             handle,
