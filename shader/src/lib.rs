@@ -115,6 +115,7 @@ pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
         .and_then(|_| source::check_extensions(source))
         .and_then(|_| source::check_removed_builtins(source))
         .and_then(|_| source::check_block_names(source))
+        .and_then(|_| source::check_declarations(source))
         .and_then(|_| match stage {
             Stage::Geometry => source::check_geometry_input_layout(source),
             _ => Ok(()),

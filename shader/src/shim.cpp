@@ -40,6 +40,7 @@ struct TshSource {
 // TshSource::flags: enable ARB_separate_shader_objects (source.rs says when).
 constexpr uint32_t kFlagSeparateShaderObjects = 1;
 constexpr uint32_t kFlagInverse = 2;
+constexpr uint32_t kFlagNoise = 4;
 
 struct TshLimits {
     int32_t max_vertex_attribs;
@@ -238,13 +239,33 @@ const char* const kDeprecatedTextureFunctionsSso =
     "vec4(cross(v, a) - t * x, dot(a, t)), vec4(cross(d, u) + s * w, -dot(d, s)), " \
     "vec4(cross(u, c) - s * z, dot(c, s)))); }\n"
 
+// GLSL's noise1..noise4 (1.10 to 4.40), which glslang declares only for OpenGL clients.
+// Mesa's are 0 for every argument (GLSL allows any pseudo-random value, and 0 is what
+// drivers return); the same, on one preamble line per function, for a shader that names
+// one.
+#define TSH_NOISE \
+    "float noise1(float x) { return 0.0; } float noise1(vec2 x) { return 0.0; } " \
+    "float noise1(vec3 x) { return 0.0; } float noise1(vec4 x) { return 0.0; }\n" \
+    "vec2 noise2(float x) { return vec2(0.0); } vec2 noise2(vec2 x) { return vec2(0.0); } " \
+    "vec2 noise2(vec3 x) { return vec2(0.0); } vec2 noise2(vec4 x) { return vec2(0.0); }\n" \
+    "vec3 noise3(float x) { return vec3(0.0); } vec3 noise3(vec2 x) { return vec3(0.0); } " \
+    "vec3 noise3(vec3 x) { return vec3(0.0); } vec3 noise3(vec4 x) { return vec3(0.0); }\n" \
+    "vec4 noise4(float x) { return vec4(0.0); } vec4 noise4(vec2 x) { return vec4(0.0); } " \
+    "vec4 noise4(vec3 x) { return vec4(0.0); } vec4 noise4(vec4 x) { return vec4(0.0); }\n"
+
+// The preamble for a shader's flags (kFlag*), one string per combination.
 const char* preamble(const TshSource& src) {
-    static const std::string with_inverse = std::string(kDeprecatedTextureFunctions) + TSH_INVERSE;
-    static const std::string sso_with_inverse =
-        std::string(kDeprecatedTextureFunctionsSso) + TSH_INVERSE;
-    bool sso = src.flags & kFlagSeparateShaderObjects;
-    if (src.flags & kFlagInverse) return sso ? sso_with_inverse.c_str() : with_inverse.c_str();
-    return sso ? kDeprecatedTextureFunctionsSso : kDeprecatedTextureFunctions;
+    static const std::string* const table = [] {
+        auto* t = new std::string[8];
+        for (uint32_t f = 0; f < 8; ++f) {
+            t[f] = f & kFlagSeparateShaderObjects ? kDeprecatedTextureFunctionsSso
+                                                  : kDeprecatedTextureFunctions;
+            if (f & kFlagInverse) t[f] += TSH_INVERSE;
+            if (f & kFlagNoise) t[f] += TSH_NOISE;
+        }
+        return t;
+    }();
+    return table[src.flags & 7].c_str();
 }
 
 // The warning glslang's relaxed rules give for a uniform's initializer they drop.

@@ -10,7 +10,9 @@
 //!   `ARB_separate_shader_objects`, which a shader that redeclares the block has enabled
 //!   for it (in the shim's preamble, so lines do not move);
 //! - **`inverse()` in GLSL 1.40**, which glslang declares from 1.50 on, is defined in the
-//!   preamble for a 1.40 shader that mentions it.
+//!   preamble for a 1.40 shader that mentions it;
+//! - **`noise1`..`noise4`**, which glslang declares only for OpenGL clients, are defined in
+//!   the preamble (returning 0, as Mesa's do) for a shader that mentions them.
 //!
 //! - **`defined __VERSION__`** (and `__LINE__`, `__FILE__`) is true, as GLSL says; glslang
 //!   expands them but does not count them as defined.
@@ -20,7 +22,8 @@
 //! [`check_removed_builtins`] refuses compatibility-only constants in GLSL 1.40;
 //! [`check_geometry_input_layout`] refuses what a geometry input layout may not name;
 //! [`check_block_names`] refuses a block named like an earlier function (which crashes
-//! glslang); and
+//! glslang); [`check_declarations`] refuses layouts off global declarations, `varying` in
+//! blocks and unsized uniform block arrays; and
 //! [`without_link_errors`] tells the fragment-output errors glslang raises at compile and GL
 //! at link.
 
@@ -43,6 +46,10 @@ pub(crate) const FLAG_SEPARATE_SHADER_OBJECTS: u32 = 1;
 /// from 1.50 on.
 pub(crate) const FLAG_INVERSE: u32 = 2;
 
+/// Define `noise1`..`noise4` in the preamble (`kFlagNoise`): glslang declares them only for
+/// OpenGL clients; they return 0, as Mesa's do.
+pub(crate) const FLAG_NOISE: u32 = 4;
+
 /// The text glslang is given for an application's shader source.
 pub(crate) fn prepare(source: &str) -> Prepared<'_> {
     let joined = join_lines(source);
@@ -63,12 +70,15 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),
     };
-    let old = version::check(&text).is_ok_and(|v| v < 410);
-    let flags = if old && text.contains("gl_PerVertex") {
-        FLAG_SEPARATE_SHADER_OBJECTS | inverse
-    } else {
-        inverse
-    };
+    let version = version::check(&text).ok();
+    let old = version.is_some_and(|v| v < 410);
+    let mut flags = inverse;
+    if old && text.contains("gl_PerVertex") {
+        flags |= FLAG_SEPARATE_SHADER_OBJECTS;
+    }
+    if version.is_some_and(|v| v < 450) && text.contains("noise") {
+        flags |= FLAG_NOISE;
+    }
     Prepared { text, flags }
 }
 
@@ -340,6 +350,108 @@ pub(crate) fn check_block_names(source: &str) -> Result<(), String> {
             }
             if depth == 0 || c == '{' {
                 words = Default::default();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses what GLSL 1.50 forbids in declarations and glslang accepts (`Err`: the compile
+/// log), as Mesa does: a `layout` qualifier anywhere but on a global declaration or a block
+/// member (section 4.3.8: "declarations of layouts can only be made at global scope"), the
+/// deprecated `varying` or `attribute` on a block member (4.3.7), and a uniform block array
+/// without a size (4.3.7: "uniform block array declarations must specify an array size").
+pub(crate) fn check_declarations(source: &str) -> Result<(), String> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Scope {
+        /// An interface block's member list; `true` for a uniform block.
+        Block(bool),
+        /// A function body, a struct, or a compound statement.
+        Other,
+    }
+    let text = join_lines(source);
+    let mut scopes: Vec<Scope> = Vec::new();
+    let mut parens = 0u32;
+    // The words of the global declaration so far (outside parentheses).
+    let mut words: Vec<String> = Vec::new();
+    // After a uniform block's `}`: how far `name [ ]` has got (1 name, 2 `[`).
+    let mut after_uniform_block: Option<u8> = None;
+    let error = |line: usize, what: &str| Err(format!("0:{line}(1): error: {what}\n"));
+    for line in code_lines(&text) {
+        if line.directive.is_some() {
+            continue;
+        }
+        let content = &line.content;
+        let mut chars = content.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            if c.is_whitespace() {
+                continue;
+            }
+            let token = if c.is_ascii_alphanumeric() || c == '_' {
+                let mut end = at + 1;
+                while let Some(&(i, d)) = chars.peek() {
+                    if !(d.is_ascii_alphanumeric() || d == '_' || d == '.') {
+                        break;
+                    }
+                    end = i + d.len_utf8();
+                    chars.next();
+                }
+                &content[at..end]
+            } else {
+                &content[at..at + c.len_utf8()]
+            };
+            after_uniform_block = match (after_uniform_block, token) {
+                (Some(0), t) if t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') => {
+                    Some(1)
+                }
+                (Some(1), "[") => Some(2),
+                (Some(2), "]") => {
+                    return error(
+                        line.number,
+                        "uniform block arrays must specify an array size",
+                    );
+                }
+                _ => None,
+            };
+            let top = scopes.last().copied();
+            match token {
+                "layout" if parens > 0 || top == Some(Scope::Other) => {
+                    return error(
+                        line.number,
+                        "layout qualifiers may only be given on global declarations",
+                    );
+                }
+                "varying" | "attribute" if matches!(top, Some(Scope::Block(_))) => {
+                    return error(
+                        line.number,
+                        &format!("`{token}' qualifier is not allowed in an interface block"),
+                    );
+                }
+                "(" => parens += 1,
+                ")" => parens = parens.saturating_sub(1),
+                "{" => {
+                    let block = scopes.is_empty()
+                        && parens == 0
+                        && !words.iter().any(|w| w == "struct")
+                        && words
+                            .iter()
+                            .any(|w| matches!(w.as_str(), "in" | "out" | "uniform"));
+                    scopes.push(if block {
+                        Scope::Block(words.iter().any(|w| w == "uniform"))
+                    } else {
+                        Scope::Other
+                    });
+                    words.clear();
+                }
+                "}" => {
+                    if scopes.pop() == Some(Scope::Block(true)) {
+                        after_uniform_block = Some(0);
+                    }
+                    words.clear();
+                }
+                ";" => words.clear(),
+                t if scopes.is_empty() && parens == 0 => words.push(t.to_owned()),
+                _ => {}
             }
         }
     }

@@ -575,6 +575,67 @@ fn glsl_140_has_inverse() {
 }
 
 #[test]
+fn noise_functions_are_declared_in_every_stage() {
+    let gs = "#version 150\nlayout(points) in;\nlayout(points) out;\nout vec4 n;\n\
+              void main() { n = vec4(noise1(25), noise2(vec2(1.0)).x, noise3(vec3(2.0)).y, \
+              noise4(vec4(3.0)).z); EmitVertex(); }\n";
+    let c = compile(Stage::Geometry, gs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    let vs = "#version 130\nin vec4 p;\nvoid main() { gl_Position = p + noise4(p.xy); }\n";
+    let c = compile(Stage::Vertex, vs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    // The definitions do not move the lines of errors.
+    let bad = "#version 150\nout vec4 n;\nvoid main() {\n  n = noise4(1.0) + undeclared;\n}\n";
+    let c = compile(Stage::Vertex, bad, &Limits::default());
+    assert!(!c.ok);
+    assert!(c.log.starts_with("0:4: error: 'undeclared'"), "{}", c.log);
+    // GLSL 4.50 removed them.
+    let v450 = "#version 450\nlayout(location = 0) out vec4 n;\nvoid main() { n = noise4(1.0); }\n";
+    assert!(!compile(Stage::Vertex, v450, &Limits::default()).ok);
+}
+
+#[test]
+fn declaration_rules_glslang_does_not_check() {
+    let log = |stage, src: &str| {
+        let c = compile(stage, src, &Limits::default());
+        (c.ok, c.log)
+    };
+    let refused = |line: u32, what: &str| (false, format!("0:{line}(1): error: {what}\n"));
+    // A layout on a function parameter.
+    let fs = "#version 150\nvec4 test(layout(pixel_center_integer) in float a)\n\
+              { return vec4(a); }\nout vec4 c;\nvoid main() { c = test(1.0); }\n";
+    assert_eq!(
+        log(Stage::Fragment, fs),
+        refused(
+            2,
+            "layout qualifiers may only be given on global declarations"
+        )
+    );
+    // `varying` on a block member.
+    let vs = "#version 150\nout block {\n    varying vec4 a;\n} inst;\nvoid main() {}\n";
+    assert_eq!(
+        log(Stage::Vertex, vs),
+        refused(
+            3,
+            "`varying' qualifier is not allowed in an interface block"
+        )
+    );
+    // An unsized uniform block array; a sized one, and an unsized geometry input block, are
+    // fine, as are layouts on globals and block members.
+    let vs = "#version 150\nuniform Block {\n  float a;\n} blocks[];\nvoid main() {}\n";
+    assert_eq!(
+        log(Stage::Vertex, vs),
+        refused(4, "uniform block arrays must specify an array size")
+    );
+    let vs = "#version 150\nlayout(std140) uniform Block {\n  layout(row_major) mat4 m;\n} \
+              blocks[2];\nout vec4 v;\nvoid main() { v = blocks[1].m[0]; }\n";
+    assert_eq!(log(Stage::Vertex, vs), (true, String::new()));
+    let gs = "#version 150\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n\
+              in V { vec4 c; } v[];\nvoid main() { gl_Position = v[0].c; EmitVertex(); }\n";
+    assert_eq!(log(Stage::Geometry, gs), (true, String::new()));
+}
+
+#[test]
 fn integer_members_of_fragment_input_blocks_must_be_flat() {
     let fs = |block: &str| {
         format!(
