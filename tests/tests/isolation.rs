@@ -8,6 +8,9 @@
 //! compared pixel for pixel with the native driver's; every wait is bounded, and only what
 //! happened is asserted, never how long it took.
 
+use std::io::Write;
+use std::os::unix::net::UnixStream;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tessera_engine::gl::*;
@@ -341,6 +344,125 @@ fn session_caps_refuse_with_their_reason() {
                  --max-sessions-per-user 2)"
             ),
             "{mode}: {refused}"
+        );
+    }
+}
+
+/// Whether a line of the server's stderr is one whole log record: a line that names the
+/// server names it once, at its start. The server and its workers share one stderr; a
+/// record written in pieces by one process while another writes its own reads as two
+/// records spliced into one line, one of them seemingly lost.
+fn whole(line: &str) -> bool {
+    !line.contains("tessera-server[")
+        || (line.starts_with("tessera-server[") && line.matches("tessera-server[").count() == 1)
+}
+
+/// A `tessera-bench` client of `server` drawing far more frames than it will live to draw.
+fn endless_client(server: &crate::transport::Server) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tessera-bench"))
+        .args(["--worker", "tessera:gles:shm", "--unix"])
+        .arg(&server.socket)
+        .args([
+            "--scene",
+            "statechange",
+            "--draws",
+            "50",
+            "--frames",
+            "100000",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("a tessera-bench client")
+}
+
+/// A client that dies at any point of its session ends that session, in every mode: right
+/// after connecting (not a byte sent), in the middle of its first frame header, and
+/// mid-frame with its backend made (four clients killed at once, whose workers log their
+/// ends at the same moment). Each end is logged on a line of its own — whole — with the
+/// backend's census, and the server goes on serving.
+#[test]
+fn a_dead_client_ends_its_session_wherever_it_was() {
+    tessera_tests::ensure_runtime_dir();
+    const KILLED: usize = 4;
+    for mode in ["process", "pool", "threads"] {
+        let server = Server::start_with(&["--isolation", mode]);
+        // Session 1: connected, then gone. Session 2: gone within its Hello's header.
+        drop(UnixStream::connect(&server.socket).unwrap());
+        assert!(
+            server
+                .wait_log(
+                    &["session 1 (", "refused: the peer hung up"],
+                    Duration::from_secs(20)
+                )
+                .is_some(),
+            "{mode}: a client gone right after connecting ends its session: {:#?}",
+            server.log()
+        );
+        let mut partial = UnixStream::connect(&server.socket).unwrap();
+        partial.write_all(&[1, 0, 0]).unwrap();
+        drop(partial);
+        assert!(
+            server
+                .wait_log(&["session 2 (", "refused: "], Duration::from_secs(20))
+                .is_some(),
+            "{mode}: a client gone mid-handshake ends its session: {:#?}",
+            server.log()
+        );
+
+        // Mid-frame: every client's backend is made and it draws; all are killed at once.
+        let mut clients: Vec<Child> = (0..KILLED).map(|_| endless_client(&server)).collect();
+        for c in &clients {
+            let began = server.wait_log(
+                &[&format!("(pid {} ", c.id()), "backend over"],
+                Duration::from_secs(60),
+            );
+            assert!(began.is_some(), "{mode}: client {} began", c.id());
+        }
+        for c in &mut clients {
+            c.kill().unwrap();
+        }
+        for c in &mut clients {
+            c.wait().unwrap();
+            let ended = server.wait_log(
+                &[&format!("(pid {} ", c.id()), "ended: the client hung up"],
+                Duration::from_secs(30),
+            );
+            let ended = ended.unwrap_or_else(|| {
+                panic!(
+                    "{mode}: the session of killed client {} never ended: {:#?}",
+                    c.id(),
+                    server.log()
+                )
+            });
+            assert!(
+                ended.ends_with("; 0 native objects left"),
+                "{mode}: {ended}"
+            );
+        }
+        let log = server.log();
+        for line in &log {
+            assert!(whole(line), "{mode}: a spliced log line: {line}");
+        }
+        for c in &clients {
+            let ends = log
+                .iter()
+                .filter(|l| l.contains(&format!("(pid {} ", c.id())) && l.contains("ended:"))
+                .count();
+            assert_eq!(
+                ends,
+                1,
+                "{mode}: client {}'s end logged once: {log:#?}",
+                c.id()
+            );
+        }
+
+        // The server goes on: a new session draws the native pixels.
+        let expected = native_frames();
+        let (mut ctx, scene) = session(&TransportKind::Shm(Some(server.socket.clone())));
+        assert!(
+            frame(&mut ctx, &scene, 1) == expected[1],
+            "{mode}: a new session"
         );
     }
 }

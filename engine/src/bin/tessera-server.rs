@@ -91,6 +91,14 @@ fn make_backend(request: &BackendRequest) -> Result<ServerBackend, String> {
 }
 
 /// Logs to stderr, one line per record.
+/// Logs each record as one line on stderr.
+///
+/// A line goes out in a single `write`: the server and its workers share one stderr, and
+/// Rust's unbuffered stderr writes a formatted line piece by piece (a `write` per argument),
+/// so concurrent processes would splice their pieces into each other's lines — two sessions
+/// ending at once in two workers could read as one line, the other's end seemingly lost.
+/// One `write` of a line is never split by another process's (a pipe takes up to
+/// `PIPE_BUF` bytes atomically; a regular file's shared offset is taken under a lock).
 struct StderrLog(log::LevelFilter);
 
 impl log::Log for StderrLog {
@@ -100,12 +108,13 @@ impl log::Log for StderrLog {
 
     fn log(&self, record: &log::Record<'_>) {
         if self.enabled(record.metadata()) {
-            eprintln!(
-                "tessera-server[{}]: {}: {}",
+            let line = format!(
+                "tessera-server[{}]: {}: {}\n",
                 std::process::id(),
                 record.level(),
                 record.args()
             );
+            let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
         }
     }
 

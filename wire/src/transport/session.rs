@@ -377,7 +377,7 @@ fn control_frame(
     match frame::recv(sock, MAX_HANDSHAKE_FRAME, payload, &mut fds)? {
         FrameKind::Probe => {
             let bytes = handshake::archive(&snapshot(session));
-            frame::send(sock, FrameKind::ProbeReply, &[&bytes], &[]).map_err(transport)
+            frame::send(sock, FrameKind::ProbeReply, &[&bytes], &[]).map_err(transport_or_hangup)
         }
         other => Err(transport(format!(
             "unexpected {other:?} frame on the control socket"
@@ -420,7 +420,7 @@ fn serve_shm(
         &[],
         &[event_fd.as_fd(), bell.as_fd()],
     )
-    .map_err(transport)?;
+    .map_err(transport_or_hangup)?;
     drop((cmd_fd, event_fd));
 
     let page = cmd.page();
