@@ -373,6 +373,9 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
     }
     let _ = io::Write::flush(&mut io::stdout());
 
+    if config.isolation == Isolation::Threads {
+        super::registry::limit_heaps();
+    }
     let mut sessions = match config.isolation {
         Isolation::Threads => Sessions::Threads {
             registry: Arc::default(),

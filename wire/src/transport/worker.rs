@@ -172,6 +172,7 @@ pub fn serve_worker(fd: RawFd, factory: Arc<BackendFactory>) -> io::Result<()> {
     // Keep the descriptor from leaking into anything this process spawns.
     // SAFETY: fcntl on a descriptor we own.
     unsafe { libc::fcntl(ctl.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
+    super::registry::limit_heaps();
     let term = sys::termination_pipe()?;
     let mut buf = vec![0u8; MAX_CONTROL];
     let mut fds = Vec::new();
