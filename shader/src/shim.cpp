@@ -823,6 +823,35 @@ std::string inconsistent_geometry_inputs(TIntermediate* im) {
     return log;
 }
 
+// Uniform block arrays indexed with an expression that is not constant.
+class NonConstantBlockIndices : public TIntermTraverser {
+public:
+    std::vector<std::pair<int, std::string>> found;  // line, block name
+
+    bool visitBinary(TVisit, TIntermBinary* node) override {
+        if (node->getOp() != EOpIndexIndirect) return true;
+        const TType& type = node->getLeft()->getType();
+        if (type.getBasicType() == EbtBlock && type.getQualifier().storage == EvqUniform &&
+            type.isArray())
+            found.emplace_back(node->getLoc().line, type.getTypeName().c_str());
+        return true;
+    }
+};
+
+// GLSL 1.50 §4.3.7: "All indexes used to index a uniform block array must be constant
+// integral expressions" (4.00 allows dynamically uniform ones). glslang takes any index: an
+// error line for each that is not constant.
+std::string nonconstant_uniform_block_indices(TIntermediate* im) {
+    if (!im || im->getVersion() >= 400 || !im->getTreeRoot()) return "";
+    NonConstantBlockIndices finder;
+    im->getTreeRoot()->traverse(&finder);
+    std::string log;
+    for (const auto& [line, name] : finder.found)
+        log += "ERROR: 0:" + std::to_string(line) + ": '" + name +
+               "' : a uniform block array must be indexed with a constant expression\n";
+    return log;
+}
+
 TshResult* compile(const TshSource* src, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -834,7 +863,8 @@ TshResult* compile(const TshSource* src, const TshLimits* limits) {
     if (r->ok) {
         TIntermediate* im = unit->shader->getIntermediate();
         std::string errors = static_recursion(im) + unqualified_flat_block_members(im) +
-                             inconsistent_geometry_inputs(im);
+                             inconsistent_geometry_inputs(im) +
+                             nonconstant_uniform_block_indices(im);
         if (!errors.empty()) {
             r->ok = false;
             r->log += errors;

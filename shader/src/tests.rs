@@ -630,6 +630,18 @@ fn declaration_rules_glslang_does_not_check() {
     let vs = "#version 150\nlayout(std140) uniform Block {\n  layout(row_major) mat4 m;\n} \
               blocks[2];\nout vec4 v;\nvoid main() { v = blocks[1].m[0]; }\n";
     assert_eq!(log(Stage::Vertex, vs), (true, String::new()));
+    // A uniform block array indexed with a non-constant expression.
+    let vs = "#version 150\nuniform T {\n  mat4 mvp;\n} camera[2];\nuniform int idx;\n\
+              void main() {\n  gl_Position = camera[idx].mvp[0];\n}\n";
+    assert_eq!(
+        log(Stage::Vertex, vs),
+        (
+            false,
+            "0:7: error: 'T' : a uniform block array must be indexed with a constant \
+             expression\n"
+                .to_owned()
+        )
+    );
     let gs = "#version 150\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n\
               in V { vec4 c; } v[];\nvoid main() { gl_Position = v[0].c; EmitVertex(); }\n";
     assert_eq!(log(Stage::Geometry, gs), (true, String::new()));
