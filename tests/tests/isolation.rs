@@ -358,7 +358,7 @@ fn whole(line: &str) -> bool {
 }
 
 /// A `tessera-bench` client of `server` drawing far more frames than it will live to draw.
-fn endless_client(server: &crate::transport::Server) -> Child {
+fn endless_client(server: &Server) -> Child {
     Command::new(env!("CARGO_BIN_EXE_tessera-bench"))
         .args(["--worker", "tessera:gles:shm", "--unix"])
         .arg(&server.socket)
