@@ -249,6 +249,8 @@ pub(crate) struct GlesPipe {
     pub ring: Option<crate::command::UniformRing>,
     /// Events produced while applying the current batch.
     pub events: Vec<Event>,
+    /// Refusals to inject (`tessera_wire::fault`; tests only).
+    pub faults: tessera_wire::fault::Faults,
     /// `glGetError` after every record, reported as events ([`crate::GlesOptions::debug`]).
     pub debug: bool,
     reported: u64,
@@ -344,6 +346,7 @@ impl GlesPipe {
             buffer_writes: 0,
             bgra: std::array::from_fn(|_| None),
             events: Vec::new(),
+            faults: tessera_wire::fault::Faults::from_env(),
             debug: false,
             reported: 0,
             disturbed: 0,
@@ -620,14 +623,24 @@ impl GlesPipe {
 }
 
 impl BufferPipe for GlesPipe {
-    /// `CreateBuffer`: (re)allocates zeroed storage.
+    /// `CreateBuffer`: (re)allocates zeroed storage. Storage the driver cannot give (a size
+    /// past GLES's 31 bits, or a refusal) is reported as [`Event::OutOfMemory`], which the
+    /// program sees as `GL_OUT_OF_MEMORY`, and the buffer stands in with no storage: a later
+    /// use of bytes it lacks ends the session, which the program sees as a context reset.
     fn create_buffer(&mut self, handle: BufferHandle, size: u64) -> R {
         const N: &str = "CreateBuffer";
-        let Ok(len) = i32::try_from(size) else {
-            self.events.push(Event::OutOfMemory {
-                what: format!("a {size}-byte buffer (GLES sizes are 31-bit)"),
-            });
-            return self.create_buffer(handle, 0);
+        let len = match i32::try_from(size) {
+            Ok(_) if size > 0 && self.faults.refuse(N) => Err("refused by the driver"),
+            Ok(len) => Ok(len),
+            Err(_) => Err("GLES sizes are 31-bit"),
+        };
+        let len = match len {
+            Ok(len) => len,
+            Err(why) => {
+                let what = format!("a {size}-byte buffer ({why})");
+                self.events.push(Event::OutOfMemory { what });
+                return self.create_buffer(handle, 0);
+            }
         };
         self.buffer_writes += 1;
         let version = self.buffer_writes;

@@ -404,7 +404,22 @@ impl Backend for GlesBackend {
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
         // On llvmpipe, one backend of the process calls the driver at a time (egl.rs).
         let _serial = self.egl.serial();
-        self.make_current()?;
+        // A native context that cannot be made current (EGL_CONTEXT_LOST, or a lost device
+        // behind it) ends the session: reported as a lost device, which the program sees as
+        // a context reset.
+        let current = if self.dev.faults.lose() {
+            Err(SessionError::Backend(
+                "eglMakeCurrent: EGL_CONTEXT_LOST (injected by TESSERA_FAULT)".into(),
+            ))
+        } else {
+            self.make_current()
+        };
+        if let Err(e) = current {
+            out.events.push(tessera_wire::Event::DeviceLost {
+                reason: e.to_string(),
+            });
+            return Err(e);
+        }
         let applied = self.dispatcher.apply(&mut self.dev, batch, out);
         out.detached.append(&mut self.dev.presenters.detached);
         self.roam();

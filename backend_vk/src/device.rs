@@ -367,6 +367,8 @@ pub(crate) struct VkPipe {
     pub stats: Arc<StatCells>,
     /// Events produced while applying the current batch.
     pub events: Vec<Event>,
+    /// Refusals to inject (`tessera_wire::fault`; tests only).
+    pub faults: tessera_wire::fault::Faults,
     reported: u64,
     /// Moves whenever an image a framebuffer may hold changes (recreated storage, new
     /// attachments, a destroyed object): cached framebuffers and passes are re-checked.
@@ -495,6 +497,7 @@ impl VkPipe {
             temp: None,
             stats: Arc::new(StatCells::default()),
             events: Vec::new(),
+            faults: tessera_wire::fault::Faults::from_env(),
             reported: 0,
             epoch: 1,
             changes: 1,
@@ -796,20 +799,29 @@ impl VkPipe {
 }
 
 impl BufferPipe for VkPipe {
-    /// `CreateBuffer`: (re)allocates zeroed storage.
+    /// `CreateBuffer`: (re)allocates zeroed storage. Storage the driver refuses is reported
+    /// as [`Event::OutOfMemory`], which the program sees as `GL_OUT_OF_MEMORY`, and the
+    /// buffer stands in with 4 bytes (its size says so): a later use of bytes it lacks ends
+    /// the session, which the program sees as a context reset.
     fn create_buffer(&mut self, handle: BufferHandle, size: u64) -> R {
         const N: &str = "CreateBuffer";
         if self.buffers.live(handle).is_none() {
             self.buffers.check_create(N, handle)?;
         }
-        let owned = match memory::device_buffer(&self.alloc, size, memory::object_usage(self.tiers.transform_feedback)) {
-            Ok(o) => o,
+        let usage = memory::object_usage(self.tiers.transform_feedback);
+        let made = if size > 0 && self.faults.refuse(N) {
+            Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)
+        } else {
+            memory::device_buffer(&self.alloc, size, usage)
+        };
+        let (owned, size) = match made {
+            Ok(o) => (o, size),
             Err(e) => {
-                self.events.push(Event::OutOfMemory {
-                    what: format!("a {size}-byte buffer ({e})"),
-                });
-                memory::device_buffer(&self.alloc, 4, memory::object_usage(self.tiers.transform_feedback))
-                    .map_err(|e| vk_error("vmaCreateBuffer", e))?
+                let what = format!("a {size}-byte buffer ({e})");
+                self.events.push(Event::OutOfMemory { what });
+                let stand_in = memory::device_buffer(&self.alloc, 4, usage)
+                    .map_err(|e| vk_error("vmaCreateBuffer", e))?;
+                (stand_in, 4)
             }
         };
         self.transfer_begin();

@@ -255,8 +255,26 @@ impl Backend for VulkanBackend {
         self.dev.caps.clone()
     }
 
+    /// Applies a batch. A lost device (`VK_ERROR_DEVICE_LOST` from any call) ends the
+    /// session and is reported as [`tessera_wire::Event::DeviceLost`], which the program sees
+    /// as a context reset.
     fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
-        self.dispatcher.apply(&mut self.dev, batch, out)
+        let applied = if self.dev.faults.lose() {
+            Err(device::vk_error(
+                "vkQueueSubmit (injected by TESSERA_FAULT)",
+                ash::vk::Result::ERROR_DEVICE_LOST,
+            ))
+        } else {
+            self.dispatcher.apply(&mut self.dev, batch, out)
+        };
+        if let Err(SessionError::Backend(why)) = &applied
+            && why.contains(&ash::vk::Result::ERROR_DEVICE_LOST.to_string())
+        {
+            out.events.push(tessera_wire::Event::DeviceLost {
+                reason: format!("VK_ERROR_DEVICE_LOST: {why}"),
+            });
+        }
+        applied
     }
 
     /// `vkWaitForFences` on the oldest pending fence's submission, with the timeout.

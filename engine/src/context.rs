@@ -277,6 +277,7 @@ impl Context {
             caps,
             lost: None,
             events: Vec::new(),
+            out_of_memory: false,
             mapped_buffers: 0,
             probe,
         };
@@ -350,9 +351,21 @@ impl Context {
         }
     }
 
-    /// `glGetError`: returns and clears the first error since the last call.
+    /// `glGetError`: returns and clears the first error since the last call. With none
+    /// pending, an object the backend's driver refused since the group's last look
+    /// (`Shared::out_of_memory`) is `GL_OUT_OF_MEMORY`.
     pub fn get_error(&mut self) -> GLenum {
-        std::mem::replace(&mut self.local.error, NO_ERROR)
+        let error = std::mem::replace(&mut self.local.error, NO_ERROR);
+        if error == NO_ERROR && !self.is_dead() {
+            let mut sh = self.group.lock();
+            // Events that arrived with the last sync point's reply (a `glFinish` over the
+            // render thread waits without the group's lock, and takes none).
+            sh.take_transport_events();
+            if std::mem::take(&mut sh.out_of_memory) {
+                return OUT_OF_MEMORY;
+            }
+        }
+        error
     }
 
     /// Records a GL error decided outside the engine (the C ABI reports a caught panic as

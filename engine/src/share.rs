@@ -74,6 +74,10 @@ pub struct Shared {
     pub lost: Option<SessionLost>,
     /// Events the backend reported, not yet taken.
     pub events: Vec<Event>,
+    /// The backend reported that the driver refused an object (out of memory, a program it
+    /// would not take) since the last `glGetError` of the group that looked: that call
+    /// reports `GL_OUT_OF_MEMORY` (see [`Shared::take_transport_events`]).
+    pub out_of_memory: bool,
     /// Buffers currently mapped in the group (draws scan for mapped vertex buffers only
     /// when there are any).
     pub mapped_buffers: u32,
@@ -128,11 +132,34 @@ impl Shared {
     /// program that never takes them cannot grow it without bound. Each is logged at debug
     /// level as it arrives; the C ABI takes them at its flush points and logs their words
     /// (`capi::events`), a Rust embedder takes them with `Context::take_events`.
+    ///
+    /// What ends or damages the session becomes what GL says: a refused object
+    /// ([`Event::OutOfMemory`], [`Event::ProgramRejected`]) sets [`Shared::out_of_memory`],
+    /// which the next `glGetError` of a context of the group reports as `GL_OUT_OF_MEMORY`
+    /// (records carry no reply, so the refusal is known at the group's next sync point: a
+    /// read-back, a query result, a fence wait, `glFinish`, a swap or a flush); a lost device
+    /// ([`Event::DeviceLost`]) or an ended session ([`Event::SessionEnded`]) latches
+    /// [`Shared::lost`], which every context of the group reports from
+    /// `glGetGraphicsResetStatus`. The C ABI logs each event's words once, with its cause
+    /// (`capi::events`); the engine logs them at debug level only.
     pub(crate) fn take_transport_events(&mut self) {
         let start = self.events.len();
         self.transport.take_events(&mut self.events);
         for event in &self.events[start..] {
             log::debug!("tessera: backend: {event:?}");
+            match event {
+                Event::OutOfMemory { .. } | Event::ProgramRejected { .. } => {
+                    self.out_of_memory = true;
+                }
+                Event::DeviceLost { reason } | Event::SessionEnded { reason }
+                    if self.lost.is_none() =>
+                {
+                    self.lost = Some(SessionLost {
+                        reason: reason.clone(),
+                    });
+                }
+                _ => {}
+            }
         }
         let excess = self.events.len().saturating_sub(MAX_PENDING_EVENTS);
         if excess > 0 {

@@ -42,6 +42,7 @@ pub mod census;
 pub mod context;
 pub mod dispatch;
 pub mod env;
+pub mod fault;
 pub mod fence;
 pub mod format;
 pub mod handle;
