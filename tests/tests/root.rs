@@ -12,6 +12,7 @@ mod framebuffer;
 mod glvnd;
 mod handles;
 mod isolation;
+mod long_run;
 mod names;
 mod piglit;
 mod profiling;
