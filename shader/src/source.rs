@@ -359,16 +359,25 @@ pub(crate) fn check_block_names(source: &str) -> Result<(), String> {
 /// Refuses what GLSL 1.50 forbids in declarations and glslang accepts (`Err`: the compile
 /// log), as Mesa does: a `layout` qualifier anywhere but on a global declaration or a block
 /// member (section 4.3.8: "declarations of layouts can only be made at global scope"), the
-/// deprecated `varying` or `attribute` on a block member (4.3.7), and a uniform block array
-/// without a size (4.3.7: "uniform block array declarations must specify an array size").
+/// deprecated `varying` or `attribute` on a block member (4.3.7), a uniform block array
+/// without a size (4.3.7: "uniform block array declarations must specify an array size"),
+/// an input `gl_PerVertex` redeclared with an instance name other than `gl_in`, and a member
+/// of `gl_PerVertex` redeclared as a global output after the output block was (7.1).
 pub(crate) fn check_declarations(source: &str) -> Result<(), String> {
     #[derive(Clone, Copy, PartialEq)]
     enum Scope {
-        /// An interface block's member list; `true` for a uniform block.
-        Block(bool),
+        /// A uniform block's member list.
+        UniformBlock,
+        /// An `in gl_PerVertex` redeclaration's member list.
+        PerVertexIn,
+        /// An `out gl_PerVertex` redeclaration's member list.
+        PerVertexOut,
+        /// Another interface block's member list.
+        Block,
         /// A function body, a struct, or a compound statement.
         Other,
     }
+    const PER_VERTEX: [&str; 3] = ["gl_Position", "gl_PointSize", "gl_ClipDistance"];
     let text = join_lines(source);
     let mut scopes: Vec<Scope> = Vec::new();
     let mut parens = 0u32;
@@ -376,6 +385,10 @@ pub(crate) fn check_declarations(source: &str) -> Result<(), String> {
     let mut words: Vec<String> = Vec::new();
     // After a uniform block's `}`: how far `name [ ]` has got (1 name, 2 `[`).
     let mut after_uniform_block: Option<u8> = None;
+    // After an `in gl_PerVertex` block's `}`, whose instance name must be `gl_in`.
+    let mut after_per_vertex_in = false;
+    // Whether `out gl_PerVertex` was redeclared: its members cannot be redeclared after it.
+    let mut per_vertex_out = false;
     let error = |line: usize, what: &str| Err(format!("0:{line}(1): error: {what}\n"));
     for line in code_lines(&text) {
         if line.directive.is_some() {
@@ -413,6 +426,12 @@ pub(crate) fn check_declarations(source: &str) -> Result<(), String> {
                 }
                 _ => None,
             };
+            if std::mem::take(&mut after_per_vertex_in) && token != "gl_in" {
+                return error(
+                    line.number,
+                    "the gl_PerVertex input block must be redeclared as gl_in[]",
+                );
+            }
             let top = scopes.last().copied();
             match token {
                 "layout" if parens > 0 || top == Some(Scope::Other) => {
@@ -421,7 +440,7 @@ pub(crate) fn check_declarations(source: &str) -> Result<(), String> {
                         "layout qualifiers may only be given on global declarations",
                     );
                 }
-                "varying" | "attribute" if matches!(top, Some(Scope::Block(_))) => {
+                "varying" | "attribute" if top.is_some_and(|s| s != Scope::Other) => {
                     return error(
                         line.number,
                         &format!("`{token}' qualifier is not allowed in an interface block"),
@@ -436,20 +455,38 @@ pub(crate) fn check_declarations(source: &str) -> Result<(), String> {
                         && words
                             .iter()
                             .any(|w| matches!(w.as_str(), "in" | "out" | "uniform"));
-                    scopes.push(if block {
-                        Scope::Block(words.iter().any(|w| w == "uniform"))
-                    } else {
-                        Scope::Other
+                    let has = |word: &str| words.iter().any(|w| w == word);
+                    scopes.push(match (block, words.last().map(String::as_str)) {
+                        (false, _) => Scope::Other,
+                        (true, Some("gl_PerVertex")) if has("in") => Scope::PerVertexIn,
+                        (true, Some("gl_PerVertex")) if has("out") => Scope::PerVertexOut,
+                        _ if has("uniform") => Scope::UniformBlock,
+                        _ => Scope::Block,
                     });
                     words.clear();
                 }
                 "}" => {
-                    if scopes.pop() == Some(Scope::Block(true)) {
-                        after_uniform_block = Some(0);
+                    match scopes.pop() {
+                        Some(Scope::UniformBlock) => after_uniform_block = Some(0),
+                        Some(Scope::PerVertexIn) => after_per_vertex_in = true,
+                        Some(Scope::PerVertexOut) => per_vertex_out = true,
+                        _ => {}
                     }
                     words.clear();
                 }
-                ";" => words.clear(),
+                ";" => {
+                    if per_vertex_out
+                        && scopes.is_empty()
+                        && words.iter().any(|w| w == "out")
+                        && let Some(name) = words.iter().find(|w| PER_VERTEX.contains(&w.as_str()))
+                    {
+                        return error(
+                            line.number,
+                            &format!("`{name}' redeclared after gl_PerVertex was"),
+                        );
+                    }
+                    words.clear();
+                }
                 t if scopes.is_empty() && parens == 0 => words.push(t.to_owned()),
                 _ => {}
             }

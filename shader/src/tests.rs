@@ -642,6 +642,30 @@ fn declaration_rules_glslang_does_not_check() {
                 .to_owned()
         )
     );
+    // gl_PerVertex: the input block's instance name is gl_in, and the output block's members
+    // are not redeclared after it.
+    let gs = "#version 150\nlayout(triangles) in;\nlayout(points, max_vertices = 1) out;\n\
+              in gl_PerVertex {\n  vec4 gl_Position;\n};\nvoid main() {}\n";
+    assert_eq!(
+        log(Stage::Geometry, gs),
+        refused(
+            6,
+            "the gl_PerVertex input block must be redeclared as gl_in[]"
+        )
+    );
+    let vs = "#version 150\nout gl_PerVertex {\n  vec4 gl_Position;\n  float gl_ClipDistance[];\n\
+              };\nout float gl_ClipDistance[4];\nvoid main() {}\n";
+    assert_eq!(
+        log(Stage::Vertex, vs),
+        refused(6, "`gl_ClipDistance' redeclared after gl_PerVertex was")
+    );
+    let vs = "#version 150\nout gl_PerVertex {\n  vec4 gl_Position;\n};\ninvariant gl_Position;\n\
+              void main() { gl_Position = vec4(0.0); }\n";
+    assert_eq!(log(Stage::Vertex, vs), (true, String::new()));
+    let gs = "#version 150\nlayout(triangles) in;\nlayout(points, max_vertices = 1) out;\n\
+              in gl_PerVertex {\n  vec4 gl_Position;\n} gl_in[];\n\
+              void main() { gl_Position = gl_in[0].gl_Position; EmitVertex(); }\n";
+    assert_eq!(log(Stage::Geometry, gs), (true, String::new()));
     let gs = "#version 150\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n\
               in V { vec4 c; } v[];\nvoid main() { gl_Position = v[0].c; EmitVertex(); }\n";
     assert_eq!(log(Stage::Geometry, gs), (true, String::new()));
