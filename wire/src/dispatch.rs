@@ -1582,6 +1582,25 @@ impl<C: PipeContext> Dispatcher<C> {
                 N
             }
 
+            // ---- Transform feedback ----
+            A::BeginTransformFeedback { primitive, buffers } => {
+                const N: &str = "BeginTransformFeedback";
+                let buffers: [XfbBinding; MAX_XFB_BUFFERS] = de(&**buffers)?;
+                for b in &buffers {
+                    if let Some(h) = b.buffer {
+                        reg.buffers.get(N, h)?;
+                    }
+                }
+                let primitive = de(primitive)?;
+                pipe.begin_transform_feedback(self.contexts.current(N)?, primitive, buffers)?;
+                N
+            }
+            A::EndTransformFeedback => {
+                const N: &str = "EndTransformFeedback";
+                pipe.end_transform_feedback(self.contexts.current(N)?)?;
+                N
+            }
+
             // ---- Queries and fences ----
             A::CreateQuery { query, kind } => {
                 const N: &str = "CreateQuery";
@@ -1655,25 +1674,6 @@ impl<C: PipeContext> Dispatcher<C> {
                 N
             }
             A::DestroyFence { fence } => {
-            // ---- Transform feedback ----
-            A::BeginTransformFeedback { primitive, buffers } => {
-                const N: &str = "BeginTransformFeedback";
-                let buffers: [XfbBinding; MAX_XFB_BUFFERS] = de(&**buffers)?;
-                for b in &buffers {
-                    if let Some(h) = b.buffer {
-                        reg.buffers.get(N, h)?;
-                    }
-                }
-                let primitive = de(primitive)?;
-                pipe.begin_transform_feedback(self.contexts.current(N)?, primitive, buffers)?;
-                N
-            }
-            A::EndTransformFeedback => {
-                const N: &str = "EndTransformFeedback";
-                pipe.end_transform_feedback(self.contexts.current(N)?)?;
-                N
-            }
-
                 const N: &str = "DestroyFence";
                 let fence = de(fence)?;
                 reg.fences.remove(N, fence)?;
