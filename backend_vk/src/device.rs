@@ -510,17 +510,15 @@ impl VkPipe {
             .map_err(|e| crate::CreateBackendError::Setup {
                 reason: e.to_string(),
             })?;
-        let zeros =
-            memory::device_buffer(
-                &dev.alloc,
-                1 << 16,
-                memory::object_usage(dev.tiers.transform_feedback),
-            ).map_err(|e| {
-                crate::CreateBackendError::Vulkan {
-                    call: "vmaCreateBuffer",
-                    result: e,
-                }
-            })?;
+        let zeros = memory::device_buffer(
+            &dev.alloc,
+            1 << 16,
+            memory::object_usage(dev.tiers.transform_feedback),
+        )
+        .map_err(|e| crate::CreateBackendError::Vulkan {
+            call: "vmaCreateBuffer",
+            result: e,
+        })?;
         // SAFETY: recording; outside any render pass (nothing recorded yet); the buffer is
         // new with TRANSFER_DST usage.
         unsafe {

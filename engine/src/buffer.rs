@@ -303,8 +303,7 @@ impl Context {
             _ => return self.error(INVALID_ENUM),
         };
         // Bindings stay put while they are captured into (Mesa checks this first).
-        if t == BufferTarget::TransformFeedback && self.local.st.transform_feedback_mode.is_some()
-        {
+        if t == BufferTarget::TransformFeedback && self.local.st.transform_feedback_mode.is_some() {
             return self.error(INVALID_OPERATION);
         }
         if index >= limit {

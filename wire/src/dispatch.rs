@@ -696,7 +696,11 @@ fn check_program(
     if let Some(i) = broken(&blocks) {
         return Err(bad(format!("uniform block slot {i} continues no array")));
     }
-    if let Some(o) = desc.xfb.iter().find(|o| usize::from(o.buffer) >= MAX_XFB_BUFFERS) {
+    if let Some(o) = desc
+        .xfb
+        .iter()
+        .find(|o| usize::from(o.buffer) >= MAX_XFB_BUFFERS)
+    {
         return Err(bad(format!("captured output in buffer {}", o.buffer)));
     }
     Ok(())
