@@ -74,6 +74,7 @@ pub mod gltype;
 mod interface;
 mod link;
 pub mod log;
+mod pixel_center;
 mod point_size;
 mod rectangle;
 mod source;

@@ -13,7 +13,7 @@ use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
 use crate::gltype::{self, Base};
 use crate::spirv::{Assign, Module, Type, deco, storage};
 use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, Uniform};
-use crate::{interface, point_size, rectangle, xfb};
+use crate::{interface, pixel_center, point_size, rectangle, xfb};
 
 /// glslang's name for the block that holds loose uniforms.
 const DEFAULT_BLOCK: &str = "gl_DefaultUniformBlock";
@@ -227,6 +227,9 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         let mut words = m.patch(a, u);
         if rectangle::uses_rectangles(&words) {
             words = rectangle::patch(&words).map_err(malformed)?;
+        }
+        if *s == Stage::Fragment && pixel_center::uses_integer_centers(&words) {
+            words = pixel_center::patch(&words).map_err(malformed)?;
         }
         if sizes_points == Some(*s) {
             words = point_size::patch(&words, hidden_offset).map_err(malformed)?;
