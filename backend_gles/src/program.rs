@@ -874,6 +874,9 @@ impl GlesPipe {
             let words = plain.as_deref().unwrap_or(words);
             let biased = crate::spirv::add_lod_bias(words, samplers);
             let words = biased.as_deref().unwrap_or(words);
+            // GLSL ES has no 1D textures; SPIRV-Cross widens them but not a fetch's offset.
+            let folded = crate::spirv::fold_1d_fetch_offsets(words);
+            let words = folded.as_deref().unwrap_or(words);
             match self.spirv_cross.translate(words, &job) {
                 Ok(t) => {
                     if *stage == ShaderStage::Vertex {

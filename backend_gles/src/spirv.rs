@@ -1,6 +1,7 @@
-//! The one SPIR-V patch the GLES backend makes before translation: the sampler LOD bias.
+//! The SPIR-V patches the GLES backend makes before translation: the sampler LOD bias, and
+//! 1D `texelFetchOffset` offsets folded into the coordinate ([`fold_1d_fetch_offsets`]).
 //!
-//! GLES samplers have no `TEXTURE_LOD_BIAS` (Vulkan's have `mipLodBias`), so each stage that
+//! The LOD bias: GLES samplers have no `TEXTURE_LOD_BIAS` (Vulkan's have `mipLodBias`), so each stage that
 //! samples gets a plain uniform `float ts_lod_bias[S]` (`S` sampler slots) and every sampling
 //! instruction whose sampled image comes from a slot's variable adds `ts_lod_bias[slot]` to
 //! its level of detail, as GL adds the sampler's bias to the shader's:
@@ -40,15 +41,20 @@ mod op {
     pub const SAMPLE_PROJ_EXPLICIT: u16 = 92;
     pub const SAMPLE_PROJ_DREF_IMPLICIT: u16 = 93;
     pub const SAMPLE_PROJ_DREF_EXPLICIT: u16 = 94;
+    pub const IMAGE_FETCH: u16 = 95;
+    pub const IMAGE: u16 = 100;
     pub const I_ADD: u16 = 128;
     pub const F_ADD: u16 = 129;
 }
 
 const STORAGE_UNIFORM_CONSTANT: u32 = 0;
 const DECORATION_BINDING: u32 = 33;
+const DIM_1D: u32 = 0;
 const DIM_CUBE: u32 = 3;
 const OPERAND_BIAS: u32 = 0x1;
 const OPERAND_LOD: u32 = 0x2;
+const OPERAND_GRAD: u32 = 0x4;
+const OPERAND_CONST_OFFSET: u32 = 0x8;
 
 fn opcode(i: &[u32]) -> u16 {
     (i[0] & 0xffff) as u16
@@ -326,6 +332,74 @@ pub(crate) fn add_lod_bias(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
     Some(m.finish())
 }
 
+/// Folds the constant offset of each `texelFetchOffset` of a non-arrayed 1D texture into
+/// its coordinate; `None` when the stage has none.
+///
+/// SPIRV-Cross writes 1D textures as 2D ones for GLSL ES (`sampler2D`, the coordinate
+/// widened to `ivec2(x, 0)`) but passes the offset on as the one-component `int` it is in
+/// SPIR-V, which no GLSL ES `texelFetchOffset` takes. A fetch addresses texels, so
+/// `texelFetch(s, x + offset, lod)` reads the same texel as `texelFetchOffset(s, x, lod,
+/// offset)`: the pass adds the offset to the coordinate and drops the `ConstOffset` operand.
+pub(crate) fn fold_1d_fetch_offsets(words: &[u32]) -> Option<Vec<u32>> {
+    let mut m = Module::parse(words)?;
+    let start = m.functions_start();
+    let images_1d: Vec<u32> = m.insts[..start]
+        .iter()
+        .filter(|i| opcode(i) == op::TYPE_IMAGE && i.len() >= 9)
+        .filter(|i| i[3] == DIM_1D && i[5] == 0)
+        .map(|i| i[1])
+        .collect();
+    if images_1d.is_empty() {
+        return None;
+    }
+    // Images of those types (`OpImage` of a sampled image), by result id.
+    let images: Vec<u32> = m.insts[start..]
+        .iter()
+        .filter(|i| opcode(i) == op::IMAGE && i.len() == 4 && images_1d.contains(&i[1]))
+        .map(|i| i[2])
+        .collect();
+    let mut at = start;
+    let mut folded = false;
+    while at < m.insts.len() {
+        let i = &m.insts[at];
+        let mask = i.get(5).copied().unwrap_or(0);
+        if opcode(i) != op::IMAGE_FETCH
+            || !images.contains(&i[3])
+            || mask & OPERAND_CONST_OFFSET == 0
+        {
+            at += 1;
+            continue;
+        }
+        // Operands in mask-bit order: Bias, Lod (one each) and Grad (two) come first.
+        let skip = (mask & (OPERAND_BIAS | OPERAND_LOD)).count_ones() as usize
+            + 2 * usize::from(mask & OPERAND_GRAD != 0);
+        let offset_at = 6 + skip;
+        let Some(&offset) = i.get(offset_at) else {
+            at += 1;
+            continue;
+        };
+        let Some(int) = m.declaration(offset).map(|d| d[1]) else {
+            at += 1;
+            continue;
+        };
+        let mut fetch = i.clone();
+        let sum = m.fresh();
+        let add = inst(op::I_ADD, &[int, sum, fetch[4], offset]);
+        fetch[4] = sum;
+        fetch.remove(offset_at);
+        fetch[5] &= !OPERAND_CONST_OFFSET;
+        if fetch[5] == 0 {
+            fetch.truncate(5);
+        }
+        fetch[0] = ((fetch.len() as u32) << 16) | u32::from(op::IMAGE_FETCH);
+        m.insts[at] = fetch;
+        m.insts.insert(at, add);
+        folded = true;
+        at += 2;
+    }
+    folded.then(|| m.finish())
+}
+
 /// A literal string as SPIR-V words.
 fn literal(s: &str) -> Vec<u32> {
     let mut bytes = s.as_bytes().to_vec();
@@ -375,6 +449,71 @@ mod tests {
             w.extend(i);
         }
         w
+    }
+
+    /// A geometry module fetching a 1D texture (x + 7) at level 2.
+    fn fetch_1d(const_offset: bool) -> Vec<u32> {
+        let mut w = vec![0x0723_0203, 0x0001_0000, 0, 30, 0];
+        let mut ep = vec![3, 1];
+        ep.extend(literal("main"));
+        let fetch = if const_offset {
+            inst(
+                op::IMAGE_FETCH,
+                &[3, 16, 14, 15, OPERAND_LOD | OPERAND_CONST_OFFSET, 12, 11],
+            )
+        } else {
+            inst(op::IMAGE_FETCH, &[3, 16, 14, 15, OPERAND_LOD, 12])
+        };
+        for i in [
+            inst(17, &[1]),
+            inst(14, &[0, 1]),
+            inst(15, &ep),
+            inst(op::DECORATE, &[10, DECORATION_BINDING, 1]),
+            inst(op::TYPE_FLOAT, &[2, 32]),
+            inst(23, &[3, 2, 4]),
+            inst(op::TYPE_INT, &[4, 32, 1]),
+            inst(op::TYPE_IMAGE, &[5, 2, DIM_1D, 0, 0, 0, 1, 0]),
+            inst(op::TYPE_SAMPLED_IMAGE, &[6, 5]),
+            inst(op::TYPE_POINTER, &[7, STORAGE_UNIFORM_CONSTANT, 6]),
+            inst(op::VARIABLE, &[7, 10, STORAGE_UNIFORM_CONSTANT]),
+            inst(op::CONSTANT, &[4, 11, 7]),
+            inst(op::CONSTANT, &[4, 12, 2]),
+            inst(op::CONSTANT, &[4, 15, 3]),
+            inst(19, &[8]),
+            inst(33, &[9, 8]),
+            inst(op::FUNCTION, &[8, 1, 0, 9]),
+            inst(248, &[17]),
+            inst(op::LOAD, &[6, 13, 10]),
+            inst(op::IMAGE, &[5, 14, 13]),
+            fetch,
+            inst(253, &[]),
+            inst(56, &[]),
+        ] {
+            w.extend(i);
+        }
+        w
+    }
+
+    #[test]
+    fn a_1d_fetch_offset_moves_into_the_coordinate() {
+        assert!(
+            fold_1d_fetch_offsets(&fetch_1d(false)).is_none(),
+            "no offset"
+        );
+        let out = fold_1d_fetch_offsets(&fetch_1d(true)).expect("folded");
+        let m = Module::parse(&out).expect("well formed");
+        let at = m
+            .insts
+            .iter()
+            .position(|i| opcode(i) == op::IMAGE_FETCH)
+            .expect("the fetch");
+        // texelFetch(s, 3 + 7, 2): Lod only.
+        let fetch = &m.insts[at];
+        assert_eq!(fetch[1..4], [3, 16, 14]);
+        assert_eq!(fetch[5..], [OPERAND_LOD, 12]);
+        let add = &m.insts[at - 1];
+        assert_eq!(opcode(add), op::I_ADD);
+        assert_eq!([add[1], add[2], add[3], add[4]], [4, fetch[4], 15, 11]);
     }
 
     #[test]
