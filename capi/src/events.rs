@@ -68,7 +68,7 @@ pub fn line(event: &Event) -> (log::Level, String) {
 
 #[cfg(test)]
 mod tests {
-    use tessera_engine::gl::{ARRAY_BUFFER, NO_ERROR, STATIC_DRAW};
+    use tessera_engine::gl::{ARRAY_BUFFER, NO_ERROR, OUT_OF_MEMORY, STATIC_DRAW};
     use tessera_engine::{BackendKind, Config};
 
     use super::*;
@@ -137,6 +137,8 @@ mod tests {
             }
             assert!(ctx.take_events().is_empty(), "round {round}");
         }
+        // The driver's refusal reaches the program as GL says: GL_OUT_OF_MEMORY, once.
+        assert_eq!(ctx.get_error(), OUT_OF_MEMORY);
         assert_eq!(ctx.get_error(), NO_ERROR);
         let (level, text) = line(&taken[0]);
         assert_eq!(level, log::Level::Error);
