@@ -378,6 +378,23 @@ fn encode_pixel(
     }
 }
 
+/// Swaps the first and third byte of every 4-byte pixel (RGBA8 <-> BGRA8), in place. The
+/// aligned middle is done a 32-bit word at a time, which the compiler vectorizes (a
+/// 1280x720 frame each swap: byte swaps cost about a quarter of a client-presented frame).
+fn swap_red_blue(bytes: &mut [u8]) {
+    let (head, words, tail) = bytemuck::pod_align_to_mut::<u8, u32>(bytes);
+    if !head.is_empty() {
+        // A buffer not 4-aligned: its pixels straddle the words, so byte by byte.
+        bytes.chunks_exact_mut(4).for_each(|px| px.swap(0, 2));
+        return;
+    }
+    for w in words.iter_mut() {
+        let v = u32::from_le(*w);
+        *w = u32::to_le((v & 0xff00_ff00) | ((v >> 16) & 0xff) | ((v & 0xff) << 16));
+    }
+    tail.chunks_exact_mut(4).for_each(|px| px.swap(0, 2));
+}
+
 /// Converts `count` pixels from one layout to another; `None` if `bytes` is short.
 pub fn convert(from: PixelLayout, to: PixelLayout, bytes: &[u8], count: usize) -> Option<Vec<u8>> {
     let in_size = pixel_size(from.format, from.ty);
@@ -392,9 +409,7 @@ pub fn convert(from: PixelLayout, to: PixelLayout, bytes: &[u8], count: usize) -
     };
     if rgba8(from) && rgba8(to) {
         let mut out = input.to_vec();
-        for px in out.chunks_exact_mut(4) {
-            px.swap(0, 2);
-        }
+        swap_red_blue(&mut out);
         return Some(out);
     }
     // In chunks, so that the intermediate texels stay small whatever the image size.
@@ -425,9 +440,7 @@ pub fn convert_owned(
     if from == to || (rgba8(from) && rgba8(to)) {
         bytes.truncate(len);
         if from != to {
-            for px in bytes.chunks_exact_mut(4) {
-                px.swap(0, 2);
-            }
+            swap_red_blue(&mut bytes);
         }
         return Some(bytes);
     }
@@ -685,6 +698,17 @@ mod swizzle_tests {
             let slow = encode(to, &decode(from, &bytes, 1000).unwrap());
             assert_eq!(convert(from, to, &bytes, 1000).unwrap(), slow);
             assert_eq!(convert_owned(from, to, bytes.clone(), 1000).unwrap(), slow);
+        }
+        // Word at a time where the pixels are 4-aligned, byte at a time where they are not.
+        for offset in 0..4 {
+            let mut buffer = vec![0u8; offset + bytes.len()];
+            buffer[offset..].copy_from_slice(&bytes);
+            swap_red_blue(&mut buffer[offset..]);
+            assert_eq!(
+                buffer[offset..],
+                encode(bgra, &decode(rgba, &bytes, 1000).unwrap())[..],
+                "offset {offset}"
+            );
         }
     }
 }
