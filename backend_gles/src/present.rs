@@ -97,7 +97,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use glow::HasContext;
 use tessera_wire::Event;
-use tessera_wire::backend::{NativeTarget, WaylandTarget, WindowLife};
+use tessera_wire::backend::{
+    NativeTarget, WL_EGL_WINDOW_VERSION, WaylandTarget, WindowLife, WlEglWindow,
+};
 use tessera_wire::dispatch::R;
 use tessera_wire::handle::SurfaceHandle;
 
@@ -148,26 +150,6 @@ impl PresentChoice {
         }
     }
 }
-
-/// libwayland-egl's `struct wl_egl_window` (`wayland-egl-backend.h`, version 3), the
-/// stable ABI between a `wl_egl_window`'s owner and the EGL driver that presents into it.
-#[repr(C)]
-struct WlEglWindow {
-    version: isize,
-    width: i32,
-    height: i32,
-    dx: i32,
-    dy: i32,
-    attached_width: i32,
-    attached_height: i32,
-    driver_private: *mut c_void,
-    resize_callback: Option<unsafe extern "C" fn(*mut WlEglWindow, *mut c_void)>,
-    destroy_window_callback: Option<unsafe extern "C" fn(*mut c_void)>,
-    surface: *mut c_void,
-}
-
-/// The `version` of [`WlEglWindow`].
-const WL_EGL_WINDOW_VERSION: isize = 3;
 
 /// What the backend made of a Wayland window: its own `wl_egl_window` on the program's
 /// `wl_surface` and the EGL window surface over it. Shared between the presenter and the

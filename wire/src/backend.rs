@@ -599,3 +599,38 @@ mod tests {
         assert_eq!(ran.load(Ordering::SeqCst), 1);
     }
 }
+
+/// libwayland-egl's `struct wl_egl_window` (`wayland-egl-backend.h`, version 3): the stable
+/// ABI between a `wl_egl_window`'s owner (the program, or the GLES backend for its own
+/// window surface) and the EGL driver that presents into it, which reads the size and the
+/// surface and sets the callbacks.
+#[repr(C)]
+#[derive(Debug)]
+pub struct WlEglWindow {
+    /// [`WL_EGL_WINDOW_VERSION`].
+    pub version: isize,
+    /// The size the owner asked for.
+    pub width: i32,
+    /// The size the owner asked for.
+    pub height: i32,
+    /// The attach offset of the next buffer.
+    pub dx: i32,
+    /// The attach offset of the next buffer.
+    pub dy: i32,
+    /// The size of the buffer last attached.
+    pub attached_width: i32,
+    /// The size of the buffer last attached.
+    pub attached_height: i32,
+    /// The driver's state.
+    pub driver_private: *mut c_void,
+    /// Called by `wl_egl_window_resize`.
+    pub resize_callback: Option<unsafe extern "C" fn(*mut WlEglWindow, *mut c_void)>,
+    /// Called by `wl_egl_window_destroy`.
+    pub destroy_window_callback: Option<unsafe extern "C" fn(*mut c_void)>,
+    /// The `wl_surface`.
+    pub surface: *mut c_void,
+}
+
+/// The `version` of [`WlEglWindow`]'s layout. Before it, the struct began with the surface
+/// pointer, whose value is never this small.
+pub const WL_EGL_WINDOW_VERSION: isize = 3;

@@ -31,7 +31,9 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec};
 use tessera_engine::egl::tokens::NONE;
 use tessera_engine::egl::window::{Frame, NativeWindow, Visual, WindowError, WindowSystem};
-use tessera_engine::wire::backend::{NativeDisplay, NativeTarget, WindowLife};
+use tessera_engine::wire::backend::{
+    NativeDisplay, NativeTarget, WL_EGL_WINDOW_VERSION, WindowLife, WlEglWindow,
+};
 use wayland_backend::client::{Backend, ObjectId, WaylandError};
 use wayland_client::protocol::wl_buffer::{self, WlBuffer};
 use wayland_client::protocol::wl_callback::{self, WlCallback};
@@ -51,27 +53,6 @@ pub const FRAME_WAIT: Duration = Duration::from_millis(100);
 pub const RELEASE_WAIT: Duration = Duration::from_secs(1);
 /// How long opening a display waits for the compositor's globals.
 const ROUNDTRIP_WAIT: Duration = Duration::from_secs(5);
-
-/// libwayland-egl's `struct wl_egl_window` (`wayland-egl-backend.h`, version 3): the
-/// program owns it; the driver reads the size and the surface and sets the callbacks.
-#[repr(C)]
-struct WlEglWindow {
-    version: isize,
-    width: i32,
-    height: i32,
-    dx: i32,
-    dy: i32,
-    attached_width: i32,
-    attached_height: i32,
-    driver_private: *mut c_void,
-    resize_callback: Option<unsafe extern "C" fn(*mut WlEglWindow, *mut c_void)>,
-    destroy_window_callback: Option<unsafe extern "C" fn(*mut c_void)>,
-    surface: *mut c_void,
-}
-
-/// The `version` of the layout above. Before it, the struct began with the surface
-/// pointer, whose value is never this small.
-const WL_EGL_WINDOW_VERSION: isize = 3;
 
 /// Why a Wayland display could not be used.
 fn failed(why: impl std::fmt::Display) -> WindowError {
