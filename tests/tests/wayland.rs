@@ -557,6 +557,33 @@ fn wayland_windows_with_swap_interval_0_and_1_show_the_native_frames() {
     shows_the_native_frames(&["--interval", "1"], &["gles"], &[SIZE; FRAMES]);
 }
 
+/// Whether a `--destroy` run's swap on the destroyed window failed as EGL says
+/// (`EGL_BAD_NATIVE_WINDOW` or `EGL_BAD_SURFACE`) and the program then cleaned up.
+fn destroyed_swap_failed_and_cleaned_up(run: &Run) -> Result<(), String> {
+    if let Some(failure) = &run.failure {
+        return Err(format!("{}: {failure}\n{}", run.label, run.summary()));
+    }
+    match run.value("destroyed swap") {
+        Some(BAD_NATIVE_WINDOW | BAD_SURFACE) => {}
+        other => {
+            return Err(format!(
+                "{}: eglSwapBuffers on the destroyed window said {other:?}, not \
+                 EGL_BAD_NATIVE_WINDOW or EGL_BAD_SURFACE\n{}",
+                run.label,
+                run.summary()
+            ));
+        }
+    }
+    if run.lines.last().map(String::as_str) != Some("done") {
+        return Err(format!(
+            "{}: did not clean up\n{}",
+            run.label,
+            run.summary()
+        ));
+    }
+    Ok(())
+}
+
 #[test]
 fn a_wl_egl_window_destroyed_under_its_surface_fails_the_swap_and_nothing_crashes() {
     // eglGetDisplay on the wl_display (the platform guessed) and eglCreateWindowSurface;
@@ -564,30 +591,7 @@ fn a_wl_egl_window_destroyed_under_its_surface_fails_the_swap_and_nothing_crashe
     let args = ["--get-display", "--destroy", "--frames", "2"];
     let session = Session::new();
     let native = session.native(&args);
-    let expected = |run: &Run| -> Result<(), String> {
-        if let Some(failure) = &run.failure {
-            return Err(format!("{}: {failure}\n{}", run.label, run.summary()));
-        }
-        match run.value("destroyed swap") {
-            Some(BAD_NATIVE_WINDOW | BAD_SURFACE) => {}
-            other => {
-                return Err(format!(
-                    "{}: eglSwapBuffers on the destroyed window said {other:?}, not \
-                     EGL_BAD_NATIVE_WINDOW or EGL_BAD_SURFACE\n{}",
-                    run.label,
-                    run.summary()
-                ));
-            }
-        }
-        if run.lines.last().map(String::as_str) != Some("done") {
-            return Err(format!(
-                "{}: did not clean up\n{}",
-                run.label,
-                run.summary()
-            ));
-        }
-        Ok(())
-    };
+    let expected = destroyed_swap_failed_and_cleaned_up;
     expected(&native).unwrap_or_else(|e| panic!("the native run: {e}"));
     let failures: Vec<String> = ["gles", "vulkan"]
         .iter()

@@ -11,10 +11,7 @@
 //! program's display from the render thread, to take the program's events, that round
 //! trip would never end and the run would fail.
 
-use super::{
-    BAD_NATIVE_WINDOW, BAD_SURFACE, FRAMES, RESIZED, Run, SIZE, Session, assert_native_frames,
-    compare,
-};
+use super::{FRAMES, RESIZED, Run, SIZE, Session, assert_native_frames, compare};
 
 const LOG: (&str, &str) = ("TESSERA_LOG", "info");
 const NATIVE: (&str, &str) = ("TESSERA_GLES_PRESENT", "native");
@@ -149,30 +146,7 @@ fn a_wl_egl_window_destroyed_under_the_gles_backends_window_surface_fails_the_sw
     let args = ["--get-display", "--destroy", "--frames", "2"];
     let session = Session::new();
     let native = session.native(&args);
-    let expected = |run: &Run| -> Result<(), String> {
-        if let Some(failure) = &run.failure {
-            return Err(format!("{}: {failure}\n{}", run.label, run.summary()));
-        }
-        match run.value("destroyed swap") {
-            Some(BAD_NATIVE_WINDOW | BAD_SURFACE) => {}
-            other => {
-                return Err(format!(
-                    "{}: eglSwapBuffers on the destroyed window said {other:?}, not \
-                     EGL_BAD_NATIVE_WINDOW or EGL_BAD_SURFACE\n{}",
-                    run.label,
-                    run.summary()
-                ));
-            }
-        }
-        if run.lines.last().map(String::as_str) != Some("done") {
-            return Err(format!(
-                "{}: did not clean up\n{}",
-                run.label,
-                run.summary()
-            ));
-        }
-        Ok(())
-    };
+    let expected = super::destroyed_swap_failed_and_cleaned_up;
     expected(&native).unwrap_or_else(|e| panic!("the native run: {e}"));
     let failures: Vec<String> = IN_PROCESS
         .iter()
