@@ -182,15 +182,20 @@ pub struct Bench {
 /// Compiles and links a program through [`Gl`], panicking with the logs on failure (the
 /// scenes use only shaders known to be valid).
 pub fn link_program<G: Gl + ?Sized>(gl: &mut G, vs: &str, fs: &str) -> GLuint {
+    link_stages(gl, &[(VERTEX_SHADER, vs), (FRAGMENT_SHADER, fs)])
+}
+
+/// [`link_program`] of any stages, each `(shader kind, source)`.
+pub fn link_stages<G: Gl + ?Sized>(gl: &mut G, stages: &[(GLenum, &str)]) -> GLuint {
     let p = gl.create_program();
-    for (kind, src) in [(VERTEX_SHADER, vs), (FRAGMENT_SHADER, fs)] {
+    for &(kind, src) in stages {
         let s = gl.create_shader(kind);
         gl.shader_source(s, src);
         gl.compile_shader(s);
         assert_eq!(
             gl.get_shaderi(s, COMPILE_STATUS),
             TRUE as i32,
-            "shader failed: {}",
+            "shader failed: {}\n{src}",
             gl.shader_info_log(s)
         );
         gl.attach_shader(p, s);

@@ -35,28 +35,7 @@ pub(super) fn unorm(c: [u8; 4]) -> [f32; 4] {
 
 /// Compiles and links a program; panics with the logs on failure (scenes use valid shaders).
 pub(super) fn program(gl: &mut dyn Gl, vs: &str, fs: &str) -> GLuint {
-    let p = gl.create_program();
-    for (kind, src) in [(VERTEX_SHADER, vs), (FRAGMENT_SHADER, fs)] {
-        let s = gl.create_shader(kind);
-        gl.shader_source(s, src);
-        gl.compile_shader(s);
-        assert_eq!(
-            gl.get_shaderi(s, COMPILE_STATUS),
-            TRUE as i32,
-            "{}\n{src}",
-            gl.shader_info_log(s)
-        );
-        gl.attach_shader(p, s);
-        gl.delete_shader(s);
-    }
-    gl.link_program(p);
-    assert_eq!(
-        gl.get_programi(p, LINK_STATUS),
-        TRUE as i32,
-        "{}",
-        gl.program_info_log(p)
-    );
-    p
+    tessera_tests::scenes::link_program(gl, vs, fs)
 }
 
 /// A new buffer bound to `target` holding `data`.

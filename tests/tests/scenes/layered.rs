@@ -20,28 +20,7 @@ const SIDE: i32 = W / LAYERS;
 
 /// Compiles and links a program of `(kind, source)` stages; panics with the logs on failure.
 fn program(gl: &mut dyn Gl, stages: &[(GLenum, &str)]) -> GLuint {
-    let p = gl.create_program();
-    for &(kind, src) in stages {
-        let s = gl.create_shader(kind);
-        gl.shader_source(s, src);
-        gl.compile_shader(s);
-        assert_eq!(
-            gl.get_shaderi(s, COMPILE_STATUS),
-            TRUE as i32,
-            "{}\n{src}",
-            gl.shader_info_log(s)
-        );
-        gl.attach_shader(p, s);
-        gl.delete_shader(s);
-    }
-    gl.link_program(p);
-    assert_eq!(
-        gl.get_programi(p, LINK_STATUS),
-        TRUE as i32,
-        "{}",
-        gl.program_info_log(p)
-    );
-    p
+    tessera_tests::scenes::link_stages(gl, stages)
 }
 
 /// A `SIDE` x `SIDE` RGBA8 2D array texture of [`LAYERS`] layers, bound.

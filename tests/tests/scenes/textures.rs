@@ -55,28 +55,7 @@ void main() { frag = texture(tex, uv); }
 
 /// Compiles and links `vs` + `fs`, asserting success with the logs.
 pub(super) fn program(gl: &mut dyn Gl, vs: &str, fs: &str) -> GLuint {
-    let p = gl.create_program();
-    for (kind, src) in [(VERTEX_SHADER, vs), (FRAGMENT_SHADER, fs)] {
-        let s = gl.create_shader(kind);
-        gl.shader_source(s, src);
-        gl.compile_shader(s);
-        assert_eq!(
-            gl.get_shaderi(s, COMPILE_STATUS),
-            TRUE as GLint,
-            "{}\n{src}",
-            gl.shader_info_log(s)
-        );
-        gl.attach_shader(p, s);
-        gl.delete_shader(s);
-    }
-    gl.link_program(p);
-    assert_eq!(
-        gl.get_programi(p, LINK_STATUS),
-        TRUE as GLint,
-        "{}",
-        gl.program_info_log(p)
-    );
-    p
+    tessera_tests::scenes::link_program(gl, vs, fs)
 }
 
 /// Binds a new vertex array holding the full-screen quad (a 4-vertex strip at attribute 0).
