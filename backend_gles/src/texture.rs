@@ -727,7 +727,11 @@ impl TexturePipe for GlesPipe {
         let BufferRange { offset, size } = texels.range;
         let t = self.textures.get(N, handle)?;
         let (name, target) = (t.name, t.target);
+        // A whole buffer (size 0) goes to glTexBuffer, which follows the buffer's data store
+        // as later `CreateBuffer`s re-specify it (glBufferData on the same native buffer); a
+        // range fixed now would keep the old size, and a 0-byte one is an error.
         let buffer = match buffer {
+            Some(b) if size == 0 && offset == 0 => Some((self.buffers.get(N, b)?.name, None)),
             Some(b) => {
                 let whole = self.buffers.get(N, b)?.size;
                 let size = if size == 0 {
@@ -735,7 +739,7 @@ impl TexturePipe for GlesPipe {
                 } else {
                     size
                 };
-                Some((self.buffers.get_range(N, b, offset, size)?.name, size))
+                Some((self.buffers.get_range(N, b, offset, size)?.name, Some(size)))
             }
             None => None,
         };
@@ -745,7 +749,7 @@ impl TexturePipe for GlesPipe {
         let internal = conv::map_format(format, &self.features).internal;
         self.bind_for_update(name, target);
         match (buffer, self.extra.tex_buffer_range) {
-            (Some((b, size)), Some(range)) => {
+            (Some((b, Some(size))), Some(range)) => {
                 // SAFETY: context current; `range` is glTexBufferRange (present with texture
                 // buffers); the texture is bound to TEXTURE_BUFFER; the range lies in the
                 // buffer (checked); an unaligned offset is a GL error, not UB.
@@ -754,7 +758,7 @@ impl TexturePipe for GlesPipe {
             (b, _) => {
                 // SAFETY: context current; glTexBuffer exists with texture buffers; a live
                 // buffer or None.
-                unsafe { self.gl.tex_buffer(target, internal, b.map(|b| b.0)) };
+                unsafe { self.gl.tex_buffer(target, internal, b.map(|(b, _)| b)) };
             }
         }
         Ok(())

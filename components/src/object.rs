@@ -417,9 +417,13 @@ pub struct Texture {
     pub max_level: i32,
     /// `TEXTURE_SWIZZLE_R/G/B/A`.
     pub swizzle: [GLenum; 4],
-    /// The buffer of a buffer texture, and its internal format, offset and size
+    /// The buffer of a buffer texture, its offset and size
     /// (`TEXTURE_BUFFER_DATA_STORE_BINDING`, `…_OFFSET`, `…_SIZE`).
     pub buffer: Option<TextureBufferRange>,
+    /// The texel format the last `glTexBuffer` named (`TEXTURE_BUFFER_FORMAT`; `R8` before
+    /// one). Kept apart from [`Self::buffer`] because `glTexBuffer(target, format, 0)`
+    /// detaches the buffer and still sets the format.
+    pub buffer_format: GLenum,
     /// Bumped when images change (completeness and views depend on them).
     pub images_generation: u32,
     /// Bumped when sampling parameters, level range or swizzle change.
@@ -453,8 +457,6 @@ pub struct TextureBindingCache {
 pub struct TextureBufferRange {
     /// The buffer.
     pub buffer: Entity,
-    /// Internal format of the texels.
-    pub internal_format: GLenum,
     /// Start of the range.
     pub offset: i64,
     /// Size of the range (-1: the whole buffer, as `tex_buffer` specifies it).
@@ -474,6 +476,7 @@ impl Texture {
             max_level: 1000,
             swizzle: [RED, GREEN, BLUE, ALPHA],
             buffer: None,
+            buffer_format: R8,
             images_generation: 0,
             params_generation: 0,
             view_synced: None,

@@ -366,8 +366,7 @@ impl Context {
                     .st
                     .active_texture_binding(TextureTarget::Buffer)
                     .and_then(|e| sh.world.get::<Texture>(e))
-                    .and_then(|t| t.buffer)
-                    .map_or(R8, |b| b.internal_format);
+                    .map_or(R8, |t| t.buffer_format);
                 Some(Value::int(i64::from(format)))
             }
             TEXTURE_BUFFER_DATA_STORE_BINDING => {

@@ -576,14 +576,15 @@ impl Context {
             let image = tex.map(|t| t.images[it.face][level]).unwrap_or_default();
             return Ok((image, None));
         }
+        let internal_format = tex.map_or(R8, |t| t.buffer_format);
         let Some(range) = tex.and_then(|t| t.buffer) else {
             let image = Image {
-                internal_format: R8,
+                internal_format,
                 ..Image::default()
             };
             return Ok((image, None));
         };
-        let format = map_sized_format(range.internal_format);
+        let format = map_sized_format(internal_format);
         let size = sh.world.get::<Buffer>(range.buffer).map_or(0, |b| b.size);
         let texel = format.map_or(1, |f| {
             let i = f.info();
@@ -595,7 +596,7 @@ impl Context {
             width: texels as i32,
             height: 1,
             depth: 1,
-            internal_format: range.internal_format,
+            internal_format,
             format,
             ..Image::default()
         };

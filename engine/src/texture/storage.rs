@@ -156,7 +156,6 @@ impl Context {
         let buffer_handle = b.and_then(|b| sh.world.get::<Buffer>(b)).map(|b| b.handle);
         let new = b.map(|buffer| TextureBufferRange {
             buffer,
-            internal_format: internalformat,
             offset: 0,
             size: -1,
         });
@@ -165,6 +164,7 @@ impl Context {
                 return;
             };
             let old = std::mem::replace(&mut t.buffer, new).map(|r| r.buffer);
+            t.buffer_format = internalformat;
             t.images_generation = t.images_generation.wrapping_add(1);
             (old, t.handle)
         };

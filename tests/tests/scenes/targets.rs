@@ -461,6 +461,42 @@ void main() {
 }
 
 #[test]
+fn buffer_texture_follows_a_respecified_buffer() {
+    // glTexBuffer names the whole buffer, whatever its size: a later glBufferData that
+    // re-specifies the store (larger, new contents) is what the texture reads.
+    let texel = |i: i32| [(i * 30 + 5) as u8, (200 - i * 20) as u8, (i * 7) as u8, 255];
+    check(
+        "tex_buffer_respecified",
+        16,
+        4,
+        |gl| {
+            full_screen(
+                gl,
+                "#version 330 core
+uniform samplerBuffer tex;
+in vec2 uv;
+out vec4 frag;
+void main() { frag = texelFetch(tex, int(uv.x * 8.0)); }
+",
+            );
+            let b = gl.gen_buffer();
+            gl.bind_buffer(TEXTURE_BUFFER, b);
+            gl.buffer_data(TEXTURE_BUFFER, 4, Some(&[255, 255, 255, 255]), STATIC_DRAW);
+            let t = gl.gen_texture();
+            gl.bind_texture(TEXTURE_BUFFER, t);
+            gl.tex_buffer(TEXTURE_BUFFER, RGBA8, b);
+            draw_quad(gl);
+            let data: Vec<u8> = (0..8).flat_map(texel).collect();
+            gl.buffer_data(TEXTURE_BUFFER, data.len(), Some(&data), STREAM_DRAW);
+            draw_quad(gl);
+        },
+        &(0..8)
+            .map(|i| probe(i * 2 + 1, 2, texel(i)))
+            .collect::<Vec<_>>(),
+    );
+}
+
+#[test]
 fn multisample_texture_fetches_single_samples() {
     // A 4-sample texture cleared red, then its right half drawn green (whole pixels, so every
     // sample); each quarter of the screen's height fetches one sample index.

@@ -2,6 +2,8 @@
 //! the buffer.
 
 use tessera_engine::gl::*;
+use tessera_tests::differential::assert_same_steps;
+use tessera_tests::gl::{Gl, NativeGl};
 use tessera_tests::{assert_error, assert_no_error, context, records};
 use tessera_wire::format::Format;
 use tessera_wire::record::Record;
@@ -97,4 +99,40 @@ fn buffer_textures() {
             .any(|r| matches!(r, Record::DestroyBuffer { .. }))
     );
     assert_no_error!(ctx);
+}
+
+/// What `glTexBuffer` with buffer 0 leaves: no buffer, and the format it named
+/// (`TEXTURE_BUFFER_FORMAT`), as on the native driver.
+#[test]
+fn a_detached_buffer_texture_keeps_its_format() {
+    /// `GL_TEXTURE_BUFFER_FORMAT` (GL 3.1's state table; `glcorearb.h` keeps only the ARB name).
+    const TEXTURE_BUFFER_FORMAT: GLenum = 0x8C2E;
+    fn steps(gl: &mut dyn Gl) -> Vec<(String, GLint)> {
+        let mut log = Vec::new();
+        let mut note = |gl: &mut dyn Gl, label: &str| {
+            let mut v = [0];
+            gl.get_integerv(TEXTURE_BUFFER_FORMAT, &mut v);
+            log.push((format!("{label}: format"), v[0]));
+            gl.get_integerv(TEXTURE_BUFFER_DATA_STORE_BINDING, &mut v);
+            log.push((format!("{label}: buffer"), v[0]));
+            log.push((format!("{label}: error"), gl.get_error() as GLint));
+        };
+        let t = gl.gen_texture();
+        gl.bind_texture(TEXTURE_BUFFER, t);
+        note(gl, "new texture");
+        gl.tex_buffer(TEXTURE_BUFFER, RGBA8, 0);
+        note(gl, "RGBA8 without a buffer");
+        let b = gl.gen_buffer();
+        gl.bind_buffer(TEXTURE_BUFFER, b);
+        gl.buffer_data(TEXTURE_BUFFER, 16, None, STATIC_DRAW);
+        gl.tex_buffer(TEXTURE_BUFFER, R32F, b);
+        note(gl, "R32F with a buffer");
+        gl.tex_buffer(TEXTURE_BUFFER, RG16, 0);
+        note(gl, "RG16 detaching it");
+        log
+    }
+    let expected = steps(&mut NativeGl::new(4, 4).expect("native desktop GL"));
+    assert_eq!(expected[3].1, RGBA8 as GLint, "{expected:?}");
+    let got = steps(&mut context());
+    assert_same_steps("null/inproc", &expected, &got, |v| format!("{v:#x}"));
 }
