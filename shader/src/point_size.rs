@@ -111,6 +111,23 @@ pub(crate) fn patch(words: &[u32], offset: u32) -> Result<Vec<u32>, Malformed> {
     Ok(e.finish())
 }
 
+/// Moves the declaration of the `float` or vector type `id` to just before instruction `at` if it comes after
+/// it; returns where the instruction that was at `at` is now.
+fn hoist(e: &mut Editor, id: u32, at: usize) -> Result<usize, Malformed> {
+    let types = e.types_start();
+    let from = types
+        + e.insts[types..e.functions_start()]
+            .iter()
+            .position(|i| matches!(opcode(i), op::TYPE_FLOAT | op::TYPE_VECTOR) && i[1] == id)
+            .ok_or(Malformed)?;
+    if from < at {
+        return Ok(at);
+    }
+    let decl = e.insts.remove(from);
+    e.insts.insert(at, decl);
+    Ok(at + 1)
+}
+
 /// The default block's hidden `vec4` member, added to the stage's block (or to a new
 /// block).
 fn hidden_member(e: &mut Editor, vec4: u32, offset: u32) -> Result<Hidden, Malformed> {
@@ -130,11 +147,20 @@ fn hidden_member(e: &mut Editor, vec4: u32, offset: u32) -> Result<Hidden, Malfo
             Some(p) if opcode(p) == op::TYPE_POINTER && p.len() == 4 => p[3],
             _ => return Err(Malformed),
         };
-        let at = e
+        let mut at = e
             .insts
             .iter()
             .position(|i| opcode(i) == op::TYPE_STRUCT && i.get(1) == Some(&st))
             .ok_or(Malformed)?;
+        // glslang declares a type at its first use, so the module's `vec4` (and even its
+        // `float`) may come after the block's struct, which is about to refer to it: move
+        // them up to just before the struct.
+        let float = e
+            .declaration(vec4)
+            .and_then(|d| d.get(2).copied())
+            .ok_or(Malformed)?;
+        at = hoist(e, float, at)?;
+        at = hoist(e, vec4, at)?;
         let s = &mut e.insts[at];
         let member = (s.len() - 2) as u32;
         s.push(vec4);

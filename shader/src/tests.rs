@@ -470,6 +470,20 @@ fn the_stage_that_sizes_points_reads_the_hidden_slot() {
 }
 
 #[test]
+fn the_hidden_slot_of_a_block_declared_before_any_vec4_is_valid() {
+    // Only integers in the default block, so glslang declares the block's struct before
+    // the module's first `vec4`, which the hidden member refers to.
+    let vs = "#version 150\nuniform int a;\nuniform int b;\nout float o;\n\
+              void main() { o = float(a); gl_Position = vec4(float(b), 0.0, 0.0, 1.0); }\n";
+    let fs = "#version 150\nin float o;\nout vec4 c;\nvoid main() { c = vec4(o); }\n";
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    assert_eq!(p.default_block_size, 32, "a, b (8) + the slot at 16");
+    for (_, words) in &p.stages {
+        validate(words);
+    }
+}
+
+#[test]
 fn rectangle_textures_are_read_as_2d_ones() {
     let fs = "#version 330\nuniform sampler2DRect r;\nuniform sampler2DRectShadow rs;\n\
               uniform sampler2D t;\nin vec2 uv;\nout vec4 o;\nvoid main() {\n\

@@ -754,6 +754,52 @@ fn uniforms_in_both_stages() {
 }
 
 #[test]
+fn vertex_stage_with_only_integer_uniforms() {
+    // The vertex stage reads its integer uniforms before it touches a vec4, so its default
+    // block's struct comes before the stage's first vec4 type in the SPIR-V; the hidden
+    // point-size vec4 the link adds to that struct must still be declared before it.
+    let vs = "#version 330 core
+uniform int red;
+uniform int right_quarters;
+flat out int v_red;
+void main() {
+    v_red = red;
+    float right = float(right_quarters) / 4.0 - 1.0;
+    vec2 p = vec2((gl_VertexID & 1) == 1 ? right : -1.0, float((gl_VertexID >> 1) * 2 - 1));
+    gl_Position = vec4(p, 0.0, 1.0);
+}
+";
+    let fs = "#version 330 core
+flat in int v_red;
+out vec4 frag;
+void main() { frag = vec4(float(v_red) / 255.0, 0.0, 0.0, 1.0); }
+";
+    check(
+        "uniforms_integer_only_vertex_block",
+        CW,
+        CH,
+        |gl| {
+            gl.clear_color(0.0, 0.0, k(64), 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            let p = program(gl, vs, fs);
+            gl.use_program(p);
+            let l = gl.get_uniform_location(p, "red");
+            gl.uniform1i(l, 200);
+            let l = gl.get_uniform_location(p, "right_quarters");
+            gl.uniform1i(l, 4);
+            vertex_array(gl);
+            gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+        },
+        &[
+            probe(16, 16, [200, 0, 0, 255]),
+            probe(31, 30, [200, 0, 0, 255]),
+            probe(33, 16, [0, 0, 64, 255]),
+            probe(60, 4, [0, 0, 64, 255]),
+        ],
+    );
+}
+
+#[test]
 fn uniform_initializers() {
     // GLSL 1.20+ initializers give uniforms their value at link; a later glUniform replaces
     // it.
