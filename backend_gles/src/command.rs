@@ -230,6 +230,7 @@ struct Bound {
     blocks: usize,
     inputs: VertexInputs,
     lod_bias: Option<glow::UniformLocation>,
+    point_origin: Option<glow::UniformLocation>,
 }
 
 impl GlesPipe {
@@ -322,6 +323,12 @@ impl GlesPipe {
         if todo & (dirty::PROGRAM | dirty::TEXTURES) != 0 {
             self.apply_textures(record, ctx, &program)?;
         }
+        // Checked at every reconcile, not only with RASTER dirty: a clear reconciles (and
+        // clears) RASTER without the program.
+        if let Some(location) = program.point_origin {
+            let lower_left = ctx.raster.point_origin_lower_left;
+            self.apply_point_origin((location, program.native), lower_left);
+        }
         if todo & (dirty::PROGRAM | dirty::UNIFORM_BUFFERS) != 0 {
             self.apply_uniform_buffers(record, ctx, program.blocks)?;
         }
@@ -352,6 +359,7 @@ impl GlesPipe {
             blocks: program.uniform_blocks.len(),
             inputs: program.inputs,
             lod_bias: program.lod_bias,
+            point_origin: program.point_origin,
         })
     }
 
@@ -468,12 +476,6 @@ impl GlesPipe {
             self.report(
                 Missing::PolygonSmooth,
                 "GLES has no POLYGON_SMOOTH: ignored",
-            );
-        }
-        if r.point_origin_lower_left {
-            self.report(
-                Missing::PointOrigin,
-                "GLES point sprites have an upper-left origin only",
             );
         }
         if r.clip_distance_mask != 0 && !self.features.clip_distance {

@@ -171,7 +171,6 @@ pub(crate) enum Missing {
     LineSmooth,
     PolygonSmooth,
     MultisampleOff,
-    PointOrigin,
     ClipDistance,
     DualSourceBlend,
     IndexedBlend,

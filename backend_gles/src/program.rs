@@ -26,6 +26,11 @@
 //! location is kept with the native program, and `command.rs` sets it from the bound
 //! samplers' `lod_bias` when textures are bound.
 //!
+//! GLES has no `POINT_SPRITE_COORD_ORIGIN`: its `gl_PointCoord` runs from the upper left,
+//! GL's default. A fragment stage that reads it reads `vec2(x, abs(ts_point_origin - y))`
+//! instead, from the uniform `ts_point_origin` ([`POINT_ORIGIN`]): 0 for `UPPER_LEFT`, 1 for
+//! `LOWER_LEFT`, which `command.rs` sets from the raster state before a draw.
+//!
 //! ## GLSL ES differences the translation covers
 //! - Programs with a geometry stage, or whose fragment stage reads `gl_PrimitiveID` (which GL
 //!   defines with or without a geometry stage), are GLSL ES 3.20; others 3.10 (3.00 on an
@@ -401,6 +406,9 @@ impl SpirvCross {
         out.source = unsafe { CStr::from_ptr(source) }
             .to_string_lossy()
             .into_owned();
+        if job.stage == ShaderStage::Fragment {
+            lower_point_coord(&mut out.source);
+        }
         // SPIRV-Cross names the clip and cull distances (and redeclares their arrays) without
         // enabling the extension GLSL ES declares them in; it goes right after `#version`.
         // A geometry stage after a vertex stage that redeclared its block redeclares gl_in
@@ -531,6 +539,36 @@ struct StageJob {
     blocks: u32,
 }
 
+/// Name of the uniform a fragment stage that reads `gl_PointCoord` flips its y by: 0.0
+/// (`UPPER_LEFT`, GLES's own origin) or 1.0 (`LOWER_LEFT`).
+pub(crate) const POINT_ORIGIN: &str = "ts_point_origin";
+
+/// Makes a translated fragment stage's `gl_PointCoord` follow [`POINT_ORIGIN`]: each read
+/// becomes `vec2(x, abs(ts_point_origin - y))`, and the uniform is declared before the
+/// first default-precision statement (after every directive, before any use).
+fn lower_point_coord(source: &mut String) {
+    const NAME: &str = "gl_PointCoord";
+    if !source.contains(NAME) {
+        return;
+    }
+    let flipped = format!("vec2({NAME}.x, abs({POINT_ORIGIN} - {NAME}.y))");
+    *source = source.replace(NAME, &flipped);
+    let declaration = format!("uniform highp float {POINT_ORIGIN};\n");
+    let mut at = 0;
+    let mut after_directives = 0;
+    for line in source.split_inclusive('\n') {
+        if line.starts_with("precision ") {
+            after_directives = at;
+            break;
+        }
+        at += line.len();
+        if line.starts_with('#') {
+            after_directives = at;
+        }
+    }
+    source.insert_str(after_directives, &declaration);
+}
+
 /// One translated stage.
 #[derive(Default)]
 struct Translated {
@@ -571,6 +609,8 @@ pub(crate) struct Program {
     pub inputs: VertexInputs,
     /// The location of the sampler LOD biases (`spirv.rs`), if the program has them.
     pub lod_bias: Option<glow::UniformLocation>,
+    /// The location of [`POINT_ORIGIN`], if the fragment stage reads `gl_PointCoord`.
+    pub point_origin: Option<glow::UniformLocation>,
 }
 
 /// What a native link gives.
@@ -580,6 +620,8 @@ struct Linked {
     inputs: VertexInputs,
     /// The location of `ts_lod_bias` (spirv.rs), if a stage samples with it.
     lod_bias: Option<glow::UniformLocation>,
+    /// The location of [`POINT_ORIGIN`], if the fragment stage reads `gl_PointCoord`.
+    point_origin: Option<glow::UniformLocation>,
 }
 
 struct CacheEntry {
@@ -600,6 +642,8 @@ pub(crate) struct ProgramCache {
     pub linked: u64,
     /// The sampler LOD biases each native program's `ts_lod_bias` holds (absent: zeros).
     pub lod_biases: HashMap<glow::Program, Vec<f32>>,
+    /// The native programs whose [`POINT_ORIGIN`] holds 1.0 (`LOWER_LEFT`); others hold 0.
+    pub lower_left_points: std::collections::HashSet<glow::Program>,
 }
 
 /// Unused programs kept for a relink of the same code.
@@ -762,6 +806,7 @@ impl ProgramPipe for GlesPipe {
                 uniform_blocks: desc.uniform_blocks.iter().map(|b| b.size).collect(),
                 inputs: linked.inputs,
                 lod_bias: linked.lod_bias,
+                point_origin: linked.point_origin,
             },
         )
     }
@@ -836,9 +881,33 @@ impl GlesPipe {
         }
     }
 
+    /// Sets the program's [`POINT_ORIGIN`] at `location` for `lower_left`, if `native` holds
+    /// the other value. The program is current.
+    pub(crate) fn apply_point_origin(
+        &mut self,
+        (location, native): (glow::UniformLocation, glow::Program),
+        lower_left: bool,
+    ) {
+        let held = self.program_cache.lower_left_points.contains(&native);
+        if held != lower_left {
+            // SAFETY: context current; `native` is current (prepare made it so) and
+            // `location` is its `ts_point_origin`, a float.
+            unsafe {
+                self.gl
+                    .uniform_1_f32(Some(&location), if lower_left { 1.0 } else { 0.0 })
+            };
+            if lower_left {
+                self.program_cache.lower_left_points.insert(native);
+            } else {
+                self.program_cache.lower_left_points.remove(&native);
+            }
+        }
+    }
+
     fn delete_native_program(&mut self, native: Option<glow::Program>) {
         if let Some(p) = native {
             self.program_cache.lod_biases.remove(&p);
+            self.program_cache.lower_left_points.remove(&p);
             self.shadow.delete_program(&self.gl, p);
         }
     }
@@ -892,6 +961,7 @@ impl GlesPipe {
                         native: None,
                         inputs,
                         lod_bias: None,
+                        point_origin: None,
                     };
                 }
             }
@@ -916,10 +986,13 @@ impl GlesPipe {
             Ok(p) => {
                 // SAFETY: context current; `p` is a linked program of this context.
                 let lod_bias = unsafe { self.gl.get_uniform_location(p, crate::spirv::LOD_BIAS) };
+                // SAFETY: as above.
+                let point_origin = unsafe { self.gl.get_uniform_location(p, POINT_ORIGIN) };
                 Linked {
                     native: Some(p),
                     inputs,
                     lod_bias,
+                    point_origin,
                 }
             }
             Err(log) => {
@@ -928,6 +1001,7 @@ impl GlesPipe {
                     native: None,
                     inputs,
                     lod_bias: None,
+                    point_origin: None,
                 }
             }
         }

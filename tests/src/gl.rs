@@ -899,6 +899,8 @@ gl_api! {
     fn primitive_restart_index(index: GLuint) = "glPrimitiveRestartIndex";
     /// `glProvokingVertex`.
     fn provoking_vertex(mode: GLenum) = "glProvokingVertex";
+    /// `glPointParameteri`.
+    fn point_parameteri(pname: GLenum, param: GLint) = "glPointParameteri";
     /// `glPixelStorei`.
     fn pixel_storei(pname: GLenum, param: GLint) = "glPixelStorei";
     /// `glBindBuffer`.

@@ -634,6 +634,56 @@ fn points_with_fixed_point_size() {
 }
 
 #[test]
+fn point_coord_follows_the_sprite_origin() {
+    // gl_PointCoord as colour, for 8-pixel points drawn with each POINT_SPRITE_COORD_ORIGIN.
+    // The top-left pixel of a point has s = t = 1/16 from the upper left (16, 16), and
+    // t = 15/16 (239) from the lower left. The origin changes before a clear and then a draw
+    // (a clear does not use the program), and changes back.
+    let (upper, lower) = ([16, 16, 0, 255], [16, 239, 0, 255]);
+    check(
+        "geometry_point_coord_origin",
+        W,
+        W,
+        |gl| {
+            clear(gl, BG);
+            let p = program(
+                gl,
+                POSITION_VS,
+                "#version 330 core
+out vec4 frag;
+void main() { frag = vec4(gl_PointCoord, 0.0, 1.0); }
+",
+            );
+            gl.use_program(p);
+            vertex_array(gl);
+            let v: Vec<f32> = [8.0, 8.0, 24.0, 8.0, 8.0, 24.0]
+                .iter()
+                .map(|&c| ndc(c))
+                .collect();
+            buffer(gl, ARRAY_BUFFER, &le(&v, f32::to_le_bytes));
+            gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+            gl.enable_vertex_attrib_array(0);
+            gl.point_size(8.0);
+            gl.draw_arrays(POINTS, 0, 1);
+            gl.point_parameteri(POINT_SPRITE_COORD_ORIGIN, LOWER_LEFT as GLint);
+            gl.enable(SCISSOR_TEST);
+            gl.scissor(28, 28, 4, 4);
+            gl.clear(COLOR_BUFFER_BIT);
+            gl.disable(SCISSOR_TEST);
+            gl.draw_arrays(POINTS, 1, 1);
+            gl.point_parameteri(POINT_SPRITE_COORD_ORIGIN, UPPER_LEFT as GLint);
+            gl.draw_arrays(POINTS, 2, 1);
+        },
+        &[
+            probe(4, 11, upper),
+            probe(20, 11, lower),
+            probe(4, 27, upper),
+            probe(12, 4, BG),
+        ],
+    );
+}
+
+#[test]
 fn points_ignore_shader_size_without_program_point_size() {
     // The shader writes gl_PointSize = 7, but with PROGRAM_POINT_SIZE disabled desktop GL
     // uses glPointSize (3).
