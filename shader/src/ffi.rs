@@ -508,9 +508,17 @@ pub(crate) fn compile(stage: Stage, source: &str, limits: &Limits) -> (bool, Str
     }
 }
 
-/// Links shaders; `Err` carries glslang's raw log.
-pub(crate) fn link(shaders: &[(Stage, &str)], limits: &Limits) -> Result<LinkResult, String> {
-    let prepared: Vec<Prepared<'_>> = shaders.iter().map(|(_, t)| source::prepare(t)).collect();
+/// Links shaders; `flags` adds preamble flags (`FLAG_*`) to each shader (one entry per
+/// shader, or none). `Err` carries glslang's raw log.
+pub(crate) fn link(
+    shaders: &[(Stage, &str)],
+    flags: &[u32],
+    limits: &Limits,
+) -> Result<LinkResult, String> {
+    let mut prepared: Vec<Prepared<'_>> = shaders.iter().map(|(_, t)| source::prepare(t)).collect();
+    for (p, f) in prepared.iter_mut().zip(flags) {
+        p.flags |= f;
+    }
     let srcs: Vec<TshSource> = shaders
         .iter()
         .zip(&prepared)

@@ -29,8 +29,11 @@
 //! initial contents ([`Program::default_block`]). Where Mesa (the reference) and glslang
 //! disagree on what a version allows, the text glslang reads is adjusted (`source.rs`:
 //! line continuations, GLSL 1.30, `gl_PerVertex` redeclarations, `#extension` placement);
-//! static recursion fails the compile, as in GL drivers, not just the link; and fragment
-//! output locations that GL rejects at link fail the link, not the compile.
+//! static recursion fails the compile, as in GL drivers, not just the link; fragment
+//! output locations that GL rejects at link fail the link, not the compile;
+//! `gl_FragCoord` redeclarations follow GLSL 1.50's rules within a shader and across the
+//! fragment shaders of a program (`frag_coord.rs`); and an input or output that several
+//! shader objects of a stage declare is one variable (`shared_io.rs`).
 //!
 //! ## The program's interface numbering
 //! glslang numbers bindings per stage (they collide across stages) and its automatic
@@ -70,6 +73,7 @@
 mod edit;
 mod ffi;
 mod fold;
+mod frag_coord;
 pub mod gltype;
 mod interface;
 mod link;
@@ -77,10 +81,13 @@ pub mod log;
 mod pixel_center;
 mod point_size;
 mod rectangle;
+mod shared_io;
 mod source;
 pub mod spirv;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_gl_rules;
 pub mod version;
 pub mod xfb;
 

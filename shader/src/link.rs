@@ -7,13 +7,14 @@
 //! the shader reads; which default-block uniforms and samplers are active, and the stages
 //! that use each block, come from glslang's reflection.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
 use crate::gltype::{self, Base};
 use crate::spirv::{Assign, Module, Type, deco, storage};
 use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, Uniform};
-use crate::{interface, pixel_center, point_size, rectangle, xfb};
+use crate::{frag_coord, interface, pixel_center, point_size, rectangle, shared_io, xfb};
 
 /// glslang's name for the block that holds loose uniforms.
 const DEFAULT_BLOCK: &str = "gl_DefaultUniformBlock";
@@ -177,7 +178,35 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     if has(Stage::Geometry) && !has(Stage::Vertex) {
         return Err("error: Geometry shader must be linked with vertex shader\n".into());
     }
-    let r = ffi::link(req.shaders, &req.limits).map_err(|log| {
+    // gl_FragCoord redeclarations across fragment shaders: GL's rule, then, with several
+    // fragment shaders, the redeclaration in the preamble of each (see frag_coord.rs).
+    let fragments: Vec<_> = req
+        .shaders
+        .iter()
+        .filter(|(s, _)| *s == Stage::Fragment)
+        .map(|(_, t)| frag_coord::usage(t))
+        .collect();
+    let frag_coord = frag_coord::check_link(&fragments)?.filter(|_| fragments.len() > 1);
+    let texts: Vec<(Stage, Cow<'_, str>)> = req
+        .shaders
+        .iter()
+        .map(|&(s, t)| match frag_coord {
+            Some(_) if s == Stage::Fragment => (s, frag_coord::drop_all(t)),
+            _ => (s, Cow::Borrowed(t)),
+        })
+        .collect();
+    let shaders: Vec<(Stage, &str)> = texts.iter().map(|(s, t)| (*s, t.as_ref())).collect();
+    let flags: Vec<u32> = texts
+        .iter()
+        .map(|(s, _)| match frag_coord {
+            Some(q) if *s == Stage::Fragment && q.origin_upper_left => {
+                frag_coord::FLAG_ORIGIN_UPPER_LEFT
+            }
+            _ => 0,
+        })
+        .collect();
+    let integer_centers = frag_coord.is_some_and(|q| q.pixel_center_integer);
+    let r = ffi::link(&shaders, &flags, &req.limits).map_err(|log| {
         let log = crate::log::from_glslang(&log);
         if log.is_empty() {
             "error: linking failed\n".to_string()
@@ -187,7 +216,11 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     })?;
     let mut modules: Vec<(Stage, Module)> = Vec::new();
     for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
-        if let Some(words) = r.spirv[stage as usize].clone() {
+        if let Some(mut words) = r.spirv[stage as usize].clone() {
+            if shaders.iter().filter(|(s, _)| *s == stage).count() > 1 {
+                words = shared_io::merge(&words)
+                    .map_err(|_| "error: internal error: a SPIR-V pass failed\n")?;
+            }
             let m = Module::parse(words)
                 .map_err(|_| "error: internal error: glslang produced malformed SPIR-V\n")?;
             modules.push((stage, m));
@@ -228,7 +261,8 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         if rectangle::uses_rectangles(&words) {
             words = rectangle::patch(&words).map_err(malformed)?;
         }
-        if *s == Stage::Fragment && pixel_center::uses_integer_centers(&words) {
+        if *s == Stage::Fragment && (integer_centers || pixel_center::uses_integer_centers(&words))
+        {
             words = pixel_center::patch(&words).map_err(malformed)?;
         }
         if sizes_points == Some(*s) {

@@ -41,6 +41,9 @@ struct TshSource {
 constexpr uint32_t kFlagSeparateShaderObjects = 1;
 constexpr uint32_t kFlagInverse = 2;
 constexpr uint32_t kFlagNoise = 4;
+// TshSource::flags: redeclare gl_FragCoord with origin_upper_left in the preamble, for the
+// fragment shaders of a program that has several and redeclares it so (frag_coord.rs).
+constexpr uint32_t kFlagOriginUpperLeft = 8;
 
 struct TshLimits {
     int32_t max_vertex_attribs;
@@ -256,16 +259,20 @@ const char* const kDeprecatedTextureFunctionsSso =
 // The preamble for a shader's flags (kFlag*), one string per combination.
 const char* preamble(const TshSource& src) {
     static const std::string* const table = [] {
-        auto* t = new std::string[8];
-        for (uint32_t f = 0; f < 8; ++f) {
+        auto* t = new std::string[16];
+        for (uint32_t f = 0; f < 16; ++f) {
             t[f] = f & kFlagSeparateShaderObjects ? kDeprecatedTextureFunctionsSso
                                                   : kDeprecatedTextureFunctions;
             if (f & kFlagInverse) t[f] += TSH_INVERSE;
             if (f & kFlagNoise) t[f] += TSH_NOISE;
+            if (f & kFlagOriginUpperLeft) {
+                t[f] += "#extension GL_ARB_fragment_coord_conventions : enable\n"
+                        "layout(origin_upper_left) in vec4 gl_FragCoord;\n";
+            }
         }
         return t;
     }();
-    return table[src.flags & 7].c_str();
+    return table[src.flags & 15].c_str();
 }
 
 // The warning glslang's relaxed rules give for a uniform's initializer they drop.

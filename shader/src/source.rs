@@ -14,6 +14,8 @@
 //! - **`noise1`..`noise4`**, which glslang declares only for OpenGL clients, are defined in
 //!   the preamble (returning 0, as Mesa's do) for a shader that mentions them.
 //!
+//! - **repeated `gl_FragCoord` redeclarations** after a use, which glslang refuses, are
+//!   blanked ([`crate::frag_coord`]);
 //! - **`defined __VERSION__`** (and `__LINE__`, `__FILE__`) is true, as GLSL says; glslang
 //!   expands them but does not count them as defined.
 //!
@@ -29,7 +31,7 @@
 
 use std::borrow::Cow;
 
-use crate::{fold, version};
+use crate::{fold, frag_coord, version};
 
 /// A shader's text for glslang.
 pub(crate) struct Prepared<'a> {
@@ -67,6 +69,10 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         Cow::Owned(t) => Cow::Owned(t),
     };
     let text = match fold::fold_array_sizes(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(t) => Cow::Owned(t),
+    };
+    let text = match frag_coord::drop_repeated(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),
     };

@@ -1,0 +1,134 @@
+//! Front-end tests of GL rules that glslang words differently, each case with what Mesa
+//! (native llvmpipe, the reference) answers for it: the shaders are piglit's.
+
+use crate::{Limits, LinkRequest, Stage, compile, link};
+
+fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
+    link(&LinkRequest {
+        shaders,
+        attrib_bindings: &[],
+        frag_data_bindings: &[],
+        limits: Limits::default(),
+        xfb_varyings: &[],
+        xfb_separate: false,
+    })
+}
+
+const PASSTHROUGH_VS: &str =
+    "#version 150\nin vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n";
+
+/// Links the passthrough vertex shader with `#version 150` fragment shaders.
+fn link_fragments(fragments: &[&str]) -> Result<crate::Program, String> {
+    let sources: Vec<String> = fragments
+        .iter()
+        .map(|f| format!("#version 150\n{f}"))
+        .collect();
+    let mut shaders = vec![(Stage::Vertex, PASSTHROUGH_VS)];
+    shaders.extend(sources.iter().map(|s| (Stage::Fragment, s.as_str())));
+    link_all(&shaders)
+}
+
+/// GLSL 1.50 §4.3.8.1: piglit's fragcoord-layout-qualifiers-* (Mesa: the matching cases
+/// link, the conflicting ones fail).
+#[test]
+fn frag_coord_redeclarations_across_fragment_shaders() {
+    const BOTH: &str = "layout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;\n";
+    const MAIN: &str = "void alpha();\nvoid blue();\n\
+        void main() { gl_FragColor = vec4(gl_FragCoord.xy, 0.0, 1.0); blue(); alpha(); }\n";
+    const BLUE: &str = "void blue() { gl_FragColor.b = 1.0; }\n";
+    const ALPHA: &str = "void alpha() { gl_FragColor.a = gl_FragCoord.z; }\n";
+    // matching-case-1 and -2: the shader that does not use gl_FragCoord need not redeclare
+    // it, wherever it is attached.
+    let main = format!("{BOTH}{MAIN}");
+    let alpha = format!("{BOTH}{ALPHA}");
+    for order in [[&main, BLUE, &alpha], [BLUE, &main, &alpha]] {
+        let p = link_fragments(&order).expect("matching redeclarations link");
+        let (_, fs) = p
+            .stages
+            .iter()
+            .find(|(s, _)| *s == Stage::Fragment)
+            .unwrap();
+        // pixel_center_integer is applied by pixel_center.rs, which removes the mode.
+        assert!(!crate::pixel_center::uses_integer_centers(fs));
+    }
+    // matching-case-4: redeclared in the shaders after one that never names it.
+    let integer = "layout(pixel_center_integer) in vec4 gl_FragCoord;\n";
+    link_fragments(&[
+        "void alpha();\nvoid blue();\nvoid main() { gl_FragColor = vec4(0.0); blue(); alpha(); }\n",
+        &format!("{integer}{BLUE}"),
+        &format!("{integer}{ALPHA}"),
+    ])
+    .expect("links");
+    let conflict = Err(
+        "error: fragment shader defined with conflicting layout qualifiers for gl_FragCoord\n"
+            .to_string(),
+    );
+    // conflicting-case-7: redeclared (without qualifiers) and used, used elsewhere without.
+    let e = link_fragments(&[
+        "in vec4 gl_FragCoord;\nout vec4 c;\nvoid alpha();\n\
+         void main() { c = vec4(gl_FragCoord.xyz, 1.0); alpha(); }\n",
+        "out vec4 c;\nvoid alpha() { c.a = gl_FragCoord.z; }\n",
+    ]);
+    assert_eq!(e.map(|_| ()), conflict);
+    // conflicting-case-9: redeclared without use, then used elsewhere without.
+    let e = link_fragments(&[
+        "layout(origin_upper_left) in vec4 gl_FragCoord;\nout vec4 c;\nvoid alpha() { c.a = 1.0; }\n",
+        "out vec4 c;\nvoid alpha();\nvoid main() { c = vec4(gl_FragCoord.xyz, 1.0); alpha(); }\n",
+    ]);
+    assert_eq!(e.map(|_| ()), conflict);
+    // Two different redeclarations.
+    let e = link_fragments(&[&main, &format!("{integer}{ALPHA}"), BLUE]);
+    assert_eq!(e.map(|_| ()), conflict);
+}
+
+/// piglit's fragment_coord_conventions/use-*-redeclaration*.frag: Mesa compiles a use
+/// between two identical redeclarations, and refuses a use before the first.
+#[test]
+fn frag_coord_used_between_redeclarations() {
+    let probe = |body: &str| {
+        let fs = format!("#version 150\n{body}void main() {{ }}\n");
+        compile(Stage::Fragment, &fs, &Limits::default()).ok
+    };
+    for q in ["", "layout(origin_upper_left, pixel_center_integer) "] {
+        let decl = format!("{q}in vec4 gl_FragCoord;\n");
+        assert!(
+            probe(&format!("{decl}vec4 p = gl_FragCoord;\n{decl}")),
+            "{q}"
+        );
+        assert!(!probe(&format!("vec4 p = gl_FragCoord;\n{decl}")), "{q}");
+    }
+}
+
+/// piglit's linker/versions-mingled-multiple-shader-objects: Mesa links `gl_FragColor`
+/// written by two fragment shader objects (and `gl_Position` by two vertex shader objects)
+/// as one output each.
+#[test]
+fn outputs_written_by_several_objects_of_a_stage_are_one() {
+    let vs1 = "#version 150\nin vec4 a;\nvoid do_test(int b);\n\
+               void main() { gl_Position = a; do_test(8); }\n";
+    let vs2 = "#version 150\nvoid do_test(int b) { gl_Position = vec4(b); }\n";
+    let fs1 = "#version 150\nvoid do_stuff(float b);\n\
+               void main() { gl_FragColor = vec4(1.0); do_stuff(0.5); }\n";
+    let fs2 = "#version 150\nvoid do_stuff(float b) { gl_FragColor = vec4(b); }\n";
+    let p = link_all(&[
+        (Stage::Vertex, vs1),
+        (Stage::Vertex, vs2),
+        (Stage::Fragment, fs1),
+        (Stage::Fragment, fs2),
+    ])
+    .expect("links");
+    // GL reports no fragment output for gl_FragColor, as for one object that writes it.
+    assert_eq!(p.outputs, []);
+    // One output variable left in the fragment stage's SPIR-V.
+    let (_, fs) = p
+        .stages
+        .iter()
+        .find(|(s, _)| *s == Stage::Fragment)
+        .unwrap();
+    let m = crate::spirv::Module::parse(fs.clone()).unwrap();
+    let names: Vec<_> = m
+        .vars(crate::spirv::storage::OUTPUT)
+        .map(|v| m.name(v.id).to_string())
+        .collect();
+    assert_eq!(names, ["gl_FragColor"]);
+}
