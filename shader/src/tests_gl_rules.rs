@@ -132,3 +132,27 @@ fn outputs_written_by_several_objects_of_a_stage_are_one() {
         .collect();
     assert_eq!(names, ["gl_FragColor"]);
 }
+
+/// piglit's arb_blend_func_extended-dual-src-blending-issue-1917: Mesa compiles
+/// `layout(location = 0, index = N)` outputs in a `#version 130` shader that enables
+/// `GL_ARB_explicit_attrib_location`, and links them as the two sources of colour 0.
+#[test]
+fn output_indices_before_glsl_150() {
+    for version in ["130", "140"] {
+        let fs = format!(
+            "#version {version}\n#extension GL_ARB_explicit_attrib_location: require\n\
+             layout (location = 0, index = 0) out vec4 col0;\n\
+             layout (location = 0, index = 1) out vec4 col1;\n\
+             void main() {{ col0 = vec4(0.0, 1.0, 1.0, 1.0); col1 = vec4(1.0); }}\n"
+        );
+        let c = compile(Stage::Fragment, &fs, &Limits::default());
+        assert_eq!((c.ok, c.log.as_str()), (true, ""), "{version}");
+        let p = link_all(&[(Stage::Fragment, &fs)]).expect("links");
+        let outputs: Vec<_> = p
+            .outputs
+            .iter()
+            .map(|o| (o.name.as_str(), o.location, o.index))
+            .collect();
+        assert_eq!(outputs, [("col0", 0, 0), ("col1", 0, 1)], "{version}");
+    }
+}

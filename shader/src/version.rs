@@ -140,23 +140,49 @@ fn directive(source: &str) -> Result<Directive, Pos> {
     Err(start)
 }
 
-/// The source as glslang is given it: a `#version 130` reads `#version 140` (same length, so
-/// lines and columns stay).
+/// The source as glslang is given it: a `#version 130` reads `#version 140`, and a 1.30 or
+/// 1.40 shader with a fragment output `layout(index = N)` reads `#version 150` (same
+/// length, so lines and columns stay).
 ///
 /// GLSL 1.30 has no profiles, and core contexts compile it (Mesa does). What glslang
 /// compiles for SPIR-V starts at 1.40, which keeps all of 1.30 but the fixed-function
 /// built-ins it deprecated (`gl_ModelViewMatrix`, `ftransform`, ...), which a core context
 /// has no state for; a 1.30 shader using them fails to compile with an undeclared
 /// identifier.
+///
+/// `layout(location = L, index = N)` (`ARB_explicit_attrib_location` with
+/// `ARB_blend_func_extended`, which Mesa accepts from 1.30 on) glslang takes only in a
+/// profile, which versions before 1.50 do not have; 1.50 keeps what 1.40 has.
 pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
-    match directive(source) {
-        Ok(d) if d.number == "130" => {
+    let number = match directive(source) {
+        Ok(d) if matches!(d.number.as_str(), "130" | "140") && has_output_index(source) => {
+            Some((d.offset, "150"))
+        }
+        Ok(d) if d.number == "130" => Some((d.offset, "140")),
+        _ => None,
+    };
+    match number {
+        Some((offset, number)) => {
             let mut text = source.to_string();
-            text.replace_range(d.offset..d.offset + 3, "140");
+            text.replace_range(offset..offset + 3, number);
             std::borrow::Cow::Owned(text)
         }
-        _ => std::borrow::Cow::Borrowed(source),
+        None => std::borrow::Cow::Borrowed(source),
     }
+}
+
+/// Whether a `layout(...)` of the source names `index`.
+fn has_output_index(source: &str) -> bool {
+    source.match_indices("layout").any(|(at, _)| {
+        let rest = source[at + "layout".len()..].trim_start();
+        rest.strip_prefix('(')
+            .and_then(|r| r.split(')').next())
+            .is_some_and(|inside| {
+                inside
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .any(|w| w == "index")
+            })
+    })
 }
 
 /// Checks the `#version` of a shader; `Err` is the compile log GL reports.
