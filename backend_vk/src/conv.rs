@@ -403,9 +403,21 @@ pub(crate) fn map_image_type(kind: TextureKind) -> vk::ImageType {
     }
 }
 
-/// A sample count (0 and 1 are single-sampled), rounded down to one the device has.
+/// A sample count (0 and 1 are single-sampled) as the device has it: the smallest supported
+/// count at least `samples`, as GL lets an implementation choose for a multisampled texture
+/// or renderbuffer (lavapipe has 1 and 4, so 2 samples are 4, never 1, which would keep
+/// only the last of the samples a program writes one at a time with `glSampleMaski`); the
+/// largest supported count when none is that large.
 pub(crate) fn map_samples(samples: u8, supported: vk::SampleCountFlags) -> vk::SampleCountFlags {
-    let mut n = u32::from(samples.max(1)).next_power_of_two().min(64);
+    let wanted = u32::from(samples.max(1)).next_power_of_two().min(64);
+    let mut n = wanted;
+    while n <= 64 {
+        if supported.contains(vk::SampleCountFlags::from_raw(n)) {
+            return vk::SampleCountFlags::from_raw(n);
+        }
+        n *= 2;
+    }
+    let mut n = wanted;
     while n > 1 && !supported.contains(vk::SampleCountFlags::from_raw(n)) {
         n /= 2;
     }
@@ -815,6 +827,19 @@ pub(crate) fn map_border_color(words: [u32; 4], integer: bool) -> Option<vk::Bor
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sample_counts_round_up_to_one_the_device_has() {
+        let lavapipe = vk::SampleCountFlags::TYPE_1 | vk::SampleCountFlags::TYPE_4;
+        let got: Vec<u32> = [0u8, 1, 2, 3, 4, 8, 16]
+            .iter()
+            .map(|&s| map_samples(s, lavapipe).as_raw())
+            .collect();
+        assert_eq!(got, [1, 1, 4, 4, 4, 4, 4]);
+        let all = vk::SampleCountFlags::from_raw(0x7f);
+        assert_eq!(map_samples(2, all), vk::SampleCountFlags::TYPE_2);
+        assert_eq!(map_samples(5, all), vk::SampleCountFlags::TYPE_8);
+    }
 
     #[test]
     fn every_format_has_a_candidate_and_stand_ins_are_marked() {

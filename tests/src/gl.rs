@@ -1013,6 +1013,8 @@ gl_api! {
     fn tex_buffer(target: GLenum, internal_format: GLenum, buffer: GLuint) = "glTexBuffer";
     /// `glTexImage2DMultisample`.
     fn tex_image_2d_multisample(target: GLenum, samples: GLsizei, internal_format: GLint, width: GLsizei, height: GLsizei, fixed_locations: GLboolean) = "glTexImage2DMultisample";
+    /// `glSampleMaski`.
+    fn sample_maski(index: GLuint, mask: GLbitfield) = "glSampleMaski";
     /// `glSamplerParameterf`.
     fn sampler_parameterf(sampler: GLuint, pname: GLenum, param: GLfloat) = "glSamplerParameterf";
     /// `glDrawBuffer`.

@@ -563,6 +563,79 @@ void main() {
 }
 
 #[test]
+fn two_sample_texture_written_one_sample_at_a_time() {
+    // A 2-sample texture cleared blue, then drawn red with only sample 0 in the sample mask
+    // and green with only sample 1 (piglit's texelFetch fills its textures so); the left
+    // half fetches sample 0, the right half sample 1. A device without 2 samples must give
+    // the texture more, never fewer: a single-sampled image keeps only the last draw.
+    check(
+        "tex2d_multisample_sample_mask",
+        16,
+        8,
+        |gl| {
+            let t = gl.gen_texture();
+            gl.bind_texture(TEXTURE_2D_MULTISAMPLE, t);
+            gl.tex_image_2d_multisample(
+                TEXTURE_2D_MULTISAMPLE,
+                2,
+                RGBA8 as GLint,
+                16,
+                8,
+                TRUE as GLboolean,
+            );
+            let fb = gl.gen_framebuffer();
+            gl.bind_framebuffer(FRAMEBUFFER, fb);
+            gl.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D_MULTISAMPLE, t, 0);
+            assert_eq!(
+                gl.check_framebuffer_status(FRAMEBUFFER),
+                FRAMEBUFFER_COMPLETE
+            );
+            gl.clear_color(0.0, 0.0, 1.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            let paint = super::textures::program(
+                gl,
+                super::textures::VS,
+                "#version 330 core
+uniform vec4 color;
+out vec4 frag;
+void main() { frag = color; }
+",
+            );
+            gl.use_program(paint);
+            super::textures::quad(gl);
+            let color = gl.get_uniform_location(paint, "color");
+            gl.enable(SAMPLE_MASK);
+            gl.sample_maski(0, 1);
+            gl.uniform4f(color, 1.0, 0.0, 0.0, 1.0);
+            draw_quad(gl);
+            gl.sample_maski(0, 2);
+            gl.uniform4f(color, 0.0, 1.0, 0.0, 1.0);
+            draw_quad(gl);
+            gl.disable(SAMPLE_MASK);
+            gl.bind_framebuffer(FRAMEBUFFER, 0);
+            full_screen(
+                gl,
+                "#version 330 core
+uniform sampler2DMS tex;
+out vec4 frag;
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    frag = texelFetch(tex, p, p.x / 8);
+}
+",
+            );
+            draw_quad(gl);
+        },
+        &[
+            probe(2, 2, [255, 0, 0, 255]),
+            probe(7, 6, [255, 0, 0, 255]),
+            probe(8, 1, [0, 255, 0, 255]),
+            probe(13, 5, [0, 255, 0, 255]),
+        ],
+    );
+}
+
+#[test]
 fn float_3d_texture_keeps_values() {
     // An RGBA32F 3D texture: values above 1 survive (halved by the shader).
     check(
