@@ -280,8 +280,9 @@ impl GlesPipe {
         spirv_cross: SpirvCross,
     ) -> Self {
         // SAFETY: the context is current on this thread (GlesBackend::new made it so); these
-        // are ES 3.0 queries of single integers (two for MAX_VIEWPORT_DIMS) into correctly
-        // sized outputs, and pixel-store settings with valid values.
+        // are ES 3.0 queries of single integers (two for MAX_VIEWPORT_DIMS; the geometry
+        // stage's only where the context has one) into correctly sized outputs, and
+        // pixel-store settings with valid values.
         let (caps, limits) = unsafe {
             let int = |p: u32| gl.get_parameter_i32(p).max(0) as u32;
             let mut viewport = [0i32; 2];
@@ -296,6 +297,14 @@ impl GlesPipe {
                 max_renderbuffer_size: int(glow::MAX_RENDERBUFFER_SIZE),
                 max_samples: int(glow::MAX_SAMPLES),
                 max_viewport_size: viewport[0].min(viewport[1]).max(0) as u32,
+                max_vertex_output_components: int(glow::MAX_VERTEX_OUTPUT_COMPONENTS),
+                // ES 3.2's (EXT/OES_geometry_shader's) query; without geometry shaders the
+                // vertex outputs are what a geometry stage would read.
+                max_geometry_input_components: if features.geometry {
+                    int(glow::MAX_GEOMETRY_INPUT_COMPONENTS)
+                } else {
+                    int(glow::MAX_VERTEX_OUTPUT_COMPONENTS)
+                },
             };
             let limits = Limits {
                 texture_units: int(glow::MAX_COMBINED_TEXTURE_IMAGE_UNITS) as usize,

@@ -451,6 +451,8 @@ impl VkPipe {
             max_viewport_size: p.max_viewport_dimensions[0]
                 .min(p.max_viewport_dimensions[1])
                 .min(16384),
+            max_vertex_output_components: p.max_vertex_output_components,
+            max_geometry_input_components: p.max_geometry_input_components,
         };
         let formats = Format::ALL
             .iter()

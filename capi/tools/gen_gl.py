@@ -51,7 +51,13 @@ ENGINE_NAMES = {}
 HAND = {"glFlush", "glFinish"}
 
 # Functions beyond 3.3 written by hand (capi/src/gl/mod.rs BEYOND_3_3): no stub for them.
-BEYOND = {"glGetGraphicsResetStatus", "glGetGraphicsResetStatusARB"}
+BEYOND = {
+    "glGetGraphicsResetStatus", "glGetGraphicsResetStatusARB",
+    # The EXT names of core functions that the advertised EXT extensions bring.
+    "glClearColorIiEXT", "glClearColorIuiEXT", "glFramebufferTextureLayerEXT",
+    "glGetTexParameterIivEXT", "glGetTexParameterIuivEXT", "glProvokingVertexEXT",
+    "glTexParameterIivEXT", "glTexParameterIuivEXT",
+}
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is
 # kept, so an invalid value stays invalid).

@@ -11,8 +11,8 @@ use tessera_components::gl::*;
 use tessera_components::object::{Buffer, Program, VertexArray};
 use tessera_components::state::cap;
 use tessera_systems::conv::{map_index_type, map_topology};
-use tessera_wire::format::{IndexType, Topology};
-use tessera_wire::record::{Record, clear_mask};
+use tessera_wire::format::{FormatClass, IndexType, Topology};
+use tessera_wire::record::{ClearValue, Record, clear_mask};
 
 use crate::context::{Context, Local};
 use crate::share::Shared;
@@ -474,8 +474,24 @@ impl Context {
         self.local.validate(&mut sh, Dirty::CLEAR);
         let st = &self.local.st;
         let mut bits = 0u16;
+        // Integer draw buffers read the clear colour's words as integers: each gets its own
+        // ClearBuffer (framebuffer/clear.rs).
+        let mut integer = Vec::new();
         if mask & COLOR_BUFFER_BIT != 0 {
             bits |= clear_mask::COLOR_ALL;
+            let words = st.clear_color.map(f32::to_bits);
+            for (i, class) in self.local.integer_draw_buffers(&sh).iter().enumerate() {
+                let value = match class {
+                    Some(FormatClass::Int) => ClearValue::Int(words.map(|w| w as i32)),
+                    Some(_) => ClearValue::Uint(words),
+                    None => continue,
+                };
+                bits &= !(1 << i);
+                integer.push(Record::ClearBuffer {
+                    draw_buffer: i as u8,
+                    value,
+                });
+            }
         }
         if mask & DEPTH_BUFFER_BIT != 0 {
             bits |= clear_mask::DEPTH;
@@ -483,12 +499,17 @@ impl Context {
         if mask & STENCIL_BUFFER_BIT != 0 {
             bits |= clear_mask::STENCIL;
         }
-        sh.dev.push(Record::Clear {
-            mask: bits,
-            color: st.clear_color,
-            depth: st.clear_depth as f32,
-            stencil: (st.clear_stencil & 0xff) as u8,
-        });
+        if bits != 0 {
+            sh.dev.push(Record::Clear {
+                mask: bits,
+                color: st.clear_color,
+                depth: st.clear_depth as f32,
+                stencil: (st.clear_stencil & 0xff) as u8,
+            });
+        }
+        for record in integer {
+            sh.dev.push(record);
+        }
         sh.flush_if_full();
     }
 }

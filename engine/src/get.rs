@@ -143,7 +143,10 @@ pub(crate) fn name_of(sh: &Shared, e: Option<Entity>) -> i64 {
         .map_or(0, |l| i64::from(l.name))
 }
 
-/// Extensions advertised: the ARB/EXT names of what GL 3.3 core includes.
+/// Extensions advertised: the ARB/EXT names of what GL 3.3 core includes (the ones native
+/// Mesa advertises in its core contexts too), each with its entry points (the EXT names of
+/// core functions, `capi::gl::BEYOND_3_3`) and state (`RGBA_INTEGER_MODE_EXT`,
+/// `glClearColorI*EXT`'s integer clear colour; `PROVOKING_VERTEX_EXT` is core's enum).
 pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_blend_func_extended",
     "GL_ARB_color_buffer_float",
@@ -181,7 +184,11 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_vertex_array_bgra",
     "GL_ARB_vertex_array_object",
     "GL_ARB_vertex_type_2_10_10_10_rev",
+    "GL_EXT_provoking_vertex",
+    "GL_EXT_texture_array",
     "GL_EXT_texture_filter_anisotropic",
+    "GL_EXT_texture_integer",
+    "GL_EXT_texture_swizzle",
 ];
 
 /// `GL_VENDOR`.
@@ -409,9 +416,11 @@ impl Context {
             MAX_VARYING_VECTORS => i(limits::VARYING_COMPONENTS / 4),
             // GL 4.1 (ARB_ES2_compatibility): every Tessera context compiles shaders.
             SHADER_COMPILER => Some(Value::boolean(true)),
-            MAX_VERTEX_OUTPUT_COMPONENTS | MAX_GEOMETRY_INPUT_COMPONENTS => i(64),
-            MAX_GEOMETRY_OUTPUT_COMPONENTS => i(128),
-            MAX_FRAGMENT_INPUT_COMPONENTS => i(128),
+            MAX_VERTEX_OUTPUT_COMPONENTS => i(l.max_vertex_output_components),
+            MAX_GEOMETRY_INPUT_COMPONENTS => i(l.max_geometry_input_components),
+            MAX_GEOMETRY_OUTPUT_COMPONENTS | MAX_FRAGMENT_INPUT_COMPONENTS => {
+                i(*limits::STAGE_IO_COMPONENTS.end())
+            }
             MAX_GEOMETRY_OUTPUT_VERTICES => i(256),
             MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS => i(1024),
             MAX_CLIP_DISTANCES => i(8),

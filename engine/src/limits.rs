@@ -29,6 +29,10 @@ pub struct Limits {
     pub max_texture_buffer_size: i32,
     /// `MAX_UNIFORM_BLOCK_SIZE`.
     pub max_uniform_block_size: i32,
+    /// `MAX_VERTEX_OUTPUT_COMPONENTS`: see [`STAGE_IO_COMPONENTS`].
+    pub max_vertex_output_components: i32,
+    /// `MAX_GEOMETRY_INPUT_COMPONENTS`: see [`STAGE_IO_COMPONENTS`].
+    pub max_geometry_input_components: i32,
     /// `MAX_TEXTURE_LOD_BIAS`.
     pub max_lod_bias: f32,
     /// `MAX_TEXTURE_MAX_ANISOTROPY`.
@@ -53,6 +57,13 @@ pub const STAGE_UNIFORM_COMPONENTS: i32 = 1024;
 /// `MAX_VARYING_COMPONENTS`: GL 3.1's minimum (3.2 lowered it to 60), which piglit expects of
 /// every context that can stand in for a 3.1 one; the GLSL front end enforces the same.
 pub const VARYING_COMPONENTS: i32 = 64;
+/// The range of `MAX_VERTEX_OUTPUT_COMPONENTS` and `MAX_GEOMETRY_INPUT_COMPONENTS`: GL 3.3's
+/// minimum, 64, up to 128, the `MAX_GEOMETRY_OUTPUT_COMPONENTS` and
+/// `MAX_FRAGMENT_INPUT_COMPONENTS` every context reports (what a vertex stage writes is read
+/// by the next stage, which takes at most that). Within it, the backend's own limit
+/// (Vulkan's `maxVertexOutputComponents`/`maxGeometryInputComponents`, the GLES driver's
+/// queries of the same names).
+pub const STAGE_IO_COMPONENTS: std::ops::RangeInclusive<i32> = 64..=128;
 /// `UNIFORM_BUFFER_OFFSET_ALIGNMENT`: 256 covers every Vulkan and GLES driver of interest.
 pub const UBO_OFFSET_ALIGNMENT: i32 = 256;
 /// `MAX_ELEMENT_INDEX` (GL 4.3, answered as Mesa does in 3.3 contexts): the largest index
@@ -68,6 +79,8 @@ impl Limits {
     /// The limits of a backend.
     pub fn from_caps(caps: &Caps) -> Self {
         let clamp = |v: u32| v.min(i32::MAX as u32) as i32;
+        let stage_io =
+            |v: u32| clamp(v).clamp(*STAGE_IO_COMPONENTS.start(), *STAGE_IO_COMPONENTS.end());
         Self {
             max_texture_size: clamp(caps.max_texture_size),
             max_3d_texture_size: clamp(caps.max_3d_texture_size),
@@ -79,6 +92,8 @@ impl Limits {
             max_viewport: clamp(caps.max_viewport_size),
             max_texture_buffer_size: 65536,
             max_uniform_block_size: 16384,
+            max_vertex_output_components: stage_io(caps.max_vertex_output_components),
+            max_geometry_input_components: stage_io(caps.max_geometry_input_components),
             max_lod_bias: 2.0,
             max_anisotropy: 16.0,
         }

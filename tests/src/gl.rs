@@ -849,6 +849,10 @@ gl_api! {
     fn disablei(cap: GLenum, index: GLuint) = "glDisablei";
     /// `glClearColor`.
     fn clear_color(r: GLfloat, g: GLfloat, b: GLfloat, a: GLfloat) = "glClearColor";
+    /// `glClearColorIiEXT` (EXT_texture_integer).
+    fn clear_color_i(r: GLint, g: GLint, b: GLint, a: GLint) = "glClearColorIiEXT";
+    /// `glClearColorIuiEXT` (EXT_texture_integer).
+    fn clear_color_ui(r: GLuint, g: GLuint, b: GLuint, a: GLuint) = "glClearColorIuiEXT";
     /// `glClearDepth`.
     fn clear_depth(depth: GLdouble) = "glClearDepth";
     /// `glClearStencil`.

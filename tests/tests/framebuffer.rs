@@ -117,6 +117,7 @@ fn no_depth_surface() -> Context {
 }
 
 mod attach;
+mod integer_clear;
 mod native;
 mod srgb;
 mod verbs;

@@ -400,6 +400,10 @@ pub struct Caps {
     pub max_samples: u32,
     /// Largest viewport dimension.
     pub max_viewport_size: u32,
+    /// Most components of the vertex stage's outputs (`MAX_VERTEX_OUTPUT_COMPONENTS`).
+    pub max_vertex_output_components: u32,
+    /// Most components of the geometry stage's inputs (`MAX_GEOMETRY_INPUT_COMPONENTS`).
+    pub max_geometry_input_components: u32,
 }
 
 impl Caps {
@@ -415,6 +419,8 @@ impl Caps {
             max_renderbuffer_size: 8192,
             max_samples: 4,
             max_viewport_size: 8192,
+            max_vertex_output_components: 64,
+            max_geometry_input_components: 64,
         }
     }
 }

@@ -565,7 +565,23 @@ mod tests {
             crate::gl::unimplemented::stub("glGetGraphicsResetStatusARB"),
             None
         );
-        assert_eq!(reset, beyond[1].1.0);
+        let entry = |name: &str| beyond.iter().find(|e| e.0 == name).map(|e| e.1.0);
+        assert_eq!(Some(reset), entry("glGetGraphicsResetStatusARB"));
+        // So are the EXT names of core functions the advertised EXT extensions bring.
+        for name in [
+            "glClearColorIiEXT",
+            "glClearColorIuiEXT",
+            "glTexParameterIivEXT",
+            "glTexParameterIuivEXT",
+            "glGetTexParameterIivEXT",
+            "glGetTexParameterIuivEXT",
+            "glFramebufferTextureLayerEXT",
+            "glProvokingVertexEXT",
+        ] {
+            assert_eq!(crate::gl::unimplemented::stub(name), None, "{name}");
+            assert_eq!(lookup(name), entry(name), "{name}");
+        }
+        assert!(beyond.windows(2).all(|w| w[0].0 < w[1].0), "sorted by name");
     }
 
     #[test]

@@ -151,3 +151,17 @@ pub unsafe extern "C" fn glGetMultisamplefv(pname: GLenum, index: GLuint, val: *
         c.get_multisamplefv(pname, index, out)
     });
 }
+
+/// `glFramebufferTextureLayerEXT` (EXT_texture_array): `glFramebufferTextureLayer`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glFramebufferTextureLayerEXT(
+    target: GLenum,
+    attachment: GLenum,
+    texture: GLuint,
+    level: GLint,
+    layer: GLint,
+) {
+    gl_call("glFramebufferTextureLayerEXT", (), |c| {
+        c.framebuffer_texture_layer(target, attachment, texture, level, layer)
+    })
+}

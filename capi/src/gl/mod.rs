@@ -37,7 +37,7 @@ mod vertex;
 
 use std::ffi::c_void;
 
-use types::GLenum;
+use types::{GLenum, GLint, GLuint};
 
 pub use buffer::*;
 pub use framebuffer::*;
@@ -49,9 +49,33 @@ pub use texture::*;
 pub use vertex::*;
 
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
-/// table holds 1.0-3.3), sorted by name. `eglGetProcAddress` looks here after
+/// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, and the EXT names
+/// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
+/// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 2] = [
+pub static BEYOND_3_3: [(&str, Proc); 10] = [
+    (
+        "glClearColorIiEXT",
+        Proc({
+            const F: extern "C" fn(GLint, GLint, GLint, GLint) = glClearColorIiEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearColorIuiEXT",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLuint, GLuint) = glClearColorIuiEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glFramebufferTextureLayerEXT",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum, GLuint, GLint, GLint) =
+                glFramebufferTextureLayerEXT;
+            F as *const c_void
+        }),
+    ),
     (
         "glGetGraphicsResetStatus",
         Proc({
@@ -63,6 +87,41 @@ pub static BEYOND_3_3: [(&str, Proc); 2] = [
         "glGetGraphicsResetStatusARB",
         Proc({
             const F: extern "C" fn() -> GLenum = glGetGraphicsResetStatusARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTexParameterIivEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLint) = glGetTexParameterIivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTexParameterIuivEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLuint) = glGetTexParameterIuivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProvokingVertexEXT",
+        Proc({
+            const F: extern "C" fn(GLenum) = glProvokingVertexEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexParameterIivEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, *const GLint) = glTexParameterIivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexParameterIuivEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, *const GLuint) = glTexParameterIuivEXT;
             F as *const c_void
         }),
     ),

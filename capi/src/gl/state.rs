@@ -31,6 +31,30 @@ pub extern "C" fn glGetGraphicsResetStatusARB() -> GLenum {
     crate::current::reset_status()
 }
 
+/// `glClearColorIiEXT` (EXT_texture_integer): the clear colour of integer buffers, as
+/// signed integers.
+#[unsafe(no_mangle)]
+pub extern "C" fn glClearColorIiEXT(red: GLint, green: GLint, blue: GLint, alpha: GLint) {
+    gl_call("glClearColorIiEXT", (), |c| {
+        c.clear_color_i(red, green, blue, alpha)
+    })
+}
+
+/// `glClearColorIuiEXT` (EXT_texture_integer): the clear colour of integer buffers, as
+/// unsigned integers.
+#[unsafe(no_mangle)]
+pub extern "C" fn glClearColorIuiEXT(red: GLuint, green: GLuint, blue: GLuint, alpha: GLuint) {
+    gl_call("glClearColorIuiEXT", (), |c| {
+        c.clear_color_ui(red, green, blue, alpha)
+    })
+}
+
+/// `glProvokingVertexEXT` (EXT_provoking_vertex): `glProvokingVertex`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glProvokingVertexEXT(mode: GLenum) {
+    gl_call("glProvokingVertexEXT", (), |c| c.provoking_vertex(mode))
+}
+
 /// `glFlush`; then the backend's events go to the log.
 #[unsafe(no_mangle)]
 pub extern "C" fn glFlush() {

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2628;
+    2620;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -142,8 +142,6 @@ super::unimplemented::stubs! {
     glClearAccumxOES: u64,
     glClearBufferData: u64,
     glClearBufferSubData: u64,
-    glClearColorIiEXT: u64,
-    glClearColorIuiEXT: u64,
     glClearColorxOES: u64,
     glClearDepthdNV: u64,
     glClearDepthf: u64,
@@ -573,7 +571,6 @@ super::unimplemented::stubs! {
     glFramebufferTextureFaceARB: u64,
     glFramebufferTextureFaceEXT: u64,
     glFramebufferTextureLayerARB: u64,
-    glFramebufferTextureLayerEXT: u64,
     glFramebufferTextureMultiviewOVR: u64,
     glFreeObjectBufferATI: u64,
     glFrustum: u64,
@@ -875,8 +872,6 @@ super::unimplemented::stubs! {
     glGetTexGeniv: u64,
     glGetTexGenxvOES: u64,
     glGetTexLevelParameterxvOES: u64,
-    glGetTexParameterIivEXT: u64,
-    glGetTexParameterIuivEXT: u64,
     glGetTexParameterPointervAPPLE: u64,
     glGetTexParameterxvOES: u64,
     glGetTextureHandleARB: u64,
@@ -1728,7 +1723,6 @@ super::unimplemented::stubs! {
     glProgramUniformui64NV: u64,
     glProgramUniformui64vNV: u64,
     glProgramVertexLimitNV: u64,
-    glProvokingVertexEXT: u64,
     glPushAttrib: u64,
     glPushClientAttrib: u64,
     glPushClientAttribDefaultEXT: u64,
@@ -2065,8 +2059,6 @@ super::unimplemented::stubs! {
     glTexImage4DSGIS: u64,
     glTexPageCommitmentARB: u64,
     glTexPageCommitmentMemNV: u64,
-    glTexParameterIivEXT: u64,
-    glTexParameterIuivEXT: u64,
     glTexParameterxOES: u64,
     glTexParameterxvOES: u64,
     glTexRenderbufferNV: u64,

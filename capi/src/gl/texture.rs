@@ -408,6 +408,9 @@ param_setters! {
     glTexParameterfv(target: GLenum, GLfloat) => tex_parameterfv;
     glTexParameterIiv(target: GLenum, GLint) => tex_parameter_iiv;
     glTexParameterIuiv(target: GLenum, GLuint) => tex_parameter_iuiv;
+    // EXT_texture_integer's names of the two above.
+    glTexParameterIivEXT(target: GLenum, GLint) => tex_parameter_iiv;
+    glTexParameterIuivEXT(target: GLenum, GLuint) => tex_parameter_iuiv;
     glSamplerParameteriv(sampler: GLuint, GLint) => sampler_parameteriv;
     glSamplerParameterfv(sampler: GLuint, GLfloat) => sampler_parameterfv;
     glSamplerParameterIiv(sampler: GLuint, GLint) => sampler_parameter_iiv;
@@ -432,6 +435,9 @@ param_getters! {
     glGetTexParameterfv(target: GLenum, GLfloat) => get_tex_parameterfv;
     glGetTexParameterIiv(target: GLenum, GLint) => get_tex_parameter_iiv;
     glGetTexParameterIuiv(target: GLenum, GLuint) => get_tex_parameter_iuiv;
+    // EXT_texture_integer's names of the two above.
+    glGetTexParameterIivEXT(target: GLenum, GLint) => get_tex_parameter_iiv;
+    glGetTexParameterIuivEXT(target: GLenum, GLuint) => get_tex_parameter_iuiv;
     glGetSamplerParameteriv(sampler: GLuint, GLint) => get_sampler_parameteriv;
     glGetSamplerParameterfv(sampler: GLuint, GLfloat) => get_sampler_parameterfv;
     glGetSamplerParameterIiv(sampler: GLuint, GLint) => get_sampler_parameter_iiv;

@@ -279,6 +279,9 @@ pub(crate) fn has_float_channels(f: Format) -> bool {
     )
 }
 
+/// `RGBA_INTEGER_MODE_EXT` (EXT_texture_integer; not in `glcorearb.h`).
+pub const RGBA_INTEGER_MODE_EXT: GLenum = 0x8D9E;
+
 /// The object an attachment refers to.
 pub(crate) fn attachment_entity(a: &AttachmentGl) -> Option<Entity> {
     match *a {
@@ -395,6 +398,8 @@ impl Context {
                     None => st.default_read_buffer,
                 },
             ),
+            // EXT_texture_integer's; Mesa answers it in core contexts too.
+            RGBA_INTEGER_MODE_EXT => Some(Value::boolean(l.integer_mode(sh))),
             SAMPLE_BUFFERS | SAMPLES => {
                 let fb = st.draw_framebuffer;
                 let samples = if l.framebuffer_status(sh, fb) == FRAMEBUFFER_COMPLETE {
