@@ -42,8 +42,9 @@
 //!   `gl_in[].gl_ClipDistance` unsized otherwise (constant indices only, no whole copies),
 //!   and the native linker matches the two block declarations member by member.
 //! - `invariant` is dropped from inputs, which GLSL ES refuses and GL ignores.
-//! - Arrays of interface blocks lose their location (GLSL ES refuses one there) and match
-//!   the other stage's by block name.
+//! - Interface blocks between stages lose their location and match the other stage's by
+//!   block name: GLSL ES refuses a location on an array of blocks, and the driver packs
+//!   only unlocated varyings (a block of 64 floats needs 16 locations packed, 64 not).
 //!
 //! Nothing is flipped: GL and GLES share the lower-left origin and the -1..1 depth range.
 
@@ -297,16 +298,15 @@ impl SpirvCross {
             // SAFETY: as for `decoration`.
             unsafe { (f.set_decoration)(compiler, id, DECORATION_BINDING, binding) };
         };
-        // GLSL ES refuses a location on an array of interface blocks (its members would take
-        // the consecutive ones); such a block matches the next stage's by its block name
-        // instead, and the driver places it. (A geometry stage's per-vertex input arrays are
-        // not such arrays, and keep theirs.)
-        let unlocate_block_array = |r: &Reflected| {
-            // SAFETY: `compiler` is live; `type_id` and `base_type_id` are the reflected
-            // variable's types.
+        // Interface blocks between stages lose their location and match the other stage's
+        // by block name, as GL matches them, and the driver places them: GLSL ES refuses a
+        // location on an array of blocks (its members would take the consecutive ones), and
+        // a located block is never packed, so one with many scalars (an array of floats
+        // takes a location each) runs past the native locations where GL packs it into few.
+        let unlocate_block = |r: &Reflected| {
+            // SAFETY: `compiler` is live; `base_type_id` is the reflected variable's type.
             unsafe {
-                let arrayed = (f.type_array_dims)((f.type_handle)(compiler, r.type_id)) > 0;
-                if arrayed && (f.get_decoration)(compiler, r.base_type_id, DECORATION_BLOCK) != 0 {
+                if (f.get_decoration)(compiler, r.base_type_id, DECORATION_BLOCK) != 0 {
                     (f.unset_decoration)(compiler, r.id, DECORATION_LOCATION);
                 }
             }
@@ -367,9 +367,7 @@ impl SpirvCross {
                 // invariance means anything), so dropping it changes nothing.
                 // SAFETY: `compiler` is live and `r.id` is a variable it reflected.
                 unsafe { (f.unset_decoration)(compiler, r.id, DECORATION_INVARIANT) };
-                if job.stage == ShaderStage::Fragment {
-                    unlocate_block_array(r);
-                }
+                unlocate_block(r);
             }
         } else {
             for r in list(RESOURCE_STAGE_INPUT) {
@@ -393,7 +391,7 @@ impl SpirvCross {
                     r.id,
                     &format!("ts_io{}", decoration(r.id, DECORATION_LOCATION)),
                 );
-                unlocate_block_array(r);
+                unlocate_block(r);
             }
         }
         let mut source: *const c_char = std::ptr::null();

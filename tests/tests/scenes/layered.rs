@@ -494,3 +494,71 @@ fn resolve_of_an_rgb_multisample_texture_into_an_rgb_texture() {
         &probes,
     );
 }
+
+/// A block of 64 floats from the vertex to the geometry stage: GL 3.2's least
+/// `MAX_GEOMETRY_INPUT_COMPONENTS`, which the driver must pack (as single locations, 64
+/// floats would take 64 of them).
+const MANY_INPUTS_VS: &str = "#version 150
+out Blk {
+    float f[64];
+} outs;
+void main() {
+    for (int i = 0; i < 64; i++)
+        outs.f[i] = float(gl_VertexID * 1000 + i + 1);
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+}
+";
+
+const MANY_INPUTS_GS: &str = "#version 150
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 4) out;
+in Blk {
+    float f[64];
+} ins[];
+out vec4 shade;
+void main() {
+    bool ok = true;
+    for (int v = 0; v < 3; v++)
+        for (int i = 0; i < 64; i++)
+            if (ins[v].f[i] != float(v * 1000 + i + 1))
+                ok = false;
+    for (int i = 0; i < 4; i++) {
+        gl_Position = vec4(float(i / 2) * 2.0 - 1.0, float(i % 2) * 2.0 - 1.0, 0.0, 1.0);
+        shade = ok ? vec4(0.0, 1.0, 0.0, 1.0) : vec4(1.0, 0.0, 0.0, 1.0);
+        EmitVertex();
+    }
+}
+";
+
+const SHADE_FS: &str = "#version 150
+in vec4 shade;
+out vec4 color;
+void main() { color = shade; }
+";
+
+#[test]
+fn the_most_geometry_input_components() {
+    check(
+        "geometry_most_input_components",
+        W,
+        W,
+        |gl| {
+            let p = program(
+                gl,
+                &[
+                    (VERTEX_SHADER, MANY_INPUTS_VS),
+                    (GEOMETRY_SHADER, MANY_INPUTS_GS),
+                    (FRAGMENT_SHADER, SHADE_FS),
+                ],
+            );
+            gl.use_program(p);
+            let vao = gl.gen_vertex_array();
+            gl.bind_vertex_array(vao);
+            gl.draw_arrays(TRIANGLES, 0, 3);
+        },
+        &[
+            probe(0, 0, [0, 255, 0, 255]),
+            probe(31, 31, [0, 255, 0, 255]),
+        ],
+    );
+}
