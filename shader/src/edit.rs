@@ -298,6 +298,30 @@ impl Editor {
         }
     }
 
+    /// Removes a variable from the entry point's interface.
+    pub fn remove_interface(&mut self, var: u32) {
+        if let Some((at, _, _)) = self.entry_point() {
+            let i = &mut self.insts[at];
+            // The interface follows the entry point's name, a literal string (its last
+            // word ends in a NUL byte).
+            let name_words = i[3..]
+                .iter()
+                .position(|w| w.to_le_bytes().contains(&0))
+                .map_or(i.len(), |n| n + 1);
+            let interface = (3 + name_words).min(i.len());
+            let mut k = interface;
+            while k < i.len() {
+                if i[k] == var {
+                    i.remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+            let count = i.len() as u32;
+            i[0] = (count << 16) | u32::from(op::ENTRY_POINT);
+        }
+    }
+
     /// The value of an integer constant.
     pub fn constant_value(&self, id: u32) -> Option<u32> {
         self.declaration(id)

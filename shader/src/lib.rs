@@ -89,6 +89,7 @@ mod tests;
 #[cfg(test)]
 mod tests_gl_rules;
 pub mod version;
+mod vertex_arrays;
 pub mod xfb;
 
 pub use ffi::Limits;

@@ -14,7 +14,9 @@ use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
 use crate::gltype::{self, Base};
 use crate::spirv::{Assign, Module, Type, deco, storage};
 use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, Uniform};
-use crate::{frag_coord, interface, pixel_center, point_size, rectangle, shared_io, xfb};
+use crate::{
+    frag_coord, interface, pixel_center, point_size, rectangle, shared_io, vertex_arrays, xfb,
+};
 
 /// glslang's name for the block that holds loose uniforms.
 const DEFAULT_BLOCK: &str = "gl_DefaultUniformBlock";
@@ -264,6 +266,9 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         if *s == Stage::Fragment && (integer_centers || pixel_center::uses_integer_centers(&words))
         {
             words = pixel_center::patch(&words).map_err(malformed)?;
+        }
+        if *s == Stage::Vertex {
+            words = vertex_arrays::split(&words).map_err(malformed)?;
         }
         if sizes_points == Some(*s) {
             words = point_size::patch(&words, hidden_offset).map_err(malformed)?;

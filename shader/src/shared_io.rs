@@ -14,14 +14,11 @@ use crate::spirv::{Malformed, storage};
 const FUNCTION_CALL: u16 = 57;
 const COPY_MEMORY: u16 = 63;
 
-/// The text of a literal string starting at `words[0]`, and how many words it takes.
-fn string(words: &[u32]) -> (String, usize) {
+/// The text of a literal string starting at `words[0]`.
+fn string(words: &[u32]) -> String {
     let bytes: &[u8] = bytemuck::cast_slice(words);
     let len = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    (
-        String::from_utf8_lossy(&bytes[..len]).into_owned(),
-        len / 4 + 1,
-    )
+    String::from_utf8_lossy(&bytes[..len]).into_owned()
 }
 
 /// The operand positions of `i` that hold a pointer to a variable.
@@ -43,7 +40,7 @@ pub(crate) fn merge(words: &[u32]) -> Result<Vec<u32>, Malformed> {
         .insts
         .iter()
         .filter(|i| opcode(i) == op::NAME && i.len() > 2)
-        .map(|i| (i[1], string(&i[2..]).0))
+        .map(|i| (i[1], string(&i[2..])))
         .collect();
     let start = e.functions_start();
     let mut first: HashMap<(&str, u32, u32), u32> = HashMap::new();
@@ -85,19 +82,8 @@ pub(crate) fn merge(words: &[u32]) -> Result<Vec<u32>, Malformed> {
         op::NAME | op::DECORATE => !(i.len() > 1 && replace.contains_key(&i[1])),
         _ => true,
     });
-    for i in &mut e.insts {
-        if opcode(i) == op::ENTRY_POINT && i.len() > 3 {
-            let interface = 3 + string(&i[3..]).1;
-            let mut k = interface;
-            while k < i.len() {
-                if replace.contains_key(&i[k]) {
-                    i.remove(k);
-                } else {
-                    k += 1;
-                }
-            }
-            i[0] = ((i.len() as u32) << 16) | u32::from(op::ENTRY_POINT);
-        }
+    for &id in replace.keys() {
+        e.remove_interface(id);
     }
     Ok(e.finish())
 }

@@ -156,3 +156,47 @@ fn output_indices_before_glsl_150() {
         assert_eq!(outputs, [("col0", 0, 0), ("col1", 0, 1)], "{version}");
     }
 }
+
+/// piglit's glsl-1.50 vs-input-arrays: array vertex inputs take one location per element
+/// (two for a `mat2`), as on Mesa, and reach the backends as one input per element.
+#[test]
+fn vertex_input_arrays_are_one_input_per_element() {
+    let vs = "#version 150\nin vec4 vertex;\nin float a[2];\nin int b[2];\nin vec3 c[2];\n\
+              in mat2 d[2];\nout float f;\nvoid main() { gl_Position = vertex; f = a[0] + a[1] \
+              + float(b[0] + b[1]) + c[0].x + c[1].y + d[0][0].x + d[1][1].y; }\n";
+    let fs = "#version 150\nin float f;\nvoid main() { gl_FragColor = vec4(f); }\n";
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    let attributes: Vec<_> = p
+        .attributes
+        .iter()
+        .map(|a| (a.name.as_str(), a.size, a.location))
+        .collect();
+    // The largest first (d: 4 locations), then declaration order, as Mesa assigns them.
+    assert_eq!(
+        attributes,
+        [
+            ("vertex", 1, 10),
+            ("a", 2, 4),
+            ("b", 2, 6),
+            ("c", 2, 8),
+            ("d", 2, 0)
+        ]
+    );
+    assert_eq!(p.attribute_mask, 0x7ff);
+    let (_, words) = p.stages.iter().find(|(s, _)| *s == Stage::Vertex).unwrap();
+    let m = crate::spirv::Module::parse(words.clone()).unwrap();
+    let mut inputs: Vec<_> = m
+        .vars(crate::spirv::storage::INPUT)
+        .filter(|v| !m.is_builtin(v))
+        .map(|v| {
+            let location = m.decoration(v.id, crate::spirv::deco::LOCATION);
+            (location, m.array(v.ty).is_some())
+        })
+        .collect();
+    inputs.sort();
+    let expected: Vec<_> = [0, 2, 4, 5, 6, 7, 8, 9, 10]
+        .iter()
+        .map(|&l| (Some(l), false))
+        .collect();
+    assert_eq!(inputs, expected);
+}

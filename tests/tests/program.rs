@@ -527,6 +527,20 @@ fn automatic_attribute_locations_follow_mesa() {
 }
 
 #[test]
+fn elements_of_matrix_array_attributes_are_columns_apart() {
+    // piglit's glsl-1.50 vs-input-arrays on Mesa: `d[1]` of a `mat2 d[2]` is two locations
+    // past `d[0]` (one per column), as glVertexAttribPointer of each column expects.
+    let mut ctx = context();
+    let vs = "#version 150\nin vec4 p;\nin mat2 d[2];\nin vec3 c[2];\n\
+              void main() { gl_Position = p + vec4(d[0][1], d[1][1]) + vec4(c[1], 0.0); }\n";
+    let p = programs::link(&mut ctx, vs, COLOR_FS);
+    assert_eq!(
+        ["d", "d[0]", "d[1]", "d[2]", "c", "c[1]", "p"].map(|n| ctx.get_attrib_location(p, n)),
+        [0, 0, 2, -1, 4, 5, 6]
+    );
+}
+
+#[test]
 fn array_attributes_and_outputs_follow_mesa() {
     // Mesa: the larger arrays take the low locations; elements are addressed as `x[i]`.
     let mut ctx = context();

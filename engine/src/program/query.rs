@@ -92,12 +92,17 @@ impl Context {
     }
 
     /// `glGetAttribLocation`: -1 for names that are no active attribute (and built-ins).
+    /// An element of an array (`d[1]`) is as many locations past the first as the elements
+    /// before it take (two each for a `mat2`).
     pub fn get_attrib_location(&mut self, program: GLuint, name: &str) -> GLint {
         let result = self.with_linked(program, |l| {
             Ok(
                 find_element(&l.attributes, name, |a| a.name.as_str(), |a| a.size)
                     .filter(|(a, _)| a.location >= 0)
-                    .map_or(-1, |(a, e)| a.location + e as GLint),
+                    .map_or(-1, |(a, e)| {
+                        let slots = tessera_shader::gltype::attribute_slots(a.ty);
+                        a.location + (e * slots) as GLint
+                    }),
             )
         });
         result.unwrap_or_else(|err| {
