@@ -5,10 +5,13 @@
 //! duplicate of each session's socket (to shut it down: at the handshake deadline, or when the
 //! server stops), the session's handshake clock ([`Admission`]), and who it is. Whoever owns
 //! the registry calls [`Registry::reap_finished`] and [`Registry::expire_handshakes`] from its
-//! loop, and [`Registry::shut_down`] at the end.
+//! loop (polling [`Registry::doorbell`], which each session rings as its thread ends, so a
+//! finished thread is joined and its memory returned at once, not at the next connection),
+//! and [`Registry::shut_down`] at the end.
 
 use std::collections::HashMap;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -69,6 +72,8 @@ struct Entry {
     peer: String,
     /// Whose session it counts as.
     user: Option<u32>,
+    /// Set by its thread as the thread's last act: the thread is ending, a join returns now.
+    ended: Arc<AtomicBool>,
 }
 
 /// How many connections a registry (or a server's workers) holds.
@@ -83,11 +88,25 @@ pub(crate) struct Load {
 }
 
 /// The sessions served on threads of this process, by session number.
-#[derive(Default)]
 pub(crate) struct Registry {
     map: Mutex<HashMap<u64, Entry>>,
     /// Sessions whose thread has not finished yet.
-    running: std::sync::atomic::AtomicUsize,
+    running: AtomicUsize,
+    /// Rung by each session thread as it ends (an eventfd; `None` if none could be made:
+    /// then finished threads are joined at the owner's next wake-up).
+    doorbell: Option<OwnedFd>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry {
+            map: Mutex::default(),
+            running: AtomicUsize::new(0),
+            doorbell: sys::eventfd()
+                .inspect_err(|e| log::warn!("no eventfd for the session registry: {e}"))
+                .ok(),
+        }
+    }
 }
 
 /// The debug hook that makes a session's process raise SIGSEGV: `TESSERA_DEBUG_CRASH=ID:K`
@@ -104,8 +123,8 @@ fn crash_hook(id: u64) -> Option<u64> {
         .flatten()
 }
 
-/// Returns the free memory of every glibc heap to the system: called each time a session
-/// ends, since its backend (the driver's context, its shader caches, the session's rings)
+/// Returns the free memory of every glibc heap to the system: called each time session
+/// threads were joined, since their backends (the driver's context, its shader caches, the session's rings)
 /// freed tens of MiB that glibc would otherwise keep for the arena of the thread that
 /// allocated it — a thread that is gone. Without it a threads-mode server's resident memory
 /// rises and falls by a quarter from round to round of the same load, with no object
@@ -165,14 +184,15 @@ impl Registry {
             return;
         };
         let admission = Arc::new(Admission::default());
+        let ended_flag = Arc::new(AtomicBool::new(false));
+        let entry_ended = ended_flag.clone();
         let entry_peer = peer.clone();
         let (service, registry) = (service.clone(), self.clone());
         let clock = admission.clone();
         let ended = notify.clone();
         // Held until the entry is in, so the thread always finds its entry when it ends.
         let mut map = self.lock();
-        self.running
-            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        self.running.fetch_add(1, Ordering::AcqRel);
         let spawned = std::thread::Builder::new()
             .name(format!("tessera-session-{id}"))
             .spawn(move || {
@@ -197,6 +217,8 @@ impl Registry {
                     sys::shutdown(entry.sock.as_fd());
                 }
                 notify(id, SessionNote::Ended);
+                ended_flag.store(true, Ordering::Release);
+                registry.ring();
             });
         match spawned {
             Ok(handle) => {
@@ -209,13 +231,13 @@ impl Registry {
                         deadline,
                         peer: entry_peer,
                         user,
+                        ended: entry_ended,
                     },
                 );
             }
             Err(e) => {
                 log::warn!("session {id}: could not start its thread: {e}");
-                self.running
-                    .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+                self.running.fetch_sub(1, Ordering::AcqRel);
                 drop(map);
                 ended(id, SessionNote::Ended);
             }
@@ -226,36 +248,56 @@ impl Registry {
     /// says what native objects all its backends still hold (`crate::census`): none, unless
     /// a backend left some behind. The load test reads this line between its rounds.
     fn session_finished(&self) {
-        if self
-            .running
-            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel)
-            == 1
-        {
+        if self.running.fetch_sub(1, Ordering::AcqRel) == 1 {
             log::info!(
                 "no session live in process {}: {} held",
                 std::process::id(),
                 crate::census::process_live()
             );
         }
-        trim_heap();
     }
 
-    /// Joins sessions whose thread finished.
+    /// Wakes the owner's loop (a session thread ends).
+    fn ring(&self) {
+        if let Some(fd) = &self.doorbell {
+            sys::eventfd_ring(fd.as_fd());
+        }
+    }
+
+    /// What the owner's loop polls, besides its own descriptors: readable when a session
+    /// thread ended and [`Registry::reap_finished`] has work.
+    pub fn doorbell(&self) -> Option<BorrowedFd<'_>> {
+        self.doorbell.as_ref().map(|fd| fd.as_fd())
+    }
+
+    /// Joins sessions whose thread finished (or is ending: its last act was to say so), then
+    /// returns their freed memory to the system ([`trim_heap`]): after the join, so what the
+    /// threads' own exit freed (the driver's per-thread state) goes back too.
     pub fn reap_finished(&self) {
+        if let Some(fd) = &self.doorbell {
+            sys::eventfd_drain(fd.as_fd());
+        }
         let done: Vec<JoinHandle<()>> = {
             let mut map = self.lock();
             let ids: Vec<u64> = map
                 .iter()
-                .filter(|(_, e)| e.thread.as_ref().is_some_and(|h| h.is_finished()))
+                .filter(|(_, e)| {
+                    e.ended.load(Ordering::Acquire)
+                        || e.thread.as_ref().is_some_and(|h| h.is_finished())
+                })
                 .map(|(id, _)| *id)
                 .collect();
             ids.into_iter()
                 .filter_map(|id| map.remove(&id).and_then(|e| e.thread))
                 .collect()
         };
+        if done.is_empty() {
+            return;
+        }
         for handle in done {
             let _ = handle.join();
         }
+        trim_heap();
     }
 
     /// Closes every connection whose handshake deadline passed; how long until the next one

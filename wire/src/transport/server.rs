@@ -432,6 +432,7 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
         let wait = match &mut sessions {
             Sessions::Threads { registry, .. } => {
                 registry.reap_finished();
+                fds.extend(registry.doorbell().map(|fd| fd.as_raw_fd()));
                 registry.expire_handshakes(config.handshake_timeout)
             }
             Sessions::Workers { workers, waiting } => {

@@ -212,7 +212,9 @@ pub fn serve_worker(fd: RawFd, factory: Arc<BackendFactory>) -> io::Result<()> {
     loop {
         registry.reap_finished();
         let wait = registry.expire_handshakes(setup.handshake_timeout);
-        let ready = sys::poll_many(&[term.as_raw_fd(), ctl.as_raw_fd()], wait)?;
+        let mut polled = vec![term.as_raw_fd(), ctl.as_raw_fd()];
+        polled.extend(registry.doorbell().map(|fd| fd.as_raw_fd()));
+        let ready = sys::poll_many(&polled, wait)?;
         if ready[0] {
             break;
         }
