@@ -55,6 +55,13 @@ pub fn thread_cpu_total_ns() -> u64 {
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
+/// Stops the calling process (SIGSTOP) until something sends it SIGCONT: a harness that
+/// waits for every client to stop can measure the server with all of them at one point.
+pub fn stop_self() {
+    // SAFETY: raise has no preconditions; the process resumes where it stopped.
+    unsafe { libc::raise(libc::SIGSTOP) };
+}
+
 /// A backend that accepts every (validated) batch and does nothing but answer `Finish`: what
 /// remains is the frontend's own cost. Any other record that asks for a reply ends the
 /// session, so a benchmark can never measure a silently broken session.

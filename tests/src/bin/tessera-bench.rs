@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! tessera-bench [--quick] [--scene S,S,..] [--impl I,I,..] [--draws N] [--frames F] [--runs R]
-//! tessera-bench --worker IMPL [--scene ..] [--draws N] [--frames F] [--unix PATH] [--tcp ADDR --secret FILE]
+//! tessera-bench --worker IMPL [--scene ..] [--draws N] [--frames F] [--unix PATH] [--tcp ADDR --secret FILE] [--stop-after-warmup]
 //! tessera-bench --quiet --scene S [--backend sink|null|gles|vulkan] [--transport inproc|thread] [--draws N] [--frames F]
 //! ```
 //!
@@ -204,6 +204,10 @@ struct Options {
     worker_is_sink: bool,
     /// Where workers write each scene's final image (`--dump DIR`).
     dump: Option<PathBuf>,
+    /// Whether a worker stops itself (SIGSTOP) once each scene's warm-up frames are finished
+    /// (`--stop-after-warmup`): a harness that waits for every client to stop samples the
+    /// server's memory with every session at the same point, then lets them go on (SIGCONT).
+    stop_after_warmup: bool,
 }
 
 const USAGE: &str = "usage: tessera-bench [--quick] [--scene S,S,..] [--impl I,I,..] [--draws N] [--frames F] [--runs R]
@@ -227,6 +231,7 @@ fn parse() -> Result<Options, String> {
         quiet_transport: "inproc",
         worker_is_sink: false,
         dump: None,
+        stop_after_warmup: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -270,6 +275,7 @@ fn parse() -> Result<Options, String> {
             "--secret" => o.secret = Some(value()?.into()),
             "--quiet" => o.quiet = true,
             "--dump" => o.dump = Some(value()?.into()),
+            "--stop-after-warmup" => o.stop_after_warmup = true,
             "--backend" => {
                 let v = value()?;
                 o.quiet_backend = Back::parse(&v).ok_or_else(|| format!("unknown backend {v}"))?;

@@ -164,6 +164,9 @@ fn run_scene(subject: &mut Subject, scene: BenchScene, o: &Options) -> Result<Sa
         bench.frame(gl, o.draws);
     }
     gl.finish();
+    if o.stop_after_warmup {
+        tessera_tests::measure::stop_self();
+    }
     let before = match subject {
         Subject::Tessera { ctx, local, remote } => Some(counters(ctx, local, *remote)),
         Subject::Native(_) => None,
