@@ -17,7 +17,9 @@
 //!   (`pixel.rs`).
 //! - **Programs** (`program.rs`, `spirv.rs`): SPIR-V as the engine made it, reflected for
 //!   what the binding contract leaves implicit, patched for GL conventions when the device
-//!   lacks the extension that would do it.
+//!   lacks the extension that would do it; arrays of interface blocks into the fragment
+//!   stage pass through plain variables, since Mesa's front end drops their members'
+//!   interpolation qualifiers (`spirv/block_array.rs`).
 //! - **State and verbs** (`command.rs`, `pipeline.rs`, `descriptor.rs`, `clear.rs`,
 //!   `blit.rs`): `Bind*`/`Set*` records update the current context's desired state; draws
 //!   find their pipeline in a per-program cache (created only on a miss, through a

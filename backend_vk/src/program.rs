@@ -196,6 +196,13 @@ impl VkPipe {
         let blocks = desc.uniform_blocks.len() as u32;
         let mut bindings: Vec<LayoutBinding> = Vec::new();
         let mut modules = Vec::new();
+        let mut codes = codes;
+        if let [.., (_, producer), (ShaderStage::Fragment, fragment)] = &mut codes[..]
+            && let Some((p, f)) = spirv::split_block_arrays(producer, fragment)?
+        {
+            *producer = p;
+            *fragment = f;
+        }
         let result = (|| -> Result<(), String> {
             for (i, (stage, words)) in codes.into_iter().enumerate() {
                 let r = spirv::reflect(&words)?;

@@ -1,6 +1,6 @@
 //! SPIR-V words: the little the backend reads (reflection of the interface the engine's
-//! binding contract leaves implicit) and the two patches it makes so that GL conventions hold
-//! on Vulkan.
+//! binding contract leaves implicit), the two patches it makes so that GL conventions hold
+//! on Vulkan, and one rewrite around a driver's limitation.
 //!
 //! ## Reflection
 //! Vertex inputs (location and numeric class, for the generic-attribute binding and the
@@ -19,6 +19,15 @@
 //!
 //! Both patches append declarations after the module's own and take new ids above its bound;
 //! nothing else in the module moves.
+//!
+//! ## Arrays of interface blocks into the fragment stage (`block_array.rs`)
+//! Mesa's SPIR-V front end drops the interpolation decorations of the members of an array of
+//! blocks, so where the fragment stage reads one whose members carry them, both it and the
+//! stage before pass the array through one plain variable per element and member instead.
+
+mod block_array;
+
+pub(crate) use block_array::split_block_arrays;
 
 /// Numeric class of a shader input or sampled image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -599,7 +608,14 @@ pub(crate) fn patch(words: &[u32], patch: Patch) -> Result<Vec<u32>, String> {
         }
         out_insts.push(i);
     }
-    // Declarations go before the first function, annotations after the last annotation.
+    p.insts = out_insts;
+    Ok(assemble(p, b))
+}
+
+/// The words of `p` with `b`'s declarations before the first function and its annotations
+/// after the last annotation, and `b`'s id bound.
+fn assemble(mut p: Parsed, mut b: Builder) -> Vec<u32> {
+    let mut out_insts = std::mem::take(&mut p.insts);
     let first_fn = out_insts
         .iter()
         .position(|i| op(i) == OP_FUNCTION)
@@ -615,13 +631,13 @@ pub(crate) fn patch(words: &[u32], patch: Patch) -> Result<Vec<u32>, String> {
     let annots = std::mem::take(&mut b.annots);
     out_insts.splice(last_annot..last_annot, annots);
 
-    let mut out = Vec::with_capacity(words.len() + 64);
+    let mut out = Vec::with_capacity(out_insts.iter().map(Vec::len).sum::<usize>() + 5);
     out.extend_from_slice(&p.header);
     out[3] = b.next;
     for i in out_insts {
         out.extend_from_slice(&i);
     }
-    Ok(out)
+    out
 }
 
 /// A fragment stage writing the push constant's first `vec4` (offset 0; a `float` follows

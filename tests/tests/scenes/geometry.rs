@@ -287,6 +287,166 @@ fn flat_last_vertex() {
     );
 }
 
+const BLOCK_ARRAY_VS: &str = "#version 330 core
+layout(location = 0) in vec2 position;
+layout(location = 1) in vec4 color;
+flat out vec4 f_ref;
+noperspective out float np_ref;
+out float s_ref;
+centroid out float c_ref;
+out Blk {
+    flat vec4 f;
+    noperspective float np;
+    float s;
+    centroid float c;
+} ifc[2];
+void main() {
+    float w = 1.0 + float(gl_VertexID % 3);
+    float v = color.r + 2.0 * color.g + 4.0 * color.b;
+    f_ref = color;
+    np_ref = v;
+    s_ref = v;
+    c_ref = v;
+    for (int i = 0; i < 2; i++) {
+        ifc[i].f = color;
+        ifc[i].np = v;
+        ifc[i].s = v;
+        ifc[i].c = v;
+    }
+    gl_Position = vec4(position * w, 0.0, w);
+}
+";
+const BLOCK_ARRAY_FS: &str = "#version 330 core
+flat in vec4 f_ref;
+noperspective in float np_ref;
+in float s_ref;
+centroid in float c_ref;
+in Blk {
+    flat vec4 f;
+    noperspective float np;
+    float s;
+    centroid float c;
+} ifc[2];
+out vec4 frag;
+void main() {
+    bool ok = true;
+    for (int i = 0; i < 2; i++) {
+        ok = ok && ifc[i].f == f_ref && ifc[i].np == np_ref && ifc[i].s == s_ref
+            && ifc[i].c == c_ref;
+    }
+    frag = ok ? f_ref : vec4(1.0, 0.0, 1.0, 1.0);
+}
+";
+
+const BLOCK_ARRAY_PASS_VS: &str = "#version 330 core
+layout(location = 0) in vec2 position;
+layout(location = 1) in vec4 color;
+out vec4 g_color;
+void main() { g_color = color; gl_Position = vec4(position, 0.0, 1.0); }
+";
+/// [`BLOCK_ARRAY_VS`]'s outputs written by a geometry stage, vertex by vertex.
+const BLOCK_ARRAY_GS: &str = "#version 330 core
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+in vec4 g_color[];
+flat out vec4 f_ref;
+noperspective out float np_ref;
+out float s_ref;
+centroid out float c_ref;
+out Blk {
+    flat vec4 f;
+    noperspective float np;
+    float s;
+    centroid float c;
+} ifc[2];
+void main() {
+    for (int k = 0; k < 3; k++) {
+        vec4 color = g_color[k];
+        float v = color.r + 2.0 * color.g + 4.0 * color.b;
+        float w = 1.0 + float(k);
+        f_ref = color;
+        np_ref = v;
+        s_ref = v;
+        c_ref = v;
+        for (int i = 0; i < 2; i++) {
+            ifc[i].f = color;
+            ifc[i].np = v;
+            ifc[i].s = v;
+            ifc[i].c = v;
+        }
+        gl_Position = vec4(gl_in[k].gl_Position.xy * w, 0.0, w);
+        EmitVertex();
+    }
+}
+";
+
+/// Two triangles (red, green, blue and blue, red, yellow vertices) drawn with `stages`,
+/// whose fragment stage is [`BLOCK_ARRAY_FS`]: each shows its last vertex's colour where the
+/// block members match the plain varyings.
+fn block_array_scene(name: &str, stages: &[(GLenum, &str)]) {
+    check(
+        name,
+        W,
+        W,
+        |gl| {
+            clear(gl, BG);
+            let p = tessera_tests::scenes::link_stages(gl, stages);
+            gl.use_program(p);
+            vertex_array(gl);
+            let (a, b, c, d) = (ndc(2.0), ndc(14.0), ndc(18.0), ndc(30.0));
+            #[rustfmt::skip]
+            let v: [f32; 36] = [
+                a, a, 1.0, 0.0, 0.0, 1.0,
+                b, a, 0.0, 1.0, 0.0, 1.0,
+                a, b, 0.0, 0.0, 1.0, 1.0,
+                c, c, 0.0, 0.0, 1.0, 1.0,
+                d, c, 1.0, 0.0, 0.0, 1.0,
+                c, d, 1.0, 1.0, 0.0, 1.0,
+            ];
+            buffer(gl, ARRAY_BUFFER, &le(&v, f32::to_le_bytes));
+            gl.vertex_attrib_pointer(0, 2, FLOAT, false, 24, 0);
+            gl.vertex_attrib_pointer(1, 4, FLOAT, false, 24, 8);
+            gl.enable_vertex_attrib_array(0);
+            gl.enable_vertex_attrib_array(1);
+            gl.draw_arrays(TRIANGLES, 0, 6);
+        },
+        &[
+            probe(4, 4, BLUE),
+            probe(10, 3, BLUE),
+            probe(3, 10, BLUE),
+            probe(20, 20, YELLOW),
+            probe(26, 19, YELLOW),
+            probe(16, 16, BG),
+        ],
+    );
+}
+
+#[test]
+fn interpolation_qualifiers_in_an_array_of_blocks() {
+    // Members of an array of interface blocks interpolate as their qualifiers say, like the
+    // plain varyings beside them (magenta where one differs); the vertices' w differ, so
+    // perspective-correct and linear interpolation differ too.
+    block_array_scene(
+        "geometry_block_array_interpolation",
+        &[
+            (VERTEX_SHADER, BLOCK_ARRAY_VS),
+            (FRAGMENT_SHADER, BLOCK_ARRAY_FS),
+        ],
+    );
+}
+
+#[test]
+fn interpolation_qualifiers_in_an_array_of_blocks_from_a_geometry_stage() {
+    block_array_scene(
+        "geometry_block_array_interpolation_gs",
+        &[
+            (VERTEX_SHADER, BLOCK_ARRAY_PASS_VS),
+            (GEOMETRY_SHADER, BLOCK_ARRAY_GS),
+            (FRAGMENT_SHADER, BLOCK_ARRAY_FS),
+        ],
+    );
+}
+
 const POINT_VS: &str = "#version 330 core
 layout(location = 0) in vec2 position;
 layout(location = 1) in float size;
