@@ -1243,6 +1243,29 @@ impl NativeGl {
             })
         }
     }
+
+    /// The extensions the native context advertises (`glGetStringi(EXTENSIONS, i)`).
+    pub fn extensions(&mut self) -> Vec<String> {
+        type GetStringi = unsafe extern "system" fn(GLenum, GLuint) -> *const u8;
+        let Ok(get_stringi) = self.egl.proc::<GetStringi>("glGetStringi") else {
+            return Vec::new();
+        };
+        let mut n = [0];
+        self.get_integerv(NUM_EXTENSIONS, &mut n);
+        (0..n[0].max(0) as GLuint)
+            .filter_map(|i| {
+                // SAFETY: the context is current on this thread (the type is not Send) and
+                // `i` is below NUM_EXTENSIONS; the driver returns a NUL-terminated string
+                // that lives as long as the context, copied here at once.
+                let p = unsafe { get_stringi(EXTENSIONS, i) };
+                (!p.is_null()).then(|| {
+                    // SAFETY: as above: non-null and NUL-terminated.
+                    let s = unsafe { std::ffi::CStr::from_ptr(p.cast()) };
+                    s.to_string_lossy().into_owned()
+                })
+            })
+            .collect()
+    }
 }
 
 impl Drop for NativeGl {

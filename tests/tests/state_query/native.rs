@@ -507,3 +507,37 @@ fn the_lists_name_candidates_once() {
     all.dedup();
     assert_eq!(all.len(), n, "a pname is listed twice");
 }
+
+#[test]
+fn every_extension_tessera_advertises_is_one_the_native_core_context_advertises() {
+    let native = NativeGl::new(16, 16)
+        .expect("native desktop GL through the system EGL")
+        .extensions();
+    let mut ctx = tessera_tests::differential::tessera(TransportKind::Inproc, 16, 16);
+    let n = ctx.get_integer(NUM_EXTENSIONS) as GLuint;
+    let ours: Vec<String> = (0..n)
+        .map(|i| ctx.get_stringi(EXTENSIONS, i).expect("an extension"))
+        .collect();
+    // The EXT extensions GL 3.3 contains that Mesa advertises in core contexts.
+    for e in [
+        "GL_EXT_texture_integer",
+        "GL_EXT_texture_array",
+        "GL_EXT_texture_swizzle",
+        "GL_EXT_provoking_vertex",
+    ] {
+        assert!(
+            ours.iter().any(|o| o == e),
+            "Tessera does not advertise {e}"
+        );
+    }
+    let missing: Vec<_> = ours.iter().filter(|e| !native.contains(e)).collect();
+    assert_eq!(
+        missing, OWN_EXTENSIONS,
+        "advertised by Tessera, not by native"
+    );
+}
+
+/// Extensions Tessera advertises that Mesa lists in compatibility contexts only: GL 3.3
+/// core contains both (floating-point colour buffers, occlusion queries), and programs
+/// written for 3.0 look for them.
+const OWN_EXTENSIONS: &[&str] = &["GL_ARB_color_buffer_float", "GL_ARB_occlusion_query"];
