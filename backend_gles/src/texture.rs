@@ -198,7 +198,7 @@ impl TexturePipe for GlesPipe {
         };
         t.images.set(usize::from(level), usize::from(face), image);
         let [width, height, depth] = size;
-        let (kind, target, mut name) = (t.kind, t.target, t.name);
+        let (kind, target, mut name, view) = (t.kind, t.target, t.name, t.view);
         let native = conv::map_format(format, &features);
         let (w, h) = (width as i32, height as i32);
         match target {
@@ -307,8 +307,29 @@ impl TexturePipe for GlesPipe {
                 }
             } else {
                 let none = glow::PixelUnpackData::Slice(None);
+                // A 1D array is a 2D array of height 1 natively, and Mesa cannot place a
+                // level > 0 of height 1 in a 2D array's storage it has yet to size (it
+                // guesses the base size from the level, and refuses to from a height of 1):
+                // the level then lives apart, and the texture cannot be rendered to
+                // (FRAMEBUFFER_UNSUPPORTED) until sampling gathers its levels. A MAX_LEVEL
+                // above the base while level 0 is defined makes Mesa give level 0 storage for
+                // the whole chain instead; the view's MAX_LEVEL comes back after.
+                let last = u32::BITS - 1 - (dw.max(1) as u32).leading_zeros();
+                let whole_chain = kind == TextureKind::D1Array && level == 0 && last > 0;
+                if whole_chain {
+                    /// Below Mesa's MAX_TEXTURE_LEVELS (15): a MAX_LEVEL it reads as set.
+                    const SET_MAX_LEVEL: u32 = 14;
+                    let max = last
+                        .max(view.base_level.saturating_add(1))
+                        .min(SET_MAX_LEVEL);
+                    gl.tex_parameter_i32(target, glow::TEXTURE_MAX_LEVEL, max as i32);
+                }
                 if three_d {
                     gl.tex_image_3d(target, level, internal, dw, dh, dd, 0, fmt, ty, none);
+                    if whole_chain {
+                        let max = view.max_level.min(i32::MAX as u32) as i32;
+                        gl.tex_parameter_i32(target, glow::TEXTURE_MAX_LEVEL, max);
+                    }
                 } else {
                     gl.tex_image_2d(image_target, level, internal, dw, dh, 0, fmt, ty, none);
                 }

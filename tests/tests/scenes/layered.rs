@@ -562,3 +562,84 @@ fn the_most_geometry_input_components() {
         ],
     );
 }
+
+#[test]
+fn mipmapped_1d_array_single_layer_clears() {
+    // Every level and layer of a mipmapped 1D array texture (32 texels, 4 layers, 6 levels)
+    // cleared through a single-layer attachment to its own colour, as piglit's
+    // clear-color-all-types does, then each shown as one row of the default framebuffer
+    // (row 4 * level + layer, from x = 0).
+    let colour = |level: i32, layer: i32| [(level * 40 + 15) as u8, (layer * 80) as u8, 200, 255];
+    let probes: Vec<_> = (0..6)
+        .flat_map(|l| (0..4).map(move |y| (l, y)))
+        .flat_map(|(l, y)| {
+            let last = (32 >> l) - 1;
+            [
+                probe(0, 4 * l + y, colour(l, y)),
+                probe(last, 4 * l + y, colour(l, y)),
+            ]
+        })
+        .collect();
+    check(
+        "mipmapped_1d_array_single_layer_clears",
+        W,
+        W,
+        |gl| {
+            gl.clear_color(0.0, 0.0, 0.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            let t = gl.gen_texture();
+            gl.bind_texture(TEXTURE_1D_ARRAY, t);
+            gl.tex_parameteri(
+                TEXTURE_1D_ARRAY,
+                TEXTURE_MIN_FILTER,
+                LINEAR_MIPMAP_NEAREST as GLint,
+            );
+            for level in 0..6 {
+                gl.tex_image_2d(
+                    TEXTURE_1D_ARRAY,
+                    level,
+                    RGBA8 as GLint,
+                    32 >> level,
+                    4,
+                    0,
+                    RGBA,
+                    UNSIGNED_BYTE,
+                    None,
+                );
+            }
+            let fbo = gl.gen_framebuffer();
+            gl.bind_framebuffer(DRAW_FRAMEBUFFER, fbo);
+            for level in 0..6 {
+                for layer in 0..4 {
+                    let [r, g, b, a] = colour(level, layer).map(|c| f32::from(c) / 255.0);
+                    gl.clear_color(r, g, b, a);
+                    gl.framebuffer_texture_layer(
+                        DRAW_FRAMEBUFFER,
+                        COLOR_ATTACHMENT0,
+                        t,
+                        level,
+                        layer,
+                    );
+                    gl.clear(COLOR_BUFFER_BIT);
+                }
+            }
+            gl.bind_framebuffer(DRAW_FRAMEBUFFER, 0);
+            gl.bind_framebuffer(READ_FRAMEBUFFER, fbo);
+            for level in 0..6 {
+                for layer in 0..4 {
+                    gl.framebuffer_texture_layer(
+                        READ_FRAMEBUFFER,
+                        COLOR_ATTACHMENT0,
+                        t,
+                        level,
+                        layer,
+                    );
+                    let (w, row) = (32 >> level, 4 * level + layer);
+                    gl.blit_framebuffer(0, 0, w, 1, 0, row, w, row + 1, COLOR_BUFFER_BIT, NEAREST);
+                }
+            }
+            gl.bind_framebuffer(FRAMEBUFFER, 0);
+        },
+        &probes,
+    );
+}
