@@ -42,6 +42,9 @@ struct BlitSide {
     /// The array layer and the z of the slice (a 3D image's layers are its slices).
     layer: u32,
     z: i32,
+    /// A 1D image: `vkCmdCopyImage` copies only between images of one type (or 2D and 3D,
+    /// VUID-vkCmdCopyImage-srcImage-07743), so a copy to or from another type blits.
+    one_d: bool,
 }
 
 impl VkPipe {
@@ -181,6 +184,7 @@ impl VkPipe {
             samples: s.samples,
             layer,
             z,
+            one_d: s.one_d,
         }))
     }
 
@@ -335,6 +339,7 @@ impl VkPipe {
                 self.resolve_through_scratch(&source, &dest, [src_image, dst_image], copy)?;
             }
         } else if unscaled
+            && source.one_d == dest.one_d
             && s[0] < s[2]
             && s[1] < s[3]
             && (source.native.vk == dest.native.vk
@@ -463,7 +468,12 @@ impl VkPipe {
                 &dev.alloc,
                 tessera_wire::format::Format::Rgba8,
                 native,
-                vk::ImageType::TYPE_2D,
+                // The side's own type, for the copy between them.
+                if side.one_d {
+                    vk::ImageType::TYPE_1D
+                } else {
+                    vk::ImageType::TYPE_2D
+                },
                 [side.extent[0], side.extent[1], 1],
                 1,
                 1,

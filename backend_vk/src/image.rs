@@ -52,6 +52,9 @@ pub(crate) struct Storage {
     pub layers: u32,
     /// A 3D image: framebuffer "layers" are its depth slices.
     pub three_d: bool,
+    /// A 1D image: its attachment views are 1D (a 2D view of it is invalid,
+    /// VUID-VkImageViewCreateInfo-subResourceRange-01021).
+    pub one_d: bool,
     pub samples: vk::SampleCountFlags,
     pub layout: vk::ImageLayout,
     /// The UNORM twin of a renderable sRGB image made `MUTABLE_FORMAT` (module docs).
@@ -130,6 +133,7 @@ impl Storage {
             levels: levels.max(1),
             layers: layers.max(1),
             three_d: ty == vk::ImageType::TYPE_3D,
+            one_d: ty == vk::ImageType::TYPE_1D,
             samples,
             layout: vk::ImageLayout::UNDEFINED,
             linear,
@@ -191,10 +195,15 @@ impl Storage {
     ) -> Result<vk::ImageView, SessionError> {
         let level = level.min(self.levels - 1);
         let count = self.attach_layers(level);
-        let (ty, base_layer, layers) = if layered {
-            (vk::ImageViewType::TYPE_2D_ARRAY, 0, count)
+        let (array, single) = if self.one_d {
+            (vk::ImageViewType::TYPE_1D_ARRAY, vk::ImageViewType::TYPE_1D)
         } else {
-            (vk::ImageViewType::TYPE_2D, layer.min(count - 1), 1)
+            (vk::ImageViewType::TYPE_2D_ARRAY, vk::ImageViewType::TYPE_2D)
+        };
+        let (ty, base_layer, layers) = if layered {
+            (array, 0, count)
+        } else {
+            (single, layer.min(count - 1), 1)
         };
         let key = ViewKey {
             ty,
