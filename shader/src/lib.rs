@@ -60,6 +60,8 @@
 //! - `point_size.rs`: the last stage before rasterization takes `glPointSize`'s value from
 //!   a hidden slot at the end of the default block while `PROGRAM_POINT_SIZE` is off;
 //! - `rectangle.rs`: rectangle textures are read as 2D ones with normalized coordinates.
+//! - `vertex_arrays.rs`: an array vertex input becomes one input per element (OpenGL ES has
+//!   no array vertex inputs).
 //!
 //! ## What this crate never does
 //! It knows nothing of GL objects or contexts (the engine owns those) and never panics on

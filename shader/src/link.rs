@@ -15,7 +15,8 @@ use crate::gltype::{self, Base};
 use crate::spirv::{Assign, Module, Type, deco, storage};
 use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, Uniform};
 use crate::{
-    frag_coord, interface, pixel_center, point_size, rectangle, shared_io, vertex_arrays, xfb,
+    frag_coord, interface, pixel_center, point_size, rectangle, shared_io, source, vertex_arrays,
+    xfb,
 };
 
 /// glslang's name for the block that holds loose uniforms.
@@ -189,11 +190,26 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         .map(|(_, t)| frag_coord::usage(t))
         .collect();
     let frag_coord = frag_coord::check_link(&fragments)?.filter(|_| fragments.len() > 1);
+    // Unsized geometry inputs take their size from the program's input primitive, which
+    // one geometry shader object may declare for all (GLSL 1.50 §4.3.8.1); glslang sizes
+    // them per object, so the objects without the layout get it at their end (no line
+    // moves).
+    let geometry = req.shaders.iter().filter(|(s, _)| *s == Stage::Geometry);
+    let primitive = (geometry.clone().count() > 1)
+        .then(|| {
+            geometry
+                .clone()
+                .find_map(|(_, t)| source::geometry_input_primitive(t))
+        })
+        .flatten();
     let texts: Vec<(Stage, Cow<'_, str>)> = req
         .shaders
         .iter()
-        .map(|&(s, t)| match frag_coord {
-            Some(_) if s == Stage::Fragment => (s, frag_coord::drop_all(t)),
+        .map(|&(s, t)| match (s, frag_coord, primitive) {
+            (Stage::Fragment, Some(_), _) => (s, frag_coord::drop_all(t)),
+            (Stage::Geometry, _, Some(p)) if source::geometry_input_primitive(t).is_none() => {
+                (s, Cow::Owned(format!("{t}\nlayout({p}) in;\n")))
+            }
             _ => (s, Cow::Borrowed(t)),
         })
         .collect();

@@ -895,6 +895,14 @@ TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
             r->seal();
             return r.release();
         }
+        // A geometry shader object may get the program's input layout at link
+        // (link.rs): its inputs are checked against it as at compile.
+        std::string sizes = inconsistent_geometry_inputs(unit->shader->getIntermediate());
+        if (!sizes.empty()) {
+            r->log = sizes;
+            r->seal();
+            return r.release();
+        }
         if (std::strstr(unit->shader->getInfoLog(), kIgnoredInitializer))
             collect_initializers(*r, srcs[i], res);
         shaders.push_back(std::move(unit));

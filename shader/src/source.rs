@@ -176,21 +176,22 @@ pub(crate) fn check_removed_builtins(source: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Refuses a geometry shader's input layout declaration (`layout(...) in;`) that names
-/// something other than one input primitive and `invocations` (`Err`: the compile log), as
-/// Mesa does: glslang accepts block-layout qualifiers (`packed`, `shared`) there and a
-/// primitive given twice.
-pub(crate) fn check_geometry_input_layout(source: &str) -> Result<(), String> {
-    const PRIMITIVES: [&str; 5] = [
-        "points",
-        "lines",
-        "lines_adjacency",
-        "triangles",
-        "triangles_adjacency",
-    ];
+/// Geometry input primitives, as a layout names them (in lower case).
+const PRIMITIVES: [&str; 5] = [
+    "points",
+    "lines",
+    "lines_adjacency",
+    "triangles",
+    "triangles_adjacency",
+];
+
+/// The input layout declarations (`layout(...) in;`) of a shader outside comments, object-like
+/// macros expanded: each one's line and qualifier list.
+fn input_layouts(source: &str) -> Vec<(usize, String)> {
     let text = join_lines(source);
     // Object-like macros defined so far: a layout may name its primitive through one.
     let mut macros: Vec<(String, String)> = Vec::new();
+    let mut out = Vec::new();
     for line in code_lines(&text) {
         match line.directive {
             Some("define" | "undef") => {
@@ -214,34 +215,56 @@ pub(crate) fn check_geometry_input_layout(source: &str) -> Result<(), String> {
             let Some(tail) = after.strip_prefix("in") else {
                 continue;
             };
-            if !tail.trim_start().starts_with(';') {
-                continue;
-            }
-            let mut primitives = 0;
-            for item in list.split(',').map(str::trim) {
-                // Layout qualifier names are case-insensitive in GLSL 1.50 (Mesa too).
-                let name = item.split('=').next().unwrap_or("").trim();
-                let lower = name.to_ascii_lowercase();
-                let name = name.to_owned();
-                if PRIMITIVES.contains(&lower.as_str()) {
-                    primitives += 1;
-                } else if lower != "invocations" {
-                    return Err(format!(
-                        "0:{}(1): error: invalid input layout qualifier `{name}' in a geometry \
-                         shader\n",
-                        line.number
-                    ));
-                }
-            }
-            if primitives > 1 {
-                return Err(format!(
-                    "0:{}(1): error: an input layout qualifier names more than one primitive\n",
-                    line.number
-                ));
+            if tail.trim_start().starts_with(';') {
+                out.push((line.number, list.to_owned()));
             }
         }
     }
+    out
+}
+
+/// The qualifier names of a layout's list (`max_vertices = 3` names `max_vertices`).
+fn qualifier_names(list: &str) -> impl Iterator<Item = &str> {
+    list.split(',')
+        .map(|item| item.split('=').next().unwrap_or("").trim())
+}
+
+/// Refuses a geometry shader's input layout declaration (`layout(...) in;`) that names
+/// something other than one input primitive and `invocations` (`Err`: the compile log), as
+/// Mesa does: glslang accepts block-layout qualifiers (`packed`, `shared`) there and a
+/// primitive given twice.
+pub(crate) fn check_geometry_input_layout(source: &str) -> Result<(), String> {
+    for (number, list) in input_layouts(source) {
+        let mut primitives = 0;
+        for name in qualifier_names(&list) {
+            // Layout qualifier names are case-insensitive in GLSL 1.50 (Mesa too).
+            let lower = name.to_ascii_lowercase();
+            if PRIMITIVES.contains(&lower.as_str()) {
+                primitives += 1;
+            } else if lower != "invocations" {
+                return Err(format!(
+                    "0:{number}(1): error: invalid input layout qualifier `{name}' in a \
+                     geometry shader\n"
+                ));
+            }
+        }
+        if primitives > 1 {
+            return Err(format!(
+                "0:{number}(1): error: an input layout qualifier names more than one primitive\n"
+            ));
+        }
+    }
     Ok(())
+}
+
+/// The input primitive a geometry shader's layout names (`triangles`), in lower case.
+pub(crate) fn geometry_input_primitive(source: &str) -> Option<&'static str> {
+    input_layouts(source).iter().find_map(|(_, list)| {
+        qualifier_names(list).find_map(|name| {
+            let lower = name.to_ascii_lowercase();
+            PRIMITIVES.iter().copied().find(|p| *p == lower)
+        })
+    })
 }
 
 /// Records an object-like `#define NAME body` (or forgets the name at `#undef NAME`).

@@ -200,3 +200,56 @@ fn vertex_input_arrays_are_one_input_per_element() {
         .collect();
     assert_eq!(inputs, expected);
 }
+
+/// piglit's glsl-1.50 gs-input-sizing-layout-larger-than-static-usage: Mesa sizes an
+/// unsized geometry input by the input layout another geometry shader object of the
+/// program declares, not by the object's own use of it.
+#[test]
+fn geometry_inputs_take_the_programs_input_layout() {
+    let vs = "#version 150\nin int value;\nflat out int value_to_gs;\n\
+              void main() { value_to_gs = value; }\n";
+    let gs_main = "#version 150\nlayout(triangles) in;\n\
+                   layout(triangle_strip, max_vertices = 4) out;\nvoid do_vertex();\n\
+                   void main() { gl_Position = vec4(-1.0); do_vertex(); }\n";
+    let gs_vertex = "#version 150\nflat in int value_to_gs[];\nout vec4 color_to_fs;\n\
+                     void do_vertex() { color_to_fs = vec4(float(value_to_gs[1])); \
+                     EmitVertex(); }\n";
+    let fs = "#version 150\nin vec4 color_to_fs;\nout vec4 color;\n\
+              void main() { color = color_to_fs; }\n";
+    for gs in [[gs_main, gs_vertex], [gs_vertex, gs_main]] {
+        let p = link_all(&[
+            (Stage::Vertex, vs),
+            (Stage::Geometry, gs[0]),
+            (Stage::Geometry, gs[1]),
+            (Stage::Fragment, fs),
+        ])
+        .expect("links");
+        let (_, words) = p
+            .stages
+            .iter()
+            .find(|(s, _)| *s == Stage::Geometry)
+            .unwrap();
+        let m = crate::spirv::Module::parse(words.clone()).unwrap();
+        let sizes: Vec<_> = m
+            .vars(crate::spirv::storage::INPUT)
+            .filter(|v| !m.is_builtin(v))
+            .map(|v| m.array(v.ty).map(|(_, n)| n))
+            .collect();
+        assert_eq!(sizes, [Some(3)]);
+    }
+    // gs-input-sizing-layout-conflicts-with-static-usage: an index past the program's
+    // primitive (lines: 2 vertices) in another object fails the link.
+    let gs_lines = gs_main.replace("triangles", "lines");
+    let gs_past = gs_vertex.replace("value_to_gs[1]", "value_to_gs[2]");
+    let e = link_all(&[
+        (Stage::Vertex, vs),
+        (Stage::Geometry, &gs_lines),
+        (Stage::Geometry, &gs_past),
+        (Stage::Fragment, fs),
+    ])
+    .expect_err("index past the primitive");
+    assert!(
+        e.contains("'value_to_gs' : geometry shader input array indexed past the input primitive's 2 vertices"),
+        "{e}"
+    );
+}
