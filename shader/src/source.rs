@@ -14,6 +14,8 @@
 //! - **`noise1`..`noise4`**, which glslang declares only for OpenGL clients, are defined in
 //!   the preamble (returning 0, as Mesa's do) for a shader that mentions them.
 //!
+//! - **unsized uniform arrays with an initializer** get the initializer's size written in
+//!   (glslang's relaxed rules drop the initializer and would leave them unsized);
 //! - **repeated `gl_FragCoord` redeclarations** after a use, which glslang refuses, are
 //!   blanked ([`crate::frag_coord`]);
 //! - **`defined __VERSION__`** (and `__LINE__`, `__FILE__`) is true, as GLSL says; glslang
@@ -72,6 +74,10 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),
     };
+    let text = match sized_uniform_arrays(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(t) => Cow::Owned(t),
+    };
     let text = match frag_coord::drop_repeated(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),
@@ -86,6 +92,84 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         flags |= FLAG_NOISE;
     }
     Prepared { text, flags }
+}
+
+/// `uniform T name[] = T[](a, b, c);` with the size its initializer gives written in
+/// (`name[3]`): GLSL sizes the array from the initializer, but glslang's relaxed rules drop
+/// uniform initializers and leave the array unsized, which cannot be indexed with a
+/// variable. Lines stay (the size goes between the brackets); a declaration with comments
+/// inside is left as it is.
+fn sized_uniform_arrays(text: &str) -> Cow<'_, str> {
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let bytes = text.as_bytes();
+    let mut inserts: Vec<(usize, usize, String)> = Vec::new();
+    for (at, _) in text.match_indices("uniform") {
+        let bounded = (at == 0 || !is_word(bytes[at - 1]))
+            && bytes.get(at + "uniform".len()).is_none_or(|&c| !is_word(c));
+        if !bounded {
+            continue;
+        }
+        let Some(len) = text[at..].find(';') else {
+            continue;
+        };
+        let statement = &text[at..at + len];
+        if statement.contains("//") || statement.contains("/*") {
+            continue;
+        }
+        let Some((declarator, initializer)) = statement.split_once('=') else {
+            continue;
+        };
+        let Some(open) = declarator.find('[') else {
+            continue;
+        };
+        let Some(close) = declarator[open..].find(']').map(|c| open + c) else {
+            continue;
+        };
+        if !declarator[open + 1..close].trim().is_empty() {
+            continue;
+        }
+        let Some(args_at) = initializer.find('(') else {
+            continue;
+        };
+        // `T[N](...)` gives the size itself; `T[](...)` by its arguments.
+        let constructor = &initializer[..args_at];
+        let explicit = constructor
+            .split_once('[')
+            .and_then(|(_, r)| r.split_once(']'))
+            .map(|(n, _)| n.trim())
+            .filter(|n| !n.is_empty());
+        let size = match explicit {
+            Some(n) => n.to_string(),
+            None => {
+                let mut depth = 0i32;
+                let mut count = 0;
+                let mut any = false;
+                for c in initializer[args_at + 1..].chars() {
+                    match c {
+                        '(' | '[' => depth += 1,
+                        ')' | ']' if depth == 0 => break,
+                        ')' | ']' => depth -= 1,
+                        ',' if depth == 0 => count += 1,
+                        c if !c.is_whitespace() => any = true,
+                        _ => {}
+                    }
+                }
+                if !any {
+                    continue;
+                }
+                (count + 1).to_string()
+            }
+        };
+        inserts.push((at + open + 1, at + close, size));
+    }
+    if inserts.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = text.to_string();
+    for (start, end, size) in inserts.into_iter().rev() {
+        out.replace_range(start..end, &size);
+    }
+    Cow::Owned(out)
 }
 
 /// `defined` of a predefined macro (`__VERSION__`, `__LINE__`, `__FILE__`) is true in GLSL;

@@ -253,3 +253,28 @@ fn geometry_inputs_take_the_programs_input_layout() {
         "{e}"
     );
 }
+
+/// piglit's glsl-1.50 gs-instance-id: Mesa sizes `uniform vec4 c[] = vec4[](...)` by its
+/// initializer, so it may be indexed with a variable, and reports its size.
+#[test]
+fn uniform_arrays_sized_by_their_initializer() {
+    let vs = "#version 150\nuniform vec4 instance_colors[] = vec4[](vec4(0.0, 1.0, 0.0, 1.0),\n\
+              \tvec4(0.0, 0.5, 0.5, 1.0),\n\tvec4(0.0, 0.0, 1.0, 1.0));\n\
+              uniform float k[] = float[2](1.0, 2.0);\nin vec4 p;\nout vec4 color;\n\
+              void main() { color = instance_colors[gl_InstanceID] * k[gl_InstanceID]; \
+              gl_Position = p; }\n";
+    let fs = "#version 150\nin vec4 color;\nout vec4 c;\nvoid main() { c = color; }\n";
+    let c = compile(Stage::Vertex, vs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    let uniforms: Vec<_> = p
+        .uniforms
+        .iter()
+        .map(|u| (u.name.as_str(), u.size))
+        .collect();
+    assert_eq!(uniforms, [("instance_colors[0]", 3), ("k[0]", 2)]);
+    // The initializers' values fill the default block (std140: 16 bytes per element).
+    let floats: &[f32] = bytemuck::cast_slice(&p.default_block[..64]);
+    assert_eq!(&floats[4..8], &[0.0, 0.5, 0.5, 1.0]);
+    assert_eq!((floats[12], p.default_block.len() >= 64 + 32), (1.0, true));
+}
