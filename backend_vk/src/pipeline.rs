@@ -6,7 +6,8 @@
 //! depth-stencil, raster and vertex-layout CSOs, the render pass *compatibility* id (colour
 //! formats per draw buffer, depth-stencil format, sample count, which attachments blend),
 //! the native topology, primitive restart, whether the point-size variant of the program is
-//! used, and the sample mask. Everything Vulkan 1.1 can set dynamically (viewport, scissor,
+//! used, and the sample mask. The raster CSO also decides the specialization constant of a
+//! fragment stage that reads `gl_PointCoord` (`spirv/point_coord.rs`). Everything Vulkan 1.1 can set dynamically (viewport, scissor,
 //! line width, depth bias, blend constants, stencil reference) stays out of the key. Each
 //! program owns its pipelines (a per-program hash map, as Zink does), so destroying a
 //! program destroys its pipelines and no global map holds stale entries. All pipelines are
@@ -347,7 +348,17 @@ impl VkPipe {
         let layout = *self.interned.layout.value(key.layout);
         let program = self.programs.get("Draw", handle)?;
 
-        // Stages.
+        // Stages; a fragment stage reading `gl_PointCoord` is specialized for the sprite
+        // origin (a VkBool32).
+        let origin_entry = [vk::SpecializationMapEntry {
+            constant_id: crate::spirv::POINT_ORIGIN_SPEC_ID,
+            offset: 0,
+            size: 4,
+        }];
+        let origin_data = vk::Bool32::from(raster.point_origin_lower_left).to_ne_bytes();
+        let origin = vk::SpecializationInfo::default()
+            .map_entries(&origin_entry)
+            .data(&origin_data);
         let mut stages = Vec::new();
         for s in &program.stages {
             let module = if key.point_size && s.last_pre_raster {
@@ -355,7 +366,12 @@ impl VkPipe {
             } else {
                 s.module
             };
-            stages.push(shader_stage(s.stage, module));
+            let stage = shader_stage(s.stage, module);
+            stages.push(if s.point_origin {
+                stage.specialization_info(&origin)
+            } else {
+                stage
+            });
         }
 
         // Vertex input: attribute `i` reads binding `i`; consumed but disabled attributes

@@ -12,7 +12,10 @@
 //! ## Patches
 //! Without `VK_EXT_depth_clip_control` the last stage before rasterization maps GL's clip-
 //! space depth to Vulkan's (see `spirv.rs`). The point-size variant of that stage is made
-//! the first time the program draws points without `PROGRAM_POINT_SIZE`, and kept.
+//! the first time the program draws points without `PROGRAM_POINT_SIZE`, and kept. A
+//! fragment stage that reads `gl_PointCoord` takes `POINT_SPRITE_COORD_ORIGIN` from a
+//! specialization constant (`spirv/point_coord.rs`), which each pipeline sets from its
+//! raster state.
 
 use ash::vk;
 use tessera_wire::dispatch::{ProgramPipe, R};
@@ -36,6 +39,9 @@ pub(crate) struct StageModule {
     words: Vec<u32>,
     /// The point-size variant of `module`, made on first use.
     pub point_variant: Option<vk::ShaderModule>,
+    /// A fragment stage whose `gl_PointCoord` follows the specialization constant
+    /// `spirv::POINT_ORIGIN_SPEC_ID` (`spirv/point_coord.rs`).
+    pub point_origin: bool,
 }
 
 /// How one binding of set 0 is filled.
@@ -280,6 +286,15 @@ impl VkPipe {
                         }
                     }
                 }
+                let mut point_origin = false;
+                let words = if stage == ShaderStage::Fragment
+                    && let Some(w) = spirv::apply_point_origin(&words)?
+                {
+                    point_origin = true;
+                    w
+                } else {
+                    words
+                };
                 let words = if i == last && !self.tiers.depth_clip_control {
                     spirv::patch(
                         &words,
@@ -298,6 +313,7 @@ impl VkPipe {
                     last_pre_raster: i == last,
                     words: if i == last { words } else { Vec::new() },
                     point_variant: None,
+                    point_origin,
                 });
             }
             Ok(())

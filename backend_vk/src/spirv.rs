@@ -1,6 +1,6 @@
 //! SPIR-V words: the little the backend reads (reflection of the interface the engine's
-//! binding contract leaves implicit), the two patches it makes so that GL conventions hold
-//! on Vulkan, and one rewrite around a driver's limitation.
+//! binding contract leaves implicit), the patches it makes so that GL conventions hold on
+//! Vulkan, and one rewrite around a driver's limitation.
 //!
 //! ## Reflection
 //! Vertex inputs (location and numeric class, for the generic-attribute binding and the
@@ -20,14 +20,21 @@
 //! Both patches append declarations after the module's own and take new ids above its bound;
 //! nothing else in the module moves.
 //!
+//! ## The sprite origin (`point_coord.rs`)
+//! A fragment stage that reads `gl_PointCoord` reads it through a vector that the entry
+//! point fills from the built-in, flipped or not by a specialization constant that the
+//! pipeline sets from `POINT_SPRITE_COORD_ORIGIN`.
+//!
 //! ## Arrays of interface blocks into the fragment stage (`block_array.rs`)
 //! Mesa's SPIR-V front end drops the interpolation decorations of the members of an array of
 //! blocks, so where the fragment stage reads one whose members carry them, both it and the
 //! stage before pass the array through one plain variable per element and member instead.
 
 mod block_array;
+mod point_coord;
 
 pub(crate) use block_array::split_block_arrays;
+pub(crate) use point_coord::{POINT_ORIGIN_SPEC_ID, apply_point_origin};
 
 /// Numeric class of a shader input or sampled image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
