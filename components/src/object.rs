@@ -719,6 +719,9 @@ pub struct LinkedProgram {
     pub outputs: Vec<ActiveVariable>,
     /// Default uniform block values (std140), the bytes of `SetUniforms`.
     pub default_block: Vec<u8>,
+    /// Where `gl_DepthRange` (three floats: near, far, diff) lives in the default block, if
+    /// the program reads it; `SetUniforms` carries `glDepthRange`'s values there.
+    pub depth_range_offset: Option<u32>,
     /// Texture unit per sampler binding (`glUniform1i` on a sampler sets it).
     pub sampler_units: Vec<u32>,
     /// Texture target each sampler binding reads.

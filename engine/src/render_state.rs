@@ -306,13 +306,14 @@ impl Context {
         );
     }
 
-    /// `glDepthRange` (values are clamped to [0, 1]).
+    /// `glDepthRange` (values are clamped to [0, 1]). Shaders read them as `gl_DepthRange`
+    /// from the default block, so the block goes again too.
     pub fn depth_range(&mut self, near: GLdouble, far: GLdouble) {
         set!(
             self,
             self.local.st.depth_range,
             [near.clamp(0.0, 1.0), far.clamp(0.0, 1.0)],
-            Dirty::VIEWPORT
+            Dirty::VIEWPORT.union(Dirty::UNIFORMS)
         );
     }
 

@@ -278,6 +278,10 @@ pub struct Program {
     /// The default block's initial contents, `default_block_size` bytes: the values of
     /// uniforms declared with initializers, zeros elsewhere.
     pub default_block: Vec<u8>,
+    /// Where `gl_DepthRange` (`near`, `far`, `diff`: three floats) lives in the default
+    /// block, if a stage reads it: the engine writes `glDepthRange`'s values there. No
+    /// uniform reaches it, and GL never reports it.
+    pub depth_range_offset: Option<u32>,
     /// Sampler slots.
     pub samplers: Vec<Sampler>,
     /// SPIR-V words of each linked stage, in pipeline order.

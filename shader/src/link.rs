@@ -316,6 +316,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         attribute_mask: io.attribute_mask,
         outputs: io.outputs,
         default_block_size: default_block.len() as u32,
+        depth_range_offset: layout.depth_range,
         default_block,
         samplers: layout.samplers,
         stages,
@@ -337,6 +338,8 @@ struct UniformLayout {
     sampler_vars: Vec<(String, u32)>,
     /// Declared block index -> first GL block index (named blocks only).
     block_first: HashMap<usize, u32>,
+    /// Offset of `gl_DepthRange` in the default block, if a stage reads it.
+    depth_range: Option<u32>,
 }
 
 fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout, String> {
@@ -348,6 +351,7 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
         samplers: Vec::new(),
         sampler_vars: Vec::new(),
         block_first: HashMap::new(),
+        depth_range: None,
     };
     // glslang 12 cannot lower a sampler inside a struct to valid SPIR-V.
     if let Some(u) = r
@@ -450,6 +454,17 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
             continue;
         };
         let top = top_name(&u.name);
+        if top == source::DEPTH_RANGE {
+            // gl_DepthRange: filled by the engine, no uniform of the program's.
+            let near = format!("{top}.near");
+            out.depth_range = r
+                .leaves
+                .iter()
+                .zip(&layouts)
+                .find(|(l, _)| l.block == d && l.name == near)
+                .map(|(_, lay)| lay.offset);
+            continue;
+        }
         if listed_tops.contains(&top) {
             continue;
         }

@@ -44,6 +44,8 @@ constexpr uint32_t kFlagNoise = 4;
 // TshSource::flags: redeclare gl_FragCoord with origin_upper_left in the preamble, for the
 // fragment shaders of a program that has several and redeclares it so (frag_coord.rs).
 constexpr uint32_t kFlagOriginUpperLeft = 8;
+// TshSource::flags: declare gl_DepthRange (source.rs says how it is filled).
+constexpr uint32_t kFlagDepthRange = 16;
 
 struct TshLimits {
     int32_t max_vertex_attribs;
@@ -256,15 +258,25 @@ const char* const kDeprecatedTextureFunctionsSso =
     "vec4 noise4(float x) { return vec4(0.0); } vec4 noise4(vec2 x) { return vec4(0.0); } " \
     "vec4 noise4(vec3 x) { return vec4(0.0); } vec4 noise4(vec4 x) { return vec4(0.0); }\n"
 
+// gl_DepthRange and its type, which glslang declares only for OpenGL clients: a uniform of
+// the default block under a name of Tessera's (source.rs: DEPTH_RANGE), on one preamble
+// line per declaration.
+#define TSH_DEPTH_RANGE \
+    "#define gl_DepthRangeParameters tsh_DepthRangeParameters\n" \
+    "#define gl_DepthRange tsh_DepthRange\n" \
+    "struct tsh_DepthRangeParameters { float near; float far; float diff; };\n" \
+    "uniform tsh_DepthRangeParameters tsh_DepthRange;\n"
+
 // The preamble for a shader's flags (kFlag*), one string per combination.
 const char* preamble(const TshSource& src) {
     static const std::string* const table = [] {
-        auto* t = new std::string[16];
-        for (uint32_t f = 0; f < 16; ++f) {
+        auto* t = new std::string[32];
+        for (uint32_t f = 0; f < 32; ++f) {
             t[f] = f & kFlagSeparateShaderObjects ? kDeprecatedTextureFunctionsSso
                                                   : kDeprecatedTextureFunctions;
             if (f & kFlagInverse) t[f] += TSH_INVERSE;
             if (f & kFlagNoise) t[f] += TSH_NOISE;
+            if (f & kFlagDepthRange) t[f] += TSH_DEPTH_RANGE;
             if (f & kFlagOriginUpperLeft) {
                 t[f] += "#extension GL_ARB_fragment_coord_conventions : enable\n"
                         "layout(origin_upper_left) in vec4 gl_FragCoord;\n";
@@ -272,7 +284,7 @@ const char* preamble(const TshSource& src) {
         }
         return t;
     }();
-    return table[src.flags & 15].c_str();
+    return table[src.flags & 31].c_str();
 }
 
 // The warning glslang's relaxed rules give for a uniform's initializer they drop.

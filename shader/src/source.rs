@@ -11,6 +11,8 @@
 //!   for it (in the shim's preamble, so lines do not move);
 //! - **`inverse()` in GLSL 1.40**, which glslang declares from 1.50 on, is defined in the
 //!   preamble for a 1.40 shader that mentions it;
+//! - **`gl_DepthRange`**, which glslang declares only for OpenGL clients, is declared in the
+//!   preamble as a default-block uniform the engine fills;
 //! - **`noise1`..`noise4`**, which glslang declares only for OpenGL clients, are defined in
 //!   the preamble (returning 0, as Mesa's do) for a shader that mentions them.
 //!
@@ -54,6 +56,14 @@ pub(crate) const FLAG_INVERSE: u32 = 2;
 /// OpenGL clients; they return 0, as Mesa's do.
 pub(crate) const FLAG_NOISE: u32 = 4;
 
+/// Declare `gl_DepthRange` in the preamble (`kFlagDepthRange`): glslang declares it only for
+/// OpenGL clients. It is a default-block uniform, [`DEPTH_RANGE`], that the link keeps out
+/// of the program's uniforms and the engine fills from `glDepthRange`.
+pub(crate) const FLAG_DEPTH_RANGE: u32 = 16;
+
+/// The uniform that stands for `gl_DepthRange` (a struct of `near`, `far`, `diff`).
+pub(crate) const DEPTH_RANGE: &str = "tsh_DepthRange";
+
 /// The text glslang is given for an application's shader source.
 pub(crate) fn prepare(source: &str) -> Prepared<'_> {
     let joined = join_lines(source);
@@ -90,6 +100,9 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
     }
     if version.is_some_and(|v| v < 450) && text.contains("noise") {
         flags |= FLAG_NOISE;
+    }
+    if text.contains("gl_DepthRange") {
+        flags |= FLAG_DEPTH_RANGE;
     }
     Prepared { text, flags }
 }

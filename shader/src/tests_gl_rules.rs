@@ -278,3 +278,26 @@ fn uniform_arrays_sized_by_their_initializer() {
     assert_eq!(&floats[4..8], &[0.0, 0.5, 0.5, 1.0]);
     assert_eq!((floats[12], p.default_block.len() >= 64 + 32), (1.0, true));
 }
+
+/// piglit's glsl-1.40 gl_depthrangeparameters: `gl_DepthRange` is declared (glslang
+/// declares it only for OpenGL clients), lives in the default block where the engine writes
+/// `glDepthRange`'s values, and is no uniform of the program's (Mesa reports none).
+#[test]
+fn gl_depth_range_is_a_hidden_part_of_the_default_block() {
+    let fs = "#version 140\nuniform float k;\nout vec4 c;\nvoid main() {\n\
+              gl_DepthRangeParameters r = gl_DepthRange;\n\
+              c = vec4(gl_DepthRange.near / 2.0 + 0.25, r.far, gl_DepthRange.diff, k);\n}\n";
+    let c = compile(Stage::Fragment, fs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    let p = link_all(&[(Stage::Vertex, PASSTHROUGH_VS), (Stage::Fragment, fs)]).expect("links");
+    let uniforms: Vec<_> = p.uniforms.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(uniforms, ["k"]);
+    assert_eq!(p.locations, [(0, 0)]);
+    let at = p.depth_range_offset.expect("read") as i32;
+    // Three floats apart from k's, all before the hidden slot.
+    assert!(at + 12 <= p.default_block_size as i32 - 16);
+    assert!(at >= p.uniforms[0].offset + 4 || at + 12 <= p.uniforms[0].offset);
+    // A program that does not read it has none.
+    let p = link_all(&[(Stage::Vertex, PASSTHROUGH_VS)]).expect("links");
+    assert_eq!(p.depth_range_offset, None);
+}

@@ -67,12 +67,21 @@ pub fn emit_uniforms(
             unused: [0.0; 3],
         };
         let hidden = block.len() - HIDDEN_SLOT;
+        // gl_DepthRange, where the program reads it: near, far, diff.
+        let [near, far] = st.depth_range.map(|v| v as f32);
+        let depth_range = linked
+            .depth_range_offset
+            .map(|at| at as usize)
+            .filter(|&at| at + 12 <= hidden);
         let data = dev.enc.stage_with(block.len(), |bytes| {
             debug_assert_eq!(bytes.len(), block.len());
             bytes[..hidden].copy_from_slice(&block[..hidden]);
             // Native byte order, which is the block's (std140, little-endian: the only
             // targets Tessera supports).
             bytes[hidden..hidden + HIDDEN_SLOT].copy_from_slice(bytemuck::bytes_of(&slot));
+            if let Some(at) = depth_range {
+                bytes[at..at + 12].copy_from_slice(bytemuck::cast_slice(&[near, far, far - near]));
+            }
         });
         dev.push(Record::SetUniforms { data });
     }

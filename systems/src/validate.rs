@@ -60,6 +60,17 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
     if todo.contains(Dirty::VIEWPORT) {
         puffin::profile_scope!("emit_viewport");
         rs::emit_viewport(st, dev, shadow);
+        // A program that reads gl_DepthRange has it in its default block (see
+        // program::emit_uniforms): the backend's copy may be stale. The engine marks
+        // Dirty::UNIFORMS with the depth range, so the block goes with this verb.
+        let reads_depth_range = st
+            .program
+            .and_then(|e| world.get::<Program>(e))
+            .and_then(|p| p.linked_state.as_ref())
+            .is_some_and(|l| l.depth_range_offset.is_some());
+        if reads_depth_range {
+            shadow.uniforms = None;
+        }
     }
     if todo.contains(Dirty::SCISSOR) {
         puffin::profile_scope!("emit_scissor");

@@ -106,6 +106,7 @@ fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
         attributes: p.attributes.iter().map(variable).collect(),
         outputs: p.outputs.iter().map(variable).collect(),
         default_block: p.default_block.clone(),
+        depth_range_offset: p.depth_range_offset,
         sampler_units: p.samplers.iter().map(|s| s.unit).collect(),
         sampler_targets: p
             .samplers

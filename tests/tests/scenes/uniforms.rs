@@ -842,3 +842,34 @@ fn array_upload_past_the_end_is_truncated() {
         ],
     );
 }
+
+#[test]
+fn gl_depth_range_follows_gl_depth_range() {
+    // gl_DepthRange in a fragment shader: the default range on the left half, then
+    // glDepthRange(0.2, 0.6) on the right half with the same program (the backend's copy of
+    // the default block must follow it).
+    let fs = "#version 330 core\nuniform vec4 tint;\nout vec4 frag;\nvoid main() {\n\
+              frag = vec4(gl_DepthRange.near, gl_DepthRange.far, gl_DepthRange.diff, 1.0) \
+              * tint;\n}\n";
+    check(
+        "uniforms_gl_depth_range",
+        CW,
+        CH,
+        |gl| {
+            let p = program(gl, CELL_VS, fs);
+            gl.use_program(p);
+            let l = gl.get_uniform_location(p, "tint");
+            gl.uniform4f(l, 1.0, 1.0, 1.0, 1.0);
+            vertex_array(gl);
+            gl.draw_arrays(TRIANGLES, 0, 3);
+            gl.depth_range(k(51).into(), k(153).into());
+            gl.enable(SCISSOR_TEST);
+            gl.scissor(CW / 2, 0, CW / 2, CH);
+            gl.draw_arrays(TRIANGLES, 0, 3);
+        },
+        &[
+            probe(4, 4, [0, 255, 255, 255]),
+            probe(CW - 4, 4, [51, 153, 102, 255]),
+        ],
+    );
+}
