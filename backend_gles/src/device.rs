@@ -69,6 +69,42 @@ pub(crate) fn readback_size(
         .filter(|&n| n <= MAX_READBACK)
 }
 
+/// The sample counts the driver gives an RGBA8 renderbuffer, as [`Caps::sample_counts`]
+/// encodes them (bit `k`, of value `2^k`, for `2^k` samples; counts that are not powers of
+/// two are left out, which only makes the engine round further up).
+///
+/// # Safety
+/// The context is current on this thread.
+unsafe fn renderbuffer_sample_counts(gl: &glow::Context) -> u32 {
+    let mut n = [0i32];
+    // SAFETY: current context (caller); ES 3.0's glGetInternalformativ with a valid target,
+    // a colour-renderable format and room for NUM_SAMPLE_COUNTS's one value.
+    unsafe {
+        gl.get_internal_format_i32_slice(
+            glow::RENDERBUFFER,
+            glow::RGBA8,
+            glow::NUM_SAMPLE_COUNTS,
+            &mut n,
+        )
+    };
+    let mut counts = vec![0i32; n[0].clamp(0, 32) as usize];
+    if !counts.is_empty() {
+        // SAFETY: as above, with room for the NUM_SAMPLE_COUNTS values SAMPLES writes.
+        unsafe {
+            gl.get_internal_format_i32_slice(
+                glow::RENDERBUFFER,
+                glow::RGBA8,
+                glow::SAMPLES,
+                &mut counts,
+            )
+        };
+    }
+    counts
+        .iter()
+        .filter(|&&c| c > 0 && (c as u32).is_power_of_two() && c <= 64)
+        .fold(1, |m, &c| m | c as u32)
+}
+
 /// A broken invariant of this backend (never a user or protocol error).
 #[cold]
 #[track_caller]
@@ -296,6 +332,7 @@ impl GlesPipe {
                 max_cube_size: int(glow::MAX_CUBE_MAP_TEXTURE_SIZE),
                 max_renderbuffer_size: int(glow::MAX_RENDERBUFFER_SIZE),
                 max_samples: int(glow::MAX_SAMPLES),
+                sample_counts: renderbuffer_sample_counts(&gl),
                 max_viewport_size: viewport[0].min(viewport[1]).max(0) as u32,
                 max_vertex_output_components: int(glow::MAX_VERTEX_OUTPUT_COMPONENTS),
                 // ES 3.2's (EXT/OES_geometry_shader's) query; without geometry shaders the

@@ -448,6 +448,7 @@ impl VkPipe {
                 .min(p.max_framebuffer_height)
                 .min(16384),
             max_samples,
+            sample_counts: limits.color_samples.as_raw() | 1,
             max_viewport_size: p.max_viewport_dimensions[0]
                 .min(p.max_viewport_dimensions[1])
                 .min(16384),

@@ -23,6 +23,9 @@ pub struct Limits {
     pub max_renderbuffer_size: i32,
     /// `MAX_SAMPLES` (and colour/depth/integer sample limits).
     pub max_samples: i32,
+    /// The sample counts the backend gives multisampled images ([`Caps::sample_counts`]:
+    /// bit `k` for `2^k` samples): see [`Limits::allocated_samples`].
+    pub sample_counts: u32,
     /// `MAX_VIEWPORT_DIMS`.
     pub max_viewport: i32,
     /// `MAX_TEXTURE_BUFFER_SIZE` in texels.
@@ -76,6 +79,27 @@ pub const MAX_ELEMENT_INDEX: i64 = (1 << 24) - 1;
 pub const MAX_VERTEX_ATTRIB_STRIDE: i32 = 2048;
 
 impl Limits {
+    /// The samples an image asked for with `samples` (at most `max_samples`) gets, which
+    /// `TEXTURE_SAMPLES`, `RENDERBUFFER_SAMPLES` and a framebuffer's `SAMPLES` report: the
+    /// fewest the backend supports that are at least as many, as GL lets an implementation
+    /// give more than asked (and as the backends allocate). Like Mesa, a request for one
+    /// sample gets real multisampling (two or more) where the backend has it; 0 stays 0.
+    pub fn allocated_samples(&self, samples: i32) -> i32 {
+        if samples <= 0 {
+            return 0;
+        }
+        let least = if self.max_samples > 1 {
+            samples.max(2)
+        } else {
+            samples
+        };
+        (0..31)
+            .map(|k| 1i32 << k)
+            .find(|&n| n >= least && self.sample_counts & n as u32 != 0)
+            .unwrap_or((least as u32).next_power_of_two() as i32)
+            .min(self.max_samples.max(1))
+    }
+
     /// The limits of a backend.
     pub fn from_caps(caps: &Caps) -> Self {
         let clamp = |v: u32| v.min(i32::MAX as u32) as i32;
@@ -89,6 +113,7 @@ impl Limits {
             max_rectangle_size: clamp(caps.max_texture_size),
             max_renderbuffer_size: clamp(caps.max_renderbuffer_size),
             max_samples: clamp(caps.max_samples),
+            sample_counts: caps.sample_counts | 1,
             max_viewport: clamp(caps.max_viewport_size),
             max_texture_buffer_size: 65536,
             max_uniform_block_size: 16384,

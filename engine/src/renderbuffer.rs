@@ -162,12 +162,7 @@ impl Context {
             Ok(v) => v,
             Err(err) => return self.error(err),
         };
-        let max = self.local.limits.max_samples.max(1) as u32;
-        let samples = if samples == 0 {
-            0
-        } else {
-            (samples as u32).next_power_of_two().max(4).min(max)
-        };
+        let samples = self.local.limits.allocated_samples(samples) as u32;
         let Some(mut rb) = sh.world.get_mut::<Renderbuffer>(e) else {
             return;
         };

@@ -398,6 +398,10 @@ pub struct Caps {
     pub max_renderbuffer_size: u32,
     /// Most samples of a multisampled image.
     pub max_samples: u32,
+    /// The sample counts multisampled images can have, bit `k` for `2^k` samples (Vulkan's
+    /// `VkSampleCountFlags` encoding; bit 0, one sample, is always set). The engine rounds an
+    /// image's requested count up to one of these, since that is what the backend allocates.
+    pub sample_counts: u32,
     /// Largest viewport dimension.
     pub max_viewport_size: u32,
     /// Most components of the vertex stage's outputs (`MAX_VERTEX_OUTPUT_COMPONENTS`).
@@ -418,6 +422,8 @@ impl Caps {
             max_cube_size: 8192,
             max_renderbuffer_size: 8192,
             max_samples: 4,
+            // 1 and 4 samples, as Mesa's software drivers (llvmpipe, lavapipe) have.
+            sample_counts: 0b101,
             max_viewport_size: 8192,
             max_vertex_output_components: 64,
             max_geometry_input_components: 64,

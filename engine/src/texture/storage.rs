@@ -114,10 +114,8 @@ impl Context {
         if !samples_ok {
             return Err(INVALID_OPERATION);
         }
-        // The backend allocates a power-of-two sample count at least as large.
-        let allocated = (samples as u32)
-            .next_power_of_two()
-            .min(max_samples.max(1) as u32) as i32;
+        // What the backend allocates: a count it supports, at least as large.
+        let allocated = self.local.limits.allocated_samples(samples);
         let image = Image {
             width: w,
             height: h,

@@ -243,3 +243,98 @@ fn completeness_and_buffer_errors_match_the_native_driver() {
         }
     }
 }
+
+/// Framebuffer `SAMPLES` of a framebuffer whose only attachments are a multisample RGBA8
+/// texture and/or RGBA8 and depth renderbuffers, each asked for `asked` samples, with its
+/// completeness; `tex` and `rb` receive the texture and colour renderbuffer for the caller.
+fn sample_steps(gl: &mut dyn Gl, tex: &mut Vec<GLuint>, rb: &mut Vec<GLuint>) -> Log {
+    let mut log = Log::new();
+    for asked in 1..=4 {
+        let fbo = gl.gen_framebuffer();
+        gl.bind_framebuffer(FRAMEBUFFER, fbo);
+        let t = gl.gen_texture();
+        gl.bind_texture(TEXTURE_2D_MULTISAMPLE, t);
+        gl.tex_image_2d_multisample(TEXTURE_2D_MULTISAMPLE, asked, RGBA8 as GLint, 4, 4, 1);
+        note(&mut log, gl, &format!("texture of {asked}"));
+        gl.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D_MULTISAMPLE, t, 0);
+        status(&mut log, gl, &format!("texture of {asked}"));
+        int(&mut log, gl, &format!("texture of {asked}"), SAMPLES);
+        let depth = gl.gen_renderbuffer();
+        gl.bind_renderbuffer(RENDERBUFFER, depth);
+        gl.renderbuffer_storage_multisample(RENDERBUFFER, asked, DEPTH_COMPONENT24, 4, 4);
+        gl.framebuffer_renderbuffer(FRAMEBUFFER, DEPTH_ATTACHMENT, RENDERBUFFER, depth);
+        status(
+            &mut log,
+            gl,
+            &format!("texture and depth renderbuffer of {asked}"),
+        );
+        let colour = gl.gen_renderbuffer();
+        gl.bind_renderbuffer(RENDERBUFFER, colour);
+        gl.renderbuffer_storage_multisample(RENDERBUFFER, asked, RGBA8, 4, 4);
+        gl.framebuffer_renderbuffer(FRAMEBUFFER, COLOR_ATTACHMENT0, RENDERBUFFER, colour);
+        status(&mut log, gl, &format!("renderbuffers of {asked}"));
+        int(&mut log, gl, &format!("renderbuffers of {asked}"), SAMPLES);
+        gl.bind_framebuffer(FRAMEBUFFER, 0);
+        tex.push(t);
+        rb.push(colour);
+    }
+    log
+}
+
+#[test]
+fn sample_counts_round_up_as_on_the_native_driver() {
+    // GL lets an implementation give more samples than asked; native llvmpipe has 1 and 4,
+    // so every count from 1 to 4 gets 4. Tessera decides the count in the engine from the
+    // counts the backend reported at start-up, so the GLES backend's driver and the Vulkan
+    // backend's device agree with what the queries say.
+    let (mut tex, mut rb) = (Vec::new(), Vec::new());
+    let expected = {
+        let mut native = NativeGl::new(4, 4).expect("native desktop GL through the system EGL");
+        sample_steps(&mut native, &mut tex, &mut rb)
+    };
+    let samples_of = |asked: i32, what: &str| {
+        let label = format!("{what} of {asked}: {SAMPLES:#x}");
+        expected
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("no step {label}"))
+    };
+    for asked in 1..=4 {
+        assert_eq!(samples_of(asked, "texture"), 4, "native, {asked} asked");
+        assert_eq!(
+            samples_of(asked, "renderbuffers"),
+            4,
+            "native, {asked} asked"
+        );
+    }
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let t = format!("{}/{}", backend.name(), transport.name());
+            let mut ctx = tessera_on(backend, transport, 4, 4);
+            let (mut tex, mut rb) = (Vec::new(), Vec::new());
+            let got = sample_steps(&mut ctx, &mut tex, &mut rb);
+            assert_same_steps(&t, &expected, &got, |v| format!("{v:#x}"));
+            for (i, (&tex, &rb)) in tex.iter().zip(&rb).enumerate() {
+                let asked = i as i32 + 1;
+                let mut v = [-1];
+                ctx.bind_texture(TEXTURE_2D_MULTISAMPLE, tex);
+                ctx.get_tex_level_parameteriv(TEXTURE_2D_MULTISAMPLE, 0, TEXTURE_SAMPLES, &mut v);
+                assert_eq!(
+                    i64::from(v[0]),
+                    samples_of(asked, "texture"),
+                    "{t}: TEXTURE_SAMPLES, {asked} asked"
+                );
+                ctx.bind_renderbuffer(RENDERBUFFER, rb);
+                ctx.get_renderbuffer_parameteriv(RENDERBUFFER, RENDERBUFFER_SAMPLES, &mut v);
+                assert_eq!(
+                    i64::from(v[0]),
+                    samples_of(asked, "renderbuffers"),
+                    "{t}: RENDERBUFFER_SAMPLES, {asked} asked"
+                );
+            }
+            assert_eq!(ctx.get_error(), NO_ERROR, "{t}");
+            assert_no_backend_events(&mut ctx, &t);
+        }
+    }
+}
