@@ -122,7 +122,7 @@ pub struct Compiled {
 /// `#extension`s are), then parses it with glslang. Nothing of the compile is kept: linking
 /// compiles the sources again.
 pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
-    if let Err(log) = version::check(source)
+    if let Err(log) = version::check_stage(stage, source)
         .and_then(|_| source::check_extensions(source))
         .and_then(|_| source::check_removed_builtins(source))
         .and_then(|_| source::check_block_names(source))

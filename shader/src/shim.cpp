@@ -267,6 +267,10 @@ const char* const kDeprecatedTextureFunctionsSso =
     "struct tsh_DepthRangeParameters { float near; float far; float diff; };\n" \
     "uniform tsh_DepthRangeParameters tsh_DepthRange;\n"
 
+// The version of a shader without `#version`: GLSL 1.10, but 1.50 for a geometry shader
+// (version.rs says why).
+int default_version(const TshSource& src) { return src.stage == 1 ? 150 : 110; }
+
 // The preamble for a shader's flags (kFlag*), one string per combination.
 const char* preamble(const TshSource& src) {
     static const std::string* const table = [] {
@@ -521,7 +525,7 @@ void collect_initializers(TshResult& r, const TshSource& src, const TBuiltInReso
     int len = static_cast<int>(src.len);
     shader.setStringsWithLengths(&text, &len, 1);
     shader.setPreamble(preamble(src));
-    if (!shader.parse(&res, 110, false, EShMsgDefault)) return;
+    if (!shader.parse(&res, default_version(src), false, EShMsgDefault)) return;
     TIntermediate* im = shader.getIntermediate();
     TIntermAggregate* root = im && im->getTreeRoot() ? im->getTreeRoot()->getAsAggregate()
                                                      : nullptr;
@@ -877,7 +881,7 @@ TshResult* compile(const TshSource* src, const TshLimits* limits) {
     ScratchPool scratch;
     TBuiltInResource res = resources(limits);
     auto unit = make_shader(*src);
-    r->ok = unit->shader->parse(&res, 110, false, EShMsgDefault);
+    r->ok = unit->shader->parse(&res, default_version(*src), false, EShMsgDefault);
     r->log = unit->shader->getInfoLog();
     if (r->ok) {
         TIntermediate* im = unit->shader->getIntermediate();
@@ -902,7 +906,7 @@ TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
     std::vector<std::unique_ptr<Unit>> shaders;
     for (size_t i = 0; i < count; ++i) {
         auto unit = make_shader(srcs[i]);
-        if (!unit->shader->parse(&res, 110, false, EShMsgDefault)) {
+        if (!unit->shader->parse(&res, default_version(srcs[i]), false, EShMsgDefault)) {
             r->log = unit->shader->getInfoLog();
             r->seal();
             return r.release();

@@ -301,3 +301,29 @@ fn gl_depth_range_is_a_hidden_part_of_the_default_block() {
     let p = link_all(&[(Stage::Vertex, PASSTHROUGH_VS)]).expect("links");
     assert_eq!(p.depth_range_offset, None);
 }
+
+/// piglit's glsl-1.50 compiler/uniforms.geom: Mesa (core and compatibility contexts alike)
+/// compiles a geometry shader without `#version`; a vertex shader without one is GLSL 1.10,
+/// which Tessera does not compile.
+#[test]
+fn a_geometry_shader_without_version_is_glsl_150() {
+    let gs = "void main()\n{\n  gl_Position = vec4(gl_DepthRange.near, gl_DepthRange.far, \
+              gl_DepthRange.diff, 0.0);\n  EmitVertex();\n}\n";
+    let c = compile(Stage::Geometry, gs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    let c = compile(
+        Stage::Vertex,
+        "void main() { gl_Position = vec4(0.0); }\n",
+        &Limits::default(),
+    );
+    assert!(!c.ok);
+    assert!(
+        c.log
+            .starts_with("0:1(1): error: GLSL 1.10 is not supported"),
+        "{}",
+        c.log
+    );
+    // It links as 1.50 too.
+    let gs = format!("layout(points) in;\nlayout(points, max_vertices = 1) out;\n{gs}");
+    link_all(&[(Stage::Vertex, PASSTHROUGH_VS), (Stage::Geometry, &gs)]).expect("links");
+}

@@ -2,7 +2,8 @@
 //!
 //! glslang would compile more (and some of it only for Vulkan), so the version is checked
 //! here first, with GL's rules: `#version` must come before anything but comments and
-//! whitespace, a shader without one is GLSL 1.10, and only core-profile desktop versions
+//! whitespace, a shader without one is GLSL 1.10 (a geometry shader 1.50, see
+//! [`check_stage`]), and only core-profile desktop versions
 //! from 1.30 on are accepted (1.30 compiled as 1.40, see [`glslang_source`]). Mesa also
 //! accepts 1.10, 1.20 and the ES versions in core contexts; those need a source rewrite
 //! before glslang will take them for SPIR-V (they lack `in`/`out`, or need ES-to-desktop
@@ -183,6 +184,20 @@ fn has_output_index(source: &str) -> bool {
                     .any(|w| w == "index")
             })
     })
+}
+
+/// Checks the `#version` of a shader of `stage` as [`check`] does, except that a geometry
+/// shader without one is GLSL 1.50 (glslang reads it so too).
+///
+/// A shader without `#version` is GLSL 1.10, which Mesa compiles in core contexts too, a
+/// geometry shader included (it ties geometry shaders to the context, not to the language
+/// version); glslang has geometry shaders only from 1.50 on, and GLSL 1.10 has nothing of
+/// its own for that stage.
+pub fn check_stage(stage: crate::Stage, source: &str) -> Result<u32, String> {
+    match (stage, directive(source)) {
+        (crate::Stage::Geometry, Err(_)) => Ok(150),
+        _ => check(source),
+    }
 }
 
 /// Checks the `#version` of a shader; `Err` is the compile log GL reports.
