@@ -279,6 +279,10 @@ pub(crate) struct Limits {
     pub max_color_attachments: usize,
     /// Descriptors one push may write (0 without push descriptors).
     pub max_push_descriptors: u32,
+    /// Locations carried into a geometry stage, and into a fragment stage (the least of the
+    /// limits of the stages that may feed it): `spirv/pack.rs`.
+    pub geometry_input_locations: u32,
+    pub fragment_input_locations: u32,
 }
 
 /// Something the device lacks, reported once per session (bits of `VkPipe::reported`).
@@ -411,6 +415,15 @@ impl VkPipe {
             timestamps: p.timestamp_compute_and_graphics == vk::TRUE,
             line_width: p.line_width_range,
             point_size: p.point_size_range,
+            geometry_input_locations: p
+                .max_vertex_output_components
+                .min(p.max_geometry_input_components)
+                / 4,
+            fragment_input_locations: p
+                .max_vertex_output_components
+                .min(p.max_geometry_output_components)
+                .min(p.max_fragment_input_components)
+                / 4,
             max_color_attachments: (p.max_color_attachments as usize)
                 .min(tessera_wire::state::MAX_DRAW_BUFFERS),
             max_push_descriptors: if gpu.tiers.push_descriptors {

@@ -203,6 +203,19 @@ impl VkPipe {
         let mut bindings: Vec<LayoutBinding> = Vec::new();
         let mut modules = Vec::new();
         let mut codes = codes;
+        for at in 1..codes.len() {
+            let max = match codes[at].0 {
+                ShaderStage::Geometry => self.limits.geometry_input_locations,
+                ShaderStage::Fragment => self.limits.fragment_input_locations,
+                ShaderStage::Vertex => continue,
+            };
+            let (before, after) = codes.split_at_mut(at);
+            let (producer, consumer) = (&mut before[at - 1].1, &mut after[0].1);
+            if let Some((p, c)) = spirv::pack_scalar_arrays(producer, consumer, max)? {
+                *producer = p;
+                *consumer = c;
+            }
+        }
         if let [.., (_, producer), (ShaderStage::Fragment, fragment)] = &mut codes[..]
             && let Some((p, f)) = spirv::split_block_arrays(producer, fragment)?
         {

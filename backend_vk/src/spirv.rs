@@ -20,6 +20,11 @@
 //! Both patches append declarations after the module's own and take new ids above its bound;
 //! nothing else in the module moves.
 //!
+//! ## Scalar arrays between stages (`pack.rs`)
+//! Where an interface block would end past the locations the device carries between two
+//! stages (each element of a `float[]` takes a location in SPIR-V, where GL packs four),
+//! its scalar arrays become arrays of vectors on both sides.
+//!
 //! ## The sprite origin (`point_coord.rs`)
 //! A fragment stage that reads `gl_PointCoord` reads it through a vector that the entry
 //! point fills from the built-in, flipped or not by a specialization constant that the
@@ -31,9 +36,11 @@
 //! stage before pass the array through one plain variable per element and member instead.
 
 mod block_array;
+mod pack;
 mod point_coord;
 
 pub(crate) use block_array::split_block_arrays;
+pub(crate) use pack::pack_scalar_arrays;
 pub(crate) use point_coord::{POINT_ORIGIN_SPEC_ID, apply_point_origin};
 
 /// Numeric class of a shader input or sampled image.

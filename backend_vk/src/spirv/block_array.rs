@@ -152,7 +152,7 @@ fn decl(p: &Parsed, id: u32) -> Option<&[u32]> {
 
 /// Locations a value of type `ty` takes as an interface variable, if it is a scalar,
 /// vector, matrix or array of those.
-fn locations(p: &Parsed, ty: u32) -> Option<u32> {
+pub(super) fn locations(p: &Parsed, ty: u32) -> Option<u32> {
     let t = decl(p, ty)?;
     match op(t) {
         OP_TYPE_INT | OP_TYPE_FLOAT => Some(1),
