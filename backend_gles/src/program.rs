@@ -944,6 +944,9 @@ impl GlesPipe {
             // GLSL ES has no 1D textures; SPIRV-Cross widens them but not a fetch's offset.
             let folded = crate::spirv::fold_1d_fetch_offsets(words);
             let words = folded.as_deref().unwrap_or(words);
+            // Nor the other operands of a 1D array's lookups: those become 2D array ones.
+            let widened = crate::spirv::widen_1d_arrays(words);
+            let words = widened.as_deref().unwrap_or(words);
             match self.spirv_cross.translate(words, &job) {
                 Ok(t) => {
                     if *stage == ShaderStage::Vertex {

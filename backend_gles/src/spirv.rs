@@ -1,5 +1,6 @@
-//! The SPIR-V patches the GLES backend makes before translation: the sampler LOD bias, and
-//! 1D `texelFetchOffset` offsets folded into the coordinate ([`fold_1d_fetch_offsets`]).
+//! The SPIR-V patches the GLES backend makes before translation: the sampler LOD bias, 1D
+//! `texelFetchOffset` offsets folded into the coordinate ([`fold_1d_fetch_offsets`]), and 1D
+//! array textures made 2D array ones ([`widen_1d_arrays`]).
 //!
 //! The LOD bias: GLES samplers have no `TEXTURE_LOD_BIAS` (Vulkan's have `mipLodBias`), so each stage that
 //! samples gets a plain uniform `float ts_lod_bias[S]` (`S` sampler slots) and every sampling
@@ -43,6 +44,13 @@ mod op {
     pub const SAMPLE_PROJ_DREF_EXPLICIT: u16 = 94;
     pub const IMAGE_FETCH: u16 = 95;
     pub const IMAGE: u16 = 100;
+    pub const IMAGE_QUERY_SIZE_LOD: u16 = 103;
+    pub const IMAGE_QUERY_SIZE: u16 = 104;
+    pub const TYPE_VECTOR: u16 = 23;
+    pub const CONSTANT_COMPOSITE: u16 = 44;
+    pub const CONSTANT_NULL: u16 = 46;
+    pub const VECTOR_SHUFFLE: u16 = 79;
+    pub const COMPOSITE_CONSTRUCT: u16 = 80;
     pub const I_ADD: u16 = 128;
     pub const F_ADD: u16 = 129;
 }
@@ -50,11 +58,13 @@ mod op {
 const STORAGE_UNIFORM_CONSTANT: u32 = 0;
 const DECORATION_BINDING: u32 = 33;
 const DIM_1D: u32 = 0;
+const DIM_2D: u32 = 1;
 const DIM_CUBE: u32 = 3;
 const OPERAND_BIAS: u32 = 0x1;
 const OPERAND_LOD: u32 = 0x2;
 const OPERAND_GRAD: u32 = 0x4;
 const OPERAND_CONST_OFFSET: u32 = 0x8;
+const OPERAND_OFFSET: u32 = 0x10;
 
 fn opcode(i: &[u32]) -> u16 {
     (i[0] & 0xffff) as u16
@@ -165,6 +175,63 @@ impl Module {
                 _ => false,
             })
             .map(Vec::as_slice)
+    }
+
+    /// The type of a value: a global's from its declaration, a function's from the first
+    /// instruction that names it as its result (definitions come before uses in SPIR-V's
+    /// block order).
+    fn type_of(&self, id: u32) -> Option<u32> {
+        if let Some(d) = self.declaration(id) {
+            return (opcode(d) >= 41).then(|| d[1]);
+        }
+        let start = self.functions_start();
+        self.insts[start..]
+            .iter()
+            .find(|i| i.len() >= 3 && i[2] == id)
+            .map(|i| i[1])
+    }
+
+    /// The component type and count of a vector type.
+    fn vector_of(&self, ty: u32) -> Option<(u32, u32)> {
+        self.declaration(ty)
+            .filter(|d| opcode(d) == op::TYPE_VECTOR && d.len() == 4)
+            .map(|d| (d[2], d[3]))
+    }
+
+    /// A vector type, declared after the other globals if missing.
+    fn vector(&mut self, component: u32, count: u32) -> u32 {
+        let start = self.functions_start();
+        if let Some(i) = self.insts[..start]
+            .iter()
+            .find(|i| opcode(i) == op::TYPE_VECTOR && i[2..] == [component, count])
+        {
+            return i[1];
+        }
+        let id = self.fresh();
+        self.global(inst(op::TYPE_VECTOR, &[id, component, count]));
+        id
+    }
+
+    /// The null constant of a type, declared after the other globals if missing.
+    fn null(&mut self, ty: u32) -> u32 {
+        let start = self.functions_start();
+        if let Some(i) = self.insts[..start]
+            .iter()
+            .find(|i| opcode(i) == op::CONSTANT_NULL && i[1] == ty)
+        {
+            return i[2];
+        }
+        let id = self.fresh();
+        self.global(inst(op::CONSTANT_NULL, &[ty, id]));
+        id
+    }
+
+    #[cfg(test)]
+    fn vector_of_id(&self, component: u32, count: u32) -> Option<u32> {
+        self.insts
+            .iter()
+            .find(|i| opcode(i) == op::TYPE_VECTOR && i[2..] == [component, count])
+            .map(|i| i[1])
     }
 
     fn finish(self) -> Vec<u32> {
@@ -400,6 +467,154 @@ pub(crate) fn fold_1d_fetch_offsets(words: &[u32]) -> Option<Vec<u32>> {
     folded.then(|| m.finish())
 }
 
+/// Makes every 1D array texture of a stage a 2D array one; `None` when it has none.
+///
+/// GLSL ES has no 1D textures and the backend stores a 1D array as a 2D array of height 1.
+/// SPIRV-Cross writes a 1D array's sampler as a `sampler2DArray` and widens the coordinate
+/// of a lookup to `(x, 0, layer)`, but passes every other operand on in its 1D form, which
+/// no GLSL ES function takes: `textureSize` keeps only the width (`.x` of the 2D array's
+/// size, where the layers are asked too), and an offset or gradient stays an `int` or a
+/// `float` where the 2D array form takes an `ivec2` or a `vec2`. So the pass changes the
+/// image type itself to a 2D array and each use of it to the 2D array form that reads the
+/// same texels:
+/// - a coordinate `(x, layer)` becomes `(x, 0, layer)` (an `OpVectorShuffle` with zeros);
+/// - an offset `o` becomes `(o, 0)`, a gradient `d` becomes `(d, 0)`;
+/// - a size query asks for `(width, 1, layers)` and keeps `(width, layers)`.
+///
+/// Row 0 of a height-1 image is the only row, so sampling, fetching and filtering are
+/// unchanged.
+pub(crate) fn widen_1d_arrays(words: &[u32]) -> Option<Vec<u32>> {
+    let mut m = Module::parse(words)?;
+    let start = m.functions_start();
+    let arrays: Vec<usize> = (0..start)
+        .filter(|&at| {
+            let i = &m.insts[at];
+            opcode(i) == op::TYPE_IMAGE && i.len() >= 9 && i[3] == DIM_1D && i[5] == 1
+        })
+        .collect();
+    if arrays.is_empty() {
+        return None;
+    }
+    let mut typed: Vec<u32> = arrays.iter().map(|&at| m.insts[at][1]).collect();
+    for &at in &arrays {
+        m.insts[at][3] = DIM_2D;
+    }
+    typed.extend(
+        m.insts[..start]
+            .iter()
+            .filter(|i| opcode(i) == op::TYPE_SAMPLED_IMAGE && typed.contains(&i[2]))
+            .map(|i| i[1])
+            .collect::<Vec<_>>(),
+    );
+    // Values of those types (loads, `OpSampledImage`, `OpImage`, parameters, copies).
+    let values: Vec<u32> = m.insts[start..]
+        .iter()
+        .filter(|i| i.len() >= 3 && typed.contains(&i[1]))
+        .map(|i| i[2])
+        .collect();
+    let mut at = m.functions_start();
+    let mut changed = false;
+    while at < m.insts.len() {
+        let code = opcode(&m.insts[at]);
+        let uses = m.insts[at].len() >= 4 && values.contains(&m.insts[at][3]);
+        if !uses {
+            at += 1;
+            continue;
+        }
+        let fs = m.functions_start();
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        let mut i = m.insts[at].clone();
+        match code {
+            op::IMAGE_QUERY_SIZE_LOD | op::IMAGE_QUERY_SIZE => {
+                // (width, layers) -> ask (width, 1, layers), keep components 0 and 2.
+                let Some((comp, 2)) = m.vector_of(i[1]) else {
+                    at += 1;
+                    continue;
+                };
+                let wide = m.vector(comp, 3);
+                let sum = m.fresh();
+                let (ty, id) = (i[1], i[2]);
+                i[1] = wide;
+                i[2] = sum;
+                after.push(inst(op::VECTOR_SHUFFLE, &[ty, id, sum, sum, 0, 2]));
+            }
+            op::IMAGE_FETCH | op::SAMPLE_IMPLICIT..=op::SAMPLE_DREF_EXPLICIT => {
+                let mask_at = if code == op::IMAGE_FETCH {
+                    5
+                } else {
+                    let Some((mask_at, _, _)) = sampling(code) else {
+                        at += 1;
+                        continue;
+                    };
+                    mask_at
+                };
+                // The coordinate (x, layer) -> (x, 0, layer).
+                let coord = i[4];
+                let Some(ty) = m.type_of(coord) else {
+                    at += 1;
+                    continue;
+                };
+                let Some((comp, 2)) = m.vector_of(ty) else {
+                    at += 1;
+                    continue;
+                };
+                let wide = m.vector(comp, 3);
+                let zeros = m.null(ty);
+                let id = m.fresh();
+                before.push(inst(op::VECTOR_SHUFFLE, &[wide, id, coord, zeros, 0, 2, 1]));
+                i[4] = id;
+                let mask = i.get(mask_at).copied().unwrap_or(0);
+                let mut o = mask_at + 1;
+                for bit in 0..8 {
+                    let flag = 1u32 << bit;
+                    if mask & flag == 0 {
+                        continue;
+                    }
+                    let count = if flag == OPERAND_GRAD { 2 } else { 1 };
+                    if flag & (OPERAND_GRAD | OPERAND_CONST_OFFSET | OPERAND_OFFSET) != 0 {
+                        for k in 0..count {
+                            let Some(&scalar) = i.get(o + k) else { break };
+                            let Some(sty) = m.type_of(scalar) else { break };
+                            let pair = m.vector(sty, 2);
+                            let zero = m.null(sty);
+                            if flag == OPERAND_CONST_OFFSET {
+                                let id = m.fresh();
+                                m.global(inst(op::CONSTANT_COMPOSITE, &[pair, id, scalar, zero]));
+                                i[o + k] = id;
+                            } else {
+                                let id = m.fresh();
+                                before
+                                    .push(inst(op::COMPOSITE_CONSTRUCT, &[pair, id, scalar, zero]));
+                                i[o + k] = id;
+                            }
+                        }
+                    }
+                    o += count;
+                }
+            }
+            _ => {
+                at += 1;
+                continue;
+            }
+        }
+        // Globals the pass declared for this instruction moved it down.
+        let at_now = at + (m.functions_start() - fs);
+        changed = true;
+        let n_before = before.len();
+        let n_after = after.len();
+        m.insts[at_now] = i;
+        for (k, b) in before.into_iter().enumerate() {
+            m.insts.insert(at_now + k, b);
+        }
+        for (k, a) in after.into_iter().enumerate() {
+            m.insts.insert(at_now + n_before + 1 + k, a);
+        }
+        at = at_now + n_before + 1 + n_after;
+    }
+    changed.then(|| m.finish())
+}
+
 /// A literal string as SPIR-V words.
 fn literal(s: &str) -> Vec<u32> {
     let mut bytes = s.as_bytes().to_vec();
@@ -492,6 +707,88 @@ mod tests {
             w.extend(i);
         }
         w
+    }
+
+    /// A module querying the size of a 1D array texture (level 2) and fetching its texel
+    /// (3, layer 1) + 7 at level 2.
+    fn fetch_1d_array() -> Vec<u32> {
+        let mut w = vec![0x0723_0203, 0x0001_0000, 0, 40, 0];
+        let mut ep = vec![3, 1];
+        ep.extend(literal("main"));
+        for i in [
+            inst(17, &[1]),
+            inst(14, &[0, 1]),
+            inst(15, &ep),
+            inst(op::DECORATE, &[10, DECORATION_BINDING, 1]),
+            inst(op::TYPE_FLOAT, &[2, 32]),
+            inst(op::TYPE_VECTOR, &[3, 2, 4]),
+            inst(op::TYPE_INT, &[4, 32, 1]),
+            inst(op::TYPE_IMAGE, &[5, 2, DIM_1D, 0, 1, 0, 1, 0]),
+            inst(op::TYPE_SAMPLED_IMAGE, &[6, 5]),
+            inst(op::TYPE_POINTER, &[7, STORAGE_UNIFORM_CONSTANT, 6]),
+            inst(op::VARIABLE, &[7, 10, STORAGE_UNIFORM_CONSTANT]),
+            inst(op::TYPE_VECTOR, &[20, 4, 2]),
+            inst(op::CONSTANT, &[4, 11, 7]),
+            inst(op::CONSTANT, &[4, 12, 2]),
+            inst(op::CONSTANT, &[4, 21, 3]),
+            inst(op::CONSTANT, &[4, 22, 1]),
+            inst(op::CONSTANT_COMPOSITE, &[20, 15, 21, 22]),
+            inst(19, &[8]),
+            inst(33, &[9, 8]),
+            inst(op::FUNCTION, &[8, 1, 0, 9]),
+            inst(248, &[17]),
+            inst(op::LOAD, &[6, 13, 10]),
+            inst(op::IMAGE, &[5, 14, 13]),
+            inst(op::IMAGE_QUERY_SIZE_LOD, &[20, 18, 14, 12]),
+            inst(
+                op::IMAGE_FETCH,
+                &[3, 16, 14, 15, OPERAND_LOD | OPERAND_CONST_OFFSET, 12, 11],
+            ),
+            inst(253, &[]),
+            inst(56, &[]),
+        ] {
+            w.extend(i);
+        }
+        w
+    }
+
+    #[test]
+    fn a_1d_array_becomes_a_2d_array() {
+        assert!(widen_1d_arrays(&fetch_1d(true)).is_none(), "no 1D array");
+        let out = widen_1d_arrays(&fetch_1d_array()).expect("widened");
+        let m = Module::parse(&out).expect("well formed");
+        let find = |code: u16| {
+            m.insts
+                .iter()
+                .position(|i| opcode(i) == code)
+                .expect("instruction")
+        };
+        assert_eq!(m.insts[find(op::TYPE_IMAGE)][3], DIM_2D);
+        let ivec3 = m.vector_of_id(4, 3).expect("an ivec3 type");
+        // The size: (width, 1, layers) asked, (width, layers) kept under the old id.
+        let q = find(op::IMAGE_QUERY_SIZE_LOD);
+        let query = &m.insts[q];
+        assert_eq!((query[1], query[3], query[4]), (ivec3, 14, 12));
+        assert_eq!(m.insts[q + 1][1..], [20, 18, query[2], query[2], 0, 2]);
+        // The fetch: coordinate (3, 0, 1), offset (7, 0).
+        let f = find(op::IMAGE_FETCH);
+        let shuffle = &m.insts[f - 1];
+        assert_eq!(opcode(shuffle), op::VECTOR_SHUFFLE);
+        assert_eq!(shuffle[1], ivec3);
+        assert_eq!((shuffle[3], shuffle[5..].to_vec()), (15, vec![0, 2, 1]));
+        let null = m.declaration(shuffle[4]).expect("the zeros");
+        assert_eq!((opcode(null), null[1]), (op::CONSTANT_NULL, 20));
+        let fetch = &m.insts[f];
+        assert_eq!(fetch[4], shuffle[2]);
+        assert_eq!(fetch[5..7], [OPERAND_LOD | OPERAND_CONST_OFFSET, 12]);
+        let offset = m.declaration(fetch[7]).expect("the offset");
+        assert_eq!(opcode(offset), op::CONSTANT_COMPOSITE);
+        assert_eq!(offset[1], 20);
+        assert_eq!(offset[3], 11);
+        let zero = m.declaration(offset[4]).expect("a zero");
+        assert_eq!((opcode(zero), zero[1]), (op::CONSTANT_NULL, 4));
+        // Every new declaration comes before the function.
+        assert!(find(op::CONSTANT_COMPOSITE) < find(op::FUNCTION));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Layered framebuffers and geometry shaders: clears of single layers and of whole layered
 //! attachments, `gl_Layer` routing primitives to layers, clip distances written and read
 //! by a geometry stage, `gl_PrimitiveID` in a fragment shader without one, `invariant` on
-//! every stage's interface, and arrays of interface blocks between stages.
+//! every stage's interface, arrays of interface blocks between stages, and a geometry stage
+//! reading a 1D array texture (sizes, offsets, gradients).
 //!
 //! A layered scene renders into a 2D array texture of [`LAYERS`] layers and then shows each
 //! layer in one column of the default framebuffer, blitted from a read framebuffer that
@@ -639,6 +640,112 @@ fn mipmapped_1d_array_single_layer_clears() {
                 }
             }
             gl.bind_framebuffer(FRAMEBUFFER, 0);
+        },
+        &probes,
+    );
+}
+
+const ARRAY_1D_VS: &str = "#version 150
+void main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }
+";
+
+/// Four columns, each one lookup of a 1D array texture in the geometry stage: both levels'
+/// sizes, a fetch with an offset, an explicit-LOD lookup with an offset, and gradient
+/// lookups (one with an offset).
+const ARRAY_1D_GS: &str = "#version 150
+layout(points) in;
+layout(triangle_strip, max_vertices = 16) out;
+uniform sampler1DArray tex;
+flat out vec4 shade;
+void column(int c, vec4 colour) {
+    float x0 = -1.0 + 0.5 * float(c);
+    shade = colour; gl_Position = vec4(x0, -1.0, 0.0, 1.0); EmitVertex();
+    shade = colour; gl_Position = vec4(x0 + 0.5, -1.0, 0.0, 1.0); EmitVertex();
+    shade = colour; gl_Position = vec4(x0, 1.0, 0.0, 1.0); EmitVertex();
+    shade = colour; gl_Position = vec4(x0 + 0.5, 1.0, 0.0, 1.0); EmitVertex();
+    EndPrimitive();
+}
+void main() {
+    ivec2 s0 = textureSize(tex, 0);
+    ivec2 s1 = textureSize(tex, 1);
+    column(0, vec4(s0.x, s0.y, s1.x, s1.y) * 10.0 / 255.0);
+    column(1, texelFetchOffset(tex, ivec2(2, 1), 0, 3));
+    column(2, textureLodOffset(tex, vec2(1.5 / 4.0, 2.0), 1.0, -1));
+    column(3, textureGrad(tex, vec2(6.5 / 8.0, 0.0), 0.0, 0.0)
+        - textureGradOffset(tex, vec2(3.5 / 8.0, 2.0), 0.0, 0.0, 2) * vec4(0.5, 0.0, 0.0, 0.0));
+}
+";
+
+const ARRAY_1D_FS: &str = "#version 150
+flat in vec4 shade;
+out vec4 color;
+void main() { color = shade; }
+";
+
+#[test]
+fn a_geometry_stage_reads_a_1d_array_texture() {
+    // Level 0: 8 texels by 3 layers, texel (x, layer) = (30 x, 100 layer, 50); level 1: 4 by
+    // 3, (200, 10 x, 60 layer). GLES stores it as a 2D array of height 1.
+    let texel = |level: GLint, x: u8, layer: u8| match level {
+        0 => [30 * x, 100 * layer, 50, 255],
+        _ => [200, 10 * x, 60 * layer, 255],
+    };
+    let texel0 = |x, layer| texel(0, x, layer);
+    let texel1 = |x, layer| texel(1, x, layer);
+    let fetched = texel0(5, 1);
+    let lod = texel1(0, 2);
+    let (a, b) = (texel0(6, 0), texel0(5, 2));
+    let grad = [a[0] - b[0] / 2, a[1], a[2], a[3]];
+    let probes = [
+        probe(4, 16, [80, 30, 40, 30]),
+        probe(12, 16, fetched),
+        probe(20, 16, lod),
+        probe(28, 16, grad),
+    ];
+    check(
+        "a_geometry_stage_reads_a_1d_array_texture",
+        W,
+        W,
+        |gl| {
+            gl.clear_color(0.0, 0.0, 0.0, 1.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            let t = gl.gen_texture();
+            gl.bind_texture(TEXTURE_1D_ARRAY, t);
+            gl.tex_parameteri(
+                TEXTURE_1D_ARRAY,
+                TEXTURE_MIN_FILTER,
+                NEAREST_MIPMAP_NEAREST as GLint,
+            );
+            gl.tex_parameteri(TEXTURE_1D_ARRAY, TEXTURE_MAG_FILTER, NEAREST as GLint);
+            gl.tex_parameteri(TEXTURE_1D_ARRAY, TEXTURE_MAX_LEVEL, 1);
+            for (level, width) in [(0, 8u8), (1, 4)] {
+                let data: Vec<u8> = (0..3u8)
+                    .flat_map(|layer| (0..width).flat_map(move |x| texel(level, x, layer)))
+                    .collect();
+                gl.tex_image_2d(
+                    TEXTURE_1D_ARRAY,
+                    level,
+                    RGBA8 as GLint,
+                    GLsizei::from(width),
+                    3,
+                    0,
+                    RGBA,
+                    UNSIGNED_BYTE,
+                    Some(&data),
+                );
+            }
+            let p = program(
+                gl,
+                &[
+                    (VERTEX_SHADER, ARRAY_1D_VS),
+                    (GEOMETRY_SHADER, ARRAY_1D_GS),
+                    (FRAGMENT_SHADER, ARRAY_1D_FS),
+                ],
+            );
+            gl.use_program(p);
+            let vao = gl.gen_vertex_array();
+            gl.bind_vertex_array(vao);
+            gl.draw_arrays(POINTS, 0, 1);
         },
         &probes,
     );
