@@ -28,7 +28,8 @@
 //! once more with GL's rules to read their values, which become the default block's
 //! initial contents ([`Program::default_block`]). Where Mesa (the reference) and glslang
 //! disagree on what a version allows, the text glslang reads is adjusted (`source.rs`:
-//! line continuations, GLSL 1.30, `gl_PerVertex` redeclarations, `#extension` placement);
+//! line continuations, GLSL 1.30, `gl_PerVertex` redeclarations, `#extension` placement,
+//! `GL_EXT_texture_array`);
 //! static recursion fails the compile, as in GL drivers, not just the link; fragment
 //! output locations that GL rejects at link fail the link, not the compile;
 //! `gl_FragCoord` redeclarations follow GLSL 1.50's rules within a shader and across the

@@ -46,6 +46,9 @@ constexpr uint32_t kFlagNoise = 4;
 constexpr uint32_t kFlagOriginUpperLeft = 8;
 // TshSource::flags: declare gl_DepthRange (source.rs says how it is filled).
 constexpr uint32_t kFlagDepthRange = 16;
+// TshSource::flags: the functions of GL_EXT_texture_array, which the shader enabled
+// (source.rs removes its `#extension` line, which glslang does not know).
+constexpr uint32_t kFlagTextureArray = 32;
 
 struct TshLimits {
     int32_t max_vertex_attribs;
@@ -267,6 +270,19 @@ const char* const kDeprecatedTextureFunctionsSso =
     "struct tsh_DepthRangeParameters { float near; float far; float diff; };\n" \
     "uniform tsh_DepthRangeParameters tsh_DepthRange;\n"
 
+// GL_EXT_texture_array's functions (Mesa has them at every desktop version once the shader
+// enables the extension), mapped to their generic forms as the deprecated ones above; the
+// shadow forms return a vec4. The bias forms of texture1DArray and texture2DArray come with
+// `texture`; those of the shadow forms are left out, as for shadow1D and shadow2D.
+#define TSH_TEXTURE_ARRAY \
+    "#define texture1DArray texture\n" \
+    "#define texture2DArray texture\n" \
+    "#define texture1DArrayLod textureLod\n" \
+    "#define texture2DArrayLod textureLod\n" \
+    "#define shadow1DArray(s, c) vec4(texture(s, c))\n" \
+    "#define shadow2DArray(s, c) vec4(texture(s, c))\n" \
+    "#define shadow1DArrayLod(s, c, l) vec4(textureLod(s, c, l))\n"
+
 // The version of a shader without `#version`: GLSL 1.10, but 1.50 for a geometry shader
 // (version.rs says why).
 int default_version(const TshSource& src) { return src.stage == 1 ? 150 : 110; }
@@ -274,13 +290,14 @@ int default_version(const TshSource& src) { return src.stage == 1 ? 150 : 110; }
 // The preamble for a shader's flags (kFlag*), one string per combination.
 const char* preamble(const TshSource& src) {
     static const std::string* const table = [] {
-        auto* t = new std::string[32];
-        for (uint32_t f = 0; f < 32; ++f) {
+        auto* t = new std::string[64];
+        for (uint32_t f = 0; f < 64; ++f) {
             t[f] = f & kFlagSeparateShaderObjects ? kDeprecatedTextureFunctionsSso
                                                   : kDeprecatedTextureFunctions;
             if (f & kFlagInverse) t[f] += TSH_INVERSE;
             if (f & kFlagNoise) t[f] += TSH_NOISE;
             if (f & kFlagDepthRange) t[f] += TSH_DEPTH_RANGE;
+            if (f & kFlagTextureArray) t[f] += TSH_TEXTURE_ARRAY;
             if (f & kFlagOriginUpperLeft) {
                 t[f] += "#extension GL_ARB_fragment_coord_conventions : enable\n"
                         "layout(origin_upper_left) in vec4 gl_FragCoord;\n";
@@ -288,7 +305,7 @@ const char* preamble(const TshSource& src) {
         }
         return t;
     }();
-    return table[src.flags & 31].c_str();
+    return table[src.flags & 63].c_str();
 }
 
 // The warning glslang's relaxed rules give for a uniform's initializer they drop.

@@ -14,7 +14,10 @@
 //! - **`gl_DepthRange`**, which glslang declares only for OpenGL clients, is declared in the
 //!   preamble as a default-block uniform the engine fills;
 //! - **`noise1`..`noise4`**, which glslang declares only for OpenGL clients, are defined in
-//!   the preamble (returning 0, as Mesa's do) for a shader that mentions them.
+//!   the preamble (returning 0, as Mesa's do) for a shader that mentions them;
+//! - **`GL_EXT_texture_array`**, which glslang does not know: its `#extension` line is
+//!   blanked and its functions (`texture1DArray()` and its kin) come from the preamble
+//!   ([`texture_array`]).
 //!
 //! - **unsized uniform arrays with an initializer** get the initializer's size written in
 //!   (glslang's relaxed rules drop the initializer and would leave them unsized);
@@ -61,6 +64,11 @@ pub(crate) const FLAG_NOISE: u32 = 4;
 /// of the program's uniforms and the engine fills from `glDepthRange`.
 pub(crate) const FLAG_DEPTH_RANGE: u32 = 16;
 
+/// Define `GL_EXT_texture_array`'s functions in the preamble (`kFlagTextureArray`): the
+/// shader enabled the extension, whose `#extension` line glslang does not know and
+/// [`texture_array`] blanks.
+pub(crate) const FLAG_TEXTURE_ARRAY: u32 = 32;
+
 /// The uniform that stands for `gl_DepthRange` (a struct of `near`, `far`, `diff`).
 pub(crate) const DEPTH_RANGE: &str = "tsh_DepthRange";
 
@@ -92,9 +100,16 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),
     };
+    let (text, texture_array) = match texture_array(&text) {
+        (Cow::Borrowed(_), on) => (text, on),
+        (Cow::Owned(t), on) => (Cow::Owned(t), on),
+    };
     let version = version::check(&text).ok();
     let old = version.is_some_and(|v| v < 410);
     let mut flags = inverse;
+    if texture_array {
+        flags |= FLAG_TEXTURE_ARRAY;
+    }
     if old && text.contains("gl_PerVertex") {
         flags |= FLAG_SEPARATE_SHADER_OBJECTS;
     }
@@ -105,6 +120,51 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         flags |= FLAG_DEPTH_RANGE;
     }
     Prepared { text, flags }
+}
+
+/// The source without its `#extension GL_EXT_texture_array` directives (each line blanked,
+/// so lines stay), and whether one of them enables the extension (`enable`, `require` or
+/// `warn`; the last directive decides, as in GLSL). glslang does not know the extension;
+/// Mesa has it at every desktop version, so its functions (`texture1DArray()` and its kin)
+/// come from the preamble instead ([`FLAG_TEXTURE_ARRAY`]).
+fn texture_array(text: &str) -> (Cow<'_, str>, bool) {
+    const NAME: &str = "GL_EXT_texture_array";
+    if !text.contains(NAME) {
+        return (Cow::Borrowed(text), false);
+    }
+    let mut enabled = false;
+    let mut blank = Vec::new();
+    for line in code_lines(text) {
+        if line.directive != Some("extension") {
+            continue;
+        }
+        let words: Vec<&str> = line.content[1..]
+            .split(|c: char| c.is_whitespace() || c == ':')
+            .filter(|w| !w.is_empty())
+            .collect();
+        if let ["extension", name, behavior] = words[..]
+            && name == NAME
+        {
+            enabled = behavior != "disable";
+            blank.push(line.number);
+        }
+    }
+    if blank.is_empty() {
+        return (Cow::Borrowed(text), false);
+    }
+    let out: String = text
+        .split_inclusive('\n')
+        .enumerate()
+        .map(|(n, line)| {
+            if blank.contains(&(n + 1)) {
+                let body = line.trim_end_matches(['\n', '\r']);
+                format!("{}{}", " ".repeat(body.len()), &line[body.len()..])
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    (Cow::Owned(out), enabled)
 }
 
 /// `uniform T name[] = T[](a, b, c);` with the size its initializer gives written in

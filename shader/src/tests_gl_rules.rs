@@ -327,3 +327,31 @@ fn a_geometry_shader_without_version_is_glsl_150() {
     let gs = format!("layout(points) in;\nlayout(points, max_vertices = 1) out;\n{gs}");
     link_all(&[(Stage::Vertex, PASSTHROUGH_VS), (Stage::Geometry, &gs)]).expect("links");
 }
+
+/// piglit's glsl-1.50 compiler/ext_texture_array.geom: `GL_EXT_texture_array` gives
+/// `texture1DArray()` and its kin (Mesa: compiles).
+#[test]
+fn ext_texture_array_functions() {
+    let gs = "#version 150\n#extension GL_EXT_texture_array: require\n\n\
+        uniform sampler1DArray s1;\nuniform sampler2DArray s2;\n\
+        uniform sampler1DArrayShadow s1s;\nuniform sampler2DArrayShadow s2s;\n\n\
+        void main()\n{\n  vec4 foo = texture1DArray(s1, vec2(0.0));\n\
+        foo += texture1DArrayLod(s1, vec2(0.0), 0.0);\n\
+        foo += texture2DArray(s2, vec3(0.0));\n\
+        foo += texture2DArrayLod(s2, vec3(0.0), 0.0);\n\
+        foo += shadow1DArray(s1s, vec3(0.0));\n\
+        foo += shadow1DArrayLod(s1s, vec3(0.0), 0.0);\n\
+        foo += shadow2DArray(s2s, vec4(0.0));\n\
+        gl_Position = foo;\n  EmitVertex();\n}\n";
+    let c = compile(Stage::Geometry, gs, &Limits::default());
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    // Without the extension (or with it disabled) the functions are not there.
+    for directive in ["", "#extension GL_EXT_texture_array : disable"] {
+        let fs = format!(
+            "#version 150\n{directive}\nuniform sampler2DArray s;\nout vec4 o;\n\
+             void main() {{ o = texture2DArray(s, vec3(0.0)); }}\n"
+        );
+        let c = compile(Stage::Fragment, &fs, &Limits::default());
+        assert!(!c.ok, "{directive}");
+    }
+}
