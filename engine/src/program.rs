@@ -28,14 +28,20 @@ use crate::limits;
 use crate::shader::{gl_length, write_string};
 use crate::share::Shared;
 
-/// The limits the GLSL front end enforces: those the context reports.
-pub(crate) fn front_end_limits() -> tessera_shader::Limits {
+/// The limits the GLSL front end enforces and shaders read as built-in constants: those
+/// the context reports (`get.rs`), the backend's where they come from its caps.
+pub(crate) fn front_end_limits(l: &limits::Limits) -> tessera_shader::Limits {
     tessera_shader::Limits {
         max_vertex_attribs: limits::VERTEX_ATTRIBS,
         max_draw_buffers: limits::COLOR_ATTACHMENTS,
         max_texture_units: limits::STAGE_UNITS,
         max_combined_texture_units: limits::COMBINED_UNITS,
         max_varying_components: limits::VARYING_COMPONENTS,
+        max_vertex_output_components: l.max_vertex_output_components,
+        max_geometry_input_components: l.max_geometry_input_components,
+        max_geometry_output_components: *limits::STAGE_IO_COMPONENTS.end(),
+        max_fragment_input_components: *limits::STAGE_IO_COMPONENTS.end(),
+        max_uniform_components: limits::STAGE_UNIFORM_COMPONENTS,
         ..tessera_shader::Limits::default()
     }
 }

@@ -265,7 +265,7 @@ impl Context {
         let result = tessera_shader::compile(
             front_end_stage(stage),
             &source,
-            &crate::program::front_end_limits(),
+            &crate::program::front_end_limits(&self.local.limits),
         );
         let mut sh = self.group.lock();
         if let Some(mut s) = sh.world.get_mut::<Shader>(e) {

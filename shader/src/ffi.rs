@@ -28,6 +28,11 @@ struct TshLimits {
     max_varying_components: i32,
     max_geometry_output_vertices: i32,
     max_clip_distances: i32,
+    max_vertex_output_components: i32,
+    max_geometry_input_components: i32,
+    max_geometry_output_components: i32,
+    max_fragment_input_components: i32,
+    max_uniform_components: i32,
 }
 
 /// A string owned by the result (`TshStr`).
@@ -147,7 +152,8 @@ unsafe extern "C" {
     fn tsh_init(r: *const TshResult, i: usize) -> TshInit;
 }
 
-/// Limits glslang enforces while compiling; they should match what the context reports.
+/// Limits glslang enforces while compiling and shaders read as built-in constants
+/// (`gl_MaxVertexOutputComponents`, ...): they must be what the context reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// `MAX_VERTEX_ATTRIBS`.
@@ -164,6 +170,16 @@ pub struct Limits {
     pub max_geometry_output_vertices: i32,
     /// `MAX_CLIP_DISTANCES`.
     pub max_clip_distances: i32,
+    /// `MAX_VERTEX_OUTPUT_COMPONENTS`.
+    pub max_vertex_output_components: i32,
+    /// `MAX_GEOMETRY_INPUT_COMPONENTS`.
+    pub max_geometry_input_components: i32,
+    /// `MAX_GEOMETRY_OUTPUT_COMPONENTS`.
+    pub max_geometry_output_components: i32,
+    /// `MAX_FRAGMENT_INPUT_COMPONENTS`.
+    pub max_fragment_input_components: i32,
+    /// `MAX_VERTEX_UNIFORM_COMPONENTS` (and the geometry and fragment stages').
+    pub max_uniform_components: i32,
 }
 
 impl Default for Limits {
@@ -177,6 +193,11 @@ impl Default for Limits {
             max_varying_components: 60,
             max_geometry_output_vertices: 256,
             max_clip_distances: 8,
+            max_vertex_output_components: 64,
+            max_geometry_input_components: 64,
+            max_geometry_output_components: 128,
+            max_fragment_input_components: 128,
+            max_uniform_components: 1024,
         }
     }
 }
@@ -191,6 +212,11 @@ impl Limits {
             max_varying_components: self.max_varying_components,
             max_geometry_output_vertices: self.max_geometry_output_vertices,
             max_clip_distances: self.max_clip_distances,
+            max_vertex_output_components: self.max_vertex_output_components,
+            max_geometry_input_components: self.max_geometry_input_components,
+            max_geometry_output_components: self.max_geometry_output_components,
+            max_fragment_input_components: self.max_fragment_input_components,
+            max_uniform_components: self.max_uniform_components,
         }
     }
 }

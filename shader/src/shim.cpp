@@ -58,6 +58,11 @@ struct TshLimits {
     int32_t max_varying_components;
     int32_t max_geometry_output_vertices;
     int32_t max_clip_distances;
+    int32_t max_vertex_output_components;
+    int32_t max_geometry_input_components;
+    int32_t max_geometry_output_components;
+    int32_t max_fragment_input_components;
+    int32_t max_uniform_components;
 };
 
 struct TshStr {
@@ -189,6 +194,13 @@ TBuiltInResource resources(const TshLimits* limits) {
         r.maxVaryingFloats = limits->max_varying_components;
         r.maxGeometryOutputVertices = limits->max_geometry_output_vertices;
         r.maxClipDistances = limits->max_clip_distances;
+        r.maxVertexOutputComponents = limits->max_vertex_output_components;
+        r.maxGeometryInputComponents = limits->max_geometry_input_components;
+        r.maxGeometryOutputComponents = limits->max_geometry_output_components;
+        r.maxFragmentInputComponents = limits->max_fragment_input_components;
+        r.maxVertexUniformComponents = limits->max_uniform_components;
+        r.maxGeometryUniformComponents = limits->max_uniform_components;
+        r.maxFragmentUniformComponents = limits->max_uniform_components;
     }
     return r;
 }

@@ -11,6 +11,7 @@ use tessera_wire::record::{BlockSlot, ProgramDesc, Record, SamplerSlot};
 
 pub(crate) const INVALID_INDEX_VALUE: GLuint = 0xFFFF_FFFF;
 
+mod builtin_constants;
 mod uniforms;
 
 /// A shader of `kind` with `source`, compiled (whatever the outcome).

@@ -191,7 +191,7 @@ impl Context {
                 shaders: &shaders,
                 attrib_bindings: &input.attrib_bindings,
                 frag_data_bindings: &input.frag_data_bindings,
-                limits: crate::program::front_end_limits(),
+                limits: crate::program::front_end_limits(&self.local.limits),
                 xfb_varyings: input.xfb.as_ref().map_or(&[], |x| &x.names[..]),
                 xfb_separate: input
                     .xfb
