@@ -27,7 +27,7 @@ use tessera_wire::state::{
 
 use crate::conv;
 use crate::device::{GlesPipe, Missing};
-use crate::program::VertexInputs;
+use crate::program::{Flat, VertexInputs};
 use crate::shadow::{AttribClass, Cap, NativeState, StencilNative};
 
 /// Dirty groups of a context (and of `GlesPipe::disturbed`).
@@ -451,12 +451,6 @@ impl GlesPipe {
                 "GLES has no POLYGON_OFFSET_LINE/POINT: ignored",
             );
         }
-        if !r.flatshade_last {
-            self.report(
-                Missing::ProvokingVertex,
-                "GLES has no provoking-vertex control: the last vertex provides flat values",
-            );
-        }
         if r.depth_clamp && !self.features.depth_clamp {
             self.report(
                 Missing::DepthClamp,
@@ -789,6 +783,116 @@ impl GlesPipe {
         format.map_or(FormatClass::Float, |f| f.info().class)
     }
 
+    /// Whether a draw of `mode` under `FIRST_VERTEX_CONVENTION` must draw the list of
+    /// [`conv::first_vertex_list`] to give its primitives GL's flat values (GLES has no
+    /// provoking-vertex control: flat values come from each primitive's last vertex).
+    /// Where that cannot help — flat values from a geometry stage, whose output the backend
+    /// cannot reorder, or a draw that transform feedback captures in its vertex order — the
+    /// draw goes as it is, and the difference is reported.
+    #[cold]
+    fn first_vertex_list_needed(&mut self, ctx: &GlesContext, mode: u32) -> bool {
+        let flat = ctx
+            .desired
+            .program
+            .and_then(|h| self.programs.get("", h).ok())
+            .map_or(Flat::None, |p| p.flat);
+        let listed = !matches!(
+            mode,
+            glow::POINTS
+                | glow::LINES_ADJACENCY
+                | glow::LINE_STRIP_ADJACENCY
+                | glow::TRIANGLES_ADJACENCY
+                | glow::TRIANGLE_STRIP_ADJACENCY
+        );
+        match flat {
+            Flat::None => false,
+            _ if !listed => false,
+            Flat::FromVertices if ctx.xfb.is_none() => true,
+            Flat::FromVertices | Flat::FromGeometry => {
+                self.report(
+                    Missing::ProvokingVertex,
+                    "GLES has no provoking-vertex control: under FIRST_VERTEX_CONVENTION, flat values from a geometry stage or in a draw captured by transform feedback come from the last vertex",
+                );
+                false
+            }
+        }
+    }
+
+    /// A temporary element buffer holding `words`, bound to the context's vertex array in
+    /// place of its own until [`Self::drop_scratch_indices`].
+    fn scratch_indices(
+        &mut self,
+        record: &'static str,
+        words: &[u8],
+    ) -> Result<glow::Buffer, SessionError> {
+        // SAFETY: context current; the context's VAO is bound, so the new buffer becomes
+        // its element buffer until `drop_scratch_indices` binds `ctx.vao_index`'s back.
+        unsafe {
+            let name = self
+                .gl
+                .create_buffer()
+                .map_err(|e| Self::native_error(record, e))?;
+            self.gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(name));
+            self.gl
+                .buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, words, glow::STREAM_DRAW);
+            Ok(name)
+        }
+    }
+
+    /// Puts the context's element buffer back on its vertex array and deletes `name`.
+    fn drop_scratch_indices(
+        &mut self,
+        record: &'static str,
+        ctx: &GlesContext,
+        name: glow::Buffer,
+    ) {
+        let original = ctx
+            .desired
+            .index_buffer
+            .and_then(|h| self.buffers.get(record, h).ok().map(|b| b.name));
+        // SAFETY: context current; puts the context's element buffer (what `ctx.vao_index`
+        // records) back on its VAO, then deletes the temporary buffer, which nothing
+        // references any more.
+        unsafe {
+            self.gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, original);
+            self.gl.delete_buffer(name);
+        }
+    }
+
+    /// `Draw` under `FIRST_VERTEX_CONVENTION` with flat values from the vertex stage: the
+    /// draw's vertices as the rotated list of [`conv::first_vertex_list`], drawn indexed.
+    #[cold]
+    fn draw_first_vertex_list(
+        &mut self,
+        record: &'static str,
+        ctx: &GlesContext,
+        mode: u32,
+        [first, count, instances]: [i32; 3],
+    ) -> R {
+        let vertices: Vec<u32> = (first as u32..).take(count as usize).collect();
+        let Some((mode, list)) = conv::first_vertex_list(mode, &vertices) else {
+            return Ok(());
+        };
+        if list.is_empty() {
+            return Ok(());
+        }
+        let words: Vec<u8> = list.iter().flat_map(|i| i.to_ne_bytes()).collect();
+        let [count] = gl_counts(record, [list.len() as u64])?;
+        let name = self.scratch_indices(record, &words)?;
+        // SAFETY: context current; state reconciled; the scratch element buffer holds
+        // `count` indices, each a vertex of the original draw.
+        unsafe {
+            if instances == 1 {
+                self.gl.draw_elements(mode, count, glow::UNSIGNED_INT, 0);
+            } else {
+                self.gl
+                    .draw_elements_instanced(mode, count, glow::UNSIGNED_INT, 0, instances);
+            }
+        }
+        self.drop_scratch_indices(record, ctx, name);
+        Ok(())
+    }
+
     /// A draw of an adjacency topology the driver cannot draw: reported, skipped.
     #[cold]
     fn skip_adjacency(&mut self) {
@@ -842,6 +946,9 @@ impl DrawPipe for GlesPipe {
             return Ok(());
         }
         let [first, count, instances] = gl_counts(N, [first, count, instances])?;
+        if !ctx.raster.flatshade_last && self.first_vertex_list_needed(ctx, mode) {
+            return self.draw_first_vertex_list(N, ctx, mode, [first, count, instances]);
+        }
         if ctx.xfb.is_some() {
             self.xfb_before_draw(ctx);
         }
@@ -906,26 +1013,34 @@ impl DrawPipe for GlesPipe {
         }
         self.shadow
             .enable(&self.gl, Cap::PrimitiveRestart, enabled && index <= max);
+        // Under FIRST_VERTEX_CONVENTION, flat values from the vertex stage need each
+        // primitive's first vertex last: the indices are rewritten into a rotated list.
+        let rotate = !ctx.raster.flatshade_last && self.first_vertex_list_needed(ctx, mode);
         let mut scratch = None;
         let (mut index_type, mut offset, mut base_vertex) = (index_type, offset, base_vertex);
-        if (restart_low || emulate_base)
+        let (mut mode, mut count) = (mode, count);
+        if (restart_low || emulate_base || rotate)
             && let Some(ib) = ctx.desired.index_buffer
         {
             let restart = (enabled && index <= max).then_some(index);
             let moved = if emulate_base { base_vertex } else { 0 };
-            let words = self.rewrite_indices(N, ib, index_type, offset, bytes, restart, moved)?;
-            // SAFETY: context current; the context's VAO is bound, so the new buffer becomes
-            // its element buffer until `ctx.vao_index`'s buffer is bound back after the draw.
-            unsafe {
-                let name = self
-                    .gl
-                    .create_buffer()
-                    .map_err(|e| Self::native_error(N, e))?;
-                self.gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(name));
-                self.gl
-                    .buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, &words, glow::STREAM_DRAW);
-                scratch = Some(name);
+            let mut words =
+                self.rewrite_indices(N, ib, index_type, offset, bytes, restart, moved)?;
+            if rotate {
+                let indices: Vec<u32> = words
+                    .chunks_exact(4)
+                    .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect();
+                if let Some((list_mode, list)) = conv::first_vertex_list(mode, &indices) {
+                    if list.is_empty() {
+                        return Ok(());
+                    }
+                    mode = list_mode;
+                    count = u32::try_from(list.len()).unwrap_or(u32::MAX);
+                    words = list.iter().flat_map(|i| i.to_ne_bytes()).collect();
+                }
             }
+            scratch = Some(self.scratch_indices(N, &words)?);
             (index_type, offset) = (IndexType::U32, 0);
             base_vertex -= moved;
         }
@@ -955,17 +1070,7 @@ impl DrawPipe for GlesPipe {
             self.xfb_after_draw(ctx);
         }
         if let Some(name) = scratch {
-            let original = ctx
-                .desired
-                .index_buffer
-                .and_then(|h| self.buffers.get(N, h).ok().map(|b| b.name));
-            // SAFETY: context current; puts the context's element buffer (what
-            // `ctx.vao_index` records) back on its VAO, then deletes the temporary buffer,
-            // which nothing references any more.
-            unsafe {
-                self.gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, original);
-                self.gl.delete_buffer(name);
-            }
+            self.drop_scratch_indices(N, ctx, name);
         }
         Ok(())
     }

@@ -548,3 +548,112 @@ pub(crate) fn max_index(t: IndexType) -> u32 {
 pub(crate) fn color_attachment(i: usize) -> u32 {
     glow::COLOR_ATTACHMENT0 + i as u32
 }
+
+/// The vertices of a draw as a list whose primitives each end with the vertex GL's
+/// `FIRST_VERTEX_CONVENTION` makes provoking, and the list's mode: GLES takes flat values
+/// from the last vertex, so drawing this list gives each primitive the flat values GL gives
+/// it. `None` for modes it does not apply to (points, which have one vertex; adjacency).
+///
+/// `indices` are the draw's vertices in order, [`u32::MAX`] where a primitive restarts.
+/// Each triangle is rotated, which keeps its winding: GL's first-vertex convention
+/// provokes with a triangle's first vertex (`(a, b, c)` becomes `(b, c, a)`), a strip's
+/// triangle `i` with vertex `i` (its odd triangles are `(i + 1, i, i + 2)`), and a fan's
+/// triangle `i` with vertex `i + 1` (GL 3.3, table 2.15). A line is reversed. Strips,
+/// loops and fans become lists, so a primitive's position in the list (`gl_PrimitiveID`)
+/// is its position in the draw.
+pub(crate) fn first_vertex_list(mode: u32, indices: &[u32]) -> Option<(u32, Vec<u32>)> {
+    let list = match mode {
+        glow::TRIANGLES | glow::TRIANGLE_STRIP | glow::TRIANGLE_FAN => glow::TRIANGLES,
+        glow::LINES | glow::LINE_STRIP | glow::LINE_LOOP => glow::LINES,
+        _ => return None,
+    };
+    let mut out = Vec::with_capacity(indices.len() * 3);
+    for run in indices.split(|&i| i == u32::MAX) {
+        let n = run.len();
+        match mode {
+            glow::TRIANGLES => {
+                for t in run.chunks_exact(3) {
+                    out.extend([t[1], t[2], t[0]]);
+                }
+            }
+            glow::TRIANGLE_STRIP => {
+                for i in 0..n.saturating_sub(2) {
+                    if i % 2 == 0 {
+                        out.extend([run[i + 1], run[i + 2], run[i]]);
+                    } else {
+                        out.extend([run[i + 2], run[i + 1], run[i]]);
+                    }
+                }
+            }
+            glow::TRIANGLE_FAN => {
+                for i in 0..n.saturating_sub(2) {
+                    out.extend([run[i + 2], run[0], run[i + 1]]);
+                }
+            }
+            glow::LINES => {
+                for l in run.chunks_exact(2) {
+                    out.extend([l[1], l[0]]);
+                }
+            }
+            glow::LINE_STRIP | glow::LINE_LOOP => {
+                for i in 0..n.saturating_sub(1) {
+                    out.extend([run[i + 1], run[i]]);
+                }
+                if mode == glow::LINE_LOOP && n >= 2 {
+                    out.extend([run[0], run[n - 1]]);
+                }
+            }
+            _ => {}
+        }
+    }
+    Some((list, out))
+}
+
+#[cfg(test)]
+mod first_vertex_tests {
+    use super::first_vertex_list;
+
+    #[test]
+    fn each_primitive_ends_with_its_first_vertex_provoking() {
+        let r = |mode, i: &[u32]| first_vertex_list(mode, i).expect("a list");
+        assert_eq!(
+            r(glow::TRIANGLES, &[0, 1, 2, 3, 4, 5, 6]),
+            (glow::TRIANGLES, vec![1, 2, 0, 4, 5, 3])
+        );
+        // Strip triangles (0 1 2), (2 1 3), (2 3 4), (4 3 5): provoking 0, 1, 2, 3.
+        assert_eq!(
+            r(glow::TRIANGLE_STRIP, &[0, 1, 2, 3, 4, 5]),
+            (glow::TRIANGLES, vec![1, 2, 0, 3, 2, 1, 3, 4, 2, 5, 4, 3])
+        );
+        // Fan triangles (0 1 2), (0 2 3): provoking 1, 2.
+        assert_eq!(
+            r(glow::TRIANGLE_FAN, &[0, 1, 2, 3]),
+            (glow::TRIANGLES, vec![2, 0, 1, 3, 0, 2])
+        );
+        assert_eq!(
+            r(glow::LINES, &[0, 1, 2, 3, 4]),
+            (glow::LINES, vec![1, 0, 3, 2])
+        );
+        assert_eq!(
+            r(glow::LINE_STRIP, &[0, 1, 2]),
+            (glow::LINES, vec![1, 0, 2, 1])
+        );
+        assert_eq!(
+            r(glow::LINE_LOOP, &[0, 1, 2]),
+            (glow::LINES, vec![1, 0, 2, 1, 0, 2])
+        );
+        assert_eq!(first_vertex_list(glow::POINTS, &[0, 1]), None);
+    }
+
+    #[test]
+    fn a_restart_starts_a_new_primitive() {
+        assert_eq!(
+            first_vertex_list(glow::TRIANGLE_STRIP, &[0, 1, 2, 3, u32::MAX, 4, 5, 6]),
+            Some((glow::TRIANGLES, vec![1, 2, 0, 3, 2, 1, 5, 6, 4]))
+        );
+        assert_eq!(
+            first_vertex_list(glow::TRIANGLES, &[0, 1, u32::MAX, 2, 3, 4]),
+            Some((glow::TRIANGLES, vec![3, 4, 2]))
+        );
+    }
+}

@@ -39,9 +39,15 @@
 //!
 //! ## What GLES lacks
 //! Desktop state GLES does not have (polygon mode, logic ops, depth clamp without
-//! `EXT_depth_clamp`, provoking vertex, line smoothing, ...) is ignored and reported once per
-//! session as [`Event::Unsupported`](tessera_wire::Event::Unsupported); formats and texture
-//! kinds get stand-ins (see `conv.rs`). [`GlesOptions`] can hide the driver's extensions and
+//! `EXT_depth_clamp`, line smoothing, ...) is ignored and reported once per session as
+//! [`Event::Unsupported`](tessera_wire::Event::Unsupported); formats and texture kinds get
+//! stand-ins (see `conv.rs`). GLES has no provoking-vertex control either (flat values come
+//! from a primitive's last vertex): under `FIRST_VERTEX_CONVENTION`, a draw whose fragment
+//! stage reads flat values from the vertex stage draws its vertices as a list of primitives
+//! each rotated to end with its first vertex (`conv::first_vertex_list`, from a temporary
+//! element buffer); flat values from a geometry stage, or a draw transform feedback
+//! captures, keep the last vertex's values and are reported. The default convention (last
+//! vertex) costs a draw one flag test. [`GlesOptions`] can hide the driver's extensions and
 //! newer ES versions, which is how the fallback paths are tested on a full driver.
 //!
 //! ## Safety

@@ -609,6 +609,44 @@ pub(crate) struct Program {
     pub lod_bias: Option<glow::UniformLocation>,
     /// The location of [`POINT_ORIGIN`], if the fragment stage reads `gl_PointCoord`.
     pub point_origin: Option<glow::UniformLocation>,
+    /// How GL's provoking-vertex convention reaches what it draws (command.rs).
+    pub flat: Flat,
+}
+
+/// Whether a program's fragment stage reads flat inputs, and from which stage they come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flat {
+    /// No flat inputs: the provoking vertex makes no difference.
+    None,
+    /// Flat inputs from the vertex stage: `FIRST_VERTEX_CONVENTION` draws a rotated list.
+    FromVertices,
+    /// Flat inputs from a geometry stage, whose output primitives the backend cannot
+    /// reorder: the last vertex provides them.
+    FromGeometry,
+}
+
+/// Whether a module decorates anything `Flat` (in a fragment stage, only inputs can be).
+fn decorates_flat(words: &[u32]) -> bool {
+    const OP_DECORATE: u32 = 71;
+    const OP_MEMBER_DECORATE: u32 = 72;
+    const DECORATION_FLAT: u32 = 14;
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 {
+            return false;
+        }
+        let at = match words[i] & 0xffff {
+            OP_DECORATE => i + 2,
+            OP_MEMBER_DECORATE => i + 3,
+            _ => 0,
+        };
+        if at != 0 && words.get(at) == Some(&DECORATION_FLAT) {
+            return true;
+        }
+        i += count;
+    }
+    false
 }
 
 /// What a native link gives.
@@ -750,6 +788,18 @@ impl ProgramPipe for GlesPipe {
             300
         };
         code.extend_from_slice(&version.to_le_bytes());
+        let flat = match (
+            stages
+                .iter()
+                .any(|(stage, words)| *stage == ShaderStage::Fragment && decorates_flat(words)),
+            stages
+                .iter()
+                .any(|(stage, _)| *stage == ShaderStage::Geometry),
+        ) {
+            (false, _) => Flat::None,
+            (true, false) => Flat::FromVertices,
+            (true, true) => Flat::FromGeometry,
+        };
         let key = fnv1a(0xcbf2_9ce4_8422_2325, &code);
         self.program_cache.clock += 1;
         let clock = self.program_cache.clock;
@@ -805,6 +855,7 @@ impl ProgramPipe for GlesPipe {
                 inputs: linked.inputs,
                 lod_bias: linked.lod_bias,
                 point_origin: linked.point_origin,
+                flat,
             },
         )
     }

@@ -287,6 +287,79 @@ fn flat_last_vertex() {
     );
 }
 
+#[test]
+fn flat_first_vertex() {
+    // Under FIRST_VERTEX_CONVENTION a flat output takes the first vertex's value: a
+    // triangle's first, strip triangle i's vertex i, fan triangle i's vertex i + 1 (GL 3.3,
+    // table 2.15), also in an indexed strip that restarts. One quadrant each (16 x 16).
+    let colour = |k: u8| {
+        [
+            10 + 12 * k,
+            250 - 12 * k,
+            ((60 * u32::from(k)) % 251) as u8,
+            255,
+        ]
+    };
+    // Quad corners of the quadrant at (x, y), counter-clockwise from the lower left.
+    let quad = |x: f32, y: f32| [(x, y), (x + 16.0, y), (x + 16.0, y + 16.0), (x, y + 16.0)];
+    let [q0, q1, q2, q3] = quad(0.0, 0.0);
+    let [s0, s1, s2, s3] = quad(16.0, 0.0);
+    let [f0, f1, f2, f3] = quad(0.0, 16.0);
+    let [r0, r1, r2, r3] = quad(16.0, 16.0);
+    // Vertices 0-5: two triangles; 6-9: a strip; 10-13: a fan; 14-19: two restarted strips.
+    let positions = [
+        q0, q1, q2, q2, q3, q0, s0, s1, s3, s2, f0, f1, f2, f3, r0, r1, r3, r3, r1, r2,
+    ];
+    let vertices: Vec<f32> = positions
+        .iter()
+        .enumerate()
+        .flat_map(|(k, &(x, y))| {
+            let [r, g, b, a] = unorm(colour(k as u8));
+            [ndc(x), ndc(y), r, g, b, a]
+        })
+        .collect();
+    let probes = [
+        // Triangles (0 1 2) and (3 4 5): lower right and upper left halves.
+        probe(12, 3, colour(0)),
+        probe(3, 12, colour(3)),
+        // Strip (6 7 8), (8 7 9): lower left, upper right halves.
+        probe(19, 3, colour(6)),
+        probe(28, 12, colour(7)),
+        // Fan (10 11 12), (10 12 13): lower right, upper left halves.
+        probe(12, 19, colour(11)),
+        probe(3, 28, colour(12)),
+        // Strips (14 15 16) and (17 18 19) after a restart: lower left, upper right halves.
+        probe(19, 19, colour(14)),
+        probe(28, 28, colour(17)),
+    ];
+    check(
+        "geometry_flat_first_vertex",
+        W,
+        W,
+        |gl| {
+            clear(gl, BG);
+            let p = program(gl, FLAT_VS, FLAT_FS);
+            gl.use_program(p);
+            vertex_array(gl);
+            buffer(gl, ARRAY_BUFFER, &le(&vertices, f32::to_le_bytes));
+            gl.vertex_attrib_pointer(0, 2, FLOAT, false, 24, 0);
+            gl.vertex_attrib_pointer(1, 4, FLOAT, false, 24, 8);
+            gl.enable_vertex_attrib_array(0);
+            gl.enable_vertex_attrib_array(1);
+            gl.provoking_vertex(FIRST_VERTEX_CONVENTION);
+            gl.draw_arrays(TRIANGLES, 0, 6);
+            gl.draw_arrays(TRIANGLE_STRIP, 6, 4);
+            gl.draw_arrays(TRIANGLE_FAN, 10, 4);
+            let indices: [u16; 7] = [14, 15, 16, 0xffff, 17, 18, 19];
+            buffer(gl, ELEMENT_ARRAY_BUFFER, &le(&indices, u16::to_le_bytes));
+            gl.enable(PRIMITIVE_RESTART);
+            gl.primitive_restart_index(0xffff);
+            gl.draw_elements(TRIANGLE_STRIP, 7, UNSIGNED_SHORT, 0);
+        },
+        &probes,
+    );
+}
+
 const BLOCK_ARRAY_VS: &str = "#version 330 core
 layout(location = 0) in vec2 position;
 layout(location = 1) in vec4 color;
