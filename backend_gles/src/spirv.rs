@@ -477,7 +477,7 @@ pub(crate) fn fold_1d_fetch_offsets(words: &[u32]) -> Option<Vec<u32>> {
 /// `float` where the 2D array form takes an `ivec2` or a `vec2`. So the pass changes the
 /// image type itself to a 2D array and each use of it to the 2D array form that reads the
 /// same texels:
-/// - a coordinate `(x, layer)` becomes `(x, 0, layer)` (an `OpVectorShuffle` with zeros);
+/// - a coordinate `(x, layer, ...)` becomes `(x, 0, layer)` (an `OpVectorShuffle` with zeros);
 /// - an offset `o` becomes `(o, 0)`, a gradient `d` becomes `(d, 0)`;
 /// - a size query asks for `(width, 1, layers)` and keeps `(width, layers)`.
 ///
@@ -555,14 +555,15 @@ pub(crate) fn widen_1d_arrays(words: &[u32]) -> Option<Vec<u32>> {
                     at += 1;
                     continue;
                 };
-                let Some((comp, 2)) = m.vector_of(ty) else {
+                // (A depth comparison's may carry the reference as a third component.)
+                let Some((comp, n @ 2..)) = m.vector_of(ty) else {
                     at += 1;
                     continue;
                 };
                 let wide = m.vector(comp, 3);
                 let zeros = m.null(ty);
                 let id = m.fresh();
-                before.push(inst(op::VECTOR_SHUFFLE, &[wide, id, coord, zeros, 0, 2, 1]));
+                before.push(inst(op::VECTOR_SHUFFLE, &[wide, id, coord, zeros, 0, n, 1]));
                 i[4] = id;
                 let mask = i.get(mask_at).copied().unwrap_or(0);
                 let mut o = mask_at + 1;
@@ -789,6 +790,55 @@ mod tests {
         assert_eq!((opcode(zero), zero[1]), (op::CONSTANT_NULL, 4));
         // Every new declaration comes before the function.
         assert!(find(op::CONSTANT_COMPOSITE) < find(op::FUNCTION));
+    }
+
+    #[test]
+    fn a_1d_array_comparison_keeps_its_reference_out_of_the_coordinate() {
+        // texture(sampler1DArrayShadow, (0.5, 1, 0.25)) at level 0: SPIR-V passes the
+        // reference both as a third coordinate component and as its Dref operand.
+        let mut w = vec![0x0723_0203, 0x0001_0000, 0, 40, 0];
+        let mut ep = vec![4, 1];
+        ep.extend(literal("main"));
+        let explicit = op::SAMPLE_DREF_EXPLICIT;
+        for i in [
+            inst(17, &[1]),
+            inst(14, &[0, 1]),
+            inst(15, &ep),
+            inst(op::TYPE_FLOAT, &[2, 32]),
+            inst(op::TYPE_VECTOR, &[3, 2, 3]),
+            inst(op::TYPE_IMAGE, &[5, 2, DIM_1D, 1, 1, 0, 1, 0]),
+            inst(op::TYPE_SAMPLED_IMAGE, &[6, 5]),
+            inst(op::TYPE_POINTER, &[7, STORAGE_UNIFORM_CONSTANT, 6]),
+            inst(op::VARIABLE, &[7, 10, STORAGE_UNIFORM_CONSTANT]),
+            inst(op::CONSTANT, &[2, 11, 0x3f00_0000]),
+            inst(op::CONSTANT, &[2, 12, 0x3f80_0000]),
+            inst(op::CONSTANT, &[2, 13, 0x3e80_0000]),
+            inst(op::CONSTANT, &[2, 14, 0]),
+            inst(op::CONSTANT_COMPOSITE, &[3, 15, 11, 12, 13]),
+            inst(19, &[8]),
+            inst(33, &[9, 8]),
+            inst(op::FUNCTION, &[8, 1, 0, 9]),
+            inst(248, &[17]),
+            inst(op::LOAD, &[6, 16, 10]),
+            inst(explicit, &[2, 18, 16, 15, 13, OPERAND_LOD, 14]),
+            inst(253, &[]),
+            inst(56, &[]),
+        ] {
+            w.extend(i);
+        }
+        let out = widen_1d_arrays(&w).expect("widened");
+        let m = Module::parse(&out).expect("well formed");
+        let at = m
+            .insts
+            .iter()
+            .position(|i| opcode(i) == explicit)
+            .expect("the lookup");
+        let shuffle = &m.insts[at - 1];
+        assert_eq!(opcode(shuffle), op::VECTOR_SHUFFLE);
+        // (x, 0, layer): component 3 is the first of the zeros.
+        assert_eq!((shuffle[1], shuffle[3]), (3, 15));
+        assert_eq!(shuffle[5..], [0, 3, 1]);
+        assert_eq!(m.insts[at][3..], [16, shuffle[2], 13, OPERAND_LOD, 14]);
     }
 
     #[test]
