@@ -519,7 +519,7 @@ impl Glslang {
 
 /// Compiles one shader; returns (success, glslang's raw log).
 pub(crate) fn compile(stage: Stage, source: &str, limits: &Limits) -> (bool, String) {
-    let prepared = source::prepare(source);
+    let prepared = source::prepare(stage, source);
     let src = raw_source(stage, &prepared);
     let limits = limits.raw();
     // SAFETY: `src` points at `prepared`'s text, which outlives the call (glslang copies
@@ -541,7 +541,10 @@ pub(crate) fn link(
     flags: &[u32],
     limits: &Limits,
 ) -> Result<LinkResult, String> {
-    let mut prepared: Vec<Prepared<'_>> = shaders.iter().map(|(_, t)| source::prepare(t)).collect();
+    let mut prepared: Vec<Prepared<'_>> = shaders
+        .iter()
+        .map(|(s, t)| source::prepare(*s, t))
+        .collect();
     for (p, f) in prepared.iter_mut().zip(flags) {
         p.flags |= f;
     }

@@ -19,7 +19,7 @@
 //!   because it has no reflection: GL-ready reflection (GL type enums, active uniforms,
 //!   blocks, pipe inputs and outputs) is only in the C++ `TProgram::buildReflection`.
 //!
-//! Versions accepted are GLSL 1.30, 1.40, 1.50, 3.30 and 4.00-4.60, core profile (see
+//! Versions accepted are GLSL 1.10-1.50, 3.30 and 4.00-4.60, core profile (see
 //! [`version`]). Logs are rewritten in the `0:3: error: ...` shape GL drivers use. GL's
 //! deprecated texture functions (`texture2D`, `shadow2D`, ...), which core contexts that are
 //! not forward-compatible keep and Mesa accepts, are mapped to their generic forms by a
@@ -125,6 +125,7 @@ pub struct Compiled {
 pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
     if let Err(log) = version::check_stage(stage, source)
         .and_then(|_| source::check_extensions(source))
+        .and_then(|_| source::check_legacy_storage(stage, source))
         .and_then(|_| source::check_removed_builtins(source))
         .and_then(|_| source::check_block_names(source))
         .and_then(|_| source::check_declarations(source))

@@ -295,9 +295,9 @@ const char* const kDeprecatedTextureFunctionsSso =
     "#define shadow2DArray(s, c) vec4(texture(s, c))\n" \
     "#define shadow1DArrayLod(s, c, l) vec4(textureLod(s, c, l))\n"
 
-// The version of a shader without `#version`: GLSL 1.10, but 1.50 for a geometry shader
-// (version.rs says why).
-int default_version(const TshSource& src) { return src.stage == 1 ? 150 : 110; }
+// The version glslang reads a shader without `#version` as: GLSL 1.10, read as 1.40 as
+// version.rs reads an explicit 1.10, but 1.50 for a geometry shader (version.rs says why).
+int default_version(const TshSource& src) { return src.stage == 1 ? 150 : 140; }
 
 // The preamble for a shader's flags (kFlag*), one string per combination.
 const char* preamble(const TshSource& src) {

@@ -3,7 +3,9 @@
 //! - **line continuations**: a backslash-newline joins lines in every version for Mesa, in
 //!   4.20 and later only for glslang. They are joined here, and the newlines they held are
 //!   put back after the joined line, so every later line keeps its number in logs;
-//! - **GLSL 1.30** is compiled as 1.40 (see [`crate::version::glslang_source`]);
+//! - **GLSL 1.30** is compiled as 1.40 (see [`crate::version::glslang_source`]), and so are
+//!   **1.10 and 1.20**, with `attribute` and `varying` spelled as 1.40 spells them
+//!   ([`crate::version::legacy_storage`]);
 //! - **array sizes** made of built-ins glslang does not fold are folded first
 //!   ([`crate::fold`]);
 //! - **`gl_PerVertex` redeclarations** before 4.10: Mesa accepts them, glslang only with
@@ -73,8 +75,12 @@ pub(crate) const FLAG_TEXTURE_ARRAY: u32 = 32;
 pub(crate) const DEPTH_RANGE: &str = "tsh_DepthRange";
 
 /// The text glslang is given for an application's shader source.
-pub(crate) fn prepare(source: &str) -> Prepared<'_> {
+pub(crate) fn prepare(stage: crate::Stage, source: &str) -> Prepared<'_> {
     let joined = join_lines(source);
+    let joined = match version::legacy_storage(stage, &joined) {
+        Cow::Borrowed(_) => joined,
+        Cow::Owned(t) => Cow::Owned(t),
+    };
     let inverse = if version::check(&joined) == Ok(140) && joined.contains("inverse") {
         FLAG_INVERSE
     } else {
@@ -295,6 +301,70 @@ pub(crate) fn check_extensions(source: &str) -> Result<(), String> {
                 ));
             }
             _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a global `in` or `out` declaration in a GLSL 1.10 or 1.20 shader (`Err`: the
+/// compile log, in Mesa's words): those versions spell them `attribute` and `varying`, and
+/// keep `in`/`out` for function parameters. glslang reads these versions as 1.40
+/// ([`version::legacy_storage`]), where the declarations would be valid.
+pub(crate) fn check_legacy_storage(stage: crate::Stage, source: &str) -> Result<(), String> {
+    let version = match version::check_stage(stage, source) {
+        Ok(v @ (110 | 120)) => v,
+        _ => return Ok(()),
+    };
+    let text = join_lines(source);
+    let (mut braces, mut parens) = (0i32, 0i32);
+    let mut statement: Vec<String> = Vec::new();
+    for line in code_lines(&text) {
+        if line.directive.is_some() {
+            continue;
+        }
+        let mut word = String::new();
+        for c in line.content.chars().chain(std::iter::once(' ')) {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                word.push(c);
+                continue;
+            }
+            if !word.is_empty() {
+                if braces == 0 && parens == 0 {
+                    statement.push(std::mem::take(&mut word));
+                }
+                word.clear();
+            }
+            match c {
+                '{' => braces += 1,
+                '}' => {
+                    braces -= 1;
+                    statement.clear();
+                }
+                '(' => parens += 1,
+                ')' => parens -= 1,
+                ';' if braces == 0 && parens == 0 => {
+                    let qualifiers = ["centroid", "invariant", "flat", "smooth", "noperspective"];
+                    let mut words = statement
+                        .iter()
+                        .skip_while(|w| qualifiers.contains(&w.as_str()));
+                    if let Some(q @ ("in" | "out" | "inout")) = words.next().map(String::as_str) {
+                        let name = statement
+                            .iter()
+                            .rev()
+                            .find(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
+                            .map_or("", String::as_str);
+                        return Err(format!(
+                            "0:{}(1): error: `{q}' qualifier in declaration of `{name}' only \
+                             valid for function parameters in GLSL {}.{:02}\n",
+                            line.number,
+                            version / 100,
+                            version % 100,
+                        ));
+                    }
+                    statement.clear();
+                }
+                _ => {}
+            }
         }
     }
     Ok(())
@@ -845,7 +915,10 @@ mod tests {
             "#define F(a)   (a)   + 1\n\n\nx\\y\n"
         );
         assert_eq!(join_lines("a\\\n"), "a\n");
-        let p = prepare("#version 130\nout gl_PerVertex { vec4 gl_Position; };\n");
+        let p = prepare(
+            crate::Stage::Vertex,
+            "#version 130\nout gl_PerVertex { vec4 gl_Position; };\n",
+        );
         assert_eq!(
             (p.text.as_ref(), p.flags),
             (
@@ -853,7 +926,10 @@ mod tests {
                 FLAG_SEPARATE_SHADER_OBJECTS
             )
         );
-        assert_eq!(prepare("#version 410\ngl_PerVertex").flags, 0);
+        assert_eq!(
+            prepare(crate::Stage::Vertex, "#version 410\ngl_PerVertex").flags,
+            0
+        );
     }
 
     #[test]

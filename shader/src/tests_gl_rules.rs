@@ -303,8 +303,7 @@ fn gl_depth_range_is_a_hidden_part_of_the_default_block() {
 }
 
 /// piglit's glsl-1.50 compiler/uniforms.geom: Mesa (core and compatibility contexts alike)
-/// compiles a geometry shader without `#version`; a vertex shader without one is GLSL 1.10,
-/// which Tessera does not compile.
+/// compiles a geometry shader without `#version`; a vertex shader without one is GLSL 1.10.
 #[test]
 fn a_geometry_shader_without_version_is_glsl_150() {
     let gs = "void main()\n{\n  gl_Position = vec4(gl_DepthRange.near, gl_DepthRange.far, \
@@ -316,13 +315,7 @@ fn a_geometry_shader_without_version_is_glsl_150() {
         "void main() { gl_Position = vec4(0.0); }\n",
         &Limits::default(),
     );
-    assert!(!c.ok);
-    assert!(
-        c.log
-            .starts_with("0:1(1): error: GLSL 1.10 is not supported"),
-        "{}",
-        c.log
-    );
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
     // It links as 1.50 too.
     let gs = format!("layout(points) in;\nlayout(points, max_vertices = 1) out;\n{gs}");
     link_all(&[(Stage::Vertex, PASSTHROUGH_VS), (Stage::Geometry, &gs)]).expect("links");
@@ -354,4 +347,62 @@ fn ext_texture_array_functions() {
         let c = compile(Stage::Fragment, &fs, &Limits::default());
         assert!(!c.ok, "{directive}");
     }
+}
+
+/// piglit's arb_texture_buffer_object formats (vs/fs, 3.1 core) pair a `#version 120`
+/// fragment shader with a `#version 140` vertex shader: Mesa compiles GLSL 1.10 and 1.20 in
+/// core contexts (3.1 and 3.3 alike) and links them with later versions.
+#[test]
+fn glsl_110_and_120_compile_and_link_with_later_versions() {
+    let fs = "#version 120\nvarying vec4 color;\nvoid main()\n{\n\tgl_FragColor = color;\n}\n";
+    let vs = "#version 140\nin vec4 vertex;\nout vec4 color;\nuniform samplerBuffer s;\n\
+        uniform int pos;\nuniform vec4 expected;void main()\n{\n\tgl_Position = vertex;\n\n\
+        \tvec4 result = texelFetch(s, pos);\n\tvec4 delta = result - expected;\n\
+        \tbvec4 fail = greaterThanEqual(abs(delta), vec4(0.02));\n\tif (any(fail)) {\n\
+        \t\tcolor = 0.25 + 0.5 * vec4(fail);\n\t} else {\n\
+        \t\tcolor = vec4(0.0, 1.0, 0.0, 0.0);\n\t}\n}\n";
+    for (stage, source) in [(Stage::Vertex, vs), (Stage::Fragment, fs)] {
+        let c = compile(stage, source, &Limits::default());
+        assert_eq!((c.ok, c.log.as_str()), (true, ""), "{source}");
+    }
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    assert_eq!(p.attributes[0].name, "vertex");
+    // 1.10 (explicit or without #version) and 1.20 vertex shaders: attribute and varying.
+    let legacy_vs = "attribute vec4 v;\nvarying vec4 color;\n\
+        void main() { gl_Position = v; color = v; }\n";
+    for version in ["", "#version 110\n", "#version 120\n"] {
+        let vs = format!("{version}{legacy_vs}");
+        let c = compile(Stage::Vertex, &vs, &Limits::default());
+        assert_eq!((c.ok, c.log.as_str()), (true, ""), "{vs}");
+        let p = link_all(&[(Stage::Vertex, &vs), (Stage::Fragment, fs)]).expect("links");
+        assert_eq!(p.attributes[0].name, "v");
+    }
+    // Global `in` and `out` are 1.30's: 1.10 and 1.20 keep them for parameters (Mesa's log).
+    let c = compile(
+        Stage::Vertex,
+        "in vec4 pos[2];\nvoid f(in vec4 x);\nvoid main() { gl_Position = pos[0]; }\n",
+        &Limits::default(),
+    );
+    assert_eq!(
+        (c.ok, c.log.as_str()),
+        (
+            false,
+            "0:1(1): error: `in' qualifier in declaration of `pos' only valid for function \
+             parameters in GLSL 1.10\n"
+        )
+    );
+    let c = compile(
+        Stage::Fragment,
+        "#version 120\nvoid f(out vec4 x) { x = vec4(0.0); }\n\
+         void main() { f(gl_FragColor); }\n",
+        &Limits::default(),
+    );
+    assert_eq!((c.ok, c.log.as_str()), (true, ""));
+    // The fixed-function built-ins stay undeclared: a core context has no state for them.
+    let c = compile(
+        Stage::Fragment,
+        "#version 120\nvoid main() { gl_FragColor = gl_Color; }\n",
+        &Limits::default(),
+    );
+    assert!(!c.ok);
 }

@@ -3,14 +3,17 @@
 //! glslang would compile more (and some of it only for Vulkan), so the version is checked
 //! here first, with GL's rules: `#version` must come before anything but comments and
 //! whitespace, a shader without one is GLSL 1.10 (a geometry shader 1.50, see
-//! [`check_stage`]), and only core-profile desktop versions
-//! from 1.30 on are accepted (1.30 compiled as 1.40, see [`glslang_source`]). Mesa also
-//! accepts 1.10, 1.20 and the ES versions in core contexts; those need a source rewrite
-//! before glslang will take them for SPIR-V (they lack `in`/`out`, or need ES-to-desktop
-//! shims), so they are refused with a log that says so.
+//! [`check_stage`]), and the desktop versions Mesa compiles in core contexts are accepted:
+//! 1.10 and 1.20 compiled as 1.40 with their storage qualifiers spelled as 1.40 spells them
+//! (glslang reads a shader without `#version` as 1.40 too), 1.30 compiled as 1.40 (see
+//! [`glslang_source`] and [`legacy_storage`]), and 1.40 on in the core profile. The ES
+//! versions, which Mesa also accepts there, need ES-to-desktop shims and are refused with a
+//! log that says so.
 
 /// Desktop GLSL versions compiled, as `#version` spells them.
-pub const SUPPORTED: &[u32] = &[130, 140, 150, 330, 400, 410, 420, 430, 440, 450, 460];
+pub const SUPPORTED: &[u32] = &[
+    110, 120, 130, 140, 150, 330, 400, 410, 420, 430, 440, 450, 460,
+];
 
 /// `x.yz` as GLSL logs spell version 1yz.
 fn dotted(v: u32) -> String {
@@ -159,7 +162,7 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
         Ok(d) if matches!(d.number.as_str(), "130" | "140") && has_output_index(source) => {
             Some((d.offset, "150"))
         }
-        Ok(d) if d.number == "130" => Some((d.offset, "140")),
+        Ok(d) if matches!(d.number.as_str(), "110" | "120" | "130") => Some((d.offset, "140")),
         _ => None,
     };
     match number {
@@ -170,6 +173,49 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
         }
         None => std::borrow::Cow::Borrowed(source),
     }
+}
+
+/// A GLSL 1.10 or 1.20 shader's `attribute` and `varying` as GLSL 1.40 spells them (`in`,
+/// and `out` or `in` by stage), padded with spaces so columns stay: Mesa compiles 1.10 and
+/// 1.20 in core contexts (a program may pair them with later versions), and glslang reads
+/// them as 1.40 ([`glslang_source`]), where these qualifiers are deprecated. Built-ins of
+/// the fixed-function pipeline (`gl_Color`, `gl_ModelViewMatrix`, `ftransform`, ...) stay
+/// undeclared: a core context has no state for them.
+pub fn legacy_storage(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
+    if !matches!(check_stage(stage, source), Ok(110 | 120)) {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let varying = match stage {
+        crate::Stage::Vertex => "out    ",
+        _ => "in     ",
+    };
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let bytes = source.as_bytes();
+    let mut out = String::with_capacity(source.len());
+    let mut at = 0;
+    while at < source.len() {
+        let word_start = at == 0 || !is_word(bytes[at - 1]);
+        let rest = &source[at..];
+        let hit = [("attribute", "in       "), ("varying", varying)]
+            .into_iter()
+            .find(|(w, _)| {
+                word_start
+                    && rest.starts_with(w)
+                    && !rest.as_bytes().get(w.len()).copied().is_some_and(is_word)
+            });
+        match hit {
+            Some((w, with)) => {
+                out.push_str(with);
+                at += w.len();
+            }
+            None => {
+                let c = rest.chars().next().unwrap_or(' ');
+                out.push(c);
+                at += c.len_utf8();
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether a `layout(...)` of the source names `index`.
@@ -209,16 +255,8 @@ pub fn check(source: &str) -> Result<u32, String> {
         ..
     } = match directive(source) {
         Ok(d) => d,
-        Err(start) => {
-            // No #version: GLSL 1.10, which core contexts do not compile.
-            return Err(format!(
-                "{}:{}({}): error: GLSL 1.10 is not supported. Supported versions are: {}\n",
-                0,
-                start.line,
-                start.column,
-                supported_list()
-            ));
-        }
+        // No #version: GLSL 1.10.
+        Err(_) => return Ok(110),
     };
     let here = format!("0:{}({})", at.line, at.column);
     let Ok(v) = number.parse::<u32>() else {
@@ -264,15 +302,27 @@ mod tests {
         assert_eq!(check("#version 330\nvoid main(){}"), Ok(330));
         assert_eq!(check("// c\n/* x */ #version 150 core\n"), Ok(150));
         assert_eq!(check("\n\n  #  version 460\n"), Ok(460));
-        let e = check("void main(){}").unwrap_err();
+        assert_eq!(check("void main(){}"), Ok(110));
+        assert_eq!(check("#version 120\n"), Ok(120));
+        let e = check("#version 100\n").unwrap_err();
         assert!(
-            e.starts_with("0:1(1): error: GLSL 1.10 is not supported"),
+            e.starts_with("0:1(10): error: GLSL 1.00 is not supported"),
             "{e}"
         );
-        let e = check("#version 120\n").unwrap_err();
-        assert!(
-            e.starts_with("0:1(10): error: GLSL 1.20 is not supported"),
-            "{e}"
+        assert_eq!(
+            legacy_storage(
+                crate::Stage::Vertex,
+                "#version 120\nattribute vec4 v; centroid varying vec4 varyings;\n"
+            ),
+            "#version 120\nin        vec4 v; centroid out     vec4 varyings;\n"
+        );
+        assert_eq!(
+            legacy_storage(crate::Stage::Fragment, "#version 110\nvarying vec4 c;\n"),
+            "#version 110\nin      vec4 c;\n"
+        );
+        assert_eq!(
+            legacy_storage(crate::Stage::Vertex, "#version 130\nvarying vec4 c;\n"),
+            "#version 130\nvarying vec4 c;\n"
         );
         assert_eq!(check("#version 130\nin vec4 p;\n"), Ok(130));
         assert_eq!(
@@ -293,6 +343,6 @@ mod tests {
             "{e}"
         );
         assert!(supported_list().ends_with("4.50, and 4.60"));
-        assert!(supported_list().starts_with("1.30, 1.40,"));
+        assert!(supported_list().starts_with("1.10, 1.20, 1.30, 1.40,"));
     }
 }
