@@ -9,7 +9,9 @@
 //! from a push constant through the masks, the depth at the clear depth (test ALWAYS), and
 //! the stencil value by REPLACE through the stencil write mask. Its pipelines are cached
 //! like the programs' (by pass compatibility and masks), so steady frames create none.
-//! Integer attachments are cleared unmasked (reported): the built-in program writes floats.
+//! Its fragment stage has one output per draw buffer, of the attachment's numeric class; an
+//! integer attachment cleared through a partial mask is drawn on its own, its value's words
+//! pushed as the colour's bits.
 
 use std::collections::HashMap;
 
@@ -20,7 +22,7 @@ use tessera_wire::record::{ClearValue, clear_mask};
 use tessera_wire::state::MAX_DRAW_BUFFERS;
 
 use crate::command::{Pending, VkContext, same_target};
-use crate::device::{Missing, VkPipe, backend_bug};
+use crate::device::{VkPipe, backend_bug};
 use crate::framebuffer::Target;
 use crate::pipeline::{PipelineStates, shader_stage};
 use crate::spirv::NumClass;
@@ -96,8 +98,8 @@ pub(crate) struct ClearKey {
 #[derive(Default)]
 pub(crate) struct ClearCache {
     vertex: Option<vk::ShaderModule>,
-    /// Fragment stages by colour output count.
-    fragments: [Option<vk::ShaderModule>; MAX_DRAW_BUFFERS + 1],
+    /// Fragment stages by their outputs' numeric classes.
+    fragments: HashMap<Vec<NumClass>, vk::ShaderModule>,
     layout: Option<vk::PipelineLayout>,
     pipelines: HashMap<ClearKey, vk::Pipeline>,
 }
@@ -133,7 +135,7 @@ impl ClearCache {
                 .vertex
                 .take()
                 .into_iter()
-                .chain(self.fragments.iter_mut().filter_map(Option::take))
+                .chain(self.fragments.drain().map(|(_, m)| m))
             {
                 raw.destroy_shader_module(m, None);
             }
@@ -367,37 +369,41 @@ impl VkPipe {
         Ok(())
     }
 
-    /// The clear pipeline of a key, created on a miss.
+    /// The clear pipeline of a key, created on a miss; `classes` are the numeric classes of
+    /// the pass's colour attachments (the pass compatibility id fixes them).
     fn clear_pipeline(
         &mut self,
         key: ClearKey,
+        classes: &[NumClass],
     ) -> Result<(vk::Pipeline, vk::PipelineLayout), SessionError> {
+        if let (Some(&p), Some(layout)) = (self.clears.pipelines.get(&key), self.clears.layout) {
+            return Ok((p, layout));
+        }
         let pass_key = *self.pipes.compat.value(key.pass);
         let n = pass_key.color_count();
+        let classes = &classes[..n.min(classes.len())];
         // Whole SPIR-V modules (compiled by glslangValidator, or built by
         // spirv::clear_fragment).
         if self.clears.vertex.is_none() {
             let m = self.shader_module(CLEAR_VS);
             self.clears.vertex = Some(m.map_err(SessionError::Backend)?);
         }
-        if self.clears.fragments[n].is_none() {
-            let m = self.shader_module(&crate::spirv::clear_fragment(n as u32));
-            self.clears.fragments[n] = Some(m.map_err(SessionError::Backend)?);
+        if !self.clears.fragments.contains_key(classes) {
+            let m = self.shader_module(&crate::spirv::clear_fragment(classes));
+            let m = m.map_err(SessionError::Backend)?;
+            self.clears.fragments.insert(classes.to_vec(), m);
         }
         if self.clears.layout.is_none() {
             let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
             self.clears.layout = Some(self.pipeline_layout(&[], stages, CLEAR_PUSH)?);
         }
-        let (Some(vs), Some(fs), Some(layout)) = (
+        let (Some(vs), Some(&fs), Some(layout)) = (
             self.clears.vertex,
-            self.clears.fragments[n],
+            self.clears.fragments.get(classes),
             self.clears.layout,
         ) else {
             backend_bug("the clear program was just made");
         };
-        if let Some(&p) = self.clears.pipelines.get(&key) {
-            return Ok((p, layout));
-        }
         let pass = self.render_pass(&pass_key)?;
         let stages = [
             shader_stage(vk::ShaderStageFlags::VERTEX, vs),
@@ -458,8 +464,10 @@ impl VkPipe {
         Ok((pipeline, layout))
     }
 
-    /// Draws a clear through the write masks (colours of float attachments, depth,
-    /// stencil); integer attachments get an unmasked `vkCmdClearAttachments`.
+    /// Draws a clear through the write masks: the float attachments' colour, depth and
+    /// stencil in one draw; each integer attachment under a partial mask in a draw of its
+    /// own (its value's words as the colour's bits); integer attachments under a full mask
+    /// with `vkCmdClearAttachments`.
     #[expect(
         clippy::too_many_arguments,
         reason = "the clear's parts, decided by the caller"
@@ -481,27 +489,30 @@ impl VkPipe {
         self.begin_pass(target)?;
         let cmd = self.rec.cmd;
         let mut masks = 0u32;
-        let mut color = [0.0f32; 4];
+        let mut color = [0u32; 4];
         let mut integer = Vec::new();
+        let mut masked_integer = Vec::new();
         for (i, c, at, write) in written_colors(colors, target, blend.color_write_mask) {
             match (target.class[i], c) {
                 (NumClass::Float, ClearValue::Float(v)) => {
                     masks |= write << (4 * i);
-                    color = *v;
+                    color = v.map(f32::to_bits);
                 }
                 _ => {
-                    if write != 0xf {
-                        self.report(
-                            Missing::MaskedClear,
-                            "clears of integer attachments ignore partial colour write masks",
-                        );
-                    }
-                    if let Some(v) = values[usize::from(at)] {
+                    let Some(v) = values[usize::from(at)] else {
+                        continue;
+                    };
+                    if write == 0xf {
                         integer.push(vk::ClearAttachment {
                             aspect_mask: vk::ImageAspectFlags::COLOR,
                             color_attachment: i as u32,
                             clear_value: v,
                         });
+                    } else {
+                        // SAFETY: a union read of plain words; the value was made for an
+                        // integer attachment (`int32` or `uint32`, the same bits).
+                        let words = unsafe { v.color.uint32 };
+                        masked_integer.push((write << (4 * i), words));
                     }
                 }
             }
@@ -516,6 +527,16 @@ impl VkPipe {
             // the rectangle inside the render area.
             unsafe { self.raw.cmd_clear_attachments(cmd, &integer, &rects) };
         }
+        let reference = u32::from(stencil.unwrap_or(0));
+        for (masks, words) in masked_integer {
+            let key = ClearKey {
+                pass: target.pass_id,
+                masks,
+                depth: false,
+                stencil: 0,
+            };
+            self.clear_draw(target, rect, key, words, 0.0, reference)?;
+        }
         let key = ClearKey {
             pass: target.pass_id,
             masks,
@@ -525,12 +546,28 @@ impl VkPipe {
         if key.masks == 0 && !key.depth && key.stencil == 0 {
             return Ok(());
         }
-        let (pipeline, layout) = self.clear_pipeline(key)?;
+        let depth = depth.unwrap_or(0.0).clamp(0.0, 1.0);
+        self.clear_draw(target, rect, key, color, depth, reference)
+    }
+
+    /// One draw of the clear program: `color`'s words (a float colour's bits, or an integer
+    /// value's) through the key's masks, at `depth`, with the stencil reference.
+    fn clear_draw(
+        &mut self,
+        target: &Target,
+        rect: vk::Rect2D,
+        key: ClearKey,
+        color: [u32; 4],
+        depth: f32,
+        reference: u32,
+    ) -> Result<(), SessionError> {
+        let cmd = self.rec.cmd;
+        let (pipeline, layout) = self.clear_pipeline(key, &target.class)?;
         let mut push = [0u8; CLEAR_PUSH as usize];
         for (i, v) in color.iter().enumerate() {
             push[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
         }
-        push[16..20].copy_from_slice(&depth.unwrap_or(0.0).clamp(0.0, 1.0).to_le_bytes());
+        push[16..20].copy_from_slice(&depth.to_le_bytes());
         let viewport = vk::Viewport {
             x: 0.0,
             y: 0.0,
@@ -539,7 +576,6 @@ impl VkPipe {
             min_depth: 0.0,
             max_depth: 1.0,
         };
-        let reference = u32::from(stencil.unwrap_or(0));
         // SAFETY: recording inside the target's pass; the pipeline was made for a pass
         // compatible with it; the push-constant range covers 20 bytes for both stages;
         // three vertices with no vertex input.

@@ -298,7 +298,6 @@ pub(crate) enum Missing {
     DepthClamp,
     AlphaToOne,
     ProvokingVertex,
-    MaskedClear,
     Divisor,
     AttribFormat,
     BorderColor,

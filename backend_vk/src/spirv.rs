@@ -655,14 +655,16 @@ fn assemble(mut p: Parsed, mut b: Builder) -> Vec<u32> {
 }
 
 /// A fragment stage writing the push constant's first `vec4` (offset 0; a `float` follows
-/// at 16) to colour outputs `0..outputs`: the built-in clear program's, one per subpass
-/// colour count, so that no output lacks an attachment.
-pub(crate) fn clear_fragment(outputs: u32) -> Vec<u32> {
+/// at 16) to one colour output per entry of `classes`, each of that numeric class (an
+/// integer output takes the `vec4`'s bits): the built-in clear program's, one per subpass
+/// colour count and classes, so that no output lacks an attachment or mismatches its type.
+pub(crate) fn clear_fragment(classes: &[NumClass]) -> Vec<u32> {
     const OP_CAPABILITY: u32 = 17;
     const OP_MEMORY_MODEL: u32 = 14;
     const OP_EXECUTION_MODE: u32 = 16;
     const OP_TYPE_VOID: u32 = 19;
     const OP_TYPE_FUNCTION: u32 = 33;
+    const OP_BITCAST: u32 = 124;
     const OP_LABEL: u32 = 248;
     let mut next = 1u32;
     let mut id = || {
@@ -684,9 +686,14 @@ pub(crate) fn clear_fragment(outputs: u32) -> Vec<u32> {
         zero,
         ptr_vec4,
         ptr_out,
+        uint,
+        ivec4,
+        uvec4,
+        ptr_out_i,
+        ptr_out_u,
     ] = std::array::from_fn(|_| id());
-    let outs: Vec<u32> = (0..outputs).map(|_| id()).collect();
-    let (label, src, value) = (id(), id(), id());
+    let outs: Vec<u32> = classes.iter().map(|_| id()).collect();
+    let (label, src, value, as_int, as_uint) = (id(), id(), id(), id(), id());
     let mut code = vec![inst(OP_CAPABILITY, &[1]), inst(OP_MEMORY_MODEL, &[0, 1])];
     let mut entry = vec![MODEL_FRAGMENT, main, 0x6e69_616d, 0];
     entry.extend_from_slice(&outs);
@@ -709,15 +716,34 @@ pub(crate) fn clear_fragment(outputs: u32) -> Vec<u32> {
     code.push(inst(OP_CONSTANT, &[int, zero, 0]));
     code.push(inst(OP_TYPE_POINTER, &[ptr_vec4, SC_PUSH_CONSTANT, vec4]));
     code.push(inst(OP_TYPE_POINTER, &[ptr_out, SC_OUTPUT, vec4]));
-    for &o in &outs {
-        code.push(inst(OP_VARIABLE, &[ptr_out, o, SC_OUTPUT]));
+    code.push(inst(OP_TYPE_INT, &[uint, 32, 0]));
+    code.push(inst(OP_TYPE_VECTOR, &[ivec4, int, 4]));
+    code.push(inst(OP_TYPE_VECTOR, &[uvec4, uint, 4]));
+    code.push(inst(OP_TYPE_POINTER, &[ptr_out_i, SC_OUTPUT, ivec4]));
+    code.push(inst(OP_TYPE_POINTER, &[ptr_out_u, SC_OUTPUT, uvec4]));
+    for (&o, class) in outs.iter().zip(classes) {
+        let ptr = match class {
+            NumClass::Float => ptr_out,
+            NumClass::Int => ptr_out_i,
+            NumClass::Uint => ptr_out_u,
+        };
+        code.push(inst(OP_VARIABLE, &[ptr, o, SC_OUTPUT]));
     }
     code.push(inst(OP_FUNCTION, &[void, main, 0, fn_ty]));
     code.push(inst(OP_LABEL, &[label]));
     code.push(inst(OP_ACCESS_CHAIN, &[ptr_vec4, src, pc, zero]));
     code.push(inst(OP_LOAD, &[vec4, value, src]));
-    for &o in &outs {
-        code.push(inst(OP_STORE, &[o, value]));
+    // Integer outputs take the colour's bits: the caller pushes the integer clear value's
+    // words.
+    code.push(inst(OP_BITCAST, &[ivec4, as_int, value]));
+    code.push(inst(OP_BITCAST, &[uvec4, as_uint, value]));
+    for (&o, class) in outs.iter().zip(classes) {
+        let v = match class {
+            NumClass::Float => value,
+            NumClass::Int => as_int,
+            NumClass::Uint => as_uint,
+        };
+        code.push(inst(OP_STORE, &[o, v]));
     }
     code.push(inst(OP_RETURN, &[]));
     code.push(inst(OP_FUNCTION_END, &[]));
@@ -734,7 +760,7 @@ mod tests {
 
     #[test]
     fn the_clear_fragment_stage_reflects_its_outputs() {
-        let words = clear_fragment(3);
+        let words = clear_fragment(&[NumClass::Float; 3]);
         let r = reflect(&words).expect("a module");
         assert_eq!(r.model, MODEL_FRAGMENT);
         assert_eq!(r.outputs, 0b111);

@@ -157,7 +157,7 @@ mod tests {
 
     #[test]
     fn a_module_without_point_coord_is_left_alone() {
-        let words = super::super::clear_fragment(1);
+        let words = super::super::clear_fragment(&[super::super::NumClass::Float]);
         assert_eq!(apply_point_origin(&words), Ok(None));
     }
 }
