@@ -369,6 +369,13 @@ impl Module {
         self.names.get(&id).map_or("", String::as_str)
     }
 
+    /// `OpMemberName` of a structure member ("" if none).
+    pub fn member_name(&self, st: u32, member: u32) -> &str {
+        self.member_names
+            .get(&(st, member))
+            .map_or("", String::as_str)
+    }
+
     /// A type declaration.
     pub fn ty(&self, id: u32) -> Option<&Type> {
         self.types.get(&id)

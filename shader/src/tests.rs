@@ -167,6 +167,78 @@ fn xfb_captures_gl_layer_from_a_geometry_shader() {
 }
 
 /// Runs `spirv-val` on a module; panics with its report if the module is invalid.
+const BLOCKS_VS: &str = "#version 150\nin vec4 vertex;\nvoid main() { gl_Position = vertex; }\n";
+const BLOCKS_GS: &str = "#version 150
+layout(points) in;
+layout(points, max_vertices = 3) out;
+out NoInst { float a; vec3 b; };
+out WithInst { float c; vec3 d; } inst;
+out WithInstArray { float e; vec3 f; float g[3]; } instArray[2];
+void main() {
+    a = 1.0; b = vec3(2.0); inst.c = 3.0; inst.d = vec3(4.0);
+    for (int i = 0; i < 2; i++) {
+        instArray[i].e = 5.0 + 5 * i;
+        instArray[i].f = vec3(6.0 + 5 * i);
+        for (int j = 0; j < 3; j++) instArray[i].g[j] = instArray[i].e + 2.0 + j;
+    }
+    EmitVertex();
+}
+";
+
+#[test]
+fn xfb_block_members_by_their_api_names() {
+    let shaders = [(Stage::Vertex, BLOCKS_VS), (Stage::Geometry, BLOCKS_GS)];
+    let names = [
+        "a",
+        "b",
+        "WithInst.c",
+        "WithInst.d",
+        "WithInstArray[0].e",
+        "WithInstArray[1].f",
+        "WithInstArray[1].g",
+        "WithInstArray[0].g[2]",
+    ];
+    let p = link_xfb(&shaders, &names, false).expect("links");
+    let v: Vec<_> = p
+        .xfb
+        .varyings
+        .iter()
+        .map(|v| (v.name.as_str(), v.ty, v.size, v.offset))
+        .collect();
+    assert_eq!(
+        v,
+        [
+            ("a", gltype::FLOAT, 1, 0),
+            ("b", gltype::FLOAT_VEC3, 1, 4),
+            ("WithInst.c", gltype::FLOAT, 1, 16),
+            ("WithInst.d", gltype::FLOAT_VEC3, 1, 20),
+            ("WithInstArray[0].e", gltype::FLOAT, 1, 32),
+            ("WithInstArray[1].f", gltype::FLOAT_VEC3, 1, 36),
+            ("WithInstArray[1].g", gltype::FLOAT, 3, 48),
+            ("WithInstArray[0].g[2]", gltype::FLOAT, 1, 60),
+        ]
+    );
+    validate(&p.stages[1].1);
+    let p = link_xfb(&shaders, &["WithInst.d", "a"], true).expect("separate");
+    validate(&p.stages[1].1);
+    // The instance name, a member without its block, a block array without its index.
+    for name in [
+        "c",
+        "inst.c",
+        "e",
+        "instArray.e",
+        "WithInstArray.e",
+        "instArray[0].e",
+        "WithInstArray[2].e",
+        "WithInstArray[0].g[3]",
+        "NoInst.a",
+        "WithInst.c[0]",
+    ] {
+        let e = link_xfb(&shaders, &[name], false).expect_err(name);
+        assert!(e.contains(&format!("{name} undeclared")), "{e}");
+    }
+}
+
 fn validate(words: &[u32]) {
     let bytes: &[u8] = bytemuck::cast_slice(words);
     let mut child = Command::new("spirv-val")

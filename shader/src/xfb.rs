@@ -18,8 +18,21 @@
 //! separate mode must go to one buffer (the block has one `XfbBuffer`). Both are rare in
 //! GL 3.x programs; a request GL would refuse (an unknown name, a name given twice, a limit
 //! exceeded) fails the link with Mesa's wording.
+//!
+//! Members of output interface blocks are named as GLSL 1.50 §4.3.7 says the API names
+//! them: `a` for a member of a block without instance name, `Block.c` for a member of a
+//! block with one (the block name, never the instance name), `Block[1].e` for a member of
+//! an element of a block array, and `Block[1].g[2]` for an element of an array member.
+//! Vulkan captures a block member only whole and only with its block's one `XfbBuffer`, and
+//! the elements of a block array go to consecutive buffers: none of that fits GL's layouts.
+//! So each requested member (or element) gets an output of its own, at a location past
+//! every other output (no later stage reads it), and the stage copies the member into it
+//! before each `OpEmitVertex` (geometry) or return of `main` (vertex); that output is the
+//! one decorated and captured, and the record names it by its location like any user
+//! output. A block the stage never writes has no location and nothing is copied: GL leaves
+//! such a capture undefined.
 
-use crate::edit::{Editor, inst, op};
+use crate::edit::{Editor, inst, op, opcode};
 use crate::gltype::{self, Base};
 use crate::spirv::{Module, Type, deco, storage};
 
@@ -52,7 +65,8 @@ const BUILT_IN_VIEWPORT_INDEX: u32 = 10;
 /// Where a captured varying comes from in the stage's interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum XfbSource {
-    /// A user output at this `Location` (a whole variable).
+    /// A user output at this `Location` (a whole variable; for a block member, the output
+    /// of its own that the capture adds).
     Location(u32),
     /// `gl_Position`.
     Position,
@@ -105,6 +119,15 @@ pub struct Xfb {
 /// A member of a block: its struct type and index.
 type Member = (u32, u32);
 
+/// A captured block member: the block variable and the literal indices of the access
+/// chain to the value (block array element, member, member array element).
+struct Shadow {
+    block: u32,
+    path: Vec<u32>,
+    /// The value's SPIR-V type.
+    ty: u32,
+}
+
 /// A resolved request before layout: the variable (or block variable and member).
 struct Found {
     var: u32,
@@ -115,6 +138,8 @@ struct Found {
     components: u32,
     /// Whether the value is an array.
     array: bool,
+    /// For a block member, where `var` (its own output) copies it from.
+    shadow: Option<Shadow>,
 }
 
 /// The GL type and component count of a scalar, vector or matrix SPIR-V type.
@@ -205,6 +230,7 @@ fn find(m: &Module, name: &str) -> Result<Found, String> {
             size,
             components,
             array: m.array(ty).is_some(),
+            shadow: None,
         });
     }
     if name.contains('[') {
@@ -226,7 +252,104 @@ fn find(m: &Module, name: &str) -> Result<Found, String> {
         size,
         components,
         array: m.array(v.ty).is_some(),
+        shadow: None,
     })
+}
+
+/// Resolves a request of a member of an output interface block (see the module docs for
+/// the names): the block variable, the access chain's literal indices and the value's
+/// type. `None`: the name is no block member.
+fn find_member(m: &Module, name: &str) -> Option<Shadow> {
+    let (block, rest) = match name.split_once('.') {
+        Some((b, r)) => (Some(b), r),
+        None => (None, name),
+    };
+    let (member, element) = match element_of(rest) {
+        Some((b, k)) => (b, Some(k)),
+        None => (rest, None),
+    };
+    let (block, index) = match block.map(|b| element_of(b).ok_or(b)) {
+        Some(Ok((b, i))) => (Some(b), Some(i)),
+        Some(Err(b)) => (Some(b), None),
+        None => (None, None),
+    };
+    let plain = |s: &str| !s.is_empty() && !s.contains(['[', ']', '.']);
+    if !plain(member) || block.is_some_and(|b| !plain(b)) {
+        return None;
+    }
+    m.vars(storage::OUTPUT)
+        .filter(|v| !m.is_builtin(v))
+        .find_map(|v| {
+            let (st, length) = match m.array(v.ty) {
+                Some((e, n)) => (e, Some(n)),
+                None => (v.ty, None),
+            };
+            let Some(Type::Struct { members }) = m.ty(st) else {
+                return None;
+            };
+            m.decoration(st, deco::BLOCK)?;
+            let instance = m.name(v.id);
+            match block {
+                None if !instance.is_empty() || length.is_some() => return None,
+                Some(b) if instance.is_empty() || m.name(st) != b => return None,
+                _ => {}
+            }
+            let mut path = Vec::new();
+            match (length, index) {
+                (Some(n), Some(i)) if i < n => path.push(i),
+                (None, None) => {}
+                _ => return None,
+            }
+            let at = (0..members.len() as u32).find(|&i| m.member_name(st, i) == member)?;
+            path.push(at);
+            let mut ty = members[at as usize];
+            if let Some(k) = element {
+                let (e, n) = m.array(ty)?;
+                if k >= n {
+                    return None;
+                }
+                path.push(k);
+                ty = e;
+            }
+            Some(Shadow {
+                block: v.id,
+                path,
+                ty,
+            })
+        })
+}
+
+/// The first location past every output of the stage.
+fn free_location(m: &Module) -> u32 {
+    m.vars(storage::OUTPUT)
+        .filter(|v| !m.is_builtin(v))
+        .filter_map(|v| {
+            let own = m.decoration(v.id, deco::LOCATION);
+            let st = m.strip_arrays(v.ty);
+            let members = match m.ty(st) {
+                Some(Type::Struct { members }) => members.len() as u32,
+                _ => 0,
+            };
+            let first = (0..members)
+                .filter_map(|i| m.member_decoration(st, i, deco::LOCATION))
+                .max();
+            // A member's own location bounds the block's end loosely: past the block's
+            // every slot.
+            own.max(first).map(|l| l + m.slots(v.ty))
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Whether the block variable has a location (the stage writes it).
+fn located(m: &Module, var: u32, ty: u32) -> bool {
+    let st = m.strip_arrays(ty);
+    m.decoration(var, deco::LOCATION).is_some()
+        || match m.ty(st) {
+            Some(Type::Struct { members }) => (0..members.len() as u32)
+                .any(|i| m.member_decoration(st, i, deco::LOCATION).is_some()),
+            _ => false,
+        }
 }
 
 /// `v[k]` as `("v", k)`.
@@ -293,6 +416,8 @@ pub(crate) fn capture(
         separate,
         ..Xfb::default()
     };
+    let mut e = Editor::parse(words).map_err(|_| "error: internal error: malformed SPIR-V\n")?;
+    let mut next_location = free_location(&m);
     let mut found = Vec::new();
     for (i, name) in names.iter().enumerate() {
         if names[..i].contains(name) {
@@ -300,9 +425,34 @@ pub(crate) fn capture(
                 "error: Transform feedback varying `{name}' specified more than once.\n"
             ));
         }
-        let (f, element) = match element_of(name) {
-            Some((base, k)) => (find_element(&m, names, i, base, k, separate)?, Some(k)),
-            None => (find(&m, name)?, None),
+        let (f, element) = if let Some(shadow) = find_member(&m, name) {
+            let capturable = format!(
+                "error: Transform feedback varying {name} has a type that cannot be captured.\n"
+            );
+            let (gl, size, components) = describe(&m, shadow.ty).ok_or(capturable)?;
+            let pointer = e.pointer(storage::OUTPUT, shadow.ty);
+            let var = e.fresh();
+            e.global(inst(op::VARIABLE, &[pointer, var, storage::OUTPUT]));
+            e.annotate(inst(op::DECORATE, &[var, deco::LOCATION, next_location]));
+            e.add_interface(var);
+            let location = next_location;
+            next_location += m.slots(shadow.ty);
+            let f = Found {
+                var,
+                member: None,
+                source: XfbSource::Location(location),
+                ty: gl,
+                size,
+                components,
+                array: m.array(shadow.ty).is_some(),
+                shadow: Some(shadow),
+            };
+            (f, None)
+        } else {
+            match element_of(name) {
+                Some((base, k)) => (find_element(&m, names, i, base, k, separate)?, Some(k)),
+                None => (find(&m, name)?, None),
+            }
         };
         if separate && f.components > MAX_SEPARATE_COMPONENTS {
             return Err(format!(
@@ -346,7 +496,7 @@ pub(crate) fn capture(
             }
         }
     }
-    let mut e = Editor::parse(words).map_err(|_| "error: internal error: malformed SPIR-V\n")?;
+    copy_members(&mut e, &m, &found);
     e.capability(CAPABILITY_TRANSFORM_FEEDBACK);
     let (at, _, entry) = e
         .entry_point()
@@ -374,4 +524,60 @@ pub(crate) fn capture(
         }
     }
     Ok((e.finish(), out))
+}
+
+/// Copies each captured block member into its own output (see the module docs): before
+/// every `OpEmitVertex` and `OpEmitStreamVertex` of a geometry stage, before every return of
+/// a vertex stage's entry point.
+fn copy_members(e: &mut Editor, m: &Module, found: &[Found]) {
+    const MODEL_GEOMETRY: u32 = 3;
+    let shadows: Vec<(u32, &Shadow)> = found
+        .iter()
+        .filter_map(|f| f.shadow.as_ref().map(|s| (f.var, s)))
+        .filter(|(_, s)| {
+            m.vars(storage::OUTPUT)
+                .any(|v| v.id == s.block && located(m, v.id, v.ty))
+        })
+        .collect();
+    let Some((_, model, entry)) = e.entry_point() else {
+        return;
+    };
+    if shadows.is_empty() {
+        return;
+    }
+    // Declarations first: they move the instructions after them.
+    let int = e.int();
+    // (own output, pointer type, value type, access chain base and indices)
+    let chains: Vec<(u32, u32, u32, Vec<u32>)> = shadows
+        .iter()
+        .map(|(var, s)| {
+            let pointer = e.pointer(storage::OUTPUT, s.ty);
+            let mut chain = vec![s.block];
+            chain.extend(s.path.iter().map(|&k| e.constant(int, k)));
+            (*var, pointer, s.ty, chain)
+        })
+        .collect();
+    let mut sites = Vec::new();
+    let mut in_entry = false;
+    for (at, i) in e.insts.iter().enumerate() {
+        match opcode(i) {
+            op::FUNCTION => in_entry = i.get(2) == Some(&entry),
+            op::FUNCTION_END => in_entry = false,
+            op::EMIT_VERTEX | op::EMIT_STREAM_VERTEX if model == MODEL_GEOMETRY => sites.push(at),
+            op::RETURN if model != MODEL_GEOMETRY && in_entry => sites.push(at),
+            _ => {}
+        }
+    }
+    for at in sites.into_iter().rev() {
+        let mut code = Vec::new();
+        for (var, pointer, ty, chain) in &chains {
+            let (p, value) = (e.fresh(), e.fresh());
+            let mut operands = vec![*pointer, p];
+            operands.extend(chain);
+            code.push(inst(op::ACCESS_CHAIN, &operands));
+            code.push(inst(op::LOAD, &[*ty, value, p]));
+            code.push(inst(op::STORE, &[*var, value]));
+        }
+        e.insert(at, code);
+    }
 }

@@ -4,6 +4,7 @@
 //! `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` queries and `glGetTransformFeedbackVarying`, on
 //! both backends (Vulkan with the validation layer on, which must report nothing). Bytes,
 //! counts and reflection must be exactly the native ones; so must the errors GL names.
+//! Members of a geometry stage's interface blocks are captured by their API names too.
 
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
@@ -182,4 +183,149 @@ fn separate_capture_with_rasterizer_discard_matches_the_native_driver() {
 fn arrays_whole_and_element_by_element_match_the_native_driver() {
     compare(&["e", "a"], INTERLEAVED_ATTRIBS, false);
     compare(&["a", "e[0]", "e[1]", "b"], INTERLEAVED_ATTRIBS, true);
+}
+
+/// A geometry stage writing interface blocks: one without instance name, one with, and a
+/// block array with an array member; each point emits two vertices with other values.
+const BLOCKS_GS: &str = "#version 150
+layout(points) in;
+layout(points, max_vertices = 2) out;
+out NoInst { float a; vec3 b; };
+out WithInst { float c; vec3 d; } inst;
+out WithInstArray { float e; vec3 f; float g[3]; } instArray[2];
+void main() {
+    vec4 p = gl_in[0].gl_Position;
+    for (int k = 0; k < 2; k++) {
+        gl_Position = p;
+        a = p.x + float(k);
+        b = vec3(p.xy, float(k));
+        inst.c = float(gl_PrimitiveIDIn);
+        inst.d = p.yxy * 2.0;
+        for (int i = 0; i < 2; i++) {
+            instArray[i].e = 5.0 * float(i) + p.x;
+            instArray[i].f = vec3(6.0 + 5.0 * float(i), p.y, float(k));
+            for (int j = 0; j < 3; j++) {
+                instArray[i].g[j] = instArray[i].e + 2.0 + float(j) + 10.0 * float(k);
+            }
+        }
+        EmitVertex();
+    }
+}
+";
+
+/// What `glGetTransformFeedbackVarying` reports of each captured varying, and every
+/// buffer's bytes.
+type Captured = (Vec<(String, GLsizei, GLenum)>, Vec<Vec<u8>>);
+
+/// Captures the block members `names` of [`BLOCKS_GS`] from 3 points, each name into its
+/// own buffer when `mode` is separate.
+fn capture_blocks(gl: &mut dyn Gl, names: &[&str], mode: GLenum) -> Captured {
+    gl.viewport(0, 0, 16, 16);
+    let p = gl.create_program();
+    let vs = "#version 150\nin vec2 position;\n\
+              void main() { gl_Position = vec4(position, 0.25, 1.0); }\n";
+    let fs = "#version 150\nout vec4 frag;\nvoid main() { frag = vec4(1.0); }\n";
+    for (kind, src) in [
+        (VERTEX_SHADER, vs),
+        (GEOMETRY_SHADER, BLOCKS_GS),
+        (FRAGMENT_SHADER, fs),
+    ] {
+        let s = gl.create_shader(kind);
+        gl.shader_source(s, src);
+        gl.compile_shader(s);
+        gl.attach_shader(p, s);
+    }
+    gl.bind_attrib_location(p, 0, "position");
+    gl.transform_feedback_varyings(p, names, mode);
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
+    let varyings = (0..names.len() as GLuint)
+        .map(|i| gl.get_transform_feedback_varying(p, i))
+        .collect();
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    let verts: Vec<u8> = [-1.0f32, -0.5, 0.75, 0.5, 0.25, -0.125]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    let count = if mode == SEPARATE_ATTRIBS {
+        names.len()
+    } else {
+        1
+    };
+    let mut bufs = Vec::new();
+    for i in 0..count {
+        let b = gl.gen_buffer();
+        gl.bind_buffer(TRANSFORM_FEEDBACK_BUFFER, b);
+        let fill = vec![0xAAu8; 1024];
+        gl.buffer_data(TRANSFORM_FEEDBACK_BUFFER, 1024, Some(&fill), STATIC_READ);
+        gl.bind_buffer_base(TRANSFORM_FEEDBACK_BUFFER, i as GLuint, b);
+        bufs.push(b);
+    }
+    gl.begin_transform_feedback(POINTS);
+    gl.draw_arrays(POINTS, 0, 3);
+    gl.end_transform_feedback();
+    assert_eq!(gl.get_error(), NO_ERROR);
+    let mut buffers = Vec::new();
+    for b in &bufs {
+        gl.bind_buffer(TRANSFORM_FEEDBACK_BUFFER, *b);
+        let mut out = vec![0u8; 1024];
+        gl.get_buffer_sub_data(TRANSFORM_FEEDBACK_BUFFER, 0, &mut out);
+        buffers.push(out);
+    }
+    (varyings, buffers)
+}
+
+fn compare_blocks(names: &[&str], mode: GLenum) {
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = capture_blocks(&mut native, names, mode);
+    for b in &expected.1 {
+        assert_ne!(b[..16], [0xAA; 16], "the oracle captured");
+    }
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 16, 16);
+        let got = capture_blocks(&mut ctx, names, mode);
+        assert_eq!(got, expected, "{}", backend.name());
+        let events: Vec<Event> = ctx.take_events();
+        assert!(events.is_empty(), "{}: {events:?}", backend.name());
+    }
+}
+
+#[test]
+fn interface_block_members_match_the_native_driver() {
+    // The names of piglit's interface-blocks-api-access-members, all interleaved.
+    compare_blocks(
+        &[
+            "a",
+            "b",
+            "WithInst.c",
+            "WithInst.d",
+            "WithInstArray[0].e",
+            "WithInstArray[0].f",
+            "WithInstArray[1].e",
+            "WithInstArray[1].f",
+            "WithInstArray[0].g[0]",
+            "WithInstArray[0].g[1]",
+            "WithInstArray[0].g[2]",
+            "WithInstArray[1].g[0]",
+            "WithInstArray[1].g[1]",
+            "WithInstArray[1].g[2]",
+        ],
+        INTERLEAVED_ATTRIBS,
+    );
+    compare_blocks(
+        &["WithInst.d", "WithInstArray[1].g[2]", "a", "gl_Position"],
+        SEPARATE_ATTRIBS,
+    );
 }

@@ -218,7 +218,8 @@ pub struct ProgramDesc {
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[rkyv(derive(Debug))]
 pub enum XfbSource {
-    /// The whole user output at this `Location`.
+    /// The whole user output at this `Location` (a captured member of an interface block
+    /// has an output of its own, which the front end adds).
     Location(u32),
     /// `gl_Position`.
     Position,
