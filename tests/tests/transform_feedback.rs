@@ -213,23 +213,54 @@ void main() {
 }
 ";
 
+/// The same blocks written by a vertex stage, which returns early for one vertex.
+const BLOCKS_VS: &str = "#version 150
+in vec2 position;
+out NoInst { float a; vec3 b; };
+out WithInst { float c; vec3 d; } inst;
+out WithInstArray { float e; vec3 f; float g[3]; } instArray[2];
+void main() {
+    gl_Position = vec4(position, 0.25, 1.0);
+    a = position.x;
+    b = vec3(position, float(gl_VertexID));
+    inst.c = float(gl_VertexID) * 3.0;
+    inst.d = position.yxy;
+    for (int i = 0; i < 2; i++) {
+        instArray[i].e = position.x + float(i);
+        instArray[i].f = vec3(float(i), position);
+        for (int j = 0; j < 3; j++) {
+            instArray[i].g[j] = float(10 * i + j) + position.y;
+        }
+    }
+    if (gl_VertexID == 1) {
+        return;
+    }
+    a = -a;
+}
+";
+
 /// What `glGetTransformFeedbackVarying` reports of each captured varying, and every
 /// buffer's bytes.
 type Captured = (Vec<(String, GLsizei, GLenum)>, Vec<Vec<u8>>);
 
-/// Captures the block members `names` of [`BLOCKS_GS`] from 3 points, each name into its
-/// own buffer when `mode` is separate.
-fn capture_blocks(gl: &mut dyn Gl, names: &[&str], mode: GLenum) -> Captured {
+/// Captures the block members `names` of [`BLOCKS_GS`] (or of [`BLOCKS_VS`] without
+/// `geometry`) from 3 points, each name into its own buffer when `mode` is separate.
+fn capture_blocks(gl: &mut dyn Gl, names: &[&str], mode: GLenum, geometry: bool) -> Captured {
     gl.viewport(0, 0, 16, 16);
     let p = gl.create_program();
     let vs = "#version 150\nin vec2 position;\n\
               void main() { gl_Position = vec4(position, 0.25, 1.0); }\n";
     let fs = "#version 150\nout vec4 frag;\nvoid main() { frag = vec4(1.0); }\n";
-    for (kind, src) in [
-        (VERTEX_SHADER, vs),
-        (GEOMETRY_SHADER, BLOCKS_GS),
-        (FRAGMENT_SHADER, fs),
-    ] {
+    let stages = if geometry {
+        vec![
+            (VERTEX_SHADER, vs),
+            (GEOMETRY_SHADER, BLOCKS_GS),
+            (FRAGMENT_SHADER, fs),
+        ]
+    } else {
+        vec![(VERTEX_SHADER, BLOCKS_VS), (FRAGMENT_SHADER, fs)]
+    };
+    for (kind, src) in stages {
         let s = gl.create_shader(kind);
         gl.shader_source(s, src);
         gl.compile_shader(s);
@@ -287,45 +318,47 @@ fn capture_blocks(gl: &mut dyn Gl, names: &[&str], mode: GLenum) -> Captured {
     (varyings, buffers)
 }
 
-fn compare_blocks(names: &[&str], mode: GLenum) {
+fn compare_blocks(names: &[&str], mode: GLenum, geometry: bool) {
     let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
-    let expected = capture_blocks(&mut native, names, mode);
+    let expected = capture_blocks(&mut native, names, mode, geometry);
     for b in &expected.1 {
         assert_ne!(b[..16], [0xAA; 16], "the oracle captured");
     }
     for backend in Backend::ALL {
         let mut ctx = tessera_on(backend, TransportKind::Inproc, 16, 16);
-        let got = capture_blocks(&mut ctx, names, mode);
+        let got = capture_blocks(&mut ctx, names, mode, geometry);
         assert_eq!(got, expected, "{}", backend.name());
         let events: Vec<Event> = ctx.take_events();
         assert!(events.is_empty(), "{}: {events:?}", backend.name());
     }
 }
 
+/// The names of piglit's interface-blocks-api-access-members.
+const BLOCK_MEMBERS: [&str; 14] = [
+    "a",
+    "b",
+    "WithInst.c",
+    "WithInst.d",
+    "WithInstArray[0].e",
+    "WithInstArray[0].f",
+    "WithInstArray[1].e",
+    "WithInstArray[1].f",
+    "WithInstArray[0].g[0]",
+    "WithInstArray[0].g[1]",
+    "WithInstArray[0].g[2]",
+    "WithInstArray[1].g[0]",
+    "WithInstArray[1].g[1]",
+    "WithInstArray[1].g[2]",
+];
+
 #[test]
 fn interface_block_members_match_the_native_driver() {
-    // The names of piglit's interface-blocks-api-access-members, all interleaved.
-    compare_blocks(
-        &[
-            "a",
-            "b",
-            "WithInst.c",
-            "WithInst.d",
-            "WithInstArray[0].e",
-            "WithInstArray[0].f",
-            "WithInstArray[1].e",
-            "WithInstArray[1].f",
-            "WithInstArray[0].g[0]",
-            "WithInstArray[0].g[1]",
-            "WithInstArray[0].g[2]",
-            "WithInstArray[1].g[0]",
-            "WithInstArray[1].g[1]",
-            "WithInstArray[1].g[2]",
-        ],
-        INTERLEAVED_ATTRIBS,
-    );
-    compare_blocks(
-        &["WithInst.d", "WithInstArray[1].g[2]", "a", "gl_Position"],
-        SEPARATE_ATTRIBS,
-    );
+    for geometry in [true, false] {
+        compare_blocks(&BLOCK_MEMBERS, INTERLEAVED_ATTRIBS, geometry);
+        compare_blocks(
+            &["WithInst.d", "WithInstArray[1].g[2]", "a", "gl_Position"],
+            SEPARATE_ATTRIBS,
+            geometry,
+        );
+    }
 }
