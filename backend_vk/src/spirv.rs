@@ -189,6 +189,27 @@ fn op(inst: &[u32]) -> u32 {
     inst[0] & 0xffff
 }
 
+/// The global variables of storage class `sc`: (pointer type, id).
+fn variables(p: &Parsed, sc: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+    p.insts
+        .iter()
+        .filter(move |i| op(i) == OP_VARIABLE && i.len() >= 4 && i[3] == sc)
+        .map(|i| (i[1], i[2]))
+}
+
+/// The declaration of type or constant `id`.
+fn decl(p: &Parsed, id: u32) -> Option<&[u32]> {
+    p.insts
+        .iter()
+        .take_while(|i| op(i) != OP_FUNCTION)
+        .find(|i| match op(i) {
+            OP_TYPE_INT..=OP_TYPE_POINTER => i.len() > 1 && i[1] == id,
+            OP_CONSTANT => i.len() > 3 && i[2] == id,
+            _ => false,
+        })
+        .map(Vec::as_slice)
+}
+
 fn inst(opcode: u32, operands: &[u32]) -> Vec<u32> {
     let mut v = Vec::with_capacity(operands.len() + 1);
     v.push(((operands.len() as u32 + 1) << 16) | opcode);

@@ -24,9 +24,10 @@
 
 use super::{
     Builder, DEC_BUILTIN, DEC_FLAT, DEC_LOCATION, MODEL_FRAGMENT, MODEL_GEOMETRY, OP_ACCESS_CHAIN,
-    OP_CONSTANT, OP_DECORATE, OP_ENTRY_POINT, OP_FUNCTION, OP_LOAD, OP_MEMBER_DECORATE, OP_STORE,
-    OP_TYPE_ARRAY, OP_TYPE_FLOAT, OP_TYPE_INT, OP_TYPE_MATRIX, OP_TYPE_POINTER, OP_TYPE_STRUCT,
-    OP_TYPE_VECTOR, OP_VARIABLE, Parsed, SC_INPUT, SC_OUTPUT, constant, find_type, inst, op, parse,
+    OP_DECORATE, OP_ENTRY_POINT, OP_FUNCTION, OP_LOAD, OP_MEMBER_DECORATE, OP_STORE, OP_TYPE_ARRAY,
+    OP_TYPE_FLOAT, OP_TYPE_INT, OP_TYPE_MATRIX, OP_TYPE_POINTER, OP_TYPE_STRUCT, OP_TYPE_VECTOR,
+    OP_VARIABLE, Parsed, SC_INPUT, SC_OUTPUT, constant, decl, find_type, inst, op, parse,
+    variables,
 };
 
 const OP_EXT_INST: u32 = 12;
@@ -127,27 +128,6 @@ fn entry_point(p: &Parsed) -> Option<usize> {
     p.insts
         .iter()
         .position(|i| op(i) == OP_ENTRY_POINT && i.len() > 2)
-}
-
-/// The global variables of storage class `sc`: (pointer type, id).
-fn variables(p: &Parsed, sc: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
-    p.insts
-        .iter()
-        .filter(move |i| op(i) == OP_VARIABLE && i.len() >= 4 && i[3] == sc)
-        .map(|i| (i[1], i[2]))
-}
-
-/// The declaration of type or constant `id`.
-fn decl(p: &Parsed, id: u32) -> Option<&[u32]> {
-    p.insts
-        .iter()
-        .take_while(|i| op(i) != OP_FUNCTION)
-        .find(|i| match op(i) {
-            OP_TYPE_INT..=OP_TYPE_POINTER => i.len() > 1 && i[1] == id,
-            OP_CONSTANT => i.len() > 3 && i[2] == id,
-            _ => false,
-        })
-        .map(Vec::as_slice)
 }
 
 /// Locations a value of type `ty` takes as an interface variable, if it is a scalar,

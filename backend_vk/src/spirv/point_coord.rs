@@ -14,7 +14,7 @@
 use super::{
     Builder, DEC_BUILTIN, OP_ACCESS_CHAIN, OP_COMPOSITE_EXTRACT, OP_COMPOSITE_INSERT, OP_DECORATE,
     OP_ENTRY_POINT, OP_FUNCTION, OP_LOAD, OP_STORE, OP_TYPE_FLOAT, OP_TYPE_POINTER, OP_VARIABLE,
-    Parsed, SC_INPUT, constant, find_type, inst, op, parse,
+    Parsed, SC_INPUT, constant, decl, find_type, inst, op, parse,
 };
 
 /// The `SpecId` of the boolean constant that selects `LOWER_LEFT` (true) or `UPPER_LEFT`.
@@ -43,13 +43,6 @@ pub(crate) fn apply_point_origin(words: &[u32]) -> Result<Option<Vec<u32>>, Stri
         return Ok(None);
     };
     Ok(rewrite(p, var))
-}
-
-fn decl(p: &Parsed, id: u32) -> Option<&[u32]> {
-    p.insts
-        .iter()
-        .find(|i| i.len() > 1 && op(i) < OP_FUNCTION && op(i) != OP_DECORATE && i[1] == id)
-        .map(Vec::as_slice)
 }
 
 fn rewrite(mut p: Parsed, var: u32) -> Option<Vec<u32>> {
