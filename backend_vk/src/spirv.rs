@@ -122,10 +122,12 @@ const OP_VARIABLE: u32 = 59;
 const OP_LOAD: u32 = 61;
 const OP_STORE: u32 = 62;
 const OP_ACCESS_CHAIN: u32 = 65;
+const OP_IN_BOUNDS_ACCESS_CHAIN: u32 = 66;
 const OP_DECORATE: u32 = 71;
 const OP_MEMBER_DECORATE: u32 = 72;
 const OP_COMPOSITE_EXTRACT: u32 = 81;
 const OP_COMPOSITE_INSERT: u32 = 82;
+const OP_COPY_OBJECT: u32 = 83;
 const OP_FADD: u32 = 129;
 const OP_FMUL: u32 = 133;
 const OP_EMIT_VERTEX: u32 = 218;
@@ -136,6 +138,7 @@ const SC_UNIFORM_CONSTANT: u32 = 0;
 const SC_INPUT: u32 = 1;
 const SC_UNIFORM: u32 = 2;
 const SC_OUTPUT: u32 = 3;
+const SC_PRIVATE: u32 = 6;
 const SC_PUSH_CONSTANT: u32 = 9;
 // Decorations.
 const DEC_BLOCK: u32 = 2;
@@ -187,6 +190,33 @@ fn parse(words: &[u32]) -> Result<Parsed, String> {
 
 fn op(inst: &[u32]) -> u32 {
     inst[0] & 0xffff
+}
+
+/// Moves the pointers derived from `vars` (access chains and copies of them, in the
+/// functions) to the Private storage class, for a pass that turns `vars` into Private
+/// variables. Loads through them are kept, and stores when `stores` (not of the pointers
+/// themselves); any other use returns `None`: the pass leaves the module alone.
+fn retype_to_private(p: &mut Parsed, b: &mut Builder, vars: &[u32], stores: bool) -> Option<()> {
+    let mut derived: std::collections::HashSet<u32> = vars.iter().copied().collect();
+    let first_fn = p.insts.iter().position(|i| op(i) == OP_FUNCTION)?;
+    for at in first_fn..p.insts.len() {
+        let i = &p.insts[at];
+        match op(i) {
+            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN | OP_COPY_OBJECT
+                if i.len() > 3 && derived.contains(&i[3]) =>
+            {
+                let pointee = decl(p, i[1]).filter(|t| op(t) == OP_TYPE_POINTER)?[3];
+                let private = find_type(p, b, OP_TYPE_POINTER, &[SC_PRIVATE, pointee]);
+                derived.insert(i[2]);
+                p.insts[at][1] = private;
+            }
+            OP_LOAD if i.len() == 4 => {}
+            OP_STORE if stores && i.len() == 3 && !derived.contains(&i[2]) => {}
+            _ if i.len() > 1 && i[1..].iter().any(|w| derived.contains(w)) => return None,
+            _ => {}
+        }
+    }
+    Some(())
 }
 
 /// The global variables of storage class `sc`: (pointer type, id).

@@ -26,15 +26,12 @@ use super::{
     Builder, DEC_BUILTIN, DEC_FLAT, DEC_LOCATION, MODEL_FRAGMENT, MODEL_GEOMETRY, OP_ACCESS_CHAIN,
     OP_DECORATE, OP_ENTRY_POINT, OP_FUNCTION, OP_LOAD, OP_MEMBER_DECORATE, OP_STORE, OP_TYPE_ARRAY,
     OP_TYPE_FLOAT, OP_TYPE_INT, OP_TYPE_MATRIX, OP_TYPE_POINTER, OP_TYPE_STRUCT, OP_TYPE_VECTOR,
-    OP_VARIABLE, Parsed, SC_INPUT, SC_OUTPUT, constant, decl, find_type, inst, op, parse,
-    variables,
+    OP_VARIABLE, Parsed, SC_INPUT, SC_OUTPUT, SC_PRIVATE, constant, decl, find_type, inst, op,
+    parse, retype_to_private, variables,
 };
 
 const OP_EXT_INST: u32 = 12;
-const OP_COPY_OBJECT: u32 = 83;
-const OP_IN_BOUNDS_ACCESS_CHAIN: u32 = 66;
 const OP_LABEL: u32 = 248;
-const SC_PRIVATE: u32 = 6;
 const DEC_BLOCK: u32 = 2;
 const DEC_NO_PERSPECTIVE: u32 = 13;
 const DEC_CENTROID: u32 = 16;
@@ -216,25 +213,7 @@ fn rewrite(mut p: Parsed, entry_at: usize, splits: &[Split], sc: u32) -> Option<
     let (model, main) = (p.insts[entry_at][1], p.insts[entry_at][2]);
 
     // Pointers into the arrays: their types move from `sc` to Private.
-    let mut derived: std::collections::HashSet<u32> = split_vars.iter().copied().collect();
-    let first_fn = p.insts.iter().position(|i| op(i) == OP_FUNCTION)?;
-    for at in first_fn..p.insts.len() {
-        let i = &p.insts[at];
-        match op(i) {
-            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN | OP_COPY_OBJECT
-                if i.len() > 3 && derived.contains(&i[3]) =>
-            {
-                let pointee = decl(&p, i[1]).filter(|t| op(t) == OP_TYPE_POINTER)?[3];
-                let private = find_type(&p, &mut b, OP_TYPE_POINTER, &[SC_PRIVATE, pointee]);
-                derived.insert(i[2]);
-                p.insts[at][1] = private;
-            }
-            OP_LOAD if i.len() == 4 => {}
-            OP_STORE if i.len() == 3 && !derived.contains(&i[2]) => {}
-            _ if i[1..].iter().any(|w| derived.contains(w)) => return None,
-            _ => {}
-        }
-    }
+    retype_to_private(&mut p, &mut b, &split_vars, true)?;
 
     // The arrays become Private variables (declared after their new pointer types), and
     // their elements' members variables of storage class `sc` of their own; each copy moves

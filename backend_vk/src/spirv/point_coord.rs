@@ -12,9 +12,9 @@
 //! changes elsewhere in the module; other functions see the filled vector too.
 
 use super::{
-    Builder, DEC_BUILTIN, OP_ACCESS_CHAIN, OP_COMPOSITE_EXTRACT, OP_COMPOSITE_INSERT, OP_DECORATE,
-    OP_ENTRY_POINT, OP_FUNCTION, OP_LOAD, OP_STORE, OP_TYPE_FLOAT, OP_TYPE_POINTER, OP_VARIABLE,
-    Parsed, SC_INPUT, constant, decl, find_type, inst, op, parse,
+    Builder, DEC_BUILTIN, OP_COMPOSITE_EXTRACT, OP_COMPOSITE_INSERT, OP_DECORATE, OP_ENTRY_POINT,
+    OP_FUNCTION, OP_LOAD, OP_STORE, OP_TYPE_FLOAT, OP_TYPE_POINTER, OP_VARIABLE, Parsed, SC_INPUT,
+    SC_PRIVATE, constant, decl, find_type, inst, op, parse, retype_to_private,
 };
 
 /// The `SpecId` of the boolean constant that selects `LOWER_LEFT` (true) or `UPPER_LEFT`.
@@ -22,12 +22,9 @@ pub(crate) const POINT_ORIGIN_SPEC_ID: u32 = 0;
 
 const OP_TYPE_BOOL: u32 = 20;
 const OP_SPEC_CONSTANT_FALSE: u32 = 49;
-const OP_IN_BOUNDS_ACCESS_CHAIN: u32 = 66;
-const OP_COPY_OBJECT: u32 = 83;
 const OP_FSUB: u32 = 131;
 const OP_SELECT: u32 = 169;
 const OP_LABEL: u32 = 248;
-const SC_PRIVATE: u32 = 6;
 const DEC_SPEC_ID: u32 = 1;
 const BUILTIN_POINT_COORD: u32 = 16;
 
@@ -62,24 +59,7 @@ fn rewrite(mut p: Parsed, var: u32) -> Option<Vec<u32>> {
     let float = find_type(&p, &mut b, OP_TYPE_FLOAT, &[32]);
 
     // Pointers into the built-in: their types move from Input to Private.
-    let mut derived = std::collections::HashSet::from([var]);
-    let first_fn = p.insts.iter().position(|i| op(i) == OP_FUNCTION)?;
-    for at in first_fn..p.insts.len() {
-        let i = &p.insts[at];
-        match op(i) {
-            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN | OP_COPY_OBJECT
-                if i.len() > 3 && derived.contains(&i[3]) =>
-            {
-                let pointee = decl(&p, i[1]).filter(|t| op(t) == OP_TYPE_POINTER)?[3];
-                let private = find_type(&p, &mut b, OP_TYPE_POINTER, &[SC_PRIVATE, pointee]);
-                derived.insert(i[2]);
-                p.insts[at][1] = private;
-            }
-            OP_LOAD if i.len() == 4 => {}
-            _ if i.len() > 1 && i[1..].iter().any(|w| derived.contains(w)) => return None,
-            _ => {}
-        }
-    }
+    retype_to_private(&mut p, &mut b, &[var], false)?;
 
     // The built-in becomes a Private variable (declared after its new pointer type); a new
     // input variable carries the decoration.
