@@ -27,7 +27,7 @@
 //! interval 1 wait until its frame is shown.
 
 use std::ffi::{CStr, CString, c_void};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use ash::vk;
 
@@ -208,10 +208,42 @@ fn load_entry() -> Result<(ash::Entry, u32), CreateBackendError> {
     Ok((entry, loader_version))
 }
 
+/// The instance that keeps the Vulkan drivers loaded for the life of the process.
+///
+/// The loader opens the drivers (ICDs) for each instance and closes them with it, so when
+/// the last backend of a process goes, the driver library is unloaded, and the next backend
+/// loads it afresh. A driver's process-wide state does not always survive that: lavapipe
+/// (Mesa 22.3) maps a 10 MiB writable-executable heap for its generated vertex-fetch code
+/// once per load and never unmaps it, so a server whose sessions all end between rounds
+/// grew by that heap's touched pages (about 0.27 MiB) every round. An instance with no
+/// layer, extension or device, made once and never destroyed, keeps each driver loaded, as
+/// a GL driver stays loaded once its display is initialised; it costs a few KiB.
+static DRIVERS_LOADED: OnceLock<Option<(ash::Entry, ash::Instance)>> = OnceLock::new();
+
+/// Makes [`DRIVERS_LOADED`] once (nothing if the instance cannot be made: the backend
+/// being created reports its own failure).
+fn keep_drivers_loaded(entry: &ash::Entry, loader_version: u32) {
+    DRIVERS_LOADED.get_or_init(|| {
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"tessera")
+            .engine_name(c"tessera")
+            .api_version(loader_version.min(vk::API_VERSION_1_3));
+        let info = vk::InstanceCreateInfo::default().application_info(&app);
+        // SAFETY: `info` points at data alive for this call; no layer or extension is
+        // asked for. The instance is never destroyed (it lives in a static, with the
+        // entry that keeps libvulkan loaded).
+        let instance = unsafe { entry.create_instance(&info, None) }
+            .inspect_err(|e| log::debug!("tessera-backend-vk: no keep-loaded instance: {e}"))
+            .ok()?;
+        Some((entry.clone(), instance))
+    });
+}
+
 impl Gpu {
     /// Loads Vulkan and creates the instance and device.
     pub fn new(options: &VkOptions) -> Result<Self, CreateBackendError> {
         let (entry, loader_version) = load_entry()?;
+        keep_drivers_loaded(&entry, loader_version);
         let api = loader_version.min(vk::API_VERSION_1_3);
         // SAFETY: a valid entry; the queries have no preconditions.
         let (layers, inst_exts) = unsafe {
