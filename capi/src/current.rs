@@ -93,6 +93,7 @@ pub(crate) fn guarded<R>(
     if c.is_dead() {
         return None;
     }
+    c.enter(name);
     match catch_unwind(AssertUnwindSafe(|| f(&mut *c))) {
         Ok(r) => Some(r),
         Err(payload) => {
@@ -211,7 +212,7 @@ pub fn raised<R>(c: &mut Context, f: impl FnOnce(&mut Context) -> R) -> (R, bool
     let after = c.get_error();
     for e in [before, after] {
         if e != NO_ERROR {
-            c.set_error(e);
+            c.restore_error(e);
         }
     }
     (r, after != NO_ERROR)

@@ -57,6 +57,10 @@ BEYOND = {
     "glClearColorIiEXT", "glClearColorIuiEXT", "glFramebufferTextureLayerEXT",
     "glGetTexParameterIivEXT", "glGetTexParameterIuivEXT", "glProvokingVertexEXT",
     "glTexParameterIivEXT", "glTexParameterIuivEXT",
+    # KHR_debug (GL 4.3).
+    "glDebugMessageCallback", "glDebugMessageControl", "glDebugMessageInsert",
+    "glGetDebugMessageLog", "glPushDebugGroup", "glPopDebugGroup", "glObjectLabel",
+    "glGetObjectLabel", "glObjectPtrLabel", "glGetObjectPtrLabel",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

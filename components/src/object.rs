@@ -54,6 +54,11 @@ impl Life {
     }
 }
 
+/// An object's debug label (`glObjectLabel`, `KHR_debug`): shorter than `MAX_LABEL_LENGTH`
+/// bytes. Absent when the object has none; despawned with the object.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Label(pub Box<str>);
+
 // ---------------------------------------------------------------------------------------
 // Buffers
 

@@ -107,12 +107,21 @@ pub struct Local {
     pub conditional_render: Option<(bevy_ecs::entity::Entity, GLenum)>,
     /// `CONTEXT_FLAGS`: the flags the context was created with (`crate::egl::ContextAttribs`).
     pub context_flags: GLenum,
+    /// Debug output, groups and filters, the message log (`crate::debug`).
+    pub debug: Box<crate::debug::DebugState>,
+    /// The entry point being called (`Context::enter`), named in error messages; empty
+    /// when the Rust API is called directly.
+    pub call: &'static str,
 }
 
 impl Local {
-    /// Records `error` unless an earlier error is still unread (GL keeps the first).
+    /// Records `error` unless an earlier error is still unread (GL keeps the first), and
+    /// reports it as a debug message (each one, also when an earlier one is unread).
     #[cold]
+    #[track_caller]
     pub fn set_error(&mut self, error: GLenum) {
+        self.debug
+            .error(error, self.call, std::panic::Location::caller());
         if self.error == NO_ERROR {
             self.error = error;
         }
@@ -342,6 +351,8 @@ impl Context {
             clamp_read_color: FIXED_ONLY,
             conditional_render: None,
             context_flags: 0,
+            debug: Box::new(crate::debug::DebugState::new(false)),
+            call: "",
         };
         Self {
             group,
@@ -370,12 +381,23 @@ impl Context {
 
     /// Records a GL error decided outside the engine (the C ABI reports a caught panic as
     /// `INVALID_OPERATION`). Like every error, it is kept only if none is pending.
+    #[track_caller]
     pub fn set_error(&mut self, error: GLenum) {
         self.local.set_error(error);
     }
 
+    /// Puts back an error that [`Context::get_error`] took, without reporting it again as a
+    /// debug message (the C ABI looks at the flag around queries that must not write their
+    /// output on error).
+    pub fn restore_error(&mut self, error: GLenum) {
+        if self.local.error == NO_ERROR {
+            self.local.error = error;
+        }
+    }
+
     /// Records an error (for entry points in other modules).
     #[inline]
+    #[track_caller]
     pub(crate) fn error(&mut self, error: GLenum) {
         self.local.set_error(error);
     }
@@ -570,11 +592,16 @@ impl Context {
         self.group.lock().probe.clone()
     }
 
-    /// Events the backend reported since the last call.
+    /// Events the backend reported since the last call; each also becomes a debug message
+    /// of this context (`crate::debug`).
     pub fn take_events(&mut self) -> Vec<tessera_wire::Event> {
-        let mut sh = self.group.lock();
-        sh.take_transport_events();
-        std::mem::take(&mut sh.events)
+        let events = {
+            let mut sh = self.group.lock();
+            sh.take_transport_events();
+            std::mem::take(&mut sh.events)
+        };
+        self.local.debug.backend_events(&events);
+        events
     }
 }
 

@@ -359,6 +359,15 @@ impl Context {
             MAJOR_VERSION => i(3),
             MINOR_VERSION => i(3),
             CONTEXT_FLAGS => i(self.local.context_flags as i32),
+            DEBUG_OUTPUT
+            | DEBUG_OUTPUT_SYNCHRONOUS
+            | MAX_DEBUG_MESSAGE_LENGTH
+            | MAX_DEBUG_LOGGED_MESSAGES
+            | MAX_DEBUG_GROUP_STACK_DEPTH
+            | MAX_LABEL_LENGTH
+            | DEBUG_LOGGED_MESSAGES
+            | DEBUG_NEXT_LOGGED_MESSAGE_LENGTH
+            | DEBUG_GROUP_STACK_DEPTH => self.local.debug.value(pname).map(Value::int),
             CONTEXT_PROFILE_MASK => i(CONTEXT_CORE_PROFILE_BIT as i32),
             // GL 4.5 (KHR_context_flush_control), answered as Mesa does in 3.3 contexts:
             // releasing a context flushes its batch (`Context::release_thread`).
@@ -595,13 +604,17 @@ impl Context {
         }
     }
 
-    /// `glGetPointerv`: OpenGL 3.3 core has no pointer state to query (the client array
-    /// pointers it once returned are compatibility state, and `DEBUG_CALLBACK_FUNCTION` is
-    /// GL 4.3), so every `pname` is `INVALID_ENUM`.
+    /// `glGetPointerv`: the debug callback's pointers (`DEBUG_CALLBACK_FUNCTION`,
+    /// `DEBUG_CALLBACK_USER_PARAM`, `KHR_debug`); every other `pname` is `INVALID_ENUM` (the
+    /// client array pointers it once returned are compatibility state).
     pub fn get_pointerv(&mut self, pname: GLenum) -> usize {
-        let _ = pname;
-        self.error(INVALID_ENUM);
-        0
+        match self.debug_pointer(pname) {
+            Some(p) => p,
+            None => {
+                self.error(INVALID_ENUM);
+                0
+            }
+        }
     }
 
     /// `glGetString`.

@@ -22,6 +22,12 @@
 //! scenes — and logs (info) which it took and why ([`auto`]). `tessera-server` resolves a
 //! client's `auto` by the same rule.
 //!
+//! ## Debug output
+//! [`debug`] carries out `KHR_debug`: each error an entry point raises passes through one
+//! function (`context::Local::set_error`), which also makes it a debug message; backend
+//! events become messages when they are taken ([`Context::take_events`]). Filters, groups
+//! and the log are per context, labels are a component of the labelled object.
+//!
 //! ## Invariants
 //! - Every GL error is decided here, at the entry point, before any state changes; backends
 //!   never decide one and `get_error` needs no round trip.
@@ -34,6 +40,7 @@ pub mod client;
 pub mod conditional_render;
 pub mod config;
 pub mod context;
+pub mod debug;
 pub mod draw;
 pub mod egl;
 pub mod framebuffer;

@@ -82,6 +82,8 @@ fn gl_bool(b: GLboolean) -> bool {
 impl Context {
     fn set_capability(&mut self, v: GLenum, on: bool) {
         match capability(v) {
+            // `DEBUG_OUTPUT` and `DEBUG_OUTPUT_SYNCHRONOUS` (`crate::debug`).
+            None if self.local.debug.set_capability(v, on) => {}
             None => self.error(INVALID_ENUM),
             Some(Capability::Blend) => {
                 let mask = if on { 0xff } else { 0 };
@@ -115,6 +117,10 @@ impl Context {
     /// `glIsEnabled`.
     pub fn is_enabled(&mut self, cap: GLenum) -> GLboolean {
         match capability(cap) {
+            // `DEBUG_OUTPUT` and `DEBUG_OUTPUT_SYNCHRONOUS` (`crate::debug`).
+            None if self.local.debug.capability(cap).is_some() => {
+                (self.local.debug.capability(cap) == Some(true)) as GLboolean
+            }
             None => {
                 self.error(INVALID_ENUM);
                 FALSE as GLboolean

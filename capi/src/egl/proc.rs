@@ -555,7 +555,7 @@ mod tests {
             "glBegin",
             "glDispatchCompute",
             "glGenTexturesEXT",
-            "glDebugMessageCallback",
+            "glDebugMessageCallbackARB",
         ] {
             assert_eq!(lookup(name), crate::gl::unimplemented::stub(name), "{name}");
         }
@@ -577,6 +577,22 @@ mod tests {
             "glGetTexParameterIuivEXT",
             "glFramebufferTextureLayerEXT",
             "glProvokingVertexEXT",
+        ] {
+            assert_eq!(crate::gl::unimplemented::stub(name), None, "{name}");
+            assert_eq!(lookup(name), entry(name), "{name}");
+        }
+        // And KHR_debug's functions (GL 4.3).
+        for name in [
+            "glDebugMessageCallback",
+            "glDebugMessageControl",
+            "glDebugMessageInsert",
+            "glGetDebugMessageLog",
+            "glPushDebugGroup",
+            "glPopDebugGroup",
+            "glObjectLabel",
+            "glGetObjectLabel",
+            "glObjectPtrLabel",
+            "glGetObjectPtrLabel",
         ] {
             assert_eq!(crate::gl::unimplemented::stub(name), None, "{name}");
             assert_eq!(lookup(name), entry(name), "{name}");

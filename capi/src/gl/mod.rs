@@ -24,6 +24,7 @@
 )]
 
 mod buffer;
+pub mod debug;
 mod framebuffer;
 pub mod generated;
 mod program;
@@ -37,9 +38,10 @@ mod vertex;
 
 use std::ffi::c_void;
 
-use types::{GLenum, GLint, GLuint};
+use types::{GLboolean, GLchar, GLenum, GLint, GLsizei, GLuint};
 
 pub use buffer::*;
+pub use debug::*;
 pub use framebuffer::*;
 pub use generated::*;
 pub use program::*;
@@ -49,11 +51,12 @@ pub use texture::*;
 pub use vertex::*;
 
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
-/// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, and the EXT names
+/// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
+/// functions ([`debug`]), and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 10] = [
+pub static BEYOND_3_3: [(&str, Proc); 20] = [
     (
         "glClearColorIiEXT",
         Proc({
@@ -69,10 +72,55 @@ pub static BEYOND_3_3: [(&str, Proc); 10] = [
         }),
     ),
     (
+        "glDebugMessageCallback",
+        Proc({
+            const F: extern "C" fn(GlDebugProc, *const c_void) = glDebugMessageCallback;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDebugMessageControl",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLenum,
+                GLenum,
+                GLenum,
+                GLsizei,
+                *const GLuint,
+                GLboolean,
+            ) = glDebugMessageControl;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDebugMessageInsert",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, GLuint, GLenum, GLsizei, *const GLchar) =
+                glDebugMessageInsert;
+            F as *const c_void
+        }),
+    ),
+    (
         "glFramebufferTextureLayerEXT",
         Proc({
             const F: extern "C" fn(GLenum, GLenum, GLuint, GLint, GLint) =
                 glFramebufferTextureLayerEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetDebugMessageLog",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLsizei,
+                *mut GLenum,
+                *mut GLenum,
+                *mut GLuint,
+                *mut GLenum,
+                *mut GLsizei,
+                *mut GLchar,
+            ) -> GLuint = glGetDebugMessageLog;
             F as *const c_void
         }),
     ),
@@ -91,6 +139,22 @@ pub static BEYOND_3_3: [(&str, Proc); 10] = [
         }),
     ),
     (
+        "glGetObjectLabel",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *mut GLsizei, *mut GLchar) =
+                glGetObjectLabel;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetObjectPtrLabel",
+        Proc({
+            const F: unsafe extern "C" fn(*const c_void, GLsizei, *mut GLsizei, *mut GLchar) =
+                glGetObjectPtrLabel;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetTexParameterIivEXT",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLint) = glGetTexParameterIivEXT;
@@ -105,9 +169,38 @@ pub static BEYOND_3_3: [(&str, Proc); 10] = [
         }),
     ),
     (
+        "glObjectLabel",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLchar) = glObjectLabel;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glObjectPtrLabel",
+        Proc({
+            const F: unsafe extern "C" fn(*const c_void, GLsizei, *const GLchar) = glObjectPtrLabel;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glPopDebugGroup",
+        Proc({
+            const F: extern "C" fn() = glPopDebugGroup;
+            F as *const c_void
+        }),
+    ),
+    (
         "glProvokingVertexEXT",
         Proc({
             const F: extern "C" fn(GLenum) = glProvokingVertexEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glPushDebugGroup",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLchar) =
+                glPushDebugGroup;
             F as *const c_void
         }),
     ),

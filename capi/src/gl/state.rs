@@ -182,7 +182,8 @@ pub unsafe extern "C" fn glGetBooleani_v(target: GLenum, index: GLuint, data: *m
     });
 }
 
-/// `glGetPointerv`: GL 3.3 core has no pointer state (`INVALID_ENUM`, nothing written).
+/// `glGetPointerv`: the debug callback and its user pointer (`KHR_debug`); any other
+/// `pname` is `INVALID_ENUM`, nothing written.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn glGetPointerv(pname: GLenum, params: *mut *mut std::ffi::c_void) {
     let p = gl_call("glGetPointerv", None, |c| {
@@ -191,7 +192,8 @@ pub unsafe extern "C" fn glGetPointerv(pname: GLenum, params: *mut *mut std::ffi
     });
     if let Some(p) = p {
         // SAFETY: GL contract: `params` has room for one pointer.
-        unsafe { ptr::write(params, std::ptr::without_provenance_mut(p)) };
+        // The pointers were the application's, exposed when it gave them.
+        unsafe { ptr::write(params, std::ptr::with_exposed_provenance_mut(p)) };
     }
 }
 

@@ -144,15 +144,18 @@ impl ContextAttribs {
         Ok(())
     }
 
-    /// `GL_CONTEXT_FLAGS` of the granted context. GL 3.3 defines only the forward-compatible
-    /// bit; a debug request is granted (EGL says it may be ignored) but reported as nothing,
-    /// since Tessera offers no debug output (`KHR_debug`), and robust access is never granted.
+    /// `GL_CONTEXT_FLAGS` of the granted context: the forward-compatible bit and the debug
+    /// bit (`KHR_debug`: a debug context starts with debug output on), as requested; robust
+    /// access is never granted.
     pub fn gl_context_flags(&self) -> GLenum {
+        let mut flags = 0;
         if self.flags & CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR != 0 {
-            CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT
-        } else {
-            0
+            flags |= CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT;
         }
+        if self.flags & CONTEXT_OPENGL_DEBUG_BIT_KHR != 0 {
+            flags |= tessera_components::gl::CONTEXT_FLAG_DEBUG_BIT;
+        }
+        flags
     }
 }
 
@@ -178,7 +181,10 @@ mod tests {
         ));
         let a = ContextAttribs::parse(&list).unwrap();
         assert_eq!(a.flags, CONTEXT_OPENGL_DEBUG_BIT_KHR);
-        assert_eq!(a.gl_context_flags(), 0);
+        assert_eq!(
+            a.gl_context_flags(),
+            tessera_components::gl::CONTEXT_FLAG_DEBUG_BIT
+        );
         assert_eq!(a.reset_strategy, LOSE_CONTEXT_ON_RESET);
     }
 

@@ -119,7 +119,7 @@ impl Thread {
                 EglError::BadAlloc
             })?,
         };
-        gl.local.context_flags = attribs.gl_context_flags();
+        gl.set_context_flags(attribs.gl_context_flags());
         let handle = reg.mint_context();
         reg.contexts.insert(
             handle,
