@@ -189,6 +189,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_EXT_texture_filter_anisotropic",
     "GL_EXT_texture_integer",
     "GL_EXT_texture_swizzle",
+    "GL_KHR_debug",
 ];
 
 /// `GL_VENDOR`.

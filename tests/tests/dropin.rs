@@ -52,7 +52,7 @@ const NAMES: [&str; 6] = [
 ];
 
 /// The C programs: source, program, libraries linked.
-const PROGRAMS: [(&str, &str, &[&str]); 6] = [
+const PROGRAMS: [(&str, &str, &[&str]); 7] = [
     (
         "dropin.c",
         "tessera-dropin-test",
@@ -74,6 +74,7 @@ const PROGRAMS: [(&str, &str, &[&str]); 6] = [
         "tessera-backend-events",
         &["-lEGL", "-lOpenGL"],
     ),
+    ("khr_debug.c", "tessera-khr-debug", &["-lEGL", "-lOpenGL"]),
     // Linked with no GL library: it loads them by name, as a Python process does.
     ("dlopen_names.c", "tessera-dlopen-names", &["-ldl"]),
 ];
@@ -566,6 +567,58 @@ fn gl_functions_tessera_lacks_are_callable_stubs_that_raise_invalid_operation() 
         text(&native.stderr)
     );
     assert!(!out.contains("vendor Tessera"), "{out}");
+}
+
+/// KHR_debug through the C ABI (`tests/dropin/khr_debug.c`): the same transcript as the
+/// native driver's on both backends, line for line: limits, initial state of plain and
+/// debug contexts, every error, the log's order and overflow, filters, groups, the callback
+/// and labels of every object kind.
+#[test]
+fn khr_debug_behaves_as_on_the_native_driver() {
+    let native = run("tessera-khr-debug", None);
+    let expected = text(&native.stdout);
+    assert!(
+        native.status.success(),
+        "native run failed:\n{expected}\n{}",
+        text(&native.stderr)
+    );
+    assert!(
+        !text(&native.stderr).contains("Tessera"),
+        "native loaded the drop-in"
+    );
+    // The transcript is not one a do-nothing implementation would print.
+    for line in [
+        "max length 4096 logged 10 depth 64 label 256",
+        "push past the maximum depth: error 0x0503",
+        "pop of the default group: error 0x0504",
+        "groups: message 0x824a 0x826a 42 0x826b 12 \"outer group\"",
+        "callback: 1 0x824a 0x8268 13 0x9146 15 \"to the callback\" user 1",
+        "debug context: output 1 sync 0 flags 0x2 logged 0 next 0 depth 1",
+        "sync: 4 \"sync\"",
+    ] {
+        assert!(
+            expected.contains(line),
+            "native: no `{line}` in:\n{expected}"
+        );
+    }
+    for backend in BACKENDS {
+        let tessera = run("tessera-khr-debug", Some(backend));
+        let err = text(&tessera.stderr);
+        let got = text(&tessera.stdout);
+        assert!(tessera.status.success(), "{backend}: {got}\n{err}");
+        assert!(
+            err.contains("vendor: Tessera"),
+            "{backend}: not Tessera:\n{err}"
+        );
+        for (n, (want, have)) in expected.lines().zip(got.lines()).enumerate() {
+            assert_eq!(have, want, "{backend}: line {}:\n{got}", n + 1);
+        }
+        assert_eq!(
+            got.lines().count(),
+            expected.lines().count(),
+            "{backend}:\n{got}"
+        );
+    }
 }
 
 #[test]

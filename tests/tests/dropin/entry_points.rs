@@ -157,9 +157,14 @@ fn transform_feedback_entry_points_raise_the_errors_gl_names() {
 }
 
 #[test]
-fn get_pointerv_has_no_pname_in_gl_3_3_core() {
+fn get_pointerv_answers_only_the_debug_callback_pointers() {
     let mut ctx = surfaceless();
-    assert_eq!(ctx.get_pointerv(0x8244), 0);
+    // KHR_debug's two pointers, null while no callback is set.
+    assert_eq!(ctx.get_pointerv(DEBUG_CALLBACK_FUNCTION), 0);
+    assert_eq!(ctx.get_pointerv(DEBUG_CALLBACK_USER_PARAM), 0);
+    assert_no_error!(ctx);
+    // The client array pointers are compatibility state (VERTEX_ARRAY_POINTER).
+    assert_eq!(ctx.get_pointerv(0x808E), 0);
     assert_error!(ctx, INVALID_ENUM);
 }
 

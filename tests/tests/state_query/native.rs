@@ -181,20 +181,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         ],
     ),
     (
-        "KHR_debug (GL 4.3): no debug output, groups or object labels",
-        &[
-            DEBUG_OUTPUT_SYNCHRONOUS,
-            DEBUG_NEXT_LOGGED_MESSAGE_LENGTH,
-            MAX_DEBUG_MESSAGE_LENGTH,
-            MAX_DEBUG_LOGGED_MESSAGES,
-            DEBUG_LOGGED_MESSAGES,
-            MAX_DEBUG_GROUP_STACK_DEPTH,
-            DEBUG_GROUP_STACK_DEPTH,
-            MAX_LABEL_LENGTH,
-            DEBUG_OUTPUT,
-        ],
-    ),
-    (
         "ARB_explicit_uniform_location (GL 4.3): GLSL 3.30 has no uniform locations",
         &[MAX_UNIFORM_LOCATIONS],
     ),
