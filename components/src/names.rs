@@ -75,6 +75,9 @@ pub struct NameTable {
     /// The highest name handed out since the table was created or drained (Mesa's
     /// `MaxKey`); 0 before the first. Every live name is at most this.
     high: u32,
+    /// Debug labels (`glObjectLabel`) of names still reserved, which the object gets when
+    /// it exists; freed with the name.
+    reserved_labels: FxHashMap<u32, Box<str>>,
 }
 
 impl NameTable {
@@ -166,9 +169,38 @@ impl NameTable {
         objects.into_iter().map(|(_, e)| e).collect()
     }
 
+    /// Sets (or with `None` removes) the debug label of a reserved name.
+    pub fn set_reserved_label(&mut self, name: u32, label: Option<Box<str>>) {
+        match label {
+            Some(label) => {
+                self.reserved_labels.insert(name, label);
+            }
+            None => {
+                self.reserved_labels.remove(&name);
+            }
+        }
+    }
+
+    /// The debug label given to a name while it was reserved, if any.
+    pub fn reserved_label(&self, name: u32) -> Option<&str> {
+        self.reserved_labels.get(&name).map(|l| &**l)
+    }
+
+    /// Takes the debug label given to a name while it was reserved (its object now exists
+    /// and keeps the label itself).
+    pub fn take_reserved_label(&mut self, name: u32) -> Option<Box<str>> {
+        if self.reserved_labels.is_empty() {
+            return None;
+        }
+        self.reserved_labels.remove(&name)
+    }
+
     /// Frees a name; returns the object it named, if any.
     pub fn free(&mut self, name: u32) -> Option<Entity> {
         let old = self.live.remove(&name)?;
+        if !self.reserved_labels.is_empty() {
+            self.reserved_labels.remove(&name);
+        }
         self.remove_from_runs(name);
         let capacity = self.live.capacity();
         if capacity > MIN_SHRINK_CAPACITY && self.live.len() * 4 < capacity {

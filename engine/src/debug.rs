@@ -39,7 +39,11 @@
 //! ## Labels
 //! A label is the [`Label`] component of the object's entity, so it is freed with the
 //! object; the default transform feedback object (name 0, the only one GL 3.3 has) keeps its
-//! label here. Program pipelines do not exist in GL 3.3: every name is `INVALID_VALUE`.
+//! label here. Program pipelines do not exist in GL 3.3: every name is `INVALID_VALUE`. A
+//! name generated but not bound yet takes a label where native Mesa takes one (buffers,
+//! vertex arrays, framebuffers, renderbuffers and queries, whose `glGen*` Mesa answers with
+//! objects, or stand-ins); its name table keeps it until the object exists, which then
+//! keeps it (Mesa's stand-ins for buffers, framebuffers and renderbuffers lose it there).
 
 use std::collections::VecDeque;
 
@@ -47,7 +51,10 @@ use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
 use tessera_components::object::{Label, Program, Shader};
 
-use crate::context::Context;
+use tessera_components::names::{NameEntry, NameTable};
+
+use crate::context::{Context, Local};
+use crate::share::SharedNames;
 
 /// `MAX_DEBUG_MESSAGE_LENGTH`: Mesa's value, so a message that fits native fits here.
 pub const MAX_MESSAGE_LENGTH: usize = 4096;
@@ -389,7 +396,28 @@ fn dont_care_or(value: GLenum, valid: fn(GLenum) -> bool) -> Result<Option<GLenu
 /// Which object a label names.
 enum Labelled {
     Entity(Entity),
+    /// A name generated but not bound yet: its label waits in the name table.
+    Reserved(GLenum, GLuint),
     DefaultTransformFeedback,
+}
+
+/// The name table of the objects `identifier` labels.
+fn names_of<'a>(
+    local: &'a mut Local,
+    names: &'a mut SharedNames,
+    identifier: GLenum,
+) -> Option<&'a mut NameTable> {
+    Some(match identifier {
+        BUFFER => &mut names.buffers,
+        TEXTURE => &mut names.textures,
+        SAMPLER => &mut names.samplers,
+        RENDERBUFFER => &mut names.renderbuffers,
+        SHADER | PROGRAM => &mut names.shader_programs,
+        VERTEX_ARRAY => &mut local.vertex_arrays,
+        FRAMEBUFFER => &mut local.framebuffers,
+        QUERY => &mut local.queries,
+        _ => return None,
+    })
 }
 
 impl Context {
@@ -580,32 +608,50 @@ impl Context {
     }
 
     /// The object `name` of kind `identifier` names, or the error its lookup raises.
+    ///
+    /// A name generated but not bound yet is labelled as native Mesa allows it: for the
+    /// kinds whose `glGen*` Mesa answers with an object (buffers, vertex arrays,
+    /// framebuffers, renderbuffers, queries; not textures). The label is kept with the name
+    /// and moves to the object once it exists, at its next label call.
     fn labelled(&mut self, identifier: GLenum, name: GLuint) -> Result<Labelled, GLenum> {
-        let sh = self.group.lock();
-        let l = &self.local;
-        let entity = match identifier {
-            BUFFER => sh.names.buffers.get(name),
-            TEXTURE => sh.names.textures.get(name),
-            SAMPLER => sh.names.samplers.get(name),
-            RENDERBUFFER => sh.names.renderbuffers.get(name),
-            SHADER => sh
-                .names
-                .shader_programs
-                .get(name)
-                .filter(|&e| sh.world.get::<Shader>(e).is_some()),
-            PROGRAM => sh
-                .names
-                .shader_programs
-                .get(name)
-                .filter(|&e| sh.world.get::<Program>(e).is_some()),
-            VERTEX_ARRAY => l.vertex_arrays.get(name),
-            FRAMEBUFFER => l.framebuffers.get(name),
-            QUERY => l.queries.get(name),
+        match identifier {
             TRANSFORM_FEEDBACK if name == 0 => return Ok(Labelled::DefaultTransformFeedback),
-            TRANSFORM_FEEDBACK | PROGRAM_PIPELINE => None,
-            _ => return Err(INVALID_ENUM),
+            TRANSFORM_FEEDBACK | PROGRAM_PIPELINE => return Err(INVALID_VALUE),
+            _ => {}
+        }
+        let mut guard = self.group.lock();
+        let sh = &mut *guard;
+        let Some(table) = names_of(&mut self.local, &mut sh.names, identifier) else {
+            return Err(INVALID_ENUM);
         };
-        entity.map(Labelled::Entity).ok_or(INVALID_VALUE)
+        match table.entry(name) {
+            NameEntry::Object(e) => {
+                let kind_matches = match identifier {
+                    SHADER => sh.world.get::<Shader>(e).is_some(),
+                    PROGRAM => sh.world.get::<Program>(e).is_some(),
+                    _ => true,
+                };
+                if !kind_matches {
+                    return Err(INVALID_VALUE);
+                }
+                if let Some(label) = table.take_reserved_label(name)
+                    && let Ok(mut entity) = sh.world.get_entity_mut(e)
+                    && !entity.contains::<Label>()
+                {
+                    entity.insert(Label(label));
+                }
+                Ok(Labelled::Entity(e))
+            }
+            NameEntry::Reserved
+                if matches!(
+                    identifier,
+                    BUFFER | VERTEX_ARRAY | FRAMEBUFFER | RENDERBUFFER | QUERY
+                ) =>
+            {
+                Ok(Labelled::Reserved(identifier, name))
+            }
+            _ => Err(INVALID_VALUE),
+        }
     }
 
     fn set_label(&mut self, object: Labelled, label: Option<&str>) {
@@ -616,6 +662,12 @@ impl Context {
         match object {
             Labelled::DefaultTransformFeedback => {
                 self.local.debug.default_transform_feedback_label = label;
+            }
+            Labelled::Reserved(identifier, name) => {
+                let mut guard = self.group.lock();
+                if let Some(table) = names_of(&mut self.local, &mut guard.names, identifier) {
+                    table.set_reserved_label(name, label);
+                }
             }
             Labelled::Entity(e) => {
                 let mut sh = self.group.lock();
@@ -636,7 +688,7 @@ impl Context {
         }
     }
 
-    fn label_of(&self, object: Labelled) -> String {
+    fn label_of(&mut self, object: Labelled) -> String {
         match object {
             Labelled::DefaultTransformFeedback => self
                 .local
@@ -645,6 +697,13 @@ impl Context {
                 .as_deref()
                 .unwrap_or("")
                 .to_owned(),
+            Labelled::Reserved(identifier, name) => {
+                let mut guard = self.group.lock();
+                names_of(&mut self.local, &mut guard.names, identifier)
+                    .and_then(|t| t.reserved_label(name))
+                    .unwrap_or("")
+                    .to_owned()
+            }
             Labelled::Entity(e) => {
                 let sh = self.group.lock();
                 sh.world

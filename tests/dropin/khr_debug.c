@@ -205,6 +205,16 @@ static void log_and_filters(void)
     state("partly read");
     drain("overflowed");
 
+    /* An empty message, a zero count, the log read through glGetIntegerv and glGetBooleanv. */
+    glDebugMessageInsert(GL_DEBUG_SOURCE_APPLICATION, GL_DEBUG_TYPE_MARKER, 99,
+                         GL_DEBUG_SEVERITY_HIGH, 0, "not this");
+    got = glGetDebugMessageLog(0, sizeof buffer, sources, types, ids, severities, lengths, buffer);
+    GLboolean on = GL_FALSE;
+    glGetBooleanv(GL_DEBUG_OUTPUT, &on);
+    printf("empty: %u logged %d next %d output %d\n", got, integer(GL_DEBUG_LOGGED_MESSAGES),
+           integer(GL_DEBUG_NEXT_LOGGED_MESSAGE_LENGTH), on);
+    drain("empty");
+
     /* Filters: by severity, by id, by source; DONT_CARE everywhere resets. */
     glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DEBUG_SEVERITY_LOW, 0, NULL, GL_TRUE);
     GLuint quiet[2] = {7, 8};
@@ -361,6 +371,34 @@ static void labels(void)
     error("get label with a negative size");
     glGetObjectLabel(GL_BUFFER, 9999, sizeof text, &length, text);
     error("get label of a name that is no buffer");
+
+    /* Names generated but never bound: GL creates some objects at glGen* time. */
+    GLuint reserved[6];
+    glGenBuffers(1, &reserved[0]);
+    glGenTextures(1, &reserved[1]);
+    glGenVertexArrays(1, &reserved[2]);
+    glGenFramebuffers(1, &reserved[3]);
+    glGenRenderbuffers(1, &reserved[4]);
+    glGenQueries(1, &reserved[5]);
+    const GLenum reserved_kinds[6] = {GL_BUFFER,      GL_TEXTURE,      GL_VERTEX_ARRAY,
+                                      GL_FRAMEBUFFER, GL_RENDERBUFFER, GL_QUERY};
+    for (int i = 0; i < 6; i++) {
+        glObjectLabel(reserved_kinds[i], reserved[i], -1, "reserved");
+        printf("label of a reserved name 0x%x: error 0x%04x\n", reserved_kinds[i], glGetError());
+    }
+
+    /* An empty label, a zero-sized buffer with room given, an empty message. */
+    glObjectLabel(GL_TEXTURE, texture, 0, "");
+    memset(text, '#', sizeof text);
+    length = -1;
+    glGetObjectLabel(GL_TEXTURE, texture, sizeof text, &length, text);
+    printf("empty label: %d %d\n", length, text[0]);
+    glObjectLabel(GL_TEXTURE, texture, -1, "texture");
+    memset(text, '#', sizeof text);
+    length = -1;
+    glGetObjectLabel(GL_TEXTURE, texture, 0, &length, text);
+    printf("zero-sized buffer: %d %d\n", length, text[0]);
+    error("empty labels");
 
     /* Syncs, by pointer. */
     GLsync sync = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);

@@ -54,14 +54,14 @@ int main(void)
         (PFNGLDISPATCHCOMPUTEPROC)eglGetProcAddress("glDispatchCompute");
     PFNGLBUFFERSTORAGEPROC bufferStorage =
         (PFNGLBUFFERSTORAGEPROC)eglGetProcAddress("glBufferStorage");
-    PFNGLDEBUGMESSAGECALLBACKPROC debugMessageCallback =
-        (PFNGLDEBUGMESSAGECALLBACKPROC)eglGetProcAddress("glDebugMessageCallback");
+    PFNGLDEBUGMESSAGECALLBACKARBPROC debugMessageCallback =
+        (PFNGLDEBUGMESSAGECALLBACKPROC)eglGetProcAddress("glDebugMessageCallbackARB");
     PFNGLMAPNAMEDBUFFERPROC mapNamedBuffer =
         (PFNGLMAPNAMEDBUFFERPROC)eglGetProcAddress("glMapNamedBuffer");
     PFNGLBEGINPROC_ begin = (PFNGLBEGINPROC_)eglGetProcAddress("glBegin");
     check("glDispatchCompute is non-null", dispatchCompute != NULL, "null");
     check("glBufferStorage is non-null", bufferStorage != NULL, "null");
-    check("glDebugMessageCallback is non-null", debugMessageCallback != NULL, "null");
+    check("glDebugMessageCallbackARB is non-null", debugMessageCallback != NULL, "null");
     check("glMapNamedBuffer is non-null", mapNamedBuffer != NULL, "null");
     check("glBegin is non-null", begin != NULL, "null");
     /* (glvnd hands out a dispatch stub for any gl* name: null is Tessera's answer.) */
@@ -90,7 +90,7 @@ int main(void)
               "another error");
         debugMessageCallback(NULL, NULL);
         e = getError();
-        check("glDebugMessageCallback then GL_INVALID_OPERATION",
+        check("glDebugMessageCallbackARB then GL_INVALID_OPERATION",
               !tessera || e == GL_INVALID_OPERATION, "another error");
         void *mapped = mapNamedBuffer(12345, GL_READ_ONLY);
         e = getError();

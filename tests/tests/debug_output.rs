@@ -169,9 +169,29 @@ fn labels_go_with_their_objects() {
     ctx.delete_textures(1, &[texture]);
     assert_eq!(ctx.get_object_label(TEXTURE, texture, 64), None);
     assert_error!(ctx, INVALID_VALUE);
-    // A name generated but never bound names no object yet.
+    // A texture name generated but never bound names no object yet (as on native Mesa,
+    // whose glGenTextures makes none either).
     let reserved = ctx.gen_texture();
     ctx.object_label(TEXTURE, reserved, Some("x"));
+    assert_error!(ctx, INVALID_VALUE);
+    // A buffer name generated but not bound takes a label (as on native Mesa), which its
+    // object keeps once the name is bound; deleting the name drops it.
+    let early = ctx.gen_buffer();
+    ctx.object_label(BUFFER, early, Some("early"));
+    assert_eq!(
+        ctx.get_object_label(BUFFER, early, 64).as_deref(),
+        Some("early")
+    );
+    ctx.bind_buffer(ARRAY_BUFFER, early);
+    assert_eq!(
+        ctx.get_object_label(BUFFER, early, 64).as_deref(),
+        Some("early")
+    );
+    let dropped = ctx.gen_buffer();
+    ctx.object_label(BUFFER, dropped, Some("dropped"));
+    ctx.delete_buffers(1, &[dropped]);
+    assert_no_error!(ctx);
+    assert_eq!(ctx.get_object_label(BUFFER, dropped, 64), None);
     assert_error!(ctx, INVALID_VALUE);
     // Labels are shared-group state: another context of the group reads them.
     let buffer = ctx.gen_buffer();

@@ -506,7 +506,7 @@ fn get_proc_address_finds_every_gl_3_3_and_egl_function_a_stub_for_other_gl_ones
     );
     for name in [
         "glBegin",
-        "glDebugMessageCallback",
+        "glDebugMessageCallbackARB",
         "glGenTexturesEXT",
         "glDispatchCompute",
         "glBufferStorage",
@@ -547,7 +547,7 @@ fn gl_functions_tessera_lacks_are_callable_stubs_that_raise_invalid_operation() 
     for name in [
         "glDispatchCompute",
         "glBufferStorage",
-        "glDebugMessageCallback",
+        "glDebugMessageCallbackARB",
         "glMapNamedBuffer",
         "glBegin",
     ] {

@@ -176,12 +176,13 @@ unsafe fn label_in<'a>(length: GLsizei, label: *const GLchar) -> Option<std::bor
 }
 
 /// Writes a label out as `glGetObjectLabel` does: what fits of it into `label`, and into
-/// `length` the bytes written (the label's whole length when `label` is null).
+/// `length` the bytes written (the label's whole length, as native Mesa, when `label` is
+/// null or `buf_size` is 0).
 ///
 /// # Safety
 /// A non-null `label` has room for `buf_size` bytes; a non-null `length` for one value.
 unsafe fn label_out(text: &str, buf_size: GLsizei, length: *mut GLsizei, label: *mut GLchar) {
-    let written = if label.is_null() {
+    let written = if label.is_null() || buf_size == 0 {
         text.len()
     } else {
         // SAFETY: forwarded contract.
