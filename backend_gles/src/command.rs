@@ -21,8 +21,8 @@ use tessera_wire::format::{FormatClass, IndexType, VertexFormat};
 use tessera_wire::handle::{BufferHandle, Handle, ProgramHandle, RawHandle, SurfaceHandle};
 use tessera_wire::record::{ClearValue, DRAW_BUFFER_NONE, FramebufferRef, clear_mask};
 use tessera_wire::state::{
-    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS,
-    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, RasterState, VertexLayout,
+    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS,
+    MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, RasterState, VertexLayout,
 };
 
 use crate::conv;
@@ -43,7 +43,10 @@ pub(crate) mod dirty {
     pub const TEXTURES: u32 = 1 << 8;
     pub const UNIFORM_BUFFERS: u32 = 1 << 9;
     pub const VERTEX: u32 = 1 << 10;
-    pub const ALL: u32 = (1 << 11) - 1;
+    pub const STORAGE_BUFFERS: u32 = 1 << 11;
+    pub const ALL: u32 = (1 << 12) - 1;
+    /// What a compute dispatch depends on: the program and the resources it reads.
+    pub const DISPATCH: u32 = PROGRAM | UNIFORMS | TEXTURES | UNIFORM_BUFFERS | STORAGE_BUFFERS;
     /// What a clear depends on: target, masks, scissor.
     pub const CLEAR: u32 = FRAMEBUFFER | SCISSOR | BLEND | DEPTH_STENCIL | RASTER;
 }
@@ -228,6 +231,7 @@ struct Bound {
     block_size: u32,
     samplers: usize,
     blocks: usize,
+    storage_blocks: usize,
     inputs: VertexInputs,
     lod_bias: Option<glow::UniformLocation>,
     point_origin: Option<glow::UniformLocation>,
@@ -332,6 +336,9 @@ impl GlesPipe {
         if todo & (dirty::PROGRAM | dirty::UNIFORM_BUFFERS) != 0 {
             self.apply_uniform_buffers(record, ctx, program.blocks)?;
         }
+        if todo & (dirty::PROGRAM | dirty::STORAGE_BUFFERS) != 0 {
+            self.apply_storage_buffers(record, ctx, program.storage_blocks)?;
+        }
         // BGRA attributes read copies that a buffer write makes stale without any record
         // of the context's: their check runs at every draw.
         if todo & (dirty::PROGRAM | dirty::VERTEX) != 0 || ctx.bgra {
@@ -357,6 +364,7 @@ impl GlesPipe {
             block_size: program.default_block_size,
             samplers: program.sampler_targets.len(),
             blocks: program.uniform_blocks.len(),
+            storage_blocks: program.storage_blocks,
             inputs: program.inputs,
             lod_bias: program.lod_bias,
             point_origin: program.point_origin,
@@ -606,6 +614,91 @@ impl GlesPipe {
             self.shadow.bind_uniform_range(&self.gl, 1 + i, range);
         }
         Ok(())
+    }
+
+    /// Binds the ranges of the program's shader storage blocks: slot `k` at native binding
+    /// `k` (program.rs).
+    fn apply_storage_buffers(
+        &mut self,
+        record: &'static str,
+        ctx: &GlesContext,
+        blocks: usize,
+    ) -> Result<(), SessionError> {
+        for k in 0..blocks.min(MAX_STORAGE_BUFFER_BINDINGS) {
+            let (buffer, offset, size) = ctx.desired.storage_buffers[k];
+            // As for uniform buffers: a dangling binding or a range past the storage binds
+            // nothing.
+            let range = buffer.and_then(|h| {
+                let whole = self.buffers.get(record, h).ok()?.size;
+                let size = if size == 0 {
+                    whole.saturating_sub(offset)
+                } else {
+                    size
+                };
+                let name = self.buffers.get_range(record, h, offset, size).ok()?.name;
+                Some((name, i32::try_from(offset).ok()?, i32::try_from(size).ok()?))
+            });
+            // SAFETY: context current; `k` < MAX_STORAGE_BUFFER_BINDINGS, which the engine
+            // reports only within the driver's MAX_SHADER_STORAGE_BUFFER_BINDINGS
+            // (device.rs); the range lies in the buffer (checked above) and its offset
+            // meets the driver's alignment (the engine reports it).
+            unsafe {
+                match range {
+                    Some((name, offset, size)) => self.gl.bind_buffer_range(
+                        glow::SHADER_STORAGE_BUFFER,
+                        k as u32,
+                        Some(name),
+                        offset,
+                        size,
+                    ),
+                    None => self
+                        .gl
+                        .bind_buffer_base(glow::SHADER_STORAGE_BUFFER, k as u32, None),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reconciles what a compute dispatch reads (the program and its resources; no
+    /// framebuffer). `false`: no usable compute program is bound.
+    pub(crate) fn prepare_dispatch(
+        &mut self,
+        record: &'static str,
+        ctx: &mut GlesContext,
+    ) -> Result<bool, SessionError> {
+        // A draw's fast path must reconcile again after what this changes natively.
+        ctx.ready_at = 0;
+        if ctx.seen_epoch != self.epoch {
+            ctx.seen_epoch = self.epoch;
+            ctx.dirty |= dirty::FRAMEBUFFER | dirty::TEXTURES;
+        }
+        let todo = dirty::DISPATCH & (ctx.dirty | self.disturbed);
+        let Some(program) = self.bound_program(record, ctx) else {
+            return Ok(false);
+        };
+        if todo & dirty::PROGRAM != 0 {
+            self.shadow.use_program(&self.gl, Some(program.native));
+        }
+        if todo & (dirty::PROGRAM | dirty::UNIFORMS) != 0
+            || ctx
+                .uniform_upload
+                .is_some_and(|u| self.ring.as_ref().is_some_and(|r| r.epoch != u.0))
+        {
+            self.apply_uniforms(ctx, program.block_size)?;
+        }
+        if todo & (dirty::PROGRAM | dirty::TEXTURES) != 0 {
+            self.apply_textures(record, ctx, &program)?;
+        }
+        if todo & (dirty::PROGRAM | dirty::UNIFORM_BUFFERS) != 0 {
+            self.apply_uniform_buffers(record, ctx, program.blocks)?;
+        }
+        if todo & (dirty::PROGRAM | dirty::STORAGE_BUFFERS) != 0 {
+            self.apply_storage_buffers(record, ctx, program.storage_blocks)?;
+        }
+        ctx.dirty &= !todo;
+        self.disturbed &= !todo;
+        Ok(true)
     }
 
     /// Reconciles the context's VAO and the generic attribute values with its vertex

@@ -29,7 +29,7 @@ use tessera_wire::state::{
     VertexLayout,
 };
 use tessera_wire::table::{ByteSized, SlotTable};
-use tessera_wire::{Caps, Event, SessionError};
+use tessera_wire::{Caps, ComputeCaps, Event, SessionError};
 
 use crate::conv;
 use crate::framebuffer::{Framebuffer, Renderbuffer, Surface};
@@ -341,6 +341,29 @@ impl GlesPipe {
                     int(glow::MAX_GEOMETRY_INPUT_COMPONENTS)
                 } else {
                     int(glow::MAX_VERTEX_OUTPUT_COMPONENTS)
+                },
+                compute: if features.minor >= 1 {
+                    // GLES 3.1's compute shaders and storage buffers, queried by GL's
+                    // names (the indexed ones per dimension).
+                    let dims = |p: u32| {
+                        [0, 1, 2].map(|i| gl.get_parameter_indexed_i32(p, i).max(0) as u32)
+                    };
+                    ComputeCaps {
+                        max_work_group_count: dims(glow::MAX_COMPUTE_WORK_GROUP_COUNT),
+                        max_work_group_size: dims(glow::MAX_COMPUTE_WORK_GROUP_SIZE),
+                        max_work_group_invocations: int(glow::MAX_COMPUTE_WORK_GROUP_INVOCATIONS),
+                        max_shared_memory_size: int(glow::MAX_COMPUTE_SHARED_MEMORY_SIZE),
+                        // The compute and fragment stages' (ES may give the vertex stage
+                        // none; the engine reports one number for every stage).
+                        max_storage_blocks: int(glow::MAX_COMPUTE_SHADER_STORAGE_BLOCKS)
+                            .min(int(glow::MAX_FRAGMENT_SHADER_STORAGE_BLOCKS))
+                            .min(int(glow::MAX_SHADER_STORAGE_BUFFER_BINDINGS)),
+                        max_storage_block_size: int(glow::MAX_SHADER_STORAGE_BLOCK_SIZE),
+                        storage_offset_alignment: int(glow::SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT)
+                            .max(1),
+                    }
+                } else {
+                    ComputeCaps::gl43_minimum()
                 },
             };
             let limits = Limits {

@@ -33,7 +33,8 @@
 //!   in the file of its domain: `ContextPipe` (contexts, state records, the per-record debug
 //!   check, events at the end of a batch) and `CsoPipe` in `queue.rs`, `BufferPipe` in
 //!   `device.rs`, `TexturePipe` in `texture.rs`, `FramebufferPipe` in `framebuffer.rs`,
-//!   `ProgramPipe` in `program.rs`, `DrawPipe` in `command.rs`, `QueryPipe` in `query.rs`.
+//!   `ProgramPipe` in `program.rs`, `DrawPipe` in `command.rs`, `ComputePipe` in
+//!   `compute.rs`, `QueryPipe` in `query.rs`.
 //!   The dispatcher in `tessera-wire` decodes each record, checks its spans and handles,
 //!   keeps the contexts and files replies.
 //!
@@ -70,6 +71,7 @@
 
 mod census;
 mod command;
+mod compute;
 mod conv;
 mod device;
 mod egl;

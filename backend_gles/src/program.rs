@@ -98,6 +98,7 @@ struct Reflected {
 const BACKEND_GLSL: u32 = 1;
 const CAPTURE_TAKE_OWNERSHIP: u32 = 1;
 const RESOURCE_UNIFORM_BUFFER: u32 = 1;
+const RESOURCE_STORAGE_BUFFER: u32 = 2;
 const RESOURCE_STAGE_INPUT: u32 = 3;
 const RESOURCE_STAGE_OUTPUT: u32 = 4;
 const RESOURCE_SAMPLED_IMAGE: u32 = 7;
@@ -324,6 +325,17 @@ impl SpirvCross {
                 }
             }
         };
+        // Storage blocks have native bindings of their own (GLSL ES 3.10 says them with
+        // layout(binding), which is the only way ES sets them): slot `k` is binding `k`.
+        // Bindings past the program's blocks belong to variables no code uses.
+        for r in list(RESOURCE_STORAGE_BUFFER) {
+            let binding = decoration(r.id, DECORATION_BINDING);
+            let native = match binding.checked_sub(1 + job.samplers + job.blocks) {
+                Some(k) if k < job.storage => k,
+                _ => 0,
+            };
+            set_binding(r.id, native);
+        }
         for r in list(RESOURCE_UNIFORM_BUFFER) {
             let binding = decoration(r.id, DECORATION_BINDING);
             // Bindings past the program's blocks belong to variables no code uses: park
@@ -535,6 +547,8 @@ struct StageJob {
     version: u32,
     samplers: u32,
     blocks: u32,
+    /// Shader storage block slots: storage block `k` is at native binding `k`.
+    storage: u32,
 }
 
 /// Name of the uniform a fragment stage that reads `gl_PointCoord` flips its y by: 0.0
@@ -603,6 +617,8 @@ pub(crate) struct Program {
     pub sampler_targets: Vec<u32>,
     /// Bytes each uniform block slot reads.
     pub uniform_blocks: Vec<u32>,
+    /// Shader storage block slots.
+    pub storage_blocks: usize,
     /// What its vertex inputs read.
     pub inputs: VertexInputs,
     /// The location of the sampler LOD biases (`spirv.rs`), if the program has them.
@@ -723,6 +739,7 @@ fn stage_tag(stage: ShaderStage) -> char {
         ShaderStage::Vertex => 'v',
         ShaderStage::Geometry => 'g',
         ShaderStage::Fragment => 'f',
+        ShaderStage::Compute => 'c',
     }
 }
 
@@ -731,6 +748,7 @@ fn native_stage(stage: ShaderStage) -> u32 {
         ShaderStage::Vertex => glow::VERTEX_SHADER,
         ShaderStage::Geometry => glow::GEOMETRY_SHADER,
         ShaderStage::Fragment => glow::FRAGMENT_SHADER,
+        ShaderStage::Compute => glow::COMPUTE_SHADER,
     }
 }
 
@@ -741,11 +759,13 @@ impl ProgramPipe for GlesPipe {
         const N: &str = "CreateProgram";
         let samplers = desc.samplers.len() as u32;
         let blocks = desc.uniform_blocks.len() as u32;
+        let storage = desc.storage_blocks.len() as u32;
         // The key covers everything the native program depends on: code, stages, the
-        // sampler count (it moves block bindings) and the GLSL version.
+        // sampler and block counts (they move bindings) and the GLSL version.
         let mut code = Vec::new();
         code.extend_from_slice(&samplers.to_le_bytes());
         code.extend_from_slice(&blocks.to_le_bytes());
+        code.extend_from_slice(&storage.to_le_bytes());
         let xfb = crate::xfb::varyings(&desc.xfb);
         if let Some((names, mode)) = &xfb {
             code.extend_from_slice(&mode.to_le_bytes());
@@ -814,7 +834,7 @@ impl ProgramPipe for GlesPipe {
         let linked = match cached {
             Some(hit) => hit,
             None => {
-                let linked = self.link(&stages, version, samplers, blocks, xfb.as_ref());
+                let linked = self.link(&stages, version, (samplers, blocks, storage), xfb.as_ref());
                 // A colliding hash with other code replaces the old entry only when unused.
                 let replace = self
                     .program_cache
@@ -852,6 +872,7 @@ impl ProgramPipe for GlesPipe {
                 default_block_size: desc.default_block_size,
                 sampler_targets,
                 uniform_blocks: desc.uniform_blocks.iter().map(|b| b.size).collect(),
+                storage_blocks: desc.storage_blocks.len(),
                 inputs: linked.inputs,
                 lod_bias: linked.lod_bias,
                 point_origin: linked.point_origin,
@@ -966,8 +987,7 @@ impl GlesPipe {
         &mut self,
         stages: &[(ShaderStage, Vec<u32>)],
         version: u32,
-        samplers: u32,
-        blocks: u32,
+        (samplers, blocks, storage): (u32, u32, u32),
         xfb: Option<&(Vec<String>, u32)>,
     ) -> Linked {
         puffin::profile_scope!("link_native_program");
@@ -985,6 +1005,7 @@ impl GlesPipe {
                 version,
                 samplers,
                 blocks,
+                storage,
             };
             // GLES samplers have no LOD bias: the stage adds it from a uniform (spirv.rs).
             // GLSL ES has no xfb layouts: the driver is told by name (xfb.rs).
@@ -1022,7 +1043,10 @@ impl GlesPipe {
         // as depth-only passes draw); GLSL ES needs one: a stage that writes nothing, so the
         // colour attachments' values are undefined as GL leaves them, and depth and stencil
         // are written as without it.
-        if !stages.iter().any(|(s, _)| *s == ShaderStage::Fragment) {
+        if !stages
+            .iter()
+            .any(|(s, _)| matches!(s, ShaderStage::Fragment | ShaderStage::Compute))
+        {
             translated.push((
                 ShaderStage::Fragment,
                 Translated {
@@ -1175,6 +1199,7 @@ void main() {
             version: 300,
             samplers: 0,
             blocks: 0,
+            storage: 0,
         };
         let t = cross.translate(&words, &job).expect("translates");
         let locations = [0, 2, 3, 4, 6, 7, 8, 9, 10, 14];

@@ -137,6 +137,8 @@ impl Scene {
                         element: 0,
                     })
                     .collect(),
+                storage_blocks: Vec::new(),
+                local_size: [0; 3],
                 xfb: Vec::new(),
             }),
         });

@@ -27,6 +27,7 @@ pub fn spirv(stage: ShaderStage, source: &str) -> Vec<u8> {
         ShaderStage::Vertex => "vert",
         ShaderStage::Geometry => "geom",
         ShaderStage::Fragment => "frag",
+        ShaderStage::Compute => "comp",
     };
     let src = dir.join(format!("s{n}.{ending}"));
     let out = dir.join(format!("s{n}.spv"));

@@ -192,8 +192,64 @@ impl VkPipe {
                                 images.push(info);
                             }
                         }
-                        ResourceKind::UniformBuffer => {}
+                        ResourceKind::UniformBuffer | ResourceKind::StorageBuffer => {}
                     },
+                    DescSlot::Storage {
+                        binding,
+                        first,
+                        count: n,
+                    } => {
+                        writes.push((
+                            binding,
+                            vk::DescriptorType::STORAGE_BUFFER,
+                            buffers.len(),
+                            n,
+                        ));
+                        for k in 0..n as usize {
+                            let (b, offset, bsize) = ctx
+                                .desired
+                                .storage_buffers
+                                .get(first + k)
+                                .copied()
+                                .unwrap_or((None, 0, 0));
+                            let live = b.and_then(|h| {
+                                self.buffers.live(h).map(|x| (x.owned.buffer, x.size))
+                            });
+                            let info = match live {
+                                Some((buffer, total))
+                                    if offset < total && offset % self.limits.ssbo_align == 0 =>
+                                {
+                                    let range = if bsize == 0 {
+                                        total - offset
+                                    } else {
+                                        bsize.min(total - offset)
+                                    };
+                                    vk::DescriptorBufferInfo {
+                                        buffer,
+                                        offset,
+                                        range: range.min(self.limits.max_ssbo_range),
+                                    }
+                                }
+                                other => {
+                                    if other.is_some() {
+                                        self.report(
+                                            Missing::Misaligned,
+                                            "a storage buffer range not aligned to the device's minStorageBufferOffsetAlignment reads and writes a scratch buffer",
+                                        );
+                                    }
+                                    vk::DescriptorBufferInfo {
+                                        buffer: self.sink_buffer(),
+                                        offset: 0,
+                                        range: 1 << 16,
+                                    }
+                                }
+                            };
+                            key.push(info.buffer.as_raw());
+                            key.push(info.offset);
+                            key.push(info.range);
+                            buffers.push(info);
+                        }
+                    }
                     DescSlot::Block {
                         binding,
                         first,
@@ -274,13 +330,26 @@ impl VkPipe {
         layout: vk::PipelineLayout,
         push: bool,
     ) -> Result<(), SessionError> {
+        self.bind_descriptors_at(vk::PipelineBindPoint::GRAPHICS, set_layout, layout, push)
+    }
+
+    /// [`VkPipe::bind_descriptors`] at a bind point (a compute dispatch's is `COMPUTE`,
+    /// where nothing is known to be bound: its caller forgets the graphics set after).
+    pub(crate) fn bind_descriptors_at(
+        &mut self,
+        bind_point: vk::PipelineBindPoint,
+        set_layout: vk::DescriptorSetLayout,
+        layout: vk::PipelineLayout,
+        push: bool,
+    ) -> Result<(), SessionError> {
         let cmd = self.rec.cmd;
         if self.rec.writes.is_empty() {
             // A program without resources reads no set.
             self.rec.dyn_offset_next = None;
             return Ok(());
         }
-        let same = self.rec.layout == layout
+        let same = bind_point == vk::PipelineBindPoint::GRAPHICS
+            && self.rec.layout == layout
             && self
                 .rec
                 .set
@@ -295,15 +364,7 @@ impl VkPipe {
                     // SAFETY: recording; the layout's set 0 was created with the
                     // push-descriptor flag; every write refers to live views, samplers
                     // and buffers gathered for this draw.
-                    unsafe {
-                        push.cmd_push_descriptor_set(
-                            cmd,
-                            vk::PipelineBindPoint::GRAPHICS,
-                            layout,
-                            0,
-                            &writes,
-                        )
-                    };
+                    unsafe { push.cmd_push_descriptor_set(cmd, bind_point, layout, 0, &writes) };
                 }
                 self.rec.write_scratch = recycle(writes);
                 count(&self.stats.descriptor_sets);
@@ -337,14 +398,8 @@ impl VkPipe {
             // when the layout has the dynamic default block, aligned to
             // minUniformBufferOffsetAlignment (arena allocations are).
             unsafe {
-                self.raw.cmd_bind_descriptor_sets(
-                    cmd,
-                    vk::PipelineBindPoint::GRAPHICS,
-                    layout,
-                    0,
-                    &[set],
-                    offsets,
-                )
+                self.raw
+                    .cmd_bind_descriptor_sets(cmd, bind_point, layout, 0, &[set], offsets)
             };
             self.rec.dyn_offset = dyn_offset;
             self.rec.layout = layout;

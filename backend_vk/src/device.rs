@@ -77,6 +77,7 @@ pub(crate) struct StatCells {
     pub descriptor_sets: AtomicU64,
     pub submits: AtomicU64,
     pub draws: AtomicU64,
+    pub dispatches: AtomicU64,
     pub validation_messages: AtomicU64,
     pub swapchains: AtomicU64,
     pub window_presents: AtomicU64,
@@ -99,6 +100,7 @@ impl Default for StatCells {
             descriptor_sets: AtomicU64::new(0),
             submits: AtomicU64::new(0),
             draws: AtomicU64::new(0),
+            dispatches: AtomicU64::new(0),
             validation_messages: AtomicU64::new(0),
             swapchains: AtomicU64::new(0),
             window_presents: AtomicU64::new(0),
@@ -117,7 +119,8 @@ impl StatCells {
 /// A snapshot of the backend's counters (totals since creation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VkStats {
-    /// `vkCreateGraphicsPipelines` calls that made a pipeline.
+    /// `vkCreateGraphicsPipelines` and `vkCreateComputePipelines` calls that made a
+    /// pipeline.
     pub pipelines: u64,
     /// Descriptor set layouts created.
     pub descriptor_set_layouts: u64,
@@ -135,6 +138,8 @@ pub struct VkStats {
     pub submits: u64,
     /// Draw calls recorded.
     pub draws: u64,
+    /// Compute dispatches recorded.
+    pub dispatches: u64,
     /// Messages the validation layer (debug-utils messenger) reported.
     pub validation_messages: u64,
     /// Swapchains made for surfaces presented into windows (`present.rs`).
@@ -162,6 +167,7 @@ impl VkProbe {
             descriptor_sets: r(&c.descriptor_sets),
             submits: r(&c.submits),
             draws: r(&c.draws),
+            dispatches: r(&c.dispatches),
             validation_messages: r(&c.validation_messages),
             swapchains: r(&c.swapchains),
             window_presents: r(&c.window_presents),
@@ -268,6 +274,8 @@ impl Interned {
 pub(crate) struct Limits {
     pub ubo_align: u64,
     pub max_ubo_range: u64,
+    pub ssbo_align: u64,
+    pub max_ssbo_range: u64,
     pub texel_buffer_align: u64,
     pub color_samples: vk::SampleCountFlags,
     pub max_lod_bias: f32,
@@ -365,6 +373,9 @@ pub(crate) struct VkPipe {
     pub placeholders: crate::image::Placeholders,
     /// 64 KiB of zeros: the uniform buffer of unbound block slots.
     pub zeros: Option<Owned>,
+    /// 64 KiB the storage buffer of unbound storage block slots reads and writes (GL
+    /// leaves what they read undefined; their writes must land somewhere harmless).
+    pub sink: Option<Owned>,
     /// A scratch image (multisample resolves for reading).
     pub temp: Option<crate::image::Storage>,
     pub stats: Arc<StatCells>,
@@ -406,6 +417,8 @@ impl VkPipe {
         let limits = Limits {
             ubo_align: p.min_uniform_buffer_offset_alignment.max(1),
             max_ubo_range: u64::from(p.max_uniform_buffer_range),
+            ssbo_align: p.min_storage_buffer_offset_alignment.max(1),
+            max_ssbo_range: u64::from(p.max_storage_buffer_range),
             texel_buffer_align: p.min_texel_buffer_offset_alignment.max(1),
             color_samples: p.framebuffer_color_sample_counts & p.framebuffer_depth_sample_counts,
             max_lod_bias: p.max_sampler_lod_bias,
@@ -466,6 +479,16 @@ impl VkPipe {
                 .min(16384),
             max_vertex_output_components: p.max_vertex_output_components,
             max_geometry_input_components: p.max_geometry_input_components,
+            compute: tessera_wire::ComputeCaps {
+                max_work_group_count: p.max_compute_work_group_count,
+                max_work_group_size: p.max_compute_work_group_size,
+                max_work_group_invocations: p.max_compute_work_group_invocations,
+                max_shared_memory_size: p.max_compute_shared_memory_size,
+                // The program's blocks share one stage's descriptors at worst.
+                max_storage_blocks: p.max_per_stage_descriptor_storage_buffers,
+                max_storage_block_size: p.max_storage_buffer_range,
+                storage_offset_alignment: p.min_storage_buffer_offset_alignment as u32,
+            },
         };
         let formats = Format::ALL
             .iter()
@@ -509,6 +532,7 @@ impl VkPipe {
             rec: crate::command::Recording::default(),
             placeholders: crate::image::Placeholders::default(),
             zeros: None,
+            sink: None,
             temp: None,
             stats: Arc::new(StatCells::default()),
             events: Vec::new(),
@@ -540,8 +564,18 @@ impl VkPipe {
             dev.raw
                 .cmd_fill_buffer(dev.rec.cmd, zeros.buffer, 0, vk::WHOLE_SIZE, 0)
         };
+        let sink = memory::device_buffer(
+            &dev.alloc,
+            1 << 16,
+            memory::object_usage(dev.tiers.transform_feedback),
+        )
+        .map_err(|e| crate::CreateBackendError::Vulkan {
+            call: "vmaCreateBuffer",
+            result: e,
+        })?;
         dev.rec.dirty_mem = true;
         dev.zeros = Some(zeros);
+        dev.sink = Some(sink);
         Ok(dev)
     }
 
@@ -608,6 +642,13 @@ impl VkPipe {
     }
 
     /// The 64 KiB zero buffer.
+    pub fn sink_buffer(&self) -> vk::Buffer {
+        match &self.sink {
+            Some(s) => s.buffer,
+            None => backend_bug("the sink buffer is made at creation"),
+        }
+    }
+
     pub fn zero_buffer(&self) -> vk::Buffer {
         match &self.zeros {
             Some(z) => z.buffer,
@@ -974,6 +1015,9 @@ impl Drop for VkPipe {
         }
         if let Some(z) = self.zeros.take() {
             memory::free_buffer(alloc, z);
+        }
+        if let Some(s) = self.sink.take() {
+            memory::free_buffer(alloc, s);
         }
         self.clears.destroy(raw);
         self.pipes.destroy(raw);

@@ -256,6 +256,10 @@ impl VkPipe {
                     ty: vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
                     descriptor_count: SETS_PER_POOL,
                 },
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::STORAGE_BUFFER,
+                    descriptor_count: SETS_PER_POOL * 2,
+                },
             ];
             let info = vk::DescriptorPoolCreateInfo::default()
                 .max_sets(SETS_PER_POOL)

@@ -92,6 +92,10 @@ pub(crate) struct CoreFeatures {
     pub sampler_anisotropy: bool,
     pub occlusion_query_precise: bool,
     pub alpha_to_one: bool,
+    /// Storage-buffer writes and atomics in the vertex and geometry stages.
+    pub vertex_pipeline_stores: bool,
+    /// Storage-buffer writes and atomics in the fragment stage.
+    pub fragment_stores: bool,
 }
 
 /// Messages of the debug-utils messenger, shared with its callback.
@@ -747,6 +751,8 @@ fn create_device(
         sampler_anisotropy: yes(have.sampler_anisotropy),
         occlusion_query_precise: yes(have.occlusion_query_precise),
         alpha_to_one: yes(have.alpha_to_one),
+        vertex_pipeline_stores: yes(have.vertex_pipeline_stores_and_atomics),
+        fragment_stores: yes(have.fragment_stores_and_atomics),
     };
     let enabled = vk::PhysicalDeviceFeatures {
         geometry_shader: have.geometry_shader,
@@ -770,6 +776,9 @@ fn create_device(
         // emit points.
         shader_tessellation_and_geometry_point_size: have
             .shader_tessellation_and_geometry_point_size,
+        // GL's shader storage blocks may be written in every stage.
+        vertex_pipeline_stores_and_atomics: have.vertex_pipeline_stores_and_atomics,
+        fragment_stores_and_atomics: have.fragment_stores_and_atomics,
         ..Default::default()
     };
     // The optional extensions the tiers use, in the order they are named.

@@ -29,7 +29,8 @@
 //!   of `tessera_wire::dispatch`, each implemented in the file of its domain: `BufferPipe`
 //!   in `device.rs`, `TexturePipe` in `texture.rs`, `FramebufferPipe` in `framebuffer.rs`
 //!   (copies through `blit.rs`), `ProgramPipe` in `program.rs`, `DrawPipe` in `command.rs`
-//!   (clears in `clear.rs`, blits in `blit.rs`), `QueryPipe` in `query.rs`, and `ContextPipe`
+//!   (clears in `clear.rs`, blits in `blit.rs`), `ComputePipe` in `compute.rs`, `QueryPipe`
+//!   in `query.rs`, and `ContextPipe`
 //!   (contexts, state changes, the end of a batch) and `CsoPipe` in `queue.rs`. The
 //!   dispatcher in `tessera-wire` decodes each record, checks its spans and handles, keeps
 //!   the contexts and files replies.
@@ -77,6 +78,7 @@ mod blit;
 mod census;
 mod clear;
 mod command;
+mod compute;
 mod conv;
 mod descriptor;
 mod device;

@@ -32,7 +32,9 @@ pub(crate) fn object_usage(xfb: bool) -> vk::BufferUsageFlags {
         | vk::BufferUsageFlags::VERTEX_BUFFER
         | vk::BufferUsageFlags::INDEX_BUFFER
         | vk::BufferUsageFlags::UNIFORM_BUFFER
-        | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER;
+        | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+        | vk::BufferUsageFlags::STORAGE_BUFFER
+        | vk::BufferUsageFlags::INDIRECT_BUFFER;
     if xfb {
         usage | vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT
     } else {

@@ -302,7 +302,7 @@ impl VkPipe {
                     .binding(binding)
                     .descriptor_type(ty)
                     .descriptor_count(n)
-                    .stage_flags(vk::ShaderStageFlags::ALL_GRAPHICS)
+                    .stage_flags(vk::ShaderStageFlags::ALL_GRAPHICS | vk::ShaderStageFlags::COMPUTE)
             })
             .collect();
         let flags = if push {

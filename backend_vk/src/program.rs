@@ -6,8 +6,14 @@
 //! dynamic uniform buffer fed from the frame's arena, or a pushed uniform buffer with push
 //! descriptors), bindings `1..=S` the combined image-samplers of sampler slots `0..S` (an
 //! array takes the binding of its first slot and one descriptor per element), bindings
-//! `S+1..=S+B` the uniform blocks. Only bindings the code declares get a descriptor. The set
-//! layout is shared by every program of the same shape.
+//! `S+1..=S+B` the uniform blocks, bindings `S+B+1..=S+B+K` the shader storage blocks. Only
+//! bindings the code declares get a descriptor. The set layout is shared by every program of
+//! the same shape (its bindings are visible to every graphics stage and to compute).
+//!
+//! ## Compute programs
+//! A program whose one stage is compute gets its compute pipeline when it is created (it
+//! depends on nothing else: the work group size is in the code), so dispatches never make
+//! one; its descriptors follow the same contract.
 //!
 //! ## Patches
 //! Without `VK_EXT_depth_clip_control` the last stage before rasterization maps GL's clip-
@@ -63,6 +69,12 @@ pub(crate) enum DescSlot {
         count: u32,
         size: u32,
     },
+    /// Shader storage block slots `first..first + count` at `binding`.
+    Storage {
+        binding: u32,
+        first: usize,
+        count: u32,
+    },
 }
 
 /// A linked program.
@@ -84,6 +96,8 @@ pub(crate) struct Program {
     /// Keyed by what the client chose (CSOs, sample mask): a randomly seeded hash, so a
     /// client cannot pick keys that collide.
     pub pipelines: ahash::HashMap<PipelineKey, vk::Pipeline>,
+    /// A compute program's pipeline (null for other programs).
+    pub compute: vk::Pipeline,
 }
 
 impl Program {
@@ -101,6 +115,7 @@ impl Program {
             set_layout: vk::DescriptorSetLayout::null(),
             pipeline_layout: vk::PipelineLayout::null(),
             pipelines: ahash::HashMap::default(),
+            compute: vk::Pipeline::null(),
         }
     }
 
@@ -110,6 +125,9 @@ impl Program {
         unsafe {
             for (_, p) in self.pipelines {
                 raw.destroy_pipeline(p, None);
+            }
+            if self.compute != vk::Pipeline::null() {
+                raw.destroy_pipeline(self.compute, None);
             }
             for s in self.stages {
                 raw.destroy_shader_module(s.module, None);
@@ -126,6 +144,7 @@ fn stage_flags(stage: ShaderStage) -> vk::ShaderStageFlags {
         ShaderStage::Vertex => vk::ShaderStageFlags::VERTEX,
         ShaderStage::Geometry => vk::ShaderStageFlags::GEOMETRY,
         ShaderStage::Fragment => vk::ShaderStageFlags::FRAGMENT,
+        ShaderStage::Compute => vk::ShaderStageFlags::COMPUTE,
     }
 }
 
@@ -160,6 +179,9 @@ impl ProgramPipe for VkPipe {
         let p = self.programs.remove("DestroyProgram", handle)?;
         for (_, pipe) in p.pipelines {
             self.defer(Garbage::Pipeline(pipe));
+        }
+        if p.compute != vk::Pipeline::null() {
+            self.defer(Garbage::Pipeline(p.compute));
         }
         for s in p.stages {
             self.defer(Garbage::Module(s.module));
@@ -200,6 +222,8 @@ impl VkPipe {
         }
         let samplers = desc.samplers.len() as u32;
         let blocks = desc.uniform_blocks.len() as u32;
+        let storage = desc.storage_blocks.len() as u32;
+        let compute = codes.iter().any(|(s, _)| *s == ShaderStage::Compute);
         let mut bindings: Vec<LayoutBinding> = Vec::new();
         let mut modules = Vec::new();
         let mut codes = codes;
@@ -207,7 +231,7 @@ impl VkPipe {
             let max = match codes[at].0 {
                 ShaderStage::Geometry => self.limits.geometry_input_locations,
                 ShaderStage::Fragment => self.limits.fragment_input_locations,
-                ShaderStage::Vertex => continue,
+                ShaderStage::Vertex | ShaderStage::Compute => continue,
             };
             let (before, after) = codes.split_at_mut(at);
             let (producer, consumer) = (&mut before[at - 1].1, &mut after[0].1);
@@ -236,7 +260,7 @@ impl VkPipe {
                         p.outputs = r.outputs;
                         p.flat_inputs = r.flat_inputs;
                     }
-                    ShaderStage::Geometry => {}
+                    ShaderStage::Geometry | ShaderStage::Compute => {}
                 }
                 for res in &r.resources {
                     let b = res.binding;
@@ -277,7 +301,33 @@ impl VkPipe {
                                 },
                             )
                         }
-                        _ if b > samplers + blocks => continue,
+                        ResourceKind::StorageBuffer
+                            if (samplers + blocks + 1..=samplers + blocks + storage)
+                                .contains(&b) =>
+                        {
+                            let stores = match stage {
+                                ShaderStage::Vertex | ShaderStage::Geometry => {
+                                    self.core.vertex_pipeline_stores
+                                }
+                                ShaderStage::Fragment => self.core.fragment_stores,
+                                ShaderStage::Compute => true,
+                            };
+                            if !stores {
+                                return Err(format!(
+                                    "the device has no storage buffers in the {stage:?} stage"
+                                ));
+                            }
+                            let first = (b - 1 - samplers - blocks) as usize;
+                            (
+                                vk::DescriptorType::STORAGE_BUFFER,
+                                DescSlot::Storage {
+                                    binding: b,
+                                    first,
+                                    count: res.count.min(samplers + blocks + storage + 1 - b),
+                                },
+                            )
+                        }
+                        _ if b > samplers + blocks + storage => continue,
                         other => {
                             return Err(format!(
                                 "binding {b} holds {other:?}, which the binding contract puts elsewhere"
@@ -286,7 +336,9 @@ impl VkPipe {
                     };
                     let n = match slot {
                         DescSlot::Default => 1,
-                        DescSlot::Sampler { count, .. } | DescSlot::Block { count, .. } => count,
+                        DescSlot::Sampler { count, .. }
+                        | DescSlot::Block { count, .. }
+                        | DescSlot::Storage { count, .. } => count,
                     };
                     match bindings.iter().position(|x| x.0 == b) {
                         Some(at) if bindings[at].1 != ty => {
@@ -308,7 +360,7 @@ impl VkPipe {
                 } else {
                     words
                 };
-                let words = if i == last && !self.tiers.depth_clip_control {
+                let words = if i == last && !compute && !self.tiers.depth_clip_control {
                     spirv::patch(
                         &words,
                         Patch {
@@ -323,8 +375,12 @@ impl VkPipe {
                 modules.push(StageModule {
                     stage: stage_flags(stage),
                     module,
-                    last_pre_raster: i == last,
-                    words: if i == last { words } else { Vec::new() },
+                    last_pre_raster: i == last && !compute,
+                    words: if i == last && !compute {
+                        words
+                    } else {
+                        Vec::new()
+                    },
                     point_variant: None,
                     point_origin,
                 });
@@ -355,6 +411,17 @@ impl VkPipe {
         p.stages = modules;
         p.set_layout = set;
         p.pipeline_layout = layout;
+        if compute {
+            match self.compute_pipeline(&p) {
+                Ok(pipeline) => p.compute = pipeline,
+                Err(e) => {
+                    for m in p.stages.drain(..) {
+                        self.defer(Garbage::Module(m.module));
+                    }
+                    return Err(e);
+                }
+            }
+        }
         p.valid = true;
         Ok(p)
     }

@@ -78,6 +78,8 @@ pub(crate) enum ResourceKind {
     TexelBuffer { class: NumClass },
     /// A uniform buffer block.
     UniformBuffer,
+    /// A shader storage buffer block.
+    StorageBuffer,
 }
 
 /// One descriptor of set 0.
@@ -142,6 +144,8 @@ const SC_PRIVATE: u32 = 6;
 const SC_PUSH_CONSTANT: u32 = 9;
 // Decorations.
 const DEC_BLOCK: u32 = 2;
+/// `BufferBlock`: a storage buffer's struct in SPIR-V 1.0 (storage class `Uniform`).
+const DEC_BUFFER_BLOCK: u32 = 3;
 const DEC_BUILTIN: u32 = 11;
 const DEC_FLAT: u32 = 14;
 const DEC_LOCATION: u32 = 30;
@@ -412,6 +416,12 @@ pub(crate) fn reflect(words: &[u32]) -> Result<Reflection, String> {
                 let (elem, count) = ix.unarray(pointee);
                 let Some(t) = ix.ty(elem) else { continue };
                 let kind = match op(t) {
+                    OP_TYPE_STRUCT
+                        if class == SC_UNIFORM
+                            && ix.decorations.contains_key(&(elem, DEC_BUFFER_BLOCK)) =>
+                    {
+                        ResourceKind::StorageBuffer
+                    }
                     OP_TYPE_STRUCT if class == SC_UNIFORM => ResourceKind::UniformBuffer,
                     OP_TYPE_SAMPLED_IMAGE => {
                         let Some(img) = ix.ty(t[2]) else { continue };

@@ -59,6 +59,8 @@ bitflags! {
         const GENERIC_ATTRIBS = 1 << 21;
         /// Something the cached draw-time error check depends on.
         const DRAW_CHECK = 1 << 22;
+        /// Indexed shader storage buffer bindings.
+        const STORAGE_BUFFERS = 1 << 23;
     }
 }
 
@@ -78,4 +80,10 @@ impl Dirty {
         .union(Dirty::DRAW_BUFFERS)
         .union(Dirty::SCISSOR)
         .union(Dirty::RASTER);
+    /// Groups a compute dispatch needs: the program and the resources it reads.
+    pub const DISPATCH: Dirty = Dirty::PROGRAM
+        .union(Dirty::UNIFORMS)
+        .union(Dirty::UNIFORM_BUFFERS)
+        .union(Dirty::TEXTURES)
+        .union(Dirty::STORAGE_BUFFERS);
 }

@@ -694,6 +694,19 @@ pub struct ActiveUniformBlock {
     pub stages: u8,
 }
 
+/// An active shader storage block of a linked program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveStorageBlock {
+    /// Its name (`Name[i]` for an element of a block array).
+    pub name: String,
+    /// `BUFFER_BINDING` (set by `shader_storage_block_binding`).
+    pub binding: u32,
+    /// Which stages reference it (bit per [`ShaderStage`]).
+    pub stages: u8,
+    /// Its element in an array of blocks (0 otherwise).
+    pub element: u32,
+}
+
 /// An active attribute or fragment output of a linked program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActiveVariable {
@@ -741,6 +754,10 @@ pub struct LinkedProgram {
     pub xfb: Vec<CapturedVarying>,
     /// Bytes per vertex each transform feedback buffer receives (0: not written).
     pub xfb_strides: [u32; 4],
+    /// Active shader storage blocks, in block-index order.
+    pub storage_blocks: Vec<ActiveStorageBlock>,
+    /// `COMPUTE_WORK_GROUP_SIZE` of a compute program (`None` for other programs).
+    pub local_size: Option<[u32; 3]>,
 }
 
 /// One varying a program captures with transform feedback.

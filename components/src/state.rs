@@ -6,7 +6,8 @@ use bevy_ecs::entity::Entity;
 
 use crate::gl::*;
 use tessera_wire::state::{
-    MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS,
+    MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS,
+    MAX_VERTEX_ATTRIBS,
 };
 
 /// Texture targets a unit has a binding for, in the order of [`TextureTarget`].
@@ -125,11 +126,15 @@ pub enum BufferTarget {
     TransformFeedback,
     /// `UNIFORM_BUFFER`.
     Uniform,
+    /// `SHADER_STORAGE_BUFFER` (GL 4.3).
+    ShaderStorage,
+    /// `DISPATCH_INDIRECT_BUFFER` (GL 4.3).
+    DispatchIndirect,
 }
 
 impl BufferTarget {
     /// Every target.
-    pub const ALL: [BufferTarget; 9] = [
+    pub const ALL: [BufferTarget; 11] = [
         BufferTarget::Array,
         BufferTarget::ElementArray,
         BufferTarget::CopyRead,
@@ -139,6 +144,8 @@ impl BufferTarget {
         BufferTarget::Texture,
         BufferTarget::TransformFeedback,
         BufferTarget::Uniform,
+        BufferTarget::ShaderStorage,
+        BufferTarget::DispatchIndirect,
     ];
 
     /// The target of a `glBindBuffer` enum.
@@ -153,6 +160,8 @@ impl BufferTarget {
             TEXTURE_BUFFER => Self::Texture,
             TRANSFORM_FEEDBACK_BUFFER => Self::TransformFeedback,
             UNIFORM_BUFFER => Self::Uniform,
+            SHADER_STORAGE_BUFFER => Self::ShaderStorage,
+            DISPATCH_INDIRECT_BUFFER => Self::DispatchIndirect,
             _ => return None,
         })
     }
@@ -169,6 +178,8 @@ impl BufferTarget {
             Self::Texture => TEXTURE_BUFFER,
             Self::TransformFeedback => TRANSFORM_FEEDBACK_BUFFER_BINDING,
             Self::Uniform => UNIFORM_BUFFER_BINDING,
+            Self::ShaderStorage => SHADER_STORAGE_BUFFER_BINDING,
+            Self::DispatchIndirect => DISPATCH_INDIRECT_BUFFER_BINDING,
         }
     }
 }
@@ -387,9 +398,11 @@ pub struct GlState {
     // ---- Buffer bindings ----
     /// Non-indexed buffer bindings by [`BufferTarget`] (the element array entry is unused:
     /// it is state of the bound vertex array).
-    pub buffers: [Option<Entity>; 9],
+    pub buffers: [Option<Entity>; BufferTarget::ALL.len()],
     /// `UNIFORM_BUFFER` indexed bindings.
     pub uniform_buffers: [IndexedBuffer; MAX_UNIFORM_BUFFER_BINDINGS],
+    /// `SHADER_STORAGE_BUFFER` indexed bindings.
+    pub storage_buffers: [IndexedBuffer; MAX_STORAGE_BUFFER_BINDINGS],
     /// `TRANSFORM_FEEDBACK_BUFFER` indexed bindings.
     pub transform_feedback_buffers: [IndexedBuffer; 4],
     /// `TRANSFORM_FEEDBACK_ACTIVE`: the primitive mode `glBeginTransformFeedback` was given
@@ -527,7 +540,8 @@ impl GlState {
     pub fn new(width: i32, height: i32, has_back_buffer: bool) -> Self {
         let draw = if has_back_buffer { BACK } else { NONE };
         Self {
-            buffers: [None; 9],
+            buffers: [None; BufferTarget::ALL.len()],
+            storage_buffers: [IndexedBuffer::default(); MAX_STORAGE_BUFFER_BINDINGS],
             uniform_buffers: [IndexedBuffer::default(); MAX_UNIFORM_BUFFER_BINDINGS],
             transform_feedback_buffers: [IndexedBuffer::default(); 4],
             transform_feedback_mode: None,

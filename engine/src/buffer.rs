@@ -48,7 +48,7 @@ use tessera_wire::Reply;
 use tessera_wire::record::{BufferCopy, BufferRange, Record};
 
 use crate::context::{Context, GlResult};
-use crate::limits::{UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
+use crate::limits::{SSBO_BINDINGS, UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
 use crate::share::Shared;
 
 /// `glMapBufferRange` access bits GL 3.3 defines.
@@ -299,6 +299,7 @@ impl Context {
     ) {
         let (t, limit) = match target {
             UNIFORM_BUFFER => (BufferTarget::Uniform, UBO_BINDINGS as u32),
+            SHADER_STORAGE_BUFFER => (BufferTarget::ShaderStorage, SSBO_BINDINGS as u32),
             TRANSFORM_FEEDBACK_BUFFER => (BufferTarget::TransformFeedback, MAX_TF_BINDINGS),
             _ => return self.error(INVALID_ENUM),
         };
@@ -313,10 +314,12 @@ impl Context {
             if size <= 0 || offset < 0 {
                 return self.error(INVALID_VALUE);
             }
-            let align = if t == BufferTarget::Uniform {
-                UBO_OFFSET_ALIGNMENT as i64
-            } else {
-                4
+            let align = match t {
+                BufferTarget::Uniform => UBO_OFFSET_ALIGNMENT as i64,
+                BufferTarget::ShaderStorage => {
+                    i64::from(self.local.limits.storage_offset_alignment)
+                }
+                _ => 4,
             };
             if offset % align != 0 || (t == BufferTarget::TransformFeedback && size % 4 != 0) {
                 return self.error(INVALID_VALUE);
@@ -341,10 +344,10 @@ impl Context {
                 size: 0,
             }
         };
-        let slots = if t == BufferTarget::Uniform {
-            &mut self.local.st.uniform_buffers[..]
-        } else {
-            &mut self.local.st.transform_feedback_buffers[..]
+        let slots = match t {
+            BufferTarget::Uniform => &mut self.local.st.uniform_buffers[..],
+            BufferTarget::ShaderStorage => &mut self.local.st.storage_buffers[..],
+            _ => &mut self.local.st.transform_feedback_buffers[..],
         };
         let old = std::mem::replace(&mut slots[index as usize], binding);
         let Shared { world, dev, .. } = &mut *sh;
@@ -353,6 +356,9 @@ impl Context {
         }
         if t == BufferTarget::Uniform && old != binding {
             self.local.dirty |= Dirty::UNIFORM_BUFFERS;
+        }
+        if t == BufferTarget::ShaderStorage && old != binding {
+            self.local.dirty |= Dirty::STORAGE_BUFFERS;
         }
         // The generic binding point follows the indexed one.
         self.set_buffer_binding(&mut sh, t, e);
@@ -406,6 +412,13 @@ impl Context {
                 self.local.st.uniform_buffers[i] = IndexedBuffer::default();
                 lifecycle::release(world, dev, e);
                 self.local.dirty |= Dirty::UNIFORM_BUFFERS;
+            }
+        }
+        for i in 0..self.local.st.storage_buffers.len() {
+            if self.local.st.storage_buffers[i].buffer == Some(e) {
+                self.local.st.storage_buffers[i] = IndexedBuffer::default();
+                lifecycle::release(world, dev, e);
+                self.local.dirty |= Dirty::STORAGE_BUFFERS;
             }
         }
         for i in 0..self.local.st.transform_feedback_buffers.len() {

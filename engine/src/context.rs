@@ -85,6 +85,9 @@ pub struct Local {
     /// The current program's geometry shader input primitive (`GEOMETRY_INPUT_TYPE`), if it
     /// has one; cached with `draw_error`.
     pub draw_gs_input: Option<GLenum>,
+    /// Whether the current program has shader storage blocks, which its draws may write
+    /// (cached with `draw_error`).
+    pub draw_writes_storage: bool,
     /// Implementation limits.
     pub limits: Limits,
     /// Counters.
@@ -342,6 +345,7 @@ impl Context {
             surface,
             draw_error: NO_ERROR,
             draw_gs_input: None,
+            draw_writes_storage: false,
             limits,
             stats: ContextStats::default(),
             owns_surface: surface.is_some(),
@@ -729,6 +733,11 @@ impl Context {
         );
         held.extend(
             st.transform_feedback_buffers
+                .iter_mut()
+                .filter_map(|b| b.buffer.take()),
+        );
+        held.extend(
+            st.storage_buffers
                 .iter_mut()
                 .filter_map(|b| b.buffer.take()),
         );

@@ -31,13 +31,13 @@ impl Local {
     fn draw_state_error(&mut self, sh: &Shared) -> GLenum {
         if self.dirty.contains(Dirty::DRAW_CHECK) {
             self.draw_error = self.compute_draw_error(sh);
-            self.draw_gs_input = self
+            let linked = self
                 .st
                 .program
                 .and_then(|p| sh.world.get::<Program>(p))
-                .and_then(|p| p.linked_state.as_ref())
-                .and_then(|l| l.geometry)
-                .map(|g| g.input_type);
+                .and_then(|p| p.linked_state.as_ref());
+            self.draw_gs_input = linked.and_then(|l| l.geometry).map(|g| g.input_type);
+            self.draw_writes_storage = linked.is_some_and(|l| !l.storage_blocks.is_empty());
             self.dirty.remove(Dirty::DRAW_CHECK);
         }
         self.draw_error
@@ -129,6 +129,9 @@ impl Local {
         }
         sh.dev.use_context(self.id);
         self.validate(sh, Dirty::DRAW);
+        if self.draw_writes_storage {
+            crate::compute::storage_ranges_stale(&self.st, sh);
+        }
         let record = match indexed {
             None => Record::Draw {
                 topology,

@@ -407,12 +407,27 @@ impl Context {
             | MAX_FRAGMENT_UNIFORM_BLOCKS => i(limits::STAGE_UNIFORM_BLOCKS),
             MAX_COMBINED_UNIFORM_BLOCKS => i(3 * limits::STAGE_UNIFORM_BLOCKS),
             UNIFORM_BUFFER_OFFSET_ALIGNMENT => i(limits::UBO_OFFSET_ALIGNMENT),
+            // Compute shaders and shader storage buffers (GL 4.3), which the context can run.
+            MAX_COMPUTE_WORK_GROUP_INVOCATIONS => i(l.max_compute_work_group_invocations),
+            MAX_COMPUTE_SHARED_MEMORY_SIZE => i(l.max_compute_shared_memory_size),
+            MAX_VERTEX_SHADER_STORAGE_BLOCKS
+            | MAX_GEOMETRY_SHADER_STORAGE_BLOCKS
+            | MAX_FRAGMENT_SHADER_STORAGE_BLOCKS
+            | MAX_COMPUTE_SHADER_STORAGE_BLOCKS
+            | MAX_COMBINED_SHADER_STORAGE_BLOCKS => i(l.max_storage_blocks),
+            MAX_SHADER_STORAGE_BUFFER_BINDINGS => i(limits::SSBO_BINDINGS),
+            MAX_SHADER_STORAGE_BLOCK_SIZE => Some(Value::int(l.max_storage_block_size)),
+            SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT => i(l.storage_offset_alignment as i32),
+            MAX_COMPUTE_UNIFORM_BLOCKS => i(limits::STAGE_UNIFORM_BLOCKS),
+            MAX_COMPUTE_TEXTURE_IMAGE_UNITS => i(limits::STAGE_UNITS),
+            MAX_COMPUTE_UNIFORM_COMPONENTS => i(limits::STAGE_UNIFORM_COMPONENTS),
             MAX_VERTEX_UNIFORM_COMPONENTS
             | MAX_FRAGMENT_UNIFORM_COMPONENTS
             | MAX_GEOMETRY_UNIFORM_COMPONENTS => i(limits::STAGE_UNIFORM_COMPONENTS),
             MAX_COMBINED_VERTEX_UNIFORM_COMPONENTS
             | MAX_COMBINED_FRAGMENT_UNIFORM_COMPONENTS
-            | MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS => Some(Value::int(
+            | MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS
+            | MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS => Some(Value::int(
                 i64::from(limits::STAGE_UNIFORM_COMPONENTS)
                     + i64::from(limits::STAGE_UNIFORM_BLOCKS) * i64::from(l.max_uniform_block_size)
                         / 4,
@@ -534,6 +549,31 @@ impl Context {
                     UNIFORM_BUFFER_START => Value::int(b.offset),
                     _ => Value::int(b.size),
                 })
+                .ok_or(INVALID_VALUE),
+            SHADER_STORAGE_BUFFER_BINDING
+            | SHADER_STORAGE_BUFFER_START
+            | SHADER_STORAGE_BUFFER_SIZE => st
+                .storage_buffers
+                .get(i)
+                .map(|b| match target {
+                    SHADER_STORAGE_BUFFER_BINDING => Value::int(name_of(&sh, b.buffer)),
+                    SHADER_STORAGE_BUFFER_START => Value::int(b.offset),
+                    _ => Value::int(b.size),
+                })
+                .ok_or(INVALID_VALUE),
+            MAX_COMPUTE_WORK_GROUP_COUNT => self
+                .local
+                .limits
+                .max_compute_work_group_count
+                .get(i)
+                .map(|&n| Value::int(i64::from(n)))
+                .ok_or(INVALID_VALUE),
+            MAX_COMPUTE_WORK_GROUP_SIZE => self
+                .local
+                .limits
+                .max_compute_work_group_size
+                .get(i)
+                .map(|&n| Value::int(i64::from(n)))
                 .ok_or(INVALID_VALUE),
             TRANSFORM_FEEDBACK_BUFFER_BINDING
             | TRANSFORM_FEEDBACK_BUFFER_START

@@ -10,9 +10,9 @@
 //! - **Setters** of context state compare, store and set one dirty bit (`render_state`).
 //! - **Object calls** take the share group's lock, update the object's components in the
 //!   group's `World`, and emit object records (creates, uploads, destroys) at once.
-//! - **Verbs** (`draw`, `clear`, `flush`, read-backs) run the validation systems of
-//!   `tessera-systems` over the dirty groups, append the verb record, and hand the batch to
-//!   the transport at flush points.
+//! - **Verbs** (`draw`, `clear`, `dispatch_compute`, `flush`, read-backs) run the validation
+//!   systems of `tessera-systems` over the dirty groups, append the verb record, and hand the
+//!   batch to the transport at flush points ([`compute`] has the path of a dispatch).
 //!
 //! ## Backends
 //! [`Config::backend`] names the backend (`TESSERA_BACKEND` as the fallback): `null`,
@@ -37,6 +37,7 @@
 pub mod auto;
 pub mod buffer;
 pub mod client;
+pub mod compute;
 pub mod conditional_render;
 pub mod config;
 pub mod context;

@@ -3,7 +3,8 @@
 
 use tessera_wire::Caps;
 use tessera_wire::state::{
-    MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS,
+    MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS,
+    MAX_VERTEX_ATTRIBS,
 };
 
 /// Limits of a context.
@@ -40,6 +41,21 @@ pub struct Limits {
     pub max_lod_bias: f32,
     /// `MAX_TEXTURE_MAX_ANISOTROPY`.
     pub max_anisotropy: f32,
+    /// `MAX_COMPUTE_WORK_GROUP_COUNT` (x, y, z).
+    pub max_compute_work_group_count: [i32; 3],
+    /// `MAX_COMPUTE_WORK_GROUP_SIZE` (x, y, z).
+    pub max_compute_work_group_size: [i32; 3],
+    /// `MAX_COMPUTE_WORK_GROUP_INVOCATIONS`.
+    pub max_compute_work_group_invocations: i32,
+    /// `MAX_COMPUTE_SHARED_MEMORY_SIZE`.
+    pub max_compute_shared_memory_size: i32,
+    /// `MAX_{VERTEX,GEOMETRY,FRAGMENT,COMPUTE}_SHADER_STORAGE_BLOCKS` and
+    /// `MAX_COMBINED_SHADER_STORAGE_BLOCKS`: see [`SSBO_BINDINGS`].
+    pub max_storage_blocks: i32,
+    /// `MAX_SHADER_STORAGE_BLOCK_SIZE`.
+    pub max_storage_block_size: i64,
+    /// `SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT`.
+    pub storage_offset_alignment: u32,
 }
 
 /// Colour attachments and draw buffers.
@@ -67,6 +83,10 @@ pub const VARYING_COMPONENTS: i32 = 64;
 /// (Vulkan's `maxVertexOutputComponents`/`maxGeometryInputComponents`, the GLES driver's
 /// queries of the same names).
 pub const STAGE_IO_COMPONENTS: std::ops::RangeInclusive<i32> = 64..=128;
+/// `MAX_SHADER_STORAGE_BUFFER_BINDINGS`: the wire's binding points. The storage blocks a
+/// stage (and a whole program) may use are as many, or fewer where the backend binds fewer
+/// to one stage; a program's blocks all bind at once, so the combined limit is the same.
+pub const SSBO_BINDINGS: i32 = MAX_STORAGE_BUFFER_BINDINGS as i32;
 /// `UNIFORM_BUFFER_OFFSET_ALIGNMENT`: 256 covers every Vulkan and GLES driver of interest.
 pub const UBO_OFFSET_ALIGNMENT: i32 = 256;
 /// `MAX_ELEMENT_INDEX` (GL 4.3, answered as Mesa does in 3.3 contexts): the largest index
@@ -121,6 +141,18 @@ impl Limits {
             max_geometry_input_components: stage_io(caps.max_geometry_input_components),
             max_lod_bias: 2.0,
             max_anisotropy: 16.0,
+            max_compute_work_group_count: caps.compute.max_work_group_count.map(clamp),
+            max_compute_work_group_size: caps.compute.max_work_group_size.map(clamp),
+            max_compute_work_group_invocations: clamp(caps.compute.max_work_group_invocations),
+            max_compute_shared_memory_size: clamp(caps.compute.max_shared_memory_size),
+            max_storage_blocks: clamp(caps.compute.max_storage_blocks).min(SSBO_BINDINGS),
+            max_storage_block_size: i64::from(caps.compute.max_storage_block_size),
+            // A power of two, at least 4 (GL allows no less for std430 words).
+            storage_offset_alignment: caps
+                .compute
+                .storage_offset_alignment
+                .next_power_of_two()
+                .max(4),
         }
     }
 }

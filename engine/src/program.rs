@@ -42,6 +42,8 @@ pub(crate) fn front_end_limits(l: &limits::Limits) -> tessera_shader::Limits {
         max_geometry_output_components: *limits::STAGE_IO_COMPONENTS.end(),
         max_fragment_input_components: *limits::STAGE_IO_COMPONENTS.end(),
         max_uniform_components: limits::STAGE_UNIFORM_COMPONENTS,
+        max_compute_work_group_count: l.max_compute_work_group_count,
+        max_compute_work_group_size: l.max_compute_work_group_size,
         ..tessera_shader::Limits::default()
     }
 }
@@ -50,6 +52,7 @@ pub(crate) fn front_end_limits(l: &limits::Limits) -> tessera_shader::Limits {
 pub(crate) const PROGRAM_GROUPS: Dirty = Dirty::PROGRAM
     .union(Dirty::UNIFORMS)
     .union(Dirty::UNIFORM_BUFFERS)
+    .union(Dirty::STORAGE_BUFFERS)
     .union(Dirty::TEXTURES)
     .union(Dirty::GENERIC_ATTRIBS);
 
@@ -304,6 +307,17 @@ impl Context {
 
     /// `glGetProgramiv`.
     pub fn get_programiv(&mut self, program: GLuint, pname: GLenum, params: &mut [GLint]) {
+        if pname == COMPUTE_WORK_GROUP_SIZE {
+            match self.compute_work_group_size(program) {
+                Ok(size) => {
+                    for (o, v) in params.iter_mut().zip(size) {
+                        *o = v as GLint;
+                    }
+                }
+                Err(err) => self.error(err),
+            }
+            return;
+        }
         match self.program_param(program, pname) {
             Ok(v) => {
                 if let Some(p) = params.first_mut() {

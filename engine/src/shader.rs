@@ -26,6 +26,7 @@ fn stage_of(kind: GLenum) -> Option<ShaderStage> {
         VERTEX_SHADER => Some(ShaderStage::Vertex),
         GEOMETRY_SHADER => Some(ShaderStage::Geometry),
         FRAGMENT_SHADER => Some(ShaderStage::Fragment),
+        COMPUTE_SHADER => Some(ShaderStage::Compute),
         _ => None,
     }
 }
@@ -36,6 +37,7 @@ pub(crate) fn front_end_stage(stage: ShaderStage) -> Stage {
         ShaderStage::Vertex => Stage::Vertex,
         ShaderStage::Geometry => Stage::Geometry,
         ShaderStage::Fragment => Stage::Fragment,
+        ShaderStage::Compute => Stage::Compute,
     }
 }
 

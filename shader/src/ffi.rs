@@ -33,6 +33,8 @@ struct TshLimits {
     max_geometry_output_components: i32,
     max_fragment_input_components: i32,
     max_uniform_components: i32,
+    max_compute_work_group_count: [i32; 3],
+    max_compute_work_group_size: [i32; 3],
 }
 
 /// A string owned by the result (`TshStr`).
@@ -69,6 +71,15 @@ struct TshBlock {
     array: i32,
     binding: i32,
     prefixed: i32,
+    stages: u32,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct TshStorageBlock {
+    name: TshStr,
+    array: i32,
+    binding: i32,
     stages: u32,
 }
 
@@ -134,12 +145,15 @@ unsafe extern "C" {
     fn tsh_log(r: *const TshResult) -> TshStr;
     fn tsh_spirv(r: *const TshResult, stage: u32) -> TshWords;
     fn tsh_geometry(r: *const TshResult, out: *mut i32);
+    fn tsh_local_size(r: *const TshResult, out: *mut i32);
     fn tsh_uniform_count(r: *const TshResult) -> usize;
     fn tsh_uniform(r: *const TshResult, i: usize) -> TshUniform;
     fn tsh_live_block_count(r: *const TshResult) -> usize;
     fn tsh_live_block(r: *const TshResult, i: usize) -> TshLiveBlock;
     fn tsh_block_count(r: *const TshResult) -> usize;
     fn tsh_block(r: *const TshResult, i: usize) -> TshBlock;
+    fn tsh_storage_block_count(r: *const TshResult) -> usize;
+    fn tsh_storage_block(r: *const TshResult, i: usize) -> TshStorageBlock;
     fn tsh_leaf_count(r: *const TshResult) -> usize;
     fn tsh_leaf(r: *const TshResult, i: usize) -> TshLeaf;
     fn tsh_input_count(r: *const TshResult) -> usize;
@@ -178,8 +192,13 @@ pub struct Limits {
     pub max_geometry_output_components: i32,
     /// `MAX_FRAGMENT_INPUT_COMPONENTS`.
     pub max_fragment_input_components: i32,
-    /// `MAX_VERTEX_UNIFORM_COMPONENTS` (and the geometry and fragment stages').
+    /// `MAX_VERTEX_UNIFORM_COMPONENTS` (and the geometry, fragment and compute stages').
     pub max_uniform_components: i32,
+    /// `MAX_COMPUTE_WORK_GROUP_COUNT` (x, y, z): `gl_MaxComputeWorkGroupCount`.
+    pub max_compute_work_group_count: [i32; 3],
+    /// `MAX_COMPUTE_WORK_GROUP_SIZE` (x, y, z): `gl_MaxComputeWorkGroupSize`, and the
+    /// largest `local_size_*` a compute shader may declare.
+    pub max_compute_work_group_size: [i32; 3],
 }
 
 impl Default for Limits {
@@ -198,6 +217,8 @@ impl Default for Limits {
             max_geometry_output_components: 128,
             max_fragment_input_components: 128,
             max_uniform_components: 1024,
+            max_compute_work_group_count: [65535; 3],
+            max_compute_work_group_size: [1024, 1024, 64],
         }
     }
 }
@@ -217,6 +238,8 @@ impl Limits {
             max_geometry_output_components: self.max_geometry_output_components,
             max_fragment_input_components: self.max_fragment_input_components,
             max_uniform_components: self.max_uniform_components,
+            max_compute_work_group_count: self.max_compute_work_group_count,
+            max_compute_work_group_size: self.max_compute_work_group_size,
         }
     }
 }
@@ -247,6 +270,15 @@ pub(crate) struct DeclaredBlock {
     pub array: i32,
     pub binding: i32,
     pub prefixed: bool,
+    pub stages: u32,
+}
+
+/// A shader storage block as declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DeclaredStorageBlock {
+    pub name: String,
+    pub array: i32,
+    pub binding: i32,
     pub stages: u32,
 }
 
@@ -312,8 +344,11 @@ pub(crate) struct Initializer {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinkResult {
     pub log: String,
-    pub spirv: [Option<Vec<u32>>; 3],
+    pub spirv: [Option<Vec<u32>>; 4],
     pub geometry: [i32; 3],
+    /// The compute stage's local size, zeros when none is declared.
+    pub local_size: [i32; 3],
+    pub storage_blocks: Vec<DeclaredStorageBlock>,
     pub uniforms: Vec<LiveUniform>,
     pub live_blocks: Vec<LiveBlock>,
     pub blocks: Vec<DeclaredBlock>,
@@ -330,6 +365,7 @@ pub(crate) fn stage_bit(stage: Stage) -> u32 {
         Stage::Vertex => 1 << 0,
         Stage::Geometry => 1 << 3,
         Stage::Fragment => 1 << 4,
+        Stage::Compute => 1 << 5,
     }
 }
 
@@ -415,11 +451,24 @@ impl Glslang {
                 self.spirv(Stage::Vertex),
                 self.spirv(Stage::Geometry),
                 self.spirv(Stage::Fragment),
+                self.spirv(Stage::Compute),
             ],
             ..LinkResult::default()
         };
         // SAFETY: `r` is live and `out.geometry` has room for the three values written.
         unsafe { tsh_geometry(r, out.geometry.as_mut_ptr()) };
+        // SAFETY: `r` is live and `out.local_size` has room for the three values written.
+        unsafe { tsh_local_size(r, out.local_size.as_mut_ptr()) };
+        out.storage_blocks = self
+            .list(tsh_storage_block_count, tsh_storage_block)
+            .into_iter()
+            .map(|b| DeclaredStorageBlock {
+                name: Self::string(b.name),
+                array: b.array,
+                binding: b.binding,
+                stages: b.stages,
+            })
+            .collect();
         out.uniforms = self
             .list(tsh_uniform_count, tsh_uniform)
             .into_iter()

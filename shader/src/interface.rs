@@ -401,6 +401,7 @@ fn stage_word(s: Stage) -> &'static str {
         Stage::Vertex => "vertex",
         Stage::Geometry => "geometry",
         Stage::Fragment => "fragment",
+        Stage::Compute => "compute",
     }
 }
 

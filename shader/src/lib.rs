@@ -53,7 +53,9 @@
 //!   `1 + S + b` (`S` slots in total) the uniform blocks in block-index order. An array of
 //!   samplers or of blocks is one SPIR-V variable: it takes the binding of its first
 //!   element and the following elements are its array elements (their own numbers stay
-//!   unused). Resource variables nothing uses get numbers after all of these.
+//!   unused), then bindings `1 + S + B + k` (`B` uniform blocks) the shader storage blocks
+//!   in block-index order, arrays as for uniform blocks. Resource variables nothing uses
+//!   get numbers after all of these.
 //!
 //! ## Link-time passes
 //! After numbering, the SPIR-V is rewritten where GL means something neither Vulkan nor
@@ -90,6 +92,8 @@ pub mod spirv;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_compute;
+#[cfg(test)]
 mod tests_gl_rules;
 pub mod version;
 mod vertex_arrays;
@@ -108,6 +112,9 @@ pub enum Stage {
     Geometry = 1,
     /// Fragment shader.
     Fragment = 2,
+    /// Compute shader (GLSL 4.30, or an earlier version with `GL_ARB_compute_shader`): a
+    /// program of its own, never linked with the other stages.
+    Compute = 3,
 }
 
 /// The result of compiling one shader.
@@ -216,6 +223,19 @@ pub struct Block {
     pub element: u32,
 }
 
+/// An active shader storage block (`GL_SHADER_STORAGE_BLOCK`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StorageBlock {
+    /// Name (`Name[i]` for elements of a block array).
+    pub name: String,
+    /// Initial binding point (an explicit `layout(binding)`, else 0).
+    pub binding: u32,
+    /// Stages declaring it, bit per [`Stage`].
+    pub stages: u8,
+    /// Its element in an array of blocks (0 otherwise).
+    pub element: u32,
+}
+
 /// An active vertex attribute or fragment output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variable {
@@ -286,6 +306,10 @@ pub struct Program {
     pub depth_range_offset: Option<u32>,
     /// Sampler slots.
     pub samplers: Vec<Sampler>,
+    /// Active shader storage blocks, in block-index order.
+    pub storage_blocks: Vec<StorageBlock>,
+    /// `COMPUTE_WORK_GROUP_SIZE` of a compute program (its shader's `local_size_x/y/z`).
+    pub local_size: Option<[u32; 3]>,
     /// SPIR-V words of each linked stage, in pipeline order.
     pub stages: Vec<(Stage, Vec<u32>)>,
     /// Geometry shader parameters, if the program has one.

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
 use crate::gltype::{self, Base};
 use crate::spirv::{Assign, Module, Type, deco, storage};
-use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, Uniform};
+use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, StorageBlock, Uniform};
 use crate::{
     frag_coord, interface, pixel_center, point_size, rectangle, shared_io, source, vertex_arrays,
     xfb,
@@ -159,7 +159,12 @@ fn top_name(name: &str) -> &str {
 
 fn stage_bits(glslang_stages: u32) -> u8 {
     let mut bits = 0;
-    for s in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+    for s in [
+        Stage::Vertex,
+        Stage::Geometry,
+        Stage::Fragment,
+        Stage::Compute,
+    ] {
         if glslang_stages & ffi::stage_bit(s) != 0 {
             bits |= 1 << s as u8;
         }
@@ -180,6 +185,12 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     let has = |stage| req.shaders.iter().any(|(s, _)| *s == stage);
     if has(Stage::Geometry) && !has(Stage::Vertex) {
         return Err("error: Geometry shader must be linked with vertex shader\n".into());
+    }
+    // GL 4.3 §7.3: a program with a compute shader may hold no other stage.
+    if has(Stage::Compute) && req.shaders.iter().any(|(s, _)| *s != Stage::Compute) {
+        return Err(
+            "error: Compute shaders may not be linked with any other type of shader\n".into(),
+        );
     }
     // gl_FragCoord redeclarations across fragment shaders: GL's rule, then, with several
     // fragment shaders, the redeclaration in the preamble of each (see frag_coord.rs).
@@ -232,8 +243,20 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
             log
         }
     })?;
+    // GLSL 4.30 §4.4.1.1: one of the compute shaders must declare the local size.
+    let local_size = has(Stage::Compute)
+        .then(|| r.local_size.map(|n| n.max(0) as u32))
+        .filter(|n| n.iter().all(|&d| d > 0));
+    if has(Stage::Compute) && local_size.is_none() {
+        return Err("error: compute shader must contain a fixed local group size\n".into());
+    }
     let mut modules: Vec<(Stage, Module)> = Vec::new();
-    for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+    for stage in [
+        Stage::Vertex,
+        Stage::Geometry,
+        Stage::Fragment,
+        Stage::Compute,
+    ] {
         if let Some(mut words) = r.spirv[stage as usize].clone() {
             if shaders.iter().filter(|(s, _)| *s == stage).count() > 1 {
                 words = shared_io::merge(&words)
@@ -254,6 +277,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         &req.limits,
     )?;
     let mut layout = uniforms(&r, &modules)?;
+    layout.storage_blocks = storage_blocks(&r);
     let mut assigns = io.assigns;
     bind_resources(&r, &modules, &mut layout, &mut assigns)?;
     let geometry = modules
@@ -319,6 +343,8 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         depth_range_offset: layout.depth_range,
         default_block,
         samplers: layout.samplers,
+        storage_blocks: layout.storage_blocks,
+        local_size,
         stages,
         geometry,
         xfb: captured,
@@ -340,6 +366,8 @@ struct UniformLayout {
     block_first: HashMap<usize, u32>,
     /// Offset of `gl_DepthRange` in the default block, if a stage reads it.
     depth_range: Option<u32>,
+    /// Shader storage blocks, one per element of a block array.
+    storage_blocks: Vec<StorageBlock>,
 }
 
 fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout, String> {
@@ -352,6 +380,7 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
         sampler_vars: Vec::new(),
         block_first: HashMap::new(),
         depth_range: None,
+        storage_blocks: Vec::new(),
     };
     // glslang 12 cannot lower a sampler inside a struct to valid SPIR-V.
     if let Some(u) = r
@@ -537,6 +566,33 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
     Ok(out)
 }
 
+/// The program's shader storage blocks: every declared one is active (GL lets a linker
+/// drop unused ones; Mesa keeps declared std430 and std140 blocks too), one per element of
+/// a block array, in declaration order.
+fn storage_blocks(r: &LinkResult) -> Vec<StorageBlock> {
+    let mut out = Vec::new();
+    for b in &r.storage_blocks {
+        let elements = if b.array > 0 { b.array } else { 1 };
+        for e in 0..elements {
+            out.push(StorageBlock {
+                name: if b.array > 0 {
+                    format!("{}[{e}]", b.name)
+                } else {
+                    b.name.clone()
+                },
+                binding: if b.binding >= 0 {
+                    (b.binding + e) as u32
+                } else {
+                    0
+                },
+                stages: stage_bits(b.stages),
+                element: e as u32,
+            });
+        }
+    }
+    out
+}
+
 /// Adds the GL blocks of one declared block (one per element of a block array).
 ///
 /// The stages referencing an element are glslang's live stages of the block, less, for an
@@ -649,7 +705,14 @@ fn bind_resources(
     }
     let samplers = layout.samplers.len() as u32;
     let blocks = layout.blocks.len() as u32;
-    let mut spare = 1 + samplers + blocks;
+    let mut spare = 1 + samplers + blocks + layout.storage_blocks.len() as u32;
+    // Declared storage block -> binding of its first element.
+    let mut storage_first = HashMap::new();
+    let mut next = 1 + samplers + blocks;
+    for b in &r.storage_blocks {
+        storage_first.insert(b.name.as_str(), next);
+        next += b.array.max(1) as u32;
+    }
     for (i, (_, m)) in modules.iter().enumerate() {
         for v in m.vars(storage::UNIFORM_CONSTANT) {
             let name = m.name(v.id);
@@ -671,6 +734,8 @@ fn bind_resources(
             let block_name = m.name(st);
             let binding = if block_name == DEFAULT_BLOCK {
                 0
+            } else if let Some(&first) = storage_first.get(block_name) {
+                first
             } else {
                 match r
                     .blocks

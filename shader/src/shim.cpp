@@ -31,7 +31,7 @@ extern "C" {
 // Must match `ffi.rs`.
 
 struct TshSource {
-    uint32_t stage;  // 0 vertex, 1 geometry, 2 fragment
+    uint32_t stage;  // 0 vertex, 1 geometry, 2 fragment, 3 compute
     const char* text;
     size_t len;
     uint32_t flags;  // kFlag* bits
@@ -63,6 +63,8 @@ struct TshLimits {
     int32_t max_geometry_output_components;
     int32_t max_fragment_input_components;
     int32_t max_uniform_components;
+    int32_t max_compute_work_group_count[3];
+    int32_t max_compute_work_group_size[3];
 };
 
 struct TshStr {
@@ -94,6 +96,15 @@ struct TshBlock {
     int32_t binding;   // explicit layout(binding), or -1
     int32_t prefixed;  // members are named "Block.member" (the block has an instance name)
     uint32_t stages;   // stages declaring it (glslang stage bits)
+};
+
+// A shader storage block as declared, from the linked trees (its members are not listed:
+// GL's buffer variables are not reflected yet).
+struct TshStorageBlock {
+    TshStr name;      // block name
+    int32_t array;    // elements of a block array, 0 if not an array
+    int32_t binding;  // explicit layout(binding), or -1
+    uint32_t stages;  // stages declaring it (glslang stage bits)
 };
 
 // A leaf (non-struct) member of a declared block.
@@ -151,12 +162,13 @@ namespace {
 
 using namespace glslang;
 
-constexpr int kStages = 3;
+constexpr int kStages = 4;
 
 EShLanguage to_language(uint32_t stage) {
     switch (stage) {
     case 0: return EShLangVertex;
     case 1: return EShLangGeometry;
+    case 3: return EShLangCompute;
     default: return EShLangFragment;
     }
 }
@@ -201,6 +213,14 @@ TBuiltInResource resources(const TshLimits* limits) {
         r.maxVertexUniformComponents = limits->max_uniform_components;
         r.maxGeometryUniformComponents = limits->max_uniform_components;
         r.maxFragmentUniformComponents = limits->max_uniform_components;
+        r.maxComputeUniformComponents = limits->max_uniform_components;
+        r.maxComputeTextureImageUnits = limits->max_texture_units;
+        r.maxComputeWorkGroupCountX = limits->max_compute_work_group_count[0];
+        r.maxComputeWorkGroupCountY = limits->max_compute_work_group_count[1];
+        r.maxComputeWorkGroupCountZ = limits->max_compute_work_group_count[2];
+        r.maxComputeWorkGroupSizeX = limits->max_compute_work_group_size[0];
+        r.maxComputeWorkGroupSizeY = limits->max_compute_work_group_size[1];
+        r.maxComputeWorkGroupSizeZ = limits->max_compute_work_group_size[2];
     }
     return r;
 }
@@ -360,13 +380,14 @@ struct TshResult {
     bool ok = false;
     std::string log;
     std::vector<uint32_t> spirv[kStages];
-    bool has_stage[kStages] = {false, false, false};
+    bool has_stage[kStages] = {false, false, false, false};
 
     std::vector<std::string> names;  // storage for every TshStr below
     std::vector<std::vector<uint32_t>> paths;
     std::vector<TshUniform> uniforms;
     std::vector<TshLiveBlock> live_blocks;
     std::vector<TshBlock> blocks;
+    std::vector<TshStorageBlock> storage_blocks;
     std::vector<TshLeaf> leaves;
     std::vector<TshVar> inputs;
     std::vector<TshVar> outputs;
@@ -374,11 +395,13 @@ struct TshResult {
     std::vector<TshInit> inits;
     std::vector<std::vector<uint64_t>> init_values;
     int32_t geometry[3] = {0, 0, 0};
+    // The compute stage's local size; all zero when it declares none.
+    int32_t local_size[3] = {0, 0, 0};
 
     // Names are stored first and pointed at once everything is collected (the vector may
     // reallocate while filling).
-    std::vector<size_t> uniform_names, live_block_names, block_names, leaf_names, leaf_paths,
-        input_names, output_names, decl_names, init_names;
+    std::vector<size_t> uniform_names, live_block_names, block_names, storage_block_names,
+        leaf_names, leaf_paths, input_names, output_names, decl_names, init_names;
 
     size_t keep(const std::string& s) {
         names.push_back(s);
@@ -392,6 +415,8 @@ struct TshResult {
         for (size_t i = 0; i < live_blocks.size(); ++i)
             live_blocks[i].name = str(live_block_names[i]);
         for (size_t i = 0; i < blocks.size(); ++i) blocks[i].name = str(block_names[i]);
+        for (size_t i = 0; i < storage_blocks.size(); ++i)
+            storage_blocks[i].name = str(storage_block_names[i]);
         for (size_t i = 0; i < leaves.size(); ++i) {
             leaves[i].name = str(leaf_names[i]);
             const auto& p = paths[leaf_paths[i]];
@@ -576,6 +601,25 @@ void collect_initializers(TshResult& r, const TshSource& src, const TBuiltInReso
     }
 }
 
+// Records a shader storage block a stage declares (once per program, with the stages).
+void collect_storage_block(TshResult& r, const TType& type, uint32_t stage_bit) {
+    std::string name = type.getTypeName().c_str();
+    for (size_t b = 0; b < r.storage_blocks.size(); ++b) {
+        if (r.names[r.storage_block_names[b]] == name) {
+            r.storage_blocks[b].stages |= stage_bit;
+            return;
+        }
+    }
+    TshStorageBlock block{};
+    block.array = type.isArray() ? type.getOuterArraySize() : 0;
+    block.binding = type.getQualifier().hasBinding()
+                        ? static_cast<int32_t>(type.getQualifier().layoutBinding)
+                        : -1;
+    block.stages = stage_bit;
+    r.storage_block_names.push_back(r.keep(name));
+    r.storage_blocks.push_back(block);
+}
+
 // Records the uniform blocks (the default block included) each stage declares, and the
 // order its user inputs and outputs are declared in.
 void collect_blocks(TshResult& r, const TIntermediate& im, uint32_t stage, uint32_t stage_bit) {
@@ -600,6 +644,10 @@ void collect_blocks(TshResult& r, const TIntermediate& im, uint32_t stage, uint3
                                 (q.invariant ? kDeclInvariant : 0) | (block ? kDeclBlock : 0);
                 r.decls.push_back(
                     TshDecl{{}, stage, sq == EvqVaryingOut ? 1 : 0, bits, im.getVersion()});
+                continue;
+            }
+            if (sq == EvqBuffer && type.getBasicType() == EbtBlock) {
+                collect_storage_block(r, type, stage_bit);
                 continue;
             }
             if (sq != EvqUniform || type.getBasicType() != EbtBlock) continue;
@@ -973,6 +1021,10 @@ TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
             GlslangToSpv(*im, r->spirv[s], &logger, &options);
             std::string messages = logger.getAllMessages();
             if (!messages.empty()) r->log += messages;
+            if (s == 3 && im->isLocalSizeSet()) {
+                for (int d = 0; d < 3; ++d)
+                    r->local_size[d] = static_cast<int32_t>(im->getLocalSize(d));
+            }
             if (s == 1) {
                 r->geometry[0] = im->getVertices();
                 r->geometry[1] = geometry_enum(im->getInputPrimitive());
@@ -1021,6 +1073,10 @@ void tsh_geometry(const TshResult* r, int32_t out[3]) {
     std::memcpy(out, r->geometry, sizeof(r->geometry));
 }
 
+void tsh_local_size(const TshResult* r, int32_t out[3]) {
+    std::memcpy(out, r->local_size, sizeof(r->local_size));
+}
+
 // The lists: counts and items by index (the index is checked by the caller).
 size_t tsh_uniform_count(const TshResult* r) { return r->uniforms.size(); }
 TshUniform tsh_uniform(const TshResult* r, size_t i) { return r->uniforms[i]; }
@@ -1028,6 +1084,8 @@ size_t tsh_live_block_count(const TshResult* r) { return r->live_blocks.size(); 
 TshLiveBlock tsh_live_block(const TshResult* r, size_t i) { return r->live_blocks[i]; }
 size_t tsh_block_count(const TshResult* r) { return r->blocks.size(); }
 TshBlock tsh_block(const TshResult* r, size_t i) { return r->blocks[i]; }
+size_t tsh_storage_block_count(const TshResult* r) { return r->storage_blocks.size(); }
+TshStorageBlock tsh_storage_block(const TshResult* r, size_t i) { return r->storage_blocks[i]; }
 size_t tsh_leaf_count(const TshResult* r) { return r->leaves.size(); }
 TshLeaf tsh_leaf(const TshResult* r, size_t i) { return r->leaves[i]; }
 size_t tsh_input_count(const TshResult* r) { return r->inputs.size(); }

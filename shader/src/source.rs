@@ -90,6 +90,10 @@ pub(crate) fn prepare(stage: crate::Stage, source: &str) -> Prepared<'_> {
         Cow::Borrowed(_) => joined,
         Cow::Owned(t) => Cow::Owned(t),
     };
+    let text = match version::compute_source(stage, &text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(t) => Cow::Owned(t),
+    };
     let text = match predefined(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),

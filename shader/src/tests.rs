@@ -239,7 +239,7 @@ fn xfb_block_members_by_their_api_names() {
     }
 }
 
-fn validate(words: &[u32]) {
+pub(crate) fn validate(words: &[u32]) {
     let bytes: &[u8] = bytemuck::cast_slice(words);
     let mut child = Command::new("spirv-val")
         .args(["--target-env", "vulkan1.0", "-"])

@@ -175,6 +175,41 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A compute shader of GLSL 1.40 to 4.20 that enables `GL_ARB_compute_shader` (`enable`
+/// or `require`), as GLSL 4.30 (the number rewritten in place, so columns stay): Mesa
+/// compiles compute shaders of those versions with the extension, glslang only from 4.30
+/// (it refuses the extension below 4.20). What 4.30 adds is only more than such a shader
+/// can use; its storage blocks (`GL_ARB_shader_storage_buffer_object`) are 4.30's too.
+pub fn compute_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
+    if stage != crate::Stage::Compute {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let enabled = source.lines().any(|l| {
+        let words: Vec<&str> = l
+            .split(|c: char| c.is_whitespace() || c == ':' || c == '#')
+            .filter(|w| !w.is_empty())
+            .collect();
+        matches!(
+            words.as_slice(),
+            ["extension", "GL_ARB_compute_shader", "enable" | "require"]
+        )
+    });
+    match directive(source) {
+        Ok(d)
+            if enabled
+                && matches!(
+                    d.number.as_str(),
+                    "140" | "150" | "330" | "400" | "410" | "420"
+                ) =>
+        {
+            let mut text = source.to_string();
+            text.replace_range(d.offset..d.offset + 3, "430");
+            std::borrow::Cow::Owned(text)
+        }
+        _ => std::borrow::Cow::Borrowed(source),
+    }
+}
+
 /// A GLSL 1.10 or 1.20 shader's `attribute` and `varying` as GLSL 1.40 spells them (`in`,
 /// and `out` or `in` by stage), padded with spaces so columns stay: Mesa compiles 1.10 and
 /// 1.20 in core contexts (a program may pair them with later versions), and glslang reads

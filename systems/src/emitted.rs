@@ -8,7 +8,8 @@ use tessera_wire::handle::{
 };
 use tessera_wire::record::FramebufferRef;
 use tessera_wire::state::{
-    MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, Rect,
+    MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS,
+    MAX_VERTEX_ATTRIBS, Rect,
 };
 
 /// The bound texture and sampler CSO of a sampler slot.
@@ -54,6 +55,8 @@ pub struct EmittedState {
     pub uniforms: Option<(ProgramHandle, u32)>,
     /// `BindUniformBuffer` per slot.
     pub uniform_buffers: [Option<BufferRange>; MAX_UNIFORM_BUFFER_BINDINGS],
+    /// `BindStorageBuffer` per slot.
+    pub storage_buffers: [Option<BufferRange>; MAX_STORAGE_BUFFER_BINDINGS],
     /// `BindTexture` per slot.
     pub textures: [Option<TextureBinding>; MAX_TEXTURE_UNITS],
     /// `BindVertexLayout`.
@@ -86,6 +89,7 @@ impl Default for EmittedState {
             program: None,
             uniforms: None,
             uniform_buffers: [None; MAX_UNIFORM_BUFFER_BINDINGS],
+            storage_buffers: [None; MAX_STORAGE_BUFFER_BINDINGS],
             textures: [None; MAX_TEXTURE_UNITS],
             vertex_layout: None,
             vertex_buffers: [None; MAX_VERTEX_ATTRIBS],

@@ -1,4 +1,5 @@
-//! The bound program, its default uniform block, and its uniform buffer bindings.
+//! The bound program, its default uniform block, and its uniform and shader storage buffer
+//! bindings.
 
 use bevy_ecs::entity::Entity;
 use bevy_ecs::world::World;
@@ -6,7 +7,7 @@ use bytemuck::{Pod, Zeroable};
 use tessera_components::object::{Buffer, Program};
 use tessera_components::state::{GlState, cap};
 use tessera_wire::record::Record;
-use tessera_wire::state::MAX_UNIFORM_BUFFER_BINDINGS;
+use tessera_wire::state::{MAX_STORAGE_BUFFER_BINDINGS, MAX_UNIFORM_BUFFER_BINDINGS};
 
 use crate::emitted::{EmittedState, changed};
 use crate::emitter::Emitter;
@@ -117,6 +118,45 @@ pub fn emit_uniform_buffers(
         let value = (handle, binding.offset as u64, binding.size as u64);
         if changed(&mut shadow.uniform_buffers[slot], value) {
             dev.push(Record::BindUniformBuffer {
+                slot: slot as u8,
+                buffer: value.0,
+                offset: value.1,
+                size: value.2,
+            });
+        }
+    }
+}
+
+/// Emits `BindStorageBuffer` for each shader storage block of the program whose binding
+/// point's buffer range the backend does not have.
+pub fn emit_storage_buffers(
+    st: &GlState,
+    program: Option<&Program>,
+    world: &World,
+    dev: &mut Emitter,
+    shadow: &mut EmittedState,
+) {
+    let Some(linked) = program.and_then(|p| p.linked_state.as_ref()) else {
+        return;
+    };
+    for (slot, block) in linked
+        .storage_blocks
+        .iter()
+        .enumerate()
+        .take(MAX_STORAGE_BUFFER_BINDINGS)
+    {
+        let binding = st
+            .storage_buffers
+            .get(block.binding as usize)
+            .copied()
+            .unwrap_or_default();
+        let handle = binding
+            .buffer
+            .and_then(|e: Entity| world.get::<Buffer>(e))
+            .map(|b| b.handle);
+        let value = (handle, binding.offset as u64, binding.size as u64);
+        if changed(&mut shadow.storage_buffers[slot], value) {
+            dev.push(Record::BindStorageBuffer {
                 slot: slot as u8,
                 buffer: value.0,
                 offset: value.1,

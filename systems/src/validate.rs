@@ -120,7 +120,8 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
         puffin::profile_scope!("emit_primitive_restart");
         rs::emit_primitive_restart(st, dev, shadow);
     }
-    let program_groups = Dirty::PROGRAM | Dirty::UNIFORMS | Dirty::UNIFORM_BUFFERS;
+    let program_groups =
+        Dirty::PROGRAM | Dirty::UNIFORMS | Dirty::UNIFORM_BUFFERS | Dirty::STORAGE_BUFFERS;
     if todo.intersects(program_groups) {
         let p = st.program.and_then(|e| world.get::<Program>(e));
         if todo.contains(Dirty::PROGRAM) {
@@ -134,6 +135,10 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
         if todo.contains(Dirty::UNIFORM_BUFFERS) {
             puffin::profile_scope!("emit_uniform_buffers");
             program::emit_uniform_buffers(st, p, world, dev, shadow);
+        }
+        if todo.contains(Dirty::STORAGE_BUFFERS) {
+            puffin::profile_scope!("emit_storage_buffers");
+            program::emit_storage_buffers(st, p, world, dev, shadow);
         }
     }
     if todo.contains(Dirty::TEXTURES) {

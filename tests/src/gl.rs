@@ -923,6 +923,16 @@ gl_api! {
     fn bind_buffer_range(target: GLenum, index: GLuint, buffer: GLuint, offset: GLintptr, size: GLsizeiptr) = "glBindBufferRange";
     /// `glBindVertexArray`.
     fn bind_vertex_array(array: GLuint) = "glBindVertexArray";
+    /// `glDispatchCompute` (GL 4.3).
+    fn dispatch_compute(x: GLuint, y: GLuint, z: GLuint) = "glDispatchCompute";
+    /// `glDispatchComputeIndirect` (GL 4.3).
+    fn dispatch_compute_indirect(indirect: GLintptr) = "glDispatchComputeIndirect";
+    /// `glMemoryBarrier` (GL 4.2).
+    fn memory_barrier(barriers: GLbitfield) = "glMemoryBarrier";
+    /// `glMemoryBarrierByRegion` (GL 4.5).
+    fn memory_barrier_by_region(barriers: GLbitfield) = "glMemoryBarrierByRegion";
+    /// `glShaderStorageBlockBinding` (GL 4.3).
+    fn shader_storage_block_binding(program: GLuint, index: GLuint, binding: GLuint) = "glShaderStorageBlockBinding";
     /// `glEnableVertexAttribArray`.
     fn enable_vertex_attrib_array(index: GLuint) = "glEnableVertexAttribArray";
     /// `glDisableVertexAttribArray`.
@@ -1242,6 +1252,49 @@ impl NativeGl {
                 _not_send: std::marker::PhantomData,
             })
         }
+    }
+
+    /// `glGetIntegeri_v` of one value (GL 4.3's indexed limits and bindings).
+    pub fn get_integer_index(&mut self, target: GLenum, index: GLuint) -> GLint {
+        type F = unsafe extern "system" fn(GLenum, GLuint, *mut GLint);
+        let Ok(f) = self.egl.proc::<F>("glGetIntegeri_v") else {
+            return 0;
+        };
+        let mut v = 0;
+        // SAFETY: the context is current on this thread (the type is not Send); the
+        // queries asked write one value at most.
+        unsafe { f(target, index, &mut v) };
+        v
+    }
+
+    /// `glGetProgramResourceIndex` (GL 4.3).
+    pub fn program_resource_index(
+        &mut self,
+        program: GLuint,
+        interface: GLenum,
+        name: &str,
+    ) -> GLuint {
+        type F = unsafe extern "system" fn(GLuint, GLenum, *const u8) -> GLuint;
+        let (Ok(f), Ok(name)) = (
+            self.egl.proc::<F>("glGetProgramResourceIndex"),
+            CString::new(name),
+        ) else {
+            return INVALID_INDEX;
+        };
+        // SAFETY: the context is current; a NUL-terminated name, read during the call.
+        unsafe { f(program, interface, name.as_ptr().cast()) }
+    }
+
+    /// `glMapBufferRange(target, 0, length, MAP_READ_BIT)`, the mapping left in place.
+    pub fn map_for_reading(&mut self, target: GLenum, length: usize) {
+        // SAFETY: the context is current; the returned pointer is not used.
+        unsafe { (self.f.map_buffer_range)(target, 0, length as isize, MAP_READ_BIT) };
+    }
+
+    /// `glUnmapBuffer`.
+    pub fn unmap(&mut self, target: GLenum) {
+        // SAFETY: the context is current.
+        unsafe { (self.f.unmap_buffer)(target) };
     }
 
     /// The extensions the native context advertises (`glGetStringi(EXTENSIONS, i)`).

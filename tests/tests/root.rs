@@ -4,6 +4,7 @@ mod architecture;
 mod backend_faults;
 mod buffer;
 mod buffer_map;
+mod compute;
 mod debug_output;
 mod differential;
 mod draw;

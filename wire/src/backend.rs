@@ -408,6 +408,44 @@ pub struct Caps {
     pub max_vertex_output_components: u32,
     /// Most components of the geometry stage's inputs (`MAX_GEOMETRY_INPUT_COMPONENTS`).
     pub max_geometry_input_components: u32,
+    /// Compute and shader storage buffer limits.
+    pub compute: ComputeCaps,
+}
+
+/// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
+/// storage-buffer limits, the GLES driver's queries of GL's names).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct ComputeCaps {
+    /// Most work groups of one dispatch, per dimension.
+    pub max_work_group_count: [u32; 3],
+    /// Largest work group, per dimension.
+    pub max_work_group_size: [u32; 3],
+    /// Most invocations of one work group.
+    pub max_work_group_invocations: u32,
+    /// Most bytes of `shared` variables.
+    pub max_shared_memory_size: u32,
+    /// Most storage buffers one stage reads (vertex, fragment and compute alike).
+    pub max_storage_blocks: u32,
+    /// Largest storage buffer range a shader reads.
+    pub max_storage_block_size: u32,
+    /// Alignment of a bound storage buffer range's offset.
+    pub storage_offset_alignment: u32,
+}
+
+impl ComputeCaps {
+    /// GL 4.3's minimums (what the null backend offers).
+    pub fn gl43_minimum() -> Self {
+        Self {
+            max_work_group_count: [65535; 3],
+            max_work_group_size: [1024, 1024, 64],
+            max_work_group_invocations: 1024,
+            max_shared_memory_size: 32768,
+            max_storage_blocks: 8,
+            max_storage_block_size: 1 << 24,
+            storage_offset_alignment: 256,
+        }
+    }
 }
 
 impl Caps {
@@ -427,6 +465,7 @@ impl Caps {
             max_viewport_size: 8192,
             max_vertex_output_components: 64,
             max_geometry_input_components: 64,
+            compute: ComputeCaps::gl43_minimum(),
         }
     }
 }

@@ -19,7 +19,8 @@ use crate::backend::bad_value;
 use crate::handle::{BufferHandle, ProgramHandle, SamplerHandle, TextureHandle};
 use crate::record::{DRAW_BUFFER_NONE, FramebufferRef};
 use crate::state::{
-    MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, Rect,
+    MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS,
+    MAX_VERTEX_ATTRIBS, Rect,
 };
 
 /// The contexts of a session, each with a backend's state `C`; one of them is current.
@@ -174,6 +175,8 @@ pub struct DesiredState {
     pub uniforms: Vec<u8>,
     /// `BindUniformBuffer`, per slot: buffer, offset, size (0: to the end).
     pub uniform_buffers: [(Option<BufferHandle>, u64, u64); MAX_UNIFORM_BUFFER_BINDINGS],
+    /// `BindStorageBuffer`, per slot: buffer, offset, size (0: to the end).
+    pub storage_buffers: [(Option<BufferHandle>, u64, u64); MAX_STORAGE_BUFFER_BINDINGS],
     /// `BindTexture`, per sampler slot.
     pub textures: [(Option<TextureHandle>, Option<SamplerHandle>); MAX_TEXTURE_UNITS],
     /// `SetVertexBuffer`, per attribute: buffer, offset.
@@ -206,6 +209,7 @@ impl Default for DesiredState {
             program: None,
             uniforms: Vec::new(),
             uniform_buffers: [(None, 0, 0); MAX_UNIFORM_BUFFER_BINDINGS],
+            storage_buffers: [(None, 0, 0); MAX_STORAGE_BUFFER_BINDINGS],
             textures: [(None, None); MAX_TEXTURE_UNITS],
             vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
             index_buffer: None,

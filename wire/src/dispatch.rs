@@ -32,7 +32,8 @@
 //! 2. its emitter in the frontend (`systems` or `engine`), at the verb or setter that needs it;
 //! 3. one method per backend (null, GLES, Vulkan): add it to the domain trait it belongs to
 //!    ([`BufferPipe`], [`TexturePipe`], [`FramebufferPipe`], [`CsoPipe`], [`ProgramPipe`],
-//!    [`DrawPipe`], [`TransformFeedbackPipe`], [`QueryPipe`], or a new one that [`Pipe`]
+//!    [`DrawPipe`], [`ComputePipe`], [`TransformFeedbackPipe`], [`QueryPipe`], or a new one
+//!    that [`Pipe`]
 //!    then requires) with its arm in
 //!    `Dispatcher::apply_record` below: the arm checks the record's spans and handles and
 //!    calls the method, and every backend fails to build until it implements it. A state
@@ -42,9 +43,10 @@
 //!
 //! Example: a `SetPatchVertices { count }` record for tessellation would get a
 //! `patch_vertices` field in [`DesiredState`], a `StateGroup::PatchVertices`, an arm here
-//! storing the count, and a line in each backend's `state_changed`; a `DispatchCompute`
-//! verb would get `fn dispatch_compute(&mut self, ctx: &mut Self::Context, groups: [u32; 3])
-//! -> R` in a new `ComputePipe` trait, an arm here, and one implementation per backend.
+//! storing the count, and a line in each backend's `state_changed`. The compute verbs
+//! (`Dispatch`, `DispatchIndirect`, `MemoryBarrier`) went the other way: methods of
+//! [`ComputePipe`], an arm each here, and one implementation per backend; their state
+//! record, `BindStorageBuffer`, is [`StateGroup::StorageBuffers`].
 
 use rkyv::Deserialize;
 use rkyv::rancor::{Failure, Strategy};
@@ -52,7 +54,7 @@ use rkyv::rancor::{Failure, Strategy};
 use crate::backend::{BatchView, Outbox, Reply, SessionError};
 use crate::batch::Stage;
 use crate::context::{Contexts, DesiredState, slot_mut};
-use crate::format::{IndexType, PixelLayout, QueryKind, TextureKind, Topology};
+use crate::format::{IndexType, PixelLayout, QueryKind, ShaderStage, TextureKind, Topology};
 use crate::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, Handle,
     ObjectKind, ProgramHandle, QueryHandle, RasterHandle, RawHandle, RenderbufferHandle,
@@ -112,6 +114,8 @@ pub enum StateGroup {
     Uniforms,
     /// `BindUniformBuffer`.
     UniformBuffers,
+    /// `BindStorageBuffer`.
+    StorageBuffers,
     /// `BindTexture`.
     Textures,
     /// `SetVertexBuffer`.
@@ -152,6 +156,7 @@ pub trait Pipe:
     + CsoPipe
     + ProgramPipe
     + DrawPipe
+    + ComputePipe
     + QueryPipe
     + TransformFeedbackPipe
 {
@@ -165,6 +170,7 @@ impl<T> Pipe for T where
         + CsoPipe
         + ProgramPipe
         + DrawPipe
+        + ComputePipe
         + QueryPipe
         + TransformFeedbackPipe
 {
@@ -318,6 +324,21 @@ pub trait DrawPipe: ContextPipe {
     fn finish(&mut self) -> R;
     /// `Present`.
     fn present(&mut self, surface: SurfaceHandle) -> R;
+}
+
+/// Compute dispatches and the memory barriers between shader writes and later uses.
+pub trait ComputePipe: ContextPipe {
+    /// `Dispatch`: the bound program is a compute program; no count is 0.
+    fn dispatch(&mut self, ctx: &mut Self::Context, groups: [u32; 3]) -> R;
+    /// `DispatchIndirect`: the buffer is live; `offset` is a multiple of 4.
+    fn dispatch_indirect(
+        &mut self,
+        ctx: &mut Self::Context,
+        buffer: BufferHandle,
+        offset: u64,
+    ) -> R;
+    /// `MemoryBarrier`.
+    fn memory_barrier(&mut self, ctx: &mut Self::Context, barriers: u32) -> R;
 }
 
 /// Transform feedback (capture of the last pre-rasterization stage's outputs).
@@ -695,6 +716,21 @@ fn check_program(
     let blocks: Vec<u32> = desc.uniform_blocks.iter().map(|b| b.element).collect();
     if let Some(i) = broken(&blocks) {
         return Err(bad(format!("uniform block slot {i} continues no array")));
+    }
+    let storage: Vec<u32> = desc.storage_blocks.iter().map(|b| b.element).collect();
+    if let Some(i) = broken(&storage) {
+        return Err(bad(format!("storage block slot {i} continues no array")));
+    }
+    let compute = desc.stages.iter().any(|s| s.stage == ShaderStage::Compute);
+    if compute && desc.stages.len() != 1 {
+        return Err(bad("a compute stage with other stages".into()));
+    }
+    if compute == desc.local_size.contains(&0) {
+        return Err(bad(format!(
+            "work group size {:?} for a {}compute program",
+            desc.local_size,
+            if compute { "" } else { "non-" }
+        )));
     }
     if let Some(o) = desc
         .xfb
@@ -1355,6 +1391,21 @@ impl<C: PipeContext> Dispatcher<C> {
                     Ok(())
                 })?
             }
+            A::BindStorageBuffer {
+                slot,
+                buffer,
+                offset,
+                size,
+            } => {
+                const N: &str = "BindStorageBuffer";
+                let buffer = de(buffer)?;
+                reg.buffers.check(N, buffer)?;
+                let value = (buffer, offset.to_native(), size.to_native());
+                self.set(pipe, N, StateGroup::StorageBuffers, |d| {
+                    *slot_mut(N, &mut d.storage_buffers, *slot)? = value;
+                    Ok(())
+                })?
+            }
             A::BindTexture {
                 slot,
                 texture,
@@ -1478,6 +1529,37 @@ impl<C: PipeContext> Dispatcher<C> {
             }
 
             // ---- Verbs ----
+            A::Dispatch { groups } => {
+                const N: &str = "Dispatch";
+                let groups: [u32; 3] = de(groups)?;
+                if groups.contains(&0) {
+                    return Err(SessionError::BadValue {
+                        record: N,
+                        what: "a dispatch of no work groups".into(),
+                    });
+                }
+                pipe.dispatch(self.contexts.current(N)?, groups)?;
+                N
+            }
+            A::DispatchIndirect { buffer, offset } => {
+                const N: &str = "DispatchIndirect";
+                let buffer = de(buffer)?;
+                reg.buffers.check(N, Some(buffer))?;
+                let offset = offset.to_native();
+                if offset % 4 != 0 {
+                    return Err(SessionError::BadValue {
+                        record: N,
+                        what: format!("indirect offset {offset} is not a multiple of 4"),
+                    });
+                }
+                pipe.dispatch_indirect(self.contexts.current(N)?, buffer, offset)?;
+                N
+            }
+            A::MemoryBarrier { barriers } => {
+                const N: &str = "MemoryBarrier";
+                pipe.memory_barrier(self.contexts.current(N)?, barriers.to_native())?;
+                N
+            }
             A::Draw {
                 topology,
                 first,

@@ -441,5 +441,5 @@ wire_enum! {
 
 wire_enum! {
     /// A shader stage.
-    ShaderStage: u8 { Vertex, Geometry, Fragment, }
+    ShaderStage: u8 { Vertex, Geometry, Fragment, Compute, }
 }

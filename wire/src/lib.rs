@@ -54,7 +54,9 @@ pub mod state;
 pub mod table;
 pub mod transport;
 
-pub use backend::{Backend, BackendCounters, BatchView, Caps, Event, Outbox, Reply, SessionError};
+pub use backend::{
+    Backend, BackendCounters, BatchView, Caps, ComputeCaps, Event, Outbox, Reply, SessionError,
+};
 pub use batch::{Archiver, Batch, Encoder, Stage};
 pub use handle::{Handle, ObjectKind, RawHandle};
 pub use record::{Record, ReplyId, Span};

@@ -388,6 +388,20 @@ impl DrawPipe for NullPipe {
 }
 
 /// Nothing is captured.
+/// Dispatches run nothing; an indirect one's three counts must lie inside its buffer.
+impl crate::dispatch::ComputePipe for NullPipe {
+    fn dispatch(&mut self, _: &mut DesiredState, _: [u32; 3]) -> R {
+        Ok(())
+    }
+    fn dispatch_indirect(&mut self, _: &mut DesiredState, buffer: BufferHandle, offset: u64) -> R {
+        self.buffer_bytes("DispatchIndirect", buffer, offset, 12)
+            .map(drop)
+    }
+    fn memory_barrier(&mut self, _: &mut DesiredState, _: u32) -> R {
+        Ok(())
+    }
+}
+
 impl crate::dispatch::TransformFeedbackPipe for NullPipe {
     fn begin_transform_feedback(
         &mut self,

@@ -157,6 +157,14 @@ pub struct BlockSlot {
     pub element: u32,
 }
 
+/// One shader storage block slot of a program: a storage buffer descriptor.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct StorageSlot {
+    /// Its element in an array of blocks (0 otherwise), as for [`SamplerSlot::element`].
+    pub element: u32,
+}
+
 /// A linked program as the backend needs it: code per stage, and the interface the engine
 /// assigned.
 ///
@@ -173,8 +181,15 @@ pub struct BlockSlot {
 /// - **bindings `S + 1 ..= S + B`** (`B = uniform_blocks.len()`): uniform buffers, binding
 ///   `1 + S + b` for uniform block `b` (GL's block index); `BindUniformBuffer { slot: b }`
 ///   binds it. Arrays of blocks work like sampler arrays.
-/// - Resource variables no code uses may carry numbers above `S + B`; no descriptor is
+/// - **bindings `S + B + 1 ..= S + B + K`** (`K = storage_blocks.len()`): storage
+///   buffers, binding `1 + S + B + k` for shader storage block `k`;
+///   `BindStorageBuffer { slot: k }` binds it. Arrays of blocks work like sampler arrays.
+/// - Resource variables no code uses may carry numbers above `S + B + K`; no descriptor is
 ///   needed for them.
+///
+/// A compute program has one stage, [`ShaderStage::Compute`], and the same layout; it is
+/// run by `Dispatch`/`DispatchIndirect` with its `local_size` (`COMPUTE_WORK_GROUP_SIZE`),
+/// which the code declares too.
 ///
 /// Stage interfaces: vertex inputs are at the locations `SetVertexBuffer`/vertex layouts
 /// use (GL's attribute locations); fragment outputs at their colour numbers (`Index 1` for
@@ -207,6 +222,10 @@ pub struct ProgramDesc {
     pub samplers: Vec<SamplerSlot>,
     /// Uniform block slots, in block-index order.
     pub uniform_blocks: Vec<BlockSlot>,
+    /// Shader storage block slots, in block-index order.
+    pub storage_blocks: Vec<StorageSlot>,
+    /// A compute program's work group size (zeros for other programs).
+    pub local_size: [u32; 3],
     /// The outputs transform feedback captures, in GL's order (empty: none). The last
     /// stage before rasterization already carries their `XfbBuffer`/`XfbStride`/`Offset`
     /// decorations (what Vulkan captures by); a backend that names varyings to its driver
@@ -612,6 +631,14 @@ pub enum Record {
         offset: u64,
         size: u64,
     },
+    /// Binds a buffer range to shader storage block `slot` of the bound program (`size` 0:
+    /// to the end of the buffer).
+    BindStorageBuffer {
+        slot: u8,
+        buffer: Option<BufferHandle>,
+        offset: u64,
+        size: u64,
+    },
     /// Binds a texture and sampler CSO to sampler `slot` of the bound program (the engine
     /// resolves GL's texture units through the program's sampler uniforms; `None`: the
     /// texture is missing or incomplete, and sampling returns (0, 0, 0, 1)).
@@ -660,6 +687,15 @@ pub enum Record {
     },
 
     // ---- Verbs ----
+    /// Runs the bound compute program over `groups` work groups (each at most the
+    /// backend's `Caps::compute` count; none of them 0). Outside any render pass.
+    Dispatch { groups: [u32; 3] },
+    /// Runs the bound compute program over the work groups three `u32`s of `buffer` at
+    /// `offset` (a multiple of 4, inside the buffer) give.
+    DispatchIndirect { buffer: BufferHandle, offset: u64 },
+    /// `glMemoryBarrier`: GL's barrier bits (`GL_*_BARRIER_BIT`), ordering the writes of
+    /// earlier shader invocations before the accesses of later commands the bits name.
+    MemoryBarrier { barriers: u32 },
     /// Draws non-indexed primitives.
     Draw {
         topology: Topology,

@@ -25,6 +25,11 @@ pub const MAX_VERTEX_ATTRIBS: usize = 16;
 pub const MAX_TEXTURE_UNITS: usize = 48;
 /// Uniform buffer binding points (`GL_MAX_UNIFORM_BUFFER_BINDINGS`): 3 stages x 12, GL's minimum.
 pub const MAX_UNIFORM_BUFFER_BINDINGS: usize = 36;
+/// Shader storage buffer binding points (`GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS`), and the
+/// storage blocks a program may have: GL 4.3's minimum is 8; 16 is what lavapipe and
+/// llvmpipe give one stage (`maxPerStageDescriptorStorageBuffers`,
+/// `MAX_COMPUTE_SHADER_STORAGE_BLOCKS`).
+pub const MAX_STORAGE_BUFFER_BINDINGS: usize = 16;
 
 /// Blend and colour-output state (gallium `pipe_blend_state`).
 ///

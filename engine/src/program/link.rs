@@ -7,8 +7,8 @@
 use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
 use tessera_components::object::{
-    ActiveUniform, ActiveUniformBlock, ActiveVariable, CapturedVarying, GeometryInfo, Life,
-    LinkedProgram, Program, Shader,
+    ActiveStorageBlock, ActiveUniform, ActiveUniformBlock, ActiveVariable, CapturedVarying,
+    GeometryInfo, Life, LinkedProgram, Program, Shader,
 };
 use tessera_components::state::TextureTarget;
 use tessera_shader::gltype::SamplerTarget;
@@ -16,7 +16,7 @@ use tessera_shader::{LinkRequest, Stage};
 use tessera_wire::format::{ShaderStage, TextureKind};
 use tessera_wire::handle::ProgramHandle;
 use tessera_wire::record::{
-    BlockSlot, ProgramDesc, Record, SamplerSlot, StageCode, XfbOutput, XfbSource,
+    BlockSlot, ProgramDesc, Record, SamplerSlot, StageCode, StorageSlot, XfbOutput, XfbSource,
 };
 
 use crate::context::Context;
@@ -61,6 +61,7 @@ fn wire_stage(s: Stage) -> ShaderStage {
         Stage::Vertex => ShaderStage::Vertex,
         Stage::Geometry => ShaderStage::Geometry,
         Stage::Fragment => ShaderStage::Fragment,
+        Stage::Compute => ShaderStage::Compute,
     }
 }
 
@@ -134,6 +135,17 @@ fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             })
             .collect(),
         xfb_strides: p.xfb.strides,
+        storage_blocks: p
+            .storage_blocks
+            .iter()
+            .map(|b| ActiveStorageBlock {
+                name: b.name.clone(),
+                binding: b.binding,
+                stages: b.stages,
+                element: b.element,
+            })
+            .collect(),
+        local_size: p.local_size,
     }
 }
 
@@ -198,6 +210,26 @@ impl Context {
                     .as_ref()
                     .is_some_and(|x| x.mode == SEPARATE_ATTRIBS),
             })
+        });
+        // GL 4.3 §7.6.2 (shader storage blocks): a program using more blocks than the
+        // limits allow fails to link.
+        let max_blocks = self.local.limits.max_storage_blocks as usize;
+        let max_invocations = self.local.limits.max_compute_work_group_invocations as u64;
+        let result = result.and_then(|p| {
+            let invocations = p.local_size.map_or(0, |s| s.iter().map(|&d| u64::from(d)).product());
+            if p.storage_blocks.len() > max_blocks {
+                Err(format!(
+                    "error: too many shader storage blocks ({}/{max_blocks})\n",
+                    p.storage_blocks.len()
+                ))
+            } else if invocations > max_invocations {
+                // GLSL 4.30 §4.4.1.1: a local size past MAX_COMPUTE_WORK_GROUP_INVOCATIONS.
+                Err(format!(
+                    "error: local work group size exceeds the limit ({invocations}/{max_invocations})\n"
+                ))
+            } else {
+                Ok(p)
+            }
         });
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
@@ -272,6 +304,12 @@ impl Context {
                     element: b.element,
                 })
                 .collect(),
+            storage_blocks: linked
+                .storage_blocks
+                .iter()
+                .map(|b| StorageSlot { element: b.element })
+                .collect(),
+            local_size: linked.local_size.unwrap_or([0; 3]),
             // Every element of an array captured element by element is the whole array:
             // its element 0 stands for it.
             xfb: linked

@@ -1,0 +1,113 @@
+//! Front-end tests of the compute stage and of shader storage blocks.
+
+use crate::{Limits, LinkRequest, Stage, compile, link};
+
+fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
+    link(&LinkRequest {
+        shaders,
+        attrib_bindings: &[],
+        frag_data_bindings: &[],
+        limits: Limits::default(),
+        xfb_varyings: &[],
+        xfb_separate: false,
+    })
+}
+
+/// A prefix sum over one work group: shared memory, barriers and a std430 storage block.
+const PREFIX_SUM: &str = "#version 430\n\
+    layout(local_size_x = 512) in;\n\
+    layout(std430, binding = 3) buffer Data { uint v[]; } data;\n\
+    shared uint s[1024];\n\
+    void main() {\n\
+        uint i = gl_LocalInvocationID.x;\n\
+        s[2u * i] = data.v[2u * i];\n\
+        s[2u * i + 1u] = data.v[2u * i + 1u];\n\
+        for (uint d = 1u; d < 1024u; d *= 2u) {\n\
+            barrier();\n\
+            memoryBarrierShared();\n\
+            uint k = 2u * d * (i + 1u) - 1u;\n\
+            if (k < 1024u) s[k] += s[k - d];\n\
+        }\n\
+        barrier();\n\
+        data.v[2u * i] = s[2u * i];\n\
+        data.v[2u * i + 1u] = s[2u * i + 1u];\n\
+        memoryBarrierBuffer();\n\
+    }\n";
+
+#[test]
+fn a_compute_program_links_with_its_local_size_and_storage_blocks() {
+    assert!(compile(Stage::Compute, PREFIX_SUM, &Limits::default()).ok);
+    let p = link_all(&[(Stage::Compute, PREFIX_SUM)]).expect("links");
+    assert_eq!(p.local_size, Some([512, 1, 1]));
+    assert_eq!(p.storage_blocks.len(), 1);
+    assert_eq!(p.storage_blocks[0].name, "Data");
+    assert_eq!(p.storage_blocks[0].binding, 3);
+    assert_eq!(p.storage_blocks[0].stages, 1 << Stage::Compute as u8);
+    assert_eq!(p.stages.len(), 1);
+    assert_eq!(p.stages[0].0, Stage::Compute);
+    crate::tests::validate(&p.stages[0].1);
+}
+
+#[test]
+fn compute_link_errors() {
+    let vs = "#version 430\nvoid main() { gl_Position = vec4(0.0); }\n";
+    let err = link_all(&[(Stage::Compute, PREFIX_SUM), (Stage::Vertex, vs)]).unwrap_err();
+    assert!(err.contains("Compute shaders may not be linked"), "{err}");
+    let no_size = "#version 430\nvoid main() {}\n";
+    assert!(compile(Stage::Compute, no_size, &Limits::default()).ok);
+    let err = link_all(&[(Stage::Compute, no_size)]).unwrap_err();
+    assert!(err.contains("fixed local group size"), "{err}");
+    // A local size over the limit fails the compile.
+    let big = "#version 430\nlayout(local_size_x = 2048) in;\nvoid main() {}\n";
+    assert!(!compile(Stage::Compute, big, &Limits::default()).ok);
+    // Compute shaders need GLSL 4.30 (or the extension).
+    let old = "#version 330\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+    assert!(!compile(Stage::Compute, old, &Limits::default()).ok);
+}
+
+#[test]
+fn storage_blocks_in_graphics_stages_take_bindings_after_uniform_blocks() {
+    let vs = "#version 430\nin vec4 p;\nvoid main() { gl_Position = p; }\n";
+    let fs = "#version 430\n\
+        layout(std430, binding = 1) buffer Counter { uint hits; uint pad[]; };\n\
+        layout(std140) uniform U { vec4 colour; };\n\
+        uniform sampler2D t;\n\
+        out vec4 c;\n\
+        void main() { atomicAdd(hits, 1u); c = colour + texture(t, vec2(0.0)); }\n";
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    assert_eq!(p.storage_blocks.len(), 1);
+    assert_eq!(p.storage_blocks[0].name, "Counter");
+    assert_eq!(p.storage_blocks[0].binding, 1);
+    assert_eq!(p.storage_blocks[0].stages, 1 << Stage::Fragment as u8);
+    assert_eq!(p.blocks.len(), 1);
+    assert!(p.uniforms.iter().all(|u| !u.name.contains("hits")));
+    for (_, words) in &p.stages {
+        crate::tests::validate(words);
+    }
+    // Binding 0 default block, 1 the sampler, 2 the uniform block, 3 the storage block.
+    let fragment = &p.stages[1].1;
+    let m = crate::spirv::Module::parse(fragment.clone()).unwrap();
+    let bindings: Vec<u32> = m
+        .vars(crate::spirv::storage::UNIFORM)
+        .filter_map(|v| m.decoration(v.id, crate::spirv::deco::BINDING))
+        .collect();
+    assert!(bindings.contains(&3), "{bindings:?}");
+    assert!(bindings.contains(&2), "{bindings:?}");
+}
+
+#[test]
+fn compute_in_glsl_330_with_the_extension() {
+    let src = "#version 330\n#extension GL_ARB_compute_shader : require\n\
+        #extension GL_ARB_shader_storage_buffer_object : require\n\
+        layout(local_size_x = 4, local_size_y = 2) in;\n\
+        layout(std430) buffer B { uint v[]; };\n\
+        void main() { v[gl_LocalInvocationIndex] = 1u; }\n";
+    let c = compile(Stage::Compute, src, &Limits::default());
+    assert!(c.ok, "{}", c.log);
+    let p = link_all(&[(Stage::Compute, src)]).expect("links");
+    assert_eq!(p.local_size, Some([4, 2, 1]));
+    assert_eq!(p.storage_blocks.len(), 1);
+    // Without the extension, 3.30 has no compute shaders.
+    let plain = "#version 330\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+    assert!(!compile(Stage::Compute, plain, &Limits::default()).ok);
+}
