@@ -61,6 +61,9 @@ BEYOND = {
     "glDebugMessageCallback", "glDebugMessageControl", "glDebugMessageInsert",
     "glGetDebugMessageLog", "glPushDebugGroup", "glPopDebugGroup", "glObjectLabel",
     "glGetObjectLabel", "glObjectPtrLabel", "glGetObjectPtrLabel",
+    # Compute shaders and shader storage blocks (GL 4.3).
+    "glDispatchCompute", "glDispatchComputeIndirect", "glMemoryBarrier",
+    "glMemoryBarrierByRegion", "glShaderStorageBlockBinding", "glGetProgramResourceIndex",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

@@ -553,7 +553,7 @@ mod tests {
         }
         for name in [
             "glBegin",
-            "glDispatchCompute",
+            "glDispatchComputeGroupSizeARB",
             "glGenTexturesEXT",
             "glDebugMessageCallbackARB",
         ] {
@@ -593,6 +593,18 @@ mod tests {
             "glGetObjectLabel",
             "glObjectPtrLabel",
             "glGetObjectPtrLabel",
+        ] {
+            assert_eq!(crate::gl::unimplemented::stub(name), None, "{name}");
+            assert_eq!(lookup(name), entry(name), "{name}");
+        }
+        // And GL 4.3's compute and shader storage block functions.
+        for name in [
+            "glDispatchCompute",
+            "glDispatchComputeIndirect",
+            "glMemoryBarrier",
+            "glMemoryBarrierByRegion",
+            "glShaderStorageBlockBinding",
+            "glGetProgramResourceIndex",
         ] {
             assert_eq!(crate::gl::unimplemented::stub(name), None, "{name}");
             assert_eq!(lookup(name), entry(name), "{name}");

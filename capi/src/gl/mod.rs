@@ -24,6 +24,7 @@
 )]
 
 mod buffer;
+mod compute;
 pub mod debug;
 mod framebuffer;
 pub mod generated;
@@ -38,9 +39,10 @@ mod vertex;
 
 use std::ffi::c_void;
 
-use types::{GLboolean, GLchar, GLenum, GLint, GLsizei, GLuint};
+use types::{GLbitfield, GLboolean, GLchar, GLenum, GLint, GLintptr, GLsizei, GLuint};
 
 pub use buffer::*;
+pub use compute::*;
 pub use debug::*;
 pub use framebuffer::*;
 pub use generated::*;
@@ -52,11 +54,12 @@ pub use vertex::*;
 
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
 /// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
-/// functions ([`debug`]), and the EXT names
+/// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]), and
+/// the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 20] = [
+pub static BEYOND_3_3: [(&str, Proc); 26] = [
     (
         "glClearColorIiEXT",
         Proc({
@@ -97,6 +100,20 @@ pub static BEYOND_3_3: [(&str, Proc); 20] = [
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, GLuint, GLenum, GLsizei, *const GLchar) =
                 glDebugMessageInsert;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDispatchCompute",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLuint) = glDispatchCompute;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDispatchComputeIndirect",
+        Proc({
+            const F: extern "C" fn(GLintptr) = glDispatchComputeIndirect;
             F as *const c_void
         }),
     ),
@@ -155,6 +172,14 @@ pub static BEYOND_3_3: [(&str, Proc); 20] = [
         }),
     ),
     (
+        "glGetProgramResourceIndex",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLchar) -> GLuint =
+                glGetProgramResourceIndex;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetTexParameterIivEXT",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLint) = glGetTexParameterIivEXT;
@@ -165,6 +190,20 @@ pub static BEYOND_3_3: [(&str, Proc); 20] = [
         "glGetTexParameterIuivEXT",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLuint) = glGetTexParameterIuivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMemoryBarrier",
+        Proc({
+            const F: extern "C" fn(GLbitfield) = glMemoryBarrier;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMemoryBarrierByRegion",
+        Proc({
+            const F: extern "C" fn(GLbitfield) = glMemoryBarrierByRegion;
             F as *const c_void
         }),
     ),
@@ -201,6 +240,13 @@ pub static BEYOND_3_3: [(&str, Proc); 20] = [
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLchar) =
                 glPushDebugGroup;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glShaderStorageBlockBinding",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLuint) = glShaderStorageBlockBinding;
             F as *const c_void
         }),
     ),

@@ -101,8 +101,15 @@ pub unsafe extern "C" fn glGetShaderiv(shader: GLuint, pname: GLenum, params: *m
 /// `glGetProgramiv`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn glGetProgramiv(program: GLuint, pname: GLenum, params: *mut GLint) {
-    // SAFETY: GL contract: every GL 3.3 program parameter is one value.
-    let out = unsafe { ptr::slice_mut(params, 1) };
+    // Every GL 3.3 program parameter is one value; COMPUTE_WORK_GROUP_SIZE (GL 4.3) is
+    // three.
+    let n = if pname == tessera_engine::gl::COMPUTE_WORK_GROUP_SIZE {
+        3
+    } else {
+        1
+    };
+    // SAFETY: GL contract: `params` has room for the `n` values of `pname`.
+    let out = unsafe { ptr::slice_mut(params, n) };
     gl_call("glGetProgramiv", (), |c| {
         c.get_programiv(program, pname, out)
     });

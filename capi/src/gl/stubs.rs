@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2610;
+    2604;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -406,9 +406,7 @@ super::unimplemented::stubs! {
     glDisableVertexArrayEXT: u64,
     glDisableVertexAttribAPPLE: u64,
     glDisableVertexAttribArrayARB: u64,
-    glDispatchCompute: u64,
     glDispatchComputeGroupSizeARB: u64,
-    glDispatchComputeIndirect: u64,
     glDrawArraysEXT: u64,
     glDrawArraysIndirect: u64,
     glDrawArraysInstancedARB: u64,
@@ -820,7 +818,6 @@ super::unimplemented::stubs! {
     glGetProgramParameterfvNV: u64,
     glGetProgramPipelineInfoLog: u64,
     glGetProgramPipelineiv: u64,
-    glGetProgramResourceIndex: u64,
     glGetProgramResourceLocation: u64,
     glGetProgramResourceLocationIndex: u64,
     glGetProgramResourceName: u64,
@@ -1191,8 +1188,6 @@ super::unimplemented::stubs! {
     glMatrixTranslatefEXT: u64,
     glMaxShaderCompilerThreadsARB: u64,
     glMaxShaderCompilerThreadsKHR: u64,
-    glMemoryBarrier: u64,
-    glMemoryBarrierByRegion: u64,
     glMemoryBarrierEXT: u64,
     glMemoryObjectParameterivEXT: u64,
     glMinSampleShading: u64,
@@ -1886,7 +1881,6 @@ super::unimplemented::stubs! {
     glShaderOp2EXT: u64,
     glShaderOp3EXT: u64,
     glShaderSourceARB: u64,
-    glShaderStorageBlockBinding: u64,
     glShadingRateImageBarrierNV: u64,
     glShadingRateImagePaletteNV: u64,
     glShadingRateSampleOrderCustomNV: u64,

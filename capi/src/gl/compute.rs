@@ -1,0 +1,68 @@
+//! Compute dispatches, memory barriers and shader storage blocks (GL 4.3's compute shaders
+//! and storage buffers, `ARB_compute_shader` and `ARB_shader_storage_buffer_object`): the
+//! entry points beyond 3.3 that the engine carries out (`engine::compute`).
+
+use super::types::*;
+use crate::current::gl_call;
+use crate::ptr;
+
+/// `glDispatchCompute`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glDispatchCompute(
+    num_groups_x: GLuint,
+    num_groups_y: GLuint,
+    num_groups_z: GLuint,
+) {
+    gl_call("glDispatchCompute", (), |c| {
+        c.dispatch_compute(num_groups_x, num_groups_y, num_groups_z)
+    });
+}
+
+/// `glDispatchComputeIndirect`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glDispatchComputeIndirect(indirect: GLintptr) {
+    gl_call("glDispatchComputeIndirect", (), |c| {
+        c.dispatch_compute_indirect(indirect)
+    });
+}
+
+/// `glMemoryBarrier`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glMemoryBarrier(barriers: GLbitfield) {
+    gl_call("glMemoryBarrier", (), |c| c.memory_barrier(barriers));
+}
+
+/// `glMemoryBarrierByRegion`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glMemoryBarrierByRegion(barriers: GLbitfield) {
+    gl_call("glMemoryBarrierByRegion", (), |c| {
+        c.memory_barrier_by_region(barriers)
+    });
+}
+
+/// `glShaderStorageBlockBinding`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glShaderStorageBlockBinding(
+    program: GLuint,
+    storage_block_index: GLuint,
+    storage_block_binding: GLuint,
+) {
+    gl_call("glShaderStorageBlockBinding", (), |c| {
+        c.shader_storage_block_binding(program, storage_block_index, storage_block_binding)
+    });
+}
+
+/// `glGetProgramResourceIndex`, for the interfaces the engine reflects (shader storage
+/// blocks and uniform blocks; others are `GL_INVALID_ENUM`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetProgramResourceIndex(
+    program: GLuint,
+    program_interface: GLenum,
+    name: *const GLchar,
+) -> GLuint {
+    // SAFETY: GL contract: `name` is NUL-terminated.
+    let name = unsafe { ptr::string(name) };
+    gl_call("glGetProgramResourceIndex", u32::MAX, |c| {
+        c.get_program_resource_index(program, program_interface, &name)
+    })
+}
