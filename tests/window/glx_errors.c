@@ -1,7 +1,8 @@
 /*
  * GLX as a program meets it, beyond drawing: configs and visuals, the errors
- * glXCreateContextAttribsARB sends through Xlib's error handler, pbuffers, sizes after a
- * resize, swap intervals, and a window destroyed under a current context. One line per check
+ * glXCreateContextAttribsARB sends through Xlib's error handler, a debug context's flag,
+ * pbuffers, sizes after a resize, swap intervals, and a window destroyed under a current
+ * context. One line per check
  * on stdout ("<check> <result>"); tests/tests/window/glx.rs runs it on Tessera (and on the
  * native driver, where the checks are the same) and compares the lines it names.
  */
@@ -108,6 +109,27 @@ int main(void)
 	unsigned char px[4] = {0};
 	glReadPixels(4, 4, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
 	printf("pbuffer pixel %02x%02x%02x%02x\n", px[0], px[1], px[2], px[3]);
+
+	/* A debug context (GLX_CONTEXT_DEBUG_BIT_ARB) reports its flag and starts with debug
+	 * output on (KHR_debug); the plain one has neither. */
+	int debug33[] = {GLX_CONTEXT_MAJOR_VERSION_ARB, 3, GLX_CONTEXT_MINOR_VERSION_ARB, 3,
+			 GLX_CONTEXT_PROFILE_MASK_ARB, GLX_CONTEXT_CORE_PROFILE_BIT_ARB,
+			 GLX_CONTEXT_FLAGS_ARB, GLX_CONTEXT_DEBUG_BIT_ARB, None};
+	GLXContext dctx = create(dpy, config, NULL, True, debug33);
+	XSync(dpy, False);
+	GLint flags = -1;
+	GLboolean output = GL_FALSE;
+	if (dctx && glXMakeContextCurrent(dpy, pb, pb, dctx)) {
+		glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
+		output = glIsEnabled(GL_DEBUG_OUTPUT);
+	}
+	printf("debug context %s flags 0x%x output %d %s\n", dctx ? "context" : "null", flags,
+	       output, error_name());
+	glXMakeContextCurrent(dpy, pb, pb, ctx);
+	glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
+	printf("plain context flags 0x%x output %d\n", flags, glIsEnabled(GL_DEBUG_OUTPUT));
+	if (dctx)
+		glXDestroyContext(dpy, dctx);
 
 	/* A window: its size follows a resize; a swap interval is kept. */
 	XSetWindowAttributes swa = {0};

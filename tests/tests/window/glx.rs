@@ -1,7 +1,8 @@
 //! GLX beyond drawing (`tests/window/glx_errors.c`): configs and visuals, the errors
-//! `glXCreateContextAttribsARB` sends through Xlib's error handler, pbuffers, a window's size
-//! after a resize, swap intervals, and a window destroyed under the current context (no crash,
-//! the context released cleanly). Every line equals the native driver's on the same Xvfb,
+//! `glXCreateContextAttribsARB` sends through Xlib's error handler, a debug context's flags
+//! (`GLX_CONTEXT_DEBUG_BIT_ARB`), pbuffers, a window's size after a resize, swap intervals,
+//! and a window destroyed under the current context (no crash, the context released
+//! cleanly). Every line equals the native driver's on the same Xvfb,
 //! except the two where Tessera differs by design, whose values are asserted.
 //!
 //! A single-buffered GLX window (`tests/window/glx_single.c`): drawn and shown by `glFlush`,
@@ -80,6 +81,9 @@ fn glx_configs_errors_pbuffers_sizes_and_a_destroyed_window_behave_as_on_the_nat
         assert!(tessera.contains(&"create 2.5 null core 8".to_owned()));
         assert!(tessera.contains(&"create 4.6 core null glx 9".to_owned()));
         assert!(tessera.contains(&"resized 80x40".to_owned()));
+        // GLX_CONTEXT_DEBUG_BIT_ARB: CONTEXT_FLAG_DEBUG_BIT, and KHR_debug's output on.
+        assert!(tessera.contains(&"debug context context flags 0x2 output 1 none".to_owned()));
+        assert!(tessera.contains(&"plain context flags 0x0 output 0".to_owned()));
     }
 }
 
