@@ -820,4 +820,87 @@ mod tests {
             DEBUG_SEVERITY_HIGH
         )));
     }
+
+    #[test]
+    fn backend_events_become_messages_of_their_kind_and_the_log_keeps_the_oldest() {
+        use tessera_wire::Event;
+        let mut d = DebugState::new(true);
+        let words = || "words".to_owned();
+        d.backend_events(&[
+            Event::ProgramRejected { log: words() },
+            Event::FencesCompleted { seq: 3 },
+            Event::NativeError {
+                what: format!("validation: {}", "x".repeat(2 * MAX_MESSAGE_LENGTH)),
+            },
+            Event::Unsupported { what: words() },
+            Event::OutOfMemory { what: words() },
+            Event::DeviceLost { reason: words() },
+            Event::SessionEnded { reason: words() },
+        ]);
+        let got: Vec<_> = d
+            .log
+            .iter()
+            .map(|m| (m.source, m.ty, m.id, m.severity))
+            .collect();
+        use BackendMessage as B;
+        assert_eq!(
+            got,
+            [
+                (
+                    DEBUG_SOURCE_SHADER_COMPILER,
+                    DEBUG_TYPE_ERROR,
+                    B::ProgramRejected as u32,
+                    DEBUG_SEVERITY_HIGH
+                ),
+                (
+                    DEBUG_SOURCE_OTHER,
+                    DEBUG_TYPE_OTHER,
+                    B::NativeError as u32,
+                    DEBUG_SEVERITY_MEDIUM
+                ),
+                (
+                    DEBUG_SOURCE_OTHER,
+                    DEBUG_TYPE_OTHER,
+                    B::Unsupported as u32,
+                    DEBUG_SEVERITY_MEDIUM
+                ),
+                (
+                    DEBUG_SOURCE_API,
+                    DEBUG_TYPE_ERROR,
+                    B::OutOfMemory as u32,
+                    DEBUG_SEVERITY_HIGH
+                ),
+                (
+                    DEBUG_SOURCE_API,
+                    DEBUG_TYPE_ERROR,
+                    B::DeviceLost as u32,
+                    DEBUG_SEVERITY_HIGH
+                ),
+                (
+                    DEBUG_SOURCE_API,
+                    DEBUG_TYPE_ERROR,
+                    B::SessionEnded as u32,
+                    DEBUG_SEVERITY_HIGH
+                ),
+            ]
+        );
+        assert!(d.log[0].text.ends_with("words"));
+        // A generated message longer than the limit is cut to fit it.
+        assert_eq!(d.log[1].text.len(), MAX_MESSAGE_LENGTH - 1);
+        // Full: newer messages are dropped, the oldest kept.
+        for i in 0..MAX_LOGGED_MESSAGES as u32 {
+            d.emit(DebugMessage {
+                id: 100 + i,
+                ..message(
+                    DEBUG_SOURCE_APPLICATION,
+                    DEBUG_TYPE_MARKER,
+                    0,
+                    DEBUG_SEVERITY_HIGH,
+                )
+            });
+        }
+        assert_eq!(d.log.len(), MAX_LOGGED_MESSAGES);
+        assert_eq!(d.log[0].ty, DEBUG_TYPE_ERROR);
+        assert_eq!(d.log[MAX_LOGGED_MESSAGES - 1].id, 103);
+    }
 }
