@@ -1,8 +1,11 @@
 //! `KHR_debug` (GL 4.3): debug messages, groups and object labels. The engine
 //! (`tessera_engine::debug`) decides every error and keeps the state; here C pointers become
 //! slices and strings, and the application's callback becomes a closure the engine calls on
-//! the thread of the GL call. The GL registry names no KHR-suffixed aliases of these
-//! functions for desktop GL (those are GLES's), so there are none here.
+//! the thread of the GL call, inside the call's panic guard. GL leaves calls made from the
+//! callback undefined; here a GL or EGL call from it finds the thread's state busy and
+//! returns its default at once (no deadlock, no re-entry into the engine). The GL registry
+//! names no KHR-suffixed aliases of these functions for desktop GL (those are GLES's), so
+//! there are none here.
 
 use std::ffi::c_void;
 
