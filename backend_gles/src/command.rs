@@ -90,6 +90,8 @@ pub(crate) struct GlesContext {
     ready_at: u64,
     /// The transform feedback capture this context began (`xfb.rs`).
     pub xfb: Option<crate::xfb::Capture>,
+    /// The bound program has storage blocks: its draws may write buffers.
+    writes_storage: bool,
 }
 
 impl GlesContext {
@@ -112,6 +114,7 @@ impl GlesContext {
             seen_epoch: 0,
             ready_at: 0,
             xfb: None,
+            writes_storage: false,
         }
     }
 
@@ -255,9 +258,24 @@ impl GlesPipe {
             && ctx.ready_at == self.validity
             && ctx.seen_epoch == self.epoch
         {
+            self.storage_written |= ctx.writes_storage;
             return Ok(true);
         }
-        self.reconcile(record, ctx, mask)
+        let ready = self.reconcile(record, ctx, mask)?;
+        self.storage_written |= ready && ctx.writes_storage;
+        Ok(ready)
+    }
+
+    /// Orders the storage-buffer writes of earlier draws and dispatches before a read or
+    /// copy of buffer bytes, as GL drivers do for programs that read without
+    /// `glMemoryBarrier` (llvmpipe's GLES leaves a fragment stage's writes unflushed
+    /// otherwise).
+    pub(crate) fn storage_barrier(&mut self) {
+        if std::mem::take(&mut self.storage_written) {
+            // SAFETY: context current; ALL_BARRIER_BITS is valid on GLES 3.1 (a backend
+            // whose programs have storage blocks has it).
+            unsafe { self.gl.memory_barrier(glow::ALL_BARRIER_BITS) };
+        }
     }
 
     /// [`Self::prepare`] when something may need native calls.
@@ -317,6 +335,7 @@ impl GlesPipe {
         if todo & dirty::PROGRAM != 0 {
             self.shadow.use_program(&self.gl, Some(program.native));
         }
+        ctx.writes_storage = program.storage_blocks > 0;
         if todo & (dirty::PROGRAM | dirty::UNIFORMS) != 0
             || ctx
                 .uniform_upload
@@ -698,6 +717,7 @@ impl GlesPipe {
         }
         ctx.dirty &= !todo;
         self.disturbed &= !todo;
+        self.storage_written |= program.storage_blocks > 0;
         Ok(true)
     }
 

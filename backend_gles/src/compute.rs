@@ -56,6 +56,9 @@ impl ComputePipe for GlesPipe {
         if bits != 0 {
             // SAFETY: context current; the bits are GLES 3.1's or ALL_BARRIER_BITS.
             unsafe { self.gl.memory_barrier(bits) };
+            if bits == u32::MAX {
+                self.storage_written = false;
+            }
         }
         Ok(())
     }

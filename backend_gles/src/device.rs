@@ -291,6 +291,9 @@ pub(crate) struct GlesPipe {
     reported: u64,
     /// Native state changed outside `command.rs`'s reconcile (command::dirty bits).
     pub disturbed: u32,
+    /// A draw or dispatch of a program with storage blocks ran since the last barrier:
+    /// buffer reads and copies order after it first (`GlesPipe::storage_barrier`).
+    pub storage_written: bool,
     /// The windows the backend presents into (`present.rs`).
     pub presenters: crate::present::Presenters,
     /// Bumped whenever a texture's native name changes (immutable storage recreated), so
@@ -418,6 +421,7 @@ impl GlesPipe {
             debug: false,
             reported: 0,
             disturbed: 0,
+            storage_written: false,
             presenters: crate::present::Presenters::new(None),
             epoch: 0,
             validity: 1,
@@ -482,6 +486,7 @@ impl GlesPipe {
         if size == 0 {
             return Ok(out);
         }
+        self.storage_barrier();
         self.shadow
             .bind_buffer(&self.gl, glow::COPY_READ_BUFFER, Some(name));
         // SAFETY: context current; the buffer is bound to COPY_READ_BUFFER and the range lies
@@ -793,6 +798,7 @@ impl BufferPipe for GlesPipe {
         if size == 0 {
             return Ok(());
         }
+        self.storage_barrier();
         self.wrote_buffer(dst);
         self.shadow
             .bind_buffer(&self.gl, glow::COPY_READ_BUFFER, Some(from));

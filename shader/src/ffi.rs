@@ -35,6 +35,7 @@ struct TshLimits {
     max_uniform_components: i32,
     max_compute_work_group_count: [i32; 3],
     max_compute_work_group_size: [i32; 3],
+    max_compute_work_group_invocations: i32,
 }
 
 /// A string owned by the result (`TshStr`).
@@ -199,6 +200,8 @@ pub struct Limits {
     /// `MAX_COMPUTE_WORK_GROUP_SIZE` (x, y, z): `gl_MaxComputeWorkGroupSize`, and the
     /// largest `local_size_*` a compute shader may declare.
     pub max_compute_work_group_size: [i32; 3],
+    /// `MAX_COMPUTE_WORK_GROUP_INVOCATIONS`: the largest product of the local size.
+    pub max_compute_work_group_invocations: i32,
 }
 
 impl Default for Limits {
@@ -219,6 +222,7 @@ impl Default for Limits {
             max_uniform_components: 1024,
             max_compute_work_group_count: [65535; 3],
             max_compute_work_group_size: [1024, 1024, 64],
+            max_compute_work_group_invocations: 1024,
         }
     }
 }
@@ -240,6 +244,7 @@ impl Limits {
             max_uniform_components: self.max_uniform_components,
             max_compute_work_group_count: self.max_compute_work_group_count,
             max_compute_work_group_size: self.max_compute_work_group_size,
+            max_compute_work_group_invocations: self.max_compute_work_group_invocations,
         }
     }
 }

@@ -20,7 +20,9 @@
 //!   blocks, pipe inputs and outputs) is only in the C++ `TProgram::buildReflection`.
 //!
 //! Versions accepted are GLSL 1.10-1.50, 3.30 and 4.00-4.60, core profile (see
-//! [`version`]). Logs are rewritten in the `0:3: error: ...` shape GL drivers use. GL's
+//! [`version`]); compute shaders and shader storage blocks are 4.30's, and a shader of an
+//! earlier version that enables `GL_ARB_compute_shader` or
+//! `GL_ARB_shader_storage_buffer_object` is read as 4.30 (glslang has them from there). Logs are rewritten in the `0:3: error: ...` shape GL drivers use. GL's
 //! deprecated texture functions (`texture2D`, `shadow2D`, ...), which core contexts that are
 //! not forward-compatible keep and Mesa accepts, are mapped to their generic forms by a
 //! preamble of `#define`s (glslang defines them only for GL clients). glslang's relaxed rules

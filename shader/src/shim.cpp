@@ -65,6 +65,7 @@ struct TshLimits {
     int32_t max_uniform_components;
     int32_t max_compute_work_group_count[3];
     int32_t max_compute_work_group_size[3];
+    int32_t max_compute_work_group_invocations;
 };
 
 struct TshStr {
@@ -952,6 +953,19 @@ std::string nonconstant_uniform_block_indices(TIntermediate* im) {
     return log;
 }
 
+// GLSL 4.30 §4.4.1.1: a compute shader's local size may not exceed
+// MAX_COMPUTE_WORK_GROUP_INVOCATIONS; Mesa refuses it at compile, glslang checks only each
+// dimension.
+std::string too_many_invocations(TIntermediate* im, const TshLimits* limits) {
+    if (!im || !limits || im->getStage() != EShLangCompute || !im->isLocalSizeSet()) return "";
+    uint64_t n = 1;
+    for (int d = 0; d < 3; ++d) n *= im->getLocalSize(d);
+    if (n <= static_cast<uint64_t>(limits->max_compute_work_group_invocations)) return "";
+    return "ERROR: 0:1: 'local_size' : product of local_sizes exceeds "
+           "MAX_COMPUTE_WORK_GROUP_INVOCATIONS (" +
+           std::to_string(limits->max_compute_work_group_invocations) + ")\n";
+}
+
 TshResult* compile(const TshSource* src, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -964,7 +978,8 @@ TshResult* compile(const TshSource* src, const TshLimits* limits) {
         TIntermediate* im = unit->shader->getIntermediate();
         std::string errors = static_recursion(im) + unqualified_flat_block_members(im) +
                              inconsistent_geometry_inputs(im) +
-                             nonconstant_uniform_block_indices(im);
+                             nonconstant_uniform_block_indices(im) +
+                             too_many_invocations(im, limits);
         if (!errors.empty()) {
             r->ok = false;
             r->log += errors;

@@ -90,7 +90,7 @@ pub(crate) fn prepare(stage: crate::Stage, source: &str) -> Prepared<'_> {
         Cow::Borrowed(_) => joined,
         Cow::Owned(t) => Cow::Owned(t),
     };
-    let text = match version::compute_source(stage, &text) {
+    let text = match version::extension_source(stage, &text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),
     };

@@ -60,6 +60,16 @@ fn compute_link_errors() {
     // A local size over the limit fails the compile.
     let big = "#version 430\nlayout(local_size_x = 2048) in;\nvoid main() {}\n";
     assert!(!compile(Stage::Compute, big, &Limits::default()).ok);
+    // So does a local size whose product exceeds MAX_COMPUTE_WORK_GROUP_INVOCATIONS, as in
+    // Mesa (glslang checks each dimension only).
+    let product = "#version 430\nlayout(local_size_x = 11, local_size_y = 11, local_size_z = 11) in;\nvoid main() {}\n";
+    let c = compile(Stage::Compute, product, &Limits::default());
+    assert!(!c.ok);
+    assert!(
+        c.log.contains("MAX_COMPUTE_WORK_GROUP_INVOCATIONS"),
+        "{}",
+        c.log
+    );
     // Compute shaders need GLSL 4.30 (or the extension).
     let old = "#version 330\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
     assert!(!compile(Stage::Compute, old, &Limits::default()).ok);
@@ -110,4 +120,30 @@ fn compute_in_glsl_330_with_the_extension() {
     // Without the extension, 3.30 has no compute shaders.
     let plain = "#version 330\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
     assert!(!compile(Stage::Compute, plain, &Limits::default()).ok);
+}
+
+#[test]
+fn storage_blocks_in_glsl_150_and_330_with_the_extension() {
+    let vs = "#version 150\n#extension GL_ARB_shader_storage_buffer_object : require\n\
+        in vec4 p;\n\
+        layout(std430, binding = 2) buffer V { vec4 seen[]; };\n\
+        void main() { seen[gl_VertexID] = p; gl_Position = p; }\n";
+    let fs = "#version 330\n#extension GL_ARB_shader_storage_buffer_object : require\n\
+        layout(std140) buffer F { uint hits; };\n\
+        out vec4 c;\n\
+        void main() { atomicAdd(hits, 1u); c = vec4(1.0); }\n";
+    for (stage, src) in [(Stage::Vertex, vs), (Stage::Fragment, fs)] {
+        let c = compile(stage, src, &Limits::default());
+        assert!(c.ok, "{}", c.log);
+    }
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    let names: Vec<(&str, u32)> = p
+        .storage_blocks
+        .iter()
+        .map(|b| (b.name.as_str(), b.binding))
+        .collect();
+    assert_eq!(names, [("V", 2), ("F", 0)]);
+    // Without the extension, 3.30 has no storage blocks.
+    let plain = "#version 330\nbuffer B { uint x; };\nvoid main() {}\n";
+    assert!(!compile(Stage::Fragment, plain, &Limits::default()).ok);
 }

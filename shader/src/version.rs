@@ -175,25 +175,23 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// A compute shader of GLSL 1.40 to 4.20 that enables `GL_ARB_compute_shader` (`enable`
-/// or `require`), as GLSL 4.30 (the number rewritten in place, so columns stay): Mesa
-/// compiles compute shaders of those versions with the extension, glslang only from 4.30
-/// (it refuses the extension below 4.20). What 4.30 adds is only more than such a shader
-/// can use; its storage blocks (`GL_ARB_shader_storage_buffer_object`) are 4.30's too.
-pub fn compute_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
-    if stage != crate::Stage::Compute {
-        return std::borrow::Cow::Borrowed(source);
-    }
-    let enabled = source.lines().any(|l| {
-        let words: Vec<&str> = l
-            .split(|c: char| c.is_whitespace() || c == ':' || c == '#')
-            .filter(|w| !w.is_empty())
-            .collect();
-        matches!(
-            words.as_slice(),
-            ["extension", "GL_ARB_compute_shader", "enable" | "require"]
-        )
-    });
+/// A shader of GLSL 1.40 to 4.20 that enables `GL_ARB_shader_storage_buffer_object`, or a
+/// compute shader that enables `GL_ARB_compute_shader` (`enable` or `require`), as GLSL
+/// 4.30 (the number rewritten in place, so columns stay): Mesa compiles storage blocks and
+/// compute shaders of those versions with the extensions, glslang only from 4.30 (it knows
+/// neither extension below). What 4.30 adds is only more than such a shader can use.
+pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
+    let enables = |name: &str| {
+        source.lines().any(|l| {
+            let words: Vec<&str> = l
+                .split(|c: char| c.is_whitespace() || c == ':' || c == '#')
+                .filter(|w| !w.is_empty())
+                .collect();
+            matches!(words.as_slice(), ["extension", n, "enable" | "require"] if *n == name)
+        })
+    };
+    let enabled = (stage == crate::Stage::Compute && enables("GL_ARB_compute_shader"))
+        || enables("GL_ARB_shader_storage_buffer_object");
     match directive(source) {
         Ok(d)
             if enabled

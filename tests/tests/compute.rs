@@ -270,6 +270,60 @@ fn count_fragments(gl: &mut dyn ComputeGl) -> (Vec<u32>, Vec<u8>) {
     (count, pixels)
 }
 
+/// A fragment stage (GLSL 3.30 with the extension) writing one struct into a std140 and a
+/// std430 block, drawn as piglit's shader_runner draws (into a framebuffer object, with
+/// buffers given storage after they were bound) and read back with no `glMemoryBarrier`,
+/// as native Mesa allows.
+const STRUCT_FS: &str = "#version 330
+#extension GL_ARB_shader_storage_buffer_object : require
+struct T { uint c; };
+struct S { uint a; uint b[2]; T t; };
+layout(binding = 0, std140) buffer ssbo_std140 { S s140; };
+layout(binding = 1, std430) buffer ssbo_std430 { S s430; };
+out vec4 frag;
+void main() {
+    S s = S(42u, uint[2](1337u, 4711u), T(815u));
+    s140 = s;
+    s430 = s;
+    frag = vec4(1.0);
+}
+";
+
+fn struct_layouts(gl: &mut dyn ComputeGl) -> (Vec<u32>, Vec<u32>) {
+    gl.viewport(0, 0, 16, 16);
+    let fbo = gl.gen_framebuffer();
+    gl.bind_framebuffer(FRAMEBUFFER, fbo);
+    let rb = gl.gen_renderbuffer();
+    gl.bind_renderbuffer(RENDERBUFFER, rb);
+    gl.renderbuffer_storage(RENDERBUFFER, RGBA8, 16, 16);
+    gl.framebuffer_renderbuffer(FRAMEBUFFER, COLOR_ATTACHMENT0, RENDERBUFFER, rb);
+    let p = program(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, STRUCT_FS)]);
+    let buffers = [gl.gen_buffer(), gl.gen_buffer()];
+    for (i, b) in buffers.iter().enumerate() {
+        gl.bind_buffer_base(SHADER_STORAGE_BUFFER, i as GLuint, *b);
+        gl.buffer_data(SHADER_STORAGE_BUFFER, 64, None, DYNAMIC_DRAW);
+        gl.buffer_sub_data(SHADER_STORAGE_BUFFER, 0, &[7, 0, 0, 0]);
+    }
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    let verts: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    gl.bind_buffer(SHADER_STORAGE_BUFFER, buffers[0]);
+    let std140 = words(&gl.read_mapped(SHADER_STORAGE_BUFFER, 0, 64));
+    let std430 = read(gl, SHADER_STORAGE_BUFFER, buffers[1], 64);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    (std140, std430)
+}
+
 /// One frame of a compute pass writing a triangle's vertices and a draw reading them.
 fn compute_then_draw(
     gl: &mut dyn ComputeGl,
@@ -487,6 +541,19 @@ fn fragments_counted_with_atomic_add_match_the_native_driver() {
         assert_eq!(count[1], 7, "the word after the counter is untouched");
         assert!(count[0] > 128, "{count:?}");
         (count, pixels)
+    });
+}
+
+#[test]
+fn structs_written_by_a_fragment_stage_into_std140_and_std430_blocks_match_the_native_driver() {
+    compare(|gl| {
+        let (std140, std430) = struct_layouts(gl);
+        assert_eq!(
+            &std140[..13],
+            &[42, 0, 0, 0, 1337, 0, 0, 0, 4711, 0, 0, 0, 815]
+        );
+        assert_eq!(&std430[..4], &[42, 1337, 4711, 815]);
+        (std140, std430)
     });
 }
 

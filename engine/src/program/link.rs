@@ -214,18 +214,11 @@ impl Context {
         // GL 4.3 §7.6.2 (shader storage blocks): a program using more blocks than the
         // limits allow fails to link.
         let max_blocks = self.local.limits.max_storage_blocks as usize;
-        let max_invocations = self.local.limits.max_compute_work_group_invocations as u64;
         let result = result.and_then(|p| {
-            let invocations = p.local_size.map_or(0, |s| s.iter().map(|&d| u64::from(d)).product());
             if p.storage_blocks.len() > max_blocks {
                 Err(format!(
                     "error: too many shader storage blocks ({}/{max_blocks})\n",
                     p.storage_blocks.len()
-                ))
-            } else if invocations > max_invocations {
-                // GLSL 4.30 §4.4.1.1: a local size past MAX_COMPUTE_WORK_GROUP_INVOCATIONS.
-                Err(format!(
-                    "error: local work group size exceeds the limit ({invocations}/{max_invocations})\n"
                 ))
             } else {
                 Ok(p)
