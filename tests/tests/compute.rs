@@ -647,3 +647,26 @@ fn steady_compute_and_draw_frames_create_no_pipelines_on_the_vulkan_backend() {
     let events = ctx.take_events();
     assert!(events.is_empty(), "{events:?}");
 }
+
+#[test]
+fn compute_records_cross_a_process_transport() {
+    // A private server process (`fork`): the records and the indirect buffer's checks go
+    // through the wire's validation of another process's bytes.
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL");
+    let expected = (prefix_sum(&mut native), group_ids(&mut native));
+    drop(native);
+    for backend in [BackendKind::Gles, BackendKind::Vulkan] {
+        tessera_tests::ensure_lavapipe();
+        let config = Config {
+            backend,
+            transport: TransportKind::Fork,
+            surface: Some(SurfaceConfig::new(16, 16)),
+            ..Config::default()
+        };
+        let mut ctx = Context::new(&config).expect("a private server");
+        let got = (prefix_sum(&mut ctx), group_ids(&mut ctx));
+        assert_eq!(got, expected, "{backend:?}");
+        let events = ctx.take_events();
+        assert!(events.is_empty(), "{backend:?}: {events:?}");
+    }
+}
