@@ -179,6 +179,19 @@ macro_rules! gl_api {
             fn query_result(&mut self, id: GLuint) -> GLuint;
             /// `glMapBufferRange` with `MAP_READ_BIT`, a copy of the mapped bytes, `glUnmapBuffer`.
             fn read_mapped(&mut self, target: GLenum, offset: usize, length: usize) -> Vec<u8>;
+            /// `glDebugMessageInsert` of `text`.
+            fn debug_message_insert(&mut self, source: GLenum, ty: GLenum, id: GLuint, severity: GLenum, text: &str);
+            /// `glDebugMessageControl` of `ids`.
+            fn debug_message_control(&mut self, source: GLenum, ty: GLenum, severity: GLenum, ids: &[GLuint], enabled: bool);
+            /// `glPushDebugGroup` with `message`.
+            fn push_debug_group(&mut self, source: GLenum, id: GLuint, message: &str);
+            /// `glGetDebugMessageLog`, one message at a time until the log is empty: (source,
+            /// type, id, severity, text) of each.
+            fn take_debug_messages(&mut self) -> Vec<(GLenum, GLenum, GLuint, GLenum, String)>;
+            /// `glObjectLabel` (`None`: a null label, which removes it).
+            fn object_label(&mut self, identifier: GLenum, name: GLuint, label: Option<&str>);
+            /// `glGetObjectLabel` into a 256-byte buffer.
+            fn get_object_label(&mut self, identifier: GLenum, name: GLuint) -> String;
         }
 
         impl Gl for Context {
@@ -280,6 +293,23 @@ macro_rules! gl_api {
                 Context::unmap_buffer(self, target);
                 bytes
             }
+            fn debug_message_insert(&mut self, source: GLenum, ty: GLenum, id: GLuint, severity: GLenum, text: &str) {
+                Context::debug_message_insert(self, source, ty, id, severity, text)
+            }
+            fn debug_message_control(&mut self, source: GLenum, ty: GLenum, severity: GLenum, ids: &[GLuint], enabled: bool) {
+                Context::debug_message_control(self, source, ty, severity, ids.len() as GLsizei, ids, enabled)
+            }
+            fn push_debug_group(&mut self, source: GLenum, id: GLuint, message: &str) { Context::push_debug_group(self, source, id, message) }
+            fn take_debug_messages(&mut self) -> Vec<(GLenum, GLenum, GLuint, GLenum, String)> {
+                Context::get_debug_message_log(self, u32::MAX, None)
+                    .into_iter()
+                    .map(|m| (m.source, m.ty, m.id, m.severity, m.text))
+                    .collect()
+            }
+            fn object_label(&mut self, identifier: GLenum, name: GLuint, label: Option<&str>) { Context::object_label(self, identifier, name, label) }
+            fn get_object_label(&mut self, identifier: GLenum, name: GLuint) -> String {
+                Context::get_object_label(self, identifier, name, 256).unwrap_or_default()
+            }
         }
 
         /// Native entry points, loaded through `eglGetProcAddress`.
@@ -298,6 +328,12 @@ macro_rules! gl_api {
             bind_frag_data_location: unsafe extern "system" fn(GLuint, GLuint, *const u8),
             get_frag_data_location: unsafe extern "system" fn(GLuint, *const u8) -> GLint,
             get_active_uniform: unsafe extern "system" fn(GLuint, GLuint, GLsizei, *mut GLsizei, *mut GLint, *mut GLenum, *mut u8),
+            debug_message_insert: unsafe extern "system" fn(GLenum, GLenum, GLuint, GLenum, GLsizei, *const u8),
+            debug_message_control: unsafe extern "system" fn(GLenum, GLenum, GLenum, GLsizei, *const GLuint, GLboolean),
+            push_debug_group: unsafe extern "system" fn(GLenum, GLuint, GLsizei, *const u8),
+            get_debug_message_log: unsafe extern "system" fn(GLuint, GLsizei, *mut GLenum, *mut GLenum, *mut GLuint, *mut GLenum, *mut GLsizei, *mut u8) -> GLuint,
+            object_label: unsafe extern "system" fn(GLenum, GLuint, GLsizei, *const u8),
+            get_object_label: unsafe extern "system" fn(GLenum, GLuint, GLsizei, *mut GLsizei, *mut u8),
             get_active_attrib: unsafe extern "system" fn(GLuint, GLuint, GLsizei, *mut GLsizei, *mut GLint, *mut GLenum, *mut u8),
             get_active_uniformsiv: unsafe extern "system" fn(GLuint, GLsizei, *const GLuint, GLenum, *mut GLint),
             get_uniform_indices: unsafe extern "system" fn(GLuint, GLsizei, *const *const u8, *mut GLuint),
@@ -376,6 +412,12 @@ macro_rules! gl_api {
                     bind_frag_data_location: egl.proc("glBindFragDataLocation")?,
                     get_frag_data_location: egl.proc("glGetFragDataLocation")?,
                     get_active_uniform: egl.proc("glGetActiveUniform")?,
+                    debug_message_insert: egl.proc("glDebugMessageInsert")?,
+                    debug_message_control: egl.proc("glDebugMessageControl")?,
+                    push_debug_group: egl.proc("glPushDebugGroup")?,
+                    get_debug_message_log: egl.proc("glGetDebugMessageLog")?,
+                    object_label: egl.proc("glObjectLabel")?,
+                    get_object_label: egl.proc("glGetObjectLabel")?,
                     get_active_attrib: egl.proc("glGetActiveAttrib")?,
                     get_active_uniformsiv: egl.proc("glGetActiveUniformsiv")?,
                     get_uniform_indices: egl.proc("glGetUniformIndices")?,
@@ -824,6 +866,47 @@ macro_rules! gl_api {
                     bytes
                 }
             }
+            fn debug_message_insert(&mut self, source: GLenum, ty: GLenum, id: GLuint, severity: GLenum, text: &str) {
+                // SAFETY: `text` holds `text.len()` bytes, valid for the call.
+                unsafe { (self.f.debug_message_insert)(source, ty, id, severity, text.len() as GLsizei, text.as_ptr()) }
+            }
+            fn debug_message_control(&mut self, source: GLenum, ty: GLenum, severity: GLenum, ids: &[GLuint], enabled: bool) {
+                // SAFETY: `ids` holds `ids.len()` ids, valid for the call.
+                unsafe { (self.f.debug_message_control)(source, ty, severity, ids.len() as GLsizei, ids.as_ptr(), enabled as GLboolean) }
+            }
+            fn push_debug_group(&mut self, source: GLenum, id: GLuint, message: &str) {
+                // SAFETY: `message` holds `message.len()` bytes, valid for the call.
+                unsafe { (self.f.push_debug_group)(source, id, message.len() as GLsizei, message.as_ptr()) }
+            }
+            fn take_debug_messages(&mut self) -> Vec<(GLenum, GLenum, GLuint, GLenum, String)> {
+                let mut out = Vec::new();
+                loop {
+                    let (mut source, mut ty, mut id, mut severity, mut length) = (0, 0, 0, 0, 0);
+                    let mut text = vec![0u8; 4096];
+                    // SAFETY: one entry per array for a count of 1, and `text` holds the
+                    // 4096 bytes passed as its size.
+                    let n = unsafe {
+                        (self.f.get_debug_message_log)(1, 4096, &mut source, &mut ty, &mut id, &mut severity, &mut length, text.as_mut_ptr())
+                    };
+                    if n == 0 {
+                        return out;
+                    }
+                    let len = (length.max(1) - 1) as usize;
+                    out.push((source, ty, id, severity, String::from_utf8_lossy(&text[..len]).into_owned()));
+                }
+            }
+            fn object_label(&mut self, identifier: GLenum, name: GLuint, label: Option<&str>) {
+                let (len, ptr) = label.map_or((0, std::ptr::null()), |l| (l.len() as GLsizei, l.as_ptr()));
+                // SAFETY: a null label, or `len` bytes valid for the call.
+                unsafe { (self.f.object_label)(identifier, name, len, ptr) }
+            }
+            fn get_object_label(&mut self, identifier: GLenum, name: GLuint) -> String {
+                let mut buf = vec![0u8; 256];
+                let mut written = 0;
+                // SAFETY: `buf` holds the 256 bytes passed as its size.
+                unsafe { (self.f.get_object_label)(identifier, name, 256, &mut written, buf.as_mut_ptr()) };
+                String::from_utf8_lossy(&buf[..written.max(0) as usize]).into_owned()
+            }
         }
     };
 }
@@ -831,6 +914,7 @@ macro_rules! gl_api {
 gl_api! {
     /// `glGetError`.
     fn get_error() -> GLenum = "glGetError";
+    fn pop_debug_group() = "glPopDebugGroup";
     /// `glFinish`.
     fn finish() = "glFinish";
     /// `glFlush`.

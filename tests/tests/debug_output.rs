@@ -1,18 +1,117 @@
-//! KHR_debug through the Rust API: what the engine generates (a message per GL error, one
+//! KHR_debug through the Rust API: the log, filters, groups and labels compared with the
+//! native driver on both backends; what the engine generates (a message per GL error, one
 //! per backend event), the callback on the calling thread, debug contexts, and labels that
-//! go with their objects. The behaviour the specification defines is compared with the
-//! native driver by the C program of `dropin::khr_debug_behaves_as_on_the_native_driver`.
+//! go with their objects. The C program of `dropin::khr_debug_behaves_as_on_the_native_driver`
+//! compares the rest of the specification's outcomes through the C ABI.
 
 use std::sync::{Arc, Mutex};
 
 use tessera_engine::debug::{BackendMessage, DebugCallback, DebugMessage};
 use tessera_engine::gl::*;
+use tessera_engine::wire::TransportKind;
 use tessera_engine::{BackendKind, Config, Context};
+use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::gl::{Gl, NativeGl};
 use tessera_tests::{assert_error, assert_no_error, context};
 
 /// Takes every logged message.
 fn log(ctx: &mut Context) -> Vec<DebugMessage> {
     ctx.get_debug_message_log(u32::MAX, None)
+}
+
+/// The log's messages as lines: generated ones by source, type and severity only, their ids
+/// and words being each implementation's own.
+fn log_lines(messages: Vec<(GLenum, GLenum, GLuint, GLenum, String)>, out: &mut Vec<String>) {
+    for (source, ty, id, severity, text) in messages {
+        out.push(
+            if source == DEBUG_SOURCE_APPLICATION || source == DEBUG_SOURCE_THIRD_PARTY {
+                format!("{source:#x} {ty:#x} {id} {severity:#x} {text:?}")
+            } else {
+                format!("{source:#x} {ty:#x} {severity:#x} (generated)")
+            },
+        );
+    }
+}
+
+/// One line per observation: errors, the log (generated messages by source, type and
+/// severity only, their ids and words being each implementation's own), labels.
+fn transcript(gl: &mut impl Gl) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut output = [-1];
+    gl.get_integerv(DEBUG_OUTPUT, &mut output);
+    out.push(format!("output {}", output[0]));
+    gl.enable(DEBUG_OUTPUT);
+    let app = DEBUG_SOURCE_APPLICATION;
+    gl.debug_message_insert(app, DEBUG_TYPE_MARKER, 1, DEBUG_SEVERITY_HIGH, "one");
+    gl.debug_message_insert(app, DEBUG_TYPE_MARKER, 2, DEBUG_SEVERITY_LOW, "low: off");
+    gl.push_debug_group(app, 3, "group");
+    gl.debug_message_control(app, DEBUG_TYPE_MARKER, DONT_CARE, &[4], false);
+    gl.debug_message_control(DONT_CARE, DONT_CARE, DEBUG_SEVERITY_LOW, &[], true);
+    gl.debug_message_insert(app, DEBUG_TYPE_MARKER, 4, DEBUG_SEVERITY_HIGH, "4: off");
+    gl.debug_message_insert(app, DEBUG_TYPE_MARKER, 5, DEBUG_SEVERITY_LOW, "low: on");
+    gl.pop_debug_group();
+    gl.debug_message_insert(
+        app,
+        DEBUG_TYPE_MARKER,
+        4,
+        DEBUG_SEVERITY_HIGH,
+        "4: on again",
+    );
+    gl.debug_message_insert(
+        app,
+        DEBUG_TYPE_MARKER,
+        5,
+        DEBUG_SEVERITY_LOW,
+        "low: off again",
+    );
+    gl.pop_debug_group();
+    out.push(format!("underflow {:#x}", gl.get_error()));
+    gl.debug_message_control(app, DONT_CARE, DONT_CARE, &[1], true);
+    out.push(format!("ids without a type {:#x}", gl.get_error()));
+    log_lines(gl.take_debug_messages(), &mut out);
+
+    let buffer = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buffer);
+    let texture = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D, texture);
+    gl.object_label(BUFFER, buffer, Some("vertices"));
+    gl.object_label(TEXTURE, texture, Some("albedo"));
+    out.push(format!(
+        "labels {:?} {:?} {:#x}",
+        gl.get_object_label(BUFFER, buffer),
+        gl.get_object_label(TEXTURE, texture),
+        gl.get_error()
+    ));
+    gl.object_label(TEXTURE, 4242, Some("x"));
+    out.push(format!("label of no texture {:#x}", gl.get_error()));
+    gl.object_label(BUFFER, buffer, None);
+    out.push(format!("removed {:?}", gl.get_object_label(BUFFER, buffer)));
+    log_lines(gl.take_debug_messages(), &mut out);
+    out
+}
+
+#[test]
+fn the_log_filters_groups_and_labels_are_the_native_driver_s_on_both_backends() {
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = transcript(&mut native);
+    // Not a transcript a do-nothing implementation would give.
+    for line in [
+        "0x824a 0x8268 1 0x9146 \"one\"",
+        "0x824a 0x8269 3 0x826b \"group\"",
+        "0x824a 0x8268 5 0x9148 \"low: on\"",
+        "0x824a 0x826a 3 0x826b \"group\"",
+        "underflow 0x504",
+        "labels \"vertices\" \"albedo\" 0x0",
+    ] {
+        assert!(
+            expected.iter().any(|l| l == line),
+            "native: no `{line}` in {expected:#?}"
+        );
+    }
+    for backend in [Backend::Gles, Backend::Vulkan] {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 16, 16);
+        assert_eq!(transcript(&mut ctx), expected, "{backend:?}");
+    }
 }
 
 #[test]
