@@ -5,6 +5,8 @@
 //! ([`Context::take_events`]); a C program never does, so the C ABI takes them at the
 //! natural points where a batch has just gone to the backend or come back from it:
 //! after `glFlush`, `glFinish`, `glReadPixels`, `glClientWaitSync` and `eglSwapBuffers`.
+//! Taking them also makes each a `KHR_debug` message of the current context
+//! (`tessera_engine::debug`), delivered to its callback or log on this thread.
 //! Each taken event is logged with its words (`tessera: backend: ...`; error for what
 //! loses work: out of memory, device or session lost; warn for the rest) and dropped: the
 //! C ABI keeps no queue of its own, so what the engine holds is at most the events of the
