@@ -1351,6 +1351,14 @@ impl NativeGl {
         v
     }
 
+    /// `glGetProgramiv(COMPUTE_WORK_GROUP_SIZE)`: three values (GL 4.3).
+    pub fn compute_work_group_size(&mut self, program: GLuint) -> [GLint; 3] {
+        let mut v = [0; 3];
+        // SAFETY: the context is current; the query writes three values at most.
+        unsafe { (self.f.get_programiv)(program, COMPUTE_WORK_GROUP_SIZE, v.as_mut_ptr()) };
+        v
+    }
+
     /// `glGetProgramResourceIndex` (GL 4.3).
     pub fn program_resource_index(
         &mut self,

@@ -21,6 +21,8 @@ trait ComputeGl: Gl {
     fn map_for_reading(&mut self, target: GLenum, length: usize);
     /// `glUnmapBuffer`.
     fn unmap(&mut self, target: GLenum);
+    /// `glGetProgramiv(COMPUTE_WORK_GROUP_SIZE)`.
+    fn work_group_size(&mut self, program: GLuint) -> [GLint; 3];
 }
 
 impl ComputeGl for Context {
@@ -38,6 +40,11 @@ impl ComputeGl for Context {
     fn unmap(&mut self, target: GLenum) {
         self.unmap_buffer(target);
     }
+    fn work_group_size(&mut self, program: GLuint) -> [GLint; 3] {
+        let mut v = [0; 3];
+        self.get_programiv(program, COMPUTE_WORK_GROUP_SIZE, &mut v);
+        v
+    }
 }
 
 impl ComputeGl for NativeGl {
@@ -52,6 +59,9 @@ impl ComputeGl for NativeGl {
     }
     fn unmap(&mut self, target: GLenum) {
         NativeGl::unmap(self, target)
+    }
+    fn work_group_size(&mut self, program: GLuint) -> [GLint; 3] {
+        NativeGl::compute_work_group_size(self, program)
     }
 }
 
@@ -203,6 +213,7 @@ fn prefix_sum(gl: &mut dyn ComputeGl) -> Vec<u32> {
 
 fn group_ids(gl: &mut dyn ComputeGl) -> (Vec<u32>, Vec<u32>) {
     let p = program(gl, &[(COMPUTE_SHADER, GROUP_IDS)]);
+    assert_eq!(gl.work_group_size(p), [2, 1, 1]);
     let out = gl.gen_buffer();
     gl.bind_buffer(SHADER_STORAGE_BUFFER, out);
     gl.buffer_data(SHADER_STORAGE_BUFFER, 16 * 12, None, DYNAMIC_COPY);
@@ -430,7 +441,7 @@ fn errors(gl: &mut dyn ComputeGl) -> Vec<GLenum> {
     gl.shader_storage_block_binding(p, 0, 1000);
     check(gl);
     // COMPUTE_WORK_GROUP_SIZE of a graphics program.
-    gl.get_programi(draw, COMPUTE_WORK_GROUP_SIZE);
+    gl.work_group_size(draw);
     check(gl);
     // Linking compute with another stage, and a compute shader without its local size.
     let mixed = gl.create_program();
@@ -669,4 +680,58 @@ fn compute_records_cross_a_process_transport() {
         let events = ctx.take_events();
         assert!(events.is_empty(), "{backend:?}: {events:?}");
     }
+}
+
+/// A compute program's uniform block, and the stages GL says reference it.
+const UNIFORM_BLOCK_CS: &str = "#version 430
+layout(local_size_x = 1) in;
+layout(std140, binding = 1) uniform Params { uint k; };
+layout(std430, binding = 0) buffer Out { uint v; };
+void main() { v = k * 3u; }
+";
+
+fn compute_uniform_block(gl: &mut dyn ComputeGl) -> (Vec<GLint>, Vec<u32>) {
+    let p = program(gl, &[(COMPUTE_SHADER, UNIFORM_BLOCK_CS)]);
+    let index = gl.get_uniform_block_index(p, "Params");
+    let mut referenced = Vec::new();
+    for pname in [
+        UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER,
+        UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER,
+        UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER,
+        UNIFORM_BLOCK_BINDING,
+    ] {
+        let mut v = [-1];
+        gl.get_active_uniform_blockiv(p, index, pname, &mut v);
+        referenced.push(v[0]);
+    }
+    referenced.extend(gl.work_group_size(p));
+    let ubo = gl.gen_buffer();
+    gl.bind_buffer(UNIFORM_BUFFER, ubo);
+    gl.buffer_data(
+        UNIFORM_BUFFER,
+        16,
+        Some(&bytes_of(&[14, 0, 0, 0])),
+        STATIC_DRAW,
+    );
+    gl.bind_buffer_base(UNIFORM_BUFFER, 1, ubo);
+    let out = gl.gen_buffer();
+    gl.bind_buffer(SHADER_STORAGE_BUFFER, out);
+    gl.buffer_data(SHADER_STORAGE_BUFFER, 4, None, DYNAMIC_READ);
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 0, out);
+    gl.use_program(p);
+    gl.dispatch_compute(1, 1, 1);
+    gl.memory_barrier(BUFFER_UPDATE_BARRIER_BIT);
+    let v = read(gl, SHADER_STORAGE_BUFFER, out, 4);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    (referenced, v)
+}
+
+#[test]
+fn a_compute_programs_uniform_block_matches_the_native_driver() {
+    compare(|gl| {
+        let (referenced, v) = compute_uniform_block(gl);
+        assert_eq!(referenced, [0, 0, 1, 1, 1, 1, 1]);
+        assert_eq!(v, [42]);
+        (referenced, v)
+    });
 }

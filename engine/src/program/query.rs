@@ -390,6 +390,8 @@ impl Context {
                 UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER => stage(0),
                 UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER => stage(1),
                 UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER => stage(2),
+                // GL 4.3 (ARB_compute_shader).
+                UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER => stage(3),
                 _ => return Err(INVALID_ENUM),
             };
             if let Some(p) = params.first_mut() {
