@@ -283,8 +283,8 @@ fn count_fragments(gl: &mut dyn ComputeGl) -> (Vec<u32>, Vec<u8>) {
 
 /// A fragment stage (GLSL 3.30 with the extension) writing one struct into a std140 and a
 /// std430 block, drawn as piglit's shader_runner draws (into a framebuffer object, with
-/// buffers given storage after they were bound) and read back with no `glMemoryBarrier`,
-/// as native Mesa allows.
+/// buffers given storage after they were bound; zeros here, where it gives none) and read
+/// back with no `glMemoryBarrier`, as native Mesa allows.
 const STRUCT_FS: &str = "#version 330
 #extension GL_ARB_shader_storage_buffer_object : require
 struct T { uint c; };
@@ -312,7 +312,7 @@ fn struct_layouts(gl: &mut dyn ComputeGl) -> (Vec<u32>, Vec<u32>) {
     let buffers = [gl.gen_buffer(), gl.gen_buffer()];
     for (i, b) in buffers.iter().enumerate() {
         gl.bind_buffer_base(SHADER_STORAGE_BUFFER, i as GLuint, *b);
-        gl.buffer_data(SHADER_STORAGE_BUFFER, 64, None, DYNAMIC_DRAW);
+        gl.buffer_data(SHADER_STORAGE_BUFFER, 64, Some(&[0; 64]), DYNAMIC_DRAW);
         gl.buffer_sub_data(SHADER_STORAGE_BUFFER, 0, &[7, 0, 0, 0]);
     }
     gl.use_program(p);
@@ -733,5 +733,54 @@ fn a_compute_programs_uniform_block_matches_the_native_driver() {
         assert_eq!(referenced, [0, 0, 1, 1, 1, 1, 1]);
         assert_eq!(v, [42]);
         (referenced, v)
+    });
+}
+
+/// A vertex stage writing each vertex's position into a storage buffer (Vulkan's
+/// `vertexPipelineStoresAndAtomics`).
+const STORING_VS: &str = "#version 430
+layout(location = 0) in vec2 position;
+layout(std430, binding = 4) buffer Seen { vec2 seen[]; };
+void main() {
+    seen[gl_VertexID] = position * 2.0;
+    gl_Position = vec4(position, 0.0, 1.0);
+}
+";
+
+fn vertex_stores(gl: &mut dyn ComputeGl) -> Vec<u32> {
+    gl.viewport(0, 0, 16, 16);
+    let p = program(gl, &[(VERTEX_SHADER, STORING_VS), (FRAGMENT_SHADER, FS)]);
+    gl.use_program(p);
+    let seen = gl.gen_buffer();
+    gl.bind_buffer(SHADER_STORAGE_BUFFER, seen);
+    gl.buffer_data(SHADER_STORAGE_BUFFER, 48, Some(&[0; 48]), DYNAMIC_READ);
+    // Only the first half is bound: the rest stays zero.
+    gl.bind_buffer_range(SHADER_STORAGE_BUFFER, 4, seen, 0, 24);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    let verts: Vec<u8> = [-0.5f32, -0.25, 0.75, -0.5, -0.5, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.draw_arrays(TRIANGLES, 0, 3);
+    gl.memory_barrier(BUFFER_UPDATE_BARRIER_BIT);
+    let out = read(gl, SHADER_STORAGE_BUFFER, seen, 48);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    out
+}
+
+#[test]
+fn a_vertex_stage_writing_a_storage_buffer_matches_the_native_driver() {
+    compare(|gl| {
+        let got = vertex_stores(gl);
+        let floats: Vec<f32> = got[..6].iter().map(|w| f32::from_bits(*w)).collect();
+        assert_eq!(floats, [-1.0, -0.5, 1.5, -1.0, -1.0, 2.0]);
+        assert_eq!(&got[6..], &[0; 6], "past the bound range");
+        got
     });
 }
