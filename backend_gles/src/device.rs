@@ -366,7 +366,7 @@ impl GlesPipe {
                             .max(1),
                     }
                 } else {
-                    ComputeCaps::gl43_minimum()
+                    ComputeCaps::none()
                 },
             };
             let limits = Limits {

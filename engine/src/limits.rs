@@ -120,6 +120,13 @@ impl Limits {
             .min(self.max_samples.max(1))
     }
 
+    /// Whether the backend has a compute stage ([`ComputeCaps::none`] says it has not).
+    ///
+    /// [`ComputeCaps::none`]: tessera_wire::ComputeCaps::none
+    pub fn has_compute(&self) -> bool {
+        self.max_compute_work_group_invocations > 0
+    }
+
     /// The limits of a backend.
     pub fn from_caps(caps: &Caps) -> Self {
         let clamp = |v: u32| v.min(i32::MAX as u32) as i32;
@@ -154,5 +161,21 @@ impl Limits {
                 .next_power_of_two()
                 .max(4),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_backend_without_compute_has_no_compute_stage() {
+        let mut caps = Caps::gl33_minimum("test");
+        assert!(Limits::from_caps(&caps).has_compute());
+        caps.compute = tessera_wire::ComputeCaps::none();
+        let l = Limits::from_caps(&caps);
+        assert!(!l.has_compute());
+        assert_eq!(l.max_storage_blocks, 0);
+        assert_eq!(l.storage_offset_alignment, 4);
     }
 }

@@ -111,9 +111,12 @@ impl Context {
         }
     }
 
-    /// `glCreateShader`: 0 and `INVALID_ENUM` for a type that is no shader stage.
+    /// `glCreateShader`: 0 and `INVALID_ENUM` for a type that is no shader stage (a
+    /// compute shader too where the backend has no compute stage).
     pub fn create_shader(&mut self, kind: GLenum) -> GLuint {
-        let Some(stage) = stage_of(kind) else {
+        let Some(stage) = stage_of(kind)
+            .filter(|s| *s != ShaderStage::Compute || self.local.limits.has_compute())
+        else {
             self.error(INVALID_ENUM);
             return 0;
         };

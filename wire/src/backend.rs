@@ -434,6 +434,20 @@ pub struct ComputeCaps {
 }
 
 impl ComputeCaps {
+    /// No compute stage and no storage buffers (a GLES 3.0 driver): the engine then
+    /// refuses `GL_COMPUTE_SHADER` and reports these zeros.
+    pub fn none() -> Self {
+        Self {
+            max_work_group_count: [0; 3],
+            max_work_group_size: [0; 3],
+            max_work_group_invocations: 0,
+            max_shared_memory_size: 0,
+            max_storage_blocks: 0,
+            max_storage_block_size: 0,
+            storage_offset_alignment: 4,
+        }
+    }
+
     /// GL 4.3's minimums (what the null backend offers).
     pub fn gl43_minimum() -> Self {
         Self {
