@@ -422,6 +422,9 @@ pub struct Texture {
     pub max_level: i32,
     /// `TEXTURE_SWIZZLE_R/G/B/A`.
     pub swizzle: [GLenum; 4],
+    /// `TEXTURE_IMMUTABLE_LEVELS`: the levels `glTexStorage*` gave the texture (0: its
+    /// storage is mutable; `TEXTURE_IMMUTABLE_FORMAT` is whether this is positive).
+    pub immutable_levels: i32,
     /// The buffer of a buffer texture, its offset and size
     /// (`TEXTURE_BUFFER_DATA_STORE_BINDING`, `…_OFFSET`, `…_SIZE`).
     pub buffer: Option<TextureBufferRange>,
@@ -480,12 +483,27 @@ impl Texture {
             base_level: 0,
             max_level: 1000,
             swizzle: [RED, GREEN, BLUE, ALPHA],
+            immutable_levels: 0,
             buffer: None,
             buffer_format: R8,
             images_generation: 0,
             params_generation: 0,
             view_synced: None,
             binding_cache: None,
+        }
+    }
+
+    /// The base and max level sampling and mipmap generation use: `TEXTURE_BASE_LEVEL` and
+    /// `TEXTURE_MAX_LEVEL` as set, or for an immutable texture clamped to its levels (the
+    /// base to `[0, levels - 1]`, the max to `[base, levels - 1]`, GL 4.5 §8.14.3). Queries
+    /// report the values as set.
+    pub fn level_range(&self) -> (i32, i32) {
+        if self.immutable_levels > 0 {
+            let last = self.immutable_levels - 1;
+            let base = self.base_level.clamp(0, last);
+            (base, self.max_level.clamp(base, last))
+        } else {
+            (self.base_level, self.max_level)
         }
     }
 }

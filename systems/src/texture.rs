@@ -88,7 +88,7 @@ pub fn chain_length(target: TextureTarget, base: &Image) -> i32 {
 /// `TEXTURE_MAX_LEVEL` and by the levels a texture can have.
 fn chain_top(t: &Texture, target: TextureTarget, base: usize) -> usize {
     let top = base as i64 + i64::from(chain_length(target, &t.images[0][base]));
-    top.min(i64::from(t.max_level))
+    top.min(i64::from(t.level_range().1))
         .min(MAX_LEVELS as i64 - 1)
         .max(0) as usize
 }
@@ -132,10 +132,11 @@ pub fn is_complete(t: &Texture, params: &SamplerParams) -> bool {
         }
         _ => {}
     }
+    let (base_level, max_level) = t.level_range();
     let base = if target == TextureTarget::Rectangle {
         0
     } else {
-        t.base_level
+        base_level
     };
     let Some(base) = usize::try_from(base).ok().filter(|b| *b < MAX_LEVELS) else {
         return false;
@@ -169,7 +170,7 @@ pub fn is_complete(t: &Texture, params: &SamplerParams) -> bool {
     if !mipmapped || target == TextureTarget::Rectangle {
         return true;
     }
-    if t.base_level > t.max_level {
+    if base_level > max_level {
         return false;
     }
     let top = chain_top(t, target, base);
@@ -181,15 +182,16 @@ pub fn is_complete(t: &Texture, params: &SamplerParams) -> bool {
 pub fn texture_view(t: &Texture) -> TextureView {
     let swz = |i: usize| map_swizzle(t.swizzle[i]).unwrap_or(TextureView::default().swizzle[i]);
     let target = t.target.unwrap_or(TextureTarget::D2);
+    let base_level = t.level_range().0;
     let base = match target {
         TextureTarget::Rectangle
         | TextureTarget::D2Multisample
         | TextureTarget::D2MultisampleArray
         | TextureTarget::Buffer => 0,
-        _ => t.base_level.clamp(0, MAX_LEVELS as i32 - 1) as usize,
+        _ => base_level.clamp(0, MAX_LEVELS as i32 - 1) as usize,
     };
     let mut last = base;
-    if has_texels(&t.images[0][base]) && base == t.base_level.max(0) as usize {
+    if has_texels(&t.images[0][base]) && base == base_level.max(0) as usize {
         let top = chain_top(t, target, base);
         while last < top && continues_chain(t, target, base, last + 1) {
             last += 1;

@@ -1389,6 +1389,13 @@ impl NativeGl {
         unsafe { (self.f.unmap_buffer)(target) };
     }
 
+    /// The native driver's entry point `name` as a function pointer of type `F`, for the
+    /// calls of a test's own table (`F` must be the function's exact C signature, and the
+    /// pointer is called only while this context is current, on this thread).
+    pub fn entry_point<F: Copy>(&self, name: &str) -> Result<F, String> {
+        self.egl.proc(name)
+    }
+
     /// The extensions the native context advertises (`glGetStringi(EXTENSIONS, i)`).
     pub fn extensions(&mut self) -> Vec<String> {
         type GetStringi = unsafe extern "system" fn(GLenum, GLuint) -> *const u8;

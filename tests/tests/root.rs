@@ -32,6 +32,7 @@ mod state_query;
 mod steady;
 mod sync_threads;
 mod texture;
+mod texture_storage;
 mod transform_feedback;
 mod transport;
 mod vertex_array;

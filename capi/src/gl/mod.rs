@@ -32,6 +32,7 @@ mod program;
 mod query;
 mod state;
 pub mod stubs;
+mod tex_storage;
 mod texture;
 pub mod types;
 pub mod unimplemented;
@@ -49,17 +50,18 @@ pub use generated::*;
 pub use program::*;
 pub use query::*;
 pub use state::*;
+pub use tex_storage::*;
 pub use texture::*;
 pub use vertex::*;
 
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
 /// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
-/// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]), and
-/// the EXT names
+/// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]),
+/// immutable texture storage ([`tex_storage`]), and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 26] = [
+pub static BEYOND_3_3: [(&str, Proc); 31] = [
     (
         "glClearColorIiEXT",
         Proc({
@@ -261,6 +263,44 @@ pub static BEYOND_3_3: [(&str, Proc); 26] = [
         "glTexParameterIuivEXT",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *const GLuint) = glTexParameterIuivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage1D",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei) = glTexStorage1D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage2D",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei) = glTexStorage2D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage2DMultisample",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLboolean) =
+                glTexStorage2DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage3D",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei) =
+                glTexStorage3D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage3DMultisample",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
+                glTexStorage3DMultisample;
             F as *const c_void
         }),
     ),

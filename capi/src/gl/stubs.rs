@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2604;
+    2599;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -2046,14 +2046,9 @@ super::unimplemented::stubs! {
     glTexParameterxOES: u64,
     glTexParameterxvOES: u64,
     glTexRenderbufferNV: u64,
-    glTexStorage1D: u64,
     glTexStorage1DEXT: u64,
-    glTexStorage2D: u64,
     glTexStorage2DEXT: u64,
-    glTexStorage2DMultisample: u64,
-    glTexStorage3D: u64,
     glTexStorage3DEXT: u64,
-    glTexStorage3DMultisample: u64,
     glTexStorageMem1DEXT: u64,
     glTexStorageMem2DEXT: u64,
     glTexStorageMem2DMultisampleEXT: u64,

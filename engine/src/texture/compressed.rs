@@ -163,6 +163,7 @@ impl Context {
             compressed_size: c.image_size,
             ..Image::default()
         };
+        self.check_mutable(sh, it)?;
         let Some((_, handle)) = self.define_image(sh, it, level, image) else {
             return Ok(());
         };

@@ -241,6 +241,7 @@ impl Context {
                 .map_or(0, |b| compressed_size(b, w, h, 1) as i32),
             ..Image::default()
         };
+        self.check_mutable(sh, it)?;
         let level = level as usize;
         if let Some((_, handle)) = self.define_image(sh, it, level, image) {
             self.emit_copy(sh, handle, it, level, src, ([0; 3], rect));
@@ -389,7 +390,8 @@ impl Context {
         let Some(texture) = sh.world.get::<Texture>(e) else {
             return Ok(());
         };
-        let Some(base) = usize::try_from(texture.base_level)
+        let (base_level, max_level) = texture.level_range();
+        let Some(base) = usize::try_from(base_level)
             .ok()
             .filter(|b| *b < max_levels(&self.local.limits, t) as usize)
         else {
@@ -419,7 +421,7 @@ impl Context {
             return Err(INVALID_OPERATION);
         }
         let top = (base as i64 + i64::from(chain_length(t, &b)))
-            .min(i64::from(texture.max_level))
+            .min(i64::from(max_level))
             .min(i64::from(max_levels(&self.local.limits, t)) - 1)
             .min(MAX_LEVELS as i64 - 1);
         if top <= base as i64 || b.width == 0 || b.height == 0 || b.depth == 0 {

@@ -444,6 +444,7 @@ impl Context {
                 .map_or(0, |b| compressed_size(b, w, h, d) as i32),
             ..Image::default()
         };
+        self.check_mutable(sh, it)?;
         let Some((_, handle)) = self.define_image(sh, it, level, image) else {
             return Ok(());
         };

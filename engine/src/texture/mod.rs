@@ -24,7 +24,8 @@
 //!
 //! ## Layout
 //! `format` holds the format rules, `image` the image calls and uploads, `compressed` the
-//! compressed ones, `storage` multisample images and buffer textures, `copy` the framebuffer
+//! compressed ones, `immutable` immutable storage (`tex_storage_*`), `storage` multisample
+//! images and buffer textures, `copy` the framebuffer
 //! copies, mipmap generation and read-backs, `params` texture parameters and level queries
 //! (and the sampling-parameter rules sampler objects share).
 
@@ -32,6 +33,7 @@ mod compressed;
 mod copy;
 mod format;
 mod image;
+mod immutable;
 pub(crate) mod params;
 mod storage;
 

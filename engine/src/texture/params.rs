@@ -309,7 +309,9 @@ fn is_multisample(t: TextureTarget) -> bool {
 
 /// Sets one texture parameter of `tex` (a texture of `target`); returns whether it changed.
 /// Beyond [`set_sampling`]: `TEXTURE_BASE_LEVEL` and `TEXTURE_MAX_LEVEL` must not be
-/// negative (`INVALID_VALUE`) and the base level of a rectangle or multisample texture must
+/// negative (`INVALID_VALUE`), and are clamped to the levels of an immutable texture as they
+/// are set (as Mesa does: the base to `levels - 1`, the max to `[base, levels - 1]`); the
+/// base level of a rectangle or multisample texture must
 /// be 0 (`INVALID_OPERATION`); multisample textures take no sampling parameters
 /// (`INVALID_ENUM`); rectangle textures take only `NEAREST`/`LINEAR` minification and
 /// `CLAMP_TO_EDGE`/`CLAMP_TO_BORDER` wrapping (`INVALID_ENUM`).
@@ -333,17 +335,22 @@ fn set_texture_param(
             if v != 0 && (target == TextureTarget::Rectangle || is_multisample(target)) {
                 return Err(INVALID_OPERATION);
             }
-            Ok(store(
-                &mut tex.base_level,
-                v.min(i64::from(i32::MAX)) as i32,
-            ))
+            let mut v = v.min(i64::from(i32::MAX)) as i32;
+            if tex.immutable_levels > 0 {
+                v = v.min(tex.immutable_levels - 1);
+            }
+            Ok(store(&mut tex.base_level, v))
         }
         TEXTURE_MAX_LEVEL => {
             let v = arg.int(0);
             if v < 0 {
                 return Err(INVALID_VALUE);
             }
-            Ok(store(&mut tex.max_level, v.min(i64::from(i32::MAX)) as i32))
+            let mut v = v.min(i64::from(i32::MAX)) as i32;
+            if tex.immutable_levels > 0 {
+                v = v.clamp(tex.base_level, tex.immutable_levels - 1);
+            }
+            Ok(store(&mut tex.max_level, v))
         }
         TEXTURE_SWIZZLE_R | TEXTURE_SWIZZLE_G | TEXTURE_SWIZZLE_B | TEXTURE_SWIZZLE_A => {
             let v = arg.enumeration(0);
@@ -395,6 +402,8 @@ fn texture_value(tex: &Texture, pname: GLenum) -> Option<ParamValue> {
     match pname {
         TEXTURE_BASE_LEVEL => i(i64::from(tex.base_level)),
         TEXTURE_MAX_LEVEL => i(i64::from(tex.max_level)),
+        TEXTURE_IMMUTABLE_FORMAT => i(i64::from(tex.immutable_levels > 0)),
+        TEXTURE_IMMUTABLE_LEVELS => i(i64::from(tex.immutable_levels)),
         TEXTURE_SWIZZLE_R | TEXTURE_SWIZZLE_G | TEXTURE_SWIZZLE_B | TEXTURE_SWIZZLE_A => {
             i(i64::from(tex.swizzle[(pname - TEXTURE_SWIZZLE_R) as usize]))
         }

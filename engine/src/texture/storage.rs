@@ -11,6 +11,7 @@ use tessera_wire::format::Format;
 use tessera_wire::record::{BufferRange, Record};
 
 use super::format::{Base, internal_format};
+use super::immutable::is_sized;
 use super::{fits, image_target};
 use crate::context::{Context, GlResult};
 use crate::share::Shared;
@@ -37,6 +38,7 @@ impl Context {
             internalformat,
             size,
             fixedsamplelocations,
+            false,
         ) {
             self.error(err);
         }
@@ -65,17 +67,21 @@ impl Context {
             internalformat,
             size,
             fixedsamplelocations,
+            false,
         ) {
             self.error(err);
         }
     }
 
-    /// The multisample image calls, in Mesa's order: samples below one `INVALID_VALUE`, bad
-    /// target or a format that cannot be rendered to `INVALID_ENUM`, a size that does not
-    /// fit `INVALID_VALUE`, more samples than the format allows `INVALID_OPERATION`. A proxy
-    /// records failures as an empty image instead.
+    /// The multisample image and storage calls, in Mesa's order: samples below one
+    /// `INVALID_VALUE`, bad target, an unsized format for storage or a format that cannot be
+    /// rendered to `INVALID_ENUM`, more samples than the format allows `INVALID_OPERATION`,
+    /// storage for texture object zero `INVALID_OPERATION`, a size that does not fit
+    /// `INVALID_VALUE`, an immutable texture `INVALID_OPERATION`. A proxy records failures
+    /// as an empty image instead. Storage (`immutable`) makes the texture immutable with one
+    /// level.
     #[expect(clippy::too_many_arguments, reason = "GL's signature")]
-    fn multisample_locked(
+    pub(super) fn multisample_locked(
         &mut self,
         sh: &mut Shared,
         dims: u8,
@@ -84,6 +90,7 @@ impl Context {
         internal: GLint,
         size: [GLsizei; 3],
         fixed: GLboolean,
+        immutable: bool,
     ) -> GlResult {
         if samples < 1 {
             return Err(INVALID_VALUE);
@@ -99,6 +106,9 @@ impl Context {
             })
             .ok_or(INVALID_ENUM)?;
         let internal_enum = GLenum::try_from(internal).map_err(|_| INVALID_ENUM)?;
+        if immutable && !is_sized(internal_enum) {
+            return Err(INVALID_ENUM);
+        }
         let format = renderable_format(internal_enum).ok_or(INVALID_ENUM)?;
         let [w, h, d] = size;
         let max_samples = self.local.limits.max_samples;
@@ -108,12 +118,16 @@ impl Context {
             self.define_image(sh, it, 0, Image::default());
             return Ok(());
         }
-        if !fits {
-            return Err(INVALID_VALUE);
-        }
         if !samples_ok {
             return Err(INVALID_OPERATION);
         }
+        if immutable && !it.proxy {
+            self.check_storage_target(sh, it.target)?;
+        }
+        if !fits {
+            return Err(INVALID_VALUE);
+        }
+        self.check_mutable(sh, it)?;
         // What the backend allocates: a count it supports, at least as large.
         let allocated = self.local.limits.allocated_samples(samples);
         let image = Image {
@@ -126,7 +140,13 @@ impl Context {
             fixed_sample_locations: fixed != 0,
             compressed_size: 0,
         };
-        self.define_image(sh, it, 0, image);
+        if let Some((e, _)) = self.define_image(sh, it, 0, image)
+            && immutable
+            && let Some(mut t) = sh.world.get_mut::<Texture>(e)
+        {
+            t.immutable_levels = 1;
+            t.params_generation = t.params_generation.wrapping_add(1);
+        }
         Ok(())
     }
 

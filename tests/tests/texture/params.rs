@@ -95,13 +95,19 @@ fn unknown_targets_and_pnames() {
         0x8191, // GENERATE_MIPMAP
         0x884B, // DEPTH_TEXTURE_MODE
         0x8066, // TEXTURE_PRIORITY
-        TEXTURE_IMMUTABLE_FORMAT,
         DEPTH_STENCIL_TEXTURE_MODE,
     ] {
         ctx.tex_parameteri(TEXTURE_2D, pname, 0);
         assert_error!(ctx, INVALID_ENUM, "set {pname:#x}");
         assert_eq!(param(&mut ctx, TEXTURE_2D, pname), -12345);
         assert_error!(ctx, INVALID_ENUM, "get {pname:#x}");
+    }
+    // Immutable storage's state (GL 4.2) is read-only.
+    for pname in [TEXTURE_IMMUTABLE_FORMAT, TEXTURE_IMMUTABLE_LEVELS] {
+        ctx.tex_parameteri(TEXTURE_2D, pname, 0);
+        assert_error!(ctx, INVALID_ENUM, "set {pname:#x}");
+        assert_eq!(param(&mut ctx, TEXTURE_2D, pname), 0);
+        assert_error!(ctx, NO_ERROR, "get {pname:#x}");
     }
     // Vector-only parameters through the scalar calls.
     ctx.tex_parameteri(TEXTURE_2D, TEXTURE_BORDER_COLOR, 0);

@@ -1,0 +1,740 @@
+//! Immutable texture storage (`glTexStorage*`, GL 4.2/4.3) against the native driver: the
+//! errors of every storage call, the immutable state and the level sizes it defines, the
+//! re-specification an immutable texture refuses, the base and max level it clamps, and
+//! draws sampling immutable 2D and array textures, on both backends (Vulkan with the
+//! validation layer on, which must report nothing). Values, errors and pixels must be
+//! exactly the native ones.
+
+#![expect(
+    unsafe_code,
+    reason = "the native driver's GL 4.2/4.3 entry points, called through their C signatures"
+)]
+
+use tessera_engine::Context;
+use tessera_engine::gl::*;
+use tessera_engine::pixel::Pixels;
+use tessera_engine::wire::{Event, TransportKind};
+use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::scenes::link_program;
+
+/// The calls these scenes make that the shared [`Gl`] table has no entry for.
+trait StorageGl: Gl {
+    fn tex_storage_1d(&mut self, target: GLenum, levels: GLsizei, internal: GLenum, w: GLsizei);
+    fn tex_storage_2d(&mut self, target: GLenum, levels: GLsizei, internal: GLenum, w: i32, h: i32);
+    fn tex_storage_3d(
+        &mut self,
+        target: GLenum,
+        levels: GLsizei,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+        d: i32,
+    );
+    fn tex_storage_2d_ms(
+        &mut self,
+        target: GLenum,
+        samples: GLsizei,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+        fixed: GLboolean,
+    );
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    fn tex_storage_3d_ms(
+        &mut self,
+        target: GLenum,
+        samples: GLsizei,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+        d: i32,
+        fixed: GLboolean,
+    );
+    /// `glGetTexParameteriv` of one value.
+    fn tex_param(&mut self, target: GLenum, pname: GLenum) -> GLint;
+    /// `glGetTexLevelParameteriv` of one value.
+    fn level_param(&mut self, target: GLenum, level: GLint, pname: GLenum) -> GLint;
+    /// `glCopyTexImage2D`.
+    fn copy_tex_image_2d(&mut self, target: GLenum, internal: GLenum, w: i32, h: i32);
+    /// `glTexSubImage3D` from client memory.
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    fn tex_sub_image_3d(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        offset: [GLint; 3],
+        size: [GLsizei; 3],
+        format: GLenum,
+        ty: GLenum,
+        data: &[u8],
+    );
+}
+
+impl StorageGl for Context {
+    fn tex_storage_1d(&mut self, target: GLenum, levels: GLsizei, internal: GLenum, w: GLsizei) {
+        Context::tex_storage_1d(self, target, levels, internal, w)
+    }
+    fn tex_storage_2d(
+        &mut self,
+        target: GLenum,
+        levels: GLsizei,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+    ) {
+        Context::tex_storage_2d(self, target, levels, internal, w, h)
+    }
+    fn tex_storage_3d(
+        &mut self,
+        target: GLenum,
+        levels: i32,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+        d: i32,
+    ) {
+        Context::tex_storage_3d(self, target, levels, internal, w, h, d)
+    }
+    fn tex_storage_2d_ms(
+        &mut self,
+        target: GLenum,
+        samples: i32,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+        fixed: GLboolean,
+    ) {
+        Context::tex_storage_2d_multisample(self, target, samples, internal, w, h, fixed)
+    }
+    fn tex_storage_3d_ms(
+        &mut self,
+        target: GLenum,
+        samples: i32,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+        d: i32,
+        fixed: GLboolean,
+    ) {
+        Context::tex_storage_3d_multisample(self, target, samples, internal, w, h, d, fixed)
+    }
+    fn tex_param(&mut self, target: GLenum, pname: GLenum) -> GLint {
+        let mut v = [0];
+        self.get_tex_parameteriv(target, pname, &mut v);
+        v[0]
+    }
+    fn level_param(&mut self, target: GLenum, level: GLint, pname: GLenum) -> GLint {
+        let mut v = [0];
+        self.get_tex_level_parameteriv(target, level, pname, &mut v);
+        v[0]
+    }
+    fn copy_tex_image_2d(&mut self, target: GLenum, internal: GLenum, w: i32, h: i32) {
+        Context::copy_tex_image_2d(self, target, 0, internal, 0, 0, w, h, 0)
+    }
+    fn tex_sub_image_3d(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        [x, y, z]: [GLint; 3],
+        [w, h, d]: [GLsizei; 3],
+        format: GLenum,
+        ty: GLenum,
+        data: &[u8],
+    ) {
+        Context::tex_sub_image_3d(
+            self,
+            target,
+            level,
+            x,
+            y,
+            z,
+            w,
+            h,
+            d,
+            format,
+            ty,
+            Pixels::Bytes(data),
+        )
+    }
+}
+
+/// Calls the native entry point `$name` of C signature `$ty` with `$args` (the native
+/// context is current on this thread: `NativeGl` is not `Send`).
+macro_rules! native {
+    ($gl:expr, $name:literal, $ty:ty, $($args:expr),*) => {{
+        let f: $ty = $gl.entry_point($name).expect($name);
+        // SAFETY: the pointer is the driver's `$name` with its exact C signature `$ty`, called
+        // while the context is current; every argument is by value or a pointer valid for
+        // what the call reads or writes.
+        unsafe { f($($args),*) }
+    }};
+}
+
+impl StorageGl for NativeGl {
+    fn tex_storage_1d(&mut self, target: GLenum, levels: GLsizei, internal: GLenum, w: GLsizei) {
+        type F = unsafe extern "system" fn(GLenum, GLsizei, GLenum, GLsizei);
+        native!(self, "glTexStorage1D", F, target, levels, internal, w)
+    }
+    fn tex_storage_2d(
+        &mut self,
+        target: GLenum,
+        levels: GLsizei,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+    ) {
+        type F = unsafe extern "system" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei);
+        native!(self, "glTexStorage2D", F, target, levels, internal, w, h)
+    }
+    fn tex_storage_3d(
+        &mut self,
+        target: GLenum,
+        levels: i32,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+        d: i32,
+    ) {
+        type F = unsafe extern "system" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei);
+        native!(self, "glTexStorage3D", F, target, levels, internal, w, h, d)
+    }
+    fn tex_storage_2d_ms(
+        &mut self,
+        target: GLenum,
+        samples: i32,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+        fixed: GLboolean,
+    ) {
+        type F = unsafe extern "system" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLboolean);
+        native!(
+            self,
+            "glTexStorage2DMultisample",
+            F,
+            target,
+            samples,
+            internal,
+            w,
+            h,
+            fixed
+        )
+    }
+    fn tex_storage_3d_ms(
+        &mut self,
+        target: GLenum,
+        samples: i32,
+        internal: GLenum,
+        w: i32,
+        h: i32,
+        d: i32,
+        fixed: GLboolean,
+    ) {
+        type F = unsafe extern "system" fn(
+            GLenum,
+            GLsizei,
+            GLenum,
+            GLsizei,
+            GLsizei,
+            GLsizei,
+            GLboolean,
+        );
+        native!(
+            self,
+            "glTexStorage3DMultisample",
+            F,
+            target,
+            samples,
+            internal,
+            w,
+            h,
+            d,
+            fixed
+        )
+    }
+    fn tex_param(&mut self, target: GLenum, pname: GLenum) -> GLint {
+        type F = unsafe extern "system" fn(GLenum, GLenum, *mut GLint);
+        let mut v = 0;
+        native!(self, "glGetTexParameteriv", F, target, pname, &mut v);
+        v
+    }
+    fn level_param(&mut self, target: GLenum, level: GLint, pname: GLenum) -> GLint {
+        type F = unsafe extern "system" fn(GLenum, GLint, GLenum, *mut GLint);
+        let mut v = 0;
+        native!(
+            self,
+            "glGetTexLevelParameteriv",
+            F,
+            target,
+            level,
+            pname,
+            &mut v
+        );
+        v
+    }
+    fn copy_tex_image_2d(&mut self, target: GLenum, internal: GLenum, w: i32, h: i32) {
+        type F =
+            unsafe extern "system" fn(GLenum, GLint, GLenum, GLint, GLint, GLsizei, GLsizei, GLint);
+        native!(
+            self,
+            "glCopyTexImage2D",
+            F,
+            target,
+            0,
+            internal,
+            0,
+            0,
+            w,
+            h,
+            0
+        )
+    }
+    fn tex_sub_image_3d(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        [x, y, z]: [GLint; 3],
+        [w, h, d]: [GLsizei; 3],
+        format: GLenum,
+        ty: GLenum,
+        data: &[u8],
+    ) {
+        type F = unsafe extern "system" fn(
+            GLenum,
+            GLint,
+            GLint,
+            GLint,
+            GLint,
+            GLsizei,
+            GLsizei,
+            GLsizei,
+            GLenum,
+            GLenum,
+            *const std::ffi::c_void,
+        );
+        let p = data.as_ptr().cast();
+        native!(
+            self,
+            "glTexSubImage3D",
+            F,
+            target,
+            level,
+            x,
+            y,
+            z,
+            w,
+            h,
+            d,
+            format,
+            ty,
+            p
+        )
+    }
+}
+
+/// Runs `scene` on the native driver and on both backends, over the in-process and the
+/// render-thread transports; each result must be the native one, with no backend event
+/// (no validation message on Vulkan).
+fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn StorageGl) -> T) {
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = scene(&mut native);
+    drop(native);
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), 16, 16);
+            let got = scene(&mut ctx);
+            assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
+            let events: Vec<Event> = ctx.take_events();
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        }
+    }
+}
+
+/// `fixedsamplelocations` true and false.
+const FIXED: GLboolean = TRUE as GLboolean;
+const UNFIXED: GLboolean = FALSE as GLboolean;
+
+/// A transcript line: what was done, and the values or error it gave.
+type Line = (&'static str, Vec<GLint>);
+
+/// Appends the error state after a call.
+fn err(gl: &mut dyn StorageGl, out: &mut Vec<Line>, what: &'static str) {
+    let e = gl.get_error() as GLint;
+    out.push((what, vec![e]));
+}
+
+/// The immutable state and the sizes of levels 0..=`levels` of `target` (`image` names
+/// the image target of level queries: a cube face for cube maps).
+fn state(gl: &mut dyn StorageGl, target: GLenum, image: GLenum, levels: GLint) -> Vec<GLint> {
+    let mut v = vec![
+        gl.tex_param(target, TEXTURE_IMMUTABLE_FORMAT),
+        gl.tex_param(target, TEXTURE_IMMUTABLE_LEVELS),
+        gl.tex_param(target, TEXTURE_BASE_LEVEL),
+        gl.tex_param(target, TEXTURE_MAX_LEVEL),
+    ];
+    for level in 0..=levels {
+        for pname in [
+            TEXTURE_WIDTH,
+            TEXTURE_HEIGHT,
+            TEXTURE_DEPTH,
+            TEXTURE_INTERNAL_FORMAT,
+        ] {
+            v.push(gl.level_param(image, level, pname));
+        }
+    }
+    v.push(gl.get_error() as GLint);
+    v
+}
+
+/// A new texture bound to `target`.
+fn bound(gl: &mut dyn StorageGl, target: GLenum) -> GLuint {
+    let t = gl.gen_texture();
+    gl.bind_texture(target, t);
+    t
+}
+
+/// Storage of every target: the state and level sizes it defines, and what an immutable
+/// texture still allows (sub-image uploads, mipmap generation) and refuses.
+fn storage_state(gl: &mut dyn StorageGl) -> Vec<Line> {
+    let mut out = Vec::new();
+    bound(gl, TEXTURE_2D);
+    out.push(("2d before", state(gl, TEXTURE_2D, TEXTURE_2D, 0)));
+    gl.tex_storage_2d(TEXTURE_2D, 3, RGBA8, 16, 8);
+    out.push(("2d", state(gl, TEXTURE_2D, TEXTURE_2D, 3)));
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        0,
+        RGBA8 as i32,
+        16,
+        8,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        None,
+    );
+    err(gl, &mut out, "tex_image_2d on immutable");
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        4,
+        RGBA8 as i32,
+        1,
+        1,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        None,
+    );
+    err(gl, &mut out, "tex_image_2d past its levels");
+    gl.copy_tex_image_2d(TEXTURE_2D, RGBA8, 4, 4);
+    err(gl, &mut out, "copy_tex_image_2d on immutable");
+    gl.tex_storage_2d(TEXTURE_2D, 1, RGBA8, 4, 4);
+    err(gl, &mut out, "tex_storage_2d again");
+    gl.tex_sub_image_2d(TEXTURE_2D, 1, 0, 0, 2, 2, RGBA, UNSIGNED_BYTE, &[7; 16]);
+    err(gl, &mut out, "tex_sub_image_2d");
+    gl.generate_mipmap(TEXTURE_2D);
+    err(gl, &mut out, "generate_mipmap");
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_BASE_LEVEL, 5);
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_MAX_LEVEL, 100);
+    out.push(("levels clamped", state(gl, TEXTURE_2D, TEXTURE_2D, 0)));
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_BASE_LEVEL, 1);
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_MAX_LEVEL, 0);
+    out.push(("max below base", state(gl, TEXTURE_2D, TEXTURE_2D, 0)));
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_IMMUTABLE_LEVELS, 1);
+    err(gl, &mut out, "set IMMUTABLE_LEVELS");
+
+    bound(gl, TEXTURE_1D);
+    gl.tex_storage_1d(TEXTURE_1D, 4, R16F, 8);
+    out.push(("1d", state(gl, TEXTURE_1D, TEXTURE_1D, 4)));
+    bound(gl, TEXTURE_1D_ARRAY);
+    gl.tex_storage_2d(TEXTURE_1D_ARRAY, 2, RG8UI, 8, 3);
+    out.push(("1d array", state(gl, TEXTURE_1D_ARRAY, TEXTURE_1D_ARRAY, 2)));
+    bound(gl, TEXTURE_RECTANGLE);
+    gl.tex_storage_2d(TEXTURE_RECTANGLE, 1, DEPTH_COMPONENT24, 5, 3);
+    out.push((
+        "rectangle",
+        state(gl, TEXTURE_RECTANGLE, TEXTURE_RECTANGLE, 1),
+    ));
+    bound(gl, TEXTURE_CUBE_MAP);
+    gl.tex_storage_2d(TEXTURE_CUBE_MAP, 2, SRGB8_ALPHA8, 8, 8);
+    out.push((
+        "cube",
+        state(gl, TEXTURE_CUBE_MAP, TEXTURE_CUBE_MAP_NEGATIVE_Y, 2),
+    ));
+    gl.tex_image_2d(
+        TEXTURE_CUBE_MAP_POSITIVE_Z,
+        0,
+        SRGB8_ALPHA8 as i32,
+        8,
+        8,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        None,
+    );
+    err(gl, &mut out, "tex_image_2d of a face");
+    bound(gl, TEXTURE_2D_ARRAY);
+    gl.tex_storage_3d(TEXTURE_2D_ARRAY, 3, RGBA32F, 8, 4, 5);
+    out.push(("2d array", state(gl, TEXTURE_2D_ARRAY, TEXTURE_2D_ARRAY, 3)));
+    bound(gl, TEXTURE_3D);
+    gl.tex_storage_3d(TEXTURE_3D, 4, RGB10_A2, 2, 4, 8);
+    out.push(("3d", state(gl, TEXTURE_3D, TEXTURE_3D, 4)));
+    bound(gl, TEXTURE_2D);
+    gl.tex_storage_2d(TEXTURE_2D, 1, COMPRESSED_RED_RGTC1, 8, 8);
+    out.push(("rgtc", state(gl, TEXTURE_2D, TEXTURE_2D, 1)));
+
+    gl.tex_storage_2d(PROXY_TEXTURE_2D, 2, RGBA8, 8, 8);
+    out.push(("proxy", state(gl, PROXY_TEXTURE_2D, PROXY_TEXTURE_2D, 2)));
+    gl.tex_storage_2d(PROXY_TEXTURE_2D, 1, RGBA8, 1 << 20, 8);
+    out.push((
+        "proxy too large",
+        state(gl, PROXY_TEXTURE_2D, PROXY_TEXTURE_2D, 1),
+    ));
+
+    bound(gl, TEXTURE_2D_MULTISAMPLE);
+    gl.tex_storage_2d_ms(TEXTURE_2D_MULTISAMPLE, 4, RGBA8, 8, 4, FIXED);
+    let mut ms = state(gl, TEXTURE_2D_MULTISAMPLE, TEXTURE_2D_MULTISAMPLE, 0);
+    ms.push(gl.level_param(TEXTURE_2D_MULTISAMPLE, 0, TEXTURE_SAMPLES));
+    out.push(("2d multisample", ms));
+    gl.tex_image_2d_multisample(TEXTURE_2D_MULTISAMPLE, 4, RGBA8 as i32, 8, 4, FIXED);
+    err(gl, &mut out, "tex_image_2d_multisample on immutable");
+    bound(gl, TEXTURE_2D_MULTISAMPLE_ARRAY);
+    gl.tex_storage_3d_ms(
+        TEXTURE_2D_MULTISAMPLE_ARRAY,
+        2,
+        DEPTH24_STENCIL8,
+        4,
+        4,
+        3,
+        UNFIXED,
+    );
+    let mut ms = state(
+        gl,
+        TEXTURE_2D_MULTISAMPLE_ARRAY,
+        TEXTURE_2D_MULTISAMPLE_ARRAY,
+        0,
+    );
+    ms.push(gl.level_param(TEXTURE_2D_MULTISAMPLE_ARRAY, 0, TEXTURE_SAMPLES));
+    out.push(("2d multisample array", ms));
+    out
+}
+
+/// Every error of the storage calls, one fault at a time.
+fn storage_errors(gl: &mut dyn StorageGl) -> Vec<Line> {
+    let mut out = Vec::new();
+    gl.tex_storage_2d(TEXTURE_2D, 1, RGBA8, 4, 4);
+    err(gl, &mut out, "texture zero");
+    bound(gl, TEXTURE_2D);
+    gl.tex_storage_2d(TEXTURE_2D, 1, RGBA, 4, 4);
+    err(gl, &mut out, "unsized RGBA");
+    // Mesa takes these unsized formats: each call below gets a new texture.
+    for (format, what) in [
+        (SRGB_ALPHA, "unsized SRGB_ALPHA"),
+        (SRGB, "unsized SRGB"),
+        (COMPRESSED_RED, "generic compressed red"),
+        (COMPRESSED_RG, "generic compressed rg"),
+        (COMPRESSED_RGBA, "generic compressed rgba"),
+        (COMPRESSED_SRGB, "generic compressed srgb"),
+    ] {
+        gl.tex_storage_2d(TEXTURE_2D, 1, format, 4, 4);
+        err(gl, &mut out, what);
+        bound(gl, TEXTURE_2D);
+    }
+    gl.tex_storage_2d(TEXTURE_2D, 1, DEPTH_COMPONENT, 4, 4);
+    err(gl, &mut out, "unsized depth");
+    gl.tex_storage_2d(TEXTURE_2D, 1, 0x1234, 4, 4);
+    err(gl, &mut out, "no format");
+    gl.tex_storage_2d(TEXTURE_2D, 0, RGBA8, 4, 4);
+    err(gl, &mut out, "zero levels");
+    gl.tex_storage_2d(TEXTURE_2D, 1, RGBA8, 0, 4);
+    err(gl, &mut out, "zero width");
+    gl.tex_storage_2d(TEXTURE_2D, 1, RGBA8, 4, -1);
+    err(gl, &mut out, "negative height");
+    gl.tex_storage_2d(TEXTURE_2D, 4, RGBA8, 4, 2);
+    err(gl, &mut out, "more levels than the size has");
+    gl.tex_storage_2d(TEXTURE_2D, 20, RGBA8, 4, 4);
+    err(gl, &mut out, "more levels than the target has");
+    gl.tex_storage_2d(TEXTURE_2D, 1, RGBA8, 1 << 20, 4);
+    err(gl, &mut out, "too large");
+    gl.tex_storage_2d(TEXTURE_CUBE_MAP_POSITIVE_X, 1, RGBA8, 4, 4);
+    err(gl, &mut out, "a cube face");
+    gl.tex_storage_2d(TEXTURE_3D, 1, RGBA8, 4, 4);
+    err(gl, &mut out, "2d call, 3d target");
+    gl.tex_storage_1d(TEXTURE_2D, 1, RGBA8, 4);
+    err(gl, &mut out, "1d call, 2d target");
+    gl.tex_storage_3d(TEXTURE_2D, 1, RGBA8, 4, 4, 1);
+    err(gl, &mut out, "3d call, 2d target");
+    gl.tex_storage_2d(TEXTURE_2D_MULTISAMPLE, 1, RGBA8, 4, 4);
+    err(gl, &mut out, "2d call, multisample target");
+    bound(gl, TEXTURE_3D);
+    gl.tex_storage_3d(TEXTURE_3D, 1, DEPTH_COMPONENT24, 4, 4, 4);
+    err(gl, &mut out, "depth 3d");
+    gl.tex_storage_3d(TEXTURE_3D, 1, COMPRESSED_RED_RGTC1, 4, 4, 4);
+    err(gl, &mut out, "rgtc 3d");
+    bound(gl, TEXTURE_RECTANGLE);
+    gl.tex_storage_2d(TEXTURE_RECTANGLE, 2, RGBA8, 4, 4);
+    err(gl, &mut out, "rectangle levels");
+    bound(gl, TEXTURE_CUBE_MAP);
+    gl.tex_storage_2d(TEXTURE_CUBE_MAP, 1, RGBA8, 4, 2);
+    err(gl, &mut out, "cube not square");
+
+    gl.tex_storage_2d_ms(TEXTURE_2D_MULTISAMPLE, 4, RGBA8, 4, 4, FIXED);
+    err(gl, &mut out, "multisample texture zero");
+    bound(gl, TEXTURE_2D_MULTISAMPLE);
+    gl.tex_storage_2d_ms(TEXTURE_2D_MULTISAMPLE, 0, RGBA8, 4, 4, FIXED);
+    err(gl, &mut out, "zero samples");
+    gl.tex_storage_2d_ms(TEXTURE_2D_MULTISAMPLE, 4, RGBA, 4, 4, FIXED);
+    err(gl, &mut out, "multisample unsized");
+    gl.tex_storage_2d_ms(TEXTURE_2D_MULTISAMPLE, 4, COMPRESSED_RED_RGTC1, 4, 4, FIXED);
+    err(gl, &mut out, "multisample compressed");
+    gl.tex_storage_2d_ms(TEXTURE_2D_MULTISAMPLE, 64, RGBA8, 4, 4, FIXED);
+    err(gl, &mut out, "too many samples");
+    gl.tex_storage_2d_ms(TEXTURE_2D, 4, RGBA8, 4, 4, FIXED);
+    err(gl, &mut out, "multisample call, 2d target");
+    gl.tex_storage_2d_ms(TEXTURE_2D_MULTISAMPLE, 4, RGBA8, 1 << 20, 4, FIXED);
+    err(gl, &mut out, "multisample too large");
+    gl.tex_storage_3d_ms(TEXTURE_2D_MULTISAMPLE, 4, RGBA8, 4, 4, 1, FIXED);
+    err(gl, &mut out, "3d multisample call, 2d multisample target");
+    gl.tex_storage_2d_ms(TEXTURE_2D_MULTISAMPLE, 4, RGBA8, 4, 4, FIXED);
+    err(gl, &mut out, "multisample storage");
+    gl.tex_storage_2d_ms(TEXTURE_2D_MULTISAMPLE, 4, RGBA8, 4, 4, FIXED);
+    err(gl, &mut out, "multisample storage again");
+    out
+}
+
+const VS: &str = "#version 330 core
+layout(location = 0) in vec2 pos;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); }
+";
+
+/// Samples level 0 of the view through `textureLod` (the base level of the texture), layer
+/// `layer` of an array.
+const FS_2D: &str = "#version 330 core
+uniform sampler2D tex;
+out vec4 color;
+void main() { color = textureLod(tex, gl_FragCoord.xy / 16.0, 0.0); }
+";
+
+const FS_ARRAY: &str = "#version 330 core
+uniform sampler2DArray tex;
+uniform float layer;
+out vec4 color;
+void main() { color = textureLod(tex, vec3(gl_FragCoord.xy / 16.0, layer), 0.0); }
+";
+
+/// A vertex array holding a quad covering the viewport (a triangle strip).
+fn quad(gl: &mut dyn StorageGl) {
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buf);
+    let bytes: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+}
+
+/// `w` x `h` RGBA8 texels, each of its position and `tag`.
+fn texels(w: usize, h: usize, tag: u8) -> Vec<u8> {
+    (0..w * h)
+        .flat_map(|i| [(i % w) as u8 * 16, (i / w) as u8 * 16, tag, 255])
+        .collect()
+}
+
+fn draw_and_read(gl: &mut dyn StorageGl) -> Vec<u8> {
+    gl.viewport(0, 0, 16, 16);
+    gl.clear_color(0.0, 0.0, 0.0, 0.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    let mut px = vec![0; 16 * 16 * 4];
+    gl.read_pixels(0, 0, 16, 16, RGBA, UNSIGNED_BYTE, &mut px);
+    px
+}
+
+/// Draws sampling immutable textures: a 2D texture of three levels with a mipmapped filter
+/// and the base level past its levels (clamped to the last, so complete), then base level 1
+/// (the default max level clamps to 2); and layers of an immutable 2D array. Returns the
+/// frames and the error at the end.
+fn sampled(gl: &mut dyn StorageGl) -> (Vec<Vec<u8>>, GLenum) {
+    quad(gl);
+    let mut frames = Vec::new();
+    let p = link_program(gl, VS, FS_2D);
+    gl.use_program(p);
+    bound(gl, TEXTURE_2D);
+    gl.tex_storage_2d(TEXTURE_2D, 3, RGBA8, 16, 8);
+    for level in 0..3 {
+        let (w, h) = (16 >> level, 8 >> level);
+        let data = texels(w, h, 64 * (level as u8 + 1));
+        gl.tex_sub_image_2d(
+            TEXTURE_2D,
+            level,
+            0,
+            0,
+            w as i32,
+            h as i32,
+            RGBA,
+            UNSIGNED_BYTE,
+            &data,
+        );
+    }
+    gl.tex_parameteri(
+        TEXTURE_2D,
+        TEXTURE_MIN_FILTER,
+        NEAREST_MIPMAP_NEAREST as i32,
+    );
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_MAG_FILTER, NEAREST as i32);
+    frames.push(draw_and_read(gl));
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_BASE_LEVEL, 7);
+    frames.push(draw_and_read(gl));
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_BASE_LEVEL, 1);
+    frames.push(draw_and_read(gl));
+
+    let p = link_program(gl, VS, FS_ARRAY);
+    gl.use_program(p);
+    let layer = gl.get_uniform_location(p, "layer");
+    bound(gl, TEXTURE_2D_ARRAY);
+    gl.tex_storage_3d(TEXTURE_2D_ARRAY, 2, RGBA8, 8, 8, 3);
+    for z in 0..3 {
+        let data = texels(8, 8, 80 * z as u8);
+        gl.tex_sub_image_3d(
+            TEXTURE_2D_ARRAY,
+            0,
+            [0, 0, z],
+            [8, 8, 1],
+            RGBA,
+            UNSIGNED_BYTE,
+            &data,
+        );
+    }
+    gl.tex_parameteri(TEXTURE_2D_ARRAY, TEXTURE_MIN_FILTER, NEAREST as i32);
+    gl.tex_parameteri(TEXTURE_2D_ARRAY, TEXTURE_MAG_FILTER, NEAREST as i32);
+    for z in [2.0, 0.0] {
+        gl.uniform1f(layer, z);
+        frames.push(draw_and_read(gl));
+    }
+    (frames, gl.get_error())
+}
+
+#[test]
+fn immutable_storage_state_matches_the_native_driver() {
+    compare(storage_state);
+}
+
+#[test]
+fn immutable_storage_errors_match_the_native_driver() {
+    compare(storage_errors);
+}
+
+#[test]
+fn draws_sampling_immutable_textures_match_the_native_driver() {
+    compare(|gl| {
+        let (frames, error) = sampled(gl);
+        assert_eq!(error, NO_ERROR);
+        assert_ne!(frames[0], frames[2], "base level 1 samples level 1");
+        assert_ne!(frames[3], frames[4], "two layers");
+        (frames, error)
+    });
+}
