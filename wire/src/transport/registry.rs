@@ -137,20 +137,25 @@ fn trim_heap() {
     unsafe { libc::malloc_trim(0) };
 }
 
-/// Caps glibc's heaps (arenas) at one per CPU in a process that serves sessions on threads
-/// (the server in `threads` isolation, every worker), unless `MALLOC_ARENA_MAX` says
-/// otherwise. glibc's default, eight per CPU, gives most session threads a heap of their
-/// own, and what a session frees stays spread over heaps no later session may use; with one
-/// per CPU, sessions reuse each other's freed memory. Call it before any session thread
-/// starts.
+/// Gives every thread of a process that serves sessions on threads (the server in `threads`
+/// isolation, every worker) glibc's one main heap, unless `MALLOC_ARENA_MAX` says otherwise.
+/// Call it before any session thread starts.
+///
+/// With more heaps (glibc's default is eight per CPU), what a session frees stays in the heap
+/// of the thread that allocated it, and [`trim_heap`] cannot give all of it back:
+/// `malloc_trim` returns the free pages inside every heap but trims the free top of the main
+/// heap only, so the top of another heap keeps whatever its last sessions left there. With
+/// two heaps (one per CPU), an idle threads-mode server held 12 MiB after most rounds of 32
+/// GLES sessions and up to 30 MiB after one round in twenty; with one heap, 12.0-12.6 MiB
+/// after every round. Session threads then share one heap's lock, which costs little: a
+/// steady frame allocates nothing of its own, and glibc's per-thread caches serve the
+/// driver's small allocations without it.
 pub(crate) fn limit_heaps() {
     if std::env::var_os("MALLOC_ARENA_MAX").is_some() {
         return;
     }
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let arenas = libc::c_int::try_from(cpus).unwrap_or(libc::c_int::MAX);
     // SAFETY: M_ARENA_MAX takes any positive count; it bounds the arenas made from now on.
-    unsafe { libc::mallopt(libc::M_ARENA_MAX, arenas) };
+    unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
 }
 
 impl Registry {
