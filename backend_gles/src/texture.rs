@@ -24,7 +24,7 @@ use tessera_wire::format::{PixelLayout, TextureKind};
 use tessera_wire::handle::TextureHandle;
 use tessera_wire::images::{ImageDesc, LevelImages};
 use tessera_wire::pixel::pixel_size;
-use tessera_wire::record::{BufferBlocks, BufferRange, TextureRegion};
+use tessera_wire::record::{BufferBlocks, BufferRange, ImageCopy, ImageObject, TextureRegion};
 use tessera_wire::state::TextureView;
 
 use crate::command::dirty;
@@ -665,6 +665,103 @@ impl TexturePipe for GlesPipe {
 
     /// `GenerateMipmap`: fills `base+1..=max` with the level range set to `base..=max` for
     /// the call, then restores the texture's own range.
+    /// `CopyImage`: the driver's `glCopyImageSubData` (ES 3.2). A 1D texture lives in a 2D
+    /// one and a 1D array in a 2D array, so GL's origins and sizes carry over as they are
+    /// (y is 0 for both, z the layer).
+    fn copy_image(&mut self, c: ImageCopy) -> R {
+        const N: &str = "CopyImage";
+        let mut ends = [(glow::NativeTexture(std::num::NonZeroU32::MIN), 0); 2];
+        for (slot, end) in ends.iter_mut().zip([c.src, c.dst]) {
+            *slot = match end.object {
+                ImageObject::Texture(h) => {
+                    let t = self.textures.get(N, h)?;
+                    (t.name, t.target)
+                }
+                ImageObject::Renderbuffer(h) => {
+                    let rb = self.renderbuffers.get(N, h)?;
+                    (glow::NativeTexture(rb.name.0), glow::RENDERBUFFER)
+                }
+            };
+        }
+        let [(src, src_target), (dst, dst_target)] = ends;
+        // The driver copies only between complete textures: each texture's level range is
+        // narrowed to the level copied, with a filter that needs no other level, and put
+        // back after (sampling takes its filters from sampler objects).
+        let mut found = Vec::new();
+        for (end, target) in [(c.src, src_target), (c.dst, dst_target)] {
+            if let ImageObject::Texture(h) = end.object
+                && !matches!(
+                    target,
+                    glow::TEXTURE_2D_MULTISAMPLE | glow::TEXTURE_2D_MULTISAMPLE_ARRAY
+                )
+            {
+                let t = self.textures.get(N, h)?;
+                found.push((t.name, target, t.view, end.level));
+            }
+        }
+        let mut narrowed = Vec::new();
+        for (name, target, view, level) in found {
+            self.bind_for_update(name, target);
+            // SAFETY: context current; the texture is bound to `target`, which takes
+            // level-range and filter parameters (not multisample).
+            unsafe {
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_MIN_FILTER, glow::NEAREST as i32);
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_BASE_LEVEL, i32::from(level));
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_MAX_LEVEL, i32::from(level));
+            }
+            narrowed.push((name, target, view));
+        }
+        let (s, d) = (
+            c.src.origin.map(|v| v as i32),
+            c.dst.origin.map(|v| v as i32),
+        );
+        let [w, h, depth] = c.size.map(|v| v as i32);
+        // SAFETY: context current; both names are live native objects of the targets
+        // named (a renderbuffer's name passed as GL takes it, with RENDERBUFFER); the engine
+        // checked the regions, formats and levels, so a fault is a GL error, not UB.
+        unsafe {
+            self.gl.copy_image_sub_data(
+                src,
+                src_target,
+                i32::from(c.src.level),
+                s[0],
+                s[1],
+                s[2],
+                dst,
+                dst_target,
+                i32::from(c.dst.level),
+                d[0],
+                d[1],
+                d[2],
+                w,
+                h,
+                depth,
+            );
+        }
+        for (name, target, view) in narrowed {
+            self.bind_for_update(name, target);
+            // SAFETY: as above; the values are the ones the texture had.
+            unsafe {
+                self.gl.tex_parameter_i32(
+                    target,
+                    glow::TEXTURE_MIN_FILTER,
+                    glow::NEAREST_MIPMAP_LINEAR as i32,
+                );
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_BASE_LEVEL, view.base_level as i32);
+                self.gl.tex_parameter_i32(
+                    target,
+                    glow::TEXTURE_MAX_LEVEL,
+                    view.max_level.min(i32::MAX as u32) as i32,
+                );
+            }
+        }
+        Ok(())
+    }
+
     fn generate_mipmap(&mut self, handle: TextureHandle, base: u8, max: u8) -> R {
         let t = self.textures.get("GenerateMipmap", handle)?;
         let (name, target, view) = (t.name, t.target, t.view);

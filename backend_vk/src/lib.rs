@@ -80,6 +80,7 @@ mod clear;
 mod command;
 mod compute;
 mod conv;
+mod copy_image;
 mod descriptor;
 mod device;
 mod frame;

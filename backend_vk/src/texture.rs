@@ -24,7 +24,7 @@ use tessera_wire::format::{Format, FormatClass, PixelLayout, TextureKind};
 use tessera_wire::handle::{BufferHandle, TextureHandle};
 use tessera_wire::images::{FACES, ImageDesc, LevelImages};
 use tessera_wire::pixel::pixel_size;
-use tessera_wire::record::{BufferBlocks, BufferRange, TextureRegion};
+use tessera_wire::record::{BufferBlocks, BufferRange, ImageCopy, TextureRegion};
 use tessera_wire::state::TextureView;
 
 use crate::conv::{self, NativeFormat};
@@ -533,6 +533,10 @@ impl TexturePipe for VkPipe {
         }
         self.rec.dirty_mem = true;
         Ok(())
+    }
+
+    fn copy_image(&mut self, copy: ImageCopy) -> R {
+        self.copy_image_region(copy)
     }
 
     /// `SetTextureView`.

@@ -67,6 +67,8 @@ BEYOND = {
     # Immutable texture storage (GL 4.2, 4.3).
     "glTexStorage1D", "glTexStorage2D", "glTexStorage3D", "glTexStorage2DMultisample",
     "glTexStorage3DMultisample",
+    # Copies between images (GL 4.3).
+    "glCopyImageSubData",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

@@ -1,7 +1,9 @@
-//! Immutable texture storage (`glTexStorage*`, GL 4.2/4.3) against the native driver: the
-//! errors of every storage call, the immutable state and the level sizes it defines, the
-//! re-specification an immutable texture refuses, the base and max level it clamps, and
-//! draws sampling immutable 2D and array textures, on both backends (Vulkan with the
+//! Immutable texture storage (`glTexStorage*`, GL 4.2/4.3) and copies between images
+//! (`glCopyImageSubData`, GL 4.3) against the native driver: the errors of every storage
+//! call, the immutable state and the level sizes it defines, the re-specification an
+//! immutable texture refuses, the base and max level it clamps, draws sampling immutable 2D
+//! and array textures, copies across formats of one size class between textures,
+//! renderbuffers, array layers and 3D slices, and every copy error, on both backends (Vulkan with the
 //! validation layer on, which must report nothing). Values, errors and pixels must be
 //! exactly the native ones.
 
@@ -57,6 +59,8 @@ trait StorageGl: Gl {
     fn level_param(&mut self, target: GLenum, level: GLint, pname: GLenum) -> GLint;
     /// `glCopyTexImage2D`.
     fn copy_tex_image_2d(&mut self, target: GLenum, internal: GLenum, w: i32, h: i32);
+    /// `glCopyImageSubData` from `src` to `dst`, each (name, target, level, origin).
+    fn copy_image(&mut self, src: Img, dst: Img, size: [GLsizei; 3]);
     /// `glTexSubImage3D` from client memory.
     #[expect(clippy::too_many_arguments, reason = "GL's signature")]
     fn tex_sub_image_3d(
@@ -70,6 +74,9 @@ trait StorageGl: Gl {
         data: &[u8],
     );
 }
+
+/// One image of a `glCopyImageSubData`: name, target, level and origin.
+type Img = (GLuint, GLenum, GLint, [GLint; 3]);
 
 impl StorageGl for Context {
     fn tex_storage_1d(&mut self, target: GLenum, levels: GLsizei, internal: GLenum, w: GLsizei) {
@@ -131,6 +138,11 @@ impl StorageGl for Context {
     }
     fn copy_tex_image_2d(&mut self, target: GLenum, internal: GLenum, w: i32, h: i32) {
         Context::copy_tex_image_2d(self, target, 0, internal, 0, 0, w, h, 0)
+    }
+    fn copy_image(&mut self, (sn, st, sl, s): Img, (dn, dt, dl, d): Img, [w, h, z]: [i32; 3]) {
+        self.copy_image_sub_data(
+            sn, st, sl, s[0], s[1], s[2], dn, dt, dl, d[0], d[1], d[2], w, h, z,
+        )
     }
     fn tex_sub_image_3d(
         &mut self,
@@ -288,6 +300,45 @@ impl StorageGl for NativeGl {
             w,
             h,
             0
+        )
+    }
+    fn copy_image(&mut self, (sn, st, sl, s): Img, (dn, dt, dl, d): Img, [w, h, z]: [i32; 3]) {
+        type F = unsafe extern "system" fn(
+            GLuint,
+            GLenum,
+            GLint,
+            GLint,
+            GLint,
+            GLint,
+            GLuint,
+            GLenum,
+            GLint,
+            GLint,
+            GLint,
+            GLint,
+            GLsizei,
+            GLsizei,
+            GLsizei,
+        );
+        native!(
+            self,
+            "glCopyImageSubData",
+            F,
+            sn,
+            st,
+            sl,
+            s[0],
+            s[1],
+            s[2],
+            dn,
+            dt,
+            dl,
+            d[0],
+            d[1],
+            d[2],
+            w,
+            h,
+            z
         )
     }
     fn tex_sub_image_3d(
@@ -716,6 +767,298 @@ fn sampled(gl: &mut dyn StorageGl) -> (Vec<Vec<u8>>, GLenum) {
         frames.push(draw_and_read(gl));
     }
     (frames, gl.get_error())
+}
+
+/// Reads `w` x `h` texels of an image through a framebuffer: `attach` attaches it to the
+/// bound read framebuffer.
+fn read_image(
+    gl: &mut dyn StorageGl,
+    attach: impl FnOnce(&mut dyn StorageGl),
+    (w, h): (i32, i32),
+    (format, ty, bytes): (GLenum, GLenum, usize),
+) -> Vec<u8> {
+    let fb = gl.gen_framebuffer();
+    gl.bind_framebuffer(READ_FRAMEBUFFER, fb);
+    attach(gl);
+    let mut px = vec![0; w as usize * h as usize * bytes];
+    gl.read_pixels(0, 0, w, h, format, ty, &mut px);
+    gl.bind_framebuffer(READ_FRAMEBUFFER, 0);
+    px
+}
+
+/// An immutable 2D texture of `internal` with one level of `w` x `h` texels, `data` if any.
+fn texture_2d(
+    gl: &mut dyn StorageGl,
+    internal: GLenum,
+    (w, h): (i32, i32),
+    data: Option<(GLenum, GLenum, &[u8])>,
+) -> GLuint {
+    let t = bound(gl, TEXTURE_2D);
+    gl.tex_storage_2d(TEXTURE_2D, 1, internal, w, h);
+    if let Some((format, ty, data)) = data {
+        gl.tex_sub_image_2d(TEXTURE_2D, 0, 0, 0, w, h, format, ty, data);
+    }
+    t
+}
+
+/// Copies between images and reads the results: RGBA8 texels into an R32UI texture (one
+/// size class), a texture level into a renderbuffer, a renderbuffer into a layer of an
+/// RGBA8UI array texture, and array layers into slices of a 3D texture.
+fn copies(gl: &mut dyn StorageGl) -> (Vec<Vec<u8>>, GLenum) {
+    let mut out = Vec::new();
+    let rgba = texels(8, 8, 99);
+    let src = texture_2d(gl, RGBA8, (8, 8), Some((RGBA, UNSIGNED_BYTE, &rgba)));
+    let zeros = vec![0u8; 8 * 8 * 4];
+    let dst = texture_2d(gl, R32UI, (8, 8), Some((RED_INTEGER, UNSIGNED_INT, &zeros)));
+    gl.copy_image(
+        (src, TEXTURE_2D, 0, [2, 2, 0]),
+        (dst, TEXTURE_2D, 0, [1, 3, 0]),
+        [4, 5, 1],
+    );
+    out.push(read_image(
+        gl,
+        |gl| gl.framebuffer_texture_2d(READ_FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, dst, 0),
+        (8, 8),
+        (RED_INTEGER, UNSIGNED_INT, 4),
+    ));
+
+    // A texture's level 1 into a renderbuffer cleared before.
+    let mip = bound(gl, TEXTURE_2D);
+    gl.tex_storage_2d(TEXTURE_2D, 2, RGBA8, 16, 16);
+    gl.tex_sub_image_2d(
+        TEXTURE_2D,
+        1,
+        0,
+        0,
+        8,
+        8,
+        RGBA,
+        UNSIGNED_BYTE,
+        &texels(8, 8, 7),
+    );
+    let rb = gl.gen_renderbuffer();
+    gl.bind_renderbuffer(RENDERBUFFER, rb);
+    gl.renderbuffer_storage(RENDERBUFFER, RGBA8, 8, 8);
+    let fb = gl.gen_framebuffer();
+    gl.bind_framebuffer(FRAMEBUFFER, fb);
+    gl.framebuffer_renderbuffer(FRAMEBUFFER, COLOR_ATTACHMENT0, RENDERBUFFER, rb);
+    gl.viewport(0, 0, 8, 8);
+    gl.clear_color(0.25, 0.5, 0.75, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.bind_framebuffer(FRAMEBUFFER, 0);
+    gl.copy_image(
+        (mip, TEXTURE_2D, 1, [0, 0, 0]),
+        (rb, RENDERBUFFER, 0, [3, 2, 0]),
+        [5, 6, 1],
+    );
+    out.push(read_image(
+        gl,
+        |gl| gl.framebuffer_renderbuffer(READ_FRAMEBUFFER, COLOR_ATTACHMENT0, RENDERBUFFER, rb),
+        (8, 8),
+        (RGBA, UNSIGNED_BYTE, 4),
+    ));
+
+    // The renderbuffer into layer 1 of an RGBA8UI array (the class of RGBA8).
+    let array = bound(gl, TEXTURE_2D_ARRAY);
+    gl.tex_storage_3d(TEXTURE_2D_ARRAY, 1, RGBA8UI, 8, 8, 3);
+    let zeros = vec![0u8; 8 * 8 * 4 * 3];
+    gl.tex_sub_image_3d(
+        TEXTURE_2D_ARRAY,
+        0,
+        [0; 3],
+        [8, 8, 3],
+        RGBA_INTEGER,
+        UNSIGNED_BYTE,
+        &zeros,
+    );
+    gl.copy_image(
+        (rb, RENDERBUFFER, 0, [0, 0, 0]),
+        (array, TEXTURE_2D_ARRAY, 0, [0, 0, 1]),
+        [8, 8, 1],
+    );
+    for layer in 0..2 {
+        out.push(read_image(
+            gl,
+            |gl| gl.framebuffer_texture_layer(READ_FRAMEBUFFER, COLOR_ATTACHMENT0, array, 0, layer),
+            (8, 8),
+            (RGBA_INTEGER, UNSIGNED_BYTE, 4),
+        ));
+    }
+
+    // Layers 1 and 2 of the array into slices 0 and 1 of a 3D texture.
+    let volume = bound(gl, TEXTURE_3D);
+    gl.tex_storage_3d(TEXTURE_3D, 1, RGBA8, 8, 8, 2);
+    gl.copy_image(
+        (array, TEXTURE_2D_ARRAY, 0, [0, 0, 1]),
+        (volume, TEXTURE_3D, 0, [0, 0, 0]),
+        [8, 8, 2],
+    );
+    out.push(read_image(
+        gl,
+        |gl| gl.framebuffer_texture_layer(READ_FRAMEBUFFER, COLOR_ATTACHMENT0, volume, 0, 0),
+        (8, 8),
+        (RGBA, UNSIGNED_BYTE, 4),
+    ));
+    (out, gl.get_error())
+}
+
+/// Every error of `glCopyImageSubData`, one fault at a time (and copies that are none).
+fn copy_errors(gl: &mut dyn StorageGl) -> Vec<Line> {
+    let mut out = Vec::new();
+    let rgba = texture_2d(gl, RGBA8, (8, 8), None);
+    let r32 = texture_2d(gl, R32UI, (8, 8), None);
+    let rg8 = texture_2d(gl, RG8, (8, 8), None);
+    let depth = texture_2d(gl, DEPTH_COMPONENT24, (8, 8), None);
+    let mutable = bound(gl, TEXTURE_2D);
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        0,
+        RGBA8 as i32,
+        8,
+        8,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        None,
+    );
+    let rb = gl.gen_renderbuffer();
+    gl.bind_renderbuffer(RENDERBUFFER, rb);
+    gl.renderbuffer_storage(RENDERBUFFER, RGBA8, 8, 8);
+    let msrb = gl.gen_renderbuffer();
+    gl.bind_renderbuffer(RENDERBUFFER, msrb);
+    gl.renderbuffer_storage_multisample(RENDERBUFFER, 4, RGBA8, 8, 8);
+    let unbound_rb = gl.gen_renderbuffer();
+    let unbound_tex = gl.gen_texture();
+    let array = bound(gl, TEXTURE_2D_ARRAY);
+    gl.tex_storage_3d(TEXTURE_2D_ARRAY, 1, RGBA8, 8, 8, 2);
+    let rgtc = texture_2d(gl, COMPRESSED_RED_RGTC1, (8, 8), None);
+    let rg32 = texture_2d(gl, RG32F, (8, 8), None);
+    let t2 = |n| (n, TEXTURE_2D, 0, [0, 0, 0]);
+    let rbi = |n| (n, RENDERBUFFER, 0, [0, 0, 0]);
+    let cases: Vec<(&'static str, Img, Img, [i32; 3])> = vec![
+        ("ok", t2(rgba), t2(r32), [8, 8, 1]),
+        (
+            "same image",
+            t2(rgba),
+            (rgba, TEXTURE_2D, 0, [4, 4, 0]),
+            [4, 4, 1],
+        ),
+        ("ok to a renderbuffer", t2(rgba), rbi(rb), [8, 8, 1]),
+        ("ok rgtc to 64-bit", t2(rgtc), t2(rg32), [8, 8, 1]),
+        ("ok 64-bit to rgtc", t2(rg32), t2(rgtc), [2, 2, 1]),
+        ("mutable level 0", t2(mutable), t2(rgba), [8, 8, 1]),
+        ("size classes differ", t2(rgba), t2(rg8), [8, 8, 1]),
+        ("depth and colour", t2(depth), t2(r32), [8, 8, 1]),
+        ("samples differ", rbi(msrb), rbi(rb), [8, 8, 1]),
+        (
+            "source target",
+            (rgba, TEXTURE_3D, 0, [0; 3]),
+            t2(r32),
+            [8, 8, 1],
+        ),
+        (
+            "buffer target",
+            (rgba, TEXTURE_BUFFER, 0, [0; 3]),
+            t2(r32),
+            [8, 8, 1],
+        ),
+        (
+            "face target",
+            (rgba, TEXTURE_CUBE_MAP_POSITIVE_X, 0, [0; 3]),
+            t2(r32),
+            [8, 8, 1],
+        ),
+        (
+            "destination target",
+            t2(rgba),
+            (r32, TEXTURE_2D_ARRAY, 0, [0; 3]),
+            [8, 8, 1],
+        ),
+        ("no such texture", t2(4321), t2(r32), [8, 8, 1]),
+        ("texture zero", t2(0), t2(r32), [8, 8, 1]),
+        ("texture never bound", t2(unbound_tex), t2(r32), [8, 8, 1]),
+        ("no such renderbuffer", rbi(4321), t2(r32), [8, 8, 1]),
+        (
+            "renderbuffer never bound",
+            rbi(unbound_rb),
+            t2(r32),
+            [8, 8, 1],
+        ),
+        (
+            "renderbuffer level",
+            (rb, RENDERBUFFER, 1, [0; 3]),
+            t2(r32),
+            [8, 8, 1],
+        ),
+        (
+            "missing level",
+            (rgba, TEXTURE_2D, 1, [0; 3]),
+            t2(r32),
+            [4, 4, 1],
+        ),
+        (
+            "negative level",
+            (rgba, TEXTURE_2D, -1, [0; 3]),
+            t2(r32),
+            [4, 4, 1],
+        ),
+        (
+            "past the source",
+            (rgba, TEXTURE_2D, 0, [4, 0, 0]),
+            t2(r32),
+            [8, 8, 1],
+        ),
+        (
+            "past the destination",
+            t2(rgba),
+            (r32, TEXTURE_2D, 0, [0, 1, 0]),
+            [8, 8, 1],
+        ),
+        ("negative size", t2(rgba), t2(r32), [-1, 8, 1]),
+        (
+            "negative origin",
+            (rgba, TEXTURE_2D, 0, [-1, 0, 0]),
+            t2(r32),
+            [4, 4, 1],
+        ),
+        ("depth past a 2d image", t2(rgba), t2(r32), [8, 8, 2]),
+        (
+            "layers past an array",
+            (array, TEXTURE_2D_ARRAY, 0, [0, 0, 1]),
+            t2(r32),
+            [8, 8, 2],
+        ),
+        (
+            "unaligned rgtc",
+            (rgtc, TEXTURE_2D, 0, [2, 0, 0]),
+            t2(rg32),
+            [4, 4, 1],
+        ),
+        ("zero size", t2(rgba), t2(r32), [0, 0, 0]),
+    ];
+    for (what, src, dst, size) in cases {
+        gl.copy_image(src, dst, size);
+        err(gl, &mut out, what);
+    }
+    out
+}
+
+#[test]
+fn copies_between_images_match_the_native_driver() {
+    compare(|gl| {
+        let (images, error) = copies(gl);
+        assert_eq!(error, NO_ERROR);
+        // Every image read but layer 0 of the array (left zero) got texels.
+        for (i, px) in images.iter().enumerate() {
+            assert_eq!(px.iter().any(|b| *b != 0), i != 2, "image {i}");
+        }
+        (images, error)
+    });
+}
+
+#[test]
+fn copy_image_errors_match_the_native_driver() {
+    compare(copy_errors);
 }
 
 #[test]

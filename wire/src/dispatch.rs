@@ -62,8 +62,8 @@ use crate::handle::{
 };
 use crate::record::{
     ArchivedRecord, BufferBlocks, BufferCopy, BufferPixels, BufferRange, ClearValue,
-    FramebufferRef, MAX_XFB_BUFFERS, PixelDestination, ProgramDesc, ReadSource, TextureCopy,
-    TextureRegion, XfbBinding, XfbPrimitive,
+    FramebufferRef, ImageCopy, ImageObject, MAX_XFB_BUFFERS, PixelDestination, ProgramDesc,
+    ReadSource, TextureCopy, TextureRegion, XfbBinding, XfbPrimitive,
 };
 use crate::state::{
     Attachment, BlendState, DepthStencilState, FramebufferState, RasterState, Rect, Region,
@@ -238,6 +238,8 @@ pub trait TexturePipe {
     fn set_texture_view(&mut self, texture: TextureHandle, view: TextureView) -> R;
     /// `SetTextureBuffer`.
     fn set_texture_buffer(&mut self, texture: TextureHandle, buffer: TexelBuffer) -> R;
+    /// `CopyImage` (every object it names is live).
+    fn copy_image(&mut self, copy: ImageCopy) -> R;
 }
 
 /// Surfaces, framebuffer objects, renderbuffers, and the verbs that read a framebuffer into
@@ -1221,6 +1223,22 @@ impl<C: PipeContext> Dispatcher<C> {
                     range: de(&**range)?,
                 };
                 pipe.set_texture_buffer(texture, texels)?;
+                N
+            }
+            A::CopyImage { copy } => {
+                const N: &str = "CopyImage";
+                let copy: ImageCopy = de(&**copy)?;
+                for end in [copy.src, copy.dst] {
+                    match end.object {
+                        ImageObject::Texture(t) => {
+                            reg.textures.get(N, t)?;
+                        }
+                        ImageObject::Renderbuffer(r) => {
+                            reg.renderbuffers.get(N, r)?;
+                        }
+                    }
+                }
+                pipe.copy_image(copy)?;
                 N
             }
             A::CreateRenderbuffer { renderbuffer } => {

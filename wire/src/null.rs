@@ -27,8 +27,8 @@ use crate::handle::{
     TextureHandle, VertexLayoutHandle,
 };
 use crate::record::{
-    ArchivedRecord, BufferBlocks, BufferCopy, BufferRange, ClearValue, ProgramDesc, ReadSource,
-    Record, TextureCopy,
+    ArchivedRecord, BufferBlocks, BufferCopy, BufferRange, ClearValue, ImageCopy, ProgramDesc,
+    ReadSource, Record, TextureCopy,
 };
 use crate::state::{
     BlendState, DepthStencilState, FramebufferState, RasterState, Rect, SamplerState, SurfaceDesc,
@@ -267,6 +267,9 @@ impl TexturePipe for NullPipe {
         Ok(())
     }
     fn set_texture_buffer(&mut self, _: TextureHandle, _: TexelBuffer) -> R {
+        Ok(())
+    }
+    fn copy_image(&mut self, _: ImageCopy) -> R {
         Ok(())
     }
 }

@@ -337,6 +337,42 @@ pub struct TextureCopy {
     pub rect: Rect,
 }
 
+/// The texture or renderbuffer one end of a `CopyImage` names.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub enum ImageObject {
+    /// A texture.
+    Texture(TextureHandle),
+    /// A renderbuffer.
+    Renderbuffer(RenderbufferHandle),
+}
+
+/// One end of a `CopyImage`.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct ImageCopyEnd {
+    /// The image object.
+    pub object: ImageObject,
+    /// Mip level (0 for renderbuffers).
+    pub level: u8,
+    /// First texel, as `glCopyImageSubData` names it: x, y, and z, which is the array layer
+    /// (of a 1D array too: y is 0 there), the cube face, or the slice of a 3D texture.
+    pub origin: [u32; 3],
+}
+
+/// What a `CopyImage` copies: `size` texels of the source (width, height, and layers,
+/// faces or slices), at the same place in texels or blocks in the destination.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct ImageCopy {
+    /// Where it reads.
+    pub src: ImageCopyEnd,
+    /// Where it writes.
+    pub dst: ImageCopyEnd,
+    /// Texels of the source region (width, height, depth).
+    pub size: [u32; 3],
+}
+
 /// What a `ReadPixels` reads and where it puts it.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[rkyv(derive(Debug))]
@@ -556,6 +592,9 @@ pub enum Record {
         format: Format,
         range: Box<BufferRange>,
     },
+    /// Copies texels between images of textures and renderbuffers of one size class, bit
+    /// for bit (`glCopyImageSubData`).
+    CopyImage { copy: Box<ImageCopy> },
     /// Creates a renderbuffer with no storage.
     CreateRenderbuffer { renderbuffer: RenderbufferHandle },
     /// (Re)allocates a renderbuffer's storage.

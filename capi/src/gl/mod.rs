@@ -57,11 +57,11 @@ pub use vertex::*;
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
 /// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
 /// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]),
-/// immutable texture storage ([`tex_storage`]), and the EXT names
+/// immutable texture storage and image copies ([`tex_storage`]), and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 31] = [
+pub static BEYOND_3_3: [(&str, Proc); 32] = [
     (
         "glClearColorIiEXT",
         Proc({
@@ -73,6 +73,29 @@ pub static BEYOND_3_3: [(&str, Proc); 31] = [
         "glClearColorIuiEXT",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLuint, GLuint) = glClearColorIuiEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCopyImageSubData",
+        Proc({
+            const F: extern "C" fn(
+                GLuint,
+                GLenum,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLuint,
+                GLenum,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLsizei,
+            ) = glCopyImageSubData;
             F as *const c_void
         }),
     ),

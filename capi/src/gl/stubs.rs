@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2599;
+    2598;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -294,7 +294,6 @@ super::unimplemented::stubs! {
     glCopyConvolutionFilter1DEXT: u64,
     glCopyConvolutionFilter2D: u64,
     glCopyConvolutionFilter2DEXT: u64,
-    glCopyImageSubData: u64,
     glCopyImageSubDataNV: u64,
     glCopyMultiTexImage1DEXT: u64,
     glCopyMultiTexImage2DEXT: u64,

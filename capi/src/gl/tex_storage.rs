@@ -1,6 +1,7 @@
 //! Immutable texture storage (GL 4.2's `ARB_texture_storage` and GL 4.3's
-//! `ARB_texture_storage_multisample`): the entry points beyond 3.3 that the engine carries
-//! out (`engine::texture::immutable`).
+//! `ARB_texture_storage_multisample`) and copies between images (GL 4.3's
+//! `ARB_copy_image`): the entry points beyond 3.3 that the engine carries out
+//! (`engine::texture::immutable`, `engine::texture::copy_image`).
 
 use super::types::*;
 use crate::current::gl_call;
@@ -89,6 +90,33 @@ pub extern "C" fn glTexStorage3DMultisample(
             height,
             depth,
             fixedsamplelocations,
+        )
+    });
+}
+
+/// `glCopyImageSubData`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glCopyImageSubData(
+    src_name: GLuint,
+    src_target: GLenum,
+    src_level: GLint,
+    src_x: GLint,
+    src_y: GLint,
+    src_z: GLint,
+    dst_name: GLuint,
+    dst_target: GLenum,
+    dst_level: GLint,
+    dst_x: GLint,
+    dst_y: GLint,
+    dst_z: GLint,
+    src_width: GLsizei,
+    src_height: GLsizei,
+    src_depth: GLsizei,
+) {
+    gl_call("glCopyImageSubData", (), |c| {
+        c.copy_image_sub_data(
+            src_name, src_target, src_level, src_x, src_y, src_z, dst_name, dst_target, dst_level,
+            dst_x, dst_y, dst_z, src_width, src_height, src_depth,
         )
     });
 }

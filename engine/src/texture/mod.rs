@@ -25,12 +25,14 @@
 //! ## Layout
 //! `format` holds the format rules, `image` the image calls and uploads, `compressed` the
 //! compressed ones, `immutable` immutable storage (`tex_storage_*`), `storage` multisample
-//! images and buffer textures, `copy` the framebuffer
-//! copies, mipmap generation and read-backs, `params` texture parameters and level queries
-//! (and the sampling-parameter rules sampler objects share).
+//! images and buffer textures, `copy` the framebuffer copies, mipmap generation and
+//! read-backs, `copy_image` copies between images (`copy_image_sub_data`), `params`
+//! texture parameters and level queries (and the sampling-parameter rules sampler objects
+//! share).
 
 mod compressed;
 mod copy;
+mod copy_image;
 mod format;
 mod image;
 mod immutable;
