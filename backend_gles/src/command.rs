@@ -16,7 +16,9 @@ use glow::HasContext;
 use tessera_wire::SessionError;
 use tessera_wire::backend::bad_value;
 use tessera_wire::context::DesiredState;
-use tessera_wire::dispatch::{BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawPipe, R};
+use tessera_wire::dispatch::{
+    BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R,
+};
 use tessera_wire::format::{FormatClass, IndexType, VertexFormat};
 use tessera_wire::handle::{BufferHandle, Handle, ProgramHandle, RawHandle, SurfaceHandle};
 use tessera_wire::record::{ClearValue, DRAW_BUFFER_NONE, FramebufferRef, clear_mask};
@@ -248,7 +250,7 @@ impl GlesPipe {
     /// found a framebuffer and a usable program that nothing has invalidated since
     /// (`ready_at`), so there is nothing to call. Everything else is [`Self::reconcile`].
     #[inline]
-    fn prepare(
+    pub(crate) fn prepare(
         &mut self,
         record: &'static str,
         ctx: &mut GlesContext,
@@ -903,7 +905,7 @@ impl GlesPipe {
     /// cannot reorder, or a draw that transform feedback captures in its vertex order — the
     /// draw goes as it is, and the difference is reported.
     #[cold]
-    fn first_vertex_list_needed(&mut self, ctx: &GlesContext, mode: u32) -> bool {
+    pub(crate) fn first_vertex_list_needed(&mut self, ctx: &GlesContext, mode: u32) -> bool {
         let flat = ctx
             .desired
             .program
@@ -981,6 +983,7 @@ impl GlesPipe {
         ctx: &GlesContext,
         mode: u32,
         [first, count, instances]: [i32; 3],
+        base_instance: u32,
     ) -> R {
         let vertices: Vec<u32> = (first as u32..).take(count as usize).collect();
         let Some((mode, list)) = conv::first_vertex_list(mode, &vertices) else {
@@ -995,7 +998,17 @@ impl GlesPipe {
         // SAFETY: context current; state reconciled; the scratch element buffer holds
         // `count` indices, each a vertex of the original draw.
         unsafe {
-            if instances == 1 {
+            if base_instance != 0 {
+                self.gl.draw_elements_instanced_base_vertex_base_instance(
+                    mode,
+                    count,
+                    glow::UNSIGNED_INT,
+                    0,
+                    instances,
+                    0,
+                    base_instance,
+                );
+            } else if instances == 1 {
                 self.gl.draw_elements(mode, count, glow::UNSIGNED_INT, 0);
             } else {
                 self.gl
@@ -1006,9 +1019,23 @@ impl GlesPipe {
         Ok(())
     }
 
+    /// The base instance a draw can pass to the driver: its own with
+    /// `GL_EXT_base_instance`, else 0 (reported once: instanced attributes then start at
+    /// their first element).
+    pub(crate) fn base_instance(&mut self, base_instance: u32) -> u32 {
+        if base_instance != 0 && !self.features.base_instance {
+            self.report(
+                Missing::BaseInstance,
+                "base instances need GL_EXT_base_instance: draws with one start instanced attributes at their first element",
+            );
+            return 0;
+        }
+        base_instance
+    }
+
     /// A draw of an adjacency topology the driver cannot draw: reported, skipped.
     #[cold]
-    fn skip_adjacency(&mut self) {
+    pub(crate) fn skip_adjacency(&mut self) {
         self.report(
             Missing::AdjacencyTopology,
             "adjacency topologies need ES 3.2 or *_geometry_shader: draws skipped",
@@ -1059,16 +1086,32 @@ impl DrawPipe for GlesPipe {
             return Ok(());
         }
         let [first, count, instances] = gl_counts(N, [first, count, instances])?;
+        let base_instance = self.base_instance(draw.base_instance);
         if !ctx.raster.flatshade_last && self.first_vertex_list_needed(ctx, mode) {
-            return self.draw_first_vertex_list(N, ctx, mode, [first, count, instances]);
+            return self.draw_first_vertex_list(
+                N,
+                ctx,
+                mode,
+                [first, count, instances],
+                base_instance,
+            );
         }
         if ctx.xfb.is_some() {
             self.xfb_before_draw(ctx);
         }
         // SAFETY: context current; state reconciled (program linked and current, VAO bound
-        // with buffer-backed attributes); mode from conv::map_topology; non-negative counts.
+        // with buffer-backed attributes); mode from conv::map_topology; non-negative counts;
+        // a nonzero base instance only with GL_EXT_base_instance (`base_instance`).
         unsafe {
-            if instances == 1 {
+            if base_instance != 0 {
+                self.gl.draw_arrays_instanced_base_instance(
+                    mode,
+                    first,
+                    count,
+                    instances,
+                    base_instance,
+                );
+            } else if instances == 1 {
                 self.gl.draw_arrays(mode, first, count);
             } else {
                 self.gl.draw_arrays_instanced(mode, first, count, instances);
@@ -1163,20 +1206,34 @@ impl DrawPipe for GlesPipe {
         if ctx.xfb.is_some() {
             self.xfb_before_draw(ctx);
         }
+        let base_instance = self.base_instance(draw.base_instance);
         // SAFETY: context current; state reconciled; the index range lies inside the bound
-        // index buffer (checked above); base-vertex entry points exist when used.
+        // index buffer (checked above); base-vertex and base-instance entry points exist
+        // when used.
         unsafe {
-            match (instances, base_vertex) {
-                (1, 0) => self.gl.draw_elements(mode, count, ty, offset),
-                (_, 0) => self
-                    .gl
-                    .draw_elements_instanced(mode, count, ty, offset, instances),
-                (1, b) => self
-                    .gl
-                    .draw_elements_base_vertex(mode, count, ty, offset, b),
-                (_, b) => self
-                    .gl
-                    .draw_elements_instanced_base_vertex(mode, count, ty, offset, instances, b),
+            if base_instance != 0 {
+                self.gl.draw_elements_instanced_base_vertex_base_instance(
+                    mode,
+                    count,
+                    ty,
+                    offset,
+                    instances,
+                    base_vertex,
+                    base_instance,
+                );
+            } else {
+                match (instances, base_vertex) {
+                    (1, 0) => self.gl.draw_elements(mode, count, ty, offset),
+                    (_, 0) => self
+                        .gl
+                        .draw_elements_instanced(mode, count, ty, offset, instances),
+                    (1, b) => self
+                        .gl
+                        .draw_elements_base_vertex(mode, count, ty, offset, b),
+                    (_, b) => self
+                        .gl
+                        .draw_elements_instanced_base_vertex(mode, count, ty, offset, instances, b),
+                }
             }
         }
         if ctx.xfb.is_some() {
@@ -1186,6 +1243,11 @@ impl DrawPipe for GlesPipe {
             self.drop_scratch_indices(N, ctx, name);
         }
         Ok(())
+    }
+
+    /// `DrawIndirect` and `DrawIndexedIndirect` (`indirect.rs`).
+    fn draw_indirect(&mut self, ctx: &mut GlesContext, draw: DrawIndirectArgs) -> R {
+        self.draw_from_buffer(ctx, draw)
     }
 
     /// `Clear`: per draw buffer, honouring masks and scissor.

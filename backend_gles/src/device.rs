@@ -139,6 +139,10 @@ pub(crate) struct Features {
     pub read_depth_stencil: bool,
     pub timer_query: bool,
     pub texture_stencil8: bool,
+    /// `glDrawArraysIndirect`/`glDrawElementsIndirect` (ES 3.1).
+    pub draw_indirect: bool,
+    /// Base instances in draws and indirect commands (`GL_EXT_base_instance`).
+    pub base_instance: bool,
 }
 
 impl Features {
@@ -177,6 +181,8 @@ impl Features {
             read_depth_stencil: has("GL_NV_read_depth_stencil"),
             timer_query: has("GL_EXT_disjoint_timer_query"),
             texture_stencil8: es32 || has("GL_OES_texture_stencil8"),
+            draw_indirect: minor >= 1,
+            base_instance: has("GL_EXT_base_instance"),
         }
     }
 }
@@ -226,6 +232,7 @@ pub(crate) enum Missing {
     DrawBufferCount,
     TextureUnits,
     StencilTexture,
+    BaseInstance,
 }
 
 /// A buffer object.

@@ -1118,6 +1118,18 @@ pub(crate) fn entry_point_alias(core: &CStr, id: &GlIdentity) -> Option<CString>
         // Not core in any ES version.
         ("glQueryCounter", 255, "disjoint_timer_query", &["EXT"]),
         (
+            "glDrawArraysInstancedBaseInstance",
+            255,
+            "base_instance",
+            &["EXT"],
+        ),
+        (
+            "glDrawElementsInstancedBaseVertexBaseInstance",
+            255,
+            "base_instance",
+            &["EXT"],
+        ),
+        (
             "glGetQueryObjectui64v",
             255,
             "disjoint_timer_query",

@@ -238,6 +238,7 @@ impl Scene {
             first: 0,
             count,
             instances: 1,
+            base_instance: 0,
         });
     }
 
@@ -250,6 +251,7 @@ impl Scene {
             count,
             instances,
             base_vertex: 0,
+            base_instance: 0,
         });
     }
 

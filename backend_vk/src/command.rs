@@ -37,7 +37,9 @@
 use ash::vk;
 use tessera_wire::SessionError;
 use tessera_wire::context::DesiredState;
-use tessera_wire::dispatch::{BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawPipe, R};
+use tessera_wire::dispatch::{
+    BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R,
+};
 use tessera_wire::format::{IndexType, Topology};
 use tessera_wire::handle::{BufferHandle, SurfaceHandle};
 use tessera_wire::record::{ClearValue, FramebufferRef};
@@ -259,7 +261,7 @@ pub(crate) fn same_target(
 }
 
 /// What a draw reads from its index source after emulation.
-enum Indices {
+pub(crate) enum Indices {
     None,
     /// The bound index buffer at an offset.
     Bound(vk::Buffer, u64, vk::IndexType),
@@ -275,6 +277,7 @@ impl DrawPipe for VkPipe {
             first,
             count,
             instances,
+            base_instance,
         } = draw;
         if count == 0 || instances == 0 {
             return Ok(());
@@ -289,7 +292,7 @@ impl DrawPipe for VkPipe {
         }
         let extent = DrawExtent {
             vertices: Some(first.saturating_add(count)),
-            instances,
+            instances: instance_extent(instances, base_instance),
         };
         if !self.prepare(
             ctx,
@@ -302,8 +305,13 @@ impl DrawPipe for VkPipe {
         }
         let capturing = self.xfb_before_draw(ctx);
         // SAFETY: recording inside the target's pass with a pipeline, descriptors and
-        // vertex buffers bound by `prepare`.
-        unsafe { self.raw.cmd_draw(self.rec.cmd, count, instances, first, 0) };
+        // vertex buffers bound by `prepare`; a nonzero first instance only where the
+        // device has drawIndirectFirstInstance (`draw_indirect` reads such commands back
+        // otherwise; a direct draw may always start at any instance).
+        unsafe {
+            self.raw
+                .cmd_draw(self.rec.cmd, count, instances, first, base_instance)
+        };
         if capturing {
             self.xfb_after_draw(ctx);
         }
@@ -316,6 +324,7 @@ impl DrawPipe for VkPipe {
         const N: &str = "DrawIndexed";
         let (topology, index_type, offset) = (draw.topology, draw.index_type, draw.offset);
         let (count, instances, base_vertex) = (draw.count, draw.instances, draw.base_vertex);
+        let base_instance = draw.base_instance;
         if count == 0 || instances == 0 {
             return Ok(());
         }
@@ -424,7 +433,7 @@ impl DrawPipe for VkPipe {
             && (conv::is_strip(native) || self.tiers.list_restart);
         let extent = DrawExtent {
             vertices: None,
-            instances,
+            instances: instance_extent(instances, base_instance),
         };
         if !self.prepare(ctx, native, &indices, restart, extent)? {
             return Ok(());
@@ -434,13 +443,18 @@ impl DrawPipe for VkPipe {
         // index buffer holding `n` indices from its bound offset.
         unsafe {
             self.raw
-                .cmd_draw_indexed(self.rec.cmd, n, instances, 0, base_vertex, 0)
+                .cmd_draw_indexed(self.rec.cmd, n, instances, 0, base_vertex, base_instance)
         };
         if capturing {
             self.xfb_after_draw(ctx);
         }
         crate::device::count(&self.stats.draws);
         Ok(())
+    }
+
+    /// `DrawIndirect` and `DrawIndexedIndirect` (`indirect.rs`).
+    fn draw_indirect(&mut self, ctx: &mut VkContext, draw: DrawIndirectArgs) -> R {
+        self.draw_from_buffer(ctx, draw)
     }
 
     /// `Clear` (`clear.rs`).
@@ -662,6 +676,7 @@ impl VkPipe {
             first,
             count,
             instances,
+            base_instance,
         } = draw;
         let (native, s, n) = if topology == Topology::LineLoop {
             let s = self.arena(u64::from(count + 1) * 4, 4)?;
@@ -677,7 +692,7 @@ impl VkPipe {
         };
         let extent = DrawExtent {
             vertices: Some(first.saturating_add(count)),
-            instances,
+            instances: instance_extent(instances, base_instance),
         };
         let indices = Indices::Arena(s, vk::IndexType::UINT32);
         if !self.prepare(ctx, native, &indices, false, extent)? {
@@ -688,7 +703,7 @@ impl VkPipe {
         // including the arena index buffer of `n` indices.
         unsafe {
             self.raw
-                .cmd_draw_indexed(self.rec.cmd, n, instances, 0, 0, 0)
+                .cmd_draw_indexed(self.rec.cmd, n, instances, 0, 0, base_instance)
         };
         if capturing {
             self.xfb_after_draw(ctx);
@@ -713,7 +728,7 @@ impl VkPipe {
     /// no state record changed anything since (a steady draw), only the index buffer is
     /// looked at; otherwise [`VkPipe::prepare_changed`] redoes the parts that changed.
     #[inline]
-    fn prepare(
+    pub(crate) fn prepare(
         &mut self,
         ctx: &mut VkContext,
         topology: vk::PrimitiveTopology,
@@ -1088,6 +1103,16 @@ fn sample_mask(d: &DesiredState, samples: vk::SampleCountFlags) -> u32 {
         m &= cov;
     }
     m
+}
+
+/// The instance count a draw's repacked instanced arrays must cover: every element from
+/// the first when a base instance moves the start (the arrays' own length bounds it).
+pub(crate) fn instance_extent(instances: u32, base_instance: u32) -> u32 {
+    if base_instance == 0 {
+        instances
+    } else {
+        u32::MAX
+    }
 }
 
 /// How many vertices and instances a draw reads (`None` vertices: indexed, unknown).

@@ -76,6 +76,9 @@ pub struct Tiers {
     /// `GL_PRIMITIVES_GENERATED` counted (`VK_EXT_primitives_generated_query`, also with
     /// rasterizer discard).
     pub primitives_generated: bool,
+    /// Shaders read the draw's base instance (Vulkan 1.1's `shaderDrawParameters`), which
+    /// `gl_InstanceID` subtracts.
+    pub draw_parameters: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -96,6 +99,10 @@ pub(crate) struct CoreFeatures {
     pub vertex_pipeline_stores: bool,
     /// Storage-buffer writes and atomics in the fragment stage.
     pub fragment_stores: bool,
+    /// Indirect draws of several commands in one call (`multiDrawIndirect`).
+    pub multi_draw_indirect: bool,
+    /// Indirect commands with a nonzero first instance (`drawIndirectFirstInstance`).
+    pub draw_indirect_first_instance: bool,
 }
 
 /// Messages of the debug-utils messenger, shared with its callback.
@@ -648,7 +655,12 @@ fn create_device(
     let mut pw = vk::PhysicalDevicePresentWaitFeaturesKHR::default();
     let mut xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
     let mut pgq = vk::PhysicalDevicePrimitivesGeneratedQueryFeaturesEXT::default();
+    let mut sdp = vk::PhysicalDeviceShaderDrawParametersFeatures::default();
     let mut f2 = vk::PhysicalDeviceFeatures2::default();
+    let v11 = props.api_version >= vk::API_VERSION_1_1;
+    if v11 {
+        f2 = f2.push_next(&mut sdp);
+    }
     let e_xfb = has(ash::ext::transform_feedback::NAME);
     if e_xfb {
         f2 = f2.push_next(&mut xfb);
@@ -730,6 +742,7 @@ fn create_device(
         // extension it has.
         unsafe { instance.get_physical_device_properties2(phys, &mut p2) };
     }
+    tiers.draw_parameters = v11 && sdp.shader_draw_parameters == vk::TRUE;
     tiers.transform_feedback = e_xfb
         && xfb.transform_feedback == vk::TRUE
         && xfb_props.transform_feedback_queries == vk::TRUE
@@ -753,6 +766,8 @@ fn create_device(
         alpha_to_one: yes(have.alpha_to_one),
         vertex_pipeline_stores: yes(have.vertex_pipeline_stores_and_atomics),
         fragment_stores: yes(have.fragment_stores_and_atomics),
+        multi_draw_indirect: yes(have.multi_draw_indirect),
+        draw_indirect_first_instance: yes(have.draw_indirect_first_instance),
     };
     let enabled = vk::PhysicalDeviceFeatures {
         geometry_shader: have.geometry_shader,
@@ -779,6 +794,9 @@ fn create_device(
         // GL's shader storage blocks may be written in every stage.
         vertex_pipeline_stores_and_atomics: have.vertex_pipeline_stores_and_atomics,
         fragment_stores_and_atomics: have.fragment_stores_and_atomics,
+        // GL's indirect draws: several commands in one call, base instances read from them.
+        multi_draw_indirect: have.multi_draw_indirect,
+        draw_indirect_first_instance: have.draw_indirect_first_instance,
         ..Default::default()
     };
     // The optional extensions the tiers use, in the order they are named.
@@ -848,7 +866,10 @@ fn create_device(
         .primitives_generated_query(true)
         .primitives_generated_query_with_rasterizer_discard(true);
     let on = chain_if(on, tiers.transform_feedback, &mut on_xfb);
-    let mut on = chain_if(on, tiers.primitives_generated, &mut on_pgq);
+    let on = chain_if(on, tiers.primitives_generated, &mut on_pgq);
+    let mut on_sdp =
+        vk::PhysicalDeviceShaderDrawParametersFeatures::default().shader_draw_parameters(true);
+    let mut on = chain_if(on, tiers.draw_parameters, &mut on_sdp);
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)

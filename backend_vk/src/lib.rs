@@ -86,6 +86,7 @@ mod device;
 mod frame;
 mod framebuffer;
 mod image;
+mod indirect;
 mod instance;
 mod memory;
 mod pipeline;

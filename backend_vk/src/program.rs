@@ -351,6 +351,15 @@ impl VkPipe {
                         }
                     }
                 }
+                // gl_InstanceID counts from 0 under a base instance (spirv/instance_id.rs).
+                let words = if stage == ShaderStage::Vertex
+                    && self.tiers.draw_parameters
+                    && let Some(w) = spirv::apply_instance_id(&words)?
+                {
+                    w
+                } else {
+                    words
+                };
                 let mut point_origin = false;
                 let words = if stage == ShaderStage::Fragment
                     && let Some(w) = spirv::apply_point_origin(&words)?

@@ -30,16 +30,23 @@
 //! point fills from the built-in, flipped or not by a specialization constant that the
 //! pipeline sets from `POINT_SPRITE_COORD_ORIGIN`.
 //!
+//! ## `gl_InstanceID` under a base instance (`instance_id.rs`)
+//! A vertex stage that reads `gl_InstanceID` reads `InstanceIndex - BaseInstance` through a
+//! private integer the entry point fills, since Vulkan's instance index counts from the
+//! draw's first instance and GL's from 0.
+//!
 //! ## Arrays of interface blocks into the fragment stage (`block_array.rs`)
 //! Mesa's SPIR-V front end drops the interpolation decorations of the members of an array of
 //! blocks, so where the fragment stage reads one whose members carry them, both it and the
 //! stage before pass the array through one plain variable per element and member instead.
 
 mod block_array;
+mod instance_id;
 mod pack;
 mod point_coord;
 
 pub(crate) use block_array::split_block_arrays;
+pub(crate) use instance_id::apply_instance_id;
 pub(crate) use pack::pack_scalar_arrays;
 pub(crate) use point_coord::{POINT_ORIGIN_SPEC_ID, apply_point_origin};
 

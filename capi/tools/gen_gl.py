@@ -69,6 +69,10 @@ BEYOND = {
     "glTexStorage3DMultisample",
     # Copies between images (GL 4.3).
     "glCopyImageSubData",
+    # Indirect draws, multi-draw indirect and base instances (GL 4.0, 4.2, 4.3).
+    "glDrawArraysIndirect", "glDrawElementsIndirect", "glMultiDrawArraysIndirect",
+    "glMultiDrawElementsIndirect", "glDrawArraysInstancedBaseInstance",
+    "glDrawElementsInstancedBaseInstance", "glDrawElementsInstancedBaseVertexBaseInstance",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

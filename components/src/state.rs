@@ -130,11 +130,13 @@ pub enum BufferTarget {
     ShaderStorage,
     /// `DISPATCH_INDIRECT_BUFFER` (GL 4.3).
     DispatchIndirect,
+    /// `DRAW_INDIRECT_BUFFER` (GL 4.0).
+    DrawIndirect,
 }
 
 impl BufferTarget {
     /// Every target.
-    pub const ALL: [BufferTarget; 11] = [
+    pub const ALL: [BufferTarget; 12] = [
         BufferTarget::Array,
         BufferTarget::ElementArray,
         BufferTarget::CopyRead,
@@ -146,6 +148,7 @@ impl BufferTarget {
         BufferTarget::Uniform,
         BufferTarget::ShaderStorage,
         BufferTarget::DispatchIndirect,
+        BufferTarget::DrawIndirect,
     ];
 
     /// The target of a `glBindBuffer` enum.
@@ -162,6 +165,7 @@ impl BufferTarget {
             UNIFORM_BUFFER => Self::Uniform,
             SHADER_STORAGE_BUFFER => Self::ShaderStorage,
             DISPATCH_INDIRECT_BUFFER => Self::DispatchIndirect,
+            DRAW_INDIRECT_BUFFER => Self::DrawIndirect,
             _ => return None,
         })
     }
@@ -180,6 +184,7 @@ impl BufferTarget {
             Self::Uniform => UNIFORM_BUFFER_BINDING,
             Self::ShaderStorage => SHADER_STORAGE_BUFFER_BINDING,
             Self::DispatchIndirect => DISPATCH_INDIRECT_BUFFER_BINDING,
+            Self::DrawIndirect => DRAW_INDIRECT_BUFFER_BINDING,
         }
     }
 }

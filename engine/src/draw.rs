@@ -28,7 +28,7 @@ struct Indexed {
 impl Local {
     /// The error a draw would raise with the current state (`NO_ERROR` if none), cached.
     #[inline]
-    fn draw_state_error(&mut self, sh: &Shared) -> GLenum {
+    pub(crate) fn draw_state_error(&mut self, sh: &Shared) -> GLenum {
         if self.dirty.contains(Dirty::DRAW_CHECK) {
             self.draw_error = self.compute_draw_error(sh);
             let linked = self
@@ -46,7 +46,7 @@ impl Local {
     /// `INVALID_OPERATION` unless the current geometry shader (if any) takes the
     /// primitives `mode` draws (GL 3.3 core §2.12.1).
     #[inline]
-    fn check_geometry_input(&mut self, mode: GLenum) -> bool {
+    pub(crate) fn check_geometry_input(&mut self, mode: GLenum) -> bool {
         let fits = match self.draw_gs_input {
             None => true,
             Some(POINTS) => mode == POINTS,
@@ -68,7 +68,7 @@ impl Local {
     /// geometry shader's output, else those `mode` draws) are of the kind it captures (GL
     /// 3.3 core §2.17).
     #[cold]
-    fn check_xfb_mode(&mut self, sh: &Shared, mode: GLenum) -> bool {
+    pub(crate) fn check_xfb_mode(&mut self, sh: &Shared, mode: GLenum) -> bool {
         let gs_output = self
             .st
             .program
@@ -114,6 +114,10 @@ impl Local {
 
     /// Validates the state and emits one draw record (shared by every draw entry point).
     #[inline]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the union of the draw records' fields"
+    )]
     fn emit_draw(
         &mut self,
         sh: &mut Shared,
@@ -121,23 +125,21 @@ impl Local {
         first: u32,
         count: u32,
         instances: u32,
+        base_instance: u32,
         indexed: Option<Indexed>,
     ) {
         if self.st.program.is_none() || count == 0 || instances == 0 {
             // No program draws nothing (and is no error in a core context, as in Mesa).
             return;
         }
-        sh.dev.use_context(self.id);
-        self.validate(sh, Dirty::DRAW);
-        if self.draw_writes_storage {
-            crate::compute::storage_ranges_stale(&self.st, sh);
-        }
+        self.prepare_draw(sh);
         let record = match indexed {
             None => Record::Draw {
                 topology,
                 first,
                 count,
                 instances,
+                base_instance,
             },
             Some(i) => Record::DrawIndexed {
                 topology,
@@ -146,8 +148,25 @@ impl Local {
                 count,
                 instances,
                 base_vertex: i.base_vertex,
+                base_instance,
             },
         };
+        self.push_draw(sh, record);
+    }
+
+    /// Runs the draw systems and marks what the program may write (every draw verb).
+    #[inline]
+    pub(crate) fn prepare_draw(&mut self, sh: &mut Shared) {
+        sh.dev.use_context(self.id);
+        self.validate(sh, Dirty::DRAW);
+        if self.draw_writes_storage {
+            crate::compute::storage_ranges_stale(&self.st, sh);
+        }
+    }
+
+    /// Appends a draw record and counts it.
+    #[inline]
+    pub(crate) fn push_draw(&mut self, sh: &mut Shared, record: Record) {
         sh.dev.push(record);
         sh.dev.counters.draws += 1;
         self.stats.draws += 1;
@@ -239,6 +258,7 @@ impl Local {
         first: GLint,
         count: GLsizei,
         instances: GLsizei,
+        base_instance: GLuint,
     ) {
         puffin::profile_scope!("draw_arrays");
         let Some(topology) = self.check_draw(sh, mode, count, instances) else {
@@ -254,6 +274,7 @@ impl Local {
             first as u32,
             count as u32,
             instances as u32,
+            base_instance,
             None,
         );
     }
@@ -271,6 +292,7 @@ impl Local {
         indices: usize,
         instances: GLsizei,
         base_vertex: GLint,
+        base_instance: GLuint,
     ) {
         puffin::profile_scope!("draw_elements");
         let Some((topology, index_type)) = self.check_draw_indexed(sh, mode, count, ty, instances)
@@ -288,6 +310,7 @@ impl Local {
             0,
             count as u32,
             instances as u32,
+            base_instance,
             Some(indexed),
         );
     }
@@ -299,7 +322,7 @@ impl Context {
     pub fn draw_arrays(&mut self, mode: GLenum, first: GLint, count: GLsizei) {
         let mut sh = self.group.lock();
         self.local
-            .draw_arrays_instanced(&mut sh, mode, first, count, 1);
+            .draw_arrays_instanced(&mut sh, mode, first, count, 1, 0);
     }
 
     /// `glDrawArraysInstanced`.
@@ -312,7 +335,7 @@ impl Context {
     ) {
         let mut sh = self.group.lock();
         self.local
-            .draw_arrays_instanced(&mut sh, mode, first, count, instances);
+            .draw_arrays_instanced(&mut sh, mode, first, count, instances, 0);
     }
 
     /// `glDrawElements` (`indices` is the byte offset into the element array buffer).
@@ -320,7 +343,7 @@ impl Context {
     pub fn draw_elements(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, indices: usize) {
         let mut sh = self.group.lock();
         self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, 0);
+            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, 0, 0);
     }
 
     /// `glDrawElementsInstanced`.
@@ -334,7 +357,7 @@ impl Context {
     ) {
         let mut sh = self.group.lock();
         self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, instances, 0);
+            .draw_elements_full(&mut sh, mode, count, ty, indices, instances, 0, 0);
     }
 
     /// `glDrawElementsBaseVertex`.
@@ -348,7 +371,7 @@ impl Context {
     ) {
         let mut sh = self.group.lock();
         self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, base_vertex);
+            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, base_vertex, 0);
     }
 
     /// `glDrawElementsInstancedBaseVertex`.
@@ -363,7 +386,7 @@ impl Context {
     ) {
         let mut sh = self.group.lock();
         self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, instances, base_vertex);
+            .draw_elements_full(&mut sh, mode, count, ty, indices, instances, base_vertex, 0);
     }
 
     /// `glDrawRangeElements`.
@@ -399,7 +422,71 @@ impl Context {
         }
         let mut sh = self.group.lock();
         self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, base_vertex);
+            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, base_vertex, 0);
+    }
+
+    /// `glDrawArraysInstancedBaseInstance` (GL 4.2): instanced attributes start at element
+    /// `base_instance`; `gl_InstanceID` does not include it.
+    pub fn draw_arrays_instanced_base_instance(
+        &mut self,
+        mode: GLenum,
+        first: GLint,
+        count: GLsizei,
+        instances: GLsizei,
+        base_instance: GLuint,
+    ) {
+        let mut sh = self.group.lock();
+        self.local
+            .draw_arrays_instanced(&mut sh, mode, first, count, instances, base_instance);
+    }
+
+    /// `glDrawElementsInstancedBaseInstance` (GL 4.2).
+    pub fn draw_elements_instanced_base_instance(
+        &mut self,
+        mode: GLenum,
+        count: GLsizei,
+        ty: GLenum,
+        indices: usize,
+        instances: GLsizei,
+        base_instance: GLuint,
+    ) {
+        self.draw_elements_instanced_base_vertex_base_instance(
+            mode,
+            count,
+            ty,
+            indices,
+            instances,
+            0,
+            base_instance,
+        );
+    }
+
+    /// `glDrawElementsInstancedBaseVertexBaseInstance` (GL 4.2).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "mirrors glDrawElementsInstancedBaseVertexBaseInstance"
+    )]
+    pub fn draw_elements_instanced_base_vertex_base_instance(
+        &mut self,
+        mode: GLenum,
+        count: GLsizei,
+        ty: GLenum,
+        indices: usize,
+        instances: GLsizei,
+        base_vertex: GLint,
+        base_instance: GLuint,
+    ) {
+        let mut sh = self.group.lock();
+        self.local.draw_elements_full(
+            &mut sh,
+            mode,
+            count,
+            ty,
+            indices,
+            instances,
+            base_vertex,
+            base_instance,
+        );
     }
 
     /// `glMultiDrawArrays`.
@@ -420,7 +507,7 @@ impl Context {
         let mut sh = self.group.lock();
         for i in 0..n {
             self.local
-                .draw_arrays_instanced(&mut sh, mode, first[i], count[i], 1);
+                .draw_arrays_instanced(&mut sh, mode, first[i], count[i], 1, 0);
         }
     }
 
@@ -457,7 +544,7 @@ impl Context {
         for i in 0..n {
             let bv = base_vertex.map_or(0, |b| b[i]);
             self.local
-                .draw_elements_full(&mut sh, mode, count[i], ty, indices[i], 1, bv);
+                .draw_elements_full(&mut sh, mode, count[i], ty, indices[i], 1, bv, 0);
         }
     }
 

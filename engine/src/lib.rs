@@ -43,6 +43,7 @@ pub mod config;
 pub mod context;
 pub mod debug;
 pub mod draw;
+pub mod draw_indirect;
 pub mod egl;
 pub mod framebuffer;
 pub mod get;

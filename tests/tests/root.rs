@@ -8,6 +8,7 @@ mod compute;
 mod debug_output;
 mod differential;
 mod draw;
+mod draw_indirect;
 mod dropin;
 mod faults;
 mod framebuffer;

@@ -314,6 +314,9 @@ pub trait DrawPipe: ContextPipe {
     fn draw(&mut self, ctx: &mut Self::Context, draw: DrawArgs) -> R;
     /// `DrawIndexed`.
     fn draw_indexed(&mut self, ctx: &mut Self::Context, draw: DrawIndexedArgs) -> R;
+    /// `DrawIndirect` and `DrawIndexedIndirect`: the buffer is live and holds every
+    /// command.
+    fn draw_indirect(&mut self, ctx: &mut Self::Context, draw: DrawIndirectArgs) -> R;
     /// `Clear`.
     fn clear(&mut self, ctx: &mut Self::Context, clear: ClearArgs) -> R;
     /// `ClearBuffer`.
@@ -500,6 +503,55 @@ pub struct DrawArgs {
     pub count: u32,
     /// Instances.
     pub instances: u32,
+    /// First element of instanced attributes (not added to `gl_InstanceID`).
+    pub base_instance: u32,
+}
+
+/// `DrawIndirect`'s and `DrawIndexedIndirect`'s arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawIndirectArgs {
+    /// Primitive topology.
+    pub topology: Topology,
+    /// The index type of an indexed draw (`DrawIndexedIndirect`), `None` for arrays.
+    pub index_type: Option<IndexType>,
+    /// The buffer the commands are read from.
+    pub buffer: BufferHandle,
+    /// Byte offset of the first command (a multiple of 4).
+    pub offset: u64,
+    /// Commands.
+    pub draws: u32,
+    /// Bytes from one command to the next (a multiple of 4, at least a command's size).
+    pub stride: u32,
+}
+
+impl DrawIndirectArgs {
+    /// Bytes of one command: 16 for arrays, 20 for elements.
+    pub fn command_size(&self) -> u32 {
+        if self.index_type.is_some() { 20 } else { 16 }
+    }
+
+    /// Byte offset of command `i`.
+    pub fn command_offset(&self, i: u32) -> u64 {
+        self.offset + u64::from(i) * u64::from(self.stride)
+    }
+}
+
+/// The alignment rules of an indirect draw that the engine keeps (a backend reads the
+/// commands as 32-bit words).
+fn check_indirect(record: &'static str, draw: &DrawIndirectArgs) -> Result<(), SessionError> {
+    if !draw.offset.is_multiple_of(4)
+        || !draw.stride.is_multiple_of(4)
+        || draw.stride < draw.command_size()
+    {
+        return Err(SessionError::BadValue {
+            record,
+            what: format!(
+                "indirect offset {} or stride {} is misaligned",
+                draw.offset, draw.stride
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// `DrawIndexed`'s arguments.
@@ -517,6 +569,8 @@ pub struct DrawIndexedArgs {
     pub instances: u32,
     /// Added to every index.
     pub base_vertex: i32,
+    /// First element of instanced attributes (not added to `gl_InstanceID`).
+    pub base_instance: u32,
 }
 
 /// `Blit`'s arguments.
@@ -1583,6 +1637,7 @@ impl<C: PipeContext> Dispatcher<C> {
                 first,
                 count,
                 instances,
+                base_instance,
             } => {
                 const N: &str = "Draw";
                 let draw = DrawArgs {
@@ -1590,6 +1645,7 @@ impl<C: PipeContext> Dispatcher<C> {
                     first: first.to_native(),
                     count: count.to_native(),
                     instances: instances.to_native(),
+                    base_instance: base_instance.to_native(),
                 };
                 pipe.draw(self.contexts.current(N)?, draw)?;
                 N
@@ -1601,6 +1657,7 @@ impl<C: PipeContext> Dispatcher<C> {
                 count,
                 instances,
                 base_vertex,
+                base_instance,
             } => {
                 const N: &str = "DrawIndexed";
                 let draw = DrawIndexedArgs {
@@ -1610,8 +1667,52 @@ impl<C: PipeContext> Dispatcher<C> {
                     count: count.to_native(),
                     instances: instances.to_native(),
                     base_vertex: base_vertex.to_native(),
+                    base_instance: base_instance.to_native(),
                 };
                 pipe.draw_indexed(self.contexts.current(N)?, draw)?;
+                N
+            }
+            A::DrawIndirect {
+                topology,
+                buffer,
+                offset,
+                draws,
+                stride,
+            } => {
+                const N: &str = "DrawIndirect";
+                let draw = DrawIndirectArgs {
+                    topology: de(topology)?,
+                    index_type: None,
+                    buffer: de(buffer)?,
+                    offset: offset.to_native(),
+                    draws: draws.to_native(),
+                    stride: stride.to_native(),
+                };
+                reg.buffers.get(N, draw.buffer)?;
+                check_indirect(N, &draw)?;
+                pipe.draw_indirect(self.contexts.current(N)?, draw)?;
+                N
+            }
+            A::DrawIndexedIndirect {
+                topology,
+                index_type,
+                buffer,
+                offset,
+                draws,
+                stride,
+            } => {
+                const N: &str = "DrawIndexedIndirect";
+                let draw = DrawIndirectArgs {
+                    topology: de(topology)?,
+                    index_type: Some(de(index_type)?),
+                    buffer: de(buffer)?,
+                    offset: offset.to_native(),
+                    draws: draws.to_native(),
+                    stride: stride.to_native(),
+                };
+                reg.buffers.get(N, draw.buffer)?;
+                check_indirect(N, &draw)?;
+                pipe.draw_indirect(self.contexts.current(N)?, draw)?;
                 N
             }
             A::Clear {

@@ -16,9 +16,9 @@ use crate::batch::{Stage, decode_record};
 use crate::context::DesiredState;
 use crate::dispatch::{
     BlitArgs, BlockWrite, BufferPipe, BufferWrite, Bytes, ClearArgs, ContextPipe, CsoPipe,
-    Dispatcher, DrawArgs, DrawIndexedArgs, DrawPipe, FramebufferPipe, FromBuffer, ImageRef,
-    ProgramPipe, QueryPipe, R, RenderbufferStorage, StateGroup, TexelBuffer, TextureImage,
-    TexturePipe, TextureReadback, TextureWrite,
+    Dispatcher, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, FramebufferPipe, FromBuffer,
+    ImageRef, ProgramPipe, QueryPipe, R, RenderbufferStorage, StateGroup, TexelBuffer,
+    TextureImage, TexturePipe, TextureReadback, TextureWrite,
 };
 use crate::format::{PixelLayout, QueryKind, TextureKind};
 use crate::handle::{
@@ -368,6 +368,9 @@ impl DrawPipe for NullPipe {
         Ok(())
     }
     fn draw_indexed(&mut self, _: &mut DesiredState, _: DrawIndexedArgs) -> R {
+        Ok(())
+    }
+    fn draw_indirect(&mut self, _: &mut DesiredState, _: DrawIndirectArgs) -> R {
         Ok(())
     }
     fn clear(&mut self, _: &mut DesiredState, _: ClearArgs) -> R {

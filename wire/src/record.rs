@@ -735,12 +735,14 @@ pub enum Record {
     /// `glMemoryBarrier`: GL's barrier bits (`GL_*_BARRIER_BIT`), ordering the writes of
     /// earlier shader invocations before the accesses of later commands the bits name.
     MemoryBarrier { barriers: u32 },
-    /// Draws non-indexed primitives.
+    /// Draws non-indexed primitives; instanced attributes start at element
+    /// `base_instance` (`gl_InstanceID` does not include it).
     Draw {
         topology: Topology,
         first: u32,
         count: u32,
         instances: u32,
+        base_instance: u32,
     },
     /// Draws indexed primitives from the bound index buffer.
     DrawIndexed {
@@ -750,6 +752,30 @@ pub enum Record {
         count: u32,
         instances: u32,
         base_vertex: i32,
+        base_instance: u32,
+    },
+    /// Draws `draws` non-indexed commands read from `buffer` (GL's
+    /// `DrawArraysIndirectCommand`: count, instances, first, base instance; four `u32`s)
+    /// from `offset` on, `stride` bytes apart. The offset and stride are multiples of 4 and
+    /// every command lies inside the buffer (the engine checked); the backend reads the
+    /// buffer as the device has it, since a shader may have written it.
+    DrawIndirect {
+        topology: Topology,
+        buffer: BufferHandle,
+        offset: u64,
+        draws: u32,
+        stride: u32,
+    },
+    /// Draws `draws` indexed commands read from `buffer` (GL's
+    /// `DrawElementsIndirectCommand`: count, instances, first index, base vertex, base
+    /// instance; five 32-bit words) with the bound index buffer, as [`Record::DrawIndirect`].
+    DrawIndexedIndirect {
+        topology: Topology,
+        index_type: IndexType,
+        buffer: BufferHandle,
+        offset: u64,
+        draws: u32,
+        stride: u32,
     },
     /// Clears draw buffers of the bound framebuffer, honouring the bound masks and scissor.
     Clear {

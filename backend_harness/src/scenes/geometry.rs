@@ -177,6 +177,7 @@ void main() { o = v_color; }
         count: 7,
         instances: 2,
         base_vertex: 4,
+        base_instance: 0,
     });
     s.expect_pixels(&[
         (16, 32, CYAN),
@@ -200,6 +201,7 @@ void main() { o = v_color; }
         count: 3,
         instances: 1,
         base_vertex: -2,
+        base_instance: 0,
     });
     // Instance 0's quad spans x 8..24, y 24..40: its lower right half is drawn, not the
     // upper left.

@@ -57,11 +57,12 @@ pub use vertex::*;
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
 /// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
 /// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]),
-/// immutable texture storage and image copies ([`tex_storage`]), and the EXT names
+/// immutable texture storage and image copies ([`tex_storage`]), indirect draws and base
+/// instances (GL 4.0-4.3, `vertex`), and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 32] = [
+pub static BEYOND_3_3: [(&str, Proc); 39] = [
     (
         "glClearColorIiEXT",
         Proc({
@@ -324,6 +325,60 @@ pub static BEYOND_3_3: [(&str, Proc); 32] = [
         Proc({
             const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
                 glTexStorage3DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawArraysIndirect",
+        Proc({
+            const F: extern "C" fn(GLenum, *const c_void) = glDrawArraysIndirect;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawArraysInstancedBaseInstance",
+        Proc({
+            const F: extern "C" fn(GLenum, GLint, GLsizei, GLsizei, GLuint) =
+                glDrawArraysInstancedBaseInstance;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawElementsIndirect",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum, *const c_void) = glDrawElementsIndirect;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawElementsInstancedBaseInstance",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei, GLuint) =
+                glDrawElementsInstancedBaseInstance;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawElementsInstancedBaseVertexBaseInstance",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei, GLint, GLuint) =
+                glDrawElementsInstancedBaseVertexBaseInstance;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMultiDrawArraysIndirect",
+        Proc({
+            const F: extern "C" fn(GLenum, *const c_void, GLsizei, GLsizei) =
+                glMultiDrawArraysIndirect;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMultiDrawElementsIndirect",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum, *const c_void, GLsizei, GLsizei) =
+                glMultiDrawElementsIndirect;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2598;
+    2591;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -407,9 +407,7 @@ super::unimplemented::stubs! {
     glDisableVertexAttribArrayARB: u64,
     glDispatchComputeGroupSizeARB: u64,
     glDrawArraysEXT: u64,
-    glDrawArraysIndirect: u64,
     glDrawArraysInstancedARB: u64,
-    glDrawArraysInstancedBaseInstance: u64,
     glDrawArraysInstancedEXT: u64,
     glDrawBuffersARB: u64,
     glDrawBuffersATI: u64,
@@ -419,10 +417,7 @@ super::unimplemented::stubs! {
     glDrawCommandsStatesNV: u64,
     glDrawElementArrayAPPLE: u64,
     glDrawElementArrayATI: u64,
-    glDrawElementsIndirect: u64,
     glDrawElementsInstancedARB: u64,
-    glDrawElementsInstancedBaseInstance: u64,
-    glDrawElementsInstancedBaseVertexBaseInstance: u64,
     glDrawElementsInstancedEXT: u64,
     glDrawMeshArraysSUN: u64,
     glDrawMeshTasksIndirectNV: u64,
@@ -1202,7 +1197,6 @@ super::unimplemented::stubs! {
     glMultTransposeMatrixfARB: u64,
     glMultTransposeMatrixxOES: u64,
     glMultiDrawArraysEXT: u64,
-    glMultiDrawArraysIndirect: u64,
     glMultiDrawArraysIndirectAMD: u64,
     glMultiDrawArraysIndirectBindlessCountNV: u64,
     glMultiDrawArraysIndirectBindlessNV: u64,
@@ -1210,7 +1204,6 @@ super::unimplemented::stubs! {
     glMultiDrawArraysIndirectCountARB: u64,
     glMultiDrawElementArrayAPPLE: u64,
     glMultiDrawElementsEXT: u64,
-    glMultiDrawElementsIndirect: u64,
     glMultiDrawElementsIndirectAMD: u64,
     glMultiDrawElementsIndirectBindlessCountNV: u64,
     glMultiDrawElementsIndirectBindlessNV: u64,

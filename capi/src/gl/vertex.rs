@@ -375,3 +375,107 @@ pub unsafe extern "C" fn glMultiDrawElementsBaseVertex(
         c.multi_draw_elements_base_vertex(mode, count, ty, &indices, drawcount, Some(base))
     });
 }
+
+/// `glDrawArraysInstancedBaseInstance` (GL 4.2).
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawArraysInstancedBaseInstance(
+    mode: GLenum,
+    first: GLint,
+    count: GLsizei,
+    instancecount: GLsizei,
+    baseinstance: GLuint,
+) {
+    gl_call("glDrawArraysInstancedBaseInstance", (), |c| {
+        c.draw_arrays_instanced_base_instance(mode, first, count, instancecount, baseinstance)
+    });
+}
+
+/// `glDrawElementsInstancedBaseInstance` (GL 4.2).
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawElementsInstancedBaseInstance(
+    mode: GLenum,
+    count: GLsizei,
+    ty: GLenum,
+    indices: *const c_void,
+    instancecount: GLsizei,
+    baseinstance: GLuint,
+) {
+    gl_call("glDrawElementsInstancedBaseInstance", (), |c| {
+        c.draw_elements_instanced_base_instance(
+            mode,
+            count,
+            ty,
+            indices as usize,
+            instancecount,
+            baseinstance,
+        )
+    });
+}
+
+/// `glDrawElementsInstancedBaseVertexBaseInstance` (GL 4.2).
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawElementsInstancedBaseVertexBaseInstance(
+    mode: GLenum,
+    count: GLsizei,
+    ty: GLenum,
+    indices: *const c_void,
+    instancecount: GLsizei,
+    basevertex: GLint,
+    baseinstance: GLuint,
+) {
+    gl_call("glDrawElementsInstancedBaseVertexBaseInstance", (), |c| {
+        c.draw_elements_instanced_base_vertex_base_instance(
+            mode,
+            count,
+            ty,
+            indices as usize,
+            instancecount,
+            basevertex,
+            baseinstance,
+        )
+    });
+}
+
+/// `glDrawArraysIndirect` (GL 4.0): `indirect` is a byte offset into the
+/// `DRAW_INDIRECT_BUFFER` (core GL has no client-memory commands).
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawArraysIndirect(mode: GLenum, indirect: *const c_void) {
+    gl_call("glDrawArraysIndirect", (), |c| {
+        c.draw_arrays_indirect(mode, indirect as usize)
+    });
+}
+
+/// `glDrawElementsIndirect` (GL 4.0).
+#[unsafe(no_mangle)]
+pub extern "C" fn glDrawElementsIndirect(mode: GLenum, ty: GLenum, indirect: *const c_void) {
+    gl_call("glDrawElementsIndirect", (), |c| {
+        c.draw_elements_indirect(mode, ty, indirect as usize)
+    });
+}
+
+/// `glMultiDrawArraysIndirect` (GL 4.3).
+#[unsafe(no_mangle)]
+pub extern "C" fn glMultiDrawArraysIndirect(
+    mode: GLenum,
+    indirect: *const c_void,
+    drawcount: GLsizei,
+    stride: GLsizei,
+) {
+    gl_call("glMultiDrawArraysIndirect", (), |c| {
+        c.multi_draw_arrays_indirect(mode, indirect as usize, drawcount, stride)
+    });
+}
+
+/// `glMultiDrawElementsIndirect` (GL 4.3).
+#[unsafe(no_mangle)]
+pub extern "C" fn glMultiDrawElementsIndirect(
+    mode: GLenum,
+    ty: GLenum,
+    indirect: *const c_void,
+    drawcount: GLsizei,
+    stride: GLsizei,
+) {
+    gl_call("glMultiDrawElementsIndirect", (), |c| {
+        c.multi_draw_elements_indirect(mode, ty, indirect as usize, drawcount, stride)
+    });
+}

@@ -1,0 +1,168 @@
+//! Indirect draws: `DrawIndirect` and `DrawIndexedIndirect` read their commands from a
+//! buffer on the device (`vkCmdDrawIndirect`, `vkCmdDrawIndexedIndirect`), so commands a
+//! compute shader or a copy wrote earlier in the command buffer are drawn as written: the
+//! global barrier that follows any write (`VkPipe::sync`) orders it before the
+//! `DRAW_INDIRECT` stage reads it. GL's command layouts are Vulkan's
+//! (`VkDrawIndirectCommand`, `VkDrawIndexedIndirectCommand`), the base instance is the
+//! first instance, and the index buffer is bound at offset 0, since a command's first
+//! index counts from the buffer's start.
+//!
+//! Several commands are one call where the device has `multiDrawIndirect`, else one call
+//! per command. A draw the backend must emulate (line loops; fans where the device has
+//! none; 8-bit indices without `VK_EXT_index_type_uint8`; a restart index other than the
+//! type's maximum) or whose commands may carry a base instance the device cannot read
+//! (no `drawIndirectFirstInstance`) needs the counts on the host: the commands are read
+//! back (a submit and a wait, as the other emulations that read indices do) and drawn as
+//! direct draws.
+
+use tessera_wire::dispatch::{DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R};
+use tessera_wire::format::{IndexType, Topology};
+
+use crate::command::{DrawExtent, Indices, VkContext};
+use crate::conv;
+use crate::device::{VkPipe, count};
+
+impl VkPipe {
+    /// Draws the commands of `draw` from its buffer.
+    pub(crate) fn draw_from_buffer(&mut self, ctx: &mut VkContext, draw: DrawIndirectArgs) -> R {
+        let record = if draw.index_type.is_some() {
+            "DrawIndexedIndirect"
+        } else {
+            "DrawIndirect"
+        };
+        if draw.draws == 0 {
+            return Ok(());
+        }
+        let span =
+            u64::from(draw.draws - 1) * u64::from(draw.stride) + u64::from(draw.command_size());
+        let raw = self
+            .buffers
+            .get_range(record, draw.buffer, draw.offset, span)?
+            .owned
+            .buffer;
+        if self.indirect_needs_host(ctx, &draw) {
+            return self.draw_read_back(ctx, draw, record, span);
+        }
+        let native = conv::map_topology(draw.topology);
+        let (indices, restart) = match draw.index_type {
+            None => (Indices::None, false),
+            Some(ty) => {
+                let Some(ib) = ctx
+                    .desired
+                    .index_buffer
+                    .and_then(|h| self.buffers.live(h))
+                    .map(|b| b.owned.buffer)
+                else {
+                    return Ok(());
+                };
+                let enabled = ctx.desired.primitive_restart.0;
+                let restart = enabled && (conv::is_strip(native) || self.tiers.list_restart);
+                (Indices::Bound(ib, 0, conv::map_index_type(ty)), restart)
+            }
+        };
+        let extent = DrawExtent {
+            vertices: None,
+            instances: u32::MAX,
+        };
+        if !self.prepare(ctx, native, &indices, restart, extent)? {
+            return Ok(());
+        }
+        let capturing = self.xfb_before_draw(ctx);
+        let (calls, per_call) = if self.core.multi_draw_indirect {
+            (1, draw.draws)
+        } else {
+            (draw.draws, 1)
+        };
+        for call in 0..calls {
+            let offset = draw.command_offset(call);
+            // SAFETY: recording inside the pass with everything bound by `prepare`; the
+            // buffer has INDIRECT_BUFFER usage (every buffer does), its commands lie inside
+            // it (checked above), the offset and stride are multiples of 4 and the stride
+            // at least a command's size (the dispatcher checked), and `per_call` exceeds 1
+            // only with multiDrawIndirect enabled.
+            unsafe {
+                if draw.index_type.is_some() {
+                    self.raw.cmd_draw_indexed_indirect(
+                        self.rec.cmd,
+                        raw,
+                        offset,
+                        per_call,
+                        draw.stride,
+                    );
+                } else {
+                    self.raw
+                        .cmd_draw_indirect(self.rec.cmd, raw, offset, per_call, draw.stride);
+                }
+            }
+        }
+        if capturing {
+            self.xfb_after_draw(ctx);
+        }
+        count(&self.stats.draws);
+        Ok(())
+    }
+
+    /// Whether the commands must be read on the host (see the module's essay).
+    fn indirect_needs_host(&self, ctx: &VkContext, draw: &DrawIndirectArgs) -> bool {
+        if !self.core.draw_indirect_first_instance {
+            return true;
+        }
+        let emulated_topology = match draw.topology {
+            Topology::LineLoop => true,
+            Topology::TriangleFan => !self.tiers.triangle_fans,
+            _ => false,
+        };
+        let Some(ty) = draw.index_type else {
+            return emulated_topology;
+        };
+        let (enabled, restart_index) = ctx.desired.primitive_restart;
+        emulated_topology
+            || (ty == IndexType::U8 && !self.tiers.index_u8)
+            || (enabled && restart_index != conv::max_index(ty))
+    }
+
+    /// Reads the commands back and draws each as a direct draw.
+    #[cold]
+    #[inline(never)]
+    fn draw_read_back(
+        &mut self,
+        ctx: &mut VkContext,
+        draw: DrawIndirectArgs,
+        record: &'static str,
+        span: u64,
+    ) -> R {
+        let bytes = self.read_buffer_range(record, draw.buffer, draw.offset, span)?;
+        for i in 0..draw.draws {
+            let at = (u64::from(i) * u64::from(draw.stride)) as usize;
+            let word = |k: usize| {
+                let b = &bytes[at + 4 * k..at + 4 * k + 4];
+                u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+            };
+            match draw.index_type {
+                None => self.draw(
+                    ctx,
+                    DrawArgs {
+                        topology: draw.topology,
+                        count: word(0),
+                        instances: word(1),
+                        first: word(2),
+                        base_instance: word(3),
+                    },
+                )?,
+                Some(index_type) => self.draw_indexed(
+                    ctx,
+                    DrawIndexedArgs {
+                        topology: draw.topology,
+                        index_type,
+                        count: word(0),
+                        instances: word(1),
+                        offset: u64::from(word(2)) * u64::from(index_type.size()),
+                        base_vertex: word(3) as i32,
+                        base_instance: word(4),
+                    },
+                )?,
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,201 @@
+//! Indirect draws (`glDrawArraysIndirect`, `glDrawElementsIndirect`, GL 4.0; their
+//! `glMultiDraw*Indirect` forms, GL 4.3): the commands stay in the buffer bound to
+//! `DRAW_INDIRECT_BUFFER`, which the backend reads as the device holds it.
+//!
+//! The engine never reads the commands: a compute shader, transform feedback or a copy
+//! may have written them on the device, and the client's copy of the bytes would then be
+//! stale. It checks what GL checks without them, in Mesa's order: the draw count and stride
+//! of a multi-draw (`INVALID_VALUE`), the index type and element buffer of an indexed draw,
+//! a bound vertex array, the mode and the draw-time state every draw checks, then the
+//! offset's alignment (`INVALID_VALUE`), a bound, unmapped indirect buffer holding every
+//! command (`INVALID_OPERATION`). A command whose counts are zero draws nothing on the
+//! backend; its base instance feeds instanced attributes and never `gl_InstanceID`.
+
+use tessera_components::gl::*;
+use tessera_components::object::{Buffer, VertexArray};
+use tessera_components::state::BufferTarget;
+use tessera_systems::conv::{map_index_type, map_topology};
+use tessera_wire::record::Record;
+
+use crate::context::{Context, Local};
+use crate::share::Shared;
+
+/// Bytes of a `DrawArraysIndirectCommand`.
+const ARRAYS_COMMAND: u32 = 16;
+/// Bytes of a `DrawElementsIndirectCommand`.
+const ELEMENTS_COMMAND: u32 = 20;
+
+impl Local {
+    /// Checks an indirect draw and emits its record. `ty`: the index type of an indexed
+    /// draw; `stride` is already the command size where GL read 0 as tightly packed.
+    fn draw_indirect(
+        &mut self,
+        sh: &mut Shared,
+        mode: GLenum,
+        ty: Option<GLenum>,
+        indirect: usize,
+        draws: GLsizei,
+        stride: GLsizei,
+    ) -> Result<(), GLenum> {
+        puffin::profile_scope!("draw_indirect");
+        let command = if ty.is_some() {
+            ELEMENTS_COMMAND
+        } else {
+            ARRAYS_COMMAND
+        };
+        let index_type = match ty {
+            Some(ty) => {
+                let t = map_index_type(ty).ok_or(INVALID_ENUM)?;
+                let has_indices = self
+                    .st
+                    .vertex_array
+                    .and_then(|v| sh.world.get::<VertexArray>(v))
+                    .is_some_and(|v| v.element_buffer.is_some());
+                if !has_indices {
+                    return Err(INVALID_OPERATION);
+                }
+                Some(t)
+            }
+            None => None,
+        };
+        if self.st.vertex_array.is_none() {
+            return Err(INVALID_OPERATION);
+        }
+        let topology = map_topology(mode).ok_or(INVALID_ENUM)?;
+        let error = self.draw_state_error(sh);
+        if error != NO_ERROR {
+            return Err(error);
+        }
+        if !self.check_geometry_input(mode) {
+            return Ok(());
+        }
+        if self.st.transform_feedback_mode.is_some() && !self.check_xfb_mode(sh, mode) {
+            return Ok(());
+        }
+        if !indirect.is_multiple_of(4) {
+            return Err(INVALID_VALUE);
+        }
+        let e = self
+            .st
+            .buffer(BufferTarget::DrawIndirect)
+            .ok_or(INVALID_OPERATION)?;
+        let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
+        if b.mapping.is_some() {
+            return Err(INVALID_OPERATION);
+        }
+        let draws = draws as u64;
+        let end = match draws {
+            0 => indirect as u64,
+            n => (n - 1)
+                .checked_mul(stride as u64)
+                .and_then(|s| s.checked_add(u64::from(command)))
+                .and_then(|s| s.checked_add(indirect as u64))
+                .ok_or(INVALID_OPERATION)?,
+        };
+        if end > b.size.max(0) as u64 {
+            return Err(INVALID_OPERATION);
+        }
+        let buffer = b.handle;
+        if self.st.program.is_none() || draws == 0 {
+            // As a direct draw: no program draws nothing, and is no error in core GL.
+            return Ok(());
+        }
+        self.prepare_draw(sh);
+        let (offset, draws, stride) = (indirect as u64, draws as u32, stride as u32);
+        let record = match index_type {
+            None => Record::DrawIndirect {
+                topology,
+                buffer,
+                offset,
+                draws,
+                stride,
+            },
+            Some(index_type) => Record::DrawIndexedIndirect {
+                topology,
+                index_type,
+                buffer,
+                offset,
+                draws,
+                stride,
+            },
+        };
+        self.push_draw(sh, record);
+        Ok(())
+    }
+}
+
+impl Context {
+    fn draw_indirect_entry(
+        &mut self,
+        mode: GLenum,
+        ty: Option<GLenum>,
+        indirect: usize,
+        draws: GLsizei,
+        stride: GLsizei,
+    ) {
+        let mut sh = self.group.lock();
+        let result = self
+            .local
+            .draw_indirect(&mut sh, mode, ty, indirect, draws, stride);
+        drop(sh);
+        if let Err(err) = result {
+            self.error(err);
+        }
+    }
+
+    /// The `INVALID_VALUE`s a multi-draw raises before anything else, and the stride GL
+    /// reads for 0 (tightly packed).
+    fn multi_draw_stride(
+        &mut self,
+        draws: GLsizei,
+        stride: GLsizei,
+        command: u32,
+    ) -> Option<GLsizei> {
+        if draws < 0 || stride % 4 != 0 {
+            self.error(INVALID_VALUE);
+            return None;
+        }
+        Some(if stride == 0 {
+            command as GLsizei
+        } else {
+            stride
+        })
+    }
+
+    /// `glDrawArraysIndirect` (`indirect`: byte offset into the `DRAW_INDIRECT_BUFFER`).
+    pub fn draw_arrays_indirect(&mut self, mode: GLenum, indirect: usize) {
+        self.draw_indirect_entry(mode, None, indirect, 1, ARRAYS_COMMAND as GLsizei);
+    }
+
+    /// `glDrawElementsIndirect`.
+    pub fn draw_elements_indirect(&mut self, mode: GLenum, ty: GLenum, indirect: usize) {
+        self.draw_indirect_entry(mode, Some(ty), indirect, 1, ELEMENTS_COMMAND as GLsizei);
+    }
+
+    /// `glMultiDrawArraysIndirect` (GL 4.3).
+    pub fn multi_draw_arrays_indirect(
+        &mut self,
+        mode: GLenum,
+        indirect: usize,
+        draws: GLsizei,
+        stride: GLsizei,
+    ) {
+        if let Some(stride) = self.multi_draw_stride(draws, stride, ARRAYS_COMMAND) {
+            self.draw_indirect_entry(mode, None, indirect, draws, stride);
+        }
+    }
+
+    /// `glMultiDrawElementsIndirect` (GL 4.3).
+    pub fn multi_draw_elements_indirect(
+        &mut self,
+        mode: GLenum,
+        ty: GLenum,
+        indirect: usize,
+        draws: GLsizei,
+        stride: GLsizei,
+    ) {
+        if let Some(stride) = self.multi_draw_stride(draws, stride, ELEMENTS_COMMAND) {
+            self.draw_indirect_entry(mode, Some(ty), indirect, draws, stride);
+        }
+    }
+}
