@@ -64,6 +64,9 @@ BEYOND = {
     # Compute shaders and shader storage blocks (GL 4.3).
     "glDispatchCompute", "glDispatchComputeIndirect", "glMemoryBarrier",
     "glMemoryBarrierByRegion", "glShaderStorageBlockBinding", "glGetProgramResourceIndex",
+    # Program interface queries (GL 4.3).
+    "glGetProgramInterfaceiv", "glGetProgramResourceName", "glGetProgramResourceiv",
+    "glGetProgramResourceLocation", "glGetProgramResourceLocationIndex",
     # Immutable texture storage (GL 4.2, 4.3).
     "glTexStorage1D", "glTexStorage2D", "glTexStorage3D", "glTexStorage2DMultisample",
     "glTexStorage3DMultisample",

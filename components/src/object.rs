@@ -684,6 +684,8 @@ pub struct ActiveUniform {
     pub location: i32,
     /// For samplers: index of the program's sampler binding of element 0.
     pub sampler_binding: i32,
+    /// Which stages reference it (bit per [`ShaderStage`]; `REFERENCED_BY_*_SHADER`).
+    pub stages: u8,
 }
 
 /// What a geometry shader declares (`GEOMETRY_VERTICES_OUT`, `_INPUT_TYPE`, `_OUTPUT_TYPE`).
@@ -723,6 +725,37 @@ pub struct ActiveStorageBlock {
     pub stages: u8,
     /// Its element in an array of blocks (0 otherwise).
     pub element: u32,
+    /// `BUFFER_DATA_SIZE`.
+    pub data_size: i32,
+    /// Indices of its buffer variables (`ACTIVE_VARIABLES`).
+    pub variables: Vec<u32>,
+}
+
+/// An active buffer variable (a member of a shader storage block) of a linked program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveBufferVariable {
+    /// Name as GL reports it (arrays end in `[0]`).
+    pub name: String,
+    /// GL type enum.
+    pub ty: GLenum,
+    /// `ARRAY_SIZE` (1 for non-arrays, 0 for an unsized array).
+    pub size: i32,
+    /// `BLOCK_INDEX`.
+    pub block_index: i32,
+    /// `OFFSET`.
+    pub offset: i32,
+    /// `ARRAY_STRIDE`.
+    pub array_stride: i32,
+    /// `MATRIX_STRIDE`.
+    pub matrix_stride: i32,
+    /// `IS_ROW_MAJOR`.
+    pub row_major: bool,
+    /// `TOP_LEVEL_ARRAY_SIZE`.
+    pub top_level_size: i32,
+    /// `TOP_LEVEL_ARRAY_STRIDE`.
+    pub top_level_stride: i32,
+    /// Which stages reference it (bit per [`ShaderStage`]).
+    pub stages: u8,
 }
 
 /// An active attribute or fragment output of a linked program.
@@ -774,6 +807,8 @@ pub struct LinkedProgram {
     pub xfb_strides: [u32; 4],
     /// Active shader storage blocks, in block-index order.
     pub storage_blocks: Vec<ActiveStorageBlock>,
+    /// Active buffer variables, in `BUFFER_VARIABLE` index order.
+    pub buffer_variables: Vec<ActiveBufferVariable>,
     /// `COMPUTE_WORK_GROUP_SIZE` of a compute program (`None` for other programs).
     pub local_size: Option<[u32; 3]>,
 }

@@ -207,30 +207,6 @@ impl Context {
         })
     }
 
-    /// `glGetProgramResourceIndex` for the interfaces Tessera reflects: shader storage
-    /// blocks and uniform blocks (`INVALID_INDEX` for a name that is none).
-    pub fn get_program_resource_index(
-        &mut self,
-        program: GLuint,
-        interface: GLenum,
-        name: &str,
-    ) -> GLuint {
-        let result = self.with_reflection(program, |l| {
-            let index = match interface {
-                SHADER_STORAGE_BLOCK => {
-                    l.and_then(|l| l.storage_blocks.iter().position(|b| b.name == name))
-                }
-                UNIFORM_BLOCK => l.and_then(|l| l.blocks.iter().position(|b| b.name == name)),
-                _ => return Err(INVALID_ENUM),
-            };
-            Ok(index.map_or(INVALID_INDEX, |i| i as GLuint))
-        });
-        result.unwrap_or_else(|err| {
-            self.error(err);
-            INVALID_INDEX
-        })
-    }
-
     /// `glShaderStorageBlockBinding`: the block reads the buffer range of binding point
     /// `binding`.
     pub fn shader_storage_block_binding(

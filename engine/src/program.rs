@@ -15,6 +15,7 @@
 
 mod link;
 mod query;
+mod resource;
 
 use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;

@@ -551,6 +551,7 @@ mod tests {
                 row_major: false,
                 location,
                 sampler_binding: -1,
+                stages: 1,
             };
         LinkedProgram {
             uniforms: vec![

@@ -77,6 +77,7 @@
     reason = "calls into glslang through the C ABI of the C++ shim (ffi.rs)"
 )]
 
+mod buffer_variable;
 mod edit;
 mod ffi;
 mod fold;
@@ -206,6 +207,10 @@ pub struct Uniform {
     pub location: i32,
     /// First sampler slot of a sampler, else -1.
     pub sampler_slot: i32,
+    /// Stages referencing it, bit per [`Stage`] (`REFERENCED_BY_*_SHADER`): glslang's live
+    /// stages of a default-block uniform or sampler; for a block member, the stages
+    /// referencing any element of its block.
+    pub stages: u8,
 }
 
 /// An active uniform block.
@@ -236,6 +241,40 @@ pub struct StorageBlock {
     pub stages: u8,
     /// Its element in an array of blocks (0 otherwise).
     pub element: u32,
+    /// `BUFFER_DATA_SIZE`: the bytes its members take, an unsized array counted with one
+    /// element, rounded up to 16.
+    pub data_size: u32,
+    /// Indices of its buffer variables in [`Program::buffer_variables`].
+    pub variables: Vec<u32>,
+}
+
+/// An active buffer variable, a member of a shader storage block (`GL_BUFFER_VARIABLE`;
+/// `buffer_variable.rs` says how GL lists them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferVariable {
+    /// The name GL reports (arrays end in `[0]`).
+    pub name: String,
+    /// GL type enum.
+    pub ty: u32,
+    /// `ARRAY_SIZE`: elements (1 for non-arrays, 0 for an unsized array).
+    pub size: i32,
+    /// `BLOCK_INDEX`: its storage block (the first element of a block array).
+    pub block: u32,
+    /// Byte offset in its block.
+    pub offset: i32,
+    /// Bytes between array elements (0 for non-arrays).
+    pub array_stride: i32,
+    /// Bytes between matrix columns (rows if row-major), 0 for non-matrices.
+    pub matrix_stride: i32,
+    /// Whether a matrix is row-major.
+    pub row_major: bool,
+    /// `TOP_LEVEL_ARRAY_SIZE`: elements of the block member it is in (1 if that is no
+    /// array, 0 if unsized).
+    pub top_level_size: i32,
+    /// `TOP_LEVEL_ARRAY_STRIDE`: bytes between that member's elements (0 if no array).
+    pub top_level_stride: i32,
+    /// Stages referencing it, bit per [`Stage`] (those declaring its block).
+    pub stages: u8,
 }
 
 /// An active vertex attribute or fragment output.
@@ -310,6 +349,8 @@ pub struct Program {
     pub samplers: Vec<Sampler>,
     /// Active shader storage blocks, in block-index order.
     pub storage_blocks: Vec<StorageBlock>,
+    /// Active buffer variables (members of storage blocks), block by block.
+    pub buffer_variables: Vec<BufferVariable>,
     /// `COMPUTE_WORK_GROUP_SIZE` of a compute program (its shader's `local_size_x/y/z`).
     pub local_size: Option<[u32; 3]>,
     /// SPIR-V words of each linked stage, in pipeline order.

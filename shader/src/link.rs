@@ -13,10 +13,12 @@ use std::collections::HashMap;
 use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
 use crate::gltype::{self, Base};
 use crate::spirv::{Assign, Module, Type, deco, storage};
-use crate::{Block, Geometry, LinkRequest, Program, Sampler, Stage, StorageBlock, Uniform};
 use crate::{
-    frag_coord, interface, pixel_center, point_size, rectangle, shared_io, source, vertex_arrays,
-    xfb,
+    Block, BufferVariable, Geometry, LinkRequest, Program, Sampler, Stage, StorageBlock, Uniform,
+};
+use crate::{
+    buffer_variable, frag_coord, interface, pixel_center, point_size, rectangle, shared_io, source,
+    vertex_arrays, xfb,
 };
 
 /// glslang's name for the block that holds loose uniforms.
@@ -277,7 +279,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         &req.limits,
     )?;
     let mut layout = uniforms(&r, &modules)?;
-    layout.storage_blocks = storage_blocks(&r);
+    (layout.storage_blocks, layout.buffer_variables) = storage_blocks(&r, &modules);
     let mut assigns = io.assigns;
     bind_resources(&r, &modules, &mut layout, &mut assigns)?;
     let geometry = modules
@@ -344,6 +346,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         default_block,
         samplers: layout.samplers,
         storage_blocks: layout.storage_blocks,
+        buffer_variables: layout.buffer_variables,
         local_size,
         stages,
         geometry,
@@ -368,6 +371,8 @@ struct UniformLayout {
     depth_range: Option<u32>,
     /// Shader storage blocks, one per element of a block array.
     storage_blocks: Vec<StorageBlock>,
+    /// Their buffer variables.
+    buffer_variables: Vec<BufferVariable>,
 }
 
 fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout, String> {
@@ -381,6 +386,7 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
         block_first: HashMap::new(),
         depth_range: None,
         storage_blocks: Vec::new(),
+        buffer_variables: Vec::new(),
     };
     // glslang 12 cannot lower a sampler inside a struct to valid SPIR-V.
     if let Some(u) = r
@@ -473,6 +479,7 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
                 row_major: false,
                 location,
                 sampler_slot: first as i32,
+                stages: stage_bits(u.stages),
             });
             continue;
         }
@@ -498,6 +505,7 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
             continue;
         }
         listed_tops.push(top);
+        let stages = default_uniform_stages(modules, top, u.stages);
         for (leaf, lay) in r.leaves.iter().zip(&layouts) {
             if leaf.block != d || top_name(&leaf.name) != top {
                 continue;
@@ -526,6 +534,7 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
                 row_major: lay.row_major,
                 location,
                 sampler_slot: -1,
+                stages,
             });
         }
     }
@@ -559,20 +568,72 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
                 row_major: lay.row_major,
                 location: -1,
                 sampler_slot: -1,
+                stages: 0,
             });
         }
+        let first_uniform = members.first().copied();
         push_blocks(r, modules, b, members, round16(end), &mut out.blocks);
+        let stages = out.blocks[first as usize..]
+            .iter()
+            .fold(0, |bits, b| bits | b.stages);
+        if let Some(f) = first_uniform {
+            for u in &mut out.uniforms[f as usize..] {
+                u.stages = stages;
+            }
+        }
     }
     Ok(out)
 }
 
+/// The stages whose code reads default-block uniform `top`: those whose access chains
+/// into the default block name its member (glslang's live stages count a stage that
+/// declares the default block at all), or glslang's where an access cannot be told.
+fn default_uniform_stages(modules: &[(Stage, Module)], top: &str, glslang_stages: u32) -> u8 {
+    let live = stage_bits(glslang_stages);
+    let mut bits = 0;
+    for (s, m) in modules {
+        let bit = 1 << *s as u8;
+        let Some((st, var)) = find_block(m, DEFAULT_BLOCK) else {
+            continue;
+        };
+        let Some(Type::Struct { members }) = m.ty(st) else {
+            continue;
+        };
+        let Some(member) = (0..members.len() as u32).find(|&i| m.member_name(st, i) == top) else {
+            continue;
+        };
+        match m.elements_used(var) {
+            Some(used) if used.contains(&member) => bits |= bit,
+            Some(_) => {}
+            None => bits |= live & bit,
+        }
+    }
+    bits
+}
+
 /// The program's shader storage blocks: every declared one is active (GL lets a linker
 /// drop unused ones; Mesa keeps declared std430 and std140 blocks too), one per element of
-/// a block array, in declaration order.
-fn storage_blocks(r: &LinkResult) -> Vec<StorageBlock> {
+/// a block array, in declaration order; and their buffer variables, listed once for all
+/// the elements of a block array.
+fn storage_blocks(
+    r: &LinkResult,
+    modules: &[(Stage, Module)],
+) -> (Vec<StorageBlock>, Vec<BufferVariable>) {
     let mut out = Vec::new();
+    let mut variables = Vec::new();
     for b in &r.storage_blocks {
         let elements = if b.array > 0 { b.array } else { 1 };
+        let stages = stage_bits(b.stages);
+        let reflected = buffer_variable::reflect(modules, &b.name, stages);
+        let first = variables.len() as u32;
+        let indices: Vec<u32> = (first..first + reflected.variables.len() as u32).collect();
+        let block = out.len() as u32;
+        variables.extend(
+            reflected
+                .variables
+                .into_iter()
+                .map(|v| BufferVariable { block, ..v }),
+        );
         for e in 0..elements {
             out.push(StorageBlock {
                 name: if b.array > 0 {
@@ -585,12 +646,14 @@ fn storage_blocks(r: &LinkResult) -> Vec<StorageBlock> {
                 } else {
                     0
                 },
-                stages: stage_bits(b.stages),
+                stages,
                 element: e as u32,
+                data_size: reflected.data_size,
+                variables: indices.clone(),
             });
         }
     }
-    out
+    (out, variables)
 }
 
 /// Adds the GL blocks of one declared block (one per element of a block array).

@@ -1377,6 +1377,119 @@ impl NativeGl {
         unsafe { f(program, interface, name.as_ptr().cast()) }
     }
 
+    /// `glGetProgramInterfaceiv` (GL 4.3): the value, -1 if the driver lacks the function.
+    pub fn program_interface(
+        &mut self,
+        program: GLuint,
+        interface: GLenum,
+        pname: GLenum,
+    ) -> GLint {
+        type F = unsafe extern "system" fn(GLuint, GLenum, GLenum, *mut GLint);
+        let Ok(f) = self.egl.proc::<F>("glGetProgramInterfaceiv") else {
+            return -1;
+        };
+        let mut v = -1;
+        // SAFETY: the context is current; the query writes one value.
+        unsafe { f(program, interface, pname, &mut v) };
+        v
+    }
+
+    /// `glGetProgramResourceName` (GL 4.3) into a buffer of `buf_size` bytes: the name and
+    /// the length written.
+    pub fn program_resource_name(
+        &mut self,
+        program: GLuint,
+        interface: GLenum,
+        index: GLuint,
+        buf_size: GLsizei,
+    ) -> (String, GLsizei) {
+        type F = unsafe extern "system" fn(GLuint, GLenum, GLuint, GLsizei, *mut GLsizei, *mut u8);
+        let Ok(f) = self.egl.proc::<F>("glGetProgramResourceName") else {
+            return (String::new(), -1);
+        };
+        let mut buf = vec![0xAAu8; buf_size.max(0) as usize + 1];
+        let mut length = -1;
+        // SAFETY: the context is current; `buf` has room for `buf_size` bytes.
+        unsafe {
+            f(
+                program,
+                interface,
+                index,
+                buf_size,
+                &mut length,
+                buf.as_mut_ptr(),
+            )
+        };
+        let end = buf.iter().position(|&b| b == 0).unwrap_or(0);
+        (String::from_utf8_lossy(&buf[..end]).into_owned(), length)
+    }
+
+    /// `glGetProgramResourceiv` (GL 4.3) into `buf_size` values: the first `buf_size`
+    /// values of a list that starts at -7, and the length reported.
+    pub fn program_resource(
+        &mut self,
+        program: GLuint,
+        interface: GLenum,
+        index: GLuint,
+        props: &[GLenum],
+        buf_size: GLsizei,
+    ) -> (Vec<GLint>, GLsizei) {
+        type F = unsafe extern "system" fn(
+            GLuint,
+            GLenum,
+            GLuint,
+            GLsizei,
+            *const GLenum,
+            GLsizei,
+            *mut GLsizei,
+            *mut GLint,
+        );
+        let Ok(f) = self.egl.proc::<F>("glGetProgramResourceiv") else {
+            return (Vec::new(), -1);
+        };
+        // Room past `buf_size`: Mesa writes every ACTIVE_VARIABLES value whatever the size.
+        let mut v = vec![-7; buf_size.max(0) as usize + 256];
+        let mut length = -1;
+        // SAFETY: the context is current; `props` holds its length of values, `v` has room
+        // for `buf_size` and for all the active variables of any block of the tests.
+        unsafe {
+            f(
+                program,
+                interface,
+                index,
+                props.len() as GLsizei,
+                props.as_ptr(),
+                buf_size,
+                &mut length,
+                v.as_mut_ptr(),
+            )
+        };
+        v.truncate(buf_size.max(0) as usize);
+        (v, length)
+    }
+
+    /// `glGetProgramResourceLocation` (GL 4.3), or with `index`
+    /// `glGetProgramResourceLocationIndex`.
+    pub fn program_resource_location(
+        &mut self,
+        program: GLuint,
+        interface: GLenum,
+        name: &str,
+        index: bool,
+    ) -> GLint {
+        type F = unsafe extern "system" fn(GLuint, GLenum, *const u8) -> GLint;
+        let entry = if index {
+            "glGetProgramResourceLocationIndex"
+        } else {
+            "glGetProgramResourceLocation"
+        };
+        let (Ok(f), Ok(name)) = (self.egl.proc::<F>(entry), CString::new(name)) else {
+            return -2;
+        };
+        // SAFETY: the context is current; a NUL-terminated name, read during the call.
+        unsafe { f(program, interface, name.as_ptr().cast()) }
+    }
+
     /// `glMapBufferRange(target, 0, length, MAP_READ_BIT)`, the mapping left in place.
     pub fn map_for_reading(&mut self, target: GLenum, length: usize) {
         // SAFETY: the context is current; the returned pointer is not used.

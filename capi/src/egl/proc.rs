@@ -605,6 +605,11 @@ mod tests {
             "glMemoryBarrierByRegion",
             "glShaderStorageBlockBinding",
             "glGetProgramResourceIndex",
+            "glGetProgramInterfaceiv",
+            "glGetProgramResourceName",
+            "glGetProgramResourceiv",
+            "glGetProgramResourceLocation",
+            "glGetProgramResourceLocationIndex",
         ] {
             assert_eq!(crate::gl::unimplemented::stub(name), None, "{name}");
             assert_eq!(lookup(name), entry(name), "{name}");

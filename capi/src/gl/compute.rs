@@ -4,7 +4,6 @@
 
 use super::types::*;
 use crate::current::gl_call;
-use crate::ptr;
 
 /// `glDispatchCompute`.
 #[unsafe(no_mangle)]
@@ -50,19 +49,4 @@ pub extern "C" fn glShaderStorageBlockBinding(
     gl_call("glShaderStorageBlockBinding", (), |c| {
         c.shader_storage_block_binding(program, storage_block_index, storage_block_binding)
     });
-}
-
-/// `glGetProgramResourceIndex`, for the interfaces the engine reflects (shader storage
-/// blocks and uniform blocks; others are `GL_INVALID_ENUM`).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn glGetProgramResourceIndex(
-    program: GLuint,
-    program_interface: GLenum,
-    name: *const GLchar,
-) -> GLuint {
-    // SAFETY: GL contract: `name` is NUL-terminated.
-    let name = unsafe { ptr::string(name) };
-    gl_call("glGetProgramResourceIndex", u32::MAX, |c| {
-        c.get_program_resource_index(program, program_interface, &name)
-    })
 }

@@ -29,6 +29,7 @@ pub mod debug;
 mod framebuffer;
 pub mod generated;
 mod program;
+mod program_interface;
 mod query;
 mod state;
 pub mod stubs;
@@ -48,6 +49,7 @@ pub use debug::*;
 pub use framebuffer::*;
 pub use generated::*;
 pub use program::*;
+pub use program_interface::*;
 pub use query::*;
 pub use state::*;
 pub use tex_storage::*;
@@ -57,12 +59,13 @@ pub use vertex::*;
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
 /// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
 /// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]),
+/// program interface queries ([`program_interface`]),
 /// immutable texture storage and image copies ([`tex_storage`]), indirect draws and base
 /// instances (GL 4.0-4.3, `vertex`), and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 39] = [
+pub static BEYOND_3_3: [(&str, Proc); 44] = [
     (
         "glClearColorIiEXT",
         Proc({
@@ -198,10 +201,64 @@ pub static BEYOND_3_3: [(&str, Proc); 39] = [
         }),
     ),
     (
+        "glGetProgramInterfaceiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLenum, *mut GLint) =
+                glGetProgramInterfaceiv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetProgramResourceIndex",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLenum, *const GLchar) -> GLuint =
                 glGetProgramResourceIndex;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetProgramResourceLocation",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLchar) -> GLint =
+                glGetProgramResourceLocation;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetProgramResourceLocationIndex",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLchar) -> GLint =
+                glGetProgramResourceLocationIndex;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetProgramResourceName",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLenum,
+                GLuint,
+                GLsizei,
+                *mut GLsizei,
+                *mut GLchar,
+            ) = glGetProgramResourceName;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetProgramResourceiv",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLenum,
+                GLuint,
+                GLsizei,
+                *const GLenum,
+                GLsizei,
+                *mut GLsizei,
+                *mut GLint,
+            ) = glGetProgramResourceiv;
             F as *const c_void
         }),
     ),

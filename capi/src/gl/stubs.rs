@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2591;
+    2586;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -801,7 +801,6 @@ super::unimplemented::stubs! {
     glGetProgramEnvParameterIuivNV: u64,
     glGetProgramEnvParameterdvARB: u64,
     glGetProgramEnvParameterfvARB: u64,
-    glGetProgramInterfaceiv: u64,
     glGetProgramLocalParameterIivNV: u64,
     glGetProgramLocalParameterIuivNV: u64,
     glGetProgramLocalParameterdvARB: u64,
@@ -812,11 +811,7 @@ super::unimplemented::stubs! {
     glGetProgramParameterfvNV: u64,
     glGetProgramPipelineInfoLog: u64,
     glGetProgramPipelineiv: u64,
-    glGetProgramResourceLocation: u64,
-    glGetProgramResourceLocationIndex: u64,
-    glGetProgramResourceName: u64,
     glGetProgramResourcefvNV: u64,
-    glGetProgramResourceiv: u64,
     glGetProgramStageiv: u64,
     glGetProgramStringARB: u64,
     glGetProgramStringNV: u64,

@@ -7,8 +7,8 @@
 use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
 use tessera_components::object::{
-    ActiveStorageBlock, ActiveUniform, ActiveUniformBlock, ActiveVariable, CapturedVarying,
-    GeometryInfo, Life, LinkedProgram, Program, Shader,
+    ActiveBufferVariable, ActiveStorageBlock, ActiveUniform, ActiveUniformBlock, ActiveVariable,
+    CapturedVarying, GeometryInfo, Life, LinkedProgram, Program, Shader,
 };
 use tessera_components::state::TextureTarget;
 use tessera_shader::gltype::SamplerTarget;
@@ -90,6 +90,7 @@ fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
                 row_major: u.row_major,
                 location: u.location,
                 sampler_binding: u.sampler_slot,
+                stages: u.stages,
             })
             .collect(),
         locations: p.locations.clone(),
@@ -143,6 +144,25 @@ fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
                 binding: b.binding,
                 stages: b.stages,
                 element: b.element,
+                data_size: b.data_size as i32,
+                variables: b.variables.clone(),
+            })
+            .collect(),
+        buffer_variables: p
+            .buffer_variables
+            .iter()
+            .map(|v| ActiveBufferVariable {
+                name: v.name.clone(),
+                ty: v.ty,
+                size: v.size,
+                block_index: v.block as i32,
+                offset: v.offset,
+                array_stride: v.array_stride,
+                matrix_stride: v.matrix_stride,
+                row_major: v.row_major,
+                top_level_size: v.top_level_size,
+                top_level_stride: v.top_level_stride,
+                stages: v.stages,
             })
             .collect(),
         local_size: p.local_size,
