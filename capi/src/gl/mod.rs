@@ -147,6 +147,44 @@ pub static BEYOND_3_3: [(&str, Proc); 44] = [
         }),
     ),
     (
+        "glDrawArraysIndirect",
+        Proc({
+            const F: extern "C" fn(GLenum, *const c_void) = glDrawArraysIndirect;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawArraysInstancedBaseInstance",
+        Proc({
+            const F: extern "C" fn(GLenum, GLint, GLsizei, GLsizei, GLuint) =
+                glDrawArraysInstancedBaseInstance;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawElementsIndirect",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum, *const c_void) = glDrawElementsIndirect;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawElementsInstancedBaseInstance",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei, GLuint) =
+                glDrawElementsInstancedBaseInstance;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawElementsInstancedBaseVertexBaseInstance",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei, GLint, GLuint) =
+                glDrawElementsInstancedBaseVertexBaseInstance;
+            F as *const c_void
+        }),
+    ),
+    (
         "glFramebufferTextureLayerEXT",
         Proc({
             const F: extern "C" fn(GLenum, GLenum, GLuint, GLint, GLint) =
@@ -291,6 +329,22 @@ pub static BEYOND_3_3: [(&str, Proc); 44] = [
         }),
     ),
     (
+        "glMultiDrawArraysIndirect",
+        Proc({
+            const F: extern "C" fn(GLenum, *const c_void, GLsizei, GLsizei) =
+                glMultiDrawArraysIndirect;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMultiDrawElementsIndirect",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum, *const c_void, GLsizei, GLsizei) =
+                glMultiDrawElementsIndirect;
+            F as *const c_void
+        }),
+    ),
+    (
         "glObjectLabel",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLchar) = glObjectLabel;
@@ -382,60 +436,6 @@ pub static BEYOND_3_3: [(&str, Proc); 44] = [
         Proc({
             const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
                 glTexStorage3DMultisample;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glDrawArraysIndirect",
-        Proc({
-            const F: extern "C" fn(GLenum, *const c_void) = glDrawArraysIndirect;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glDrawArraysInstancedBaseInstance",
-        Proc({
-            const F: extern "C" fn(GLenum, GLint, GLsizei, GLsizei, GLuint) =
-                glDrawArraysInstancedBaseInstance;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glDrawElementsIndirect",
-        Proc({
-            const F: extern "C" fn(GLenum, GLenum, *const c_void) = glDrawElementsIndirect;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glDrawElementsInstancedBaseInstance",
-        Proc({
-            const F: extern "C" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei, GLuint) =
-                glDrawElementsInstancedBaseInstance;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glDrawElementsInstancedBaseVertexBaseInstance",
-        Proc({
-            const F: extern "C" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei, GLint, GLuint) =
-                glDrawElementsInstancedBaseVertexBaseInstance;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glMultiDrawArraysIndirect",
-        Proc({
-            const F: extern "C" fn(GLenum, *const c_void, GLsizei, GLsizei) =
-                glMultiDrawArraysIndirect;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glMultiDrawElementsIndirect",
-        Proc({
-            const F: extern "C" fn(GLenum, GLenum, *const c_void, GLsizei, GLsizei) =
-                glMultiDrawElementsIndirect;
             F as *const c_void
         }),
     ),
