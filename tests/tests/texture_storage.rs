@@ -59,6 +59,14 @@ trait StorageGl: Gl {
     fn level_param(&mut self, target: GLenum, level: GLint, pname: GLenum) -> GLint;
     /// `glCopyTexImage2D`.
     fn copy_tex_image_2d(&mut self, target: GLenum, internal: GLenum, w: i32, h: i32);
+    /// `glCompressedTexSubImage2D` of a whole level 0 of `size`.
+    fn compressed_tex_sub_image_2d(
+        &mut self,
+        target: GLenum,
+        format: GLenum,
+        size: (i32, i32),
+        data: &[u8],
+    );
     /// `glCopyImageSubData` from `src` to `dst`, each (name, target, level, origin).
     fn copy_image(&mut self, src: Img, dst: Img, size: [GLsizei; 3]);
     /// `glTexSubImage3D` from client memory.
@@ -79,6 +87,26 @@ trait StorageGl: Gl {
 type Img = (GLuint, GLenum, GLint, [GLint; 3]);
 
 impl StorageGl for Context {
+    fn compressed_tex_sub_image_2d(
+        &mut self,
+        target: GLenum,
+        format: GLenum,
+        (w, h): (i32, i32),
+        data: &[u8],
+    ) {
+        Context::compressed_tex_sub_image_2d(
+            self,
+            target,
+            0,
+            0,
+            0,
+            w,
+            h,
+            format,
+            data.len() as GLsizei,
+            Pixels::Bytes(data),
+        )
+    }
     fn tex_storage_1d(&mut self, target: GLenum, levels: GLsizei, internal: GLenum, w: GLsizei) {
         Context::tex_storage_1d(self, target, levels, internal, w)
     }
@@ -184,6 +212,40 @@ macro_rules! native {
 }
 
 impl StorageGl for NativeGl {
+    fn compressed_tex_sub_image_2d(
+        &mut self,
+        target: GLenum,
+        format: GLenum,
+        (w, h): (i32, i32),
+        data: &[u8],
+    ) {
+        type F = unsafe extern "system" fn(
+            GLenum,
+            GLint,
+            GLint,
+            GLint,
+            GLsizei,
+            GLsizei,
+            GLenum,
+            GLsizei,
+            *const std::ffi::c_void,
+        );
+        let (n, p) = (data.len() as GLsizei, data.as_ptr().cast());
+        native!(
+            self,
+            "glCompressedTexSubImage2D",
+            F,
+            target,
+            0,
+            0,
+            0,
+            w,
+            h,
+            format,
+            n,
+            p
+        )
+    }
     fn tex_storage_1d(&mut self, target: GLenum, levels: GLsizei, internal: GLenum, w: GLsizei) {
         type F = unsafe extern "system" fn(GLenum, GLsizei, GLenum, GLsizei);
         native!(self, "glTexStorage1D", F, target, levels, internal, w)
@@ -691,7 +753,14 @@ fn quad(gl: &mut dyn StorageGl) {
 /// `w` x `h` RGBA8 texels, each of its position and `tag`.
 fn texels(w: usize, h: usize, tag: u8) -> Vec<u8> {
     (0..w * h)
-        .flat_map(|i| [(i % w) as u8 * 16, (i / w) as u8 * 16, tag, 255])
+        .flat_map(|i| {
+            [
+                ((i % w) as u8).wrapping_mul(16),
+                ((i / w) as u8).wrapping_mul(16),
+                tag,
+                255,
+            ]
+        })
         .collect()
 }
 
@@ -899,6 +968,87 @@ fn copies(gl: &mut dyn StorageGl) -> (Vec<Vec<u8>>, GLenum) {
         (8, 8),
         (RGBA, UNSIGNED_BYTE, 4),
     ));
+
+    // Face 4 of a cube map into face 1 of another (faces are z), then read.
+    let faces = texels(4, 4 * 6, 3);
+    let cube_src = bound(gl, TEXTURE_CUBE_MAP);
+    gl.tex_storage_2d(TEXTURE_CUBE_MAP, 1, RGBA8, 4, 4);
+    for face in 0..6u32 {
+        let at = (face * 64) as usize;
+        gl.tex_sub_image_2d(
+            TEXTURE_CUBE_MAP_POSITIVE_X + face,
+            0,
+            0,
+            0,
+            4,
+            4,
+            RGBA,
+            UNSIGNED_BYTE,
+            &faces[at..at + 64],
+        );
+    }
+    let cube_dst = bound(gl, TEXTURE_CUBE_MAP);
+    gl.tex_storage_2d(TEXTURE_CUBE_MAP, 1, RGBA8UI, 4, 4);
+    gl.copy_image(
+        (cube_src, TEXTURE_CUBE_MAP, 0, [0, 0, 4]),
+        (cube_dst, TEXTURE_CUBE_MAP, 0, [0, 0, 1]),
+        [4, 4, 1],
+    );
+    out.push(read_image(
+        gl,
+        |gl| {
+            gl.framebuffer_texture_2d(
+                READ_FRAMEBUFFER,
+                COLOR_ATTACHMENT0,
+                TEXTURE_CUBE_MAP_NEGATIVE_X,
+                cube_dst,
+                0,
+            )
+        },
+        (4, 4),
+        (RGBA_INTEGER, UNSIGNED_BYTE, 4),
+    ));
+
+    // RGTC1 blocks (8 bytes) into RG32F texels, back into another RGTC1 texture, and its
+    // right column of blocks into RG32UI texels: read as bits.
+    let blocks: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(37)).collect();
+    let rgtc = texture_2d(gl, COMPRESSED_RED_RGTC1, (8, 8), None);
+    gl.compressed_tex_sub_image_2d(TEXTURE_2D, COMPRESSED_RED_RGTC1, (8, 8), &blocks);
+    let rg32 = texture_2d(gl, RG32F, (2, 2), None);
+    gl.copy_image(
+        (rgtc, TEXTURE_2D, 0, [0; 3]),
+        (rg32, TEXTURE_2D, 0, [0; 3]),
+        [8, 8, 1],
+    );
+    let back = texture_2d(gl, COMPRESSED_RED_RGTC1, (8, 8), None);
+    gl.copy_image(
+        (rg32, TEXTURE_2D, 0, [0; 3]),
+        (back, TEXTURE_2D, 0, [0; 3]),
+        [2, 2, 1],
+    );
+    out.push(read_image(
+        gl,
+        |gl| gl.framebuffer_texture_2d(READ_FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, rg32, 0),
+        (2, 2),
+        (RG, FLOAT, 8),
+    ));
+    let again = texture_2d(
+        gl,
+        RG32UI,
+        (2, 2),
+        Some((RG_INTEGER, UNSIGNED_INT, &[0; 32])),
+    );
+    gl.copy_image(
+        (back, TEXTURE_2D, 0, [4, 0, 0]),
+        (again, TEXTURE_2D, 0, [1, 0, 0]),
+        [4, 8, 1],
+    );
+    out.push(read_image(
+        gl,
+        |gl| gl.framebuffer_texture_2d(READ_FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, again, 0),
+        (2, 2),
+        (RG_INTEGER, UNSIGNED_INT, 8),
+    ));
     (out, gl.get_error())
 }
 
@@ -1052,6 +1202,7 @@ fn copies_between_images_match_the_native_driver() {
         for (i, px) in images.iter().enumerate() {
             assert_eq!(px.iter().any(|b| *b != 0), i != 2, "image {i}");
         }
+        assert_eq!(images.len(), 8);
         (images, error)
     });
 }
