@@ -146,8 +146,11 @@ pub(crate) fn name_of(sh: &Shared, e: Option<Entity>) -> i64 {
 /// Extensions advertised: the ARB/EXT names of what GL 3.3 core includes (the ones native
 /// Mesa advertises in its core contexts too), each with its entry points (the EXT names of
 /// core functions, `capi::gl::BEYOND_3_3`) and state (`RGBA_INTEGER_MODE_EXT`,
-/// `glClearColorI*EXT`'s integer clear colour; `PROVOKING_VERTEX_EXT` is core's enum).
+/// `glClearColorI*EXT`'s integer clear colour; `PROVOKING_VERTEX_EXT` is core's enum), and
+/// those of later features each backend carries out in full, tested against the native
+/// driver (`GL_ARB_draw_indirect`, `GL_ARB_multi_draw_indirect`, `GL_ARB_base_instance`).
 pub const EXTENSION_NAMES: &[&str] = &[
+    "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
     "GL_ARB_color_buffer_float",
     "GL_ARB_copy_buffer",
@@ -156,6 +159,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_depth_clamp",
     "GL_ARB_draw_buffers",
     "GL_ARB_draw_elements_base_vertex",
+    "GL_ARB_draw_indirect",
     "GL_ARB_draw_instanced",
     "GL_ARB_explicit_attrib_location",
     "GL_ARB_fragment_coord_conventions",
@@ -165,6 +169,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_half_float_vertex",
     "GL_ARB_instanced_arrays",
     "GL_ARB_map_buffer_range",
+    "GL_ARB_multi_draw_indirect",
     "GL_ARB_occlusion_query",
     "GL_ARB_occlusion_query2",
     "GL_ARB_provoking_vertex",

@@ -230,7 +230,8 @@ TBuiltInResource resources(const TshLimits* limits) {
 // still provide (GLSL 1.50 section 8.7) and Mesa accepts at every version, but which glslang
 // only defines for OpenGL clients. Each maps to its generic replacement; the shadow forms
 // return a vec4 as they always did. The preamble is read after `#version` and does not move
-// line numbers.
+// line numbers. `gl_InstanceIDARB`, GL_ARB_draw_instanced's name for `gl_InstanceID`, which
+// Mesa accepts where a shader enables the extension and glslang does not know, rides along.
 #define TSH_DEPRECATED_TEXTURE_FUNCTIONS \
     "#define texture1D texture\n" \
     "#define texture2D texture\n" \
@@ -257,7 +258,8 @@ TBuiltInResource resources(const TshLimits* limits) {
     "#define shadow1DLod(s, c, l) vec4(textureLod(s, c, l))\n" \
     "#define shadow2DLod(s, c, l) vec4(textureLod(s, c, l))\n" \
     "#define shadow1DProjLod(s, c, l) vec4(textureProjLod(s, c, l))\n" \
-    "#define shadow2DProjLod(s, c, l) vec4(textureProjLod(s, c, l))\n"
+    "#define shadow2DProjLod(s, c, l) vec4(textureProjLod(s, c, l))\n" \
+    "#define gl_InstanceIDARB gl_InstanceID\n"
 
 const char* const kDeprecatedTextureFunctions = TSH_DEPRECATED_TEXTURE_FUNCTIONS;
 // The same, and ARB_separate_shader_objects for a shader that redeclares gl_PerVertex.
