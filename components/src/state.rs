@@ -6,9 +6,14 @@ use bevy_ecs::entity::Entity;
 
 use crate::gl::*;
 use tessera_wire::state::{
-    MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS,
-    MAX_VERTEX_ATTRIBS,
+    MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS,
 };
+
+/// `SHADER_STORAGE_BUFFER` binding points (`MAX_SHADER_STORAGE_BUFFER_BINDINGS`): native
+/// Mesa's 80. They are client state only: a draw or dispatch binds each storage block of
+/// the program by its slot (at most the wire's `MAX_STORAGE_BUFFER_BINDINGS` blocks) to
+/// the range of the block's binding point, so their number costs no backend anything.
+pub const STORAGE_BUFFER_BINDINGS: usize = 80;
 
 /// Texture targets a unit has a binding for, in the order of [`TextureTarget`].
 pub const TEXTURE_TARGETS: usize = 10;
@@ -407,7 +412,7 @@ pub struct GlState {
     /// `UNIFORM_BUFFER` indexed bindings.
     pub uniform_buffers: [IndexedBuffer; MAX_UNIFORM_BUFFER_BINDINGS],
     /// `SHADER_STORAGE_BUFFER` indexed bindings.
-    pub storage_buffers: [IndexedBuffer; MAX_STORAGE_BUFFER_BINDINGS],
+    pub storage_buffers: [IndexedBuffer; STORAGE_BUFFER_BINDINGS],
     /// `TRANSFORM_FEEDBACK_BUFFER` indexed bindings.
     pub transform_feedback_buffers: [IndexedBuffer; 4],
     /// `TRANSFORM_FEEDBACK_ACTIVE`: the primitive mode `glBeginTransformFeedback` was given
@@ -546,7 +551,7 @@ impl GlState {
         let draw = if has_back_buffer { BACK } else { NONE };
         Self {
             buffers: [None; BufferTarget::ALL.len()],
-            storage_buffers: [IndexedBuffer::default(); MAX_STORAGE_BUFFER_BINDINGS],
+            storage_buffers: [IndexedBuffer::default(); STORAGE_BUFFER_BINDINGS],
             uniform_buffers: [IndexedBuffer::default(); MAX_UNIFORM_BUFFER_BINDINGS],
             transform_feedback_buffers: [IndexedBuffer::default(); 4],
             transform_feedback_mode: None,

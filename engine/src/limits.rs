@@ -1,6 +1,7 @@
 //! Implementation limits reported by `glGet*`: GL 3.3's minimums, raised where the backend
 //! reports more.
 
+use tessera_components::state::STORAGE_BUFFER_BINDINGS;
 use tessera_wire::Caps;
 use tessera_wire::state::{
     MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS,
@@ -50,7 +51,7 @@ pub struct Limits {
     /// `MAX_COMPUTE_SHARED_MEMORY_SIZE`.
     pub max_compute_shared_memory_size: i32,
     /// `MAX_{VERTEX,GEOMETRY,FRAGMENT,COMPUTE}_SHADER_STORAGE_BLOCKS` and
-    /// `MAX_COMBINED_SHADER_STORAGE_BLOCKS`: see [`SSBO_BINDINGS`].
+    /// `MAX_COMBINED_SHADER_STORAGE_BLOCKS`: see [`STORAGE_BLOCK_SLOTS`].
     pub max_storage_blocks: i32,
     /// `MAX_SHADER_STORAGE_BLOCK_SIZE`.
     pub max_storage_block_size: i64,
@@ -83,10 +84,15 @@ pub const VARYING_COMPONENTS: i32 = 64;
 /// (Vulkan's `maxVertexOutputComponents`/`maxGeometryInputComponents`, the GLES driver's
 /// queries of the same names).
 pub const STAGE_IO_COMPONENTS: std::ops::RangeInclusive<i32> = 64..=128;
-/// `MAX_SHADER_STORAGE_BUFFER_BINDINGS`: the wire's binding points. The storage blocks a
-/// stage (and a whole program) may use are as many, or fewer where the backend binds fewer
-/// to one stage; a program's blocks all bind at once, so the combined limit is the same.
-pub const SSBO_BINDINGS: i32 = MAX_STORAGE_BUFFER_BINDINGS as i32;
+/// `MAX_SHADER_STORAGE_BUFFER_BINDINGS`: the context's binding points, client state only
+/// (`tessera_components::state::STORAGE_BUFFER_BINDINGS`, native Mesa's 80); a block whose
+/// `layout(binding)` is past them fails the link.
+pub const SSBO_BINDINGS: i32 = STORAGE_BUFFER_BINDINGS as i32;
+/// The storage blocks a program may use at most: the wire's slots (each block of the
+/// program binds its binding point's range to its own slot). The blocks a stage (and the
+/// whole program) may use are as many, or fewer where the backend binds fewer to one stage;
+/// a program's blocks all bind at once, so the combined limit is the same.
+pub const STORAGE_BLOCK_SLOTS: i32 = MAX_STORAGE_BUFFER_BINDINGS as i32;
 /// `UNIFORM_BUFFER_OFFSET_ALIGNMENT`: 256 covers every Vulkan and GLES driver of interest.
 pub const UBO_OFFSET_ALIGNMENT: i32 = 256;
 /// `MAX_ELEMENT_INDEX` (GL 4.3, answered as Mesa does in 3.3 contexts): the largest index
@@ -152,7 +158,7 @@ impl Limits {
             max_compute_work_group_size: caps.compute.max_work_group_size.map(clamp),
             max_compute_work_group_invocations: clamp(caps.compute.max_work_group_invocations),
             max_compute_shared_memory_size: clamp(caps.compute.max_shared_memory_size),
-            max_storage_blocks: clamp(caps.compute.max_storage_blocks).min(SSBO_BINDINGS),
+            max_storage_blocks: clamp(caps.compute.max_storage_blocks).min(STORAGE_BLOCK_SLOTS),
             max_storage_block_size: i64::from(caps.compute.max_storage_block_size),
             // A power of two, at least 4 (GL allows no less for std430 words).
             storage_offset_alignment: caps

@@ -46,6 +46,7 @@ pub(crate) fn front_end_limits(l: &limits::Limits) -> tessera_shader::Limits {
         max_compute_work_group_count: l.max_compute_work_group_count,
         max_compute_work_group_size: l.max_compute_work_group_size,
         max_compute_work_group_invocations: l.max_compute_work_group_invocations,
+        max_storage_buffer_bindings: limits::SSBO_BINDINGS,
         ..tessera_shader::Limits::default()
     }
 }

@@ -36,6 +36,7 @@ struct TshLimits {
     max_compute_work_group_count: [i32; 3],
     max_compute_work_group_size: [i32; 3],
     max_compute_work_group_invocations: i32,
+    max_storage_buffer_bindings: i32,
 }
 
 /// A string owned by the result (`TshStr`).
@@ -202,6 +203,9 @@ pub struct Limits {
     pub max_compute_work_group_size: [i32; 3],
     /// `MAX_COMPUTE_WORK_GROUP_INVOCATIONS`: the largest product of the local size.
     pub max_compute_work_group_invocations: i32,
+    /// `MAX_SHADER_STORAGE_BUFFER_BINDINGS`: a storage block bound past them fails the
+    /// compile, as in Mesa (glslang has no such limit).
+    pub max_storage_buffer_bindings: i32,
 }
 
 impl Default for Limits {
@@ -223,6 +227,7 @@ impl Default for Limits {
             max_compute_work_group_count: [65535; 3],
             max_compute_work_group_size: [1024, 1024, 64],
             max_compute_work_group_invocations: 1024,
+            max_storage_buffer_bindings: 80,
         }
     }
 }
@@ -245,6 +250,7 @@ impl Limits {
             max_compute_work_group_count: self.max_compute_work_group_count,
             max_compute_work_group_size: self.max_compute_work_group_size,
             max_compute_work_group_invocations: self.max_compute_work_group_invocations,
+            max_storage_buffer_bindings: self.max_storage_buffer_bindings,
         }
     }
 }

@@ -66,6 +66,7 @@ struct TshLimits {
     int32_t max_compute_work_group_count[3];
     int32_t max_compute_work_group_size[3];
     int32_t max_compute_work_group_invocations;
+    int32_t max_storage_buffer_bindings;
 };
 
 struct TshStr {
@@ -968,6 +969,37 @@ std::string too_many_invocations(TIntermediate* im, const TshLimits* limits) {
            std::to_string(limits->max_compute_work_group_invocations) + ")\n";
 }
 
+// GLSL 4.30 §4.4.5: a storage block (each element of a block array) bound past
+// MAX_SHADER_STORAGE_BUFFER_BINDINGS is an error; Mesa refuses it at compile, glslang has
+// no such limit.
+std::string storage_binding_too_large(TIntermediate* im, const TshLimits* limits) {
+    if (!im || !limits || !im->getTreeRoot()) return "";
+    TIntermAggregate* root = im->getTreeRoot()->getAsAggregate();
+    if (!root) return "";
+    std::string log;
+    for (TIntermNode* node : root->getSequence()) {
+        TIntermAggregate* agg = node->getAsAggregate();
+        if (!agg || agg->getOp() != EOpLinkerObjects) continue;
+        for (TIntermNode* obj : agg->getSequence()) {
+            TIntermSymbol* sym = obj->getAsSymbolNode();
+            if (!sym) continue;
+            const TType& type = sym->getType();
+            const TQualifier& q = type.getQualifier();
+            if (q.storage != EvqBuffer || type.getBasicType() != EbtBlock || !q.hasBinding())
+                continue;
+            int64_t last = static_cast<int64_t>(q.layoutBinding) +
+                           (type.isSizedArray() ? type.getOuterArraySize() : 1) - 1;
+            if (last < limits->max_storage_buffer_bindings) continue;
+            log += "ERROR: 0:" + std::to_string(sym->getLoc().line) + ": '" +
+                   type.getTypeName().c_str() + "' : layout(binding = " +
+                   std::to_string(q.layoutBinding) +
+                   ") exceeds MAX_SHADER_STORAGE_BUFFER_BINDINGS (" +
+                   std::to_string(limits->max_storage_buffer_bindings) + ")\n";
+        }
+    }
+    return log;
+}
+
 TshResult* compile(const TshSource* src, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -981,7 +1013,8 @@ TshResult* compile(const TshSource* src, const TshLimits* limits) {
         std::string errors = static_recursion(im) + unqualified_flat_block_members(im) +
                              inconsistent_geometry_inputs(im) +
                              nonconstant_uniform_block_indices(im) +
-                             too_many_invocations(im, limits);
+                             too_many_invocations(im, limits) +
+                             storage_binding_too_large(im, limits);
         if (!errors.empty()) {
             r->ok = false;
             r->log += errors;
