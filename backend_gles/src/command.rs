@@ -1019,18 +1019,83 @@ impl GlesPipe {
         Ok(())
     }
 
-    /// The base instance a draw can pass to the driver: its own with
-    /// `GL_EXT_base_instance`, else 0 (reported once: instanced attributes then start at
-    /// their first element).
-    pub(crate) fn base_instance(&mut self, base_instance: u32) -> u32 {
-        if base_instance != 0 && !self.features.base_instance {
-            self.report(
-                Missing::BaseInstance,
-                "base instances need GL_EXT_base_instance: draws with one start instanced attributes at their first element",
-            );
-            return 0;
+    /// The base instance a draw passes to the driver: its own with `GL_EXT_base_instance`.
+    /// Without it, 0, and the draw's instanced arrays start `base_instance` elements later
+    /// instead: their native pointers move by that many strides (GL fetches element
+    /// `instance / divisor + base_instance`), and the vertex group is marked so that the
+    /// next draw puts them back. `gl_InstanceID` never counted the base instance.
+    pub(crate) fn base_instance(
+        &mut self,
+        record: &'static str,
+        ctx: &mut GlesContext,
+        base_instance: u32,
+    ) -> Result<u32, SessionError> {
+        if base_instance == 0 || self.features.base_instance {
+            return Ok(base_instance);
         }
-        base_instance
+        let mut left = ctx.vao_enabled;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let divisor = ctx.layout.attribs[i].divisor;
+            let (Some((raw, offset, format, stride)), Some(h)) =
+                (ctx.vao_attribs[i].pointer, ctx.desired.vertex_buffers[i].0)
+            else {
+                continue;
+            };
+            if divisor == 0 {
+                continue;
+            }
+            if format.bgra {
+                self.report(
+                    Missing::BaseInstance,
+                    "a base instance moves no instanced BGRA array without GL_EXT_base_instance: it starts at its first element",
+                );
+                continue;
+            }
+            let step = if stride == 0 {
+                conv::attrib_bytes(format)
+            } else {
+                stride
+            };
+            let moved = offset + u64::from(base_instance) * u64::from(step);
+            let (Ok(offset32), Ok(stride32)) = (i32::try_from(moved), i32::try_from(stride)) else {
+                return Err(bad_value(
+                    record,
+                    "instanced attribute offset beyond 31 bits",
+                ));
+            };
+            let name = self.buffers.get(record, h)?.name;
+            let (Some(ty), size) = (
+                conv::map_attrib_type(format.ty),
+                i32::from(format.components.min(4)),
+            ) else {
+                continue;
+            };
+            self.shadow
+                .bind_buffer(&self.gl, glow::ARRAY_BUFFER, Some(name));
+            // SAFETY: context current; the context's VAO is bound (reconciled by the draw's
+            // prepare); `name` is a live buffer bound to ARRAY_BUFFER; the type and size are
+            // those the pointer was set with; the offset is a byte offset into the buffer.
+            unsafe {
+                if format.integer {
+                    self.gl
+                        .vertex_attrib_pointer_i32(i as u32, size, ty, stride32, offset32);
+                } else {
+                    self.gl.vertex_attrib_pointer_f32(
+                        i as u32,
+                        size,
+                        ty,
+                        format.normalized,
+                        stride32,
+                        offset32,
+                    );
+                }
+            }
+            ctx.vao_attribs[i].pointer = Some((raw, moved, format, stride));
+            ctx.dirty |= dirty::VERTEX;
+        }
+        Ok(0)
     }
 
     /// A draw of an adjacency topology the driver cannot draw: reported, skipped.
@@ -1086,7 +1151,7 @@ impl DrawPipe for GlesPipe {
             return Ok(());
         }
         let [first, count, instances] = gl_counts(N, [first, count, instances])?;
-        let base_instance = self.base_instance(draw.base_instance);
+        let base_instance = self.base_instance(N, ctx, draw.base_instance)?;
         if !ctx.raster.flatshade_last && self.first_vertex_list_needed(ctx, mode) {
             return self.draw_first_vertex_list(
                 N,
@@ -1206,7 +1271,7 @@ impl DrawPipe for GlesPipe {
         if ctx.xfb.is_some() {
             self.xfb_before_draw(ctx);
         }
-        let base_instance = self.base_instance(draw.base_instance);
+        let base_instance = self.base_instance(N, ctx, draw.base_instance)?;
         // SAFETY: context current; state reconciled; the index range lies inside the bound
         // index buffer (checked above); base-vertex and base-instance entry points exist
         // when used.

@@ -12,7 +12,7 @@
 use tessera_wire::format::{
     AttribType, BlendFactor, BlendOp, CompareFunc, Filter, Format, IndexType, MipFilter,
     PixelFormat, PixelLayout, PixelType, QueryKind, StencilOp, Swizzle, TextureKind, Topology,
-    Wrap,
+    VertexFormat, Wrap,
 };
 
 use crate::device::Features;
@@ -499,6 +499,19 @@ pub(crate) fn map_index_type(t: IndexType) -> u32 {
         IndexType::U16 => glow::UNSIGNED_SHORT,
         IndexType::U32 => glow::UNSIGNED_INT,
     }
+}
+
+/// Bytes of one element of an attribute of `format` (GL's stride when it gives 0).
+pub(crate) fn attrib_bytes(format: VertexFormat) -> u32 {
+    use AttribType as A;
+    let component = match format.ty {
+        A::I8 | A::U8 => 1,
+        A::I16 | A::U16 | A::F16 => 2,
+        A::I32 | A::U32 | A::F32 => 4,
+        A::F64 => 8,
+        A::I2_10_10_10Rev | A::U2_10_10_10Rev | A::U10f11f11fRev => return 4,
+    };
+    component * u32::from(format.components.min(4))
 }
 
 /// A vertex attribute type (`None`: GLES has no such attribute type).

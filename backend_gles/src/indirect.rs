@@ -8,8 +8,9 @@
 //!
 //! The commands are read back instead (the backend's own copy of the buffer, after the
 //! barrier that orders earlier storage writes) and drawn as direct draws where the driver
-//! cannot draw them as they are: no ES 3.1, no `GL_EXT_base_instance` (a base instance
-//! cannot reach the driver), a draw the backend emulates from its vertices or indices
+//! cannot draw them as they are: no ES 3.1, no `GL_EXT_base_instance` (a direct draw then
+//! moves its instanced arrays by the base instance, `GlesPipe::base_instance`), a draw the
+//! backend emulates from its vertices or indices
 //! (`FIRST_VERTEX_CONVENTION` with flat inputs, a restart index below the type's maximum),
 //! or transform feedback capturing (which resumes around each direct draw).
 

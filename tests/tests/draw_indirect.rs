@@ -52,7 +52,6 @@ trait IndirectGl: Gl {
         instances: GLsizei,
         base: GLuint,
     );
-    #[expect(clippy::too_many_arguments, reason = "mirrors the GL call")]
     fn draw_elements_base_vertex_base_instance(
         &mut self,
         mode: GLenum,
@@ -400,13 +399,16 @@ fn pixels(gl: &mut dyn IndirectGl) -> Vec<u8> {
     out
 }
 
+/// One step of [`draws`].
+type Step = dyn Fn(&mut dyn IndirectGl);
+
 /// Every kind of draw of the scene, each on a cleared target: the pixels of each.
 fn draws(gl: &mut dyn IndirectGl) -> Vec<Vec<u8>> {
     let indirect = setup(gl);
     let mut binding = [0];
     gl.get_integerv(DRAW_INDIRECT_BUFFER_BINDING, &mut binding);
     assert_eq!(binding[0] as GLuint, indirect);
-    let steps: [&dyn Fn(&mut dyn IndirectGl); 9] = [
+    let steps: [&Step; 9] = [
         &|gl| gl.draw_arrays_indirect(TRIANGLES, ARRAYS_AT),
         &|gl| gl.draw_elements_indirect(TRIANGLES, UNSIGNED_INT, ELEMENTS_AT),
         &|gl| gl.multi_draw_arrays_indirect(TRIANGLES, MULTI_ARRAYS_AT, 4, 0),
@@ -624,4 +626,38 @@ fn steady_indirect_frames_neither_wait_nor_make_pipelines_on_the_vulkan_backend(
     assert_eq!(ctx.get_error(), NO_ERROR);
     let events = ctx.take_events();
     assert!(events.is_empty(), "{events:?}");
+}
+
+/// On a GLES driver without ES 3.1 and `GL_EXT_base_instance` (the backend told to use ES
+/// 3.0 and no extension), the backend reads the indirect commands back and moves the
+/// instanced arrays by the base instance itself: the same pixels, and nothing reported as
+/// unsupported but the base vertex (ES 3.0 has none: the backend rewrites the indices, a
+/// known emulation of its own).
+#[test]
+fn indirect_and_base_instance_draws_match_without_es31_or_ext_base_instance() {
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = draws(&mut native);
+    drop(native);
+    let options = tessera_backend_gles::GlesOptions {
+        max_minor: Some(0),
+        ignore_extensions: true,
+        ..tessera_backend_gles::GlesOptions::default()
+    };
+    let gles = tessera_backend_gles::GlesBackend::with_options(&options)
+        .expect("a GLES backend on Mesa llvmpipe");
+    let config = Config {
+        backend: BackendKind::Gles,
+        transport: TransportKind::Inproc,
+        surface: Some(SurfaceConfig::new(16, 16)),
+        ..Config::default()
+    };
+    let mut ctx = Context::with_backend(&config, Box::new(gles));
+    assert_eq!(draws(&mut ctx), expected);
+    let events = ctx.take_events();
+    assert!(
+        events
+            .iter()
+            .all(|e| matches!(e, Event::Unsupported { what } if what.starts_with("base vertex"))),
+        "{events:?}"
+    );
 }
