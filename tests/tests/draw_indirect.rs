@@ -661,3 +661,25 @@ fn indirect_and_base_instance_draws_match_without_es31_or_ext_base_instance() {
         "{events:?}"
     );
 }
+
+#[test]
+fn indirect_records_cross_a_process_transport() {
+    // A private server process (`fork`): the indirect records' handles, offsets and strides
+    // go through the wire's validation of another process's bytes.
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL");
+    let expected = draws(&mut native);
+    drop(native);
+    for backend in [BackendKind::Gles, BackendKind::Vulkan] {
+        tessera_tests::ensure_lavapipe();
+        let config = Config {
+            backend,
+            transport: TransportKind::Fork,
+            surface: Some(SurfaceConfig::new(16, 16)),
+            ..Config::default()
+        };
+        let mut ctx = Context::new(&config).expect("a private server");
+        assert_eq!(draws(&mut ctx), expected, "{backend:?}");
+        let events = ctx.take_events();
+        assert!(events.is_empty(), "{backend:?}: {events:?}");
+    }
+}
