@@ -303,6 +303,7 @@ impl DrawPipe for VkPipe {
         )? {
             return Ok(());
         }
+        self.check_base_instance(base_instance);
         let capturing = self.xfb_before_draw(ctx);
         // SAFETY: recording inside the target's pass with a pipeline, descriptors and
         // vertex buffers bound by `prepare`; a nonzero first instance only where the
@@ -438,6 +439,7 @@ impl DrawPipe for VkPipe {
         if !self.prepare(ctx, native, &indices, restart, extent)? {
             return Ok(());
         }
+        self.check_base_instance(base_instance);
         let capturing = self.xfb_before_draw(ctx);
         // SAFETY: recording inside the pass with everything bound by `prepare`, including an
         // index buffer holding `n` indices from its bound offset.
@@ -698,6 +700,7 @@ impl VkPipe {
         if !self.prepare(ctx, native, &indices, false, extent)? {
             return Ok(());
         }
+        self.check_base_instance(base_instance);
         let capturing = self.xfb_before_draw(ctx);
         // SAFETY: recording inside the target's pass with everything bound by `prepare`,
         // including the arena index buffer of `n` indices.
@@ -1103,6 +1106,20 @@ fn sample_mask(d: &DesiredState, samples: vk::SampleCountFlags) -> u32 {
         m &= cov;
     }
     m
+}
+
+impl VkPipe {
+    /// Reports, once, a base instance that `gl_InstanceID` will count: the device lacks
+    /// `shaderDrawParameters`, so the vertex stage cannot subtract it
+    /// (`spirv/instance_id.rs`).
+    pub(crate) fn check_base_instance(&mut self, base_instance: u32) {
+        if base_instance != 0 && !self.tiers.draw_parameters {
+            self.report(
+                Missing::DrawParameters,
+                "without shaderDrawParameters, gl_InstanceID counts from a draw's base instance",
+            );
+        }
+    }
 }
 
 /// The instance count a draw's repacked instanced arrays must cover: every element from

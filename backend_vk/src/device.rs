@@ -316,6 +316,7 @@ pub(crate) enum Missing {
     Misaligned,
     Smooth,
     TransformFeedback,
+    DrawParameters,
 }
 
 /// A buffer object.

@@ -11,9 +11,10 @@
 //! per command. A draw the backend must emulate (line loops; fans where the device has
 //! none; 8-bit indices without `VK_EXT_index_type_uint8`; a restart index other than the
 //! type's maximum) or whose commands may carry a base instance the device cannot read
-//! (no `drawIndirectFirstInstance`) needs the counts on the host: the commands are read
-//! back (a submit and a wait, as the other emulations that read indices do) and drawn as
-//! direct draws.
+//! (no `drawIndirectFirstInstance`) or that `gl_InstanceID` would count (no
+//! `shaderDrawParameters`, which a direct draw with a base instance reports) needs the
+//! counts on the host: the commands are read back (a submit and a wait, as the other
+//! emulations that read indices do) and drawn as direct draws.
 
 use tessera_wire::dispatch::{DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R};
 use tessera_wire::format::{IndexType, Topology};
@@ -104,7 +105,7 @@ impl VkPipe {
 
     /// Whether the commands must be read on the host (see the module's essay).
     fn indirect_needs_host(&self, ctx: &VkContext, draw: &DrawIndirectArgs) -> bool {
-        if !self.core.draw_indirect_first_instance {
+        if !self.core.draw_indirect_first_instance || !self.tiers.draw_parameters {
             return true;
         }
         let emulated_topology = match draw.topology {
