@@ -1024,6 +1024,37 @@ TshResult* compile(const TshSource* src, const TshLimits* limits) {
     return r.release();
 }
 
+// GLSL 4.30 §4.1.9: only the last member of a shader storage block may be an array of
+// no size. glslang sizes an earlier one from the constant indices that use it (as GL
+// allows) and takes one nothing indexes; Mesa fails the link for that one, as this does.
+std::string unsized_storage_members(TIntermediate* im) {
+    if (!im || !im->getTreeRoot()) return "";
+    TIntermAggregate* root = im->getTreeRoot()->getAsAggregate();
+    if (!root) return "";
+    std::string log;
+    for (TIntermNode* node : root->getSequence()) {
+        TIntermAggregate* agg = node->getAsAggregate();
+        if (!agg || agg->getOp() != EOpLinkerObjects) continue;
+        for (TIntermNode* obj : agg->getSequence()) {
+            TIntermSymbol* sym = obj->getAsSymbolNode();
+            if (!sym) continue;
+            const TType& type = sym->getType();
+            if (type.getQualifier().storage != EvqBuffer || type.getBasicType() != EbtBlock)
+                continue;
+            const TTypeList* members = type.getStruct();
+            if (!members) continue;
+            for (size_t m = 0; m + 1 < members->size(); ++m) {
+                const TType& mt = *(*members)[m].type;
+                if (!mt.isArray() || !mt.getArraySizes()->isDefaultImplicitlySized()) continue;
+                log += "ERROR: Linking: '" + std::string(mt.getFieldName().c_str()) +
+                       "' : only the last member of shader storage block '" +
+                       type.getTypeName().c_str() + "' may be an unsized array\n";
+            }
+        }
+    }
+    return log;
+}
+
 TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -1040,7 +1071,8 @@ TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
         }
         // A geometry shader object may get the program's input layout at link
         // (link.rs): its inputs are checked against it as at compile.
-        std::string sizes = inconsistent_geometry_inputs(unit->shader->getIntermediate());
+        std::string sizes = inconsistent_geometry_inputs(unit->shader->getIntermediate()) +
+                            unsized_storage_members(unit->shader->getIntermediate());
         if (!sizes.empty()) {
             r->log = sizes;
             r->seal();

@@ -147,3 +147,20 @@ fn storage_blocks_in_glsl_150_and_330_with_the_extension() {
     let plain = "#version 330\nbuffer B { uint x; };\nvoid main() {}\n";
     assert!(!compile(Stage::Fragment, plain, &Limits::default()).ok);
 }
+
+#[test]
+fn only_the_last_storage_block_member_may_be_unsized() {
+    // An earlier member sized by its constant indices is GL's implicit size (2 here).
+    let sized = "#version 150\n#extension GL_ARB_shader_storage_buffer_object : require\n\
+        buffer a { vec4 s[]; vec4 a[]; } b;\n\
+        void main() { gl_Position = b.s[0] + b.s[1] + b.a[0]; }\n";
+    let p = link_all(&[(Stage::Vertex, sized)]).expect("links");
+    assert_eq!(p.storage_blocks[0].data_size, 48);
+    // One that nothing indexes has no size: a link error, as in Mesa.
+    let unindexed = "#version 150\n#extension GL_ARB_shader_storage_buffer_object : require\n\
+        buffer a { vec4 s[]; vec4 a[]; } b;\n\
+        void main() { gl_Position = b.a[0]; }\n";
+    assert!(compile(Stage::Vertex, unindexed, &Limits::default()).ok);
+    let log = link_all(&[(Stage::Vertex, unindexed)]).expect_err("fails to link");
+    assert!(log.contains("'s' : only the last member"), "{log}");
+}
