@@ -69,18 +69,21 @@ impl VkPipe {
             return Ok(());
         }
         let capturing = self.xfb_before_draw(ctx);
-        let (calls, per_call) = if self.core.multi_draw_indirect {
-            (1, draw.draws)
-        } else {
-            (draw.draws, 1)
-        };
+        // One call reads commands at most a command's size apart only (Vulkan's stride
+        // rule); GL lets them overlap.
+        let (calls, per_call) =
+            if self.core.multi_draw_indirect && draw.stride >= draw.command_size() {
+                (1, draw.draws)
+            } else {
+                (draw.draws, 1)
+            };
         for call in 0..calls {
             let offset = draw.command_offset(call);
             // SAFETY: recording inside the pass with everything bound by `prepare`; the
             // buffer has INDIRECT_BUFFER usage (every buffer does), its commands lie inside
-            // it (checked above), the offset and stride are multiples of 4 and the stride
-            // at least a command's size (the dispatcher checked), and `per_call` exceeds 1
-            // only with multiDrawIndirect enabled.
+            // it (checked above), the offset and stride are multiples of 4 (the dispatcher
+            // checked), and `per_call` exceeds 1 only with multiDrawIndirect enabled and a
+            // stride of at least a command's size.
             unsafe {
                 if draw.index_type.is_some() {
                     self.raw.cmd_draw_indexed_indirect(

@@ -520,7 +520,8 @@ pub struct DrawIndirectArgs {
     pub offset: u64,
     /// Commands.
     pub draws: u32,
-    /// Bytes from one command to the next (a multiple of 4, at least a command's size).
+    /// Bytes from one command to the next: a multiple of 4, not 0 (GL reads 0 as the
+    /// command's size, which the engine sends instead); commands may overlap.
     pub stride: u32,
 }
 
@@ -539,10 +540,7 @@ impl DrawIndirectArgs {
 /// The alignment rules of an indirect draw that the engine keeps (a backend reads the
 /// commands as 32-bit words).
 fn check_indirect(record: &'static str, draw: &DrawIndirectArgs) -> Result<(), SessionError> {
-    if !draw.offset.is_multiple_of(4)
-        || !draw.stride.is_multiple_of(4)
-        || draw.stride < draw.command_size()
-    {
+    if !draw.offset.is_multiple_of(4) || !draw.stride.is_multiple_of(4) || draw.stride == 0 {
         return Err(SessionError::BadValue {
             record,
             what: format!(
