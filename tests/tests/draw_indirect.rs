@@ -545,6 +545,9 @@ fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn IndirectGl) -
             let mut ctx = tessera_on(backend, transport.clone(), 16, 16);
             let got = scene(&mut ctx);
             assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
+            // A record the wire refused would have ended the session.
+            ctx.finish();
+            assert!(!ctx.is_lost(), "{}: the session ended", backend.name());
             let events: Vec<Event> = ctx.take_events();
             assert!(events.is_empty(), "{}: {events:?}", backend.name());
         }
