@@ -714,7 +714,7 @@ pub(crate) fn check_declarations(source: &str) -> Result<(), String> {
                         && !words.iter().any(|w| w == "struct")
                         && words
                             .iter()
-                            .any(|w| matches!(w.as_str(), "in" | "out" | "uniform"));
+                            .any(|w| matches!(w.as_str(), "in" | "out" | "uniform" | "buffer"));
                     let has = |word: &str| words.iter().any(|w| w == word);
                     scopes.push(match (block, words.last().map(String::as_str)) {
                         (false, _) => Scope::Other,

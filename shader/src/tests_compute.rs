@@ -164,3 +164,15 @@ fn only_the_last_storage_block_member_may_be_unsized() {
     let log = link_all(&[(Stage::Vertex, unindexed)]).expect_err("fails to link");
     assert!(log.contains("'s' : only the last member"), "{log}");
 }
+
+#[test]
+fn storage_block_members_take_layout_qualifiers() {
+    // piglit's instance-matching-shader-storage-blocks-member-qualifier-mismatch.
+    let vs = "#version 150\n#extension GL_ARB_shader_storage_buffer_object : require\n\
+        buffer blockA {\n\
+            layout(column_major) mat4 m;\n\
+        } inst;\n\
+        void main() { gl_Position = inst.m[0]; }\n";
+    let c = compile(Stage::Vertex, vs, &Limits::default());
+    assert!(c.ok, "{}", c.log);
+}
