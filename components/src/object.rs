@@ -822,6 +822,8 @@ pub struct CapturedVarying {
     pub ty: GLenum,
     /// Array size (1 for non-arrays).
     pub size: i32,
+    /// Byte offset in a vertex's record of its buffer (`OFFSET`, as Mesa answers it).
+    pub offset: i32,
 }
 
 /// A program object.

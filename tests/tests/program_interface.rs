@@ -147,6 +147,11 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
          Tessera writes bufSize values, as GL 4.3 says",
     ),
     (
+        "capture: PROGRAM_OUTPUT",
+        "a program without a fragment stage lists no PROGRAM_OUTPUT (its last stage's outputs \
+         are not reflected as the program's); the native driver lists gl_Position",
+    ),
+    (
         "BUFFER_VARIABLE pairs[0]: REFERENCED_BY_COMPUTE_SHADER",
         "Mesa reports the unsized array of a std140 storage block that code indexes with a \
          variable as referenced by no stage, where its block and the block's other members \
@@ -616,6 +621,43 @@ fn storage_program(gl: &mut dyn InterfaceGl) -> Vec<String> {
     out
 }
 
+/// A vertex-only program capturing a float, an array and `gl_Position` with transform
+/// feedback (interleaved): its resources, then the lookups of the captured varyings.
+fn capture_program(gl: &mut dyn InterfaceGl) -> Vec<String> {
+    const XFB_VS: &str = "#version 330
+in vec4 position;
+out float weight;
+out vec2 pair[2];
+void main() {
+    weight = position.x;
+    pair[0] = position.xy;
+    pair[1] = position.zw;
+    gl_Position = position;
+}
+";
+    let p = gl.create_program();
+    let s = shader(gl, VERTEX_SHADER, XFB_VS);
+    gl.attach_shader(p, s);
+    gl.transform_feedback_varyings(p, &["pair", "gl_Position", "weight"], INTERLEAVED_ATTRIBS);
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
+    let mut out = resources(gl, p);
+    for name in ["pair", "pair[0]", "weight", "gl_Position", "nothing"] {
+        let v = gl.resource_index(p, TRANSFORM_FEEDBACK_VARYING, name);
+        let err = gl.get_error();
+        let v = shown_index(gl, p, TRANSFORM_FEEDBACK_VARYING, v);
+        out.push(format!(
+            "TRANSFORM_FEEDBACK_VARYING index of {name}: {v} error {err:#x}"
+        ));
+    }
+    out.into_iter().map(|l| format!("capture: {l}")).collect()
+}
+
 /// Compares the transcript line by line with the native one, skipping the lines of
 /// [`KNOWN_DIFFERENCES`].
 fn compare(scene: fn(&mut dyn InterfaceGl) -> Vec<String>) {
@@ -651,4 +693,9 @@ fn a_vertex_and_fragment_programs_resources_match_the_native_driver() {
 #[test]
 fn a_compute_programs_storage_blocks_and_buffer_variables_match_the_native_driver() {
     compare(storage_program);
+}
+
+#[test]
+fn a_transform_feedback_programs_captured_varyings_match_the_native_driver() {
+    compare(capture_program);
 }

@@ -133,6 +133,7 @@ fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
                 name: v.name.clone(),
                 ty: v.ty,
                 size: v.size,
+                offset: v.offset as i32,
             })
             .collect(),
         xfb_strides: p.xfb.strides,

@@ -169,6 +169,8 @@ fn property(
             };
             one(if prop == TYPE { ty as GLint } else { size })
         }
+        // GL 4.4 adds a captured varying's offset; Mesa answers it in every context.
+        OFFSET if interface == I::TransformFeedbackVarying => one(l.xfb[i].offset),
         OFFSET
         | BLOCK_INDEX
         | ARRAY_STRIDE
