@@ -298,12 +298,9 @@ const OWN_VALUES: &[(&str, &[GLenum])] = &[
         ],
     ),
     (
-        "the wire's 16 shader storage binding points (what llvmpipe and lavapipe give one \
-         stage), which a program's blocks all share, not Mesa's 80",
-        &[
-            MAX_COMBINED_SHADER_STORAGE_BLOCKS,
-            MAX_SHADER_STORAGE_BUFFER_BINDINGS,
-        ],
+        "a program's storage blocks share the wire's 16 storage slots (what llvmpipe and \
+         lavapipe give one stage), not Mesa's 80 (the 80 binding points are the client's)",
+        &[MAX_COMBINED_SHADER_STORAGE_BLOCKS],
     ),
     (
         "read at a different moment (nanoseconds; only the clamped integer view agrees)",
