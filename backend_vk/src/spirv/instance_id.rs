@@ -79,7 +79,8 @@ fn rewrite(mut p: Parsed, var: u32) -> Option<Vec<u32>> {
         (base, BUILTIN_BASE_INSTANCE),
     ] {
         b.decls.push(inst(OP_VARIABLE, &[input_ptr, id, SC_INPUT]));
-        b.annots.push(inst(OP_DECORATE, &[id, DEC_BUILTIN, builtin]));
+        b.annots
+            .push(inst(OP_DECORATE, &[id, DEC_BUILTIN, builtin]));
     }
 
     // The entry point's interface: the new inputs instead of the built-in (a Private
