@@ -47,7 +47,9 @@ use std::time::Duration;
 
 use tessera_engine::wire::null::NullBackend;
 use tessera_engine::wire::transport::secret::Secret;
-use tessera_engine::wire::transport::server::{Isolation, ServerConfig, serve};
+use tessera_engine::wire::transport::server::{
+    Isolation, ServerConfig, serve, shared_process_driver_env,
+};
 use tessera_engine::wire::transport::worker::{WORKER_FLAG, serve_worker};
 use tessera_engine::wire::transport::{BackendRequest, ServerBackend, default_socket_path};
 
@@ -228,11 +230,28 @@ fn main() {
             config.isolation = Isolation::Threads;
         }
     }
+    if config.isolation == Isolation::Threads {
+        set_shared_process_driver_env();
+    }
     if let Some(Err(e)) = tessera_engine::profiling::serve_from_env() {
         eprintln!("tessera-server: TESSERA_PUFFIN: {e}");
     }
     if let Err(e) = serve(config, Arc::new(make_backend)) {
         eprintln!("tessera-server: {e}");
         std::process::exit(1);
+    }
+}
+
+/// Gives the native drivers of a threads-mode server the settings for many sessions in one
+/// process ([`tessera_engine::wire::transport::server::SHARED_PROCESS_DRIVER_ENV`]), where the environment does not set them.
+#[expect(
+    unsafe_code,
+    reason = "std::env::set_var before the server starts any thread or driver"
+)]
+fn set_shared_process_driver_env() {
+    for (name, value) in shared_process_driver_env() {
+        // SAFETY: called from `main` before the profiler, the accept loop or any backend
+        // starts: no other thread exists to read the environment meanwhile.
+        unsafe { std::env::set_var(name, value) };
     }
 }

@@ -96,8 +96,33 @@ pub enum Isolation {
     /// Up to this many sessions per worker process.
     Pool(usize),
     /// Every session on a thread of the server process: cheapest, but one native driver
-    /// fault ends every session. For hosts that trust their driver.
+    /// fault ends every session. For hosts that trust their driver. The process should run
+    /// with [`SHARED_PROCESS_DRIVER_ENV`] (`tessera-server` sets it).
     Threads,
+}
+
+/// Native driver settings for a process that serves several sessions on threads of its own
+/// (the server in [`Isolation::Threads`], a worker of [`Isolation::Pool`] with room for more
+/// than one session); [`shared_process_driver_env`] gives those the environment leaves unset.
+///
+/// `LP_NUM_THREADS=0`: Mesa's llvmpipe and lavapipe rasterize on the thread that flushes
+/// instead of on rasterizer threads of their own, a set per context, i.e. per session: the
+/// sessions' threads already keep every CPU busy. With rasterizer threads of its own, a
+/// context bins frames ahead of them and keeps each scene it allocates meanwhile (up to 64,
+/// with their bins and data blocks) for the rest of its life, so how much memory a session
+/// held depended on how the threads happened to be scheduled. With 32 Vulkan sessions of
+/// the benchmark's `statechange` scene on one threads-mode server (2 CPUs), ten rounds held
+/// 546-613 MiB of anonymous memory with every session live and drew 24-56 frames per
+/// second in all; with the setting, 429-467 MiB and 57-66 frames per second, for less CPU.
+pub const SHARED_PROCESS_DRIVER_ENV: &[(&str, &str)] = &[("LP_NUM_THREADS", "0")];
+
+/// The settings of [`SHARED_PROCESS_DRIVER_ENV`] that the environment does not set already:
+/// what a process that serves several sessions on threads gets before its first backend.
+pub fn shared_process_driver_env() -> impl Iterator<Item = (&'static str, &'static str)> {
+    SHARED_PROCESS_DRIVER_ENV
+        .iter()
+        .copied()
+        .filter(|(name, _)| std::env::var_os(name).is_none())
 }
 
 impl Isolation {

@@ -332,6 +332,9 @@ impl Workers {
             // The server's stdout carries its `listening on` lines only; workers log on the
             // shared stderr.
             .stdout(Stdio::null());
+        if !self.single_use && self.per_worker > 1 {
+            command.envs(super::server::shared_process_driver_env());
+        }
         // SAFETY: the closure runs in the child between fork and exec and calls only fcntl
         // and prctl (async-signal-safe); `child_fd` is open in the child because fork copied
         // it.
