@@ -790,26 +790,51 @@ impl GlesPipe {
                 else {
                     return Err(bad_value(record, "vertex offset or stride beyond 31 bits"));
                 };
-                self.shadow
-                    .bind_buffer(&self.gl, glow::ARRAY_BUFFER, Some(name));
                 let size = i32::from(a.format.components.min(4));
-                // SAFETY: context current; the context's VAO is bound; `name` is a live
-                // buffer bound to ARRAY_BUFFER; type from conv::map_attrib_type, 1..=4
-                // components; the offset is a byte offset into the buffer (no client
-                // pointer: a buffer is bound).
-                unsafe {
-                    if a.format.integer {
+                if a.stride == 0 && self.features.minor >= 1 {
+                    // A stride of 0 reads one element for every vertex: GLES's pointers
+                    // take 0 as tightly packed, so it is set through the ES 3.1 binding
+                    // point of the attribute's own index, which a later pointer resets.
+                    // SAFETY: context current; the context's VAO is bound; `name` is a
+                    // live buffer; type from conv::map_attrib_type, 1..=4 components;
+                    // binding `i` < MAX_VERTEX_ATTRIB_BINDINGS (one per attribute).
+                    unsafe {
+                        if a.format.integer {
+                            self.gl.vertex_attrib_format_i32(i as u32, size, ty, 0);
+                        } else {
+                            self.gl.vertex_attrib_format_f32(
+                                i as u32,
+                                size,
+                                ty,
+                                a.format.normalized,
+                                0,
+                            );
+                        }
+                        self.gl.vertex_attrib_binding(i as u32, i as u32);
                         self.gl
-                            .vertex_attrib_pointer_i32(i as u32, size, ty, stride, offset32);
-                    } else {
-                        self.gl.vertex_attrib_pointer_f32(
-                            i as u32,
-                            size,
-                            ty,
-                            a.format.normalized,
-                            stride,
-                            offset32,
-                        );
+                            .bind_vertex_buffer(i as u32, Some(name), offset32, 0);
+                    }
+                } else {
+                    self.shadow
+                        .bind_buffer(&self.gl, glow::ARRAY_BUFFER, Some(name));
+                    // SAFETY: context current; the context's VAO is bound; `name` is a
+                    // live buffer bound to ARRAY_BUFFER; type from conv::map_attrib_type,
+                    // 1..=4 components; the offset is a byte offset into the buffer (no
+                    // client pointer: a buffer is bound).
+                    unsafe {
+                        if a.format.integer {
+                            self.gl
+                                .vertex_attrib_pointer_i32(i as u32, size, ty, stride, offset32);
+                        } else {
+                            self.gl.vertex_attrib_pointer_f32(
+                                i as u32,
+                                size,
+                                ty,
+                                a.format.normalized,
+                                stride,
+                                offset32,
+                            );
+                        }
                     }
                 }
                 native.pointer = pointer;
@@ -820,10 +845,18 @@ impl GlesPipe {
                 native.enabled = true;
                 ctx.vao_enabled |= 1 << i;
             }
-            if native.divisor != a.divisor {
+            // On ES 3.0 a stride of 0 is a tightly packed pointer whose every instance
+            // reads element 0 (the base instance moves no such array:
+            // `Self::base_instance`); every vertex reads it too with the largest divisor.
+            let divisor = if a.stride == 0 && self.features.minor == 0 {
+                u32::MAX
+            } else {
+                a.divisor
+            };
+            if native.divisor != divisor {
                 // SAFETY: context current; `i` < MAX_VERTEX_ATTRIBS.
-                unsafe { self.gl.vertex_attrib_divisor(i as u32, a.divisor) };
-                native.divisor = a.divisor;
+                unsafe { self.gl.vertex_attrib_divisor(i as u32, divisor) };
+                native.divisor = divisor;
             }
         } else {
             if native.enabled {
@@ -1030,7 +1063,12 @@ impl GlesPipe {
         ctx: &mut GlesContext,
         base_instance: u32,
     ) -> Result<u32, SessionError> {
-        if base_instance == 0 || self.features.base_instance {
+        // ES 3.0 draws a stride of 0 with a divisor that the driver's base instance would
+        // still move (`Self::apply_attrib`): such draws move the other arrays instead.
+        let zero_stride = self.features.minor == 0
+            && (0..MAX_VERTEX_ATTRIBS)
+                .any(|i| ctx.vao_enabled >> i & 1 != 0 && ctx.layout.attribs[i].stride == 0);
+        if base_instance == 0 || self.features.base_instance && !zero_stride {
             return Ok(base_instance);
         }
         let mut left = ctx.vao_enabled;
@@ -1038,6 +1076,10 @@ impl GlesPipe {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
             let divisor = ctx.layout.attribs[i].divisor;
+            if ctx.layout.attribs[i].stride == 0 {
+                // Every instance reads the first element.
+                continue;
+            }
             let (Some((raw, offset, format, stride)), Some(h)) =
                 (ctx.vao_attribs[i].pointer, ctx.desired.vertex_buffers[i].0)
             else {

@@ -1231,7 +1231,10 @@ impl VkPipe {
                     .cmd_copy_buffer(self.rec.cmd, src, dst.buffer, &regions)
             };
             self.rec.dirty_mem = true;
-            layout.attribs[i].stride = packed as u32;
+            // A stride of 0 reads the one element copied for every vertex.
+            if a.stride != 0 {
+                layout.attribs[i].stride = packed as u32;
+            }
             self.rec.vertex_override[i] = Some((dst.buffer, dst.offset));
             changed = true;
         }

@@ -76,6 +76,10 @@ BEYOND = {
     "glDrawArraysIndirect", "glDrawElementsIndirect", "glMultiDrawArraysIndirect",
     "glMultiDrawElementsIndirect", "glDrawArraysInstancedBaseInstance",
     "glDrawElementsInstancedBaseInstance", "glDrawElementsInstancedBaseVertexBaseInstance",
+    # Vertex attribute binding points (GL 4.3); glVertexAttribLFormat waits for
+    # double-precision vertex attributes.
+    "glBindVertexBuffer", "glVertexAttribBinding", "glVertexAttribFormat",
+    "glVertexAttribIFormat", "glVertexBindingDivisor",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

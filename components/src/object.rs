@@ -223,7 +223,12 @@ impl Buffer {
 // ---------------------------------------------------------------------------------------
 // Vertex arrays
 
-/// One attribute of a vertex array, as GL stores it.
+/// Vertex buffer binding points of a vertex array (`MAX_VERTEX_ATTRIB_BINDINGS`, GL 4.3's
+/// `ARB_vertex_attrib_binding`): one per attribute, as in Mesa.
+pub const MAX_VERTEX_ATTRIB_BINDINGS: usize = MAX_VERTEX_ATTRIBS;
+
+/// One attribute of a vertex array, as GL stores it: its format, its offset relative to
+/// its binding, and which binding point it reads (GL 4.3 §10.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VertexAttribGl {
     /// `VERTEX_ATTRIB_ARRAY_ENABLED`.
@@ -236,17 +241,16 @@ pub struct VertexAttribGl {
     pub normalized: bool,
     /// `VERTEX_ATTRIB_ARRAY_INTEGER`.
     pub integer: bool,
-    /// `VERTEX_ATTRIB_ARRAY_STRIDE` as specified (0 = tightly packed).
+    /// `VERTEX_ATTRIB_RELATIVE_OFFSET`: bytes from the binding's offset to the first element.
+    pub relative_offset: u32,
+    /// `VERTEX_ATTRIB_BINDING`: the binding point (index into [`VertexArray::bindings`]).
+    pub binding: u8,
+    /// `VERTEX_ATTRIB_ARRAY_STRIDE` as the last `glVertexAttrib*Pointer` gave it (0 =
+    /// tightly packed); only queried: the binding's stride is what is fetched.
     pub stride: GLsizei,
-    /// `VERTEX_ATTRIB_ARRAY_POINTER`: offset into the buffer.
+    /// `VERTEX_ATTRIB_ARRAY_POINTER` as the last `glVertexAttrib*Pointer` gave it; only
+    /// queried: the binding's offset is what is fetched.
     pub pointer: usize,
-    /// `VERTEX_ATTRIB_ARRAY_BUFFER_BINDING`.
-    pub buffer: Option<Entity>,
-    /// Wire handle of `buffer` (an entity's handle never changes, so it is cached here to
-    /// keep buffer lookups off the draw path).
-    pub buffer_handle: Option<BufferHandle>,
-    /// `VERTEX_ATTRIB_ARRAY_DIVISOR`.
-    pub divisor: GLuint,
 }
 
 impl Default for VertexAttribGl {
@@ -257,33 +261,86 @@ impl Default for VertexAttribGl {
             ty: FLOAT,
             normalized: false,
             integer: false,
+            relative_offset: 0,
+            binding: 0,
             stride: 0,
             pointer: 0,
+        }
+    }
+}
+
+/// One vertex buffer binding point of a vertex array (GL 4.3 §10.3.1): the buffer, where
+/// its first element starts, the distance between elements and the instance divisor, shared
+/// by every attribute that reads the binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexBindingGl {
+    /// `VERTEX_BINDING_BUFFER`.
+    pub buffer: Option<Entity>,
+    /// Wire handle of `buffer` (an entity's handle never changes, so it is cached here to
+    /// keep buffer lookups off the draw path).
+    pub buffer_handle: Option<BufferHandle>,
+    /// `VERTEX_BINDING_OFFSET`.
+    pub offset: u64,
+    /// `VERTEX_BINDING_STRIDE`: the stride fetched (0 reads the same element for every
+    /// vertex; `glVertexAttribPointer`'s 0 is stored here as the packed size).
+    pub stride: u32,
+    /// `VERTEX_BINDING_DIVISOR`.
+    pub divisor: GLuint,
+}
+
+impl Default for VertexBindingGl {
+    /// GL's initial state: no buffer, offset 0, stride 16 (four floats), divisor 0.
+    fn default() -> Self {
+        Self {
             buffer: None,
             buffer_handle: None,
+            offset: 0,
+            stride: 16,
             divisor: 0,
         }
     }
 }
 
 /// A vertex array object (per context).
-#[derive(Component, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct VertexArray {
     /// Attributes.
     pub attribs: [VertexAttribGl; MAX_VERTEX_ATTRIBS],
+    /// Vertex buffer binding points.
+    pub bindings: [VertexBindingGl; MAX_VERTEX_ATTRIB_BINDINGS],
     /// `ELEMENT_ARRAY_BUFFER_BINDING`.
     pub element_buffer: Option<Entity>,
     /// Wire handle of `element_buffer`.
     pub element_buffer_handle: Option<BufferHandle>,
-    /// Bumped when anything the vertex layout CSO depends on changes (enable, format,
-    /// stride, divisor).
+    /// Bumped when anything the vertex layout CSO depends on changes (enable, format, an
+    /// attribute's binding, a binding's stride or divisor).
     pub layout_generation: u32,
-    /// Bumped when a buffer binding or offset of an attribute changes.
+    /// Bumped when what an attribute fetches from changes (a binding's buffer or offset,
+    /// an attribute's binding or relative offset).
     pub buffers_generation: u32,
     /// Whether the array was ever bound (`is_vertex_array` is false before that).
     pub bound_once: bool,
     /// The vertex layout CSO of `layout_generation`, once computed.
     pub layout_cso: Option<(u32, VertexLayoutHandle)>,
+}
+
+impl Default for VertexArray {
+    /// GL's initial state: attribute `i` reads binding point `i`.
+    fn default() -> Self {
+        Self {
+            attribs: std::array::from_fn(|i| VertexAttribGl {
+                binding: i as u8,
+                ..VertexAttribGl::default()
+            }),
+            bindings: [VertexBindingGl::default(); MAX_VERTEX_ATTRIB_BINDINGS],
+            element_buffer: None,
+            element_buffer_handle: None,
+            layout_generation: 0,
+            buffers_generation: 0,
+            bound_once: false,
+            layout_cso: None,
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------

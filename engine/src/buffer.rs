@@ -430,10 +430,10 @@ impl Context {
         if let Some(vao) = self.local.st.vertex_array {
             let mut released = 0;
             if let Some(mut v) = world.get_mut::<VertexArray>(vao) {
-                for a in v.attribs.iter_mut() {
-                    if a.buffer == Some(e) {
-                        a.buffer = None;
-                        a.buffer_handle = None;
+                for b in v.bindings.iter_mut() {
+                    if b.buffer == Some(e) {
+                        b.buffer = None;
+                        b.buffer_handle = None;
                         released += 1;
                     }
                 }

@@ -106,7 +106,11 @@ impl Local {
             e.and_then(|e| sh.world.get::<Buffer>(e))
                 .is_some_and(|b| b.mapping.is_some())
         };
-        if vao.attribs.iter().any(|a| a.enabled && mapped(a.buffer)) || mapped(vao.element_buffer) {
+        let attrib_mapped = vao
+            .attribs
+            .iter()
+            .any(|a| a.enabled && mapped(vao.bindings[usize::from(a.binding)].buffer));
+        if attrib_mapped || mapped(vao.element_buffer) {
             return INVALID_OPERATION;
         }
         NO_ERROR

@@ -460,6 +460,10 @@ impl Context {
             MAX_ELEMENTS_VERTICES | MAX_ELEMENTS_INDICES => i(1 << 20),
             MAX_ELEMENT_INDEX => Some(Value::int(limits::MAX_ELEMENT_INDEX)),
             MAX_VERTEX_ATTRIB_STRIDE => i(limits::MAX_VERTEX_ATTRIB_STRIDE),
+            MAX_VERTEX_ATTRIB_RELATIVE_OFFSET => Some(Value::int(i64::from(
+                limits::MAX_VERTEX_ATTRIB_RELATIVE_OFFSET,
+            ))),
+            MAX_VERTEX_ATTRIB_BINDINGS => i(limits::VERTEX_ATTRIB_BINDINGS),
             MAX_PROGRAM_TEXEL_OFFSET => i(7),
             MIN_PROGRAM_TEXEL_OFFSET => i(-8),
             MAX_SAMPLE_MASK_WORDS => i(1),
@@ -606,6 +610,12 @@ impl Context {
                     Err(INVALID_VALUE)
                 }
             }
+            VERTEX_BINDING_BUFFER
+            | VERTEX_BINDING_OFFSET
+            | VERTEX_BINDING_STRIDE
+            | VERTEX_BINDING_DIVISOR => self
+                .vertex_binding_value(&sh, target, index)
+                .map(Value::int),
             SAMPLE_MASK_VALUE => {
                 if i == 0 {
                     // By bit pattern, like PRIMITIVE_RESTART_INDEX.

@@ -103,6 +103,13 @@ pub const MAX_ELEMENT_INDEX: i64 = (1 << 24) - 1;
 /// stride every backend honours, OpenGL ES 3.1's and Vulkan's `maxVertexInputBindingStride`
 /// minimum (GL 4.4's minimum too).
 pub const MAX_VERTEX_ATTRIB_STRIDE: i32 = 2048;
+/// `MAX_VERTEX_ATTRIB_RELATIVE_OFFSET` (GL 4.3): Mesa's 2047 (GL's minimum). The wire
+/// carries an attribute's relative offset inside its buffer offset, so no backend limit
+/// applies.
+pub const MAX_VERTEX_ATTRIB_RELATIVE_OFFSET: u32 = 2047;
+/// `MAX_VERTEX_ATTRIB_BINDINGS` (GL 4.3): one binding point per attribute, as in Mesa.
+pub const VERTEX_ATTRIB_BINDINGS: i32 =
+    tessera_components::object::MAX_VERTEX_ATTRIB_BINDINGS as i32;
 
 impl Limits {
     /// The samples an image asked for with `samples` (at most `max_samples`) gets, which

@@ -4,14 +4,109 @@ use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
 use tessera_components::names::NameEntry;
-use tessera_components::object::{Buffer, Life, VertexArray};
+use tessera_components::object::{Buffer, Life, MAX_VERTEX_ATTRIB_BINDINGS, VertexArray};
 use tessera_components::state::{BufferTarget, GenericAttrib, GenericKind};
 use tessera_systems::conv::map_attrib_type;
 use tessera_systems::lifecycle;
+use tessera_systems::vertex::packed_size;
 use tessera_wire::state::MAX_VERTEX_ATTRIBS;
 
 use crate::context::{Context, Local};
+use crate::limits;
 use crate::share::Shared;
+
+/// What a change to a vertex array touched, for its generations and dirty bits.
+#[derive(Clone, Copy, Default)]
+struct Touched {
+    /// The layout CSO (formats, enables, an attribute's binding, a binding's stride or
+    /// divisor).
+    layout: bool,
+    /// Where attributes fetch from (a binding's buffer or offset, an attribute's binding or
+    /// relative offset).
+    buffers: bool,
+}
+
+impl Touched {
+    /// Bumps the array's generations and sets the context's dirty bits.
+    fn apply(self, v: &mut VertexArray, dirty: &mut Dirty) {
+        if self.layout {
+            v.layout_generation += 1;
+            *dirty |= Dirty::VERTEX_LAYOUT;
+        }
+        if self.buffers {
+            v.buffers_generation += 1;
+            *dirty |= Dirty::VERTEX_BUFFERS | Dirty::DRAW_CHECK;
+        }
+    }
+}
+
+/// `VertexAttribBinding(attrib, binding)` on the array's state (no checks).
+fn attrib_binding(v: &mut VertexArray, attrib: usize, binding: u8) -> Touched {
+    let a = &mut v.attribs[attrib];
+    if a.binding == binding {
+        return Touched::default();
+    }
+    a.binding = binding;
+    Touched {
+        layout: true,
+        buffers: true,
+    }
+}
+
+/// `BindVertexBuffer` on the array's state (no checks); returns the buffer the binding
+/// held, whose reference the caller moves to `buffer`.
+fn bind_buffer_at(
+    v: &mut VertexArray,
+    binding: usize,
+    buffer: Option<Entity>,
+    handle: Option<tessera_wire::handle::BufferHandle>,
+    offset: u64,
+    stride: u32,
+) -> (Option<Entity>, Touched) {
+    let b = &mut v.bindings[binding];
+    let old = b.buffer;
+    let touched = Touched {
+        layout: b.stride != stride,
+        buffers: (b.buffer, b.offset) != (buffer, offset),
+    };
+    b.buffer = buffer;
+    b.buffer_handle = handle;
+    b.offset = offset;
+    b.stride = stride;
+    (old, touched)
+}
+
+/// Whether `ty` is a type `glVertexAttribPointer`/`glVertexAttribFormat` (`integer`:
+/// their `I` forms) take.
+fn attrib_type_ok(ty: GLenum, integer: bool) -> bool {
+    if integer {
+        matches!(
+            ty,
+            BYTE | UNSIGNED_BYTE | SHORT | UNSIGNED_SHORT | INT | UNSIGNED_INT
+        )
+    } else {
+        map_attrib_type(ty).is_some()
+    }
+}
+
+/// The format errors of `glVertexAttrib*Pointer` and `glVertexAttrib*Format` after the
+/// type's (GL 4.3 §10.3.1, in Mesa's order): the size (`BGRA` only for normalized float
+/// formats), the packed types' size of 4.
+fn attrib_size_error(size: GLint, ty: GLenum, normalized: bool, integer: bool) -> GLenum {
+    let packed = matches!(ty, INT_2_10_10_10_REV | UNSIGNED_INT_2_10_10_10_REV);
+    let bgra = size == BGRA as GLint && !integer;
+    if bgra {
+        if ty != UNSIGNED_BYTE && !packed || !normalized {
+            return INVALID_OPERATION;
+        }
+    } else if !(1..=4).contains(&size) {
+        return INVALID_VALUE;
+    }
+    if packed && size != 4 && !bgra {
+        return INVALID_OPERATION;
+    }
+    NO_ERROR
+}
 
 impl Local {
     /// The bound vertex array, or `INVALID_OPERATION` when none is (core profile has no
@@ -187,33 +282,16 @@ impl Context {
         if index as usize >= MAX_VERTEX_ATTRIBS {
             return self.error(INVALID_VALUE);
         }
-        let int_type = matches!(
-            ty,
-            BYTE | UNSIGNED_BYTE | SHORT | UNSIGNED_SHORT | INT | UNSIGNED_INT
-        );
-        let packed = matches!(ty, INT_2_10_10_10_REV | UNSIGNED_INT_2_10_10_10_REV);
-        let type_ok = if integer {
-            int_type
-        } else {
-            map_attrib_type(ty).is_some()
-        };
-        if !type_ok {
+        if !attrib_type_ok(ty, integer) {
             return self.error(INVALID_ENUM);
         }
-        let bgra = size == BGRA as GLint;
-        // BGRA is a size only for normalized (not integer) pointers.
-        let size_ok = (1..=4).contains(&size) || (bgra && !integer);
-        if !size_ok {
+        let error = attrib_size_error(size, ty, normalized, integer);
+        if error != NO_ERROR {
+            return self.error(error);
+        }
+        // GL 4.4's MAX_VERTEX_ATTRIB_STRIDE, which Mesa checks in 4.4+ contexts.
+        if !(0..=limits::MAX_VERTEX_ATTRIB_STRIDE).contains(&stride) {
             return self.error(INVALID_VALUE);
-        }
-        if stride < 0 {
-            return self.error(INVALID_VALUE);
-        }
-        if bgra && (ty != UNSIGNED_BYTE && !packed || !normalized) {
-            return self.error(INVALID_OPERATION);
-        }
-        if packed && size != 4 && !bgra {
-            return self.error(INVALID_OPERATION);
         }
         let mut sh = self.group.lock_for(self.local.id);
         let vao = match self.local.vao() {
@@ -231,31 +309,39 @@ impl Context {
         let Some(mut v) = world.get_mut::<VertexArray>(vao) else {
             return;
         };
-        let a = &mut v.attribs[index as usize];
-        let old_buffer = a.buffer;
-        let layout_changed = (a.size, a.ty, a.normalized, a.integer, a.stride)
-            != (size, ty, normalized, integer, stride);
-        let buffer_changed = (a.buffer, a.pointer) != (buffer, pointer);
+        // GL 4.3 §10.3.1: VertexAttrib*Format(index, size, type, normalized, 0),
+        // VertexAttribBinding(index, index), and BindVertexBuffer(index, buffer, pointer,
+        // stride or the packed size).
+        let i = index as usize;
+        let a = &mut v.attribs[i];
+        let mut touched = Touched {
+            layout: (a.size, a.ty, a.normalized, a.integer) != (size, ty, normalized, integer),
+            buffers: a.relative_offset != 0,
+        };
         a.size = size;
         a.ty = ty;
         a.normalized = normalized;
         a.integer = integer;
+        a.relative_offset = 0;
         a.stride = stride;
         a.pointer = pointer;
-        a.buffer = buffer;
-        a.buffer_handle = handle;
-        if layout_changed {
-            v.layout_generation += 1;
-            self.local.dirty |= Dirty::VERTEX_LAYOUT;
-        }
-        if buffer_changed {
-            v.buffers_generation += 1;
-            self.local.dirty |= Dirty::VERTEX_BUFFERS;
-        }
+        let effective = if stride == 0 {
+            packed_size(a)
+        } else {
+            stride as u32
+        };
+        let t = attrib_binding(&mut v, i, index as u8);
+        touched.layout |= t.layout;
+        touched.buffers |= t.buffers;
+        let (old_buffer, t) = bind_buffer_at(&mut v, i, buffer, handle, pointer as u64, effective);
+        touched.layout |= t.layout;
+        touched.buffers |= t.buffers;
+        touched.apply(&mut v, &mut self.local.dirty);
         lifecycle::replace(world, dev, old_buffer, buffer);
     }
 
-    /// `glVertexAttribDivisor`.
+    /// `glVertexAttribDivisor`: `VertexAttribBinding(index, index)` and
+    /// `VertexBindingDivisor(index, divisor)` (GL 4.3 §10.3.2).
     pub fn vertex_attrib_divisor(&mut self, index: GLuint, divisor: GLuint) {
         if index as usize >= MAX_VERTEX_ATTRIBS {
             return self.error(INVALID_VALUE);
@@ -268,11 +354,196 @@ impl Context {
         let Some(mut v) = sh.world.get_mut::<VertexArray>(vao) else {
             return;
         };
-        if v.attribs[index as usize].divisor != divisor {
-            v.attribs[index as usize].divisor = divisor;
-            v.layout_generation += 1;
-            self.local.dirty |= Dirty::VERTEX_LAYOUT;
+        let i = index as usize;
+        let mut touched = attrib_binding(&mut v, i, index as u8);
+        if v.bindings[i].divisor != divisor {
+            v.bindings[i].divisor = divisor;
+            touched.layout = true;
         }
+        touched.apply(&mut v, &mut self.local.dirty);
+    }
+
+    /// `glVertexAttribFormat` (GL 4.3).
+    pub fn vertex_attrib_format(
+        &mut self,
+        index: GLuint,
+        size: GLint,
+        ty: GLenum,
+        normalized: GLboolean,
+        relative_offset: GLuint,
+    ) {
+        self.attrib_format(index, size, ty, normalized != 0, false, relative_offset);
+    }
+
+    /// `glVertexAttribIFormat` (GL 4.3). `glVertexAttribLFormat` is absent: there are no
+    /// double-precision vertex attributes.
+    pub fn vertex_attrib_i_format(
+        &mut self,
+        index: GLuint,
+        size: GLint,
+        ty: GLenum,
+        relative_offset: GLuint,
+    ) {
+        self.attrib_format(index, size, ty, false, true, relative_offset);
+    }
+
+    /// The errors of GL 4.3 §10.3.1 in Mesa's order (no vertex array, index, type, size,
+    /// relative offset), then the format and relative offset of one attribute; its
+    /// binding is untouched.
+    fn attrib_format(
+        &mut self,
+        index: GLuint,
+        size: GLint,
+        ty: GLenum,
+        normalized: bool,
+        integer: bool,
+        relative_offset: GLuint,
+    ) {
+        let mut sh = self.group.lock();
+        let vao = match self.local.vao() {
+            Ok(v) => v,
+            Err(e) => return self.local.set_error(e),
+        };
+        let error = if index as usize >= MAX_VERTEX_ATTRIBS {
+            INVALID_VALUE
+        } else if !attrib_type_ok(ty, integer) {
+            INVALID_ENUM
+        } else {
+            match attrib_size_error(size, ty, normalized, integer) {
+                NO_ERROR if relative_offset > limits::MAX_VERTEX_ATTRIB_RELATIVE_OFFSET => {
+                    INVALID_VALUE
+                }
+                e => e,
+            }
+        };
+        if error != NO_ERROR {
+            return self.local.set_error(error);
+        }
+        let Some(mut v) = sh.world.get_mut::<VertexArray>(vao) else {
+            return;
+        };
+        let a = &mut v.attribs[index as usize];
+        let touched = Touched {
+            layout: (a.size, a.ty, a.normalized, a.integer) != (size, ty, normalized, integer),
+            buffers: a.relative_offset != relative_offset,
+        };
+        a.size = size;
+        a.ty = ty;
+        a.normalized = normalized;
+        a.integer = integer;
+        a.relative_offset = relative_offset;
+        touched.apply(&mut v, &mut self.local.dirty);
+    }
+
+    /// `glVertexAttribBinding` (GL 4.3).
+    pub fn vertex_attrib_binding(&mut self, attrib_index: GLuint, binding_index: GLuint) {
+        let mut sh = self.group.lock();
+        let vao = match self.local.vao() {
+            Ok(v) => v,
+            Err(e) => return self.local.set_error(e),
+        };
+        if attrib_index as usize >= MAX_VERTEX_ATTRIBS
+            || binding_index as usize >= MAX_VERTEX_ATTRIB_BINDINGS
+        {
+            return self.local.set_error(INVALID_VALUE);
+        }
+        let Some(mut v) = sh.world.get_mut::<VertexArray>(vao) else {
+            return;
+        };
+        let touched = attrib_binding(&mut v, attrib_index as usize, binding_index as u8);
+        touched.apply(&mut v, &mut self.local.dirty);
+    }
+
+    /// `glBindVertexBuffer` (GL 4.3): the buffer, offset and stride of one binding point
+    /// (a stride of 0 reads the same element for every vertex).
+    pub fn bind_vertex_buffer(
+        &mut self,
+        binding_index: GLuint,
+        buffer: GLuint,
+        offset: GLintptr,
+        stride: GLsizei,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let vao = match self.local.vao() {
+            Ok(v) => v,
+            Err(e) => return self.local.set_error(e),
+        };
+        if binding_index as usize >= MAX_VERTEX_ATTRIB_BINDINGS
+            || offset < 0
+            || !(0..=limits::MAX_VERTEX_ATTRIB_STRIDE).contains(&stride)
+        {
+            return self.local.set_error(INVALID_VALUE);
+        }
+        let e = match self.buffer_object(&mut sh, buffer) {
+            Ok(e) => e,
+            Err(err) => return self.local.set_error(err),
+        };
+        let handle = e.and_then(|b| sh.world.get::<Buffer>(b)).map(|b| b.handle);
+        let Shared { world, dev, .. } = &mut *sh;
+        let Some(mut v) = world.get_mut::<VertexArray>(vao) else {
+            return;
+        };
+        let (old, touched) = bind_buffer_at(
+            &mut v,
+            binding_index as usize,
+            e,
+            handle,
+            offset as u64,
+            stride as u32,
+        );
+        touched.apply(&mut v, &mut self.local.dirty);
+        lifecycle::replace(world, dev, old, e);
+    }
+
+    /// `glVertexBindingDivisor` (GL 4.3).
+    pub fn vertex_binding_divisor(&mut self, binding_index: GLuint, divisor: GLuint) {
+        let mut sh = self.group.lock();
+        let vao = match self.local.vao() {
+            Ok(v) => v,
+            Err(e) => return self.local.set_error(e),
+        };
+        if binding_index as usize >= MAX_VERTEX_ATTRIB_BINDINGS {
+            return self.local.set_error(INVALID_VALUE);
+        }
+        let Some(mut v) = sh.world.get_mut::<VertexArray>(vao) else {
+            return;
+        };
+        let b = &mut v.bindings[binding_index as usize];
+        if b.divisor != divisor {
+            b.divisor = divisor;
+            Touched {
+                layout: true,
+                buffers: false,
+            }
+            .apply(&mut v, &mut self.local.dirty);
+        }
+    }
+
+    /// The indexed `VERTEX_BINDING_*` state of `glGetIntegeri_v`/`glGetInteger64i_v`
+    /// (`Err`: the error to raise). Without a bound vertex array the values are GL's
+    /// initial ones, as Mesa answers from its default array.
+    pub(crate) fn vertex_binding_value(
+        &self,
+        sh: &Shared,
+        target: GLenum,
+        index: GLuint,
+    ) -> Result<i64, GLenum> {
+        let b = self
+            .local
+            .st
+            .vertex_array
+            .and_then(|v| sh.world.get::<VertexArray>(v))
+            .map(|v| v.bindings)
+            .unwrap_or_default();
+        let b = b.get(index as usize).ok_or(INVALID_VALUE)?;
+        Ok(match target {
+            VERTEX_BINDING_BUFFER => crate::get::name_of(sh, b.buffer),
+            VERTEX_BINDING_OFFSET => b.offset as i64,
+            VERTEX_BINDING_STRIDE => i64::from(b.stride),
+            VERTEX_BINDING_DIVISOR => i64::from(b.divisor),
+            _ => return Err(INVALID_ENUM),
+        })
     }
 
     fn set_generic(&mut self, index: GLuint, bits: [u32; 4], kind: GenericKind) {
@@ -364,6 +635,7 @@ impl Context {
         };
         let v = sh.world.get::<VertexArray>(vao)?;
         let a = v.attribs[index as usize];
+        let b = v.bindings[usize::from(a.binding)];
         let name_of = |e: Option<Entity>| {
             e.and_then(|e| sh.world.get::<Life>(e))
                 .map_or(0, |l| l.name)
@@ -376,8 +648,10 @@ impl Context {
             VERTEX_ATTRIB_ARRAY_TYPE => one(f64::from(a.ty)),
             VERTEX_ATTRIB_ARRAY_NORMALIZED => one(f64::from(u8::from(a.normalized))),
             VERTEX_ATTRIB_ARRAY_INTEGER => one(f64::from(u8::from(a.integer))),
-            VERTEX_ATTRIB_ARRAY_DIVISOR => one(f64::from(a.divisor)),
-            VERTEX_ATTRIB_ARRAY_BUFFER_BINDING => one(f64::from(name_of(a.buffer))),
+            VERTEX_ATTRIB_ARRAY_DIVISOR => one(f64::from(b.divisor)),
+            VERTEX_ATTRIB_ARRAY_BUFFER_BINDING => one(f64::from(name_of(b.buffer))),
+            VERTEX_ATTRIB_BINDING => one(f64::from(a.binding)),
+            VERTEX_ATTRIB_RELATIVE_OFFSET => one(f64::from(a.relative_offset)),
             _ => {
                 drop(sh);
                 self.error(INVALID_ENUM);

@@ -120,7 +120,7 @@ fn destroy(world: &mut World, dev: &mut Emitter, entity: Entity) {
             }
         }
     } else if let Some(v) = world.get::<VertexArray>(entity) {
-        held.extend(v.attribs.iter().filter_map(|a| a.buffer));
+        held.extend(v.bindings.iter().filter_map(|b| b.buffer));
         held.extend(v.element_buffer);
     } else if let Some(p) = world.get::<Program>(entity) {
         if let Some(program) = p.handle {

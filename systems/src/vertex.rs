@@ -1,10 +1,17 @@
 //! Vertex input: the layout CSO of the bound vertex array, its buffers and offsets, the index
 //! buffer, and the generic values of disabled attributes.
+//!
+//! GL 4.3 splits a vertex array into attribute formats and buffer binding points that
+//! several attributes may share (`ARB_vertex_attrib_binding`). The wire keeps one binding
+//! per attribute: attribute `i` reads slot `i`, with its binding point's buffer, stride and
+//! divisor and the binding's offset plus its own relative offset. Both backends then fetch
+//! exactly what GL fetches, and a program that rebinds one buffer for several attributes
+//! emits one `SetVertexBuffer` per attribute that reads it.
 
 use bevy_ecs::entity::Entity;
 use bevy_ecs::world::World;
 use tessera_components::gl::*;
-use tessera_components::object::{VertexArray, VertexAttribGl};
+use tessera_components::object::{VertexArray, VertexAttribGl, VertexBindingGl};
 use tessera_components::state::GlState;
 use tessera_wire::format::{AttribType, VertexFormat};
 use tessera_wire::record::Record;
@@ -32,8 +39,8 @@ pub fn packed_size(a: &VertexAttribGl) -> u32 {
     }
 }
 
-/// The wire form of one attribute.
-pub fn vertex_attrib(a: &VertexAttribGl) -> VertexAttrib {
+/// The wire form of one attribute, which reads `binding`.
+pub fn vertex_attrib(a: &VertexAttribGl, binding: &VertexBindingGl) -> VertexAttrib {
     if !a.enabled {
         return VertexAttrib::default();
     }
@@ -46,12 +53,8 @@ pub fn vertex_attrib(a: &VertexAttribGl) -> VertexAttrib {
             integer: a.integer,
             bgra,
         },
-        stride: if a.stride == 0 {
-            packed_size(a)
-        } else {
-            a.stride as u32
-        },
-        divisor: a.divisor,
+        stride: binding.stride,
+        divisor: binding.divisor,
     }
 }
 
@@ -59,7 +62,7 @@ pub fn vertex_attrib(a: &VertexAttribGl) -> VertexAttrib {
 pub fn vertex_layout(vao: &VertexArray) -> VertexLayout {
     let mut layout = VertexLayout::default();
     for (out, a) in layout.attribs.iter_mut().zip(&vao.attribs) {
-        *out = vertex_attrib(a);
+        *out = vertex_attrib(a, &vao.bindings[usize::from(a.binding)]);
     }
     layout
 }
@@ -133,7 +136,8 @@ pub fn emit_vertex_buffers(
         if !a.enabled {
             continue;
         }
-        let value = (a.buffer_handle, a.pointer as u64);
+        let b = &vao.bindings[usize::from(a.binding)];
+        let value = (b.buffer_handle, b.offset + u64::from(a.relative_offset));
         if changed(&mut shadow.vertex_buffers[slot], value) {
             dev.push(Record::SetVertexBuffer {
                 slot: slot as u8,

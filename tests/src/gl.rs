@@ -1023,6 +1023,16 @@ gl_api! {
     fn disable_vertex_attrib_array(index: GLuint) = "glDisableVertexAttribArray";
     /// `glVertexAttribDivisor`.
     fn vertex_attrib_divisor(index: GLuint, divisor: GLuint) = "glVertexAttribDivisor";
+    /// `glBindVertexBuffer` (GL 4.3).
+    fn bind_vertex_buffer(binding_index: GLuint, buffer: GLuint, offset: GLintptr, stride: GLsizei) = "glBindVertexBuffer";
+    /// `glVertexAttribFormat` (GL 4.3).
+    fn vertex_attrib_format(index: GLuint, size: GLint, ty: GLenum, normalized: GLboolean, relative_offset: GLuint) = "glVertexAttribFormat";
+    /// `glVertexAttribIFormat` (GL 4.3).
+    fn vertex_attrib_i_format(index: GLuint, size: GLint, ty: GLenum, relative_offset: GLuint) = "glVertexAttribIFormat";
+    /// `glVertexAttribBinding` (GL 4.3).
+    fn vertex_attrib_binding(attrib_index: GLuint, binding_index: GLuint) = "glVertexAttribBinding";
+    /// `glVertexBindingDivisor` (GL 4.3).
+    fn vertex_binding_divisor(binding_index: GLuint, divisor: GLuint) = "glVertexBindingDivisor";
     /// `glVertexAttrib4f`.
     fn vertex_attrib_4f(index: GLuint, x: GLfloat, y: GLfloat, z: GLfloat, w: GLfloat) = "glVertexAttrib4f";
     /// `glActiveTexture`.

@@ -38,5 +38,6 @@ mod texture_storage;
 mod transform_feedback;
 mod transport;
 mod vertex_array;
+mod vertex_attrib_binding;
 mod wayland;
 mod window;

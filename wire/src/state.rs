@@ -291,8 +291,9 @@ impl Default for SamplerState {
 pub struct VertexAttrib {
     /// Format ([`VertexFormat::DISABLED`] when the array is disabled).
     pub format: VertexFormat,
-    /// Byte distance between consecutive elements (the effective stride: GL's 0 is resolved
-    /// to the packed size by the engine).
+    /// Byte distance between consecutive elements (the effective stride:
+    /// `glVertexAttribPointer`'s 0 is resolved to the packed size by the engine). 0 is a
+    /// `glBindVertexBuffer` stride of 0: every vertex and instance reads the first element.
     pub stride: u32,
     /// Instance divisor (0 = per vertex).
     pub divisor: u32,

@@ -61,11 +61,19 @@ pub use vertex::*;
 /// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]),
 /// program interface queries ([`program_interface`]),
 /// immutable texture storage and image copies ([`tex_storage`]), indirect draws and base
-/// instances (GL 4.0-4.3, `vertex`), and the EXT names
+/// instances (GL 4.0-4.3, `vertex`), vertex attribute binding points (GL 4.3, `vertex`),
+/// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 44] = [
+pub static BEYOND_3_3: [(&str, Proc); 49] = [
+    (
+        "glBindVertexBuffer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLintptr, GLsizei) = glBindVertexBuffer;
+            F as *const c_void
+        }),
+    ),
     (
         "glClearColorIiEXT",
         Proc({
@@ -436,6 +444,34 @@ pub static BEYOND_3_3: [(&str, Proc); 44] = [
         Proc({
             const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
                 glTexStorage3DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribBinding",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint) = glVertexAttribBinding;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribFormat",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLenum, GLboolean, GLuint) = glVertexAttribFormat;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribIFormat",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLenum, GLuint) = glVertexAttribIFormat;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexBindingDivisor",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint) = glVertexBindingDivisor;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2586;
+    2581;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -79,7 +79,6 @@ super::unimplemented::stubs! {
     glBindTransformFeedback: u64,
     glBindTransformFeedbackNV: u64,
     glBindVertexArrayAPPLE: u64,
-    glBindVertexBuffer: u64,
     glBindVertexBuffers: u64,
     glBindVertexShaderEXT: u64,
     glBindVideoCaptureStreamBufferNV: u64,
@@ -2375,9 +2374,7 @@ super::unimplemented::stubs! {
     glVertexAttrib4uivARB: u64,
     glVertexAttrib4usvARB: u64,
     glVertexAttribArrayObjectATI: u64,
-    glVertexAttribBinding: u64,
     glVertexAttribDivisorARB: u64,
-    glVertexAttribFormat: u64,
     glVertexAttribFormatNV: u64,
     glVertexAttribI1iEXT: u64,
     glVertexAttribI1ivEXT: u64,
@@ -2399,7 +2396,6 @@ super::unimplemented::stubs! {
     glVertexAttribI4uiEXT: u64,
     glVertexAttribI4uivEXT: u64,
     glVertexAttribI4usvEXT: u64,
-    glVertexAttribIFormat: u64,
     glVertexAttribIFormatNV: u64,
     glVertexAttribIPointerEXT: u64,
     glVertexAttribL1d: u64,
@@ -2460,7 +2456,6 @@ super::unimplemented::stubs! {
     glVertexAttribs4hvNV: u64,
     glVertexAttribs4svNV: u64,
     glVertexAttribs4ubvNV: u64,
-    glVertexBindingDivisor: u64,
     glVertexBlendARB: u64,
     glVertexBlendEnvfATI: u64,
     glVertexBlendEnviATI: u64,

@@ -479,3 +479,59 @@ pub extern "C" fn glMultiDrawElementsIndirect(
         c.multi_draw_elements_indirect(mode, ty, indirect as usize, drawcount, stride)
     });
 }
+
+/// `glBindVertexBuffer` (GL 4.3).
+#[unsafe(no_mangle)]
+pub extern "C" fn glBindVertexBuffer(
+    bindingindex: GLuint,
+    buffer: GLuint,
+    offset: GLintptr,
+    stride: GLsizei,
+) {
+    gl_call("glBindVertexBuffer", (), |c| {
+        c.bind_vertex_buffer(bindingindex, buffer, offset, stride)
+    });
+}
+
+/// `glVertexAttribFormat` (GL 4.3).
+#[unsafe(no_mangle)]
+pub extern "C" fn glVertexAttribFormat(
+    attribindex: GLuint,
+    size: GLint,
+    ty: GLenum,
+    normalized: GLboolean,
+    relativeoffset: GLuint,
+) {
+    gl_call("glVertexAttribFormat", (), |c| {
+        c.vertex_attrib_format(attribindex, size, ty, normalized, relativeoffset)
+    });
+}
+
+/// `glVertexAttribIFormat` (GL 4.3).
+#[unsafe(no_mangle)]
+pub extern "C" fn glVertexAttribIFormat(
+    attribindex: GLuint,
+    size: GLint,
+    ty: GLenum,
+    relativeoffset: GLuint,
+) {
+    gl_call("glVertexAttribIFormat", (), |c| {
+        c.vertex_attrib_i_format(attribindex, size, ty, relativeoffset)
+    });
+}
+
+/// `glVertexAttribBinding` (GL 4.3).
+#[unsafe(no_mangle)]
+pub extern "C" fn glVertexAttribBinding(attribindex: GLuint, bindingindex: GLuint) {
+    gl_call("glVertexAttribBinding", (), |c| {
+        c.vertex_attrib_binding(attribindex, bindingindex)
+    });
+}
+
+/// `glVertexBindingDivisor` (GL 4.3).
+#[unsafe(no_mangle)]
+pub extern "C" fn glVertexBindingDivisor(bindingindex: GLuint, divisor: GLuint) {
+    gl_call("glVertexBindingDivisor", (), |c| {
+        c.vertex_binding_divisor(bindingindex, divisor)
+    });
+}

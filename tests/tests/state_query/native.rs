@@ -199,13 +199,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[TEXTURE_BUFFER_OFFSET_ALIGNMENT],
     ),
     (
-        "ARB_vertex_attrib_binding (GL 4.3): no vertex buffer bindings apart from attributes",
-        &[
-            MAX_VERTEX_ATTRIB_RELATIVE_OFFSET,
-            MAX_VERTEX_ATTRIB_BINDINGS,
-        ],
-    ),
-    (
         "ARB_query_buffer_object (GL 4.4): no query buffer target",
         &[QUERY_BUFFER_BINDING],
     ),
