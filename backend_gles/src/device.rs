@@ -45,12 +45,17 @@ pub(crate) type TexBufferRange = unsafe extern "C" fn(u32, u32, u32, isize, isiz
 /// `glTexStorage3DMultisample` (ES 3.2 / `OES_texture_storage_multisample_2d_array`).
 pub(crate) type TexStorage3DMultisample = unsafe extern "C" fn(u32, i32, u32, i32, i32, i32, u8);
 
+/// `glTextureViewOES` (`OES_texture_view`; `EXT_texture_view`'s has the same signature).
+pub(crate) type TextureViewFn = unsafe extern "C" fn(u32, u32, u32, u32, u32, u32, u32, u32);
+
 /// Entry points glow does not wrap, resolved with the same loader.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct ExtraFns {
     pub sample_maski: Option<SampleMaski>,
     pub tex_buffer_range: Option<TexBufferRange>,
     pub tex_storage_3d_multisample: Option<TexStorage3DMultisample>,
+    /// `glTextureViewOES` / `glTextureViewEXT` (`*_texture_view`).
+    pub texture_view: Option<TextureViewFn>,
 }
 
 /// The largest read-back the backend answers (a reply is one allocation on each side).
@@ -143,6 +148,9 @@ pub(crate) struct Features {
     pub draw_indirect: bool,
     /// Base instances in draws and indirect commands (`GL_EXT_base_instance`).
     pub base_instance: bool,
+    /// Texture views (`GL_OES_texture_view` or `GL_EXT_texture_view`), by the entry point's
+    /// name.
+    pub texture_view: Option<&'static str>,
 }
 
 impl Features {
@@ -183,6 +191,13 @@ impl Features {
             texture_stencil8: es32 || has("GL_OES_texture_stencil8"),
             draw_indirect: minor >= 1,
             base_instance: has("GL_EXT_base_instance"),
+            texture_view: if has("GL_OES_texture_view") {
+                Some("glTextureViewOES")
+            } else if has("GL_EXT_texture_view") {
+                Some("glTextureViewEXT")
+            } else {
+                None
+            },
         }
     }
 }
@@ -233,6 +248,7 @@ pub(crate) enum Missing {
     TextureUnits,
     StencilTexture,
     BaseInstance,
+    TextureView,
 }
 
 /// A buffer object.

@@ -332,6 +332,12 @@ impl GlesBackend {
                     features.multisample_array,
                 )
                 .map(|p| std::mem::transmute::<*const c_void, device::TexStorage3DMultisample>(p)),
+                texture_view: match features.texture_view {
+                    Some("glTextureViewEXT") => load(c"glTextureViewEXT", true),
+                    Some(_) => load(c"glTextureViewOES", true),
+                    None => None,
+                }
+                .map(|p| std::mem::transmute::<*const c_void, device::TextureViewFn>(p)),
             }
         };
         let spirv_cross = SpirvCross::load()?;

@@ -24,7 +24,9 @@ use tessera_wire::format::{PixelLayout, TextureKind};
 use tessera_wire::handle::TextureHandle;
 use tessera_wire::images::{ImageDesc, LevelImages};
 use tessera_wire::pixel::pixel_size;
-use tessera_wire::record::{BufferBlocks, BufferRange, ImageCopy, ImageObject, TextureRegion};
+use tessera_wire::record::{
+    BufferBlocks, BufferRange, ImageCopy, ImageObject, TextureRegion, TextureViewDesc,
+};
 use tessera_wire::state::TextureView;
 
 use crate::command::dirty;
@@ -45,8 +47,12 @@ pub(crate) struct Texture {
     pub images: LevelImages,
     /// The level range and swizzle set natively.
     pub view: TextureView,
-    /// Moves when the native texture is recreated (immutable multisample storage).
+    /// Moves when the native texture is recreated (immutable multisample storage, or
+    /// storage made immutable for a view).
     pub native_gen: u32,
+    /// The native texture has immutable storage (`glTexStorage*`): a multisample texture, a
+    /// texture a view was made of, or a view.
+    pub immutable: bool,
 }
 
 impl Texture {
@@ -67,6 +73,88 @@ fn array_1d_layers(origin: [u32; 3], size: [u32; 3]) -> (u32, u32) {
 }
 
 impl GlesPipe {
+    /// Gives a texture the engine made immutable immutable native storage too: a new
+    /// native texture with `glTexStorage2D/3D` of its level-0 shape and defined levels,
+    /// every level copied into it (`glCopyImageSubData`, the old texture narrowed to the
+    /// level so the driver finds it complete), its level range and swizzle set again; its
+    /// `native_gen` and the device epoch move, so framebuffers re-attach.
+    fn make_immutable(&mut self, record: &'static str, handle: TextureHandle) -> R {
+        let features = self.features.clone();
+        let t = self.textures.get(record, handle)?;
+        if t.immutable {
+            return Ok(());
+        }
+        let (old, target, kind, view) = (t.name, t.target, t.kind, t.view);
+        let Some(base) = t.image(0, 0) else {
+            return Ok(());
+        };
+        let mut levels = 0u8;
+        while usize::from(levels) < MAX_LEVELS && t.image(levels, 0).is_some() {
+            levels += 1;
+        }
+        let sizes: Vec<[u32; 3]> = (0..levels)
+            .filter_map(|l| t.image(l, 0).map(|i| i.size))
+            .collect();
+        let internal = conv::map_format(base.format, &features).internal;
+        // SAFETY: context current; glGenTextures has no preconditions.
+        let fresh = unsafe { self.gl.create_texture() }
+            .map_err(|e| SessionError::Backend(format!("{record}: {e}")))?;
+        self.bind_for_update(fresh, target);
+        let [w, h, d] = base.size.map(|v| v.max(1) as i32);
+        let layers = match kind {
+            TextureKind::D1Array => d,
+            TextureKind::Cube => 6,
+            _ => d,
+        };
+        // SAFETY: context current; the new texture is bound to `target` (2D, cube, 3D or 2D
+        // array: immutable multisample textures never come here); `internal` is the sized
+        // format the texture's images have; the level count is what the engine defined.
+        unsafe {
+            match target {
+                glow::TEXTURE_3D | glow::TEXTURE_2D_ARRAY => {
+                    let h = if kind == TextureKind::D1Array { 1 } else { h };
+                    self.gl
+                        .tex_storage_3d(target, i32::from(levels), internal, w, h, layers)
+                }
+                _ => self
+                    .gl
+                    .tex_storage_2d(target, i32::from(levels), internal, w, h),
+            }
+        }
+        for (level, size) in sizes.into_iter().enumerate() {
+            let [lw, lh, ld] = size.map(|v| v.max(1) as i32);
+            let (lh, depth) = match kind {
+                TextureKind::Cube => (lh, 6),
+                TextureKind::D1Array => (1, ld),
+                _ => (lh, ld),
+            };
+            self.bind_for_update(old, target);
+            let level = level as i32;
+            // SAFETY: context current; `old` is bound to `target`; a mutable texture takes
+            // level-range and filter parameters; both are live textures of `target` whose
+            // level `level` has this size and format (the engine defined them so).
+            unsafe {
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_MIN_FILTER, glow::NEAREST as i32);
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_BASE_LEVEL, level);
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_MAX_LEVEL, level);
+                self.gl.copy_image_sub_data(
+                    old, target, level, 0, 0, 0, fresh, target, level, 0, 0, 0, lw, lh, depth,
+                );
+            }
+        }
+        self.shadow.delete_texture(&self.gl, old);
+        let t = self.textures.get_mut(record, handle)?;
+        t.name = fresh;
+        t.native_gen += 1;
+        t.immutable = true;
+        t.view = TextureView::default();
+        self.epoch += 1;
+        self.set_texture_view(handle, view)
+    }
+
     fn bind_for_update(&mut self, name: glow::Texture, target: u32) {
         let unit = self.scratch_unit();
         self.shadow.bind_texture(&self.gl, unit, target, Some(name));
@@ -172,6 +260,87 @@ impl TexturePipe for GlesPipe {
                 images: LevelImages::default(),
                 view: TextureView::default(),
                 native_gen: 0,
+                immutable: false,
+            },
+        )
+    }
+
+    /// `CreateTextureView`: the driver's `glTextureViewOES` over the storage owner, whose
+    /// native texture is first made immutable (GLES views only immutable storage; the
+    /// engine defined its every level at once, so its images are copied into
+    /// `glTexStorage*` storage of the same shape). Without the extension the view is a
+    /// texture without images (reported once).
+    fn create_texture_view(&mut self, handle: TextureHandle, view: TextureViewDesc) -> R {
+        const N: &str = "CreateTextureView";
+        let features = self.features.clone();
+        let (target, _) = conv::map_texture_kind(view.kind, &features);
+        let owner = self.textures.get(N, view.storage)?;
+        let mut images = LevelImages::default();
+        let faces = if view.kind == TextureKind::Cube { 6 } else { 1 };
+        for level in 0..usize::from(view.levels) {
+            let Some(b) = owner.image(view.min_level.saturating_add(level as u8), 0) else {
+                continue;
+            };
+            let [w, h, d] = b.size;
+            let size = match view.kind {
+                TextureKind::D2Array | TextureKind::D2MultisampleArray => [w, h, view.layers],
+                TextureKind::D1Array => [w, 1, view.layers],
+                TextureKind::D3 => [w, h, d],
+                _ => [w, h, 1],
+            };
+            let desc = ImageDesc {
+                format: view.format,
+                size,
+                ..b
+            };
+            for face in 0..faces {
+                images.set(level, face, desc);
+            }
+        }
+        let Some(texture_view) = self.extra.texture_view else {
+            self.report(
+                Missing::TextureView,
+                "no GL_OES_texture_view or GL_EXT_texture_view in this GLES: texture views have no images",
+            );
+            return self.create_texture(handle, view.kind);
+        };
+        self.make_immutable(N, view.storage)?;
+        let owner = self.textures.get(N, view.storage)?;
+        let (parent, internal) = (
+            owner.name,
+            conv::map_format(view.format, &features).internal,
+        );
+        // SAFETY: context current; glGenTextures has no preconditions. The name stays
+        // unbound until the view gives it its target, as glTextureViewOES requires.
+        let name = unsafe { self.gl.create_texture() }
+            .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
+        // SAFETY: context current; `texture_view` is the extension's entry point (present);
+        // a new, never bound name; a live immutable parent; the engine checked the target,
+        // the format's view class and the ranges against the parent's storage, so a fault
+        // is a GL error, not UB.
+        unsafe {
+            texture_view(
+                name.0.get(),
+                target,
+                parent.0.get(),
+                internal,
+                u32::from(view.min_level),
+                u32::from(view.levels),
+                view.min_layer,
+                view.layers,
+            )
+        };
+        self.textures.insert(
+            N,
+            handle,
+            Texture {
+                name,
+                kind: view.kind,
+                target,
+                images,
+                view: TextureView::default(),
+                native_gen: 0,
+                immutable: true,
             },
         )
     }
@@ -213,6 +382,7 @@ impl TexturePipe for GlesPipe {
                 let t = self.textures.get_mut(N, handle)?;
                 t.name = fresh;
                 t.native_gen += 1;
+                t.immutable = true;
                 self.epoch += 1;
                 self.bind_for_update(name, target);
                 let internal = conv::map_renderbuffer_format(format, &features);

@@ -119,16 +119,20 @@ impl VkPipe {
             return Ok(());
         }
         self.end_pass()?;
+        // A view's images are its storage owner's, from its first level and layer.
+        let o = self.owner(N, t)?;
         let dst = ImageRef {
             src: ImageSource::Texture(t),
-            level: u32::from(level),
-            layer: match kind {
-                tessera_wire::format::TextureKind::Cube => u32::from(face),
-                tessera_wire::format::TextureKind::D1Array => origin[1],
-                tessera_wire::format::TextureKind::D3 => 0,
-                _ => origin[2],
-            },
+            level: u32::from(level) + o.level,
+            layer: o.layer
+                + match kind {
+                    tessera_wire::format::TextureKind::Cube => u32::from(face),
+                    tessera_wire::format::TextureKind::D1Array => origin[1],
+                    tessera_wire::format::TextureKind::D3 => 0,
+                    _ => origin[2],
+                },
             layered: false,
+            view: None,
         };
         let z = if kind == tessera_wire::format::TextureKind::D3 {
             origin[2] as i32

@@ -352,7 +352,7 @@ pub(crate) struct VkPipe {
     pub core: CoreFeatures,
     pub limits: Limits,
     pub caps: Caps,
-    formats: Vec<Option<NativeFormat>>,
+    pub(crate) formats: Vec<Option<NativeFormat>>,
     pub buffers: SlotTable<BufferHandle, Buffer>,
     pub textures: SlotTable<TextureHandle, Texture>,
     pub renderbuffers: SlotTable<RenderbufferHandle, Renderbuffer>,

@@ -32,7 +32,7 @@ use tessera_wire::state::{Attachment, FramebufferState, MAX_DRAW_BUFFERS, Rect, 
 use crate::conv;
 use crate::device::{MAX_READBACK, Missing, VkPipe, count, vk_error};
 use crate::frame::Garbage;
-use crate::image::{ImageSource, Storage, transition};
+use crate::image::{AttachAs, ImageSource, Storage, transition};
 use crate::pipeline::PassKey;
 use crate::spirv::NumClass;
 use crate::texture::{LevelRegion, class_of};
@@ -92,6 +92,8 @@ pub(crate) struct ImageRef {
     pub level: u32,
     pub layer: u32,
     pub layered: bool,
+    /// A texture view's format and layers (its level and layer are the storage's already).
+    pub view: Option<AttachAs>,
 }
 
 /// What a verb draws into.
@@ -376,28 +378,40 @@ impl VkPipe {
         .map_err(|e| vk_error("vmaCreateImage", e))
     }
 
-    fn attachment_ref(a: &Attachment) -> Option<ImageRef> {
+    fn attachment_ref(&self, a: &Attachment) -> Option<ImageRef> {
         match *a {
             Attachment::None => None,
             Attachment::Texture {
                 texture,
                 level,
                 layer,
-            } => Some(ImageRef {
-                src: ImageSource::Texture(texture),
-                level: u32::from(level),
-                layer: if layer == tessera_wire::state::LAYERED {
-                    0
-                } else {
-                    layer
-                },
-                layered: layer == tessera_wire::state::LAYERED,
-            }),
+            } => {
+                // A view's images are its storage owner's, from its first level and layer.
+                let o = self.owner("", texture).ok()?;
+                let layered = layer == tessera_wire::state::LAYERED;
+                let view = match o.view {
+                    Some(v) => Some(AttachAs {
+                        format: self.formats.get(v.format as usize).copied().flatten()?,
+                        wire: v.format,
+                        first_layer: v.min_layer,
+                        layers: v.layers,
+                    }),
+                    None => None,
+                };
+                Some(ImageRef {
+                    src: ImageSource::Texture(texture),
+                    level: u32::from(level) + o.level,
+                    layer: if layered { 0 } else { layer + o.layer },
+                    layered,
+                    view,
+                })
+            }
             Attachment::Renderbuffer(rb) => Some(ImageRef {
                 src: ImageSource::Renderbuffer(rb),
                 level: 0,
                 layer: 0,
                 layered: false,
+                view: None,
             }),
         }
     }
@@ -420,6 +434,7 @@ impl VkPipe {
                     level: 0,
                     layer: 0,
                     layered: false,
+                    view: None,
                 })
             }
             FramebufferRef::Object(h) => {
@@ -431,7 +446,7 @@ impl VkPipe {
                     ReadImage::Depth | ReadImage::DepthStencil => fb.state.depth,
                     ReadImage::Stencil => fb.state.stencil,
                 };
-                Self::attachment_ref(&a)
+                self.attachment_ref(&a)
             }
         })
     }
@@ -473,6 +488,7 @@ impl VkPipe {
                         level: 0,
                         layer: 0,
                         layered: false,
+                        view: None,
                     });
                 }
                 if let Some(f) = self.surfaces.live(h).and_then(|s| s.desc.depth_stencil) {
@@ -481,6 +497,7 @@ impl VkPipe {
                         level: 0,
                         layer: 0,
                         layered: false,
+                        view: None,
                     };
                     ds = Some((r, f.has_depth(), f.has_stencil()));
                 }
@@ -495,11 +512,11 @@ impl VkPipe {
                         if i >= self.limits.max_color_attachments {
                             continue;
                         }
-                        colors[i] = Self::attachment_ref(&state.colors[usize::from(b)]);
+                        colors[i] = self.attachment_ref(&state.colors[usize::from(b)]);
                     }
                 }
-                let d = Self::attachment_ref(&state.depth);
-                let s = Self::attachment_ref(&state.stencil);
+                let d = self.attachment_ref(&state.depth);
+                let s = self.attachment_ref(&state.stencil);
                 ds = match (d, s) {
                     (Some(d), Some(s)) if d == s => Some((d, true, true)),
                     (Some(d), _) => Some((d, true, false)),
@@ -543,18 +560,23 @@ impl VkPipe {
             samples = Some(s.samples);
             let e = s.level_extent(r.level);
             extent = [extent[0].min(e[0]), extent[1].min(e[1])];
-            layers = layers.min(if r.layered {
-                s.attach_layers(r.level)
-            } else {
-                1
+            layers = layers.min(match r.view {
+                Some(v) if r.layered && !s.three_d => v.layers,
+                _ if r.layered => s.attach_layers(r.level),
+                _ => 1,
             });
-            let v = s.attachment_view(&raw, r.level, r.layer, r.layered, srgb)?;
-            let out = (
-                s.attachment_format(srgb),
-                s.native.features,
-                s.format,
-                images.len() as u8,
-            );
+            let v = s.attachment_view(&raw, r.level, r.layer, r.layered, srgb, r.view)?;
+            let out = match r.view {
+                Some(v) if v.format.vk != s.native.vk => {
+                    (v.format.vk, v.format.features, v.wire, images.len() as u8)
+                }
+                _ => (
+                    s.attachment_format(srgb),
+                    s.native.features,
+                    s.format,
+                    images.len() as u8,
+                ),
+            };
             views.push(v);
             images.push(r);
             Ok(Some(out))

@@ -39,6 +39,9 @@ pub(crate) struct ViewKey {
     pub swizzle: [vk::ComponentSwizzle; 4],
     /// The view names the image's UNORM twin (only for [`Storage::linear`] images).
     pub linear: bool,
+    /// A format of the image's view class other than its own (a GL texture view's;
+    /// `UNDEFINED`: the image's own format or twin).
+    pub format: vk::Format,
 }
 
 /// A `VkImage` with its memory, format, shape, layout and views.
@@ -59,6 +62,9 @@ pub(crate) struct Storage {
     pub layout: vk::ImageLayout,
     /// The UNORM twin of a renderable sRGB image made `MUTABLE_FORMAT` (module docs).
     pub linear: Option<vk::Format>,
+    /// The usage the image was made with (a view in another format takes what of it that
+    /// format supports).
+    pub usage: vk::ImageUsageFlags,
     views: Vec<(ViewKey, vk::ImageView)>,
 }
 
@@ -101,7 +107,9 @@ impl Storage {
             .contains(vk::ImageUsageFlags::COLOR_ATTACHMENT)
             .then(|| conv::linear_twin(native.vk))
             .flatten();
-        if linear.is_some() {
+        // GL texture views may give a colour image any format of its view class (GL 4.3
+        // §8.18); the image cannot know whether a view will, so every colour image may.
+        if linear.is_some() || native.aspect() == vk::ImageAspectFlags::COLOR {
             flags |= vk::ImageCreateFlags::MUTABLE_FORMAT;
         }
         let info = vk::ImageCreateInfo::default()
@@ -137,6 +145,7 @@ impl Storage {
             samples,
             layout: vk::ImageLayout::UNDEFINED,
             linear,
+            usage,
             views: Vec::new(),
         })
     }
@@ -148,14 +157,45 @@ impl Storage {
 
     /// A view of the image, created on first use.
     pub fn view(&mut self, raw: &ash::Device, key: ViewKey) -> Result<vk::ImageView, SessionError> {
+        self.view_as(raw, key, None)
+    }
+
+    /// [`Storage::view`], in another format of the image's class (`key.format`) whose
+    /// features `features` are: the view's usage is what of the image's they support.
+    pub fn view_as(
+        &mut self,
+        raw: &ash::Device,
+        key: ViewKey,
+        features: Option<vk::FormatFeatureFlags>,
+    ) -> Result<vk::ImageView, SessionError> {
         if let Some((_, v)) = self.views.iter().find(|(k, _)| *k == key) {
             return Ok(*v);
         }
         let format = match self.linear {
+            _ if key.format != vk::Format::UNDEFINED => key.format,
             Some(twin) if key.linear => twin,
             _ => self.native.vk,
         };
+        let mut usage = self.usage;
+        if let Some(f) = features.filter(|_| format != self.native.vk) {
+            for (bit, feature) in [
+                (
+                    vk::ImageUsageFlags::SAMPLED,
+                    vk::FormatFeatureFlags::SAMPLED_IMAGE,
+                ),
+                (
+                    vk::ImageUsageFlags::COLOR_ATTACHMENT,
+                    vk::FormatFeatureFlags::COLOR_ATTACHMENT,
+                ),
+            ] {
+                if !f.contains(feature) {
+                    usage &= !bit;
+                }
+            }
+        }
+        let mut usage_info = vk::ImageViewUsageCreateInfo::default().usage(usage);
         let info = vk::ImageViewCreateInfo::default()
+            .push_next(&mut usage_info)
             .image(self.image)
             .view_type(key.ty)
             .format(format)
@@ -176,7 +216,8 @@ impl Storage {
         // the view type is compatible with the image type and flags (cube views only of
         // cube-compatible images, 2D views of 3D slices only of 2D-array-compatible ones);
         // a format other than the image's only for MUTABLE_FORMAT images, and then its
-        // same-class UNORM twin.
+        // same-class UNORM twin or a format of its view class the engine checked; the
+        // view's usage is the image's, less what that format does not support.
         let v = unsafe { raw.create_image_view(&info, None) }
             .map_err(|e| vk_error("vkCreateImageView", e))?;
         self.views.push((key, v));
@@ -185,6 +226,8 @@ impl Storage {
 
     /// A single-level (single-layer unless `layered`) view for rendering, through the
     /// UNORM twin of an sRGB image unless `srgb` (`FRAMEBUFFER_SRGB`) asks for conversion.
+    /// A texture view's (`view`) is in its format (with that format's features), and a
+    /// layered one covers its layers only.
     pub fn attachment_view(
         &mut self,
         raw: &ash::Device,
@@ -192,6 +235,7 @@ impl Storage {
         layer: u32,
         layered: bool,
         srgb: bool,
+        view: Option<AttachAs>,
     ) -> Result<vk::ImageView, SessionError> {
         let level = level.min(self.levels - 1);
         let count = self.attach_layers(level);
@@ -200,10 +244,20 @@ impl Storage {
         } else {
             (vk::ImageViewType::TYPE_2D_ARRAY, vk::ImageViewType::TYPE_2D)
         };
-        let (ty, base_layer, layers) = if layered {
-            (array, 0, count)
+        let (ty, base_layer, layers) = match view {
+            Some(v) if layered && !self.three_d => (
+                array,
+                v.first_layer.min(count - 1),
+                v.layers.clamp(1, count - v.first_layer.min(count - 1)),
+            ),
+            _ if layered => (array, 0, count),
+            _ => (single, layer.min(count - 1), 1),
+        };
+        let format = view.map_or(vk::Format::UNDEFINED, |v| v.format.vk);
+        let format = if format == self.native.vk {
+            vk::Format::UNDEFINED
         } else {
-            (single, layer.min(count - 1), 1)
+            format
         };
         let key = ViewKey {
             ty,
@@ -213,9 +267,10 @@ impl Storage {
             base_layer,
             layers,
             swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
-            linear: !srgb && self.linear.is_some(),
+            linear: format == vk::Format::UNDEFINED && !srgb && self.linear.is_some(),
+            format,
         };
-        self.view(raw, key)
+        self.view_as(raw, key, view.map(|v| v.format.features))
     }
 
     /// Layers a framebuffer can address at a level: array layers, or a 3D level's depth
@@ -260,7 +315,7 @@ impl Storage {
         }
     }
 
-    /// The format a render target view of the image has (`attachment_view`).
+    /// The format a render target view of the image has (`attachment_view`; a texture view's may differ).
     pub fn attachment_format(&self, srgb: bool) -> vk::Format {
         match self.linear {
             Some(twin) if !srgb => twin,
@@ -278,6 +333,15 @@ impl Storage {
             layer_count: vk::REMAINING_ARRAY_LAYERS,
         }
     }
+}
+
+/// What a texture view attached to a framebuffer renders as: its format, and its layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AttachAs {
+    pub format: NativeFormat,
+    pub wire: Format,
+    pub first_layer: u32,
+    pub layers: u32,
 }
 
 /// Records a whole-image layout transition with a full barrier (outside a render pass).
@@ -497,6 +561,7 @@ impl VkPipe {
             layers,
             swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
             linear: false,
+            format: vk::Format::UNDEFINED,
         };
         let v = s.view(&raw, key_view)?;
         self.placeholders.images.insert(key, (s, v));

@@ -642,6 +642,7 @@ impl VkPipe {
             level: 0,
             layer: 0,
             layered: false,
+            view: None,
         };
         let source = match self.image_mut(N, r.src)? {
             Some(s) => Some((s.samples, s.level_extent(0))),

@@ -24,7 +24,9 @@ use tessera_wire::format::{Format, FormatClass, PixelLayout, TextureKind};
 use tessera_wire::handle::{BufferHandle, TextureHandle};
 use tessera_wire::images::{FACES, ImageDesc, LevelImages};
 use tessera_wire::pixel::pixel_size;
-use tessera_wire::record::{BufferBlocks, BufferRange, ImageCopy, TextureRegion};
+use tessera_wire::record::{
+    BufferBlocks, BufferRange, ImageCopy, ImageCopyEnd, ImageObject, TextureRegion, TextureViewDesc,
+};
 use tessera_wire::state::TextureView;
 
 use crate::conv::{self, NativeFormat};
@@ -51,6 +53,30 @@ pub(crate) struct Texture {
     pub buffer_view: Option<(vk::Buffer, vk::BufferView)>,
     /// The last sampled view draws asked for, valid while `VkPipe::changes` has not moved.
     sampled: Option<SampledView>,
+    /// A texture view's range of another texture's storage (it has no storage of its own).
+    pub view_of: Option<ViewOf>,
+}
+
+/// The levels and layers of another texture's storage a texture view sees, and its format.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ViewOf {
+    /// The texture that owns the storage.
+    pub storage: TextureHandle,
+    pub format: Format,
+    pub min_level: u32,
+    pub levels: u32,
+    pub min_layer: u32,
+    pub layers: u32,
+}
+
+/// Where a texture's images live: the texture that owns the storage, the storage level and
+/// layer of its level 0 and first layer, and, for a view, its range and format.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Owner {
+    pub handle: TextureHandle,
+    pub level: u32,
+    pub layer: u32,
+    pub view: Option<ViewOf>,
 }
 
 /// A texture's sampled view for one view type, as [`VkPipe::sampled_view`] derived it.
@@ -189,6 +215,64 @@ impl TexturePipe for VkPipe {
                 buffer: None,
                 buffer_view: None,
                 sampled: None,
+                view_of: None,
+            },
+        )
+    }
+
+    /// `CreateTextureView`: a texture without storage of its own, whose images are the
+    /// view's range of the storage owner's (every use goes through [`VkPipe::owner`]).
+    fn create_texture_view(&mut self, handle: TextureHandle, view: TextureViewDesc) -> R {
+        const N: &str = "CreateTextureView";
+        let owner = self.textures.get(N, view.storage)?;
+        if owner.view_of.is_some() {
+            return Err(bad_value(N, "the storage texture is itself a view"));
+        }
+        let mut images = LevelImages::default();
+        let faces = if view.kind == TextureKind::Cube {
+            FACES
+        } else {
+            1
+        };
+        for level in 0..usize::from(view.levels) {
+            let Some(b) = owner.image(usize::from(view.min_level) + level, 0) else {
+                continue;
+            };
+            let [w, h, d] = b.size;
+            let size = match view.kind {
+                TextureKind::D2Array | TextureKind::D2MultisampleArray => [w, h, view.layers],
+                TextureKind::D1Array => [w, 1, view.layers],
+                TextureKind::D3 => [w, h, d],
+                _ => [w, h, 1],
+            };
+            let desc = ImageDesc {
+                format: view.format,
+                size,
+                ..b
+            };
+            for face in 0..faces {
+                images.set(level, face, desc);
+            }
+        }
+        self.textures.insert(
+            N,
+            handle,
+            Texture {
+                kind: view.kind,
+                images,
+                storage: None,
+                view: TextureView::default(),
+                buffer: None,
+                buffer_view: None,
+                sampled: None,
+                view_of: Some(ViewOf {
+                    storage: view.storage,
+                    format: view.format,
+                    min_level: u32::from(view.min_level),
+                    levels: u32::from(view.levels),
+                    min_layer: view.min_layer,
+                    layers: view.layers,
+                }),
             },
         )
     }
@@ -199,7 +283,7 @@ impl TexturePipe for VkPipe {
         if self
             .textures
             .live(handle)
-            .is_some_and(|t| t.storage.is_some())
+            .is_some_and(|t| t.storage.is_some() || t.view_of.is_some())
         {
             self.invalidate_targets();
         }
@@ -271,6 +355,9 @@ impl TexturePipe for VkPipe {
             }
         }
         let kind = t.kind;
+        // A square array of six layers or more may be viewed as a cube map.
+        let cube = kind == TextureKind::Cube
+            || (kind == TextureKind::D2Array && extent[0] == extent[1] && layers >= 6);
         let storage = Storage::new(
             &self.alloc,
             format,
@@ -280,7 +367,7 @@ impl TexturePipe for VkPipe {
             levels,
             layers,
             samples,
-            kind == TextureKind::Cube,
+            cube,
         )
         .map_err(|e| vk_error("vmaCreateImage", e))?;
         self.invalidate_targets();
@@ -455,13 +542,18 @@ impl TexturePipe for VkPipe {
         const N: &str = "GenerateMipmap";
         self.transfer_begin();
         let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let o = self.owner(N, handle)?;
         let t = self.textures.get_mut(N, handle)?;
         let kind = t.kind;
         let faces = if kind == TextureKind::Cube { FACES } else { 1 };
-        let Some(levels) = t.storage.as_ref().map(|s| s.levels) else {
-            return Ok(());
+        let levels = match o.view {
+            Some(v) => v.levels,
+            None => match t.storage.as_ref() {
+                Some(s) => s.levels,
+                None => return Ok(()),
+            },
         };
-        let last = u32::from(max).min(levels - 1);
+        let last = u32::from(max).min(levels.max(1) - 1);
         if u32::from(base) >= last {
             return Ok(());
         }
@@ -486,9 +578,10 @@ impl TexturePipe for VkPipe {
                 t.images.set(level as usize, face, ImageDesc { size, ..b });
             }
         }
-        let Some(s) = t.storage.as_mut() else {
+        let Some(s) = self.textures.get_mut(N, o.handle)?.storage.as_mut() else {
             return Ok(());
         };
+        let (first_layer, layer_count) = o.view.map_or((0, s.layers), |v| (v.min_layer, v.layers));
         transition(&raw, cmd, s, vk::ImageLayout::GENERAL);
         let filter = if s.native.linear_filter() && !s.native.is_depth_stencil() {
             vk::Filter::LINEAR
@@ -496,7 +589,7 @@ impl TexturePipe for VkPipe {
             vk::Filter::NEAREST
         };
         let aspect = s.native.aspect();
-        for level in u32::from(base) + 1..=last {
+        for level in u32::from(base) + 1 + o.level..=last + o.level {
             let (a, b) = (s.level_extent(level - 1), s.level_extent(level));
             let corner = |e: [u32; 3]| vk::Offset3D {
                 x: e[0] as i32,
@@ -506,8 +599,8 @@ impl TexturePipe for VkPipe {
             let layers = |l| vk::ImageSubresourceLayers {
                 aspect_mask: aspect,
                 mip_level: l,
-                base_array_layer: 0,
-                layer_count: s.layers,
+                base_array_layer: first_layer,
+                layer_count,
             };
             let blit = vk::ImageBlit {
                 src_subresource: layers(level - 1),
@@ -536,6 +629,11 @@ impl TexturePipe for VkPipe {
     }
 
     fn copy_image(&mut self, copy: ImageCopy) -> R {
+        let copy = ImageCopy {
+            src: self.owner_end(copy.src)?,
+            dst: self.owner_end(copy.dst)?,
+            ..copy
+        };
         self.copy_image_region(copy)
     }
 
@@ -572,7 +670,54 @@ impl VkPipe {
         record: &'static str,
         handle: TextureHandle,
     ) -> Result<Option<&mut Storage>, SessionError> {
-        Ok(self.textures.get_mut(record, handle)?.storage.as_mut())
+        let owner = self.owner(record, handle)?.handle;
+        Ok(self.textures.get_mut(record, owner)?.storage.as_mut())
+    }
+
+    /// Where a texture's images live (a view's in its storage owner's storage).
+    pub fn owner(
+        &self,
+        record: &'static str,
+        handle: TextureHandle,
+    ) -> Result<Owner, SessionError> {
+        let t = self.textures.get(record, handle)?;
+        Ok(match t.view_of {
+            Some(v) => Owner {
+                handle: v.storage,
+                level: v.min_level,
+                layer: v.min_layer,
+                view: Some(v),
+            },
+            None => Owner {
+                handle,
+                level: 0,
+                layer: 0,
+                view: None,
+            },
+        })
+    }
+
+    /// A `CopyImage` end on a view as the same texels of its storage owner.
+    fn owner_end(&self, end: ImageCopyEnd) -> Result<ImageCopyEnd, SessionError> {
+        let ImageObject::Texture(t) = end.object else {
+            return Ok(end);
+        };
+        let o = self.owner("CopyImage", t)?;
+        if o.view.is_none() {
+            return Ok(end);
+        }
+        let owner_kind = self.textures.get("CopyImage", o.handle)?.kind;
+        let [x, y, z] = end.origin;
+        let z = if owner_kind == TextureKind::D3 {
+            z
+        } else {
+            z + o.layer
+        };
+        Ok(ImageCopyEnd {
+            object: ImageObject::Texture(o.handle),
+            level: (u32::from(end.level) + o.level).min(255) as u8,
+            origin: [x, y, z],
+        })
     }
 
     /// Copies staged bytes (tightly packed) into a region of one image.
@@ -614,15 +759,33 @@ impl VkPipe {
         origin: [u32; 3],
         size: [u32; 3],
     ) -> Result<Option<(NativeFormat, LevelRegion)>, SessionError> {
-        let t = self.textures.get(record, handle)?;
+        let kind = self.textures.get(record, handle)?.kind;
+        let o = self.owner(record, handle)?;
+        let view_native = match o.view {
+            Some(v)
+                if self
+                    .formats
+                    .get(v.format as usize)
+                    .copied()
+                    .flatten()
+                    .is_none() =>
+            {
+                return Ok(None);
+            }
+            Some(v) => self.formats.get(v.format as usize).copied().flatten(),
+            None => None,
+        };
+        let t = self.textures.get(record, o.handle)?;
         let Some(s) = &t.storage else {
             return Ok(None);
         };
-        if u32::from(level) >= s.levels {
+        let level = u32::from(level) + o.level;
+        if level >= s.levels {
             return Ok(None);
         }
-        let e = s.level_extent(u32::from(level));
-        let (layer, layer_count, z, depth) = region_layers(t.kind, face, origin, size);
+        let e = s.level_extent(level);
+        let (layer, layer_count, z, depth) = region_layers(kind, face, origin, size);
+        let layer = layer + o.layer;
         let (x, y, w, h) = match t.kind {
             TextureKind::D1 | TextureKind::D1Array => (origin[0], 0, size[0], 1),
             _ => (origin[0], origin[1], size[0], size[1]),
@@ -638,12 +801,12 @@ impl VkPipe {
             return Ok(None);
         }
         let region = LevelRegion {
-            level: u32::from(level),
+            level,
             offset: [x as i32, y as i32, z as i32],
             extent: [w, h, depth],
             layers: (layer, layer_count),
         };
-        Ok(Some((s.native, region)))
+        Ok(Some((view_native.unwrap_or(s.native), region)))
     }
 
     /// Converts bytes read from an image (in its memory layout) to `layout`.
@@ -714,7 +877,10 @@ impl VkPipe {
         src: ImageSource,
     ) -> Result<Option<&mut Storage>, SessionError> {
         Ok(match src {
-            ImageSource::Texture(h) => self.textures.get_mut(record, h)?.storage.as_mut(),
+            ImageSource::Texture(h) => {
+                let owner = self.owner(record, h)?.handle;
+                self.textures.get_mut(record, owner)?.storage.as_mut()
+            }
             ImageSource::Renderbuffer(h) => self.renderbuffers.get_mut(record, h)?.storage.as_mut(),
             ImageSource::SurfaceColor(h) => self.surfaces.get_mut(record, h)?.color.as_mut(),
             ImageSource::SurfaceDepth(h) => {
@@ -741,7 +907,11 @@ impl VkPipe {
         match t.sampled {
             Some(c) if c.changes == self.changes && c.ty == ty => {
                 let (view, linear) = c.view?;
-                Some((view, linear, t.storage.as_ref()?.layout))
+                let storage = match t.view_of {
+                    Some(v) => self.textures.live(v.storage)?.storage.as_ref()?,
+                    None => t.storage.as_ref()?,
+                };
+                Some((view, linear, storage.layout))
             }
             _ => self.derive_sampled_view(handle, ty),
         }
@@ -771,6 +941,11 @@ impl VkPipe {
         ty: vk::ImageViewType,
     ) -> Option<(vk::ImageView, bool, vk::ImageLayout)> {
         let raw = self.raw.clone();
+        let o = self.owner("", handle).ok()?;
+        let view_native = match o.view {
+            Some(v) => Some(self.formats.get(v.format as usize).copied().flatten()?),
+            None => None,
+        };
         let t = self.textures.get_mut("", handle).ok()?;
         if conv::map_view_type(t.kind) != ty {
             return None;
@@ -784,48 +959,56 @@ impl VkPipe {
         {
             defined += 1;
         }
-        let s = t.storage.as_mut()?;
-        if defined == 0 || base >= s.levels {
+        let s = self.textures.get_mut("", o.handle).ok()?.storage.as_mut()?;
+        let (first_level, level_count) = o.view.map_or((0, s.levels), |v| (v.min_level, v.levels));
+        if defined == 0 || base >= level_count || first_level + level_count > s.levels {
             return None;
         }
-        let levels = defined.min(s.levels - base);
-        let depth = s.native.depth.is_some();
+        let levels = defined.min(level_count - base);
+        let native = view_native.unwrap_or(s.native);
+        let depth = native.depth.is_some();
         let fix = |sw: tessera_wire::format::Swizzle| {
             use tessera_wire::format::Swizzle as S;
             match sw {
-                S::Alpha if s.native.alpha_one || depth => vk::ComponentSwizzle::ONE,
+                S::Alpha if native.alpha_one || depth => vk::ComponentSwizzle::ONE,
                 S::Green | S::Blue if depth => vk::ComponentSwizzle::ZERO,
                 other => conv::map_swizzle(other),
             }
         };
+        let single = ty == vk::ImageViewType::TYPE_2D
+            || ty == vk::ImageViewType::TYPE_1D
+            || ty == vk::ImageViewType::TYPE_3D;
+        let (base_layer, layers) = match o.view {
+            Some(v) if single => (v.min_layer, 1),
+            Some(v) => (v.min_layer, v.layers),
+            None if single => (0, 1),
+            None => (0, s.layers),
+        };
         let key = ViewKey {
             ty,
-            aspect: s.native.sampled_aspect(),
-            base_level: base,
+            aspect: native.sampled_aspect(),
+            base_level: first_level + base,
             levels,
-            base_layer: 0,
-            layers: if ty == vk::ImageViewType::TYPE_2D
-                || ty == vk::ImageViewType::TYPE_1D
-                || ty == vk::ImageViewType::TYPE_3D
-            {
-                1
-            } else {
-                s.layers
-            },
+            base_layer,
+            layers,
             swizzle: view.swizzle.map(fix),
             linear: false,
+            format: view_native.map_or(vk::Format::UNDEFINED, |n| n.vk),
         };
-        let linear = s.native.linear_filter();
-        let v = s.view(&raw, key).ok()?;
+        let linear = native.linear_filter();
+        let v = s.view_as(&raw, key, view_native.map(|n| n.features)).ok()?;
         Some((v, linear, s.layout))
     }
 
     /// Makes every sampled texture of the list readable by shaders (outside a pass).
     pub fn make_sampled(&mut self, handle: TextureHandle) {
         let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let Ok(o) = self.owner("", handle) else {
+            return;
+        };
         if let Some(s) = self
             .textures
-            .get_mut("", handle)
+            .get_mut("", o.handle)
             .ok()
             .and_then(|t| t.storage.as_mut())
         {

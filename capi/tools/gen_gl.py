@@ -72,6 +72,8 @@ BEYOND = {
     "glTexStorage3DMultisample",
     # Copies between images (GL 4.3).
     "glCopyImageSubData",
+    # Texture views (GL 4.3).
+    "glTextureView",
     # Indirect draws, multi-draw indirect and base instances (GL 4.0, 4.2, 4.3).
     "glDrawArraysIndirect", "glDrawElementsIndirect", "glMultiDrawArraysIndirect",
     "glMultiDrawElementsIndirect", "glDrawArraysInstancedBaseInstance",

@@ -482,6 +482,13 @@ pub struct Texture {
     /// `TEXTURE_IMMUTABLE_LEVELS`: the levels `glTexStorage*` gave the texture (0: its
     /// storage is mutable; `TEXTURE_IMMUTABLE_FORMAT` is whether this is positive).
     pub immutable_levels: i32,
+    /// The levels and layers of the storage this texture sees (`TEXTURE_VIEW_MIN_LEVEL`,
+    /// `…_NUM_LEVELS`, `…_MIN_LAYER`, `…_NUM_LAYERS`): the whole storage of an immutable
+    /// texture, a view's range of its storage, zeros for a mutable texture.
+    pub view_range: ViewRange,
+    /// The texture whose storage a view shares (the storage's owner, never a view), which
+    /// the view keeps alive; `None` unless this is a view.
+    pub view_of: Option<Entity>,
     /// The buffer of a buffer texture, its offset and size
     /// (`TEXTURE_BUFFER_DATA_STORE_BINDING`, `…_OFFSET`, `…_SIZE`).
     pub buffer: Option<TextureBufferRange>,
@@ -500,6 +507,19 @@ pub struct Texture {
     /// generations it records are current (keeps completeness checks and sampler-state
     /// hashing off the draw path when textures are merely rebound).
     pub binding_cache: Option<TextureBindingCache>,
+}
+
+/// A range of levels and layers of a texture's storage (GL 4.3 texture views).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewRange {
+    /// First level.
+    pub min_level: i32,
+    /// Level count.
+    pub num_levels: i32,
+    /// First layer (array layer or cube face).
+    pub min_layer: i32,
+    /// Layer count.
+    pub num_layers: i32,
 }
 
 /// The cached outcome of binding a texture for sampling.
@@ -541,6 +561,8 @@ impl Texture {
             max_level: 1000,
             swizzle: [RED, GREEN, BLUE, ALPHA],
             immutable_levels: 0,
+            view_range: ViewRange::default(),
+            view_of: None,
             buffer: None,
             buffer_format: R8,
             images_generation: 0,
@@ -552,11 +574,11 @@ impl Texture {
 
     /// The base and max level sampling and mipmap generation use: `TEXTURE_BASE_LEVEL` and
     /// `TEXTURE_MAX_LEVEL` as set, or for an immutable texture clamped to its levels (the
-    /// base to `[0, levels - 1]`, the max to `[base, levels - 1]`, GL 4.5 §8.14.3). Queries
-    /// report the values as set.
+    /// base to `[0, levels - 1]`, the max to `[base, levels - 1]`, GL 4.5 §8.14.3; a view's
+    /// to the levels it views). Queries report the values as set.
     pub fn level_range(&self) -> (i32, i32) {
         if self.immutable_levels > 0 {
-            let last = self.immutable_levels - 1;
+            let last = self.view_range.num_levels.max(1) - 1;
             let base = self.base_level.clamp(0, last);
             (base, self.max_level.clamp(base, last))
         } else {

@@ -102,6 +102,8 @@ fn destroy(world: &mut World, dev: &mut Emitter, entity: Entity) {
         dev.push(Record::DestroyTexture { texture: t.handle });
         dev.alloc.free(t.handle);
         held.extend(t.buffer.map(|b| b.buffer));
+        // A view keeps the texture that owns its storage.
+        held.extend(t.view_of);
     } else if let Some(r) = world.get::<Renderbuffer>(entity) {
         dev.push(Record::DestroyRenderbuffer {
             renderbuffer: r.handle,

@@ -35,6 +35,7 @@ mod steady;
 mod sync_threads;
 mod texture;
 mod texture_storage;
+mod texture_view;
 mod transform_feedback;
 mod transport;
 mod vertex_array;

@@ -63,7 +63,7 @@ use crate::handle::{
 use crate::record::{
     ArchivedRecord, BufferBlocks, BufferCopy, BufferPixels, BufferRange, ClearValue,
     FramebufferRef, ImageCopy, ImageObject, MAX_XFB_BUFFERS, PixelDestination, ProgramDesc,
-    ReadSource, TextureCopy, TextureRegion, XfbBinding, XfbPrimitive,
+    ReadSource, TextureCopy, TextureRegion, TextureViewDesc, XfbBinding, XfbPrimitive,
 };
 use crate::state::{
     Attachment, BlendState, DepthStencilState, FramebufferState, RasterState, Rect, Region,
@@ -218,6 +218,8 @@ pub trait BufferPipe {
 pub trait TexturePipe {
     /// `CreateTexture`.
     fn create_texture(&mut self, texture: TextureHandle, kind: TextureKind) -> R;
+    /// `CreateTextureView` (the storage texture is live).
+    fn create_texture_view(&mut self, texture: TextureHandle, view: TextureViewDesc) -> R;
     /// `DestroyTexture`.
     fn destroy_texture(&mut self, texture: TextureHandle) -> R;
     /// `DefineTextureImage`.
@@ -1076,6 +1078,15 @@ impl<C: PipeContext> Dispatcher<C> {
                 let texture = de(texture)?;
                 reg.textures.insert(N, texture, ())?;
                 pipe.create_texture(texture, de(kind)?)?;
+                N
+            }
+            A::CreateTextureView { texture, view } => {
+                const N: &str = "CreateTextureView";
+                let texture = de(texture)?;
+                let view: TextureViewDesc = de(&**view)?;
+                reg.textures.get(N, view.storage)?;
+                reg.textures.insert(N, texture, ())?;
+                pipe.create_texture_view(texture, view)?;
                 N
             }
             A::DestroyTexture { texture } => {

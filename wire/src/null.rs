@@ -28,7 +28,7 @@ use crate::handle::{
 };
 use crate::record::{
     ArchivedRecord, BufferBlocks, BufferCopy, BufferRange, ClearValue, ImageCopy, ProgramDesc,
-    ReadSource, Record, TextureCopy,
+    ReadSource, Record, TextureCopy, TextureViewDesc,
 };
 use crate::state::{
     BlendState, DepthStencilState, FramebufferState, RasterState, Rect, SamplerState, SurfaceDesc,
@@ -224,6 +224,9 @@ impl BufferPipe for NullPipe {
 /// Textures have no contents in the null backend; uploads from buffers check their ranges.
 impl TexturePipe for NullPipe {
     fn create_texture(&mut self, _: TextureHandle, _: TextureKind) -> R {
+        Ok(())
+    }
+    fn create_texture_view(&mut self, _: TextureHandle, _: TextureViewDesc) -> R {
         Ok(())
     }
     fn destroy_texture(&mut self, _: TextureHandle) -> R {

@@ -373,6 +373,29 @@ pub struct ImageCopy {
     pub size: [u32; 3],
 }
 
+/// What a `CreateTextureView` makes: a texture of `kind` and `format` that shares levels
+/// and layers of another texture's storage (`glTextureView`). `storage` is the texture that
+/// owns the storage, never a view itself: the engine composes a view of a view into one
+/// range of the owner, and keeps the owner alive while views of it live.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct TextureViewDesc {
+    /// The view's kind (its GL target).
+    pub kind: TextureKind,
+    /// The texture that owns the storage.
+    pub storage: TextureHandle,
+    /// The view's format, of the storage format's view class.
+    pub format: Format,
+    /// The storage level that is the view's level 0.
+    pub min_level: u8,
+    /// Levels the view has.
+    pub levels: u8,
+    /// The storage layer (cube face, array layer) that is the view's first.
+    pub min_layer: u32,
+    /// Layers the view has (6 for a cube map).
+    pub layers: u32,
+}
+
 /// What a `ReadPixels` reads and where it puts it.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[rkyv(derive(Debug))]
@@ -510,6 +533,13 @@ pub enum Record {
     CreateTexture {
         texture: TextureHandle,
         kind: TextureKind,
+    },
+    /// Creates a texture that views another texture's storage (GL 4.3 texture views): its
+    /// images are those of the range the view names, and writes through either are seen
+    /// through both.
+    CreateTextureView {
+        texture: TextureHandle,
+        view: Box<TextureViewDesc>,
     },
     /// Destroys a texture.
     DestroyTexture { texture: TextureHandle },

@@ -66,7 +66,7 @@ pub use vertex::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 49] = [
+pub static BEYOND_3_3: [(&str, Proc); 50] = [
     (
         "glBindVertexBuffer",
         Proc({
@@ -444,6 +444,14 @@ pub static BEYOND_3_3: [(&str, Proc); 49] = [
         Proc({
             const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
                 glTexStorage3DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureView",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLuint, GLenum, GLuint, GLuint, GLuint, GLuint) =
+                glTextureView;
             F as *const c_void
         }),
     ),

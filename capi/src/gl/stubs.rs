@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2581;
+    2580;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -2101,7 +2101,6 @@ super::unimplemented::stubs! {
     glTextureSubImage2DEXT: u64,
     glTextureSubImage3D: u64,
     glTextureSubImage3DEXT: u64,
-    glTextureView: u64,
     glTrackMatrixNV: u64,
     glTransformFeedbackAttribsNV: u64,
     glTransformFeedbackBufferBase: u64,

@@ -120,3 +120,29 @@ pub extern "C" fn glCopyImageSubData(
         )
     });
 }
+
+/// `glTextureView`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glTextureView(
+    texture: GLuint,
+    target: GLenum,
+    origtexture: GLuint,
+    internalformat: GLenum,
+    minlevel: GLuint,
+    numlevels: GLuint,
+    minlayer: GLuint,
+    numlayers: GLuint,
+) {
+    gl_call("glTextureView", (), |c| {
+        c.texture_view(
+            texture,
+            target,
+            origtexture,
+            internalformat,
+            minlevel,
+            numlevels,
+            minlayer,
+            numlayers,
+        )
+    });
+}

@@ -23,7 +23,7 @@
 //! `INVALID_VALUE`. A proxy target records the images, or none when they would not fit.
 
 use tessera_components::gl::*;
-use tessera_components::object::{Image, MAX_LEVELS, Texture};
+use tessera_components::object::{Image, MAX_LEVELS, Texture, ViewRange};
 use tessera_components::state::TextureTarget;
 use tessera_systems::conv::resolve_texture_format;
 use tessera_systems::texture::chain_size;
@@ -77,6 +77,17 @@ pub(crate) fn is_sized(internal: GLenum) -> bool {
                 | COMPRESSED_SRGB
                 | COMPRESSED_SRGB_ALPHA
         )
+}
+
+/// Layers of immutable storage of a `target` texture of this size: array layers, six cube
+/// faces, or one.
+pub(crate) fn storage_layers(target: TextureTarget, [_, h, d]: [i32; 3]) -> i32 {
+    match target {
+        TextureTarget::D1Array => h,
+        TextureTarget::D2Array | TextureTarget::D2MultisampleArray => d,
+        TextureTarget::Cube => 6,
+        _ => 1,
+    }
 }
 
 /// Levels a full mipmap chain of a `target` image of this size has (one for rectangle and
@@ -227,6 +238,12 @@ impl Context {
             let e = self.target_texture(sh, it.target);
             if let Some(mut t) = sh.world.get_mut::<Texture>(e) {
                 t.immutable_levels = levels;
+                t.view_range = ViewRange {
+                    min_level: 0,
+                    num_levels: levels,
+                    min_layer: 0,
+                    num_layers: storage_layers(it.target, size),
+                };
                 t.params_generation = t.params_generation.wrapping_add(1);
             }
         }

@@ -28,7 +28,7 @@
 //! images and buffer textures, `copy` the framebuffer copies, mipmap generation and
 //! read-backs, `copy_image` copies between images (`copy_image_sub_data`), `params`
 //! texture parameters and level queries (and the sampling-parameter rules sampler objects
-//! share).
+//! share), `view` texture views (`texture_view`).
 
 mod compressed;
 mod copy;
@@ -38,6 +38,7 @@ mod image;
 mod immutable;
 pub(crate) mod params;
 mod storage;
+mod view;
 
 use std::collections::HashMap;
 

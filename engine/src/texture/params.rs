@@ -404,6 +404,10 @@ fn texture_value(tex: &Texture, pname: GLenum) -> Option<ParamValue> {
         TEXTURE_MAX_LEVEL => i(i64::from(tex.max_level)),
         TEXTURE_IMMUTABLE_FORMAT => i(i64::from(tex.immutable_levels > 0)),
         TEXTURE_IMMUTABLE_LEVELS => i(i64::from(tex.immutable_levels)),
+        TEXTURE_VIEW_MIN_LEVEL => i(i64::from(tex.view_range.min_level)),
+        TEXTURE_VIEW_NUM_LEVELS => i(i64::from(tex.view_range.num_levels)),
+        TEXTURE_VIEW_MIN_LAYER => i(i64::from(tex.view_range.min_layer)),
+        TEXTURE_VIEW_NUM_LAYERS => i(i64::from(tex.view_range.num_layers)),
         TEXTURE_SWIZZLE_R | TEXTURE_SWIZZLE_G | TEXTURE_SWIZZLE_B | TEXTURE_SWIZZLE_A => {
             i(i64::from(tex.swizzle[(pname - TEXTURE_SWIZZLE_R) as usize]))
         }

@@ -145,6 +145,12 @@ impl Context {
             && let Some(mut t) = sh.world.get_mut::<Texture>(e)
         {
             t.immutable_levels = 1;
+            t.view_range = tessera_components::object::ViewRange {
+                min_level: 0,
+                num_levels: 1,
+                min_layer: 0,
+                num_layers: super::immutable::storage_layers(it.target, [w, h, d]),
+            };
             t.params_generation = t.params_generation.wrapping_add(1);
         }
         Ok(())
