@@ -116,6 +116,78 @@ fn every_isolation_mode_renders_the_native_pixels() {
     }
 }
 
+/// The threads named `llvmpipe-N` (llvmpipe's rasterizer threads, a set per context) of
+/// process `pid` and its descendants.
+fn rasterizer_threads(pid: u32) -> usize {
+    let mut count = 0;
+    let mut pending = vec![pid];
+    while let Some(p) = pending.pop() {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            count += usize::from(comm.starts_with("llvmpipe-"));
+            let children =
+                std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            pending.extend(
+                children
+                    .split_whitespace()
+                    .filter_map(|c| c.parse::<u32>().ok()),
+            );
+        }
+    }
+    count
+}
+
+/// A process that serves several sessions on threads (the server in `threads` mode, a
+/// `pool` worker) has the driver rasterize on each session's own thread
+/// (`LP_NUM_THREADS=0`), unless its environment says otherwise; a worker of one session keeps
+/// the driver's rasterizer threads.
+#[test]
+fn processes_that_share_sessions_rasterize_on_the_session_threads() {
+    let expected = native_frames();
+    // What the server inherits decides the unset cases; the override is explicit.
+    let inherited = std::env::var_os("LP_NUM_THREADS").is_some();
+    let several_cpus = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    for (mode, args, env, driver_threads) in [
+        (
+            "threads",
+            &["--isolation", "threads"][..],
+            &[][..],
+            Some(false),
+        ),
+        ("pool", &["--isolation", "pool"][..], &[][..], Some(false)),
+        (
+            "process",
+            &["--isolation", "process"][..],
+            &[][..],
+            several_cpus.then_some(true),
+        ),
+        (
+            "threads with LP_NUM_THREADS=1",
+            &["--isolation", "threads"][..],
+            &[("LP_NUM_THREADS", "1")][..],
+            Some(true),
+        ),
+    ] {
+        let server = Server::start_with_env(args, env);
+        let (mut ctx, scene) = session(&TransportKind::Shm(Some(server.socket.clone())));
+        assert!(
+            frame(&mut ctx, &scene, 0) == expected[0],
+            "{mode}: the frame differs from the native driver's"
+        );
+        let threads = rasterizer_threads(server.pid());
+        if let Some(want) = driver_threads.filter(|_| env.len() == 1 || !inherited) {
+            assert_eq!(
+                threads > 0,
+                want,
+                "{mode}: {threads} llvmpipe rasterizer threads with a session live"
+            );
+        }
+    }
+}
+
 /// Renders frames on every live session, round by round, until `victims` are all lost
 /// (bounded); the round each was lost in. Every frame drawn before the loss is checked.
 fn render_until_lost(

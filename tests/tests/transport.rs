@@ -133,6 +133,11 @@ impl Server {
         }
     }
 
+    /// The server's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// SIGKILLs the server and reaps it: its sockets are closed when this returns.
     pub(crate) fn kill(&mut self) {
         self.child.kill().unwrap();
