@@ -25,6 +25,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/shim.cpp");
     println!("cargo:rerun-if-env-changed=TESSERA_GLSLANG_LIB_DIR");
     let header = Path::new(INCLUDE_DIR).join("glslang/Public/ShaderLang.h");
+    let build_info = Path::new(INCLUDE_DIR).join("glslang/build_info.h");
     let lib_dir =
         std::env::var("TESSERA_GLSLANG_LIB_DIR").unwrap_or_else(|_| DEFAULT_LIB_DIR.to_string());
     let missing_lib = LIBS
@@ -42,6 +43,11 @@ fn main() {
              companions).\n\n"
         );
     }
+    println!("cargo:rerun-if-changed={}", build_info.display());
+    println!(
+        "cargo:rustc-env=TESSERA_GLSLANG_VERSION={}",
+        glslang_version(&build_info)
+    );
     cc::Build::new()
         .cpp(true)
         .std("c++17")
@@ -56,4 +62,30 @@ fn main() {
         println!("cargo:rustc-link-lib=static={lib}");
     }
     println!("cargo:rustc-link-lib=dylib=stdc++");
+}
+
+/// glslang's `major.minor.patch` and flavor, from its `build_info.h` (`unknown` without one:
+/// the version then only names the build as one of unknown glslang).
+fn glslang_version(build_info: &Path) -> String {
+    let text = std::fs::read_to_string(build_info).unwrap_or_default();
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| {
+                l.strip_prefix("#define ")?
+                    .strip_prefix(name)?
+                    .strip_prefix(' ')
+            })
+            .map(|v| v.trim().trim_matches('"').to_string())
+    };
+    match (
+        field("GLSLANG_VERSION_MAJOR"),
+        field("GLSLANG_VERSION_MINOR"),
+        field("GLSLANG_VERSION_PATCH"),
+    ) {
+        (Some(major), Some(minor), Some(patch)) => {
+            let flavor = field("GLSLANG_VERSION_FLAVOR").unwrap_or_default();
+            format!("{major}.{minor}.{patch}{flavor}")
+        }
+        _ => "unknown".into(),
+    }
 }

@@ -82,6 +82,8 @@ BEYOND = {
     # double-precision vertex attributes.
     "glBindVertexBuffer", "glVertexAttribBinding", "glVertexAttribFormat",
     "glVertexAttribIFormat", "glVertexBindingDivisor",
+    # Program binaries (GL 4.1).
+    "glGetProgramBinary", "glProgramBinary", "glProgramParameteri",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

@@ -384,6 +384,10 @@ impl Context {
             NUM_EXTENSIONS => i(EXTENSION_NAMES.len() as i32),
             NUM_COMPRESSED_TEXTURE_FORMATS => i(COMPRESSED_FORMATS.len() as i32),
             COMPRESSED_TEXTURE_FORMATS => Some(Value::ints(COMPRESSED_FORMATS)),
+            NUM_PROGRAM_BINARY_FORMATS => i(1),
+            PROGRAM_BINARY_FORMATS => {
+                Some(Value::ints(&[i64::from(crate::program::binary::FORMAT)]))
+            }
             MAX_TEXTURE_SIZE => i(l.max_texture_size),
             MAX_3D_TEXTURE_SIZE => i(l.max_3d_texture_size),
             MAX_ARRAY_TEXTURE_LAYERS => i(l.max_array_layers),

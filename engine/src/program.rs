@@ -13,6 +13,7 @@
 //! exactly once by `lifecycle`. Reflection queries live in `query`, uniform values in
 //! [`crate::uniform`].
 
+pub mod binary;
 mod link;
 mod query;
 mod resource;
@@ -367,6 +368,8 @@ impl Context {
             | TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH => {
                 crate::transform_feedback::program_param(&sh, e, l, pname)
             }
+            PROGRAM_BINARY_LENGTH => Self::program_binary_length(&sh, e),
+            PROGRAM_BINARY_RETRIEVABLE_HINT => Self::retrievable_hint(&sh, e),
             GEOMETRY_VERTICES_OUT | GEOMETRY_INPUT_TYPE | GEOMETRY_OUTPUT_TYPE => {
                 let g = l.and_then(|l| l.geometry).ok_or(INVALID_OPERATION)?;
                 match pname {

@@ -232,7 +232,9 @@ pub fn from_parts(base: Base, rows: u8, columns: u8) -> Option<u32> {
 }
 
 /// What a sampler reads, as GL's texture targets name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash,
+)]
 pub enum SamplerTarget {
     /// `TEXTURE_1D`.
     D1,

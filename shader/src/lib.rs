@@ -103,10 +103,45 @@ mod vertex_arrays;
 pub mod xfb;
 
 pub use ffi::Limits;
+use rkyv::{Archive, Deserialize, Serialize};
 pub use xfb::{Xfb, XfbSource, XfbVarying};
 
+/// Bumped by hand when the front end's output changes meaning with the same types (a
+/// change to a link-time pass, a new numbering rule), which [`FRONT_END_FINGERPRINT`]'s hash
+/// of the type definitions cannot see.
+pub const FRONT_END_VERSION: u32 = 1;
+
+/// Identifies what this front end's links produce: this crate's version, the glslang it was
+/// built with, [`FRONT_END_VERSION`] and the source text of the modules that define
+/// [`Program`] (so any change to a link result's types changes it). A program binary
+/// (`ARB_get_program_binary`) made by a front end of another fingerprint is refused.
+pub const FRONT_END_FINGERPRINT: u64 = {
+    let mut h = fnv1a(0xcbf2_9ce4_8422_2325, env!("CARGO_PKG_VERSION").as_bytes());
+    h = fnv1a(h, env!("TESSERA_GLSLANG_VERSION").as_bytes());
+    h = fnv1a(h, &FRONT_END_VERSION.to_le_bytes());
+    h = fnv1a(h, include_str!("lib.rs").as_bytes());
+    h = fnv1a(h, include_str!("xfb.rs").as_bytes());
+    fnv1a(h, include_str!("gltype.rs").as_bytes())
+};
+
+/// The glslang version this crate was built with (`major.minor.patch`).
+pub const GLSLANG_VERSION: &str = env!("TESSERA_GLSLANG_VERSION");
+
+/// 64-bit FNV-1a of `bytes`, continuing from `hash`.
+pub const fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    let mut i = 0;
+    while i < bytes.len() {
+        hash ^= bytes[i] as u64;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}
+
 /// A shader stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
 #[repr(u8)]
 pub enum Stage {
     /// Vertex shader.
@@ -184,7 +219,7 @@ pub struct LinkRequest<'a> {
 }
 
 /// An active uniform.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Uniform {
     /// The name GL reports (arrays end in `[0]`).
     pub name: String,
@@ -214,7 +249,7 @@ pub struct Uniform {
 }
 
 /// An active uniform block.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     /// Name (`Name[i]` for elements of a block array).
     pub name: String,
@@ -231,7 +266,7 @@ pub struct Block {
 }
 
 /// An active shader storage block (`GL_SHADER_STORAGE_BLOCK`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct StorageBlock {
     /// Name (`Name[i]` for elements of a block array).
     pub name: String,
@@ -250,7 +285,7 @@ pub struct StorageBlock {
 
 /// An active buffer variable, a member of a shader storage block (`GL_BUFFER_VARIABLE`;
 /// `buffer_variable.rs` says how GL lists them).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct BufferVariable {
     /// The name GL reports (arrays end in `[0]`).
     pub name: String,
@@ -278,7 +313,7 @@ pub struct BufferVariable {
 }
 
 /// An active vertex attribute or fragment output.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Variable {
     /// Name.
     pub name: String,
@@ -293,7 +328,7 @@ pub struct Variable {
 }
 
 /// One sampler slot (one combined image-sampler descriptor).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sampler {
     /// GL sampler type.
     pub ty: u32,
@@ -306,7 +341,7 @@ pub struct Sampler {
 }
 
 /// Geometry shader parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry {
     /// `GEOMETRY_VERTICES_OUT`.
     pub vertices_out: i32,
@@ -317,7 +352,7 @@ pub struct Geometry {
 }
 
 /// A linked program.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     /// Active uniforms.
     pub uniforms: Vec<Uniform>,

@@ -63,7 +63,7 @@ const BUILT_IN_LAYER: u32 = 9;
 const BUILT_IN_VIEWPORT_INDEX: u32 = 10;
 
 /// Where a captured varying comes from in the stage's interface.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum XfbSource {
     /// A user output at this `Location` (a whole variable; for a block member, the output
     /// of its own that the capture adds).
@@ -83,7 +83,7 @@ pub enum XfbSource {
 }
 
 /// One captured varying.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct XfbVarying {
     /// The name as requested (`glGetTransformFeedbackVarying` reports it).
     pub name: String,
@@ -106,7 +106,9 @@ pub struct XfbVarying {
 }
 
 /// What a program captures.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(
+    rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Clone, Debug, Default, PartialEq, Eq,
+)]
 pub struct Xfb {
     /// Captured varyings, in request order.
     pub varyings: Vec<XfbVarying>,

@@ -192,6 +192,13 @@ macro_rules! gl_api {
             fn object_label(&mut self, identifier: GLenum, name: GLuint, label: Option<&str>);
             /// `glGetObjectLabel` into a 256-byte buffer.
             fn get_object_label(&mut self, identifier: GLenum, name: GLuint) -> String;
+            /// `glGetProgramBinary` into `out` with `buf_size` as its size (which may say less or
+            /// more than `out` holds): (length, format) as written, (-1, 0) where the call left
+            /// them alone.
+            fn get_program_binary(&mut self, program: GLuint, buf_size: GLsizei, out: &mut [u8]) -> (GLsizei, GLenum);
+            /// `glProgramBinary` of `binary` with `length` (which may be negative or differ
+            /// from the bytes given).
+            fn program_binary(&mut self, program: GLuint, format: GLenum, binary: &[u8], length: GLsizei);
         }
 
         impl Gl for Context {
@@ -310,6 +317,14 @@ macro_rules! gl_api {
             fn get_object_label(&mut self, identifier: GLenum, name: GLuint) -> String {
                 Context::get_object_label(self, identifier, name, 256).unwrap_or_default()
             }
+            fn get_program_binary(&mut self, program: GLuint, buf_size: GLsizei, out: &mut [u8]) -> (GLsizei, GLenum) {
+                let (mut length, mut format) = (-1, 0);
+                Context::get_program_binary(self, program, buf_size, Some(&mut length), Some(&mut format), out);
+                (length, format)
+            }
+            fn program_binary(&mut self, program: GLuint, format: GLenum, binary: &[u8], length: GLsizei) {
+                Context::program_binary(self, program, format, binary, length)
+            }
         }
 
         /// Native entry points, loaded through `eglGetProcAddress`.
@@ -334,6 +349,8 @@ macro_rules! gl_api {
             get_debug_message_log: unsafe extern "system" fn(GLuint, GLsizei, *mut GLenum, *mut GLenum, *mut GLuint, *mut GLenum, *mut GLsizei, *mut u8) -> GLuint,
             object_label: unsafe extern "system" fn(GLenum, GLuint, GLsizei, *const u8),
             get_object_label: unsafe extern "system" fn(GLenum, GLuint, GLsizei, *mut GLsizei, *mut u8),
+            get_program_binary: unsafe extern "system" fn(GLuint, GLsizei, *mut GLsizei, *mut GLenum, *mut c_void),
+            program_binary: unsafe extern "system" fn(GLuint, GLenum, *const c_void, GLsizei),
             get_active_attrib: unsafe extern "system" fn(GLuint, GLuint, GLsizei, *mut GLsizei, *mut GLint, *mut GLenum, *mut u8),
             get_active_uniformsiv: unsafe extern "system" fn(GLuint, GLsizei, *const GLuint, GLenum, *mut GLint),
             get_uniform_indices: unsafe extern "system" fn(GLuint, GLsizei, *const *const u8, *mut GLuint),
@@ -418,6 +435,8 @@ macro_rules! gl_api {
                     get_debug_message_log: egl.proc("glGetDebugMessageLog")?,
                     object_label: egl.proc("glObjectLabel")?,
                     get_object_label: egl.proc("glGetObjectLabel")?,
+                    get_program_binary: egl.proc("glGetProgramBinary")?,
+                    program_binary: egl.proc("glProgramBinary")?,
                     get_active_attrib: egl.proc("glGetActiveAttrib")?,
                     get_active_uniformsiv: egl.proc("glGetActiveUniformsiv")?,
                     get_uniform_indices: egl.proc("glGetUniformIndices")?,
@@ -907,6 +926,18 @@ macro_rules! gl_api {
                 unsafe { (self.f.get_object_label)(identifier, name, 256, &mut written, buf.as_mut_ptr()) };
                 String::from_utf8_lossy(&buf[..written.max(0) as usize]).into_owned()
             }
+            fn get_program_binary(&mut self, program: GLuint, buf_size: GLsizei, out: &mut [u8]) -> (GLsizei, GLenum) {
+                assert!(buf_size <= 0 || buf_size as usize <= out.len(), "the driver writes up to buf_size bytes");
+                let (mut length, mut format) = (-1, 0);
+                // SAFETY: `out` holds at least the `buf_size` bytes the driver may write.
+                unsafe { (self.f.get_program_binary)(program, buf_size, &mut length, &mut format, out.as_mut_ptr().cast()) };
+                (length, format)
+            }
+            fn program_binary(&mut self, program: GLuint, format: GLenum, binary: &[u8], length: GLsizei) {
+                assert!(length <= 0 || length as usize <= binary.len(), "the driver reads length bytes");
+                // SAFETY: `binary` holds at least the `length` bytes the driver reads.
+                unsafe { (self.f.program_binary)(program, format, binary.as_ptr().cast(), length) }
+            }
         }
     };
 }
@@ -1011,6 +1042,8 @@ gl_api! {
     fn dispatch_compute(x: GLuint, y: GLuint, z: GLuint) = "glDispatchCompute";
     /// `glDispatchComputeIndirect` (GL 4.3).
     fn dispatch_compute_indirect(indirect: GLintptr) = "glDispatchComputeIndirect";
+    /// `glProgramParameteri` (GL 4.1).
+    fn program_parameteri(program: GLuint, pname: GLenum, value: GLint) = "glProgramParameteri";
     /// `glMemoryBarrier` (GL 4.2).
     fn memory_barrier(barriers: GLbitfield) = "glMemoryBarrier";
     /// `glMemoryBarrierByRegion` (GL 4.5).
@@ -1075,6 +1108,8 @@ gl_api! {
     fn compile_shader(shader: GLuint) = "glCompileShader";
     /// `glDeleteShader`.
     fn delete_shader(shader: GLuint) = "glDeleteShader";
+    /// `glDeleteProgram`.
+    fn delete_program(program: GLuint) = "glDeleteProgram";
     /// `glCreateProgram`.
     fn create_program() -> GLuint = "glCreateProgram";
     /// `glAttachShader`.

@@ -20,6 +20,7 @@ mod names;
 mod piglit;
 mod profiling;
 mod program;
+mod program_binary;
 mod program_interface;
 mod query;
 mod records;

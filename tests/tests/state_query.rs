@@ -373,12 +373,12 @@ fn unknown_pnames_are_invalid_enum_and_write_nothing() {
     let mut ctx = context();
     // Not state in a 3.3 core context: made up, compatibility-only, indexed-only, and a
     // later version's feature Tessera lacks. (Mesa answers CURRENT_COLOR even in a core
-    // context, and program binaries' formats: `native` lists what it answers.)
+    // context, and GL 4.6's parameter buffer binding: `native` lists what it answers.)
     for pname in [
         0x1234,
         0x0B00, // CURRENT_COLOR
         SAMPLE_MASK_VALUE,
-        NUM_PROGRAM_BINARY_FORMATS,
+        PARAMETER_BUFFER_BINDING,
     ] {
         let mut i = [SENTINEL_I; 4];
         let mut f = [SENTINEL_F; 4];

@@ -59,14 +59,15 @@ pub use vertex::*;
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
 /// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
 /// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]),
-/// program interface queries ([`program_interface`]),
+/// program interface queries ([`program_interface`]), program binaries (GL 4.1,
+/// `program`),
 /// immutable texture storage and image copies ([`tex_storage`]), indirect draws and base
 /// instances (GL 4.0-4.3, `vertex`), vertex attribute binding points (GL 4.3, `vertex`),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 50] = [
+pub static BEYOND_3_3: [(&str, Proc); 53] = [
     (
         "glBindVertexBuffer",
         Proc({
@@ -247,6 +248,14 @@ pub static BEYOND_3_3: [(&str, Proc); 50] = [
         }),
     ),
     (
+        "glGetProgramBinary",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *mut GLsizei, *mut GLenum, *mut c_void) =
+                glGetProgramBinary;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetProgramInterfaceiv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLenum, GLenum, *mut GLint) =
@@ -370,6 +379,20 @@ pub static BEYOND_3_3: [(&str, Proc); 50] = [
         "glPopDebugGroup",
         Proc({
             const F: extern "C" fn() = glPopDebugGroup;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramBinary",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const c_void, GLsizei) = glProgramBinary;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramParameteri",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLint) = glProgramParameteri;
             F as *const c_void
         }),
     ),

@@ -2,6 +2,7 @@
 //! points that take strings (NUL-terminated, or with explicit lengths) and value arrays.
 
 use std::borrow::Cow;
+use std::ffi::c_void;
 
 use tessera_engine::gl::UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES;
 
@@ -490,4 +491,51 @@ uniform_getters! {
     glGetUniformfv(GLfloat) => get_uniformfv;
     glGetUniformiv(GLint) => get_uniformiv;
     glGetUniformuiv(GLuint) => get_uniformuiv;
+}
+
+/// `glGetProgramBinary` (GL 4.1): writes at most `buf_size` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetProgramBinary(
+    program: GLuint,
+    buf_size: GLsizei,
+    length: *mut GLsizei,
+    binary_format: *mut GLenum,
+    binary: *mut c_void,
+) {
+    // SAFETY: GL contract: `binary` has room for `buf_size` bytes, `length` and
+    // `binary_format` for one value each.
+    let (out, len, format) = unsafe {
+        (
+            ptr::slice_mut(binary.cast::<u8>(), ptr::len(buf_size)),
+            ptr::out(length),
+            ptr::out(binary_format),
+        )
+    };
+    gl_call("glGetProgramBinary", (), |c| {
+        c.get_program_binary(program, buf_size, len, format, out)
+    });
+}
+
+/// `glProgramBinary` (GL 4.1): reads `length` bytes (none when it is negative, which the
+/// engine refuses).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glProgramBinary(
+    program: GLuint,
+    binary_format: GLenum,
+    binary: *const c_void,
+    length: GLsizei,
+) {
+    // SAFETY: GL contract: `binary` holds `length` bytes.
+    let bytes = unsafe { ptr::slice(binary.cast::<u8>(), ptr::len(length)) };
+    gl_call("glProgramBinary", (), |c| {
+        c.program_binary(program, binary_format, bytes, length)
+    });
+}
+
+/// `glProgramParameteri` (GL 4.1).
+#[unsafe(no_mangle)]
+pub extern "C" fn glProgramParameteri(program: GLuint, pname: GLenum, value: GLint) {
+    gl_call("glProgramParameteri", (), |c| {
+        c.program_parameteri(program, pname, value)
+    });
 }

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2580;
+    2577;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -795,7 +795,6 @@ super::unimplemented::stubs! {
     glGetPointeri_vEXT: u64,
     glGetPointervEXT: u64,
     glGetPolygonStipple: u64,
-    glGetProgramBinary: u64,
     glGetProgramEnvParameterIivNV: u64,
     glGetProgramEnvParameterIuivNV: u64,
     glGetProgramEnvParameterdvARB: u64,
@@ -1514,7 +1513,6 @@ super::unimplemented::stubs! {
     glPrioritizeTextures: u64,
     glPrioritizeTexturesEXT: u64,
     glPrioritizeTexturesxOES: u64,
-    glProgramBinary: u64,
     glProgramBufferParametersIivNV: u64,
     glProgramBufferParametersIuivNV: u64,
     glProgramBufferParametersfvNV: u64,
@@ -1548,7 +1546,6 @@ super::unimplemented::stubs! {
     glProgramParameter4dvNV: u64,
     glProgramParameter4fNV: u64,
     glProgramParameter4fvNV: u64,
-    glProgramParameteri: u64,
     glProgramParameteriARB: u64,
     glProgramParameteriEXT: u64,
     glProgramParameters4dvNV: u64,

@@ -19,6 +19,7 @@ use tessera_wire::record::{
     BlockSlot, ProgramDesc, Record, SamplerSlot, StageCode, StorageSlot, XfbOutput, XfbSource,
 };
 
+use super::binary::{LinkResult, RetrievableHint};
 use crate::context::Context;
 use crate::shader::front_end_stage;
 use crate::share::Shared;
@@ -252,7 +253,7 @@ impl Context {
         }
         match result {
             Ok(linked) => {
-                self.apply_link(&mut sh, e, &linked);
+                self.apply_link(&mut sh, e, linked);
                 if self.local.st.program == Some(e) {
                     self.touch_program();
                 }
@@ -284,8 +285,25 @@ impl Context {
         })
     }
 
-    /// Installs a successful link: a new wire program replaces the previous one.
-    fn apply_link(&mut self, sh: &mut Shared, e: Entity, linked: &tessera_shader::Program) {
+    /// Installs a successful link (or a loaded program binary's): a new wire program
+    /// replaces the previous one, and the link result is kept for `glGetProgramBinary`.
+    pub(crate) fn apply_link(
+        &mut self,
+        sh: &mut Shared,
+        e: Entity,
+        linked: tessera_shader::Program,
+    ) {
+        self.install_link(sh, e, &linked);
+        let mut entity = sh.world.entity_mut(e);
+        if let Some(mut hint) = entity.get_mut::<RetrievableHint>() {
+            hint.current = hint.pending;
+        }
+        entity.insert(LinkResult(Box::new(linked)));
+    }
+
+    /// Emits the link's `CreateProgram` (destroying the previous wire program) and makes
+    /// its reflection the program's.
+    fn install_link(&mut self, sh: &mut Shared, e: Entity, linked: &tessera_shader::Program) {
         let handle: ProgramHandle = sh.dev.alloc.mint();
         let stages = linked
             .stages
@@ -356,10 +374,14 @@ impl Context {
         }
     }
 
-    /// Records a failed link. A program current in some context keeps its executable for
-    /// rendering; any other loses it.
-    fn fail_link(sh: &mut Shared, e: Entity, log: String) {
+    /// Records a failed link (or load of a program binary). A program current in some
+    /// context keeps its executable for rendering; any other loses it. Either way there is
+    /// no binary to get until the next successful link.
+    pub(crate) fn fail_link(sh: &mut Shared, e: Entity, log: String) {
         let in_use = sh.world.get::<Life>(e).is_some_and(|l| l.refs > 0);
+        if let Ok(mut entity) = sh.world.get_entity_mut(e) {
+            entity.remove::<LinkResult>();
+        }
         let Some(mut p) = sh.world.get_mut::<Program>(e) else {
             return;
         };

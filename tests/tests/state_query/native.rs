@@ -93,10 +93,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[SHADER_BINARY_FORMATS, NUM_SHADER_BINARY_FORMATS],
     ),
     (
-        "ARB_get_program_binary (GL 4.1): no glGetProgramBinary/glProgramBinary",
-        &[NUM_PROGRAM_BINARY_FORMATS, PROGRAM_BINARY_FORMATS],
-    ),
-    (
         "ARB_separate_shader_objects (GL 4.1): no program pipelines",
         &[PROGRAM_PIPELINE_BINDING],
     ),
@@ -234,6 +230,10 @@ const OWN_VALUES: &[(&str, &[GLenum])] = &[
     (
         "GL 3.3 requires no compressed format to be listed (RGTC is generic)",
         &[NUM_COMPRESSED_TEXTURE_FORMATS, COMPRESSED_TEXTURE_FORMATS],
+    ),
+    (
+        "program binaries are Tessera's own format (engine::program::binary::FORMAT), not Mesa's",
+        &[PROGRAM_BINARY_FORMATS],
     ),
     (
         "the default framebuffer's buffer is BACK (Mesa names a single-buffered pbuffer's FRONT)",
