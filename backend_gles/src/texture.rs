@@ -724,7 +724,7 @@ impl TexturePipe for GlesPipe {
         use tessera_wire::format::{FormatClass, PixelFormat, PixelType};
         let (ImageRef { level, face }, layout, size) = (read.at, read.layout, read.size);
         let t = self.textures.get(N, handle)?;
-        let (name, target, kind) = (t.name, t.target, t.kind);
+        let (name, target, kind, immutable) = (t.name, t.target, t.kind, t.immutable);
         let image = t
             .image(level, face)
             .ok_or_else(|| bad_value(N, format!("level {level} face {face} is not defined")))?;
@@ -771,6 +771,49 @@ impl TexturePipe for GlesPipe {
         {
             return Ok(vec![0; out_size]);
         }
+        // Half floats asked for as half floats are read through a view of their bits as
+        // unsigned integers where the storage is immutable: GLES reads half-float images
+        // only as floats, which quiet signalling NaNs, and GL hands the bits back as they
+        // are (a view of integer texels as half floats reads them so).
+        let bits = match (native.internal, layout.format, self.extra.texture_view) {
+            (glow::R16F, _, Some(f)) => Some((glow::R16UI, f)),
+            (glow::RG16F, _, Some(f)) => Some((glow::RG16UI, f)),
+            (glow::RGBA16F, _, Some(f)) => Some((glow::RGBA16UI, f)),
+            _ => None,
+        }
+        .filter(|_| {
+            immutable
+                && !native.stand_in
+                && layout.ty == PixelType::F16
+                && matches!(
+                    layout.format,
+                    PixelFormat::Red | PixelFormat::Rg | PixelFormat::Rgb | PixelFormat::Rgba
+                )
+        });
+        let (name, read_layout, bits_view) = match bits {
+            Some((uint, texture_view)) => {
+                // SAFETY: context current; glGenTextures has no preconditions.
+                let view = unsafe { self.gl.create_texture() }
+                    .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
+                let layers = match target {
+                    glow::TEXTURE_2D => 1,
+                    glow::TEXTURE_CUBE_MAP => 6,
+                    _ => u32::from(u16::MAX),
+                };
+                // SAFETY: context current; the extension's entry point; a new, never bound
+                // name; a live immutable texture of `target` whose format has the view class
+                // of `uint`; GL clamps the level and layer counts to the texture's.
+                unsafe {
+                    texture_view(view.0.get(), target, name.0.get(), uint, 0, 1000, 0, layers)
+                };
+                let read = PixelLayout {
+                    format: PixelFormat::RgbaInteger,
+                    ty: PixelType::U32,
+                };
+                (view, read, Some(view))
+            }
+            None => (name, read_layout, None),
+        };
         let point = match class {
             FormatClass::Depth => glow::DEPTH_ATTACHMENT,
             FormatClass::Stencil => glow::STENCIL_ATTACHMENT,
@@ -828,6 +871,18 @@ impl TexturePipe for GlesPipe {
                 );
             }
             gl.framebuffer_renderbuffer(glow::READ_FRAMEBUFFER, point, glow::RENDERBUFFER, None);
+        }
+        if let Some(view) = bits_view {
+            self.shadow.delete_texture(&self.gl, view);
+            let n = pixel_size(layout.format, layout.ty) / 2;
+            let mut out = Vec::with_capacity(count * n * 2);
+            for texel in raw.chunks_exact(16).take(count) {
+                for c in texel.chunks_exact(4).take(n) {
+                    let v = u32::from_ne_bytes([c[0], c[1], c[2], c[3]]) as u16;
+                    out.extend_from_slice(&v.to_ne_bytes());
+                }
+            }
+            return Ok(out);
         }
         pixel::convert(read_layout, layout, &raw, count)
             .ok_or_else(|| bad_value(N, "read-back conversion failed"))

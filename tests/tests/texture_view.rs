@@ -14,7 +14,7 @@
 
 use tessera_engine::Context;
 use tessera_engine::gl::*;
-use tessera_engine::pixel::Pixels;
+use tessera_engine::pixel::{Pixels, PixelsMut};
 use tessera_engine::wire::{Event, TransportKind};
 use tessera_tests::differential::{Backend, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
@@ -49,6 +49,18 @@ trait ViewGl: Gl {
     );
     /// `glDeleteTextures` of one name.
     fn delete_texture(&mut self, texture: GLuint);
+    fn tex_storage_1d(&mut self, levels: GLsizei, internal: GLenum, w: i32);
+    /// `glTexSubImage1D` of RED/UNSIGNED_BYTE texels from client memory.
+    fn tex_sub_image_1d_red(&mut self, level: GLint, data: &[u8]);
+    /// `glGetTexImage` into `out`.
+    fn get_tex_image(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        format: GLenum,
+        ty: GLenum,
+        out: &mut [u8],
+    );
 }
 
 impl ViewGl for Context {
@@ -119,6 +131,32 @@ impl ViewGl for Context {
     }
     fn delete_texture(&mut self, texture: GLuint) {
         self.delete_textures(1, &[texture])
+    }
+    fn tex_storage_1d(&mut self, levels: GLsizei, internal: GLenum, w: i32) {
+        Context::tex_storage_1d(self, TEXTURE_1D, levels, internal, w)
+    }
+    fn tex_sub_image_1d_red(&mut self, level: GLint, data: &[u8]) {
+        let w = data.len() as GLsizei;
+        Context::tex_sub_image_1d(
+            self,
+            TEXTURE_1D,
+            level,
+            0,
+            w,
+            RED,
+            UNSIGNED_BYTE,
+            Pixels::Bytes(data),
+        )
+    }
+    fn get_tex_image(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        format: GLenum,
+        ty: GLenum,
+        out: &mut [u8],
+    ) {
+        Context::get_tex_image(self, target, level, format, ty, PixelsMut::Bytes(out))
     }
 }
 
@@ -252,6 +290,46 @@ impl ViewGl for NativeGl {
         type F = unsafe extern "system" fn(GLsizei, *const GLuint);
         native!(self, "glDeleteTextures", F, 1, &texture)
     }
+    fn tex_storage_1d(&mut self, levels: GLsizei, internal: GLenum, w: i32) {
+        type F = unsafe extern "system" fn(GLenum, GLsizei, GLenum, GLsizei);
+        native!(self, "glTexStorage1D", F, TEXTURE_1D, levels, internal, w)
+    }
+    fn tex_sub_image_1d_red(&mut self, level: GLint, data: &[u8]) {
+        type F = unsafe extern "system" fn(
+            GLenum,
+            GLint,
+            GLint,
+            GLsizei,
+            GLenum,
+            GLenum,
+            *const std::ffi::c_void,
+        );
+        let (w, p) = (data.len() as GLsizei, data.as_ptr().cast());
+        native!(
+            self,
+            "glTexSubImage1D",
+            F,
+            TEXTURE_1D,
+            level,
+            0,
+            w,
+            RED,
+            UNSIGNED_BYTE,
+            p
+        )
+    }
+    fn get_tex_image(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        format: GLenum,
+        ty: GLenum,
+        out: &mut [u8],
+    ) {
+        type F = unsafe extern "system" fn(GLenum, GLint, GLenum, GLenum, *mut std::ffi::c_void);
+        let p = out.as_mut_ptr().cast();
+        native!(self, "glGetTexImage", F, target, level, format, ty, p)
+    }
 }
 
 /// Runs `scene` on the native driver and on both backends, over the in-process and the
@@ -271,6 +349,18 @@ fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn ViewGl) -> T)
         }
     }
 }
+
+/// A `glTextureView` call: what it tests, texture, target, origtexture, format, and
+/// (min level, levels) and (min layer, layers).
+type ViewCall = (
+    &'static str,
+    GLuint,
+    GLenum,
+    GLuint,
+    GLenum,
+    (u32, u32),
+    (u32, u32),
+);
 
 /// A transcript line: what was done, and the values or error it gave.
 type Line = (&'static str, Vec<GLint>);
@@ -343,7 +433,7 @@ fn view_transcript(gl: &mut dyn ViewGl) -> Vec<Line> {
     let unbound = gl.gen_texture();
     let v = gl.gen_texture();
     let whole = (0, 100);
-    let errors: [(&str, GLuint, GLenum, GLuint, GLenum, (u32, u32), (u32, u32)); 15] = [
+    let errors: [ViewCall; 15] = [
         ("texture 0", 0, TEXTURE_2D_ARRAY, array, RGBA8, whole, whole),
         (
             "texture never generated",
@@ -756,6 +846,71 @@ fn rendered(gl: &mut dyn ViewGl) -> (Vec<Vec<u8>>, GLenum) {
     gl.bind_framebuffer(READ_FRAMEBUFFER, 0);
     out.push(px);
     (out, gl.get_error())
+}
+
+/// Reads the same bits through views of two formats, as `glGetTexImage` hands them back:
+/// an R16 1D texture of six levels, viewed as R16UI and that view as R16F (texels whose
+/// bits are half-float NaNs, infinities and numbers), read level by level through both
+/// after the original was deleted, and a view of the R16F view made after that. Returns
+/// the bytes and the error at the end.
+fn reinterpreted(gl: &mut dyn ViewGl) -> (Vec<Vec<u8>>, GLenum) {
+    let mut out = Vec::new();
+    let original = bound(gl, TEXTURE_1D);
+    gl.tex_storage_1d(6, R16, 32);
+    for level in 0..6 {
+        let w = 32 >> level;
+        // 0x7f7f and 0xfefe are NaNs, 0x7c7c another, 0x3c3c a number, 0x0101 a subnormal.
+        let data: Vec<u8> = [127u8, 254, 124, 60, 1]
+            .into_iter()
+            .cycle()
+            .skip(level as usize)
+            .take(w)
+            .collect();
+        gl.tex_sub_image_1d_red(level, &data);
+    }
+    let (uint, half) = (gl.gen_texture(), gl.gen_texture());
+    gl.texture_view(uint, TEXTURE_1D, original, R16UI, (0, 6), (0, 1));
+    gl.texture_view(half, TEXTURE_1D, uint, R16F, (0, 6), (0, 1));
+    gl.delete_texture(original);
+    for level in 0..6 {
+        let w = 32 >> level;
+        for (view, format, ty) in [(uint, RED_INTEGER, UNSIGNED_SHORT), (half, RED, HALF_FLOAT)] {
+            gl.bind_texture(TEXTURE_1D, view);
+            let mut px = vec![0; w * 2];
+            gl.get_tex_image(TEXTURE_1D, level, format, ty, &mut px);
+            out.push(px);
+        }
+    }
+    let late = gl.gen_texture();
+    gl.texture_view(late, TEXTURE_1D, half, R16I, (2, 1), (0, 1));
+    gl.delete_texture(uint);
+    gl.delete_texture(half);
+    gl.bind_texture(TEXTURE_1D, late);
+    let mut px = vec![0; 16];
+    gl.get_tex_image(TEXTURE_1D, 0, RED_INTEGER, SHORT, &mut px);
+    out.push(px);
+    (out, gl.get_error())
+}
+
+#[test]
+fn reading_texels_through_views_of_other_formats_matches_the_native_driver() {
+    compare(|gl| {
+        let (images, error) = reinterpreted(gl);
+        assert_eq!(error, NO_ERROR);
+        // Both views read back the bits written, NaNs included.
+        for (level, pair) in images[..12].chunks(2).enumerate() {
+            let written: Vec<u8> = [127u8, 254, 124, 60, 1]
+                .into_iter()
+                .cycle()
+                .skip(level)
+                .take(32 >> level)
+                .flat_map(|b| [b, b])
+                .collect();
+            assert_eq!(pair[0], written, "level {level} through R16UI");
+            assert_eq!(pair[1], written, "level {level} through R16F");
+        }
+        (images, error)
+    });
 }
 
 #[test]
