@@ -148,7 +148,8 @@ pub(crate) fn name_of(sh: &Shared, e: Option<Entity>) -> i64 {
 /// core functions, `capi::gl::BEYOND_3_3`) and state (`RGBA_INTEGER_MODE_EXT`,
 /// `glClearColorI*EXT`'s integer clear colour; `PROVOKING_VERTEX_EXT` is core's enum), and
 /// those of later features each backend carries out in full, tested against the native
-/// driver (`GL_ARB_draw_indirect`, `GL_ARB_multi_draw_indirect`, `GL_ARB_base_instance`).
+/// driver (`GL_ARB_draw_indirect`, `GL_ARB_multi_draw_indirect`, `GL_ARB_base_instance`,
+/// `GL_ARB_get_program_binary`, ...).
 pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
@@ -165,6 +166,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_fragment_coord_conventions",
     "GL_ARB_framebuffer_object",
     "GL_ARB_framebuffer_sRGB",
+    "GL_ARB_get_program_binary",
     "GL_ARB_half_float_pixel",
     "GL_ARB_half_float_vertex",
     "GL_ARB_instanced_arrays",
