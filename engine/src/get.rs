@@ -193,6 +193,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_uniform_buffer_object",
     "GL_ARB_vertex_array_bgra",
     "GL_ARB_vertex_array_object",
+    "GL_ARB_vertex_attrib_binding",
     "GL_ARB_vertex_type_2_10_10_10_rev",
     "GL_EXT_provoking_vertex",
     "GL_EXT_texture_array",
