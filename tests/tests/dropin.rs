@@ -52,7 +52,7 @@ const NAMES: [&str; 6] = [
 ];
 
 /// The C programs: source, program, libraries linked.
-const PROGRAMS: [(&str, &str, &[&str]); 7] = [
+const PROGRAMS: [(&str, &str, &[&str]); 8] = [
     (
         "dropin.c",
         "tessera-dropin-test",
@@ -75,6 +75,11 @@ const PROGRAMS: [(&str, &str, &[&str]); 7] = [
         &["-lEGL", "-lOpenGL"],
     ),
     ("khr_debug.c", "tessera-khr-debug", &["-lEGL", "-lOpenGL"]),
+    (
+        "program_binary.c",
+        "tessera-program-binary",
+        &["-lEGL", "-lOpenGL"],
+    ),
     // Linked with no GL library: it loads them by name, as a Python process does.
     ("dlopen_names.c", "tessera-dlopen-names", &["-ldl"]),
 ];
@@ -160,9 +165,15 @@ pub(crate) fn compile_c(source: &Path, program: &Path, args: &[&str]) {
 /// Runs a C program of the drop-in directory, natively (`backend` `None`: the system
 /// libraries) or on Tessera with `backend`.
 fn run(program: &str, backend: Option<&str>) -> Output {
+    run_with(program, backend, &[])
+}
+
+/// [`run`] with arguments.
+fn run_with(program: &str, backend: Option<&str>, args: &[&str]) -> Output {
     tessera_tests::ensure_runtime_dir();
     let dir = dropin_dir();
     let mut cmd = Command::new(dir.join(program));
+    cmd.args(args);
     cmd.env_remove("LD_LIBRARY_PATH")
         .env_remove("TESSERA_BACKEND")
         .env_remove("TESSERA_TRANSPORT")
@@ -610,6 +621,73 @@ fn khr_debug_behaves_as_on_the_native_driver() {
             err.contains("vendor: Tessera"),
             "{backend}: not Tessera:\n{err}"
         );
+        for (n, (want, have)) in expected.lines().zip(got.lines()).enumerate() {
+            assert_eq!(have, want, "{backend}: line {}:\n{got}", n + 1);
+        }
+        assert_eq!(
+            got.lines().count(),
+            expected.lines().count(),
+            "{backend}:\n{got}"
+        );
+    }
+}
+
+/// Program binaries through the C ABI (`tests/dropin/program_binary.c`): a binary saved by
+/// one process and loaded by another gives native's transcript on both backends, line for
+/// line: the errors, `LINK_STATUS`, the uniform back at its initializer's value and the
+/// pixels, also for truncated and corrupted binaries.
+#[test]
+fn program_binaries_behave_as_on_the_native_driver() {
+    let transcript = |backend: Option<&str>| {
+        let file = std::env::temp_dir().join(format!(
+            "tessera-dropin-program-binary-{}-{}",
+            std::process::id(),
+            backend.unwrap_or("native")
+        ));
+        let file = file.to_str().expect("a UTF-8 temporary path");
+        let mut all = String::new();
+        for step in ["save", "load"] {
+            let out = run_with("tessera-program-binary", backend, &[step, file]);
+            let got = text(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{backend:?} {step}:\n{got}\n{}",
+                text(&out.stderr)
+            );
+            assert_eq!(
+                text(&out.stderr).contains("vendor: Tessera"),
+                backend.is_some(),
+                "{backend:?} {step}: {}",
+                text(&out.stderr)
+            );
+            all.push_str(&got);
+        }
+        let _ = std::fs::remove_file(file);
+        all
+    };
+    let expected = transcript(None);
+    // The transcript is not one a do-nothing implementation would print.
+    for line in [
+        "advertised 1 formats 1",
+        "hint 7: error 0x0501",
+        "another parameter: error 0x0500",
+        "hint after the link 1",
+        "one byte short: length 0",
+        "one byte short: error 0x0502",
+        "saved: length matches 1 format matches 1",
+        "reloaded: link 1 location 0 color 0.25 0.50 0.75 1.00",
+        "new process: link 1 location 0 color 0.25 0.50 0.75 1.00",
+        "truncated: link 0 location -1 color -1.00 -1.00 -1.00 -1.00",
+        "corrupted: error 0x0000",
+        "use of a program whose load failed: error 0x0502",
+    ] {
+        assert!(
+            expected.contains(line),
+            "native: no `{line}` in:\n{expected}"
+        );
+    }
+    for backend in BACKENDS {
+        let got = transcript(Some(backend));
         for (n, (want, have)) in expected.lines().zip(got.lines()).enumerate() {
             assert_eq!(have, want, "{backend}: line {}:\n{got}", n + 1);
         }
