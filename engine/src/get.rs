@@ -189,6 +189,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_texture_storage",
     "GL_ARB_texture_storage_multisample",
     "GL_ARB_texture_swizzle",
+    "GL_ARB_texture_view",
     "GL_ARB_timer_query",
     "GL_ARB_uniform_buffer_object",
     "GL_ARB_vertex_array_bgra",
