@@ -581,7 +581,9 @@ impl TexturePipe for VkPipe {
         let Some(s) = self.textures.get_mut(N, o.handle)?.storage.as_mut() else {
             return Ok(());
         };
-        let (first_layer, layer_count) = o.view.map_or((0, s.layers), |v| (v.min_layer, v.layers));
+        // Every layer of the image, a view's too: Mesa generates a view's levels for all
+        // the layers of its storage, and native llvmpipe is what programs see.
+        let (first_layer, layer_count) = (0, s.layers);
         transition(&raw, cmd, s, vk::ImageLayout::GENERAL);
         let filter = if s.native.linear_filter() && !s.native.is_depth_stencil() {
             vk::Filter::LINEAR
