@@ -2,16 +2,16 @@
 //! backends (Vulkan with the validation layer on, which must report nothing).
 //!
 //! A program saved with `glGetProgramBinary` is loaded back with `glProgramBinary` in the
-//! same context and in a new process (this test binary run again, with the binary in a
-//! file), and must behave as the program linked from source: the same uniform locations and
-//! block index, uniform values back at their defaults, and the same pixels, which are also
-//! the native driver's; the block's binding point is the one it had when the binary was
-//! saved, as on the native driver. Native binaries are not Tessera's, so
-//! the errors and the behaviour of the calls are compared, not the bytes: the error
-//! transcript of the error cases (unlinked programs, sizes, formats, the retrievable hint)
-//! must be the native one, and truncated or corrupted binaries fail the load — `LINK_STATUS`
-//! `FALSE`, no error — on both. Binaries of another format version or of another backend
-//! are refused with an info log saying why.
+//! same context, in a context behind a render thread and in a new process (this test binary
+//! run again, with the binary in a file), and must behave as the program linked from
+//! source: the same uniform locations and block index, uniform values back at their
+//! defaults, and the same pixels, which are also the native driver's; the block's binding
+//! point is the one it had when the binary was saved, as on the native driver. Native
+//! binaries are not Tessera's, so the errors and the behaviour of the calls are compared,
+//! not the bytes: the error transcript of the error cases (unlinked programs, sizes,
+//! formats, lengths, the retrievable hint) must be the native one, and truncated or
+//! corrupted binaries fail the load — `LINK_STATUS` `FALSE`, no error — on both. Binaries
+//! of another format version, build or backend are refused with an info log saying why.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -311,6 +311,18 @@ fn a_binary_loads_in_a_new_process_and_draws_as_the_source_program() {
         );
         assert_clean(&mut ctx, name);
         drop(ctx);
+        // A context of the same backend behind a render thread takes the binary too: the
+        // transport is no part of what made it.
+        let mut threaded = tessera_on(backend, TransportKind::Thread, SIZE, SIZE);
+        let fmt = format(&mut threaded);
+        let (p, status) = load(&mut threaded, fmt, &got.bytes);
+        assert_eq!(status, 1, "{name} over thread");
+        assert!(
+            draw(&mut threaded, p) == expected.pixels,
+            "{name} over thread: the loaded program's pixels"
+        );
+        assert_clean(&mut threaded, name);
+        drop(threaded);
         assert_eq!(
             in_new_process(name, &got.bytes),
             expected_report(&got.interface, &expected.pixels),
