@@ -7,7 +7,8 @@
 //! (which reset the attribute's binding as GL 4.3 §10.3 defines them). The state queries
 //! (`glGetIntegeri_v`/`glGetInteger64i_v` of the `VERTEX_BINDING_*` state,
 //! `glGetVertexAttribiv` of the attributes' bindings and relative offsets, the limits) and
-//! the errors of misuse must be exactly the native ones.
+//! the errors of misuse must be exactly the native ones. Rebinding a buffer in steady frames
+//! makes no pipeline and no wait on the Vulkan backend.
 
 #![expect(
     unsafe_code,
@@ -553,6 +554,57 @@ fn shared_bindings_draw_the_same_without_es31() {
     };
     let mut ctx = Context::with_backend(&config, Box::new(gles));
     assert_eq!(draws(&mut ctx), expected);
+    let events = ctx.take_events();
+    assert!(events.is_empty(), "{events:?}");
+}
+
+/// Rebinding the interleaved binding between the two vertex buffers in steady frames makes
+/// no pipeline and no wait on the Vulkan backend: formats are untouched, so only the
+/// attributes' buffers change.
+#[test]
+fn rebinding_buffers_in_steady_frames_makes_no_pipeline_on_the_vulkan_backend() {
+    tessera_tests::ensure_lavapipe();
+    let vk = tessera_backend_vk::VulkanBackend::with_options(&tessera_backend_vk::VkOptions {
+        validation: true,
+        ..tessera_backend_vk::VkOptions::default()
+    })
+    .expect("the Vulkan backend (lavapipe) on this machine");
+    let probe = vk.probe();
+    let config = Config {
+        backend: BackendKind::Vulkan,
+        transport: TransportKind::Inproc,
+        surface: Some(SurfaceConfig::new(16, 16)),
+        ..Config::default()
+    };
+    let mut ctx = Context::with_backend(&config, Box::new(vk));
+    let scene = setup(&mut ctx);
+    let frame = |ctx: &mut Context, vertices: GLuint| {
+        ctx.bind_vertex_buffer(0, vertices, 0, 16);
+        ctx.clear(COLOR_BUFFER_BIT);
+        ctx.draw_arrays_instanced(TRIANGLES, 0, 6, 4);
+        ctx.flush();
+    };
+    frame(&mut ctx, scene.vertices);
+    frame(&mut ctx, scene.other_vertices);
+    let other = pixels(&mut ctx);
+    let (stats, waits) = (probe.stats(), ctx.transport_stats().blocking_waits);
+    for _ in 0..3 {
+        frame(&mut ctx, scene.vertices);
+        frame(&mut ctx, scene.other_vertices);
+    }
+    assert_eq!(
+        ctx.transport_stats().blocking_waits,
+        waits,
+        "steady frames waited"
+    );
+    assert_eq!(pixels(&mut ctx), other);
+    let steady = probe.stats();
+    assert_eq!(
+        steady.pipelines, stats.pipelines,
+        "pipelines made in steady frames"
+    );
+    assert_eq!(steady.validation_messages, 0);
+    assert_eq!(ctx.get_error(), NO_ERROR);
     let events = ctx.take_events();
     assert!(events.is_empty(), "{events:?}");
 }
