@@ -16,7 +16,7 @@
 //! counts on the host: the commands are read back (a submit and a wait, as the other
 //! emulations that read indices do) and drawn as direct draws.
 
-use tessera_wire::dispatch::{DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R};
+use tessera_wire::dispatch::{DirectDraw, DrawIndirectArgs, DrawPipe, R};
 use tessera_wire::format::{IndexType, Topology};
 
 use crate::command::{DrawExtent, Indices, VkContext};
@@ -136,35 +136,10 @@ impl VkPipe {
         span: u64,
     ) -> R {
         let bytes = self.read_buffer_range(record, draw.buffer, draw.offset, span)?;
-        for i in 0..draw.draws {
-            let at = (u64::from(i) * u64::from(draw.stride)) as usize;
-            let word = |k: usize| {
-                let b = &bytes[at + 4 * k..at + 4 * k + 4];
-                u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-            };
-            match draw.index_type {
-                None => self.draw(
-                    ctx,
-                    DrawArgs {
-                        topology: draw.topology,
-                        count: word(0),
-                        instances: word(1),
-                        first: word(2),
-                        base_instance: word(3),
-                    },
-                )?,
-                Some(index_type) => self.draw_indexed(
-                    ctx,
-                    DrawIndexedArgs {
-                        topology: draw.topology,
-                        index_type,
-                        count: word(0),
-                        instances: word(1),
-                        offset: u64::from(word(2)) * u64::from(index_type.size()),
-                        base_vertex: word(3) as i32,
-                        base_instance: word(4),
-                    },
-                )?,
+        for command in draw.direct_draws(&bytes) {
+            match command {
+                DirectDraw::Arrays(args) => self.draw(ctx, args)?,
+                DirectDraw::Elements(args) => self.draw_indexed(ctx, args)?,
             }
         }
         Ok(())

@@ -537,6 +537,48 @@ impl DrawIndirectArgs {
     pub fn command_offset(&self, i: u32) -> u64 {
         self.offset + u64::from(i) * u64::from(self.stride)
     }
+
+    /// The direct draws that the commands stand for, in order, from `bytes`: the buffer's
+    /// bytes from [`Self::offset`] on, at least as many as the commands span (a backend
+    /// that cannot draw them from the buffer reads them back and draws these).
+    pub fn direct_draws<'a>(&self, bytes: &'a [u8]) -> impl Iterator<Item = DirectDraw> + 'a {
+        let draw = *self;
+        (0..draw.draws).map(move |i| {
+            let at = (u64::from(i) * u64::from(draw.stride)) as usize;
+            let word = |k: usize| {
+                let b = &bytes[at + 4 * k..at + 4 * k + 4];
+                u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+            };
+            match draw.index_type {
+                None => DirectDraw::Arrays(DrawArgs {
+                    topology: draw.topology,
+                    count: word(0),
+                    instances: word(1),
+                    first: word(2),
+                    base_instance: word(3),
+                }),
+                Some(index_type) => DirectDraw::Elements(DrawIndexedArgs {
+                    topology: draw.topology,
+                    index_type,
+                    count: word(0),
+                    instances: word(1),
+                    offset: u64::from(word(2)) * u64::from(index_type.size()),
+                    base_vertex: word(3) as i32,
+                    base_instance: word(4),
+                }),
+            }
+        })
+    }
+}
+
+/// One command of an indirect draw as a direct draw ([`DrawIndirectArgs::direct_draws`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirectDraw {
+    /// `DrawArraysIndirectCommand`: count, instances, first, base instance.
+    Arrays(DrawArgs),
+    /// `DrawElementsIndirectCommand`: count, instances, first index, base vertex, base
+    /// instance.
+    Elements(DrawIndexedArgs),
 }
 
 /// The alignment rules of an indirect draw that the engine keeps (a backend reads the
