@@ -368,6 +368,7 @@ impl GlesPipe {
                 } else {
                     int(glow::MAX_VERTEX_OUTPUT_COMPONENTS)
                 },
+                texture_views: features.texture_view.is_some(),
                 compute: if features.minor >= 1 {
                     // GLES 3.1's compute shaders and storage buffers, queried by GL's
                     // names (the indexed ones per dimension).

@@ -480,6 +480,7 @@ impl VkPipe {
                 .min(16384),
             max_vertex_output_components: p.max_vertex_output_components,
             max_geometry_input_components: p.max_geometry_input_components,
+            texture_views: true,
             compute: tessera_wire::ComputeCaps {
                 max_work_group_count: p.max_compute_work_group_count,
                 max_work_group_size: p.max_compute_work_group_size,

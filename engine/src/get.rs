@@ -216,6 +216,16 @@ pub const GLSL_VERSION_STRING: &str = "3.30";
 const COMPRESSED_FORMATS: &[i64] = &[];
 
 impl Context {
+    /// The extensions advertised to this context: [`EXTENSION_NAMES`] less those its backend
+    /// cannot carry out (texture views, on a GLES driver without them).
+    fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let views = self.local.limits.texture_views;
+        EXTENSION_NAMES
+            .iter()
+            .copied()
+            .filter(move |e| views || *e != "GL_ARB_texture_view")
+    }
+
     /// The value of a state variable, or `None` if `pname` names none (the caller raises
     /// `INVALID_ENUM`).
     ///
@@ -385,7 +395,7 @@ impl Context {
             // GL 4.5 (KHR_context_flush_control), answered as Mesa does in 3.3 contexts:
             // releasing a context flushes its batch (`Context::release_thread`).
             CONTEXT_RELEASE_BEHAVIOR => i(CONTEXT_RELEASE_BEHAVIOR_FLUSH as i32),
-            NUM_EXTENSIONS => i(EXTENSION_NAMES.len() as i32),
+            NUM_EXTENSIONS => i(self.extension_names().count() as i32),
             NUM_COMPRESSED_TEXTURE_FORMATS => i(COMPRESSED_FORMATS.len() as i32),
             COMPRESSED_TEXTURE_FORMATS => Some(Value::ints(COMPRESSED_FORMATS)),
             NUM_PROGRAM_BINARY_FORMATS => i(1),
@@ -707,13 +717,13 @@ impl Context {
     /// `glGetStringi`.
     pub fn get_stringi(&mut self, name: GLenum, index: GLuint) -> Option<String> {
         match name {
-            EXTENSIONS => match EXTENSION_NAMES.get(index as usize) {
-                Some(e) => Some((*e).to_owned()),
-                None => {
+            EXTENSIONS => {
+                let extension = self.extension_names().nth(index as usize);
+                if extension.is_none() {
                     self.error(INVALID_VALUE);
-                    None
                 }
-            },
+                extension.map(str::to_owned)
+            }
             _ => {
                 self.error(INVALID_ENUM);
                 None

@@ -57,6 +57,9 @@ pub struct Limits {
     pub max_storage_block_size: i64,
     /// `SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT`.
     pub storage_offset_alignment: u32,
+    /// Whether the backend carries out texture views: `GL_ARB_texture_view` is advertised
+    /// only then.
+    pub texture_views: bool,
 }
 
 /// Colour attachments and draw buffers.
@@ -173,6 +176,7 @@ impl Limits {
                 .storage_offset_alignment
                 .next_power_of_two()
                 .max(4),
+            texture_views: caps.texture_views,
         }
     }
 }

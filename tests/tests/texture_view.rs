@@ -982,3 +982,50 @@ fn rendering_into_texture_views_matches_the_native_driver() {
         (images, error)
     });
 }
+
+/// The extensions a context advertises.
+fn advertised(ctx: &mut Context) -> Vec<String> {
+    let n = ctx.get_integer(NUM_EXTENSIONS);
+    (0..n as GLuint)
+        .map(|i| ctx.get_stringi(EXTENSIONS, i).expect("an extension name"))
+        .collect()
+}
+
+/// `GL_ARB_texture_view` is advertised only where the backend carries views out: on GLES
+/// and Vulkan here, not on a GLES backend whose driver lacks `OES_texture_view` (an ES 3.0
+/// backend that ignores the driver's extensions), where every other extension still is.
+#[test]
+fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
+    let mut everywhere = None;
+    for backend in [Backend::Gles, Backend::Vulkan] {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 4, 4);
+        let names = advertised(&mut ctx);
+        assert!(
+            names.iter().any(|e| e == "GL_ARB_texture_view"),
+            "{backend:?}: {names:?}"
+        );
+        assert_eq!(ctx.get_error(), NO_ERROR);
+        everywhere = Some(names);
+    }
+    let options = tessera_backend_gles::GlesOptions {
+        max_minor: Some(0),
+        ignore_extensions: true,
+        ..tessera_backend_gles::GlesOptions::default()
+    };
+    let gles = tessera_backend_gles::GlesBackend::with_options(&options)
+        .expect("a GLES backend on Mesa llvmpipe");
+    let config = tessera_engine::Config {
+        backend: tessera_engine::BackendKind::Gles,
+        transport: TransportKind::Inproc,
+        surface: Some(tessera_engine::SurfaceConfig::new(4, 4)),
+        ..tessera_engine::Config::default()
+    };
+    let mut ctx = Context::with_backend(&config, Box::new(gles));
+    let names = advertised(&mut ctx);
+    let mut expected = everywhere.unwrap();
+    expected.retain(|e| e != "GL_ARB_texture_view");
+    assert_eq!(names, expected);
+    // Past the last name: INVALID_VALUE, as for any index past NUM_EXTENSIONS.
+    assert_eq!(ctx.get_stringi(EXTENSIONS, names.len() as GLuint), None);
+    assert_eq!(ctx.get_error(), INVALID_VALUE);
+}

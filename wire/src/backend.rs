@@ -410,6 +410,9 @@ pub struct Caps {
     pub max_geometry_input_components: u32,
     /// Compute and shader storage buffer limits.
     pub compute: ComputeCaps,
+    /// Whether the backend can view one texture's storage through another
+    /// (`GL_ARB_texture_view`; a GLES driver needs `OES_texture_view` or `EXT_texture_view`).
+    pub texture_views: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -480,6 +483,7 @@ impl Caps {
             max_vertex_output_components: 64,
             max_geometry_input_components: 64,
             compute: ComputeCaps::gl43_minimum(),
+            texture_views: true,
         }
     }
 }
