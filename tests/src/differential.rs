@@ -128,6 +128,27 @@ pub fn tessera_on(backend: Backend, transport: TransportKind, width: i32, height
     }
 }
 
+/// A Tessera context (inproc) on a GLES backend that uses the driver as an ES 3.0 driver
+/// without extensions: what a GLES driver that lacks ES 3.1 and every optional feature gives,
+/// on this machine's llvmpipe.
+pub fn tessera_es30(width: i32, height: i32) -> Context {
+    crate::ensure_runtime_dir();
+    let options = tessera_backend_gles::GlesOptions {
+        max_minor: Some(0),
+        ignore_extensions: true,
+        ..tessera_backend_gles::GlesOptions::default()
+    };
+    let gles = tessera_backend_gles::GlesBackend::with_options(&options)
+        .expect("a GLES backend on Mesa llvmpipe");
+    let config = Config {
+        backend: BackendKind::Gles,
+        transport: TransportKind::Inproc,
+        surface: Some(SurfaceConfig::new(width as u32, height as u32)),
+        ..Config::default()
+    };
+    Context::with_backend(&config, Box::new(gles))
+}
+
 /// Runs `scene` on the native driver and on Tessera (GLES and Vulkan, inproc and thread),
 /// checks the probes everywhere, and compares Tessera's pixels with the native driver's.
 pub fn check(name: &str, width: i32, height: i32, scene: impl Fn(&mut dyn Gl), probes: &[Probe]) {

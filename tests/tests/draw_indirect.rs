@@ -14,7 +14,7 @@
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 
 /// The calls these scenes make that the shared [`Gl`] table has no entry for.
@@ -643,20 +643,7 @@ fn indirect_and_base_instance_draws_match_without_es31_or_ext_base_instance() {
     let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
     let expected = draws(&mut native);
     drop(native);
-    let options = tessera_backend_gles::GlesOptions {
-        max_minor: Some(0),
-        ignore_extensions: true,
-        ..tessera_backend_gles::GlesOptions::default()
-    };
-    let gles = tessera_backend_gles::GlesBackend::with_options(&options)
-        .expect("a GLES backend on Mesa llvmpipe");
-    let config = Config {
-        backend: BackendKind::Gles,
-        transport: TransportKind::Inproc,
-        surface: Some(SurfaceConfig::new(16, 16)),
-        ..Config::default()
-    };
-    let mut ctx = Context::with_backend(&config, Box::new(gles));
+    let mut ctx = tessera_es30(16, 16);
     assert_eq!(draws(&mut ctx), expected);
     let events = ctx.take_events();
     assert!(

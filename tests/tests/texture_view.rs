@@ -16,7 +16,7 @@ use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::pixel::{Pixels, PixelsMut};
 use tessera_engine::wire::{Event, TransportKind};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 use tessera_tests::scenes::link_program;
 
@@ -1007,20 +1007,7 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
         assert_eq!(ctx.get_error(), NO_ERROR);
         everywhere = Some(names);
     }
-    let options = tessera_backend_gles::GlesOptions {
-        max_minor: Some(0),
-        ignore_extensions: true,
-        ..tessera_backend_gles::GlesOptions::default()
-    };
-    let gles = tessera_backend_gles::GlesBackend::with_options(&options)
-        .expect("a GLES backend on Mesa llvmpipe");
-    let config = tessera_engine::Config {
-        backend: tessera_engine::BackendKind::Gles,
-        transport: TransportKind::Inproc,
-        surface: Some(tessera_engine::SurfaceConfig::new(4, 4)),
-        ..tessera_engine::Config::default()
-    };
-    let mut ctx = Context::with_backend(&config, Box::new(gles));
+    let mut ctx = tessera_es30(4, 4);
     let names = advertised(&mut ctx);
     let mut expected = everywhere.unwrap();
     expected.retain(|e| e != "GL_ARB_texture_view");

@@ -18,7 +18,7 @@
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 
 /// The queries these scenes make that the shared [`Gl`] table has no entry for.
@@ -539,20 +539,7 @@ fn shared_bindings_draw_the_same_without_es31() {
     let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
     let expected = draws(&mut native);
     drop(native);
-    let options = tessera_backend_gles::GlesOptions {
-        max_minor: Some(0),
-        ignore_extensions: true,
-        ..tessera_backend_gles::GlesOptions::default()
-    };
-    let gles = tessera_backend_gles::GlesBackend::with_options(&options)
-        .expect("a GLES backend on Mesa llvmpipe");
-    let config = Config {
-        backend: BackendKind::Gles,
-        transport: TransportKind::Inproc,
-        surface: Some(SurfaceConfig::new(16, 16)),
-        ..Config::default()
-    };
-    let mut ctx = Context::with_backend(&config, Box::new(gles));
+    let mut ctx = tessera_es30(16, 16);
     assert_eq!(draws(&mut ctx), expected);
     let events = ctx.take_events();
     assert!(events.is_empty(), "{events:?}");
