@@ -84,6 +84,23 @@ BEYOND = {
     "glVertexAttribIFormat", "glVertexBindingDivisor",
     # Program binaries (GL 4.1).
     "glGetProgramBinary", "glProgramBinary", "glProgramParameteri",
+    # Program pipelines and separable programs (GL 4.1; glCreateProgramPipelines: 4.5).
+    "glActiveShaderProgram", "glBindProgramPipeline", "glCreateProgramPipelines",
+    "glCreateShaderProgramv", "glDeleteProgramPipelines", "glGenProgramPipelines",
+    "glGetProgramPipelineInfoLog", "glGetProgramPipelineiv", "glIsProgramPipeline",
+    "glProgramUniform1f", "glProgramUniform1fv", "glProgramUniform1i",
+    "glProgramUniform1iv", "glProgramUniform1ui", "glProgramUniform1uiv",
+    "glProgramUniform2f", "glProgramUniform2fv", "glProgramUniform2i",
+    "glProgramUniform2iv", "glProgramUniform2ui", "glProgramUniform2uiv",
+    "glProgramUniform3f", "glProgramUniform3fv", "glProgramUniform3i",
+    "glProgramUniform3iv", "glProgramUniform3ui", "glProgramUniform3uiv",
+    "glProgramUniform4f", "glProgramUniform4fv", "glProgramUniform4i",
+    "glProgramUniform4iv", "glProgramUniform4ui", "glProgramUniform4uiv",
+    "glProgramUniformMatrix2fv", "glProgramUniformMatrix2x3fv",
+    "glProgramUniformMatrix2x4fv", "glProgramUniformMatrix3fv",
+    "glProgramUniformMatrix3x2fv", "glProgramUniformMatrix3x4fv",
+    "glProgramUniformMatrix4fv", "glProgramUniformMatrix4x2fv",
+    "glProgramUniformMatrix4x3fv", "glUseProgramStages", "glValidateProgramPipeline",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

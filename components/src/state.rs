@@ -432,6 +432,13 @@ pub struct GlState {
     // ---- Program ----
     /// `CURRENT_PROGRAM`.
     pub program: Option<Entity>,
+    /// `PROGRAM_PIPELINE_BINDING`: the bound program pipeline object, whose stages draw
+    /// while no program is current (`glUseProgram`'s program wins).
+    pub pipeline: Option<Entity>,
+    /// The program the bound pipeline's stages resolve to at the last draw (one of its
+    /// programs, or a program the engine made of the stages of several): what the systems
+    /// emit while no program is current. See [`GlState::executable`].
+    pub stage_set: Option<Entity>,
 
     // ---- Framebuffers ----
     /// `DRAW_FRAMEBUFFER_BINDING` (`None` = the default framebuffer).
@@ -545,6 +552,14 @@ pub struct GlState {
 }
 
 impl GlState {
+    /// The program draws run: the current program, else what the bound program pipeline
+    /// resolved to (GL 4.1 §7.3: a program made current with `glUseProgram` is used for
+    /// every stage).
+    #[inline]
+    pub fn executable(&self) -> Option<Entity> {
+        self.program.or(self.stage_set)
+    }
+
     /// A fresh context's state, with the viewport and scissor of a `width` x `height` default
     /// framebuffer (0 x 0 without one).
     pub fn new(width: i32, height: i32, has_back_buffer: bool) -> Self {
@@ -560,6 +575,8 @@ impl GlState {
             textures: [[None; TEXTURE_TARGETS]; MAX_TEXTURE_UNITS],
             samplers: [None; MAX_TEXTURE_UNITS],
             program: None,
+            pipeline: None,
+            stage_set: None,
             draw_framebuffer: None,
             read_framebuffer: None,
             renderbuffer: None,

@@ -77,6 +77,11 @@ pub struct Local {
     pub framebuffers: NameTable,
     /// Query names (per context).
     pub queries: NameTable,
+    /// Program pipeline names (per context, as GL 4.1 §7.4 has them: not shared).
+    pub pipelines: NameTable,
+    /// The error a draw raises for the bound program pipeline (`NO_ERROR` while no
+    /// pipeline draws or it is valid), set when the draw resolves the pipeline.
+    pub pipeline_error: GLenum,
     /// The default framebuffer, if any.
     pub surface: Option<Surface>,
     /// The cached draw-time error (`NO_ERROR` if draws may proceed); valid while
@@ -342,6 +347,8 @@ impl Context {
             vertex_arrays: NameTable::default(),
             framebuffers: NameTable::default(),
             queries: NameTable::default(),
+            pipelines: NameTable::default(),
+            pipeline_error: NO_ERROR,
             surface,
             draw_error: NO_ERROR,
             draw_gs_input: None,
@@ -723,6 +730,7 @@ impl Context {
     /// context is going away).
     fn release_all(&mut self, sh: &mut Shared) {
         use tessera_systems::lifecycle;
+        self.drop_pipelines(sh);
         let st = &mut self.local.st;
         let mut held: Vec<bevy_ecs::entity::Entity> = Vec::new();
         held.extend(st.buffers.iter_mut().filter_map(Option::take));

@@ -33,7 +33,7 @@ impl Local {
             self.draw_error = self.compute_draw_error(sh);
             let linked = self
                 .st
-                .program
+                .executable()
                 .and_then(|p| sh.world.get::<Program>(p))
                 .and_then(|p| p.linked_state.as_ref());
             self.draw_gs_input = linked.and_then(|l| l.geometry).map(|g| g.input_type);
@@ -71,7 +71,7 @@ impl Local {
     pub(crate) fn check_xfb_mode(&mut self, sh: &Shared, mode: GLenum) -> bool {
         let gs_output = self
             .st
-            .program
+            .executable()
             .and_then(|p| sh.world.get::<Program>(p))
             .and_then(|p| p.linked_state.as_ref())
             .and_then(|l| l.geometry)
@@ -92,6 +92,9 @@ impl Local {
         let status = self.draw_framebuffer_status(sh);
         if status != FRAMEBUFFER_COMPLETE {
             return INVALID_FRAMEBUFFER_OPERATION;
+        }
+        if self.pipeline_error != NO_ERROR {
+            return self.pipeline_error;
         }
         let Some(vao) = self.st.vertex_array else {
             return INVALID_OPERATION;
@@ -132,7 +135,7 @@ impl Local {
         base_instance: u32,
         indexed: Option<Indexed>,
     ) {
-        if self.st.program.is_none() || count == 0 || instances == 0 {
+        if self.st.executable().is_none() || count == 0 || instances == 0 {
             // No program draws nothing (and is no error in a core context, as in Mesa).
             return;
         }
@@ -265,6 +268,7 @@ impl Local {
         base_instance: GLuint,
     ) {
         puffin::profile_scope!("draw_arrays");
+        self.resolve_pipeline(sh);
         let Some(topology) = self.check_draw(sh, mode, count, instances) else {
             return;
         };
@@ -299,6 +303,7 @@ impl Local {
         base_instance: GLuint,
     ) {
         puffin::profile_scope!("draw_elements");
+        self.resolve_pipeline(sh);
         let Some((topology, index_type)) = self.check_draw_indexed(sh, mode, count, ty, instances)
         else {
             return;

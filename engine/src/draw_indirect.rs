@@ -38,6 +38,7 @@ impl Local {
         stride: GLsizei,
     ) -> Result<(), GLenum> {
         puffin::profile_scope!("draw_indirect");
+        self.resolve_pipeline(sh);
         let command = if ty.is_some() {
             ELEMENTS_COMMAND
         } else {
@@ -96,7 +97,7 @@ impl Local {
             return Err(INVALID_OPERATION);
         }
         let buffer = b.handle;
-        if self.st.program.is_none() || draws == 0 {
+        if self.st.executable().is_none() || draws == 0 {
             // As a direct draw: no program draws nothing, and is no error in core GL.
             return Ok(());
         }

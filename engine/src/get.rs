@@ -366,6 +366,7 @@ impl Context {
             }),
             VERTEX_ARRAY_BINDING => name(st.vertex_array),
             CURRENT_PROGRAM => name(st.program),
+            PROGRAM_PIPELINE_BINDING => Some(Value::int(i64::from(self.pipeline_binding(sh)))),
             ACTIVE_TEXTURE => Some(Value::int(i64::from(TEXTURE0 + st.active_texture))),
             SAMPLER_BINDING => name(st.samplers[st.active_texture as usize]),
             DRAW_FRAMEBUFFER_BINDING => name(st.draw_framebuffer),

@@ -15,6 +15,7 @@
 
 pub mod binary;
 mod link;
+pub(crate) mod pipeline;
 mod query;
 mod resource;
 
@@ -370,6 +371,7 @@ impl Context {
             }
             PROGRAM_BINARY_LENGTH => Self::program_binary_length(&sh, e),
             PROGRAM_BINARY_RETRIEVABLE_HINT => Self::retrievable_hint(&sh, e),
+            PROGRAM_SEPARABLE => Self::separable(&sh, e),
             GEOMETRY_VERTICES_OUT | GEOMETRY_INPUT_TYPE | GEOMETRY_OUTPUT_TYPE => {
                 let g = l.and_then(|l| l.geometry).ok_or(INVALID_OPERATION)?;
                 match pname {

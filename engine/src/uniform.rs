@@ -1,5 +1,6 @@
-//! Uniform values: `glUniform*` into the current program's default block, and
-//! `glGetUniform*v` back out.
+//! Uniform values: `glUniform*` into the current program's default block (or, while none
+//! is current, the bound program pipeline's active program's), `glProgramUniform*` into
+//! any program's, and `glGetUniform*v` back out.
 //!
 //! `glUniform*` is on the hot path (a block game sets a uniform per draw), so a call is one
 //! lock, an O(1) lookup of the location in the program's table, a type check, and the
@@ -96,20 +97,43 @@ fn accepts(call: &Call, info: &TypeInfo) -> bool {
 }
 
 impl Context {
-    /// Writes `count` elements of a `glUniform*` call at `location` of the current program.
+    /// Writes `count` elements of a `glUniform*` call at `location` of the current program
+    /// (else of the bound program pipeline's active program, GL 4.1 §7.6.1).
     #[inline]
     fn set_uniform(&mut self, location: GLint, count: GLsizei, call: Call, values: Values<'_>) {
         if count < 0 {
             return self.error(INVALID_VALUE);
         }
-        let Some(e) = self.local.st.program else {
+        let target = match self.local.st.program {
+            Some(e) => Some(e),
+            None if self.local.st.pipeline.is_some() => {
+                let sh = self.group.lock();
+                Self::pipeline_active_program(&sh, &self.local)
+            }
+            None => None,
+        };
+        let Some(e) = target else {
             return self.error(INVALID_OPERATION);
         };
         if location == -1 {
             return;
         }
+        let result = self.write_uniform_of(e, location, count, call, values);
+        self.uniform_written(result);
+    }
+
+    /// Writes a uniform of program `e`: `Ok(true)` for a sampler.
+    #[inline]
+    fn write_uniform_of(
+        &mut self,
+        e: bevy_ecs::entity::Entity,
+        location: GLint,
+        count: GLsizei,
+        call: Call,
+        values: Values<'_>,
+    ) -> GlResult<bool> {
         let mut sh = self.group.lock();
-        let result = match sh.world.get_mut::<Program>(e) {
+        match sh.world.get_mut::<Program>(e) {
             Some(mut p) if p.linked => {
                 let p = &mut *p;
                 match p.linked_state.as_mut() {
@@ -120,8 +144,12 @@ impl Context {
                 }
             }
             _ => Err(INVALID_OPERATION),
-        };
-        drop(sh);
+        }
+    }
+
+    /// Marks what a uniform write changed, or raises its error.
+    #[inline]
+    fn uniform_written(&mut self, result: GlResult<bool>) {
         match result {
             Ok(sampler) => {
                 if sampler {
@@ -133,6 +161,91 @@ impl Context {
             }
             Err(err) => self.error(err),
         }
+    }
+
+    /// `glProgramUniform*` (GL 4.1): a `glUniform*` call on any program, current or not.
+    /// Errors in Mesa's order: the program's name, a negative count, an unlinked program;
+    /// then location -1 is ignored.
+    fn set_program_uniform(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        call: Call,
+        values: Values<'_>,
+    ) {
+        let target = {
+            let sh = self.group.lock();
+            Self::program_entity(&sh, program).and_then(|e| {
+                if count < 0 {
+                    return Err(INVALID_VALUE);
+                }
+                if !sh.world.get::<Program>(e).is_some_and(|p| p.linked) {
+                    return Err(INVALID_OPERATION);
+                }
+                Ok(e)
+            })
+        };
+        let e = match target {
+            Ok(e) => e,
+            Err(err) => return self.error(err),
+        };
+        if location == -1 {
+            return;
+        }
+        let result = self.write_uniform_of(e, location, count, call, values);
+        self.uniform_written(result);
+    }
+
+    fn program_uniform_f(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        shape: (u8, u8, bool),
+        v: &[f32],
+    ) {
+        let call = Call {
+            kind: Kind::Float,
+            rows: shape.0,
+            columns: shape.1,
+            transpose: shape.2,
+        };
+        self.set_program_uniform(program, location, count, call, Values::Float(v));
+    }
+
+    fn program_uniform_i(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        rows: u8,
+        v: &[i32],
+    ) {
+        let call = Call {
+            kind: Kind::Int,
+            rows,
+            columns: 1,
+            transpose: false,
+        };
+        self.set_program_uniform(program, location, count, call, Values::Int(v));
+    }
+
+    fn program_uniform_ui(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        rows: u8,
+        v: &[u32],
+    ) {
+        let call = Call {
+            kind: Kind::Uint,
+            rows,
+            columns: 1,
+            transpose: false,
+        };
+        self.set_program_uniform(program, location, count, call, Values::Uint(v));
     }
 
     fn uniform_f(
@@ -358,6 +471,319 @@ impl Context {
         value: &[f32],
     ) {
         self.uniform_f(location, count, 3, 4, transpose != 0, value);
+    }
+
+    /// `glProgramUniform1f`.
+    pub fn program_uniform1f(&mut self, program: GLuint, location: GLint, v0: f32) {
+        self.program_uniform_f(program, location, 1, (1, 1, false), &[v0]);
+    }
+    /// `glProgramUniform2f`.
+    pub fn program_uniform2f(&mut self, program: GLuint, location: GLint, v0: f32, v1: f32) {
+        self.program_uniform_f(program, location, 1, (2, 1, false), &[v0, v1]);
+    }
+    /// `glProgramUniform3f`.
+    pub fn program_uniform3f(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        v0: f32,
+        v1: f32,
+        v2: f32,
+    ) {
+        self.program_uniform_f(program, location, 1, (3, 1, false), &[v0, v1, v2]);
+    }
+    /// `glProgramUniform4f`.
+    pub fn program_uniform4f(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        v0: f32,
+        v1: f32,
+        v2: f32,
+        v3: f32,
+    ) {
+        self.program_uniform_f(program, location, 1, (4, 1, false), &[v0, v1, v2, v3]);
+    }
+    /// `glProgramUniform1fv`.
+    pub fn program_uniform1fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (1, 1, false), value);
+    }
+    /// `glProgramUniform2fv`.
+    pub fn program_uniform2fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (2, 1, false), value);
+    }
+    /// `glProgramUniform3fv`.
+    pub fn program_uniform3fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (3, 1, false), value);
+    }
+    /// `glProgramUniform4fv`.
+    pub fn program_uniform4fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (4, 1, false), value);
+    }
+    /// `glProgramUniform1i`.
+    pub fn program_uniform1i(&mut self, program: GLuint, location: GLint, v0: i32) {
+        self.program_uniform_i(program, location, 1, 1, &[v0]);
+    }
+    /// `glProgramUniform2i`.
+    pub fn program_uniform2i(&mut self, program: GLuint, location: GLint, v0: i32, v1: i32) {
+        self.program_uniform_i(program, location, 1, 2, &[v0, v1]);
+    }
+    /// `glProgramUniform3i`.
+    pub fn program_uniform3i(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        v0: i32,
+        v1: i32,
+        v2: i32,
+    ) {
+        self.program_uniform_i(program, location, 1, 3, &[v0, v1, v2]);
+    }
+    /// `glProgramUniform4i`.
+    pub fn program_uniform4i(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        v0: i32,
+        v1: i32,
+        v2: i32,
+        v3: i32,
+    ) {
+        self.program_uniform_i(program, location, 1, 4, &[v0, v1, v2, v3]);
+    }
+    /// `glProgramUniform1iv`.
+    pub fn program_uniform1iv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[i32],
+    ) {
+        self.program_uniform_i(program, location, count, 1, value);
+    }
+    /// `glProgramUniform2iv`.
+    pub fn program_uniform2iv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[i32],
+    ) {
+        self.program_uniform_i(program, location, count, 2, value);
+    }
+    /// `glProgramUniform3iv`.
+    pub fn program_uniform3iv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[i32],
+    ) {
+        self.program_uniform_i(program, location, count, 3, value);
+    }
+    /// `glProgramUniform4iv`.
+    pub fn program_uniform4iv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[i32],
+    ) {
+        self.program_uniform_i(program, location, count, 4, value);
+    }
+    /// `glProgramUniform1ui`.
+    pub fn program_uniform1ui(&mut self, program: GLuint, location: GLint, v0: u32) {
+        self.program_uniform_ui(program, location, 1, 1, &[v0]);
+    }
+    /// `glProgramUniform2ui`.
+    pub fn program_uniform2ui(&mut self, program: GLuint, location: GLint, v0: u32, v1: u32) {
+        self.program_uniform_ui(program, location, 1, 2, &[v0, v1]);
+    }
+    /// `glProgramUniform3ui`.
+    pub fn program_uniform3ui(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        v0: u32,
+        v1: u32,
+        v2: u32,
+    ) {
+        self.program_uniform_ui(program, location, 1, 3, &[v0, v1, v2]);
+    }
+    /// `glProgramUniform4ui`.
+    pub fn program_uniform4ui(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        v0: u32,
+        v1: u32,
+        v2: u32,
+        v3: u32,
+    ) {
+        self.program_uniform_ui(program, location, 1, 4, &[v0, v1, v2, v3]);
+    }
+    /// `glProgramUniform1uiv`.
+    pub fn program_uniform1uiv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[u32],
+    ) {
+        self.program_uniform_ui(program, location, count, 1, value);
+    }
+    /// `glProgramUniform2uiv`.
+    pub fn program_uniform2uiv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[u32],
+    ) {
+        self.program_uniform_ui(program, location, count, 2, value);
+    }
+    /// `glProgramUniform3uiv`.
+    pub fn program_uniform3uiv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[u32],
+    ) {
+        self.program_uniform_ui(program, location, count, 3, value);
+    }
+    /// `glProgramUniform4uiv`.
+    pub fn program_uniform4uiv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        value: &[u32],
+    ) {
+        self.program_uniform_ui(program, location, count, 4, value);
+    }
+    /// `glProgramUniformMatrix2fv`.
+    pub fn program_uniform_matrix2fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (2, 2, transpose != 0), value);
+    }
+    /// `glProgramUniformMatrix3fv`.
+    pub fn program_uniform_matrix3fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (3, 3, transpose != 0), value);
+    }
+    /// `glProgramUniformMatrix4fv`.
+    pub fn program_uniform_matrix4fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (4, 4, transpose != 0), value);
+    }
+    /// `glProgramUniformMatrix2x3fv`.
+    pub fn program_uniform_matrix2x3fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (3, 2, transpose != 0), value);
+    }
+    /// `glProgramUniformMatrix3x2fv`.
+    pub fn program_uniform_matrix3x2fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (2, 3, transpose != 0), value);
+    }
+    /// `glProgramUniformMatrix2x4fv`.
+    pub fn program_uniform_matrix2x4fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (4, 2, transpose != 0), value);
+    }
+    /// `glProgramUniformMatrix4x2fv`.
+    pub fn program_uniform_matrix4x2fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (2, 4, transpose != 0), value);
+    }
+    /// `glProgramUniformMatrix3x4fv`.
+    pub fn program_uniform_matrix3x4fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (4, 3, transpose != 0), value);
+    }
+    /// `glProgramUniformMatrix4x3fv`.
+    pub fn program_uniform_matrix4x3fv(
+        &mut self,
+        program: GLuint,
+        location: GLint,
+        count: GLsizei,
+        transpose: GLboolean,
+        value: &[f32],
+    ) {
+        self.program_uniform_f(program, location, count, (3, 4, transpose != 0), value);
     }
 
     /// Reads the value at `location` of a linked program as raw words, with its type.

@@ -185,20 +185,26 @@ pub(crate) fn assign(
     Ok(out)
 }
 
-/// Gives locations to the unmatched inputs or outputs at the ends of the pipeline.
-fn orphans(io: Vec<Io>, out: &mut Interfaces, at: usize) {
+/// Gives locations to the unmatched inputs or outputs at the ends of the pipeline:
+/// explicit ones keep theirs, the others take the lowest free ones in the order of their
+/// names, used or not, as Mesa numbers them. The end of a pipeline is where a separable
+/// program meets the stages of another program (GL 4.1 program pipelines), whose interface
+/// matches by location, or by name where both sides declare the same variables (GL 4.1
+/// §7.4.1): both programs number the same names alike, whatever order each declares them in.
+fn orphans(mut io: Vec<Io>, out: &mut Interfaces, at: usize) {
     let mut locs = Locations::new(64);
     for v in &io {
         if let Some(l) = v.explicit {
             locs.take(l, v.slots);
         }
     }
+    io.sort_by(|a, b| a.name.cmp(&b.name));
     for v in io {
+        let location = v.explicit.or_else(|| locs.lowest(v.slots)).unwrap_or(0);
         if !v.used {
             out.unlisted[at].push(v.var.id);
             continue;
         }
-        let location = v.explicit.or_else(|| locs.lowest(v.slots)).unwrap_or(0);
         out.assigns[at].push(Assign {
             id: v.var.id,
             location: Some(location),

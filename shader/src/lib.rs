@@ -92,6 +92,7 @@ mod rectangle;
 mod shared_io;
 mod source;
 pub mod spirv;
+pub mod stage_set;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -64,7 +64,7 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
         // program::emit_uniforms): the backend's copy may be stale. The engine marks
         // Dirty::UNIFORMS with the depth range, so the block goes with this verb.
         let reads_depth_range = st
-            .program
+            .executable()
             .and_then(|e| world.get::<Program>(e))
             .and_then(|p| p.linked_state.as_ref())
             .is_some_and(|l| l.depth_range_offset.is_some());
@@ -123,7 +123,7 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
     let program_groups =
         Dirty::PROGRAM | Dirty::UNIFORMS | Dirty::UNIFORM_BUFFERS | Dirty::STORAGE_BUFFERS;
     if todo.intersects(program_groups) {
-        let p = st.program.and_then(|e| world.get::<Program>(e));
+        let p = st.executable().and_then(|e| world.get::<Program>(e));
         if todo.contains(Dirty::PROGRAM) {
             puffin::profile_scope!("emit_program");
             program::emit_program(p, dev, shadow);
@@ -166,7 +166,7 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
         }
         if todo.contains(Dirty::GENERIC_ATTRIBS) {
             let mask = st
-                .program
+                .executable()
                 .and_then(|e| world.get::<Program>(e))
                 .and_then(|p| p.linked_state.as_ref())
                 .map_or(0, |l| l.attribute_mask);
@@ -190,7 +190,7 @@ fn emit_textures(
     // within the capacity.
     let slots: ArrayVec<(u32, TextureTarget), MAX_TEXTURE_UNITS> = {
         let Some(linked) = st
-            .program
+            .executable()
             .and_then(|e| world.get::<Program>(e))
             .and_then(|p| p.linked_state.as_ref())
         else {

@@ -22,6 +22,7 @@ mod profiling;
 mod program;
 mod program_binary;
 mod program_interface;
+mod program_pipeline;
 mod query;
 mod records;
 mod render_state;

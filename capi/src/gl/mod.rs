@@ -28,6 +28,7 @@ mod compute;
 pub mod debug;
 mod framebuffer;
 pub mod generated;
+mod pipeline;
 mod program;
 mod program_interface;
 mod query;
@@ -48,6 +49,7 @@ pub use compute::*;
 pub use debug::*;
 pub use framebuffer::*;
 pub use generated::*;
+pub use pipeline::*;
 pub use program::*;
 pub use program_interface::*;
 pub use query::*;
@@ -60,14 +62,14 @@ pub use vertex::*;
 /// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
 /// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]),
 /// program interface queries ([`program_interface`]), program binaries (GL 4.1,
-/// `program`),
+/// `program`), program pipelines and separable programs (GL 4.1, `pipeline`),
 /// immutable texture storage and image copies ([`tex_storage`]), indirect draws and base
 /// instances (GL 4.0-4.3, `vertex`), vertex attribute binding points (GL 4.3, `vertex`),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 53] = [
+pub static BEYOND_3_3: [(&str, Proc); 97] = [
     (
         "glBindVertexBuffer",
         Proc({
@@ -503,6 +505,340 @@ pub static BEYOND_3_3: [(&str, Proc); 53] = [
         "glVertexBindingDivisor",
         Proc({
             const F: extern "C" fn(GLuint, GLuint) = glVertexBindingDivisor;
+            F as *const c_void
+        }),
+    ),
+    // Program pipelines and separable programs (GL 4.1), sorted among themselves.
+    (
+        "glActiveShaderProgram",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint) = glActiveShaderProgram;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindProgramPipeline",
+        Proc({
+            const F: extern "C" fn(GLuint) = glBindProgramPipeline;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateProgramPipelines",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateProgramPipelines;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateShaderProgramv",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLsizei, *const *const GLchar) -> GLuint =
+                glCreateShaderProgramv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDeleteProgramPipelines",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *const GLuint) = glDeleteProgramPipelines;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGenProgramPipelines",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glGenProgramPipelines;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetProgramPipelineInfoLog",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *mut GLsizei, *mut GLchar) =
+                glGetProgramPipelineInfoLog;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetProgramPipelineiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetProgramPipelineiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glIsProgramPipeline",
+        Proc({
+            const F: extern "C" fn(GLuint) -> GLboolean = glIsProgramPipeline;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform1f",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLfloat) = glProgramUniform1f;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform1fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLfloat) =
+                glProgramUniform1fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform1i",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLint) = glProgramUniform1i;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform1iv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLint) =
+                glProgramUniform1iv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform1ui",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLuint) = glProgramUniform1ui;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform1uiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLuint) =
+                glProgramUniform1uiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform2f",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLfloat, GLfloat) = glProgramUniform2f;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform2fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLfloat) =
+                glProgramUniform2fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform2i",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLint, GLint) = glProgramUniform2i;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform2iv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLint) =
+                glProgramUniform2iv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform2ui",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLuint, GLuint) = glProgramUniform2ui;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform2uiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLuint) =
+                glProgramUniform2uiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform3f",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLfloat, GLfloat, GLfloat) = glProgramUniform3f;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform3fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLfloat) =
+                glProgramUniform3fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform3i",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLint, GLint, GLint) = glProgramUniform3i;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform3iv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLint) =
+                glProgramUniform3iv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform3ui",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLuint, GLuint, GLuint) = glProgramUniform3ui;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform3uiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLuint) =
+                glProgramUniform3uiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform4f",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLfloat, GLfloat, GLfloat, GLfloat) =
+                glProgramUniform4f;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform4fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLfloat) =
+                glProgramUniform4fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform4i",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLint, GLint, GLint, GLint) = glProgramUniform4i;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform4iv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLint) =
+                glProgramUniform4iv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform4ui",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLuint, GLuint, GLuint, GLuint) =
+                glProgramUniform4ui;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform4uiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLuint) =
+                glProgramUniform4uiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix2fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
+                glProgramUniformMatrix2fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix2x3fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
+                glProgramUniformMatrix2x3fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix2x4fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
+                glProgramUniformMatrix2x4fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix3fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
+                glProgramUniformMatrix3fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix3x2fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
+                glProgramUniformMatrix3x2fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix3x4fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
+                glProgramUniformMatrix3x4fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix4fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
+                glProgramUniformMatrix4fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix4x2fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
+                glProgramUniformMatrix4x2fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix4x3fv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
+                glProgramUniformMatrix4x3fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUseProgramStages",
+        Proc({
+            const F: extern "C" fn(GLuint, GLbitfield, GLuint) = glUseProgramStages;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glValidateProgramPipeline",
+        Proc({
+            const F: extern "C" fn(GLuint) = glValidateProgramPipeline;
             F as *const c_void
         }),
     ),

@@ -396,10 +396,9 @@ impl Context {
         sh.flush_if_full();
     }
 
-    /// `glProgramParameteri`: `PROGRAM_BINARY_RETRIEVABLE_HINT` takes `TRUE` or `FALSE`
-    /// (else `INVALID_VALUE`) and is in effect from the next successful link or load; any
-    /// other `pname` is `INVALID_ENUM` (`PROGRAM_SEPARABLE` is GL 4.1's separate shader
-    /// objects, which Tessera does not offer).
+    /// `glProgramParameteri`: `PROGRAM_BINARY_RETRIEVABLE_HINT` and `PROGRAM_SEPARABLE`
+    /// take `TRUE` or `FALSE` (else `INVALID_VALUE`) and are in effect from the next
+    /// successful link or load; any other `pname` is `INVALID_ENUM`.
     pub fn program_parameteri(&mut self, program: GLuint, pname: GLenum, value: GLint) {
         let mut sh = self.group.lock();
         let result = Self::program_entity(&sh, program).and_then(|e| match pname {
@@ -417,6 +416,13 @@ impl Context {
                     pending: value != 0,
                     current,
                 });
+                Ok(())
+            }
+            PROGRAM_SEPARABLE => {
+                if !matches!(value, 0 | 1) {
+                    return Err(INVALID_VALUE);
+                }
+                Self::set_separable(&mut sh, e, value != 0);
                 Ok(())
             }
             _ => Err(INVALID_ENUM),

@@ -68,7 +68,7 @@ fn wire_stage(s: Stage) -> ShaderStage {
 
 /// The program's reflection in the components' terms, with the default block's initial
 /// contents (uniform initializers, and the hidden point-size slot at its end).
-fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
+pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
     let variable = |v: &tessera_shader::Variable| ActiveVariable {
         name: v.name.clone(),
         ty: v.ty,
@@ -215,7 +215,16 @@ impl Context {
             }
             (e, Self::link_input(&sh, e))
         };
+        let separable = {
+            let sh = self.group.lock();
+            sh.world
+                .get::<super::pipeline::Separable>(e)
+                .is_some_and(|s| s.pending)
+        };
         let result = input.and_then(|input| {
+            if separable {
+                super::pipeline::check_per_vertex(&input.shaders)?;
+            }
             let shaders: Vec<(Stage, &str)> = input
                 .shaders
                 .iter()
@@ -299,11 +308,49 @@ impl Context {
             hint.current = hint.pending;
         }
         entity.insert(LinkResult(Box::new(linked)));
+        if let Some(mut separable) = entity.get_mut::<super::pipeline::Separable>() {
+            separable.linked = separable.pending;
+        }
     }
 
     /// Emits the link's `CreateProgram` (destroying the previous wire program) and makes
     /// its reflection the program's.
     fn install_link(&mut self, sh: &mut Shared, e: Entity, linked: &tessera_shader::Program) {
+        // A separable program without a vertex (or compute) stage draws only in a program
+        // pipeline, as part of a stage set: no backend program of its own.
+        let alone = !sh
+            .world
+            .get::<super::pipeline::Separable>(e)
+            .is_some_and(|s| s.pending)
+            || linked
+                .stages
+                .iter()
+                .any(|(s, _)| matches!(s, Stage::Vertex | Stage::Compute));
+        let handle = alone.then(|| Self::create_wire_program(sh, linked));
+        let Some(mut p) = sh.world.get_mut::<Program>(e) else {
+            return;
+        };
+        let old = std::mem::replace(&mut p.handle, handle);
+        p.linked = true;
+        p.validated = false;
+        p.info_log = linked.log.clone();
+        p.linked_state = Some(linked_program(linked));
+        p.generation = p.generation.wrapping_add(1);
+        p.uniforms_generation = p.uniforms_generation.wrapping_add(1);
+        if let Some(old) = old {
+            // Contexts that still bind the old program rebind before their next verb; the
+            // backend only has to tolerate the dangling binding until then.
+            sh.dev.push(Record::DestroyProgram { program: old });
+            sh.dev.alloc.free(old);
+        }
+    }
+
+    /// Emits the `CreateProgram` of a link result (a program's, or a program pipeline's
+    /// stage set) and returns its new handle.
+    pub(crate) fn create_wire_program(
+        sh: &mut Shared,
+        linked: &tessera_shader::Program,
+    ) -> ProgramHandle {
         let handle: ProgramHandle = sh.dev.alloc.mint();
         let stages = linked
             .stages
@@ -356,22 +403,7 @@ impl Context {
             program: handle,
             desc: Box::new(desc),
         });
-        let Some(mut p) = sh.world.get_mut::<Program>(e) else {
-            return;
-        };
-        let old = p.handle.replace(handle);
-        p.linked = true;
-        p.validated = false;
-        p.info_log = linked.log.clone();
-        p.linked_state = Some(linked_program(linked));
-        p.generation = p.generation.wrapping_add(1);
-        p.uniforms_generation = p.uniforms_generation.wrapping_add(1);
-        if let Some(old) = old {
-            // Contexts that still bind the old program rebind before their next verb; the
-            // backend only has to tolerate the dangling binding until then.
-            sh.dev.push(Record::DestroyProgram { program: old });
-            sh.dev.alloc.free(old);
-        }
+        handle
     }
 
     /// Records a failed link (or load of a program binary). A program current in some
