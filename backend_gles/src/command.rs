@@ -46,9 +46,11 @@ pub(crate) mod dirty {
     pub const UNIFORM_BUFFERS: u32 = 1 << 9;
     pub const VERTEX: u32 = 1 << 10;
     pub const STORAGE_BUFFERS: u32 = 1 << 11;
-    pub const ALL: u32 = (1 << 12) - 1;
+    pub const IMAGES: u32 = 1 << 12;
+    pub const ALL: u32 = (1 << 13) - 1;
     /// What a compute dispatch depends on: the program and the resources it reads.
-    pub const DISPATCH: u32 = PROGRAM | UNIFORMS | TEXTURES | UNIFORM_BUFFERS | STORAGE_BUFFERS;
+    pub const DISPATCH: u32 =
+        PROGRAM | UNIFORMS | TEXTURES | UNIFORM_BUFFERS | STORAGE_BUFFERS | IMAGES;
     /// What a clear depends on: target, masks, scissor.
     pub const CLEAR: u32 = FRAMEBUFFER | SCISSOR | BLEND | DEPTH_STENCIL | RASTER;
 }
@@ -237,6 +239,7 @@ struct Bound {
     samplers: usize,
     blocks: usize,
     storage_blocks: usize,
+    images: usize,
     inputs: VertexInputs,
     lod_bias: Option<glow::UniformLocation>,
     point_origin: Option<glow::UniformLocation>,
@@ -337,7 +340,7 @@ impl GlesPipe {
         if todo & dirty::PROGRAM != 0 {
             self.shadow.use_program(&self.gl, Some(program.native));
         }
-        ctx.writes_storage = program.storage_blocks > 0;
+        ctx.writes_storage = program.storage_blocks > 0 || program.images > 0;
         if todo & (dirty::PROGRAM | dirty::UNIFORMS) != 0
             || ctx
                 .uniform_upload
@@ -359,6 +362,9 @@ impl GlesPipe {
         }
         if todo & (dirty::PROGRAM | dirty::STORAGE_BUFFERS) != 0 {
             self.apply_storage_buffers(record, ctx, program.storage_blocks)?;
+        }
+        if todo & (dirty::PROGRAM | dirty::IMAGES) != 0 {
+            self.apply_images(record, ctx, program.images)?;
         }
         // BGRA attributes read copies that a buffer write makes stale without any record
         // of the context's: their check runs at every draw.
@@ -386,6 +392,7 @@ impl GlesPipe {
             samplers: program.sampler_targets.len(),
             blocks: program.uniform_blocks.len(),
             storage_blocks: program.storage_blocks,
+            images: program.images,
             inputs: program.inputs,
             lod_bias: program.lod_bias,
             point_origin: program.point_origin,
@@ -719,7 +726,10 @@ impl GlesPipe {
         }
         ctx.dirty &= !todo;
         self.disturbed &= !todo;
-        self.storage_written |= program.storage_blocks > 0;
+        self.storage_written |= program.storage_blocks > 0 || program.images > 0;
+        if todo & (dirty::PROGRAM | dirty::IMAGES) != 0 {
+            self.apply_images(record, ctx, program.images)?;
+        }
         Ok(true)
     }
 

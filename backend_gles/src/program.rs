@@ -101,6 +101,7 @@ const RESOURCE_UNIFORM_BUFFER: u32 = 1;
 const RESOURCE_STORAGE_BUFFER: u32 = 2;
 const RESOURCE_STAGE_INPUT: u32 = 3;
 const RESOURCE_STAGE_OUTPUT: u32 = 4;
+const RESOURCE_STORAGE_IMAGE: u32 = 6;
 const RESOURCE_SAMPLED_IMAGE: u32 = 7;
 const COMMON: u32 = 0x100_0000;
 const GLSL: u32 = 0x200_0000;
@@ -351,6 +352,16 @@ impl SpirvCross {
             if count > 1 {
                 for i in 0..count {
                     out.blocks.push((format!("{name}[{i}]"), native + i));
+        // Image slot `i` is native image unit `i` (GLSL ES 3.10's layout(binding) is the only
+        // way ES sets it); variables past the slots, which no code uses, go to unit 0.
+        for r in list(RESOURCE_STORAGE_IMAGE) {
+            let binding = decoration(r.id, DECORATION_BINDING);
+            let unit = binding
+                .checked_sub(1 + job.samplers + job.blocks + job.storage)
+                .unwrap_or(0);
+            set_binding(r.id, unit);
+            set_name(r.id, &format!("ts_{tag}_img{binding}"));
+        }
                 }
             } else {
                 out.blocks.push((name, native));
@@ -637,6 +648,8 @@ pub(crate) enum Flat {
     /// Flat inputs from the vertex stage: `FIRST_VERTEX_CONVENTION` draws a rotated list.
     FromVertices,
     /// Flat inputs from a geometry stage, whose output primitives the backend cannot
+    /// Image slots (slot `i` is native image unit `i`).
+    pub images: usize,
     /// reorder: the last vertex provides them.
     FromGeometry,
 }
@@ -897,6 +910,7 @@ impl ProgramPipe for GlesPipe {
             .values()
             .filter(|e| e.users == 0)
             .count();
+                images: desc.images.len(),
         if unused > KEEP_UNUSED {
             let oldest = self
                 .program_cache

@@ -39,6 +39,7 @@ fn dirty_bits(group: StateGroup) -> u32 {
         G::UniformBuffers => dirty::UNIFORM_BUFFERS,
         G::StorageBuffers => dirty::STORAGE_BUFFERS,
         G::Textures => dirty::TEXTURES,
+        G::Images => dirty::IMAGES,
         G::VertexBuffers | G::IndexBuffer | G::GenericAttribs => dirty::VERTEX,
         // GLES takes the point size from gl_PointSize only (the engine's SPIR-V writes it);
         // primitive restart is set at each indexed draw.

@@ -78,7 +78,7 @@ impl GlesPipe {
     /// every level copied into it (`glCopyImageSubData`, the old texture narrowed to the
     /// level so the driver finds it complete), its level range and swizzle set again; its
     /// `native_gen` and the device epoch move, so framebuffers re-attach.
-    fn make_immutable(&mut self, record: &'static str, handle: TextureHandle) -> R {
+    pub(crate) fn make_immutable(&mut self, record: &'static str, handle: TextureHandle) -> R {
         let features = self.features.clone();
         let t = self.textures.get(record, handle)?;
         if t.immutable {

@@ -138,6 +138,7 @@ impl Scene {
                     })
                     .collect(),
                 storage_blocks: Vec::new(),
+                images: Vec::new(),
                 local_size: [0; 3],
                 xfb: Vec::new(),
             }),

@@ -192,8 +192,58 @@ impl VkPipe {
                                 images.push(info);
                             }
                         }
-                        ResourceKind::UniformBuffer | ResourceKind::StorageBuffer => {}
+                        ResourceKind::UniformBuffer
+                        | ResourceKind::StorageBuffer
+                        | ResourceKind::StorageImage { .. } => {}
                     },
+                    DescSlot::Image {
+                        binding,
+                        first,
+                        count: n,
+                        kind,
+                    } => {
+                        let ResourceKind::StorageImage {
+                            dim,
+                            arrayed,
+                            class,
+                        } = kind
+                        else {
+                            continue;
+                        };
+                        let ty = crate::storage_image::view_type(dim, arrayed);
+                        writes.push((binding, vk::DescriptorType::STORAGE_IMAGE, images.len(), n));
+                        for k in 0..n as usize {
+                            let bound = ctx.desired.images.get(first + k).copied().flatten();
+                            let found =
+                                bound.and_then(|b| self.storage_view(b, ty).map(|v| (b, v)));
+                            let view = match found {
+                                Some((b, (view, layout))) => {
+                                    if layout != vk::ImageLayout::GENERAL {
+                                        if self.rec.pass.is_some() {
+                                            self.end_pass()?;
+                                        }
+                                        self.sync();
+                                        self.make_general(b.texture);
+                                    }
+                                    view
+                                }
+                                None => {
+                                    if self.rec.pass.is_some()
+                                        && !self.placeholders.has_storage(ty, class)
+                                    {
+                                        self.end_pass()?;
+                                    }
+                                    self.placeholder_storage(ty, class)?
+                                }
+                            };
+                            key.push(view.as_raw());
+                            images.push(vk::DescriptorImageInfo {
+                                sampler: vk::Sampler::null(),
+                                image_view: view,
+                                image_layout: vk::ImageLayout::GENERAL,
+                            });
+                        }
+                    }
                     DescSlot::Storage {
                         binding,
                         first,
@@ -429,7 +479,7 @@ impl VkPipe {
                 .descriptor_type(ty);
             let n = n as usize;
             match ty {
-                vk::DescriptorType::COMBINED_IMAGE_SAMPLER => {
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER | vk::DescriptorType::STORAGE_IMAGE => {
                     w.image_info(&self.rec.images[at..at + n])
                 }
                 vk::DescriptorType::UNIFORM_TEXEL_BUFFER => {

@@ -42,6 +42,9 @@ pub(crate) struct ViewKey {
     /// A format of the image's view class other than its own (a GL texture view's;
     /// `UNDEFINED`: the image's own format or twin).
     pub format: vk::Format,
+    /// A storage image view (`GL_ARB_shader_image_load_store`): its usage is `STORAGE`
+    /// alone, whatever else the image has.
+    pub storage: bool,
 }
 
 /// A `VkImage` with its memory, format, shape, layout and views.
@@ -95,6 +98,13 @@ impl Storage {
         }
         if f.contains(vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT) {
             usage |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+        }
+        // Any texture may be bound to an image unit (a view in another format of its size
+        // takes this usage too, where that format supports it).
+        if f.contains(vk::FormatFeatureFlags::STORAGE_IMAGE)
+            && samples == vk::SampleCountFlags::TYPE_1
+        {
+            usage |= vk::ImageUsageFlags::STORAGE;
         }
         let mut flags = vk::ImageCreateFlags::empty();
         if cube {
@@ -177,7 +187,9 @@ impl Storage {
             _ => self.native.vk,
         };
         let mut usage = self.usage;
-        if let Some(f) = features.filter(|_| format != self.native.vk) {
+        if key.storage {
+            usage = vk::ImageUsageFlags::STORAGE;
+        } else if let Some(f) = features.filter(|_| format != self.native.vk) {
             for (bit, feature) in [
                 (
                     vk::ImageUsageFlags::SAMPLED,
@@ -186,6 +198,10 @@ impl Storage {
                 (
                     vk::ImageUsageFlags::COLOR_ATTACHMENT,
                     vk::FormatFeatureFlags::COLOR_ATTACHMENT,
+                ),
+                (
+                    vk::ImageUsageFlags::STORAGE,
+                    vk::FormatFeatureFlags::STORAGE_IMAGE,
                 ),
             ] {
                 if !f.contains(feature) {
@@ -269,6 +285,7 @@ impl Storage {
             swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
             linear: format == vk::Format::UNDEFINED && !srgb && self.linear.is_some(),
             format,
+            storage: false,
         };
         self.view_as(raw, key, view.map(|v| v.format.features))
     }
@@ -433,6 +450,8 @@ pub(crate) enum ImageSource {
 pub(crate) struct Placeholders {
     images: HashMap<(i32, NumClass, bool), (Storage, vk::ImageView)>,
     texel: HashMap<NumClass, vk::BufferView>,
+    /// Storage images of unbound image slots, per view type and class (`GENERAL`).
+    pub(crate) storage: HashMap<(i32, NumClass), (Storage, vk::ImageView)>,
     pub sampler: Option<vk::Sampler>,
 }
 
@@ -442,8 +461,17 @@ impl Placeholders {
         self.images.contains_key(&(ty.as_raw(), class, ms))
     }
 
+    /// Whether the storage placeholder of a view type and class exists already.
+    pub fn has_storage(&self, ty: vk::ImageViewType, class: NumClass) -> bool {
+        self.storage.contains_key(&(ty.as_raw(), class))
+    }
+
     pub fn destroy(&mut self, raw: &ash::Device, alloc: &vk_mem::Allocator) {
-        for (_, (s, _)) in self.images.drain() {
+        for (_, (s, _)) in self.images.drain().chain(
+            self.storage
+                .drain()
+                .map(|(_, v)| ((0, NumClass::Float, false), v)),
+        ) {
             s.destroy_now(raw, alloc);
         }
         // SAFETY: teardown after the device went idle; each object once.
@@ -562,6 +590,7 @@ impl VkPipe {
             swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
             linear: false,
             format: vk::Format::UNDEFINED,
+            storage: false,
         };
         let v = s.view(&raw, key_view)?;
         self.placeholders.images.insert(key, (s, v));

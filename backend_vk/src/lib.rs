@@ -96,6 +96,7 @@ mod program;
 mod query;
 mod queue;
 mod spirv;
+mod storage_image;
 mod texture;
 mod xfb;
 

@@ -62,6 +62,13 @@ pub(crate) enum DescSlot {
         count: u32,
         kind: ResourceKind,
     },
+    /// Image slots `first..first + count` at `binding` (storage images).
+    Image {
+        binding: u32,
+        first: usize,
+        count: u32,
+        kind: ResourceKind,
+    },
     /// Uniform block slots `first..first + count` at `binding`.
     Block {
         binding: u32,
@@ -231,6 +238,7 @@ impl VkPipe {
             let max = match codes[at].0 {
                 ShaderStage::Geometry => self.limits.geometry_input_locations,
                 ShaderStage::Fragment => self.limits.fragment_input_locations,
+        let images = desc.images.len() as u32;
                 ShaderStage::Vertex | ShaderStage::Compute => continue,
             };
             let (before, after) = codes.split_at_mut(at);
@@ -327,7 +335,35 @@ impl VkPipe {
                                 },
                             )
                         }
-                        _ if b > samplers + blocks + storage => continue,
+                        ResourceKind::StorageImage { .. }
+                            if (samplers + blocks + storage + 1
+                                ..=samplers + blocks + storage + images)
+                                .contains(&b) =>
+                        {
+                            let stores = match stage {
+                                ShaderStage::Fragment => self.core.fragment_stores,
+                                ShaderStage::Compute => true,
+                                _ => self.core.vertex_pipeline_stores,
+                            };
+                            if !stores {
+                                return Err(format!(
+                                    "the device has no storage images in the {stage:?} stage"
+                                ));
+                            }
+                            let first = (b - 1 - samplers - blocks - storage) as usize;
+                            (
+                                vk::DescriptorType::STORAGE_IMAGE,
+                                DescSlot::Image {
+                                    binding: b,
+                                    first,
+                                    count: res
+                                        .count
+                                        .min(samplers + blocks + storage + images + 1 - b),
+                                    kind: res.kind,
+                                },
+                            )
+                        }
+                        _ if b > samplers + blocks + storage + images => continue,
                         other => {
                             return Err(format!(
                                 "binding {b} holds {other:?}, which the binding contract puts elsewhere"
@@ -353,6 +389,7 @@ impl VkPipe {
                 }
                 // gl_InstanceID counts from 0 under a base instance (spirv/instance_id.rs).
                 let words = if stage == ShaderStage::Vertex
+                        | DescSlot::Image { count, .. }
                     && self.tiers.draw_parameters
                     && let Some(w) = spirv::apply_instance_id(&words)?
                 {

@@ -63,7 +63,7 @@ impl ContextPipe for VkPipe {
             | G::PointSize => dirty::DYNAMIC,
             // Restart is an argument of each indexed draw; the pipeline is keyed by it.
             G::SampleMask | G::PrimitiveRestart => dirty::PIPELINE,
-            G::UniformBuffers | G::StorageBuffers | G::Textures => dirty::DESCRIPTORS,
+            G::UniformBuffers | G::StorageBuffers | G::Textures | G::Images => dirty::DESCRIPTORS,
             G::VertexBuffers => dirty::VERTICES,
             // Read by each indexed draw itself.
             G::IndexBuffer => 0,

@@ -83,6 +83,12 @@ pub(crate) enum ResourceKind {
     },
     /// A uniform texel buffer (`samplerBuffer`).
     TexelBuffer { class: NumClass },
+    /// A storage image (`image2D`, ...: `GL_ARB_shader_image_load_store`).
+    StorageImage {
+        dim: Dim,
+        arrayed: bool,
+        class: NumClass,
+    },
     /// A uniform buffer block.
     UniformBuffer,
     /// A shader storage buffer block.
@@ -430,6 +436,19 @@ pub(crate) fn reflect(words: &[u32]) -> Result<Reflection, String> {
                         ResourceKind::StorageBuffer
                     }
                     OP_TYPE_STRUCT if class == SC_UNIFORM => ResourceKind::UniformBuffer,
+                    OP_TYPE_IMAGE if t.len() >= 9 && t[7] == 2 => ResourceKind::StorageImage {
+                        dim: match t[3] {
+                            0 => Dim::D1,
+                            1 => Dim::D2,
+                            2 => Dim::D3,
+                            3 => Dim::Cube,
+                            4 => Dim::Rect,
+                            5 => Dim::Buffer,
+                            _ => Dim::Other,
+                        },
+                        arrayed: t[5] == 1,
+                        class: ix.numeric_class(t[2]),
+                    },
                     OP_TYPE_SAMPLED_IMAGE => {
                         let Some(img) = ix.ty(t[2]) else { continue };
                         if op(img) != OP_TYPE_IMAGE || img.len() < 8 {

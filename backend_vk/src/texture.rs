@@ -996,6 +996,7 @@ impl VkPipe {
             swizzle: view.swizzle.map(fix),
             linear: false,
             format: view_native.map_or(vk::Format::UNDEFINED, |n| n.vk),
+            storage: false,
         };
         let linear = native.linear_filter();
         let v = s.view_as(&raw, key, view_native.map(|n| n.features)).ok()?;

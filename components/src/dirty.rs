@@ -61,6 +61,8 @@ bitflags! {
         const DRAW_CHECK = 1 << 22;
         /// Indexed shader storage buffer bindings.
         const STORAGE_BUFFERS = 1 << 23;
+        /// Image units (`glBindImageTexture`) and the program's image uniforms.
+        const IMAGES = 1 << 29;
     }
 }
 
@@ -85,5 +87,6 @@ impl Dirty {
         .union(Dirty::UNIFORMS)
         .union(Dirty::UNIFORM_BUFFERS)
         .union(Dirty::TEXTURES)
-        .union(Dirty::STORAGE_BUFFERS);
+        .union(Dirty::STORAGE_BUFFERS)
+        .union(Dirty::IMAGES);
 }

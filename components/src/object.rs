@@ -887,6 +887,10 @@ pub struct LinkedProgram {
     /// Active shader storage blocks, in block-index order.
     pub storage_blocks: Vec<ActiveStorageBlock>,
     /// Active buffer variables, in `BUFFER_VARIABLE` index order.
+    /// Image unit per image slot (`glUniform1i` on an image uniform sets it).
+    pub image_units: Vec<u32>,
+    /// Texture target each image slot's uniform declares.
+    pub image_targets: Vec<TextureTarget>,
     pub buffer_variables: Vec<ActiveBufferVariable>,
     /// `COMPUTE_WORK_GROUP_SIZE` of a compute program (`None` for other programs).
     pub local_size: Option<[u32; 3]>,

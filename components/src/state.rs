@@ -194,6 +194,44 @@ impl BufferTarget {
     }
 }
 
+/// Image units (`MAX_IMAGE_UNITS`): native Mesa's 192. Client state only: the systems bind
+/// each image uniform of the program to a wire slot of its own with its unit's image.
+pub const IMAGE_UNITS: usize = 192;
+
+/// What `glBindImageTexture` bound to an image unit (`IMAGE_BINDING_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageUnit {
+    /// `IMAGE_BINDING_NAME`.
+    pub name: u32,
+    /// The texture object (`None`: no name, or a name generated but never bound).
+    pub texture: Option<Entity>,
+    /// `IMAGE_BINDING_LEVEL`.
+    pub level: i32,
+    /// `IMAGE_BINDING_LAYERED`.
+    pub layered: bool,
+    /// `IMAGE_BINDING_LAYER`.
+    pub layer: i32,
+    /// `IMAGE_BINDING_ACCESS`.
+    pub access: GLenum,
+    /// `IMAGE_BINDING_FORMAT`.
+    pub format: GLenum,
+}
+
+impl Default for ImageUnit {
+    /// GL 4.2's initial state of a unit: nothing, level and layer 0, `READ_ONLY`, `R8`.
+    fn default() -> Self {
+        Self {
+            name: 0,
+            texture: None,
+            level: 0,
+            layered: false,
+            layer: 0,
+            access: READ_ONLY,
+            format: R8,
+        }
+    }
+}
+
 /// A buffer range bound to an indexed binding point (`bind_buffer_base/range`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct IndexedBuffer {
@@ -413,6 +451,8 @@ pub struct GlState {
     pub uniform_buffers: [IndexedBuffer; MAX_UNIFORM_BUFFER_BINDINGS],
     /// `SHADER_STORAGE_BUFFER` indexed bindings.
     pub storage_buffers: [IndexedBuffer; STORAGE_BUFFER_BINDINGS],
+    /// Image units (`glBindImageTexture`).
+    pub image_units: [ImageUnit; IMAGE_UNITS],
     /// `TRANSFORM_FEEDBACK_BUFFER` indexed bindings.
     pub transform_feedback_buffers: [IndexedBuffer; 4],
     /// `TRANSFORM_FEEDBACK_ACTIVE`: the primitive mode `glBeginTransformFeedback` was given
@@ -573,6 +613,7 @@ impl GlState {
             vertex_array: None,
             active_texture: 0,
             textures: [[None; TEXTURE_TARGETS]; MAX_TEXTURE_UNITS],
+            image_units: [ImageUnit::default(); IMAGE_UNITS],
             samplers: [None; MAX_TEXTURE_UNITS],
             program: None,
             pipeline: None,

@@ -447,6 +447,17 @@ impl Context {
             SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT => i(l.storage_offset_alignment as i32),
             MAX_COMPUTE_UNIFORM_BLOCKS => i(limits::STAGE_UNIFORM_BLOCKS),
             MAX_COMPUTE_TEXTURE_IMAGE_UNITS => i(limits::STAGE_UNITS),
+            // Image load and store (GL 4.2), which the context can run.
+            MAX_IMAGE_UNITS => i(crate::image::IMAGE_UNITS),
+            MAX_VERTEX_IMAGE_UNIFORMS
+            | MAX_GEOMETRY_IMAGE_UNIFORMS
+            | MAX_FRAGMENT_IMAGE_UNIFORMS
+            | MAX_COMPUTE_IMAGE_UNIFORMS => i(crate::image::STAGE_IMAGE_UNIFORMS),
+            MAX_COMBINED_IMAGE_UNIFORMS => i(crate::image::COMBINED_IMAGE_UNIFORMS),
+            MAX_COMBINED_IMAGE_UNITS_AND_FRAGMENT_OUTPUTS => {
+                i(crate::image::IMAGE_UNITS_AND_FRAGMENT_OUTPUTS)
+            }
+            MAX_IMAGE_SAMPLES => i(crate::image::IMAGE_SAMPLES),
             MAX_COMPUTE_UNIFORM_COMPONENTS => i(limits::STAGE_UNIFORM_COMPONENTS),
             MAX_VERTEX_UNIFORM_COMPONENTS
             | MAX_FRAGMENT_UNIFORM_COMPONENTS

@@ -47,6 +47,7 @@ pub mod draw_indirect;
 pub mod egl;
 pub mod framebuffer;
 pub mod get;
+pub mod image;
 pub mod limits;
 pub mod pixel;
 pub mod present;

@@ -90,7 +90,7 @@ fn accepts(call: &Call, info: &TypeInfo) -> bool {
         Base::Int => call.kind == Kind::Int,
         Base::Uint => call.kind == Kind::Uint,
         Base::Bool => call.columns == 1,
-        Base::Sampler => call.kind == Kind::Int,
+        Base::Sampler | Base::Image => call.kind == Kind::Int,
         // Double uniforms need glUniform*d (GL 4.0).
         Base::Double => false,
     }
@@ -805,6 +805,11 @@ impl Context {
                 words[0] = l.sampler_units.get(slot).copied().unwrap_or(0);
                 return Ok((info, words));
             }
+            if info.base == Base::Image {
+                let slot = (u.sampler_binding + element as i32) as usize;
+                words[0] = l.image_units.get(slot).copied().unwrap_or(0);
+                return Ok((info, words));
+            }
             let base = u.offset as usize + element as usize * u.array_stride as usize;
             for c in 0..info.columns as usize {
                 for r in 0..info.rows as usize {
@@ -824,7 +829,7 @@ impl Context {
                 for (out, w) in params.iter_mut().zip(&words[..info.components()]) {
                     *out = match info.base {
                         Base::Float => f32::from_bits(*w),
-                        Base::Int | Base::Sampler => *w as i32 as f32,
+                        Base::Int | Base::Sampler | Base::Image => *w as i32 as f32,
                         Base::Uint => *w as f32,
                         Base::Bool => (*w != 0) as u8 as f32,
                         Base::Double => 0.0,
@@ -842,7 +847,7 @@ impl Context {
                 for (out, w) in params.iter_mut().zip(&words[..info.components()]) {
                     *out = match info.base {
                         Base::Float => f32::from_bits(*w).round() as i32,
-                        Base::Int | Base::Sampler => *w as i32,
+                        Base::Int | Base::Sampler | Base::Image => *w as i32,
                         Base::Uint => (*w).min(i32::MAX as u32) as i32,
                         Base::Bool => i32::from(*w != 0),
                         Base::Double => 0,
@@ -860,7 +865,7 @@ impl Context {
                 for (out, w) in params.iter_mut().zip(&words[..info.components()]) {
                     *out = match info.base {
                         Base::Float => f32::from_bits(*w).round().max(0.0) as u32,
-                        Base::Int | Base::Sampler => (*w as i32).max(0) as u32,
+                        Base::Int | Base::Sampler | Base::Image => (*w as i32).max(0) as u32,
                         Base::Uint => *w,
                         Base::Bool => u32::from(*w != 0),
                         Base::Double => 0,
@@ -873,7 +878,7 @@ impl Context {
 }
 
 /// Validates a `glUniform*` call against the uniform at `location` and stores its values.
-/// Returns whether a sampler was set.
+/// Returns whether a sampler or an image uniform was set.
 #[inline]
 fn write_uniform(
     l: &mut LinkedProgram,
@@ -911,6 +916,21 @@ fn write_uniform(
         let first = u.sampler_binding as usize + element as usize;
         for i in 0..n {
             if let Some(unit) = l.sampler_units.get_mut(first + i) {
+                *unit = values.word(i, Base::Int);
+            }
+        }
+        return Ok(true);
+    }
+    if info.base == Base::Image {
+        if (0..n).any(|i| {
+            let v = values.word(i, Base::Int) as i32;
+            !(0..crate::image::IMAGE_UNITS).contains(&v)
+        }) {
+            return Err(INVALID_VALUE);
+        }
+        let first = u.sampler_binding as usize + element as usize;
+        for i in 0..n {
+            if let Some(unit) = l.image_units.get_mut(first + i) {
                 *unit = values.word(i, Base::Int);
             }
         }

@@ -82,6 +82,19 @@ pub const UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE: u32 = 0x910A;
 pub const SAMPLER_2D_MULTISAMPLE_ARRAY: u32 = 0x910B;
 pub const INT_SAMPLER_2D_MULTISAMPLE_ARRAY: u32 = 0x910C;
 pub const UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE_ARRAY: u32 = 0x910D;
+pub const IMAGE_1D: u32 = 0x904C;
+pub const IMAGE_2D: u32 = 0x904D;
+pub const IMAGE_3D: u32 = 0x904E;
+pub const IMAGE_2D_RECT: u32 = 0x904F;
+pub const IMAGE_CUBE: u32 = 0x9050;
+pub const IMAGE_BUFFER: u32 = 0x9051;
+pub const IMAGE_1D_ARRAY: u32 = 0x9052;
+pub const IMAGE_2D_ARRAY: u32 = 0x9053;
+pub const IMAGE_CUBE_MAP_ARRAY: u32 = 0x9054;
+pub const IMAGE_2D_MULTISAMPLE: u32 = 0x9055;
+pub const IMAGE_2D_MULTISAMPLE_ARRAY: u32 = 0x9056;
+pub const INT_IMAGE_1D: u32 = 0x9057;
+pub const UNSIGNED_INT_IMAGE_2D_MULTISAMPLE_ARRAY: u32 = 0x906C;
 
 /// The scalar kind of a GL type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -98,6 +111,8 @@ pub enum Base {
     Bool,
     /// An opaque sampler (its value is a texture unit).
     Sampler,
+    /// An opaque image (its value is an image unit).
+    Image,
 }
 
 /// The shape of a GL type.
@@ -182,6 +197,7 @@ pub fn info(ty: u32) -> Option<TypeInfo> {
         DOUBLE_MAT4X2 => t(Double, 2, 4),
         DOUBLE_MAT4X3 => t(Double, 3, 4),
         _ if sampler_target(ty).is_some() => t(Sampler, 1, 1),
+        _ if image_target(ty).is_some() => t(Image, 1, 1),
         _ => None,
     }
 }
@@ -209,7 +225,7 @@ pub fn from_parts(base: Base, rows: u8, columns: u8) -> Option<u32> {
                 UNSIGNED_INT_VEC4,
             ),
             Bool => v(BOOL, BOOL_VEC2, BOOL_VEC3, BOOL_VEC4),
-            Sampler => None,
+            Sampler | Image => None,
         };
     }
     let float = match (columns, rows) {
@@ -290,6 +306,30 @@ pub fn sampler_target(ty: u32) -> Option<SamplerTarget> {
     })
 }
 
+/// The texture target an image type (`GL_ARB_shader_image_load_store`) reads and writes;
+/// `None` if `ty` is no image type. GL numbers the 11 float image types, then the 11 signed
+/// and the 11 unsigned integer ones, each run in the same target order.
+pub fn image_target(ty: u32) -> Option<SamplerTarget> {
+    use SamplerTarget::*;
+    if !(IMAGE_1D..=UNSIGNED_INT_IMAGE_2D_MULTISAMPLE_ARRAY).contains(&ty) {
+        return None;
+    }
+    Some(match (ty - IMAGE_1D) % 11 {
+        0 => D1,
+        1 => D2,
+        2 => D3,
+        3 => Rectangle,
+        4 => Cube,
+        5 => Buffer,
+        6 => D1Array,
+        7 => D2Array,
+        // Cube map arrays: no sampler target of this context reads them.
+        8 => return None,
+        9 => D2Multisample,
+        _ => D2MultisampleArray,
+    })
+}
+
 /// Vertex attribute locations a value of `ty` takes (a matrix takes one per column).
 pub fn attribute_slots(ty: u32) -> u32 {
     info(ty).map_or(1, |i| {
@@ -328,6 +368,9 @@ mod tests {
             Some(SamplerTarget::D2Array)
         );
         assert_eq!(attribute_slots(FLOAT_MAT3), 3);
+        assert_eq!(image_target(0x9069), Some(SamplerTarget::D2Array));
+        assert_eq!(image_target(INT_IMAGE_1D + 2), Some(SamplerTarget::D3));
+        assert_eq!(info(IMAGE_2D).map(|i| i.base), Some(Base::Image));
         assert_eq!(info(0x1234), None);
     }
 }

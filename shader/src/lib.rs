@@ -56,8 +56,10 @@
 //!   samplers or of blocks is one SPIR-V variable: it takes the binding of its first
 //!   element and the following elements are its array elements (their own numbers stay
 //!   unused), then bindings `1 + S + B + k` (`B` uniform blocks) the shader storage blocks
-//!   in block-index order, arrays as for uniform blocks. Resource variables nothing uses
-//!   get numbers after all of these.
+//!   in block-index order, arrays as for uniform blocks, then bindings `1 + S + B + K + i`
+//!   (`K` storage blocks) the storage images of image slots `i` (one per element of an
+//!   image array, arrays as for samplers). Resource variables nothing uses get numbers
+//!   after all of these.
 //!
 //! ## Link-time passes
 //! After numbering, the SPIR-V is rewritten where GL means something neither Vulkan nor
@@ -241,7 +243,7 @@ pub struct Uniform {
     pub row_major: bool,
     /// First location (default-block uniforms and samplers; elements follow), else -1.
     pub location: i32,
-    /// First sampler slot of a sampler, else -1.
+    /// First sampler slot of a sampler, first image slot of an image, else -1.
     pub sampler_slot: i32,
     /// Stages referencing it, bit per [`Stage`] (`REFERENCED_BY_*_SHADER`): glslang's live
     /// stages of a default-block uniform or sampler; for a block member, the stages
@@ -361,6 +363,20 @@ pub struct Program {
     pub locations: Vec<(u32, u32)>,
     /// Active uniform blocks.
     pub blocks: Vec<Block>,
+/// One image slot (one storage image descriptor): an image uniform
+/// (`GL_ARB_shader_image_load_store`) or an element of an image array.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// GL image type (`IMAGE_2D`, `UNSIGNED_INT_IMAGE_2D_ARRAY`, ...).
+    pub ty: u32,
+    /// The texture target it reads and writes.
+    pub target: gltype::SamplerTarget,
+    /// Initial image unit (an explicit `layout(binding)`, else 0).
+    pub unit: u32,
+    /// Its element in an image array (0 for a plain image and an array's first slot).
+    pub element: u32,
+}
+
     /// Active vertex attributes.
     pub attributes: Vec<Variable>,
     /// Locations the active attributes take, bit per location.
@@ -403,3 +419,5 @@ pub struct Program {
 pub fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     link::link(req)
 }
+    /// Image slots.
+    pub images: Vec<Image>,

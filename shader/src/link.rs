@@ -14,7 +14,8 @@ use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
 use crate::gltype::{self, Base};
 use crate::spirv::{Assign, Module, Type, deco, storage};
 use crate::{
-    Block, BufferVariable, Geometry, LinkRequest, Program, Sampler, Stage, StorageBlock, Uniform,
+    Block, BufferVariable, Geometry, Image, LinkRequest, Program, Sampler, Stage, StorageBlock,
+    Uniform,
 };
 use crate::{
     buffer_variable, frag_coord, interface, pixel_center, point_size, rectangle, shared_io, source,
@@ -362,6 +363,7 @@ struct UniformLayout {
     blocks: Vec<Block>,
     /// The application's part of the default block, with the uniforms' initial values.
     default_block: Vec<u8>,
+        images: layout.images,
     samplers: Vec<Sampler>,
     /// SPIR-V variable name of each sampler uniform's first slot: (name, first slot).
     sampler_vars: Vec<(String, u32)>,
@@ -406,6 +408,10 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
     // The default block's size covers every member, active or not: it is the storage the
     // shaders read.
     if let Some(d) = default_index {
+    /// Image slots, one per element of an image array.
+    images: Vec<Image>,
+    /// SPIR-V variable name of each image uniform's first slot: (name, first slot).
+    image_vars: Vec<(String, u32)>,
         let end = r
             .leaves
             .iter()
@@ -424,6 +430,8 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
             {
                 initialize(&mut out.default_block, leaf, lay, &init.values);
             }
+        images: Vec::new(),
+        image_vars: Vec::new(),
         }
     }
 
@@ -472,6 +480,45 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
                 name: u.name.clone(),
                 ty: u.gl_type,
                 size: u.size.max(1),
+        if u.is_sampler
+            && let Some(target) = gltype::image_target(u.gl_type)
+        {
+            let var_name = u.name.strip_suffix("[0]").unwrap_or(&u.name).to_string();
+            let first = out.images.len() as u32;
+            for e in 0..u.size.max(1) as u32 {
+                let unit = if u.binding >= 0 {
+                    u.binding as u32 + e
+                } else {
+                    0
+                };
+                out.images.push(Image {
+                    ty: u.gl_type,
+                    target,
+                    unit,
+                    element: e,
+                });
+            }
+            out.image_vars.push((var_name, first));
+            let location = out.locations.len() as i32;
+            let index = out.uniforms.len() as u32;
+            for e in 0..u.size.max(1) as u32 {
+                out.locations.push((index, e));
+            }
+            out.uniforms.push(Uniform {
+                name: u.name.clone(),
+                ty: u.gl_type,
+                size: u.size.max(1),
+                block: -1,
+                offset: -1,
+                array_stride: 0,
+                matrix_stride: 0,
+                row_major: false,
+                location,
+                sampler_slot: first as i32,
+                stages: stage_bits(u.stages),
+            });
+            continue;
+        }
                 block: -1,
                 offset: -1,
                 array_stride: 0,
@@ -751,7 +798,10 @@ fn bind_resources(
     for (_, m) in modules {
         for v in m.vars(storage::UNIFORM_CONSTANT) {
             let name = m.name(v.id);
-            if m.is_used(v.id) && !layout.sampler_vars.iter().any(|(n, _)| n == name) {
+            if m.is_used(v.id)
+                && !layout.sampler_vars.iter().any(|(n, _)| n == name)
+                && !layout.image_vars.iter().any(|(n, _)| n == name)
+            {
                 let first = layout.samplers.len() as u32;
                 let count = m.array(v.ty).map_or(1, |(_, n)| n.max(1));
                 for element in 0..count {
@@ -768,7 +818,8 @@ fn bind_resources(
     }
     let samplers = layout.samplers.len() as u32;
     let blocks = layout.blocks.len() as u32;
-    let mut spare = 1 + samplers + blocks + layout.storage_blocks.len() as u32;
+    let storage = layout.storage_blocks.len() as u32;
+    let mut spare = 1 + samplers + blocks + storage + layout.images.len() as u32;
     // Declared storage block -> binding of its first element.
     let mut storage_first = HashMap::new();
     let mut next = 1 + samplers + blocks;
@@ -779,9 +830,11 @@ fn bind_resources(
     for (i, (_, m)) in modules.iter().enumerate() {
         for v in m.vars(storage::UNIFORM_CONSTANT) {
             let name = m.name(v.id);
-            let binding = match layout.sampler_vars.iter().find(|(n, _)| n == name) {
-                Some((_, first)) => 1 + first,
-                None => {
+            let image = layout.image_vars.iter().find(|(n, _)| n == name);
+            let binding = match (layout.sampler_vars.iter().find(|(n, _)| n == name), image) {
+                (Some((_, first)), _) => 1 + first,
+                (None, Some((_, first))) => 1 + samplers + blocks + storage + first,
+                (None, None) => {
                     spare += 1;
                     spare - 1
                 }

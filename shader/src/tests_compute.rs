@@ -176,3 +176,46 @@ fn storage_block_members_take_layout_qualifiers() {
     let c = compile(Stage::Vertex, vs, &Limits::default());
     assert!(c.ok, "{}", c.log);
 }
+
+/// A blur of one RGBA8 image into an RGBA32F one, and a fragment stage of GLSL 3.30 that
+/// counts into an R32UI image through `GL_ARB_shader_image_load_store`.
+#[test]
+fn image_uniforms_take_slots_after_the_storage_blocks() {
+    let cs = "#version 430\n\
+        layout(local_size_x = 4, local_size_y = 4) in;\n\
+        layout(std430, binding = 1) buffer Sums { uint n; };\n\
+        layout(rgba8, binding = 2) readonly uniform image2D src;\n\
+        layout(rgba32f, binding = 5) writeonly uniform image2D dst;\n\
+        void main() {\n\
+            ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n\
+            vec4 c = imageLoad(src, p) + imageLoad(src, p + ivec2(1, 0));\n\
+            imageStore(dst, p, c * 0.5);\n\
+            atomicAdd(n, uint(imageSize(src).x));\n\
+            memoryBarrierImage();\n\
+        }\n";
+    assert!(compile(Stage::Compute, cs, &Limits::default()).ok);
+    let p = link_all(&[(Stage::Compute, cs)]).expect("links");
+    assert_eq!(p.images.len(), 2);
+    let units: Vec<u32> = p.images.iter().map(|i| i.unit).collect();
+    assert_eq!(units, [2, 5]);
+    let src = p.uniforms.iter().find(|u| u.name == "src").expect("src");
+    assert_eq!(src.ty, crate::gltype::IMAGE_2D);
+    crate::tests::validate(&p.stages[0].1);
+
+    let vs = "#version 330\nin vec4 p;\nvoid main() { gl_Position = p; }\n";
+    let fs = "#version 330\n#extension GL_ARB_shader_image_load_store : require\n\
+        layout(r32ui) coherent uniform uimage2DArray counts;\n\
+        out vec4 c;\n\
+        void main() {\n\
+            imageAtomicAdd(counts, ivec3(ivec2(gl_FragCoord.xy), 1), 1u);\n\
+            memoryBarrier();\n\
+            c = vec4(1.0);\n\
+        }\n";
+    assert!(compile(Stage::Fragment, fs, &Limits::default()).ok);
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    assert_eq!(p.images.len(), 1);
+    assert_eq!(p.images[0].target, crate::gltype::SamplerTarget::D2Array);
+    for (_, words) in &p.stages {
+        crate::tests::validate(words);
+    }
+}

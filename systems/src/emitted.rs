@@ -6,10 +6,10 @@ use tessera_wire::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, ProgramHandle, RasterHandle, SamplerHandle,
     TextureHandle, VertexLayoutHandle,
 };
-use tessera_wire::record::FramebufferRef;
+use tessera_wire::record::{FramebufferRef, ImageBinding};
 use tessera_wire::state::{
-    MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS,
-    MAX_VERTEX_ATTRIBS, Rect,
+    MAX_DRAW_BUFFERS, MAX_IMAGE_SLOTS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS,
+    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, Rect,
 };
 
 /// The bound texture and sampler CSO of a sampler slot.
@@ -61,6 +61,8 @@ pub struct EmittedState {
     pub textures: [Option<TextureBinding>; MAX_TEXTURE_UNITS],
     /// `BindVertexLayout`.
     pub vertex_layout: Option<VertexLayoutHandle>,
+    /// `BindImage` per image slot.
+    pub images: [Option<Option<ImageBinding>>; MAX_IMAGE_SLOTS],
     /// `SetVertexBuffer` per slot.
     pub vertex_buffers: [Option<(Option<BufferHandle>, u64)>; MAX_VERTEX_ATTRIBS],
     /// `SetIndexBuffer`.
@@ -94,6 +96,7 @@ impl Default for EmittedState {
             vertex_layout: None,
             vertex_buffers: [None; MAX_VERTEX_ATTRIBS],
             index_buffer: None,
+            images: [None; MAX_IMAGE_SLOTS],
             generic_attribs: [None; MAX_VERTEX_ATTRIBS],
         }
     }

@@ -22,6 +22,7 @@ pub mod cso;
 pub mod emitted;
 pub mod emitter;
 pub mod framebuffer;
+pub mod image;
 pub mod lifecycle;
 pub mod program;
 pub mod render_state;

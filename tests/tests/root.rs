@@ -14,6 +14,7 @@ mod faults;
 mod framebuffer;
 mod glvnd;
 mod handles;
+mod image_load_store;
 mod isolation;
 mod long_run;
 mod names;

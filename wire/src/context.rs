@@ -17,10 +17,10 @@
 use crate::SessionError;
 use crate::backend::bad_value;
 use crate::handle::{BufferHandle, ProgramHandle, SamplerHandle, TextureHandle};
-use crate::record::{DRAW_BUFFER_NONE, FramebufferRef};
+use crate::record::{DRAW_BUFFER_NONE, FramebufferRef, ImageBinding};
 use crate::state::{
-    MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS,
-    MAX_VERTEX_ATTRIBS, Rect,
+    MAX_DRAW_BUFFERS, MAX_IMAGE_SLOTS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS,
+    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, Rect,
 };
 
 /// The contexts of a session, each with a backend's state `C`; one of them is current.
@@ -179,6 +179,8 @@ pub struct DesiredState {
     pub storage_buffers: [(Option<BufferHandle>, u64, u64); MAX_STORAGE_BUFFER_BINDINGS],
     /// `BindTexture`, per sampler slot.
     pub textures: [(Option<TextureHandle>, Option<SamplerHandle>); MAX_TEXTURE_UNITS],
+    /// `BindImage`, per image slot.
+    pub images: [Option<ImageBinding>; MAX_IMAGE_SLOTS],
     /// `SetVertexBuffer`, per attribute: buffer, offset.
     pub vertex_buffers: [(Option<BufferHandle>, u64); MAX_VERTEX_ATTRIBS],
     /// `SetIndexBuffer`.
@@ -214,6 +216,7 @@ impl Default for DesiredState {
             vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
             index_buffer: None,
             generic: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
+            images: [None; MAX_IMAGE_SLOTS],
             primitive_restart: (false, 0),
         }
     }

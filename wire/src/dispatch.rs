@@ -120,6 +120,8 @@ pub enum StateGroup {
     Textures,
     /// `SetVertexBuffer`.
     VertexBuffers,
+    /// `BindImage`.
+    Images,
     /// `SetIndexBuffer`.
     IndexBuffer,
     /// `SetGenericAttrib`.
@@ -821,6 +823,13 @@ fn check_program(
     }
     let compute = desc.stages.iter().any(|s| s.stage == ShaderStage::Compute);
     if compute && desc.stages.len() != 1 {
+    let images: Vec<u32> = desc.images.iter().map(|i| i.element).collect();
+    if let Some(i) = broken(&images) {
+        return Err(bad(format!("image slot {i} continues no array")));
+    }
+    if desc.images.len() > crate::state::MAX_IMAGE_SLOTS {
+        return Err(bad(format!("{} image slots", desc.images.len())));
+    }
         return Err(bad("a compute stage with other stages".into()));
     }
     if compute == desc.local_size.contains(&0) {
@@ -1531,6 +1540,15 @@ impl<C: PipeContext> Dispatcher<C> {
             }
             A::BindTexture {
                 slot,
+            A::BindImage { slot, image } => {
+                const N: &str = "BindImage";
+                let image: Option<crate::record::ImageBinding> = de(image)?;
+                reg.textures.check(N, image.map(|i| i.texture))?;
+                self.set(pipe, N, StateGroup::Images, |d| {
+                    *slot_mut(N, &mut d.images, *slot)? = image;
+                    Ok(())
+                })?
+            }
                 texture,
                 sampler,
             } => {

@@ -266,6 +266,19 @@ wire_enum! {
 }
 
 wire_enum! {
+    /// How a shader may use an image bound to an image unit (`glBindImageTexture`'s
+    /// `access`).
+    ImageAccess: u8 {
+        /// `READ_ONLY`.
+        ReadOnly,
+        /// `WRITE_ONLY`.
+        WriteOnly,
+        /// `READ_WRITE`.
+        ReadWrite,
+    }
+}
+
+wire_enum! {
     /// Channel layout of client pixel data (the GL `format` argument).
     PixelFormat: u8 {
         Red, Green, Blue, Rg, Rgb, Bgr, Rgba, Bgra,

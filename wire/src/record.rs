@@ -19,7 +19,7 @@
 use rkyv::{Archive, Deserialize, Serialize};
 
 use crate::format::{
-    Format, IndexType, PixelLayout, QueryKind, ShaderStage, TextureKind, Topology,
+    Format, ImageAccess, IndexType, PixelLayout, QueryKind, ShaderStage, TextureKind, Topology,
 };
 use crate::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, ProgramHandle,
@@ -165,6 +165,37 @@ pub struct StorageSlot {
     pub element: u32,
 }
 
+/// One image slot of a program: a storage image descriptor
+/// (`GL_ARB_shader_image_load_store`).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct ImageSlot {
+    /// The kind of texture its image uniform declares (`image2DArray`: [`TextureKind::D2Array`]).
+    pub kind: TextureKind,
+    /// Its element in an image array (0 otherwise), as for [`SamplerSlot::element`].
+    pub element: u32,
+}
+
+/// The image a `BindImage` record binds to an image slot: one level of a texture, all its
+/// layers or one, seen in `format` (the image unit's format, which the engine checked to be
+/// compatible with the texture's: same size or same class).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct ImageBinding {
+    /// The texture (a view resolves to its storage like any texture record).
+    pub texture: TextureHandle,
+    /// Its level.
+    pub level: u32,
+    /// `None`: every layer (GL's `layered` of an array, cube or 3D texture, as the image
+    /// uniform's type sees them); `Some(l)`: layer (or cube face, or 3D slice) `l` alone,
+    /// as a 2D image.
+    pub layer: Option<u32>,
+    /// The format shaders read and write it in.
+    pub format: Format,
+    /// What shaders may do with it.
+    pub access: ImageAccess,
+}
+
 /// A linked program as the backend needs it: code per stage, and the interface the engine
 /// assigned.
 ///
@@ -184,8 +215,12 @@ pub struct StorageSlot {
 /// - **bindings `S + B + 1 ..= S + B + K`** (`K = storage_blocks.len()`): storage
 ///   buffers, binding `1 + S + B + k` for shader storage block `k`;
 ///   `BindStorageBuffer { slot: k }` binds it. Arrays of blocks work like sampler arrays.
-/// - Resource variables no code uses may carry numbers above `S + B + K`; no descriptor is
-///   needed for them.
+/// - **bindings `S + B + K + 1 ..= S + B + K + I`** (`I = images.len()`): storage images,
+///   binding `1 + S + B + K + i` for image slot `i`; `BindImage { slot: i }` binds it.
+///   Arrays of images work like sampler arrays. Each image variable's type carries the
+///   format of its `layout` qualifier (`Unknown` for a `writeonly` image declared without).
+/// - Resource variables no code uses may carry numbers above `S + B + K + I`; no descriptor
+///   is needed for them.
 ///
 /// A compute program has one stage, [`ShaderStage::Compute`], and the same layout; it is
 /// run by `Dispatch`/`DispatchIndirect` with its `local_size` (`COMPUTE_WORK_GROUP_SIZE`),
@@ -224,6 +259,8 @@ pub struct ProgramDesc {
     pub uniform_blocks: Vec<BlockSlot>,
     /// Shader storage block slots, in block-index order.
     pub storage_blocks: Vec<StorageSlot>,
+    /// Image slots, in slot order.
+    pub images: Vec<ImageSlot>,
     /// A compute program's work group size (zeros for other programs).
     pub local_size: [u32; 3],
     /// The outputs transform feedback captures, in GL's order (empty: none). The last
@@ -707,6 +744,13 @@ pub enum Record {
         buffer: Option<BufferHandle>,
         offset: u64,
         size: u64,
+    },
+    /// Binds an image to image slot `slot` of the bound program (the engine resolves GL's
+    /// image units through the program's image uniforms; `None`: nothing usable is bound
+    /// to the unit, and loads read 0 while stores are dropped).
+    BindImage {
+        slot: u8,
+        image: Option<ImageBinding>,
     },
     /// Binds a texture and sampler CSO to sampler `slot` of the bound program (the engine
     /// resolves GL's texture units through the program's sampler uniforms; `None`: the

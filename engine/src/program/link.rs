@@ -16,7 +16,8 @@ use tessera_shader::{LinkRequest, Stage};
 use tessera_wire::format::{ShaderStage, TextureKind};
 use tessera_wire::handle::ProgramHandle;
 use tessera_wire::record::{
-    BlockSlot, ProgramDesc, Record, SamplerSlot, StageCode, StorageSlot, XfbOutput, XfbSource,
+    BlockSlot, ImageSlot, ProgramDesc, Record, SamplerSlot, StageCode, StorageSlot, XfbOutput,
+    XfbSource,
 };
 
 use super::binary::{LinkResult, RetrievableHint};
@@ -118,6 +119,8 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             .collect(),
         attribute_mask: p.attribute_mask,
         stages: p
+        image_units: p.images.iter().map(|i| i.unit).collect(),
+        image_targets: p.images.iter().map(|i| texture_target(i.target)).collect(),
             .stages
             .iter()
             .fold(0, |bits, (s, _)| bits | 1 << wire_stage(*s) as u8),
@@ -397,6 +400,14 @@ impl Context {
                 .iter()
                 .filter(|v| v.element.is_none_or(|k| k == 0))
                 .map(xfb_output)
+            images: linked
+                .images
+                .iter()
+                .map(|i| ImageSlot {
+                    kind: texture_kind(i.target),
+                    element: i.element,
+                })
+                .collect(),
                 .collect(),
         };
         sh.dev.push(Record::CreateProgram {

@@ -288,6 +288,7 @@ impl Context {
                 }
             }
             self.local.detach_from_bound_framebuffers(&mut sh, e);
+            self.detach_from_image_units(&mut sh, name);
             sh.names.textures.free(name);
             let Shared { world, dev, .. } = &mut *sh;
             lifecycle::unname(world, dev, e);

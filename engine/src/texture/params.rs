@@ -404,6 +404,8 @@ fn texture_value(tex: &Texture, pname: GLenum) -> Option<ParamValue> {
         TEXTURE_MAX_LEVEL => i(i64::from(tex.max_level)),
         TEXTURE_IMMUTABLE_FORMAT => i(i64::from(tex.immutable_levels > 0)),
         TEXTURE_IMMUTABLE_LEVELS => i(i64::from(tex.immutable_levels)),
+        // Image units take formats of the texture's size (crate::image).
+        IMAGE_FORMAT_COMPATIBILITY_TYPE => i(i64::from(IMAGE_FORMAT_COMPATIBILITY_BY_SIZE)),
         TEXTURE_VIEW_MIN_LEVEL => i(i64::from(tex.view_range.min_level)),
         TEXTURE_VIEW_NUM_LEVELS => i(i64::from(tex.view_range.num_levels)),
         TEXTURE_VIEW_MIN_LAYER => i(i64::from(tex.view_range.min_layer)),

@@ -1,0 +1,201 @@
+//! Storage images (`GL_ARB_shader_image_load_store`): the image views of `BindImage`
+//! bindings and the placeholders of unbound image slots.
+//!
+//! Every colour image whose format supports it is made with `STORAGE` usage (and, as every
+//! colour image, `MUTABLE_FORMAT`), so any texture can be bound to an image unit: the view
+//! is of the bound level, of its layers or the one bound, in the unit's format, with
+//! `STORAGE` usage alone. An image is in `GENERAL` layout while a draw or dispatch uses it
+//! as a storage image: gathering the descriptors transitions it outside the pass, as
+//! sampling transitions it back to `SHADER_READ_ONLY_OPTIMAL`. What shaders write reaches
+//! later passes, transfers and dispatches through the global barrier that follows every
+//! pass and dispatch (`VkPipe::sync`).
+//!
+//! An image slot whose unit holds no usable image (the engine binds `None`, or the device
+//! cannot view it so) reads a 1x1 placeholder of zeros; GL drops stores there, here they
+//! land in the placeholder, which no other slot reads as anything but undefined values.
+
+use ash::vk;
+use tessera_wire::SessionError;
+use tessera_wire::format::Format;
+use tessera_wire::handle::TextureHandle;
+use tessera_wire::record::ImageBinding;
+
+use crate::device::{Missing, VkPipe, vk_error};
+use crate::image::{Storage, ViewKey, transition};
+use crate::spirv::{Dim, NumClass};
+
+/// The view type of a storage image of `dim` (arrayed or not).
+pub(crate) fn view_type(dim: Dim, arrayed: bool) -> vk::ImageViewType {
+    match (dim, arrayed) {
+        (Dim::D1, false) => vk::ImageViewType::TYPE_1D,
+        (Dim::D1, true) => vk::ImageViewType::TYPE_1D_ARRAY,
+        (Dim::D3, _) => vk::ImageViewType::TYPE_3D,
+        (Dim::Cube, false) => vk::ImageViewType::CUBE,
+        (Dim::Cube, true) => vk::ImageViewType::CUBE_ARRAY,
+        (_, true) => vk::ImageViewType::TYPE_2D_ARRAY,
+        _ => vk::ImageViewType::TYPE_2D,
+    }
+}
+
+impl VkPipe {
+    /// The storage view of an image binding for a slot of view type `ty`, with the image's
+    /// layout; `None` where the device cannot view it so (the slot then reads the
+    /// placeholder).
+    pub(crate) fn storage_view(
+        &mut self,
+        b: ImageBinding,
+        ty: vk::ImageViewType,
+    ) -> Option<(vk::ImageView, vk::ImageLayout)> {
+        let raw = self.raw.clone();
+        let o = self.owner("", b.texture).ok()?;
+        let native = self.format(b.format)?;
+        if !native
+            .features
+            .contains(vk::FormatFeatureFlags::STORAGE_IMAGE)
+        {
+            self.report(
+                Missing::Format,
+                &format!("the device has no storage images of {:?}", b.format),
+            );
+            return None;
+        }
+        let s = self.textures.get_mut("", o.handle).ok()?.storage.as_mut()?;
+        if !s.usage.contains(vk::ImageUsageFlags::STORAGE) {
+            return None;
+        }
+        let one_d = matches!(
+            ty,
+            vk::ImageViewType::TYPE_1D | vk::ImageViewType::TYPE_1D_ARRAY
+        );
+        let three_d = ty == vk::ImageViewType::TYPE_3D;
+        if one_d != s.one_d || three_d != s.three_d || (s.three_d && b.layer.is_some()) {
+            // Another dimensionality than the texture's (undefined in GL), or one slice of
+            // a 3D level (a 2D view of it needs VK_EXT_image_2d_view_of_3d).
+            return None;
+        }
+        let level = o.level + b.level;
+        if level >= s.levels {
+            return None;
+        }
+        let view_layers = o.view.map_or(s.layers, |v| v.layers);
+        let (base_layer, layers) = match (b.layer, ty) {
+            (Some(l), _) if l < view_layers => (o.layer + l, 1),
+            (Some(_), _) => return None,
+            (
+                None,
+                vk::ImageViewType::TYPE_1D
+                | vk::ImageViewType::TYPE_2D
+                | vk::ImageViewType::TYPE_3D,
+            ) => (o.layer, 1),
+            (None, _) => (o.layer, view_layers),
+        };
+        let cube = matches!(ty, vk::ImageViewType::CUBE | vk::ImageViewType::CUBE_ARRAY);
+        if cube && layers % 6 != 0 {
+            return None;
+        }
+        let key = ViewKey {
+            ty,
+            aspect: vk::ImageAspectFlags::COLOR,
+            base_level: level,
+            levels: 1,
+            base_layer,
+            layers,
+            swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
+            linear: false,
+            format: native.vk,
+            storage: true,
+        };
+        let v = s.view_as(&raw, key, Some(native.features)).ok()?;
+        Some((v, s.layout))
+    }
+
+    /// Makes a texture's storage usable as a storage image (outside a pass).
+    pub(crate) fn make_general(&mut self, handle: TextureHandle) {
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let Ok(o) = self.owner("", handle) else {
+            return;
+        };
+        if let Some(s) = self
+            .textures
+            .get_mut("", o.handle)
+            .ok()
+            .and_then(|t| t.storage.as_mut())
+        {
+            transition(&raw, cmd, s, vk::ImageLayout::GENERAL);
+        }
+    }
+
+    /// The storage placeholder of a view type and class, made (cleared to zeros, in
+    /// `GENERAL`) on first use; must be called outside a render pass.
+    pub(crate) fn placeholder_storage(
+        &mut self,
+        ty: vk::ImageViewType,
+        class: NumClass,
+    ) -> Result<vk::ImageView, SessionError> {
+        let key = (ty.as_raw(), class);
+        if let Some((_, v)) = self.placeholders.storage.get(&key) {
+            return Ok(*v);
+        }
+        let format = match class {
+            NumClass::Float => Format::Rgba32f,
+            NumClass::Int => Format::Rgba32i,
+            NumClass::Uint => Format::Rgba32ui,
+        };
+        let Some(native) = self.format(format) else {
+            return Err(SessionError::Backend("no RGBA32 format".to_owned()));
+        };
+        let (image_ty, layers, cube) = match ty {
+            vk::ImageViewType::TYPE_1D | vk::ImageViewType::TYPE_1D_ARRAY => {
+                (vk::ImageType::TYPE_1D, 1, false)
+            }
+            vk::ImageViewType::TYPE_3D => (vk::ImageType::TYPE_3D, 1, false),
+            vk::ImageViewType::CUBE | vk::ImageViewType::CUBE_ARRAY => {
+                (vk::ImageType::TYPE_2D, 6, true)
+            }
+            _ => (vk::ImageType::TYPE_2D, 1, false),
+        };
+        let mut s = Storage::new(
+            &self.alloc,
+            format,
+            native,
+            image_ty,
+            [1, 1, 1],
+            1,
+            layers,
+            vk::SampleCountFlags::TYPE_1,
+            cube,
+        )
+        .map_err(|e| vk_error("vmaCreateImage", e))?;
+        self.transfer_begin();
+        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        transition(&raw, cmd, &mut s, vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+        // SAFETY: recording outside a render pass; a new image in TRANSFER_DST_OPTIMAL with
+        // TRANSFER_DST usage; the whole range.
+        unsafe {
+            raw.cmd_clear_color_image(
+                cmd,
+                s.image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &vk::ClearColorValue { uint32: [0; 4] },
+                &[s.range()],
+            )
+        };
+        transition(&raw, cmd, &mut s, vk::ImageLayout::GENERAL);
+        self.rec.dirty_mem = true;
+        let view = ViewKey {
+            ty,
+            aspect: vk::ImageAspectFlags::COLOR,
+            base_level: 0,
+            levels: 1,
+            base_layer: 0,
+            layers,
+            swizzle: [vk::ComponentSwizzle::IDENTITY; 4],
+            linear: false,
+            format: vk::Format::UNDEFINED,
+            storage: true,
+        };
+        let v = s.view(&raw, view)?;
+        self.placeholders.storage.insert(key, (s, v));
+        Ok(v)
+    }
+}
