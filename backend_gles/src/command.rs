@@ -535,6 +535,9 @@ impl GlesPipe {
         sh.enable(gl, Cap::ScissorTest, r.scissor);
         sh.enable(gl, Cap::Dither, r.dither);
         sh.line_width(gl, ctx.desired.line_width);
+        if self.features.tessellation.is_some() {
+            sh.patch_vertices(gl, ctx.desired.patch_vertices);
+        }
         let (coverage, invert, mask) = ctx.desired.sample_mask;
         sh.enable(gl, Cap::SampleCoverage, coverage.is_some());
         if let Some(v) = coverage {

@@ -489,6 +489,8 @@ pub(crate) fn map_topology(t: Topology, f: &Features) -> Option<u32> {
         P::LineStripAdjacency => glow::LINE_STRIP_ADJACENCY,
         P::TrianglesAdjacency => glow::TRIANGLES_ADJACENCY,
         P::TriangleStripAdjacency => glow::TRIANGLE_STRIP_ADJACENCY,
+        // The engine draws patches only where the backend reports tessellation stages.
+        P::Patches => glow::PATCHES,
     })
 }
 

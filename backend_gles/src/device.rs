@@ -29,7 +29,7 @@ use tessera_wire::state::{
     VertexLayout,
 };
 use tessera_wire::table::{ByteSized, SlotTable};
-use tessera_wire::{Caps, ComputeCaps, Event, SessionError};
+use tessera_wire::{Caps, ComputeCaps, Event, SessionError, TessellationCaps};
 
 use crate::conv;
 use crate::framebuffer::{Framebuffer, Renderbuffer, Surface};
@@ -125,6 +125,11 @@ pub(crate) struct Features {
     pub draw_buffers_indexed: bool,
     pub base_vertex: bool,
     pub geometry: bool,
+    /// Tessellation stages (ES 3.2, or `GL_OES/EXT_tessellation_shader`), with the
+    /// extension that ESSL below 3.20 enables for them, if one is needed.
+    pub tessellation: Option<&'static str>,
+    /// The extension that lets the tessellation stages write `gl_PointSize`, if any.
+    pub tessellation_point_size: Option<&'static str>,
     /// The extension that lets a geometry shader write `gl_PointSize`, if any.
     pub geometry_point_size: Option<&'static str>,
     pub texture_buffer: bool,
@@ -167,6 +172,19 @@ impl Features {
                 || has("GL_OES_draw_elements_base_vertex")
                 || has("GL_EXT_draw_elements_base_vertex"),
             geometry: es32 || has("GL_OES_geometry_shader") || has("GL_EXT_geometry_shader"),
+            tessellation: if es32 {
+                Some("")
+            } else {
+                ["GL_OES_tessellation_shader", "GL_EXT_tessellation_shader"]
+                    .into_iter()
+                    .find(|e| has(e))
+            },
+            tessellation_point_size: [
+                "GL_EXT_tessellation_point_size",
+                "GL_OES_tessellation_point_size",
+            ]
+            .into_iter()
+            .find(|e| has(e)),
             geometry_point_size: ["GL_EXT_geometry_point_size", "GL_OES_geometry_point_size"]
                 .into_iter()
                 .find(|e| has(e)),
@@ -369,6 +387,29 @@ impl GlesPipe {
                     int(glow::MAX_VERTEX_OUTPUT_COMPONENTS)
                 },
                 texture_views: features.texture_view.is_some(),
+                tessellation: if features.tessellation.is_some() {
+                    // ES 3.2's (EXT/OES_tessellation_shader's) queries of GL's names.
+                    TessellationCaps {
+                        max_patch_vertices: int(glow::MAX_PATCH_VERTICES),
+                        max_gen_level: int(glow::MAX_TESS_GEN_LEVEL),
+                        max_control_input_components: int(glow::MAX_TESS_CONTROL_INPUT_COMPONENTS),
+                        max_control_output_components: int(
+                            glow::MAX_TESS_CONTROL_OUTPUT_COMPONENTS,
+                        ),
+                        max_patch_components: int(glow::MAX_TESS_PATCH_COMPONENTS),
+                        max_control_total_output_components: int(
+                            glow::MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS,
+                        ),
+                        max_evaluation_input_components: int(
+                            glow::MAX_TESS_EVALUATION_INPUT_COMPONENTS,
+                        ),
+                        max_evaluation_output_components: int(
+                            glow::MAX_TESS_EVALUATION_OUTPUT_COMPONENTS,
+                        ),
+                    }
+                } else {
+                    TessellationCaps::none()
+                },
                 compute: if features.minor >= 1 {
                     // GLES 3.1's compute shaders and storage buffers, queried by GL's
                     // names (the indexed ones per dimension).

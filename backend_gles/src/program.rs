@@ -274,6 +274,21 @@ impl SpirvCross {
                 let name = CString::new(ext).unwrap_or_default();
                 (f.require_extension)(compiler, name.as_ptr());
             }
+            // So do the tessellation stages (the evaluation stage writes it, and a control
+            // stage may pass it on), which GLSL ES 3.10 has with an extension only.
+            if matches!(
+                job.stage,
+                ShaderStage::TessControl | ShaderStage::TessEvaluation
+            ) {
+                let (stages, point_size) = job.tessellation_extensions;
+                for ext in [stages.filter(|e| !e.is_empty()), point_size]
+                    .into_iter()
+                    .flatten()
+                {
+                    let name = CString::new(ext).unwrap_or_default();
+                    (f.require_extension)(compiler, name.as_ptr());
+                }
+            }
         }
         let list = |kind: u32| -> &[Reflected] {
             let mut p: *const Reflected = std::ptr::null();
@@ -549,6 +564,9 @@ struct StageJob {
     stage: ShaderStage,
     /// The extension a geometry stage needs to write `gl_PointSize`, if the driver has one.
     point_size_extension: Option<&'static str>,
+    /// The extension GLSL ES below 3.20 needs for the tessellation stages (empty on ES
+    /// 3.2), and the one that lets them write `gl_PointSize`, if the driver has them.
+    tessellation_extensions: (Option<&'static str>, Option<&'static str>),
     /// Whether the driver has `GL_EXT_clip_cull_distance`, which GLSL ES needs to name
     /// `gl_ClipDistance` and `gl_CullDistance`.
     clip_distance_extension: bool,
@@ -753,6 +771,8 @@ fn stage_tag(stage: ShaderStage) -> char {
         ShaderStage::Geometry => 'g',
         ShaderStage::Fragment => 'f',
         ShaderStage::Compute => 'c',
+        ShaderStage::TessControl => 't',
+        ShaderStage::TessEvaluation => 'e',
     }
 }
 
@@ -762,6 +782,8 @@ fn native_stage(stage: ShaderStage) -> u32 {
         ShaderStage::Geometry => glow::GEOMETRY_SHADER,
         ShaderStage::Fragment => glow::FRAGMENT_SHADER,
         ShaderStage::Compute => glow::COMPUTE_SHADER,
+        ShaderStage::TessControl => glow::TESS_CONTROL_SHADER,
+        ShaderStage::TessEvaluation => glow::TESS_EVALUATION_SHADER,
     }
 }
 
@@ -809,7 +831,9 @@ impl ProgramPipe for GlesPipe {
         // Geometry shaders, and gl_PrimitiveID in a fragment shader (which GL defines with
         // or without a geometry stage), are core in GLSL ES 3.20.
         let needs_320 = stages.iter().any(|(stage, words)| match stage {
-            ShaderStage::Geometry => true,
+            ShaderStage::Geometry | ShaderStage::TessControl | ShaderStage::TessEvaluation => {
+                self.features.tessellation == Some("") || *stage == ShaderStage::Geometry
+            }
             ShaderStage::Fragment => decorates_built_in(words, BUILT_IN_PRIMITIVE_ID),
             _ => false,
         });
@@ -1011,6 +1035,10 @@ impl GlesPipe {
             let job = StageJob {
                 stage: *stage,
                 point_size_extension: self.features.geometry_point_size,
+                tessellation_extensions: (
+                    self.features.tessellation,
+                    self.features.tessellation_point_size,
+                ),
                 clip_distance_extension: self.features.clip_distance,
                 vertex_clip_distances: translated
                     .iter()
@@ -1207,6 +1235,7 @@ void main() {
         let job = StageJob {
             stage: ShaderStage::Vertex,
             point_size_extension: None,
+            tessellation_extensions: (None, None),
             clip_distance_extension: false,
             vertex_clip_distances: None,
             tag: 'v',

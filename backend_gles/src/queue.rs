@@ -33,7 +33,7 @@ fn dirty_bits(group: StateGroup) -> u32 {
         G::Scissor => dirty::SCISSOR,
         G::BlendColor => dirty::BLEND,
         G::StencilRef => dirty::DEPTH_STENCIL,
-        G::DepthBias | G::LineWidth | G::SampleMask => dirty::RASTER,
+        G::DepthBias | G::LineWidth | G::SampleMask | G::PatchVertices => dirty::RASTER,
         G::Program => dirty::PROGRAM,
         G::Uniforms => dirty::UNIFORMS,
         G::UniformBuffers => dirty::UNIFORM_BUFFERS,

@@ -113,6 +113,7 @@ pub(crate) struct NativeState {
     front_face: u32,
     polygon_offset: [f32; 2],
     line_width: f32,
+    patch_vertices: i32,
     sample_coverage: (f32, bool),
     sample_mask: u32,
     program: Option<glow::Program>,
@@ -158,6 +159,7 @@ impl NativeState {
             front_face: glow::CCW,
             polygon_offset: [0.0; 2],
             line_width: 1.0,
+            patch_vertices: 3,
             sample_coverage: (1.0, false),
             sample_mask: u32::MAX,
             program: None,
@@ -407,6 +409,18 @@ impl NativeState {
             self.line_width = width;
             // SAFETY: context current; a positive width (GL clamps to its range).
             unsafe { gl.line_width(width) };
+        }
+    }
+
+    /// Sets `PATCH_VERTICES` (`glPatchParameteri`; a driver with tessellation stages only).
+    pub fn patch_vertices(&mut self, gl: &glow::Context, count: u8) {
+        let count = i32::from(count);
+        if self.patch_vertices != count {
+            self.patch_vertices = count;
+            // SAFETY: context current; the caller checked the driver has tessellation
+            // stages; 1..=32 (the dispatcher checks), within its MAX_PATCH_VERTICES, which
+            // the engine's limit is.
+            unsafe { gl.patch_parameter_i32(glow::PATCH_VERTICES, count) };
         }
     }
 

@@ -452,6 +452,7 @@ impl VkPipe {
                 .max_depth_bounds(1.0),
             color_blend: vk::PipelineColorBlendStateCreateInfo::default()
                 .attachments(&attachments[..n]),
+            tessellation: None,
         };
         let dynamic_states = [
             vk::DynamicState::VIEWPORT,

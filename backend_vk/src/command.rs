@@ -857,6 +857,11 @@ impl VkPipe {
                 restart: shape.restart,
                 point_size,
                 sample_mask,
+                patch_vertices: if topology == vk::PrimitiveTopology::PATCH_LIST {
+                    ctx.desired.patch_vertices
+                } else {
+                    0
+                },
             };
             let pipeline = self.pipeline(handle, &key)?;
             if self.rec.pipeline != pipeline {

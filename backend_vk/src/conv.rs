@@ -600,6 +600,7 @@ pub(crate) fn map_topology(t: Topology) -> vk::PrimitiveTopology {
         P::LineStripAdjacency => vk::PrimitiveTopology::LINE_STRIP_WITH_ADJACENCY,
         P::TrianglesAdjacency => vk::PrimitiveTopology::TRIANGLE_LIST_WITH_ADJACENCY,
         P::TriangleStripAdjacency => vk::PrimitiveTopology::TRIANGLE_STRIP_WITH_ADJACENCY,
+        P::Patches => vk::PrimitiveTopology::PATCH_LIST,
     }
 }
 

@@ -481,6 +481,24 @@ impl VkPipe {
             max_vertex_output_components: p.max_vertex_output_components,
             max_geometry_input_components: p.max_geometry_input_components,
             texture_views: true,
+            tessellation: if gpu.core.tessellation_shader {
+                tessera_wire::TessellationCaps {
+                    max_patch_vertices: p.max_tessellation_patch_size,
+                    max_gen_level: p.max_tessellation_generation_level,
+                    max_control_input_components: p
+                        .max_tessellation_control_per_vertex_input_components,
+                    max_control_output_components: p
+                        .max_tessellation_control_per_vertex_output_components,
+                    max_patch_components: p.max_tessellation_control_per_patch_output_components,
+                    max_control_total_output_components: p
+                        .max_tessellation_control_total_output_components,
+                    max_evaluation_input_components: p.max_tessellation_evaluation_input_components,
+                    max_evaluation_output_components: p
+                        .max_tessellation_evaluation_output_components,
+                }
+            } else {
+                tessera_wire::TessellationCaps::none()
+            },
             compute: tessera_wire::ComputeCaps {
                 max_work_group_count: p.max_compute_work_group_count,
                 max_work_group_size: p.max_compute_work_group_size,

@@ -85,6 +85,9 @@ pub struct Tiers {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct CoreFeatures {
     pub geometry_shader: bool,
+    /// Tessellation control and evaluation stages (GL 4.0's tessellation; the domain's
+    /// lower-left origin is Vulkan 1.1's, which the backend requires).
+    pub tessellation_shader: bool,
     pub fill_mode_non_solid: bool,
     pub wide_lines: bool,
     pub large_points: bool,
@@ -754,6 +757,7 @@ fn create_device(
     let yes = |b: vk::Bool32| b == vk::TRUE;
     let core = CoreFeatures {
         geometry_shader: yes(have.geometry_shader),
+        tessellation_shader: yes(have.tessellation_shader),
         fill_mode_non_solid: yes(have.fill_mode_non_solid),
         wide_lines: yes(have.wide_lines),
         large_points: yes(have.large_points),
@@ -771,6 +775,7 @@ fn create_device(
     };
     let enabled = vk::PhysicalDeviceFeatures {
         geometry_shader: have.geometry_shader,
+        tessellation_shader: have.tessellation_shader,
         fill_mode_non_solid: have.fill_mode_non_solid,
         wide_lines: have.wide_lines,
         large_points: have.large_points,

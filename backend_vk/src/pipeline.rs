@@ -50,6 +50,8 @@ pub(crate) struct PipelineStates<'a> {
     pub multisample: vk::PipelineMultisampleStateCreateInfo<'a>,
     pub depth_stencil: vk::PipelineDepthStencilStateCreateInfo<'a>,
     pub color_blend: vk::PipelineColorBlendStateCreateInfo<'a>,
+    /// The tessellation state of a pipeline with tessellation stages.
+    pub tessellation: Option<&'a vk::PipelineTessellationStateCreateInfo<'a>>,
 }
 
 /// The stage `stage` of a pipeline: `module`'s `main`.
@@ -100,6 +102,8 @@ pub(crate) struct PipelineKey {
     pub restart: bool,
     pub point_size: bool,
     pub sample_mask: u32,
+    /// Control points of a `PATCH_LIST` draw's patches (0 for other topologies).
+    pub patch_vertices: u8,
 }
 
 /// One binding of a descriptor set layout.
@@ -255,7 +259,7 @@ impl VkPipe {
         pass: vk::RenderPass,
     ) -> Result<vk::Pipeline, SessionError> {
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(dynamic);
-        let info = vk::GraphicsPipelineCreateInfo::default()
+        let mut info = vk::GraphicsPipelineCreateInfo::default()
             .stages(states.stages)
             .vertex_input_state(&states.vertex_input)
             .input_assembly_state(&states.input_assembly)
@@ -268,6 +272,9 @@ impl VkPipe {
             .layout(layout)
             .render_pass(pass)
             .subpass(0);
+        if let Some(t) = states.tessellation {
+            info = info.tessellation_state(t);
+        }
         // SAFETY: every pointer in `info` refers to `states` or locals alive for the call;
         // callers pass live modules, layout and render pass, and set only features that are
         // enabled (checked where each state is made).
@@ -568,6 +575,14 @@ impl VkPipe {
             vk::DynamicState::BLEND_CONSTANTS,
             vk::DynamicState::STENCIL_REFERENCE,
         ];
+        // GL's tessellation domain has its origin at the lower left, which decides the
+        // orientation of the generated triangles (TESS_GEN_VERTEX_ORDER); Vulkan's is upper
+        // left unless the pipeline says otherwise (Vulkan 1.1, which the backend requires).
+        let mut domain_origin = vk::PipelineTessellationDomainOriginStateCreateInfo::default()
+            .domain_origin(vk::TessellationDomainOrigin::LOWER_LEFT);
+        let tessellation = vk::PipelineTessellationStateCreateInfo::default()
+            .patch_control_points(u32::from(key.patch_vertices))
+            .push_next(&mut domain_origin);
         let states = PipelineStates {
             stages: &stages,
             vertex_input,
@@ -577,6 +592,7 @@ impl VkPipe {
             multisample,
             depth_stencil,
             color_blend,
+            tessellation: (key.patch_vertices > 0).then_some(&tessellation),
         };
         // Modules and layout belong to the live program; the render pass is cached; features
         // used (polygon modes, depth clamp, logic op, dual-source factors, alpha-to-one,

@@ -152,6 +152,8 @@ fn stage_flags(stage: ShaderStage) -> vk::ShaderStageFlags {
         ShaderStage::Geometry => vk::ShaderStageFlags::GEOMETRY,
         ShaderStage::Fragment => vk::ShaderStageFlags::FRAGMENT,
         ShaderStage::Compute => vk::ShaderStageFlags::COMPUTE,
+        ShaderStage::TessControl => vk::ShaderStageFlags::TESSELLATION_CONTROL,
+        ShaderStage::TessEvaluation => vk::ShaderStageFlags::TESSELLATION_EVALUATION,
     }
 }
 
@@ -227,6 +229,12 @@ impl VkPipe {
         if codes.iter().any(|(s, _)| *s == ShaderStage::Geometry) && !self.core.geometry_shader {
             return Err("the device has no geometry shaders".to_owned());
         }
+        let tessellation = codes
+            .iter()
+            .any(|(s, _)| matches!(s, ShaderStage::TessControl | ShaderStage::TessEvaluation));
+        if tessellation && !self.core.tessellation_shader {
+            return Err("the device has no tessellation shaders".to_owned());
+        }
         let samplers = desc.samplers.len() as u32;
         let blocks = desc.uniform_blocks.len() as u32;
         let storage = desc.storage_blocks.len() as u32;
@@ -239,7 +247,11 @@ impl VkPipe {
                 ShaderStage::Geometry => self.limits.geometry_input_locations,
                 ShaderStage::Fragment => self.limits.fragment_input_locations,
         let images = desc.images.len() as u32;
-                ShaderStage::Vertex | ShaderStage::Compute => continue,
+                // Per-vertex arrays between the tessellation stages are not packed.
+                ShaderStage::Vertex
+                | ShaderStage::Compute
+                | ShaderStage::TessControl
+                | ShaderStage::TessEvaluation => continue,
             };
             let (before, after) = codes.split_at_mut(at);
             let (producer, consumer) = (&mut before[at - 1].1, &mut after[0].1);
@@ -268,7 +280,10 @@ impl VkPipe {
                         p.outputs = r.outputs;
                         p.flat_inputs = r.flat_inputs;
                     }
-                    ShaderStage::Geometry | ShaderStage::Compute => {}
+                    ShaderStage::Geometry
+                    | ShaderStage::Compute
+                    | ShaderStage::TessControl
+                    | ShaderStage::TessEvaluation => {}
                 }
                 for res in &r.resources {
                     let b = res.binding;
@@ -314,9 +329,10 @@ impl VkPipe {
                                 .contains(&b) =>
                         {
                             let stores = match stage {
-                                ShaderStage::Vertex | ShaderStage::Geometry => {
-                                    self.core.vertex_pipeline_stores
-                                }
+                                ShaderStage::Vertex
+                                | ShaderStage::Geometry
+                                | ShaderStage::TessControl
+                                | ShaderStage::TessEvaluation => self.core.vertex_pipeline_stores,
                                 ShaderStage::Fragment => self.core.fragment_stores,
                                 ShaderStage::Compute => true,
                             };

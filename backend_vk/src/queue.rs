@@ -63,6 +63,8 @@ impl ContextPipe for VkPipe {
             | G::PointSize => dirty::DYNAMIC,
             // Restart is an argument of each indexed draw; the pipeline is keyed by it.
             G::SampleMask | G::PrimitiveRestart => dirty::PIPELINE,
+            // The pipeline of a patch draw is keyed by its control points.
+            G::PatchVertices => dirty::PIPELINE,
             G::UniformBuffers | G::StorageBuffers | G::Textures | G::Images => dirty::DESCRIPTORS,
             G::VertexBuffers => dirty::VERTICES,
             // Read by each indexed draw itself.

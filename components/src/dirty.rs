@@ -63,6 +63,8 @@ bitflags! {
         const STORAGE_BUFFERS = 1 << 23;
         /// Image units (`glBindImageTexture`) and the program's image uniforms.
         const IMAGES = 1 << 29;
+        /// `PATCH_VERTICES`.
+        const PATCH_VERTICES = 1 << 30;
     }
 }
 

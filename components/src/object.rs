@@ -778,6 +778,19 @@ pub struct GeometryInfo {
     pub output_type: GLenum,
 }
 
+/// What a program's tessellation evaluation shader generates (`TESS_GEN_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TessGenInfo {
+    /// `TESS_GEN_MODE`: `TRIANGLES`, `QUADS` or `ISOLINES`.
+    pub mode: GLenum,
+    /// `TESS_GEN_SPACING`.
+    pub spacing: GLenum,
+    /// `TESS_GEN_VERTEX_ORDER`.
+    pub vertex_order: GLenum,
+    /// `TESS_GEN_POINT_MODE`.
+    pub point_mode: bool,
+}
+
 /// An active uniform block of a linked program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActiveUniformBlock {
@@ -880,6 +893,10 @@ pub struct LinkedProgram {
     pub stages: u8,
     /// Geometry shader parameters, if the program has a geometry shader.
     pub geometry: Option<GeometryInfo>,
+    /// `TESS_CONTROL_OUTPUT_VERTICES`, if the program has a tessellation control shader.
+    pub tess_control_vertices: Option<i32>,
+    /// Tessellation evaluation shader parameters, if the program has one.
+    pub tess_gen: Option<TessGenInfo>,
     /// The varyings transform feedback captures, in `glGetTransformFeedbackVarying` order.
     pub xfb: Vec<CapturedVarying>,
     /// Bytes per vertex each transform feedback buffer receives (0: not written).

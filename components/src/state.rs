@@ -547,6 +547,12 @@ pub struct GlState {
     pub line_width: f32,
     /// `POINT_SIZE`.
     pub point_size: f32,
+    /// `PATCH_VERTICES`.
+    pub patch_vertices: i32,
+    /// `PATCH_DEFAULT_OUTER_LEVEL`.
+    pub patch_default_outer_level: [f32; 4],
+    /// `PATCH_DEFAULT_INNER_LEVEL`.
+    pub patch_default_inner_level: [f32; 2],
     /// `POINT_FADE_THRESHOLD_SIZE`.
     pub point_fade_threshold: f32,
     /// `POINT_SPRITE_COORD_ORIGIN`.
@@ -646,6 +652,9 @@ impl GlState {
             polygon_offset_units: 0.0,
             line_width: 1.0,
             point_size: 1.0,
+            patch_vertices: 3,
+            patch_default_outer_level: [1.0; 4],
+            patch_default_inner_level: [1.0; 2],
             point_fade_threshold: 1.0,
             point_sprite_coord_origin: UPPER_LEFT,
             provoking_vertex: LAST_VERTEX_CONVENTION,

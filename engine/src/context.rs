@@ -90,6 +90,10 @@ pub struct Local {
     /// The current program's geometry shader input primitive (`GEOMETRY_INPUT_TYPE`), if it
     /// has one; cached with `draw_error`.
     pub draw_gs_input: Option<GLenum>,
+    /// Whether the current program has a tessellation evaluation stage (`Some`), and whether
+    /// a geometry stage after it, if any, takes the primitive it generates; cached with
+    /// `draw_gs_input`.
+    pub draw_tess: Option<bool>,
     /// Whether the current program has shader storage blocks, which its draws may write
     /// (cached with `draw_error`).
     pub draw_writes_storage: bool,
@@ -352,6 +356,7 @@ impl Context {
             surface,
             draw_error: NO_ERROR,
             draw_gs_input: None,
+            draw_tess: None,
             draw_writes_storage: false,
             limits,
             stats: ContextStats::default(),

@@ -37,6 +37,10 @@ impl Local {
                 .and_then(|p| sh.world.get::<Program>(p))
                 .and_then(|p| p.linked_state.as_ref());
             self.draw_gs_input = linked.and_then(|l| l.geometry).map(|g| g.input_type);
+            self.draw_tess = linked.and_then(|l| {
+                let out = crate::tessellation::tess_output(l)?;
+                Some(l.geometry.is_none_or(|g| g.input_type == out))
+            });
             self.draw_writes_storage = linked.is_some_and(|l| !l.storage_blocks.is_empty());
             self.dirty.remove(Dirty::DRAW_CHECK);
         }
@@ -44,10 +48,12 @@ impl Local {
     }
 
     /// `INVALID_OPERATION` unless the current geometry shader (if any) takes the
-    /// primitives `mode` draws (GL 3.3 core §2.12.1).
+    /// primitives `mode` draws (GL 3.3 core §2.12.1), or, where the program has
+    /// tessellation stages, unless they suit `mode` (`Local::tess_mode_fits`).
     #[inline]
     pub(crate) fn check_geometry_input(&mut self, mode: GLenum) -> bool {
         let fits = match self.draw_gs_input {
+            _ if self.draw_tess.is_some() || mode == PATCHES => self.tess_mode_fits(mode),
             None => true,
             Some(POINTS) => mode == POINTS,
             Some(LINES) => matches!(mode, LINES | LINE_STRIP | LINE_LOOP),
@@ -74,8 +80,11 @@ impl Local {
             .executable()
             .and_then(|p| sh.world.get::<Program>(p))
             .and_then(|p| p.linked_state.as_ref())
-            .and_then(|l| l.geometry)
-            .map(|g| g.output_type);
+            .and_then(|l| {
+                l.geometry
+                    .map(|g| g.output_type)
+                    .or_else(|| crate::tessellation::tess_output(l))
+            });
         let kind = match gs_output.unwrap_or(mode) {
             POINTS => POINTS,
             LINES | LINE_STRIP | LINE_LOOP | LINES_ADJACENCY | LINE_STRIP_ADJACENCY => LINES,

@@ -471,6 +471,64 @@ impl Context {
                         / 4,
             )),
             MAX_VARYING_COMPONENTS => i(limits::VARYING_COMPONENTS),
+            // Tessellation (GL 4.0), which the context runs where the backend has it.
+            PATCH_VERTICES
+            | PATCH_DEFAULT_OUTER_LEVEL
+            | PATCH_DEFAULT_INNER_LEVEL
+            | MAX_PATCH_VERTICES
+            | MAX_TESS_GEN_LEVEL
+            | MAX_TESS_CONTROL_UNIFORM_COMPONENTS
+            | MAX_TESS_EVALUATION_UNIFORM_COMPONENTS
+            | MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS
+            | MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS
+            | MAX_TESS_CONTROL_UNIFORM_BLOCKS
+            | MAX_TESS_EVALUATION_UNIFORM_BLOCKS
+            | MAX_TESS_CONTROL_INPUT_COMPONENTS
+            | MAX_TESS_CONTROL_OUTPUT_COMPONENTS
+            | MAX_TESS_PATCH_COMPONENTS
+            | MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS
+            | MAX_TESS_EVALUATION_INPUT_COMPONENTS
+            | MAX_TESS_EVALUATION_OUTPUT_COMPONENTS
+            | MAX_COMBINED_TESS_CONTROL_UNIFORM_COMPONENTS
+            | MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS
+                if l.has_tessellation() =>
+            {
+                let st = &self.local.st;
+                let t = &l.tess;
+                let n = |v: u32| i(v.min(i32::MAX as u32) as i32);
+                match pname {
+                    PATCH_VERTICES => i(st.patch_vertices),
+                    PATCH_DEFAULT_OUTER_LEVEL => {
+                        Some(Value::floats(&st.patch_default_outer_level.map(f64::from)))
+                    }
+                    PATCH_DEFAULT_INNER_LEVEL => {
+                        Some(Value::floats(&st.patch_default_inner_level.map(f64::from)))
+                    }
+                    MAX_PATCH_VERTICES => i(l.max_patch_vertices),
+                    MAX_TESS_GEN_LEVEL => i(l.max_tess_gen_level),
+                    MAX_TESS_CONTROL_UNIFORM_COMPONENTS
+                    | MAX_TESS_EVALUATION_UNIFORM_COMPONENTS => i(limits::STAGE_UNIFORM_COMPONENTS),
+                    MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS
+                    | MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS => i(limits::STAGE_UNITS),
+                    MAX_TESS_CONTROL_UNIFORM_BLOCKS | MAX_TESS_EVALUATION_UNIFORM_BLOCKS => {
+                        i(limits::STAGE_UNIFORM_BLOCKS)
+                    }
+                    MAX_TESS_CONTROL_INPUT_COMPONENTS => n(t.max_control_input_components),
+                    MAX_TESS_CONTROL_OUTPUT_COMPONENTS => n(t.max_control_output_components),
+                    MAX_TESS_PATCH_COMPONENTS => n(t.max_patch_components),
+                    MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS => {
+                        n(t.max_control_total_output_components)
+                    }
+                    MAX_TESS_EVALUATION_INPUT_COMPONENTS => n(t.max_evaluation_input_components),
+                    MAX_TESS_EVALUATION_OUTPUT_COMPONENTS => n(t.max_evaluation_output_components),
+                    _ => Some(Value::int(
+                        i64::from(limits::STAGE_UNIFORM_COMPONENTS)
+                            + i64::from(limits::STAGE_UNIFORM_BLOCKS)
+                                * i64::from(l.max_uniform_block_size)
+                                / 4,
+                    )),
+                }
+            }
             // GL 4.1's (ARB_ES2_compatibility's) vec4 forms of the limits above, which Mesa
             // answers in 3.3 core contexts too: the same limits, counted in vec4s.
             MAX_VERTEX_UNIFORM_VECTORS | MAX_FRAGMENT_UNIFORM_VECTORS => {

@@ -60,6 +60,7 @@ pub mod sampler;
 pub mod shader;
 pub mod share;
 pub mod sync;
+pub mod tessellation;
 pub mod texture;
 pub mod transform_feedback;
 pub mod uniform;

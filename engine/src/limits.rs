@@ -57,6 +57,13 @@ pub struct Limits {
     pub max_storage_block_size: i64,
     /// `SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT`.
     pub storage_offset_alignment: u32,
+    /// `MAX_PATCH_VERTICES` (0: the backend has no tessellation stages).
+    pub max_patch_vertices: i32,
+    /// `MAX_TESS_GEN_LEVEL`.
+    pub max_tess_gen_level: i32,
+    /// The tessellation stages' interface limits, as [`tessera_wire::TessellationCaps`]
+    /// names them.
+    pub tess: tessera_wire::TessellationCaps,
     /// Whether the backend carries out texture views: `GL_ARB_texture_view` is advertised
     /// only then.
     pub texture_views: bool,
@@ -143,6 +150,14 @@ impl Limits {
         self.max_compute_work_group_invocations > 0
     }
 
+    /// Whether the backend has tessellation stages ([`TessellationCaps::none`] says it has
+    /// not).
+    ///
+    /// [`TessellationCaps::none`]: tessera_wire::TessellationCaps::none
+    pub fn has_tessellation(&self) -> bool {
+        self.max_patch_vertices > 0
+    }
+
     /// The limits of a backend.
     pub fn from_caps(caps: &Caps) -> Self {
         let clamp = |v: u32| v.min(i32::MAX as u32) as i32;
@@ -177,6 +192,11 @@ impl Limits {
                 .next_power_of_two()
                 .max(4),
             texture_views: caps.texture_views,
+            // GL's patches hold at most 32 vertices whatever the backend says (the wire's
+            // SetPatchVertices carries no more).
+            max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),
+            max_tess_gen_level: clamp(caps.tessellation.max_gen_level),
+            tess: caps.tessellation,
         }
     }
 }

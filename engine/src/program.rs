@@ -380,6 +380,20 @@ impl Context {
                     _ => g.output_type as GLint,
                 }
             }
+            TESS_CONTROL_OUTPUT_VERTICES if self.local.limits.has_tessellation() => l
+                .and_then(|l| l.tess_control_vertices)
+                .ok_or(INVALID_OPERATION)?,
+            TESS_GEN_MODE | TESS_GEN_SPACING | TESS_GEN_VERTEX_ORDER | TESS_GEN_POINT_MODE
+                if self.local.limits.has_tessellation() =>
+            {
+                let t = l.and_then(|l| l.tess_gen).ok_or(INVALID_OPERATION)?;
+                match pname {
+                    TESS_GEN_MODE => t.mode as GLint,
+                    TESS_GEN_SPACING => t.spacing as GLint,
+                    TESS_GEN_VERTEX_ORDER => t.vertex_order as GLint,
+                    _ => GLint::from(t.point_mode),
+                }
+            }
             _ => return Err(INVALID_ENUM),
         })
     }

@@ -27,6 +27,8 @@ fn stage_of(kind: GLenum) -> Option<ShaderStage> {
         GEOMETRY_SHADER => Some(ShaderStage::Geometry),
         FRAGMENT_SHADER => Some(ShaderStage::Fragment),
         COMPUTE_SHADER => Some(ShaderStage::Compute),
+        TESS_CONTROL_SHADER => Some(ShaderStage::TessControl),
+        TESS_EVALUATION_SHADER => Some(ShaderStage::TessEvaluation),
         _ => None,
     }
 }
@@ -38,6 +40,8 @@ pub(crate) fn front_end_stage(stage: ShaderStage) -> Stage {
         ShaderStage::Geometry => Stage::Geometry,
         ShaderStage::Fragment => Stage::Fragment,
         ShaderStage::Compute => Stage::Compute,
+        ShaderStage::TessControl => Stage::TessControl,
+        ShaderStage::TessEvaluation => Stage::TessEvaluation,
     }
 }
 
@@ -112,11 +116,14 @@ impl Context {
     }
 
     /// `glCreateShader`: 0 and `INVALID_ENUM` for a type that is no shader stage (a
-    /// compute shader too where the backend has no compute stage).
+    /// compute or tessellation shader too where the backend has no such stage).
     pub fn create_shader(&mut self, kind: GLenum) -> GLuint {
-        let Some(stage) = stage_of(kind)
-            .filter(|s| *s != ShaderStage::Compute || self.local.limits.has_compute())
-        else {
+        let limits = &self.local.limits;
+        let Some(stage) = stage_of(kind).filter(|s| match s {
+            ShaderStage::Compute => limits.has_compute(),
+            ShaderStage::TessControl | ShaderStage::TessEvaluation => limits.has_tessellation(),
+            _ => true,
+        }) else {
             self.error(INVALID_ENUM);
             return 0;
         };

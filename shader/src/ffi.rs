@@ -148,6 +148,7 @@ unsafe extern "C" {
     fn tsh_spirv(r: *const TshResult, stage: u32) -> TshWords;
     fn tsh_geometry(r: *const TshResult, out: *mut i32);
     fn tsh_local_size(r: *const TshResult, out: *mut i32);
+    fn tsh_tess(r: *const TshResult, out: *mut i32);
     fn tsh_uniform_count(r: *const TshResult) -> usize;
     fn tsh_uniform(r: *const TshResult, i: usize) -> TshUniform;
     fn tsh_live_block_count(r: *const TshResult) -> usize;
@@ -355,8 +356,12 @@ pub(crate) struct Initializer {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinkResult {
     pub log: String,
-    pub spirv: [Option<Vec<u32>>; 4],
+    pub spirv: [Option<Vec<u32>>; 6],
     pub geometry: [i32; 3],
+    /// The tessellation stages' layouts: the control stage's output vertices, then the
+    /// evaluation stage's mode, spacing, vertex order (GL enums, 0 where none is declared)
+    /// and point mode (0 or 1).
+    pub tess: [i32; 5],
     /// The compute stage's local size, zeros when none is declared.
     pub local_size: [i32; 3],
     pub storage_blocks: Vec<DeclaredStorageBlock>,
@@ -377,6 +382,8 @@ pub(crate) fn stage_bit(stage: Stage) -> u32 {
         Stage::Geometry => 1 << 3,
         Stage::Fragment => 1 << 4,
         Stage::Compute => 1 << 5,
+        Stage::TessControl => 1 << 1,
+        Stage::TessEvaluation => 1 << 2,
     }
 }
 
@@ -463,6 +470,8 @@ impl Glslang {
                 self.spirv(Stage::Geometry),
                 self.spirv(Stage::Fragment),
                 self.spirv(Stage::Compute),
+                self.spirv(Stage::TessControl),
+                self.spirv(Stage::TessEvaluation),
             ],
             ..LinkResult::default()
         };
@@ -470,6 +479,8 @@ impl Glslang {
         unsafe { tsh_geometry(r, out.geometry.as_mut_ptr()) };
         // SAFETY: `r` is live and `out.local_size` has room for the three values written.
         unsafe { tsh_local_size(r, out.local_size.as_mut_ptr()) };
+        // SAFETY: `r` is live and `out.tess` has room for the five values written.
+        unsafe { tsh_tess(r, out.tess.as_mut_ptr()) };
         out.storage_blocks = self
             .list(tsh_storage_block_count, tsh_storage_block)
             .into_iter()

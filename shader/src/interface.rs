@@ -46,6 +46,8 @@ impl Locations {
 /// A user-defined (not built-in) stage input or output of one module.
 struct Io {
     var: Var,
+    /// Its type, or the type of one vertex's element where it is a per-vertex array.
+    ty: u32,
     name: String,
     slots: u32,
     explicit: Option<u32>,
@@ -53,9 +55,21 @@ struct Io {
     used: bool,
 }
 
+/// Whether `var`, an input or output (`class`) of a module of `stage`, is an array of one
+/// element per vertex: the inputs of the geometry and tessellation stages and the outputs of
+/// the tessellation control stage, but for `patch` ones.
+fn per_vertex(m: &Module, stage: Stage, class: u32, var: &Var) -> bool {
+    let arrayed = match stage {
+        Stage::Geometry | Stage::TessEvaluation => class == storage::INPUT,
+        Stage::TessControl => true,
+        _ => false,
+    };
+    arrayed && m.decoration(var.id, deco::PATCH).is_none()
+}
+
 /// The user inputs or outputs of a module, in the order the source declares them (the
 /// order GL's automatic numbering follows).
-fn user_io(m: &Module, stage: Stage, class: u32, per_vertex: bool, decls: &[Decl]) -> Vec<Io> {
+fn user_io(m: &Module, stage: Stage, class: u32, decls: &[Decl]) -> Vec<Io> {
     let order = |name: &str| {
         decls
             .iter()
@@ -68,6 +82,7 @@ fn user_io(m: &Module, stage: Stage, class: u32, per_vertex: bool, decls: &[Decl
         .vars(class)
         .filter(|v| !m.is_builtin(v))
         .map(|v| {
+            let per_vertex = per_vertex(m, stage, class, v);
             let ty = if per_vertex {
                 m.array(v.ty).map_or(v.ty, |(e, _)| e)
             } else {
@@ -75,6 +90,7 @@ fn user_io(m: &Module, stage: Stage, class: u32, per_vertex: bool, decls: &[Decl
             };
             Io {
                 var: *v,
+                ty,
                 name: m.interface_name(v, per_vertex).to_string(),
                 slots: m.slots(ty).max(1),
                 explicit: m.decoration(v.id, deco::LOCATION),
@@ -158,11 +174,11 @@ pub(crate) fn assign(
     };
     for (i, (stage, m)) in modules.iter().enumerate() {
         if *stage == Stage::Vertex {
-            let io = user_io(m, *stage, storage::INPUT, false, decls);
+            let io = user_io(m, *stage, storage::INPUT, decls);
             attributes(io, inputs, attrib_bindings, limits, &mut out, i)?;
         }
         if *stage == Stage::Fragment {
-            let io = user_io(m, *stage, storage::OUTPUT, false, decls);
+            let io = user_io(m, *stage, storage::OUTPUT, decls);
             fragment_outputs(io, outputs, frag_data_bindings, limits, &mut out, i)?;
         }
     }
@@ -173,13 +189,13 @@ pub(crate) fn assign(
         && *stage != Stage::Vertex
     {
         // A pipeline without a vertex stage: the first stage's inputs read undefined values.
-        let io = user_io(m, *stage, storage::INPUT, *stage == Stage::Geometry, decls);
+        let io = user_io(m, *stage, storage::INPUT, decls);
         orphans(io, &mut out, 0);
     }
     if let Some((stage, m)) = modules.last()
         && *stage != Stage::Fragment
     {
-        let io = user_io(m, *stage, storage::OUTPUT, false, decls);
+        let io = user_io(m, *stage, storage::OUTPUT, decls);
         orphans(io, &mut out, modules.len() - 1);
     }
     Ok(out)
@@ -408,6 +424,8 @@ fn stage_word(s: Stage) -> &'static str {
         Stage::Geometry => "geometry",
         Stage::Fragment => "fragment",
         Stage::Compute => "compute",
+        Stage::TessControl => "tessellation control",
+        Stage::TessEvaluation => "tessellation evaluation",
     }
 }
 
@@ -470,15 +488,8 @@ fn varyings(
 ) -> Result<(), String> {
     let (ps, pm) = (&modules[p].0, &modules[p].1);
     let (cs, cm) = (&modules[c].0, &modules[c].1);
-    let produced = user_io(pm, *ps, storage::OUTPUT, false, decls);
-    let consumed = user_io(cm, *cs, storage::INPUT, *cs == Stage::Geometry, decls);
-    let per_vertex = |v: &Var| {
-        if *cs == Stage::Geometry {
-            cm.array(v.ty).map_or(v.ty, |(e, _)| e)
-        } else {
-            v.ty
-        }
-    };
+    let produced = user_io(pm, *ps, storage::OUTPUT, decls);
+    let consumed = user_io(cm, *cs, storage::INPUT, decls);
     let mut locs = Locations::new(64);
     for v in produced.iter().chain(consumed.iter()) {
         if let Some(l) = v.explicit {
@@ -499,19 +510,16 @@ fn varyings(
             continue;
         };
         let output = &produced[k];
-        let (ot, it) = (
-            pm.signature(output.var.ty),
-            cm.signature(per_vertex(&input.var)),
-        );
+        let (ot, it) = (pm.signature(output.ty), cm.signature(input.ty));
         if ot != it {
             return Err(format!(
                 "error: {} shader output `{}' declared as type `{}', but {} shader input \
                  declared as type `{}'\n",
                 stage_word(*ps),
                 output.name,
-                glsl_type(pm, output.var.ty),
+                glsl_type(pm, output.ty),
                 stage_word(*cs),
-                glsl_type(cm, per_vertex(&input.var))
+                glsl_type(cm, input.ty)
             ));
         }
         matching_qualifiers(decls, *ps, *cs, &output.name)?;

@@ -101,6 +101,8 @@ mod tests;
 mod tests_compute;
 #[cfg(test)]
 mod tests_gl_rules;
+#[cfg(test)]
+mod tests_tess;
 pub mod version;
 mod vertex_arrays;
 pub mod xfb;
@@ -156,6 +158,24 @@ pub enum Stage {
     /// Compute shader (GLSL 4.30, or an earlier version with `GL_ARB_compute_shader`): a
     /// program of its own, never linked with the other stages.
     Compute = 3,
+    /// Tessellation control shader (GLSL 4.00, or 1.50 and 3.30 with
+    /// `GL_ARB_tessellation_shader`).
+    TessControl = 4,
+    /// Tessellation evaluation shader (as the control shader).
+    TessEvaluation = 5,
+}
+
+impl Stage {
+    /// The stages of a graphics pipeline, in pipeline order (the order of
+    /// [`Program::stages`]), then compute.
+    pub const PIPELINE_ORDER: [Stage; 6] = [
+        Stage::Vertex,
+        Stage::TessControl,
+        Stage::TessEvaluation,
+        Stage::Geometry,
+        Stage::Fragment,
+        Stage::Compute,
+    ];
 }
 
 /// The result of compiling one shader.
@@ -352,6 +372,20 @@ pub struct Geometry {
     pub input: u32,
     /// `GEOMETRY_OUTPUT_TYPE`.
     pub output: u32,
+}
+
+/// What a program's tessellation evaluation stage generates (`TESS_GEN_*`).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TessGen {
+    /// `TESS_GEN_MODE`: `TRIANGLES`, `QUADS` or `ISOLINES`.
+    pub mode: u32,
+    /// `TESS_GEN_SPACING`: `EQUAL`, `FRACTIONAL_ODD` or `FRACTIONAL_EVEN` (`EQUAL` when
+    /// the shader names none).
+    pub spacing: u32,
+    /// `TESS_GEN_VERTEX_ORDER`: `CCW` or `CW` (`CCW` when the shader names none).
+    pub vertex_order: u32,
+    /// `TESS_GEN_POINT_MODE`.
+    pub point_mode: bool,
 }
 
 /// A linked program.

@@ -162,12 +162,7 @@ fn top_name(name: &str) -> &str {
 
 fn stage_bits(glslang_stages: u32) -> u8 {
     let mut bits = 0;
-    for s in [
-        Stage::Vertex,
-        Stage::Geometry,
-        Stage::Fragment,
-        Stage::Compute,
-    ] {
+    for s in Stage::PIPELINE_ORDER {
         if glslang_stages & ffi::stage_bit(s) != 0 {
             bits |= 1 << s as u8;
         }
@@ -188,6 +183,26 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     let has = |stage| req.shaders.iter().any(|(s, _)| *s == stage);
     if has(Stage::Geometry) && !has(Stage::Vertex) {
         return Err("error: Geometry shader must be linked with vertex shader\n".into());
+    }
+    // GL 4.0 §2.14.2: the tessellation stages need a vertex shader too, and, as Mesa has
+    // it (the specification's text allows a control stage alone, which nothing could draw),
+    // a control stage needs an evaluation stage.
+    if has(Stage::TessControl) && !has(Stage::Vertex) {
+        return Err(
+            "error: Tessellation control shader must be linked with vertex shader\n".into(),
+        );
+    }
+    if has(Stage::TessEvaluation) && !has(Stage::Vertex) {
+        return Err(
+            "error: Tessellation evaluation shader must be linked with vertex shader\n".into(),
+        );
+    }
+    if has(Stage::TessControl) && !has(Stage::TessEvaluation) {
+        return Err(
+            "error: Tessellation control shader must be linked with tessellation evaluation \
+             shader\n"
+                .into(),
+        );
     }
     // GL 4.3 §7.3: a program with a compute shader may hold no other stage.
     if has(Stage::Compute) && req.shaders.iter().any(|(s, _)| *s != Stage::Compute) {
@@ -254,12 +269,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         return Err("error: compute shader must contain a fixed local group size\n".into());
     }
     let mut modules: Vec<(Stage, Module)> = Vec::new();
-    for stage in [
-        Stage::Vertex,
-        Stage::Geometry,
-        Stage::Fragment,
-        Stage::Compute,
-    ] {
+    for stage in Stage::PIPELINE_ORDER {
         if let Some(mut words) = r.spirv[stage as usize].clone() {
             if shaders.iter().filter(|(s, _)| *s == stage).count() > 1 {
                 words = shared_io::merge(&words)
@@ -291,12 +301,19 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
             input: r.geometry[1] as u32,
             output: r.geometry[2] as u32,
         });
+    let tess_control_vertices = has(Stage::TessControl).then_some(r.tess[0]);
+    let tess_gen = has(Stage::TessEvaluation)
+        .then(|| tess_gen(&r.tess))
+        .transpose()?;
     let malformed = |_| "error: internal error: a SPIR-V pass failed\n".to_string();
     // The stage whose PointSize rasterization uses, if it can draw points: the geometry
-    // stage when there is one (and it emits points), else the vertex stage.
-    let sizes_points = match geometry {
-        Some(g) => (g.output == POINTS).then_some(Stage::Geometry),
-        None => Some(Stage::Vertex),
+    // stage when there is one (and it emits points), else the tessellation evaluation
+    // stage (it draws points in point mode, and lines or triangles take no size), else the
+    // vertex stage.
+    let sizes_points = match (geometry, tess_gen) {
+        (Some(g), _) => (g.output == POINTS).then_some(Stage::Geometry),
+        (None, Some(_)) => Some(Stage::TessEvaluation),
+        (None, None) => Some(Stage::Vertex),
     };
     let hidden_offset = layout.default_block.len() as u32;
     let mut stages = Vec::with_capacity(modules.len());
@@ -351,8 +368,32 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         local_size,
         stages,
         geometry,
+        tess_control_vertices,
+        tess_gen,
         xfb: captured,
         log,
+    })
+}
+
+/// `GL_EQUAL` and `GL_CCW`, what an evaluation stage generates where it names no spacing or
+/// vertex order.
+const EQUAL: u32 = 0x0202;
+const CCW: u32 = 0x0901;
+
+/// The evaluation stage's layout (`tess` as [`LinkResult::tess`] holds it) in GL's terms;
+/// `Err` when it names no primitive mode, which GL 4.0 §2.14.2 makes a link error.
+fn tess_gen(tess: &[i32; 5]) -> Result<crate::TessGen, String> {
+    if tess[1] == 0 {
+        return Err(
+            "error: tessellation evaluation shader didn't declare input primitive modes.\n".into(),
+        );
+    }
+    let or = |v: i32, default| if v == 0 { default } else { v as u32 };
+    Ok(crate::TessGen {
+        mode: tess[1] as u32,
+        spacing: or(tess[2], EQUAL),
+        vertex_order: or(tess[3], CCW),
+        point_mode: tess[4] != 0,
     })
 }
 

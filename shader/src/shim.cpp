@@ -31,7 +31,7 @@ extern "C" {
 // Must match `ffi.rs`.
 
 struct TshSource {
-    uint32_t stage;  // 0 vertex, 1 geometry, 2 fragment, 3 compute
+    uint32_t stage;  // 0 vertex, 1 geometry, 2 fragment, 3 compute, 4 tess control, 5 tess eval
     const char* text;
     size_t len;
     uint32_t flags;  // kFlag* bits
@@ -164,13 +164,15 @@ namespace {
 
 using namespace glslang;
 
-constexpr int kStages = 4;
+constexpr int kStages = 6;
 
 EShLanguage to_language(uint32_t stage) {
     switch (stage) {
     case 0: return EShLangVertex;
     case 1: return EShLangGeometry;
     case 3: return EShLangCompute;
+    case 4: return EShLangTessControl;
+    case 5: return EShLangTessEvaluation;
     default: return EShLangFragment;
     }
 }
@@ -216,6 +218,10 @@ TBuiltInResource resources(const TshLimits* limits) {
         r.maxGeometryUniformComponents = limits->max_uniform_components;
         r.maxFragmentUniformComponents = limits->max_uniform_components;
         r.maxComputeUniformComponents = limits->max_uniform_components;
+        r.maxTessControlUniformComponents = limits->max_uniform_components;
+        r.maxTessEvaluationUniformComponents = limits->max_uniform_components;
+        r.maxTessControlTextureImageUnits = limits->max_texture_units;
+        r.maxTessEvaluationTextureImageUnits = limits->max_texture_units;
         r.maxComputeTextureImageUnits = limits->max_texture_units;
         r.maxComputeWorkGroupCountX = limits->max_compute_work_group_count[0];
         r.maxComputeWorkGroupCountY = limits->max_compute_work_group_count[1];
@@ -384,7 +390,7 @@ struct TshResult {
     bool ok = false;
     std::string log;
     std::vector<uint32_t> spirv[kStages];
-    bool has_stage[kStages] = {false, false, false, false};
+    bool has_stage[kStages] = {false, false, false, false, false, false};
 
     std::vector<std::string> names;  // storage for every TshStr below
     std::vector<std::vector<uint32_t>> paths;
@@ -401,6 +407,9 @@ struct TshResult {
     int32_t geometry[3] = {0, 0, 0};
     // The compute stage's local size; all zero when it declares none.
     int32_t local_size[3] = {0, 0, 0};
+    // The tessellation layouts: control output vertices, then the evaluation stage's mode,
+    // spacing and vertex order as GL enums (0 where none is declared) and point mode.
+    int32_t tess[5] = {0, 0, 0, 0, 0};
 
     // Names are stored first and pointed at once everything is collected (the vector may
     // reallocate while filling).
@@ -460,6 +469,8 @@ int32_t geometry_enum(TLayoutGeometry g) {
     case ElgTriangleStrip: return 0x0005;
     case ElgLinesAdjacency: return 0x000A;
     case ElgTrianglesAdjacency: return 0x000C;
+    case ElgQuads: return 0x0007;
+    case ElgIsolines: return 0x8E7A;
     default: return 0;
     }
 }
@@ -1107,6 +1118,22 @@ TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
                 for (int d = 0; d < 3; ++d)
                     r->local_size[d] = static_cast<int32_t>(im->getLocalSize(d));
             }
+            if (s == 4) r->tess[0] = im->getVertices();
+            if (s == 5) {
+                r->tess[1] = geometry_enum(im->getInputPrimitive());
+                switch (im->getVertexSpacing()) {
+                case EvsEqual: r->tess[2] = 0x0202; break;
+                case EvsFractionalEven: r->tess[2] = 0x8E7C; break;
+                case EvsFractionalOdd: r->tess[2] = 0x8E7B; break;
+                default: break;
+                }
+                switch (im->getVertexOrder()) {
+                case EvoCw: r->tess[3] = 0x0900; break;
+                case EvoCcw: r->tess[3] = 0x0901; break;
+                default: break;
+                }
+                r->tess[4] = im->getPointMode() ? 1 : 0;
+            }
             if (s == 1) {
                 r->geometry[0] = im->getVertices();
                 r->geometry[1] = geometry_enum(im->getInputPrimitive());
@@ -1158,6 +1185,8 @@ void tsh_geometry(const TshResult* r, int32_t out[3]) {
 void tsh_local_size(const TshResult* r, int32_t out[3]) {
     std::memcpy(out, r->local_size, sizeof(r->local_size));
 }
+
+void tsh_tess(const TshResult* r, int32_t out[5]) { std::memcpy(out, r->tess, sizeof(r->tess)); }
 
 // The lists: counts and items by index (the index is checked by the caller).
 size_t tsh_uniform_count(const TshResult* r) { return r->uniforms.size(); }

@@ -48,6 +48,8 @@ pub mod deco {
     pub const MATRIX_STRIDE: u32 = 7;
     /// `BuiltIn`.
     pub const BUILT_IN: u32 = 11;
+    /// `Patch` (a tessellation stage's per-patch input or output).
+    pub const PATCH: u32 = 15;
     /// `Location`.
     pub const LOCATION: u32 = 30;
     /// `Index`.

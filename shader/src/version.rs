@@ -179,7 +179,9 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
 /// compute shader that enables `GL_ARB_compute_shader` (`enable` or `require`), as GLSL
 /// 4.30 (the number rewritten in place, so columns stay): Mesa compiles storage blocks and
 /// compute shaders of those versions with the extensions, glslang only from 4.30 (it knows
-/// neither extension below). What 4.30 adds is only more than such a shader can use. A
+/// neither extension below). What 4.30 adds is only more than such a shader can use.
+/// Likewise a tessellation shader of GLSL 1.50 or 3.30 that enables
+/// `GL_ARB_tessellation_shader`, as GLSL 4.00. A
 /// shader of GLSL 1.40 to 4.10 that enables `GL_ARB_shader_image_load_store` is read as
 /// 4.20 the same way (glslang declares the image built-ins from 4.20).
 pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
@@ -194,9 +196,14 @@ pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'
     };
     let enabled = (stage == crate::Stage::Compute && enables("GL_ARB_compute_shader"))
         || enables("GL_ARB_shader_storage_buffer_object");
-    // Images (`image2D`, `imageLoad`, `memoryBarrier`) are 4.20's in glslang.
+    let tessellation = matches!(
+        stage,
+        crate::Stage::TessControl | crate::Stage::TessEvaluation
+    ) && enables("GL_ARB_tessellation_shader");
+    // Images (`image2D`, `imageLoad`, `memoryBarrier`) are 4.20's in glslang; 4.20 has the
+    // tessellation stages too.
     let images = enables("GL_ARB_shader_image_load_store");
-    match directive(source) {
+    let to = match directive(source) {
         Ok(d)
             if enabled
                 && matches!(
@@ -204,13 +211,20 @@ pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'
                     "140" | "150" | "330" | "400" | "410" | "420"
                 ) =>
         {
-            let mut text = source.to_string();
-            text.replace_range(d.offset..d.offset + 3, "430");
-            std::borrow::Cow::Owned(text)
+            Some((d.offset, "430"))
         }
         Ok(d) if images && matches!(d.number.as_str(), "140" | "150" | "330" | "400" | "410") => {
+            Some((d.offset, "420"))
+        }
+        Ok(d) if tessellation && matches!(d.number.as_str(), "150" | "330") => {
+            Some((d.offset, "400"))
+        }
+        _ => None,
+    };
+    match to {
+        Some((offset, number)) => {
             let mut text = source.to_string();
-            text.replace_range(d.offset..d.offset + 3, "420");
+            text.replace_range(offset..offset + 3, number);
             std::borrow::Cow::Owned(text)
         }
         _ => std::borrow::Cow::Borrowed(source),

@@ -133,6 +133,7 @@ pub fn map_topology(v: GLenum) -> Option<Topology> {
         LINE_STRIP_ADJACENCY => Topology::LineStripAdjacency,
         TRIANGLES_ADJACENCY => Topology::TrianglesAdjacency,
         TRIANGLE_STRIP_ADJACENCY => Topology::TriangleStripAdjacency,
+        PATCHES => Topology::Patches,
         _ => return None,
     })
 }

@@ -49,6 +49,8 @@ pub struct EmittedState {
     pub sample_mask: Option<(Option<f32>, bool, Option<u32>)>,
     /// `SetPrimitiveRestart`.
     pub primitive_restart: Option<(bool, u32)>,
+    /// `SetPatchVertices`.
+    pub patch_vertices: Option<u8>,
     /// `BindProgram`.
     pub program: Option<Option<ProgramHandle>>,
     /// The program and uniform generation of the last `SetUniforms`.
@@ -88,6 +90,7 @@ impl Default for EmittedState {
             point_size: None,
             sample_mask: None,
             primitive_restart: None,
+            patch_vertices: None,
             program: None,
             uniforms: None,
             uniform_buffers: [None; MAX_UNIFORM_BUFFER_BINDINGS],

@@ -254,6 +254,15 @@ pub fn emit_point_size(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedStat
     }
 }
 
+/// `SetPatchVertices`.
+pub fn emit_patch_vertices(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
+    // glPatchParameteri keeps the count within 1..=MAX_PATCH_VERTICES (at most 32).
+    let count = st.patch_vertices.clamp(1, 32) as u8;
+    if changed(&mut shadow.patch_vertices, count) {
+        dev.push(Record::SetPatchVertices { count });
+    }
+}
+
 /// `SetSampleMask`.
 pub fn emit_sample_mask(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
     let coverage = st

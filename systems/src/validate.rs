@@ -112,6 +112,10 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
         // Dirty::UNIFORMS with POINT_SIZE, so the block goes with this verb or the next.
         shadow.uniforms = None;
     }
+    if todo.contains(Dirty::PATCH_VERTICES) {
+        puffin::profile_scope!("emit_patch_vertices");
+        rs::emit_patch_vertices(st, dev, shadow);
+    }
     if todo.contains(Dirty::SAMPLE_MASK) {
         puffin::profile_scope!("emit_sample_mask");
         rs::emit_sample_mask(st, dev, shadow);

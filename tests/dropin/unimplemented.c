@@ -25,11 +25,11 @@ typedef void (*PFNGLBEGINPROC_)(GLenum mode);
 int main(void)
 {
     /* Before any context: a stub is callable and does nothing. */
-    PFNGLPATCHPARAMETERIPROC early =
-        (PFNGLPATCHPARAMETERIPROC)eglGetProcAddress("glPatchParameteri");
-    check("glPatchParameteri is found before a context exists", early != NULL, "null");
+    PFNGLMINSAMPLESHADINGPROC early =
+        (PFNGLMINSAMPLESHADINGPROC)eglGetProcAddress("glMinSampleShading");
+    check("glMinSampleShading is found before a context exists", early != NULL, "null");
     if (early)
-        early(GL_PATCH_VERTICES, 3);
+        early(1.0f);
 
     EGLDisplay dpy;
     EGLContext ctx = surfaceless_core_context(&dpy);
@@ -50,8 +50,8 @@ int main(void)
     while (getError() != GL_NO_ERROR)
         ;
 
-    PFNGLPATCHPARAMETERIPROC patchParameteri =
-        (PFNGLPATCHPARAMETERIPROC)eglGetProcAddress("glPatchParameteri");
+    PFNGLMINSAMPLESHADINGPROC minSampleShading =
+        (PFNGLMINSAMPLESHADINGPROC)eglGetProcAddress("glMinSampleShading");
     PFNGLBUFFERSTORAGEPROC bufferStorage =
         (PFNGLBUFFERSTORAGEPROC)eglGetProcAddress("glBufferStorage");
     PFNGLDEBUGMESSAGECALLBACKARBPROC debugMessageCallback =
@@ -59,7 +59,7 @@ int main(void)
     PFNGLMAPNAMEDBUFFERPROC mapNamedBuffer =
         (PFNGLMAPNAMEDBUFFERPROC)eglGetProcAddress("glMapNamedBuffer");
     PFNGLBEGINPROC_ begin = (PFNGLBEGINPROC_)eglGetProcAddress("glBegin");
-    check("glPatchParameteri is non-null", patchParameteri != NULL, "null");
+    check("glMinSampleShading is non-null", minSampleShading != NULL, "null");
     check("glBufferStorage is non-null", bufferStorage != NULL, "null");
     check("glDebugMessageCallbackARB is non-null", debugMessageCallback != NULL, "null");
     check("glMapNamedBuffer is non-null", mapNamedBuffer != NULL, "null");
@@ -69,7 +69,7 @@ int main(void)
           !tessera || eglGetProcAddress("glNotARealFunction") == NULL, "non-null");
     check("glFooBar123 is null", !tessera || eglGetProcAddress("glFooBar123") == NULL,
           "non-null");
-    if (!patchParameteri || !bufferStorage || !debugMessageCallback || !mapNamedBuffer ||
+    if (!minSampleShading || !bufferStorage || !debugMessageCallback || !mapNamedBuffer ||
         !begin) {
         printf("checks %d failures %d\n", checks, failures);
         return 1;
@@ -79,9 +79,9 @@ int main(void)
        logged once per name. */
     for (int round = 0; round < 2; round++) {
         GLuint data[4] = {1, 2, 3, 4};
-        patchParameteri(GL_PATCH_VERTICES, 4);
+        minSampleShading(0.5f);
         GLenum e = getError();
-        check("glPatchParameteri then GL_INVALID_OPERATION",
+        check("glMinSampleShading then GL_INVALID_OPERATION",
               !tessera || e == GL_INVALID_OPERATION, "another error");
         bufferStorage(GL_ARRAY_BUFFER, sizeof data, data, 0);
         e = getError();

@@ -160,6 +160,8 @@ macro_rules! gl_api {
             fn tex_image_1d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>);
             /// `glSamplerParameterfv`.
             fn sampler_parameterfv(&mut self, sampler: GLuint, pname: GLenum, params: &[GLfloat]);
+            /// `glPatchParameterfv` (GL 4.0; up to four values).
+            fn patch_parameterfv(&mut self, pname: GLenum, values: &[GLfloat]);
             /// `glClearBufferiv`.
             fn clear_bufferiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLint]);
             /// `glClearBufferuiv`.
@@ -282,6 +284,7 @@ macro_rules! gl_api {
             fn read_pixels(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, out: &mut [u8]) { Context::read_pixels(self, x, y, width, height, format, ty, PixelsMut::Bytes(out)) }
             fn tex_image_1d(&mut self, target: GLenum, level: GLint, internal_format: GLint, width: GLsizei, border: GLint, format: GLenum, ty: GLenum, data: Option<&[u8]>) { Context::tex_image_1d(self, target, level, internal_format, width, border, format, ty, Pixels::from(data)) }
             fn sampler_parameterfv(&mut self, sampler: GLuint, pname: GLenum, params: &[GLfloat]) { Context::sampler_parameterfv(self, sampler, pname, params) }
+            fn patch_parameterfv(&mut self, pname: GLenum, values: &[GLfloat]) { Context::patch_parameter_fv(self, pname, values) }
             fn clear_bufferiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLint]) { Context::clear_bufferiv(self, buffer, drawbuffer, value) }
             fn clear_bufferuiv(&mut self, buffer: GLenum, drawbuffer: GLint, value: &[GLuint]) { Context::clear_bufferuiv(self, buffer, drawbuffer, value) }
             fn read_pixels_to_buffer(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei, format: GLenum, ty: GLenum, offset: usize) { Context::read_pixels(self, x, y, width, height, format, ty, PixelsMut::Offset(offset)) }
@@ -402,6 +405,7 @@ macro_rules! gl_api {
             read_pixels: unsafe extern "system" fn(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, *mut c_void),
             tex_image_1d: unsafe extern "system" fn(GLenum, GLint, GLint, GLsizei, GLint, GLenum, GLenum, *const c_void),
             sampler_parameterfv: unsafe extern "system" fn(GLuint, GLenum, *const GLfloat),
+            patch_parameterfv: unsafe extern "system" fn(GLenum, *const GLfloat),
             clear_bufferiv: unsafe extern "system" fn(GLenum, GLint, *const GLint),
             clear_bufferuiv: unsafe extern "system" fn(GLenum, GLint, *const GLuint),
             get_buffer_sub_data: unsafe extern "system" fn(GLenum, isize, isize, *mut c_void),
@@ -488,6 +492,7 @@ macro_rules! gl_api {
                     read_pixels: egl.proc("glReadPixels")?,
                     tex_image_1d: egl.proc("glTexImage1D")?,
                     sampler_parameterfv: egl.proc("glSamplerParameterfv")?,
+                    patch_parameterfv: egl.proc("glPatchParameterfv")?,
                     clear_bufferiv: egl.proc("glClearBufferiv")?,
                     clear_bufferuiv: egl.proc("glClearBufferuiv")?,
                     get_buffer_sub_data: egl.proc("glGetBufferSubData")?,
@@ -830,6 +835,13 @@ macro_rules! gl_api {
                 // SAFETY: as for tex_image_2d.
                 unsafe { (self.f.tex_image_1d)(target, level, internal_format, width, border, format, ty, ptr) }
             }
+            fn patch_parameterfv(&mut self, pname: GLenum, values: &[GLfloat]) {
+                let mut all = [0.0; 4];
+                let n = values.len().min(4);
+                all[..n].copy_from_slice(&values[..n]);
+                // SAFETY: four floats, as many as any pname reads.
+                unsafe { (self.f.patch_parameterfv)(pname, all.as_ptr()) }
+            }
             fn sampler_parameterfv(&mut self, sampler: GLuint, pname: GLenum, params: &[GLfloat]) {
                 // SAFETY: tests pass as many values as the pname takes.
                 unsafe { (self.f.sampler_parameterfv)(sampler, pname, params.as_ptr()) }
@@ -1046,6 +1058,8 @@ gl_api! {
     fn program_parameteri(program: GLuint, pname: GLenum, value: GLint) = "glProgramParameteri";
     /// `glMemoryBarrier` (GL 4.2).
     fn memory_barrier(barriers: GLbitfield) = "glMemoryBarrier";
+    /// `glPatchParameteri` (GL 4.0).
+    fn patch_parameter_i(pname: GLenum, value: GLint) = "glPatchParameteri";
     /// `glMemoryBarrierByRegion` (GL 4.5).
     fn memory_barrier_by_region(barriers: GLbitfield) = "glMemoryBarrierByRegion";
     /// `glShaderStorageBlockBinding` (GL 4.3).

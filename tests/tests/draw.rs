@@ -71,9 +71,8 @@ fn draws_with_valid_state_raise_nothing() {
 fn bad_modes_and_types_are_invalid_enum() {
     let mut ctx = context();
     bind_arrays(&mut ctx);
-    // Made up, compatibility-only (QUADS, POLYGON) and GL 4.0 (PATCHES; Mesa, at 4.5, raises
-    // INVALID_OPERATION without a tessellation program).
-    for mode in [0x1234, 0x0007, 0x0009, 0x000E] {
+    // Made up and compatibility-only (QUADS, POLYGON).
+    for mode in [0x1234, 0x0007, 0x0009] {
         ctx.draw_arrays(mode, 0, 3);
         assert_error!(ctx, INVALID_ENUM, "draw_arrays {mode:#x}");
         ctx.draw_arrays_instanced(mode, 0, 3, 1);
@@ -89,6 +88,14 @@ fn bad_modes_and_types_are_invalid_enum() {
         ctx.multi_draw_elements(mode, &[3], UNSIGNED_INT, &[0], 1);
         assert_error!(ctx, INVALID_ENUM);
     }
+    // GL 4.0's PATCHES (the backend has tessellation stages) without a tessellation
+    // evaluation stage: INVALID_OPERATION, as Mesa raises it.
+    ctx.draw_arrays(PATCHES, 0, 3);
+    assert_error!(ctx, INVALID_OPERATION, "draw_arrays PATCHES");
+    ctx.draw_elements(PATCHES, 3, UNSIGNED_INT, 0);
+    assert_error!(ctx, INVALID_OPERATION, "draw_elements PATCHES");
+    ctx.multi_draw_arrays(PATCHES, &[0], &[3], 1);
+    assert_error!(ctx, INVALID_OPERATION, "multi_draw_arrays PATCHES");
     for ty in [FLOAT, BYTE, SHORT, INT, 0x1234] {
         ctx.draw_elements(TRIANGLES, 3, ty, 0);
         assert_error!(ctx, INVALID_ENUM, "index type {ty:#x}");

@@ -95,6 +95,7 @@ fn first_draw_sends_every_group_then_only_draws() {
             "SetDepthBias",
             "SetLineWidth",
             "SetPointSize",
+            "SetPatchVertices",
             "SetSampleMask",
             "SetPrimitiveRestart",
             "BindProgram",

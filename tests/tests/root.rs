@@ -36,6 +36,7 @@ mod shaders;
 mod state_query;
 mod steady;
 mod sync_threads;
+mod tessellation;
 mod texture;
 mod texture_storage;
 mod texture_view;

@@ -410,6 +410,8 @@ pub struct Caps {
     pub max_geometry_input_components: u32,
     /// Compute and shader storage buffer limits.
     pub compute: ComputeCaps,
+    /// Tessellation limits.
+    pub tessellation: TessellationCaps,
     /// Whether the backend can view one texture's storage through another
     /// (`GL_ARB_texture_view`; a GLES driver needs `OES_texture_view` or `EXT_texture_view`).
     pub texture_views: bool,
@@ -434,6 +436,60 @@ pub struct ComputeCaps {
     pub max_storage_block_size: u32,
     /// Alignment of a bound storage buffer range's offset.
     pub storage_offset_alignment: u32,
+}
+
+/// A backend's tessellation limits (Vulkan's `maxTessellation*`, the GLES driver's queries of
+/// GL's names); all zero where the backend has no tessellation stages.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct TessellationCaps {
+    /// Most vertices of a patch (`MAX_PATCH_VERTICES`).
+    pub max_patch_vertices: u32,
+    /// Largest tessellation level (`MAX_TESS_GEN_LEVEL`).
+    pub max_gen_level: u32,
+    /// Most components of a control stage's per-vertex inputs.
+    pub max_control_input_components: u32,
+    /// Most components of a control stage's per-vertex outputs.
+    pub max_control_output_components: u32,
+    /// Most components of a control stage's per-patch outputs.
+    pub max_patch_components: u32,
+    /// Most components of all of a control stage's outputs.
+    pub max_control_total_output_components: u32,
+    /// Most components of an evaluation stage's per-vertex inputs.
+    pub max_evaluation_input_components: u32,
+    /// Most components of an evaluation stage's outputs.
+    pub max_evaluation_output_components: u32,
+}
+
+impl TessellationCaps {
+    /// No tessellation stages (a GLES driver without them): the engine then refuses the
+    /// tessellation shader types and `PATCHES`.
+    pub fn none() -> Self {
+        Self {
+            max_patch_vertices: 0,
+            max_gen_level: 0,
+            max_control_input_components: 0,
+            max_control_output_components: 0,
+            max_patch_components: 0,
+            max_control_total_output_components: 0,
+            max_evaluation_input_components: 0,
+            max_evaluation_output_components: 0,
+        }
+    }
+
+    /// GL 4.0's minimums (what the null backend offers).
+    pub fn gl40_minimum() -> Self {
+        Self {
+            max_patch_vertices: 32,
+            max_gen_level: 64,
+            max_control_input_components: 128,
+            max_control_output_components: 128,
+            max_patch_components: 120,
+            max_control_total_output_components: 4096,
+            max_evaluation_input_components: 128,
+            max_evaluation_output_components: 128,
+        }
+    }
 }
 
 impl ComputeCaps {
@@ -483,6 +539,7 @@ impl Caps {
             max_vertex_output_components: 64,
             max_geometry_input_components: 64,
             compute: ComputeCaps::gl43_minimum(),
+            tessellation: TessellationCaps::gl40_minimum(),
             texture_views: true,
         }
     }

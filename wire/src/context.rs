@@ -167,6 +167,8 @@ pub struct DesiredState {
     pub line_width: f32,
     /// `SetPointSize` (backends whose programs read it from the default block ignore it).
     pub point_size: f32,
+    /// `SetPatchVertices`.
+    pub patch_vertices: u8,
     /// `SetSampleMask`: coverage, invert, mask.
     pub sample_mask: (Option<f32>, bool, Option<u32>),
     /// `BindProgram`.
@@ -207,6 +209,7 @@ impl Default for DesiredState {
             depth_bias: (0.0, 0.0),
             line_width: 1.0,
             point_size: 1.0,
+            patch_vertices: 3,
             sample_mask: (None, false, None),
             program: None,
             uniforms: Vec::new(),

@@ -106,6 +106,8 @@ pub enum StateGroup {
     LineWidth,
     /// `SetPointSize`.
     PointSize,
+    /// `SetPatchVertices`.
+    PatchVertices,
     /// `SetSampleMask`.
     SampleMask,
     /// `BindProgram`.
@@ -1654,6 +1656,19 @@ impl<C: PipeContext> Dispatcher<C> {
                 let size = size.to_native();
                 self.set(pipe, "SetPointSize", StateGroup::PointSize, |d| {
                     d.point_size = size;
+                    Ok(())
+                })?
+            }
+            A::SetPatchVertices { count } => {
+                let count = *count;
+                if !(1..=32).contains(&count) {
+                    return Err(crate::backend::bad_value(
+                        "SetPatchVertices",
+                        "patch vertices out of 1..=32",
+                    ));
+                }
+                self.set(pipe, "SetPatchVertices", StateGroup::PatchVertices, |d| {
+                    d.patch_vertices = count;
                     Ok(())
                 })?
             }

@@ -368,6 +368,7 @@ wire_enum! {
     Topology: u8 {
         Points, Lines, LineLoop, LineStrip, Triangles, TriangleStrip, TriangleFan,
         LinesAdjacency, LineStripAdjacency, TrianglesAdjacency, TriangleStripAdjacency,
+        Patches,
     }
 }
 
@@ -454,5 +455,5 @@ wire_enum! {
 
 wire_enum! {
     /// A shader stage.
-    ShaderStage: u8 { Vertex, Geometry, Fragment, Compute, }
+    ShaderStage: u8 { Vertex, Geometry, Fragment, Compute, TessControl, TessEvaluation, }
 }

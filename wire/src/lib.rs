@@ -56,6 +56,7 @@ pub mod transport;
 
 pub use backend::{
     Backend, BackendCounters, BatchView, Caps, ComputeCaps, Event, Outbox, Reply, SessionError,
+    TessellationCaps,
 };
 pub use batch::{Archiver, Batch, Encoder, Stage};
 pub use handle::{Handle, ObjectKind, RawHandle};

@@ -792,6 +792,8 @@ pub enum Record {
     /// already read it from their default block (see [`ProgramDesc`]): a backend may ignore
     /// this record.
     SetPointSize { size: f32 },
+    /// Sets the vertices of each patch a `Patches` draw reads (`PATCH_VERTICES`, 1 to 32).
+    SetPatchVertices { count: u8 },
     /// Sets sample coverage and the sample mask.
     SetSampleMask {
         coverage: Option<f32>,

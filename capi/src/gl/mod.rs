@@ -34,6 +34,7 @@ mod program_interface;
 mod query;
 mod state;
 pub mod stubs;
+mod tessellation;
 mod tex_storage;
 mod texture;
 pub mod types;
@@ -42,7 +43,7 @@ mod vertex;
 
 use std::ffi::c_void;
 
-use types::{GLbitfield, GLboolean, GLchar, GLenum, GLint, GLintptr, GLsizei, GLuint};
+use types::{GLbitfield, GLboolean, GLchar, GLenum, GLfloat, GLint, GLintptr, GLsizei, GLuint};
 
 pub use buffer::*;
 pub use compute::*;
@@ -54,6 +55,7 @@ pub use program::*;
 pub use program_interface::*;
 pub use query::*;
 pub use state::*;
+pub use tessellation::*;
 pub use tex_storage::*;
 pub use texture::*;
 pub use vertex::*;
@@ -69,7 +71,7 @@ pub use vertex::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 97] = [
+pub static BEYOND_3_3: [(&str, Proc); 99] = [
     (
         "glBindVertexBuffer",
         Proc({
@@ -374,6 +376,20 @@ pub static BEYOND_3_3: [(&str, Proc); 97] = [
         "glObjectPtrLabel",
         Proc({
             const F: unsafe extern "C" fn(*const c_void, GLsizei, *const GLchar) = glObjectPtrLabel;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glPatchParameterfv",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, *const GLfloat) = glPatchParameterfv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glPatchParameteri",
+        Proc({
+            const F: extern "C" fn(GLenum, GLint) = glPatchParameteri;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2533;
+    2531;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -1428,8 +1428,6 @@ super::unimplemented::stubs! {
     glPassTexCoordATI: u64,
     glPassThrough: u64,
     glPassThroughxOES: u64,
-    glPatchParameterfv: u64,
-    glPatchParameteri: u64,
     glPathColorGenNV: u64,
     glPathCommandsNV: u64,
     glPathCoordsNV: u64,

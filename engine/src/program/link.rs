@@ -8,7 +8,7 @@ use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
 use tessera_components::object::{
     ActiveBufferVariable, ActiveStorageBlock, ActiveUniform, ActiveUniformBlock, ActiveVariable,
-    CapturedVarying, GeometryInfo, Life, LinkedProgram, Program, Shader,
+    CapturedVarying, GeometryInfo, Life, LinkedProgram, Program, Shader, TessGenInfo,
 };
 use tessera_components::state::TextureTarget;
 use tessera_shader::gltype::SamplerTarget;
@@ -64,6 +64,8 @@ fn wire_stage(s: Stage) -> ShaderStage {
         Stage::Geometry => ShaderStage::Geometry,
         Stage::Fragment => ShaderStage::Fragment,
         Stage::Compute => ShaderStage::Compute,
+        Stage::TessControl => ShaderStage::TessControl,
+        Stage::TessEvaluation => ShaderStage::TessEvaluation,
     }
 }
 
@@ -128,6 +130,13 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             vertices_out: g.vertices_out,
             input_type: g.input,
             output_type: g.output,
+        }),
+        tess_control_vertices: p.tess_control_vertices,
+        tess_gen: p.tess_gen.map(|t| TessGenInfo {
+            mode: t.mode,
+            spacing: t.spacing,
+            vertex_order: t.vertex_order,
+            point_mode: t.point_mode,
         }),
         xfb: p
             .xfb

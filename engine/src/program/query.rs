@@ -392,6 +392,9 @@ impl Context {
                 UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER => stage(2),
                 // GL 4.3 (ARB_compute_shader).
                 UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER => stage(3),
+                // GL 4.0 (ARB_tessellation_shader).
+                UNIFORM_BLOCK_REFERENCED_BY_TESS_CONTROL_SHADER => stage(4),
+                UNIFORM_BLOCK_REFERENCED_BY_TESS_EVALUATION_SHADER => stage(5),
                 _ => return Err(INVALID_ENUM),
             };
             if let Some(p) = params.first_mut() {

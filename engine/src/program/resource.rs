@@ -104,14 +104,15 @@ fn index_of(l: &LinkedProgram, interface: Interface, wanted: &str) -> Option<usi
 }
 
 /// The stage bit (of [`LinkedProgram::stages`]) a `REFERENCED_BY_*_SHADER` property asks
-/// about; `None` for the tessellation stages, which no program has.
+/// about.
 fn referenced_stage(prop: GLenum) -> Option<Option<ShaderStage>> {
     Some(match prop {
         REFERENCED_BY_VERTEX_SHADER => Some(ShaderStage::Vertex),
         REFERENCED_BY_GEOMETRY_SHADER => Some(ShaderStage::Geometry),
         REFERENCED_BY_FRAGMENT_SHADER => Some(ShaderStage::Fragment),
         REFERENCED_BY_COMPUTE_SHADER => Some(ShaderStage::Compute),
-        REFERENCED_BY_TESS_CONTROL_SHADER | REFERENCED_BY_TESS_EVALUATION_SHADER => None,
+        REFERENCED_BY_TESS_CONTROL_SHADER => Some(ShaderStage::TessControl),
+        REFERENCED_BY_TESS_EVALUATION_SHADER => Some(ShaderStage::TessEvaluation),
         _ => return None,
     })
 }
@@ -119,7 +120,17 @@ fn referenced_stage(prop: GLenum) -> Option<Option<ShaderStage>> {
 /// The stages referencing resource `i`, bit per [`ShaderStage`].
 fn stages(l: &LinkedProgram, interface: Interface, i: usize) -> u8 {
     let first_or_last = |last: bool| {
-        let mut present = (0..4u8).filter(|s| l.stages & 1 << s != 0);
+        let mut present = [
+            ShaderStage::Vertex,
+            ShaderStage::TessControl,
+            ShaderStage::TessEvaluation,
+            ShaderStage::Geometry,
+            ShaderStage::Fragment,
+            ShaderStage::Compute,
+        ]
+        .into_iter()
+        .map(|s| s as u8)
+        .filter(|s| l.stages & 1 << s != 0);
         let stage = if last {
             present.next_back()
         } else {

@@ -1,0 +1,118 @@
+//! Front-end tests of the tessellation stages.
+
+use crate::{Limits, LinkRequest, Stage, TessGen, compile, link};
+
+fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
+    link(&LinkRequest {
+        shaders,
+        attrib_bindings: &[],
+        frag_data_bindings: &[],
+        limits: Limits::default(),
+        xfb_varyings: &[],
+        xfb_separate: false,
+    })
+}
+
+const VS: &str = "#version 150\n\
+    in vec4 pos;\n\
+    out vec3 colour;\n\
+    void main() { gl_Position = pos; colour = pos.xyz; }\n";
+
+/// A control stage of GLSL 1.50 with the extension: per-vertex and per-patch outputs.
+const TCS: &str = "#version 150\n\
+    #extension GL_ARB_tessellation_shader : require\n\
+    layout(vertices = 4) out;\n\
+    in vec3 colour[];\n\
+    out vec3 tc_colour[];\n\
+    patch out float level;\n\
+    void main() {\n\
+        gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;\n\
+        tc_colour[gl_InvocationID] = colour[gl_InvocationID];\n\
+        level = 3.0;\n\
+        gl_TessLevelOuter[0] = 2.0; gl_TessLevelOuter[1] = 3.0;\n\
+        gl_TessLevelOuter[2] = 2.0; gl_TessLevelOuter[3] = 3.0;\n\
+        gl_TessLevelInner[0] = 4.0; gl_TessLevelInner[1] = 4.0;\n\
+    }\n";
+
+const TES: &str = "#version 400\n\
+    layout(quads, fractional_odd_spacing, cw) in;\n\
+    in vec3 tc_colour[];\n\
+    patch in float level;\n\
+    out vec3 te_colour;\n\
+    void main() {\n\
+        vec4 a = mix(gl_in[0].gl_Position, gl_in[1].gl_Position, gl_TessCoord.x);\n\
+        vec4 b = mix(gl_in[3].gl_Position, gl_in[2].gl_Position, gl_TessCoord.x);\n\
+        gl_Position = mix(a, b, gl_TessCoord.y);\n\
+        te_colour = tc_colour[0] * level;\n\
+    }\n";
+
+const FS: &str = "#version 150\n\
+    in vec3 te_colour;\n\
+    out vec4 o;\n\
+    void main() { o = vec4(te_colour, 1.0); }\n";
+
+#[test]
+fn a_tessellation_program_links_with_its_layouts() {
+    for (stage, src) in [(Stage::TessControl, TCS), (Stage::TessEvaluation, TES)] {
+        let c = compile(stage, src, &Limits::default());
+        assert!(c.ok, "{stage:?}: {}", c.log);
+    }
+    let p = link_all(&[
+        (Stage::Vertex, VS),
+        (Stage::TessControl, TCS),
+        (Stage::TessEvaluation, TES),
+        (Stage::Fragment, FS),
+    ])
+    .expect("links");
+    assert_eq!(p.tess_control_vertices, Some(4));
+    assert_eq!(
+        p.tess_gen,
+        Some(TessGen {
+            mode: 0x0007,
+            spacing: 0x8E7B,
+            vertex_order: 0x0900,
+            point_mode: false,
+        })
+    );
+    let order: Vec<Stage> = p.stages.iter().map(|(s, _)| *s).collect();
+    assert_eq!(
+        order,
+        [
+            Stage::Vertex,
+            Stage::TessControl,
+            Stage::TessEvaluation,
+            Stage::Fragment
+        ]
+    );
+    for (_, words) in &p.stages {
+        crate::tests::validate(words);
+    }
+}
+
+#[test]
+fn an_evaluation_stage_alone_takes_the_default_spacing_and_order() {
+    let tes = "#version 400\n\
+        layout(triangles, point_mode) in;\n\
+        void main() { gl_Position = gl_in[0].gl_Position * gl_TessCoord.x; }\n";
+    let vs = "#version 400\nvoid main() { gl_Position = vec4(0.0); }\n";
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::TessEvaluation, tes)]).expect("links");
+    assert_eq!(p.tess_control_vertices, None);
+    assert_eq!(
+        p.tess_gen,
+        Some(TessGen {
+            mode: 0x0004,
+            spacing: 0x0202,
+            vertex_order: 0x0901,
+            point_mode: true,
+        })
+    );
+}
+
+#[test]
+fn tessellation_link_errors() {
+    let vs = "#version 400\nvoid main() { gl_Position = vec4(0.0); }\n";
+    let err = link_all(&[(Stage::Vertex, vs), (Stage::TessControl, TCS)]).unwrap_err();
+    assert!(err.contains("tessellation evaluation"), "{err}");
+    let err = link_all(&[(Stage::TessEvaluation, TES), (Stage::Fragment, FS)]).unwrap_err();
+    assert!(err.contains("vertex shader"), "{err}");
+}
