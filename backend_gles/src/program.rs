@@ -445,6 +445,14 @@ impl SpirvCross {
         if job.stage == ShaderStage::Fragment {
             lower_point_coord(&mut out.source);
         }
+        // SPIRV-Cross (as Debian ships it) has no GLSL name for the tessellation stages'
+        // `PatchVertices` built-in and writes its fallback, which is no GLSL ES name.
+        if matches!(
+            job.stage,
+            ShaderStage::TessControl | ShaderStage::TessEvaluation
+        ) {
+            out.source = out.source.replace("gl_BuiltIn_14", "gl_PatchVerticesIn");
+        }
         // SPIRV-Cross names the clip and cull distances (and redeclares their arrays) without
         // enabling the extension GLSL ES declares them in; it goes right after `#version`.
         // A geometry stage after a vertex stage that redeclared its block redeclares gl_in

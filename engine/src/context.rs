@@ -94,6 +94,9 @@ pub struct Local {
     /// a geometry stage after it, if any, takes the primitive it generates; cached with
     /// `draw_gs_input`.
     pub draw_tess: Option<bool>,
+    /// Whether the current program has an evaluation stage and no control stage, so its
+    /// draws link it with the default control stage (`crate::tessellation`).
+    pub draw_default_control: bool,
     /// Whether the current program has shader storage blocks, which its draws may write
     /// (cached with `draw_error`).
     pub draw_writes_storage: bool,
@@ -357,6 +360,7 @@ impl Context {
             draw_error: NO_ERROR,
             draw_gs_input: None,
             draw_tess: None,
+            draw_default_control: false,
             draw_writes_storage: false,
             limits,
             stats: ContextStats::default(),

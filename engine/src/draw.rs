@@ -41,6 +41,8 @@ impl Local {
                 let out = crate::tessellation::tess_output(l)?;
                 Some(l.geometry.is_none_or(|g| g.input_type == out))
             });
+            self.draw_default_control =
+                linked.is_some_and(|l| l.tess_gen.is_some() && l.tess_control_vertices.is_none());
             self.draw_writes_storage = linked.is_some_and(|l| !l.storage_blocks.is_empty());
             self.dirty.remove(Dirty::DRAW_CHECK);
         }
@@ -174,6 +176,9 @@ impl Local {
     #[inline]
     pub(crate) fn prepare_draw(&mut self, sh: &mut Shared) {
         sh.dev.use_context(self.id);
+        if self.draw_default_control {
+            self.default_control(sh);
+        }
         self.validate(sh, Dirty::DRAW);
         if self.draw_writes_storage {
             crate::compute::storage_ranges_stale(&self.st, sh);

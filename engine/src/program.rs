@@ -14,7 +14,7 @@
 //! [`crate::uniform`].
 
 pub mod binary;
-mod link;
+pub(crate) mod link;
 pub(crate) mod pipeline;
 mod query;
 mod resource;

@@ -104,7 +104,7 @@ fn user_io(m: &Module, stage: Stage, class: u32, decls: &[Decl]) -> Vec<Io> {
 }
 
 /// The GLSL spelling of a SPIR-V type, for link logs.
-fn glsl_type(m: &Module, ty: u32) -> String {
+pub(crate) fn glsl_type(m: &Module, ty: u32) -> String {
     let scalar = |t: Option<&Type>| match t {
         Some(Type::Float { width: 64 }) => "d",
         Some(Type::Int { signed: true, .. }) => "i",

@@ -80,6 +80,7 @@
 )]
 
 mod buffer_variable;
+pub mod default_control;
 mod edit;
 mod ffi;
 mod fold;

@@ -10,6 +10,7 @@ fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
         limits: Limits::default(),
         xfb_varyings: &[],
         xfb_separate: false,
+        separable: false,
     })
 }
 
@@ -115,4 +116,59 @@ fn tessellation_link_errors() {
     assert!(err.contains("tessellation evaluation"), "{err}");
     let err = link_all(&[(Stage::TessEvaluation, TES), (Stage::Fragment, FS)]).unwrap_err();
     assert!(err.contains("vertex shader"), "{err}");
+}
+
+#[test]
+fn an_evaluation_stage_alone_links_with_the_default_control_stage() {
+    let vs = "#version 150\n\
+        in vec4 pos;\n\
+        out vec3 colour;\n\
+        flat out int id;\n\
+        out Block { vec2 uv; } b;\n\
+        void main() { gl_Position = pos; colour = pos.xyz; id = 1; b.uv = pos.xy; }\n";
+    let tes = "#version 400\n\
+        layout(triangles) in;\n\
+        in vec3 colour[];\n\
+        flat in int id[];\n\
+        in Block { vec2 uv; } b[];\n\
+        out vec3 te_colour;\n\
+        void main() {\n\
+            gl_Position = gl_in[0].gl_Position * gl_TessCoord.x;\n\
+            te_colour = colour[1] + float(id[2]) + vec3(b[0].uv, 0.0);\n\
+        }\n";
+    let shaders = [
+        (Stage::Vertex, vs),
+        (Stage::TessEvaluation, tes),
+        (Stage::Fragment, FS),
+    ];
+    let req = LinkRequest {
+        shaders: &shaders,
+        attrib_bindings: &[],
+        frag_data_bindings: &[],
+        limits: Limits::default(),
+        xfb_varyings: &[],
+        xfb_separate: false,
+        separable: false,
+    };
+    let alone = link(&req).expect("links alone");
+    let p = crate::default_control::link(&req, 5, [2.0, 3.0, 4.0, 5.0], [6.0, 7.0])
+        .expect("links with the default control stage");
+    assert_eq!(p.tess_control_vertices, Some(5));
+    assert_eq!(p.tess_gen, alone.tess_gen);
+    let order: Vec<Stage> = p.stages.iter().map(|(s, _)| *s).collect();
+    assert_eq!(
+        order,
+        [
+            Stage::Vertex,
+            Stage::TessControl,
+            Stage::TessEvaluation,
+            Stage::Fragment
+        ]
+    );
+    // The same uniforms and default block: the application's view is the program's own.
+    assert_eq!(p.uniforms, alone.uniforms);
+    assert_eq!(p.default_block_size, alone.default_block_size);
+    for (_, words) in &p.stages {
+        crate::tests::validate(words);
+    }
 }

@@ -387,6 +387,98 @@ void main() { gl_Position = vec4(position, 0.0, 1.0); t_colour = colour; }
     (tessellated, drawn)
 }
 
+/// An evaluation stage without a control stage: the default levels of
+/// `glPatchParameterfv` tessellate, and the patch's vertices arrive as they are
+/// (`gl_PatchVerticesIn` is the patch size).
+const TES_DEFAULT_TRIANGLES: &str = "#version 150
+#extension GL_ARB_tessellation_shader : require
+layout(triangles, fractional_odd_spacing, ccw) in;
+in vec3 v_colour[];
+flat out vec3 t_colour;
+void main() {
+    vec3 t = gl_TessCoord;
+    gl_Position = t.x * gl_in[0].gl_Position + t.y * gl_in[1].gl_Position
+        + t.z * gl_in[2].gl_Position;
+    t_colour = (t.x * v_colour[0] + t.y * v_colour[1] + t.z * v_colour[2])
+        * float(gl_PatchVerticesIn) / 4.0;
+}
+";
+
+const TES_DEFAULT_QUADS: &str = "#version 400
+layout(quads, equal_spacing, cw) in;
+in vec3 v_colour[];
+flat out vec3 t_colour;
+void main() {
+    vec2 t = gl_TessCoord.xy;
+    vec4 a = mix(gl_in[0].gl_Position, gl_in[1].gl_Position, t.x);
+    vec4 b = mix(gl_in[3].gl_Position, gl_in[2].gl_Position, t.x);
+    gl_Position = mix(a, b, t.y);
+    t_colour = mix(v_colour[0], v_colour[2], t.y) * vec3(t, 1.0)
+        * float(gl_PatchVerticesIn) / 4.0;
+}
+";
+
+/// Evaluation stages without a control stage: two sets of default levels for triangles,
+/// then quads from patches of 4 (each a link of its own with the default control stage
+/// on Tessera), then the first levels again.
+fn default_levels(gl: &mut dyn Gl) -> Vec<Vec<u8>> {
+    vertices(gl);
+    let mut frames = Vec::new();
+    let triangles = program(
+        gl,
+        &[
+            (VERTEX_SHADER, VS),
+            (TESS_EVALUATION_SHADER, TES_DEFAULT_TRIANGLES),
+            (FRAGMENT_SHADER, FS_FLAT),
+        ],
+    );
+    let quads = program(
+        gl,
+        &[
+            (VERTEX_SHADER, VS),
+            (TESS_EVALUATION_SHADER, TES_DEFAULT_QUADS),
+            (FRAGMENT_SHADER, FS_FLAT),
+        ],
+    );
+    gl.use_program(triangles);
+    for (outer, inner) in [
+        ([3.0, 2.2, 5.0, 1.0], [4.0, 1.0]),
+        ([1.0, 6.0, 2.0, 1.0], [2.5, 1.0]),
+    ] {
+        gl.patch_parameterfv(PATCH_DEFAULT_OUTER_LEVEL, &outer);
+        gl.patch_parameterfv(PATCH_DEFAULT_INNER_LEVEL, &inner);
+        clear(gl);
+        gl.draw_arrays(PATCHES, 0, 6);
+        frames.push(frame(gl));
+    }
+    gl.use_program(quads);
+    gl.patch_parameter_i(PATCH_VERTICES, 4);
+    gl.patch_parameterfv(PATCH_DEFAULT_OUTER_LEVEL, &[2.0, 3.0, 4.0, 5.0]);
+    gl.patch_parameterfv(PATCH_DEFAULT_INNER_LEVEL, &[3.0, 2.0]);
+    clear(gl);
+    gl.draw_arrays(PATCHES, 6, 4);
+    frames.push(frame(gl));
+    gl.use_program(triangles);
+    gl.patch_parameter_i(PATCH_VERTICES, 3);
+    gl.patch_parameterfv(PATCH_DEFAULT_OUTER_LEVEL, &[3.0, 2.2, 5.0, 1.0]);
+    gl.patch_parameterfv(PATCH_DEFAULT_INNER_LEVEL, &[4.0, 1.0]);
+    clear(gl);
+    gl.draw_arrays(PATCHES, 0, 6);
+    frames.push(frame(gl));
+    let queries = [
+        gl.get_programi(triangles, TESS_GEN_MODE),
+        gl.get_programi(triangles, TESS_CONTROL_OUTPUT_VERTICES),
+    ];
+    assert_eq!(queries, [TRIANGLES as GLint, 0]);
+    assert_eq!(
+        gl.get_error(),
+        INVALID_OPERATION,
+        "no control stage to ask about"
+    );
+    assert_eq!(gl.get_error(), NO_ERROR);
+    frames
+}
+
 /// Point mode, at two point sizes; then a geometry stage after the evaluation stage.
 fn points_and_geometry(gl: &mut dyn Gl) -> Vec<Vec<u8>> {
     vertices(gl);
@@ -808,6 +900,20 @@ fn isolines_are_the_segments_the_native_driver_draws() {
 }
 
 #[test]
+fn evaluation_stages_without_a_control_stage_use_the_default_levels_as_the_native_driver_does() {
+    compare(
+        |gl| {
+            let frames = default_levels(gl);
+            assert!(frames.iter().all(|f| drew(f)));
+            assert_ne!(frames[0], frames[1], "the default levels apply");
+            assert_eq!(frames[0], frames[3]);
+            frames
+        },
+        frames_differ,
+    );
+}
+
+#[test]
 fn point_mode_and_a_geometry_stage_after_tessellation_match_the_native_driver() {
     compare(
         |gl| {
@@ -869,7 +975,17 @@ fn steady_tessellated_frames_create_no_pipelines_on_the_vulkan_backend() {
             (FRAGMENT_SHADER, FS_FLAT),
         ],
     );
-    // Each frame: triangles from patches of 3, then quads from patches of 4.
+    let default = program(
+        gl,
+        &[
+            (VERTEX_SHADER, VS),
+            (TESS_EVALUATION_SHADER, TES_DEFAULT_TRIANGLES),
+            (FRAGMENT_SHADER, FS_FLAT),
+        ],
+    );
+    gl.patch_parameterfv(PATCH_DEFAULT_OUTER_LEVEL, &[3.0, 2.0, 4.0, 1.0]);
+    // Each frame: triangles from patches of 3, quads from patches of 4, then triangles of
+    // an evaluation stage without a control stage (linked once, with the default one).
     let draw_frame = |gl: &mut dyn Gl| {
         clear(gl);
         gl.use_program(tri);
@@ -878,6 +994,9 @@ fn steady_tessellated_frames_create_no_pipelines_on_the_vulkan_backend() {
         gl.use_program(quads);
         gl.patch_parameter_i(PATCH_VERTICES, 4);
         gl.draw_arrays(PATCHES, 6, 4);
+        gl.use_program(default);
+        gl.patch_parameter_i(PATCH_VERTICES, 3);
+        gl.draw_arrays(PATCHES, 3, 3);
         frame(gl)
     };
     let first = draw_frame(gl);

@@ -201,11 +201,12 @@ fn xfb_output(v: &tessera_shader::XfbVarying) -> XfbOutput {
 }
 
 /// What a link needs from the program and its shaders, copied out under the lock.
-struct LinkInput {
-    shaders: Vec<(Stage, String)>,
-    attrib_bindings: Vec<(String, u32)>,
-    frag_data_bindings: Vec<(String, u32, u32)>,
-    xfb: Option<RequestedVaryings>,
+#[derive(Clone, Debug)]
+pub(crate) struct LinkInput {
+    pub(crate) shaders: Vec<(Stage, String)>,
+    pub(crate) attrib_bindings: Vec<(String, u32)>,
+    pub(crate) frag_data_bindings: Vec<(String, u32, u32)>,
+    pub(crate) xfb: Option<RequestedVaryings>,
 }
 
 impl Context {
@@ -233,6 +234,9 @@ impl Context {
                 .get::<super::pipeline::Separable>(e)
                 .is_some_and(|s| s.pending)
         };
+        // A program whose evaluation stage has no control stage is linked again with the
+        // default control stage at its draws, from the same input (crate::tessellation).
+        let kept = input.as_ref().ok().cloned();
         let result = input.and_then(|input| {
             if separable {
                 super::pipeline::check_per_vertex(&input.shaders)?;
@@ -274,6 +278,7 @@ impl Context {
         }
         match result {
             Ok(linked) => {
+                crate::tessellation::keep_link_input(&mut sh, e, &linked, kept, separable);
                 self.apply_link(&mut sh, e, linked);
                 if self.local.st.program == Some(e) {
                     self.touch_program();
@@ -338,6 +343,9 @@ impl Context {
                 .stages
                 .iter()
                 .any(|(s, _)| matches!(s, Stage::Vertex | Stage::Compute));
+        // Nor does a program whose evaluation stage has no control stage: its draws link it
+        // again with the default control stage (crate::tessellation).
+        let alone = alone && !crate::tessellation::needs_default_control(linked);
         let handle = alone.then(|| Self::create_wire_program(sh, linked));
         let Some(mut p) = sh.world.get_mut::<Program>(e) else {
             return;
