@@ -59,10 +59,10 @@ const REGION_BARRIER_BITS: GLbitfield = ATOMIC_COUNTER_BARRIER_BIT
 /// Bytes `glDispatchComputeIndirect` reads: three `uint` counts.
 const INDIRECT_SIZE: u64 = 12;
 
-/// Marks the client copies of the storage buffer ranges the current program binds stale:
-/// its shaders may write them.
+/// Marks the client copies of the storage buffer ranges the current program (or the
+/// bound pipeline's stages) binds stale: its shaders may write them.
 pub(crate) fn storage_ranges_stale(ctx_st: &tessera_components::state::GlState, sh: &mut Shared) {
-    let Some(p) = ctx_st.program else { return };
+    let Some(p) = ctx_st.executable() else { return };
     let bindings: Vec<u32> = match sh
         .world
         .get::<Program>(p)

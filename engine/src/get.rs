@@ -226,6 +226,11 @@ impl Context {
             .filter(move |e| views || *e != "GL_ARB_texture_view")
     }
 
+    /// Whether the context advertises the extension `name`.
+    pub(crate) fn advertises(&self, name: &str) -> bool {
+        self.extension_names().any(|e| e == name)
+    }
+
     /// The value of a state variable, or `None` if `pname` names none (the caller raises
     /// `INVALID_ENUM`).
     ///

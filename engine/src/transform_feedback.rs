@@ -146,10 +146,13 @@ impl Context {
     pub fn begin_transform_feedback(&mut self, primitive_mode: GLenum) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
+        // Without a current program, the bound pipeline's last stage before rasterization
+        // captures (GL 4.1 §13.2.2).
+        self.local.resolve_pipeline(&mut sh);
         let strides = match self
             .local
             .st
-            .program
+            .executable()
             .and_then(|p| sh.world.get::<Program>(p))
             .and_then(|p| p.linked_state.as_ref())
         {

@@ -240,6 +240,9 @@ pub struct LinkRequest<'a> {
     pub xfb_varyings: &'a [String],
     /// Whether they go to separate buffers (`SEPARATE_ATTRIBS`) or interleaved into one.
     pub xfb_separate: bool,
+    /// Whether the program is separable (GL 4.1's `PROGRAM_SEPARABLE`): its stages join
+    /// other programs' in a program pipeline, so it may begin after the vertex stage.
+    pub separable: bool,
 }
 
 /// An active uniform.

@@ -179,9 +179,10 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     if req.shaders.is_empty() {
         return Err("error: no shaders attached to the program\n".into());
     }
-    // GLSL 1.50 §2.12 (GL 3.2 §2.12): a geometry shader needs a vertex shader to feed it.
+    // GLSL 1.50 §2.12 (GL 3.2 §2.12): a geometry shader needs a vertex shader to feed it,
+    // but for a separable program's, which a pipeline feeds (GL 4.1 §7.4).
     let has = |stage| req.shaders.iter().any(|(s, _)| *s == stage);
-    if has(Stage::Geometry) && !has(Stage::Vertex) {
+    if has(Stage::Geometry) && !has(Stage::Vertex) && !req.separable {
         return Err("error: Geometry shader must be linked with vertex shader\n".into());
     }
     // GL 4.0 §2.14.2: the tessellation stages need a vertex shader too, and, as Mesa has

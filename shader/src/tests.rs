@@ -15,6 +15,7 @@ fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
         limits: Limits::default(),
         xfb_varyings: &[],
         xfb_separate: false,
+        separable: false,
     })
 }
 
@@ -31,6 +32,7 @@ fn link_xfb(
         limits: Limits::default(),
         xfb_varyings: &names,
         xfb_separate: separate,
+        separable: false,
     })
 }
 

@@ -10,6 +10,7 @@ fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
         limits: Limits::default(),
         xfb_varyings: &[],
         xfb_separate: false,
+        separable: false,
     })
 }
 

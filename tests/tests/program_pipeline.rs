@@ -322,6 +322,23 @@ out vec4 frag;
 void main() { frag = vec4(tone.bgr, 1.0); }
 ";
 
+/// A vertex stage with an output of its own that does not redeclare `gl_PerVertex`.
+const OUTPUTS_VS: &str = "#version 330
+layout(location = 0) in vec2 pos;
+out vec2 shade;
+void main() { gl_Position = vec4(pos * 0.5, 0.0, 1.0); shade = pos; }
+";
+
+/// A fragment program whose two samplers may share a unit (piglit's
+/// `active-sampler-conflict`).
+const SAMPLERS_FS: &str = "#version 330
+#extension GL_ARB_separate_shader_objects : require
+out vec4 out_color;
+uniform sampler2D s2;
+uniform sampler3D s3;
+void main() { out_color = texture(s2, vec2(0)) + texture(s3, vec3(0)); }
+";
+
 fn shader(gl: &mut dyn PipelineGl, kind: GLenum, src: &str) -> GLuint {
     let s = gl.create_shader(kind);
     gl.shader_source(s, src);
@@ -683,6 +700,55 @@ fn transcript(gl: &mut dyn PipelineGl) -> Vec<String> {
     note(gl, "its log says why", v.into());
     let v = gl.get_programi(bad, ATTACHED_SHADERS);
     note(gl, "its shaders", v.into());
+    // Samplers of two targets on one unit, in a pipeline of a fragment program alone:
+    // validation and draws follow the units glUniform sets.
+    let samplers = gl.create_shader_program(FRAGMENT_SHADER, SAMPLERS_FS);
+    let (s2, s3) = (
+        gl.get_uniform_location(samplers, "s2"),
+        gl.get_uniform_location(samplers, "s3"),
+    );
+    let sp = gl.gen_program_pipeline();
+    gl.use_program_stages(sp, FRAGMENT_SHADER_BIT, samplers);
+    gl.active_shader_program(sp, samplers);
+    gl.bind_program_pipeline(sp);
+    for (what, u2, u3) in [
+        ("conflict", 1, 1),
+        ("no conflict", 1, 2),
+        ("conflict again", 1, 1),
+    ] {
+        gl.uniform1i(s2, u2);
+        gl.uniform1i(s3, u3);
+        gl.validate_program_pipeline(sp);
+        let v = gl.get_program_pipelinei(sp, VALIDATE_STATUS);
+        note(gl, &format!("VALIDATE_STATUS, {what}"), v.into());
+        gl.draw_arrays(POINTS, 0, 1);
+        note(gl, &format!("draw, {what}"), 0);
+    }
+    gl.uniform1i(s3, 2);
+    gl.draw_arrays(POINTS, 0, 1);
+    note(gl, "draw without validating", 0);
+    gl.bind_program_pipeline(0);
+    gl.delete_program_pipeline(sp);
+    // gl_PerVertex: in a separable program, a vertex stage linked with a later stage that
+    // writes gl_Position must redeclare it; a vertex stage alone need not.
+    let alone = gl.create_shader_program(VERTEX_SHADER, OUTPUTS_VS);
+    let v = gl.get_programi(alone, LINK_STATUS);
+    note(
+        gl,
+        "separable vertex stage alone, gl_PerVertex not redeclared",
+        v.into(),
+    );
+    let linked = gl.create_program();
+    gl.program_parameteri(linked, PROGRAM_SEPARABLE, TRUE as GLint);
+    for (kind, src) in [(VERTEX_SHADER, OUTPUTS_VS), (FRAGMENT_SHADER, WHOLE_FS)] {
+        let s = shader(gl, kind, src);
+        gl.attach_shader(linked, s);
+    }
+    gl.link_program(linked);
+    let v = gl.get_programi(linked, LINK_STATUS);
+    note(gl, "the same linked with a fragment stage", v.into());
+    let v = gl.get_programi(linked, INFO_LOG_LENGTH) > 1;
+    note(gl, "its log says why", v.into());
     // Deletion.
     gl.delete_program_pipeline(pipe);
     let v = integer(gl, PROGRAM_PIPELINE_BINDING);
@@ -736,7 +802,7 @@ fn pipelines_of_separable_programs_draw_as_the_native_driver() {
 #[test]
 fn pipeline_errors_and_queries_match_the_native_driver() {
     let got = compare(transcript);
-    assert!(got.len() > 60, "{got:#?}");
+    assert_eq!(got.len(), 75, "{got:#?}");
 }
 
 /// One frame of the steady scene: the vertex program with each fragment program in turn.

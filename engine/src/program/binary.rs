@@ -463,6 +463,7 @@ mod tests {
             limits: tessera_shader::Limits::default(),
             xfb_varyings: &[],
             xfb_separate: false,
+            separable: false,
         })
         .expect("links")
     }

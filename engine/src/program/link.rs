@@ -256,6 +256,7 @@ impl Context {
                     .xfb
                     .as_ref()
                     .is_some_and(|x| x.mode == SEPARATE_ATTRIBS),
+                separable,
             })
         });
         // GL 4.3 §7.6.2 (shader storage blocks): a program using more blocks than the

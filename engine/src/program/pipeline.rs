@@ -195,14 +195,44 @@ fn validate(sh: &Shared, stages: &[Option<Entity>; STAGES]) -> Result<(), String
     if stages.iter().all(Option::is_none) {
         return Err(String::new());
     }
+    // Two active samplers of different targets that read one texture unit, in any of the
+    // programs (GL 4.1 §2.11.11).
+    let mut units: Vec<(u32, tessera_components::state::TextureTarget)> = Vec::new();
+    let mut seen: Vec<Entity> = Vec::new();
+    for p in stages.iter().flatten() {
+        if seen.contains(p) {
+            continue;
+        }
+        seen.push(*p);
+        let Some(l) = sh
+            .world
+            .get::<Program>(*p)
+            .and_then(|p| p.linked_state.as_ref())
+        else {
+            continue;
+        };
+        for (&unit, &target) in l.sampler_units.iter().zip(&l.sampler_targets) {
+            match units.iter().find(|(u, _)| *u == unit) {
+                Some((_, t)) if *t != target => {
+                    return Err(format!(
+                        "Program {}: Texture unit {unit} is accessed with 2 different types",
+                        program_name(sh, *p)
+                    ));
+                }
+                Some(_) => {}
+                None => units.push((unit, target)),
+            }
+        }
+    }
     Ok(())
 }
 
 /// Mesa's rule for separable programs of GLSL 1.50 and later (its
-/// `validate_interstage_inout_blocks`): a stage before rasterization that writes the
-/// built-in outputs (`gl_Position`, `gl_PointSize`, `gl_ClipDistance`) must redeclare their
-/// block, `out gl_PerVertex`, else the link fails with Mesa's words. `shaders` are the
-/// attached shaders' sources.
+/// `validate_interstage_inout_blocks`, which checks the stages a program links together): a
+/// stage before rasterization linked with a later stage, that writes the built-in outputs
+/// (`gl_Position`, `gl_PointSize`, `gl_ClipDistance`), must redeclare their block, `out
+/// gl_PerVertex`, else the link fails with Mesa's words. `shaders` are the attached
+/// shaders' sources.
 pub(crate) fn check_per_vertex(shaders: &[(Stage, String)]) -> Result<(), String> {
     let version = shaders
         .iter()
@@ -212,7 +242,11 @@ pub(crate) fn check_per_vertex(shaders: &[(Stage, String)]) -> Result<(), String
     if version < 150 {
         return Ok(());
     }
-    for stage in [Stage::Vertex, Stage::Geometry] {
+    let has = |stage: Stage| shaders.iter().any(|(s, _)| *s == stage);
+    for (stage, later) in [
+        (Stage::Vertex, has(Stage::Geometry) || has(Stage::Fragment)),
+        (Stage::Geometry, has(Stage::Fragment)),
+    ] {
         let texts: Vec<&str> = shaders
             .iter()
             .filter(|(s, _)| *s == stage)
@@ -228,10 +262,10 @@ pub(crate) fn check_per_vertex(shaders: &[(Stage, String)]) -> Result<(), String
                 .skip(1)
                 .any(|rest| rest.trim_start().starts_with("gl_PerVertex"))
         });
-        if writes && !redeclares {
+        if later && writes && !redeclares {
             return Err(
                 "error: missing output builtin block gl_PerVertex redeclaration in \
-                        separable shader program\n"
+                 separable shader program\n"
                     .into(),
             );
         }
@@ -295,6 +329,13 @@ impl Local {
                 } else {
                     INVALID_OPERATION
                 };
+                // Stages that cannot draw without a vertex stage (a fragment program alone)
+                // draw nothing, as no program does.
+                let set = set.filter(|e| {
+                    sh.world
+                        .get::<Program>(*e)
+                        .is_some_and(|p| p.handle.is_some())
+                });
                 (error, set, String::new())
             }
         };
@@ -548,6 +589,20 @@ impl Context {
         self.local.pipeline_entity(name).ok_or(error)
     }
 
+    /// The stage bits of the stages the context has, as Mesa counts them: tessellation
+    /// and compute where the context advertises them (a 3.3 context has them only as
+    /// extensions).
+    fn valid_stage_bits(&self) -> GLbitfield {
+        let mut bits = VERTEX_SHADER_BIT | FRAGMENT_SHADER_BIT | GEOMETRY_SHADER_BIT;
+        if self.advertises("GL_ARB_tessellation_shader") {
+            bits |= TESS_CONTROL_SHADER_BIT | TESS_EVALUATION_SHADER_BIT;
+        }
+        if self.advertises("GL_ARB_compute_shader") {
+            bits |= COMPUTE_SHADER_BIT;
+        }
+        bits
+    }
+
     /// Makes `n` pipeline objects; `ever_bound` as `glCreateProgramPipelines` has it.
     fn make_pipelines(&mut self, n: GLsizei, pipelines: &mut [GLuint], ever_bound: bool) {
         if n < 0 {
@@ -701,7 +756,7 @@ impl Context {
         let result = (|| {
             let pe = self.pipeline_or(pipeline, INVALID_OPERATION)?;
             Self::mark_bound(&mut sh, pe);
-            let valid = STAGE_INFO.iter().fold(0, |m, s| m | s.0);
+            let valid = self.valid_stage_bits();
             if stages != ALL_SHADER_BITS && stages & !valid != 0 {
                 return Err(INVALID_VALUE);
             }
@@ -827,6 +882,7 @@ impl Context {
             Ok(e) => e,
             Err(err) => return self.error(err),
         };
+        let valid = self.valid_stage_bits();
         let mut sh = self.group.lock();
         Self::mark_bound(&mut sh, pe);
         let Some(pipe) = sh.world.get::<ProgramPipeline>(pe) else {
@@ -838,7 +894,7 @@ impl Context {
             VALIDATE_STATUS => Some(GLuint::from(pipe.validated)),
             _ => STAGE_INFO
                 .iter()
-                .position(|s| s.1 == pname)
+                .position(|s| s.1 == pname && s.0 & valid != 0)
                 .map(|i| pipe.stages[i].map_or(0, |e| program_name(&sh, e))),
         };
         drop(sh);

@@ -73,10 +73,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[SHADER_BINARY_FORMATS, NUM_SHADER_BINARY_FORMATS],
     ),
     (
-        "ARB_separate_shader_objects (GL 4.1): no program pipelines",
-        &[PROGRAM_PIPELINE_BINDING],
-    ),
-    (
         "ARB_viewport_array (GL 4.1): one viewport, no indexed viewports",
         &[MAX_VIEWPORTS, VIEWPORT_SUBPIXEL_BITS, VIEWPORT_BOUNDS_RANGE],
     ),
