@@ -727,12 +727,12 @@ impl GlesPipe {
         if todo & (dirty::PROGRAM | dirty::STORAGE_BUFFERS) != 0 {
             self.apply_storage_buffers(record, ctx, program.storage_blocks)?;
         }
-        ctx.dirty &= !todo;
-        self.disturbed &= !todo;
-        self.storage_written |= program.storage_blocks > 0 || program.images > 0;
         if todo & (dirty::PROGRAM | dirty::IMAGES) != 0 {
             self.apply_images(record, ctx, program.images)?;
         }
+        ctx.dirty &= !todo;
+        self.disturbed &= !todo;
+        self.storage_written |= program.storage_blocks > 0 || program.images > 0;
         Ok(true)
     }
 

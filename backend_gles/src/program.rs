@@ -352,6 +352,16 @@ impl SpirvCross {
             };
             set_binding(r.id, native);
         }
+        // Image slot `i` is native image unit `i` (GLSL ES 3.10's layout(binding) is the only
+        // way ES sets it); variables past the slots, which no code uses, go to unit 0.
+        for r in list(RESOURCE_STORAGE_IMAGE) {
+            let binding = decoration(r.id, DECORATION_BINDING);
+            let unit = binding
+                .checked_sub(1 + job.samplers + job.blocks + job.storage)
+                .unwrap_or(0);
+            set_binding(r.id, unit);
+            set_name(r.id, &format!("ts_{tag}_img{binding}"));
+        }
         for r in list(RESOURCE_UNIFORM_BUFFER) {
             let binding = decoration(r.id, DECORATION_BINDING);
             // Bindings past the program's blocks belong to variables no code uses: park
@@ -367,16 +377,6 @@ impl SpirvCross {
             if count > 1 {
                 for i in 0..count {
                     out.blocks.push((format!("{name}[{i}]"), native + i));
-        // Image slot `i` is native image unit `i` (GLSL ES 3.10's layout(binding) is the only
-        // way ES sets it); variables past the slots, which no code uses, go to unit 0.
-        for r in list(RESOURCE_STORAGE_IMAGE) {
-            let binding = decoration(r.id, DECORATION_BINDING);
-            let unit = binding
-                .checked_sub(1 + job.samplers + job.blocks + job.storage)
-                .unwrap_or(0);
-            set_binding(r.id, unit);
-            set_name(r.id, &format!("ts_{tag}_img{binding}"));
-        }
                 }
             } else {
                 out.blocks.push((name, native));
@@ -656,6 +656,8 @@ pub(crate) struct Program {
     pub uniform_blocks: Vec<u32>,
     /// Shader storage block slots.
     pub storage_blocks: usize,
+    /// Image slots (slot `i` is native image unit `i`).
+    pub images: usize,
     /// What its vertex inputs read.
     pub inputs: VertexInputs,
     /// The location of the sampler LOD biases (`spirv.rs`), if the program has them.
@@ -674,8 +676,6 @@ pub(crate) enum Flat {
     /// Flat inputs from the vertex stage: `FIRST_VERTEX_CONVENTION` draws a rotated list.
     FromVertices,
     /// Flat inputs from a geometry stage, whose output primitives the backend cannot
-    /// Image slots (slot `i` is native image unit `i`).
-    pub images: usize,
     /// reorder: the last vertex provides them.
     FromGeometry,
 }
@@ -918,6 +918,7 @@ impl ProgramPipe for GlesPipe {
                 sampler_targets,
                 uniform_blocks: desc.uniform_blocks.iter().map(|b| b.size).collect(),
                 storage_blocks: desc.storage_blocks.len(),
+                images: desc.images.len(),
                 inputs: linked.inputs,
                 lod_bias: linked.lod_bias,
                 point_origin: linked.point_origin,
@@ -942,7 +943,6 @@ impl ProgramPipe for GlesPipe {
             .values()
             .filter(|e| e.users == 0)
             .count();
-                images: desc.images.len(),
         if unused > KEEP_UNUSED {
             let oldest = self
                 .program_cache

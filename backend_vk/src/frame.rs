@@ -260,6 +260,12 @@ impl VkPipe {
                     ty: vk::DescriptorType::STORAGE_BUFFER,
                     descriptor_count: SETS_PER_POOL * 2,
                 },
+                // Room for one set of a program with every image slot, whatever the others.
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::STORAGE_IMAGE,
+                    descriptor_count: SETS_PER_POOL * 2
+                        + tessera_wire::state::MAX_IMAGE_SLOTS as u32,
+                },
             ];
             let info = vk::DescriptorPoolCreateInfo::default()
                 .max_sets(SETS_PER_POOL)

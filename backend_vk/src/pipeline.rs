@@ -106,8 +106,10 @@ pub(crate) struct PipelineKey {
     pub patch_vertices: u8,
 }
 
-/// One binding of a descriptor set layout.
-pub(crate) type LayoutBinding = (u32, vk::DescriptorType, u32);
+/// One binding of a descriptor set layout: number, type, count and the stages that use it
+/// (a binding counts against the per-stage limits of the stages it names only:
+/// lavapipe's 32 storage images per stage, which all stages of a program may have).
+pub(crate) type LayoutBinding = (u32, vk::DescriptorType, u32, vk::ShaderStageFlags);
 
 /// The caches.
 pub(crate) struct Caches {
@@ -304,12 +306,12 @@ impl VkPipe {
         let bindings = &key.0;
         let raw: Vec<vk::DescriptorSetLayoutBinding> = bindings
             .iter()
-            .map(|&(binding, ty, n)| {
+            .map(|&(binding, ty, n, stages)| {
                 vk::DescriptorSetLayoutBinding::default()
                     .binding(binding)
                     .descriptor_type(ty)
                     .descriptor_count(n)
-                    .stage_flags(vk::ShaderStageFlags::ALL_GRAPHICS | vk::ShaderStageFlags::COMPUTE)
+                    .stage_flags(stages)
             })
             .collect();
         let flags = if push {

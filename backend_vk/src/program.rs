@@ -238,6 +238,7 @@ impl VkPipe {
         let samplers = desc.samplers.len() as u32;
         let blocks = desc.uniform_blocks.len() as u32;
         let storage = desc.storage_blocks.len() as u32;
+        let images = desc.images.len() as u32;
         let compute = codes.iter().any(|(s, _)| *s == ShaderStage::Compute);
         let mut bindings: Vec<LayoutBinding> = Vec::new();
         let mut modules = Vec::new();
@@ -246,7 +247,6 @@ impl VkPipe {
             let max = match codes[at].0 {
                 ShaderStage::Geometry => self.limits.geometry_input_locations,
                 ShaderStage::Fragment => self.limits.fragment_input_locations,
-        let images = desc.images.len() as u32;
                 // Per-vertex arrays between the tessellation stages are not packed.
                 ShaderStage::Vertex
                 | ShaderStage::Compute
@@ -389,6 +389,7 @@ impl VkPipe {
                     let n = match slot {
                         DescSlot::Default => 1,
                         DescSlot::Sampler { count, .. }
+                        | DescSlot::Image { count, .. }
                         | DescSlot::Block { count, .. }
                         | DescSlot::Storage { count, .. } => count,
                     };
@@ -396,16 +397,18 @@ impl VkPipe {
                         Some(at) if bindings[at].1 != ty => {
                             return Err(format!("binding {b} has two descriptor types"));
                         }
-                        Some(at) => bindings[at].2 = bindings[at].2.max(n),
+                        Some(at) => {
+                            bindings[at].2 = bindings[at].2.max(n);
+                            bindings[at].3 |= stage_flags(stage);
+                        }
                         None => {
-                            bindings.push((b, ty, n));
+                            bindings.push((b, ty, n, stage_flags(stage)));
                             p.slots.push(slot);
                         }
                     }
                 }
                 // gl_InstanceID counts from 0 under a base instance (spirv/instance_id.rs).
                 let words = if stage == ShaderStage::Vertex
-                        | DescSlot::Image { count, .. }
                     && self.tiers.draw_parameters
                     && let Some(w) = spirv::apply_instance_id(&words)?
                 {

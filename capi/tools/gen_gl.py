@@ -74,6 +74,8 @@ BEYOND = {
     "glCopyImageSubData",
     # Texture views (GL 4.3).
     "glTextureView",
+    # Image load and store (GL 4.2).
+    "glBindImageTexture",
     # Tessellation's patch parameters (GL 4.0).
     "glPatchParameteri", "glPatchParameterfv",
     # Indirect draws, multi-draw indirect and base instances (GL 4.0, 4.2, 4.3).

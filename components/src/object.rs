@@ -887,6 +887,10 @@ pub struct LinkedProgram {
     pub sampler_units: Vec<u32>,
     /// Texture target each sampler binding reads.
     pub sampler_targets: Vec<TextureTarget>,
+    /// Image unit per image slot (`glUniform1i` on an image uniform sets it).
+    pub image_units: Vec<u32>,
+    /// Texture target each image slot's uniform declares.
+    pub image_targets: Vec<TextureTarget>,
     /// Locations of the active vertex attributes, bit per location.
     pub attribute_mask: u16,
     /// Stages present (bit per [`ShaderStage`]).
@@ -904,10 +908,6 @@ pub struct LinkedProgram {
     /// Active shader storage blocks, in block-index order.
     pub storage_blocks: Vec<ActiveStorageBlock>,
     /// Active buffer variables, in `BUFFER_VARIABLE` index order.
-    /// Image unit per image slot (`glUniform1i` on an image uniform sets it).
-    pub image_units: Vec<u32>,
-    /// Texture target each image slot's uniform declares.
-    pub image_targets: Vec<TextureTarget>,
     pub buffer_variables: Vec<ActiveBufferVariable>,
     /// `COMPUTE_WORK_GROUP_SIZE` of a compute program (`None` for other programs).
     pub local_size: Option<[u32; 3]>,

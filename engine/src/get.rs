@@ -451,10 +451,11 @@ impl Context {
             MAX_SHADER_STORAGE_BLOCK_SIZE => Some(Value::int(l.max_storage_block_size)),
             SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT => i(l.storage_offset_alignment as i32),
             MAX_COMPUTE_UNIFORM_BLOCKS => i(limits::STAGE_UNIFORM_BLOCKS),
-            MAX_COMPUTE_TEXTURE_IMAGE_UNITS => i(limits::STAGE_UNITS),
             // Image load and store (GL 4.2), which the context can run.
             MAX_IMAGE_UNITS => i(crate::image::IMAGE_UNITS),
             MAX_VERTEX_IMAGE_UNIFORMS
+            | MAX_TESS_CONTROL_IMAGE_UNIFORMS
+            | MAX_TESS_EVALUATION_IMAGE_UNIFORMS
             | MAX_GEOMETRY_IMAGE_UNIFORMS
             | MAX_FRAGMENT_IMAGE_UNIFORMS
             | MAX_COMPUTE_IMAGE_UNIFORMS => i(crate::image::STAGE_IMAGE_UNIFORMS),
@@ -463,6 +464,7 @@ impl Context {
                 i(crate::image::IMAGE_UNITS_AND_FRAGMENT_OUTPUTS)
             }
             MAX_IMAGE_SAMPLES => i(crate::image::IMAGE_SAMPLES),
+            MAX_COMPUTE_TEXTURE_IMAGE_UNITS => i(limits::STAGE_UNITS),
             MAX_COMPUTE_UNIFORM_COMPONENTS => i(limits::STAGE_UNIFORM_COMPONENTS),
             MAX_VERTEX_UNIFORM_COMPONENTS
             | MAX_FRAGMENT_UNIFORM_COMPONENTS
@@ -666,6 +668,18 @@ impl Context {
                     _ => Value::int(b.size),
                 })
                 .ok_or(INVALID_VALUE),
+            IMAGE_BINDING_NAME
+            | IMAGE_BINDING_LEVEL
+            | IMAGE_BINDING_LAYERED
+            | IMAGE_BINDING_LAYER
+            | IMAGE_BINDING_ACCESS
+            | IMAGE_BINDING_FORMAT => self.image_binding_value(target, index).map(|v| {
+                if target == IMAGE_BINDING_LAYERED {
+                    Value::boolean(v != 0)
+                } else {
+                    Value::int(v)
+                }
+            }),
             MAX_COMPUTE_WORK_GROUP_COUNT => self
                 .local
                 .limits

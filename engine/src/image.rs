@@ -26,9 +26,10 @@ use crate::share::Shared;
 /// `MAX_IMAGE_UNITS`: native Mesa's 192 (client state only, see [`UNITS`]).
 pub const IMAGE_UNITS: i32 = UNITS as i32;
 /// `MAX_*_IMAGE_UNIFORMS` of one stage: llvmpipe's 32, the wire's image slots.
-pub const STAGE_IMAGE_UNIFORMS: i32 = tessera_wire::state::MAX_IMAGE_SLOTS as i32;
-/// `MAX_COMBINED_IMAGE_UNIFORMS`: llvmpipe's (every stage's together).
-pub const COMBINED_IMAGE_UNIFORMS: i32 = 32 * 6;
+pub const STAGE_IMAGE_UNIFORMS: i32 = 32;
+/// `MAX_COMBINED_IMAGE_UNIFORMS`: llvmpipe's (every stage's together), the wire's image
+/// slots.
+pub const COMBINED_IMAGE_UNIFORMS: i32 = tessera_wire::state::MAX_IMAGE_SLOTS as i32;
 /// `MAX_COMBINED_IMAGE_UNITS_AND_FRAGMENT_OUTPUTS`: llvmpipe's.
 pub const IMAGE_UNITS_AND_FRAGMENT_OUTPUTS: i32 = 280;
 /// `MAX_IMAGE_SAMPLES`: 0, since no backend binds multisampled images yet (native

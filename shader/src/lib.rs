@@ -198,6 +198,7 @@ pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
         .and_then(|_| source::check_removed_builtins(source))
         .and_then(|_| source::check_block_names(source))
         .and_then(|_| source::check_declarations(source))
+        .and_then(|_| source::check_image_formats(source))
         .and_then(|_| match stage {
             Stage::Geometry => source::check_geometry_input_layout(source),
             _ => Ok(()),
@@ -367,6 +368,20 @@ pub struct Sampler {
     pub element: u32,
 }
 
+/// One image slot (one storage image descriptor): an image uniform
+/// (`GL_ARB_shader_image_load_store`) or an element of an image array.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// GL image type (`IMAGE_2D`, `UNSIGNED_INT_IMAGE_2D_ARRAY`, ...).
+    pub ty: u32,
+    /// The texture target it reads and writes.
+    pub target: gltype::SamplerTarget,
+    /// Initial image unit (an explicit `layout(binding)`, else 0).
+    pub unit: u32,
+    /// Its element in an image array (0 for a plain image and an array's first slot).
+    pub element: u32,
+}
+
 /// Geometry shader parameters.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry {
@@ -401,20 +416,6 @@ pub struct Program {
     pub locations: Vec<(u32, u32)>,
     /// Active uniform blocks.
     pub blocks: Vec<Block>,
-/// One image slot (one storage image descriptor): an image uniform
-/// (`GL_ARB_shader_image_load_store`) or an element of an image array.
-#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Image {
-    /// GL image type (`IMAGE_2D`, `UNSIGNED_INT_IMAGE_2D_ARRAY`, ...).
-    pub ty: u32,
-    /// The texture target it reads and writes.
-    pub target: gltype::SamplerTarget,
-    /// Initial image unit (an explicit `layout(binding)`, else 0).
-    pub unit: u32,
-    /// Its element in an image array (0 for a plain image and an array's first slot).
-    pub element: u32,
-}
-
     /// Active vertex attributes.
     pub attributes: Vec<Variable>,
     /// Locations the active attributes take, bit per location.
@@ -437,6 +438,8 @@ pub struct Image {
     pub depth_range_offset: Option<u32>,
     /// Sampler slots.
     pub samplers: Vec<Sampler>,
+    /// Image slots.
+    pub images: Vec<Image>,
     /// Active shader storage blocks, in block-index order.
     pub storage_blocks: Vec<StorageBlock>,
     /// Active buffer variables (members of storage blocks), block by block.
@@ -447,6 +450,10 @@ pub struct Image {
     pub stages: Vec<(Stage, Vec<u32>)>,
     /// Geometry shader parameters, if the program has one.
     pub geometry: Option<Geometry>,
+    /// `TESS_CONTROL_OUTPUT_VERTICES`, if the program has a tessellation control stage.
+    pub tess_control_vertices: Option<i32>,
+    /// What the tessellation evaluation stage generates, if the program has one.
+    pub tess_gen: Option<TessGen>,
     /// What transform feedback captures (see [`xfb`]); empty when nothing was requested.
     pub xfb: Xfb,
     /// The link log (warnings; empty if none).
@@ -457,5 +464,3 @@ pub struct Image {
 pub fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     link::link(req)
 }
-    /// Image slots.
-    pub images: Vec<Image>,

@@ -293,6 +293,9 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     let mut layout = uniforms(&r, &modules)?;
     (layout.storage_blocks, layout.buffer_variables) = storage_blocks(&r, &modules);
     let mut assigns = io.assigns;
+    if layout.images.len() > MAX_COMBINED_IMAGE_UNIFORMS {
+        return Err("error: Too many combined image uniforms\n".into());
+    }
     bind_resources(&r, &modules, &mut layout, &mut assigns)?;
     let geometry = modules
         .iter()
@@ -364,6 +367,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         depth_range_offset: layout.depth_range,
         default_block,
         samplers: layout.samplers,
+        images: layout.images,
         storage_blocks: layout.storage_blocks,
         buffer_variables: layout.buffer_variables,
         local_size,
@@ -398,6 +402,10 @@ fn tess_gen(tess: &[i32; 5]) -> Result<crate::TessGen, String> {
     })
 }
 
+/// Image uniforms (array elements counted) a program may have in all its stages:
+/// `MAX_COMBINED_IMAGE_UNIFORMS`, llvmpipe's 192, the wire's image slots.
+const MAX_COMBINED_IMAGE_UNIFORMS: usize = 192;
+
 /// The uniform layout of a program, before the descriptor bindings are written.
 struct UniformLayout {
     uniforms: Vec<Uniform>,
@@ -405,10 +413,13 @@ struct UniformLayout {
     blocks: Vec<Block>,
     /// The application's part of the default block, with the uniforms' initial values.
     default_block: Vec<u8>,
-        images: layout.images,
     samplers: Vec<Sampler>,
     /// SPIR-V variable name of each sampler uniform's first slot: (name, first slot).
     sampler_vars: Vec<(String, u32)>,
+    /// Image slots, one per element of an image array.
+    images: Vec<Image>,
+    /// SPIR-V variable name of each image uniform's first slot: (name, first slot).
+    image_vars: Vec<(String, u32)>,
     /// Declared block index -> first GL block index (named blocks only).
     block_first: HashMap<usize, u32>,
     /// Offset of `gl_DepthRange` in the default block, if a stage reads it.
@@ -427,6 +438,8 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
         default_block: Vec::new(),
         samplers: Vec::new(),
         sampler_vars: Vec::new(),
+        images: Vec::new(),
+        image_vars: Vec::new(),
         block_first: HashMap::new(),
         depth_range: None,
         storage_blocks: Vec::new(),
@@ -450,10 +463,6 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
     // The default block's size covers every member, active or not: it is the storage the
     // shaders read.
     if let Some(d) = default_index {
-    /// Image slots, one per element of an image array.
-    images: Vec<Image>,
-    /// SPIR-V variable name of each image uniform's first slot: (name, first slot).
-    image_vars: Vec<(String, u32)>,
         let end = r
             .leaves
             .iter()
@@ -472,8 +481,6 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
             {
                 initialize(&mut out.default_block, leaf, lay, &init.values);
             }
-        images: Vec::new(),
-        image_vars: Vec::new(),
         }
     }
 
@@ -481,6 +488,45 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
     // top-level uniform are listed together.
     let mut listed_tops: Vec<&str> = Vec::new();
     for u in &r.uniforms {
+        if u.is_sampler
+            && let Some(target) = gltype::image_target(u.gl_type)
+        {
+            let var_name = u.name.strip_suffix("[0]").unwrap_or(&u.name).to_string();
+            let first = out.images.len() as u32;
+            for e in 0..u.size.max(1) as u32 {
+                let unit = if u.binding >= 0 {
+                    u.binding as u32 + e
+                } else {
+                    0
+                };
+                out.images.push(Image {
+                    ty: u.gl_type,
+                    target,
+                    unit,
+                    element: e,
+                });
+            }
+            out.image_vars.push((var_name, first));
+            let location = out.locations.len() as i32;
+            let index = out.uniforms.len() as u32;
+            for e in 0..u.size.max(1) as u32 {
+                out.locations.push((index, e));
+            }
+            out.uniforms.push(Uniform {
+                name: u.name.clone(),
+                ty: u.gl_type,
+                size: u.size.max(1),
+                block: -1,
+                offset: -1,
+                array_stride: 0,
+                matrix_stride: 0,
+                row_major: false,
+                location,
+                sampler_slot: first as i32,
+                stages: stage_bits(u.stages),
+            });
+            continue;
+        }
         if u.is_sampler {
             let Some(target) = gltype::sampler_target(u.gl_type) else {
                 return Err(format!(
@@ -522,45 +568,6 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
                 name: u.name.clone(),
                 ty: u.gl_type,
                 size: u.size.max(1),
-        if u.is_sampler
-            && let Some(target) = gltype::image_target(u.gl_type)
-        {
-            let var_name = u.name.strip_suffix("[0]").unwrap_or(&u.name).to_string();
-            let first = out.images.len() as u32;
-            for e in 0..u.size.max(1) as u32 {
-                let unit = if u.binding >= 0 {
-                    u.binding as u32 + e
-                } else {
-                    0
-                };
-                out.images.push(Image {
-                    ty: u.gl_type,
-                    target,
-                    unit,
-                    element: e,
-                });
-            }
-            out.image_vars.push((var_name, first));
-            let location = out.locations.len() as i32;
-            let index = out.uniforms.len() as u32;
-            for e in 0..u.size.max(1) as u32 {
-                out.locations.push((index, e));
-            }
-            out.uniforms.push(Uniform {
-                name: u.name.clone(),
-                ty: u.gl_type,
-                size: u.size.max(1),
-                block: -1,
-                offset: -1,
-                array_stride: 0,
-                matrix_stride: 0,
-                row_major: false,
-                location,
-                sampler_slot: first as i32,
-                stages: stage_bits(u.stages),
-            });
-            continue;
-        }
                 block: -1,
                 offset: -1,
                 array_stride: 0,

@@ -616,6 +616,81 @@ pub(crate) fn check_block_names(source: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The image format qualifiers of `GL_ARB_shader_image_load_store`.
+const IMAGE_FORMATS: [&str; 39] = [
+    "rgba32f",
+    "rgba16f",
+    "rg32f",
+    "rg16f",
+    "r11f_g11f_b10f",
+    "r32f",
+    "r16f",
+    "rgba16",
+    "rgb10_a2",
+    "rgba8",
+    "rg16",
+    "rg8",
+    "r16",
+    "r8",
+    "rgba16_snorm",
+    "rgba8_snorm",
+    "rg16_snorm",
+    "rg8_snorm",
+    "r16_snorm",
+    "r8_snorm",
+    "rgba32i",
+    "rgba16i",
+    "rgba8i",
+    "rg32i",
+    "rg16i",
+    "rg8i",
+    "r32i",
+    "r16i",
+    "r8i",
+    "rgba32ui",
+    "rgba16ui",
+    "rgb10_a2ui",
+    "rgba8ui",
+    "rg32ui",
+    "rg16ui",
+    "rg8ui",
+    "r32ui",
+    "r16ui",
+    "r8ui",
+];
+
+/// Refuses a declaration line whose `layout` qualifiers name two image formats (`Err`: the
+/// compile log), as Mesa does (GLSL 4.20 §4.4.6.2: "only one format qualifier may be
+/// specified"); glslang keeps the last one.
+pub(crate) fn check_image_formats(source: &str) -> Result<(), String> {
+    let text = join_lines(source);
+    for line in code_lines(&text) {
+        if line.directive.is_some() || !line.content.contains("layout") {
+            continue;
+        }
+        let mut formats = 0;
+        let mut rest = line.content.as_str();
+        while let Some(at) = rest.find("layout") {
+            rest = &rest[at + "layout".len()..];
+            let Some(open) = rest.trim_start().strip_prefix('(') else {
+                continue;
+            };
+            let inside = open.split(')').next().unwrap_or("");
+            formats += inside
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|w| IMAGE_FORMATS.contains(w))
+                .count();
+        }
+        if formats > 1 {
+            return Err(format!(
+                "0:{}(1): error: only one format qualifier may be specified for an image\n",
+                line.number
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses what GLSL 1.50 forbids in declarations and glslang accepts (`Err`: the compile
 /// log), as Mesa does: a `layout` qualifier anywhere but on a global declaration or a block
 /// member (section 4.3.8: "declarations of layouts can only be made at global scope"), the

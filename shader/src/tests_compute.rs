@@ -220,3 +220,16 @@ fn image_uniforms_take_slots_after_the_storage_blocks() {
         crate::tests::validate(words);
     }
 }
+
+#[test]
+fn two_image_formats_on_one_declaration_fail_the_compile() {
+    let fs = "#version 150\n#extension GL_ARB_shader_image_load_store: require\n\
+        layout(rgba32f) layout(rgba32f) uniform image2D img;\nvoid main() {}\n";
+    let c = compile(Stage::Fragment, fs, &Limits::default());
+    assert!(!c.ok);
+    assert!(c.log.starts_with("0:3(1): error:"), "{}", c.log);
+    let one = "#version 150\n#extension GL_ARB_shader_image_load_store: require\n\
+        layout(rgba32f) uniform image2D img;\nlayout(r32ui) uniform uimage2D counts;\n\
+        void main() {}\n";
+    assert!(compile(Stage::Fragment, one, &Limits::default()).ok);
+}

@@ -61,10 +61,10 @@ pub struct EmittedState {
     pub storage_buffers: [Option<BufferRange>; MAX_STORAGE_BUFFER_BINDINGS],
     /// `BindTexture` per slot.
     pub textures: [Option<TextureBinding>; MAX_TEXTURE_UNITS],
-    /// `BindVertexLayout`.
-    pub vertex_layout: Option<VertexLayoutHandle>,
     /// `BindImage` per image slot.
     pub images: [Option<Option<ImageBinding>>; MAX_IMAGE_SLOTS],
+    /// `BindVertexLayout`.
+    pub vertex_layout: Option<VertexLayoutHandle>,
     /// `SetVertexBuffer` per slot.
     pub vertex_buffers: [Option<(Option<BufferHandle>, u64)>; MAX_VERTEX_ATTRIBS],
     /// `SetIndexBuffer`.
@@ -96,10 +96,10 @@ impl Default for EmittedState {
             uniform_buffers: [None; MAX_UNIFORM_BUFFER_BINDINGS],
             storage_buffers: [None; MAX_STORAGE_BUFFER_BINDINGS],
             textures: [None; MAX_TEXTURE_UNITS],
+            images: [None; MAX_IMAGE_SLOTS],
             vertex_layout: None,
             vertex_buffers: [None; MAX_VERTEX_ATTRIBS],
             index_buffer: None,
-            images: [None; MAX_IMAGE_SLOTS],
             generic_attribs: [None; MAX_VERTEX_ATTRIBS],
         }
     }

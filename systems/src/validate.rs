@@ -145,10 +145,6 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
             program::emit_storage_buffers(st, p, world, dev, shadow);
         }
     }
-    if todo.contains(Dirty::TEXTURES) {
-        puffin::profile_scope!("emit_textures");
-        emit_textures(st, *units, world, dev, shadow);
-        *units = 0;
     // Image units resolve through the program's image uniforms and the textures' levels,
     // so a change of any of these re-resolves them (unchanged slots emit nothing).
     if todo.intersects(Dirty::IMAGES | Dirty::PROGRAM | Dirty::TEXTURES)
@@ -158,6 +154,10 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
         let p = st.program.and_then(|e| world.get::<Program>(e));
         crate::image::emit_images(st, p, world, dev, shadow);
     }
+    if todo.contains(Dirty::TEXTURES) {
+        puffin::profile_scope!("emit_textures");
+        emit_textures(st, *units, world, dev, shadow);
+        *units = 0;
     }
     let vertex_groups =
         Dirty::VERTEX_LAYOUT | Dirty::VERTEX_BUFFERS | Dirty::INDEX_BUFFER | Dirty::GENERIC_ATTRIBS;

@@ -179,10 +179,10 @@ pub struct DesiredState {
     pub uniform_buffers: [(Option<BufferHandle>, u64, u64); MAX_UNIFORM_BUFFER_BINDINGS],
     /// `BindStorageBuffer`, per slot: buffer, offset, size (0: to the end).
     pub storage_buffers: [(Option<BufferHandle>, u64, u64); MAX_STORAGE_BUFFER_BINDINGS],
-    /// `BindTexture`, per sampler slot.
-    pub textures: [(Option<TextureHandle>, Option<SamplerHandle>); MAX_TEXTURE_UNITS],
     /// `BindImage`, per image slot.
     pub images: [Option<ImageBinding>; MAX_IMAGE_SLOTS],
+    /// `BindTexture`, per sampler slot.
+    pub textures: [(Option<TextureHandle>, Option<SamplerHandle>); MAX_TEXTURE_UNITS],
     /// `SetVertexBuffer`, per attribute: buffer, offset.
     pub vertex_buffers: [(Option<BufferHandle>, u64); MAX_VERTEX_ATTRIBS],
     /// `SetIndexBuffer`.
@@ -216,10 +216,10 @@ impl Default for DesiredState {
             uniform_buffers: [(None, 0, 0); MAX_UNIFORM_BUFFER_BINDINGS],
             storage_buffers: [(None, 0, 0); MAX_STORAGE_BUFFER_BINDINGS],
             textures: [(None, None); MAX_TEXTURE_UNITS],
+            images: [None; MAX_IMAGE_SLOTS],
             vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
             index_buffer: None,
             generic: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
-            images: [None; MAX_IMAGE_SLOTS],
             primitive_restart: (false, 0),
         }
     }

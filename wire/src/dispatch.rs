@@ -120,10 +120,10 @@ pub enum StateGroup {
     StorageBuffers,
     /// `BindTexture`.
     Textures,
-    /// `SetVertexBuffer`.
-    VertexBuffers,
     /// `BindImage`.
     Images,
+    /// `SetVertexBuffer`.
+    VertexBuffers,
     /// `SetIndexBuffer`.
     IndexBuffer,
     /// `SetGenericAttrib`.
@@ -823,8 +823,6 @@ fn check_program(
     if let Some(i) = broken(&storage) {
         return Err(bad(format!("storage block slot {i} continues no array")));
     }
-    let compute = desc.stages.iter().any(|s| s.stage == ShaderStage::Compute);
-    if compute && desc.stages.len() != 1 {
     let images: Vec<u32> = desc.images.iter().map(|i| i.element).collect();
     if let Some(i) = broken(&images) {
         return Err(bad(format!("image slot {i} continues no array")));
@@ -832,6 +830,8 @@ fn check_program(
     if desc.images.len() > crate::state::MAX_IMAGE_SLOTS {
         return Err(bad(format!("{} image slots", desc.images.len())));
     }
+    let compute = desc.stages.iter().any(|s| s.stage == ShaderStage::Compute);
+    if compute && desc.stages.len() != 1 {
         return Err(bad("a compute stage with other stages".into()));
     }
     if compute == desc.local_size.contains(&0) {
@@ -1540,8 +1540,6 @@ impl<C: PipeContext> Dispatcher<C> {
                     Ok(())
                 })?
             }
-            A::BindTexture {
-                slot,
             A::BindImage { slot, image } => {
                 const N: &str = "BindImage";
                 let image: Option<crate::record::ImageBinding> = de(image)?;
@@ -1551,6 +1549,8 @@ impl<C: PipeContext> Dispatcher<C> {
                     Ok(())
                 })?
             }
+            A::BindTexture {
+                slot,
                 texture,
                 sampler,
             } => {

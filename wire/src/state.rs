@@ -30,10 +30,11 @@ pub const MAX_UNIFORM_BUFFER_BINDINGS: usize = 36;
 /// llvmpipe give one stage (`maxPerStageDescriptorStorageBuffers`,
 /// `MAX_COMPUTE_SHADER_STORAGE_BLOCKS`).
 pub const MAX_STORAGE_BUFFER_BINDINGS: usize = 16;
-/// Image slots a program may have (`GL_ARB_shader_image_load_store`): llvmpipe's 32 image
-/// uniforms of one stage (`MAX_*_IMAGE_UNIFORMS`). The engine's image units are more, and
-/// client state only: it binds each image uniform of the program to its own slot.
-pub const MAX_IMAGE_SLOTS: usize = 32;
+/// Image slots a program may have (`GL_ARB_shader_image_load_store`): llvmpipe's 192
+/// image uniforms of all stages together (`MAX_COMBINED_IMAGE_UNIFORMS`; 32 in one stage).
+/// The engine's image units are client state only: it binds each image uniform of the
+/// program to its own slot.
+pub const MAX_IMAGE_SLOTS: usize = 192;
 
 /// Blend and colour-output state (gallium `pipe_blend_state`).
 ///

@@ -1,6 +1,7 @@
 //! Compute dispatches, memory barriers and shader storage blocks (GL 4.3's compute shaders
-//! and storage buffers, `ARB_compute_shader` and `ARB_shader_storage_buffer_object`): the
-//! entry points beyond 3.3 that the engine carries out (`engine::compute`).
+//! and storage buffers, `ARB_compute_shader` and `ARB_shader_storage_buffer_object`), and
+//! image units (GL 4.2's `ARB_shader_image_load_store`): the entry points beyond 3.3 that
+//! the engine carries out (`engine::compute`, `engine::image`).
 
 use super::types::*;
 use crate::current::gl_call;
@@ -29,6 +30,22 @@ pub extern "C" fn glDispatchComputeIndirect(indirect: GLintptr) {
 #[unsafe(no_mangle)]
 pub extern "C" fn glMemoryBarrier(barriers: GLbitfield) {
     gl_call("glMemoryBarrier", (), |c| c.memory_barrier(barriers));
+}
+
+/// `glBindImageTexture` (GL 4.2's `ARB_shader_image_load_store`).
+#[unsafe(no_mangle)]
+pub extern "C" fn glBindImageTexture(
+    unit: GLuint,
+    texture: GLuint,
+    level: GLint,
+    layered: GLboolean,
+    layer: GLint,
+    access: GLenum,
+    format: GLenum,
+) {
+    gl_call("glBindImageTexture", (), |c| {
+        c.bind_image_texture(unit, texture, level, layered, layer, access, format)
+    });
 }
 
 /// `glMemoryBarrierByRegion`.

@@ -71,7 +71,7 @@ pub use vertex::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 99] = [
+pub static BEYOND_3_3: [(&str, Proc); 100] = [
     (
         "glBindVertexBuffer",
         Proc({
@@ -855,6 +855,14 @@ pub static BEYOND_3_3: [(&str, Proc); 99] = [
         "glValidateProgramPipeline",
         Proc({
             const F: extern "C" fn(GLuint) = glValidateProgramPipeline;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindImageTexture",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLint, GLboolean, GLint, GLenum, GLenum) =
+                glBindImageTexture;
             F as *const c_void
         }),
     ),

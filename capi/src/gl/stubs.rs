@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2531;
+    2530;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -57,7 +57,6 @@ super::unimplemented::stubs! {
     glBindFragDataLocationEXT: u64,
     glBindFragmentShaderATI: u64,
     glBindFramebufferEXT: u64,
-    glBindImageTexture: u64,
     glBindImageTextureEXT: u64,
     glBindImageTextures: u64,
     glBindLightParameterEXT: u64,

@@ -119,10 +119,10 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             .iter()
             .map(|s| texture_target(s.target))
             .collect(),
-        attribute_mask: p.attribute_mask,
-        stages: p
         image_units: p.images.iter().map(|i| i.unit).collect(),
         image_targets: p.images.iter().map(|i| texture_target(i.target)).collect(),
+        attribute_mask: p.attribute_mask,
+        stages: p
             .stages
             .iter()
             .fold(0, |bits, (s, _)| bits | 1 << wire_stage(*s) as u8),
@@ -409,6 +409,14 @@ impl Context {
                 .iter()
                 .map(|b| StorageSlot { element: b.element })
                 .collect(),
+            images: linked
+                .images
+                .iter()
+                .map(|i| ImageSlot {
+                    kind: texture_kind(i.target),
+                    element: i.element,
+                })
+                .collect(),
             local_size: linked.local_size.unwrap_or([0; 3]),
             // Every element of an array captured element by element is the whole array:
             // its element 0 stands for it.
@@ -418,14 +426,6 @@ impl Context {
                 .iter()
                 .filter(|v| v.element.is_none_or(|k| k == 0))
                 .map(xfb_output)
-            images: linked
-                .images
-                .iter()
-                .map(|i| ImageSlot {
-                    kind: texture_kind(i.target),
-                    element: i.element,
-                })
-                .collect(),
                 .collect(),
         };
         sh.dev.push(Record::CreateProgram {
