@@ -477,6 +477,14 @@ fn matching_qualifiers(decls: &[Decl], ps: Stage, cs: Stage, name: &str) -> Resu
     Ok(())
 }
 
+/// Whether an output and an input of consecutive stages are one variable: the same name,
+/// unless both carry explicit locations that differ (GL 4.1 §7.4.1: variables declared with
+/// locations match by location, so such a pair are two variables).
+fn same_variable(output: &Io, input: &Io) -> bool {
+    output.name == input.name
+        && !matches!((output.explicit, input.explicit), (Some(a), Some(b)) if a != b)
+}
+
 /// Matches the outputs of `modules[p]` with the inputs of `modules[c]` by name and gives
 /// both ends the same locations.
 fn varyings(
@@ -498,8 +506,9 @@ fn varyings(
     }
     let mut produced_at: Vec<Option<u32>> = produced.iter().map(|v| v.explicit).collect();
     for input in &consumed {
-        let Some(k) = produced.iter().position(|o| o.name == input.name) else {
-            if input.used {
+        let Some(k) = produced.iter().position(|o| same_variable(o, input)) else {
+            // One with a location may be written at its location under another name.
+            if input.used && input.explicit.is_none() {
                 out.warnings.push_str(&format!(
                     "warning: {} shader varying {} not written by {} shader\n",
                     stage_word(*cs),
@@ -544,7 +553,7 @@ fn varyings(
         let matched = produced
             .iter()
             .zip(&produced_at)
-            .find(|(o, _)| o.name == input.name)
+            .find(|(o, _)| same_variable(o, &input))
             .and_then(|(_, l)| *l);
         let location = matched.or(input.explicit).or_else(|| {
             if input.used {

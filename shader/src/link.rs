@@ -187,18 +187,18 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     }
     // GL 4.0 §2.14.2: the tessellation stages need a vertex shader too, and, as Mesa has
     // it (the specification's text allows a control stage alone, which nothing could draw),
-    // a control stage needs an evaluation stage.
-    if has(Stage::TessControl) && !has(Stage::Vertex) {
+    // a control stage needs an evaluation stage; none of this binds a separable program.
+    if has(Stage::TessControl) && !has(Stage::Vertex) && !req.separable {
         return Err(
             "error: Tessellation control shader must be linked with vertex shader\n".into(),
         );
     }
-    if has(Stage::TessEvaluation) && !has(Stage::Vertex) {
+    if has(Stage::TessEvaluation) && !has(Stage::Vertex) && !req.separable {
         return Err(
             "error: Tessellation evaluation shader must be linked with vertex shader\n".into(),
         );
     }
-    if has(Stage::TessControl) && !has(Stage::TessEvaluation) {
+    if has(Stage::TessControl) && !has(Stage::TessEvaluation) && !req.separable {
         return Err(
             "error: Tessellation control shader must be linked with tessellation evaluation \
              shader\n"

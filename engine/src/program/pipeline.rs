@@ -243,8 +243,17 @@ pub(crate) fn check_per_vertex(shaders: &[(Stage, String)]) -> Result<(), String
         return Ok(());
     }
     let has = |stage: Stage| shaders.iter().any(|(s, _)| *s == stage);
+    let tess = has(Stage::TessControl) || has(Stage::TessEvaluation);
     for (stage, later) in [
-        (Stage::Vertex, has(Stage::Geometry) || has(Stage::Fragment)),
+        (
+            Stage::Vertex,
+            tess || has(Stage::Geometry) || has(Stage::Fragment),
+        ),
+        (Stage::TessControl, has(Stage::TessEvaluation)),
+        (
+            Stage::TessEvaluation,
+            has(Stage::Geometry) || has(Stage::Fragment),
+        ),
         (Stage::Geometry, has(Stage::Fragment)),
     ] {
         let texts: Vec<&str> = shaders
@@ -465,7 +474,9 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
         .iter()
         .zip(&offsets)
         .find_map(|(p, o)| p.depth_range_offset.map(|d| d + o));
-    let base = programs.first()?.clone();
+    // What the fields below do not name (the tessellation evaluation stage's parameters,
+    // image slots) comes from one program: the one with the evaluation stage, if any.
+    let base = with(Stage::TessEvaluation).or(programs.first())?.clone();
     let combined = tessera_shader::Program {
         uniforms: Vec::new(),
         locations: Vec::new(),
