@@ -55,6 +55,8 @@ fn main() {
         .include(INCLUDE_DIR)
         // Debian builds glslang with HLSL enabled; the headers' inline methods must agree.
         .define("ENABLE_HLSL", "1")
+        // And without RTTI: the shim's subclass of TProgram must not need its type info.
+        .flag("-fno-rtti")
         .warnings(false)
         .compile("tessera_glslang_shim");
     println!("cargo:rustc-link-search=native={lib_dir}");

@@ -28,6 +28,8 @@ pub fn spirv(stage: ShaderStage, source: &str) -> Vec<u8> {
         ShaderStage::Geometry => "geom",
         ShaderStage::Fragment => "frag",
         ShaderStage::Compute => "comp",
+        ShaderStage::TessControl => "tesc",
+        ShaderStage::TessEvaluation => "tese",
     };
     let src = dir.join(format!("s{n}.{ending}"));
     let out = dir.join(format!("s{n}.spv"));

@@ -22,7 +22,10 @@
 //! Versions accepted are GLSL 1.10-1.50, 3.30 and 4.00-4.60, core profile (see
 //! [`version`]); compute shaders and shader storage blocks are 4.30's, and a shader of an
 //! earlier version that enables `GL_ARB_compute_shader` or
-//! `GL_ARB_shader_storage_buffer_object` is read as 4.30 (glslang has them from there). Logs are rewritten in the `0:3: error: ...` shape GL drivers use. GL's
+//! `GL_ARB_shader_storage_buffer_object` is read as 4.30 (glslang has them from there);
+//! likewise tessellation shaders of GLSL 1.50 and 3.30 that enable
+//! `GL_ARB_tessellation_shader` are read as 4.00. A program whose evaluation stage has no
+//! control stage is linked with the one GL leaves out by [`default_control::link`]. Logs are rewritten in the `0:3: error: ...` shape GL drivers use. GL's
 //! deprecated texture functions (`texture2D`, `shadow2D`, ...), which core contexts that are
 //! not forward-compatible keep and Mesa accepts, are mapped to their generic forms by a
 //! preamble of `#define`s (glslang defines them only for GL clients). glslang's relaxed rules

@@ -1066,6 +1066,47 @@ std::string unsized_storage_members(TIntermediate* im) {
     return log;
 }
 
+// glslang 12 refuses a `patch` array passed from the tessellation control to the evaluation
+// stage ("Array sizes must be compatible", printing the same type for both): the evaluation
+// arm of TIntermediate::isIoResizeArray lacks the `patch` exception its control arm has. Its
+// cross-stage check only checks (nothing later reads what it builds), so a link whose only
+// cross-stage errors are that one links, without those lines in its log; every other
+// cross-stage error still fails the link. TProgram::link is this with the check's result
+// taken as it is. `log` is the link's info log, less the lines dropped.
+class Linker : public TProgram {
+public:
+    bool link_stages(EShMessages messages, std::string& log) {
+        if (linked) return false;
+        linked = true;
+        pool = new TPoolAllocator();
+        SetThreadPoolAllocator(pool);
+        bool ok = true;
+        for (int s = 0; s < EShLangCount; ++s)
+            ok = linkStage(static_cast<EShLanguage>(s), messages) && ok;
+        std::string before = getInfoLog();
+        log = before;
+        if (!ok) return false;
+        bool checked = crossStageCheck(messages);
+        log = getInfoLog();
+        if (checked) return true;
+        std::string added = log.substr(before.size());
+        size_t at = 0;
+        while (at < added.size()) {
+            size_t end = added.find('\n', at);
+            if (end == std::string::npos) end = added.size();
+            std::string line = added.substr(at, end - at);
+            at = end + 1;
+            bool detail = line.empty() || line[0] == ' ' || line[0] == '\t';
+            bool patch_array =
+                line.find("Linking tessellation control and tessellation evaluation stages: "
+                          "Array sizes must be compatible") != std::string::npos;
+            if (!detail && !patch_array) return false;
+        }
+        log = before;
+        return true;
+    }
+};
+
 TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -1094,14 +1135,15 @@ TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
         shaders.push_back(std::move(unit));
     }
     {
-        TProgram program;
+        Linker program;
         for (auto& s : shaders) program.addShader(s->shader.get());
-        if (!program.link(EShMsgDefault)) {
-            r->log = program.getInfoLog();
+        std::string log;
+        if (!program.link_stages(EShMsgDefault, log)) {
+            r->log = log;
             r->seal();
             return r.release();
         }
-        r->log = program.getInfoLog();
+        r->log = log;
         for (uint32_t s = 0; s < kStages; ++s) {
             const TIntermediate* im = program.getIntermediate(to_language(s));
             if (!im) continue;

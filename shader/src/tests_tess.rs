@@ -172,3 +172,40 @@ fn an_evaluation_stage_alone_links_with_the_default_control_stage() {
         crate::tests::validate(words);
     }
 }
+
+#[test]
+fn patch_arrays_pass_from_the_control_to_the_evaluation_stage() {
+    let tcs = "#version 400\n\
+        layout(vertices = 3) out;\n\
+        patch out vec2 var[2];\n\
+        void main() {\n\
+            gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;\n\
+            var[0] = vec2(1.0); var[1] = vec2(2.0);\n\
+            gl_TessLevelOuter[0] = 1.0;\n\
+        }\n";
+    let tes = "#version 400\n\
+        layout(triangles) in;\n\
+        patch in vec2 var[2];\n\
+        out vec2 v;\n\
+        void main() { gl_Position = gl_in[0].gl_Position; v = var[0] + var[1]; }\n";
+    let vs = "#version 400\nvoid main() { gl_Position = vec4(0.0); }\n";
+    let p = link_all(&[
+        (Stage::Vertex, vs),
+        (Stage::TessControl, tcs),
+        (Stage::TessEvaluation, tes),
+    ])
+    .expect("links");
+    assert!(p.log.is_empty(), "{}", p.log);
+    // Other mismatches between the two stages still fail.
+    let tes_int = tes.replace("patch in vec2 var[2];", "patch in ivec2 var[2];").replace(
+        "v = var[0] + var[1];",
+        "v = vec2(var[0] + var[1]);",
+    );
+    let err = link_all(&[
+        (Stage::Vertex, vs),
+        (Stage::TessControl, tcs),
+        (Stage::TessEvaluation, &tes_int),
+    ])
+    .unwrap_err();
+    assert!(err.contains("var"), "{err}");
+}
