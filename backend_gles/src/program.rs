@@ -356,9 +356,7 @@ impl SpirvCross {
         // way ES sets it); variables past the slots, which no code uses, go to unit 0.
         for r in list(RESOURCE_STORAGE_IMAGE) {
             let binding = decoration(r.id, DECORATION_BINDING);
-            let unit = binding
-                .checked_sub(1 + job.samplers + job.blocks + job.storage)
-                .unwrap_or(0);
+            let unit = binding.saturating_sub(1 + job.samplers + job.blocks + job.storage);
             set_binding(r.id, unit);
             set_name(r.id, &format!("ts_{tag}_img{binding}"));
         }
