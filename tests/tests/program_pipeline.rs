@@ -853,4 +853,3 @@ fn steady_frames_switching_stages_make_no_vulkan_pipeline() {
     assert_eq!(steady.validation_messages, 0);
     assert_eq!(ctx.get_error(), NO_ERROR);
 }
-

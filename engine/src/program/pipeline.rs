@@ -69,11 +69,15 @@ pub(crate) struct Separable {
     pub linked: bool,
 }
 
+/// A stage's program as a resolution saw it: the program, its wire program, and its link
+/// and uniform generations.
+type StageKey = (Entity, Option<ProgramHandle>, u32, u32);
+
 /// What a pipeline's last resolution found: the key it was made for, and its outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Resolved {
-    /// Per stage: the program, its wire program and its generations.
-    key: [Option<(Entity, Option<ProgramHandle>, u32, u32)>; STAGES],
+    /// Per stage: the program and what it was then.
+    key: [Option<StageKey>; STAGES],
     /// `INVALID_OPERATION` if the pipeline cannot draw, else `NO_ERROR`.
     error: GLenum,
     /// The program the stages resolve to.
