@@ -3,8 +3,9 @@
 //! counted with `imageAtomicAdd` in an R32UI image (GLSL 3.30 with the extension), layered
 //! and single-layer bindings of an RGBA32F 2D array, an RGBA8 texture read through an R32UI
 //! unit, the errors of `glBindImageTexture` and the state and limits, on both backends over
-//! `inproc` and `thread` (Vulkan with the validation layer on, which must report nothing;
-//! no pipeline in steady frames). Texels, pixels, errors and values must be exactly the
+//! `inproc` and `thread`, and the blur and the array through a private server process
+//! (`fork`) (Vulkan with the validation layer on, which must report nothing; no pipeline in
+//! steady frames). Texels, pixels, errors and values must be exactly the
 //! native ones.
 
 #![expect(
@@ -781,4 +782,27 @@ fn steady_blur_frames_create_no_pipelines_on_the_vulkan_backend() {
     assert_eq!(steady.validation_messages, 0);
     let events = ctx.take_events();
     assert!(events.is_empty(), "{events:?}");
+}
+
+#[test]
+fn image_records_cross_a_process_transport() {
+    // A private server process (`fork`): `BindImage` and the program's image slots go
+    // through the wire's validation of another process's bytes.
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL");
+    let expected = (blur(&mut native, &mut None), layers(&mut native));
+    drop(native);
+    for backend in [BackendKind::Gles, BackendKind::Vulkan] {
+        tessera_tests::ensure_lavapipe();
+        let config = Config {
+            backend,
+            transport: TransportKind::Fork,
+            surface: Some(SurfaceConfig::new(16, 16)),
+            ..Config::default()
+        };
+        let mut ctx = Context::new(&config).expect("a private server");
+        let got = (blur(&mut ctx, &mut None), layers(&mut ctx));
+        assert_eq!(got, expected, "{backend:?}");
+        let events = ctx.take_events();
+        assert!(events.is_empty(), "{backend:?}: {events:?}");
+    }
 }
