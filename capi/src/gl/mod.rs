@@ -73,6 +73,28 @@ pub use vertex::*;
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
 pub static BEYOND_3_3: [(&str, Proc); 100] = [
     (
+        "glActiveShaderProgram",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint) = glActiveShaderProgram;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindImageTexture",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLint, GLboolean, GLint, GLenum, GLenum) =
+                glBindImageTexture;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindProgramPipeline",
+        Proc({
+            const F: extern "C" fn(GLuint) = glBindProgramPipeline;
+            F as *const c_void
+        }),
+    ),
+    (
         "glBindVertexBuffer",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLintptr, GLsizei) = glBindVertexBuffer;
@@ -117,6 +139,21 @@ pub static BEYOND_3_3: [(&str, Proc); 100] = [
         }),
     ),
     (
+        "glCreateProgramPipelines",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateProgramPipelines;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateShaderProgramv",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLsizei, *const *const GLchar) -> GLuint =
+                glCreateShaderProgramv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glDebugMessageCallback",
         Proc({
             const F: extern "C" fn(GlDebugProc, *const c_void) = glDebugMessageCallback;
@@ -142,6 +179,13 @@ pub static BEYOND_3_3: [(&str, Proc); 100] = [
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, GLuint, GLenum, GLsizei, *const GLchar) =
                 glDebugMessageInsert;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDeleteProgramPipelines",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *const GLuint) = glDeleteProgramPipelines;
             F as *const c_void
         }),
     ),
@@ -206,6 +250,13 @@ pub static BEYOND_3_3: [(&str, Proc); 100] = [
         }),
     ),
     (
+        "glGenProgramPipelines",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glGenProgramPipelines;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetDebugMessageLog",
         Proc({
             const F: unsafe extern "C" fn(
@@ -264,6 +315,21 @@ pub static BEYOND_3_3: [(&str, Proc); 100] = [
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLenum, GLenum, *mut GLint) =
                 glGetProgramInterfaceiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetProgramPipelineInfoLog",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *mut GLsizei, *mut GLchar) =
+                glGetProgramPipelineInfoLog;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetProgramPipelineiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetProgramPipelineiv;
             F as *const c_void
         }),
     ),
@@ -332,6 +398,13 @@ pub static BEYOND_3_3: [(&str, Proc); 100] = [
         "glGetTexParameterIuivEXT",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLuint) = glGetTexParameterIuivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glIsProgramPipeline",
+        Proc({
+            const F: extern "C" fn(GLuint) -> GLboolean = glIsProgramPipeline;
             F as *const c_void
         }),
     ),
@@ -411,182 +484,6 @@ pub static BEYOND_3_3: [(&str, Proc); 100] = [
         "glProgramParameteri",
         Proc({
             const F: extern "C" fn(GLuint, GLenum, GLint) = glProgramParameteri;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glProvokingVertexEXT",
-        Proc({
-            const F: extern "C" fn(GLenum) = glProvokingVertexEXT;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glPushDebugGroup",
-        Proc({
-            const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLchar) =
-                glPushDebugGroup;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glShaderStorageBlockBinding",
-        Proc({
-            const F: extern "C" fn(GLuint, GLuint, GLuint) = glShaderStorageBlockBinding;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glTexParameterIivEXT",
-        Proc({
-            const F: unsafe extern "C" fn(GLenum, GLenum, *const GLint) = glTexParameterIivEXT;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glTexParameterIuivEXT",
-        Proc({
-            const F: unsafe extern "C" fn(GLenum, GLenum, *const GLuint) = glTexParameterIuivEXT;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glTexStorage1D",
-        Proc({
-            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei) = glTexStorage1D;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glTexStorage2D",
-        Proc({
-            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei) = glTexStorage2D;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glTexStorage2DMultisample",
-        Proc({
-            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLboolean) =
-                glTexStorage2DMultisample;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glTexStorage3D",
-        Proc({
-            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei) =
-                glTexStorage3D;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glTexStorage3DMultisample",
-        Proc({
-            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
-                glTexStorage3DMultisample;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glTextureView",
-        Proc({
-            const F: extern "C" fn(GLuint, GLenum, GLuint, GLenum, GLuint, GLuint, GLuint, GLuint) =
-                glTextureView;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glVertexAttribBinding",
-        Proc({
-            const F: extern "C" fn(GLuint, GLuint) = glVertexAttribBinding;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glVertexAttribFormat",
-        Proc({
-            const F: extern "C" fn(GLuint, GLint, GLenum, GLboolean, GLuint) = glVertexAttribFormat;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glVertexAttribIFormat",
-        Proc({
-            const F: extern "C" fn(GLuint, GLint, GLenum, GLuint) = glVertexAttribIFormat;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glVertexBindingDivisor",
-        Proc({
-            const F: extern "C" fn(GLuint, GLuint) = glVertexBindingDivisor;
-            F as *const c_void
-        }),
-    ),
-    // Program pipelines and separable programs (GL 4.1), sorted among themselves.
-    (
-        "glActiveShaderProgram",
-        Proc({
-            const F: extern "C" fn(GLuint, GLuint) = glActiveShaderProgram;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glBindProgramPipeline",
-        Proc({
-            const F: extern "C" fn(GLuint) = glBindProgramPipeline;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glCreateProgramPipelines",
-        Proc({
-            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateProgramPipelines;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glCreateShaderProgramv",
-        Proc({
-            const F: unsafe extern "C" fn(GLenum, GLsizei, *const *const GLchar) -> GLuint =
-                glCreateShaderProgramv;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glDeleteProgramPipelines",
-        Proc({
-            const F: unsafe extern "C" fn(GLsizei, *const GLuint) = glDeleteProgramPipelines;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glGenProgramPipelines",
-        Proc({
-            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glGenProgramPipelines;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glGetProgramPipelineInfoLog",
-        Proc({
-            const F: unsafe extern "C" fn(GLuint, GLsizei, *mut GLsizei, *mut GLchar) =
-                glGetProgramPipelineInfoLog;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glGetProgramPipelineiv",
-        Proc({
-            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetProgramPipelineiv;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glIsProgramPipeline",
-        Proc({
-            const F: extern "C" fn(GLuint) -> GLboolean = glIsProgramPipeline;
             F as *const c_void
         }),
     ),
@@ -845,6 +742,88 @@ pub static BEYOND_3_3: [(&str, Proc); 100] = [
         }),
     ),
     (
+        "glProvokingVertexEXT",
+        Proc({
+            const F: extern "C" fn(GLenum) = glProvokingVertexEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glPushDebugGroup",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLchar) =
+                glPushDebugGroup;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glShaderStorageBlockBinding",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLuint) = glShaderStorageBlockBinding;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexParameterIivEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, *const GLint) = glTexParameterIivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexParameterIuivEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, *const GLuint) = glTexParameterIuivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage1D",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei) = glTexStorage1D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage2D",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei) = glTexStorage2D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage2DMultisample",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLboolean) =
+                glTexStorage2DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage3D",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei) =
+                glTexStorage3D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexStorage3DMultisample",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
+                glTexStorage3DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureView",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLuint, GLenum, GLuint, GLuint, GLuint, GLuint) =
+                glTextureView;
+            F as *const c_void
+        }),
+    ),
+    (
         "glUseProgramStages",
         Proc({
             const F: extern "C" fn(GLuint, GLbitfield, GLuint) = glUseProgramStages;
@@ -859,10 +838,30 @@ pub static BEYOND_3_3: [(&str, Proc); 100] = [
         }),
     ),
     (
-        "glBindImageTexture",
+        "glVertexAttribBinding",
         Proc({
-            const F: extern "C" fn(GLuint, GLuint, GLint, GLboolean, GLint, GLenum, GLenum) =
-                glBindImageTexture;
+            const F: extern "C" fn(GLuint, GLuint) = glVertexAttribBinding;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribFormat",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLenum, GLboolean, GLuint) = glVertexAttribFormat;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribIFormat",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLenum, GLuint) = glVertexAttribIFormat;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexBindingDivisor",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint) = glVertexBindingDivisor;
             F as *const c_void
         }),
     ),
