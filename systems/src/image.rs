@@ -8,7 +8,11 @@
 //! (loads read 0, stores are dropped); the rules are Mesa's (`_mesa_is_image_unit_valid`):
 //! a texture, a level within the texture's complete range (the base level needs a base
 //! image, any other level a complete mipmap chain), a layer within the level's, and a unit
-//! format of the level's texel size.
+//! format of the level's texel size. A unit is resolved again when an image unit, the
+//! program, its uniforms or a texture unit changes, not when the images of a texture bound
+//! only to an image unit are defined: native Mesa keeps such a unit as it found it at the
+//! last draw too (storage given to a texture after a dispatch that found none is not
+//! written by the next dispatch).
 
 use bevy_ecs::world::World;
 use tessera_components::gl::*;
