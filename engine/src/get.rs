@@ -180,6 +180,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_separate_shader_objects",
     "GL_ARB_shader_bit_encoding",
     "GL_ARB_sync",
+    "GL_ARB_tessellation_shader",
     "GL_ARB_texture_buffer_object",
     "GL_ARB_texture_compression_rgtc",
     "GL_ARB_texture_float",
@@ -218,13 +219,16 @@ const COMPRESSED_FORMATS: &[i64] = &[];
 
 impl Context {
     /// The extensions advertised to this context: [`EXTENSION_NAMES`] less those its backend
-    /// cannot carry out (texture views, on a GLES driver without them).
+    /// cannot carry out (texture views, on a GLES driver without them; tessellation, on one
+    /// without its stages).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
+        let tessellation = self.local.limits.has_tessellation();
         EXTENSION_NAMES
             .iter()
             .copied()
             .filter(move |e| views || *e != "GL_ARB_texture_view")
+            .filter(move |e| tessellation || *e != "GL_ARB_tessellation_shader")
     }
 
     /// Whether the context advertises the extension `name`.

@@ -197,10 +197,9 @@ fn patch_arrays_pass_from_the_control_to_the_evaluation_stage() {
     .expect("links");
     assert!(p.log.is_empty(), "{}", p.log);
     // Other mismatches between the two stages still fail.
-    let tes_int = tes.replace("patch in vec2 var[2];", "patch in ivec2 var[2];").replace(
-        "v = var[0] + var[1];",
-        "v = vec2(var[0] + var[1]);",
-    );
+    let tes_int = tes
+        .replace("patch in vec2 var[2];", "patch in ivec2 var[2];")
+        .replace("v = var[0] + var[1];", "v = vec2(var[0] + var[1]);");
     let err = link_all(&[
         (Stage::Vertex, vs),
         (Stage::TessControl, tcs),

@@ -9,7 +9,7 @@
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 
 /// The side of the scenes' square framebuffer.
@@ -1016,4 +1016,37 @@ fn steady_tessellated_frames_create_no_pipelines_on_the_vulkan_backend() {
     assert_eq!(ctx.get_error(), NO_ERROR);
     let events = ctx.take_events();
     assert!(events.is_empty(), "{events:?}");
+}
+
+/// `GL_ARB_tessellation_shader` is advertised where the backend has tessellation stages (GLES
+/// and Vulkan here), and not on a GLES backend that uses the driver as ES 3.0, where the
+/// tessellation shader types, the patch parameters and their state are refused as in a
+/// context without the extension.
+#[test]
+fn tessellation_is_advertised_only_where_the_backend_has_its_stages() {
+    let advertised = |ctx: &mut Context| {
+        let mut n = [0];
+        ctx.get_integerv(NUM_EXTENSIONS, &mut n);
+        (0..n[0] as GLuint)
+            .filter_map(|i| ctx.get_stringi(EXTENSIONS, i))
+            .any(|e| e == "GL_ARB_tessellation_shader")
+    };
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 4, 4);
+        assert!(advertised(&mut ctx), "{}", backend.name());
+    }
+    let mut ctx = tessera_es30(4, 4);
+    assert!(!advertised(&mut ctx));
+    assert_eq!(ctx.create_shader(TESS_CONTROL_SHADER), 0);
+    assert_eq!(ctx.get_error(), INVALID_ENUM);
+    assert_eq!(ctx.create_shader(TESS_EVALUATION_SHADER), 0);
+    assert_eq!(ctx.get_error(), INVALID_ENUM);
+    ctx.patch_parameter_i(PATCH_VERTICES, 4);
+    assert_eq!(ctx.get_error(), INVALID_OPERATION);
+    let mut v = [0];
+    ctx.get_integerv(PATCH_VERTICES, &mut v);
+    assert_eq!(ctx.get_error(), INVALID_ENUM);
+    ctx.get_integerv(MAX_PATCH_VERTICES, &mut v);
+    assert_eq!(ctx.get_error(), INVALID_ENUM);
+    assert_eq!(ctx.get_error(), NO_ERROR);
 }

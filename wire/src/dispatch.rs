@@ -41,9 +41,9 @@
 //!    `state_changed` matches on the groups exhaustively, so each of them fails to build
 //!    until it says what the new group means to it.
 //!
-//! Example: a `SetPatchVertices { count }` record for tessellation would get a
-//! `patch_vertices` field in [`DesiredState`], a `StateGroup::PatchVertices`, an arm here
-//! storing the count, and a line in each backend's `state_changed`. The compute verbs
+//! Example: tessellation's `SetPatchVertices { count }` record has a `patch_vertices`
+//! field in [`DesiredState`], [`StateGroup::PatchVertices`], an arm here storing the count,
+//! and a line in each backend's `state_changed`. The compute verbs
 //! (`Dispatch`, `DispatchIndirect`, `MemoryBarrier`) went the other way: methods of
 //! [`ComputePipe`], an arm each here, and one implementation per backend; their state
 //! record, `BindStorageBuffer`, is [`StateGroup::StorageBuffers`].
