@@ -460,6 +460,7 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
             samplers: p.samplers.len() as u32,
             blocks: p.blocks.len() as u32,
             storage_blocks: p.storage_blocks.len() as u32,
+            images: p.images.len() as u32,
             default_offset,
         })
         .collect();
@@ -478,9 +479,7 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
         .iter()
         .zip(&offsets)
         .find_map(|(p, o)| p.depth_range_offset.map(|d| d + o));
-    // What the fields below do not name (the tessellation evaluation stage's parameters,
-    // image slots) comes from one program: the one with the evaluation stage, if any.
-    let base = with(Stage::TessEvaluation).or(programs.first())?.clone();
+    let base = programs.first()?.clone();
     let combined = tessera_shader::Program {
         uniforms: Vec::new(),
         locations: Vec::new(),
@@ -492,6 +491,7 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
         default_block: vec![0; size as usize],
         depth_range_offset,
         samplers: programs.iter().flat_map(|p| p.samplers.clone()).collect(),
+        images: programs.iter().flat_map(|p| p.images.clone()).collect(),
         storage_blocks: programs
             .iter()
             .flat_map(|p| p.storage_blocks.clone())
@@ -500,6 +500,8 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
         local_size: None,
         stages,
         geometry: with(Stage::Geometry).and_then(|p| p.geometry),
+        tess_control_vertices: with(Stage::TessControl).and_then(|p| p.tess_control_vertices),
+        tess_gen: with(Stage::TessEvaluation).and_then(|p| p.tess_gen),
         xfb: last.map(|p| p.xfb.clone()).unwrap_or_default(),
         log: String::new(),
         ..base
@@ -575,6 +577,10 @@ fn fill_stage_set(sh: &mut Shared, set: Entity) {
         l.sampler_units = sources
             .iter()
             .flat_map(|s| s.sampler_units.iter().copied())
+            .collect();
+        l.image_units = sources
+            .iter()
+            .flat_map(|s| s.image_units.iter().copied())
             .collect();
         for (dst, src) in l
             .blocks
