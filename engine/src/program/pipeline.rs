@@ -479,7 +479,6 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
         .iter()
         .zip(&offsets)
         .find_map(|(p, o)| p.depth_range_offset.map(|d| d + o));
-    let base = programs.first()?.clone();
     let combined = tessera_shader::Program {
         uniforms: Vec::new(),
         locations: Vec::new(),
@@ -504,7 +503,6 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
         tess_gen: with(Stage::TessEvaluation).and_then(|p| p.tess_gen),
         xfb: last.map(|p| p.xfb.clone()).unwrap_or_default(),
         log: String::new(),
-        ..base
     };
     let handle = Context::create_wire_program(sh, &combined);
     let linked = linked_program(&combined);
