@@ -853,3 +853,76 @@ fn steady_frames_switching_stages_make_no_vulkan_pipeline() {
     assert_eq!(steady.validation_messages, 0);
     assert_eq!(ctx.get_error(), NO_ERROR);
 }
+
+/// A separable vertex program that transform feedback captures from.
+const XFB_VS: &str = "#version 330
+#extension GL_ARB_separate_shader_objects : require
+out gl_PerVertex { vec4 gl_Position; };
+layout(location = 0) in vec2 pos;
+uniform float k;
+out vec4 captured;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); captured = vec4(pos * k, k, 1.0); }
+";
+
+/// A fragment program reading what [`XFB_VS`] writes.
+const XFB_FS: &str = "#version 330
+in vec4 captured;
+out vec4 frag;
+void main() { frag = captured; }
+";
+
+/// What transform feedback captures from a pipeline's vertex stage (a program of its own,
+/// beside another program's fragment stage), with a uniform set by `glProgramUniform`.
+fn capture(gl: &mut dyn PipelineGl) -> (Vec<u8>, Vec<GLenum>) {
+    setup(gl);
+    let p = programs(gl);
+    let vs = gl.create_program();
+    gl.program_parameteri(vs, PROGRAM_SEPARABLE, TRUE as GLint);
+    let s = shader(gl, VERTEX_SHADER, XFB_VS);
+    gl.attach_shader(vs, s);
+    gl.transform_feedback_varyings(vs, &["captured"], INTERLEAVED_ATTRIBS);
+    gl.link_program(vs);
+    assert_eq!(
+        gl.get_programi(vs, LINK_STATUS),
+        1,
+        "{}",
+        gl.program_info_log(vs)
+    );
+    let k = gl.get_uniform_location(vs, "k");
+    gl.program_uniform1f(vs, k, 0.5);
+    let fs = program(gl, &[(FRAGMENT_SHADER, XFB_FS)], true);
+    let pipe = gl.gen_program_pipeline();
+    gl.use_program_stages(pipe, VERTEX_SHADER_BIT, vs);
+    gl.use_program_stages(pipe, FRAGMENT_SHADER_BIT, fs);
+    gl.bind_program_pipeline(pipe);
+    let tfb = gl.gen_buffer();
+    gl.bind_buffer(TRANSFORM_FEEDBACK_BUFFER, tfb);
+    gl.buffer_data(TRANSFORM_FEEDBACK_BUFFER, 6 * 16, None, STREAM_READ);
+    gl.bind_buffer_base(TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+    gl.enable(RASTERIZER_DISCARD);
+    let mut errors = Vec::new();
+    gl.begin_transform_feedback(TRIANGLES);
+    errors.push(gl.get_error());
+    // The pipeline's stages cannot change while capturing.
+    gl.use_program_stages(pipe, FRAGMENT_SHADER_BIT, p.fs_a);
+    errors.push(gl.get_error());
+    gl.bind_program_pipeline(0);
+    errors.push(gl.get_error());
+    gl.draw_arrays(TRIANGLES, 0, 6);
+    gl.end_transform_feedback();
+    errors.push(gl.get_error());
+    gl.disable(RASTERIZER_DISCARD);
+    let mut out = vec![0u8; 6 * 16];
+    gl.get_buffer_sub_data(TRANSFORM_FEEDBACK_BUFFER, 0, &mut out);
+    (out, errors)
+}
+
+#[test]
+fn transform_feedback_captures_a_pipeline_stage_as_the_native_driver() {
+    let (bytes, errors) = compare(capture);
+    assert!(bytes.iter().any(|b| *b != 0));
+    assert_eq!(
+        errors,
+        [NO_ERROR, INVALID_OPERATION, INVALID_OPERATION, NO_ERROR]
+    );
+}
