@@ -21,8 +21,9 @@
 //! Its inputs take the names the vertex stage's outputs match, so the evaluation stage's
 //! inputs are renamed (whole identifiers of its source) to the names of its outputs. The
 //! evaluation stage's inputs are read from its SPIR-V after a first link: plain variables
-//! and interface blocks of scalars, vectors and matrices, with their `flat` and
-//! `noperspective` qualifiers; anything else (arrays, structures) is refused with a log.
+//! and interface blocks of scalars, vectors, matrices and (in blocks) arrays of them, with
+//! their `flat` and `noperspective` qualifiers; anything else (arrays outside blocks, which
+//! would be arrays of arrays per vertex, and structures) is refused with a log.
 
 use crate::spirv::{Module, Type, deco, storage};
 use crate::{LinkRequest, Program, Stage, interface};
@@ -79,7 +80,7 @@ fn inputs(words: &[u32]) -> Result<Vec<Input>, String> {
         format!(
             "error: tessellation evaluation shader input `{name}' cannot be passed through \
              the default tessellation control stage (only scalars, vectors, matrices and \
-             blocks of them can)\n"
+             blocks of them and of their arrays can)\n"
         )
     };
     let mut out = Vec::new();
@@ -94,7 +95,9 @@ fn inputs(words: &[u32]) -> Result<Vec<Input>, String> {
                 let mut list = Vec::new();
                 for (i, &ty) in members.iter().enumerate() {
                     let i = i as u32;
-                    if !simple(&m, ty) {
+                    // A member may be an array too (GLSL 4.00 copies it whole).
+                    let inner = m.array(ty).map_or(ty, |(e, _)| e);
+                    if !simple(&m, inner) {
                         return Err(unsupported(&name));
                     }
                     list.push((

@@ -124,17 +124,19 @@ fn an_evaluation_stage_alone_links_with_the_default_control_stage() {
         in vec4 pos;\n\
         out vec3 colour;\n\
         flat out int id;\n\
-        out Block { vec2 uv; } b;\n\
-        void main() { gl_Position = pos; colour = pos.xyz; id = 1; b.uv = pos.xy; }\n";
+        out Block { vec2 uv; float w[3]; } b;\n\
+        void main() {\n\
+            gl_Position = pos; colour = pos.xyz; id = 1; b.uv = pos.xy; b.w[2] = pos.w;\n\
+        }\n";
     let tes = "#version 400\n\
         layout(triangles) in;\n\
         in vec3 colour[];\n\
         flat in int id[];\n\
-        in Block { vec2 uv; } b[];\n\
+        in Block { vec2 uv; float w[3]; } b[];\n\
         out vec3 te_colour;\n\
         void main() {\n\
             gl_Position = gl_in[0].gl_Position * gl_TessCoord.x;\n\
-            te_colour = colour[1] + float(id[2]) + vec3(b[0].uv, 0.0);\n\
+            te_colour = colour[1] + float(id[2]) + vec3(b[0].uv, b[1].w[2]);\n\
         }\n";
     let shaders = [
         (Stage::Vertex, vs),

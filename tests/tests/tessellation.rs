@@ -796,7 +796,7 @@ fn compare<T: PartialEq>(scene: impl Fn(&mut dyn Gl) -> T, describe: impl Fn(&T,
 }
 
 /// The frames that differ, with how many pixels and the first of them.
-fn frames_differ(got: &Vec<Vec<u8>>, expected: &Vec<Vec<u8>>) -> String {
+fn frames_differ(got: &[Vec<u8>], expected: &[Vec<u8>]) -> String {
     let mut out = String::new();
     for (i, (g, e)) in got.iter().zip(expected).enumerate() {
         let diff: Vec<usize> = (0..g.len() / 4)
@@ -817,7 +817,7 @@ fn frames_differ(got: &Vec<Vec<u8>>, expected: &Vec<Vec<u8>>) -> String {
 }
 
 /// The lines that differ.
-fn lines_differ(got: &Vec<String>, expected: &Vec<String>) -> String {
+fn lines_differ(got: &[String], expected: &[String]) -> String {
     got.iter()
         .zip(expected)
         .filter(|(g, e)| g != e)
@@ -844,7 +844,7 @@ fn the_triangle_domain_with_each_spacing_and_order_matches_the_native_driver() {
             assert_ne!(frames[2], frames[4]);
             frames
         },
-        frames_differ,
+        |g, e| frames_differ(g, e),
     );
 }
 
@@ -856,7 +856,7 @@ fn quads_with_per_patch_outputs_match_the_native_driver() {
             assert!(frames.iter().all(|f| drew(f)));
             frames
         },
-        frames_differ,
+        |g, e| frames_differ(g, e),
     );
 }
 
@@ -874,7 +874,10 @@ fn isolines_are_the_segments_the_native_driver_draws() {
     assert!(
         tessellated == drawn,
         "native: {}",
-        frames_differ(&vec![tessellated.clone()], &vec![drawn.clone()])
+        frames_differ(
+            std::slice::from_ref(&tessellated),
+            std::slice::from_ref(&drawn)
+        )
     );
     for backend in Backend::ALL {
         for transport in [TransportKind::Inproc, TransportKind::Thread] {
@@ -884,13 +887,13 @@ fn isolines_are_the_segments_the_native_driver_draws() {
             assert!(
                 t == d,
                 "{label}: {}",
-                frames_differ(&vec![t.clone()], &vec![d.clone()])
+                frames_differ(std::slice::from_ref(&t), std::slice::from_ref(&d))
             );
             if backend == Backend::Gles {
                 assert!(
                     t == tessellated,
                     "{label}: {}",
-                    frames_differ(&vec![t.clone()], &vec![tessellated.clone()])
+                    frames_differ(std::slice::from_ref(&t), std::slice::from_ref(&tessellated))
                 );
             }
             let events: Vec<Event> = ctx.take_events();
@@ -909,7 +912,7 @@ fn evaluation_stages_without_a_control_stage_use_the_default_levels_as_the_nativ
             assert_eq!(frames[0], frames[3]);
             frames
         },
-        frames_differ,
+        |g, e| frames_differ(g, e),
     );
 }
 
@@ -922,7 +925,7 @@ fn point_mode_and_a_geometry_stage_after_tessellation_match_the_native_driver() 
             assert_ne!(frames[0], frames[1], "the point size applies");
             frames
         },
-        frames_differ,
+        |g, e| frames_differ(g, e),
     );
 }
 
@@ -934,7 +937,7 @@ fn tessellation_errors_and_queries_match_the_native_driver() {
             assert!(t.iter().any(|l| l == "MAX_PATCH_VERTICES 32 0x0"), "{t:#?}");
             t
         },
-        lines_differ,
+        |g, e| lines_differ(g, e),
     );
 }
 
