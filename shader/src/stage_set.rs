@@ -42,7 +42,7 @@ pub fn combine(parts: &[Part<'_>]) -> Result<Vec<(Stage, Vec<u32>)>, Malformed> 
     let images: u32 = parts.iter().map(|p| p.images).sum();
     let end = 1 + samplers + blocks + storage_blocks + images;
     let (mut s0, mut b0, mut k0, mut i0) = (0, 0, 0, 0);
-    let mut out = Vec::new();
+    let mut out: Vec<(Stage, Vec<u32>)> = Vec::new();
     for p in parts {
         let rebind = |b: u32| -> u32 {
             let (s, bl, k, im) = (p.samplers, p.blocks, p.storage_blocks, p.images);
@@ -67,6 +67,15 @@ pub fn combine(parts: &[Part<'_>]) -> Result<Vec<(Stage, Vec<u32>)>, Malformed> 
             }
             if p.default_offset > 0 {
                 move_default_block(&mut e, p.default_offset)?;
+            }
+            // A fragment stage's inputs that the previous stage (another program's) does not
+            // write read undefined values in GL; drivers that match interfaces strictly
+            // refuse them, so they become private variables.
+            if *stage == Stage::Fragment
+                && let Some((_, previous)) = out.last()
+            {
+                let written = output_locations(&Editor::parse(previous)?);
+                privatize_unwritten_inputs(&mut e, &written)?;
             }
             out.push((*stage, e.finish()));
         }
@@ -189,3 +198,107 @@ fn move_default_block(e: &mut Editor, offset: u32) -> Result<(), Malformed> {
     }
     Ok(())
 }
+
+/// The `Location`s of a stage's user outputs.
+fn output_locations(e: &Editor) -> Vec<u32> {
+    let outputs: Vec<u32> = e.insts[..e.functions_start()]
+        .iter()
+        .filter(|i| opcode(i) == op::VARIABLE && i.get(3) == Some(&storage::OUTPUT))
+        .map(|i| i[2])
+        .collect();
+    e.insts
+        .iter()
+        .filter(|d| {
+            opcode(d) == op::DECORATE
+                && d.len() == 4
+                && d[2] == deco::LOCATION
+                && outputs.contains(&d[1])
+        })
+        .map(|d| d[3])
+        .collect()
+}
+
+/// Turns the stage's plain (not block) user inputs at locations no output in `written`
+/// has into `Private` variables: same type, undefined contents, out of the interface.
+fn privatize_unwritten_inputs(e: &mut Editor, written: &[u32]) -> Result<(), Malformed> {
+    let globals = e.functions_start();
+    let inputs: Vec<(u32, u32)> = e.insts[..globals]
+        .iter()
+        .filter(|i| opcode(i) == op::VARIABLE && i.get(3) == Some(&storage::INPUT))
+        .map(|i| (i[1], i[2]))
+        .collect();
+    for (ptr_ty, var) in inputs {
+        let location = e
+            .insts
+            .iter()
+            .find(|d| {
+                opcode(d) == op::DECORATE && d.len() == 4 && d[1] == var && d[2] == deco::LOCATION
+            })
+            .map(|d| d[3]);
+        let Some(location) = location else { continue };
+        if written.contains(&location) {
+            continue;
+        }
+        let pointee = match e.declaration(ptr_ty) {
+            Some(p) if opcode(p) == op::TYPE_POINTER && p.len() == 4 => p[3],
+            _ => return Err(Malformed),
+        };
+        // Blocks keep their interface (their members would need the same treatment).
+        if e.insts.iter().any(|d| {
+            opcode(d) == op::DECORATE && d.len() == 3 && d[1] == pointee && d[2] == deco::BLOCK
+        }) {
+            continue;
+        }
+        let private_ptr = e.pointer(PRIVATE, pointee);
+        // The variable moves after its new pointer type (the end of the globals).
+        let at = e
+            .insts
+            .iter()
+            .position(|i| opcode(i) == op::VARIABLE && i.get(2) == Some(&var))
+            .ok_or(Malformed)?;
+        e.insts.remove(at);
+        e.global(inst(op::VARIABLE, &[private_ptr, var, PRIVATE]));
+        // Interface decorations do not apply to private variables.
+        e.insts
+            .retain(|d| !(opcode(d) == op::DECORATE && d.get(1) == Some(&var)));
+        e.remove_interface(var);
+        // Access chains into it point into private memory now.
+        let chains: Vec<(usize, u32)> = e
+            .insts
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| {
+                matches!(opcode(i), op::ACCESS_CHAIN | op::IN_BOUNDS_ACCESS_CHAIN)
+                    && i.len() >= 4
+                    && i[3] == var
+            })
+            .map(|(n, i)| (n, i[1]))
+            .collect();
+        for (n, result_ty) in chains {
+            let element = match e.declaration(result_ty) {
+                Some(p) if opcode(p) == op::TYPE_POINTER && p.len() == 4 => p[3],
+                _ => return Err(Malformed),
+            };
+            let ty = e.pointer(PRIVATE, element);
+            // `pointer` may have added a global before the functions: find the chain again.
+            let n = e
+                .insts
+                .iter()
+                .enumerate()
+                .skip(n)
+                .find(|(_, i)| {
+                    matches!(opcode(i), op::ACCESS_CHAIN | op::IN_BOUNDS_ACCESS_CHAIN)
+                        && i.len() >= 4
+                        && i[3] == var
+                        && i[1] == result_ty
+                })
+                .map(|(k, _)| k)
+                .ok_or(Malformed)?;
+            e.insts[n][1] = ty;
+        }
+    }
+    Ok(())
+}
+
+/// `StorageClass Private`.
+const PRIVATE: u32 = 6;

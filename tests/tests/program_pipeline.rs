@@ -926,3 +926,23 @@ fn transform_feedback_captures_a_pipeline_stage_as_the_native_driver() {
         [NO_ERROR, INVALID_OPERATION, INVALID_OPERATION, NO_ERROR]
     );
 }
+
+/// A fragment program reading an input the vertex program does not write (GL: an undefined
+/// value) draws: no error, and no backend refuses the stage set.
+fn unwritten_input(gl: &mut dyn PipelineGl) -> GLenum {
+    setup(gl);
+    let p = programs(gl);
+    let vs = gl.create_shader_program(VERTEX_SHADER, XFB_VS);
+    let pipe = gl.gen_program_pipeline();
+    gl.use_program_stages(pipe, VERTEX_SHADER_BIT, vs);
+    gl.use_program_stages(pipe, FRAGMENT_SHADER_BIT, p.fs_a);
+    gl.bind_program_pipeline(pipe);
+    gl.draw_arrays(TRIANGLES, 0, 6);
+    gl.finish();
+    gl.get_error()
+}
+
+#[test]
+fn a_fragment_input_no_stage_writes_draws_as_on_the_native_driver() {
+    assert_eq!(compare(unwritten_input), NO_ERROR);
+}
