@@ -2,8 +2,9 @@
 //!
 //! Image slot `i` of a program is native image unit `i`: the translation gives each image
 //! variable `layout(binding = i)` (`program.rs`), the only way GLSL ES sets it. GLES binds
-//! only immutable textures to image units, so a texture bound to one gets immutable native
-//! storage first, as a texture view's storage does (`texture.rs`); a level the engine
+//! only immutable textures (and buffer textures) to image units, so a texture bound to one
+//! gets immutable native storage first, as a texture view's storage does (`texture.rs`); a
+//! level the engine
 //! redefines afterwards in a mutable texture is not carried out. A slot whose unit holds
 //! nothing usable binds texture 0 (loads read 0, stores are dropped, as GL says).
 
@@ -28,7 +29,10 @@ impl GlesPipe {
             let bound = ctx.desired.images[slot];
             let native = match bound {
                 Some(b) if self.textures.get(record, b.texture).is_ok() => {
-                    self.make_immutable(record, b.texture)?;
+                    // Buffer textures have no immutable form: GLES binds them as they are.
+                    if self.textures.get(record, b.texture)?.target != glow::TEXTURE_BUFFER {
+                        self.make_immutable(record, b.texture)?;
+                    }
                     let name = self.textures.get(record, b.texture)?.name;
                     let format = conv::map_format(b.format, &self.features).internal;
                     Some((name, b, format))

@@ -210,6 +210,24 @@ impl VkPipe {
                         else {
                             continue;
                         };
+                        if dim == Dim::Buffer {
+                            writes.push((
+                                binding,
+                                vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+                                texels.len(),
+                                n,
+                            ));
+                            for k in 0..n as usize {
+                                let bound = ctx.desired.images.get(first + k).copied().flatten();
+                                let v = match bound.and_then(|b| self.storage_texel_view(b)) {
+                                    Some(v) => v,
+                                    None => self.placeholder_storage_texel(class)?,
+                                };
+                                key.push(v.as_raw());
+                                texels.push(v);
+                            }
+                            continue;
+                        }
                         let ty = crate::storage_image::view_type(dim, arrayed);
                         writes.push((binding, vk::DescriptorType::STORAGE_IMAGE, images.len(), n));
                         for k in 0..n as usize {
@@ -482,7 +500,8 @@ impl VkPipe {
                 vk::DescriptorType::COMBINED_IMAGE_SAMPLER | vk::DescriptorType::STORAGE_IMAGE => {
                     w.image_info(&self.rec.images[at..at + n])
                 }
-                vk::DescriptorType::UNIFORM_TEXEL_BUFFER => {
+                vk::DescriptorType::UNIFORM_TEXEL_BUFFER
+                | vk::DescriptorType::STORAGE_TEXEL_BUFFER => {
                     w.texel_buffer_view(&self.rec.texels[at..at + n])
                 }
                 _ => w.buffer_info(&self.rec.buffers[at..at + n]),

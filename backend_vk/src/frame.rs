@@ -260,6 +260,10 @@ impl VkPipe {
                     ty: vk::DescriptorType::STORAGE_BUFFER,
                     descriptor_count: SETS_PER_POOL * 2,
                 },
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+                    descriptor_count: SETS_PER_POOL,
+                },
                 // Room for one set of a program with every image slot, whatever the others.
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::STORAGE_IMAGE,

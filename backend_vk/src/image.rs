@@ -450,6 +450,8 @@ pub(crate) enum ImageSource {
 pub(crate) struct Placeholders {
     images: HashMap<(i32, NumClass, bool), (Storage, vk::ImageView)>,
     texel: HashMap<NumClass, vk::BufferView>,
+    /// Storage texel buffers of unbound buffer image slots, per class (views of the sink).
+    pub(crate) storage_texel: HashMap<NumClass, vk::BufferView>,
     /// Storage images of unbound image slots, per view type and class (`GENERAL`).
     pub(crate) storage: HashMap<(i32, NumClass), (Storage, vk::ImageView)>,
     pub sampler: Option<vk::Sampler>,
@@ -476,7 +478,7 @@ impl Placeholders {
         }
         // SAFETY: teardown after the device went idle; each object once.
         unsafe {
-            for (_, v) in self.texel.drain() {
+            for (_, v) in self.texel.drain().chain(self.storage_texel.drain()) {
                 raw.destroy_buffer_view(v, None);
             }
             if let Some(s) = self.sampler.take() {

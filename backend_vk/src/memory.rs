@@ -33,6 +33,7 @@ pub(crate) fn object_usage(xfb: bool) -> vk::BufferUsageFlags {
         | vk::BufferUsageFlags::INDEX_BUFFER
         | vk::BufferUsageFlags::UNIFORM_BUFFER
         | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+        | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
         | vk::BufferUsageFlags::STORAGE_BUFFER
         | vk::BufferUsageFlags::INDIRECT_BUFFER;
     if xfb {

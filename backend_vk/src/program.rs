@@ -367,8 +367,19 @@ impl VkPipe {
                                 ));
                             }
                             let first = (b - 1 - samplers - blocks - storage) as usize;
+                            let buffer = matches!(
+                                res.kind,
+                                ResourceKind::StorageImage {
+                                    dim: spirv::Dim::Buffer,
+                                    ..
+                                }
+                            );
                             (
-                                vk::DescriptorType::STORAGE_IMAGE,
+                                if buffer {
+                                    vk::DescriptorType::STORAGE_TEXEL_BUFFER
+                                } else {
+                                    vk::DescriptorType::STORAGE_IMAGE
+                                },
                                 DescSlot::Image {
                                     binding: b,
                                     first,

@@ -109,6 +109,68 @@ impl VkPipe {
         Some((v, s.layout))
     }
 
+    /// The storage texel buffer view of a buffer texture bound to an image unit: its texel
+    /// view, when the unit's format is the texture's (every buffer has
+    /// `STORAGE_TEXEL_BUFFER` usage); for another format of its size, a view in that format
+    /// made for this draw, destroyed when the frame retires.
+    pub(crate) fn storage_texel_view(&mut self, b: ImageBinding) -> Option<vk::BufferView> {
+        let (buffer, format, offset, size) = self.textures.live(b.texture)?.buffer?;
+        if format == b.format {
+            return self.texel_view(b.texture);
+        }
+        let live = self.buffers.live(buffer)?;
+        let (vkbuf, bsize) = (live.owned.buffer, live.size);
+        let native = self.format(b.format)?;
+        let range = if size == 0 {
+            bsize.saturating_sub(offset)
+        } else {
+            size.min(bsize.saturating_sub(offset))
+        };
+        if range == 0 || offset % self.limits.texel_buffer_align != 0 {
+            return None;
+        }
+        let info = vk::BufferViewCreateInfo::default()
+            .buffer(vkbuf)
+            .format(native.vk)
+            .offset(offset)
+            .range(range);
+        // SAFETY: a live buffer with STORAGE_TEXEL_BUFFER usage; the range lies inside it
+        // and the offset is aligned to minTexelBufferOffsetAlignment.
+        let v = unsafe { self.raw.create_buffer_view(&info, None) }.ok()?;
+        self.frames
+            .current
+            .garbage
+            .push(crate::frame::Garbage::BufferView(v));
+        Some(v)
+    }
+
+    /// The storage texel buffer placeholder of a class: a view of the sink buffer, which
+    /// stores of unbound slots may write.
+    pub(crate) fn placeholder_storage_texel(
+        &mut self,
+        class: NumClass,
+    ) -> Result<vk::BufferView, SessionError> {
+        if let Some(v) = self.placeholders.storage_texel.get(&class) {
+            return Ok(*v);
+        }
+        let format = match class {
+            NumClass::Float => vk::Format::R32G32B32A32_SFLOAT,
+            NumClass::Int => vk::Format::R32G32B32A32_SINT,
+            NumClass::Uint => vk::Format::R32G32B32A32_UINT,
+        };
+        let info = vk::BufferViewCreateInfo::default()
+            .buffer(self.sink_buffer())
+            .format(format)
+            .offset(0)
+            .range(256);
+        // SAFETY: the sink buffer has STORAGE_TEXEL_BUFFER usage and 64 KiB; offset 0; the
+        // RGBA32 formats have the storage texel buffer feature on every device.
+        let v = unsafe { self.raw.create_buffer_view(&info, None) }
+            .map_err(|e| vk_error("vkCreateBufferView", e))?;
+        self.placeholders.storage_texel.insert(class, v);
+        Ok(v)
+    }
+
     /// Makes a texture's storage usable as a storage image (outside a pass).
     pub(crate) fn make_general(&mut self, handle: TextureHandle) {
         let (raw, cmd) = (self.raw.clone(), self.rec.cmd);

@@ -51,13 +51,34 @@ fn layers(t: &Texture, target: TextureTarget, level: usize) -> Option<i32> {
     }
 }
 
+/// The wire's form of an image unit's access.
+fn access(access: GLenum) -> ImageAccess {
+    match access {
+        READ_ONLY => ImageAccess::ReadOnly,
+        WRITE_ONLY => ImageAccess::WriteOnly,
+        _ => ImageAccess::ReadWrite,
+    }
+}
+
 /// What an image unit binds, or `None` where GL calls its image invalid.
 pub fn image_binding(u: &ImageUnit, world: &World) -> Option<ImageBinding> {
     let t = world.get::<Texture>(u.texture?)?;
     let target = t.target?;
     if target == TextureTarget::Buffer {
-        // Buffer textures have no image storage a backend binds as an image yet.
-        return None;
+        // Level 0 of the texture's buffer range, in a format of its texel size.
+        t.buffer?;
+        let texel = map_sized_format(t.buffer_format)?;
+        let format = map_sized_format(u.format)?;
+        if u.level != 0 || texel_bytes(texel) != texel_bytes(format) {
+            return None;
+        }
+        return Some(ImageBinding {
+            texture: t.handle,
+            level: 0,
+            layer: None,
+            format,
+            access: access(u.access),
+        });
     }
     let (base, max) = t.level_range();
     let level = u.level;
@@ -96,17 +117,12 @@ pub fn image_binding(u: &ImageUnit, world: &World) -> Option<ImageBinding> {
     if !texel.is_color() || texel_bytes(texel) != texel_bytes(format) {
         return None;
     }
-    let access = match u.access {
-        READ_ONLY => ImageAccess::ReadOnly,
-        WRITE_ONLY => ImageAccess::WriteOnly,
-        _ => ImageAccess::ReadWrite,
-    };
     Some(ImageBinding {
         texture: t.handle,
         level: level as u32,
         layer,
         format,
-        access,
+        access: access(u.access),
     })
 }
 

@@ -520,6 +520,45 @@ fn reinterpret(gl: &mut dyn ImageGl) -> (Vec<u32>, Vec<u8>) {
     (words(&words_out), packed_out)
 }
 
+/// Reads one buffer texture's R32UI texels through an image and writes each, tripled plus
+/// its index, into another's (`imageBuffer`).
+const BUFFER_CS: &str = "#version 430
+layout(local_size_x = 8) in;
+layout(r32ui, binding = 1) readonly uniform uimageBuffer src;
+layout(r32ui, binding = 2) writeonly uniform uimageBuffer dst;
+void main() {
+    int i = int(gl_GlobalInvocationID.x);
+    uint v = imageLoad(src, i).x;
+    imageStore(dst, i, uvec4(v * 3u + uint(i) + uint(imageSize(src)) * 1000u));
+}
+";
+
+/// The destination buffer after the pass over two buffer textures of 16 texels.
+fn buffer_images(gl: &mut dyn ImageGl) -> Vec<u32> {
+    let input: Vec<u8> = (0..16u32).flat_map(|v| (v * v).to_le_bytes()).collect();
+    let [a, b] = [gl.gen_buffer(), gl.gen_buffer()];
+    gl.bind_buffer(TEXTURE_BUFFER, a);
+    gl.buffer_data(TEXTURE_BUFFER, 64, Some(&input), STATIC_DRAW);
+    gl.bind_buffer(TEXTURE_BUFFER, b);
+    gl.buffer_data(TEXTURE_BUFFER, 64, Some(&[0; 64]), DYNAMIC_COPY);
+    let [ta, tb] = [gl.gen_texture(), gl.gen_texture()];
+    for (t, buffer) in [(ta, a), (tb, b)] {
+        gl.bind_texture(TEXTURE_BUFFER, t);
+        gl.tex_buffer(TEXTURE_BUFFER, R32UI, buffer);
+    }
+    let p = program(gl, &[(COMPUTE_SHADER, BUFFER_CS)]);
+    gl.bind_image(1, ta, 0, false, 0, READ_ONLY, R32UI);
+    gl.bind_image(2, tb, 0, false, 0, WRITE_ONLY, R32UI);
+    gl.use_program(p);
+    gl.dispatch_compute(2, 1, 1);
+    gl.memory_barrier(BUFFER_UPDATE_BARRIER_BIT);
+    gl.bind_buffer(TEXTURE_BUFFER, b);
+    let mut out = vec![0u8; 64];
+    gl.get_buffer_sub_data(TEXTURE_BUFFER, 0, &mut out);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    words(&out)
+}
+
 /// A fragment program with an image array and an image, for the uniform queries.
 const UNIFORMS_FS: &str = "#version 330
 #extension GL_ARB_shader_image_load_store : require
@@ -728,6 +767,15 @@ fn an_rgba8_texture_read_through_an_r32ui_unit_matches_the_native_driver() {
         assert_eq!(bytes, (1..=16).collect::<Vec<u8>>());
         assert_eq!(words[3], 0x0201_0403);
         (words, bytes)
+    });
+}
+
+#[test]
+fn buffer_images_match_the_native_driver() {
+    compare(|gl| {
+        let got = buffer_images(gl);
+        assert_eq!(got[5], 25 * 3 + 5 + 16_000);
+        got
     });
 }
 
