@@ -810,7 +810,10 @@ pub(crate) fn check_declarations(source: &str) -> Result<(), String> {
                     words.clear();
                 }
                 ";" => {
+                    // (Only outside conditional groups, which the preprocessor may skip:
+                    // a shader that redeclares a member in an `#else` of `#if 1` is valid.)
                     if per_vertex_out
+                        && line.depth == 0
                         && scopes.is_empty()
                         && words.iter().any(|w| w == "out")
                         && let Some(name) = words.iter().find(|w| PER_VERTEX.contains(&w.as_str()))

@@ -210,3 +210,23 @@ fn patch_arrays_pass_from_the_control_to_the_evaluation_stage() {
     .unwrap_err();
     assert!(err.contains("var"), "{err}");
 }
+
+#[test]
+fn a_member_redeclared_in_a_skipped_conditional_group_is_no_redeclaration() {
+    let tcs = "#version 150\n\
+        #extension GL_ARB_tessellation_shader : require\n\
+        layout(vertices = 3) out;\n\
+        #if 1\n\
+        out gl_PerVertex {\n\
+            vec4 gl_Position;\n\
+        } gl_out[];\n\
+        #else\n\
+        out vec4 gl_Position;\n\
+        #endif\n\
+        void main() {\n\
+            gl_out[gl_InvocationID].gl_Position = vec4(0.0);\n\
+            gl_TessLevelOuter[0] = 1.0;\n\
+        }\n";
+    let c = compile(Stage::TessControl, tcs, &Limits::default());
+    assert!(c.ok, "{}", c.log);
+}
