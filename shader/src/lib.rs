@@ -59,7 +59,9 @@
 //!   samplers or of blocks is one SPIR-V variable: it takes the binding of its first
 //!   element and the following elements are its array elements (their own numbers stay
 //!   unused), then bindings `1 + S + B + k` (`B` uniform blocks) the shader storage blocks
-//!   in block-index order, arrays as for uniform blocks, then bindings `1 + S + B + K + i`
+//!   in block-index order, arrays as for uniform blocks, followed by one storage block per
+//!   atomic counter buffer (the lowered counters of one binding point, in binding order;
+//!   `K` counts them too), then bindings `1 + S + B + K + i`
 //!   (`K` storage blocks) the storage images of image slots `i` (one per element of an
 //!   image array, arrays as for samplers). Resource variables nothing uses get numbers
 //!   after all of these.
@@ -82,6 +84,7 @@
     reason = "calls into glslang through the C ABI of the C++ shim (ffi.rs)"
 )]
 
+pub mod atomic_counter;
 mod buffer_variable;
 pub mod default_control;
 mod edit;
@@ -202,6 +205,7 @@ pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
         .and_then(|_| source::check_block_names(source))
         .and_then(|_| source::check_declarations(source))
         .and_then(|_| source::check_image_formats(source))
+        .and_then(|_| atomic_counter::counters(source).map(drop))
         .and_then(|_| match stage {
             Stage::Geometry => source::check_geometry_input_layout(source),
             _ => Ok(()),
@@ -343,6 +347,39 @@ pub struct BufferVariable {
     pub stages: u8,
 }
 
+/// An active atomic counter (GL 4.2; `atomic_counter.rs` says how they are carried out).
+/// GL lists it among the active uniforms too, of type `UNSIGNED_INT_ATOMIC_COUNTER`.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct AtomicCounter {
+    /// The name GL reports (arrays end in `[0]`).
+    pub name: String,
+    /// Array size (1 for non-arrays).
+    pub size: i32,
+    /// `OFFSET` in its buffer.
+    pub offset: i32,
+    /// `ARRAY_STRIDE`: 4 for arrays, 0 otherwise.
+    pub array_stride: i32,
+    /// `ATOMIC_COUNTER_BUFFER_INDEX`: its buffer in [`Program::atomic_buffers`].
+    pub buffer: u32,
+    /// Stages referencing it, bit per [`Stage`].
+    pub stages: u8,
+}
+
+/// An active atomic counter buffer (`GL_ATOMIC_COUNTER_BUFFER` interface): the counters of
+/// one binding point. Its storage slot is the one after the program's storage blocks and
+/// the atomic counter buffers before it.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct AtomicBuffer {
+    /// `ATOMIC_COUNTER_BUFFER_BINDING`.
+    pub binding: u32,
+    /// `ATOMIC_COUNTER_BUFFER_DATA_SIZE`: the bytes up to the end of its last counter.
+    pub data_size: u32,
+    /// Indices of its counters in [`Program::atomic_counters`].
+    pub counters: Vec<u32>,
+    /// Stages referencing it, bit per [`Stage`].
+    pub stages: u8,
+}
+
 /// An active vertex attribute or fragment output.
 #[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Variable {
@@ -447,6 +484,11 @@ pub struct Program {
     pub storage_blocks: Vec<StorageBlock>,
     /// Active buffer variables (members of storage blocks), block by block.
     pub buffer_variables: Vec<BufferVariable>,
+    /// Active atomic counters, in name order within each buffer, buffer by buffer.
+    pub atomic_counters: Vec<AtomicCounter>,
+    /// Active atomic counter buffers, in binding order; their storage slots follow the
+    /// storage blocks'.
+    pub atomic_buffers: Vec<AtomicBuffer>,
     /// `COMPUTE_WORK_GROUP_SIZE` of a compute program (its shader's `local_size_x/y/z`).
     pub local_size: Option<[u32; 3]>,
     /// SPIR-V words of each linked stage, in pipeline order.

@@ -18,8 +18,8 @@ use crate::{
     Uniform,
 };
 use crate::{
-    buffer_variable, frag_coord, interface, pixel_center, point_size, rectangle, shared_io, source,
-    vertex_arrays, xfb,
+    atomic_counter, buffer_variable, frag_coord, interface, pixel_center, point_size, rectangle,
+    shared_io, source, vertex_arrays, xfb,
 };
 
 /// glslang's name for the block that holds loose uniforms.
@@ -292,11 +292,12 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     )?;
     let mut layout = uniforms(&r, &modules)?;
     (layout.storage_blocks, layout.buffer_variables) = storage_blocks(&r, &modules);
+    let (atomic_counters, atomic_buffers) = atomic_counters(req.shaders)?;
     let mut assigns = io.assigns;
     if layout.images.len() > MAX_COMBINED_IMAGE_UNIFORMS {
         return Err("error: Too many combined image uniforms\n".into());
     }
-    bind_resources(&r, &modules, &mut layout, &mut assigns)?;
+    bind_resources(&r, &modules, &mut layout, &atomic_buffers, &mut assigns)?;
     let geometry = modules
         .iter()
         .any(|(s, _)| *s == Stage::Geometry)
@@ -370,6 +371,8 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         images: layout.images,
         storage_blocks: layout.storage_blocks,
         buffer_variables: layout.buffer_variables,
+        atomic_counters,
+        atomic_buffers,
         local_size,
         stages,
         geometry,
@@ -717,7 +720,11 @@ fn storage_blocks(
 ) -> (Vec<StorageBlock>, Vec<BufferVariable>) {
     let mut out = Vec::new();
     let mut variables = Vec::new();
-    for b in &r.storage_blocks {
+    for b in r
+        .storage_blocks
+        .iter()
+        .filter(|b| !b.name.starts_with(atomic_counter::BLOCK_PREFIX))
+    {
         let elements = if b.array > 0 { b.array } else { 1 };
         let stages = stage_bits(b.stages);
         let reflected = buffer_variable::reflect(modules, &b.name, stages);
@@ -750,6 +757,85 @@ fn storage_blocks(
         }
     }
     (out, variables)
+}
+
+/// The program's atomic counters and their buffers, from each shader's declarations
+/// (`atomic_counter.rs`): a counter is active where a shader uses it; a counter that several
+/// shaders declare must have one binding and offset (Mesa's link error otherwise), and two
+/// counters of one binding may not overlap.
+fn atomic_counters(
+    shaders: &[(Stage, &str)],
+) -> Result<(Vec<crate::AtomicCounter>, Vec<crate::AtomicBuffer>), String> {
+    // (counter, stages using it)
+    let mut all: Vec<(atomic_counter::Counter, u8)> = Vec::new();
+    for (stage, text) in shaders {
+        let text = source::join_lines(text);
+        for c in atomic_counter::counters(&text)? {
+            let bit = if c.used { 1 << *stage as u8 } else { 0 };
+            match all.iter_mut().find(|(a, _)| a.name == c.name) {
+                Some((a, stages)) => {
+                    if a.binding != c.binding || a.offset != c.offset || a.array != c.array {
+                        return Err(format!(
+                            "error: atomic counter {} declared with different binding, offset \
+                             or size in different shaders\n",
+                            c.name
+                        ));
+                    }
+                    a.used |= c.used;
+                    *stages |= bit;
+                }
+                None => all.push((c, bit)),
+            }
+        }
+    }
+    all.retain(|(c, _)| c.used);
+    for (i, (a, _)) in all.iter().enumerate() {
+        let end = a.offset + 4 * a.array.max(1);
+        if let Some((b, _)) = all[i + 1..].iter().find(|(b, _)| {
+            b.binding == a.binding && b.offset < end && a.offset < b.offset + 4 * b.array.max(1)
+        }) {
+            return Err(format!(
+                "error: atomic counter {} overlaps {} (binding {}, offset {})\n",
+                b.name, a.name, a.binding, b.offset
+            ));
+        }
+    }
+    let mut bindings: Vec<u32> = all.iter().map(|(c, _)| c.binding).collect();
+    bindings.sort_unstable();
+    bindings.dedup();
+    let mut counters = Vec::new();
+    let mut buffers = Vec::new();
+    for (bi, binding) in bindings.into_iter().enumerate() {
+        let mut mine: Vec<&(atomic_counter::Counter, u8)> =
+            all.iter().filter(|(c, _)| c.binding == binding).collect();
+        mine.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        let first = counters.len() as u32;
+        let mut stages = 0;
+        let mut data_size = 0;
+        for (c, s) in &mine {
+            stages |= s;
+            data_size = data_size.max(c.offset + 4 * c.array.max(1));
+            counters.push(crate::AtomicCounter {
+                name: if c.array > 0 {
+                    format!("{}[0]", c.name)
+                } else {
+                    c.name.clone()
+                },
+                size: c.array.max(1) as i32,
+                offset: c.offset as i32,
+                array_stride: if c.array > 0 { 4 } else { 0 },
+                buffer: bi as u32,
+                stages: *s,
+            });
+        }
+        buffers.push(crate::AtomicBuffer {
+            binding,
+            data_size,
+            counters: (first..counters.len() as u32).collect(),
+            stages,
+        });
+    }
+    Ok((counters, buffers))
 }
 
 /// Adds the GL blocks of one declared block (one per element of a block array).
@@ -840,6 +926,7 @@ fn bind_resources(
     r: &LinkResult,
     modules: &[(Stage, Module)],
     layout: &mut UniformLayout,
+    atomic_buffers: &[crate::AtomicBuffer],
     assigns: &mut [Vec<Assign>],
 ) -> Result<(), String> {
     // Samplers the code uses that reflection did not list (kept alive by dead code glslang
@@ -867,14 +954,21 @@ fn bind_resources(
     }
     let samplers = layout.samplers.len() as u32;
     let blocks = layout.blocks.len() as u32;
-    let storage = layout.storage_blocks.len() as u32;
+    let storage = (layout.storage_blocks.len() + atomic_buffers.len()) as u32;
     let mut spare = 1 + samplers + blocks + storage + layout.images.len() as u32;
-    // Declared storage block -> binding of its first element.
+    // Declared storage block -> binding of its first element; the atomic counter buffers'
+    // blocks after the application's.
     let mut storage_first = HashMap::new();
     let mut next = 1 + samplers + blocks;
-    for b in &r.storage_blocks {
-        storage_first.insert(b.name.as_str(), next);
+    let counters =
+        |b: &&ffi::DeclaredStorageBlock| b.name.starts_with(atomic_counter::BLOCK_PREFIX);
+    for b in r.storage_blocks.iter().filter(|b| !counters(b)) {
+        storage_first.insert(b.name.clone(), next);
         next += b.array.max(1) as u32;
+    }
+    for (a, buffer) in atomic_buffers.iter().enumerate() {
+        let name = format!("{}{}", atomic_counter::BLOCK_PREFIX, buffer.binding);
+        storage_first.insert(name, next + a as u32);
     }
     for (i, (_, m)) in modules.iter().enumerate() {
         for v in m.vars(storage::UNIFORM_CONSTANT) {

@@ -17,6 +17,8 @@
 //!   preamble as a default-block uniform the engine fills;
 //! - **`noise1`..`noise4`**, which glslang declares only for OpenGL clients, are defined in
 //!   the preamble (returning 0, as Mesa's do) for a shader that mentions them;
+//! - **atomic counters**, which SPIR-V for Vulkan lacks, become storage-buffer atomics
+//!   ([`crate::atomic_counter`]);
 //! - **`GL_EXT_texture_array`**, which glslang does not know: its `#extension` line is
 //!   blanked and its functions (`texture1DArray()` and its kin) come from the preamble
 //!   ([`texture_array`]).
@@ -93,6 +95,10 @@ pub(crate) fn prepare(stage: crate::Stage, source: &str) -> Prepared<'_> {
     let text = match version::extension_source(stage, &text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),
+    };
+    let text = match crate::atomic_counter::lower(&text) {
+        Ok(Cow::Owned(t)) => Cow::Owned(t),
+        _ => text,
     };
     let text = match predefined(&text) {
         Cow::Borrowed(_) => text,
@@ -954,7 +960,7 @@ pub(crate) fn without_link_errors(source: &str, log: &str) -> Option<String> {
 }
 
 /// Removes backslash-newline pairs, emitting the removed newlines after the joined line.
-fn join_lines(source: &str) -> Cow<'_, str> {
+pub(crate) fn join_lines(source: &str) -> Cow<'_, str> {
     if !source.contains("\\\n") && !source.contains("\\\r\n") {
         return Cow::Borrowed(source);
     }

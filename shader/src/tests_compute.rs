@@ -233,3 +233,57 @@ fn two_image_formats_on_one_declaration_fail_the_compile() {
         void main() {}\n";
     assert!(compile(Stage::Fragment, one, &Limits::default()).ok);
 }
+
+/// Atomic counters of two bindings, used by a vertex and a fragment stage, with an array
+/// and a storage block before them.
+#[test]
+fn atomic_counters_link_as_storage_blocks_after_the_applications() {
+    let vs = "#version 330\n#extension GL_ARB_shader_atomic_counters : require\n\
+        layout(binding = 1, offset = 8) uniform atomic_uint verts;\n\
+        void main() { atomicCounterIncrement(verts); gl_Position = vec4(0.0); }\n";
+    let fs = "#version 420\n\
+        layout(binding = 1, offset = 8) uniform atomic_uint verts;\n\
+        layout(binding = 0) uniform atomic_uint frags;\n\
+        layout(binding = 0) uniform atomic_uint many[3];\n\
+        layout(std430, binding = 2) buffer Out { uint v; };\n\
+        out vec4 c;\n\
+        void main() { v = atomicCounterDecrement(many[2]) + atomicCounter(verts);\n\
+            c = vec4(float(atomicCounterIncrement(frags))); }\n";
+    for (s, t) in [(Stage::Vertex, vs), (Stage::Fragment, fs)] {
+        let c = compile(s, t, &Limits::default());
+        assert!(c.ok, "{}", c.log);
+    }
+    let p = link_all(&[(Stage::Vertex, vs), (Stage::Fragment, fs)]).expect("links");
+    assert_eq!(p.storage_blocks.len(), 1);
+    assert_eq!(p.storage_blocks[0].name, "Out");
+    let names: Vec<_> = p
+        .atomic_counters
+        .iter()
+        .map(|c| (c.name.as_str(), c.offset, c.size, c.array_stride, c.buffer))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("frags", 0, 1, 0, 0),
+            ("many[0]", 4, 3, 4, 0),
+            ("verts", 8, 1, 0, 1)
+        ]
+    );
+    let both = (1 << Stage::Vertex as u8) | (1 << Stage::Fragment as u8);
+    assert_eq!(p.atomic_counters[2].stages, both);
+    let buffers: Vec<_> = p
+        .atomic_buffers
+        .iter()
+        .map(|b| (b.binding, b.data_size, b.counters.clone(), b.stages))
+        .collect();
+    assert_eq!(
+        buffers,
+        [
+            (0, 16, vec![0, 1], 1 << Stage::Fragment as u8),
+            (1, 12, vec![2], both)
+        ]
+    );
+    for (_, words) in &p.stages {
+        crate::tests::validate(words);
+    }
+}

@@ -349,6 +349,12 @@ pub fn check(source: &str) -> Result<u32, String> {
     Ok(v)
 }
 
+/// Where the `#version` number is in `source` (its byte offset) and what it says, for a
+/// pass that reads the shader at another version by rewriting the number in place.
+pub(crate) fn number_at(source: &str) -> Option<(usize, String)> {
+    directive(source).ok().map(|d| (d.offset, d.number))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

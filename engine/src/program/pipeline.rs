@@ -459,7 +459,8 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
             stages: &p.stages,
             samplers: p.samplers.len() as u32,
             blocks: p.blocks.len() as u32,
-            storage_blocks: p.storage_blocks.len() as u32,
+            // A program's atomic counter buffers are storage blocks after its own.
+            storage_blocks: (p.storage_blocks.len() + p.atomic_buffers.len()) as u32,
             images: p.images.len() as u32,
             default_offset,
         })
@@ -496,6 +497,8 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
             .flat_map(|p| p.storage_blocks.clone())
             .collect(),
         buffer_variables: Vec::new(),
+        atomic_counters: Vec::new(),
+        atomic_buffers: Vec::new(),
         local_size: None,
         stages,
         geometry: with(Stage::Geometry).and_then(|p| p.geometry),
