@@ -823,6 +823,38 @@ pub struct ActiveStorageBlock {
     pub variables: Vec<u32>,
 }
 
+/// An active atomic counter buffer of a linked program (`ATOMIC_COUNTER_BUFFER` interface).
+/// Its counters are storage-buffer atomics: it binds, as a storage slot after the program's
+/// storage blocks, to its `ATOMIC_COUNTER_BUFFER` binding point's range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveAtomicBuffer {
+    /// `BUFFER_BINDING` (the counters' `layout(binding)`).
+    pub binding: u32,
+    /// `BUFFER_DATA_SIZE`.
+    pub data_size: i32,
+    /// Indices of its counters in [`LinkedProgram::atomic_counters`].
+    pub counters: Vec<u32>,
+    /// Which stages reference it (bit per [`ShaderStage`]).
+    pub stages: u8,
+}
+
+/// An active atomic counter of a linked program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveAtomicCounter {
+    /// Name as GL reports it (arrays end in `[0]`).
+    pub name: String,
+    /// Array size (1 for non-arrays).
+    pub size: i32,
+    /// `OFFSET` in its buffer.
+    pub offset: i32,
+    /// `ARRAY_STRIDE` (4 for arrays, else 0).
+    pub array_stride: i32,
+    /// `ATOMIC_COUNTER_BUFFER_INDEX`.
+    pub buffer: u32,
+    /// Which stages reference it (bit per [`ShaderStage`]).
+    pub stages: u8,
+}
+
 /// An active buffer variable (a member of a shader storage block) of a linked program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActiveBufferVariable {
@@ -909,6 +941,10 @@ pub struct LinkedProgram {
     pub storage_blocks: Vec<ActiveStorageBlock>,
     /// Active buffer variables, in `BUFFER_VARIABLE` index order.
     pub buffer_variables: Vec<ActiveBufferVariable>,
+    /// Active atomic counters, buffer by buffer.
+    pub atomic_counters: Vec<ActiveAtomicCounter>,
+    /// Active atomic counter buffers, in binding order.
+    pub atomic_buffers: Vec<ActiveAtomicBuffer>,
     /// `COMPUTE_WORK_GROUP_SIZE` of a compute program (`None` for other programs).
     pub local_size: Option<[u32; 3]>,
 }

@@ -15,6 +15,12 @@ use tessera_wire::state::{
 /// the range of the block's binding point, so their number costs no backend anything.
 pub const STORAGE_BUFFER_BINDINGS: usize = 80;
 
+/// `ATOMIC_COUNTER_BUFFER` binding points (`MAX_ATOMIC_COUNTER_BUFFER_BINDINGS`): native
+/// Mesa llvmpipe's 16. Client state only, as the storage buffer binding points: a draw or
+/// dispatch binds each atomic counter buffer of the program to the storage slot its lowered
+/// counters use (`tessera_shader::atomic_counter`).
+pub const ATOMIC_COUNTER_BUFFER_BINDINGS: usize = 16;
+
 /// Texture targets a unit has a binding for, in the order of [`TextureTarget`].
 pub const TEXTURE_TARGETS: usize = 10;
 
@@ -137,11 +143,13 @@ pub enum BufferTarget {
     DispatchIndirect,
     /// `DRAW_INDIRECT_BUFFER` (GL 4.0).
     DrawIndirect,
+    /// `ATOMIC_COUNTER_BUFFER` (GL 4.2).
+    AtomicCounter,
 }
 
 impl BufferTarget {
     /// Every target.
-    pub const ALL: [BufferTarget; 12] = [
+    pub const ALL: [BufferTarget; 13] = [
         BufferTarget::Array,
         BufferTarget::ElementArray,
         BufferTarget::CopyRead,
@@ -154,6 +162,7 @@ impl BufferTarget {
         BufferTarget::ShaderStorage,
         BufferTarget::DispatchIndirect,
         BufferTarget::DrawIndirect,
+        BufferTarget::AtomicCounter,
     ];
 
     /// The target of a `glBindBuffer` enum.
@@ -171,6 +180,7 @@ impl BufferTarget {
             SHADER_STORAGE_BUFFER => Self::ShaderStorage,
             DISPATCH_INDIRECT_BUFFER => Self::DispatchIndirect,
             DRAW_INDIRECT_BUFFER => Self::DrawIndirect,
+            ATOMIC_COUNTER_BUFFER => Self::AtomicCounter,
             _ => return None,
         })
     }
@@ -190,6 +200,7 @@ impl BufferTarget {
             Self::ShaderStorage => SHADER_STORAGE_BUFFER_BINDING,
             Self::DispatchIndirect => DISPATCH_INDIRECT_BUFFER_BINDING,
             Self::DrawIndirect => DRAW_INDIRECT_BUFFER_BINDING,
+            Self::AtomicCounter => ATOMIC_COUNTER_BUFFER_BINDING,
         }
     }
 }
@@ -451,6 +462,8 @@ pub struct GlState {
     pub uniform_buffers: [IndexedBuffer; MAX_UNIFORM_BUFFER_BINDINGS],
     /// `SHADER_STORAGE_BUFFER` indexed bindings.
     pub storage_buffers: [IndexedBuffer; STORAGE_BUFFER_BINDINGS],
+    /// `ATOMIC_COUNTER_BUFFER` indexed bindings.
+    pub atomic_counter_buffers: [IndexedBuffer; ATOMIC_COUNTER_BUFFER_BINDINGS],
     /// Image units (`glBindImageTexture`).
     pub image_units: [ImageUnit; IMAGE_UNITS],
     /// `TRANSFORM_FEEDBACK_BUFFER` indexed bindings.
@@ -613,6 +626,7 @@ impl GlState {
         Self {
             buffers: [None; BufferTarget::ALL.len()],
             storage_buffers: [IndexedBuffer::default(); STORAGE_BUFFER_BINDINGS],
+            atomic_counter_buffers: [IndexedBuffer::default(); ATOMIC_COUNTER_BUFFER_BINDINGS],
             image_units: [ImageUnit::default(); IMAGE_UNITS],
             uniform_buffers: [IndexedBuffer::default(); MAX_UNIFORM_BUFFER_BINDINGS],
             transform_feedback_buffers: [IndexedBuffer::default(); 4],

@@ -48,7 +48,7 @@ use tessera_wire::Reply;
 use tessera_wire::record::{BufferCopy, BufferRange, Record};
 
 use crate::context::{Context, GlResult};
-use crate::limits::{SSBO_BINDINGS, UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
+use crate::limits::{ACB_BINDINGS, SSBO_BINDINGS, UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
 use crate::share::Shared;
 
 /// `glMapBufferRange` access bits GL 3.3 defines.
@@ -300,6 +300,7 @@ impl Context {
         let (t, limit) = match target {
             UNIFORM_BUFFER => (BufferTarget::Uniform, UBO_BINDINGS as u32),
             SHADER_STORAGE_BUFFER => (BufferTarget::ShaderStorage, SSBO_BINDINGS as u32),
+            ATOMIC_COUNTER_BUFFER => (BufferTarget::AtomicCounter, ACB_BINDINGS as u32),
             TRANSFORM_FEEDBACK_BUFFER => (BufferTarget::TransformFeedback, MAX_TF_BINDINGS),
             _ => return self.error(INVALID_ENUM),
         };
@@ -347,6 +348,7 @@ impl Context {
         let slots = match t {
             BufferTarget::Uniform => &mut self.local.st.uniform_buffers[..],
             BufferTarget::ShaderStorage => &mut self.local.st.storage_buffers[..],
+            BufferTarget::AtomicCounter => &mut self.local.st.atomic_counter_buffers[..],
             _ => &mut self.local.st.transform_feedback_buffers[..],
         };
         let old = std::mem::replace(&mut slots[index as usize], binding);
@@ -357,7 +359,10 @@ impl Context {
         if t == BufferTarget::Uniform && old != binding {
             self.local.dirty |= Dirty::UNIFORM_BUFFERS;
         }
-        if t == BufferTarget::ShaderStorage && old != binding {
+        // Atomic counter buffers bind to storage slots (their counters are storage-buffer
+        // atomics), so they are emitted with the storage buffers.
+        if matches!(t, BufferTarget::ShaderStorage | BufferTarget::AtomicCounter) && old != binding
+        {
             self.local.dirty |= Dirty::STORAGE_BUFFERS;
         }
         // The generic binding point follows the indexed one.
@@ -417,6 +422,13 @@ impl Context {
         for i in 0..self.local.st.storage_buffers.len() {
             if self.local.st.storage_buffers[i].buffer == Some(e) {
                 self.local.st.storage_buffers[i] = IndexedBuffer::default();
+                lifecycle::release(world, dev, e);
+                self.local.dirty |= Dirty::STORAGE_BUFFERS;
+            }
+        }
+        for i in 0..self.local.st.atomic_counter_buffers.len() {
+            if self.local.st.atomic_counter_buffers[i].buffer == Some(e) {
+                self.local.st.atomic_counter_buffers[i] = IndexedBuffer::default();
                 lifecycle::release(world, dev, e);
                 self.local.dirty |= Dirty::STORAGE_BUFFERS;
             }

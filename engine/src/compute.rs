@@ -63,16 +63,26 @@ const INDIRECT_SIZE: u64 = 12;
 /// bound pipeline's stages) binds stale: its shaders may write them.
 pub(crate) fn storage_ranges_stale(ctx_st: &tessera_components::state::GlState, sh: &mut Shared) {
     let Some(p) = ctx_st.executable() else { return };
-    let bindings: Vec<u32> = match sh
+    let bindings: Vec<(bool, u32)> = match sh
         .world
         .get::<Program>(p)
         .and_then(|p| p.linked_state.as_ref())
     {
-        Some(l) => l.storage_blocks.iter().map(|b| b.binding).collect(),
+        Some(l) => l
+            .storage_blocks
+            .iter()
+            .map(|b| (false, b.binding))
+            .chain(l.atomic_buffers.iter().map(|b| (true, b.binding)))
+            .collect(),
         None => return,
     };
-    for binding in bindings {
-        let Some(b) = ctx_st.storage_buffers.get(binding as usize) else {
+    for (atomic, binding) in bindings {
+        let points = if atomic {
+            &ctx_st.atomic_counter_buffers[..]
+        } else {
+            &ctx_st.storage_buffers[..]
+        };
+        let Some(b) = points.get(binding as usize) else {
             continue;
         };
         let Some(e) = b.buffer else { continue };

@@ -43,7 +43,8 @@ impl Local {
             });
             self.draw_default_control =
                 linked.is_some_and(|l| l.tess_gen.is_some() && l.tess_control_vertices.is_none());
-            self.draw_writes_storage = linked.is_some_and(|l| !l.storage_blocks.is_empty());
+            self.draw_writes_storage = linked
+                .is_some_and(|l| !l.storage_blocks.is_empty() || !l.atomic_buffers.is_empty());
             self.dirty.remove(Dirty::DRAW_CHECK);
         }
         self.draw_error

@@ -456,6 +456,25 @@ impl Context {
             MAX_SHADER_STORAGE_BLOCK_SIZE => Some(Value::int(l.max_storage_block_size)),
             SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT => i(l.storage_offset_alignment as i32),
             MAX_COMPUTE_UNIFORM_BLOCKS => i(limits::STAGE_UNIFORM_BLOCKS),
+            // Atomic counters (GL 4.2): storage-buffer atomics, whose buffers take storage
+            // slots of the program (so as many buffers as storage blocks), counters and
+            // buffer size as native llvmpipe's.
+            MAX_VERTEX_ATOMIC_COUNTER_BUFFERS
+            | MAX_TESS_CONTROL_ATOMIC_COUNTER_BUFFERS
+            | MAX_TESS_EVALUATION_ATOMIC_COUNTER_BUFFERS
+            | MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS
+            | MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS
+            | MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS
+            | MAX_COMBINED_ATOMIC_COUNTER_BUFFERS => i(l.max_storage_blocks),
+            MAX_VERTEX_ATOMIC_COUNTERS
+            | MAX_TESS_CONTROL_ATOMIC_COUNTERS
+            | MAX_TESS_EVALUATION_ATOMIC_COUNTERS
+            | MAX_GEOMETRY_ATOMIC_COUNTERS
+            | MAX_FRAGMENT_ATOMIC_COUNTERS
+            | MAX_COMPUTE_ATOMIC_COUNTERS
+            | MAX_COMBINED_ATOMIC_COUNTERS => i(limits::ATOMIC_COUNTERS),
+            MAX_ATOMIC_COUNTER_BUFFER_SIZE => i(limits::ATOMIC_COUNTER_BUFFER_SIZE),
+            MAX_ATOMIC_COUNTER_BUFFER_BINDINGS => i(limits::ACB_BINDINGS),
             // Image load and store (GL 4.2), which the context can run.
             MAX_IMAGE_UNITS => i(crate::image::IMAGE_UNITS),
             MAX_VERTEX_IMAGE_UNIFORMS
@@ -659,6 +678,17 @@ impl Context {
                 .map(|b| match target {
                     UNIFORM_BUFFER_BINDING => Value::int(name_of(&sh, b.buffer)),
                     UNIFORM_BUFFER_START => Value::int(b.offset),
+                    _ => Value::int(b.size),
+                })
+                .ok_or(INVALID_VALUE),
+            ATOMIC_COUNTER_BUFFER_BINDING
+            | ATOMIC_COUNTER_BUFFER_START
+            | ATOMIC_COUNTER_BUFFER_SIZE => st
+                .atomic_counter_buffers
+                .get(i)
+                .map(|b| match target {
+                    ATOMIC_COUNTER_BUFFER_BINDING => Value::int(name_of(&sh, b.buffer)),
+                    ATOMIC_COUNTER_BUFFER_START => Value::int(b.offset),
                     _ => Value::int(b.size),
                 })
                 .ok_or(INVALID_VALUE),

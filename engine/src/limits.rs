@@ -98,6 +98,15 @@ pub const STAGE_IO_COMPONENTS: std::ops::RangeInclusive<i32> = 64..=128;
 /// (`tessera_components::state::STORAGE_BUFFER_BINDINGS`, native Mesa's 80); a block whose
 /// `layout(binding)` is past them fails the link.
 pub const SSBO_BINDINGS: i32 = STORAGE_BUFFER_BINDINGS as i32;
+
+/// `MAX_ATOMIC_COUNTER_BUFFER_BINDINGS`: the context's `ATOMIC_COUNTER_BUFFER` binding
+/// points.
+pub const ACB_BINDINGS: i32 = tessera_components::state::ATOMIC_COUNTER_BUFFER_BINDINGS as i32;
+/// `MAX_*_ATOMIC_COUNTERS`: native llvmpipe's 4,096 (a counter is 4 bytes of a storage
+/// buffer, so no backend limits them further).
+pub const ATOMIC_COUNTERS: i32 = 4096;
+/// `MAX_ATOMIC_COUNTER_BUFFER_SIZE`: native llvmpipe's 16,384 bytes.
+pub const ATOMIC_COUNTER_BUFFER_SIZE: i32 = 16384;
 /// The storage blocks a program may use at most: the wire's slots (each block of the
 /// program binds its binding point's range to its own slot). The blocks a stage (and the
 /// whole program) may use are as many, or fewer where the backend binds fewer to one stage;

@@ -361,6 +361,7 @@ impl Context {
                 max_name_length(l.uniforms.iter().map(|u| u.name.as_str()))
             }),
             ACTIVE_UNIFORM_BLOCKS => count(l.map_or(0, |l| l.blocks.len())),
+            ACTIVE_ATOMIC_COUNTER_BUFFERS => count(l.map_or(0, |l| l.atomic_buffers.len())),
             ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH => l.map_or(0, |l| {
                 max_name_length(l.blocks.iter().map(|b| b.name.as_str()))
             }),

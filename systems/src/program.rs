@@ -127,8 +127,8 @@ pub fn emit_uniform_buffers(
     }
 }
 
-/// Emits `BindStorageBuffer` for each shader storage block of the program whose binding
-/// point's buffer range the backend does not have.
+/// Emits `BindStorageBuffer` for each shader storage block and atomic counter buffer of the
+/// program whose binding point's buffer range the backend does not have.
 pub fn emit_storage_buffers(
     st: &GlState,
     program: Option<&Program>,
@@ -139,17 +139,20 @@ pub fn emit_storage_buffers(
     let Some(linked) = program.and_then(|p| p.linked_state.as_ref()) else {
         return;
     };
-    for (slot, block) in linked
+    // The atomic counter buffers' slots follow the storage blocks' (their counters are
+    // storage-buffer atomics), bound from the `ATOMIC_COUNTER_BUFFER` binding points.
+    let ranges = linked
         .storage_blocks
         .iter()
-        .enumerate()
-        .take(MAX_STORAGE_BUFFER_BINDINGS)
-    {
-        let binding = st
-            .storage_buffers
-            .get(block.binding as usize)
-            .copied()
-            .unwrap_or_default();
+        .map(|b| st.storage_buffers.get(b.binding as usize))
+        .chain(
+            linked
+                .atomic_buffers
+                .iter()
+                .map(|b| st.atomic_counter_buffers.get(b.binding as usize)),
+        );
+    for (slot, range) in ranges.enumerate().take(MAX_STORAGE_BUFFER_BINDINGS) {
+        let binding = range.copied().unwrap_or_default();
         let handle = binding
             .buffer
             .and_then(|e: Entity| world.get::<Buffer>(e))

@@ -1,6 +1,7 @@
 //! Tessera's integration tests: one binary, a module per domain.
 
 mod architecture;
+mod atomic_counter;
 mod backend_faults;
 mod buffer;
 mod buffer_map;

@@ -7,8 +7,9 @@
 use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
 use tessera_components::object::{
-    ActiveBufferVariable, ActiveStorageBlock, ActiveUniform, ActiveUniformBlock, ActiveVariable,
-    CapturedVarying, GeometryInfo, Life, LinkedProgram, Program, Shader, TessGenInfo,
+    ActiveAtomicBuffer, ActiveAtomicCounter, ActiveBufferVariable, ActiveStorageBlock,
+    ActiveUniform, ActiveUniformBlock, ActiveVariable, CapturedVarying, GeometryInfo, Life,
+    LinkedProgram, Program, Shader, TessGenInfo,
 };
 use tessera_components::state::TextureTarget;
 use tessera_shader::gltype::SamplerTarget;
@@ -96,6 +97,20 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
                 sampler_binding: u.sampler_slot,
                 stages: u.stages,
             })
+            // GL lists atomic counters among the active uniforms, after the others here.
+            .chain(p.atomic_counters.iter().map(|c| ActiveUniform {
+                name: c.name.clone(),
+                ty: UNSIGNED_INT_ATOMIC_COUNTER,
+                size: c.size,
+                block_index: -1,
+                offset: c.offset,
+                array_stride: c.array_stride,
+                matrix_stride: 0,
+                row_major: false,
+                location: -1,
+                sampler_binding: -1,
+                stages: c.stages,
+            }))
             .collect(),
         locations: p.locations.clone(),
         blocks: p
@@ -177,6 +192,28 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
                 top_level_size: v.top_level_size,
                 top_level_stride: v.top_level_stride,
                 stages: v.stages,
+            })
+            .collect(),
+        atomic_counters: p
+            .atomic_counters
+            .iter()
+            .map(|c| ActiveAtomicCounter {
+                name: c.name.clone(),
+                size: c.size,
+                offset: c.offset,
+                array_stride: c.array_stride,
+                buffer: c.buffer,
+                stages: c.stages,
+            })
+            .collect(),
+        atomic_buffers: p
+            .atomic_buffers
+            .iter()
+            .map(|b| ActiveAtomicBuffer {
+                binding: b.binding,
+                data_size: b.data_size as i32,
+                counters: b.counters.clone(),
+                stages: b.stages,
             })
             .collect(),
         local_size: p.local_size,
@@ -267,6 +304,22 @@ impl Context {
                 Err(format!(
                     "error: too many shader storage blocks ({}/{max_blocks})\n",
                     p.storage_blocks.len()
+                ))
+            } else if p.storage_blocks.len() + p.atomic_buffers.len() > max_blocks {
+                // The atomic counter buffers take storage slots after the blocks'.
+                Err(format!(
+                    "error: too many atomic counter buffers ({}/{})\n",
+                    p.atomic_buffers.len(),
+                    max_blocks - p.storage_blocks.len()
+                ))
+            } else if let Some(b) = p
+                .atomic_buffers
+                .iter()
+                .find(|b| b.binding as i32 >= crate::limits::ACB_BINDINGS)
+            {
+                Err(format!(
+                    "error: atomic counter buffer binding {} is past the last binding point\n",
+                    b.binding
                 ))
             } else {
                 Ok(p)
@@ -404,10 +457,17 @@ impl Context {
                     element: b.element,
                 })
                 .collect(),
+            // The atomic counter buffers' storage blocks follow the program's own.
             storage_blocks: linked
                 .storage_blocks
                 .iter()
                 .map(|b| StorageSlot { element: b.element })
+                .chain(
+                    linked
+                        .atomic_buffers
+                        .iter()
+                        .map(|_| StorageSlot { element: 0 }),
+                )
                 .collect(),
             images: linked
                 .images

@@ -290,6 +290,7 @@ impl Context {
                     | UNIFORM_ARRAY_STRIDE
                     | UNIFORM_MATRIX_STRIDE
                     | UNIFORM_IS_ROW_MAJOR
+                    | UNIFORM_ATOMIC_COUNTER_BUFFER_INDEX
             ) {
                 return Err(INVALID_ENUM);
             }
@@ -299,9 +300,13 @@ impl Context {
             }
             for (out, &i) in params.iter_mut().zip(indices) {
                 let u = &uniforms[i as usize];
-                // Default-block uniforms and samplers have no layout GL exposes.
+                // Default-block uniforms and samplers have no layout GL exposes; atomic
+                // counters have their offset and stride in their buffer.
+                let counter = l
+                    .filter(|_| u.ty == UNSIGNED_INT_ATOMIC_COUNTER)
+                    .and_then(|l| l.atomic_counters.iter().find(|c| c.name == u.name));
                 let in_block = u.block_index >= 0;
-                let layout = |v: i32| if in_block { v } else { -1 };
+                let layout = |v: i32| if in_block || counter.is_some() { v } else { -1 };
                 *out = match pname {
                     UNIFORM_TYPE => u.ty as GLint,
                     UNIFORM_SIZE => u.size,
@@ -310,6 +315,7 @@ impl Context {
                     UNIFORM_OFFSET => layout(u.offset),
                     UNIFORM_ARRAY_STRIDE => layout(u.array_stride),
                     UNIFORM_MATRIX_STRIDE => layout(u.matrix_stride),
+                    UNIFORM_ATOMIC_COUNTER_BUFFER_INDEX => counter.map_or(-1, |c| c.buffer as i32),
                     _ => GLint::from(in_block && u.row_major),
                 };
             }
@@ -494,5 +500,59 @@ mod tests {
         assert_eq!(split_index("a[x]"), ("a[x]", None));
         assert_eq!(split_index("a"), ("a", None));
         assert_eq!(split_index("a[+1]"), ("a[+1]", None));
+    }
+
+    /// `glGetActiveAtomicCounterBufferiv` (GL 4.2): `INVALID_VALUE` for a buffer index past
+    /// the program's atomic counter buffers, then `INVALID_ENUM` for another name, as Mesa.
+    pub fn get_active_atomic_counter_bufferiv(
+        &mut self,
+        program: GLuint,
+        buffer: GLuint,
+        pname: GLenum,
+        params: &mut [GLint],
+    ) {
+        let result = self.with_reflection(program, |l| {
+            let b = l
+                .and_then(|l| l.atomic_buffers.get(buffer as usize))
+                .ok_or(INVALID_VALUE)?;
+            let stage =
+                |s: tessera_wire::format::ShaderStage| GLint::from((b.stages >> s as u8) & 1);
+            use tessera_wire::format::ShaderStage as S;
+            match pname {
+                ATOMIC_COUNTER_BUFFER_BINDING => params[0] = b.binding as GLint,
+                ATOMIC_COUNTER_BUFFER_DATA_SIZE => params[0] = b.data_size,
+                ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTERS => {
+                    params[0] = b.counters.len() as GLint
+                }
+                ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES => {
+                    // Indices in the active uniform list, where the counters follow the
+                    // other uniforms.
+                    let l = l.ok_or(INVALID_VALUE)?;
+                    let first = l.uniforms.len() - l.atomic_counters.len();
+                    for (out, &c) in params.iter_mut().zip(&b.counters) {
+                        *out = (first + c as usize) as GLint;
+                    }
+                }
+                ATOMIC_COUNTER_BUFFER_REFERENCED_BY_VERTEX_SHADER => params[0] = stage(S::Vertex),
+                ATOMIC_COUNTER_BUFFER_REFERENCED_BY_TESS_CONTROL_SHADER => {
+                    params[0] = stage(S::TessControl)
+                }
+                ATOMIC_COUNTER_BUFFER_REFERENCED_BY_TESS_EVALUATION_SHADER => {
+                    params[0] = stage(S::TessEvaluation)
+                }
+                ATOMIC_COUNTER_BUFFER_REFERENCED_BY_GEOMETRY_SHADER => {
+                    params[0] = stage(S::Geometry)
+                }
+                ATOMIC_COUNTER_BUFFER_REFERENCED_BY_FRAGMENT_SHADER => {
+                    params[0] = stage(S::Fragment)
+                }
+                ATOMIC_COUNTER_BUFFER_REFERENCED_BY_COMPUTE_SHADER => params[0] = stage(S::Compute),
+                _ => return Err(INVALID_ENUM),
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            self.error(err);
+        }
     }
 }

@@ -1,0 +1,315 @@
+//! Atomic counters (GL 4.2's `ARB_shader_atomic_counters`) against the native driver:
+//! fragments counted with `atomicCounterIncrement` (every returned value unique), the
+//! values `atomicCounterDecrement`, `atomicCounter` and `atomicCounterIncrement` return,
+//! counters at offsets in two bindings and arrays of counters from a compute shader, and the
+//! binding points' state, limits and errors, on both backends over `inproc` and `thread`
+//! (Vulkan with the validation layer on, which must report nothing). Buffer contents,
+//! errors and values must be exactly the native ones.
+
+#![expect(unsafe_code, reason = "calls the native driver's glDeleteBuffers")]
+
+use tessera_engine::Context;
+use tessera_engine::gl::*;
+use tessera_engine::wire::{Event, TransportKind};
+use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::gl::{Gl, NativeGl};
+
+/// The calls these scenes make that the shared [`Gl`] table has no entry for.
+trait CounterGl: Gl {
+    /// `glGetIntegeri_v` of one value.
+    fn integer_index(&mut self, target: GLenum, index: GLuint) -> GLint;
+    /// `glDeleteBuffers` of one buffer.
+    fn delete_buffer(&mut self, buffer: GLuint);
+}
+
+impl CounterGl for Context {
+    fn integer_index(&mut self, target: GLenum, index: GLuint) -> GLint {
+        let mut v = [0];
+        self.get_integeri_v(target, index, &mut v);
+        v[0]
+    }
+    fn delete_buffer(&mut self, buffer: GLuint) {
+        self.delete_buffers(1, &[buffer])
+    }
+}
+
+impl CounterGl for NativeGl {
+    fn integer_index(&mut self, target: GLenum, index: GLuint) -> GLint {
+        NativeGl::get_integer_index(self, target, index)
+    }
+    fn delete_buffer(&mut self, buffer: GLuint) {
+        type F = unsafe extern "system" fn(GLsizei, *const GLuint);
+        let f: F = self
+            .entry_point("glDeleteBuffers")
+            .expect("glDeleteBuffers");
+        let p: *const GLuint = &buffer;
+        // SAFETY: the driver's glDeleteBuffers with its C signature, called while the
+        // context is current, reading one name.
+        unsafe { f(1, p) }
+    }
+}
+
+fn shader(gl: &mut dyn CounterGl, kind: GLenum, src: &str) -> GLuint {
+    let s = gl.create_shader(kind);
+    gl.shader_source(s, src);
+    gl.compile_shader(s);
+    assert_eq!(
+        gl.get_shaderi(s, COMPILE_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.shader_info_log(s)
+    );
+    s
+}
+
+fn program(gl: &mut dyn CounterGl, stages: &[(GLenum, &str)]) -> GLuint {
+    let p = gl.create_program();
+    for &(kind, src) in stages {
+        let s = shader(gl, kind, src);
+        gl.attach_shader(p, s);
+    }
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
+    p
+}
+
+fn bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect()
+}
+
+/// A buffer of `contents` bound to `target`.
+fn buffer(gl: &mut dyn CounterGl, target: GLenum, contents: &[u32]) -> GLuint {
+    let b = gl.gen_buffer();
+    gl.bind_buffer(target, b);
+    let data = bytes(contents);
+    gl.buffer_data(target, data.len(), Some(&data), DYNAMIC_COPY);
+    b
+}
+
+/// `n` words of buffer `b`.
+fn read(gl: &mut dyn CounterGl, b: GLuint, n: usize) -> Vec<u32> {
+    gl.bind_buffer(COPY_READ_BUFFER, b);
+    let mut out = vec![0u8; 4 * n];
+    gl.get_buffer_sub_data(COPY_READ_BUFFER, 0, &mut out);
+    words(&out)
+}
+
+const COUNT_VS: &str = "#version 330
+layout(location = 0) in vec2 position;
+void main() { gl_Position = vec4(position, 0.0, 1.0); }
+";
+
+/// Counts fragments (GLSL 3.30 with the extension) and marks each value the counter
+/// returned in a storage buffer, so each mark is 1 where every value is unique.
+const COUNT_FS: &str = "#version 330
+#extension GL_ARB_shader_atomic_counters : require
+#extension GL_ARB_shader_storage_buffer_object : require
+layout(binding = 1, offset = 8) uniform atomic_uint fragments;
+layout(std430, binding = 0) buffer Seen { uint seen[]; };
+out vec4 colour;
+void main() {
+    uint old = atomicCounterIncrement(fragments);
+    atomicAdd(seen[(old - 5u) % 256u], 1u);
+    colour = vec4(0.0, 1.0, 0.0, 1.0);
+}
+";
+
+/// The counter buffer and the marks after a 16x16 quad (256 fragments) on a counter at 5.
+fn count_fragments(gl: &mut dyn CounterGl) -> (Vec<u32>, Vec<u32>) {
+    gl.viewport(0, 0, 16, 16);
+    let counters = buffer(gl, ATOMIC_COUNTER_BUFFER, &[1, 2, 5, 4]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 1, counters);
+    let seen = buffer(gl, SHADER_STORAGE_BUFFER, &[0; 256]);
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 0, seen);
+    let p = program(
+        gl,
+        &[(VERTEX_SHADER, COUNT_VS), (FRAGMENT_SHADER, COUNT_FS)],
+    );
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let vb = buffer(gl, ARRAY_BUFFER, &[]);
+    let verts = bytes(&[-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0].map(|v: f32| v.to_bits()));
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    gl.memory_barrier(ATOMIC_COUNTER_BARRIER_BIT | BUFFER_UPDATE_BARRIER_BIT);
+    let c = read(gl, counters, 4);
+    let s = read(gl, seen, 256);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    (c, s)
+}
+
+/// One invocation: what each counter function returns, in order, on a counter at 10.
+const RETURNS_CS: &str = "#version 420
+#extension GL_ARB_compute_shader : require
+#extension GL_ARB_shader_storage_buffer_object : require
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform atomic_uint c;
+layout(std430, binding = 3) buffer Out { uint r[6]; };
+void main() {
+    r[0] = atomicCounterDecrement(c);
+    r[1] = atomicCounter(c);
+    r[2] = atomicCounterIncrement(c);
+    r[3] = atomicCounter(c);
+    r[4] = atomicCounterDecrement(c);
+    r[5] = atomicCounterDecrement(c);
+}
+";
+
+fn returns(gl: &mut dyn CounterGl) -> (Vec<u32>, Vec<u32>) {
+    let counters = buffer(gl, ATOMIC_COUNTER_BUFFER, &[10]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 0, counters);
+    let out = buffer(gl, SHADER_STORAGE_BUFFER, &[0; 6]);
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 3, out);
+    let p = program(gl, &[(COMPUTE_SHADER, RETURNS_CS)]);
+    gl.use_program(p);
+    gl.dispatch_compute(1, 1, 1);
+    gl.memory_barrier(ATOMIC_COUNTER_BARRIER_BIT | BUFFER_UPDATE_BARRIER_BIT);
+    let r = read(gl, out, 6);
+    let c = read(gl, counters, 1);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    (r, c)
+}
+
+/// 64 invocations: an array of three counters at offset 4 of binding 0 (offsets after it
+/// follow it), a counter at offset 8 of binding 2, bound to ranges at offsets 16 and 32.
+const ARRAYS_CS: &str = "#version 430
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(binding = 0, offset = 4) uniform atomic_uint per_class[3];
+layout(binding = 0) uniform atomic_uint after;
+layout(binding = 2, offset = 8) uniform atomic_uint all_;
+void main() {
+    atomicCounterIncrement(per_class[gl_LocalInvocationIndex % 3u]);
+    if (gl_LocalInvocationIndex < 5u) atomicCounterDecrement(after);
+    atomicCounterIncrement(all_);
+}
+";
+
+fn arrays(gl: &mut dyn CounterGl) -> (Vec<u32>, Vec<u32>) {
+    let first: Vec<u32> = (0..12).map(|i| 100 * i).collect();
+    let a = buffer(gl, ATOMIC_COUNTER_BUFFER, &first);
+    gl.bind_buffer_range(ATOMIC_COUNTER_BUFFER, 0, a, 16, 20);
+    let b = buffer(gl, ATOMIC_COUNTER_BUFFER, &[7; 12]);
+    gl.bind_buffer_range(ATOMIC_COUNTER_BUFFER, 2, b, 32, 12);
+    let p = program(gl, &[(COMPUTE_SHADER, ARRAYS_CS)]);
+    gl.use_program(p);
+    gl.dispatch_compute(1, 1, 1);
+    gl.memory_barrier(ATOMIC_COUNTER_BARRIER_BIT | BUFFER_UPDATE_BARRIER_BIT);
+    let got = (read(gl, a, 12), read(gl, b, 12));
+    assert_eq!(gl.get_error(), NO_ERROR);
+    got
+}
+
+/// The binding points' state, limits and errors, each with the error it raised.
+fn transcript(gl: &mut dyn CounterGl) -> Vec<(String, Vec<i64>)> {
+    let mut t = Vec::new();
+    let b = buffer(gl, ATOMIC_COUNTER_BUFFER, &[0; 64]);
+    let mut get = |gl: &mut dyn CounterGl, what: &str, v: Vec<i64>| {
+        let e = gl.get_error() as i64;
+        t.push((what.to_string(), [v, vec![e]].concat()));
+    };
+    for pname in [
+        MAX_ATOMIC_COUNTER_BUFFER_BINDINGS,
+        MAX_ATOMIC_COUNTER_BUFFER_SIZE,
+        MAX_VERTEX_ATOMIC_COUNTERS,
+        MAX_FRAGMENT_ATOMIC_COUNTERS,
+        MAX_COMBINED_ATOMIC_COUNTERS,
+        MAX_COMPUTE_ATOMIC_COUNTERS,
+        ATOMIC_COUNTER_BUFFER_BINDING,
+    ] {
+        let mut v = [0];
+        gl.get_integerv(pname, &mut v);
+        get(gl, &format!("get {pname:#x}"), vec![v[0] as i64]);
+    }
+    gl.bind_buffer_range(ATOMIC_COUNTER_BUFFER, 3, b, 8, 16);
+    get(gl, "range 3", vec![]);
+    gl.bind_buffer_range(ATOMIC_COUNTER_BUFFER, 4, b, 2, 16);
+    get(gl, "range offset 2", vec![]);
+    gl.bind_buffer_range(ATOMIC_COUNTER_BUFFER, 4, b, 4, 0);
+    get(gl, "range size 0", vec![]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 16, b);
+    get(gl, "base 16", vec![]);
+    for index in [3, 4, 15, 16] {
+        let v: Vec<i64> = [
+            ATOMIC_COUNTER_BUFFER_BINDING,
+            ATOMIC_COUNTER_BUFFER_START,
+            ATOMIC_COUNTER_BUFFER_SIZE,
+        ]
+        .iter()
+        .map(|&q| gl.integer_index(q, index) as i64)
+        .collect();
+        get(gl, &format!("indexed {index}"), v);
+    }
+    let mut v = [0];
+    gl.get_integerv(ATOMIC_COUNTER_BUFFER_BINDING, &mut v);
+    get(gl, "generic", vec![(v[0] as u32 == b) as i64]);
+    gl.delete_buffer(b);
+    let v = vec![gl.integer_index(ATOMIC_COUNTER_BUFFER_BINDING, 3) as i64];
+    get(gl, "deleted", v);
+    gl.memory_barrier(ATOMIC_COUNTER_BARRIER_BIT);
+    get(gl, "barrier", vec![]);
+    t
+}
+
+/// Runs `scene` natively and on both backends (inproc and thread), which must match.
+fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn CounterGl) -> T) -> T {
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = scene(&mut native);
+    drop(native);
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), 16, 16);
+            let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scene(&mut ctx)));
+            let events: Vec<Event> = ctx.take_events();
+            let got = got.unwrap_or_else(|_| {
+                panic!("{} {}: events {events:?}", backend.name(), transport.name())
+            });
+            assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        }
+    }
+    expected
+}
+
+#[test]
+fn fragments_counted_with_atomic_counter_increment_match_the_native_driver() {
+    let (counters, seen) = compare(count_fragments);
+    assert_eq!(counters, [1, 2, 5 + 256, 4]);
+    assert_eq!(seen, [1; 256]);
+}
+
+#[test]
+fn counter_functions_return_what_the_native_driver_returns() {
+    let (r, c) = compare(returns);
+    // Decrement returns the new value, increment the old one.
+    assert_eq!((r, c), (vec![9, 9, 9, 10, 9, 8], vec![8]));
+}
+
+#[test]
+fn counters_at_offsets_and_in_arrays_of_two_bindings_match_the_native_driver() {
+    let (a, b) = compare(arrays);
+    // Binding 0 starts at word 4: per_class at words 5..8 (22, 21, 21 of 64), after at 8.
+    assert_eq!(&a[4..9], &[400, 500 + 22, 600 + 21, 700 + 21, 800 - 5]);
+    assert_eq!(b[8 + 2], 7 + 64);
+}
+
+#[test]
+fn binding_points_limits_and_errors_match_the_native_driver() {
+    let t = compare(transcript);
+    assert_eq!(t.len(), 18);
+}
