@@ -431,16 +431,28 @@ impl GlesPipe {
                 glow::ONE
             }
         };
-        let func = [
-            factor(b.src_rgb),
-            factor(b.dst_rgb),
-            factor(b.src_alpha),
-            factor(b.dst_alpha),
-        ];
-        let eq = [conv::map_blend_op(b.op_rgb), conv::map_blend_op(b.op_alpha)];
+        let funcs = b.funcs.map(|f| {
+            [
+                factor(f.src_rgb),
+                factor(f.dst_rgb),
+                factor(f.src_alpha),
+                factor(f.dst_alpha),
+            ]
+        });
+        let equations = b
+            .funcs
+            .map(|f| [conv::map_blend_op(f.op_rgb), conv::map_blend_op(f.op_alpha)]);
+        if !self.features.draw_buffers_indexed
+            && b.funcs[..buffers.clamp(1, 8)]
+                .iter()
+                .enumerate()
+                .any(|(i, f)| b.enable_mask & (1 << i) != 0 && *f != b.funcs[0])
+        {
+            self.report(Missing::IndexedBlend, "per-draw-buffer blend functions need ES 3.2 or OES_draw_buffers_indexed: draw buffer 0's applies to all");
+        }
         let gl = &self.gl;
         self.shadow.blend_enables(gl, b.enable_mask, buffers);
-        self.shadow.blend_func(gl, func, eq);
+        self.shadow.blend_funcs(gl, &funcs, &equations, buffers);
         self.shadow.blend_color(gl, ctx.desired.blend_color);
         self.shadow.color_masks(gl, b.color_write_mask, buffers);
         self.shadow

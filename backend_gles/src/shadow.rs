@@ -101,8 +101,10 @@ pub(crate) struct NativeState {
     enables: u32,
     /// Bit `i`: blending on for draw buffer `i` (all bits equal without indexed blending).
     blend_enables: u8,
-    blend_func: [u32; 4],
-    blend_equation: [u32; 2],
+    /// Blend factors per draw buffer (all equal without indexed blending).
+    blend_func: [[u32; 4]; 8],
+    /// Blend equations per draw buffer.
+    blend_equation: [[u32; 2]; 8],
     blend_color: [f32; 4],
     /// Four bits per draw buffer, as `BlendState::color_write_mask`.
     color_masks: u32,
@@ -148,8 +150,8 @@ impl NativeState {
             scissor: UNKNOWN_RECT,
             enables: 1 << Cap::Dither as u8 | 1 << Cap::FramebufferSrgb as u8,
             blend_enables: 0,
-            blend_func: [glow::ONE, glow::ZERO, glow::ONE, glow::ZERO],
-            blend_equation: [glow::FUNC_ADD; 2],
+            blend_func: [[glow::ONE, glow::ZERO, glow::ONE, glow::ZERO]; 8],
+            blend_equation: [[glow::FUNC_ADD; 2]; 8],
             blend_color: [0.0; 4],
             color_masks: u32::MAX,
             depth_func: glow::LESS,
@@ -288,17 +290,50 @@ impl NativeState {
         }
     }
 
-    /// Sets the blend function and equation of every draw buffer.
-    pub fn blend_func(&mut self, gl: &glow::Context, func: [u32; 4], equation: [u32; 2]) {
-        if self.blend_func != func {
-            self.blend_func = func;
-            // SAFETY: context current; the factors come from conv::map_blend_factor.
-            unsafe { gl.blend_func_separate(func[0], func[1], func[2], func[3]) };
+    /// Sets the blend factors and equations per draw buffer: with the non-indexed calls when
+    /// the first `buffers` draw buffers all have draw buffer 0's (and always without indexed
+    /// blending), else draw buffer by draw buffer.
+    pub fn blend_funcs(
+        &mut self,
+        gl: &glow::Context,
+        funcs: &[[u32; 4]; 8],
+        equations: &[[u32; 2]; 8],
+        buffers: usize,
+    ) {
+        let buffers = buffers.clamp(1, 8);
+        let uniform = funcs[..buffers].iter().all(|f| *f == funcs[0])
+            && equations[..buffers].iter().all(|e| *e == equations[0]);
+        if !self.indexed || uniform {
+            let (func, equation) = (funcs[0], equations[0]);
+            if self.blend_func.iter().any(|f| *f != func) {
+                self.blend_func = [func; 8];
+                // SAFETY: context current; the factors come from conv::map_blend_factor.
+                unsafe { gl.blend_func_separate(func[0], func[1], func[2], func[3]) };
+            }
+            if self.blend_equation.iter().any(|e| *e != equation) {
+                self.blend_equation = [equation; 8];
+                // SAFETY: context current; the equations come from conv::map_blend_op.
+                unsafe { gl.blend_equation_separate(equation[0], equation[1]) };
+            }
+            return;
         }
-        if self.blend_equation != equation {
-            self.blend_equation = equation;
-            // SAFETY: context current; the equations come from conv::map_blend_op.
-            unsafe { gl.blend_equation_separate(equation[0], equation[1]) };
+        for i in 0..buffers {
+            let (func, equation) = (funcs[i], equations[i]);
+            // SAFETY (both calls): context current; indexed blending exists (checked at
+            // creation), `i` < the native MAX_DRAW_BUFFERS (the caller's `buffers`), and the
+            // values come from conv's tables.
+            if self.blend_func[i] != func {
+                self.blend_func[i] = func;
+                unsafe {
+                    gl.blend_func_separate_draw_buffer(i as u32, func[0], func[1], func[2], func[3])
+                };
+            }
+            if self.blend_equation[i] != equation {
+                self.blend_equation[i] = equation;
+                unsafe {
+                    gl.blend_equation_separate_draw_buffer(i as u32, equation[0], equation[1])
+                };
+            }
         }
     }
 

@@ -530,22 +530,19 @@ impl VkPipe {
                 Some(conv::map_blend_factor(f))
             }
         };
-        let factors = [
-            factor(blend.src_rgb),
-            factor(blend.dst_rgb),
-            factor(blend.src_alpha),
-            factor(blend.dst_alpha),
-        ];
-        let dual_missing = factors.iter().any(Option::is_none);
-        let [src_rgb, dst_rgb, src_a, dst_a] = [
-            factors[0].unwrap_or(vk::BlendFactor::ONE),
-            factors[1].unwrap_or(vk::BlendFactor::ZERO),
-            factors[2].unwrap_or(vk::BlendFactor::ONE),
-            factors[3].unwrap_or(vk::BlendFactor::ZERO),
-        ];
+        // Without independentBlend every attachment takes draw buffer 0's state.
         let same = !self.core.independent_blend;
+        let mut dual_missing = false;
         for (i, att) in attachments.iter_mut().enumerate().take(n) {
             let j = if same { 0 } else { i };
+            let f = &blend.funcs[j];
+            let factors = [
+                factor(f.src_rgb),
+                factor(f.dst_rgb),
+                factor(f.src_alpha),
+                factor(f.dst_alpha),
+            ];
+            dual_missing |= factors.iter().any(Option::is_none);
             let writes = program.outputs & (1 << i) != 0;
             let mask = if writes && pass_key.colors[i] != vk::Format::UNDEFINED {
                 vk::ColorComponentFlags::from_raw((blend.color_write_mask >> (4 * j)) & 0xf)
@@ -556,12 +553,12 @@ impl VkPipe {
                 .blend_enable(
                     blend.enable_mask & (1 << j) != 0 && pass_key.blendable & (1 << i) != 0,
                 )
-                .src_color_blend_factor(src_rgb)
-                .dst_color_blend_factor(dst_rgb)
-                .color_blend_op(conv::map_blend_op(blend.op_rgb))
-                .src_alpha_blend_factor(src_a)
-                .dst_alpha_blend_factor(dst_a)
-                .alpha_blend_op(conv::map_blend_op(blend.op_alpha))
+                .src_color_blend_factor(factors[0].unwrap_or(vk::BlendFactor::ONE))
+                .dst_color_blend_factor(factors[1].unwrap_or(vk::BlendFactor::ZERO))
+                .color_blend_op(conv::map_blend_op(f.op_rgb))
+                .src_alpha_blend_factor(factors[2].unwrap_or(vk::BlendFactor::ONE))
+                .dst_alpha_blend_factor(factors[3].unwrap_or(vk::BlendFactor::ZERO))
+                .alpha_blend_op(conv::map_blend_op(f.op_alpha))
                 .color_write_mask(mask);
         }
         let logic = blend.logic_op.filter(|_| self.core.logic_op);

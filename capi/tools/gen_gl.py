@@ -57,6 +57,10 @@ BEYOND = {
     "glClearColorIiEXT", "glClearColorIuiEXT", "glFramebufferTextureLayerEXT",
     "glGetTexParameterIivEXT", "glGetTexParameterIuivEXT", "glProvokingVertexEXT",
     "glTexParameterIivEXT", "glTexParameterIuivEXT",
+    # Per-draw-buffer blend functions and equations (GL 4.0, ARB_draw_buffers_blend).
+    "glBlendEquationi", "glBlendEquationSeparatei", "glBlendFunci", "glBlendFuncSeparatei",
+    "glBlendEquationiARB", "glBlendEquationSeparateiARB", "glBlendFunciARB",
+    "glBlendFuncSeparateiARB",
     # KHR_debug (GL 4.3).
     "glDebugMessageCallback", "glDebugMessageControl", "glDebugMessageInsert",
     "glGetDebugMessageLog", "glPushDebugGroup", "glPopDebugGroup", "glObjectLabel",

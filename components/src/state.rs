@@ -516,18 +516,19 @@ pub struct GlState {
     pub blend_enable: u8,
 
     // ---- Blend and colour output ----
-    /// `BLEND_SRC_RGB`.
-    pub blend_src_rgb: GLenum,
-    /// `BLEND_DST_RGB`.
-    pub blend_dst_rgb: GLenum,
-    /// `BLEND_SRC_ALPHA`.
-    pub blend_src_alpha: GLenum,
-    /// `BLEND_DST_ALPHA`.
-    pub blend_dst_alpha: GLenum,
-    /// `BLEND_EQUATION_RGB`.
-    pub blend_equation_rgb: GLenum,
-    /// `BLEND_EQUATION_ALPHA`.
-    pub blend_equation_alpha: GLenum,
+    /// `BLEND_SRC_RGB` per draw buffer (`ARB_draw_buffers_blend`; the non-indexed query
+    /// returns draw buffer 0's).
+    pub blend_src_rgb: [GLenum; MAX_DRAW_BUFFERS],
+    /// `BLEND_DST_RGB` per draw buffer.
+    pub blend_dst_rgb: [GLenum; MAX_DRAW_BUFFERS],
+    /// `BLEND_SRC_ALPHA` per draw buffer.
+    pub blend_src_alpha: [GLenum; MAX_DRAW_BUFFERS],
+    /// `BLEND_DST_ALPHA` per draw buffer.
+    pub blend_dst_alpha: [GLenum; MAX_DRAW_BUFFERS],
+    /// `BLEND_EQUATION_RGB` per draw buffer.
+    pub blend_equation_rgb: [GLenum; MAX_DRAW_BUFFERS],
+    /// `BLEND_EQUATION_ALPHA` per draw buffer.
+    pub blend_equation_alpha: [GLenum; MAX_DRAW_BUFFERS],
     /// `BLEND_COLOR`.
     pub blend_color: [f32; 4],
     /// `COLOR_WRITEMASK` per draw buffer, bit 0 red .. bit 3 alpha.
@@ -646,12 +647,12 @@ impl GlState {
             active_queries: [None; QUERY_TARGETS],
             caps: Capabilities::default(),
             blend_enable: 0,
-            blend_src_rgb: ONE,
-            blend_dst_rgb: ZERO,
-            blend_src_alpha: ONE,
-            blend_dst_alpha: ZERO,
-            blend_equation_rgb: FUNC_ADD,
-            blend_equation_alpha: FUNC_ADD,
+            blend_src_rgb: [ONE; MAX_DRAW_BUFFERS],
+            blend_dst_rgb: [ZERO; MAX_DRAW_BUFFERS],
+            blend_src_alpha: [ONE; MAX_DRAW_BUFFERS],
+            blend_dst_alpha: [ZERO; MAX_DRAW_BUFFERS],
+            blend_equation_rgb: [FUNC_ADD; MAX_DRAW_BUFFERS],
+            blend_equation_alpha: [FUNC_ADD; MAX_DRAW_BUFFERS],
             blend_color: [0.0; 4],
             color_mask: [0xf; MAX_DRAW_BUFFERS],
             logic_op: COPY,

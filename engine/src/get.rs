@@ -287,12 +287,12 @@ impl Context {
         let front = &st.stencil[0];
         let back = &st.stencil[1];
         match pname {
-            BLEND_SRC_RGB => e(st.blend_src_rgb),
-            BLEND_SRC_ALPHA => e(st.blend_src_alpha),
-            BLEND_DST_RGB => e(st.blend_dst_rgb),
-            BLEND_DST_ALPHA => e(st.blend_dst_alpha),
-            BLEND_EQUATION_RGB => e(st.blend_equation_rgb),
-            BLEND_EQUATION_ALPHA => e(st.blend_equation_alpha),
+            BLEND_SRC_RGB => e(st.blend_src_rgb[0]),
+            BLEND_SRC_ALPHA => e(st.blend_src_alpha[0]),
+            BLEND_DST_RGB => e(st.blend_dst_rgb[0]),
+            BLEND_DST_ALPHA => e(st.blend_dst_alpha[0]),
+            BLEND_EQUATION_RGB => e(st.blend_equation_rgb[0]),
+            BLEND_EQUATION_ALPHA => e(st.blend_equation_alpha[0]),
             BLEND_COLOR => Some(Value::norms(&st.blend_color.map(f64::from))),
             COLOR_WRITEMASK => {
                 let m = st.color_mask[0];
@@ -745,6 +745,23 @@ impl Context {
                 .get(i)
                 .map(|m| Value::bools(&[m & 1 != 0, m & 2 != 0, m & 4 != 0, m & 8 != 0]))
                 .ok_or(INVALID_VALUE),
+            BLEND_SRC | BLEND_SRC_RGB | BLEND_SRC_ALPHA | BLEND_DST | BLEND_DST_RGB
+            | BLEND_DST_ALPHA | BLEND_EQUATION_RGB | BLEND_EQUATION_ALPHA => {
+                // `ARB_draw_buffers_blend`: one draw buffer's factor or equation (Mesa takes
+                // BLEND_SRC and BLEND_DST here as the RGB factors).
+                let per_buffer = match target {
+                    BLEND_SRC | BLEND_SRC_RGB => &st.blend_src_rgb,
+                    BLEND_SRC_ALPHA => &st.blend_src_alpha,
+                    BLEND_DST | BLEND_DST_RGB => &st.blend_dst_rgb,
+                    BLEND_DST_ALPHA => &st.blend_dst_alpha,
+                    BLEND_EQUATION_RGB => &st.blend_equation_rgb,
+                    _ => &st.blend_equation_alpha,
+                };
+                per_buffer
+                    .get(i)
+                    .map(|&v| Value::int(i64::from(v)))
+                    .ok_or(INVALID_VALUE)
+            }
             BLEND => {
                 if i < DRAW_BUFFER_COUNT {
                     Ok(Value::boolean(st.blend_enable >> i & 1 != 0))

@@ -181,7 +181,7 @@ impl Context {
         self.blend_func_separate(sfactor, dfactor, sfactor, dfactor);
     }
 
-    /// `glBlendFuncSeparate`.
+    /// `glBlendFuncSeparate`: sets every draw buffer's factors.
     pub fn blend_func_separate(
         &mut self,
         src_rgb: GLenum,
@@ -189,27 +189,53 @@ impl Context {
         src_alpha: GLenum,
         dst_alpha: GLenum,
     ) {
-        if [src_rgb, dst_rgb, src_alpha, dst_alpha]
-            .iter()
-            .any(|f| map_blend_factor(*f).is_none())
-        {
+        if !blend_factors_valid([src_rgb, dst_rgb, src_alpha, dst_alpha]) {
             return self.error(INVALID_ENUM);
         }
+        for buf in 0..MAX_DRAW_BUFFERS {
+            self.store_blend_func(buf, [src_rgb, dst_rgb, src_alpha, dst_alpha]);
+        }
+    }
+
+    /// `glBlendFunci` (`ARB_draw_buffers_blend`).
+    pub fn blend_funci(&mut self, buf: GLuint, sfactor: GLenum, dfactor: GLenum) {
+        self.blend_func_separatei(buf, sfactor, dfactor, sfactor, dfactor);
+    }
+
+    /// `glBlendFuncSeparatei` (`ARB_draw_buffers_blend`): the draw buffer is checked before the
+    /// factors, as in Mesa.
+    pub fn blend_func_separatei(
+        &mut self,
+        buf: GLuint,
+        src_rgb: GLenum,
+        dst_rgb: GLenum,
+        src_alpha: GLenum,
+        dst_alpha: GLenum,
+    ) {
+        if buf as usize >= MAX_DRAW_BUFFERS {
+            return self.error(INVALID_VALUE);
+        }
+        if !blend_factors_valid([src_rgb, dst_rgb, src_alpha, dst_alpha]) {
+            return self.error(INVALID_ENUM);
+        }
+        self.store_blend_func(buf as usize, [src_rgb, dst_rgb, src_alpha, dst_alpha]);
+    }
+
+    fn store_blend_func(&mut self, buf: usize, new: [GLenum; 4]) {
         let st = &mut self.local.st;
-        let new = (src_rgb, dst_rgb, src_alpha, dst_alpha);
-        if (
-            st.blend_src_rgb,
-            st.blend_dst_rgb,
-            st.blend_src_alpha,
-            st.blend_dst_alpha,
-        ) != new
-        {
-            (
-                st.blend_src_rgb,
-                st.blend_dst_rgb,
-                st.blend_src_alpha,
-                st.blend_dst_alpha,
-            ) = new;
+        let old = [
+            st.blend_src_rgb[buf],
+            st.blend_dst_rgb[buf],
+            st.blend_src_alpha[buf],
+            st.blend_dst_alpha[buf],
+        ];
+        if old != new {
+            [
+                st.blend_src_rgb[buf],
+                st.blend_dst_rgb[buf],
+                st.blend_src_alpha[buf],
+                st.blend_dst_alpha[buf],
+            ] = new;
             self.local.dirty |= Dirty::BLEND;
         }
     }
@@ -219,20 +245,43 @@ impl Context {
         self.blend_equation_separate(mode, mode);
     }
 
-    /// `glBlendEquationSeparate`.
+    /// `glBlendEquationSeparate`: sets every draw buffer's equations.
     pub fn blend_equation_separate(&mut self, mode_rgb: GLenum, mode_alpha: GLenum) {
         if map_blend_equation(mode_rgb).is_none() || map_blend_equation(mode_alpha).is_none() {
             return self.error(INVALID_ENUM);
         }
+        for buf in 0..MAX_DRAW_BUFFERS {
+            self.store_blend_equation(buf, mode_rgb, mode_alpha);
+        }
+    }
+
+    /// `glBlendEquationi` (`ARB_draw_buffers_blend`).
+    pub fn blend_equationi(&mut self, buf: GLuint, mode: GLenum) {
+        self.blend_equation_separatei(buf, mode, mode);
+    }
+
+    /// `glBlendEquationSeparatei` (`ARB_draw_buffers_blend`): the draw buffer is checked
+    /// before the equations, as in Mesa.
+    pub fn blend_equation_separatei(&mut self, buf: GLuint, mode_rgb: GLenum, mode_alpha: GLenum) {
+        if buf as usize >= MAX_DRAW_BUFFERS {
+            return self.error(INVALID_VALUE);
+        }
+        if map_blend_equation(mode_rgb).is_none() || map_blend_equation(mode_alpha).is_none() {
+            return self.error(INVALID_ENUM);
+        }
+        self.store_blend_equation(buf as usize, mode_rgb, mode_alpha);
+    }
+
+    fn store_blend_equation(&mut self, buf: usize, mode_rgb: GLenum, mode_alpha: GLenum) {
         set!(
             self,
-            self.local.st.blend_equation_rgb,
+            self.local.st.blend_equation_rgb[buf],
             mode_rgb,
             Dirty::BLEND
         );
         set!(
             self,
-            self.local.st.blend_equation_alpha,
+            self.local.st.blend_equation_alpha[buf],
             mode_alpha,
             Dirty::BLEND
         );
@@ -631,4 +680,9 @@ impl Context {
             _ => self.error(INVALID_ENUM),
         }
     }
+}
+
+/// Whether every factor is one `glBlendFunc*` accepts.
+fn blend_factors_valid(factors: [GLenum; 4]) -> bool {
+    factors.iter().all(|f| map_blend_factor(*f).is_some())
 }

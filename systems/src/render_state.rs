@@ -5,7 +5,7 @@ use tessera_components::state::{GlState, cap};
 use tessera_wire::format::{BlendFactor, BlendOp, CompareFunc, CullMode, PolygonMode, StencilOp};
 use tessera_wire::record::Record;
 use tessera_wire::state::{
-    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, RasterState, Rect, StencilFace,
+    BlendFunc, BlendState, DepthStencilState, MAX_DRAW_BUFFERS, RasterState, Rect, StencilFace,
 };
 
 use crate::conv::{
@@ -34,14 +34,19 @@ pub fn blend_state(st: &GlState) -> BlendState {
         color_write_mask,
         ..BlendState::default()
     };
-    if st.blend_enable != 0 {
+    for (i, func) in state.funcs.iter_mut().enumerate() {
+        if st.blend_enable & (1 << i) == 0 {
+            continue;
+        }
         // The setters only store values the tables accept, so the fallbacks never apply.
-        state.src_rgb = map_blend_factor(st.blend_src_rgb).unwrap_or(BlendFactor::One);
-        state.dst_rgb = map_blend_factor(st.blend_dst_rgb).unwrap_or(BlendFactor::Zero);
-        state.src_alpha = map_blend_factor(st.blend_src_alpha).unwrap_or(BlendFactor::One);
-        state.dst_alpha = map_blend_factor(st.blend_dst_alpha).unwrap_or(BlendFactor::Zero);
-        state.op_rgb = map_blend_equation(st.blend_equation_rgb).unwrap_or(BlendOp::Add);
-        state.op_alpha = map_blend_equation(st.blend_equation_alpha).unwrap_or(BlendOp::Add);
+        *func = BlendFunc {
+            src_rgb: map_blend_factor(st.blend_src_rgb[i]).unwrap_or(BlendFactor::One),
+            dst_rgb: map_blend_factor(st.blend_dst_rgb[i]).unwrap_or(BlendFactor::Zero),
+            src_alpha: map_blend_factor(st.blend_src_alpha[i]).unwrap_or(BlendFactor::One),
+            dst_alpha: map_blend_factor(st.blend_dst_alpha[i]).unwrap_or(BlendFactor::Zero),
+            op_rgb: map_blend_equation(st.blend_equation_rgb[i]).unwrap_or(BlendOp::Add),
+            op_alpha: map_blend_equation(st.blend_equation_alpha[i]).unwrap_or(BlendOp::Add),
+        };
     }
     state
 }

@@ -994,6 +994,14 @@ gl_api! {
     fn blend_equation(mode: GLenum) = "glBlendEquation";
     /// `glBlendEquationSeparate`.
     fn blend_equation_separate(rgb: GLenum, alpha: GLenum) = "glBlendEquationSeparate";
+    /// `glBlendFunci` (GL 4.0, ARB_draw_buffers_blend).
+    fn blend_funci(buf: GLuint, src: GLenum, dst: GLenum) = "glBlendFunci";
+    /// `glBlendFuncSeparatei` (GL 4.0).
+    fn blend_func_separatei(buf: GLuint, src_rgb: GLenum, dst_rgb: GLenum, src_alpha: GLenum, dst_alpha: GLenum) = "glBlendFuncSeparatei";
+    /// `glBlendEquationi` (GL 4.0).
+    fn blend_equationi(buf: GLuint, mode: GLenum) = "glBlendEquationi";
+    /// `glBlendEquationSeparatei` (GL 4.0).
+    fn blend_equation_separatei(buf: GLuint, rgb: GLenum, alpha: GLenum) = "glBlendEquationSeparatei";
     /// `glBlendColor`.
     fn blend_color(r: GLfloat, g: GLfloat, b: GLfloat, a: GLfloat) = "glBlendColor";
     /// `glColorMask`.

@@ -9,6 +9,7 @@ mod compute;
 mod debug_output;
 mod differential;
 mod draw;
+mod draw_buffers_blend;
 mod draw_indirect;
 mod dropin;
 mod faults;

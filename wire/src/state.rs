@@ -36,18 +36,13 @@ pub const MAX_STORAGE_BUFFER_BINDINGS: usize = 16;
 /// program to its own slot.
 pub const MAX_IMAGE_SLOTS: usize = 192;
 
-/// Blend and colour-output state (gallium `pipe_blend_state`).
-///
-/// GL 3.3 has one blend function and equation for all draw buffers, per-buffer enables and
-/// per-buffer colour write masks.
+/// One draw buffer's blend factors and equations.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[rkyv(derive(Debug))]
-pub struct BlendState {
-    /// Bit `i`: blending enabled for draw buffer `i`.
-    pub enable_mask: u8,
-    /// Source factor for RGB (meaningful when any enable bit is set, else `One`).
+pub struct BlendFunc {
+    /// Source factor for RGB.
     pub src_rgb: BlendFactor,
-    /// Destination factor for RGB (else `Zero`).
+    /// Destination factor for RGB.
     pub dst_rgb: BlendFactor,
     /// Source factor for alpha.
     pub src_alpha: BlendFactor,
@@ -57,6 +52,33 @@ pub struct BlendState {
     pub op_rgb: BlendOp,
     /// Alpha equation.
     pub op_alpha: BlendOp,
+}
+
+impl Default for BlendFunc {
+    fn default() -> Self {
+        Self {
+            src_rgb: BlendFactor::One,
+            dst_rgb: BlendFactor::Zero,
+            src_alpha: BlendFactor::One,
+            dst_alpha: BlendFactor::Zero,
+            op_rgb: BlendOp::Add,
+            op_alpha: BlendOp::Add,
+        }
+    }
+}
+
+/// Blend and colour-output state (gallium `pipe_blend_state`).
+///
+/// Enables, blend functions and equations (`ARB_draw_buffers_blend`, GL 4.0) and colour write
+/// masks are per draw buffer.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct BlendState {
+    /// Bit `i`: blending enabled for draw buffer `i`.
+    pub enable_mask: u8,
+    /// Factors and equations per draw buffer (`ARB_draw_buffers_blend`); a buffer whose
+    /// enable bit is clear keeps the default, so equal output gives equal keys.
+    pub funcs: [BlendFunc; MAX_DRAW_BUFFERS],
     /// Colour logic operation, `None` when `COLOR_LOGIC_OP` is disabled (it overrides blending).
     pub logic_op: Option<LogicOp>,
     /// `SAMPLE_ALPHA_TO_COVERAGE`.
@@ -71,12 +93,7 @@ impl Default for BlendState {
     fn default() -> Self {
         Self {
             enable_mask: 0,
-            src_rgb: BlendFactor::One,
-            dst_rgb: BlendFactor::Zero,
-            src_alpha: BlendFactor::One,
-            dst_alpha: BlendFactor::Zero,
-            op_rgb: BlendOp::Add,
-            op_alpha: BlendOp::Add,
+            funcs: [BlendFunc::default(); MAX_DRAW_BUFFERS],
             logic_op: None,
             alpha_to_coverage: false,
             alpha_to_one: false,

@@ -8,7 +8,9 @@ use tessera_wire::handle::{BufferHandle, TextureHandle};
 use tessera_wire::record::{
     BufferCopy, BufferRange, FramebufferRef, ReadImage, ReadSource, clear_mask,
 };
-use tessera_wire::state::{BlendState, DepthStencilState, StencilFace};
+use tessera_wire::state::{
+    BlendFunc, BlendState, DepthStencilState, MAX_DRAW_BUFFERS, StencilFace,
+};
 use tessera_wire::{Event, Record, Reply, TransportKind};
 
 use crate::{BLACK, BLUE, GREEN, New, RED, RGBA8, Scene, WHITE, floats, rect};
@@ -68,10 +70,13 @@ pub fn additive_blending(mut s: Scene) {
     s.solid_triangle();
     s.blend(BlendState {
         enable_mask: 1,
-        src_rgb: BlendFactor::One,
-        dst_rgb: BlendFactor::One,
-        src_alpha: BlendFactor::Zero,
-        dst_alpha: BlendFactor::One,
+        funcs: [BlendFunc {
+            src_rgb: BlendFactor::One,
+            dst_rgb: BlendFactor::One,
+            src_alpha: BlendFactor::Zero,
+            dst_alpha: BlendFactor::One,
+            ..BlendFunc::default()
+        }; MAX_DRAW_BUFFERS],
         ..BlendState::default()
     });
     s.uniforms([0.2, 0.4, 0.0, 0.0], [0.0; 4]);

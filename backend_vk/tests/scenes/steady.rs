@@ -8,7 +8,7 @@ use tessera_wire::TransportKind;
 use tessera_wire::format::{BlendFactor, Topology};
 use tessera_wire::handle::{BufferHandle, TextureHandle};
 use tessera_wire::record::Record;
-use tessera_wire::state::BlendState;
+use tessera_wire::state::{BlendFunc, BlendState, MAX_DRAW_BUFFERS};
 
 use super::with;
 
@@ -65,10 +65,13 @@ fn statechange(floor: bool, label: &str) {
     let opaque = s.blend_state(BlendState::default());
     let blended = s.blend_state(BlendState {
         enable_mask: 1,
-        src_rgb: BlendFactor::SrcAlpha,
-        dst_rgb: BlendFactor::OneMinusSrcAlpha,
-        src_alpha: BlendFactor::SrcAlpha,
-        dst_alpha: BlendFactor::OneMinusSrcAlpha,
+        funcs: [BlendFunc {
+            src_rgb: BlendFactor::SrcAlpha,
+            dst_rgb: BlendFactor::OneMinusSrcAlpha,
+            src_alpha: BlendFactor::SrcAlpha,
+            dst_alpha: BlendFactor::OneMinusSrcAlpha,
+            ..BlendFunc::default()
+        }; MAX_DRAW_BUFFERS],
         ..BlendState::default()
     });
     let mut draw = 0usize;

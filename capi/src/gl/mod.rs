@@ -67,11 +67,12 @@ pub use vertex::*;
 /// `program`), program pipelines and separable programs (GL 4.1, `pipeline`),
 /// immutable texture storage and image copies ([`tex_storage`]), indirect draws and base
 /// instances (GL 4.0-4.3, `vertex`), vertex attribute binding points (GL 4.3, `vertex`),
+/// per-draw-buffer blend functions (GL 4.0 and `ARB_draw_buffers_blend`'s names, `state`),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 100] = [
+pub static BEYOND_3_3: [(&str, Proc); 108] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -98,6 +99,63 @@ pub static BEYOND_3_3: [(&str, Proc); 100] = [
         "glBindVertexBuffer",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLintptr, GLsizei) = glBindVertexBuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBlendEquationSeparatei",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLenum) = glBlendEquationSeparatei;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBlendEquationSeparateiARB",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLenum) = glBlendEquationSeparateiARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBlendEquationi",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum) = glBlendEquationi;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBlendEquationiARB",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum) = glBlendEquationiARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBlendFuncSeparatei",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLenum, GLenum, GLenum) = glBlendFuncSeparatei;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBlendFuncSeparateiARB",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLenum, GLenum, GLenum) =
+                glBlendFuncSeparateiARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBlendFunci",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLenum) = glBlendFunci;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBlendFunciARB",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLenum) = glBlendFunciARB;
             F as *const c_void
         }),
     ),

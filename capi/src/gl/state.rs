@@ -49,6 +49,76 @@ pub extern "C" fn glClearColorIuiEXT(red: GLuint, green: GLuint, blue: GLuint, a
     })
 }
 
+/// `glBlendFunci` (GL 4.0): one draw buffer's blend factors.
+#[unsafe(no_mangle)]
+pub extern "C" fn glBlendFunci(buf: GLuint, sfactor: GLenum, dfactor: GLenum) {
+    gl_call("glBlendFunci", (), |c| c.blend_funci(buf, sfactor, dfactor))
+}
+
+/// `glBlendFuncSeparatei` (GL 4.0): one draw buffer's RGB and alpha blend factors.
+#[unsafe(no_mangle)]
+pub extern "C" fn glBlendFuncSeparatei(
+    buf: GLuint,
+    src_rgb: GLenum,
+    dst_rgb: GLenum,
+    src_alpha: GLenum,
+    dst_alpha: GLenum,
+) {
+    gl_call("glBlendFuncSeparatei", (), |c| {
+        c.blend_func_separatei(buf, src_rgb, dst_rgb, src_alpha, dst_alpha)
+    })
+}
+
+/// `glBlendEquationi` (GL 4.0): one draw buffer's blend equation.
+#[unsafe(no_mangle)]
+pub extern "C" fn glBlendEquationi(buf: GLuint, mode: GLenum) {
+    gl_call("glBlendEquationi", (), |c| c.blend_equationi(buf, mode))
+}
+
+/// `glBlendEquationSeparatei` (GL 4.0): one draw buffer's RGB and alpha blend equations.
+#[unsafe(no_mangle)]
+pub extern "C" fn glBlendEquationSeparatei(buf: GLuint, mode_rgb: GLenum, mode_alpha: GLenum) {
+    gl_call("glBlendEquationSeparatei", (), |c| {
+        c.blend_equation_separatei(buf, mode_rgb, mode_alpha)
+    })
+}
+
+/// `glBlendFunciARB` (ARB_draw_buffers_blend): [`glBlendFunci`].
+#[unsafe(no_mangle)]
+pub extern "C" fn glBlendFunciARB(buf: GLuint, sfactor: GLenum, dfactor: GLenum) {
+    gl_call("glBlendFunciARB", (), |c| {
+        c.blend_funci(buf, sfactor, dfactor)
+    })
+}
+
+/// `glBlendFuncSeparateiARB` (ARB_draw_buffers_blend): [`glBlendFuncSeparatei`].
+#[unsafe(no_mangle)]
+pub extern "C" fn glBlendFuncSeparateiARB(
+    buf: GLuint,
+    src_rgb: GLenum,
+    dst_rgb: GLenum,
+    src_alpha: GLenum,
+    dst_alpha: GLenum,
+) {
+    gl_call("glBlendFuncSeparateiARB", (), |c| {
+        c.blend_func_separatei(buf, src_rgb, dst_rgb, src_alpha, dst_alpha)
+    })
+}
+
+/// `glBlendEquationiARB` (ARB_draw_buffers_blend): [`glBlendEquationi`].
+#[unsafe(no_mangle)]
+pub extern "C" fn glBlendEquationiARB(buf: GLuint, mode: GLenum) {
+    gl_call("glBlendEquationiARB", (), |c| c.blend_equationi(buf, mode))
+}
+
+/// `glBlendEquationSeparateiARB` (ARB_draw_buffers_blend): [`glBlendEquationSeparatei`].
+#[unsafe(no_mangle)]
+pub extern "C" fn glBlendEquationSeparateiARB(buf: GLuint, mode_rgb: GLenum, mode_alpha: GLenum) {
+    gl_call("glBlendEquationSeparateiARB", (), |c| {
+        c.blend_equation_separatei(buf, mode_rgb, mode_alpha)
+    })
+}
+
 /// `glProvokingVertexEXT` (EXT_provoking_vertex): `glProvokingVertex`.
 #[unsafe(no_mangle)]
 pub extern "C" fn glProvokingVertexEXT(mode: GLenum) {

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2530;
+    2522;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -102,18 +102,10 @@ super::unimplemented::stubs! {
     glBlendEquationSeparateATI: u64,
     glBlendEquationSeparateEXT: u64,
     glBlendEquationSeparateIndexedAMD: u64,
-    glBlendEquationSeparatei: u64,
-    glBlendEquationSeparateiARB: u64,
-    glBlendEquationi: u64,
-    glBlendEquationiARB: u64,
     glBlendFuncIndexedAMD: u64,
     glBlendFuncSeparateEXT: u64,
     glBlendFuncSeparateINGR: u64,
     glBlendFuncSeparateIndexedAMD: u64,
-    glBlendFuncSeparatei: u64,
-    glBlendFuncSeparateiARB: u64,
-    glBlendFunci: u64,
-    glBlendFunciARB: u64,
     glBlendParameteriNV: u64,
     glBlitFramebufferEXT: u64,
     glBlitNamedFramebuffer: u64,
