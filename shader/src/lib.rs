@@ -23,7 +23,7 @@
 //! [`version`]); compute shaders and shader storage blocks are 4.30's, and a shader of an
 //! earlier version that enables `GL_ARB_compute_shader` or
 //! `GL_ARB_shader_storage_buffer_object` is read as 4.30 (glslang has them from there);
-//! likewise tessellation shaders of GLSL 1.50 and 3.30 that enable
+//! likewise tessellation shaders of GLSL 1.40 to 3.30 that enable
 //! `GL_ARB_tessellation_shader` are read as 4.00. A program whose evaluation stage has no
 //! control stage is linked with the one GL leaves out by [`default_control::link`]. Logs are rewritten in the `0:3: error: ...` shape GL drivers use. GL's
 //! deprecated texture functions (`texture2D`, `shadow2D`, ...), which core contexts that are
@@ -165,7 +165,7 @@ pub enum Stage {
     /// Compute shader (GLSL 4.30, or an earlier version with `GL_ARB_compute_shader`): a
     /// program of its own, never linked with the other stages.
     Compute = 3,
-    /// Tessellation control shader (GLSL 4.00, or 1.50 and 3.30 with
+    /// Tessellation control shader (GLSL 4.00, or 1.40 to 3.30 with
     /// `GL_ARB_tessellation_shader`).
     TessControl = 4,
     /// Tessellation evaluation shader (as the control shader).

@@ -180,8 +180,8 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
 /// 4.30 (the number rewritten in place, so columns stay): Mesa compiles storage blocks and
 /// compute shaders of those versions with the extensions, glslang only from 4.30 (it knows
 /// neither extension below). What 4.30 adds is only more than such a shader can use.
-/// Likewise a tessellation shader of GLSL 1.50 or 3.30 that enables
-/// `GL_ARB_tessellation_shader`, as GLSL 4.00. A
+/// Likewise a tessellation shader of GLSL 1.40 to 3.30 that enables
+/// `GL_ARB_tessellation_shader`, as GLSL 4.00 (Mesa compiles them from 1.40 with it). A
 /// shader of GLSL 1.40 to 4.10 that enables `GL_ARB_shader_image_load_store` is read as
 /// 4.20 the same way (glslang declares the image built-ins from 4.20).
 pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
@@ -216,7 +216,7 @@ pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'
         Ok(d) if images && matches!(d.number.as_str(), "140" | "150" | "330" | "400" | "410") => {
             Some((d.offset, "420"))
         }
-        Ok(d) if tessellation && matches!(d.number.as_str(), "150" | "330") => {
+        Ok(d) if tessellation && matches!(d.number.as_str(), "140" | "150" | "330") => {
             Some((d.offset, "400"))
         }
         _ => None,
