@@ -20,6 +20,20 @@ trait CounterGl: Gl {
     fn integer_index(&mut self, target: GLenum, index: GLuint) -> GLint;
     /// `glDeleteBuffers` of one buffer.
     fn delete_buffer(&mut self, buffer: GLuint);
+    /// `glGetActiveAtomicCounterBufferiv` into 4 values (the rest stay -7).
+    fn counter_buffer(&mut self, program: GLuint, buffer: GLuint, pname: GLenum) -> Vec<GLint>;
+    /// `glGetProgramInterfaceiv` of one value.
+    fn interface(&mut self, program: GLuint, interface: GLenum, pname: GLenum) -> GLint;
+    /// `glGetProgramResourceIndex`.
+    fn resource_index(&mut self, program: GLuint, interface: GLenum, name: &str) -> GLuint;
+    /// `glGetProgramResourceiv` of `props`, into 8 values.
+    fn resource(
+        &mut self,
+        program: GLuint,
+        interface: GLenum,
+        i: GLuint,
+        props: &[GLenum],
+    ) -> Vec<GLint>;
 }
 
 impl CounterGl for Context {
@@ -30,6 +44,32 @@ impl CounterGl for Context {
     }
     fn delete_buffer(&mut self, buffer: GLuint) {
         self.delete_buffers(1, &[buffer])
+    }
+    fn counter_buffer(&mut self, program: GLuint, buffer: GLuint, pname: GLenum) -> Vec<GLint> {
+        let mut v = vec![-7; 4];
+        self.get_active_atomic_counter_bufferiv(program, buffer, pname, &mut v);
+        v
+    }
+    fn interface(&mut self, program: GLuint, interface: GLenum, pname: GLenum) -> GLint {
+        let mut v = [-7];
+        self.get_program_interfaceiv(program, interface, pname, &mut v);
+        v[0]
+    }
+    fn resource_index(&mut self, program: GLuint, interface: GLenum, name: &str) -> GLuint {
+        self.get_program_resource_index(program, interface, name)
+    }
+    fn resource(
+        &mut self,
+        program: GLuint,
+        interface: GLenum,
+        i: GLuint,
+        props: &[GLenum],
+    ) -> Vec<GLint> {
+        let mut v = vec![-7; 8];
+        let mut length = -1;
+        self.get_program_resourceiv(program, interface, i, props, 8, Some(&mut length), &mut v);
+        v.truncate(length.max(0) as usize);
+        v
     }
 }
 
@@ -46,6 +86,34 @@ impl CounterGl for NativeGl {
         // SAFETY: the driver's glDeleteBuffers with its C signature, called while the
         // context is current, reading one name.
         unsafe { f(1, p) }
+    }
+    fn counter_buffer(&mut self, program: GLuint, buffer: GLuint, pname: GLenum) -> Vec<GLint> {
+        type F = unsafe extern "system" fn(GLuint, GLuint, GLenum, *mut GLint);
+        let f: F = self
+            .entry_point("glGetActiveAtomicCounterBufferiv")
+            .expect("glGetActiveAtomicCounterBufferiv");
+        let mut v = vec![-7; 4];
+        // SAFETY: the driver's entry point with its C signature, called while the context
+        // is current; the queries asked write at most 4 values.
+        unsafe { f(program, buffer, pname, v.as_mut_ptr()) };
+        v
+    }
+    fn interface(&mut self, program: GLuint, interface: GLenum, pname: GLenum) -> GLint {
+        self.program_interface(program, interface, pname)
+    }
+    fn resource_index(&mut self, program: GLuint, interface: GLenum, name: &str) -> GLuint {
+        self.program_resource_index(program, interface, name)
+    }
+    fn resource(
+        &mut self,
+        program: GLuint,
+        interface: GLenum,
+        i: GLuint,
+        props: &[GLenum],
+    ) -> Vec<GLint> {
+        let (mut v, length) = self.program_resource(program, interface, i, props, 8);
+        v.truncate(length.max(0) as usize);
+        v
     }
 }
 
@@ -266,6 +334,136 @@ fn transcript(gl: &mut dyn CounterGl) -> Vec<(String, Vec<i64>)> {
     t
 }
 
+const QUERY_VS: &str = "#version 420
+layout(location = 0) in vec4 position;
+layout(binding = 3) uniform atomic_uint vertices;
+void main() { atomicCounterIncrement(vertices); gl_Position = position; }
+";
+
+const QUERY_FS: &str = "#version 420
+layout(binding = 1, offset = 8) uniform atomic_uint fragments;
+layout(binding = 1) uniform atomic_uint more[2];
+uniform vec4 tint;
+out vec4 colour;
+void main() {
+    uint n = atomicCounterIncrement(fragments) + atomicCounter(more[1]);
+    colour = tint * float(n);
+}
+";
+
+/// The reflection of a program's counters through `glGetActiveUniformsiv`,
+/// `glGetActiveAtomicCounterBufferiv` and the program interface queries, and their errors.
+/// GL leaves the order of resources to the implementation, so buffers are named by their
+/// bindings and uniforms by their names.
+fn queries(gl: &mut dyn CounterGl) -> Vec<(String, Vec<i64>)> {
+    let mut t = Vec::new();
+    let p = program(
+        gl,
+        &[(VERTEX_SHADER, QUERY_VS), (FRAGMENT_SHADER, QUERY_FS)],
+    );
+    let uniforms = gl.get_programi(p, ACTIVE_UNIFORMS);
+    let buffers = gl.get_programi(p, ACTIVE_ATOMIC_COUNTER_BUFFERS);
+    t.push(("counts".to_string(), vec![uniforms as i64, buffers as i64]));
+    let mut names: Vec<(String, GLuint)> = (0..uniforms as GLuint)
+        .map(|i| (gl.get_active_uniform(p, i).0, i))
+        .collect();
+    names.sort();
+    let binding_of = |gl: &mut dyn CounterGl, b: GLint| {
+        if b < 0 {
+            -1
+        } else {
+            gl.counter_buffer(p, b as GLuint, ATOMIC_COUNTER_BUFFER_BINDING)[0] as i64
+        }
+    };
+    for (name, i) in &names {
+        let (_, size, ty) = gl.get_active_uniform(p, *i);
+        let mut v = vec![size as i64, ty as i64];
+        for pname in [UNIFORM_BLOCK_INDEX, UNIFORM_OFFSET, UNIFORM_ARRAY_STRIDE] {
+            let mut out = [-7];
+            gl.get_active_uniformsiv(p, &[*i], pname, &mut out);
+            v.push(out[0] as i64);
+        }
+        let mut out = [-7];
+        gl.get_active_uniformsiv(p, &[*i], UNIFORM_ATOMIC_COUNTER_BUFFER_INDEX, &mut out);
+        v.push(binding_of(gl, out[0]));
+        let r = gl.resource(
+            p,
+            UNIFORM,
+            *i,
+            &[ATOMIC_COUNTER_BUFFER_INDEX, OFFSET, LOCATION],
+        );
+        v.push(binding_of(gl, r[0]));
+        v.push(r[1] as i64);
+        // Counters have no location. (Mesa numbers the other uniforms' locations after
+        // slots it keeps for the counters, Tessera from 0: GL leaves locations to the
+        // implementation, so theirs are not compared.)
+        if ty == UNSIGNED_INT_ATOMIC_COUNTER {
+            v.push(r[2] as i64);
+            v.push(gl.get_uniform_location(p, name.trim_end_matches("[0]")) as i64);
+        }
+        v.push(gl.get_error() as i64);
+        t.push((format!("uniform {name}"), v));
+    }
+    let mut by_binding: Vec<(i64, GLuint)> = (0..buffers as GLuint)
+        .map(|b| (binding_of(gl, b as GLint), b))
+        .collect();
+    by_binding.sort();
+    for (binding, b) in by_binding {
+        let mut v = Vec::new();
+        for pname in [
+            ATOMIC_COUNTER_BUFFER_DATA_SIZE,
+            ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTERS,
+            ATOMIC_COUNTER_BUFFER_REFERENCED_BY_VERTEX_SHADER,
+            ATOMIC_COUNTER_BUFFER_REFERENCED_BY_FRAGMENT_SHADER,
+            ATOMIC_COUNTER_BUFFER_REFERENCED_BY_COMPUTE_SHADER,
+        ] {
+            v.push(gl.counter_buffer(p, b, pname)[0] as i64);
+        }
+        // The counters' names, sorted.
+        let n = v[1] as usize;
+        let indices = gl.counter_buffer(p, b, ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES);
+        let mut counters: Vec<String> = indices[..n]
+            .iter()
+            .map(|&i| gl.get_active_uniform(p, i as GLuint).0)
+            .collect();
+        counters.sort();
+        let r = gl.resource(
+            p,
+            ATOMIC_COUNTER_BUFFER,
+            b,
+            &[
+                BUFFER_BINDING,
+                BUFFER_DATA_SIZE,
+                NUM_ACTIVE_VARIABLES,
+                REFERENCED_BY_VERTEX_SHADER,
+                REFERENCED_BY_FRAGMENT_SHADER,
+            ],
+        );
+        v.extend(r.iter().map(|&x| x as i64));
+        v.push(gl.get_error() as i64);
+        t.push((format!("buffer {binding}: {counters:?}"), v));
+    }
+    let mut get = |gl: &mut dyn CounterGl, what: &str, v: Vec<i64>| {
+        let e = gl.get_error() as i64;
+        t.push((what.to_string(), [v, vec![e]].concat()));
+    };
+    let v = gl.interface(p, ATOMIC_COUNTER_BUFFER, ACTIVE_RESOURCES) as i64;
+    get(gl, "interface resources", vec![v]);
+    let v = gl.interface(p, ATOMIC_COUNTER_BUFFER, MAX_NUM_ACTIVE_VARIABLES) as i64;
+    get(gl, "interface max variables", vec![v]);
+    gl.interface(p, ATOMIC_COUNTER_BUFFER, MAX_NAME_LENGTH);
+    get(gl, "interface max name length", vec![]);
+    gl.resource_index(p, ATOMIC_COUNTER_BUFFER, "fragments");
+    get(gl, "resource index", vec![]);
+    gl.resource(p, ATOMIC_COUNTER_BUFFER, 0, &[NAME_LENGTH]);
+    get(gl, "name length", vec![]);
+    gl.counter_buffer(p, buffers as GLuint, ATOMIC_COUNTER_BUFFER_BINDING);
+    get(gl, "buffer past the last", vec![]);
+    gl.counter_buffer(p, 0, UNIFORM_OFFSET);
+    get(gl, "wrong pname", vec![]);
+    t
+}
+
 /// Runs `scene` natively and on both backends (inproc and thread), which must match.
 fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn CounterGl) -> T) -> T {
     let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
@@ -306,6 +504,13 @@ fn counters_at_offsets_and_in_arrays_of_two_bindings_match_the_native_driver() {
     // Binding 0 starts at word 4: per_class at words 5..8 (22, 21, 21 of 64), after at 8.
     assert_eq!(&a[4..9], &[400, 500 + 22, 600 + 21, 700 + 21, 800 - 5]);
     assert_eq!(b[8 + 2], 7 + 64);
+}
+
+#[test]
+fn counter_reflection_and_its_errors_match_the_native_driver() {
+    let t = compare(queries);
+    // 4 uniforms, 2 buffers, 7 lines of the interface and errors.
+    assert_eq!(t.len(), 1 + 4 + 2 + 7, "{t:?}");
 }
 
 #[test]

@@ -137,11 +137,6 @@ impl InterfaceGl for NativeGl {
 /// the line, the reason).
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     (
-        "ATOMIC_COUNTER_BUFFER",
-        "atomic counters (GL 4.2) are absent: the interface is an error, where the native \
-         driver has it, empty",
-    ),
-    (
         "active variables cut short",
         "Mesa writes every ACTIVE_VARIABLES value past bufSize and counts them in length; \
          Tessera writes bufSize values, as GL 4.3 says",

@@ -468,40 +468,6 @@ impl Context {
             Err(err) => self.error(err),
         }
     }
-}
-
-/// The location of a uniform name in a linked program, or -1.
-pub(crate) fn uniform_location(l: &LinkedProgram, name: &str) -> GLint {
-    let located = l.uniforms.iter().filter(|u| u.location >= 0);
-    let found = located
-        .clone()
-        .find(|u| u.name == name)
-        .map(|u| (u, 0))
-        .or_else(|| {
-            let (base, index) = split_index(name);
-            let index = index.unwrap_or(0);
-            located.clone().find_map(|u| {
-                let array = u.name.strip_suffix("[0]") == Some(base) && (index as i32) < u.size;
-                let plain = u.name == base && index == 0;
-                (array || plain).then_some((u, index))
-            })
-        });
-    found.map_or(-1, |(u, e)| u.location + e as GLint)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_with_indices() {
-        assert_eq!(split_index("a[3]"), ("a", Some(3)));
-        assert_eq!(split_index("s[1].b[0]"), ("s[1].b", Some(0)));
-        assert_eq!(split_index("a[x]"), ("a[x]", None));
-        assert_eq!(split_index("a"), ("a", None));
-        assert_eq!(split_index("a[+1]"), ("a[+1]", None));
-    }
-
     /// `glGetActiveAtomicCounterBufferiv` (GL 4.2): `INVALID_VALUE` for a buffer index past
     /// the program's atomic counter buffers, then `INVALID_ENUM` for another name, as Mesa.
     pub fn get_active_atomic_counter_bufferiv(
@@ -554,5 +520,38 @@ mod tests {
         if let Err(err) = result {
             self.error(err);
         }
+    }
+}
+
+/// The location of a uniform name in a linked program, or -1.
+pub(crate) fn uniform_location(l: &LinkedProgram, name: &str) -> GLint {
+    let located = l.uniforms.iter().filter(|u| u.location >= 0);
+    let found = located
+        .clone()
+        .find(|u| u.name == name)
+        .map(|u| (u, 0))
+        .or_else(|| {
+            let (base, index) = split_index(name);
+            let index = index.unwrap_or(0);
+            located.clone().find_map(|u| {
+                let array = u.name.strip_suffix("[0]") == Some(base) && (index as i32) < u.size;
+                let plain = u.name == base && index == 0;
+                (array || plain).then_some((u, index))
+            })
+        });
+    found.map_or(-1, |(u, e)| u.location + e as GLint)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_with_indices() {
+        assert_eq!(split_index("a[3]"), ("a", Some(3)));
+        assert_eq!(split_index("s[1].b[0]"), ("s[1].b", Some(0)));
+        assert_eq!(split_index("a[x]"), ("a[x]", None));
+        assert_eq!(split_index("a"), ("a", None));
+        assert_eq!(split_index("a[+1]"), ("a[+1]", None));
     }
 }

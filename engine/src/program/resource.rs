@@ -8,8 +8,10 @@
 //! names it (attributes and fragment outputs are kept without it).
 //!
 //! Interfaces of features the context does not have are `INVALID_ENUM`: the subroutine
-//! interfaces (GL 4.0 subroutines) and `ATOMIC_COUNTER_BUFFER` (GL 4.2 atomic counters),
-//! as the extension says where those features are absent. Buffer variables are the
+//! interfaces (GL 4.0 subroutines), as the extension says where those features are
+//! absent. `ATOMIC_COUNTER_BUFFER` (GL 4.2 atomic counters) lists the atomic counter
+//! buffers, which have no names: the calls that take a name or give one refuse it with
+//! `INVALID_ENUM`, as GL 4.3 says. Buffer variables are the
 //! members of storage blocks as the front end reflects them (`shader/src/buffer_variable.rs`).
 
 use tessera_components::gl::*;
@@ -34,6 +36,7 @@ enum Interface {
     TransformFeedbackVarying,
     BufferVariable,
     StorageBlock,
+    AtomicCounterBuffer,
 }
 
 impl Interface {
@@ -48,13 +51,26 @@ impl Interface {
             TRANSFORM_FEEDBACK_VARYING => Self::TransformFeedbackVarying,
             BUFFER_VARIABLE => Self::BufferVariable,
             SHADER_STORAGE_BLOCK => Self::StorageBlock,
+            ATOMIC_COUNTER_BUFFER => Self::AtomicCounterBuffer,
             _ => return Err(INVALID_ENUM),
         })
     }
 
     /// Whether its resources are blocks (with active variables).
     fn is_block(self) -> bool {
-        matches!(self, Self::UniformBlock | Self::StorageBlock)
+        matches!(
+            self,
+            Self::UniformBlock | Self::StorageBlock | Self::AtomicCounterBuffer
+        )
+    }
+
+    /// The interface an enum names for the calls that take or give resource names:
+    /// `ATOMIC_COUNTER_BUFFER`'s resources have none (`INVALID_ENUM`).
+    fn named_from_gl(interface: GLenum) -> GlResult<Self> {
+        match Self::from_gl(interface)? {
+            Self::AtomicCounterBuffer => Err(INVALID_ENUM),
+            i => Ok(i),
+        }
     }
 }
 
@@ -69,6 +85,7 @@ fn count(l: Option<&LinkedProgram>, interface: Interface) -> usize {
         Interface::TransformFeedbackVarying => l.xfb.len(),
         Interface::BufferVariable => l.buffer_variables.len(),
         Interface::StorageBlock => l.storage_blocks.len(),
+        Interface::AtomicCounterBuffer => l.atomic_buffers.len(),
     }
 }
 
@@ -89,6 +106,7 @@ fn name(l: &LinkedProgram, interface: Interface, i: usize) -> String {
         Interface::TransformFeedbackVarying => l.xfb[i].name.clone(),
         Interface::BufferVariable => l.buffer_variables[i].name.clone(),
         Interface::StorageBlock => l.storage_blocks[i].name.clone(),
+        Interface::AtomicCounterBuffer => String::new(),
     }
 }
 
@@ -145,6 +163,7 @@ fn stages(l: &LinkedProgram, interface: Interface, i: usize) -> u8 {
         Interface::Input => first_or_last(false),
         Interface::Output => first_or_last(true),
         Interface::BufferVariable => l.buffer_variables[i].stages,
+        Interface::AtomicCounterBuffer => l.atomic_buffers[i].stages,
         Interface::TransformFeedbackVarying => 0,
     }
 }
@@ -168,6 +187,7 @@ fn property(
         return one(stage.is_some_and(|s| bits & 1 << s as u8 != 0).into());
     }
     match prop {
+        NAME_LENGTH if interface == I::AtomicCounterBuffer => wrong,
         NAME_LENGTH => one(gl_length(&name(l, interface, i))),
         TYPE | ARRAY_SIZE => {
             let (ty, size) = match interface {
@@ -200,16 +220,20 @@ fn property(
             }
             let I::Uniform = interface else { return wrong };
             let u = &l.uniforms[i];
-            // Default-block uniforms and samplers have no layout GL exposes.
+            // Default-block uniforms and samplers have no layout GL exposes; atomic
+            // counters have their offset and stride in their buffer.
+            let counter = (u.ty == UNSIGNED_INT_ATOMIC_COUNTER)
+                .then(|| l.atomic_counters.iter().find(|c| c.name == u.name))
+                .flatten();
             let in_block = u.block_index >= 0;
-            let layout = |v: i32| if in_block { v } else { -1 };
+            let layout = |v: i32| if in_block || counter.is_some() { v } else { -1 };
             one(match prop {
                 OFFSET => layout(u.offset),
                 BLOCK_INDEX => u.block_index,
                 ARRAY_STRIDE => layout(u.array_stride),
                 MATRIX_STRIDE => layout(u.matrix_stride),
                 IS_ROW_MAJOR => GLint::from(in_block && u.row_major),
-                _ => -1,
+                _ => counter.map_or(-1, |c| c.buffer as GLint),
             })
         }
         BUFFER_BINDING | BUFFER_DATA_SIZE | NUM_ACTIVE_VARIABLES | ACTIVE_VARIABLES => {
@@ -223,6 +247,13 @@ fn property(
                     let b = &l.storage_blocks[i];
                     let vars = b.variables.iter().map(|&v| v as GLint).collect();
                     (b.binding, b.data_size, vars)
+                }
+                I::AtomicCounterBuffer => {
+                    // Its counters as active uniforms, which follow the others.
+                    let b = &l.atomic_buffers[i];
+                    let first = l.uniforms.len() - l.atomic_counters.len();
+                    let vars = b.counters.iter().map(|&c| (first + c as usize) as GLint);
+                    (b.binding, b.data_size, vars.collect())
                 }
                 _ => return wrong,
             };
@@ -282,12 +313,14 @@ impl Context {
             let n = count(l, interface);
             Ok(match pname {
                 ACTIVE_RESOURCES => n as GLint,
-                MAX_NAME_LENGTH => l.map_or(0, |l| {
-                    (0..n)
-                        .map(|i| gl_length(&name(l, interface, i)))
-                        .max()
-                        .unwrap_or(0)
-                }),
+                MAX_NAME_LENGTH if interface != Interface::AtomicCounterBuffer => {
+                    l.map_or(0, |l| {
+                        (0..n)
+                            .map(|i| gl_length(&name(l, interface, i)))
+                            .max()
+                            .unwrap_or(0)
+                    })
+                }
                 MAX_NUM_ACTIVE_VARIABLES if interface.is_block() => l.map_or(0, |l| {
                     (0..n)
                         .map(|i| {
@@ -318,7 +351,7 @@ impl Context {
         name: &str,
     ) -> GLuint {
         let result = self.with_reflection(program, |l| {
-            let interface = Interface::from_gl(interface)?;
+            let interface = Interface::named_from_gl(interface)?;
             Ok(l.and_then(|l| index_of(l, interface, name))
                 .map_or(INVALID_INDEX, |i| i as GLuint))
         });
@@ -339,7 +372,7 @@ impl Context {
         out: &mut [u8],
     ) {
         let result = self.with_reflection(program, |l| {
-            let interface = Interface::from_gl(interface)?;
+            let interface = Interface::named_from_gl(interface)?;
             if buf_size < 0 || index as usize >= count(l, interface) {
                 return Err(INVALID_VALUE);
             }

@@ -95,26 +95,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[MIN_MAP_BUFFER_ALIGNMENT],
     ),
     (
-        "ARB_shader_atomic_counters (GL 4.2): no atomic counters",
-        &[
-            ATOMIC_COUNTER_BUFFER_BINDING,
-            MAX_VERTEX_ATOMIC_COUNTER_BUFFERS,
-            MAX_TESS_CONTROL_ATOMIC_COUNTER_BUFFERS,
-            MAX_TESS_EVALUATION_ATOMIC_COUNTER_BUFFERS,
-            MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS,
-            MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS,
-            MAX_COMBINED_ATOMIC_COUNTER_BUFFERS,
-            MAX_VERTEX_ATOMIC_COUNTERS,
-            MAX_TESS_CONTROL_ATOMIC_COUNTERS,
-            MAX_TESS_EVALUATION_ATOMIC_COUNTERS,
-            MAX_GEOMETRY_ATOMIC_COUNTERS,
-            MAX_FRAGMENT_ATOMIC_COUNTERS,
-            MAX_COMBINED_ATOMIC_COUNTERS,
-            MAX_ATOMIC_COUNTER_BUFFER_SIZE,
-            MAX_ATOMIC_COUNTER_BUFFER_BINDINGS,
-        ],
-    ),
-    (
         "ARB_shader_image_load_store (GL 4.2): no image units",
         &[
             MAX_IMAGE_UNITS,
@@ -138,13 +118,8 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[PRIMITIVE_RESTART_FIXED_INDEX],
     ),
     (
-        "ARB_shader_image_load_store / ARB_shader_atomic_counters (GL 4.2): no images or \
-         atomic counters, in the compute stage as in the others",
-        &[
-            MAX_COMPUTE_IMAGE_UNIFORMS,
-            MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS,
-            MAX_COMPUTE_ATOMIC_COUNTERS,
-        ],
+        "ARB_shader_image_load_store (GL 4.2): no images in the compute stage",
+        &[MAX_COMPUTE_IMAGE_UNIFORMS],
     ),
     (
         "ARB_explicit_uniform_location (GL 4.3): GLSL 3.30 has no uniform locations",
@@ -278,6 +253,11 @@ const OWN_VALUES: &[(&str, &[GLenum])] = &[
         "a program's storage blocks share the wire's 16 storage slots (what llvmpipe and \
          lavapipe give one stage), not Mesa's 80 (the 80 binding points are the client's)",
         &[MAX_COMBINED_SHADER_STORAGE_BLOCKS],
+    ),
+    (
+        "a program's atomic counter buffers are storage buffers sharing those 16 slots with \
+         its storage blocks, not Mesa's 80",
+        &[MAX_COMBINED_ATOMIC_COUNTER_BUFFERS],
     ),
     (
         "read at a different moment (nanoseconds; only the clamped integer view agrees)",
