@@ -336,7 +336,18 @@ pub(crate) fn map_texture_kind(kind: TextureKind, f: &Features) -> (u32, bool) {
         K::D2MultisampleArray => (glow::TEXTURE_2D_ARRAY, true),
         K::Buffer if f.texture_buffer => (glow::TEXTURE_BUFFER, false),
         K::Buffer => (glow::TEXTURE_2D, true),
+        K::CubeArray if f.cube_map_array => (glow::TEXTURE_CUBE_MAP_ARRAY, false),
+        K::CubeArray => (glow::TEXTURE_2D_ARRAY, true),
     }
+}
+
+/// Whether a native texture target's images are addressed by layer or slice (`z`): 3D,
+/// 2D array and cube map array textures.
+pub(crate) fn is_layered(target: u32) -> bool {
+    matches!(
+        target,
+        glow::TEXTURE_3D | glow::TEXTURE_2D_ARRAY | glow::TEXTURE_CUBE_MAP_ARRAY
+    )
 }
 
 /// Index of a native texture target in per-unit binding tables.
@@ -348,7 +359,8 @@ pub(crate) fn target_index(target: u32) -> usize {
         glow::TEXTURE_CUBE_MAP => 3,
         glow::TEXTURE_2D_MULTISAMPLE => 4,
         glow::TEXTURE_2D_MULTISAMPLE_ARRAY => 5,
-        _ => 6,
+        glow::TEXTURE_CUBE_MAP_ARRAY => 6,
+        _ => 7,
     }
 }
 

@@ -135,6 +135,9 @@ pub(crate) struct Features {
     pub texture_buffer: bool,
     pub multisample_texture: bool,
     pub multisample_array: bool,
+    /// Cube map array textures and `samplerCubeArray` (ES 3.2; the `*_texture_cube_map_array`
+    /// extensions are not used, since the translated shaders would need them enabled).
+    pub cube_map_array: bool,
     pub norm16: bool,
     pub rgtc: bool,
     pub border_clamp: bool,
@@ -191,6 +194,7 @@ impl Features {
             texture_buffer: es32 || has("GL_OES_texture_buffer") || has("GL_EXT_texture_buffer"),
             multisample_texture: minor >= 1,
             multisample_array: es32 || has("GL_OES_texture_storage_multisample_2d_array"),
+            cube_map_array: es32,
             norm16: has("GL_EXT_texture_norm16"),
             rgtc: has("GL_EXT_texture_compression_rgtc"),
             border_clamp: es32

@@ -838,7 +838,7 @@ impl FramebufferPipe for GlesPipe {
                     let face_target = glow::TEXTURE_CUBE_MAP_POSITIVE_X + u32::from(face);
                     copy(face_target, None, [x, y], [sx, sy, w, h]);
                 }
-                _ if target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY => {
+                _ if conv::is_layered(target) => {
                     copy(target, Some(z), [x, y], [sx, sy, w, h]);
                 }
                 _ if target == glow::TEXTURE_2D => copy(target, None, [x, y], [sx, sy, w, h]),

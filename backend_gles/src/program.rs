@@ -763,6 +763,31 @@ fn decorates_built_in(words: &[u32], built_in: u32) -> bool {
     false
 }
 
+/// Whether a SPIR-V module reads cube map arrays (`SampledCubeArray` or `ImageCubeArray`
+/// capability), which GLSL ES has from 3.20 on.
+fn uses_cube_arrays(words: &[u32]) -> bool {
+    const OP_CAPABILITY: u32 = 17;
+    const IMAGE_CUBE_ARRAY: u32 = 34;
+    const SAMPLED_CUBE_ARRAY: u32 = 45;
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 {
+            return false;
+        }
+        if words[i] & 0xffff == OP_CAPABILITY
+            && matches!(
+                words.get(i + 1),
+                Some(&IMAGE_CUBE_ARRAY | &SAMPLED_CUBE_ARRAY)
+            )
+        {
+            return true;
+        }
+        i += count;
+    }
+    false
+}
+
 fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
     for b in bytes {
         h ^= u64::from(*b);
@@ -834,14 +859,19 @@ impl ProgramPipe for GlesPipe {
             code.extend_from_slice(bytes);
             stages.push((s.stage, words));
         }
-        // Geometry shaders, and gl_PrimitiveID in a fragment shader (which GL defines with
-        // or without a geometry stage), are core in GLSL ES 3.20.
-        let needs_320 = stages.iter().any(|(stage, words)| match stage {
-            ShaderStage::Geometry | ShaderStage::TessControl | ShaderStage::TessEvaluation => {
-                self.features.tessellation == Some("") || *stage == ShaderStage::Geometry
-            }
-            ShaderStage::Fragment => decorates_built_in(words, BUILT_IN_PRIMITIVE_ID),
-            _ => false,
+        // Geometry shaders, gl_PrimitiveID in a fragment shader (which GL defines with or
+        // without a geometry stage) and cube map array samplers are core in GLSL ES 3.20.
+        let needs_320 = stages.iter().any(|(stage, words)| {
+            uses_cube_arrays(words)
+                || match stage {
+                    ShaderStage::Geometry
+                    | ShaderStage::TessControl
+                    | ShaderStage::TessEvaluation => {
+                        self.features.tessellation == Some("") || *stage == ShaderStage::Geometry
+                    }
+                    ShaderStage::Fragment => decorates_built_in(words, BUILT_IN_PRIMITIVE_ID),
+                    _ => false,
+                }
         });
         let version: u32 = if needs_320 && self.features.minor >= 2 {
             320

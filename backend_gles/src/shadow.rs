@@ -89,7 +89,7 @@ impl Default for StencilNative {
 pub(crate) type IndexedRange = (glow::Buffer, i32, i32);
 
 /// Texture targets per unit (see `conv::target_index`).
-pub(crate) const TARGET_COUNT: usize = 7;
+pub(crate) const TARGET_COUNT: usize = 8;
 
 /// The native context's state.
 pub(crate) struct NativeState {

@@ -111,7 +111,7 @@ impl GlesPipe {
         // format the texture's images have; the level count is what the engine defined.
         unsafe {
             match target {
-                glow::TEXTURE_3D | glow::TEXTURE_2D_ARRAY => {
+                glow::TEXTURE_3D | glow::TEXTURE_2D_ARRAY | glow::TEXTURE_CUBE_MAP_ARRAY => {
                     let h = if kind == TextureKind::D1Array { 1 } else { h };
                     self.gl
                         .tex_storage_3d(target, i32::from(levels), internal, w, h, layers)
@@ -216,7 +216,7 @@ impl GlesPipe {
                     ty,
                     data,
                 ),
-                _ if target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY => self
+                _ if conv::is_layered(target) => self
                     .gl
                     .tex_sub_image_3d(target, level, x, y, z, w, h, d, fmt, ty, data),
                 _ => self
@@ -283,7 +283,9 @@ impl TexturePipe for GlesPipe {
             };
             let [w, h, d] = b.size;
             let size = match view.kind {
-                TextureKind::D2Array | TextureKind::D2MultisampleArray => [w, h, view.layers],
+                TextureKind::D2Array | TextureKind::D2MultisampleArray | TextureKind::CubeArray => {
+                    [w, h, view.layers]
+                }
                 TextureKind::D1Array => [w, 1, view.layers],
                 TextureKind::D3 => [w, h, d],
                 _ => [w, h, 1],
@@ -437,12 +439,10 @@ impl TexturePipe for GlesPipe {
                 glow::TEXTURE_CUBE_MAP_POSITIVE_X + u32::from(face),
                 [w, h, 1],
             ),
-            _ if target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY => {
-                (target, [w, h, depth as i32])
-            }
+            _ if conv::is_layered(target) => (target, [w, h, depth as i32]),
             _ => (target, [w, h, 1]),
         };
-        let three_d = target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY;
+        let three_d = conv::is_layered(target);
         let [dw, dh, dd] = dims;
         let gl = &self.gl;
         // SAFETY: context current; the texture is bound to `target` on the active unit;
@@ -628,20 +628,18 @@ impl TexturePipe for GlesPipe {
                     native.internal,
                     pixels,
                 ),
-                _ if target == glow::TEXTURE_2D_ARRAY || target == glow::TEXTURE_3D => {
-                    self.gl.compressed_tex_sub_image_3d(
-                        target,
-                        level,
-                        x,
-                        y,
-                        z,
-                        w,
-                        h,
-                        d,
-                        native.internal,
-                        pixels,
-                    )
-                }
+                _ if conv::is_layered(target) => self.gl.compressed_tex_sub_image_3d(
+                    target,
+                    level,
+                    x,
+                    y,
+                    z,
+                    w,
+                    h,
+                    d,
+                    native.internal,
+                    pixels,
+                ),
                 _ => self.gl.compressed_tex_sub_image_2d(
                     target,
                     level,
@@ -731,9 +729,7 @@ impl TexturePipe for GlesPipe {
         let (width, rows, layers) = match kind {
             TextureKind::D1 => (size[0], 1, 1),
             TextureKind::D1Array => (size[0], 1, array_1d_layers([0; 3], size).1),
-            _ if target == glow::TEXTURE_3D || target == glow::TEXTURE_2D_ARRAY => {
-                (size[0], size[1], size[2])
-            }
+            _ if conv::is_layered(target) => (size[0], size[1], size[2]),
             _ => (size[0], size[1], 1),
         };
         let count = width as usize * rows as usize * layers as usize;
@@ -845,13 +841,14 @@ impl TexturePipe for GlesPipe {
                         Some(name),
                         i32::from(level),
                     ),
-                    glow::TEXTURE_3D | glow::TEXTURE_2D_ARRAY => gl.framebuffer_texture_layer(
-                        glow::READ_FRAMEBUFFER,
-                        point,
-                        Some(name),
-                        i32::from(level),
-                        z as i32,
-                    ),
+                    glow::TEXTURE_3D | glow::TEXTURE_2D_ARRAY | glow::TEXTURE_CUBE_MAP_ARRAY => gl
+                        .framebuffer_texture_layer(
+                            glow::READ_FRAMEBUFFER,
+                            point,
+                            Some(name),
+                            i32::from(level),
+                            z as i32,
+                        ),
                     _ => gl.framebuffer_texture_2d(
                         glow::READ_FRAMEBUFFER,
                         point,

@@ -391,6 +391,7 @@ pub(crate) fn map_view_type(kind: TextureKind) -> vk::ImageViewType {
         K::D2Array | K::D2MultisampleArray => vk::ImageViewType::TYPE_2D_ARRAY,
         K::D3 => vk::ImageViewType::TYPE_3D,
         K::Cube => vk::ImageViewType::CUBE,
+        K::CubeArray => vk::ImageViewType::CUBE_ARRAY,
     }
 }
 

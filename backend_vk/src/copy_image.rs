@@ -51,9 +51,12 @@ impl VkPipe {
         let (offset, layer, three_d) = match kind {
             Some(TextureKind::D3) => ([x, y, z], 0, true),
             Some(TextureKind::D1 | TextureKind::D1Array) => ([x, 0, 0], z, false),
-            Some(TextureKind::D2Array | TextureKind::Cube | TextureKind::D2MultisampleArray) => {
-                ([x, y, 0], z, false)
-            }
+            Some(
+                TextureKind::D2Array
+                | TextureKind::Cube
+                | TextureKind::D2MultisampleArray
+                | TextureKind::CubeArray,
+            ) => ([x, y, 0], z, false),
             _ => ([x, y, 0], 0, false),
         };
         Ok(Place {

@@ -116,7 +116,9 @@ impl Texture {
                     size[1]
                 }
             }
-            TextureKind::D2Array | TextureKind::D2MultisampleArray => size[2].max(1),
+            TextureKind::D2Array | TextureKind::D2MultisampleArray | TextureKind::CubeArray => {
+                size[2].max(1)
+            }
             _ => 1,
         }
     }
@@ -153,7 +155,9 @@ fn region_layers(
                 (origin[1], size[1], 0, 1)
             }
         }
-        TextureKind::D2Array | TextureKind::D2MultisampleArray => (origin[2], size[2], 0, 1),
+        TextureKind::D2Array | TextureKind::D2MultisampleArray | TextureKind::CubeArray => {
+            (origin[2], size[2], 0, 1)
+        }
         TextureKind::D3 => (0, 1, origin[2], size[2]),
         _ => (0, 1, 0, 1),
     }
@@ -240,7 +244,9 @@ impl TexturePipe for VkPipe {
             };
             let [w, h, d] = b.size;
             let size = match view.kind {
-                TextureKind::D2Array | TextureKind::D2MultisampleArray => [w, h, view.layers],
+                TextureKind::D2Array | TextureKind::D2MultisampleArray | TextureKind::CubeArray => {
+                    [w, h, view.layers]
+                }
                 TextureKind::D1Array => [w, 1, view.layers],
                 TextureKind::D3 => [w, h, d],
                 _ => [w, h, 1],
@@ -357,7 +363,9 @@ impl TexturePipe for VkPipe {
         let kind = t.kind;
         // A square array of six layers or more may be viewed as a cube map.
         let cube = kind == TextureKind::Cube
-            || (kind == TextureKind::D2Array && extent[0] == extent[1] && layers >= 6);
+            || ((kind == TextureKind::D2Array || kind == TextureKind::CubeArray)
+                && extent[0] == extent[1]
+                && layers >= 6);
         let storage = Storage::new(
             &self.alloc,
             format,

@@ -22,7 +22,7 @@ pub const STORAGE_BUFFER_BINDINGS: usize = 80;
 pub const ATOMIC_COUNTER_BUFFER_BINDINGS: usize = 16;
 
 /// Texture targets a unit has a binding for, in the order of [`TextureTarget`].
-pub const TEXTURE_TARGETS: usize = 10;
+pub const TEXTURE_TARGETS: usize = 11;
 
 /// A texture binding target (GL 3.3 core).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,6 +48,8 @@ pub enum TextureTarget {
     D2Multisample,
     /// `TEXTURE_2D_MULTISAMPLE_ARRAY`.
     D2MultisampleArray,
+    /// `TEXTURE_CUBE_MAP_ARRAY` (GL 4.0, `GL_ARB_texture_cube_map_array`).
+    CubeArray,
 }
 
 impl TextureTarget {
@@ -63,6 +65,7 @@ impl TextureTarget {
         TextureTarget::Buffer,
         TextureTarget::D2Multisample,
         TextureTarget::D2MultisampleArray,
+        TextureTarget::CubeArray,
     ];
 
     /// The target of a `glBindTexture` enum.
@@ -78,6 +81,7 @@ impl TextureTarget {
             TEXTURE_BUFFER => Self::Buffer,
             TEXTURE_2D_MULTISAMPLE => Self::D2Multisample,
             TEXTURE_2D_MULTISAMPLE_ARRAY => Self::D2MultisampleArray,
+            TEXTURE_CUBE_MAP_ARRAY => Self::CubeArray,
             _ => return None,
         })
     }
@@ -95,6 +99,7 @@ impl TextureTarget {
             Self::Buffer => TEXTURE_BUFFER,
             Self::D2Multisample => TEXTURE_2D_MULTISAMPLE,
             Self::D2MultisampleArray => TEXTURE_2D_MULTISAMPLE_ARRAY,
+            Self::CubeArray => TEXTURE_CUBE_MAP_ARRAY,
         }
     }
 
@@ -111,6 +116,7 @@ impl TextureTarget {
             Self::Buffer => TEXTURE_BINDING_BUFFER,
             Self::D2Multisample => TEXTURE_BINDING_2D_MULTISAMPLE,
             Self::D2MultisampleArray => TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY,
+            Self::CubeArray => TEXTURE_BINDING_CUBE_MAP_ARRAY,
         }
     }
 }

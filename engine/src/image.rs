@@ -131,6 +131,7 @@ impl Context {
                         | TextureTarget::D3
                         | TextureTarget::Cube
                         | TextureTarget::D2MultisampleArray
+                        | TextureTarget::CubeArray
                 )
             });
         let value = ImageUnit {

@@ -82,6 +82,10 @@ pub const UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE: u32 = 0x910A;
 pub const SAMPLER_2D_MULTISAMPLE_ARRAY: u32 = 0x910B;
 pub const INT_SAMPLER_2D_MULTISAMPLE_ARRAY: u32 = 0x910C;
 pub const UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE_ARRAY: u32 = 0x910D;
+pub const SAMPLER_CUBE_MAP_ARRAY: u32 = 0x900C;
+pub const SAMPLER_CUBE_MAP_ARRAY_SHADOW: u32 = 0x900D;
+pub const INT_SAMPLER_CUBE_MAP_ARRAY: u32 = 0x900E;
+pub const UNSIGNED_INT_SAMPLER_CUBE_MAP_ARRAY: u32 = 0x900F;
 pub const IMAGE_1D: u32 = 0x904C;
 pub const IMAGE_2D: u32 = 0x904D;
 pub const IMAGE_3D: u32 = 0x904E;
@@ -272,6 +276,8 @@ pub enum SamplerTarget {
     D2Multisample,
     /// `TEXTURE_2D_MULTISAMPLE_ARRAY`.
     D2MultisampleArray,
+    /// `TEXTURE_CUBE_MAP_ARRAY` (GL 4.0).
+    CubeArray,
 }
 
 /// The texture target a sampler type reads (shadow and integer samplers read the same
@@ -302,6 +308,10 @@ pub fn sampler_target(ty: u32) -> Option<SamplerTarget> {
         SAMPLER_2D_MULTISAMPLE_ARRAY
         | INT_SAMPLER_2D_MULTISAMPLE_ARRAY
         | UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE_ARRAY => D2MultisampleArray,
+        SAMPLER_CUBE_MAP_ARRAY
+        | SAMPLER_CUBE_MAP_ARRAY_SHADOW
+        | INT_SAMPLER_CUBE_MAP_ARRAY
+        | UNSIGNED_INT_SAMPLER_CUBE_MAP_ARRAY => CubeArray,
         _ => return None,
     })
 }
@@ -323,8 +333,7 @@ pub fn image_target(ty: u32) -> Option<SamplerTarget> {
         5 => Buffer,
         6 => D1Array,
         7 => D2Array,
-        // Cube map arrays: no sampler target of this context reads them.
-        8 => return None,
+        8 => CubeArray,
         9 => D2Multisample,
         _ => D2MultisampleArray,
     })

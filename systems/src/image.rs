@@ -43,9 +43,10 @@ fn layers(t: &Texture, target: TextureTarget, level: usize) -> Option<i32> {
     let image = &t.images[0][level];
     match target {
         TextureTarget::D1Array => Some(image.height),
-        TextureTarget::D2Array | TextureTarget::D2MultisampleArray | TextureTarget::D3 => {
-            Some(image.depth)
-        }
+        TextureTarget::D2Array
+        | TextureTarget::D2MultisampleArray
+        | TextureTarget::D3
+        | TextureTarget::CubeArray => Some(image.depth),
         TextureTarget::Cube => Some(6),
         _ => None,
     }

@@ -68,7 +68,9 @@ pub fn chain_size(target: TextureTarget, base: &Image, k: i32) -> (i32, i32, i32
     match target {
         TextureTarget::D1 => (half(base.width), 1, 1),
         TextureTarget::D1Array => (half(base.width), base.height, 1),
-        TextureTarget::D2Array => (half(base.width), half(base.height), base.depth),
+        TextureTarget::D2Array | TextureTarget::CubeArray => {
+            (half(base.width), half(base.height), base.depth)
+        }
         TextureTarget::D3 => (half(base.width), half(base.height), half(base.depth)),
         _ => (half(base.width), half(base.height), 1),
     }

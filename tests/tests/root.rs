@@ -40,6 +40,7 @@ mod steady;
 mod sync_threads;
 mod tessellation;
 mod texture;
+mod texture_cube_array;
 mod texture_storage;
 mod texture_view;
 mod transform_feedback;

@@ -262,6 +262,9 @@ wire_enum! {
         D2MultisampleArray,
         /// `TEXTURE_BUFFER` (a view of a buffer object).
         Buffer,
+        /// `TEXTURE_CUBE_MAP_ARRAY` (layers of cube faces, six a cube, face-major as
+        /// GL numbers them: layer `6 * cube + face`).
+        CubeArray,
     }
 }
 

@@ -106,6 +106,7 @@ fn has_layers(target: TextureTarget) -> bool {
             | TextureTarget::D1Array
             | TextureTarget::D2Array
             | TextureTarget::D2MultisampleArray
+            | TextureTarget::CubeArray
     )
 }
 
@@ -147,7 +148,7 @@ impl Context {
         let l = &self.local.limits;
         let size = match target {
             TextureTarget::D3 => l.max_3d_texture_size,
-            TextureTarget::Cube => l.max_cube_size,
+            TextureTarget::Cube | TextureTarget::CubeArray => l.max_cube_size,
             TextureTarget::Rectangle
             | TextureTarget::Buffer
             | TextureTarget::D2Multisample
@@ -309,6 +310,7 @@ impl Context {
                         | TextureTarget::D1Array
                         | TextureTarget::D2Array
                         | TextureTarget::D2MultisampleArray
+                        | TextureTarget::CubeArray
                 );
                 if !layerable {
                     return Err(INVALID_OPERATION);

@@ -94,6 +94,7 @@ pub(crate) fn attached_image(world: &World, a: &AttachmentGl) -> Option<Attached
                         | TextureTarget::D1Array
                         | TextureTarget::D2Array
                         | TextureTarget::D2MultisampleArray
+                        | TextureTarget::CubeArray
                 )
             );
             let layers = if t.target == Some(TextureTarget::D1Array) {

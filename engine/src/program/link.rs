@@ -40,6 +40,7 @@ pub(crate) fn texture_target(t: SamplerTarget) -> TextureTarget {
         SamplerTarget::Buffer => TextureTarget::Buffer,
         SamplerTarget::D2Multisample => TextureTarget::D2Multisample,
         SamplerTarget::D2MultisampleArray => TextureTarget::D2MultisampleArray,
+        SamplerTarget::CubeArray => TextureTarget::CubeArray,
     }
 }
 
@@ -56,6 +57,7 @@ fn texture_kind(t: SamplerTarget) -> TextureKind {
         SamplerTarget::Buffer => TextureKind::Buffer,
         SamplerTarget::D2Multisample => TextureKind::D2Multisample,
         SamplerTarget::D2MultisampleArray => TextureKind::D2MultisampleArray,
+        SamplerTarget::CubeArray => TextureKind::CubeArray,
     }
 }
 

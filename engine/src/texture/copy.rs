@@ -42,7 +42,10 @@ fn copy_accepts(dims: u8, it: ImageTarget) -> bool {
                     | TextureTarget::Rectangle
                     | TextureTarget::Cube
             ),
-            _ => matches!(it.target, TextureTarget::D3 | TextureTarget::D2Array),
+            _ => matches!(
+                it.target,
+                TextureTarget::D3 | TextureTarget::D2Array | TextureTarget::CubeArray
+            ),
         }
 }
 
@@ -376,6 +379,7 @@ impl Context {
             TEXTURE_1D_ARRAY => TextureTarget::D1Array,
             TEXTURE_2D_ARRAY => TextureTarget::D2Array,
             TEXTURE_CUBE_MAP => TextureTarget::Cube,
+            TEXTURE_CUBE_MAP_ARRAY => TextureTarget::CubeArray,
             _ => return self.error(INVALID_ENUM),
         };
         let group = self.group.clone();
@@ -511,7 +515,7 @@ impl Context {
         check_read_format(&image, format)?;
         let dims = match it.target {
             TextureTarget::D1 => 1,
-            TextureTarget::D3 | TextureTarget::D2Array => 3,
+            TextureTarget::D3 | TextureTarget::D2Array | TextureTarget::CubeArray => 3,
             _ => 2,
         };
         let store = store_for(&self.local.st.pack, dims);

@@ -91,7 +91,10 @@ pub(crate) fn accepts(dims: u8, it: ImageTarget) -> bool {
                 | TextureTarget::Rectangle
                 | TextureTarget::Cube
         ),
-        _ => matches!(it.target, TextureTarget::D3 | TextureTarget::D2Array),
+        _ => matches!(
+            it.target,
+            TextureTarget::D3 | TextureTarget::D2Array | TextureTarget::CubeArray
+        ),
     }
 }
 

@@ -54,7 +54,10 @@ fn storage_accepts(dims: u8, target: GLenum) -> Option<ImageTarget> {
                 | TextureTarget::Rectangle
                 | TextureTarget::Cube
         ),
-        _ => matches!(it.target, TextureTarget::D3 | TextureTarget::D2Array),
+        _ => matches!(
+            it.target,
+            TextureTarget::D3 | TextureTarget::D2Array | TextureTarget::CubeArray
+        ),
     };
     ok.then_some(it)
 }
@@ -84,7 +87,7 @@ pub(crate) fn is_sized(internal: GLenum) -> bool {
 pub(crate) fn storage_layers(target: TextureTarget, [_, h, d]: [i32; 3]) -> i32 {
     match target {
         TextureTarget::D1Array => h,
-        TextureTarget::D2Array | TextureTarget::D2MultisampleArray => d,
+        TextureTarget::D2Array | TextureTarget::D2MultisampleArray | TextureTarget::CubeArray => d,
         TextureTarget::Cube => 6,
         _ => 1,
     }
@@ -95,7 +98,10 @@ pub(crate) fn storage_layers(target: TextureTarget, [_, h, d]: [i32; 3]) -> i32 
 fn chain_levels(target: TextureTarget, [w, h, d]: [i32; 3]) -> i32 {
     let largest = match target {
         TextureTarget::D1 | TextureTarget::D1Array => w,
-        TextureTarget::D2 | TextureTarget::D2Array | TextureTarget::Cube => w.max(h),
+        TextureTarget::D2
+        | TextureTarget::D2Array
+        | TextureTarget::Cube
+        | TextureTarget::CubeArray => w.max(h),
         TextureTarget::D3 => w.max(h).max(d),
         _ => return 1,
     };

@@ -92,6 +92,7 @@ pub(crate) fn texture_kind(t: TextureTarget) -> TextureKind {
         TextureTarget::Buffer => TextureKind::Buffer,
         TextureTarget::D2Multisample => TextureKind::D2Multisample,
         TextureTarget::D2MultisampleArray => TextureKind::D2MultisampleArray,
+        TextureTarget::CubeArray => TextureKind::CubeArray,
     }
 }
 
@@ -135,6 +136,7 @@ pub(crate) fn image_target(target: GLenum) -> Option<ImageTarget> {
         PROXY_TEXTURE_CUBE_MAP => proxy(TextureTarget::Cube),
         PROXY_TEXTURE_2D_MULTISAMPLE => proxy(TextureTarget::D2Multisample),
         PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY => proxy(TextureTarget::D2MultisampleArray),
+        PROXY_TEXTURE_CUBE_MAP_ARRAY => proxy(TextureTarget::CubeArray),
         t => plain(TextureTarget::from_gl(t)?),
     })
 }
@@ -148,7 +150,7 @@ pub(crate) fn max_levels(limits: &Limits, target: TextureTarget) -> i32 {
             levels(limits.max_texture_size)
         }
         TextureTarget::D3 => levels(limits.max_3d_texture_size),
-        TextureTarget::Cube => levels(limits.max_cube_size),
+        TextureTarget::Cube | TextureTarget::CubeArray => levels(limits.max_cube_size),
         _ => 1,
     };
     n.min(MAX_LEVELS as i32)
@@ -185,6 +187,10 @@ pub(crate) fn fits(
             w <= limits.max_rectangle_size && h <= limits.max_rectangle_size
         }
         TextureTarget::Cube => w == h && w <= at(limits.max_cube_size),
+        // Whole cubes only: six layers each.
+        TextureTarget::CubeArray => {
+            w == h && w <= at(limits.max_cube_size) && d <= layers && d % 6 == 0
+        }
         TextureTarget::D2Multisample => {
             w <= limits.max_texture_size && h <= limits.max_texture_size
         }

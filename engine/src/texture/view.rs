@@ -34,8 +34,7 @@ use super::{fits, texture_kind};
 use crate::context::{Context, GlResult};
 use crate::share::Shared;
 
-/// Whether a texture of target `orig` may be viewed as `target` (GL 4.5 table 8.21; cube map
-/// arrays do not exist here).
+/// Whether a texture of target `orig` may be viewed as `target` (GL 4.5 table 8.21).
 fn target_compatible(orig: TextureTarget, target: TextureTarget) -> bool {
     use TextureTarget as T;
     match orig {
@@ -43,7 +42,9 @@ fn target_compatible(orig: TextureTarget, target: TextureTarget) -> bool {
         T::D2 => matches!(target, T::D2 | T::D2Array),
         T::D3 => target == T::D3,
         T::Rectangle => target == T::Rectangle,
-        T::Cube | T::D2Array => matches!(target, T::D2 | T::D2Array | T::Cube),
+        T::Cube | T::D2Array | T::CubeArray => {
+            matches!(target, T::D2 | T::D2Array | T::Cube | T::CubeArray)
+        }
         T::D2Multisample | T::D2MultisampleArray => {
             matches!(target, T::D2Multisample | T::D2MultisampleArray)
         }
@@ -141,16 +142,18 @@ impl Context {
             match t {
                 TextureTarget::D1 | TextureTarget::D3 => (w, h, d),
                 TextureTarget::D1Array => (w, layers, d),
-                TextureTarget::D2Array | TextureTarget::D2MultisampleArray => (w, h, layers),
+                TextureTarget::D2Array
+                | TextureTarget::D2MultisampleArray
+                | TextureTarget::CubeArray => (w, h, layers),
                 _ => (w, h, 1),
             }
         };
         let (w, h, d) = shape(first);
         // Square faces are checked last (`INVALID_OPERATION`), not with the sizes.
-        let sized_as = if t == TextureTarget::Cube {
-            TextureTarget::D2
-        } else {
-            t
+        let sized_as = match t {
+            TextureTarget::Cube => TextureTarget::D2,
+            TextureTarget::CubeArray => TextureTarget::D2Array,
+            t => t,
         };
         if !fits(&self.local.limits, sized_as, 0, w, h, d) {
             return Err(INVALID_VALUE);
@@ -166,9 +169,11 @@ impl Context {
                 return Err(INVALID_VALUE);
             }
             TextureTarget::Cube if layers != 6 => return Err(INVALID_VALUE),
+            TextureTarget::CubeArray if layers % 6 != 0 => return Err(INVALID_VALUE),
             _ => {}
         }
-        if t == TextureTarget::Cube && first.width != first.height {
+        let cubes = matches!(t, TextureTarget::Cube | TextureTarget::CubeArray);
+        if cubes && first.width != first.height {
             return Err(INVALID_OPERATION);
         }
 
