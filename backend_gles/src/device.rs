@@ -391,6 +391,7 @@ impl GlesPipe {
                     int(glow::MAX_VERTEX_OUTPUT_COMPONENTS)
                 },
                 texture_views: features.texture_view.is_some(),
+                indexed_blend: features.draw_buffers_indexed,
                 tessellation: if features.tessellation.is_some() {
                     // ES 3.2's (EXT/OES_tessellation_shader's) queries of GL's names.
                     TessellationCaps {

@@ -481,6 +481,7 @@ impl VkPipe {
             max_vertex_output_components: p.max_vertex_output_components,
             max_geometry_input_components: p.max_geometry_input_components,
             texture_views: true,
+            indexed_blend: gpu.core.independent_blend,
             tessellation: if gpu.core.tessellation_shader {
                 tessera_wire::TessellationCaps {
                     max_patch_vertices: p.max_tessellation_patch_size,

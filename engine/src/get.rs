@@ -159,6 +159,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_depth_buffer_float",
     "GL_ARB_depth_clamp",
     "GL_ARB_draw_buffers",
+    "GL_ARB_draw_buffers_blend",
     "GL_ARB_draw_elements_base_vertex",
     "GL_ARB_draw_indirect",
     "GL_ARB_draw_instanced",
@@ -220,14 +221,16 @@ const COMPRESSED_FORMATS: &[i64] = &[];
 impl Context {
     /// The extensions advertised to this context: [`EXTENSION_NAMES`] less those its backend
     /// cannot carry out (texture views, on a GLES driver without them; tessellation, on one
-    /// without its stages).
+    /// without its stages; per-draw-buffer blending, on one without indexed blend calls).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
+        let indexed_blend = self.local.limits.indexed_blend;
         let tessellation = self.local.limits.has_tessellation();
         EXTENSION_NAMES
             .iter()
             .copied()
             .filter(move |e| views || *e != "GL_ARB_texture_view")
+            .filter(move |e| indexed_blend || *e != "GL_ARB_draw_buffers_blend")
             .filter(move |e| tessellation || *e != "GL_ARB_tessellation_shader")
     }
 

@@ -67,6 +67,9 @@ pub struct Limits {
     /// Whether the backend carries out texture views: `GL_ARB_texture_view` is advertised
     /// only then.
     pub texture_views: bool,
+    /// Whether the backend blends each draw buffer its own way: `GL_ARB_draw_buffers_blend`
+    /// is advertised only then.
+    pub indexed_blend: bool,
 }
 
 /// Colour attachments and draw buffers.
@@ -201,6 +204,7 @@ impl Limits {
                 .next_power_of_two()
                 .max(4),
             texture_views: caps.texture_views,
+            indexed_blend: caps.indexed_blend,
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).
             max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),

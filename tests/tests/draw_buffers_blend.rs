@@ -401,12 +401,36 @@ fn steady_per_buffer_blend_frames_make_no_pipelines_on_the_vulkan_backend() {
     assert!(events.is_empty(), "{events:?}");
 }
 
+/// The extensions a context advertises.
+fn advertised(ctx: &mut Context) -> Vec<String> {
+    (0..ctx.get_integer(NUM_EXTENSIONS) as GLuint)
+        .filter_map(|i| ctx.get_stringi(EXTENSIONS, i))
+        .collect()
+}
+
+/// `GL_ARB_draw_buffers_blend` is advertised where the backend blends each draw buffer its
+/// own way: GLES (ES 3.2 here) and Vulkan (`independentBlend`).
+#[test]
+fn draw_buffers_blend_is_advertised_on_both_backends() {
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, SIZE, SIZE);
+        let names = advertised(&mut ctx);
+        assert!(
+            names.iter().any(|e| e == "GL_ARB_draw_buffers_blend"),
+            "{}: {names:?}",
+            backend.name()
+        );
+    }
+}
+
 /// On a GLES driver without ES 3.2 or `*_draw_buffers_indexed` (the backend told to use ES
-/// 3.0 and no extension), per-buffer functions are reported as unsupported, and draw buffer
-/// 0's state applies to every buffer.
+/// 3.0 and no extension), the extension is not advertised; per-buffer functions called all
+/// the same are reported as unsupported, and draw buffer 0's state applies to every buffer.
 #[test]
 fn per_buffer_functions_are_reported_without_indexed_blending_on_gles() {
     let mut ctx = tessera_es30(SIZE, SIZE);
+    let names = advertised(&mut ctx);
+    assert!(!names.iter().any(|e| e == "GL_ARB_draw_buffers_blend"));
     let color = setup(&mut ctx);
     ctx.uniform4fv(color, 1, &[0.25, 0.5, 0.75, 0.5]);
     clear(&mut ctx);

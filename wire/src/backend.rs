@@ -415,6 +415,10 @@ pub struct Caps {
     /// Whether the backend can view one texture's storage through another
     /// (`GL_ARB_texture_view`; a GLES driver needs `OES_texture_view` or `EXT_texture_view`).
     pub texture_views: bool,
+    /// Whether each draw buffer blends with its own enable, factors and equations
+    /// (`GL_ARB_draw_buffers_blend`; Vulkan's `independentBlend`, a GLES driver's ES 3.2 or
+    /// `*_draw_buffers_indexed`).
+    pub indexed_blend: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -541,6 +545,7 @@ impl Caps {
             compute: ComputeCaps::gl43_minimum(),
             tessellation: TessellationCaps::gl40_minimum(),
             texture_views: true,
+            indexed_blend: true,
         }
     }
 }
