@@ -319,17 +319,18 @@ impl NativeState {
         }
         for i in 0..buffers {
             let (func, equation) = (funcs[i], equations[i]);
-            // SAFETY (both calls): context current; indexed blending exists (checked at
-            // creation), `i` < the native MAX_DRAW_BUFFERS (the caller's `buffers`), and the
-            // values come from conv's tables.
             if self.blend_func[i] != func {
                 self.blend_func[i] = func;
+                // SAFETY: context current; indexed blending exists (checked at creation), `i`
+                // < the native MAX_DRAW_BUFFERS (the caller's `buffers`), and the factors come
+                // from conv::map_blend_factor.
                 unsafe {
                     gl.blend_func_separate_draw_buffer(i as u32, func[0], func[1], func[2], func[3])
                 };
             }
             if self.blend_equation[i] != equation {
                 self.blend_equation[i] = equation;
+                // SAFETY: as above; the equations come from conv::map_blend_op.
                 unsafe {
                     gl.blend_equation_separate_draw_buffer(i as u32, equation[0], equation[1])
                 };
