@@ -68,6 +68,8 @@ BEYOND = {
     # Compute shaders and shader storage blocks (GL 4.3).
     "glDispatchCompute", "glDispatchComputeIndirect", "glMemoryBarrier",
     "glMemoryBarrierByRegion", "glShaderStorageBlockBinding", "glGetProgramResourceIndex",
+    # Atomic counter buffers (GL 4.2).
+    "glGetActiveAtomicCounterBufferiv",
     # Program interface queries (GL 4.3).
     "glGetProgramInterfaceiv", "glGetProgramResourceName", "glGetProgramResourceiv",
     "glGetProgramResourceLocation", "glGetProgramResourceLocationIndex",

@@ -72,7 +72,7 @@ pub use vertex::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 108] = [
+pub static BEYOND_3_3: [(&str, Proc); 109] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -311,6 +311,14 @@ pub static BEYOND_3_3: [(&str, Proc); 108] = [
         "glGenProgramPipelines",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glGenProgramPipelines;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetActiveAtomicCounterBufferiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLuint, GLenum, *mut GLint) =
+                glGetActiveAtomicCounterBufferiv;
             F as *const c_void
         }),
     ),

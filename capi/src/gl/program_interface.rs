@@ -56,6 +56,40 @@ pub unsafe extern "C" fn glGetProgramResourceName(
     });
 }
 
+/// `glGetActiveAtomicCounterBufferiv` (GL 4.2).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetActiveAtomicCounterBufferiv(
+    program: GLuint,
+    buffer_index: GLuint,
+    pname: GLenum,
+    params: *mut GLint,
+) {
+    // The values `pname` asks for: one, or the buffer's active counters for the indices.
+    use tessera_engine::gl::{
+        ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES,
+        ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTERS,
+    };
+    let count = if pname == ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES {
+        let mut n = [0];
+        gl_call("glGetActiveAtomicCounterBufferiv", (), |c| {
+            c.get_active_atomic_counter_bufferiv(
+                program,
+                buffer_index,
+                ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTERS,
+                &mut n,
+            )
+        });
+        n[0].max(0) as usize
+    } else {
+        1
+    };
+    // SAFETY: GL contract: `params` has room for the values `pname` asks for.
+    let out = unsafe { ptr::slice_mut(params, count) };
+    gl_call("glGetActiveAtomicCounterBufferiv", (), |c| {
+        c.get_active_atomic_counter_bufferiv(program, buffer_index, pname, out)
+    });
+}
+
 /// `glGetProgramResourceiv`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn glGetProgramResourceiv(

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2522;
+    2521;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -577,7 +577,6 @@ super::unimplemented::stubs! {
     glGenerateMultiTexMipmapEXT: u64,
     glGenerateTextureMipmap: u64,
     glGenerateTextureMipmapEXT: u64,
-    glGetActiveAtomicCounterBufferiv: u64,
     glGetActiveAttribARB: u64,
     glGetActiveSubroutineName: u64,
     glGetActiveSubroutineUniformName: u64,
