@@ -6,15 +6,198 @@
 //! backends (Vulkan with the validation layer on, which must report nothing). Values,
 //! errors and pixels must be exactly the native ones.
 
+#![expect(
+    unsafe_code,
+    reason = "the native driver's GL 4.2/4.3 entry points, called through their C signatures"
+)]
+
+use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
 use tessera_tests::differential::{Backend, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 use tessera_tests::scenes::link_program;
 
+/// The calls these scenes make that the shared [`Gl`] table has no entry for.
+trait CubeGl: Gl {
+    fn tex_storage_3d(&mut self, target: GLenum, levels: GLsizei, internal: GLenum, size: [i32; 3]);
+    /// `glTextureView` of (min level, levels) and (min layer, layers).
+    fn texture_view(
+        &mut self,
+        texture: GLuint,
+        target: GLenum,
+        orig: GLuint,
+        levels: (GLuint, GLuint),
+        layers: (GLuint, GLuint),
+    );
+    /// `glCopyTexSubImage3D` of a `w` x `h` rectangle at the read framebuffer's origin.
+    fn copy_tex_sub_image_3d(&mut self, target: GLenum, at: [i32; 3], w: i32, h: i32);
+    /// `glTexSubImage3D` of level 0 from the origin, RGBA8 texels from client memory.
+    fn tex_sub_image_3d_rgba(&mut self, target: GLenum, size: [i32; 3], data: &[u8]);
+}
+
+impl CubeGl for Context {
+    fn tex_storage_3d(
+        &mut self,
+        target: GLenum,
+        levels: GLsizei,
+        internal: GLenum,
+        [w, h, d]: [i32; 3],
+    ) {
+        Context::tex_storage_3d(self, target, levels, internal, w, h, d)
+    }
+    fn texture_view(
+        &mut self,
+        texture: GLuint,
+        target: GLenum,
+        orig: GLuint,
+        (min_level, levels): (GLuint, GLuint),
+        (min_layer, layers): (GLuint, GLuint),
+    ) {
+        Context::texture_view(
+            self, texture, target, orig, RGBA8, min_level, levels, min_layer, layers,
+        )
+    }
+    fn copy_tex_sub_image_3d(&mut self, target: GLenum, [x, y, z]: [i32; 3], w: i32, h: i32) {
+        Context::copy_tex_sub_image_3d(self, target, 0, x, y, z, 0, 0, w, h)
+    }
+    fn tex_sub_image_3d_rgba(&mut self, target: GLenum, [w, h, d]: [i32; 3], data: &[u8]) {
+        Context::tex_sub_image_3d(
+            self,
+            target,
+            0,
+            0,
+            0,
+            0,
+            w,
+            h,
+            d,
+            RGBA,
+            UNSIGNED_BYTE,
+            tessera_engine::pixel::Pixels::Bytes(data),
+        )
+    }
+}
+
+/// Calls the native entry point `$name` of C signature `$ty` with `$args` (the native
+/// context is current on this thread).
+macro_rules! native {
+    ($gl:expr, $name:literal, $ty:ty, $($args:expr),*) => {{
+        let f: $ty = $gl.entry_point($name).expect($name);
+        // SAFETY: the pointer is the driver's `$name` with its exact C signature `$ty`, called
+        // while the context is current; every argument is by value or a pointer valid for
+        // what the call reads.
+        unsafe { f($($args),*) }
+    }};
+}
+
+impl CubeGl for NativeGl {
+    fn tex_storage_3d(
+        &mut self,
+        target: GLenum,
+        levels: GLsizei,
+        internal: GLenum,
+        [w, h, d]: [i32; 3],
+    ) {
+        type F = unsafe extern "system" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei);
+        native!(self, "glTexStorage3D", F, target, levels, internal, w, h, d)
+    }
+    fn texture_view(
+        &mut self,
+        texture: GLuint,
+        target: GLenum,
+        orig: GLuint,
+        (min_level, levels): (GLuint, GLuint),
+        (min_layer, layers): (GLuint, GLuint),
+    ) {
+        type F = unsafe extern "system" fn(
+            GLuint,
+            GLenum,
+            GLuint,
+            GLenum,
+            GLuint,
+            GLuint,
+            GLuint,
+            GLuint,
+        );
+        native!(
+            self,
+            "glTextureView",
+            F,
+            texture,
+            target,
+            orig,
+            RGBA8,
+            min_level,
+            levels,
+            min_layer,
+            layers
+        )
+    }
+    fn copy_tex_sub_image_3d(&mut self, target: GLenum, [x, y, z]: [i32; 3], w: i32, h: i32) {
+        type F = unsafe extern "system" fn(
+            GLenum,
+            GLint,
+            GLint,
+            GLint,
+            GLint,
+            GLint,
+            GLint,
+            GLsizei,
+            GLsizei,
+        );
+        native!(
+            self,
+            "glCopyTexSubImage3D",
+            F,
+            target,
+            0,
+            x,
+            y,
+            z,
+            0,
+            0,
+            w,
+            h
+        )
+    }
+    fn tex_sub_image_3d_rgba(&mut self, target: GLenum, [w, h, d]: [i32; 3], data: &[u8]) {
+        type F = unsafe extern "system" fn(
+            GLenum,
+            GLint,
+            GLint,
+            GLint,
+            GLint,
+            GLsizei,
+            GLsizei,
+            GLsizei,
+            GLenum,
+            GLenum,
+            *const std::ffi::c_void,
+        );
+        let p = data.as_ptr().cast();
+        native!(
+            self,
+            "glTexSubImage3D",
+            F,
+            target,
+            0,
+            0,
+            0,
+            0,
+            w,
+            h,
+            d,
+            RGBA,
+            UNSIGNED_BYTE,
+            p
+        )
+    }
+}
+
 /// Runs `scene` on the native driver and on both backends, over the in-process and the
 /// render-thread transports; each result must be the native one, with no backend event.
-fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn Gl) -> T) {
+fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn CubeGl) -> T) {
     let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
     let expected = scene(&mut native);
     drop(native);
@@ -32,19 +215,19 @@ fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn Gl) -> T) {
 /// A transcript line: what was done, and the values or error it gave.
 type Line = (&'static str, Vec<GLint>);
 
-fn err(gl: &mut dyn Gl, out: &mut Vec<Line>, what: &'static str) {
+fn err(gl: &mut dyn CubeGl, out: &mut Vec<Line>, what: &'static str) {
     let e = gl.get_error() as GLint;
     out.push((what, vec![e]));
 }
 
-fn integer(gl: &mut dyn Gl, pname: GLenum) -> GLint {
+fn integer(gl: &mut dyn CubeGl, pname: GLenum) -> GLint {
     let mut v = [0];
     gl.get_integerv(pname, &mut v);
     v[0]
 }
 
 /// Errors of the image calls on cube map arrays and the binding state, in call order.
-fn transcript(gl: &mut dyn Gl) -> Vec<Line> {
+fn transcript(gl: &mut dyn CubeGl) -> Vec<Line> {
     let mut out = Vec::new();
     let t = gl.gen_texture();
     gl.bind_texture(TEXTURE_CUBE_MAP_ARRAY, t);
@@ -56,7 +239,7 @@ fn transcript(gl: &mut dyn Gl) -> Vec<Line> {
             integer(gl, TEXTURE_BINDING_2D_ARRAY),
         ],
     ));
-    let tex = |gl: &mut dyn Gl, w, h, d| {
+    let tex = |gl: &mut dyn CubeGl, w, h, d| {
         gl.tex_image_3d(
             TEXTURE_CUBE_MAP_ARRAY,
             0,
@@ -144,7 +327,7 @@ fn fs(head: &str, body: &str) -> String {
 }
 
 /// A vertex array holding a quad covering the viewport (a triangle strip).
-fn quad(gl: &mut dyn Gl) {
+fn quad(gl: &mut dyn CubeGl) {
     let vao = gl.gen_vertex_array();
     gl.bind_vertex_array(vao);
     let buf = gl.gen_buffer();
@@ -158,7 +341,7 @@ fn quad(gl: &mut dyn Gl) {
     gl.enable_vertex_attrib_array(0);
 }
 
-fn draw_and_read(gl: &mut dyn Gl) -> Vec<u8> {
+fn draw_and_read(gl: &mut dyn CubeGl) -> Vec<u8> {
     gl.bind_framebuffer(FRAMEBUFFER, 0);
     gl.viewport(0, 0, 16, 16);
     gl.clear_color(0.0, 0.0, 0.0, 0.0);
@@ -174,7 +357,7 @@ fn layers(n: usize, texel: impl Fn(usize) -> Vec<u8>) -> Vec<u8> {
     (0..n).flat_map(|z| texel(z).repeat(16)).collect()
 }
 
-fn nearest(gl: &mut dyn Gl, target: GLenum, min: GLenum) {
+fn nearest(gl: &mut dyn CubeGl, target: GLenum, min: GLenum) {
     gl.tex_parameteri(target, TEXTURE_MIN_FILTER, min as i32);
     gl.tex_parameteri(target, TEXTURE_MAG_FILTER, NEAREST as i32);
 }
@@ -182,7 +365,7 @@ fn nearest(gl: &mut dyn Gl, target: GLenum, min: GLenum) {
 /// Draws sampling two cubes of solid faces: as floats, after rendering into layer 7 and
 /// after generating mipmaps (level 2 read by `textureLod`), as integers, and as depths
 /// compared with 0.5. Returns the frames and the error at the end.
-fn sampled(gl: &mut dyn Gl) -> (Vec<Vec<u8>>, GLenum) {
+fn sampled(gl: &mut dyn CubeGl) -> (Vec<Vec<u8>>, GLenum) {
     quad(gl);
     let mut frames = Vec::new();
     let t = gl.gen_texture();
@@ -301,6 +484,120 @@ fn sampled(gl: &mut dyn Gl) -> (Vec<Vec<u8>>, GLenum) {
     gl.use_program(ps);
     frames.push(draw_and_read(gl));
     (frames, gl.get_error())
+}
+
+/// Immutable cube arrays and views: `glTexStorage3D`'s errors, views of a 2D array as a cube
+/// array and of a cube array as a cube map (and their errors), a layer copied from the
+/// framebuffer with `glCopyTexSubImage3D`; the frames sample the views and the copy. (The
+/// copy reads a framebuffer object: on Vulkan a copy from the default framebuffer converts
+/// its sRGB texels to linear, into 2D arrays as well, which native llvmpipe does not.)
+fn viewed(gl: &mut dyn CubeGl) -> (Vec<Line>, Vec<Vec<u8>>) {
+    let mut out = Vec::new();
+    let mut frames = Vec::new();
+    quad(gl);
+    let t = gl.gen_texture();
+    gl.bind_texture(TEXTURE_CUBE_MAP_ARRAY, t);
+    gl.tex_storage_3d(TEXTURE_CUBE_MAP_ARRAY, 3, RGBA8, [4, 4, 8]);
+    err(gl, &mut out, "storage depth 8");
+    gl.tex_storage_3d(TEXTURE_CUBE_MAP_ARRAY, 3, RGBA8, [4, 2, 6]);
+    err(gl, &mut out, "storage not square");
+    gl.tex_storage_3d(TEXTURE_CUBE_MAP_ARRAY, 4, RGBA8, [4, 4, 6]);
+    err(gl, &mut out, "storage 4 levels");
+    gl.tex_storage_3d(TEXTURE_CUBE_MAP_ARRAY, 3, RGBA8, [4, 4, 12]);
+    err(gl, &mut out, "storage");
+
+    let array = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D_ARRAY, array);
+    gl.tex_storage_3d(TEXTURE_2D_ARRAY, 1, RGBA8, [4, 4, 13]);
+    let data = layers(13, |z| vec![19 * z as u8, 100, 255 - 19 * z as u8, 255]);
+    gl.tex_sub_image_3d_rgba(TEXTURE_2D_ARRAY, [4, 4, 13], &data);
+    let v = gl.gen_texture();
+    gl.texture_view(v, TEXTURE_CUBE_MAP_ARRAY, array, (0, 1), (1, 7));
+    err(gl, &mut out, "view of 7 layers");
+    gl.texture_view(v, TEXTURE_CUBE_MAP_ARRAY, array, (0, 1), (1, 12));
+    err(gl, &mut out, "cube array view");
+    gl.bind_texture(TEXTURE_CUBE_MAP_ARRAY, v);
+    nearest(gl, TEXTURE_CUBE_MAP_ARRAY, NEAREST);
+    let p = link_program(
+        gl,
+        VS,
+        &fs(
+            "uniform samplerCubeArray tex;",
+            "color = texture(tex, coord());",
+        ),
+    );
+    gl.use_program(p);
+    frames.push(draw_and_read(gl));
+
+    // A cube of the cube array view, and the view as a 2D array read layer by layer.
+    let cube = gl.gen_texture();
+    gl.texture_view(cube, TEXTURE_CUBE_MAP, v, (0, 1), (6, 6));
+    err(gl, &mut out, "cube view");
+    gl.bind_texture(TEXTURE_CUBE_MAP, cube);
+    nearest(gl, TEXTURE_CUBE_MAP, NEAREST);
+    let pc = link_program(
+        gl,
+        VS,
+        &fs(
+            "uniform samplerCube tex;",
+            "color = texture(tex, coord().xyz);",
+        ),
+    );
+    gl.use_program(pc);
+    frames.push(draw_and_read(gl));
+
+    // Layer 9 (cube 1, face 3) of a mutable cube array from the frame.
+    let m = gl.gen_texture();
+    gl.bind_texture(TEXTURE_CUBE_MAP_ARRAY, m);
+    let data = layers(12, |z| vec![10 * z as u8, 200, 30, 255]);
+    gl.tex_image_3d(
+        TEXTURE_CUBE_MAP_ARRAY,
+        0,
+        RGBA8 as i32,
+        4,
+        4,
+        12,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        Some(&data),
+    );
+    nearest(gl, TEXTURE_CUBE_MAP_ARRAY, NEAREST);
+    let src = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D, src);
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        0,
+        RGBA8 as i32,
+        4,
+        4,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        None,
+    );
+    let fb = gl.gen_framebuffer();
+    gl.bind_framebuffer(FRAMEBUFFER, fb);
+    gl.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, src, 0);
+    gl.viewport(0, 0, 4, 4);
+    gl.clear_color(0.25, 0.5, 0.75, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.copy_tex_sub_image_3d(TEXTURE_CUBE_MAP_ARRAY, [0, 0, 9], 4, 4);
+    err(gl, &mut out, "copy");
+    gl.use_program(p);
+    frames.push(draw_and_read(gl));
+    out.push(("binding", vec![integer(gl, TEXTURE_BINDING_CUBE_MAP_ARRAY)]));
+    err(gl, &mut out, "end");
+    (out, frames)
+}
+
+#[test]
+fn cube_map_array_views_storage_and_copies_match_the_native_driver() {
+    compare(|gl| {
+        let (lines, frames) = viewed(gl);
+        assert_ne!(frames[0], frames[2], "the copied layer");
+        (lines, frames)
+    });
 }
 
 #[test]
