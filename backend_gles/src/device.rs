@@ -392,6 +392,7 @@ impl GlesPipe {
                 },
                 texture_views: features.texture_view.is_some(),
                 indexed_blend: features.draw_buffers_indexed,
+                cube_map_arrays: features.cube_map_array,
                 tessellation: if features.tessellation.is_some() {
                     // ES 3.2's (EXT/OES_tessellation_shader's) queries of GL's names.
                     TessellationCaps {

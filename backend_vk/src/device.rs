@@ -482,6 +482,7 @@ impl VkPipe {
             max_geometry_input_components: p.max_geometry_input_components,
             texture_views: true,
             indexed_blend: gpu.core.independent_blend,
+            cube_map_arrays: gpu.core.image_cube_array,
             tessellation: if gpu.core.tessellation_shader {
                 tessera_wire::TessellationCaps {
                     max_patch_vertices: p.max_tessellation_patch_size,

@@ -106,6 +106,8 @@ pub(crate) struct CoreFeatures {
     pub multi_draw_indirect: bool,
     /// Indirect commands with a nonzero first instance (`drawIndirectFirstInstance`).
     pub draw_indirect_first_instance: bool,
+    /// Cube map array views (`imageCubeArray`: GL 4.0's cube map array textures).
+    pub image_cube_array: bool,
 }
 
 /// Messages of the debug-utils messenger, shared with its callback.
@@ -772,6 +774,7 @@ fn create_device(
         fragment_stores: yes(have.fragment_stores_and_atomics),
         multi_draw_indirect: yes(have.multi_draw_indirect),
         draw_indirect_first_instance: yes(have.draw_indirect_first_instance),
+        image_cube_array: yes(have.image_cube_array),
     };
     let enabled = vk::PhysicalDeviceFeatures {
         geometry_shader: have.geometry_shader,

@@ -184,6 +184,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_tessellation_shader",
     "GL_ARB_texture_buffer_object",
     "GL_ARB_texture_compression_rgtc",
+    "GL_ARB_texture_cube_map_array",
     "GL_ARB_texture_float",
     "GL_ARB_texture_multisample",
     "GL_ARB_texture_rectangle",
@@ -221,17 +222,20 @@ const COMPRESSED_FORMATS: &[i64] = &[];
 impl Context {
     /// The extensions advertised to this context: [`EXTENSION_NAMES`] less those its backend
     /// cannot carry out (texture views, on a GLES driver without them; tessellation, on one
-    /// without its stages; per-draw-buffer blending, on one without indexed blend calls).
+    /// without its stages; per-draw-buffer blending, on one without indexed blend calls; cube
+    /// map arrays, on one below ES 3.2).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
         let indexed_blend = self.local.limits.indexed_blend;
         let tessellation = self.local.limits.has_tessellation();
+        let cube_arrays = self.local.limits.cube_map_arrays;
         EXTENSION_NAMES
             .iter()
             .copied()
             .filter(move |e| views || *e != "GL_ARB_texture_view")
             .filter(move |e| indexed_blend || *e != "GL_ARB_draw_buffers_blend")
             .filter(move |e| tessellation || *e != "GL_ARB_tessellation_shader")
+            .filter(move |e| cube_arrays || *e != "GL_ARB_texture_cube_map_array")
     }
 
     /// Whether the context advertises the extension `name`.

@@ -70,6 +70,9 @@ pub struct Limits {
     /// Whether the backend blends each draw buffer its own way: `GL_ARB_draw_buffers_blend`
     /// is advertised only then.
     pub indexed_blend: bool,
+    /// Whether the backend has cube map arrays: `GL_ARB_texture_cube_map_array` is
+    /// advertised, and `TEXTURE_CUBE_MAP_ARRAY` a target, only then.
+    pub cube_map_arrays: bool,
 }
 
 /// Colour attachments and draw buffers.
@@ -205,6 +208,7 @@ impl Limits {
                 .max(4),
             texture_views: caps.texture_views,
             indexed_blend: caps.indexed_blend,
+            cube_map_arrays: caps.cube_map_arrays,
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).
             max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),

@@ -1,8 +1,9 @@
 //! Cube map array textures (`TEXTURE_CUBE_MAP_ARRAY`, GL 4.0's `ARB_texture_cube_map_array`)
 //! against the native driver: the errors of image calls (depth not a multiple of six,
 //! faces that are not square, 2D calls), the binding query, and draws sampling every face
-//! of two cubes through `samplerCubeArray`, `isamplerCubeArray` and
-//! `samplerCubeArrayShadow`, after rendering into one layer and generating mipmaps, on both
+//! of two cubes through `samplerCubeArray`, `isamplerCubeArray`, `usamplerCubeArray` (GLSL
+//! 3.30 with the extension) and `samplerCubeArrayShadow`, after rendering into one layer and
+//! generating mipmaps, immutable storage, views and copies, and where it is advertised, on both
 //! backends (Vulkan with the validation layer on, which must report nothing). Values,
 //! errors and pixels must be exactly the native ones.
 
@@ -14,7 +15,7 @@
 use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 use tessera_tests::scenes::link_program;
 
@@ -363,8 +364,8 @@ fn nearest(gl: &mut dyn CubeGl, target: GLenum, min: GLenum) {
 }
 
 /// Draws sampling two cubes of solid faces: as floats, after rendering into layer 7 and
-/// after generating mipmaps (level 2 read by `textureLod`), as integers, and as depths
-/// compared with 0.5. Returns the frames and the error at the end.
+/// after generating mipmaps (level 2 read by `textureLod`), as signed and unsigned integers,
+/// and as depths compared with 0.5. Returns the frames and the error at the end.
 fn sampled(gl: &mut dyn CubeGl) -> (Vec<Vec<u8>>, GLenum) {
     quad(gl);
     let mut frames = Vec::new();
@@ -449,6 +450,34 @@ fn sampled(gl: &mut dyn CubeGl) -> (Vec<Vec<u8>>, GLenum) {
         ),
     );
     gl.use_program(pi);
+    frames.push(draw_and_read(gl));
+
+    // The same texels as unsigned integers, read by GLSL 3.30 with the extension.
+    let ut = gl.gen_texture();
+    gl.bind_texture(TEXTURE_CUBE_MAP_ARRAY, ut);
+    gl.tex_image_3d(
+        TEXTURE_CUBE_MAP_ARRAY,
+        0,
+        RGBA32UI as i32,
+        4,
+        4,
+        12,
+        0,
+        RGBA_INTEGER,
+        UNSIGNED_INT,
+        Some(&ints),
+    );
+    nearest(gl, TEXTURE_CUBE_MAP_ARRAY, NEAREST);
+    let fs330 = fs(
+        "uniform usamplerCubeArray tex;",
+        "uvec4 v = texture(tex, coord()); color = vec4(v & 255u) / 255.0;",
+    )
+    .replace(
+        "#version 400 core",
+        "#version 330 core\n#extension GL_ARB_texture_cube_map_array : require",
+    );
+    let pu = link_program(gl, VS, &fs330);
+    gl.use_program(pu);
     frames.push(draw_and_read(gl));
 
     let dt = gl.gen_texture();
@@ -612,6 +641,39 @@ fn draws_sampling_cube_map_arrays_match_the_native_driver() {
         assert_eq!(error, NO_ERROR);
         assert_ne!(frames[0], frames[1], "layer 7 rendered");
         assert_ne!(frames[3], frames[4]);
+        assert_ne!(frames[3], frames[5]);
         (frames, error)
     });
+}
+
+/// The extensions a context advertises.
+fn advertised(ctx: &mut Context) -> Vec<String> {
+    (0..ctx.get_integer(NUM_EXTENSIONS) as GLuint)
+        .filter_map(|i| ctx.get_stringi(EXTENSIONS, i))
+        .collect()
+}
+
+/// `GL_ARB_texture_cube_map_array` is advertised where the backend has cube map arrays: GLES
+/// (ES 3.2 here) and Vulkan (`imageCubeArray`). On a GLES backend told to use ES 3.0 it is
+/// not, and the target is an unknown enum to `glBindTexture`.
+#[test]
+fn cube_map_arrays_are_advertised_only_where_the_backend_has_them() {
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 4, 4);
+        let names = advertised(&mut ctx);
+        assert!(
+            names.iter().any(|e| e == "GL_ARB_texture_cube_map_array"),
+            "{}: {names:?}",
+            backend.name()
+        );
+    }
+    let mut ctx = tessera_es30(4, 4);
+    assert!(
+        !advertised(&mut ctx)
+            .iter()
+            .any(|e| e == "GL_ARB_texture_cube_map_array")
+    );
+    let t = Gl::gen_texture(&mut ctx);
+    Gl::bind_texture(&mut ctx, TEXTURE_CUBE_MAP_ARRAY, t);
+    assert_eq!(ctx.get_error(), INVALID_ENUM);
 }

@@ -419,6 +419,9 @@ pub struct Caps {
     /// (`GL_ARB_draw_buffers_blend`; Vulkan's `independentBlend`, a GLES driver's ES 3.2 or
     /// `*_draw_buffers_indexed`).
     pub indexed_blend: bool,
+    /// Whether the backend has cube map array textures and samplers
+    /// (`GL_ARB_texture_cube_map_array`; Vulkan's `imageCubeArray`, a GLES driver's ES 3.2).
+    pub cube_map_arrays: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -546,6 +549,7 @@ impl Caps {
             tessellation: TessellationCaps::gl40_minimum(),
             texture_views: true,
             indexed_blend: true,
+            cube_map_arrays: true,
         }
     }
 }

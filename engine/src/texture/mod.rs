@@ -240,7 +240,11 @@ impl Context {
     /// target; binding it to another target afterwards is `INVALID_OPERATION`, as is a name
     /// that was never generated.
     pub fn bind_texture(&mut self, target: GLenum, texture: GLuint) {
-        let Some(t) = TextureTarget::from_gl(target) else {
+        // Without the backend's cube map arrays their target is an unknown enum, as in a
+        // context without `GL_ARB_texture_cube_map_array`.
+        let Some(t) = TextureTarget::from_gl(target)
+            .filter(|t| *t != TextureTarget::CubeArray || self.local.limits.cube_map_arrays)
+        else {
             return self.error(INVALID_ENUM);
         };
         // Bind is on the draw path of texture-heavy programs: no Arc clone, one lock.

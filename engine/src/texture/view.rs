@@ -115,8 +115,10 @@ impl Context {
             return Err(INVALID_OPERATION);
         }
         let orig_target = orig.target.ok_or(INVALID_OPERATION)?;
+        let cube_arrays = self.local.limits.cube_map_arrays;
         let t = TextureTarget::from_gl(target)
             .filter(|&t| target_compatible(orig_target, t))
+            .filter(|&t| cube_arrays || t != TextureTarget::CubeArray)
             .ok_or(INVALID_OPERATION)?;
         let have = orig.view_range;
         let (minlevel, minlayer) = (minlevel.min(i32::MAX as u32) as i32, minlayer as i64);
