@@ -25,10 +25,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[BLEND_SRC, BLEND_DST, VERTEX_ARRAY],
     ),
     (
-        "ARB_sample_shading (GL 4.0): no glMinSampleShading, no SAMPLE_SHADING capability",
-        &[SAMPLE_SHADING, MIN_SAMPLE_SHADING_VALUE],
-    ),
-    (
         "ARB_texture_gather / ARB_gpu_shader5 (GL 4.0): GLSL 3.30 has no textureGather, \
          interpolateAt* or geometry shader instancing",
         &[
@@ -39,10 +35,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
             MAX_FRAGMENT_INTERPOLATION_OFFSET,
             FRAGMENT_INTERPOLATION_OFFSET_BITS,
         ],
-    ),
-    (
-        "ARB_texture_cube_map_array (GL 4.0): no cube map array target",
-        &[TEXTURE_BINDING_CUBE_MAP_ARRAY],
     ),
     (
         "ARB_indirect_parameters (GL 4.6): no draw counts from a buffer",
