@@ -61,6 +61,8 @@ BEYOND = {
     "glBlendEquationi", "glBlendEquationSeparatei", "glBlendFunci", "glBlendFuncSeparatei",
     "glBlendEquationiARB", "glBlendEquationSeparateiARB", "glBlendFunciARB",
     "glBlendFuncSeparateiARB",
+    # Sample shading (GL 4.0, ARB_sample_shading).
+    "glMinSampleShading", "glMinSampleShadingARB",
     # KHR_debug (GL 4.3).
     "glDebugMessageCallback", "glDebugMessageControl", "glDebugMessageInsert",
     "glGetDebugMessageLog", "glPushDebugGroup", "glPopDebugGroup", "glObjectLabel",

@@ -408,6 +408,8 @@ pub mod cap {
     pub const STENCIL_TEST: u32 = 28;
     /// `TEXTURE_CUBE_MAP_SEAMLESS`.
     pub const TEXTURE_CUBE_MAP_SEAMLESS: u32 = 29;
+    /// `SAMPLE_SHADING` (GL 4.0).
+    pub const SAMPLE_SHADING: u32 = 30;
 }
 
 /// Enabled capabilities, one bit each (see [`cap`]); `BLEND` is per draw buffer and lives in
@@ -585,6 +587,8 @@ pub struct GlState {
     pub sample_coverage_invert: bool,
     /// `SAMPLE_MASK_VALUE` (word 0; GL 3.3 allows one word).
     pub sample_mask_value: u32,
+    /// `MIN_SAMPLE_SHADING_VALUE` (GL 4.0), in [0, 1].
+    pub min_sample_shading: f32,
     /// `PRIMITIVE_RESTART_INDEX`.
     pub primitive_restart_index: u32,
 
@@ -682,6 +686,7 @@ impl GlState {
             sample_coverage_value: 1.0,
             sample_coverage_invert: false,
             sample_mask_value: u32::MAX,
+            min_sample_shading: 0.0,
             primitive_restart_index: 0,
             viewport: [0, 0, width, height],
             scissor: [0, 0, width, height],

@@ -342,6 +342,7 @@ impl Context {
             POINT_SPRITE_COORD_ORIGIN => e(st.point_sprite_coord_origin),
             SAMPLE_COVERAGE_VALUE => Some(Value::float(f64::from(st.sample_coverage_value))),
             SAMPLE_COVERAGE_INVERT => Some(Value::boolean(st.sample_coverage_invert)),
+            MIN_SAMPLE_SHADING_VALUE => Some(Value::float(f64::from(st.min_sample_shading))),
             VIEWPORT => Some(Value::ints(&st.viewport.map(i64::from))),
             SCISSOR_BOX => Some(Value::ints(&st.scissor.map(i64::from))),
             COLOR_CLEAR_VALUE => Some(Value::norms(&st.clear_color.map(f64::from))),

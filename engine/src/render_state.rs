@@ -68,6 +68,8 @@ pub(crate) fn capability(v: GLenum) -> Option<Capability> {
         SAMPLE_ALPHA_TO_ONE => Bit(cap::SAMPLE_ALPHA_TO_ONE, Dirty::BLEND),
         SAMPLE_COVERAGE => Bit(cap::SAMPLE_COVERAGE, Dirty::SAMPLE_MASK),
         SAMPLE_MASK => Bit(cap::SAMPLE_MASK, Dirty::SAMPLE_MASK),
+        // Kept and answered; no record carries it to a backend yet.
+        SAMPLE_SHADING => Bit(cap::SAMPLE_SHADING, Dirty::empty()),
         SCISSOR_TEST => Bit(cap::SCISSOR_TEST, Dirty::RASTER),
         STENCIL_TEST => Bit(cap::STENCIL_TEST, Dirty::DEPTH_STENCIL),
         TEXTURE_CUBE_MAP_SEAMLESS => Bit(cap::TEXTURE_CUBE_MAP_SEAMLESS, Dirty::empty()),
@@ -585,6 +587,12 @@ impl Context {
             gl_bool(invert),
             Dirty::SAMPLE_MASK
         );
+    }
+
+    /// `glMinSampleShading` (GL 4.0; the value is clamped to [0, 1]). Kept and answered;
+    /// no record carries it to a backend yet.
+    pub fn min_sample_shading(&mut self, value: GLfloat) {
+        self.local.st.min_sample_shading = value.clamp(0.0, 1.0);
     }
 
     /// `glSampleMaski` (GL 3.3 has one mask word).

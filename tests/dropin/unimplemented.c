@@ -25,11 +25,12 @@ typedef void (*PFNGLBEGINPROC_)(GLenum mode);
 int main(void)
 {
     /* Before any context: a stub is callable and does nothing. */
-    PFNGLMINSAMPLESHADINGPROC early =
-        (PFNGLMINSAMPLESHADINGPROC)eglGetProcAddress("glMinSampleShading");
-    check("glMinSampleShading is found before a context exists", early != NULL, "null");
+    PFNGLMAXSHADERCOMPILERTHREADSARBPROC early =
+        (PFNGLMAXSHADERCOMPILERTHREADSARBPROC)eglGetProcAddress(
+            "glMaxShaderCompilerThreadsARB");
+    check("glMaxShaderCompilerThreadsARB is found before a context exists", early != NULL, "null");
     if (early)
-        early(1.0f);
+        early(1);
 
     EGLDisplay dpy;
     EGLContext ctx = surfaceless_core_context(&dpy);
@@ -50,8 +51,9 @@ int main(void)
     while (getError() != GL_NO_ERROR)
         ;
 
-    PFNGLMINSAMPLESHADINGPROC minSampleShading =
-        (PFNGLMINSAMPLESHADINGPROC)eglGetProcAddress("glMinSampleShading");
+    PFNGLMAXSHADERCOMPILERTHREADSARBPROC maxCompilerThreads =
+        (PFNGLMAXSHADERCOMPILERTHREADSARBPROC)eglGetProcAddress(
+            "glMaxShaderCompilerThreadsARB");
     PFNGLBUFFERSTORAGEPROC bufferStorage =
         (PFNGLBUFFERSTORAGEPROC)eglGetProcAddress("glBufferStorage");
     PFNGLDEBUGMESSAGECALLBACKARBPROC debugMessageCallback =
@@ -59,7 +61,7 @@ int main(void)
     PFNGLMAPNAMEDBUFFERPROC mapNamedBuffer =
         (PFNGLMAPNAMEDBUFFERPROC)eglGetProcAddress("glMapNamedBuffer");
     PFNGLBEGINPROC_ begin = (PFNGLBEGINPROC_)eglGetProcAddress("glBegin");
-    check("glMinSampleShading is non-null", minSampleShading != NULL, "null");
+    check("glMaxShaderCompilerThreadsARB is non-null", maxCompilerThreads != NULL, "null");
     check("glBufferStorage is non-null", bufferStorage != NULL, "null");
     check("glDebugMessageCallbackARB is non-null", debugMessageCallback != NULL, "null");
     check("glMapNamedBuffer is non-null", mapNamedBuffer != NULL, "null");
@@ -69,7 +71,7 @@ int main(void)
           !tessera || eglGetProcAddress("glNotARealFunction") == NULL, "non-null");
     check("glFooBar123 is null", !tessera || eglGetProcAddress("glFooBar123") == NULL,
           "non-null");
-    if (!minSampleShading || !bufferStorage || !debugMessageCallback || !mapNamedBuffer ||
+    if (!maxCompilerThreads || !bufferStorage || !debugMessageCallback || !mapNamedBuffer ||
         !begin) {
         printf("checks %d failures %d\n", checks, failures);
         return 1;
@@ -79,9 +81,9 @@ int main(void)
        logged once per name. */
     for (int round = 0; round < 2; round++) {
         GLuint data[4] = {1, 2, 3, 4};
-        minSampleShading(0.5f);
+        maxCompilerThreads(2);
         GLenum e = getError();
-        check("glMinSampleShading then GL_INVALID_OPERATION",
+        check("glMaxShaderCompilerThreadsARB then GL_INVALID_OPERATION",
               !tessera || e == GL_INVALID_OPERATION, "another error");
         bufferStorage(GL_ARRAY_BUFFER, sizeof data, data, 0);
         e = getError();

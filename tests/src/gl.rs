@@ -1180,6 +1180,8 @@ gl_api! {
     fn tex_image_2d_multisample(target: GLenum, samples: GLsizei, internal_format: GLint, width: GLsizei, height: GLsizei, fixed_locations: GLboolean) = "glTexImage2DMultisample";
     /// `glSampleMaski`.
     fn sample_maski(index: GLuint, mask: GLbitfield) = "glSampleMaski";
+    /// `glMinSampleShading` (GL 4.0, ARB_sample_shading).
+    fn min_sample_shading(value: GLfloat) = "glMinSampleShading";
     /// `glSamplerParameterf`.
     fn sampler_parameterf(sampler: GLuint, pname: GLenum, param: GLfloat) = "glSamplerParameterf";
     /// `glDrawBuffer`.

@@ -30,6 +30,7 @@ mod query;
 mod records;
 mod render_state;
 mod renderbuffer;
+mod sample_shading;
 mod sampler;
 mod scenes;
 mod server_limits;

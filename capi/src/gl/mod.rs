@@ -68,11 +68,12 @@ pub use vertex::*;
 /// immutable texture storage and image copies ([`tex_storage`]), indirect draws and base
 /// instances (GL 4.0-4.3, `vertex`), vertex attribute binding points (GL 4.3, `vertex`),
 /// per-draw-buffer blend functions (GL 4.0 and `ARB_draw_buffers_blend`'s names, `state`),
+/// `glMinSampleShading` (GL 4.0 and `ARB_sample_shading`'s name, `state`),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 109] = [
+pub static BEYOND_3_3: [(&str, Proc); 111] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -485,6 +486,20 @@ pub static BEYOND_3_3: [(&str, Proc); 109] = [
         "glMemoryBarrierByRegion",
         Proc({
             const F: extern "C" fn(GLbitfield) = glMemoryBarrierByRegion;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMinSampleShading",
+        Proc({
+            const F: extern "C" fn(GLfloat) = glMinSampleShading;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMinSampleShadingARB",
+        Proc({
+            const F: extern "C" fn(GLfloat) = glMinSampleShadingARB;
             F as *const c_void
         }),
     ),

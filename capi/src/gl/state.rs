@@ -119,6 +119,18 @@ pub extern "C" fn glBlendEquationSeparateiARB(buf: GLuint, mode_rgb: GLenum, mod
     })
 }
 
+/// `glMinSampleShading` (GL 4.0): the fraction of samples shaded on their own.
+#[unsafe(no_mangle)]
+pub extern "C" fn glMinSampleShading(value: GLfloat) {
+    gl_call("glMinSampleShading", (), |c| c.min_sample_shading(value))
+}
+
+/// `glMinSampleShadingARB` (ARB_sample_shading): [`glMinSampleShading`].
+#[unsafe(no_mangle)]
+pub extern "C" fn glMinSampleShadingARB(value: GLfloat) {
+    gl_call("glMinSampleShadingARB", (), |c| c.min_sample_shading(value))
+}
+
 /// `glProvokingVertexEXT` (EXT_provoking_vertex): `glProvokingVertex`.
 #[unsafe(no_mangle)]
 pub extern "C" fn glProvokingVertexEXT(mode: GLenum) {

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2521;
+    2519;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -1158,8 +1158,6 @@ super::unimplemented::stubs! {
     glMaxShaderCompilerThreadsKHR: u64,
     glMemoryBarrierEXT: u64,
     glMemoryObjectParameterivEXT: u64,
-    glMinSampleShading: u64,
-    glMinSampleShadingARB: u64,
     glMinmax: u64,
     glMinmaxEXT: u64,
     glMultMatrixd: u64,

@@ -25,10 +25,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[BLEND_SRC, BLEND_DST, VERTEX_ARRAY],
     ),
     (
-        "ARB_sample_shading (GL 4.0): no glMinSampleShading, no SAMPLE_SHADING capability",
-        &[SAMPLE_SHADING, MIN_SAMPLE_SHADING_VALUE],
-    ),
-    (
         "ARB_texture_gather / ARB_gpu_shader5 (GL 4.0): GLSL 3.30 has no textureGather, \
          interpolateAt* or geometry shader instancing",
         &[
