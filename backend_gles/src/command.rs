@@ -520,6 +520,12 @@ impl GlesPipe {
                 "GLES has no POLYGON_SMOOTH: ignored",
             );
         }
+        if r.sample_shading && self.extra.min_sample_shading.is_none() {
+            self.report(
+                Missing::SampleShading,
+                "per-sample shading needs ES 3.2 or OES_sample_shading: shaded per pixel",
+            );
+        }
         if r.clip_distance_mask != 0 && !self.features.clip_distance {
             self.report(
                 Missing::ClipDistance,
@@ -546,6 +552,10 @@ impl GlesPipe {
         sh.enable(gl, Cap::RasterizerDiscard, r.rasterizer_discard);
         sh.enable(gl, Cap::ScissorTest, r.scissor);
         sh.enable(gl, Cap::Dither, r.dither);
+        if let Some(f) = self.extra.min_sample_shading {
+            sh.enable(gl, Cap::SampleShading, r.sample_shading);
+            sh.min_sample_shading(f32::from_bits(r.min_sample_shading), f);
+        }
         sh.line_width(gl, ctx.desired.line_width);
         if self.features.tessellation.is_some() {
             sh.patch_vertices(gl, ctx.desired.patch_vertices);

@@ -48,6 +48,9 @@ pub(crate) type TexStorage3DMultisample = unsafe extern "C" fn(u32, i32, u32, i3
 /// `glTextureViewOES` (`OES_texture_view`; `EXT_texture_view`'s has the same signature).
 pub(crate) type TextureViewFn = unsafe extern "C" fn(u32, u32, u32, u32, u32, u32, u32, u32);
 
+/// `glMinSampleShading` (ES 3.2 / `OES_sample_shading`), which glow does not wrap.
+pub(crate) type MinSampleShading = unsafe extern "C" fn(f32);
+
 /// Entry points glow does not wrap, resolved with the same loader.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct ExtraFns {
@@ -56,6 +59,8 @@ pub(crate) struct ExtraFns {
     pub tex_storage_3d_multisample: Option<TexStorage3DMultisample>,
     /// `glTextureViewOES` / `glTextureViewEXT` (`*_texture_view`).
     pub texture_view: Option<TextureViewFn>,
+    /// `glMinSampleShading` / `glMinSampleShadingOES`.
+    pub min_sample_shading: Option<MinSampleShading>,
 }
 
 /// The largest read-back the backend answers (a reply is one allocation on each side).
@@ -159,6 +164,9 @@ pub(crate) struct Features {
     /// Texture views (`GL_OES_texture_view` or `GL_EXT_texture_view`), by the entry point's
     /// name.
     pub texture_view: Option<&'static str>,
+    /// Per-sample shading: `SAMPLE_SHADING` and `glMinSampleShading` (ES 3.2 or
+    /// `GL_OES_sample_shading`).
+    pub sample_shading: bool,
 }
 
 impl Features {
@@ -168,6 +176,7 @@ impl Features {
         let es32 = minor >= 2;
         Self {
             minor,
+            sample_shading: es32 || has("GL_OES_sample_shading"),
             draw_buffers_indexed: es32
                 || has("GL_OES_draw_buffers_indexed")
                 || has("GL_EXT_draw_buffers_indexed"),
@@ -271,6 +280,7 @@ pub(crate) enum Missing {
     StencilTexture,
     BaseInstance,
     TextureView,
+    SampleShading,
 }
 
 /// A buffer object.
@@ -392,6 +402,7 @@ impl GlesPipe {
                 },
                 texture_views: features.texture_view.is_some(),
                 indexed_blend: features.draw_buffers_indexed,
+                sample_shading: features.sample_shading,
                 cube_map_arrays: features.cube_map_array,
                 tessellation: if features.tessellation.is_some() {
                     // ES 3.2's (EXT/OES_tessellation_shader's) queries of GL's names.

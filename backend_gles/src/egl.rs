@@ -1086,6 +1086,7 @@ pub(crate) fn entry_point_alias(core: &CStr, id: &GlIdentity) -> Option<CString>
         ),
         ("glBlendFuncSeparatei", 2, "draw_buffers_indexed", OES_EXT),
         ("glColorMaski", 2, "draw_buffers_indexed", OES_EXT),
+        ("glMinSampleShading", 2, "sample_shading", &["OES"]),
         (
             "glDrawElementsBaseVertex",
             2,

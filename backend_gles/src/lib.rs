@@ -324,6 +324,8 @@ impl GlesBackend {
         // the ES 3.2 specification gives it.
         let extra = unsafe {
             ExtraFns {
+                min_sample_shading: load(c"glMinSampleShading", features.sample_shading)
+                    .map(|p| std::mem::transmute::<*const c_void, device::MinSampleShading>(p)),
                 sample_maski: load(c"glSampleMaski", features.minor >= 1)
                     .map(|p| std::mem::transmute::<*const c_void, device::SampleMaski>(p)),
                 tex_buffer_range: load(c"glTexBufferRange", features.texture_buffer)

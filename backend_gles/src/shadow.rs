@@ -32,6 +32,7 @@ pub(crate) enum Cap {
     DepthClamp,
     FramebufferSrgb,
     PrimitiveRestart,
+    SampleShading,
 }
 
 impl Cap {
@@ -50,6 +51,7 @@ impl Cap {
             Cap::DepthClamp => glow::DEPTH_CLAMP,
             Cap::FramebufferSrgb => glow::FRAMEBUFFER_SRGB,
             Cap::PrimitiveRestart => glow::PRIMITIVE_RESTART_FIXED_INDEX,
+            Cap::SampleShading => glow::SAMPLE_SHADING,
         }
     }
 }
@@ -118,6 +120,7 @@ pub(crate) struct NativeState {
     patch_vertices: i32,
     sample_coverage: (f32, bool),
     sample_mask: u32,
+    min_sample_shading: f32,
     program: Option<glow::Program>,
     active_unit: u32,
     units: Vec<[Option<glow::Texture>; TARGET_COUNT]>,
@@ -164,6 +167,7 @@ impl NativeState {
             patch_vertices: 3,
             sample_coverage: (1.0, false),
             sample_mask: u32::MAX,
+            min_sample_shading: 0.0,
             program: None,
             active_unit: 0,
             units: vec![[None; TARGET_COUNT]; units],
@@ -466,6 +470,16 @@ impl NativeState {
             self.sample_coverage = (value, invert);
             // SAFETY: context current; plain values.
             unsafe { gl.sample_coverage(value, invert) };
+        }
+    }
+
+    /// Sets `MIN_SAMPLE_SHADING_VALUE` (through `glMinSampleShading`, which glow does not
+    /// wrap).
+    pub fn min_sample_shading(&mut self, value: f32, f: crate::device::MinSampleShading) {
+        if self.min_sample_shading != value {
+            self.min_sample_shading = value;
+            // SAFETY: context current; `f` is glMinSampleShading(OES); a value in [0, 1].
+            unsafe { f(value) };
         }
     }
 

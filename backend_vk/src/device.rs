@@ -483,6 +483,7 @@ impl VkPipe {
             texture_views: true,
             indexed_blend: gpu.core.independent_blend,
             cube_map_arrays: gpu.core.image_cube_array,
+            sample_shading: gpu.core.sample_rate_shading,
             tessellation: if gpu.core.tessellation_shader {
                 tessera_wire::TessellationCaps {
                     max_patch_vertices: p.max_tessellation_patch_size,

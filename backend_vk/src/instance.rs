@@ -108,6 +108,9 @@ pub(crate) struct CoreFeatures {
     pub draw_indirect_first_instance: bool,
     /// Cube map array views (`imageCubeArray`: GL 4.0's cube map array textures).
     pub image_cube_array: bool,
+    /// Per-sample shading (`sampleRateShading`: GL 4.0's sample shading, and SPIR-V's
+    /// `SampleRateShading` capability that `gl_SampleID` and `gl_SamplePosition` need).
+    pub sample_rate_shading: bool,
 }
 
 /// Messages of the debug-utils messenger, shared with its callback.
@@ -775,6 +778,7 @@ fn create_device(
         multi_draw_indirect: yes(have.multi_draw_indirect),
         draw_indirect_first_instance: yes(have.draw_indirect_first_instance),
         image_cube_array: yes(have.image_cube_array),
+        sample_rate_shading: yes(have.sample_rate_shading),
     };
     let enabled = vk::PhysicalDeviceFeatures {
         geometry_shader: have.geometry_shader,
@@ -795,6 +799,7 @@ fn create_device(
         shader_cull_distance: have.shader_cull_distance,
         full_draw_index_uint32: have.full_draw_index_uint32,
         image_cube_array: have.image_cube_array,
+        sample_rate_shading: have.sample_rate_shading,
         // The frontend's point-size emulation writes PointSize from geometry stages that
         // emit points.
         shader_tessellation_and_geometry_point_size: have

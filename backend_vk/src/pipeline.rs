@@ -499,7 +499,9 @@ impl VkPipe {
             .alpha_to_coverage_enable(
                 blend.alpha_to_coverage && pass_key.samples != vk::SampleCountFlags::TYPE_1,
             )
-            .alpha_to_one_enable(blend.alpha_to_one && self.core.alpha_to_one);
+            .alpha_to_one_enable(blend.alpha_to_one && self.core.alpha_to_one)
+            .sample_shading_enable(raster.sample_shading && self.core.sample_rate_shading)
+            .min_sample_shading(f32::from_bits(raster.min_sample_shading));
 
         let has_depth = pass_key.depth_stencil != vk::Format::UNDEFINED;
         let face = |f: &tessera_wire::state::StencilFace| vk::StencilOpState {

@@ -229,6 +229,7 @@ impl Context {
         let indexed_blend = self.local.limits.indexed_blend;
         let tessellation = self.local.limits.has_tessellation();
         let cube_arrays = self.local.limits.cube_map_arrays;
+        let sample_shading = self.local.limits.sample_shading;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -236,6 +237,7 @@ impl Context {
             .filter(move |e| indexed_blend || *e != "GL_ARB_draw_buffers_blend")
             .filter(move |e| tessellation || *e != "GL_ARB_tessellation_shader")
             .filter(move |e| cube_arrays || *e != "GL_ARB_texture_cube_map_array")
+            .filter(move |e| sample_shading || *e != "GL_ARB_sample_shading")
     }
 
     /// Whether the context advertises the extension `name`.

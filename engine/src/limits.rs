@@ -73,6 +73,9 @@ pub struct Limits {
     /// Whether the backend has cube map arrays: `GL_ARB_texture_cube_map_array` is
     /// advertised, and `TEXTURE_CUBE_MAP_ARRAY` a target, only then.
     pub cube_map_arrays: bool,
+    /// Whether the backend shades per sample: `GL_ARB_sample_shading` is advertised only
+    /// then.
+    pub sample_shading: bool,
 }
 
 /// Colour attachments and draw buffers.
@@ -209,6 +212,7 @@ impl Limits {
             texture_views: caps.texture_views,
             indexed_blend: caps.indexed_blend,
             cube_map_arrays: caps.cube_map_arrays,
+            sample_shading: caps.sample_shading,
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).
             max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),

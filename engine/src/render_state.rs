@@ -68,8 +68,7 @@ pub(crate) fn capability(v: GLenum) -> Option<Capability> {
         SAMPLE_ALPHA_TO_ONE => Bit(cap::SAMPLE_ALPHA_TO_ONE, Dirty::BLEND),
         SAMPLE_COVERAGE => Bit(cap::SAMPLE_COVERAGE, Dirty::SAMPLE_MASK),
         SAMPLE_MASK => Bit(cap::SAMPLE_MASK, Dirty::SAMPLE_MASK),
-        // Kept and answered; no record carries it to a backend yet.
-        SAMPLE_SHADING => Bit(cap::SAMPLE_SHADING, Dirty::empty()),
+        SAMPLE_SHADING => Bit(cap::SAMPLE_SHADING, Dirty::RASTER),
         SCISSOR_TEST => Bit(cap::SCISSOR_TEST, Dirty::RASTER),
         STENCIL_TEST => Bit(cap::STENCIL_TEST, Dirty::DEPTH_STENCIL),
         TEXTURE_CUBE_MAP_SEAMLESS => Bit(cap::TEXTURE_CUBE_MAP_SEAMLESS, Dirty::empty()),
@@ -589,10 +588,14 @@ impl Context {
         );
     }
 
-    /// `glMinSampleShading` (GL 4.0; the value is clamped to [0, 1]). Kept and answered;
-    /// no record carries it to a backend yet.
+    /// `glMinSampleShading` (GL 4.0; the value is clamped to [0, 1]).
     pub fn min_sample_shading(&mut self, value: GLfloat) {
-        self.local.st.min_sample_shading = value.clamp(0.0, 1.0);
+        set!(
+            self,
+            self.local.st.min_sample_shading,
+            value.clamp(0.0, 1.0),
+            Dirty::RASTER
+        );
     }
 
     /// `glSampleMaski` (GL 3.3 has one mask word).

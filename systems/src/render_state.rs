@@ -109,6 +109,8 @@ pub fn raster_state(st: &GlState) -> RasterState {
         clip_distance_mask: (caps.0 & 0xff) as u8,
         framebuffer_srgb: caps.has(cap::FRAMEBUFFER_SRGB),
         dither: caps.has(cap::DITHER),
+        sample_shading: caps.has(cap::SAMPLE_SHADING),
+        min_sample_shading: st.min_sample_shading.to_bits(),
     }
 }
 

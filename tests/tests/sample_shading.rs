@@ -1,7 +1,10 @@
-//! Sample shading's state (`ARB_sample_shading`, GL 4.0) against the native driver on both
-//! backends: `glMinSampleShading` clamped to [0, 1], the `SAMPLE_SHADING` capability and
-//! their queries. Values and errors must be exactly the native ones. (No backend shades
-//! per sample yet, so the extension is not advertised and no frame is compared.)
+//! Sample shading (`ARB_sample_shading`, GL 4.0) against the native driver on both backends
+//! (Vulkan with the validation layer on, which must report nothing): `glMinSampleShading`
+//! clamped to [0, 1], the `SAMPLE_SHADING` capability and their queries, and frames of a 4x
+//! multisample renderbuffer shaded per sample (forced by `gl_SampleID` or
+//! `gl_SamplePosition`, or by `glMinSampleShading(1.0)` as `gl_SampleMaskIn` shows), each
+//! sample picked out by the sample mask and resolved with `glBlitFramebuffer`. Pixels,
+//! values and errors must be exactly the native ones.
 
 #![expect(
     unsafe_code,
@@ -76,18 +79,16 @@ fn transcript(gl: &mut dyn ShadingGl) -> Vec<Line> {
     out
 }
 
-#[test]
-fn sample_shading_state_matches_the_native_driver() {
+/// Runs `scene` natively and on both backends (inproc and thread), which must match; returns
+/// the native result.
+fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn ShadingGl) -> T) -> T {
     let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
-    let expected = transcript(&mut native);
+    let expected = scene(&mut native);
     drop(native);
-    assert_eq!(expected[0], ("defaults", 0.0, 0, false, 0, NO_ERROR));
-    assert_eq!(expected[3].1, 1.0, "clamped to 1");
-    assert_eq!(expected[5].1, 0.0, "clamped to 0");
     for backend in Backend::ALL {
         for transport in [TransportKind::Inproc, TransportKind::Thread] {
             let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
-            let got = transcript(&mut ctx);
+            let got = scene(&mut ctx);
             assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
             ctx.finish();
             assert!(!ctx.is_lost(), "{}: the session ended", backend.name());
@@ -95,4 +96,183 @@ fn sample_shading_state_matches_the_native_driver() {
             assert!(events.is_empty(), "{}: {events:?}", backend.name());
         }
     }
+    expected
+}
+
+#[test]
+fn sample_shading_state_matches_the_native_driver() {
+    let expected = compare(transcript);
+    assert_eq!(expected[0], ("defaults", 0.0, 0, false, 0, NO_ERROR));
+    assert_eq!(expected[3].1, 1.0, "clamped to 1");
+    assert_eq!(expected[5].1, 0.0, "clamped to 0");
+}
+
+const VS: &str = "#version 330
+layout(location = 0) in vec2 position;
+void main() { gl_Position = vec4(position, 0.0, 1.0); }
+";
+
+/// Each sample's index, as red rising and green falling.
+const FS_ID: &str = "#version 400
+out vec4 color;
+void main() { color = vec4(float(gl_SampleID) / 3.0, 1.0 - float(gl_SampleID) / 3.0, 0.0, 1.0); }
+";
+
+/// Each sample's position in the pixel, through the extension in GLSL 3.30.
+const FS_POSITION: &str = "#version 330
+#extension GL_ARB_sample_shading : require
+out vec4 color;
+void main() { color = vec4(gl_SamplePosition, 0.0, 1.0); }
+";
+
+/// How many samples the invocation shades: 4 per pixel, 1 per sample.
+const FS_MASK_IN: &str = "#version 400
+out vec4 color;
+void main() { color = vec4(float(bitCount(gl_SampleMaskIn[0])) / 4.0, 0.0, 0.0, 1.0); }
+";
+
+fn shader(gl: &mut dyn ShadingGl, kind: GLenum, src: &str) -> GLuint {
+    let s = gl.create_shader(kind);
+    gl.shader_source(s, src);
+    gl.compile_shader(s);
+    assert_eq!(
+        gl.get_shaderi(s, COMPILE_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.shader_info_log(s)
+    );
+    s
+}
+
+/// Draws with `fs` into a 4x RGBA8 renderbuffer cleared to transparent black: `SIZE / 4`
+/// rows for each sample `k`, written alone (sample mask `1 << k`) when `masks` says so,
+/// with `setup(gl, k)` called first; then resolves it with `glBlitFramebuffer` and returns
+/// the pixels.
+fn frame(
+    gl: &mut dyn ShadingGl,
+    fs: &str,
+    masks: bool,
+    setup: &dyn Fn(&mut dyn ShadingGl, i32),
+) -> Vec<u8> {
+    let p = gl.create_program();
+    for (kind, src) in [(VERTEX_SHADER, VS), (FRAGMENT_SHADER, fs)] {
+        let s = shader(gl, kind, src);
+        gl.attach_shader(p, s);
+    }
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let quad: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let b = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, b);
+    gl.buffer_data(ARRAY_BUFFER, quad.len(), Some(&quad), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    let mut fbos = [0; 2];
+    for (i, samples) in [(0, 4), (1, 0)] {
+        fbos[i] = gl.gen_framebuffer();
+        gl.bind_framebuffer(FRAMEBUFFER, fbos[i]);
+        let rb = gl.gen_renderbuffer();
+        gl.bind_renderbuffer(RENDERBUFFER, rb);
+        gl.renderbuffer_storage_multisample(RENDERBUFFER, samples, RGBA8, SIZE, SIZE);
+        gl.framebuffer_renderbuffer(FRAMEBUFFER, COLOR_ATTACHMENT0, RENDERBUFFER, rb);
+    }
+    gl.bind_framebuffer(FRAMEBUFFER, fbos[0]);
+    gl.viewport(0, 0, SIZE, SIZE);
+    gl.clear_color(0.0, 0.0, 0.0, 0.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.enable(SCISSOR_TEST);
+    if masks {
+        gl.enable(SAMPLE_MASK);
+    }
+    let rows = SIZE / 4;
+    for k in 0..4 {
+        gl.scissor(0, k * rows, SIZE, rows);
+        gl.sample_maski(0, 1 << k);
+        setup(gl, k);
+        gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    }
+    gl.disable(SCISSOR_TEST);
+    gl.disable(SAMPLE_MASK);
+    gl.disable(SAMPLE_SHADING);
+    gl.bind_framebuffer(READ_FRAMEBUFFER, fbos[0]);
+    gl.bind_framebuffer(DRAW_FRAMEBUFFER, fbos[1]);
+    gl.blit_framebuffer(
+        0,
+        0,
+        SIZE,
+        SIZE,
+        0,
+        0,
+        SIZE,
+        SIZE,
+        COLOR_BUFFER_BIT,
+        NEAREST,
+    );
+    gl.bind_framebuffer(READ_FRAMEBUFFER, fbos[1]);
+    let mut out = vec![0u8; (SIZE * SIZE * 4) as usize];
+    gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut out);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    out
+}
+
+/// The first pixel of each sample's rows.
+fn rows(p: &[u8]) -> Vec<[u8; 4]> {
+    (0..4)
+        .map(|k| {
+            let i = (k * SIZE / 4 * SIZE * 4) as usize;
+            [p[i], p[i + 1], p[i + 2], p[i + 3]]
+        })
+        .collect()
+}
+
+#[test]
+fn gl_sample_id_shades_each_sample_as_the_native_driver_does() {
+    let p = compare(|gl| frame(gl, FS_ID, true, &|_, _| {}));
+    let r = rows(&p);
+    // One sample of four written in each row: its index shows in red and green.
+    assert!(r.windows(2).all(|w| w[0][0] < w[1][0]), "{r:?}");
+    assert!(r.iter().all(|c| c[3] == 64), "{r:?}");
+}
+
+#[test]
+fn gl_sample_position_shades_each_sample_as_the_native_driver_does() {
+    let p = compare(|gl| frame(gl, FS_POSITION, true, &|_, _| {}));
+    let r = rows(&p);
+    // Four distinct positions.
+    for i in 0..4 {
+        for j in 0..i {
+            assert_ne!(r[i], r[j], "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn min_sample_shading_shades_each_sample_as_the_native_driver_does() {
+    // Rows 0 and 1 per pixel (the first with SAMPLE_SHADING on but a minimum of 0), rows 2
+    // and 3 per sample (the last after a minimum above 1 was clamped).
+    let p = compare(|gl| {
+        frame(gl, FS_MASK_IN, false, &|gl, k| {
+            let (on, min) = [(false, 1.0), (true, 0.0), (true, 1.0), (true, 5.0)][k as usize];
+            if on {
+                gl.enable(SAMPLE_SHADING);
+            } else {
+                gl.disable(SAMPLE_SHADING);
+            }
+            gl.min_sample_shading(min);
+        })
+    });
+    let r = rows(&p);
+    assert_eq!(r[0], [255, 0, 0, 255], "{r:?}");
+    assert_eq!(r[3], [64, 0, 0, 255], "{r:?}");
 }

@@ -422,6 +422,9 @@ pub struct Caps {
     /// Whether the backend has cube map array textures and samplers
     /// (`GL_ARB_texture_cube_map_array`; Vulkan's `imageCubeArray`, a GLES driver's ES 3.2).
     pub cube_map_arrays: bool,
+    /// Whether the backend shades per sample (`GL_ARB_sample_shading`; Vulkan's
+    /// `sampleRateShading`, a GLES driver's ES 3.2 or `OES_sample_shading`).
+    pub sample_shading: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -550,6 +553,7 @@ impl Caps {
             texture_views: true,
             indexed_blend: true,
             cube_map_arrays: true,
+            sample_shading: true,
         }
     }
 }

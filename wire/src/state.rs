@@ -202,6 +202,11 @@ pub struct RasterState {
     pub framebuffer_srgb: bool,
     /// `DITHER`.
     pub dither: bool,
+    /// `SAMPLE_SHADING` (GL 4.0): shade at least [`Self::min_sample_shading`] of the samples
+    /// on their own.
+    pub sample_shading: bool,
+    /// `MIN_SAMPLE_SHADING_VALUE`, in [0, 1], as the bits of an `f32` (the key is hashed).
+    pub min_sample_shading: u32,
 }
 
 impl Default for RasterState {
@@ -223,6 +228,8 @@ impl Default for RasterState {
             clip_distance_mask: 0,
             framebuffer_srgb: false,
             dither: true,
+            sample_shading: false,
+            min_sample_shading: 0,
         }
     }
 }
