@@ -14,7 +14,7 @@
 use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 
 /// `glIsEnabled`, which the shared [`Gl`] table has no entry for.
@@ -129,6 +129,12 @@ void main() { color = vec4(gl_SamplePosition, 0.0, 1.0); }
 const FS_MASK_IN: &str = "#version 400
 out vec4 color;
 void main() { color = vec4(float(bitCount(gl_SampleMaskIn[0])) / 4.0, 0.0, 0.0, 1.0); }
+";
+
+/// White, shaded per pixel unless told otherwise.
+const FS_WHITE: &str = "#version 330
+out vec4 color;
+void main() { color = vec4(1.0); }
 ";
 
 fn shader(gl: &mut dyn ShadingGl, kind: GLenum, src: &str) -> GLuint {
@@ -275,4 +281,48 @@ fn min_sample_shading_shades_each_sample_as_the_native_driver_does() {
     let r = rows(&p);
     assert_eq!(r[0], [255, 0, 0, 255], "{r:?}");
     assert_eq!(r[3], [64, 0, 0, 255], "{r:?}");
+}
+
+/// The extensions a context advertises.
+fn advertised(ctx: &mut Context) -> Vec<String> {
+    (0..ctx.get_integer(NUM_EXTENSIONS) as GLuint)
+        .filter_map(|i| ctx.get_stringi(EXTENSIONS, i))
+        .collect()
+}
+
+/// `GL_ARB_sample_shading` is advertised where the backend shades per sample: GLES (ES 3.2
+/// here) and Vulkan (`sampleRateShading`).
+#[test]
+fn sample_shading_is_advertised_on_both_backends() {
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, SIZE, SIZE);
+        let names = advertised(&mut ctx);
+        assert!(
+            names.iter().any(|e| e == "GL_ARB_sample_shading"),
+            "{}: {names:?}",
+            backend.name()
+        );
+    }
+}
+
+/// On a GLES driver without ES 3.2 or `OES_sample_shading` (the backend told to use ES 3.0
+/// and no extension), the extension is not advertised, and sample shading enabled all the
+/// same is reported as unsupported.
+#[test]
+fn sample_shading_is_reported_without_it_on_gles() {
+    let mut ctx = tessera_es30(SIZE, SIZE);
+    let names = advertised(&mut ctx);
+    assert!(!names.iter().any(|e| e == "GL_ARB_sample_shading"));
+    ctx.enable(SAMPLE_SHADING);
+    ctx.min_sample_shading(1.0);
+    frame(&mut ctx, FS_WHITE, false, &|_, _| {});
+    ctx.finish();
+    let events = ctx.take_events();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Unsupported { what }
+            if what.starts_with("per-sample shading"))),
+        "{events:?}"
+    );
 }
