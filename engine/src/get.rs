@@ -176,7 +176,6 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_occlusion_query",
     "GL_ARB_occlusion_query2",
     "GL_ARB_provoking_vertex",
-    "GL_ARB_sample_shading",
     "GL_ARB_sampler_objects",
     "GL_ARB_seamless_cube_map",
     "GL_ARB_separate_shader_objects",

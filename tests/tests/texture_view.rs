@@ -1012,14 +1012,12 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
     let mut expected = everywhere.unwrap();
     // (Nor tessellation, whose stages an ES 3.0 driver lacks: tests/tests/tessellation.rs;
     // nor per-draw-buffer blending, without its indexed calls: draw_buffers_blend.rs; nor
-    // cube map arrays, below ES 3.2: texture_cube_array.rs; nor sample shading, below ES 3.2
-    // without OES_sample_shading: sample_shading.rs.)
+    // cube map arrays, below ES 3.2: texture_cube_array.rs.)
     expected.retain(|e| {
         e != "GL_ARB_texture_view"
             && e != "GL_ARB_tessellation_shader"
             && e != "GL_ARB_draw_buffers_blend"
             && e != "GL_ARB_texture_cube_map_array"
-            && e != "GL_ARB_sample_shading"
     });
     assert_eq!(names, expected);
     // Past the last name: INVALID_VALUE, as for any index past NUM_EXTENSIONS.
