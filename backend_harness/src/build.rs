@@ -259,7 +259,10 @@ impl Scene {
     /// A blend CSO of `state`, not bound.
     pub fn blend_state(&mut self, state: BlendState) -> BlendHandle {
         let cso = self.h();
-        self.push(Record::CreateBlendState { cso, state });
+        self.push(Record::CreateBlendState {
+            cso,
+            state: Box::new(state),
+        });
         cso
     }
 
@@ -272,7 +275,10 @@ impl Scene {
     /// A rasterizer CSO of `state`, bound.
     pub fn raster(&mut self, state: RasterState) {
         let cso: RasterHandle = self.h();
-        self.push(Record::CreateRasterState { cso, state });
+        self.push(Record::CreateRasterState {
+            cso,
+            state: Box::new(state),
+        });
         self.push(Record::BindRasterState { cso });
     }
 

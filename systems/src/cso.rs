@@ -183,7 +183,6 @@ impl<K: Hash + Eq + Clone, H: Handle> CsoCache<K, H> {
 mod tests {
     use super::*;
     use tessera_wire::handle::BlendHandle;
-    use tessera_wire::state::BlendState;
 
     #[test]
     fn evicts_least_recently_used_but_never_a_bound_cso() {
@@ -192,7 +191,7 @@ mod tests {
         let mut cache: CsoCache<u32, BlendHandle> = CsoCache::new(4);
         let create = |cso, _: &u32| Record::CreateBlendState {
             cso,
-            state: BlendState::default(),
+            state: Box::default(),
         };
         let destroy = |cso| Record::DestroyBlendState { cso };
         let first = cache.get_or_create(&0, &mut alloc, &mut enc, create, destroy);

@@ -124,7 +124,10 @@ pub fn emit_blend(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
         &key,
         alloc,
         enc,
-        |cso, state| Record::CreateBlendState { cso, state: *state },
+        |cso, state| Record::CreateBlendState {
+            cso,
+            state: Box::new(*state),
+        },
         |cso| Record::DestroyBlendState { cso },
     );
     if shadow.blend != Some(cso) {
@@ -164,7 +167,10 @@ pub fn emit_raster(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
         &key,
         alloc,
         enc,
-        |cso, state| Record::CreateRasterState { cso, state: *state },
+        |cso, state| Record::CreateRasterState {
+            cso,
+            state: Box::new(*state),
+        },
         |cso| Record::DestroyRasterState { cso },
     );
     if shadow.raster != Some(cso) {

@@ -1395,7 +1395,7 @@ impl<C: PipeContext> Dispatcher<C> {
             A::CreateBlendState { cso, state } => {
                 const N: &str = "CreateBlendState";
                 let cso = reg.blends().create(N, de(cso)?)?;
-                pipe.create_blend_state(cso, de(state)?)?;
+                pipe.create_blend_state(cso, de(&**state)?)?;
                 N
             }
             A::BindBlendState { cso } => {
@@ -1429,7 +1429,7 @@ impl<C: PipeContext> Dispatcher<C> {
             A::CreateRasterState { cso, state } => {
                 const N: &str = "CreateRasterState";
                 let cso = reg.rasters().create(N, de(cso)?)?;
-                pipe.create_raster_state(cso, de(state)?)?;
+                pipe.create_raster_state(cso, de(&**state)?)?;
                 N
             }
             A::BindRasterState { cso } => {

@@ -677,7 +677,10 @@ pub enum Record {
 
     // ---- Constant state objects ----
     /// Creates a blend CSO.
-    CreateBlendState { cso: BlendHandle, state: BlendState },
+    CreateBlendState {
+        cso: BlendHandle,
+        state: Box<BlendState>,
+    },
     /// Binds a blend CSO.
     BindBlendState { cso: BlendHandle },
     /// Destroys a blend CSO (never the bound one).
@@ -694,7 +697,7 @@ pub enum Record {
     /// Creates a rasterizer CSO.
     CreateRasterState {
         cso: RasterHandle,
-        state: RasterState,
+        state: Box<RasterState>,
     },
     /// Binds a rasterizer CSO.
     BindRasterState { cso: RasterHandle },
