@@ -97,6 +97,11 @@ pub struct Config {
     /// window platform's: an in-process GLES backend makes its EGL display on it, so it can
     /// present the display's windows itself (`tessera_backend_gles`'s `present` module).
     pub native_display: Option<tessera_wire::backend::NativeDisplay>,
+    /// A GL version to report and grant whatever the backend carries out (`None`: the
+    /// highest version whose features are all advertised; `crate::version`). For running
+    /// a conformance suite's tests of a version before all of it is there, as Mesa's
+    /// `MESA_GL_VERSION_OVERRIDE`: the extension list does not change with it.
+    pub gl_version: Option<crate::version::GlVersion>,
 }
 
 impl Default for Config {
@@ -108,18 +113,31 @@ impl Default for Config {
             cso_capacity: tessera_systems::cso::DEFAULT_CSO_CAPACITY,
             capture: false,
             native_display: None,
+            gl_version: None,
         }
     }
 }
 
 impl Config {
     /// The configuration the environment asks for (`TESSERA_BACKEND`, default `auto`;
-    /// `TESSERA_TRANSPORT`, default `inproc`).
+    /// `TESSERA_TRANSPORT`, default `inproc`; `TESSERA_GL_VERSION`, unset by default).
     pub fn from_env() -> Self {
         Self {
             backend: BackendKind::from_env(),
             transport: TransportKind::from_env(),
+            gl_version: gl_version_from_env(),
             ..Self::default()
         }
     }
+}
+
+/// Reads `TESSERA_GL_VERSION` (`"4.3"`), warning about a value that names no version
+/// Tessera knows (3.3 to 4.3).
+fn gl_version_from_env() -> Option<crate::version::GlVersion> {
+    let v = std::env::var("TESSERA_GL_VERSION").ok()?;
+    let version = crate::version::GlVersion::parse(&v);
+    if version.is_none() {
+        log::warn!("TESSERA_GL_VERSION={v:?} is not one of 3.3, 4.0, 4.1, 4.2, 4.3; ignored");
+    }
+    version
 }

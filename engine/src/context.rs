@@ -127,6 +127,9 @@ pub struct Local {
     /// The entry point being called (`Context::enter`), named in error messages; empty
     /// when the Rust API is called directly.
     pub call: &'static str,
+    /// The version [`Config::gl_version`] claims, reported instead of the one the backend
+    /// carries out (`crate::version`).
+    pub version_override: Option<crate::version::GlVersion>,
 }
 
 impl Local {
@@ -373,6 +376,7 @@ impl Context {
             context_flags: 0,
             debug: Box::new(crate::debug::DebugState::new(false)),
             call: "",
+            version_override: config.gl_version,
         };
         Self {
             group,

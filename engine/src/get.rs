@@ -210,10 +210,6 @@ pub const EXTENSION_NAMES: &[&str] = &[
 
 /// `GL_VENDOR`.
 pub const VENDOR_STRING: &str = "Tessera";
-/// `GL_VERSION`.
-pub const VERSION_STRING: &str = concat!("3.3 (Core Profile) Tessera ", env!("CARGO_PKG_VERSION"));
-/// `GL_SHADING_LANGUAGE_VERSION`.
-pub const GLSL_VERSION_STRING: &str = "3.30";
 
 /// Compressed formats listed by `COMPRESSED_TEXTURE_FORMATS` (GL 3.3 requires none to be
 /// listed; the RGTC formats are generic-use formats it need not enumerate).
@@ -400,8 +396,8 @@ impl Context {
         let l = &self.local.limits;
         let i = |v: i32| Some(Value::int(i64::from(v)));
         match pname {
-            MAJOR_VERSION => i(3),
-            MINOR_VERSION => i(3),
+            MAJOR_VERSION => i(self.gl_version().major.into()),
+            MINOR_VERSION => i(self.gl_version().minor.into()),
             CONTEXT_FLAGS => i(self.local.context_flags as i32),
             DEBUG_OUTPUT
             | DEBUG_OUTPUT_SYNCHRONOUS
@@ -856,8 +852,8 @@ impl Context {
                     sh.caps.backend, sh.caps.device
                 ))
             }
-            VERSION => Some(VERSION_STRING.to_owned()),
-            SHADING_LANGUAGE_VERSION => Some(GLSL_VERSION_STRING.to_owned()),
+            VERSION => Some(self.gl_version().string()),
+            SHADING_LANGUAGE_VERSION => Some(self.gl_version().glsl()),
             _ => {
                 self.error(INVALID_ENUM);
                 None

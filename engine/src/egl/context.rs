@@ -1,15 +1,18 @@
 //! `eglCreateContext` attributes for desktop OpenGL (EGL 1.5 §3.7.1 and
 //! `EGL_KHR_create_context`): what may be asked for, and what Tessera can give.
 //!
-//! Tessera implements one desktop GL: version 3.3, core profile. A request is granted when a
-//! 3.3 core context is *backward compatible* with it, as `EGL_KHR_create_context` defines
-//! that: 3.2 and 3.3 core; 3.1 (its context may be "the core profile of version 3.2 or
+//! Tessera implements desktop GL's core profile, at 3.3 or at the 4.x version its backend
+//! carries out (`crate::version`). A request is granted when such a context is *backward
+//! compatible* with it, as `EGL_KHR_create_context` defines that: 3.2 up to the context's
+//! version, core profile; 3.1 (its context may be "the core profile of version 3.2 or
 //! greater"); 3.0 forward-compatible (3.0 minus the deprecated features is what 3.1 is).
-//! Everything else that is a valid request but needs features Tessera lacks — versions
-//! above 3.3, the compatibility profile, versions below 3.0 or 3.0 without the
-//! forward-compatible flag (they include the fixed-function pipeline), robust buffer access
-//! (no backend promises it) — is `EGL_BAD_MATCH`. Attributes that are not meaningful for
-//! OpenGL, or not recognised, are `EGL_BAD_ATTRIBUTE`, as Mesa's parser decides.
+//! A 4.0–4.3 core request is granted here and checked against the created context's
+//! version ([`ContextAttribs::version`]), which only the backend knows. Everything else that
+//! is a valid request but needs features Tessera lacks — versions above 4.3, the
+//! compatibility profile, versions below 3.0 or 3.0 without the forward-compatible flag
+//! (they include the fixed-function pipeline), robust buffer access (no backend promises
+//! it) — is `EGL_BAD_MATCH`. Attributes that are not meaningful for OpenGL, or not
+//! recognised, are `EGL_BAD_ATTRIBUTE`, as Mesa's parser decides.
 
 use super::EglError;
 use super::tokens::*;
@@ -125,12 +128,14 @@ impl ContextAttribs {
         Ok(())
     }
 
-    /// Whether a 3.3 core context satisfies the (defined) request.
+    /// Whether a core context of 3.3 or of the version asked for (up to 4.3, checked
+    /// against the backend at creation: [`ContextAttribs::version`]) satisfies the
+    /// (defined) request.
     fn check_supported(&self) -> Result<(), EglError> {
         let fc = self.flags & CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR != 0;
         let version = (self.major, self.minor);
         let granted = match version {
-            (3, 2) | (3, 3) => self.profile == CONTEXT_OPENGL_CORE_PROFILE_BIT,
+            (3, 2) | (3, 3) | (4, 0..=3) => self.profile == CONTEXT_OPENGL_CORE_PROFILE_BIT,
             (3, 1) => true,
             (3, 0) => fc,
             _ => false,
@@ -142,6 +147,16 @@ impl ContextAttribs {
             return Err(EglError::BadMatch);
         }
         Ok(())
+    }
+
+    /// The version asked for, which the created context must report at least (3.3 for
+    /// the requests any context satisfies).
+    pub fn version(&self) -> crate::version::GlVersion {
+        let requested = crate::version::GlVersion::new(
+            self.major.clamp(0, 255) as u8,
+            self.minor.clamp(0, 255) as u8,
+        );
+        requested.max(crate::version::GlVersion::GL33)
     }
 
     /// `GL_CONTEXT_FLAGS` of the granted context: the forward-compatible bit and the debug
@@ -191,6 +206,7 @@ mod tests {
     #[test]
     fn what_tessera_lacks_is_bad_match() {
         assert_eq!(ContextAttribs::parse(&core(4, 6)), Err(EglError::BadMatch));
+        assert_eq!(ContextAttribs::parse(&core(4, 4)), Err(EglError::BadMatch));
         assert_eq!(ContextAttribs::parse(&[]), Err(EglError::BadMatch));
         assert_eq!(
             ContextAttribs::parse(&[
@@ -222,6 +238,20 @@ mod tests {
             ContextAttribs::parse(&bad_strategy),
             Err(EglError::BadAttribute)
         );
+    }
+
+    #[test]
+    fn requests_up_to_4_3_core_wait_for_the_backend() {
+        use crate::version::GlVersion;
+        let a = ContextAttribs::parse(&core(4, 3)).unwrap();
+        assert_eq!(a.version(), GlVersion::new(4, 3));
+        assert_eq!(
+            ContextAttribs::parse(&core(3, 2)).unwrap().version(),
+            GlVersion::GL33
+        );
+        let mut compat = core(4, 0);
+        compat[2].1 = CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT;
+        assert_eq!(ContextAttribs::parse(&compat), Err(EglError::BadMatch));
     }
 
     #[test]

@@ -119,7 +119,20 @@ impl Thread {
                 EglError::BadAlloc
             })?,
         };
+        // A 4.x request needs a backend that carries the version out (or the configured
+        // version): only the created context knows.
+        if gl.gl_version() < attribs.version() {
+            log::info!(
+                "tessera: eglCreateContext: OpenGL {}.{} asked for, the context has {}.{}",
+                attribs.major,
+                attribs.minor,
+                gl.gl_version().major,
+                gl.gl_version().minor
+            );
+            return Err(EglError::BadMatch);
+        }
         gl.set_context_flags(attribs.gl_context_flags());
+        let major_version = gl.gl_version().major;
         let handle = reg.mint_context();
         reg.contexts.insert(
             handle,
@@ -132,6 +145,7 @@ impl Thread {
                 draw: 0,
                 read: 0,
                 destroyed: false,
+                major_version,
             },
         );
         Ok(handle)
@@ -162,7 +176,7 @@ impl Thread {
             CONFIG_ID => c.config.map_or(0, |c| c.id),
             CONTEXT_CLIENT_TYPE => OPENGL_API,
             // The version the context implements (EGL_CONTEXT_MAJOR_VERSION is this token).
-            CONTEXT_CLIENT_VERSION => 3,
+            CONTEXT_CLIENT_VERSION => i32::from(c.major_version),
             RENDER_BUFFER => {
                 if c.draw != 0 {
                     BACK_BUFFER

@@ -141,6 +141,8 @@ pub(crate) struct ContextEntry {
     pub read: usize,
     /// Destroyed (or its display terminated) while current: gone once released.
     pub destroyed: bool,
+    /// The OpenGL major version it reports (`EGL_CONTEXT_CLIENT_VERSION`).
+    pub major_version: u8,
 }
 
 /// A fence sync (`eglCreateSync(EGL_SYNC_FENCE)`).

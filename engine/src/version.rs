@@ -1,0 +1,208 @@
+//! The OpenGL version a context reports (`GL_VERSION`, `GL_MAJOR_VERSION`,
+//! `GL_MINOR_VERSION`, `GL_SHADING_LANGUAGE_VERSION`) and grants to EGL and GLX requests.
+//!
+//! A version is reported only when the context carries out every feature that version
+//! made core, and a feature counts once its extension string is advertised — which the
+//! engine does only where the backend carries the feature out (`Context::extension_names`).
+//! So the version follows the backend: the highest of [`VERSIONS`] whose extensions are all
+//! advertised, from 3.3 up. Nothing else decides it, so a backend that gains a feature
+//! raises its version with no change here.
+//!
+//! For testing (running conformance suites' GL 4.x tests before everything of 4.x is
+//! there, as Mesa's `MESA_GL_VERSION_OVERRIDE` is used), [`Config::gl_version`]
+//! (`TESSERA_GL_VERSION=4.3`) claims a version outright: the context reports it and EGL and
+//! GLX grant requests up to it, while the extension list stays what the backend carries out.
+//!
+//! [`Config::gl_version`]: crate::config::Config::gl_version
+
+use crate::context::Context;
+
+/// An OpenGL version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct GlVersion {
+    /// Major version.
+    pub major: u8,
+    /// Minor version.
+    pub minor: u8,
+}
+
+impl GlVersion {
+    /// OpenGL 3.3, the version every Tessera context carries out.
+    pub const GL33: Self = Self::new(3, 3);
+
+    /// `major.minor`.
+    pub const fn new(major: u8, minor: u8) -> Self {
+        Self { major, minor }
+    }
+
+    /// Parses `"4.3"`; `None` unless it names one of 3.3 and [`VERSIONS`].
+    pub fn parse(s: &str) -> Option<Self> {
+        let (major, minor) = s.trim().split_once('.')?;
+        let v = Self::new(major.parse().ok()?, minor.parse().ok()?);
+        (v == Self::GL33 || VERSIONS.iter().any(|(known, _)| *known == v)).then_some(v)
+    }
+
+    /// `GL_SHADING_LANGUAGE_VERSION` of a context of this version: `"4.30"` for 4.3 (GLSL
+    /// numbers its versions after GL's from 3.3 on).
+    pub fn glsl(self) -> String {
+        format!("{}.{}0", self.major, self.minor)
+    }
+
+    /// `GL_VERSION`: `"4.3 (Core Profile) Tessera x.y.z"`.
+    pub fn string(self) -> String {
+        format!(
+            "{}.{} (Core Profile) Tessera {}",
+            self.major,
+            self.minor,
+            env!("CARGO_PKG_VERSION")
+        )
+    }
+}
+
+/// The versions after 3.3, each with the extensions naming the features it made core (the
+/// GL 4.0–4.3 specifications' lists of what each version added: an implementation that
+/// advertises all of them carries out the version's features). Left out are the two that
+/// name no feature of their own: `GL_ARB_shader_precision` (4.1: the precision of shader
+/// arithmetic, which the backend's own shaders have) and
+/// `GL_ARB_robust_buffer_access_behavior` (4.3: robust-access contexts, which Tessera does
+/// not create).
+pub const VERSIONS: &[(GlVersion, &[&str])] = &[
+    (
+        GlVersion::new(4, 0),
+        &[
+            "GL_ARB_draw_buffers_blend",
+            "GL_ARB_draw_indirect",
+            "GL_ARB_gpu_shader5",
+            "GL_ARB_gpu_shader_fp64",
+            "GL_ARB_sample_shading",
+            "GL_ARB_shader_subroutine",
+            "GL_ARB_tessellation_shader",
+            "GL_ARB_texture_buffer_object_rgb32",
+            "GL_ARB_texture_cube_map_array",
+            "GL_ARB_texture_gather",
+            "GL_ARB_texture_query_lod",
+            "GL_ARB_transform_feedback2",
+            "GL_ARB_transform_feedback3",
+        ],
+    ),
+    (
+        GlVersion::new(4, 1),
+        &[
+            "GL_ARB_ES2_compatibility",
+            "GL_ARB_get_program_binary",
+            "GL_ARB_separate_shader_objects",
+            "GL_ARB_vertex_attrib_64bit",
+            "GL_ARB_viewport_array",
+        ],
+    ),
+    (
+        GlVersion::new(4, 2),
+        &[
+            "GL_ARB_base_instance",
+            "GL_ARB_compressed_texture_pixel_storage",
+            "GL_ARB_conservative_depth",
+            "GL_ARB_internalformat_query",
+            "GL_ARB_map_buffer_alignment",
+            "GL_ARB_shader_atomic_counters",
+            "GL_ARB_shader_image_load_store",
+            "GL_ARB_shading_language_420pack",
+            "GL_ARB_shading_language_packing",
+            "GL_ARB_texture_compression_bptc",
+            "GL_ARB_texture_storage",
+            "GL_ARB_transform_feedback_instanced",
+        ],
+    ),
+    (
+        GlVersion::new(4, 3),
+        &[
+            "GL_ARB_ES3_compatibility",
+            "GL_ARB_arrays_of_arrays",
+            "GL_ARB_clear_buffer_object",
+            "GL_ARB_compute_shader",
+            "GL_ARB_copy_image",
+            "GL_ARB_explicit_uniform_location",
+            "GL_ARB_fragment_layer_viewport",
+            "GL_ARB_framebuffer_no_attachments",
+            "GL_ARB_internalformat_query2",
+            "GL_ARB_invalidate_subdata",
+            "GL_ARB_multi_draw_indirect",
+            "GL_ARB_program_interface_query",
+            "GL_ARB_shader_image_size",
+            "GL_ARB_shader_storage_buffer_object",
+            "GL_ARB_stencil_texturing",
+            "GL_ARB_texture_buffer_range",
+            "GL_ARB_texture_query_levels",
+            "GL_ARB_texture_storage_multisample",
+            "GL_ARB_texture_view",
+            "GL_ARB_vertex_attrib_binding",
+            "GL_KHR_debug",
+        ],
+    ),
+];
+
+/// The highest version whose features `advertises` all of, from 3.3 up (each version
+/// needs the ones before it).
+pub fn carried_out(advertises: impl Fn(&str) -> bool) -> GlVersion {
+    let mut version = GlVersion::GL33;
+    for (v, extensions) in VERSIONS {
+        if !extensions.iter().all(|e| advertises(e)) {
+            break;
+        }
+        version = *v;
+    }
+    version
+}
+
+/// The extensions a version still lacks on a context: what keeps it from reporting
+/// `version` (empty once it does).
+pub fn missing(advertises: impl Fn(&str) -> bool, version: GlVersion) -> Vec<&'static str> {
+    VERSIONS
+        .iter()
+        .filter(|(v, _)| *v <= version)
+        .flat_map(|(_, extensions)| extensions.iter().copied())
+        .filter(|e| !advertises(e))
+        .collect()
+}
+
+impl Context {
+    /// The version this context reports and grants: the configured one
+    /// ([`crate::config::Config::gl_version`]), else the highest whose features the backend
+    /// carries out.
+    pub fn gl_version(&self) -> GlVersion {
+        self.local
+            .version_override
+            .unwrap_or_else(|| carried_out(|e| self.advertises(e)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_follow_their_features() {
+        assert_eq!(carried_out(|_| false), GlVersion::GL33);
+        assert_eq!(carried_out(|_| true), GlVersion::new(4, 3));
+        // 4.1's features without all of 4.0's are still 3.3.
+        let no_fp64 = |e: &str| e != "GL_ARB_gpu_shader_fp64";
+        assert_eq!(carried_out(no_fp64), GlVersion::GL33);
+        assert_eq!(
+            missing(no_fp64, GlVersion::new(4, 3)),
+            ["GL_ARB_gpu_shader_fp64"]
+        );
+        let upto_41 = |e: &str| VERSIONS[..2].iter().any(|(_, list)| list.contains(&e));
+        assert_eq!(carried_out(upto_41), GlVersion::new(4, 1));
+    }
+
+    #[test]
+    fn strings() {
+        let v = GlVersion::parse("4.3").unwrap();
+        assert_eq!(v, GlVersion::new(4, 3));
+        assert_eq!(v.glsl(), "4.30");
+        assert!(v.string().starts_with("4.3 (Core Profile) Tessera "));
+        assert_eq!(GlVersion::parse("3.3"), Some(GlVersion::GL33));
+        assert_eq!(GlVersion::parse("4.6"), None);
+        assert_eq!(GlVersion::parse("3.2"), None);
+        assert_eq!(GlVersion::parse("four"), None);
+    }
+}
