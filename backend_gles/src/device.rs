@@ -403,6 +403,9 @@ impl GlesPipe {
                 texture_views: features.texture_view.is_some(),
                 indexed_blend: features.draw_buffers_indexed,
                 sample_shading: features.sample_shading,
+                // OpenGL ES has no doubles; narrowing them to floats is not carried out yet.
+                fp64: false,
+                vertex_attrib_64bit: false,
                 cube_map_arrays: features.cube_map_array,
                 tessellation: if features.tessellation.is_some() {
                     // ES 3.2's (EXT/OES_tessellation_shader's) queries of GL's names.

@@ -123,8 +123,12 @@ pub(crate) struct Prepared {
 /// what their offsets and strides must be multiples of.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct VertexFetch {
-    /// Attributes with a Vulkan vertex format (bit `i`).
+    /// Attributes with a Vulkan vertex format (bit `i`): not doubles converted to floats,
+    /// which Vulkan cannot fetch.
     pub fetched: u16,
+    /// Fetched attributes of doubles read as doubles (`glVertexAttribLPointer`), which only
+    /// a double input fetches.
+    pub long: u16,
     /// Fetched attributes whose stride is a multiple of their component size.
     pub stride_aligned: u16,
     /// Per attribute, its component size minus one (offsets must have none of these bits).
@@ -136,8 +140,15 @@ impl VertexFetch {
     pub fn of(layout: &VertexLayout) -> Self {
         let mut f = Self::default();
         for (i, a) in layout.attribs.iter().enumerate() {
-            if a.format.components == 0 || conv::map_vertex_format(a.format).is_none() {
+            let f64 = a.format.ty == tessera_wire::format::AttribType::F64;
+            if a.format.components == 0
+                || conv::map_vertex_format(a.format).is_none()
+                || f64 && !a.format.integer
+            {
                 continue;
+            }
+            if f64 {
+                f.long |= 1 << i;
             }
             let (align, _) = conv::vertex_layout_bytes(a.format);
             f.fetched |= 1 << i;
@@ -809,6 +820,9 @@ impl VkPipe {
             p.pipeline_layout,
             p.push,
         );
+        let double_inputs = (0..16)
+            .filter(|&i| p.double_inputs[i] > 0)
+            .fold(0u16, |m, i| m | 1 << i);
         let r = ctx.desired.viewport.0;
         if r.width <= 0 || r.height <= 0 {
             return Ok(false);
@@ -888,7 +902,9 @@ impl VkPipe {
         }
 
         // (6) Vertex buffers (the index buffer is the caller's).
-        if dirty & dirty::VERTICES != 0 && !self.bind_vertices(ctx, inputs, layout_id)? {
+        if dirty & dirty::VERTICES != 0
+            && !self.bind_vertices(ctx, inputs, double_inputs, layout_id)?
+        {
             return Ok(false);
         }
         ctx.dirty = 0;
@@ -1016,14 +1032,18 @@ impl VkPipe {
         }
     }
 
-    /// Binds the vertex buffers the program reads; `false` if one is missing.
+    /// Binds the vertex buffers the program reads; `false` if one is missing. A double input
+    /// (`double_inputs`) fetches only an array of doubles read as doubles, and no other
+    /// input does: the pipeline gives the others the generic value.
     fn bind_vertices(
         &mut self,
         ctx: &mut VkContext,
         inputs: u16,
+        double_inputs: u16,
         layout_id: u32,
     ) -> Result<bool, SessionError> {
-        let fetched = self.interned.fetch(layout_id).fetched;
+        let fetch = self.interned.fetch(layout_id);
+        let fetched = fetch.fetched & !(double_inputs ^ fetch.long);
         let cmd = self.rec.cmd;
         let mut left = inputs & fetched;
         while left != 0 {

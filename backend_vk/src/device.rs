@@ -484,6 +484,9 @@ impl VkPipe {
             indexed_blend: gpu.core.independent_blend,
             cube_map_arrays: gpu.core.image_cube_array,
             sample_shading: gpu.core.sample_rate_shading,
+            fp64: gpu.core.shader_float64,
+            // Every 64-bit float vertex format fetches (below).
+            vertex_attrib_64bit: gpu.core.shader_float64,
             tessellation: if gpu.core.tessellation_shader {
                 tessera_wire::TessellationCaps {
                     max_patch_vertices: p.max_tessellation_patch_size,
@@ -526,6 +529,24 @@ impl VkPipe {
                 })
             })
             .collect();
+        // Double vertex arrays need every R64 float format as a vertex buffer format.
+        let mut caps = caps;
+        caps.vertex_attrib_64bit &= [
+            vk::Format::R64_SFLOAT,
+            vk::Format::R64G64_SFLOAT,
+            vk::Format::R64G64B64_SFLOAT,
+            vk::Format::R64G64B64A64_SFLOAT,
+        ]
+        .iter()
+        .all(|&v| {
+            // SAFETY: a physical device of this instance; any format value.
+            unsafe {
+                gpu.instance
+                    .get_physical_device_format_properties(gpu.phys, v)
+            }
+            .buffer_features
+            .contains(vk::FormatFeatureFlags::VERTEX_BUFFER)
+        });
         let frames = crate::frame::Frames::new(&gpu.device, gpu.family)?;
         let mut dev = Self {
             raw: Arc::new(gpu.device.clone()),

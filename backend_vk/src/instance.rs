@@ -111,6 +111,9 @@ pub(crate) struct CoreFeatures {
     /// Per-sample shading (`sampleRateShading`: GL 4.0's sample shading, and SPIR-V's
     /// `SampleRateShading` capability that `gl_SampleID` and `gl_SamplePosition` need).
     pub sample_rate_shading: bool,
+    /// 64-bit floats in shaders (`shaderFloat64`: GL 4.0's `ARB_gpu_shader_fp64`, SPIR-V's
+    /// `Float64` capability).
+    pub shader_float64: bool,
 }
 
 /// Messages of the debug-utils messenger, shared with its callback.
@@ -779,6 +782,7 @@ fn create_device(
         draw_indirect_first_instance: yes(have.draw_indirect_first_instance),
         image_cube_array: yes(have.image_cube_array),
         sample_rate_shading: yes(have.sample_rate_shading),
+        shader_float64: yes(have.shader_float64),
     };
     let enabled = vk::PhysicalDeviceFeatures {
         geometry_shader: have.geometry_shader,
@@ -800,6 +804,8 @@ fn create_device(
         full_draw_index_uint32: have.full_draw_index_uint32,
         image_cube_array: have.image_cube_array,
         sample_rate_shading: have.sample_rate_shading,
+        // GL 4.0's doubles.
+        shader_float64: have.shader_float64,
         // The frontend's point-size emulation writes PointSize from geometry stages that
         // emit points.
         shader_tessellation_and_geometry_point_size: have

@@ -394,7 +394,14 @@ impl VkPipe {
         for (i, class) in program.inputs.iter().enumerate() {
             let Some(class) = class else { continue };
             let a = layout.attribs[i];
-            let format = (a.format.components > 0)
+            // A double input fetches only doubles read as doubles (`glVertexAttribLPointer`),
+            // and those reach no other input: Vulkan matches 64-bit formats with 64-bit
+            // inputs. Any other pairing reads the generic value.
+            let doubles = program.double_inputs[i];
+            let f64_format = a.format.ty == tessera_wire::format::AttribType::F64;
+            let long = f64_format && a.format.integer;
+            let matched = (doubles > 0) == long && (long || !f64_format);
+            let format = (a.format.components > 0 && matched)
                 .then(|| conv::map_vertex_format(a.format))
                 .flatten();
             match format {
@@ -429,10 +436,17 @@ impl VkPipe {
                     vattribs.push(vk::VertexInputAttributeDescription {
                         location: i as u32,
                         binding: GENERIC_BINDING,
-                        format: match class {
-                            NumClass::Float => vk::Format::R32G32B32A32_SFLOAT,
-                            NumClass::Int => vk::Format::R32G32B32A32_SINT,
-                            NumClass::Uint => vk::Format::R32G32B32A32_UINT,
+                        // A double input's value is its location's 16 bytes and, for a
+                        // `dvec3` or `dvec4`, the next location's (the engine puts the last
+                        // two doubles there).
+                        format: match (doubles, class) {
+                            (1, _) => vk::Format::R64_SFLOAT,
+                            (2, _) => vk::Format::R64G64_SFLOAT,
+                            (3, _) => vk::Format::R64G64B64_SFLOAT,
+                            (4.., _) => vk::Format::R64G64B64A64_SFLOAT,
+                            (0, NumClass::Float) => vk::Format::R32G32B32A32_SFLOAT,
+                            (0, NumClass::Int) => vk::Format::R32G32B32A32_SINT,
+                            (0, NumClass::Uint) => vk::Format::R32G32B32A32_UINT,
                         },
                         offset: 16 * i as u32,
                     });

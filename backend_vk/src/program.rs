@@ -92,6 +92,8 @@ pub(crate) struct Program {
     pub push: bool,
     pub stages: Vec<StageModule>,
     pub inputs: [Option<NumClass>; 16],
+    /// Components of the double vertex inputs by location (`Reflection::double_inputs`).
+    pub double_inputs: [u8; 16],
     /// The attributes the vertex stage reads (bit `i`: `inputs[i]` is some).
     pub input_mask: u16,
     pub outputs: u8,
@@ -114,6 +116,7 @@ impl Program {
             push: false,
             stages: Vec::new(),
             inputs: [None; 16],
+            double_inputs: [0; 16],
             input_mask: 0,
             outputs: 0,
             flat_inputs: false,
@@ -272,6 +275,7 @@ impl VkPipe {
                 match stage {
                     ShaderStage::Vertex => {
                         p.inputs = r.inputs;
+                        p.double_inputs = r.double_inputs;
                         p.input_mask = (0..16)
                             .filter(|&i| r.inputs[i].is_some())
                             .fold(0, |m, i| m | 1 << i);

@@ -111,6 +111,10 @@ pub(crate) struct Reflection {
     pub model: u32,
     /// Vertex inputs by location.
     pub inputs: [Option<NumClass>; 16],
+    /// Components of the `double`/`dvec*` vertex input (or array element or `dmat*`
+    /// column) at each location, 0 elsewhere: it reads a 64-bit float format, and a
+    /// `dvec3` or `dvec4` takes the next location too.
+    pub double_inputs: [u8; 16],
     /// Fragment outputs written, bit per location.
     pub outputs: u8,
     /// The fragment stage has `flat` inputs.
@@ -366,6 +370,23 @@ impl Index {
         }
     }
 
+    /// The components of each 64-bit float vector an input of type `id` holds (one per
+    /// array element or matrix column), `None` if it holds no doubles.
+    fn double_vectors(&self, id: u32) -> Option<(u8, u32)> {
+        let (id, count) = self.unarray(id);
+        let t = self.ty(id)?;
+        let (column, columns) = match op(t) {
+            OP_TYPE_MATRIX => (self.ty(t[2])?, t[3]),
+            _ => (t, 1),
+        };
+        let (scalar, components) = match op(column) {
+            OP_TYPE_VECTOR => (self.ty(column[2])?, column[3]),
+            _ => (column, 1),
+        };
+        (op(scalar) == OP_TYPE_FLOAT && scalar.get(2) == Some(&64))
+            .then(|| (components as u8, count.saturating_mul(columns)))
+    }
+
     fn numeric_class(&self, id: u32) -> NumClass {
         match self.ty(id) {
             Some(t) if op(t) == OP_TYPE_INT && t.get(3) == Some(&1) => NumClass::Int,
@@ -397,6 +418,18 @@ pub(crate) fn reflect(words: &[u32]) -> Result<Reflection, String> {
         match class {
             SC_INPUT if r.model == MODEL_VERTEX => {
                 if let Some(loc) = ix.decoration(id, DEC_LOCATION) {
+                    if let Some((components, n)) = ix.double_vectors(pointee) {
+                        // Each vector takes one location, or two past two components.
+                        let step = if components > 2 { 2 } else { 1 };
+                        for k in 0..n {
+                            let l = loc.saturating_add(k.saturating_mul(step)) as usize;
+                            if let Some(slot) = r.inputs.get_mut(l) {
+                                *slot = Some(NumClass::Float);
+                                r.double_inputs[l] = components;
+                            }
+                        }
+                        continue;
+                    }
                     let (c, n) = ix.class_and_locations(pointee);
                     for l in loc..loc.saturating_add(n) {
                         if let Some(slot) = r.inputs.get_mut(l as usize) {

@@ -70,6 +70,19 @@ BEYOND = {
     # Compute shaders and shader storage blocks (GL 4.3).
     "glDispatchCompute", "glDispatchComputeIndirect", "glMemoryBarrier",
     "glMemoryBarrierByRegion", "glShaderStorageBlockBinding", "glGetProgramResourceIndex",
+    # Double-precision uniforms and vertex attributes (GL 4.0, 4.1).
+    "glGetUniformdv", "glGetVertexAttribLdv", "glProgramUniform1d", "glProgramUniform1dv",
+    "glProgramUniform2d", "glProgramUniform2dv", "glProgramUniform3d", "glProgramUniform3dv",
+    "glProgramUniform4d", "glProgramUniform4dv", "glProgramUniformMatrix2dv",
+    "glProgramUniformMatrix2x3dv", "glProgramUniformMatrix2x4dv", "glProgramUniformMatrix3dv",
+    "glProgramUniformMatrix3x2dv", "glProgramUniformMatrix3x4dv", "glProgramUniformMatrix4dv",
+    "glProgramUniformMatrix4x2dv", "glProgramUniformMatrix4x3dv", "glUniform1d", "glUniform1dv",
+    "glUniform2d", "glUniform2dv", "glUniform3d", "glUniform3dv", "glUniform4d", "glUniform4dv",
+    "glUniformMatrix2dv", "glUniformMatrix2x3dv", "glUniformMatrix2x4dv", "glUniformMatrix3dv",
+    "glUniformMatrix3x2dv", "glUniformMatrix3x4dv", "glUniformMatrix4dv", "glUniformMatrix4x2dv",
+    "glUniformMatrix4x3dv", "glVertexAttribL1d", "glVertexAttribL1dv", "glVertexAttribL2d",
+    "glVertexAttribL2dv", "glVertexAttribL3d", "glVertexAttribL3dv", "glVertexAttribL4d",
+    "glVertexAttribL4dv", "glVertexAttribLFormat", "glVertexAttribLPointer",
     # Atomic counter buffers (GL 4.2).
     "glGetActiveAtomicCounterBufferiv",
     # Program interface queries (GL 4.3).

@@ -241,6 +241,9 @@ pub struct VertexAttribGl {
     pub normalized: bool,
     /// `VERTEX_ATTRIB_ARRAY_INTEGER`.
     pub integer: bool,
+    /// `VERTEX_ATTRIB_ARRAY_LONG`: doubles read as doubles by a `double`/`dvec*` input
+    /// (`glVertexAttribLPointer`, GL 4.1's `ARB_vertex_attrib_64bit`).
+    pub long: bool,
     /// `VERTEX_ATTRIB_RELATIVE_OFFSET`: bytes from the binding's offset to the first element.
     pub relative_offset: u32,
     /// `VERTEX_ATTRIB_BINDING`: the binding point (index into [`VertexArray::bindings`]).
@@ -261,6 +264,7 @@ impl Default for VertexAttribGl {
             ty: FLOAT,
             normalized: false,
             integer: false,
+            long: false,
             relative_offset: 0,
             binding: 0,
             stride: 0,
@@ -925,6 +929,10 @@ pub struct LinkedProgram {
     pub image_targets: Vec<TextureTarget>,
     /// Locations of the active vertex attributes, bit per location.
     pub attribute_mask: u16,
+    /// The second locations of `dvec3` and `dvec4` attributes (GL 4.1's
+    /// `ARB_vertex_attrib_64bit`: each takes two), bit per location: their generic value
+    /// is the last two doubles of the location before.
+    pub wide_attribute_mask: u16,
     /// Stages present (bit per [`ShaderStage`]).
     pub stages: u8,
     /// Geometry shader parameters, if the program has a geometry shader.

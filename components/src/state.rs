@@ -340,13 +340,19 @@ pub enum GenericKind {
     Int,
     /// `vertex_attrib_i*ui`.
     Uint,
+    /// `vertex_attrib_l*d` (GL 4.1): four doubles, `bits` holding the first two and `wide`
+    /// the last two.
+    Double,
 }
 
 /// A generic vertex attribute value (`CURRENT_VERTEX_ATTRIB`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GenericAttrib {
-    /// Raw bits of the four components.
+    /// Raw bits of the four components (of a double value's `x` and `y`).
     pub bits: [u32; 4],
+    /// Raw bits of a double value's `z` and `w`, which a `dvec3` or `dvec4` input reads
+    /// through its second location; zeros for the other kinds.
+    pub wide: [u32; 4],
     /// How they are to be read.
     pub kind: GenericKind,
 }
@@ -355,6 +361,7 @@ impl Default for GenericAttrib {
     fn default() -> Self {
         Self {
             bits: [0, 0, 0, 1.0f32.to_bits()],
+            wide: [0; 4],
             kind: GenericKind::Float,
         }
     }

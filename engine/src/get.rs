@@ -168,6 +168,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_framebuffer_object",
     "GL_ARB_framebuffer_sRGB",
     "GL_ARB_get_program_binary",
+    "GL_ARB_gpu_shader_fp64",
     "GL_ARB_half_float_pixel",
     "GL_ARB_half_float_vertex",
     "GL_ARB_instanced_arrays",
@@ -198,6 +199,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_uniform_buffer_object",
     "GL_ARB_vertex_array_bgra",
     "GL_ARB_vertex_array_object",
+    "GL_ARB_vertex_attrib_64bit",
     "GL_ARB_vertex_attrib_binding",
     "GL_ARB_vertex_type_2_10_10_10_rev",
     "GL_EXT_provoking_vertex",
@@ -226,6 +228,8 @@ impl Context {
         let tessellation = self.local.limits.has_tessellation();
         let cube_arrays = self.local.limits.cube_map_arrays;
         let sample_shading = self.local.limits.sample_shading;
+        let fp64 = self.local.limits.fp64;
+        let attrib_64bit = self.local.limits.vertex_attrib_64bit;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -234,6 +238,8 @@ impl Context {
             .filter(move |e| tessellation || *e != "GL_ARB_tessellation_shader")
             .filter(move |e| cube_arrays || *e != "GL_ARB_texture_cube_map_array")
             .filter(move |e| sample_shading || *e != "GL_ARB_sample_shading")
+            .filter(move |e| fp64 || *e != "GL_ARB_gpu_shader_fp64")
+            .filter(move |e| attrib_64bit || *e != "GL_ARB_vertex_attrib_64bit")
     }
 
     /// Whether the context advertises the extension `name`.

@@ -64,6 +64,7 @@ pub mod tessellation;
 pub mod texture;
 pub mod transform_feedback;
 pub mod uniform;
+pub mod uniform_fp64;
 pub mod version;
 pub mod vertex_array;
 

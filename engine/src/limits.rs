@@ -76,6 +76,12 @@ pub struct Limits {
     /// Whether the backend shades per sample: `GL_ARB_sample_shading` is advertised only
     /// then.
     pub sample_shading: bool,
+    /// Whether shaders may use doubles: `GL_ARB_gpu_shader_fp64` is advertised only then,
+    /// and without it a program with doubles fails to link.
+    pub fp64: bool,
+    /// Whether double vertex arrays reach double inputs: `GL_ARB_vertex_attrib_64bit` is
+    /// advertised only then (and with [`Limits::fp64`]).
+    pub vertex_attrib_64bit: bool,
 }
 
 /// Colour attachments and draw buffers.
@@ -213,6 +219,8 @@ impl Limits {
             indexed_blend: caps.indexed_blend,
             cube_map_arrays: caps.cube_map_arrays,
             sample_shading: caps.sample_shading,
+            fp64: caps.fp64,
+            vertex_attrib_64bit: caps.fp64 && caps.vertex_attrib_64bit,
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).
             max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),

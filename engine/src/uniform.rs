@@ -29,42 +29,61 @@ use crate::limits;
 
 /// The scalar kind of a `glUniform*` call's values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Float,
     Int,
     Uint,
+    /// `glUniform*d` (GL 4.0's `ARB_gpu_shader_fp64`).
+    Double,
 }
 
 /// The shape of a `glUniform*` call: scalar kind, components per column, columns (1 for
 /// vectors), and whether matrices arrive transposed.
 #[derive(Clone, Copy, Debug)]
-struct Call {
-    kind: Kind,
-    rows: u8,
-    columns: u8,
-    transpose: bool,
+pub(crate) struct Call {
+    pub(crate) kind: Kind,
+    pub(crate) rows: u8,
+    pub(crate) columns: u8,
+    pub(crate) transpose: bool,
 }
 
-/// The values of a call as raw 32-bit words (floats by their bits).
+/// The values of a call: raw 32-bit words (floats by their bits), or doubles.
 #[derive(Clone, Copy)]
-enum Values<'a> {
+pub(crate) enum Values<'a> {
     Float(&'a [f32]),
     Int(&'a [i32]),
     Uint(&'a [u32]),
+    Double(&'a [f64]),
 }
 
 impl Values<'_> {
     fn len(&self) -> usize {
-        self.words().len()
+        match self {
+            Values::Double(v) => v.len(),
+            _ => self.words().len(),
+        }
     }
 
-    /// The values as stored for a uniform of their own kind (floats by their bits).
+    /// The values as stored for a uniform of their own kind (floats and doubles by their
+    /// bits).
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Values::Float(v) => bytemuck::cast_slice(v),
+            Values::Int(v) => bytemuck::cast_slice(v),
+            Values::Uint(v) => bytemuck::cast_slice(v),
+            Values::Double(v) => bytemuck::cast_slice(v),
+        }
+    }
+
+    /// The 32-bit values as stored for a uniform of their own kind (none for doubles).
     #[inline]
     fn words(&self) -> &[u32] {
         match self {
             Values::Float(v) => bytemuck::cast_slice(v),
             Values::Int(v) => bytemuck::cast_slice(v),
             Values::Uint(v) => v,
+            Values::Double(_) => &[],
         }
     }
 
@@ -89,10 +108,10 @@ fn accepts(call: &Call, info: &TypeInfo) -> bool {
         Base::Float => call.kind == Kind::Float,
         Base::Int => call.kind == Kind::Int,
         Base::Uint => call.kind == Kind::Uint,
-        Base::Bool => call.columns == 1,
+        // Mesa sets booleans from every kind but doubles.
+        Base::Bool => call.columns == 1 && call.kind != Kind::Double,
         Base::Sampler | Base::Image => call.kind == Kind::Int,
-        // Double uniforms need glUniform*d (GL 4.0).
-        Base::Double => false,
+        Base::Double => call.kind == Kind::Double,
     }
 }
 
@@ -100,7 +119,13 @@ impl Context {
     /// Writes `count` elements of a `glUniform*` call at `location` of the current program
     /// (else of the bound program pipeline's active program, GL 4.1 §7.6.1).
     #[inline]
-    fn set_uniform(&mut self, location: GLint, count: GLsizei, call: Call, values: Values<'_>) {
+    pub(crate) fn set_uniform(
+        &mut self,
+        location: GLint,
+        count: GLsizei,
+        call: Call,
+        values: Values<'_>,
+    ) {
         if count < 0 {
             return self.error(INVALID_VALUE);
         }
@@ -166,7 +191,7 @@ impl Context {
     /// `glProgramUniform*` (GL 4.1): a `glUniform*` call on any program, current or not.
     /// Errors in Mesa's order: the program's name, a negative count, an unlinked program;
     /// then location -1 is ignored.
-    fn set_program_uniform(
+    pub(crate) fn set_program_uniform(
         &mut self,
         program: GLuint,
         location: GLint,
@@ -786,12 +811,13 @@ impl Context {
         self.program_uniform_f(program, location, count, (3, 4, transpose != 0), value);
     }
 
-    /// Reads the value at `location` of a linked program as raw words, with its type.
-    fn read_uniform(
+    /// Reads the value at `location` of a linked program as raw words (a double's 64 bits,
+    /// any other scalar's 32), with its type.
+    pub(crate) fn read_uniform(
         &mut self,
         program: GLuint,
         location: GLint,
-    ) -> GlResult<(TypeInfo, [u32; 16])> {
+    ) -> GlResult<(TypeInfo, [u64; 16])> {
         self.with_linked(program, |l| {
             let &(ui, element) = usize::try_from(location)
                 .ok()
@@ -799,23 +825,31 @@ impl Context {
                 .ok_or(INVALID_OPERATION)?;
             let u = l.uniforms.get(ui as usize).ok_or(INVALID_OPERATION)?;
             let info = gltype::info(u.ty).ok_or(INVALID_OPERATION)?;
-            let mut words = [0u32; 16];
+            let mut words = [0u64; 16];
             if info.base == Base::Sampler {
                 let slot = (u.sampler_binding + element as i32) as usize;
-                words[0] = l.sampler_units.get(slot).copied().unwrap_or(0);
+                words[0] = l.sampler_units.get(slot).copied().unwrap_or(0).into();
                 return Ok((info, words));
             }
             if info.base == Base::Image {
                 let slot = (u.sampler_binding + element as i32) as usize;
-                words[0] = l.image_units.get(slot).copied().unwrap_or(0);
+                words[0] = l.image_units.get(slot).copied().unwrap_or(0).into();
                 return Ok((info, words));
             }
             let base = u.offset as usize + element as usize * u.array_stride as usize;
+            let scalar = info.scalar_bytes();
             for c in 0..info.columns as usize {
                 for r in 0..info.rows as usize {
-                    let at = base + c * u.matrix_stride as usize + r * 4;
-                    let b = l.default_block.get(at..at + 4).ok_or(INVALID_OPERATION)?;
-                    words[c * info.rows as usize + r] = bytemuck::pod_read_unaligned(b);
+                    let at = base + c * u.matrix_stride as usize + r * scalar;
+                    let b = l
+                        .default_block
+                        .get(at..at + scalar)
+                        .ok_or(INVALID_OPERATION)?;
+                    words[c * info.rows as usize + r] = if scalar == 8 {
+                        bytemuck::pod_read_unaligned(b)
+                    } else {
+                        bytemuck::pod_read_unaligned::<u32>(b).into()
+                    };
                 }
             }
             Ok((info, words))
@@ -826,13 +860,14 @@ impl Context {
     pub fn get_uniformfv(&mut self, program: GLuint, location: GLint, params: &mut [f32]) {
         match self.read_uniform(program, location) {
             Ok((info, words)) => {
-                for (out, w) in params.iter_mut().zip(&words[..info.components()]) {
+                for (out, &w) in params.iter_mut().zip(&words[..info.components()]) {
+                    let w32 = w as u32;
                     *out = match info.base {
-                        Base::Float => f32::from_bits(*w),
-                        Base::Int | Base::Sampler | Base::Image => *w as i32 as f32,
-                        Base::Uint => *w as f32,
-                        Base::Bool => (*w != 0) as u8 as f32,
-                        Base::Double => 0.0,
+                        Base::Float => f32::from_bits(w32),
+                        Base::Int | Base::Sampler | Base::Image => w32 as i32 as f32,
+                        Base::Uint => w32 as f32,
+                        Base::Bool => (w32 != 0) as u8 as f32,
+                        Base::Double => f64::from_bits(w) as f32,
                     };
                 }
             }
@@ -844,13 +879,15 @@ impl Context {
     pub fn get_uniformiv(&mut self, program: GLuint, location: GLint, params: &mut [i32]) {
         match self.read_uniform(program, location) {
             Ok((info, words)) => {
-                for (out, w) in params.iter_mut().zip(&words[..info.components()]) {
+                for (out, &w) in params.iter_mut().zip(&words[..info.components()]) {
+                    let w32 = w as u32;
                     *out = match info.base {
-                        Base::Float => f32::from_bits(*w).round() as i32,
-                        Base::Int | Base::Sampler | Base::Image => *w as i32,
-                        Base::Uint => (*w).min(i32::MAX as u32) as i32,
-                        Base::Bool => i32::from(*w != 0),
-                        Base::Double => 0,
+                        Base::Float => f32::from_bits(w32).round() as i32,
+                        Base::Int | Base::Sampler | Base::Image => w32 as i32,
+                        Base::Uint => w32.min(i32::MAX as u32) as i32,
+                        Base::Bool => i32::from(w32 != 0),
+                        // Mesa: `(int64_t) round(d)`, kept in 32 bits.
+                        Base::Double => f64::from_bits(w).round() as i64 as i32,
                     };
                 }
             }
@@ -862,13 +899,17 @@ impl Context {
     pub fn get_uniformuiv(&mut self, program: GLuint, location: GLint, params: &mut [u32]) {
         match self.read_uniform(program, location) {
             Ok((info, words)) => {
-                for (out, w) in params.iter_mut().zip(&words[..info.components()]) {
+                for (out, &w) in params.iter_mut().zip(&words[..info.components()]) {
+                    let w32 = w as u32;
                     *out = match info.base {
-                        Base::Float => f32::from_bits(*w).round().max(0.0) as u32,
-                        Base::Int | Base::Sampler | Base::Image => (*w as i32).max(0) as u32,
-                        Base::Uint => *w,
-                        Base::Bool => u32::from(*w != 0),
-                        Base::Double => 0,
+                        Base::Float => f32::from_bits(w32).round().max(0.0) as u32,
+                        Base::Int | Base::Sampler | Base::Image => (w32 as i32).max(0) as u32,
+                        Base::Uint => w32,
+                        Base::Bool => u32::from(w32 != 0),
+                        Base::Double => {
+                            let d = f64::from_bits(w);
+                            if d < 0.0 { 0 } else { d.round() as i64 as u32 }
+                        }
                     };
                 }
             }
@@ -938,6 +979,7 @@ fn write_uniform(
     }
     let rows = info.rows as usize;
     let columns = info.columns as usize;
+    let scalar = info.scalar_bytes();
     let (offset, array_stride, matrix_stride) = (
         u.offset as usize,
         u.array_stride as usize,
@@ -947,11 +989,11 @@ fn write_uniform(
     // with no padding between, are one copy of their bytes.
     let tight = !call.transpose
         && info.base != Base::Bool
-        && (columns == 1 || matrix_stride == rows * 4)
-        && (n <= 1 || array_stride == per_element * 4);
+        && (columns == 1 || matrix_stride == rows * scalar)
+        && (n <= 1 || array_stride == per_element * scalar);
     if tight {
         let start = offset + element as usize * array_stride;
-        let src: &[u8] = bytemuck::cast_slice(&values.words()[..n * per_element]);
+        let src = &values.bytes()[..n * per_element * scalar];
         if let Some(dst) = l.default_block.get_mut(start..start + src.len()) {
             dst.copy_from_slice(src);
             return Ok(false);
@@ -967,10 +1009,13 @@ fn write_uniform(
                     } else {
                         c * rows + r
                     };
-                let at = base + c * matrix_stride + r * 4;
-                debug_assert!(at + 4 <= l.default_block.len());
-                if let Some(dst) = l.default_block.get_mut(at..at + 4) {
-                    dst.copy_from_slice(bytemuck::bytes_of(&values.word(src, info.base)));
+                let at = base + c * matrix_stride + r * scalar;
+                debug_assert!(at + scalar <= l.default_block.len());
+                if let Some(dst) = l.default_block.get_mut(at..at + scalar) {
+                    match values {
+                        Values::Double(v) => dst.copy_from_slice(bytemuck::bytes_of(&v[src])),
+                        _ => dst.copy_from_slice(bytemuck::bytes_of(&values.word(src, info.base))),
+                    }
                 }
             }
         }

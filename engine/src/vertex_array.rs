@@ -76,16 +76,28 @@ fn bind_buffer_at(
     (old, touched)
 }
 
-/// Whether `ty` is a type `glVertexAttribPointer`/`glVertexAttribFormat` (`integer`:
-/// their `I` forms) take.
-fn attrib_type_ok(ty: GLenum, integer: bool) -> bool {
-    if integer {
-        matches!(
+/// How a vertex shader reads an attribute array: which `glVertexAttrib*Pointer` and
+/// `glVertexAttrib*Format` set it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// Converted to floats (no letter).
+    Float,
+    /// As integers (`I`).
+    Integer,
+    /// As doubles (`L`, GL 4.1's `ARB_vertex_attrib_64bit`).
+    Long,
+}
+
+/// Whether `ty` is a type the `glVertexAttrib*Pointer`/`glVertexAttrib*Format` of `read`
+/// take.
+fn attrib_type_ok(ty: GLenum, read: Read) -> bool {
+    match read {
+        Read::Integer => matches!(
             ty,
             BYTE | UNSIGNED_BYTE | SHORT | UNSIGNED_SHORT | INT | UNSIGNED_INT
-        )
-    } else {
-        map_attrib_type(ty).is_some()
+        ),
+        Read::Long => ty == DOUBLE,
+        Read::Float => map_attrib_type(ty).is_some(),
     }
 }
 
@@ -250,7 +262,15 @@ impl Context {
         stride: GLsizei,
         pointer: usize,
     ) {
-        self.attrib_pointer(index, size, ty, normalized != 0, false, stride, pointer);
+        self.attrib_pointer(
+            index,
+            size,
+            ty,
+            normalized != 0,
+            Read::Float,
+            stride,
+            pointer,
+        );
     }
 
     /// `glVertexAttribIPointer`.
@@ -262,12 +282,25 @@ impl Context {
         stride: GLsizei,
         pointer: usize,
     ) {
-        self.attrib_pointer(index, size, ty, false, true, stride, pointer);
+        self.attrib_pointer(index, size, ty, false, Read::Integer, stride, pointer);
+    }
+
+    /// `glVertexAttribLPointer` (GL 4.1's `ARB_vertex_attrib_64bit`): doubles read as
+    /// doubles by a `double` or `dvec*` input.
+    pub fn vertex_attrib_l_pointer(
+        &mut self,
+        index: GLuint,
+        size: GLint,
+        ty: GLenum,
+        stride: GLsizei,
+        pointer: usize,
+    ) {
+        self.attrib_pointer(index, size, ty, false, Read::Long, stride, pointer);
     }
 
     #[expect(
         clippy::too_many_arguments,
-        reason = "mirrors glVertexAttribPointer plus its integer flag"
+        reason = "mirrors glVertexAttribPointer plus how the shader reads it"
     )]
     fn attrib_pointer(
         &mut self,
@@ -275,17 +308,18 @@ impl Context {
         size: GLint,
         ty: GLenum,
         normalized: bool,
-        integer: bool,
+        read: Read,
         stride: GLsizei,
         pointer: usize,
     ) {
         if index as usize >= MAX_VERTEX_ATTRIBS {
             return self.error(INVALID_VALUE);
         }
-        if !attrib_type_ok(ty, integer) {
+        if !attrib_type_ok(ty, read) {
             return self.error(INVALID_ENUM);
         }
-        let error = attrib_size_error(size, ty, normalized, integer);
+        let (integer, long) = (read == Read::Integer, read == Read::Long);
+        let error = attrib_size_error(size, ty, normalized, read != Read::Float);
         if error != NO_ERROR {
             return self.error(error);
         }
@@ -315,13 +349,15 @@ impl Context {
         let i = index as usize;
         let a = &mut v.attribs[i];
         let mut touched = Touched {
-            layout: (a.size, a.ty, a.normalized, a.integer) != (size, ty, normalized, integer),
+            layout: (a.size, a.ty, a.normalized, a.integer, a.long)
+                != (size, ty, normalized, integer, long),
             buffers: a.relative_offset != 0,
         };
         a.size = size;
         a.ty = ty;
         a.normalized = normalized;
         a.integer = integer;
+        a.long = long;
         a.relative_offset = 0;
         a.stride = stride;
         a.pointer = pointer;
@@ -372,11 +408,17 @@ impl Context {
         normalized: GLboolean,
         relative_offset: GLuint,
     ) {
-        self.attrib_format(index, size, ty, normalized != 0, false, relative_offset);
+        self.attrib_format(
+            index,
+            size,
+            ty,
+            normalized != 0,
+            Read::Float,
+            relative_offset,
+        );
     }
 
-    /// `glVertexAttribIFormat` (GL 4.3). `glVertexAttribLFormat` is absent: there are no
-    /// double-precision vertex attributes.
+    /// `glVertexAttribIFormat` (GL 4.3).
     pub fn vertex_attrib_i_format(
         &mut self,
         index: GLuint,
@@ -384,7 +426,18 @@ impl Context {
         ty: GLenum,
         relative_offset: GLuint,
     ) {
-        self.attrib_format(index, size, ty, false, true, relative_offset);
+        self.attrib_format(index, size, ty, false, Read::Integer, relative_offset);
+    }
+
+    /// `glVertexAttribLFormat` (GL 4.3 with `ARB_vertex_attrib_64bit`).
+    pub fn vertex_attrib_l_format(
+        &mut self,
+        index: GLuint,
+        size: GLint,
+        ty: GLenum,
+        relative_offset: GLuint,
+    ) {
+        self.attrib_format(index, size, ty, false, Read::Long, relative_offset);
     }
 
     /// The errors of GL 4.3 §10.3.1 in Mesa's order (no vertex array, index, type, size,
@@ -396,7 +449,7 @@ impl Context {
         size: GLint,
         ty: GLenum,
         normalized: bool,
-        integer: bool,
+        read: Read,
         relative_offset: GLuint,
     ) {
         let mut sh = self.group.lock();
@@ -404,12 +457,13 @@ impl Context {
             Ok(v) => v,
             Err(e) => return self.local.set_error(e),
         };
+        let (integer, long) = (read == Read::Integer, read == Read::Long);
         let error = if index as usize >= MAX_VERTEX_ATTRIBS {
             INVALID_VALUE
-        } else if !attrib_type_ok(ty, integer) {
+        } else if !attrib_type_ok(ty, read) {
             INVALID_ENUM
         } else {
-            match attrib_size_error(size, ty, normalized, integer) {
+            match attrib_size_error(size, ty, normalized, read != Read::Float) {
                 NO_ERROR if relative_offset > limits::MAX_VERTEX_ATTRIB_RELATIVE_OFFSET => {
                     INVALID_VALUE
                 }
@@ -424,13 +478,15 @@ impl Context {
         };
         let a = &mut v.attribs[index as usize];
         let touched = Touched {
-            layout: (a.size, a.ty, a.normalized, a.integer) != (size, ty, normalized, integer),
+            layout: (a.size, a.ty, a.normalized, a.integer, a.long)
+                != (size, ty, normalized, integer, long),
             buffers: a.relative_offset != relative_offset,
         };
         a.size = size;
         a.ty = ty;
         a.normalized = normalized;
         a.integer = integer;
+        a.long = long;
         a.relative_offset = relative_offset;
         touched.apply(&mut v, &mut self.local.dirty);
     }
@@ -550,7 +606,11 @@ impl Context {
         if index as usize >= MAX_VERTEX_ATTRIBS {
             return self.error(INVALID_VALUE);
         }
-        let value = GenericAttrib { bits, kind };
+        let value = GenericAttrib {
+            bits,
+            wide: [0; 4],
+            kind,
+        };
         if self.local.st.generic_attribs[index as usize] != value {
             self.local.st.generic_attribs[index as usize] = value;
             self.local.dirty |= Dirty::GENERIC_ATTRIBS;
@@ -625,6 +685,7 @@ impl Context {
                 GenericKind::Float => bytemuck::cast::<_, [f32; 4]>(g.bits).map(f64::from),
                 GenericKind::Int => bytemuck::cast::<_, [i32; 4]>(g.bits).map(f64::from),
                 GenericKind::Uint => g.bits.map(f64::from),
+                GenericKind::Double => double_value(&g),
             });
         }
         let sh = self.group.lock();
@@ -648,6 +709,7 @@ impl Context {
             VERTEX_ATTRIB_ARRAY_TYPE => one(f64::from(a.ty)),
             VERTEX_ATTRIB_ARRAY_NORMALIZED => one(f64::from(u8::from(a.normalized))),
             VERTEX_ATTRIB_ARRAY_INTEGER => one(f64::from(u8::from(a.integer))),
+            VERTEX_ATTRIB_ARRAY_LONG => one(f64::from(u8::from(a.long))),
             VERTEX_ATTRIB_ARRAY_DIVISOR => one(f64::from(b.divisor)),
             VERTEX_ATTRIB_ARRAY_BUFFER_BINDING => one(f64::from(name_of(b.buffer))),
             VERTEX_ATTRIB_BINDING => one(f64::from(a.binding)),
@@ -725,6 +787,70 @@ impl Context {
         sh.world
             .get::<VertexArray>(vao)
             .map_or(0, |v| v.attribs[index as usize].pointer)
+    }
+}
+
+/// The four doubles of a `glVertexAttribL*` value.
+fn double_value(g: &GenericAttrib) -> [f64; 4] {
+    let [x, y]: [f64; 2] = bytemuck::cast(g.bits);
+    let [z, w]: [f64; 2] = bytemuck::cast(g.wide);
+    [x, y, z, w]
+}
+
+impl Context {
+    /// `glVertexAttribL4d` (GL 4.1's `ARB_vertex_attrib_64bit`; the other forms fill
+    /// missing components with 0, 0, 1): the generic value of a double input.
+    pub fn vertex_attrib_l4d(
+        &mut self,
+        index: GLuint,
+        x: GLdouble,
+        y: GLdouble,
+        z: GLdouble,
+        w: GLdouble,
+    ) {
+        if index as usize >= MAX_VERTEX_ATTRIBS {
+            return self.error(INVALID_VALUE);
+        }
+        let value = GenericAttrib {
+            bits: bytemuck::cast([x, y]),
+            wide: bytemuck::cast([z, w]),
+            kind: GenericKind::Double,
+        };
+        if self.local.st.generic_attribs[index as usize] != value {
+            self.local.st.generic_attribs[index as usize] = value;
+            self.local.dirty |= Dirty::GENERIC_ATTRIBS;
+        }
+    }
+
+    /// `glVertexAttribL1d`.
+    pub fn vertex_attrib_l1d(&mut self, index: GLuint, x: GLdouble) {
+        self.vertex_attrib_l4d(index, x, 0.0, 0.0, 1.0);
+    }
+
+    /// `glVertexAttribL2d`.
+    pub fn vertex_attrib_l2d(&mut self, index: GLuint, x: GLdouble, y: GLdouble) {
+        self.vertex_attrib_l4d(index, x, y, 0.0, 1.0);
+    }
+
+    /// `glVertexAttribL3d`.
+    pub fn vertex_attrib_l3d(&mut self, index: GLuint, x: GLdouble, y: GLdouble, z: GLdouble) {
+        self.vertex_attrib_l4d(index, x, y, z, 1.0);
+    }
+
+    /// `glGetVertexAttribLdv`: the current value as four doubles (its bits as stored, as
+    /// Mesa reads them: a value set by a float or integer call is not converted), or one
+    /// value of the array state.
+    pub fn get_vertex_attrib_ldv(&mut self, index: GLuint, pname: GLenum, params: &mut [f64]) {
+        if pname == CURRENT_VERTEX_ATTRIB && (index as usize) < MAX_VERTEX_ATTRIBS {
+            let g = self.local.st.generic_attribs[index as usize];
+            for (o, v) in params.iter_mut().zip(double_value(&g)) {
+                *o = v;
+            }
+            return;
+        }
+        if let (Some(v), Some(out)) = (self.vertex_attrib_value(index, pname), params.first_mut()) {
+            *out = v[0];
+        }
     }
 }
 

@@ -178,12 +178,12 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
             vertex::emit_index_buffer(vao, dev, shadow);
         }
         if todo.contains(Dirty::GENERIC_ATTRIBS) {
-            let mask = st
+            let (mask, wide) = st
                 .executable()
                 .and_then(|e| world.get::<Program>(e))
                 .and_then(|p| p.linked_state.as_ref())
-                .map_or(0, |l| l.attribute_mask);
-            vertex::emit_generic_attribs(st, vao, mask, dev, shadow);
+                .map_or((0, 0), |l| (l.attribute_mask, l.wide_attribute_mask));
+            vertex::emit_generic_attribs(st, vao, mask, wide, dev, shadow);
         }
     }
     *dirty &= !(todo & !Dirty::DRAW_CHECK);

@@ -50,7 +50,7 @@ pub fn vertex_attrib(a: &VertexAttribGl, binding: &VertexBindingGl) -> VertexAtt
             ty: map_attrib_type(a.ty).unwrap_or(AttribType::F32),
             components: if bgra { 4 } else { a.size as u8 },
             normalized: a.normalized,
-            integer: a.integer,
+            integer: a.integer || a.long,
             bgra,
         },
         stride: binding.stride,
@@ -158,10 +158,14 @@ pub fn emit_index_buffer(vao: Option<&VertexArray>, dev: &mut Emitter, shadow: &
 
 /// Emits `SetGenericAttrib` for attributes the program reads (`attribute_mask`) from their
 /// generic value (the array is disabled) when the backend's value differs.
+///
+/// The second location of a `dvec3` or `dvec4` input (a bit of `wide_mask`) reads the last
+/// two doubles of the location before it, whose array it belongs to.
 pub fn emit_generic_attribs(
     st: &GlState,
     vao: Option<&VertexArray>,
     attribute_mask: u16,
+    wide_mask: u16,
     dev: &mut Emitter,
     shadow: &mut EmittedState,
 ) {
@@ -170,10 +174,16 @@ pub fn emit_generic_attribs(
         let index = mask.trailing_zeros() as usize;
         mask &= mask - 1;
         debug_assert!(index < MAX_VERTEX_ATTRIBS);
-        if vao.is_some_and(|v| v.attribs[index].enabled) {
+        let wide = index > 0 && wide_mask & (1 << index) != 0;
+        let owner = if wide { index - 1 } else { index };
+        if vao.is_some_and(|v| v.attribs[owner].enabled) {
             continue;
         }
-        let value = st.generic_attribs[index].bits;
+        let value = if wide {
+            st.generic_attribs[owner].wide
+        } else {
+            st.generic_attribs[index].bits
+        };
         if changed(&mut shadow.generic_attribs[index], value) {
             dev.push(Record::SetGenericAttrib {
                 index: index as u8,

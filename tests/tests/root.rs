@@ -13,6 +13,7 @@ mod draw_buffers_blend;
 mod draw_indirect;
 mod dropin;
 mod faults;
+mod fp64;
 mod framebuffer;
 mod glvnd;
 mod handles;

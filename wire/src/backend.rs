@@ -425,6 +425,15 @@ pub struct Caps {
     /// Whether the backend shades per sample (`GL_ARB_sample_shading`; Vulkan's
     /// `sampleRateShading`, a GLES driver's ES 3.2 or `OES_sample_shading`).
     pub sample_shading: bool,
+    /// Whether shaders may use doubles (`GL_ARB_gpu_shader_fp64`): Vulkan's `shaderFloat64`;
+    /// a GLES driver has none, so only where the embedder lets the GLES backend narrow them
+    /// to floats (`TESSERA_GLES_FP64=narrow`). Without it a program with doubles fails to
+    /// link.
+    pub fp64: bool,
+    /// Whether vertex arrays of doubles reach `double`/`dvec*` inputs
+    /// (`GL_ARB_vertex_attrib_64bit`): Vulkan's `R64*_SFLOAT` vertex formats with
+    /// `shaderFloat64`; on GLES as [`Caps::fp64`].
+    pub vertex_attrib_64bit: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -554,6 +563,8 @@ impl Caps {
             indexed_blend: true,
             cube_map_arrays: true,
             sample_shading: true,
+            fp64: true,
+            vertex_attrib_64bit: true,
         }
     }
 }

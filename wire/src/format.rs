@@ -327,7 +327,9 @@ pub struct VertexFormat {
     pub components: u8,
     /// Fixed-point components are mapped to [0, 1] or [-1, 1].
     pub normalized: bool,
-    /// Read as integers by the shader (`vertex_attrib_i_pointer`).
+    /// Read by the shader as stored: integers (`glVertexAttribIPointer`), or, with
+    /// [`AttribType::F64`], doubles of a `double`/`dvec*` input (`glVertexAttribLPointer`;
+    /// `F64` without it is `glVertexAttribPointer`'s doubles converted to floats).
     pub integer: bool,
     /// Components are stored B, G, R, A (`size = GL_BGRA`).
     pub bgra: bool,

@@ -26,6 +26,7 @@
 mod buffer;
 mod compute;
 pub mod debug;
+mod fp64;
 mod framebuffer;
 pub mod generated;
 mod pipeline;
@@ -43,11 +44,14 @@ mod vertex;
 
 use std::ffi::c_void;
 
-use types::{GLbitfield, GLboolean, GLchar, GLenum, GLfloat, GLint, GLintptr, GLsizei, GLuint};
+use types::{
+    GLbitfield, GLboolean, GLchar, GLdouble, GLenum, GLfloat, GLint, GLintptr, GLsizei, GLuint,
+};
 
 pub use buffer::*;
 pub use compute::*;
 pub use debug::*;
+pub use fp64::*;
 pub use framebuffer::*;
 pub use generated::*;
 pub use pipeline::*;
@@ -68,12 +72,13 @@ pub use vertex::*;
 /// immutable texture storage and image copies ([`tex_storage`]), indirect draws and base
 /// instances (GL 4.0-4.3, `vertex`), vertex attribute binding points (GL 4.3, `vertex`),
 /// per-draw-buffer blend functions (GL 4.0 and `ARB_draw_buffers_blend`'s names, `state`),
-/// `glMinSampleShading` (GL 4.0 and `ARB_sample_shading`'s name, `state`),
+/// `glMinSampleShading` (GL 4.0 and `ARB_sample_shading`'s name, `state`), double-precision
+/// uniforms and vertex attributes (GL 4.0 and 4.1, [`fp64`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 111] = [
+pub static BEYOND_3_3: [(&str, Proc); 157] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -469,6 +474,20 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         }),
     ),
     (
+        "glGetUniformdv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, *mut GLdouble) = glGetUniformdv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetVertexAttribLdv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLdouble) = glGetVertexAttribLdv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glIsProgramPipeline",
         Proc({
             const F: extern "C" fn(GLuint) -> GLboolean = glIsProgramPipeline;
@@ -569,6 +588,21 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         }),
     ),
     (
+        "glProgramUniform1d",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLdouble) = glProgramUniform1d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform1dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLdouble) =
+                glProgramUniform1dv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glProgramUniform1f",
         Proc({
             const F: extern "C" fn(GLuint, GLint, GLfloat) = glProgramUniform1f;
@@ -610,6 +644,21 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLuint) =
                 glProgramUniform1uiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform2d",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLdouble, GLdouble) = glProgramUniform2d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform2dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLdouble) =
+                glProgramUniform2dv;
             F as *const c_void
         }),
     ),
@@ -659,6 +708,22 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         }),
     ),
     (
+        "glProgramUniform3d",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLdouble, GLdouble, GLdouble) =
+                glProgramUniform3d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform3dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLdouble) =
+                glProgramUniform3dv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glProgramUniform3f",
         Proc({
             const F: extern "C" fn(GLuint, GLint, GLfloat, GLfloat, GLfloat) = glProgramUniform3f;
@@ -700,6 +765,22 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLuint) =
                 glProgramUniform3uiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform4d",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLdouble, GLdouble, GLdouble, GLdouble) =
+                glProgramUniform4d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniform4dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *const GLdouble) =
+                glProgramUniform4dv;
             F as *const c_void
         }),
     ),
@@ -751,10 +832,26 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         }),
     ),
     (
+        "glProgramUniformMatrix2dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLdouble) =
+                glProgramUniformMatrix2dv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glProgramUniformMatrix2fv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
                 glProgramUniformMatrix2fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix2x3dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLdouble) =
+                glProgramUniformMatrix2x3dv;
             F as *const c_void
         }),
     ),
@@ -767,10 +864,26 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         }),
     ),
     (
+        "glProgramUniformMatrix2x4dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLdouble) =
+                glProgramUniformMatrix2x4dv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glProgramUniformMatrix2x4fv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
                 glProgramUniformMatrix2x4fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix3dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLdouble) =
+                glProgramUniformMatrix3dv;
             F as *const c_void
         }),
     ),
@@ -783,10 +896,26 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         }),
     ),
     (
+        "glProgramUniformMatrix3x2dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLdouble) =
+                glProgramUniformMatrix3x2dv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glProgramUniformMatrix3x2fv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
                 glProgramUniformMatrix3x2fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix3x4dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLdouble) =
+                glProgramUniformMatrix3x4dv;
             F as *const c_void
         }),
     ),
@@ -799,6 +928,14 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         }),
     ),
     (
+        "glProgramUniformMatrix4dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLdouble) =
+                glProgramUniformMatrix4dv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glProgramUniformMatrix4fv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
@@ -807,10 +944,26 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         }),
     ),
     (
+        "glProgramUniformMatrix4x2dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLdouble) =
+                glProgramUniformMatrix4x2dv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glProgramUniformMatrix4x2fv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLfloat) =
                 glProgramUniformMatrix4x2fv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glProgramUniformMatrix4x3dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, GLboolean, *const GLdouble) =
+                glProgramUniformMatrix4x3dv;
             F as *const c_void
         }),
     ),
@@ -905,6 +1058,134 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         }),
     ),
     (
+        "glUniform1d",
+        Proc({
+            const F: extern "C" fn(GLint, GLdouble) = glUniform1d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniform1dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, *const GLdouble) = glUniform1dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniform2d",
+        Proc({
+            const F: extern "C" fn(GLint, GLdouble, GLdouble) = glUniform2d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniform2dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, *const GLdouble) = glUniform2dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniform3d",
+        Proc({
+            const F: extern "C" fn(GLint, GLdouble, GLdouble, GLdouble) = glUniform3d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniform3dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, *const GLdouble) = glUniform3dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniform4d",
+        Proc({
+            const F: extern "C" fn(GLint, GLdouble, GLdouble, GLdouble, GLdouble) = glUniform4d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniform4dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, *const GLdouble) = glUniform4dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformMatrix2dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
+                glUniformMatrix2dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformMatrix2x3dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
+                glUniformMatrix2x3dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformMatrix2x4dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
+                glUniformMatrix2x4dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformMatrix3dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
+                glUniformMatrix3dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformMatrix3x2dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
+                glUniformMatrix3x2dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformMatrix3x4dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
+                glUniformMatrix3x4dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformMatrix4dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
+                glUniformMatrix4dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformMatrix4x2dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
+                glUniformMatrix4x2dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformMatrix4x3dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
+                glUniformMatrix4x3dv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glUseProgramStages",
         Proc({
             const F: extern "C" fn(GLuint, GLbitfield, GLuint) = glUseProgramStages;
@@ -936,6 +1217,78 @@ pub static BEYOND_3_3: [(&str, Proc); 111] = [
         "glVertexAttribIFormat",
         Proc({
             const F: extern "C" fn(GLuint, GLint, GLenum, GLuint) = glVertexAttribIFormat;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribL1d",
+        Proc({
+            const F: extern "C" fn(GLuint, GLdouble) = glVertexAttribL1d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribL1dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, *const GLdouble) = glVertexAttribL1dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribL2d",
+        Proc({
+            const F: extern "C" fn(GLuint, GLdouble, GLdouble) = glVertexAttribL2d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribL2dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, *const GLdouble) = glVertexAttribL2dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribL3d",
+        Proc({
+            const F: extern "C" fn(GLuint, GLdouble, GLdouble, GLdouble) = glVertexAttribL3d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribL3dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, *const GLdouble) = glVertexAttribL3dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribL4d",
+        Proc({
+            const F: extern "C" fn(GLuint, GLdouble, GLdouble, GLdouble, GLdouble) =
+                glVertexAttribL4d;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribL4dv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, *const GLdouble) = glVertexAttribL4dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribLFormat",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLenum, GLuint) = glVertexAttribLFormat;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexAttribLPointer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLenum, GLsizei, *const c_void) =
+                glVertexAttribLPointer;
             F as *const c_void
         }),
     ),

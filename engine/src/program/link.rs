@@ -139,6 +139,7 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
         image_units: p.images.iter().map(|i| i.unit).collect(),
         image_targets: p.images.iter().map(|i| texture_target(i.target)).collect(),
         attribute_mask: p.attribute_mask,
+        wide_attribute_mask: wide_attribute_mask(&p.attributes),
         stages: p
             .stages
             .iter()
@@ -314,6 +315,24 @@ impl Context {
                     p.atomic_buffers.len(),
                     max_blocks - p.storage_blocks.len()
                 ))
+            } else if !self.local.limits.fp64 && p.stages.iter().any(|(_, w)| uses_doubles(w)) {
+                // The backend has no doubles (a GLES driver, unless the embedder lets it
+                // narrow them to floats): the program cannot run.
+                Err(
+                    "error: double-precision types need GL_ARB_gpu_shader_fp64, which this \
+                     backend does not have\n"
+                        .into(),
+                )
+            } else if !self.local.limits.vertex_attrib_64bit
+                && p.attributes.iter().any(|a| {
+                    tessera_shader::gltype::info(a.ty)
+                        .is_some_and(|t| t.base == tessera_shader::gltype::Base::Double)
+                })
+            {
+                // The backend fetches no 64-bit vertex formats (lavapipe has none).
+                Err("error: double-precision vertex inputs need \
+                     GL_ARB_vertex_attrib_64bit, which this backend does not have\n"
+                    .into())
             } else if let Some(b) = p
                 .atomic_buffers
                 .iter()
@@ -524,4 +543,46 @@ impl Context {
             sh.dev.alloc.free(old);
         }
     }
+}
+
+/// The second locations of the `dvec3` and `dvec4` attributes (of each element of an array
+/// of them), bit per location.
+fn wide_attribute_mask(attributes: &[tessera_shader::Variable]) -> u16 {
+    let mut mask = 0u16;
+    for a in attributes.iter().filter(|a| a.location >= 0) {
+        let Some(info) = tessera_shader::gltype::info(a.ty) else {
+            continue;
+        };
+        if info.base != tessera_shader::gltype::Base::Double || info.rows < 3 {
+            continue;
+        }
+        // A dmat3 or dmat4 takes two locations per column.
+        let per_element = 2 * u32::from(info.columns);
+        for i in 0..a.size.max(1) as u32 * per_element / 2 {
+            let second = a.location as u32 + 2 * i + 1;
+            if second < 16 {
+                mask |= 1 << second;
+            }
+        }
+    }
+    mask
+}
+
+/// Whether a stage's SPIR-V declares the `Float64` capability (its shader uses doubles).
+fn uses_doubles(words: &[u32]) -> bool {
+    const OP_CAPABILITY: u32 = 17;
+    const FLOAT64: u32 = 10;
+    let mut at = 5;
+    while let Some(&first) = words.get(at) {
+        let (len, op) = ((first >> 16) as usize, first & 0xffff);
+        if op == OP_CAPABILITY && words.get(at + 1) == Some(&FLOAT64) {
+            return true;
+        }
+        // Capabilities come first: the module's other instructions need not be read.
+        if op != OP_CAPABILITY || len == 0 {
+            return false;
+        }
+        at += len;
+    }
+    false
 }
