@@ -407,6 +407,13 @@ impl GlesPipe {
                 fp64: false,
                 vertex_attrib_64bit: false,
                 cube_map_arrays: features.cube_map_array,
+                // ES 3.1's gathers and its queries of GL's names; variable offsets and
+                // `textureGatherOffsets` are GLSL ES 3.20's.
+                gather: (features.minor >= 1).then(|| tessera_wire::GatherCaps {
+                    min_offset: gl.get_parameter_i32(glow::MIN_PROGRAM_TEXTURE_GATHER_OFFSET),
+                    max_offset: gl.get_parameter_i32(glow::MAX_PROGRAM_TEXTURE_GATHER_OFFSET),
+                    extended: features.minor >= 2,
+                }),
                 tessellation: if features.tessellation.is_some() {
                     // ES 3.2's (EXT/OES_tessellation_shader's) queries of GL's names.
                     TessellationCaps {

@@ -764,9 +764,12 @@ fn decorates_built_in(words: &[u32], built_in: u32) -> bool {
 }
 
 /// Whether a SPIR-V module reads cube map arrays (`SampledCubeArray` or `ImageCubeArray`
-/// capability), which GLSL ES has from 3.20 on.
-fn uses_cube_arrays(words: &[u32]) -> bool {
+/// capability) or gathers with variable offsets or four of them (`ImageGatherExtended`:
+/// `textureGatherOffset` with a non-constant offset, `textureGatherOffsets`), which GLSL ES
+/// has from 3.20 on.
+fn uses_es32_capabilities(words: &[u32]) -> bool {
     const OP_CAPABILITY: u32 = 17;
+    const IMAGE_GATHER_EXTENDED: u32 = 25;
     const IMAGE_CUBE_ARRAY: u32 = 34;
     const SAMPLED_CUBE_ARRAY: u32 = 45;
     let mut i = 5;
@@ -778,7 +781,7 @@ fn uses_cube_arrays(words: &[u32]) -> bool {
         if words[i] & 0xffff == OP_CAPABILITY
             && matches!(
                 words.get(i + 1),
-                Some(&IMAGE_CUBE_ARRAY | &SAMPLED_CUBE_ARRAY)
+                Some(&IMAGE_CUBE_ARRAY | &SAMPLED_CUBE_ARRAY | &IMAGE_GATHER_EXTENDED)
             )
         {
             return true;
@@ -860,9 +863,10 @@ impl ProgramPipe for GlesPipe {
             stages.push((s.stage, words));
         }
         // Geometry shaders, gl_PrimitiveID in a fragment shader (which GL defines with or
-        // without a geometry stage) and cube map array samplers are core in GLSL ES 3.20.
+        // without a geometry stage), cube map array samplers and extended gathers are core in
+        // GLSL ES 3.20.
         let needs_320 = stages.iter().any(|(stage, words)| {
-            uses_cube_arrays(words)
+            uses_es32_capabilities(words)
                 || match stage {
                     ShaderStage::Geometry
                     | ShaderStage::TessControl

@@ -483,6 +483,11 @@ impl VkPipe {
             texture_views: true,
             indexed_blend: gpu.core.independent_blend,
             cube_map_arrays: gpu.core.image_cube_array,
+            gather: Some(tessera_wire::GatherCaps {
+                min_offset: p.min_texel_gather_offset,
+                max_offset: p.max_texel_gather_offset as i32,
+                extended: gpu.core.image_gather_extended,
+            }),
             sample_shading: gpu.core.sample_rate_shading,
             fp64: gpu.core.shader_float64,
             // Every 64-bit float vertex format fetches (below).

@@ -111,6 +111,9 @@ pub(crate) struct CoreFeatures {
     /// Per-sample shading (`sampleRateShading`: GL 4.0's sample shading, and SPIR-V's
     /// `SampleRateShading` capability that `gl_SampleID` and `gl_SamplePosition` need).
     pub sample_rate_shading: bool,
+    /// Gathers with non-constant offsets and `ConstOffsets` (`shaderImageGatherExtended`:
+    /// GL 4.0's `textureGatherOffset` with a variable offset and `textureGatherOffsets`).
+    pub image_gather_extended: bool,
     /// 64-bit floats in shaders (`shaderFloat64`: GL 4.0's `ARB_gpu_shader_fp64`, SPIR-V's
     /// `Float64` capability).
     pub shader_float64: bool,
@@ -782,6 +785,7 @@ fn create_device(
         draw_indirect_first_instance: yes(have.draw_indirect_first_instance),
         image_cube_array: yes(have.image_cube_array),
         sample_rate_shading: yes(have.sample_rate_shading),
+        image_gather_extended: yes(have.shader_image_gather_extended),
         shader_float64: yes(have.shader_float64),
     };
     let enabled = vk::PhysicalDeviceFeatures {
@@ -804,6 +808,7 @@ fn create_device(
         full_draw_index_uint32: have.full_draw_index_uint32,
         image_cube_array: have.image_cube_array,
         sample_rate_shading: have.sample_rate_shading,
+        shader_image_gather_extended: have.shader_image_gather_extended,
         // GL 4.0's doubles.
         shader_float64: have.shader_float64,
         // The frontend's point-size emulation writes PointSize from geometry stages that

@@ -187,6 +187,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_texture_compression_rgtc",
     "GL_ARB_texture_cube_map_array",
     "GL_ARB_texture_float",
+    "GL_ARB_texture_gather",
     "GL_ARB_texture_multisample",
     "GL_ARB_texture_rectangle",
     "GL_ARB_texture_rg",
@@ -230,6 +231,7 @@ impl Context {
         let sample_shading = self.local.limits.sample_shading;
         let fp64 = self.local.limits.fp64;
         let attrib_64bit = self.local.limits.vertex_attrib_64bit;
+        let gather = self.local.limits.gather.is_some();
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -240,6 +242,7 @@ impl Context {
             .filter(move |e| sample_shading || *e != "GL_ARB_sample_shading")
             .filter(move |e| fp64 || *e != "GL_ARB_gpu_shader_fp64")
             .filter(move |e| attrib_64bit || *e != "GL_ARB_vertex_attrib_64bit")
+            .filter(move |e| gather || *e != "GL_ARB_texture_gather")
     }
 
     /// Whether the context advertises the extension `name`.
@@ -597,6 +600,11 @@ impl Context {
             MAX_VERTEX_ATTRIB_BINDINGS => i(limits::VERTEX_ATTRIB_BINDINGS),
             MAX_PROGRAM_TEXEL_OFFSET => i(7),
             MIN_PROGRAM_TEXEL_OFFSET => i(-8),
+            // ARB_texture_gather (GL 4.0): every component of a texel is gathered, at
+            // offsets the backend takes.
+            MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS_ARB if l.gather.is_some() => i(4),
+            MIN_PROGRAM_TEXTURE_GATHER_OFFSET => l.gather.and_then(|g| i(g.min_offset)),
+            MAX_PROGRAM_TEXTURE_GATHER_OFFSET => l.gather.and_then(|g| i(g.max_offset)),
             MAX_SAMPLE_MASK_WORDS => i(1),
             MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS => i(64),
             MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS => i(4),

@@ -82,6 +82,9 @@ pub struct Limits {
     /// Whether double vertex arrays reach double inputs: `GL_ARB_vertex_attrib_64bit` is
     /// advertised only then (and with [`Limits::fp64`]).
     pub vertex_attrib_64bit: bool,
+    /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
+    /// answered, only where it has them.
+    pub gather: Option<tessera_wire::GatherCaps>,
 }
 
 /// Colour attachments and draw buffers.
@@ -221,6 +224,7 @@ impl Limits {
             sample_shading: caps.sample_shading,
             fp64: caps.fp64,
             vertex_attrib_64bit: caps.fp64 && caps.vertex_attrib_64bit,
+            gather: caps.gather,
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).
             max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),

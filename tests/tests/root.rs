@@ -43,6 +43,7 @@ mod sync_threads;
 mod tessellation;
 mod texture;
 mod texture_cube_array;
+mod texture_gather;
 mod texture_storage;
 mod texture_view;
 mod transform_feedback;

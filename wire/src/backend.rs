@@ -412,6 +412,9 @@ pub struct Caps {
     pub compute: ComputeCaps,
     /// Tessellation limits.
     pub tessellation: TessellationCaps,
+    /// Texture gathers (`GL_ARB_texture_gather`), `None` where the backend has none (a GLES
+    /// driver below ES 3.1).
+    pub gather: Option<GatherCaps>,
     /// Whether the backend can view one texture's storage through another
     /// (`GL_ARB_texture_view`; a GLES driver needs `OES_texture_view` or `EXT_texture_view`).
     pub texture_views: bool,
@@ -455,6 +458,22 @@ pub struct ComputeCaps {
     pub max_storage_block_size: u32,
     /// Alignment of a bound storage buffer range's offset.
     pub storage_offset_alignment: u32,
+}
+
+/// A backend's texture gathers: the range of their texel offsets (Vulkan's
+/// `minTexelGatherOffset`/`maxTexelGatherOffset`, the GLES driver's
+/// `MIN/MAX_PROGRAM_TEXTURE_GATHER_OFFSET`) and whether offsets may vary and come four at a
+/// time (`textureGatherOffsets`: `GL_ARB_gpu_shader5`'s gathers; Vulkan's
+/// `shaderImageGatherExtended`, a GLES driver's ES 3.2 or `EXT_gpu_shader5`).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct GatherCaps {
+    /// `MIN_PROGRAM_TEXTURE_GATHER_OFFSET`.
+    pub min_offset: i32,
+    /// `MAX_PROGRAM_TEXTURE_GATHER_OFFSET`.
+    pub max_offset: i32,
+    /// Non-constant offsets and `textureGatherOffsets`.
+    pub extended: bool,
 }
 
 /// A backend's tessellation limits (Vulkan's `maxTessellation*`, the GLES driver's queries of
@@ -559,6 +578,11 @@ impl Caps {
             max_geometry_input_components: 64,
             compute: ComputeCaps::gl43_minimum(),
             tessellation: TessellationCaps::gl40_minimum(),
+            gather: Some(GatherCaps {
+                min_offset: -8,
+                max_offset: 7,
+                extended: true,
+            }),
             texture_views: true,
             indexed_blend: true,
             cube_map_arrays: true,

@@ -55,8 +55,8 @@ pub mod table;
 pub mod transport;
 
 pub use backend::{
-    Backend, BackendCounters, BatchView, Caps, ComputeCaps, Event, Outbox, Reply, SessionError,
-    TessellationCaps,
+    Backend, BackendCounters, BatchView, Caps, ComputeCaps, Event, GatherCaps, Outbox, Reply,
+    SessionError, TessellationCaps,
 };
 pub use batch::{Archiver, Batch, Encoder, Stage};
 pub use handle::{Handle, ObjectKind, RawHandle};

@@ -25,11 +25,8 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[BLEND_SRC, BLEND_DST, VERTEX_ARRAY],
     ),
     (
-        "ARB_texture_gather / ARB_gpu_shader5 (GL 4.0): GLSL 3.30 has no textureGather, \
-         interpolateAt* or geometry shader instancing",
+        "ARB_gpu_shader5 (GL 4.0): no interpolateAt* or geometry shader instancing",
         &[
-            MIN_PROGRAM_TEXTURE_GATHER_OFFSET,
-            MAX_PROGRAM_TEXTURE_GATHER_OFFSET,
             MAX_GEOMETRY_SHADER_INVOCATIONS,
             MIN_FRAGMENT_INTERPOLATION_OFFSET,
             MAX_FRAGMENT_INTERPOLATION_OFFSET,
