@@ -80,6 +80,19 @@ pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
             }
         }
     };
+    // BPTC in `EXT_texture_compression_bptc`'s formats; without them an uncompressed
+    // stand-in that compressed uploads skip (reported), and the engine does not advertise
+    // the extension (`Caps::bptc`).
+    let bptc = |internal: u32, fallback: u32, fmt: P, ty: T| {
+        if f.bptc {
+            NativeFormat {
+                compressed: true,
+                ..plain(internal, fmt, ty)
+            }
+        } else {
+            stand_in(fallback, fmt, ty)
+        }
+    };
     match format {
         W::R8 => plain(glow::R8, P::Red, T::U8),
         W::R8Snorm => plain(glow::R8_SNORM, P::Red, T::I8),
@@ -167,6 +180,25 @@ pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
         W::RgtcRSnorm => rgtc(glow::COMPRESSED_SIGNED_RED_RGTC1, 1, true),
         W::RgtcRg => rgtc(glow::COMPRESSED_RG_RGTC2, 2, false),
         W::RgtcRgSnorm => rgtc(glow::COMPRESSED_SIGNED_RG_RGTC2, 2, true),
+        W::BptcRgba => bptc(glow::COMPRESSED_RGBA_BPTC_UNORM, glow::RGBA8, P::Rgba, T::U8),
+        W::BptcSrgbAlpha => bptc(
+            glow::COMPRESSED_SRGB_ALPHA_BPTC_UNORM,
+            glow::SRGB8_ALPHA8,
+            P::Rgba,
+            T::U8,
+        ),
+        W::BptcRgbSfloat => bptc(
+            glow::COMPRESSED_RGB_BPTC_SIGNED_FLOAT,
+            glow::RGBA16F,
+            P::Rgba,
+            T::F32,
+        ),
+        W::BptcRgbUfloat => bptc(
+            glow::COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT,
+            glow::RGBA16F,
+            P::Rgba,
+            T::F32,
+        ),
     }
 }
 
@@ -183,6 +215,8 @@ pub(crate) fn map_renderbuffer_format(format: Format, f: &Features) -> u32 {
         W::Rgb8i | W::Rgb16i | W::Rgb32i => glow::RGBA32I,
         W::Rgb8ui | W::Rgb16ui | W::Rgb32ui => glow::RGBA32UI,
         W::RgtcR | W::RgtcRSnorm | W::RgtcRg | W::RgtcRgSnorm => glow::RGBA8,
+        W::BptcRgba | W::BptcSrgbAlpha => glow::RGBA8,
+        W::BptcRgbSfloat | W::BptcRgbUfloat => glow::RGBA16F,
         _ => native.internal,
     }
 }

@@ -145,6 +145,8 @@ pub(crate) struct Features {
     pub cube_map_array: bool,
     pub norm16: bool,
     pub rgtc: bool,
+    /// BPTC's compressed formats (`EXT_texture_compression_bptc`).
+    pub bptc: bool,
     pub border_clamp: bool,
     pub mirror_clamp: bool,
     pub anisotropy: bool,
@@ -206,6 +208,7 @@ impl Features {
             cube_map_array: es32,
             norm16: has("GL_EXT_texture_norm16"),
             rgtc: has("GL_EXT_texture_compression_rgtc"),
+            bptc: has("GL_EXT_texture_compression_bptc"),
             border_clamp: es32
                 || has("GL_OES_texture_border_clamp")
                 || has("GL_EXT_texture_border_clamp"),
@@ -269,6 +272,7 @@ pub(crate) enum Missing {
     SamplesPassed,
     Query,
     TextureBuffer,
+    CompressedFormat,
     MultisampleTexture,
     LayeredAttachment,
     WrapMode,
@@ -401,6 +405,7 @@ impl GlesPipe {
                     int(glow::MAX_VERTEX_OUTPUT_COMPONENTS)
                 },
                 texture_views: features.texture_view.is_some(),
+                bptc: features.bptc,
                 indexed_blend: features.draw_buffers_indexed,
                 sample_shading: features.sample_shading,
                 // OpenGL ES has no doubles; narrowing them to floats is not carried out yet.

@@ -558,7 +558,11 @@ impl TexturePipe for GlesPipe {
             if conv::accepts_directly(&native, layout) {
                 (Cow::Borrowed(&data[..needed]), layout)
             } else if native.compressed {
-                return Err(bad_value(N, "uncompressed data into a compressed texture"));
+                self.report(
+                    Missing::CompressedFormat,
+                    "uncompressed uploads into compressed textures are not compressed: skipped",
+                );
+                return Ok(());
             } else {
                 let converted = pixel::convert(layout, native.upload, data, count)
                     .ok_or_else(|| bad_value(N, "pixel data does not decode"))?;
@@ -602,6 +606,13 @@ impl TexturePipe for GlesPipe {
             return Ok(());
         }
         if !native.compressed {
+            if image.format.info().compressed {
+                self.report(
+                    Missing::CompressedFormat,
+                    "the driver lacks the compressed format: compressed uploads are skipped",
+                );
+                return Ok(());
+            }
             return Err(bad_value(
                 N,
                 format!("{:?} is not a compressed format", image.format),

@@ -277,6 +277,15 @@ fn candidates(format: Format) -> Vec<Candidate> {
             (V::BC5_SNORM_BLOCK, lay(P::Rg, T::I8), 16),
             texels(V::R8G8_SNORM, P::Rg, T::I8),
         ],
+        // BPTC is BC7 and BC6H (`textureCompressionBC`); without them, an uncompressed
+        // stand-in that compressed uploads skip (reported), as RGTC's.
+        W::BptcRgba => vec![(V::BC7_UNORM_BLOCK, lay(P::Rgba, T::U8), 16), rgba8],
+        W::BptcSrgbAlpha => vec![
+            (V::BC7_SRGB_BLOCK, lay(P::Rgba, T::U8), 16),
+            texels(V::R8G8B8A8_SRGB, P::Rgba, T::U8),
+        ],
+        W::BptcRgbSfloat => vec![(V::BC6H_SFLOAT_BLOCK, lay(P::Rgb, T::F32), 16), rgba32f],
+        W::BptcRgbUfloat => vec![(V::BC6H_UFLOAT_BLOCK, lay(P::Rgb, T::F32), 16), rgba32f],
     }
 }
 
@@ -298,6 +307,10 @@ fn is_compressed(f: vk::Format) -> bool {
             | vk::Format::BC4_SNORM_BLOCK
             | vk::Format::BC5_UNORM_BLOCK
             | vk::Format::BC5_SNORM_BLOCK
+            | vk::Format::BC7_UNORM_BLOCK
+            | vk::Format::BC7_SRGB_BLOCK
+            | vk::Format::BC6H_SFLOAT_BLOCK
+            | vk::Format::BC6H_UFLOAT_BLOCK
     )
 }
 

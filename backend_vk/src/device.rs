@@ -481,6 +481,7 @@ impl VkPipe {
             max_vertex_output_components: p.max_vertex_output_components,
             max_geometry_input_components: p.max_geometry_input_components,
             texture_views: true,
+            bptc: false,
             indexed_blend: gpu.core.independent_blend,
             cube_map_arrays: gpu.core.image_cube_array,
             gather: Some(tessera_wire::GatherCaps {
@@ -533,9 +534,18 @@ impl VkPipe {
                     .optimal_tiling_features
                 })
             })
-            .collect();
-        // Double vertex arrays need every R64 float format as a vertex buffer format.
+            .collect::<Vec<_>>();
+        // BPTC is there when each of its formats is natively BC7 or BC6H.
         let mut caps = caps;
+        caps.bptc = [
+            Format::BptcRgba,
+            Format::BptcSrgbAlpha,
+            Format::BptcRgbSfloat,
+            Format::BptcRgbUfloat,
+        ]
+        .iter()
+        .all(|&f| formats[f as usize].as_ref().is_some_and(|n| n.compressed));
+        // Double vertex arrays need every R64 float format as a vertex buffer format.
         caps.vertex_attrib_64bit &= [
             vk::Format::R64_SFLOAT,
             vk::Format::R64G64_SFLOAT,

@@ -452,7 +452,8 @@ impl TexturePipe for VkPipe {
         if !native.compressed {
             self.report(
                 Missing::Format,
-                "the device has no RGTC (BC4/BC5) formats: compressed uploads are skipped",
+                "the device lacks the compressed format (BC4/BC5, BC6H/BC7): compressed uploads \
+                 are skipped",
             );
             return Ok(());
         }

@@ -67,6 +67,9 @@ pub struct Limits {
     /// Whether the backend carries out texture views: `GL_ARB_texture_view` is advertised
     /// only then.
     pub texture_views: bool,
+    /// Whether the backend samples BPTC blocks: `GL_ARB_texture_compression_bptc` is
+    /// advertised only then.
+    pub bptc: bool,
     /// Whether the backend blends each draw buffer its own way: `GL_ARB_draw_buffers_blend`
     /// is advertised only then.
     pub indexed_blend: bool,
@@ -219,6 +222,7 @@ impl Limits {
                 .next_power_of_two()
                 .max(4),
             texture_views: caps.texture_views,
+            bptc: caps.bptc,
             indexed_blend: caps.indexed_blend,
             cube_map_arrays: caps.cube_map_arrays,
             sample_shading: caps.sample_shading,

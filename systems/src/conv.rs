@@ -364,6 +364,10 @@ pub fn map_sized_format(v: GLenum) -> Option<Format> {
         COMPRESSED_SIGNED_RED_RGTC1 => F::RgtcRSnorm,
         COMPRESSED_RG_RGTC2 => F::RgtcRg,
         COMPRESSED_SIGNED_RG_RGTC2 => F::RgtcRgSnorm,
+        COMPRESSED_RGBA_BPTC_UNORM => F::BptcRgba,
+        COMPRESSED_SRGB_ALPHA_BPTC_UNORM => F::BptcSrgbAlpha,
+        COMPRESSED_RGB_BPTC_SIGNED_FLOAT => F::BptcRgbSfloat,
+        COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT => F::BptcRgbUfloat,
         _ => return None,
     })
 }

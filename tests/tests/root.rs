@@ -42,6 +42,7 @@ mod steady;
 mod sync_threads;
 mod tessellation;
 mod texture;
+mod texture_compression_bptc;
 mod texture_cube_array;
 mod texture_gather;
 mod texture_storage;

@@ -418,6 +418,10 @@ pub struct Caps {
     /// Whether the backend can view one texture's storage through another
     /// (`GL_ARB_texture_view`; a GLES driver needs `OES_texture_view` or `EXT_texture_view`).
     pub texture_views: bool,
+    /// Whether the backend samples BPTC's four formats from their blocks
+    /// (`GL_ARB_texture_compression_bptc`; Vulkan's BC7 and BC6H formats, a GLES driver's
+    /// `EXT_texture_compression_bptc`).
+    pub bptc: bool,
     /// Whether each draw buffer blends with its own enable, factors and equations
     /// (`GL_ARB_draw_buffers_blend`; Vulkan's `independentBlend`, a GLES driver's ES 3.2 or
     /// `*_draw_buffers_indexed`).
@@ -584,6 +588,7 @@ impl Caps {
                 extended: true,
             }),
             texture_views: true,
+            bptc: true,
             indexed_blend: true,
             cube_map_arrays: true,
             sample_shading: true,

@@ -37,6 +37,7 @@ wire_enum! {
         Depth16, Depth24, Depth32, Depth32f, Depth24Stencil8, Depth32fStencil8,
         Stencil1, Stencil4, Stencil8, Stencil16,
         RgtcR, RgtcRSnorm, RgtcRg, RgtcRgSnorm,
+        BptcRgba, BptcSrgbAlpha, BptcRgbSfloat, BptcRgbUfloat,
     }
 }
 
@@ -132,6 +133,21 @@ impl Format {
                 color_renderable: false,
             }
         }
+        // BPTC (BC7, BC6H): what Mesa reports of the channels, 8 bits each for the
+        // normalized formats, 16 for the float ones, which have no alpha.
+        const fn bptc(float: bool, srgb: bool) -> FormatInfo {
+            let (bits, a) = if float { (16, 0) } else { (8, 8) };
+            FormatInfo {
+                rgba_bits: [bits, bits, bits, a],
+                depth_bits: 0,
+                stencil_bits: 0,
+                class: FormatClass::Float,
+                srgb,
+                snorm: false,
+                compressed: true,
+                color_renderable: false,
+            }
+        }
         match self {
             F::R8 => c(8, 0, 0, 0, C::Float, true),
             F::R8Snorm => sn(c(8, 0, 0, 0, C::Float, false)),
@@ -217,6 +233,9 @@ impl Format {
             F::RgtcRSnorm => rgtc(1, true),
             F::RgtcRg => rgtc(2, false),
             F::RgtcRgSnorm => rgtc(2, true),
+            F::BptcRgba => bptc(false, false),
+            F::BptcSrgbAlpha => bptc(false, true),
+            F::BptcRgbSfloat | F::BptcRgbUfloat => bptc(true, false),
         }
     }
 

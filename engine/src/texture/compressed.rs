@@ -11,7 +11,7 @@ use tessera_wire::record::{BufferBlocks, BufferRange, Record};
 
 use super::format::{block_bytes, compressed_size};
 use super::image::{
-    Footprint, Source, accepts, check_region, compressible, image_size, wire_region,
+    Footprint, Source, accepts, check_region, compressible, image_size, is_bptc, wire_region,
 };
 use super::{ImageTarget, fits, image_target, max_levels};
 use crate::context::{Context, GlResult};
@@ -126,7 +126,7 @@ impl Context {
         c: Compressed<'_>,
     ) -> GlResult {
         let it = image_target(c.target)
-            .filter(|it| accepts(dims, *it) && compressible(it.target))
+            .filter(|it| accepts(dims, *it) && compressible(it.target, c.format))
             .ok_or(INVALID_ENUM)?;
         let block = map_sized_format(c.format)
             .and_then(block_bytes)
@@ -344,8 +344,10 @@ impl Context {
             .ok_or(INVALID_ENUM)?;
         let target_ok = match dims {
             2 => matches!(it.target, TextureTarget::D2 | TextureTarget::Cube),
-            3 if it.target == TextureTarget::D3 => return Err(INVALID_OPERATION),
-            3 => it.target == TextureTarget::D2Array,
+            3 if it.target == TextureTarget::D3 && !is_bptc(c.format) => {
+                return Err(INVALID_OPERATION);
+            }
+            3 => matches!(it.target, TextureTarget::D2Array | TextureTarget::D3),
             _ => false,
         };
         if !target_ok {

@@ -39,6 +39,8 @@ pub(crate) fn view_class(internal: GLenum) -> Option<u8> {
         R8UI | R8I | R8 | R8_SNORM => 8,
         COMPRESSED_RED_RGTC1 | COMPRESSED_SIGNED_RED_RGTC1 => 1,
         COMPRESSED_RG_RGTC2 | COMPRESSED_SIGNED_RG_RGTC2 => 2,
+        COMPRESSED_RGBA_BPTC_UNORM | COMPRESSED_SRGB_ALPHA_BPTC_UNORM => 3,
+        COMPRESSED_RGB_BPTC_SIGNED_FLOAT | COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT => 4,
         _ => return None,
     })
 }
@@ -46,7 +48,7 @@ pub(crate) fn view_class(internal: GLenum) -> Option<u8> {
 /// Whether `glCopyImageSubData` copies between the two internal formats: the same format,
 /// formats of one view class, or a compressed format and an uncompressed one whose texel is
 /// as large as its block (GL 4.5 table 18.4: RGTC1 and the 64-bit class, RGTC2 and the
-/// 128-bit class).
+/// BPTC formats and the 128-bit class).
 pub(crate) fn compatible(a: GLenum, b: GLenum) -> bool {
     if a == b {
         return true;
@@ -54,14 +56,14 @@ pub(crate) fn compatible(a: GLenum, b: GLenum) -> bool {
     match (view_class(a), view_class(b)) {
         (Some(x), Some(y)) if x == y => true,
         (Some(1), Some(64)) | (Some(64), Some(1)) => true,
-        (Some(2), Some(128)) | (Some(128), Some(2)) => true,
+        (Some(2..=4), Some(128)) | (Some(128), Some(2..=4)) => true,
         _ => false,
     }
 }
 
-/// The texel block of a format (4 x 4 for RGTC, 1 x 1 otherwise).
+/// The texel block of a format (4 x 4 for RGTC and BPTC, 1 x 1 otherwise).
 fn block(internal: GLenum) -> i32 {
-    if matches!(view_class(internal), Some(1 | 2)) {
+    if matches!(view_class(internal), Some(1..=4)) {
         4
     } else {
         1

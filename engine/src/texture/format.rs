@@ -45,6 +45,10 @@ pub(crate) fn block_bytes(format: Format) -> Option<usize> {
     match format {
         Format::RgtcR | Format::RgtcRSnorm => Some(8),
         Format::RgtcRg | Format::RgtcRgSnorm => Some(16),
+        Format::BptcRgba
+        | Format::BptcSrgbAlpha
+        | Format::BptcRgbSfloat
+        | Format::BptcRgbUfloat => Some(16),
         _ => None,
     }
 }

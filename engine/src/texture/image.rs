@@ -136,12 +136,26 @@ pub(crate) fn store_for(store: &PixelStore, dims: u8) -> PixelStore {
     s
 }
 
-/// Whether an RGTC image can live in a texture of `target` (2D, 2D array and cube map
-/// textures; Mesa refuses the others with `INVALID_ENUM`).
-pub(crate) fn compressible(target: TextureTarget) -> bool {
+/// Whether an image of the specific compressed format `internal` can live in a texture of
+/// `target`: 2D, 2D array and cube map textures, and 3D ones for BPTC, whose blocks
+/// `ARB_texture_compression_bptc` allows in slices (Mesa refuses the others with
+/// `INVALID_ENUM`).
+pub(crate) fn compressible(target: TextureTarget, internal: GLenum) -> bool {
+    match target {
+        TextureTarget::D2 | TextureTarget::D2Array | TextureTarget::Cube => true,
+        TextureTarget::D3 => is_bptc(internal),
+        _ => false,
+    }
+}
+
+/// Whether `internal` is one of the four BPTC formats (`ARB_texture_compression_bptc`).
+pub(crate) fn is_bptc(internal: GLenum) -> bool {
     matches!(
-        target,
-        TextureTarget::D2 | TextureTarget::D2Array | TextureTarget::Cube
+        internal,
+        COMPRESSED_RGBA_BPTC_UNORM
+            | COMPRESSED_SRGB_ALPHA_BPTC_UNORM
+            | COMPRESSED_RGB_BPTC_SIGNED_FLOAT
+            | COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT
     )
 }
 
@@ -423,7 +437,7 @@ impl Context {
         if internal.base != Base::Color && it.target == TextureTarget::D3 {
             return Err(INVALID_OPERATION);
         }
-        if internal.block_bytes.is_some() && !compressible(it.target) {
+        if internal.block_bytes.is_some() && !compressible(it.target, internal_enum) {
             return Err(INVALID_ENUM);
         }
         let [w, h, d] = image_size(dims, spec.size);

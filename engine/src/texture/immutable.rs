@@ -177,7 +177,7 @@ impl Context {
         if size.iter().any(|s| *s < 1) {
             return Err(INVALID_VALUE);
         }
-        if kind.block_bytes.is_some() && !compressible(it.target) {
+        if kind.block_bytes.is_some() && !compressible(it.target, internal) {
             return Err(INVALID_ENUM);
         }
         if levels < 1 {

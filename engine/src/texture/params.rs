@@ -428,6 +428,7 @@ fn channel_type(format: Format, bits: u8) -> GLenum {
         FormatClass::Int => INT,
         FormatClass::Uint => UNSIGNED_INT,
         _ if has_float_channels(format) => FLOAT,
+        _ if matches!(format, Format::BptcRgbSfloat | Format::BptcRgbUfloat) => FLOAT,
         _ if info.snorm => SIGNED_NORMALIZED,
         _ => UNSIGNED_NORMALIZED,
     }
