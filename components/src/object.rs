@@ -72,11 +72,50 @@ pub struct Mapping {
     /// `BUFFER_ACCESS_FLAGS`.
     pub access: GLbitfield,
     /// The client memory handed to the application; its address is `BUFFER_MAP_POINTER`.
-    pub bytes: Box<[u8]>,
+    pub bytes: MappedBytes,
     /// What `bytes` held when the mapping was handed out, kept only when unmapping must
     /// upload just the bytes the application changed (an unsynchronized write map, without
     /// explicit flushes, over bytes the client does not know): see the engine's `buffer`.
     pub initial: Option<Box<[u8]>>,
+}
+
+/// `MIN_MAP_BUFFER_ALIGNMENT` (GL 4.2's `ARB_map_buffer_alignment`): the address of a
+/// mapping minus its offset into the buffer is a multiple of this.
+pub const MAP_ALIGNMENT: usize = 64;
+
+/// The client memory of a mapping: `len` bytes placed in a heap block so that their address
+/// is congruent to the mapped offset modulo [`MAP_ALIGNMENT`], as GL 4.2 requires (a program
+/// may read the buffer's aligned vectors through the pointer). The block never moves while
+/// the mapping lives, so the address stays valid when the `Mapping` does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MappedBytes {
+    block: Box<[u8]>,
+    start: usize,
+    len: usize,
+}
+
+impl MappedBytes {
+    /// `len` zero bytes for a mapping at `offset` into its buffer.
+    pub fn zeroed(len: usize, offset: u64) -> Self {
+        let block = vec![0u8; len + MAP_ALIGNMENT - 1].into_boxed_slice();
+        let want = (offset % MAP_ALIGNMENT as u64) as usize;
+        let have = block.as_ptr() as usize % MAP_ALIGNMENT;
+        let start = (want + MAP_ALIGNMENT - have) % MAP_ALIGNMENT;
+        Self { block, start, len }
+    }
+}
+
+impl std::ops::Deref for MappedBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.block[self.start..self.start + self.len]
+    }
+}
+
+impl std::ops::DerefMut for MappedBytes {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.block[self.start..self.start + self.len]
+    }
 }
 
 /// The client's copy of a buffer's contents: every byte the client sent (`glBufferData`,

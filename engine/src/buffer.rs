@@ -41,7 +41,7 @@ use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
 use tessera_components::names::NameEntry;
-use tessera_components::object::{Buffer, BufferShadow, Life, Mapping, VertexArray};
+use tessera_components::object::{Buffer, BufferShadow, Life, MappedBytes, Mapping, VertexArray};
 use tessera_components::state::{BufferTarget, IndexedBuffer};
 use tessera_systems::lifecycle;
 use tessera_wire::Reply;
@@ -758,10 +758,10 @@ impl Context {
         }
         let (at, len) = (offset as u64, length as u64);
         // The mapping starts from the client copy (stale bytes included: see below), or zeros.
-        let mut bytes: Box<[u8]> = match sh.world.get::<Buffer>(e).and_then(|b| b.shadow.as_ref()) {
-            Some(s) => s.bytes(at, len).into(),
-            None => vec![0u8; length as usize].into_boxed_slice(),
-        };
+        let mut bytes = MappedBytes::zeroed(length as usize, at);
+        if let Some(s) = sh.world.get::<Buffer>(e).and_then(|b| b.shadow.as_ref()) {
+            bytes.copy_from_slice(s.bytes(at, len));
+        }
         let mut initial = None;
         if invalidate || shadow_known(&sh, e, at, len) {
             // Invalidated: the contents are undefined. Known: the copy is the contents.
@@ -771,7 +771,7 @@ impl Context {
         } else if !read && unsynchronized {
             // Never wait: unmapping sends only the bytes the program changed, so the stale
             // bytes never land over what the GPU wrote.
-            initial = Some(bytes.clone());
+            initial = Some(Box::from(&bytes[..]));
         } else {
             // Read maps need the contents; a synchronized write-only map needs them so
             // unwritten bytes keep their values: one round trip, which the copy learns.

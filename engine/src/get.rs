@@ -172,6 +172,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_half_float_pixel",
     "GL_ARB_half_float_vertex",
     "GL_ARB_instanced_arrays",
+    "GL_ARB_map_buffer_alignment",
     "GL_ARB_map_buffer_range",
     "GL_ARB_multi_draw_indirect",
     "GL_ARB_occlusion_query",
@@ -593,6 +594,8 @@ impl Context {
             MAX_CLIP_DISTANCES => i(8),
             MAX_ELEMENTS_VERTICES | MAX_ELEMENTS_INDICES => i(1 << 20),
             MAX_ELEMENT_INDEX => Some(Value::int(limits::MAX_ELEMENT_INDEX)),
+            // GL 4.2 (ARB_map_buffer_alignment): every mapping is placed so (`MappedBytes`).
+            MIN_MAP_BUFFER_ALIGNMENT => i(tessera_components::object::MAP_ALIGNMENT as i32),
             MAX_VERTEX_ATTRIB_STRIDE => i(limits::MAX_VERTEX_ATTRIB_STRIDE),
             MAX_VERTEX_ATTRIB_RELATIVE_OFFSET => Some(Value::int(i64::from(
                 limits::MAX_VERTEX_ATTRIB_RELATIVE_OFFSET,

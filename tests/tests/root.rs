@@ -20,6 +20,7 @@ mod handles;
 mod image_load_store;
 mod isolation;
 mod long_run;
+mod map_buffer_alignment;
 mod names;
 mod piglit;
 mod profiling;

@@ -79,11 +79,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         ],
     ),
     (
-        "ARB_map_buffer_alignment (GL 4.2): a map is a plain heap copy of the mapped range, so \
-         the pointer minus the offset has no 64-byte alignment",
-        &[MIN_MAP_BUFFER_ALIGNMENT],
-    ),
-    (
         "GL 4.3's glGetStringi(SHADING_LANGUAGE_VERSION): only EXTENSIONS is indexed",
         &[NUM_SHADING_LANGUAGE_VERSIONS],
     ),
