@@ -312,6 +312,10 @@ pub struct PixelStore {
     pub skip_images: GLint,
     /// `*_ALIGNMENT` (1, 2, 4 or 8).
     pub alignment: GLint,
+    /// `*_COMPRESSED_BLOCK_WIDTH`, `_HEIGHT`, `_DEPTH` and `_SIZE` (GL 4.2's
+    /// `ARB_compressed_texture_pixel_storage`): the block the row length and skips of a
+    /// compressed image count in; 0 leaves them unused.
+    pub compressed_block: [GLint; 4],
 }
 
 impl Default for PixelStore {
@@ -325,6 +329,7 @@ impl Default for PixelStore {
             skip_pixels: 0,
             skip_images: 0,
             alignment: 4,
+            compressed_block: [0; 4],
         }
     }
 }

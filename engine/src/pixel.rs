@@ -216,12 +216,24 @@ impl Context {
     pub fn pixel_storei(&mut self, pname: GLenum, param: GLint) {
         let st = &mut self.local.st;
         let (store, which) = match pname {
-            PACK_SWAP_BYTES | PACK_LSB_FIRST | PACK_ROW_LENGTH | PACK_IMAGE_HEIGHT
-            | PACK_SKIP_ROWS | PACK_SKIP_PIXELS | PACK_SKIP_IMAGES | PACK_ALIGNMENT => {
-                (&mut st.pack, pname)
-            }
-            UNPACK_SWAP_BYTES | UNPACK_LSB_FIRST | UNPACK_ROW_LENGTH | UNPACK_IMAGE_HEIGHT
-            | UNPACK_SKIP_ROWS | UNPACK_SKIP_PIXELS | UNPACK_SKIP_IMAGES | UNPACK_ALIGNMENT => {
+            PACK_SWAP_BYTES
+            | PACK_LSB_FIRST
+            | PACK_ROW_LENGTH
+            | PACK_IMAGE_HEIGHT
+            | PACK_SKIP_ROWS
+            | PACK_SKIP_PIXELS
+            | PACK_SKIP_IMAGES
+            | PACK_ALIGNMENT
+            | PACK_COMPRESSED_BLOCK_WIDTH..=PACK_COMPRESSED_BLOCK_SIZE => (&mut st.pack, pname),
+            UNPACK_SWAP_BYTES
+            | UNPACK_LSB_FIRST
+            | UNPACK_ROW_LENGTH
+            | UNPACK_IMAGE_HEIGHT
+            | UNPACK_SKIP_ROWS
+            | UNPACK_SKIP_PIXELS
+            | UNPACK_SKIP_IMAGES
+            | UNPACK_ALIGNMENT
+            | UNPACK_COMPRESSED_BLOCK_WIDTH..=UNPACK_COMPRESSED_BLOCK_SIZE => {
                 (&mut st.unpack, pname)
             }
             _ => return self.error(INVALID_ENUM),
@@ -245,6 +257,12 @@ impl Context {
             PACK_IMAGE_HEIGHT | UNPACK_IMAGE_HEIGHT => &mut store.image_height,
             PACK_SKIP_ROWS | UNPACK_SKIP_ROWS => &mut store.skip_rows,
             PACK_SKIP_PIXELS | UNPACK_SKIP_PIXELS => &mut store.skip_pixels,
+            UNPACK_COMPRESSED_BLOCK_WIDTH..=UNPACK_COMPRESSED_BLOCK_SIZE => {
+                &mut store.compressed_block[(which - UNPACK_COMPRESSED_BLOCK_WIDTH) as usize]
+            }
+            PACK_COMPRESSED_BLOCK_WIDTH..=PACK_COMPRESSED_BLOCK_SIZE => {
+                &mut store.compressed_block[(which - PACK_COMPRESSED_BLOCK_WIDTH) as usize]
+            }
             _ => &mut store.skip_images,
         };
         if param < 0 {
@@ -280,10 +298,14 @@ impl Context {
         }
         let st = &self.local.st;
         let s = match pname {
-            PACK_SWAP_BYTES..=PACK_ALIGNMENT | PACK_SKIP_IMAGES | PACK_IMAGE_HEIGHT => &st.pack,
-            UNPACK_SWAP_BYTES..=UNPACK_ALIGNMENT | UNPACK_SKIP_IMAGES | UNPACK_IMAGE_HEIGHT => {
-                &st.unpack
-            }
+            PACK_SWAP_BYTES..=PACK_ALIGNMENT
+            | PACK_SKIP_IMAGES
+            | PACK_IMAGE_HEIGHT
+            | PACK_COMPRESSED_BLOCK_WIDTH..=PACK_COMPRESSED_BLOCK_SIZE => &st.pack,
+            UNPACK_SWAP_BYTES..=UNPACK_ALIGNMENT
+            | UNPACK_SKIP_IMAGES
+            | UNPACK_IMAGE_HEIGHT
+            | UNPACK_COMPRESSED_BLOCK_WIDTH..=UNPACK_COMPRESSED_BLOCK_SIZE => &st.unpack,
             _ => return None,
         };
         let v = |x: GLint| Some(Value::int(i64::from(x)));
@@ -296,6 +318,12 @@ impl Context {
             PACK_ALIGNMENT | UNPACK_ALIGNMENT => v(s.alignment),
             PACK_SKIP_IMAGES | UNPACK_SKIP_IMAGES => v(s.skip_images),
             PACK_IMAGE_HEIGHT | UNPACK_IMAGE_HEIGHT => v(s.image_height),
+            UNPACK_COMPRESSED_BLOCK_WIDTH..=UNPACK_COMPRESSED_BLOCK_SIZE => {
+                v(s.compressed_block[(pname - UNPACK_COMPRESSED_BLOCK_WIDTH) as usize])
+            }
+            PACK_COMPRESSED_BLOCK_WIDTH..=PACK_COMPRESSED_BLOCK_SIZE => {
+                v(s.compressed_block[(pname - PACK_COMPRESSED_BLOCK_WIDTH) as usize])
+            }
             _ => None,
         }
     }

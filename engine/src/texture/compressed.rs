@@ -4,7 +4,7 @@
 
 use tessera_components::gl::*;
 use tessera_components::object::Image;
-use tessera_components::state::TextureTarget;
+use tessera_components::state::{PixelStore, TextureTarget};
 use tessera_systems::conv::map_sized_format;
 use tessera_wire::handle::TextureHandle;
 use tessera_wire::record::{BufferBlocks, BufferRange, Record};
@@ -29,6 +29,126 @@ struct Compressed<'a> {
     border: GLint,
     image_size: GLsizei,
     data: Pixels<'a>,
+}
+
+/// Where the blocks of a compressed upload lie in the program's data: `slices` slices of
+/// `rows` rows of `row` bytes (one row of 4x4 blocks), rows `stride` bytes apart and slices
+/// `slice` apart, from byte `skip`. Tightly packed unless the unpack state's compressed
+/// block parameters (GL 4.2's `ARB_compressed_texture_pixel_storage`) give a row length,
+/// skips or an image height, counted as Mesa counts them: the row length and skipped pixels
+/// where the block width and size are set, the skipped rows and image height where the
+/// block height and size are, the skipped images where the block depth and size are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BlockLayout {
+    skip: usize,
+    row: usize,
+    stride: usize,
+    rows: usize,
+    slice: usize,
+    slices: usize,
+}
+
+impl BlockLayout {
+    /// The layout of a `size` image of blocks of `block` bytes under `store`.
+    /// `INVALID_OPERATION` where a skip is not a whole number of the given blocks (Mesa's
+    /// `_mesa_compressed_pixel_storage_error_check`).
+    fn new(store: &PixelStore, dims: u8, block: usize, [w, h, d]: [i32; 3]) -> GlResult<Self> {
+        let blocks = |n: i32| (n.max(0) as usize).div_ceil(4);
+        let n = |v: GLint| v.max(0) as usize;
+        let [bw, bh, bd, bs] = store.compressed_block.map(n);
+        let row = blocks(w) * block;
+        let rows = if dims > 1 { blocks(h) } else { 1 };
+        let mut layout = Self {
+            skip: 0,
+            row,
+            stride: row,
+            rows,
+            slice: row * rows,
+            slices: if dims > 2 { n(d) } else { 1 },
+        };
+        if bs == 0 {
+            return Ok(layout);
+        }
+        let misaligned = |skip: GLint, b: usize| b != 0 && n(skip) % b != 0;
+        if misaligned(store.skip_pixels, bw)
+            || (dims > 1 && misaligned(store.skip_rows, bh))
+            || (dims > 2 && misaligned(store.skip_images, bd))
+        {
+            return Err(INVALID_OPERATION);
+        }
+        let mut slice_rows = rows;
+        if bw != 0 {
+            if store.row_length > 0 {
+                layout.stride = bs * n(store.row_length).div_ceil(bw);
+            }
+            layout.skip += n(store.skip_pixels) * bs / bw;
+        }
+        if dims > 1 && bh != 0 {
+            layout.skip += n(store.skip_rows) * layout.stride / bh;
+            if store.image_height > 0 {
+                slice_rows = n(store.image_height).div_ceil(bh);
+            }
+        }
+        layout.slice = layout.stride * slice_rows;
+        if dims > 2 && bd != 0 {
+            layout.skip += n(store.skip_images) * layout.slice / bd;
+        }
+        Ok(layout)
+    }
+
+    /// Bytes of blocks the image takes.
+    fn len(&self) -> usize {
+        self.row * self.rows * self.slices
+    }
+
+    /// Whether the blocks are the `len` bytes from the start, as they travel.
+    fn tight(&self) -> bool {
+        self.skip == 0
+            && self.stride == self.row
+            && (self.slices <= 1 || self.slice == self.row * self.rows)
+    }
+
+    /// One past the last byte read.
+    fn end(&self) -> usize {
+        if self.len() == 0 {
+            return self.skip;
+        }
+        self.skip + (self.slices - 1) * self.slice + (self.rows - 1) * self.stride + self.row
+    }
+
+    /// The start of each row of blocks, slice by slice.
+    fn row_starts(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        (0..self.slices).flat_map(move |z| {
+            (0..self.rows).map(move |r| (z, r, self.skip + z * self.slice + r * self.stride))
+        })
+    }
+
+    /// The blocks of `data` (at least [`Self::end`] bytes), tightly packed.
+    fn gather(&self, data: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len());
+        for (_, _, at) in self.row_starts() {
+            out.extend_from_slice(&data[at..at + self.row]);
+        }
+        out
+    }
+
+    /// Each row of blocks of a region at `origin` of `size` texels read from a buffer from
+    /// `offset`: (buffer offset, origin, size, bytes).
+    fn runs(
+        &self,
+        offset: usize,
+        [x, y, z]: [i32; 3],
+        [w, h, _]: [i32; 3],
+    ) -> Vec<(usize, [i32; 3], [i32; 3], usize)> {
+        self.row_starts()
+            .map(|(slice, r, at)| {
+                let top = 4 * r as i32;
+                let rows = (h - top).min(4);
+                let origin = [x, y + top, z + slice as i32];
+                (offset + at, origin, [w, rows, 1], self.row)
+            })
+            .collect()
+    }
 }
 
 impl Context {
@@ -134,14 +254,15 @@ impl Context {
         if c.image_size < 0 {
             return Err(INVALID_VALUE);
         }
-        let source = self.compressed_source(sh, c.data, c.image_size as usize)?;
+        let [w, h, d] = image_size(dims, c.size);
+        let layout = BlockLayout::new(&self.local.st.unpack, dims, block, [w, h, d])?;
+        let source = self.compressed_source(sh, c.data, c.image_size as usize, &layout)?;
         if c.level < 0 || c.level >= max_levels(&self.local.limits, it.target) {
             return Err(INVALID_VALUE);
         }
         if c.border != 0 {
             return Err(INVALID_OPERATION);
         }
-        let [w, h, d] = image_size(dims, c.size);
         let level = c.level as usize;
         if !fits(&self.local.limits, it.target, c.level, w, h, d) {
             if it.proxy {
@@ -167,36 +288,31 @@ impl Context {
         let Some((_, handle)) = self.define_image(sh, it, level, image) else {
             return Ok(());
         };
-        self.emit_blocks(
-            sh,
-            handle,
-            it,
-            level,
-            ([0; 3], [w, h, d]),
-            c.image_size as usize,
-            source,
-        );
+        self.emit_blocks(sh, handle, it, level, ([0; 3], [w, h, d]), &layout, source);
         Ok(())
     }
 
-    /// Resolves the data of a compressed upload of `len` bytes (as [`Self::unpack_source`]
-    /// does for pixels: blocks are tightly packed, so only the range and mapping matter).
+    /// Resolves the data of a compressed upload of `len` bytes laid out as `layout` says (as
+    /// [`Self::unpack_source`] does for pixels: only the range read and the mapping matter).
     fn compressed_source<'a>(
         &self,
         sh: &Shared,
         data: Pixels<'a>,
         len: usize,
+        layout: &BlockLayout,
     ) -> GlResult<Source<'a>> {
         let fp = Footprint {
-            start: 0,
-            end: len,
+            start: layout.skip,
+            end: if layout.tight() { len } else { layout.end() },
             align: 1,
             empty: len == 0,
         };
         self.unpack_source(sh, data, fp)
     }
 
-    /// Emits the upload of compressed blocks.
+    /// Emits the upload of compressed blocks: one record of them all where they are tightly
+    /// packed or in client memory (gathered then), else one per row of blocks of the
+    /// buffer.
     #[expect(clippy::too_many_arguments, reason = "one upload's whole description")]
     fn emit_blocks(
         &self,
@@ -205,39 +321,52 @@ impl Context {
         it: ImageTarget,
         level: usize,
         (origin, size): ([i32; 3], [i32; 3]),
-        len: usize,
+        layout: &BlockLayout,
         source: Source<'_>,
     ) {
+        let len = layout.len();
         if len == 0 || size.iter().any(|s| *s <= 0) {
             return;
         }
-        let region = Box::new(wire_region(it.target, origin, size));
+        let (level, face) = (level as u8, it.face as u8);
         match source {
             Source::None => {}
             Source::Client(bytes) => {
-                let data = sh.dev.enc.stage(&bytes[..len]);
+                let region = Box::new(wire_region(it.target, origin, size));
+                let data = if layout.tight() {
+                    sh.dev.enc.stage(&bytes[..len])
+                } else {
+                    sh.dev.enc.stage(&layout.gather(bytes))
+                };
                 sh.dev.push(Record::WriteCompressedTexture {
                     texture,
-                    level: level as u8,
-                    face: it.face as u8,
+                    level,
+                    face,
                     region,
                     data,
                 });
             }
             Source::Buffer { handle, offset } => {
-                sh.dev.push(Record::WriteCompressedTextureFromBuffer {
-                    texture,
-                    level: level as u8,
-                    face: it.face as u8,
-                    source: Box::new(BufferBlocks {
-                        region: *region,
-                        buffer: handle,
-                        range: BufferRange {
-                            offset: offset as u64,
-                            size: len as u64,
-                        },
-                    }),
-                });
+                let runs = if layout.tight() {
+                    vec![(offset, origin, size, len)]
+                } else {
+                    layout.runs(offset, origin, size)
+                };
+                for (at, origin, size, len) in runs {
+                    sh.dev.push(Record::WriteCompressedTextureFromBuffer {
+                        texture,
+                        level,
+                        face,
+                        source: Box::new(BufferBlocks {
+                            region: wire_region(it.target, origin, size),
+                            buffer: handle,
+                            range: BufferRange {
+                                offset: at as u64,
+                                size: len as u64,
+                            },
+                        }),
+                    });
+                }
             }
         }
         sh.flush_if_full();
@@ -375,8 +504,9 @@ impl Context {
         if c.image_size < 0 {
             return Err(INVALID_VALUE);
         }
-        let source = self.compressed_source(sh, c.data, c.image_size as usize)?;
         let size = image_size(dims, c.size);
+        let layout = BlockLayout::new(&self.local.st.unpack, dims, block, size)?;
+        let source = self.compressed_source(sh, c.data, c.image_size as usize, &layout)?;
         if compressed_size(block, size[0], size[1], size[2]) != c.image_size as usize {
             return Err(INVALID_VALUE);
         }
@@ -396,15 +526,7 @@ impl Context {
         {
             return Err(INVALID_OPERATION);
         }
-        self.emit_blocks(
-            sh,
-            handle,
-            it,
-            level,
-            (c.origin, size),
-            c.image_size as usize,
-            source,
-        );
+        self.emit_blocks(sh, handle, it, level, (c.origin, size), &layout, source);
         Ok(())
     }
 }

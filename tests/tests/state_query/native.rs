@@ -66,19 +66,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[MAX_VIEWPORTS, VIEWPORT_SUBPIXEL_BITS, VIEWPORT_BOUNDS_RANGE],
     ),
     (
-        "ARB_compressed_texture_pixel_storage (GL 4.2): no compressed block pixel store",
-        &[
-            UNPACK_COMPRESSED_BLOCK_WIDTH,
-            UNPACK_COMPRESSED_BLOCK_HEIGHT,
-            UNPACK_COMPRESSED_BLOCK_DEPTH,
-            UNPACK_COMPRESSED_BLOCK_SIZE,
-            PACK_COMPRESSED_BLOCK_WIDTH,
-            PACK_COMPRESSED_BLOCK_HEIGHT,
-            PACK_COMPRESSED_BLOCK_DEPTH,
-            PACK_COMPRESSED_BLOCK_SIZE,
-        ],
-    ),
-    (
         "GL 4.3's glGetStringi(SHADING_LANGUAGE_VERSION): only EXTENSIONS is indexed",
         &[NUM_SHADING_LANGUAGE_VERSIONS],
     ),
