@@ -17,6 +17,7 @@
 #include <GL/glcorearb.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -26,6 +27,53 @@ static const EGLint CORE_33[] = {
     EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
     EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
 };
+
+/* Core requests above 3.3 are granted up to the version the context reports: the
+ * backend's (3.3 on the null backend), or TESSERA_GL_VERSION's, which the test sets to 4.3
+ * in a second run. Leaves no context current. */
+static void check_versions(EGLDisplay dpy, EGLConfig config)
+{
+    const EGLint v40[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 0,
+                          EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                          EGL_NONE};
+    const EGLint v43[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
+                          EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                          EGL_NONE};
+    const EGLint v44[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 4,
+                          EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                          EGL_NONE};
+    const char *claimed = getenv("TESSERA_GL_VERSION");
+    check("a 4.4 core context fails", eglCreateContext(dpy, config, EGL_NO_CONTEXT, v44) == EGL_NO_CONTEXT,
+          "created");
+    expect_error("a 4.4 core context is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    if (!claimed || strcmp(claimed, "4.3") != 0) {
+        check("a 4.0 core context fails on a 3.3 backend",
+              eglCreateContext(dpy, config, EGL_NO_CONTEXT, v40) == EGL_NO_CONTEXT, "created");
+        expect_error("a 4.0 core context on a 3.3 backend is EGL_BAD_MATCH", EGL_BAD_MATCH);
+        return;
+    }
+    EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, v43);
+    check("TESSERA_GL_VERSION=4.3: a 4.3 core context is granted", ctx != EGL_NO_CONTEXT, "refused");
+    EGLint client = 0;
+    eglQueryContext(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &client);
+    check("TESSERA_GL_VERSION=4.3: EGL_CONTEXT_CLIENT_VERSION is 4", client == 4, "not 4");
+    check("TESSERA_GL_VERSION=4.3: surfaceless make-current",
+          eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx), "failed");
+    const char *version = (const char *)glGetString(GL_VERSION);
+    check("TESSERA_GL_VERSION=4.3: GL_VERSION is \"4.3 (Core Profile) Tessera ...\"",
+          version && strncmp(version, "4.3 (Core Profile) Tessera ", 27) == 0,
+          version ? version : "null");
+    const char *glsl = (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION);
+    check("TESSERA_GL_VERSION=4.3: GL_SHADING_LANGUAGE_VERSION is \"4.30\"",
+          glsl && strcmp(glsl, "4.30") == 0, glsl ? glsl : "null");
+    GLint major = 0, minor = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    check("TESSERA_GL_VERSION=4.3: GL_MAJOR_VERSION 4, GL_MINOR_VERSION 3", major == 4 && minor == 3,
+          "another version");
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    check("TESSERA_GL_VERSION=4.3: eglDestroyContext", eglDestroyContext(dpy, ctx), "failed");
+}
 
 struct shared {
     EGLDisplay dpy;
@@ -157,6 +205,7 @@ int main(void)
     check("a 4.6 context fails", eglCreateContext(dpy, with_depth, EGL_NO_CONTEXT, v46) == EGL_NO_CONTEXT,
           "created");
     expect_error("a 4.6 context is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    check_versions(dpy, with_depth);
     const EGLint compat[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
                              EGL_NONE};
@@ -273,9 +322,14 @@ int main(void)
     check("eglSwapInterval with a pbuffer", eglSwapInterval(dpy, 1), "failed");
 
     /* GL through the context. */
+    /* 3.3 on the null backend, the claimed version with TESSERA_GL_VERSION. */
     const char *gl_version = (const char *)glGetString(GL_VERSION);
-    check("GL_VERSION is \"3.3 (Core Profile) Tessera ...\"",
-          gl_version && strncmp(gl_version, "3.3 (Core Profile) Tessera ", 27) == 0,
+    const char *claimed = getenv("TESSERA_GL_VERSION");
+    const char *expected = claimed && strcmp(claimed, "4.3") == 0 ? "4.3" : "3.3";
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%s (Core Profile) Tessera ", expected);
+    check("GL_VERSION is \"<version> (Core Profile) Tessera ...\"",
+          gl_version && strncmp(gl_version, prefix, strlen(prefix)) == 0,
           gl_version ? gl_version : "null");
     check("glGetString returns the same string each time",
           gl_version == (const char *)glGetString(GL_VERSION), "another pointer");

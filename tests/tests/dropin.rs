@@ -295,6 +295,31 @@ fn egl_errors_are_the_ones_the_specification_names() {
     );
 }
 
+/// `TESSERA_GL_VERSION=4.3` claims 4.3: a 4.3 core request is granted and the context
+/// reports 4.3 (the first run, without it, checks that the null backend's 3.3 refuses 4.0).
+#[test]
+fn a_claimed_gl_version_is_granted_and_reported() {
+    tessera_tests::ensure_runtime_dir();
+    let dir = dropin_dir();
+    let out = Command::new(dir.join("tessera-egl-errors"))
+        .env("LD_LIBRARY_PATH", dir)
+        .env("TESSERA_BACKEND", "null")
+        .env("TESSERA_GL_VERSION", "4.3")
+        .env_remove("TESSERA_TRANSPORT")
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("the test program runs");
+    let stdout = text(&out.stdout);
+    let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    let claimed = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok TESSERA_GL_VERSION=4.3"))
+        .count();
+    assert_eq!(claimed, 7, "{stdout}");
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+}
+
 #[test]
 fn the_unversioned_library_names_load_tessera() {
     let tessera = run("tessera-dlopen-names", Some("null"));
