@@ -93,7 +93,7 @@ pub(crate) struct GlesContext {
     /// reconcile ([`GlesPipe::prepare`]).
     ready_at: u64,
     /// The transform feedback capture this context began (`xfb.rs`).
-    pub xfb: Option<crate::xfb::Capture>,
+    pub xfb: Option<tessera_wire::handle::TransformFeedbackHandle>,
     /// The bound program has storage blocks: its draws may write buffers.
     writes_storage: bool,
 }

@@ -358,6 +358,10 @@ pub(crate) struct GlesPipe {
     /// Bumped whenever a texture's native name changes (immutable storage recreated), so
     /// framebuffers re-check their attachments.
     pub epoch: u64,
+    pub xfbs: SlotTable<tessera_wire::handle::TransformFeedbackHandle, crate::xfb::XfbObject>,
+    /// The program's `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query while it is active, split
+    /// around each captured draw (`query.rs`).
+    pub xfb_written_query: Option<QueryHandle>,
     /// Bumped by what can make a context's last reconcile stale without a dirty bit (a
     /// destroyed program, an orphaned uniform ring): a context whose `ready_at` differs
     /// reconciles in full at its next draw (`command.rs`).
@@ -535,6 +539,8 @@ impl GlesPipe {
             self.events.push(Event::Unsupported {
                 what: what.to_owned(),
             });
+            xfbs: SlotTable::new(),
+            xfb_written_query: None,
         }
     }
 

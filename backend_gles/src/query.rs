@@ -5,6 +5,15 @@
 //! driver cannot count at all reads 0 (reported once). Results are only asked for when a
 //! `QueryResult` record wants them, so waiting on the GPU happens only there and in
 //! `WaitFence`.
+//!
+//! A `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query active across captured draws is split
+//! around each of them: the backend counts every captured draw with a query of its own
+//! (`xfb.rs`: GLES has no `glDrawTransformFeedback`), and GLES has one query of a target
+//! active at a time. So the program's query ends before the draw and a fresh native query
+//! takes over after it; its result is the sum of its parts, the draw's query among them
+//! (shared with the capture, deleted when neither needs it).
+
+use std::sync::Arc;
 
 use glow::HasContext;
 use tessera_wire::SessionError;
@@ -30,6 +39,18 @@ pub(crate) struct Query {
     /// Native target (`None`: the driver cannot count this kind; results are 0).
     pub target: Option<u32>,
     pub phase: QueryPhase,
+    /// Earlier native queries whose results add to `name`'s (see the module's essay).
+    pub parts: Vec<Arc<glow::Query>>,
+}
+
+/// Deletes the native queries of `parts` that nothing else shares.
+pub(crate) fn release_parts(gl: &glow::Context, parts: Vec<Arc<glow::Query>>) {
+    for p in parts {
+        if let Ok(q) = Arc::try_unwrap(p) {
+            // SAFETY: context current; an ended query that no one else names any more.
+            unsafe { gl.delete_query(q) };
+        }
+    }
 }
 
 /// A fence.
@@ -69,6 +90,7 @@ impl QueryPipe for GlesPipe {
                 kind,
                 target,
                 phase: QueryPhase::Fresh,
+                parts: Vec::new(),
             },
         )
     }
@@ -76,6 +98,7 @@ impl QueryPipe for GlesPipe {
     /// `BeginQuery`.
     fn begin_query(&mut self, handle: QueryHandle) -> R {
         let q = self.queries.get_mut("BeginQuery", handle)?;
+        release_parts(&self.gl, std::mem::take(&mut q.parts));
         if let Some(target) = q.target
             && q.kind != QueryKind::Timestamp
         {
@@ -84,6 +107,9 @@ impl QueryPipe for GlesPipe {
             unsafe { self.gl.begin_query(target, q.name) };
         }
         q.phase = QueryPhase::Active;
+        if q.kind == QueryKind::TransformFeedbackPrimitivesWritten {
+            self.xfb_written_query = Some(handle);
+        }
         Ok(())
     }
 
@@ -97,6 +123,9 @@ impl QueryPipe for GlesPipe {
             unsafe { self.gl.end_query(target) };
         }
         q.phase = QueryPhase::Ended;
+        if self.xfb_written_query == Some(handle) {
+            self.xfb_written_query = None;
+        }
         Ok(())
     }
 
@@ -124,7 +153,9 @@ impl QueryPipe for GlesPipe {
             if matches!(q.kind, QueryKind::TimeElapsed | QueryKind::Timestamp) {
                 self.gl.get_query_parameter_u64(q.name, glow::QUERY_RESULT)
             } else {
-                u64::from(self.gl.get_query_parameter_u32(q.name, glow::QUERY_RESULT))
+                let part =
+                    |name| u64::from(self.gl.get_query_parameter_u32(name, glow::QUERY_RESULT));
+                part(q.name) + q.parts.iter().map(|p| part(**p)).sum::<u64>()
             }
         };
         Ok(v)
@@ -139,6 +170,10 @@ impl QueryPipe for GlesPipe {
             // SAFETY: context current; ending the active query before deleting it.
             unsafe { self.gl.end_query(target) };
         }
+        if self.xfb_written_query == Some(handle) {
+            self.xfb_written_query = None;
+        }
+        release_parts(&self.gl, q.parts);
         // SAFETY: context current; a live query, deleted once.
         unsafe { self.gl.delete_query(q.name) };
         Ok(())

@@ -60,8 +60,8 @@ impl ContextPipe for GlesPipe {
         // The native state is whatever the previous context left.
         ctx.dirty = dirty::ALL;
     }
-    fn destroy_context(&mut self, mut ctx: GlesContext) {
-        self.xfb_end(&mut ctx);
+    fn destroy_context(&mut self, ctx: GlesContext) {
+        // Its captures stay with their objects, which the engine destroys.
         self.shadow.delete_vao(&self.gl, ctx.vao);
     }
     #[inline]

@@ -15,6 +15,14 @@
 //! is paused, and the native offsets carry on from draw to draw as GL's do.
 //! `EndTransformFeedback` ends and deletes the object.
 //!
+//! Each capture belongs to its transform feedback object ([`XfbObject`]); pausing leaves
+//! the native object paused between draws, and resuming lets the next draw resume it.
+//! GLES has no `glDrawTransformFeedback`, so a `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN`
+//! query of the backend's own counts each captured draw, and `DrawTransformFeedback` sums
+//! them (waiting for their results) and draws that many primitives' vertices. GLES counts
+//! one such query at a time, so a program's own query active across a captured draw is
+//! split around it and counts the draw's query too (`query.rs`).
+//!
 //! GLES 3.0 restricts capture more than GL: no indexed draws, no geometry shaders, draw
 //! modes equal to the captured one, and an error for a draw that would overflow a buffer.
 //! ES 3.2 (and `OES_geometry_shader`), which Mesa's GLES drivers offer, lift these, and
@@ -22,19 +30,36 @@
 //! error that the debug checks report.
 
 use glow::HasContext;
-use tessera_wire::dispatch::{R, TransformFeedbackPipe};
+use tessera_wire::dispatch::{DrawArgs, DrawPipe, R, TransformFeedbackPipe};
+use tessera_wire::format::Topology;
+use tessera_wire::handle::TransformFeedbackHandle;
 use tessera_wire::record::{MAX_XFB_BUFFERS, XfbBinding, XfbOutput, XfbPrimitive, XfbSource};
+
+use std::sync::Arc;
 
 use crate::command::GlesContext;
 use crate::device::GlesPipe;
+use crate::query::release_parts;
 
-/// A begun capture of one wire context.
+/// A transform feedback object: its last capture, if it was ever begun.
+#[derive(Debug, Default)]
+pub(crate) struct XfbObject {
+    capture: Option<Capture>,
+}
+
+/// A capture, begun (and perhaps ended).
 #[derive(Debug)]
 pub(crate) struct Capture {
     mode: u32,
     buffers: [XfbBinding; MAX_XFB_BUFFERS],
-    /// The native object, made at the first draw.
+    /// The native object, made at the first draw; deleted at the end.
     native: Option<glow::TransformFeedback>,
+    /// The primitives-written queries of the captured draws.
+    written: Vec<Arc<glow::Query>>,
+    /// The query of the draw being captured.
+    counting: Option<glow::Query>,
+    /// The sum of `written`'s results, once asked for.
+    primitives: Option<u64>,
 }
 
 /// The names and buffer mode `glTransformFeedbackVaryings` gets for a program's captured
@@ -129,14 +154,40 @@ pub(crate) fn strip_decorations(words: &[u32]) -> Option<Vec<u32>> {
 }
 
 impl GlesPipe {
-    /// Before a draw of `ctx`: binds and begins (or resumes) its capture, if it has one.
+    /// Before a draw of `ctx`: binds and begins (or resumes) its capture, if it has one,
+    /// and begins counting what the draw writes.
     pub(crate) fn xfb_before_draw(&mut self, ctx: &mut GlesContext) {
-        let Some(c) = ctx.xfb.as_mut() else { return };
+        if ctx.xfb.is_none() {
+            return;
+        }
+        // The program's own primitives-written query yields to the draw's (`query.rs`).
+        if let Some(q) = self
+            .xfb_written_query
+            .and_then(|h| self.queries.get_mut("Draw", h).ok())
+            // SAFETY: context current; this query is the active one of its target.
+            && let Ok(fresh) = unsafe { self.gl.create_query() }
+        {
+            // SAFETY: as above.
+            unsafe {
+                self.gl
+                    .end_query(glow::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+            };
+            let ended = std::mem::replace(&mut q.name, fresh);
+            q.parts.push(Arc::new(ended));
+        }
+        let Some(c) = ctx
+            .xfb
+            .and_then(|h| self.xfbs.get_mut("Draw", h).ok())
+            .and_then(|o| o.capture.as_mut())
+        else {
+            return;
+        };
         let gl = &self.gl;
         // SAFETY: context current; the program is reconciled (linked, current, capturing);
         // the object is this capture's, paused or new; the buffer names are live (the
         // dispatcher checked the handles) and the ranges lie in them (the engine clamps
-        // them to the storage).
+        // them to the storage); no other primitives-written query is active when one is
+        // begun.
         unsafe {
             match c.native {
                 Some(tf) => {
@@ -168,25 +219,57 @@ impl GlesPipe {
                     c.native = Some(tf);
                 }
             }
-        }
-    }
-
-    /// After a draw of `ctx`: pauses and unbinds its capture.
-    pub(crate) fn xfb_after_draw(&mut self, ctx: &mut GlesContext) {
-        if ctx.xfb.as_ref().is_some_and(|c| c.native.is_some()) {
-            // SAFETY: context current; the capture's object is bound and active.
-            unsafe {
-                self.gl.pause_transform_feedback();
-                self.gl
-                    .bind_transform_feedback(glow::TRANSFORM_FEEDBACK, None);
+            if let Ok(q) = gl.create_query() {
+                gl.begin_query(glow::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q);
+                c.counting = Some(q);
+                c.primitives = None;
             }
         }
     }
 
-    /// Ends a capture (at `EndTransformFeedback`, or when its context goes).
-    pub(crate) fn xfb_end(&mut self, ctx: &mut GlesContext) {
-        let Some(c) = ctx.xfb.take() else { return };
-        if let Some(tf) = c.native {
+    /// After a draw of `ctx`: stops counting, pauses and unbinds its capture.
+    pub(crate) fn xfb_after_draw(&mut self, ctx: &mut GlesContext) {
+        let Some(c) = ctx
+            .xfb
+            .and_then(|h| self.xfbs.get_mut("Draw", h).ok())
+            .and_then(|o| o.capture.as_mut())
+            .filter(|c| c.native.is_some())
+        else {
+            return;
+        };
+        let mut counted = None;
+        // SAFETY: context current; the capture's object is bound and active, and its
+        // counting query (if any) is the active primitives-written query.
+        unsafe {
+            if let Some(q) = c.counting.take() {
+                self.gl
+                    .end_query(glow::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+                let q = Arc::new(q);
+                c.written.push(q.clone());
+                counted = Some(q);
+            }
+            self.gl.pause_transform_feedback();
+            self.gl
+                .bind_transform_feedback(glow::TRANSFORM_FEEDBACK, None);
+        }
+        // The program's own query counts the draw too, and goes on counting.
+        if let Some(q) = self
+            .xfb_written_query
+            .and_then(|h| self.queries.get_mut("Draw", h).ok())
+        {
+            q.parts.extend(counted);
+            // SAFETY: context current; no primitives-written query is active now, and the
+            // query's fresh name was never begun.
+            unsafe {
+                self.gl
+                    .begin_query(glow::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q.name)
+            };
+        }
+    }
+
+    /// Ends a capture's native object (at `EndTransformFeedback`); its counts stay.
+    fn xfb_end_native(&mut self, c: &mut Capture) {
+        if let Some(tf) = c.native.take() {
             // SAFETY: context current; the object is this capture's, paused; ending a
             // paused capture is allowed, and the object is deleted once unbound.
             unsafe {
@@ -199,17 +282,38 @@ impl GlesPipe {
             }
         }
     }
+
+    /// Drops a capture: ends its native object and deletes its queries.
+    fn xfb_drop_capture(&mut self, c: Option<Capture>) {
+        let Some(mut c) = c else { return };
+        self.xfb_end_native(&mut c);
+        release_parts(&self.gl, c.written);
+    }
 }
 
 impl TransformFeedbackPipe for GlesPipe {
+    fn create_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R {
+        self.xfbs
+            .insert("CreateTransformFeedback", xfb, XfbObject::default())
+    }
+
+    fn destroy_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R {
+        let o = self.xfbs.remove("DestroyTransformFeedback", xfb)?;
+        self.xfb_drop_capture(o.capture);
+        Ok(())
+    }
+
     fn begin_transform_feedback(
         &mut self,
         ctx: &mut GlesContext,
+        xfb: TransformFeedbackHandle,
         primitive: XfbPrimitive,
         buffers: [XfbBinding; MAX_XFB_BUFFERS],
     ) -> R {
-        self.xfb_end(ctx);
-        ctx.xfb = Some(Capture {
+        const N: &str = "BeginTransformFeedback";
+        let old = self.xfbs.get_mut(N, xfb)?.capture.take();
+        self.xfb_drop_capture(old);
+        self.xfbs.get_mut(N, xfb)?.capture = Some(Capture {
             mode: match primitive {
                 XfbPrimitive::Points => glow::POINTS,
                 XfbPrimitive::Lines => glow::LINES,
@@ -217,12 +321,83 @@ impl TransformFeedbackPipe for GlesPipe {
             },
             buffers,
             native: None,
+            written: Vec::new(),
+            counting: None,
+            primitives: None,
         });
+        ctx.xfb = Some(xfb);
         Ok(())
     }
 
-    fn end_transform_feedback(&mut self, ctx: &mut GlesContext) -> R {
-        self.xfb_end(ctx);
+    fn pause_transform_feedback(&mut self, ctx: &mut GlesContext, _: TransformFeedbackHandle) -> R {
+        ctx.xfb = None;
         Ok(())
+    }
+
+    fn resume_transform_feedback(
+        &mut self,
+        ctx: &mut GlesContext,
+        xfb: TransformFeedbackHandle,
+    ) -> R {
+        ctx.xfb = Some(xfb);
+        Ok(())
+    }
+
+    fn end_transform_feedback(&mut self, ctx: &mut GlesContext, xfb: TransformFeedbackHandle) -> R {
+        if ctx.xfb == Some(xfb) {
+            ctx.xfb = None;
+        }
+        let mut c = self
+            .xfbs
+            .get_mut("EndTransformFeedback", xfb)?
+            .capture
+            .take();
+        if let Some(c) = c.as_mut() {
+            self.xfb_end_native(c);
+        }
+        self.xfbs.get_mut("EndTransformFeedback", xfb)?.capture = c;
+        Ok(())
+    }
+
+    fn draw_transform_feedback(
+        &mut self,
+        ctx: &mut GlesContext,
+        topology: Topology,
+        xfb: TransformFeedbackHandle,
+        instances: u32,
+    ) -> R {
+        let gl = &self.gl;
+        let Some(c) = self
+            .xfbs
+            .get_mut("DrawTransformFeedback", xfb)?
+            .capture
+            .as_mut()
+        else {
+            return Ok(());
+        };
+        let primitives = *c.primitives.get_or_insert_with(|| {
+            c.written
+                .iter()
+                // SAFETY: context current; ended queries of this capture (a query is
+                // ended after its draw), whose results the driver waits for.
+                .map(|q| u64::from(unsafe { gl.get_query_parameter_u32(**q, glow::QUERY_RESULT) }))
+                .sum()
+        });
+        let per_primitive = match c.mode {
+            glow::POINTS => 1,
+            glow::LINES => 2,
+            _ => 3,
+        };
+        let count = u32::try_from(primitives * per_primitive).unwrap_or(u32::MAX);
+        self.draw(
+            ctx,
+            DrawArgs {
+                topology,
+                first: 0,
+                count,
+                instances,
+                base_instance: 0,
+            },
+        )
     }
 }

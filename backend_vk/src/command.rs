@@ -71,7 +71,7 @@ pub(crate) struct VkContext {
     /// What state records changed since the context's last prepared draw ([`dirty`] bits).
     pub dirty: u8,
     /// The transform feedback capture this context began (`xfb.rs`).
-    pub xfb: Option<crate::xfb::Capture>,
+    pub xfb: Option<tessera_wire::handle::TransformFeedbackHandle>,
 }
 
 impl VkContext {
@@ -281,6 +281,39 @@ pub(crate) enum Indices {
 }
 
 impl DrawPipe for VkPipe {
+impl VkPipe {
+    /// A non-indexed draw whose vertex count the device knows (`record` records the draw
+    /// command): prepared as `Draw` is, and captured if the context captures.
+    pub(crate) fn draw_with(
+        &mut self,
+        ctx: &mut VkContext,
+        topology: Topology,
+        instances: u32,
+        record: impl FnOnce(&mut Self),
+    ) -> R {
+        let extent = DrawExtent {
+            vertices: None,
+            instances: instance_extent(instances, 0),
+        };
+        if !self.prepare(
+            ctx,
+            conv::map_topology(topology),
+            &Indices::None,
+            false,
+            extent,
+        )? {
+            return Ok(());
+        }
+        let capturing = self.xfb_before_draw(ctx);
+        record(self);
+        if capturing {
+            self.xfb_after_draw(ctx);
+        }
+        crate::device::count(&self.stats.draws);
+        Ok(())
+    }
+}
+
     /// `Draw`.
     fn draw(&mut self, ctx: &mut VkContext, draw: DrawArgs) -> R {
         let DrawArgs {

@@ -373,6 +373,7 @@ pub(crate) struct VkPipe {
     pub rec: crate::command::Recording,
     pub placeholders: crate::image::Placeholders,
     /// 64 KiB of zeros: the uniform buffer of unbound block slots.
+    pub xfbs: SlotTable<tessera_wire::handle::TransformFeedbackHandle, crate::xfb::XfbObject>,
     pub zeros: Option<Owned>,
     /// 64 KiB the storage buffer of unbound storage block slots reads and writes (GL
     /// leaves what they read undefined; their writes must land somewhere harmless).
@@ -598,6 +599,7 @@ impl VkPipe {
             faults: tessera_wire::fault::Faults::from_env(),
             reported: 0,
             epoch: 1,
+            xfbs: SlotTable::new(),
             changes: 1,
             contexts: 0,
             presenters: HashMap::new(),

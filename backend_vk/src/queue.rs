@@ -35,9 +35,8 @@ impl ContextPipe for VkPipe {
     /// Every verb binds what it needs from the context's own state, and a draw of another
     /// context than the one the command buffer was prepared for derives everything.
     fn context_switched(&mut self, _: &mut VkContext) {}
-    fn destroy_context(&mut self, mut ctx: VkContext) {
-        self.xfb_end(&mut ctx);
-    }
+    /// A context's captures stay with their objects, which the engine destroys.
+    fn destroy_context(&mut self, _: VkContext) {}
     /// Marks the parts of a draw that read `group` (`command::dirty`); the arena copies of
     /// uniforms and generic attributes go stale with their values.
     #[inline]

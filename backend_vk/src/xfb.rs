@@ -19,9 +19,18 @@
 //! global barrier (every write to every read). Captured draws thus cost a pass each; clears
 //! pending on the pass run at its end as usual. A device without the extension captures
 //! nothing and reports it once.
+//!
+//! A capture belongs to its transform feedback object ([`XfbObject`]), which the context
+//! names while it captures unpaused. Pausing only stops the begin and end around draws: the
+//! counters keep the offsets, and resuming begins from them. After the end they hold the
+//! bytes each binding received, so `DrawTransformFeedback` is
+//! `vkCmdDrawIndirectByteCountEXT` on the first binding's counter and stride (the global
+//! barrier before the next pass orders the counter write before that read).
 
 use ash::vk;
 use tessera_wire::dispatch::{R, TransformFeedbackPipe};
+use tessera_wire::format::Topology;
+use tessera_wire::handle::TransformFeedbackHandle;
 use tessera_wire::record::{MAX_XFB_BUFFERS, XfbBinding, XfbPrimitive};
 
 use crate::command::VkContext;
@@ -29,7 +38,13 @@ use crate::device::{Missing, VkPipe, vk_error};
 use crate::frame::Garbage;
 use crate::memory::{self, Owned};
 
-/// A begun capture of one wire context.
+/// A transform feedback object: its last capture, if it was ever begun.
+#[derive(Default)]
+pub(crate) struct XfbObject {
+    capture: Option<Capture>,
+}
+
+/// A capture, begun (and perhaps ended: its counters then hold what it wrote).
 pub(crate) struct Capture {
     buffers: [XfbBinding; MAX_XFB_BUFFERS],
     /// The write offsets after the last captured draw, one `u32` per buffer.
@@ -61,7 +76,11 @@ impl VkPipe {
     /// Before a draw of `ctx`, inside its pass with its pipeline bound: binds the capture
     /// buffers and begins capturing. Returns whether it did.
     pub(crate) fn xfb_before_draw(&mut self, ctx: &mut VkContext) -> bool {
-        let Some(c) = ctx.xfb.as_ref() else {
+        let Some(c) = ctx
+            .xfb
+            .and_then(|h| self.xfbs.live(h))
+            .and_then(|o| o.capture.as_ref())
+        else {
             return false;
         };
         let Some(fns) = self.gpu.xfb.as_ref() else {
@@ -114,7 +133,11 @@ impl VkPipe {
 
     /// After a captured draw: ends capturing, saving the offsets in the counters.
     pub(crate) fn xfb_after_draw(&mut self, ctx: &mut VkContext) {
-        let (Some(c), Some(fns)) = (ctx.xfb.as_mut(), self.gpu.xfb.as_ref()) else {
+        let c = ctx
+            .xfb
+            .and_then(|h| self.xfbs.get_mut("Draw", h).ok())
+            .and_then(|o| o.capture.as_mut());
+        let (Some(c), Some(fns)) = (c, self.gpu.xfb.as_ref()) else {
             return;
         };
         let Some(counters) = c.counters.as_ref() else {
@@ -150,26 +173,39 @@ impl VkPipe {
         }
     }
 
-    /// Ends a capture: its counter buffer goes once the frame retires.
-    pub(crate) fn xfb_end(&mut self, ctx: &mut VkContext) {
-        if let Some(c) = ctx.xfb.take()
-            && let Some(counters) = c.counters
-        {
+    /// Drops an object's capture: its counter buffer goes once the frame retires.
+    fn xfb_drop_capture(&mut self, capture: Option<Capture>) {
+        if let Some(counters) = capture.and_then(|c| c.counters) {
             self.defer(Garbage::Buffer(counters));
         }
     }
 }
 
 impl TransformFeedbackPipe for VkPipe {
+    fn create_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R {
+        self.xfbs
+            .insert("CreateTransformFeedback", xfb, XfbObject::default())
+    }
+
+    fn destroy_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R {
+        let o = self.xfbs.remove("DestroyTransformFeedback", xfb)?;
+        self.xfb_drop_capture(o.capture);
+        Ok(())
+    }
+
     fn begin_transform_feedback(
         &mut self,
         ctx: &mut VkContext,
+        xfb: TransformFeedbackHandle,
         _primitive: XfbPrimitive,
         buffers: [XfbBinding; MAX_XFB_BUFFERS],
     ) -> R {
-        self.xfb_end(ctx);
+        const N: &str = "BeginTransformFeedback";
+        let old = self.xfbs.get_mut(N, xfb)?.capture.take();
+        self.xfb_drop_capture(old);
         let counters = if self.tiers.transform_feedback {
-            let usage = vk::BufferUsageFlags::TRANSFORM_FEEDBACK_COUNTER_BUFFER_EXT;
+            let usage = vk::BufferUsageFlags::TRANSFORM_FEEDBACK_COUNTER_BUFFER_EXT
+                | vk::BufferUsageFlags::INDIRECT_BUFFER;
             Some(
                 memory::device_buffer(&self.alloc, 4 * MAX_XFB_BUFFERS as u64, usage)
                     .map_err(|e| vk_error("vkCreateBuffer", e))?,
@@ -181,16 +217,78 @@ impl TransformFeedbackPipe for VkPipe {
             );
             None
         };
-        ctx.xfb = Some(Capture {
+        self.xfbs.get_mut(N, xfb)?.capture = Some(Capture {
             buffers,
             counters,
             started: false,
         });
+        ctx.xfb = Some(xfb);
         Ok(())
     }
 
-    fn end_transform_feedback(&mut self, ctx: &mut VkContext) -> R {
-        self.xfb_end(ctx);
+    fn pause_transform_feedback(&mut self, ctx: &mut VkContext, _: TransformFeedbackHandle) -> R {
+        ctx.xfb = None;
         Ok(())
+    }
+
+    fn resume_transform_feedback(
+        &mut self,
+        ctx: &mut VkContext,
+        xfb: TransformFeedbackHandle,
+    ) -> R {
+        ctx.xfb = Some(xfb);
+        Ok(())
+    }
+
+    fn end_transform_feedback(&mut self, ctx: &mut VkContext, xfb: TransformFeedbackHandle) -> R {
+        if ctx.xfb == Some(xfb) {
+            ctx.xfb = None;
+        }
+        Ok(())
+    }
+
+    fn draw_transform_feedback(
+        &mut self,
+        ctx: &mut VkContext,
+        topology: Topology,
+        xfb: TransformFeedbackHandle,
+        instances: u32,
+    ) -> R {
+        let source = self
+            .xfbs
+            .get("DrawTransformFeedback", xfb)?
+            .capture
+            .as_ref()
+            .filter(|c| c.started)
+            .and_then(|c| {
+                let b = c.buffers.first().filter(|b| b.buffer.is_some())?;
+                Some((c.counters.as_ref()?.buffer, b.stride))
+            });
+        // Nothing captured (or no extension): no vertices to draw.
+        let (Some((counters, stride)), Some(fns)) = (source, self.gpu.xfb.as_ref()) else {
+            return Ok(());
+        };
+        if instances == 0 || stride == 0 {
+            return Ok(());
+        }
+        let fns = fns.clone();
+        self.draw_with(ctx, topology, instances, |pipe| {
+            // SAFETY: recording inside the pass with everything bound by the draw's
+            // preparation; the counter buffer has INDIRECT_BUFFER usage and holds binding
+            // 0's byte count, written by the capture's last end (ordered before this pass
+            // by the global barrier); the stride is the binding's nonzero XfbStride, within
+            // maxTransformFeedbackBufferDataStride (GL's limits are lower).
+            unsafe {
+                (fns.fp().cmd_draw_indirect_byte_count_ext)(
+                    pipe.rec.cmd,
+                    instances,
+                    0,
+                    counters,
+                    0,
+                    0,
+                    stride,
+                )
+            };
+        })
     }
 }

@@ -109,6 +109,12 @@ BEYOND = {
     "glVertexAttribIFormat", "glVertexBindingDivisor",
     # Program binaries (GL 4.1).
     "glGetProgramBinary", "glProgramBinary", "glProgramParameteri",
+    # Transform feedback objects, draws from them and the indexed queries (GL 4.0, 4.2).
+    "glBeginQueryIndexed", "glBindTransformFeedback", "glDeleteTransformFeedbacks",
+    "glDrawTransformFeedback", "glDrawTransformFeedbackInstanced",
+    "glDrawTransformFeedbackStream", "glDrawTransformFeedbackStreamInstanced",
+    "glEndQueryIndexed", "glGenTransformFeedbacks", "glGetQueryIndexediv",
+    "glIsTransformFeedback", "glPauseTransformFeedback", "glResumeTransformFeedback",
     # Program pipelines and separable programs (GL 4.1; glCreateProgramPipelines: 4.5).
     "glActiveShaderProgram", "glBindProgramPipeline", "glCreateProgramPipelines",
     "glCreateShaderProgramv", "glDeleteProgramPipelines", "glGenProgramPipelines",

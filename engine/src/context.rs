@@ -79,6 +79,14 @@ pub struct Local {
     pub queries: NameTable,
     /// Program pipeline names (per context, as GL 4.1 §7.4 has them: not shared).
     pub pipelines: NameTable,
+    /// Transform feedback objects (per context, `crate::transform_feedback`): their names,
+    /// the one bound, whether its capture is paused, and the default object, made when
+    /// first needed.
+    pub xfb: crate::transform_feedback::XfbObjects,
+    /// The subroutine selected for each subroutine uniform location of each stage (GL 4.0
+    /// §2.14.8), by [`ShaderStage`](tessera_wire::format::ShaderStage) (`crate::program::
+    /// subroutine`).
+    pub subroutines: [Vec<u32>; 6],
     /// The error a draw raises for the bound program pipeline (`NO_ERROR` while no
     /// pipeline draws or it is valid), set when the draw resolves the pipeline.
     pub pipeline_error: GLenum,
@@ -358,6 +366,7 @@ impl Context {
             framebuffers: NameTable::default(),
             queries: NameTable::default(),
             pipelines: NameTable::default(),
+            xfb: Default::default(),
             pipeline_error: NO_ERROR,
             surface,
             draw_error: NO_ERROR,
@@ -781,6 +790,7 @@ impl Context {
         for table in [
             &mut self.local.vertex_arrays,
             &mut self.local.framebuffers,
+        crate::transform_feedback::release_objects(&mut self.local, world, dev);
             &mut self.local.queries,
         ] {
             for e in table.drain_objects() {

@@ -197,7 +197,7 @@ impl Local {
 
     /// Checks a non-indexed draw's arguments and state; `None` after raising the error.
     #[inline]
-    fn check_draw(
+    pub(crate) fn check_draw(
         &mut self,
         sh: &Shared,
         mode: GLenum,
@@ -220,7 +220,10 @@ impl Local {
         if !self.check_geometry_input(mode) {
             return None;
         }
-        if self.st.transform_feedback_mode.is_some() && !self.check_xfb_mode(sh, mode) {
+        if self.st.transform_feedback_mode.is_some()
+            && !self.xfb.paused
+            && !self.check_xfb_mode(sh, mode)
+        {
             return None;
         }
         Some(topology)
@@ -256,7 +259,10 @@ impl Local {
         if !self.check_geometry_input(mode) {
             return None;
         }
-        if self.st.transform_feedback_mode.is_some() && !self.check_xfb_mode(sh, mode) {
+        if self.st.transform_feedback_mode.is_some()
+            && !self.xfb.paused
+            && !self.check_xfb_mode(sh, mode)
+        {
             return None;
         }
         // Core profile indices come from the element array buffer; a null offset without

@@ -70,7 +70,10 @@ impl Local {
         if !self.check_geometry_input(mode) {
             return Ok(());
         }
-        if self.st.transform_feedback_mode.is_some() && !self.check_xfb_mode(sh, mode) {
+        if self.st.transform_feedback_mode.is_some()
+            && !self.xfb.paused
+            && !self.check_xfb_mode(sh, mode)
+        {
             return Ok(());
         }
         if !indirect.is_multiple_of(4) {

@@ -404,6 +404,10 @@ impl Context {
 
     fn limit_value(&self, sh: &Shared, pname: GLenum) -> Option<Value> {
         let l = &self.local.limits;
+            // GL 4.0 (ARB_transform_feedback2): the bound object and its capture.
+            TRANSFORM_FEEDBACK_BINDING => Some(Value::int(i64::from(self.local.xfb.bound))),
+            TRANSFORM_FEEDBACK_ACTIVE => Some(Value::boolean(st.transform_feedback_mode.is_some())),
+            TRANSFORM_FEEDBACK_PAUSED => Some(Value::boolean(self.local.xfb.paused)),
         let i = |v: i32| Some(Value::int(i64::from(v)));
         match pname {
             MAJOR_VERSION => i(self.gl_version().major.into()),
@@ -627,6 +631,7 @@ impl Context {
                 None
             }
         }
+            MAX_TRANSFORM_FEEDBACK_BUFFERS => i(4),
     }
 
     /// The value of `pname` for the `glGet*v` queries, or the error they raise:

@@ -253,8 +253,9 @@ impl Context {
 
     /// `glUseProgram`: retains the program in this context; 0 makes no program current.
     pub fn use_program(&mut self, program: GLuint) {
-        // GL 3.3 §2.17: no program change while transform feedback is active.
-        if self.local.st.transform_feedback_mode.is_some() {
+        // GL 4.0 §2.17.2: no program change while transform feedback is active and not
+        // paused.
+        if self.local.st.transform_feedback_mode.is_some() && !self.local.xfb.paused {
             return self.error(INVALID_OPERATION);
         }
         let group = self.group.clone();

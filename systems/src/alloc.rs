@@ -22,7 +22,7 @@ use slotmap::{Key, SlotMap};
 use tessera_wire::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, Handle,
     ObjectKind, ProgramHandle, QueryHandle, RasterHandle, RawHandle, RenderbufferHandle,
-    SamplerHandle, SurfaceHandle, TextureHandle, VertexLayoutHandle,
+    SamplerHandle, SurfaceHandle, TextureHandle, TransformFeedbackHandle, VertexLayoutHandle,
 };
 use tessera_wire::table::{Keyed, MAX_GENERATION, handle_of, key_of};
 
@@ -157,6 +157,7 @@ allocators! {
     rasters: RasterHandle => RasterState,
     samplers: SamplerHandle => SamplerState,
     layouts: VertexLayoutHandle => VertexLayout,
+    transform_feedbacks: TransformFeedbackHandle => TransformFeedback,
 }
 
 impl HandleAllocators {

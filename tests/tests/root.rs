@@ -54,4 +54,5 @@ mod transport;
 mod vertex_array;
 mod vertex_attrib_binding;
 mod wayland;
+mod transform_feedback2;
 mod window;

@@ -58,7 +58,7 @@ use crate::format::{IndexType, PixelLayout, QueryKind, ShaderStage, TextureKind,
 use crate::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, Handle,
     ObjectKind, ProgramHandle, QueryHandle, RasterHandle, RawHandle, RenderbufferHandle,
-    SamplerHandle, SurfaceHandle, TextureHandle, VertexLayoutHandle,
+    SamplerHandle, SurfaceHandle, TextureHandle, TransformFeedbackHandle, VertexLayoutHandle,
 };
 use crate::record::{
     ArchivedRecord, BufferBlocks, BufferCopy, BufferPixels, BufferRange, ClearValue,
@@ -352,7 +352,9 @@ pub trait ComputePipe: ContextPipe {
     fn memory_barrier(&mut self, ctx: &mut Self::Context, barriers: u32) -> R;
 }
 
-/// Transform feedback (capture of the last pre-rasterization stage's outputs).
+/// Transform feedback (capture of the last pre-rasterization stage's outputs) and its
+/// objects: a begun capture belongs to its object, which may be paused while another of
+/// the same context captures, and which keeps its count after the end for draws from it.
 pub trait TransformFeedbackPipe: ContextPipe {
     /// `BeginTransformFeedback`: buffer handles checked to be live.
     fn begin_transform_feedback(
@@ -362,16 +364,45 @@ pub trait TransformFeedbackPipe: ContextPipe {
         buffers: [XfbBinding; MAX_XFB_BUFFERS],
     ) -> R;
     /// `EndTransformFeedback`.
-    fn end_transform_feedback(&mut self, ctx: &mut Self::Context) -> R;
+    fn end_transform_feedback(
+        &mut self,
+        ctx: &mut Self::Context,
+        xfb: TransformFeedbackHandle,
+    ) -> R;
+    /// `DrawTransformFeedback`.
+    fn draw_transform_feedback(
+        &mut self,
+        ctx: &mut Self::Context,
+        topology: Topology,
+        xfb: TransformFeedbackHandle,
+        instances: u32,
+    ) -> R;
 }
 
+    /// `CreateTransformFeedback`.
+    fn create_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R;
+    /// `DestroyTransformFeedback`.
+    fn destroy_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R;
 /// Queries and fences.
 pub trait QueryPipe {
     /// `CreateQuery`.
     fn create_query(&mut self, query: QueryHandle, kind: QueryKind) -> R;
+        xfb: TransformFeedbackHandle,
     /// `BeginQuery`.
     fn begin_query(&mut self, query: QueryHandle) -> R;
     /// `EndQuery`.
+    /// `PauseTransformFeedback`.
+    fn pause_transform_feedback(
+        &mut self,
+        ctx: &mut Self::Context,
+        xfb: TransformFeedbackHandle,
+    ) -> R;
+    /// `ResumeTransformFeedback`.
+    fn resume_transform_feedback(
+        &mut self,
+        ctx: &mut Self::Context,
+        xfb: TransformFeedbackHandle,
+    ) -> R;
     fn end_query(&mut self, query: QueryHandle) -> R;
     /// `QueryTimestamp`.
     fn query_timestamp(&mut self, query: QueryHandle) -> R;
@@ -677,6 +708,7 @@ pub struct Registry {
 
 impl Registry {
     /// Live objects per kind (indexed by [`ObjectKind::index`]).
+    transform_feedbacks: SlotTable<TransformFeedbackHandle, ()>,
     pub fn live_counts(&self) -> [u32; ObjectKind::COUNT] {
         fn put<H: Handle>(live: &mut [u32; ObjectKind::COUNT], table: &SlotTable<H, ()>) {
             live[H::KIND.index()] = table.len() as u32;
@@ -706,6 +738,7 @@ impl Registry {
     }
 
     fn depth_stencils(&mut self) -> Bindable<'_, DepthStencilHandle> {
+        put(&mut live, &self.transform_feedbacks);
         Bindable {
             table: &mut self.depth_stencils,
             bound: &mut self.bound.depth_stencil,
@@ -1872,7 +1905,25 @@ impl<C: PipeContext> Dispatcher<C> {
             }
 
             // ---- Transform feedback ----
-            A::BeginTransformFeedback { primitive, buffers } => {
+            A::CreateTransformFeedback { xfb } => {
+                const N: &str = "CreateTransformFeedback";
+                let xfb = de(xfb)?;
+                reg.transform_feedbacks.insert(N, xfb, ())?;
+                pipe.create_transform_feedback(xfb)?;
+                N
+            }
+            A::DestroyTransformFeedback { xfb } => {
+                const N: &str = "DestroyTransformFeedback";
+                let xfb = de(xfb)?;
+                reg.transform_feedbacks.remove(N, xfb)?;
+                pipe.destroy_transform_feedback(xfb)?;
+                N
+            }
+            A::BeginTransformFeedback {
+                xfb,
+                primitive,
+                buffers,
+            } => {
                 const N: &str = "BeginTransformFeedback";
                 let buffers: [XfbBinding; MAX_XFB_BUFFERS] = de(&**buffers)?;
                 for b in &buffers {
@@ -1881,12 +1932,45 @@ impl<C: PipeContext> Dispatcher<C> {
                     }
                 }
                 let primitive = de(primitive)?;
-                pipe.begin_transform_feedback(self.contexts.current(N)?, primitive, buffers)?;
+                pipe.begin_transform_feedback(self.contexts.current(N)?, xfb, primitive, buffers)?;
                 N
             }
-            A::EndTransformFeedback => {
+            A::PauseTransformFeedback { xfb } => {
+                const N: &str = "PauseTransformFeedback";
+                let xfb = de(xfb)?;
+                reg.transform_feedbacks.get(N, xfb)?;
+                pipe.pause_transform_feedback(self.contexts.current(N)?, xfb)?;
+                N
+            }
+            A::ResumeTransformFeedback { xfb } => {
+                const N: &str = "ResumeTransformFeedback";
+                let xfb = de(xfb)?;
+                reg.transform_feedbacks.get(N, xfb)?;
+                pipe.resume_transform_feedback(self.contexts.current(N)?, xfb)?;
+                N
+            }
+            A::EndTransformFeedback { xfb } => {
                 const N: &str = "EndTransformFeedback";
-                pipe.end_transform_feedback(self.contexts.current(N)?)?;
+                let xfb = de(xfb)?;
+                reg.transform_feedbacks.get(N, xfb)?;
+                pipe.end_transform_feedback(self.contexts.current(N)?, xfb)?;
+                N
+            }
+            A::DrawTransformFeedback {
+                topology,
+                xfb,
+                instances,
+            } => {
+                const N: &str = "DrawTransformFeedback";
+                let xfb = de(xfb)?;
+                reg.transform_feedbacks.get(N, xfb)?;
+                let topology = de(topology)?;
+                pipe.draw_transform_feedback(
+                    self.contexts.current(N)?,
+                    topology,
+                    xfb,
+                    instances.to_native(),
+                )?;
                 N
             }
 
@@ -1920,6 +2004,8 @@ impl<C: PipeContext> Dispatcher<C> {
                 N
             }
             A::QueryResult { query, reply } => {
+                let xfb = de(xfb)?;
+                reg.transform_feedbacks.get(N, xfb)?;
                 const N: &str = "QueryResult";
                 let query = de(query)?;
                 reg.queries.get(N, query)?;

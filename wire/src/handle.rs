@@ -41,11 +41,13 @@ pub enum ObjectKind {
     SamplerState,
     /// A vertex-layout CSO.
     VertexLayout,
+    /// A transform feedback object: its capture's bindings and write positions.
+    TransformFeedback,
 }
 
 impl ObjectKind {
     /// Number of kinds (for per-kind tables).
-    pub const COUNT: usize = 13;
+    pub const COUNT: usize = 14;
 
     /// Every kind, in declaration order.
     pub const ALL: [ObjectKind; Self::COUNT] = [
@@ -62,6 +64,7 @@ impl ObjectKind {
         ObjectKind::RasterState,
         ObjectKind::SamplerState,
         ObjectKind::VertexLayout,
+        ObjectKind::TransformFeedback,
     ];
 
     /// Index of this kind in per-kind tables.
@@ -153,4 +156,6 @@ handles! {
     SamplerHandle => SamplerState;
     /// A vertex-layout CSO.
     VertexLayoutHandle => VertexLayout;
+    /// A transform feedback object.
+    TransformFeedbackHandle => TransformFeedback;
 }

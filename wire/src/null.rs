@@ -20,7 +20,7 @@ use crate::dispatch::{
     ImageRef, ProgramPipe, QueryPipe, R, RenderbufferStorage, StateGroup, TexelBuffer,
     TextureImage, TexturePipe, TextureReadback, TextureWrite,
 };
-use crate::format::{PixelLayout, QueryKind, TextureKind};
+use crate::format::{PixelLayout, QueryKind, TextureKind, Topology};
 use crate::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, ObjectKind,
     ProgramHandle, QueryHandle, RasterHandle, RenderbufferHandle, SamplerHandle, SurfaceHandle,
@@ -412,15 +412,49 @@ impl crate::dispatch::ComputePipe for NullPipe {
 }
 
 impl crate::dispatch::TransformFeedbackPipe for NullPipe {
+    fn create_transform_feedback(&mut self, _: crate::handle::TransformFeedbackHandle) -> R {
+        Ok(())
+    }
+    fn destroy_transform_feedback(&mut self, _: crate::handle::TransformFeedbackHandle) -> R {
+        Ok(())
+    }
     fn begin_transform_feedback(
         &mut self,
         _: &mut DesiredState,
+        _: crate::handle::TransformFeedbackHandle,
         _: crate::record::XfbPrimitive,
         _: [crate::record::XfbBinding; crate::record::MAX_XFB_BUFFERS],
     ) -> R {
         Ok(())
     }
-    fn end_transform_feedback(&mut self, _: &mut DesiredState) -> R {
+    fn pause_transform_feedback(
+        &mut self,
+        _: &mut DesiredState,
+        _: crate::handle::TransformFeedbackHandle,
+    ) -> R {
+        Ok(())
+    }
+    fn resume_transform_feedback(
+        &mut self,
+        _: &mut DesiredState,
+        _: crate::handle::TransformFeedbackHandle,
+    ) -> R {
+        Ok(())
+    }
+    fn end_transform_feedback(
+        &mut self,
+        _: &mut DesiredState,
+        _: crate::handle::TransformFeedbackHandle,
+    ) -> R {
+        Ok(())
+    }
+    fn draw_transform_feedback(
+        &mut self,
+        _: &mut DesiredState,
+        _: Topology,
+        _: crate::handle::TransformFeedbackHandle,
+        _: u32,
+    ) -> R {
         Ok(())
     }
 }

@@ -24,7 +24,7 @@ use crate::format::{
 use crate::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, ProgramHandle,
     QueryHandle, RasterHandle, RenderbufferHandle, SamplerHandle, SurfaceHandle, TextureHandle,
-    VertexLayoutHandle,
+    TransformFeedbackHandle, VertexLayoutHandle,
 };
 use crate::state::{
     BlendState, DepthStencilState, FramebufferState, MAX_DRAW_BUFFERS, RasterState, Rect, Region,
@@ -328,6 +328,9 @@ pub struct XfbBinding {
     pub offset: u64,
     /// Bytes of the range, a multiple of 4 (the rest of the buffer for `glBindBufferBase`).
     pub size: u64,
+    /// Bytes the program writes into this binding for each vertex (its `XfbStride`): what
+    /// a draw from the capture divides the written bytes by.
+    pub stride: u32,
 }
 
 /// A byte range of a buffer.
@@ -887,17 +890,38 @@ pub enum Record {
     Present { surface: SurfaceHandle },
 
     // ---- Transform feedback ----
-    /// Starts capturing the current program's captured outputs of every draw into the
-    /// buffers, from the start of each range, until `EndTransformFeedback`. The engine has
-    /// checked everything GL checks: a program that captures is bound and stays bound,
-    /// draws use primitives of `primitive`'s kind, the buffers the program writes are bound
-    /// and not otherwise used by the draws.
+    /// Creates a transform feedback object: a capture's bindings and write positions,
+    /// which outlive the capture for draws from it.
+    CreateTransformFeedback { xfb: TransformFeedbackHandle },
+    /// Destroys a transform feedback object (never the current context's active one).
+    DestroyTransformFeedback { xfb: TransformFeedbackHandle },
+    /// Starts capturing into `xfb` the current program's captured outputs of every draw
+    /// into the buffers, from the start of each range, until `EndTransformFeedback`. The
+    /// engine has checked everything GL checks: a program that captures is bound and stays
+    /// bound while capture is not paused, draws use primitives of `primitive`'s kind, the
+    /// buffers the program writes are bound and not otherwise used by the draws, and no
+    /// other object of the context captures unpaused.
     BeginTransformFeedback {
         primitive: XfbPrimitive,
         buffers: Box<[XfbBinding; MAX_XFB_BUFFERS]>,
     },
-    /// Stops capturing; the captured bytes are visible to every later record.
-    EndTransformFeedback,
+    /// Suspends capture into `xfb` (begun, not paused): draws are not captured; the write
+    /// positions stay.
+    PauseTransformFeedback { xfb: TransformFeedbackHandle },
+    /// Resumes capture into `xfb` (paused) where it stopped.
+    ResumeTransformFeedback { xfb: TransformFeedbackHandle },
+    /// Stops capturing into `xfb` (begun, paused or not); the captured bytes are visible
+    /// to every later record, and the object keeps how many vertices it captured.
+    EndTransformFeedback { xfb: TransformFeedbackHandle },
+    /// Draws `instances` instances of the vertices the last capture into `xfb` wrote
+    /// (GL's `glDrawTransformFeedback*`), from vertex 0: their count is the bytes written
+    /// into its first bound binding divided by that binding's stride. The engine checked
+    /// that the capture ended at least once.
+    DrawTransformFeedback {
+        topology: Topology,
+        xfb: TransformFeedbackHandle,
+        instances: u32,
+    },
 
     // ---- Queries and fences ----
     /// Creates a query object of a kind.
@@ -910,6 +934,7 @@ pub enum Record {
     QueryTimestamp { query: QueryHandle },
     /// Replies with a query's result once available.
     QueryResult { query: QueryHandle, reply: ReplyId },
+        xfb: TransformFeedbackHandle,
     /// Destroys a query.
     DestroyQuery { query: QueryHandle },
     /// Inserts a fence after the work recorded so far. `seq` is the fence's place in the

@@ -49,7 +49,7 @@ pub mod key;
 pub use key::{
     BlendKey, BufferKey, DepthStencilKey, FenceKey, FramebufferKey, Keyed, MAX_GENERATION,
     MAX_SLOT, ProgramKey, QueryKey, RasterKey, RenderbufferKey, SamplerKey, SurfaceKey, TextureKey,
-    VertexLayoutKey, handle_of, key_data, key_of,
+    TransformFeedbackKey, VertexLayoutKey, handle_of, key_data, key_of,
 };
 
 /// How far past the end of a table a create may reach. Clients mint slots densely; this

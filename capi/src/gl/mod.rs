@@ -38,6 +38,7 @@ pub mod stubs;
 mod tessellation;
 mod tex_storage;
 mod texture;
+mod transform_feedback;
 pub mod types;
 pub mod unimplemented;
 mod vertex;
@@ -62,6 +63,7 @@ pub use state::*;
 pub use tessellation::*;
 pub use tex_storage::*;
 pub use texture::*;
+pub use transform_feedback::*;
 pub use vertex::*;
 
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
@@ -74,15 +76,24 @@ pub use vertex::*;
 /// per-draw-buffer blend functions (GL 4.0 and `ARB_draw_buffers_blend`'s names, `state`),
 /// `glMinSampleShading` (GL 4.0 and `ARB_sample_shading`'s name, `state`), double-precision
 /// uniforms and vertex attributes (GL 4.0 and 4.1, [`fp64`]),
+/// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
+/// [`transform_feedback`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 157] = [
+pub static BEYOND_3_3: [(&str, Proc); 170] = [
     (
         "glActiveShaderProgram",
         Proc({
             const F: extern "C" fn(GLuint, GLuint) = glActiveShaderProgram;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBeginQueryIndexed",
+        Proc({
+            const F: extern "C" fn(GLenum, GLuint, GLuint) = glBeginQueryIndexed;
             F as *const c_void
         }),
     ),
@@ -98,6 +109,13 @@ pub static BEYOND_3_3: [(&str, Proc); 157] = [
         "glBindProgramPipeline",
         Proc({
             const F: extern "C" fn(GLuint) = glBindProgramPipeline;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindTransformFeedback",
+        Proc({
+            const F: extern "C" fn(GLenum, GLuint) = glBindTransformFeedback;
             F as *const c_void
         }),
     ),
@@ -254,6 +272,13 @@ pub static BEYOND_3_3: [(&str, Proc); 157] = [
         }),
     ),
     (
+        "glDeleteTransformFeedbacks",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *const GLuint) = glDeleteTransformFeedbacks;
+            F as *const c_void
+        }),
+    ),
+    (
         "glDispatchCompute",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLuint) = glDispatchCompute;
@@ -306,6 +331,41 @@ pub static BEYOND_3_3: [(&str, Proc); 157] = [
         }),
     ),
     (
+        "glDrawTransformFeedback",
+        Proc({
+            const F: extern "C" fn(GLenum, GLuint) = glDrawTransformFeedback;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawTransformFeedbackInstanced",
+        Proc({
+            const F: extern "C" fn(GLenum, GLuint, GLsizei) = glDrawTransformFeedbackInstanced;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawTransformFeedbackStream",
+        Proc({
+            const F: extern "C" fn(GLenum, GLuint, GLuint) = glDrawTransformFeedbackStream;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDrawTransformFeedbackStreamInstanced",
+        Proc({
+            const F: extern "C" fn(GLenum, GLuint, GLuint, GLsizei) = glDrawTransformFeedbackStreamInstanced;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glEndQueryIndexed",
+        Proc({
+            const F: extern "C" fn(GLenum, GLuint) = glEndQueryIndexed;
+            F as *const c_void
+        }),
+    ),
+    (
         "glFramebufferTextureLayerEXT",
         Proc({
             const F: extern "C" fn(GLenum, GLenum, GLuint, GLint, GLint) =
@@ -317,6 +377,13 @@ pub static BEYOND_3_3: [(&str, Proc); 157] = [
         "glGenProgramPipelines",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glGenProgramPipelines;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGenTransformFeedbacks",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glGenTransformFeedbacks;
             F as *const c_void
         }),
     ),
@@ -460,6 +527,13 @@ pub static BEYOND_3_3: [(&str, Proc); 157] = [
         }),
     ),
     (
+        "glGetQueryIndexediv",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLuint, GLenum, *mut GLint) = glGetQueryIndexediv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetTexParameterIivEXT",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLint) = glGetTexParameterIivEXT;
@@ -491,6 +565,13 @@ pub static BEYOND_3_3: [(&str, Proc); 157] = [
         "glIsProgramPipeline",
         Proc({
             const F: extern "C" fn(GLuint) -> GLboolean = glIsProgramPipeline;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glIsTransformFeedback",
+        Proc({
+            const F: extern "C" fn(GLuint) -> GLboolean = glIsTransformFeedback;
             F as *const c_void
         }),
     ),
@@ -563,6 +644,13 @@ pub static BEYOND_3_3: [(&str, Proc); 157] = [
         "glPatchParameteri",
         Proc({
             const F: extern "C" fn(GLenum, GLint) = glPatchParameteri;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glPauseTransformFeedback",
+        Proc({
+            const F: extern "C" fn() = glPauseTransformFeedback;
             F as *const c_void
         }),
     ),
@@ -991,6 +1079,13 @@ pub static BEYOND_3_3: [(&str, Proc); 157] = [
         }),
     ),
     (
+        "glResumeTransformFeedback",
+        Proc({
+            const F: extern "C" fn() = glResumeTransformFeedback;
+            F as *const c_void
+        }),
+    ),
+    (
         "glShaderStorageBlockBinding",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLuint) = glShaderStorageBlockBinding;
@@ -1298,8 +1393,7 @@ pub static BEYOND_3_3: [(&str, Proc); 157] = [
             const F: extern "C" fn(GLuint, GLuint) = glVertexBindingDivisor;
             F as *const c_void
         }),
-    ),
-];
+    ),];
 
 /// The address of an exported function, as `eglGetProcAddress` returns it.
 #[derive(Clone, Copy, Debug)]

@@ -742,8 +742,8 @@ impl Context {
         if current == pipeline {
             return;
         }
-        // GL 4.1 §2.17.2: not while transform feedback is active.
-        if self.local.st.transform_feedback_mode.is_some() {
+        // GL 4.1 §2.17.2: not while transform feedback is active and not paused.
+        if self.local.st.transform_feedback_mode.is_some() && !self.local.xfb.paused {
             drop(sh);
             return self.error(INVALID_OPERATION);
         }
@@ -782,7 +782,9 @@ impl Context {
             if stages != ALL_SHADER_BITS && stages & !valid != 0 {
                 return Err(INVALID_VALUE);
             }
-            if self.local.st.pipeline == Some(pe) && self.local.st.transform_feedback_mode.is_some()
+            if self.local.st.pipeline == Some(pe)
+                && self.local.st.transform_feedback_mode.is_some()
+                && !self.local.xfb.paused
             {
                 return Err(INVALID_OPERATION);
             }

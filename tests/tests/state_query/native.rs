@@ -38,15 +38,8 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[PARAMETER_BUFFER_BINDING],
     ),
     (
-        "ARB_transform_feedback2/3 (GL 4.0): no transform feedback objects, pause/resume, \
-         vertex streams or more than the separate attribs' buffers",
-        &[
-            TRANSFORM_FEEDBACK_BUFFER_PAUSED,
-            TRANSFORM_FEEDBACK_BUFFER_ACTIVE,
-            TRANSFORM_FEEDBACK_BINDING,
-            MAX_TRANSFORM_FEEDBACK_BUFFERS,
-            MAX_VERTEX_STREAMS,
-        ],
+        "ARB_transform_feedback3 (GL 4.0): no vertex streams past the first",
+        &[MAX_VERTEX_STREAMS],
     ),
     (
         "ARB_shader_subroutine (GL 4.0): no subroutines",

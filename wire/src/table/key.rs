@@ -36,7 +36,7 @@ use slotmap::{Key, KeyData};
 use crate::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, Handle,
     ProgramHandle, QueryHandle, RasterHandle, RawHandle, RenderbufferHandle, SamplerHandle,
-    SurfaceHandle, TextureHandle, VertexLayoutHandle,
+    SurfaceHandle, TextureHandle, TransformFeedbackHandle, VertexLayoutHandle,
 };
 
 /// The last generation a slot may hold: the highest odd `u32` version, `2^32 - 1`, is
@@ -124,6 +124,8 @@ keys! {
     SamplerKey => SamplerHandle;
     /// The slotmap key of a vertex-layout CSO.
     VertexLayoutKey => VertexLayoutHandle;
+    /// The slotmap key of a transform feedback object.
+    TransformFeedbackKey => TransformFeedbackHandle;
 }
 
 #[cfg(test)]
