@@ -231,11 +231,13 @@ fn counts_too_large(record: &'static str) -> SessionError {
 }
 
 /// What a reconcile takes from the bound program (copied out of its table entry).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Bound {
     handle: ProgramHandle,
     native: glow::Program,
     block_size: u32,
+    /// Where the default block's scalars move when its doubles are narrowed (`narrow.rs`).
+    repack: Option<std::sync::Arc<crate::narrow::Repack>>,
     samplers: usize,
     blocks: usize,
     storage_blocks: usize,
@@ -346,7 +348,7 @@ impl GlesPipe {
                 .uniform_upload
                 .is_some_and(|u| self.ring.as_ref().is_some_and(|r| r.epoch != u.0))
         {
-            self.apply_uniforms(ctx, program.block_size)?;
+            self.apply_uniforms(ctx, program.block_size, program.repack.as_deref())?;
         }
         if todo & (dirty::PROGRAM | dirty::TEXTURES) != 0 {
             self.apply_textures(record, ctx, &program)?;
@@ -389,6 +391,7 @@ impl GlesPipe {
             handle,
             native: program.native?,
             block_size: program.default_block_size,
+            repack: program.repack.clone(),
             samplers: program.sampler_targets.len(),
             blocks: program.uniform_blocks.len(),
             storage_blocks: program.storage_blocks,
@@ -573,10 +576,26 @@ impl GlesPipe {
         }
     }
 
-    fn apply_uniforms(&mut self, ctx: &mut GlesContext, size: u32) -> Result<(), SessionError> {
+    /// Uploads the default block (`repack`: its doubles narrowed to floats on the way).
+    fn apply_uniforms(
+        &mut self,
+        ctx: &mut GlesContext,
+        size: u32,
+        repack: Option<&crate::narrow::Repack>,
+    ) -> Result<(), SessionError> {
         if size == 0 {
             return Ok(());
         }
+        let narrowed = repack.map(|r| {
+            let block = &ctx.desired.uniforms;
+            let mut bytes = Vec::new();
+            r.apply(&block[..(size as usize).min(block.len())], &mut bytes);
+            bytes
+        });
+        let (bytes, size) = match &narrowed {
+            Some(b) => (&b[..], b.len() as u32),
+            None => (&ctx.desired.uniforms[..], size),
+        };
         if self.ring.is_none() {
             self.ring = Some(UniformRing::new(self)?);
         }
@@ -590,13 +609,7 @@ impl GlesPipe {
             _ => {
                 let epoch = ring.epoch;
                 let align = self.limits.uniform_align;
-                let offset = ring.push(
-                    &mut self.shadow,
-                    &self.gl,
-                    align,
-                    &ctx.desired.uniforms,
-                    size,
-                );
+                let offset = ring.push(&mut self.shadow, &self.gl, align, bytes, size);
                 if ring.epoch != epoch {
                     // Other contexts' uploads are gone with the old storage.
                     self.validity += 1;
@@ -738,7 +751,7 @@ impl GlesPipe {
                 .uniform_upload
                 .is_some_and(|u| self.ring.as_ref().is_some_and(|r| r.epoch != u.0))
         {
-            self.apply_uniforms(ctx, program.block_size)?;
+            self.apply_uniforms(ctx, program.block_size, program.repack.as_deref())?;
         }
         if todo & (dirty::PROGRAM | dirty::TEXTURES) != 0 {
             self.apply_textures(record, ctx, &program)?;

@@ -347,6 +347,8 @@ pub(crate) struct GlesPipe {
     pub faults: tessera_wire::fault::Faults,
     /// `glGetError` after every record, reported as events ([`crate::GlesOptions::debug`]).
     pub debug: bool,
+    /// Doubles are narrowed to floats ([`crate::GlesOptions::narrow_fp64`]).
+    pub narrow_fp64: bool,
     reported: u64,
     /// Native state changed outside `command.rs`'s reconcile (command::dirty bits).
     pub disturbed: u32,
@@ -414,6 +416,7 @@ impl GlesPipe {
                 sample_shading: features.sample_shading,
                 // OpenGL ES has no doubles; narrowing them to floats is not carried out yet.
                 fp64: false,
+                fp64_narrowed: false,
                 vertex_attrib_64bit: false,
                 cube_map_arrays: features.cube_map_array,
                 // ES 3.1's gathers and its queries of GL's names; variable offsets and
@@ -520,6 +523,7 @@ impl GlesPipe {
             events: Vec::new(),
             faults: tessera_wire::fault::Faults::from_env(),
             debug: false,
+            narrow_fp64: false,
             reported: 0,
             disturbed: 0,
             storage_written: false,

@@ -78,6 +78,7 @@ mod egl;
 mod framebuffer;
 mod glvnd;
 mod image_unit;
+mod narrow;
 mod indirect;
 mod pixel;
 mod present;
@@ -225,6 +226,10 @@ pub struct GlesOptions {
     pub native_display: Option<NativeDisplay>,
     /// Who shows window frames (`TESSERA_GLES_PRESENT`; `None`: `auto`).
     pub present: Option<PresentChoice>,
+    /// Accept doubles and compute them as floats (`TESSERA_GLES_FP64=narrow`): OpenGL ES has
+    /// none, so without this the backend claims no `GL_ARB_gpu_shader_fp64` (`narrow.rs`
+    /// says what is narrowed).
+    pub narrow_fp64: bool,
 }
 
 impl GlesOptions {
@@ -249,10 +254,18 @@ impl GlesOptions {
             "none/all",
             "ignored",
         );
+        let narrow_fp64 = env::choice(
+            "TESSERA_GLES_FP64",
+            &["narrow", "float", "32"],
+            &["none", "off", "0"],
+            "narrow/none",
+            "doubles stay unsupported",
+        );
         Self {
             debug,
             max_minor,
             ignore_extensions,
+            narrow_fp64,
             native_display: None,
             present: Some(PresentChoice::from_env()),
         }
@@ -346,6 +359,10 @@ impl GlesBackend {
         let spirv_cross = SpirvCross::load()?;
         let mut dev = GlesPipe::new(gl, features, extra, id.renderer.clone(), spirv_cross);
         dev.debug = options.debug;
+        dev.narrow_fp64 = options.narrow_fp64;
+        // Narrowed doubles: shaders and the default block's doubles, nothing a buffer holds.
+        dev.caps.fp64 = options.narrow_fp64;
+        dev.caps.fp64_narrowed = options.narrow_fp64;
         // On a software rasterizer (llvmpipe) the driver's own X11 presentation is several
         // times slower than the client path's MIT-SHM (measured with scripts/bench-window:
         // 1280x720 clear-and-swap 40-90 fps against 420-1,000), so `auto` presents

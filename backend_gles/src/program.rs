@@ -662,6 +662,8 @@ pub(crate) struct Program {
     pub lod_bias: Option<glow::UniformLocation>,
     /// The location of [`POINT_ORIGIN`], if the fragment stage reads `gl_PointCoord`.
     pub point_origin: Option<glow::UniformLocation>,
+    /// Where the default block's scalars move, if its doubles were narrowed (`narrow.rs`).
+    pub repack: Option<std::sync::Arc<crate::narrow::Repack>>,
     /// How GL's provoking-vertex convention reaches what it draws (command.rs).
     pub flat: Flat,
 }
@@ -711,6 +713,8 @@ struct Linked {
     lod_bias: Option<glow::UniformLocation>,
     /// The location of [`POINT_ORIGIN`], if the fragment stage reads `gl_PointCoord`.
     point_origin: Option<glow::UniformLocation>,
+    /// Where the default block's scalars move, if its doubles were narrowed (`narrow.rs`).
+    repack: Option<std::sync::Arc<crate::narrow::Repack>>,
 }
 
 struct CacheEntry {
@@ -954,6 +958,7 @@ impl ProgramPipe for GlesPipe {
                 inputs: linked.inputs,
                 lod_bias: linked.lod_bias,
                 point_origin: linked.point_origin,
+                repack: linked.repack,
                 flat,
             },
         )
@@ -1071,7 +1076,33 @@ impl GlesPipe {
         puffin::profile_scope!("link_native_program");
         let mut inputs = VertexInputs::default();
         let mut translated: Vec<(ShaderStage, Translated)> = Vec::new();
+        let mut repack: Option<crate::narrow::Repack> = None;
         for (stage, words) in stages {
+            // OpenGL ES has no doubles: narrowed to floats where the embedder allows it (the
+            // engine links no program with doubles otherwise).
+            let narrowed = if self.narrow_fp64 {
+                match crate::narrow::narrow(words) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        self.events.push(Event::ProgramRejected {
+                            log: format!("the {stage:?} stage's doubles: {e}"),
+                        });
+                        return Linked {
+                            native: None,
+                            inputs,
+                            lod_bias: None,
+                            point_origin: None,
+                            repack: None,
+                        };
+                    }
+                }
+            } else {
+                None
+            };
+            if let Some(r) = narrowed.as_ref().and_then(|n| n.repack.clone()) {
+                repack.get_or_insert(r);
+            }
+            let words = narrowed.as_ref().map_or(&words[..], |n| &n.words[..]);
             let job = StageJob {
                 stage: *stage,
                 point_size_extension: self.features.geometry_point_size,
@@ -1117,6 +1148,7 @@ impl GlesPipe {
                         inputs,
                         lod_bias: None,
                         point_origin: None,
+                        repack: None,
                     };
                 }
             }
@@ -1151,6 +1183,7 @@ impl GlesPipe {
                     inputs,
                     lod_bias,
                     point_origin,
+                    repack: repack.map(std::sync::Arc::new),
                 }
             }
             Err(log) => {
@@ -1160,6 +1193,7 @@ impl GlesPipe {
                     inputs,
                     lod_bias: None,
                     point_origin: None,
+                    repack: None,
                 }
             }
         }

@@ -492,6 +492,7 @@ impl VkPipe {
             }),
             sample_shading: gpu.core.sample_rate_shading,
             fp64: gpu.core.shader_float64,
+            fp64_narrowed: false,
             // Every 64-bit float vertex format fetches (below).
             vertex_attrib_64bit: gpu.core.shader_float64,
             tessellation: if gpu.core.tessellation_shader {

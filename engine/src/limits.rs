@@ -82,6 +82,9 @@ pub struct Limits {
     /// Whether shaders may use doubles: `GL_ARB_gpu_shader_fp64` is advertised only then,
     /// and without it a program with doubles fails to link.
     pub fp64: bool,
+    /// Whether the backend computes doubles as floats: doubles in buffer-backed blocks and
+    /// transform feedback fail the link.
+    pub fp64_narrowed: bool,
     /// Whether double vertex arrays reach double inputs: `GL_ARB_vertex_attrib_64bit` is
     /// advertised only then (and with [`Limits::fp64`]).
     pub vertex_attrib_64bit: bool,
@@ -227,6 +230,7 @@ impl Limits {
             cube_map_arrays: caps.cube_map_arrays,
             sample_shading: caps.sample_shading,
             fp64: caps.fp64,
+            fp64_narrowed: caps.fp64 && caps.fp64_narrowed,
             vertex_attrib_64bit: caps.fp64 && caps.vertex_attrib_64bit,
             gather: caps.gather,
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's

@@ -859,3 +859,101 @@ fn the_vulkan_backend_advertises_double_shaders() {
     assert!(names.iter().any(|e| e == "GL_ARB_gpu_shader_fp64"));
     assert!(!names.iter().any(|e| e == "GL_ARB_vertex_attrib_64bit"));
 }
+
+/// A Tessera context on a GLES backend that narrows doubles to floats
+/// (`TESSERA_GLES_FP64=narrow`).
+fn gles_narrowing(transport: TransportKind) -> Context {
+    tessera_tests::ensure_runtime_dir();
+    let options = tessera_backend_gles::GlesOptions {
+        narrow_fp64: true,
+        ..tessera_backend_gles::GlesOptions::default()
+    };
+    let gles = tessera_backend_gles::GlesBackend::with_options(&options)
+        .expect("a GLES backend on Mesa llvmpipe");
+    let config = tessera_engine::Config {
+        backend: tessera_engine::BackendKind::Gles,
+        transport,
+        surface: Some(tessera_engine::SurfaceConfig::new(SIZE as u32, SIZE as u32)),
+        ..tessera_engine::Config::default()
+    };
+    Context::with_backend(&config, Box::new(gles))
+}
+
+/// Double arithmetic whose values floats hold exactly: the same frame narrowed.
+const NARROW_FS: &str = "#version 400
+uniform double a;
+uniform double b[3];
+uniform dmat3 m;
+uniform dvec3 v;
+uniform float f;
+out vec4 colour;
+void main() {
+    dvec3 mv = m * v;
+    double sum = b[0] + b[1] + b[2];
+    colour = vec4(float(a - 0.25lf), float(mv.x), float(sum * 0.125lf), f);
+}
+";
+
+fn narrowed_frame(gl: &mut dyn Fp64Gl) -> (Vec<u8>, Vec<f64>, GLenum) {
+    let p = program(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, NARROW_FS)]);
+    gl.use_program(p);
+    let a = gl.get_uniform_location(p, "a");
+    gl.uniform1d(a, 0.75);
+    let b = gl.get_uniform_location(p, "b");
+    gl.uniform_dv(b, 1, 1, 3, &[1.0, 2.0, 1.0]);
+    let m = gl.get_uniform_location(p, "m");
+    gl.uniform_dv(m, 3, 3, 1, &[0.5, 0.0, 0.0, 0.25, 1.0, 0.0, 0.0, 0.0, 1.0]);
+    let v = gl.get_uniform_location(p, "v");
+    gl.uniform_dv(v, 3, 1, 1, &[0.5, 1.0, 2.0]);
+    let f = gl.get_uniform_location(p, "f");
+    gl.uniform1f(f, 0.75);
+    quad(gl);
+    gl.clear_color(0.0, 0.0, 0.0, 0.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    let mut pixels = vec![0; (SIZE * SIZE * 4) as usize];
+    gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut pixels);
+    let mut values = gl.get_uniformdv(p, m)[..9].to_vec();
+    values.push(gl.get_uniformdv(p, a)[0]);
+    (pixels, values, gl.get_error())
+}
+
+/// With narrowing the GLES backend advertises `GL_ARB_gpu_shader_fp64` (not
+/// `GL_ARB_vertex_attrib_64bit`), draws a frame of double uniforms and arithmetic whose
+/// values floats hold exactly as native llvmpipe draws it, keeps the uniform transcript
+/// (values are the engine's, still doubles), and fails the link of a program whose doubles
+/// live in a buffer.
+#[test]
+fn narrowed_doubles_on_gles_match_the_native_driver_where_floats_suffice() {
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let frame = narrowed_frame(&mut native);
+    let transcript = uniform_transcript(&mut native);
+    drop(native);
+    assert_eq!(frame.2, NO_ERROR);
+    // a - 0.25 = 0.5, (m v).x = 0.5, (1 + 2 + 1) / 8 = 0.5, f = 0.75.
+    assert_eq!(frame.0[..4], [128, 128, 128, 191]);
+    for transport in [TransportKind::Inproc, TransportKind::Thread] {
+        let mut ctx = gles_narrowing(transport.clone());
+        let names = advertised(&mut ctx);
+        assert!(names.iter().any(|e| e == "GL_ARB_gpu_shader_fp64"));
+        assert!(!names.iter().any(|e| e == "GL_ARB_vertex_attrib_64bit"));
+        assert_eq!(narrowed_frame(&mut ctx), frame, "{}", transport.name());
+        assert_eq!(
+            uniform_transcript(&mut ctx),
+            transcript,
+            "{}",
+            transport.name()
+        );
+        let (p, status) = link(&mut ctx, &[(COMPUTE_SHADER, BLOCKS_CS)]);
+        assert_eq!(status, FALSE as i32);
+        assert!(
+            ctx.program_info_log(p).contains("narrowed"),
+            "{}",
+            ctx.program_info_log(p)
+        );
+        ctx.finish();
+        assert!(!ctx.is_lost());
+        let events: Vec<Event> = ctx.take_events();
+        assert!(events.is_empty(), "{events:?}");
+    }
+}

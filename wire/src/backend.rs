@@ -437,6 +437,11 @@ pub struct Caps {
     /// to floats (`TESSERA_GLES_FP64=narrow`). Without it a program with doubles fails to
     /// link.
     pub fp64: bool,
+    /// Whether the doubles of [`Caps::fp64`] are computed as floats (the GLES backend's
+    /// narrowing): the backend converts the default block's doubles, so a program with
+    /// doubles in a buffer-backed block or captured by transform feedback, whose bytes it
+    /// cannot convert, fails to link.
+    pub fp64_narrowed: bool,
     /// Whether vertex arrays of doubles reach `double`/`dvec*` inputs
     /// (`GL_ARB_vertex_attrib_64bit`): Vulkan's `R64*_SFLOAT` vertex formats with
     /// `shaderFloat64`; on GLES as [`Caps::fp64`].
@@ -593,6 +598,7 @@ impl Caps {
             cube_map_arrays: true,
             sample_shading: true,
             fp64: true,
+            fp64_narrowed: false,
             vertex_attrib_64bit: true,
         }
     }

@@ -323,6 +323,15 @@ impl Context {
                      backend does not have\n"
                         .into(),
                 )
+            } else if self.local.limits.fp64_narrowed && narrowing_cannot_carry(&p) {
+                // The backend narrows doubles to floats: it converts the default block's,
+                // never the bytes of an application's buffer.
+                Err(
+                    "error: doubles in a uniform or storage block or captured by transform \
+                     feedback are not narrowed to floats by this backend \
+                     (TESSERA_GLES_FP64=narrow)\n"
+                        .into(),
+                )
             } else if !self.local.limits.vertex_attrib_64bit
                 && p.attributes.iter().any(|a| {
                     tessera_shader::gltype::info(a.ty)
@@ -585,4 +594,16 @@ fn uses_doubles(words: &[u32]) -> bool {
         at += len;
     }
     false
+}
+
+/// Whether a program keeps doubles where narrowing them to floats cannot reach: members of
+/// uniform or storage blocks (their bytes are a buffer's) and transform feedback outputs.
+fn narrowing_cannot_carry(p: &tessera_shader::Program) -> bool {
+    let double = |ty: u32| {
+        tessera_shader::gltype::info(ty)
+            .is_some_and(|t| t.base == tessera_shader::gltype::Base::Double)
+    };
+    p.uniforms.iter().any(|u| u.block >= 0 && double(u.ty))
+        || p.buffer_variables.iter().any(|v| double(v.ty))
+        || p.xfb.varyings.iter().any(|v| double(v.ty))
 }
