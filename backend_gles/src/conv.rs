@@ -555,7 +555,7 @@ pub(crate) fn attrib_bytes(format: VertexFormat) -> u32 {
     let component = match format.ty {
         A::I8 | A::U8 => 1,
         A::I16 | A::U16 | A::F16 => 2,
-        A::I32 | A::U32 | A::F32 => 4,
+        A::I32 | A::U32 | A::F32 | A::Fixed => 4,
         A::F64 => 8,
         A::I2_10_10_10Rev | A::U2_10_10_10Rev | A::U10f11f11fRev => return 4,
     };
@@ -576,6 +576,7 @@ pub(crate) fn map_attrib_type(t: AttribType) -> Option<u32> {
         A::F32 => glow::FLOAT,
         A::I2_10_10_10Rev => glow::INT_2_10_10_10_REV,
         A::U2_10_10_10Rev => glow::UNSIGNED_INT_2_10_10_10_REV,
+        A::Fixed => glow::FIXED,
         A::F64 | A::U10f11f11fRev => return None,
     })
 }

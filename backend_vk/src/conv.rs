@@ -796,6 +796,16 @@ pub(crate) fn map_vertex_format(f: VertexFormat) -> Option<vk::Format> {
             V::A2B10G10R10_SSCALED_PACK32
         }),
         A::U10f11f11fRev => Some(V::B10G11R11_UFLOAT_PACK32),
+        // 16.16 fixed point: fetched as integers, converted by the vertex stage
+        // (`spirv/fixed_attrib.rs`).
+        A::Fixed => Some(
+            [
+                V::R32_SINT,
+                V::R32G32_SINT,
+                V::R32G32B32_SINT,
+                V::R32G32B32A32_SINT,
+            ][usize::from(n.clamp(1, 4)) - 1],
+        ),
     }
     .filter(|v| *v != V::UNDEFINED)
 }
@@ -808,7 +818,7 @@ pub(crate) fn vertex_layout_bytes(f: VertexFormat) -> (u32, u32) {
     match f.ty {
         A::I8 | A::U8 => (1, n),
         A::I16 | A::U16 | A::F16 => (2, 2 * n),
-        A::I32 | A::U32 | A::F32 => (4, 4 * n),
+        A::I32 | A::U32 | A::F32 | A::Fixed => (4, 4 * n),
         A::F64 => (8, 8 * n),
         A::I2_10_10_10Rev | A::U2_10_10_10Rev | A::U10f11f11fRev => (4, 4),
     }

@@ -26,7 +26,7 @@ use std::collections::HashMap;
 
 use ash::vk;
 use tessera_wire::SessionError;
-use tessera_wire::format::PolygonMode;
+use tessera_wire::format::{AttribType, PolygonMode};
 use tessera_wire::handle::ProgramHandle;
 use tessera_wire::state::MAX_DRAW_BUFFERS;
 
@@ -355,6 +355,21 @@ impl VkPipe {
         let ds = *self.interned.depth_stencil.value(key.depth_stencil);
         let raster = *self.interned.raster.value(key.raster);
         let layout = *self.interned.layout.value(key.layout);
+        // The FIXED attributes the vertex stage reads go through a variant of it that
+        // converts them (`spirv/fixed_attrib.rs`); without one they read the generic value.
+        let fixed: Vec<(u32, u8)> = (self.programs.get("Draw", handle)?.inputs.iter())
+            .enumerate()
+            .filter(|&(i, class)| {
+                let f = layout.attribs[i].format;
+                class.is_some() && f.ty == AttribType::Fixed && f.components > 0
+            })
+            .map(|(i, _)| (i as u32, layout.attribs[i].format.components))
+            .collect();
+        let fixed_variant = if fixed.is_empty() {
+            None
+        } else {
+            self.fixed_variant(handle, &(fixed, key.point_size))?
+        };
         let program = self.programs.get("Draw", handle)?;
 
         // Stages; a fragment stage reading `gl_PointCoord` is specialized for the sprite
@@ -370,7 +385,11 @@ impl VkPipe {
             .data(&origin_data);
         let mut stages = Vec::new();
         for s in &program.stages {
-            let module = if key.point_size && s.last_pre_raster {
+            let module = if let Some(v) =
+                fixed_variant.filter(|_| s.stage == vk::ShaderStageFlags::VERTEX)
+            {
+                v
+            } else if key.point_size && s.last_pre_raster {
                 s.point_variant.unwrap_or(s.module)
             } else {
                 s.module
@@ -394,14 +413,15 @@ impl VkPipe {
         for (i, class) in program.inputs.iter().enumerate() {
             let Some(class) = class else { continue };
             let a = layout.attribs[i];
+            let converted = a.format.ty != AttribType::Fixed || fixed_variant.is_some();
             // A double input fetches only doubles read as doubles (`glVertexAttribLPointer`),
             // and those reach no other input: Vulkan matches 64-bit formats with 64-bit
             // inputs. Any other pairing reads the generic value.
             let doubles = program.double_inputs[i];
-            let f64_format = a.format.ty == tessera_wire::format::AttribType::F64;
+            let f64_format = a.format.ty == AttribType::F64;
             let long = f64_format && a.format.integer;
             let matched = (doubles > 0) == long && (long || !f64_format);
-            let format = (a.format.components > 0 && matched)
+            let format = (a.format.components > 0 && converted && matched)
                 .then(|| conv::map_vertex_format(a.format))
                 .flatten();
             match format {
@@ -645,7 +665,7 @@ impl VkPipe {
         if unsupported_format {
             self.report(
                 Missing::AttribFormat,
-                "a vertex attribute format Vulkan lacks (32-bit integers read as floats): such attributes read the generic value",
+                "a vertex attribute format Vulkan lacks (32-bit integers read as floats, FIXED into a vertex stage the conversion does not rewrite): such attributes read the generic value",
             );
         }
         if divisor {

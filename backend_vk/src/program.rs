@@ -41,14 +41,23 @@ pub(crate) struct StageModule {
     pub module: vk::ShaderModule,
     /// The last stage before rasterization (patched for point size when needed).
     pub last_pre_raster: bool,
-    /// The (depth-patched) words of the last pre-rasterization stage.
+    /// The (depth-patched) words of the last pre-rasterization stage and of the vertex
+    /// stage.
     words: Vec<u32>,
     /// The point-size variant of `module`, made on first use.
     pub point_variant: Option<vk::ShaderModule>,
+    /// Variants of the vertex stage reading `FIXED` attributes (`spirv/fixed_attrib.rs`),
+    /// made on first use: per (location, components) list and point-size patch, the
+    /// module, or `None` where the rewrite does not apply.
+    pub fixed_variants: Vec<(FixedKey, Option<vk::ShaderModule>)>,
     /// A fragment stage whose `gl_PointCoord` follows the specialization constant
     /// `spirv::POINT_ORIGIN_SPEC_ID` (`spirv/point_coord.rs`).
     pub point_origin: bool,
 }
+
+/// The `FIXED` attributes a vertex stage variant reads, as (location, components), and
+/// whether it writes the point size.
+pub(crate) type FixedKey = (Vec<(u32, u8)>, bool);
 
 /// How one binding of set 0 is filled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,6 +153,9 @@ impl Program {
                 if let Some(v) = s.point_variant {
                     raw.destroy_shader_module(v, None);
                 }
+                for v in s.fixed_variants.into_iter().filter_map(|v| v.1) {
+                    raw.destroy_shader_module(v, None);
+                }
             }
         }
     }
@@ -198,6 +210,9 @@ impl ProgramPipe for VkPipe {
         for s in p.stages {
             self.defer(Garbage::Module(s.module));
             if let Some(v) = s.point_variant {
+                self.defer(Garbage::Module(v));
+            }
+            for v in s.fixed_variants.into_iter().filter_map(|v| v.1) {
                 self.defer(Garbage::Module(v));
             }
         }
@@ -456,12 +471,13 @@ impl VkPipe {
                     stage: stage_flags(stage),
                     module,
                     last_pre_raster: i == last && !compute,
-                    words: if i == last && !compute {
+                    words: if i == last && !compute || stage == ShaderStage::Vertex {
                         words
                     } else {
                         Vec::new()
                     },
                     point_variant: None,
+                    fixed_variants: Vec::new(),
                     point_origin,
                 });
             }
@@ -504,6 +520,52 @@ impl VkPipe {
         }
         p.valid = true;
         Ok(p)
+    }
+
+    /// The variant of a program's vertex stage that reads the `FIXED` attributes of `key`
+    /// (and writes the point size where `key` says so and the stage is the last before
+    /// rasterization), made on first use; `None` where the rewrite does not apply.
+    pub fn fixed_variant(
+        &mut self,
+        handle: ProgramHandle,
+        key: &FixedKey,
+    ) -> Result<Option<vk::ShaderModule>, SessionError> {
+        let p = self.programs.get("Draw", handle)?;
+        let Some(i) = p
+            .stages
+            .iter()
+            .position(|s| s.stage == vk::ShaderStageFlags::VERTEX)
+        else {
+            return Ok(None);
+        };
+        if let Some(v) = p.stages[i].fixed_variants.iter().find(|v| v.0 == *key) {
+            return Ok(v.1);
+        }
+        let s = &p.stages[i];
+        let rewritten = spirv::apply_fixed_attribs(&s.words, &key.0)
+            .map_err(|e| SessionError::Backend(format!("fixed attributes: {e}")))?;
+        let words = match rewritten {
+            Some(w) if key.1 && s.last_pre_raster => Some(
+                spirv::patch(
+                    &w,
+                    Patch {
+                        depth: false,
+                        point_size: true,
+                    },
+                )
+                .map_err(|e| SessionError::Backend(format!("point-size patch: {e}")))?,
+            ),
+            w => w,
+        };
+        let module = match words {
+            Some(w) => Some(self.shader_module(&w).map_err(SessionError::Backend)?),
+            None => None,
+        };
+        match self.programs.get_mut("Draw", handle) {
+            Ok(p) => p.stages[i].fixed_variants.push((key.clone(), module)),
+            Err(_) => backend_bug("the program vanished while rewriting it"),
+        }
+        Ok(module)
     }
 
     /// Makes the point-size variant of a program's last pre-rasterization stage.

@@ -35,17 +35,24 @@
 //! private integer the entry point fills, since Vulkan's instance index counts from the
 //! draw's first instance and GL's from 0.
 //!
+//! ## `FIXED` vertex attributes (`fixed_attrib.rs`)
+//! Vulkan has no 16.16 fixed-point vertex format: such an attribute is fetched as 32-bit
+//! signed integers, and the vertex stage of its pipelines converts them into the float input
+//! it declared (one module per program and set of fixed attributes).
+//!
 //! ## Arrays of interface blocks into the fragment stage (`block_array.rs`)
 //! Mesa's SPIR-V front end drops the interpolation decorations of the members of an array of
 //! blocks, so where the fragment stage reads one whose members carry them, both it and the
 //! stage before pass the array through one plain variable per element and member instead.
 
 mod block_array;
+mod fixed_attrib;
 mod instance_id;
 mod pack;
 mod point_coord;
 
 pub(crate) use block_array::split_block_arrays;
+pub(crate) use fixed_attrib::apply_fixed_attribs;
 pub(crate) use instance_id::apply_instance_id;
 pub(crate) use pack::pack_scalar_arrays;
 pub(crate) use point_coord::{POINT_ORIGIN_SPEC_ID, apply_point_origin};

@@ -109,6 +109,9 @@ BEYOND = {
     "glVertexAttribIFormat", "glVertexBindingDivisor",
     # Program binaries (GL 4.1).
     "glGetProgramBinary", "glProgramBinary", "glProgramParameteri",
+    # ARB_ES2_compatibility (GL 4.1).
+    "glClearDepthf", "glDepthRangef", "glGetShaderPrecisionFormat", "glReleaseShaderCompiler",
+    "glShaderBinary",
     # Transform feedback objects, draws from them and the indexed queries (GL 4.0, 4.2).
     "glBeginQueryIndexed", "glBindTransformFeedback", "glDeleteTransformFeedbacks",
     "glDrawTransformFeedback", "glDrawTransformFeedbackInstanced",

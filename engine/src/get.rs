@@ -151,6 +151,7 @@ pub(crate) fn name_of(sh: &Shared, e: Option<Entity>) -> i64 {
 /// driver (`GL_ARB_draw_indirect`, `GL_ARB_multi_draw_indirect`, `GL_ARB_base_instance`,
 /// `GL_ARB_get_program_binary`, ...).
 pub const EXTENSION_NAMES: &[&str] = &[
+    "GL_ARB_ES2_compatibility",
     "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
     "GL_ARB_color_buffer_float",
@@ -429,6 +430,10 @@ impl Context {
             NUM_EXTENSIONS => i(self.extension_names().count() as i32),
             NUM_COMPRESSED_TEXTURE_FORMATS => i(COMPRESSED_FORMATS.len() as i32),
             COMPRESSED_TEXTURE_FORMATS => Some(Value::ints(COMPRESSED_FORMATS)),
+            // GL 4.1 (ARB_ES2_compatibility): no shader binary format is loaded, so
+            // SHADER_BINARY_FORMATS has no value to write (`es2_compat`).
+            NUM_SHADER_BINARY_FORMATS => i(0),
+            SHADER_BINARY_FORMATS => Some(Value::ints(&[])),
             NUM_PROGRAM_BINARY_FORMATS => i(1),
             PROGRAM_BINARY_FORMATS => {
                 Some(Value::ints(&[i64::from(crate::program::binary::FORMAT)]))

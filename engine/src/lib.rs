@@ -45,6 +45,7 @@ pub mod debug;
 pub mod draw;
 pub mod draw_indirect;
 pub mod egl;
+pub mod es2_compat;
 pub mod framebuffer;
 pub mod get;
 pub mod image;

@@ -265,6 +265,7 @@ pub fn map_attrib_type(v: GLenum) -> Option<AttribType> {
         DOUBLE => AttribType::F64,
         INT_2_10_10_10_REV => AttribType::I2_10_10_10Rev,
         UNSIGNED_INT_2_10_10_10_REV => AttribType::U2_10_10_10Rev,
+        FIXED => AttribType::Fixed,
         _ => return None,
     })
 }

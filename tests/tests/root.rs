@@ -13,6 +13,7 @@ mod draw;
 mod draw_buffers_blend;
 mod draw_indirect;
 mod dropin;
+mod es2_compatibility;
 mod faults;
 mod fp64;
 mod framebuffer;

@@ -330,9 +330,11 @@ pub struct PixelLayout {
 }
 
 wire_enum! {
-    /// Component type of a vertex attribute in its buffer.
+    /// Component type of a vertex attribute in its buffer (`Fixed`: GL 4.1's `FIXED`, 16.16
+    /// signed fixed-point, read as a float whatever `normalized` says).
     AttribType: u8 {
         I8, U8, I16, U16, I32, U32, F16, F32, F64, I2_10_10_10Rev, U2_10_10_10Rev, U10f11f11fRev,
+        Fixed,
     }
 }
 

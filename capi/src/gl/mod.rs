@@ -26,6 +26,7 @@
 mod buffer;
 mod compute;
 pub mod debug;
+mod es2_compat;
 mod fp64;
 mod framebuffer;
 pub mod generated;
@@ -52,6 +53,7 @@ use types::{
 pub use buffer::*;
 pub use compute::*;
 pub use debug::*;
+pub use es2_compat::*;
 pub use fp64::*;
 pub use framebuffer::*;
 pub use generated::*;
@@ -78,11 +80,12 @@ pub use vertex::*;
 /// uniforms and vertex attributes (GL 4.0 and 4.1, [`fp64`]),
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
 /// [`transform_feedback`]),
+/// `ARB_ES2_compatibility`'s functions (GL 4.1, [`es2_compat`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 170] = [
+pub static BEYOND_3_3: [(&str, Proc); 175] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -198,6 +201,13 @@ pub static BEYOND_3_3: [(&str, Proc); 170] = [
         }),
     ),
     (
+        "glClearDepthf",
+        Proc({
+            const F: extern "C" fn(GLfloat) = glClearDepthf;
+            F as *const c_void
+        }),
+    ),
+    (
         "glCopyImageSubData",
         Proc({
             const F: extern "C" fn(
@@ -275,6 +285,13 @@ pub static BEYOND_3_3: [(&str, Proc); 170] = [
         "glDeleteTransformFeedbacks",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *const GLuint) = glDeleteTransformFeedbacks;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDepthRangef",
+        Proc({
+            const F: extern "C" fn(GLfloat, GLfloat) = glDepthRangef;
             F as *const c_void
         }),
     ),
@@ -530,6 +547,14 @@ pub static BEYOND_3_3: [(&str, Proc); 170] = [
         "glGetQueryIndexediv",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLuint, GLenum, *mut GLint) = glGetQueryIndexediv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetShaderPrecisionFormat",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLint, *mut GLint) =
+                glGetShaderPrecisionFormat;
             F as *const c_void
         }),
     ),
@@ -1079,9 +1104,24 @@ pub static BEYOND_3_3: [(&str, Proc); 170] = [
         }),
     ),
     (
+        "glReleaseShaderCompiler",
+        Proc({
+            const F: extern "C" fn() = glReleaseShaderCompiler;
+            F as *const c_void
+        }),
+    ),
+    (
         "glResumeTransformFeedback",
         Proc({
             const F: extern "C" fn() = glResumeTransformFeedback;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glShaderBinary",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *const GLuint, GLenum, *const c_void, GLsizei) =
+                glShaderBinary;
             F as *const c_void
         }),
     ),
@@ -1393,7 +1433,8 @@ pub static BEYOND_3_3: [(&str, Proc); 170] = [
             const F: extern "C" fn(GLuint, GLuint) = glVertexBindingDivisor;
             F as *const c_void
         }),
-    ),];
+    ),
+];
 
 /// The address of an exported function, as `eglGetProcAddress` returns it.
 #[derive(Clone, Copy, Debug)]

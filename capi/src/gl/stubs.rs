@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2460;
+    2455;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -130,7 +130,6 @@ super::unimplemented::stubs! {
     glClearBufferSubData: u64,
     glClearColorxOES: u64,
     glClearDepthdNV: u64,
-    glClearDepthf: u64,
     glClearDepthfOES: u64,
     glClearDepthxOES: u64,
     glClearIndex: u64,
@@ -372,7 +371,6 @@ super::unimplemented::stubs! {
     glDepthRangeIndexed: u64,
     glDepthRangeIndexeddNV: u64,
     glDepthRangedNV: u64,
-    glDepthRangef: u64,
     glDepthRangefOES: u64,
     glDepthRangexOES: u64,
     glDetachObjectARB: u64,
@@ -803,7 +801,6 @@ super::unimplemented::stubs! {
     glGetSemaphoreParameterui64vEXT: u64,
     glGetSeparableFilter: u64,
     glGetSeparableFilterEXT: u64,
-    glGetShaderPrecisionFormat: u64,
     glGetShaderSourceARB: u64,
     glGetShadingRateImagePaletteNV: u64,
     glGetShadingRateSampleLocationivNV: u64,
@@ -1661,7 +1658,6 @@ super::unimplemented::stubs! {
     glRectxvOES: u64,
     glReferencePlaneSGIX: u64,
     glReleaseKeyedMutexWin32EXT: u64,
-    glReleaseShaderCompiler: u64,
     glRenderGpuMaskNV: u64,
     glRenderMode: u64,
     glRenderbufferStorageEXT: u64,
@@ -1771,7 +1767,6 @@ super::unimplemented::stubs! {
     glSetLocalConstantEXT: u64,
     glSetMultisamplefvAMD: u64,
     glShadeModel: u64,
-    glShaderBinary: u64,
     glShaderOp1EXT: u64,
     glShaderOp2EXT: u64,
     glShaderOp3EXT: u64,

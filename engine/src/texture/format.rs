@@ -55,9 +55,9 @@ pub(crate) fn block_bytes(format: Format) -> Option<usize> {
 
 /// The internal formats GL 3.3 lets a texture image have: the base formats of table 3.11
 /// (plus `SRGB` and `SRGB_ALPHA`, which Mesa accepts), the sized formats of tables 3.12 and
-/// 3.13 and the generic and RGTC compressed formats of table 3.14. `RGB565`
-/// (ARB_ES2_compatibility, GL 4.1) and the stencil-only formats (ARB_texture_stencil8, GL
-/// 4.4) are not GL 3.3 texture formats.
+/// 3.13 and the generic and RGTC compressed formats of table 3.14, and `RGB565` (GL 4.1's
+/// ARB_ES2_compatibility). The stencil-only formats (ARB_texture_stencil8, GL 4.4) are not
+/// texture formats here.
 pub(crate) fn internal_format(v: GLenum) -> Option<InternalFormat> {
     match v {
         RED
@@ -86,7 +86,6 @@ pub(crate) fn internal_format(v: GLenum) -> Option<InternalFormat> {
                 ..InternalFormat::COLOR
             });
         }
-        RGB565 => return None,
         _ => {}
     }
     let f = map_sized_format(v)?;
@@ -267,7 +266,7 @@ mod tests {
     fn rgtc_blocks_round_up() {
         assert_eq!(compressed_size(8, 5, 5, 1), 32);
         assert_eq!(compressed_size(16, 4, 4, 2), 32);
-        assert_eq!(internal_format(RGB565), None);
+        assert!(internal_format(RGB565).is_some());
         assert_eq!(internal_format(STENCIL_INDEX8), None);
     }
 }

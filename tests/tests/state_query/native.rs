@@ -51,10 +51,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED],
     ),
     (
-        "ARB_ES2_compatibility's shader binaries (GL 4.1): no glShaderBinary",
-        &[SHADER_BINARY_FORMATS, NUM_SHADER_BINARY_FORMATS],
-    ),
-    (
         "ARB_viewport_array (GL 4.1): one viewport, no indexed viewports",
         &[MAX_VIEWPORTS, VIEWPORT_SUBPIXEL_BITS, VIEWPORT_BOUNDS_RANGE],
     ),
