@@ -997,6 +997,51 @@ impl BufferPipe for VkPipe {
         Ok(())
     }
 
+    /// `FillBuffer`: one `vkCmdFillBuffer` where the pattern is a 32-bit word (or a byte or
+    /// two repeated into one) and the range is word-aligned, else the pattern repeated and
+    /// staged as a `WriteBuffer` is.
+    fn fill_buffer(&mut self, handle: BufferHandle, range: BufferRange, pattern: &[u8]) -> R {
+        const N: &str = "FillBuffer";
+        let word = match *pattern {
+            [a] => Some([a; 4]),
+            [a, b] => Some([a, b, a, b]),
+            [a, b, c, d] => Some([a, b, c, d]),
+            _ => None,
+        };
+        let aligned = range.offset.is_multiple_of(4) && range.size.is_multiple_of(4);
+        let Some(word) = word.filter(|_| aligned) else {
+            let bytes = tessera_wire::pixel::repeat_pattern(pattern, range.size);
+            let write = BufferWrite {
+                buffer: handle,
+                offset: range.offset,
+                bytes: &bytes,
+            };
+            return self.write_buffer(N, write);
+        };
+        let dst = self
+            .buffers
+            .get_range(N, handle, range.offset, range.size)?
+            .owned
+            .buffer;
+        if range.size == 0 {
+            return Ok(());
+        }
+        self.transfer_begin();
+        // SAFETY: recording, outside a render pass; the range lies inside the buffer
+        // (checked above), its offset and size are multiples of 4.
+        unsafe {
+            self.raw.cmd_fill_buffer(
+                self.rec.cmd,
+                dst,
+                range.offset,
+                range.size,
+                u32::from_ne_bytes(word),
+            )
+        };
+        self.rec.dirty_mem = true;
+        Ok(())
+    }
+
     /// `CopyBuffer`.
     fn copy_buffer(&mut self, src: BufferHandle, dst: BufferHandle, region: BufferCopy) -> R {
         const N: &str = "CopyBuffer";
