@@ -493,7 +493,7 @@ impl VkPipe {
             sample_shading: gpu.core.sample_rate_shading,
             fp64: gpu.core.shader_float64,
             fp64_narrowed: false,
-            // Every 64-bit float vertex format fetches (below).
+            // Double arrays are fetched as 32-bit words (spirv/double_attrib.rs).
             vertex_attrib_64bit: gpu.core.shader_float64,
             tessellation: if gpu.core.tessellation_shader {
                 tessera_wire::TessellationCaps {
@@ -547,23 +547,6 @@ impl VkPipe {
         ]
         .iter()
         .all(|&f| formats[f as usize].as_ref().is_some_and(|n| n.compressed));
-        // Double vertex arrays need every R64 float format as a vertex buffer format.
-        caps.vertex_attrib_64bit &= [
-            vk::Format::R64_SFLOAT,
-            vk::Format::R64G64_SFLOAT,
-            vk::Format::R64G64B64_SFLOAT,
-            vk::Format::R64G64B64A64_SFLOAT,
-        ]
-        .iter()
-        .all(|&v| {
-            // SAFETY: a physical device of this instance; any format value.
-            unsafe {
-                gpu.instance
-                    .get_physical_device_format_properties(gpu.phys, v)
-            }
-            .buffer_features
-            .contains(vk::FormatFeatureFlags::VERTEX_BUFFER)
-        });
         let frames = crate::frame::Frames::new(&gpu.device, gpu.family)?;
         let mut dev = Self {
             raw: Arc::new(gpu.device.clone()),

@@ -70,7 +70,7 @@ fn words<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
 
 /// The text without its comments (each comment's bytes as spaces, newlines kept), so byte
 /// offsets stay.
-fn uncommented(text: &str) -> String {
+pub(crate) fn uncommented(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

@@ -102,6 +102,7 @@ mod shared_io;
 mod source;
 pub mod spirv;
 pub mod stage_set;
+mod subroutine;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -206,6 +207,7 @@ pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
         .and_then(|_| source::check_declarations(source))
         .and_then(|_| source::check_image_formats(source))
         .and_then(|_| atomic_counter::counters(source).map(drop))
+        .and_then(|_| subroutine::declared(stage, source).map(drop))
         .and_then(|_| match stage {
             Stage::Geometry => source::check_geometry_input_layout(source),
             _ => Ok(()),
@@ -447,6 +449,53 @@ pub struct TessGen {
     pub point_mode: bool,
 }
 
+/// A subroutine function of a stage (`GL_*_SUBROUTINE`).
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct SubroutineFunction {
+    /// Its name.
+    pub name: String,
+    /// Its index (`glGetSubroutineIndex`; the selector's value that calls it).
+    pub index: u32,
+    /// Its subroutine types, as indices among the stage's types.
+    pub types: Vec<u32>,
+}
+
+/// A subroutine uniform of a stage (`GL_*_SUBROUTINE_UNIFORM`).
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct SubroutineUniform {
+    /// Its name (no `[0]`).
+    pub name: String,
+    /// Whether it is an array (GL names it with `[0]`).
+    pub array: bool,
+    /// Its subroutine type, an index among the stage's types.
+    pub ty: u32,
+    /// `UNIFORM_SIZE`: array elements (1 for non-arrays).
+    pub size: u32,
+    /// Its first location (`glGetSubroutineUniformLocation`); elements follow.
+    pub location: u32,
+    /// Where its selector (a `uint` per element) is in the default block, if the block
+    /// has it, and the bytes between elements.
+    pub offset: Option<u32>,
+    /// Bytes between the selectors of its elements (0 for non-arrays).
+    pub stride: u32,
+}
+
+/// One stage's subroutines (GL 4.0's `ARB_shader_subroutine`; `subroutine.rs` says how
+/// they are carried out): the engine writes each location's selected index into its
+/// uniform's selector.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct StageSubroutines {
+    /// The stage.
+    pub stage: Stage,
+    /// Subroutine functions, in declaration order (their positions are GL's resource
+    /// indices: `glGetActiveSubroutineName`, `COMPATIBLE_SUBROUTINES`).
+    pub functions: Vec<SubroutineFunction>,
+    /// Subroutine uniforms, in declaration order.
+    pub uniforms: Vec<SubroutineUniform>,
+    /// `ACTIVE_SUBROUTINE_UNIFORM_LOCATIONS`: one past the last location.
+    pub locations: u32,
+}
+
 /// A linked program.
 #[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -501,6 +550,8 @@ pub struct Program {
     pub tess_gen: Option<TessGen>,
     /// What transform feedback captures (see [`xfb`]); empty when nothing was requested.
     pub xfb: Xfb,
+    /// Each stage's subroutines, for the stages that have some, in pipeline order.
+    pub subroutines: Vec<StageSubroutines>,
     /// The link log (warnings; empty if none).
     pub log: String,
 }

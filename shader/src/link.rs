@@ -19,7 +19,7 @@ use crate::{
 };
 use crate::{
     atomic_counter, buffer_variable, frag_coord, interface, pixel_center, point_size, rectangle,
-    shared_io, source, vertex_arrays, xfb,
+    shared_io, source, subroutine, vertex_arrays, xfb,
 };
 
 /// glslang's name for the block that holds loose uniforms.
@@ -293,6 +293,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     let mut layout = uniforms(&r, &modules)?;
     (layout.storage_blocks, layout.buffer_variables) = storage_blocks(&r, &modules);
     let (atomic_counters, atomic_buffers) = atomic_counters(req.shaders)?;
+    let subroutines = subroutines(req.shaders, &layout.selectors)?;
     let mut assigns = io.assigns;
     if layout.images.len() > MAX_COMBINED_IMAGE_UNIFORMS {
         return Err("error: Too many combined image uniforms\n".into());
@@ -379,8 +380,63 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         tess_control_vertices,
         tess_gen,
         xfb: captured,
+        subroutines,
         log,
     })
+}
+
+/// Each stage's subroutines (`subroutine.rs`), from the shader of the stage that declares
+/// some, with their selectors' places in the default block (`selectors`: name, offset,
+/// stride).
+fn subroutines(
+    shaders: &[(Stage, &str)],
+    selectors: &[(String, u32, u32)],
+) -> Result<Vec<crate::StageSubroutines>, String> {
+    let mut out = Vec::new();
+    for stage in Stage::PIPELINE_ORDER {
+        let mut found = None;
+        for (s, text) in shaders {
+            if *s != stage {
+                continue;
+            }
+            let d = subroutine::declared(stage, text)?;
+            if !d.is_empty() && found.is_none() {
+                found = Some(d);
+            }
+        }
+        let Some(d) = found else { continue };
+        out.push(crate::StageSubroutines {
+            stage,
+            functions: d
+                .functions
+                .iter()
+                .map(|f| crate::SubroutineFunction {
+                    name: f.name.clone(),
+                    index: f.index,
+                    types: f.types.iter().map(|&t| t as u32).collect(),
+                })
+                .collect(),
+            uniforms: d
+                .uniforms
+                .iter()
+                .map(|u| {
+                    let name = subroutine::selector(stage, &u.name);
+                    let place = selectors.iter().find(|(n, _, _)| *n == name);
+                    crate::SubroutineUniform {
+                        name: u.name.clone(),
+                        array: u.array.is_some(),
+                        ty: u.ty as u32,
+                        size: u.array.unwrap_or(1),
+                        location: u.location,
+                        offset: place.map(|p| p.1),
+                        stride: place.map_or(0, |p| p.2),
+                    }
+                })
+                .collect(),
+            locations: d.locations,
+        });
+    }
+    Ok(out)
 }
 
 /// `GL_EQUAL` and `GL_CCW`, what an evaluation stage generates where it names no spacing or
@@ -427,6 +483,8 @@ struct UniformLayout {
     block_first: HashMap<usize, u32>,
     /// Offset of `gl_DepthRange` in the default block, if a stage reads it.
     depth_range: Option<u32>,
+    /// Subroutine uniforms' selectors in the default block: (name, offset, array stride).
+    selectors: Vec<(String, u32, u32)>,
     /// Shader storage blocks, one per element of a block array.
     storage_blocks: Vec<StorageBlock>,
     /// Their buffer variables.
@@ -445,6 +503,7 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
         image_vars: Vec::new(),
         block_first: HashMap::new(),
         depth_range: None,
+        selectors: Vec::new(),
         storage_blocks: Vec::new(),
         buffer_variables: Vec::new(),
     };
@@ -483,6 +542,14 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
                 .find(|(l, _)| l.block == d && l.name == init.name)
             {
                 initialize(&mut out.default_block, leaf, lay, &init.values);
+            }
+        }
+        // Subroutine uniforms' selectors, used or not: the engine fills them.
+        for (leaf, lay) in r.leaves.iter().zip(&layouts) {
+            let top = top_name(&leaf.name);
+            if leaf.block == d && top.starts_with(subroutine::SELECTOR_PREFIX) {
+                out.selectors
+                    .push((top.to_string(), lay.offset, lay.array_stride));
             }
         }
     }
@@ -589,6 +656,10 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
             continue;
         };
         let top = top_name(&u.name);
+        if top.starts_with(subroutine::SELECTOR_PREFIX) {
+            // A subroutine uniform's selector: no uniform of the program's.
+            continue;
+        }
         if top == source::DEPTH_RANGE {
             // gl_DepthRange: filled by the engine, no uniform of the program's.
             let near = format!("{top}.near");

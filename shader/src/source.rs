@@ -19,6 +19,8 @@
 //!   the preamble (returning 0, as Mesa's do) for a shader that mentions them;
 //! - **atomic counters**, which SPIR-V for Vulkan lacks, become storage-buffer atomics
 //!   ([`crate::atomic_counter`]);
+//! - **subroutines**, which SPIR-V lacks, become `uint` selectors and dispatching
+//!   functions ([`crate::subroutine`]);
 //! - **`GL_EXT_texture_array`**, which glslang does not know: its `#extension` line is
 //!   blanked and its functions (`texture1DArray()` and its kin) come from the preamble
 //!   ([`texture_array`]).
@@ -97,6 +99,10 @@ pub(crate) fn prepare(stage: crate::Stage, source: &str) -> Prepared<'_> {
         Cow::Owned(t) => Cow::Owned(t),
     };
     let text = match crate::atomic_counter::lower(&text) {
+        Ok(Cow::Owned(t)) => Cow::Owned(t),
+        _ => text,
+    };
+    let text = match crate::subroutine::lower(stage, &text) {
         Ok(Cow::Owned(t)) => Cow::Owned(t),
         _ => text,
     };

@@ -505,6 +505,9 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
         tess_control_vertices: with(Stage::TessControl).and_then(|p| p.tess_control_vertices),
         tess_gen: with(Stage::TessEvaluation).and_then(|p| p.tess_gen),
         xfb: last.map(|p| p.xfb.clone()).unwrap_or_default(),
+        // Each program keeps its own subroutines (their selectors are in its default
+        // block, copied into the stage set's).
+        subroutines: Vec::new(),
         log: String::new(),
     };
     let handle = Context::create_wire_program(sh, &combined);
