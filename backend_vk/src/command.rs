@@ -1100,8 +1100,7 @@ impl VkPipe {
                 self.rec.vertex[i] = want;
             }
         }
-        // A dvec3 or dvec4 array of two components reads the rest from the generic value.
-        if inputs & !fetched != 0 || double_inputs != 0 {
+        if inputs & !fetched != 0 {
             self.bind_generic(ctx)?;
         }
         Ok(true)
