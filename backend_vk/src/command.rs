@@ -1100,7 +1100,8 @@ impl VkPipe {
                 self.rec.vertex[i] = want;
             }
         }
-        if inputs & !fetched != 0 {
+        // A dvec3 or dvec4 array of two components reads the rest from the generic value.
+        if inputs & !fetched != 0 || double_inputs != 0 {
             self.bind_generic(ctx)?;
         }
         Ok(true)

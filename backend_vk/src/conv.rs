@@ -775,11 +775,14 @@ pub(crate) fn map_vertex_format(f: VertexFormat) -> Option<vk::Format> {
             V::R32G32B32_SFLOAT,
             V::R32G32B32A32_SFLOAT,
         ]),
-        A::F64 => floats([
-            V::R64_SFLOAT,
-            V::R64G64_SFLOAT,
-            V::R64G64B64_SFLOAT,
-            V::R64G64B64A64_SFLOAT,
+        // Doubles read as doubles, fetched as their 32-bit words (the first location's; the
+        // pipeline adds the next one's, spirv/double_attrib.rs); converted to floats they
+        // have no Vulkan format.
+        A::F64 => ints([
+            V::R32G32_UINT,
+            V::R32G32B32A32_UINT,
+            V::R32G32B32A32_UINT,
+            V::R32G32B32A32_UINT,
         ]),
         A::U2_10_10_10Rev => Some(if f.normalized {
             V::A2B10G10R10_UNORM_PACK32

@@ -493,7 +493,7 @@ impl VkPipe {
             sample_shading: gpu.core.sample_rate_shading,
             fp64: gpu.core.shader_float64,
             fp64_narrowed: false,
-            // Every 64-bit float vertex format fetches (below).
+            // Double arrays are fetched as 32-bit words (spirv/double_attrib.rs).
             vertex_attrib_64bit: gpu.core.shader_float64,
             tessellation: if gpu.core.tessellation_shader {
                 tessera_wire::TessellationCaps {
@@ -547,23 +547,6 @@ impl VkPipe {
         ]
         .iter()
         .all(|&f| formats[f as usize].as_ref().is_some_and(|n| n.compressed));
-        // Double vertex arrays need every R64 float format as a vertex buffer format.
-        caps.vertex_attrib_64bit &= [
-            vk::Format::R64_SFLOAT,
-            vk::Format::R64G64_SFLOAT,
-            vk::Format::R64G64B64_SFLOAT,
-            vk::Format::R64G64B64A64_SFLOAT,
-        ]
-        .iter()
-        .all(|&v| {
-            // SAFETY: a physical device of this instance; any format value.
-            unsafe {
-                gpu.instance
-                    .get_physical_device_format_properties(gpu.phys, v)
-            }
-            .buffer_features
-            .contains(vk::FormatFeatureFlags::VERTEX_BUFFER)
-        });
         let frames = crate::frame::Frames::new(&gpu.device, gpu.family)?;
         let mut dev = Self {
             raw: Arc::new(gpu.device.clone()),
@@ -992,6 +975,51 @@ impl BufferPipe for VkPipe {
         unsafe {
             self.raw
                 .cmd_copy_buffer(self.rec.cmd, src.buffer, dst, &[region])
+        };
+        self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// `FillBuffer`: one `vkCmdFillBuffer` where the pattern is a 32-bit word (or a byte or
+    /// two repeated into one) and the range is word-aligned, else the pattern repeated and
+    /// staged as a `WriteBuffer` is.
+    fn fill_buffer(&mut self, handle: BufferHandle, range: BufferRange, pattern: &[u8]) -> R {
+        const N: &str = "FillBuffer";
+        let word = match *pattern {
+            [a] => Some([a; 4]),
+            [a, b] => Some([a, b, a, b]),
+            [a, b, c, d] => Some([a, b, c, d]),
+            _ => None,
+        };
+        let aligned = range.offset.is_multiple_of(4) && range.size.is_multiple_of(4);
+        let Some(word) = word.filter(|_| aligned) else {
+            let bytes = tessera_wire::pixel::repeat_pattern(pattern, range.size);
+            let write = BufferWrite {
+                buffer: handle,
+                offset: range.offset,
+                bytes: &bytes,
+            };
+            return self.write_buffer(N, write);
+        };
+        let dst = self
+            .buffers
+            .get_range(N, handle, range.offset, range.size)?
+            .owned
+            .buffer;
+        if range.size == 0 {
+            return Ok(());
+        }
+        self.transfer_begin();
+        // SAFETY: recording, outside a render pass; the range lies inside the buffer
+        // (checked above), its offset and size are multiples of 4.
+        unsafe {
+            self.raw.cmd_fill_buffer(
+                self.rec.cmd,
+                dst,
+                range.offset,
+                range.size,
+                u32::from_ne_bytes(word),
+            )
         };
         self.rec.dirty_mem = true;
         Ok(())

@@ -37,6 +37,17 @@ use crate::spirv::NumClass;
 /// Size of the push-constant range every pipeline layout has (the point size).
 pub(crate) const PUSH_CONSTANT_SIZE: u32 = 16;
 
+/// The unsigned 32-bit format of `words` components (1 to 4), which double vertex inputs
+/// are fetched with.
+fn uint_words(words: u32) -> vk::Format {
+    match words {
+        1 => vk::Format::R32_UINT,
+        2 => vk::Format::R32G32_UINT,
+        3 => vk::Format::R32G32B32_UINT,
+        _ => vk::Format::R32G32B32A32_UINT,
+    }
+}
+
 /// Binding of the generic-attribute vertex buffer (stride 0): after the 16 attribute slots.
 pub(crate) const GENERIC_BINDING: u32 = 16;
 
@@ -443,33 +454,59 @@ impl VkPipe {
                             vk::VertexInputRate::VERTEX
                         },
                     });
-                    vattribs.push(vk::VertexInputAttributeDescription {
-                        location: i as u32,
-                        binding: i as u32,
-                        format: f,
-                        offset: 0,
-                    });
+                    if doubles > 0 {
+                        // Doubles arrive as 32-bit words (spirv/double_attrib.rs): up to two
+                        // doubles at the location, the rest at the next one, from the same
+                        // array, or from the generic value where the array has no more.
+                        let words = 2 * u32::from(a.format.components);
+                        vattribs.push(vk::VertexInputAttributeDescription {
+                            location: i as u32,
+                            binding: i as u32,
+                            format: uint_words(words.min(4)),
+                            offset: 0,
+                        });
+                        if doubles > 2 {
+                            let (binding, format, offset) = if words > 4 {
+                                (i as u32, uint_words(words - 4), 16)
+                            } else {
+                                generic = true;
+                                (GENERIC_BINDING, uint_words(4), 16 * (i as u32 + 1))
+                            };
+                            vattribs.push(vk::VertexInputAttributeDescription {
+                                location: i as u32 + 1,
+                                binding,
+                                format,
+                                offset,
+                            });
+                        }
+                    } else {
+                        vattribs.push(vk::VertexInputAttributeDescription {
+                            location: i as u32,
+                            binding: i as u32,
+                            format: f,
+                            offset: 0,
+                        });
+                    }
                 }
                 None => {
                     unsupported_format |= a.format.components > 0;
                     generic = true;
-                    vattribs.push(vk::VertexInputAttributeDescription {
-                        location: i as u32,
-                        binding: GENERIC_BINDING,
-                        // A double input's value is its location's 16 bytes and, for a
-                        // `dvec3` or `dvec4`, the next location's (the engine puts the last
-                        // two doubles there).
-                        format: match (doubles, class) {
-                            (1, _) => vk::Format::R64_SFLOAT,
-                            (2, _) => vk::Format::R64G64_SFLOAT,
-                            (3, _) => vk::Format::R64G64B64_SFLOAT,
-                            (4.., _) => vk::Format::R64G64B64A64_SFLOAT,
-                            (0, NumClass::Float) => vk::Format::R32G32B32A32_SFLOAT,
-                            (0, NumClass::Int) => vk::Format::R32G32B32A32_SINT,
-                            (0, NumClass::Uint) => vk::Format::R32G32B32A32_UINT,
-                        },
-                        offset: 16 * i as u32,
-                    });
+                    // A double input's words are its location's 16 bytes and, for a `dvec3`
+                    // or `dvec4`, the next location's (the engine puts the last two doubles
+                    // there).
+                    let locations = if doubles > 2 { 2 } else { 1 };
+                    for l in i as u32..i as u32 + locations {
+                        vattribs.push(vk::VertexInputAttributeDescription {
+                            location: l,
+                            binding: GENERIC_BINDING,
+                            format: match (doubles, class) {
+                                (1.., _) | (0, NumClass::Uint) => vk::Format::R32G32B32A32_UINT,
+                                (0, NumClass::Float) => vk::Format::R32G32B32A32_SFLOAT,
+                                (0, NumClass::Int) => vk::Format::R32G32B32A32_SINT,
+                            },
+                            offset: 16 * l,
+                        });
+                    }
                 }
             }
         }

@@ -437,6 +437,14 @@ impl VkPipe {
                         }
                     }
                 }
+                // Double inputs are fetched as 32-bit words (spirv/double_attrib.rs).
+                let words = if stage == ShaderStage::Vertex
+                    && let Some(w) = spirv::apply_double_attribs(&words)?
+                {
+                    w
+                } else {
+                    words
+                };
                 // gl_InstanceID counts from 0 under a base instance (spirv/instance_id.rs).
                 let words = if stage == ShaderStage::Vertex
                     && self.tiers.draw_parameters

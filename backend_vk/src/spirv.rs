@@ -46,12 +46,14 @@
 //! stage before pass the array through one plain variable per element and member instead.
 
 mod block_array;
+mod double_attrib;
 mod fixed_attrib;
 mod instance_id;
 mod pack;
 mod point_coord;
 
 pub(crate) use block_array::split_block_arrays;
+pub(crate) use double_attrib::apply_double_attribs;
 pub(crate) use fixed_attrib::apply_fixed_attribs;
 pub(crate) use instance_id::apply_instance_id;
 pub(crate) use pack::pack_scalar_arrays;

@@ -112,6 +112,8 @@ BEYOND = {
     # ARB_ES2_compatibility (GL 4.1).
     "glClearDepthf", "glDepthRangef", "glGetShaderPrecisionFormat", "glReleaseShaderCompiler",
     "glShaderBinary",
+    # Buffer clears (GL 4.3).
+    "glClearBufferData", "glClearBufferSubData",
     # Transform feedback objects, draws from them and the indexed queries (GL 4.0, 4.2).
     "glBeginQueryIndexed", "glBindTransformFeedback", "glDeleteTransformFeedbacks",
     "glDrawTransformFeedback", "glDrawTransformFeedbackInstanced",

@@ -154,6 +154,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_ES2_compatibility",
     "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
+    "GL_ARB_clear_buffer_object",
     "GL_ARB_color_buffer_float",
     "GL_ARB_copy_buffer",
     "GL_ARB_copy_image",

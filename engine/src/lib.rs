@@ -36,6 +36,7 @@
 
 pub mod auto;
 pub mod buffer;
+pub mod clear_buffer;
 pub mod client;
 pub mod compute;
 pub mod conditional_render;

@@ -689,12 +689,76 @@ fn double_vertex_array_state_matches_the_native_driver() {
     assert_eq!(expected.2, [4.0, -7.0, -7.0, -7.0]);
 }
 
-/// Where the backend fetches no 64-bit vertex formats (lavapipe has none: Vulkan's
-/// `R64*_SFLOAT` lack `VERTEX_BUFFER`), `GL_ARB_vertex_attrib_64bit` is not advertised and
-/// a program with double inputs fails to link (with a log) instead of reaching a pipeline
-/// the device cannot make. Native llvmpipe draws it.
+/// A frame drawn from double vertex arrays and a double current value, and the second
+/// location of a `dvec4` read from its own array.
+fn attribute_frame(gl: &mut dyn Fp64Gl) -> (Vec<u8>, GLenum) {
+    let p = program(
+        gl,
+        &[(VERTEX_SHADER, ATTRIB_VS), (FRAGMENT_SHADER, ATTRIB_FS)],
+    );
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    // Per vertex: position (2 doubles), colour (4 doubles), scale (2 floats).
+    let corners = [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)];
+    let mut bytes = Vec::new();
+    for (i, (x, y)) in corners.iter().enumerate() {
+        for v in [*x, *y, 0.125 * i as f64, 0.25, 0.5 + 1e-12, 0.375] {
+            bytes.extend_from_slice(&f64::to_le_bytes(v));
+        }
+        for v in [2.0f32, 0.0] {
+            bytes.extend_from_slice(&f32::to_le_bytes(v));
+        }
+    }
+    let stride = 56;
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.vertex_attrib_l_pointer(0, 2, DOUBLE, stride);
+    gl.enable_vertex_attrib_array(0);
+    gl.vertex_attrib_l_format(1, 4, DOUBLE, 16);
+    gl.vertex_attrib_binding(1, 0);
+    gl.enable_vertex_attrib_array(1);
+    gl.vertex_attrib_pointer(3, 2, FLOAT, false, stride, 48);
+    gl.enable_vertex_attrib_array(3);
+    gl.vertex_attrib_l4d(4, [0.0625, 7.0, 8.0, 9.0]);
+    gl.clear_color(0.0, 0.0, 0.0, 0.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    // Then the colour from a generic dvec4 (both locations) and the bias from an array.
+    gl.disable_vertex_attrib_array(1);
+    gl.vertex_attrib_l4d(1, [0.25, 0.5, 0.75, 0.125]);
+    gl.vertex_attrib_l_pointer(4, 1, DOUBLE, stride);
+    gl.enable_vertex_attrib_array(4);
+    gl.scissor(0, 0, SIZE / 2, SIZE);
+    gl.enable(SCISSOR_TEST);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    gl.disable(SCISSOR_TEST);
+    let mut pixels = vec![0; (SIZE * SIZE * 4) as usize];
+    gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut pixels);
+    (pixels, gl.get_error())
+}
+
+/// Where the backend has `GL_ARB_vertex_attrib_64bit` (Vulkan: its double inputs are
+/// fetched as 32-bit words, so lavapipe needs no 64-bit vertex format), double arrays and
+/// current values draw native llvmpipe's pixels.
 #[test]
-fn double_vertex_inputs_fail_to_link_without_64_bit_vertex_formats() {
+fn double_vertex_attributes_draw_native_pixels() {
+    let (pixels, error) = compare(attribute_frame);
+    assert_eq!(error, NO_ERROR);
+    assert_ne!(pixels[..4], [0, 0, 0, 0], "nothing drawn");
+    assert_ne!(
+        pixels[..4],
+        pixels[4 * (SIZE as usize - 1)..4 * SIZE as usize],
+        "one draw"
+    );
+}
+
+/// Where `GL_ARB_vertex_attrib_64bit` is not advertised (the GLES backend, narrowing or
+/// not: its driver fetches no doubles), a program with double inputs fails to link (with a
+/// log) instead of reaching the driver. Native llvmpipe links it.
+#[test]
+fn double_vertex_inputs_fail_to_link_where_not_advertised() {
     let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
     let (_, status) = link(
         &mut native,
@@ -850,14 +914,13 @@ fn the_gles_backend_has_no_doubles() {
     }
 }
 
-/// The Vulkan backend on lavapipe advertises `GL_ARB_gpu_shader_fp64` (`shaderFloat64`)
-/// but not `GL_ARB_vertex_attrib_64bit` (no 64-bit vertex buffer formats).
+/// The Vulkan backend on lavapipe advertises both extensions (`shaderFloat64`).
 #[test]
-fn the_vulkan_backend_advertises_double_shaders() {
+fn the_vulkan_backend_advertises_doubles() {
     let mut ctx = tessera_on(Backend::Vulkan, TransportKind::Inproc, SIZE, SIZE);
     let names = advertised(&mut ctx);
     assert!(names.iter().any(|e| e == "GL_ARB_gpu_shader_fp64"));
-    assert!(!names.iter().any(|e| e == "GL_ARB_vertex_attrib_64bit"));
+    assert!(names.iter().any(|e| e == "GL_ARB_vertex_attrib_64bit"));
 }
 
 /// A Tessera context on a GLES backend that narrows doubles to floats

@@ -5,6 +5,7 @@ mod atomic_counter;
 mod backend_faults;
 mod buffer;
 mod buffer_map;
+mod clear_buffer_object;
 mod compressed_texture_pixel_storage;
 mod compute;
 mod debug_output;

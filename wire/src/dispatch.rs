@@ -214,6 +214,17 @@ pub trait BufferPipe {
     fn write_buffer(&mut self, record: &'static str, write: BufferWrite<'_>) -> R;
     /// `CopyBuffer`.
     fn copy_buffer(&mut self, src: BufferHandle, dst: BufferHandle, region: BufferCopy) -> R;
+    /// `FillBuffer`: by default the pattern repeated over the range and written as a
+    /// `WriteBuffer` is (the GLES backend's way: ES has no buffer clear).
+    fn fill_buffer(&mut self, buffer: BufferHandle, range: BufferRange, pattern: &[u8]) -> R {
+        let bytes = crate::pixel::repeat_pattern(pattern, range.size);
+        let write = BufferWrite {
+            buffer,
+            offset: range.offset,
+            bytes: &bytes,
+        };
+        self.write_buffer("FillBuffer", write)
+    }
     /// `ReadBuffer`: the bytes of the range.
     fn read_buffer(&mut self, buffer: BufferHandle, range: BufferRange) -> Bytes;
 }
@@ -1135,6 +1146,29 @@ impl<C: PipeContext> Dispatcher<C> {
                     bytes,
                 };
                 pipe.write_buffer(N, write)?;
+                N
+            }
+            A::FillBuffer {
+                buffer,
+                range,
+                pattern,
+            } => {
+                const N: &str = "FillBuffer";
+                let buffer = de(buffer)?;
+                reg.buffers.get(N, buffer)?;
+                let pattern = stage.get(de(pattern)?)?;
+                let range: BufferRange = de(&**range)?;
+                let n = pattern.len() as u64;
+                if !(1..=16).contains(&n)
+                    || !range.offset.is_multiple_of(n)
+                    || !range.size.is_multiple_of(n)
+                {
+                    return Err(SessionError::BadValue {
+                        record: N,
+                        what: format!("a pattern of {n} bytes for {range:?}"),
+                    });
+                }
+                pipe.fill_buffer(buffer, range, pattern)?;
                 N
             }
             A::CopyBuffer { src, dst, region } => {

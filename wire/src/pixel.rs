@@ -421,6 +421,16 @@ pub fn convert(from: PixelLayout, to: PixelLayout, bytes: &[u8], count: usize) -
     Some(out)
 }
 
+/// `pattern` repeated from its start over `len` bytes (the last repetition cut short where
+/// `len` is not a multiple of it; nothing for an empty pattern): a buffer clear's contents.
+pub fn repeat_pattern(pattern: &[u8], len: u64) -> Vec<u8> {
+    if pattern.is_empty() {
+        return Vec::new();
+    }
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    pattern.iter().copied().cycle().take(len).collect()
+}
+
 /// [`convert`] of bytes the caller owns: the same buffer comes back when the layouts are
 /// equal or differ by the RGBA8 / BGRA8 swizzle (done in place), so a read-back the size of
 /// a window makes no second allocation.

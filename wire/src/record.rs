@@ -555,6 +555,14 @@ pub enum Record {
         offset: u64,
         data: Span,
     },
+    /// Fills a buffer range with a pattern of stage bytes (GL 4.3's `glClearBufferSubData`:
+    /// one texel of 1 to 16 bytes, which the range's offset and size are multiples of),
+    /// repeated from the range's start.
+    FillBuffer {
+        buffer: BufferHandle,
+        range: Box<BufferRange>,
+        pattern: Span,
+    },
     /// Copies between (or within, without overlap) buffers.
     CopyBuffer {
         src: BufferHandle,

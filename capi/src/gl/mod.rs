@@ -24,6 +24,7 @@
 )]
 
 mod buffer;
+mod clear_buffer;
 mod compute;
 pub mod debug;
 mod es2_compat;
@@ -47,10 +48,12 @@ mod vertex;
 use std::ffi::c_void;
 
 use types::{
-    GLbitfield, GLboolean, GLchar, GLdouble, GLenum, GLfloat, GLint, GLintptr, GLsizei, GLuint,
+    GLbitfield, GLboolean, GLchar, GLdouble, GLenum, GLfloat, GLint, GLintptr, GLsizei, GLsizeiptr,
+    GLuint,
 };
 
 pub use buffer::*;
+pub use clear_buffer::*;
 pub use compute::*;
 pub use debug::*;
 pub use es2_compat::*;
@@ -80,12 +83,13 @@ pub use vertex::*;
 /// uniforms and vertex attributes (GL 4.0 and 4.1, [`fp64`]),
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
 /// [`transform_feedback`]),
-/// `ARB_ES2_compatibility`'s functions (GL 4.1, [`es2_compat`]),
+/// `ARB_ES2_compatibility`'s functions (GL 4.1, [`es2_compat`]), buffer clears (GL 4.3,
+/// [`clear_buffer`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 175] = [
+pub static BEYOND_3_3: [(&str, Proc); 177] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -183,6 +187,29 @@ pub static BEYOND_3_3: [(&str, Proc); 175] = [
         "glBlendFunciARB",
         Proc({
             const F: extern "C" fn(GLuint, GLenum, GLenum) = glBlendFunciARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearBufferData",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, GLenum, GLenum, *const c_void) =
+                glClearBufferData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearBufferSubData",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLenum,
+                GLenum,
+                GLintptr,
+                GLsizeiptr,
+                GLenum,
+                GLenum,
+                *const c_void,
+            ) = glClearBufferSubData;
             F as *const c_void
         }),
     ),

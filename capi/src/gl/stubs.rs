@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2455;
+    2453;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -126,8 +126,6 @@ super::unimplemented::stubs! {
     glClampColorARB: u64,
     glClearAccum: u64,
     glClearAccumxOES: u64,
-    glClearBufferData: u64,
-    glClearBufferSubData: u64,
     glClearColorxOES: u64,
     glClearDepthdNV: u64,
     glClearDepthfOES: u64,

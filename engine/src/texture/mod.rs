@@ -40,6 +40,8 @@ pub(crate) mod params;
 mod storage;
 mod view;
 
+pub(crate) use format::check_format_type;
+
 use std::collections::HashMap;
 
 use bevy_ecs::entity::Entity;
