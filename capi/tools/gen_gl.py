@@ -114,6 +114,9 @@ BEYOND = {
     "glShaderBinary",
     # Buffer clears (GL 4.3).
     "glClearBufferData", "glClearBufferSubData",
+    # Invalidation (GL 4.3).
+    "glInvalidateBufferData", "glInvalidateBufferSubData", "glInvalidateFramebuffer",
+    "glInvalidateSubFramebuffer", "glInvalidateTexImage", "glInvalidateTexSubImage",
     # Transform feedback objects, draws from them and the indexed queries (GL 4.0, 4.2).
     "glBeginQueryIndexed", "glBindTransformFeedback", "glDeleteTransformFeedbacks",
     "glDrawTransformFeedback", "glDrawTransformFeedbackInstanced",

@@ -21,6 +21,7 @@ mod framebuffer;
 mod glvnd;
 mod handles;
 mod image_load_store;
+mod invalidate_subdata;
 mod isolation;
 mod long_run;
 mod map_buffer_alignment;

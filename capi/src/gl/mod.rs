@@ -31,6 +31,7 @@ mod es2_compat;
 mod fp64;
 mod framebuffer;
 pub mod generated;
+mod invalidate;
 mod pipeline;
 mod program;
 mod program_interface;
@@ -60,6 +61,7 @@ pub use es2_compat::*;
 pub use fp64::*;
 pub use framebuffer::*;
 pub use generated::*;
+pub use invalidate::*;
 pub use pipeline::*;
 pub use program::*;
 pub use program_interface::*;
@@ -84,12 +86,12 @@ pub use vertex::*;
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
 /// [`transform_feedback`]),
 /// `ARB_ES2_compatibility`'s functions (GL 4.1, [`es2_compat`]), buffer clears (GL 4.3,
-/// [`clear_buffer`]),
+/// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 177] = [
+pub static BEYOND_3_3: [(&str, Proc); 183] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -610,6 +612,57 @@ pub static BEYOND_3_3: [(&str, Proc); 177] = [
         "glGetVertexAttribLdv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLdouble) = glGetVertexAttribLdv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glInvalidateBufferData",
+        Proc({
+            const F: extern "C" fn(GLuint) = glInvalidateBufferData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glInvalidateBufferSubData",
+        Proc({
+            const F: extern "C" fn(GLuint, GLintptr, GLsizeiptr) = glInvalidateBufferSubData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glInvalidateFramebuffer",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLsizei, *const GLenum) = glInvalidateFramebuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glInvalidateSubFramebuffer",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLenum,
+                GLsizei,
+                *const GLenum,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+            ) = glInvalidateSubFramebuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glInvalidateTexImage",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint) = glInvalidateTexImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glInvalidateTexSubImage",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei) =
+                glInvalidateTexSubImage;
             F as *const c_void
         }),
     ),

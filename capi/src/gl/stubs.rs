@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2453;
+    2447;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -982,14 +982,8 @@ super::unimplemented::stubs! {
     glInstrumentsBufferSGIX: u64,
     glInterleavedArrays: u64,
     glInterpolatePathsNV: u64,
-    glInvalidateBufferData: u64,
-    glInvalidateBufferSubData: u64,
-    glInvalidateFramebuffer: u64,
     glInvalidateNamedFramebufferData: u64,
     glInvalidateNamedFramebufferSubData: u64,
-    glInvalidateSubFramebuffer: u64,
-    glInvalidateTexImage: u64,
-    glInvalidateTexSubImage: u64,
     glIsAsyncMarkerSGIX: u64,
     glIsBufferARB: u64,
     glIsBufferResidentNV: u64,
