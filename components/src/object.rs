@@ -994,6 +994,87 @@ pub struct LinkedProgram {
     pub atomic_buffers: Vec<ActiveAtomicBuffer>,
     /// `COMPUTE_WORK_GROUP_SIZE` of a compute program (`None` for other programs).
     pub local_size: Option<[u32; 3]>,
+    /// Each stage's subroutines (GL 4.0), for the stages that have some.
+    pub subroutines: Vec<StageSubroutines>,
+}
+
+/// A subroutine function of a linked stage (`*_SUBROUTINE` interface).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubroutineFunction {
+    /// Its name.
+    pub name: String,
+    /// Its index: what `glGetSubroutineIndex` returns and a selection names.
+    pub index: u32,
+    /// Its subroutine types, as indices among the stage's types.
+    pub types: Vec<u32>,
+}
+
+/// A subroutine uniform of a linked stage (`*_SUBROUTINE_UNIFORM` interface).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubroutineUniform {
+    /// Its name as GL reports it (arrays end in `[0]`).
+    pub name: String,
+    /// Its subroutine type, an index among the stage's types.
+    pub ty: u32,
+    /// Array elements (1 for non-arrays).
+    pub size: u32,
+    /// Its first location; elements follow.
+    pub location: u32,
+    /// Byte offset of its first element's selector (a `uint`) in the default block, if
+    /// the block has one, and the bytes between elements.
+    pub offset: Option<u32>,
+    /// Bytes between its elements' selectors.
+    pub stride: u32,
+}
+
+/// One linked stage's subroutines: its functions in declaration order (their positions
+/// are GL's resource indices) and its subroutine uniforms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StageSubroutines {
+    /// The stage.
+    pub stage: ShaderStage,
+    /// Subroutine functions, in declaration order.
+    pub functions: Vec<SubroutineFunction>,
+    /// Subroutine uniforms, in declaration order.
+    pub uniforms: Vec<SubroutineUniform>,
+    /// `ACTIVE_SUBROUTINE_UNIFORM_LOCATIONS`.
+    pub locations: u32,
+}
+
+impl StageSubroutines {
+    /// The uniform at `location` and the element there.
+    pub fn at(&self, location: u32) -> Option<(&SubroutineUniform, u32)> {
+        self.uniforms
+            .iter()
+            .find(|u| location >= u.location && location < u.location + u.size)
+            .map(|u| (u, location - u.location))
+    }
+
+    /// Positions of the functions compatible with uniform `u` (`COMPATIBLE_SUBROUTINES`).
+    pub fn compatible(&self, u: &SubroutineUniform) -> Vec<u32> {
+        self.functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.types.contains(&u.ty))
+            .map(|(i, _)| i as u32)
+            .collect()
+    }
+
+    /// The selection of each location after `glUseProgram`: for each uniform, the position
+    /// (not the index, as in Mesa) of its first compatible function, else 0; 0 where no
+    /// uniform is.
+    pub fn defaults(&self) -> Vec<u32> {
+        let mut out = vec![0; self.locations as usize];
+        for u in &self.uniforms {
+            let first = self.compatible(u).first().copied().unwrap_or(0);
+            for e in 0..u.size {
+                if let Some(v) = out.get_mut((u.location + e) as usize) {
+                    *v = first;
+                }
+            }
+        }
+        out
+    }
 }
 
 /// One varying a program captures with transform feedback.

@@ -366,6 +366,7 @@ impl Context {
             framebuffers: NameTable::default(),
             queries: NameTable::default(),
             pipelines: NameTable::default(),
+            subroutines: Default::default(),
             xfb: Default::default(),
             pipeline_error: NO_ERROR,
             surface,

@@ -502,6 +502,11 @@ impl Context {
             | MAX_COMBINED_ATOMIC_COUNTERS => i(limits::ATOMIC_COUNTERS),
             MAX_ATOMIC_COUNTER_BUFFER_SIZE => i(limits::ATOMIC_COUNTER_BUFFER_SIZE),
             MAX_ATOMIC_COUNTER_BUFFER_BINDINGS => i(limits::ACB_BINDINGS),
+            // Subroutines (GL 4.0), Mesa's limits.
+            MAX_SUBROUTINES => i(crate::program::subroutine::MAX_SUBROUTINES),
+            MAX_SUBROUTINE_UNIFORM_LOCATIONS => {
+                i(crate::program::subroutine::MAX_SUBROUTINE_UNIFORM_LOCATIONS)
+            }
             // Image load and store (GL 4.2), which the context can run.
             MAX_IMAGE_UNITS => i(crate::image::IMAGE_UNITS),
             MAX_VERTEX_IMAGE_UNIFORMS

@@ -18,6 +18,7 @@ pub(crate) mod link;
 pub(crate) mod pipeline;
 mod query;
 mod resource;
+pub(crate) mod subroutine;
 
 use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
@@ -272,7 +273,15 @@ impl Context {
             }
             Some(e)
         };
+        // Even the program already in use loses its subroutine selections (GL 4.0
+        // §2.14.8; Mesa resets them on every call, and its draws see the defaults once
+        // they bind another program than the last draw did).
         let old = self.local.st.program;
+        if let Some(e) = new {
+            let bound = sh.world.get::<Program>(e).and_then(|p| p.handle);
+            let write = self.local.shadow.program != Some(bound);
+            self.reset_subroutines(&mut sh, e, u8::MAX, write);
+        }
         if old == new {
             return;
         }

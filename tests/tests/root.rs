@@ -44,6 +44,7 @@ mod server_load;
 mod shaders;
 mod state_query;
 mod steady;
+mod subroutine;
 mod sync_threads;
 mod tessellation;
 mod texture;

@@ -9,7 +9,8 @@ use tessera_components::gl::*;
 use tessera_components::object::{
     ActiveAtomicBuffer, ActiveAtomicCounter, ActiveBufferVariable, ActiveStorageBlock,
     ActiveUniform, ActiveUniformBlock, ActiveVariable, CapturedVarying, GeometryInfo, Life,
-    LinkedProgram, Program, Shader, TessGenInfo,
+    LinkedProgram, Program, Shader, StageSubroutines, SubroutineFunction, SubroutineUniform,
+    TessGenInfo,
 };
 use tessera_components::state::TextureTarget;
 use tessera_shader::gltype::SamplerTarget;
@@ -220,6 +221,39 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             })
             .collect(),
         local_size: p.local_size,
+        subroutines: p
+            .subroutines
+            .iter()
+            .map(|s| StageSubroutines {
+                stage: wire_stage(s.stage),
+                functions: s
+                    .functions
+                    .iter()
+                    .map(|f| SubroutineFunction {
+                        name: f.name.clone(),
+                        index: f.index,
+                        types: f.types.clone(),
+                    })
+                    .collect(),
+                uniforms: s
+                    .uniforms
+                    .iter()
+                    .map(|u| SubroutineUniform {
+                        name: if u.array {
+                            format!("{}[0]", u.name)
+                        } else {
+                            u.name.clone()
+                        },
+                        ty: u.ty,
+                        size: u.size,
+                        location: u.location,
+                        offset: u.offset,
+                        stride: u.stride,
+                    })
+                    .collect(),
+                locations: s.locations,
+            })
+            .collect(),
     }
 }
 
@@ -365,6 +399,7 @@ impl Context {
                 crate::tessellation::keep_link_input(&mut sh, e, &linked, kept, separable);
                 self.apply_link(&mut sh, e, linked);
                 if self.local.st.program == Some(e) {
+                    self.reset_subroutines(&mut sh, e, u8::MAX, true);
                     self.touch_program();
                 }
             }

@@ -58,6 +58,18 @@ const STAGE_INFO: [(GLenum, GLenum, u8); STAGES] = [
     (COMPUTE_SHADER_BIT, COMPUTE_SHADER, 3),
 ];
 
+/// The program of `stage` in pipeline `pe`.
+pub(crate) fn stage_program(
+    sh: &Shared,
+    pe: Entity,
+    stage: tessera_wire::format::ShaderStage,
+) -> Option<Entity> {
+    let slot = STAGE_INFO
+        .iter()
+        .position(|(_, _, bit)| *bit == stage as u8)?;
+    sh.world.get::<ProgramPipeline>(pe)?.stages[slot]
+}
+
 /// `PROGRAM_SEPARABLE` of a program: the value `glProgramParameteri` set (what
 /// `glGetProgramiv` reports), and the value of its last successful link (what pipelines
 /// check).
@@ -828,6 +840,15 @@ impl Context {
             let Shared { world, dev, .. } = &mut *sh;
             for e in released {
                 lifecycle::release(world, dev, e);
+            }
+            // Like glUseProgram, the stages' subroutine selections go back to their
+            // defaults (Mesa's _mesa_use_program).
+            if let Some(e) = program {
+                let bits = STAGE_INFO
+                    .iter()
+                    .filter(|(bit, _, _)| stages & bit != 0)
+                    .fold(0u8, |b, (_, _, s)| b | 1 << s);
+                self.reset_subroutines(&mut sh, e, bits, true);
             }
             Ok(())
         })();

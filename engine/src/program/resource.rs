@@ -7,15 +7,16 @@
 //! storage block calls. A variable that is an array is named with `[0]` appended, as GL
 //! names it (attributes and fragment outputs are kept without it).
 //!
-//! Interfaces of features the context does not have are `INVALID_ENUM`: the subroutine
-//! interfaces (GL 4.0 subroutines), as the extension says where those features are
-//! absent. `ATOMIC_COUNTER_BUFFER` (GL 4.2 atomic counters) lists the atomic counter
+//! The subroutine interfaces of each stage (GL 4.0 subroutines, `super::subroutine`) list
+//! the stage's subroutine functions and uniforms, in the order of `glGetActiveSubroutineName`
+//! and `glGetActiveSubroutineUniformName`; a function's `glGetProgramResourceIndex` is its
+//! subroutine index, as Mesa answers. `ATOMIC_COUNTER_BUFFER` (GL 4.2 atomic counters) lists the atomic counter
 //! buffers, which have no names: the calls that take a name or give one refuse it with
 //! `INVALID_ENUM`, as GL 4.3 says. Buffer variables are the
 //! members of storage blocks as the front end reflects them (`shader/src/buffer_variable.rs`).
 
 use tessera_components::gl::*;
-use tessera_components::object::LinkedProgram;
+use tessera_components::object::{LinkedProgram, StageSubroutines};
 use tessera_wire::format::ShaderStage;
 
 use crate::context::{Context, GlResult};
@@ -37,6 +38,21 @@ enum Interface {
     BufferVariable,
     StorageBlock,
     AtomicCounterBuffer,
+    /// A stage's subroutine functions (`VERTEX_SUBROUTINE`, ...).
+    Subroutine(ShaderStage),
+    /// A stage's subroutine uniforms (`VERTEX_SUBROUTINE_UNIFORM`, ...).
+    SubroutineUniform(ShaderStage),
+}
+
+/// The subroutines of `stage` (none: an empty list).
+fn subroutines(l: &LinkedProgram, stage: ShaderStage) -> &StageSubroutines {
+    static NONE: StageSubroutines = StageSubroutines {
+        stage: ShaderStage::Vertex,
+        functions: Vec::new(),
+        uniforms: Vec::new(),
+        locations: 0,
+    };
+    super::subroutine::of_stage(l, stage).unwrap_or(&NONE)
 }
 
 impl Interface {
@@ -52,6 +68,20 @@ impl Interface {
             BUFFER_VARIABLE => Self::BufferVariable,
             SHADER_STORAGE_BLOCK => Self::StorageBlock,
             ATOMIC_COUNTER_BUFFER => Self::AtomicCounterBuffer,
+            VERTEX_SUBROUTINE => Self::Subroutine(ShaderStage::Vertex),
+            TESS_CONTROL_SUBROUTINE => Self::Subroutine(ShaderStage::TessControl),
+            TESS_EVALUATION_SUBROUTINE => Self::Subroutine(ShaderStage::TessEvaluation),
+            GEOMETRY_SUBROUTINE => Self::Subroutine(ShaderStage::Geometry),
+            FRAGMENT_SUBROUTINE => Self::Subroutine(ShaderStage::Fragment),
+            COMPUTE_SUBROUTINE => Self::Subroutine(ShaderStage::Compute),
+            VERTEX_SUBROUTINE_UNIFORM => Self::SubroutineUniform(ShaderStage::Vertex),
+            TESS_CONTROL_SUBROUTINE_UNIFORM => Self::SubroutineUniform(ShaderStage::TessControl),
+            TESS_EVALUATION_SUBROUTINE_UNIFORM => {
+                Self::SubroutineUniform(ShaderStage::TessEvaluation)
+            }
+            GEOMETRY_SUBROUTINE_UNIFORM => Self::SubroutineUniform(ShaderStage::Geometry),
+            FRAGMENT_SUBROUTINE_UNIFORM => Self::SubroutineUniform(ShaderStage::Fragment),
+            COMPUTE_SUBROUTINE_UNIFORM => Self::SubroutineUniform(ShaderStage::Compute),
             _ => return Err(INVALID_ENUM),
         })
     }
@@ -86,6 +116,8 @@ fn count(l: Option<&LinkedProgram>, interface: Interface) -> usize {
         Interface::BufferVariable => l.buffer_variables.len(),
         Interface::StorageBlock => l.storage_blocks.len(),
         Interface::AtomicCounterBuffer => l.atomic_buffers.len(),
+        Interface::Subroutine(s) => subroutines(l, s).functions.len(),
+        Interface::SubroutineUniform(s) => subroutines(l, s).uniforms.len(),
     }
 }
 
@@ -107,6 +139,8 @@ fn name(l: &LinkedProgram, interface: Interface, i: usize) -> String {
         Interface::BufferVariable => l.buffer_variables[i].name.clone(),
         Interface::StorageBlock => l.storage_blocks[i].name.clone(),
         Interface::AtomicCounterBuffer => String::new(),
+        Interface::Subroutine(s) => subroutines(l, s).functions[i].name.clone(),
+        Interface::SubroutineUniform(s) => subroutines(l, s).uniforms[i].name.clone(),
     }
 }
 
@@ -164,7 +198,9 @@ fn stages(l: &LinkedProgram, interface: Interface, i: usize) -> u8 {
         Interface::Output => first_or_last(true),
         Interface::BufferVariable => l.buffer_variables[i].stages,
         Interface::AtomicCounterBuffer => l.atomic_buffers[i].stages,
-        Interface::TransformFeedbackVarying => 0,
+        Interface::TransformFeedbackVarying
+        | Interface::Subroutine(_)
+        | Interface::SubroutineUniform(_) => 0,
     }
 }
 
@@ -179,6 +215,24 @@ fn property(
     use Interface as I;
     let wrong = Err(INVALID_OPERATION);
     let one = |v: GLint| Ok(vec![v]);
+    // A subroutine has a name only; a subroutine uniform a name, a size, a location and
+    // its compatible subroutines (positions among the stage's functions).
+    match interface {
+        I::Subroutine(_) if prop != NAME_LENGTH => return wrong,
+        I::SubroutineUniform(s) => {
+            let s = subroutines(l, s);
+            let u = &s.uniforms[i];
+            return match prop {
+                NAME_LENGTH => one(gl_length(&u.name)),
+                ARRAY_SIZE => one(u.size as GLint),
+                LOCATION => one(u.location as GLint),
+                NUM_COMPATIBLE_SUBROUTINES => one(s.compatible(u).len() as GLint),
+                COMPATIBLE_SUBROUTINES => Ok(s.compatible(u).iter().map(|&c| c as GLint).collect()),
+                _ => wrong,
+            };
+        }
+        _ => {}
+    }
     if let Some(stage) = referenced_stage(prop) {
         if matches!(interface, I::TransformFeedbackVarying) {
             return wrong;
@@ -321,6 +375,19 @@ impl Context {
                             .unwrap_or(0)
                     })
                 }
+                MAX_NUM_COMPATIBLE_SUBROUTINES
+                    if matches!(interface, Interface::SubroutineUniform(_)) =>
+                {
+                    l.map_or(0, |l| {
+                        (0..n)
+                            .map(|i| {
+                                property(l, interface, i, NUM_COMPATIBLE_SUBROUTINES)
+                                    .map_or(0, |v| v[0])
+                            })
+                            .max()
+                            .unwrap_or(0)
+                    })
+                }
                 MAX_NUM_ACTIVE_VARIABLES if interface.is_block() => l.map_or(0, |l| {
                     (0..n)
                         .map(|i| {
@@ -352,8 +419,15 @@ impl Context {
     ) -> GLuint {
         let result = self.with_reflection(program, |l| {
             let interface = Interface::named_from_gl(interface)?;
-            Ok(l.and_then(|l| index_of(l, interface, name))
-                .map_or(INVALID_INDEX, |i| i as GLuint))
+            Ok(l.and_then(|l| {
+                let i = index_of(l, interface, name)?;
+                Some(match interface {
+                    // A subroutine's index is its subroutine index (Mesa's answer).
+                    Interface::Subroutine(s) => subroutines(l, s).functions[i].index,
+                    _ => i as GLuint,
+                })
+            })
+            .unwrap_or(INVALID_INDEX))
         });
         result.unwrap_or_else(|err| {
             self.error(err);
@@ -437,6 +511,20 @@ impl Context {
         interface: GLenum,
         name: &str,
     ) -> GLint {
+        let subroutine_uniform = match Interface::from_gl(interface) {
+            Ok(Interface::SubroutineUniform(s)) => Some(s),
+            _ => None,
+        };
+        if let Some(stage) = subroutine_uniform {
+            let result = self.with_linked(program, |l| {
+                Ok(super::subroutine::location_of(subroutines(l, stage), name)
+                    .map_or(-1, |l| l as GLint))
+            });
+            return result.unwrap_or_else(|err| {
+                self.error(err);
+                -1
+            });
+        }
         if !matches!(interface, UNIFORM | PROGRAM_INPUT | PROGRAM_OUTPUT) {
             // Validate the program first: a bad name is its error.
             let checked = self.with_reflection(program, |_| Ok(()));

@@ -42,10 +42,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[MAX_VERTEX_STREAMS],
     ),
     (
-        "ARB_shader_subroutine (GL 4.0): no subroutines",
-        &[MAX_SUBROUTINES, MAX_SUBROUTINE_UNIFORM_LOCATIONS],
-    ),
-    (
         "ARB_tessellation_shader (GL 4.0): whether primitive restart applies to patches \
          (Vulkan's primitiveTopologyPatchListRestart) is not asked of the backends",
         &[PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED],
