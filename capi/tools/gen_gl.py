@@ -83,6 +83,10 @@ BEYOND = {
     "glUniformMatrix4x3dv", "glVertexAttribL1d", "glVertexAttribL1dv", "glVertexAttribL2d",
     "glVertexAttribL2dv", "glVertexAttribL3d", "glVertexAttribL3dv", "glVertexAttribL4d",
     "glVertexAttribL4dv", "glVertexAttribLFormat", "glVertexAttribLPointer",
+    # Shader subroutines (GL 4.0).
+    "glGetActiveSubroutineName", "glGetActiveSubroutineUniformName",
+    "glGetActiveSubroutineUniformiv", "glGetProgramStageiv", "glGetSubroutineIndex",
+    "glGetSubroutineUniformLocation", "glGetUniformSubroutineuiv", "glUniformSubroutinesuiv",
     # Atomic counter buffers (GL 4.2).
     "glGetActiveAtomicCounterBufferiv",
     # Program interface queries (GL 4.3).

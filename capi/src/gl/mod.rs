@@ -38,6 +38,7 @@ mod program_interface;
 mod query;
 mod state;
 pub mod stubs;
+mod subroutine;
 mod tessellation;
 mod tex_storage;
 mod texture;
@@ -67,6 +68,7 @@ pub use program::*;
 pub use program_interface::*;
 pub use query::*;
 pub use state::*;
+pub use subroutine::*;
 pub use tessellation::*;
 pub use tex_storage::*;
 pub use texture::*;
@@ -87,11 +89,12 @@ pub use vertex::*;
 /// [`transform_feedback`]),
 /// `ARB_ES2_compatibility`'s functions (GL 4.1, [`es2_compat`]), buffer clears (GL 4.3,
 /// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]),
+/// shader subroutines (GL 4.0, [`subroutine`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 183] = [
+pub static BEYOND_3_3: [(&str, Proc); 191] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -442,6 +445,42 @@ pub static BEYOND_3_3: [(&str, Proc); 183] = [
         }),
     ),
     (
+        "glGetActiveSubroutineName",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLenum,
+                GLuint,
+                GLsizei,
+                *mut GLsizei,
+                *mut GLchar,
+            ) = glGetActiveSubroutineName;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetActiveSubroutineUniformName",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLenum,
+                GLuint,
+                GLsizei,
+                *mut GLsizei,
+                *mut GLchar,
+            ) = glGetActiveSubroutineUniformName;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetActiveSubroutineUniformiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLuint, GLenum, *mut GLint) =
+                glGetActiveSubroutineUniformiv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetDebugMessageLog",
         Proc({
             const F: unsafe extern "C" fn(
@@ -573,6 +612,13 @@ pub static BEYOND_3_3: [(&str, Proc); 183] = [
         }),
     ),
     (
+        "glGetProgramStageiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLenum, *mut GLint) = glGetProgramStageiv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetQueryIndexediv",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLuint, GLenum, *mut GLint) = glGetQueryIndexediv;
@@ -588,6 +634,22 @@ pub static BEYOND_3_3: [(&str, Proc); 183] = [
         }),
     ),
     (
+        "glGetSubroutineIndex",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLchar) -> GLuint =
+                glGetSubroutineIndex;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetSubroutineUniformLocation",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLchar) -> GLint =
+                glGetSubroutineUniformLocation;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetTexParameterIivEXT",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLint) = glGetTexParameterIivEXT;
@@ -598,6 +660,13 @@ pub static BEYOND_3_3: [(&str, Proc); 183] = [
         "glGetTexParameterIuivEXT",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLuint) = glGetTexParameterIuivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetUniformSubroutineuiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLint, *mut GLuint) = glGetUniformSubroutineuiv;
             F as *const c_void
         }),
     ),
@@ -1397,6 +1466,13 @@ pub static BEYOND_3_3: [(&str, Proc); 183] = [
         Proc({
             const F: unsafe extern "C" fn(GLint, GLsizei, GLboolean, *const GLdouble) =
                 glUniformMatrix4x3dv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUniformSubroutinesuiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLsizei, *const GLuint) = glUniformSubroutinesuiv;
             F as *const c_void
         }),
     ),

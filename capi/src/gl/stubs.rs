@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2447;
+    2439;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -565,9 +565,6 @@ super::unimplemented::stubs! {
     glGenerateTextureMipmap: u64,
     glGenerateTextureMipmapEXT: u64,
     glGetActiveAttribARB: u64,
-    glGetActiveSubroutineName: u64,
-    glGetActiveSubroutineUniformName: u64,
-    glGetActiveSubroutineUniformiv: u64,
     glGetActiveUniformARB: u64,
     glGetActiveVaryingNV: u64,
     glGetArrayObjectfvATI: u64,
@@ -779,7 +776,6 @@ super::unimplemented::stubs! {
     glGetProgramParameterdvNV: u64,
     glGetProgramParameterfvNV: u64,
     glGetProgramResourcefvNV: u64,
-    glGetProgramStageiv: u64,
     glGetProgramStringARB: u64,
     glGetProgramStringNV: u64,
     glGetProgramSubroutineParameteruivNV: u64,
@@ -804,8 +800,6 @@ super::unimplemented::stubs! {
     glGetShadingRateSampleLocationivNV: u64,
     glGetSharpenTexFuncSGIS: u64,
     glGetStageIndexNV: u64,
-    glGetSubroutineIndex: u64,
-    glGetSubroutineUniformLocation: u64,
     glGetTexBumpParameterfvATI: u64,
     glGetTexBumpParameterivATI: u64,
     glGetTexEnvfv: u64,
@@ -847,7 +841,6 @@ super::unimplemented::stubs! {
     glGetUniformBufferSizeEXT: u64,
     glGetUniformLocationARB: u64,
     glGetUniformOffsetEXT: u64,
-    glGetUniformSubroutineuiv: u64,
     glGetUniformfvARB: u64,
     glGetUniformi64vARB: u64,
     glGetUniformi64vNV: u64,
@@ -2072,7 +2065,6 @@ super::unimplemented::stubs! {
     glUniformMatrix2fvARB: u64,
     glUniformMatrix3fvARB: u64,
     glUniformMatrix4fvARB: u64,
-    glUniformSubroutinesuiv: u64,
     glUniformui64NV: u64,
     glUniformui64vNV: u64,
     glUnlockArraysEXT: u64,
