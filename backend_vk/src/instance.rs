@@ -71,7 +71,8 @@ pub struct Tiers {
     /// A presented frame can be waited for (`VK_KHR_present_id` and `VK_KHR_present_wait`).
     pub present_wait: bool,
     /// Transform feedback capture and its primitives-written query
-    /// (`VK_EXT_transform_feedback`, with `transformFeedbackQueries`).
+    /// (`VK_EXT_transform_feedback`, with `transformFeedbackQueries`, and
+    /// `transformFeedbackDraw` for draws from a capture).
     pub transform_feedback: bool,
     /// `GL_PRIMITIVES_GENERATED` counted (`VK_EXT_primitives_generated_query`, also with
     /// rasterizer discard).
@@ -760,6 +761,7 @@ fn create_device(
     tiers.transform_feedback = e_xfb
         && xfb.transform_feedback == vk::TRUE
         && xfb_props.transform_feedback_queries == vk::TRUE
+        && xfb_props.transform_feedback_draw == vk::TRUE
         && xfb_props.max_transform_feedback_buffers >= 4;
     tiers.primitives_generated = e_pgq
         && pgq.primitives_generated_query == vk::TRUE

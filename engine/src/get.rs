@@ -201,6 +201,8 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_texture_swizzle",
     "GL_ARB_texture_view",
     "GL_ARB_timer_query",
+    "GL_ARB_transform_feedback2",
+    "GL_ARB_transform_feedback_instanced",
     "GL_ARB_uniform_buffer_object",
     "GL_ARB_vertex_array_bgra",
     "GL_ARB_vertex_array_object",

@@ -14,7 +14,7 @@
 use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 
 /// The calls these scenes make that the shared [`Gl`] table has no entry for.
@@ -547,6 +547,40 @@ fn objects_captured_alternately_with_pause_and_resume_draw_back_as_native() {
 #[test]
 fn object_state_and_errors_match_the_native_driver() {
     let t = compare(transcript);
+    assert_eq!(t.len(), 71);
     // The first queries: nothing bound or active; four buffers.
     assert_eq!(t[..8], [0, 0, 0, 0, 0, 0, 4, 0]);
+}
+
+/// Both extensions are advertised on every backend, an ES 3.0 GLES backend too (ES 3.0 has
+/// transform feedback objects, pause and resume, and the primitives-written query the GLES
+/// backend counts draws with), where the scene draws back as natively.
+#[test]
+fn the_extensions_are_advertised_everywhere_and_an_es30_backend_draws_back_as_native() {
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 4, 4);
+        let n = ctx.get_integer(NUM_EXTENSIONS);
+        let names: Vec<String> = (0..n as GLuint)
+            .filter_map(|i| ctx.get_stringi(EXTENSIONS, i))
+            .collect();
+        for e in [
+            "GL_ARB_transform_feedback2",
+            "GL_ARB_transform_feedback_instanced",
+        ] {
+            assert!(names.iter().any(|x| x == e), "{}: {e}", backend.name());
+        }
+        assert!(
+            !names.iter().any(|x| x == "GL_ARB_transform_feedback3"),
+            "{}",
+            backend.name()
+        );
+    }
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = alternate(&mut native);
+    drop(native);
+    let mut ctx = tessera_es30(16, 16);
+    assert_eq!(alternate(&mut ctx), expected);
+    ctx.finish();
+    let events: Vec<Event> = ctx.take_events();
+    assert!(events.is_empty(), "{events:?}");
 }
