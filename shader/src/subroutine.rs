@@ -5,8 +5,10 @@
 //! reads it ([`lower`]), as Mesa's own lowering does (`lower_subroutine`):
 //! - each subroutine type `subroutine R T(P);` becomes the prototype of its dispatching
 //!   function, `R tsh_sr_T(uint tsh_s, P)`, defined at the end of the shader: it calls the
-//!   subroutine function whose index equals `tsh_s`, among those whose parameters match the
-//!   type's (Mesa dispatches by signature too), and returns an undefined value when none does;
+//!   function of that type whose index equals `tsh_s`, and returns an undefined value when
+//!   none does (Mesa's lowering calls any function of the type's signature, which only a
+//!   default selection can name, and calls through functions of other types of that
+//!   signature would look recursive here);
 //! - each subroutine function loses its `subroutine(T1, T2)` qualifier (and its
 //!   `layout(index = N)`) and stays an ordinary function, which may be called directly;
 //! - each subroutine uniform `subroutine uniform T u;` (arrays too) becomes a `uint` uniform of
@@ -720,7 +722,7 @@ fn dispatchers(d: &Declared) -> String {
         out.push_str(&prototype(name, s));
         out.push_str(" { ");
         for f in &d.functions {
-            if !f.signature.matches(s) {
+            if !f.types.contains(&t) {
                 continue;
             }
             if s.ret == "void" {
@@ -997,6 +999,24 @@ mod tests {
              chan_empty(tsh_a0); if (tsh_s == 2u) return chan_full(tsh_a0); float tsh_r; \
              return tsh_r; }"
         ));
+    }
+
+    #[test]
+    fn a_dispatcher_calls_only_functions_of_its_type() {
+        // Both types are float(): a function of the second calling through a uniform of
+        // the first is no recursion.
+        let fs = "#version 150\n#extension GL_ARB_shader_subroutine: enable\n\
+            subroutine float one_t();\nsubroutine uniform one_t one;\n\
+            subroutine float two_t();\nsubroutine uniform two_t two;\n\
+            subroutine(one_t) float a() { return 1.0; }\n\
+            subroutine(two_t) float b() { return one(); }\n\
+            void main() {}\n";
+        let lowered = lower(Stage::Fragment, fs).unwrap();
+        assert!(lowered.contains(
+            "float tsh_sr_one_t(uint tsh_s) { if (tsh_s == 0u) return a(); float tsh_r; \
+             return tsh_r; }"
+        ));
+        assert!(lowered.contains("float b() { return tsh_sr_one_t(tsh_suf_one); }"));
     }
 
     #[test]
