@@ -202,6 +202,18 @@ pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
     }
 }
 
+/// What the BPTC encoder makes for a texture of the native compressed format `internal`
+/// (`None` for other formats).
+pub(crate) fn bptc_kind(internal: u32) -> Option<tessera_wire::bptc::BptcKind> {
+    use tessera_wire::bptc::BptcKind as K;
+    match internal {
+        glow::COMPRESSED_RGBA_BPTC_UNORM | glow::COMPRESSED_SRGB_ALPHA_BPTC_UNORM => Some(K::Unorm),
+        glow::COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT => Some(K::UnsignedFloat),
+        glow::COMPRESSED_RGB_BPTC_SIGNED_FLOAT => Some(K::SignedFloat),
+        _ => None,
+    }
+}
+
 /// The native format of a renderbuffer (or surface image) of `format`: a format GLES can
 /// render to, upgraded where the texture format is not colour-renderable in GLES.
 pub(crate) fn map_renderbuffer_format(format: Format, f: &Features) -> u32 {

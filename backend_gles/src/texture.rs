@@ -558,11 +558,24 @@ impl TexturePipe for GlesPipe {
             if conv::accepts_directly(&native, layout) {
                 (Cow::Borrowed(&data[..needed]), layout)
             } else if native.compressed {
-                self.report(
-                    Missing::CompressedFormat,
-                    "uncompressed uploads into compressed textures are not compressed: skipped",
-                );
-                return Ok(());
+                // GL compresses texels given for a compressed format: BPTC here, as blocks
+                // of Tessera's own encoder, on block boundaries (RGTC's are not encoded yet).
+                let origin = write.region.origin;
+                let kind = conv::bptc_kind(native.internal)
+                    .filter(|_| origin[..2].iter().all(|o| o % 4 == 0));
+                let Some(kind) = kind else {
+                    self.report(
+                        Missing::CompressedFormat,
+                        "uncompressed uploads into RGTC textures (or off the block grid) are skipped",
+                    );
+                    return Ok(());
+                };
+                let texels = tessera_wire::pixel::decode(layout, data, count)
+                    .ok_or_else(|| bad_value(N, "pixel data does not decode"))?;
+                let [w, h, d] = size.map(|v| v as usize);
+                let bytes = &tessera_wire::bptc::encode(kind, &texels, w, h, d);
+                let (at, region) = (write.at, write.region);
+                return self.write_compressed_texture(handle, BlockWrite { at, region, bytes });
             } else {
                 let converted = pixel::convert(layout, native.upload, data, count)
                     .ok_or_else(|| bad_value(N, "pixel data does not decode"))?;

@@ -314,6 +314,17 @@ fn is_compressed(f: vk::Format) -> bool {
     )
 }
 
+/// What the BPTC encoder makes for a BC7 or BC6H image (`None` for other formats).
+pub(crate) fn bptc_kind(f: vk::Format) -> Option<tessera_wire::bptc::BptcKind> {
+    use tessera_wire::bptc::BptcKind as K;
+    match f {
+        vk::Format::BC7_UNORM_BLOCK | vk::Format::BC7_SRGB_BLOCK => Some(K::Unorm),
+        vk::Format::BC6H_UFLOAT_BLOCK => Some(K::UnsignedFloat),
+        vk::Format::BC6H_SFLOAT_BLOCK => Some(K::SignedFloat),
+        _ => None,
+    }
+}
+
 /// Chooses the native format of `format` given a query of optimal-tiling features.
 /// `None`: the device supports no candidate at all.
 pub(crate) fn choose_format(

@@ -400,11 +400,24 @@ impl TexturePipe for VkPipe {
         };
         let count = size.iter().map(|&v| v as usize).product::<usize>();
         if native.compressed {
-            self.report(
-                Missing::Format,
-                "uncompressed uploads into compressed textures are not compressed: skipped",
-            );
-            return Ok(());
+            // GL compresses texels given for a compressed format: BPTC here, as blocks of
+            // Tessera's own encoder, on block boundaries (RGTC's are not encoded yet).
+            let kind =
+                conv::bptc_kind(native.vk).filter(|_| origin[..2].iter().all(|o| o % 4 == 0));
+            let Some(kind) = kind else {
+                self.report(
+                    Missing::Format,
+                    "uncompressed uploads into RGTC textures (or off the block grid) are skipped",
+                );
+                return Ok(());
+            };
+            let texels = tessera_wire::pixel::decode(layout, data, count)
+                .ok_or_else(|| bad_value(N, "short pixel data"))?;
+            let [w, h, d] = size.map(|v| v as usize);
+            let bytes = &tessera_wire::bptc::encode(kind, &texels, w, h, d);
+            let at = ImageRef { level, face };
+            let region = TextureRegion { origin, size };
+            return self.write_compressed_texture(handle, BlockWrite { at, region, bytes });
         }
         let align = lcm(u64::from(native.texel_size.max(1)), 16);
         if native.is_depth_stencil() {

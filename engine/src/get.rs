@@ -188,6 +188,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_sync",
     "GL_ARB_tessellation_shader",
     "GL_ARB_texture_buffer_object",
+    "GL_ARB_texture_compression_bptc",
     "GL_ARB_texture_compression_rgtc",
     "GL_ARB_texture_cube_map_array",
     "GL_ARB_texture_float",
@@ -231,6 +232,7 @@ impl Context {
     /// map arrays, on one below ES 3.2).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
+        let bptc = self.local.limits.bptc;
         let indexed_blend = self.local.limits.indexed_blend;
         let tessellation = self.local.limits.has_tessellation();
         let cube_arrays = self.local.limits.cube_map_arrays;
@@ -242,6 +244,7 @@ impl Context {
             .iter()
             .copied()
             .filter(move |e| views || *e != "GL_ARB_texture_view")
+            .filter(move |e| bptc || *e != "GL_ARB_texture_compression_bptc")
             .filter(move |e| indexed_blend || *e != "GL_ARB_draw_buffers_blend")
             .filter(move |e| tessellation || *e != "GL_ARB_tessellation_shader")
             .filter(move |e| cube_arrays || *e != "GL_ARB_texture_cube_map_array")

@@ -17,7 +17,7 @@ use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::pixel::Pixels;
 use tessera_engine::wire::{Event, TransportKind};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 
 /// The calls these scenes make that the shared [`Gl`] table has no entry for.
@@ -924,4 +924,143 @@ fn bptc_storage_and_3d_textures_sample_as_on_the_native_driver() {
     let (level1, slice1) = compare(storage_and_3d);
     assert!(level1.has_colour());
     assert!(slice1.has_colour());
+}
+
+/// The texels of the uncompressed uploads: every channel a line along the texels in row
+/// order over 16x16, as floats (what one-subset blocks hold well).
+fn gradient(format: GLenum, x: i32, y: i32) -> [f32; 4] {
+    let t = (x + 16 * y) as f32;
+    match format {
+        COMPRESSED_RGB_BPTC_SIGNED_FLOAT => [t / 64.0 - 2.0, t / 32.0, 1.0 + t / 128.0, 1.0],
+        COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT => [t / 64.0, t / 32.0, 1.0 + t / 128.0, 1.0],
+        _ => [
+            t / 255.0,
+            1.0 - t / 255.0,
+            0.25 + t / 510.0,
+            1.0 - t / 510.0,
+        ],
+    }
+}
+
+/// What texel (x, y) of [`encoded_frame`] was given as.
+fn given(format: GLenum, x: i32, y: i32) -> [f32; 4] {
+    if (4..8).contains(&x) && (8..12).contains(&y) {
+        gradient(format, 15 - (x - 4), 15 - (y - 8))
+    } else {
+        gradient(format, x, y)
+    }
+}
+
+/// Uncompressed texels given for a BPTC texture, which GL compresses (Mesa with its
+/// encoder, Tessera with its own, so the blocks differ): a 16x16 gradient through
+/// `glTexImage2D`, a 4x4 block of it replaced through `glTexSubImage2D`, fetched.
+fn encoded_frame(gl: &mut dyn BptcGl, format: GLenum) -> Frame {
+    let bytes = |w: i32, h: i32, f: &dyn Fn(i32, i32) -> [f32; 4]| -> Vec<u8> {
+        (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .flat_map(|(x, y)| f(x, y))
+            .flat_map(|v| v.to_le_bytes())
+            .collect()
+    };
+    let t = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D, t);
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_MIN_FILTER, NEAREST as GLint);
+    let data = bytes(SIZE, SIZE, &|x, y| gradient(format, x, y));
+    let internal = format as GLint;
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        0,
+        internal,
+        SIZE,
+        SIZE,
+        0,
+        RGBA,
+        FLOAT,
+        Some(&data),
+    );
+    let patch = bytes(4, 4, &|x, y| gradient(format, 15 - x, 15 - y));
+    gl.tex_sub_image_2d(TEXTURE_2D, 0, 4, 8, 4, 4, RGBA, FLOAT, &patch);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    fetch_frame(gl, "sampler2D", 0, 0)
+}
+
+/// The largest difference of a frame of [`encoded_frame`] from the texels given (relative
+/// above 1; sRGB colour channels compared as encoded, as the encoders saw them; the float
+/// formats' alpha is 1).
+fn encoding_error(format: GLenum, frame: &Frame) -> f32 {
+    let srgb = format == COMPRESSED_SRGB_ALPHA_BPTC_UNORM;
+    let encode = |v: f32| {
+        if v <= 0.003_130_8 {
+            12.92 * v
+        } else {
+            1.055 * v.powf(1.0 / 2.4) - 0.055
+        }
+    };
+    let mut worst = 0.0f32;
+    for (i, c) in frame.0.chunks(4).enumerate() {
+        let v = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        let (x, y, ch) = ((i / 4) as i32 % SIZE, (i / 4) as i32 / SIZE, i % 4);
+        let got = if srgb && ch < 3 { encode(v) } else { v };
+        let want = given(format, x, y)[ch];
+        worst = worst.max((got - want).abs() / want.abs().max(1.0));
+    }
+    worst
+}
+
+/// Uncompressed uploads of each BPTC format: the frames of both backends (inproc and
+/// thread) are equal, and no further from the texels given than native llvmpipe's (Mesa's
+/// encoder's; both are lossy, and Mesa's blocks are not Tessera's).
+#[test]
+fn uncompressed_texels_are_encoded_as_closely_as_by_the_native_driver() {
+    for format in FORMATS {
+        let mut native =
+            NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+        let native_error = encoding_error(format, &encoded_frame(&mut native, format));
+        drop(native);
+        let mut first: Option<Frame> = None;
+        for backend in Backend::ALL {
+            for transport in [TransportKind::Inproc, TransportKind::Thread] {
+                let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
+                let got = encoded_frame(&mut ctx, format);
+                let error = encoding_error(format, &got);
+                let at = format!("{format:#x} {} {}", backend.name(), transport.name());
+                assert!(
+                    error <= native_error,
+                    "{at}: {error} from the texels given, native {native_error}"
+                );
+                match &first {
+                    Some(f) => assert_eq!(&got, f, "{at}"),
+                    None => first = Some(got),
+                }
+                ctx.finish();
+                assert!(!ctx.is_lost(), "{at}: the session ended");
+                let events: Vec<Event> = ctx.take_events();
+                assert!(events.is_empty(), "{at}: {events:?}");
+            }
+        }
+        eprintln!(
+            "{format:#x}: {} from the texels given, native {native_error}",
+            encoding_error(format, first.as_ref().unwrap())
+        );
+    }
+}
+
+/// Whether `ctx` advertises `GL_ARB_texture_compression_bptc`.
+fn advertises_bptc(ctx: &mut Context) -> bool {
+    let n = ctx.get_integer(NUM_EXTENSIONS);
+    (0..n as GLuint).any(|i| {
+        ctx.get_stringi(EXTENSIONS, i).as_deref() == Some("GL_ARB_texture_compression_bptc")
+    })
+}
+
+/// The extension is advertised on GLES (through `EXT_texture_compression_bptc`) and Vulkan
+/// (BC7 and BC6H), not on a GLES backend whose driver lacks the ES extension (an ES 3.0
+/// backend that ignores the driver's extensions).
+#[test]
+fn bptc_is_advertised_where_the_backend_has_it() {
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 4, 4);
+        assert!(advertises_bptc(&mut ctx), "{}", backend.name());
+    }
+    assert!(!advertises_bptc(&mut tessera_es30(4, 4)));
 }
