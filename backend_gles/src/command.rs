@@ -308,13 +308,25 @@ impl GlesPipe {
             return Ok(false);
         }
         if todo & dirty::VIEWPORT != 0 {
-            let (r, near, far) = ctx.desired.viewport;
-            self.shadow
-                .viewport(&self.gl, [r.x, r.y, r.width, r.height], [near, far]);
+            let v = &ctx.desired.viewports;
+            if self.extra.viewport_arrays.is_none() && v.iter().any(|x| x != &v[0]) {
+                self.report(
+                    Missing::ViewportArray,
+                    "viewport arrays need OES_viewport_array: viewport 0 applies to all",
+                );
+            }
+            self.shadow.viewports(&self.gl, v);
         }
         if todo & dirty::SCISSOR != 0 {
-            let r = ctx.desired.scissor;
-            self.shadow.scissor(&self.gl, [r.x, r.y, r.width, r.height]);
+            let s = &ctx.desired.scissors;
+            if self.extra.viewport_arrays.is_none() && s.iter().any(|x| x != &s[0]) {
+                self.report(
+                    Missing::ViewportArray,
+                    "viewport arrays need OES_viewport_array: scissor rectangle 0 applies to all",
+                );
+            }
+            let rects = s.map(|r| [r.x, r.y, r.width, r.height]);
+            self.shadow.scissors(&self.gl, &rects);
         }
         if todo & dirty::BLEND != 0 {
             self.apply_blend(ctx);
@@ -535,6 +547,12 @@ impl GlesPipe {
                 "no EXT_clip_cull_distance: clip distances ignored",
             );
         }
+        if self.extra.viewport_arrays.is_none() && r.scissor != 0 && r.scissor != u16::MAX {
+            self.report(
+                Missing::ViewportArray,
+                "per-viewport scissor tests need OES_viewport_array: index 0's applies to all",
+            );
+        }
         let gl = &self.gl;
         let sh = &mut self.shadow;
         sh.enable(gl, Cap::CullFace, r.cull != CullMode::None);
@@ -553,7 +571,7 @@ impl GlesPipe {
             sh.enable(gl, Cap::FramebufferSrgb, r.framebuffer_srgb);
         }
         sh.enable(gl, Cap::RasterizerDiscard, r.rasterizer_discard);
-        sh.enable(gl, Cap::ScissorTest, r.scissor);
+        sh.scissor_enables(gl, r.scissor);
         sh.enable(gl, Cap::Dither, r.dither);
         if let Some(f) = self.extra.min_sample_shading {
             sh.enable(gl, Cap::SampleShading, r.sample_shading);

@@ -25,8 +25,8 @@ use tessera_wire::handle::{
 };
 use tessera_wire::record::{BufferCopy, BufferRange};
 use tessera_wire::state::{
-    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, RasterState, SamplerState,
-    VertexLayout,
+    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, MAX_VIEWPORTS,
+    RasterState, SamplerState, VertexLayout,
 };
 use tessera_wire::table::{ByteSized, SlotTable};
 use tessera_wire::{Caps, ComputeCaps, Event, SessionError, TessellationCaps};
@@ -51,6 +51,20 @@ pub(crate) type TextureViewFn = unsafe extern "C" fn(u32, u32, u32, u32, u32, u3
 /// `glMinSampleShading` (ES 3.2 / `OES_sample_shading`), which glow does not wrap.
 pub(crate) type MinSampleShading = unsafe extern "C" fn(f32);
 
+/// `glViewportArrayvOES` and `glDepthRangeArrayfvOES` (`OES_viewport_array`): first, count,
+/// `count` groups of floats.
+pub(crate) type FloatArrayFn = unsafe extern "C" fn(u32, i32, *const f32);
+/// `glScissorArrayvOES` (`OES_viewport_array`).
+pub(crate) type ScissorArrayFn = unsafe extern "C" fn(u32, i32, *const i32);
+
+/// `OES_viewport_array`'s array calls, which glow does not wrap under their ES names.
+#[derive(Clone, Copy)]
+pub(crate) struct ViewportArrayFns {
+    pub viewports: FloatArrayFn,
+    pub depth_ranges: FloatArrayFn,
+    pub scissors: ScissorArrayFn,
+}
+
 /// Entry points glow does not wrap, resolved with the same loader.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct ExtraFns {
@@ -61,6 +75,9 @@ pub(crate) struct ExtraFns {
     pub texture_view: Option<TextureViewFn>,
     /// `glMinSampleShading` / `glMinSampleShadingOES`.
     pub min_sample_shading: Option<MinSampleShading>,
+    /// `OES_viewport_array`'s array calls (with ES 3.2's or `*_draw_buffers_indexed`'s
+    /// `glEnablei` for the per-viewport scissor test).
+    pub viewport_arrays: Option<ViewportArrayFns>,
 }
 
 /// The largest read-back the backend answers (a reply is one allocation on each side).
@@ -169,6 +186,10 @@ pub(crate) struct Features {
     /// Per-sample shading: `SAMPLE_SHADING` and `glMinSampleShading` (ES 3.2 or
     /// `GL_OES_sample_shading`).
     pub sample_shading: bool,
+    /// GL's viewport arrays: `GL_OES_viewport_array`, with `glEnablei` (ES 3.2 or
+    /// `*_draw_buffers_indexed`) for the per-viewport scissor test. (`NV_viewport_array`
+    /// is not used: its indexed enables have names of their own.)
+    pub viewport_array: bool,
 }
 
 impl Features {
@@ -179,6 +200,10 @@ impl Features {
         Self {
             minor,
             sample_shading: es32 || has("GL_OES_sample_shading"),
+            viewport_array: has("GL_OES_viewport_array")
+                && (es32
+                    || has("GL_OES_draw_buffers_indexed")
+                    || has("GL_EXT_draw_buffers_indexed")),
             draw_buffers_indexed: es32
                 || has("GL_OES_draw_buffers_indexed")
                 || has("GL_EXT_draw_buffers_indexed"),
@@ -285,6 +310,7 @@ pub(crate) enum Missing {
     BaseInstance,
     TextureView,
     SampleShading,
+    ViewportArray,
 }
 
 /// A buffer object.
@@ -402,13 +428,6 @@ impl GlesPipe {
                 max_samples: int(glow::MAX_SAMPLES),
                 sample_counts: renderbuffer_sample_counts(&gl),
                 max_viewport_size: viewport[0].min(viewport[1]).max(0) as u32,
-                // ES 3.2's (EXT_texture_buffer's) query; GL 4.3's largest value without
-                // buffer textures.
-                texture_buffer_offset_alignment: if features.texture_buffer {
-                    int(glow::TEXTURE_BUFFER_OFFSET_ALIGNMENT).max(1)
-                } else {
-                    256
-                },
                 max_vertex_output_components: int(glow::MAX_VERTEX_OUTPUT_COMPONENTS),
                 // ES 3.2's (EXT/OES_geometry_shader's) query; without geometry shaders the
                 // vertex outputs are what a geometry stage would read.
@@ -432,6 +451,9 @@ impl GlesPipe {
                     min_offset: gl.get_parameter_i32(glow::MIN_PROGRAM_TEXTURE_GATHER_OFFSET),
                     max_offset: gl.get_parameter_i32(glow::MAX_PROGRAM_TEXTURE_GATHER_OFFSET),
                     extended: features.minor >= 2,
+                // GL's 16 viewports, where the driver has as many (MAX_VIEWPORTS_OES).
+                viewport_arrays: features.viewport_array
+                    && int(glow::MAX_VIEWPORTS) >= MAX_VIEWPORTS as u32,
                 }),
                 tessellation: if features.tessellation.is_some() {
                     // ES 3.2's (EXT/OES_tessellation_shader's) queries of GL's names.
@@ -510,6 +532,7 @@ impl GlesPipe {
             buffers: SlotTable::new(),
             textures: SlotTable::new(),
             renderbuffers: SlotTable::new(),
+            extra.viewport_arrays,
             framebuffers: SlotTable::new(),
             surfaces: SlotTable::new(),
             blends: SlotTable::new(),

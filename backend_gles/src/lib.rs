@@ -78,8 +78,8 @@ mod egl;
 mod framebuffer;
 mod glvnd;
 mod image_unit;
-mod narrow;
 mod indirect;
+mod narrow;
 mod pixel;
 mod present;
 mod program;
@@ -339,6 +339,18 @@ impl GlesBackend {
             ExtraFns {
                 min_sample_shading: load(c"glMinSampleShading", features.sample_shading)
                     .map(|p| std::mem::transmute::<*const c_void, device::MinSampleShading>(p)),
+                viewport_arrays: match (
+                    load(c"glViewportArrayvOES", features.viewport_array),
+                    load(c"glDepthRangeArrayfvOES", features.viewport_array),
+                    load(c"glScissorArrayvOES", features.viewport_array),
+                ) {
+                    (Some(v), Some(d), Some(s)) => Some(device::ViewportArrayFns {
+                        viewports: std::mem::transmute::<*const c_void, device::FloatArrayFn>(v),
+                        depth_ranges: std::mem::transmute::<*const c_void, device::FloatArrayFn>(d),
+                        scissors: std::mem::transmute::<*const c_void, device::ScissorArrayFn>(s),
+                    }),
+                    _ => None,
+                },
                 sample_maski: load(c"glSampleMaski", features.minor >= 1)
                     .map(|p| std::mem::transmute::<*const c_void, device::SampleMaski>(p)),
                 tex_buffer_range: load(c"glTexBufferRange", features.texture_buffer)

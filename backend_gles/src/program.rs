@@ -451,6 +451,15 @@ impl SpirvCross {
         ) {
             out.source = out.source.replace("gl_BuiltIn_14", "gl_PatchVerticesIn");
         }
+        // GLSL ES names gl_ViewportIndex only with OES_viewport_array enabled, which
+        // SPIRV-Cross does not enable; it goes right after `#version` (a driver without the
+        // extension refuses the stage, as it would refuse the built-in).
+        if out.source.contains("gl_ViewportIndex") && !out.source.contains("GL_OES_viewport_array")
+        {
+            let at = out.source.find('\n').map_or(out.source.len(), |i| i + 1);
+            out.source
+                .insert_str(at, "#extension GL_OES_viewport_array : require\n");
+        }
         // SPIRV-Cross names the clip and cull distances (and redeclares their arrays) without
         // enabling the extension GLSL ES declares them in; it goes right after `#version`.
         // A geometry stage after a vertex stage that redeclared its block redeclares gl_in

@@ -14,6 +14,9 @@
 //! on the object, in `device.rs` and `command.rs`.
 
 use glow::HasContext;
+use tessera_wire::state::MAX_VIEWPORTS;
+
+use crate::device::ViewportArrayFns;
 
 /// A glEnable capability the backend uses, as a bit of [`NativeState::enables`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,9 +100,15 @@ pub(crate) const TARGET_COUNT: usize = 8;
 pub(crate) struct NativeState {
     pub draw_fbo: Option<glow::Framebuffer>,
     pub read_fbo: Option<glow::Framebuffer>,
-    viewport: [i32; 4],
-    depth_range: [f32; 2],
-    scissor: [i32; 4],
+    /// Per viewport index (only index 0 without viewport arrays, where GL ES has one).
+    viewports: [[f32; 4]; MAX_VIEWPORTS],
+    depth_ranges: [[f32; 2]; MAX_VIEWPORTS],
+    scissors: [[i32; 4]; MAX_VIEWPORTS],
+    /// `SCISSOR_TEST` per viewport index, bit `i` (all bits equal without viewport arrays;
+    /// the `Cap::ScissorTest` bit of `enables` is unused).
+    scissor_enables: u16,
+    /// `OES_viewport_array`'s calls, where the driver has them.
+    viewport_arrays: Option<ViewportArrayFns>,
     enables: u32,
     /// Bit `i`: blending on for draw buffer `i` (all bits equal without indexed blending).
     blend_enables: u8,
@@ -136,21 +145,33 @@ pub(crate) struct NativeState {
     indexed: bool,
 }
 
-/// A value no real viewport or scissor has, so the first set always calls GL.
+/// A value no real scissor has, so the first set always calls GL.
 const UNKNOWN_RECT: [i32; 4] = [i32::MIN; 4];
+/// A viewport no real one equals (NaN equals nothing), so the first set always calls GL.
+const UNKNOWN_VIEWPORT: [f32; 4] = [f32::NAN; 4];
+/// Every viewport index's bit.
+const ALL_VIEWPORTS: u16 = u16::MAX >> (16 - MAX_VIEWPORTS);
 
 impl NativeState {
     /// The state of a fresh context with `units` texture units, `ubo_bindings` uniform
     /// buffer bindings and `attribs` vertex attributes. (Without `GL_EXT_sRGB_write_control`
     /// the `FramebufferSrgb` bit stands for a switch that cannot be turned off, and is never
     /// asked for.)
-    pub fn new(units: usize, ubo_bindings: usize, attribs: usize, indexed: bool) -> Self {
+    pub fn new(
+        units: usize,
+        ubo_bindings: usize,
+        attribs: usize,
+        indexed: bool,
+        viewport_arrays: Option<ViewportArrayFns>,
+    ) -> Self {
         Self {
             draw_fbo: None,
             read_fbo: None,
-            viewport: UNKNOWN_RECT,
-            depth_range: [0.0, 1.0],
-            scissor: UNKNOWN_RECT,
+            viewports: [UNKNOWN_VIEWPORT; MAX_VIEWPORTS],
+            depth_ranges: [[0.0, 1.0]; MAX_VIEWPORTS],
+            scissors: [UNKNOWN_RECT; MAX_VIEWPORTS],
+            scissor_enables: 0,
+            viewport_arrays,
             enables: 1 << Cap::Dither as u8 | 1 << Cap::FramebufferSrgb as u8,
             blend_enables: 0,
             blend_func: [[glow::ONE, glow::ZERO, glow::ONE, glow::ZERO]; 8],
@@ -202,32 +223,114 @@ impl NativeState {
         }
     }
 
-    /// Sets the viewport rectangle and depth range.
-    pub fn viewport(&mut self, gl: &glow::Context, rect: [i32; 4], range: [f32; 2]) {
-        if self.viewport != rect {
-            self.viewport = rect;
+    /// Sets the viewport rectangles and depth ranges: all of them in one array call each
+    /// with viewport arrays, else viewport 0's (rounded: ES's `glViewport` takes integers).
+    pub fn viewports(
+        &mut self,
+        gl: &glow::Context,
+        values: &[([f32; 4], f32, f32); MAX_VIEWPORTS],
+    ) {
+        let rects = values.map(|v| v.0);
+        let ranges = values.map(|v| [v.1, v.2]);
+        if let Some(f) = self.viewport_arrays {
+            if self.viewports != rects {
+                self.viewports = rects;
+                // SAFETY: context current; OES_viewport_array's call with MAX_VIEWPORTS
+                // (at most the driver's, checked at creation) groups of four floats.
+                unsafe { (f.viewports)(0, MAX_VIEWPORTS as i32, rects.as_flattened().as_ptr()) };
+            }
+            if self.depth_ranges != ranges {
+                self.depth_ranges = ranges;
+                // SAFETY: as above, with pairs of floats (GL clamps them to [0, 1]).
+                unsafe {
+                    (f.depth_ranges)(0, MAX_VIEWPORTS as i32, ranges.as_flattened().as_ptr())
+                };
+            }
+            return;
+        }
+        let rect = rects[0];
+        if self.viewports[0] != rect {
+            self.viewports[0] = rect;
+            let [x, y, w, h] = rect.map(|v| v.round() as i32);
             // SAFETY: context current; plain values (negative sizes are refused by the engine,
             // and GL clamps oversized ones).
-            unsafe { gl.viewport(rect[0], rect[1], rect[2].max(0), rect[3].max(0)) };
+            unsafe { gl.viewport(x, y, w.max(0), h.max(0)) };
         }
-        if self.depth_range != range {
-            self.depth_range = range;
+        if self.depth_ranges[0] != ranges[0] {
+            self.depth_ranges[0] = ranges[0];
             // SAFETY: context current; GL clamps the values to [0, 1].
-            unsafe { gl.depth_range_f32(range[0], range[1]) };
+            unsafe { gl.depth_range_f32(ranges[0][0], ranges[0][1]) };
         }
     }
 
-    /// Sets the scissor rectangle.
-    pub fn scissor(&mut self, gl: &glow::Context, rect: [i32; 4]) {
-        if self.scissor != rect {
-            self.scissor = rect;
+    /// Sets the scissor rectangles: all of them in one array call with viewport arrays,
+    /// else rectangle 0.
+    pub fn scissors(&mut self, gl: &glow::Context, rects: &[[i32; 4]; MAX_VIEWPORTS]) {
+        let rects = rects.map(|r| [r[0], r[1], r[2].max(0), r[3].max(0)]);
+        if let Some(f) = self.viewport_arrays {
+            if self.scissors != rects {
+                self.scissors = rects;
+                // SAFETY: context current; OES_viewport_array's call with MAX_VIEWPORTS
+                // groups of four integers, sizes non-negative.
+                unsafe { (f.scissors)(0, MAX_VIEWPORTS as i32, rects.as_flattened().as_ptr()) };
+            }
+            return;
+        }
+        let rect = rects[0];
+        if self.scissors[0] != rect {
+            self.scissors[0] = rect;
             // SAFETY: context current; sizes are made non-negative.
-            unsafe { gl.scissor(rect[0], rect[1], rect[2].max(0), rect[3].max(0)) };
+            unsafe { gl.scissor(rect[0], rect[1], rect[2], rect[3]) };
         }
     }
 
-    /// Turns a capability on or off.
+    /// Sets `SCISSOR_TEST` per viewport index (bit `i`): with the non-indexed calls when all
+    /// indices agree, else with `glEnablei`/`glDisablei` (viewport arrays only; without
+    /// them, index 0's applies).
+    pub fn scissor_enables(&mut self, gl: &glow::Context, mask: u16) {
+        let mask = if self.viewport_arrays.is_none() {
+            if mask & 1 != 0 { ALL_VIEWPORTS } else { 0 }
+        } else {
+            mask & ALL_VIEWPORTS
+        };
+        if self.scissor_enables == mask {
+            return;
+        }
+        if mask == 0 || mask == ALL_VIEWPORTS {
+            self.scissor_enables = mask;
+            // SAFETY: context current; SCISSOR_TEST is an ES 3.0 capability, and the
+            // non-indexed call sets every viewport's.
+            unsafe {
+                if mask != 0 {
+                    gl.enable(glow::SCISSOR_TEST);
+                } else {
+                    gl.disable(glow::SCISSOR_TEST);
+                }
+            }
+            return;
+        }
+        for i in 0..MAX_VIEWPORTS {
+            let bit = 1u16 << i;
+            if self.scissor_enables & bit != mask & bit {
+                self.scissor_enables ^= bit;
+                // SAFETY: context current; viewport arrays come with glEnablei (checked at
+                // creation) and `i` < MAX_VIEWPORTS_OES.
+                unsafe {
+                    if mask & bit != 0 {
+                        gl.enable_draw_buffer(glow::SCISSOR_TEST, i as u32);
+                    } else {
+                        gl.disable_draw_buffer(glow::SCISSOR_TEST, i as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Turns a capability on or off (`SCISSOR_TEST` for every viewport).
     pub fn enable(&mut self, gl: &glow::Context, cap: Cap, on: bool) {
+        if cap == Cap::ScissorTest {
+            return self.scissor_enables(gl, if on { ALL_VIEWPORTS } else { 0 });
+        }
         let bit = 1u32 << cap as u8;
         if (self.enables & bit != 0) != on {
             self.enables ^= bit;

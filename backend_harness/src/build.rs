@@ -15,8 +15,8 @@ use tessera_wire::record::{
     TextureRegion, clear_mask,
 };
 use tessera_wire::state::{
-    Attachment, BlendState, DepthStencilState, FramebufferState, MAX_DRAW_BUFFERS, RasterState,
-    Rect, SamplerState, VertexAttrib, VertexLayout,
+    Attachment, BlendState, DepthStencilState, FramebufferState, MAX_DRAW_BUFFERS, MAX_VIEWPORTS,
+    RasterState, Rect, SamplerState, VertexAttrib, VertexLayout,
 };
 
 use crate::bytes::{floats, u16s};
@@ -61,12 +61,19 @@ impl Scene {
     /// Viewport and scissor rectangle over `w` x `h` from the origin.
     pub fn viewport(&mut self, w: i32, h: i32) {
         let rect = rect(0, 0, w, h);
+        let all = MAX_VIEWPORTS as u8;
         self.push(Record::SetViewport {
-            rect,
+            first: 0,
+            count: all,
+            rect: [0.0, 0.0, w as f32, h as f32],
             near: 0.0,
             far: 1.0,
         });
-        self.push(Record::SetScissor { rect });
+        self.push(Record::SetScissor {
+            first: 0,
+            count: all,
+            rect,
+        });
     }
 
     /// The scene's surface bound, with a viewport over all of it.
@@ -292,10 +299,14 @@ impl Scene {
     /// The scissor test on (a rasterizer CSO bound), limited to `rect`.
     pub fn scissor(&mut self, rect: Rect) {
         self.raster(RasterState {
-            scissor: true,
+            scissor: 1,
             ..RasterState::default()
         });
-        self.push(Record::SetScissor { rect });
+        self.push(Record::SetScissor {
+            first: 0,
+            count: 1,
+            rect,
+        });
     }
 
     /// A texture of `kind` whose level 0 is `size` texels of `format`: every face of a cube

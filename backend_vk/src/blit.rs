@@ -64,7 +64,8 @@ impl VkPipe {
         };
         let raster = *self.interned.raster.value(ctx.raster);
         let srgb = raster.framebuffer_srgb;
-        let clip = raster.scissor.then_some(ctx.desired.scissor);
+        // Blits are scissored by rectangle 0 alone.
+        let clip = (raster.scissor & 1 != 0).then_some(ctx.desired.scissors[0]);
         let [s, d] = regions;
         let sr = [s.x0, s.y0, s.x1, s.y1];
         let dr = [d.x0, d.y0, d.x1, d.y1];

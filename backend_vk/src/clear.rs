@@ -148,11 +148,16 @@ const CLEAR_PUSH: u32 = 20;
 
 impl VkPipe {
     /// The scissored part of a target (the whole target without the scissor test).
-    pub(crate) fn scissor_rect(&self, ctx: &VkContext, extent: vk::Extent2D) -> Option<vk::Rect2D> {
+    pub(crate) fn scissor_rect(
+        &self,
+        ctx: &VkContext,
+        extent: vk::Extent2D,
+        index: usize,
+    ) -> Option<vk::Rect2D> {
         let raster = self.interned.raster.value(ctx.raster);
         let (w, h) = (extent.width as i32, extent.height as i32);
-        let (x0, y0, x1, y1) = if raster.scissor {
-            let s = ctx.desired.scissor;
+        let (x0, y0, x1, y1) = if raster.scissor & (1 << index) != 0 {
+            let s = ctx.desired.scissors[index];
             (
                 s.x.max(0),
                 s.y.max(0),
@@ -219,7 +224,8 @@ impl VkPipe {
         };
         let blend = *self.interned.blend.value(ctx.blend);
         let ds = *self.interned.depth_stencil.value(ctx.depth_stencil);
-        let Some(rect) = self.scissor_rect(ctx, target.extent) else {
+        // Clears are scissored by rectangle 0 alone (GL 4.1 §17.4.3).
+        let Some(rect) = self.scissor_rect(ctx, target.extent, 0) else {
             return Ok(());
         };
         let full = rect.offset.x == 0 && rect.offset.y == 0 && rect.extent == target.extent;

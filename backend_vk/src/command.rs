@@ -43,7 +43,7 @@ use tessera_wire::dispatch::{
 use tessera_wire::format::{IndexType, Topology};
 use tessera_wire::handle::{BufferHandle, SurfaceHandle};
 use tessera_wire::record::{ClearValue, FramebufferRef};
-use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, VertexLayout};
+use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, MAX_VIEWPORTS, VertexLayout};
 
 use crate::conv;
 use crate::device::{Missing, VkPipe, backend_bug};
@@ -204,8 +204,9 @@ pub(crate) struct Recording {
     /// would record again).
     pub(crate) prepared: Option<Prepared>,
     pub(crate) index: Option<(vk::Buffer, u64, vk::IndexType)>,
-    pub(crate) viewport: Option<[u32; 6]>,
-    pub(crate) scissor: Option<vk::Rect2D>,
+    /// The viewports set, as bits of x, y, width, height, min and max depth.
+    pub(crate) viewport: Option<[[u32; 6]; MAX_VIEWPORTS]>,
+    pub(crate) scissor: Option<[vk::Rect2D; MAX_VIEWPORTS]>,
     pub(crate) blend_constants: Option<[u32; 4]>,
     pub(crate) stencil_ref: Option<(u8, u8)>,
     pub(crate) depth_bias: Option<(u32, u32)>,
@@ -856,8 +857,12 @@ impl VkPipe {
         let double_inputs = (0..16)
             .filter(|&i| p.double_inputs[i] > 0)
             .fold(0u16, |m, i| m | 1 << i);
-        let r = ctx.desired.viewport.0;
-        if r.width <= 0 || r.height <= 0 {
+        // Nothing is drawn when every viewport is empty (Vulkan's must have a size).
+        let n = self.limits.viewports as usize;
+        if ctx.desired.viewports[..n]
+            .iter()
+            .all(|(r, ..)| !(r[2] > 0.0 && r[3] > 0.0))
+        {
             return Ok(false);
         }
         let topology = shape.topology;
@@ -957,27 +962,45 @@ impl VkPipe {
         layout: vk::PipelineLayout,
     ) {
         let cmd = self.rec.cmd;
-        let (r, near, far) = ctx.desired.viewport;
-        let vp = vk::Viewport {
-            x: r.x as f32,
-            y: r.y as f32,
-            width: r.width as f32,
-            height: r.height as f32,
-            min_depth: near.clamp(0.0, 1.0),
-            max_depth: far.clamp(0.0, 1.0),
-        };
-        let bits = [vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth].map(f32::to_bits);
+        // Framebuffer row r is GL's window row r (nothing is flipped), so each GL viewport
+        // is the Vulkan viewport of the same numbers. An empty one (GL draws nothing in it)
+        // becomes a 1x1 viewport behind an empty scissor, since Vulkan's have a size.
+        let n = self.limits.viewports as usize;
+        let [lo, hi] = self.limits.viewport_bounds;
+        let mut viewports = [vk::Viewport::default(); MAX_VIEWPORTS];
+        let mut scissors = [vk::Rect2D::default(); MAX_VIEWPORTS];
+        let mut bits = [[0u32; 6]; MAX_VIEWPORTS];
+        for i in 0..n {
+            let (r, near, far) = ctx.desired.viewports[i];
+            let empty = !(r[2] > 0.0 && r[3] > 0.0);
+            let (x, y) = (r[0].clamp(lo, hi - 1.0), r[1].clamp(lo, hi - 1.0));
+            let vp = vk::Viewport {
+                x,
+                y,
+                width: if empty { 1.0 } else { r[2].min(hi - x) },
+                height: if empty { 1.0 } else { r[3].min(hi - y) },
+                min_depth: near.clamp(0.0, 1.0),
+                max_depth: far.clamp(0.0, 1.0),
+            };
+            viewports[i] = vp;
+            bits[i] =
+                [vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth].map(f32::to_bits);
+            scissors[i] = if empty {
+                vk::Rect2D::default()
+            } else {
+                self.scissor_rect(ctx, extent, i).unwrap_or_default()
+            };
+        }
         if self.rec.viewport != Some(bits) {
-            // SAFETY: recording; the pipeline has a dynamic viewport; width and height are
-            // positive (checked by prepare).
-            unsafe { self.raw.cmd_set_viewport(cmd, 0, &[vp]) };
+            // SAFETY: recording; the pipeline has `n` dynamic viewports, each with a positive
+            // size inside the device's bounds.
+            unsafe { self.raw.cmd_set_viewport(cmd, 0, &viewports[..n]) };
             self.rec.viewport = Some(bits);
         }
-        let scissor = self.scissor_rect(ctx, extent).unwrap_or_default();
-        if self.rec.scissor != Some(scissor) {
-            // SAFETY: recording; a non-negative offset.
-            unsafe { self.raw.cmd_set_scissor(cmd, 0, &[scissor]) };
-            self.rec.scissor = Some(scissor);
+        if self.rec.scissor != Some(scissors) {
+            // SAFETY: recording; non-negative offsets, `n` dynamic scissors.
+            unsafe { self.raw.cmd_set_scissor(cmd, 0, &scissors[..n]) };
+            self.rec.scissor = Some(scissors);
         }
         let bc = ctx.desired.blend_color.map(f32::to_bits);
         if self.rec.blend_constants != Some(bc) {

@@ -32,7 +32,9 @@ use tessera_wire::handle::{
     VertexLayoutHandle,
 };
 use tessera_wire::record::{BufferCopy, BufferRange};
-use tessera_wire::state::{BlendState, DepthStencilState, RasterState, SamplerState, VertexLayout};
+use tessera_wire::state::{
+    BlendState, DepthStencilState, MAX_VIEWPORTS, RasterState, SamplerState, VertexLayout,
+};
 use tessera_wire::table::{ByteSized, Keyed, SlotTable};
 use tessera_wire::{Caps, Event, SessionError};
 
@@ -291,6 +293,11 @@ pub(crate) struct Limits {
     /// limits of the stages that may feed it): `spirv/pack.rs`.
     pub geometry_input_locations: u32,
     pub fragment_input_locations: u32,
+    /// Viewports and scissors every pipeline has: GL's 16 with `multiViewport` and
+    /// `maxViewports` of at least 16, else 1.
+    pub viewports: u32,
+    /// `viewportBoundsRange`: where a viewport may lie.
+    pub viewport_bounds: [f32; 2],
 }
 
 /// Something the device lacks, reported once per session (bits of `VkPipe::reported`).
@@ -438,6 +445,12 @@ impl VkPipe {
                 .min(p.max_geometry_output_components)
                 .min(p.max_fragment_input_components)
                 / 4,
+            viewports: if gpu.core.multi_viewport && p.max_viewports >= MAX_VIEWPORTS as u32 {
+                MAX_VIEWPORTS as u32
+            } else {
+                1
+            },
+            viewport_bounds: p.viewport_bounds_range,
             max_color_attachments: (p.max_color_attachments as usize)
                 .min(tessera_wire::state::MAX_DRAW_BUFFERS),
             max_push_descriptors: if gpu.tiers.push_descriptors {
@@ -479,7 +492,6 @@ impl VkPipe {
             max_viewport_size: p.max_viewport_dimensions[0]
                 .min(p.max_viewport_dimensions[1])
                 .min(16384),
-            texture_buffer_offset_alignment: p.min_texel_buffer_offset_alignment.max(1) as u32,
             max_vertex_output_components: p.max_vertex_output_components,
             max_geometry_input_components: p.max_geometry_input_components,
             texture_views: true,
@@ -506,6 +518,7 @@ impl VkPipe {
                         .max_tessellation_control_per_vertex_output_components,
                     max_patch_components: p.max_tessellation_control_per_patch_output_components,
                     max_control_total_output_components: p
+            viewport_arrays: gpu.core.multi_viewport && p.max_viewports >= MAX_VIEWPORTS as u32,
                         .max_tessellation_control_total_output_components,
                     max_evaluation_input_components: p.max_tessellation_evaluation_input_components,
                     max_evaluation_output_components: p

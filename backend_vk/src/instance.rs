@@ -118,6 +118,9 @@ pub(crate) struct CoreFeatures {
     /// 64-bit floats in shaders (`shaderFloat64`: GL 4.0's `ARB_gpu_shader_fp64`, SPIR-V's
     /// `Float64` capability).
     pub shader_float64: bool,
+    /// Viewport and scissor arrays chosen per primitive (`multiViewport`: GL 4.1's viewport
+    /// arrays, and SPIR-V's `MultiViewport` capability that `ViewportIndex` needs).
+    pub multi_viewport: bool,
 }
 
 /// Messages of the debug-utils messenger, shared with its callback.
@@ -789,6 +792,7 @@ fn create_device(
         sample_rate_shading: yes(have.sample_rate_shading),
         image_gather_extended: yes(have.shader_image_gather_extended),
         shader_float64: yes(have.shader_float64),
+        multi_viewport: yes(have.multi_viewport),
     };
     let enabled = vk::PhysicalDeviceFeatures {
         geometry_shader: have.geometry_shader,
@@ -813,6 +817,8 @@ fn create_device(
         shader_image_gather_extended: have.shader_image_gather_extended,
         // GL 4.0's doubles.
         shader_float64: have.shader_float64,
+        // GL 4.1's viewport arrays.
+        multi_viewport: have.multi_viewport,
         // The frontend's point-size emulation writes PointSize from geometry stages that
         // emit points.
         shader_tessellation_and_geometry_point_size: have

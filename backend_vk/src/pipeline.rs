@@ -531,10 +531,12 @@ impl VkPipe {
             .primitive_restart_enable(key.restart);
 
         let mut clip_control =
+        // Every pipeline has all the viewports the device gives GL (dynamic, so a pipeline
+        // serves any of their values).
             vk::PipelineViewportDepthClipControlCreateInfoEXT::default().negative_one_to_one(true);
         let mut viewport = vk::PipelineViewportStateCreateInfo::default()
-            .viewport_count(1)
-            .scissor_count(1);
+            .viewport_count(self.limits.viewports)
+            .scissor_count(self.limits.viewports);
         if self.tiers.depth_clip_control {
             viewport = viewport.push_next(&mut clip_control);
         }

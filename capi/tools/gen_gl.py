@@ -121,14 +121,16 @@ BEYOND = {
     # Invalidation (GL 4.3).
     "glInvalidateBufferData", "glInvalidateBufferSubData", "glInvalidateFramebuffer",
     "glInvalidateSubFramebuffer", "glInvalidateTexImage", "glInvalidateTexSubImage",
-    # Buffer texture ranges (GL 4.3).
-    "glTexBufferRange",
     # Transform feedback objects, draws from them and the indexed queries (GL 4.0, 4.2).
     "glBeginQueryIndexed", "glBindTransformFeedback", "glDeleteTransformFeedbacks",
     "glDrawTransformFeedback", "glDrawTransformFeedbackInstanced",
     "glDrawTransformFeedbackStream", "glDrawTransformFeedbackStreamInstanced",
     "glEndQueryIndexed", "glGenTransformFeedbacks", "glGetQueryIndexediv",
     "glIsTransformFeedback", "glPauseTransformFeedback", "glResumeTransformFeedback",
+    # Viewport arrays (GL 4.1).
+    "glDepthRangeArrayv", "glDepthRangeIndexed", "glGetDoublei_v", "glGetFloati_v",
+    "glScissorArrayv", "glScissorIndexed", "glScissorIndexedv", "glViewportArrayv",
+    "glViewportIndexedf", "glViewportIndexedfv",
     # Program pipelines and separable programs (GL 4.1; glCreateProgramPipelines: 4.5).
     "glActiveShaderProgram", "glBindProgramPipeline", "glCreateProgramPipelines",
     "glCreateShaderProgramv", "glDeleteProgramPipelines", "glGenProgramPipelines",

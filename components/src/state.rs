@@ -7,6 +7,7 @@ use bevy_ecs::entity::Entity;
 use crate::gl::*;
 use tessera_wire::state::{
     MAX_DRAW_BUFFERS, MAX_TEXTURE_UNITS, MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS,
+    MAX_VIEWPORTS,
 };
 
 /// `SHADER_STORAGE_BUFFER` binding points (`MAX_SHADER_STORAGE_BUFFER_BINDINGS`): native
@@ -414,7 +415,7 @@ pub mod cap {
     pub const SAMPLE_COVERAGE: u32 = 25;
     /// `SAMPLE_MASK`.
     pub const SAMPLE_MASK: u32 = 26;
-    /// `SCISSOR_TEST`.
+    /// Unused: `SCISSOR_TEST` is per viewport index ([`GlState::scissor_enable`]).
     pub const SCISSOR_TEST: u32 = 27;
     /// `STENCIL_TEST`.
     pub const STENCIL_TEST: u32 = 28;
@@ -561,8 +562,8 @@ pub struct GlState {
     pub depth_func: GLenum,
     /// `DEPTH_WRITEMASK`.
     pub depth_mask: bool,
-    /// `DEPTH_RANGE`.
-    pub depth_range: [f64; 2],
+    /// `DEPTH_RANGE` per viewport index (GL 4.1), each clamped to [0, 1].
+    pub depth_ranges: [[f64; 2]; MAX_VIEWPORTS],
     /// Front and back stencil state.
     pub stencil: [StencilFaceGl; 2],
 
@@ -605,10 +606,13 @@ pub struct GlState {
     pub primitive_restart_index: u32,
 
     // ---- Viewport and scissor ----
-    /// `VIEWPORT` (x, y, width, height).
-    pub viewport: [GLint; 4],
-    /// `SCISSOR_BOX`.
-    pub scissor: [GLint; 4],
+    /// `VIEWPORT` per viewport index (x, y, width, height; floats since GL 4.1's viewport
+    /// arrays, as Mesa keeps them).
+    pub viewports: [[f32; 4]; MAX_VIEWPORTS],
+    /// `SCISSOR_BOX` per viewport index.
+    pub scissors: [[GLint; 4]; MAX_VIEWPORTS],
+    /// `SCISSOR_TEST` per viewport index, bit `i` for index `i` (`glEnable` sets them all).
+    pub scissor_enable: u16,
 
     // ---- Clear values ----
     /// `COLOR_CLEAR_VALUE`.
@@ -680,7 +684,7 @@ impl GlState {
             logic_op: COPY,
             depth_func: LESS,
             depth_mask: true,
-            depth_range: [0.0, 1.0],
+            depth_ranges: [[0.0, 1.0]; MAX_VIEWPORTS],
             stencil: [StencilFaceGl::default(); 2],
             cull_face: BACK,
             front_face: CCW,
@@ -700,8 +704,9 @@ impl GlState {
             sample_mask_value: u32::MAX,
             min_sample_shading: 0.0,
             primitive_restart_index: 0,
-            viewport: [0, 0, width, height],
-            scissor: [0, 0, width, height],
+            viewports: [[0.0, 0.0, width as f32, height as f32]; MAX_VIEWPORTS],
+            scissors: [[0, 0, width, height]; MAX_VIEWPORTS],
+            scissor_enable: 0,
             clear_color: [0.0; 4],
             clear_depth: 1.0,
             clear_stencil: 0,

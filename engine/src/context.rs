@@ -680,8 +680,9 @@ impl Context {
         if let Some(s) = surface {
             let (w, h) = (s.desc.width as i32, s.desc.height as i32);
             if !self.local.viewport_initialized && w > 0 && h > 0 {
-                self.local.st.viewport = [0, 0, w, h];
-                self.local.st.scissor = [0, 0, w, h];
+                // Every index, as Mesa's first make-current sets them.
+                self.local.st.viewports.fill([0.0, 0.0, w as f32, h as f32]);
+                self.local.st.scissors.fill([0, 0, w, h]);
                 self.local.viewport_initialized = true;
             }
             if !self.local.default_buffers_initialized {

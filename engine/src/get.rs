@@ -11,11 +11,12 @@ use tessera_components::gl::*;
 use tessera_components::object::{Framebuffer, Life, STENCIL_ATTACHMENT_INDEX, VertexArray};
 use tessera_components::state::{BufferTarget, TextureTarget};
 use tessera_wire::state::MAX_DRAW_BUFFERS as DRAW_BUFFER_COUNT;
+use tessera_wire::state::MAX_VIEWPORTS as MAX_VIEWPORTS_COUNT;
 
 use crate::context::Context;
 use crate::framebuffer::status::attached_image;
 use crate::limits;
-use crate::render_state::{Capability, capability};
+use crate::render_state::{Capability, VIEWPORT_BOUNDS, capability};
 use crate::share::Shared;
 
 /// Most values one query returns (`COMPRESSED_TEXTURE_FORMATS` aside, which has its own
@@ -188,7 +189,6 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_sync",
     "GL_ARB_tessellation_shader",
     "GL_ARB_texture_buffer_object",
-    "GL_ARB_texture_buffer_range",
     "GL_ARB_texture_compression_bptc",
     "GL_ARB_texture_compression_rgtc",
     "GL_ARB_texture_cube_map_array",
@@ -213,6 +213,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_vertex_type_2_10_10_10_rev",
     "GL_EXT_provoking_vertex",
     "GL_EXT_texture_array",
+    "GL_ARB_viewport_array",
     "GL_EXT_texture_filter_anisotropic",
     "GL_EXT_texture_integer",
     "GL_EXT_texture_swizzle",
@@ -230,7 +231,8 @@ impl Context {
     /// The extensions advertised to this context: [`EXTENSION_NAMES`] less those its backend
     /// cannot carry out (texture views, on a GLES driver without them; tessellation, on one
     /// without its stages; per-draw-buffer blending, on one without indexed blend calls; cube
-    /// map arrays, on one below ES 3.2).
+    /// map arrays, on one below ES 3.2; viewport arrays, on one without
+    /// `OES_viewport_array`).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
         let bptc = self.local.limits.bptc;
@@ -240,6 +242,7 @@ impl Context {
         let sample_shading = self.local.limits.sample_shading;
         let fp64 = self.local.limits.fp64;
         let attrib_64bit = self.local.limits.vertex_attrib_64bit;
+        let viewport_arrays = self.local.limits.viewport_arrays;
         let gather = self.local.limits.gather.is_some();
         EXTENSION_NAMES
             .iter()
@@ -254,6 +257,7 @@ impl Context {
             .filter(move |e| attrib_64bit || *e != "GL_ARB_vertex_attrib_64bit")
             .filter(move |e| gather || *e != "GL_ARB_texture_gather")
     }
+            .filter(move |e| viewport_arrays || *e != "GL_ARB_viewport_array")
 
     /// Whether the context advertises the extension `name`.
     pub(crate) fn advertises(&self, name: &str) -> bool {
@@ -309,6 +313,7 @@ impl Context {
         }
         let e = |v: GLenum| Some(Value::int(i64::from(v)));
         let front = &st.stencil[0];
+                Capability::Scissor => st.scissor_enable & 1 != 0,
         let back = &st.stencil[1];
         match pname {
             BLEND_SRC_RGB => e(st.blend_src_rgb[0]),
@@ -330,7 +335,7 @@ impl Context {
             LOGIC_OP_MODE => e(st.logic_op),
             DEPTH_FUNC => e(st.depth_func),
             DEPTH_WRITEMASK => Some(Value::boolean(st.depth_mask)),
-            DEPTH_RANGE => Some(Value::norms(&st.depth_range)),
+            DEPTH_RANGE => Some(Value::norms(&st.depth_ranges[0])),
             DEPTH_CLEAR_VALUE => Some(Value::norms(&[st.clear_depth])),
             STENCIL_FUNC => e(front.func),
             STENCIL_VALUE_MASK => Some(Value::int(i64::from(front.value_mask))),
@@ -360,8 +365,8 @@ impl Context {
             SAMPLE_COVERAGE_VALUE => Some(Value::float(f64::from(st.sample_coverage_value))),
             SAMPLE_COVERAGE_INVERT => Some(Value::boolean(st.sample_coverage_invert)),
             MIN_SAMPLE_SHADING_VALUE => Some(Value::float(f64::from(st.min_sample_shading))),
-            VIEWPORT => Some(Value::ints(&st.viewport.map(i64::from))),
-            SCISSOR_BOX => Some(Value::ints(&st.scissor.map(i64::from))),
+            VIEWPORT => Some(Value::floats(&st.viewports[0].map(f64::from))),
+            SCISSOR_BOX => Some(Value::ints(&st.scissors[0].map(i64::from))),
             COLOR_CLEAR_VALUE => Some(Value::norms(&st.clear_color.map(f64::from))),
             // Unsigned state read back by bit pattern (0xFFFF_FFFF reads as -1), as Mesa does:
             // applications save and restore it through the signed queries.
@@ -461,7 +466,6 @@ impl Context {
                 i64::from(l.max_viewport),
             ])),
             MAX_TEXTURE_BUFFER_SIZE => i(l.max_texture_buffer_size),
-            TEXTURE_BUFFER_OFFSET_ALIGNMENT => i(l.texture_buffer_offset_alignment),
             MAX_TEXTURE_LOD_BIAS => Some(Value::float(f64::from(l.max_lod_bias))),
             MAX_TEXTURE_MAX_ANISOTROPY => Some(Value::float(f64::from(l.max_anisotropy))),
             MAX_DRAW_BUFFERS | MAX_COLOR_ATTACHMENTS => i(limits::COLOR_ATTACHMENTS),
@@ -655,6 +659,10 @@ impl Context {
 
     /// The value of `pname` for the `glGet*v` queries, or the error they raise:
     /// `INVALID_ENUM` when it names no state variable, or the error the variable's own rules
+            // ARB_viewport_array (GL 4.1), with native llvmpipe's values.
+            MAX_VIEWPORTS => i(MAX_VIEWPORTS_COUNT as i32),
+            VIEWPORT_SUBPIXEL_BITS => i(0),
+            VIEWPORT_BOUNDS_RANGE => Some(Value::floats(&VIEWPORT_BOUNDS.map(f64::from))),
     /// give in the current state (`IMPLEMENTATION_COLOR_READ_*` without a colour read
     /// buffer).
     pub(crate) fn query_value(&self, sh: &mut Shared, pname: GLenum) -> Result<Value, GLenum> {
@@ -839,6 +847,23 @@ impl Context {
                 self.error(e);
                 None
             }
+            // ARB_viewport_array (GL 4.1): one viewport's rectangle, scissor box or depth
+            // range (integer queries round the floats, as Mesa does).
+            VIEWPORT => st
+                .viewports
+                .get(i)
+                .map(|r| Value::floats(&r.map(f64::from)))
+                .ok_or(INVALID_VALUE),
+            SCISSOR_BOX => st
+                .scissors
+                .get(i)
+                .map(|r| Value::ints(&r.map(i64::from)))
+                .ok_or(INVALID_VALUE),
+            DEPTH_RANGE => st
+                .depth_ranges
+                .get(i)
+                .map(|r| Value::floats(r))
+                .ok_or(INVALID_VALUE),
         }
     }
 
@@ -877,6 +902,24 @@ impl Context {
             Some(p) => p,
             None => {
                 self.error(INVALID_ENUM);
+    /// `glGetFloati_v` (GL 4.1): any indexed state, as floats.
+    pub fn get_floati_v(&mut self, target: GLenum, index: GLuint, data: &mut [GLfloat]) {
+        if let Some(v) = self.indexed_value(target, index) {
+            for (i, o) in data.iter_mut().enumerate().take(v.len) {
+                *o = v.as_f64(i) as f32;
+            }
+        }
+    }
+
+    /// `glGetDoublei_v` (GL 4.1): any indexed state, as doubles.
+    pub fn get_doublei_v(&mut self, target: GLenum, index: GLuint, data: &mut [GLdouble]) {
+        if let Some(v) = self.indexed_value(target, index) {
+            for (i, o) in data.iter_mut().enumerate().take(v.len) {
+                *o = v.as_f64(i);
+            }
+        }
+    }
+
                 0
             }
         }

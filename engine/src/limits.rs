@@ -32,9 +32,6 @@ pub struct Limits {
     pub max_viewport: i32,
     /// `MAX_TEXTURE_BUFFER_SIZE` in texels.
     pub max_texture_buffer_size: i32,
-    /// `TEXTURE_BUFFER_OFFSET_ALIGNMENT`: the backend's ([`Caps::texture_buffer_offset_alignment`]),
-    /// a power of two from 1 to GL 4.3's largest, 256.
-    pub texture_buffer_offset_alignment: i32,
     /// `MAX_UNIFORM_BLOCK_SIZE`.
     pub max_uniform_block_size: i32,
     /// `MAX_VERTEX_OUTPUT_COMPONENTS`: see [`STAGE_IO_COMPONENTS`].
@@ -85,6 +82,9 @@ pub struct Limits {
     /// Whether shaders may use doubles: `GL_ARB_gpu_shader_fp64` is advertised only then,
     /// and without it a program with doubles fails to link.
     pub fp64: bool,
+    /// Whether the backend has GL's 16 viewports chosen per primitive:
+    /// `GL_ARB_viewport_array` is advertised only then (the engine keeps all 16 anyway).
+    pub viewport_arrays: bool,
     /// Whether the backend computes doubles as floats: doubles in buffer-backed blocks and
     /// transform feedback fail the link.
     pub fp64_narrowed: bool,
@@ -210,10 +210,6 @@ impl Limits {
             sample_counts: caps.sample_counts | 1,
             max_viewport: clamp(caps.max_viewport_size),
             max_texture_buffer_size: 65536,
-            texture_buffer_offset_alignment: caps
-                .texture_buffer_offset_alignment
-                .clamp(1, 256)
-                .next_power_of_two() as i32,
             max_uniform_block_size: 16384,
             max_vertex_output_components: stage_io(caps.max_vertex_output_components),
             max_geometry_input_components: stage_io(caps.max_geometry_input_components),
@@ -246,6 +242,7 @@ impl Limits {
             max_tess_gen_level: clamp(caps.tessellation.max_gen_level),
             tess: caps.tessellation,
         }
+            viewport_arrays: caps.viewport_arrays,
     }
 }
 

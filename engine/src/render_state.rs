@@ -11,7 +11,7 @@ use tessera_systems::conv::{
     map_blend_equation, map_blend_factor, map_compare_func, map_cull_face, map_logic_op,
     map_polygon_mode, map_stencil_op,
 };
-use tessera_wire::state::MAX_DRAW_BUFFERS;
+use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VIEWPORTS};
 
 use crate::context::Context;
 
@@ -31,6 +31,8 @@ macro_rules! set {
 pub(crate) enum Capability {
     /// `BLEND` (per draw buffer).
     Blend,
+    /// `SCISSOR_TEST` (per viewport index).
+    Scissor,
     /// A bit of [`tessera_components::state::Capabilities`] and the group it dirties.
     Bit(u32, Dirty),
 }
@@ -69,12 +71,19 @@ pub(crate) fn capability(v: GLenum) -> Option<Capability> {
         SAMPLE_COVERAGE => Bit(cap::SAMPLE_COVERAGE, Dirty::SAMPLE_MASK),
         SAMPLE_MASK => Bit(cap::SAMPLE_MASK, Dirty::SAMPLE_MASK),
         SAMPLE_SHADING => Bit(cap::SAMPLE_SHADING, Dirty::RASTER),
-        SCISSOR_TEST => Bit(cap::SCISSOR_TEST, Dirty::RASTER),
+        SCISSOR_TEST => Capability::Scissor,
         STENCIL_TEST => Bit(cap::STENCIL_TEST, Dirty::DEPTH_STENCIL),
         TEXTURE_CUBE_MAP_SEAMLESS => Bit(cap::TEXTURE_CUBE_MAP_SEAMLESS, Dirty::empty()),
         _ => return None,
     })
 }
+
+/// `VIEWPORT_BOUNDS_RANGE`: where a viewport's corner may lie (native llvmpipe's, twice
+/// GL's minimum for its 16384 `MAX_VIEWPORT_DIMS`).
+pub(crate) const VIEWPORT_BOUNDS: [f32; 2] = [-32768.0, 32767.0];
+
+/// Every viewport index's bit in a per-viewport mask.
+const ALL_VIEWPORTS: u16 = u16::MAX >> (16 - MAX_VIEWPORTS);
 
 fn gl_bool(b: GLboolean) -> bool {
     b != 0
@@ -89,6 +98,10 @@ impl Context {
             Some(Capability::Blend) => {
                 let mask = if on { 0xff } else { 0 };
                 set!(self, self.local.st.blend_enable, mask, Dirty::BLEND);
+            }
+            Some(Capability::Scissor) => {
+                let mask = if on { ALL_VIEWPORTS } else { 0 };
+                set!(self, self.local.st.scissor_enable, mask, Dirty::RASTER);
             }
             Some(Capability::Bit(bit, dirty)) => {
                 let caps = &mut self.local.st.caps.0;
@@ -127,6 +140,7 @@ impl Context {
                 FALSE as GLboolean
             }
             Some(Capability::Blend) => (self.local.st.blend_enable & 1) as GLboolean,
+            Some(Capability::Scissor) => (self.local.st.scissor_enable & 1) as GLboolean,
             Some(Capability::Bit(bit, _)) => self.local.st.caps.has(bit) as GLboolean,
         }
     }
@@ -145,7 +159,19 @@ impl Context {
                 };
                 set!(self, self.local.st.blend_enable, new, Dirty::BLEND);
             }
-            // GL 3.3 has indexed state only for BLEND.
+            Some(Capability::Scissor) => {
+                if index as usize >= MAX_VIEWPORTS {
+                    return self.error(INVALID_VALUE);
+                }
+                let old = self.local.st.scissor_enable;
+                let new = if on {
+                    old | 1 << index
+                } else {
+                    old & !(1 << index)
+                };
+                set!(self, self.local.st.scissor_enable, new, Dirty::RASTER);
+            }
+            // BLEND (GL 3.0) and SCISSOR_TEST (GL 4.1) are the only indexed capabilities.
             _ => self.error(INVALID_ENUM),
         }
     }
@@ -169,6 +195,13 @@ impl Context {
                     return FALSE as GLboolean;
                 }
                 ((self.local.st.blend_enable >> index) & 1) as GLboolean
+            }
+            Some(Capability::Scissor) => {
+                if index as usize >= MAX_VIEWPORTS {
+                    self.error(INVALID_VALUE);
+                    return FALSE as GLboolean;
+                }
+                ((self.local.st.scissor_enable >> index) & 1) as GLboolean
             }
             _ => {
                 self.error(INVALID_ENUM);
@@ -362,15 +395,57 @@ impl Context {
         );
     }
 
-    /// `glDepthRange` (values are clamped to [0, 1]). Shaders read them as `gl_DepthRange`
-    /// from the default block, so the block goes again too.
+    /// `glDepthRange`: every viewport's depth range (values are clamped to [0, 1]).
     pub fn depth_range(&mut self, near: GLdouble, far: GLdouble) {
+        for i in 0..MAX_VIEWPORTS {
+            self.store_depth_range(i, near, far);
+        }
+    }
+
+    /// `glDepthRangeArrayv` (GL 4.1): `count` pairs from viewport `first` on. As in Mesa,
+    /// `first + count` is summed as unsigned, so a negative count may pass and set nothing.
+    pub fn depth_range_arrayv(&mut self, first: GLuint, count: GLsizei, v: &[GLdouble]) {
+        let Some(n) = self.viewport_array_count(first, count) else {
+            return;
+        };
+        for (i, pair) in v.chunks_exact(2).take(n).enumerate() {
+            self.store_depth_range(first as usize + i, pair[0], pair[1]);
+        }
+    }
+
+    /// `glDepthRangeIndexed` (GL 4.1).
+    pub fn depth_range_indexed(&mut self, index: GLuint, near: GLdouble, far: GLdouble) {
+        if index as usize >= MAX_VIEWPORTS {
+            return self.error(INVALID_VALUE);
+        }
+        self.store_depth_range(index as usize, near, far);
+    }
+
+    /// Stores viewport `i`'s depth range, clamped to [0, 1]. Shaders read viewport 0's as
+    /// `gl_DepthRange` from the default block, so the block goes again then.
+    fn store_depth_range(&mut self, i: usize, near: GLdouble, far: GLdouble) {
+        let dirty = if i == 0 {
+            Dirty::VIEWPORT.union(Dirty::UNIFORMS)
+        } else {
+            Dirty::VIEWPORT
+        };
         set!(
             self,
-            self.local.st.depth_range,
+            self.local.st.depth_ranges[i],
             [near.clamp(0.0, 1.0), far.clamp(0.0, 1.0)],
-            Dirty::VIEWPORT.union(Dirty::UNIFORMS)
+            dirty
         );
+    }
+
+    /// How many entries a `gl*Arrayv(first, count)` of viewport state sets, or `None` after
+    /// `INVALID_VALUE` when `first + count` (summed as unsigned, as Mesa does) passes
+    /// `MAX_VIEWPORTS`.
+    fn viewport_array_count(&mut self, first: GLuint, count: GLsizei) -> Option<usize> {
+        if first.wrapping_add(count as GLuint) as usize > MAX_VIEWPORTS {
+            self.error(INVALID_VALUE);
+            return None;
+        }
+        Some(count.max(0) as usize)
     }
 
     /// `glDepthRangef`.
@@ -611,30 +686,98 @@ impl Context {
         );
     }
 
-    /// `glViewport` (width and height are clamped to `MAX_VIEWPORT_DIMS`).
+    /// `glViewport`: every viewport (width and height are clamped to `MAX_VIEWPORT_DIMS`,
+    /// the corner to `VIEWPORT_BOUNDS_RANGE`).
     pub fn viewport(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei) {
         if width < 0 || height < 0 {
             return self.error(INVALID_VALUE);
         }
         self.window_viewport_hook();
-        let max = self.local.limits.max_viewport;
-        set!(
-            self,
-            self.local.st.viewport,
-            [x, y, width.min(max), height.min(max)],
-            Dirty::VIEWPORT
-        );
+        let rect = [x as f32, y as f32, width as f32, height as f32];
+        for i in 0..MAX_VIEWPORTS {
+            self.store_viewport(i, rect);
+        }
     }
 
-    /// `glScissor`.
+    /// `glViewportArrayv` (GL 4.1): `count` rectangles (x, y, width, height) from viewport
+    /// `first` on; a negative size in any of them sets none (Mesa checks them all first).
+    pub fn viewport_arrayv(&mut self, first: GLuint, count: GLsizei, v: &[GLfloat]) {
+        let Some(n) = self.viewport_array_count(first, count) else {
+            return;
+        };
+        let rects = v.chunks_exact(4).take(n);
+        if rects.clone().any(|r| r[2] < 0.0 || r[3] < 0.0) {
+            return self.error(INVALID_VALUE);
+        }
+        self.window_viewport_hook();
+        for (i, r) in rects.enumerate() {
+            self.store_viewport(first as usize + i, [r[0], r[1], r[2], r[3]]);
+        }
+    }
+
+    /// `glViewportIndexedf` (GL 4.1): the index before the size, as in Mesa.
+    pub fn viewport_indexedf(&mut self, index: GLuint, x: f32, y: f32, w: f32, h: f32) {
+        if index as usize >= MAX_VIEWPORTS || w < 0.0 || h < 0.0 {
+            return self.error(INVALID_VALUE);
+        }
+        self.window_viewport_hook();
+        self.store_viewport(index as usize, [x, y, w, h]);
+    }
+
+    /// Stores viewport `i`, clamped as Mesa clamps it: the size to `MAX_VIEWPORT_DIMS`, the
+    /// corner to `VIEWPORT_BOUNDS_RANGE`.
+    fn store_viewport(&mut self, i: usize, [x, y, w, h]: [f32; 4]) {
+        let max = self.local.limits.max_viewport as f32;
+        let [lo, hi] = VIEWPORT_BOUNDS;
+        let rect = [x.clamp(lo, hi), y.clamp(lo, hi), w.min(max), h.min(max)];
+        set!(self, self.local.st.viewports[i], rect, Dirty::VIEWPORT);
+    }
+
+    /// `glScissor`: every scissor rectangle.
     pub fn scissor(&mut self, x: GLint, y: GLint, width: GLsizei, height: GLsizei) {
         if width < 0 || height < 0 {
             return self.error(INVALID_VALUE);
         }
+        for i in 0..MAX_VIEWPORTS {
+            set!(
+                self,
+                self.local.st.scissors[i],
+                [x, y, width, height],
+                Dirty::SCISSOR
+            );
+        }
+    }
+
+    /// `glScissorArrayv` (GL 4.1): `count` rectangles from index `first` on; a negative size
+    /// in any of them sets none.
+    pub fn scissor_arrayv(&mut self, first: GLuint, count: GLsizei, v: &[GLint]) {
+        let Some(n) = self.viewport_array_count(first, count) else {
+            return;
+        };
+        let rects = v.chunks_exact(4).take(n);
+        if rects.clone().any(|r| r[2] < 0 || r[3] < 0) {
+            return self.error(INVALID_VALUE);
+        }
+        for (i, r) in rects.enumerate() {
+            let rect = [r[0], r[1], r[2], r[3]];
+            set!(
+                self,
+                self.local.st.scissors[first as usize + i],
+                rect,
+                Dirty::SCISSOR
+            );
+        }
+    }
+
+    /// `glScissorIndexed` (GL 4.1): the index before the size, as in Mesa.
+    pub fn scissor_indexed(&mut self, index: GLuint, x: GLint, y: GLint, w: GLsizei, h: GLsizei) {
+        if index as usize >= MAX_VIEWPORTS || w < 0 || h < 0 {
+            return self.error(INVALID_VALUE);
+        }
         set!(
             self,
-            self.local.st.scissor,
-            [x, y, width, height],
+            self.local.st.scissors[index as usize],
+            [x, y, w, h],
             Dirty::SCISSOR
         );
     }

@@ -9,7 +9,7 @@ use tessera_wire::handle::{
 use tessera_wire::record::{FramebufferRef, ImageBinding};
 use tessera_wire::state::{
     MAX_DRAW_BUFFERS, MAX_IMAGE_SLOTS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS,
-    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, Rect,
+    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, MAX_VIEWPORTS, Rect,
 };
 
 /// The bound texture and sampler CSO of a sampler slot.
@@ -25,10 +25,10 @@ pub struct EmittedState {
     pub framebuffer: Option<FramebufferRef>,
     /// `SetDrawBuffers`.
     pub draw_buffers: Option<[u8; MAX_DRAW_BUFFERS]>,
-    /// `SetViewport`.
-    pub viewport: Option<(Rect, f32, f32)>,
-    /// `SetScissor`.
-    pub scissor: Option<Rect>,
+    /// `SetViewport`, per viewport index: rectangle, near, far.
+    pub viewports: [Option<([f32; 4], f32, f32)>; MAX_VIEWPORTS],
+    /// `SetScissor`, per viewport index.
+    pub scissors: [Option<Rect>; MAX_VIEWPORTS],
     /// `BindBlendState`.
     pub blend: Option<BlendHandle>,
     /// `BindDepthStencilState`.
@@ -78,8 +78,8 @@ impl Default for EmittedState {
         Self {
             framebuffer: None,
             draw_buffers: None,
-            viewport: None,
-            scissor: None,
+            viewports: [None; MAX_VIEWPORTS],
+            scissors: [None; MAX_VIEWPORTS],
             blend: None,
             depth_stencil: None,
             raster: None,

@@ -69,7 +69,7 @@ pub fn emit_uniforms(
         };
         let hidden = block.len() - HIDDEN_SLOT;
         // gl_DepthRange, where the program reads it: near, far, diff.
-        let [near, far] = st.depth_range.map(|v| v as f32);
+        let [near, far] = st.depth_ranges[0].map(|v| v as f32);
         let depth_range = linked
             .depth_range_offset
             .map(|at| at as usize)

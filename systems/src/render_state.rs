@@ -5,7 +5,8 @@ use tessera_components::state::{GlState, cap};
 use tessera_wire::format::{BlendFactor, BlendOp, CompareFunc, CullMode, PolygonMode, StencilOp};
 use tessera_wire::record::Record;
 use tessera_wire::state::{
-    BlendFunc, BlendState, DepthStencilState, MAX_DRAW_BUFFERS, RasterState, Rect, StencilFace,
+    BlendFunc, BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_VIEWPORTS, RasterState, Rect,
+    StencilFace,
 };
 
 use crate::conv::{
@@ -101,7 +102,7 @@ pub fn raster_state(st: &GlState) -> RasterState {
         depth_clamp: caps.has(cap::DEPTH_CLAMP),
         rasterizer_discard: caps.has(cap::RASTERIZER_DISCARD),
         multisample: caps.has(cap::MULTISAMPLE),
-        scissor: caps.has(cap::SCISSOR_TEST),
+        scissor: st.scissor_enable,
         line_smooth: caps.has(cap::LINE_SMOOTH),
         polygon_smooth: caps.has(cap::POLYGON_SMOOTH),
         program_point_size: caps.has(cap::PROGRAM_POINT_SIZE),
@@ -189,28 +190,54 @@ fn rect(v: [GLint; 4]) -> Rect {
     }
 }
 
-/// `SetViewport`.
-pub fn emit_viewport(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
-    let value = (
-        rect(st.viewport),
-        st.depth_range[0] as f32,
-        st.depth_range[1] as f32,
-    );
-    if changed(&mut shadow.viewport, value) {
-        dev.push(Record::SetViewport {
-            rect: value.0,
-            near: value.1,
-            far: value.2,
-        });
+/// Calls `emit(first, count, value)` once for each run of consecutive indices whose value
+/// differs from the emitted one and equals its neighbours', and records them as emitted:
+/// `glViewport` and `glScissor` set all 16 alike, so the single-viewport case is one
+/// record.
+fn emit_runs<T: Copy + PartialEq>(
+    values: &[T; MAX_VIEWPORTS],
+    emitted: &mut [Option<T>; MAX_VIEWPORTS],
+    mut emit: impl FnMut(u8, u8, T),
+) {
+    let mut i = 0;
+    while i < MAX_VIEWPORTS {
+        if emitted[i] == Some(values[i]) {
+            i += 1;
+            continue;
+        }
+        let first = i;
+        while i < MAX_VIEWPORTS && values[i] == values[first] && emitted[i] != Some(values[i]) {
+            emitted[i] = Some(values[i]);
+            i += 1;
+        }
+        emit(first as u8, (i - first) as u8, values[first]);
     }
 }
 
-/// `SetScissor`.
+/// `SetViewport`: the viewports and depth ranges that changed, a run of equal ones in
+/// one record.
+pub fn emit_viewport(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
+    let values: [([f32; 4], f32, f32); MAX_VIEWPORTS] = std::array::from_fn(|i| {
+        let [near, far] = st.depth_ranges[i];
+        (st.viewports[i], near as f32, far as f32)
+    });
+    emit_runs(&values, &mut shadow.viewports, |first, count, v| {
+        dev.push(Record::SetViewport {
+            first,
+            count,
+            rect: v.0,
+            near: v.1,
+            far: v.2,
+        });
+    });
+}
+
+/// `SetScissor`: the scissor rectangles that changed, a run of equal ones in one record.
 pub fn emit_scissor(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
-    let value = rect(st.scissor);
-    if changed(&mut shadow.scissor, value) {
-        dev.push(Record::SetScissor { rect: value });
-    }
+    let values = st.scissors.map(rect);
+    emit_runs(&values, &mut shadow.scissors, |first, count, rect| {
+        dev.push(Record::SetScissor { first, count, rect });
+    });
 }
 
 /// `SetBlendColor`.

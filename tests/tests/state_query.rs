@@ -342,6 +342,9 @@ fn indexed_queries_validate_target_and_index() {
         (COLOR_WRITEMASK, 8),
         (BLEND, 8),
         (SAMPLE_MASK_VALUE, 1),
+        (VIEWPORT, 16),
+        (SCISSOR_BOX, 16),
+        (DEPTH_RANGE, 16),
     ] {
         ctx.get_integeri_v(target, limit, &mut v);
         assert_error!(ctx, INVALID_VALUE, "{target:#x}[{limit}]");
@@ -350,14 +353,9 @@ fn indexed_queries_validate_target_and_index() {
         ctx.get_booleani_v(target, limit, &mut b);
         assert_error!(ctx, INVALID_VALUE, "{target:#x}[{limit}]");
     }
-    // Not indexed state in GL 3.3 (VIEWPORT and SCISSOR_BOX are in 4.1, which Mesa has).
-    for target in [
-        0x1234,
-        VIEWPORT,
-        SCISSOR_BOX,
-        DEPTH_TEST,
-        ARRAY_BUFFER_BINDING,
-    ] {
+    // Not indexed state (VIEWPORT, SCISSOR_BOX and DEPTH_RANGE are, since GL 4.1's viewport
+    // arrays; SCISSOR_TEST is indexed for glIsEnabledi only, as in Mesa).
+    for target in [0x1234, SCISSOR_TEST, DEPTH_TEST, ARRAY_BUFFER_BINDING] {
         ctx.get_integeri_v(target, 0, &mut v);
         assert_error!(ctx, INVALID_ENUM, "{target:#x}");
         ctx.get_integer64i_v(target, 0, &mut v64);

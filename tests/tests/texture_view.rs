@@ -1013,7 +1013,8 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
     // (Nor tessellation, whose stages an ES 3.0 driver lacks: tests/tests/tessellation.rs;
     // nor per-draw-buffer blending, without its indexed calls: draw_buffers_blend.rs; nor
     // cube map arrays, below ES 3.2: texture_cube_array.rs; nor gathers, below ES 3.1:
-    // texture_gather.rs; nor BPTC, without EXT_texture_compression_bptc:
+    // texture_gather.rs; nor viewport arrays, without OES_viewport_array:
+    // viewport_array.rs; nor BPTC, without EXT_texture_compression_bptc:
     // texture_compression_bptc.rs.)
     expected.retain(|e| {
         e != "GL_ARB_texture_view"
@@ -1021,6 +1022,7 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
             && e != "GL_ARB_draw_buffers_blend"
             && e != "GL_ARB_texture_cube_map_array"
             && e != "GL_ARB_texture_gather"
+            && e != "GL_ARB_viewport_array"
             && e != "GL_ARB_gpu_shader_fp64"
             && e != "GL_ARB_vertex_attrib_64bit"
             && e != "GL_ARB_texture_compression_bptc"

@@ -404,9 +404,6 @@ pub struct Caps {
     pub sample_counts: u32,
     /// Largest viewport dimension.
     pub max_viewport_size: u32,
-    /// Alignment of a buffer texture's range offset (`TEXTURE_BUFFER_OFFSET_ALIGNMENT`:
-    /// Vulkan's `minTexelBufferOffsetAlignment`, the GLES driver's query of GL's name).
-    pub texture_buffer_offset_alignment: u32,
     /// Most components of the vertex stage's outputs (`MAX_VERTEX_OUTPUT_COMPONENTS`).
     pub max_vertex_output_components: u32,
     /// Most components of the geometry stage's inputs (`MAX_GEOMETRY_INPUT_COMPONENTS`).
@@ -443,6 +440,10 @@ pub struct Caps {
     /// Whether the doubles of [`Caps::fp64`] are computed as floats (the GLES backend's
     /// narrowing): the backend converts the default block's doubles, so a program with
     /// doubles in a buffer-backed block or captured by transform feedback, whose bytes it
+    /// Whether the backend has GL's 16 viewports and scissor rectangles, chosen per primitive
+    /// by `gl_ViewportIndex` (`GL_ARB_viewport_array`; Vulkan's `multiViewport` with at least
+    /// 16 `maxViewports`, a GLES driver's `OES_viewport_array` or `NV_viewport_array`).
+    pub viewport_arrays: bool,
     /// cannot convert, fails to link.
     pub fp64_narrowed: bool,
     /// Whether vertex arrays of doubles reach `double`/`dvec*` inputs
@@ -586,8 +587,6 @@ impl Caps {
             // 1 and 4 samples, as Mesa's software drivers (llvmpipe, lavapipe) have.
             sample_counts: 0b101,
             max_viewport_size: 8192,
-            // GL 4.3's largest allowed value.
-            texture_buffer_offset_alignment: 256,
             max_vertex_output_components: 64,
             max_geometry_input_components: 64,
             compute: ComputeCaps::gl43_minimum(),
@@ -624,6 +623,7 @@ pub enum SessionError {
     StaleHandle {
         /// Record name.
         record: &'static str,
+            viewport_arrays: true,
         /// Kind of the handle.
         kind: ObjectKind,
         /// The handle.

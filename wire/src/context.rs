@@ -20,7 +20,7 @@ use crate::handle::{BufferHandle, ProgramHandle, SamplerHandle, TextureHandle};
 use crate::record::{DRAW_BUFFER_NONE, FramebufferRef, ImageBinding};
 use crate::state::{
     MAX_DRAW_BUFFERS, MAX_IMAGE_SLOTS, MAX_STORAGE_BUFFER_BINDINGS, MAX_TEXTURE_UNITS,
-    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, Rect,
+    MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, MAX_VIEWPORTS, Rect,
 };
 
 /// The contexts of a session, each with a backend's state `C`; one of them is current.
@@ -153,10 +153,11 @@ pub struct DesiredState {
     /// `SetDrawBuffers`: per draw buffer, the colour attachment it writes or
     /// [`DRAW_BUFFER_NONE`].
     pub draw_buffers: [u8; MAX_DRAW_BUFFERS],
-    /// `SetViewport`: rectangle, near and far depth.
-    pub viewport: (Rect, f32, f32),
-    /// `SetScissor`.
-    pub scissor: Rect,
+    /// `SetViewport`, per viewport index: rectangle (x, y, width, height), near and far
+    /// depth.
+    pub viewports: [([f32; 4], f32, f32); MAX_VIEWPORTS],
+    /// `SetScissor`, per viewport index.
+    pub scissors: [Rect; MAX_VIEWPORTS],
     /// `SetBlendColor`.
     pub blend_color: [f32; 4],
     /// `SetStencilRef`: front, back.
@@ -202,8 +203,8 @@ impl Default for DesiredState {
         Self {
             framebuffer: FramebufferRef::None,
             draw_buffers,
-            viewport: (Rect::default(), 0.0, 1.0),
-            scissor: Rect::default(),
+            viewports: [([0.0; 4], 0.0, 1.0); MAX_VIEWPORTS],
+            scissors: [Rect::default(); MAX_VIEWPORTS],
             blend_color: [0.0; 4],
             stencil_ref: (0, 0),
             depth_bias: (0.0, 0.0),
@@ -234,6 +235,23 @@ pub fn slot_mut<'a, T>(
     slots
         .get_mut(usize::from(slot))
         .ok_or_else(|| bad_value(record, format!("slot {slot} out of range")))
+}
+
+/// The viewport indices `first..first + count` of a `SetViewport` or `SetScissor`; `BadValue`
+/// when empty or past [`MAX_VIEWPORTS`].
+pub fn viewport_range(
+    record: &'static str,
+    first: u8,
+    count: u8,
+) -> Result<std::ops::Range<usize>, SessionError> {
+    let (first, count) = (usize::from(first), usize::from(count));
+    if count == 0 || first + count > MAX_VIEWPORTS {
+        return Err(bad_value(
+            record,
+            format!("viewports {first}..{} out of range", first + count),
+        ));
+    }
+    Ok(first..first + count)
 }
 
 #[cfg(test)]

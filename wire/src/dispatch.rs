@@ -53,7 +53,7 @@ use rkyv::rancor::{Failure, Strategy};
 
 use crate::backend::{BatchView, Outbox, Reply, SessionError};
 use crate::batch::Stage;
-use crate::context::{Contexts, DesiredState, slot_mut};
+use crate::context::{Contexts, DesiredState, slot_mut, viewport_range};
 use crate::format::{IndexType, PixelLayout, QueryKind, ShaderStage, TextureKind, Topology};
 use crate::handle::{
     BlendHandle, BufferHandle, DepthStencilHandle, FenceHandle, FramebufferHandle, Handle,
@@ -1677,17 +1677,29 @@ impl<C: PipeContext> Dispatcher<C> {
             }
 
             // ---- Dynamic state ----
-            A::SetViewport { rect, near, far } => {
-                let value = (de(rect)?, near.to_native(), far.to_native());
+            A::SetViewport {
+                first,
+                count,
+                rect,
+                near,
+                far,
+            } => {
+                let range = viewport_range("SetViewport", *first, *count)?;
+                let value = (
+                    rect.map(|v| v.to_native()),
+                    near.to_native(),
+                    far.to_native(),
+                );
                 self.set(pipe, "SetViewport", StateGroup::Viewport, |d| {
-                    d.viewport = value;
+                    d.viewports[range].fill(value);
                     Ok(())
                 })?
             }
-            A::SetScissor { rect } => {
+            A::SetScissor { first, count, rect } => {
+                let range = viewport_range("SetScissor", *first, *count)?;
                 let rect = de(rect)?;
                 self.set(pipe, "SetScissor", StateGroup::Scissor, |d| {
-                    d.scissor = rect;
+                    d.scissors[range].fill(rect);
                     Ok(())
                 })?
             }

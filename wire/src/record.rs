@@ -790,10 +790,19 @@ pub enum Record {
     SetPrimitiveRestart { enabled: bool, index: u32 },
 
     // ---- Dynamic state ----
-    /// Sets the viewport and depth range.
-    SetViewport { rect: Rect, near: f32, far: f32 },
-    /// Sets the scissor rectangle (used while the raster state enables scissoring).
-    SetScissor { rect: Rect },
+    /// Sets viewports `first..first + count` to one rectangle (x, y, width, height: GL 4.1
+    /// keeps them as floats) and depth range. `glViewport` sets every viewport alike, so the
+    /// single-viewport case is one record; a geometry stage's `gl_ViewportIndex` picks one.
+    SetViewport {
+        first: u8,
+        count: u8,
+        rect: [f32; 4],
+        near: f32,
+        far: f32,
+    },
+    /// Sets scissor rectangles `first..first + count` to one rectangle (each used while the
+    /// raster state enables scissoring for its index).
+    SetScissor { first: u8, count: u8, rect: Rect },
     /// Sets the constant blend colour.
     SetBlendColor { color: [f32; 4] },
     /// Sets the stencil reference values.

@@ -35,6 +35,9 @@ pub const MAX_STORAGE_BUFFER_BINDINGS: usize = 16;
 /// The engine's image units are client state only: it binds each image uniform of the
 /// program to its own slot.
 pub const MAX_IMAGE_SLOTS: usize = 192;
+/// Viewports, scissor rectangles and depth ranges a context has (`GL_MAX_VIEWPORTS`, GL 4.1's
+/// viewport arrays): GL's minimum of 16, which native llvmpipe and lavapipe give too.
+pub const MAX_VIEWPORTS: usize = 16;
 
 /// One draw buffer's blend factors and equations.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -186,8 +189,9 @@ pub struct RasterState {
     pub rasterizer_discard: bool,
     /// `MULTISAMPLE`.
     pub multisample: bool,
-    /// `SCISSOR_TEST`.
-    pub scissor: bool,
+    /// `SCISSOR_TEST` per viewport index, bit `i` for scissor rectangle `i` (clears and
+    /// blits use bit 0 only).
+    pub scissor: u16,
     /// `LINE_SMOOTH`.
     pub line_smooth: bool,
     /// `POLYGON_SMOOTH`.
@@ -220,7 +224,7 @@ impl Default for RasterState {
             depth_clamp: false,
             rasterizer_discard: false,
             multisample: true,
-            scissor: false,
+            scissor: 0,
             line_smooth: false,
             polygon_smooth: false,
             program_point_size: false,

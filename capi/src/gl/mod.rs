@@ -42,11 +42,11 @@ mod subroutine;
 mod tessellation;
 mod tex_storage;
 mod texture;
-mod texture_buffer;
 mod transform_feedback;
 pub mod types;
 pub mod unimplemented;
 mod vertex;
+mod viewport;
 
 use std::ffi::c_void;
 
@@ -73,9 +73,9 @@ pub use subroutine::*;
 pub use tessellation::*;
 pub use tex_storage::*;
 pub use texture::*;
-pub use texture_buffer::*;
 pub use transform_feedback::*;
 pub use vertex::*;
+pub use viewport::*;
 
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
 /// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
@@ -90,14 +90,13 @@ pub use vertex::*;
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
 /// [`transform_feedback`]),
 /// `ARB_ES2_compatibility`'s functions (GL 4.1, [`es2_compat`]), buffer clears (GL 4.3,
-/// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]), buffer texture ranges (GL 4.3,
-/// [`texture_buffer`]),
-/// shader subroutines (GL 4.0, [`subroutine`]),
+/// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]),
+/// shader subroutines (GL 4.0, [`subroutine`]), viewport arrays (GL 4.1, [`viewport`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 192] = [
+pub static BEYOND_3_3: [(&str, Proc); 201] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -324,6 +323,20 @@ pub static BEYOND_3_3: [(&str, Proc); 192] = [
         }),
     ),
     (
+        "glDepthRangeArrayv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLdouble) = glDepthRangeArrayv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDepthRangeIndexed",
+        Proc({
+            const F: extern "C" fn(GLuint, GLdouble, GLdouble) = glDepthRangeIndexed;
+            F as *const c_void
+        }),
+    ),
+    (
         "glDepthRangef",
         Proc({
             const F: extern "C" fn(GLfloat, GLfloat) = glDepthRangef;
@@ -496,6 +509,20 @@ pub static BEYOND_3_3: [(&str, Proc); 192] = [
                 *mut GLsizei,
                 *mut GLchar,
             ) -> GLuint = glGetDebugMessageLog;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetDoublei_v",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLuint, *mut GLdouble) = glGetDoublei_v;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetFloati_v",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLuint, *mut GLfloat) = glGetFloati_v;
             F as *const c_void
         }),
     ),
@@ -1270,6 +1297,27 @@ pub static BEYOND_3_3: [(&str, Proc); 192] = [
         }),
     ),
     (
+        "glScissorArrayv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLint) = glScissorArrayv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glScissorIndexed",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLint, GLsizei, GLsizei) = glScissorIndexed;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glScissorIndexedv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, *const GLint) = glScissorIndexedv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glShaderBinary",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *const GLuint, GLenum, *const c_void, GLsizei) =
@@ -1281,13 +1329,6 @@ pub static BEYOND_3_3: [(&str, Proc); 192] = [
         "glShaderStorageBlockBinding",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLuint) = glShaderStorageBlockBinding;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glTexBufferRange",
-        Proc({
-            const F: extern "C" fn(GLenum, GLenum, GLuint, GLintptr, GLsizeiptr) = glTexBufferRange;
             F as *const c_void
         }),
     ),
@@ -1597,6 +1638,27 @@ pub static BEYOND_3_3: [(&str, Proc); 192] = [
         "glVertexBindingDivisor",
         Proc({
             const F: extern "C" fn(GLuint, GLuint) = glVertexBindingDivisor;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glViewportArrayv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLfloat) = glViewportArrayv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glViewportIndexedf",
+        Proc({
+            const F: extern "C" fn(GLuint, GLfloat, GLfloat, GLfloat, GLfloat) = glViewportIndexedf;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glViewportIndexedfv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, *const GLfloat) = glViewportIndexedfv;
             F as *const c_void
         }),
     ),

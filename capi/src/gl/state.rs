@@ -10,7 +10,7 @@ use std::ffi::{CStr, CString};
 use std::sync::{Mutex, PoisonError};
 
 use tessera_engine::get::Value;
-use tessera_engine::gl::COLOR_WRITEMASK;
+use tessera_engine::gl::{COLOR_WRITEMASK, DEPTH_RANGE, SCISSOR_BOX, VIEWPORT};
 
 use super::types::*;
 use crate::current::{gl_call, raised};
@@ -229,9 +229,14 @@ getters! {
     glGetBooleanv(GLboolean) => |v: &Value, i| GLboolean::from(v.as_bool(i));
 }
 
-/// Values an indexed query writes: four for a colour write mask, else one.
-fn indexed_values(target: GLenum) -> usize {
-    if target == COLOR_WRITEMASK { 4 } else { 1 }
+/// Values an indexed query writes: four for a colour write mask, a viewport or a scissor
+/// box, two for a depth range, else one.
+pub(super) fn indexed_values(target: GLenum) -> usize {
+    match target {
+        COLOR_WRITEMASK | VIEWPORT | SCISSOR_BOX => 4,
+        DEPTH_RANGE => 2,
+        _ => 1,
+    }
 }
 
 /// `glGetIntegeri_v`.

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2438;
+    2429;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -365,8 +365,6 @@ super::unimplemented::stubs! {
     glDepthBoundsEXT: u64,
     glDepthBoundsdNV: u64,
     glDepthRangeArraydvNV: u64,
-    glDepthRangeArrayv: u64,
-    glDepthRangeIndexed: u64,
     glDepthRangeIndexeddNV: u64,
     glDepthRangedNV: u64,
     glDepthRangefOES: u64,
@@ -611,7 +609,6 @@ super::unimplemented::stubs! {
     glGetDebugMessageLogARB: u64,
     glGetDetailTexFuncSGIS: u64,
     glGetDoubleIndexedvEXT: u64,
-    glGetDoublei_v: u64,
     glGetDoublei_vEXT: u64,
     glGetFenceivNV: u64,
     glGetFinalCombinerInputParameterfvNV: u64,
@@ -619,7 +616,6 @@ super::unimplemented::stubs! {
     glGetFirstPerfQueryIdINTEL: u64,
     glGetFixedvOES: u64,
     glGetFloatIndexedvEXT: u64,
-    glGetFloati_v: u64,
     glGetFloati_vEXT: u64,
     glGetFogFuncSGIS: u64,
     glGetFragDataLocationEXT: u64,
@@ -1694,11 +1690,8 @@ super::unimplemented::stubs! {
     glScaled: u64,
     glScalef: u64,
     glScalexOES: u64,
-    glScissorArrayv: u64,
     glScissorExclusiveArrayvNV: u64,
     glScissorExclusiveNV: u64,
-    glScissorIndexed: u64,
-    glScissorIndexedv: u64,
     glSecondaryColor3b: u64,
     glSecondaryColor3bEXT: u64,
     glSecondaryColor3bv: u64,
@@ -1811,6 +1804,7 @@ super::unimplemented::stubs! {
     glTexAttachMemoryNV: u64,
     glTexBufferARB: u64,
     glTexBufferEXT: u64,
+    glTexBufferRange: u64,
     glTexBumpParameterfvATI: u64,
     glTexBumpParameterivATI: u64,
     glTexCoord1bOES: u64,
@@ -2368,9 +2362,6 @@ super::unimplemented::stubs! {
     glVideoCaptureStreamParameterdvNV: u64,
     glVideoCaptureStreamParameterfvNV: u64,
     glVideoCaptureStreamParameterivNV: u64,
-    glViewportArrayv: u64,
-    glViewportIndexedf: u64,
-    glViewportIndexedfv: u64,
     glViewportPositionWScaleNV: u64,
     glViewportSwizzleNV: u64,
     glWaitSemaphoreEXT: u64,

@@ -47,10 +47,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED],
     ),
     (
-        "ARB_viewport_array (GL 4.1): one viewport, no indexed viewports",
-        &[MAX_VIEWPORTS, VIEWPORT_SUBPIXEL_BITS, VIEWPORT_BOUNDS_RANGE],
-    ),
-    (
         "GL 4.3's glGetStringi(SHADING_LANGUAGE_VERSION): only EXTENSIONS is indexed",
         &[NUM_SHADING_LANGUAGE_VERSIONS],
     ),
@@ -78,6 +74,10 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
             MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS,
             MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS,
         ],
+    ),
+    (
+        "ARB_texture_buffer_range (GL 4.3): no glTexBufferRange",
+        &[TEXTURE_BUFFER_OFFSET_ALIGNMENT],
     ),
     (
         "ARB_query_buffer_object (GL 4.4): no query buffer target",
