@@ -428,6 +428,13 @@ impl GlesPipe {
                 max_samples: int(glow::MAX_SAMPLES),
                 sample_counts: renderbuffer_sample_counts(&gl),
                 max_viewport_size: viewport[0].min(viewport[1]).max(0) as u32,
+                // ES 3.2's (EXT_texture_buffer's) query; GL 4.3's largest value without
+                // buffer textures.
+                texture_buffer_offset_alignment: if features.texture_buffer {
+                    int(glow::TEXTURE_BUFFER_OFFSET_ALIGNMENT).max(1)
+                } else {
+                    256
+                },
                 max_vertex_output_components: int(glow::MAX_VERTEX_OUTPUT_COMPONENTS),
                 // ES 3.2's (EXT/OES_geometry_shader's) query; without geometry shaders the
                 // vertex outputs are what a geometry stage would read.

@@ -1059,6 +1059,16 @@ impl VkPipe {
         } else {
             size
         };
+        // Whole texels (GL reads `floor(size / texel)` of them; Vulkan wants a multiple).
+        let texel = format
+            .info()
+            .rgba_bits
+            .iter()
+            .map(|b| u64::from(*b))
+            .sum::<u64>()
+            .div_ceil(8)
+            .max(1);
+        let range = range.min(bsize.saturating_sub(offset)) / texel * texel;
         if range == 0 || offset % self.limits.texel_buffer_align != 0 {
             return None;
         }

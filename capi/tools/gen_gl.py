@@ -121,6 +121,8 @@ BEYOND = {
     # Invalidation (GL 4.3).
     "glInvalidateBufferData", "glInvalidateBufferSubData", "glInvalidateFramebuffer",
     "glInvalidateSubFramebuffer", "glInvalidateTexImage", "glInvalidateTexSubImage",
+    # Buffer texture ranges (GL 4.3).
+    "glTexBufferRange",
     # Transform feedback objects, draws from them and the indexed queries (GL 4.0, 4.2).
     "glBeginQueryIndexed", "glBindTransformFeedback", "glDeleteTransformFeedbacks",
     "glDrawTransformFeedback", "glDrawTransformFeedbackInstanced",

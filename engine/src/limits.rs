@@ -32,6 +32,9 @@ pub struct Limits {
     pub max_viewport: i32,
     /// `MAX_TEXTURE_BUFFER_SIZE` in texels.
     pub max_texture_buffer_size: i32,
+    /// `TEXTURE_BUFFER_OFFSET_ALIGNMENT`: the backend's ([`Caps::texture_buffer_offset_alignment`]),
+    /// a power of two from 1 to GL 4.3's largest, 256.
+    pub texture_buffer_offset_alignment: i32,
     /// `MAX_UNIFORM_BLOCK_SIZE`.
     pub max_uniform_block_size: i32,
     /// `MAX_VERTEX_OUTPUT_COMPONENTS`: see [`STAGE_IO_COMPONENTS`].
@@ -210,6 +213,10 @@ impl Limits {
             sample_counts: caps.sample_counts | 1,
             max_viewport: clamp(caps.max_viewport_size),
             max_texture_buffer_size: 65536,
+            texture_buffer_offset_alignment: caps
+                .texture_buffer_offset_alignment
+                .clamp(1, 256)
+                .next_power_of_two() as i32,
             max_uniform_block_size: 16384,
             max_vertex_output_components: stage_io(caps.max_vertex_output_components),
             max_geometry_input_components: stage_io(caps.max_geometry_input_components),

@@ -48,6 +48,7 @@ mod subroutine;
 mod sync_threads;
 mod tessellation;
 mod texture;
+mod texture_buffer_range;
 mod texture_compression_bptc;
 mod texture_cube_array;
 mod texture_gather;

@@ -404,6 +404,9 @@ pub struct Caps {
     pub sample_counts: u32,
     /// Largest viewport dimension.
     pub max_viewport_size: u32,
+    /// Alignment of a buffer texture's range offset (`TEXTURE_BUFFER_OFFSET_ALIGNMENT`:
+    /// Vulkan's `minTexelBufferOffsetAlignment`, the GLES driver's query of GL's name).
+    pub texture_buffer_offset_alignment: u32,
     /// Most components of the vertex stage's outputs (`MAX_VERTEX_OUTPUT_COMPONENTS`).
     pub max_vertex_output_components: u32,
     /// Most components of the geometry stage's inputs (`MAX_GEOMETRY_INPUT_COMPONENTS`).
@@ -587,6 +590,8 @@ impl Caps {
             // 1 and 4 samples, as Mesa's software drivers (llvmpipe, lavapipe) have.
             sample_counts: 0b101,
             max_viewport_size: 8192,
+            // GL 4.3's largest allowed value.
+            texture_buffer_offset_alignment: 256,
             max_vertex_output_components: 64,
             max_geometry_input_components: 64,
             compute: ComputeCaps::gl43_minimum(),

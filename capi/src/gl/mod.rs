@@ -42,6 +42,7 @@ mod subroutine;
 mod tessellation;
 mod tex_storage;
 mod texture;
+mod texture_buffer;
 mod transform_feedback;
 pub mod types;
 pub mod unimplemented;
@@ -73,6 +74,7 @@ pub use subroutine::*;
 pub use tessellation::*;
 pub use tex_storage::*;
 pub use texture::*;
+pub use texture_buffer::*;
 pub use transform_feedback::*;
 pub use vertex::*;
 pub use viewport::*;
@@ -90,13 +92,14 @@ pub use viewport::*;
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
 /// [`transform_feedback`]),
 /// `ARB_ES2_compatibility`'s functions (GL 4.1, [`es2_compat`]), buffer clears (GL 4.3,
-/// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]),
+/// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]), buffer texture ranges (GL 4.3,
+/// [`texture_buffer`]),
 /// shader subroutines (GL 4.0, [`subroutine`]), viewport arrays (GL 4.1, [`viewport`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 201] = [
+pub static BEYOND_3_3: [(&str, Proc); 202] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -1329,6 +1332,13 @@ pub static BEYOND_3_3: [(&str, Proc); 201] = [
         "glShaderStorageBlockBinding",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLuint) = glShaderStorageBlockBinding;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTexBufferRange",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum, GLuint, GLintptr, GLsizeiptr) = glTexBufferRange;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2429;
+    2428;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -1804,7 +1804,6 @@ super::unimplemented::stubs! {
     glTexAttachMemoryNV: u64,
     glTexBufferARB: u64,
     glTexBufferEXT: u64,
-    glTexBufferRange: u64,
     glTexBumpParameterfvATI: u64,
     glTexBumpParameterivATI: u64,
     glTexCoord1bOES: u64,

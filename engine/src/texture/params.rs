@@ -439,6 +439,7 @@ fn channel_type(format: Format, bits: u8) -> GLenum {
 struct BufferImage {
     image: Image,
     buffer: i64,
+    offset: i64,
     size: i64,
 }
 
@@ -601,7 +602,12 @@ impl Context {
             return Ok((image, None));
         };
         let format = map_sized_format(internal_format);
-        let size = sh.world.get::<Buffer>(range.buffer).map_or(0, |b| b.size);
+        // A range of glTexBufferRange, or the whole buffer (size -1).
+        let size = if range.size >= 0 {
+            range.size
+        } else {
+            sh.world.get::<Buffer>(range.buffer).map_or(0, |b| b.size)
+        };
         let texel = format.map_or(1, |f| {
             let i = f.info();
             i.rgba_bits.iter().map(|b| i64::from(*b)).sum::<i64>() / 8
@@ -619,6 +625,7 @@ impl Context {
         let b = BufferImage {
             image,
             buffer: name_of(sh, Some(range.buffer)),
+            offset: range.offset,
             size,
         };
         Ok((image, Some(b)))
@@ -721,7 +728,7 @@ fn level_parameter(image: &Image, buffer: Option<&BufferImage>, pname: GLenum) -
         TEXTURE_SAMPLES => int(i64::from(image.samples)),
         TEXTURE_FIXED_SAMPLE_LOCATIONS => int(i64::from(image.fixed_sample_locations)),
         TEXTURE_BUFFER_DATA_STORE_BINDING => int(buffer.map_or(0, |b| b.buffer)),
-        TEXTURE_BUFFER_OFFSET => int(0),
+        TEXTURE_BUFFER_OFFSET => int(buffer.map_or(0, |b| b.offset)),
         TEXTURE_BUFFER_SIZE => int(buffer.map_or(0, |b| b.size)),
         _ => Err(INVALID_ENUM),
     }

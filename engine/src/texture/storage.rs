@@ -160,6 +160,33 @@ impl Context {
     /// store as texels of `internalformat` (0 detaches). The texture holds a reference to the
     /// buffer.
     pub fn tex_buffer(&mut self, target: GLenum, internalformat: GLenum, buffer: GLuint) {
+        self.tex_buffer_range_of(target, internalformat, buffer, None);
+    }
+
+    /// `glTexBufferRange` (GL 4.3): as `glTexBuffer`, of `size` bytes at `offset`, which
+    /// must lie in the buffer with `offset` a multiple of `TEXTURE_BUFFER_OFFSET_ALIGNMENT`
+    /// (`INVALID_VALUE`, checked before the internal format, as in Mesa). With `buffer` 0
+    /// the range is ignored and the texture detached.
+    pub fn tex_buffer_range(
+        &mut self,
+        target: GLenum,
+        internalformat: GLenum,
+        buffer: GLuint,
+        offset: GLintptr,
+        size: GLsizeiptr,
+    ) {
+        let range = Some((offset as i64, size as i64));
+        self.tex_buffer_range_of(target, internalformat, buffer, range);
+    }
+
+    /// Both buffer-texture calls: `range` is `None` for the whole buffer.
+    fn tex_buffer_range_of(
+        &mut self,
+        target: GLenum,
+        internalformat: GLenum,
+        buffer: GLuint,
+        range: Option<(i64, i64)>,
+    ) {
         if target != TEXTURE_BUFFER {
             return self.error(INVALID_ENUM);
         }
@@ -173,15 +200,27 @@ impl Context {
                 None => return self.error(INVALID_OPERATION),
             }
         };
+        if let (Some(b), Some((offset, size))) = (b, range) {
+            let whole = sh.world.get::<Buffer>(b).map_or(0, |b| b.size);
+            let align = i64::from(self.local.limits.texture_buffer_offset_alignment);
+            if offset < 0
+                || size <= 0
+                || offset.checked_add(size).is_none_or(|end| end > whole)
+                || offset % align != 0
+            {
+                return self.error(INVALID_VALUE);
+            }
+        }
         let Some(format) = buffer_texture_format(internalformat) else {
             return self.error(INVALID_ENUM);
         };
         let e = self.target_texture(&mut sh, TextureTarget::Buffer);
         let buffer_handle = b.and_then(|b| sh.world.get::<Buffer>(b)).map(|b| b.handle);
+        let (offset, size) = range.unwrap_or((0, -1));
         let new = b.map(|buffer| TextureBufferRange {
             buffer,
-            offset: 0,
-            size: -1,
+            offset,
+            size,
         });
         let (old, handle) = {
             let Some(mut t) = sh.world.get_mut::<Texture>(e) else {
@@ -194,11 +233,19 @@ impl Context {
         };
         let Shared { world, dev, .. } = &mut *sh;
         lifecycle::replace(world, dev, old, b);
+        // A whole buffer is size 0 on the wire: it follows the buffer's later storage.
+        let wire_range = match new {
+            Some(r) if r.size > 0 => BufferRange {
+                offset: r.offset as u64,
+                size: r.size as u64,
+            },
+            _ => BufferRange { offset: 0, size: 0 },
+        };
         dev.push(Record::SetTextureBuffer {
             texture: handle,
             buffer: buffer_handle,
             format,
-            range: Box::new(BufferRange { offset: 0, size: 0 }),
+            range: Box::new(wire_range),
         });
         self.touch_texture(e, TextureTarget::Buffer);
     }

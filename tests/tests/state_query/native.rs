@@ -76,10 +76,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         ],
     ),
     (
-        "ARB_texture_buffer_range (GL 4.3): no glTexBufferRange",
-        &[TEXTURE_BUFFER_OFFSET_ALIGNMENT],
-    ),
-    (
         "ARB_query_buffer_object (GL 4.4): no query buffer target",
         &[QUERY_BUFFER_BINDING],
     ),
