@@ -451,6 +451,9 @@ impl GlesPipe {
                 fp64: false,
                 fp64_narrowed: false,
                 vertex_attrib_64bit: false,
+                // GL's 16 viewports, where the driver has as many (MAX_VIEWPORTS_OES).
+                viewport_arrays: features.viewport_array
+                    && int(glow::MAX_VIEWPORTS) >= MAX_VIEWPORTS as u32,
                 cube_map_arrays: features.cube_map_array,
                 // ES 3.1's gathers and its queries of GL's names; variable offsets and
                 // `textureGatherOffsets` are GLSL ES 3.20's.
@@ -458,9 +461,10 @@ impl GlesPipe {
                     min_offset: gl.get_parameter_i32(glow::MIN_PROGRAM_TEXTURE_GATHER_OFFSET),
                     max_offset: gl.get_parameter_i32(glow::MAX_PROGRAM_TEXTURE_GATHER_OFFSET),
                     extended: features.minor >= 2,
-                // GL's 16 viewports, where the driver has as many (MAX_VIEWPORTS_OES).
-                viewport_arrays: features.viewport_array
-                    && int(glow::MAX_VIEWPORTS) >= MAX_VIEWPORTS as u32,
+                }),
+                // GLSL ES 3.20 has what GLSL 4.00's gpu_shader5 adds.
+                gpu_shader5: (features.minor >= 2).then(|| tessera_wire::Shader5Caps {
+                    max_geometry_invocations: int(glow::MAX_GEOMETRY_SHADER_INVOCATIONS),
                 }),
                 tessellation: if features.tessellation.is_some() {
                     // ES 3.2's (EXT/OES_tessellation_shader's) queries of GL's names.

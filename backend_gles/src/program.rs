@@ -778,12 +778,13 @@ fn decorates_built_in(words: &[u32], built_in: u32) -> bool {
 
 /// Whether a SPIR-V module reads cube map arrays (`SampledCubeArray` or `ImageCubeArray`
 /// capability) or gathers with variable offsets or four of them (`ImageGatherExtended`:
-/// `textureGatherOffset` with a non-constant offset, `textureGatherOffsets`), which GLSL ES
-/// has from 3.20 on.
+/// `textureGatherOffset` with a non-constant offset, `textureGatherOffsets`) or interpolates
+/// at a centroid, sample or offset (`InterpolationFunction`), which GLSL ES has from 3.20 on.
 fn uses_es32_capabilities(words: &[u32]) -> bool {
     const OP_CAPABILITY: u32 = 17;
     const IMAGE_GATHER_EXTENDED: u32 = 25;
     const IMAGE_CUBE_ARRAY: u32 = 34;
+    const INTERPOLATION_FUNCTION: u32 = 52;
     const SAMPLED_CUBE_ARRAY: u32 = 45;
     let mut i = 5;
     while i < words.len() {
@@ -794,10 +795,69 @@ fn uses_es32_capabilities(words: &[u32]) -> bool {
         if words[i] & 0xffff == OP_CAPABILITY
             && matches!(
                 words.get(i + 1),
-                Some(&IMAGE_CUBE_ARRAY | &SAMPLED_CUBE_ARRAY | &IMAGE_GATHER_EXTENDED)
+                Some(
+                    &IMAGE_CUBE_ARRAY
+                        | &SAMPLED_CUBE_ARRAY
+                        | &IMAGE_GATHER_EXTENDED
+                        | &INTERPOLATION_FUNCTION
+                )
             )
         {
             return true;
+        }
+        i += count;
+    }
+    false
+}
+
+/// Whether a SPIR-V module indexes an array of samplers or of uniform or storage blocks with
+/// an index that is not a constant (GLSL 4.00's dynamically uniform indexing), which GLSL ES
+/// allows from 3.20 on (3.10 wants constant expressions).
+fn indexes_resource_arrays(words: &[u32]) -> bool {
+    const OP_TYPE_ARRAY: u32 = 28;
+    const OP_TYPE_RUNTIME_ARRAY: u32 = 29;
+    const OP_TYPE_POINTER: u32 = 32;
+    const OP_CONSTANT: u32 = 43;
+    const OP_VARIABLE: u32 = 59;
+    const OP_ACCESS_CHAIN: u32 = 65;
+    const OP_IN_BOUNDS_ACCESS_CHAIN: u32 = 66;
+    const UNIFORM_CONSTANT: u32 = 0;
+    const UNIFORM: u32 = 2;
+    const STORAGE_BUFFER: u32 = 12;
+    let mut arrays = std::collections::HashSet::new();
+    let mut array_pointers = std::collections::HashSet::new();
+    let mut resource_arrays = std::collections::HashSet::new();
+    let mut constants = std::collections::HashSet::new();
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 || i + count > words.len() {
+            return false;
+        }
+        let w = &words[i..i + count];
+        match w[0] & 0xffff {
+            OP_TYPE_ARRAY | OP_TYPE_RUNTIME_ARRAY if count >= 3 => {
+                arrays.insert(w[1]);
+            }
+            OP_TYPE_POINTER
+                if count >= 4
+                    && matches!(w[2], UNIFORM_CONSTANT | UNIFORM | STORAGE_BUFFER)
+                    && arrays.contains(&w[3]) =>
+            {
+                array_pointers.insert(w[1]);
+            }
+            OP_CONSTANT if count >= 3 => {
+                constants.insert(w[2]);
+            }
+            OP_VARIABLE if count >= 4 && array_pointers.contains(&w[1]) => {
+                resource_arrays.insert(w[2]);
+            }
+            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN
+                if count >= 5 && resource_arrays.contains(&w[3]) && !constants.contains(&w[4]) =>
+            {
+                return true;
+            }
+            _ => {}
         }
         i += count;
     }
@@ -880,6 +940,7 @@ impl ProgramPipe for GlesPipe {
         // GLSL ES 3.20.
         let needs_320 = stages.iter().any(|(stage, words)| {
             uses_es32_capabilities(words)
+                || indexes_resource_arrays(words)
                 || match stage {
                     ShaderStage::Geometry
                     | ShaderStage::TessControl

@@ -504,6 +504,15 @@ impl VkPipe {
                 max_offset: p.max_texel_gather_offset as i32,
                 extended: gpu.core.image_gather_extended,
             }),
+            // Interpolation functions need sampleRateShading (SPIR-V's
+            // InterpolationFunction capability), invocations a geometry stage.
+            gpu_shader5: (gpu.core.geometry_shader
+                && gpu.core.sample_rate_shading
+                && gpu.core.image_gather_extended
+                && gpu.core.array_dynamic_indexing)
+                .then_some(tessera_wire::Shader5Caps {
+                    max_geometry_invocations: p.max_geometry_shader_invocations,
+                }),
             sample_shading: gpu.core.sample_rate_shading,
             fp64: gpu.core.shader_float64,
             fp64_narrowed: false,

@@ -115,6 +115,9 @@ pub(crate) struct CoreFeatures {
     /// Gathers with non-constant offsets and `ConstOffsets` (`shaderImageGatherExtended`:
     /// GL 4.0's `textureGatherOffset` with a variable offset and `textureGatherOffsets`).
     pub image_gather_extended: bool,
+    /// Sampler, uniform block and storage block arrays indexed by dynamically uniform
+    /// expressions (`shader*ArrayDynamicIndexing`: GL 4.0's `ARB_gpu_shader5`).
+    pub array_dynamic_indexing: bool,
     /// 64-bit floats in shaders (`shaderFloat64`: GL 4.0's `ARB_gpu_shader_fp64`, SPIR-V's
     /// `Float64` capability).
     pub shader_float64: bool,
@@ -791,6 +794,9 @@ fn create_device(
         image_cube_array: yes(have.image_cube_array),
         sample_rate_shading: yes(have.sample_rate_shading),
         image_gather_extended: yes(have.shader_image_gather_extended),
+        array_dynamic_indexing: yes(have.shader_sampled_image_array_dynamic_indexing)
+            && yes(have.shader_uniform_buffer_array_dynamic_indexing)
+            && yes(have.shader_storage_buffer_array_dynamic_indexing),
         shader_float64: yes(have.shader_float64),
         multi_viewport: yes(have.multi_viewport),
     };
@@ -815,6 +821,13 @@ fn create_device(
         image_cube_array: have.image_cube_array,
         sample_rate_shading: have.sample_rate_shading,
         shader_image_gather_extended: have.shader_image_gather_extended,
+        // GL 4.0's sampler and block arrays indexed by dynamically uniform expressions.
+        shader_sampled_image_array_dynamic_indexing: have
+            .shader_sampled_image_array_dynamic_indexing,
+        shader_uniform_buffer_array_dynamic_indexing: have
+            .shader_uniform_buffer_array_dynamic_indexing,
+        shader_storage_buffer_array_dynamic_indexing: have
+            .shader_storage_buffer_array_dynamic_indexing,
         // GL 4.0's doubles.
         shader_float64: have.shader_float64,
         // GL 4.1's viewport arrays.

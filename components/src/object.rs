@@ -810,7 +810,8 @@ pub struct ActiveUniform {
     pub stages: u8,
 }
 
-/// What a geometry shader declares (`GEOMETRY_VERTICES_OUT`, `_INPUT_TYPE`, `_OUTPUT_TYPE`).
+/// What a geometry shader declares (`GEOMETRY_VERTICES_OUT`, `_INPUT_TYPE`, `_OUTPUT_TYPE`,
+/// `GEOMETRY_SHADER_INVOCATIONS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GeometryInfo {
     /// `GEOMETRY_VERTICES_OUT`.
@@ -819,6 +820,8 @@ pub struct GeometryInfo {
     pub input_type: GLenum,
     /// `GEOMETRY_OUTPUT_TYPE`.
     pub output_type: GLenum,
+    /// `GEOMETRY_SHADER_INVOCATIONS` (1 unless the shader declares `invocations`).
+    pub invocations: i32,
 }
 
 /// What a program's tessellation evaluation shader generates (`TESS_GEN_*`).

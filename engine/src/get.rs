@@ -245,6 +245,8 @@ impl Context {
         let attrib_64bit = self.local.limits.vertex_attrib_64bit;
         let viewport_arrays = self.local.limits.viewport_arrays;
         let gather = self.local.limits.gather.is_some();
+        let gpu_shader5 = self.local.limits.gpu_shader5.is_some()
+            && self.local.limits.gather.is_some_and(|g| g.extended);
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -257,6 +259,7 @@ impl Context {
             .filter(move |e| fp64 || *e != "GL_ARB_gpu_shader_fp64")
             .filter(move |e| attrib_64bit || *e != "GL_ARB_vertex_attrib_64bit")
             .filter(move |e| gather || *e != "GL_ARB_texture_gather")
+            .filter(move |e| gpu_shader5 || *e != "GL_ARB_gpu_shader5")
     }
             .filter(move |e| viewport_arrays || *e != "GL_ARB_viewport_array")
 
@@ -637,6 +640,17 @@ impl Context {
             MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS_ARB if l.gather.is_some() => i(4),
             MIN_PROGRAM_TEXTURE_GATHER_OFFSET => l.gather.and_then(|g| i(g.min_offset)),
             MAX_PROGRAM_TEXTURE_GATHER_OFFSET => l.gather.and_then(|g| i(g.max_offset)),
+            // ARB_gpu_shader5 (GL 4.0): the backend's geometry invocations; interpolation
+            // offsets in GL's own range, in sixteenths of a pixel (native Mesa's values,
+            // which Vulkan's minimums and GLES 3.2's cover).
+            MAX_GEOMETRY_SHADER_INVOCATIONS => l
+                .gpu_shader5
+                .and_then(|g| i(g.max_geometry_invocations.min(i32::MAX as u32) as i32)),
+            MIN_FRAGMENT_INTERPOLATION_OFFSET if l.gpu_shader5.is_some() => {
+                Some(Value::float(-0.5))
+            }
+            MAX_FRAGMENT_INTERPOLATION_OFFSET if l.gpu_shader5.is_some() => Some(Value::float(0.5)),
+            FRAGMENT_INTERPOLATION_OFFSET_BITS if l.gpu_shader5.is_some() => i(4),
             MAX_SAMPLE_MASK_WORDS => i(1),
             MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS => i(64),
             MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS => i(4),

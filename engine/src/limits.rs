@@ -97,6 +97,9 @@ pub struct Limits {
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
+    /// The backend's `GL_ARB_gpu_shader5` beyond gathers: the extension is advertised, and
+    /// its limits answered, only where it has all of it.
+    pub gpu_shader5: Option<tessera_wire::Shader5Caps>,
 }
 
 /// Colour attachments and draw buffers.
@@ -243,6 +246,7 @@ impl Limits {
             fp64_narrowed: caps.fp64 && caps.fp64_narrowed,
             vertex_attrib_64bit: caps.fp64 && caps.vertex_attrib_64bit,
             gather: caps.gather,
+            gpu_shader5: caps.gpu_shader5,
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).
             max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),

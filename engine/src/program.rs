@@ -391,6 +391,12 @@ impl Context {
                     _ => g.output_type as GLint,
                 }
             }
+            // ARB_gpu_shader5 (GL 4.0).
+            GEOMETRY_SHADER_INVOCATIONS if self.local.limits.gpu_shader5.is_some() => {
+                l.and_then(|l| l.geometry)
+                    .ok_or(INVALID_OPERATION)?
+                    .invocations
+            }
             TESS_CONTROL_OUTPUT_VERTICES if self.local.limits.has_tessellation() => l
                 .and_then(|l| l.tess_control_vertices)
                 .ok_or(INVALID_OPERATION)?,

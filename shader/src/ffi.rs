@@ -357,7 +357,8 @@ pub(crate) struct Initializer {
 pub(crate) struct LinkResult {
     pub log: String,
     pub spirv: [Option<Vec<u32>>; 6],
-    pub geometry: [i32; 3],
+    /// The geometry stage's output vertices, input and output primitives and invocations.
+    pub geometry: [i32; 4],
     /// The tessellation stages' layouts: the control stage's output vertices, then the
     /// evaluation stage's mode, spacing, vertex order (GL enums, 0 where none is declared)
     /// and point mode (0 or 1).
@@ -475,7 +476,7 @@ impl Glslang {
             ],
             ..LinkResult::default()
         };
-        // SAFETY: `r` is live and `out.geometry` has room for the three values written.
+        // SAFETY: `r` is live and `out.geometry` has room for the four values written.
         unsafe { tsh_geometry(r, out.geometry.as_mut_ptr()) };
         // SAFETY: `r` is live and `out.local_size` has room for the three values written.
         unsafe { tsh_local_size(r, out.local_size.as_mut_ptr()) };

@@ -433,6 +433,8 @@ pub struct Geometry {
     pub input: u32,
     /// `GEOMETRY_OUTPUT_TYPE`.
     pub output: u32,
+    /// `GEOMETRY_SHADER_INVOCATIONS` (GLSL 4.00's `invocations`; 1 when undeclared).
+    pub invocations: i32,
 }
 
 /// What a program's tessellation evaluation stage generates (`TESS_GEN_*`).

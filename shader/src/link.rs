@@ -306,6 +306,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
             vertices_out: r.geometry[0],
             input: r.geometry[1] as u32,
             output: r.geometry[2] as u32,
+            invocations: r.geometry[3],
         });
     let tess_control_vertices = has(Stage::TessControl).then_some(r.tess[0]);
     let tess_gen = has(Stage::TessEvaluation)

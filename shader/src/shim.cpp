@@ -404,7 +404,9 @@ struct TshResult {
     std::vector<TshDecl> decls;
     std::vector<TshInit> inits;
     std::vector<std::vector<uint64_t>> init_values;
-    int32_t geometry[3] = {0, 0, 0};
+    // The geometry stage's layout: output vertices, input and output primitives (GL enums)
+    // and invocations.
+    int32_t geometry[4] = {0, 0, 0, 0};
     // The compute stage's local size; all zero when it declares none.
     int32_t local_size[3] = {0, 0, 0};
     // The tessellation layouts: control output vertices, then the evaluation stage's mode,
@@ -1180,6 +1182,8 @@ TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
                 r->geometry[0] = im->getVertices();
                 r->geometry[1] = geometry_enum(im->getInputPrimitive());
                 r->geometry[2] = geometry_enum(im->getOutputPrimitive());
+                // glslang's 0 is an undeclared count: one invocation.
+                r->geometry[3] = im->getInvocations() > 0 ? im->getInvocations() : 1;
             }
         }
         reflect(*r, program);
@@ -1220,7 +1224,7 @@ TshWords tsh_spirv(const TshResult* r, uint32_t stage) {
     return TshWords{r->spirv[stage].data(), r->spirv[stage].size()};
 }
 
-void tsh_geometry(const TshResult* r, int32_t out[3]) {
+void tsh_geometry(const TshResult* r, int32_t out[4]) {
     std::memcpy(out, r->geometry, sizeof(r->geometry));
 }
 

@@ -183,7 +183,10 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
 /// Likewise a tessellation shader of GLSL 1.40 to 3.30 that enables
 /// `GL_ARB_tessellation_shader`, as GLSL 4.00 (Mesa compiles them from 1.40 with it). A
 /// shader of GLSL 1.40 to 4.10 that enables `GL_ARB_shader_image_load_store` is read as
-/// 4.20 the same way (glslang declares the image built-ins from 4.20).
+/// 4.20 the same way (glslang declares the image built-ins from 4.20). A shader of GLSL 1.40
+/// to 3.30 that enables `GL_ARB_gpu_shader5` is read as 4.00, which has everything the
+/// extension adds (glslang supports it only in part below 4.00: no integer functions,
+/// `interpolateAt*`, `precise` or sampler and block arrays indexed by variables).
 pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
     let enables = |name: &str| {
         source.lines().any(|l| {
@@ -203,6 +206,7 @@ pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'
     // Images (`image2D`, `imageLoad`, `memoryBarrier`) are 4.20's in glslang; 4.20 has the
     // tessellation stages too.
     let images = enables("GL_ARB_shader_image_load_store");
+    let shader5 = enables("GL_ARB_gpu_shader5");
     let to = match directive(source) {
         Ok(d)
             if enabled
@@ -216,7 +220,9 @@ pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'
         Ok(d) if images && matches!(d.number.as_str(), "140" | "150" | "330" | "400" | "410") => {
             Some((d.offset, "420"))
         }
-        Ok(d) if tessellation && matches!(d.number.as_str(), "140" | "150" | "330") => {
+        Ok(d)
+            if (tessellation || shader5) && matches!(d.number.as_str(), "140" | "150" | "330") =>
+        {
             Some((d.offset, "400"))
         }
         _ => None,

@@ -19,6 +19,7 @@ mod faults;
 mod fp64;
 mod framebuffer;
 mod glvnd;
+mod gpu_shader5;
 mod handles;
 mod image_load_store;
 mod invalidate_subdata;

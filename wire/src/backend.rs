@@ -418,6 +418,11 @@ pub struct Caps {
     /// Texture gathers (`GL_ARB_texture_gather`), `None` where the backend has none (a GLES
     /// driver below ES 3.1).
     pub gather: Option<GatherCaps>,
+    /// The rest of GLSL 4.00's `GL_ARB_gpu_shader5` (`interpolateAt*`, geometry shader
+    /// invocations, sampler and block arrays indexed by dynamically uniform expressions,
+    /// `fma`, `precise`), `None` where the backend lacks some of it (a GLES driver below ES
+    /// 3.2).
+    pub gpu_shader5: Option<Shader5Caps>,
     /// Whether the backend can view one texture's storage through another
     /// (`GL_ARB_texture_view`; a GLES driver needs `OES_texture_view` or `EXT_texture_view`).
     pub texture_views: bool,
@@ -490,6 +495,15 @@ pub struct GatherCaps {
     pub max_offset: i32,
     /// Non-constant offsets and `textureGatherOffsets`.
     pub extended: bool,
+}
+
+/// A backend's limits of GLSL 4.00's `GL_ARB_gpu_shader5`.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct Shader5Caps {
+    /// Most invocations of a geometry shader (`MAX_GEOMETRY_SHADER_INVOCATIONS`: Vulkan's
+    /// `maxGeometryShaderInvocations`, the GLES driver's ES 3.2 query).
+    pub max_geometry_invocations: u32,
 }
 
 /// A backend's tessellation limits (Vulkan's `maxTessellation*`, the GLES driver's queries of
@@ -600,6 +614,9 @@ impl Caps {
                 min_offset: -8,
                 max_offset: 7,
                 extended: true,
+            }),
+            gpu_shader5: Some(Shader5Caps {
+                max_geometry_invocations: 32,
             }),
             texture_views: true,
             bptc: true,

@@ -57,7 +57,7 @@ pub mod transport;
 
 pub use backend::{
     Backend, BackendCounters, BatchView, Caps, ComputeCaps, Event, GatherCaps, Outbox, Reply,
-    SessionError, TessellationCaps,
+    SessionError, Shader5Caps, TessellationCaps,
 };
 pub use batch::{Archiver, Batch, Encoder, Stage};
 pub use handle::{Handle, ObjectKind, RawHandle};

@@ -149,6 +149,7 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             vertices_out: g.vertices_out,
             input_type: g.input,
             output_type: g.output,
+            invocations: g.invocations,
         }),
         tess_control_vertices: p.tess_control_vertices,
         tess_gen: p.tess_gen.map(|t| TessGenInfo {

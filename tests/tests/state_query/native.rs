@@ -25,15 +25,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[BLEND_SRC, BLEND_DST, VERTEX_ARRAY],
     ),
     (
-        "ARB_gpu_shader5 (GL 4.0): no interpolateAt* or geometry shader instancing",
-        &[
-            MAX_GEOMETRY_SHADER_INVOCATIONS,
-            MIN_FRAGMENT_INTERPOLATION_OFFSET,
-            MAX_FRAGMENT_INTERPOLATION_OFFSET,
-            FRAGMENT_INTERPOLATION_OFFSET_BITS,
-        ],
-    ),
-    (
         "ARB_indirect_parameters (GL 4.6): no draw counts from a buffer",
         &[PARAMETER_BUFFER_BINDING],
     ),
