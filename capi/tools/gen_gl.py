@@ -107,8 +107,7 @@ BEYOND = {
     "glDrawArraysIndirect", "glDrawElementsIndirect", "glMultiDrawArraysIndirect",
     "glMultiDrawElementsIndirect", "glDrawArraysInstancedBaseInstance",
     "glDrawElementsInstancedBaseInstance", "glDrawElementsInstancedBaseVertexBaseInstance",
-    # Vertex attribute binding points (GL 4.3); glVertexAttribLFormat waits for
-    # double-precision vertex attributes.
+    # Vertex attribute binding points (GL 4.3; glVertexAttribLFormat is with the doubles').
     "glBindVertexBuffer", "glVertexAttribBinding", "glVertexAttribFormat",
     "glVertexAttribIFormat", "glVertexBindingDivisor",
     # Program binaries (GL 4.1).
