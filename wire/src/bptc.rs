@@ -134,9 +134,9 @@ fn bc7_block(block: &[Texel; 16]) -> [u8; 16] {
     }
     let mut bits = Bits { value: 0, at: 0 };
     bits.put(1 << 6, 7);
-    for c in 0..4 {
-        bits.put(e[0][c] as u32, 7);
-        bits.put(e[1][c] as u32, 7);
+    for (a, b) in e[0].iter().zip(&e[1]) {
+        bits.put(*a as u32, 7);
+        bits.put(*b as u32, 7);
     }
     bits.put(p[0], 1);
     bits.put(p[1], 1);
