@@ -358,6 +358,10 @@ pub(crate) struct GlesPipe {
     pub layouts: SlotTable<VertexLayoutHandle, Box<VertexLayout>>,
     pub programs: SlotTable<ProgramHandle, Program>,
     pub queries: SlotTable<QueryHandle, Query>,
+    pub xfbs: SlotTable<tessera_wire::handle::TransformFeedbackHandle, crate::xfb::XfbObject>,
+    /// The program's `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query while it is active, split
+    /// around each captured draw (`query.rs`).
+    pub xfb_written_query: Option<QueryHandle>,
     pub fences: SlotTable<FenceHandle, Fence>,
     pub program_cache: ProgramCache,
     pub spirv_cross: SpirvCross,
@@ -386,10 +390,6 @@ pub(crate) struct GlesPipe {
     /// Bumped whenever a texture's native name changes (immutable storage recreated), so
     /// framebuffers re-check their attachments.
     pub epoch: u64,
-    pub xfbs: SlotTable<tessera_wire::handle::TransformFeedbackHandle, crate::xfb::XfbObject>,
-    /// The program's `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query while it is active, split
-    /// around each captured draw (`query.rs`).
-    pub xfb_written_query: Option<QueryHandle>,
     /// Bumped by what can make a context's last reconcile stale without a dirty bit (a
     /// destroyed program, an orphaned uniform ring): a context whose `ready_at` differs
     /// reconciles in full at its next draw (`command.rs`).
@@ -532,6 +532,7 @@ impl GlesPipe {
             limits.uniform_bindings,
             limits.vertex_attribs,
             features.draw_buffers_indexed,
+            extra.viewport_arrays,
         );
         Self {
             gl,
@@ -543,7 +544,6 @@ impl GlesPipe {
             buffers: SlotTable::new(),
             textures: SlotTable::new(),
             renderbuffers: SlotTable::new(),
-            extra.viewport_arrays,
             framebuffers: SlotTable::new(),
             surfaces: SlotTable::new(),
             blends: SlotTable::new(),
@@ -553,6 +553,8 @@ impl GlesPipe {
             layouts: SlotTable::new(),
             programs: SlotTable::new(),
             queries: SlotTable::new(),
+            xfbs: SlotTable::new(),
+            xfb_written_query: None,
             fences: SlotTable::new(),
             program_cache: ProgramCache::default(),
             spirv_cross,
@@ -584,8 +586,6 @@ impl GlesPipe {
             self.events.push(Event::Unsupported {
                 what: what.to_owned(),
             });
-            xfbs: SlotTable::new(),
-            xfb_written_query: None,
         }
     }
 

@@ -281,7 +281,6 @@ pub(crate) enum Indices {
     Arena(Slice, vk::IndexType),
 }
 
-impl DrawPipe for VkPipe {
 impl VkPipe {
     /// A non-indexed draw whose vertex count the device knows (`record` records the draw
     /// command): prepared as `Draw` is, and captured if the context captures.
@@ -315,6 +314,7 @@ impl VkPipe {
     }
 }
 
+impl DrawPipe for VkPipe {
     /// `Draw`.
     fn draw(&mut self, ctx: &mut VkContext, draw: DrawArgs) -> R {
         let DrawArgs {

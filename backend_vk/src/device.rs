@@ -373,6 +373,7 @@ pub(crate) struct VkPipe {
     pub interned: Interned,
     pub programs: SlotTable<ProgramHandle, Program>,
     pub queries: SlotTable<QueryHandle, Query>,
+    pub xfbs: SlotTable<tessera_wire::handle::TransformFeedbackHandle, crate::xfb::XfbObject>,
     pub fences: SlotTable<FenceHandle, Fence>,
     pub pipes: crate::pipeline::Caches,
     pub clears: crate::clear::ClearCache,
@@ -380,7 +381,6 @@ pub(crate) struct VkPipe {
     pub rec: crate::command::Recording,
     pub placeholders: crate::image::Placeholders,
     /// 64 KiB of zeros: the uniform buffer of unbound block slots.
-    pub xfbs: SlotTable<tessera_wire::handle::TransformFeedbackHandle, crate::xfb::XfbObject>,
     pub zeros: Option<Owned>,
     /// 64 KiB the storage buffer of unbound storage block slots reads and writes (GL
     /// leaves what they read undefined; their writes must land somewhere harmless).
@@ -518,6 +518,7 @@ impl VkPipe {
             fp64_narrowed: false,
             // Double arrays are fetched as 32-bit words (spirv/double_attrib.rs).
             vertex_attrib_64bit: gpu.core.shader_float64,
+            viewport_arrays: gpu.core.multi_viewport && p.max_viewports >= MAX_VIEWPORTS as u32,
             tessellation: if gpu.core.tessellation_shader {
                 tessera_wire::TessellationCaps {
                     max_patch_vertices: p.max_tessellation_patch_size,
@@ -528,7 +529,6 @@ impl VkPipe {
                         .max_tessellation_control_per_vertex_output_components,
                     max_patch_components: p.max_tessellation_control_per_patch_output_components,
                     max_control_total_output_components: p
-            viewport_arrays: gpu.core.multi_viewport && p.max_viewports >= MAX_VIEWPORTS as u32,
                         .max_tessellation_control_total_output_components,
                     max_evaluation_input_components: p.max_tessellation_evaluation_input_components,
                     max_evaluation_output_components: p
@@ -593,6 +593,7 @@ impl VkPipe {
             interned: Interned::default(),
             programs: SlotTable::new(),
             queries: SlotTable::new(),
+            xfbs: SlotTable::new(),
             fences: SlotTable::new(),
             pipes: crate::pipeline::Caches::new(&gpu.device)?,
             clears: crate::clear::ClearCache::default(),
@@ -607,7 +608,6 @@ impl VkPipe {
             faults: tessera_wire::fault::Faults::from_env(),
             reported: 0,
             epoch: 1,
-            xfbs: SlotTable::new(),
             changes: 1,
             contexts: 0,
             presenters: HashMap::new(),

@@ -789,10 +789,10 @@ impl Context {
         for e in held {
             lifecycle::release(world, dev, e);
         }
+        crate::transform_feedback::release_objects(&mut self.local, world, dev);
         for table in [
             &mut self.local.vertex_arrays,
             &mut self.local.framebuffers,
-        crate::transform_feedback::release_objects(&mut self.local, world, dev);
             &mut self.local.queries,
         ] {
             for e in table.drain_objects() {

@@ -186,7 +186,6 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_seamless_cube_map",
     "GL_ARB_separate_shader_objects",
     "GL_ARB_shader_bit_encoding",
-    "GL_ARB_shader_subroutine",
     "GL_ARB_sync",
     "GL_ARB_tessellation_shader",
     "GL_ARB_texture_buffer_object",
@@ -213,9 +212,9 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_vertex_attrib_64bit",
     "GL_ARB_vertex_attrib_binding",
     "GL_ARB_vertex_type_2_10_10_10_rev",
+    "GL_ARB_viewport_array",
     "GL_EXT_provoking_vertex",
     "GL_EXT_texture_array",
-    "GL_ARB_viewport_array",
     "GL_EXT_texture_filter_anisotropic",
     "GL_EXT_texture_integer",
     "GL_EXT_texture_swizzle",
@@ -242,9 +241,9 @@ impl Context {
         let tessellation = self.local.limits.has_tessellation();
         let cube_arrays = self.local.limits.cube_map_arrays;
         let sample_shading = self.local.limits.sample_shading;
+        let viewport_arrays = self.local.limits.viewport_arrays;
         let fp64 = self.local.limits.fp64;
         let attrib_64bit = self.local.limits.vertex_attrib_64bit;
-        let viewport_arrays = self.local.limits.viewport_arrays;
         let gather = self.local.limits.gather.is_some();
         let gpu_shader5 = self.local.limits.gpu_shader5.is_some()
             && self.local.limits.gather.is_some_and(|g| g.extended);
@@ -257,12 +256,12 @@ impl Context {
             .filter(move |e| tessellation || *e != "GL_ARB_tessellation_shader")
             .filter(move |e| cube_arrays || *e != "GL_ARB_texture_cube_map_array")
             .filter(move |e| sample_shading || *e != "GL_ARB_sample_shading")
+            .filter(move |e| viewport_arrays || *e != "GL_ARB_viewport_array")
             .filter(move |e| fp64 || *e != "GL_ARB_gpu_shader_fp64")
             .filter(move |e| attrib_64bit || *e != "GL_ARB_vertex_attrib_64bit")
             .filter(move |e| gather || *e != "GL_ARB_texture_gather")
             .filter(move |e| gpu_shader5 || *e != "GL_ARB_gpu_shader5")
     }
-            .filter(move |e| viewport_arrays || *e != "GL_ARB_viewport_array")
 
     /// Whether the context advertises the extension `name`.
     pub(crate) fn advertises(&self, name: &str) -> bool {
@@ -313,12 +312,12 @@ impl Context {
         if let Some(c) = capability(pname) {
             return Some(Value::boolean(match c {
                 Capability::Blend => st.blend_enable & 1 != 0,
+                Capability::Scissor => st.scissor_enable & 1 != 0,
                 Capability::Bit(bit, _) => st.caps.has(bit),
             }));
         }
         let e = |v: GLenum| Some(Value::int(i64::from(v)));
         let front = &st.stencil[0];
-                Capability::Scissor => st.scissor_enable & 1 != 0,
         let back = &st.stencil[1];
         match pname {
             BLEND_SRC_RGB => e(st.blend_src_rgb[0]),
@@ -417,16 +416,16 @@ impl Context {
             DRAW_FRAMEBUFFER_BINDING => name(st.draw_framebuffer),
             READ_FRAMEBUFFER_BINDING => name(st.read_framebuffer),
             RENDERBUFFER_BINDING => name(st.renderbuffer),
+            // GL 4.0 (ARB_transform_feedback2): the bound object and its capture.
+            TRANSFORM_FEEDBACK_BINDING => Some(Value::int(i64::from(self.local.xfb.bound))),
+            TRANSFORM_FEEDBACK_ACTIVE => Some(Value::boolean(st.transform_feedback_mode.is_some())),
+            TRANSFORM_FEEDBACK_PAUSED => Some(Value::boolean(self.local.xfb.paused)),
             _ => None,
         }
     }
 
     fn limit_value(&self, sh: &Shared, pname: GLenum) -> Option<Value> {
         let l = &self.local.limits;
-            // GL 4.0 (ARB_transform_feedback2): the bound object and its capture.
-            TRANSFORM_FEEDBACK_BINDING => Some(Value::int(i64::from(self.local.xfb.bound))),
-            TRANSFORM_FEEDBACK_ACTIVE => Some(Value::boolean(st.transform_feedback_mode.is_some())),
-            TRANSFORM_FEEDBACK_PAUSED => Some(Value::boolean(self.local.xfb.paused)),
         let i = |v: i32| Some(Value::int(i64::from(v)));
         match pname {
             MAJOR_VERSION => i(self.gl_version().major.into()),
@@ -656,8 +655,13 @@ impl Context {
             MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS => i(64),
             MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS => i(4),
             MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS => i(4),
+            MAX_TRANSFORM_FEEDBACK_BUFFERS => i(4),
             MAX_SERVER_WAIT_TIMEOUT => Some(Value::int(i64::MAX)),
             SUBPIXEL_BITS => i(4),
+            // ARB_viewport_array (GL 4.1), with native llvmpipe's values.
+            MAX_VIEWPORTS => i(MAX_VIEWPORTS_COUNT as i32),
+            VIEWPORT_SUBPIXEL_BITS => i(0),
+            VIEWPORT_BOUNDS_RANGE => Some(Value::floats(&VIEWPORT_BOUNDS.map(f64::from))),
             ALIASED_LINE_WIDTH_RANGE => Some(Value::floats(&[1.0, 1.0])),
             SMOOTH_LINE_WIDTH_RANGE => Some(Value::floats(&[1.0, 1.0])),
             SMOOTH_LINE_WIDTH_GRANULARITY => Some(Value::float(0.125)),
@@ -671,15 +675,10 @@ impl Context {
                 None
             }
         }
-            MAX_TRANSFORM_FEEDBACK_BUFFERS => i(4),
     }
 
     /// The value of `pname` for the `glGet*v` queries, or the error they raise:
     /// `INVALID_ENUM` when it names no state variable, or the error the variable's own rules
-            // ARB_viewport_array (GL 4.1), with native llvmpipe's values.
-            MAX_VIEWPORTS => i(MAX_VIEWPORTS_COUNT as i32),
-            VIEWPORT_SUBPIXEL_BITS => i(0),
-            VIEWPORT_BOUNDS_RANGE => Some(Value::floats(&VIEWPORT_BOUNDS.map(f64::from))),
     /// give in the current state (`IMPLEMENTATION_COLOR_READ_*` without a colour read
     /// buffer).
     pub(crate) fn query_value(&self, sh: &mut Shared, pname: GLenum) -> Result<Value, GLenum> {
@@ -847,23 +846,6 @@ impl Context {
             | VERTEX_BINDING_DIVISOR => self
                 .vertex_binding_value(&sh, target, index)
                 .map(Value::int),
-            SAMPLE_MASK_VALUE => {
-                if i == 0 {
-                    // By bit pattern, like PRIMITIVE_RESTART_INDEX.
-                    Ok(Value::int(i64::from(st.sample_mask_value as i32)))
-                } else {
-                    Err(INVALID_VALUE)
-                }
-            }
-            _ => Err(INVALID_ENUM),
-        };
-        drop(sh);
-        match result {
-            Ok(v) => Some(v),
-            Err(e) => {
-                self.error(e);
-                None
-            }
             // ARB_viewport_array (GL 4.1): one viewport's rectangle, scissor box or depth
             // range (integer queries round the floats, as Mesa does).
             VIEWPORT => st
@@ -881,6 +863,23 @@ impl Context {
                 .get(i)
                 .map(|r| Value::floats(r))
                 .ok_or(INVALID_VALUE),
+            SAMPLE_MASK_VALUE => {
+                if i == 0 {
+                    // By bit pattern, like PRIMITIVE_RESTART_INDEX.
+                    Ok(Value::int(i64::from(st.sample_mask_value as i32)))
+                } else {
+                    Err(INVALID_VALUE)
+                }
+            }
+            _ => Err(INVALID_ENUM),
+        };
+        drop(sh);
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.error(e);
+                None
+            }
         }
     }
 
@@ -902,23 +901,6 @@ impl Context {
         }
     }
 
-    /// `glGetBooleani_v`.
-    pub fn get_booleani_v(&mut self, target: GLenum, index: GLuint, data: &mut [GLboolean]) {
-        if let Some(v) = self.indexed_value(target, index) {
-            for (i, o) in data.iter_mut().enumerate().take(v.len) {
-                *o = v.as_bool(i) as GLboolean;
-            }
-        }
-    }
-
-    /// `glGetPointerv`: the debug callback's pointers (`DEBUG_CALLBACK_FUNCTION`,
-    /// `DEBUG_CALLBACK_USER_PARAM`, `KHR_debug`); every other `pname` is `INVALID_ENUM` (the
-    /// client array pointers it once returned are compatibility state).
-    pub fn get_pointerv(&mut self, pname: GLenum) -> usize {
-        match self.debug_pointer(pname) {
-            Some(p) => p,
-            None => {
-                self.error(INVALID_ENUM);
     /// `glGetFloati_v` (GL 4.1): any indexed state, as floats.
     pub fn get_floati_v(&mut self, target: GLenum, index: GLuint, data: &mut [GLfloat]) {
         if let Some(v) = self.indexed_value(target, index) {
@@ -937,6 +919,23 @@ impl Context {
         }
     }
 
+    /// `glGetBooleani_v`.
+    pub fn get_booleani_v(&mut self, target: GLenum, index: GLuint, data: &mut [GLboolean]) {
+        if let Some(v) = self.indexed_value(target, index) {
+            for (i, o) in data.iter_mut().enumerate().take(v.len) {
+                *o = v.as_bool(i) as GLboolean;
+            }
+        }
+    }
+
+    /// `glGetPointerv`: the debug callback's pointers (`DEBUG_CALLBACK_FUNCTION`,
+    /// `DEBUG_CALLBACK_USER_PARAM`, `KHR_debug`); every other `pname` is `INVALID_ENUM` (the
+    /// client array pointers it once returned are compatibility state).
+    pub fn get_pointerv(&mut self, pname: GLenum) -> usize {
+        match self.debug_pointer(pname) {
+            Some(p) => p,
+            None => {
+                self.error(INVALID_ENUM);
                 0
             }
         }

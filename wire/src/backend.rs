@@ -440,6 +440,10 @@ pub struct Caps {
     /// Whether the backend shades per sample (`GL_ARB_sample_shading`; Vulkan's
     /// `sampleRateShading`, a GLES driver's ES 3.2 or `OES_sample_shading`).
     pub sample_shading: bool,
+    /// Whether the backend has GL's 16 viewports and scissor rectangles, chosen per primitive
+    /// by `gl_ViewportIndex` (`GL_ARB_viewport_array`; Vulkan's `multiViewport` with at least
+    /// 16 `maxViewports`, a GLES driver's `OES_viewport_array` or `NV_viewport_array`).
+    pub viewport_arrays: bool,
     /// Whether shaders may use doubles (`GL_ARB_gpu_shader_fp64`): Vulkan's `shaderFloat64`;
     /// a GLES driver has none, so only where the embedder lets the GLES backend narrow them
     /// to floats (`TESSERA_GLES_FP64=narrow`). Without it a program with doubles fails to
@@ -448,10 +452,6 @@ pub struct Caps {
     /// Whether the doubles of [`Caps::fp64`] are computed as floats (the GLES backend's
     /// narrowing): the backend converts the default block's doubles, so a program with
     /// doubles in a buffer-backed block or captured by transform feedback, whose bytes it
-    /// Whether the backend has GL's 16 viewports and scissor rectangles, chosen per primitive
-    /// by `gl_ViewportIndex` (`GL_ARB_viewport_array`; Vulkan's `multiViewport` with at least
-    /// 16 `maxViewports`, a GLES driver's `OES_viewport_array` or `NV_viewport_array`).
-    pub viewport_arrays: bool,
     /// cannot convert, fails to link.
     pub fp64_narrowed: bool,
     /// Whether vertex arrays of doubles reach `double`/`dvec*` inputs
@@ -623,6 +623,7 @@ impl Caps {
             indexed_blend: true,
             cube_map_arrays: true,
             sample_shading: true,
+            viewport_arrays: true,
             fp64: true,
             fp64_narrowed: false,
             vertex_attrib_64bit: true,
@@ -645,7 +646,6 @@ pub enum SessionError {
     StaleHandle {
         /// Record name.
         record: &'static str,
-            viewport_arrays: true,
         /// Kind of the handle.
         kind: ObjectKind,
         /// The handle.

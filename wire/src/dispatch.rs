@@ -367,12 +367,29 @@ pub trait ComputePipe: ContextPipe {
 /// objects: a begun capture belongs to its object, which may be paused while another of
 /// the same context captures, and which keeps its count after the end for draws from it.
 pub trait TransformFeedbackPipe: ContextPipe {
+    /// `CreateTransformFeedback`.
+    fn create_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R;
+    /// `DestroyTransformFeedback`.
+    fn destroy_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R;
     /// `BeginTransformFeedback`: buffer handles checked to be live.
     fn begin_transform_feedback(
         &mut self,
         ctx: &mut Self::Context,
+        xfb: TransformFeedbackHandle,
         primitive: XfbPrimitive,
         buffers: [XfbBinding; MAX_XFB_BUFFERS],
+    ) -> R;
+    /// `PauseTransformFeedback`.
+    fn pause_transform_feedback(
+        &mut self,
+        ctx: &mut Self::Context,
+        xfb: TransformFeedbackHandle,
+    ) -> R;
+    /// `ResumeTransformFeedback`.
+    fn resume_transform_feedback(
+        &mut self,
+        ctx: &mut Self::Context,
+        xfb: TransformFeedbackHandle,
     ) -> R;
     /// `EndTransformFeedback`.
     fn end_transform_feedback(
@@ -390,30 +407,13 @@ pub trait TransformFeedbackPipe: ContextPipe {
     ) -> R;
 }
 
-    /// `CreateTransformFeedback`.
-    fn create_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R;
-    /// `DestroyTransformFeedback`.
-    fn destroy_transform_feedback(&mut self, xfb: TransformFeedbackHandle) -> R;
 /// Queries and fences.
 pub trait QueryPipe {
     /// `CreateQuery`.
     fn create_query(&mut self, query: QueryHandle, kind: QueryKind) -> R;
-        xfb: TransformFeedbackHandle,
     /// `BeginQuery`.
     fn begin_query(&mut self, query: QueryHandle) -> R;
     /// `EndQuery`.
-    /// `PauseTransformFeedback`.
-    fn pause_transform_feedback(
-        &mut self,
-        ctx: &mut Self::Context,
-        xfb: TransformFeedbackHandle,
-    ) -> R;
-    /// `ResumeTransformFeedback`.
-    fn resume_transform_feedback(
-        &mut self,
-        ctx: &mut Self::Context,
-        xfb: TransformFeedbackHandle,
-    ) -> R;
     fn end_query(&mut self, query: QueryHandle) -> R;
     /// `QueryTimestamp`.
     fn query_timestamp(&mut self, query: QueryHandle) -> R;
@@ -708,6 +708,7 @@ pub struct Registry {
     surfaces: SlotTable<SurfaceHandle, ()>,
     programs: SlotTable<ProgramHandle, ()>,
     queries: SlotTable<QueryHandle, ()>,
+    transform_feedbacks: SlotTable<TransformFeedbackHandle, ()>,
     fences: SlotTable<FenceHandle, ()>,
     blends: SlotTable<BlendHandle, ()>,
     depth_stencils: SlotTable<DepthStencilHandle, ()>,
@@ -719,7 +720,6 @@ pub struct Registry {
 
 impl Registry {
     /// Live objects per kind (indexed by [`ObjectKind::index`]).
-    transform_feedbacks: SlotTable<TransformFeedbackHandle, ()>,
     pub fn live_counts(&self) -> [u32; ObjectKind::COUNT] {
         fn put<H: Handle>(live: &mut [u32; ObjectKind::COUNT], table: &SlotTable<H, ()>) {
             live[H::KIND.index()] = table.len() as u32;
@@ -738,6 +738,7 @@ impl Registry {
         put(&mut live, &self.rasters);
         put(&mut live, &self.samplers);
         put(&mut live, &self.layouts);
+        put(&mut live, &self.transform_feedbacks);
         live
     }
 
@@ -749,7 +750,6 @@ impl Registry {
     }
 
     fn depth_stencils(&mut self) -> Bindable<'_, DepthStencilHandle> {
-        put(&mut live, &self.transform_feedbacks);
         Bindable {
             table: &mut self.depth_stencils,
             bound: &mut self.bound.depth_stencil,
@@ -1971,6 +1971,8 @@ impl<C: PipeContext> Dispatcher<C> {
                 buffers,
             } => {
                 const N: &str = "BeginTransformFeedback";
+                let xfb = de(xfb)?;
+                reg.transform_feedbacks.get(N, xfb)?;
                 let buffers: [XfbBinding; MAX_XFB_BUFFERS] = de(&**buffers)?;
                 for b in &buffers {
                     if let Some(h) = b.buffer {
@@ -2050,8 +2052,6 @@ impl<C: PipeContext> Dispatcher<C> {
                 N
             }
             A::QueryResult { query, reply } => {
-                let xfb = de(xfb)?;
-                reg.transform_feedbacks.get(N, xfb)?;
                 const N: &str = "QueryResult";
                 let query = de(query)?;
                 reg.queries.get(N, query)?;

@@ -919,6 +919,7 @@ pub enum Record {
     /// buffers the program writes are bound and not otherwise used by the draws, and no
     /// other object of the context captures unpaused.
     BeginTransformFeedback {
+        xfb: TransformFeedbackHandle,
         primitive: XfbPrimitive,
         buffers: Box<[XfbBinding; MAX_XFB_BUFFERS]>,
     },
@@ -951,7 +952,6 @@ pub enum Record {
     QueryTimestamp { query: QueryHandle },
     /// Replies with a query's result once available.
     QueryResult { query: QueryHandle, reply: ReplyId },
-        xfb: TransformFeedbackHandle,
     /// Destroys a query.
     DestroyQuery { query: QueryHandle },
     /// Inserts a fence after the work recorded so far. `seq` is the fence's place in the

@@ -89,12 +89,12 @@ pub use viewport::*;
 /// per-draw-buffer blend functions (GL 4.0 and `ARB_draw_buffers_blend`'s names, `state`),
 /// `glMinSampleShading` (GL 4.0 and `ARB_sample_shading`'s name, `state`), double-precision
 /// uniforms and vertex attributes (GL 4.0 and 4.1, [`fp64`]),
-/// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
-/// [`transform_feedback`]),
 /// `ARB_ES2_compatibility`'s functions (GL 4.1, [`es2_compat`]), buffer clears (GL 4.3,
 /// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]), buffer texture ranges (GL 4.3,
 /// [`texture_buffer`]),
 /// shader subroutines (GL 4.0, [`subroutine`]), viewport arrays (GL 4.1, [`viewport`]),
+/// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
+/// [`transform_feedback`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
@@ -422,7 +422,8 @@ pub static BEYOND_3_3: [(&str, Proc); 202] = [
     (
         "glDrawTransformFeedbackStreamInstanced",
         Proc({
-            const F: extern "C" fn(GLenum, GLuint, GLuint, GLsizei) = glDrawTransformFeedbackStreamInstanced;
+            const F: extern "C" fn(GLenum, GLuint, GLuint, GLsizei) =
+                glDrawTransformFeedbackStreamInstanced;
             F as *const c_void
         }),
     ),
