@@ -180,7 +180,12 @@ pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
         W::RgtcRSnorm => rgtc(glow::COMPRESSED_SIGNED_RED_RGTC1, 1, true),
         W::RgtcRg => rgtc(glow::COMPRESSED_RG_RGTC2, 2, false),
         W::RgtcRgSnorm => rgtc(glow::COMPRESSED_SIGNED_RG_RGTC2, 2, true),
-        W::BptcRgba => bptc(glow::COMPRESSED_RGBA_BPTC_UNORM, glow::RGBA8, P::Rgba, T::U8),
+        W::BptcRgba => bptc(
+            glow::COMPRESSED_RGBA_BPTC_UNORM,
+            glow::RGBA8,
+            P::Rgba,
+            T::U8,
+        ),
         W::BptcSrgbAlpha => bptc(
             glow::COMPRESSED_SRGB_ALPHA_BPTC_UNORM,
             glow::SRGB8_ALPHA8,

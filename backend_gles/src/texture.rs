@@ -566,7 +566,7 @@ impl TexturePipe for GlesPipe {
                 let Some(kind) = kind else {
                     self.report(
                         Missing::CompressedFormat,
-                        "uncompressed uploads into RGTC textures (or off the block grid) are skipped",
+                        "uncompressed uploads into RGTC or off the block grid are skipped",
                     );
                     return Ok(());
                 };

@@ -407,7 +407,7 @@ impl TexturePipe for VkPipe {
             let Some(kind) = kind else {
                 self.report(
                     Missing::Format,
-                    "uncompressed uploads into RGTC textures (or off the block grid) are skipped",
+                    "uncompressed uploads into RGTC or off the block grid are skipped",
                 );
                 return Ok(());
             };

@@ -186,6 +186,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_seamless_cube_map",
     "GL_ARB_separate_shader_objects",
     "GL_ARB_shader_bit_encoding",
+    "GL_ARB_shader_subroutine",
     "GL_ARB_sync",
     "GL_ARB_tessellation_shader",
     "GL_ARB_texture_buffer_object",
