@@ -466,6 +466,7 @@ impl GlesPipe {
                 gpu_shader5: (features.minor >= 2).then(|| tessera_wire::Shader5Caps {
                     max_geometry_invocations: int(glow::MAX_GEOMETRY_SHADER_INVOCATIONS),
                 }),
+                packing: features.minor >= 1,
                 tessellation: if features.tessellation.is_some() {
                     // ES 3.2's (EXT/OES_tessellation_shader's) queries of GL's names.
                     TessellationCaps {

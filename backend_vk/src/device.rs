@@ -513,6 +513,7 @@ impl VkPipe {
                 .then_some(tessera_wire::Shader5Caps {
                     max_geometry_invocations: p.max_geometry_shader_invocations,
                 }),
+            packing: true,
             sample_shading: gpu.core.sample_rate_shading,
             fp64: gpu.core.shader_float64,
             fp64_narrowed: false,

@@ -186,6 +186,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_seamless_cube_map",
     "GL_ARB_separate_shader_objects",
     "GL_ARB_shader_bit_encoding",
+    "GL_ARB_shading_language_packing",
     "GL_ARB_shader_subroutine",
     "GL_ARB_sync",
     "GL_ARB_tessellation_shader",
@@ -248,6 +249,7 @@ impl Context {
         let gather = self.local.limits.gather.is_some();
         let gpu_shader5 = self.local.limits.gpu_shader5.is_some()
             && self.local.limits.gather.is_some_and(|g| g.extended);
+        let packing = self.local.limits.packing;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -262,6 +264,7 @@ impl Context {
             .filter(move |e| attrib_64bit || *e != "GL_ARB_vertex_attrib_64bit")
             .filter(move |e| gather || *e != "GL_ARB_texture_gather")
             .filter(move |e| gpu_shader5 || *e != "GL_ARB_gpu_shader5")
+            .filter(move |e| packing || *e != "GL_ARB_shading_language_packing")
     }
 
     /// Whether the context advertises the extension `name`.

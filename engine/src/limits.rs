@@ -100,6 +100,9 @@ pub struct Limits {
     /// The backend's `GL_ARB_gpu_shader5` beyond gathers: the extension is advertised, and
     /// its limits answered, only where it has all of it.
     pub gpu_shader5: Option<tessera_wire::Shader5Caps>,
+    /// Whether shaders have GLSL 4.20's packing functions: `GL_ARB_shading_language_packing`
+    /// is advertised only then.
+    pub packing: bool,
 }
 
 /// Colour attachments and draw buffers.
@@ -247,6 +250,7 @@ impl Limits {
             vertex_attrib_64bit: caps.fp64 && caps.vertex_attrib_64bit,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5,
+            packing: caps.packing,
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).
             max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),

@@ -43,6 +43,7 @@ mod scenes;
 mod server_limits;
 mod server_load;
 mod shaders;
+mod shading_language_packing;
 mod state_query;
 mod steady;
 mod subroutine;

@@ -1012,8 +1012,9 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
     let mut expected = everywhere.unwrap();
     // (Nor tessellation, whose stages an ES 3.0 driver lacks: tests/tests/tessellation.rs;
     // nor per-draw-buffer blending, without its indexed calls: draw_buffers_blend.rs; nor
-    // cube map arrays, below ES 3.2: texture_cube_array.rs; nor gathers, below ES 3.1:
-    // texture_gather.rs; nor viewport arrays, without OES_viewport_array:
+    // cube map arrays, below ES 3.2: texture_cube_array.rs; nor gathers and GLSL 4.20's
+    // packing functions, below ES 3.1: texture_gather.rs, shading_language_packing.rs; nor
+    // viewport arrays, without OES_viewport_array:
     // viewport_array.rs; nor BPTC, without EXT_texture_compression_bptc:
     // texture_compression_bptc.rs.)
     expected.retain(|e| {
@@ -1022,6 +1023,7 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
             && e != "GL_ARB_draw_buffers_blend"
             && e != "GL_ARB_texture_cube_map_array"
             && e != "GL_ARB_texture_gather"
+            && e != "GL_ARB_shading_language_packing"
             && e != "GL_ARB_viewport_array"
             && e != "GL_ARB_gpu_shader_fp64"
             && e != "GL_ARB_vertex_attrib_64bit"

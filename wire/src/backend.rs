@@ -423,6 +423,9 @@ pub struct Caps {
     /// `fma`, `precise`), `None` where the backend lacks some of it (a GLES driver below ES
     /// 3.2).
     pub gpu_shader5: Option<Shader5Caps>,
+    /// Whether shaders have GLSL 4.20's packing functions (`GL_ARB_shading_language_packing`;
+    /// Vulkan always, a GLES driver's ES 3.1, whose GLSL ES has the 4x8 forms).
+    pub packing: bool,
     /// Whether the backend can view one texture's storage through another
     /// (`GL_ARB_texture_view`; a GLES driver needs `OES_texture_view` or `EXT_texture_view`).
     pub texture_views: bool,
@@ -618,6 +621,7 @@ impl Caps {
             gpu_shader5: Some(Shader5Caps {
                 max_geometry_invocations: 32,
             }),
+            packing: true,
             texture_views: true,
             bptc: true,
             indexed_blend: true,
