@@ -187,11 +187,10 @@ fn transcript(gl: &mut dyn RangeGl) -> Vec<Line> {
 fn texture_buffer_range_state_matches_the_native_driver() {
     let expected = compare(transcript);
     let find = |what: &str| {
-        expected
+        *expected
             .iter()
             .find(|l| l.0 == what)
             .unwrap_or_else(|| panic!("{what}"))
-            .clone()
     };
     assert_eq!(find("misaligned").1, INVALID_VALUE);
     assert_eq!(find("bad format").1, INVALID_ENUM);
