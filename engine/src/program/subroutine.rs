@@ -398,7 +398,10 @@ impl Context {
         'check: for u in uniforms {
             for e in 0..u.size {
                 let at = (u.location + e) as usize;
-                let wanted = indices[at];
+                // (A location past the stage's count comes only from a damaged binary.)
+                let (Some(&wanted), true) = (indices.get(at), at < selections.len()) else {
+                    continue;
+                };
                 if wanted > max {
                     failed = Some(INVALID_VALUE);
                     break 'check;
