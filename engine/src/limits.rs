@@ -245,6 +245,7 @@ impl Limits {
             indexed_blend: caps.indexed_blend,
             cube_map_arrays: caps.cube_map_arrays,
             sample_shading: caps.sample_shading,
+            viewport_arrays: caps.viewport_arrays,
             fp64: caps.fp64,
             fp64_narrowed: caps.fp64 && caps.fp64_narrowed,
             vertex_attrib_64bit: caps.fp64 && caps.vertex_attrib_64bit,
@@ -257,7 +258,6 @@ impl Limits {
             max_tess_gen_level: clamp(caps.tessellation.max_gen_level),
             tess: caps.tessellation,
         }
-            viewport_arrays: caps.viewport_arrays,
     }
 }
 
