@@ -1321,7 +1321,7 @@ impl DrawPipe for GlesPipe {
         if count == 0 || instances == 0 || !self.prepare(N, ctx, dirty::ALL)? {
             return Ok(());
         }
-        let (enabled, index) = ctx.desired.primitive_restart;
+        let (enabled, index) = ctx.desired.restart(index_type);
         // GLES restarts only at the index type's maximum. A restart index above it matches no
         // index (nothing restarts); one below it is emulated by drawing rewritten indices from
         // a temporary buffer (see `rewrite_indices`).

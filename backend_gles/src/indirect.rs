@@ -54,7 +54,7 @@ impl GlesPipe {
             return Ok(());
         }
         if let Some(ty) = draw.index_type {
-            let (enabled, index) = ctx.desired.primitive_restart;
+            let (enabled, index) = ctx.desired.restart(ty);
             self.shadow.enable(
                 &self.gl,
                 Cap::PrimitiveRestart,
@@ -100,9 +100,10 @@ impl GlesPipe {
         if !ctx.raster.flatshade_last && self.first_vertex_list_needed(ctx, mode) {
             return true;
         }
-        let (enabled, index) = ctx.desired.primitive_restart;
-        draw.index_type
-            .is_some_and(|ty| enabled && index < conv::max_index(ty))
+        draw.index_type.is_some_and(|ty| {
+            let (enabled, index) = ctx.desired.restart(ty);
+            enabled && index < conv::max_index(ty)
+        })
     }
 
     /// Reads the commands back and draws each as a direct draw.

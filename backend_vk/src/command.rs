@@ -389,7 +389,7 @@ impl DrawPipe for VkPipe {
                 return Ok(());
             }
         };
-        let (enabled, restart_index) = ctx.desired.primitive_restart;
+        let (enabled, restart_index) = ctx.desired.restart(index_type);
         let widen = index_type == IndexType::U8 && !self.tiers.index_u8;
         let rewrite = enabled && restart_index != conv::max_index(index_type);
         let (mut topology, mut count) = (topology, count);

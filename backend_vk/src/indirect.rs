@@ -56,7 +56,7 @@ impl VkPipe {
                 else {
                     return Ok(());
                 };
-                let enabled = ctx.desired.primitive_restart.0;
+                let enabled = ctx.desired.restart(ty).0;
                 let restart = enabled && (conv::is_strip(native) || self.tiers.list_restart);
                 (Indices::Bound(ib, 0, conv::map_index_type(ty)), restart)
             }
@@ -119,7 +119,7 @@ impl VkPipe {
         let Some(ty) = draw.index_type else {
             return emulated_topology;
         };
-        let (enabled, restart_index) = ctx.desired.primitive_restart;
+        let (enabled, restart_index) = ctx.desired.restart(ty);
         emulated_topology
             || (ty == IndexType::U8 && !self.tiers.index_u8)
             || (enabled && restart_index != conv::max_index(ty))

@@ -423,6 +423,9 @@ pub mod cap {
     pub const TEXTURE_CUBE_MAP_SEAMLESS: u32 = 29;
     /// `SAMPLE_SHADING` (GL 4.0).
     pub const SAMPLE_SHADING: u32 = 30;
+    /// `PRIMITIVE_RESTART_FIXED_INDEX` (GL 4.3): restart at each draw's index type's
+    /// maximum, taking precedence over `PRIMITIVE_RESTART`.
+    pub const PRIMITIVE_RESTART_FIXED_INDEX: u32 = 31;
 }
 
 /// Enabled capabilities, one bit each (see [`cap`]); `BLEND` is per draw buffer and lives in
@@ -470,7 +473,7 @@ impl Default for Hints {
 }
 
 /// Query targets that can be active at once (`begin_query`).
-pub const QUERY_TARGETS: usize = 5;
+pub const QUERY_TARGETS: usize = 6;
 
 /// Everything a context binds and sets, with the specification's initial values.
 #[derive(Clone, Debug)]

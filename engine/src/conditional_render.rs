@@ -44,7 +44,10 @@ impl Context {
         let usable = {
             let sh = self.group.lock();
             sh.world.get::<Query>(e).is_some_and(|q| {
-                matches!(q.target, SAMPLES_PASSED | ANY_SAMPLES_PASSED) && !q.active
+                matches!(
+                    q.target,
+                    SAMPLES_PASSED | ANY_SAMPLES_PASSED | ANY_SAMPLES_PASSED_CONSERVATIVE
+                ) && !q.active
             })
         };
         if !usable {

@@ -42,6 +42,7 @@ pub(crate) fn query_slot(target: GLenum) -> Option<usize> {
         PRIMITIVES_GENERATED => 2,
         TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => 3,
         TIME_ELAPSED => 4,
+        ANY_SAMPLES_PASSED_CONSERVATIVE => 5,
         _ => return None,
     };
     debug_assert!(slot < QUERY_TARGETS);
@@ -49,9 +50,13 @@ pub(crate) fn query_slot(target: GLenum) -> Option<usize> {
 }
 
 /// `QUERY_COUNTER_BITS` of a target. Results are 64-bit counters on every backend;
-/// `ANY_SAMPLES_PASSED` is a boolean (1 bit, as Mesa reports).
+/// `ANY_SAMPLES_PASSED` and its conservative form are booleans (1 bit, as Mesa reports).
 fn counter_bits(target: GLenum) -> i64 {
-    if target == ANY_SAMPLES_PASSED { 1 } else { 64 }
+    if matches!(target, ANY_SAMPLES_PASSED | ANY_SAMPLES_PASSED_CONSERVATIVE) {
+        1
+    } else {
+        64
+    }
 }
 
 impl Context {
@@ -153,9 +158,10 @@ impl Context {
             return self.error(INVALID_ENUM);
         };
         let active = &self.local.st.active_queries;
-        // GL 3.3 §2.14: SAMPLES_PASSED and ANY_SAMPLES_PASSED exclude each other.
+        // GL 3.3 §2.14: SAMPLES_PASSED and ANY_SAMPLES_PASSED exclude each other, and GL
+        // 4.3's ANY_SAMPLES_PASSED_CONSERVATIVE both (Mesa's one occlusion binding).
         let busy = match slot {
-            0 | 1 => active[0].is_some() || active[1].is_some(),
+            0 | 1 | 5 => active[0].is_some() || active[1].is_some() || active[5].is_some(),
             _ => active[slot].is_some(),
         };
         if id == 0 || busy {

@@ -58,6 +58,9 @@ pub(crate) fn capability(v: GLenum) -> Option<Capability> {
         POLYGON_OFFSET_POINT => Bit(cap::POLYGON_OFFSET_POINT, Dirty::RASTER),
         POLYGON_SMOOTH => Bit(cap::POLYGON_SMOOTH, Dirty::RASTER),
         PRIMITIVE_RESTART => Bit(cap::PRIMITIVE_RESTART, Dirty::PRIMITIVE_RESTART),
+        PRIMITIVE_RESTART_FIXED_INDEX => {
+            Bit(cap::PRIMITIVE_RESTART_FIXED_INDEX, Dirty::PRIMITIVE_RESTART)
+        }
         // The fixed point size depends on it too (see `point_size`).
         PROGRAM_POINT_SIZE => Bit(
             cap::PROGRAM_POINT_SIZE,

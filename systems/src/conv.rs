@@ -274,7 +274,8 @@ pub fn map_attrib_type(v: GLenum) -> Option<AttribType> {
 pub fn map_query_target(v: GLenum) -> Option<QueryKind> {
     Some(match v {
         SAMPLES_PASSED => QueryKind::SamplesPassed,
-        ANY_SAMPLES_PASSED => QueryKind::AnySamplesPassed,
+        // GL 4.3 lets a conservative query answer as the exact one.
+        ANY_SAMPLES_PASSED | ANY_SAMPLES_PASSED_CONSERVATIVE => QueryKind::AnySamplesPassed,
         TIME_ELAPSED => QueryKind::TimeElapsed,
         TIMESTAMP => QueryKind::Timestamp,
         PRIMITIVES_GENERATED => QueryKind::PrimitivesGenerated,

@@ -48,7 +48,7 @@ pub struct EmittedState {
     /// `SetSampleMask`.
     pub sample_mask: Option<(Option<f32>, bool, Option<u32>)>,
     /// `SetPrimitiveRestart`.
-    pub primitive_restart: Option<(bool, u32)>,
+    pub primitive_restart: Option<(bool, u32, bool)>,
     /// `SetPatchVertices`.
     pub patch_vertices: Option<u8>,
     /// `BindProgram`.

@@ -328,11 +328,13 @@ pub fn emit_primitive_restart(st: &GlState, dev: &mut Emitter, shadow: &mut Emit
     let value = (
         st.caps.has(cap::PRIMITIVE_RESTART),
         st.primitive_restart_index,
+        st.caps.has(cap::PRIMITIVE_RESTART_FIXED_INDEX),
     );
     if changed(&mut shadow.primitive_restart, value) {
         dev.push(Record::SetPrimitiveRestart {
             enabled: value.0,
             index: value.1,
+            fixed: value.2,
         });
     }
 }

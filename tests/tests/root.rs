@@ -15,6 +15,7 @@ mod draw_buffers_blend;
 mod draw_indirect;
 mod dropin;
 mod es2_compatibility;
+mod es3_compatibility;
 mod faults;
 mod fp64;
 mod framebuffer;

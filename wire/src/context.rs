@@ -16,6 +16,7 @@
 
 use crate::SessionError;
 use crate::backend::bad_value;
+use crate::format::IndexType;
 use crate::handle::{BufferHandle, ProgramHandle, SamplerHandle, TextureHandle};
 use crate::record::{DRAW_BUFFER_NONE, FramebufferRef, ImageBinding};
 use crate::state::{
@@ -190,8 +191,20 @@ pub struct DesiredState {
     pub index_buffer: Option<BufferHandle>,
     /// `SetGenericAttrib`, per attribute: raw bits of four floats or integers.
     pub generic: [[u32; 4]; MAX_VERTEX_ATTRIBS],
-    /// `SetPrimitiveRestart`: enabled, index.
-    pub primitive_restart: (bool, u32),
+    /// `SetPrimitiveRestart`: enabled, index, fixed (see [`DesiredState::restart`]).
+    pub primitive_restart: (bool, u32, bool),
+}
+
+impl DesiredState {
+    /// Whether a draw of `ty` indices restarts primitives, and at which index:
+    /// `PRIMITIVE_RESTART_FIXED_INDEX` restarts at the type's maximum and takes precedence
+    /// over `PRIMITIVE_RESTART`'s index (GL 4.3).
+    pub fn restart(&self, ty: IndexType) -> (bool, u32) {
+        match self.primitive_restart {
+            (_, _, true) => (true, ty.max_index()),
+            (enabled, index, false) => (enabled, index),
+        }
+    }
 }
 
 impl Default for DesiredState {
@@ -221,7 +234,7 @@ impl Default for DesiredState {
             vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
             index_buffer: None,
             generic: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
-            primitive_restart: (false, 0),
+            primitive_restart: (false, 0, false),
         }
     }
 }

@@ -1663,8 +1663,12 @@ impl<C: PipeContext> Dispatcher<C> {
                     Ok(())
                 })?
             }
-            A::SetPrimitiveRestart { enabled, index } => {
-                let value = (*enabled, index.to_native());
+            A::SetPrimitiveRestart {
+                enabled,
+                index,
+                fixed,
+            } => {
+                let value = (*enabled, index.to_native(), *fixed);
                 self.set(
                     pipe,
                     "SetPrimitiveRestart",

@@ -387,6 +387,15 @@ impl IndexType {
             IndexType::U32 => 4,
         }
     }
+
+    /// The largest index of the type, where `PRIMITIVE_RESTART_FIXED_INDEX` restarts.
+    pub const fn max_index(self) -> u32 {
+        match self {
+            IndexType::U8 => 0xff,
+            IndexType::U16 => 0xffff,
+            IndexType::U32 => u32::MAX,
+        }
+    }
 }
 
 wire_enum! {

@@ -786,8 +786,13 @@ pub enum Record {
     SetIndexBuffer { buffer: Option<BufferHandle> },
     /// Sets the value a disabled attribute reads (raw bits of four floats or integers).
     SetGenericAttrib { index: u8, value: [u32; 4] },
-    /// Enables primitive restart with an index.
-    SetPrimitiveRestart { enabled: bool, index: u32 },
+    /// Enables primitive restart with an index (`enabled`), or at the maximum of each draw's
+    /// index type (`fixed`, GL 4.3's `PRIMITIVE_RESTART_FIXED_INDEX`, which takes precedence).
+    SetPrimitiveRestart {
+        enabled: bool,
+        index: u32,
+        fixed: bool,
+    },
 
     // ---- Dynamic state ----
     /// Sets viewports `first..first + count` to one rectangle (x, y, width, height: GL 4.1

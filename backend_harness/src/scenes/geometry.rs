@@ -84,6 +84,7 @@ void main() { o = v_color; }
     s.push(Record::SetPrimitiveRestart {
         enabled: true,
         index: 0xffff,
+        fixed: false,
     });
     s.clear([0.0, 0.0, 0.0, 1.0]);
     s.draw_indexed(Topology::TriangleStrip, IndexType::U16, 7, 2);
@@ -168,6 +169,7 @@ void main() { o = v_color; }
     s.push(Record::SetPrimitiveRestart {
         enabled: true,
         index: 0xffff,
+        fixed: false,
     });
     s.clear([0.0, 0.0, 0.0, 1.0]);
     s.push(Record::DrawIndexed {
@@ -190,6 +192,7 @@ void main() { o = v_color; }
     s.push(Record::SetPrimitiveRestart {
         enabled: false,
         index: 0,
+        fixed: false,
     });
     let ib8 = s.buffer(&[6, 7, 9]);
     s.push(Record::SetIndexBuffer { buffer: Some(ib8) });

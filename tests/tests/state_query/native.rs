@@ -42,11 +42,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[NUM_SHADING_LANGUAGE_VERSIONS],
     ),
     (
-        "ARB_ES3_compatibility's PRIMITIVE_RESTART_FIXED_INDEX capability (GL 4.3): not \
-         carried out",
-        &[PRIMITIVE_RESTART_FIXED_INDEX],
-    ),
-    (
         "ARB_explicit_uniform_location (GL 4.3): GLSL 3.30 has no uniform locations",
         &[MAX_UNIFORM_LOCATIONS],
     ),

@@ -1,0 +1,329 @@
+//! The parts of `ARB_ES3_compatibility` (GL 4.3) that Tessera carries out, against the native
+//! driver on both backends (Vulkan with the validation layer on, which must report nothing):
+//! `PRIMITIVE_RESTART_FIXED_INDEX` restarting triangle strips at the maximum of each draw's
+//! index type (unsigned byte, short and int indices; taking precedence over
+//! `PRIMITIVE_RESTART`'s index) and `ANY_SAMPLES_PASSED_CONSERVATIVE` queries (their
+//! results, counter bits, current query and the errors of the occlusion targets sharing one
+//! binding). Pixels, values and errors must be exactly the native ones.
+
+#![expect(
+    unsafe_code,
+    reason = "the native driver's glIsEnabled and glGetQueryiv, called through their C signatures"
+)]
+
+use tessera_engine::Context;
+use tessera_engine::gl::*;
+use tessera_engine::wire::{Event, TransportKind};
+use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::gl::{Gl, NativeGl};
+
+/// The calls the shared [`Gl`] table has no entry for.
+trait Es3Gl: Gl {
+    /// `glIsEnabled`.
+    fn is_enabled(&mut self, cap: GLenum) -> GLboolean;
+    /// `glGetQueryiv` of one value (-7 where nothing was written).
+    fn query_value(&mut self, target: GLenum, pname: GLenum) -> GLint;
+    /// `glBeginConditionalRender`.
+    fn begin_conditional_render(&mut self, id: GLuint, mode: GLenum);
+    /// `glEndConditionalRender`.
+    fn end_conditional_render(&mut self);
+}
+
+impl Es3Gl for Context {
+    fn is_enabled(&mut self, cap: GLenum) -> GLboolean {
+        Context::is_enabled(self, cap)
+    }
+    fn query_value(&mut self, target: GLenum, pname: GLenum) -> GLint {
+        let mut v = [-7];
+        Context::get_queryiv(self, target, pname, &mut v);
+        v[0]
+    }
+    fn begin_conditional_render(&mut self, id: GLuint, mode: GLenum) {
+        Context::begin_conditional_render(self, id, mode)
+    }
+    fn end_conditional_render(&mut self) {
+        Context::end_conditional_render(self)
+    }
+}
+
+/// An entry point of the native driver, by name and C signature.
+fn native<F: Copy>(gl: &NativeGl, name: &str) -> F {
+    gl.entry_point(name)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+impl Es3Gl for NativeGl {
+    fn is_enabled(&mut self, cap: GLenum) -> GLboolean {
+        type F = unsafe extern "system" fn(GLenum) -> GLboolean;
+        let f: F = native(self, "glIsEnabled");
+        // SAFETY: the context is current on this thread; a plain value.
+        unsafe { f(cap) }
+    }
+    fn query_value(&mut self, target: GLenum, pname: GLenum) -> GLint {
+        type F = unsafe extern "system" fn(GLenum, GLenum, *mut GLint);
+        let f: F = native(self, "glGetQueryiv");
+        let mut v = -7;
+        // SAFETY: the pnames asked have one value.
+        unsafe { f(target, pname, &mut v) };
+        v
+    }
+    fn begin_conditional_render(&mut self, id: GLuint, mode: GLenum) {
+        type F = unsafe extern "system" fn(GLuint, GLenum);
+        let f: F = native(self, "glBeginConditionalRender");
+        // SAFETY: the context is current on this thread; plain values.
+        unsafe { f(id, mode) }
+    }
+    fn end_conditional_render(&mut self) {
+        type F = unsafe extern "system" fn();
+        let f: F = native(self, "glEndConditionalRender");
+        // SAFETY: the context is current on this thread.
+        unsafe { f() }
+    }
+}
+
+const W: i32 = 16;
+const H: i32 = 8;
+
+/// Runs `scene` natively and on both backends (inproc and thread), which must match; returns
+/// the native result.
+fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn Es3Gl) -> T) -> T {
+    let mut native = NativeGl::new(W, H).expect("native desktop GL through the system EGL");
+    let expected = scene(&mut native);
+    drop(native);
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), W, H);
+            let got = scene(&mut ctx);
+            assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
+            ctx.finish();
+            assert!(!ctx.is_lost(), "{}: the session ended", backend.name());
+            let events: Vec<Event> = ctx.take_events();
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        }
+    }
+    expected
+}
+
+const VS: &str = "#version 330
+layout(location = 0) in vec2 position;
+void main() { gl_Position = vec4(position, 0.0, 1.0); }
+";
+
+const FS: &str = "#version 330
+out vec4 color;
+void main() { color = vec4(1.0, 0.5, 0.0, 1.0); }
+";
+
+/// A program drawing `VS` and `FS`, current, and a vertex array of 256 positions bound:
+/// vertices 0-3 a strip over the left quarter, 4-7 one over the right quarter, 255 in the
+/// middle (where a strip passing through it draws), the others at the origin.
+fn setup(gl: &mut dyn Es3Gl) {
+    let p = gl.create_program();
+    for (kind, src) in [(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)] {
+        let s = gl.create_shader(kind);
+        gl.shader_source(s, src);
+        gl.compile_shader(s);
+        assert_eq!(
+            gl.get_shaderi(s, COMPILE_STATUS),
+            TRUE as i32,
+            "{}",
+            gl.shader_info_log(s)
+        );
+        gl.attach_shader(p, s);
+    }
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let mut positions = vec![[0.0f32; 2]; 256];
+    positions[..8].copy_from_slice(&[
+        [-1.0, -1.0],
+        [-0.5, -1.0],
+        [-1.0, 1.0],
+        [-0.5, 1.0],
+        [0.5, -1.0],
+        [1.0, -1.0],
+        [0.5, 1.0],
+        [1.0, 1.0],
+    ]);
+    positions[255] = [0.0, -1.0];
+    let bytes: Vec<u8> = positions
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.viewport(0, 0, W, H);
+}
+
+/// The indices `[0, 1, 2, 3, split, 4, 5, 6, 7]` as `ty` in an element buffer bound.
+fn indices(gl: &mut dyn Es3Gl, ty: GLenum, split: u32) {
+    let list = [0, 1, 2, 3, split, 4, 5, 6, 7];
+    let bytes: Vec<u8> = match ty {
+        UNSIGNED_BYTE => list.iter().map(|&i| i as u8).collect(),
+        UNSIGNED_SHORT => list
+            .iter()
+            .flat_map(|&i| (i as u16).to_le_bytes())
+            .collect(),
+        _ => list.iter().flat_map(|&i| i.to_le_bytes()).collect(),
+    };
+    let eb = gl.gen_buffer();
+    gl.bind_buffer(ELEMENT_ARRAY_BUFFER, eb);
+    gl.buffer_data(ELEMENT_ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+}
+
+/// Which of the 16 columns of the middle row are drawn ('#'), read back after a clear and
+/// one strip of 9 `ty` indices.
+fn frame(gl: &mut dyn Es3Gl, ty: GLenum) -> String {
+    gl.clear_color(0.0, 0.0, 0.0, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.draw_elements(TRIANGLE_STRIP, 9, ty, 0);
+    let mut out = vec![0u8; (W * H * 4) as usize];
+    gl.read_pixels(0, 0, W, H, RGBA, UNSIGNED_BYTE, &mut out);
+    for px in out.chunks(4) {
+        assert!(px == [0, 0, 0, 255] || px == [255, 128, 0, 255], "{px:?}");
+    }
+    let row = (H / 2 * W * 4) as usize;
+    out[row..row + (W * 4) as usize]
+        .chunks(4)
+        .map(|px| if px[0] == 255 { '#' } else { '.' })
+        .collect()
+}
+
+/// Strips of each index type split by the type's maximum, with the fixed index alone, with
+/// `PRIMITIVE_RESTART` at another index as well (the fixed index takes precedence), and 255
+/// in wider types (a vertex, not a restart).
+fn restart_frames(gl: &mut dyn Es3Gl) -> Vec<(&'static str, String)> {
+    setup(gl);
+    let mut out = Vec::new();
+    gl.enable(PRIMITIVE_RESTART_FIXED_INDEX);
+    for (name, ty, max) in [
+        ("ubyte", UNSIGNED_BYTE, 0xff),
+        ("ushort", UNSIGNED_SHORT, 0xffff),
+        ("uint", UNSIGNED_INT, u32::MAX),
+    ] {
+        indices(gl, ty, max);
+        out.push((name, frame(gl, ty)));
+        gl.enable(PRIMITIVE_RESTART);
+        gl.primitive_restart_index(3);
+        out.push((name, frame(gl, ty)));
+        gl.disable(PRIMITIVE_RESTART);
+        if ty != UNSIGNED_BYTE {
+            indices(gl, ty, 255);
+            out.push((name, frame(gl, ty)));
+        }
+    }
+    // Off again: PRIMITIVE_RESTART's index restarts (at a type's maximum: GLES emulates
+    // others and says so), and without it 255 is a vertex.
+    gl.disable(PRIMITIVE_RESTART_FIXED_INDEX);
+    indices(gl, UNSIGNED_BYTE, 0xff);
+    gl.enable(PRIMITIVE_RESTART);
+    gl.primitive_restart_index(0xff);
+    out.push(("PRIMITIVE_RESTART", frame(gl, UNSIGNED_BYTE)));
+    gl.disable(PRIMITIVE_RESTART);
+    out.push(("no restart", frame(gl, UNSIGNED_BYTE)));
+    assert_eq!(gl.get_error(), NO_ERROR);
+    out
+}
+
+#[test]
+fn fixed_index_restart_matches_the_native_driver() {
+    let frames = compare(restart_frames);
+    let split = "####........####";
+    assert_eq!(frames[0].1, split);
+    assert_eq!(frames[1].1, split);
+    assert_ne!(frames[4].1, split, "255 is a vertex of a short strip");
+    assert_eq!(frames[frames.len() - 2].1, split);
+    assert_eq!(frames[frames.len() - 1].1, frames[4].1);
+}
+
+/// What was done, the error and a value.
+type Line = (&'static str, GLenum, i64);
+
+fn transcript(gl: &mut dyn Es3Gl) -> Vec<Line> {
+    setup(gl);
+    indices(gl, UNSIGNED_BYTE, 0xff);
+    let mut out: Vec<Line> = Vec::new();
+    let mut note = |gl: &mut dyn Es3Gl, what: &'static str, v: i64| {
+        let e = gl.get_error();
+        out.push((what, e, v));
+    };
+    let on = gl.is_enabled(PRIMITIVE_RESTART_FIXED_INDEX);
+    note(gl, "fixed index at first", on.into());
+    gl.enable(PRIMITIVE_RESTART_FIXED_INDEX);
+    let on = gl.is_enabled(PRIMITIVE_RESTART_FIXED_INDEX);
+    note(gl, "enabled", on.into());
+    let mut v = [-7];
+    gl.get_integerv(PRIMITIVE_RESTART_FIXED_INDEX, &mut v);
+    note(gl, "get", v[0].into());
+    let on = gl.is_enabled(PRIMITIVE_RESTART);
+    note(gl, "PRIMITIVE_RESTART stays off", on.into());
+    gl.disable(PRIMITIVE_RESTART_FIXED_INDEX);
+    let on = gl.is_enabled(PRIMITIVE_RESTART_FIXED_INDEX);
+    note(gl, "disabled", on.into());
+
+    let bits = gl.query_value(ANY_SAMPLES_PASSED_CONSERVATIVE, QUERY_COUNTER_BITS);
+    note(gl, "counter bits", bits.into());
+    let current = gl.query_value(ANY_SAMPLES_PASSED_CONSERVATIVE, CURRENT_QUERY);
+    note(gl, "no current query", current.into());
+    let drawn = gl.gen_query();
+    let empty = gl.gen_query();
+    let exact = gl.gen_query();
+    gl.begin_query(ANY_SAMPLES_PASSED_CONSERVATIVE, drawn);
+    note(gl, "begin", 0);
+    let current = gl.query_value(ANY_SAMPLES_PASSED_CONSERVATIVE, CURRENT_QUERY);
+    note(gl, "current query", i64::from(current == drawn as i32));
+    let other = gl.query_value(ANY_SAMPLES_PASSED, CURRENT_QUERY);
+    note(gl, "ANY_SAMPLES_PASSED's current query", other.into());
+    gl.begin_query(ANY_SAMPLES_PASSED, exact);
+    note(gl, "begin ANY_SAMPLES_PASSED meanwhile", 0);
+    gl.begin_query(SAMPLES_PASSED, exact);
+    note(gl, "begin SAMPLES_PASSED meanwhile", 0);
+    gl.end_query(ANY_SAMPLES_PASSED);
+    note(gl, "end ANY_SAMPLES_PASSED", 0);
+    gl.draw_elements(TRIANGLE_STRIP, 9, UNSIGNED_BYTE, 0);
+    gl.end_query(ANY_SAMPLES_PASSED_CONSERVATIVE);
+    note(gl, "end", 0);
+    let r = gl.query_result(drawn);
+    note(gl, "result of a draw", r.into());
+    gl.begin_query(ANY_SAMPLES_PASSED_CONSERVATIVE, empty);
+    gl.end_query(ANY_SAMPLES_PASSED_CONSERVATIVE);
+    let r = gl.query_result(empty);
+    note(gl, "result of nothing", r.into());
+    gl.begin_query(ANY_SAMPLES_PASSED, drawn);
+    note(gl, "reused for ANY_SAMPLES_PASSED", 0);
+    gl.begin_query(ANY_SAMPLES_PASSED, exact);
+    gl.end_query(ANY_SAMPLES_PASSED);
+    gl.begin_query(ANY_SAMPLES_PASSED_CONSERVATIVE, exact);
+    note(gl, "ANY_SAMPLES_PASSED's query reused", 0);
+    gl.begin_conditional_render(empty, QUERY_NO_WAIT);
+    note(gl, "conditional render", 0);
+    gl.end_conditional_render();
+    note(gl, "end conditional render", 0);
+    out
+}
+
+#[test]
+fn es3_compatibility_state_matches_the_native_driver() {
+    let expected = compare(transcript);
+    let find = |what: &str| {
+        *expected
+            .iter()
+            .find(|l| l.0 == what)
+            .unwrap_or_else(|| panic!("{what}"))
+    };
+    assert_eq!(find("enabled"), ("enabled", NO_ERROR, 1));
+    assert_eq!(find("result of a draw").2, 1);
+    assert_eq!(find("result of nothing").2, 0);
+    assert_eq!(find("begin SAMPLES_PASSED meanwhile").1, INVALID_OPERATION);
+}
