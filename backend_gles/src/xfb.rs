@@ -3,9 +3,12 @@
 //! The program names what it captures to the driver: `CreateProgram`'s captured outputs
 //! become `glTransformFeedbackVaryings` before the native link, by the names the translated
 //! GLSL gives them (`ts_io<location>` for user outputs, see `program.rs`; built-ins by
-//! their GLSL names, `gl_Position`, `gl_Layer`, ...), interleaved or separate as their buffers say. The `Xfb*` decorations the
-//! front end wrote for Vulkan are removed before translation ([`strip_decorations`]): GLSL
-//! ES has no `xfb_*` layouts.
+//! their GLSL names, `gl_Position`, `gl_Layer`, ...), interleaved or separate as their
+//! buffers say. GL 4.0's layout names (`gl_SkipComponents1`..`4`, `gl_NextBuffer`) are
+//! passed on as they are: GLES has none, but Mesa's GLES drivers take them (they parse them
+//! for every API), and a driver that refuses them fails the native link, which is reported.
+//! The `Xfb*` decorations the front end wrote for Vulkan are removed before translation
+//! ([`strip_decorations`]): GLSL ES has no `xfb_*` layouts.
 //!
 //! Capture itself is a native transform feedback object per begun capture, active only
 //! around the draws of the wire context that began it: the first draw binds the object and
@@ -78,9 +81,14 @@ pub(crate) fn varyings(xfb: &[XfbOutput]) -> Option<(Vec<String>, u32)> {
             XfbSource::Layer => "gl_Layer".to_owned(),
             XfbSource::ViewportIndex => "gl_ViewportIndex".to_owned(),
             XfbSource::PrimitiveId => "gl_PrimitiveID".to_owned(),
+            XfbSource::Skip(0) => "gl_NextBuffer".to_owned(),
+            XfbSource::Skip(n) => format!("gl_SkipComponents{n}"),
         })
         .collect();
-    let separate = xfb.iter().any(|o| o.buffer != 0);
+    // Layout names come only with interleaved capture, whose `gl_NextBuffer` moves the
+    // varyings after it to other buffers.
+    let separate = xfb.iter().any(|o| o.buffer != 0)
+        && !xfb.iter().any(|o| matches!(o.source, XfbSource::Skip(_)));
     let mode = if separate {
         glow::SEPARATE_ATTRIBS
     } else {

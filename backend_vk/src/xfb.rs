@@ -55,22 +55,38 @@ pub(crate) struct Capture {
 
 impl VkPipe {
     /// The bound capture ranges, as `vkCmdBindTransformFeedbackBuffersEXT` takes them: the
-    /// run of bound bindings from 0 (the engine binds exactly those the program writes).
+    /// bindings from 0 to the last the program writes (the engine binds exactly those).
+    /// `gl_NextBuffer` may leave a binding between them unwritten, which gets the first
+    /// range too (lavapipe faults on a gap); nothing is written there.
     fn xfb_ranges(&self, c: &Capture) -> (Vec<vk::Buffer>, Vec<u64>, Vec<u64>) {
+        let bound: Vec<Option<(vk::Buffer, u64, u64)>> = c
+            .buffers
+            .iter()
+            .map(|b| {
+                let buf = b.buffer.and_then(|h| self.buffers.get("Draw", h).ok())?;
+                (b.size > 0).then_some((buf.owned.buffer, b.offset, b.size))
+            })
+            .collect();
         let mut out = (Vec::new(), Vec::new(), Vec::new());
-        for b in &c.buffers {
-            let Some(buf) = b
-                .buffer
-                .and_then(|h| self.buffers.get("Draw", h).ok())
-                .filter(|_| b.size > 0)
-            else {
-                break;
-            };
-            out.0.push(buf.owned.buffer);
-            out.1.push(b.offset);
-            out.2.push(b.size);
+        let Some(first) = bound.iter().flatten().next().copied() else {
+            return out;
+        };
+        let n = bound.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+        for b in &bound[..n] {
+            let (buffer, offset, size) = b.unwrap_or(first);
+            out.0.push(buffer);
+            out.1.push(offset);
+            out.2.push(size);
         }
         out
+    }
+
+    /// The bindings a capture's begin and end name counters for: up to the last bound one.
+    fn xfb_counted(c: &Capture) -> usize {
+        c.buffers
+            .iter()
+            .rposition(|b| b.buffer.is_some() && b.size > 0)
+            .map_or(0, |i| i + 1)
     }
 
     /// Before a draw of `ctx`, inside its pass with its pipeline bound: binds the capture
@@ -143,11 +159,7 @@ impl VkPipe {
         let Some(counters) = c.counters.as_ref() else {
             return;
         };
-        let n = c
-            .buffers
-            .iter()
-            .take_while(|b| b.buffer.is_some() && b.size > 0)
-            .count();
+        let n = Self::xfb_counted(c);
         let counter_buffers = vec![counters.buffer; n];
         let counter_offsets: Vec<u64> = (0..n as u64).map(|i| 4 * i).collect();
         // SAFETY: capture is active (begun by xfb_before_draw in this pass, for the same

@@ -115,11 +115,23 @@ impl Context {
         if buffer_mode == SEPARATE_ATTRIBS && count > MAX_SEPARATE_ATTRIBS {
             return self.error(INVALID_VALUE);
         }
-        let names = varyings
+        let names: Vec<String> = varyings
             .iter()
             .take(count as usize)
             .map(|s| (*s).to_owned())
             .collect();
+        // GL 4.0's layout names (ARB_transform_feedback3): only interleaved capture takes
+        // them, and its `gl_NextBuffer`s may not pass the last buffer (Mesa's checks).
+        let layout = names
+            .iter()
+            .filter_map(|n| tessera_shader::xfb::layout_name(n));
+        if buffer_mode == SEPARATE_ATTRIBS {
+            if layout.count() > 0 {
+                return self.error(INVALID_OPERATION);
+            }
+        } else if layout.filter(|&n| n == 0).count() as GLsizei >= MAX_SEPARATE_ATTRIBS {
+            return self.error(INVALID_OPERATION);
+        }
         let mut sh = self.group.lock();
         sh.world.entity_mut(e).insert(RequestedVaryings {
             names,
@@ -128,7 +140,8 @@ impl Context {
     }
 
     /// `glGetTransformFeedbackVarying`: `INVALID_VALUE` for an index past the varyings the
-    /// last successful link captures (none for an unlinked program).
+    /// last successful link captures (none for an unlinked program). The layout names are
+    /// among them, as in Mesa: type `NONE`, the components a skip skips as its size.
     #[expect(clippy::too_many_arguments, reason = "GL's signature")]
     pub fn get_transform_feedback_varying(
         &mut self,

@@ -6,8 +6,10 @@
 //! the `gl_PerVertex` block and its members for built-ins).
 //!
 //! Layout: in `INTERLEAVED_ATTRIBS` mode every varying goes to buffer 0, one after the other
-//! in request order, and a vertex takes the sum of their sizes; in `SEPARATE_ATTRIBS` mode
-//! varying `i` goes alone to buffer `i`. Every component is 4 bytes (GL 3.3 captures no
+//! in request order, and a vertex takes the sum of their sizes; GL 4.0's
+//! `gl_SkipComponents1`..`4` leave that many components unwritten and `gl_NextBuffer` moves
+//! the varyings after it to the next buffer (`ARB_transform_feedback3`); in
+//! `SEPARATE_ATTRIBS` mode varying `i` goes alone to buffer `i`. Every component is 4 bytes (GL 3.3 captures no
 //! doubles before GL 4.0).
 //!
 //! A captured output is one SPIR-V variable (or one member of the built-in block), which
@@ -80,6 +82,22 @@ pub enum XfbSource {
     ViewportIndex,
     /// `gl_PrimitiveID` (a geometry shader's output).
     PrimitiveId,
+    /// `gl_SkipComponents1`..`4` (the components skipped), or `gl_NextBuffer` (0): GL 4.0's
+    /// layout names of interleaved capture, which capture nothing.
+    Skip(u32),
+}
+
+/// The components `gl_SkipComponents1`..`4` skip, 0 for `gl_NextBuffer` (`None`: another
+/// name).
+pub fn layout_name(name: &str) -> Option<u32> {
+    match name {
+        "gl_NextBuffer" => Some(0),
+        "gl_SkipComponents1" => Some(1),
+        "gl_SkipComponents2" => Some(2),
+        "gl_SkipComponents3" => Some(3),
+        "gl_SkipComponents4" => Some(4),
+        _ => None,
+    }
 }
 
 /// One captured varying.
@@ -421,7 +439,36 @@ pub(crate) fn capture(
     let mut e = Editor::parse(words).map_err(|_| "error: internal error: malformed SPIR-V\n")?;
     let mut next_location = free_location(&m);
     let mut found = Vec::new();
+    // The buffer interleaved varyings go to: `gl_NextBuffer` moves it.
+    let mut interleaved = 0u32;
     for (i, name) in names.iter().enumerate() {
+        if let Some(skip) = layout_name(name) {
+            if separate {
+                return Err(format!(
+                    "error: Transform feedback varying {name} undeclared.\n"
+                ));
+            }
+            if skip == 0 {
+                interleaved += 1;
+                if interleaved >= MAX_SEPARATE_ATTRIBS {
+                    return Err("error: Too many transform feedback buffers.\n".into());
+                }
+            }
+            let offset = out.strides[interleaved as usize];
+            out.strides[interleaved as usize] += skip * 4;
+            out.varyings.push(XfbVarying {
+                name: name.clone(),
+                ty: 0,
+                size: skip as i32,
+                source: XfbSource::Skip(skip),
+                buffer: interleaved,
+                offset,
+                components: skip,
+                element: None,
+            });
+            found.push(None);
+            continue;
+        }
         if names[..i].contains(name) {
             return Err(format!(
                 "error: Transform feedback varying `{name}' specified more than once.\n"
@@ -462,7 +509,7 @@ pub(crate) fn capture(
                  MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS.\n"
             ));
         }
-        let buffer = if separate { i as u32 } else { 0 };
+        let buffer = if separate { i as u32 } else { interleaved };
         let offset = out.strides[buffer as usize];
         out.strides[buffer as usize] += f.components * 4;
         out.varyings.push(XfbVarying {
@@ -475,9 +522,14 @@ pub(crate) fn capture(
             components: f.components,
             element,
         });
-        found.push(f);
+        found.push(Some(f));
     }
-    if !separate && out.strides[0] / 4 > MAX_INTERLEAVED_COMPONENTS {
+    if !separate
+        && out
+            .strides
+            .iter()
+            .any(|s| s / 4 > MAX_INTERLEAVED_COMPONENTS)
+    {
         return Err(
             "error: The MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS limit has been exceeded.\n"
                 .into(),
@@ -485,7 +537,13 @@ pub(crate) fn capture(
     }
     // Built-ins share their block's one XfbBuffer.
     let mut block_buffer: Option<(u32, u32)> = None;
-    for (f, v) in found.iter().zip(&out.varyings) {
+    let captured = || {
+        found
+            .iter()
+            .zip(&out.varyings)
+            .filter_map(|(f, v)| f.as_ref().map(|f| (f, v)))
+    };
+    for (f, v) in captured() {
         if f.member.is_some() {
             match block_buffer {
                 Some((var, b)) if var == f.var && b != v.buffer => {
@@ -498,6 +556,7 @@ pub(crate) fn capture(
             }
         }
     }
+    let found: Vec<&Found> = found.iter().flatten().collect();
     copy_members(&mut e, &m, &found);
     e.capability(CAPABILITY_TRANSFORM_FEEDBACK);
     let (at, _, entry) = e
@@ -506,7 +565,7 @@ pub(crate) fn capture(
     e.insts
         .insert(at + 1, inst(OP_EXECUTION_MODE, &[entry, MODE_XFB]));
     let mut decorated_vars: Vec<u32> = Vec::new();
-    for (f, v) in found.iter().zip(&out.varyings) {
+    for (f, v) in captured() {
         if v.element.is_some_and(|k| k > 0) {
             // Captured with element 0, which decorates the whole array.
             continue;
@@ -531,7 +590,7 @@ pub(crate) fn capture(
 /// Copies each captured block member into its own output (see the module docs): before
 /// every `OpEmitVertex` and `OpEmitStreamVertex` of a geometry stage, before every return of
 /// a vertex stage's entry point.
-fn copy_members(e: &mut Editor, m: &Module, found: &[Found]) {
+fn copy_members(e: &mut Editor, m: &Module, found: &[&Found]) {
     const MODEL_GEOMETRY: u32 = 3;
     let shadows: Vec<(u32, &Shadow)> = found
         .iter()

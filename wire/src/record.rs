@@ -289,6 +289,10 @@ pub enum XfbSource {
     ViewportIndex,
     /// `gl_PrimitiveID` (a geometry shader's output).
     PrimitiveId,
+    /// `gl_SkipComponents1`..`4` (the components skipped), or `gl_NextBuffer` (0): the
+    /// layout names of interleaved capture, which capture nothing; a backend that names
+    /// varyings to its driver names these too.
+    Skip(u8),
 }
 
 /// One captured output of a program.
@@ -297,8 +301,9 @@ pub enum XfbSource {
 pub struct XfbOutput {
     /// What is captured.
     pub source: XfbSource,
-    /// The buffer binding it is written to (`< MAX_XFB_BUFFERS`): all 0 when interleaved,
-    /// its index in the list when separate.
+    /// The buffer binding it is written to (`< MAX_XFB_BUFFERS`): when interleaved, 0 up to
+    /// the first `gl_NextBuffer`, then one more past each; its index in the list when
+    /// separate.
     pub buffer: u8,
 }
 

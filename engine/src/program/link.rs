@@ -270,6 +270,7 @@ fn xfb_output(v: &tessera_shader::XfbVarying) -> XfbOutput {
             S::Layer => XfbSource::Layer,
             S::ViewportIndex => XfbSource::ViewportIndex,
             S::PrimitiveId => XfbSource::PrimitiveId,
+            S::Skip(n) => XfbSource::Skip(n as u8),
         },
         buffer: v.buffer as u8,
     }
