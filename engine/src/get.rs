@@ -527,6 +527,8 @@ impl Context {
             MAX_SUBROUTINE_UNIFORM_LOCATIONS => {
                 i(crate::program::subroutine::MAX_SUBROUTINE_UNIFORM_LOCATIONS)
             }
+            // Explicit uniform locations (GL 4.3), native llvmpipe's limit.
+            MAX_UNIFORM_LOCATIONS => i(tessera_shader::MAX_UNIFORM_LOCATIONS),
             // Image load and store (GL 4.2), which the context can run.
             MAX_IMAGE_UNITS => i(crate::image::IMAGE_UNITS),
             MAX_VERTEX_IMAGE_UNIFORMS

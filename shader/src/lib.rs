@@ -106,6 +106,8 @@ mod subroutine;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_aoa;
+#[cfg(test)]
 mod tests_compute;
 #[cfg(test)]
 mod tests_gl_rules;
@@ -116,6 +118,7 @@ mod vertex_arrays;
 pub mod xfb;
 
 pub use ffi::Limits;
+pub use link::MAX_UNIFORM_LOCATIONS;
 use rkyv::{Archive, Deserialize, Serialize};
 pub use xfb::{Xfb, XfbSource, XfbVarying};
 

@@ -25,6 +25,10 @@ use crate::{
 /// glslang's name for the block that holds loose uniforms.
 const DEFAULT_BLOCK: &str = "gl_DefaultUniformBlock";
 
+/// `MAX_UNIFORM_LOCATIONS`: native llvmpipe's (Mesa's sum of the five graphics stages'
+/// uniform components).
+pub const MAX_UNIFORM_LOCATIONS: i32 = 81920;
+
 /// Bytes of the hidden slot at the end of the default block: a `vec4` whose first
 /// component is the fixed point size (see `point_size.rs`).
 const HIDDEN_SLOT: u32 = 16;
@@ -290,7 +294,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         &r.decls,
         &req.limits,
     )?;
-    let mut layout = uniforms(&r, &modules)?;
+    let mut layout = uniforms(&r, &modules, req.shaders)?;
     (layout.storage_blocks, layout.buffer_variables) = storage_blocks(&r, &modules);
     let (atomic_counters, atomic_buffers) = atomic_counters(req.shaders)?;
     let subroutines = subroutines(req.shaders, &layout.selectors)?;
@@ -492,7 +496,11 @@ struct UniformLayout {
     buffer_variables: Vec<BufferVariable>,
 }
 
-fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout, String> {
+fn uniforms(
+    r: &LinkResult,
+    modules: &[(Stage, Module)],
+    shaders: &[(Stage, &str)],
+) -> Result<UniformLayout, String> {
     let mut out = UniformLayout {
         uniforms: Vec::new(),
         locations: Vec::new(),
@@ -710,6 +718,8 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
         }
     }
 
+    assign_locations(shaders, &mut out)?;
+
     // Named blocks: every declared block is active (shared and std140 blocks are, and
     // packed ones may be), with all of its members.
     for (bi, b) in r.blocks.iter().enumerate() {
@@ -754,6 +764,77 @@ fn uniforms(r: &LinkResult, modules: &[(Stage, Module)]) -> Result<UniformLayout
         }
     }
     Ok(out)
+}
+
+/// Numbers the default block's uniforms, samplers and images as Mesa does: those whose
+/// top-level variable has an explicit `layout(location)` (`ARB_explicit_uniform_location`)
+/// take it and the locations after it (struct members and innermost arrays in order), the
+/// others the first run of free locations long enough for their elements, else the
+/// locations after the last one taken. Unused locations map to no uniform (`u32::MAX`).
+fn assign_locations(shaders: &[(Stage, &str)], out: &mut UniformLayout) -> Result<(), String> {
+    const FREE: (u32, u32) = (u32::MAX, 0);
+    let declared: Vec<(String, u32)> = shaders
+        .iter()
+        .flat_map(|(_, text)| subroutine::uniform_locations(text))
+        .collect();
+    let explicit = |top: &str| {
+        declared
+            .iter()
+            .find(|(name, _)| name == top)
+            .map(|&(_, location)| location)
+    };
+    let located: Vec<usize> = (0..out.uniforms.len())
+        .filter(|&i| out.uniforms[i].location >= 0)
+        .collect();
+    let mut map: Vec<(u32, u32)> = Vec::new();
+    let mut next: HashMap<String, u32> = HashMap::new();
+    for &i in &located {
+        let name = out.uniforms[i].name.clone();
+        let top = top_name(&name);
+        let Some(base) = explicit(top) else { continue };
+        let size = out.uniforms[i].size.max(1) as u32;
+        let first = *next.get(top).unwrap_or(&base);
+        let end = u64::from(first) + u64::from(size);
+        if end > MAX_UNIFORM_LOCATIONS as u64 {
+            return Err(format!(
+                "error: location(s) consumed by uniform {top} >= MAX_UNIFORM_LOCATIONS \
+                 ({MAX_UNIFORM_LOCATIONS})\n"
+            ));
+        }
+        if map.len() < end as usize {
+            map.resize(end as usize, FREE);
+        }
+        for e in 0..size {
+            let slot = &mut map[(first + e) as usize];
+            if *slot != FREE {
+                return Err(format!(
+                    "error: location qualifier for uniform {top} overlaps previously used \
+                     location\n"
+                ));
+            }
+            *slot = (i as u32, e);
+        }
+        out.uniforms[i].location = first as i32;
+        next.insert(top.to_string(), first + size);
+    }
+    for &i in &located {
+        if explicit(top_name(&out.uniforms[i].name)).is_some() {
+            continue;
+        }
+        let size = out.uniforms[i].size.max(1) as usize;
+        let fits =
+            |at: usize| map[at..].len() >= size && map[at..at + size].iter().all(|&s| s == FREE);
+        let first = (0..map.len()).find(|&at| fits(at)).unwrap_or(map.len());
+        if map.len() < first + size {
+            map.resize(first + size, FREE);
+        }
+        for e in 0..size {
+            map[first + e] = (i as u32, e as u32);
+        }
+        out.uniforms[i].location = first as i32;
+    }
+    out.locations = map;
+    Ok(())
 }
 
 /// The stages whose code reads default-block uniform `top`: those whose access chains

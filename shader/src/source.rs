@@ -106,6 +106,10 @@ pub(crate) fn prepare(stage: crate::Stage, source: &str) -> Prepared<'_> {
         Ok(Cow::Owned(t)) => Cow::Owned(t),
         _ => text,
     };
+    let text = match crate::subroutine::zero_uniform_locations(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(t) => Cow::Owned(t),
+    };
     let text = match predefined(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),

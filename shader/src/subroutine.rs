@@ -227,6 +227,107 @@ const QUALIFIERS: [&str; 13] = [
     "writeonly",
 ];
 
+/// The explicit locations of `text`'s loose uniforms: (name, location) of each declaration
+/// `layout(..., location = N, ...) [qualifiers] uniform type name` (its first declarator),
+/// subroutine uniforms and blocks left out. glslang's relaxed rules drop these layouts (a
+/// default-block member has no location), so the linker reads them here.
+pub(crate) fn uniform_locations(text: &str) -> Vec<(String, u32)> {
+    uniform_location_spans(text)
+        .into_iter()
+        .map(|(name, location, _)| (name, location))
+        .collect()
+}
+
+/// `text` with each loose uniform's explicit location written as 0 (spaces keep the
+/// columns): glslang's relaxed rules ignore the value, but refuse one past its own limit
+/// (4094), below GL's `MAX_UNIFORM_LOCATIONS`; the linker reads the values from the source.
+pub(crate) fn zero_uniform_locations(text: &str) -> Cow<'_, str> {
+    let spans = uniform_location_spans(text);
+    if spans.iter().all(|(_, location, _)| *location == 0) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = text.to_string();
+    for (_, _, (start, end)) in spans {
+        out.replace_range(start..end, &format!("{:<1$}", "0", end - start));
+    }
+    Cow::Owned(out)
+}
+
+/// What `uniform_locations` finds, with the byte range of each location's literal.
+fn uniform_location_spans(text: &str) -> Vec<(String, u32, (usize, usize))> {
+    if !text.contains("location") {
+        return Vec::new();
+    }
+    let clean = crate::atomic_counter::uncommented(text);
+    let toks = tokens(&clean);
+    let word = |i: usize| {
+        toks.get(i)
+            .filter(|t| t.kind == Kind::Word)
+            .map(|t| &clean[t.start..t.end])
+    };
+    let punct = |i: usize, c: u8| toks.get(i).is_some_and(|t| t.kind == Kind::Punct(c));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if word(i) != Some("layout") || !punct(i + 1, b'(') {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 2;
+        let mut location = None;
+        while j < toks.len() && !punct(j, b')') {
+            if word(j) == Some("location") && punct(j + 1, b'=') {
+                let t = toks.get(j + 2).filter(|t| t.kind == Kind::Number);
+                location = t
+                    .and_then(|t| parse_int(&clean[t.start..t.end]).map(|n| (n, (t.start, t.end))));
+            }
+            j += 1;
+        }
+        i = j + 1;
+        let Some((location, span)) = location else {
+            continue;
+        };
+        // Qualifiers up to `uniform`, then the type (an array of it too) and the name.
+        let mut k = i;
+        while word(k).is_some_and(|w| w != "uniform" && w != "subroutine") && !punct(k + 1, b';') {
+            k += 1;
+        }
+        if word(k) != Some("uniform") {
+            continue;
+        }
+        k += 1;
+        while word(k).is_some_and(|w| matches!(w, "highp" | "mediump" | "lowp")) {
+            k += 1;
+        }
+        if word(k).is_none() {
+            continue;
+        }
+        k += 1;
+        while punct(k, b'[') {
+            while k < toks.len() && !punct(k, b']') {
+                k += 1;
+            }
+            k += 1;
+        }
+        if let Some(name) = word(k) {
+            out.push((name.to_string(), location, span));
+        }
+    }
+    out
+}
+
+/// A GLSL integer literal (decimal, octal or hexadecimal, `u` suffix allowed).
+fn parse_int(s: &str) -> Option<u32> {
+    let s = s.trim_end_matches(['u', 'U']);
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u32::from_str_radix(h, 16).ok()
+    } else if s.len() > 1 && s.starts_with('0') {
+        u32::from_str_radix(&s[1..], 8).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
 /// The `#extension` behaviour the shader gives `name`, if any (the last directive decides).
 fn extension_behavior(text: &str, name: &str) -> Option<String> {
     let mut found = None;

@@ -16,6 +16,7 @@ mod draw_indirect;
 mod dropin;
 mod es2_compatibility;
 mod es3_compatibility;
+mod explicit_uniform_location;
 mod faults;
 mod fp64;
 mod framebuffer;

@@ -226,6 +226,10 @@ fn check(p: &tessera_shader::Program) -> Result<(), &'static str> {
         }
     }
     for &(u, element) in &p.locations {
+        if u == u32::MAX {
+            // A location no uniform takes (explicit locations leave gaps).
+            continue;
+        }
         let Some(u) = p.uniforms.get(u as usize) else {
             return Err("a uniform location");
         };

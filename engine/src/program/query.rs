@@ -539,7 +539,17 @@ pub(crate) fn uniform_location(l: &LinkedProgram, name: &str) -> GLint {
                 (array || plain).then_some((u, index))
             })
         });
-    found.map_or(-1, |(u, e)| u.location + e as GLint)
+    // An innermost array of an array of arrays answers for its name without `[0]` too
+    // (`a[1]` is `a[1][0]`), as in Mesa.
+    found
+        .or_else(|| {
+            let inner = format!("{name}[0]");
+            (name.ends_with(']') && split_index(name).1.is_some())
+                .then(|| located.clone().find(|u| u.name == inner))
+                .flatten()
+                .map(|u| (u, 0))
+        })
+        .map_or(-1, |(u, e)| u.location + e as GLint)
 }
 
 #[cfg(test)]

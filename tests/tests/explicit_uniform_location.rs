@@ -1,0 +1,169 @@
+//! Explicit uniform locations (`ARB_explicit_uniform_location`, GL 4.3) against the native
+//! driver on both backends (Vulkan with the validation layer on, which must report
+//! nothing): `MAX_UNIFORM_LOCATIONS`, the locations `glGetUniformLocation` answers for
+//! explicit ones (arrays and arrays of arrays taking the locations after theirs) and for
+//! the uniforms numbered around them, `glUniform*` through them (a frame), a location no
+//! uniform takes, the link refusing overlapping locations, and a program loaded from its
+//! binary keeping them.
+
+use tessera_engine::gl::*;
+use tessera_engine::wire::{Event, TransportKind};
+use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::scenes::link_program;
+
+const SIZE: i32 = 4;
+
+const VS: &str = "#version 330 core
+layout(location = 0) in vec2 pos;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); }
+";
+
+/// The fragment stage in GLSL 4.30 and in 3.30 with the extension: explicit locations on a
+/// vector, an array and a struct, and uniforms without one (an array of arrays in 4.30, a
+/// flat array in 3.30).
+const FS_BODY: &str = "
+struct S { float x; vec2 y; };
+layout(location = 3) uniform vec4 e;
+layout(location = 7) uniform vec4 f[2];
+layout(location = 12) uniform S s;
+uniform vec4 g;
+#if __VERSION__ >= 430
+uniform float a[2][3];
+#define A12 a[1][2]
+#define A01 a[0][1]
+#else
+uniform float a[6];
+#define A12 a[5]
+#define A01 a[1]
+#endif
+out vec4 o;
+void main() {
+    o = e * 0.5 + f[1] * 0.25 + g + vec4(s.x, s.y, A12) + vec4(A01);
+}
+";
+
+const NAMES: &[&str] = &[
+    "e", "f", "f[0]", "f[1]", "f[2]", "s.x", "s.y", "g", "a", "a[0]", "a[0][0]", "a[0][2]",
+    "a[1][0]", "a[1][2]", "a[1][3]",
+];
+
+/// Runs the transcript; returns its values and the frames drawn.
+fn transcript(gl: &mut dyn Gl) -> (Vec<i64>, Vec<Vec<u8>>) {
+    let mut v = Vec::new();
+    let mut frames = Vec::new();
+    let mut max = [0];
+    gl.get_integerv(MAX_UNIFORM_LOCATIONS, &mut max);
+    v.push(max[0] as i64);
+    v.push(gl.get_error() as i64);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buf);
+    let bytes: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.viewport(0, 0, SIZE, SIZE);
+    for head in [
+        "#version 430 core\n",
+        "#version 330 core\n#extension GL_ARB_explicit_uniform_location : require\n",
+    ] {
+        let fs = format!("{head}{FS_BODY}");
+        let mut p = link_program(gl, VS, &fs);
+        for round in 0..2 {
+            if round == 1 {
+                // The same program loaded from its binary.
+                let mut bin = vec![0u8; gl.get_programi(p, PROGRAM_BINARY_LENGTH) as usize];
+                let (len, format) = gl.get_program_binary(p, bin.len() as GLsizei, &mut bin);
+                let q = gl.create_program();
+                gl.program_binary(q, format, &bin[..len.max(0) as usize], len);
+                v.push(gl.get_programi(q, LINK_STATUS) as i64);
+                p = q;
+            }
+            gl.use_program(p);
+            // Names of arrays of arrays only where `a` is one (Mesa reads `a[0][2]` of a
+            // flat array as `a[2]`).
+            let aoa = head.contains("430");
+            for name in NAMES.iter().filter(|n| aoa || !n.contains("][")) {
+                v.push(gl.get_uniform_location(p, name) as i64);
+            }
+            gl.uniform4fv(3, &[0.2, 0.4, 0.6, 0.8]);
+            gl.uniform4fv(7, &[0.0; 8]);
+            gl.uniform4fv(8, &[0.4, 0.0, 0.2, 0.0]);
+            gl.uniform1fv(12, &[0.1]);
+            gl.uniform2fv(13, &[0.05, 0.15]);
+            v.push(gl.get_error() as i64);
+            let g = gl.get_uniform_location(p, "g");
+            gl.uniform4fv(g, &[0.0, 0.1, 0.0, 0.0]);
+            let a = gl.get_uniform_location(p, "a[1][0]");
+            gl.uniform1fv(a, &[0.0, 0.0, 0.3]);
+            let a = gl.get_uniform_location(p, "a[0][0]");
+            gl.uniform1fv(a, &[0.9, 0.02, 0.9]);
+            v.push(gl.get_error() as i64);
+            // Location 5 is no uniform's; 14 is past the struct's.
+            gl.uniform4fv(5, &[1.0; 4]);
+            v.push(gl.get_error() as i64);
+            gl.uniform1fv(14, &[1.0]);
+            v.push(gl.get_error() as i64);
+            gl.clear_color(0.0, 0.0, 0.0, 0.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+            let mut px = vec![0; (SIZE * SIZE * 4) as usize];
+            gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut px);
+            frames.push(px);
+        }
+    }
+    // Overlapping explicit locations, in one stage and across two, fail the link.
+    for (vs, fs) in [
+        (
+            VS.to_string(),
+            "#version 430 core\nlayout(location = 1) uniform vec4 x[3];\n\
+             layout(location = 3) uniform vec4 y;\nout vec4 o;\nvoid main() { o = x[2] + y; }\n"
+                .to_string(),
+        ),
+        (
+            "#version 430 core\nlayout(location = 0) in vec2 pos;\n\
+             layout(location = 2) uniform vec4 z;\n\
+             void main() { gl_Position = vec4(pos, 0.0, 1.0) + z; }\n"
+                .to_string(),
+            "#version 430 core\nlayout(location = 2) uniform vec4 y;\nout vec4 o;\n\
+             void main() { o = y; }\n"
+                .to_string(),
+        ),
+    ] {
+        let p = gl.create_program();
+        for (kind, src) in [(VERTEX_SHADER, &vs), (FRAGMENT_SHADER, &fs)] {
+            let s = gl.create_shader(kind);
+            gl.shader_source(s, src);
+            gl.compile_shader(s);
+            v.push(gl.get_shaderi(s, COMPILE_STATUS) as i64);
+            gl.attach_shader(p, s);
+        }
+        gl.link_program(p);
+        v.push(gl.get_programi(p, LINK_STATUS) as i64);
+    }
+    v.push(gl.get_error() as i64);
+    (v, frames)
+}
+
+#[test]
+fn explicit_uniform_locations_match_the_native_driver() {
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = transcript(&mut native);
+    drop(native);
+    assert_eq!(expected.0[0], 81920);
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
+            let got = transcript(&mut ctx);
+            assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
+            ctx.finish();
+            let events: Vec<Event> = ctx.take_events();
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        }
+    }
+}
