@@ -511,8 +511,14 @@ impl Context {
             | MAX_TESS_EVALUATION_ATOMIC_COUNTER_BUFFERS
             | MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS
             | MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS
-            | MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS
-            | MAX_COMBINED_ATOMIC_COUNTER_BUFFERS => i(l.max_storage_blocks),
+            | MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS => i(l.max_storage_blocks),
+            // Mesa's sum over the graphics stages (80 on llvmpipe: 16 in each of 5). A
+            // program never has more than the 16 binding points' buffers, which the link
+            // fits into its storage slots.
+            MAX_COMBINED_ATOMIC_COUNTER_BUFFERS => {
+                let stages = if l.has_tessellation() { 5 } else { 3 };
+                i(l.max_storage_blocks.saturating_mul(stages))
+            }
             MAX_VERTEX_ATOMIC_COUNTERS
             | MAX_TESS_CONTROL_ATOMIC_COUNTERS
             | MAX_TESS_EVALUATION_ATOMIC_COUNTERS

@@ -3,10 +3,11 @@
 //!
 //! Each program was linked alone, so each numbers its resources from the start of the
 //! binding layout (`tessera_wire::record::ProgramDesc`: the default block at binding 0,
-//! then its samplers, uniform blocks, storage blocks and images) and has a default block of its
-//! own. Put together, the programs' sampler slots come one program after the other (in
-//! pipeline order), then their uniform block slots, then their storage block slots, then
-//! their image slots, and their default blocks share binding 0, each at its own offset. [`combine`] rewrites each
+//! then its samplers, uniform blocks, storage blocks, atomic counter buffers and images) and has
+//! a default block of its own. Put together, the programs' sampler slots come one program after
+//! the other (in pipeline order), then their uniform block slots, then their storage block
+//! slots, then their atomic counter buffer slots (storage slots too, after every program's
+//! storage blocks, as in one program's layout), then their image slots, and their default blocks share binding 0, each at its own offset. [`combine`] rewrites each
 //! stage's `Binding` decorations to the combined numbers, and moves the members of its
 //! default block to the program's offset by putting padding `vec4`s before them (so the
 //! block stays std140, as translators to GLSL ES require of every member), which shifts
@@ -27,6 +28,8 @@ pub struct Part<'a> {
     pub blocks: u32,
     /// Its shader storage block slots.
     pub storage_blocks: u32,
+    /// Its atomic counter buffer slots (storage slots after its storage blocks').
+    pub atomic_buffers: u32,
     /// Its image slots.
     pub images: u32,
     /// Where its default block starts in the set's (a multiple of 16).
@@ -39,20 +42,25 @@ pub fn combine(parts: &[Part<'_>]) -> Result<Vec<(Stage, Vec<u32>)>, Malformed> 
     let samplers: u32 = parts.iter().map(|p| p.samplers).sum();
     let blocks: u32 = parts.iter().map(|p| p.blocks).sum();
     let storage_blocks: u32 = parts.iter().map(|p| p.storage_blocks).sum();
+    let atomic_buffers: u32 = parts.iter().map(|p| p.atomic_buffers).sum();
     let images: u32 = parts.iter().map(|p| p.images).sum();
-    let end = 1 + samplers + blocks + storage_blocks + images;
-    let (mut s0, mut b0, mut k0, mut i0) = (0, 0, 0, 0);
+    let storage = storage_blocks + atomic_buffers;
+    let end = 1 + samplers + blocks + storage + images;
+    let (mut s0, mut b0, mut k0, mut a0, mut i0) = (0, 0, 0, 0, 0);
     let mut out: Vec<(Stage, Vec<u32>)> = Vec::new();
     for p in parts {
         let rebind = |b: u32| -> u32 {
-            let (s, bl, k, im) = (p.samplers, p.blocks, p.storage_blocks, p.images);
+            let (s, bl, k, a) = (p.samplers, p.blocks, p.storage_blocks, p.atomic_buffers);
             match b {
                 0 => 0,
                 b if b <= s => 1 + s0 + (b - 1),
                 b if b <= s + bl => 1 + samplers + b0 + (b - 1 - s),
                 b if b <= s + bl + k => 1 + samplers + blocks + k0 + (b - 1 - s - bl),
-                b if b <= s + bl + k + im => {
-                    1 + samplers + blocks + storage_blocks + i0 + (b - 1 - s - bl - k)
+                b if b <= s + bl + k + a => {
+                    1 + samplers + blocks + storage_blocks + a0 + (b - 1 - s - bl - k)
+                }
+                b if b <= s + bl + k + a + p.images => {
+                    1 + samplers + blocks + storage + i0 + (b - 1 - s - bl - k - a)
                 }
                 // Numbers no code uses: past every slot of the set.
                 b => end + b,
@@ -82,6 +90,7 @@ pub fn combine(parts: &[Part<'_>]) -> Result<Vec<(Stage, Vec<u32>)>, Malformed> 
         s0 += p.samplers;
         b0 += p.blocks;
         k0 += p.storage_blocks;
+        a0 += p.atomic_buffers;
         i0 += p.images;
     }
     Ok(out)

@@ -1,8 +1,9 @@
 //! Atomic counters (GL 4.2's `ARB_shader_atomic_counters`) against the native driver:
 //! fragments counted with `atomicCounterIncrement` (every returned value unique), the
 //! values `atomicCounterDecrement`, `atomicCounter` and `atomicCounterIncrement` return,
-//! counters at offsets in two bindings and arrays of counters from a compute shader, and the
-//! binding points' state, limits and errors, on both backends over `inproc` and `thread`
+//! counters at offsets in two bindings and arrays of counters from a compute shader,
+//! counters in a program pipeline of two programs, and the binding points' state, limits
+//! and errors, on both backends over `inproc` and `thread`
 //! (Vulkan with the validation layer on, which must report nothing). Buffer contents,
 //! errors and values must be exactly the native ones.
 
@@ -34,6 +35,9 @@ trait CounterGl: Gl {
         i: GLuint,
         props: &[GLenum],
     ) -> Vec<GLint>;
+    fn gen_program_pipeline(&mut self) -> GLuint;
+    fn bind_program_pipeline(&mut self, pipeline: GLuint);
+    fn use_program_stages(&mut self, pipeline: GLuint, stages: GLbitfield, program: GLuint);
 }
 
 impl CounterGl for Context {
@@ -70,6 +74,15 @@ impl CounterGl for Context {
         self.get_program_resourceiv(program, interface, i, props, 8, Some(&mut length), &mut v);
         v.truncate(length.max(0) as usize);
         v
+    }
+    fn gen_program_pipeline(&mut self) -> GLuint {
+        Context::gen_program_pipeline(self)
+    }
+    fn bind_program_pipeline(&mut self, pipeline: GLuint) {
+        Context::bind_program_pipeline(self, pipeline)
+    }
+    fn use_program_stages(&mut self, pipeline: GLuint, stages: GLbitfield, program: GLuint) {
+        Context::use_program_stages(self, pipeline, stages, program)
     }
 }
 
@@ -115,6 +128,33 @@ impl CounterGl for NativeGl {
         v.truncate(length.max(0) as usize);
         v
     }
+    fn gen_program_pipeline(&mut self) -> GLuint {
+        type F = unsafe extern "system" fn(GLsizei, *mut GLuint);
+        let f: F = self
+            .entry_point("glGenProgramPipelines")
+            .expect("glGenProgramPipelines");
+        let mut p = 0;
+        // SAFETY: the driver's entry point with its C signature, called while the context
+        // is current; it writes one name.
+        unsafe { f(1, &mut p) };
+        p
+    }
+    fn bind_program_pipeline(&mut self, pipeline: GLuint) {
+        type F = unsafe extern "system" fn(GLuint);
+        let f: F = self
+            .entry_point("glBindProgramPipeline")
+            .expect("glBindProgramPipeline");
+        // SAFETY: as above.
+        unsafe { f(pipeline) }
+    }
+    fn use_program_stages(&mut self, pipeline: GLuint, stages: GLbitfield, program: GLuint) {
+        type F = unsafe extern "system" fn(GLuint, GLbitfield, GLuint);
+        let f: F = self
+            .entry_point("glUseProgramStages")
+            .expect("glUseProgramStages");
+        // SAFETY: as above.
+        unsafe { f(pipeline, stages, program) }
+    }
 }
 
 fn shader(gl: &mut dyn CounterGl, kind: GLenum, src: &str) -> GLuint {
@@ -131,7 +171,15 @@ fn shader(gl: &mut dyn CounterGl, kind: GLenum, src: &str) -> GLuint {
 }
 
 fn program(gl: &mut dyn CounterGl, stages: &[(GLenum, &str)]) -> GLuint {
+    linked(gl, stages, false)
+}
+
+/// A program of `stages`, separable (for program pipelines) or not.
+fn linked(gl: &mut dyn CounterGl, stages: &[(GLenum, &str)], separable: bool) -> GLuint {
     let p = gl.create_program();
+    if separable {
+        gl.program_parameteri(p, PROGRAM_SEPARABLE, TRUE as GLint);
+    }
     for &(kind, src) in stages {
         let s = shader(gl, kind, src);
         gl.attach_shader(p, s);
@@ -283,6 +331,71 @@ fn arrays(gl: &mut dyn CounterGl) -> (Vec<u32>, Vec<u32>) {
     got
 }
 
+/// A separable vertex program counting vertices in binding 2 (a storage slot of its own)
+/// before a separable fragment program with a storage block and a counter of binding 0.
+const PIPELINE_VS: &str = "#version 420
+layout(location = 0) in vec2 position;
+layout(binding = 2) uniform atomic_uint vertices;
+out gl_PerVertex { vec4 gl_Position; float gl_PointSize; };
+void main() {
+    atomicCounterIncrement(vertices);
+    gl_Position = vec4(position, 0.0, 1.0);
+    gl_PointSize = 1.0;
+}
+";
+
+const PIPELINE_FS: &str = "#version 420
+#extension GL_ARB_shader_storage_buffer_object : require
+layout(binding = 0, offset = 4) uniform atomic_uint fragments;
+layout(std430, binding = 1) buffer Marks { uint marks[2]; };
+out vec4 colour;
+void main() {
+    atomicCounterIncrement(fragments);
+    atomicAdd(marks[1], 2u);
+    colour = vec4(1.0);
+}
+";
+
+/// Counters in a program pipeline of two programs: 16 points (one fragment each) drawn
+/// twice. Each program's counters and storage blocks keep their binding points.
+fn pipeline_counts(gl: &mut dyn CounterGl) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    gl.viewport(0, 0, 16, 16);
+    let fragments = buffer(gl, ATOMIC_COUNTER_BUFFER, &[3, 10, 3]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 0, fragments);
+    let vertices = buffer(gl, ATOMIC_COUNTER_BUFFER, &[100]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 2, vertices);
+    let marks = buffer(gl, SHADER_STORAGE_BUFFER, &[5, 5]);
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 1, marks);
+    let vp = linked(gl, &[(VERTEX_SHADER, PIPELINE_VS)], true);
+    let fp = linked(gl, &[(FRAGMENT_SHADER, PIPELINE_FS)], true);
+    let pipe = gl.gen_program_pipeline();
+    gl.use_program_stages(pipe, VERTEX_SHADER_BIT, vp);
+    gl.use_program_stages(pipe, FRAGMENT_SHADER_BIT, fp);
+    gl.bind_program_pipeline(pipe);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    // Pixel centres of a 16x16 viewport's diagonal.
+    let points: Vec<u32> = (0..16)
+        .flat_map(|i| {
+            let c = (2 * i + 1) as f32 / 16.0 - 1.0;
+            [c.to_bits(), c.to_bits()]
+        })
+        .collect();
+    buffer(gl, ARRAY_BUFFER, &points);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.draw_arrays(POINTS, 0, 16);
+    gl.draw_arrays(POINTS, 0, 16);
+    gl.memory_barrier(ATOMIC_COUNTER_BARRIER_BIT | BUFFER_UPDATE_BARRIER_BIT);
+    let got = (
+        read(gl, fragments, 3),
+        read(gl, vertices, 1),
+        read(gl, marks, 2),
+    );
+    assert_eq!(gl.get_error(), NO_ERROR);
+    got
+}
+
 /// The binding points' state, limits and errors, each with the error it raised.
 fn transcript(gl: &mut dyn CounterGl) -> Vec<(String, Vec<i64>)> {
     let mut t = Vec::new();
@@ -298,6 +411,9 @@ fn transcript(gl: &mut dyn CounterGl) -> Vec<(String, Vec<i64>)> {
         MAX_FRAGMENT_ATOMIC_COUNTERS,
         MAX_COMBINED_ATOMIC_COUNTERS,
         MAX_COMPUTE_ATOMIC_COUNTERS,
+        MAX_VERTEX_ATOMIC_COUNTER_BUFFERS,
+        MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS,
+        MAX_COMBINED_ATOMIC_COUNTER_BUFFERS,
         ATOMIC_COUNTER_BUFFER_BINDING,
     ] {
         let mut v = [0];
@@ -507,6 +623,15 @@ fn counters_at_offsets_and_in_arrays_of_two_bindings_match_the_native_driver() {
 }
 
 #[test]
+fn counters_in_a_program_pipeline_of_two_programs_match_the_native_driver() {
+    let (fragments, vertices, marks) = compare(pipeline_counts);
+    assert_eq!(
+        (fragments, vertices, marks),
+        (vec![3, 10 + 32, 3], vec![100 + 32], vec![5, 5 + 64])
+    );
+}
+
+#[test]
 fn counter_reflection_and_its_errors_match_the_native_driver() {
     let t = compare(queries);
     // 4 uniforms, 2 buffers, 7 lines of the interface and errors.
@@ -516,5 +641,5 @@ fn counter_reflection_and_its_errors_match_the_native_driver() {
 #[test]
 fn binding_points_limits_and_errors_match_the_native_driver() {
     let t = compare(transcript);
-    assert_eq!(t.len(), 18);
+    assert_eq!(t.len(), 21);
 }

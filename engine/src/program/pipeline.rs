@@ -471,8 +471,8 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
             stages: &p.stages,
             samplers: p.samplers.len() as u32,
             blocks: p.blocks.len() as u32,
-            // A program's atomic counter buffers are storage blocks after its own.
-            storage_blocks: (p.storage_blocks.len() + p.atomic_buffers.len()) as u32,
+            storage_blocks: p.storage_blocks.len() as u32,
+            atomic_buffers: p.atomic_buffers.len() as u32,
             images: p.images.len() as u32,
             default_offset,
         })
@@ -510,7 +510,12 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
             .collect(),
         buffer_variables: Vec::new(),
         atomic_counters: Vec::new(),
-        atomic_buffers: Vec::new(),
+        // The storage slots after every program's storage blocks, bound from the
+        // programs' atomic counter binding points (`stage_set::combine` numbers them so).
+        atomic_buffers: programs
+            .iter()
+            .flat_map(|p| p.atomic_buffers.clone())
+            .collect(),
         local_size: None,
         stages,
         geometry: with(Stage::Geometry).and_then(|p| p.geometry),
