@@ -40,6 +40,8 @@ use crate::texture::Texture;
 
 /// `glSampleMaski` (ES 3.1), which glow does not wrap.
 pub(crate) type SampleMaski = unsafe extern "C" fn(u32, u32);
+/// `glFramebufferParameteri` (ES 3.1), which glow does not wrap.
+pub(crate) type FramebufferParameteri = unsafe extern "C" fn(u32, u32, i32);
 /// `glTexBufferRange` (ES 3.2 / `*_texture_buffer`).
 pub(crate) type TexBufferRange = unsafe extern "C" fn(u32, u32, u32, isize, isize);
 /// `glTexStorage3DMultisample` (ES 3.2 / `OES_texture_storage_multisample_2d_array`).
@@ -69,6 +71,8 @@ pub(crate) struct ViewportArrayFns {
 #[derive(Clone, Copy, Default)]
 pub(crate) struct ExtraFns {
     pub sample_maski: Option<SampleMaski>,
+    /// `glFramebufferParameteri`: the default size of a framebuffer without attachments.
+    pub framebuffer_parameteri: Option<FramebufferParameteri>,
     pub tex_buffer_range: Option<TexBufferRange>,
     pub tex_storage_3d_multisample: Option<TexStorage3DMultisample>,
     /// `glTextureViewOES` / `glTextureViewEXT` (`*_texture_view`).
@@ -311,6 +315,7 @@ pub(crate) enum Missing {
     TextureView,
     SampleShading,
     ViewportArray,
+    FramebufferDefaults,
 }
 
 /// A buffer object.

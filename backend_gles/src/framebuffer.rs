@@ -675,8 +675,37 @@ impl FramebufferPipe for GlesPipe {
     /// attached natively when the framebuffer is next used.
     fn set_framebuffer_state(&mut self, handle: FramebufferHandle, state: FramebufferState) -> R {
         const N: &str = "SetFramebufferState";
-        self.framebuffers.get_mut(N, handle)?.state = state;
+        let fb = self.framebuffers.get_mut(N, handle)?;
+        let (name, old) = (fb.name, std::mem::replace(&mut fb.state, state).defaults);
         self.disturbed |= dirty::FRAMEBUFFER;
+        let d = state.defaults;
+        if d != old {
+            // ES 3.1's default size of a framebuffer without attachments; ES has
+            // FRAMEBUFFER_DEFAULT_LAYERS only with geometry shaders (ES 3.2).
+            let Some(f) = self.extra.framebuffer_parameteri else {
+                self.report(
+                    Missing::FramebufferDefaults,
+                    "framebuffers without attachments need ES 3.1's glFramebufferParameteri",
+                );
+                return Ok(());
+            };
+            self.shadow.bind_draw_framebuffer(&self.gl, Some(name));
+            let mut values = vec![
+                (glow::FRAMEBUFFER_DEFAULT_WIDTH, d.width),
+                (glow::FRAMEBUFFER_DEFAULT_HEIGHT, d.height),
+                (glow::FRAMEBUFFER_DEFAULT_SAMPLES, u32::from(d.samples)),
+            ];
+            if self.features.minor >= 2 {
+                values.push((glow::FRAMEBUFFER_DEFAULT_LAYERS, d.layers));
+            }
+            let max = self.caps.max_renderbuffer_size;
+            for (pname, v) in values {
+                // SAFETY: context current; the FBO is bound to DRAW_FRAMEBUFFER; sizes within
+                // the driver's renderbuffer size (MAX_FRAMEBUFFER_* is at least that), the
+                // samples a count the driver reported.
+                unsafe { f(glow::DRAW_FRAMEBUFFER, pname, v.min(max) as i32) };
+            }
+        }
         Ok(())
     }
 

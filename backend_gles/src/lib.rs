@@ -353,6 +353,9 @@ impl GlesBackend {
                 },
                 sample_maski: load(c"glSampleMaski", features.minor >= 1)
                     .map(|p| std::mem::transmute::<*const c_void, device::SampleMaski>(p)),
+                framebuffer_parameteri: load(c"glFramebufferParameteri", features.minor >= 1).map(
+                    |p| std::mem::transmute::<*const c_void, device::FramebufferParameteri>(p),
+                ),
                 tex_buffer_range: load(c"glTexBufferRange", features.texture_buffer)
                     .map(|p| std::mem::transmute::<*const c_void, device::TexBufferRange>(p)),
                 tex_storage_3d_multisample: load(

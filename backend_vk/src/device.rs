@@ -280,6 +280,9 @@ pub(crate) struct Limits {
     pub max_ssbo_range: u64,
     pub texel_buffer_align: u64,
     pub color_samples: vk::SampleCountFlags,
+    /// `framebufferNoAttachmentsSampleCounts`: a pass without attachments rasterizes with one
+    /// of these (GL's framebuffers without attachments).
+    pub no_attachment_samples: vk::SampleCountFlags,
     pub max_lod_bias: f32,
     pub max_anisotropy: f32,
     pub timestamp_period: f32,
@@ -430,6 +433,7 @@ impl VkPipe {
             max_ssbo_range: u64::from(p.max_storage_buffer_range),
             texel_buffer_align: p.min_texel_buffer_offset_alignment.max(1),
             color_samples: p.framebuffer_color_sample_counts & p.framebuffer_depth_sample_counts,
+            no_attachment_samples: p.framebuffer_no_attachments_sample_counts,
             max_lod_bias: p.max_sampler_lod_bias,
             max_anisotropy: p.max_sampler_anisotropy,
             timestamp_period: p.timestamp_period,

@@ -480,6 +480,7 @@ impl VkPipe {
         // Which images, in attachment order.
         let mut colors: [Option<ImageRef>; MAX_DRAW_BUFFERS] = [None; MAX_DRAW_BUFFERS];
         let mut ds: Option<(ImageRef, bool, bool)> = None;
+        let mut defaults = None;
         match fb {
             FramebufferRef::Surface(h) => {
                 if draw_buffers[0] != DRAW_BUFFER_NONE {
@@ -507,6 +508,7 @@ impl VkPipe {
                     Some(f) => f.state,
                     None => return Ok(None),
                 };
+                defaults = Some(state.defaults);
                 for (i, &b) in draw_buffers.iter().enumerate() {
                     if b != DRAW_BUFFER_NONE && usize::from(b) < MAX_DRAW_BUFFERS {
                         if i >= self.limits.max_color_attachments {
@@ -600,7 +602,20 @@ impl VkPipe {
             depth_stencil = Some((at, d && wire.has_depth(), s && wire.has_stencil()));
         }
         if images.is_empty() {
-            return Ok(None);
+            // A framebuffer object without images (ARB_framebuffer_no_attachments): a pass
+            // without attachments over its default size, rasterizing with its default
+            // samples; the engine calls it complete only with a width and a height.
+            let Some(d) = defaults.filter(|d| d.width > 0 && d.height > 0) else {
+                return Ok(None);
+            };
+            let max = self.caps.max_renderbuffer_size;
+            extent = [d.width.min(max), d.height.min(max)];
+            layers = d.layers;
+            samples = Some(if d.samples == 0 {
+                vk::SampleCountFlags::TYPE_1
+            } else {
+                conv::map_samples(d.samples, self.limits.no_attachment_samples)
+            });
         }
         key.samples = samples.unwrap_or(vk::SampleCountFlags::TYPE_1);
         let pass = self.render_pass(&key)?;

@@ -122,6 +122,8 @@ BEYOND = {
     "glInvalidateSubFramebuffer", "glInvalidateTexImage", "glInvalidateTexSubImage",
     # Buffer texture ranges (GL 4.3).
     "glTexBufferRange",
+    # Framebuffers without attachments (GL 4.3).
+    "glFramebufferParameteri", "glGetFramebufferParameteriv",
     # Transform feedback objects, draws from them and the indexed queries (GL 4.0, 4.2).
     "glBeginQueryIndexed", "glBindTransformFeedback", "glDeleteTransformFeedbacks",
     "glDrawTransformFeedback", "glDrawTransformFeedbackInstanced",

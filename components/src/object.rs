@@ -741,6 +741,28 @@ pub struct Framebuffer {
     pub generation: u32,
     /// `generation` when the backend last got this framebuffer's attachments.
     pub synced: Option<u32>,
+    /// `FRAMEBUFFER_DEFAULT_*` (`glFramebufferParameteri`, GL 4.3): the size a framebuffer
+    /// without attachments rasterizes at.
+    pub defaults: FramebufferDefaults,
+}
+
+/// A framebuffer object's default geometry (`ARB_framebuffer_no_attachments`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FramebufferDefaults {
+    /// `FRAMEBUFFER_DEFAULT_WIDTH`.
+    pub width: u32,
+    /// `FRAMEBUFFER_DEFAULT_HEIGHT`.
+    pub height: u32,
+    /// `FRAMEBUFFER_DEFAULT_LAYERS`.
+    pub layers: u32,
+    /// `FRAMEBUFFER_DEFAULT_SAMPLES`.
+    pub samples: u32,
+    /// The samples the framebuffer rasterizes with while nothing is attached (`SAMPLES`):
+    /// `samples` rounded as an image's would be.
+    pub allocated_samples: u32,
+    /// `FRAMEBUFFER_DEFAULT_FIXED_SAMPLE_LOCATIONS`, as Mesa keeps it (a `GLboolean` holding
+    /// the parameter's low byte).
+    pub fixed_sample_locations: u8,
 }
 
 impl Framebuffer {
@@ -756,6 +778,7 @@ impl Framebuffer {
             bound_once: false,
             generation: 0,
             synced: None,
+            defaults: FramebufferDefaults::default(),
         }
     }
 }

@@ -168,6 +168,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_draw_instanced",
     "GL_ARB_explicit_attrib_location",
     "GL_ARB_fragment_coord_conventions",
+    "GL_ARB_framebuffer_no_attachments",
     "GL_ARB_framebuffer_object",
     "GL_ARB_framebuffer_sRGB",
     "GL_ARB_get_program_binary",
@@ -250,6 +251,9 @@ impl Context {
         let gpu_shader5 = self.local.limits.gpu_shader5.is_some()
             && self.local.limits.gather.is_some_and(|g| g.extended);
         let packing = self.local.limits.packing;
+        // Framebuffers without attachments need ES 3.1's glFramebufferParameteri on a GLES
+        // backend, which one with compute stages (ES 3.1 too) has; Vulkan always has them.
+        let no_attachments = self.local.limits.has_compute();
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -265,6 +269,7 @@ impl Context {
             .filter(move |e| gather || *e != "GL_ARB_texture_gather")
             .filter(move |e| gpu_shader5 || *e != "GL_ARB_gpu_shader5")
             .filter(move |e| packing || *e != "GL_ARB_shading_language_packing")
+            .filter(move |e| no_attachments || *e != "GL_ARB_framebuffer_no_attachments")
     }
 
     /// Whether the context advertises the extension `name`.
@@ -465,6 +470,11 @@ impl Context {
             MAX_CUBE_MAP_TEXTURE_SIZE => i(l.max_cube_size),
             MAX_RECTANGLE_TEXTURE_SIZE => i(l.max_rectangle_size),
             MAX_RENDERBUFFER_SIZE => i(l.max_renderbuffer_size),
+            // GL 4.3 (ARB_framebuffer_no_attachments): `framebuffer::defaults`.
+            MAX_FRAMEBUFFER_WIDTH
+            | MAX_FRAMEBUFFER_HEIGHT
+            | MAX_FRAMEBUFFER_LAYERS
+            | MAX_FRAMEBUFFER_SAMPLES => self.max_framebuffer(pname).and_then(i),
             MAX_SAMPLES
             | MAX_COLOR_TEXTURE_SAMPLES
             | MAX_DEPTH_TEXTURE_SAMPLES

@@ -6,7 +6,9 @@ use tessera_components::object::{AttachmentGl, Framebuffer, Renderbuffer, Textur
 use tessera_components::state::GlState;
 use tessera_wire::handle::SurfaceHandle;
 use tessera_wire::record::{DRAW_BUFFER_NONE, FramebufferRef, Record};
-use tessera_wire::state::{Attachment, FramebufferState, LAYERED, MAX_DRAW_BUFFERS};
+use tessera_wire::state::{
+    Attachment, DefaultGeometry, FramebufferState, LAYERED, MAX_DRAW_BUFFERS,
+};
 
 use crate::emitted::{EmittedState, changed};
 use crate::emitter::Emitter;
@@ -53,6 +55,13 @@ pub fn framebuffer_state(world: &World, fb: &Framebuffer) -> FramebufferState {
     }
     state.depth = attachment(world, &fb.attachments[MAX_DRAW_BUFFERS]);
     state.stencil = attachment(world, &fb.attachments[MAX_DRAW_BUFFERS + 1]);
+    let d = fb.defaults;
+    state.defaults = DefaultGeometry {
+        width: d.width,
+        height: d.height,
+        layers: d.layers,
+        samples: d.allocated_samples.min(u32::from(u8::MAX)) as u8,
+    };
     state
 }
 

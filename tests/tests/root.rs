@@ -20,6 +20,7 @@ mod explicit_uniform_location;
 mod faults;
 mod fp64;
 mod framebuffer;
+mod framebuffer_no_attachments;
 mod glvnd;
 mod gpu_shader5;
 mod handles;

@@ -376,6 +376,24 @@ pub struct FramebufferState {
     pub depth: Attachment,
     /// `STENCIL_ATTACHMENT`.
     pub stencil: Attachment,
+    /// The size a framebuffer without attachments rasterizes at (`glFramebufferParameteri`,
+    /// GL 4.3): ignored while anything is attached.
+    pub defaults: DefaultGeometry,
+}
+
+/// `FRAMEBUFFER_DEFAULT_WIDTH/HEIGHT/LAYERS/SAMPLES` of a framebuffer object; a framebuffer
+/// without attachments is complete only with a width and a height.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[rkyv(derive(Debug))]
+pub struct DefaultGeometry {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Layers (0 and 1: one).
+    pub layers: u32,
+    /// Samples (0: single-sampled), as the engine rounds an image's.
+    pub samples: u8,
 }
 
 /// The images of a surface (a default framebuffer), owned by the backend.

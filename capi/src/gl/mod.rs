@@ -30,6 +30,7 @@ pub mod debug;
 mod es2_compat;
 mod fp64;
 mod framebuffer;
+mod framebuffer_defaults;
 pub mod generated;
 mod invalidate;
 mod pipeline;
@@ -63,6 +64,7 @@ pub use debug::*;
 pub use es2_compat::*;
 pub use fp64::*;
 pub use framebuffer::*;
+pub use framebuffer_defaults::*;
 pub use generated::*;
 pub use invalidate::*;
 pub use pipeline::*;
@@ -93,13 +95,14 @@ pub use viewport::*;
 /// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]), buffer texture ranges (GL 4.3,
 /// [`texture_buffer`]),
 /// shader subroutines (GL 4.0, [`subroutine`]), viewport arrays (GL 4.1, [`viewport`]),
+/// framebuffers without attachments (GL 4.3, [`framebuffer_defaults`]),
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
 /// [`transform_feedback`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 202] = [
+pub static BEYOND_3_3: [(&str, Proc); 204] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -435,6 +438,13 @@ pub static BEYOND_3_3: [(&str, Proc); 202] = [
         }),
     ),
     (
+        "glFramebufferParameteri",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum, GLint) = glFramebufferParameteri;
+            F as *const c_void
+        }),
+    ),
+    (
         "glFramebufferTextureLayerEXT",
         Proc({
             const F: extern "C" fn(GLenum, GLenum, GLuint, GLint, GLint) =
@@ -527,6 +537,13 @@ pub static BEYOND_3_3: [(&str, Proc); 202] = [
         "glGetFloati_v",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLuint, *mut GLfloat) = glGetFloati_v;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetFramebufferParameteriv",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLint) = glGetFramebufferParameteriv;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2428;
+    2426;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -516,7 +516,6 @@ super::unimplemented::stubs! {
     glFramebufferDrawBufferEXT: u64,
     glFramebufferDrawBuffersEXT: u64,
     glFramebufferFetchBarrierEXT: u64,
-    glFramebufferParameteri: u64,
     glFramebufferParameteriMESA: u64,
     glFramebufferReadBufferEXT: u64,
     glFramebufferRenderbufferEXT: u64,
@@ -625,7 +624,6 @@ super::unimplemented::stubs! {
     glGetFragmentMaterialivSGIX: u64,
     glGetFramebufferAttachmentParameterivEXT: u64,
     glGetFramebufferParameterfvAMD: u64,
-    glGetFramebufferParameteriv: u64,
     glGetFramebufferParameterivEXT: u64,
     glGetFramebufferParameterivMESA: u64,
     glGetHandleARB: u64,

@@ -26,6 +26,7 @@ mod attach;
 mod blit;
 mod buffers;
 mod clear;
+mod defaults;
 mod read;
 pub(crate) mod status;
 
@@ -88,14 +89,15 @@ impl Local {
         self.framebuffer_status(sh, self.st.draw_framebuffer)
     }
 
-    /// `SAMPLES` of a complete framebuffer (0: single-sampled).
+    /// `SAMPLES` of a complete framebuffer (0: single-sampled): a framebuffer without
+    /// attachments has the samples its `FRAMEBUFFER_DEFAULT_SAMPLES` gets, rounded as an
+    /// image's are (`framebuffer::defaults`).
     pub(crate) fn framebuffer_samples(&self, sh: &Shared, fb: Option<Entity>) -> i32 {
         match fb {
             None => self.surface.map_or(0, |s| i32::from(s.desc.samples)),
-            Some(e) => sh
-                .world
-                .get::<Framebuffer>(e)
-                .map_or(0, |f| status::object_samples(&sh.world, f)),
+            Some(e) => sh.world.get::<Framebuffer>(e).map_or(0, |f| {
+                status::object_samples(&sh.world, f).unwrap_or(f.defaults.allocated_samples as i32)
+            }),
         }
     }
 

@@ -158,7 +158,14 @@ pub(crate) fn object_status(world: &World, fb: &Framebuffer) -> GLenum {
         }
     }
     if images.iter().all(Option::is_none) {
-        return FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT;
+        // GL 4.3 §9.4.2 (ARB_framebuffer_no_attachments): without attachments, a framebuffer
+        // is complete when its default width and height are not zero.
+        let d = fb.defaults;
+        return if d.width != 0 && d.height != 0 {
+            FRAMEBUFFER_COMPLETE
+        } else {
+            FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT
+        };
     }
 
     // GL 3.3 §4.4.4.2 also lists FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER (a draw buffer naming an
@@ -229,10 +236,11 @@ fn layers_agree(images: &[Option<AttachedImage>]) -> bool {
         .all(|i| *color_target.get_or_insert(i.target) == i.target)
 }
 
-/// The samples of a complete framebuffer object's images (all agree, §4.4.4.2).
-pub(crate) fn object_samples(world: &World, fb: &Framebuffer) -> i32 {
+/// The samples of a complete framebuffer object's images (all agree, §4.4.4.2); `None`:
+/// it has no attachments, and rasterizes with its `FRAMEBUFFER_DEFAULT_SAMPLES`.
+pub(crate) fn object_samples(world: &World, fb: &Framebuffer) -> Option<i32> {
     fb.attachments
         .iter()
         .find_map(|a| attached_image(world, a))
-        .map_or(0, |i| i.samples)
+        .map(|i| i.samples)
 }

@@ -46,15 +46,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[MAX_UNIFORM_LOCATIONS],
     ),
     (
-        "ARB_framebuffer_no_attachments (GL 4.3): no glFramebufferParameteri",
-        &[
-            MAX_FRAMEBUFFER_WIDTH,
-            MAX_FRAMEBUFFER_HEIGHT,
-            MAX_FRAMEBUFFER_LAYERS,
-            MAX_FRAMEBUFFER_SAMPLES,
-        ],
-    ),
-    (
         "ARB_tessellation_shader's storage blocks (GL 4.3): no tessellation stages",
         &[
             MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS,
