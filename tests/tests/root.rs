@@ -61,6 +61,7 @@ mod texture_storage;
 mod texture_view;
 mod transform_feedback;
 mod transform_feedback2;
+mod transform_feedback3;
 mod transport;
 mod vertex_array;
 mod vertex_attrib_binding;
