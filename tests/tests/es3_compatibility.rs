@@ -1,10 +1,10 @@
 //! The parts of `ARB_ES3_compatibility` (GL 4.3) that Tessera carries out, against the native
 //! driver on both backends (Vulkan with the validation layer on, which must report nothing):
 //! `PRIMITIVE_RESTART_FIXED_INDEX` restarting triangle strips at the maximum of each draw's
-//! index type (unsigned byte, short and int indices; taking precedence over
-//! `PRIMITIVE_RESTART`'s index) and `ANY_SAMPLES_PASSED_CONSERVATIVE` queries (their
-//! results, counter bits, current query and the errors of the occlusion targets sharing one
-//! binding). Pixels, values and errors must be exactly the native ones.
+//! index type (unsigned byte, short and int indices, direct and indirect draws; taking
+//! precedence over `PRIMITIVE_RESTART`'s index) and `ANY_SAMPLES_PASSED_CONSERVATIVE`
+//! queries (their results, counter bits, current query and the errors of the occlusion
+//! targets sharing one binding). Pixels, values and errors must be exactly the native ones.
 
 #![expect(
     unsafe_code,
@@ -27,6 +27,8 @@ trait Es3Gl: Gl {
     fn begin_conditional_render(&mut self, id: GLuint, mode: GLenum);
     /// `glEndConditionalRender`.
     fn end_conditional_render(&mut self);
+    /// `glDrawElementsIndirect` of the command at `offset` in the bound indirect buffer.
+    fn draw_elements_indirect(&mut self, mode: GLenum, ty: GLenum, offset: usize);
 }
 
 impl Es3Gl for Context {
@@ -43,6 +45,9 @@ impl Es3Gl for Context {
     }
     fn end_conditional_render(&mut self) {
         Context::end_conditional_render(self)
+    }
+    fn draw_elements_indirect(&mut self, mode: GLenum, ty: GLenum, offset: usize) {
+        Context::draw_elements_indirect(self, mode, ty, offset)
     }
 }
 
@@ -78,6 +83,12 @@ impl Es3Gl for NativeGl {
         let f: F = native(self, "glEndConditionalRender");
         // SAFETY: the context is current on this thread.
         unsafe { f() }
+    }
+    fn draw_elements_indirect(&mut self, mode: GLenum, ty: GLenum, offset: usize) {
+        type F = unsafe extern "system" fn(GLenum, GLenum, *const std::ffi::c_void);
+        let f: F = native(self, "glDrawElementsIndirect");
+        // SAFETY: an indirect buffer is bound: the pointer is an offset into it.
+        unsafe { f(mode, ty, offset as *const std::ffi::c_void) }
     }
 }
 
@@ -188,6 +199,31 @@ fn frame(gl: &mut dyn Es3Gl, ty: GLenum) -> String {
     gl.clear_color(0.0, 0.0, 0.0, 1.0);
     gl.clear(COLOR_BUFFER_BIT);
     gl.draw_elements(TRIANGLE_STRIP, 9, ty, 0);
+    read_row(gl)
+}
+
+/// [`frame`] drawn by `glDrawElementsIndirect` (count 9, one instance).
+fn indirect_frame(gl: &mut dyn Es3Gl, ty: GLenum) -> String {
+    let command: Vec<u8> = [9u32, 1, 0, 0, 0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let b = gl.gen_buffer();
+    gl.bind_buffer(DRAW_INDIRECT_BUFFER, b);
+    gl.buffer_data(
+        DRAW_INDIRECT_BUFFER,
+        command.len(),
+        Some(&command),
+        STATIC_DRAW,
+    );
+    gl.clear_color(0.0, 0.0, 0.0, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.draw_elements_indirect(TRIANGLE_STRIP, ty, 0);
+    read_row(gl)
+}
+
+/// The middle row of the frame drawn, as [`frame`] gives it.
+fn read_row(gl: &mut dyn Es3Gl) -> String {
     let mut out = vec![0u8; (W * H * 4) as usize];
     gl.read_pixels(0, 0, W, H, RGBA, UNSIGNED_BYTE, &mut out);
     for px in out.chunks(4) {
@@ -214,6 +250,7 @@ fn restart_frames(gl: &mut dyn Es3Gl) -> Vec<(&'static str, String)> {
     ] {
         indices(gl, ty, max);
         out.push((name, frame(gl, ty)));
+        out.push((name, indirect_frame(gl, ty)));
         gl.enable(PRIMITIVE_RESTART);
         gl.primitive_restart_index(3);
         out.push((name, frame(gl, ty)));
@@ -242,9 +279,11 @@ fn fixed_index_restart_matches_the_native_driver() {
     let split = "####........####";
     assert_eq!(frames[0].1, split);
     assert_eq!(frames[1].1, split);
-    assert_ne!(frames[4].1, split, "255 is a vertex of a short strip");
+    assert_eq!(frames[1].1, split, "indirect");
+    assert_eq!(frames[2].1, split, "ahead of PRIMITIVE_RESTART");
+    assert_ne!(frames[6].1, split, "255 is a vertex of a short strip");
     assert_eq!(frames[frames.len() - 2].1, split);
-    assert_eq!(frames[frames.len() - 1].1, frames[4].1);
+    assert_eq!(frames[frames.len() - 1].1, frames[6].1);
 }
 
 /// What was done, the error and a value.
