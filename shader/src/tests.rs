@@ -86,6 +86,52 @@ fn xfb_separate_layout_and_valid_spirv() {
 }
 
 #[test]
+fn xfb_skip_components_and_next_buffer_layout_and_valid_spirv() {
+    let p = link_xfb(
+        &[(Stage::Vertex, XFB_VS)],
+        &[
+            "gl_SkipComponents2",
+            "a",
+            "gl_NextBuffer",
+            "gl_NextBuffer",
+            "gl_Position",
+            "gl_SkipComponents3",
+        ],
+        false,
+    )
+    .expect("links");
+    let v: Vec<_> = p
+        .xfb
+        .varyings
+        .iter()
+        .map(|v| (v.name.as_str(), v.ty, v.size, v.buffer, v.offset))
+        .collect();
+    assert_eq!(
+        v,
+        [
+            ("gl_SkipComponents2", 0, 2, 0, 0),
+            ("a", gltype::FLOAT_VEC3, 1, 0, 8),
+            ("gl_NextBuffer", 0, 0, 1, 0),
+            ("gl_NextBuffer", 0, 0, 2, 0),
+            ("gl_Position", gltype::FLOAT_VEC4, 1, 2, 0),
+            ("gl_SkipComponents3", 0, 3, 2, 16),
+        ]
+    );
+    // Binding 1 is skipped over and not written; a trailing skip widens the stride.
+    assert_eq!(p.xfb.strides, [20, 0, 28, 0]);
+    validate(&p.stages[0].1);
+    let names = [
+        "a",
+        "gl_NextBuffer",
+        "gl_NextBuffer",
+        "gl_NextBuffer",
+        "gl_NextBuffer",
+    ];
+    let e = link_xfb(&[(Stage::Vertex, XFB_VS)], &names, false).expect_err("5 buffers");
+    assert!(e.contains("Too many transform feedback buffers"), "{e}");
+}
+
+#[test]
 fn xfb_link_errors() {
     let e = link_xfb(&[(Stage::Vertex, XFB_VS)], &["nope"], false).expect_err("unknown");
     assert!(e.contains("nope undeclared"), "{e}");
