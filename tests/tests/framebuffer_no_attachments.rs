@@ -94,7 +94,7 @@ const DEFAULTS: [GLenum; 5] = [
 
 fn transcript(gl: &mut dyn DefaultsGl) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
-    let mut int = |gl: &mut dyn DefaultsGl, p: GLenum| {
+    let int = |gl: &mut dyn DefaultsGl, p: GLenum| {
         let mut v = [-7];
         gl.get_integerv(p, &mut v);
         v[0]
