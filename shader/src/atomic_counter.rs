@@ -12,7 +12,9 @@
 //!   it), `atomicCounterDecrement(c)` `(atomicAdd(c, 0xFFFFFFFFu) - 1u)` (GL returns the new
 //!   value) and `atomicCounter(c)` `atomicAdd(c, 0u)`; `memoryBarrierAtomicCounter()`
 //!   becomes `memoryBarrierBuffer()`;
-//! - the shader is read as GLSL 4.30 (storage blocks are 4.30's in glslang).
+//! - the shader is read as GLSL 4.30 (storage blocks are 4.30's in glslang);
+//! - the built-in constants of the fixed limits (`gl_MaxFragmentAtomicCounters`, ...), which
+//!   glslang declares only for OpenGL targets, become their values (in any shader).
 //!
 //! Offsets follow GLSL 4.20 §4.4.4.1: a counter without `offset` takes the next one after
 //! the previous counter of its binding in the shader (4 bytes a counter); a declaration
@@ -316,10 +318,52 @@ fn calls(text: &str) -> String {
     out
 }
 
-/// The text glslang reads for a shader that declares atomic counters (see the module docs);
-/// the text itself for one that declares none. `Err` is the compile log of a declaration GL
-/// refuses.
+/// GLSL 4.20's built-in constants of atomic counter limits that do not depend on the
+/// backend, which glslang declares only for OpenGL targets, not the Vulkan SPIR-V Tessera
+/// asks for: the engine's fixed limits (`MAX_*_ATOMIC_COUNTERS`,
+/// `MAX_ATOMIC_COUNTER_BUFFER_BINDINGS`, `MAX_ATOMIC_COUNTER_BUFFER_SIZE`), as native
+/// llvmpipe's.
+const CONSTANTS: &[(&str, &str)] = &[
+    ("gl_MaxVertexAtomicCounters", "4096"),
+    ("gl_MaxTessControlAtomicCounters", "4096"),
+    ("gl_MaxTessEvaluationAtomicCounters", "4096"),
+    ("gl_MaxGeometryAtomicCounters", "4096"),
+    ("gl_MaxFragmentAtomicCounters", "4096"),
+    ("gl_MaxComputeAtomicCounters", "4096"),
+    ("gl_MaxCombinedAtomicCounters", "4096"),
+    ("gl_MaxAtomicCounterBindings", "16"),
+    ("gl_MaxAtomicCounterBufferSize", "16384"),
+];
+
+/// The text with the [`CONSTANTS`] it names as their values, or `None` if it names none.
+fn constants(text: &str) -> Option<String> {
+    let mut found: Vec<(usize, &str, &str)> = CONSTANTS
+        .iter()
+        .flat_map(|&(name, value)| words(text, name).map(move |at| (at, name, value)))
+        .collect();
+    if found.is_empty() {
+        return None;
+    }
+    found.sort_unstable();
+    let mut out = text.to_string();
+    for (at, name, value) in found.into_iter().rev() {
+        out.replace_range(at..at + name.len(), value);
+    }
+    Some(out)
+}
+
+/// The text glslang reads for a shader that declares atomic counters (see the module docs)
+/// or names the built-in constants of their limits; the text itself for one that does
+/// neither. `Err` is the compile log of a declaration GL refuses.
 pub(crate) fn lower(text: &str) -> Result<Cow<'_, str>, String> {
+    match constants(text) {
+        Some(text) => Ok(Cow::Owned(lower_counters(&text)?.into_owned())),
+        None => lower_counters(text),
+    }
+}
+
+/// [`lower`]'s work on the counters.
+fn lower_counters(text: &str) -> Result<Cow<'_, str>, String> {
     if !text.contains("atomic_uint") {
         return Ok(Cow::Borrowed(text));
     }
@@ -383,6 +427,20 @@ mod tests {
              uint b[2]; uint c; }; layout(std430) buffer TesseraAtomicCounters1 { uint d; }; "
         ));
         assert!(lowered.contains("atomicAdd(a, 1u); (atomicAdd(b[1], 0xFFFFFFFFu) - 1u);"));
+    }
+
+    #[test]
+    fn limit_constants_become_their_values() {
+        let src = "#version 150\nout ivec4 c;\nvoid main() {\n\
+            c.x = gl_MaxFragmentAtomicCounters + gl_MaxAtomicCounterBindings;\n\
+            c.y = gl_MaxAtomicCounterBufferSize + my_gl_MaxAtomicCounterBindings; }\n";
+        let lowered = lower(src).unwrap();
+        assert_eq!(
+            lowered,
+            "#version 150\nout ivec4 c;\nvoid main() {\nc.x = 4096 + 16;\n\
+             c.y = 16384 + my_gl_MaxAtomicCounterBindings; }\n"
+        );
+        assert!(matches!(lower("void main() {}"), Ok(Cow::Borrowed(_))));
     }
 
     #[test]
