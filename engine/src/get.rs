@@ -176,6 +176,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_half_float_pixel",
     "GL_ARB_half_float_vertex",
     "GL_ARB_instanced_arrays",
+    "GL_ARB_internalformat_query",
     "GL_ARB_invalidate_subdata",
     "GL_ARB_map_buffer_alignment",
     "GL_ARB_map_buffer_range",

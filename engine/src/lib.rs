@@ -50,6 +50,7 @@ pub mod es2_compat;
 pub mod framebuffer;
 pub mod get;
 pub mod image;
+pub mod internalformat;
 pub mod invalidate;
 pub mod limits;
 pub mod pixel;

@@ -25,6 +25,7 @@ mod glvnd;
 mod gpu_shader5;
 mod handles;
 mod image_load_store;
+mod internalformat_query;
 mod invalidate_subdata;
 mod isolation;
 mod long_run;

@@ -32,6 +32,7 @@ mod fp64;
 mod framebuffer;
 mod framebuffer_defaults;
 pub mod generated;
+mod internalformat;
 mod invalidate;
 mod pipeline;
 mod program;
@@ -66,6 +67,7 @@ pub use fp64::*;
 pub use framebuffer::*;
 pub use framebuffer_defaults::*;
 pub use generated::*;
+pub use internalformat::*;
 pub use invalidate::*;
 pub use pipeline::*;
 pub use program::*;
@@ -95,14 +97,15 @@ pub use viewport::*;
 /// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]), buffer texture ranges (GL 4.3,
 /// [`texture_buffer`]),
 /// shader subroutines (GL 4.0, [`subroutine`]), viewport arrays (GL 4.1, [`viewport`]),
-/// framebuffers without attachments (GL 4.3, [`framebuffer_defaults`]),
+/// framebuffers without attachments (GL 4.3, [`framebuffer_defaults`]), internal-format
+/// sample counts (GL 4.2, [`internalformat`]),
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
 /// [`transform_feedback`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 204] = [
+pub static BEYOND_3_3: [(&str, Proc); 205] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -558,6 +561,14 @@ pub static BEYOND_3_3: [(&str, Proc); 204] = [
         "glGetGraphicsResetStatusARB",
         Proc({
             const F: extern "C" fn() -> GLenum = glGetGraphicsResetStatusARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetInternalformativ",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, GLenum, GLsizei, *mut GLint) =
+                glGetInternalformativ;
             F as *const c_void
         }),
     ),
