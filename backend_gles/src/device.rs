@@ -440,6 +440,10 @@ impl GlesPipe {
                 } else {
                     256
                 },
+                // A 64-bit query: 2^32 - 1 does not fit an int.
+                max_element_index: gl
+                    .get_parameter_i64(glow::MAX_ELEMENT_INDEX)
+                    .clamp(0, i64::from(u32::MAX)) as u32,
                 max_vertex_output_components: int(glow::MAX_VERTEX_OUTPUT_COMPONENTS),
                 // ES 3.2's (EXT/OES_geometry_shader's) query; without geometry shaders the
                 // vertex outputs are what a geometry stage would read.

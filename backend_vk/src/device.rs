@@ -497,6 +497,7 @@ impl VkPipe {
                 .min(p.max_viewport_dimensions[1])
                 .min(16384),
             texture_buffer_offset_alignment: p.min_texel_buffer_offset_alignment.max(1) as u32,
+            max_element_index: p.max_draw_indexed_index_value,
             max_vertex_output_components: p.max_vertex_output_components,
             max_geometry_input_components: p.max_geometry_input_components,
             texture_views: true,

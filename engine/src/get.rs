@@ -648,7 +648,7 @@ impl Context {
             MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS => i(1024),
             MAX_CLIP_DISTANCES => i(8),
             MAX_ELEMENTS_VERTICES | MAX_ELEMENTS_INDICES => i(1 << 20),
-            MAX_ELEMENT_INDEX => Some(Value::int(limits::MAX_ELEMENT_INDEX)),
+            MAX_ELEMENT_INDEX => Some(Value::int(l.max_element_index)),
             // GL 4.2 (ARB_map_buffer_alignment): every mapping is placed so (`MappedBytes`).
             MIN_MAP_BUFFER_ALIGNMENT => i(tessera_components::object::MAP_ALIGNMENT as i32),
             MAX_VERTEX_ATTRIB_STRIDE => i(limits::MAX_VERTEX_ATTRIB_STRIDE),

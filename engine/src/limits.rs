@@ -35,6 +35,9 @@ pub struct Limits {
     /// `TEXTURE_BUFFER_OFFSET_ALIGNMENT`: the backend's ([`Caps::texture_buffer_offset_alignment`]),
     /// a power of two from 1 to GL 4.3's largest, 256.
     pub texture_buffer_offset_alignment: i32,
+    /// `MAX_ELEMENT_INDEX` (GL 4.3, answered as Mesa does in 3.3 contexts): the backend's
+    /// ([`Caps::max_element_index`]), at least OpenGL ES 3.0's and Vulkan's 2^24 - 1.
+    pub max_element_index: i64,
     /// `MAX_UNIFORM_BLOCK_SIZE`.
     pub max_uniform_block_size: i32,
     /// `MAX_VERTEX_OUTPUT_COMPONENTS`: see [`STAGE_IO_COMPONENTS`].
@@ -150,10 +153,6 @@ pub const ATOMIC_COUNTER_BUFFER_SIZE: i32 = 16384;
 pub const STORAGE_BLOCK_SLOTS: i32 = MAX_STORAGE_BUFFER_BINDINGS as i32;
 /// `UNIFORM_BUFFER_OFFSET_ALIGNMENT`: 256 covers every Vulkan and GLES driver of interest.
 pub const UBO_OFFSET_ALIGNMENT: i32 = 256;
-/// `MAX_ELEMENT_INDEX` (GL 4.3, answered as Mesa does in 3.3 contexts): the largest index
-/// every backend honours, OpenGL ES 3.0's `MAX_ELEMENT_INDEX` and Vulkan's
-/// `maxDrawIndexedIndexValue` minimum, 2^24 - 1.
-pub const MAX_ELEMENT_INDEX: i64 = (1 << 24) - 1;
 /// `MAX_VERTEX_ATTRIB_STRIDE` (GL 4.4, answered as Mesa does in 3.3 contexts): the largest
 /// stride every backend honours, OpenGL ES 3.1's and Vulkan's `maxVertexInputBindingStride`
 /// minimum (GL 4.4's minimum too).
@@ -223,6 +222,7 @@ impl Limits {
                 .texture_buffer_offset_alignment
                 .clamp(1, 256)
                 .next_power_of_two() as i32,
+            max_element_index: i64::from(caps.max_element_index.max((1 << 24) - 1)),
             max_uniform_block_size: 16384,
             max_vertex_output_components: stage_io(caps.max_vertex_output_components),
             max_geometry_input_components: stage_io(caps.max_geometry_input_components),

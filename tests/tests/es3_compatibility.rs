@@ -21,6 +21,8 @@ use tessera_tests::gl::{Gl, NativeGl};
 trait Es3Gl: Gl {
     /// `glIsEnabled`.
     fn is_enabled(&mut self, cap: GLenum) -> GLboolean;
+    /// `glGetInteger64v` of one value.
+    fn integer64(&mut self, pname: GLenum) -> i64;
     /// `glGetQueryiv` of one value (-7 where nothing was written).
     fn query_value(&mut self, target: GLenum, pname: GLenum) -> GLint;
     /// `glBeginConditionalRender`.
@@ -34,6 +36,11 @@ trait Es3Gl: Gl {
 impl Es3Gl for Context {
     fn is_enabled(&mut self, cap: GLenum) -> GLboolean {
         Context::is_enabled(self, cap)
+    }
+    fn integer64(&mut self, pname: GLenum) -> i64 {
+        let mut v = [-7];
+        Context::get_integer64v(self, pname, &mut v);
+        v[0]
     }
     fn query_value(&mut self, target: GLenum, pname: GLenum) -> GLint {
         let mut v = [-7];
@@ -63,6 +70,14 @@ impl Es3Gl for NativeGl {
         let f: F = native(self, "glIsEnabled");
         // SAFETY: the context is current on this thread; a plain value.
         unsafe { f(cap) }
+    }
+    fn integer64(&mut self, pname: GLenum) -> i64 {
+        type F = unsafe extern "system" fn(GLenum, *mut i64);
+        let f: F = native(self, "glGetInteger64v");
+        let mut v = -7;
+        // SAFETY: the pnames asked have one value.
+        unsafe { f(pname, &mut v) };
+        v
     }
     fn query_value(&mut self, target: GLenum, pname: GLenum) -> GLint {
         type F = unsafe extern "system" fn(GLenum, GLenum, *mut GLint);
@@ -297,6 +312,8 @@ fn transcript(gl: &mut dyn Es3Gl) -> Vec<Line> {
         let e = gl.get_error();
         out.push((what, e, v));
     };
+    let max = gl.integer64(MAX_ELEMENT_INDEX);
+    note(gl, "MAX_ELEMENT_INDEX", max);
     let on = gl.is_enabled(PRIMITIVE_RESTART_FIXED_INDEX);
     note(gl, "fixed index at first", on.into());
     gl.enable(PRIMITIVE_RESTART_FIXED_INDEX);
@@ -362,6 +379,7 @@ fn es3_compatibility_state_matches_the_native_driver() {
             .unwrap_or_else(|| panic!("{what}"))
     };
     assert_eq!(find("enabled"), ("enabled", NO_ERROR, 1));
+    assert_eq!(find("MAX_ELEMENT_INDEX").2, i64::from(u32::MAX));
     assert_eq!(find("result of a draw").2, 1);
     assert_eq!(find("result of nothing").2, 0);
     assert_eq!(find("begin SAMPLES_PASSED meanwhile").1, INVALID_OPERATION);

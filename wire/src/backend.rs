@@ -407,6 +407,9 @@ pub struct Caps {
     /// Alignment of a buffer texture's range offset (`TEXTURE_BUFFER_OFFSET_ALIGNMENT`:
     /// Vulkan's `minTexelBufferOffsetAlignment`, the GLES driver's query of GL's name).
     pub texture_buffer_offset_alignment: u32,
+    /// The largest index an indexed draw honours (`MAX_ELEMENT_INDEX`: Vulkan's
+    /// `maxDrawIndexedIndexValue`, the GLES driver's query of GL's name).
+    pub max_element_index: u32,
     /// Most components of the vertex stage's outputs (`MAX_VERTEX_OUTPUT_COMPONENTS`).
     pub max_vertex_output_components: u32,
     /// Most components of the geometry stage's inputs (`MAX_GEOMETRY_INPUT_COMPONENTS`).
@@ -609,6 +612,8 @@ impl Caps {
             max_viewport_size: 8192,
             // GL 4.3's largest allowed value.
             texture_buffer_offset_alignment: 256,
+            // OpenGL ES 3.0's and Vulkan's minimum.
+            max_element_index: (1 << 24) - 1,
             max_vertex_output_components: 64,
             max_geometry_input_components: 64,
             compute: ComputeCaps::gl43_minimum(),

@@ -122,7 +122,6 @@ const OWN_VALUES: &[(&str, &[GLenum])] = &[
             SUBPIXEL_BITS,
             MAX_ELEMENTS_VERTICES,
             MAX_ELEMENTS_INDICES,
-            MAX_ELEMENT_INDEX,
             MAX_TEXTURE_LOD_BIAS,
             MAX_TEXTURE_IMAGE_UNITS,
             MAX_VERTEX_TEXTURE_IMAGE_UNITS,
