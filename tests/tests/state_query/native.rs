@@ -42,10 +42,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[NUM_SHADING_LANGUAGE_VERSIONS],
     ),
     (
-        "ARB_explicit_uniform_location (GL 4.3): GLSL 3.30 has no uniform locations",
-        &[MAX_UNIFORM_LOCATIONS],
-    ),
-    (
         "ARB_tessellation_shader's storage blocks (GL 4.3): no tessellation stages",
         &[
             MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS,
@@ -164,11 +160,6 @@ const OWN_VALUES: &[(&str, &[GLenum])] = &[
         "a program's storage blocks share the wire's 16 storage slots (what llvmpipe and \
          lavapipe give one stage), not Mesa's 80 (the 80 binding points are the client's)",
         &[MAX_COMBINED_SHADER_STORAGE_BLOCKS],
-    ),
-    (
-        "a program's atomic counter buffers are storage buffers sharing those 16 slots with \
-         its storage blocks, not Mesa's 80",
-        &[MAX_COMBINED_ATOMIC_COUNTER_BUFFERS],
     ),
     (
         "read at a different moment (nanoseconds; only the clamped integer view agrees)",
