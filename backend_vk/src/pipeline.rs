@@ -531,9 +531,9 @@ impl VkPipe {
             .primitive_restart_enable(key.restart);
 
         let mut clip_control =
+            vk::PipelineViewportDepthClipControlCreateInfoEXT::default().negative_one_to_one(true);
         // Every pipeline has all the viewports the device gives GL (dynamic, so a pipeline
         // serves any of their values).
-            vk::PipelineViewportDepthClipControlCreateInfoEXT::default().negative_one_to_one(true);
         let mut viewport = vk::PipelineViewportStateCreateInfo::default()
             .viewport_count(self.limits.viewports)
             .scissor_count(self.limits.viewports);

@@ -1014,8 +1014,8 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
     // nor per-draw-buffer blending, without its indexed calls: draw_buffers_blend.rs; nor
     // cube map arrays, below ES 3.2: texture_cube_array.rs; nor gathers and GLSL 4.20's
     // packing functions, below ES 3.1: texture_gather.rs, shading_language_packing.rs; nor
-    // viewport arrays, without OES_viewport_array:
-    // viewport_array.rs; nor BPTC, without EXT_texture_compression_bptc:
+    // viewport arrays, without OES_viewport_array: viewport_array.rs; nor doubles, which no
+    // GLES backend has: fp64.rs; nor BPTC, without EXT_texture_compression_bptc:
     // texture_compression_bptc.rs; nor framebuffers without attachments, below ES 3.1:
     // framebuffer_no_attachments.rs.)
     expected.retain(|e| {
