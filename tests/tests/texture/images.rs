@@ -105,7 +105,7 @@ fn tex_image_errors() {
         ALPHA,
         0x1909, /* LUMINANCE */
         0x803C, /* ALPHA8 */
-        RGB565,
+        // (RGB565 is a colour format since GL_ARB_ES2_compatibility, GL 4.1.)
         STENCIL_INDEX8,
     ] {
         tex2d(&mut ctx, t, 0, bad, 4, 4, RGBA, UNSIGNED_BYTE);
