@@ -68,6 +68,9 @@ pub(crate) struct Storage {
     /// The usage the image was made with (a view in another format takes what of it that
     /// format supports).
     pub usage: vk::ImageUsageFlags,
+    /// A 3D storage image made `2D_VIEW_COMPATIBLE_EXT`: one slice of a level may be bound
+    /// as a 2D storage image.
+    pub slices_2d: bool,
     views: Vec<(ViewKey, vk::ImageView)>,
 }
 
@@ -87,6 +90,30 @@ impl Storage {
         layers: u32,
         samples: vk::SampleCountFlags,
         cube: bool,
+    ) -> Result<Self, vk::Result> {
+        Self::new_texture(
+            alloc, format, native, ty, extent, levels, layers, samples, cube, false,
+        )
+    }
+
+    /// [`Storage::new`] for a texture: where `slices_2d` (the device's
+    /// `VK_EXT_image_2d_view_of_3d`), a 3D storage image is made `2D_VIEW_COMPATIBLE_EXT`,
+    /// since a GL image unit may bind one slice of it as a 2D image.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the shape of an image, field by field"
+    )]
+    pub fn new_texture(
+        alloc: &vk_mem::Allocator,
+        format: Format,
+        native: NativeFormat,
+        ty: vk::ImageType,
+        extent: [u32; 3],
+        levels: u32,
+        layers: u32,
+        samples: vk::SampleCountFlags,
+        cube: bool,
+        slices_2d: bool,
     ) -> Result<Self, vk::Result> {
         let f = native.features;
         let mut usage = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
@@ -112,6 +139,14 @@ impl Storage {
         }
         if ty == vk::ImageType::TYPE_3D && usage.contains(vk::ImageUsageFlags::COLOR_ATTACHMENT) {
             flags |= vk::ImageCreateFlags::TYPE_2D_ARRAY_COMPATIBLE;
+        }
+        // A 2D storage view of a 3D image needs this flag
+        // (VUID-VkDescriptorImageInfo-descriptorType-06713).
+        let slices_2d = slices_2d
+            && ty == vk::ImageType::TYPE_3D
+            && usage.contains(vk::ImageUsageFlags::STORAGE);
+        if slices_2d {
+            flags |= vk::ImageCreateFlags::TYPE_2D_VIEW_COMPATIBLE_EXT;
         }
         let linear = usage
             .contains(vk::ImageUsageFlags::COLOR_ATTACHMENT)
@@ -156,6 +191,7 @@ impl Storage {
             layout: vk::ImageLayout::UNDEFINED,
             linear,
             usage,
+            slices_2d,
             views: Vec::new(),
         })
     }
@@ -230,7 +266,8 @@ impl Storage {
             });
         // SAFETY: a live image; the range lies inside it (callers clamp to levels/layers);
         // the view type is compatible with the image type and flags (cube views only of
-        // cube-compatible images, 2D views of 3D slices only of 2D-array-compatible ones);
+        // cube-compatible images, 2D views of 3D slices only of 2D-array-compatible ones,
+        // or of 2D-view-compatible ones for storage views);
         // a format other than the image's only for MUTABLE_FORMAT images, and then its
         // same-class UNORM twin or a format of its view class the engine checked; the
         // view's usage is the image's, less what that format does not support.

@@ -80,6 +80,10 @@ pub struct Tiers {
     /// Shaders read the draw's base instance (Vulkan 1.1's `shaderDrawParameters`), which
     /// `gl_InstanceID` subtracts.
     pub draw_parameters: bool,
+    /// One slice of a 3D level viewed as a 2D storage image (`VK_EXT_image_2d_view_of_3d`
+    /// with `image2DViewOf3D`): GL binds a 3D texture's layer to an image unit alone, as a
+    /// 2D image (`glBindImageTexture` with `layered` false).
+    pub view_2d_of_3d: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -677,6 +681,7 @@ fn create_device(
     let mut xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
     let mut pgq = vk::PhysicalDevicePrimitivesGeneratedQueryFeaturesEXT::default();
     let mut sdp = vk::PhysicalDeviceShaderDrawParametersFeatures::default();
+    let mut v2d = vk::PhysicalDeviceImage2DViewOf3DFeaturesEXT::default();
     let mut f2 = vk::PhysicalDeviceFeatures2::default();
     let v11 = props.api_version >= vk::API_VERSION_1_1;
     if v11 {
@@ -689,6 +694,10 @@ fn create_device(
     let e_pgq = has(ash::ext::primitives_generated_query::NAME);
     if e_pgq {
         f2 = f2.push_next(&mut pgq);
+    }
+    let e_v2d = has(ash::ext::image_2d_view_of_3d::NAME);
+    if e_v2d {
+        f2 = f2.push_next(&mut v2d);
     }
     let e_div = has(ash::ext::vertex_attribute_divisor::NAME);
     if e_div {
@@ -764,6 +773,7 @@ fn create_device(
         unsafe { instance.get_physical_device_properties2(phys, &mut p2) };
     }
     tiers.draw_parameters = v11 && sdp.shader_draw_parameters == vk::TRUE;
+    tiers.view_2d_of_3d = e_v2d && v2d.image2_d_view_of3_d == vk::TRUE;
     tiers.transform_feedback = e_xfb
         && xfb.transform_feedback == vk::TRUE
         && xfb_props.transform_feedback_queries == vk::TRUE
@@ -875,6 +885,7 @@ fn create_device(
             tiers.primitives_generated,
             ash::ext::primitives_generated_query::NAME,
         ),
+        (tiers.view_2d_of_3d, ash::ext::image_2d_view_of_3d::NAME),
     ];
     let names: Vec<*const i8> = optional
         .iter()
@@ -914,7 +925,10 @@ fn create_device(
     let on = chain_if(on, tiers.primitives_generated, &mut on_pgq);
     let mut on_sdp =
         vk::PhysicalDeviceShaderDrawParametersFeatures::default().shader_draw_parameters(true);
-    let mut on = chain_if(on, tiers.draw_parameters, &mut on_sdp);
+    let on = chain_if(on, tiers.draw_parameters, &mut on_sdp);
+    let mut on_v2d =
+        vk::PhysicalDeviceImage2DViewOf3DFeaturesEXT::default().image2_d_view_of3_d(true);
+    let mut on = chain_if(on, tiers.view_2d_of_3d, &mut on_v2d);
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)

@@ -4,7 +4,9 @@
 //! Every colour image whose format supports it is made with `STORAGE` usage (and, as every
 //! colour image, `MUTABLE_FORMAT`), so any texture can be bound to an image unit: the view
 //! is of the bound level, of its layers or the one bound, in the unit's format, with
-//! `STORAGE` usage alone. An image is in `GENERAL` layout while a draw or dispatch uses it
+//! `STORAGE` usage alone (one slice of a 3D level, bound alone, is a 2D view of it: 3D
+//! images are made `2D_VIEW_COMPATIBLE_EXT` where the device has
+//! `VK_EXT_image_2d_view_of_3d`). An image is in `GENERAL` layout while a draw or dispatch uses it
 //! as a storage image: gathering the descriptors transitions it outside the pass, as
 //! sampling transitions it back to `SHADER_READ_ONLY_OPTIMAL`. What shaders write reaches
 //! later passes, transfers and dispatches through the global barrier that follows every
@@ -68,16 +70,28 @@ impl VkPipe {
             vk::ImageViewType::TYPE_1D | vk::ImageViewType::TYPE_1D_ARRAY
         );
         let three_d = ty == vk::ImageViewType::TYPE_3D;
-        if one_d != s.one_d || three_d != s.three_d || (s.three_d && b.layer.is_some()) {
-            // Another dimensionality than the texture's (undefined in GL), or one slice of
-            // a 3D level (a 2D view of it needs VK_EXT_image_2d_view_of_3d).
+        // One slice of a 3D level bound alone is a 2D image (GL 4.2 §3.9.20), viewed so
+        // where the image is 2D_VIEW_COMPATIBLE (VK_EXT_image_2d_view_of_3d).
+        let slice = s.three_d && b.layer.is_some();
+        let dims_match = if slice {
+            ty == vk::ImageViewType::TYPE_2D && s.slices_2d
+        } else {
+            one_d == s.one_d && three_d == s.three_d
+        };
+        if !dims_match {
+            // Another dimensionality than the texture's (undefined in GL), or a slice on a
+            // device without 2D views of 3D images.
             return None;
         }
         let level = o.level + b.level;
         if level >= s.levels {
             return None;
         }
-        let view_layers = o.view.map_or(s.layers, |v| v.layers);
+        let view_layers = if slice {
+            s.level_extent(level)[2]
+        } else {
+            o.view.map_or(s.layers, |v| v.layers)
+        };
         let (base_layer, layers) = match (b.layer, ty) {
             (Some(l), _) if l < view_layers => (o.layer + l, 1),
             (Some(_), _) => return None,
