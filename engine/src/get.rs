@@ -455,6 +455,7 @@ impl Context {
             // releasing a context flushes its batch (`Context::release_thread`).
             CONTEXT_RELEASE_BEHAVIOR => i(CONTEXT_RELEASE_BEHAVIOR_FLUSH as i32),
             NUM_EXTENSIONS => i(self.extension_names().count() as i32),
+            NUM_SHADING_LANGUAGE_VERSIONS => i(self.gl_version().glsl_versions().count() as i32),
             NUM_COMPRESSED_TEXTURE_FORMATS => i(COMPRESSED_FORMATS.len() as i32),
             COMPRESSED_TEXTURE_FORMATS => Some(Value::ints(COMPRESSED_FORMATS)),
             // GL 4.1 (ARB_ES2_compatibility): no shader binary format is loaded, so
@@ -993,6 +994,13 @@ impl Context {
                     self.error(INVALID_VALUE);
                 }
                 extension.map(str::to_owned)
+            }
+            SHADING_LANGUAGE_VERSION => {
+                let version = self.gl_version().glsl_versions().nth(index as usize);
+                if version.is_none() {
+                    self.error(INVALID_VALUE);
+                }
+                version
             }
             _ => {
                 self.error(INVALID_ENUM);

@@ -48,6 +48,27 @@ impl GlVersion {
         format!("{}.{}0", self.major, self.minor)
     }
 
+    /// GL 4.3's list of the GLSL versions a context of this version compiles, newest first,
+    /// as `glGetStringi(GL_SHADING_LANGUAGE_VERSION, i)` spells them: `"430"` .. `"120"`, then
+    /// `""` for GLSL 1.10 (GL 4.3 §22.2 names 1.10 by the empty string). The front end
+    /// compiles these ([`tessera_shader::version::SUPPORTED`]); it takes the newer ones too,
+    /// but a context lists only up to its own version, as `GL_SHADING_LANGUAGE_VERSION` says.
+    /// The ES versions, which Mesa lists as well, are not compiled and not listed.
+    pub fn glsl_versions(self) -> impl Iterator<Item = String> {
+        let newest = u32::from(self.major) * 100 + u32::from(self.minor) * 10;
+        tessera_shader::version::SUPPORTED
+            .iter()
+            .rev()
+            .filter(move |&&v| v <= newest)
+            .map(|&v| {
+                if v == 110 {
+                    String::new()
+                } else {
+                    v.to_string()
+                }
+            })
+    }
+
     /// `GL_VERSION`: `"4.3 (Core Profile) Tessera x.y.z"`.
     pub fn string(self) -> String {
         format!(
@@ -192,6 +213,20 @@ mod tests {
         );
         let upto_41 = |e: &str| VERSIONS[..2].iter().any(|(_, list)| list.contains(&e));
         assert_eq!(carried_out(upto_41), GlVersion::new(4, 1));
+    }
+
+    #[test]
+    fn glsl_version_list() {
+        let list: Vec<String> = GlVersion::new(4, 3).glsl_versions().collect();
+        let expected = [
+            "430", "420", "410", "400", "330", "150", "140", "130", "120", "",
+        ];
+        assert_eq!(list, expected);
+        assert_eq!(
+            GlVersion::GL33.glsl_versions().next().as_deref(),
+            Some("330")
+        );
+        assert_eq!(GlVersion::GL33.glsl_versions().count(), 6);
     }
 
     #[test]

@@ -316,7 +316,7 @@ fn a_claimed_gl_version_is_granted_and_reported() {
         .lines()
         .filter(|l| l.starts_with("ok TESSERA_GL_VERSION=4.3"))
         .count();
-    assert_eq!(claimed, 7, "{stdout}");
+    assert_eq!(claimed, 10, "{stdout}");
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
 }
 
