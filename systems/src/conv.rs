@@ -370,6 +370,16 @@ pub fn map_sized_format(v: GLenum) -> Option<Format> {
         COMPRESSED_SRGB_ALPHA_BPTC_UNORM => F::BptcSrgbAlpha,
         COMPRESSED_RGB_BPTC_SIGNED_FLOAT => F::BptcRgbSfloat,
         COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT => F::BptcRgbUfloat,
+        COMPRESSED_RGB8_ETC2 => F::Etc2Rgb8,
+        COMPRESSED_SRGB8_ETC2 => F::Etc2Srgb8,
+        COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2 => F::Etc2Rgb8A1,
+        COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2 => F::Etc2Srgb8A1,
+        COMPRESSED_RGBA8_ETC2_EAC => F::Etc2Rgba8,
+        COMPRESSED_SRGB8_ALPHA8_ETC2_EAC => F::Etc2Srgb8Alpha8,
+        COMPRESSED_R11_EAC => F::EacR11,
+        COMPRESSED_SIGNED_R11_EAC => F::EacR11Snorm,
+        COMPRESSED_RG11_EAC => F::EacRg11,
+        COMPRESSED_SIGNED_RG11_EAC => F::EacRg11Snorm,
         _ => return None,
     })
 }

@@ -384,3 +384,165 @@ fn es3_compatibility_state_matches_the_native_driver() {
     assert_eq!(find("result of nothing").2, 0);
     assert_eq!(find("begin SAMPLES_PASSED meanwhile").1, INVALID_OPERATION);
 }
+
+use crate::texture_compression_bptc::{BptcGl, Frame, compare as compare_blocks, fetch_frame};
+
+/// The ten ETC2/EAC formats.
+const ETC2: [GLenum; 10] = [
+    COMPRESSED_RGB8_ETC2,
+    COMPRESSED_SRGB8_ETC2,
+    COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2,
+    COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2,
+    COMPRESSED_RGBA8_ETC2_EAC,
+    COMPRESSED_SRGB8_ALPHA8_ETC2_EAC,
+    COMPRESSED_R11_EAC,
+    COMPRESSED_SIGNED_R11_EAC,
+    COMPRESSED_RG11_EAC,
+    COMPRESSED_SIGNED_RG11_EAC,
+];
+
+/// Bytes of one 4x4 block of an ETC2/EAC format.
+fn etc2_block(format: GLenum) -> usize {
+    match format {
+        COMPRESSED_RGBA8_ETC2_EAC
+        | COMPRESSED_SRGB8_ALPHA8_ETC2_EAC
+        | COMPRESSED_RG11_EAC
+        | COMPRESSED_SIGNED_RG11_EAC => 16,
+        _ => 8,
+    }
+}
+
+/// Deterministic pseudo-random bytes (xorshift): random blocks reach every ETC2 mode
+/// (individual, differential, T, H, planar; opaque or not) and every EAC table and
+/// multiplier.
+fn noise(seed: u32, n: usize) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 7) as u8
+        })
+        .collect()
+}
+
+/// A 16x16 image of `format` from pseudo-random blocks, its top-right block replaced by a
+/// sub-image, fetched texel by texel into a float framebuffer.
+fn etc2_frame(gl: &mut dyn BptcGl, format: GLenum) -> Frame {
+    let t = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D, t);
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_MIN_FILTER, NEAREST as GLint);
+    let block = etc2_block(format);
+    let blocks = noise(format, 16 * block);
+    gl.compressed_image_2d(TEXTURE_2D, 0, format, [16, 16], 0, &blocks);
+    let sub = noise(format + 1, block);
+    gl.compressed_sub_image_2d(TEXTURE_2D, 0, [12, 12, 4, 4], format, &sub, block);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    fetch_frame(gl, "sampler2D", 0, 0)
+}
+
+#[test]
+fn etc2_blocks_sample_as_on_the_native_driver() {
+    let mut frames = Vec::new();
+    for format in ETC2 {
+        let f = compare_blocks(|gl| etc2_frame(gl, format));
+        assert!(f.has_colour(), "{format:#x}");
+        frames.push(f);
+    }
+    assert_ne!(frames[0], frames[1], "sRGB decodes to linear");
+    assert_ne!(frames[6], frames[7], "signed EAC differs");
+}
+
+/// A level's `COMPRESSED`, `COMPRESSED_IMAGE_SIZE`, `INTERNAL_FORMAT`, red, green and
+/// alpha sizes, red type, and the error after the queries.
+fn etc2_level(gl: &mut dyn BptcGl, target: GLenum) -> [GLint; 8] {
+    let mut out = [0; 8];
+    for (o, pname) in out.iter_mut().zip([
+        TEXTURE_COMPRESSED,
+        TEXTURE_COMPRESSED_IMAGE_SIZE,
+        TEXTURE_INTERNAL_FORMAT,
+        TEXTURE_RED_SIZE,
+        TEXTURE_GREEN_SIZE,
+        TEXTURE_ALPHA_SIZE,
+        TEXTURE_RED_TYPE,
+    ]) {
+        *o = gl.level_parameter(target, 0, pname);
+    }
+    out[7] = gl.get_error() as GLint;
+    out
+}
+
+/// One line of the ETC2 transcript: what was done, its error, and values read after.
+type Etc2Line = (&'static str, GLenum, Vec<GLint>);
+
+/// `COMPRESSED_TEXTURE_FORMATS` (the ETC2/EAC ones: native llvmpipe lists S3TC and FXT1
+/// too, which Tessera does not have), the level queries of each format, and the errors of
+/// uncompressed images, sub-images and copies, 3D images and wrong sizes.
+fn etc2_transcript(gl: &mut dyn BptcGl) -> Vec<Etc2Line> {
+    let mut out: Vec<Etc2Line> = Vec::new();
+    let mut n = [-7];
+    gl.get_integerv(NUM_COMPRESSED_TEXTURE_FORMATS, &mut n);
+    let mut list = vec![-7; n[0].max(0) as usize];
+    gl.get_integerv(COMPRESSED_TEXTURE_FORMATS, &mut list);
+    list.retain(|f| ETC2.contains(&(*f as GLenum)));
+    let e = gl.get_error();
+    out.push(("COMPRESSED_TEXTURE_FORMATS", e, list));
+    let blocks = noise(7, 4096);
+    for format in ETC2 {
+        let t = gl.gen_texture();
+        gl.bind_texture(TEXTURE_2D, t);
+        let two = &blocks[..2 * etc2_block(format)];
+        gl.compressed_image_2d(TEXTURE_2D, 0, format, [8, 4], 0, two);
+        let e = gl.get_error();
+        out.push(("image", e, etc2_level(gl, TEXTURE_2D).to_vec()));
+        gl.tex_sub_image_2d(TEXTURE_2D, 0, 0, 0, 4, 4, RGBA, UNSIGNED_BYTE, &blocks);
+        let e = gl.get_error();
+        out.push(("uncompressed sub-image", e, Vec::new()));
+        gl.tex_image_2d(
+            TEXTURE_2D,
+            0,
+            format as GLint,
+            4,
+            4,
+            0,
+            RGBA,
+            UNSIGNED_BYTE,
+            None,
+        );
+        let e = gl.get_error();
+        out.push(("uncompressed image", e, etc2_level(gl, TEXTURE_2D).to_vec()));
+        gl.copy_tex_sub_image_2d(TEXTURE_2D, 0, 0, 0, 0, 0, 4, 4);
+        let e = gl.get_error();
+        out.push(("copy into", e, Vec::new()));
+        gl.compressed_image_2d(TEXTURE_2D, 0, format, [4, 4], 0, &blocks[..3]);
+        let e = gl.get_error();
+        out.push(("short image", e, Vec::new()));
+        let t3 = gl.gen_texture();
+        gl.bind_texture(TEXTURE_3D, t3);
+        let one = &blocks[..etc2_block(format)];
+        gl.compressed_image_3d(TEXTURE_3D, 0, format, [4, 4, 1], one, one.len());
+        let e = gl.get_error();
+        out.push(("3D image", e, Vec::new()));
+        let ta = gl.gen_texture();
+        gl.bind_texture(TEXTURE_2D_ARRAY, ta);
+        gl.tex_storage_3d(TEXTURE_2D_ARRAY, 2, format, [8, 8, 2]);
+        let e = gl.get_error();
+        out.push((
+            "array storage",
+            e,
+            etc2_level(gl, TEXTURE_2D_ARRAY).to_vec(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn etc2_state_matches_the_native_driver() {
+    let expected = compare_blocks(etc2_transcript);
+    assert_eq!(expected[0].2.len(), 7, "{:?}", expected[0]);
+    let find = |what: &str| expected.iter().find(|l| l.0 == what).unwrap().1;
+    assert_eq!(find("uncompressed image"), INVALID_OPERATION);
+    assert_eq!(find("image"), NO_ERROR);
+    assert_eq!(find("3D image"), INVALID_ENUM);
+}

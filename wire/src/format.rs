@@ -38,6 +38,8 @@ wire_enum! {
         Stencil1, Stencil4, Stencil8, Stencil16,
         RgtcR, RgtcRSnorm, RgtcRg, RgtcRgSnorm,
         BptcRgba, BptcSrgbAlpha, BptcRgbSfloat, BptcRgbUfloat,
+        Etc2Rgb8, Etc2Srgb8, Etc2Rgb8A1, Etc2Srgb8A1, Etc2Rgba8, Etc2Srgb8Alpha8,
+        EacR11, EacR11Snorm, EacRg11, EacRg11Snorm,
     }
 }
 
@@ -148,6 +150,20 @@ impl Format {
                 color_renderable: false,
             }
         }
+        // ETC2 and EAC: Mesa's channel sizes (8 bits, 1 for punch-through alpha, 11 for
+        // EAC's channels).
+        const fn etc2(rgba_bits: [u8; 4], srgb: bool, snorm: bool) -> FormatInfo {
+            FormatInfo {
+                rgba_bits,
+                depth_bits: 0,
+                stencil_bits: 0,
+                class: FormatClass::Float,
+                srgb,
+                snorm,
+                compressed: true,
+                color_renderable: false,
+            }
+        }
         match self {
             F::R8 => c(8, 0, 0, 0, C::Float, true),
             F::R8Snorm => sn(c(8, 0, 0, 0, C::Float, false)),
@@ -236,6 +252,16 @@ impl Format {
             F::BptcRgba => bptc(false, false),
             F::BptcSrgbAlpha => bptc(false, true),
             F::BptcRgbSfloat | F::BptcRgbUfloat => bptc(true, false),
+            F::Etc2Rgb8 => etc2([8, 8, 8, 0], false, false),
+            F::Etc2Srgb8 => etc2([8, 8, 8, 0], true, false),
+            F::Etc2Rgb8A1 => etc2([8, 8, 8, 1], false, false),
+            F::Etc2Srgb8A1 => etc2([8, 8, 8, 1], true, false),
+            F::Etc2Rgba8 => etc2([8, 8, 8, 8], false, false),
+            F::Etc2Srgb8Alpha8 => etc2([8, 8, 8, 8], true, false),
+            F::EacR11 => etc2([11, 0, 0, 0], false, false),
+            F::EacR11Snorm => etc2([11, 0, 0, 0], false, true),
+            F::EacRg11 => etc2([11, 11, 0, 0], false, false),
+            F::EacRg11Snorm => etc2([11, 11, 0, 0], false, true),
         }
     }
 

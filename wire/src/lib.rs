@@ -43,6 +43,7 @@ pub mod census;
 pub mod context;
 pub mod dispatch;
 pub mod env;
+pub mod etc2;
 pub mod fault;
 pub mod fence;
 pub mod format;

@@ -222,6 +222,9 @@ impl Context {
         {
             return Err(INVALID_ENUM);
         }
+        if super::image::is_etc2(internal) {
+            return Err(INVALID_OPERATION);
+        }
         let [w, h] = [rect.width, rect.height];
         if !fits(&self.local.limits, it.target, level, w, h, 1) {
             return Err(INVALID_VALUE);
@@ -358,6 +361,9 @@ impl Context {
         // The rectangle's rows go to consecutive layers of a 1D array and to one slice of
         // a 3D or 2D array image.
         check_region(&image, spec.offset, size)?;
+        if super::image::is_etc2(image.internal_format) {
+            return Err(INVALID_OPERATION);
+        }
         let integer = image
             .format
             .is_some_and(|f| matches!(f.info().class, FormatClass::Int | FormatClass::Uint));

@@ -49,7 +49,7 @@ pub(crate) fn block_bytes(format: Format) -> Option<usize> {
         | Format::BptcSrgbAlpha
         | Format::BptcRgbSfloat
         | Format::BptcRgbUfloat => Some(16),
-        _ => None,
+        f => tessera_wire::etc2::Etc2Kind::of(f).map(|k| k.block_bytes()),
     }
 }
 

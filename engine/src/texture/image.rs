@@ -159,6 +159,26 @@ pub(crate) fn is_bptc(internal: GLenum) -> bool {
     )
 }
 
+/// Whether `internal` is one of the ten ETC2/EAC formats (GL 4.3's
+/// `ARB_ES3_compatibility`), which GL never compresses texels into: an uncompressed image
+/// or sub-image, or a copy, of one is `INVALID_OPERATION` (Mesa's
+/// `_mesa_format_no_online_compression`).
+pub(crate) fn is_etc2(internal: GLenum) -> bool {
+    matches!(
+        internal,
+        COMPRESSED_RGB8_ETC2
+            | COMPRESSED_SRGB8_ETC2
+            | COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2
+            | COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2
+            | COMPRESSED_RGBA8_ETC2_EAC
+            | COMPRESSED_SRGB8_ALPHA8_ETC2_EAC
+            | COMPRESSED_R11_EAC
+            | COMPRESSED_SIGNED_R11_EAC
+            | COMPRESSED_RG11_EAC
+            | COMPRESSED_SIGNED_RG11_EAC
+    )
+}
+
 impl Context {
     /// Resolves GL's `pixels` argument against the pixel unpack buffer binding. An offset
     /// needs a bound buffer and client bytes need none; with a buffer, the bytes read must
@@ -440,6 +460,9 @@ impl Context {
         if internal.block_bytes.is_some() && !compressible(it.target, internal_enum) {
             return Err(INVALID_ENUM);
         }
+        if is_etc2(internal_enum) {
+            return Err(INVALID_OPERATION);
+        }
         let [w, h, d] = image_size(dims, spec.size);
         let level = spec.level as usize;
         if !fits(&self.local.limits, it.target, spec.level, w, h, d) {
@@ -605,6 +628,9 @@ impl Context {
         let px = pixel_size(layout.format, layout.ty);
         let source = self.unpack_source(sh, spec.pixels, Self::footprint(&store, px, spec.size))?;
         check_region(&image, spec.offset, spec.size)?;
+        if is_etc2(image.internal_format) {
+            return Err(INVALID_OPERATION);
+        }
         let integer = image
             .format
             .is_some_and(|f| matches!(f.info().class, FormatClass::Int | FormatClass::Uint));
