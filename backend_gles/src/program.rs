@@ -754,6 +754,9 @@ const KEEP_UNUSED: usize = 32;
 /// `BuiltIn PrimitiveId`.
 const BUILT_IN_PRIMITIVE_ID: u32 = 7;
 
+/// `BuiltIn Layer`.
+const BUILT_IN_LAYER: u32 = 9;
+
 /// Whether a module decorates a variable as the built-in `built_in` (glslang declares a
 /// stand-alone built-in variable only where the shader uses it).
 fn decorates_built_in(words: &[u32], built_in: u32) -> bool {
@@ -935,9 +938,9 @@ impl ProgramPipe for GlesPipe {
             code.extend_from_slice(bytes);
             stages.push((s.stage, words));
         }
-        // Geometry shaders, gl_PrimitiveID in a fragment shader (which GL defines with or
-        // without a geometry stage), cube map array samplers and extended gathers are core in
-        // GLSL ES 3.20.
+        // Geometry shaders, gl_PrimitiveID and gl_Layer in a fragment shader (which GL
+        // defines with or without a geometry stage), cube map array samplers and extended
+        // gathers are core in GLSL ES 3.20.
         let needs_320 = stages.iter().any(|(stage, words)| {
             uses_es32_capabilities(words)
                 || indexes_resource_arrays(words)
@@ -947,7 +950,10 @@ impl ProgramPipe for GlesPipe {
                     | ShaderStage::TessEvaluation => {
                         self.features.tessellation == Some("") || *stage == ShaderStage::Geometry
                     }
-                    ShaderStage::Fragment => decorates_built_in(words, BUILT_IN_PRIMITIVE_ID),
+                    ShaderStage::Fragment => {
+                        decorates_built_in(words, BUILT_IN_PRIMITIVE_ID)
+                            || decorates_built_in(words, BUILT_IN_LAYER)
+                    }
                     _ => false,
                 }
         });
