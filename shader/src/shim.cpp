@@ -49,6 +49,10 @@ constexpr uint32_t kFlagDepthRange = 16;
 // TshSource::flags: the functions of GL_EXT_texture_array, which the shader enabled
 // (source.rs removes its `#extension` line, which glslang does not know).
 constexpr uint32_t kFlagTextureArray = 32;
+// Stand-ins for gl_FragColor and gl_FragData in a fragment shader read as GLSL 4.20 or later
+// (late_extensions.rs), where glslang no longer declares them.
+constexpr uint32_t kFlagFragColor = 64;
+constexpr uint32_t kFlagFragData = 128;
 
 struct TshLimits {
     int32_t max_vertex_attribs;
@@ -325,6 +329,23 @@ const char* const kDeprecatedTextureFunctionsSso =
     "#define shadow2DArray(s, c) vec4(texture(s, c))\n" \
     "#define shadow1DArrayLod(s, c, l) vec4(textureLod(s, c, l))\n"
 
+// The names of extensions glslang does not know, which late_extensions.rs carries out (and
+// whose `#extension` lines it blanks): defined in every shader, as Mesa defines the names of
+// the extensions it has.
+#define TSH_LATE_EXTENSIONS \
+    "#define GL_ARB_texture_query_levels 1\n" \
+    "#define GL_ARB_conservative_depth 1\n" \
+    "#define GL_ARB_fragment_layer_viewport 1\n"
+
+// The stand-ins for kFlagFragColor and kFlagFragData, at location 0 as glslang places the
+// built-ins.
+#define TSH_FRAG_COLOR \
+    "#define gl_FragColor tsh_FragColor\n" \
+    "layout(location = 0) out vec4 tsh_FragColor;\n"
+#define TSH_FRAG_DATA \
+    "#define gl_FragData tsh_FragData\n" \
+    "layout(location = 0) out vec4 tsh_FragData[gl_MaxDrawBuffers];\n"
+
 // The version glslang reads a shader without `#version` as: GLSL 1.10, read as 1.40 as
 // version.rs reads an explicit 1.10, but 1.50 for a geometry shader (version.rs says why).
 int default_version(const TshSource& src) { return src.stage == 1 ? 150 : 140; }
@@ -332,10 +353,13 @@ int default_version(const TshSource& src) { return src.stage == 1 ? 150 : 140; }
 // The preamble for a shader's flags (kFlag*), one string per combination.
 const char* preamble(const TshSource& src) {
     static const std::string* const table = [] {
-        auto* t = new std::string[64];
-        for (uint32_t f = 0; f < 64; ++f) {
+        auto* t = new std::string[256];
+        for (uint32_t f = 0; f < 256; ++f) {
             t[f] = f & kFlagSeparateShaderObjects ? kDeprecatedTextureFunctionsSso
                                                   : kDeprecatedTextureFunctions;
+            t[f] += TSH_LATE_EXTENSIONS;
+            if (f & kFlagFragColor) t[f] += TSH_FRAG_COLOR;
+            if (f & kFlagFragData) t[f] += TSH_FRAG_DATA;
             if (f & kFlagInverse) t[f] += TSH_INVERSE;
             if (f & kFlagNoise) t[f] += TSH_NOISE;
             if (f & kFlagDepthRange) t[f] += TSH_DEPTH_RANGE;
@@ -347,7 +371,7 @@ const char* preamble(const TshSource& src) {
         }
         return t;
     }();
-    return table[src.flags & 63].c_str();
+    return table[src.flags & 255].c_str();
 }
 
 // The warning glslang's relaxed rules give for a uniform's initializer they drop.

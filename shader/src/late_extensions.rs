@@ -1,0 +1,163 @@
+//! GLSL extensions whose features glslang has only from a later GLSL version, for a shader
+//! of an earlier version that enables them (Mesa compiles each from GLSL 1.40 on):
+//! - **`GL_ARB_texture_query_levels`**: `textureQueryLevels()`, glslang's from 4.30;
+//! - **`GL_ARB_conservative_depth`**: `layout(depth_any|depth_greater|depth_less|
+//!   depth_unchanged)` on a redeclared `gl_FragDepth`, glslang's from 4.20;
+//! - **`GL_ARB_fragment_layer_viewport`**: `gl_Layer` and `gl_ViewportIndex` as fragment
+//!   inputs, glslang's from 4.30;
+//! - **`GL_ARB_texture_query_lod`**: `textureQueryLOD()`, which glslang knows by this
+//!   extension but declares from GLSL 1.50 on.
+//!
+//! glslang does not know the first three names and refuses their `#extension` lines, so
+//! [`rewrite`] blanks those lines (lines stay) and the preamble defines the three macros, as
+//! Mesa defines every extension it has. A shader that enables one of the four and names
+//! its feature is read at the version glslang has the feature (the `#version` number
+//! rewritten in place); one that only enables it keeps its version.
+//!
+//! A fragment shader read as 4.20 or later loses `gl_FragColor` and `gl_FragData`, which
+//! glslang declares only before 4.20: [`FLAG_FRAG_COLOR`] and [`FLAG_FRAG_DATA`] declare
+//! stand-ins at location 0 in the preamble, as glslang places the built-ins themselves,
+//! and the link reflects no output for them (GL reports none for the built-ins).
+
+use std::borrow::Cow;
+
+use crate::source::code_lines;
+
+/// Declare a stand-in for `gl_FragColor` in the preamble (`kFlagFragColor`): a fragment
+/// shader read as 4.20 or later that writes it.
+pub(crate) const FLAG_FRAG_COLOR: u32 = 64;
+
+/// Declare a stand-in for `gl_FragData` in the preamble (`kFlagFragData`).
+pub(crate) const FLAG_FRAG_DATA: u32 = 128;
+
+/// The stand-ins' prefix: outputs named so are built-ins to the reflection.
+pub(crate) const STAND_IN_PREFIX: &str = "tsh_Frag";
+
+/// The extensions glslang refuses by name, whose `#extension` lines are blanked.
+const UNKNOWN: [&str; 3] = [
+    "GL_ARB_texture_query_levels",
+    "GL_ARB_conservative_depth",
+    "GL_ARB_fragment_layer_viewport",
+];
+
+/// The shader's text with the unknown extensions' `#extension` lines blanked and its
+/// version raised where a feature needs it, and the preamble flags that go with it.
+pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
+    let names = UNKNOWN.iter().chain(["GL_ARB_texture_query_lod"].iter());
+    if !names.clone().any(|n| text.contains(n)) {
+        return (Cow::Borrowed(text), 0);
+    }
+    // The last directive for a name decides whether it is enabled, as in GLSL.
+    let mut enabled = [false; 4];
+    let mut blank = Vec::new();
+    for line in code_lines(text) {
+        if line.directive != Some("extension") {
+            continue;
+        }
+        let words: Vec<&str> = line.content[1..]
+            .split(|c: char| c.is_whitespace() || c == ':')
+            .filter(|w| !w.is_empty())
+            .collect();
+        if let ["extension", name, behavior] = words[..]
+            && let Some(k) = names.clone().position(|n| *n == name)
+        {
+            enabled[k] = behavior != "disable";
+            if k < UNKNOWN.len() {
+                blank.push(line.number);
+            }
+        }
+    }
+    let fragment = stage == crate::Stage::Fragment;
+    let needed = [
+        (enabled[0] && text.contains("textureQueryLevels"), 430),
+        (enabled[1] && fragment && text.contains("depth_"), 420),
+        (
+            enabled[2]
+                && fragment
+                && (text.contains("gl_Layer") || text.contains("gl_ViewportIndex")),
+            430,
+        ),
+        (enabled[3] && text.contains("textureQueryLOD"), 150),
+    ]
+    .iter()
+    .filter(|(used, _)| *used)
+    .map(|(_, v)| *v)
+    .max();
+    let number = crate::version::number_at(text);
+    let current = number
+        .as_ref()
+        .and_then(|(_, n)| n.parse::<u32>().ok())
+        .unwrap_or(0);
+    let raise = needed
+        .filter(|v| *v > current)
+        .and(number.map(|(at, _)| at));
+    if blank.is_empty() && raise.is_none() {
+        return (Cow::Borrowed(text), 0);
+    }
+    let mut out: String = text
+        .split_inclusive('\n')
+        .enumerate()
+        .map(|(n, line)| {
+            if blank.contains(&(n + 1)) {
+                let body = line.trim_end_matches(['\n', '\r']);
+                format!("{}{}", " ".repeat(body.len()), &line[body.len()..])
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    let mut flags = 0;
+    if let (Some(at), Some(version)) = (raise, needed) {
+        // Three digits replace three digits (the versions here are all 1.40 and later).
+        out.replace_range(at..at + 3, &version.to_string());
+        if fragment && version >= 420 && current < 420 {
+            if out.contains("gl_FragColor") {
+                flags |= FLAG_FRAG_COLOR;
+            }
+            if out.contains("gl_FragData") {
+                flags |= FLAG_FRAG_DATA;
+            }
+        }
+    }
+    (Cow::Owned(out), flags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Stage;
+
+    #[test]
+    fn unknown_extension_lines_are_blanked_and_used_features_raise_the_version() {
+        let src = "#version 150\n#extension GL_ARB_fragment_layer_viewport: require\n\
+                   void main() { gl_FragColor = vec4(gl_Layer); }\n";
+        let (text, flags) = rewrite(Stage::Fragment, src);
+        let blank = " ".repeat("#extension GL_ARB_fragment_layer_viewport: require".len());
+        assert_eq!(
+            text,
+            format!("#version 430\n{blank}\nvoid main() {{ gl_FragColor = vec4(gl_Layer); }}\n")
+        );
+        assert_eq!(flags, FLAG_FRAG_COLOR);
+        // Enabled but unused: the version stays.
+        let src = "#version 140\n#extension GL_ARB_texture_query_levels : require\nfloat f;\n";
+        let (text, flags) = rewrite(Stage::Vertex, src);
+        let blank = " ".repeat("#extension GL_ARB_texture_query_levels : require".len());
+        assert_eq!(text, format!("#version 140\n{blank}\nfloat f;\n"));
+        assert_eq!(flags, 0);
+        // Not enabled: nothing changes, and glslang refuses the call.
+        let src = "#version 330\nuniform sampler2D s;\nint f() { return textureQueryLevels(s); }\n";
+        assert!(matches!(rewrite(Stage::Vertex, src), (Cow::Borrowed(_), 0)));
+        // glslang knows GL_ARB_texture_query_lod: its line stays, a 1.40 caller is read as 1.50.
+        let src = "#version 140\n#extension GL_ARB_texture_query_lod : enable\n\
+                   uniform sampler2D s;\nvec2 f(vec2 c) { return textureQueryLOD(s, c); }\n";
+        let (text, _) = rewrite(Stage::Fragment, src);
+        assert!(text.starts_with("#version 150\n#extension GL_ARB_texture_query_lod : enable\n"));
+        // Depth layouts in a 4.10 shader: read as 4.20, gl_FragData stands in.
+        let src = "#version 410\n#extension GL_ARB_conservative_depth : enable\n\
+                   layout(depth_less) out float gl_FragDepth;\n\
+                   void main() { gl_FragData[0] = vec4(1); gl_FragDepth = 0.0; }\n";
+        let (text, flags) = rewrite(Stage::Fragment, src);
+        assert!(text.starts_with("#version 420\n"));
+        assert_eq!(flags, FLAG_FRAG_DATA);
+    }
+}
