@@ -108,6 +108,17 @@ impl Local {
         if self.pipeline_error != NO_ERROR {
             return self.pipeline_error;
         }
+        // Samplers of different types on one unit (GL 3.3 §2.11.7), as Mesa checks them
+        // for a program in use (a pipeline's come with `pipeline_error`).
+        let conflict = self
+            .st
+            .program
+            .and_then(|p| sh.world.get::<Program>(p))
+            .and_then(|p| p.linked_state.as_ref())
+            .and_then(crate::program::sampler_conflict);
+        if conflict.is_some() {
+            return INVALID_OPERATION;
+        }
         let Some(vao) = self.st.vertex_array else {
             return INVALID_OPERATION;
         };

@@ -69,13 +69,12 @@ fn max_name_length<'a>(names: impl Iterator<Item = &'a str>) -> GLint {
 }
 
 /// A texture unit two samplers of different targets read, if any.
-fn sampler_conflict(l: &LinkedProgram) -> Option<u32> {
-    let slots: Vec<_> = l.sampler_units.iter().zip(&l.sampler_targets).collect();
-    slots.iter().enumerate().find_map(|(i, (unit, target))| {
-        slots[..i]
-            .iter()
-            .any(|(u, t)| u == unit && t != target)
-            .then_some(**unit)
+pub(crate) fn sampler_conflict(l: &LinkedProgram) -> Option<u32> {
+    let (units, targets) = (&l.sampler_units, &l.sampler_targets);
+    (0..units.len().min(targets.len())).find_map(|i| {
+        (0..i)
+            .any(|j| units[j] == units[i] && targets[j] != targets[i])
+            .then_some(units[i])
     })
 }
 
