@@ -557,8 +557,12 @@ impl Module {
                 && let Some(a) = by_id.get(&w[1])
             {
                 let io = a.location.is_some() && matches!(w[2], deco::LOCATION | deco::INDEX);
-                let resource =
-                    a.binding.is_some() && matches!(w[2], deco::BINDING | deco::DESCRIPTOR_SET);
+                // A resource's own Location (glslang keeps an explicit sampler's or image's
+                // uniform location) goes too: the engine numbers uniform locations, and
+                // Vulkan allows no Location on those storage classes.
+                let resource = a.binding.is_some()
+                    && (matches!(w[2], deco::BINDING | deco::DESCRIPTOR_SET)
+                        || (a.location.is_none() && w[2] == deco::LOCATION));
                 if io || resource {
                     continue;
                 }

@@ -228,9 +228,10 @@ const QUALIFIERS: [&str; 13] = [
 ];
 
 /// The explicit locations of `text`'s loose uniforms: (name, location) of each declaration
-/// `layout(..., location = N, ...) [qualifiers] uniform type name` (its first declarator),
-/// subroutine uniforms and blocks left out. glslang's relaxed rules drop these layouts (a
-/// default-block member has no location), so the linker reads them here.
+/// `layout(..., location = N, ...) [qualifiers] uniform type name[, name ...]` (every
+/// declarator takes the location, as in Mesa), subroutine uniforms and blocks left out.
+/// glslang's relaxed rules drop these layouts (a default-block member has no location), so
+/// the linker reads them here.
 pub(crate) fn uniform_locations(text: &str) -> Vec<(String, u32)> {
     uniform_location_spans(text)
         .into_iter()
@@ -238,17 +239,25 @@ pub(crate) fn uniform_locations(text: &str) -> Vec<(String, u32)> {
         .collect()
 }
 
-/// `text` with each loose uniform's explicit location written as 0 (spaces keep the
-/// columns): glslang's relaxed rules ignore the value, but refuse one past its own limit
-/// (4094), below GL's `MAX_UNIFORM_LOCATIONS`; the linker reads the values from the source.
+/// `text` with each loose uniform's explicit location past glslang's limit (4094, below
+/// GL's `MAX_UNIFORM_LOCATIONS`) written as 0 (spaces keep the columns): glslang refuses
+/// such values. Its relaxed rules drop a plain uniform's location and keep a sampler's or
+/// an image's, whose overlaps it checks, so the others keep theirs; the linker reads the
+/// values from the source.
 pub(crate) fn zero_uniform_locations(text: &str) -> Cow<'_, str> {
+    const GLSLANG_LIMIT: u32 = 4094;
     let spans = uniform_location_spans(text);
-    if spans.iter().all(|(_, location, _)| *location == 0) {
+    if spans
+        .iter()
+        .all(|(_, location, _)| *location <= GLSLANG_LIMIT)
+    {
         return Cow::Borrowed(text);
     }
     let mut out = text.to_string();
-    for (_, _, (start, end)) in spans {
-        out.replace_range(start..end, &format!("{:<1$}", "0", end - start));
+    for (_, location, (start, end)) in spans {
+        if location > GLSLANG_LIMIT {
+            out.replace_range(start..end, &format!("{:<1$}", "0", end - start));
+        }
     }
     Cow::Owned(out)
 }
@@ -303,14 +312,24 @@ fn uniform_location_spans(text: &str) -> Vec<(String, u32, (usize, usize))> {
             continue;
         }
         k += 1;
-        while punct(k, b'[') {
-            while k < toks.len() && !punct(k, b']') {
+        let skip_arrays = |mut k: usize| {
+            while punct(k, b'[') {
+                while k < toks.len() && !punct(k, b']') {
+                    k += 1;
+                }
                 k += 1;
             }
-            k += 1;
-        }
-        if let Some(name) = word(k) {
+            k
+        };
+        k = skip_arrays(k);
+        // Every declarator of the declaration takes the layout (`uniform float a, b;`).
+        while let Some(name) = word(k) {
             out.push((name.to_string(), location, span));
+            k = skip_arrays(k + 1);
+            if !punct(k, b',') {
+                break;
+            }
+            k += 1;
         }
     }
     out
@@ -358,15 +377,25 @@ fn allowed(text: &str) -> bool {
         || extension_behavior(text, EXTENSION).is_some_and(|b| b != "disable")
 }
 
-/// Whether explicit subroutine indices and locations are allowed: GLSL 4.30, or
-/// `ARB_explicit_uniform_location` with GLSL 3.30 or `ARB_explicit_attrib_location` (Mesa's
-/// rule).
-fn explicit_allowed(text: &str) -> bool {
+/// Whether explicit subroutine indices and locations are allowed (Mesa's rules): a
+/// function's `layout(index)` in GLSL 4.30 or with `ARB_explicit_uniform_location`; a
+/// subroutine uniform's `layout(location)` in GLSL 4.30, or with
+/// `ARB_explicit_uniform_location` and either GLSL 3.30 or `ARB_explicit_attrib_location`.
+fn explicit_allowed(text: &str) -> Explicit {
     let v = crate::version::check(text).unwrap_or(110);
     let on = |n| extension_behavior(text, n).is_some_and(|b| b != "disable");
-    v >= 430
-        || (on("GL_ARB_explicit_uniform_location")
-            && (v >= 330 || on("GL_ARB_explicit_attrib_location")))
+    let uniform_location = v >= 430 || on("GL_ARB_explicit_uniform_location");
+    Explicit {
+        index: uniform_location,
+        location: uniform_location && (v >= 330 || on("GL_ARB_explicit_attrib_location")),
+    }
+}
+
+/// What [`explicit_allowed`] allows.
+#[derive(Clone, Copy)]
+struct Explicit {
+    index: bool,
+    location: bool,
 }
 
 /// A parsed shader: what it declares and where, for [`lower`].
@@ -381,7 +410,7 @@ struct Parser<'a> {
     clean: &'a str,
     toks: Vec<Tok>,
     stage: Stage,
-    explicit: bool,
+    explicit: Explicit,
 }
 
 impl Parser<'_> {
@@ -585,19 +614,34 @@ impl Parser<'_> {
                     layout = Some((k + 1, i - 1));
                 }
             }
-            if layout.is_some() && !self.explicit {
-                return Err(self.error(
-                    i,
-                    "explicit index or location of a subroutine requires \
-                     GL_ARB_explicit_uniform_location and either GL_ARB_explicit_attrib_location \
-                     or GLSL 3.30.",
-                ));
-            }
             let value = |key: &str| match layout {
                 Some((a, b)) => self.layout_value(a, b, key),
                 None => Ok(None),
             };
-            if self.s(i + 1) == "uniform" {
+            let uniform = self.s(i + 1) == "uniform";
+            if layout.is_some() && uniform && !self.explicit.location {
+                return Err(self.error(
+                    i,
+                    "uniform explicit location requires GL_ARB_explicit_uniform_location and \
+                     either GL_ARB_explicit_attrib_location or GLSL 3.30.",
+                ));
+            }
+            if layout.is_some() && !uniform && !self.explicit.index {
+                return Err(self.error(
+                    i,
+                    "subroutine index requires GL_ARB_explicit_uniform_location or GLSL 4.30",
+                ));
+            }
+            if uniform && value("index")?.is_some() && value("location")?.is_none() {
+                return Err(self.error(i, "explicit index requires explicit location"));
+            }
+            if !uniform && value("location")?.is_some() {
+                return Err(self.error(
+                    i,
+                    "explicit location of a subroutine function: only an index may be given",
+                ));
+            }
+            if uniform {
                 // subroutine uniform T a, b[N];
                 let ty_name = self.s(i + 2).to_string();
                 let Some(ty) = declared.types.iter().position(|t| *t == ty_name) else {
@@ -1147,6 +1191,34 @@ mod tests {
                 .unwrap_err()
                 .starts_with("0:5: error")
         );
+    }
+
+    #[test]
+    fn explicit_layouts_follow_mesa_rules() {
+        // A function's index needs only ARB_explicit_uniform_location; a uniform's index
+        // needs a location; a function takes no location.
+        let head = "#version 150
+            #extension GL_ARB_shader_subroutine: require
+            #extension GL_ARB_explicit_uniform_location: require
+            subroutine void func_type();
+";
+        let index = format!(
+            "{head}layout(index = 2) subroutine (func_type) void f() {{}}
+"
+        );
+        let d = declared(Stage::Vertex, &index).unwrap();
+        assert_eq!(d.functions[0].index, 2);
+        for bad in [
+            "layout(index = 2) subroutine uniform func_type f;
+",
+            "layout(location = 2) subroutine (func_type) void f() {}
+",
+            "layout(location = 2) subroutine uniform func_type f;
+",
+        ] {
+            let err = declared(Stage::Vertex, &format!("{head}{bad}")).unwrap_err();
+            assert!(err.starts_with("0:5: error"), "{bad}: {err}");
+        }
     }
 
     #[test]
