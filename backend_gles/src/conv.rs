@@ -93,6 +93,10 @@ pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
             stand_in(fallback, fmt, ty)
         }
     };
+    let etc2 = |internal: u32| NativeFormat {
+        compressed: true,
+        ..plain(internal, P::Rgba, T::U8)
+    };
     match format {
         W::R8 => plain(glow::R8, P::Red, T::U8),
         W::R8Snorm => plain(glow::R8_SNORM, P::Red, T::I8),
@@ -204,6 +208,18 @@ pub(crate) fn map_format(format: Format, f: &Features) -> NativeFormat {
             P::Rgba,
             T::F32,
         ),
+        // ETC2 and EAC are ES 3.0's own: every GLES backend samples their blocks (GL never
+        // compresses texels into them, so the upload layout is never used).
+        W::Etc2Rgb8 => etc2(glow::COMPRESSED_RGB8_ETC2),
+        W::Etc2Srgb8 => etc2(glow::COMPRESSED_SRGB8_ETC2),
+        W::Etc2Rgb8A1 => etc2(glow::COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2),
+        W::Etc2Srgb8A1 => etc2(glow::COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2),
+        W::Etc2Rgba8 => etc2(glow::COMPRESSED_RGBA8_ETC2_EAC),
+        W::Etc2Srgb8Alpha8 => etc2(glow::COMPRESSED_SRGB8_ALPHA8_ETC2_EAC),
+        W::EacR11 => etc2(glow::COMPRESSED_R11_EAC),
+        W::EacR11Snorm => etc2(glow::COMPRESSED_SIGNED_R11_EAC),
+        W::EacRg11 => etc2(glow::COMPRESSED_RG11_EAC),
+        W::EacRg11Snorm => etc2(glow::COMPRESSED_SIGNED_RG11_EAC),
     }
 }
 
@@ -234,6 +250,9 @@ pub(crate) fn map_renderbuffer_format(format: Format, f: &Features) -> u32 {
         W::RgtcR | W::RgtcRSnorm | W::RgtcRg | W::RgtcRgSnorm => glow::RGBA8,
         W::BptcRgba | W::BptcSrgbAlpha => glow::RGBA8,
         W::BptcRgbSfloat | W::BptcRgbUfloat => glow::RGBA16F,
+        W::Etc2Rgb8 | W::Etc2Rgb8A1 | W::Etc2Rgba8 => glow::RGBA8,
+        W::Etc2Srgb8 | W::Etc2Srgb8A1 | W::Etc2Srgb8Alpha8 => glow::SRGB8_ALPHA8,
+        W::EacR11 | W::EacR11Snorm | W::EacRg11 | W::EacRg11Snorm => glow::RGBA16F,
         _ => native.internal,
     }
 }
