@@ -460,6 +460,15 @@ impl GlesPipe {
                 fp64: false,
                 fp64_narrowed: false,
                 vertex_attrib_64bit: false,
+                // GLSL ES 3.10 refuses image forms GL takes (Caps::image_load_store).
+                image_load_store: false,
+                // GLSL ES has no textureQueryLod or textureQueryLevels (SPIRV-Cross refuses
+                // both for ES).
+                texture_level_queries: false,
+                // GLSL ES 3.20 declares gl_Layer in fragment shaders.
+                fragment_layer: features.minor >= 2,
+                texture_buffer_rgb32: features.texture_buffer,
+                stencil_texturing: features.minor >= 1,
                 // GL's 16 viewports, where the driver has as many (MAX_VIEWPORTS_OES).
                 viewport_arrays: features.viewport_array
                     && int(glow::MAX_VIEWPORTS) >= MAX_VIEWPORTS as u32,

@@ -452,9 +452,17 @@ impl TexturePipe for GlesPipe {
         // block-aligned size GL expects.
         unsafe {
             if native.compressed {
-                let block = if native.internal == glow::COMPRESSED_RED_RGTC1
-                    || native.internal == glow::COMPRESSED_SIGNED_RED_RGTC1
-                {
+                let block = if matches!(
+                    native.internal,
+                    glow::COMPRESSED_RED_RGTC1
+                        | glow::COMPRESSED_SIGNED_RED_RGTC1
+                        | glow::COMPRESSED_RGB8_ETC2
+                        | glow::COMPRESSED_SRGB8_ETC2
+                        | glow::COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2
+                        | glow::COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2
+                        | glow::COMPRESSED_R11_EAC
+                        | glow::COMPRESSED_SIGNED_R11_EAC
+                ) {
                     8
                 } else {
                     16
@@ -1079,6 +1087,17 @@ impl TexturePipe for GlesPipe {
                         conv::map_swizzle(view.swizzle[i]) as i32,
                     );
                 }
+            }
+            // ES 3.1's parameter; the engine sets `stencil` only where the caps say the
+            // driver has it.
+            if old.stencil != view.stencil {
+                let mode = if view.stencil {
+                    glow::STENCIL_INDEX
+                } else {
+                    glow::DEPTH_COMPONENT
+                };
+                self.gl
+                    .tex_parameter_i32(target, glow::DEPTH_STENCIL_TEXTURE_MODE, mode as i32);
             }
         }
         Ok(())

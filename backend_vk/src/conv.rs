@@ -48,6 +48,8 @@ pub(crate) struct NativeFormat {
     pub compressed: bool,
     /// Not the wire format's own.
     pub stand_in: bool,
+    /// ETC2/EAC blocks decoded on the CPU into this uncompressed stand-in at upload.
+    pub decode: Option<tessera_wire::etc2::Etc2Kind>,
     /// The stand-in has alpha the wire format lacks: sample alpha as one.
     pub alpha_one: bool,
     /// Optimal-tiling features of `vk` on this device.
@@ -286,6 +288,16 @@ fn candidates(format: Format) -> Vec<Candidate> {
         ],
         W::BptcRgbSfloat => vec![(V::BC6H_SFLOAT_BLOCK, lay(P::Rgb, T::F32), 16), rgba32f],
         W::BptcRgbUfloat => vec![(V::BC6H_UFLOAT_BLOCK, lay(P::Rgb, T::F32), 16), rgba32f],
+        // ETC2 and EAC (`textureCompressionETC2`, which lavapipe lacks): uncompressed
+        // stand-ins that compressed uploads decode into (`tessera_wire::etc2`).
+        W::Etc2Rgb8 | W::Etc2Rgb8A1 | W::Etc2Rgba8 => vec![rgba8],
+        W::Etc2Srgb8 | W::Etc2Srgb8A1 | W::Etc2Srgb8Alpha8 => {
+            vec![texels(V::R8G8B8A8_SRGB, P::Rgba, T::U8)]
+        }
+        W::EacR11 => vec![texels(V::R16_UNORM, P::Red, T::U16)],
+        W::EacR11Snorm => vec![texels(V::R16_SNORM, P::Red, T::I16)],
+        W::EacRg11 => vec![texels(V::R16G16_UNORM, P::Rg, T::U16)],
+        W::EacRg11Snorm => vec![texels(V::R16G16_SNORM, P::Rg, T::I16)],
     }
 }
 
@@ -322,6 +334,20 @@ pub(crate) fn bptc_kind(f: vk::Format) -> Option<tessera_wire::bptc::BptcKind> {
         vk::Format::BC6H_UFLOAT_BLOCK => Some(K::UnsignedFloat),
         vk::Format::BC6H_SFLOAT_BLOCK => Some(K::SignedFloat),
         _ => None,
+    }
+}
+
+/// The format a buffer texture of `format` is viewed in, `image` being its image format:
+/// the three-component 32-bit formats, whose images stand in as four-component ones, keep
+/// their own texel size in a buffer (12 bytes), as GL reads them; the device has them as
+/// uniform texel buffers where `Caps::texture_buffer_rgb32` says so, and the engine takes
+/// them for buffer textures only then.
+pub(crate) fn map_texel_buffer_format(format: Format, image: vk::Format) -> vk::Format {
+    match format {
+        Format::Rgb32f => vk::Format::R32G32B32_SFLOAT,
+        Format::Rgb32i => vk::Format::R32G32B32_SINT,
+        Format::Rgb32ui => vk::Format::R32G32B32_UINT,
+        _ => image,
     }
 }
 
@@ -364,7 +390,13 @@ pub(crate) fn choose_format(
                         | Format::Stencil1
                         | Format::Stencil4
                         | Format::Stencil16
-                ),
+                )
+                || tessera_wire::etc2::Etc2Kind::of(format).is_some(),
+            decode: if is_compressed(vk) {
+                None
+            } else {
+                tessera_wire::etc2::Etc2Kind::of(format)
+            },
             alpha_one: gained_alpha,
             features,
         }

@@ -524,7 +524,33 @@ impl VkPipe {
             fp64_narrowed: false,
             // Double arrays are fetched as 32-bit words (spirv/double_attrib.rs).
             vertex_attrib_64bit: gpu.core.shader_float64,
+            image_load_store: gpu.tiers.view_2d_of_3d,
+            // OpImageQueryLod and OpImageQueryLevels need only the ImageQuery capability,
+            // which every Vulkan device has.
+            texture_level_queries: true,
+            // A fragment input decorated Layer needs the Geometry capability.
+            fragment_layer: gpu.core.geometry_shader,
+            // Buffer textures of RGB32F/I/UI are viewed in their own three-component
+            // formats (texture.rs `texel_view`), which Vulkan does not require for texel
+            // buffers: lavapipe has them.
+            texture_buffer_rgb32: [
+                vk::Format::R32G32B32_SFLOAT,
+                vk::Format::R32G32B32_SINT,
+                vk::Format::R32G32B32_UINT,
+            ]
+            .iter()
+            .all(|&f| {
+                // SAFETY: a physical device of this instance; any format value.
+                unsafe {
+                    gpu.instance
+                        .get_physical_device_format_properties(gpu.phys, f)
+                }
+                .buffer_features
+                .contains(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)
+            }),
             viewport_arrays: gpu.core.multi_viewport && p.max_viewports >= MAX_VIEWPORTS as u32,
+            // Sampled views of a depth-stencil image's stencil aspect (texture.rs).
+            stencil_texturing: true,
             tessellation: if gpu.core.tessellation_shader {
                 tessera_wire::TessellationCaps {
                     max_patch_vertices: p.max_tessellation_patch_size,

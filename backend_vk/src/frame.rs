@@ -25,6 +25,8 @@ pub(crate) enum Garbage {
     Image(vk::Image, vk_mem::Allocation),
     View(vk::ImageView),
     BufferView(vk::BufferView),
+    /// A buffer without an allocation of its own (bound to another's memory).
+    RawBuffer(vk::Buffer),
     Sampler(vk::Sampler),
     Framebuffer(vk::Framebuffer),
     Pipeline(vk::Pipeline),
@@ -43,6 +45,7 @@ impl Garbage {
                 Garbage::Image(i, mut a) => alloc.destroy_image(i, &mut a),
                 Garbage::View(v) => raw.destroy_image_view(v, None),
                 Garbage::BufferView(v) => raw.destroy_buffer_view(v, None),
+                Garbage::RawBuffer(b) => raw.destroy_buffer(b, None),
                 Garbage::Sampler(s) => raw.destroy_sampler(s, None),
                 Garbage::Framebuffer(f) => raw.destroy_framebuffer(f, None),
                 Garbage::Pipeline(p) => raw.destroy_pipeline(p, None),

@@ -61,7 +61,12 @@ pub(crate) fn device_buffer(
         .size(size.max(4))
         .usage(usage)
         .sharing_mode(vk::SharingMode::EXCLUSIVE);
-    let ainfo = device_local();
+    // Without a dedicated allocation's binding to this buffer alone: a buffer texture may
+    // view the memory through another buffer (uniform_texel_alias).
+    let ainfo = vk_mem::AllocationCreateInfo {
+        flags: vk_mem::AllocationCreateFlags::CAN_ALIAS,
+        ..device_local()
+    };
     // SAFETY: a valid create info (size > 0, exclusive); the allocator outlives the buffer
     // (VkPipe::drop frees every buffer before dropping the allocator).
     let (buffer, allocation) = unsafe { alloc.create_buffer(&info, &ainfo) }?;
@@ -116,6 +121,39 @@ pub(crate) fn host_buffer(
         ptr,
         size,
     })
+}
+
+/// A buffer of `owned`'s size bound to its memory with `UNIFORM_TEXEL_BUFFER` usage alone,
+/// for views in formats the device has for uniform texel buffers only; the caller destroys
+/// it (with `vkDestroyBuffer`: it owns no memory) before or with `owned`. Buffers alias
+/// memory freely (they are linear), so it reads what is written through `owned`, under the
+/// same barriers. `None` where the device refuses it or its memory requirements do not fit
+/// `owned`'s allocation.
+pub(crate) fn uniform_texel_alias(
+    raw: &ash::Device,
+    alloc: &vk_mem::Allocator,
+    owned: &Owned,
+) -> Option<vk::Buffer> {
+    let info = vk::BufferCreateInfo::default()
+        .size(owned.size.max(4))
+        .usage(vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER)
+        .sharing_mode(vk::SharingMode::EXCLUSIVE);
+    // SAFETY: a valid create info (size > 0, exclusive).
+    let buffer = unsafe { raw.create_buffer(&info, None) }.ok()?;
+    // SAFETY: a buffer just created on this device.
+    let req = unsafe { raw.get_buffer_memory_requirements(buffer) };
+    let at = alloc.get_allocation_info(&owned.allocation);
+    let fits = req.memory_type_bits & (1 << at.memory_type) != 0
+        && at.offset % req.alignment.max(1) == 0
+        && req.size <= at.size;
+    // SAFETY: the buffer is unbound; the allocation is live and its memory type, offset
+    // alignment and size meet the buffer's requirements (checked above).
+    if fits && unsafe { alloc.bind_buffer_memory(&owned.allocation, buffer) }.is_ok() {
+        return Some(buffer);
+    }
+    // SAFETY: created above, never used.
+    unsafe { raw.destroy_buffer(buffer, None) };
+    None
 }
 
 /// Frees a buffer made by [`device_buffer`] or [`host_buffer`].

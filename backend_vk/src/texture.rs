@@ -49,12 +49,32 @@ pub(crate) struct Texture {
     pub view: TextureView,
     /// A buffer texture's range: (buffer, format, offset, size).
     pub buffer: Option<(BufferHandle, Format, u64, u64)>,
-    /// The buffer view made for `buffer`, with the Vulkan buffer it views.
-    pub buffer_view: Option<(vk::Buffer, vk::BufferView)>,
+    /// The buffer view made for `buffer`.
+    pub buffer_view: Option<TexelView>,
     /// The last sampled view draws asked for, valid while `VkPipe::changes` has not moved.
     sampled: Option<SampledView>,
     /// A texture view's range of another texture's storage (it has no storage of its own).
     pub view_of: Option<ViewOf>,
+}
+
+/// A buffer texture's view: the Vulkan buffer of the GL buffer it was made for, the view, and
+/// the buffer it views where that is not the GL buffer's own (see
+/// [`memory::uniform_texel_alias`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TexelView {
+    pub held: vk::Buffer,
+    pub view: vk::BufferView,
+    pub alias: Option<vk::Buffer>,
+}
+
+impl TexelView {
+    /// Defers the destruction of the view and its alias buffer.
+    fn retire(self, garbage: &mut Vec<Garbage>) {
+        garbage.push(Garbage::BufferView(self.view));
+        if let Some(b) = self.alias {
+            garbage.push(Garbage::RawBuffer(b));
+        }
+    }
 }
 
 /// The levels and layers of another texture's storage a texture view sees, and its format.
@@ -99,9 +119,15 @@ impl Texture {
         if let Some(s) = self.storage {
             s.destroy_now(raw, alloc);
         }
-        if let Some((_, v)) = self.buffer_view {
-            // SAFETY: teardown after the device went idle.
-            unsafe { raw.destroy_buffer_view(v, None) };
+        if let Some(v) = self.buffer_view {
+            // SAFETY: teardown after the device went idle; the view before the buffer it
+            // views.
+            unsafe {
+                raw.destroy_buffer_view(v.view, None);
+                if let Some(b) = v.alias {
+                    raw.destroy_buffer(b, None);
+                }
+            }
         }
     }
 
@@ -297,8 +323,8 @@ impl TexturePipe for VkPipe {
         if let Some(s) = t.storage {
             s.retire(&mut self.frames.current.garbage);
         }
-        if let Some((_, v)) = t.buffer_view {
-            self.defer(Garbage::BufferView(v));
+        if let Some(v) = t.buffer_view {
+            v.retire(&mut self.frames.current.garbage);
         }
         Ok(())
     }
@@ -366,7 +392,7 @@ impl TexturePipe for VkPipe {
             || ((kind == TextureKind::D2Array || kind == TextureKind::CubeArray)
                 && extent[0] == extent[1]
                 && layers >= 6);
-        let storage = Storage::new(
+        let storage = Storage::new_texture(
             &self.alloc,
             format,
             native,
@@ -376,6 +402,7 @@ impl TexturePipe for VkPipe {
             layers,
             samples,
             cube,
+            self.tiers.view_2d_of_3d,
         )
         .map_err(|e| vk_error("vmaCreateImage", e))?;
         self.invalidate_targets();
@@ -462,6 +489,24 @@ impl TexturePipe for VkPipe {
         let Some((native, region)) = self.region_of(N, handle, level, face, origin, size)? else {
             return Ok(());
         };
+        if let Some(kind) = native.decode {
+            // ETC2/EAC into its uncompressed stand-in: each slice's blocks decoded.
+            let [w, h, d] = region.extent;
+            let (w, h) = (w as usize, h as usize);
+            let slices = (d * region.layers.1) as usize;
+            let slice = w.div_ceil(4) * h.div_ceil(4) * kind.block_bytes();
+            let mut texels = Vec::with_capacity(w * h * slices * kind.texel_bytes());
+            for z in 0..slices {
+                let blocks = data
+                    .get(z * slice..(z + 1) * slice)
+                    .ok_or_else(|| bad_value(N, "short block data"))?;
+                let decoded = tessera_wire::etc2::decode(kind, blocks, w, h)
+                    .ok_or_else(|| bad_value(N, "short block data"))?;
+                texels.extend_from_slice(&decoded);
+            }
+            let align = lcm(u64::from(native.texel_size.max(1)), 16);
+            return self.copy_to_image(N, handle, region, vk::ImageAspectFlags::COLOR, &texels, align);
+        }
         if !native.compressed {
             self.report(
                 Missing::Format,
@@ -680,8 +725,8 @@ impl TexturePipe for VkPipe {
         }
         let t = self.textures.get_mut(N, handle)?;
         t.buffer = buffer.map(|b| (b, format, offset, size));
-        if let Some((_, v)) = t.buffer_view.take() {
-            self.defer(Garbage::BufferView(v));
+        if let Some(v) = t.buffer_view.take() {
+            v.retire(&mut self.frames.current.garbage);
         }
         Ok(())
     }
@@ -1008,9 +1053,17 @@ impl VkPipe {
             None if single => (0, 1),
             None => (0, s.layers),
         };
+        // DEPTH_STENCIL_TEXTURE_MODE = STENCIL_INDEX: the stencil aspect, read as unsigned
+        // integers (never filtered: the engine makes such a texture complete with NEAREST
+        // filters only).
+        let stencil = view.stencil && native.stencil;
         let key = ViewKey {
             ty,
-            aspect: native.sampled_aspect(),
+            aspect: if stencil {
+                vk::ImageAspectFlags::STENCIL
+            } else {
+                native.sampled_aspect()
+            },
             base_level: first_level + base,
             levels,
             base_layer,
@@ -1020,7 +1073,7 @@ impl VkPipe {
             format: view_native.map_or(vk::Format::UNDEFINED, |n| n.vk),
             storage: false,
         };
-        let linear = native.linear_filter();
+        let linear = native.linear_filter() && !stencil;
         let v = s.view_as(&raw, key, view_native.map(|n| n.features)).ok()?;
         Some((v, linear, s.layout))
     }
@@ -1048,10 +1101,10 @@ impl VkPipe {
         let b = self.buffers.live(buffer)?;
         let vkbuf = b.owned.buffer;
         let bsize = b.size;
-        if let Some((held, v)) = t.buffer_view
-            && held == vkbuf
+        if let Some(v) = t.buffer_view
+            && v.held == vkbuf
         {
-            return Some(v);
+            return Some(v.view);
         }
         let native = self.format(format)?;
         let range = if size == 0 {
@@ -1072,17 +1125,43 @@ impl VkPipe {
         if range == 0 || offset % self.limits.texel_buffer_align != 0 {
             return None;
         }
+        let vk_format = conv::map_texel_buffer_format(format, native.vk);
+        // The three-component formats, which devices have for uniform but not storage texel
+        // buffers (lavapipe), cannot view the GL buffer, whose usage includes
+        // STORAGE_TEXEL_BUFFER (VUID-VkBufferViewCreateInfo-buffer-00934): they view a
+        // buffer of the same memory with UNIFORM_TEXEL_BUFFER usage alone.
+        let three = matches!(format, Format::Rgb32f | Format::Rgb32i | Format::Rgb32ui);
+        let alias = if three {
+            let owned = &self.buffers.live(buffer)?.owned;
+            Some(memory::uniform_texel_alias(&self.raw, &self.alloc, owned)?)
+        } else {
+            None
+        };
         let info = vk::BufferViewCreateInfo::default()
-            .buffer(vkbuf)
-            .format(native.vk)
+            .buffer(alias.unwrap_or(vkbuf))
+            .format(vk_format)
             .offset(offset)
             .range(range.min(bsize.saturating_sub(offset)));
-        // SAFETY: a live buffer with UNIFORM_TEXEL_BUFFER usage; the range lies inside it
-        // and the offset is aligned to minTexelBufferOffsetAlignment.
-        let v = unsafe { self.raw.create_buffer_view(&info, None) }.ok()?;
+        // SAFETY: a live buffer with UNIFORM_TEXEL_BUFFER usage (or one bound to its memory
+        // with that usage alone, of its size); the range lies inside it and the offset is
+        // aligned to minTexelBufferOffsetAlignment.
+        let v = match unsafe { self.raw.create_buffer_view(&info, None) } {
+            Ok(v) => v,
+            Err(_) => {
+                if let Some(b) = alias {
+                    self.frames.current.garbage.push(Garbage::RawBuffer(b));
+                }
+                return None;
+            }
+        };
         let t = self.textures.get_mut("", handle).ok()?;
-        if let Some((_, old)) = t.buffer_view.replace((vkbuf, v)) {
-            self.frames.current.garbage.push(Garbage::BufferView(old));
+        let new = TexelView {
+            held: vkbuf,
+            view: v,
+            alias,
+        };
+        if let Some(old) = t.buffer_view.replace(new) {
+            old.retire(&mut self.frames.current.garbage);
         }
         Some(v)
     }

@@ -522,6 +522,9 @@ pub struct Texture {
     pub max_level: i32,
     /// `TEXTURE_SWIZZLE_R/G/B/A`.
     pub swizzle: [GLenum; 4],
+    /// `DEPTH_STENCIL_TEXTURE_MODE` is `STENCIL_INDEX` (GL 4.3; `DEPTH_COMPONENT` when
+    /// false): a depth-stencil image is sampled for its stencil.
+    pub stencil_sampling: bool,
     /// `TEXTURE_IMMUTABLE_LEVELS`: the levels `glTexStorage*` gave the texture (0: its
     /// storage is mutable; `TEXTURE_IMMUTABLE_FORMAT` is whether this is positive).
     pub immutable_levels: i32,
@@ -603,6 +606,7 @@ impl Texture {
             base_level: 0,
             max_level: 1000,
             swizzle: [RED, GREEN, BLUE, ALPHA],
+            stencil_sampling: false,
             immutable_levels: 0,
             view_range: ViewRange::default(),
             view_of: None,

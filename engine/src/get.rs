@@ -153,10 +153,13 @@ pub(crate) fn name_of(sh: &Shared, e: Option<Entity>) -> i64 {
 /// `GL_ARB_get_program_binary`, ...).
 pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_ES2_compatibility",
+    "GL_ARB_ES3_compatibility",
     "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
     "GL_ARB_clear_buffer_object",
     "GL_ARB_color_buffer_float",
+    "GL_ARB_compute_shader",
+    "GL_ARB_conservative_depth",
     "GL_ARB_copy_buffer",
     "GL_ARB_copy_image",
     "GL_ARB_depth_buffer_float",
@@ -167,7 +170,9 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_draw_indirect",
     "GL_ARB_draw_instanced",
     "GL_ARB_explicit_attrib_location",
+    "GL_ARB_explicit_uniform_location",
     "GL_ARB_fragment_coord_conventions",
+    "GL_ARB_fragment_layer_viewport",
     "GL_ARB_framebuffer_no_attachments",
     "GL_ARB_framebuffer_object",
     "GL_ARB_framebuffer_sRGB",
@@ -183,16 +188,23 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_multi_draw_indirect",
     "GL_ARB_occlusion_query",
     "GL_ARB_occlusion_query2",
+    "GL_ARB_program_interface_query",
     "GL_ARB_provoking_vertex",
     "GL_ARB_sampler_objects",
     "GL_ARB_seamless_cube_map",
     "GL_ARB_separate_shader_objects",
+    "GL_ARB_shader_atomic_counters",
     "GL_ARB_shader_bit_encoding",
+    "GL_ARB_shader_image_load_store",
+    "GL_ARB_shader_image_size",
     "GL_ARB_shading_language_packing",
+    "GL_ARB_stencil_texturing",
+    "GL_ARB_shader_storage_buffer_object",
     "GL_ARB_shader_subroutine",
     "GL_ARB_sync",
     "GL_ARB_tessellation_shader",
     "GL_ARB_texture_buffer_object",
+    "GL_ARB_texture_buffer_object_rgb32",
     "GL_ARB_texture_buffer_range",
     "GL_ARB_texture_compression_bptc",
     "GL_ARB_texture_compression_rgtc",
@@ -200,6 +212,8 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_texture_float",
     "GL_ARB_texture_gather",
     "GL_ARB_texture_multisample",
+    "GL_ARB_texture_query_levels",
+    "GL_ARB_texture_query_lod",
     "GL_ARB_texture_rectangle",
     "GL_ARB_texture_rg",
     "GL_ARB_texture_rgb10_a2ui",
@@ -228,16 +242,27 @@ pub const EXTENSION_NAMES: &[&str] = &[
 /// `GL_VENDOR`.
 pub const VENDOR_STRING: &str = "Tessera";
 
-/// Compressed formats listed by `COMPRESSED_TEXTURE_FORMATS` (GL 3.3 requires none to be
-/// listed; the RGTC formats are generic-use formats it need not enumerate).
-const COMPRESSED_FORMATS: &[i64] = &[];
+/// Compressed formats listed by `COMPRESSED_TEXTURE_FORMATS`: the ETC2/EAC formats
+/// `ARB_ES3_compatibility` adds, in Mesa's order and without the three sRGB ones, which
+/// Mesa lists only in ES contexts (the RGTC and BPTC formats are not general-purpose
+/// formats the query lists).
+const COMPRESSED_FORMATS: &[i64] = &[
+    COMPRESSED_RGB8_ETC2 as i64,
+    COMPRESSED_RGBA8_ETC2_EAC as i64,
+    COMPRESSED_R11_EAC as i64,
+    COMPRESSED_RG11_EAC as i64,
+    COMPRESSED_SIGNED_R11_EAC as i64,
+    COMPRESSED_SIGNED_RG11_EAC as i64,
+    COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2 as i64,
+];
 
 impl Context {
     /// The extensions advertised to this context: [`EXTENSION_NAMES`] less those its backend
     /// cannot carry out (texture views, on a GLES driver without them; tessellation, on one
     /// without its stages; per-draw-buffer blending, on one without indexed blend calls; cube
     /// map arrays, on one below ES 3.2; viewport arrays, on one without
-    /// `OES_viewport_array`).
+    /// `OES_viewport_array`; image load and store, and texture level queries, on a GLES
+    /// driver; the fragment stage's layer and viewport, on one below ES 3.2).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
         let bptc = self.local.limits.bptc;
@@ -252,9 +277,18 @@ impl Context {
         let gpu_shader5 = self.local.limits.gpu_shader5.is_some()
             && self.local.limits.gather.is_some_and(|g| g.extended);
         let packing = self.local.limits.packing;
+        let images = self.local.limits.image_load_store;
+        let rgb32 = self.local.limits.texture_buffer_rgb32;
+        let stencil_texturing = self.local.limits.stencil_texturing;
+        let level_queries = self.local.limits.texture_level_queries;
+        let fragment_layer =
+            self.local.limits.fragment_layer && self.local.limits.viewport_arrays;
         // Framebuffers without attachments need ES 3.1's glFramebufferParameteri on a GLES
         // backend, which one with compute stages (ES 3.1 too) has; Vulkan always has them.
         let no_attachments = self.local.limits.has_compute();
+        // Compute stages and storage buffers both come with ES 3.1 on a GLES backend (and
+        // atomic counters, which are storage-buffer atomics there).
+        let compute = self.local.limits.has_compute();
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -270,7 +304,33 @@ impl Context {
             .filter(move |e| gather || *e != "GL_ARB_texture_gather")
             .filter(move |e| gpu_shader5 || *e != "GL_ARB_gpu_shader5")
             .filter(move |e| packing || *e != "GL_ARB_shading_language_packing")
+            .filter(move |e| {
+                images
+                    || !matches!(
+                        *e,
+                        "GL_ARB_shader_image_load_store" | "GL_ARB_shader_image_size"
+                    )
+            })
+            .filter(move |e| rgb32 || *e != "GL_ARB_texture_buffer_object_rgb32")
+            .filter(move |e| stencil_texturing || *e != "GL_ARB_stencil_texturing")
+            .filter(move |e| {
+                level_queries
+                    || !matches!(
+                        *e,
+                        "GL_ARB_texture_query_lod" | "GL_ARB_texture_query_levels"
+                    )
+            })
+            .filter(move |e| fragment_layer || *e != "GL_ARB_fragment_layer_viewport")
             .filter(move |e| no_attachments || *e != "GL_ARB_framebuffer_no_attachments")
+            .filter(move |e| {
+                compute
+                    || !matches!(
+                        *e,
+                        "GL_ARB_compute_shader"
+                            | "GL_ARB_shader_storage_buffer_object"
+                            | "GL_ARB_shader_atomic_counters"
+                    )
+            })
     }
 
     /// Whether the context advertises the extension `name`.

@@ -97,6 +97,14 @@ pub struct Limits {
     /// Whether double vertex arrays reach double inputs: `GL_ARB_vertex_attrib_64bit` is
     /// advertised only then (and with [`Limits::fp64`]).
     pub vertex_attrib_64bit: bool,
+    /// Whether buffer textures take `RGB32F`, `RGB32I` and `RGB32UI`:
+    /// `GL_ARB_texture_buffer_object_rgb32` is advertised, and `glTexBuffer*` accepts the
+    /// three, only then.
+    pub texture_buffer_rgb32: bool,
+    /// Whether depth-stencil textures can be sampled for their stencil:
+    /// `GL_ARB_stencil_texturing` is advertised, and `DEPTH_STENCIL_TEXTURE_MODE` a texture
+    /// parameter, only then.
+    pub stencil_texturing: bool,
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
@@ -106,6 +114,16 @@ pub struct Limits {
     /// Whether shaders have GLSL 4.20's packing functions: `GL_ARB_shading_language_packing`
     /// is advertised only then.
     pub packing: bool,
+    /// Whether the backend carries out image load and store in full:
+    /// `GL_ARB_shader_image_load_store` and `GL_ARB_shader_image_size` are advertised only
+    /// then (image units work on every backend anyway).
+    pub image_load_store: bool,
+    /// Whether shaders may query textures' levels of detail and level counts:
+    /// `GL_ARB_texture_query_lod` and `GL_ARB_texture_query_levels` are advertised only then.
+    pub texture_level_queries: bool,
+    /// Whether fragment shaders read `gl_Layer`: `GL_ARB_fragment_layer_viewport` is
+    /// advertised only then (and with [`Limits::viewport_arrays`]).
+    pub fragment_layer: bool,
 }
 
 /// Colour attachments and draw buffers.
@@ -249,9 +267,14 @@ impl Limits {
             fp64: caps.fp64,
             fp64_narrowed: caps.fp64 && caps.fp64_narrowed,
             vertex_attrib_64bit: caps.fp64 && caps.vertex_attrib_64bit,
+            texture_buffer_rgb32: caps.texture_buffer_rgb32,
+            stencil_texturing: caps.stencil_texturing,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5,
             packing: caps.packing,
+            image_load_store: caps.image_load_store,
+            texture_level_queries: caps.texture_level_queries,
+            fragment_layer: caps.fragment_layer,
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).
             max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),

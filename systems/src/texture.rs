@@ -159,9 +159,12 @@ pub fn is_complete(t: &Texture, params: &SamplerParams) -> bool {
             return false;
         }
     }
+    // A depth-stencil image sampled for its stencil reads unsigned integers (GL 4.3
+    // §8.17, as Mesa).
     let integer = b
         .format
-        .is_some_and(|f| matches!(f.info().class, FormatClass::Int | FormatClass::Uint));
+        .is_some_and(|f| matches!(f.info().class, FormatClass::Int | FormatClass::Uint))
+        || samples_stencil(t, b);
     if integer
         && (params.mag_filter != NEAREST
             || !matches!(params.min_filter, NEAREST | NEAREST_MIPMAP_NEAREST))
@@ -179,8 +182,19 @@ pub fn is_complete(t: &Texture, params: &SamplerParams) -> bool {
     (base + 1..=top).all(|level| continues_chain(t, target, base, level))
 }
 
+/// Whether `t`, whose base image is `base`, samples the stencil of a depth-stencil image
+/// (`DEPTH_STENCIL_TEXTURE_MODE` = `STENCIL_INDEX`; the mode means nothing to other
+/// formats).
+fn samples_stencil(t: &Texture, base: &Image) -> bool {
+    t.stencil_sampling
+        && base.format.is_some_and(|f| {
+            let i = f.info();
+            i.depth_bits > 0 && i.stencil_bits > 0
+        })
+}
+
 /// The view of a texture: its base level, the last level continuing the mipmap chain from
-/// it (at most `TEXTURE_MAX_LEVEL`), and the swizzle.
+/// it (at most `TEXTURE_MAX_LEVEL`), the swizzle, and whether it samples stencil.
 pub fn texture_view(t: &Texture) -> TextureView {
     let swz = |i: usize| map_swizzle(t.swizzle[i]).unwrap_or(TextureView::default().swizzle[i]);
     let target = t.target.unwrap_or(TextureTarget::D2);
@@ -203,6 +217,7 @@ pub fn texture_view(t: &Texture) -> TextureView {
         base_level: base as u32,
         max_level: last as u32,
         swizzle: [swz(0), swz(1), swz(2), swz(3)],
+        stencil: samples_stencil(t, &t.images[0][base]),
     }
 }
 

@@ -464,6 +464,31 @@ pub struct Caps {
     /// (`GL_ARB_vertex_attrib_64bit`): Vulkan's `R64*_SFLOAT` vertex formats with
     /// `shaderFloat64`; on GLES as [`Caps::fp64`].
     pub vertex_attrib_64bit: bool,
+    /// Whether the backend carries out image load and store in full
+    /// (`GL_ARB_shader_image_load_store`, `GL_ARB_shader_image_size`): Vulkan with one slice
+    /// of a 3D level as a 2D storage image (`VK_EXT_image_2d_view_of_3d`); not a GLES
+    /// driver, whose GLSL ES 3.10 refuses read-write images of formats other than `r32*`,
+    /// images without a format qualifier, `rg*` formats and image arrays indexed with a
+    /// non-constant expression, which the translation does not rewrite.
+    pub image_load_store: bool,
+    /// Whether buffer textures may hold three-component 32-bit texels, `RGB32F`, `RGB32I`
+    /// and `RGB32UI` (`GL_ARB_texture_buffer_object_rgb32`): Vulkan's `R32G32B32_*` formats
+    /// with the `UNIFORM_TEXEL_BUFFER` buffer feature, a GLES driver's buffer textures (ES
+    /// 3.2's and `OES/EXT_texture_buffer`'s formats include the three).
+    pub texture_buffer_rgb32: bool,
+    /// Whether textures of depth-stencil formats can be sampled for their stencil
+    /// (`GL_ARB_stencil_texturing`): Vulkan's stencil-aspect views, a GLES driver's ES 3.1
+    /// `DEPTH_STENCIL_TEXTURE_MODE`.
+    pub stencil_texturing: bool,
+    /// Whether shaders may query a texture's level of detail and level count
+    /// (`textureQueryLod`, `textureQueryLevels`: `GL_ARB_texture_query_lod` and
+    /// `GL_ARB_texture_query_levels`): Vulkan's `OpImageQueryLod` and `OpImageQueryLevels`;
+    /// not a GLES driver, whose GLSL ES has neither.
+    pub texture_level_queries: bool,
+    /// Whether fragment shaders read `gl_Layer` (`GL_ARB_fragment_layer_viewport`, with
+    /// [`Caps::viewport_arrays`] for `gl_ViewportIndex`): Vulkan's geometry shaders, a GLES
+    /// driver's ES 3.2.
+    pub fragment_layer: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -636,6 +661,11 @@ impl Caps {
             fp64: true,
             fp64_narrowed: false,
             vertex_attrib_64bit: true,
+            image_load_store: true,
+            texture_buffer_rgb32: true,
+            stencil_texturing: true,
+            texture_level_queries: true,
+            fragment_layer: true,
         }
     }
 }

@@ -423,6 +423,10 @@ pub struct TextureView {
     pub max_level: u32,
     /// `TEXTURE_SWIZZLE_R/G/B/A`.
     pub swizzle: [Swizzle; 4],
+    /// Samples the stencil of a depth-stencil format as an unsigned integer `(s, 0, 0, 1)`
+    /// (`DEPTH_STENCIL_TEXTURE_MODE` = `STENCIL_INDEX`, GL 4.3), not its depth; false for
+    /// other formats.
+    pub stencil: bool,
 }
 
 impl Default for TextureView {
@@ -431,6 +435,7 @@ impl Default for TextureView {
             base_level: 0,
             max_level: 1000,
             swizzle: [Swizzle::Red, Swizzle::Green, Swizzle::Blue, Swizzle::Alpha],
+            stencil: false,
         }
     }
 }

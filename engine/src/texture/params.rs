@@ -360,6 +360,16 @@ fn set_texture_param(
                 v,
             ))
         }
+        // A texture's parameter, not a sampler's (GL 4.3 table 23.15), on every target that
+        // takes parameters, multisample ones too (as Mesa).
+        DEPTH_STENCIL_TEXTURE_MODE if limits.stencil_texturing => {
+            let stencil = match arg.enumeration(0) {
+                STENCIL_INDEX => true,
+                DEPTH_COMPONENT => false,
+                _ => return Err(INVALID_ENUM),
+            };
+            Ok(store(&mut tex.stencil_sampling, stencil))
+        }
         TEXTURE_SWIZZLE_RGBA => {
             if !vector {
                 return Err(INVALID_ENUM);
@@ -397,9 +407,16 @@ fn set_texture_param(
 }
 
 /// The value of a texture parameter, `None` for a pname textures do not have.
-fn texture_value(tex: &Texture, pname: GLenum) -> Option<ParamValue> {
+fn texture_value(tex: &Texture, pname: GLenum, limits: &Limits) -> Option<ParamValue> {
     let i = |v: i64| Some(ParamValue::Plain(Value::int(v)));
     match pname {
+        DEPTH_STENCIL_TEXTURE_MODE if limits.stencil_texturing => {
+            i(i64::from(if tex.stencil_sampling {
+                STENCIL_INDEX
+            } else {
+                DEPTH_COMPONENT
+            }))
+        }
         TEXTURE_BASE_LEVEL => i(i64::from(tex.base_level)),
         TEXTURE_MAX_LEVEL => i(i64::from(tex.max_level)),
         TEXTURE_IMMUTABLE_FORMAT => i(i64::from(tex.immutable_levels > 0)),
@@ -535,7 +552,7 @@ impl Context {
                     &initial
                 }
             };
-            texture_value(tex, pname)
+            texture_value(tex, pname, &self.local.limits)
         };
         if value.is_none() {
             self.error(INVALID_ENUM);

@@ -211,7 +211,9 @@ impl Context {
                 return self.error(INVALID_VALUE);
             }
         }
-        let Some(format) = buffer_texture_format(internalformat) else {
+        let Some(format) =
+            buffer_texture_format(internalformat, self.local.limits.texture_buffer_rgb32)
+        else {
             return self.error(INVALID_ENUM);
         };
         let e = self.target_texture(&mut sh, TextureTarget::Buffer);
@@ -279,9 +281,11 @@ fn renderable_format(internal: GLenum) -> Option<Format> {
 }
 
 /// The texel format of a buffer texture (GL 3.3 table 3.15: one, two or four components of
-/// 8, 16 or 32 bits; no three-component formats).
-pub(crate) fn buffer_texture_format(internal: GLenum) -> Option<Format> {
+/// 8, 16 or 32 bits), and with `rgb32` (`GL_ARB_texture_buffer_object_rgb32`, GL 4.0's table)
+/// the three-component 32-bit formats too; another name is `INVALID_ENUM`, as in Mesa.
+pub(crate) fn buffer_texture_format(internal: GLenum, rgb32: bool) -> Option<Format> {
     match internal {
+        RGB32F | RGB32I | RGB32UI if rgb32 => map_sized_format(internal),
         R8 | R16 | R16F | R32F | R8I | R16I | R32I | R8UI | R16UI | R32UI | RG8 | RG16 | RG16F
         | RG32F | RG8I | RG16I | RG32I | RG8UI | RG16UI | RG32UI | RGBA8 | RGBA16 | RGBA16F
         | RGBA32F | RGBA8I | RGBA16I | RGBA32I | RGBA8UI | RGBA16UI | RGBA32UI => {
