@@ -336,13 +336,23 @@ impl Context {
             })
         });
         // GL 4.3 §7.6.2 (shader storage blocks): a program using more blocks than the
-        // limits allow fails to link.
+        // limits allow fails to link. A block that several stages use counts once per
+        // stage against MAX_COMBINED_SHADER_STORAGE_BLOCKS, as in Mesa.
         let max_blocks = self.local.limits.max_storage_blocks as usize;
         let result = result.and_then(|p| {
+            let references: usize = p
+                .storage_blocks
+                .iter()
+                .map(|b| b.stages.count_ones() as usize)
+                .sum();
             if p.storage_blocks.len() > max_blocks {
                 Err(format!(
                     "error: too many shader storage blocks ({}/{max_blocks})\n",
                     p.storage_blocks.len()
+                ))
+            } else if references > max_blocks {
+                Err(format!(
+                    "error: too many combined shader storage blocks ({references}/{max_blocks})\n"
                 ))
             } else if p.storage_blocks.len() + p.atomic_buffers.len() > max_blocks {
                 // The atomic counter buffers take storage slots after the blocks'.

@@ -18,15 +18,19 @@ const INVALID_INDEX_VALUE: GLuint = 0xFFFF_FFFF;
 /// Dual-source blending draw buffers (`MAX_DUAL_SOURCE_DRAW_BUFFERS`).
 const DUAL_SOURCE_DRAW_BUFFERS: GLuint = 1;
 
-/// Splits `name[3]` into (`name`, Some(3)); other names into (name, None).
+/// Splits `name[3]` into (`name`, Some(3)); other names into (name, None). As Mesa's
+/// name parsing, an index with a sign or a leading zero (`name[+1]`, `name[01]`) is no
+/// index.
 fn split_index(name: &str) -> (&str, Option<u32>) {
     if let Some(open) = name
         .strip_suffix(']')
         .and_then(|n| n.rfind('[').map(|i| (n, i)))
     {
         let (n, i) = open;
-        if let Ok(index) = n[i + 1..].parse::<u32>()
-            && !n[i + 1..].starts_with('+')
+        let digits = &n[i + 1..];
+        if let Ok(index) = digits.parse::<u32>()
+            && !digits.starts_with('+')
+            && !(digits.len() > 1 && digits.starts_with('0'))
         {
             return (&name[..i], Some(index));
         }
@@ -563,5 +567,8 @@ mod tests {
         assert_eq!(split_index("a[x]"), ("a[x]", None));
         assert_eq!(split_index("a"), ("a", None));
         assert_eq!(split_index("a[+1]"), ("a[+1]", None));
+        assert_eq!(split_index("a[01]"), ("a[01]", None));
+        assert_eq!(split_index("a[0]"), ("a", Some(0)));
+        assert_eq!(split_index("a[10]"), ("a", Some(10)));
     }
 }
