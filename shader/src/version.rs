@@ -6,9 +6,12 @@
 //! [`check_stage`]), and the desktop versions Mesa compiles in core contexts are accepted:
 //! 1.10 and 1.20 compiled as 1.40 with their storage qualifiers spelled as 1.40 spells them
 //! (glslang reads a shader without `#version` as 1.40 too), 1.30 compiled as 1.40 (see
-//! [`glslang_source`] and [`legacy_storage`]), and 1.40 on in the core profile. The ES
-//! versions, which Mesa also accepts there, need ES-to-desktop shims and are refused with a
-//! log that says so.
+//! [`glslang_source`] and [`legacy_storage`]), and 1.40 on in the core profile. Of the ES
+//! versions Mesa accepts there (with GL 4.1's `ARB_ES2_compatibility` and GL 4.3's
+//! `ARB_ES3_compatibility`), GLSL ES 1.00 is compiled as 1.40 with the storage qualifiers
+//! of 1.20 respelled, as 1.20 is, and GLSL ES 3.00 as desktop 3.30, which has all of it
+//! that a core context runs (precision qualifiers included, which desktop GLSL parses and
+//! ignores, as ES drivers may); the later ES versions are refused with a log that says so.
 
 /// Desktop GLSL versions compiled, as `#version` spells them.
 pub const SUPPORTED: &[u32] = &[
@@ -112,6 +115,7 @@ struct Directive {
     offset: usize,
     number: String,
     profile: String,
+    profile_offset: usize,
 }
 
 /// Finds the `#version` directive (`Err`: where the source starts, for a shader without).
@@ -132,12 +136,14 @@ fn directive(source: &str) -> Result<Directive, Pos> {
             let offset = s.at;
             let number = s.word().to_string();
             s.skip_blank(false);
+            let profile_offset = s.at;
             let profile = s.word().to_string();
             return Ok(Directive {
                 at,
                 offset,
                 number,
                 profile,
+                profile_offset,
             });
         }
     }
@@ -158,11 +164,23 @@ fn directive(source: &str) -> Result<Directive, Pos> {
 /// `ARB_blend_func_extended`, which Mesa accepts from 1.30 on) glslang takes only in a
 /// profile, which versions before 1.50 do not have; 1.50 keeps what 1.40 has.
 pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
+    // GLSL ES 3.00 as desktop 3.30: `300 es` reads `330   `.
+    if let Ok(d) = directive(source)
+        && d.number == "300"
+        && d.profile == "es"
+    {
+        let mut text = source.to_string();
+        text.replace_range(d.profile_offset..d.profile_offset + 2, "  ");
+        text.replace_range(d.offset..d.offset + 3, "330");
+        return std::borrow::Cow::Owned(text);
+    }
     let number = match directive(source) {
         Ok(d) if matches!(d.number.as_str(), "130" | "140") && has_output_index(source) => {
             Some((d.offset, "150"))
         }
-        Ok(d) if matches!(d.number.as_str(), "110" | "120" | "130") => Some((d.offset, "140")),
+        Ok(d) if matches!(d.number.as_str(), "100" | "110" | "120" | "130") => {
+            Some((d.offset, "140"))
+        }
         _ => None,
     };
     match number {
@@ -179,7 +197,9 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
 /// compute shader that enables `GL_ARB_compute_shader` (`enable` or `require`), as GLSL
 /// 4.30 (the number rewritten in place, so columns stay): Mesa compiles storage blocks and
 /// compute shaders of those versions with the extensions, glslang only from 4.30 (it knows
-/// neither extension below). What 4.30 adds is only more than such a shader can use.
+/// neither extension below). What 4.30 adds is only more than such a shader can use. A
+/// shader of those versions that enables `GL_ARB_arrays_of_arrays` is read as 4.30 too:
+/// glslang takes arrays of arrays from 4.30 only, even with the extension enabled.
 /// Likewise a tessellation shader of GLSL 1.40 to 3.30 that enables
 /// `GL_ARB_tessellation_shader`, as GLSL 4.00 (Mesa compiles them from 1.40 with it). A
 /// shader of GLSL 1.40 to 4.10 that enables `GL_ARB_shader_image_load_store` is read as
@@ -198,7 +218,8 @@ pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'
         })
     };
     let enabled = (stage == crate::Stage::Compute && enables("GL_ARB_compute_shader"))
-        || enables("GL_ARB_shader_storage_buffer_object");
+        || enables("GL_ARB_shader_storage_buffer_object")
+        || enables("GL_ARB_arrays_of_arrays");
     let tessellation = matches!(
         stage,
         crate::Stage::TessControl | crate::Stage::TessEvaluation
@@ -227,14 +248,155 @@ pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'
         }
         _ => None,
     };
-    match to {
+    let text = match to {
         Some((offset, number)) => {
             let mut text = source.to_string();
             text.replace_range(offset..offset + 3, number);
             std::borrow::Cow::Owned(text)
         }
         _ => std::borrow::Cow::Borrowed(source),
+    };
+    match arrays_of_arrays_directives(&text) {
+        Some(t) => std::borrow::Cow::Owned(t),
+        None => text,
     }
+}
+
+/// The source with each `#extension GL_ARB_arrays_of_arrays` line blanked (lines stay),
+/// `None` if it has none: glslang does not know the extension (it refuses `require`); the
+/// preamble defines its macro, as Mesa defines the macro of every extension it has.
+fn arrays_of_arrays_directives(source: &str) -> Option<String> {
+    const NAME: &str = "GL_ARB_arrays_of_arrays";
+    if !source.contains(NAME) {
+        return None;
+    }
+    let mut changed = false;
+    let out: String = source
+        .split_inclusive('\n')
+        .map(|line| {
+            let body = line.trim_end_matches(['\n', '\r']);
+            let words: Vec<&str> = body
+                .split(|c: char| c.is_whitespace() || c == ':' || c == '#')
+                .filter(|w| !w.is_empty())
+                .collect();
+            match words[..] {
+                ["extension", n, _] if n == NAME => {
+                    changed = true;
+                    format!("{}{}", " ".repeat(body.len()), &line[body.len()..])
+                }
+                _ => line.to_owned(),
+            }
+        })
+        .collect();
+    changed.then_some(out)
+}
+
+/// The arrays declared without a size (`float a[];`, outside storage blocks) whose
+/// `.length()` a GLSL 4.30 shader (or one read as 4.30, [`extension_source`]) asks, sized
+/// as Mesa sizes them at link: one past the largest constant index the shader uses
+/// (`a[4]` makes `float a[5];`). GLSL 4.30 makes such a length a link-time value, which
+/// glslang refuses to compute ("array must be declared with a size before using this
+/// method"). An array only another shader of the program indexes keeps its `[]`.
+pub fn sized_implicit_arrays(source: &str) -> std::borrow::Cow<'_, str> {
+    if !source.contains(".length")
+        || number_at(source).is_none_or(|(_, n)| n.parse::<u32>().map_or(true, |v| v < 430))
+    {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let bytes = source.as_bytes();
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let skip_blank = |mut at: usize| {
+        while bytes.get(at).is_some_and(|c| c.is_ascii_whitespace()) {
+            at += 1;
+        }
+        at
+    };
+    // The identifier ending right before `end` (exclusive, after blanks).
+    let word_before = |end: usize| {
+        let mut stop = end;
+        while stop > 0 && bytes[stop - 1].is_ascii_whitespace() {
+            stop -= 1;
+        }
+        let mut start = stop;
+        while start > 0 && is_word(bytes[start - 1]) {
+            start -= 1;
+        }
+        &source[start..stop]
+    };
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for (dot, _) in source.match_indices(".length") {
+        let after = skip_blank(dot + ".length".len());
+        if bytes.get(after) != Some(&b'(') || bytes.get(skip_blank(after + 1)) != Some(&b')') {
+            continue;
+        }
+        let name = word_before(dot);
+        if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
+            continue;
+        }
+        // Uses `name[K]` with a literal K, and the declaration `name[]`.
+        let mut largest: Option<u64> = None;
+        let mut declaration = None;
+        for (at, _) in source.match_indices(name) {
+            let end = at + name.len();
+            if (at > 0 && is_word(bytes[at - 1])) || bytes.get(end).copied().is_some_and(is_word) {
+                continue;
+            }
+            let open = skip_blank(end);
+            if bytes.get(open) != Some(&b'[') {
+                continue;
+            }
+            let inside = skip_blank(open + 1);
+            if bytes.get(inside) == Some(&b']') {
+                declaration.get_or_insert((open, inside + 1));
+                continue;
+            }
+            let digits_end = (inside..bytes.len())
+                .find(|&i| !bytes[i].is_ascii_digit())
+                .unwrap_or(bytes.len());
+            if digits_end > inside
+                && bytes.get(skip_blank(digits_end)) == Some(&b']')
+                && let Ok(k) = source[inside..digits_end].parse::<u64>()
+            {
+                largest = Some(largest.map_or(k, |l| l.max(k)));
+            }
+        }
+        let (Some((open, close)), Some(k)) = (declaration, largest) else {
+            continue;
+        };
+        // Not a storage block's member: the block that encloses the declaration, if any,
+        // is not a `buffer` block.
+        let mut depth = 0i32;
+        let mut enclosing = None;
+        for i in (0..open).rev() {
+            match bytes[i] {
+                b'}' => depth += 1,
+                b'{' if depth == 0 => {
+                    enclosing = Some(i);
+                    break;
+                }
+                b'{' => depth -= 1,
+                _ => {}
+            }
+        }
+        let in_buffer = enclosing.is_some_and(|brace| {
+            let head_start = source[..brace].rfind([';', '}']).map_or(0, |i| i + 1);
+            source[head_start..brace]
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .any(|w| w == "buffer")
+        });
+        if !in_buffer && !edits.iter().any(|(o, _, _)| *o == open) {
+            edits.push((open, close, format!("[{}]", k + 1)));
+        }
+    }
+    if edits.is_empty() {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    edits.sort_by_key(|(o, _, _)| std::cmp::Reverse(*o));
+    let mut text = source.to_string();
+    for (open, close, with) in edits {
+        text.replace_range(open..close, &with);
+    }
+    std::borrow::Cow::Owned(text)
 }
 
 /// A GLSL 1.10 or 1.20 shader's `attribute` and `varying` as GLSL 1.40 spells them (`in`,
@@ -244,9 +406,38 @@ pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'
 /// the fixed-function pipeline (`gl_Color`, `gl_ModelViewMatrix`, `ftransform`, ...) stay
 /// undeclared: a core context has no state for them.
 pub fn legacy_storage(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
-    if !matches!(check_stage(stage, source), Ok(110 | 120)) {
+    if !matches!(check_stage(stage, source), Ok(100 | 110 | 120)) {
         return std::borrow::Cow::Borrowed(source);
     }
+    respell_storage(stage, source)
+}
+
+/// The storage qualifiers of a shader that [`extension_source`] (or another pass) reads at
+/// GLSL 4.20 or later from an earlier version (`from`, `to`): `attribute` and `varying`
+/// spelled as [`legacy_storage`] spells them. Mesa and glslang both refuse the two words
+/// from 4.20 on, but Mesa compiles the shader at its own version, where they are valid
+/// (piglit's storage-buffer tests are GLSL 1.30 shaders with `varying`).
+pub fn raised_storage(
+    stage: crate::Stage,
+    from: u32,
+    to: u32,
+    source: &str,
+) -> std::borrow::Cow<'_, str> {
+    let is_word = |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
+    let has_word = |w: &str| {
+        source.match_indices(w).any(|(at, _)| {
+            !is_word(source[..at].bytes().next_back())
+                && !is_word(source.as_bytes().get(at + w.len()).copied())
+        })
+    };
+    if from >= 420 || to < 420 || !(has_word("varying") || has_word("attribute")) {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    respell_storage(stage, source)
+}
+
+/// `attribute` as `in` and `varying` as `out` or `in` by stage, padded so columns stay.
+fn respell_storage(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
     let varying = match stage {
         crate::Stage::Vertex => "out    ",
         _ => "in     ",
@@ -325,6 +516,10 @@ pub fn check(source: &str) -> Result<u32, String> {
         return Err(format!("{here}: error: invalid #version `{number}'\n"));
     };
     match profile.as_str() {
+        // GLSL ES 1.00 has no profile word (`ARB_ES2_compatibility`).
+        "" if v == 100 => return Ok(100),
+        // GLSL ES 3.00 (`ARB_ES3_compatibility`).
+        "es" if v == 300 => return Ok(300),
         "" | "core" => {}
         "compatibility" => {
             return Err(format!(
@@ -372,11 +567,22 @@ mod tests {
         assert_eq!(check("\n\n  #  version 460\n"), Ok(460));
         assert_eq!(check("void main(){}"), Ok(110));
         assert_eq!(check("#version 120\n"), Ok(120));
-        let e = check("#version 100\n").unwrap_err();
-        assert!(
-            e.starts_with("0:1(10): error: GLSL 1.00 is not supported"),
-            "{e}"
+        assert_eq!(check("#version 100\n"), Ok(100));
+        assert_eq!(check("#version 300 es\n"), Ok(300));
+        assert_eq!(
+            glslang_source("#version 300 es\nprecision mediump float;\n"),
+            "#version 330   \nprecision mediump float;\n"
         );
+        assert_eq!(
+            glslang_source("#version 100\nvarying vec2 t;\n"),
+            "#version 140\nvarying vec2 t;\n"
+        );
+        assert_eq!(
+            legacy_storage(crate::Stage::Vertex, "#version 100\nattribute vec2 v;\n"),
+            "#version 100\nin        vec2 v;\n"
+        );
+        let e = check("#version 310 es\n").unwrap_err();
+        assert!(e.contains("GLSL 3.10 ES is not supported"), "{e}");
         assert_eq!(
             legacy_storage(
                 crate::Stage::Vertex,
@@ -392,6 +598,40 @@ mod tests {
             legacy_storage(crate::Stage::Vertex, "#version 130\nvarying vec4 c;\n"),
             "#version 130\nvarying vec4 c;\n"
         );
+        assert_eq!(
+            raised_storage(
+                crate::Stage::Fragment,
+                140,
+                430,
+                "#version 430\nvarying vec4 v; int varyings;\n"
+            ),
+            "#version 430\nin      vec4 v; int varyings;\n"
+        );
+        let kept = "#version 430\nvarying vec4 v;\n";
+        assert_eq!(raised_storage(crate::Stage::Vertex, 420, 430, kept), kept);
+        assert_eq!(raised_storage(crate::Stage::Vertex, 150, 400, kept), kept);
+        let local = "#version 430\nvoid main() {\n float a[];\n a[4] = 1.0;\n \
+                     int n = a.length(); a[ 2 ] = 0.0;\n}\n";
+        assert_eq!(
+            sized_implicit_arrays(local),
+            local.replace("a[];", "a[5];"),
+            "sized one past the largest constant index"
+        );
+        let member = "#version 430\nbuffer B { int b[2]; float a[]; };\n\
+                      void main() { a[3] = 0.0; int n = a.length(); }\n";
+        assert_eq!(
+            sized_implicit_arrays(member),
+            member,
+            "a storage block's last member"
+        );
+        let older = "#version 330\nvoid main() { float a[]; a[1] = 0.0; int n = a.length(); }\n";
+        assert_eq!(
+            sized_implicit_arrays(older),
+            older,
+            "refused before 4.30, as Mesa does"
+        );
+        let elsewhere = "#version 430\nfloat a[];\nvoid main() { int n = a.length(); }\n";
+        assert_eq!(sized_implicit_arrays(elsewhere), elsewhere);
         assert_eq!(check("#version 130\nin vec4 p;\n"), Ok(130));
         assert_eq!(
             glslang_source("/* 1.30 */ #  version 130\nin vec4 p;\n"),
@@ -403,8 +643,6 @@ mod tests {
             e,
             "0:1(10): error: the compatibility profile is not supported\n"
         );
-        let e = check("#version 300 es\n").unwrap_err();
-        assert!(e.contains("GLSL 3.00 ES is not supported"), "{e}");
         let e = check("#version 330 foo\n").unwrap_err();
         assert!(
             e.contains("\"foo\" is not a valid shading language profile"),
