@@ -505,7 +505,8 @@ impl TexturePipe for VkPipe {
                 texels.extend_from_slice(&decoded);
             }
             let align = lcm(u64::from(native.texel_size.max(1)), 16);
-            return self.copy_to_image(N, handle, region, vk::ImageAspectFlags::COLOR, &texels, align);
+            let color = vk::ImageAspectFlags::COLOR;
+            return self.copy_to_image(N, handle, region, color, &texels, align);
         }
         if !native.compressed {
             self.report(
