@@ -222,6 +222,8 @@ fn depth_stencil_texture_mode_matches_the_native_driver() {
     );
     assert_eq!(find("RED refused").1, INVALID_ENUM);
     assert_eq!(find("sampler object").1, INVALID_ENUM);
+    // A view starts in depth mode whatever its texture's.
+    assert_eq!(find("view"), ("view", NO_ERROR, DEPTH_COMPONENT as i32));
 }
 
 const VS: &str = "#version 330
