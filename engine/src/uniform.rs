@@ -178,7 +178,8 @@ impl Context {
         match result {
             Ok(sampler) => {
                 if sampler {
-                    self.local.touch(Dirty::TEXTURES);
+                    // A unit may make two samplers of different types meet (a draw error).
+                    self.local.touch(Dirty::TEXTURES | Dirty::DRAW_CHECK);
                     self.local.dirty_units = u64::MAX;
                 } else {
                     self.local.touch(Dirty::UNIFORMS);
@@ -823,9 +824,19 @@ impl Context {
                 .ok()
                 .and_then(|loc| l.locations.get(loc))
                 .ok_or(INVALID_OPERATION)?;
+            let mut words = [0u64; 16];
+            if (ui, element) == tessera_shader::INACTIVE_LOCATION {
+                // An inactive uniform's explicit location: nothing is written and no
+                // error raised (Mesa's glGetUniform* raise one only for location -1).
+                let none = TypeInfo {
+                    base: Base::Float,
+                    rows: 0,
+                    columns: 0,
+                };
+                return Ok((none, words));
+            }
             let u = l.uniforms.get(ui as usize).ok_or(INVALID_OPERATION)?;
             let info = gltype::info(u.ty).ok_or(INVALID_OPERATION)?;
-            let mut words = [0u64; 16];
             if info.base == Base::Sampler {
                 let slot = (u.sampler_binding + element as i32) as usize;
                 words[0] = l.sampler_units.get(slot).copied().unwrap_or(0).into();
@@ -932,6 +943,10 @@ fn write_uniform(
         .ok()
         .and_then(|loc| l.locations.get(loc))
         .ok_or(INVALID_OPERATION)?;
+    if (ui, element) == tessera_shader::INACTIVE_LOCATION {
+        // An inactive uniform's explicit location: ignored, no error (as Mesa).
+        return Ok(false);
+    }
     let u = l.uniforms.get(ui as usize).ok_or(INVALID_OPERATION)?;
     let info = gltype::info(u.ty).ok_or(INVALID_OPERATION)?;
     if !accepts(call, &info) {

@@ -93,6 +93,8 @@ mod fold;
 mod frag_coord;
 pub mod gltype;
 mod interface;
+mod late_extensions;
+mod layout_qualifiers;
 mod link;
 pub mod log;
 mod pixel_center;
@@ -208,6 +210,7 @@ pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
         .and_then(|_| source::check_removed_builtins(source))
         .and_then(|_| source::check_block_names(source))
         .and_then(|_| source::check_declarations(source))
+        .and_then(|_| layout_qualifiers::check(source))
         .and_then(|_| source::check_image_formats(source))
         .and_then(|_| atomic_counter::counters(source).map(drop))
         .and_then(|_| subroutine::declared(stage, source).map(drop))
@@ -501,12 +504,19 @@ pub struct StageSubroutines {
     pub locations: u32,
 }
 
+/// What [`Program::locations`] maps a location of an inactive uniform with an explicit
+/// location to: `glUniform*` through it is ignored without an error
+/// (`ARB_explicit_uniform_location`'s issue 9, as Mesa does); any other use is an invalid
+/// location's.
+pub const INACTIVE_LOCATION: (u32, u32) = (u32::MAX, 1);
+
 /// A linked program.
 #[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     /// Active uniforms.
     pub uniforms: Vec<Uniform>,
-    /// Location -> (uniform index, array element).
+    /// Location -> (uniform index, array element); `(u32::MAX, 0)` for a location no
+    /// uniform takes, [`INACTIVE_LOCATION`] for an inactive uniform's explicit one.
     pub locations: Vec<(u32, u32)>,
     /// Active uniform blocks.
     pub blocks: Vec<Block>,
