@@ -4,7 +4,11 @@
 //! index type (unsigned byte, short and int indices, direct and indirect draws; taking
 //! precedence over `PRIMITIVE_RESTART`'s index) and `ANY_SAMPLES_PASSED_CONSERVATIVE`
 //! queries (their results, counter bits, current query and the errors of the occlusion
-//! targets sharing one binding). Pixels, values and errors must be exactly the native ones.
+//! targets sharing one binding), and the ten ETC2/EAC formats: pseudo-random blocks of each
+//! (every mode) fetched into a float framebuffer, `COMPRESSED_TEXTURE_FORMATS`, level
+//! queries and the errors of what GL refuses them (uncompressed images, sub-images and
+//! copies, 3D images, wrong sizes). Pixels, values and errors must be exactly the native
+//! ones.
 
 #![expect(
     unsafe_code,
