@@ -335,7 +335,8 @@ const char* const kDeprecatedTextureFunctionsSso =
 #define TSH_LATE_EXTENSIONS \
     "#define GL_ARB_texture_query_levels 1\n" \
     "#define GL_ARB_conservative_depth 1\n" \
-    "#define GL_ARB_fragment_layer_viewport 1\n"
+    "#define GL_ARB_fragment_layer_viewport 1\n" \
+    "#define GL_ARB_arrays_of_arrays 1\n"
 
 // The stand-ins for kFlagFragColor and kFlagFragData, at location 0 as glslang places the
 // built-ins.
@@ -652,7 +653,7 @@ void collect_storage_block(TshResult& r, const TType& type, uint32_t stage_bit) 
         }
     }
     TshStorageBlock block{};
-    block.array = type.isArray() ? type.getOuterArraySize() : 0;
+    block.array = type.isArray() ? type.getCumulativeArraySize() : 0;
     block.binding = type.getQualifier().hasBinding()
                         ? static_cast<int32_t>(type.getQualifier().layoutBinding)
                         : -1;
@@ -703,7 +704,7 @@ void collect_blocks(TshResult& r, const TIntermediate& im, uint32_t stage, uint3
             if (found) continue;
             bool is_default = block_name == im.getGlobalUniformBlockName();
             TshBlock block{};
-            block.array = type.isArray() ? type.getOuterArraySize() : 0;
+            block.array = type.isArray() ? type.getCumulativeArraySize() : 0;
             block.binding = type.getQualifier().hasBinding()
                                 ? static_cast<int32_t>(type.getQualifier().layoutBinding)
                                 : -1;
