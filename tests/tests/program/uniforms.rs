@@ -688,9 +688,19 @@ fn samplers_of_different_targets_on_one_unit_fail_validation() {
         ctx.program_info_log(p),
         "active samplers with a different type refer to the same texture image unit"
     );
+    // A draw with the program in use refuses the conflict too (Mesa's valid-to-render
+    // check; piglit's 420pack `active sampler conflict`), and follows the units.
+    let vao = ctx.gen_vertex_array();
+    ctx.bind_vertex_array(vao);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    assert_error!(ctx, INVALID_OPERATION);
     let b = ctx.get_uniform_location(p, "b");
     ctx.uniform1i(b, 1);
     ctx.validate_program(p);
     assert_eq!(ctx.get_programi(p, VALIDATE_STATUS), 1);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
     assert_no_error!(ctx);
+    ctx.uniform1i(b, 0);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    assert_error!(ctx, INVALID_OPERATION);
 }
