@@ -144,7 +144,7 @@ pub(crate) fn uniform_texel_alias(
     let req = unsafe { raw.get_buffer_memory_requirements(buffer) };
     let at = alloc.get_allocation_info(&owned.allocation);
     let fits = req.memory_type_bits & (1 << at.memory_type) != 0
-        && at.offset % req.alignment.max(1) == 0
+        && at.offset.is_multiple_of(req.alignment.max(1))
         && req.size <= at.size;
     // SAFETY: the buffer is unbound; the allocation is live and its memory type, offset
     // alignment and size meet the buffer's requirements (checked above).
