@@ -4,26 +4,39 @@
 //! targets), and OpenGL ES drivers reach the SPIR-V through SPIRV-Cross, so the shader text
 //! is rewritten before glslang reads it ([`lower`]):
 //! - each `layout(binding = b, offset = o) uniform atomic_uint c;` (arrays too) is blanked
-//!   (newlines kept, so lines stay), and the counters of each binding `b` become members of
-//!   one anonymous std430 storage block, [`BLOCK_PREFIX`]`b`, declared where the first
-//!   counter was: `uint`s at their offsets (padding arrays fill the gaps), so the block's
-//!   bytes are the counter buffer's;
-//! - `atomicCounterIncrement(c)` becomes `atomicAdd(c, 1u)` (the old value, as GL returns
-//!   it), `atomicCounterDecrement(c)` `(atomicAdd(c, 0xFFFFFFFFu) - 1u)` (GL returns the new
-//!   value) and `atomicCounter(c)` `atomicAdd(c, 0u)`; `memoryBarrierAtomicCounter()`
-//!   becomes `memoryBarrierBuffer()`;
+//!   (newlines kept, so lines stay), and each binding `b` becomes one anonymous std430
+//!   storage block, [`BLOCK_PREFIX`]`b`, declared where the first counter was, holding one
+//!   runtime-sized `uint` array of the buffer's words (the same block in every stage, so
+//!   stages that declare other counters of a binding still link); a counter is the word at
+//!   its offset;
+//! - a use of a counter must be an argument of a call, as GLSL 4.20 §4.1.7 says (anything
+//!   else, an assignment, an operand, a conversion, fails the compile, as in Mesa);
+//!   `atomicCounterIncrement(c)` becomes `atomicAdd(word, 1u)` (the old value, as GL returns
+//!   it), `atomicCounterDecrement(c)` `(atomicAdd(word, 0xFFFFFFFFu) - 1u)` (GL returns the
+//!   new value) and `atomicCounter(c)` `atomicAdd(word, 0u)`, also where an object-like
+//!   macro names the function; `memoryBarrierAtomicCounter()` becomes
+//!   `memoryBarrierBuffer()`;
+//! - an `atomic_uint` function parameter becomes a `uint` that holds the counter's binding
+//!   (high 16 bits) and word, an argument that names a counter that number, and the
+//!   functions applied to the parameter calls of one function that switches over the
+//!   shader's bindings (`add_function`); `out` and `inout` ones fail the compile;
 //! - the shader is read as GLSL 4.30 (storage blocks are 4.30's in glslang);
 //! - the built-in constants of the fixed limits (`gl_MaxFragmentAtomicCounters`, ...), which
 //!   glslang declares only for OpenGL targets, become their values (in any shader).
 //!
-//! Offsets follow GLSL 4.20 §4.4.4.1: a counter without `offset` takes the next one after
-//! the previous counter of its binding in the shader (4 bytes a counter); a declaration
-//! without a name only moves that offset. The link finds the blocks by their names and
-//! reports their counters as GL's atomic counters and atomic counter buffers (the engine
-//! binds the `ATOMIC_COUNTER_BUFFER` binding points to their storage slots).
+//! Declarations are read with the macros `#define`d before them expanded (piglit names
+//! counters `Y(I)` with `layout(binding = I)`). Offsets follow GLSL 4.20 §4.4.4.1: a
+//! counter without `offset` takes the next one after the previous counter of its binding in
+//! the shader (4 bytes a counter); a declaration without a name only moves that offset; of
+//! a repeated qualifier the last counts; a default qualifier declaration without a type
+//! (`layout(binding = 2, offset = 4) uniform;`) moves nothing and is blanked. The link
+//! finds the blocks by their names, reports the counters (from the declarations) as GL's
+//! atomic counters and atomic counter buffers (the engine binds the
+//! `ATOMIC_COUNTER_BUFFER` binding points to their storage slots), and refuses a program
+//! over the limits as Mesa does (`check_limits`).
 //!
-//! Not carried out: `atomic_uint` function parameters (glslang's error), and GLSL 4.60's
-//! `atomicCounterAdd` family.
+//! Not carried out: arrays of counters as function parameters, counter uses that macros
+//! write (other than the function's name), and GLSL 4.60's `atomicCounterAdd` family.
 
 use std::borrow::Cow;
 
@@ -45,9 +58,15 @@ pub struct Counter {
     pub used: bool,
 }
 
-/// What the declarations of one shader say: its counters, or the compile error Mesa gives.
+/// What the declarations of one shader say: its counters, or the compile error Mesa gives
+/// (for a declaration, or for a use of a counter GL does not allow).
 pub(crate) fn counters(text: &str) -> Result<Vec<Counter>, String> {
-    Ok(scan(text)?.0)
+    let (counters, found) = scan(text)?;
+    if !found.is_empty() {
+        let clean = uncommented(text);
+        uses(&clean, text, &counters, &params(&clean, text)?, &found)?;
+    }
+    Ok(counters)
 }
 
 /// A declaration found in the text: its byte range.
@@ -68,6 +87,25 @@ fn words<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
             (at == 0 || !is_word(b[at - 1]))
                 && !b.get(at + word.len()).copied().is_some_and(is_word)
         })
+}
+
+/// The byte offsets of every word (identifier or number) of `text`, by word.
+fn word_index(text: &str) -> std::collections::HashMap<&str, Vec<usize>> {
+    let b = text.as_bytes();
+    let mut out: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    let mut i = 0;
+    while i < b.len() {
+        if is_word(b[i]) {
+            let start = i;
+            while i < b.len() && is_word(b[i]) {
+                i += 1;
+            }
+            out.entry(&text[start..i]).or_default().push(start);
+        } else {
+            i += 1;
+        }
+    }
+    out
 }
 
 /// The text without its comments (each comment's bytes as spaces, newlines kept), so byte
@@ -104,7 +142,7 @@ pub(crate) fn uncommented(text: &str) -> String {
 
 /// The value of `key = N` in a layout's text.
 fn layout_value(inside: &str, key: &str) -> Option<Result<u32, String>> {
-    inside.split(',').find_map(|q| {
+    inside.split(',').rev().find_map(|q| {
         let (k, v) = q.split_once('=')?;
         (k.trim() == key).then(|| {
             let v = v.trim();
@@ -123,9 +161,191 @@ fn line_of(text: &str, at: usize) -> usize {
     text[..at].matches('\n').count() + 1
 }
 
+/// A macro `#define`d before some point of the text.
+struct Macro {
+    name: String,
+    /// The parameters of a function-like macro.
+    params: Option<Vec<String>>,
+    body: String,
+}
+
+/// The macros defined before byte `at` of `clean` (a later `#define` or `#undef` of a name
+/// replaces an earlier one).
+fn macros_at(clean: &str, at: usize) -> Vec<Macro> {
+    let mut out: Vec<Macro> = Vec::new();
+    for line in clean[..at].lines() {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        if let Some(d) = rest.strip_prefix("define")
+            && d.starts_with([' ', '\t'])
+        {
+            let d = d.trim_start();
+            let end = d.find(|c: char| !is_word(c as u8)).unwrap_or(d.len());
+            let (name, after) = d.split_at(end);
+            let (params, body) = match after.strip_prefix('(') {
+                Some(a) => {
+                    let Some(close) = a.find(')') else { continue };
+                    let params = a[..close]
+                        .split(',')
+                        .map(|p| p.trim().to_string())
+                        .filter(|p| !p.is_empty())
+                        .collect();
+                    (Some(params), &a[close + 1..])
+                }
+                None => (None, after),
+            };
+            out.retain(|m| m.name != name);
+            out.push(Macro {
+                name: name.to_string(),
+                params,
+                body: body.trim().to_string(),
+            });
+        } else if let Some(u) = rest.strip_prefix("undef") {
+            let u = u.trim();
+            out.retain(|m| m.name != u);
+        }
+    }
+    out
+}
+
+/// The preprocessor tokens of `text`: words (identifiers and numbers), `##`, and single
+/// punctuation characters.
+fn tokens(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            i += 1;
+        } else if is_word(b[i]) {
+            let start = i;
+            while i < b.len() && is_word(b[i]) {
+                i += 1;
+            }
+            out.push(text[start..i].to_string());
+        } else if b[i] == b'#' && b.get(i + 1) == Some(&b'#') {
+            out.push("##".to_string());
+            i += 2;
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            out.push(c.to_string());
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// `toks` with `##` pasted: each `a ## b` becomes `ab`.
+fn paste(toks: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(toks.len());
+    let mut join = false;
+    for t in toks {
+        if t == "##" {
+            join = true;
+        } else if join && let Some(last) = out.last_mut() {
+            last.push_str(&t);
+            join = false;
+        } else {
+            out.push(t);
+            join = false;
+        }
+    }
+    out
+}
+
+/// `toks` with the macros expanded, as the preprocessor would (arguments expanded before
+/// they are substituted, but not next to `##`; the result scanned again), to a depth of 16.
+fn expand(toks: &[String], macros: &[Macro], depth: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let Some(m) = macros.iter().find(|m| m.name == *t).filter(|_| depth < 16) else {
+            out.push(t.clone());
+            i += 1;
+            continue;
+        };
+        match &m.params {
+            None => {
+                out.extend(expand(&paste(tokens(&m.body)), macros, depth + 1));
+                i += 1;
+            }
+            Some(params) => {
+                if toks.get(i + 1).map(String::as_str) != Some("(") {
+                    out.push(t.clone());
+                    i += 1;
+                    continue;
+                }
+                // The arguments, split at the top level's commas.
+                let mut args: Vec<Vec<String>> = vec![Vec::new()];
+                let mut depth_p = 0;
+                let mut j = i + 2;
+                while j < toks.len() {
+                    match toks[j].as_str() {
+                        ")" if depth_p == 0 => break,
+                        "," if depth_p == 0 => {
+                            args.push(Vec::new());
+                            j += 1;
+                            continue;
+                        }
+                        "(" => depth_p += 1,
+                        ")" => depth_p -= 1,
+                        _ => {}
+                    }
+                    if let Some(a) = args.last_mut() {
+                        a.push(toks[j].clone());
+                    }
+                    j += 1;
+                }
+                let body = tokens(&m.body);
+                let mut substituted = Vec::new();
+                for (k, b) in body.iter().enumerate() {
+                    match params.iter().position(|p| p == b) {
+                        Some(p) => {
+                            let arg = args.get(p).cloned().unwrap_or_default();
+                            let pasted = (k > 0 && body[k - 1] == "##")
+                                || body.get(k + 1).is_some_and(|n| n == "##");
+                            if pasted {
+                                substituted.extend(arg);
+                            } else {
+                                substituted.extend(expand(&arg, macros, depth + 1));
+                            }
+                        }
+                        None => substituted.push(b.clone()),
+                    }
+                }
+                out.extend(expand(&paste(substituted), macros, depth + 1));
+                i = j + 1;
+            }
+        }
+    }
+    out
+}
+
+/// `text` with the macros defined before byte `at` of `clean` expanded (tokens joined by
+/// spaces), or `text` itself where the shader defines none (`defines`: whether it may).
+fn preprocessed<'a>(clean: &str, defines: bool, at: usize, text: &'a str) -> Cow<'a, str> {
+    if !defines {
+        return Cow::Borrowed(text);
+    }
+    let macros = macros_at(clean, at);
+    if macros.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(expand(&tokens(text), &macros, 0).join(" "))
+}
+
+/// The largest binding point (`MAX_ATOMIC_COUNTER_BUFFER_BINDINGS`, 16 as native
+/// llvmpipe's, less 1).
+const MAX_BINDING: u32 = MAX_BUFFERS - 1;
+
 /// The counter declarations of `text` and where they are.
 fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
     let clean = uncommented(text);
+    let index = word_index(&clean);
+    let defines = clean.contains("define");
     let mut counters: Vec<Counter> = Vec::new();
     let mut found = Vec::new();
     let mut next: Vec<(u32, u32)> = Vec::new();
@@ -151,18 +371,28 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
             }
             None => (uniform_at, ""),
         };
-        let line = line_of(text, at);
+        let inside = preprocessed(&clean, defines, start, inside);
+        let line = || line_of(text, at);
         let Some(end) = clean[at..].find(';').map(|e| at + e + 1) else {
             continue;
         };
-        let binding = match layout_value(inside, "binding") {
-            Some(v) => v.map_err(|e| e.replacen("0:1", &format!("0:{line}"), 1))?,
+        let binding = match layout_value(&inside, "binding") {
+            Some(v) => v.map_err(|e| e.replacen("0:1", &format!("0:{}", line()), 1))?,
             None => {
                 return Err(format!(
-                    "0:{line}: error: atomic counter requires a binding (layout(binding = N))\n"
+                    "0:{}: error: atomic counter requires a binding (layout(binding = N))\n",
+                    line()
                 ));
             }
         };
+        if binding > MAX_BINDING {
+            return Err(format!(
+                "0:{}: error: layout(binding = {binding}) exceeds the maximum number of \
+                 atomic counter buffer bindings ({})\n",
+                line(),
+                MAX_BINDING + 1
+            ));
+        }
         let slot = match next.iter().position(|(bb, _)| *bb == binding) {
             Some(i) => i,
             None => {
@@ -170,16 +400,22 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
                 next.len() - 1
             }
         };
-        if let Some(o) = layout_value(inside, "offset") {
-            let o = o.map_err(|e| e.replacen("0:1", &format!("0:{line}"), 1))?;
+        if let Some(o) = layout_value(&inside, "offset") {
+            let o = o.map_err(|e| e.replacen("0:1", &format!("0:{}", line()), 1))?;
             if o % 4 != 0 {
                 return Err(format!(
-                    "0:{line}: error: offset must be a multiple of 4 for atomic counters\n"
+                    "0:{}: error: offset must be a multiple of 4 for atomic counters\n",
+                    line()
                 ));
             }
             next[slot].1 = o;
         }
-        let declarators = clean[at + "atomic_uint".len()..end - 1].trim();
+        let declarators = preprocessed(
+            &clean,
+            defines,
+            start,
+            &clean[at + "atomic_uint".len()..end - 1],
+        );
         for d in declarators
             .split(',')
             .map(str::trim)
@@ -190,8 +426,9 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
                     let size = rest.trim_end().trim_end_matches(']').trim();
                     let size: u32 = size.trim_end_matches(['u', 'U']).parse().map_err(|_| {
                         format!(
-                            "0:{line}: error: array size of atomic counter `{}' must be a \
+                            "0:{}: error: array size of atomic counter `{}' must be a \
                              constant integer literal\n",
+                            line(),
                             n.trim()
                         )
                     })?;
@@ -199,6 +436,13 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
                 }
                 None => (d, 0),
             };
+            if name.is_empty() || !name.bytes().all(is_word) || name.as_bytes()[0].is_ascii_digit()
+            {
+                return Err(format!(
+                    "0:{}: error: atomic counter `{name}' may not have an initializer\n",
+                    line()
+                ));
+            }
             let offset = next[slot].1;
             let bytes = 4 * array.max(1);
             if let Some(other) = counters.iter().find(|c| {
@@ -207,12 +451,15 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
                     && offset < c.offset + 4 * c.array.max(1)
             }) {
                 return Err(format!(
-                    "0:{line}: error: atomic counter `{name}' overlaps `{}' (binding {binding}, \
+                    "0:{}: error: atomic counter `{name}' overlaps `{}' (binding {binding}, \
                      offset {offset})\n",
+                    line(),
                     other.name
                 ));
             }
-            let used = words(&clean, name).any(|u| u < start || u >= end);
+            let used = index
+                .get(name)
+                .is_some_and(|at| at.iter().any(|&u| u < start || u >= end));
             counters.push(Counter {
                 name: name.to_string(),
                 binding,
@@ -224,50 +471,216 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
         }
         found.push(Found { range: start..end });
     }
+    // Default qualifier declarations without a type (`layout(binding = 2, offset = 4)
+    // uniform;`): GLSL 4.20 lets them name a binding and an offset, glslang refuses the
+    // offset there, and no counter takes either from them (as in Mesa), so they go.
+    for at in words(&clean, "uniform") {
+        if !clean[at + "uniform".len()..].trim_start().starts_with(';') {
+            continue;
+        }
+        let Some(h) = clean[..at].trim_end().strip_suffix(')') else {
+            continue;
+        };
+        let Some(open) = h.rfind('(') else { continue };
+        let l = h[..open].trim_end();
+        let inside = &h[open + 1..];
+        if !l.ends_with("layout") || !(inside.contains("binding") || inside.contains("offset")) {
+            continue;
+        }
+        let start = l.len() - "layout".len();
+        let end = at + clean[at..].find(';').map_or(0, |e| e + 1);
+        found.push(Found { range: start..end });
+    }
+    found.sort_by_key(|f| f.range.start);
     Ok((counters, found))
 }
 
-/// The storage block declarations that stand for `counters`, one a binding, on one line.
+/// The storage block declarations that stand for `counters`, one a binding, on one line:
+/// binding `b`'s block holds one runtime-sized `uint` array, [`ARRAY_PREFIX`]`b`, of the
+/// buffer's words (unsized, so the blocks of two stages that declare other counters of a
+/// binding match at the link).
 fn blocks(counters: &[Counter]) -> String {
     let mut bindings: Vec<u32> = counters.iter().map(|c| c.binding).collect();
     bindings.sort_unstable();
     bindings.dedup();
     let mut out = String::new();
     for b in bindings {
-        let mut mine: Vec<&Counter> = counters.iter().filter(|c| c.binding == b).collect();
-        mine.sort_by_key(|c| c.offset);
-        out.push_str(&format!("layout(std430) buffer {BLOCK_PREFIX}{b} {{ "));
-        let mut at = 0;
-        for (k, c) in mine.iter().enumerate() {
-            if c.offset > at {
-                out.push_str(&format!(
-                    "uint tsh_ac_pad{b}_{k}[{}]; ",
-                    (c.offset - at) / 4
-                ));
-            }
-            if c.array > 0 {
-                out.push_str(&format!("uint {}[{}]; ", c.name, c.array));
-            } else {
-                out.push_str(&format!("uint {}; ", c.name));
-            }
-            at = c.offset + 4 * c.array.max(1);
-        }
-        out.push_str("}; ");
+        out.push_str(&format!(
+            "layout(std430) buffer {BLOCK_PREFIX}{b} {{ uint {ARRAY_PREFIX}{b}[]; }}; "
+        ));
     }
     out
 }
 
-/// The call `name(` at byte `at` of `text`: the byte range of its argument text (between
-/// the parentheses) and the end of the call.
-fn call_args(text: &str, open: usize) -> Option<(std::ops::Range<usize>, usize)> {
-    let mut depth = 0i32;
-    for (i, c) in text[open..].char_indices() {
+/// The name of the `uint` array that holds binding `b`'s words: this prefix, then `b`.
+const ARRAY_PREFIX: &str = "tsh_ac";
+
+/// The function that adds to a counter passed as an argument (see the module docs).
+const ADD: &str = "tsh_ac_add";
+
+/// The definition of [`ADD`] for the bindings of `counters`, on one line.
+fn add_function(counters: &[Counter]) -> String {
+    let mut bindings: Vec<u32> = counters.iter().map(|c| c.binding).collect();
+    bindings.sort_unstable();
+    bindings.dedup();
+    let mut out = format!("uint {ADD}(uint c, uint v) {{ switch (c >> 16u) {{ ");
+    for b in bindings {
+        out.push_str(&format!(
+            "case {b}u: return atomicAdd({ARRAY_PREFIX}{b}[c & 0xFFFFu], v); "
+        ));
+    }
+    out.push_str("} return 0u; } ");
+    out
+}
+
+/// The byte of the last non-blank character before `at`.
+fn prev_char(text: &str, at: usize) -> Option<(usize, u8)> {
+    let t = text[..at].trim_end();
+    t.as_bytes().last().map(|&c| (t.len() - 1, c))
+}
+
+/// The byte of the first non-blank character at or after `at`.
+fn next_char(text: &str, at: usize) -> Option<(usize, u8)> {
+    let skipped = text[at..].len() - text[at..].trim_start().len();
+    text.as_bytes()
+        .get(at + skipped)
+        .map(|&c| (at + skipped, c))
+}
+
+/// The word that ends just before `at` (blanks skipped): its start and text.
+fn word_before(text: &str, at: usize) -> Option<(usize, &str)> {
+    let t = text[..at].trim_end();
+    let start = t.bytes().rposition(|c| !is_word(c)).map_or(0, |p| p + 1);
+    (start < t.len()).then(|| (start, &t[start..]))
+}
+
+/// The matching close of the bracket at `open` (`(` or `[`).
+fn matching(text: &str, open: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let (o, c) = (b[open], if b[open] == b'(' { b')' } else { b']' });
+    let mut depth = 0;
+    for (i, &x) in b.iter().enumerate().skip(open) {
+        if x == o {
+            depth += 1;
+        } else if x == c {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// Whether byte `at` is on a preprocessor line.
+fn on_directive(text: &str, at: usize) -> bool {
+    let line = text[..at].rfind('\n').map_or(0, |p| p + 1);
+    text[line..].trim_start().starts_with('#')
+}
+
+/// A function parameter of type `atomic_uint`.
+struct Param {
+    /// The function's name.
+    function: String,
+    /// The parameter's name.
+    name: String,
+    /// The byte range of the function's body, if the declaration has one.
+    body: Option<std::ops::Range<usize>>,
+    /// Where `atomic_uint` is.
+    at: usize,
+}
+
+/// The `atomic_uint` parameters of the functions `clean` declares, or the compile error of
+/// an `out` or `inout` one (GLSL 4.20 §4.1.7.3: counters are only passed in).
+fn params(clean: &str, text: &str) -> Result<Vec<Param>, String> {
+    let mut out = Vec::new();
+    for at in words(clean, "atomic_uint") {
+        // Back over the qualifiers to `(` or `,`.
+        let mut p = at;
+        let mut direction = "in";
+        loop {
+            match word_before(clean, p) {
+                Some((s, w))
+                    if matches!(
+                        w,
+                        "in" | "out"
+                            | "inout"
+                            | "const"
+                            | "highp"
+                            | "mediump"
+                            | "lowp"
+                            | "coherent"
+                            | "volatile"
+                            | "restrict"
+                    ) =>
+                {
+                    if matches!(w, "out" | "inout") {
+                        direction = w;
+                    }
+                    p = s;
+                }
+                _ => break,
+            }
+        }
+        if !matches!(prev_char(clean, p), Some((_, b'(' | b','))) {
+            continue;
+        }
+        let line = line_of(text, at);
+        if direction != "in" {
+            return Err(format!(
+                "0:{line}: error: an atomic counter function parameter may not be `{direction}'\n"
+            ));
+        }
+        let after = at + "atomic_uint".len();
+        let Some((name_at, _)) = next_char(clean, after) else {
+            continue;
+        };
+        let name_end = clean[name_at..]
+            .bytes()
+            .position(|c| !is_word(c))
+            .map_or(clean.len(), |e| name_at + e);
+        // The enclosing `(`: back from the parameter, nesting counted.
+        let mut depth = 0;
+        let mut open = None;
+        for (i, c) in clean[..at].bytes().enumerate().rev() {
+            match c {
+                b')' => depth += 1,
+                b'(' if depth == 0 => {
+                    open = Some(i);
+                    break;
+                }
+                b'(' => depth -= 1,
+                _ => {}
+            }
+        }
+        let Some(open) = open else { continue };
+        let Some((_, function)) = word_before(clean, open) else {
+            continue;
+        };
+        let body = matching(clean, open)
+            .and_then(|close| next_char(clean, close + 1))
+            .filter(|&(_, c)| c == b'{')
+            .and_then(|(brace, _)| Some(brace..matching_brace(clean, brace)? + 1));
+        out.push(Param {
+            function: function.to_string(),
+            name: clean[name_at..name_end].to_string(),
+            body,
+            at,
+        });
+    }
+    Ok(out)
+}
+
+/// The matching `}` of the `{` at `open`.
+fn matching_brace(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0;
+    for (i, c) in text.bytes().enumerate().skip(open) {
         match c {
-            '(' => depth += 1,
-            ')' => {
+            b'{' => depth += 1,
+            b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    return Some((open + 1..open + i, open + i + 1));
+                    return Some(i);
                 }
             }
             _ => {}
@@ -276,46 +689,210 @@ fn call_args(text: &str, open: usize) -> Option<(std::ops::Range<usize>, usize)>
     None
 }
 
-/// Rewrites the counter built-in functions' calls (see the module docs).
-fn calls(text: &str) -> String {
-    const FUNCTIONS: [(&str, &str, &str); 3] = [
-        ("atomicCounterIncrement", "atomicAdd(", ", 1u)"),
-        (
-            "atomicCounterDecrement",
-            "(atomicAdd(",
-            ", 0xFFFFFFFFu) - 1u)",
-        ),
-        ("atomicCounter", "atomicAdd(", ", 0u)"),
-    ];
-    let mut out = text.to_string();
-    for (name, before, after) in FUNCTIONS {
-        loop {
-            let Some(at) = words(&out, name).next() else {
-                break;
-            };
-            let open = at
-                + name.len()
-                + (out[at + name.len()..].len() - out[at + name.len()..].trim_start().len());
-            if out.as_bytes().get(open) != Some(&b'(') {
-                break;
+/// The counter built-in functions: name, text before the counter's word, text after it.
+const FUNCTIONS: [(&str, &str, &str); 3] = [
+    ("atomicCounterIncrement", "", ", 1u)"),
+    ("atomicCounterDecrement", "(", ", 0xFFFFFFFFu) - 1u)"),
+    ("atomicCounter", "", ", 0u)"),
+];
+
+/// What a counter is: a global one (binding, first word, array size) or a parameter.
+enum Target<'a> {
+    Global(&'a Counter),
+    Param,
+}
+
+/// The edits that turn the uses of the counters (and of the `atomic_uint` parameters) into
+/// storage-buffer atomics: (byte range, replacement). `Err` is the compile error of a use GL
+/// does not allow (an assignment, an operand, a conversion: GLSL 4.20 §4.1.7 lets a counter
+/// be only a function's argument).
+fn uses(
+    clean: &str,
+    text: &str,
+    counters: &[Counter],
+    params: &[Param],
+    found: &[Found],
+) -> Result<Vec<(std::ops::Range<usize>, String)>, String> {
+    let mut edits = Vec::new();
+    let takes_counters = |f: &str| params.iter().any(|p| p.function == f);
+    // Object-like macros that name a counter function (`#define OP atomicCounter`).
+    let aliases: Vec<(String, &str)> = if clean.contains("define") {
+        macros_at(clean, clean.len())
+            .into_iter()
+            .filter(|m| m.params.is_none())
+            .filter_map(|m| {
+                let f = FUNCTIONS.iter().find(|f| f.0 == m.body)?;
+                Some((m.name, f.0))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let function = |w: &str| {
+        let w = aliases.iter().find(|a| a.0 == w).map_or(w, |a| a.1);
+        FUNCTIONS.iter().find(|f| f.0 == w)
+    };
+    let index = word_index(clean);
+    let mut refs: Vec<(usize, &str, Target)> = Vec::new();
+    for c in counters {
+        for &at in index.get(c.name.as_str()).into_iter().flatten() {
+            let in_param_body = params
+                .iter()
+                .any(|p| p.name == c.name && p.body.as_ref().is_some_and(|b| b.contains(&at)));
+            if !found.iter().any(|f| f.range.contains(&at)) && !in_param_body {
+                refs.push((at, &c.name, Target::Global(c)));
             }
-            let Some((args, end)) = call_args(&out, open) else {
-                break;
-            };
-            let replaced = format!("{before}{}{after}", &out[args]);
-            out.replace_range(at..end, &replaced);
         }
     }
-    loop {
-        let Some(at) = words(&out, "memoryBarrierAtomicCounter").next() else {
-            break;
-        };
-        out.replace_range(
-            at..at + "memoryBarrierAtomicCounter".len(),
-            "memoryBarrierBuffer",
-        );
+    for p in params {
+        if let Some(body) = &p.body {
+            let all = index.get(p.name.as_str()).into_iter().flatten();
+            for &at in all.filter(|at| body.contains(at)) {
+                refs.push((at, &p.name, Target::Param));
+            }
+        }
     }
-    out
+    for (at, name, target) in refs {
+        // Not a use: in a directive, a member (`s.x`), or a declaration of another variable
+        // of the name (`int x`).
+        if on_directive(clean, at)
+            || matches!(prev_char(clean, at), Some((_, b'.')))
+            || word_before(clean, at).is_some_and(|(_, w)| w != "return")
+        {
+            continue;
+        }
+        let invalid = || {
+            let line = line_of(text, at);
+            format!("0:{line}: error: invalid use of atomic counter `{name}'\n")
+        };
+        // The reference: the name and an index.
+        let mut end = at + name.len();
+        let mut index = None;
+        if let Some((open, b'[')) = next_char(clean, end) {
+            let close = matching(clean, open).ok_or_else(invalid)?;
+            index = Some(clean[open + 1..close].trim());
+            end = close + 1;
+        }
+        let (word, arg) = match (target, index) {
+            (Target::Global(c), None) if c.array == 0 => (
+                format!("{ARRAY_PREFIX}{}[{}]", c.binding, c.offset / 4),
+                format!("{}u", (c.binding << 16) + c.offset / 4),
+            ),
+            (Target::Global(c), Some(i)) if c.array > 0 => (
+                format!("{ARRAY_PREFIX}{}[{}u + uint({i})]", c.binding, c.offset / 4),
+                format!("({}u + uint({i}))", (c.binding << 16) + c.offset / 4),
+            ),
+            (Target::Param, None) => (String::new(), name.to_string()),
+            _ => return Err(invalid()),
+        };
+        // Out through parentheses that only group, to the call it is an argument of.
+        let (mut s, mut e) = (at, end);
+        let edit = loop {
+            let before = prev_char(clean, s).ok_or_else(invalid)?;
+            let after = next_char(clean, e).ok_or_else(invalid)?;
+            match (before.1, after.1) {
+                (b'(', b')') => match word_before(clean, before.0) {
+                    None => {
+                        s = before.0;
+                        e = after.0 + 1;
+                    }
+                    Some((ws, w)) => {
+                        if let Some((_, pre, post)) = function(w) {
+                            let call = match target_is_param(&word) {
+                                true => format!("{pre}{ADD}({arg}{post}"),
+                                false => format!("{pre}atomicAdd({word}{post}"),
+                            };
+                            break (ws..after.0 + 1, call);
+                        }
+                        if takes_counters(w) {
+                            break (at..end, arg);
+                        }
+                        return Err(invalid());
+                    }
+                },
+                (b'(' | b',', b')' | b',') => {
+                    // An argument among several: the call's name.
+                    let mut depth = 0;
+                    let mut open = None;
+                    for (i, c) in clean[..s].bytes().enumerate().rev() {
+                        match c {
+                            b')' => depth += 1,
+                            b'(' if depth == 0 => {
+                                open = Some(i);
+                                break;
+                            }
+                            b'(' => depth -= 1,
+                            _ => {}
+                        }
+                    }
+                    match open.and_then(|o| word_before(clean, o)) {
+                        Some((_, w)) if takes_counters(w) => break (at..end, arg),
+                        _ => return Err(invalid()),
+                    }
+                }
+                _ => return Err(invalid()),
+            }
+        };
+        edits.push(edit);
+    }
+    Ok(edits)
+}
+
+/// Whether a rewritten counter word stands for a parameter (which has none).
+fn target_is_param(word: &str) -> bool {
+    word.is_empty()
+}
+
+/// `MAX_*_ATOMIC_COUNTERS` and `MAX_COMBINED_ATOMIC_COUNTERS`, as native llvmpipe's.
+const MAX_COUNTERS: u32 = 4096;
+
+/// `MAX_*_ATOMIC_COUNTER_BUFFERS`, as native llvmpipe's.
+const MAX_BUFFERS: u32 = 16;
+
+/// `MAX_COMBINED_ATOMIC_COUNTER_BUFFERS`: [`MAX_BUFFERS`] for each of the five graphics
+/// stages, as Mesa sums it.
+const MAX_COMBINED_BUFFERS: u32 = 5 * MAX_BUFFERS;
+
+/// Mesa's link checks of a program's active counters (each with the stages that use it, a
+/// bit per [`crate::Stage`]) against the limits: the counters (array elements each) and
+/// binding points each stage uses, the counters of all stages together (one that two stages
+/// use counts twice) and the binding points of the program.
+pub(crate) fn check_limits(active: &[(Counter, u8)]) -> Result<(), String> {
+    const NAMES: [&str; 6] = [
+        "vertex",
+        "geometry",
+        "fragment",
+        "compute",
+        "tessellation control",
+        "tessellation evaluation",
+    ];
+    let mut combined = 0;
+    for (bit, name) in NAMES.iter().enumerate() {
+        let mine = || active.iter().filter(|(_, s)| s & (1 << bit) != 0);
+        let counters: u32 = mine().map(|(c, _)| c.array.max(1)).sum();
+        let mut bindings: Vec<u32> = mine().map(|(c, _)| c.binding).collect();
+        bindings.sort_unstable();
+        bindings.dedup();
+        if counters > MAX_COUNTERS {
+            return Err(format!("error: Too many {name} shader atomic counters\n"));
+        }
+        if bindings.len() as u32 > MAX_BUFFERS {
+            return Err(format!(
+                "error: Too many {name} shader atomic counter buffers\n"
+            ));
+        }
+        combined += counters;
+    }
+    if combined > MAX_COUNTERS {
+        return Err("error: Too many combined atomic counters\n".to_string());
+    }
+    let mut bindings: Vec<u32> = active.iter().map(|(c, _)| c.binding).collect();
+    bindings.sort_unstable();
+    bindings.dedup();
+    if bindings.len() as u32 > MAX_COMBINED_BUFFERS {
+        return Err("error: Too many combined atomic buffers\n".to_string());
+    }
+    Ok(())
 }
 
 /// GLSL 4.20's built-in constants of atomic counter limits that do not depend on the
@@ -368,20 +945,52 @@ fn lower_counters(text: &str) -> Result<Cow<'_, str>, String> {
         return Ok(Cow::Borrowed(text));
     }
     let (counters, found) = scan(text)?;
-    let Some(first) = found.first() else {
+    let clean = uncommented(text);
+    let params = params(&clean, text)?;
+    if found.is_empty() && params.is_empty() {
         return Ok(Cow::Borrowed(text));
-    };
-    let mut out = text.to_string();
-    // Blank every declaration (newlines kept), last first so ranges stay valid.
-    for f in found.iter().rev() {
-        let blank: String = out[f.range.clone()]
+    }
+    let mut edits = uses(&clean, text, &counters, &params, &found)?;
+    for p in &params {
+        edits.push((p.at..p.at + "atomic_uint".len(), "uint".to_string()));
+    }
+    for (k, f) in found.iter().enumerate() {
+        // Blanked, newlines kept; the blocks (and the function that adds to a counter
+        // passed as an argument) where the first declaration was.
+        let mut blank: String = clean[f.range.clone()]
             .chars()
             .map(|c| if c == '\n' { '\n' } else { ' ' })
             .collect();
-        out.replace_range(f.range.clone(), &blank);
+        if k == 0 {
+            let add = if params.is_empty() {
+                String::new()
+            } else {
+                add_function(&counters)
+            };
+            blank = format!("{}{add}{blank}", blocks(&counters));
+        }
+        edits.push((f.range.clone(), blank));
     }
-    out.insert_str(first.range.start, &blocks(&counters));
-    let mut out = calls(&out);
+    edits.sort_by_key(|(r, _)| (r.start, r.end));
+    if edits.windows(2).any(|w| w[0].0.end > w[1].0.start) {
+        let line = line_of(text, edits[0].0.start);
+        return Err(format!(
+            "0:{line}: error: unsupported nesting of atomic counter uses\n"
+        ));
+    }
+    let mut out = clean;
+    for (r, s) in edits.into_iter().rev() {
+        out.replace_range(r, &s);
+    }
+    loop {
+        let Some(at) = words(&out, "memoryBarrierAtomicCounter").next() else {
+            break;
+        };
+        out.replace_range(
+            at..at + "memoryBarrierAtomicCounter".len(),
+            "memoryBarrierBuffer",
+        );
+    }
     if let Some((at, number)) = crate::version::number_at(&out)
         && matches!(
             number.as_str(),
@@ -423,10 +1032,161 @@ mod tests {
         assert_eq!(lowered.lines().count(), src.lines().count());
         assert!(lowered.starts_with("#version 430\n"));
         assert!(lowered.contains(
-            "layout(std430) buffer TesseraAtomicCounters0 { uint tsh_ac_pad0_0[1]; uint a; \
-             uint b[2]; uint c; }; layout(std430) buffer TesseraAtomicCounters1 { uint d; }; "
+            "layout(std430) buffer TesseraAtomicCounters0 { uint tsh_ac0[]; }; \
+             layout(std430) buffer TesseraAtomicCounters1 { uint tsh_ac1[]; }; "
         ));
-        assert!(lowered.contains("atomicAdd(a, 1u); (atomicAdd(b[1], 0xFFFFFFFFu) - 1u);"));
+        assert!(
+            lowered.contains(
+                "atomicAdd(tsh_ac0[1], 1u); (atomicAdd(tsh_ac0[2u + uint(1)], 0xFFFFFFFFu) - 1u);"
+            ),
+            "{lowered}"
+        );
+    }
+
+    #[test]
+    fn counters_as_function_arguments() {
+        let src = "#version 140\n\
+            layout(binding = 0, offset = 0) uniform atomic_uint x;\n\
+            layout(binding = 2, offset = 4) uniform atomic_uint y[2];\n\
+            uint f(atomic_uint z, uint k) { return atomicCounterIncrement(z) + k; }\n\
+            uint g(const in atomic_uint z) { return f(z, 1u) + atomicCounter((z)); }\n\
+            void main() { uint a = f(x, 2u) + g(y[1]) + atomicCounterDecrement(y[0]); }\n";
+        let lowered = lower(src).unwrap();
+        assert_eq!(lowered.lines().count(), src.lines().count());
+        let lines: Vec<&str> = lowered.lines().collect();
+        assert!(lines[1].contains(
+            "uint tsh_ac_add(uint c, uint v) { switch (c >> 16u) { \
+             case 0u: return atomicAdd(tsh_ac0[c & 0xFFFFu], v); \
+             case 2u: return atomicAdd(tsh_ac2[c & 0xFFFFu], v); } return 0u; }"
+        ));
+        assert_eq!(
+            lines[3],
+            "uint f(uint z, uint k) { return tsh_ac_add(z, 1u) + k; }"
+        );
+        assert_eq!(
+            lines[4],
+            "uint g(const in uint z) { return f(z, 1u) + tsh_ac_add(z, 0u); }"
+        );
+        assert_eq!(
+            lines[5],
+            "void main() { uint a = f(0u, 2u) + g((131073u + uint(1))) + \
+             (atomicAdd(tsh_ac2[1u + uint(0)], 0xFFFFFFFFu) - 1u); }"
+        );
+        let out = "#version 140\nlayout(binding = 0) uniform atomic_uint x;\n\
+            void f(inout atomic_uint y) {}\nvoid main() {}\n";
+        assert!(lower(out).unwrap_err().starts_with("0:3: error"));
+    }
+
+    #[test]
+    fn counters_are_only_arguments() {
+        for (body, ok) in [
+            ("x = 0;", false),
+            ("x++;", false),
+            ("x = y;", false),
+            ("float f = float(x);", false),
+            ("int i = 1 + x;", false),
+            ("bool b = (x == 0u);", false),
+            ("if (x) {}", false),
+            ("uint u = atomicCounter((x)) + atomicCounter(y);", true),
+            ("uint u = atomicCounterIncrement(x); s.x = 1;", true),
+        ] {
+            let src = format!(
+                "#version 140\nlayout(binding=0) uniform atomic_uint x;\n\
+                 layout(binding=0) uniform atomic_uint y;\nstruct S {{ int x; }} s;\n\
+                 void main() {{\n{body}\n}}\n"
+            );
+            match lower(&src) {
+                Ok(_) => assert!(ok, "{body} lowered"),
+                Err(e) => assert!(!ok && e.starts_with("0:6: error"), "{body}: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn default_declarations_macros_and_repeated_qualifiers() {
+        let src = "#version 140\n#define PASTE(A,B) A ## B\n#define Y(I) PASTE(y, I)\n\
+            layout(binding=7, binding=2, offset=4) uniform;\n\
+            #define I 3\nlayout(binding=I, offset=0) uniform atomic_uint Y(I);\n#undef I\n\
+            layout(binding=2) uniform atomic_uint x4;\n\
+            layout(binding=7, offset=8, offset=0) uniform atomic_uint x5;\n\
+            void main() { atomicCounter(y3); atomicCounter(x4); atomicCounter(x5); }\n";
+        let c = counters(src).unwrap();
+        let got: Vec<_> = c
+            .iter()
+            .map(|c| (c.name.as_str(), c.binding, c.offset, c.used))
+            .collect();
+        assert_eq!(
+            got,
+            [("y3", 3, 0, true), ("x4", 2, 0, true), ("x5", 7, 0, true)]
+        );
+        let lowered = lower(src).unwrap();
+        assert!(!lowered.contains("uniform;"), "{lowered}");
+        assert!(lowered.contains("atomicAdd(tsh_ac3[0], 0u); atomicAdd(tsh_ac2[0], 0u);"));
+        let op = "#version 140\n#define OP atomicCounterDecrement\n\
+            layout(binding = 0) uniform atomic_uint x;\nvoid main() { uint y = OP(x); }\n";
+        assert!(
+            lower(op)
+                .unwrap()
+                .contains("uint y = (atomicAdd(tsh_ac0[0], 0xFFFFFFFFu) - 1u);")
+        );
+        let init = "#version 140\nlayout(binding=0) uniform atomic_uint x = 0;\nvoid main() {}\n";
+        assert!(lower(init).unwrap_err().starts_with("0:2: error"));
+        let high = "#version 140\nlayout(binding=16) uniform atomic_uint x;\nvoid main() {}\n";
+        assert!(lower(high).unwrap_err().starts_with("0:2: error"));
+    }
+
+    /// piglit's max-counters: as many counters and binding points as the limits allow link
+    /// (16 binding points in each of two stages), one more counter than a stage or the
+    /// program may have does not.
+    #[test]
+    fn link_limits() {
+        use crate::{LinkRequest, Stage, link};
+        let shader = |stage: Stage, n: u32, bindings: bool, offset: u32| {
+            let c = if stage == Stage::Vertex { "v" } else { "f" };
+            let mut s = String::from("#version 140\n");
+            for i in 0..n {
+                let b = if bindings {
+                    i
+                } else {
+                    u32::from(stage == Stage::Vertex)
+                };
+                s.push_str(&format!(
+                    "layout(binding={b}, offset={}) uniform atomic_uint {c}{i};\n",
+                    if bindings { offset } else { offset + 4 * i }
+                ));
+            }
+            s.push_str("out vec4 o;\nvoid main() { uint x = 0u;\n");
+            for i in 0..n {
+                s.push_str(&format!("x += atomicCounterDecrement({c}{i});\n"));
+            }
+            s.push_str("o = vec4(float(x)); }\n");
+            s
+        };
+        let linked = |vs: &str, fs: &str| {
+            link(&LinkRequest {
+                shaders: &[(Stage::Vertex, vs), (Stage::Fragment, fs)],
+                attrib_bindings: &[],
+                frag_data_bindings: &[],
+                limits: crate::Limits::default(),
+                xfb_varyings: &[],
+                xfb_separate: false,
+                separable: false,
+            })
+            .map(drop)
+        };
+        let vs16 = shader(Stage::Vertex, 16, true, 4);
+        let fs16 = shader(Stage::Fragment, 16, true, 0);
+        linked(&vs16, &fs16).unwrap();
+        let fs_max = shader(Stage::Fragment, MAX_COUNTERS, false, 0);
+        let vs1 = shader(Stage::Vertex, 1, false, 0);
+        let err = linked(&vs1, &fs_max).unwrap_err();
+        assert!(err.contains("Too many combined atomic counters"), "{err}");
+        let fs_over = shader(Stage::Fragment, MAX_COUNTERS + 1, false, 0);
+        let err = linked(&vs1, &fs_over).unwrap_err();
+        assert!(
+            err.contains("Too many fragment shader atomic counters"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! fragments counted with `atomicCounterIncrement` (every returned value unique), the
 //! values `atomicCounterDecrement`, `atomicCounter` and `atomicCounterIncrement` return,
 //! counters at offsets in two bindings and arrays of counters from a compute shader,
-//! counters in a program pipeline of two programs, and the binding points' state, limits
+//! counters in a program pipeline of two programs, counters passed to functions, the
+//! shaders that use a counter as GL does not allow, and the binding points' state, limits
 //! and errors, on both backends over `inproc` and `thread`
 //! (Vulkan with the validation layer on, which must report nothing). Buffer contents,
 //! errors and values must be exactly the native ones.
@@ -642,4 +643,108 @@ fn counter_reflection_and_its_errors_match_the_native_driver() {
 fn binding_points_limits_and_errors_match_the_native_driver() {
     let t = compare(transcript);
     assert_eq!(t.len(), 21);
+}
+
+/// 64 invocations through functions that take counters (an element of an array chosen by
+/// the invocation, a counter passed on from one function to another), a counter function
+/// named by a macro, a binding taken from a macro, a default qualifier declaration without
+/// a type, and repeated qualifiers (the last one counts).
+const ARGUMENTS_CS: &str = "#version 430
+#define OP atomicCounterDecrement
+#define B 1
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(binding = 7, binding = 2, offset = 4) uniform;
+layout(binding = 0, offset = 8, offset = 0) uniform atomic_uint per_class[3];
+layout(binding = B) uniform atomic_uint down;
+layout(std430, binding = 3) buffer Out { uint r[64]; };
+uint bump(atomic_uint c, uint by) { return atomicCounterIncrement(c) + by; }
+uint twice(const in atomic_uint c) { bump(c, 0u); return OP((c)); }
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    r[i] = bump(per_class[i % 3u], 1000u) + twice(down);
+    atomicCounter(down);
+}
+";
+
+fn arguments(gl: &mut dyn CounterGl) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let a = buffer(gl, ATOMIC_COUNTER_BUFFER, &[10, 20, 30, 40]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 0, a);
+    let b = buffer(gl, ATOMIC_COUNTER_BUFFER, &[500, 600]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 1, b);
+    let out = buffer(gl, SHADER_STORAGE_BUFFER, &[0; 64]);
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 3, out);
+    let p = program(gl, &[(COMPUTE_SHADER, ARGUMENTS_CS)]);
+    gl.use_program(p);
+    gl.dispatch_compute(1, 1, 1);
+    gl.memory_barrier(ATOMIC_COUNTER_BARRIER_BIT | BUFFER_UPDATE_BARRIER_BIT);
+    // The returned values depend on the order of the invocations: their sum does not.
+    let r = read(gl, out, 64);
+    let sum = vec![r.iter().map(|&v| u64::from(v)).sum::<u64>() as u32];
+    let got = (read(gl, a, 4), read(gl, b, 2), sum);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    got
+}
+
+#[test]
+fn counters_passed_to_functions_match_the_native_driver() {
+    let (a, b, _) = compare(arguments);
+    // 22, 21 and 21 of the 64 invocations in each class; down is incremented and
+    // decremented once by each.
+    assert_eq!(
+        (a, b),
+        (vec![10 + 22, 20 + 21, 30 + 21, 40], vec![500, 600])
+    );
+}
+
+/// The compile status and whether the log is empty for shaders that use a counter as GL
+/// does not allow (an assignment, an increment, a conversion, an operand, an initializer,
+/// an `out` parameter) and for allowed ones.
+fn compile_statuses(gl: &mut dyn CounterGl) -> Vec<(i32, bool)> {
+    let bodies = [
+        ("", "x = 0u;"),
+        ("", "x++;"),
+        ("", "x = y;"),
+        ("", "float f = float(x);"),
+        ("", "uint u = 1u + x;"),
+        ("", "bool b = (x == 0u);"),
+        ("void f(out atomic_uint c) {}\n", ""),
+        ("void f(inout atomic_uint c) {}\n", ""),
+        ("void f(atomic_uint c) {}\n", "f(x);"),
+        (
+            "",
+            "uint u = atomicCounter((x)) + atomicCounterIncrement(y);",
+        ),
+    ];
+    let mut out = Vec::new();
+    for (function, body) in bodies {
+        let src = format!(
+            "#version 420\nlayout(binding = 0) uniform atomic_uint x;\n\
+             layout(binding = 0) uniform atomic_uint y;\nout vec4 c;\n{function}\
+             void main() {{ {body} c = vec4(1.0); }}\n"
+        );
+        let s = gl.create_shader(FRAGMENT_SHADER);
+        gl.shader_source(s, &src);
+        gl.compile_shader(s);
+        out.push((
+            gl.get_shaderi(s, COMPILE_STATUS),
+            gl.shader_info_log(s).is_empty(),
+        ));
+    }
+    let init = "#version 420\nlayout(binding = 0) uniform atomic_uint x = 0;\nvoid main() {}\n";
+    let s = gl.create_shader(FRAGMENT_SHADER);
+    gl.shader_source(s, init);
+    gl.compile_shader(s);
+    out.push((
+        gl.get_shaderi(s, COMPILE_STATUS),
+        gl.shader_info_log(s).is_empty(),
+    ));
+    assert_eq!(gl.get_error(), NO_ERROR);
+    out
+}
+
+#[test]
+fn invalid_counter_uses_fail_to_compile_as_in_the_native_driver() {
+    let t = compare(compile_statuses);
+    let ok: Vec<i32> = t.iter().map(|(s, _)| *s).collect();
+    assert_eq!(ok, [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0]);
 }
