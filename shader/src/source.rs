@@ -23,7 +23,10 @@
 //!   functions ([`crate::subroutine`]);
 //! - **`GL_EXT_texture_array`**, which glslang does not know: its `#extension` line is
 //!   blanked and its functions (`texture1DArray()` and its kin) come from the preamble
-//!   ([`texture_array`]).
+//!   ([`texture_array`]);
+//! - **`GL_ARB_texture_query_levels`, `GL_ARB_conservative_depth`,
+//!   `GL_ARB_fragment_layer_viewport`**, which glslang does not know, and
+//!   `GL_ARB_texture_query_lod` below 1.50 ([`crate::late_extensions`]).
 //!
 //! - **unsized uniform arrays with an initializer** get the initializer's size written in
 //!   (glslang's relaxed rules drop the initializer and would leave them unsized);
@@ -44,7 +47,7 @@
 
 use std::borrow::Cow;
 
-use crate::{fold, frag_coord, version};
+use crate::{fold, frag_coord, late_extensions, version};
 
 /// A shader's text for glslang.
 pub(crate) struct Prepared<'a> {
@@ -94,7 +97,17 @@ pub(crate) fn prepare(stage: crate::Stage, source: &str) -> Prepared<'_> {
         Cow::Borrowed(_) => joined,
         Cow::Owned(t) => Cow::Owned(t),
     };
+    let before = version::check(&text).unwrap_or(0);
     let text = match version::extension_source(stage, &text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(t) => Cow::Owned(t),
+    };
+    let after = version::check(&text).unwrap_or(0);
+    let text = match version::raised_storage(stage, before, after, &text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(t) => Cow::Owned(t),
+    };
+    let text = match version::sized_implicit_arrays(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(t) => Cow::Owned(t),
     };
@@ -130,9 +143,24 @@ pub(crate) fn prepare(stage: crate::Stage, source: &str) -> Prepared<'_> {
         (Cow::Borrowed(_), on) => (text, on),
         (Cow::Owned(t), on) => (Cow::Owned(t), on),
     };
+    let (text, late_flags) = match late_extensions::rewrite(stage, &text) {
+        (Cow::Borrowed(_), f) => (text, f),
+        (Cow::Owned(t), f) => (Cow::Owned(t), f),
+    };
     let version = version::check(&text).ok();
     let old = version.is_some_and(|v| v < 410);
-    let mut flags = inverse;
+    let mut flags = inverse | late_flags;
+    // A fragment shader that a pass (extension_source, the atomic counter lowering,
+    // late_extensions) read at 4.20 or later from an earlier version loses gl_FragColor and
+    // gl_FragData as late_extensions' shaders do.
+    if stage == crate::Stage::Fragment && before < 420 && version.is_some_and(|v| v >= 420) {
+        if text.contains("gl_FragColor") {
+            flags |= late_extensions::FLAG_FRAG_COLOR;
+        }
+        if text.contains("gl_FragData") {
+            flags |= late_extensions::FLAG_FRAG_DATA;
+        }
+    }
     if texture_array {
         flags |= FLAG_TEXTURE_ARRAY;
     }
@@ -850,20 +878,20 @@ pub(crate) fn check_declarations(source: &str) -> Result<(), String> {
 }
 
 /// A line of a shader without its comments.
-struct CodeLine<'a> {
+pub(crate) struct CodeLine<'a> {
     /// 1-based.
-    number: usize,
+    pub number: usize,
     /// The text, comments replaced by a space, trimmed.
-    content: String,
+    pub content: String,
     /// The directive's name, for a preprocessor line.
-    directive: Option<&'a str>,
+    pub directive: Option<&'a str>,
     /// How many conditional groups (`#if`, `#ifdef`, `#ifndef`) the line is in.
-    depth: u32,
+    pub depth: u32,
 }
 
 /// The lines of `text` (continuations already joined) without comments, with the
 /// conditional-group depth each is at.
-fn code_lines(text: &str) -> impl Iterator<Item = CodeLine<'static>> + '_ {
+pub(crate) fn code_lines(text: &str) -> impl Iterator<Item = CodeLine<'static>> + '_ {
     let mut in_comment = false;
     let mut depth = 0u32;
     text.lines().enumerate().map(move |(n, line)| {

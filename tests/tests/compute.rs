@@ -543,6 +543,69 @@ fn limits(gl: &mut dyn ComputeGl) -> (Vec<GLint>, Vec<GLint>) {
     (same, own)
 }
 
+/// A GLSL 1.30 vertex stage that enables `GL_ARB_shader_storage_buffer_object`, with
+/// `varying` (the front end reads such shaders as 4.30, where the word is refused).
+const OLD_VS: &str = "#version 130
+#extension GL_ARB_shader_storage_buffer_object : require
+in vec2 position;
+varying vec4 v;
+void main() {
+    v = vec4(position * 0.5 + 0.5, 0.0, 1.0);
+    gl_Position = vec4(position, 0.0, 1.0);
+}
+";
+
+/// Its fragment stage: `varying`, `gl_FragColor`, a storage block and the `.length()` of an
+/// implicitly sized array (4: one past its largest constant index, as Mesa's link sizes it).
+const OLD_FS: &str = "#version 130
+#extension GL_ARB_shader_storage_buffer_object : require
+varying vec4 v;
+buffer Counts { vec4 tint; uint fragments; int size; };
+void main() {
+    float unsized[];
+    unsized[3] = v.x;
+    size = unsized.length();
+    atomicAdd(fragments, 1u);
+    gl_FragColor = tint * v;
+}
+";
+
+/// Draws a triangle with [`OLD_VS`] and [`OLD_FS`]: the block's words and the pixels.
+fn glsl_130_storage_block(gl: &mut dyn ComputeGl) -> (Vec<u32>, Vec<u8>) {
+    gl.viewport(0, 0, 16, 16);
+    gl.clear_color(0.0, 0.0, 0.0, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    let p = program(gl, &[(VERTEX_SHADER, OLD_VS), (FRAGMENT_SHADER, OLD_FS)]);
+    let block = gl.gen_buffer();
+    gl.bind_buffer(SHADER_STORAGE_BUFFER, block);
+    let init: Vec<u8> = [1.0f32, 0.5, 0.25, 1.0]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .chain([0u8; 16])
+        .collect();
+    gl.buffer_data(SHADER_STORAGE_BUFFER, init.len(), Some(&init), DYNAMIC_COPY);
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 0, block);
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    let verts: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.draw_arrays(TRIANGLES, 0, 3);
+    gl.memory_barrier(BUFFER_UPDATE_BARRIER_BIT);
+    let words = read(gl, SHADER_STORAGE_BUFFER, block, 32);
+    let mut pixels = vec![0u8; 16 * 16 * 4];
+    gl.read_pixels(0, 0, 16, 16, RGBA, UNSIGNED_BYTE, &mut pixels);
+    assert_eq!(gl.get_error(), NO_ERROR);
+    (words, pixels)
+}
+
 /// Runs `scene` natively and on both backends (inproc and thread), which must match.
 fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn ComputeGl) -> T) {
     let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
@@ -572,6 +635,16 @@ fn a_prefix_sum_with_shared_memory_matches_the_native_driver() {
         let got = prefix_sum(gl);
         assert_eq!(got, expected);
         got
+    });
+}
+
+#[test]
+fn a_glsl_130_storage_block_with_varyings_and_an_implicit_length_matches_the_native_driver() {
+    compare(|gl| {
+        let (words, pixels) = glsl_130_storage_block(gl);
+        assert_eq!(words[5], 4, "the implicitly sized array's length");
+        assert!(words[4] > 64, "fragments counted: {words:?}");
+        (words, pixels)
     });
 }
 
