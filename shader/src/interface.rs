@@ -400,7 +400,10 @@ fn fragment_outputs(
             None => out.unlisted[at].push(v.var.id),
         }
     }
-    for a in active.iter().filter(|a| !a.name.starts_with("gl_")) {
+    // The stand-ins for gl_FragColor and gl_FragData are built-ins to GL too.
+    let builtin =
+        |n: &str| n.starts_with("gl_") || n.starts_with(crate::late_extensions::STAND_IN_PREFIX);
+    for a in active.iter().filter(|a| !builtin(&a.name)) {
         let (location, index) = io
             .iter()
             .zip(&chosen)
