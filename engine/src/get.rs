@@ -567,6 +567,8 @@ impl Context {
             MAX_COMPUTE_WORK_GROUP_INVOCATIONS => i(l.max_compute_work_group_invocations),
             MAX_COMPUTE_SHARED_MEMORY_SIZE => i(l.max_compute_shared_memory_size),
             MAX_VERTEX_SHADER_STORAGE_BLOCKS
+            | MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS
+            | MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS
             | MAX_GEOMETRY_SHADER_STORAGE_BLOCKS
             | MAX_FRAGMENT_SHADER_STORAGE_BLOCKS
             | MAX_COMPUTE_SHADER_STORAGE_BLOCKS

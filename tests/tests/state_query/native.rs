@@ -38,13 +38,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED],
     ),
     (
-        "ARB_tessellation_shader's storage blocks (GL 4.3): no tessellation stages",
-        &[
-            MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS,
-            MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS,
-        ],
-    ),
-    (
         "ARB_query_buffer_object (GL 4.4): no query buffer target",
         &[QUERY_BUFFER_BINDING],
     ),
