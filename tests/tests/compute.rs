@@ -1,6 +1,7 @@
 //! Compute shaders and shader storage buffers against the native driver: a prefix sum with
 //! shared memory and barriers, fragments counted with `atomicAdd` into a storage buffer,
-//! `glDispatchComputeIndirect`, a compute pass feeding a draw, the errors GL 4.3 names and
+//! `glDispatchComputeIndirect`, a compute pass feeding a draw, a GLSL 1.30 program that
+//! enables storage blocks (which the front end reads as 4.30), the errors GL 4.3 names and
 //! the limits, on both backends (Vulkan with the validation layer on, which must report
 //! nothing). Bytes, pixels and errors must be exactly the native ones, except where a
 //! difference is listed with its reason.
