@@ -14,8 +14,8 @@ use crate::ffi::{self, DeclaredBlock, Leaf, LinkResult};
 use crate::gltype::{self, Base};
 use crate::spirv::{Assign, Module, Type, deco, storage};
 use crate::{
-    Block, BufferVariable, Geometry, Image, LinkRequest, Program, Sampler, Stage, StorageBlock,
-    Uniform,
+    Block, BufferVariable, Geometry, INACTIVE_LOCATION, Image, LinkRequest, Program, Sampler,
+    Stage, StorageBlock, Uniform,
 };
 use crate::{
     atomic_counter, buffer_variable, frag_coord, interface, pixel_center, point_size, rectangle,
@@ -496,6 +496,64 @@ struct UniformLayout {
     buffer_variables: Vec<BufferVariable>,
 }
 
+/// The lengths of an array type's dimensions, outermost first (none for a non-array).
+fn array_dims(m: &Module, mut ty: u32) -> Vec<u32> {
+    let mut dims = Vec::new();
+    while let Some((element, n)) = m.array(ty) {
+        dims.push(n.max(1));
+        ty = element;
+    }
+    dims
+}
+
+/// Where the innermost array a uniform name's indices select (`[1][0]` of `s[2][3]`:
+/// the second `[3]`) starts among the elements of an array of arrays with `dims`: 3.
+fn element_offset(indices: &str, dims: &[u32]) -> u32 {
+    let indices: Vec<u32> = indices
+        .split(['[', ']'])
+        .filter_map(|i| i.trim().parse().ok())
+        .collect();
+    // The last index is the innermost array's own `[0]`.
+    let outer = indices
+        .len()
+        .saturating_sub(1)
+        .min(dims.len().saturating_sub(1));
+    indices[..outer]
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| i * dims[k + 1..].iter().product::<u32>())
+        .sum()
+}
+
+/// The dimensions of block `name`'s array, outermost first, as a module declares it (a
+/// uniform block, or a storage block in the Uniform or StorageBuffer class); empty when
+/// none declares it as an array.
+fn block_dims(modules: &[(Stage, Module)], name: &str) -> Vec<u32> {
+    const STORAGE_BUFFER: u32 = 12;
+    modules
+        .iter()
+        .find_map(|(_, m)| {
+            m.vars(storage::UNIFORM)
+                .chain(m.vars(STORAGE_BUFFER))
+                .find(|v| m.name(m.strip_arrays(v.ty)) == name)
+                .map(|v| array_dims(m, v.ty))
+        })
+        .unwrap_or_default()
+}
+
+/// The GL name of element `e` of a block array with `dims` (`B[1][2]` for element 5 of
+/// `B[2][3]`): each element of an array of arrays of blocks is a block of its own.
+fn element_name(name: &str, dims: &[u32], e: u32) -> String {
+    let mut out = name.to_string();
+    let mut rest = e;
+    for (k, _) in dims.iter().enumerate() {
+        let stride: u32 = dims[k + 1..].iter().product();
+        out.push_str(&format!("[{}]", rest / stride));
+        rest %= stride;
+    }
+    out
+}
+
 fn uniforms(
     r: &LinkResult,
     modules: &[(Stage, Module)],
@@ -563,6 +621,11 @@ fn uniforms(
         }
     }
 
+    // Explicit locations of loose uniforms, as declared in each stage.
+    let declared: Vec<(String, u32)> = shaders
+        .iter()
+        .flat_map(|(_, text)| subroutine::uniform_locations(text))
+        .collect();
     // Default-block uniforms and samplers, in reflection order; struct members of one
     // top-level uniform are listed together.
     let mut listed_tops: Vec<&str> = Vec::new();
@@ -613,40 +676,56 @@ fn uniforms(
                     u.name
                 ));
             };
-            let var_name = u.name.strip_suffix("[0]").unwrap_or(&u.name).to_string();
-            let declared = modules
+            // An array of arrays is one variable whose innermost arrays are uniforms of
+            // their own (`s[1][0]`, as GL names them); its slots are the variable's
+            // elements in order, each innermost array's at its offset among them.
+            let var_name = u.name.split('[').next().unwrap_or(&u.name).to_string();
+            let dims = modules
                 .iter()
                 .find_map(|(_, m)| {
                     m.vars(storage::UNIFORM_CONSTANT)
                         .find(|v| m.name(v.id) == var_name)
-                        .map(|v| m.array(v.ty).map_or(1, |(_, n)| n))
+                        .map(|v| array_dims(m, v.ty))
                 })
                 .ok_or_else(|| format!("error: internal error: no variable for `{}'\n", u.name))?;
-            let first = out.samplers.len() as u32;
-            let count = declared.max(u.size.max(1) as u32);
-            for e in 0..count {
-                let unit = if u.binding >= 0 {
-                    u.binding as u32 + e
-                } else {
-                    0
-                };
-                out.samplers.push(Sampler {
-                    ty: u.gl_type,
-                    target,
-                    unit,
-                    element: e,
-                });
-            }
-            out.sampler_vars.push((var_name, first));
+            let offset = element_offset(&u.name[var_name.len()..], &dims);
+            let first = match out.sampler_vars.iter().find(|(n, _)| *n == var_name) {
+                Some(&(_, first)) => first,
+                None => {
+                    let first = out.samplers.len() as u32;
+                    let declared = dims.iter().product::<u32>();
+                    let count = declared.max(u.size.max(1) as u32);
+                    for e in 0..count {
+                        let unit = if u.binding >= 0 {
+                            u.binding as u32 + e
+                        } else {
+                            0
+                        };
+                        out.samplers.push(Sampler {
+                            ty: u.gl_type,
+                            target,
+                            unit,
+                            element: e,
+                        });
+                    }
+                    out.sampler_vars.push((var_name, first));
+                    first
+                }
+            } + offset;
+            // Mesa trims no innermost array of an array of arrays.
+            let size = match dims.len() {
+                0 | 1 => u.size.max(1),
+                _ => dims[dims.len() - 1] as i32,
+            };
             let location = out.locations.len() as i32;
             let index = out.uniforms.len() as u32;
-            for e in 0..u.size.max(1) as u32 {
+            for e in 0..size as u32 {
                 out.locations.push((index, e));
             }
             out.uniforms.push(Uniform {
                 name: u.name.clone(),
                 ty: u.gl_type,
-                size: u.size.max(1),
+                size,
                 block: -1,
                 offset: -1,
                 array_stride: 0,
@@ -691,8 +770,12 @@ fn uniforms(
             }
             let Some(ty) = leaf_type(leaf) else { continue };
             // A top-level array is as long as its last element in use (GL lets the linker
-            // trim it; glslang's reflection reports that length).
-            let size = if leaf.array > 0 && leaf.name == format!("{top}[0]") {
+            // trim it; glslang's reflection reports that length), one with an explicit
+            // location as declared (Mesa reserves every location it names).
+            let size = if leaf.array > 0
+                && leaf.name == format!("{top}[0]")
+                && !declared.iter().any(|(name, _)| name == top)
+            {
                 u.size.clamp(1, leaf.array)
             } else {
                 leaf.array.max(1)
@@ -718,7 +801,29 @@ fn uniforms(
         }
     }
 
-    assign_locations(shaders, &mut out)?;
+    // The locations an inactive uniform's declaration spans: its default-block leaves'
+    // elements, or a sampler's or image's.
+    let declared_size = |top: &str| -> u32 {
+        let leaves: u32 = default_index.map_or(0, |d| {
+            r.leaves
+                .iter()
+                .filter(|l| l.block == d && top_name(&l.name) == top)
+                .map(|l| l.array.max(1) as u32)
+                .sum()
+        });
+        if leaves > 0 {
+            return leaves;
+        }
+        modules
+            .iter()
+            .find_map(|(_, m)| {
+                m.vars(storage::UNIFORM_CONSTANT)
+                    .find(|v| m.name(v.id) == top)
+                    .map(|v| m.array(v.ty).map_or(1, |(_, n)| n))
+            })
+            .unwrap_or(1)
+    };
+    assign_locations(&declared, &declared_size, &mut out)?;
 
     // Named blocks: every declared block is active (shared and std140 blocks are, and
     // packed ones may be), with all of its members.
@@ -770,13 +875,28 @@ fn uniforms(
 /// top-level variable has an explicit `layout(location)` (`ARB_explicit_uniform_location`)
 /// take it and the locations after it (struct members and innermost arrays in order), the
 /// others the first run of free locations long enough for their elements, else the
-/// locations after the last one taken. Unused locations map to no uniform (`u32::MAX`).
-fn assign_locations(shaders: &[(Stage, &str)], out: &mut UniformLayout) -> Result<(), String> {
+/// locations after the last one taken. An inactive uniform with an explicit location keeps
+/// its `declared_size` locations (the extension: no two uniforms share a location "even if
+/// they are unused"); they map to [`INACTIVE_LOCATION`], which `glUniform*` ignores. Other
+/// unused locations map to no uniform (`u32::MAX`).
+fn assign_locations(
+    declared: &[(String, u32)],
+    declared_size: &dyn Fn(&str) -> u32,
+    out: &mut UniformLayout,
+) -> Result<(), String> {
     const FREE: (u32, u32) = (u32::MAX, 0);
-    let declared: Vec<(String, u32)> = shaders
-        .iter()
-        .flat_map(|(_, text)| subroutine::uniform_locations(text))
-        .collect();
+    // One uniform declared with two locations (in two stages) fails the link, as in Mesa's
+    // cross-validation of globals.
+    for (k, (name, location)) in declared.iter().enumerate() {
+        if declared[..k]
+            .iter()
+            .any(|(n, l)| n == name && l != location)
+        {
+            return Err(format!(
+                "error: explicit locations for uniform `{name}' have differing values\n"
+            ));
+        }
+    }
     let explicit = |top: &str| {
         declared
             .iter()
@@ -788,12 +908,11 @@ fn assign_locations(shaders: &[(Stage, &str)], out: &mut UniformLayout) -> Resul
         .collect();
     let mut map: Vec<(u32, u32)> = Vec::new();
     let mut next: HashMap<String, u32> = HashMap::new();
-    for &i in &located {
-        let name = out.uniforms[i].name.clone();
-        let top = top_name(&name);
-        let Some(base) = explicit(top) else { continue };
-        let size = out.uniforms[i].size.max(1) as u32;
-        let first = *next.get(top).unwrap_or(&base);
+    let take = |map: &mut Vec<(u32, u32)>,
+                top: &str,
+                first: u32,
+                size: u32,
+                entry: &dyn Fn(u32) -> (u32, u32)| {
         let end = u64::from(first) + u64::from(size);
         if end > MAX_UNIFORM_LOCATIONS as u64 {
             return Err(format!(
@@ -812,10 +931,28 @@ fn assign_locations(shaders: &[(Stage, &str)], out: &mut UniformLayout) -> Resul
                      location\n"
                 ));
             }
-            *slot = (i as u32, e);
+            *slot = entry(e);
         }
+        Ok(())
+    };
+    for &i in &located {
+        let name = out.uniforms[i].name.clone();
+        let top = top_name(&name);
+        let Some(base) = explicit(top) else { continue };
+        let size = out.uniforms[i].size.max(1) as u32;
+        let first = *next.get(top).unwrap_or(&base);
+        take(&mut map, top, first, size, &|e| (i as u32, e))?;
         out.uniforms[i].location = first as i32;
         next.insert(top.to_string(), first + size);
+    }
+    // Inactive explicit uniforms, each declaration once.
+    for (k, (top, base)) in declared.iter().enumerate() {
+        if next.contains_key(top.as_str()) || declared[..k].iter().any(|(n, _)| n == top) {
+            continue;
+        }
+        take(&mut map, top, *base, declared_size(top), &|_| {
+            INACTIVE_LOCATION
+        })?;
     }
     for &i in &located {
         if explicit(top_name(&out.uniforms[i].name)).is_some() {
@@ -890,10 +1027,14 @@ fn storage_blocks(
                 .into_iter()
                 .map(|v| BufferVariable { block, ..v }),
         );
+        let dims = match block_dims(modules, &b.name) {
+            d if d.is_empty() => vec![elements as u32],
+            d => d,
+        };
         for e in 0..elements {
             out.push(StorageBlock {
                 name: if b.array > 0 {
-                    format!("{}[{e}]", b.name)
+                    element_name(&b.name, &dims, e as u32)
                 } else {
                     b.name.clone()
                 },
@@ -942,6 +1083,7 @@ fn atomic_counters(
         }
     }
     all.retain(|(c, _)| c.used);
+    atomic_counter::check_limits(&all)?;
     for (i, (a, _)) in all.iter().enumerate() {
         let end = a.offset + 4 * a.array.max(1);
         if let Some((b, _)) = all[i + 1..].iter().find(|(b, _)| {
@@ -1013,9 +1155,13 @@ fn push_blocks(
             Some((*s, m.elements_used(var)))
         })
         .collect();
+    let dims = match block_dims(modules, &b.name) {
+        d if d.is_empty() => vec![elements as u32],
+        d => d,
+    };
     for e in 0..elements {
         let name = if b.array > 0 {
-            format!("{}[{e}]", b.name)
+            element_name(&b.name, &dims, e as u32)
         } else {
             b.name.clone()
         };
@@ -1024,7 +1170,8 @@ fn push_blocks(
             .iter()
             .find(|l| l.name == name)
             .map_or(0, |l| stage_bits(l.stages));
-        if b.array > 0 {
+        // The indices read are the outermost ones: only a one-dimensional array's tell.
+        if b.array > 0 && dims.len() == 1 {
             for (s, used) in &read {
                 if used.as_ref().is_some_and(|u| !u.contains(&(e as u32))) {
                     stages &= !(1 << *s as u8);

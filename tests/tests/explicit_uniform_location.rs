@@ -167,3 +167,232 @@ fn explicit_uniform_locations_match_the_native_driver() {
         }
     }
 }
+
+/// A vertex stage for the cases that leave it alone.
+const PASS_VS: &str = "#version 430 core\nlayout(location = 0) in vec2 pos;\n\
+    void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n";
+
+/// One program of [`cases`]: its two stages, the names whose locations are asked, and the
+/// `glUniform1fv` calls made through raw locations (each call's error is recorded).
+struct Case {
+    vs: &'static str,
+    fs: &'static str,
+    names: &'static [&'static str],
+    calls: &'static [i32],
+}
+
+/// The rules beyond the plain ones: inactive uniforms keep their explicit locations (other
+/// uniforms are numbered around them, an overlap with them fails the link, and
+/// `glUniform*` through them is ignored without an error), every declarator of a
+/// declaration takes the layout, a uniform declared in two stages with one location or
+/// two, samplers, the last location, arrays used only in part, and a negative location.
+const CASES: &[Case] = &[
+    // piglit's inactive-uniform: the only uniform, unused.
+    Case {
+        vs: PASS_VS,
+        fs: "#version 430 core\nlayout(location = 7) uniform float var;\nout vec4 o;\n\
+             void main() { o = vec4(1.0, 0.0, 1.0, 1.0); }\n",
+        names: &["var"],
+        calls: &[7, 6, 8, 0],
+    },
+    // piglit's unused-uniform-reserve-location: an unused array's 128 locations.
+    Case {
+        vs: "#version 430 core\nlayout(location = 0) in vec2 pos;\n\
+             layout(location = 0) uniform float array[128];\n\
+             void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+        fs: "#version 430 core\nlayout(location = 127) uniform vec4 color;\nout vec4 o;\n\
+             void main() { o = color; }\n",
+        names: &["color", "array"],
+        calls: &[127],
+    },
+    // Uniforms without a location are numbered around inactive explicit ones.
+    Case {
+        vs: PASS_VS,
+        fs: "#version 430 core\nstruct S { float x; vec2 y; };\n\
+             layout(location = 0) uniform float u[4];\nlayout(location = 6) uniform S s;\n\
+             uniform vec4 g;\nuniform vec4 h[3];\nuniform float k;\nout vec4 o;\n\
+             void main() { o = g + h[2] + vec4(k); }\n",
+        names: &["g", "h", "h[2]", "k", "u", "u[0]", "s.x"],
+        calls: &[0, 3, 4, 6, 7, 8, 9, 12],
+    },
+    // Every declarator of a declaration takes its layout.
+    Case {
+        vs: PASS_VS,
+        fs: "#version 430 core\nlayout(location = 3) uniform float a, b;\nout vec4 o;\n\
+             void main() { o = vec4(a, b, 0.0, 1.0); }\n",
+        names: &["a", "b"],
+        calls: &[3, 4],
+    },
+    Case {
+        vs: PASS_VS,
+        fs: "#version 430 core\nuniform float c, d;\nlayout(location = 1) uniform float e;\n\
+             out vec4 o;\nvoid main() { o = vec4(c, d, e, 1.0); }\n",
+        names: &["c", "d", "e"],
+        calls: &[0, 1, 2],
+    },
+    // piglit's set-explicit-location-once-decl-twice, set-same-explicit-location-twice and
+    // set-explicit-location-twice.
+    Case {
+        vs: "#version 430 core\nlayout(location = 0) in vec2 pos;\n\
+             layout(location = 0) uniform vec4 foo;\n\
+             void main() { gl_Position = vec4(pos, 0.0, 1.0) + foo; }\n",
+        fs: "#version 430 core\nuniform vec4 foo;\nuniform vec4 bar;\nout vec4 o;\n\
+             void main() { o = foo + bar; }\n",
+        names: &["foo", "bar"],
+        calls: &[0, 1],
+    },
+    Case {
+        vs: "#version 430 core\nlayout(location = 0) in vec2 pos;\n\
+             layout(location = 5) uniform vec4 foo;\n\
+             void main() { gl_Position = vec4(pos, 0.0, 1.0) + foo; }\n",
+        fs: "#version 430 core\nlayout(location = 5) uniform vec4 foo;\nout vec4 o;\n\
+             void main() { o = foo; }\n",
+        names: &["foo"],
+        calls: &[5],
+    },
+    Case {
+        vs: "#version 430 core\nlayout(location = 0) in vec2 pos;\n\
+             layout(location = 0) uniform vec4 foo;\n\
+             void main() { gl_Position = vec4(pos, 0.0, 1.0) + foo; }\n",
+        fs: "#version 430 core\nlayout(location = 1) uniform vec4 foo;\nout vec4 o;\n\
+             void main() { o = foo; }\n",
+        names: &["foo"],
+        calls: &[0],
+    },
+    // Explicit and implicit locations in two stages.
+    Case {
+        vs: "#version 430 core\nlayout(location = 0) in vec2 pos;\n\
+             layout(location = 1) uniform vec4 a;\nuniform vec4 b;\n\
+             void main() { gl_Position = vec4(pos, 0.0, 1.0) + a + b; }\n",
+        fs: "#version 430 core\nlayout(location = 0) uniform vec4 c;\nuniform vec4 d;\n\
+             out vec4 o;\nvoid main() { o = c + d; }\n",
+        names: &["a", "b", "c", "d"],
+        calls: &[0, 1, 2, 3],
+    },
+    // piglit's set-location-to-sampler, and an unused sampler array's locations.
+    Case {
+        vs: PASS_VS,
+        fs: "#version 430 core\nlayout(location = 0) uniform sampler2D tex;\n\
+             layout(location = 2) uniform sampler2D ts[2];\nuniform float f[2];\n\
+             out vec4 o;\nvoid main() { o = texture(tex, vec2(0.0)) + vec4(f[1]); }\n",
+        names: &["tex", "ts", "f"],
+        calls: &[0, 1, 2, 3, 4],
+    },
+    // piglit's overlap-array-loc, overlap-array-loc-stages, overlap-location-across-stages.
+    Case {
+        vs: PASS_VS,
+        fs: "#version 430 core\nlayout(location = 0) uniform float a[16];\n\
+             layout(location = 2) uniform float r;\nout vec4 o;\n\
+             void main() { o = vec4(r, 1.0, 1.0, a[a.length() - 1]); }\n",
+        names: &["a", "r"],
+        calls: &[],
+    },
+    Case {
+        vs: "#version 430 core\nlayout(location = 0) in vec2 pos;\n\
+             layout(location = 2) uniform vec4 v;\n\
+             void main() { gl_Position = vec4(pos, 0.0, 1.0) + v; }\n",
+        fs: "#version 430 core\nlayout(location = 0) uniform float a[16];\nout vec4 o;\n\
+             void main() { o = vec4(a[a.length() - 1]); }\n",
+        names: &["a", "v"],
+        calls: &[],
+    },
+    Case {
+        vs: "#version 430 core\nlayout(location = 0) in vec2 pos;\n\
+             layout(location = 42) uniform vec4 offset;\n\
+             void main() { gl_Position = vec4(pos, 0.0, 1.0) + offset; }\n",
+        fs: "#version 430 core\nlayout(location = 42) uniform vec4 color;\nout vec4 o;\n\
+             void main() { o = color; }\n",
+        names: &["offset", "color"],
+        calls: &[],
+    },
+    // An array used only in its first element still takes all its locations.
+    Case {
+        vs: PASS_VS,
+        fs: "#version 430 core\nlayout(location = 0) uniform float a[4];\n\
+             layout(location = 2) uniform float r;\nout vec4 o;\n\
+             void main() { o = vec4(a[0], r, 0.0, 1.0); }\n",
+        names: &["a", "r"],
+        calls: &[0, 1, 2, 3],
+    },
+    // piglit's loc-boundaries: the first and the last location.
+    Case {
+        vs: PASS_VS,
+        fs: "#version 430 core\nlayout(location = 0) uniform float a;\n\
+             layout(location = 81919) uniform float b;\nout vec4 o;\n\
+             void main() { o = vec4(a, b, 0.0, 1.0); }\n",
+        names: &["a", "b"],
+        calls: &[0, 81919, 81920, 1],
+    },
+    // piglit's layout-negative.
+    Case {
+        vs: PASS_VS,
+        fs: "#version 430 core\nlayout(location = -1) uniform float foo;\nout vec4 o;\n\
+             void main() { o = vec4(foo); }\n",
+        names: &[],
+        calls: &[],
+    },
+    // GLSL 3.30 with the extension: an inactive uniform reserves its location there too.
+    Case {
+        vs: "#version 330 core\nlayout(location = 0) in vec2 pos;\n\
+             void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+        fs: "#version 330 core\n#extension GL_ARB_explicit_uniform_location : require\n\
+             layout(location = 0) uniform vec4 unused[2];\nuniform vec4 used;\nout vec4 o;\n\
+             void main() { o = used; }\n",
+        names: &["used", "unused"],
+        calls: &[0, 1, 2, 3],
+    },
+];
+
+/// Links each of [`CASES`] and records its compile and link statuses, the locations asked
+/// and the errors of the calls.
+fn cases(gl: &mut dyn Gl) -> Vec<(usize, Vec<i64>)> {
+    let mut out = Vec::new();
+    for (n, c) in CASES.iter().enumerate() {
+        let mut v = Vec::new();
+        let p = gl.create_program();
+        for (kind, src) in [(VERTEX_SHADER, c.vs), (FRAGMENT_SHADER, c.fs)] {
+            let s = gl.create_shader(kind);
+            gl.shader_source(s, src);
+            gl.compile_shader(s);
+            v.push(gl.get_shaderi(s, COMPILE_STATUS) as i64);
+            gl.attach_shader(p, s);
+        }
+        gl.link_program(p);
+        let linked = gl.get_programi(p, LINK_STATUS);
+        v.push(linked as i64);
+        if linked != 0 {
+            v.push(gl.get_programi(p, ACTIVE_UNIFORMS) as i64);
+            for name in c.names {
+                v.push(gl.get_uniform_location(p, name) as i64);
+            }
+            gl.use_program(p);
+            for &location in c.calls {
+                gl.uniform1fv(location, &[0.5]);
+                v.push(gl.get_error() as i64);
+            }
+            gl.use_program(0);
+        }
+        v.push(gl.get_error() as i64);
+        out.push((n, v));
+    }
+    out
+}
+
+#[test]
+fn explicit_location_rules_match_the_native_driver() {
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = cases(&mut native);
+    drop(native);
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
+            let got = cases(&mut ctx);
+            for (g, e) in got.iter().zip(&expected) {
+                assert_eq!(g, e, "{} {}", backend.name(), transport.name());
+            }
+            ctx.finish();
+            let events: Vec<Event> = ctx.take_events();
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        }
+    }
+}
