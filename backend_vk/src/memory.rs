@@ -1,5 +1,8 @@
 //! Memory: every buffer and image comes from VMA; host-visible memory is always
-//! `HOST_COHERENT`, so nothing is flushed or invalidated by hand.
+//! `HOST_COHERENT`, so nothing is flushed or invalidated by hand. The one exception owns no
+//! memory: a buffer texture whose format the device has for uniform but not storage texel
+//! buffers views a second buffer bound to its GL buffer's allocation
+//! ([`uniform_texel_alias`]), which is why object buffers are allocated `CAN_ALIAS`.
 //!
 //! The [`Arena`] is a per-submission linear allocator over mapped, host-visible buffers:
 //! default uniform blocks, staging bytes of uploads, generated indices and generic attribute
