@@ -1,6 +1,7 @@
 //! Tessera's integration tests: one binary, a module per domain.
 
 mod architecture;
+mod arrays_of_arrays;
 mod atomic_counter;
 mod backend_faults;
 mod buffer;

@@ -362,8 +362,19 @@ impl Context {
     /// `glGetUniformBlockIndex`: `INVALID_INDEX` for names that are no active block (and,
     /// as in Mesa, for programs that are not linked).
     pub fn get_uniform_block_index(&mut self, program: GLuint, name: &str) -> GLuint {
+        // An element of an array of arrays of blocks may be named without its innermost
+        // `[0]`s (`B[1]` is `B[1][0]`), as Mesa finds it; the bare name finds none.
+        let names = |b: &str| {
+            b == name
+                || (name.ends_with(']')
+                    && b.strip_prefix(name).is_some_and(|rest| {
+                        !rest.is_empty()
+                            && rest.len() % 3 == 0
+                            && rest.split_inclusive(']').all(|i| i == "[0]")
+                    }))
+        };
         let result = self.with_reflection(program, |l| {
-            Ok(l.and_then(|l| l.blocks.iter().position(|b| b.name == name))
+            Ok(l.and_then(|l| l.blocks.iter().position(|b| names(&b.name)))
                 .map_or(INVALID_INDEX_VALUE, |i| i as GLuint))
         });
         result.unwrap_or_else(|err| {
