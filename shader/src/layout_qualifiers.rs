@@ -174,9 +174,96 @@ pub(crate) fn check(source: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Refuses a compute shader whose input layout declarations (`layout(local_size_x = 4)
+/// in;`) give one work-group dimension two different sizes (`Err`: the compile log), as
+/// Mesa does; within one declaration the last size of a dimension counts (several layout
+/// qualifiers of one declaration, or one list naming it twice). glslang keeps the first
+/// size of such a declaration and so may not see the difference. Sizes that are not
+/// integer literals are left to glslang.
+pub(crate) fn check_local_size(stage: crate::Stage, source: &str) -> Result<(), String> {
+    if stage != crate::Stage::Compute || !source.contains("local_size") {
+        return Ok(());
+    }
+    let text = join_lines(source);
+    let code = String::from_utf8(code(&text)).unwrap_or_default();
+    let mut sizes: [Option<u64>; 3] = [None; 3];
+    let mut line = 1;
+    for statement in code.split_inclusive(';') {
+        let at_line = line;
+        line += statement.matches('\n').count();
+        // `layout(...) ... in;`: the words outside the parentheses end with `in`.
+        let mut depth = 0;
+        let outside: String = statement
+            .chars()
+            .map(|c| {
+                let inside = depth > 0 || c == '(';
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                if inside || c == ')' { ' ' } else { c }
+            })
+            .collect();
+        let words: Vec<&str> = outside
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        if words.last() != Some(&"in") || !words.iter().all(|w| *w == "layout" || *w == "in") {
+            continue;
+        }
+        let mut these: [Option<u64>; 3] = [None; 3];
+        for item in statement.split(['(', ',', ')']) {
+            let Some((name, value)) = item.split_once('=') else {
+                continue;
+            };
+            let axis = match name.trim() {
+                "local_size_x" => 0,
+                "local_size_y" => 1,
+                "local_size_z" => 2,
+                _ => continue,
+            };
+            these[axis] = value.trim().parse().ok();
+        }
+        for (axis, (seen, now)) in sizes.iter_mut().zip(these).enumerate() {
+            match (*seen, now) {
+                (Some(a), Some(b)) if a != b => {
+                    let name = ["x", "y", "z"][axis];
+                    return Err(format!(
+                        "0:{at_line}(1): error: compute shader input layout does not match \
+                         previous declaration (local_size_{name} {b}, was {a})\n"
+                    ));
+                }
+                (None, Some(b)) => *seen = Some(b),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, check_local_size};
+    use crate::Stage;
+
+    #[test]
+    fn local_sizes_must_agree() {
+        let cs = "#version 150\n#extension GL_ARB_shading_language_420pack: enable\n\
+            #extension GL_ARB_compute_shader: enable\n\
+            layout(local_size_z = 2) layout(local_size_z = 1) in;\n\
+            layout(local_size_z = 2) in;\nvoid main() {}\n";
+        assert!(check_local_size(Stage::Compute, cs).is_err());
+        let same = cs.replace(
+            "in;\nlayout(local_size_z = 2) in;",
+            "in;\nlayout(local_size_z = 1) in;",
+        );
+        assert_eq!(check_local_size(Stage::Compute, &same), Ok(()));
+        let other_axis = "#version 430\nlayout(local_size_x = 4) in;\nlayout(local_size_y = 2) in;\n\
+            void main() {}\n";
+        assert_eq!(check_local_size(Stage::Compute, other_axis), Ok(()));
+        assert_eq!(check_local_size(Stage::Fragment, cs), Ok(()));
+    }
 
     #[test]
     fn repeated_layouts_need_420pack() {

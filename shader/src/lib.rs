@@ -211,6 +211,7 @@ pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
         .and_then(|_| source::check_block_names(source))
         .and_then(|_| source::check_declarations(source))
         .and_then(|_| layout_qualifiers::check(source))
+        .and_then(|_| layout_qualifiers::check_local_size(stage, source))
         .and_then(|_| source::check_image_formats(source))
         .and_then(|_| atomic_counter::counters(source).map(drop))
         .and_then(|_| subroutine::declared(stage, source).map(drop))
