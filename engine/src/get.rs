@@ -197,6 +197,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_shader_bit_encoding",
     "GL_ARB_shader_image_load_store",
     "GL_ARB_shader_image_size",
+    "GL_ARB_shading_language_420pack",
     "GL_ARB_shading_language_packing",
     "GL_ARB_stencil_texturing",
     "GL_ARB_shader_storage_buffer_object",
