@@ -282,8 +282,7 @@ impl Context {
         let rgb32 = self.local.limits.texture_buffer_rgb32;
         let stencil_texturing = self.local.limits.stencil_texturing;
         let level_queries = self.local.limits.texture_level_queries;
-        let fragment_layer =
-            self.local.limits.fragment_layer && self.local.limits.viewport_arrays;
+        let fragment_layer = self.local.limits.fragment_layer && self.local.limits.viewport_arrays;
         // Framebuffers without attachments need ES 3.1's glFramebufferParameteri on a GLES
         // backend, which one with compute stages (ES 3.1 too) has; Vulkan always has them.
         let no_attachments = self.local.limits.has_compute();

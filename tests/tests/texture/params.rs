@@ -89,10 +89,10 @@ fn unknown_targets_and_pnames() {
         assert_eq!(param(&mut ctx, target, TEXTURE_MIN_FILTER), -12345);
         assert_error!(ctx, INVALID_ENUM, "get on {target:#x}");
     }
-    // Not core parameters (legacy ones; DEPTH_STENCIL_TEXTURE_MODE, GL 4.3's, is one here:
-    // stencil_texturing.rs).
+    // Not core parameters: no parameter at all, and legacy ones (DEPTH_STENCIL_TEXTURE_MODE,
+    // GL 4.3's, is one now: stencil_texturing.rs).
     for pname in [
-        0x1234,
+        0x1234, // no parameter
         0x8191, // GENERATE_MIPMAP
         0x884B, // DEPTH_TEXTURE_MODE
         0x8066, // TEXTURE_PRIORITY
