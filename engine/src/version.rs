@@ -53,7 +53,8 @@ impl GlVersion {
     /// `""` for GLSL 1.10 (GL 4.3 §22.2 names 1.10 by the empty string). The front end
     /// compiles these ([`tessera_shader::version::SUPPORTED`]); it takes the newer ones too,
     /// but a context lists only up to its own version, as `GL_SHADING_LANGUAGE_VERSION` says.
-    /// The ES versions, which Mesa lists as well, are not compiled and not listed.
+    /// The ES versions it compiles follow, as Mesa lists them: `"300 es"`
+    /// (`GL_ARB_ES3_compatibility`), then `"100"` (`GL_ARB_ES2_compatibility`).
     pub fn glsl_versions(self) -> impl Iterator<Item = String> {
         let newest = u32::from(self.major) * 100 + u32::from(self.minor) * 10;
         tessera_shader::version::SUPPORTED
@@ -67,6 +68,7 @@ impl GlVersion {
                     v.to_string()
                 }
             })
+            .chain(["300 es".to_owned(), "100".to_owned()])
     }
 
     /// `GL_VERSION`: `"4.3 (Core Profile) Tessera x.y.z"`.
@@ -219,14 +221,14 @@ mod tests {
     fn glsl_version_list() {
         let list: Vec<String> = GlVersion::new(4, 3).glsl_versions().collect();
         let expected = [
-            "430", "420", "410", "400", "330", "150", "140", "130", "120", "",
+            "430", "420", "410", "400", "330", "150", "140", "130", "120", "", "300 es", "100",
         ];
         assert_eq!(list, expected);
         assert_eq!(
             GlVersion::GL33.glsl_versions().next().as_deref(),
             Some("330")
         );
-        assert_eq!(GlVersion::GL33.glsl_versions().count(), 6);
+        assert_eq!(GlVersion::GL33.glsl_versions().count(), 8);
     }
 
     #[test]

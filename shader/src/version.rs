@@ -23,8 +23,11 @@ fn dotted(v: u32) -> String {
     format!("{}.{:02}", v / 100, v % 100)
 }
 
+/// The versions an unsupported `#version` log lists, as Mesa's: the desktop ones, then the
+/// ES ones.
 fn supported_list() -> String {
-    let all: Vec<String> = SUPPORTED.iter().map(|&v| dotted(v)).collect();
+    let mut all: Vec<String> = SUPPORTED.iter().map(|&v| dotted(v)).collect();
+    all.extend(["1.00 ES".to_owned(), "3.00 ES".to_owned()]);
     match all.split_last() {
         Some((last, rest)) => format!("{}, and {last}", rest.join(", ")),
         None => String::new(),
@@ -648,7 +651,7 @@ mod tests {
             e.contains("\"foo\" is not a valid shading language profile"),
             "{e}"
         );
-        assert!(supported_list().ends_with("4.50, and 4.60"));
+        assert!(supported_list().ends_with("4.50, 4.60, 1.00 ES, and 3.00 ES"));
         assert!(supported_list().starts_with("1.10, 1.20, 1.30, 1.40,"));
     }
 }

@@ -71,21 +71,25 @@ static void check_versions(EGLDisplay dpy, EGLConfig config)
     glGetIntegerv(GL_MINOR_VERSION, &minor);
     check("TESSERA_GL_VERSION=4.3: GL_MAJOR_VERSION 4, GL_MINOR_VERSION 3", major == 4 && minor == 3,
           "another version");
-    /* GL 4.3's list of GLSL versions: 4.30 first, GLSL 1.10 as the empty string last, and
-     * INVALID_VALUE past the end (as native Mesa, whose list also has its ES versions). */
+    /* GL 4.3's list of GLSL versions: 4.30 first, GLSL 1.10 as the empty string after
+     * 1.20, then the ES versions "300 es" and "100", and INVALID_VALUE past the end (as
+     * native Mesa lists them). */
     PFNGLGETSTRINGIPROC get_stringi = (PFNGLGETSTRINGIPROC)eglGetProcAddress("glGetStringi");
     GLint versions = 0;
     glGetIntegerv(GL_NUM_SHADING_LANGUAGE_VERSIONS, &versions);
-    check("TESSERA_GL_VERSION=4.3: GL_NUM_SHADING_LANGUAGE_VERSIONS is 10", versions == 10,
+    check("TESSERA_GL_VERSION=4.3: GL_NUM_SHADING_LANGUAGE_VERSIONS is 12", versions == 12,
           "another count");
     const char *first = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 0);
-    const char *last = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 9);
-    check("TESSERA_GL_VERSION=4.3: GLSL versions \"430\" .. \"\"",
-          first && last && strcmp(first, "430") == 0 && strcmp(last, "") == 0, "other strings");
+    const char *v110 = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 9);
+    const char *last = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 11);
+    check("TESSERA_GL_VERSION=4.3: GLSL versions \"430\" .. \"\" .. \"100\"",
+          first && v110 && last && strcmp(first, "430") == 0 && strcmp(v110, "") == 0 &&
+              strcmp(last, "100") == 0,
+          "other strings");
     while (glGetError() != GL_NO_ERROR) {
     }
     check("TESSERA_GL_VERSION=4.3: no GLSL version past the list",
-          get_stringi(GL_SHADING_LANGUAGE_VERSION, 10) == NULL && glGetError() == GL_INVALID_VALUE,
+          get_stringi(GL_SHADING_LANGUAGE_VERSION, 12) == NULL && glGetError() == GL_INVALID_VALUE,
           "not INVALID_VALUE");
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     check("TESSERA_GL_VERSION=4.3: eglDestroyContext", eglDestroyContext(dpy, ctx), "failed");

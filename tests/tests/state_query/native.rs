@@ -72,7 +72,8 @@ const OWN_VALUES: &[(&str, &[GLenum])] = &[
     ),
     (
         "GL 4.3's GLSL version list: Tessera lists the desktop versions up to its own (GLSL \
-         3.30 .. 1.10), native those up to 4.50 and the ES ones, which Tessera does not compile",
+         3.30 .. 1.10), native those up to 4.50; both then list the ES ones they compile \
+         (native also 3.10 ES and 3.20 ES, with ARB_ES3_1/3_2_compatibility)",
         &[NUM_SHADING_LANGUAGE_VERSIONS],
     ),
     (
