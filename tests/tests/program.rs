@@ -132,8 +132,8 @@ fn versions_a_core_context_does_not_compile_are_refused() {
     // 1.10 (also without #version) and 1.20 too, as Mesa compiles them in core contexts,
     // and GLSL ES 1.00 and 3.00 (ARB_ES2_compatibility, ARB_ES3_compatibility).
     for v in [
-        "110", "120", "140", "150", "150 core", "330", "330 core", "400", "410 core", "460",
-        "100", "300 es",
+        "110", "120", "140", "150", "150 core", "330", "330 core", "400", "410 core", "460", "100",
+        "300 es",
     ] {
         let src = format!("/* c */\n#version {v}\nvoid main() {{ gl_Position = vec4(0.0); }}\n");
         let s = shader(&mut ctx, VERTEX_SHADER, &src);
