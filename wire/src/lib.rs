@@ -38,6 +38,7 @@
 
 pub mod backend;
 pub mod batch;
+pub mod blocks;
 pub mod bptc;
 pub mod census;
 pub mod context;
