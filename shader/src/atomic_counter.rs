@@ -52,8 +52,11 @@ pub struct Counter {
     pub binding: u32,
     /// Byte offset in the binding's buffer.
     pub offset: u32,
-    /// Array size (0 for a counter that is no array).
+    /// Array size (0 for a counter that is no array; every element of an array of arrays).
     pub array: u32,
+    /// The array's lengths, outermost first (`[2, 4]` for `a[2][4]`; empty for a counter
+    /// that is no array).
+    pub dims: Vec<u32>,
     /// Whether the shader uses it after its declaration.
     pub used: bool,
 }
@@ -421,20 +424,32 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
             .map(str::trim)
             .filter(|d| !d.is_empty())
         {
-            let (name, array) = match d.split_once('[') {
+            // An array (of arrays, ARB_arrays_of_arrays): `a[2][4]`.
+            let (name, dims) = match d.split_once('[') {
                 Some((n, rest)) => {
-                    let size = rest.trim_end().trim_end_matches(']').trim();
-                    let size: u32 = size.trim_end_matches(['u', 'U']).parse().map_err(|_| {
-                        format!(
-                            "0:{}: error: array size of atomic counter `{}' must be a \
-                             constant integer literal\n",
-                            line(),
-                            n.trim()
-                        )
-                    })?;
-                    (n.trim(), size)
+                    let rest = rest.trim_end().strip_suffix(']').unwrap_or(rest);
+                    let dims = rest
+                        .split(']')
+                        .map(|size| {
+                            let size = size.trim().trim_start_matches('[').trim();
+                            size.trim_end_matches(['u', 'U']).parse::<u32>().map_err(|_| {
+                                format!(
+                                    "0:{}: error: array size of atomic counter `{}' must be a \
+                                     constant integer literal\n",
+                                    line(),
+                                    n.trim()
+                                )
+                            })
+                        })
+                        .collect::<Result<Vec<u32>, String>>()?;
+                    (n.trim(), dims)
                 }
-                None => (d, 0),
+                None => (d, Vec::new()),
+            };
+            let array = if dims.is_empty() {
+                0
+            } else {
+                dims.iter().product()
             };
             if name.is_empty() || !name.bytes().all(is_word) || name.as_bytes()[0].is_ascii_digit()
             {
@@ -465,6 +480,7 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
                 binding,
                 offset,
                 array,
+                dims,
                 used,
             });
             next[slot].1 = offset + bytes;
@@ -765,24 +781,37 @@ fn uses(
             let line = line_of(text, at);
             format!("0:{line}: error: invalid use of atomic counter `{name}'\n")
         };
-        // The reference: the name and an index.
+        // The reference: the name and its indices (one a dimension of an array of arrays).
         let mut end = at + name.len();
-        let mut index = None;
-        if let Some((open, b'[')) = next_char(clean, end) {
+        let mut indices: Vec<&str> = Vec::new();
+        while let Some((open, b'[')) = next_char(clean, end) {
             let close = matching(clean, open).ok_or_else(invalid)?;
-            index = Some(clean[open + 1..close].trim());
+            indices.push(clean[open + 1..close].trim());
             end = close + 1;
         }
-        let (word, arg) = match (target, index) {
-            (Target::Global(c), None) if c.array == 0 => (
+        // The element, row-major: `a[i][j]` of `a[2][4]` is `uint(i) * 4u + uint(j)`.
+        let element = |c: &Counter| {
+            let mut e = format!("uint({})", indices[0]);
+            for (i, d) in indices.iter().zip(&c.dims).skip(1) {
+                e = format!("({e} * {}u + uint({i}))", d);
+            }
+            e
+        };
+        let (word, arg) = match target {
+            Target::Global(c) if c.array == 0 && indices.is_empty() => (
                 format!("{ARRAY_PREFIX}{}[{}]", c.binding, c.offset / 4),
                 format!("{}u", (c.binding << 16) + c.offset / 4),
             ),
-            (Target::Global(c), Some(i)) if c.array > 0 => (
-                format!("{ARRAY_PREFIX}{}[{}u + uint({i})]", c.binding, c.offset / 4),
-                format!("({}u + uint({i}))", (c.binding << 16) + c.offset / 4),
+            Target::Global(c) if c.array > 0 && indices.len() == c.dims.len() => (
+                format!(
+                    "{ARRAY_PREFIX}{}[{}u + {}]",
+                    c.binding,
+                    c.offset / 4,
+                    element(c)
+                ),
+                format!("({}u + {})", (c.binding << 16) + c.offset / 4, element(c)),
             ),
-            (Target::Param, None) => (String::new(), name.to_string()),
+            Target::Param if indices.is_empty() => (String::new(), name.to_string()),
             _ => return Err(invalid()),
         };
         // Out through parentheses that only group, to the call it is an argument of.
@@ -1041,6 +1070,29 @@ mod tests {
             ),
             "{lowered}"
         );
+    }
+
+    #[test]
+    fn arrays_of_arrays_are_row_major() {
+        let src = "#version 140\n\
+            #extension GL_ARB_arrays_of_arrays: require\n\
+            layout(binding = 0, offset = 4) uniform atomic_uint a[2][4], b;\n\
+            uniform int n; uniform int m;\n\
+            void main() { atomicCounterIncrement(a[n][m]); atomicCounter(a[1][2]); }\n";
+        let c = counters(src).unwrap();
+        assert_eq!(c[0].dims, [2, 4]);
+        assert_eq!((c[0].array, c[1].offset), (8, 36));
+        let lowered = lower(src).unwrap();
+        assert!(
+            lowered.contains(
+                "atomicAdd(tsh_ac0[1u + (uint(n) * 4u + uint(m))], 1u); \
+                 atomicAdd(tsh_ac0[1u + (uint(1) * 4u + uint(2))], 0u);"
+            ),
+            "{lowered}"
+        );
+        // Every dimension must be indexed.
+        let partial = src.replace("a[1][2]", "a[1]");
+        assert!(lower(&partial).unwrap_err().contains("invalid use of atomic counter `a'"));
     }
 
     #[test]
