@@ -428,11 +428,11 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
             let (name, dims) = match d.split_once('[') {
                 Some((n, rest)) => {
                     let rest = rest.trim_end().strip_suffix(']').unwrap_or(rest);
-                    let dims = rest
-                        .split(']')
-                        .map(|size| {
-                            let size = size.trim().trim_start_matches('[').trim();
-                            size.trim_end_matches(['u', 'U']).parse::<u32>().map_err(|_| {
+                    let dims =
+                        rest.split(']')
+                            .map(|size| {
+                                let size = size.trim().trim_start_matches('[').trim();
+                                size.trim_end_matches(['u', 'U']).parse::<u32>().map_err(|_| {
                                 format!(
                                     "0:{}: error: array size of atomic counter `{}' must be a \
                                      constant integer literal\n",
@@ -440,8 +440,8 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
                                     n.trim()
                                 )
                             })
-                        })
-                        .collect::<Result<Vec<u32>, String>>()?;
+                            })
+                            .collect::<Result<Vec<u32>, String>>()?;
                     (n.trim(), dims)
                 }
                 None => (d, Vec::new()),
@@ -1092,7 +1092,11 @@ mod tests {
         );
         // Every dimension must be indexed.
         let partial = src.replace("a[1][2]", "a[1]");
-        assert!(lower(&partial).unwrap_err().contains("invalid use of atomic counter `a'"));
+        assert!(
+            lower(&partial)
+                .unwrap_err()
+                .contains("invalid use of atomic counter `a'")
+        );
     }
 
     #[test]
