@@ -124,8 +124,8 @@ BEYOND = {
     "glTexBufferRange",
     # Framebuffers without attachments (GL 4.3).
     "glFramebufferParameteri", "glGetFramebufferParameteriv",
-    # Internal-format sample counts (GL 4.2).
-    "glGetInternalformativ",
+    # Internal-format queries (GL 4.2, 4.3).
+    "glGetInternalformativ", "glGetInternalformati64v",
     # Transform feedback objects, draws from them and the indexed queries (GL 4.0, 4.2).
     "glBeginQueryIndexed", "glBindTransformFeedback", "glDeleteTransformFeedbacks",
     "glDrawTransformFeedback", "glDrawTransformFeedbackInstanced",

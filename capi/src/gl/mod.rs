@@ -98,14 +98,14 @@ pub use viewport::*;
 /// [`texture_buffer`]),
 /// shader subroutines (GL 4.0, [`subroutine`]), viewport arrays (GL 4.1, [`viewport`]),
 /// framebuffers without attachments (GL 4.3, [`framebuffer_defaults`]), internal-format
-/// sample counts (GL 4.2, [`internalformat`]),
+/// queries (GL 4.2 and 4.3, [`internalformat`]),
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
 /// [`transform_feedback`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 205] = [
+pub static BEYOND_3_3: [(&str, Proc); 206] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -561,6 +561,14 @@ pub static BEYOND_3_3: [(&str, Proc); 205] = [
         "glGetGraphicsResetStatusARB",
         Proc({
             const F: extern "C" fn() -> GLenum = glGetGraphicsResetStatusARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetInternalformati64v",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLenum, GLenum, GLsizei, *mut i64) =
+                glGetInternalformati64v;
             F as *const c_void
         }),
     ),

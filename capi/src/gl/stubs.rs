@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2425;
+    2424;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -644,7 +644,6 @@ super::unimplemented::stubs! {
     glGetIntegerui64i_vNV: u64,
     glGetIntegerui64vNV: u64,
     glGetInternalformatSampleivNV: u64,
-    glGetInternalformati64v: u64,
     glGetInvariantBooleanvEXT: u64,
     glGetInvariantFloatvEXT: u64,
     glGetInvariantIntegervEXT: u64,

@@ -41,6 +41,8 @@ mod storage;
 mod view;
 
 pub(crate) use format::check_format_type;
+pub(crate) use format::{block_bytes, internal_format};
+pub(crate) use storage::buffer_texture_format;
 
 use std::collections::HashMap;
 
