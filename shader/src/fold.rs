@@ -700,6 +700,9 @@ fn inverse(m: &Value) -> Option<Value> {
 
 fn builtin(name: &str, args: &[Value]) -> Option<Value> {
     use Kind::*;
+    if let Some(v) = integer_builtin(name, args) {
+        return Some(v);
+    }
     // Integer arguments of the float-only functions convert implicitly.
     let integer_ok = matches!(name, "abs" | "sign" | "min" | "max");
     let args: Vec<Value> = args
@@ -864,6 +867,96 @@ fn componentwise_float(a: &Value, b: &Value, f: fn(f64, f64) -> f64) -> Option<V
     ))
 }
 
+/// GLSL 4.00's integer functions (`ARB_gpu_shader5`) of `int` and `uint` scalars and vectors.
+fn integer_builtin(name: &str, args: &[Value]) -> Option<Value> {
+    use Kind::*;
+    let integer = |v: &Value| matches!(v.kind, Int | Uint) && !v.is_matrix();
+    let bits = |v: f64, k: Kind| -> u32 {
+        match k {
+            Int => v as i64 as i32 as u32,
+            _ => v as i64 as u32,
+        }
+    };
+    // A bit pattern as a value of `kind`.
+    let value = |b: u32, k: Kind| -> f64 {
+        match k {
+            Int => f64::from(b as i32),
+            _ => f64::from(b),
+        }
+    };
+    let scalar_int = |v: &Value| -> Option<u32> {
+        (v.is_scalar() && matches!(v.kind, Int | Uint)).then(|| bits(v.data[0], v.kind))
+    };
+    match (name, args) {
+        ("bitCount", [a]) if integer(a) => {
+            Some(a.map(Int, |x| f64::from(bits(x, a.kind).count_ones())))
+        }
+        ("findLSB", [a]) if integer(a) => Some(a.map(Int, |x| match bits(x, a.kind) {
+            0 => -1.0,
+            b => f64::from(b.trailing_zeros()),
+        })),
+        ("findMSB", [a]) if integer(a) => Some(a.map(Int, |x| {
+            let b = bits(x, a.kind);
+            // A negative int's most significant bit is its highest 0.
+            let b = if a.kind == Int && (b as i32) < 0 {
+                !b
+            } else {
+                b
+            };
+            if b == 0 {
+                -1.0
+            } else {
+                f64::from(31 - b.leading_zeros())
+            }
+        })),
+        ("bitfieldReverse", [a]) if integer(a) => {
+            Some(a.map(a.kind, |x| value(bits(x, a.kind).reverse_bits(), a.kind)))
+        }
+        ("bitfieldExtract", [a, offset, count]) if integer(a) => {
+            let (offset, count) = (scalar_int(offset)?, scalar_int(count)?);
+            if offset > 32 || count > 32 || offset + count > 32 {
+                return None;
+            }
+            Some(a.map(a.kind, |x| {
+                if count == 0 {
+                    return 0.0;
+                }
+                let b = bits(x, a.kind) << (32 - offset - count);
+                match a.kind {
+                    Int => f64::from((b as i32) >> (32 - count)),
+                    _ => f64::from(b >> (32 - count)),
+                }
+            }))
+        }
+        ("bitfieldInsert", [base, insert, offset, count])
+            if integer(base)
+                && insert.kind == base.kind
+                && insert.data.len() == base.data.len() =>
+        {
+            let (offset, count) = (scalar_int(offset)?, scalar_int(count)?);
+            if offset > 32 || count > 32 || offset + count > 32 {
+                return None;
+            }
+            let mask = if count == 0 {
+                0
+            } else {
+                (u32::MAX >> (32 - count)) << offset
+            };
+            let data = base
+                .data
+                .iter()
+                .zip(&insert.data)
+                .map(|(&b, &i)| {
+                    let (b, i) = (bits(b, base.kind), bits(i, base.kind));
+                    value((b & !mask) | ((i << offset) & mask), base.kind)
+                })
+                .collect();
+            Some(Value::vector(base.kind, data))
+        }
+        _ => None,
+    }
+}
+
 /// The integer a bracketed expression comes to, if it is a constant this module evaluates.
 fn evaluate(expr: &str) -> Option<i64> {
     let tokens = tokenize(expr)?;
@@ -881,7 +974,164 @@ fn evaluate(expr: &str) -> Option<i64> {
 
 /// Replaces each `[...]` holding a call or constructor that evaluates to an integer with that
 /// integer (see the module docs). Comments and preprocessor lines are left as they are.
+///
+/// A function-like macro whose body declares an array (piglit's
+/// `#define STATIC_ASSERT(cond) { float array[(cond) ? -1 : 1]; }`) is expanded where it is
+/// used, and the use replaced with the expansion, when every array size of the expansion
+/// folds to an integer; the newlines of a use spanning lines follow it, so later lines keep
+/// their numbers.
 pub(crate) fn fold_array_sizes(source: &str) -> Cow<'_, str> {
+    match expand_array_macros(source) {
+        Some(expanded) => Cow::Owned(fold_brackets(&expanded).into_owned()),
+        None => fold_brackets(source),
+    }
+}
+
+/// Whether a byte may be part of an identifier.
+fn ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// The source with every use of a function-like macro declaring an array replaced by its
+/// folded expansion (see [`fold_array_sizes`]); `None` where nothing changed.
+fn expand_array_macros(source: &str) -> Option<String> {
+    let mut macros = Vec::new();
+    for line in source.lines() {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("define") else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let name_end = rest.bytes().position(|c| !ident(c)).unwrap_or(rest.len());
+        let (name, after) = rest.split_at(name_end);
+        let Some(after) = after.strip_prefix('(') else {
+            continue;
+        };
+        let Some(close) = after.find(')') else {
+            continue;
+        };
+        let params: Vec<&str> = after[..close].split(',').map(str::trim).collect();
+        let body = after[close + 1..].trim();
+        if !name.is_empty() && body.contains('[') && !body.ends_with('\\') {
+            macros.push((name, params, body));
+        }
+    }
+    if macros.is_empty() {
+        return None;
+    }
+    let b = source.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = 0;
+    let mut line_start = true;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if c == b'#' && line_start {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if !c.is_ascii_whitespace() {
+            line_start = false;
+        }
+        let starts_name = ident(c) && (i == 0 || !ident(b[i - 1]));
+        let used = starts_name
+            .then(|| {
+                macros.iter().find(|(name, _, _)| {
+                    source[i..].starts_with(name)
+                        && source[i + name.len()..].trim_start().starts_with('(')
+                })
+            })
+            .flatten();
+        let Some((name, params, body)) = used else {
+            i += 1;
+            continue;
+        };
+        // The arguments, split at commas outside parentheses.
+        let open = i + name.len() + source[i + name.len()..].find('(').unwrap_or(0);
+        let mut depth = 0;
+        let mut args = Vec::new();
+        let mut arg_start = open + 1;
+        let mut end = None;
+        for (j, &ch) in b.iter().enumerate().skip(open) {
+            match ch {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        args.push(source[arg_start..j].trim());
+                        end = Some(j);
+                        break;
+                    }
+                }
+                b',' if depth == 1 => {
+                    args.push(source[arg_start..j].trim());
+                    arg_start = j + 1;
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end.filter(|_| args.len() == params.len()) else {
+            i += 1;
+            continue;
+        };
+        // The body with each parameter replaced by its argument (whole identifiers only).
+        let mut expansion = String::new();
+        let body_bytes = body.as_bytes();
+        let mut k = 0;
+        while k < body_bytes.len() {
+            if ident(body_bytes[k]) && (k == 0 || !ident(body_bytes[k - 1])) {
+                let n = body_bytes[k..]
+                    .iter()
+                    .position(|&c| !ident(c))
+                    .unwrap_or(body.len() - k);
+                let word = &body[k..k + n];
+                match params.iter().position(|p| *p == word) {
+                    Some(p) => expansion.push_str(&args[p].replace('\n', " ")),
+                    None => expansion.push_str(word),
+                }
+                k += n;
+            } else {
+                expansion.push(body_bytes[k] as char);
+                k += 1;
+            }
+        }
+        let folded = fold_brackets(&expansion);
+        let all_folded = folded.split('[').skip(1).all(|part| {
+            part.split(']')
+                .next()
+                .is_some_and(|n| n.trim().parse::<i64>().is_ok())
+        });
+        if !all_folded {
+            i = end + 1;
+            continue;
+        }
+        out.push_str(&source[copied..i]);
+        out.push_str(&folded);
+        out.extend(std::iter::repeat_n(
+            '\n',
+            source[i..end].matches('\n').count(),
+        ));
+        copied = end + 1;
+        i = end + 1;
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&source[copied..]);
+    Some(out)
+}
+
+/// [`fold_array_sizes`] without the macro expansion.
+fn fold_brackets(source: &str) -> Cow<'_, str> {
     let b = source.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
@@ -995,6 +1245,28 @@ mod tests {
             ("ivec2(3, 4).y + 1", Some(5)),
             ("(-31 >> 1u) == -16 ? 1 : -1", Some(1)),
             ("(3u << 2) == 12u ? 1 : -1", Some(1)),
+            (
+                "ivec4(32, 31, 31, 30) != bitCount(uvec4(0xFFFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFFDu, 0xFFFFFFFCu)) ? -1 : 1",
+                Some(1),
+            ),
+            (
+                "ivec4(0, 1, 2, 3) != findMSB(ivec4(-2, -3, -5, -9)) ? -1 : 1",
+                Some(1),
+            ),
+            (
+                "ivec4(-1, 0, 1, 31) != findLSB(uvec4(0u, 1u, 2u, 0x80000000u)) ? -1 : 1",
+                Some(1),
+            ),
+            (
+                "ivec4(1, -1, -1, 1) != bitfieldExtract(ivec4(1, 3, 3, 1), 0, 2) ? -1 : 1",
+                Some(1),
+            ),
+            (
+                "uvec4(0x0009000Fu, 0x0004000Fu, 0x0001000Fu, 0x0000000Fu) != bitfieldInsert(uvec4(0x000F000Fu), uvec4(0x9u, 0x4u, 0x1u, 0x0u), 16, 4) ? -1 : 1",
+                Some(1),
+            ),
+            ("bitfieldReverse(1) == int(0x80000000u) ? 1 : -1", Some(1)),
+            ("bitfieldReverse(2u) == 0x40000000u ? 1 : -1", Some(1)),
             ("n + 1", None),
             ("f(1.0) > 0.0 ? 1 : 2", None),
             ("vec2(1.0).x", None),
@@ -1027,5 +1299,14 @@ mod tests {
             fold_array_sizes("float a[2];\n"),
             Cow::Borrowed(_)
         ));
+        // A macro declaring an array, used across two lines: expanded and folded, the next
+        // line keeping its number; a use that does not fold is left as it is.
+        let src = "#define CHECK(c) { float array[(c) ? -1 : 1]; }\n\
+            void main() {\n  CHECK(ivec2(1) !=\n bitCount(ivec2(1, 2)));\n  CHECK(n);\n}\n";
+        assert_eq!(
+            fold_array_sizes(src),
+            "#define CHECK(c) { float array[(c) ? -1 : 1]; }\n\
+            void main() {\n  { float array[1]; }\n;\n  CHECK(n);\n}\n"
+        );
     }
 }
