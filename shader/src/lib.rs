@@ -74,6 +74,9 @@
 //! - `rectangle.rs`: rectangle textures are read as 2D ones with normalized coordinates.
 //! - `vertex_arrays.rs`: an array vertex input becomes one input per element (OpenGL ES has
 //!   no array vertex inputs).
+//! - `resource_arrays.rs`: arrays of arrays of samplers, images and blocks become
+//!   one-dimensional arrays of their elements in GL's order (neither Vulkan's SPIR-V nor
+//!   GLSL ES has them).
 //!
 //! ## What this crate never does
 //! It knows nothing of GL objects or contexts (the engine owns those) and never panics on
@@ -100,6 +103,7 @@ pub mod log;
 mod pixel_center;
 mod point_size;
 mod rectangle;
+mod resource_arrays;
 mod shared_io;
 mod source;
 pub mod spirv;

@@ -19,7 +19,7 @@ use crate::{
 };
 use crate::{
     atomic_counter, buffer_variable, frag_coord, interface, pixel_center, point_size, rectangle,
-    shared_io, source, subroutine, vertex_arrays, xfb,
+    resource_arrays, shared_io, source, subroutine, vertex_arrays, xfb,
 };
 
 /// glslang's name for the block that holds loose uniforms.
@@ -331,6 +331,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     let mut sized = false;
     for ((s, m), (a, u)) in modules.iter().zip(assigns.iter().zip(&io.unlisted)) {
         let mut words = m.patch(a, u);
+        words = resource_arrays::flatten(&words).map_err(malformed)?;
         if rectangle::uses_rectangles(&words) {
             words = rectangle::patch(&words).map_err(malformed)?;
         }
@@ -633,31 +634,54 @@ fn uniforms(
         if u.is_sampler
             && let Some(target) = gltype::image_target(u.gl_type)
         {
-            let var_name = u.name.strip_suffix("[0]").unwrap_or(&u.name).to_string();
-            let first = out.images.len() as u32;
-            for e in 0..u.size.max(1) as u32 {
-                let unit = if u.binding >= 0 {
-                    u.binding as u32 + e
-                } else {
-                    0
-                };
-                out.images.push(Image {
-                    ty: u.gl_type,
-                    target,
-                    unit,
-                    element: e,
-                });
-            }
-            out.image_vars.push((var_name, first));
+            // An array of arrays as for samplers (below): one variable, whose innermost
+            // arrays are uniforms of their own.
+            let var_name = u.name.split('[').next().unwrap_or(&u.name).to_string();
+            let dims = modules
+                .iter()
+                .find_map(|(_, m)| {
+                    m.vars(storage::UNIFORM_CONSTANT)
+                        .find(|v| m.name(v.id) == var_name)
+                        .map(|v| array_dims(m, v.ty))
+                })
+                .unwrap_or_default();
+            let offset = element_offset(&u.name[var_name.len()..], &dims);
+            let first = match out.image_vars.iter().find(|(n, _)| *n == var_name) {
+                Some(&(_, first)) => first,
+                None => {
+                    let first = out.images.len() as u32;
+                    let declared = dims.iter().product::<u32>();
+                    let count = declared.max(u.size.max(1) as u32);
+                    for e in 0..count {
+                        let unit = if u.binding >= 0 {
+                            u.binding as u32 + e
+                        } else {
+                            0
+                        };
+                        out.images.push(Image {
+                            ty: u.gl_type,
+                            target,
+                            unit,
+                            element: e,
+                        });
+                    }
+                    out.image_vars.push((var_name, first));
+                    first
+                }
+            } + offset;
+            let size = match dims.len() {
+                0 | 1 => u.size.max(1),
+                _ => dims[dims.len() - 1] as i32,
+            };
             let location = out.locations.len() as i32;
             let index = out.uniforms.len() as u32;
-            for e in 0..u.size.max(1) as u32 {
+            for e in 0..size as u32 {
                 out.locations.push((index, e));
             }
             out.uniforms.push(Uniform {
                 name: u.name.clone(),
                 ty: u.gl_type,
-                size: u.size.max(1),
+                size,
                 block: -1,
                 offset: -1,
                 array_stride: 0,
@@ -1068,7 +1092,7 @@ fn atomic_counters(
             let bit = if c.used { 1 << *stage as u8 } else { 0 };
             match all.iter_mut().find(|(a, _)| a.name == c.name) {
                 Some((a, stages)) => {
-                    if a.binding != c.binding || a.offset != c.offset || a.array != c.array {
+                    if a.binding != c.binding || a.offset != c.offset || a.dims != c.dims {
                         return Err(format!(
                             "error: atomic counter {} declared with different binding, offset \
                              or size in different shaders\n",
@@ -1110,18 +1134,25 @@ fn atomic_counters(
         for (c, s) in &mine {
             stages |= s;
             data_size = data_size.max(c.offset + 4 * c.array.max(1));
-            counters.push(crate::AtomicCounter {
-                name: if c.array > 0 {
-                    format!("{}[0]", c.name)
-                } else {
-                    c.name.clone()
-                },
-                size: c.array.max(1) as i32,
-                offset: c.offset as i32,
-                array_stride: if c.array > 0 { 4 } else { 0 },
-                buffer: bi as u32,
-                stages: *s,
-            });
+            // An array of arrays is a counter per innermost array (`a[1][0]`), as Mesa
+            // lists every array of arrays of uniforms.
+            let inner = c.dims.last().copied().unwrap_or(1);
+            let outer = if c.dims.len() > 1 { c.array / inner } else { 1 };
+            for k in 0..outer {
+                let name = match c.dims.len() {
+                    0 => c.name.clone(),
+                    1 => format!("{}[0]", c.name),
+                    n => format!("{}[0]", element_name(&c.name, &c.dims[..n - 1], k)),
+                };
+                counters.push(crate::AtomicCounter {
+                    name,
+                    size: c.array.max(1).min(inner) as i32,
+                    offset: (c.offset + 4 * inner * k) as i32,
+                    array_stride: if c.array > 0 { 4 } else { 0 },
+                    buffer: bi as u32,
+                    stages: *s,
+                });
+            }
         }
         buffers.push(crate::AtomicBuffer {
             binding,
