@@ -154,6 +154,7 @@ pub(crate) fn name_of(sh: &Shared, e: Option<Entity>) -> i64 {
 pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_ES2_compatibility",
     "GL_ARB_ES3_compatibility",
+    "GL_ARB_arrays_of_arrays",
     "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
     "GL_ARB_clear_buffer_object",
