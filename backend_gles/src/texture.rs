@@ -16,9 +16,10 @@ use std::borrow::Cow;
 use glow::HasContext;
 use tessera_wire::SessionError;
 use tessera_wire::backend::bad_value;
+use tessera_wire::blocks::{self, BlockShadow};
 use tessera_wire::dispatch::{
-    BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureImage, TexturePipe,
-    TextureReadback, TextureWrite,
+    BlockReadback, BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureImage,
+    TexturePipe, TextureReadback, TextureWrite,
 };
 use tessera_wire::format::{PixelLayout, TextureKind};
 use tessera_wire::handle::TextureHandle;
@@ -53,6 +54,9 @@ pub(crate) struct Texture {
     /// The native texture has immutable storage (`glTexStorage*`): a multisample texture, a
     /// texture a view was made of, or a view.
     pub immutable: bool,
+    /// The blocks of its compressed images, which ES cannot read back
+    /// (`ReadCompressedTexture` answers from them).
+    pub blocks: BlockShadow,
 }
 
 impl Texture {
@@ -153,6 +157,30 @@ impl GlesPipe {
         t.view = TextureView::default();
         self.epoch += 1;
         self.set_texture_view(handle, view)
+    }
+
+    /// Applies a `CopyImage` to the destination's copy of its blocks: the source's blocks
+    /// where it is compressed too. An uncompressed source's texels are not read back: the
+    /// destination's copy then keeps its blocks (reported once).
+    fn copy_blocks(&mut self, c: &ImageCopy) -> R {
+        const N: &str = "CopyImage";
+        let (ImageObject::Texture(src), ImageObject::Texture(dst)) = (c.src.object, c.dst.object)
+        else {
+            return Ok(());
+        };
+        let s = self.textures.get(N, src)?;
+        let source = blocks::copy_source(&s.blocks, s.kind == TextureKind::Cube, c);
+        let d = self.textures.get_mut(N, dst)?;
+        if blocks::copy_into(&mut d.blocks, d.kind == TextureKind::Cube, c, source) {
+            static WARNED: std::sync::Once = std::sync::Once::new();
+            WARNED.call_once(|| {
+                log::warn!(
+                    "tessera-backend-gles: {N}: texels copied into a compressed image are not \
+                     read back: its compressed read-back keeps the blocks it had"
+                );
+            });
+        }
+        Ok(())
     }
 
     fn bind_for_update(&mut self, name: glow::Texture, target: u32) {
@@ -261,6 +289,7 @@ impl TexturePipe for GlesPipe {
                 view: TextureView::default(),
                 native_gen: 0,
                 immutable: false,
+                blocks: BlockShadow::default(),
             },
         )
     }
@@ -343,6 +372,7 @@ impl TexturePipe for GlesPipe {
                 view: TextureView::default(),
                 native_gen: 0,
                 immutable: true,
+                blocks: BlockShadow::default(),
             },
         )
     }
@@ -368,6 +398,7 @@ impl TexturePipe for GlesPipe {
             samples,
         };
         t.images.set(usize::from(level), usize::from(face), image);
+        t.blocks.define(ImageRef { level, face }, format, size);
         let [width, height, depth] = size;
         let (kind, target, mut name, view) = (t.kind, t.target, t.name, t.view);
         let native = conv::map_format(format, &features);
@@ -598,10 +629,11 @@ impl TexturePipe for GlesPipe {
         const N: &str = "WriteCompressedTexture";
         let (ImageRef { level, face }, data) = (write.at, write.bytes);
         let TextureRegion { origin, size } = write.region;
-        let t = self.textures.get(N, handle)?;
+        let t = self.textures.get_mut(N, handle)?;
         let image = t
             .image(level, face)
             .ok_or_else(|| bad_value(N, format!("level {level} face {face} is not defined")))?;
+        t.blocks.write(write.at, origin, size, data);
         let tex = (t.name, t.target, t.kind);
         let native = conv::map_format(image.format, &self.features);
         if let Some((channels, signed)) = native.decode_rgtc {
@@ -917,6 +949,22 @@ impl TexturePipe for GlesPipe {
             .ok_or_else(|| bad_value(N, "read-back conversion failed"))
     }
 
+    /// `ReadCompressedTexture`: the blocks kept of the image (GLES reads no compressed image
+    /// back). A view's images have no copy (the storage's blocks are not shared with it):
+    /// its read-back is empty, and the engine pads it with zeros (reported once).
+    fn read_compressed_texture(&mut self, handle: TextureHandle, read: BlockReadback) -> Bytes {
+        const N: &str = "ReadCompressedTexture";
+        let t = self.textures.get(N, handle)?;
+        if let Some(blocks) = t.blocks.read(read.at) {
+            return Ok(blocks.to_vec());
+        }
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| {
+            log::warn!("tessera-backend-gles: {N}: no copy of the image's blocks (a texture view): zeros instead");
+        });
+        Ok(Vec::new())
+    }
+
     /// `GenerateMipmap`: fills `base+1..=max` with the level range set to `base..=max` for
     /// the call, then restores the texture's own range.
     /// `CopyImage`: the driver's `glCopyImageSubData` (ES 3.2). A 1D texture lives in a 2D
@@ -995,6 +1043,7 @@ impl TexturePipe for GlesPipe {
                 depth,
             );
         }
+        self.copy_blocks(&c)?;
         for (name, target, view) in narrowed {
             self.bind_for_update(name, target);
             // SAFETY: as above; the values are the ones the texture had.

@@ -16,9 +16,10 @@
 use ash::vk;
 use tessera_wire::SessionError;
 use tessera_wire::backend::bad_value;
+use tessera_wire::blocks::{self, BlockShadow};
 use tessera_wire::dispatch::{
-    BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureImage, TexturePipe,
-    TextureReadback, TextureWrite,
+    BlockReadback, BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureImage,
+    TexturePipe, TextureReadback, TextureWrite,
 };
 use tessera_wire::format::{Format, FormatClass, PixelLayout, TextureKind};
 use tessera_wire::handle::{BufferHandle, TextureHandle};
@@ -55,6 +56,9 @@ pub(crate) struct Texture {
     sampled: Option<SampledView>,
     /// A texture view's range of another texture's storage (it has no storage of its own).
     pub view_of: Option<ViewOf>,
+    /// The blocks of its images of formats stored decoded (ETC2/EAC), which the device
+    /// cannot hand back (`ReadCompressedTexture` answers from them).
+    blocks: BlockShadow,
 }
 
 /// A buffer texture's view: the Vulkan buffer of the GL buffer it was made for, the view, and
@@ -246,6 +250,7 @@ impl TexturePipe for VkPipe {
                 buffer_view: None,
                 sampled: None,
                 view_of: None,
+                blocks: BlockShadow::default(),
             },
         )
     }
@@ -305,6 +310,7 @@ impl TexturePipe for VkPipe {
                     min_layer: view.min_layer,
                     layers: view.layers,
                 }),
+                blocks: BlockShadow::default(),
             },
         )
     }
@@ -353,6 +359,11 @@ impl TexturePipe for VkPipe {
             samples,
         };
         t.images.set(usize::from(level), usize::from(face), desc);
+        let at = ImageRef { level, face };
+        match native {
+            Some(n) if n.decode.is_some() => t.blocks.define(at, format, size),
+            _ => t.blocks.remove(at),
+        }
         let Some(native) = native else {
             return Ok(());
         };
@@ -490,7 +501,11 @@ impl TexturePipe for VkPipe {
             return Ok(());
         };
         if let Some(kind) = native.decode {
-            // ETC2/EAC into its uncompressed stand-in: each slice's blocks decoded.
+            // ETC2/EAC into its uncompressed stand-in: each slice's blocks decoded, and kept
+            // as they are for read-backs.
+            let at = ImageRef { level, face };
+            let blocks = &mut self.textures.get_mut(N, handle)?.blocks;
+            blocks.write(at, origin, size, data);
             let [w, h, d] = region.extent;
             let (w, h) = (w as usize, h as usize);
             let slices = (d * region.layers.1) as usize;
@@ -605,6 +620,35 @@ impl TexturePipe for VkPipe {
             .ok_or_else(|| bad_value(N, "read-back conversion failed"))
     }
 
+    /// `ReadCompressedTexture`: the image's blocks, copied from the device where it stores
+    /// the compressed format, or the copy kept of an image stored decoded (ETC2/EAC). A
+    /// view of such an image has no copy of its own: its read-back is empty (the engine
+    /// pads it with zeros).
+    fn read_compressed_texture(&mut self, handle: TextureHandle, read: BlockReadback) -> Bytes {
+        const N: &str = "ReadCompressedTexture";
+        let (ImageRef { level, face }, size) = (read.at, read.size);
+        if let Some(blocks) = self.textures.get(N, handle)?.blocks.read(read.at) {
+            return Ok(blocks.to_vec());
+        }
+        let origin = [0; 3];
+        let Some((native, region)) = self.region_of(N, handle, level, face, origin, size)? else {
+            return Ok(Vec::new());
+        };
+        if !native.compressed {
+            log::warn!("tessera-backend-vk: {N}: no blocks kept of the image: nothing read");
+            return Ok(Vec::new());
+        }
+        let [w, h, d] = region.extent;
+        let n = (w.div_ceil(4) as usize)
+            .checked_mul(h.div_ceil(4) as usize)
+            .and_then(|b| b.checked_mul((d * region.layers.1) as usize))
+            .and_then(|b| b.checked_mul(native.texel_size as usize))
+            .filter(|&n| n <= MAX_READBACK)
+            .ok_or_else(|| bad_value(N, "read-back too large"))?;
+        let src = ImageSource::Texture(handle);
+        self.copy_from_image(N, src, region, vk::ImageAspectFlags::COLOR, n)
+    }
+
     /// `GenerateMipmap`: each level blitted from the one before, in GENERAL layout.
     fn generate_mipmap(&mut self, handle: TextureHandle, base: u8, max: u8) -> R {
         const N: &str = "GenerateMipmap";
@@ -699,6 +743,7 @@ impl TexturePipe for VkPipe {
     }
 
     fn copy_image(&mut self, copy: ImageCopy) -> R {
+        self.copy_blocks(&copy)?;
         let copy = ImageCopy {
             src: self.owner_end(copy.src)?,
             dst: self.owner_end(copy.dst)?,
@@ -815,6 +860,26 @@ impl VkPipe {
         // the staged bytes cover it.
         unsafe { raw.cmd_copy_buffer_to_image(cmd, src.buffer, s.image, layout, &[region]) };
         self.rec.dirty_mem = true;
+        Ok(())
+    }
+
+    /// Applies a `CopyImage` to the destination's copy of its blocks (an ETC2/EAC image):
+    /// the source's blocks, which is then ETC2/EAC too (a copy between compressed images
+    /// stays in one format class).
+    fn copy_blocks(&mut self, c: &ImageCopy) -> R {
+        const N: &str = "CopyImage";
+        let (ImageObject::Texture(src), ImageObject::Texture(dst)) = (c.src.object, c.dst.object)
+        else {
+            return Ok(());
+        };
+        let s = self.textures.get(N, src)?;
+        let source = blocks::copy_source(&s.blocks, s.kind == TextureKind::Cube, c);
+        let d = self.textures.get_mut(N, dst)?;
+        if blocks::copy_into(&mut d.blocks, d.kind == TextureKind::Cube, c, source) {
+            log::warn!(
+                "tessera-backend-vk: {N}: an ETC2/EAC image's blocks copied from a source without a copy of its own: its compressed read-back keeps the blocks it had"
+            );
+        }
         Ok(())
     }
 

@@ -87,11 +87,10 @@ impl Context {
         self.pack_len(dims, format, ty, size)
     }
 
-    /// Bytes `glGetCompressedTexImage(target, level)` writes (the level's
-    /// `TEXTURE_COMPRESSED_IMAGE_SIZE`).
+    /// Bytes `glGetCompressedTexImage(target, level)` may write: the level's blocks as the
+    /// pack state's compressed block parameters place them.
     pub fn get_compressed_tex_image_len(&mut self, target: GLenum, level: GLint) -> usize {
-        usize::try_from(self.level_parameter(target, level, TEXTURE_COMPRESSED_IMAGE_SIZE))
-            .unwrap_or(0)
+        self.compressed_pack_len(target, level)
     }
 
     /// Values `glGetUniform*v(program, location)` writes (0 for an invalid program or

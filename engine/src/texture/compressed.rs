@@ -531,17 +531,92 @@ impl Context {
     }
 }
 
-/// Whether the missing compressed read-back was reported (once per process).
-static READ_BACK_WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Where `glGetCompressedTexImage` puts an image's blocks: the pack state's block layout
+/// ([`BlockLayout`], whose end is the bytes the call may touch, Mesa's
+/// `packed_compressed_size`), and the block rows copied per slice, which Mesa counts with
+/// `PACK_COMPRESSED_BLOCK_HEIGHT` where it and the block size are set (never more than the
+/// image has here).
+struct PackBlocks {
+    layout: BlockLayout,
+    copy_rows: usize,
+}
+
+impl PackBlocks {
+    /// The layout of `image` (of a texture of `target`) under `store`; `INVALID_OPERATION`
+    /// where a skip is not a whole number of blocks.
+    fn new(store: &PixelStore, target: TextureTarget, image: &Image) -> GlResult<Option<Self>> {
+        let Some(block) = image.format.and_then(block_bytes) else {
+            return Ok(None);
+        };
+        // Mesa's _mesa_get_texture_dimensions of the texture's target.
+        let dims = match target {
+            TextureTarget::D1 => 1,
+            TextureTarget::D3 | TextureTarget::D2Array | TextureTarget::CubeArray => 3,
+            _ => 2,
+        };
+        let size = [image.width, image.height, image.depth];
+        let layout = BlockLayout::new(store, dims, block, size)?;
+        let [_, bh, _, bs] = store.compressed_block;
+        let copy_rows = if dims > 1 && bh > 0 && bs > 0 {
+            (image.height.max(0) as usize)
+                .div_ceil(bh as usize)
+                .min(layout.rows)
+        } else {
+            layout.rows
+        };
+        Ok(Some(Self { layout, copy_rows }))
+    }
+
+    /// Whether the blocks land as they travel: from byte 0, rows and slices tightly packed.
+    fn tight(&self) -> bool {
+        self.layout.tight() && self.copy_rows == self.layout.rows
+    }
+
+    /// Puts the tightly packed blocks `tight` into `out` (at least `layout.end()` bytes).
+    fn pack(&self, tight: &[u8], out: &mut [u8]) {
+        let l = &self.layout;
+        for z in 0..l.slices {
+            for r in 0..self.copy_rows {
+                let from = (z * l.rows + r) * l.row;
+                let to = l.skip + z * l.slice + r * l.stride;
+                out[to..to + l.row].copy_from_slice(&tight[from..from + l.row]);
+            }
+        }
+    }
+}
 
 impl Context {
+    /// Bytes `glGetCompressedTexImage(target, level)` may write under the pack state (0
+    /// where the call would write nothing or fail): what the C ABI hands over of client
+    /// memory.
+    pub fn compressed_pack_len(&mut self, target: GLenum, level: GLint) -> usize {
+        let Some(it) = image_target(target).filter(|it| !it.proxy) else {
+            return 0;
+        };
+        if level < 0 || level >= max_levels(&self.local.limits, it.target) {
+            return 0;
+        }
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let Ok((_, image)) = self.target_image(&mut sh, it, level as usize) else {
+            return 0;
+        };
+        match PackBlocks::new(&self.local.st.pack, it.target, &image) {
+            Ok(Some(p)) if p.layout.len() > 0 => p.layout.end(),
+            _ => 0,
+        }
+    }
+
     /// `glGetCompressedTexImage`. Every error is decided here, in Mesa's order: a target
     /// that has no compressed images (`INVALID_ENUM`), a level out of range
-    /// (`INVALID_VALUE`), an image that is not compressed (`INVALID_OPERATION`), a
-    /// destination that cannot hold `TEXTURE_COMPRESSED_IMAGE_SIZE` bytes or a mapped pack
-    /// buffer (`INVALID_OPERATION`). The read-back itself needs a backend record for raw
-    /// blocks, which no backend has yet: a valid call writes nothing and the first one is
-    /// reported in the log.
+    /// (`INVALID_VALUE`; for a level without an image too, where the target is 1D or 2D:
+    /// elsewhere it writes nothing, as an empty image does), an image that is not
+    /// compressed (`INVALID_OPERATION`), skips that are
+    /// not whole blocks under the pack state's `PACK_COMPRESSED_BLOCK_*` values
+    /// (`INVALID_OPERATION`), a pixel pack buffer the blocks overrun or that is mapped
+    /// (`INVALID_OPERATION`). The blocks come from the backend (`ReadCompressedTexture`) and
+    /// land as [`PackBlocks`] places them: straight into the pack buffer where they land as
+    /// they travel, else packed here.
     pub fn get_compressed_tex_image(
         &mut self,
         target: GLenum,
@@ -565,6 +640,8 @@ impl Context {
         use crate::pixel::PixelsMut;
         use tessera_components::object::Buffer;
         use tessera_components::state::BufferTarget;
+        use tessera_wire::Reply;
+        use tessera_wire::record::{PixelDestination, TextureRead};
         let it = image_target(target)
             .filter(|it| {
                 !it.proxy
@@ -579,28 +656,99 @@ impl Context {
         if level < 0 || level >= max_levels(&self.local.limits, it.target) {
             return Err(INVALID_VALUE);
         }
-        let (_, image) = self.target_image(sh, it, level as usize)?;
-        if image.format.and_then(block_bytes).is_none() {
-            return Err(INVALID_OPERATION);
+        let Ok((handle, image)) = self.target_image(sh, it, level as usize) else {
+            // Mesa checks a missing image's size of 0x0x0 as a region: a depth other than 1
+            // is refused for 2D targets, a height other than 1 for 1D; other targets read
+            // nothing.
+            return match it.target {
+                TextureTarget::D1
+                | TextureTarget::D1Array
+                | TextureTarget::D2
+                | TextureTarget::Rectangle => Err(INVALID_VALUE),
+                _ => Ok(()),
+            };
+        };
+        if image.width <= 0 || image.height <= 0 || image.depth <= 0 {
+            return Ok(());
         }
-        let size = usize::try_from(image.compressed_size).unwrap_or(0);
+        let pack =
+            PackBlocks::new(&self.local.st.pack, it.target, &image)?.ok_or(INVALID_OPERATION)?;
+        let (end, len) = (pack.layout.end(), pack.layout.len());
+        let size = wire_region(it.target, [0; 3], [image.width, image.height, image.depth]).size;
+        let read = |dst| Record::ReadCompressedTexture {
+            texture: handle,
+            level: level as u8,
+            face: it.face as u8,
+            read: Box::new(TextureRead { size, dst }),
+        };
+        let read_back = |sh: &mut Shared| {
+            let reply = sh.dev.enc.mint_reply();
+            sh.dev.push(read(PixelDestination::Reply(reply)));
+            let mut tight = match sh.wait(reply) {
+                Some(Reply::Bytes(bytes)) => bytes,
+                _ => Vec::new(),
+            };
+            tight.resize(len, 0);
+            tight
+        };
         match (self.local.st.buffer(BufferTarget::PixelPack), pixels) {
-            (None, PixelsMut::Bytes(out)) if out.len() >= size => {}
-            (Some(e), PixelsMut::Offset(offset)) => {
-                let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
-                let end = offset.checked_add(size).ok_or(INVALID_OPERATION)?;
-                if b.mapping.is_some() || end as u64 > b.size.max(0) as u64 {
+            (None, PixelsMut::Bytes(out)) => {
+                if out.len() < end {
                     return Err(INVALID_OPERATION);
                 }
+                let tight = read_back(sh);
+                pack.pack(&tight, out);
+                Ok(())
             }
-            _ => return Err(INVALID_OPERATION),
+            (Some(e), PixelsMut::Offset(offset)) => {
+                let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
+                if offset
+                    .checked_add(end)
+                    .is_none_or(|n| n as u64 > b.size.max(0) as u64)
+                {
+                    return Err(INVALID_OPERATION);
+                }
+                if b.mapping.is_some() {
+                    return Err(INVALID_OPERATION);
+                }
+                let buffer = b.handle;
+                if pack.tight() {
+                    sh.dev.push(read(PixelDestination::Buffer {
+                        buffer,
+                        offset: offset as u64,
+                    }));
+                    // The backend writes the pack buffer: the client copy of the range is
+                    // stale.
+                    crate::buffer::shadow_stale(sh, e, offset as u64, len as u64);
+                    return Ok(());
+                }
+                // Rows with gaps: read the blocks and the buffer range, pack, write back.
+                let tight = read_back(sh);
+                let start = pack.layout.skip;
+                let reply = sh.dev.enc.mint_reply();
+                sh.dev.push(Record::ReadBuffer {
+                    buffer,
+                    range: Box::new(BufferRange {
+                        offset: offset as u64,
+                        size: end as u64,
+                    }),
+                    reply,
+                });
+                let mut bytes = match sh.wait(reply) {
+                    Some(Reply::Bytes(bytes)) if bytes.len() >= end => bytes,
+                    _ => vec![0; end],
+                };
+                pack.pack(&tight, &mut bytes);
+                let data = sh.dev.enc.stage(&bytes[start..end]);
+                sh.dev.push(Record::WriteBuffer {
+                    buffer,
+                    offset: (offset + start) as u64,
+                    data,
+                });
+                crate::buffer::shadow_write(sh, e, (offset + start) as u64, &bytes[start..end]);
+                Ok(())
+            }
+            _ => Err(INVALID_OPERATION),
         }
-        if !READ_BACK_WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
-            log::warn!(
-                "tessera: glGetCompressedTexImage: no backend reads compressed blocks back yet; \
-                 nothing was written"
-            );
-        }
-        Ok(())
     }
 }
