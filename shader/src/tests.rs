@@ -214,6 +214,44 @@ fn xfb_captures_gl_layer_from_a_geometry_shader() {
     validate(&geometry.1);
 }
 
+#[test]
+fn xfb_vertex_streams_one_stream_per_buffer() {
+    let vs = "#version 400 core\nvoid main() { gl_Position = vec4(0.0); }\n";
+    let gs = "#version 400 core\nlayout(points) in;\nlayout(points, max_vertices = 4) out;\n\
+              layout(stream = 0) out vec4 a;\nlayout(stream = 1) out vec2 b;\n\
+              layout(stream = 3) out float c;\nlayout(stream = 3) out int d;\n\
+              void main() { a = vec4(1.0); EmitStreamVertex(0); b = vec2(2.0); EmitStreamVertex(1);\n\
+              c = 3.0; d = 4; EmitStreamVertex(3); EndStreamPrimitive(3); }\n";
+    let shaders = [(Stage::Vertex, vs), (Stage::Geometry, gs)];
+    let p = link_xfb(
+        &shaders,
+        &["b", "gl_NextBuffer", "c", "d", "gl_NextBuffer", "a"],
+        false,
+    )
+    .expect("links");
+    assert_eq!(p.xfb.strides, [8, 8, 16, 0]);
+    // Buffer 3 is not written: stream 0's, as Mesa keeps it.
+    assert_eq!(p.xfb.streams, [1, 3, 0, 0]);
+    let geometry = p
+        .stages
+        .iter()
+        .find(|s| s.0 == Stage::Geometry)
+        .expect("gs");
+    validate(&geometry.1);
+    let e = link_xfb(&shaders, &["a", "c"], false).expect_err("streams 0 and 3 in buffer 0");
+    assert!(
+        e.contains("different vertex streams in a single buffer"),
+        "{e}"
+    );
+    let e = link_xfb(&shaders, &["b", "gl_NextBuffer", "d", "a"], false).expect_err("3 and 0");
+    assert!(
+        e.contains("Varying a writes to buffer from stream 0"),
+        "{e}"
+    );
+    let p = link_xfb(&shaders, &["c", "b", "a"], true).expect("separate: one each");
+    assert_eq!(p.xfb.streams, [3, 1, 0, 0]);
+}
+
 /// Runs `spirv-val` on a module; panics with its report if the module is invalid.
 const BLOCKS_VS: &str = "#version 150\nin vec4 vertex;\nvoid main() { gl_Position = vertex; }\n";
 const BLOCKS_GS: &str = "#version 150

@@ -55,6 +55,8 @@ const OP_EXECUTION_MODE: u16 = 16;
 const DECO_XFB_BUFFER: u32 = 36;
 /// `Decoration XfbStride`.
 const DECO_XFB_STRIDE: u32 = 37;
+/// `Decoration Stream`: the vertex stream of a geometry stage's output (none: stream 0).
+const DECO_STREAM: u32 = 29;
 /// `BuiltIn Position`, `PointSize`, `ClipDistance`, `PrimitiveId`, `Layer`,
 /// `ViewportIndex`.
 const BUILT_IN_POSITION: u32 = 0;
@@ -134,6 +136,10 @@ pub struct Xfb {
     pub separate: bool,
     /// Bytes per vertex in each buffer (0: the buffer is not written).
     pub strides: [u32; MAX_SEPARATE_ATTRIBS as usize],
+    /// The vertex stream each buffer captures (0 for a buffer not written, as Mesa keeps
+    /// it): `glDrawTransformFeedbackStream` draws the count of the first buffer of its
+    /// stream.
+    pub streams: [u32; MAX_SEPARATE_ATTRIBS as usize],
 }
 
 /// A member of a block: its struct type and index.
@@ -483,6 +489,9 @@ pub(crate) fn capture(
             let var = e.fresh();
             e.global(inst(op::VARIABLE, &[pointer, var, storage::OUTPUT]));
             e.annotate(inst(op::DECORATE, &[var, deco::LOCATION, next_location]));
+            if let Some(stream) = m.decoration(shadow.block, DECO_STREAM) {
+                e.annotate(inst(op::DECORATE, &[var, DECO_STREAM, stream]));
+            }
             e.add_interface(var);
             let location = next_location;
             next_location += m.slots(shadow.ty);
@@ -535,6 +544,30 @@ pub(crate) fn capture(
                 .into(),
         );
     }
+    // Each buffer captures one vertex stream (Mesa's link error, naming the first varying
+    // of another stream).
+    let mut stream_of: [Option<u32>; MAX_SEPARATE_ATTRIBS as usize] = [None; 4];
+    for (f, v) in found.iter().zip(&out.varyings) {
+        let Some(f) = f else { continue };
+        let stream = match f.member {
+            Some((st, member)) => m.member_decoration(st, member, DECO_STREAM),
+            None => None,
+        }
+        .or_else(|| m.decoration(f.var, DECO_STREAM))
+        .unwrap_or(0);
+        match stream_of[v.buffer as usize] {
+            Some(s) if s != stream => {
+                return Err(format!(
+                    "error: Transform feedback can't capture varyings belonging to different \
+                     vertex streams in a single buffer. Varying {} writes to buffer from \
+                     stream {stream}, other varyings in the same buffer write from stream {s}.\n",
+                    v.name
+                ));
+            }
+            _ => stream_of[v.buffer as usize] = Some(stream),
+        }
+    }
+    out.streams = stream_of.map(|s| s.unwrap_or(0));
     // Built-ins share their block's one XfbBuffer.
     let mut block_buffer: Option<(u32, u32)> = None;
     let captured = || {
