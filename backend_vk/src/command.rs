@@ -1137,7 +1137,7 @@ impl VkPipe {
         let slice = match fresh {
             Some((_, s)) => s,
             None => {
-                let s = self.arena(256, 16)?;
+                let s = self.arena(512, 16)?;
                 for (k, v) in ctx.desired.generic.iter().enumerate() {
                     for (j, w) in v.iter().enumerate() {
                         s.write_at(16 * k + 4 * j, &w.to_le_bytes());
@@ -1150,7 +1150,7 @@ impl VkPipe {
         let want = (slice.buffer, slice.offset);
         let at = GENERIC_BINDING as usize;
         if self.rec.vertex[at] != want {
-            // SAFETY: recording; an arena buffer with VERTEX_BUFFER usage holding 256
+            // SAFETY: recording; an arena buffer with VERTEX_BUFFER usage holding 512
             // bytes at the offset.
             unsafe {
                 self.raw.cmd_bind_vertex_buffers(

@@ -51,6 +51,11 @@ fn uint_words(words: u32) -> vk::Format {
 /// Binding of the generic-attribute vertex buffer (stride 0): after the 16 attribute slots.
 pub(crate) const GENERIC_BINDING: u32 = 16;
 
+/// The Vulkan location (and generic-value index) of the last two doubles of the `dvec3` or
+/// `dvec4` vertex input at GL location `i` is `WIDE + i`: GL gives such an input one
+/// location, SPIR-V two (spirv/double_attrib.rs).
+pub(crate) const WIDE: u32 = 16;
+
 /// The states of a graphics pipeline its maker decides (the rest: [`VkPipe::create_pipeline`]).
 pub(crate) struct PipelineStates<'a> {
     pub stages: &'a [vk::PipelineShaderStageCreateInfo<'a>],
@@ -456,8 +461,8 @@ impl VkPipe {
                     });
                     if doubles > 0 {
                         // Doubles arrive as 32-bit words (spirv/double_attrib.rs): up to two
-                        // doubles at the location, the rest at the next one, from the same
-                        // array, or from the generic value where the array has no more.
+                        // doubles at the location, the rest at location 16 + i, from the
+                        // same array, or from the generic value where the array has no more.
                         let words = 2 * u32::from(a.format.components);
                         vattribs.push(vk::VertexInputAttributeDescription {
                             location: i as u32,
@@ -470,10 +475,10 @@ impl VkPipe {
                                 (i as u32, uint_words(words - 4), 16)
                             } else {
                                 generic = true;
-                                (GENERIC_BINDING, uint_words(4), 16 * (i as u32 + 1))
+                                (GENERIC_BINDING, uint_words(4), 16 * (WIDE + i as u32))
                             };
                             vattribs.push(vk::VertexInputAttributeDescription {
-                                location: i as u32 + 1,
+                                location: WIDE + i as u32,
                                 binding,
                                 format,
                                 offset,
@@ -492,10 +497,10 @@ impl VkPipe {
                     unsupported_format |= a.format.components > 0;
                     generic = true;
                     // A double input's words are its location's 16 bytes and, for a `dvec3`
-                    // or `dvec4`, the next location's (the engine puts the last two doubles
-                    // there).
-                    let locations = if doubles > 2 { 2 } else { 1 };
-                    for l in i as u32..i as u32 + locations {
+                    // or `dvec4`, those of location 16 + i (the engine puts the last two
+                    // doubles there).
+                    let wide = (doubles > 2).then_some(WIDE + i as u32);
+                    for l in std::iter::once(i as u32).chain(wide) {
                         vattribs.push(vk::VertexInputAttributeDescription {
                             location: l,
                             binding: GENERIC_BINDING,

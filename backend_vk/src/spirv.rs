@@ -121,8 +121,8 @@ pub(crate) struct Reflection {
     /// Vertex inputs by location.
     pub inputs: [Option<NumClass>; 16],
     /// Components of the `double`/`dvec*` vertex input (or array element or `dmat*`
-    /// column) at each location, 0 elsewhere: it reads a 64-bit float format, and a
-    /// `dvec3` or `dvec4` takes the next location too.
+    /// column) at each GL location, 0 elsewhere: it reads an array of doubles, and a
+    /// `dvec3`'s or `dvec4`'s last two doubles arrive at Vulkan location `16 + location`.
     pub double_inputs: [u8; 16],
     /// Fragment outputs written, bit per location.
     pub outputs: u8,
@@ -428,10 +428,10 @@ pub(crate) fn reflect(words: &[u32]) -> Result<Reflection, String> {
             SC_INPUT if r.model == MODEL_VERTEX => {
                 if let Some(loc) = ix.decoration(id, DEC_LOCATION) {
                     if let Some((components, n)) = ix.double_vectors(pointee) {
-                        // Each vector takes one location, or two past two components.
-                        let step = if components > 2 { 2 } else { 1 };
+                        // Each vector takes one GL location (spirv/double_attrib.rs fetches
+                        // a `dvec3`'s or `dvec4`'s second half at a location of its own).
                         for k in 0..n {
-                            let l = loc.saturating_add(k.saturating_mul(step)) as usize;
+                            let l = loc.saturating_add(k) as usize;
                             if let Some(slot) = r.inputs.get_mut(l) {
                                 *slot = Some(NumClass::Float);
                                 r.double_inputs[l] = components;

@@ -339,16 +339,11 @@ pub fn image_target(ty: u32) -> Option<SamplerTarget> {
     })
 }
 
-/// Vertex attribute locations a value of `ty` takes (a matrix takes one per column).
+/// Vertex attribute locations a value of `ty` takes: one per column of a matrix, a
+/// `dvec3` or `dvec4` column too (GL 4.1: such a vertex input is one location, which counts
+/// twice only against `GL_MAX_VERTEX_ATTRIBS`).
 pub fn attribute_slots(ty: u32) -> u32 {
-    info(ty).map_or(1, |i| {
-        let per_column = if i.base == Base::Double && i.rows > 2 {
-            2
-        } else {
-            1
-        };
-        u32::from(i.columns) * per_column
-    })
+    info(ty).map_or(1, |i| u32::from(i.columns))
 }
 
 #[cfg(test)]

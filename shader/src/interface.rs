@@ -174,7 +174,13 @@ pub(crate) fn assign(
     };
     for (i, (stage, m)) in modules.iter().enumerate() {
         if *stage == Stage::Vertex {
-            let io = user_io(m, *stage, storage::INPUT, decls);
+            // A vertex input takes a location per vector, a `dvec3` or `dvec4` too, unlike
+            // SPIR-V (and GL's varyings), where those take two: the Vulkan backend fetches
+            // their second halves at locations of its own.
+            let mut io = user_io(m, *stage, storage::INPUT, decls);
+            for v in &mut io {
+                v.slots = m.attribute_slots(v.ty).max(1);
+            }
             attributes(io, inputs, attrib_bindings, limits, &mut out, i)?;
         }
         if *stage == Stage::Fragment {

@@ -524,6 +524,20 @@ impl Module {
         }
     }
 
+    /// Locations a vertex input of type `ty` takes in GL: one per vector (a matrix column,
+    /// an array element), a `dvec3` or `dvec4` included (GL 4.1's `ARB_vertex_attrib_64bit`;
+    /// [`Self::slots`] counts two for it, as SPIR-V and GL's other interfaces do).
+    pub fn attribute_slots(&self, ty: u32) -> u32 {
+        match self.types.get(&ty) {
+            Some(Type::Matrix { count, .. }) => *count,
+            Some(Type::Array { element, length }) => length * self.attribute_slots(*element),
+            Some(Type::Struct { members }) => {
+                members.iter().map(|m| self.attribute_slots(*m)).sum()
+            }
+            _ => 1,
+        }
+    }
+
     /// Rewrites the module: the decorations of `assigns` replace the variables' own, and
     /// the variables of `unlisted` leave every `OpEntryPoint` interface.
     pub fn patch(&self, assigns: &[Assign], unlisted: &[u32]) -> Vec<u32> {

@@ -159,8 +159,9 @@ pub fn emit_index_buffer(vao: Option<&VertexArray>, dev: &mut Emitter, shadow: &
 /// Emits `SetGenericAttrib` for attributes the program reads (`attribute_mask`) from their
 /// generic value (the array is disabled) when the backend's value differs.
 ///
-/// The second location of a `dvec3` or `dvec4` input (a bit of `wide_mask`) reads the last
-/// two doubles of the location before it, whose array it belongs to.
+/// A `dvec3` or `dvec4` input (a bit of `wide_mask`) has the last two doubles of its value
+/// at index `16 + location` too, always sent with the first half (the shadow tracks the
+/// first sixteen only; generic values of double vectors are rare).
 pub fn emit_generic_attribs(
     st: &GlState,
     vao: Option<&VertexArray>,
@@ -174,20 +175,21 @@ pub fn emit_generic_attribs(
         let index = mask.trailing_zeros() as usize;
         mask &= mask - 1;
         debug_assert!(index < MAX_VERTEX_ATTRIBS);
-        let wide = index > 0 && wide_mask & (1 << index) != 0;
-        let owner = if wide { index - 1 } else { index };
-        if vao.is_some_and(|v| v.attribs[owner].enabled) {
+        if vao.is_some_and(|v| v.attribs[index].enabled) {
             continue;
         }
-        let value = if wide {
-            st.generic_attribs[owner].wide
-        } else {
-            st.generic_attribs[index].bits
-        };
-        if changed(&mut shadow.generic_attribs[index], value) {
+        let value = st.generic_attribs[index].bits;
+        let wide = wide_mask & (1 << index) != 0;
+        if changed(&mut shadow.generic_attribs[index], value) || wide {
             dev.push(Record::SetGenericAttrib {
                 index: index as u8,
                 value,
+            });
+        }
+        if wide {
+            dev.push(Record::SetGenericAttrib {
+                index: (MAX_VERTEX_ATTRIBS + index) as u8,
+                value: st.generic_attribs[index].wide,
             });
         }
     }

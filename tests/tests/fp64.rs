@@ -2,8 +2,10 @@
 //! against the native driver: double uniforms of every shape set with `glUniform*d` and
 //! `glProgramUniform*d` and read back with `glGetUniformdv/fv/iv/uiv`, with Mesa's errors; a
 //! draw whose colour depends on double arithmetic that floats would get wrong; double
-//! vertex arrays (`glVertexAttribLPointer`: a `dvec2` position and a `dvec4`, which takes two
-//! locations) and a `glVertexAttribL4d` current value; and std140 and std430 blocks of
+//! vertex arrays (`glVertexAttribLPointer`: a `dvec2` position and a `dvec4`) and a
+//! `glVertexAttribL4d` current value; double matrices, `dvec3`/`dvec4` inputs and arrays of
+//! them at assigned and explicit locations among float and integer inputs (one GL location
+//! per vector, two SPIR-V ones on Vulkan); and std140 and std430 blocks of
 //! doubles read and written by a compute shader. The Vulkan backend (validation layer on,
 //! which must report nothing) must give exactly the native values, pixels and errors. The
 //! GLES backend has no doubles: it advertises neither extension and fails the link of a
@@ -595,7 +597,7 @@ fn double_arithmetic_draws_native_pixels() {
     assert_eq!(pixels[..4], [255, 80, 96, 255]);
 }
 
-/// Positions from a `dvec2` array of doubles, colour from a `dvec4` (two locations) and from
+/// Positions from a `dvec2` array of doubles, colour from a `dvec4` and from
 /// a `double` input whose array is disabled (its `glVertexAttribL4d` value).
 const ATTRIB_VS: &str = "#version 410
 layout(location = 0) in dvec2 position;
@@ -751,6 +753,211 @@ fn double_vertex_attributes_draw_native_pixels() {
         pixels[..4],
         pixels[4 * (SIZE as usize - 1)..4 * SIZE as usize],
         "one draw"
+    );
+}
+
+/// The value of component `k` of double vertex input number `input`: doubles a float would
+/// round (`1 + 2^-40` apart), of both signs.
+fn input_value(input: usize, k: usize) -> f64 {
+    let sign = if (input + k) % 2 == 0 { 1.0 } else { -1.0 };
+    sign * (1.0 + (input * 16 + k + 1) as f64 * 2f64.powi(-40)) * 2f64.powi(input as i32 - 3)
+}
+
+/// A GLSL constant of `ty` whose components (column by column) are `input_value(input, k)`.
+fn input_constant(ty: &str, input: usize, components: usize) -> String {
+    let values: Vec<String> = (0..components)
+        .map(|k| format!("{:e}LF", input_value(input, k)))
+        .collect();
+    format!("{ty}({})", values.join(", "))
+}
+
+/// Feeds `columns` GL locations from `at` on, `rows` doubles each, with the components of
+/// `input_value(input, _)` from arrays of their own (the same value for every vertex).
+fn double_columns(gl: &mut dyn Fp64Gl, at: GLuint, input: usize, columns: usize, rows: usize) {
+    for c in 0..columns {
+        let bytes: Vec<u8> = (0..4)
+            .flat_map(|_| (0..rows).map(move |r| input_value(input, c * rows + r)))
+            .flat_map(f64::to_le_bytes)
+            .collect();
+        let vb = gl.gen_buffer();
+        gl.bind_buffer(ARRAY_BUFFER, vb);
+        gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+        gl.vertex_attrib_l_pointer(at + c as GLuint, rows as GLint, DOUBLE, 0);
+        gl.enable_vertex_attrib_array(at + c as GLuint);
+    }
+}
+
+/// Double matrix, `dvec3`/`dvec4` and array inputs mixed with float ones, at locations the
+/// linker assigns (a `dvec3` or `dvec4` input is one GL location; with the doubles counted
+/// twice they fill the 16): each is compared with the values the arrays hold, a channel
+/// per group. Returns the locations and the pixels.
+fn assigned_double_inputs(gl: &mut dyn Fp64Gl) -> (Vec<GLint>, Vec<u8>, GLenum) {
+    let vs = format!(
+        "#version 410
+in vec2 position;
+in dmat4x3 m;
+in float f;
+in dvec4 v[2];
+in dvec3 w;
+out vec4 colour;
+void main() {{
+    gl_Position = vec4(position, 0.0, 1.0);
+    bool m_ok = m == {m};
+    bool v_ok = v[0] == {v0} && v[1] == {v1};
+    bool w_ok = w == {w};
+    colour = vec4(m_ok ? 1.0 : 0.25, v_ok ? 1.0 : 0.25, w_ok ? 1.0 : 0.25, f);
+}}
+",
+        m = input_constant("dmat4x3", 0, 12),
+        v0 = input_constant("dvec4", 1, 4),
+        v1 = input_constant("dvec4", 2, 4),
+        w = input_constant("dvec3", 3, 3),
+    );
+    let p = program(gl, &[(VERTEX_SHADER, &vs), (FRAGMENT_SHADER, ATTRIB_FS)]);
+    gl.use_program(p);
+    let names = ["position", "m", "f", "v", "v[1]", "w"];
+    let locations: Vec<GLint> = names.iter().map(|n| gl.get_attrib_location(p, n)).collect();
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let at = |i: usize| locations[i] as GLuint;
+    let corners: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    gl.buffer_data(ARRAY_BUFFER, 32, Some(&corners), STATIC_DRAW);
+    gl.vertex_attrib_pointer(at(0), 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(at(0));
+    double_columns(gl, at(1), 0, 4, 3);
+    gl.vertex_attrib_4f(at(2), 0.5, 0.0, 0.0, 1.0);
+    double_columns(gl, at(3), 1, 1, 4);
+    double_columns(gl, at(4), 2, 1, 4);
+    double_columns(gl, at(5), 3, 1, 3);
+    gl.clear_color(0.0, 0.0, 0.0, 0.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    let mut pixels = vec![0; (SIZE * SIZE * 4) as usize];
+    gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut pixels);
+    (locations, pixels, gl.get_error())
+}
+
+/// Double matrix and vector inputs at explicit locations next to float and integer ones,
+/// drawn from arrays, then with a `dvec4` and a `dmat3` column from their generic values
+/// (`glVertexAttribL4d`: the last two doubles reach the shader too).
+fn explicit_double_inputs(gl: &mut dyn Fp64Gl) -> (Vec<u8>, GLenum) {
+    let vs = format!(
+        "#version 410
+layout(location = 0) in dmat3 a;
+layout(location = 3) in vec2 position;
+layout(location = 4) in dvec4 b;
+layout(location = 5) in ivec2 k;
+layout(location = 6) in dmat2x4 c;
+out vec4 colour;
+uniform dvec4 b_want;
+uniform dvec3 a1_want;
+void main() {{
+    gl_Position = vec4(position, 0.0, 1.0);
+    bool a_ok = a[0] == {a0} && a[1] == a1_want && a[2] == {a2};
+    bool b_ok = b == b_want && c == {c};
+    colour = vec4(a_ok ? 1.0 : 0.25, b_ok ? 1.0 : 0.25, k == ivec2(3, -4) ? 1.0 : 0.25, 1.0);
+}}
+",
+        a0 = input_constant("dvec3", 4, 3),
+        a2 = input_constant("dvec3", 6, 3),
+        c = input_constant("dmat2x4", 7, 8),
+    );
+    let p = program(gl, &[(VERTEX_SHADER, &vs), (FRAGMENT_SHADER, ATTRIB_FS)]);
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    quad_at(gl, 3);
+    double_columns(gl, 0, 4, 1, 3);
+    double_columns(gl, 1, 5, 1, 3);
+    double_columns(gl, 2, 6, 1, 3);
+    double_columns(gl, 4, 8, 1, 4);
+    double_columns(gl, 6, 7, 2, 4);
+    let ints: Vec<u8> = (0..4)
+        .flat_map(|_| [3i32, -4])
+        .flat_map(i32::to_le_bytes)
+        .collect();
+    let ib = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, ib);
+    gl.buffer_data(ARRAY_BUFFER, ints.len(), Some(&ints), STATIC_DRAW);
+    gl.vertex_attrib_i_pointer(5, 2, INT, 0, 0);
+    gl.enable_vertex_attrib_array(5);
+    let want = |gl: &mut dyn Fp64Gl, name: &str, input: usize, n: usize| {
+        let v: Vec<f64> = (0..n).map(|k| input_value(input, k)).collect();
+        let l = gl.get_uniform_location(p, name);
+        gl.uniform_dv(l, n as u8, 1, 1, &v);
+    };
+    want(gl, "b_want", 8, 4);
+    want(gl, "a1_want", 5, 3);
+    gl.clear_color(0.0, 0.0, 0.0, 0.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    // The right half: b and a's middle column from generic values.
+    let generic = |input: usize| std::array::from_fn(|k| input_value(input, k));
+    gl.disable_vertex_attrib_array(4);
+    gl.vertex_attrib_l4d(4, generic(9));
+    gl.disable_vertex_attrib_array(1);
+    gl.vertex_attrib_l4d(1, generic(10));
+    want(gl, "b_want", 9, 4);
+    want(gl, "a1_want", 10, 3);
+    gl.scissor(SIZE / 2, 0, SIZE / 2, SIZE);
+    gl.enable(SCISSOR_TEST);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    gl.disable(SCISSOR_TEST);
+    let mut pixels = vec![0; (SIZE * SIZE * 4) as usize];
+    gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut pixels);
+    (pixels, gl.get_error())
+}
+
+/// A float `vec2` quad position at location `at`.
+fn quad_at(gl: &mut dyn Fp64Gl, at: GLuint) {
+    let data: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    gl.buffer_data(ARRAY_BUFFER, 32, Some(&data), STATIC_DRAW);
+    gl.vertex_attrib_pointer(at, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(at);
+}
+
+/// Double matrices, `dvec3`/`dvec4` inputs and arrays of them at the locations GL assigns
+/// (one per column or element, as llvmpipe's: `glGetAttribLocation` must agree) read
+/// exactly the arrays' doubles on the Vulkan backend, where each takes two SPIR-V
+/// locations.
+#[test]
+fn double_matrix_and_wide_inputs_at_assigned_locations_match_native() {
+    let (locations, pixels, error) = compare(assigned_double_inputs);
+    assert_eq!(error, NO_ERROR);
+    // m takes four locations, v two, the rest one each: nine in all.
+    let mut sorted = locations.clone();
+    sorted.sort();
+    assert_eq!(sorted.last(), Some(&8), "{locations:?}");
+    assert_eq!(locations[4], locations[3] + 1);
+    assert_eq!(
+        pixels[..4],
+        [255, 255, 255, 128],
+        "every input as the arrays hold it"
+    );
+}
+
+/// Double matrices and vectors at explicit locations between float and integer inputs,
+/// from arrays and from `glVertexAttribL4d` values, read natively's values on Vulkan.
+#[test]
+fn double_inputs_at_explicit_locations_match_native() {
+    let (pixels, error) = compare(explicit_double_inputs);
+    assert_eq!(error, NO_ERROR);
+    let right = 4 * (SIZE as usize - 1);
+    assert_eq!(pixels[..4], [255, 255, 255, 255], "from arrays");
+    assert_eq!(
+        pixels[right..right + 4],
+        [255, 255, 255, 255],
+        "from generic values"
     );
 }
 

@@ -189,8 +189,9 @@ pub struct DesiredState {
     pub vertex_buffers: [(Option<BufferHandle>, u64); MAX_VERTEX_ATTRIBS],
     /// `SetIndexBuffer`.
     pub index_buffer: Option<BufferHandle>,
-    /// `SetGenericAttrib`, per attribute: raw bits of four floats or integers.
-    pub generic: [[u32; 4]; MAX_VERTEX_ATTRIBS],
+    /// `SetGenericAttrib`, per attribute: raw bits of four floats or integers; entries 16
+    /// and up hold the last two doubles of a `dvec3` or `dvec4` input at `index - 16`.
+    pub generic: [[u32; 4]; 2 * MAX_VERTEX_ATTRIBS],
     /// `SetPrimitiveRestart`: enabled, index, fixed (see [`DesiredState::restart`]).
     pub primitive_restart: (bool, u32, bool),
 }
@@ -233,7 +234,7 @@ impl Default for DesiredState {
             images: [None; MAX_IMAGE_SLOTS],
             vertex_buffers: [(None, 0); MAX_VERTEX_ATTRIBS],
             index_buffer: None,
-            generic: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
+            generic: [[0, 0, 0, 1.0f32.to_bits()]; 2 * MAX_VERTEX_ATTRIBS],
             primitive_restart: (false, 0, false),
         }
     }
