@@ -3,6 +3,13 @@
 //! formats (sized, unsized, generic and specific compressed, depth and stencil, and names
 //! that are no internal format), through `glGetInternalformativ` and
 //! `glGetInternalformati64v`, with their errors and the number of values written.
+//!
+//! Where Tessera's answer is meant to differ from llvmpipe's, [`intended`] names the
+//! question and the reason (a feature the context does not advertise, or a format Tessera
+//! stores or renders otherwise); every other answer must be llvmpipe's. Two questions are
+//! not asked: the 64-bit query with `bufSize` 0 of `MAX_COMBINED_DIMENSIONS` and with a
+//! negative `bufSize`, where native Mesa 22 copies an unwritten value or writes past the
+//! buffer.
 
 #![expect(
     unsafe_code,
