@@ -988,6 +988,9 @@ pub struct LinkedProgram {
     /// Where `gl_DepthRange` (three floats: near, far, diff) lives in the default block, if
     /// the program reads it; `SetUniforms` carries `glDepthRange`'s values there.
     pub depth_range_offset: Option<u32>,
+    /// Where `gl_NumSamples` (an `int`) lives in the default block, if the program reads it;
+    /// `SetUniforms` carries the draw framebuffer's sample count there.
+    pub num_samples_offset: Option<u32>,
     /// Texture unit per sampler binding (`glUniform1i` on a sampler sets it).
     pub sampler_units: Vec<u32>,
     /// Texture target each sampler binding reads.
@@ -1014,6 +1017,9 @@ pub struct LinkedProgram {
     pub xfb: Vec<CapturedVarying>,
     /// Bytes per vertex each transform feedback buffer receives (0: not written).
     pub xfb_strides: [u32; 4],
+    /// The vertex stream each transform feedback buffer captures (0: stream 0 or not
+    /// written).
+    pub xfb_streams: [u32; 4],
     /// Active shader storage blocks, in block-index order.
     pub storage_blocks: Vec<ActiveStorageBlock>,
     /// Active buffer variables, in `BUFFER_VARIABLE` index order.

@@ -171,11 +171,20 @@ impl Local {
         if (self.dirty & mask).difference(Dirty::DRAW_CHECK).is_empty() {
             return;
         }
+        // The draw framebuffer's sample count, for programs that read gl_NumSamples: only
+        // the framebuffer and the default block's groups look at it.
+        let draw_samples = if (self.dirty & mask).intersects(Dirty::FRAMEBUFFER | Dirty::UNIFORMS) {
+            self.framebuffer_samples(sh, self.st.draw_framebuffer)
+                .max(1) as u32
+        } else {
+            0
+        };
         let Shared { world, dev, .. } = sh;
         validate::run(
             Validate {
                 st: &self.st,
                 surface: self.surface.map(|s| s.handle),
+                draw_samples,
                 world,
                 dev,
                 shadow: &mut self.shadow,

@@ -72,6 +72,9 @@
 //! - `point_size.rs`: the last stage before rasterization takes `glPointSize`'s value from
 //!   a hidden slot at the end of the default block while `PROGRAM_POINT_SIZE` is off;
 //! - `rectangle.rs`: rectangle textures are read as 2D ones with normalized coordinates.
+//! - `dynamic_index.rs`: sampler and image arrays indexed by non-constant expressions are
+//!   indexed by constants in the cases of a switch (Vulkan devices without
+//!   `shaderSampledImageArrayDynamicIndexing`, lavapipe among them).
 //! - `vertex_arrays.rs`: an array vertex input becomes one input per element (OpenGL ES has
 //!   no array vertex inputs).
 //! - `resource_arrays.rs`: arrays of arrays of samplers, images and blocks become
@@ -90,6 +93,7 @@
 pub mod atomic_counter;
 mod buffer_variable;
 pub mod default_control;
+mod dynamic_index;
 mod edit;
 mod ffi;
 mod fold;
@@ -100,6 +104,7 @@ mod late_extensions;
 mod layout_qualifiers;
 mod link;
 pub mod log;
+mod num_samples;
 mod pixel_center;
 mod point_size;
 mod rectangle;
@@ -545,6 +550,10 @@ pub struct Program {
     /// block, if a stage reads it: the engine writes `glDepthRange`'s values there. No
     /// uniform reaches it, and GL never reports it.
     pub depth_range_offset: Option<u32>,
+    /// Where `gl_NumSamples` (an `int`) lives in the default block, if a stage reads it: the
+    /// engine writes the draw framebuffer's sample count there (`num_samples.rs`). The
+    /// uniforms list it as Mesa does (`gl_NumSamples`, no location); no location reaches it.
+    pub num_samples_offset: Option<u32>,
     /// Sampler slots.
     pub samplers: Vec<Sampler>,
     /// Image slots.

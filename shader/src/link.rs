@@ -18,8 +18,9 @@ use crate::{
     Stage, StorageBlock, Uniform,
 };
 use crate::{
-    atomic_counter, buffer_variable, frag_coord, interface, pixel_center, point_size, rectangle,
-    resource_arrays, shared_io, source, subroutine, vertex_arrays, xfb,
+    atomic_counter, buffer_variable, dynamic_index, frag_coord, interface, pixel_center, point_size, rectangle,
+    resource_arrays,
+    shared_io, source, subroutine, vertex_arrays, xfb,
 };
 
 /// glslang's name for the block that holds loose uniforms.
@@ -332,6 +333,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
     for ((s, m), (a, u)) in modules.iter().zip(assigns.iter().zip(&io.unlisted)) {
         let mut words = m.patch(a, u);
         words = resource_arrays::flatten(&words).map_err(malformed)?;
+        words = dynamic_index::lower(&words).map_err(malformed)?;
         if rectangle::uses_rectangles(&words) {
             words = rectangle::patch(&words).map_err(malformed)?;
         }
@@ -373,6 +375,7 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         outputs: io.outputs,
         default_block_size: default_block.len() as u32,
         depth_range_offset: layout.depth_range,
+        num_samples_offset: layout.num_samples,
         default_block,
         samplers: layout.samplers,
         images: layout.images,
@@ -489,6 +492,8 @@ struct UniformLayout {
     block_first: HashMap<usize, u32>,
     /// Offset of `gl_DepthRange` in the default block, if a stage reads it.
     depth_range: Option<u32>,
+    /// Offset of `gl_NumSamples` in the default block, if a stage reads it.
+    num_samples: Option<u32>,
     /// Subroutine uniforms' selectors in the default block: (name, offset, array stride).
     selectors: Vec<(String, u32, u32)>,
     /// Shader storage blocks, one per element of a block array.
@@ -571,6 +576,7 @@ fn uniforms(
         image_vars: Vec::new(),
         block_first: HashMap::new(),
         depth_range: None,
+        num_samples: None,
         selectors: Vec::new(),
         storage_blocks: Vec::new(),
         buffer_variables: Vec::new(),
@@ -781,6 +787,35 @@ fn uniforms(
                 .zip(&layouts)
                 .find(|(l, _)| l.block == d && l.name == near)
                 .map(|(_, lay)| lay.offset);
+            continue;
+        }
+        if top == crate::num_samples::NAME {
+            // gl_NumSamples: filled by the engine. Mesa lists it among the active uniforms
+            // under its own name, with no location (GL gives none to a gl_ name).
+            out.num_samples = r
+                .leaves
+                .iter()
+                .zip(&layouts)
+                .find(|(l, _)| l.block == d && l.name == top)
+                .map(|(_, lay)| lay.offset);
+            // (Not when only the gl_SampleMask wrapper reads it: num_samples.rs.)
+            let named = shaders.iter().any(|(_, t)| t.contains("gl_NumSamples"));
+            if named && !listed_tops.contains(&top) {
+                listed_tops.push(top);
+                out.uniforms.push(Uniform {
+                    name: "gl_NumSamples".to_string(),
+                    ty: gltype::INT,
+                    size: 1,
+                    block: -1,
+                    offset: -1,
+                    array_stride: 0,
+                    matrix_stride: 0,
+                    row_major: false,
+                    location: -1,
+                    sampler_slot: -1,
+                    stages: stage_bits(u.stages),
+                });
+            }
             continue;
         }
         if listed_tops.contains(&top) {

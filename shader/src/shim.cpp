@@ -53,6 +53,10 @@ constexpr uint32_t kFlagTextureArray = 32;
 // (late_extensions.rs), where glslang no longer declares them.
 constexpr uint32_t kFlagFragColor = 64;
 constexpr uint32_t kFlagFragData = 128;
+// TshSource::flags: declare gl_NumSamples (num_samples.rs says how it is filled).
+constexpr uint32_t kFlagNumSamples = 256;
+// TshSource::flags: rename main, which num_samples.rs wraps for gl_SampleMask.
+constexpr uint32_t kFlagSampleMask = 512;
 
 struct TshLimits {
     int32_t max_vertex_attribs;
@@ -316,6 +320,12 @@ const char* const kDeprecatedTextureFunctionsSso =
     "struct tsh_DepthRangeParameters { float near; float far; float diff; };\n" \
     "uniform tsh_DepthRangeParameters tsh_DepthRange;\n"
 
+// gl_NumSamples, which glslang declares only for OpenGL clients: an int of the default
+// block under a name of Tessera's (num_samples.rs: NAME).
+#define TSH_NUM_SAMPLES \
+    "#define gl_NumSamples tsh_NumSamples\n" \
+    "uniform int tsh_NumSamples;\n"
+
 // GL_EXT_texture_array's functions (Mesa has them at every desktop version once the shader
 // enables the extension), mapped to their generic forms as the deprecated ones above; the
 // shadow forms return a vec4. The bias forms of texture1DArray and texture2DArray come with
@@ -354,8 +364,8 @@ int default_version(const TshSource& src) { return src.stage == 1 ? 150 : 140; }
 // The preamble for a shader's flags (kFlag*), one string per combination.
 const char* preamble(const TshSource& src) {
     static const std::string* const table = [] {
-        auto* t = new std::string[256];
-        for (uint32_t f = 0; f < 256; ++f) {
+        auto* t = new std::string[1024];
+        for (uint32_t f = 0; f < 1024; ++f) {
             t[f] = f & kFlagSeparateShaderObjects ? kDeprecatedTextureFunctionsSso
                                                   : kDeprecatedTextureFunctions;
             t[f] += TSH_LATE_EXTENSIONS;
@@ -364,6 +374,8 @@ const char* preamble(const TshSource& src) {
             if (f & kFlagInverse) t[f] += TSH_INVERSE;
             if (f & kFlagNoise) t[f] += TSH_NOISE;
             if (f & kFlagDepthRange) t[f] += TSH_DEPTH_RANGE;
+            if (f & kFlagNumSamples) t[f] += TSH_NUM_SAMPLES;
+            if (f & kFlagSampleMask) t[f] += "#define main tsh_main\n";
             if (f & kFlagTextureArray) t[f] += TSH_TEXTURE_ARRAY;
             if (f & kFlagOriginUpperLeft) {
                 t[f] += "#extension GL_ARB_fragment_coord_conventions : enable\n"
@@ -372,7 +384,7 @@ const char* preamble(const TshSource& src) {
         }
         return t;
     }();
-    return table[src.flags & 255].c_str();
+    return table[src.flags & 1023].c_str();
 }
 
 // The warning glslang's relaxed rules give for a uniform's initializer they drop.

@@ -14,7 +14,8 @@
 //! - **`inverse()` in GLSL 1.40**, which glslang declares from 1.50 on, is defined in the
 //!   preamble for a 1.40 shader that mentions it;
 //! - **`gl_DepthRange`**, which glslang declares only for OpenGL clients, is declared in the
-//!   preamble as a default-block uniform the engine fills;
+//!   preamble as a default-block uniform the engine fills, and so is **`gl_NumSamples`**
+//!   ([`crate::num_samples`]);
 //! - **`noise1`..`noise4`**, which glslang declares only for OpenGL clients, are defined in
 //!   the preamble (returning 0, as Mesa's do) for a shader that mentions them;
 //! - **atomic counters**, which SPIR-V for Vulkan lacks, become storage-buffer atomics
@@ -173,6 +174,12 @@ pub(crate) fn prepare(stage: crate::Stage, source: &str) -> Prepared<'_> {
     if text.contains("gl_DepthRange") {
         flags |= FLAG_DEPTH_RANGE;
     }
+    flags |= crate::num_samples::flag(&text, version);
+    let (text, mask_flags) = match crate::num_samples::sample_mask(stage, &text, version) {
+        (Cow::Borrowed(_), f) => (text, f),
+        (Cow::Owned(t), f) => (Cow::Owned(t), f),
+    };
+    flags |= mask_flags;
     Prepared { text, flags }
 }
 

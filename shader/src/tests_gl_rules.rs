@@ -407,3 +407,23 @@ fn glsl_110_and_120_compile_and_link_with_later_versions() {
     );
     assert!(!c.ok);
 }
+
+/// piglit's arb_sample_shading tests read their samples back in GLSL 1.30 and 1.40 with
+/// `GL_ARB_texture_multisample`, which Mesa has there and glslang from 1.50: such a shader
+/// is read as 1.50 and compiles (gl_FragColor, varying inputs and all).
+#[test]
+fn texture_multisample_samplers_compile_in_glsl_130_and_140() {
+    for version in ["130", "140"] {
+        let fs = format!(
+            "#version {version}\n#extension GL_ARB_texture_multisample : require\n\
+             uniform sampler2DMS tex;\nuniform int s;\nin vec2 t;\nvoid main() {{\n\
+             gl_FragColor = texelFetch(tex, ivec2(t), s);\n}}\n"
+        );
+        let c = compile(Stage::Fragment, &fs, &Limits::default());
+        assert_eq!((c.ok, c.log.as_str()), (true, ""), "{version}");
+        let p = link_all(&[(Stage::Fragment, fs.as_str())]).expect("links");
+        let mut uniforms: Vec<_> = p.uniforms.iter().map(|u| u.name.as_str()).collect();
+        uniforms.sort_unstable();
+        assert_eq!(uniforms, ["s", "tex"], "{version}");
+    }
+}

@@ -165,7 +165,9 @@ fn directive(source: &str) -> Result<Directive, Pos> {
 ///
 /// `layout(location = L, index = N)` (`ARB_explicit_attrib_location` with
 /// `ARB_blend_func_extended`, which Mesa accepts from 1.30 on) glslang takes only in a
-/// profile, which versions before 1.50 do not have; 1.50 keeps what 1.40 has.
+/// profile, which versions before 1.50 do not have; 1.50 keeps what 1.40 has. Likewise the
+/// multisample samplers of `GL_ARB_texture_multisample` (`sampler2DMS`, `texelFetch` on
+/// it), which Mesa has from 1.30 with the extension and glslang only from 1.50.
 pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
     // GLSL ES 3.00 as desktop 3.30: `300 es` reads `330   `.
     if let Ok(d) = directive(source)
@@ -178,7 +180,10 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Owned(text);
     }
     let number = match directive(source) {
-        Ok(d) if matches!(d.number.as_str(), "130" | "140") && has_output_index(source) => {
+        Ok(d)
+            if matches!(d.number.as_str(), "130" | "140")
+                && (has_output_index(source) || enables_texture_multisample(source)) =>
+        {
             Some((d.offset, "150"))
         }
         Ok(d) if matches!(d.number.as_str(), "100" | "110" | "120" | "130") => {
@@ -194,6 +199,25 @@ pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
         }
         None => std::borrow::Cow::Borrowed(source),
     }
+}
+
+/// Whether a line enables `GL_ARB_texture_multisample` (`enable` or `require`).
+fn enables_texture_multisample(source: &str) -> bool {
+    source.contains("GL_ARB_texture_multisample")
+        && source.lines().any(|l| {
+            let words: Vec<&str> = l
+                .split(|c: char| c.is_whitespace() || c == ':' || c == '#')
+                .filter(|w| !w.is_empty())
+                .collect();
+            matches!(
+                words.as_slice(),
+                [
+                    "extension",
+                    "GL_ARB_texture_multisample",
+                    "enable" | "require"
+                ]
+            )
+        })
 }
 
 /// A shader of GLSL 1.40 to 4.20 that enables `GL_ARB_shader_storage_buffer_object`, or a

@@ -55,6 +55,9 @@ pub struct EmittedState {
     pub program: Option<Option<ProgramHandle>>,
     /// The program and uniform generation of the last `SetUniforms`.
     pub uniforms: Option<(ProgramHandle, u32)>,
+    /// The sample count last written into the default block of a program that reads
+    /// `gl_NumSamples` (0: none yet).
+    pub num_samples: u32,
     /// `BindUniformBuffer` per slot.
     pub uniform_buffers: [Option<BufferRange>; MAX_UNIFORM_BUFFER_BINDINGS],
     /// `BindStorageBuffer` per slot.
@@ -93,6 +96,7 @@ impl Default for EmittedState {
             patch_vertices: None,
             program: None,
             uniforms: None,
+            num_samples: 0,
             uniform_buffers: [None; MAX_UNIFORM_BUFFER_BINDINGS],
             storage_buffers: [None; MAX_STORAGE_BUFFER_BINDINGS],
             textures: [None; MAX_TEXTURE_UNITS],

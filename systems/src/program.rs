@@ -44,13 +44,16 @@ fn fixed_point_size(st: &GlState) -> f32 {
 }
 
 /// Emits `SetUniforms` with the program's default block if the backend has older values,
-/// the fixed point size written into the block's hidden slot.
+/// the fixed point size written into the block's hidden slot, and `draw_samples` (the draw
+/// framebuffer's sample count) where the program reads `gl_NumSamples`.
 ///
 /// The shadow keys the block by program and uniform generation; a change of the point
-/// size or of `PROGRAM_POINT_SIZE` forgets it (see [`crate::validate::run`]).
+/// size or of `PROGRAM_POINT_SIZE`, or of the draw framebuffer's sample count for a
+/// program that reads it, forgets it (see [`crate::validate::run`]).
 pub fn emit_uniforms(
     st: &GlState,
     program: Option<&Program>,
+    draw_samples: u32,
     dev: &mut Emitter,
     shadow: &mut EmittedState,
 ) {
@@ -74,6 +77,13 @@ pub fn emit_uniforms(
             .depth_range_offset
             .map(|at| at as usize)
             .filter(|&at| at + 12 <= hidden);
+        let num_samples = linked
+            .num_samples_offset
+            .map(|at| at as usize)
+            .filter(|&at| at + 4 <= hidden);
+        if num_samples.is_some() {
+            shadow.num_samples = draw_samples;
+        }
         let data = dev.enc.stage_with(block.len(), |bytes| {
             debug_assert_eq!(bytes.len(), block.len());
             bytes[..hidden].copy_from_slice(&block[..hidden]);
@@ -82,6 +92,9 @@ pub fn emit_uniforms(
             bytes[hidden..hidden + HIDDEN_SLOT].copy_from_slice(bytemuck::bytes_of(&slot));
             if let Some(at) = depth_range {
                 bytes[at..at + 12].copy_from_slice(bytemuck::cast_slice(&[near, far, far - near]));
+            }
+            if let Some(at) = num_samples {
+                bytes[at..at + 4].copy_from_slice(&(draw_samples as i32).to_ne_bytes());
             }
         });
         dev.push(Record::SetUniforms { data });

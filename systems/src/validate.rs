@@ -24,6 +24,9 @@ pub struct Validate<'a> {
     pub st: &'a GlState,
     /// The surface behind the default framebuffer.
     pub surface: Option<SurfaceHandle>,
+    /// The draw framebuffer's `SAMPLES`, at least 1 (what `gl_NumSamples` reads); only
+    /// meaningful when [`Dirty::FRAMEBUFFER`] or [`Dirty::UNIFORMS`] is to be run.
+    pub draw_samples: u32,
     /// The share group's objects.
     pub world: &'a mut World,
     /// The share group's encoder, handles and CSO caches.
@@ -38,11 +41,12 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
     let Validate {
         st,
         surface,
+        draw_samples,
         world,
         dev,
         shadow,
     } = v;
-    let todo = *dirty & mask;
+    let mut todo = *dirty & mask;
     if todo.is_empty() {
         return;
     }
@@ -52,6 +56,19 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
     if todo.contains(Dirty::FRAMEBUFFER) {
         puffin::profile_scope!("emit_framebuffer");
         framebuffer::emit_framebuffer(st, surface, world, dev, shadow);
+        // A program that reads gl_NumSamples has the sample count in its default block (see
+        // program::emit_uniforms): a framebuffer of another count makes the backend's copy
+        // stale, so the block goes with this verb (or the next one that sends uniforms).
+        let reads_num_samples = st
+            .executable()
+            .and_then(|e| world.get::<Program>(e))
+            .and_then(|p| p.linked_state.as_ref())
+            .is_some_and(|l| l.num_samples_offset.is_some());
+        if reads_num_samples && shadow.num_samples != draw_samples {
+            shadow.uniforms = None;
+            *dirty |= Dirty::UNIFORMS;
+            todo |= Dirty::UNIFORMS & mask;
+        }
     }
     if todo.contains(Dirty::DRAW_BUFFERS) {
         puffin::profile_scope!("emit_draw_buffers");
@@ -134,7 +151,7 @@ pub fn run(v: Validate<'_>, dirty: &mut Dirty, units: &mut u64, mask: Dirty) {
         }
         if todo.contains(Dirty::UNIFORMS) {
             puffin::profile_scope!("emit_uniforms");
-            program::emit_uniforms(st, p, dev, shadow);
+            program::emit_uniforms(st, p, draw_samples, dev, shadow);
         }
         if todo.contains(Dirty::UNIFORM_BUFFERS) {
             puffin::profile_scope!("emit_uniform_buffers");

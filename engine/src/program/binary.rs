@@ -220,6 +220,11 @@ fn check(p: &tessera_shader::Program) -> Result<(), &'static str> {
     {
         return Err("gl_DepthRange's offset");
     }
+    if p.num_samples_offset
+        .is_some_and(|o| o as usize + 4 > p.default_block.len())
+    {
+        return Err("gl_NumSamples's offset");
+    }
     for u in &p.uniforms {
         if !fits(u.block, p.blocks.len()) || !fits(u.sampler_slot, p.samplers.len()) {
             return Err("a uniform's block or sampler");

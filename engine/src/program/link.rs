@@ -131,6 +131,7 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
         outputs: p.outputs.iter().map(variable).collect(),
         default_block: p.default_block.clone(),
         depth_range_offset: p.depth_range_offset,
+        num_samples_offset: p.num_samples_offset,
         sampler_units: p.samplers.iter().map(|s| s.unit).collect(),
         sampler_targets: p
             .samplers
@@ -170,6 +171,7 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             })
             .collect(),
         xfb_strides: p.xfb.strides,
+        xfb_streams: p.xfb.streams,
         storage_blocks: p
             .storage_blocks
             .iter()
@@ -601,8 +603,9 @@ impl Context {
     }
 }
 
-/// The second locations of the `dvec3` and `dvec4` attributes (of each element of an array
-/// of them), bit per location.
+/// The locations of the `dvec3` and `dvec4` attributes (each column of a `dmat*x3` or
+/// `dmat*x4`, each element of an array of them), bit per location: their generic values
+/// have a second half, the last two doubles.
 fn wide_attribute_mask(attributes: &[tessera_shader::Variable]) -> u16 {
     let mut mask = 0u16;
     for a in attributes.iter().filter(|a| a.location >= 0) {
@@ -612,12 +615,10 @@ fn wide_attribute_mask(attributes: &[tessera_shader::Variable]) -> u16 {
         if info.base != tessera_shader::gltype::Base::Double || info.rows < 3 {
             continue;
         }
-        // A dmat3 or dmat4 takes two locations per column.
-        let per_element = 2 * u32::from(info.columns);
-        for i in 0..a.size.max(1) as u32 * per_element / 2 {
-            let second = a.location as u32 + 2 * i + 1;
-            if second < 16 {
-                mask |= 1 << second;
+        for i in 0..a.size.max(1) as u32 * u32::from(info.columns) {
+            let location = a.location as u32 + i;
+            if location < 16 {
+                mask |= 1 << location;
             }
         }
     }

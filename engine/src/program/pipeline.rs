@@ -492,6 +492,10 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
         .iter()
         .zip(&offsets)
         .find_map(|(p, o)| p.depth_range_offset.map(|d| d + o));
+    let num_samples_offset = programs
+        .iter()
+        .zip(&offsets)
+        .find_map(|(p, o)| p.num_samples_offset.map(|d| d + o));
     let combined = tessera_shader::Program {
         uniforms: Vec::new(),
         locations: Vec::new(),
@@ -502,6 +506,7 @@ fn make_stage_set(sh: &mut Shared, parts: &[Entity]) -> Option<Entity> {
         default_block_size: size,
         default_block: vec![0; size as usize],
         depth_range_offset,
+        num_samples_offset,
         samplers: programs.iter().flat_map(|p| p.samplers.clone()).collect(),
         images: programs.iter().flat_map(|p| p.images.clone()).collect(),
         storage_blocks: programs
