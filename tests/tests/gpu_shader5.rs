@@ -65,11 +65,11 @@ fn advertised(ctx: &mut Context) -> Vec<String> {
 }
 
 /// The limits, answered where the backend has all of `ARB_gpu_shader5` (Caps::gpu_shader5):
-/// the GLES backend on ES 3.2. lavapipe lacks `shaderSampledImageArrayDynamicIndexing`, so
-/// there they stay `INVALID_ENUM`.
+/// the GLES backend on ES 3.2, and the Vulkan backend (lavapipe lacks
+/// `shaderSampledImageArrayDynamicIndexing`; the link indexes sampler arrays by constants).
 #[test]
 fn gpu_shader5_limits_match_the_native_driver() {
-    let limits = compare_on(&[Backend::Gles], |gl| {
+    let limits = compare(|gl| {
         (
             integer(gl, MAX_GEOMETRY_SHADER_INVOCATIONS),
             float(gl, MIN_FRAGMENT_INTERPOLATION_OFFSET),
@@ -79,21 +79,27 @@ fn gpu_shader5_limits_match_the_native_driver() {
         )
     });
     assert_eq!(limits, (32, -0.5, 0.5, 4, NO_ERROR));
-    let mut ctx = tessera_on(Backend::Vulkan, TransportKind::Inproc, SIZE, SIZE);
-    assert_eq!(integer(&mut ctx, MAX_GEOMETRY_SHADER_INVOCATIONS), -99);
-    assert_eq!(ctx.get_error(), INVALID_ENUM);
 }
 
-/// `GL_ARB_gpu_shader5` is not advertised yet (README: what is missing), and an ES 3.0 GLES
-/// backend answers none of its limits.
+/// `GL_ARB_gpu_shader5` is advertised on both backends, and an ES 3.0 GLES backend, which
+/// has none of it, neither advertises it nor answers its limits.
 #[test]
-fn gpu_shader5_is_not_advertised_yet() {
+fn gpu_shader5_is_advertised_where_the_backend_has_it() {
     for backend in Backend::ALL {
         let mut ctx = tessera_on(backend, TransportKind::Inproc, SIZE, SIZE);
         let names = advertised(&mut ctx);
-        assert!(!names.iter().any(|e| e == "GL_ARB_gpu_shader5"));
+        assert!(
+            names.iter().any(|e| e == "GL_ARB_gpu_shader5"),
+            "{}",
+            backend.name()
+        );
     }
     let mut ctx = tessera_es30(SIZE, SIZE);
+    assert!(
+        !advertised(&mut ctx)
+            .iter()
+            .any(|e| e == "GL_ARB_gpu_shader5")
+    );
     assert_eq!(integer(&mut ctx, MAX_GEOMETRY_SHADER_INVOCATIONS), -99);
     assert_eq!(ctx.get_error(), INVALID_ENUM);
 }
@@ -395,4 +401,92 @@ fn interpolation(gl: &mut dyn Gl) -> (Vec<Vec<u8>>, GLenum) {
 fn interpolation_functions_match_the_native_driver() {
     let (_, error) = compare_on(&[Backend::Gles], interpolation);
     assert_eq!(error, NO_ERROR);
+}
+
+/// `interpolateAtCentroid`, with the input read plainly too (at the pixel centre).
+const AT_CENTROID: &str = "color = vec4(fract(interpolateAtCentroid(v) * 3.0), fract(v * 5.0));";
+/// `interpolateAtSample` at a constant sample and at the sample being shaded.
+const AT_SAMPLE: &str = "color = vec4(fract(interpolateAtSample(v, 3) * 7.0), fract(interpolateAtSample(v, gl_SampleID) * 2.0));";
+/// `interpolateAtOffset` at two offsets.
+const AT_OFFSET: &str = "color = vec4(fract(interpolateAtOffset(v, vec2(0.25, -0.375)) * 9.0),
+    fract(interpolateAtOffset(v, vec2(-0.5, 0.4375)) * 4.0));";
+
+/// Fragment shaders of `bodies` into a 4x multisample texture, each sample then fetched
+/// (`texelFetch` of a `sampler2DMS`) into a pixel of its own of a single-sample target four
+/// times as wide: the values at each sample, with no resolve between; returns the frames and
+/// the error.
+fn interpolation_per_sample(gl: &mut dyn Gl, bodies: &[&str]) -> (Vec<Vec<u8>>, GLenum) {
+    quad(gl);
+    let ms = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D_MULTISAMPLE, ms);
+    gl.tex_image_2d_multisample(TEXTURE_2D_MULTISAMPLE, 4, RGBA8 as i32, SIZE, SIZE, 1);
+    let drawn = gl.gen_framebuffer();
+    gl.bind_framebuffer(FRAMEBUFFER, drawn);
+    gl.framebuffer_texture_2d(
+        FRAMEBUFFER,
+        COLOR_ATTACHMENT0,
+        TEXTURE_2D_MULTISAMPLE,
+        ms,
+        0,
+    );
+    let samples = gl.gen_framebuffer();
+    gl.bind_framebuffer(FRAMEBUFFER, samples);
+    let rb = gl.gen_renderbuffer();
+    gl.bind_renderbuffer(RENDERBUFFER, rb);
+    gl.renderbuffer_storage_multisample(RENDERBUFFER, 0, RGBA8, 4 * SIZE, SIZE);
+    gl.framebuffer_renderbuffer(FRAMEBUFFER, COLOR_ATTACHMENT0, RENDERBUFFER, rb);
+    let fetch = link_program(
+        gl,
+        VS,
+        "#version 400 core
+uniform sampler2DMS t;
+out vec4 color;
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    color = texelFetch(t, ivec2(p.x / 4, p.y), p.x % 4);
+}
+",
+    );
+    let mut frames = Vec::new();
+    for body in bodies {
+        let fs =
+            format!("#version 400 core\nin vec2 v;\nout vec4 color;\nvoid main() {{ {body} }}\n");
+        let p = link_program(gl, VS, &fs);
+        gl.use_program(p);
+        gl.bind_framebuffer(FRAMEBUFFER, drawn);
+        gl.viewport(0, 0, SIZE, SIZE);
+        gl.clear_color(0.0, 0.0, 0.0, 0.0);
+        gl.clear(COLOR_BUFFER_BIT);
+        gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+        gl.use_program(fetch);
+        gl.bind_framebuffer(FRAMEBUFFER, samples);
+        gl.viewport(0, 0, 4 * SIZE, SIZE);
+        gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+        let mut px = vec![0; (4 * SIZE * SIZE * 4) as usize];
+        gl.read_pixels(0, 0, 4 * SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut px);
+        frames.push(px);
+    }
+    (frames, gl.get_error())
+}
+
+/// Each sample's value of `interpolateAtSample` and `interpolateAtOffset` is native's on both
+/// backends.
+#[test]
+fn interpolation_at_samples_and_offsets_matches_the_native_driver() {
+    let (frames, error) = compare(|gl| interpolation_per_sample(gl, &[AT_SAMPLE, AT_OFFSET]));
+    assert_eq!(error, NO_ERROR);
+    // interpolateAtSample(v, gl_SampleID) differs between the samples of a pixel.
+    assert_ne!(frames[0][6..8], frames[0][10..12]);
+}
+
+/// `interpolateAtCentroid` at each sample, GLES only: lavapipe interpolates the plain reads of
+/// an input that `interpolateAtCentroid` also reads at the centroid too, so where the two
+/// triangles of the quad split a pixel its samples differ from native's (README).
+#[test]
+fn interpolation_at_the_centroid_matches_the_native_driver() {
+    let (frames, error) = compare_on(&[Backend::Gles], |gl| {
+        interpolation_per_sample(gl, &[AT_CENTROID])
+    });
+    assert_eq!(error, NO_ERROR);
+    assert_ne!(frames[0][0..4], frames[0][4 * 4 * 7..4 * 4 * 7 + 4]);
 }
