@@ -467,6 +467,8 @@ impl GlesPipe {
                 texture_level_queries: false,
                 // GLSL ES 3.20 declares gl_Layer in fragment shaders.
                 fragment_layer: features.minor >= 2,
+                // GLES has no vertex streams: geometry shaders emit to stream 0 only.
+                max_vertex_streams: 1,
                 texture_buffer_rgb32: features.texture_buffer,
                 stencil_texturing: features.minor >= 1,
                 // GL's 16 viewports, where the driver has as many (MAX_VIEWPORTS_OES).

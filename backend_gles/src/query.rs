@@ -113,6 +113,15 @@ impl QueryPipe for GlesPipe {
         Ok(())
     }
 
+    /// `BeginQueryIndexed`: a GLES driver has one vertex stream (`max_vertex_streams` 1),
+    /// so no engine sends one.
+    fn begin_query_indexed(&mut self, _: QueryHandle, index: u32) -> R {
+        Err(SessionError::BadValue {
+            record: "BeginQueryIndexed",
+            what: format!("vertex stream {index} past the backend's one"),
+        })
+    }
+
     /// `EndQuery`.
     fn end_query(&mut self, handle: QueryHandle) -> R {
         let q = self.queries.get_mut("EndQuery", handle)?;

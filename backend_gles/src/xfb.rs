@@ -373,7 +373,9 @@ impl TransformFeedbackPipe for GlesPipe {
         topology: Topology,
         xfb: TransformFeedbackHandle,
         instances: u32,
+        _binding: u8,
     ) -> R {
+        // One vertex stream: the draw counts what the capture wrote (module docs).
         let gl = &self.gl;
         let Some(c) = self
             .xfbs

@@ -530,6 +530,7 @@ impl VkPipe {
             texture_level_queries: true,
             // A fragment input decorated Layer needs the Geometry capability.
             fragment_layer: gpu.core.geometry_shader,
+            max_vertex_streams: gpu.tiers.vertex_streams,
             // Buffer textures of RGB32F/I/UI are viewed in their own three-component
             // formats (texture.rs `texel_view`), which Vulkan does not require for texel
             // buffers: lavapipe has them.

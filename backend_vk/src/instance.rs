@@ -77,6 +77,11 @@ pub struct Tiers {
     /// `GL_PRIMITIVES_GENERATED` counted (`VK_EXT_primitives_generated_query`, also with
     /// rasterizer discard).
     pub primitives_generated: bool,
+    /// Vertex streams a geometry shader emits to and transform feedback captures (GL's
+    /// `MAX_VERTEX_STREAMS`): 4 with `geometryStreams` and at least 4
+    /// `maxTransformFeedbackStreams` (and, where primitives generated are counted,
+    /// `primitivesGeneratedQueryWithNonZeroStreams`), else 1.
+    pub vertex_streams: u32,
     /// Shaders read the draw's base instance (Vulkan 1.1's `shaderDrawParameters`), which
     /// `gl_InstanceID` subtracts.
     pub draw_parameters: bool,
@@ -782,6 +787,17 @@ fn create_device(
     tiers.primitives_generated = e_pgq
         && pgq.primitives_generated_query == vk::TRUE
         && pgq.primitives_generated_query_with_rasterizer_discard == vk::TRUE;
+    tiers.vertex_streams = if tiers.transform_feedback
+        && have.geometry_shader == vk::TRUE
+        && xfb.geometry_streams == vk::TRUE
+        && xfb_props.max_transform_feedback_streams >= 4
+        && (!tiers.primitives_generated
+            || pgq.primitives_generated_query_with_non_zero_streams == vk::TRUE)
+    {
+        4
+    } else {
+        1
+    };
 
     let yes = |b: vk::Bool32| b == vk::TRUE;
     let core = CoreFeatures {
@@ -916,11 +932,13 @@ fn create_device(
     let on = chain_if(on, tiers.list_restart, &mut on_lr);
     let on = chain_if(on, tiers.present_wait, &mut on_pid);
     let on = chain_if(on, tiers.present_wait, &mut on_pw);
-    let mut on_xfb =
-        vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default().transform_feedback(true);
+    let mut on_xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default()
+        .transform_feedback(true)
+        .geometry_streams(tiers.vertex_streams > 1);
     let mut on_pgq = vk::PhysicalDevicePrimitivesGeneratedQueryFeaturesEXT::default()
         .primitives_generated_query(true)
-        .primitives_generated_query_with_rasterizer_discard(true);
+        .primitives_generated_query_with_rasterizer_discard(true)
+        .primitives_generated_query_with_non_zero_streams(tiers.vertex_streams > 1);
     let on = chain_if(on, tiers.transform_feedback, &mut on_xfb);
     let on = chain_if(on, tiers.primitives_generated, &mut on_pgq);
     let mut on_sdp =

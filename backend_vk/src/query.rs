@@ -3,7 +3,9 @@
 //! A query object owns a small query pool: one occlusion query, one transform feedback
 //! stream query (`TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN`, with `VK_EXT_transform_feedback`),
 //! one primitives-generated query (with `VK_EXT_primitives_generated_query`), or two
-//! timestamps for elapsed time. GL queries may span anything; a Vulkan query begun outside a render pass
+//! timestamps for elapsed time. The two primitive kinds count the vertex stream they were
+//! begun for (`BeginQueryIndexed`: `vkCmdBeginQueryIndexedEXT`, and the matching end). GL
+//! queries may span anything; a Vulkan query begun outside a render pass
 //! may span several, so beginning and ending end the open pass first (it reopens with `LOAD`
 //! at the next draw). Kinds the device cannot count answer 0 and are reported once.
 //!
@@ -25,6 +27,8 @@ pub(crate) struct Query {
     /// `None`: the device cannot count this kind.
     pool: Option<vk::QueryPool>,
     active: bool,
+    /// The vertex stream it counts while active.
+    index: u32,
     /// Submission that ended it (0: never ended).
     ended: u64,
 }
@@ -41,6 +45,35 @@ impl Query {
 /// A fence: the submission it waits for.
 pub(crate) struct Fence {
     serial: u64,
+}
+
+impl VkPipe {
+    /// Records the end of an active query of `kind` in `pool`, of vertex stream `index`
+    /// (elapsed time: its second timestamp).
+    fn end_query_command(
+        &self,
+        cmd: vk::CommandBuffer,
+        kind: QueryKind,
+        pool: vk::QueryPool,
+        index: u32,
+    ) {
+        // SAFETY: recording outside a render pass; the query was begun outside one in this
+        // session (BeginQuery or BeginQueryIndexed, with this index) and not yet ended.
+        unsafe {
+            match (kind, self.gpu.xfb.as_ref()) {
+                (QueryKind::TimeElapsed, _) => self.raw.cmd_write_timestamp(
+                    cmd,
+                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                    pool,
+                    1,
+                ),
+                (_, Some(fns)) if index > 0 => {
+                    (fns.fp().cmd_end_query_indexed_ext)(cmd, pool, 0, index)
+                }
+                _ => self.raw.cmd_end_query(cmd, pool, 0),
+            }
+        }
+    }
 }
 
 impl QueryPipe for VkPipe {
@@ -88,6 +121,7 @@ impl QueryPipe for VkPipe {
                 kind,
                 pool,
                 active: false,
+                index: 0,
                 ended: 0,
             },
         )
@@ -95,15 +129,38 @@ impl QueryPipe for VkPipe {
 
     /// `BeginQuery`.
     fn begin_query(&mut self, handle: QueryHandle) -> R {
+        self.begin_query_indexed(handle, 0)
+    }
+
+    /// `BeginQueryIndexed`.
+    fn begin_query_indexed(&mut self, handle: QueryHandle, index: u32) -> R {
         const N: &str = "BeginQuery";
         let q = self.queries.get(N, handle)?;
         let (kind, pool) = (q.kind, q.pool);
+        let streamed = matches!(
+            kind,
+            QueryKind::TransformFeedbackPrimitivesWritten | QueryKind::PrimitivesGenerated
+        );
+        if index >= self.tiers.vertex_streams || (index > 0 && !streamed) {
+            return Err(SessionError::BadValue {
+                record: "BeginQueryIndexed",
+                what: format!("vertex stream {index} of a {kind:?} query"),
+            });
+        }
         if let Some(pool) = pool {
             self.transfer_begin();
             let cmd = self.rec.cmd;
             let precise = kind == QueryKind::SamplesPassed && self.core.occlusion_query_precise;
+            let flags = if precise {
+                vk::QueryControlFlags::PRECISE
+            } else {
+                vk::QueryControlFlags::empty()
+            };
             // SAFETY: recording outside a render pass; a live pool of 1 or 2 queries, reset
-            // before use as Vulkan requires; flags only with the enabled feature.
+            // before use as Vulkan requires; flags only with the enabled feature; a stream
+            // past 0 only for the stream and primitives-generated kinds, below
+            // maxTransformFeedbackStreams, with geometryStreams (and
+            // primitivesGeneratedQueryWithNonZeroStreams) enabled (tiers.vertex_streams).
             unsafe {
                 self.raw.cmd_reset_query_pool(
                     cmd,
@@ -111,23 +168,17 @@ impl QueryPipe for VkPipe {
                     0,
                     if kind == QueryKind::TimeElapsed { 2 } else { 1 },
                 );
-                match kind {
-                    QueryKind::TimeElapsed => self.raw.cmd_write_timestamp(
+                match (kind, self.gpu.xfb.as_ref()) {
+                    (QueryKind::TimeElapsed, _) => self.raw.cmd_write_timestamp(
                         cmd,
                         vk::PipelineStageFlags::BOTTOM_OF_PIPE,
                         pool,
                         0,
                     ),
-                    _ => self.raw.cmd_begin_query(
-                        cmd,
-                        pool,
-                        0,
-                        if precise {
-                            vk::QueryControlFlags::PRECISE
-                        } else {
-                            vk::QueryControlFlags::empty()
-                        },
-                    ),
+                    (_, Some(fns)) if index > 0 => {
+                        (fns.fp().cmd_begin_query_indexed_ext)(cmd, pool, 0, flags, index)
+                    }
+                    _ => self.raw.cmd_begin_query(cmd, pool, 0, flags),
                 }
             }
         }
@@ -136,6 +187,7 @@ impl QueryPipe for VkPipe {
             self.rec.active_queries += 1;
         }
         q.active = true;
+        q.index = index;
         q.ended = 0;
         Ok(())
     }
@@ -144,23 +196,11 @@ impl QueryPipe for VkPipe {
     fn end_query(&mut self, handle: QueryHandle) -> R {
         const N: &str = "EndQuery";
         let q = self.queries.get(N, handle)?;
-        let (kind, pool, active) = (q.kind, q.pool, q.active);
+        let (kind, pool, active, index) = (q.kind, q.pool, q.active, q.index);
         if let (Some(pool), true) = (pool, active) {
             self.transfer_begin();
             let cmd = self.rec.cmd;
-            // SAFETY: recording outside a render pass; the query was begun outside one in
-            // this session (BeginQuery) and not yet ended.
-            unsafe {
-                match kind {
-                    QueryKind::TimeElapsed => self.raw.cmd_write_timestamp(
-                        cmd,
-                        vk::PipelineStageFlags::BOTTOM_OF_PIPE,
-                        pool,
-                        1,
-                    ),
-                    _ => self.raw.cmd_end_query(cmd, pool, 0),
-                }
-            }
+            self.end_query_command(cmd, kind, pool, index);
         }
         let serial = self.serial();
         if active && pool.is_some() {
@@ -255,8 +295,7 @@ impl QueryPipe for VkPipe {
         {
             // A query destroyed while active ends here (GL ends it implicitly).
             self.transfer_begin();
-            // SAFETY: recording outside a pass; the active query was begun outside one.
-            unsafe { self.raw.cmd_end_query(self.rec.cmd, pool, 0) };
+            self.end_query_command(self.rec.cmd, q.kind, pool, q.index);
         }
         if q.active && q.pool.is_some() {
             self.rec.active_queries = self.rec.active_queries.saturating_sub(1);

@@ -24,8 +24,11 @@
 //! names while it captures unpaused. Pausing only stops the begin and end around draws: the
 //! counters keep the offsets, and resuming begins from them. After the end they hold the
 //! bytes each binding received, so `DrawTransformFeedback` is
-//! `vkCmdDrawIndirectByteCountEXT` on the first binding's counter and stride (the global
-//! barrier before the next pass orders the counter write before that read).
+//! `vkCmdDrawIndirectByteCountEXT` on the counter and stride of the binding the engine names
+//! (the first buffer of the vertex stream drawn; the global barrier before the next pass
+//! orders the counter write before that read). Vertex streams past 0 need nothing more
+//! here: the front end decorates each captured output with its `Stream`, and only stream 0
+//! is rasterized (the pipelines' default rasterization stream).
 
 use ash::vk;
 use tessera_wire::dispatch::{R, TransformFeedbackPipe};
@@ -265,6 +268,7 @@ impl TransformFeedbackPipe for VkPipe {
         topology: Topology,
         xfb: TransformFeedbackHandle,
         instances: u32,
+        binding: u8,
     ) -> R {
         let source = self
             .xfbs
@@ -273,7 +277,10 @@ impl TransformFeedbackPipe for VkPipe {
             .as_ref()
             .filter(|c| c.started)
             .and_then(|c| {
-                let b = c.buffers.first().filter(|b| b.buffer.is_some())?;
+                let b = c
+                    .buffers
+                    .get(usize::from(binding))
+                    .filter(|b| b.buffer.is_some())?;
                 Some((c.counters.as_ref()?.buffer, b.stride))
             });
         // Nothing captured (or no extension): no vertices to draw.
@@ -286,17 +293,18 @@ impl TransformFeedbackPipe for VkPipe {
         let fns = fns.clone();
         self.draw_with(ctx, topology, instances, |pipe| {
             // SAFETY: recording inside the pass with everything bound by the draw's
-            // preparation; the counter buffer has INDIRECT_BUFFER usage and holds binding
-            // 0's byte count, written by the capture's last end (ordered before this pass
-            // by the global barrier); the stride is the binding's nonzero XfbStride, within
-            // maxTransformFeedbackBufferDataStride (GL's limits are lower).
+            // preparation; the counter buffer has INDIRECT_BUFFER usage and holds the
+            // binding's byte count at 4 * binding, written by the capture's last end
+            // (ordered before this pass by the global barrier); the stride is the binding's
+            // nonzero XfbStride, within maxTransformFeedbackBufferDataStride (GL's limits
+            // are lower).
             unsafe {
                 (fns.fp().cmd_draw_indirect_byte_count_ext)(
                     pipe.rec.cmd,
                     instances,
                     0,
                     counters,
-                    0,
+                    4 * u64::from(binding),
                     0,
                     stride,
                 )

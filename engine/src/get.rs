@@ -225,6 +225,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_texture_view",
     "GL_ARB_timer_query",
     "GL_ARB_transform_feedback2",
+    "GL_ARB_transform_feedback3",
     "GL_ARB_transform_feedback_instanced",
     "GL_ARB_uniform_buffer_object",
     "GL_ARB_vertex_array_bgra",
@@ -743,6 +744,8 @@ impl Context {
             MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS => i(4),
             MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS => i(4),
             MAX_TRANSFORM_FEEDBACK_BUFFERS => i(4),
+            // ARB_transform_feedback3 (GL 4.0): the backend's vertex streams.
+            MAX_VERTEX_STREAMS => i(l.max_vertex_streams as i32),
             MAX_SERVER_WAIT_TIMEOUT => Some(Value::int(i64::MAX)),
             SUBPIXEL_BITS => i(4),
             // ARB_viewport_array (GL 4.1), with native llvmpipe's values.

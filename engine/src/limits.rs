@@ -124,6 +124,9 @@ pub struct Limits {
     /// Whether fragment shaders read `gl_Layer`: `GL_ARB_fragment_layer_viewport` is
     /// advertised only then (and with [`Limits::viewport_arrays`]).
     pub fragment_layer: bool,
+    /// `MAX_VERTEX_STREAMS`: the streams transform feedback captures, draws from
+    /// (`glDrawTransformFeedbackStream`) and counts per stream (`glBeginQueryIndexed`).
+    pub max_vertex_streams: u32,
 }
 
 /// Colour attachments and draw buffers.
@@ -275,6 +278,7 @@ impl Limits {
             image_load_store: caps.image_load_store,
             texture_level_queries: caps.texture_level_queries,
             fragment_layer: caps.fragment_layer,
+            max_vertex_streams: caps.max_vertex_streams.clamp(1, 4),
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).
             max_patch_vertices: clamp(caps.tessellation.max_patch_vertices).min(32),

@@ -3,8 +3,8 @@
 //! Query names are per context (`Local::queries`); a generated name becomes an object — an
 //! entity with [`Life`] and [`Query`], a wire [`QueryHandle`] and one `CreateQuery` record —
 //! at its first `begin_query` or `query_counter`, which also fixes its target for good. The
-//! active query of each target lives in `GlState::active_queries`, indexed by
-//! [`query_slot`].
+//! active query of each target (and each vertex stream of the primitive queries) lives in
+//! `GlState::active_queries`, indexed by [`query_slot_at`].
 //!
 //! `BeginQuery`, `EndQuery` and `QueryTimestamp` are recorded at the call, in order with the
 //! draws they bracket. Results live on the backend: the first read of a result (or of its
@@ -33,16 +33,20 @@ use crate::context::{Context, GlResult};
 use crate::get::Value;
 use crate::share::Shared;
 
-/// The `active_queries` slot of a `begin_query` target, `None` for anything else (including
-/// `TIMESTAMP`, which has no active query).
-pub(crate) fn query_slot(target: GLenum) -> Option<usize> {
-    let slot = match target {
-        SAMPLES_PASSED => 0,
-        ANY_SAMPLES_PASSED => 1,
-        PRIMITIVES_GENERATED => 2,
-        TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => 3,
-        TIME_ELAPSED => 4,
-        ANY_SAMPLES_PASSED_CONSERVATIVE => 5,
+/// The `active_queries` slot of a `begin_query` target's query of vertex stream `index`
+/// (checked against `MAX_VERTEX_STREAMS` by the caller; only the primitive queries have
+/// streams past 0), `None` for anything else (including `TIMESTAMP`, which has no active
+/// query).
+pub(crate) fn query_slot_at(target: GLenum, index: GLuint) -> Option<usize> {
+    let slot = match (target, index) {
+        (SAMPLES_PASSED, 0) => 0,
+        (ANY_SAMPLES_PASSED, 0) => 1,
+        (PRIMITIVES_GENERATED, 0) => 2,
+        (TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, 0) => 3,
+        (TIME_ELAPSED, 0) => 4,
+        (ANY_SAMPLES_PASSED_CONSERVATIVE, 0) => 5,
+        (PRIMITIVES_GENERATED, 1..=3) => 5 + index as usize,
+        (TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, 1..=3) => 8 + index as usize,
         _ => return None,
     };
     debug_assert!(slot < QUERY_TARGETS);
@@ -154,7 +158,14 @@ impl Context {
 
     /// `glBeginQuery`.
     pub fn begin_query(&mut self, target: GLenum, id: GLuint) {
-        let (Some(slot), Some(kind)) = (query_slot(target), map_query_target(target)) else {
+        self.begin_query_at(target, 0, id);
+    }
+
+    /// `glBeginQuery` of vertex stream `index` (`glBeginQueryIndexed` checked the index):
+    /// a query object may count another stream each time it is begun, as in Mesa.
+    pub(crate) fn begin_query_at(&mut self, target: GLenum, index: GLuint, id: GLuint) {
+        let (Some(slot), Some(kind)) = (query_slot_at(target, index), map_query_target(target))
+        else {
             return self.error(INVALID_ENUM);
         };
         let active = &self.local.st.active_queries;
@@ -178,13 +189,22 @@ impl Context {
             q.result = None;
             q.pending = false;
         }
-        sh.dev.push(Record::BeginQuery { query });
+        sh.dev.push(if index == 0 {
+            Record::BeginQuery { query }
+        } else {
+            Record::BeginQueryIndexed { query, index }
+        });
         self.local.st.active_queries[slot] = Some(e);
     }
 
     /// `glEndQuery`.
     pub fn end_query(&mut self, target: GLenum) {
-        let Some(slot) = query_slot(target) else {
+        self.end_query_at(target, 0);
+    }
+
+    /// `glEndQuery` of vertex stream `index` (`glEndQueryIndexed` checked the index).
+    pub(crate) fn end_query_at(&mut self, target: GLenum, index: GLuint) {
+        let Some(slot) = query_slot_at(target, index) else {
             return self.error(INVALID_ENUM);
         };
         let Some(e) = self.local.st.active_queries[slot].take() else {
@@ -226,7 +246,18 @@ impl Context {
     /// `glGetQueryiv` (`CURRENT_QUERY`, `QUERY_COUNTER_BITS`). `TIMESTAMP` has no active
     /// query: its `CURRENT_QUERY` is 0.
     pub fn get_queryiv(&mut self, target: GLenum, pname: GLenum, params: &mut [GLint]) {
-        let slot = query_slot(target);
+        self.get_queryiv_at(target, 0, pname, params);
+    }
+
+    /// `glGetQueryiv` of vertex stream `index` (`glGetQueryIndexediv` checked the index).
+    pub(crate) fn get_queryiv_at(
+        &mut self,
+        target: GLenum,
+        index: GLuint,
+        pname: GLenum,
+        params: &mut [GLint],
+    ) {
+        let slot = query_slot_at(target, index);
         if slot.is_none() && target != TIMESTAMP {
             return self.error(INVALID_ENUM);
         }

@@ -179,7 +179,7 @@ impl Context {
         // Without a current program, the bound pipeline's last stage before rasterization
         // captures (GL 4.1 §13.2.2).
         self.local.resolve_pipeline(&mut sh);
-        let strides = match self
+        let (strides, streams) = match self
             .local
             .st
             .executable()
@@ -188,7 +188,7 @@ impl Context {
         {
             None => return self.error(INVALID_OPERATION),
             Some(l) if l.xfb.is_empty() => return self.error(INVALID_OPERATION),
-            Some(l) => l.xfb_strides,
+            Some(l) => (l.xfb_strides, l.xfb_streams),
         };
         let primitive = match primitive_mode {
             POINTS => XfbPrimitive::Points,
@@ -242,6 +242,11 @@ impl Context {
                 .get_mut::<TransformFeedbackObject>(object)
                 .expect("the bound transform feedback object exists");
             o.program = program;
+            // Mesa's draw target of each stream: the first buffer of that stream (buffers
+            // not written count as stream 0's).
+            o.stream_bindings = std::array::from_fn(|s| {
+                streams.iter().position(|&b| b == s as u32).map(|i| i as u8)
+            });
             *o.handle.get_or_insert_with(|| {
                 let xfb = dev.alloc.mint();
                 dev.use_context(self.local.id);
@@ -419,8 +424,8 @@ impl Context {
     }
 
     /// `glDrawTransformFeedbackStreamInstanced` and its shorter forms: draws the vertices
-    /// the last capture into object `id` wrote. `INVALID_VALUE` for a name that is no
-    /// object or a stream past `MAX_VERTEX_STREAMS` (1: vertex streams are not offered),
+    /// the last capture into object `id` wrote to vertex stream `stream`. `INVALID_VALUE` for
+    /// a name that is no object or a stream past `MAX_VERTEX_STREAMS`,
     /// `INVALID_OPERATION` for an object whose capture never ended; then a draw's errors.
     pub fn draw_transform_feedback_stream_instanced(
         &mut self,
@@ -439,7 +444,12 @@ impl Context {
             return self.error(INVALID_VALUE);
         };
         let (ended, xfb) = (object.ended, object.handle);
-        if stream >= MAX_VERTEX_STREAMS_OFFERED {
+        let binding = object
+            .stream_bindings
+            .get(stream as usize)
+            .copied()
+            .flatten();
+        if stream >= self.local.limits.max_vertex_streams {
             return self.error(INVALID_VALUE);
         }
         if !ended {
@@ -449,7 +459,9 @@ impl Context {
         let Some(topology) = self.local.check_draw(&sh, mode, 0, instances) else {
             return;
         };
-        let Some(xfb) = xfb else { return };
+        let (Some(xfb), Some(binding)) = (xfb, binding) else {
+            return;
+        };
         if self.local.st.executable().is_none() || instances == 0 {
             return;
         }
@@ -460,6 +472,7 @@ impl Context {
                 topology,
                 xfb,
                 instances: instances as u32,
+                binding,
             },
         );
     }
@@ -486,39 +499,33 @@ impl Context {
 }
 
 impl Context {
-    /// The error of an indexed query call's index, once its target is known to be a
-    /// query's (GL 4.0 §4.2): `INVALID_VALUE` for an index past the vertex streams (the
-    /// primitive queries) or past 0 (the others).
-    fn query_index_error(target: GLenum, index: GLuint) -> Option<GLenum> {
+    /// Mesa's check of an indexed query call's index, made before the target's
+    /// (`query_error_check_index`): `INVALID_VALUE` for an index past `MAX_VERTEX_STREAMS`
+    /// (the primitive queries) or past 0 (any other target, valid or not).
+    fn query_index_error(&self, target: GLenum, index: GLuint) -> Option<GLenum> {
         let streams = match target {
             PRIMITIVES_GENERATED | TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => {
-                MAX_VERTEX_STREAMS_OFFERED
+                self.local.limits.max_vertex_streams
             }
             _ => 1,
         };
         (index >= streams).then_some(INVALID_VALUE)
     }
 
-    /// `glBeginQueryIndexed`: stream 0's queries are the plain ones.
+    /// `glBeginQueryIndexed`: the primitive queries count one vertex stream each.
     pub fn begin_query_indexed(&mut self, target: GLenum, index: GLuint, id: GLuint) {
-        if crate::query::query_slot(target).is_none() {
-            return self.error(INVALID_ENUM);
-        }
-        if let Some(err) = Self::query_index_error(target, index) {
+        if let Some(err) = self.query_index_error(target, index) {
             return self.error(err);
         }
-        self.begin_query(target, id);
+        self.begin_query_at(target, index, id);
     }
 
     /// `glEndQueryIndexed`.
     pub fn end_query_indexed(&mut self, target: GLenum, index: GLuint) {
-        if crate::query::query_slot(target).is_none() {
-            return self.error(INVALID_ENUM);
-        }
-        if let Some(err) = Self::query_index_error(target, index) {
+        if let Some(err) = self.query_index_error(target, index) {
             return self.error(err);
         }
-        self.end_query(target);
+        self.end_query_at(target, index);
     }
 
     /// `glGetQueryIndexediv`.
@@ -529,19 +536,12 @@ impl Context {
         pname: GLenum,
         params: &mut [GLint],
     ) {
-        if crate::query::query_slot(target).is_none() && target != TIMESTAMP {
-            return self.error(INVALID_ENUM);
-        }
-        if let Some(err) = Self::query_index_error(target, index) {
+        if let Some(err) = self.query_index_error(target, index) {
             return self.error(err);
         }
-        self.get_queryiv(target, pname, params);
+        self.get_queryiv_at(target, index, pname, params);
     }
 }
-
-/// `MAX_VERTEX_STREAMS` as far as draws and indexed queries go: one, since no backend
-/// captures more than the first vertex stream yet.
-pub(crate) const MAX_VERTEX_STREAMS_OFFERED: GLuint = 1;
 
 /// A context's transform feedback objects.
 #[derive(Debug, Default)]
@@ -595,6 +595,9 @@ pub struct TransformFeedbackObject {
     ended: bool,
     /// The program (or stage set) its active capture began with.
     program: Option<Entity>,
+    /// The binding `glDrawTransformFeedbackStream` counts for each vertex stream, as the
+    /// last capture's program laid them out (`None`: no buffer of that stream).
+    stream_bindings: [Option<u8>; 4],
 }
 
 impl Local {

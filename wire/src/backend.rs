@@ -489,6 +489,10 @@ pub struct Caps {
     /// [`Caps::viewport_arrays`] for `gl_ViewportIndex`): Vulkan's geometry shaders, a GLES
     /// driver's ES 3.2.
     pub fragment_layer: bool,
+    /// The vertex streams a geometry shader may emit to and transform feedback captures
+    /// (`MAX_VERTEX_STREAMS`): Vulkan's `maxTransformFeedbackStreams` (up to 4) with the
+    /// `geometryStreams` feature, else 1 (a GLES driver has one stream).
+    pub max_vertex_streams: u32,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -666,6 +670,7 @@ impl Caps {
             stencil_texturing: true,
             texture_level_queries: true,
             fragment_layer: true,
+            max_vertex_streams: 4,
         }
     }
 }

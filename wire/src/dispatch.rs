@@ -249,6 +249,8 @@ pub trait TexturePipe {
     fn write_blocks_from_buffer(&mut self, t: TextureHandle, at: ImageRef, src: BufferBlocks) -> R;
     /// `ReadTexture`: the image as tightly packed rows of `read.layout`.
     fn read_texture(&mut self, texture: TextureHandle, read: TextureReadback) -> Bytes;
+    /// `ReadCompressedTexture`: the image's blocks, slice by slice, rows tightly packed.
+    fn read_compressed_texture(&mut self, texture: TextureHandle, read: BlockReadback) -> Bytes;
     /// `GenerateMipmap`: levels `base + 1 ..= max` from level `base`.
     fn generate_mipmap(&mut self, texture: TextureHandle, base: u8, max: u8) -> R;
     /// `SetTextureView`.
@@ -404,6 +406,7 @@ pub trait TransformFeedbackPipe: ContextPipe {
         topology: Topology,
         xfb: TransformFeedbackHandle,
         instances: u32,
+        binding: u8,
     ) -> R;
 }
 
@@ -413,6 +416,8 @@ pub trait QueryPipe {
     fn create_query(&mut self, query: QueryHandle, kind: QueryKind) -> R;
     /// `BeginQuery`.
     fn begin_query(&mut self, query: QueryHandle) -> R;
+    /// `BeginQueryIndexed`.
+    fn begin_query_indexed(&mut self, query: QueryHandle, index: u32) -> R;
     /// `EndQuery`.
     fn end_query(&mut self, query: QueryHandle) -> R;
     /// `QueryTimestamp`.
@@ -489,6 +494,15 @@ pub struct TextureReadback {
     /// Layout of the returned rows.
     pub layout: PixelLayout,
     /// The image's size.
+    pub size: [u32; 3],
+}
+
+/// `ReadCompressedTexture`'s read-back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockReadback {
+    /// Which image.
+    pub at: ImageRef,
+    /// The image's size in texels (width, height, and depth or layers).
     pub size: [u32; 3],
 }
 
@@ -1358,6 +1372,28 @@ impl<C: PipeContext> Dispatcher<C> {
                 deliver(pipe, N, bytes, dst, out)?;
                 N
             }
+            A::ReadCompressedTexture {
+                texture,
+                level,
+                face,
+                read,
+            } => {
+                const N: &str = "ReadCompressedTexture";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                let dst = de(&read.dst)?;
+                reg.destination(N, dst)?;
+                let read = BlockReadback {
+                    at: ImageRef {
+                        level: *level,
+                        face: *face,
+                    },
+                    size: read.size.map(|s| s.to_native()),
+                };
+                let bytes = pipe.read_compressed_texture(texture, read)?;
+                deliver(pipe, N, bytes, dst, out)?;
+                N
+            }
             A::CopyTexture {
                 texture,
                 level,
@@ -2012,6 +2048,7 @@ impl<C: PipeContext> Dispatcher<C> {
                 topology,
                 xfb,
                 instances,
+                binding,
             } => {
                 const N: &str = "DrawTransformFeedback";
                 let xfb = de(xfb)?;
@@ -2022,6 +2059,7 @@ impl<C: PipeContext> Dispatcher<C> {
                     topology,
                     xfb,
                     instances.to_native(),
+                    *binding,
                 )?;
                 N
             }
@@ -2039,6 +2077,13 @@ impl<C: PipeContext> Dispatcher<C> {
                 let query = de(query)?;
                 reg.queries.get(N, query)?;
                 pipe.begin_query(query)?;
+                N
+            }
+            A::BeginQueryIndexed { query, index } => {
+                const N: &str = "BeginQueryIndexed";
+                let query = de(query)?;
+                reg.queries.get(N, query)?;
+                pipe.begin_query_indexed(query, index.to_native())?;
                 N
             }
             A::EndQuery { query } => {

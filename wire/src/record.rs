@@ -649,6 +649,14 @@ pub enum Record {
         layout: PixelLayout,
         read: Box<TextureRead>,
     },
+    /// Reads one whole compressed image as its blocks: slice by slice, rows of 4x4 blocks
+    /// tightly packed (`glGetCompressedTexImage`).
+    ReadCompressedTexture {
+        texture: TextureHandle,
+        level: u8,
+        face: u8,
+        read: Box<TextureRead>,
+    },
     /// Copies a rectangle of a framebuffer into a region of one image (`origin[2]` of the
     /// region is the layer or z slice; its size is the rectangle's).
     CopyTexture {
@@ -943,12 +951,13 @@ pub enum Record {
     EndTransformFeedback { xfb: TransformFeedbackHandle },
     /// Draws `instances` instances of the vertices the last capture into `xfb` wrote
     /// (GL's `glDrawTransformFeedback*`), from vertex 0: their count is the bytes written
-    /// into its first bound binding divided by that binding's stride. The engine checked
-    /// that the capture ended at least once.
+    /// into binding `binding` (the first buffer of the vertex stream drawn) divided by that
+    /// binding's stride. The engine checked that the capture ended at least once.
     DrawTransformFeedback {
         topology: Topology,
         xfb: TransformFeedbackHandle,
         instances: u32,
+        binding: u8,
     },
 
     // ---- Queries and fences ----
@@ -956,6 +965,10 @@ pub enum Record {
     CreateQuery { query: QueryHandle, kind: QueryKind },
     /// Starts counting.
     BeginQuery { query: QueryHandle },
+    /// Starts counting vertex stream `index` (`PrimitivesGenerated` and
+    /// `TransformFeedbackPrimitivesWritten` queries; `index` below the backend's
+    /// `max_vertex_streams`, and above 0: stream 0's is `BeginQuery`).
+    BeginQueryIndexed { query: QueryHandle, index: u32 },
     /// Stops counting.
     EndQuery { query: QueryHandle },
     /// Records a timestamp into a query.
