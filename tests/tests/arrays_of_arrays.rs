@@ -1,6 +1,6 @@
 //! Arrays of arrays (`ARB_arrays_of_arrays`, GL 4.3) against the native driver.
 //!
-//! The reflection: the active uniforms of a default-block array of arrays and of a sampler
+//! The extension is advertised on both backends. The reflection: the active uniforms of a default-block array of arrays and of a sampler
 //! array of arrays (each innermost array a uniform of its own, `s[1][0]`), their locations
 //! and the uniform block names of a block array of arrays, in GLSL 4.30 and in 1.50 with the
 //! extension, on both backends.
@@ -113,6 +113,14 @@ fn arrays_of_arrays_reflect_as_in_the_native_driver() {
     for backend in Backend::ALL {
         for transport in [TransportKind::Inproc, TransportKind::Thread] {
             let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
+            let advertised = (0..ctx.get_integer(NUM_EXTENSIONS) as GLuint)
+                .filter_map(|i| ctx.get_stringi(EXTENSIONS, i))
+                .any(|e| e == "GL_ARB_arrays_of_arrays");
+            assert!(
+                advertised,
+                "{}: the extension is advertised",
+                backend.name()
+            );
             let got = transcript(&mut ctx);
             assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
             ctx.finish();
