@@ -1,9 +1,9 @@
 //! Arrays of arrays (`ARB_arrays_of_arrays`, GL 4.3) against the native driver.
 //!
-//! The extension is advertised on both backends. The reflection: the active uniforms of a default-block array of arrays and of a sampler
-//! array of arrays (each innermost array a uniform of its own, `s[1][0]`), their locations
-//! and the uniform block names of a block array of arrays, in GLSL 4.30 and in 1.50 with the
-//! extension, on both backends.
+//! The extension is advertised on both backends. The reflection: the active uniforms of a
+//! default-block array of arrays and of a sampler array of arrays (each innermost array a
+//! uniform of its own, `s[1][0]`), their locations and the uniform block names of a block
+//! array of arrays, in GLSL 4.30 and in 1.50 with the extension, on both backends.
 //!
 //! The pixels: the link flattens arrays of arrays of samplers, images and blocks into
 //! one-dimensional arrays (neither Vulkan's SPIR-V nor GLSL ES has them), so scenes read
