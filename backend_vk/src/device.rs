@@ -510,7 +510,9 @@ impl VkPipe {
                 extended: gpu.core.image_gather_extended,
             }),
             // Interpolation functions need sampleRateShading (SPIR-V's
-            // InterpolationFunction capability), invocations a geometry stage.
+            // InterpolationFunction capability), invocations a geometry stage, block arrays
+            // indexed by variables the buffers' dynamic indexing (sampler arrays need no
+            // feature: instance.rs `array_dynamic_indexing`).
             gpu_shader5: (gpu.core.geometry_shader
                 && gpu.core.sample_rate_shading
                 && gpu.core.image_gather_extended

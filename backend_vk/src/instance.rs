@@ -124,8 +124,12 @@ pub(crate) struct CoreFeatures {
     /// Gathers with non-constant offsets and `ConstOffsets` (`shaderImageGatherExtended`:
     /// GL 4.0's `textureGatherOffset` with a variable offset and `textureGatherOffsets`).
     pub image_gather_extended: bool,
-    /// Sampler, uniform block and storage block arrays indexed by dynamically uniform
-    /// expressions (`shader*ArrayDynamicIndexing`: GL 4.0's `ARB_gpu_shader5`).
+    /// Uniform block and storage block arrays indexed by dynamically uniform expressions
+    /// (`shaderUniformBufferArrayDynamicIndexing` and
+    /// `shaderStorageBufferArrayDynamicIndexing`: GL 4.0's `ARB_gpu_shader5`). Sampler
+    /// arrays need no feature: the link indexes them by constants where the index is not
+    /// one (tessera-shader's `dynamic_index.rs`), and the device indexes them dynamically
+    /// where it has `shaderSampledImageArrayDynamicIndexing`, which is enabled then.
     pub array_dynamic_indexing: bool,
     /// 64-bit floats in shaders (`shaderFloat64`: GL 4.0's `ARB_gpu_shader_fp64`, SPIR-V's
     /// `Float64` capability).
@@ -820,8 +824,7 @@ fn create_device(
         image_cube_array: yes(have.image_cube_array),
         sample_rate_shading: yes(have.sample_rate_shading),
         image_gather_extended: yes(have.shader_image_gather_extended),
-        array_dynamic_indexing: yes(have.shader_sampled_image_array_dynamic_indexing)
-            && yes(have.shader_uniform_buffer_array_dynamic_indexing)
+        array_dynamic_indexing: yes(have.shader_uniform_buffer_array_dynamic_indexing)
             && yes(have.shader_storage_buffer_array_dynamic_indexing),
         shader_float64: yes(have.shader_float64),
         multi_viewport: yes(have.multi_viewport),
