@@ -524,8 +524,10 @@ impl VkPipe {
             sample_shading: gpu.core.sample_rate_shading,
             fp64: gpu.core.shader_float64,
             fp64_narrowed: false,
-            // Double arrays are fetched as 32-bit words (spirv/double_attrib.rs).
-            vertex_attrib_64bit: gpu.core.shader_float64,
+            // Double arrays are fetched as 32-bit words (spirv/double_attrib.rs), the last two
+            // doubles of a dvec3 or dvec4 at location 16 + its GL location: 32 locations.
+            vertex_attrib_64bit: gpu.core.shader_float64
+                && p.max_vertex_input_attributes >= 2 * crate::pipeline::WIDE,
             image_load_store: gpu.tiers.view_2d_of_3d,
             // OpImageQueryLod and OpImageQueryLevels need only the ImageQuery capability,
             // which every Vulkan device has.
