@@ -109,7 +109,9 @@ pub struct Limits {
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
     /// The backend's `GL_ARB_gpu_shader5` beyond gathers: the extension is advertised, and
-    /// its limits answered, only where it has all of it.
+    /// its limits answered, only where it has all of it, four vertex streams included (the
+    /// extension's minimum `MAX_VERTEX_STREAMS`; a GLES driver has one, so a GLES backend
+    /// never advertises it, though its shaders compile GLSL 4.00's functions anyway).
     pub gpu_shader5: Option<tessera_wire::Shader5Caps>,
     /// Whether shaders have GLSL 4.20's packing functions: `GL_ARB_shading_language_packing`
     /// is advertised only then.
@@ -273,7 +275,7 @@ impl Limits {
             texture_buffer_rgb32: caps.texture_buffer_rgb32,
             stencil_texturing: caps.stencil_texturing,
             gather: caps.gather,
-            gpu_shader5: caps.gpu_shader5,
+            gpu_shader5: caps.gpu_shader5.filter(|_| caps.max_vertex_streams >= 4),
             packing: caps.packing,
             image_load_store: caps.image_load_store,
             texture_level_queries: caps.texture_level_queries,
