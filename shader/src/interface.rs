@@ -50,6 +50,9 @@ struct Io {
     ty: u32,
     name: String,
     slots: u32,
+    /// A vertex input of `dvec3`s or `dvec4`s (or matrices of such columns): each of its
+    /// locations counts twice against `GL_MAX_VERTEX_ATTRIBS`.
+    dual: bool,
     explicit: Option<u32>,
     index: Option<u32>,
     used: bool,
@@ -93,6 +96,7 @@ fn user_io(m: &Module, stage: Stage, class: u32, decls: &[Decl]) -> Vec<Io> {
                 ty,
                 name: m.interface_name(v, per_vertex).to_string(),
                 slots: m.slots(ty).max(1),
+                dual: false,
                 explicit: m.decoration(v.id, deco::LOCATION),
                 index: m.decoration(v.id, deco::INDEX),
                 used: m.is_used(v.id),
@@ -179,7 +183,9 @@ pub(crate) fn assign(
             // their second halves at locations of its own.
             let mut io = user_io(m, *stage, storage::INPUT, decls);
             for v in &mut io {
-                v.slots = m.attribute_slots(v.ty).max(1);
+                let slots = m.attribute_slots(v.ty).max(1);
+                v.dual = m.slots(v.ty) > slots;
+                v.slots = slots;
             }
             attributes(io, inputs, attrib_bindings, limits, &mut out, i)?;
         }
@@ -279,6 +285,24 @@ fn attributes(
                 io[i].name
             )
         })?);
+    }
+    // As Mesa: the active inputs' locations, those of dvec3s and dvec4s counted twice, must
+    // fit in the limit.
+    let (mut used, mut dual) = (0u64, 0u64);
+    for (v, c) in io.iter().zip(&chosen) {
+        if let Some(l) = c.filter(|_| is_active(&v.name)) {
+            let mask = ((1u64 << v.slots.min(32)) - 1) << l.min(32);
+            used |= mask;
+            if v.dual {
+                dual |= mask;
+            }
+        }
+    }
+    let total = used.count_ones() + dual.count_ones();
+    if total > limit {
+        return Err(format!(
+            "error: attempt to use {total} vertex attribute slots only {limit} available \n"
+        ));
     }
     for (v, c) in io.iter().zip(&chosen) {
         let location = match c {

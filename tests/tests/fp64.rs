@@ -759,7 +759,7 @@ fn double_vertex_attributes_draw_native_pixels() {
 /// The value of component `k` of double vertex input number `input`: doubles a float would
 /// round (`1 + 2^-40` apart), of both signs.
 fn input_value(input: usize, k: usize) -> f64 {
-    let sign = if (input + k) % 2 == 0 { 1.0 } else { -1.0 };
+    let sign = if (input + k).is_multiple_of(2) { 1.0 } else { -1.0 };
     sign * (1.0 + (input * 16 + k + 1) as f64 * 2f64.powi(-40)) * 2f64.powi(input as i32 - 3)
 }
 
@@ -958,6 +958,51 @@ fn double_inputs_at_explicit_locations_match_native() {
         pixels[right..right + 4],
         [255, 255, 255, 255],
         "from generic values"
+    );
+}
+
+/// Link statuses of double vertex inputs around `GL_MAX_VERTEX_ATTRIBS` (16), where each
+/// location of a `dvec3` or `dvec4` counts twice: a position and `dvec4 v[7]` (15) link, with
+/// `dvec4 v[8]` (17) or `dvec3 w[8]` at explicit location 8 (17) they do not.
+fn attribute_budget(gl: &mut dyn Fp64Gl) -> Vec<(GLint, String)> {
+    let vs = |decl: &str, read: &str| {
+        format!(
+            "#version 410
+in vec2 position;
+{decl}
+void main() {{ gl_Position = vec4(position, float({read}), 1.0); }}
+"
+        )
+    };
+    [
+        vs("in dvec4 v[7];", "v[6].w + v[0].x"),
+        vs("in dvec4 v[8];", "v[7].w + v[0].x"),
+        vs("layout(location = 8) in dvec3 w[8];", "w[7].z + w[0].x"),
+    ]
+    .iter()
+    .map(|src| {
+        let (p, status) = link(gl, &[(VERTEX_SHADER, src), (FRAGMENT_SHADER, ATTRIB_FS)]);
+        let log = gl.program_info_log(p);
+        let slots = log.find("attempt to use").map_or(String::new(), |at| {
+            log[at..].lines().next().unwrap_or("").into()
+        });
+        (status, slots)
+    })
+    .collect()
+}
+
+/// A `dvec3` or `dvec4` input location counts twice against `GL_MAX_VERTEX_ATTRIBS` at link
+/// time, with Mesa's log line.
+#[test]
+fn double_inputs_count_twice_against_the_attribute_limit() {
+    let result = compare(attribute_budget);
+    assert_eq!(
+        result.iter().map(|r| r.0).collect::<Vec<_>>(),
+        [TRUE as i32, FALSE as i32, FALSE as i32]
+    );
+    assert_eq!(
+        result[1].1.trim_end(),
+        "attempt to use 17 vertex attribute slots only 16 available"
     );
 }
 
