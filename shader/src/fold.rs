@@ -89,9 +89,22 @@ impl Value {
     }
 }
 
-/// A value as the type stores it: floats in single precision, integers wrapped to 32 bits.
+std::thread_local! {
+    /// Whether the expression being evaluated is of doubles (`lf` literals, `double`,
+    /// `dvec*` and `dmat*` constructors): its floating-point values are then doubles, and
+    /// single-precision literals and constructors in it are left to glslang.
+    static DOUBLES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn doubles() -> bool {
+    DOUBLES.with(std::cell::Cell::get)
+}
+
+/// A value as the type stores it: floats in single precision (doubles in an expression of
+/// doubles), integers wrapped to 32 bits.
 fn round(kind: Kind, v: f64) -> f64 {
     match kind {
+        Kind::Float if doubles() => v,
         Kind::Float => v as f32 as f64,
         Kind::Int => (v as i64) as i32 as f64,
         Kind::Uint => (v as i64) as u32 as f64,
@@ -147,8 +160,14 @@ fn tokenize(s: &str) -> Option<Vec<Token>> {
             let float =
                 !hex && (text.contains(['.', 'e', 'E']) || matches!(suffix, Some(b'f' | b'F')));
             let value = if float {
-                if matches!(suffix, Some(b'f' | b'F')) {
+                let double = s[i..].starts_with("lf") || s[i..].starts_with("LF");
+                if double {
+                    i += 2;
+                } else if matches!(suffix, Some(b'f' | b'F')) {
                     i += 1;
+                }
+                if double != doubles() {
+                    return None;
                 }
                 Value::scalar(Kind::Float, text.parse::<f64>().ok()?)
             } else {
@@ -393,6 +412,21 @@ fn swizzle(v: &Value, name: &str) -> Option<Value> {
 
 /// A constructor call: `float(...)`, `ivec3(...)`, `mat2x3(...)`, ...
 fn construct(name: &str, args: &[Value]) -> Option<Value> {
+    // In an expression of doubles the double constructors make floating-point values (held
+    // as doubles) and the single-precision ones are not folded.
+    let name = if doubles() {
+        match name {
+            "double" => "float",
+            "float" => return None,
+            n if n.starts_with("vec") || n.starts_with("mat") => return None,
+            n => n
+                .strip_prefix('d')
+                .filter(|r| r.starts_with("vec") || r.starts_with("mat"))
+                .unwrap_or(n),
+        }
+    } else {
+        name
+    };
     let (kind, cols, rows) = match name {
         "float" => (Kind::Float, 1, 1),
         "int" => (Kind::Int, 1, 1),
@@ -959,6 +993,18 @@ fn integer_builtin(name: &str, args: &[Value]) -> Option<Value> {
 
 /// The integer a bracketed expression comes to, if it is a constant this module evaluates.
 fn evaluate(expr: &str) -> Option<i64> {
+    let double = expr.contains("lf")
+        || expr.contains("LF")
+        || expr.contains("double")
+        || expr.contains("dvec")
+        || expr.contains("dmat");
+    DOUBLES.with(|d| d.set(double));
+    let v = evaluate_in_mode(expr);
+    DOUBLES.with(|d| d.set(false));
+    v
+}
+
+fn evaluate_in_mode(expr: &str) -> Option<i64> {
     let tokens = tokenize(expr)?;
     let mut eval = Eval { tokens, at: 0 };
     let v = eval.ternary()?;
@@ -1217,6 +1263,22 @@ mod tests {
     #[test]
     fn folds_what_glslang_does_not() {
         let cases = [
+            // Doubles in double precision: 1 + 2^-40 is not 1 (it would be as a float).
+            (
+                "(1.0lf + 9.094947017729282e-13lf) != 1.0lf ? 1 : -1",
+                Some(1),
+            ),
+            (
+                "distance(transpose(dmat3x2(0.09lf, -1.19lf, 1.3lf, 0.08lf, 1.25lf, 1.08lf))[1], \
+                 dvec3(-1.19lf, 0.08lf, 1.08lf)) <= 1e-15lf ? 1 : -1",
+                Some(1),
+            ),
+            (
+                "matrixCompMult(dmat2x3(2.0lf), dmat2x3(3.0lf))[1][1] == 6.0lf ? 1 : -1",
+                Some(1),
+            ),
+            // A single-precision literal among doubles is left to glslang.
+            ("(1.0lf + 0.1) > 1.0lf ? 1 : -1", None),
             (
                 "determinant(mat2(2.0, 1.0, 1.0, 3.0)) == 5.0 ? 1 : -1",
                 Some(1),
