@@ -18,9 +18,8 @@ use crate::{
     Stage, StorageBlock, Uniform,
 };
 use crate::{
-    atomic_counter, buffer_variable, dynamic_index, frag_coord, interface, pixel_center, point_size, rectangle,
-    resource_arrays,
-    shared_io, source, subroutine, vertex_arrays, xfb,
+    atomic_counter, buffer_variable, dynamic_index, frag_coord, interface, pixel_center,
+    point_size, rectangle, resource_arrays, shared_io, source, subroutine, vertex_arrays, xfb,
 };
 
 /// glslang's name for the block that holds loose uniforms.

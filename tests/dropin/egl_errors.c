@@ -29,8 +29,9 @@ static const EGLint CORE_33[] = {
 };
 
 /* Core requests above 3.3 are granted up to the version the context reports: the
- * backend's (3.3 on the null backend), or TESSERA_GL_VERSION's, which the test sets to 4.3
- * in a second run. Leaves no context current. */
+ * backend's (4.3 on the null backend, which has every feature), or TESSERA_GL_VERSION's,
+ * which the test sets to 4.0 in a second run, where 4.3 is refused. Leaves no context
+ * current. */
 static void check_versions(EGLDisplay dpy, EGLConfig config)
 {
     const EGLint v40[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 0,
@@ -46,30 +47,34 @@ static void check_versions(EGLDisplay dpy, EGLConfig config)
     check("a 4.4 core context fails", eglCreateContext(dpy, config, EGL_NO_CONTEXT, v44) == EGL_NO_CONTEXT,
           "created");
     expect_error("a 4.4 core context is EGL_BAD_MATCH", EGL_BAD_MATCH);
-    if (!claimed || strcmp(claimed, "4.3") != 0) {
-        check("a 4.0 core context fails on a 3.3 backend",
-              eglCreateContext(dpy, config, EGL_NO_CONTEXT, v40) == EGL_NO_CONTEXT, "created");
-        expect_error("a 4.0 core context on a 3.3 backend is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    if (claimed && strcmp(claimed, "4.0") == 0) {
+        check("TESSERA_GL_VERSION=4.0: a 4.3 core context fails",
+              eglCreateContext(dpy, config, EGL_NO_CONTEXT, v43) == EGL_NO_CONTEXT, "created");
+        expect_error("TESSERA_GL_VERSION=4.0: a 4.3 core context is EGL_BAD_MATCH", EGL_BAD_MATCH);
+        EGLContext v40ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, v40);
+        check("TESSERA_GL_VERSION=4.0: a 4.0 core context is granted", v40ctx != EGL_NO_CONTEXT,
+              "refused");
+        eglDestroyContext(dpy, v40ctx);
         return;
     }
     EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, v43);
-    check("TESSERA_GL_VERSION=4.3: a 4.3 core context is granted", ctx != EGL_NO_CONTEXT, "refused");
+    check("4.3: a 4.3 core context is granted", ctx != EGL_NO_CONTEXT, "refused");
     EGLint client = 0;
     eglQueryContext(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &client);
-    check("TESSERA_GL_VERSION=4.3: EGL_CONTEXT_CLIENT_VERSION is 4", client == 4, "not 4");
-    check("TESSERA_GL_VERSION=4.3: surfaceless make-current",
+    check("4.3: EGL_CONTEXT_CLIENT_VERSION is 4", client == 4, "not 4");
+    check("4.3: surfaceless make-current",
           eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx), "failed");
     const char *version = (const char *)glGetString(GL_VERSION);
-    check("TESSERA_GL_VERSION=4.3: GL_VERSION is \"4.3 (Core Profile) Tessera ...\"",
+    check("4.3: GL_VERSION is \"4.3 (Core Profile) Tessera ...\"",
           version && strncmp(version, "4.3 (Core Profile) Tessera ", 27) == 0,
           version ? version : "null");
     const char *glsl = (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION);
-    check("TESSERA_GL_VERSION=4.3: GL_SHADING_LANGUAGE_VERSION is \"4.30\"",
+    check("4.3: GL_SHADING_LANGUAGE_VERSION is \"4.30\"",
           glsl && strcmp(glsl, "4.30") == 0, glsl ? glsl : "null");
     GLint major = 0, minor = 0;
     glGetIntegerv(GL_MAJOR_VERSION, &major);
     glGetIntegerv(GL_MINOR_VERSION, &minor);
-    check("TESSERA_GL_VERSION=4.3: GL_MAJOR_VERSION 4, GL_MINOR_VERSION 3", major == 4 && minor == 3,
+    check("4.3: GL_MAJOR_VERSION 4, GL_MINOR_VERSION 3", major == 4 && minor == 3,
           "another version");
     /* GL 4.3's list of GLSL versions: 4.30 first, GLSL 1.10 as the empty string after
      * 1.20, then the ES versions "300 es" and "100", and INVALID_VALUE past the end (as
@@ -77,22 +82,22 @@ static void check_versions(EGLDisplay dpy, EGLConfig config)
     PFNGLGETSTRINGIPROC get_stringi = (PFNGLGETSTRINGIPROC)eglGetProcAddress("glGetStringi");
     GLint versions = 0;
     glGetIntegerv(GL_NUM_SHADING_LANGUAGE_VERSIONS, &versions);
-    check("TESSERA_GL_VERSION=4.3: GL_NUM_SHADING_LANGUAGE_VERSIONS is 12", versions == 12,
+    check("4.3: GL_NUM_SHADING_LANGUAGE_VERSIONS is 12", versions == 12,
           "another count");
     const char *first = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 0);
     const char *v110 = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 9);
     const char *last = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 11);
-    check("TESSERA_GL_VERSION=4.3: GLSL versions \"430\" .. \"\" .. \"100\"",
+    check("4.3: GLSL versions \"430\" .. \"\" .. \"100\"",
           first && v110 && last && strcmp(first, "430") == 0 && strcmp(v110, "") == 0 &&
               strcmp(last, "100") == 0,
           "other strings");
     while (glGetError() != GL_NO_ERROR) {
     }
-    check("TESSERA_GL_VERSION=4.3: no GLSL version past the list",
+    check("4.3: no GLSL version past the list",
           get_stringi(GL_SHADING_LANGUAGE_VERSION, 12) == NULL && glGetError() == GL_INVALID_VALUE,
           "not INVALID_VALUE");
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    check("TESSERA_GL_VERSION=4.3: eglDestroyContext", eglDestroyContext(dpy, ctx), "failed");
+    check("4.3: eglDestroyContext", eglDestroyContext(dpy, ctx), "failed");
 }
 
 struct shared {
@@ -342,10 +347,10 @@ int main(void)
     check("eglSwapInterval with a pbuffer", eglSwapInterval(dpy, 1), "failed");
 
     /* GL through the context. */
-    /* 3.3 on the null backend, the claimed version with TESSERA_GL_VERSION. */
+    /* 4.3 on the null backend, the claimed version with TESSERA_GL_VERSION. */
     const char *gl_version = (const char *)glGetString(GL_VERSION);
     const char *claimed = getenv("TESSERA_GL_VERSION");
-    const char *expected = claimed && strcmp(claimed, "4.3") == 0 ? "4.3" : "3.3";
+    const char *expected = claimed ? claimed : "4.3";
     char prefix[32];
     snprintf(prefix, sizeof prefix, "%s (Core Profile) Tessera ", expected);
     check("GL_VERSION is \"<version> (Core Profile) Tessera ...\"",

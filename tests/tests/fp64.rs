@@ -759,7 +759,11 @@ fn double_vertex_attributes_draw_native_pixels() {
 /// The value of component `k` of double vertex input number `input`: doubles a float would
 /// round (`1 + 2^-40` apart), of both signs.
 fn input_value(input: usize, k: usize) -> f64 {
-    let sign = if (input + k).is_multiple_of(2) { 1.0 } else { -1.0 };
+    let sign = if (input + k).is_multiple_of(2) {
+        1.0
+    } else {
+        -1.0
+    };
     sign * (1.0 + (input * 16 + k + 1) as f64 * 2f64.powi(-40)) * 2f64.powi(input as i32 - 3)
 }
 
