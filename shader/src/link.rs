@@ -651,29 +651,20 @@ fn uniforms(
                 })
                 .unwrap_or_default();
             let offset = element_offset(&u.name[var_name.len()..], &dims);
-            let first = match out.image_vars.iter().find(|(n, _)| *n == var_name) {
-                Some(&(_, first)) => first,
-                None => {
-                    let first = out.images.len() as u32;
-                    let declared = dims.iter().product::<u32>();
-                    let count = declared.max(u.size.max(1) as u32);
-                    for e in 0..count {
-                        let unit = if u.binding >= 0 {
-                            u.binding as u32 + e
-                        } else {
-                            0
-                        };
-                        out.images.push(Image {
-                            ty: u.gl_type,
-                            target,
-                            unit,
-                            element: e,
-                        });
-                    }
-                    out.image_vars.push((var_name, first));
-                    first
-                }
-            } + offset;
+            let count = dims.iter().product::<u32>().max(u.size.max(1) as u32);
+            let first = first_slot(
+                &mut out.image_vars,
+                &mut out.images,
+                var_name,
+                count,
+                u.binding,
+                |unit, element| Image {
+                    ty: u.gl_type,
+                    target,
+                    unit,
+                    element,
+                },
+            ) + offset;
             let size = match dims.len() {
                 0 | 1 => u.size.max(1),
                 _ => dims[dims.len() - 1] as i32,
@@ -718,29 +709,20 @@ fn uniforms(
                 })
                 .ok_or_else(|| format!("error: internal error: no variable for `{}'\n", u.name))?;
             let offset = element_offset(&u.name[var_name.len()..], &dims);
-            let first = match out.sampler_vars.iter().find(|(n, _)| *n == var_name) {
-                Some(&(_, first)) => first,
-                None => {
-                    let first = out.samplers.len() as u32;
-                    let declared = dims.iter().product::<u32>();
-                    let count = declared.max(u.size.max(1) as u32);
-                    for e in 0..count {
-                        let unit = if u.binding >= 0 {
-                            u.binding as u32 + e
-                        } else {
-                            0
-                        };
-                        out.samplers.push(Sampler {
-                            ty: u.gl_type,
-                            target,
-                            unit,
-                            element: e,
-                        });
-                    }
-                    out.sampler_vars.push((var_name, first));
-                    first
-                }
-            } + offset;
+            let count = dims.iter().product::<u32>().max(u.size.max(1) as u32);
+            let first = first_slot(
+                &mut out.sampler_vars,
+                &mut out.samplers,
+                var_name,
+                count,
+                u.binding,
+                |unit, element| Sampler {
+                    ty: u.gl_type,
+                    target,
+                    unit,
+                    element,
+                },
+            ) + offset;
             // Mesa trims no innermost array of an array of arrays.
             let size = match dims.len() {
                 0 | 1 => u.size.max(1),
@@ -1382,4 +1364,32 @@ fn bind_resources(
         }
     }
     Ok(())
+}
+
+/// The slot of a sampler or image variable's first element. A variable's slots are numbered
+/// at its first uniform, `count` of them (its elements, an array of arrays flattened), each
+/// with its initial unit: `binding + element`, or 0 without a `layout(binding)`; later
+/// uniforms of the variable (an array of arrays' innermost arrays) find them.
+fn first_slot<T>(
+    vars: &mut Vec<(String, u32)>,
+    slots: &mut Vec<T>,
+    var_name: String,
+    count: u32,
+    binding: i32,
+    slot: impl Fn(u32, u32) -> T,
+) -> u32 {
+    if let Some(&(_, first)) = vars.iter().find(|(n, _)| *n == var_name) {
+        return first;
+    }
+    let first = slots.len() as u32;
+    for element in 0..count {
+        let unit = if binding >= 0 {
+            binding as u32 + element
+        } else {
+            0
+        };
+        slots.push(slot(unit, element));
+    }
+    vars.push((var_name, first));
+    first
 }
