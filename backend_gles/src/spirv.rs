@@ -20,7 +20,7 @@ use std::collections::HashMap;
 /// Name of the bias uniform in the translated GLSL.
 pub(crate) const LOD_BIAS: &str = "ts_lod_bias";
 
-mod op {
+pub(crate) mod op {
     pub const NAME: u16 = 5;
     pub const TYPE_INT: u16 = 21;
     pub const TYPE_FLOAT: u16 = 22;
@@ -55,8 +55,8 @@ mod op {
     pub const F_ADD: u16 = 129;
 }
 
-const STORAGE_UNIFORM_CONSTANT: u32 = 0;
-const DECORATION_BINDING: u32 = 33;
+pub(crate) const STORAGE_UNIFORM_CONSTANT: u32 = 0;
+pub(crate) const DECORATION_BINDING: u32 = 33;
 const DIM_1D: u32 = 0;
 const DIM_2D: u32 = 1;
 const DIM_CUBE: u32 = 3;
@@ -66,11 +66,11 @@ const OPERAND_GRAD: u32 = 0x4;
 const OPERAND_CONST_OFFSET: u32 = 0x8;
 const OPERAND_OFFSET: u32 = 0x10;
 
-fn opcode(i: &[u32]) -> u16 {
+pub(crate) fn opcode(i: &[u32]) -> u16 {
     (i[0] & 0xffff) as u16
 }
 
-fn inst(opcode: u16, operands: &[u32]) -> Vec<u32> {
+pub(crate) fn inst(opcode: u16, operands: &[u32]) -> Vec<u32> {
     let mut v = Vec::with_capacity(operands.len() + 1);
     v.push(((operands.len() as u32 + 1) << 16) | u32::from(opcode));
     v.extend_from_slice(operands);
@@ -78,7 +78,7 @@ fn inst(opcode: u16, operands: &[u32]) -> Vec<u32> {
 }
 
 /// Whether an opcode belongs before the types section.
-fn is_preamble(opcode: u16) -> bool {
+pub(crate) fn is_preamble(opcode: u16) -> bool {
     matches!(
         opcode,
         0..=8 | 10 | 11 | 14..=17 | 71..=75 | 317 | 330..=332 | 5632 | 5633
@@ -98,13 +98,13 @@ fn sampling(opcode: u16) -> Option<(usize, bool, bool)> {
 }
 
 /// A module split into instructions.
-struct Module {
-    header: Vec<u32>,
-    insts: Vec<Vec<u32>>,
+pub(crate) struct Module {
+    pub header: Vec<u32>,
+    pub insts: Vec<Vec<u32>>,
 }
 
 impl Module {
-    fn parse(words: &[u32]) -> Option<Self> {
+    pub fn parse(words: &[u32]) -> Option<Self> {
         if words.len() < 5 || words[0] != 0x0723_0203 {
             return None;
         }
@@ -124,13 +124,13 @@ impl Module {
         })
     }
 
-    fn fresh(&mut self) -> u32 {
+    pub fn fresh(&mut self) -> u32 {
         let id = self.header[3];
         self.header[3] += 1;
         id
     }
 
-    fn functions_start(&self) -> usize {
+    pub fn functions_start(&self) -> usize {
         self.insts
             .iter()
             .position(|i| opcode(i) == op::FUNCTION)
@@ -145,7 +145,7 @@ impl Module {
     }
 
     /// A scalar type, declared at the start of the types section if missing.
-    fn scalar(&mut self, opcode_: u16, operands: &[u32]) -> u32 {
+    pub fn scalar(&mut self, opcode_: u16, operands: &[u32]) -> u32 {
         if let Some(i) = self.insts[..self.functions_start()]
             .iter()
             .find(|i| opcode(i) == opcode_ && i.len() >= 2 && i[2..] == *operands)
@@ -161,12 +161,12 @@ impl Module {
     }
 
     /// Appends a global declaration.
-    fn global(&mut self, i: Vec<u32>) {
+    pub fn global(&mut self, i: Vec<u32>) {
         let at = self.functions_start();
         self.insts.insert(at, i);
     }
 
-    fn declaration(&self, id: u32) -> Option<&[u32]> {
+    pub fn declaration(&self, id: u32) -> Option<&[u32]> {
         self.insts[..self.functions_start()]
             .iter()
             .find(|i| match opcode(i) {
@@ -180,7 +180,7 @@ impl Module {
     /// The type of a value: a global's from its declaration, a function's from the first
     /// instruction that names it as its result (definitions come before uses in SPIR-V's
     /// block order).
-    fn type_of(&self, id: u32) -> Option<u32> {
+    pub fn type_of(&self, id: u32) -> Option<u32> {
         if let Some(d) = self.declaration(id) {
             return (opcode(d) >= 41).then(|| d[1]);
         }
@@ -199,7 +199,7 @@ impl Module {
     }
 
     /// A vector type, declared after the other globals if missing.
-    fn vector(&mut self, component: u32, count: u32) -> u32 {
+    pub fn vector(&mut self, component: u32, count: u32) -> u32 {
         let start = self.functions_start();
         if let Some(i) = self.insts[..start]
             .iter()
@@ -234,7 +234,7 @@ impl Module {
             .map(|i| i[1])
     }
 
-    fn finish(self) -> Vec<u32> {
+    pub fn finish(self) -> Vec<u32> {
         let mut out = self.header;
         for i in self.insts {
             out.extend(i);
@@ -617,7 +617,7 @@ pub(crate) fn widen_1d_arrays(words: &[u32]) -> Option<Vec<u32>> {
 }
 
 /// A literal string as SPIR-V words.
-fn literal(s: &str) -> Vec<u32> {
+pub(crate) fn literal(s: &str) -> Vec<u32> {
     let mut bytes = s.as_bytes().to_vec();
     bytes.push(0);
     while !bytes.len().is_multiple_of(4) {
