@@ -1272,26 +1272,33 @@ impl DrawPipe for GlesPipe {
         if ctx.xfb.is_some() {
             self.xfb_before_draw(ctx);
         }
-        // SAFETY: context current; state reconciled (program linked and current, VAO bound
-        // with buffer-backed attributes); mode from conv::map_topology; non-negative counts;
-        // a nonzero base instance only with GL_EXT_base_instance (`base_instance`).
-        unsafe {
-            if base_instance != 0 {
-                self.gl.draw_arrays_instanced_base_instance(
-                    mode,
-                    first,
-                    count,
-                    instances,
-                    base_instance,
-                );
-            } else if instances == 1 {
-                self.gl.draw_arrays(mode, first, count);
-            } else {
-                self.gl.draw_arrays_instanced(mode, first, count, instances);
+        let call = |gl: &glow::Context| {
+            // SAFETY: context current; state reconciled (program linked and current, VAO
+            // bound with buffer-backed attributes); mode from conv::map_topology;
+            // non-negative counts; a nonzero base instance only with GL_EXT_base_instance
+            // (`base_instance`).
+            unsafe {
+                if base_instance != 0 {
+                    gl.draw_arrays_instanced_base_instance(
+                        mode,
+                        first,
+                        count,
+                        instances,
+                        base_instance,
+                    );
+                } else if instances == 1 {
+                    gl.draw_arrays(mode, first, count);
+                } else {
+                    gl.draw_arrays_instanced(mode, first, count, instances);
+                }
             }
-        }
+        };
+        call(&self.gl);
         if ctx.xfb.is_some() {
             self.xfb_after_draw(ctx);
+        }
+        if let Some(streams) = self.observed_streams(ctx) {
+            self.draw_streams(ctx, &streams, &call);
         }
         Ok(())
     }
@@ -1380,37 +1387,39 @@ impl DrawPipe for GlesPipe {
             self.xfb_before_draw(ctx);
         }
         let base_instance = self.base_instance(N, ctx, draw.base_instance)?;
-        // SAFETY: context current; state reconciled; the index range lies inside the bound
-        // index buffer (checked above); base-vertex and base-instance entry points exist
-        // when used.
-        unsafe {
-            if base_instance != 0 {
-                self.gl.draw_elements_instanced_base_vertex_base_instance(
-                    mode,
-                    count,
-                    ty,
-                    offset,
-                    instances,
-                    base_vertex,
-                    base_instance,
-                );
-            } else {
-                match (instances, base_vertex) {
-                    (1, 0) => self.gl.draw_elements(mode, count, ty, offset),
-                    (_, 0) => self
-                        .gl
-                        .draw_elements_instanced(mode, count, ty, offset, instances),
-                    (1, b) => self
-                        .gl
-                        .draw_elements_base_vertex(mode, count, ty, offset, b),
-                    (_, b) => self
-                        .gl
-                        .draw_elements_instanced_base_vertex(mode, count, ty, offset, instances, b),
+        let call = |gl: &glow::Context| {
+            // SAFETY: context current; state reconciled; the index range lies inside the
+            // bound index buffer (checked above); base-vertex and base-instance entry points
+            // exist when used.
+            unsafe {
+                if base_instance != 0 {
+                    gl.draw_elements_instanced_base_vertex_base_instance(
+                        mode,
+                        count,
+                        ty,
+                        offset,
+                        instances,
+                        base_vertex,
+                        base_instance,
+                    );
+                } else {
+                    match (instances, base_vertex) {
+                        (1, 0) => gl.draw_elements(mode, count, ty, offset),
+                        (_, 0) => gl.draw_elements_instanced(mode, count, ty, offset, instances),
+                        (1, b) => gl.draw_elements_base_vertex(mode, count, ty, offset, b),
+                        (_, b) => gl.draw_elements_instanced_base_vertex(
+                            mode, count, ty, offset, instances, b,
+                        ),
+                    }
                 }
             }
-        }
+        };
+        call(&self.gl);
         if ctx.xfb.is_some() {
             self.xfb_after_draw(ctx);
+        }
+        if let Some(streams) = self.observed_streams(ctx) {
+            self.draw_streams(ctx, &streams, &call);
         }
         if let Some(name) = scratch {
             self.drop_scratch_indices(N, ctx, name);

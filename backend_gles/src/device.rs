@@ -367,6 +367,12 @@ pub(crate) struct GlesPipe {
     /// The program's `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query while it is active, split
     /// around each captured draw (`query.rs`).
     pub xfb_written_query: Option<QueryHandle>,
+    /// The program's stream-0 `PRIMITIVES_GENERATED` query while it is active, split around
+    /// the passes of other vertex streams (`streams.rs`).
+    pub generated_query: Option<QueryHandle>,
+    /// The active queries of vertex streams 1 to 3, by stream and kind (`streams.rs`: they
+    /// count the streams' passes, no native query of their own is active).
+    pub stream_queries: [[Option<QueryHandle>; 2]; crate::streams::STREAMS - 1],
     pub fences: SlotTable<FenceHandle, Fence>,
     pub program_cache: ProgramCache,
     pub spirv_cross: SpirvCross,
@@ -467,8 +473,9 @@ impl GlesPipe {
                 texture_level_queries: false,
                 // GLSL ES 3.20 declares gl_Layer in fragment shaders.
                 fragment_layer: features.minor >= 2,
-                // GLES has no vertex streams: geometry shaders emit to stream 0 only.
-                max_vertex_streams: 1,
+                // GLES has one vertex stream; a program's others are passes of their own
+                // (streams.rs), where geometry shaders exist.
+                max_vertex_streams: if features.geometry { 4 } else { 1 },
                 texture_buffer_rgb32: features.texture_buffer,
                 stencil_texturing: features.minor >= 1,
                 // GL's 16 viewports, where the driver has as many (MAX_VIEWPORTS_OES).
@@ -576,6 +583,8 @@ impl GlesPipe {
             queries: SlotTable::new(),
             xfbs: SlotTable::new(),
             xfb_written_query: None,
+            generated_query: None,
+            stream_queries: [[None; 2]; crate::streams::STREAMS - 1],
             fences: SlotTable::new(),
             program_cache: ProgramCache::default(),
             spirv_cross,

@@ -94,7 +94,13 @@ impl GlesPipe {
         draw: &DrawIndirectArgs,
         mode: u32,
     ) -> bool {
-        if !self.features.draw_indirect || !self.features.base_instance || ctx.xfb.is_some() {
+        // Captures and other vertex streams' queries are counted per draw (xfb.rs,
+        // streams.rs).
+        if !self.features.draw_indirect
+            || !self.features.base_instance
+            || ctx.xfb.is_some()
+            || self.stream_queries_active()
+        {
             return true;
         }
         if !ctx.raster.flatshade_last && self.first_vertex_list_needed(ctx, mode) {

@@ -87,6 +87,7 @@ mod query;
 mod queue;
 mod shadow;
 mod spirv;
+mod streams;
 mod texture;
 mod vertex;
 mod xfb;

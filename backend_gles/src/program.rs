@@ -394,10 +394,17 @@ impl SpirvCross {
             out.samplers.push((name, unit, count));
         }
         if job.stage != ShaderStage::Vertex {
+            // Inputs of the stages between (GLSL ES 3.20 ones, whose interfaces match by
+            // location) take names of their own, so their outputs keep `ts_io<location>`,
+            // the name transform feedback captures them by (xfb.rs).
+            let prefix = match job.stage {
+                ShaderStage::Fragment => "ts_io",
+                _ => "ts_in",
+            };
             for r in list(RESOURCE_STAGE_INPUT) {
                 set_name(
                     r.id,
-                    &format!("ts_io{}", decoration(r.id, DECORATION_LOCATION)),
+                    &format!("{prefix}{}", decoration(r.id, DECORATION_LOCATION)),
                 );
                 // GLSL ES refuses `invariant` on inputs; GL ignores it there (only outputs'
                 // invariance means anything), so dropping it changes nothing.
@@ -675,6 +682,8 @@ pub(crate) struct Program {
     pub repack: Option<std::sync::Arc<crate::narrow::Repack>>,
     /// How GL's provoking-vertex convention reaches what it draws (command.rs).
     pub flat: Flat,
+    /// The programs of the other vertex streams its geometry stage emits to (`streams.rs`).
+    pub streams: Option<std::sync::Arc<crate::streams::StreamPrograms>>,
 }
 
 /// Whether a program's fragment stage reads flat inputs, and from which stage they come.
@@ -724,6 +733,8 @@ struct Linked {
     point_origin: Option<glow::UniformLocation>,
     /// Where the default block's scalars move, if its doubles were narrowed (`narrow.rs`).
     repack: Option<std::sync::Arc<crate::narrow::Repack>>,
+    /// The other vertex streams' programs (`streams.rs`).
+    streams: Option<std::sync::Arc<crate::streams::StreamPrograms>>,
 }
 
 struct CacheEntry {
@@ -991,7 +1002,16 @@ impl ProgramPipe for GlesPipe {
         let linked = match cached {
             Some(hit) => hit,
             None => {
-                let linked = self.link(&stages, version, (samplers, blocks, storage), xfb.as_ref());
+                let counts = (samplers, blocks, storage);
+                let emitted = stages
+                    .iter()
+                    .find(|(s, _)| *s == ShaderStage::Geometry)
+                    .map_or(0, |(_, w)| crate::streams::emitted(w));
+                let linked = if emitted & !1 != 0 {
+                    self.link_streams(&stages, version, counts, &desc.xfb, emitted)
+                } else {
+                    self.link(&stages, version, counts, xfb.as_ref(), None)
+                };
                 // A colliding hash with other code replaces the old entry only when unused.
                 let replace = self
                     .program_cache
@@ -1001,6 +1021,7 @@ impl ProgramPipe for GlesPipe {
                 if replace {
                     if let Some(old) = self.program_cache.entries.remove(&key) {
                         self.delete_native_program(old.linked.native);
+                        self.delete_stream_programs(old.linked.streams);
                     }
                     self.program_cache.entries.insert(
                         key,
@@ -1036,6 +1057,7 @@ impl ProgramPipe for GlesPipe {
                 point_origin: linked.point_origin,
                 repack: linked.repack,
                 flat,
+                streams: linked.streams,
             },
         )
     }
@@ -1048,7 +1070,10 @@ impl ProgramPipe for GlesPipe {
         match self.program_cache.entries.get_mut(&p.key) {
             Some(e) if e.linked.native == p.native => e.users = e.users.saturating_sub(1),
             // Not cached (its hash collided with a program in use): delete it now.
-            _ => self.delete_native_program(p.native),
+            _ => {
+                self.delete_native_program(p.native);
+                self.delete_stream_programs(p.streams);
+            }
         }
         let unused = self
             .program_cache
@@ -1066,6 +1091,7 @@ impl ProgramPipe for GlesPipe {
                 .map(|(k, _)| *k);
             if let Some(e) = oldest.and_then(|k| self.program_cache.entries.remove(&k)) {
                 self.delete_native_program(e.linked.native);
+                self.delete_stream_programs(e.linked.streams);
             }
         }
         Ok(())
@@ -1141,13 +1167,59 @@ impl GlesPipe {
         }
     }
 
-    /// Translates and links; a failure is reported as `ProgramRejected` and gives `None`.
+    /// Links a program whose geometry stage emits to the streams of `emitted` (bits), one of
+    /// them above 0: the program itself for stream 0, one more per other stream
+    /// (`streams.rs`).
+    fn link_streams(
+        &mut self,
+        stages: &[(ShaderStage, Vec<u32>)],
+        version: u32,
+        counts: (u32, u32, u32),
+        xfb: &[tessera_wire::record::XfbOutput],
+        emitted: u8,
+    ) -> Linked {
+        use crate::streams;
+        let locations = stages
+            .iter()
+            .find(|(s, _)| *s == ShaderStage::Geometry)
+            .map(|(_, w)| streams::location_streams(w))
+            .unwrap_or_default();
+        let buffers = streams::buffer_streams(xfb, &locations);
+        let mut captures = 0;
+        let mut each = |s: u8| {
+            let (names, mask) = streams::varyings(xfb, &buffers, s);
+            if mask != 0 {
+                captures |= 1 << s;
+            }
+            names
+        };
+        let own = each(0);
+        let others: Vec<_> = (1..streams::STREAMS as u8).map(&mut each).collect();
+        let mut linked = self.link(stages, version, counts, own.as_ref(), Some(0));
+        let mut programs = [None, None, None];
+        for (s, names) in (1u32..).zip(&others) {
+            if emitted & 1 << s != 0 && linked.native.is_some() {
+                let l = self.link(stages, version, counts, names.as_ref(), Some(s));
+                programs[s as usize - 1] = l.native.map(|p| (p, l.lod_bias));
+            }
+        }
+        linked.streams = Some(std::sync::Arc::new(streams::StreamPrograms {
+            programs,
+            buffers,
+            captures,
+        }));
+        linked
+    }
+
+    /// Translates and links (the geometry stage, given a stream, keeping that stream's
+    /// emits: `streams.rs`); a failure is reported as `ProgramRejected` and gives `None`.
     fn link(
         &mut self,
         stages: &[(ShaderStage, Vec<u32>)],
         version: u32,
         (samplers, blocks, storage): (u32, u32, u32),
         xfb: Option<&(Vec<String>, u32)>,
+        stream: Option<u32>,
     ) -> Linked {
         puffin::profile_scope!("link_native_program");
         let mut inputs = VertexInputs::default();
@@ -1169,6 +1241,7 @@ impl GlesPipe {
                             lod_bias: None,
                             point_origin: None,
                             repack: None,
+                            streams: None,
                         };
                     }
                 }
@@ -1200,6 +1273,10 @@ impl GlesPipe {
             // GLSL ES has no xfb layouts: the driver is told by name (xfb.rs).
             let plain = crate::xfb::strip_decorations(words);
             let words = plain.as_deref().unwrap_or(words);
+            let selected = stream
+                .filter(|_| *stage == ShaderStage::Geometry)
+                .map(|s| crate::streams::select_stream(words, s));
+            let words = selected.as_deref().unwrap_or(words);
             let biased = crate::spirv::add_lod_bias(words, samplers);
             let words = biased.as_deref().unwrap_or(words);
             // GLSL ES has no 1D textures; SPIRV-Cross widens them but not a fetch's offset.
@@ -1225,6 +1302,7 @@ impl GlesPipe {
                         lod_bias: None,
                         point_origin: None,
                         repack: None,
+                        streams: None,
                     };
                 }
             }
@@ -1260,6 +1338,7 @@ impl GlesPipe {
                     lod_bias,
                     point_origin,
                     repack: repack.map(std::sync::Arc::new),
+                    streams: None,
                 }
             }
             Err(log) => {
@@ -1270,6 +1349,7 @@ impl GlesPipe {
                     lod_bias: None,
                     point_origin: None,
                     repack: None,
+                    streams: None,
                 }
             }
         }

@@ -41,6 +41,23 @@ pub(crate) struct Query {
     pub phase: QueryPhase,
     /// Earlier native queries whose results add to `name`'s (see the module's essay).
     pub parts: Vec<Arc<glow::Query>>,
+    /// The vertex stream it counts, when active or ended (`streams.rs`: above 0, `name` is
+    /// never begun and the parts are the count).
+    pub stream: u8,
+}
+
+impl GlesPipe {
+    /// Forgets `handle` as an active query the draws split or count into.
+    fn forget_active(&mut self, handle: QueryHandle) {
+        for slot in [&mut self.xfb_written_query, &mut self.generated_query]
+            .into_iter()
+            .chain(self.stream_queries.iter_mut().flatten())
+        {
+            if *slot == Some(handle) {
+                *slot = None;
+            }
+        }
+    }
 }
 
 /// Deletes the native queries of `parts` that nothing else shares.
@@ -91,6 +108,7 @@ impl QueryPipe for GlesPipe {
                 target,
                 phase: QueryPhase::Fresh,
                 parts: Vec::new(),
+                stream: 0,
             },
         )
     }
@@ -107,19 +125,42 @@ impl QueryPipe for GlesPipe {
             unsafe { self.gl.begin_query(target, q.name) };
         }
         q.phase = QueryPhase::Active;
-        if q.kind == QueryKind::TransformFeedbackPrimitivesWritten {
-            self.xfb_written_query = Some(handle);
+        q.stream = 0;
+        match q.kind {
+            QueryKind::TransformFeedbackPrimitivesWritten => self.xfb_written_query = Some(handle),
+            QueryKind::PrimitivesGenerated => self.generated_query = Some(handle),
+            _ => {}
         }
         Ok(())
     }
 
-    /// `BeginQueryIndexed`: a GLES driver has one vertex stream (`max_vertex_streams` 1),
-    /// so no engine sends one.
-    fn begin_query_indexed(&mut self, _: QueryHandle, index: u32) -> R {
-        Err(SessionError::BadValue {
-            record: "BeginQueryIndexed",
-            what: format!("vertex stream {index} past the backend's one"),
-        })
+    /// `BeginQueryIndexed` of vertex streams 1 to 3: no native query is begun; the
+    /// stream's passes count into it (`streams.rs`).
+    fn begin_query_indexed(&mut self, handle: QueryHandle, index: u32) -> R {
+        const N: &str = "BeginQueryIndexed";
+        let kind = match self.queries.get(N, handle)?.kind {
+            QueryKind::PrimitivesGenerated => crate::streams::GENERATED,
+            QueryKind::TransformFeedbackPrimitivesWritten => crate::streams::WRITTEN,
+            k => {
+                return Err(SessionError::BadValue {
+                    record: N,
+                    what: format!("a {k:?} query has no vertex streams"),
+                });
+            }
+        };
+        let s = index as usize;
+        if s == 0 || s >= crate::streams::STREAMS {
+            return Err(SessionError::BadValue {
+                record: N,
+                what: format!("vertex stream {index} is not one of streams 1 to 3"),
+            });
+        }
+        let q = self.queries.get_mut(N, handle)?;
+        release_parts(&self.gl, std::mem::take(&mut q.parts));
+        q.phase = QueryPhase::Active;
+        q.stream = index as u8;
+        self.stream_queries[s - 1][kind] = Some(handle);
+        Ok(())
     }
 
     /// `EndQuery`.
@@ -127,14 +168,13 @@ impl QueryPipe for GlesPipe {
         let q = self.queries.get_mut("EndQuery", handle)?;
         if let (Some(target), QueryPhase::Active) = (q.target, q.phase)
             && q.kind != QueryKind::Timestamp
+            && q.stream == 0
         {
             // SAFETY: context current; the query of this target is active.
             unsafe { self.gl.end_query(target) };
         }
         q.phase = QueryPhase::Ended;
-        if self.xfb_written_query == Some(handle) {
-            self.xfb_written_query = None;
-        }
+        self.forget_active(handle);
         Ok(())
     }
 
@@ -164,7 +204,9 @@ impl QueryPipe for GlesPipe {
             } else {
                 let part =
                     |name| u64::from(self.gl.get_query_parameter_u32(name, glow::QUERY_RESULT));
-                part(q.name) + q.parts.iter().map(|p| part(**p)).sum::<u64>()
+                // A stream above 0's query has only its passes' parts (`streams.rs`).
+                let own = if q.stream == 0 { part(q.name) } else { 0 };
+                own + q.parts.iter().map(|p| part(**p)).sum::<u64>()
             }
         };
         Ok(v)
@@ -175,13 +217,12 @@ impl QueryPipe for GlesPipe {
         let q = self.queries.remove("DestroyQuery", handle)?;
         if let (Some(target), QueryPhase::Active) = (q.target, q.phase)
             && q.kind != QueryKind::Timestamp
+            && q.stream == 0
         {
             // SAFETY: context current; ending the active query before deleting it.
             unsafe { self.gl.end_query(target) };
         }
-        if self.xfb_written_query == Some(handle) {
-            self.xfb_written_query = None;
-        }
+        self.forget_active(handle);
         release_parts(&self.gl, q.parts);
         // SAFETY: context current; a live query, deleted once.
         unsafe { self.gl.delete_query(q.name) };

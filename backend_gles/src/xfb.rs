@@ -47,14 +47,14 @@ use crate::query::release_parts;
 /// A transform feedback object: its last capture, if it was ever begun.
 #[derive(Debug, Default)]
 pub(crate) struct XfbObject {
-    capture: Option<Capture>,
+    pub capture: Option<Capture>,
 }
 
 /// A capture, begun (and perhaps ended).
 #[derive(Debug)]
 pub(crate) struct Capture {
-    mode: u32,
-    buffers: [XfbBinding; MAX_XFB_BUFFERS],
+    pub mode: u32,
+    pub buffers: [XfbBinding; MAX_XFB_BUFFERS],
     /// The native object, made at the first draw; deleted at the end.
     native: Option<glow::TransformFeedback>,
     /// The primitives-written queries of the captured draws.
@@ -63,6 +63,10 @@ pub(crate) struct Capture {
     counting: Option<glow::Query>,
     /// The sum of `written`'s results, once asked for.
     primitives: Option<u64>,
+    /// Vertex streams 1 to 3's objects and counts (`streams.rs`).
+    pub streams: [crate::streams::StreamCapture; crate::streams::STREAMS - 1],
+    /// The stream each buffer captures, fixed at the first draw.
+    buffer_streams: [u8; MAX_XFB_BUFFERS],
 }
 
 /// The names and buffer mode `glTransformFeedbackVaryings` gets for a program's captured
@@ -183,6 +187,16 @@ impl GlesPipe {
             let ended = std::mem::replace(&mut q.name, fresh);
             q.parts.push(Arc::new(ended));
         }
+        // A program with other vertex streams captures only stream 0's buffers here.
+        let streams = ctx
+            .desired
+            .program
+            .and_then(|h| self.programs.get("Draw", h).ok())
+            .and_then(|p| p.streams.as_ref())
+            .map_or([0; MAX_XFB_BUFFERS], |s| s.buffers);
+        if self.captures_stream_zero(ctx) == Some(false) {
+            return;
+        }
         let Some(c) = ctx
             .xfb
             .and_then(|h| self.xfbs.get_mut("Draw", h).ok())
@@ -206,6 +220,7 @@ impl GlesPipe {
                     let Ok(tf) = gl.create_transform_feedback() else {
                         return;
                     };
+                    c.buffer_streams = streams;
                     gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, Some(tf));
                     for (i, b) in c.buffers.iter().enumerate() {
                         let name = b
@@ -213,6 +228,7 @@ impl GlesPipe {
                             .and_then(|h| self.buffers.get("Draw", h).ok().map(|b| b.name));
                         if let Some(name) = name
                             && b.size > 0
+                            && streams[i] == 0
                         {
                             gl.bind_buffer_range(
                                 glow::TRANSFORM_FEEDBACK_BUFFER,
@@ -275,9 +291,10 @@ impl GlesPipe {
         }
     }
 
-    /// Ends a capture's native object (at `EndTransformFeedback`); its counts stay.
+    /// Ends a capture's native objects (at `EndTransformFeedback`); its counts stay.
     fn xfb_end_native(&mut self, c: &mut Capture) {
-        if let Some(tf) = c.native.take() {
+        let streams = c.streams.iter_mut().filter_map(|s| s.native.take());
+        for tf in c.native.take().into_iter().chain(streams) {
             // SAFETY: context current; the object is this capture's, paused; ending a
             // paused capture is allowed, and the object is deleted once unbound.
             unsafe {
@@ -296,6 +313,9 @@ impl GlesPipe {
         let Some(mut c) = c else { return };
         self.xfb_end_native(&mut c);
         release_parts(&self.gl, c.written);
+        for s in c.streams {
+            release_parts(&self.gl, s.written);
+        }
     }
 }
 
@@ -332,6 +352,8 @@ impl TransformFeedbackPipe for GlesPipe {
             written: Vec::new(),
             counting: None,
             primitives: None,
+            streams: Default::default(),
+            buffer_streams: [0; MAX_XFB_BUFFERS],
         });
         ctx.xfb = Some(xfb);
         Ok(())
@@ -373,9 +395,10 @@ impl TransformFeedbackPipe for GlesPipe {
         topology: Topology,
         xfb: TransformFeedbackHandle,
         instances: u32,
-        _binding: u8,
+        binding: u8,
     ) -> R {
-        // One vertex stream: the draw counts what the capture wrote (module docs).
+        // The draw counts what the capture wrote to the stream of `binding` (module docs;
+        // other streams' counts are their passes', `streams.rs`).
         let gl = &self.gl;
         let Some(c) = self
             .xfbs
@@ -385,8 +408,16 @@ impl TransformFeedbackPipe for GlesPipe {
         else {
             return Ok(());
         };
-        let primitives = *c.primitives.get_or_insert_with(|| {
-            c.written
+        let stream = c
+            .buffer_streams
+            .get(usize::from(binding))
+            .map_or(0, |&s| usize::from(s));
+        let (written, primitives) = match stream.checked_sub(1) {
+            Some(s) if s < c.streams.len() => (&c.streams[s].written, &mut c.streams[s].primitives),
+            _ => (&c.written, &mut c.primitives),
+        };
+        let primitives = *primitives.get_or_insert_with(|| {
+            written
                 .iter()
                 // SAFETY: context current; ended queries of this capture (a query is
                 // ended after its draw), whose results the driver waits for.

@@ -58,17 +58,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         "ARB_gl_spirv (GL 4.6): no SPIR-V shaders",
         &[NUM_SPIR_V_EXTENSIONS],
     ),
-    (
-        "ARB_gpu_shader5 (GL 4.0) on this GLES backend: its driver has one vertex stream where \
-         the extension needs four, so neither the string nor its limits (tests/tests/\
-         gpu_shader5.rs compares them on Vulkan)",
-        &[
-            MAX_GEOMETRY_SHADER_INVOCATIONS,
-            MIN_FRAGMENT_INTERPOLATION_OFFSET,
-            MAX_FRAGMENT_INTERPOLATION_OFFSET,
-            FRAGMENT_INTERPOLATION_OFFSET_BITS,
-        ],
-    ),
 ];
 
 /// Pnames both answer where Tessera's value is its own, grouped by the reason.
@@ -166,10 +155,6 @@ const OWN_VALUES: &[(&str, &[GLenum])] = &[
     (
         "read at a different moment (nanoseconds; only the clamped integer view agrees)",
         &[TIMESTAMP],
-    ),
-    (
-        "the backend's vertex streams: a GLES driver has one (Vulkan four, as native)",
-        &[MAX_VERTEX_STREAMS],
     ),
 ];
 
