@@ -79,6 +79,15 @@ pub(crate) fn patch(words: &[u32]) -> Result<Vec<u32>, Malformed> {
             types.insert(i[2], i[1]);
         }
     }
+    // Storage images (`image2DRect`, Sampled 2) keep `OpImageQuerySize`, which they
+    // allow and `OpImageQuerySizeLod` does not (VUID-StandaloneSpirv-OpImageQuerySizeLod-04659).
+    let storage: HashSet<u32> = e
+        .insts
+        .iter()
+        .filter(|i| opcode(i) == op::TYPE_IMAGE && i.get(3) == Some(&DIM_RECT))
+        .filter(|i| i.get(7) == Some(&2))
+        .map(|i| i[1])
+        .collect();
     for i in &mut e.insts {
         if opcode(i) == op::TYPE_IMAGE && i.get(3) == Some(&DIM_RECT) {
             i[3] = DIM_2D;
@@ -100,7 +109,9 @@ pub(crate) fn patch(words: &[u32]) -> Result<Vec<u32>, Malformed> {
         let o = opcode(&i);
         if o == op::IMAGE_QUERY_SIZE
             && i.len() == 4
-            && types.get(&i[3]).is_some_and(|t| rect_images.contains(t))
+            && types
+                .get(&i[3])
+                .is_some_and(|t| rect_images.contains(t) && !storage.contains(t))
         {
             e.insts[at] = inst(op::IMAGE_QUERY_SIZE_LOD, &[i[1], i[2], i[3], zero]);
             queried = true;
