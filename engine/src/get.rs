@@ -1046,6 +1046,10 @@ impl Context {
                     sh.caps.backend, sh.caps.device
                 ))
             }
+            // A context whose doubles are floats says so (`GlVersion::string_narrowed`).
+            VERSION if self.local.limits.fp64_narrowed => {
+                Some(self.gl_version().string_narrowed())
+            }
             VERSION => Some(self.gl_version().string()),
             SHADING_LANGUAGE_VERSION => Some(self.gl_version().glsl()),
             _ => {

@@ -18,6 +18,9 @@
 use crate::context::Context;
 
 /// An OpenGL version.
+/// What `GL_VERSION` adds when doubles are computed as floats ([`GlVersion::string_narrowed`]).
+pub const NARROWED: &str = "doubles narrowed to 32 bits";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct GlVersion {
     /// Major version.
@@ -79,6 +82,13 @@ impl GlVersion {
             self.minor,
             env!("CARGO_PKG_VERSION")
         )
+    }
+
+    /// `GL_VERSION` of a context whose doubles are computed as floats (a GLES backend that
+    /// narrows them, `TESSERA_GLES_FP64=narrow`): the version says so after Tessera's own,
+    /// where GL puts vendor-specific information.
+    pub fn string_narrowed(self) -> String {
+        format!("{}, {NARROWED}", self.string())
     }
 }
 
@@ -237,6 +247,8 @@ mod tests {
         assert_eq!(v, GlVersion::new(4, 3));
         assert_eq!(v.glsl(), "4.30");
         assert!(v.string().starts_with("4.3 (Core Profile) Tessera "));
+        assert!(v.string_narrowed().starts_with("4.3 (Core Profile) Tessera "));
+        assert!(v.string_narrowed().ends_with(", doubles narrowed to 32 bits"));
         assert_eq!(GlVersion::parse("3.3"), Some(GlVersion::GL33));
         assert_eq!(GlVersion::parse("4.6"), None);
         assert_eq!(GlVersion::parse("3.2"), None);

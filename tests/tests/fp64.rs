@@ -1238,7 +1238,7 @@ fn narrowed_frame(gl: &mut dyn Fp64Gl) -> (Vec<u8>, Vec<f64>, GLenum) {
 }
 
 /// With narrowing the GLES backend advertises `GL_ARB_gpu_shader_fp64` (not
-/// `GL_ARB_vertex_attrib_64bit`), draws a frame of double uniforms and arithmetic whose
+/// `GL_ARB_vertex_attrib_64bit`), says so in `GL_VERSION`, draws a frame of double uniforms and arithmetic whose
 /// values floats hold exactly as native llvmpipe draws it, keeps the uniform transcript
 /// (values are the engine's, still doubles), and fails the link of a program whose doubles
 /// live in a buffer.
@@ -1256,6 +1256,11 @@ fn narrowed_doubles_on_gles_match_the_native_driver_where_floats_suffice() {
         let names = advertised(&mut ctx);
         assert!(names.iter().any(|e| e == "GL_ARB_gpu_shader_fp64"));
         assert!(!names.iter().any(|e| e == "GL_ARB_vertex_attrib_64bit"));
+        let version = ctx.get_string(VERSION).unwrap_or_default();
+        assert!(
+            version.ends_with(", doubles narrowed to 32 bits"),
+            "{version}"
+        );
         assert_eq!(narrowed_frame(&mut ctx), frame, "{}", transport.name());
         assert_eq!(
             uniform_transcript(&mut ctx),
