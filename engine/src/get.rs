@@ -1047,9 +1047,7 @@ impl Context {
                 ))
             }
             // A context whose doubles are floats says so (`GlVersion::string_narrowed`).
-            VERSION if self.local.limits.fp64_narrowed => {
-                Some(self.gl_version().string_narrowed())
-            }
+            VERSION if self.local.limits.fp64_narrowed => Some(self.gl_version().string_narrowed()),
             VERSION => Some(self.gl_version().string()),
             SHADING_LANGUAGE_VERSION => Some(self.gl_version().glsl()),
             _ => {

@@ -247,8 +247,14 @@ mod tests {
         assert_eq!(v, GlVersion::new(4, 3));
         assert_eq!(v.glsl(), "4.30");
         assert!(v.string().starts_with("4.3 (Core Profile) Tessera "));
-        assert!(v.string_narrowed().starts_with("4.3 (Core Profile) Tessera "));
-        assert!(v.string_narrowed().ends_with(", doubles narrowed to 32 bits"));
+        assert!(
+            v.string_narrowed()
+                .starts_with("4.3 (Core Profile) Tessera ")
+        );
+        assert!(
+            v.string_narrowed()
+                .ends_with(", doubles narrowed to 32 bits")
+        );
         assert_eq!(GlVersion::parse("3.3"), Some(GlVersion::GL33));
         assert_eq!(GlVersion::parse("4.6"), None);
         assert_eq!(GlVersion::parse("3.2"), None);
