@@ -11,17 +11,14 @@
 //!   complete is bound (llvmpipe's answer: it samples a texture of one level then, where GL
 //!   says 0). `textureQueryLevels` becomes a load of it.
 //! - `vec4 ts_lod_sampler[S]`: the sampler's `(bias, min_lod, max_lod, mip)`, `mip` 0 for no
-//!   mipmap filter (-1 when the minification and magnification filters are also equal), 1
-//!   for `*_MIPMAP_NEAREST`, 2 for `*_MIPMAP_LINEAR`.
+//!   mipmap filter, 1 for `*_MIPMAP_NEAREST`, 2 for `*_MIPMAP_LINEAR`.
 //!
 //! `textureQueryLod` becomes the arithmetic of GL's level of detail, done as Mesa's gallivm
 //! (llvmpipe, the driver the results are compared with) does it, so the values match:
 //! - `rho^2` is the larger of `sum((dFdx(c_i) * size_i)^2)` and the same with `dFdy`, over
 //!   the coordinate's components the texture's dimensions use (`size_i` from
 //!   `textureSize(s, 0)`, the base level's). A cube map's components are the face
-//!   coordinates `sc / |ma|` with the derivatives of the quotient, or with a `mip` of -1 the
-//!   derivatives of the face coordinates themselves, as gallivm then has no derivatives of
-//!   its own;
+//!   coordinates `sc / |ma|` with the derivatives of the quotient;
 //! - `y = 0.5 * log2(rho^2) + bias`, `log2` in gallivm's fast form (exponent plus mantissa
 //!   minus one: exact at powers of two, linear between);
 //! - `x` is 0 without a mipmap filter, else `y` clamped by `max_lod`, then by `min_lod` (so a
@@ -31,9 +28,11 @@
 //! The shader's derivatives (`dFdx`, `dFdy`) and the ones llvmpipe's sampler takes can
 //! differ in their last bits, so values may differ from the native ones by about 1e-6.
 //!
-//! Left alone (the translation then fails and the program is reported refused): queries of
-//! samplers that are not loaded straight from a slot's variable (a sampler passed to a
-//! function).
+//! Not matched: a cube map without a mipmap filter and with equal minification and
+//! magnification filters, for which gallivm takes the derivatives of the face coordinates
+//! across the 2 x 2 quad instead. Left alone (the translation then fails and the program is
+//! reported refused): queries of samplers that are not loaded straight from a slot's
+//! variable (a sampler passed to a function).
 
 use std::collections::HashMap;
 
@@ -51,9 +50,7 @@ pub(crate) const LEVELS: &str = "ts_levels";
 /// Name of the sampler-parameter uniform in the translated GLSL.
 pub(crate) const LOD_SAMPLER: &str = "ts_lod_sampler";
 
-/// `ts_lod_sampler`'s `mip` for no mipmap filter (with equal minification and
-/// magnification filters, and with others), `*_MIPMAP_NEAREST` and `*_MIPMAP_LINEAR`.
-pub(crate) const MIP_NONE_SAME_FILTERS: f32 = -1.0;
+/// `ts_lod_sampler`'s `mip` for no mipmap filter, `*_MIPMAP_NEAREST` and `*_MIPMAP_LINEAR`.
 pub(crate) const MIP_NONE: f32 = 0.0;
 pub(crate) const MIP_NEAREST: f32 = 1.0;
 pub(crate) const MIP_LINEAR: f32 = 2.0;
@@ -68,7 +65,6 @@ mod q {
     pub const CONVERT_S_TO_F: u16 = 111;
     pub const BITCAST: u16 = 124;
     pub const I_SUB: u16 = 130;
-    pub const F_NEGATE: u16 = 127;
     pub const F_SUB: u16 = 131;
     pub const F_MUL: u16 = 133;
     pub const F_DIV: u16 = 136;
@@ -227,7 +223,7 @@ pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
     let mut glsl = 0;
     if any_lod {
         glsl = glsl_std_450(&mut m);
-        for c in [0.0f32, 0.5, 1.0, 1.5, -0.5] {
+        for c in [0.0f32, 0.5, 1.0, 1.5] {
             k.float(&mut m, float, c);
         }
         for c in [0u32, 1, 23, 127, 0x007f_ffff, 0x3f80_0000] {
@@ -526,27 +522,12 @@ impl Builder<'_> {
         let mip = self.op(q::COMPOSITE_EXTRACT, float, &[params, 3]);
         let half = self.f(0.5);
         let rho2 = if lod.dim == DIM_CUBE {
-            let (ds, dt, (s, t)) = self.cube_derivatives(coord, dx, dy);
+            let (ds, dt) = self.cube_derivatives(coord, dx, dy);
             let derived = vec![
                 (self.mul(sizes[0], ds.0), self.mul(sizes[0], ds.1)),
                 (self.mul(sizes[1], dt.0), self.mul(sizes[1], dt.1)),
             ];
-            let derived = self.rho2(derived);
-            // Without a mipmap filter and with equal filters, gallivm differentiates the
-            // face coordinates themselves.
-            let face = [s, t].map(|c| {
-                let x = self.op(q::DPDX, float, &[c]);
-                let y = self.op(q::DPDY, float, &[c]);
-                (x, y)
-            });
-            let face = vec![
-                (self.mul(face[0].0, sizes[0]), self.mul(face[0].1, sizes[0])),
-                (self.mul(face[1].0, sizes[1]), self.mul(face[1].1, sizes[1])),
-            ];
-            let face = self.rho2(face);
-            let minus_half = self.f(-0.5);
-            let same = self.op(q::F_ORD_LESS_THAN, self.t.boolean, &[mip, minus_half]);
-            self.select(same, face, derived)
+            self.rho2(derived)
         } else {
             let texels = (0..dims)
                 .map(|c| {
@@ -592,18 +573,9 @@ impl Builder<'_> {
     }
 
     /// The derivatives along x and y of a cube coordinate's face coordinates `s` and `t`
-    /// (`0.5 * sc / |ma| + 0.5`, GL's table), from the coordinate's derivatives, and the face
-    /// coordinates themselves: `((ds/dx, ds/dy), (dt/dx, dt/dy), (s, t))`.
-    #[expect(
-        clippy::type_complexity,
-        reason = "three pairs of ids, named in the doc"
-    )]
-    fn cube_derivatives(
-        &mut self,
-        coord: u32,
-        dx: u32,
-        dy: u32,
-    ) -> ((u32, u32), (u32, u32), (u32, u32)) {
+    /// (`0.5 * sc / |ma| + 0.5`, GL's table; the signs of `sc` and `tc` do not change the
+    /// magnitudes), from the coordinate's derivatives: `((ds/dx, ds/dy), (dt/dx, dt/dy))`.
+    fn cube_derivatives(&mut self, coord: u32, dx: u32, dy: u32) -> ((u32, u32), (u32, u32)) {
         let boolean = self.t.boolean;
         let [x, y, z] = [0, 1, 2].map(|c| self.extract(coord, false, c));
         let [ax, ay, az] = [x, y, z].map(|v| self.abs(v));
@@ -641,27 +613,7 @@ impl Builder<'_> {
         let dsy = d(self, duy, u, dmay);
         let dtx = d(self, dvx, v, dmax);
         let dty = d(self, dvy, v, dmay);
-        // The face coordinates, signed as GL's table (and gallivm) has them: sc is -ma's
-        // sign times z (x major), x (y major) or ma's sign times x (z major); tc is -y, or
-        // ma's sign times z (y major). s = sc * (0.5 / |ma|) + 0.5, the same for t.
-        let float = self.t.float;
-        let zero = self.f(0.0);
-        let negative = self.op(q::F_ORD_LESS_THAN, self.t.boolean, &[ma, zero]);
-        let neg_u = self.op(q::F_NEGATE, float, &[u]);
-        let neg_v = self.op(q::F_NEGATE, float, &[v]);
-        let signed_u = self.select(negative, neg_u, u);
-        let signed_v = self.select(negative, neg_v, v);
-        let neg_signed_u = self.op(q::F_NEGATE, float, &[signed_u]);
-        let sc_zy = self.select(z_major, signed_u, u);
-        let sc = self.select(x_major_not, sc_zy, neg_signed_u);
-        let tc = self.select(y_major, signed_v, neg_v);
-        let abs_ma = self.abs(ma);
-        let ima_pos = self.op(q::F_DIV, float, &[half, abs_ma]);
-        let face = [sc, tc].map(|c| {
-            let scaled = self.mul(c, ima_pos);
-            self.op(op::F_ADD, float, &[scaled, half])
-        });
-        ((dsx, dsy), (dtx, dty), (face[0], face[1]))
+        ((dsx, dsy), (dtx, dty))
     }
 }
 
@@ -670,7 +622,6 @@ impl Builder<'_> {
 /// when the range is reversed).
 pub(crate) fn lod_sampler(s: &SamplerState) -> [f32; 4] {
     let mip = match s.mip_filter {
-        MipFilter::None if s.min_filter == s.mag_filter => MIP_NONE_SAME_FILTERS,
         MipFilter::None => MIP_NONE,
         MipFilter::Nearest => MIP_NEAREST,
         MipFilter::Linear => MIP_LINEAR,
@@ -775,7 +726,6 @@ impl GlesPipe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tessera_wire::format::Filter;
 
     /// A fragment module querying slot 1 (binding 2), a 2D texture: `OpImageQueryLevels`
     /// (result 20) and `OpImageQueryLod` at a `vec2` (result 21).
@@ -877,10 +827,6 @@ mod tests {
         s.max_lod = 2.0;
         assert_eq!(lod_sampler(&s), [1.5, 4.0, 2.0, MIP_NEAREST]);
         s.mip_filter = MipFilter::None;
-        s.min_filter = Filter::Linear;
-        s.mag_filter = Filter::Nearest;
         assert_eq!(lod_sampler(&s)[3], MIP_NONE);
-        s.mag_filter = Filter::Linear;
-        assert_eq!(lod_sampler(&s)[3], MIP_NONE_SAME_FILTERS);
     }
 }
