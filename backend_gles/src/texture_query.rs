@@ -214,10 +214,9 @@ pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
     let mut k = Constants::default();
     let mut slot_constants = HashMap::new();
     for site in sites.values() {
-        if !slot_constants.contains_key(&site.slot) {
-            let id = k.int(&mut m, int, site.slot);
-            slot_constants.insert(site.slot, id);
-        }
+        slot_constants
+            .entry(site.slot)
+            .or_insert_with(|| k.int(&mut m, int, site.slot));
     }
     let mut size_types = HashMap::new();
     let mut glsl = 0;
@@ -231,9 +230,8 @@ pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
         }
         for s in sites.values().filter_map(|s| s.lod) {
             let n = size_components(s);
-            if n > 1 && !size_types.contains_key(&n) {
-                let ty = m.vector(int, n);
-                size_types.insert(n, ty);
+            if n > 1 {
+                size_types.entry(n).or_insert_with(|| m.vector(int, n));
             }
         }
     }
@@ -820,11 +818,13 @@ mod tests {
 
     #[test]
     fn sampler_parameters_are_passed_as_set() {
-        let mut s = SamplerState::default();
-        s.mip_filter = MipFilter::Nearest;
-        s.lod_bias = 1.5;
-        s.min_lod = 4.0;
-        s.max_lod = 2.0;
+        let mut s = SamplerState {
+            mip_filter: MipFilter::Nearest,
+            lod_bias: 1.5,
+            min_lod: 4.0,
+            max_lod: 2.0,
+            ..SamplerState::default()
+        };
         assert_eq!(lod_sampler(&s), [1.5, 4.0, 2.0, MIP_NEAREST]);
         s.mip_filter = MipFilter::None;
         assert_eq!(lod_sampler(&s)[3], MIP_NONE);
