@@ -115,6 +115,7 @@ const OPT_ES: u32 = 9 | GLSL;
 const OPT_VULKAN: u32 = 10 | GLSL;
 const OPT_FLOAT_HIGHP: u32 = 11 | GLSL;
 const OPT_INT_HIGHP: u32 = 12 | GLSL;
+const OPT_FORCE_FLATTENED_IO_BLOCKS: u32 = 66 | GLSL;
 const BASETYPE_INT32: u32 = 7;
 const BASETYPE_UINT32: u32 = 8;
 // SPIR-V decorations.
@@ -260,6 +261,7 @@ impl SpirvCross {
                 (OPT_420PACK, false),
                 (OPT_FIXUP_DEPTH, false),
                 (OPT_FLIP_Y, false),
+                (OPT_FORCE_FLATTENED_IO_BLOCKS, job.flatten_io),
             ] {
                 (f.options_set_bool)(options, opt, u8::from(value));
             }
@@ -600,6 +602,8 @@ struct StageJob {
     blocks: u32,
     /// Shader storage block slots: storage block `k` is at native binding `k`.
     storage: u32,
+    /// Input and output blocks become plain variables (`interpolates_members`).
+    flatten_io: bool,
 }
 
 /// Name of the uniform a fragment stage that reads `gl_PointCoord` flips its y by: 0.0
@@ -696,6 +700,45 @@ pub(crate) enum Flat {
     /// Flat inputs from a geometry stage, whose output primitives the backend cannot
     /// reorder: the last vertex provides them.
     FromGeometry,
+}
+
+/// Whether a program of a vertex and a fragment stage interpolates a member of an input
+/// block with `interpolateAtCentroid/Sample/Offset`: GLSL ES takes only variables and their
+/// elements as the interpolant, so both stages' blocks become plain variables
+/// (SPIRV-Cross's flattened I/O blocks, `<instance>_<member>`, matched by those names).
+fn interpolates_members(stages: &[(ShaderStage, Vec<u32>)]) -> bool {
+    const OP_EXT_INST: u32 = 12;
+    const OP_ACCESS_CHAIN: u32 = 65;
+    const OP_IN_BOUNDS_ACCESS_CHAIN: u32 = 66;
+    const INTERPOLATE_AT: std::ops::RangeInclusive<u32> = 76..=78;
+    if stages.len() != 2 || !stages.iter().any(|(s, _)| *s == ShaderStage::Vertex) {
+        return false;
+    }
+    let Some((_, words)) = stages.iter().find(|(s, _)| *s == ShaderStage::Fragment) else {
+        return false;
+    };
+    let mut chains = std::collections::HashSet::new();
+    let mut i = 5;
+    while i < words.len() {
+        let n = (words[i] >> 16) as usize;
+        if n == 0 || i + n > words.len() {
+            return false;
+        }
+        let inst = &words[i..i + n];
+        match inst[0] & 0xffff {
+            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN if n >= 5 => {
+                chains.insert(inst[2]);
+            }
+            OP_EXT_INST if n >= 6 && INTERPOLATE_AT.contains(&inst[4]) => {
+                if chains.contains(&inst[5]) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        i += n;
+    }
+    false
 }
 
 /// Whether a module decorates anything `Flat` (in a fragment stage, only inputs can be).
@@ -1225,6 +1268,7 @@ impl GlesPipe {
         let mut inputs = VertexInputs::default();
         let mut translated: Vec<(ShaderStage, Translated)> = Vec::new();
         let mut repack: Option<crate::narrow::Repack> = None;
+        let flatten_io = interpolates_members(stages);
         for (stage, words) in stages {
             // OpenGL ES has no doubles: narrowed to floats where the embedder allows it (the
             // engine links no program with doubles otherwise).
@@ -1268,6 +1312,7 @@ impl GlesPipe {
                 samplers,
                 blocks,
                 storage,
+                flatten_io,
             };
             // GLES samplers have no LOD bias: the stage adds it from a uniform (spirv.rs).
             // GLSL ES has no xfb layouts: the driver is told by name (xfb.rs).
@@ -1473,6 +1518,7 @@ void main() {
             samplers: 0,
             blocks: 0,
             storage: 0,
+            flatten_io: false,
         };
         let t = cross.translate(&words, &job).expect("translates");
         let locations = [0, 2, 3, 4, 6, 7, 8, 9, 10, 14];

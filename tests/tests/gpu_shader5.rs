@@ -351,13 +351,48 @@ fn geometry_shader_invocations_match_the_native_driver() {
 /// Interpolation at the centroid, at samples and at offsets into a 4x renderbuffer, resolved
 /// with `glBlitFramebuffer`; returns the frames and the error.
 fn interpolation(gl: &mut dyn Gl) -> (Vec<Vec<u8>>, GLenum) {
-    quad(gl);
     let bodies = [
         "color = vec4(fract(interpolateAtCentroid(v) * 3.0), fract(v * 5.0));",
         "color = vec4(fract(interpolateAtSample(v, 3) * 7.0), fract(interpolateAtSample(v, gl_SampleID) * 2.0));",
         "color = vec4(fract(interpolateAtOffset(v, vec2(0.25, -0.375)) * 9.0),
             fract(interpolateAtOffset(v, vec2(-0.5, 0.4375)) * 4.0));",
     ];
+    interpolation_of(gl, VS, "in vec2 v;", &bodies)
+}
+
+/// A vertex stage whose output is a member of a block (and of a structure in it).
+const BLOCK_VS: &str = "#version 400 core
+layout(location = 0) in vec2 pos;
+struct S { float pad; vec2 w; };
+out Block { vec2 v; S s; } b;
+void main() {
+    b.v = pos * vec2(0.77, -1.31) + vec2(0.013, 0.029);
+    b.s = S(0.5, pos * vec2(-0.43, 0.91) + vec2(0.031, 0.007));
+    gl_Position = vec4(pos, 0.0, 1.0);
+}
+";
+
+/// The interpolation functions of members of an input block and of a structure in it,
+/// which GLSL ES refuses as interpolants: the GLES backend flattens the blocks of such a
+/// program into plain variables (`interpolates_members`).
+fn member_interpolation(gl: &mut dyn Gl) -> (Vec<Vec<u8>>, GLenum) {
+    let bodies = [
+        "color = vec4(fract(interpolateAtSample(b.v, 3) * 7.0), fract(interpolateAtSample(b.s.w, gl_SampleID) * 2.0));",
+        "color = vec4(fract(interpolateAtOffset(b.v, vec2(0.25, -0.375)) * 9.0),
+            fract(interpolateAtOffset(b.s.w, vec2(-0.5, 0.4375)) * 4.0));",
+    ];
+    interpolation_of(gl, BLOCK_VS, "in Block { vec2 v; S s; } b;", &bodies)
+}
+
+/// Each fragment stage of `bodies` (reading `inputs`) after `vs`, drawn into a 4x
+/// multisampled renderbuffer and resolved: the frames.
+fn interpolation_of(
+    gl: &mut dyn Gl,
+    vs: &str,
+    inputs: &str,
+    bodies: &[&str],
+) -> (Vec<Vec<u8>>, GLenum) {
+    quad(gl);
     let mut fbos = [0; 2];
     for (n, samples) in [(0, 4), (1, 0)] {
         fbos[n] = gl.gen_framebuffer();
@@ -370,9 +405,10 @@ fn interpolation(gl: &mut dyn Gl) -> (Vec<Vec<u8>>, GLenum) {
     gl.viewport(0, 0, SIZE, SIZE);
     let mut frames = Vec::new();
     for body in bodies {
-        let fs =
-            format!("#version 400 core\nin vec2 v;\nout vec4 color;\nvoid main() {{ {body} }}\n");
-        let p = link_program(gl, VS, &fs);
+        let fs = format!(
+            "#version 400 core\nstruct S {{ float pad; vec2 w; }};\n{inputs}\nout vec4 color;\nvoid main() {{ {body} }}\n"
+        );
+        let p = link_program(gl, vs, &fs);
         gl.use_program(p);
         gl.bind_framebuffer(FRAMEBUFFER, fbos[0]);
         gl.clear_color(0.0, 0.0, 0.0, 0.0);
@@ -406,6 +442,15 @@ fn interpolation(gl: &mut dyn Gl) -> (Vec<Vec<u8>>, GLenum) {
 fn interpolation_functions_match_the_native_driver() {
     let (_, error) = compare_on(&[Backend::Gles], interpolation);
     assert_eq!(error, NO_ERROR);
+}
+
+/// Members of blocks and structures interpolated at samples and offsets (on GLES, from
+/// flattened blocks), as natively.
+#[test]
+fn interpolation_of_block_members_matches_the_native_driver() {
+    let (frames, error) = compare_on(&[Backend::Gles], member_interpolation);
+    assert_eq!(error, NO_ERROR);
+    assert!(frames.iter().all(|f| f.iter().any(|&b| b != 0)));
 }
 
 /// `interpolateAtCentroid`, with the input read plainly too (at the pixel centre).
