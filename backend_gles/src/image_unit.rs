@@ -3,12 +3,13 @@
 //! Image slot `i` of a program is native image unit `i`: the translation gives each image
 //! variable `layout(binding = i)` (`program.rs`), the only way GLSL ES sets it. GLES binds
 //! only immutable textures (and buffer textures) to image units, so a texture bound to one
-//! gets immutable native storage first, as a texture view's storage does (`texture.rs`); a
-//! level the engine
-//! redefines afterwards in a mutable texture is not carried out. A slot whose unit holds
-//! nothing usable binds texture 0 (loads read 0, stores are dropped, as GL says). A slot
-//! below `ALIAS_OFFSET` (96) also binds its image to unit `slot + ALIAS_OFFSET`, which a
-//! read-write image's `writeonly` twin reads (`image_lowering.rs`).
+//! gets immutable native storage first, as a texture view's storage does (`texture.rs`); an
+//! image the engine redefines afterwards (GL's texture is mutable) makes it mutable again,
+//! its other images copied over (`make_mutable`), until it is bound again. A slot whose
+//! unit holds nothing usable binds texture 0 (loads read 0, stores are dropped, as GL
+//! says). A slot below `ALIAS_OFFSET` (96) also binds its image to unit
+//! `slot + ALIAS_OFFSET`, which a read-write image's `writeonly` twin reads
+//! (`image_lowering.rs`).
 
 use glow::HasContext;
 use tessera_wire::SessionError;

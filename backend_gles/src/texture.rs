@@ -162,6 +162,71 @@ impl GlesPipe {
     /// Applies a `CopyImage` to the destination's copy of its blocks: the source's blocks
     /// where it is compressed too. An uncompressed source's texels are not read back: the
     /// destination's copy then keeps its blocks (reported once).
+    /// Gives a texture made immutable natively for an image unit ([`Self::make_immutable`])
+    /// mutable native storage again when the engine redefines one of its images (GL's
+    /// texture is still mutable there; one with views never is): a new native texture whose
+    /// other images are defined anew and copied from the old one (`glCopyImageSubData`),
+    /// so the redefinition is carried out instead of failing on immutable storage.
+    fn make_mutable(
+        &mut self,
+        record: &'static str,
+        handle: TextureHandle,
+        redefined: ImageRef,
+    ) -> R {
+        let t = self.textures.get(record, handle)?;
+        let (old, target, kind, view) = (t.name, t.target, t.kind, t.view);
+        let faces: u8 = if kind == TextureKind::Cube { 6 } else { 1 };
+        let mut others = Vec::new();
+        for level in 0..MAX_LEVELS as u8 {
+            for face in 0..faces {
+                if (level, face) != (redefined.level, redefined.face)
+                    && let Some(image) = t.image(level, face)
+                {
+                    others.push((ImageRef { level, face }, image));
+                }
+            }
+        }
+        // SAFETY: context current; glGenTextures has no preconditions.
+        let fresh = unsafe { self.gl.create_texture() }
+            .map_err(|e| SessionError::Backend(format!("{record}: {e}")))?;
+        let t = self.textures.get_mut(record, handle)?;
+        t.name = fresh;
+        t.native_gen += 1;
+        t.immutable = false;
+        t.view = TextureView::default();
+        self.epoch += 1;
+        for (at, image) in others {
+            self.define_texture_image(
+                handle,
+                TextureImage {
+                    at,
+                    format: image.format,
+                    size: image.size,
+                    samples: image.samples,
+                    fixed_sample_locations: true,
+                },
+            )?;
+            let [w, h, d] = image.size.map(|v| v.max(1) as i32);
+            let (h, z, depth) = match kind {
+                TextureKind::Cube => (h, i32::from(at.face), 1),
+                TextureKind::D1 => (1, 0, 1),
+                TextureKind::D1Array => (1, 0, if d > 1 { d } else { h }),
+                _ => (h, 0, d),
+            };
+            let level = i32::from(at.level);
+            // SAFETY: context current; `old` is a live immutable texture of `target` whose
+            // image (level, face) has this size and format, and `fresh` was just given the
+            // same image; the region lies within both.
+            unsafe {
+                self.gl.copy_image_sub_data(
+                    old, target, level, 0, 0, z, fresh, target, level, 0, 0, z, w, h, depth,
+                );
+            }
+        }
+        self.shadow.delete_texture(&self.gl, old);
+        self.set_texture_view(handle, view)
+    }
+
     fn copy_blocks(&mut self, c: &ImageCopy) -> R {
         const N: &str = "CopyImage";
         let (ImageObject::Texture(src), ImageObject::Texture(dst)) = (c.src.object, c.dst.object)
@@ -452,6 +517,10 @@ impl TexturePipe for GlesPipe {
             }
             glow::TEXTURE_BUFFER => return Ok(()),
             _ => {}
+        }
+        if self.textures.get(N, handle)?.immutable {
+            self.make_mutable(N, handle, ImageRef { level, face })?;
+            name = self.textures.get(N, handle)?.name;
         }
         self.bind_for_update(name, target);
         let (fmt, ty) = (
