@@ -194,6 +194,11 @@ pub(crate) struct Features {
     /// `*_draw_buffers_indexed`) for the per-viewport scissor test. (`NV_viewport_array`
     /// is not used: its indexed enables have names of their own.)
     pub viewport_array: bool,
+    /// GL's image load and store: ES 3.1's images with image atomics (ES 3.2 or
+    /// `GL_OES_shader_image_atomic`) and GL's other image formats (`GL_NV_image_formats`,
+    /// with `GL_EXT_texture_norm16` for the 16-bit normalized ones); `image_lowering.rs`
+    /// rewrites the rest.
+    pub image_load_store: bool,
 }
 
 impl Features {
@@ -204,6 +209,10 @@ impl Features {
         Self {
             minor,
             sample_shading: es32 || has("GL_OES_sample_shading"),
+            image_load_store: minor >= 1
+                && (es32 || has("GL_OES_shader_image_atomic"))
+                && has("GL_NV_image_formats")
+                && has("GL_EXT_texture_norm16"),
             viewport_array: has("GL_OES_viewport_array")
                 && (es32
                     || has("GL_OES_draw_buffers_indexed")
@@ -466,8 +475,8 @@ impl GlesPipe {
                 fp64: false,
                 fp64_narrowed: false,
                 vertex_attrib_64bit: false,
-                // GLSL ES 3.10 refuses image forms GL takes (Caps::image_load_store).
-                image_load_store: false,
+                // What GLSL ES 3.10 refuses of GL's images, image_lowering.rs rewrites.
+                image_load_store: features.image_load_store,
                 // GLSL ES has no textureQueryLod or textureQueryLevels (SPIRV-Cross refuses
                 // both for ES).
                 texture_level_queries: false,

@@ -77,6 +77,7 @@ mod device;
 mod egl;
 mod framebuffer;
 mod glvnd;
+mod image_lowering;
 mod image_unit;
 mod indirect;
 mod narrow;

@@ -1324,6 +1324,11 @@ impl GlesPipe {
             let words = selected.as_deref().unwrap_or(words);
             let biased = crate::spirv::add_lod_bias(words, samplers);
             let words = biased.as_deref().unwrap_or(words);
+            // GLSL ES has no 1D, rectangle, unformatted or most read-write images either
+            // (image_lowering.rs).
+            let original = words;
+            let images = crate::image_lowering::lower(words, 1 + samplers + blocks + storage);
+            let words = images.as_ref().map_or(words, |l| &l.words[..]);
             // GLSL ES has no 1D textures; SPIRV-Cross widens them but not a fetch's offset.
             let folded = crate::spirv::fold_1d_fetch_offsets(words);
             let words = folded.as_deref().unwrap_or(words);
@@ -1331,7 +1336,11 @@ impl GlesPipe {
             let widened = crate::spirv::widen_1d_arrays(words);
             let words = widened.as_deref().unwrap_or(words);
             match self.spirv_cross.translate(words, &job) {
-                Ok(t) => {
+                Ok(mut t) => {
+                    if let Some(l) = &images {
+                        l.patch(&mut t.source);
+                    }
+                    crate::image_lowering::enable_extensions(original, &mut t.source);
                     if *stage == ShaderStage::Vertex {
                         inputs = t.inputs;
                     }

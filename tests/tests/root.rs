@@ -27,6 +27,7 @@ mod glvnd;
 mod gpu_shader5;
 mod handles;
 mod image_load_store;
+mod image_lowering;
 mod internalformat_query;
 mod internalformat_query2;
 mod invalidate_subdata;
