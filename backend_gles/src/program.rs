@@ -729,10 +729,10 @@ fn interpolates_members(stages: &[(ShaderStage, Vec<u32>)]) -> bool {
             OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN if n >= 5 => {
                 chains.insert(inst[2]);
             }
-            OP_EXT_INST if n >= 6 && INTERPOLATE_AT.contains(&inst[4]) => {
-                if chains.contains(&inst[5]) {
-                    return true;
-                }
+            OP_EXT_INST
+                if n >= 6 && INTERPOLATE_AT.contains(&inst[4]) && chains.contains(&inst[5]) =>
+            {
+                return true;
             }
             _ => {}
         }
