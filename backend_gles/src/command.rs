@@ -244,6 +244,7 @@ struct Bound {
     images: usize,
     inputs: VertexInputs,
     lod_bias: Option<glow::UniformLocation>,
+    texture_queries: Option<crate::texture_query::Locations>,
     point_origin: Option<glow::UniformLocation>,
 }
 
@@ -410,6 +411,7 @@ impl GlesPipe {
             images: program.images,
             inputs: program.inputs,
             lod_bias: program.lod_bias,
+            texture_queries: program.texture_queries,
             point_origin: program.point_origin,
         })
     }
@@ -670,6 +672,9 @@ impl GlesPipe {
         }
         if let Some(location) = program.lod_bias {
             self.apply_lod_biases(record, ctx, (location, program.native), count);
+        }
+        if let Some(locations) = program.texture_queries {
+            self.apply_texture_queries(record, ctx, (locations, program.native), count);
         }
         Ok(())
     }

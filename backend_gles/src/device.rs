@@ -347,6 +347,8 @@ pub(crate) struct Sampler {
     pub name: glow::Sampler,
     /// `TEXTURE_LOD_BIAS`, which GLES samplers lack: programs add it (`spirv.rs`).
     pub lod_bias: f32,
+    /// What `textureQueryLod` reads of it (`texture_query.rs`).
+    pub lod_query: [f32; 4],
 }
 
 /// The session's side of the native driver: it carries out records on the GL context (it
@@ -477,9 +479,9 @@ impl GlesPipe {
                 vertex_attrib_64bit: false,
                 // What GLSL ES 3.10 refuses of GL's images, image_lowering.rs rewrites.
                 image_load_store: features.image_load_store,
-                // GLSL ES has no textureQueryLod or textureQueryLevels (SPIRV-Cross refuses
-                // both for ES).
-                texture_level_queries: false,
+                // GLSL ES has no textureQueryLod or textureQueryLevels: programs read
+                // uniforms and compute the level of detail instead (texture_query.rs).
+                texture_level_queries: true,
                 // GLSL ES 3.20 declares gl_Layer in fragment shaders.
                 fragment_layer: features.minor >= 2,
                 // GLES has one vertex stream; a program's others are passes of their own
@@ -780,6 +782,7 @@ impl GlesPipe {
             Sampler {
                 name,
                 lod_bias: s.lod_bias,
+                lod_query: crate::texture_query::lod_sampler(s),
             },
         )
     }

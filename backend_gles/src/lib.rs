@@ -90,6 +90,7 @@ mod shadow;
 mod spirv;
 mod streams;
 mod texture;
+mod texture_query;
 mod vertex;
 mod xfb;
 

@@ -680,6 +680,8 @@ pub(crate) struct Program {
     pub inputs: VertexInputs,
     /// The location of the sampler LOD biases (`spirv.rs`), if the program has them.
     pub lod_bias: Option<glow::UniformLocation>,
+    /// Its texture query uniforms (`texture_query.rs`), if it has them.
+    pub texture_queries: Option<crate::texture_query::Locations>,
     /// The location of [`POINT_ORIGIN`], if the fragment stage reads `gl_PointCoord`.
     pub point_origin: Option<glow::UniformLocation>,
     /// Where the default block's scalars move, if its doubles were narrowed (`narrow.rs`).
@@ -772,6 +774,8 @@ struct Linked {
     inputs: VertexInputs,
     /// The location of `ts_lod_bias` (spirv.rs), if a stage samples with it.
     lod_bias: Option<glow::UniformLocation>,
+    /// Its texture query uniforms (`texture_query.rs`), if a stage queries.
+    texture_queries: Option<crate::texture_query::Locations>,
     /// The location of [`POINT_ORIGIN`], if the fragment stage reads `gl_PointCoord`.
     point_origin: Option<glow::UniformLocation>,
     /// Where the default block's scalars move, if its doubles were narrowed (`narrow.rs`).
@@ -798,6 +802,8 @@ pub(crate) struct ProgramCache {
     pub linked: u64,
     /// The sampler LOD biases each native program's `ts_lod_bias` holds (absent: zeros).
     pub lod_biases: HashMap<glow::Program, Vec<f32>>,
+    /// What each native program's texture query uniforms hold (absent: zeros).
+    pub texture_queries: HashMap<glow::Program, crate::texture_query::Held>,
     /// The native programs whose [`POINT_ORIGIN`] holds 1.0 (`LOWER_LEFT`); others hold 0.
     pub lower_left_points: std::collections::HashSet<glow::Program>,
 }
@@ -1097,6 +1103,7 @@ impl ProgramPipe for GlesPipe {
                 images: desc.images.len(),
                 inputs: linked.inputs,
                 lod_bias: linked.lod_bias,
+                texture_queries: linked.texture_queries,
                 point_origin: linked.point_origin,
                 repack: linked.repack,
                 flat,
@@ -1205,6 +1212,7 @@ impl GlesPipe {
     fn delete_native_program(&mut self, native: Option<glow::Program>) {
         if let Some(p) = native {
             self.program_cache.lod_biases.remove(&p);
+            self.program_cache.texture_queries.remove(&p);
             self.program_cache.lower_left_points.remove(&p);
             self.shadow.delete_program(&self.gl, p);
         }
@@ -1283,6 +1291,7 @@ impl GlesPipe {
                             native: None,
                             inputs,
                             lod_bias: None,
+                            texture_queries: None,
                             point_origin: None,
                             repack: None,
                             streams: None,
@@ -1324,6 +1333,9 @@ impl GlesPipe {
             let words = selected.as_deref().unwrap_or(words);
             let biased = crate::spirv::add_lod_bias(words, samplers);
             let words = biased.as_deref().unwrap_or(words);
+            // Nor textureQueryLevels or textureQueryLod: uniforms and arithmetic instead.
+            let lowered = crate::texture_query::lower(words, samplers);
+            let words = lowered.as_deref().unwrap_or(words);
             // GLSL ES has no 1D, rectangle, unformatted or most read-write images either
             // (image_lowering.rs).
             let original = words;
@@ -1354,6 +1366,7 @@ impl GlesPipe {
                         native: None,
                         inputs,
                         lod_bias: None,
+                        texture_queries: None,
                         point_origin: None,
                         repack: None,
                         streams: None,
@@ -1390,6 +1403,7 @@ impl GlesPipe {
                     native: Some(p),
                     inputs,
                     lod_bias,
+                    texture_queries: crate::texture_query::Locations::find(&self.gl, p),
                     point_origin,
                     repack: repack.map(std::sync::Arc::new),
                     streams: None,
@@ -1401,6 +1415,7 @@ impl GlesPipe {
                     native: None,
                     inputs,
                     lod_bias: None,
+                    texture_queries: None,
                     point_origin: None,
                     repack: None,
                     streams: None,

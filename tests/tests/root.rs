@@ -65,6 +65,7 @@ mod texture_buffer_rgb32;
 mod texture_compression_bptc;
 mod texture_cube_array;
 mod texture_gather;
+mod texture_queries;
 mod texture_storage;
 mod texture_view;
 mod transform_feedback;

@@ -1020,8 +1020,8 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
     // framebuffer_no_attachments.rs; nor compute, storage buffers, atomic counters and
     // stencil texturing, below ES 3.1: compute.rs, atomic_counter.rs,
     // stencil_texturing.rs; nor gl_Layer in fragment shaders and RGB32 buffer textures,
-    // below ES 3.2; nor image load/store and the texture level queries, which no GLES
-    // backend has: Caps::image_load_store, Caps::texture_level_queries; nor sample shading,
+    // below ES 3.2; nor image load/store, which no GLES backend has:
+    // Caps::image_load_store; nor sample shading,
     // below ES 3.2: sample_shading.rs; nor GPU shader 5, whose four vertex streams no GLES
     // backend has: gpu_shader5.rs.)
     expected.retain(|e| {
@@ -1044,8 +1044,6 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
             && e != "GL_ARB_texture_buffer_object_rgb32"
             && e != "GL_ARB_shader_image_load_store"
             && e != "GL_ARB_shader_image_size"
-            && e != "GL_ARB_texture_query_levels"
-            && e != "GL_ARB_texture_query_lod"
             && e != "GL_ARB_sample_shading"
             && e != "GL_ARB_gpu_shader5"
     });
