@@ -1256,9 +1256,12 @@ fn narrowed_doubles_on_gles_match_the_native_driver_where_floats_suffice() {
         let names = advertised(&mut ctx);
         assert!(names.iter().any(|e| e == "GL_ARB_gpu_shader_fp64"));
         assert!(!names.iter().any(|e| e == "GL_ARB_vertex_attrib_64bit"));
+        // Every other GL 4.0 feature is there on an ES 3.2 driver; 4.1 asks for double
+        // vertex inputs.
         let version = ctx.get_string(VERSION).unwrap_or_default();
         assert!(
-            version.ends_with(", doubles narrowed to 32 bits"),
+            version.starts_with("4.0 (Core Profile) Tessera ")
+                && version.ends_with(", doubles narrowed to 32 bits"),
             "{version}"
         );
         assert_eq!(narrowed_frame(&mut ctx), frame, "{}", transport.name());
