@@ -363,23 +363,13 @@ impl GlesPipe {
                     None => {
                         if let Ok(tf) = gl.create_transform_feedback() {
                             gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, Some(tf));
-                            for (i, b) in c.buffers.iter().enumerate() {
-                                let name = b
-                                    .buffer
-                                    .and_then(|h| self.buffers.get("Draw", h).ok().map(|b| b.name));
-                                if let Some(name) = name
-                                    && b.size > 0
-                                    && streams.buffers[i] as usize == s
-                                {
-                                    gl.bind_buffer_range(
-                                        glow::TRANSFORM_FEEDBACK_BUFFER,
-                                        i as u32,
-                                        Some(name),
-                                        b.offset as i32,
-                                        b.size as i32,
-                                    );
-                                }
-                            }
+                            crate::xfb::bind_ranges(
+                                gl,
+                                &self.buffers,
+                                &c.buffers,
+                                &streams.buffers,
+                                s as u8,
+                            );
                             gl.begin_transform_feedback(c.mode);
                             sc.native = Some(tf);
                             capturing = true;

@@ -165,6 +165,45 @@ pub(crate) fn strip_decorations(words: &[u32]) -> Option<Vec<u32>> {
     Some(out)
 }
 
+/// Binds the ranges of `buffers` that capture vertex stream `stream` (`streams`: each
+/// buffer's) to the native transform feedback object bound.
+///
+/// # Safety
+/// The context is current, the object bound is not active, and the buffer names are live
+/// (the dispatcher checked the handles) with the ranges inside them (the engine clamps them
+/// to the storage).
+pub(crate) unsafe fn bind_ranges(
+    gl: &glow::Context,
+    table: &tessera_wire::table::SlotTable<
+        tessera_wire::handle::BufferHandle,
+        crate::device::Buffer,
+    >,
+    buffers: &[XfbBinding; MAX_XFB_BUFFERS],
+    streams: &[u8; MAX_XFB_BUFFERS],
+    stream: u8,
+) {
+    for (i, b) in buffers.iter().enumerate() {
+        let name = b
+            .buffer
+            .and_then(|h| table.get("Draw", h).ok().map(|b| b.name));
+        if let Some(name) = name
+            && b.size > 0
+            && streams[i] == stream
+        {
+            // SAFETY: as the function's contract says.
+            unsafe {
+                gl.bind_buffer_range(
+                    glow::TRANSFORM_FEEDBACK_BUFFER,
+                    i as u32,
+                    Some(name),
+                    b.offset as i32,
+                    b.size as i32,
+                )
+            };
+        }
+    }
+}
+
 impl GlesPipe {
     /// Before a draw of `ctx`: binds and begins (or resumes) its capture, if it has one,
     /// and begins counting what the draw writes.
@@ -222,23 +261,7 @@ impl GlesPipe {
                     };
                     c.buffer_streams = streams;
                     gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, Some(tf));
-                    for (i, b) in c.buffers.iter().enumerate() {
-                        let name = b
-                            .buffer
-                            .and_then(|h| self.buffers.get("Draw", h).ok().map(|b| b.name));
-                        if let Some(name) = name
-                            && b.size > 0
-                            && streams[i] == 0
-                        {
-                            gl.bind_buffer_range(
-                                glow::TRANSFORM_FEEDBACK_BUFFER,
-                                i as u32,
-                                Some(name),
-                                b.offset as i32,
-                                b.size as i32,
-                            );
-                        }
-                    }
+                    bind_ranges(gl, &self.buffers, &c.buffers, &streams, 0);
                     gl.begin_transform_feedback(c.mode);
                     c.native = Some(tf);
                 }
