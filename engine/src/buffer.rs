@@ -288,7 +288,9 @@ impl Context {
         self.bind_buffer_indexed(target, index, buffer, offset as i64, size as i64, true);
     }
 
-    fn bind_buffer_indexed(
+    /// `glBindBufferBase` (`range` false) and `glBindBufferRange`: one indexed binding, with
+    /// the errors GL names for it (multi-bind checks its own first).
+    pub(crate) fn bind_buffer_indexed(
         &mut self,
         target: GLenum,
         index: GLuint,
