@@ -67,6 +67,9 @@ pub(crate) struct ViewportArrayFns {
     pub scissors: ScissorArrayFn,
 }
 
+/// `glClipControlEXT` (`GL_EXT_clip_control`), which glow does not wrap.
+pub(crate) type ClipControlFn = unsafe extern "C" fn(u32, u32);
+
 /// Entry points glow does not wrap, resolved with the same loader.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct ExtraFns {
@@ -82,6 +85,8 @@ pub(crate) struct ExtraFns {
     /// `OES_viewport_array`'s array calls (with ES 3.2's or `*_draw_buffers_indexed`'s
     /// `glEnablei` for the per-viewport scissor test).
     pub viewport_arrays: Option<ViewportArrayFns>,
+    /// `glClipControlEXT`: GL's clip origin and depth mode, carried out by the driver.
+    pub clip_control: Option<ClipControlFn>,
 }
 
 /// The largest read-back the backend answers (a reply is one allocation on each side).
@@ -170,9 +175,13 @@ pub(crate) struct Features {
     pub bptc: bool,
     pub border_clamp: bool,
     pub mirror_clamp: bool,
+    /// `glPolygonOffsetClampEXT` (`GL_EXT_polygon_offset_clamp`).
+    pub polygon_offset_clamp: bool,
     pub anisotropy: bool,
     pub depth_clamp: bool,
     pub clip_distance: bool,
+    /// `glClipControl`'s origins and depth modes (`GL_EXT_clip_control`).
+    pub clip_control: bool,
     pub srgb_write_control: bool,
     pub blend_func_extended: bool,
     pub read_depth: bool,
@@ -251,9 +260,11 @@ impl Features {
                 || has("GL_OES_texture_border_clamp")
                 || has("GL_EXT_texture_border_clamp"),
             mirror_clamp: has("GL_EXT_texture_mirror_clamp_to_edge"),
+            polygon_offset_clamp: has("GL_EXT_polygon_offset_clamp"),
             anisotropy: has("GL_EXT_texture_filter_anisotropic"),
             depth_clamp: has("GL_EXT_depth_clamp"),
             clip_distance: has("GL_EXT_clip_cull_distance"),
+            clip_control: has("GL_EXT_clip_control"),
             srgb_write_control: has("GL_EXT_sRGB_write_control"),
             blend_func_extended: has("GL_EXT_blend_func_extended"),
             read_depth: has("GL_NV_read_depth"),
@@ -487,8 +498,11 @@ impl GlesPipe {
                 // GLES has one vertex stream; a program's others are passes of their own
                 // (streams.rs), where geometry shaders exist.
                 max_vertex_streams: if features.geometry { 4 } else { 1 },
+                clip_control: extra.clip_control.is_some(),
                 texture_buffer_rgb32: features.texture_buffer,
                 stencil_texturing: features.minor >= 1,
+                mirror_clamp_to_edge: features.mirror_clamp,
+                polygon_offset_clamp: features.polygon_offset_clamp,
                 // GL's 16 viewports, where the driver has as many (MAX_VIEWPORTS_OES).
                 viewport_arrays: features.viewport_array
                     && int(glow::MAX_VIEWPORTS) >= MAX_VIEWPORTS as u32,

@@ -535,6 +535,11 @@ impl VkPipe {
             // A fragment input decorated Layer needs the Geometry capability.
             fragment_layer: gpu.core.geometry_shader,
             max_vertex_streams: gpu.tiers.vertex_streams,
+            // [0, 1] clip-space depth needs a pipeline's depth mode of its own, which only
+            // VK_EXT_depth_clip_control gives (the SPIR-V patch fixes [-1, 1] per program).
+            clip_control: gpu.tiers.depth_clip_control,
+            mirror_clamp_to_edge: gpu.tiers.mirror_clamp,
+            polygon_offset_clamp: gpu.core.depth_bias_clamp,
             // Buffer textures of RGB32F/I/UI are viewed in their own three-component
             // formats (texture.rs `texel_view`), which Vulkan does not require for texel
             // buffers: lavapipe has them.

@@ -105,6 +105,8 @@ pub(crate) struct CoreFeatures {
     pub dual_src_blend: bool,
     pub independent_blend: bool,
     pub depth_clamp: bool,
+    /// A clamp on the depth bias (`depthBiasClamp`: GL 4.6's `glPolygonOffsetClamp`).
+    pub depth_bias_clamp: bool,
     pub sampler_anisotropy: bool,
     pub occlusion_query_precise: bool,
     pub alpha_to_one: bool,
@@ -814,6 +816,7 @@ fn create_device(
         dual_src_blend: yes(have.dual_src_blend),
         independent_blend: yes(have.independent_blend),
         depth_clamp: yes(have.depth_clamp),
+        depth_bias_clamp: yes(have.depth_bias_clamp),
         sampler_anisotropy: yes(have.sampler_anisotropy),
         occlusion_query_precise: yes(have.occlusion_query_precise),
         alpha_to_one: yes(have.alpha_to_one),

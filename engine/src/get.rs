@@ -158,6 +158,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
     "GL_ARB_clear_buffer_object",
+    "GL_ARB_clip_control",
     "GL_ARB_color_buffer_float",
     "GL_ARB_compressed_texture_pixel_storage",
     "GL_ARB_compute_shader",
@@ -217,6 +218,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_texture_cube_map_array",
     "GL_ARB_texture_float",
     "GL_ARB_texture_gather",
+    "GL_ARB_texture_mirror_clamp_to_edge",
     "GL_ARB_texture_multisample",
     "GL_ARB_texture_query_levels",
     "GL_ARB_texture_query_lod",
@@ -269,7 +271,8 @@ impl Context {
     /// without its stages; per-draw-buffer blending, on one without indexed blend calls; cube
     /// map arrays, on one below ES 3.2; viewport arrays, on one without
     /// `OES_viewport_array`; image load and store, and texture level queries, on a GLES
-    /// driver; the fragment stage's layer and viewport, on one below ES 3.2).
+    /// driver; the fragment stage's layer and viewport, on one below ES 3.2; the
+    /// `MIRROR_CLAMP_TO_EDGE` wrap mode, on a backend without it).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
         let bptc = self.local.limits.bptc;
@@ -287,6 +290,7 @@ impl Context {
         let images = self.local.limits.image_load_store;
         let rgb32 = self.local.limits.texture_buffer_rgb32;
         let stencil_texturing = self.local.limits.stencil_texturing;
+        let mirror_clamp = self.local.limits.mirror_clamp_to_edge;
         let level_queries = self.local.limits.texture_level_queries;
         let fragment_layer = self.local.limits.fragment_layer && self.local.limits.viewport_arrays;
         // Framebuffers without attachments need ES 3.1's glFramebufferParameteri on a GLES
@@ -295,6 +299,7 @@ impl Context {
         // Compute stages and storage buffers both come with ES 3.1 on a GLES backend (and
         // atomic counters, which are storage-buffer atomics there).
         let compute = self.local.limits.has_compute();
+        let clip_control = self.local.limits.clip_control;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -319,6 +324,7 @@ impl Context {
             })
             .filter(move |e| rgb32 || *e != "GL_ARB_texture_buffer_object_rgb32")
             .filter(move |e| stencil_texturing || *e != "GL_ARB_stencil_texturing")
+            .filter(move |e| mirror_clamp || *e != "GL_ARB_texture_mirror_clamp_to_edge")
             .filter(move |e| {
                 level_queries
                     || !matches!(
@@ -328,6 +334,7 @@ impl Context {
             })
             .filter(move |e| fragment_layer || *e != "GL_ARB_fragment_layer_viewport")
             .filter(move |e| no_attachments || *e != "GL_ARB_framebuffer_no_attachments")
+            .filter(move |e| clip_control || *e != "GL_ARB_clip_control")
             .filter(move |e| {
                 compute
                     || !matches!(
@@ -454,6 +461,8 @@ impl Context {
                 Some(Value::int(i64::from(st.primitive_restart_index as i32)))
             }
             PROVOKING_VERTEX => e(st.provoking_vertex),
+            CLIP_ORIGIN if self.local.limits.clip_control => e(st.clip_origin),
+            CLIP_DEPTH_MODE if self.local.limits.clip_control => e(st.clip_depth_mode),
             LINE_SMOOTH_HINT => e(st.hints.line_smooth),
             POLYGON_SMOOTH_HINT => e(st.hints.polygon_smooth),
             TEXTURE_COMPRESSION_HINT => e(st.hints.texture_compression),

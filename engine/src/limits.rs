@@ -105,6 +105,12 @@ pub struct Limits {
     /// `GL_ARB_stencil_texturing` is advertised, and `DEPTH_STENCIL_TEXTURE_MODE` a texture
     /// parameter, only then.
     pub stencil_texturing: bool,
+    /// Whether samplers take `MIRROR_CLAMP_TO_EDGE`: `GL_ARB_texture_mirror_clamp_to_edge`
+    /// is advertised, and the wrap mode accepted, only then.
+    pub mirror_clamp_to_edge: bool,
+    /// Whether the backend clamps the depth bias: `GL_ARB_polygon_offset_clamp` is
+    /// advertised only then.
+    pub polygon_offset_clamp: bool,
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
@@ -126,6 +132,10 @@ pub struct Limits {
     /// Whether fragment shaders read `gl_Layer`: `GL_ARB_fragment_layer_viewport` is
     /// advertised only then (and with [`Limits::viewport_arrays`]).
     pub fragment_layer: bool,
+    /// Whether the backend carries out `glClipControl`'s origins and depth modes:
+    /// `GL_ARB_clip_control` is advertised, and the call and its two queries accepted, only
+    /// then.
+    pub clip_control: bool,
     /// `MAX_VERTEX_STREAMS`: the streams transform feedback captures, draws from
     /// (`glDrawTransformFeedbackStream`) and counts per stream (`glBeginQueryIndexed`).
     pub max_vertex_streams: u32,
@@ -274,12 +284,15 @@ impl Limits {
             vertex_attrib_64bit: caps.fp64 && caps.vertex_attrib_64bit,
             texture_buffer_rgb32: caps.texture_buffer_rgb32,
             stencil_texturing: caps.stencil_texturing,
+            mirror_clamp_to_edge: caps.mirror_clamp_to_edge,
+            polygon_offset_clamp: caps.polygon_offset_clamp,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5.filter(|_| caps.max_vertex_streams >= 4),
             packing: caps.packing,
             image_load_store: caps.image_load_store,
             texture_level_queries: caps.texture_level_queries,
             fragment_layer: caps.fragment_layer,
+            clip_control: caps.clip_control,
             max_vertex_streams: caps.max_vertex_streams.clamp(1, 4),
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).

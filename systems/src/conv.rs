@@ -177,6 +177,7 @@ pub fn map_wrap(v: GLenum) -> Option<Wrap> {
         CLAMP_TO_EDGE => Wrap::ClampToEdge,
         CLAMP_TO_BORDER => Wrap::ClampToBorder,
         MIRRORED_REPEAT => Wrap::MirroredRepeat,
+        MIRROR_CLAMP_TO_EDGE => Wrap::MirrorClampToEdge,
         _ => return None,
     })
 }

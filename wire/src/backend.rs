@@ -493,6 +493,19 @@ pub struct Caps {
     /// (`MAX_VERTEX_STREAMS`): Vulkan's `maxTransformFeedbackStreams` (up to 4) with the
     /// `geometryStreams` feature, else 1 (a GLES driver has one stream).
     pub max_vertex_streams: u32,
+    /// Whether the backend carries out `glClipControl` (`GL_ARB_clip_control`): the upper-left
+    /// origin (Vulkan's negative viewport height with the winding flipped) and the [0, 1]
+    /// clip-space depth (Vulkan's own, where `VK_EXT_depth_clip_control` maps GL's [-1, 1]
+    /// per pipeline; without it the SPIR-V is patched for [-1, 1] alone), a GLES driver's
+    /// `GL_EXT_clip_control`.
+    pub clip_control: bool,
+    /// Whether samplers take `MIRROR_CLAMP_TO_EDGE` (`GL_ARB_texture_mirror_clamp_to_edge`):
+    /// Vulkan's `VK_KHR_sampler_mirror_clamp_to_edge`, a GLES driver's
+    /// `GL_EXT_texture_mirror_clamp_to_edge`.
+    pub mirror_clamp_to_edge: bool,
+    /// Whether the depth bias may be clamped (`GL_ARB_polygon_offset_clamp`): Vulkan's
+    /// `depthBiasClamp` feature, a GLES driver's `GL_EXT_polygon_offset_clamp`.
+    pub polygon_offset_clamp: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -671,6 +684,9 @@ impl Caps {
             texture_level_queries: true,
             fragment_layer: true,
             max_vertex_streams: 4,
+            clip_control: true,
+            mirror_clamp_to_edge: true,
+            polygon_offset_clamp: true,
         }
     }
 }

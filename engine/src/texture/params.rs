@@ -199,7 +199,8 @@ fn store_f32(field: &mut f32, new: f32) -> bool {
 
 /// Sets one sampling parameter (GL 3.3 §3.8.7, table 3.16); returns whether it changed.
 /// `INVALID_ENUM` for a pname that is not one, an enum value it does not take, or a border
-/// colour through a scalar call (`vector` false); `INVALID_VALUE` for an anisotropy below
+/// colour through a scalar call (`vector` false), `MIRROR_CLAMP_TO_EDGE` where the backend
+/// lacks it; `INVALID_VALUE` for an anisotropy below
 /// 1 (larger values are clamped to the limit, as Mesa does) and for a slice too short for
 /// the parameter (a guard of the Rust API).
 pub(crate) fn set_sampling(
@@ -233,6 +234,11 @@ pub(crate) fn set_sampling(
         TEXTURE_WRAP_S | TEXTURE_WRAP_T | TEXTURE_WRAP_R => {
             let v = arg.enumeration(0);
             map_wrap(v).ok_or(INVALID_ENUM)?;
+            // GL 4.4's mode, or GL_ARB_texture_mirror_clamp_to_edge's: only where the
+            // backend samples with it (Mesa's `validate_texture_wrap_mode`).
+            if v == MIRROR_CLAMP_TO_EDGE && !limits.mirror_clamp_to_edge {
+                return Err(INVALID_ENUM);
+            }
             let i = match pname {
                 TEXTURE_WRAP_S => 0,
                 TEXTURE_WRAP_T => 1,
@@ -465,8 +471,7 @@ impl Context {
     /// exists; queries never create one.
     fn query_texture(&self, sh: &Shared, t: TextureTarget) -> Option<bevy_ecs::entity::Entity> {
         self.local
-            .st
-            .active_texture_binding(t)
+            .bound_texture(t)
             .or_else(|| default_texture_if_any(sh, t))
     }
 

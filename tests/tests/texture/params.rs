@@ -125,8 +125,6 @@ fn invalid_values() {
         (TEXTURE_MAG_FILTER, LINEAR_MIPMAP_LINEAR),
         (TEXTURE_WRAP_S, 0x2900), // CLAMP (legacy)
         (TEXTURE_WRAP_T, 0x1234),
-        // GL 4.4 (Mesa accepts it); not a GL 3.3 wrap mode.
-        (TEXTURE_WRAP_R, MIRROR_CLAMP_TO_EDGE),
         (TEXTURE_COMPARE_MODE, 0x1234),
         (TEXTURE_COMPARE_FUNC, 0x1234),
         (TEXTURE_SWIZZLE_R, 0x1234),
