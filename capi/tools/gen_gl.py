@@ -101,6 +101,9 @@ BEYOND = {
     "glTextureView",
     # Image load and store (GL 4.2).
     "glBindImageTexture",
+    # Multi-bind (GL 4.4).
+    "glBindBuffersBase", "glBindBuffersRange", "glBindTextures", "glBindSamplers",
+    "glBindImageTextures", "glBindVertexBuffers",
     # Tessellation's patch parameters (GL 4.0).
     "glPatchParameteri", "glPatchParameterfv",
     # Indirect draws, multi-draw indirect and base instances (GL 4.0, 4.2, 4.3).

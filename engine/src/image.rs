@@ -147,7 +147,7 @@ impl Context {
     }
 
     /// Stores an image unit's binding, keeping the texture's references counted.
-    fn set_image_unit(&mut self, sh: &mut Shared, unit: usize, value: ImageUnit) {
+    pub(crate) fn set_image_unit(&mut self, sh: &mut Shared, unit: usize, value: ImageUnit) {
         let slot = &mut self.local.st.image_units[unit];
         if *slot == value {
             return;

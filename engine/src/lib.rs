@@ -53,6 +53,7 @@ pub mod image;
 pub mod internalformat;
 pub mod invalidate;
 pub mod limits;
+pub mod multi_bind;
 pub mod pixel;
 pub mod present;
 pub mod profiling;

@@ -38,6 +38,7 @@ mod isolation;
 mod long_run;
 mod map_buffer_alignment;
 mod multi_bind;
+mod multi_bind;
 mod names;
 mod piglit;
 mod profiling;

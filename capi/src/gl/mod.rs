@@ -34,6 +34,7 @@ mod framebuffer_defaults;
 pub mod generated;
 mod internalformat;
 mod invalidate;
+mod multi_bind;
 mod pipeline;
 mod program;
 mod program_interface;
@@ -69,6 +70,7 @@ pub use framebuffer_defaults::*;
 pub use generated::*;
 pub use internalformat::*;
 pub use invalidate::*;
+pub use multi_bind::*;
 pub use pipeline::*;
 pub use program::*;
 pub use program_interface::*;
@@ -97,6 +99,7 @@ pub use viewport::*;
 /// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]), buffer texture ranges (GL 4.3,
 /// [`texture_buffer`]),
 /// shader subroutines (GL 4.0, [`subroutine`]), viewport arrays (GL 4.1, [`viewport`]),
+/// multi-bind (GL 4.4, [`multi_bind`]),
 /// framebuffers without attachments (GL 4.3, [`framebuffer_defaults`]), internal-format
 /// queries (GL 4.2 and 4.3, [`internalformat`]),
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
@@ -105,7 +108,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 206] = [
+pub static BEYOND_3_3: [(&str, Proc); 212] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -121,6 +124,27 @@ pub static BEYOND_3_3: [(&str, Proc); 206] = [
         }),
     ),
     (
+        "glBindBuffersBase",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLuint) = glBindBuffersBase;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindBuffersRange",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLenum,
+                GLuint,
+                GLsizei,
+                *const GLuint,
+                *const GLintptr,
+                *const GLsizeiptr,
+            ) = glBindBuffersRange;
+            F as *const c_void
+        }),
+    ),
+    (
         "glBindImageTexture",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLint, GLboolean, GLint, GLenum, GLenum) =
@@ -129,9 +153,30 @@ pub static BEYOND_3_3: [(&str, Proc); 206] = [
         }),
     ),
     (
+        "glBindImageTextures",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLuint) = glBindImageTextures;
+            F as *const c_void
+        }),
+    ),
+    (
         "glBindProgramPipeline",
         Proc({
             const F: extern "C" fn(GLuint) = glBindProgramPipeline;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindSamplers",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLuint) = glBindSamplers;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindTextures",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLuint) = glBindTextures;
             F as *const c_void
         }),
     ),
@@ -146,6 +191,19 @@ pub static BEYOND_3_3: [(&str, Proc); 206] = [
         "glBindVertexBuffer",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLintptr, GLsizei) = glBindVertexBuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindVertexBuffers",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLsizei,
+                *const GLuint,
+                *const GLintptr,
+                *const GLsizei,
+            ) = glBindVertexBuffers;
             F as *const c_void
         }),
     ),

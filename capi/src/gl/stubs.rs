@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2424;
+    2418;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -51,13 +51,10 @@ super::unimplemented::stubs! {
     glBindBufferOffsetNV: u64,
     glBindBufferRangeEXT: u64,
     glBindBufferRangeNV: u64,
-    glBindBuffersBase: u64,
-    glBindBuffersRange: u64,
     glBindFragDataLocationEXT: u64,
     glBindFragmentShaderATI: u64,
     glBindFramebufferEXT: u64,
     glBindImageTextureEXT: u64,
-    glBindImageTextures: u64,
     glBindLightParameterEXT: u64,
     glBindMaterialParameterEXT: u64,
     glBindMultiTextureEXT: u64,
@@ -65,16 +62,13 @@ super::unimplemented::stubs! {
     glBindProgramARB: u64,
     glBindProgramNV: u64,
     glBindRenderbufferEXT: u64,
-    glBindSamplers: u64,
     glBindShadingRateImageNV: u64,
     glBindTexGenParameterEXT: u64,
     glBindTextureEXT: u64,
     glBindTextureUnit: u64,
     glBindTextureUnitParameterEXT: u64,
-    glBindTextures: u64,
     glBindTransformFeedbackNV: u64,
     glBindVertexArrayAPPLE: u64,
-    glBindVertexBuffers: u64,
     glBindVertexShaderEXT: u64,
     glBindVideoCaptureStreamBufferNV: u64,
     glBindVideoCaptureStreamTextureNV: u64,
