@@ -583,6 +583,19 @@ impl GlesPipe {
         if self.features.tessellation.is_some() {
             sh.patch_vertices(gl, ctx.desired.patch_vertices);
         }
+        if let Some(f) = self.extra.clip_control {
+            let origin = if r.clip_upper_left {
+                glow::UPPER_LEFT
+            } else {
+                glow::LOWER_LEFT
+            };
+            let depth = if r.clip_zero_to_one {
+                glow::ZERO_TO_ONE
+            } else {
+                glow::NEGATIVE_ONE_TO_ONE
+            };
+            sh.clip_control(origin, depth, f);
+        }
         let (coverage, invert, mask) = ctx.desired.sample_mask;
         sh.enable(gl, Cap::SampleCoverage, coverage.is_some());
         if let Some(v) = coverage {

@@ -342,6 +342,8 @@ impl GlesBackend {
             ExtraFns {
                 min_sample_shading: load(c"glMinSampleShading", features.sample_shading)
                     .map(|p| std::mem::transmute::<*const c_void, device::MinSampleShading>(p)),
+                clip_control: load(c"glClipControlEXT", features.clip_control)
+                    .map(|p| std::mem::transmute::<*const c_void, device::ClipControlFn>(p)),
                 viewport_arrays: match (
                     load(c"glViewportArrayvOES", features.viewport_array),
                     load(c"glDepthRangeArrayfvOES", features.viewport_array),

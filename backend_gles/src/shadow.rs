@@ -130,6 +130,8 @@ pub(crate) struct NativeState {
     sample_coverage: (f32, bool),
     sample_mask: u32,
     min_sample_shading: f32,
+    /// `glClipControlEXT`'s origin and depth mode.
+    clip_control: (u32, u32),
     program: Option<glow::Program>,
     active_unit: u32,
     units: Vec<[Option<glow::Texture>; TARGET_COUNT]>,
@@ -189,6 +191,7 @@ impl NativeState {
             sample_coverage: (1.0, false),
             sample_mask: u32::MAX,
             min_sample_shading: 0.0,
+            clip_control: (glow::LOWER_LEFT, glow::NEGATIVE_ONE_TO_ONE),
             program: None,
             active_unit: 0,
             units: vec![[None; TARGET_COUNT]; units],
@@ -583,6 +586,17 @@ impl NativeState {
             self.min_sample_shading = value;
             // SAFETY: context current; `f` is glMinSampleShading(OES); a value in [0, 1].
             unsafe { f(value) };
+        }
+    }
+
+    /// Sets the clip origin and depth mode (through `glClipControlEXT`, which glow does not
+    /// wrap).
+    pub fn clip_control(&mut self, origin: u32, depth: u32, f: crate::device::ClipControlFn) {
+        if self.clip_control != (origin, depth) {
+            self.clip_control = (origin, depth);
+            // SAFETY: context current; `f` is glClipControlEXT; an origin and a depth mode
+            // of the two each that GL_EXT_clip_control accepts.
+            unsafe { f(origin, depth) };
         }
     }
 

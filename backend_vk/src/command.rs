@@ -964,7 +964,11 @@ impl VkPipe {
         let cmd = self.rec.cmd;
         // Framebuffer row r is GL's window row r (nothing is flipped), so each GL viewport
         // is the Vulkan viewport of the same numbers. An empty one (GL draws nothing in it)
-        // becomes a 1x1 viewport behind an empty scissor, since Vulkan's have a size.
+        // becomes a 1x1 viewport behind an empty scissor, since Vulkan's have a size. The
+        // upper-left clip origin (glClipControl) is the same rectangle with a negative height
+        // (Vulkan 1.1), its y at the rectangle's far edge: Mesa's viewport transform negates
+        // the y scale and keeps the translation.
+        let flip = self.interned.raster.value(ctx.raster).clip_upper_left;
         let n = self.limits.viewports as usize;
         let [lo, hi] = self.limits.viewport_bounds;
         let mut viewports = [vk::Viewport::default(); MAX_VIEWPORTS];
@@ -974,11 +978,17 @@ impl VkPipe {
             let (r, near, far) = ctx.desired.viewports[i];
             let empty = !(r[2] > 0.0 && r[3] > 0.0);
             let (x, y) = (r[0].clamp(lo, hi - 1.0), r[1].clamp(lo, hi - 1.0));
+            let height = if empty { 1.0 } else { r[3].min(hi - y) };
+            let (y, height) = if flip {
+                (y + height, -height)
+            } else {
+                (y, height)
+            };
             let vp = vk::Viewport {
                 x,
                 y,
                 width: if empty { 1.0 } else { r[2].min(hi - x) },
-                height: if empty { 1.0 } else { r[3].min(hi - y) },
+                height,
                 min_depth: near.clamp(0.0, 1.0),
                 max_depth: far.clamp(0.0, 1.0),
             };

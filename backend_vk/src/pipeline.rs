@@ -535,8 +535,10 @@ impl VkPipe {
             .topology(topology)
             .primitive_restart_enable(key.restart);
 
-        let mut clip_control =
-            vk::PipelineViewportDepthClipControlCreateInfoEXT::default().negative_one_to_one(true);
+        // GL's [-1, 1] clip-space depth, unless glClipControl chose [0, 1] (Vulkan's own;
+        // only advertised with the extension).
+        let mut clip_control = vk::PipelineViewportDepthClipControlCreateInfoEXT::default()
+            .negative_one_to_one(!raster.clip_zero_to_one);
         // Every pipeline has all the viewports the device gives GL (dynamic, so a pipeline
         // serves any of their values).
         let mut viewport = vk::PipelineViewportStateCreateInfo::default()
@@ -564,7 +566,12 @@ impl VkPipe {
             .rasterizer_discard_enable(raster.rasterizer_discard)
             .polygon_mode(conv::map_polygon_mode(polygon))
             .cull_mode(conv::map_cull_mode(raster.cull))
-            .front_face(conv::map_front_face(raster.front_ccw))
+            // The upper-left clip origin flips the viewport's y (command.rs), which flips
+            // the winding in framebuffer space: the front face flips with it (Mesa's
+            // `front_ccw ^= 1`), so facing follows clip space under both origins.
+            .front_face(conv::map_front_face(
+                raster.front_ccw != raster.clip_upper_left,
+            ))
             .depth_bias_enable(raster.offset_enable & offset_bit != 0)
             .line_width(1.0);
         if raster.flatshade_last && self.tiers.provoking_vertex {

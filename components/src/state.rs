@@ -599,6 +599,10 @@ pub struct GlState {
     pub point_sprite_coord_origin: GLenum,
     /// `PROVOKING_VERTEX`.
     pub provoking_vertex: GLenum,
+    /// `CLIP_ORIGIN` (GL 4.5, `glClipControl`): `LOWER_LEFT` or `UPPER_LEFT`.
+    pub clip_origin: GLenum,
+    /// `CLIP_DEPTH_MODE` (GL 4.5, `glClipControl`): `NEGATIVE_ONE_TO_ONE` or `ZERO_TO_ONE`.
+    pub clip_depth_mode: GLenum,
     /// `SAMPLE_COVERAGE_VALUE`.
     pub sample_coverage_value: f32,
     /// `SAMPLE_COVERAGE_INVERT`.
@@ -704,6 +708,8 @@ impl GlState {
             point_fade_threshold: 1.0,
             point_sprite_coord_origin: UPPER_LEFT,
             provoking_vertex: LAST_VERTEX_CONVENTION,
+            clip_origin: LOWER_LEFT,
+            clip_depth_mode: NEGATIVE_ONE_TO_ONE,
             sample_coverage_value: 1.0,
             sample_coverage_invert: false,
             sample_mask_value: u32::MAX,

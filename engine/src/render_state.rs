@@ -823,6 +823,25 @@ impl Context {
         set!(self, self.local.st.provoking_vertex, mode, Dirty::RASTER);
     }
 
+    /// `glClipControl` (GL 4.5, `GL_ARB_clip_control`): the window-coordinate origin of
+    /// clip-space y and the clip-space depth range. As in Mesa: `INVALID_OPERATION` where the
+    /// extension is not advertised, then `INVALID_ENUM` for the origin before the depth mode.
+    /// The backend flips the viewport's y and the polygon winding together (Mesa's
+    /// `front_ccw ^= 1`), so a primitive keeps its facing under either origin.
+    pub fn clip_control(&mut self, origin: GLenum, depth: GLenum) {
+        if !self.local.limits.clip_control {
+            return self.error(INVALID_OPERATION);
+        }
+        if origin != LOWER_LEFT && origin != UPPER_LEFT {
+            return self.error(INVALID_ENUM);
+        }
+        if depth != NEGATIVE_ONE_TO_ONE && depth != ZERO_TO_ONE {
+            return self.error(INVALID_ENUM);
+        }
+        set!(self, self.local.st.clip_origin, origin, Dirty::RASTER);
+        set!(self, self.local.st.clip_depth_mode, depth, Dirty::RASTER);
+    }
+
     /// `glHint`.
     pub fn hint(&mut self, target: GLenum, mode: GLenum) {
         if !matches!(mode, FASTEST | NICEST | DONT_CARE) {

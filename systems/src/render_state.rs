@@ -112,6 +112,8 @@ pub fn raster_state(st: &GlState) -> RasterState {
         dither: caps.has(cap::DITHER),
         sample_shading: caps.has(cap::SAMPLE_SHADING),
         min_sample_shading: st.min_sample_shading.to_bits(),
+        clip_upper_left: st.clip_origin == UPPER_LEFT,
+        clip_zero_to_one: st.clip_depth_mode == ZERO_TO_ONE,
     }
 }
 

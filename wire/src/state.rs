@@ -211,6 +211,12 @@ pub struct RasterState {
     pub sample_shading: bool,
     /// `MIN_SAMPLE_SHADING_VALUE`, in [0, 1], as the bits of an `f32` (the key is hashed).
     pub min_sample_shading: u32,
+    /// `CLIP_ORIGIN` is `UPPER_LEFT` (GL 4.5): clip-space y maps to window y negated, and
+    /// [`Self::front_ccw`] is inverted with it (as Mesa does), so facing is unchanged.
+    pub clip_upper_left: bool,
+    /// `CLIP_DEPTH_MODE` is `ZERO_TO_ONE` (GL 4.5): clip-space depth is [0, w] and maps to
+    /// the depth range as `n + (f - n) z`, Vulkan's own mapping.
+    pub clip_zero_to_one: bool,
 }
 
 impl Default for RasterState {
@@ -234,6 +240,8 @@ impl Default for RasterState {
             dither: true,
             sample_shading: false,
             min_sample_shading: 0,
+            clip_upper_left: false,
+            clip_zero_to_one: false,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! GL 4.1's viewport arrays (`ARB_viewport_array`): indexed viewports, scissor rectangles
 //! and depth ranges, and the float and double indexed queries (`tessera_engine`'s
-//! `render_state` and `get`).
+//! `render_state` and `get`); GL 4.5's `glClipControl` (`ARB_clip_control`), the rest of
+//! the viewport transform.
 
 use super::types::*;
 use crate::current::gl_call;
@@ -122,4 +123,10 @@ pub unsafe extern "C" fn glGetDoublei_v(target: GLenum, index: GLuint, data: *mu
     gl_call("glGetDoublei_v", (), |c| {
         c.get_doublei_v(target, index, out)
     });
+}
+
+/// `glClipControl` (GL 4.5): the clip origin and clip-space depth mode.
+#[unsafe(no_mangle)]
+pub extern "C" fn glClipControl(origin: GLenum, depth: GLenum) {
+    gl_call("glClipControl", (), |c| c.clip_control(origin, depth));
 }

@@ -38,10 +38,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[QUERY_BUFFER_BINDING],
     ),
     (
-        "ARB_clip_control (GL 4.5): no glClipControl",
-        &[CLIP_ORIGIN, CLIP_DEPTH_MODE],
-    ),
-    (
         "ARB_cull_distance (GL 4.5): GLSL 3.30 has no gl_CullDistance",
         &[MAX_CULL_DISTANCES, MAX_COMBINED_CLIP_AND_CULL_DISTANCES],
     ),
