@@ -190,6 +190,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_invalidate_subdata",
     "GL_ARB_map_buffer_alignment",
     "GL_ARB_map_buffer_range",
+    "GL_ARB_multi_bind",
     "GL_ARB_multi_draw_indirect",
     "GL_ARB_occlusion_query",
     "GL_ARB_occlusion_query2",

@@ -220,7 +220,9 @@ impl Context {
         count: GLsizei,
         textures: Option<&[GLuint]>,
     ) {
-        if beyond(first, count, IMAGE_UNITS as u32) {
+        // Without image units (a GLES backend short of ES 3.1's images) the call is
+        // refused, as Mesa refuses it without `GL_ARB_shader_image_load_store`.
+        if !self.local.limits.image_load_store || beyond(first, count, IMAGE_UNITS as u32) {
             return self.error(INVALID_OPERATION);
         }
         let group = self.group.clone();

@@ -17,7 +17,7 @@
 use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 use tessera_tests::scenes::link_program;
 
@@ -678,4 +678,36 @@ fn draw_through_multi_bind_matches_native() {
     assert_eq!(e, NO_ERROR);
     // The scene drew: no pixel is the clear colour.
     assert!(pixels.chunks(4).all(|p| p != [0, 0, 0, 255]));
+}
+
+/// The string is advertised on both backends and on a GLES backend limited to ES 3.0,
+/// whose want of image units makes `glBindImageTextures` `INVALID_OPERATION` (as Mesa
+/// answers without `GL_ARB_shader_image_load_store`) while the other calls work.
+#[test]
+fn advertised_on_every_backend() {
+    let mut contexts: Vec<(&str, Context)> = Backend::ALL
+        .into_iter()
+        .map(|b| (b.name(), tessera_on(b, TransportKind::Inproc, 8, 8)))
+        .collect();
+    contexts.push(("gles es3.0", tessera_es30(8, 8)));
+    for (name, mut ctx) in contexts {
+        let advertised: Vec<String> = (0..ctx.get_integer(NUM_EXTENSIONS) as GLuint)
+            .filter_map(|i| ctx.get_stringi(EXTENSIONS, i))
+            .collect();
+        assert!(
+            advertised.iter().any(|e| e == "GL_ARB_multi_bind"),
+            "{name}"
+        );
+        let images = advertised
+            .iter()
+            .any(|e| e == "GL_ARB_shader_image_load_store");
+        ctx.bind_image_textures(0, 1, None);
+        let expected = if images { NO_ERROR } else { INVALID_OPERATION };
+        assert_eq!(ctx.get_error(), expected, "{name}");
+        let s = ctx.gen_sampler();
+        ctx.bind_samplers(0, 1, Some(&[s]));
+        assert_eq!(ctx.get_error(), NO_ERROR, "{name}");
+        ctx.finish();
+        assert!(ctx.take_events().is_empty(), "{name}");
+    }
 }
