@@ -1347,6 +1347,9 @@ impl GlesPipe {
             // Nor the other operands of a 1D array's lookups: those become 2D array ones.
             let widened = crate::spirv::widen_1d_arrays(words);
             let words = widened.as_deref().unwrap_or(words);
+            // Nor fine and coarse derivatives: the plain ones (spirv.rs).
+            let plain = crate::spirv::plain_derivatives(words);
+            let words = plain.as_deref().unwrap_or(words);
             match self.spirv_cross.translate(words, &job) {
                 Ok(mut t) => {
                     if let Some(l) = &images {

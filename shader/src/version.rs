@@ -233,7 +233,9 @@ fn enables_texture_multisample(source: &str) -> bool {
 /// 4.20 the same way (glslang declares the image built-ins from 4.20). A shader of GLSL 1.40
 /// to 3.30 that enables `GL_ARB_gpu_shader5` is read as 4.00, which has everything the
 /// extension adds (glslang supports it only in part below 4.00: no integer functions,
-/// `interpolateAt*`, `precise` or sampler and block arrays indexed by variables).
+/// `interpolateAt*`, `precise` or sampler and block arrays indexed by variables), and so is
+/// one that enables `GL_ARB_derivative_control` (glslang declares `dFdxFine` and the other
+/// five from 4.00 with the extension; Mesa from any version).
 pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'_, str> {
     let enables = |name: &str| {
         source.lines().any(|l| {
@@ -254,7 +256,7 @@ pub fn extension_source(stage: crate::Stage, source: &str) -> std::borrow::Cow<'
     // Images (`image2D`, `imageLoad`, `memoryBarrier`) are 4.20's in glslang; 4.20 has the
     // tessellation stages too.
     let images = enables("GL_ARB_shader_image_load_store");
-    let shader5 = enables("GL_ARB_gpu_shader5");
+    let shader5 = enables("GL_ARB_gpu_shader5") || enables("GL_ARB_derivative_control");
     let to = match directive(source) {
         Ok(d)
             if enabled
