@@ -503,6 +503,11 @@ impl GlesPipe {
                 stencil_texturing: features.minor >= 1,
                 mirror_clamp_to_edge: features.mirror_clamp,
                 polygon_offset_clamp: features.polygon_offset_clamp,
+                max_anisotropy: if features.anisotropy {
+                    gl.get_parameter_f32(glow::MAX_TEXTURE_MAX_ANISOTROPY) as u32
+                } else {
+                    0
+                },
                 // GL's 16 viewports, where the driver has as many (MAX_VIEWPORTS_OES).
                 viewport_arrays: features.viewport_array
                     && int(glow::MAX_VIEWPORTS) >= MAX_VIEWPORTS as u32,

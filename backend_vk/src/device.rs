@@ -540,6 +540,11 @@ impl VkPipe {
             clip_control: gpu.tiers.depth_clip_control,
             mirror_clamp_to_edge: gpu.tiers.mirror_clamp,
             polygon_offset_clamp: gpu.core.depth_bias_clamp,
+            max_anisotropy: if gpu.core.sampler_anisotropy {
+                p.max_sampler_anisotropy as u32
+            } else {
+                0
+            },
             // Buffer textures of RGB32F/I/UI are viewed in their own three-component
             // formats (texture.rs `texel_view`), which Vulkan does not require for texel
             // buffers: lavapipe has them.

@@ -157,6 +157,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_arrays_of_arrays",
     "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
+    "GL_ARB_buffer_storage",
     "GL_ARB_clear_buffer_object",
     "GL_ARB_clip_control",
     "GL_ARB_color_buffer_float",
@@ -167,6 +168,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_copy_image",
     "GL_ARB_depth_buffer_float",
     "GL_ARB_depth_clamp",
+    "GL_ARB_derivative_control",
     "GL_ARB_draw_buffers",
     "GL_ARB_draw_buffers_blend",
     "GL_ARB_draw_elements_base_vertex",
@@ -217,6 +219,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_texture_compression_bptc",
     "GL_ARB_texture_compression_rgtc",
     "GL_ARB_texture_cube_map_array",
+    "GL_ARB_texture_filter_anisotropic",
     "GL_ARB_texture_float",
     "GL_ARB_texture_gather",
     "GL_ARB_texture_mirror_clamp_to_edge",
@@ -273,7 +276,7 @@ impl Context {
     /// map arrays, on one below ES 3.2; viewport arrays, on one without
     /// `OES_viewport_array`; image load and store, and texture level queries, on a GLES
     /// driver; the fragment stage's layer and viewport, on one below ES 3.2; the
-    /// `MIRROR_CLAMP_TO_EDGE` wrap mode, on a backend without it).
+    /// `MIRROR_CLAMP_TO_EDGE` wrap mode and anisotropic filtering, on a backend without them).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
         let bptc = self.local.limits.bptc;
@@ -292,6 +295,7 @@ impl Context {
         let rgb32 = self.local.limits.texture_buffer_rgb32;
         let stencil_texturing = self.local.limits.stencil_texturing;
         let mirror_clamp = self.local.limits.mirror_clamp_to_edge;
+        let anisotropic = self.local.limits.anisotropic;
         let level_queries = self.local.limits.texture_level_queries;
         let fragment_layer = self.local.limits.fragment_layer && self.local.limits.viewport_arrays;
         // Framebuffers without attachments need ES 3.1's glFramebufferParameteri on a GLES
@@ -326,6 +330,13 @@ impl Context {
             .filter(move |e| rgb32 || *e != "GL_ARB_texture_buffer_object_rgb32")
             .filter(move |e| stencil_texturing || *e != "GL_ARB_stencil_texturing")
             .filter(move |e| mirror_clamp || *e != "GL_ARB_texture_mirror_clamp_to_edge")
+            .filter(move |e| {
+                anisotropic
+                    || !matches!(
+                        *e,
+                        "GL_ARB_texture_filter_anisotropic" | "GL_EXT_texture_filter_anisotropic"
+                    )
+            })
             .filter(move |e| {
                 level_queries
                     || !matches!(
@@ -564,7 +575,9 @@ impl Context {
             MAX_TEXTURE_BUFFER_SIZE => i(l.max_texture_buffer_size),
             TEXTURE_BUFFER_OFFSET_ALIGNMENT => i(l.texture_buffer_offset_alignment),
             MAX_TEXTURE_LOD_BIAS => Some(Value::float(f64::from(l.max_lod_bias))),
-            MAX_TEXTURE_MAX_ANISOTROPY => Some(Value::float(f64::from(l.max_anisotropy))),
+            MAX_TEXTURE_MAX_ANISOTROPY if l.anisotropic => {
+                Some(Value::float(f64::from(l.max_anisotropy)))
+            }
             MAX_DRAW_BUFFERS | MAX_COLOR_ATTACHMENTS => i(limits::COLOR_ATTACHMENTS),
             MAX_DUAL_SOURCE_DRAW_BUFFERS => i(1),
             MAX_VERTEX_ATTRIBS => i(limits::VERTEX_ATTRIBS),

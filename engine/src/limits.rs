@@ -111,6 +111,10 @@ pub struct Limits {
     /// Whether the backend clamps the depth bias: `GL_ARB_polygon_offset_clamp` is
     /// advertised only then.
     pub polygon_offset_clamp: bool,
+    /// Whether samplers filter anisotropically: `GL_ARB_texture_filter_anisotropic` and
+    /// `GL_EXT_texture_filter_anisotropic` are advertised, and `TEXTURE_MAX_ANISOTROPY` a
+    /// sampling parameter, only then.
+    pub anisotropic: bool,
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
@@ -260,7 +264,9 @@ impl Limits {
             max_vertex_output_components: stage_io(caps.max_vertex_output_components),
             max_geometry_input_components: stage_io(caps.max_geometry_input_components),
             max_lod_bias: 2.0,
-            max_anisotropy: 16.0,
+            // Mesa's own limit is 16; a backend without anisotropic filtering has none
+            // (`Limits::anisotropic`).
+            max_anisotropy: caps.max_anisotropy.clamp(1, 16) as f32,
             max_compute_work_group_count: caps.compute.max_work_group_count.map(clamp),
             max_compute_work_group_size: caps.compute.max_work_group_size.map(clamp),
             max_compute_work_group_invocations: clamp(caps.compute.max_work_group_invocations),
@@ -286,6 +292,7 @@ impl Limits {
             stencil_texturing: caps.stencil_texturing,
             mirror_clamp_to_edge: caps.mirror_clamp_to_edge,
             polygon_offset_clamp: caps.polygon_offset_clamp,
+            anisotropic: caps.max_anisotropy >= 2,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5.filter(|_| caps.max_vertex_streams >= 4),
             packing: caps.packing,

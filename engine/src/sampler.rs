@@ -187,12 +187,14 @@ impl Context {
     }
 
     fn sampler_value(&mut self, sampler: GLuint, pname: GLenum) -> Option<ParamValue> {
+        let anisotropic = self.local.limits.anisotropic;
         let result = {
             let sh = self.group.lock();
             self.sampler_object(&sh, sampler).and_then(|e| {
                 sh.world
                     .get::<Sampler>(e)
                     .and_then(|s| sampling_value(&s.params, pname))
+                    .filter(|_| anisotropic || pname != TEXTURE_MAX_ANISOTROPY)
                     .ok_or(INVALID_ENUM)
             })
         };

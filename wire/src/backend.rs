@@ -506,6 +506,11 @@ pub struct Caps {
     /// Whether the depth bias may be clamped (`GL_ARB_polygon_offset_clamp`): Vulkan's
     /// `depthBiasClamp` feature, a GLES driver's `GL_EXT_polygon_offset_clamp`.
     pub polygon_offset_clamp: bool,
+    /// The largest anisotropy samplers filter with (`MAX_TEXTURE_MAX_ANISOTROPY`,
+    /// `GL_ARB_texture_filter_anisotropic`), 0 where they have none: Vulkan's
+    /// `maxSamplerAnisotropy` with the `samplerAnisotropy` feature, a GLES driver's
+    /// `GL_EXT_texture_filter_anisotropic` query.
+    pub max_anisotropy: u32,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -687,6 +692,8 @@ impl Caps {
             clip_control: true,
             mirror_clamp_to_edge: true,
             polygon_offset_clamp: true,
+            // Mesa's software drivers' (llvmpipe, lavapipe).
+            max_anisotropy: 16,
         }
     }
 }

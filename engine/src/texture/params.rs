@@ -199,9 +199,9 @@ fn store_f32(field: &mut f32, new: f32) -> bool {
 
 /// Sets one sampling parameter (GL 3.3 §3.8.7, table 3.16); returns whether it changed.
 /// `INVALID_ENUM` for a pname that is not one, an enum value it does not take, or a border
-/// colour through a scalar call (`vector` false), `MIRROR_CLAMP_TO_EDGE` where the backend
-/// lacks it; `INVALID_VALUE` for an anisotropy below
-/// 1 (larger values are clamped to the limit, as Mesa does) and for a slice too short for
+/// colour through a scalar call (`vector` false), `MIRROR_CLAMP_TO_EDGE` or
+/// `TEXTURE_MAX_ANISOTROPY` where the backend lacks it; `INVALID_VALUE` for an anisotropy
+/// below 1 (larger values are clamped to the limit, as Mesa does) and for a slice too short for
 /// the parameter (a guard of the Rust API).
 pub(crate) fn set_sampling(
     p: &mut SamplerParams,
@@ -262,11 +262,26 @@ pub(crate) fn set_sampling(
             store(&mut p.compare_func, v)
         }
         TEXTURE_MAX_ANISOTROPY => {
+            // Mesa's order: the pname needs the extension, an unchanged value is no change
+            // (not even an error), then values below 1 are refused and larger ones clamped to
+            // the limit, a NaN to the limit too (Mesa's MIN2 takes the second operand when the
+            // comparison is false).
+            if !limits.anisotropic {
+                return Err(INVALID_ENUM);
+            }
             let v = arg.float(0);
-            if v.is_nan() || v < 1.0 {
+            if v == p.max_anisotropy {
+                return Ok(false);
+            }
+            if v < 1.0 {
                 return Err(INVALID_VALUE);
             }
-            store_f32(&mut p.max_anisotropy, v.min(limits.max_anisotropy))
+            let clamped = if v < limits.max_anisotropy {
+                v
+            } else {
+                limits.max_anisotropy
+            };
+            store_f32(&mut p.max_anisotropy, clamped)
         }
         _ => {
             let (words, kind) = arg.border();
@@ -416,6 +431,7 @@ fn set_texture_param(
 fn texture_value(tex: &Texture, pname: GLenum, limits: &Limits) -> Option<ParamValue> {
     let i = |v: i64| Some(ParamValue::Plain(Value::int(v)));
     match pname {
+        TEXTURE_MAX_ANISOTROPY if !limits.anisotropic => None,
         DEPTH_STENCIL_TEXTURE_MODE if limits.stencil_texturing => {
             i(i64::from(if tex.stencil_sampling {
                 STENCIL_INDEX
