@@ -538,6 +538,16 @@ impl VkPipe {
             // [0, 1] clip-space depth needs a pipeline's depth mode of its own, which only
             // VK_EXT_depth_clip_control gives (the SPIR-V patch fixes [-1, 1] per program).
             clip_control: gpu.tiers.depth_clip_control,
+            max_cull_distances: if gpu.core.shader_cull_distance {
+                p.max_cull_distances
+            } else {
+                0
+            },
+            max_combined_clip_and_cull_distances: if gpu.core.shader_cull_distance {
+                p.max_combined_clip_and_cull_distances
+            } else {
+                0
+            },
             mirror_clamp_to_edge: gpu.tiers.mirror_clamp,
             polygon_offset_clamp: gpu.core.depth_bias_clamp,
             max_anisotropy: if gpu.core.sampler_anisotropy {

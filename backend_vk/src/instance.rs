@@ -139,6 +139,8 @@ pub(crate) struct CoreFeatures {
     /// Viewport and scissor arrays chosen per primitive (`multiViewport`: GL 4.1's viewport
     /// arrays, and SPIR-V's `MultiViewport` capability that `ViewportIndex` needs).
     pub multi_viewport: bool,
+    /// `gl_CullDistance` (`shaderCullDistance`, GL 4.5's `GL_ARB_cull_distance`).
+    pub shader_cull_distance: bool,
 }
 
 /// Messages of the debug-utils messenger, shared with its callback.
@@ -831,6 +833,7 @@ fn create_device(
             && yes(have.shader_storage_buffer_array_dynamic_indexing),
         shader_float64: yes(have.shader_float64),
         multi_viewport: yes(have.multi_viewport),
+        shader_cull_distance: yes(have.shader_cull_distance),
     };
     let enabled = vk::PhysicalDeviceFeatures {
         geometry_shader: have.geometry_shader,

@@ -140,6 +140,10 @@ pub struct Limits {
     /// `GL_ARB_clip_control` is advertised, and the call and its two queries accepted, only
     /// then.
     pub clip_control: bool,
+    /// `MAX_CULL_DISTANCES` and `MAX_COMBINED_CLIP_AND_CULL_DISTANCES`:
+    /// `GL_ARB_cull_distance` is advertised, and the two answered, only where the first is
+    /// not 0.
+    pub cull_distances: [u32; 2],
     /// `MAX_VERTEX_STREAMS`: the streams transform feedback captures, draws from
     /// (`glDrawTransformFeedbackStream`) and counts per stream (`glBeginQueryIndexed`).
     pub max_vertex_streams: u32,
@@ -300,6 +304,10 @@ impl Limits {
             texture_level_queries: caps.texture_level_queries,
             fragment_layer: caps.fragment_layer,
             clip_control: caps.clip_control,
+            cull_distances: [
+                caps.max_cull_distances.min(8),
+                caps.max_combined_clip_and_cull_distances.min(8),
+            ],
             max_vertex_streams: caps.max_vertex_streams.clamp(1, 4),
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).

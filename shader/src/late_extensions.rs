@@ -5,12 +5,13 @@
 //!   depth_unchanged)` on a redeclared `gl_FragDepth`, glslang's from 4.20;
 //! - **`GL_ARB_fragment_layer_viewport`**: `gl_Layer` and `gl_ViewportIndex` as fragment
 //!   inputs, glslang's from 4.30;
+//! - **`GL_ARB_cull_distance`**: `gl_CullDistance`, glslang's from 4.50;
 //! - **`GL_ARB_texture_query_lod`**: `textureQueryLOD()`, which glslang knows by this
 //!   extension but declares from GLSL 1.50 on.
 //!
-//! glslang does not know the first three names and refuses their `#extension` lines, so
-//! [`rewrite`] blanks those lines (lines stay) and the preamble defines the three macros, as
-//! Mesa defines every extension it has. A shader that enables one of the four and names
+//! glslang does not know the first four names and refuses their `#extension` lines, so
+//! [`rewrite`] blanks those lines (lines stay) and the preamble defines the four macros, as
+//! Mesa defines every extension it has. A shader that enables one of the five and names
 //! its feature is read at the version glslang has the feature (the `#version` number
 //! rewritten in place); one that only enables it keeps its version.
 //!
@@ -34,10 +35,11 @@ pub(crate) const FLAG_FRAG_DATA: u32 = 128;
 pub(crate) const STAND_IN_PREFIX: &str = "tsh_Frag";
 
 /// The extensions glslang refuses by name, whose `#extension` lines are blanked.
-const UNKNOWN: [&str; 3] = [
+const UNKNOWN: [&str; 4] = [
     "GL_ARB_texture_query_levels",
     "GL_ARB_conservative_depth",
     "GL_ARB_fragment_layer_viewport",
+    "GL_ARB_cull_distance",
 ];
 
 /// The shader's text with the unknown extensions' `#extension` lines blanked and its
@@ -48,7 +50,7 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
         return (Cow::Borrowed(text), 0);
     }
     // The last directive for a name decides whether it is enabled, as in GLSL.
-    let mut enabled = [false; 4];
+    let mut enabled = [false; 5];
     let mut blank = Vec::new();
     for line in code_lines(text) {
         if line.directive != Some("extension") {
@@ -77,7 +79,8 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
                 && (text.contains("gl_Layer") || text.contains("gl_ViewportIndex")),
             430,
         ),
-        (enabled[3] && text.contains("textureQueryLOD"), 150),
+        (enabled[3] && text.contains("gl_CullDistance"), 450),
+        (enabled[4] && text.contains("textureQueryLOD"), 150),
     ]
     .iter()
     .filter(|(used, _)| *used)

@@ -346,6 +346,7 @@ const char* const kDeprecatedTextureFunctionsSso =
     "#define GL_ARB_texture_query_levels 1\n" \
     "#define GL_ARB_conservative_depth 1\n" \
     "#define GL_ARB_fragment_layer_viewport 1\n" \
+    "#define GL_ARB_cull_distance 1\n" \
     "#define GL_ARB_arrays_of_arrays 1\n"
 
 // The stand-ins for kFlagFragColor and kFlagFragData, at location 0 as glslang places the

@@ -26,7 +26,7 @@
 //!   blanked and its functions (`texture1DArray()` and its kin) come from the preamble
 //!   ([`texture_array`]);
 //! - **`GL_ARB_texture_query_levels`, `GL_ARB_conservative_depth`,
-//!   `GL_ARB_fragment_layer_viewport`**, which glslang does not know, and
+//!   `GL_ARB_fragment_layer_viewport`, `GL_ARB_cull_distance`**, which glslang does not know, and
 //!   `GL_ARB_texture_query_lod` below 1.50 ([`crate::late_extensions`]).
 //!
 //! - **unsized uniform arrays with an initializer** get the initializer's size written in

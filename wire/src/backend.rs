@@ -499,6 +499,13 @@ pub struct Caps {
     /// per pipeline; without it the SPIR-V is patched for [-1, 1] alone), a GLES driver's
     /// `GL_EXT_clip_control`.
     pub clip_control: bool,
+    /// `MAX_CULL_DISTANCES` (`GL_ARB_cull_distance`): Vulkan's `maxCullDistances` with the
+    /// `shaderCullDistance` feature, a GLES driver's with `GL_EXT_clip_cull_distance`; 0
+    /// where the backend has no cull distances.
+    pub max_cull_distances: u32,
+    /// `MAX_COMBINED_CLIP_AND_CULL_DISTANCES`, from the same source (0 without cull
+    /// distances).
+    pub max_combined_clip_and_cull_distances: u32,
     /// Whether samplers take `MIRROR_CLAMP_TO_EDGE` (`GL_ARB_texture_mirror_clamp_to_edge`):
     /// Vulkan's `VK_KHR_sampler_mirror_clamp_to_edge`, a GLES driver's
     /// `GL_EXT_texture_mirror_clamp_to_edge`.
@@ -690,6 +697,8 @@ impl Caps {
             fragment_layer: true,
             max_vertex_streams: 4,
             clip_control: true,
+            max_cull_distances: 8,
+            max_combined_clip_and_cull_distances: 8,
             mirror_clamp_to_edge: true,
             polygon_offset_clamp: true,
             // Mesa's software drivers' (llvmpipe, lavapipe).
