@@ -156,6 +156,12 @@ BEYOND = {
     "glProgramUniformMatrix3x2fv", "glProgramUniformMatrix3x4fv",
     "glProgramUniformMatrix4fv", "glProgramUniformMatrix4x2fv",
     "glProgramUniformMatrix4x3fv", "glUseProgramStages", "glValidateProgramPipeline",
+    # Immutable buffer storage (GL 4.4) and the buffer functions of direct state access (4.5).
+    "glBufferStorage", "glClearNamedBufferData", "glClearNamedBufferSubData",
+    "glCopyNamedBufferSubData", "glCreateBuffers", "glFlushMappedNamedBufferRange",
+    "glGetNamedBufferParameteri64v", "glGetNamedBufferParameteriv", "glGetNamedBufferPointerv",
+    "glGetNamedBufferSubData", "glMapNamedBuffer", "glMapNamedBufferRange",
+    "glNamedBufferData", "glNamedBufferStorage", "glNamedBufferSubData", "glUnmapNamedBuffer",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

@@ -76,6 +76,8 @@ pub struct Mapping {
     /// What `bytes` held when the mapping was handed out, kept only when unmapping must
     /// upload just the bytes the application changed (an unsynchronized write map, without
     /// explicit flushes, over bytes the client does not know): see the engine's `buffer`.
+    /// For a persistent write map without explicit flushes it is the twin: what the backend
+    /// holds of the range, brought up to date each time the changed pages are sent.
     pub initial: Option<Box<[u8]>>,
 }
 
@@ -240,6 +242,11 @@ pub struct Buffer {
     pub mapping: Option<Mapping>,
     /// Bumped whenever the storage is re-specified (`buffer_data`).
     pub generation: u32,
+    /// `BUFFER_IMMUTABLE_STORAGE`: the storage came from `glBufferStorage`.
+    pub immutable: bool,
+    /// `BUFFER_STORAGE_FLAGS`: what `glBufferStorage` allowed (`glBufferData` allows
+    /// `MAP_READ_BIT | MAP_WRITE_BIT | DYNAMIC_STORAGE_BIT`, as Mesa reports it).
+    pub storage_flags: GLbitfield,
     /// The client's copy of the contents; `None` where the engine keeps none (storage too
     /// large to mirror), so everything must be read back.
     pub shadow: Option<BufferShadow>,
@@ -254,8 +261,18 @@ impl Buffer {
             usage: STATIC_DRAW,
             mapping: None,
             generation: 0,
+            immutable: false,
+            storage_flags: 0,
             shadow: Some(BufferShadow::default()),
         }
+    }
+
+    /// Whether the buffer is mapped in a way that forbids other uses (any mapping but a
+    /// persistent one: GL 4.4 §6.3.2).
+    pub fn mapped_exclusively(&self) -> bool {
+        self.mapping
+            .as_ref()
+            .is_some_and(|m| m.access & MAP_PERSISTENT_BIT == 0)
     }
 }
 

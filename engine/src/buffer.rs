@@ -51,13 +51,40 @@ use crate::context::{Context, GlResult};
 use crate::limits::{ACB_BINDINGS, SSBO_BINDINGS, UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
 use crate::share::Shared;
 
-/// `glMapBufferRange` access bits GL 3.3 defines.
+/// `glMapBufferRange` access bits (GL 4.4's persistent and coherent ones included).
 const MAP_ACCESS_BITS: GLbitfield = MAP_READ_BIT
     | MAP_WRITE_BIT
     | MAP_INVALIDATE_RANGE_BIT
     | MAP_INVALIDATE_BUFFER_BIT
     | MAP_FLUSH_EXPLICIT_BIT
-    | MAP_UNSYNCHRONIZED_BIT;
+    | MAP_UNSYNCHRONIZED_BIT
+    | MAP_PERSISTENT_BIT
+    | MAP_COHERENT_BIT;
+
+/// `glBufferStorage` flag bits.
+const STORAGE_FLAG_BITS: GLbitfield = MAP_READ_BIT
+    | MAP_WRITE_BIT
+    | MAP_PERSISTENT_BIT
+    | MAP_COHERENT_BIT
+    | DYNAMIC_STORAGE_BIT
+    | CLIENT_STORAGE_BIT;
+
+/// What `glBufferData` storage allows, as Mesa reports it in `BUFFER_STORAGE_FLAGS`.
+const DATA_STORAGE_FLAGS: GLbitfield = MAP_READ_BIT | MAP_WRITE_BIT | DYNAMIC_STORAGE_BIT;
+
+/// The granularity at which persistent write mappings are compared with their twin.
+const PERSISTENT_PAGE: usize = 4096;
+
+/// How an entry point names its buffer: by binding target (`glBufferData`) or by name
+/// (`glNamedBufferData`, GL 4.5's direct state access). Both forms share one body.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum BufferRef {
+    /// The buffer bound to this target: `INVALID_ENUM` for a bad target,
+    /// `INVALID_OPERATION` when nothing is bound.
+    Target(GLenum),
+    /// The buffer of this name: `INVALID_OPERATION` unless it names a buffer object.
+    Name(GLuint),
+}
 
 /// The largest storage whose contents the client mirrors ([`BufferShadow`]); larger buffers
 /// read back for every map and `glGetBufferSubData`.
@@ -123,6 +150,147 @@ fn changed_runs(
         }
     }
     runs
+}
+
+/// Sends what the program wrote through its persistent write mappings since the last batch,
+/// as a batch of its own ahead of the records pending in the encoder (called by
+/// [`Shared::flush`] while any persistent mapping exists).
+///
+/// A persistent mapping is client memory that the program writes with no call in between,
+/// and the backend reads it when it carries out a batch, as a GPU reads coherent memory when
+/// it executes a command. Each mapping without explicit flushes keeps a twin: what the
+/// backend holds of the range. At each batch the mapping is compared with its twin page by
+/// page ([`PERSISTENT_PAGE`]), and the changed runs of pages go first, so every record of
+/// the batch sees every write the program made before the batch left, which is what a
+/// well-defined program (one that does not overwrite what pending commands read, and waits
+/// on a fence before reusing it) can observe of coherent memory. The comparison costs one
+/// pass over the mapped bytes per batch; batches that find nothing changed send nothing.
+pub(crate) fn send_persistent_writes(sh: &mut Shared) {
+    let mut held = None;
+    for i in 0..sh.persistent_maps.len() {
+        let e = sh.persistent_maps[i];
+        let Shared { world, dev, .. } = &mut *sh;
+        let Some(mut b) = world.get_mut::<Buffer>(e) else {
+            continue;
+        };
+        let handle = b.handle;
+        let b = &mut *b;
+        let (Some(m), mut shadow) = (b.mapping.as_mut(), b.shadow.as_mut()) else {
+            continue;
+        };
+        let Some(twin) = m.initial.as_mut() else {
+            continue;
+        };
+        let at = m.offset as u64;
+        let bytes = &m.bytes[..];
+        let n = bytes.len().min(twin.len());
+        let mut i = 0;
+        while i < n {
+            let end = (i + PERSISTENT_PAGE).min(n);
+            if bytes[i..end] == twin[i..end] {
+                i = end;
+                continue;
+            }
+            let start = i;
+            i = end;
+            while i < n {
+                let end = (i + PERSISTENT_PAGE).min(n);
+                if bytes[i..end] == twin[i..end] {
+                    break;
+                }
+                i = end;
+            }
+            if held.is_none() {
+                held = Some(dev.enc.set_aside());
+            }
+            let run = &bytes[start..i];
+            let span = dev.enc.stage(run);
+            dev.push(Record::WriteBuffer {
+                buffer: handle,
+                offset: at + start as u64,
+                data: span,
+            });
+            dev.counters.persistent_bytes += run.len() as u64;
+            twin[start..i].copy_from_slice(run);
+            if let Some(s) = shadow.as_mut() {
+                s.write(at + start as u64, run);
+            }
+        }
+    }
+    if let Some(held) = held {
+        sh.submit();
+        sh.dev.enc.put_back(held);
+    }
+}
+
+/// Brings the persistent read mappings up to date with what the GPU wrote, after a fence
+/// signalled or `glFinish` returned (the points after which GL lets a program read the
+/// GPU's writes through a coherent mapping): each mapped range the client copy does not
+/// know is read back (one round trip per such mapping) into the mapping and its twin.
+pub(crate) fn refresh_persistent_reads(sh: &mut Shared) {
+    for i in 0..sh.persistent_maps.len() {
+        let e = sh.persistent_maps[i];
+        let Some((handle, at, len)) = sh.world.get::<Buffer>(e).and_then(|b| {
+            let m = b.mapping.as_ref()?;
+            (m.access & MAP_READ_BIT != 0).then_some((b.handle, m.offset as u64, m.length as u64))
+        }) else {
+            continue;
+        };
+        if shadow_known(sh, e, at, len) {
+            continue;
+        }
+        let reply = sh.dev.enc.mint_reply();
+        sh.dev.push(Record::ReadBuffer {
+            buffer: handle,
+            range: Box::new(BufferRange {
+                offset: at,
+                size: len,
+            }),
+            reply,
+        });
+        let Some(Reply::Bytes(data)) = sh.wait(reply) else {
+            return;
+        };
+        if data.len() != len as usize {
+            continue;
+        }
+        shadow_write(sh, e, at, &data);
+        if let Some(mut b) = sh.world.get_mut::<Buffer>(e)
+            && let Some(m) = b.mapping.as_mut()
+        {
+            m.bytes.copy_from_slice(&data);
+            if let Some(twin) = m.initial.as_mut() {
+                twin.copy_from_slice(&data);
+            }
+        }
+    }
+}
+
+/// A write the client made to `[offset, offset + data.len())` of `e` with a command
+/// (`glBufferSubData`) shows through a persistent mapping of the range, and its twin
+/// learns it (the backend holds it once the command's batch is carried out).
+pub(crate) fn persistent_learn(sh: &mut Shared, e: Entity, offset: u64, data: &[u8]) {
+    let Some(mut b) = sh.world.get_mut::<Buffer>(e) else {
+        return;
+    };
+    let Some(m) = b
+        .mapping
+        .as_mut()
+        .filter(|m| m.access & MAP_PERSISTENT_BIT != 0)
+    else {
+        return;
+    };
+    let (start, end) = (m.offset as u64, (m.offset + m.length) as u64);
+    let (from, to) = (offset.max(start), (offset + data.len() as u64).min(end));
+    if from >= to {
+        return;
+    }
+    let src = &data[(from - offset) as usize..(to - offset) as usize];
+    let dst = (from - start) as usize..(to - start) as usize;
+    m.bytes[dst.clone()].copy_from_slice(src);
+    if let Some(twin) = m.initial.as_mut() {
+        twin[dst].copy_from_slice(src);
+    }
 }
 
 /// Transform feedback buffer binding points.
@@ -392,12 +560,14 @@ impl Context {
                 world,
                 dev,
                 mapped_buffers,
+                persistent_maps,
                 ..
             } = &mut *sh;
             if let Some(mut b) = world.get_mut::<Buffer>(e)
                 && b.mapping.take().is_some()
             {
                 *mapped_buffers -= 1;
+                persistent_maps.retain(|&p| p != e);
             }
             lifecycle::unname(world, dev, e);
         }
@@ -471,6 +641,32 @@ impl Context {
         // texture keeps its reference (GL 3.3 §D.1.2).
     }
 
+    /// The buffer an entry point names (see [`BufferRef`]).
+    pub(crate) fn resolve_buffer(&self, sh: &Shared, r: BufferRef) -> GlResult<Entity> {
+        match r {
+            BufferRef::Target(target) => self.target_buffer(sh, target),
+            BufferRef::Name(name) => sh.names.buffers.get(name).ok_or(INVALID_OPERATION),
+        }
+    }
+
+    /// `glCreateBuffers`: names with their objects made at once.
+    pub fn create_buffers(&mut self, n: GLsizei, buffers: &mut [GLuint]) {
+        if n < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let buffers = &mut buffers[..n as usize];
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        if sh.names.buffers.generate(buffers).is_err() {
+            return self.local.set_error(OUT_OF_MEMORY);
+        }
+        for &name in buffers.iter() {
+            if let Err(err) = self.buffer_object(&mut sh, name) {
+                return self.error(err);
+            }
+        }
+    }
+
     /// `glBufferData`.
     pub fn buffer_data(
         &mut self,
@@ -479,9 +675,30 @@ impl Context {
         data: Option<&[u8]>,
         usage: GLenum,
     ) {
+        self.buffer_data_of(BufferRef::Target(target), size, data, usage);
+    }
+
+    /// `glNamedBufferData`.
+    pub fn named_buffer_data(
+        &mut self,
+        buffer: GLuint,
+        size: GLsizeiptr,
+        data: Option<&[u8]>,
+        usage: GLenum,
+    ) {
+        self.buffer_data_of(BufferRef::Name(buffer), size, data, usage);
+    }
+
+    fn buffer_data_of(
+        &mut self,
+        r: BufferRef,
+        size: GLsizeiptr,
+        data: Option<&[u8]>,
+        usage: GLenum,
+    ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let e = match self.target_buffer(&sh, target) {
+        let e = match self.resolve_buffer(&sh, r) {
             Ok(e) => e,
             Err(err) => return self.error(err),
         };
@@ -491,15 +708,98 @@ impl Context {
         if !valid_usage(usage) {
             return self.error(INVALID_ENUM);
         }
-        let size = size as i64;
-        if size > (1 << 34) {
+        if sh.world.get::<Buffer>(e).is_some_and(|b| b.immutable) {
+            return self.error(INVALID_OPERATION);
+        }
+        if size as i64 > (1 << 34) {
             return self.error(OUT_OF_MEMORY);
         }
+        self.specify_storage(
+            &mut sh,
+            e,
+            size as i64,
+            data,
+            usage,
+            DATA_STORAGE_FLAGS,
+            false,
+        );
+    }
+
+    /// `glBufferStorage` (GL 4.4): immutable storage with the uses `flags` allow.
+    pub fn buffer_storage(
+        &mut self,
+        target: GLenum,
+        size: GLsizeiptr,
+        data: Option<&[u8]>,
+        flags: GLbitfield,
+    ) {
+        self.buffer_storage_of(BufferRef::Target(target), size, data, flags);
+    }
+
+    /// `glNamedBufferStorage`.
+    pub fn named_buffer_storage(
+        &mut self,
+        buffer: GLuint,
+        size: GLsizeiptr,
+        data: Option<&[u8]>,
+        flags: GLbitfield,
+    ) {
+        self.buffer_storage_of(BufferRef::Name(buffer), size, data, flags);
+    }
+
+    fn buffer_storage_of(
+        &mut self,
+        r: BufferRef,
+        size: GLsizeiptr,
+        data: Option<&[u8]>,
+        flags: GLbitfield,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let e = match self.resolve_buffer(&sh, r) {
+            Ok(e) => e,
+            Err(err) => return self.error(err),
+        };
+        // Mesa's order: size, unknown bits, persistent without access, coherent without
+        // persistent, then storage that is already immutable.
+        if size <= 0
+            || flags & !STORAGE_FLAG_BITS != 0
+            || (flags & MAP_PERSISTENT_BIT != 0 && flags & (MAP_READ_BIT | MAP_WRITE_BIT) == 0)
+            || (flags & MAP_COHERENT_BIT != 0 && flags & MAP_PERSISTENT_BIT == 0)
+        {
+            return self.error(INVALID_VALUE);
+        }
+        if sh.world.get::<Buffer>(e).is_some_and(|b| b.immutable) {
+            return self.error(INVALID_OPERATION);
+        }
+        if size as i64 > (1 << 34) {
+            return self.error(OUT_OF_MEMORY);
+        }
+        self.specify_storage(&mut sh, e, size as i64, data, DYNAMIC_DRAW, flags, true);
+    }
+
+    /// Gives `e` new storage of `size` bytes holding `data` (or zeros), ending any mapping.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the two entry points' whole state"
+    )]
+    fn specify_storage(
+        &mut self,
+        sh: &mut Shared,
+        e: Entity,
+        size: i64,
+        data: Option<&[u8]>,
+        usage: GLenum,
+        flags: GLbitfield,
+        immutable: bool,
+    ) {
         let Some(mut b) = sh.world.get_mut::<Buffer>(e) else {
             return;
         };
         b.size = size;
         b.usage = usage;
+        b.storage_flags = flags;
+        b.immutable = immutable;
         // The new storage holds `data`, or zeros (`CreateBuffer`'s contract).
         b.shadow = (size <= SHADOW_MAX).then(|| match data {
             Some(bytes) => BufferShadow::with(&bytes[..size as usize]),
@@ -513,6 +813,7 @@ impl Context {
         if was_mapped {
             self.local.dirty |= Dirty::DRAW_CHECK;
             sh.mapped_buffers -= 1;
+            sh.persistent_maps.retain(|&p| p != e);
         }
         sh.dev.push(Record::CreateBuffer {
             buffer: handle,
@@ -530,22 +831,21 @@ impl Context {
         sh.flush_if_full();
     }
 
-    /// Validates a range of the buffer bound to `target`: bad target `INVALID_ENUM`, nothing
-    /// bound `INVALID_OPERATION`, negative or out-of-range `INVALID_VALUE`, mapped
-    /// `INVALID_OPERATION`.
+    /// Validates a range of the buffer `r` names: the naming errors, negative or
+    /// out-of-range `INVALID_VALUE`, mapped (not persistently) `INVALID_OPERATION`.
     fn buffer_range(
         &self,
         sh: &Shared,
-        target: GLenum,
+        r: BufferRef,
         offset: i64,
         size: i64,
     ) -> GlResult<(Entity, tessera_wire::handle::BufferHandle)> {
-        let e = self.target_buffer(sh, target)?;
+        let e = self.resolve_buffer(sh, r)?;
         let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
         if offset < 0 || size < 0 || offset.checked_add(size).is_none_or(|end| end > b.size) {
             return Err(INVALID_VALUE);
         }
-        if b.mapping.is_some() {
+        if b.mapped_exclusively() {
             return Err(INVALID_OPERATION);
         }
         Ok((e, b.handle))
@@ -559,15 +859,43 @@ impl Context {
         size: GLsizeiptr,
         data: &[u8],
     ) {
+        self.buffer_sub_data_of(BufferRef::Target(target), offset, size, data);
+    }
+
+    /// `glNamedBufferSubData`.
+    pub fn named_buffer_sub_data(
+        &mut self,
+        buffer: GLuint,
+        offset: GLintptr,
+        size: GLsizeiptr,
+        data: &[u8],
+    ) {
+        self.buffer_sub_data_of(BufferRef::Name(buffer), offset, size, data);
+    }
+
+    fn buffer_sub_data_of(
+        &mut self,
+        r: BufferRef,
+        offset: GLintptr,
+        size: GLsizeiptr,
+        data: &[u8],
+    ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let (e, handle) = match self.buffer_range(&sh, target, offset as i64, size as i64) {
+        let (e, handle) = match self.buffer_range(&sh, r, offset as i64, size as i64) {
             Ok(v) => v,
             Err(err) => return self.error(err),
         };
+        let Some(b) = sh.world.get::<Buffer>(e) else {
+            return;
+        };
+        if b.immutable && b.storage_flags & DYNAMIC_STORAGE_BIT == 0 {
+            return self.error(INVALID_OPERATION);
+        }
         if size == 0 {
             return;
         }
+        let persistent = b.mapping.is_some();
         let data = &data[..size as usize];
         let span = sh.dev.enc.stage(data);
         sh.dev.push(Record::WriteBuffer {
@@ -576,6 +904,13 @@ impl Context {
             data: span,
         });
         shadow_write(&mut sh, e, offset as u64, data);
+        if persistent {
+            // The write lands after everything the program wrote through the mapping so
+            // far (this batch's persistent writes go ahead of it), and before anything it
+            // writes next (those go with the next batch).
+            sh.flush();
+            persistent_learn(&mut sh, e, offset as u64, data);
+        }
         sh.flush_if_full();
     }
 
@@ -589,9 +924,30 @@ impl Context {
         size: GLsizeiptr,
         data: &mut [u8],
     ) {
+        self.get_buffer_sub_data_of(BufferRef::Target(target), offset, size, data);
+    }
+
+    /// `glGetNamedBufferSubData`.
+    pub fn get_named_buffer_sub_data(
+        &mut self,
+        buffer: GLuint,
+        offset: GLintptr,
+        size: GLsizeiptr,
+        data: &mut [u8],
+    ) {
+        self.get_buffer_sub_data_of(BufferRef::Name(buffer), offset, size, data);
+    }
+
+    fn get_buffer_sub_data_of(
+        &mut self,
+        r: BufferRef,
+        offset: GLintptr,
+        size: GLsizeiptr,
+        data: &mut [u8],
+    ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let (e, handle) = match self.buffer_range(&sh, target, offset as i64, size as i64) {
+        let (e, handle) = match self.buffer_range(&sh, r, offset as i64, size as i64) {
             Ok(v) => v,
             Err(err) => return self.error(err),
         };
@@ -623,18 +979,53 @@ impl Context {
         write_offset: GLintptr,
         size: GLsizeiptr,
     ) {
+        self.copy_buffer_sub_data_of(
+            BufferRef::Target(read_target),
+            BufferRef::Target(write_target),
+            read_offset,
+            write_offset,
+            size,
+        );
+    }
+
+    /// `glCopyNamedBufferSubData`.
+    pub fn copy_named_buffer_sub_data(
+        &mut self,
+        read_buffer: GLuint,
+        write_buffer: GLuint,
+        read_offset: GLintptr,
+        write_offset: GLintptr,
+        size: GLsizeiptr,
+    ) {
+        self.copy_buffer_sub_data_of(
+            BufferRef::Name(read_buffer),
+            BufferRef::Name(write_buffer),
+            read_offset,
+            write_offset,
+            size,
+        );
+    }
+
+    fn copy_buffer_sub_data_of(
+        &mut self,
+        read: BufferRef,
+        write: BufferRef,
+        read_offset: GLintptr,
+        write_offset: GLintptr,
+        size: GLsizeiptr,
+    ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
         let result = (|| {
-            let src = self.target_buffer(&sh, read_target)?;
-            let dst = self.target_buffer(&sh, write_target)?;
+            let src = self.resolve_buffer(&sh, read)?;
+            let dst = self.resolve_buffer(&sh, write)?;
             let (ro, wo, size) = (read_offset as i64, write_offset as i64, size as i64);
             if ro < 0 || wo < 0 || size < 0 {
                 return Err(INVALID_VALUE);
             }
             let sb = sh.world.get::<Buffer>(src).ok_or(INVALID_OPERATION)?;
             let db = sh.world.get::<Buffer>(dst).ok_or(INVALID_OPERATION)?;
-            if sb.mapping.is_some() || db.mapping.is_some() {
+            if sb.mapped_exclusively() || db.mapped_exclusively() {
                 return Err(INVALID_OPERATION);
             }
             if ro + size > sb.size || wo + size > db.size {
@@ -673,7 +1064,28 @@ impl Context {
         length: GLsizeiptr,
         access: GLbitfield,
     ) -> *mut u8 {
-        match self.map_range(target, offset as i64, length as i64, access) {
+        self.map_buffer_range_of(BufferRef::Target(target), offset, length, access)
+    }
+
+    /// `glMapNamedBufferRange`.
+    pub fn map_named_buffer_range(
+        &mut self,
+        buffer: GLuint,
+        offset: GLintptr,
+        length: GLsizeiptr,
+        access: GLbitfield,
+    ) -> *mut u8 {
+        self.map_buffer_range_of(BufferRef::Name(buffer), offset, length, access)
+    }
+
+    fn map_buffer_range_of(
+        &mut self,
+        r: BufferRef,
+        offset: GLintptr,
+        length: GLsizeiptr,
+        access: GLbitfield,
+    ) -> *mut u8 {
+        match self.map_range(r, offset as i64, length as i64, access) {
             Ok(p) => p,
             Err(err) => {
                 self.error(err);
@@ -684,6 +1096,15 @@ impl Context {
 
     /// `glMapBuffer`: maps the whole buffer with `READ_ONLY`, `WRITE_ONLY` or `READ_WRITE`.
     pub fn map_buffer(&mut self, target: GLenum, access: GLenum) -> *mut u8 {
+        self.map_buffer_of(BufferRef::Target(target), access)
+    }
+
+    /// `glMapNamedBuffer`.
+    pub fn map_named_buffer(&mut self, buffer: GLuint, access: GLenum) -> *mut u8 {
+        self.map_buffer_of(BufferRef::Name(buffer), access)
+    }
+
+    fn map_buffer_of(&mut self, r: BufferRef, access: GLenum) -> *mut u8 {
         let bits = match access {
             READ_ONLY => MAP_READ_BIT,
             WRITE_ONLY => MAP_WRITE_BIT,
@@ -695,7 +1116,7 @@ impl Context {
         };
         let size = {
             let sh = self.group.lock();
-            match self.target_buffer(&sh, target) {
+            match self.resolve_buffer(&sh, r) {
                 Ok(e) => sh.world.get::<Buffer>(e).map_or(0, |b| b.size),
                 Err(err) => {
                     drop(sh);
@@ -704,7 +1125,7 @@ impl Context {
                 }
             }
         };
-        match self.map_range(target, 0, size, bits) {
+        match self.map_range(r, 0, size, bits) {
             Ok(p) => p,
             Err(err) => {
                 self.error(err);
@@ -715,17 +1136,21 @@ impl Context {
 
     fn map_range(
         &mut self,
-        target: GLenum,
+        r: BufferRef,
         offset: i64,
         length: i64,
         access: GLbitfield,
     ) -> GlResult<*mut u8> {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let e = self.target_buffer(&sh, target)?;
+        let e = self.resolve_buffer(&sh, r)?;
         let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
-        if offset < 0 || length < 0 || offset.checked_add(length).is_none_or(|end| end > b.size) {
+        // Mesa's order of checks (`validate_map_buffer_range`).
+        if offset < 0 || length < 0 {
             return Err(INVALID_VALUE);
+        }
+        if length == 0 {
+            return Err(INVALID_OPERATION);
         }
         if access & !MAP_ACCESS_BITS != 0 {
             return Err(INVALID_VALUE);
@@ -733,18 +1158,25 @@ impl Context {
         let read = access & MAP_READ_BIT != 0;
         let write = access & MAP_WRITE_BIT != 0;
         let invalidate = access & (MAP_INVALIDATE_RANGE_BIT | MAP_INVALIDATE_BUFFER_BIT) != 0;
-        if length == 0
-            || b.mapping.is_some()
-            || !(read || write)
-            || (read && (invalidate || access & MAP_UNSYNCHRONIZED_BIT != 0))
-            || (access & MAP_FLUSH_EXPLICIT_BIT != 0 && !write)
-        {
+        let unsynchronized = access & MAP_UNSYNCHRONIZED_BIT != 0;
+        let explicit = access & MAP_FLUSH_EXPLICIT_BIT != 0;
+        let persistent = access & MAP_PERSISTENT_BIT != 0;
+        if !(read || write) || (read && (invalidate || unsynchronized)) || (explicit && !write) {
+            return Err(INVALID_OPERATION);
+        }
+        // Each of read, write, coherent and persistent access must be allowed by the storage.
+        let asked = access & (MAP_READ_BIT | MAP_WRITE_BIT | MAP_COHERENT_BIT | MAP_PERSISTENT_BIT);
+        if asked & !b.storage_flags != 0 {
+            return Err(INVALID_OPERATION);
+        }
+        if offset.checked_add(length).is_none_or(|end| end > b.size) {
+            return Err(INVALID_VALUE);
+        }
+        if b.mapping.is_some() {
             return Err(INVALID_OPERATION);
         }
         let handle = b.handle;
         let size = b.size;
-        let explicit = access & MAP_FLUSH_EXPLICIT_BIT != 0;
-        let unsynchronized = access & MAP_UNSYNCHRONIZED_BIT != 0;
         if access & MAP_INVALIDATE_BUFFER_BIT != 0 {
             // Orphan: the backend may give the buffer new storage instead of waiting. The
             // new storage reads as zeros (`CreateBuffer`'s contract), and so does the copy.
@@ -794,6 +1226,18 @@ impl Context {
                 }
             }
         }
+        if persistent {
+            // A persistent write map without explicit flushes keeps its twin (see
+            // `send_persistent_writes`); every persistent map is looked at by batches and
+            // fence waits.
+            if write && !explicit && initial.is_none() {
+                initial = Some(Box::from(&bytes[..]));
+            }
+            // The records that made the buffer go first: the changed pages are sent ahead of
+            // later batches, which must not be ahead of the buffer's creation.
+            sh.flush();
+            sh.persistent_maps.push(e);
+        }
         sh.mapped_buffers += 1;
         let mut b = sh.world.get_mut::<Buffer>(e).ok_or(INVALID_OPERATION)?;
         b.mapping = Some(Mapping {
@@ -812,12 +1256,21 @@ impl Context {
     }
 
     /// `glUnmapBuffer`: uploads what a write map wrote (all of it, only the bytes it changed
-    /// for an unsynchronized map over stale bytes, or nothing left after explicit flushes).
-    /// Always `TRUE`: the contents cannot be lost here.
+    /// for an unsynchronized map over stale bytes or a persistent one, or nothing left after
+    /// explicit flushes). Always `TRUE`: the contents cannot be lost here.
     pub fn unmap_buffer(&mut self, target: GLenum) -> GLboolean {
+        self.unmap_buffer_of(BufferRef::Target(target))
+    }
+
+    /// `glUnmapNamedBuffer`.
+    pub fn unmap_named_buffer(&mut self, buffer: GLuint) -> GLboolean {
+        self.unmap_buffer_of(BufferRef::Name(buffer))
+    }
+
+    fn unmap_buffer_of(&mut self, r: BufferRef) -> GLboolean {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let e = match self.target_buffer(&sh, target) {
+        let e = match self.resolve_buffer(&sh, r) {
             Ok(e) => e,
             Err(err) => {
                 self.error(err);
@@ -833,6 +1286,9 @@ impl Context {
         };
         let handle = b.handle;
         sh.mapped_buffers -= 1;
+        if m.access & MAP_PERSISTENT_BIT != 0 {
+            sh.persistent_maps.retain(|&p| p != e);
+        }
         if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
             let at = m.offset as u64;
             let runs = match &m.initial {
@@ -864,9 +1320,23 @@ impl Context {
         offset: GLintptr,
         length: GLsizeiptr,
     ) {
+        self.flush_mapped_range_of(BufferRef::Target(target), offset, length);
+    }
+
+    /// `glFlushMappedNamedBufferRange`.
+    pub fn flush_mapped_named_buffer_range(
+        &mut self,
+        buffer: GLuint,
+        offset: GLintptr,
+        length: GLsizeiptr,
+    ) {
+        self.flush_mapped_range_of(BufferRef::Name(buffer), offset, length);
+    }
+
+    fn flush_mapped_range_of(&mut self, r: BufferRef, offset: GLintptr, length: GLsizeiptr) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let e = match self.target_buffer(&sh, target) {
+        let e = match self.resolve_buffer(&sh, r) {
             Ok(e) => e,
             Err(err) => return self.error(err),
         };
@@ -874,13 +1344,17 @@ impl Context {
             return;
         };
         let (offset, length) = (offset as i64, length as i64);
+        // Mesa's order: negative values, not mapped, no explicit flushes, beyond the map.
+        if offset < 0 || length < 0 {
+            return self.error(INVALID_VALUE);
+        }
         let Some(m) = b.mapping.as_ref() else {
             return self.error(INVALID_OPERATION);
         };
         if m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
             return self.error(INVALID_OPERATION);
         }
-        if offset < 0 || length < 0 || offset + length > m.length {
+        if offset + length > m.length {
             return self.error(INVALID_VALUE);
         }
         if length == 0 {
@@ -908,9 +1382,9 @@ impl Context {
         b.mapping.as_mut().map(|m| f(&mut m.bytes))
     }
 
-    fn buffer_parameter(&mut self, target: GLenum, pname: GLenum) -> Option<i64> {
+    fn buffer_parameter(&mut self, r: BufferRef, pname: GLenum) -> Option<i64> {
         let sh = self.group.lock();
-        let e = match self.target_buffer(&sh, target) {
+        let e = match self.resolve_buffer(&sh, r) {
             Ok(e) => e,
             Err(err) => {
                 drop(sh);
@@ -934,6 +1408,8 @@ impl Context {
             BUFFER_MAPPED => i64::from(m.is_some()),
             BUFFER_MAP_OFFSET => m.map_or(0, |m| m.offset),
             BUFFER_MAP_LENGTH => m.map_or(0, |m| m.length),
+            BUFFER_IMMUTABLE_STORAGE => i64::from(b.immutable),
+            BUFFER_STORAGE_FLAGS => i64::from(b.storage_flags),
             _ => {
                 drop(sh);
                 self.error(INVALID_ENUM);
@@ -945,7 +1421,19 @@ impl Context {
 
     /// `glGetBufferParameteriv`.
     pub fn get_buffer_parameteriv(&mut self, target: GLenum, pname: GLenum, params: &mut [GLint]) {
-        if let Some(v) = self.buffer_parameter(target, pname) {
+        if let Some(v) = self.buffer_parameter(BufferRef::Target(target), pname) {
+            params[0] = v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+        }
+    }
+
+    /// `glGetNamedBufferParameteriv`.
+    pub fn get_named_buffer_parameteriv(
+        &mut self,
+        buffer: GLuint,
+        pname: GLenum,
+        params: &mut [GLint],
+    ) {
+        if let Some(v) = self.buffer_parameter(BufferRef::Name(buffer), pname) {
             params[0] = v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
         }
     }
@@ -957,19 +1445,40 @@ impl Context {
         pname: GLenum,
         params: &mut [GLint64],
     ) {
-        if let Some(v) = self.buffer_parameter(target, pname) {
+        if let Some(v) = self.buffer_parameter(BufferRef::Target(target), pname) {
+            params[0] = v;
+        }
+    }
+
+    /// `glGetNamedBufferParameteri64v`.
+    pub fn get_named_buffer_parameteri64v(
+        &mut self,
+        buffer: GLuint,
+        pname: GLenum,
+        params: &mut [GLint64],
+    ) {
+        if let Some(v) = self.buffer_parameter(BufferRef::Name(buffer), pname) {
             params[0] = v;
         }
     }
 
     /// `glGetBufferPointerv` (`BUFFER_MAP_POINTER`).
     pub fn get_buffer_pointerv(&mut self, target: GLenum, pname: GLenum) -> *mut u8 {
+        self.buffer_pointer_of(BufferRef::Target(target), pname)
+    }
+
+    /// `glGetNamedBufferPointerv`.
+    pub fn get_named_buffer_pointerv(&mut self, buffer: GLuint, pname: GLenum) -> *mut u8 {
+        self.buffer_pointer_of(BufferRef::Name(buffer), pname)
+    }
+
+    fn buffer_pointer_of(&mut self, r: BufferRef, pname: GLenum) -> *mut u8 {
         if pname != BUFFER_MAP_POINTER {
             self.error(INVALID_ENUM);
             return std::ptr::null_mut();
         }
         let mut sh = self.group.lock();
-        let e = match self.target_buffer(&sh, target) {
+        let e = match self.resolve_buffer(&sh, r) {
             Ok(e) => e,
             Err(err) => {
                 drop(sh);

@@ -19,7 +19,7 @@ use tessera_wire::format::{PixelFormat, PixelLayout, PixelType};
 use tessera_wire::pixel;
 use tessera_wire::record::{BufferRange, Record};
 
-use crate::buffer::shadow_write;
+use crate::buffer::{BufferRef, persistent_learn, shadow_write};
 use crate::context::{Context, GlResult};
 
 /// The texel of a buffer texture's internal format as client pixel data lays it out (GL
@@ -137,7 +137,21 @@ impl Context {
         ty: GLenum,
         data: Option<&[u8]>,
     ) {
-        self.clear_buffer_range(target, internal_format, None, format, ty, data);
+        let r = BufferRef::Target(target);
+        self.clear_buffer_range(r, internal_format, None, format, ty, data);
+    }
+
+    /// `glClearNamedBufferData`.
+    pub fn clear_named_buffer_data(
+        &mut self,
+        buffer: GLuint,
+        internal_format: GLenum,
+        format: GLenum,
+        ty: GLenum,
+        data: Option<&[u8]>,
+    ) {
+        let r = BufferRef::Name(buffer);
+        self.clear_buffer_range(r, internal_format, None, format, ty, data);
     }
 
     /// `glClearBufferSubData`: `size` bytes at `offset`, which must not overlap a mapped
@@ -154,13 +168,34 @@ impl Context {
         data: Option<&[u8]>,
     ) {
         let range = Some((offset as i64, size as i64));
-        self.clear_buffer_range(target, internal_format, range, format, ty, data);
+        let r = BufferRef::Target(target);
+        self.clear_buffer_range(r, internal_format, range, format, ty, data);
+    }
+
+    /// `glClearNamedBufferSubData`.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "mirrors glClearNamedBufferSubData"
+    )]
+    pub fn clear_named_buffer_sub_data(
+        &mut self,
+        buffer: GLuint,
+        internal_format: GLenum,
+        offset: GLintptr,
+        size: GLsizeiptr,
+        format: GLenum,
+        ty: GLenum,
+        data: Option<&[u8]>,
+    ) {
+        let range = Some((offset as i64, size as i64));
+        let r = BufferRef::Name(buffer);
+        self.clear_buffer_range(r, internal_format, range, format, ty, data);
     }
 
     /// Both clears: `range` is `None` for the whole buffer.
     fn clear_buffer_range(
         &mut self,
-        target: GLenum,
+        r: BufferRef,
         internal: GLenum,
         range: Option<(i64, i64)>,
         format: GLenum,
@@ -170,14 +205,21 @@ impl Context {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
         let checked = (|| {
-            let t = BufferTarget::from_gl(target).ok_or(INVALID_ENUM)?;
-            let e = self.bound_buffer(&sh, t).ok_or(INVALID_VALUE)?;
+            // Nothing bound to the target is INVALID_VALUE here (Mesa), an unknown name
+            // INVALID_OPERATION as everywhere.
+            let e = match r {
+                BufferRef::Target(target) => {
+                    let t = BufferTarget::from_gl(target).ok_or(INVALID_ENUM)?;
+                    self.bound_buffer(&sh, t).ok_or(INVALID_VALUE)?
+                }
+                BufferRef::Name(_) => self.resolve_buffer(&sh, r)?,
+            };
             let b = sh.world.get::<Buffer>(e).ok_or(INVALID_VALUE)?;
             let (offset, size) = range.unwrap_or((0, b.size));
             if offset < 0 || size < 0 || offset.checked_add(size).is_none_or(|end| end > b.size) {
                 return Err(INVALID_VALUE);
             }
-            if let Some(m) = &b.mapping {
+            if let Some(m) = b.mapping.as_ref().filter(|_| b.mapped_exclusively()) {
                 // glClearBufferData refuses any mapping, glClearBufferSubData only one
                 // that overlaps the range.
                 let overlaps = offset < m.offset + m.length && m.offset < offset + size;
@@ -214,6 +256,15 @@ impl Context {
             .is_some_and(|b| b.shadow.is_some());
         if mirrored {
             shadow_write(&mut sh, e, offset, &pixel::repeat_pattern(&texel, size));
+        }
+        if sh
+            .world
+            .get::<Buffer>(e)
+            .is_some_and(|b| b.mapping.is_some())
+        {
+            // Through a persistent mapping, as `glBufferSubData` (`buffer::persistent_learn`).
+            sh.flush();
+            persistent_learn(&mut sh, e, offset, &pixel::repeat_pattern(&texel, size));
         }
         sh.flush_if_full();
     }

@@ -159,7 +159,7 @@ impl Context {
                 .ok_or(INVALID_OPERATION)?;
             let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
             let size = b.size.max(0) as u64;
-            if b.mapping.is_some() || (indirect as u64).saturating_add(INDIRECT_SIZE) > size {
+            if b.mapped_exclusively() || (indirect as u64).saturating_add(INDIRECT_SIZE) > size {
                 return Err(INVALID_OPERATION);
             }
             Ok(b.handle)

@@ -323,6 +323,7 @@ impl Context {
             events: Vec::new(),
             out_of_memory: false,
             mapped_buffers: 0,
+            persistent_maps: Vec::new(),
             probe,
         };
         Self::in_group(Arc::new(ShareGroup::new(shared)), config)
@@ -479,11 +480,16 @@ impl Context {
                     Some(waiter) => {
                         drop(sh);
                         let _ = waiter.wait(reply);
+                        sh = self.group.lock_for(self.local.id);
                     }
                     None => {
                         let _ = sh.wait(reply);
                     }
                 }
+            }
+            // Everything the GPU wrote is now visible through persistent mappings.
+            if !sh.persistent_maps.is_empty() {
+                crate::buffer::refresh_persistent_reads(&mut sh);
             }
         }
         self.front_flush_hook();

@@ -130,7 +130,7 @@ impl Local {
         };
         let mapped = |e: Option<Entity>| {
             e.and_then(|e| sh.world.get::<Buffer>(e))
-                .is_some_and(|b| b.mapping.is_some())
+                .is_some_and(|b| b.mapped_exclusively())
         };
         let attrib_mapped = vao
             .attribs

@@ -84,7 +84,7 @@ impl Local {
             .buffer(BufferTarget::DrawIndirect)
             .ok_or(INVALID_OPERATION)?;
         let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
-        if b.mapping.is_some() {
+        if b.mapped_exclusively() {
             return Err(INVALID_OPERATION);
         }
         let draws = draws as u64;

@@ -121,7 +121,7 @@ impl Context {
         }
         // A range that intersects the mapped one (an empty range inside it does) is
         // INVALID_OPERATION.
-        if let Some(m) = &b.mapping {
+        if let Some(m) = b.mapping.as_ref().filter(|_| b.mapped_exclusively()) {
             let end = offset + length;
             if !(end <= m.offset || offset >= m.offset + m.length) {
                 return Err(INVALID_OPERATION);

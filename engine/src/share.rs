@@ -81,6 +81,10 @@ pub struct Shared {
     /// Buffers currently mapped in the group (draws scan for mapped vertex buffers only
     /// when there are any).
     pub mapped_buffers: u32,
+    /// Buffers of the group mapped persistently: at each batch their changed pages are sent
+    /// ahead of it, and after fence waits their read mappings learn what the GPU wrote
+    /// (`buffer::send_persistent_writes`).
+    pub persistent_maps: Vec<bevy_ecs::entity::Entity>,
     /// The null backend's counters, when that is the backend.
     pub probe: Option<tessera_wire::null::NullProbe>,
 }
@@ -95,6 +99,14 @@ impl Shared {
         if self.dev.enc.is_empty() {
             return;
         }
+        if !self.persistent_maps.is_empty() {
+            crate::buffer::send_persistent_writes(self);
+        }
+        self.submit();
+    }
+
+    /// Hands the encoder's batch to the transport as it is (see [`Shared::flush`]).
+    pub(crate) fn submit(&mut self) {
         puffin::profile_scope!("submit_batch");
         self.dev.counters.records += self.dev.enc.records().len() as u64;
         self.dev.counters.stage_bytes += self.dev.enc.stage_len() as u64;

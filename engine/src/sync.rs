@@ -185,6 +185,10 @@ impl Context {
         {
             s.status = SIGNALED;
         }
+        // What the GPU wrote before the fence is now visible through persistent mappings.
+        if !sh.persistent_maps.is_empty() {
+            crate::buffer::refresh_persistent_reads(sh);
+        }
         Look::Signalled
     }
 

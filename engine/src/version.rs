@@ -171,6 +171,50 @@ pub const VERSIONS: &[(GlVersion, &[&str])] = &[
             "GL_KHR_debug",
         ],
     ),
+    (
+        GlVersion::new(4, 4),
+        &[
+            "GL_ARB_buffer_storage",
+            "GL_ARB_clear_texture",
+            "GL_ARB_enhanced_layouts",
+            "GL_ARB_multi_bind",
+            "GL_ARB_query_buffer_object",
+            "GL_ARB_texture_mirror_clamp_to_edge",
+            "GL_ARB_texture_stencil8",
+            "GL_ARB_vertex_type_10f_11f_11f_rev",
+        ],
+    ),
+    (
+        GlVersion::new(4, 5),
+        &[
+            "GL_ARB_ES3_1_compatibility",
+            "GL_ARB_clip_control",
+            "GL_ARB_conditional_render_inverted",
+            "GL_ARB_cull_distance",
+            "GL_ARB_derivative_control",
+            "GL_ARB_direct_state_access",
+            "GL_ARB_get_texture_sub_image",
+            "GL_ARB_shader_texture_image_samples",
+            "GL_ARB_texture_barrier",
+            "GL_KHR_robustness",
+        ],
+    ),
+    (
+        GlVersion::new(4, 6),
+        &[
+            "GL_ARB_gl_spirv",
+            "GL_ARB_indirect_parameters",
+            "GL_ARB_pipeline_statistics_query",
+            "GL_ARB_polygon_offset_clamp",
+            "GL_ARB_shader_atomic_counter_ops",
+            "GL_ARB_shader_draw_parameters",
+            "GL_ARB_shader_group_vote",
+            "GL_ARB_spirv_extensions",
+            "GL_ARB_texture_filter_anisotropic",
+            "GL_ARB_transform_feedback_overflow_query",
+            "GL_KHR_no_error",
+        ],
+    ),
 ];
 
 /// The highest version whose features `advertises` all of, from 3.3 up (each version
@@ -215,7 +259,7 @@ mod tests {
     #[test]
     fn versions_follow_their_features() {
         assert_eq!(carried_out(|_| false), GlVersion::GL33);
-        assert_eq!(carried_out(|_| true), GlVersion::new(4, 3));
+        assert_eq!(carried_out(|_| true), GlVersion::new(4, 6));
         // 4.1's features without all of 4.0's are still 3.3.
         let no_fp64 = |e: &str| e != "GL_ARB_gpu_shader_fp64";
         assert_eq!(carried_out(no_fp64), GlVersion::GL33);
@@ -256,7 +300,8 @@ mod tests {
                 .ends_with(", doubles narrowed to 32 bits")
         );
         assert_eq!(GlVersion::parse("3.3"), Some(GlVersion::GL33));
-        assert_eq!(GlVersion::parse("4.6"), None);
+        assert_eq!(GlVersion::parse("4.6"), Some(GlVersion::new(4, 6)));
+        assert_eq!(GlVersion::parse("4.7"), None);
         assert_eq!(GlVersion::parse("3.2"), None);
         assert_eq!(GlVersion::parse("four"), None);
     }

@@ -23,6 +23,9 @@ pub struct Counters {
     pub records: u64,
     /// Stage bytes.
     pub stage_bytes: u64,
+    /// Bytes of persistent mappings sent as writes (the part of `stage_bytes` that carried
+    /// what the program wrote through a persistent mapping).
+    pub persistent_bytes: u64,
 }
 
 /// CSO caches by kind.

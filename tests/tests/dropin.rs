@@ -556,7 +556,7 @@ fn get_proc_address_finds_every_gl_3_3_and_egl_function_a_stub_for_other_gl_ones
         "glDebugMessageCallbackARB",
         "glGenTexturesEXT",
         "glMaxShaderCompilerThreadsARB",
-        "glBufferStorage",
+        "glNamedBufferStorageEXT",
     ] {
         let p = lookup(name);
         assert!(!p.is_null() && exported(name).is_null(), "{name}: a stub");
@@ -593,9 +593,9 @@ fn gl_functions_tessera_lacks_are_callable_stubs_that_raise_invalid_operation() 
     // the first before any EGL call).
     for name in [
         "glMaxShaderCompilerThreadsARB",
-        "glBufferStorage",
+        "glNamedBufferStorageEXT",
         "glDebugMessageCallbackARB",
-        "glMapNamedBuffer",
+        "glMapNamedBufferEXT",
         "glBegin",
     ] {
         let line = format!("{name} is not implemented by Tessera");

@@ -38,6 +38,13 @@ pub struct Batch {
     pub records: Vec<Record>,
 }
 
+/// Records and stage bytes taken out of an [`Encoder`] while a batch goes ahead of them.
+#[derive(Debug)]
+pub struct SetAside {
+    records: Vec<Record>,
+    stage: Vec<u8>,
+}
+
 /// Builds batches on the client.
 #[derive(Debug, Default)]
 pub struct Encoder {
@@ -135,6 +142,23 @@ impl Encoder {
         self.batch.records.clear();
         self.batch.seq += 1;
         records
+    }
+
+    /// Takes the records and stage bytes appended since the last flush out of the encoder,
+    /// which is then empty, so that a batch can be sent ahead of them; [`Encoder::put_back`]
+    /// returns them (their spans stay valid: the stage comes back as it was).
+    pub fn set_aside(&mut self) -> SetAside {
+        SetAside {
+            records: std::mem::take(&mut self.batch.records),
+            stage: std::mem::take(&mut self.stage),
+        }
+    }
+
+    /// Returns what [`Encoder::set_aside`] took; the encoder must be empty (flushed).
+    pub fn put_back(&mut self, held: SetAside) {
+        debug_assert!(self.batch.records.is_empty());
+        self.batch.records = held.records;
+        self.stage = held.stage;
     }
 
     /// Sequence number of the batch being built.

@@ -52,3 +52,37 @@ pub unsafe extern "C" fn glClearBufferSubData(
         c.clear_buffer_sub_data(target, internal_format, offset, size, format, ty, data)
     });
 }
+
+/// `glClearNamedBufferData` (GL 4.5).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glClearNamedBufferData(
+    buffer: GLuint,
+    internal_format: GLenum,
+    format: GLenum,
+    ty: GLenum,
+    data: *const c_void,
+) {
+    // SAFETY: GL contract: `data` is null or holds one pixel of `format` and `ty`.
+    let data = unsafe { pixel(data, format, ty) };
+    gl_call("glClearNamedBufferData", (), |c| {
+        c.clear_named_buffer_data(buffer, internal_format, format, ty, data)
+    });
+}
+
+/// `glClearNamedBufferSubData` (GL 4.5).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glClearNamedBufferSubData(
+    buffer: GLuint,
+    internal_format: GLenum,
+    offset: GLintptr,
+    size: GLsizeiptr,
+    format: GLenum,
+    ty: GLenum,
+    data: *const c_void,
+) {
+    // SAFETY: GL contract: `data` is null or holds one pixel of `format` and `ty`.
+    let data = unsafe { pixel(data, format, ty) };
+    gl_call("glClearNamedBufferSubData", (), |c| {
+        c.clear_named_buffer_sub_data(buffer, internal_format, offset, size, format, ty, data)
+    });
+}

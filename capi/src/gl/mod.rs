@@ -55,8 +55,8 @@ mod viewport;
 use std::ffi::c_void;
 
 use types::{
-    GLbitfield, GLboolean, GLchar, GLdouble, GLenum, GLfloat, GLint, GLintptr, GLsizei, GLsizeiptr,
-    GLuint,
+    GLbitfield, GLboolean, GLchar, GLdouble, GLenum, GLfloat, GLint, GLint64, GLintptr, GLsizei,
+    GLsizeiptr, GLuint,
 };
 
 pub use buffer::*;
@@ -104,11 +104,13 @@ pub use viewport::*;
 /// queries (GL 4.2 and 4.3, [`internalformat`]),
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
 /// [`transform_feedback`]),
+/// immutable buffer storage (GL 4.4, [`buffer`]) and the buffer functions of direct state
+/// access (GL 4.5, [`buffer`], [`clear_buffer`]),
 /// and the EXT names
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 212] = [
+pub static BEYOND_3_3: [(&str, Proc); 228] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -126,7 +128,8 @@ pub static BEYOND_3_3: [(&str, Proc); 212] = [
     (
         "glBindBuffersBase",
         Proc({
-            const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLuint) = glBindBuffersBase;
+            const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLuint) =
+                glBindBuffersBase;
             F as *const c_void
         }),
     ),
@@ -265,6 +268,14 @@ pub static BEYOND_3_3: [(&str, Proc); 212] = [
         }),
     ),
     (
+        "glBufferStorage",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLsizeiptr, *const c_void, GLbitfield) =
+                glBufferStorage;
+            F as *const c_void
+        }),
+    ),
+    (
         "glClearBufferData",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, GLenum, GLenum, *const c_void) =
@@ -309,6 +320,29 @@ pub static BEYOND_3_3: [(&str, Proc); 212] = [
         }),
     ),
     (
+        "glClearNamedBufferData",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLenum, GLenum, *const c_void) =
+                glClearNamedBufferData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearNamedBufferSubData",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLenum,
+                GLintptr,
+                GLsizeiptr,
+                GLenum,
+                GLenum,
+                *const c_void,
+            ) = glClearNamedBufferSubData;
+            F as *const c_void
+        }),
+    ),
+    (
         "glCopyImageSubData",
         Proc({
             const F: extern "C" fn(
@@ -328,6 +362,21 @@ pub static BEYOND_3_3: [(&str, Proc); 212] = [
                 GLsizei,
                 GLsizei,
             ) = glCopyImageSubData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCopyNamedBufferSubData",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLintptr, GLintptr, GLsizeiptr) =
+                glCopyNamedBufferSubData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateBuffers",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateBuffers;
             F as *const c_void
         }),
     ),
@@ -499,6 +548,13 @@ pub static BEYOND_3_3: [(&str, Proc); 212] = [
         }),
     ),
     (
+        "glFlushMappedNamedBufferRange",
+        Proc({
+            const F: extern "C" fn(GLuint, GLintptr, GLsizeiptr) = glFlushMappedNamedBufferRange;
+            F as *const c_void
+        }),
+    ),
+    (
         "glFramebufferParameteri",
         Proc({
             const F: extern "C" fn(GLenum, GLenum, GLint) = glFramebufferParameteri;
@@ -635,6 +691,37 @@ pub static BEYOND_3_3: [(&str, Proc); 212] = [
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, GLenum, GLsizei, *mut GLint) =
                 glGetInternalformativ;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetNamedBufferParameteri64v",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint64) =
+                glGetNamedBufferParameteri64v;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetNamedBufferParameteriv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetNamedBufferParameteriv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetNamedBufferPointerv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut *mut c_void) =
+                glGetNamedBufferPointerv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetNamedBufferSubData",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLintptr, GLsizeiptr, *mut c_void) =
+                glGetNamedBufferSubData;
             F as *const c_void
         }),
     ),
@@ -878,6 +965,21 @@ pub static BEYOND_3_3: [(&str, Proc); 212] = [
         }),
     ),
     (
+        "glMapNamedBuffer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum) -> *mut c_void = glMapNamedBuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMapNamedBufferRange",
+        Proc({
+            const F: extern "C" fn(GLuint, GLintptr, GLsizeiptr, GLbitfield) -> *mut c_void =
+                glMapNamedBufferRange;
+            F as *const c_void
+        }),
+    ),
+    (
         "glMemoryBarrier",
         Proc({
             const F: extern "C" fn(GLbitfield) = glMemoryBarrier;
@@ -918,6 +1020,30 @@ pub static BEYOND_3_3: [(&str, Proc); 212] = [
         Proc({
             const F: extern "C" fn(GLenum, GLenum, *const c_void, GLsizei, GLsizei) =
                 glMultiDrawElementsIndirect;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedBufferData",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizeiptr, *const c_void, GLenum) =
+                glNamedBufferData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedBufferStorage",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizeiptr, *const c_void, GLbitfield) =
+                glNamedBufferStorage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedBufferSubData",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLintptr, GLsizeiptr, *const c_void) =
+                glNamedBufferSubData;
             F as *const c_void
         }),
     ),
@@ -1629,6 +1755,13 @@ pub static BEYOND_3_3: [(&str, Proc); 212] = [
         "glUniformSubroutinesuiv",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLsizei, *const GLuint) = glUniformSubroutinesuiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glUnmapNamedBuffer",
+        Proc({
+            const F: extern "C" fn(GLuint) -> GLboolean = glUnmapNamedBuffer;
             F as *const c_void
         }),
     ),

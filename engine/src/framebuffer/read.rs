@@ -176,7 +176,7 @@ impl Context {
                     .is_some_and(|end| end as u64 <= b.size.max(0) as u64);
                 // GL 3.3 §4.3.2: a mapped pack buffer, an offset that is not a multiple of
                 // the type's size, or a range past the end is INVALID_OPERATION.
-                if b.mapping.is_some() || offset % size.element != 0 || !fits {
+                if b.mapped_exclusively() || offset % size.element != 0 || !fits {
                     return self.error(INVALID_OPERATION);
                 }
                 if w == 0 || h == 0 {

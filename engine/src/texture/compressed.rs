@@ -708,7 +708,7 @@ impl Context {
                 {
                     return Err(INVALID_OPERATION);
                 }
-                if b.mapping.is_some() {
+                if b.mapped_exclusively() {
                     return Err(INVALID_OPERATION);
                 }
                 let buffer = b.handle;
