@@ -162,6 +162,22 @@ BEYOND = {
     "glGetNamedBufferParameteri64v", "glGetNamedBufferParameteriv", "glGetNamedBufferPointerv",
     "glGetNamedBufferSubData", "glMapNamedBuffer", "glMapNamedBufferRange",
     "glNamedBufferData", "glNamedBufferStorage", "glNamedBufferSubData", "glUnmapNamedBuffer",
+    # Direct state access for textures and vertex arrays (GL 4.5).
+    "glBindTextureUnit", "glCompressedTextureSubImage1D", "glCompressedTextureSubImage2D",
+    "glCompressedTextureSubImage3D", "glCopyTextureSubImage1D", "glCopyTextureSubImage2D",
+    "glCopyTextureSubImage3D", "glCreateTextures", "glCreateVertexArrays",
+    "glDisableVertexArrayAttrib", "glEnableVertexArrayAttrib", "glGenerateTextureMipmap",
+    "glGetTextureLevelParameterfv", "glGetTextureLevelParameteriv", "glGetTextureParameterIiv",
+    "glGetTextureParameterIuiv", "glGetTextureParameterfv", "glGetTextureParameteriv",
+    "glGetVertexArrayIndexed64iv", "glGetVertexArrayIndexediv", "glGetVertexArrayiv",
+    "glTextureBuffer", "glTextureBufferRange", "glTextureParameterIiv",
+    "glTextureParameterIuiv", "glTextureParameterf", "glTextureParameterfv",
+    "glTextureParameteri", "glTextureParameteriv", "glTextureStorage1D", "glTextureStorage2D",
+    "glTextureStorage2DMultisample", "glTextureStorage3D", "glTextureStorage3DMultisample",
+    "glTextureSubImage1D", "glTextureSubImage2D", "glTextureSubImage3D",
+    "glVertexArrayAttribBinding", "glVertexArrayAttribFormat", "glVertexArrayAttribIFormat",
+    "glVertexArrayAttribLFormat", "glVertexArrayBindingDivisor", "glVertexArrayElementBuffer",
+    "glVertexArrayVertexBuffer",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

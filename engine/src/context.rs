@@ -130,6 +130,8 @@ pub struct Local {
     pub conditional_render: Option<(bevy_ecs::entity::Entity, GLenum)>,
     /// `CONTEXT_FLAGS`: the flags the context was created with (`crate::egl::ContextAttribs`).
     pub context_flags: GLenum,
+    /// `RESET_NOTIFICATION_STRATEGY` the context was created with (`crate::robustness`).
+    pub reset_strategy: GLenum,
     /// Debug output, groups and filters, the message log (`crate::debug`).
     pub debug: Box<crate::debug::DebugState>,
     /// The entry point being called (`Context::enter`), named in error messages; empty
@@ -138,6 +140,14 @@ pub struct Local {
     /// The version [`Config::gl_version`] claims, reported instead of the one the backend
     /// carries out (`crate::version`).
     pub version_override: Option<crate::version::GlVersion>,
+    /// The texture a direct-state-access call names (`crate::direct_state`): while the
+    /// body it shares with the bound form runs, it stands for the texture bound to its
+    /// target (`Local::bound_texture`); `None` otherwise.
+    pub named_texture: Option<bevy_ecs::entity::Entity>,
+    /// The texture a direct-state-access call names (`crate::direct_state`): while the
+    /// body it shares with the bound form runs, it stands for the texture bound to its
+    /// target (`Local::bound_texture`); `None` otherwise.
+    pub named_texture: Option<bevy_ecs::entity::Entity>,
 }
 
 impl Local {
@@ -394,9 +404,12 @@ impl Context {
             clamp_read_color: FIXED_ONLY,
             conditional_render: None,
             context_flags: 0,
+            reset_strategy: NO_RESET_NOTIFICATION,
             debug: Box::new(crate::debug::DebugState::new(false)),
             call: "",
             version_override: config.gl_version,
+            named_texture: None,
+            named_texture: None,
         };
         Self {
             group,

@@ -43,6 +43,7 @@ pub mod conditional_render;
 pub mod config;
 pub mod context;
 pub mod debug;
+mod direct_state;
 pub mod draw;
 pub mod draw_indirect;
 pub mod egl;

@@ -79,7 +79,7 @@ fn bind_buffer_at(
 /// How a vertex shader reads an attribute array: which `glVertexAttrib*Pointer` and
 /// `glVertexAttrib*Format` set it.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Read {
+pub(crate) enum Read {
     /// Converted to floats (no letter).
     Float,
     /// As integers (`I`).
@@ -120,11 +120,50 @@ fn attrib_size_error(size: GLint, ty: GLenum, normalized: bool, integer: bool) -
     NO_ERROR
 }
 
+/// The vertex array a call works on: the bound one (`glVertexAttrib*`, `glBindVertexBuffer`,
+/// ...) or the one a `glVertexArray*` call names (GL 4.5's direct state access). Each bound
+/// form and its named form share one body; only finding the array differs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ArrayRef {
+    /// The context's bound vertex array.
+    Bound,
+    /// A vertex array by name.
+    Named(GLuint),
+}
+
 impl Local {
     /// The bound vertex array, or `INVALID_OPERATION` when none is (core profile has no
     /// default vertex array).
     fn vao(&self) -> Result<Entity, GLenum> {
         self.st.vertex_array.ok_or(INVALID_OPERATION)
+    }
+
+    /// The array `r` names: `INVALID_OPERATION` without a bound array, or for a name that is
+    /// no vertex array object (zero, never generated, or generated and never bound or
+    /// created, as Mesa's `_mesa_lookup_vao_err`).
+    pub(crate) fn array(&self, r: ArrayRef) -> Result<Entity, GLenum> {
+        match r {
+            ArrayRef::Bound => self.vao(),
+            ArrayRef::Named(name) => self.vertex_arrays.get(name).ok_or(INVALID_OPERATION),
+        }
+    }
+
+    /// Points the array's `ELEMENT_ARRAY_BUFFER` binding at `e` (a buffer object or none),
+    /// keeping references counted and marking the index buffer for the next draw.
+    pub(crate) fn set_element_buffer(&mut self, sh: &mut Shared, vao: Entity, e: Option<Entity>) {
+        let Shared { world, dev, .. } = sh;
+        let handle = e.and_then(|e| world.get::<Buffer>(e)).map(|b| b.handle);
+        let old = match world.get_mut::<VertexArray>(vao) {
+            Some(mut v) if v.element_buffer != e => {
+                let old = v.element_buffer;
+                v.element_buffer = e;
+                v.element_buffer_handle = handle;
+                old
+            }
+            _ => return,
+        };
+        lifecycle::replace(world, dev, old, e);
+        self.dirty |= Dirty::INDEX_BUFFER | Dirty::DRAW_CHECK;
     }
 
     fn bind_vertex_array(&mut self, sh: &mut Shared, array: GLuint) {
@@ -141,20 +180,7 @@ impl Local {
         let e = match self.vertex_arrays.entry(array) {
             NameEntry::Object(e) => e,
             NameEntry::Free => return self.set_error(INVALID_OPERATION),
-            NameEntry::Reserved => {
-                let e = sh
-                    .world
-                    .spawn((
-                        Life::named(array),
-                        VertexArray {
-                            bound_once: true,
-                            ..VertexArray::default()
-                        },
-                    ))
-                    .id();
-                self.vertex_arrays.bind_object(array, e);
-                e
-            }
+            NameEntry::Reserved => self.create_vertex_array(sh, array),
         };
         if self.st.vertex_array != Some(e) {
             self.st.vertex_array = Some(e);
@@ -164,6 +190,25 @@ impl Local {
                 | Dirty::GENERIC_ATTRIBS
                 | Dirty::DRAW_CHECK;
         }
+    }
+}
+
+impl Local {
+    /// Gives the reserved name `array` its vertex array object (at its first bind, or at
+    /// `glCreateVertexArrays`).
+    pub(crate) fn create_vertex_array(&mut self, sh: &mut Shared, array: GLuint) -> Entity {
+        let e = sh
+            .world
+            .spawn((
+                Life::named(array),
+                VertexArray {
+                    bound_once: true,
+                    ..VertexArray::default()
+                },
+            ))
+            .id();
+        self.vertex_arrays.bind_object(array, e);
+        e
     }
 }
 
@@ -221,24 +266,31 @@ impl Context {
 
     /// `glEnableVertexAttribArray`.
     pub fn enable_vertex_attrib_array(&mut self, index: GLuint) {
-        self.set_attrib_enabled(index, true);
+        self.set_attrib_enabled(ArrayRef::Bound, index, true);
     }
 
     /// `glDisableVertexAttribArray`.
     pub fn disable_vertex_attrib_array(&mut self, index: GLuint) {
-        self.set_attrib_enabled(index, false);
+        self.set_attrib_enabled(ArrayRef::Bound, index, false);
     }
 
     /// Without a bound vertex array nothing changes and no error is raised: GL 4.3 names
     /// `INVALID_OPERATION`, but Mesa (the oracle) enables or disables the attribute of its
     /// hidden default array, which no core-profile call can observe or draw with, and
-    /// programs (piglit among them) call these after binding array 0.
-    fn set_attrib_enabled(&mut self, index: GLuint, on: bool) {
-        if index as usize >= MAX_VERTEX_ATTRIBS {
-            return self.error(INVALID_VALUE);
-        }
+    /// programs (piglit among them) call these after binding array 0. The named forms
+    /// check the name first (`INVALID_OPERATION`), then the index.
+    pub(crate) fn set_attrib_enabled(&mut self, r: ArrayRef, index: GLuint, on: bool) {
         let mut sh = self.group.lock();
-        let Ok(vao) = self.local.vao() else {
+        let found = self.local.array(r);
+        if r != ArrayRef::Bound
+            && let Err(err) = found
+        {
+            return self.local.set_error(err);
+        }
+        if index as usize >= MAX_VERTEX_ATTRIBS {
+            return self.local.set_error(INVALID_VALUE);
+        }
+        let Ok(vao) = found else {
             return;
         };
         let Some(mut v) = sh.world.get_mut::<VertexArray>(vao) else {
@@ -412,6 +464,7 @@ impl Context {
         relative_offset: GLuint,
     ) {
         self.attrib_format(
+            ArrayRef::Bound,
             index,
             size,
             ty,
@@ -429,7 +482,15 @@ impl Context {
         ty: GLenum,
         relative_offset: GLuint,
     ) {
-        self.attrib_format(index, size, ty, false, Read::Integer, relative_offset);
+        self.attrib_format(
+            ArrayRef::Bound,
+            index,
+            size,
+            ty,
+            false,
+            Read::Integer,
+            relative_offset,
+        );
     }
 
     /// `glVertexAttribLFormat` (GL 4.3 with `ARB_vertex_attrib_64bit`).
@@ -440,14 +501,27 @@ impl Context {
         ty: GLenum,
         relative_offset: GLuint,
     ) {
-        self.attrib_format(index, size, ty, false, Read::Long, relative_offset);
+        self.attrib_format(
+            ArrayRef::Bound,
+            index,
+            size,
+            ty,
+            false,
+            Read::Long,
+            relative_offset,
+        );
     }
 
     /// The errors of GL 4.3 §10.3.1 in Mesa's order (no vertex array, index, type, size,
     /// relative offset), then the format and relative offset of one attribute; its
     /// binding is untouched.
-    fn attrib_format(
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "glVertexArrayAttribFormat's signature plus how the shader reads it"
+    )]
+    pub(crate) fn attrib_format(
         &mut self,
+        r: ArrayRef,
         index: GLuint,
         size: GLint,
         ty: GLenum,
@@ -456,7 +530,7 @@ impl Context {
         relative_offset: GLuint,
     ) {
         let mut sh = self.group.lock();
-        let vao = match self.local.vao() {
+        let vao = match self.local.array(r) {
             Ok(v) => v,
             Err(e) => return self.local.set_error(e),
         };
@@ -496,8 +570,17 @@ impl Context {
 
     /// `glVertexAttribBinding` (GL 4.3).
     pub fn vertex_attrib_binding(&mut self, attrib_index: GLuint, binding_index: GLuint) {
+        self.attrib_binding(ArrayRef::Bound, attrib_index, binding_index);
+    }
+
+    pub(crate) fn attrib_binding(
+        &mut self,
+        r: ArrayRef,
+        attrib_index: GLuint,
+        binding_index: GLuint,
+    ) {
         let mut sh = self.group.lock();
-        let vao = match self.local.vao() {
+        let vao = match self.local.array(r) {
             Ok(v) => v,
             Err(e) => return self.local.set_error(e),
         };
@@ -522,9 +605,20 @@ impl Context {
         offset: GLintptr,
         stride: GLsizei,
     ) {
+        self.vertex_buffer(ArrayRef::Bound, binding_index, buffer, offset, stride);
+    }
+
+    pub(crate) fn vertex_buffer(
+        &mut self,
+        r: ArrayRef,
+        binding_index: GLuint,
+        buffer: GLuint,
+        offset: GLintptr,
+        stride: GLsizei,
+    ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let vao = match self.local.vao() {
+        let vao = match self.local.array(r) {
             Ok(v) => v,
             Err(e) => return self.local.set_error(e),
         };
@@ -557,8 +651,12 @@ impl Context {
 
     /// `glVertexBindingDivisor` (GL 4.3).
     pub fn vertex_binding_divisor(&mut self, binding_index: GLuint, divisor: GLuint) {
+        self.binding_divisor(ArrayRef::Bound, binding_index, divisor);
+    }
+
+    pub(crate) fn binding_divisor(&mut self, r: ArrayRef, binding_index: GLuint, divisor: GLuint) {
         let mut sh = self.group.lock();
-        let vao = match self.local.vao() {
+        let vao = match self.local.array(r) {
             Ok(v) => v,
             Err(e) => return self.local.set_error(e),
         };
@@ -682,7 +780,18 @@ impl Context {
             self.error(INVALID_VALUE);
             return None;
         }
-        if pname == CURRENT_VERTEX_ATTRIB {
+        self.array_attrib_value(ArrayRef::Bound, index, pname)
+    }
+
+    /// An attribute's state (`ArrayRef::Bound`: also its current value) for the attribute
+    /// queries, after the index check; `None` after raising the error.
+    pub(crate) fn array_attrib_value(
+        &mut self,
+        r: ArrayRef,
+        index: GLuint,
+        pname: GLenum,
+    ) -> Option<[f64; 4]> {
+        if pname == CURRENT_VERTEX_ATTRIB && r == ArrayRef::Bound {
             let g = self.local.st.generic_attribs[index as usize];
             return Some(match g.kind {
                 GenericKind::Float => bytemuck::cast::<_, [f32; 4]>(g.bits).map(f64::from),
@@ -692,10 +801,13 @@ impl Context {
             });
         }
         let sh = self.group.lock();
-        let Some(vao) = self.local.st.vertex_array else {
-            drop(sh);
-            self.error(INVALID_OPERATION);
-            return None;
+        let vao = match self.local.array(r) {
+            Ok(vao) => vao,
+            Err(err) => {
+                drop(sh);
+                self.error(err);
+                return None;
+            }
         };
         let v = sh.world.get::<VertexArray>(vao)?;
         let a = v.attribs[index as usize];

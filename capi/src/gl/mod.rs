@@ -27,6 +27,7 @@ mod buffer;
 mod clear_buffer;
 mod compute;
 pub mod debug;
+mod direct_state;
 mod es2_compat;
 mod fp64;
 mod framebuffer;
@@ -63,6 +64,7 @@ pub use buffer::*;
 pub use clear_buffer::*;
 pub use compute::*;
 pub use debug::*;
+pub use direct_state::*;
 pub use es2_compat::*;
 pub use fp64::*;
 pub use framebuffer::*;
@@ -110,7 +112,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 228] = [
+pub static BEYOND_3_3: [(&str, Proc); 272] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -173,6 +175,13 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         "glBindSamplers",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLuint) = glBindSamplers;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBindTextureUnit",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint) = glBindTextureUnit;
             F as *const c_void
         }),
     ),
@@ -343,6 +352,57 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         }),
     ),
     (
+        "glCompressedTextureSubImage1D",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLenum,
+                GLsizei,
+                *const c_void,
+            ) = glCompressedTextureSubImage1D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCompressedTextureSubImage2D",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLenum,
+                GLsizei,
+                *const c_void,
+            ) = glCompressedTextureSubImage2D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCompressedTextureSubImage3D",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLsizei,
+                GLenum,
+                GLsizei,
+                *const c_void,
+            ) = glCompressedTextureSubImage3D;
+            F as *const c_void
+        }),
+    ),
+    (
         "glCopyImageSubData",
         Proc({
             const F: extern "C" fn(
@@ -374,6 +434,39 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         }),
     ),
     (
+        "glCopyTextureSubImage1D",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLint, GLint, GLint, GLsizei) =
+                glCopyTextureSubImage1D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCopyTextureSubImage2D",
+        Proc({
+            const F: extern "C" fn(GLuint, GLint, GLint, GLint, GLint, GLint, GLsizei, GLsizei) =
+                glCopyTextureSubImage2D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCopyTextureSubImage3D",
+        Proc({
+            const F: extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+            ) = glCopyTextureSubImage3D;
+            F as *const c_void
+        }),
+    ),
+    (
         "glCreateBuffers",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateBuffers;
@@ -392,6 +485,20 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLsizei, *const *const GLchar) -> GLuint =
                 glCreateShaderProgramv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateTextures",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLsizei, *mut GLuint) = glCreateTextures;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateVertexArrays",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateVertexArrays;
             F as *const c_void
         }),
     ),
@@ -456,6 +563,13 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         "glDepthRangef",
         Proc({
             const F: extern "C" fn(GLfloat, GLfloat) = glDepthRangef;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDisableVertexArrayAttrib",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint) = glDisableVertexArrayAttrib;
             F as *const c_void
         }),
     ),
@@ -541,6 +655,13 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         }),
     ),
     (
+        "glEnableVertexArrayAttrib",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint) = glEnableVertexArrayAttrib;
+            F as *const c_void
+        }),
+    ),
+    (
         "glEndQueryIndexed",
         Proc({
             const F: extern "C" fn(GLenum, GLuint) = glEndQueryIndexed;
@@ -580,6 +701,13 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         "glGenTransformFeedbacks",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glGenTransformFeedbacks;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGenerateTextureMipmap",
+        Proc({
+            const F: extern "C" fn(GLuint) = glGenerateTextureMipmap;
             F as *const c_void
         }),
     ),
@@ -879,6 +1007,50 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         }),
     ),
     (
+        "glGetTextureLevelParameterfv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLenum, *mut GLfloat) =
+                glGetTextureLevelParameterfv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTextureLevelParameteriv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLenum, *mut GLint) =
+                glGetTextureLevelParameteriv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTextureParameterIiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetTextureParameterIiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTextureParameterIuiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLuint) = glGetTextureParameterIuiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTextureParameterfv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLfloat) = glGetTextureParameterfv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTextureParameteriv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetTextureParameteriv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetUniformSubroutineuiv",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLint, *mut GLuint) = glGetUniformSubroutineuiv;
@@ -889,6 +1061,29 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         "glGetUniformdv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLint, *mut GLdouble) = glGetUniformdv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetVertexArrayIndexed64iv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLuint, GLenum, *mut GLint64) =
+                glGetVertexArrayIndexed64iv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetVertexArrayIndexediv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLuint, GLenum, *mut GLint) =
+                glGetVertexArrayIndexediv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetVertexArrayiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetVertexArrayiv;
             F as *const c_void
         }),
     ),
@@ -1616,6 +1811,152 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         }),
     ),
     (
+        "glTextureBuffer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLuint) = glTextureBuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureBufferRange",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLuint, GLintptr, GLsizeiptr) =
+                glTextureBufferRange;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureParameterIiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLint) = glTextureParameterIiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureParameterIuiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLuint) = glTextureParameterIuiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureParameterf",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLfloat) = glTextureParameterf;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureParameterfv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLfloat) = glTextureParameterfv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureParameteri",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLint) = glTextureParameteri;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureParameteriv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLint) = glTextureParameteriv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureStorage1D",
+        Proc({
+            const F: extern "C" fn(GLuint, GLsizei, GLenum, GLsizei) = glTextureStorage1D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureStorage2D",
+        Proc({
+            const F: extern "C" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei) = glTextureStorage2D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureStorage2DMultisample",
+        Proc({
+            const F: extern "C" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei, GLboolean) =
+                glTextureStorage2DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureStorage3D",
+        Proc({
+            const F: extern "C" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei, GLsizei) =
+                glTextureStorage3D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureStorage3DMultisample",
+        Proc({
+            const F: extern "C" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
+                glTextureStorage3DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureSubImage1D",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLenum,
+                GLenum,
+                *const c_void,
+            ) = glTextureSubImage1D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureSubImage2D",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLenum,
+                GLenum,
+                *const c_void,
+            ) = glTextureSubImage2D;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureSubImage3D",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLsizei,
+                GLenum,
+                GLenum,
+                *const c_void,
+            ) = glTextureSubImage3D;
+            F as *const c_void
+        }),
+    ),
+    (
         "glTextureView",
         Proc({
             const F: extern "C" fn(GLuint, GLenum, GLuint, GLenum, GLuint, GLuint, GLuint, GLuint) =
@@ -1776,6 +2117,59 @@ pub static BEYOND_3_3: [(&str, Proc); 228] = [
         "glValidateProgramPipeline",
         Proc({
             const F: extern "C" fn(GLuint) = glValidateProgramPipeline;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexArrayAttribBinding",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLuint) = glVertexArrayAttribBinding;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexArrayAttribFormat",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLint, GLenum, GLboolean, GLuint) =
+                glVertexArrayAttribFormat;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexArrayAttribIFormat",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLint, GLenum, GLuint) =
+                glVertexArrayAttribIFormat;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexArrayAttribLFormat",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLint, GLenum, GLuint) =
+                glVertexArrayAttribLFormat;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexArrayBindingDivisor",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLuint) = glVertexArrayBindingDivisor;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexArrayElementBuffer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint) = glVertexArrayElementBuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexArrayVertexBuffer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLuint, GLintptr, GLsizei) =
+                glVertexArrayVertexBuffer;
             F as *const c_void
         }),
     ),

@@ -30,7 +30,7 @@ pub(crate) fn param_values(pname: GLenum) -> usize {
 /// # Safety
 /// When no unpack buffer is bound, a non-null `data` holds `len` bytes that stay valid for
 /// `'a`.
-unsafe fn source<'a>(c: &Context, data: *const c_void, len: usize) -> Pixels<'a> {
+pub(crate) unsafe fn source<'a>(c: &Context, data: *const c_void, len: usize) -> Pixels<'a> {
     if c.unpack_buffer_bound() {
         Pixels::Offset(data as usize)
     } else if data.is_null() {
@@ -411,6 +411,10 @@ param_setters! {
     // EXT_texture_integer's names of the two above.
     glTexParameterIivEXT(target: GLenum, GLint) => tex_parameter_iiv;
     glTexParameterIuivEXT(target: GLenum, GLuint) => tex_parameter_iuiv;
+    glTextureParameteriv(texture: GLuint, GLint) => texture_parameteriv;
+    glTextureParameterfv(texture: GLuint, GLfloat) => texture_parameterfv;
+    glTextureParameterIiv(texture: GLuint, GLint) => texture_parameter_iiv;
+    glTextureParameterIuiv(texture: GLuint, GLuint) => texture_parameter_iuiv;
     glSamplerParameteriv(sampler: GLuint, GLint) => sampler_parameteriv;
     glSamplerParameterfv(sampler: GLuint, GLfloat) => sampler_parameterfv;
     glSamplerParameterIiv(sampler: GLuint, GLint) => sampler_parameter_iiv;
@@ -438,6 +442,10 @@ param_getters! {
     // EXT_texture_integer's names of the two above.
     glGetTexParameterIivEXT(target: GLenum, GLint) => get_tex_parameter_iiv;
     glGetTexParameterIuivEXT(target: GLenum, GLuint) => get_tex_parameter_iuiv;
+    glGetTextureParameteriv(texture: GLuint, GLint) => get_texture_parameteriv;
+    glGetTextureParameterfv(texture: GLuint, GLfloat) => get_texture_parameterfv;
+    glGetTextureParameterIiv(texture: GLuint, GLint) => get_texture_parameter_iiv;
+    glGetTextureParameterIuiv(texture: GLuint, GLuint) => get_texture_parameter_iuiv;
     glGetSamplerParameteriv(sampler: GLuint, GLint) => get_sampler_parameteriv;
     glGetSamplerParameterfv(sampler: GLuint, GLfloat) => get_sampler_parameterfv;
     glGetSamplerParameterIiv(sampler: GLuint, GLint) => get_sampler_parameter_iiv;

@@ -259,7 +259,7 @@ impl Context {
     /// The checks on the texture a (non-proxy) storage call defines: texture object zero and
     /// an immutable texture are `INVALID_OPERATION`.
     pub(crate) fn check_storage_target(&mut self, sh: &Shared, t: TextureTarget) -> GlResult {
-        let bound = self.local.st.active_texture_binding(t);
+        let bound = self.local.bound_texture(t);
         let e = match bound {
             Some(e) if Some(e) != default_texture_if_any(sh, t) => e,
             _ => return Err(INVALID_OPERATION),
@@ -282,8 +282,7 @@ impl Context {
         }
         let immutable = self
             .local
-            .st
-            .active_texture_binding(it.target)
+            .bound_texture(it.target)
             .or_else(|| default_texture_if_any(sh, it.target))
             .and_then(|e| sh.world.get::<Texture>(e))
             .is_some_and(|t| t.immutable_levels > 0);

@@ -325,7 +325,7 @@ impl Context {
     /// default texture (created on first use, and then bound wherever this context binds
     /// texture zero to `t`).
     pub(crate) fn target_texture(&mut self, sh: &mut Shared, t: TextureTarget) -> Entity {
-        if let Some(e) = self.local.st.active_texture_binding(t) {
+        if let Some(e) = self.local.bound_texture(t) {
             return e;
         }
         let e = match default_texture_if_any(sh, t) {
@@ -404,15 +404,26 @@ impl Context {
     }
 }
 
+impl Local {
+    /// The texture the texture calls on target `t` find: the one a direct-state-access
+    /// call names while its body runs, else the one bound to `t` on the active unit (`None`:
+    /// texture zero).
+    #[inline]
+    pub(crate) fn bound_texture(&self, t: TextureTarget) -> Option<Entity> {
+        self.named_texture
+            .or_else(|| self.st.active_texture_binding(t))
+    }
+}
+
 /// The share group's default texture of `t`, if one was created.
-fn default_texture_if_any(sh: &Shared, t: TextureTarget) -> Option<Entity> {
+pub(crate) fn default_texture_if_any(sh: &Shared, t: TextureTarget) -> Option<Entity> {
     sh.world
         .get_resource::<DefaultTextures>()
         .and_then(|d| d.by_target[t as usize])
 }
 
 /// Creates a texture object of target `t` with its wire object.
-fn create_texture(sh: &mut Shared, life: Life, t: TextureTarget) -> Entity {
+pub(crate) fn create_texture(sh: &mut Shared, life: Life, t: TextureTarget) -> Entity {
     let handle = sh.dev.alloc.mint();
     sh.dev.push(Record::CreateTexture {
         texture: handle,
@@ -424,7 +435,13 @@ fn create_texture(sh: &mut Shared, life: Life, t: TextureTarget) -> Entity {
 /// Points unit `unit`'s binding of `t` at `e`, keeping references counted and the unit
 /// marked for the next draw.
 #[inline]
-fn bind_unit(local: &mut Local, sh: &mut Shared, unit: usize, t: TextureTarget, e: Option<Entity>) {
+pub(crate) fn bind_unit(
+    local: &mut Local,
+    sh: &mut Shared,
+    unit: usize,
+    t: TextureTarget,
+    e: Option<Entity>,
+) {
     let slot = &mut local.st.textures[unit][t as usize];
     if *slot == e {
         return;
