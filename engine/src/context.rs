@@ -144,10 +144,6 @@ pub struct Local {
     /// body it shares with the bound form runs, it stands for the texture bound to its
     /// target (`Local::bound_texture`); `None` otherwise.
     pub named_texture: Option<bevy_ecs::entity::Entity>,
-    /// The texture a direct-state-access call names (`crate::direct_state`): while the
-    /// body it shares with the bound form runs, it stands for the texture bound to its
-    /// target (`Local::bound_texture`); `None` otherwise.
-    pub named_texture: Option<bevy_ecs::entity::Entity>,
 }
 
 impl Local {
@@ -408,7 +404,6 @@ impl Context {
             debug: Box::new(crate::debug::DebugState::new(false)),
             call: "",
             version_override: config.gl_version,
-            named_texture: None,
             named_texture: None,
         };
         Self {

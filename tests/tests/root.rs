@@ -15,7 +15,6 @@ mod debug_output;
 mod derivative_control;
 mod differential;
 mod direct_state_access;
-mod direct_state_access;
 mod draw;
 mod draw_buffers_blend;
 mod draw_indirect;
