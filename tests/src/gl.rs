@@ -77,6 +77,11 @@ macro_rules! gl_api {
             fn gen_renderbuffer(&mut self) -> GLuint;
             /// `glBufferData` (`None`: uninitialised storage).
             fn buffer_data(&mut self, target: GLenum, size: usize, data: Option<&[u8]>, usage: GLenum);
+            /// `glBufferStorage` (GL 4.4; `None`: zeros).
+            fn buffer_storage(&mut self, target: GLenum, size: usize, data: Option<&[u8]>, flags: GLbitfield);
+            /// `glMapBufferRange`: the address of the mapping, which the caller writes or reads
+            /// while it is mapped (a persistent mapping: until it is unmapped).
+            fn map_buffer_range_ptr(&mut self, target: GLenum, offset: usize, length: usize, access: GLbitfield) -> *mut u8;
             /// `glBufferSubData`.
             fn buffer_sub_data(&mut self, target: GLenum, offset: usize, data: &[u8]);
             /// `glVertexAttribPointer` with a buffer offset.
@@ -245,6 +250,8 @@ macro_rules! gl_api {
             fn gen_framebuffer(&mut self) -> GLuint { Context::gen_framebuffer(self) }
             fn gen_renderbuffer(&mut self) -> GLuint { Context::gen_renderbuffer(self) }
             fn buffer_data(&mut self, target: GLenum, size: usize, data: Option<&[u8]>, usage: GLenum) { Context::buffer_data(self, target, size as isize, data, usage) }
+            fn buffer_storage(&mut self, target: GLenum, size: usize, data: Option<&[u8]>, flags: GLbitfield) { Context::buffer_storage(self, target, size as isize, data, flags) }
+            fn map_buffer_range_ptr(&mut self, target: GLenum, offset: usize, length: usize, access: GLbitfield) -> *mut u8 { Context::map_buffer_range(self, target, offset as isize, length as isize, access) }
             fn buffer_sub_data(&mut self, target: GLenum, offset: usize, data: &[u8]) { Context::buffer_sub_data(self, target, offset as isize, data.len() as isize, data) }
             fn vertex_attrib_pointer(&mut self, index: GLuint, size: GLint, ty: GLenum, normalized: bool, stride: GLsizei, offset: usize) { Context::vertex_attrib_pointer(self, index, size, ty, normalized as GLboolean, stride, offset) }
             fn vertex_attrib_i_pointer(&mut self, index: GLuint, size: GLint, ty: GLenum, stride: GLsizei, offset: usize) { Context::vertex_attrib_i_pointer(self, index, size, ty, stride, offset) }
@@ -366,6 +373,7 @@ macro_rules! gl_api {
             gen_framebuffers: unsafe extern "system" fn(GLsizei, *mut GLuint),
             gen_renderbuffers: unsafe extern "system" fn(GLsizei, *mut GLuint),
             buffer_data: unsafe extern "system" fn(GLenum, isize, *const c_void, GLenum),
+            buffer_storage: unsafe extern "system" fn(GLenum, isize, *const c_void, GLbitfield),
             buffer_sub_data: unsafe extern "system" fn(GLenum, isize, isize, *const c_void),
             vertex_attrib_pointer: unsafe extern "system" fn(GLuint, GLint, GLenum, GLboolean, GLsizei, *const c_void),
             vertex_attrib_i_pointer: unsafe extern "system" fn(GLuint, GLint, GLenum, GLsizei, *const c_void),
@@ -453,6 +461,7 @@ macro_rules! gl_api {
                     gen_framebuffers: egl.proc("glGenFramebuffers")?,
                     gen_renderbuffers: egl.proc("glGenRenderbuffers")?,
                     buffer_data: egl.proc("glBufferData")?,
+                    buffer_storage: egl.proc("glBufferStorage")?,
                     buffer_sub_data: egl.proc("glBufferSubData")?,
                     vertex_attrib_pointer: egl.proc("glVertexAttribPointer")?,
                     vertex_attrib_i_pointer: egl.proc("glVertexAttribIPointer")?,
@@ -664,6 +673,15 @@ macro_rules! gl_api {
                 let ptr = data.map_or(std::ptr::null(), |d| { assert!(d.len() >= size); d.as_ptr().cast() });
                 // SAFETY: `ptr` is null or points to at least `size` readable bytes.
                 unsafe { (self.f.buffer_data)(target, size as isize, ptr, usage) }
+            }
+            fn buffer_storage(&mut self, target: GLenum, size: usize, data: Option<&[u8]>, flags: GLbitfield) {
+                let ptr = data.map_or(std::ptr::null(), |d| d.as_ptr().cast());
+                // SAFETY: the context is current; a non-null `data` holds `size` bytes.
+                unsafe { (self.f.buffer_storage)(target, size as isize, ptr, flags) }
+            }
+            fn map_buffer_range_ptr(&mut self, target: GLenum, offset: usize, length: usize, access: GLbitfield) -> *mut u8 {
+                // SAFETY: the context is current; the caller uses the pointer as the mapping.
+                unsafe { (self.f.map_buffer_range)(target, offset as isize, length as isize, access).cast() }
             }
             fn buffer_sub_data(&mut self, target: GLenum, offset: usize, data: &[u8]) {
                 // SAFETY: `data` is readable for its length.
@@ -962,6 +980,12 @@ gl_api! {
     fn finish() = "glFinish";
     /// `glFlush`.
     fn flush() = "glFlush";
+    /// `glFenceSync` (the sync object as its address).
+    fn fence_sync(condition: GLenum, flags: GLbitfield) -> u64 = "glFenceSync";
+    /// `glClientWaitSync`.
+    fn client_wait_sync(sync: u64, flags: GLbitfield, timeout: u64) -> GLenum = "glClientWaitSync";
+    /// `glDeleteSync`.
+    fn delete_sync(sync: u64) = "glDeleteSync";
     /// `glViewport`.
     fn viewport(x: GLint, y: GLint, width: GLsizei, height: GLsizei) = "glViewport";
     /// `glScissor`.

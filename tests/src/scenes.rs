@@ -14,6 +14,7 @@
 //! | `texturechange` | bind one of 16 textures | |
 //! | `ubochange` | bind one of 16 uniform buffers | |
 //! | `upload` | a triangle of the uploaded buffer | 256 KiB `buffer_sub_data` |
+//! | `persistent` | a triangle of the frame's section | wait on the section's fence, write 256 KiB into a persistently mapped coherent ring (three sections), fence |
 //! | `readback` | one uniform | `read_pixels` of the whole target |
 //!
 //! Triangles are tiny (two pixels on a side on the 64 x 64 target), so the figures measure
@@ -101,6 +102,12 @@ pub const BENCH_PROGRAMS: usize = 8;
 pub const BENCH_UBOS: usize = 16;
 /// Bytes the upload scene writes with `buffer_sub_data` each frame.
 pub const UPLOAD_BYTES: usize = 256 << 10;
+/// Sections of the persistent scene's ring (one per frame in flight).
+pub const PERSISTENT_SECTIONS: usize = 3;
+/// Vertex data variants the persistent scene's frames cycle through.
+const PERSISTENT_VARIANTS: usize = 4;
+/// How long a frame of the persistent scene waits for its section's fence at most.
+const FENCE_WAIT_NS: u64 = 10_000_000_000;
 /// Positions per-draw offsets cycle through (a power of two: the index is a mask).
 const OFFSETS: usize = 256;
 
@@ -121,13 +128,16 @@ pub enum BenchScene {
     UboChange,
     /// 256 KiB of vertex data uploaded per frame, then drawn from.
     Upload,
+    /// 256 KiB of vertex data written per frame into a persistently mapped, coherent ring
+    /// behind fences (the block-game pattern), then drawn from.
+    Persistent,
     /// The whole target read back per frame.
     Readback,
 }
 
 impl BenchScene {
     /// Every bench scene.
-    pub const ALL: [BenchScene; 8] = [
+    pub const ALL: [BenchScene; 9] = [
         BenchScene::Steady,
         BenchScene::Static,
         BenchScene::StateChange,
@@ -135,6 +145,7 @@ impl BenchScene {
         BenchScene::TextureChange,
         BenchScene::UboChange,
         BenchScene::Upload,
+        BenchScene::Persistent,
         BenchScene::Readback,
     ];
 
@@ -148,6 +159,7 @@ impl BenchScene {
             BenchScene::TextureChange => "texturechange",
             BenchScene::UboChange => "ubochange",
             BenchScene::Upload => "upload",
+            BenchScene::Persistent => "persistent",
             BenchScene::Readback => "readback",
         }
     }
@@ -175,6 +187,13 @@ pub struct Bench {
     offsets: Vec<[f32; 2]>,
     upload: Vec<u8>,
     upload_triangles: u64,
+    /// `persistent`: the ring's mapping (null in the other scenes), the frames' vertex data
+    /// (one of [`PERSISTENT_VARIANTS`] per frame, so a section's bytes change every time it
+    /// is written), each section's fence, and the frames so far.
+    ring: *mut u8,
+    variants: Vec<Vec<u8>>,
+    fences: [u64; PERSISTENT_SECTIONS],
+    frame: u64,
     pixels: Vec<u8>,
     draw: u64,
 }
@@ -209,6 +228,18 @@ pub fn link_stages<G: Gl + ?Sized>(gl: &mut G, stages: &[(GLenum, &str)]) -> GLu
         gl.program_info_log(p)
     );
     p
+}
+
+/// Writes `bytes` at `offset` of the persistent ring, as a program writes a mapping.
+#[expect(
+    unsafe_code,
+    reason = "a program writes a persistent mapping through its address"
+)]
+fn write_ring(ring: *mut u8, offset: usize, bytes: &[u8]) {
+    // SAFETY: `ring` maps `PERSISTENT_SECTIONS * UPLOAD_BYTES` bytes for the life of the
+    // scene (never unmapped), `offset` starts a section and `bytes` is one section long;
+    // the section's fence signalled, so no pending command reads it.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ring.add(offset), bytes.len()) };
 }
 
 fn f32_bytes(values: &[f32]) -> Vec<u8> {
@@ -294,12 +325,17 @@ impl Bench {
             offsets: scatter(OFFSETS),
             upload: Vec::new(),
             upload_triangles: 1,
+            ring: std::ptr::null_mut(),
+            variants: Vec::new(),
+            fences: [0; PERSISTENT_SECTIONS],
+            frame: 0,
             pixels: Vec::new(),
             draw: 0,
         };
         match scene {
             BenchScene::UboChange => b.setup_ubos(gl),
             BenchScene::Upload => b.setup_upload(gl),
+            BenchScene::Persistent => b.setup_persistent(gl),
             _ => b.setup_textured(gl),
         }
         if scene.reads_back() {
@@ -406,13 +442,59 @@ impl Bench {
         self.upload_triangles = triangles as u64;
     }
 
-    /// Starts a frame: clears the target, and uploads (`upload`).
+    /// `persistent`: the upload scene's program and triangles, in a ring of
+    /// [`PERSISTENT_SECTIONS`] sections of [`UPLOAD_BYTES`] with immutable storage, mapped
+    /// once (write, persistent, coherent) and never unmapped.
+    fn setup_persistent<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        self.setup_upload(gl);
+        // Each frame's triangles moved right by 0..3 whole pixels (the grid stays exact).
+        let base: Vec<f32> = self
+            .upload
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        let used = self.upload_triangles as usize * 6;
+        self.variants = (0..PERSISTENT_VARIANTS)
+            .map(|v| {
+                let dx = v as f32 * 2.0 / BENCH_SIZE as f32;
+                let moved: Vec<f32> = base
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| if i < used && i % 2 == 0 { c + dx } else { c })
+                    .collect();
+                f32_bytes(&moved)
+            })
+            .collect();
+        let size = UPLOAD_BYTES * PERSISTENT_SECTIONS;
+        let flags = MAP_WRITE_BIT | MAP_PERSISTENT_BIT | MAP_COHERENT_BIT;
+        gl.buffer_storage(ARRAY_BUFFER, size, None, flags);
+        self.ring = gl.map_buffer_range_ptr(ARRAY_BUFFER, 0, size, flags);
+        assert!(!self.ring.is_null(), "the persistent ring did not map");
+    }
+
+    /// Starts a frame: clears the target, and uploads (`upload`) or waits for the frame's
+    /// section of the ring and writes it (`persistent`).
     #[inline]
     pub fn begin_frame<G: Gl + ?Sized>(&mut self, gl: &mut G) {
         gl.clear(COLOR_BUFFER_BIT);
-        if self.scene == BenchScene::Upload {
-            gl.buffer_sub_data(ARRAY_BUFFER, 0, &self.upload);
+        match self.scene {
+            BenchScene::Upload => gl.buffer_sub_data(ARRAY_BUFFER, 0, &self.upload),
+            BenchScene::Persistent => {
+                let s = self.section();
+                if self.fences[s] != 0 {
+                    gl.client_wait_sync(self.fences[s], SYNC_FLUSH_COMMANDS_BIT, FENCE_WAIT_NS);
+                    gl.delete_sync(self.fences[s]);
+                }
+                let bytes = &self.variants[(self.frame % PERSISTENT_VARIANTS as u64) as usize];
+                write_ring(self.ring, s * UPLOAD_BYTES, bytes);
+            }
+            _ => {}
         }
+    }
+
+    /// The ring section of the current frame (`persistent`).
+    fn section(&self) -> usize {
+        (self.frame % PERSISTENT_SECTIONS as u64) as usize
     }
 
     /// Issues one draw with the scene's per-draw changes.
@@ -459,6 +541,12 @@ impl Bench {
                 gl.draw_arrays(TRIANGLES, (t * 3) as GLint, 3);
                 return;
             }
+            BenchScene::Persistent => {
+                let t = i % self.upload_triangles;
+                let first = self.section() * UPLOAD_BYTES / 8 + t as usize * 3;
+                gl.draw_arrays(TRIANGLES, first as GLint, 3);
+                return;
+            }
         }
         gl.draw_arrays(TRIANGLES, 0, 3);
     }
@@ -477,6 +565,11 @@ impl Bench {
                 UNSIGNED_BYTE,
                 &mut self.pixels,
             );
+        }
+        if self.scene == BenchScene::Persistent {
+            let s = self.section();
+            self.fences[s] = gl.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
+            self.frame += 1;
         }
         gl.flush();
     }

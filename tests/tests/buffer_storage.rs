@@ -27,7 +27,7 @@ use crate::transport::Server;
 
 /// The calls these tests make that the shared [`Gl`] table has no entry for.
 trait StorageGl: Gl {
-    fn buffer_storage(&mut self, target: GLenum, size: isize, data: Option<&[u8]>, flags: u32);
+    fn storage(&mut self, target: GLenum, size: isize, data: Option<&[u8]>, flags: u32);
     fn named_buffer_storage(&mut self, b: GLuint, size: isize, data: Option<&[u8]>, flags: u32);
     fn named_buffer_data(&mut self, b: GLuint, size: isize, data: Option<&[u8]>, usage: GLenum);
     fn named_buffer_sub_data(&mut self, b: GLuint, offset: isize, data: &[u8]);
@@ -52,7 +52,7 @@ trait StorageGl: Gl {
 }
 
 impl StorageGl for Context {
-    fn buffer_storage(&mut self, target: GLenum, size: isize, data: Option<&[u8]>, flags: u32) {
+    fn storage(&mut self, target: GLenum, size: isize, data: Option<&[u8]>, flags: u32) {
         Context::buffer_storage(self, target, size, data, flags);
     }
     fn named_buffer_storage(&mut self, b: GLuint, size: isize, data: Option<&[u8]>, flags: u32) {
@@ -141,7 +141,7 @@ fn data_ptr(data: Option<&[u8]>) -> *const u8 {
 }
 
 impl StorageGl for NativeGl {
-    fn buffer_storage(&mut self, target: GLenum, size: isize, data: Option<&[u8]>, flags: u32) {
+    fn storage(&mut self, target: GLenum, size: isize, data: Option<&[u8]>, flags: u32) {
         type F = unsafe extern "system" fn(GLenum, isize, *const u8, u32);
         native!(
             self,
@@ -298,27 +298,27 @@ fn error_walk(gl: &mut dyn StorageGl) -> Vec<(String, GLenum, i64)> {
     };
     const PCW: u32 = MAP_PERSISTENT_BIT | MAP_COHERENT_BIT | MAP_WRITE_BIT;
     let fresh = gl.gen_buffer();
-    gl.buffer_storage(ARRAY_BUFFER, 16, None, MAP_WRITE_BIT);
+    gl.storage(ARRAY_BUFFER, 16, None, MAP_WRITE_BIT);
     step(gl, "storage with nothing bound", 0);
     gl.bind_buffer(ARRAY_BUFFER, fresh);
     let v = gl.buffer_parameter(ARRAY_BUFFER, BUFFER_STORAGE_FLAGS);
     step(gl, "flags of a buffer without storage", v);
     let v = gl.buffer_parameter(ARRAY_BUFFER, BUFFER_IMMUTABLE_STORAGE);
     step(gl, "immutable before storage", v);
-    gl.buffer_storage(0x1234, 16, None, MAP_WRITE_BIT);
+    gl.storage(0x1234, 16, None, MAP_WRITE_BIT);
     step(gl, "bad target", 0);
-    gl.buffer_storage(ARRAY_BUFFER, 0, None, MAP_WRITE_BIT);
+    gl.storage(ARRAY_BUFFER, 0, None, MAP_WRITE_BIT);
     step(gl, "size 0", 0);
-    gl.buffer_storage(ARRAY_BUFFER, -4, None, MAP_WRITE_BIT);
+    gl.storage(ARRAY_BUFFER, -4, None, MAP_WRITE_BIT);
     step(gl, "negative size", 0);
-    gl.buffer_storage(ARRAY_BUFFER, 16, None, 0x0400);
+    gl.storage(ARRAY_BUFFER, 16, None, 0x0400);
     step(gl, "unknown flag", 0);
-    gl.buffer_storage(ARRAY_BUFFER, 16, None, MAP_PERSISTENT_BIT);
+    gl.storage(ARRAY_BUFFER, 16, None, MAP_PERSISTENT_BIT);
     step(gl, "persistent without access", 0);
-    gl.buffer_storage(ARRAY_BUFFER, 16, None, MAP_WRITE_BIT | MAP_COHERENT_BIT);
+    gl.storage(ARRAY_BUFFER, 16, None, MAP_WRITE_BIT | MAP_COHERENT_BIT);
     step(gl, "coherent without persistent", 0);
     let data: Vec<u8> = (0..64).collect();
-    gl.buffer_storage(ARRAY_BUFFER, 64, Some(&data), PCW);
+    gl.storage(ARRAY_BUFFER, 64, Some(&data), PCW);
     step(gl, "persistent coherent write storage", 0);
     for (name, pname) in [
         ("immutable", BUFFER_IMMUTABLE_STORAGE),
@@ -329,7 +329,7 @@ fn error_walk(gl: &mut dyn StorageGl) -> Vec<(String, GLenum, i64)> {
         let v = gl.buffer_parameter(ARRAY_BUFFER, pname);
         step(gl, name, v);
     }
-    gl.buffer_storage(ARRAY_BUFFER, 64, None, PCW);
+    gl.storage(ARRAY_BUFFER, 64, None, PCW);
     step(gl, "storage twice", 0);
     gl.buffer_data(ARRAY_BUFFER, 64, None, STATIC_DRAW);
     step(gl, "glBufferData on immutable storage", 0);
@@ -376,7 +376,7 @@ fn error_walk(gl: &mut dyn StorageGl) -> Vec<(String, GLenum, i64)> {
     let dynamic = gl.gen_buffer();
     gl.bind_buffer(ARRAY_BUFFER, dynamic);
     let rw = MAP_READ_BIT | MAP_WRITE_BIT | MAP_PERSISTENT_BIT;
-    gl.buffer_storage(
+    gl.storage(
         ARRAY_BUFFER,
         32,
         None,
@@ -599,7 +599,7 @@ fn streaming_scene(gl: &mut dyn StorageGl) -> Vec<u8> {
     gl.bind_buffer(ARRAY_BUFFER, ring);
     let flags = MAP_WRITE_BIT | MAP_PERSISTENT_BIT | MAP_COHERENT_BIT;
     let total = (SECTION * SECTIONS) as isize;
-    gl.buffer_storage(ARRAY_BUFFER, total, None, flags);
+    gl.storage(ARRAY_BUFFER, total, None, flags);
     let p = gl.map_range(ARRAY_BUFFER, 0, total, flags);
     gl.vertex_attrib_pointer(0, 2, FLOAT, false, VERTEX as GLsizei, 0);
     gl.vertex_attrib_pointer(1, 4, UNSIGNED_BYTE, true, VERTEX as GLsizei, 8);
