@@ -1,7 +1,8 @@
 //! Compute dispatches, memory barriers and shader storage blocks (GL 4.3's compute shaders
 //! and storage buffers, `ARB_compute_shader` and `ARB_shader_storage_buffer_object`), and
-//! image units (GL 4.2's `ARB_shader_image_load_store`): the entry points beyond 3.3 that
-//! the engine carries out (`engine::compute`, `engine::image`).
+//! image units (GL 4.2's `ARB_shader_image_load_store`), and the texture barrier (GL 4.5's
+//! `ARB_texture_barrier`): the entry points beyond 3.3 that the engine carries out
+//! (`engine::compute`, `engine::image`, `engine::render_state`).
 
 use super::types::*;
 use crate::current::gl_call;
@@ -30,6 +31,12 @@ pub extern "C" fn glDispatchComputeIndirect(indirect: GLintptr) {
 #[unsafe(no_mangle)]
 pub extern "C" fn glMemoryBarrier(barriers: GLbitfield) {
     gl_call("glMemoryBarrier", (), |c| c.memory_barrier(barriers));
+}
+
+/// `glTextureBarrier` (GL 4.5's `ARB_texture_barrier`).
+#[unsafe(no_mangle)]
+pub extern "C" fn glTextureBarrier() {
+    gl_call("glTextureBarrier", (), |c| c.texture_barrier());
 }
 
 /// `glBindImageTexture` (GL 4.2's `ARB_shader_image_load_store`).
