@@ -162,6 +162,9 @@ BEYOND = {
     "glGetNamedBufferParameteri64v", "glGetNamedBufferParameteriv", "glGetNamedBufferPointerv",
     "glGetNamedBufferSubData", "glMapNamedBuffer", "glMapNamedBufferRange",
     "glNamedBufferData", "glNamedBufferStorage", "glNamedBufferSubData", "glUnmapNamedBuffer",
+    # Query buffer objects (GL 4.4) and their direct state access (GL 4.5).
+    "glCreateQueries", "glGetQueryBufferObjecti64v", "glGetQueryBufferObjectiv",
+    "glGetQueryBufferObjectui64v", "glGetQueryBufferObjectuiv",
     # Direct state access for textures and vertex arrays (GL 4.5).
     "glBindTextureUnit", "glCompressedTextureSubImage1D", "glCompressedTextureSubImage2D",
     "glCompressedTextureSubImage3D", "glCopyTextureSubImage1D", "glCopyTextureSubImage2D",

@@ -152,11 +152,13 @@ pub enum BufferTarget {
     DrawIndirect,
     /// `ATOMIC_COUNTER_BUFFER` (GL 4.2).
     AtomicCounter,
+    /// `QUERY_BUFFER` (GL 4.4): where `glGetQueryObject*` writes while a buffer is bound.
+    Query,
 }
 
 impl BufferTarget {
     /// Every target.
-    pub const ALL: [BufferTarget; 13] = [
+    pub const ALL: [BufferTarget; 14] = [
         BufferTarget::Array,
         BufferTarget::ElementArray,
         BufferTarget::CopyRead,
@@ -170,6 +172,7 @@ impl BufferTarget {
         BufferTarget::DispatchIndirect,
         BufferTarget::DrawIndirect,
         BufferTarget::AtomicCounter,
+        BufferTarget::Query,
     ];
 
     /// The target of a `glBindBuffer` enum.
@@ -188,6 +191,7 @@ impl BufferTarget {
             DISPATCH_INDIRECT_BUFFER => Self::DispatchIndirect,
             DRAW_INDIRECT_BUFFER => Self::DrawIndirect,
             ATOMIC_COUNTER_BUFFER => Self::AtomicCounter,
+            QUERY_BUFFER => Self::Query,
             _ => return None,
         })
     }
@@ -208,6 +212,7 @@ impl BufferTarget {
             Self::DispatchIndirect => DISPATCH_INDIRECT_BUFFER_BINDING,
             Self::DrawIndirect => DRAW_INDIRECT_BUFFER_BINDING,
             Self::AtomicCounter => ATOMIC_COUNTER_BUFFER_BINDING,
+            Self::Query => QUERY_BUFFER_BINDING,
         }
     }
 }

@@ -199,6 +199,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_occlusion_query2",
     "GL_ARB_program_interface_query",
     "GL_ARB_provoking_vertex",
+    "GL_ARB_query_buffer_object",
     "GL_ARB_sample_shading",
     "GL_ARB_sampler_objects",
     "GL_ARB_seamless_cube_map",

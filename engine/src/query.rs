@@ -14,14 +14,20 @@
 //! query waits for the result too and then reports `TRUE`; GL allows this, since a result
 //! becomes available in finite time and the answer is never wrong.
 //!
+//! With a buffer bound to `QUERY_BUFFER` (GL 4.4), `glGetQueryObject*` takes its pointer
+//! as an offset into that buffer and reads nothing back: a `QueryResultToBuffer` record
+//! has the backend write the result (or its availability) there, in order with the records
+//! around it, so a draw or copy recorded later sees it without the client waiting. The
+//! client copy of those bytes becomes stale.
+//!
 //! `glGetInteger64v(TIMESTAMP)` uses a short-lived query object of its own (create, record a
 //! timestamp, read it, destroy), so it needs no record kind of its own.
 
 use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
 use tessera_components::names::NameEntry;
-use tessera_components::object::{Life, Query};
-use tessera_components::state::QUERY_TARGETS;
+use tessera_components::object::{Buffer, Life, Query};
+use tessera_components::state::{BufferTarget, QUERY_TARGETS};
 use tessera_systems::conv::map_query_target;
 use tessera_systems::lifecycle;
 use tessera_wire::Reply;
@@ -51,6 +57,20 @@ pub(crate) fn query_slot_at(target: GLenum, index: GLuint) -> Option<usize> {
     };
     debug_assert!(slot < QUERY_TARGETS);
     Some(slot)
+}
+
+/// The type a `glGetQueryObject*` call writes its value as (`INT`, `UNSIGNED_INT`,
+/// `INT64_ARB`, `UNSIGNED_INT64_ARB` in Mesa).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryValueType {
+    /// `glGetQueryObjectiv`, `glGetQueryBufferObjectiv`.
+    Int,
+    /// `glGetQueryObjectuiv`, `glGetQueryBufferObjectuiv`.
+    UnsignedInt,
+    /// `glGetQueryObjecti64v`, `glGetQueryBufferObjecti64v`.
+    Int64,
+    /// `glGetQueryObjectui64v`, `glGetQueryBufferObjectui64v`.
+    UnsignedInt64,
 }
 
 /// `QUERY_COUNTER_BITS` of a target. Results are 64-bit counters on every backend;
@@ -134,25 +154,57 @@ impl Context {
                 }
                 Ok((e, q.handle))
             }
-            NameEntry::Reserved => {
-                let query = sh.dev.alloc.mint();
-                sh.dev.push(Record::CreateQuery { query, kind });
-                let e = sh
-                    .world
-                    .spawn((
-                        Life::named(id),
-                        Query {
-                            handle: query,
-                            target,
-                            active: false,
-                            result: None,
-                            pending: false,
-                        },
-                    ))
-                    .id();
-                self.local.queries.bind_object(id, e);
-                Ok((e, query))
-            }
+            NameEntry::Reserved => Ok(self.spawn_query(sh, id, target, kind, None)),
+        }
+    }
+
+    /// Makes reserved name `id` a query object of `target` (`kind` on the wire) with a
+    /// `CreateQuery` record; `result` is what it reads before it is first begun.
+    fn spawn_query(
+        &mut self,
+        sh: &mut Shared,
+        id: GLuint,
+        target: GLenum,
+        kind: QueryKind,
+        result: Option<u64>,
+    ) -> (Entity, QueryHandle) {
+        let query = sh.dev.alloc.mint();
+        sh.dev.push(Record::CreateQuery { query, kind });
+        let e = sh
+            .world
+            .spawn((
+                Life::named(id),
+                Query {
+                    handle: query,
+                    target,
+                    active: false,
+                    result,
+                    pending: false,
+                },
+            ))
+            .id();
+        self.local.queries.bind_object(id, e);
+        (e, query)
+    }
+
+    /// `glCreateQueries` (GL 4.5): names whose objects exist at once, with `target` fixed,
+    /// as if begun and ended with nothing counted (their results read 0). The target is
+    /// checked before `n`, as Mesa does.
+    pub fn create_queries(&mut self, target: GLenum, n: GLsizei, ids: &mut [GLuint]) {
+        let Some(kind) = map_query_target(target) else {
+            return self.error(INVALID_ENUM);
+        };
+        if n < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let ids = &mut ids[..n as usize];
+        if self.local.queries.generate(ids).is_err() {
+            return self.error(OUT_OF_MEMORY);
+        }
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        for &id in ids.iter() {
+            self.spawn_query(&mut sh, id, target, kind, Some(0));
         }
     }
 
@@ -273,9 +325,10 @@ impl Context {
         params[0] = value as GLint;
     }
 
-    /// The result of query `id` for `glGetQueryObject*` (`pname` `QUERY_RESULT` or
-    /// `QUERY_RESULT_AVAILABLE`), waiting for the backend if it is not known yet; `None`
-    /// after raising the error.
+    /// The value of `pname` of query `id` for `glGetQueryObject*` into client memory
+    /// (`QUERY_RESULT`, `QUERY_RESULT_NO_WAIT`, `QUERY_RESULT_AVAILABLE`, `QUERY_TARGET`),
+    /// waiting for the backend if the result is not known yet (so `QUERY_RESULT_NO_WAIT`
+    /// always finds it available); `None` after raising the error.
     fn query_object_value(&mut self, id: GLuint, pname: GLenum) -> Option<u64> {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
@@ -290,10 +343,14 @@ impl Context {
             self.error(INVALID_OPERATION);
             return None;
         };
-        if pname != QUERY_RESULT && pname != QUERY_RESULT_AVAILABLE {
-            drop(sh);
-            self.error(INVALID_ENUM);
-            return None;
+        match pname {
+            QUERY_RESULT | QUERY_RESULT_NO_WAIT | QUERY_RESULT_AVAILABLE => {}
+            QUERY_TARGET => return Some(u64::from(q.target)),
+            _ => {
+                drop(sh);
+                self.error(INVALID_ENUM);
+                return None;
+            }
         }
         let result = match q.result {
             Some(r) => r,
@@ -324,30 +381,133 @@ impl Context {
 
     /// `glGetQueryObjectiv` (results beyond `i32::MAX` clamp, as in Mesa).
     pub fn get_query_objectiv(&mut self, id: GLuint, pname: GLenum, params: &mut [GLint]) {
-        if let Some(v) = self.query_object_value(id, pname) {
-            params[0] = v.min(i32::MAX as u64) as GLint;
+        if let Some(v) = self.query_object_value(id, pname)
+            && let Some(p) = params.first_mut()
+        {
+            *p = v.min(i32::MAX as u64) as GLint;
         }
     }
 
     /// `glGetQueryObjectuiv`.
     pub fn get_query_objectuiv(&mut self, id: GLuint, pname: GLenum, params: &mut [GLuint]) {
-        if let Some(v) = self.query_object_value(id, pname) {
-            params[0] = v.min(u64::from(u32::MAX)) as GLuint;
+        if let Some(v) = self.query_object_value(id, pname)
+            && let Some(p) = params.first_mut()
+        {
+            *p = v.min(u64::from(u32::MAX)) as GLuint;
         }
     }
 
     /// `glGetQueryObjecti64v`.
     pub fn get_query_objecti64v(&mut self, id: GLuint, pname: GLenum, params: &mut [GLint64]) {
-        if let Some(v) = self.query_object_value(id, pname) {
-            params[0] = v.min(i64::MAX as u64) as GLint64;
+        if let Some(v) = self.query_object_value(id, pname)
+            && let Some(p) = params.first_mut()
+        {
+            *p = v.min(i64::MAX as u64) as GLint64;
         }
     }
 
     /// `glGetQueryObjectui64v`.
     pub fn get_query_objectui64v(&mut self, id: GLuint, pname: GLenum, params: &mut [GLuint64]) {
-        if let Some(v) = self.query_object_value(id, pname) {
-            params[0] = v;
+        if let Some(v) = self.query_object_value(id, pname)
+            && let Some(p) = params.first_mut()
+        {
+            *p = v;
         }
+    }
+
+    /// Whether a buffer is bound to `QUERY_BUFFER`: `glGetQueryObject*`'s pointer is then
+    /// an offset into it ([`Context::get_query_object_buffer`]).
+    pub fn query_buffer_bound(&self) -> bool {
+        self.local.st.buffer(BufferTarget::Query).is_some()
+    }
+
+    /// `glGetQueryObject*` with a buffer bound to `QUERY_BUFFER` (`buffer` `None`), or
+    /// `glGetQueryBufferObject*v` (GL 4.5; `Some(name)`, `INVALID_OPERATION` unless it
+    /// names a buffer object, checked first): the value of `pname` as `ty` goes into the
+    /// buffer at `offset` (results past the type's range clamp to it, as in Mesa).
+    ///
+    /// Errors in Mesa's order (`get_query_object`): the query (`INVALID_OPERATION` for a
+    /// name that is not a query object, or an active one), then the range (past the end
+    /// `INVALID_OPERATION`, then a negative offset `INVALID_VALUE`), then `pname`
+    /// (`INVALID_ENUM`). The result and its availability are a `QueryResultToBuffer`
+    /// record, the backend's to fill in order with the draws around it; the target is
+    /// known here and written as data. Either way the client copy of the range learns it.
+    pub fn get_query_object_buffer(
+        &mut self,
+        id: GLuint,
+        buffer: Option<GLuint>,
+        pname: GLenum,
+        ty: QueryValueType,
+        offset: isize,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let b = match buffer {
+            None => self.local.st.buffer(BufferTarget::Query),
+            Some(name) => sh.names.buffers.get(name),
+        };
+        let Some(b) = b.filter(|b| sh.world.get::<Buffer>(*b).is_some()) else {
+            drop(sh);
+            return self.error(INVALID_OPERATION);
+        };
+        let Some(q) = self
+            .local
+            .queries
+            .get(id)
+            .and_then(|e| sh.world.get::<Query>(e).cloned())
+            .filter(|q| !q.active)
+        else {
+            drop(sh);
+            return self.error(INVALID_OPERATION);
+        };
+        let (width, max) = match ty {
+            QueryValueType::Int => (4u8, i32::MAX as u64),
+            QueryValueType::UnsignedInt => (4, u64::from(u32::MAX)),
+            QueryValueType::Int64 => (8, i64::MAX as u64),
+            QueryValueType::UnsignedInt64 => (8, u64::MAX),
+        };
+        let (handle, size) = {
+            let buf = sh.world.get::<Buffer>(b).expect("checked above");
+            (buf.handle, buf.size)
+        };
+        if (size as i128) < offset as i128 + i128::from(width) {
+            drop(sh);
+            return self.error(INVALID_OPERATION);
+        }
+        if offset < 0 {
+            drop(sh);
+            return self.error(INVALID_VALUE);
+        }
+        let at = offset as u64;
+        match pname {
+            QUERY_RESULT | QUERY_RESULT_NO_WAIT | QUERY_RESULT_AVAILABLE => {
+                sh.dev.push(Record::QueryResultToBuffer {
+                    query: q.handle,
+                    buffer: handle,
+                    offset: at,
+                    available: pname == QUERY_RESULT_AVAILABLE,
+                    width,
+                    max,
+                });
+                crate::buffer::shadow_stale(&mut sh, b, at, u64::from(width));
+            }
+            QUERY_TARGET => {
+                let bytes = u64::from(q.target).to_le_bytes();
+                let data = &bytes[..usize::from(width)];
+                let span = sh.dev.enc.stage(data);
+                sh.dev.push(Record::WriteBuffer {
+                    buffer: handle,
+                    offset: at,
+                    data: span,
+                });
+                crate::buffer::shadow_write(&mut sh, b, at, data);
+            }
+            _ => {
+                drop(sh);
+                return self.error(INVALID_ENUM);
+            }
+        }
+        sh.flush_if_full();
     }
 
     /// Query state for `glGet*`: `TIMESTAMP`, the backend's clock now (a round trip through

@@ -47,6 +47,7 @@ mod program_binary;
 mod program_interface;
 mod program_pipeline;
 mod query;
+mod query_buffer_object;
 mod records;
 mod render_state;
 mod renderbuffer;

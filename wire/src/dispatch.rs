@@ -2108,6 +2108,44 @@ impl<C: PipeContext> Dispatcher<C> {
                 out.replies.push((de(reply)?, Reply::Query(value)));
                 N
             }
+            A::QueryResultToBuffer {
+                query,
+                buffer,
+                offset,
+                available,
+                width,
+                max,
+            } => {
+                // Every backend the same way: the result as `QueryResult` reads it (a
+                // backend-side wait, no round trip to the client), written as `WriteBuffer`
+                // writes, so it lands between the records before and after it.
+                const N: &str = "QueryResultToBuffer";
+                let query = de(query)?;
+                let buffer = de(buffer)?;
+                reg.queries.get(N, query)?;
+                reg.buffers.get(N, buffer)?;
+                let width = usize::from(*width);
+                if width != 4 && width != 8 {
+                    return Err(crate::backend::bad_value(
+                        N,
+                        format!("a result of {width} bytes"),
+                    ));
+                }
+                let value = pipe.query_result(query)?;
+                let value = if *available {
+                    1
+                } else {
+                    value.min(max.to_native())
+                };
+                let bytes = value.to_le_bytes();
+                let write = BufferWrite {
+                    buffer,
+                    offset: offset.to_native(),
+                    bytes: &bytes[..width],
+                };
+                pipe.write_buffer(N, write)?;
+                N
+            }
             A::DestroyQuery { query } => {
                 const N: &str = "DestroyQuery";
                 let query = de(query)?;

@@ -975,6 +975,18 @@ pub enum Record {
     QueryTimestamp { query: QueryHandle },
     /// Replies with a query's result once available.
     QueryResult { query: QueryHandle, reply: ReplyId },
+    /// Writes a query's result, once available, into a buffer, in order with the other
+    /// records (`glGetQueryObject*` with a `QUERY_BUFFER` bound): `width` (4 or 8)
+    /// little-endian bytes at `offset`, the result clamped to `max`, or 1 where `available`
+    /// asks whether it is available (it is, once waited for). The engine checked the range.
+    QueryResultToBuffer {
+        query: QueryHandle,
+        buffer: BufferHandle,
+        offset: u64,
+        available: bool,
+        width: u8,
+        max: u64,
+    },
     /// Destroys a query.
     DestroyQuery { query: QueryHandle },
     /// Inserts a fence after the work recorded so far. `seq` is the fence's place in the

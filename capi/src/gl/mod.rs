@@ -112,7 +112,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 272] = [
+pub static BEYOND_3_3: [(&str, Proc); 277] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -477,6 +477,13 @@ pub static BEYOND_3_3: [(&str, Proc); 272] = [
         "glCreateProgramPipelines",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateProgramPipelines;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateQueries",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLsizei, *mut GLuint) = glCreateQueries;
             F as *const c_void
         }),
     ),
@@ -958,6 +965,34 @@ pub static BEYOND_3_3: [(&str, Proc); 272] = [
         "glGetProgramStageiv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLenum, GLenum, *mut GLint) = glGetProgramStageiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetQueryBufferObjecti64v",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLenum, GLintptr) = glGetQueryBufferObjecti64v;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetQueryBufferObjectiv",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLenum, GLintptr) = glGetQueryBufferObjectiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetQueryBufferObjectui64v",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLenum, GLintptr) = glGetQueryBufferObjectui64v;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetQueryBufferObjectuiv",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLenum, GLintptr) = glGetQueryBufferObjectuiv;
             F as *const c_void
         }),
     ),

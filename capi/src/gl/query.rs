@@ -1,6 +1,8 @@
 //! Query objects and sync objects. A `GLsync` is the engine's sync value (a non-zero
 //! number) as a pointer, never dereferenced.
 
+use tessera_engine::query::QueryValueType;
+
 use super::types::*;
 use crate::current::gl_call;
 use crate::ptr;
@@ -21,25 +23,68 @@ pub unsafe extern "C" fn glDeleteQueries(n: GLsizei, ids: *const GLuint) {
     gl_call("glDeleteQueries", (), |c| c.delete_queries(n, names));
 }
 
-/// Defines query getters of one value.
-macro_rules! query_getters {
-    ($($name:ident($obj:ident: $ot:ty, $t:ty) => $method:ident;)*) => {$(
+/// `glCreateQueries` (GL 4.5).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glCreateQueries(target: GLenum, n: GLsizei, ids: *mut GLuint) {
+    // SAFETY: GL contract: `ids` has room for `n` names.
+    let out = unsafe { ptr::slice_mut(ids, ptr::len(n)) };
+    gl_call("glCreateQueries", (), |c| c.create_queries(target, n, out));
+}
+
+/// `glGetQueryiv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetQueryiv(target: GLenum, pname: GLenum, params: *mut GLint) {
+    // SAFETY: GL contract: every query parameter is one value.
+    let out = unsafe { ptr::slice_mut(params, 1) };
+    gl_call("glGetQueryiv", (), |c| c.get_queryiv(target, pname, out));
+}
+
+/// Defines the `glGetQueryObject*v` getters: with a buffer bound to `QUERY_BUFFER`,
+/// `params` is an offset into it and never dereferenced.
+macro_rules! query_object_getters {
+    ($($name:ident($t:ty, $ty:ident) => $method:ident;)*) => {$(
         #[doc = concat!("`", stringify!($name), "`.")]
         #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $name($obj: $ot, pname: GLenum, params: *mut $t) {
-            // SAFETY: GL contract: every query parameter is one value.
-            let out = unsafe { ptr::slice_mut(params, 1) };
-            gl_call(stringify!($name), (), |c| c.$method($obj, pname, out));
+        pub unsafe extern "C" fn $name(id: GLuint, pname: GLenum, params: *mut $t) {
+            gl_call(stringify!($name), (), |c| {
+                if c.query_buffer_bound() {
+                    let offset = params as isize;
+                    c.get_query_object_buffer(id, None, pname, QueryValueType::$ty, offset);
+                } else {
+                    // SAFETY: GL contract: every query parameter is one value.
+                    let out = unsafe { ptr::slice_mut(params, 1) };
+                    c.$method(id, pname, out);
+                }
+            });
         }
     )*};
 }
 
-query_getters! {
-    glGetQueryiv(target: GLenum, GLint) => get_queryiv;
-    glGetQueryObjectiv(id: GLuint, GLint) => get_query_objectiv;
-    glGetQueryObjectuiv(id: GLuint, GLuint) => get_query_objectuiv;
-    glGetQueryObjecti64v(id: GLuint, GLint64) => get_query_objecti64v;
-    glGetQueryObjectui64v(id: GLuint, GLuint64) => get_query_objectui64v;
+query_object_getters! {
+    glGetQueryObjectiv(GLint, Int) => get_query_objectiv;
+    glGetQueryObjectuiv(GLuint, UnsignedInt) => get_query_objectuiv;
+    glGetQueryObjecti64v(GLint64, Int64) => get_query_objecti64v;
+    glGetQueryObjectui64v(GLuint64, UnsignedInt64) => get_query_objectui64v;
+}
+
+/// Defines the `glGetQueryBufferObject*v` getters (GL 4.5): the value goes into `buffer`.
+macro_rules! query_buffer_getters {
+    ($($name:ident => $ty:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "`.")]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name(id: GLuint, buffer: GLuint, pname: GLenum, offset: GLintptr) {
+            gl_call(stringify!($name), (), |c| {
+                c.get_query_object_buffer(id, Some(buffer), pname, QueryValueType::$ty, offset)
+            });
+        }
+    )*};
+}
+
+query_buffer_getters! {
+    glGetQueryBufferObjectiv => Int;
+    glGetQueryBufferObjectuiv => UnsignedInt;
+    glGetQueryBufferObjecti64v => Int64;
+    glGetQueryBufferObjectui64v => UnsignedInt64;
 }
 
 /// The engine's value of a `GLsync`.

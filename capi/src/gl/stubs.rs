@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2358;
+    2353;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -294,7 +294,6 @@ super::unimplemented::stubs! {
     glCreatePerfQueryINTEL: u64,
     glCreateProgramObjectARB: u64,
     glCreateProgressFenceNVX: u64,
-    glCreateQueries: u64,
     glCreateRenderbuffers: u64,
     glCreateSamplers: u64,
     glCreateSemaphoresNV: u64,
@@ -745,10 +744,6 @@ super::unimplemented::stubs! {
     glGetProgramSubroutineParameteruivNV: u64,
     glGetProgramivARB: u64,
     glGetProgramivNV: u64,
-    glGetQueryBufferObjecti64v: u64,
-    glGetQueryBufferObjectiv: u64,
-    glGetQueryBufferObjectui64v: u64,
-    glGetQueryBufferObjectuiv: u64,
     glGetQueryObjecti64vEXT: u64,
     glGetQueryObjectivARB: u64,
     glGetQueryObjectui64vEXT: u64,

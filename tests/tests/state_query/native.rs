@@ -34,10 +34,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED],
     ),
     (
-        "ARB_query_buffer_object (GL 4.4): no query buffer target",
-        &[QUERY_BUFFER_BINDING],
-    ),
-    (
         "ARB_cull_distance (GL 4.5): GLSL 3.30 has no gl_CullDistance",
         &[MAX_CULL_DISTANCES, MAX_COMBINED_CLIP_AND_CULL_DISTANCES],
     ),
