@@ -629,6 +629,52 @@ pub(crate) fn literal(s: &str) -> Vec<u32> {
         .collect()
 }
 
+/// GLSL ES has only `dFdx`, `dFdy` and `fwidth`: the fine and coarse forms (GLSL 4.50's,
+/// `GL_ARB_derivative_control`) become them and the `DerivativeControl` capability goes.
+/// GL leaves the plain forms' precision to the implementation, and llvmpipe computes every
+/// derivative per pixel within its 2x2 quads, the fine forms' way, in its desktop contexts as
+/// in its GLES ones (tests/tests/derivative_control.rs compares the coarse forms with them).
+/// `None` when the module has no fine or coarse derivative.
+pub(crate) fn plain_derivatives(words: &[u32]) -> Option<Vec<u32>> {
+    const CAPABILITY: u16 = 17;
+    const DERIVATIVE_CONTROL: u32 = 51;
+    const DPDX: u16 = 207;
+    const DPDX_FINE: u16 = 210;
+    const FWIDTH_COARSE: u16 = 215;
+    let controlled = |o: u16| (DPDX_FINE..=FWIDTH_COARSE).contains(&o);
+    let mut at = 5;
+    let mut found = false;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return None;
+        }
+        found |= controlled(opcode(&words[at..]));
+        at += count;
+    }
+    if !found {
+        return None;
+    }
+    let mut out = Vec::with_capacity(words.len());
+    out.extend_from_slice(&words[..5]);
+    let mut at = 5;
+    while at < words.len() {
+        let i = &words[at..at + (words[at] >> 16) as usize];
+        at += i.len();
+        let o = opcode(i);
+        if o == CAPABILITY && i.get(1) == Some(&DERIVATIVE_CONTROL) {
+            continue;
+        }
+        out.extend_from_slice(i);
+        if controlled(o) {
+            // DPdxFine, DPdyFine, FwidthFine, DPdxCoarse, ... in threes after DPdx, DPdy, Fwidth.
+            let start = out.len() - i.len();
+            out[start] = (out[start] & 0xffff_0000) | u32::from(DPDX + (o - DPDX_FINE) % 3);
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -905,50 +951,46 @@ mod tests {
         assert_eq!(sum[3], 15);
         assert!(bias_load(sum[4]));
     }
-}
 
-/// GLSL ES has only `dFdx`, `dFdy` and `fwidth`: the fine and coarse forms (GLSL 4.50's,
-/// `GL_ARB_derivative_control`) become them and the `DerivativeControl` capability goes.
-/// GL leaves the plain forms' precision to the implementation, and llvmpipe computes every
-/// derivative per pixel within its 2x2 quads, the fine forms' way, in its desktop contexts as
-/// in its GLES ones (tests/tests/derivative_control.rs compares the coarse forms with them).
-/// `None` when the module has no fine or coarse derivative.
-pub(crate) fn plain_derivatives(words: &[u32]) -> Option<Vec<u32>> {
-    const CAPABILITY: u16 = 17;
-    const DERIVATIVE_CONTROL: u32 = 51;
-    const DPDX: u16 = 207;
-    const DPDX_FINE: u16 = 210;
-    const FWIDTH_COARSE: u16 = 215;
-    let controlled = |o: u16| (DPDX_FINE..=FWIDTH_COARSE).contains(&o);
-    let mut at = 5;
-    let mut found = false;
-    while at < words.len() {
-        let count = (words[at] >> 16) as usize;
-        if count == 0 || at + count > words.len() {
-            return None;
-        }
-        found |= controlled(opcode(&words[at..]));
-        at += count;
+    #[test]
+    fn fine_and_coarse_derivatives_become_plain_ones() {
+        // Header, OpCapability Shader, OpCapability DerivativeControl, then %3 = OpDPdxFine
+        // %1 %2, %4 = OpFwidthCoarse %1 %3.
+        let words = [
+            0x0723_0203,
+            0x0001_0000,
+            0,
+            5,
+            0, //
+            (2 << 16) | 17,
+            1, //
+            (2 << 16) | 17,
+            51, //
+            (4 << 16) | 210,
+            1,
+            3,
+            2, //
+            (4 << 16) | 215,
+            1,
+            4,
+            3,
+        ];
+        let out = plain_derivatives(&words).expect("derivatives to lower");
+        assert_eq!(
+            out[5..],
+            [
+                (2 << 16) | 17,
+                1,
+                (4 << 16) | 207,
+                1,
+                3,
+                2,
+                (4 << 16) | 209,
+                1,
+                4,
+                3
+            ]
+        );
+        assert!(plain_derivatives(&out).is_none());
     }
-    if !found {
-        return None;
-    }
-    let mut out = Vec::with_capacity(words.len());
-    out.extend_from_slice(&words[..5]);
-    let mut at = 5;
-    while at < words.len() {
-        let i = &words[at..at + (words[at] >> 16) as usize];
-        at += i.len();
-        let o = opcode(i);
-        if o == CAPABILITY && i.get(1) == Some(&DERIVATIVE_CONTROL) {
-            continue;
-        }
-        out.extend_from_slice(i);
-        if controlled(o) {
-            // DPdxFine, DPdyFine, FwidthFine, DPdxCoarse, ... in threes after DPdx, DPdy, Fwidth.
-            let start = out.len() - i.len();
-            out[start] = (out[start] & 0xffff_0000) | u32::from(DPDX + (o - DPDX_FINE) % 3);
-        }
-    }
-    Some(out)
 }
