@@ -104,6 +104,8 @@ BEYOND = {
     # Multi-bind (GL 4.4).
     "glBindBuffersBase", "glBindBuffersRange", "glBindTextures", "glBindSamplers",
     "glBindImageTextures", "glBindVertexBuffers",
+    # Texture clears (GL 4.4).
+    "glClearTexImage", "glClearTexSubImage",
     # Tessellation's patch parameters (GL 4.0).
     "glPatchParameteri", "glPatchParameterfv",
     # Indirect draws, multi-draw indirect and base instances (GL 4.0, 4.2, 4.3).

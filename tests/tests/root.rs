@@ -8,6 +8,7 @@ mod buffer;
 mod buffer_map;
 mod buffer_storage;
 mod clear_buffer_object;
+mod clear_texture;
 mod clip_control;
 mod compressed_texture_pixel_storage;
 mod compute;

@@ -25,6 +25,7 @@
 
 mod buffer;
 mod clear_buffer;
+mod clear_texture;
 mod compute;
 pub mod debug;
 mod direct_state;
@@ -62,6 +63,7 @@ use types::{
 
 pub use buffer::*;
 pub use clear_buffer::*;
+pub use clear_texture::*;
 pub use compute::*;
 pub use debug::*;
 pub use direct_state::*;
@@ -101,7 +103,7 @@ pub use viewport::*;
 /// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]), buffer texture ranges (GL 4.3,
 /// [`texture_buffer`]),
 /// shader subroutines (GL 4.0, [`subroutine`]), viewport arrays (GL 4.1, [`viewport`]),
-/// multi-bind (GL 4.4, [`multi_bind`]),
+/// multi-bind (GL 4.4, [`multi_bind`]), texture clears (GL 4.4, [`clear_texture`]),
 /// framebuffers without attachments (GL 4.3, [`framebuffer_defaults`]), internal-format
 /// queries (GL 4.2 and 4.3, [`internalformat`]),
 /// transform feedback objects and the indexed queries (GL 4.0 and 4.2,
@@ -112,7 +114,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 277] = [
+pub static BEYOND_3_3: [(&str, Proc); 279] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -304,6 +306,32 @@ pub static BEYOND_3_3: [(&str, Proc); 277] = [
                 GLenum,
                 *const c_void,
             ) = glClearBufferSubData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearTexImage",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLenum, GLenum, *const c_void) = glClearTexImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearTexSubImage",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLsizei,
+                GLenum,
+                GLenum,
+                *const c_void,
+            ) = glClearTexSubImage;
             F as *const c_void
         }),
     ),

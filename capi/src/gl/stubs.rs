@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2353;
+    2351;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -129,8 +129,6 @@ super::unimplemented::stubs! {
     glClearNamedFramebufferfv: u64,
     glClearNamedFramebufferiv: u64,
     glClearNamedFramebufferuiv: u64,
-    glClearTexImage: u64,
-    glClearTexSubImage: u64,
     glClientActiveTexture: u64,
     glClientActiveTextureARB: u64,
     glClientActiveVertexStreamATI: u64,

@@ -30,6 +30,7 @@
 //! texture parameters and level queries (and the sampling-parameter rules sampler objects
 //! share), `view` texture views (`texture_view`).
 
+mod clear;
 mod compressed;
 mod copy;
 mod copy_image;
