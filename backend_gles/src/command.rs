@@ -19,7 +19,7 @@ use tessera_wire::context::DesiredState;
 use tessera_wire::dispatch::{
     BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R,
 };
-use tessera_wire::format::{FormatClass, IndexType, VertexFormat};
+use tessera_wire::format::{AttribType, FormatClass, IndexType, VertexFormat};
 use tessera_wire::handle::{BufferHandle, Handle, ProgramHandle, RawHandle, SurfaceHandle};
 use tessera_wire::record::{ClearValue, DRAW_BUFFER_NONE, FramebufferRef, clear_mask};
 use tessera_wire::state::{
@@ -75,7 +75,8 @@ pub(crate) struct GlesContext {
     /// Where `desired.uniforms` was last uploaded: (ring epoch, offset, size).
     uniform_upload: Option<(u64, i32, i32)>,
     pub layout: VertexLayout,
-    /// Whether `layout` has `GL_BGRA` attributes (`vertex.rs`).
+    /// Whether `layout` has attributes read from converted copies (`GL_BGRA` and packed
+    /// floats: `vertex.rs`).
     pub bgra: bool,
     /// Bit `i`: `layout` enables attribute `i` (it has components).
     pub layout_attribs: u16,
@@ -565,7 +566,8 @@ impl GlesPipe {
         };
         sh.cull(gl, cull, if r.front_ccw { glow::CCW } else { glow::CW });
         sh.enable(gl, Cap::PolygonOffsetFill, r.offset_enable & 1 != 0);
-        sh.polygon_offset(gl, ctx.desired.depth_bias.0, ctx.desired.depth_bias.1);
+        let (factor, units, clamp) = ctx.desired.depth_bias;
+        sh.polygon_offset(gl, factor, units, clamp, self.extra.polygon_offset_clamp);
         if self.features.depth_clamp {
             sh.enable(gl, Cap::DepthClamp, r.depth_clamp);
         }
@@ -855,26 +857,51 @@ impl GlesPipe {
         // A dangling buffer binding reads as no array (the generic value).
         let live = buffer.and_then(|h| self.buffers.get(record, h).ok().map(|b| (h, b.name)));
         let enabled = a.format.components > 0 && live.is_some();
-        let ty = conv::map_attrib_type(a.format.ty);
+        // Packed floats are read as three floats from a converted copy (vertex.rs).
+        let packed_float = a.format.ty == AttribType::U10f11f11fRev;
+        let ty = if packed_float {
+            Some(glow::FLOAT)
+        } else {
+            conv::map_attrib_type(a.format.ty)
+        };
         if enabled && ty.is_none() {
-            self.report(Missing::AttribType, "GLES has no double or 10F_11F_11F vertex attributes: such arrays read the generic value");
+            self.report(
+                Missing::AttribType,
+                "GLES has no double vertex attributes: such arrays read the generic value",
+            );
         }
         if let (true, Some((h, name)), Some(ty)) = (enabled, live, ty) {
-            // GLES has no BGRA attributes: they read a converted copy (vertex.rs), which
-            // is checked at every draw. The copy's name is stable, so the pointer key
-            // (with its `bgra` format) still says what the VAO has.
-            let name = if a.format.bgra {
-                self.bgra_buffer(record, i, h, offset, a.stride, a.format)?
+            // GLES has no BGRA or packed-float attributes: they read a converted copy
+            // (vertex.rs), which is checked at every draw. The copy's name is stable, so
+            // the pointer key (with its format) still says what the VAO has.
+            let name = if a.format.bgra || packed_float {
+                self.converted_buffer(record, i, h, offset, a.stride, a.format)?
             } else {
                 name
             };
             let pointer = Some((h.raw(), offset, a.format, a.stride));
+            // A packed-float copy holds element k as three floats at 12k.
+            let (offset, native_stride, size, normalized) = if packed_float {
+                let stride = if a.stride == 0 {
+                    0
+                } else {
+                    crate::vertex::PACKED_FLOAT_BYTES
+                };
+                (0, stride, 3, false)
+            } else {
+                (
+                    offset,
+                    a.stride,
+                    i32::from(a.format.components.min(4)),
+                    a.format.normalized,
+                )
+            };
             if native.pointer != pointer {
-                let (Ok(offset32), Ok(stride)) = (i32::try_from(offset), i32::try_from(a.stride))
+                let (Ok(offset32), Ok(stride)) =
+                    (i32::try_from(offset), i32::try_from(native_stride))
                 else {
                     return Err(bad_value(record, "vertex offset or stride beyond 31 bits"));
                 };
-                let size = i32::from(a.format.components.min(4));
                 if a.stride == 0 && self.features.minor >= 1 {
                     // A stride of 0 reads one element for every vertex: GLES's pointers
                     // take 0 as tightly packed, so it is set through the ES 3.1 binding
@@ -886,13 +913,8 @@ impl GlesPipe {
                         if a.format.integer {
                             self.gl.vertex_attrib_format_i32(i as u32, size, ty, 0);
                         } else {
-                            self.gl.vertex_attrib_format_f32(
-                                i as u32,
-                                size,
-                                ty,
-                                a.format.normalized,
-                                0,
-                            );
+                            self.gl
+                                .vertex_attrib_format_f32(i as u32, size, ty, normalized, 0);
                         }
                         self.gl.vertex_attrib_binding(i as u32, i as u32);
                         self.gl
@@ -911,12 +933,7 @@ impl GlesPipe {
                                 .vertex_attrib_pointer_i32(i as u32, size, ty, stride, offset32);
                         } else {
                             self.gl.vertex_attrib_pointer_f32(
-                                i as u32,
-                                size,
-                                ty,
-                                a.format.normalized,
-                                stride,
-                                offset32,
+                                i as u32, size, ty, normalized, stride, offset32,
                             );
                         }
                     }
@@ -1172,10 +1189,10 @@ impl GlesPipe {
             if divisor == 0 {
                 continue;
             }
-            if format.bgra {
+            if format.bgra || format.ty == AttribType::U10f11f11fRev {
                 self.report(
                     Missing::BaseInstance,
-                    "a base instance moves no instanced BGRA array without GL_EXT_base_instance: it starts at its first element",
+                    "a base instance moves no instanced BGRA or packed-float array without GL_EXT_base_instance: it starts at its first element",
                 );
                 continue;
             }

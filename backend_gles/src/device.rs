@@ -70,6 +70,9 @@ pub(crate) struct ViewportArrayFns {
 /// `glClipControlEXT` (`GL_EXT_clip_control`), which glow does not wrap.
 pub(crate) type ClipControlFn = unsafe extern "C" fn(u32, u32);
 
+/// `glPolygonOffsetClampEXT` (`GL_EXT_polygon_offset_clamp`), which glow does not wrap.
+pub(crate) type PolygonOffsetClampFn = unsafe extern "C" fn(f32, f32, f32);
+
 /// Entry points glow does not wrap, resolved with the same loader.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct ExtraFns {
@@ -87,6 +90,8 @@ pub(crate) struct ExtraFns {
     pub viewport_arrays: Option<ViewportArrayFns>,
     /// `glClipControlEXT`: GL's clip origin and depth mode, carried out by the driver.
     pub clip_control: Option<ClipControlFn>,
+    /// `glPolygonOffsetClampEXT`: the polygon offset with a clamp of its magnitude.
+    pub polygon_offset_clamp: Option<PolygonOffsetClampFn>,
 }
 
 /// The largest read-back the backend answers (a reply is one allocation on each side).
@@ -499,10 +504,21 @@ impl GlesPipe {
                 // (streams.rs), where geometry shaders exist.
                 max_vertex_streams: if features.geometry { 4 } else { 1 },
                 clip_control: extra.clip_control.is_some(),
+                draw_parameters: false,
+                // EXT_clip_cull_distance's minimum limits, which every driver with it has:
+                // Mesa 22's ES contexts raise INVALID_ENUM for the two queries.
+                max_cull_distances: if features.clip_distance { 8 } else { 0 },
+                max_combined_clip_and_cull_distances: if features.clip_distance { 8 } else { 0 },
+                // The driver samples a texture a draw renders to (GL ES leaves what it reads
+                // undefined; Mesa reads the texels, which glMemoryBarrier makes current).
+                texture_barrier: true,
                 texture_buffer_rgb32: features.texture_buffer,
                 stencil_texturing: features.minor >= 1,
                 mirror_clamp_to_edge: features.mirror_clamp,
-                polygon_offset_clamp: features.polygon_offset_clamp,
+                polygon_offset_clamp: extra.polygon_offset_clamp.is_some(),
+                // GLES has no such vertex type: the array is read from a converted copy
+                // (vertex.rs).
+                vertex_10f_11f_11f: true,
                 max_anisotropy: if features.anisotropy {
                     gl.get_parameter_f32(glow::MAX_TEXTURE_MAX_ANISOTROPY) as u32
                 } else {

@@ -342,6 +342,11 @@ impl GlesBackend {
             ExtraFns {
                 min_sample_shading: load(c"glMinSampleShading", features.sample_shading)
                     .map(|p| std::mem::transmute::<*const c_void, device::MinSampleShading>(p)),
+                polygon_offset_clamp: load(
+                    c"glPolygonOffsetClampEXT",
+                    features.polygon_offset_clamp,
+                )
+                .map(|p| std::mem::transmute::<*const c_void, device::PolygonOffsetClampFn>(p)),
                 clip_control: load(c"glClipControlEXT", features.clip_control)
                     .map(|p| std::mem::transmute::<*const c_void, device::ClipControlFn>(p)),
                 viewport_arrays: match (

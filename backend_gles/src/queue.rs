@@ -8,6 +8,7 @@
 
 use tessera_wire::context::DesiredState;
 use tessera_wire::dispatch::{ContextPipe, CsoPipe, PipeContext, R, StateGroup};
+use tessera_wire::format::AttribType;
 use tessera_wire::handle::{
     BlendHandle, DepthStencilHandle, RasterHandle, SamplerHandle, VertexLayoutHandle,
 };
@@ -43,7 +44,9 @@ fn dirty_bits(group: StateGroup) -> u32 {
         G::VertexBuffers | G::IndexBuffer | G::GenericAttribs => dirty::VERTEX,
         // GLES takes the point size from gl_PointSize only (the engine's SPIR-V writes it);
         // primitive restart is set at each indexed draw.
-        G::PointSize | G::PrimitiveRestart => 0,
+        // No GLES program reads a draw id (`GL_ARB_shader_draw_parameters` is not advertised
+        // on GLES).
+        G::PointSize | G::PrimitiveRestart | G::DrawId => 0,
     }
 }
 
@@ -136,7 +139,10 @@ impl CsoPipe for GlesPipe {
     }
     fn bind_vertex_layout(&mut self, ctx: &mut GlesContext, cso: VertexLayoutHandle) -> R {
         let layout = **self.layouts.get("BindVertexLayout", cso)?;
-        ctx.bgra = layout.attribs.iter().any(|a| a.format.bgra);
+        ctx.bgra = layout
+            .attribs
+            .iter()
+            .any(|a| a.format.bgra || a.format.ty == AttribType::U10f11f11fRev);
         ctx.layout_attribs = (layout.attribs.iter().enumerate())
             .filter(|(_, a)| a.format.components > 0)
             .fold(0, |m, (i, _)| m | 1 << i);

@@ -124,7 +124,7 @@ pub(crate) struct NativeState {
     stencil: [StencilNative; 2],
     cull_face: u32,
     front_face: u32,
-    polygon_offset: [f32; 2],
+    polygon_offset: [f32; 3],
     line_width: f32,
     patch_vertices: i32,
     sample_coverage: (f32, bool),
@@ -185,7 +185,7 @@ impl NativeState {
             stencil: [StencilNative::default(); 2],
             cull_face: glow::BACK,
             front_face: glow::CCW,
-            polygon_offset: [0.0; 2],
+            polygon_offset: [0.0; 3],
             line_width: 1.0,
             patch_vertices: 3,
             sample_coverage: (1.0, false),
@@ -540,12 +540,26 @@ impl NativeState {
         }
     }
 
-    /// Sets the polygon offset.
-    pub fn polygon_offset(&mut self, gl: &glow::Context, factor: f32, units: f32) {
-        if self.polygon_offset.map(f32::to_bits) != [factor.to_bits(), units.to_bits()] {
-            self.polygon_offset = [factor, units];
-            // SAFETY: context current; plain values.
-            unsafe { gl.polygon_offset(factor, units) };
+    /// Sets the polygon offset and its clamp (0: none), the clamp through
+    /// `glPolygonOffsetClampEXT` where the driver has it (the engine sends a clamp other than
+    /// 0 only to a backend whose caps say so).
+    pub fn polygon_offset(
+        &mut self,
+        gl: &glow::Context,
+        factor: f32,
+        units: f32,
+        clamp: f32,
+        offset_clamp: Option<crate::device::PolygonOffsetClampFn>,
+    ) {
+        let value = [factor, units, clamp];
+        if self.polygon_offset.map(f32::to_bits) != value.map(f32::to_bits) {
+            self.polygon_offset = value;
+            match offset_clamp {
+                // SAFETY: context current; `f` is glPolygonOffsetClampEXT; plain values.
+                Some(f) => unsafe { f(factor, units, clamp) },
+                // SAFETY: context current; plain values.
+                None => unsafe { gl.polygon_offset(factor, units) },
+            }
         }
     }
 

@@ -72,6 +72,12 @@ pub(crate) struct VkContext {
     pub dirty: u8,
     /// The transform feedback capture this context began (`xfb.rs`).
     pub xfb: Option<tessera_wire::handle::TransformFeedbackHandle>,
+    /// What the draw being recorded adds to the context's draw id (`SetDrawId`): a
+    /// command's index among the commands of an indirect draw drawn one by one. Kept here,
+    /// not with the recording, which a draw that reads indices back starts again.
+    pub sub_draw: u32,
+    /// The draw being recorded is indexed in GL's terms (an emulation may draw either way).
+    pub indexed_draw: bool,
 }
 
 impl VkContext {
@@ -89,6 +95,8 @@ impl VkContext {
             id,
             dirty: dirty::ALL,
             xfb: None,
+            sub_draw: 0,
+            indexed_draw: false,
         }
     }
 }
@@ -209,9 +217,12 @@ pub(crate) struct Recording {
     pub(crate) scissor: Option<[vk::Rect2D; MAX_VIEWPORTS]>,
     pub(crate) blend_constants: Option<[u32; 4]>,
     pub(crate) stencil_ref: Option<(u8, u8)>,
-    pub(crate) depth_bias: Option<(u32, u32)>,
+    pub(crate) depth_bias: Option<(u32, u32, u32)>,
     pub(crate) line_width: Option<u32>,
     pub(crate) point_size: Option<u32>,
+    /// The draw parameters pushed (`spirv/draw_param.rs`): `gl_DrawID`'s base, 1 for an
+    /// indexed draw, and the layout they were pushed with.
+    pub(crate) draw_params: Option<([u32; 2], vk::PipelineLayout)>,
     // Scratch, reused per draw.
     pub(crate) key: Vec<u64>,
     pub(crate) images: Vec<vk::DescriptorImageInfo>,
@@ -234,6 +245,7 @@ impl Recording {
         self.scissor = None;
         self.stencil_ref = None;
         self.point_size = None;
+        self.draw_params = None;
     }
 
     /// A fresh command buffer: nothing bound, nothing set.
@@ -295,6 +307,7 @@ impl VkPipe {
             vertices: None,
             instances: instance_extent(instances, 0),
         };
+        ctx.indexed_draw = false;
         if !self.prepare(
             ctx,
             conv::map_topology(topology),
@@ -327,6 +340,7 @@ impl DrawPipe for VkPipe {
         if count == 0 || instances == 0 {
             return Ok(());
         }
+        ctx.indexed_draw = false;
         let emulated = match topology {
             Topology::LineLoop => count >= 2,
             Topology::TriangleFan => !self.tiers.triangle_fans,
@@ -374,6 +388,7 @@ impl DrawPipe for VkPipe {
         if count == 0 || instances == 0 {
             return Ok(());
         }
+        ctx.indexed_draw = true;
         let size = u64::from(index_type.size());
         let bytes = u64::from(count) * size;
         let buffer = match ctx
@@ -794,6 +809,7 @@ impl VkPipe {
         {
             return Ok(false);
         }
+        self.push_draw_params(ctx);
         let want = match indices {
             Indices::None => return Ok(true),
             Indices::Bound(b, o, t) => (*b, *o, *t),
@@ -810,6 +826,43 @@ impl VkPipe {
             self.rec.index = Some(want);
         }
         Ok(true)
+    }
+
+    /// Pushes `gl_DrawID`'s base and whether the draw is indexed where the bound program's
+    /// vertex stage reads them (`spirv/draw_param.rs`) and they differ from what is pushed:
+    /// the context's draw id (`SetDrawId`, the draws of a multi-draw) plus
+    /// [`VkContext::sub_draw`].
+    pub(crate) fn push_draw_params(&mut self, ctx: &VkContext) {
+        let Some(p) = ctx.desired.program.and_then(|h| self.programs.live(h)) else {
+            return;
+        };
+        if !p.draw_params {
+            return;
+        }
+        let layout = p.pipeline_layout;
+        let values = [
+            ctx.desired.draw_id.wrapping_add(ctx.sub_draw),
+            u32::from(ctx.indexed_draw),
+        ];
+        if self.rec.draw_params == Some((values, layout)) {
+            return;
+        }
+        let mut bytes = [0u8; 8];
+        bytes[..4].copy_from_slice(&values[0].to_le_bytes());
+        bytes[4..].copy_from_slice(&values[1].to_le_bytes());
+        // SAFETY: recording; the layout's push-constant range covers bytes 0..16 for the
+        // vertex and geometry stages, which the flags name whole
+        // (VUID-vkCmdPushConstants-offset-01796); 8 bytes from offset 4 lie inside it.
+        unsafe {
+            self.raw.cmd_push_constants(
+                self.rec.cmd,
+                layout,
+                vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::GEOMETRY,
+                crate::spirv::DRAW_ID_OFFSET,
+                &bytes,
+            )
+        };
+        self.rec.draw_params = Some((values, layout));
     }
 
     /// The parts of [`VkPipe::prepare`] that may differ from what the command buffer
@@ -1040,14 +1093,18 @@ impl VkPipe {
         let db = (
             ctx.desired.depth_bias.0.to_bits(),
             ctx.desired.depth_bias.1.to_bits(),
+            ctx.desired.depth_bias.2.to_bits(),
         );
         if self.rec.depth_bias != Some(db) {
-            // SAFETY: recording; dynamic depth bias; clamp 0 needs no feature.
+            // SAFETY: recording; dynamic depth bias. A clamp other than 0 needs the
+            // depthBiasClamp feature (VUID-vkCmdSetDepthBias-depthBiasClamp-00790): the engine
+            // takes glPolygonOffsetClamp only where the caps say the device has it (enabled
+            // then, instance.rs), and sends 0 for GL's NaN.
             unsafe {
                 self.raw.cmd_set_depth_bias(
                     cmd,
                     ctx.desired.depth_bias.1,
-                    0.0,
+                    ctx.desired.depth_bias.2,
                     ctx.desired.depth_bias.0,
                 )
             };

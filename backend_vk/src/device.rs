@@ -538,6 +538,8 @@ impl VkPipe {
             // [0, 1] clip-space depth needs a pipeline's depth mode of its own, which only
             // VK_EXT_depth_clip_control gives (the SPIR-V patch fixes [-1, 1] per program).
             clip_control: gpu.tiers.depth_clip_control,
+            // DrawIndex, BaseVertex and BaseInstance (spirv/draw_param.rs).
+            draw_parameters: gpu.tiers.draw_parameters,
             max_cull_distances: if gpu.core.shader_cull_distance {
                 p.max_cull_distances
             } else {
@@ -548,8 +550,24 @@ impl VkPipe {
             } else {
                 0
             },
+            // A texture sampled while attached is in one layout per pass (descriptor.rs makes
+            // it SHADER_READ_ONLY_OPTIMAL, the pass COLOR_ATTACHMENT_OPTIMAL): no feedback loop.
+            texture_barrier: false,
             mirror_clamp_to_edge: gpu.tiers.mirror_clamp,
             polygon_offset_clamp: gpu.core.depth_bias_clamp,
+            // Packed floats are fetched in their own format, which Vulkan does not require
+            // for vertex buffers (lavapipe has it).
+            vertex_10f_11f_11f: {
+                // SAFETY: a physical device of this instance; any format value.
+                unsafe {
+                    gpu.instance.get_physical_device_format_properties(
+                        gpu.phys,
+                        vk::Format::B10G11R11_UFLOAT_PACK32,
+                    )
+                }
+                .buffer_features
+                .contains(vk::FormatFeatureFlags::VERTEX_BUFFER)
+            },
             max_anisotropy: if gpu.core.sampler_anisotropy {
                 p.max_sampler_anisotropy as u32
             } else {

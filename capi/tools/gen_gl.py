@@ -53,6 +53,11 @@ HAND = {"glFlush", "glFinish"}
 # Functions beyond 3.3 written by hand (capi/src/gl/mod.rs BEYOND_3_3): no stub for them.
 BEYOND = {
     "glGetGraphicsResetStatus", "glGetGraphicsResetStatusARB",
+    # The bounds-checked getters of KHR_robustness (GL 4.5) and their ARB_robustness names.
+    "glGetnCompressedTexImage", "glGetnCompressedTexImageARB", "glGetnTexImage",
+    "glGetnTexImageARB", "glGetnUniformdv", "glGetnUniformdvARB", "glGetnUniformfv",
+    "glGetnUniformfvARB", "glGetnUniformiv", "glGetnUniformivARB", "glGetnUniformuiv",
+    "glGetnUniformuivARB", "glReadnPixels", "glReadnPixelsARB",
     # The EXT names of core functions that the advertised EXT extensions bring.
     "glClearColorIiEXT", "glClearColorIuiEXT", "glFramebufferTextureLayerEXT",
     "glGetTexParameterIivEXT", "glGetTexParameterIuivEXT", "glProvokingVertexEXT",
@@ -106,6 +111,10 @@ BEYOND = {
     "glBindImageTextures", "glBindVertexBuffers",
     # Texture clears (GL 4.4).
     "glClearTexImage", "glClearTexSubImage",
+    # Clip control and the texture barrier (GL 4.5).
+    "glClipControl", "glTextureBarrier",
+    # Polygon offset clamp (GL 4.6, ARB_polygon_offset_clamp, EXT_polygon_offset_clamp).
+    "glPolygonOffsetClamp", "glPolygonOffsetClampEXT",
     # Tessellation's patch parameters (GL 4.0).
     "glPatchParameteri", "glPatchParameterfv",
     # Indirect draws, multi-draw indirect and base instances (GL 4.0, 4.2, 4.3).
@@ -167,22 +176,29 @@ BEYOND = {
     # Query buffer objects (GL 4.4) and their direct state access (GL 4.5).
     "glCreateQueries", "glGetQueryBufferObjecti64v", "glGetQueryBufferObjectiv",
     "glGetQueryBufferObjectui64v", "glGetQueryBufferObjectuiv",
-    # Direct state access for textures and vertex arrays (GL 4.5).
-    "glBindTextureUnit", "glCompressedTextureSubImage1D", "glCompressedTextureSubImage2D",
-    "glCompressedTextureSubImage3D", "glCopyTextureSubImage1D", "glCopyTextureSubImage2D",
-    "glCopyTextureSubImage3D", "glCreateTextures", "glCreateVertexArrays",
-    "glDisableVertexArrayAttrib", "glEnableVertexArrayAttrib", "glGenerateTextureMipmap",
-    "glGetTextureLevelParameterfv", "glGetTextureLevelParameteriv", "glGetTextureParameterIiv",
-    "glGetTextureParameterIuiv", "glGetTextureParameterfv", "glGetTextureParameteriv",
-    "glGetVertexArrayIndexed64iv", "glGetVertexArrayIndexediv", "glGetVertexArrayiv",
-    "glTextureBuffer", "glTextureBufferRange", "glTextureParameterIiv",
-    "glTextureParameterIuiv", "glTextureParameterf", "glTextureParameterfv",
-    "glTextureParameteri", "glTextureParameteriv", "glTextureStorage1D", "glTextureStorage2D",
-    "glTextureStorage2DMultisample", "glTextureStorage3D", "glTextureStorage3DMultisample",
-    "glTextureSubImage1D", "glTextureSubImage2D", "glTextureSubImage3D",
-    "glVertexArrayAttribBinding", "glVertexArrayAttribFormat", "glVertexArrayAttribIFormat",
-    "glVertexArrayAttribLFormat", "glVertexArrayBindingDivisor", "glVertexArrayElementBuffer",
-    "glVertexArrayVertexBuffer",
+    # Direct state access for textures, vertex arrays, framebuffers, renderbuffers and
+    # samplers (GL 4.5).
+    "glBindTextureUnit", "glCheckNamedFramebufferStatus", "glCompressedTextureSubImage1D",
+    "glCompressedTextureSubImage2D", "glCompressedTextureSubImage3D",
+    "glCopyTextureSubImage1D", "glCopyTextureSubImage2D", "glCopyTextureSubImage3D",
+    "glCreateFramebuffers", "glCreateRenderbuffers", "glCreateSamplers", "glCreateTextures",
+    "glCreateVertexArrays", "glDisableVertexArrayAttrib", "glEnableVertexArrayAttrib",
+    "glGenerateTextureMipmap", "glGetNamedFramebufferAttachmentParameteriv",
+    "glGetNamedRenderbufferParameteriv", "glGetTextureLevelParameterfv",
+    "glGetTextureLevelParameteriv", "glGetTextureParameterIiv", "glGetTextureParameterIuiv",
+    "glGetTextureParameterfv", "glGetTextureParameteriv", "glGetVertexArrayIndexed64iv",
+    "glGetVertexArrayIndexediv", "glGetVertexArrayiv", "glNamedFramebufferDrawBuffer",
+    "glNamedFramebufferDrawBuffers", "glNamedFramebufferReadBuffer",
+    "glNamedFramebufferRenderbuffer", "glNamedFramebufferTexture",
+    "glNamedFramebufferTextureLayer", "glNamedRenderbufferStorage",
+    "glNamedRenderbufferStorageMultisample", "glTextureBuffer", "glTextureBufferRange",
+    "glTextureParameterIiv", "glTextureParameterIuiv", "glTextureParameterf",
+    "glTextureParameterfv", "glTextureParameteri", "glTextureParameteriv",
+    "glTextureStorage1D", "glTextureStorage2D", "glTextureStorage2DMultisample",
+    "glTextureStorage3D", "glTextureStorage3DMultisample", "glTextureSubImage1D",
+    "glTextureSubImage2D", "glTextureSubImage3D", "glVertexArrayAttribBinding",
+    "glVertexArrayAttribFormat", "glVertexArrayAttribIFormat", "glVertexArrayAttribLFormat",
+    "glVertexArrayBindingDivisor", "glVertexArrayElementBuffer", "glVertexArrayVertexBuffer",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

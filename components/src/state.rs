@@ -588,6 +588,8 @@ pub struct GlState {
     pub polygon_offset_factor: f32,
     /// `POLYGON_OFFSET_UNITS`.
     pub polygon_offset_units: f32,
+    /// `POLYGON_OFFSET_CLAMP` (`glPolygonOffsetClamp`; 0 and NaN clamp nothing).
+    pub polygon_offset_clamp: f32,
     /// `LINE_WIDTH`.
     pub line_width: f32,
     /// `POINT_SIZE`.
@@ -705,6 +707,7 @@ impl GlState {
             polygon_mode: FILL,
             polygon_offset_factor: 0.0,
             polygon_offset_units: 0.0,
+            polygon_offset_clamp: 0.0,
             line_width: 1.0,
             point_size: 1.0,
             patch_vertices: 3,

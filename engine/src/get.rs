@@ -158,7 +158,6 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
     "GL_ARB_buffer_storage",
-    "GL_ARB_buffer_storage",
     "GL_ARB_clear_buffer_object",
     "GL_ARB_clip_control",
     "GL_ARB_color_buffer_float",
@@ -167,6 +166,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_conservative_depth",
     "GL_ARB_copy_buffer",
     "GL_ARB_copy_image",
+    "GL_ARB_cull_distance",
     "GL_ARB_depth_buffer_float",
     "GL_ARB_depth_clamp",
     "GL_ARB_derivative_control",
@@ -197,15 +197,18 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_multi_draw_indirect",
     "GL_ARB_occlusion_query",
     "GL_ARB_occlusion_query2",
+    "GL_ARB_polygon_offset_clamp",
     "GL_ARB_program_interface_query",
     "GL_ARB_provoking_vertex",
     "GL_ARB_query_buffer_object",
+    "GL_ARB_robustness",
     "GL_ARB_sample_shading",
     "GL_ARB_sampler_objects",
     "GL_ARB_seamless_cube_map",
     "GL_ARB_separate_shader_objects",
     "GL_ARB_shader_atomic_counters",
     "GL_ARB_shader_bit_encoding",
+    "GL_ARB_shader_draw_parameters",
     "GL_ARB_shader_image_load_store",
     "GL_ARB_shader_image_size",
     "GL_ARB_shading_language_420pack",
@@ -215,6 +218,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_shader_subroutine",
     "GL_ARB_sync",
     "GL_ARB_tessellation_shader",
+    "GL_ARB_texture_barrier",
     "GL_ARB_texture_buffer_object",
     "GL_ARB_texture_buffer_object_rgb32",
     "GL_ARB_texture_buffer_range",
@@ -244,14 +248,17 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_vertex_array_object",
     "GL_ARB_vertex_attrib_64bit",
     "GL_ARB_vertex_attrib_binding",
+    "GL_ARB_vertex_type_10f_11f_11f_rev",
     "GL_ARB_vertex_type_2_10_10_10_rev",
     "GL_ARB_viewport_array",
+    "GL_EXT_polygon_offset_clamp",
     "GL_EXT_provoking_vertex",
     "GL_EXT_texture_array",
     "GL_EXT_texture_filter_anisotropic",
     "GL_EXT_texture_integer",
     "GL_EXT_texture_swizzle",
     "GL_KHR_debug",
+    "GL_KHR_robustness",
 ];
 
 /// `GL_VENDOR`.
@@ -278,7 +285,8 @@ impl Context {
     /// map arrays, on one below ES 3.2; viewport arrays, on one without
     /// `OES_viewport_array`; image load and store, and texture level queries, on a GLES
     /// driver; the fragment stage's layer and viewport, on one below ES 3.2; the
-    /// `MIRROR_CLAMP_TO_EDGE` wrap mode and anisotropic filtering, on a backend without them).
+    /// `MIRROR_CLAMP_TO_EDGE` wrap mode, anisotropic filtering and the polygon offset clamp,
+    /// on a backend without them).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
         let bptc = self.local.limits.bptc;
@@ -298,6 +306,8 @@ impl Context {
         let stencil_texturing = self.local.limits.stencil_texturing;
         let mirror_clamp = self.local.limits.mirror_clamp_to_edge;
         let anisotropic = self.local.limits.anisotropic;
+        let offset_clamp = self.local.limits.polygon_offset_clamp;
+        let packed_float = self.local.limits.vertex_10f_11f_11f;
         let level_queries = self.local.limits.texture_level_queries;
         let fragment_layer = self.local.limits.fragment_layer && self.local.limits.viewport_arrays;
         // Framebuffers without attachments need ES 3.1's glFramebufferParameteri on a GLES
@@ -307,6 +317,9 @@ impl Context {
         // atomic counters, which are storage-buffer atomics there).
         let compute = self.local.limits.has_compute();
         let clip_control = self.local.limits.clip_control;
+        let draw_parameters = self.local.limits.draw_parameters;
+        let cull_distance = self.local.limits.cull_distances[0] > 0;
+        let texture_barrier = self.local.limits.texture_barrier;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -332,6 +345,14 @@ impl Context {
             .filter(move |e| rgb32 || *e != "GL_ARB_texture_buffer_object_rgb32")
             .filter(move |e| stencil_texturing || *e != "GL_ARB_stencil_texturing")
             .filter(move |e| mirror_clamp || *e != "GL_ARB_texture_mirror_clamp_to_edge")
+            .filter(move |e| packed_float || *e != "GL_ARB_vertex_type_10f_11f_11f_rev")
+            .filter(move |e| {
+                offset_clamp
+                    || !matches!(
+                        *e,
+                        "GL_ARB_polygon_offset_clamp" | "GL_EXT_polygon_offset_clamp"
+                    )
+            })
             .filter(move |e| {
                 anisotropic
                     || !matches!(
@@ -349,6 +370,9 @@ impl Context {
             .filter(move |e| fragment_layer || *e != "GL_ARB_fragment_layer_viewport")
             .filter(move |e| no_attachments || *e != "GL_ARB_framebuffer_no_attachments")
             .filter(move |e| clip_control || *e != "GL_ARB_clip_control")
+            .filter(move |e| draw_parameters || *e != "GL_ARB_shader_draw_parameters")
+            .filter(move |e| cull_distance || *e != "GL_ARB_cull_distance")
+            .filter(move |e| texture_barrier || *e != "GL_ARB_texture_barrier")
             .filter(move |e| {
                 compute
                     || !matches!(
@@ -459,6 +483,9 @@ impl Context {
             ])),
             POLYGON_OFFSET_FACTOR => Some(Value::float(f64::from(st.polygon_offset_factor))),
             POLYGON_OFFSET_UNITS => Some(Value::float(f64::from(st.polygon_offset_units))),
+            POLYGON_OFFSET_CLAMP if self.local.limits.polygon_offset_clamp => {
+                Some(Value::float(f64::from(st.polygon_offset_clamp)))
+            }
             LINE_WIDTH => Some(Value::float(f64::from(st.line_width))),
             POINT_SIZE => Some(Value::float(f64::from(st.point_size))),
             POINT_FADE_THRESHOLD_SIZE => Some(Value::float(f64::from(st.point_fade_threshold))),
@@ -530,6 +557,9 @@ impl Context {
             MAJOR_VERSION => i(self.gl_version().major.into()),
             MINOR_VERSION => i(self.gl_version().minor.into()),
             CONTEXT_FLAGS => i(self.local.context_flags as i32),
+            RESET_NOTIFICATION_STRATEGY => i(self.local.reset_strategy as i32),
+            // Robust buffer access is never granted (`crate::egl::ContextAttribs`).
+            CONTEXT_ROBUST_ACCESS => Some(Value::boolean(false)),
             DEBUG_OUTPUT
             | DEBUG_OUTPUT_SYNCHRONOUS
             | MAX_DEBUG_MESSAGE_LENGTH
@@ -741,6 +771,10 @@ impl Context {
             MAX_GEOMETRY_OUTPUT_VERTICES => i(256),
             MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS => i(1024),
             MAX_CLIP_DISTANCES => i(8),
+            MAX_CULL_DISTANCES if l.cull_distances[0] > 0 => i(l.cull_distances[0] as i32),
+            MAX_COMBINED_CLIP_AND_CULL_DISTANCES if l.cull_distances[0] > 0 => {
+                i(l.cull_distances[1] as i32)
+            }
             MAX_ELEMENTS_VERTICES | MAX_ELEMENTS_INDICES => i(1 << 20),
             MAX_ELEMENT_INDEX => Some(Value::int(l.max_element_index)),
             // GL 4.2 (ARB_map_buffer_alignment): every mapping is placed so (`MappedBytes`).

@@ -115,6 +115,9 @@ pub struct Limits {
     /// `GL_EXT_texture_filter_anisotropic` are advertised, and `TEXTURE_MAX_ANISOTROPY` a
     /// sampling parameter, only then.
     pub anisotropic: bool,
+    /// Whether vertex arrays take `UNSIGNED_INT_10F_11F_11F_REV`:
+    /// `GL_ARB_vertex_type_10f_11f_11f_rev` is advertised, and the type accepted, only then.
+    pub vertex_10f_11f_11f: bool,
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
@@ -140,10 +143,15 @@ pub struct Limits {
     /// `GL_ARB_clip_control` is advertised, and the call and its two queries accepted, only
     /// then.
     pub clip_control: bool,
+    /// Whether `GL_ARB_shader_draw_parameters` is advertised.
+    pub draw_parameters: bool,
     /// `MAX_CULL_DISTANCES` and `MAX_COMBINED_CLIP_AND_CULL_DISTANCES`:
     /// `GL_ARB_cull_distance` is advertised, and the two answered, only where the first is
     /// not 0.
     pub cull_distances: [u32; 2],
+    /// Whether `GL_ARB_texture_barrier` is advertised (`glTextureBarrier` is accepted
+    /// everywhere, as GL 4.5 core).
+    pub texture_barrier: bool,
     /// `MAX_VERTEX_STREAMS`: the streams transform feedback captures, draws from
     /// (`glDrawTransformFeedbackStream`) and counts per stream (`glBeginQueryIndexed`).
     pub max_vertex_streams: u32,
@@ -297,6 +305,7 @@ impl Limits {
             mirror_clamp_to_edge: caps.mirror_clamp_to_edge,
             polygon_offset_clamp: caps.polygon_offset_clamp,
             anisotropic: caps.max_anisotropy >= 2,
+            vertex_10f_11f_11f: caps.vertex_10f_11f_11f,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5.filter(|_| caps.max_vertex_streams >= 4),
             packing: caps.packing,
@@ -304,10 +313,12 @@ impl Limits {
             texture_level_queries: caps.texture_level_queries,
             fragment_layer: caps.fragment_layer,
             clip_control: caps.clip_control,
+            draw_parameters: caps.draw_parameters,
             cull_distances: [
                 caps.max_cull_distances.min(8),
                 caps.max_combined_clip_and_cull_distances.min(8),
             ],
+            texture_barrier: caps.texture_barrier,
             max_vertex_streams: caps.max_vertex_streams.clamp(1, 4),
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).

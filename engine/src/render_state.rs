@@ -577,8 +577,28 @@ impl Context {
         set!(self, self.local.st.polygon_mode, mode, Dirty::RASTER);
     }
 
-    /// `glPolygonOffset`.
+    /// `glPolygonOffset`: also clears the clamp (GL 4.6 §14.6.5: as
+    /// `glPolygonOffsetClamp` with a clamp of 0).
     pub fn polygon_offset(&mut self, factor: GLfloat, units: GLfloat) {
+        self.set_polygon_offset(factor, units, 0.0);
+    }
+
+    /// `glPolygonOffsetClamp` (`GL_ARB_polygon_offset_clamp`, GL 4.6): `INVALID_OPERATION`
+    /// where the backend cannot clamp the offset (Mesa's error for an unsupported
+    /// function); no other error.
+    pub fn polygon_offset_clamp(&mut self, factor: GLfloat, units: GLfloat, clamp: GLfloat) {
+        if !self.local.limits.polygon_offset_clamp {
+            return self.error(INVALID_OPERATION);
+        }
+        self.set_polygon_offset(factor, units, clamp);
+    }
+
+    fn set_polygon_offset(&mut self, factor: GLfloat, units: GLfloat, clamp: GLfloat) {
+        // Compared by bits, so that a NaN stored once does not count as a change each time.
+        if self.local.st.polygon_offset_clamp.to_bits() != clamp.to_bits() {
+            self.local.st.polygon_offset_clamp = clamp;
+            self.local.dirty |= Dirty::DEPTH_BIAS;
+        }
         set!(
             self,
             self.local.st.polygon_offset_factor,
@@ -840,6 +860,22 @@ impl Context {
         }
         set!(self, self.local.st.clip_origin, origin, Dirty::RASTER);
         set!(self, self.local.st.clip_depth_mode, depth, Dirty::RASTER);
+    }
+
+    /// `glTextureBarrier` (GL 4.5, `GL_ARB_texture_barrier`): what earlier draws wrote to the
+    /// framebuffer is visible to later draws' texture fetches, so a draw may sample texels of a
+    /// texture it renders to that a draw before the barrier wrote. It raises no error. It
+    /// travels as the memory barrier of framebuffer writes for texture fetches: the Vulkan
+    /// backend ends the render pass and orders every write before what follows, the GLES
+    /// backend passes it to the driver's `glMemoryBarrier`.
+    pub fn texture_barrier(&mut self) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        sh.dev.use_context(self.local.id);
+        sh.dev.push(tessera_wire::record::Record::MemoryBarrier {
+            barriers: FRAMEBUFFER_BARRIER_BIT | TEXTURE_FETCH_BARRIER_BIT,
+        });
+        sh.flush_if_full();
     }
 
     /// `glHint`.

@@ -89,21 +89,24 @@ pub(crate) enum Read {
 }
 
 /// Whether `ty` is a type the `glVertexAttrib*Pointer`/`glVertexAttrib*Format` of `read`
-/// take.
-fn attrib_type_ok(ty: GLenum, read: Read) -> bool {
+/// take (`UNSIGNED_INT_10F_11F_11F_REV`, GL 4.4's, only where the backend fetches it:
+/// `packed_float`).
+fn attrib_type_ok(ty: GLenum, read: Read, packed_float: bool) -> bool {
     match read {
         Read::Integer => matches!(
             ty,
             BYTE | UNSIGNED_BYTE | SHORT | UNSIGNED_SHORT | INT | UNSIGNED_INT
         ),
         Read::Long => ty == DOUBLE,
-        Read::Float => map_attrib_type(ty).is_some(),
+        Read::Float => {
+            map_attrib_type(ty).is_some() && (ty != UNSIGNED_INT_10F_11F_11F_REV || packed_float)
+        }
     }
 }
 
 /// The format errors of `glVertexAttrib*Pointer` and `glVertexAttrib*Format` after the
 /// type's (GL 4.3 §10.3.1, in Mesa's order): the size (`BGRA` only for normalized float
-/// formats), the packed types' size of 4.
+/// formats), the packed types' size of 4, the packed floats' size of 3.
 fn attrib_size_error(size: GLint, ty: GLenum, normalized: bool, integer: bool) -> GLenum {
     let packed = matches!(ty, INT_2_10_10_10_REV | UNSIGNED_INT_2_10_10_10_REV);
     let bgra = size == BGRA as GLint && !integer;
@@ -115,6 +118,11 @@ fn attrib_size_error(size: GLint, ty: GLenum, normalized: bool, integer: bool) -
         return INVALID_VALUE;
     }
     if packed && size != 4 && !bgra {
+        return INVALID_OPERATION;
+    }
+    // GL_ARB_vertex_type_10f_11f_11f_rev: three components only (after the 2_10_10_10
+    // check, as in Mesa's validate_array_format).
+    if ty == UNSIGNED_INT_10F_11F_11F_REV && size != 3 {
         return INVALID_OPERATION;
     }
     NO_ERROR
@@ -370,7 +378,7 @@ impl Context {
         if index as usize >= MAX_VERTEX_ATTRIBS {
             return self.error(INVALID_VALUE);
         }
-        if !attrib_type_ok(ty, read) {
+        if !attrib_type_ok(ty, read, self.local.limits.vertex_10f_11f_11f) {
             return self.error(INVALID_ENUM);
         }
         let (integer, long) = (read == Read::Integer, read == Read::Long);
@@ -537,7 +545,7 @@ impl Context {
         let (integer, long) = (read == Read::Integer, read == Read::Long);
         let error = if index as usize >= MAX_VERTEX_ATTRIBS {
             INVALID_VALUE
-        } else if !attrib_type_ok(ty, read) {
+        } else if !attrib_type_ok(ty, read, self.local.limits.vertex_10f_11f_11f) {
             INVALID_ENUM
         } else {
             match attrib_size_error(size, ty, normalized, read != Read::Float) {
@@ -1099,8 +1107,9 @@ impl Context {
         self.vertex_attrib_i4ui(index, u(v[0]), u(v[1]), u(v[2]), u(v[3]));
     }
 
-    /// `glVertexAttribP{1,2,3,4}ui`: `size` components of a packed 2_10_10_10 value.
-    /// `INVALID_ENUM` for any other type (the 10F_11F_11F type is GL 4.4); signed
+    /// `glVertexAttribP{1,2,3,4}ui`: `size` components of a packed 2_10_10_10 value, or of
+    /// a 10F_11F_11F one where the backend has packed-float arrays (GL 4.4).
+    /// `INVALID_ENUM` for any other type; signed
     /// normalization uses `max(c / (2^(b-1) - 1), -1)`, as Mesa and every GLES 3 driver
     /// convert packed vertex data.
     fn vertex_attrib_p(
@@ -1114,6 +1123,17 @@ impl Context {
         let signed = match ty {
             INT_2_10_10_10_REV => true,
             UNSIGNED_INT_2_10_10_10_REV => false,
+            // GL 4.4's packed floats (normalization does not apply), as Mesa takes them
+            // from glVertexAttribP{1,2,3}ui (P4ui refuses them): the components past `size`
+            // are (0, 0, 1).
+            UNSIGNED_INT_10F_11F_11F_REV if self.local.limits.vertex_10f_11f_11f && size < 4 => {
+                let [r, g, b] = tessera_wire::pixel::unpack_10f_11f_11f(value);
+                let mut v = [r, g, b, 1.0];
+                for (i, c) in v.iter_mut().enumerate().skip(size) {
+                    *c = if i == 3 { 1.0 } else { 0.0 };
+                }
+                return self.vertex_attrib_4f(index, v[0], v[1], v[2], v[3]);
+            }
             _ => return self.error(INVALID_ENUM),
         };
         let field = |shift: u32, bits: u32| -> f32 {

@@ -266,6 +266,7 @@ pub fn map_attrib_type(v: GLenum) -> Option<AttribType> {
         DOUBLE => AttribType::F64,
         INT_2_10_10_10_REV => AttribType::I2_10_10_10Rev,
         UNSIGNED_INT_2_10_10_10_REV => AttribType::U2_10_10_10Rev,
+        UNSIGNED_INT_10F_11F_11F_REV => AttribType::U10f11f11fRev,
         FIXED => AttribType::Fixed,
         _ => return None,
     })

@@ -40,7 +40,7 @@ pub struct EmittedState {
     /// `SetStencilRef`.
     pub stencil_ref: Option<(u8, u8)>,
     /// `SetDepthBias`.
-    pub depth_bias: Option<(f32, f32)>,
+    pub depth_bias: Option<(f32, f32, f32)>,
     /// `SetLineWidth`.
     pub line_width: Option<f32>,
     /// `SetPointSize`.

@@ -269,11 +269,19 @@ pub fn emit_stencil_ref(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedSta
 
 /// `SetDepthBias`.
 pub fn emit_depth_bias(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
-    let value = (st.polygon_offset_factor, st.polygon_offset_units);
+    // A NaN clamp is no clamp, as 0 is (GL 4.6 §14.6.5); sent as 0 so that the shadow
+    // compares equal and backends see one encoding.
+    let clamp = if st.polygon_offset_clamp.is_nan() {
+        0.0
+    } else {
+        st.polygon_offset_clamp
+    };
+    let value = (st.polygon_offset_factor, st.polygon_offset_units, clamp);
     if changed(&mut shadow.depth_bias, value) {
         dev.push(Record::SetDepthBias {
             factor: value.0,
             units: value.1,
+            clamp: value.2,
         });
     }
 }

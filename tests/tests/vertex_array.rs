@@ -231,13 +231,13 @@ fn pointer_errors_change_nothing() {
         ),
         (
             0,
-            3,
+            4,
             UNSIGNED_INT_10F_11F_11F_REV,
             F,
             0,
             0,
-            INVALID_ENUM,
-            "a GL 4.4 packed type",
+            INVALID_OPERATION,
+            "packed floats of size 4",
         ),
     ];
     for (index, size, ty, norm, stride, pointer, err, what) in errors {

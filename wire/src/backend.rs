@@ -499,6 +499,10 @@ pub struct Caps {
     /// per pipeline; without it the SPIR-V is patched for [-1, 1] alone), a GLES driver's
     /// `GL_EXT_clip_control`.
     pub clip_control: bool,
+    /// Whether vertex stages read `gl_DrawID`, `gl_BaseVertex` and `gl_BaseInstance`
+    /// (`GL_ARB_shader_draw_parameters`): Vulkan 1.1's `shaderDrawParameters`; no GLES
+    /// driver (GLSL ES has none of the three).
+    pub draw_parameters: bool,
     /// `MAX_CULL_DISTANCES` (`GL_ARB_cull_distance`): Vulkan's `maxCullDistances` with the
     /// `shaderCullDistance` feature, a GLES driver's with `GL_EXT_clip_cull_distance`; 0
     /// where the backend has no cull distances.
@@ -506,6 +510,11 @@ pub struct Caps {
     /// `MAX_COMBINED_CLIP_AND_CULL_DISTANCES`, from the same source (0 without cull
     /// distances).
     pub max_combined_clip_and_cull_distances: u32,
+    /// Whether a draw may sample a texture it renders to, and see after a texture barrier
+    /// what earlier draws wrote to it (`GL_ARB_texture_barrier`): a GLES driver, which
+    /// samples an attached texture and orders the writes at `glMemoryBarrier`; not Vulkan,
+    /// where an image cannot be in the sampled and the attachment layout at once.
+    pub texture_barrier: bool,
     /// Whether samplers take `MIRROR_CLAMP_TO_EDGE` (`GL_ARB_texture_mirror_clamp_to_edge`):
     /// Vulkan's `VK_KHR_sampler_mirror_clamp_to_edge`, a GLES driver's
     /// `GL_EXT_texture_mirror_clamp_to_edge`.
@@ -518,6 +527,10 @@ pub struct Caps {
     /// `maxSamplerAnisotropy` with the `samplerAnisotropy` feature, a GLES driver's
     /// `GL_EXT_texture_filter_anisotropic` query.
     pub max_anisotropy: u32,
+    /// Whether vertex arrays of `UNSIGNED_INT_10F_11F_11F_REV` reach float inputs
+    /// (`GL_ARB_vertex_type_10f_11f_11f_rev`): Vulkan's `B10G11R11_UFLOAT_PACK32` vertex
+    /// format; a GLES driver, which has none, reads a converted copy of the array.
+    pub vertex_10f_11f_11f: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -697,12 +710,15 @@ impl Caps {
             fragment_layer: true,
             max_vertex_streams: 4,
             clip_control: true,
+            draw_parameters: true,
             max_cull_distances: 8,
             max_combined_clip_and_cull_distances: 8,
+            texture_barrier: true,
             mirror_clamp_to_edge: true,
             polygon_offset_clamp: true,
             // Mesa's software drivers' (llvmpipe, lavapipe).
             max_anisotropy: 16,
+            vertex_10f_11f_11f: true,
         }
     }
 }

@@ -163,14 +163,16 @@ pub struct DesiredState {
     pub blend_color: [f32; 4],
     /// `SetStencilRef`: front, back.
     pub stencil_ref: (u8, u8),
-    /// `SetDepthBias`: factor, units.
-    pub depth_bias: (f32, f32),
+    /// `SetDepthBias`: factor, units, clamp.
+    pub depth_bias: (f32, f32, f32),
     /// `SetLineWidth`.
     pub line_width: f32,
     /// `SetPointSize` (backends whose programs read it from the default block ignore it).
     pub point_size: f32,
     /// `SetPatchVertices`.
     pub patch_vertices: u8,
+    /// `SetDrawId`.
+    pub draw_id: u32,
     /// `SetSampleMask`: coverage, invert, mask.
     pub sample_mask: (Option<f32>, bool, Option<u32>),
     /// `BindProgram`.
@@ -221,10 +223,11 @@ impl Default for DesiredState {
             scissors: [Rect::default(); MAX_VIEWPORTS],
             blend_color: [0.0; 4],
             stencil_ref: (0, 0),
-            depth_bias: (0.0, 0.0),
+            depth_bias: (0.0, 0.0, 0.0),
             line_width: 1.0,
             point_size: 1.0,
             patch_vertices: 3,
+            draw_id: 0,
             sample_mask: (None, false, None),
             program: None,
             uniforms: Vec::new(),

@@ -108,6 +108,8 @@ pub enum StateGroup {
     PointSize,
     /// `SetPatchVertices`.
     PatchVertices,
+    /// `SetDrawId`.
+    DrawId,
     /// `SetSampleMask`.
     SampleMask,
     /// `BindProgram`.
@@ -1757,8 +1759,12 @@ impl<C: PipeContext> Dispatcher<C> {
                     Ok(())
                 })?
             }
-            A::SetDepthBias { factor, units } => {
-                let value = (factor.to_native(), units.to_native());
+            A::SetDepthBias {
+                factor,
+                units,
+                clamp,
+            } => {
+                let value = (factor.to_native(), units.to_native(), clamp.to_native());
                 self.set(pipe, "SetDepthBias", StateGroup::DepthBias, |d| {
                     d.depth_bias = value;
                     Ok(())
@@ -1788,6 +1794,13 @@ impl<C: PipeContext> Dispatcher<C> {
                 }
                 self.set(pipe, "SetPatchVertices", StateGroup::PatchVertices, |d| {
                     d.patch_vertices = count;
+                    Ok(())
+                })?
+            }
+            A::SetDrawId { id } => {
+                let id = id.to_native();
+                self.set(pipe, "SetDrawId", StateGroup::DrawId, |d| {
+                    d.draw_id = id;
                     Ok(())
                 })?
             }

@@ -508,6 +508,26 @@ pub fn f32_to_half(f: f32) -> u16 {
     sign | round(((e as u32) << 10) | (mant >> 13), mant & 0x1fff, 0x1000) as u16
 }
 
+/// The three floats of an `UNSIGNED_INT_10F_11F_11F_REV` word: 11-bit red in bits 0-10,
+/// 11-bit green in 11-21, 10-bit blue in 22-31 (GL 4.4 §8.4.4.2), as vertex arrays of the
+/// type fetch them: a NaN keeps its mantissa at the top of the float's (as llvmpipe's and
+/// lavapipe's vertex fetch give it), where `unsigned_small_float` gives the canonical NaN.
+pub fn unpack_10f_11f_11f(v: u32) -> [f32; 3] {
+    let one = |bits: u32, mant_bits: u32| {
+        let mant = bits & ((1 << mant_bits) - 1);
+        if bits >> mant_bits == 31 && mant != 0 {
+            f32::from_bits(0x7f80_0000 | mant << (23 - mant_bits))
+        } else {
+            unsigned_small_float(bits, mant_bits)
+        }
+    };
+    [
+        one(v & 0x7ff, 6),
+        one((v >> 11) & 0x7ff, 6),
+        one(v >> 22, 5),
+    ]
+}
+
 /// Decodes an unsigned float with a 5-bit exponent and `mant_bits` of mantissa (the 11- and
 /// 10-bit floats of `R11F_G11F_B10F`).
 fn unsigned_small_float(v: u32, mant_bits: u32) -> f32 {

@@ -825,8 +825,9 @@ pub enum Record {
     SetBlendColor { color: [f32; 4] },
     /// Sets the stencil reference values.
     SetStencilRef { front: u8, back: u8 },
-    /// Sets the polygon offset factor and units.
-    SetDepthBias { factor: f32, units: f32 },
+    /// Sets the polygon offset factor and units, and the clamp of the offset's magnitude
+    /// (`glPolygonOffsetClamp`; 0 or NaN: none, as GL says).
+    SetDepthBias { factor: f32, units: f32, clamp: f32 },
     /// Sets the rasterized line width.
     SetLineWidth { width: f32 },
     /// Sets the point size used when the program does not write `gl_PointSize`. Programs
@@ -835,6 +836,9 @@ pub enum Record {
     SetPointSize { size: f32 },
     /// Sets the vertices of each patch a `Patches` draw reads (`PATCH_VERTICES`, 1 to 32).
     SetPatchVertices { count: u8 },
+    /// Sets what the vertex stage's `gl_DrawID` counts from: a `glMultiDraw*` call is one
+    /// draw record per draw, each after the draw's index (and 0 again after the call).
+    SetDrawId { id: u32 },
     /// Sets sample coverage and the sample mask.
     SetSampleMask {
         coverage: Option<f32>,

@@ -41,6 +41,7 @@ mod pipeline;
 mod program;
 mod program_interface;
 mod query;
+mod robustness;
 mod state;
 pub mod stubs;
 mod subroutine;
@@ -79,6 +80,7 @@ pub use pipeline::*;
 pub use program::*;
 pub use program_interface::*;
 pub use query::*;
+pub use robustness::*;
 pub use state::*;
 pub use subroutine::*;
 pub use tessellation::*;
@@ -90,10 +92,11 @@ pub use vertex::*;
 pub use viewport::*;
 
 /// The functions beyond OpenGL 3.3 that Tessera carries out (written by hand; the generated
-/// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status, `KHR_debug`'s
-/// functions ([`debug`]), GL 4.3's compute and storage-block functions ([`compute`]),
-/// program interface queries ([`program_interface`]), program binaries (GL 4.1,
-/// `program`), program pipelines and separable programs (GL 4.1, `pipeline`),
+/// table holds 1.0-3.3), sorted by name: `KHR_robustness`'s reset status and
+/// bounds-checked getters ([`robustness`]), `KHR_debug`'s functions ([`debug`]), GL 4.3's
+/// compute and storage-block functions ([`compute`]), program interface queries
+/// ([`program_interface`]), program binaries (GL 4.1, `program`), program pipelines and
+/// separable programs (GL 4.1, `pipeline`),
 /// immutable texture storage and image copies ([`tex_storage`]), indirect draws and base
 /// instances (GL 4.0-4.3, `vertex`), vertex attribute binding points (GL 4.3, `vertex`),
 /// per-draw-buffer blend functions (GL 4.0 and `ARB_draw_buffers_blend`'s names, `state`),
@@ -103,6 +106,7 @@ pub use viewport::*;
 /// [`clear_buffer`]), invalidation (GL 4.3, [`invalidate`]), buffer texture ranges (GL 4.3,
 /// [`texture_buffer`]),
 /// shader subroutines (GL 4.0, [`subroutine`]), viewport arrays (GL 4.1, [`viewport`]),
+/// `glClipControl` (GL 4.5, [`viewport`]), `glPolygonOffsetClamp` (GL 4.6, `state`),
 /// multi-bind (GL 4.4, [`multi_bind`]), texture clears (GL 4.4, [`clear_texture`]),
 /// framebuffers without attachments (GL 4.3, [`framebuffer_defaults`]), internal-format
 /// queries (GL 4.2 and 4.3, [`internalformat`]),
@@ -114,7 +118,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 279] = [
+pub static BEYOND_3_3: [(&str, Proc); 311] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -287,6 +291,13 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
         }),
     ),
     (
+        "glCheckNamedFramebufferStatus",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum) -> GLenum = glCheckNamedFramebufferStatus;
+            F as *const c_void
+        }),
+    ),
+    (
         "glClearBufferData",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, GLenum, GLenum, *const c_void) =
@@ -306,32 +317,6 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
                 GLenum,
                 *const c_void,
             ) = glClearBufferSubData;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glClearTexImage",
-        Proc({
-            const F: unsafe extern "C" fn(GLuint, GLint, GLenum, GLenum, *const c_void) = glClearTexImage;
-            F as *const c_void
-        }),
-    ),
-    (
-        "glClearTexSubImage",
-        Proc({
-            const F: unsafe extern "C" fn(
-                GLuint,
-                GLint,
-                GLint,
-                GLint,
-                GLint,
-                GLsizei,
-                GLsizei,
-                GLsizei,
-                GLenum,
-                GLenum,
-                *const c_void,
-            ) = glClearTexSubImage;
             F as *const c_void
         }),
     ),
@@ -376,6 +361,40 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
                 GLenum,
                 *const c_void,
             ) = glClearNamedBufferSubData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearTexImage",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLenum, GLenum, *const c_void) =
+                glClearTexImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearTexSubImage",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLsizei,
+                GLenum,
+                GLenum,
+                *const c_void,
+            ) = glClearTexSubImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClipControl",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum) = glClipControl;
             F as *const c_void
         }),
     ),
@@ -502,6 +521,13 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
         }),
     ),
     (
+        "glCreateFramebuffers",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateFramebuffers;
+            F as *const c_void
+        }),
+    ),
+    (
         "glCreateProgramPipelines",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateProgramPipelines;
@@ -512,6 +538,20 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
         "glCreateQueries",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLsizei, *mut GLuint) = glCreateQueries;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateRenderbuffers",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateRenderbuffers;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateSamplers",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateSamplers;
             F as *const c_void
         }),
     ),
@@ -889,6 +929,22 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
         }),
     ),
     (
+        "glGetNamedFramebufferAttachmentParameteriv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLenum, *mut GLint) =
+                glGetNamedFramebufferAttachmentParameteriv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetNamedRenderbufferParameteriv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) =
+                glGetNamedRenderbufferParameteriv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetObjectLabel",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *mut GLsizei, *mut GLchar) =
@@ -1158,6 +1214,97 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
         }),
     ),
     (
+        "glGetnCompressedTexImage",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLint, GLsizei, *mut c_void) =
+                glGetnCompressedTexImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnCompressedTexImageARB",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLint, GLsizei, *mut c_void) =
+                glGetnCompressedTexImageARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnTexImage",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLint, GLenum, GLenum, GLsizei, *mut c_void) =
+                glGetnTexImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnTexImageARB",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLint, GLenum, GLenum, GLsizei, *mut c_void) =
+                glGetnTexImageARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnUniformdv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut GLdouble) = glGetnUniformdv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnUniformdvARB",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut GLdouble) =
+                glGetnUniformdvARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnUniformfv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut GLfloat) = glGetnUniformfv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnUniformfvARB",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut GLfloat) =
+                glGetnUniformfvARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnUniformiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut GLint) = glGetnUniformiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnUniformivARB",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut GLint) = glGetnUniformivARB;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnUniformuiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut GLuint) = glGetnUniformuiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetnUniformuivARB",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut GLuint) =
+                glGetnUniformuivARB;
+            F as *const c_void
+        }),
+    ),
+    (
         "glInvalidateBufferData",
         Proc({
             const F: extern "C" fn(GLuint) = glInvalidateBufferData;
@@ -1306,6 +1453,65 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
         }),
     ),
     (
+        "glNamedFramebufferDrawBuffer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum) = glNamedFramebufferDrawBuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedFramebufferDrawBuffers",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLenum) =
+                glNamedFramebufferDrawBuffers;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedFramebufferReadBuffer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum) = glNamedFramebufferReadBuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedFramebufferRenderbuffer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLenum, GLuint) = glNamedFramebufferRenderbuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedFramebufferTexture",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLuint, GLint) = glNamedFramebufferTexture;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedFramebufferTextureLayer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLuint, GLint, GLint) =
+                glNamedFramebufferTextureLayer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedRenderbufferStorage",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLsizei, GLsizei) = glNamedRenderbufferStorage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedRenderbufferStorageMultisample",
+        Proc({
+            const F: extern "C" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei) =
+                glNamedRenderbufferStorageMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
         "glObjectLabel",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLuint, GLsizei, *const GLchar) = glObjectLabel;
@@ -1337,6 +1543,20 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
         "glPauseTransformFeedback",
         Proc({
             const F: extern "C" fn() = glPauseTransformFeedback;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glPolygonOffsetClamp",
+        Proc({
+            const F: extern "C" fn(GLfloat, GLfloat, GLfloat) = glPolygonOffsetClamp;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glPolygonOffsetClampEXT",
+        Proc({
+            const F: extern "C" fn(GLfloat, GLfloat, GLfloat) = glPolygonOffsetClampEXT;
             F as *const c_void
         }),
     ),
@@ -1765,6 +1985,38 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
         }),
     ),
     (
+        "glReadnPixels",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLenum,
+                GLenum,
+                GLsizei,
+                *mut c_void,
+            ) = glReadnPixels;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glReadnPixelsARB",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLenum,
+                GLenum,
+                GLsizei,
+                *mut c_void,
+            ) = glReadnPixelsARB;
+            F as *const c_void
+        }),
+    ),
+    (
         "glReleaseShaderCompiler",
         Proc({
             const F: extern "C" fn() = glReleaseShaderCompiler;
@@ -1870,6 +2122,13 @@ pub static BEYOND_3_3: [(&str, Proc); 279] = [
         Proc({
             const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
                 glTexStorage3DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureBarrier",
+        Proc({
+            const F: extern "C" fn() = glTextureBarrier;
             F as *const c_void
         }),
     ),

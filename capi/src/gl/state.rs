@@ -131,6 +131,23 @@ pub extern "C" fn glMinSampleShadingARB(value: GLfloat) {
     gl_call("glMinSampleShadingARB", (), |c| c.min_sample_shading(value))
 }
 
+/// `glPolygonOffsetClamp` (GL 4.6, `ARB_polygon_offset_clamp`): the polygon offset with a
+/// clamp of its magnitude.
+#[unsafe(no_mangle)]
+pub extern "C" fn glPolygonOffsetClamp(factor: GLfloat, units: GLfloat, clamp: GLfloat) {
+    gl_call("glPolygonOffsetClamp", (), |c| {
+        c.polygon_offset_clamp(factor, units, clamp)
+    })
+}
+
+/// `glPolygonOffsetClampEXT` (`EXT_polygon_offset_clamp`): [`glPolygonOffsetClamp`].
+#[unsafe(no_mangle)]
+pub extern "C" fn glPolygonOffsetClampEXT(factor: GLfloat, units: GLfloat, clamp: GLfloat) {
+    gl_call("glPolygonOffsetClampEXT", (), |c| {
+        c.polygon_offset_clamp(factor, units, clamp)
+    })
+}
+
 /// `glProvokingVertexEXT` (EXT_provoking_vertex): `glProvokingVertex`.
 #[unsafe(no_mangle)]
 pub extern "C" fn glProvokingVertexEXT(mode: GLenum) {

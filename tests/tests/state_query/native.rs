@@ -34,19 +34,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED],
     ),
     (
-        "ARB_cull_distance (GL 4.5): GLSL 3.30 has no gl_CullDistance",
-        &[MAX_CULL_DISTANCES, MAX_COMBINED_CLIP_AND_CULL_DISTANCES],
-    ),
-    (
-        "KHR_robustness (GL 4.5): robust contexts are refused, so there is no reset \
-         notification strategy to report (glGetGraphicsResetStatus itself is answered)",
-        &[RESET_NOTIFICATION_STRATEGY],
-    ),
-    (
-        "ARB_polygon_offset_clamp (GL 4.6): no glPolygonOffsetClamp",
-        &[POLYGON_OFFSET_CLAMP],
-    ),
-    (
         "ARB_gl_spirv (GL 4.6): no SPIR-V shaders",
         &[NUM_SPIR_V_EXTENSIONS],
     ),
