@@ -53,7 +53,9 @@ impl ComputePipe for GlesPipe {
         } else {
             barriers & GLES_BITS
         };
-        if bits != 0 {
+        // An ES 3.0 driver has no glMemoryBarrier, and no shader writes to order (its
+        // contexts advertise neither images nor storage blocks nor the texture barrier).
+        if bits != 0 && self.features.minor >= 1 {
             // SAFETY: context current; the bits are GLES 3.1's or ALL_BARRIER_BITS.
             unsafe { self.gl.memory_barrier(bits) };
             if bits == u32::MAX {

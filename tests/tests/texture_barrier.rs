@@ -13,7 +13,7 @@
 use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
 use tessera_tests::scenes::link_program;
 
@@ -59,6 +59,15 @@ fn texture_barrier_is_advertised_on_gles_only() {
         ctx.texture_barrier();
         assert_eq!(ctx.get_error(), NO_ERROR, "{}", backend.name());
     }
+    // An ES 3.0 driver has no glMemoryBarrier: not advertised, and the call is harmless.
+    let mut ctx = tessera_es30(SIZE, SIZE);
+    let names = advertised(&mut ctx);
+    assert!(!names.iter().any(|e| e == "GL_ARB_texture_barrier"));
+    ctx.texture_barrier();
+    ctx.finish();
+    assert_eq!(ctx.get_error(), NO_ERROR);
+    assert!(!ctx.is_lost(), "the ES 3.0 session ended");
+    assert!(ctx.take_events().is_empty());
 }
 
 const VS: &str = "#version 330 core
