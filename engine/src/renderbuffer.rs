@@ -87,18 +87,7 @@ impl Context {
             match sh.names.renderbuffers.entry(renderbuffer) {
                 NameEntry::Object(e) => Some(e),
                 NameEntry::Free => return self.error(INVALID_OPERATION),
-                NameEntry::Reserved => {
-                    let handle = sh.dev.alloc.mint();
-                    sh.dev.push(Record::CreateRenderbuffer {
-                        renderbuffer: handle,
-                    });
-                    let e = sh
-                        .world
-                        .spawn((Life::named(renderbuffer), Renderbuffer::new(handle)))
-                        .id();
-                    sh.names.renderbuffers.bind_object(renderbuffer, e);
-                    Some(e)
-                }
+                NameEntry::Reserved => Some(create_renderbuffer(&mut sh, renderbuffer)),
             }
         };
         let old = std::mem::replace(&mut self.local.st.renderbuffer, new);
@@ -155,9 +144,24 @@ impl Context {
         width: GLsizei,
         height: GLsizei,
     ) {
+        let bound = self.local.st.renderbuffer;
+        self.renderbuffer_storage_of(bound, target, samples, internalformat, width, height);
+    }
+
+    /// Storage for `rb` (the bound renderbuffer, or the one a named call names; `None`:
+    /// `INVALID_OPERATION` after the target's check).
+    pub(crate) fn renderbuffer_storage_of(
+        &mut self,
+        rb: Option<bevy_ecs::entity::Entity>,
+        target: GLenum,
+        samples: GLsizei,
+        internalformat: GLenum,
+        width: GLsizei,
+        height: GLsizei,
+    ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let checked = self.check_storage(target, samples, internalformat, width, height);
+        let checked = self.check_storage(rb, target, samples, internalformat, width, height);
         let (e, format) = match checked {
             Ok(v) => v,
             Err(err) => return self.error(err),
@@ -188,6 +192,7 @@ impl Context {
     /// Returns the bound renderbuffer and the storage format.
     fn check_storage(
         &self,
+        rb: Option<bevy_ecs::entity::Entity>,
         target: GLenum,
         samples: GLsizei,
         internalformat: GLenum,
@@ -197,7 +202,7 @@ impl Context {
         if target != RENDERBUFFER {
             return Err(INVALID_ENUM);
         }
-        let e = self.local.st.renderbuffer.ok_or(INVALID_OPERATION)?;
+        let e = rb.ok_or(INVALID_OPERATION)?;
         let format = renderbuffer_format(internalformat).ok_or(INVALID_ENUM)?;
         let l = &self.local.limits;
         let max = l.max_renderbuffer_size;
@@ -224,9 +229,22 @@ impl Context {
         pname: GLenum,
         params: &mut [GLint],
     ) {
+        let bound = self.local.st.renderbuffer;
+        self.renderbuffer_parameter_of(bound, target, pname, params);
+    }
+
+    /// `glGetRenderbufferParameteriv` of `rb` (the bound renderbuffer, or the one a named
+    /// call names).
+    pub(crate) fn renderbuffer_parameter_of(
+        &mut self,
+        rb: Option<bevy_ecs::entity::Entity>,
+        target: GLenum,
+        pname: GLenum,
+        params: &mut [GLint],
+    ) {
         let result = {
             let sh = self.group.lock();
-            self.renderbuffer_parameter(&sh, target, pname)
+            self.renderbuffer_parameter(&sh, rb, target, pname)
         };
         match result {
             Ok(v) => {
@@ -241,13 +259,14 @@ impl Context {
     fn renderbuffer_parameter(
         &self,
         sh: &Shared,
+        rb: Option<bevy_ecs::entity::Entity>,
         target: GLenum,
         pname: GLenum,
     ) -> GlResult<GLint> {
         if target != RENDERBUFFER {
             return Err(INVALID_ENUM);
         }
-        let e = self.local.st.renderbuffer.ok_or(INVALID_OPERATION)?;
+        let e = rb.ok_or(INVALID_OPERATION)?;
         let rb = sh.world.get::<Renderbuffer>(e).ok_or(INVALID_OPERATION)?;
         let info = rb.format.map(Format::info);
         let bits = |f: fn(&tessera_wire::format::FormatInfo) -> u8| {
@@ -267,4 +286,19 @@ impl Context {
             _ => Err(INVALID_ENUM),
         }
     }
+}
+
+/// Gives the reserved name `name` its renderbuffer object and wire object (at its first
+/// bind, or at `glCreateRenderbuffers`).
+pub(crate) fn create_renderbuffer(sh: &mut Shared, name: GLuint) -> bevy_ecs::entity::Entity {
+    let handle = sh.dev.alloc.mint();
+    sh.dev.push(Record::CreateRenderbuffer {
+        renderbuffer: handle,
+    });
+    let e = sh
+        .world
+        .spawn((Life::named(name), Renderbuffer::new(handle)))
+        .id();
+    sh.names.renderbuffers.bind_object(name, e);
+    e
 }

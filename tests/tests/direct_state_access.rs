@@ -95,6 +95,43 @@ trait DsaGl: Gl {
     fn get_vertex_array(&mut self, vao: GLuint, pname: GLenum) -> GLint;
     fn get_vertex_array_indexed(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint;
     fn get_vertex_array_indexed64(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint64;
+    fn create_framebuffer(&mut self) -> GLuint;
+    fn create_renderbuffer(&mut self) -> GLuint;
+    fn create_sampler(&mut self) -> GLuint;
+    fn named_framebuffer_texture(
+        &mut self,
+        fb: GLuint,
+        attachment: GLenum,
+        texture: GLuint,
+        level: GLint,
+    );
+    fn named_framebuffer_texture_layer(
+        &mut self,
+        fb: GLuint,
+        attachment: GLenum,
+        texture: GLuint,
+        level: GLint,
+        layer: GLint,
+    );
+    fn named_framebuffer_renderbuffer(&mut self, fb: GLuint, attachment: GLenum, rb: GLuint);
+    fn check_named_framebuffer_status(&mut self, fb: GLuint, target: GLenum) -> GLenum;
+    fn get_named_framebuffer_attachment(
+        &mut self,
+        fb: GLuint,
+        attachment: GLenum,
+        pname: GLenum,
+    ) -> GLint;
+    fn named_framebuffer_draw_buffers(&mut self, fb: GLuint, bufs: &[GLenum]);
+    fn named_framebuffer_read_buffer(&mut self, fb: GLuint, src: GLenum);
+    fn named_renderbuffer_storage(
+        &mut self,
+        rb: GLuint,
+        samples: GLsizei,
+        format: GLenum,
+        w: i32,
+        h: i32,
+    );
+    fn get_named_renderbuffer(&mut self, rb: GLuint, pname: GLenum) -> GLint;
 }
 
 impl DsaGl for Context {
@@ -284,6 +321,77 @@ impl DsaGl for Context {
     fn get_vertex_array_indexed64(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint64 {
         let mut v = [i64::MIN];
         self.get_vertex_array_indexed64iv(vao, index, pname, &mut v);
+        v[0]
+    }
+    fn create_framebuffer(&mut self) -> GLuint {
+        let mut name = [0];
+        self.create_framebuffers(1, &mut name);
+        name[0]
+    }
+    fn create_renderbuffer(&mut self) -> GLuint {
+        let mut name = [0];
+        self.create_renderbuffers(1, &mut name);
+        name[0]
+    }
+    fn create_sampler(&mut self) -> GLuint {
+        let mut name = [0];
+        self.create_samplers(1, &mut name);
+        name[0]
+    }
+    fn named_framebuffer_texture(
+        &mut self,
+        fb: GLuint,
+        attachment: GLenum,
+        texture: GLuint,
+        level: GLint,
+    ) {
+        Context::named_framebuffer_texture(self, fb, attachment, texture, level);
+    }
+    fn named_framebuffer_texture_layer(
+        &mut self,
+        fb: GLuint,
+        attachment: GLenum,
+        texture: GLuint,
+        level: GLint,
+        layer: GLint,
+    ) {
+        Context::named_framebuffer_texture_layer(self, fb, attachment, texture, level, layer);
+    }
+    fn named_framebuffer_renderbuffer(&mut self, fb: GLuint, attachment: GLenum, rb: GLuint) {
+        Context::named_framebuffer_renderbuffer(self, fb, attachment, RENDERBUFFER, rb);
+    }
+    fn check_named_framebuffer_status(&mut self, fb: GLuint, target: GLenum) -> GLenum {
+        Context::check_named_framebuffer_status(self, fb, target)
+    }
+    fn get_named_framebuffer_attachment(
+        &mut self,
+        fb: GLuint,
+        attachment: GLenum,
+        pname: GLenum,
+    ) -> GLint {
+        let mut v = [i32::MIN];
+        self.get_named_framebuffer_attachment_parameteriv(fb, attachment, pname, &mut v);
+        v[0]
+    }
+    fn named_framebuffer_draw_buffers(&mut self, fb: GLuint, bufs: &[GLenum]) {
+        Context::named_framebuffer_draw_buffers(self, fb, bufs.len() as GLsizei, bufs);
+    }
+    fn named_framebuffer_read_buffer(&mut self, fb: GLuint, src: GLenum) {
+        Context::named_framebuffer_read_buffer(self, fb, src);
+    }
+    fn named_renderbuffer_storage(
+        &mut self,
+        rb: GLuint,
+        samples: GLsizei,
+        format: GLenum,
+        w: i32,
+        h: i32,
+    ) {
+        self.named_renderbuffer_storage_multisample(rb, samples, format, w, h);
+    }
+    fn get_named_renderbuffer(&mut self, rb: GLuint, pname: GLenum) -> GLint {
+        let mut v = [i32::MIN];
+        self.get_named_renderbuffer_parameteriv(rb, pname, &mut v);
         v[0]
     }
 }
@@ -548,6 +656,100 @@ impl DsaGl for NativeGl {
             native(self, "glGetVertexArrayIndexed64iv");
         let mut v = [i64::MIN; 4];
         unsafe { f(vao, index, pname, v.as_mut_ptr()) };
+        v[0]
+    }
+    fn create_framebuffer(&mut self) -> GLuint {
+        let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
+            native(self, "glCreateFramebuffers");
+        let mut name = 0;
+        unsafe { f(1, &mut name) };
+        name
+    }
+    fn create_renderbuffer(&mut self) -> GLuint {
+        let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
+            native(self, "glCreateRenderbuffers");
+        let mut name = 0;
+        unsafe { f(1, &mut name) };
+        name
+    }
+    fn create_sampler(&mut self) -> GLuint {
+        let f: unsafe extern "system" fn(GLsizei, *mut GLuint) = native(self, "glCreateSamplers");
+        let mut name = 0;
+        unsafe { f(1, &mut name) };
+        name
+    }
+    fn named_framebuffer_texture(
+        &mut self,
+        fb: GLuint,
+        attachment: GLenum,
+        texture: GLuint,
+        level: GLint,
+    ) {
+        let f: unsafe extern "system" fn(GLuint, GLenum, GLuint, GLint) =
+            native(self, "glNamedFramebufferTexture");
+        unsafe { f(fb, attachment, texture, level) };
+    }
+    fn named_framebuffer_texture_layer(
+        &mut self,
+        fb: GLuint,
+        attachment: GLenum,
+        texture: GLuint,
+        level: GLint,
+        layer: GLint,
+    ) {
+        let f: unsafe extern "system" fn(GLuint, GLenum, GLuint, GLint, GLint) =
+            native(self, "glNamedFramebufferTextureLayer");
+        unsafe { f(fb, attachment, texture, level, layer) };
+    }
+    fn named_framebuffer_renderbuffer(&mut self, fb: GLuint, attachment: GLenum, rb: GLuint) {
+        let f: unsafe extern "system" fn(GLuint, GLenum, GLenum, GLuint) =
+            native(self, "glNamedFramebufferRenderbuffer");
+        unsafe { f(fb, attachment, RENDERBUFFER, rb) };
+    }
+    fn check_named_framebuffer_status(&mut self, fb: GLuint, target: GLenum) -> GLenum {
+        let f: unsafe extern "system" fn(GLuint, GLenum) -> GLenum =
+            native(self, "glCheckNamedFramebufferStatus");
+        unsafe { f(fb, target) }
+    }
+    fn get_named_framebuffer_attachment(
+        &mut self,
+        fb: GLuint,
+        attachment: GLenum,
+        pname: GLenum,
+    ) -> GLint {
+        let f: unsafe extern "system" fn(GLuint, GLenum, GLenum, *mut GLint) =
+            native(self, "glGetNamedFramebufferAttachmentParameteriv");
+        let mut v = [i32::MIN; 4];
+        unsafe { f(fb, attachment, pname, v.as_mut_ptr()) };
+        v[0]
+    }
+    fn named_framebuffer_draw_buffers(&mut self, fb: GLuint, bufs: &[GLenum]) {
+        let f: unsafe extern "system" fn(GLuint, GLsizei, *const GLenum) =
+            native(self, "glNamedFramebufferDrawBuffers");
+        unsafe { f(fb, bufs.len() as GLsizei, bufs.as_ptr()) };
+    }
+    fn named_framebuffer_read_buffer(&mut self, fb: GLuint, src: GLenum) {
+        let f: unsafe extern "system" fn(GLuint, GLenum) =
+            native(self, "glNamedFramebufferReadBuffer");
+        unsafe { f(fb, src) };
+    }
+    fn named_renderbuffer_storage(
+        &mut self,
+        rb: GLuint,
+        samples: GLsizei,
+        format: GLenum,
+        w: i32,
+        h: i32,
+    ) {
+        let f: unsafe extern "system" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei) =
+            native(self, "glNamedRenderbufferStorageMultisample");
+        unsafe { f(rb, samples, format, w, h) };
+    }
+    fn get_named_renderbuffer(&mut self, rb: GLuint, pname: GLenum) -> GLint {
+        let f: unsafe extern "system" fn(GLuint, GLenum, *mut GLint) =
+            native(self, "glGetNamedRenderbufferParameteriv");
+        let mut v = [i32::MIN; 4];
+        unsafe { f(rb, pname, v.as_mut_ptr()) };
         v[0]
     }
 }
@@ -931,6 +1133,157 @@ fn errors(gl: &mut dyn DsaGl) -> Vec<GLenum> {
     e
 }
 
+/// An offscreen framebuffer made by name: a colour texture's level 0 and a 2D array layer,
+/// a depth renderbuffer; the scene drawn into the texture with depth testing, the layer
+/// cleared alone, then each read back. Returns the pixels and the named state read around it.
+fn framebuffer_scene(gl: &mut dyn DsaGl) -> (Vec<Vec<u8>>, Vec<i64>) {
+    let s = scene(gl);
+    let mut state = Vec::new();
+    let color = gl.create_texture(TEXTURE_2D);
+    gl.texture_storage_2d(color, 2, RGBA8, 32, 32);
+    let array = gl.create_texture(TEXTURE_2D_ARRAY);
+    gl.texture_storage_3d(array, 1, RGBA8, [32, 32, 3]);
+    let depth = gl.create_renderbuffer();
+    gl.named_renderbuffer_storage(depth, 0, DEPTH_COMPONENT24, 32, 32);
+    let fb = gl.create_framebuffer();
+    state.push(i64::from(
+        gl.check_named_framebuffer_status(fb, DRAW_FRAMEBUFFER),
+    ));
+    gl.named_framebuffer_texture(fb, COLOR_ATTACHMENT0, color, 0);
+    gl.named_framebuffer_texture_layer(fb, COLOR_ATTACHMENT2, array, 0, 2);
+    gl.named_framebuffer_renderbuffer(fb, DEPTH_ATTACHMENT, depth);
+    gl.named_framebuffer_draw_buffers(fb, &[COLOR_ATTACHMENT0]);
+    gl.named_framebuffer_read_buffer(fb, COLOR_ATTACHMENT2);
+    for target in [FRAMEBUFFER, READ_FRAMEBUFFER] {
+        state.push(i64::from(gl.check_named_framebuffer_status(fb, target)));
+    }
+    state.push(i64::from(gl.check_named_framebuffer_status(0, FRAMEBUFFER)));
+    for (attachment, pname) in [
+        (COLOR_ATTACHMENT0, FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE),
+        (COLOR_ATTACHMENT0, FRAMEBUFFER_ATTACHMENT_OBJECT_NAME),
+        (COLOR_ATTACHMENT0, FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL),
+        (COLOR_ATTACHMENT2, FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER),
+        (COLOR_ATTACHMENT2, FRAMEBUFFER_ATTACHMENT_RED_SIZE),
+        (DEPTH_ATTACHMENT, FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE),
+        (DEPTH_ATTACHMENT, FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE),
+        (COLOR_ATTACHMENT1, FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE),
+    ] {
+        state.push(i64::from(
+            gl.get_named_framebuffer_attachment(fb, attachment, pname),
+        ));
+    }
+    for pname in [
+        RENDERBUFFER_WIDTH,
+        RENDERBUFFER_HEIGHT,
+        RENDERBUFFER_INTERNAL_FORMAT,
+        RENDERBUFFER_SAMPLES,
+        RENDERBUFFER_DEPTH_SIZE,
+    ] {
+        state.push(i64::from(gl.get_named_renderbuffer(depth, pname)));
+    }
+    for pname in [DRAW_FRAMEBUFFER_BINDING, RENDERBUFFER_BINDING] {
+        let mut v = [0];
+        gl.get_integerv(pname, &mut v);
+        state.push(i64::from(v[0]));
+    }
+    state.push(i64::from(gl.get_error()));
+    let sampler = gl.create_sampler();
+    state.push(i64::from(sampler != 0));
+    gl.bind_framebuffer(DRAW_FRAMEBUFFER, fb);
+    gl.viewport(0, 0, 32, 32);
+    gl.enable(DEPTH_TEST);
+    gl.clear(COLOR_BUFFER_BIT | DEPTH_BUFFER_BIT);
+    gl.bind_vertex_array(s.vao);
+    gl.draw_elements_instanced(TRIANGLES, 6, UNSIGNED_BYTE, 0, 3);
+    gl.bind_vertex_array(0);
+    // Only the layer: a clear through the draw buffers set by name.
+    gl.named_framebuffer_draw_buffers(fb, &[NONE, NONE, COLOR_ATTACHMENT2]);
+    gl.clear_color(0.75, 0.5, 0.25, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.bind_framebuffer(DRAW_FRAMEBUFFER, 0);
+    gl.disable(DEPTH_TEST);
+    let mut out = Vec::new();
+    gl.bind_framebuffer(READ_FRAMEBUFFER, fb);
+    out.push(pixels(gl));
+    gl.named_framebuffer_read_buffer(fb, COLOR_ATTACHMENT0);
+    out.push(pixels(gl));
+    gl.bind_framebuffer(READ_FRAMEBUFFER, 0);
+    state.push(i64::from(gl.get_error()));
+    (out, state)
+}
+
+/// The errors of the framebuffer and renderbuffer calls, in order.
+fn framebuffer_errors(gl: &mut dyn DsaGl) -> Vec<GLenum> {
+    let mut e = Vec::new();
+    let check = |gl: &mut dyn DsaGl, e: &mut Vec<GLenum>| e.push(gl.get_error());
+    let genned_fb = gl.gen_framebuffer();
+    let genned_rb = gl.gen_renderbuffer();
+    let tex = gl.create_texture(TEXTURE_2D);
+    gl.texture_storage_2d(tex, 1, RGBA8, 4, 4);
+    let rb = gl.create_renderbuffer();
+    let fb = gl.create_framebuffer();
+    for name in [0, 4242, genned_fb] {
+        gl.named_framebuffer_texture(name, COLOR_ATTACHMENT0, tex, 0);
+        check(gl, &mut e);
+        gl.named_framebuffer_texture_layer(name, COLOR_ATTACHMENT0, tex, 0, 0);
+        check(gl, &mut e);
+        gl.named_framebuffer_renderbuffer(name, COLOR_ATTACHMENT0, rb);
+        check(gl, &mut e);
+        e.push(gl.check_named_framebuffer_status(name, FRAMEBUFFER));
+        check(gl, &mut e);
+        gl.get_named_framebuffer_attachment(
+            name,
+            COLOR_ATTACHMENT0,
+            FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+        );
+        check(gl, &mut e);
+        gl.named_framebuffer_draw_buffers(name, &[COLOR_ATTACHMENT0]);
+        check(gl, &mut e);
+        gl.named_framebuffer_read_buffer(name, COLOR_ATTACHMENT0);
+        check(gl, &mut e);
+    }
+    for name in [0, 4242, genned_rb] {
+        gl.named_renderbuffer_storage(name, 0, RGBA8, 4, 4);
+        check(gl, &mut e);
+        gl.get_named_renderbuffer(name, RENDERBUFFER_WIDTH);
+        check(gl, &mut e);
+    }
+    // Each call's own checks on objects that exist.
+    e.push(gl.check_named_framebuffer_status(fb, TEXTURE_2D));
+    check(gl, &mut e);
+    gl.named_framebuffer_texture(fb, COLOR_ATTACHMENT0 + 99, tex, 0);
+    check(gl, &mut e);
+    gl.named_framebuffer_texture(fb, COLOR_ATTACHMENT0, tex, 5);
+    check(gl, &mut e);
+    gl.named_framebuffer_texture(fb, COLOR_ATTACHMENT0, 4242, 0);
+    check(gl, &mut e);
+    gl.named_framebuffer_texture_layer(fb, COLOR_ATTACHMENT0, tex, 0, 0);
+    check(gl, &mut e);
+    gl.named_framebuffer_renderbuffer(fb, COLOR_ATTACHMENT0, genned_rb);
+    check(gl, &mut e);
+    gl.named_framebuffer_draw_buffers(fb, &[BACK]);
+    check(gl, &mut e);
+    gl.named_framebuffer_draw_buffers(fb, &[COLOR_ATTACHMENT0, COLOR_ATTACHMENT0]);
+    check(gl, &mut e);
+    gl.named_framebuffer_read_buffer(fb, BACK);
+    check(gl, &mut e);
+    gl.named_framebuffer_read_buffer(0, COLOR_ATTACHMENT0);
+    check(gl, &mut e);
+    gl.named_framebuffer_draw_buffers(0, &[BACK]);
+    check(gl, &mut e);
+    gl.get_named_framebuffer_attachment(fb, COLOR_ATTACHMENT0, TEXTURE_2D);
+    check(gl, &mut e);
+    gl.get_named_framebuffer_attachment(0, BACK_LEFT, FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
+    check(gl, &mut e);
+    gl.named_renderbuffer_storage(rb, 0, RGBA, 4, 4);
+    check(gl, &mut e);
+    gl.named_renderbuffer_storage(rb, 0, RGBA8, -1, 4);
+    check(gl, &mut e);
+    gl.get_named_renderbuffer(rb, TEXTURE_WIDTH);
+    check(gl, &mut e);
+    e
+}
+
 /// Where two debug renderings first differ, with some context.
 fn first_difference(got: &str, expected: &str) -> String {
     let at = got
@@ -992,4 +1345,21 @@ fn named_queries_match_the_native_driver() {
 #[test]
 fn named_errors_match_the_native_driver() {
     compare(errors);
+}
+
+#[test]
+fn a_framebuffer_made_by_name_draws_and_answers_as_the_native_driver() {
+    compare(|gl| {
+        let (pixels, state) = framebuffer_scene(gl);
+        assert_ne!(
+            pixels[0], pixels[1],
+            "the two attachments hold the same pixels"
+        );
+        (pixels, state)
+    });
+}
+
+#[test]
+fn named_framebuffer_errors_match_the_native_driver() {
+    compare(framebuffer_errors);
 }

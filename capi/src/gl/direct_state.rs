@@ -1,4 +1,5 @@
-//! GL 4.5's direct state access (`ARB_direct_state_access`) for textures and vertex arrays:
+//! GL 4.5's direct state access (`ARB_direct_state_access`) for textures, vertex arrays,
+//! framebuffers, renderbuffers and samplers:
 //! the entry points of `engine::direct_state` (the buffer functions are elsewhere). The
 //! extension string is not advertised until every object kind has its named forms.
 
@@ -526,4 +527,172 @@ pub unsafe extern "C" fn glGetVertexArrayIndexed64iv(
     gl_call("glGetVertexArrayIndexed64iv", (), |c| {
         c.get_vertex_array_indexed64iv(vaobj, index, pname, out)
     });
+}
+
+/// `glCreateFramebuffers`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glCreateFramebuffers(n: GLsizei, framebuffers: *mut GLuint) {
+    // SAFETY: GL contract: `framebuffers` holds `n` names.
+    let out = unsafe { ptr::slice_mut(framebuffers, ptr::len(n)) };
+    gl_call("glCreateFramebuffers", (), |c| {
+        c.create_framebuffers(n, out)
+    });
+}
+
+/// `glNamedFramebufferTexture`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glNamedFramebufferTexture(
+    framebuffer: GLuint,
+    attachment: GLenum,
+    texture: GLuint,
+    level: GLint,
+) {
+    gl_call("glNamedFramebufferTexture", (), |c| {
+        c.named_framebuffer_texture(framebuffer, attachment, texture, level)
+    });
+}
+
+/// `glNamedFramebufferTextureLayer`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glNamedFramebufferTextureLayer(
+    framebuffer: GLuint,
+    attachment: GLenum,
+    texture: GLuint,
+    level: GLint,
+    layer: GLint,
+) {
+    gl_call("glNamedFramebufferTextureLayer", (), |c| {
+        c.named_framebuffer_texture_layer(framebuffer, attachment, texture, level, layer)
+    });
+}
+
+/// `glNamedFramebufferRenderbuffer`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glNamedFramebufferRenderbuffer(
+    framebuffer: GLuint,
+    attachment: GLenum,
+    renderbuffertarget: GLenum,
+    renderbuffer: GLuint,
+) {
+    gl_call("glNamedFramebufferRenderbuffer", (), |c| {
+        c.named_framebuffer_renderbuffer(framebuffer, attachment, renderbuffertarget, renderbuffer)
+    });
+}
+
+/// `glCheckNamedFramebufferStatus`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glCheckNamedFramebufferStatus(framebuffer: GLuint, target: GLenum) -> GLenum {
+    gl_call("glCheckNamedFramebufferStatus", 0, |c| {
+        c.check_named_framebuffer_status(framebuffer, target)
+    })
+}
+
+/// `glGetNamedFramebufferAttachmentParameteriv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetNamedFramebufferAttachmentParameteriv(
+    framebuffer: GLuint,
+    attachment: GLenum,
+    pname: GLenum,
+    params: *mut GLint,
+) {
+    // SAFETY: GL contract: every attachment parameter is one value.
+    let out = unsafe { ptr::slice_mut(params, 1) };
+    gl_call("glGetNamedFramebufferAttachmentParameteriv", (), |c| {
+        c.get_named_framebuffer_attachment_parameteriv(framebuffer, attachment, pname, out)
+    });
+}
+
+/// `glNamedFramebufferDrawBuffer`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glNamedFramebufferDrawBuffer(framebuffer: GLuint, buf: GLenum) {
+    gl_call("glNamedFramebufferDrawBuffer", (), |c| {
+        c.named_framebuffer_draw_buffer(framebuffer, buf)
+    });
+}
+
+/// `glNamedFramebufferDrawBuffers`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glNamedFramebufferDrawBuffers(
+    framebuffer: GLuint,
+    n: GLsizei,
+    bufs: *const GLenum,
+) {
+    // SAFETY: GL contract: `bufs` holds `n` values.
+    let bufs = unsafe { ptr::slice(bufs, ptr::len(n)) };
+    gl_call("glNamedFramebufferDrawBuffers", (), |c| {
+        c.named_framebuffer_draw_buffers(framebuffer, n, bufs)
+    });
+}
+
+/// `glNamedFramebufferReadBuffer`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glNamedFramebufferReadBuffer(framebuffer: GLuint, src: GLenum) {
+    gl_call("glNamedFramebufferReadBuffer", (), |c| {
+        c.named_framebuffer_read_buffer(framebuffer, src)
+    });
+}
+
+/// `glCreateRenderbuffers`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glCreateRenderbuffers(n: GLsizei, renderbuffers: *mut GLuint) {
+    // SAFETY: GL contract: `renderbuffers` holds `n` names.
+    let out = unsafe { ptr::slice_mut(renderbuffers, ptr::len(n)) };
+    gl_call("glCreateRenderbuffers", (), |c| {
+        c.create_renderbuffers(n, out)
+    });
+}
+
+/// `glNamedRenderbufferStorage`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glNamedRenderbufferStorage(
+    renderbuffer: GLuint,
+    internalformat: GLenum,
+    width: GLsizei,
+    height: GLsizei,
+) {
+    gl_call("glNamedRenderbufferStorage", (), |c| {
+        c.named_renderbuffer_storage(renderbuffer, internalformat, width, height)
+    });
+}
+
+/// `glNamedRenderbufferStorageMultisample`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glNamedRenderbufferStorageMultisample(
+    renderbuffer: GLuint,
+    samples: GLsizei,
+    internalformat: GLenum,
+    width: GLsizei,
+    height: GLsizei,
+) {
+    gl_call("glNamedRenderbufferStorageMultisample", (), |c| {
+        c.named_renderbuffer_storage_multisample(
+            renderbuffer,
+            samples,
+            internalformat,
+            width,
+            height,
+        )
+    });
+}
+
+/// `glGetNamedRenderbufferParameteriv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetNamedRenderbufferParameteriv(
+    renderbuffer: GLuint,
+    pname: GLenum,
+    params: *mut GLint,
+) {
+    // SAFETY: GL contract: every renderbuffer parameter is one value.
+    let out = unsafe { ptr::slice_mut(params, 1) };
+    gl_call("glGetNamedRenderbufferParameteriv", (), |c| {
+        c.get_named_renderbuffer_parameteriv(renderbuffer, pname, out)
+    });
+}
+
+/// `glCreateSamplers`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glCreateSamplers(n: GLsizei, samplers: *mut GLuint) {
+    // SAFETY: GL contract: `samplers` holds `n` names.
+    let out = unsafe { ptr::slice_mut(samplers, ptr::len(n)) };
+    gl_call("glCreateSamplers", (), |c| c.create_samplers(n, out));
 }

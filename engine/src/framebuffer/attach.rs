@@ -20,7 +20,7 @@ use tessera_wire::state::MAX_DRAW_BUFFERS;
 
 use super::status::{attached_image, face_index};
 use super::{attachment_entity, has_float_channels};
-use crate::context::{Context, GlResult};
+use crate::context::{Context, GlResult, Local};
 use crate::share::Shared;
 
 /// `GL_INDEX`: Mesa's `FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE` of a stencil-only image (GL
@@ -75,7 +75,7 @@ impl Point {
 
 /// Which `glFramebufferTexture*` is being called, with its extra arguments.
 #[derive(Clone, Copy)]
-enum TexCall {
+pub(crate) enum TexCall {
     /// `glFramebufferTexture1D(textarget)`.
     D1(GLenum),
     /// `glFramebufferTexture2D(textarget)`.
@@ -110,13 +110,33 @@ fn has_layers(target: TextureTarget) -> bool {
     )
 }
 
+/// The framebuffer a call works on: the one bound to a target (`glFramebuffer*`), or the one
+/// a `glNamedFramebuffer*` call names (GL 4.5's direct state access; `None`: the default
+/// framebuffer, which the named queries take as name 0). Each bound form and its named form
+/// share one body; only finding the framebuffer differs.
+#[derive(Clone, Copy)]
+pub(crate) enum WhichFramebuffer {
+    /// The framebuffer bound to this target (`INVALID_ENUM` for an invalid one).
+    Bound(GLenum),
+    /// A framebuffer found by name.
+    Named(Option<Entity>),
+}
+
+impl Local {
+    /// The framebuffer `r` names (`None`: the default framebuffer).
+    pub(crate) fn framebuffer_of(&self, r: WhichFramebuffer) -> GlResult<Option<Entity>> {
+        match r {
+            WhichFramebuffer::Bound(target) => self.bound_framebuffer(target),
+            WhichFramebuffer::Named(fb) => Ok(fb),
+        }
+    }
+}
+
 impl Context {
-    /// The framebuffer object bound to `target` for an attach call: `INVALID_ENUM` for a bad
-    /// target, `INVALID_OPERATION` when the default framebuffer is bound.
-    fn attach_target(&self, target: GLenum) -> GlResult<Entity> {
-        self.local
-            .bound_framebuffer(target)?
-            .ok_or(INVALID_OPERATION)
+    /// The framebuffer object an attach call changes: `INVALID_ENUM` for a bad target,
+    /// `INVALID_OPERATION` for the default framebuffer.
+    fn attach_target(&self, r: WhichFramebuffer) -> GlResult<Entity> {
+        self.local.framebuffer_of(r)?.ok_or(INVALID_OPERATION)
     }
 
     /// Points attachment `point` of `fb` at `new`, moving the references, and marks what the
@@ -167,7 +187,8 @@ impl Context {
         texture: GLuint,
         level: GLint,
     ) {
-        self.framebuffer_texture_common(target, attachment, texture, level, TexCall::Any);
+        let r = WhichFramebuffer::Bound(target);
+        self.framebuffer_texture_common(r, attachment, texture, level, TexCall::Any);
     }
 
     /// `glFramebufferTexture1D`.
@@ -180,7 +201,8 @@ impl Context {
         level: GLint,
     ) {
         let call = TexCall::D1(textarget);
-        self.framebuffer_texture_common(target, attachment, texture, level, call);
+        let r = WhichFramebuffer::Bound(target);
+        self.framebuffer_texture_common(r, attachment, texture, level, call);
     }
 
     /// `glFramebufferTexture2D` (2D, rectangle, cube map face or 2D multisample).
@@ -193,7 +215,8 @@ impl Context {
         level: GLint,
     ) {
         let call = TexCall::D2(textarget);
-        self.framebuffer_texture_common(target, attachment, texture, level, call);
+        let r = WhichFramebuffer::Bound(target);
+        self.framebuffer_texture_common(r, attachment, texture, level, call);
     }
 
     /// `glFramebufferTexture3D`.
@@ -207,7 +230,8 @@ impl Context {
         zoffset: GLint,
     ) {
         let call = TexCall::D3(textarget, zoffset);
-        self.framebuffer_texture_common(target, attachment, texture, level, call);
+        let r = WhichFramebuffer::Bound(target);
+        self.framebuffer_texture_common(r, attachment, texture, level, call);
     }
 
     /// `glFramebufferTextureLayer`: one layer of a 3D, 1D/2D array or 2D multisample array
@@ -221,12 +245,13 @@ impl Context {
         layer: GLint,
     ) {
         let call = TexCall::Layer(layer);
-        self.framebuffer_texture_common(target, attachment, texture, level, call);
+        let r = WhichFramebuffer::Bound(target);
+        self.framebuffer_texture_common(r, attachment, texture, level, call);
     }
 
-    fn framebuffer_texture_common(
+    pub(crate) fn framebuffer_texture_common(
         &mut self,
-        target: GLenum,
+        r: WhichFramebuffer,
         attachment: GLenum,
         texture: GLuint,
         level: GLint,
@@ -235,7 +260,7 @@ impl Context {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
         let result = self
-            .attach_target(target)
+            .attach_target(r)
             .and_then(|fb| Ok((fb, Point::parse(attachment)?)))
             .and_then(|(fb, point)| {
                 let new = if texture == 0 {
@@ -322,7 +347,16 @@ impl Context {
                 }
             }
         }
-        if level < 0 || level > self.max_attach_level(kind) {
+        // GL 4.5 §9.2.8: an immutable texture attaches only the levels it has (Mesa checks
+        // this for every attach call).
+        let immutable_levels = sh
+            .world
+            .get::<Texture>(entity)
+            .map_or(0, |t| t.immutable_levels);
+        if level < 0
+            || level > self.max_attach_level(kind)
+            || (immutable_levels > 0 && level >= immutable_levels)
+        {
             return Err(INVALID_VALUE);
         }
         let layer = match call {
@@ -356,10 +390,22 @@ impl Context {
         renderbuffertarget: GLenum,
         renderbuffer: GLuint,
     ) {
+        let r = WhichFramebuffer::Bound(target);
+        self.framebuffer_renderbuffer_of(r, attachment, renderbuffertarget, renderbuffer);
+    }
+
+    /// `glFramebufferRenderbuffer` on the framebuffer `r` names.
+    pub(crate) fn framebuffer_renderbuffer_of(
+        &mut self,
+        r: WhichFramebuffer,
+        attachment: GLenum,
+        renderbuffertarget: GLenum,
+        renderbuffer: GLuint,
+    ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
         let result = self
-            .attach_target(target)
+            .attach_target(r)
             .and_then(|fb| Ok((fb, Point::parse(attachment)?)))
             .and_then(|(fb, point)| {
                 if renderbuffertarget != RENDERBUFFER {
@@ -389,9 +435,21 @@ impl Context {
         pname: GLenum,
         params: &mut [GLint],
     ) {
+        let r = WhichFramebuffer::Bound(target);
+        self.attachment_parameter_of(r, attachment, pname, params);
+    }
+
+    /// `glGetFramebufferAttachmentParameteriv` of the framebuffer `r` names.
+    pub(crate) fn attachment_parameter_of(
+        &mut self,
+        r: WhichFramebuffer,
+        attachment: GLenum,
+        pname: GLenum,
+        params: &mut [GLint],
+    ) {
         let result = {
             let sh = self.group.lock();
-            self.attachment_parameter(&sh, target, attachment, pname)
+            self.attachment_parameter(&sh, r, attachment, pname)
         };
         match result {
             Ok(v) => {
@@ -406,11 +464,11 @@ impl Context {
     fn attachment_parameter(
         &self,
         sh: &Shared,
-        target: GLenum,
+        r: WhichFramebuffer,
         attachment: GLenum,
         pname: GLenum,
     ) -> GlResult<GLint> {
-        let fb = self.local.bound_framebuffer(target)?;
+        let fb = self.local.framebuffer_of(r)?;
         let d = match fb {
             None => self.describe_default(attachment)?,
             Some(e) => describe_object(sh, e, attachment)?,

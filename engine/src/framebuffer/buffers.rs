@@ -9,6 +9,7 @@
 //! `COLOR_ATTACHMENTi`.
 
 use arrayvec::ArrayVec;
+use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
 use tessera_components::object::Framebuffer;
@@ -65,22 +66,31 @@ impl Context {
 
     /// `glDrawBuffer`: sets draw buffer 0 of the draw framebuffer, the others to `NONE`.
     pub fn draw_buffer(&mut self, buf: GLenum) {
-        let fb = self.local.st.draw_framebuffer;
+        self.draw_buffer_of(self.local.st.draw_framebuffer, buf);
+    }
+
+    /// `glDrawBuffer` of `fb` (`None`: the default framebuffer).
+    pub(crate) fn draw_buffer_of(&mut self, fb: Option<Entity>, buf: GLenum) {
         let front = self.front_buffered();
         if let Err(e) = check_buffer(buf, fb.is_some(), self.default_has_color(), front) {
             return self.error(e);
         }
-        self.set_draw_buffers(&[buf]);
+        self.set_draw_buffers(fb, &[buf]);
     }
 
     /// `glDrawBuffers`. The default framebuffer's draw buffers past 0 are always `NONE`
     /// (it has one colour buffer); naming that buffer there is `INVALID_OPERATION`.
     pub fn draw_buffers(&mut self, n: GLsizei, bufs: &[GLenum]) {
+        self.draw_buffers_of(self.local.st.draw_framebuffer, n, bufs);
+    }
+
+    /// `glDrawBuffers` of `fb` (`None`: the default framebuffer).
+    pub(crate) fn draw_buffers_of(&mut self, fb: Option<Entity>, n: GLsizei, bufs: &[GLenum]) {
         if n < 0 || n as usize > MAX_DRAW_BUFFERS {
             return self.error(INVALID_VALUE);
         }
         let n = (n as usize).min(bufs.len());
-        let object = self.local.st.draw_framebuffer.is_some();
+        let object = fb.is_some();
         let has_color = self.default_has_color();
         let front = self.front_buffered();
         // At most `MAX_DRAW_BUFFERS` (checked above): every push fits.
@@ -105,17 +115,17 @@ impl Context {
                 Ok(()) => buffers.push(buf),
             }
         }
-        self.set_draw_buffers(&buffers);
+        self.set_draw_buffers(fb, &buffers);
     }
 
-    /// Stores validated draw buffers (at most `MAX_DRAW_BUFFERS`) in the draw framebuffer:
-    /// `DRAW_BUFFERi` is `list[i]`, `NONE` past its end.
-    fn set_draw_buffers(&mut self, list: &[GLenum]) {
+    /// Stores validated draw buffers (at most `MAX_DRAW_BUFFERS`) in `fb`: `DRAW_BUFFERi` is
+    /// `list[i]`, `NONE` past its end.
+    fn set_draw_buffers(&mut self, fb: Option<Entity>, list: &[GLenum]) {
         let mut buffers = [NONE; MAX_DRAW_BUFFERS];
         for (b, &l) in buffers.iter_mut().zip(list) {
             *b = l;
         }
-        let changed = match self.local.st.draw_framebuffer {
+        let changed = match fb {
             None => {
                 let st = &mut self.local.st;
                 let changed = st.default_draw_buffer != buffers[0];
@@ -141,7 +151,11 @@ impl Context {
 
     /// `glReadBuffer`: the colour buffer read verbs read from the read framebuffer.
     pub fn read_buffer(&mut self, src: GLenum) {
-        let fb = self.local.st.read_framebuffer;
+        self.read_buffer_of(self.local.st.read_framebuffer, src);
+    }
+
+    /// `glReadBuffer` of `fb` (`None`: the default framebuffer).
+    pub(crate) fn read_buffer_of(&mut self, fb: Option<Entity>, src: GLenum) {
         let front = self.front_buffered();
         if let Err(e) = check_buffer(src, fb.is_some(), self.default_has_color(), front) {
             return self.error(e);

@@ -47,6 +47,7 @@ use crate::context::{Context, Local};
 use crate::get::Value;
 use crate::share::Shared;
 
+pub(crate) use attach::{TexCall, WhichFramebuffer};
 pub(crate) use read::implementation_read_format;
 
 /// Which bindings a framebuffer `target` names: (draw, read). `None` for an invalid target.
@@ -223,6 +224,22 @@ impl Local {
         }
     }
 
+    /// Gives the reserved name `name` its framebuffer object and wire object (at its first
+    /// bind, or at `glCreateFramebuffers`).
+    pub(crate) fn create_framebuffer(&mut self, sh: &mut Shared, name: GLuint) -> Entity {
+        let handle = sh.dev.alloc.mint();
+        sh.dev.push(Record::CreateFramebuffer {
+            framebuffer: handle,
+        });
+        let object = Framebuffer {
+            bound_once: true,
+            ..Framebuffer::new(handle)
+        };
+        let e = sh.world.spawn((Life::named(name), object)).id();
+        self.framebuffers.bind_object(name, e);
+        e
+    }
+
     /// Points the draw and/or read binding at `fb`, creating the object of a name bound for
     /// the first time.
     fn bind_framebuffer(&mut self, sh: &mut Shared, draw: bool, read: bool, name: GLuint) {
@@ -232,19 +249,7 @@ impl Local {
             match self.framebuffers.entry(name) {
                 NameEntry::Object(e) => Some(e),
                 NameEntry::Free => return self.set_error(INVALID_OPERATION),
-                NameEntry::Reserved => {
-                    let handle = sh.dev.alloc.mint();
-                    sh.dev.push(Record::CreateFramebuffer {
-                        framebuffer: handle,
-                    });
-                    let object = Framebuffer {
-                        bound_once: true,
-                        ..Framebuffer::new(handle)
-                    };
-                    let e = sh.world.spawn((Life::named(name), object)).id();
-                    self.framebuffers.bind_object(name, e);
-                    Some(e)
-                }
+                NameEntry::Reserved => Some(self.create_framebuffer(sh, name)),
             }
         };
         if draw {
