@@ -15,6 +15,11 @@
 //! `shaderDrawParameters`, which a direct draw with a base instance reports) needs the
 //! counts on the host: the commands are read back (a submit and a wait, as the other
 //! emulations that read indices do) and drawn as direct draws.
+//!
+//! `gl_DrawID` is Vulkan's `DrawIndex` where one call draws every command; where each
+//! command is a call of its own (or a direct draw), the command's index reaches the vertex
+//! stage through the push constants instead ([`VkContext::sub_draw`],
+//! `spirv/draw_param.rs`).
 
 use tessera_wire::dispatch::{DirectDraw, DrawIndirectArgs, DrawPipe, R};
 use tessera_wire::format::{IndexType, Topology};
@@ -44,6 +49,7 @@ impl VkPipe {
         if self.indirect_needs_host(ctx, &draw) {
             return self.draw_read_back(ctx, draw, record, span);
         }
+        ctx.indexed_draw = draw.index_type.is_some();
         let native = conv::map_topology(draw.topology);
         let (indices, restart) = match draw.index_type {
             None => (Indices::None, false),
@@ -79,6 +85,11 @@ impl VkPipe {
             };
         for call in 0..calls {
             let offset = draw.command_offset(call);
+            // Drawn one by one, each command's gl_DrawID comes from the push constants.
+            if calls > 1 {
+                ctx.sub_draw = call;
+                self.push_draw_params(ctx);
+            }
             // SAFETY: recording inside the pass with everything bound by `prepare`; the
             // buffer has INDIRECT_BUFFER usage (every buffer does), its commands lie inside
             // it (checked above), the offset and stride are multiples of 4 (the dispatcher
@@ -99,6 +110,7 @@ impl VkPipe {
                 }
             }
         }
+        ctx.sub_draw = 0;
         if capturing {
             self.xfb_after_draw(ctx);
         }
@@ -136,12 +148,19 @@ impl VkPipe {
         span: u64,
     ) -> R {
         let bytes = self.read_buffer_range(record, draw.buffer, draw.offset, span)?;
-        for command in draw.direct_draws(&bytes) {
-            match command {
-                DirectDraw::Arrays(args) => self.draw(ctx, args)?,
-                DirectDraw::Elements(args) => self.draw_indexed(ctx, args)?,
+        // Each command is its own draw: gl_DrawID comes from the push constants.
+        for (k, command) in draw.direct_draws(&bytes).enumerate() {
+            ctx.sub_draw = k as u32;
+            let drawn = match command {
+                DirectDraw::Arrays(args) => self.draw(ctx, args),
+                DirectDraw::Elements(args) => self.draw_indexed(ctx, args),
+            };
+            if drawn.is_err() {
+                ctx.sub_draw = 0;
+                return drawn;
             }
         }
+        ctx.sub_draw = 0;
         Ok(())
     }
 }

@@ -107,6 +107,9 @@ pub(crate) struct Program {
     pub input_mask: u16,
     pub outputs: u8,
     pub flat_inputs: bool,
+    /// The vertex stage reads `gl_DrawID` or `gl_BaseVertex` from the push constants
+    /// (`spirv/draw_param.rs`): each draw pushes its values.
+    pub draw_params: bool,
     pub default_block_size: u32,
     pub slots: Vec<DescSlot>,
     pub set_layout: vk::DescriptorSetLayout,
@@ -128,6 +131,7 @@ impl Program {
             double_inputs: [0; 16],
             input_mask: 0,
             outputs: 0,
+            draw_params: false,
             flat_inputs: false,
             default_block_size: 0,
             slots: Vec::new(),
@@ -441,6 +445,16 @@ impl VkPipe {
                 let words = if stage == ShaderStage::Vertex
                     && let Some(w) = spirv::apply_double_attribs(&words)?
                 {
+                    w
+                } else {
+                    words
+                };
+                // gl_DrawID and gl_BaseVertex as GL counts them (spirv/draw_param.rs).
+                let words = if stage == ShaderStage::Vertex
+                    && self.tiers.draw_parameters
+                    && let Some(w) = spirv::apply_draw_params(&words)?
+                {
+                    p.draw_params = true;
                     w
                 } else {
                     words

@@ -47,6 +47,7 @@
 
 mod block_array;
 mod double_attrib;
+mod draw_param;
 mod fixed_attrib;
 mod instance_id;
 mod pack;
@@ -54,6 +55,7 @@ mod point_coord;
 
 pub(crate) use block_array::split_block_arrays;
 pub(crate) use double_attrib::apply_double_attribs;
+pub(crate) use draw_param::{DRAW_ID_OFFSET, apply_draw_params};
 pub(crate) use fixed_attrib::apply_fixed_attribs;
 pub(crate) use instance_id::apply_instance_id;
 pub(crate) use pack::pack_scalar_arrays;
@@ -691,24 +693,30 @@ pub(crate) fn patch(words: &[u32], patch: Patch) -> Result<Vec<u32>, String> {
                 BuiltinAt::Var(var)
             }
         };
-        // The push-constant block { float size; } at offset 0.
-        let block = b.id();
-        b.decls.push(inst(OP_TYPE_STRUCT, &[block, float]));
-        b.annots.push(inst(OP_DECORATE, &[block, DEC_BLOCK]));
-        b.annots
-            .push(inst(OP_MEMBER_DECORATE, &[block, 0, DEC_OFFSET, 0]));
-        let ptr_block = b.id();
-        b.decls
-            .push(inst(OP_TYPE_POINTER, &[ptr_block, SC_PUSH_CONSTANT, block]));
-        let ptr_pc = b.id();
-        b.decls
-            .push(inst(OP_TYPE_POINTER, &[ptr_pc, SC_PUSH_CONSTANT, float]));
-        let pc = b.id();
-        b.decls
-            .push(inst(OP_VARIABLE, &[ptr_block, pc, SC_PUSH_CONSTANT]));
-        if version >= 0x0001_0400 {
-            interface.push(pc);
-        }
+        // The push-constant block { float size; } at offset 0, or the block a vertex stage
+        // reading draw parameters has already (its first member is the size:
+        // spirv/draw_param.rs).
+        let ptr_pc = find_type(&p, &mut b, OP_TYPE_POINTER, &[SC_PUSH_CONSTANT, float]);
+        let pc = match variables(&p, SC_PUSH_CONSTANT).next() {
+            Some((_, pc)) => pc,
+            None => {
+                let block = b.id();
+                b.decls.push(inst(OP_TYPE_STRUCT, &[block, float]));
+                b.annots.push(inst(OP_DECORATE, &[block, DEC_BLOCK]));
+                b.annots
+                    .push(inst(OP_MEMBER_DECORATE, &[block, 0, DEC_OFFSET, 0]));
+                let ptr_block = b.id();
+                b.decls
+                    .push(inst(OP_TYPE_POINTER, &[ptr_block, SC_PUSH_CONSTANT, block]));
+                let pc = b.id();
+                b.decls
+                    .push(inst(OP_VARIABLE, &[ptr_block, pc, SC_PUSH_CONSTANT]));
+                if version >= 0x0001_0400 {
+                    interface.push(pc);
+                }
+                pc
+            }
+        };
         let zero = constant(&mut b, int, 0);
         let (var, member) = at.var_and_member(&mut b, int);
         sites.push(Box::new(move |b: &mut Builder| {

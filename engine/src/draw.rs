@@ -547,8 +547,14 @@ impl Context {
         }
         let mut sh = self.group.lock();
         for i in 0..n {
+            if i > 0 {
+                set_draw_id(&mut sh, self.local.id, i as u32);
+            }
             self.local
                 .draw_arrays_instanced(&mut sh, mode, first[i], count[i], 1, 0);
+        }
+        if n > 1 {
+            set_draw_id(&mut sh, self.local.id, 0);
         }
     }
 
@@ -584,8 +590,14 @@ impl Context {
         let mut sh = self.group.lock();
         for i in 0..n {
             let bv = base_vertex.map_or(0, |b| b[i]);
+            if i > 0 {
+                set_draw_id(&mut sh, self.local.id, i as u32);
+            }
             self.local
                 .draw_elements_full(&mut sh, mode, count[i], ty, indices[i], 1, bv, 0);
+        }
+        if n > 1 {
+            set_draw_id(&mut sh, self.local.id, 0);
         }
     }
 
@@ -643,4 +655,12 @@ impl Context {
         }
         sh.flush_if_full();
     }
+}
+
+/// `gl_DrawID` of the draws that follow: each draw of a `glMultiDraw*` call is a draw record
+/// of its own after `SetDrawId` with its index (none before the first, whose index is the
+/// 0 every other draw has), and a call of several draws sets 0 again after its last.
+fn set_draw_id(sh: &mut Shared, context: u32, id: u32) {
+    sh.dev.use_context(context);
+    sh.dev.push(Record::SetDrawId { id });
 }

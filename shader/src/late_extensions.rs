@@ -7,11 +7,14 @@
 //!   inputs, glslang's from 4.30;
 //! - **`GL_ARB_cull_distance`**: `gl_CullDistance`, glslang's from 4.50;
 //! - **`GL_ARB_texture_query_lod`**: `textureQueryLOD()`, which glslang knows by this
-//!   extension but declares from GLSL 1.50 on.
+//!   extension but declares from GLSL 1.50 on;
+//! - **`GL_ARB_shader_draw_parameters`**: `gl_DrawIDARB`, `gl_BaseVertexARB` and
+//!   `gl_BaseInstanceARB`, which glslang knows by this extension but declares from GLSL
+//!   4.50 on.
 //!
 //! glslang does not know the first four names and refuses their `#extension` lines, so
 //! [`rewrite`] blanks those lines (lines stay) and the preamble defines the four macros, as
-//! Mesa defines every extension it has. A shader that enables one of the five and names
+//! Mesa defines every extension it has. A shader that enables one of the six and names
 //! its feature is read at the version glslang has the feature (the `#version` number
 //! rewritten in place); one that only enables it keeps its version.
 //!
@@ -45,12 +48,14 @@ const UNKNOWN: [&str; 4] = [
 /// The shader's text with the unknown extensions' `#extension` lines blanked and its
 /// version raised where a feature needs it, and the preamble flags that go with it.
 pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
-    let names = UNKNOWN.iter().chain(["GL_ARB_texture_query_lod"].iter());
+    let names = UNKNOWN
+        .iter()
+        .chain(["GL_ARB_texture_query_lod", "GL_ARB_shader_draw_parameters"].iter());
     if !names.clone().any(|n| text.contains(n)) {
         return (Cow::Borrowed(text), 0);
     }
     // The last directive for a name decides whether it is enabled, as in GLSL.
-    let mut enabled = [false; 5];
+    let mut enabled = [false; 6];
     let mut blank = Vec::new();
     for line in code_lines(text) {
         if line.directive != Some("extension") {
@@ -81,6 +86,13 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
         ),
         (enabled[3] && text.contains("gl_CullDistance"), 450),
         (enabled[4] && text.contains("textureQueryLOD"), 150),
+        (
+            enabled[5]
+                && ["gl_DrawIDARB", "gl_BaseVertexARB", "gl_BaseInstanceARB"]
+                    .iter()
+                    .any(|name| text.contains(name)),
+            450,
+        ),
     ]
     .iter()
     .filter(|(used, _)| *used)
@@ -155,6 +167,11 @@ mod tests {
                    uniform sampler2D s;\nvec2 f(vec2 c) { return textureQueryLOD(s, c); }\n";
         let (text, _) = rewrite(Stage::Fragment, src);
         assert!(text.starts_with("#version 150\n#extension GL_ARB_texture_query_lod : enable\n"));
+        // Draw parameters in a 3.30 vertex shader: read as 4.50, the line stays.
+        let src = "#version 330 core\n#extension GL_ARB_shader_draw_parameters : require\n\
+                   void main() { gl_Position = vec4(gl_DrawIDARB); }\n";
+        let (text, _) = rewrite(Stage::Vertex, src);
+        assert!(text.starts_with("#version 450 core\n#extension GL_ARB_shader_draw_parameters"));
         // Depth layouts in a 4.10 shader: read as 4.20, gl_FragData stands in.
         let src = "#version 410\n#extension GL_ARB_conservative_depth : enable\n\
                    layout(depth_less) out float gl_FragDepth;\n\

@@ -73,11 +73,21 @@ fn rewrite(mut p: Parsed, var: u32) -> Option<Vec<u32>> {
     let private_ptr = find_type(&p, &mut b, OP_TYPE_POINTER, &[SC_PRIVATE, int]);
     b.decls
         .push(inst(OP_VARIABLE, &[private_ptr, var, SC_PRIVATE]));
-    let [instance, base] = std::array::from_fn(|_| b.id());
+    // A stage that reads gl_BaseInstance has its input already (an entry point's inputs
+    // carry each built-in once).
+    let read_base = p.insts.iter().find_map(|i| {
+        let builtin = op(i) == OP_DECORATE && i.len() == 4 && i[2] == DEC_BUILTIN;
+        (builtin && i[3] == BUILTIN_BASE_INSTANCE).then(|| i[1])
+    });
+    let instance = b.id();
+    let base = read_base.unwrap_or_else(|| b.id());
     for (id, builtin) in [
         (instance, BUILTIN_INSTANCE_INDEX),
         (base, BUILTIN_BASE_INSTANCE),
     ] {
+        if id == base && read_base.is_some() {
+            continue;
+        }
         b.decls.push(inst(OP_VARIABLE, &[input_ptr, id, SC_INPUT]));
         b.annots
             .push(inst(OP_DECORATE, &[id, DEC_BUILTIN, builtin]));
@@ -91,7 +101,10 @@ fn rewrite(mut p: Parsed, var: u32) -> Option<Vec<u32>> {
     let mut new_entry = head.to_vec();
     let keep_private = p.header[1] >= 0x0001_0400;
     new_entry.extend(ids.iter().filter(|&&id| keep_private || id != var));
-    new_entry.extend([instance, base]);
+    new_entry.push(instance);
+    if read_base.is_none() {
+        new_entry.push(base);
+    }
     new_entry[0] = ((new_entry.len() as u32) << 16) | OP_ENTRY_POINT;
     p.insts[entry_at] = new_entry;
 
