@@ -510,8 +510,9 @@ impl GlesPipe {
                 max_cull_distances: if features.clip_distance { 8 } else { 0 },
                 max_combined_clip_and_cull_distances: if features.clip_distance { 8 } else { 0 },
                 // The driver samples a texture a draw renders to (GL ES leaves what it reads
-                // undefined; Mesa reads the texels, which glMemoryBarrier makes current).
-                texture_barrier: true,
+                // undefined; Mesa reads the texels, which ES 3.1's glMemoryBarrier makes
+                // current).
+                texture_barrier: features.minor >= 1,
                 texture_buffer_rgb32: features.texture_buffer,
                 stencil_texturing: features.minor >= 1,
                 mirror_clamp_to_edge: features.mirror_clamp,
