@@ -290,8 +290,11 @@ fn read_mapped(p: *const u8, len: usize) -> Vec<u8> {
     unsafe { std::slice::from_raw_parts(p, len) }.to_vec()
 }
 
+/// One step of a walk: what was done, the error it left, and a value where it asked one.
+type Step = (String, GLenum, i64);
+
 /// The calls of the error walk and what each left: the error, and a value where it asked.
-fn error_walk(gl: &mut dyn StorageGl) -> Vec<(String, GLenum, i64)> {
+fn error_walk(gl: &mut dyn StorageGl) -> Vec<Step> {
     let mut steps = Vec::new();
     let mut step = |gl: &mut dyn StorageGl, what: &str, value: i64| {
         steps.push((what.to_owned(), gl.get_error(), value));
@@ -427,7 +430,7 @@ fn buffer_on<T: StorageGl + ?Sized>(gl: &mut T, target: GLenum) -> GLuint {
 
 /// The named forms' errors: names that are not buffer objects, and objects made by
 /// `glCreateBuffers` that were never bound.
-fn named_walk(gl: &mut dyn StorageGl) -> Vec<(String, GLenum, i64)> {
+fn named_walk(gl: &mut dyn StorageGl) -> Vec<Step> {
     let mut steps = Vec::new();
     let mut step = |gl: &mut dyn StorageGl, what: &str, value: i64| {
         steps.push((what.to_owned(), gl.get_error(), value));
@@ -495,7 +498,7 @@ fn named_walk(gl: &mut dyn StorageGl) -> Vec<(String, GLenum, i64)> {
 }
 
 fn assert_same_walk(
-    walk: fn(&mut dyn StorageGl) -> Vec<(String, GLenum, i64)>,
+    walk: fn(&mut dyn StorageGl) -> Vec<Step>,
     backends: &[Backend],
 ) {
     let mut native = NativeGl::new(8, 8).expect("native desktop GL");
