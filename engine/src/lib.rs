@@ -61,6 +61,7 @@ pub mod profiling;
 pub mod program;
 pub mod query;
 pub mod render_state;
+pub mod robustness;
 pub mod renderbuffer;
 pub mod sampler;
 pub mod shader;

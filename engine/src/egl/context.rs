@@ -172,6 +172,16 @@ impl ContextAttribs {
         }
         flags
     }
+
+    /// `GL_RESET_NOTIFICATION_STRATEGY` of the granted context, as requested
+    /// (`crate::robustness`).
+    pub fn gl_reset_strategy(&self) -> GLenum {
+        if self.reset_strategy == LOSE_CONTEXT_ON_RESET {
+            tessera_components::gl::LOSE_CONTEXT_ON_RESET
+        } else {
+            tessera_components::gl::NO_RESET_NOTIFICATION
+        }
+    }
 }
 
 #[cfg(test)]
@@ -201,6 +211,16 @@ mod tests {
             tessera_components::gl::CONTEXT_FLAG_DEBUG_BIT
         );
         assert_eq!(a.reset_strategy, LOSE_CONTEXT_ON_RESET);
+        assert_eq!(
+            a.gl_reset_strategy(),
+            tessera_components::gl::LOSE_CONTEXT_ON_RESET
+        );
+        assert_eq!(
+            ContextAttribs::parse(&core(3, 3))
+                .unwrap()
+                .gl_reset_strategy(),
+            tessera_components::gl::NO_RESET_NOTIFICATION
+        );
     }
 
     #[test]

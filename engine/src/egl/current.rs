@@ -132,6 +132,7 @@ impl Thread {
             return Err(EglError::BadMatch);
         }
         gl.set_context_flags(attribs.gl_context_flags());
+        gl.set_reset_strategy(attribs.gl_reset_strategy());
         let major_version = gl.gl_version().major;
         let handle = reg.mint_context();
         reg.contexts.insert(

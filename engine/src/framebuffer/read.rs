@@ -7,8 +7,9 @@
 //! without a staging copy. `PACK_SWAP_BYTES` cannot be honoured for a pack buffer (the bytes
 //! never pass through the client) and is ignored there.
 
+use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
-use tessera_components::object::Buffer;
+use tessera_components::object::{Buffer, Framebuffer};
 use tessera_components::state::BufferTarget;
 use tessera_systems::conv::{map_pixel_format, map_pixel_type};
 use tessera_wire::Reply;
@@ -19,6 +20,7 @@ use tessera_wire::state::Rect;
 use super::has_float_channels;
 use crate::context::{Context, GlResult};
 use crate::pixel::{PixelsMut, client_layout, pack, pixel_size};
+use crate::share::Shared;
 
 /// Whether a client format is one of the `*_INTEGER` formats.
 fn is_integer_format(f: PixelFormat) -> bool {
@@ -102,11 +104,37 @@ pub(crate) fn implementation_read_format(f: Format) -> (GLenum, GLenum) {
     (format, ty)
 }
 
+impl crate::context::Local {
+    /// The width and height `glReadPixels` clips to: the surface's for the default
+    /// framebuffer, the smallest attached image's for a framebuffer object (Mesa's
+    /// framebuffer size), its default size without attachments.
+    fn read_bounds(&self, sh: &Shared, fb: Option<Entity>) -> (i32, i32) {
+        let Some(e) = fb else {
+            return self
+                .surface
+                .map_or((0, 0), |s| (s.desc.width as i32, s.desc.height as i32));
+        };
+        let Some(f) = sh.world.get::<Framebuffer>(e) else {
+            return (0, 0);
+        };
+        let images = f
+            .attachments
+            .iter()
+            .filter_map(|a| super::status::attached_image(&sh.world, a))
+            .filter(|i| i.has_storage());
+        images
+            .map(|i| (i.width, i.height))
+            .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1)))
+            .unwrap_or((f.defaults.width as i32, f.defaults.height as i32))
+    }
+}
+
 impl Context {
     /// `glReadPixels`. `pixels` is client memory when no `PIXEL_PACK_BUFFER` is bound and an
     /// offset into it when one is; the other pairing is `INVALID_OPERATION` (GL would read
     /// the pointer as the other kind, which a Rust caller cannot mean). Client memory
-    /// smaller than the pack layout needs is `INVALID_OPERATION`, as for `glReadnPixels`.
+    /// smaller than the pack layout of the rectangle clipped to the read framebuffer needs
+    /// is `INVALID_OPERATION`, as for `glReadnPixels` (`crate::robustness`).
     #[expect(clippy::too_many_arguments, reason = "mirrors glReadPixels")]
     pub fn read_pixels(
         &mut self,
@@ -164,6 +192,20 @@ impl Context {
         let store = self.local.st.pack;
         let (w, h) = (width as usize, height as usize);
         let layout = client_layout(&store, size, w, h, 1);
+        // Mesa clips the rectangle to the read framebuffer before it checks the destination,
+        // and checks the clipped width and height under the unclipped pack state: a
+        // rectangle wholly outside reads nothing and raises nothing.
+        let bounds = self.local.read_bounds(&sh, read_fb);
+        let clip = |at: i32, len: i32, end: i32| {
+            let lo = i64::from(at).max(0);
+            let hi = (i64::from(at) + i64::from(len)).min(i64::from(end));
+            (hi - lo).max(0) as usize
+        };
+        let (cw, ch) = (clip(x, width, bounds.0), clip(y, height, bounds.1));
+        if cw == 0 || ch == 0 {
+            return;
+        }
+        let needed = client_layout(&store, size, cw, ch, 1).end;
         let pack_buffer = self.bound_buffer(&sh, BufferTarget::PixelPack);
         let wire_layout = PixelLayout { format: pf, ty: pt };
         match (pack_buffer, pixels) {
@@ -172,50 +214,55 @@ impl Context {
                     return self.error(INVALID_OPERATION);
                 };
                 let fits = offset
-                    .checked_add(layout.end)
+                    .checked_add(needed)
                     .is_some_and(|end| end as u64 <= b.size.max(0) as u64);
                 // GL 3.3 §4.3.2: a mapped pack buffer, an offset that is not a multiple of
                 // the type's size, or a range past the end is INVALID_OPERATION.
                 if b.mapped_exclusively() || offset % size.element != 0 || !fits {
                     return self.error(INVALID_OPERATION);
                 }
-                if w == 0 || h == 0 {
-                    return;
-                }
                 let buffer = b.handle;
                 let base = (offset + layout.start) as u64;
+                // Only the part inside the read framebuffer is written, where the whole
+                // rectangle would place it (Mesa's clipped pack state): rows of the clipped
+                // width, moved by the columns and rows clipped off.
+                let (x0, y0) = (x.max(0), y.max(0));
+                let skip = (x0 - x) as usize * size.bytes + (y0 - y) as usize * layout.row_stride;
+                let first = base + skip as u64;
+                let written = ((ch - 1) * layout.row_stride + cw * size.bytes) as u64;
+                // Mesa checks only the clipped size from the offset and then writes past it
+                // where columns or rows were clipped off the start; that is refused here.
+                if first + written > b.size.max(0) as u64 {
+                    return self.error(INVALID_OPERATION);
+                }
                 let record = |row_y: i32, at: u64, rows_high: i32| Record::ReadPixels {
                     src,
                     layout: wire_layout,
                     region: Box::new(ReadRegion {
                         rect: Rect {
-                            x,
+                            x: x0,
                             y: row_y,
-                            width,
+                            width: cw as i32,
                             height: rows_high,
                         },
                         dst: PixelDestination::Buffer { buffer, offset: at },
                     }),
                 };
-                if layout.row_stride == layout.tight_row {
-                    sh.dev.push(record(y, base, height));
+                if layout.row_stride == cw * size.bytes {
+                    sh.dev.push(record(y0, first, ch as i32));
                 } else {
-                    for row in 0..h {
-                        let at = base + (row * layout.row_stride) as u64;
-                        sh.dev.push(record(y + row as i32, at, 1));
+                    for row in 0..ch {
+                        let at = first + (row * layout.row_stride) as u64;
+                        sh.dev.push(record(y0 + row as i32, at, 1));
                     }
                 }
                 // The GPU writes the pack buffer: the client copy of the range is stale.
-                let written = (layout.end - layout.start) as u64;
-                crate::buffer::shadow_stale(&mut sh, e, base, written);
+                crate::buffer::shadow_stale(&mut sh, e, first, written);
                 sh.flush_if_full();
             }
             (None, PixelsMut::Bytes(dst)) => {
-                if dst.len() < layout.end {
+                if dst.len() < needed {
                     return self.error(INVALID_OPERATION);
-                }
-                if w == 0 || h == 0 {
-                    return;
                 }
                 let reply = sh.dev.enc.mint_reply();
                 sh.dev.push(Record::ReadPixels {
@@ -234,7 +281,17 @@ impl Context {
                 if let Some(Reply::Bytes(bytes)) = sh.wait(reply)
                     && bytes.len() >= w * h * size.bytes
                 {
-                    pack(&store, size, w, h, 1, &bytes, dst);
+                    if dst.len() >= layout.end {
+                        pack(&store, size, w, h, 1, &bytes, dst);
+                    } else {
+                        // A `glReadnPixels` buffer that holds the clipped rectangle but not
+                        // the whole one: what lies inside it is written, nothing past it.
+                        let mut whole = vec![0; layout.end];
+                        whole[..dst.len()].copy_from_slice(dst);
+                        pack(&store, size, w, h, 1, &bytes, &mut whole);
+                        let n = dst.len();
+                        dst.copy_from_slice(&whole[..n]);
+                    }
                 }
             }
             _ => self.error(INVALID_OPERATION),
