@@ -184,7 +184,7 @@ BEYOND = {
     "glCreateFramebuffers", "glCreateRenderbuffers", "glCreateSamplers", "glCreateTextures",
     "glCreateVertexArrays", "glDisableVertexArrayAttrib", "glEnableVertexArrayAttrib",
     "glGenerateTextureMipmap", "glGetNamedFramebufferAttachmentParameteriv",
-    "glGetNamedRenderbufferParameteriv", "glGetTextureLevelParameterfv",
+    "glGetNamedRenderbufferParameteriv", "glGetTextureImage", "glGetTextureLevelParameterfv",
     "glGetTextureLevelParameteriv", "glGetTextureParameterIiv", "glGetTextureParameterIuiv",
     "glGetTextureParameterfv", "glGetTextureParameteriv", "glGetVertexArrayIndexed64iv",
     "glGetVertexArrayIndexediv", "glGetVertexArrayiv", "glNamedFramebufferDrawBuffer",

@@ -16,7 +16,7 @@ use std::ffi::c_void;
 
 use tessera_engine::Context;
 use tessera_engine::gl::*;
-use tessera_engine::pixel::Pixels;
+use tessera_engine::pixel::{Pixels, PixelsMut};
 use tessera_engine::wire::{Event, TransportKind};
 use tessera_tests::differential::{Backend, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
@@ -95,6 +95,7 @@ trait DsaGl: Gl {
     fn get_vertex_array(&mut self, vao: GLuint, pname: GLenum) -> GLint;
     fn get_vertex_array_indexed(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint;
     fn get_vertex_array_indexed64(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint64;
+    fn get_texture_image(&mut self, texture: GLuint, level: GLint, buf_size: usize) -> Vec<u8>;
     fn create_framebuffer(&mut self) -> GLuint;
     fn create_renderbuffer(&mut self) -> GLuint;
     fn create_sampler(&mut self) -> GLuint;
@@ -322,6 +323,20 @@ impl DsaGl for Context {
         let mut v = [i64::MIN];
         self.get_vertex_array_indexed64iv(vao, index, pname, &mut v);
         v[0]
+    }
+    fn get_texture_image(&mut self, texture: GLuint, level: GLint, buf_size: usize) -> Vec<u8> {
+        let mut out = vec![0xA5; buf_size + 16];
+        let px = PixelsMut::Bytes(&mut out[..buf_size]);
+        Context::get_texture_image(
+            self,
+            texture,
+            level,
+            RGBA,
+            UNSIGNED_BYTE,
+            buf_size as GLsizei,
+            px,
+        );
+        out
     }
     fn create_framebuffer(&mut self) -> GLuint {
         let mut name = [0];
@@ -657,6 +672,22 @@ impl DsaGl for NativeGl {
         let mut v = [i64::MIN; 4];
         unsafe { f(vao, index, pname, v.as_mut_ptr()) };
         v[0]
+    }
+    fn get_texture_image(&mut self, texture: GLuint, level: GLint, buf_size: usize) -> Vec<u8> {
+        let f: unsafe extern "system" fn(GLuint, GLint, GLenum, GLenum, GLsizei, *mut c_void) =
+            native(self, "glGetTextureImage");
+        let mut out = vec![0xA5; buf_size + 16];
+        unsafe {
+            f(
+                texture,
+                level,
+                RGBA,
+                UNSIGNED_BYTE,
+                buf_size as GLsizei,
+                out.as_mut_ptr().cast(),
+            )
+        };
+        out
     }
     fn create_framebuffer(&mut self) -> GLuint {
         let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
@@ -1007,6 +1038,16 @@ fn queries(gl: &mut dyn DsaGl) -> Vec<i64> {
     }
     out.push(i64::from(s.vertices != 0 && s.indices != 0));
     out.push(i64::from(gl.get_error()));
+    // The texture's level 0 read back by name, and into a buffer one byte short (nothing
+    // written, INVALID_OPERATION).
+    for (tex, level, len) in [(s.tex, 0, 256), (s.tex, 0, 255)] {
+        out.extend(
+            gl.get_texture_image(tex, level, len)
+                .into_iter()
+                .map(i64::from),
+        );
+        out.push(i64::from(gl.get_error()));
+    }
     out
 }
 

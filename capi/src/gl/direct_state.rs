@@ -5,7 +5,7 @@
 
 use std::ffi::c_void;
 
-use super::texture::source;
+use super::texture::{destination, source};
 use super::types::*;
 use crate::current::gl_call;
 use crate::ptr;
@@ -341,6 +341,23 @@ pub extern "C" fn glCopyTextureSubImage3D(
         c.copy_texture_sub_image_3d(
             texture, level, xoffset, yoffset, zoffset, x, y, width, height,
         )
+    });
+}
+
+/// `glGetTextureImage`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetTextureImage(
+    texture: GLuint,
+    level: GLint,
+    format: GLenum,
+    ty: GLenum,
+    buf_size: GLsizei,
+    pixels: *mut c_void,
+) {
+    gl_call("glGetTextureImage", (), |c| {
+        // SAFETY: GL contract: client memory holds `buf_size` bytes.
+        let px = unsafe { destination(c, pixels, ptr::len(buf_size)) };
+        c.get_texture_image(texture, level, format, ty, buf_size, px)
     });
 }
 

@@ -118,7 +118,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 311] = [
+pub static BEYOND_3_3: [(&str, Proc); 312] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -1122,6 +1122,14 @@ pub static BEYOND_3_3: [(&str, Proc); 311] = [
         "glGetTexParameterIuivEXT",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLuint) = glGetTexParameterIuivEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTextureImage",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLenum, GLenum, GLsizei, *mut c_void) =
+                glGetTextureImage;
             F as *const c_void
         }),
     ),

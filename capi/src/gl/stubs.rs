@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2319;
+    2318;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -765,7 +765,6 @@ super::unimplemented::stubs! {
     glGetTexParameterxvOES: u64,
     glGetTextureHandleARB: u64,
     glGetTextureHandleNV: u64,
-    glGetTextureImage: u64,
     glGetTextureImageEXT: u64,
     glGetTextureLevelParameterfvEXT: u64,
     glGetTextureLevelParameterivEXT: u64,

@@ -45,7 +45,7 @@ pub(crate) unsafe fn source<'a>(c: &Context, data: *const c_void, len: usize) ->
 ///
 /// # Safety
 /// When no pack buffer is bound, `data` has room for `len` bytes, valid for `'a`.
-unsafe fn destination<'a>(c: &Context, data: *mut c_void, len: usize) -> PixelsMut<'a> {
+pub(crate) unsafe fn destination<'a>(c: &Context, data: *mut c_void, len: usize) -> PixelsMut<'a> {
     if c.pack_buffer_bound() {
         PixelsMut::Offset(data as usize)
     } else {

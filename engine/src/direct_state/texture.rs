@@ -15,7 +15,7 @@ use tessera_components::state::TextureTarget;
 use tessera_wire::state::MAX_TEXTURE_UNITS;
 
 use crate::context::Context;
-use crate::pixel::Pixels;
+use crate::pixel::{Pixels, PixelsMut};
 use crate::texture::{bind_unit, create_texture, default_texture_if_any};
 
 /// The texture targets a named sub-image call of `dims` dimensions takes (a cube map's
@@ -42,6 +42,12 @@ fn storage_accepts(dims: u8, t: TextureTarget) -> bool {
 /// Targets with texture parameters (every one but buffer textures).
 fn has_parameters(t: TextureTarget) -> bool {
     t != TextureTarget::Buffer
+}
+
+/// Targets whose images `glGetTextureImage` reads (cube maps: not yet).
+fn has_images_to_read(t: TextureTarget) -> bool {
+    use TextureTarget::*;
+    matches!(t, D1 | D2 | D3 | D1Array | D2Array | CubeArray | Rectangle)
 }
 
 /// Any target: the bound form's body decides.
@@ -557,6 +563,30 @@ impl Context {
                 }
             },
         );
+    }
+
+    /// `glGetTextureImage` (not of cube maps, whose six faces it reads as one image: see
+    /// the README). Into client memory the image must fit in `buf_size` bytes
+    /// (`INVALID_OPERATION`, as Mesa's bounds check).
+    pub fn get_texture_image(
+        &mut self,
+        texture: GLuint,
+        level: GLint,
+        format: GLenum,
+        ty: GLenum,
+        buf_size: GLsizei,
+        pixels: PixelsMut<'_>,
+    ) {
+        self.on_texture(texture, INVALID_OPERATION, has_images_to_read, |c, t| {
+            let target = t.to_gl();
+            let fits = matches!(pixels, PixelsMut::Offset(_))
+                || c.get_tex_image_len(target, level, format, ty) <= buf_size.max(0) as usize;
+            if fits {
+                c.get_tex_image(target, level, format, ty, pixels);
+            } else {
+                c.error(INVALID_OPERATION);
+            }
+        });
     }
 
     /// `glGenerateTextureMipmap`.
