@@ -417,13 +417,14 @@ fn native<F: Copy>(gl: &NativeGl, name: &str) -> F {
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-// SAFETY (every call below): the native context is current on this thread; pointers name
-// live memory holding what the call reads or has room for what it writes.
+// Every native call below runs with the native context current on this thread; its pointers
+// name live memory holding what the call reads or with room for what it writes.
 impl DsaGl for NativeGl {
     fn create_texture(&mut self, target: GLenum) -> GLuint {
         let f: unsafe extern "system" fn(GLenum, GLsizei, *mut GLuint) =
             native(self, "glCreateTextures");
         let mut name = 0;
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(target, 1, &mut name) };
         name
     }
@@ -431,27 +432,32 @@ impl DsaGl for NativeGl {
         let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
             native(self, "glCreateVertexArrays");
         let mut name = 0;
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(1, &mut name) };
         name
     }
     fn bind_texture_unit(&mut self, unit: GLuint, texture: GLuint) {
         let f: unsafe extern "system" fn(GLuint, GLuint) = native(self, "glBindTextureUnit");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(unit, texture) };
     }
     fn texture_parameteri(&mut self, texture: GLuint, pname: GLenum, param: GLint) {
         let f: unsafe extern "system" fn(GLuint, GLenum, GLint) =
             native(self, "glTextureParameteri");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture, pname, param) };
     }
     fn texture_parameterfv(&mut self, texture: GLuint, pname: GLenum, params: &[GLfloat; 4]) {
         let f: unsafe extern "system" fn(GLuint, GLenum, *const GLfloat) =
             native(self, "glTextureParameterfv");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture, pname, params.as_ptr()) };
     }
     fn get_texture_parameteri(&mut self, texture: GLuint, pname: GLenum) -> GLint {
         let f: unsafe extern "system" fn(GLuint, GLenum, *mut GLint) =
             native(self, "glGetTextureParameteriv");
         let mut v = [i32::MIN; 4];
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture, pname, v.as_mut_ptr()) };
         v[0]
     }
@@ -464,6 +470,7 @@ impl DsaGl for NativeGl {
         let f: unsafe extern "system" fn(GLuint, GLint, GLenum, *mut GLint) =
             native(self, "glGetTextureLevelParameteriv");
         let mut v = [i32::MIN; 4];
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture, level, pname, v.as_mut_ptr()) };
         v[0]
     }
@@ -477,6 +484,7 @@ impl DsaGl for NativeGl {
     ) {
         let f: unsafe extern "system" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei) =
             native(self, "glTextureStorage2D");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture, levels, format, w, h) };
     }
     fn texture_storage_3d(
@@ -488,6 +496,7 @@ impl DsaGl for NativeGl {
     ) {
         let f: unsafe extern "system" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei, GLsizei) =
             native(self, "glTextureStorage3D");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture, levels, format, w, h, d) };
     }
     fn texture_sub_image_2d(
@@ -508,6 +517,7 @@ impl DsaGl for NativeGl {
             GLenum,
             *const c_void,
         ) = native(self, "glTextureSubImage2D");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe {
             f(
                 texture,
@@ -543,6 +553,7 @@ impl DsaGl for NativeGl {
             GLenum,
             *const c_void,
         ) = native(self, "glTextureSubImage3D");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe {
             f(
                 texture,
@@ -570,10 +581,12 @@ impl DsaGl for NativeGl {
             GLsizei,
             GLsizei,
         ) = native(self, "glCopyTextureSubImage2D");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture, level, x, y, 0, 0, w, h) };
     }
     fn generate_texture_mipmap(&mut self, texture: GLuint) {
         let f: unsafe extern "system" fn(GLuint) = native(self, "glGenerateTextureMipmap");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture) };
     }
     fn texture_storage_2d_multisample(
@@ -585,15 +598,18 @@ impl DsaGl for NativeGl {
     ) {
         let f: unsafe extern "system" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei, GLboolean) =
             native(self, "glTextureStorage2DMultisample");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture, samples, RGBA8, w, h, TRUE as GLboolean) };
     }
     fn texture_buffer(&mut self, texture: GLuint, buffer: GLuint) {
         let f: unsafe extern "system" fn(GLuint, GLenum, GLuint) = native(self, "glTextureBuffer");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(texture, RGBA8, buffer) };
     }
     fn vertex_array_element_buffer(&mut self, vao: GLuint, buffer: GLuint) {
         let f: unsafe extern "system" fn(GLuint, GLuint) =
             native(self, "glVertexArrayElementBuffer");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, buffer) };
     }
     fn vertex_array_vertex_buffer(
@@ -606,6 +622,7 @@ impl DsaGl for NativeGl {
     ) {
         let f: unsafe extern "system" fn(GLuint, GLuint, GLuint, GLintptr, GLsizei) =
             native(self, "glVertexArrayVertexBuffer");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, binding, buffer, offset, stride) };
     }
     fn vertex_array_attrib_format(
@@ -619,6 +636,7 @@ impl DsaGl for NativeGl {
     ) {
         let f: unsafe extern "system" fn(GLuint, GLuint, GLint, GLenum, GLboolean, GLuint) =
             native(self, "glVertexArrayAttribFormat");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, attrib, size, ty, normalized as GLboolean, offset) };
     }
     fn vertex_array_attrib_i_format(
@@ -631,16 +649,19 @@ impl DsaGl for NativeGl {
     ) {
         let f: unsafe extern "system" fn(GLuint, GLuint, GLint, GLenum, GLuint) =
             native(self, "glVertexArrayAttribIFormat");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, attrib, size, ty, offset) };
     }
     fn vertex_array_attrib_binding(&mut self, vao: GLuint, attrib: GLuint, binding: GLuint) {
         let f: unsafe extern "system" fn(GLuint, GLuint, GLuint) =
             native(self, "glVertexArrayAttribBinding");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, attrib, binding) };
     }
     fn vertex_array_binding_divisor(&mut self, vao: GLuint, binding: GLuint, divisor: GLuint) {
         let f: unsafe extern "system" fn(GLuint, GLuint, GLuint) =
             native(self, "glVertexArrayBindingDivisor");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, binding, divisor) };
     }
     fn enable_vertex_array_attrib(&mut self, vao: GLuint, attrib: GLuint, on: bool) {
@@ -650,12 +671,14 @@ impl DsaGl for NativeGl {
             "glDisableVertexArrayAttrib"
         };
         let f: unsafe extern "system" fn(GLuint, GLuint) = native(self, name);
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, attrib) };
     }
     fn get_vertex_array(&mut self, vao: GLuint, pname: GLenum) -> GLint {
         let f: unsafe extern "system" fn(GLuint, GLenum, *mut GLint) =
             native(self, "glGetVertexArrayiv");
         let mut v = [i32::MIN; 4];
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, pname, v.as_mut_ptr()) };
         v[0]
     }
@@ -663,6 +686,7 @@ impl DsaGl for NativeGl {
         let f: unsafe extern "system" fn(GLuint, GLuint, GLenum, *mut GLint) =
             native(self, "glGetVertexArrayIndexediv");
         let mut v = [i32::MIN; 4];
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, index, pname, v.as_mut_ptr()) };
         v[0]
     }
@@ -670,6 +694,7 @@ impl DsaGl for NativeGl {
         let f: unsafe extern "system" fn(GLuint, GLuint, GLenum, *mut GLint64) =
             native(self, "glGetVertexArrayIndexed64iv");
         let mut v = [i64::MIN; 4];
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(vao, index, pname, v.as_mut_ptr()) };
         v[0]
     }
@@ -677,6 +702,7 @@ impl DsaGl for NativeGl {
         let f: unsafe extern "system" fn(GLuint, GLint, GLenum, GLenum, GLsizei, *mut c_void) =
             native(self, "glGetTextureImage");
         let mut out = vec![0xA5; buf_size + 16];
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe {
             f(
                 texture,
@@ -693,6 +719,7 @@ impl DsaGl for NativeGl {
         let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
             native(self, "glCreateFramebuffers");
         let mut name = 0;
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(1, &mut name) };
         name
     }
@@ -700,12 +727,14 @@ impl DsaGl for NativeGl {
         let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
             native(self, "glCreateRenderbuffers");
         let mut name = 0;
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(1, &mut name) };
         name
     }
     fn create_sampler(&mut self) -> GLuint {
         let f: unsafe extern "system" fn(GLsizei, *mut GLuint) = native(self, "glCreateSamplers");
         let mut name = 0;
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(1, &mut name) };
         name
     }
@@ -718,6 +747,7 @@ impl DsaGl for NativeGl {
     ) {
         let f: unsafe extern "system" fn(GLuint, GLenum, GLuint, GLint) =
             native(self, "glNamedFramebufferTexture");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(fb, attachment, texture, level) };
     }
     fn named_framebuffer_texture_layer(
@@ -730,16 +760,19 @@ impl DsaGl for NativeGl {
     ) {
         let f: unsafe extern "system" fn(GLuint, GLenum, GLuint, GLint, GLint) =
             native(self, "glNamedFramebufferTextureLayer");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(fb, attachment, texture, level, layer) };
     }
     fn named_framebuffer_renderbuffer(&mut self, fb: GLuint, attachment: GLenum, rb: GLuint) {
         let f: unsafe extern "system" fn(GLuint, GLenum, GLenum, GLuint) =
             native(self, "glNamedFramebufferRenderbuffer");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(fb, attachment, RENDERBUFFER, rb) };
     }
     fn check_named_framebuffer_status(&mut self, fb: GLuint, target: GLenum) -> GLenum {
         let f: unsafe extern "system" fn(GLuint, GLenum) -> GLenum =
             native(self, "glCheckNamedFramebufferStatus");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(fb, target) }
     }
     fn get_named_framebuffer_attachment(
@@ -751,17 +784,20 @@ impl DsaGl for NativeGl {
         let f: unsafe extern "system" fn(GLuint, GLenum, GLenum, *mut GLint) =
             native(self, "glGetNamedFramebufferAttachmentParameteriv");
         let mut v = [i32::MIN; 4];
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(fb, attachment, pname, v.as_mut_ptr()) };
         v[0]
     }
     fn named_framebuffer_draw_buffers(&mut self, fb: GLuint, bufs: &[GLenum]) {
         let f: unsafe extern "system" fn(GLuint, GLsizei, *const GLenum) =
             native(self, "glNamedFramebufferDrawBuffers");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(fb, bufs.len() as GLsizei, bufs.as_ptr()) };
     }
     fn named_framebuffer_read_buffer(&mut self, fb: GLuint, src: GLenum) {
         let f: unsafe extern "system" fn(GLuint, GLenum) =
             native(self, "glNamedFramebufferReadBuffer");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(fb, src) };
     }
     fn named_renderbuffer_storage(
@@ -774,12 +810,14 @@ impl DsaGl for NativeGl {
     ) {
         let f: unsafe extern "system" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei) =
             native(self, "glNamedRenderbufferStorageMultisample");
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(rb, samples, format, w, h) };
     }
     fn get_named_renderbuffer(&mut self, rb: GLuint, pname: GLenum) -> GLint {
         let f: unsafe extern "system" fn(GLuint, GLenum, *mut GLint) =
             native(self, "glGetNamedRenderbufferParameteriv");
         let mut v = [i32::MIN; 4];
+        // SAFETY: the native context is current; the pointers cover what the call touches.
         unsafe { f(rb, pname, v.as_mut_ptr()) };
         v[0]
     }
