@@ -66,8 +66,9 @@ impl ContextPipe for VkPipe {
             G::PatchVertices => dirty::PIPELINE,
             G::UniformBuffers | G::StorageBuffers | G::Textures | G::Images => dirty::DESCRIPTORS,
             G::VertexBuffers => dirty::VERTICES,
-            // Read by each indexed draw itself.
-            G::IndexBuffer => 0,
+            // Read by each indexed draw itself; the draw id is pushed at each draw of a
+            // program that reads it (`command::push_draw_params`).
+            G::IndexBuffer | G::DrawId => 0,
         };
     }
 
@@ -187,5 +188,6 @@ fn keeps_draw_state(record: &ArchivedRecord) -> bool {
             | A::SetLineWidth { .. }
             | A::SetPointSize { .. }
             | A::SetSampleMask { .. }
+            | A::SetDrawId { .. }
     )
 }
