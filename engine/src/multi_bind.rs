@@ -24,6 +24,7 @@ use tessera_systems::lifecycle;
 use crate::context::Context;
 use crate::image::is_image_format;
 use crate::limits::{self, ACB_BINDINGS, SSBO_BINDINGS, UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
+use crate::vertex_array::ArrayRef;
 
 /// `MAX_TRANSFORM_FEEDBACK_BUFFERS`.
 const TF_BINDINGS: u32 = 4;
@@ -257,8 +258,22 @@ impl Context {
         offsets: &[GLintptr],
         strides: &[GLsizei],
     ) {
-        if self.local.st.vertex_array.is_none() {
-            return self.error(INVALID_OPERATION);
+        self.vertex_buffers_of(ArrayRef::Bound, first, count, buffers, offsets, strides);
+    }
+
+    /// `glBindVertexBuffers` on the vertex array `r` names (`glVertexArrayVertexBuffers`
+    /// names one).
+    pub(crate) fn vertex_buffers_of(
+        &mut self,
+        r: ArrayRef,
+        first: GLuint,
+        count: GLsizei,
+        buffers: Option<&[GLuint]>,
+        offsets: &[GLintptr],
+        strides: &[GLsizei],
+    ) {
+        if let Err(err) = self.local.array(r) {
+            return self.error(err);
         }
         if beyond(first, count, limits::VERTEX_ATTRIB_BINDINGS as u32) {
             return self.error(INVALID_OPERATION);
@@ -266,7 +281,7 @@ impl Context {
         for i in entries(count) {
             let index = first + i as u32;
             let Some(buffers) = buffers else {
-                self.bind_vertex_buffer(index, 0, 0, INITIAL_STRIDE);
+                self.vertex_buffer(r, index, 0, 0, INITIAL_STRIDE);
                 continue;
             };
             let (Some(&name), Some(&offset), Some(&stride)) =
@@ -282,7 +297,7 @@ impl Context {
                 self.error(INVALID_OPERATION);
                 continue;
             }
-            self.bind_vertex_buffer(index, name, offset, stride);
+            self.vertex_buffer(r, index, name, offset, stride);
         }
     }
 }

@@ -96,6 +96,15 @@ trait DsaGl: Gl {
     fn get_vertex_array_indexed(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint;
     fn get_vertex_array_indexed64(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint64;
     fn get_texture_image(&mut self, texture: GLuint, level: GLint, buf_size: usize) -> Vec<u8>;
+    fn vertex_array_vertex_buffers(
+        &mut self,
+        vao: GLuint,
+        first: GLuint,
+        buffers: &[GLuint],
+        offsets: &[isize],
+        strides: &[GLsizei],
+    );
+    fn create_transform_feedbacks_n(&mut self, n: GLsizei) -> GLuint;
     fn create_framebuffer(&mut self) -> GLuint;
     fn create_renderbuffer(&mut self) -> GLuint;
     fn create_sampler(&mut self) -> GLuint;
@@ -337,6 +346,22 @@ impl DsaGl for Context {
             px,
         );
         out
+    }
+    fn vertex_array_vertex_buffers(
+        &mut self,
+        vao: GLuint,
+        first: GLuint,
+        buffers: &[GLuint],
+        offsets: &[isize],
+        strides: &[GLsizei],
+    ) {
+        let n = buffers.len() as GLsizei;
+        Context::vertex_array_vertex_buffers(self, vao, first, n, Some(buffers), offsets, strides);
+    }
+    fn create_transform_feedbacks_n(&mut self, n: GLsizei) -> GLuint {
+        let mut name = [0; 2];
+        self.create_transform_feedbacks(n, &mut name);
+        name[0]
     }
     fn create_framebuffer(&mut self) -> GLuint {
         let mut name = [0];
@@ -714,6 +739,43 @@ impl DsaGl for NativeGl {
             )
         };
         out
+    }
+    fn vertex_array_vertex_buffers(
+        &mut self,
+        vao: GLuint,
+        first: GLuint,
+        buffers: &[GLuint],
+        offsets: &[isize],
+        strides: &[GLsizei],
+    ) {
+        let f: unsafe extern "system" fn(
+            GLuint,
+            GLuint,
+            GLsizei,
+            *const GLuint,
+            *const GLintptr,
+            *const GLsizei,
+        ) = native(self, "glVertexArrayVertexBuffers");
+        let n = buffers.len() as GLsizei;
+        // SAFETY: the native context is current; the pointers cover what the call touches.
+        unsafe {
+            f(
+                vao,
+                first,
+                n,
+                buffers.as_ptr(),
+                offsets.as_ptr(),
+                strides.as_ptr(),
+            )
+        };
+    }
+    fn create_transform_feedbacks_n(&mut self, n: GLsizei) -> GLuint {
+        let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
+            native(self, "glCreateTransformFeedbacks");
+        let mut name = [0; 2];
+        // SAFETY: the native context is current; the pointers cover what the call touches.
+        unsafe { f(n, name.as_mut_ptr()) };
+        name[0]
     }
     fn create_framebuffer(&mut self) -> GLuint {
         let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
@@ -1208,6 +1270,21 @@ fn errors(gl: &mut dyn DsaGl) -> Vec<GLenum> {
     gl.get_vertex_array_indexed64(vao, 16, VERTEX_BINDING_OFFSET);
     check(gl, &mut e);
     gl.get_vertex_array_indexed64(vao, 0, VERTEX_BINDING_STRIDE);
+    check(gl, &mut e);
+    // glVertexArrayVertexBuffers: the name, the range, then each binding on its own.
+    gl.vertex_array_vertex_buffers(4242, 0, &[b], &[0], &[16]);
+    check(gl, &mut e);
+    gl.vertex_array_vertex_buffers(vao, 15, &[b, b], &[0, 0], &[16, 16]);
+    check(gl, &mut e);
+    gl.vertex_array_vertex_buffers(vao, 1, &[b, 4242, b], &[4, 8, -4], &[16, 16, 16]);
+    check(gl, &mut e);
+    for binding in 1..4 {
+        e.push(gl.get_vertex_array_indexed64(vao, binding, VERTEX_BINDING_OFFSET) as GLenum);
+    }
+    // glCreateTransformFeedbacks.
+    gl.create_transform_feedbacks_n(-1);
+    check(gl, &mut e);
+    e.push(GLenum::from(gl.create_transform_feedbacks_n(2) != 0));
     check(gl, &mut e);
     e
 }

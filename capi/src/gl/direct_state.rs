@@ -713,3 +713,41 @@ pub unsafe extern "C" fn glCreateSamplers(n: GLsizei, samplers: *mut GLuint) {
     let out = unsafe { ptr::slice_mut(samplers, ptr::len(n)) };
     gl_call("glCreateSamplers", (), |c| c.create_samplers(n, out));
 }
+
+/// `glVertexArrayVertexBuffers`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glVertexArrayVertexBuffers(
+    vaobj: GLuint,
+    first: GLuint,
+    count: GLsizei,
+    buffers: *const GLuint,
+    offsets: *const GLintptr,
+    strides: *const GLsizei,
+) {
+    // SAFETY: GL contract: `buffers` is null or holds `count` names, and then `offsets`
+    // and `strides` hold `count` values each.
+    let (buffers, offsets, strides) = unsafe {
+        if buffers.is_null() {
+            (None, &[][..], &[][..])
+        } else {
+            (
+                Some(ptr::slice(buffers, ptr::len(count))),
+                ptr::slice(offsets, ptr::len(count)),
+                ptr::slice(strides, ptr::len(count)),
+            )
+        }
+    };
+    gl_call("glVertexArrayVertexBuffers", (), |c| {
+        c.vertex_array_vertex_buffers(vaobj, first, count, buffers, offsets, strides)
+    });
+}
+
+/// `glCreateTransformFeedbacks`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glCreateTransformFeedbacks(n: GLsizei, ids: *mut GLuint) {
+    // SAFETY: GL contract: `ids` holds `n` names.
+    let out = unsafe { ptr::slice_mut(ids, ptr::len(n)) };
+    gl_call("glCreateTransformFeedbacks", (), |c| {
+        c.create_transform_feedbacks(n, out)
+    });
+}

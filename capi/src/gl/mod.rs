@@ -118,7 +118,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 312] = [
+pub static BEYOND_3_3: [(&str, Proc); 314] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -567,6 +567,13 @@ pub static BEYOND_3_3: [(&str, Proc); 312] = [
         "glCreateTextures",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLsizei, *mut GLuint) = glCreateTextures;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glCreateTransformFeedbacks",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateTransformFeedbacks;
             F as *const c_void
         }),
     ),
@@ -2500,6 +2507,20 @@ pub static BEYOND_3_3: [(&str, Proc); 312] = [
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLuint, GLintptr, GLsizei) =
                 glVertexArrayVertexBuffer;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glVertexArrayVertexBuffers",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLuint,
+                GLsizei,
+                *const GLuint,
+                *const GLintptr,
+                *const GLsizei,
+            ) = glVertexArrayVertexBuffers;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2318;
+    2316;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -294,7 +294,6 @@ super::unimplemented::stubs! {
     glCreateShaderProgramEXT: u64,
     glCreateStatesNV: u64,
     glCreateSyncFromCLeventARB: u64,
-    glCreateTransformFeedbacks: u64,
     glCullParameterdvEXT: u64,
     glCullParameterfvEXT: u64,
     glCurrentPaletteMatrixARB: u64,
@@ -2051,7 +2050,6 @@ super::unimplemented::stubs! {
     glVertexArrayVertexAttribLOffsetEXT: u64,
     glVertexArrayVertexAttribOffsetEXT: u64,
     glVertexArrayVertexBindingDivisorEXT: u64,
-    glVertexArrayVertexBuffers: u64,
     glVertexArrayVertexOffsetEXT: u64,
     glVertexAttrib1dARB: u64,
     glVertexAttrib1dNV: u64,

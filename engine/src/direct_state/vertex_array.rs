@@ -7,6 +7,7 @@ use tessera_wire::state::MAX_VERTEX_ATTRIBS;
 
 use crate::context::Context;
 use crate::get::name_of;
+use crate::transform_feedback::TransformFeedbackObject;
 use crate::vertex_array::{ArrayRef, Read};
 
 impl Context {
@@ -23,6 +24,23 @@ impl Context {
         let mut sh = self.group.lock();
         for &name in out.iter() {
             self.local.create_vertex_array(&mut sh, name);
+        }
+    }
+
+    /// `glCreateTransformFeedbacks`: names that are transform feedback objects at once.
+    pub fn create_transform_feedbacks(&mut self, n: GLsizei, ids: &mut [GLuint]) {
+        if n < 0 {
+            return self.error(INVALID_VALUE);
+        }
+        let len = (n as usize).min(ids.len());
+        let out = &mut ids[..len];
+        if self.local.xfb.names.generate(out).is_err() {
+            return self.error(OUT_OF_MEMORY);
+        }
+        let mut sh = self.group.lock();
+        for &name in out.iter() {
+            let e = sh.world.spawn(TransformFeedbackObject::default()).id();
+            self.local.xfb.names.bind_object(name, e);
         }
     }
 
@@ -60,6 +78,20 @@ impl Context {
             offset,
             stride,
         );
+    }
+
+    /// `glVertexArrayVertexBuffers`: `glBindVertexBuffers` on the named array.
+    pub fn vertex_array_vertex_buffers(
+        &mut self,
+        vaobj: GLuint,
+        first: GLuint,
+        count: GLsizei,
+        buffers: Option<&[GLuint]>,
+        offsets: &[GLintptr],
+        strides: &[GLsizei],
+    ) {
+        let r = ArrayRef::Named(vaobj);
+        self.vertex_buffers_of(r, first, count, buffers, offsets, strides);
     }
 
     /// `glVertexArrayAttribFormat`.
