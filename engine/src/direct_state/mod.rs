@@ -4,15 +4,19 @@
 //! `glTexParameteri(target, ..)`).
 //!
 //! A named form never has a body of its own: it finds the object by name, with the error
-//! Mesa raises for a name that is no object of the kind (`INVALID_OPERATION`, also for a name
-//! `glGen*` reserved that was never bound, since no object exists yet), and hands it to the
-//! body the bound form uses (`vertex_array::ArrayRef`, `Local::named_texture`,
-//! `framebuffer::WhichFramebuffer`). `glCreate*`
-//! makes the objects at once, so their names are objects before any bind (and a texture's
-//! target is fixed at creation).
+//! Mesa raises for a name that is no object of the kind (`INVALID_OPERATION`; for a texture
+//! name `glGenTextures` reserved and nothing bound, each call's error for an object without a
+//! target), and hands it to the body the bound form uses: vertex arrays and framebuffers
+//! through a parameter of that body (`vertex_array::ArrayRef`,
+//! `framebuffer::WhichFramebuffer`), renderbuffers through the `*_of` bodies, textures through
+//! `Local::named_texture`, which `Local::bound_texture` returns instead of the active unit's
+//! binding while the body runs (the texture bodies are many and deep, and all find their
+//! texture through that one function). `glCreate*` makes the objects at once, so their names
+//! are objects before any bind (and a texture's target is fixed at creation).
 //!
-//! `vertex_array` holds the vertex array calls, `texture` the texture calls, `framebuffer`
-//! the framebuffer, renderbuffer and sampler calls.
+//! `vertex_array` holds the vertex array calls (and `glCreateTransformFeedbacks`, the other
+//! per-context container), `texture` the texture calls, `framebuffer` the framebuffer,
+//! renderbuffer and sampler calls.
 
 mod framebuffer;
 mod texture;

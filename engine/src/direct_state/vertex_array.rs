@@ -1,5 +1,5 @@
 //! Vertex arrays by name: `glCreateVertexArrays` and `glVertexArray*`, each the body of its
-//! bound form on the named array (`ArrayRef::Named`).
+//! bound form on the named array (`ArrayRef::Named`); and `glCreateTransformFeedbacks`.
 
 use tessera_components::gl::*;
 use tessera_components::object::{MAX_VERTEX_ATTRIB_BINDINGS, VertexArray};
