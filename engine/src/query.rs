@@ -33,7 +33,7 @@ use tessera_systems::lifecycle;
 use tessera_wire::Reply;
 use tessera_wire::format::QueryKind;
 use tessera_wire::handle::QueryHandle;
-use tessera_wire::record::Record;
+use tessera_wire::record::{QueryWrite, Record};
 
 use crate::context::{Context, GlResult};
 use crate::get::Value;
@@ -484,10 +484,12 @@ impl Context {
                 sh.dev.push(Record::QueryResultToBuffer {
                     query: q.handle,
                     buffer: handle,
-                    offset: at,
-                    available: pname == QUERY_RESULT_AVAILABLE,
-                    width,
-                    max,
+                    write: Box::new(QueryWrite {
+                        offset: at,
+                        available: pname == QUERY_RESULT_AVAILABLE,
+                        width,
+                        max,
+                    }),
                 });
                 crate::buffer::shadow_stale(&mut sh, b, at, u64::from(width));
             }

@@ -63,7 +63,7 @@ use crate::handle::{
 use crate::record::{
     ArchivedRecord, BufferBlocks, BufferCopy, BufferPixels, BufferRange, ClearValue,
     FramebufferRef, ImageCopy, ImageObject, MAX_XFB_BUFFERS, PixelDestination, ProgramDesc,
-    ReadSource, TextureCopy, TextureRegion, TextureViewDesc, XfbBinding, XfbPrimitive,
+    QueryWrite, ReadSource, TextureCopy, TextureRegion, TextureViewDesc, XfbBinding, XfbPrimitive,
 };
 use crate::state::{
     Attachment, BlendState, DepthStencilState, FramebufferState, RasterState, Rect, Region,
@@ -2124,10 +2124,7 @@ impl<C: PipeContext> Dispatcher<C> {
             A::QueryResultToBuffer {
                 query,
                 buffer,
-                offset,
-                available,
-                width,
-                max,
+                write,
             } => {
                 // Every backend the same way: the result as `QueryResult` reads it (a
                 // backend-side wait, no round trip to the client), written as `WriteBuffer`
@@ -2137,7 +2134,13 @@ impl<C: PipeContext> Dispatcher<C> {
                 let buffer = de(buffer)?;
                 reg.queries.get(N, query)?;
                 reg.buffers.get(N, buffer)?;
-                let width = usize::from(*width);
+                let QueryWrite {
+                    offset,
+                    available,
+                    width,
+                    max,
+                } = de(&**write)?;
+                let width = usize::from(width);
                 if width != 4 && width != 8 {
                     return Err(crate::backend::bad_value(
                         N,
@@ -2145,15 +2148,11 @@ impl<C: PipeContext> Dispatcher<C> {
                     ));
                 }
                 let value = pipe.query_result(query)?;
-                let value = if *available {
-                    1
-                } else {
-                    value.min(max.to_native())
-                };
+                let value = if available { 1 } else { value.min(max) };
                 let bytes = value.to_le_bytes();
                 let write = BufferWrite {
                     buffer,
-                    offset: offset.to_native(),
+                    offset,
                     bytes: &bytes[..width],
                 };
                 pipe.write_buffer(N, write)?;

@@ -338,6 +338,20 @@ pub struct XfbBinding {
     pub stride: u32,
 }
 
+/// Where and how `QueryResultToBuffer` writes a query's result.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct QueryWrite {
+    /// Byte offset in the buffer.
+    pub offset: u64,
+    /// Whether to write the availability (1) instead of the result.
+    pub available: bool,
+    /// Bytes written: 4 or 8, little-endian.
+    pub width: u8,
+    /// The largest value the getter's type holds (the result is clamped to it).
+    pub max: u64,
+}
+
 /// A byte range of a buffer.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[rkyv(derive(Debug))]
@@ -986,10 +1000,7 @@ pub enum Record {
     QueryResultToBuffer {
         query: QueryHandle,
         buffer: BufferHandle,
-        offset: u64,
-        available: bool,
-        width: u8,
-        max: u64,
+        write: Box<QueryWrite>,
     },
     /// Destroys a query.
     DestroyQuery { query: QueryHandle },
