@@ -1024,7 +1024,11 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
     // Caps::image_load_store; nor sample shading,
     // below ES 3.2: sample_shading.rs; nor GPU shader 5, whose four vertex streams no GLES
     // backend has: gpu_shader5.rs; nor draw parameters, which GLSL ES lacks:
-    // shader_draw_parameters.rs.)
+    // shader_draw_parameters.rs; nor the driver extensions an ES 3.0 driver without
+    // extensions lacks: clip control (EXT_clip_control: clip_control.rs), cull distances
+    // (EXT_clip_cull_distance: cull_distance.rs), the polygon offset clamp
+    // (EXT_polygon_offset_clamp), anisotropic filtering (EXT_texture_filter_anisotropic) and
+    // the mirror-clamp wrap (EXT_texture_mirror_clamp_to_edge).)
     expected.retain(|e| {
         e != "GL_ARB_texture_view"
             && e != "GL_ARB_tessellation_shader"
@@ -1048,6 +1052,13 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
             && e != "GL_ARB_sample_shading"
             && e != "GL_ARB_gpu_shader5"
             && e != "GL_ARB_shader_draw_parameters"
+            && e != "GL_ARB_clip_control"
+            && e != "GL_ARB_cull_distance"
+            && e != "GL_ARB_polygon_offset_clamp"
+            && e != "GL_EXT_polygon_offset_clamp"
+            && e != "GL_ARB_texture_filter_anisotropic"
+            && e != "GL_EXT_texture_filter_anisotropic"
+            && e != "GL_ARB_texture_mirror_clamp_to_edge"
     });
     assert_eq!(names, expected);
     // Past the last name: INVALID_VALUE, as for any index past NUM_EXTENSIONS.
