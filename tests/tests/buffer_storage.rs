@@ -497,10 +497,7 @@ fn named_walk(gl: &mut dyn StorageGl) -> Vec<Step> {
     steps
 }
 
-fn assert_same_walk(
-    walk: fn(&mut dyn StorageGl) -> Vec<Step>,
-    backends: &[Backend],
-) {
+fn assert_same_walk(walk: fn(&mut dyn StorageGl) -> Vec<Step>, backends: &[Backend]) {
     let mut native = NativeGl::new(8, 8).expect("native desktop GL");
     let expected = walk(&mut native);
     drop(native);
