@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tessera_wire::backend::{
-    Backend, BackendCounters, BatchView, Caps, Outbox, Reply, SessionError,
+    Backend, BackendCounters, BatchView, Caps, Event, Outbox, Reply, SessionError,
 };
 use tessera_wire::record::{ArchivedRecord, ReplyId};
 
@@ -62,9 +62,10 @@ pub fn stop_self() {
     unsafe { libc::raise(libc::SIGSTOP) };
 }
 
-/// A backend that accepts every (validated) batch and does nothing but answer `Finish`: what
-/// remains is the frontend's own cost. Any other record that asks for a reply ends the
-/// session, so a benchmark can never measure a silently broken session.
+/// A backend that accepts every (validated) batch and does nothing but answer `Finish` and
+/// report each fence complete as it arrives (it has no work to wait for): what remains is the
+/// frontend's own cost. Any other record that asks for a reply ends the session, so a
+/// benchmark can never measure a silently broken session.
 pub struct Sink;
 
 impl Backend for Sink {
@@ -82,6 +83,11 @@ impl Backend for Sink {
                 ArchivedRecord::Finish { reply } => {
                     out.replies
                         .push((ReplyId(reply.0.to_native()), Reply::Done));
+                }
+                ArchivedRecord::InsertFence { seq, .. } => {
+                    out.events.push(Event::FencesCompleted {
+                        seq: seq.to_native(),
+                    });
                 }
                 ArchivedRecord::ReadBuffer { .. }
                 | ArchivedRecord::ReadPixels { .. }
