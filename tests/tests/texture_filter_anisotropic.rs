@@ -7,150 +7,24 @@
 //! Values and errors must be exactly the native ones, pixels within one step (llvmpipe's
 //! GLES and desktop contexts round filtered texels one step apart).
 
-#![expect(
-    unsafe_code,
-    reason = "the native driver's glGetTexParameter*v and glGetSamplerParameter*v, called through their C signatures"
-)]
-
-use tessera_engine::Context;
 use tessera_engine::gl::*;
-use tessera_engine::wire::{Event, TransportKind};
-use tessera_tests::differential::{Backend, tessera_on};
-use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::params::{self, ParamGl};
 
 const WIDTH: i32 = 32;
 const HEIGHT: i32 = 32;
 
-/// The calls the shared [`Gl`] table has no entry for.
-trait AnisoGl: Gl {
-    /// `glGetTexParameteriv` of one value (-7 where nothing was written).
-    fn tex_param(&mut self, target: GLenum, pname: GLenum) -> GLint;
-    /// `glGetTexParameterfv` of one value (-7 where nothing was written).
-    fn tex_paramf(&mut self, target: GLenum, pname: GLenum) -> GLfloat;
-    /// `glGetSamplerParameterfv` of one value (-7 where nothing was written).
-    fn sampler_paramf(&mut self, sampler: GLuint, pname: GLenum) -> GLfloat;
-    /// `glGetSamplerParameteriv` of one value (-7 where nothing was written).
-    fn sampler_param(&mut self, sampler: GLuint, pname: GLenum) -> GLint;
-    /// Whether `glGetStringi(EXTENSIONS, i)` lists `name`.
-    fn advertises(&mut self, name: &str) -> bool;
-}
-
-impl AnisoGl for Context {
-    fn tex_paramf(&mut self, target: GLenum, pname: GLenum) -> GLfloat {
-        let mut v = [-7.0];
-        Context::get_tex_parameterfv(self, target, pname, &mut v);
-        v[0]
-    }
-    fn sampler_paramf(&mut self, sampler: GLuint, pname: GLenum) -> GLfloat {
-        let mut v = [-7.0];
-        Context::get_sampler_parameterfv(self, sampler, pname, &mut v);
-        v[0]
-    }
-    fn tex_param(&mut self, target: GLenum, pname: GLenum) -> GLint {
-        let mut v = [-7];
-        Context::get_tex_parameteriv(self, target, pname, &mut v);
-        v[0]
-    }
-    fn sampler_param(&mut self, sampler: GLuint, pname: GLenum) -> GLint {
-        let mut v = [-7];
-        Context::get_sampler_parameteriv(self, sampler, pname, &mut v);
-        v[0]
-    }
-    fn advertises(&mut self, name: &str) -> bool {
-        let mut n = [0];
-        Context::get_integerv(self, NUM_EXTENSIONS, &mut n);
-        (0..n[0].max(0) as GLuint).any(|i| self.get_stringi(EXTENSIONS, i).as_deref() == Some(name))
-    }
-}
-
-/// An entry point of the native driver, by name and C signature.
-fn native<F: Copy>(gl: &NativeGl, name: &str) -> F {
-    gl.entry_point(name)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-impl AnisoGl for NativeGl {
-    fn tex_paramf(&mut self, target: GLenum, pname: GLenum) -> GLfloat {
-        type F = unsafe extern "system" fn(GLenum, GLenum, *mut GLfloat);
-        let f: F = native(self, "glGetTexParameterfv");
-        let mut v = -7.0;
-        // SAFETY: the pnames asked have one value.
-        unsafe { f(target, pname, &mut v) };
-        v
-    }
-    fn sampler_paramf(&mut self, sampler: GLuint, pname: GLenum) -> GLfloat {
-        type F = unsafe extern "system" fn(GLuint, GLenum, *mut GLfloat);
-        let f: F = native(self, "glGetSamplerParameterfv");
-        let mut v = -7.0;
-        // SAFETY: the pnames asked have one value.
-        unsafe { f(sampler, pname, &mut v) };
-        v
-    }
-    fn tex_param(&mut self, target: GLenum, pname: GLenum) -> GLint {
-        type F = unsafe extern "system" fn(GLenum, GLenum, *mut GLint);
-        let f: F = native(self, "glGetTexParameteriv");
-        let mut v = -7;
-        // SAFETY: the pnames asked have one value.
-        unsafe { f(target, pname, &mut v) };
-        v
-    }
-    fn sampler_param(&mut self, sampler: GLuint, pname: GLenum) -> GLint {
-        type F = unsafe extern "system" fn(GLuint, GLenum, *mut GLint);
-        let f: F = native(self, "glGetSamplerParameteriv");
-        let mut v = -7;
-        // SAFETY: the pnames asked have one value.
-        unsafe { f(sampler, pname, &mut v) };
-        v
-    }
-    fn advertises(&mut self, name: &str) -> bool {
-        self.extensions().iter().any(|e| e == name)
-    }
-}
-
-/// Runs `scene` natively and on both backends (inproc and thread), whose results must be
-/// `same` as the native one; returns the native result and each backend's.
+/// [`params::compare_by`] on this file's target size.
 fn compare_by<T: std::fmt::Debug>(
-    scene: impl Fn(&mut dyn AnisoGl) -> T,
+    scene: impl Fn(&mut dyn ParamGl) -> T,
     same: impl Fn(&T, &T) -> bool,
 ) -> (T, Vec<T>) {
-    let mut native =
-        NativeGl::new(WIDTH, HEIGHT).expect("native desktop GL through the system EGL");
-    let expected = scene(&mut native);
-    drop(native);
-    let mut others = Vec::new();
-    for backend in Backend::ALL {
-        for transport in [TransportKind::Inproc, TransportKind::Thread] {
-            let mut ctx: Context = tessera_on(backend, transport.clone(), WIDTH, HEIGHT);
-            let got = scene(&mut ctx);
-            assert!(
-                same(&got, &expected),
-                "{} {}: {got:?}, native {expected:?}",
-                backend.name(),
-                transport.name()
-            );
-            ctx.finish();
-            assert!(!ctx.is_lost(), "{}: the session ended", backend.name());
-            // The Vulkan backend says once that it keeps rectangle textures as 2D ones, which
-            // it samples with normalized coordinates (the shader front end rewrites them).
-            let events: Vec<Event> = ctx
-                .take_events()
-                .into_iter()
-                .filter(|e| {
-                    !matches!(e, Event::Unsupported { what }
-                        if what.starts_with("rectangle textures are 2D textures"))
-                })
-                .collect();
-            assert!(events.is_empty(), "{}: {events:?}", backend.name());
-            others.push(got);
-        }
-    }
-    (expected, others)
+    params::compare_by(WIDTH, HEIGHT, scene, same)
 }
 
 /// What was done, the error, and the value read back.
 type Line = (&'static str, GLenum, GLfloat);
 
-fn transcript(gl: &mut dyn AnisoGl) -> (bool, bool, Vec<Line>) {
+fn transcript(gl: &mut dyn ParamGl) -> (bool, bool, Vec<Line>) {
     let arb = gl.advertises("GL_ARB_texture_filter_anisotropic");
     let ext = gl.advertises("GL_EXT_texture_filter_anisotropic");
     let mut out: Vec<Line> = Vec::new();
@@ -281,7 +155,7 @@ out vec4 color;
 void main() { color = texture(tex, coord); }
 ";
 
-fn build_program(gl: &mut dyn AnisoGl) -> GLuint {
+fn build_program(gl: &mut dyn ParamGl) -> GLuint {
     let p = gl.create_program();
     for (kind, src) in [(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)] {
         let s = gl.create_shader(kind);
@@ -309,7 +183,7 @@ fn build_program(gl: &mut dyn AnisoGl) -> GLuint {
 /// minified 32 times along s and twice along t: with trilinear filtering alone, with the
 /// texture's anisotropy at 16, then through a sampler object without anisotropy (the
 /// texture's 16 ignored) and with 4. Each frame's RGBA8 bytes.
-fn frames(gl: &mut dyn AnisoGl) -> Vec<Vec<u8>> {
+fn frames(gl: &mut dyn ParamGl) -> Vec<Vec<u8>> {
     let p = build_program(gl);
     gl.use_program(p);
     let vao = gl.gen_vertex_array();
@@ -359,7 +233,7 @@ fn frames(gl: &mut dyn AnisoGl) -> Vec<Vec<u8>> {
     let loc = gl.get_uniform_location(p, "tex");
     gl.uniform1i(loc, 0);
     gl.viewport(0, 0, WIDTH, HEIGHT);
-    let read = |gl: &mut dyn AnisoGl| {
+    let read = |gl: &mut dyn ParamGl| {
         gl.clear_color(0.0, 0.0, 0.0, 0.0);
         gl.clear(COLOR_BUFFER_BIT);
         gl.draw_arrays(TRIANGLE_STRIP, 0, 4);

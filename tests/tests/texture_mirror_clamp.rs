@@ -6,16 +6,8 @@
 //! with nearest and linear filters. Values, errors and pixels must be exactly the native
 //! ones.
 
-#![expect(
-    unsafe_code,
-    reason = "the native driver's glGetTexParameteriv and glGetSamplerParameteriv, called through their C signatures"
-)]
-
-use tessera_engine::Context;
 use tessera_engine::gl::*;
-use tessera_engine::wire::{Event, TransportKind};
-use tessera_tests::differential::{Backend, tessera_on};
-use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::params::{self, ParamGl};
 
 /// `GL_MIRROR_CLAMP_EXT` (`EXT_texture_mirror_clamp`, a compatibility-profile mode).
 const MIRROR_CLAMP_EXT: GLenum = 0x8742;
@@ -23,111 +15,23 @@ const MIRROR_CLAMP_EXT: GLenum = 0x8742;
 const WIDTH: i32 = 40;
 const HEIGHT: i32 = 4;
 
-/// The calls the shared [`Gl`] table has no entry for.
-trait MirrorGl: Gl {
-    /// `glGetTexParameteriv` of one value (-7 where nothing was written).
-    fn tex_param(&mut self, target: GLenum, pname: GLenum) -> GLint;
-    /// `glGetSamplerParameteriv` of one value (-7 where nothing was written).
-    fn sampler_param(&mut self, sampler: GLuint, pname: GLenum) -> GLint;
-    /// Whether `glGetStringi(EXTENSIONS, i)` lists `name`.
-    fn advertises(&mut self, name: &str) -> bool;
-}
-
-impl MirrorGl for Context {
-    fn tex_param(&mut self, target: GLenum, pname: GLenum) -> GLint {
-        let mut v = [-7];
-        Context::get_tex_parameteriv(self, target, pname, &mut v);
-        v[0]
-    }
-    fn sampler_param(&mut self, sampler: GLuint, pname: GLenum) -> GLint {
-        let mut v = [-7];
-        Context::get_sampler_parameteriv(self, sampler, pname, &mut v);
-        v[0]
-    }
-    fn advertises(&mut self, name: &str) -> bool {
-        let mut n = [0];
-        Context::get_integerv(self, NUM_EXTENSIONS, &mut n);
-        (0..n[0].max(0) as GLuint).any(|i| self.get_stringi(EXTENSIONS, i).as_deref() == Some(name))
-    }
-}
-
-/// An entry point of the native driver, by name and C signature.
-fn native<F: Copy>(gl: &NativeGl, name: &str) -> F {
-    gl.entry_point(name)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-impl MirrorGl for NativeGl {
-    fn tex_param(&mut self, target: GLenum, pname: GLenum) -> GLint {
-        type F = unsafe extern "system" fn(GLenum, GLenum, *mut GLint);
-        let f: F = native(self, "glGetTexParameteriv");
-        let mut v = -7;
-        // SAFETY: the pnames asked have one value.
-        unsafe { f(target, pname, &mut v) };
-        v
-    }
-    fn sampler_param(&mut self, sampler: GLuint, pname: GLenum) -> GLint {
-        type F = unsafe extern "system" fn(GLuint, GLenum, *mut GLint);
-        let f: F = native(self, "glGetSamplerParameteriv");
-        let mut v = -7;
-        // SAFETY: the pnames asked have one value.
-        unsafe { f(sampler, pname, &mut v) };
-        v
-    }
-    fn advertises(&mut self, name: &str) -> bool {
-        self.extensions().iter().any(|e| e == name)
-    }
-}
-
-/// Runs `scene` natively and on both backends (inproc and thread), whose results must be
-/// `same` as the native one; returns the native result and each backend's.
+/// [`params::compare_by`] on this file's target size.
 fn compare_by<T: std::fmt::Debug>(
-    scene: impl Fn(&mut dyn MirrorGl) -> T,
+    scene: impl Fn(&mut dyn ParamGl) -> T,
     same: impl Fn(&T, &T) -> bool,
 ) -> (T, Vec<T>) {
-    let mut native =
-        NativeGl::new(WIDTH, HEIGHT).expect("native desktop GL through the system EGL");
-    let expected = scene(&mut native);
-    drop(native);
-    let mut others = Vec::new();
-    for backend in Backend::ALL {
-        for transport in [TransportKind::Inproc, TransportKind::Thread] {
-            let mut ctx: Context = tessera_on(backend, transport.clone(), WIDTH, HEIGHT);
-            let got = scene(&mut ctx);
-            assert!(
-                same(&got, &expected),
-                "{} {}: {got:?}, native {expected:?}",
-                backend.name(),
-                transport.name()
-            );
-            ctx.finish();
-            assert!(!ctx.is_lost(), "{}: the session ended", backend.name());
-            // The Vulkan backend says once that it keeps rectangle textures as 2D ones, which
-            // it samples with normalized coordinates (the shader front end rewrites them).
-            let events: Vec<Event> = ctx
-                .take_events()
-                .into_iter()
-                .filter(|e| {
-                    !matches!(e, Event::Unsupported { what }
-                        if what.starts_with("rectangle textures are 2D textures"))
-                })
-                .collect();
-            assert!(events.is_empty(), "{}: {events:?}", backend.name());
-            others.push(got);
-        }
-    }
-    (expected, others)
+    params::compare_by(WIDTH, HEIGHT, scene, same)
 }
 
 /// [`compare_by`] with equality.
-fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn MirrorGl) -> T) -> T {
+fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn ParamGl) -> T) -> T {
     compare_by(scene, |a, b| a == b).0
 }
 
 /// What was done, the error, and the value read back.
 type Line = (&'static str, GLenum, GLint);
 
-fn transcript(gl: &mut dyn MirrorGl) -> (bool, Vec<Line>) {
+fn transcript(gl: &mut dyn ParamGl) -> (bool, Vec<Line>) {
     let advertised = gl.advertises("GL_ARB_texture_mirror_clamp_to_edge");
     let mut out: Vec<Line> = Vec::new();
     let tex = gl.gen_texture();
@@ -173,7 +77,7 @@ fn transcript(gl: &mut dyn MirrorGl) -> (bool, Vec<Line>) {
 }
 
 /// `MIRROR_CLAMP_EXT` set on a sampler: the error and the mode read back.
-fn mirror_clamp_ext(gl: &mut dyn MirrorGl) -> (GLenum, GLint) {
+fn mirror_clamp_ext(gl: &mut dyn ParamGl) -> (GLenum, GLint) {
     let s = gl.gen_sampler();
     gl.sampler_parameteri(s, TEXTURE_WRAP_T, MIRROR_CLAMP_EXT as GLint);
     (gl.get_error(), gl.sampler_param(s, TEXTURE_WRAP_T))
@@ -223,7 +127,7 @@ out vec4 color;
 void main() { color = texture(tex, coord); }
 ";
 
-fn build_program(gl: &mut dyn MirrorGl) -> GLuint {
+fn build_program(gl: &mut dyn ParamGl) -> GLuint {
     let p = gl.create_program();
     for (kind, src) in [(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)] {
         let s = gl.create_shader(kind);
@@ -251,7 +155,7 @@ fn build_program(gl: &mut dyn MirrorGl) -> GLuint {
 /// `MIRROR_CLAMP_TO_EDGE` set on the texture (S) and nearest filters, once through a sampler
 /// object (S and T) with linear filters, once with the texture's S and T mirrored and
 /// clamped and linear filtering. Each frame's RGBA8 bytes.
-fn frames(gl: &mut dyn MirrorGl) -> Vec<Vec<u8>> {
+fn frames(gl: &mut dyn ParamGl) -> Vec<Vec<u8>> {
     let p = build_program(gl);
     gl.use_program(p);
     let vao = gl.gen_vertex_array();
@@ -284,7 +188,7 @@ fn frames(gl: &mut dyn MirrorGl) -> Vec<Vec<u8>> {
     let loc = gl.get_uniform_location(p, "tex");
     gl.uniform1i(loc, 0);
     gl.viewport(0, 0, WIDTH, HEIGHT);
-    let read = |gl: &mut dyn MirrorGl| {
+    let read = |gl: &mut dyn ParamGl| {
         gl.clear_color(0.0, 0.0, 0.0, 0.0);
         gl.clear(COLOR_BUFFER_BIT);
         gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
