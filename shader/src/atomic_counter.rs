@@ -16,6 +16,13 @@
 //!   new value) and `atomicCounter(c)` `atomicAdd(word, 0u)`, also where an object-like
 //!   macro names the function; `memoryBarrierAtomicCounter()` becomes
 //!   `memoryBarrierBuffer()`;
+//! - `ARB_shader_atomic_counter_ops`' operations (`atomicCounterAddARB`, `...SubtractARB`,
+//!   `...MinARB`, `...MaxARB`, `...AndARB`, `...OrARB`, `...XorARB`, `...ExchangeARB`,
+//!   `...CompSwapARB`, and GLSL 4.60's names without `ARB` in GLSL 4.60 shaders) become
+//!   the storage-buffer atomic of the word (`atomicAdd`, ..., `atomicCompSwap`, the old
+//!   value as GL returns it), subtraction an `atomicAdd` of `0u - (data)`; applied to an
+//!   `atomic_uint` parameter, a function per operation that switches over the bindings as
+//!   the adding one does (below);
 //! - an `atomic_uint` function parameter becomes a `uint` that holds the counter's binding
 //!   (high 16 bits) and word, an argument that names a counter that number, and the
 //!   functions applied to the parameter calls of one function that switches over the
@@ -35,8 +42,8 @@
 //! `ATOMIC_COUNTER_BUFFER` binding points to their storage slots), and refuses a program
 //! over the limits as Mesa does (`check_limits`).
 //!
-//! Not carried out: arrays of counters as function parameters, counter uses that macros
-//! write (other than the function's name), and GLSL 4.60's `atomicCounterAdd` family.
+//! Not carried out: arrays of counters as function parameters and counter uses that macros
+//! write (other than the function's name).
 
 use std::borrow::Cow;
 
@@ -712,6 +719,86 @@ const FUNCTIONS: [(&str, &str, &str); 3] = [
     ("atomicCounter", "", ", 0u)"),
 ];
 
+/// The operations of `ARB_shader_atomic_counter_ops` (GLSL 4.60's names; the extension's
+/// end in `ARB`): name, the storage-buffer atomic that carries it out, and the suffix of
+/// the function that does it to a counter passed as an argument ([`op_function`]). Each
+/// returns the counter's value before the operation, as the atomic does;
+/// `atomicCounterSubtract` adds the negated value (`0u - (data)`).
+const OPS: [(&str, &str, &str); 9] = [
+    ("atomicCounterAdd", "atomicAdd", "add"),
+    ("atomicCounterSubtract", "atomicAdd", "add"),
+    ("atomicCounterMin", "atomicMin", "min"),
+    ("atomicCounterMax", "atomicMax", "max"),
+    ("atomicCounterAnd", "atomicAnd", "and"),
+    ("atomicCounterOr", "atomicOr", "or"),
+    ("atomicCounterXor", "atomicXor", "xor"),
+    ("atomicCounterExchange", "atomicExchange", "exchange"),
+    ("atomicCounterCompSwap", "atomicCompSwap", "compswap"),
+];
+
+/// The operation named `w`, where the shader has it: the `ARB` names where it enables
+/// `GL_ARB_shader_atomic_counter_ops`, GLSL 4.60's in a GLSL 4.60 shader (not through the
+/// extension, as native Mesa declares them; `ops`: those two conditions).
+fn op(w: &str, ops: (bool, bool)) -> Option<&'static (&'static str, &'static str, &'static str)> {
+    OPS.iter().find(|o| match w.strip_suffix("ARB") {
+        Some(base) => ops.0 && base == o.0,
+        None => ops.1 && w == o.0,
+    })
+}
+
+/// Which of [`OPS`]' names `clean` has (see [`op`]): (the `ARB` names, GLSL 4.60's).
+fn ops_available(clean: &str) -> (bool, bool) {
+    const NAME: &str = "GL_ARB_shader_atomic_counter_ops";
+    let mut enabled = false;
+    if clean.contains(NAME) {
+        for line in crate::source::code_lines(clean) {
+            if line.directive != Some("extension") {
+                continue;
+            }
+            let words: Vec<&str> = line.content[1..]
+                .split(|c: char| c.is_whitespace() || c == ':')
+                .filter(|w| !w.is_empty())
+                .collect();
+            if let ["extension", name, behavior] = words[..]
+                && (name == NAME || name == "all")
+            {
+                enabled = behavior != "disable";
+            }
+        }
+    }
+    let v460 = crate::version::number_at(clean).is_some_and(|(_, n)| n == "460");
+    (enabled, v460)
+}
+
+/// The name of the function that applies operation `suffix` ([`OPS`]) to a counter passed
+/// as an argument.
+fn op_name(suffix: &str) -> String {
+    format!("tsh_ac_{suffix}")
+}
+
+/// The definition of the function that applies operation `o` ([`OPS`]) to a counter passed
+/// as an argument (its binding in the high 16 bits, its word in the low), on one line: a
+/// switch over the bindings of `counters`, as [`add_function`]'s.
+fn op_function(counters: &[Counter], o: &(&str, &str, &str)) -> String {
+    let mut bindings: Vec<u32> = counters.iter().map(|c| c.binding).collect();
+    bindings.sort_unstable();
+    bindings.dedup();
+    let (params, args) = if o.2 == "compswap" {
+        ("uint c, uint v, uint w", "v, w")
+    } else {
+        ("uint c, uint v", "v")
+    };
+    let mut out = format!("uint {}({params}) {{ switch (c >> 16u) {{ ", op_name(o.2));
+    for b in bindings {
+        out.push_str(&format!(
+            "case {b}u: return {}({ARRAY_PREFIX}{b}[c & 0xFFFFu], {args}); ",
+            o.1
+        ));
+    }
+    out.push_str("} return 0u; } ");
+    out
+}
+
 /// What a counter is: a global one (binding, first word, array size) or a parameter.
 enum Target<'a> {
     Global(&'a Counter),
@@ -731,21 +818,26 @@ fn uses(
 ) -> Result<Vec<(std::ops::Range<usize>, String)>, String> {
     let mut edits = Vec::new();
     let takes_counters = |f: &str| params.iter().any(|p| p.function == f);
+    let ops = ops_available(clean);
     // Object-like macros that name a counter function (`#define OP atomicCounter`).
-    let aliases: Vec<(String, &str)> = if clean.contains("define") {
+    let aliases: Vec<(String, String)> = if clean.contains("define") {
         macros_at(clean, clean.len())
             .into_iter()
             .filter(|m| m.params.is_none())
-            .filter_map(|m| {
-                let f = FUNCTIONS.iter().find(|f| f.0 == m.body)?;
-                Some((m.name, f.0))
-            })
+            .filter(|m| FUNCTIONS.iter().any(|f| f.0 == m.body) || op(&m.body, ops).is_some())
+            .map(|m| (m.name, m.body))
             .collect()
     } else {
         Vec::new()
     };
+    let alias = |w: &str| -> String {
+        aliases
+            .iter()
+            .find(|a| a.0 == w)
+            .map_or_else(|| w.to_string(), |a| a.1.clone())
+    };
     let function = |w: &str| {
-        let w = aliases.iter().find(|a| a.0 == w).map_or(w, |a| a.1);
+        let w = alias(w);
         FUNCTIONS.iter().find(|f| f.0 == w)
     };
     let index = word_index(clean);
@@ -854,8 +946,29 @@ fn uses(
                             _ => {}
                         }
                     }
-                    match open.and_then(|o| word_before(clean, o)) {
-                        Some((_, w)) if takes_counters(w) => break (at..end, arg),
+                    match open.and_then(|o| word_before(clean, o).map(|w| (o, w))) {
+                        Some((_, (_, w))) if takes_counters(w) => break (at..end, arg),
+                        // The counter of an operation (its first argument): the call's
+                        // name and the counter become the atomic's and the word, or the
+                        // parameter's function and the parameter.
+                        Some((o, (ws, w)))
+                            if before.1 == b'('
+                                && after.1 == b','
+                                && let Some(f) = op(&alias(w), ops) =>
+                        {
+                            let subtract = f.0 == "atomicCounterSubtract";
+                            let head = match target_is_param(&word) {
+                                true if f.2 == "add" => format!("{ADD}({arg}"),
+                                true => format!("{}({arg}", op_name(f.2)),
+                                false => format!("{}({word}", f.1),
+                            };
+                            if !subtract {
+                                break (ws..e, head);
+                            }
+                            let close = matching(clean, o).ok_or_else(invalid)?;
+                            edits.push((close..close + 1, "))".to_string()));
+                            break (ws..after.0 + 1, format!("{head}, 0u - ("));
+                        }
                         _ => return Err(invalid()),
                     }
                 }
@@ -994,7 +1107,16 @@ fn lower_counters(text: &str) -> Result<Cow<'_, str>, String> {
             let add = if params.is_empty() {
                 String::new()
             } else {
-                add_function(&counters)
+                // The adding function, and one for each other operation the shader names.
+                let mut add = add_function(&counters);
+                let ops = ops_available(&clean);
+                let index = word_index(&clean);
+                for o in OPS.iter().filter(|o| o.2 != "add") {
+                    if index.keys().any(|w| op(w, ops).is_some_and(|f| f.2 == o.2)) {
+                        add.push_str(&op_function(&counters, o));
+                    }
+                }
+                add
             };
             blank = format!("{}{add}{blank}", blocks(&counters));
         }
@@ -1131,6 +1253,83 @@ mod tests {
         let out = "#version 140\nlayout(binding = 0) uniform atomic_uint x;\n\
             void f(inout atomic_uint y) {}\nvoid main() {}\n";
         assert!(lower(out).unwrap_err().starts_with("0:3: error"));
+    }
+
+    #[test]
+    fn operations_become_storage_atomics() {
+        let src = "#version 140\n\
+            #extension GL_ARB_shader_atomic_counter_ops : require\n\
+            layout(binding = 1, offset = 4) uniform atomic_uint a, b[2];\n\
+            uniform uint d;\n\
+            void main() { uint x = atomicCounterAddARB(a, d) + atomicCounterSubtractARB(b[1], d + 1u);\n\
+            x += atomicCounterMinARB((a), 3u) + atomicCounterCompSwapARB(b[0], d, 7u);\n\
+            x += atomicCounterExchangeARB(a, atomicCounterXorARB(b[1], 1u)); }\n";
+        let lowered = lower(src).unwrap();
+        assert_eq!(lowered.lines().count(), src.lines().count());
+        let lines: Vec<&str> = lowered.lines().collect();
+        assert_eq!(
+            lines[4],
+            "void main() { uint x = atomicAdd(tsh_ac1[1], d) + \
+             atomicAdd(tsh_ac1[2u + uint(1)], 0u - ( d + 1u));"
+        );
+        assert_eq!(
+            lines[5],
+            "x += atomicMin(tsh_ac1[1], 3u) + atomicCompSwap(tsh_ac1[2u + uint(0)], d, 7u);"
+        );
+        assert_eq!(
+            lines[6],
+            "x += atomicExchange(tsh_ac1[1], atomicXor(tsh_ac1[2u + uint(1)], 1u)); }"
+        );
+        // Without the extension the functions are not there (GLSL 4.60 has the names
+        // without `ARB`, which the extension does not declare), and a counter passed to them
+        // is a use GL does not allow.
+        let off = src.replace("require", "disable");
+        assert!(
+            lower(&off)
+                .unwrap_err()
+                .contains("invalid use of atomic counter")
+        );
+        let plain = src.replace("atomicCounterMinARB", "atomicCounterMin");
+        assert!(
+            lower(&plain)
+                .unwrap_err()
+                .contains("invalid use of atomic counter")
+        );
+        let v460 = "#version 460\nlayout(binding = 0) uniform atomic_uint a;\n\
+            void main() { atomicCounterOr(a, 2u); }\n";
+        assert!(lower(v460).unwrap().contains("atomicOr(tsh_ac0[0], 2u);"));
+        assert!(lower(&v460.replace("Or(", "OrARB(")).is_err());
+        // The counter is the first argument, never the data.
+        let data = "#version 460\nlayout(binding = 0) uniform atomic_uint a, b;\n\
+            void main() { atomicCounterAdd(a, b); }\n";
+        assert!(lower(data).is_err());
+    }
+
+    #[test]
+    fn operations_on_counters_passed_as_arguments() {
+        let src = "#version 460\n\
+            layout(binding = 0) uniform atomic_uint x;\n\
+            layout(binding = 2, offset = 4) uniform atomic_uint y;\n\
+            uint f(atomic_uint z, uint k) { return atomicCounterSubtract(z, k) + atomicCounterMax(z, k) + atomicCounterCompSwap(z, k, 1u); }\n\
+            void main() { f(x, 1u); f(y, 2u); }\n";
+        let lowered = lower(src).unwrap();
+        let lines: Vec<&str> = lowered.lines().collect();
+        assert!(lines[1].contains(
+            "uint tsh_ac_max(uint c, uint v) { switch (c >> 16u) { \
+             case 0u: return atomicMax(tsh_ac0[c & 0xFFFFu], v); \
+             case 2u: return atomicMax(tsh_ac2[c & 0xFFFFu], v); } return 0u; }"
+        ));
+        assert!(lines[1].contains(
+            "uint tsh_ac_compswap(uint c, uint v, uint w) { switch (c >> 16u) { \
+             case 0u: return atomicCompSwap(tsh_ac0[c & 0xFFFFu], v, w); "
+        ));
+        assert!(!lines[1].contains("tsh_ac_min"));
+        assert_eq!(
+            lines[3],
+            "uint f(uint z, uint k) { return tsh_ac_add(z, 0u - ( k)) + tsh_ac_max(z, k) + \
+             tsh_ac_compswap(z, k, 1u); }"
+        );
+        assert_eq!(lines[4], "void main() { f(0u, 1u); f(131073u, 2u); }");
     }
 
     #[test]

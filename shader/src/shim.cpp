@@ -347,7 +347,12 @@ const char* const kDeprecatedTextureFunctionsSso =
     "#define GL_ARB_conservative_depth 1\n" \
     "#define GL_ARB_fragment_layer_viewport 1\n" \
     "#define GL_ARB_cull_distance 1\n" \
-    "#define GL_ARB_arrays_of_arrays 1\n"
+    "#define GL_ARB_arrays_of_arrays 1\n" \
+    TSH_COUNTER_OPS
+
+// GL_ARB_shader_atomic_counter_ops, which glslang knows by name but defines only for OpenGL
+// clients; atomic_counter.rs carries its functions out.
+#define TSH_COUNTER_OPS "#define GL_ARB_shader_atomic_counter_ops 1\n"
 
 // The stand-ins for kFlagFragColor and kFlagFragData, at location 0 as glslang places the
 // built-ins.

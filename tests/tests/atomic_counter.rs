@@ -4,7 +4,9 @@
 //! counters at offsets in two bindings and arrays of counters from a compute shader,
 //! counters in a program pipeline of two programs, counters passed to functions, the
 //! shaders that use a counter as GL does not allow, and the binding points' state, limits
-//! and errors, on both backends over `inproc` and `thread`
+//! and errors, the operations of `ARB_shader_atomic_counter_ops` (what each returns and
+//! leaves, over many invocations, through function parameters, in fragments, and the
+//! shaders that may call them), on both backends over `inproc` and `thread`
 //! (Vulkan with the validation layer on, which must report nothing). Buffer contents,
 //! errors and values must be exactly the native ones.
 
@@ -747,4 +749,213 @@ fn invalid_counter_uses_fail_to_compile_as_in_the_native_driver() {
     let t = compare(compile_statuses);
     let ok: Vec<i32> = t.iter().map(|(s, _)| *s).collect();
     assert_eq!(ok, [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0]);
+}
+
+/// One invocation: what each operation of `ARB_shader_atomic_counter_ops` returns (the
+/// value before it) and leaves, in order, on counters of two bindings, mixed with GL 4.2's
+/// functions and nested in each other's data.
+const OPS_CS: &str = "#version 430
+#extension GL_ARB_shader_atomic_counter_ops : require
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform atomic_uint c[3];
+layout(binding = 2, offset = 4) uniform atomic_uint d;
+layout(std430, binding = 3) buffer Out { uint r[16]; };
+uniform uint k;
+void main() {
+    r[0] = atomicCounterAddARB(c[0], k);
+    r[1] = atomicCounterSubtractARB(c[0], 3u);
+    r[2] = atomicCounterSubtractARB(c[1], k + 100u);
+    r[3] = atomicCounterMinARB(c[2], 4u);
+    r[4] = atomicCounterMaxARB(c[2], k * 2u);
+    r[5] = atomicCounterAndARB(d, 0xF0u);
+    r[6] = atomicCounterOrARB(d, 0x0Fu);
+    r[7] = atomicCounterXorARB(d, 0xFFu);
+    r[8] = atomicCounterExchangeARB(c[1], 77u);
+    r[9] = atomicCounterCompSwapARB(c[1], 76u, 5u);
+    r[10] = atomicCounterCompSwapARB(c[1], 77u, 6u);
+    r[11] = atomicCounterAddARB(c[0], 1u) + atomicCounterMinARB(d, 3u);
+    r[12] = atomicCounterExchangeARB(c[2], atomicCounterMaxARB(d, 0x1000u));
+    r[13] = atomicCounter(c[0]);
+    r[14] = atomicCounterDecrement(c[2]);
+    r[15] = atomicCounterCompSwapARB(d, 0x1000u, atomicCounterXorARB(c[0], 1u));
+}
+";
+
+fn operations(gl: &mut dyn CounterGl) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let a = buffer(gl, ATOMIC_COUNTER_BUFFER, &[10, 20, 30, 40]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 0, a);
+    let b = buffer(gl, ATOMIC_COUNTER_BUFFER, &[1, 0x3C, 2]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 2, b);
+    let out = buffer(gl, SHADER_STORAGE_BUFFER, &[0; 16]);
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 3, out);
+    let p = program(gl, &[(COMPUTE_SHADER, OPS_CS)]);
+    gl.use_program(p);
+    let k = gl.get_uniform_location(p, "k");
+    gl.uniform1uiv(k, &[9]);
+    gl.dispatch_compute(1, 1, 1);
+    gl.memory_barrier(ATOMIC_COUNTER_BARRIER_BIT | BUFFER_UPDATE_BARRIER_BIT);
+    let got = (read(gl, out, 16), read(gl, a, 4), read(gl, b, 3));
+    assert_eq!(gl.get_error(), NO_ERROR);
+    got
+}
+
+#[test]
+fn counter_operations_return_and_leave_what_the_native_driver_does() {
+    let (r, a, b) = compare(operations);
+    // A few by hand: add and subtract return the value before, subtracting wraps.
+    assert_eq!(&r[..3], &[10, 19, 20]);
+    assert_eq!(a[3], 40);
+    assert_eq!(b[0], 1);
+    assert_eq!(r.len(), 16);
+}
+
+/// 64 invocations: operations whose result does not depend on the order of the
+/// invocations, on counters named and passed to functions (each operation through a
+/// parameter), a compare-and-swap that one invocation wins, and the fragments of a 16x16
+/// quad adding their numbers (piglit's `add`).
+const OPS_MANY_CS: &str = "#version 430
+#extension GL_ARB_shader_atomic_counter_ops : enable
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(binding = 0) uniform atomic_uint sum, diff, lo, hi, ands, ors, xors, swapped;
+layout(binding = 1) uniform atomic_uint via[6];
+layout(std430, binding = 3) buffer Out { uint won[64]; };
+uint apply(atomic_uint c, uint i, uint op) {
+    switch (op) {
+    case 0u: return atomicCounterAddARB(c, i);
+    case 1u: return atomicCounterSubtractARB(c, i);
+    case 2u: return atomicCounterMinARB(c, i + 7u);
+    case 3u: return atomicCounterMaxARB(c, i * 3u);
+    case 4u: return atomicCounterOrARB(c, 1u << (i % 32u));
+    default: return atomicCounterCompSwapARB(c, 0u, 9u);
+    }
+}
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    atomicCounterAddARB(sum, i);
+    atomicCounterSubtractARB(diff, i);
+    atomicCounterMinARB(lo, i + 5u);
+    atomicCounterMaxARB(hi, i * 2u);
+    atomicCounterAndARB(ands, ~(1u << (i % 32u)));
+    atomicCounterOrARB(ors, 1u << (i % 16u));
+    atomicCounterXorARB(xors, i);
+    won[i] = atomicCounterCompSwapARB(swapped, 0u, 7u) == 0u ? 1u : 0u;
+    for (uint op = 0u; op < 6u; op++) {
+        apply(via[op], i, op);
+    }
+}
+";
+
+const OPS_FS: &str = "#version 140
+#extension GL_ARB_shader_atomic_counters : require
+#extension GL_ARB_shader_atomic_counter_ops : require
+out vec4 colour;
+layout(binding = 0) uniform atomic_uint counter;
+void main() {
+    atomicCounterAddARB(counter, uint(gl_FragCoord.x) + 16u * uint(gl_FragCoord.y));
+    colour = vec4(0.0, 1.0, 0.0, 1.0);
+}
+";
+
+fn many_operations(gl: &mut dyn CounterGl) -> (Vec<u32>, Vec<u32>, u32, u32) {
+    let a = buffer(
+        gl,
+        ATOMIC_COUNTER_BUFFER,
+        &[5, 1000, 500, 3, !0, 0, 0xAAAA, 0],
+    );
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 0, a);
+    let v = buffer(gl, ATOMIC_COUNTER_BUFFER, &[1, 100_000, 900, 0, 0, 0]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 1, v);
+    let out = buffer(gl, SHADER_STORAGE_BUFFER, &[0; 64]);
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 3, out);
+    let p = program(gl, &[(COMPUTE_SHADER, OPS_MANY_CS)]);
+    gl.use_program(p);
+    gl.dispatch_compute(1, 1, 1);
+    gl.memory_barrier(ATOMIC_COUNTER_BARRIER_BIT | BUFFER_UPDATE_BARRIER_BIT);
+    let won = read(gl, out, 64).iter().sum();
+    let (a, v) = (read(gl, a, 8), read(gl, v, 6));
+    // The fragments.
+    gl.viewport(0, 0, 16, 16);
+    let f = buffer(gl, ATOMIC_COUNTER_BUFFER, &[0]);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 0, f);
+    let p = program(gl, &[(VERTEX_SHADER, COUNT_VS), (FRAGMENT_SHADER, OPS_FS)]);
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let verts = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0].map(|v: f32| v.to_bits());
+    buffer(gl, ARRAY_BUFFER, &verts);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    gl.memory_barrier(ATOMIC_COUNTER_BARRIER_BIT);
+    let fragments = read(gl, f, 1)[0];
+    assert_eq!(gl.get_error(), NO_ERROR);
+    (a, v, won, fragments)
+}
+
+#[test]
+fn counter_operations_of_many_invocations_match_the_native_driver() {
+    let (a, v, won, fragments) = compare(many_operations);
+    let sum: u32 = (0..64).sum();
+    assert_eq!(a[0], 5 + sum);
+    assert_eq!(a[1], 1000u32.wrapping_sub(sum));
+    assert_eq!((a[2], a[3]), (5, 126));
+    assert_eq!((a[4], a[5], a[6], a[7]), (0, 0xFFFF, 0xAAAA, 7));
+    assert_eq!(v, [1 + sum, 100_000 - sum, 7, 189, !0, 9]);
+    assert_eq!(won, 1);
+    assert_eq!(fragments, (0..256).sum::<u32>());
+}
+
+/// The compile status of shaders that call the operations as GL allows or not: without
+/// the extension (the `ARB` names and GLSL 4.60's are both absent), with it disabled, with
+/// a counter as the data, with too few arguments, and GLSL 4.60's names in a GLSL 4.20
+/// shader that enables it (native Mesa declares them only in GLSL 4.60).
+fn operation_compile_statuses(gl: &mut dyn CounterGl) -> Vec<i32> {
+    let cases = [
+        ("", "atomicCounterAddARB(x, 1u);"),
+        ("", "atomicCounterAdd(x, 1u);"),
+        (
+            "#extension GL_ARB_shader_atomic_counter_ops : disable\n",
+            "atomicCounterAddARB(x, 1u);",
+        ),
+        (
+            "#extension GL_ARB_shader_atomic_counter_ops : enable\n",
+            "atomicCounterAddARB(x, 1u);",
+        ),
+        (
+            "#extension GL_ARB_shader_atomic_counter_ops : enable\n",
+            "atomicCounterAddARB(x, y);",
+        ),
+        (
+            "#extension GL_ARB_shader_atomic_counter_ops : enable\n",
+            "atomicCounterCompSwapARB(x, 1u);",
+        ),
+        (
+            "#extension GL_ARB_shader_atomic_counter_ops : enable\n",
+            "uint u = atomicCounterCompSwap(x, 1u, 2u);",
+        ),
+        (
+            "#extension GL_ARB_shader_atomic_counter_ops : enable\n",
+            "uint u = atomicCounterCompSwapARB(x, 1u, 2u) + atomicCounterXorARB((y), 3u);",
+        ),
+    ];
+    let mut out = Vec::new();
+    for (extension, body) in cases {
+        let src = format!(
+            "#version 420\n{extension}layout(binding = 0) uniform atomic_uint x;\n\
+             layout(binding = 0) uniform atomic_uint y;\nout vec4 c;\n\
+             void main() {{ {body} c = vec4(1.0); }}\n"
+        );
+        let s = gl.create_shader(FRAGMENT_SHADER);
+        gl.shader_source(s, &src);
+        gl.compile_shader(s);
+        out.push(gl.get_shaderi(s, COMPILE_STATUS));
+    }
+    assert_eq!(gl.get_error(), NO_ERROR);
+    out
+}
+
+#[test]
+fn counter_operations_compile_where_the_native_driver_compiles_them() {
+    let ok = compare(operation_compile_statuses);
+    assert_eq!(ok, [0, 0, 0, 1, 0, 0, 0, 1]);
 }
