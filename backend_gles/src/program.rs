@@ -1350,6 +1350,9 @@ impl GlesPipe {
             // Nor fine and coarse derivatives: the plain ones (spirv.rs).
             let plain = crate::spirv::plain_derivatives(words);
             let words = plain.as_deref().unwrap_or(words);
+            // Nor group votes: each invocation votes alone (spirv.rs).
+            let single = crate::spirv::single_invocation_votes(words);
+            let words = single.as_deref().unwrap_or(words);
             match self.spirv_cross.translate(words, &job) {
                 Ok(mut t) => {
                     if let Some(l) = &images {

@@ -1,6 +1,8 @@
 //! The SPIR-V patches the GLES backend makes before translation: the sampler LOD bias, 1D
-//! `texelFetchOffset` offsets folded into the coordinate ([`fold_1d_fetch_offsets`]), and 1D
-//! array textures made 2D array ones ([`widen_1d_arrays`]).
+//! `texelFetchOffset` offsets folded into the coordinate ([`fold_1d_fetch_offsets`]), 1D
+//! array textures made 2D array ones ([`widen_1d_arrays`]), fine and coarse derivatives made
+//! plain ones ([`plain_derivatives`]) and group votes made single invocations' votes
+//! ([`single_invocation_votes`]).
 //!
 //! The LOD bias: GLES samplers have no `TEXTURE_LOD_BIAS` (Vulkan's have `mipLodBias`), so each stage that
 //! samples gets a plain uniform `float ts_lod_bias[S]` (`S` sampler slots) and every sampling
@@ -675,6 +677,55 @@ pub(crate) fn plain_derivatives(words: &[u32]) -> Option<Vec<u32>> {
     Some(out)
 }
 
+/// GLSL ES has no group votes (`GL_ARB_shader_group_vote`'s `anyInvocationARB`,
+/// `allInvocationsARB` and `allInvocationsEqualARB`, GLSL 4.60's names without `ARB`, which
+/// glslang makes `OpSubgroupAnyKHR`, `OpSubgroupAllKHR` and `OpSubgroupAllEqualKHR`): each
+/// invocation is a group of its own, which the extension allows ("simply returning <value>
+/// for anyInvocationARB() and allInvocationsARB() and returning true for
+/// allInvocationsEqualARB() is a legal implementation"). Any and all become a copy of the
+/// value, all-equal the value compared with itself, and the `SubgroupVoteKHR` capability and
+/// the `SPV_KHR_subgroup_vote` extension go. `None` when the module votes nowhere.
+pub(crate) fn single_invocation_votes(words: &[u32]) -> Option<Vec<u32>> {
+    const CAPABILITY: u16 = 17;
+    const EXTENSION: u16 = 10;
+    const COPY_OBJECT: u16 = 83;
+    const LOGICAL_EQUAL: u16 = 164;
+    const ALL: u16 = 4428;
+    const ANY: u16 = 4429;
+    const ALL_EQUAL: u16 = 4430;
+    const SUBGROUP_VOTE: u32 = 4431;
+    let vote = |o: u16| (ALL..=ALL_EQUAL).contains(&o);
+    let mut at = 5;
+    let mut found = false;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return None;
+        }
+        found |= vote(opcode(&words[at..]));
+        at += count;
+    }
+    if !found {
+        return None;
+    }
+    let extension = literal("SPV_KHR_subgroup_vote");
+    let mut out = Vec::with_capacity(words.len());
+    out.extend_from_slice(&words[..5]);
+    let mut at = 5;
+    while at < words.len() {
+        let i = &words[at..at + (words[at] >> 16) as usize];
+        at += i.len();
+        match opcode(i) {
+            CAPABILITY if i.get(1) == Some(&SUBGROUP_VOTE) => {}
+            EXTENSION if i[1..] == extension[..] => {}
+            ANY | ALL if i.len() == 4 => out.extend(inst(COPY_OBJECT, &i[1..])),
+            ALL_EQUAL if i.len() == 4 => out.extend(inst(LOGICAL_EQUAL, &[i[1], i[2], i[3], i[3]])),
+            _ => out.extend_from_slice(i),
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -992,5 +1043,32 @@ mod tests {
             ]
         );
         assert!(plain_derivatives(&out).is_none());
+    }
+
+    #[test]
+    fn votes_are_single_invocation_ones() {
+        let mut words = vec![0x0723_0203, 0x0001_0000, 0, 9, 0];
+        for i in [
+            inst(17, &[1]),
+            inst(17, &[4431]),
+            inst(10, &literal("SPV_KHR_subgroup_vote")),
+            inst(4429, &[2, 5, 3]),
+            inst(4428, &[2, 6, 3]),
+            inst(4430, &[2, 7, 4]),
+        ] {
+            words.extend(i);
+        }
+        let out = single_invocation_votes(&words).expect("votes to lower");
+        let mut expected = vec![0x0723_0203, 0x0001_0000, 0, 9, 0];
+        for i in [
+            inst(17, &[1]),
+            inst(83, &[2, 5, 3]),
+            inst(83, &[2, 6, 3]),
+            inst(164, &[2, 7, 4, 4]),
+        ] {
+            expected.extend(i);
+        }
+        assert_eq!(out, expected);
+        assert!(single_invocation_votes(&out).is_none());
     }
 }

@@ -57,6 +57,9 @@ pub struct Tiers {
     pub vertex_divisor: bool,
     /// Triangle fans are drawn natively (false on portability-subset devices).
     pub triangle_fans: bool,
+    /// Shaders vote over subgroups in every stage (`VK_EXT_shader_subgroup_vote`:
+    /// `GL_ARB_shader_group_vote`; without it each invocation votes alone, `spirv/vote.rs`).
+    pub subgroup_vote: bool,
     /// Detected, not used: dynamic rendering.
     pub dynamic_rendering: bool,
     /// Detected, not used: extended dynamic state 1, 2 and 3.
@@ -767,6 +770,7 @@ fn create_device(
     tiers.vertex_divisor =
         optional && e_div && div.vertex_attribute_instance_rate_divisor == vk::TRUE;
     tiers.triangle_fans = !portability && optional;
+    tiers.subgroup_vote = has(ash::ext::shader_subgroup_vote::NAME);
     tiers.dynamic_rendering =
         props.api_version >= vk::API_VERSION_1_3 || has(ash::khr::dynamic_rendering::NAME);
     tiers.extended_dynamic_state = [
@@ -905,6 +909,7 @@ fn create_device(
         (tiers.present, ash::khr::swapchain::NAME),
         (tiers.present_wait, ash::khr::present_id::NAME),
         (tiers.present_wait, ash::khr::present_wait::NAME),
+        (tiers.subgroup_vote, ash::ext::shader_subgroup_vote::NAME),
         (tiers.transform_feedback, ash::ext::transform_feedback::NAME),
         (
             tiers.primitives_generated,

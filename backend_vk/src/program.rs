@@ -468,6 +468,14 @@ impl VkPipe {
                 } else {
                     words
                 };
+                // Group votes of one invocation without subgroup votes (spirv/vote.rs).
+                let words = if !self.tiers.subgroup_vote
+                    && let Some(w) = spirv::single_invocation_votes(&words)
+                {
+                    w
+                } else {
+                    words
+                };
                 let mut point_origin = false;
                 let words = if stage == ShaderStage::Fragment
                     && let Some(w) = spirv::apply_point_origin(&words)?

@@ -40,6 +40,10 @@
 //! signed integers, and the vertex stage of its pipelines converts them into the float input
 //! it declared (one module per program and set of fixed attributes).
 //!
+//! ## Group votes (`vote.rs`)
+//! On a device without `VK_EXT_shader_subgroup_vote`, each invocation votes alone, as
+//! `GL_ARB_shader_group_vote` allows.
+//!
 //! ## Arrays of interface blocks into the fragment stage (`block_array.rs`)
 //! Mesa's SPIR-V front end drops the interpolation decorations of the members of an array of
 //! blocks, so where the fragment stage reads one whose members carry them, both it and the
@@ -52,6 +56,7 @@ mod fixed_attrib;
 mod instance_id;
 mod pack;
 mod point_coord;
+mod vote;
 
 pub(crate) use block_array::split_block_arrays;
 pub(crate) use double_attrib::apply_double_attribs;
@@ -60,6 +65,7 @@ pub(crate) use fixed_attrib::apply_fixed_attribs;
 pub(crate) use instance_id::apply_instance_id;
 pub(crate) use pack::pack_scalar_arrays;
 pub(crate) use point_coord::{POINT_ORIGIN_SPEC_ID, apply_point_origin};
+pub(crate) use vote::single_invocation_votes;
 
 /// Numeric class of a shader input or sampled image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

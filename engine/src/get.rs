@@ -206,9 +206,11 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_sampler_objects",
     "GL_ARB_seamless_cube_map",
     "GL_ARB_separate_shader_objects",
+    "GL_ARB_shader_atomic_counter_ops",
     "GL_ARB_shader_atomic_counters",
     "GL_ARB_shader_bit_encoding",
     "GL_ARB_shader_draw_parameters",
+    "GL_ARB_shader_group_vote",
     "GL_ARB_shader_image_load_store",
     "GL_ARB_shader_image_size",
     "GL_ARB_shading_language_420pack",
@@ -314,7 +316,8 @@ impl Context {
         // backend, which one with compute stages (ES 3.1 too) has; Vulkan always has them.
         let no_attachments = self.local.limits.has_compute();
         // Compute stages and storage buffers both come with ES 3.1 on a GLES backend (and
-        // atomic counters, which are storage-buffer atomics there).
+        // atomic counters and their operations, which are storage-buffer atomics there, and
+        // group votes, which need compute stages).
         let compute = self.local.limits.has_compute();
         let clip_control = self.local.limits.clip_control;
         let draw_parameters = self.local.limits.draw_parameters;
@@ -380,6 +383,8 @@ impl Context {
                         "GL_ARB_compute_shader"
                             | "GL_ARB_shader_storage_buffer_object"
                             | "GL_ARB_shader_atomic_counters"
+                            | "GL_ARB_shader_atomic_counter_ops"
+                            | "GL_ARB_shader_group_vote"
                     )
             })
     }

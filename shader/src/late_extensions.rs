@@ -11,10 +11,13 @@
 //! - **`GL_ARB_shader_draw_parameters`**: `gl_DrawIDARB`, `gl_BaseVertexARB` and
 //!   `gl_BaseInstanceARB`, which glslang knows by this extension but declares from GLSL
 //!   4.50 on.
+//! - **`GL_ARB_shader_group_vote`**: `anyInvocationARB()`, `allInvocationsARB()` and
+//!   `allInvocationsEqualARB()`, which glslang knows by this extension but declares from
+//!   GLSL 4.30 on.
 //!
 //! glslang does not know the first four names and refuses their `#extension` lines, so
 //! [`rewrite`] blanks those lines (lines stay) and the preamble defines the four macros, as
-//! Mesa defines every extension it has. A shader that enables one of the six and names
+//! Mesa defines every extension it has. A shader that enables one of the seven and names
 //! its feature is read at the version glslang has the feature (the `#version` number
 //! rewritten in place); one that only enables it keeps its version.
 //!
@@ -48,14 +51,19 @@ const UNKNOWN: [&str; 4] = [
 /// The shader's text with the unknown extensions' `#extension` lines blanked and its
 /// version raised where a feature needs it, and the preamble flags that go with it.
 pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
-    let names = UNKNOWN
-        .iter()
-        .chain(["GL_ARB_texture_query_lod", "GL_ARB_shader_draw_parameters"].iter());
+    let names = UNKNOWN.iter().chain(
+        [
+            "GL_ARB_texture_query_lod",
+            "GL_ARB_shader_draw_parameters",
+            "GL_ARB_shader_group_vote",
+        ]
+        .iter(),
+    );
     if !names.clone().any(|n| text.contains(n)) {
         return (Cow::Borrowed(text), 0);
     }
     // The last directive for a name decides whether it is enabled, as in GLSL.
-    let mut enabled = [false; 6];
+    let mut enabled = [false; 7];
     let mut blank = Vec::new();
     for line in code_lines(text) {
         if line.directive != Some("extension") {
@@ -92,6 +100,17 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
                     .iter()
                     .any(|name| text.contains(name)),
             450,
+        ),
+        (
+            enabled[6]
+                && [
+                    "anyInvocationARB",
+                    "allInvocationsARB",
+                    "allInvocationsEqualARB",
+                ]
+                .iter()
+                .any(|name| text.contains(name)),
+            430,
         ),
     ]
     .iter()
@@ -172,6 +191,11 @@ mod tests {
                    void main() { gl_Position = vec4(gl_DrawIDARB); }\n";
         let (text, _) = rewrite(Stage::Vertex, src);
         assert!(text.starts_with("#version 450 core\n#extension GL_ARB_shader_draw_parameters"));
+        // Votes in a 1.50 shader: read as 4.30, the line stays.
+        let src = "#version 150\n#extension GL_ARB_shader_group_vote : enable\n\
+                   uniform bool b;\nbool f() { return anyInvocationARB(b); }\n";
+        let (text, _) = rewrite(Stage::Vertex, src);
+        assert!(text.starts_with("#version 430\n#extension GL_ARB_shader_group_vote"));
         // Depth layouts in a 4.10 shader: read as 4.20, gl_FragData stands in.
         let src = "#version 410\n#extension GL_ARB_conservative_depth : enable\n\
                    layout(depth_less) out float gl_FragDepth;\n\

@@ -61,6 +61,7 @@ mod scenes;
 mod server_limits;
 mod server_load;
 mod shader_draw_parameters;
+mod shader_group_vote;
 mod shader_queries;
 mod shaders;
 mod shading_language_packing;
