@@ -1141,6 +1141,14 @@ pub struct CapturedVarying {
     pub size: i32,
     /// Byte offset in a vertex's record of its buffer (`OFFSET`, as Mesa answers it).
     pub offset: i32,
+    /// The buffer binding it is written to (a `gl_NextBuffer`: that of the varying before
+    /// it, as Mesa files it; `NUM_ACTIVE_VARIABLES` of a buffer counts these).
+    pub buffer: u32,
+    /// `TRANSFORM_FEEDBACK_BUFFER_INDEX`, as Mesa counts it: the buffer's place among the
+    /// buffers the layout moves through (a declared layout's buffers in order, or the
+    /// `gl_NextBuffer`s before it, a separator counting in the buffer it ends; the varying's
+    /// own place in separate mode).
+    pub buffer_index: i32,
 }
 
 /// A program object.

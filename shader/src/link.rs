@@ -349,14 +349,21 @@ pub(crate) fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
         }
         stages.push((*s, words));
     }
-    // Transform feedback captures from the last stage before rasterization.
+    // Transform feedback captures from the last stage before rasterization: what its own
+    // xfb qualifiers declare (GL 4.4), else the varyings the program names.
     let mut captured = xfb::Xfb::default();
-    if !req.xfb_varyings.is_empty()
-        && let Some((_, words)) = stages.iter_mut().rev().find(|(s, _)| *s != Stage::Fragment)
-    {
-        let (patched, x) = xfb::capture(words, req.xfb_varyings, req.xfb_separate)?;
-        *words = patched;
-        captured = x;
+    if let Some((_, words)) = stages.iter_mut().rev().find(|(s, _)| *s != Stage::Fragment) {
+        let layout = if xfb::declares(words) {
+            Some(xfb::declared_layout(words)?)
+        } else if !req.xfb_varyings.is_empty() {
+            Some(xfb::capture(words, req.xfb_varyings, req.xfb_separate)?)
+        } else {
+            None
+        };
+        if let Some((patched, x)) = layout {
+            *words = patched;
+            captured = x;
+        }
     }
     // The hidden slot ends every default block (see Program::default_block_size).
     let mut default_block = layout.default_block;

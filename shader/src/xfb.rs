@@ -34,6 +34,10 @@
 //! output. A block the stage never writes has no location and nothing is copied: GL leaves
 //! such a capture undefined.
 
+mod declared;
+
+pub(crate) use declared::{declares, layout as declared_layout};
+
 use crate::edit::{Editor, inst, op, opcode};
 use crate::gltype::{self, Base};
 use crate::spirv::{Module, Type, deco, storage};
@@ -140,6 +144,55 @@ pub struct Xfb {
     /// it): `glDrawTransformFeedbackStream` draws the count of the first buffer of its
     /// stream.
     pub streams: [u32; MAX_SEPARATE_ATTRIBS as usize],
+    /// Laid out by the shader's own `xfb_buffer`/`xfb_offset`/`xfb_stride` qualifiers (GL
+    /// 4.4, `declared.rs`): `varyings` are ordered by buffer and offset, and the bytes
+    /// between them (and up to each stride) are left unwritten.
+    pub declared: bool,
+}
+
+impl Xfb {
+    /// The captured outputs as a driver that takes names captures them: each with its
+    /// buffer, in interleaved order. A declared layout's gaps become `gl_SkipComponents`
+    /// runs (every offset is a multiple of 4) and its moves to a later buffer
+    /// `gl_NextBuffer`s, so such a driver writes the bytes the qualifiers place; an array
+    /// requested element by element is its element 0.
+    pub fn outputs(&self) -> Vec<(XfbSource, u32)> {
+        if !self.declared {
+            return self
+                .varyings
+                .iter()
+                .filter(|v| v.element.is_none_or(|k| k == 0))
+                .map(|v| (v.source, v.buffer))
+                .collect();
+        }
+        let mut out = Vec::new();
+        let skip = |out: &mut Vec<(XfbSource, u32)>, buffer: u32, mut at: u32, to: u32| {
+            while at + 4 <= to {
+                let n = ((to - at) / 4).min(4);
+                out.push((XfbSource::Skip(n), buffer));
+                at += n * 4;
+            }
+        };
+        let mut current = 0;
+        for (b, &stride) in self.strides.iter().enumerate() {
+            let b = b as u32;
+            if stride == 0 {
+                continue;
+            }
+            while current < b {
+                current += 1;
+                out.push((XfbSource::Skip(0), current));
+            }
+            let mut at = 0;
+            for v in self.varyings.iter().filter(|v| v.buffer == b) {
+                skip(&mut out, b, at, v.offset);
+                out.push((v.source, b));
+                at = v.offset + v.components * 4;
+            }
+            skip(&mut out, b, at, stride);
+        }
+        out
+    }
 }
 
 /// A member of a block: its struct type and index.

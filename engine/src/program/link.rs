@@ -159,17 +159,7 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
             vertex_order: t.vertex_order,
             point_mode: t.point_mode,
         }),
-        xfb: p
-            .xfb
-            .varyings
-            .iter()
-            .map(|v| CapturedVarying {
-                name: v.name.clone(),
-                ty: v.ty,
-                size: v.size,
-                offset: v.offset as i32,
-            })
-            .collect(),
+        xfb: captured_varyings(&p.xfb),
         xfb_strides: p.xfb.strides,
         xfb_streams: p.xfb.streams,
         storage_blocks: p
@@ -260,11 +250,55 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
     }
 }
 
+/// The reflection of what a program captures, with each varying's
+/// `TRANSFORM_FEEDBACK_BUFFER_INDEX` counted as Mesa counts it.
+fn captured_varyings(x: &tessera_shader::Xfb) -> Vec<CapturedVarying> {
+    let mut index = 0;
+    let mut previous = None;
+    // The buffer Mesa files each varying under: a `gl_NextBuffer` under the buffer of the
+    // last varying before it, which need not be the one it ends.
+    let mut filed = 0;
+    x.varyings
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let separator = v.source == tessera_shader::XfbSource::Skip(0);
+            if !separator {
+                filed = v.buffer;
+            }
+            let buffer_index = if x.declared {
+                // One more at each change of buffer.
+                if previous.is_some_and(|b| b != v.buffer) {
+                    index += 1;
+                }
+                previous = Some(v.buffer);
+                index
+            } else if x.separate {
+                i as i32
+            } else if separator {
+                // A separator counts in the buffer it ends.
+                v.buffer as i32 - 1
+            } else {
+                v.buffer as i32
+            };
+            CapturedVarying {
+                name: v.name.clone(),
+                ty: v.ty,
+                size: v.size,
+                // Layout names have no offset of their own in Mesa's answer.
+                offset: if v.ty == 0 { 0 } else { v.offset as i32 },
+                buffer: filed,
+                buffer_index,
+            }
+        })
+        .collect()
+}
+
 /// The wire's form of a captured varying.
-fn xfb_output(v: &tessera_shader::XfbVarying) -> XfbOutput {
+fn xfb_output(source: tessera_shader::XfbSource, buffer: u32) -> XfbOutput {
     use tessera_shader::XfbSource as S;
     XfbOutput {
-        source: match v.source {
+        source: match source {
             S::Location(l) => XfbSource::Location(l),
             S::Position => XfbSource::Position,
             S::PointSize => XfbSource::PointSize,
@@ -274,7 +308,7 @@ fn xfb_output(v: &tessera_shader::XfbVarying) -> XfbOutput {
             S::PrimitiveId => XfbSource::PrimitiveId,
             S::Skip(n) => XfbSource::Skip(n as u8),
         },
-        buffer: v.buffer as u8,
+        buffer: buffer as u8,
     }
 }
 
@@ -557,14 +591,11 @@ impl Context {
                 })
                 .collect(),
             local_size: linked.local_size.unwrap_or([0; 3]),
-            // Every element of an array captured element by element is the whole array:
-            // its element 0 stands for it.
             xfb: linked
                 .xfb
-                .varyings
-                .iter()
-                .filter(|v| v.element.is_none_or(|k| k == 0))
-                .map(xfb_output)
+                .outputs()
+                .into_iter()
+                .map(|(source, buffer)| xfb_output(source, buffer))
                 .collect(),
         };
         sh.dev.push(Record::CreateProgram {

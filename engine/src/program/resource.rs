@@ -12,7 +12,9 @@
 //! and `glGetActiveSubroutineUniformName`; a function's `glGetProgramResourceIndex` is its
 //! subroutine index, as Mesa answers. `ATOMIC_COUNTER_BUFFER` (GL 4.2 atomic counters) lists the atomic counter
 //! buffers, which have no names: the calls that take a name or give one refuse it with
-//! `INVALID_ENUM`, as GL 4.3 says. Buffer variables are the
+//! `INVALID_ENUM`, as GL 4.3 says; so does GL 4.4's `TRANSFORM_FEEDBACK_BUFFER`, the
+//! buffers a capture writes (those a captured varying goes to, as Mesa lists them), whose
+//! varyings are those whose `TRANSFORM_FEEDBACK_BUFFER_INDEX` is the buffer's index. Buffer variables are the
 //! members of storage blocks as the front end reflects them (`shader/src/buffer_variable.rs`).
 
 use tessera_components::gl::*;
@@ -35,6 +37,9 @@ enum Interface {
     Input,
     Output,
     TransformFeedbackVarying,
+    /// The buffers transform feedback writes (GL 4.4): those a captured varying goes to,
+    /// in binding order.
+    TransformFeedbackBuffer,
     BufferVariable,
     StorageBlock,
     AtomicCounterBuffer,
@@ -65,6 +70,7 @@ impl Interface {
             PROGRAM_INPUT => Self::Input,
             PROGRAM_OUTPUT => Self::Output,
             TRANSFORM_FEEDBACK_VARYING => Self::TransformFeedbackVarying,
+            TRANSFORM_FEEDBACK_BUFFER => Self::TransformFeedbackBuffer,
             BUFFER_VARIABLE => Self::BufferVariable,
             SHADER_STORAGE_BLOCK => Self::StorageBlock,
             ATOMIC_COUNTER_BUFFER => Self::AtomicCounterBuffer,
@@ -90,7 +96,10 @@ impl Interface {
     fn is_block(self) -> bool {
         matches!(
             self,
-            Self::UniformBlock | Self::StorageBlock | Self::AtomicCounterBuffer
+            Self::UniformBlock
+                | Self::StorageBlock
+                | Self::AtomicCounterBuffer
+                | Self::TransformFeedbackBuffer
         )
     }
 
@@ -98,7 +107,7 @@ impl Interface {
     /// `ATOMIC_COUNTER_BUFFER`'s resources have none (`INVALID_ENUM`).
     fn named_from_gl(interface: GLenum) -> GlResult<Self> {
         match Self::from_gl(interface)? {
-            Self::AtomicCounterBuffer => Err(INVALID_ENUM),
+            Self::AtomicCounterBuffer | Self::TransformFeedbackBuffer => Err(INVALID_ENUM),
             i => Ok(i),
         }
     }
@@ -113,12 +122,19 @@ fn count(l: Option<&LinkedProgram>, interface: Interface) -> usize {
         Interface::Input => l.attributes.len(),
         Interface::Output => l.outputs.len(),
         Interface::TransformFeedbackVarying => l.xfb.len(),
+        Interface::TransformFeedbackBuffer => xfb_buffers(l).count(),
         Interface::BufferVariable => l.buffer_variables.len(),
         Interface::StorageBlock => l.storage_blocks.len(),
         Interface::AtomicCounterBuffer => l.atomic_buffers.len(),
         Interface::Subroutine(s) => subroutines(l, s).functions.len(),
         Interface::SubroutineUniform(s) => subroutines(l, s).uniforms.len(),
     }
+}
+
+/// The buffer bindings transform feedback writes: each one a captured varying (not a
+/// layout name) goes to, in binding order (Mesa's active buffers).
+fn xfb_buffers(l: &LinkedProgram) -> impl Iterator<Item = u32> + '_ {
+    (0..l.xfb_strides.len() as u32).filter(|&b| l.xfb.iter().any(|v| v.buffer == b && v.ty != NONE))
 }
 
 /// The name of resource `i` (which exists) as GL reports it.
@@ -138,7 +154,7 @@ fn name(l: &LinkedProgram, interface: Interface, i: usize) -> String {
         Interface::TransformFeedbackVarying => l.xfb[i].name.clone(),
         Interface::BufferVariable => l.buffer_variables[i].name.clone(),
         Interface::StorageBlock => l.storage_blocks[i].name.clone(),
-        Interface::AtomicCounterBuffer => String::new(),
+        Interface::AtomicCounterBuffer | Interface::TransformFeedbackBuffer => String::new(),
         Interface::Subroutine(s) => subroutines(l, s).functions[i].name.clone(),
         Interface::SubroutineUniform(s) => subroutines(l, s).uniforms[i].name.clone(),
     }
@@ -199,6 +215,7 @@ fn stages(l: &LinkedProgram, interface: Interface, i: usize) -> u8 {
         Interface::BufferVariable => l.buffer_variables[i].stages,
         Interface::AtomicCounterBuffer => l.atomic_buffers[i].stages,
         Interface::TransformFeedbackVarying
+        | Interface::TransformFeedbackBuffer
         | Interface::Subroutine(_)
         | Interface::SubroutineUniform(_) => 0,
     }
@@ -234,14 +251,24 @@ fn property(
         _ => {}
     }
     if let Some(stage) = referenced_stage(prop) {
-        if matches!(interface, I::TransformFeedbackVarying) {
+        if matches!(
+            interface,
+            I::TransformFeedbackVarying | I::TransformFeedbackBuffer
+        ) {
             return wrong;
         }
         let bits = stages(l, interface, i);
         return one(stage.is_some_and(|s| bits & 1 << s as u8 != 0).into());
     }
     match prop {
-        NAME_LENGTH if interface == I::AtomicCounterBuffer => wrong,
+        NAME_LENGTH
+            if matches!(
+                interface,
+                I::AtomicCounterBuffer | I::TransformFeedbackBuffer
+            ) =>
+        {
+            wrong
+        }
         NAME_LENGTH => one(gl_length(&name(l, interface, i))),
         TYPE | ARRAY_SIZE => {
             let (ty, size) = match interface {
@@ -256,6 +283,26 @@ fn property(
         }
         // GL 4.4 adds a captured varying's offset; Mesa answers it in every context.
         OFFSET if interface == I::TransformFeedbackVarying => one(l.xfb[i].offset),
+        TRANSFORM_FEEDBACK_BUFFER_INDEX => match interface {
+            // Mesa answers 0 for a `gl_NextBuffer` (size 0), though it lists it among the
+            // varyings of the buffer its index names.
+            I::TransformFeedbackVarying => {
+                let v = &l.xfb[i];
+                one(if v.ty == NONE && v.size == 0 {
+                    0
+                } else {
+                    v.buffer_index
+                })
+            }
+            _ => wrong,
+        },
+        TRANSFORM_FEEDBACK_BUFFER_STRIDE => match interface {
+            I::TransformFeedbackBuffer => {
+                let b = xfb_buffers(l).nth(i).unwrap_or(0);
+                one(l.xfb_strides[b as usize] as GLint)
+            }
+            _ => wrong,
+        },
         OFFSET
         | BLOCK_INDEX
         | ARRAY_STRIDE
@@ -302,6 +349,16 @@ fn property(
                     let vars = b.variables.iter().map(|&v| v as GLint).collect();
                     (b.binding, b.data_size, vars)
                 }
+                I::TransformFeedbackBuffer => {
+                    // Its varyings: those whose buffer index is this resource's (Mesa's
+                    // answer, layout names included).
+                    let b = xfb_buffers(l).nth(i).unwrap_or(0);
+                    let vars = (0..l.xfb.len())
+                        .filter(|&k| l.xfb[k].buffer_index == i as GLint)
+                        .map(|k| k as GLint)
+                        .collect();
+                    (b, 0, vars)
+                }
                 I::AtomicCounterBuffer => {
                     // Its counters as active uniforms, which follow the others.
                     let b = &l.atomic_buffers[i];
@@ -312,7 +369,14 @@ fn property(
                 _ => return wrong,
             };
             match prop {
+                // Mesa's count of a buffer's varyings: those filed under its binding,
+                // which is not always the list above (a `gl_NextBuffer` is filed under the
+                // buffer before it and listed under the one it ends).
+                NUM_ACTIVE_VARIABLES if interface == I::TransformFeedbackBuffer => {
+                    one(l.xfb.iter().filter(|v| v.buffer == binding).count() as GLint)
+                }
                 BUFFER_BINDING => one(binding as GLint),
+                BUFFER_DATA_SIZE if interface == I::TransformFeedbackBuffer => wrong,
                 BUFFER_DATA_SIZE => one(size),
                 NUM_ACTIVE_VARIABLES => one(vars.len() as GLint),
                 _ => Ok(vars),
@@ -367,7 +431,12 @@ impl Context {
             let n = count(l, interface);
             Ok(match pname {
                 ACTIVE_RESOURCES => n as GLint,
-                MAX_NAME_LENGTH if interface != Interface::AtomicCounterBuffer => {
+                MAX_NAME_LENGTH
+                    if !matches!(
+                        interface,
+                        Interface::AtomicCounterBuffer | Interface::TransformFeedbackBuffer
+                    ) =>
+                {
                     l.map_or(0, |l| {
                         (0..n)
                             .map(|i| gl_length(&name(l, interface, i)))
