@@ -21,6 +21,7 @@ mod draw;
 mod draw_buffers_blend;
 mod draw_indirect;
 mod dropin;
+mod enhanced_layouts;
 mod es2_compatibility;
 mod es3_compatibility;
 mod explicit_uniform_location;
