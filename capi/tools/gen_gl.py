@@ -200,6 +200,15 @@ BEYOND = {
     "glVertexArrayAttribBinding", "glVertexArrayAttribFormat", "glVertexArrayAttribIFormat",
     "glVertexArrayAttribLFormat", "glVertexArrayBindingDivisor", "glVertexArrayElementBuffer",
     "glVertexArrayVertexBuffer", "glVertexArrayVertexBuffers",
+    # The rest of direct state access (GL 4.5): framebuffer verbs and parameters,
+    # compressed images and transform feedback objects by name.
+    "glBlitNamedFramebuffer", "glClearNamedFramebufferfi", "glClearNamedFramebufferfv",
+    "glClearNamedFramebufferiv", "glClearNamedFramebufferuiv", "glGetCompressedTextureImage",
+    "glGetNamedFramebufferParameteriv", "glGetTransformFeedbacki64_v",
+    "glGetTransformFeedbacki_v", "glGetTransformFeedbackiv",
+    "glInvalidateNamedFramebufferData", "glInvalidateNamedFramebufferSubData",
+    "glNamedFramebufferParameteri", "glTransformFeedbackBufferBase",
+    "glTransformFeedbackBufferRange",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

@@ -13,6 +13,7 @@ use tessera_components::object::{Buffer, Texture};
 use tessera_components::state::TextureTarget;
 
 use crate::context::{Context, GlResult};
+use crate::framebuffer::WhichFramebuffer;
 use crate::limits;
 
 /// The `TEXTURE_MAX_LEVEL` Mesa gives a texture that was named but never bound.
@@ -158,7 +159,8 @@ impl Context {
         count: GLsizei,
         attachments: &[GLenum],
     ) {
-        if let Err(err) = self.invalidate_framebuffer_checks(target, count, attachments, 0, 0) {
+        let r = WhichFramebuffer::Bound(target);
+        if let Err(err) = self.invalidate_framebuffer_checks(r, count, attachments, 0, 0) {
             self.error(err);
         }
     }
@@ -179,7 +181,8 @@ impl Context {
         width: GLsizei,
         height: GLsizei,
     ) {
-        let checked = self.invalidate_framebuffer_checks(target, count, attachments, width, height);
+        let r = WhichFramebuffer::Bound(target);
+        let checked = self.invalidate_framebuffer_checks(r, count, attachments, width, height);
         if let Err(err) = checked {
             self.error(err);
         }
@@ -189,16 +192,17 @@ impl Context {
     /// count, the size, then each attachment in turn (the default framebuffer's buffers
     /// `COLOR`, `DEPTH`, `STENCIL` and the four `FRONT`/`BACK` `LEFT`/`RIGHT` ones; a
     /// framebuffer object's attachment points, a colour attachment past
-    /// `MAX_COLOR_ATTACHMENTS` being `INVALID_OPERATION`).
-    fn invalidate_framebuffer_checks(
+    /// `MAX_COLOR_ATTACHMENTS` being `INVALID_OPERATION`). The named forms
+    /// (`glInvalidateNamedFramebuffer*`) share them, on the framebuffer they name.
+    pub(crate) fn invalidate_framebuffer_checks(
         &mut self,
-        target: GLenum,
+        r: WhichFramebuffer,
         count: GLsizei,
         attachments: &[GLenum],
         width: GLsizei,
         height: GLsizei,
     ) -> GlResult {
-        let fb = self.local.bound_framebuffer(target)?;
+        let fb = self.local.framebuffer_of(r)?;
         if count < 0 || width < 0 || height < 0 {
             return Err(INVALID_VALUE);
         }

@@ -558,14 +558,14 @@ pub struct XfbObjects {
 
 impl XfbObjects {
     /// The default object's entity.
-    fn default_entity(&mut self, world: &mut World) -> Entity {
+    pub(crate) fn default_entity(&mut self, world: &mut World) -> Entity {
         *self
             .default
             .get_or_insert_with(|| world.spawn(TransformFeedbackObject::default()).id())
     }
 
     /// The bound object's entity.
-    fn bound_entity(&mut self, world: &mut World) -> Entity {
+    pub(crate) fn bound_entity(&mut self, world: &mut World) -> Entity {
         match self.bound {
             0 => self.default_entity(world),
             n => self
@@ -578,17 +578,17 @@ impl XfbObjects {
 
 /// What an object keeps of the bindings while another is bound.
 #[derive(Debug, Default, Clone)]
-struct Saved {
-    buffers: [IndexedBuffer; 4],
-    mode: Option<GLenum>,
-    paused: bool,
+pub(crate) struct Saved {
+    pub(crate) buffers: [IndexedBuffer; 4],
+    pub(crate) mode: Option<GLenum>,
+    pub(crate) paused: bool,
 }
 
 /// A transform feedback object.
 #[derive(Component, Debug, Default)]
 pub struct TransformFeedbackObject {
     /// Its bindings, mode and pause while it is not bound (while bound: the context's).
-    saved: Saved,
+    pub(crate) saved: Saved,
     /// Its wire object, made at its first begin.
     handle: Option<TransformFeedbackHandle>,
     /// Whether a capture of it ever ended (`glDrawTransformFeedback*` needs one).

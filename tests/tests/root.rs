@@ -17,6 +17,7 @@ mod debug_output;
 mod derivative_control;
 mod differential;
 mod direct_state_access;
+mod direct_state_only;
 mod draw;
 mod draw_buffers_blend;
 mod draw_indirect;

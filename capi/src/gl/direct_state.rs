@@ -1,7 +1,7 @@
 //! GL 4.5's direct state access (`ARB_direct_state_access`) for textures, vertex arrays,
-//! framebuffers, renderbuffers and samplers:
+//! framebuffers, renderbuffers, samplers and transform feedback objects:
 //! the entry points of `engine::direct_state` (the buffer functions are elsewhere). The
-//! extension string is not advertised until every object kind has its named forms.
+//! framebuffer verbs and parameters are in `named_framebuffer`.
 
 use std::ffi::c_void;
 
@@ -749,5 +749,82 @@ pub unsafe extern "C" fn glCreateTransformFeedbacks(n: GLsizei, ids: *mut GLuint
     let out = unsafe { ptr::slice_mut(ids, ptr::len(n)) };
     gl_call("glCreateTransformFeedbacks", (), |c| {
         c.create_transform_feedbacks(n, out)
+    });
+}
+
+/// `glGetCompressedTextureImage`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetCompressedTextureImage(
+    texture: GLuint,
+    level: GLint,
+    buf_size: GLsizei,
+    pixels: *mut c_void,
+) {
+    gl_call("glGetCompressedTextureImage", (), |c| {
+        // SAFETY: GL contract: client memory holds `buf_size` bytes.
+        let px = unsafe { destination(c, pixels, ptr::len(buf_size)) };
+        c.get_compressed_texture_image(texture, level, buf_size, px)
+    });
+}
+
+/// `glTransformFeedbackBufferBase`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glTransformFeedbackBufferBase(xfb: GLuint, index: GLuint, buffer: GLuint) {
+    gl_call("glTransformFeedbackBufferBase", (), |c| {
+        c.transform_feedback_buffer_base(xfb, index, buffer)
+    });
+}
+
+/// `glTransformFeedbackBufferRange`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glTransformFeedbackBufferRange(
+    xfb: GLuint,
+    index: GLuint,
+    buffer: GLuint,
+    offset: GLintptr,
+    size: GLsizeiptr,
+) {
+    gl_call("glTransformFeedbackBufferRange", (), |c| {
+        c.transform_feedback_buffer_range(xfb, index, buffer, offset, size)
+    });
+}
+
+/// `glGetTransformFeedbackiv`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetTransformFeedbackiv(xfb: GLuint, pname: GLenum, param: *mut GLint) {
+    // SAFETY: GL contract: every transform feedback parameter is one value.
+    let out = unsafe { ptr::slice_mut(param, 1) };
+    gl_call("glGetTransformFeedbackiv", (), |c| {
+        c.get_transform_feedbackiv(xfb, pname, out)
+    });
+}
+
+/// `glGetTransformFeedbacki_v`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetTransformFeedbacki_v(
+    xfb: GLuint,
+    pname: GLenum,
+    index: GLuint,
+    param: *mut GLint,
+) {
+    // SAFETY: GL contract: every transform feedback parameter is one value.
+    let out = unsafe { ptr::slice_mut(param, 1) };
+    gl_call("glGetTransformFeedbacki_v", (), |c| {
+        c.get_transform_feedbacki_v(xfb, pname, index, out)
+    });
+}
+
+/// `glGetTransformFeedbacki64_v`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetTransformFeedbacki64_v(
+    xfb: GLuint,
+    pname: GLenum,
+    index: GLuint,
+    param: *mut GLint64,
+) {
+    // SAFETY: GL contract: every transform feedback parameter is one value.
+    let out = unsafe { ptr::slice_mut(param, 1) };
+    gl_call("glGetTransformFeedbacki64_v", (), |c| {
+        c.get_transform_feedbacki64_v(xfb, pname, index, out)
     });
 }

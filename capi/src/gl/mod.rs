@@ -37,6 +37,7 @@ pub mod generated;
 mod internalformat;
 mod invalidate;
 mod multi_bind;
+mod named_framebuffer;
 mod pipeline;
 mod program;
 mod program_interface;
@@ -76,6 +77,7 @@ pub use generated::*;
 pub use internalformat::*;
 pub use invalidate::*;
 pub use multi_bind::*;
+pub use named_framebuffer::*;
 pub use pipeline::*;
 pub use program::*;
 pub use program_interface::*;
@@ -118,7 +120,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 314] = [
+pub static BEYOND_3_3: [(&str, Proc); 329] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -283,6 +285,13 @@ pub static BEYOND_3_3: [(&str, Proc); 314] = [
         }),
     ),
     (
+        "glBlitNamedFramebuffer",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum) = glBlitNamedFramebuffer;
+            F as *const c_void
+        }),
+    ),
+    (
         "glBufferStorage",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLsizeiptr, *const c_void, GLbitfield) =
@@ -361,6 +370,34 @@ pub static BEYOND_3_3: [(&str, Proc); 314] = [
                 GLenum,
                 *const c_void,
             ) = glClearNamedBufferSubData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearNamedFramebufferfi",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLint, GLfloat, GLint) = glClearNamedFramebufferfi;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearNamedFramebufferfv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLint, *const GLfloat) = glClearNamedFramebufferfv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearNamedFramebufferiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLint, *const GLint) = glClearNamedFramebufferiv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glClearNamedFramebufferuiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLint, *const GLuint) = glClearNamedFramebufferuiv;
             F as *const c_void
         }),
     ),
@@ -838,6 +875,13 @@ pub static BEYOND_3_3: [(&str, Proc); 314] = [
         }),
     ),
     (
+        "glGetCompressedTextureImage",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut c_void) = glGetCompressedTextureImage;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetDebugMessageLog",
         Proc({
             const F: unsafe extern "C" fn(
@@ -940,6 +984,13 @@ pub static BEYOND_3_3: [(&str, Proc); 314] = [
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLenum, GLenum, *mut GLint) =
                 glGetNamedFramebufferAttachmentParameteriv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetNamedFramebufferParameteriv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetNamedFramebufferParameteriv;
             F as *const c_void
         }),
     ),
@@ -1185,6 +1236,27 @@ pub static BEYOND_3_3: [(&str, Proc); 314] = [
         }),
     ),
     (
+        "glGetTransformFeedbacki64_v",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLuint, *mut GLint64) = glGetTransformFeedbacki64_v;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTransformFeedbacki_v",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLuint, *mut GLint) = glGetTransformFeedbacki_v;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTransformFeedbackiv",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetTransformFeedbackiv;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetUniformSubroutineuiv",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLint, *mut GLuint) = glGetUniformSubroutineuiv;
@@ -1341,6 +1413,20 @@ pub static BEYOND_3_3: [(&str, Proc); 314] = [
         }),
     ),
     (
+        "glInvalidateNamedFramebufferData",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLenum) = glInvalidateNamedFramebufferData;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glInvalidateNamedFramebufferSubData",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLenum, GLint, GLint, GLsizei, GLsizei) = glInvalidateNamedFramebufferSubData;
+            F as *const c_void
+        }),
+    ),
+    (
         "glInvalidateSubFramebuffer",
         Proc({
             const F: unsafe extern "C" fn(
@@ -1479,6 +1565,13 @@ pub static BEYOND_3_3: [(&str, Proc); 314] = [
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLenum) =
                 glNamedFramebufferDrawBuffers;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glNamedFramebufferParameteri",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLint) = glNamedFramebufferParameteri;
             F as *const c_void
         }),
     ),
@@ -2298,6 +2391,20 @@ pub static BEYOND_3_3: [(&str, Proc); 314] = [
         Proc({
             const F: extern "C" fn(GLuint, GLenum, GLuint, GLenum, GLuint, GLuint, GLuint, GLuint) =
                 glTextureView;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTransformFeedbackBufferBase",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLuint) = glTransformFeedbackBufferBase;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTransformFeedbackBufferRange",
+        Proc({
+            const F: extern "C" fn(GLuint, GLuint, GLuint, GLintptr, GLsizeiptr) = glTransformFeedbackBufferRange;
             F as *const c_void
         }),
     ),

@@ -4,9 +4,21 @@
 //! `glNamedRenderbufferStorage*`, `glGetNamedRenderbufferParameteriv` and
 //! `glCreateSamplers`, each the body of its bound form on the named object
 //! (`framebuffer::WhichFramebuffer`, the renderbuffer calls' `*_of`).
+//!
+//! `glClearNamedFramebuffer*` and `glBlitNamedFramebuffer` run the bound forms' bodies with
+//! the draw (and read) binding pointed at the named framebuffers for the call and pointed
+//! back after it (`Context::with_framebuffers`): a clear and a blit are verbs whose bodies
+//! validate and emit the bound framebuffers' state, so the named object is bound for the
+//! verb's records as `glBindFramebuffer` would bind it, and the next verb binds back. The
+//! names are found as Mesa finds them: a clear binds its name the way `glBindFramebuffer`
+//! does (0 is the default framebuffer, a name `glGenFramebuffers` returned becomes its
+//! object, any other is `INVALID_OPERATION`), a blit looks both up (0 the default
+//! framebuffer, anything but an object `INVALID_OPERATION`).
 
 use bevy_ecs::entity::Entity;
+use tessera_components::Dirty;
 use tessera_components::gl::*;
+use tessera_components::names::NameEntry;
 
 use crate::context::{Context, GlResult};
 use crate::framebuffer::{TexCall, WhichFramebuffer, framebuffer_target};
@@ -239,5 +251,194 @@ impl Context {
     /// `glCreateSamplers`: as `glGenSamplers`, which makes the objects already.
     pub fn create_samplers(&mut self, n: GLsizei, samplers: &mut [GLuint]) {
         self.gen_samplers(n, samplers);
+    }
+
+    /// The framebuffer a named clear binds for its body: 0 the default framebuffer, a name
+    /// `glGenFramebuffers` returned made an object (as `glBindFramebuffer` makes it), any
+    /// other name `INVALID_OPERATION`.
+    fn framebuffer_to_bind(&mut self, framebuffer: GLuint) -> GlResult<Option<Entity>> {
+        if framebuffer == 0 {
+            return Ok(None);
+        }
+        match self.local.framebuffers.entry(framebuffer) {
+            NameEntry::Object(e) => Ok(Some(e)),
+            NameEntry::Free => Err(INVALID_OPERATION),
+            NameEntry::Reserved => {
+                let group = self.group.clone();
+                let mut sh = group.lock_for(self.local.id);
+                Ok(Some(self.local.create_framebuffer(&mut sh, framebuffer)))
+            }
+        }
+    }
+
+    /// Points the draw and read bindings at `draw` and `read` (`None`: the default
+    /// framebuffer), with the dirty bits `glBindFramebuffer` sets.
+    fn point_framebuffers(&mut self, draw: Option<Entity>, read: Option<Entity>) {
+        if self.local.st.draw_framebuffer != draw {
+            self.local.st.draw_framebuffer = draw;
+            self.local.dirty |= Dirty::FRAMEBUFFER | Dirty::DRAW_BUFFERS | Dirty::DRAW_CHECK;
+        }
+        self.local.st.read_framebuffer = read;
+    }
+
+    /// Runs `body` (a bound verb's) with the draw binding at `draw` and the read binding at
+    /// `read`, then points them back at what was bound.
+    fn with_framebuffers(
+        &mut self,
+        draw: Option<Entity>,
+        read: Option<Entity>,
+        body: impl FnOnce(&mut Self),
+    ) {
+        let (old_draw, old_read) = (
+            self.local.st.draw_framebuffer,
+            self.local.st.read_framebuffer,
+        );
+        self.point_framebuffers(draw, read);
+        body(self);
+        self.point_framebuffers(old_draw, old_read);
+    }
+
+    /// Runs a clear's body on the framebuffer `framebuffer` names (bound for the draw only).
+    fn clear_named(&mut self, framebuffer: GLuint, body: impl FnOnce(&mut Self)) {
+        match self.framebuffer_to_bind(framebuffer) {
+            Ok(fb) => {
+                let read = self.local.st.read_framebuffer;
+                self.with_framebuffers(fb, read, body);
+            }
+            Err(err) => self.error(err),
+        }
+    }
+
+    /// `glClearNamedFramebufferiv`.
+    pub fn clear_named_framebufferiv(
+        &mut self,
+        framebuffer: GLuint,
+        buffer: GLenum,
+        drawbuffer: GLint,
+        value: &[GLint],
+    ) {
+        self.clear_named(framebuffer, |c| c.clear_bufferiv(buffer, drawbuffer, value));
+    }
+
+    /// `glClearNamedFramebufferuiv`.
+    pub fn clear_named_framebufferuiv(
+        &mut self,
+        framebuffer: GLuint,
+        buffer: GLenum,
+        drawbuffer: GLint,
+        value: &[GLuint],
+    ) {
+        self.clear_named(framebuffer, |c| {
+            c.clear_bufferuiv(buffer, drawbuffer, value)
+        });
+    }
+
+    /// `glClearNamedFramebufferfv`.
+    pub fn clear_named_framebufferfv(
+        &mut self,
+        framebuffer: GLuint,
+        buffer: GLenum,
+        drawbuffer: GLint,
+        value: &[GLfloat],
+    ) {
+        self.clear_named(framebuffer, |c| c.clear_bufferfv(buffer, drawbuffer, value));
+    }
+
+    /// `glClearNamedFramebufferfi`.
+    pub fn clear_named_framebufferfi(
+        &mut self,
+        framebuffer: GLuint,
+        buffer: GLenum,
+        drawbuffer: GLint,
+        depth: GLfloat,
+        stencil: GLint,
+    ) {
+        self.clear_named(framebuffer, |c| {
+            c.clear_bufferfi(buffer, drawbuffer, depth, stencil)
+        });
+    }
+
+    /// `glBlitNamedFramebuffer`: the read framebuffer's name is checked first, then the
+    /// draw framebuffer's (0: the default framebuffer).
+    pub fn blit_named_framebuffer(
+        &mut self,
+        read_framebuffer: GLuint,
+        draw_framebuffer: GLuint,
+        src: [GLint; 4],
+        dst: [GLint; 4],
+        mask: GLbitfield,
+        filter: GLenum,
+    ) {
+        let read = match self.framebuffer_or_default(read_framebuffer) {
+            Ok(fb) => fb,
+            Err(err) => return self.error(err),
+        };
+        let draw = match self.framebuffer_or_default(draw_framebuffer) {
+            Ok(fb) => fb,
+            Err(err) => return self.error(err),
+        };
+        self.with_framebuffers(draw, read, |c| {
+            let ([sx0, sy0, sx1, sy1], [dx0, dy0, dx1, dy1]) = (src, dst);
+            c.blit_framebuffer(sx0, sy0, sx1, sy1, dx0, dy0, dx1, dy1, mask, filter)
+        });
+    }
+
+    /// `glInvalidateNamedFramebufferData` (0: the default framebuffer): the checks of
+    /// `glInvalidateFramebuffer` (Tessera keeps invalidated contents: see `invalidate`).
+    pub fn invalidate_named_framebuffer_data(
+        &mut self,
+        framebuffer: GLuint,
+        count: GLsizei,
+        attachments: &[GLenum],
+    ) {
+        self.invalidate_named_framebuffer_sub_data(framebuffer, count, attachments, 0, 0, 0, 0);
+    }
+
+    /// `glInvalidateNamedFramebufferSubData` (0: the default framebuffer).
+    #[expect(clippy::too_many_arguments, reason = "GL's signature")]
+    pub fn invalidate_named_framebuffer_sub_data(
+        &mut self,
+        framebuffer: GLuint,
+        count: GLsizei,
+        attachments: &[GLenum],
+        _x: GLint,
+        _y: GLint,
+        width: GLsizei,
+        height: GLsizei,
+    ) {
+        let checked = self.framebuffer_or_default(framebuffer).and_then(|fb| {
+            let r = WhichFramebuffer::Named(fb);
+            self.invalidate_framebuffer_checks(r, count, attachments, width, height)
+        });
+        if let Err(err) = checked {
+            self.error(err);
+        }
+    }
+
+    /// `glNamedFramebufferParameteri` (0: the default framebuffer, which takes none of the
+    /// parameters: `INVALID_OPERATION` after the pname's check).
+    pub fn named_framebuffer_parameteri(
+        &mut self,
+        framebuffer: GLuint,
+        pname: GLenum,
+        param: GLint,
+    ) {
+        match self.framebuffer_or_default(framebuffer) {
+            Ok(fb) => self.framebuffer_parameteri_of(fb, pname, param),
+            Err(err) => self.error(err),
+        }
+    }
+
+    /// `glGetNamedFramebufferParameteriv` (0: the default framebuffer).
+    pub fn get_named_framebuffer_parameteriv(
+        &mut self,
+        framebuffer: GLuint,
+        pname: GLenum,
+        params: &mut [GLint],
+    ) {
+        match self.framebuffer_or_default(framebuffer) {
+            Ok(fb) => self.get_framebuffer_parameteriv_of(fb, pname, params),
+            Err(err) => self.error(err),
+        }
     }
 }

@@ -15,9 +15,11 @@
 //! are objects before any bind (and a texture's target is fixed at creation).
 //!
 //! `vertex_array` holds the vertex array calls (and `glCreateTransformFeedbacks`, the other
-//! per-context container), `texture` the texture calls, `framebuffer` the framebuffer,
-//! renderbuffer and sampler calls.
+//! per-context container), `transform_feedback` the transform feedback objects' bindings and
+//! queries, `texture` the texture calls, `framebuffer` the framebuffer, renderbuffer and
+//! sampler calls (the clears and blits among them bind the named framebuffers for the verb).
 
 mod framebuffer;
 mod texture;
+mod transform_feedback;
 mod vertex_array;

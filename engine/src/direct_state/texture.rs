@@ -6,6 +6,13 @@
 //! body with the texture in `Local::named_texture`, where `Local::bound_texture` finds it
 //! instead of the active unit's binding of that target. The texture's own target is the
 //! target the body is given, so every later check and record is the bound form's.
+//!
+//! A cube map's faces are the layers of the calls that take a 3D box
+//! (`glTextureSubImage3D`, `glCompressedTextureSubImage3D`, `glCopyTextureSubImage3D`) and
+//! the six images `glGetTextureImage` and `glGetCompressedTextureImage` read (GL 4.5
+//! §8.6): each face is the bound form's body on that face's target, its pixels one image
+//! stride past the previous face's, as Mesa steps them. The texture must be cube complete
+//! at the level (`INVALID_OPERATION`, Mesa's check).
 
 use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
@@ -15,8 +22,10 @@ use tessera_components::state::TextureTarget;
 use tessera_wire::state::MAX_TEXTURE_UNITS;
 
 use crate::context::Context;
-use crate::pixel::{Pixels, PixelsMut};
-use crate::texture::{bind_unit, create_texture, default_texture_if_any};
+use crate::pixel::{self, Pixels, PixelsMut};
+use crate::texture::{
+    bind_unit, check_format_type, create_texture, default_texture_if_any, max_levels,
+};
 
 /// The texture targets a named sub-image call of `dims` dimensions takes (a cube map's
 /// faces are layers of `glTextureSubImage3D`'s and `glCopyTextureSubImage3D`'s).
@@ -44,10 +53,39 @@ fn has_parameters(t: TextureTarget) -> bool {
     t != TextureTarget::Buffer
 }
 
-/// Targets whose images `glGetTextureImage` reads (cube maps: not yet).
+/// Targets whose images `glGetTextureImage` and `glGetCompressedTextureImage` read.
 fn has_images_to_read(t: TextureTarget) -> bool {
     use TextureTarget::*;
-    matches!(t, D1 | D2 | D3 | D1Array | D2Array | CubeArray | Rectangle)
+    matches!(
+        t,
+        D1 | D2 | D3 | D1Array | D2Array | Cube | CubeArray | Rectangle
+    )
+}
+
+/// The target of cube map face `face` (0-5).
+fn face_target(face: usize) -> GLenum {
+    TEXTURE_CUBE_MAP_POSITIVE_X + face as GLenum
+}
+
+/// Client memory `pixels` cut to its first `n` bytes (a pack buffer offset as it is).
+fn bound(pixels: PixelsMut<'_>, n: usize) -> PixelsMut<'_> {
+    match pixels {
+        PixelsMut::Bytes(b) => {
+            let end = b.len().min(n);
+            PixelsMut::Bytes(&mut b[..end])
+        }
+        p => p,
+    }
+}
+
+/// `pixels` moved `by` bytes on.
+fn pixels_at(pixels: Pixels<'_>, by: usize) -> Pixels<'_> {
+    match pixels {
+        Pixels::Bytes(b) => Pixels::Bytes(b.get(by..).unwrap_or_default()),
+        Pixels::Offset(o) => Pixels::Offset(o + by),
+        Pixels::None if by == 0 => Pixels::None,
+        Pixels::None => Pixels::Offset(by),
+    }
 }
 
 /// Any target: the bound form's body decides.
@@ -394,7 +432,7 @@ impl Context {
         );
     }
 
-    /// `glTextureSubImage3D` (not of cube maps: see the module's notes in `direct_state`).
+    /// `glTextureSubImage3D`: of a cube map, faces `zoffset..zoffset + depth`.
     #[expect(clippy::too_many_arguments, reason = "GL's signature")]
     pub fn texture_sub_image_3d(
         &mut self,
@@ -409,10 +447,41 @@ impl Context {
         self.on_texture(
             texture,
             INVALID_OPERATION,
-            |t| sub_image_accepts(3, t),
+            |t| t == TextureTarget::Cube || sub_image_accepts(3, t),
             |c, t| {
                 let ([x, y, z], [w, h, d]) = (offset, size);
-                c.tex_sub_image_3d(t.to_gl(), level, x, y, z, w, h, d, format, ty, pixels)
+                if t != TextureTarget::Cube {
+                    return c.tex_sub_image_3d(
+                        t.to_gl(),
+                        level,
+                        x,
+                        y,
+                        z,
+                        w,
+                        h,
+                        d,
+                        format,
+                        ty,
+                        pixels,
+                    );
+                }
+                let Some(faces) = c.cube_faces(level, z, d) else {
+                    return;
+                };
+                // One face's image stride under the unpack state (0 for a bad format or
+                // type, which the first face's body refuses).
+                let stride = check_format_type(format, ty).map_or(0, |l| {
+                    let px = pixel::pixel_size(l.format, l.ty);
+                    let (w, h) = (w.max(0) as usize, h.max(0) as usize);
+                    pixel::client_layout(&c.local.st.unpack, px, w, h, 1).image_stride
+                });
+                for (i, face) in faces.enumerate() {
+                    let px = pixels_at(pixels, i * stride);
+                    let target = face_target(face);
+                    if c.raises(|c| c.tex_sub_image_2d(target, level, x, y, w, h, format, ty, px)) {
+                        return;
+                    }
+                }
             },
         );
     }
@@ -465,7 +534,8 @@ impl Context {
         );
     }
 
-    /// `glCompressedTextureSubImage3D` (not of cube maps).
+    /// `glCompressedTextureSubImage3D`: of a cube map, faces `zoffset..zoffset + depth`, each
+    /// `image_size / depth` bytes of blocks.
     #[expect(clippy::too_many_arguments, reason = "GL's signature")]
     pub fn compressed_texture_sub_image_3d(
         &mut self,
@@ -480,10 +550,44 @@ impl Context {
         self.on_texture(
             texture,
             INVALID_OPERATION,
-            |t| sub_image_accepts(3, t),
+            |t| t == TextureTarget::Cube || sub_image_accepts(3, t),
             |c, t| {
                 let ([x, y, z], [w, h, d], n) = (offset, size, image_size);
-                c.compressed_tex_sub_image_3d(t.to_gl(), level, x, y, z, w, h, d, format, n, data)
+                if t != TextureTarget::Cube {
+                    return c.compressed_tex_sub_image_3d(
+                        t.to_gl(),
+                        level,
+                        x,
+                        y,
+                        z,
+                        w,
+                        h,
+                        d,
+                        format,
+                        n,
+                        data,
+                    );
+                }
+                let Some(faces) = c.cube_faces(level, z, d) else {
+                    return;
+                };
+                // The faces' blocks follow each other: each face takes an equal share.
+                if d == 0 || n < 0 || n % d != 0 {
+                    return c.error(INVALID_VALUE);
+                }
+                let per_face = n / d;
+                for (i, face) in faces.enumerate() {
+                    let px = pixels_at(data, i * per_face as usize);
+                    let target = face_target(face);
+                    let body = |c: &mut Self| {
+                        c.compressed_tex_sub_image_2d(
+                            target, level, x, y, w, h, format, per_face, px,
+                        )
+                    };
+                    if c.raises(body) {
+                        return;
+                    }
+                }
             },
         );
     }
@@ -565,9 +669,9 @@ impl Context {
         );
     }
 
-    /// `glGetTextureImage` (not of cube maps, whose six faces it reads as one image: see
-    /// the README). Into client memory the image must fit in `buf_size` bytes
-    /// (`INVALID_OPERATION`, as Mesa's bounds check).
+    /// `glGetTextureImage`: of a cube map, its six faces one after another. Into client
+    /// memory the image must fit in `buf_size` bytes (`INVALID_OPERATION`, as Mesa's bounds
+    /// check).
     pub fn get_texture_image(
         &mut self,
         texture: GLuint,
@@ -578,6 +682,9 @@ impl Context {
         pixels: PixelsMut<'_>,
     ) {
         self.on_texture(texture, INVALID_OPERATION, has_images_to_read, |c, t| {
+            if t == TextureTarget::Cube {
+                return c.get_cube_image(level, format, ty, buf_size, pixels);
+            }
             let target = t.to_gl();
             let fits = matches!(pixels, PixelsMut::Offset(_))
                 || c.get_tex_image_len(target, level, format, ty) <= buf_size.max(0) as usize;
@@ -587,6 +694,170 @@ impl Context {
                 c.error(INVALID_OPERATION);
             }
         });
+    }
+
+    /// `glGetCompressedTextureImage`: the bound form's body, with the blocks bounded by
+    /// `buf_size` in client memory (`INVALID_OPERATION` after every other error, as Mesa);
+    /// of a cube map, its six faces one after another.
+    pub fn get_compressed_texture_image(
+        &mut self,
+        texture: GLuint,
+        level: GLint,
+        buf_size: GLsizei,
+        pixels: PixelsMut<'_>,
+    ) {
+        self.on_texture(texture, INVALID_OPERATION, has_images_to_read, |c, t| {
+            let room = buf_size.max(0) as usize;
+            if t != TextureTarget::Cube {
+                return c.get_compressed_tex_image(t.to_gl(), level, bound(pixels, room));
+            }
+            if level < 0 || level >= max_levels(&c.local.limits, t) {
+                return c.error(INVALID_VALUE);
+            }
+            if !c.cube_complete() {
+                return c.error(INVALID_OPERATION);
+            }
+            let stride = c.get_compressed_tex_image_len(face_target(0), level);
+            let mut pixels = pixels;
+            for face in 0..6 {
+                let at = face * stride;
+                let px = match &mut pixels {
+                    PixelsMut::Bytes(b) => {
+                        let from = at.min(b.len());
+                        bound(PixelsMut::Bytes(&mut b[from..]), room.saturating_sub(at))
+                    }
+                    PixelsMut::Offset(o) => PixelsMut::Offset(*o + at),
+                };
+                if c.raises(|c| c.get_compressed_tex_image(face_target(face), level, px)) {
+                    return;
+                }
+            }
+        });
+    }
+
+    /// `glGetTextureImage` of the named cube map: Mesa's checks (the level, the format and
+    /// type, cube completeness, then the size of the six images against `buf_size`), then
+    /// each face's `glGetTexImage` one image stride (under the pack state) past the last.
+    fn get_cube_image(
+        &mut self,
+        level: GLint,
+        format: GLenum,
+        ty: GLenum,
+        buf_size: GLsizei,
+        mut pixels: PixelsMut<'_>,
+    ) {
+        if level < 0 || level >= max_levels(&self.local.limits, TextureTarget::Cube) {
+            return self.error(INVALID_VALUE);
+        }
+        let layout = match check_format_type(format, ty) {
+            Ok(l) => l,
+            Err(err) => return self.error(err),
+        };
+        if !self.cube_complete() {
+            return self.error(INVALID_OPERATION);
+        }
+        let face_len = self.get_tex_image_len(face_target(0), level, format, ty);
+        let size = [TEXTURE_WIDTH, TEXTURE_HEIGHT].map(|p| {
+            let mut v = [0];
+            self.get_tex_level_parameteriv(face_target(0), level, p, &mut v);
+            v[0].max(0) as usize
+        });
+        let px = pixel::pixel_size(layout.format, layout.ty);
+        let stride =
+            pixel::client_layout(&self.local.st.pack, px, size[0], size[1], 1).image_stride;
+        if matches!(pixels, PixelsMut::Bytes(_))
+            && face_len > 0
+            && 5 * stride + face_len > buf_size.max(0) as usize
+        {
+            return self.error(INVALID_OPERATION);
+        }
+        for face in 0..6 {
+            let at = face * stride;
+            let px = match &mut pixels {
+                PixelsMut::Bytes(b) => {
+                    let from = at.min(b.len());
+                    PixelsMut::Bytes(&mut b[from..])
+                }
+                PixelsMut::Offset(o) => PixelsMut::Offset(*o + at),
+            };
+            if self.raises(|c| c.get_tex_image(face_target(face), level, format, ty, px)) {
+                return;
+            }
+        }
+    }
+
+    /// The faces `zoffset..zoffset + depth` of the named cube map, after Mesa's checks: the
+    /// range within the six faces (`INVALID_VALUE`) and the texture cube complete at
+    /// `level` (`INVALID_OPERATION`); `None` after an error.
+    fn cube_faces(
+        &mut self,
+        level: GLint,
+        zoffset: GLint,
+        depth: GLsizei,
+    ) -> Option<std::ops::Range<usize>> {
+        if zoffset < 0 || depth < 0 || i64::from(zoffset) + i64::from(depth) > 6 {
+            self.error(INVALID_VALUE);
+            return None;
+        }
+        if level < 0 || level >= max_levels(&self.local.limits, TextureTarget::Cube) {
+            self.error(INVALID_VALUE);
+            return None;
+        }
+        if !self.cube_level_complete(level as usize) {
+            self.error(INVALID_OPERATION);
+            return None;
+        }
+        Some(zoffset as usize..(zoffset + depth) as usize)
+    }
+
+    /// Whether the six faces of the named cube map have images at `level` of one square
+    /// size and one internal format (Mesa's `_mesa_cube_level_complete`).
+    fn cube_level_complete(&self, level: usize) -> bool {
+        let Some(e) = self.local.named_texture else {
+            return false;
+        };
+        let sh = self.group.lock();
+        let Some(t) = sh.world.get::<Texture>(e) else {
+            return false;
+        };
+        let Some(first) = t.images[0].get(level) else {
+            return false;
+        };
+        first.internal_format != 0
+            && first.width > 0
+            && first.width == first.height
+            && t.images.iter().all(|face| {
+                face.get(level).is_some_and(|i| {
+                    i.internal_format == first.internal_format
+                        && i.width == first.width
+                        && i.height == first.height
+                })
+            })
+    }
+
+    /// Whether the named cube map is cube complete: every face's base level image square,
+    /// of one size and one internal format (Mesa's `_mesa_cube_complete`).
+    fn cube_complete(&self) -> bool {
+        let base = {
+            let sh = self.group.lock();
+            self.local
+                .named_texture
+                .and_then(|e| sh.world.get::<Texture>(e))
+                .map_or(0, |t| t.base_level)
+        };
+        usize::try_from(base).is_ok_and(|b| self.cube_level_complete(b))
+    }
+
+    /// Runs `body` and says whether it raised an error (an error pending before stays the
+    /// one `glGetError` returns).
+    fn raises(&mut self, body: impl FnOnce(&mut Self)) -> bool {
+        let pending = std::mem::replace(&mut self.local.error, NO_ERROR);
+        body(self);
+        let raised = self.local.error != NO_ERROR;
+        if pending != NO_ERROR {
+            self.local.error = pending;
+        }
+        raised
     }
 
     /// `glGenerateTextureMipmap`.

@@ -15,6 +15,7 @@
 //! (`INVALID_VALUE`). The fixed-sample-locations flag is kept as Mesa keeps it, in a
 //! `GLboolean`: the parameter's low byte.
 
+use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
 use tessera_components::object::Framebuffer;
@@ -52,14 +53,25 @@ impl Context {
         let Some((draw, _)) = framebuffer_target(target) else {
             return self.error(INVALID_ENUM);
         };
-        if !is_default_pname(pname) {
-            return self.error(INVALID_ENUM);
-        }
         let bound = if draw {
             self.local.st.draw_framebuffer
         } else {
             self.local.st.read_framebuffer
         };
+        self.framebuffer_parameteri_of(bound, pname, param);
+    }
+
+    /// `glFramebufferParameteri`'s body on framebuffer `bound` (`None`: the default
+    /// framebuffer), which `glNamedFramebufferParameteri` shares.
+    pub(crate) fn framebuffer_parameteri_of(
+        &mut self,
+        bound: Option<Entity>,
+        pname: GLenum,
+        param: GLint,
+    ) {
+        if !is_default_pname(pname) {
+            return self.error(INVALID_ENUM);
+        }
         let Some(fb) = bound else {
             return self.error(INVALID_OPERATION);
         };
@@ -109,15 +121,26 @@ impl Context {
         let Some((draw, _)) = framebuffer_target(target) else {
             return self.error(INVALID_ENUM);
         };
-        let window_ok = matches!(pname, SAMPLES | SAMPLE_BUFFERS | STEREO);
-        if !is_default_pname(pname) && !window_ok {
-            return self.error(INVALID_ENUM);
-        }
         let bound = if draw {
             self.local.st.draw_framebuffer
         } else {
             self.local.st.read_framebuffer
         };
+        self.get_framebuffer_parameteriv_of(bound, pname, params);
+    }
+
+    /// `glGetFramebufferParameteriv`'s body on framebuffer `bound` (`None`: the default
+    /// framebuffer), which `glGetNamedFramebufferParameteriv` shares.
+    pub(crate) fn get_framebuffer_parameteriv_of(
+        &mut self,
+        bound: Option<Entity>,
+        pname: GLenum,
+        params: &mut [GLint],
+    ) {
+        let window_ok = matches!(pname, SAMPLES | SAMPLE_BUFFERS | STEREO);
+        if !is_default_pname(pname) && !window_ok {
+            return self.error(INVALID_ENUM);
+        }
         if bound.is_none() && !window_ok {
             return self.error(INVALID_OPERATION);
         }
