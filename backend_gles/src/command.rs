@@ -20,7 +20,9 @@ use tessera_wire::dispatch::{
     BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R,
 };
 use tessera_wire::format::{AttribType, FormatClass, IndexType, VertexFormat};
-use tessera_wire::handle::{BufferHandle, Handle, ProgramHandle, RawHandle, SurfaceHandle};
+use tessera_wire::handle::{
+    BufferHandle, Handle, ProgramHandle, QueryHandle, RawHandle, SurfaceHandle,
+};
 use tessera_wire::record::{ClearValue, DRAW_BUFFER_NONE, FramebufferRef, clear_mask};
 use tessera_wire::state::{
     BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_STORAGE_BUFFER_BINDINGS,
@@ -97,6 +99,9 @@ pub(crate) struct GlesContext {
     pub xfb: Option<tessera_wire::handle::TransformFeedbackHandle>,
     /// The bound program has storage blocks: its draws may write buffers.
     writes_storage: bool,
+    /// A conditional render whose condition failed is active: draws, clears, blits and
+    /// dispatches do nothing (`condition.rs`).
+    pub discarding: bool,
 }
 
 impl GlesContext {
@@ -120,6 +125,7 @@ impl GlesContext {
             ready_at: 0,
             xfb: None,
             writes_storage: false,
+            discarding: false,
         }
     }
 
@@ -1284,6 +1290,9 @@ impl DrawPipe for GlesPipe {
     #[inline]
     fn draw(&mut self, ctx: &mut GlesContext, draw: DrawArgs) -> R {
         const N: &str = "Draw";
+        if ctx.discarding {
+            return Ok(());
+        }
         let (topology, first) = (draw.topology, draw.first);
         let (count, instances) = (draw.count, draw.instances);
         let Some(mode) = conv::map_topology(topology, &self.features) else {
@@ -1341,6 +1350,9 @@ impl DrawPipe for GlesPipe {
     /// `DrawIndexed`.
     fn draw_indexed(&mut self, ctx: &mut GlesContext, draw: DrawIndexedArgs) -> R {
         const N: &str = "DrawIndexed";
+        if ctx.discarding {
+            return Ok(());
+        }
         let (topology, index_type, offset) = (draw.topology, draw.index_type, draw.offset);
         let (count, instances, base_vertex) = (draw.count, draw.instances, draw.base_vertex);
         let Some(mode) = conv::map_topology(topology, &self.features) else {
@@ -1464,11 +1476,17 @@ impl DrawPipe for GlesPipe {
 
     /// `DrawIndirect` and `DrawIndexedIndirect` (`indirect.rs`).
     fn draw_indirect(&mut self, ctx: &mut GlesContext, draw: DrawIndirectArgs) -> R {
+        if ctx.discarding {
+            return Ok(());
+        }
         self.draw_from_buffer(ctx, draw)
     }
 
     /// `Clear`: per draw buffer, honouring masks and scissor.
     fn clear(&mut self, ctx: &mut GlesContext, clear: ClearArgs) -> R {
+        if ctx.discarding {
+            return Ok(());
+        }
         let (mask, color, depth, stencil) = (clear.mask, clear.color, clear.depth, clear.stencil);
         if !self.prepare("Clear", ctx, dirty::CLEAR)? {
             return Ok(());
@@ -1497,6 +1515,9 @@ impl DrawPipe for GlesPipe {
 
     /// `ClearBuffer`.
     fn clear_buffer(&mut self, ctx: &mut GlesContext, draw_buffer: u8, value: ClearValue) -> R {
+        if ctx.discarding {
+            return Ok(());
+        }
         if !self.prepare("ClearBuffer", ctx, dirty::CLEAR)? {
             return Ok(());
         }
@@ -1519,9 +1540,28 @@ impl DrawPipe for GlesPipe {
         Ok(())
     }
 
+    /// `BeginConditionalRender` (`condition.rs`).
+    fn begin_conditional_render(
+        &mut self,
+        ctx: &mut GlesContext,
+        query: QueryHandle,
+        inverted: bool,
+    ) -> R {
+        self.begin_condition(ctx, query, inverted)
+    }
+
+    /// `EndConditionalRender`.
+    fn end_conditional_render(&mut self, ctx: &mut GlesContext) -> R {
+        ctx.discarding = false;
+        Ok(())
+    }
+
     /// `Blit`: from a read source into the context's draw framebuffer.
     fn blit(&mut self, ctx: &mut GlesContext, blit: BlitArgs) -> R {
         const N: &str = "Blit";
+        if ctx.discarding {
+            return Ok(());
+        }
         let (src, regions, mask, linear) = (blit.src, blit.regions, blit.mask, blit.linear);
         if !self.prepare(N, ctx, dirty::FRAMEBUFFER | dirty::SCISSOR | dirty::RASTER)? {
             return Ok(());

@@ -17,6 +17,9 @@ use crate::device::GlesPipe;
 impl ComputePipe for GlesPipe {
     fn dispatch(&mut self, ctx: &mut GlesContext, groups: [u32; 3]) -> R {
         const N: &str = "Dispatch";
+        if ctx.discarding {
+            return Ok(());
+        }
         if !self.prepare_dispatch(N, ctx)? {
             return Ok(());
         }
@@ -28,6 +31,9 @@ impl ComputePipe for GlesPipe {
 
     fn dispatch_indirect(&mut self, ctx: &mut GlesContext, buffer: BufferHandle, offset: u64) -> R {
         const N: &str = "DispatchIndirect";
+        if ctx.discarding {
+            return Ok(());
+        }
         let name = self.buffers.get_range(N, buffer, offset, 12)?.name;
         let offset = i32::try_from(offset).map_err(|_| bad_value(N, format!("offset {offset}")))?;
         if !self.prepare_dispatch(N, ctx)? {

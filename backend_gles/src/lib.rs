@@ -72,6 +72,7 @@
 mod census;
 mod command;
 mod compute;
+mod condition;
 mod conv;
 mod device;
 mod egl;

@@ -420,6 +420,9 @@ impl TransformFeedbackPipe for GlesPipe {
         instances: u32,
         binding: u8,
     ) -> R {
+        if ctx.discarding {
+            return Ok(());
+        }
         // The draw counts what the capture wrote to the stream of `binding` (module docs;
         // other streams' counts are their passes', `streams.rs`).
         let gl = &self.gl;

@@ -273,7 +273,8 @@ impl VkPipe {
             return Ok(());
         }
         self.rec.work = true;
-        if full && !self.pass_is(ctx) {
+        // Load ops are not predicated: a clear under a condition is always recorded.
+        if full && !self.pass_is(ctx) && !self.conditions.active() {
             // Fold into the load ops of the target's next pass.
             let same = self.rec.pending.as_ref().is_some_and(|p| {
                 same_target(

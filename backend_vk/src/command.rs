@@ -41,7 +41,7 @@ use tessera_wire::dispatch::{
     BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R,
 };
 use tessera_wire::format::{IndexType, Topology};
-use tessera_wire::handle::{BufferHandle, SurfaceHandle};
+use tessera_wire::handle::{BufferHandle, QueryHandle, SurfaceHandle};
 use tessera_wire::record::{ClearValue, FramebufferRef};
 use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, MAX_VIEWPORTS, VertexLayout};
 
@@ -78,6 +78,10 @@ pub(crate) struct VkContext {
     pub sub_draw: u32,
     /// The draw being recorded is indexed in GL's terms (an emulation may draw either way).
     pub indexed_draw: bool,
+    /// The active conditional rendering (`condition.rs`).
+    pub condition: Option<crate::condition::Condition>,
+    /// The context's slot in the predicate buffer, once it has one.
+    pub predicate_slot: Option<u32>,
 }
 
 impl VkContext {
@@ -97,6 +101,8 @@ impl VkContext {
             xfb: None,
             sub_draw: 0,
             indexed_draw: false,
+            condition: None,
+            predicate_slot: None,
         }
     }
 }
@@ -337,7 +343,7 @@ impl DrawPipe for VkPipe {
             instances,
             base_instance,
         } = draw;
-        if count == 0 || instances == 0 {
+        if count == 0 || instances == 0 || !self.condition_allows(ctx)? {
             return Ok(());
         }
         ctx.indexed_draw = false;
@@ -385,7 +391,7 @@ impl DrawPipe for VkPipe {
         let (topology, index_type, offset) = (draw.topology, draw.index_type, draw.offset);
         let (count, instances, base_vertex) = (draw.count, draw.instances, draw.base_vertex);
         let base_instance = draw.base_instance;
-        if count == 0 || instances == 0 {
+        if count == 0 || instances == 0 || !self.condition_allows(ctx)? {
             return Ok(());
         }
         ctx.indexed_draw = true;
@@ -516,22 +522,50 @@ impl DrawPipe for VkPipe {
 
     /// `DrawIndirect` and `DrawIndexedIndirect` (`indirect.rs`).
     fn draw_indirect(&mut self, ctx: &mut VkContext, draw: DrawIndirectArgs) -> R {
+        if !self.condition_allows(ctx)? {
+            return Ok(());
+        }
         self.draw_from_buffer(ctx, draw)
     }
 
     /// `Clear` (`clear.rs`).
     fn clear(&mut self, ctx: &mut VkContext, clear: ClearArgs) -> R {
+        if !self.condition_allows(ctx)? {
+            return Ok(());
+        }
         self.clear_framebuffer(ctx, clear)
     }
 
     /// `ClearBuffer` (`clear.rs`).
     fn clear_buffer(&mut self, ctx: &mut VkContext, draw_buffer: u8, value: ClearValue) -> R {
+        if !self.condition_allows(ctx)? {
+            return Ok(());
+        }
         self.clear_draw_buffer(ctx, draw_buffer, value)
     }
 
-    /// `Blit` (`blit.rs`).
+    /// `Blit` (`blit.rs`): Vulkan does not predicate blits, so a condition is read on the
+    /// host (`condition.rs`).
     fn blit(&mut self, ctx: &mut VkContext, blit: BlitArgs) -> R {
+        if !self.condition_verdict(ctx)? {
+            return Ok(());
+        }
         self.blit_framebuffer(ctx, blit)
+    }
+
+    /// `BeginConditionalRender` (`condition.rs`).
+    fn begin_conditional_render(
+        &mut self,
+        ctx: &mut VkContext,
+        query: QueryHandle,
+        inverted: bool,
+    ) -> R {
+        self.begin_condition(ctx, query, inverted)
+    }
+
+    /// `EndConditionalRender` (`condition.rs`).
+    fn end_conditional_render(&mut self, ctx: &mut VkContext) -> R {
+        self.end_condition(ctx)
     }
 
     /// `Flush`: submits what was recorded, if anything.

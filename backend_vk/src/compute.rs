@@ -92,7 +92,7 @@ impl VkPipe {
 impl ComputePipe for VkPipe {
     /// `Dispatch`.
     fn dispatch(&mut self, ctx: &mut VkContext, groups: [u32; 3]) -> R {
-        if !self.prepare_dispatch(ctx)? {
+        if !self.condition_allows(ctx)? || !self.prepare_dispatch(ctx)? {
             return Ok(());
         }
         // SAFETY: recording outside a pass with a compute pipeline and its descriptors
@@ -110,7 +110,7 @@ impl ComputePipe for VkPipe {
     fn dispatch_indirect(&mut self, ctx: &mut VkContext, buffer: BufferHandle, offset: u64) -> R {
         const N: &str = "DispatchIndirect";
         let raw = self.buffers.get_range(N, buffer, offset, 12)?.owned.buffer;
-        if !self.prepare_dispatch(ctx)? {
+        if !self.condition_allows(ctx)? || !self.prepare_dispatch(ctx)? {
             return Ok(());
         }
         // SAFETY: recording outside a pass with a compute pipeline bound; the buffer has

@@ -382,6 +382,8 @@ pub(crate) struct VkPipe {
     pub clears: crate::clear::ClearCache,
     pub frames: crate::frame::Frames,
     pub rec: crate::command::Recording,
+    /// Conditional rendering's predicates (`condition.rs`).
+    pub conditions: crate::condition::Predicates,
     pub placeholders: crate::image::Placeholders,
     /// 64 KiB of zeros: the uniform buffer of unbound block slots.
     pub zeros: Option<Owned>,
@@ -674,6 +676,7 @@ impl VkPipe {
             clears: crate::clear::ClearCache::default(),
             frames,
             rec: crate::command::Recording::default(),
+            conditions: crate::condition::Predicates::default(),
             placeholders: crate::image::Placeholders::default(),
             zeros: None,
             sink: None,
@@ -1208,6 +1211,7 @@ impl Drop for VkPipe {
         if let Some(s) = self.sink.take() {
             memory::free_buffer(alloc, s);
         }
+        self.conditions.destroy(alloc);
         self.clears.destroy(raw);
         self.pipes.destroy(raw);
         self.frames.destroy(raw, alloc);

@@ -298,6 +298,9 @@ impl VkPipe {
         signals: &[vk::Semaphore],
     ) -> Result<u64, SessionError> {
         self.end_pass()?;
+        // A command buffer must not end with conditional rendering active: it ends here
+        // and begins again in the next one (`condition.rs`).
+        let predicate = self.predicate_end();
         let cmd = self.frames.current.cmd;
         let fence = self.frames.current.fence;
         let (wait_semaphores, wait_stages): (Vec<_>, Vec<_>) = waits.iter().copied().unzip();
@@ -343,6 +346,9 @@ impl VkPipe {
         let done = std::mem::replace(&mut self.frames.current, next);
         self.frames.in_flight.push_back(done);
         self.begin_frame()?;
+        if let Some(a) = predicate {
+            self.predicate_begin(a);
+        }
         Ok(serial)
     }
 

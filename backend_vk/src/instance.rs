@@ -92,6 +92,10 @@ pub struct Tiers {
     /// with `image2DViewOf3D`): GL binds a 3D texture's layer to an image unit alone, as a
     /// 2D image (`glBindImageTexture` with `layered` false).
     pub view_2d_of_3d: bool,
+    /// Draws, clears and dispatches predicated on a buffer (`VK_EXT_conditional_rendering`
+    /// with `conditionalRendering`: GL's conditional rendering decided on the device;
+    /// without it the backend reads query results on the host, `condition.rs`).
+    pub conditional_rendering: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -178,6 +182,8 @@ pub(crate) struct Gpu {
     pub push: Option<ash::khr::push_descriptor::Device>,
     /// `VK_EXT_transform_feedback`'s commands, when enabled.
     pub xfb: Option<ash::ext::transform_feedback::Device>,
+    /// `VK_EXT_conditional_rendering`'s commands, when enabled.
+    pub conditional: Option<ash::ext::conditional_rendering::Device>,
     /// Presenting to windows (`None`: the instance or device cannot).
     pub wsi: Option<Wsi>,
     pub messages: Messages,
@@ -412,6 +418,10 @@ impl Gpu {
             .tiers
             .transform_feedback
             .then(|| ash::ext::transform_feedback::Device::new(&instance, &gpu_parts.device));
+        let conditional = gpu_parts
+            .tiers
+            .conditional_rendering
+            .then(|| ash::ext::conditional_rendering::Device::new(&instance, &gpu_parts.device));
         let wsi = gpu_parts.tiers.present.then(|| Wsi {
             surface: ash::khr::surface::Instance::new(&entry, &instance),
             xcb: ash::khr::xcb_surface::Instance::new(&entry, &instance),
@@ -434,6 +444,7 @@ impl Gpu {
             core: gpu_parts.core,
             push,
             xfb,
+            conditional,
             wsi,
             messages,
             name: gpu_parts.name,
@@ -696,6 +707,7 @@ fn create_device(
     let mut pw = vk::PhysicalDevicePresentWaitFeaturesKHR::default();
     let mut xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
     let mut pgq = vk::PhysicalDevicePrimitivesGeneratedQueryFeaturesEXT::default();
+    let mut cr = vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default();
     let mut sdp = vk::PhysicalDeviceShaderDrawParametersFeatures::default();
     let mut v2d = vk::PhysicalDeviceImage2DViewOf3DFeaturesEXT::default();
     let mut f2 = vk::PhysicalDeviceFeatures2::default();
@@ -710,6 +722,10 @@ fn create_device(
     let e_pgq = has(ash::ext::primitives_generated_query::NAME);
     if e_pgq {
         f2 = f2.push_next(&mut pgq);
+    }
+    let e_cr = has(ash::ext::conditional_rendering::NAME);
+    if e_cr {
+        f2 = f2.push_next(&mut cr);
     }
     let e_v2d = has(ash::ext::image_2d_view_of_3d::NAME);
     if e_v2d {
@@ -791,6 +807,7 @@ fn create_device(
     }
     tiers.draw_parameters = v11 && sdp.shader_draw_parameters == vk::TRUE;
     tiers.view_2d_of_3d = e_v2d && v2d.image2_d_view_of3_d == vk::TRUE;
+    tiers.conditional_rendering = e_cr && cr.conditional_rendering == vk::TRUE;
     tiers.transform_feedback = e_xfb
         && xfb.transform_feedback == vk::TRUE
         && xfb_props.transform_feedback_queries == vk::TRUE
@@ -916,6 +933,10 @@ fn create_device(
             ash::ext::primitives_generated_query::NAME,
         ),
         (tiers.view_2d_of_3d, ash::ext::image_2d_view_of_3d::NAME),
+        (
+            tiers.conditional_rendering,
+            ash::ext::conditional_rendering::NAME,
+        ),
     ];
     let names: Vec<*const i8> = optional
         .iter()
@@ -960,7 +981,10 @@ fn create_device(
     let on = chain_if(on, tiers.draw_parameters, &mut on_sdp);
     let mut on_v2d =
         vk::PhysicalDeviceImage2DViewOf3DFeaturesEXT::default().image2_d_view_of3_d(true);
-    let mut on = chain_if(on, tiers.view_2d_of_3d, &mut on_v2d);
+    let on = chain_if(on, tiers.view_2d_of_3d, &mut on_v2d);
+    let mut on_cr =
+        vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default().conditional_rendering(true);
+    let mut on = chain_if(on, tiers.conditional_rendering, &mut on_cr);
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)

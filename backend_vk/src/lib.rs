@@ -79,6 +79,7 @@ mod census;
 mod clear;
 mod command;
 mod compute;
+mod condition;
 mod conv;
 mod copy_image;
 mod descriptor;

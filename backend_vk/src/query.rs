@@ -23,14 +23,14 @@ use crate::frame::Garbage;
 
 /// A query object.
 pub(crate) struct Query {
-    kind: QueryKind,
+    pub kind: QueryKind,
     /// `None`: the device cannot count this kind.
-    pool: Option<vk::QueryPool>,
+    pub pool: Option<vk::QueryPool>,
     active: bool,
     /// The vertex stream it counts while active.
     index: u32,
     /// Submission that ended it (0: never ended).
-    ended: u64,
+    pub ended: u64,
 }
 
 impl Query {

@@ -36,7 +36,10 @@ impl ContextPipe for VkPipe {
     /// context than the one the command buffer was prepared for derives everything.
     fn context_switched(&mut self, _: &mut VkContext) {}
     /// A context's captures stay with their objects, which the engine destroys.
-    fn destroy_context(&mut self, _: VkContext) {}
+    /// Its predicate slot is free again (`condition.rs`).
+    fn destroy_context(&mut self, ctx: VkContext) {
+        self.conditions.release(ctx.predicate_slot);
+    }
     /// Marks the parts of a draw that read `group` (`command::dirty`); the arena copies of
     /// uniforms and generic attributes go stale with their values.
     #[inline]

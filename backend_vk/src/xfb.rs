@@ -270,6 +270,9 @@ impl TransformFeedbackPipe for VkPipe {
         instances: u32,
         binding: u8,
     ) -> R {
+        if !self.condition_allows(ctx)? {
+            return Ok(());
+        }
         let source = self
             .xfbs
             .get("DrawTransformFeedback", xfb)?

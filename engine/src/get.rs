@@ -163,6 +163,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_color_buffer_float",
     "GL_ARB_compressed_texture_pixel_storage",
     "GL_ARB_compute_shader",
+    "GL_ARB_conditional_render_inverted",
     "GL_ARB_conservative_depth",
     "GL_ARB_copy_buffer",
     "GL_ARB_copy_image",

@@ -12,6 +12,7 @@ mod clear_texture;
 mod clip_control;
 mod compressed_texture_pixel_storage;
 mod compute;
+mod conditional_render;
 mod cull_distance;
 mod debug_output;
 mod derivative_control;

@@ -344,6 +344,18 @@ pub trait DrawPipe: ContextPipe {
     fn clear_buffer(&mut self, ctx: &mut Self::Context, draw_buffer: u8, value: ClearValue) -> R;
     /// `Blit`.
     fn blit(&mut self, ctx: &mut Self::Context, blit: BlitArgs) -> R;
+    /// `BeginConditionalRender` (the query is live): until `end_conditional_render`, the
+    /// context's draws, clears, blits and dispatches take effect only if the query's
+    /// result now is nonzero (zero when `inverted`). A begin while one is active replaces
+    /// it.
+    fn begin_conditional_render(
+        &mut self,
+        ctx: &mut Self::Context,
+        query: QueryHandle,
+        inverted: bool,
+    ) -> R;
+    /// `EndConditionalRender` (nothing to do when none is active).
+    fn end_conditional_render(&mut self, ctx: &mut Self::Context) -> R;
     /// `Flush`.
     fn flush(&mut self) -> R;
     /// `Finish`: returns once all work completed.
@@ -2156,6 +2168,18 @@ impl<C: PipeContext> Dispatcher<C> {
                     bytes: &bytes[..width],
                 };
                 pipe.write_buffer(N, write)?;
+                N
+            }
+            A::BeginConditionalRender { query, inverted } => {
+                const N: &str = "BeginConditionalRender";
+                let query = de(query)?;
+                reg.queries.get(N, query)?;
+                pipe.begin_conditional_render(self.contexts.current(N)?, query, *inverted)?;
+                N
+            }
+            A::EndConditionalRender => {
+                const N: &str = "EndConditionalRender";
+                pipe.end_conditional_render(self.contexts.current(N)?)?;
                 N
             }
             A::DestroyQuery { query } => {

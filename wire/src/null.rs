@@ -389,6 +389,12 @@ impl DrawPipe for NullPipe {
     fn blit(&mut self, _: &mut DesiredState, _: BlitArgs) -> R {
         Ok(())
     }
+    fn begin_conditional_render(&mut self, _: &mut DesiredState, _: QueryHandle, _: bool) -> R {
+        Ok(())
+    }
+    fn end_conditional_render(&mut self, _: &mut DesiredState) -> R {
+        Ok(())
+    }
     fn flush(&mut self) -> R {
         Ok(())
     }

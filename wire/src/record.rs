@@ -1004,6 +1004,18 @@ pub enum Record {
     },
     /// Destroys a query.
     DestroyQuery { query: QueryHandle },
+
+    // ---- Conditional rendering ----
+    /// Makes the current context's rendering conditional (`glBeginConditionalRender`):
+    /// until its `EndConditionalRender`, the context's draws of every kind, `Clear`,
+    /// `ClearBuffer`, `Blit`, `Dispatch` and `DispatchIndirect` take effect only if
+    /// `query`'s result as of this record is nonzero (zero when `inverted`). The engine
+    /// checked that the query is an occlusion query, not active, and that the context has
+    /// no conditional rendering active. A query never ended has no result to decide by: the
+    /// verbs take effect (as on Mesa).
+    BeginConditionalRender { query: QueryHandle, inverted: bool },
+    /// Makes the current context's rendering unconditional again.
+    EndConditionalRender,
     /// Inserts a fence after the work recorded so far. `seq` is the fence's place in the
     /// session's completion watermark (`crate::fence`): greater than every earlier fence's.
     InsertFence { fence: FenceHandle, seq: u64 },
