@@ -786,7 +786,7 @@ fn create_device(
     tiers.vertex_divisor =
         optional && e_div && div.vertex_attribute_instance_rate_divisor == vk::TRUE;
     tiers.triangle_fans = !portability && optional;
-    tiers.subgroup_vote = has(ash::ext::shader_subgroup_vote::NAME);
+    tiers.subgroup_vote = optional && has(ash::ext::shader_subgroup_vote::NAME);
     tiers.dynamic_rendering =
         props.api_version >= vk::API_VERSION_1_3 || has(ash::khr::dynamic_rendering::NAME);
     tiers.extended_dynamic_state = [

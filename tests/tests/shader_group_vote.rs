@@ -4,7 +4,8 @@
 //! of GLSL 1.50 and 4.30, over values every invocation of a draw or dispatch shares (uniforms,
 //! constants, the work group), where every grouping of invocations gives the same answer, so
 //! the values must be exactly the native ones. The Vulkan backend votes over lavapipe's
-//! subgroups (`VK_EXT_shader_subgroup_vote`), the GLES backend one invocation at a time.
+//! subgroups (`VK_EXT_shader_subgroup_vote`), and one invocation at a time on the Vulkan 1.1
+//! floor, as the GLES backend does.
 
 use tessera_engine::Context;
 use tessera_engine::gl::*;
@@ -193,6 +194,41 @@ fn votes_in_compute_shaders_match_the_native_driver() {
             assert_eq!(v, expected(i, k as i32), "k {k}, invocation {i}");
         }
     }
+}
+
+/// The Vulkan backend on the Vulkan 1.1 floor (no `VK_EXT_shader_subgroup_vote`), where
+/// each invocation votes alone: the same values, and no validation message (the module
+/// keeps no vote, capability or extension the device was not given).
+#[test]
+fn single_invocation_votes_on_a_vulkan_device_without_subgroup_votes_match_the_native_driver() {
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = (compute(&mut native), draws(&mut native));
+    drop(native);
+    tessera_tests::ensure_runtime_dir();
+    tessera_tests::ensure_lavapipe();
+    let options = tessera_backend_vk::VkOptions {
+        validation: true,
+        floor: true,
+        ..tessera_backend_vk::VkOptions::default()
+    };
+    let vk = tessera_backend_vk::VulkanBackend::with_options(&options)
+        .expect("the Vulkan backend (lavapipe, vulkan-validationlayers) on this machine");
+    let config = tessera_engine::Config {
+        transport: TransportKind::Inproc,
+        surface: Some(tessera_engine::SurfaceConfig::new(SIZE as u32, SIZE as u32)),
+        ..tessera_engine::Config::default()
+    };
+    let mut ctx = Context::with_backend(&config, Box::new(vk));
+    assert!(
+        advertised(&mut ctx)
+            .iter()
+            .any(|e| e == "GL_ARB_shader_group_vote")
+    );
+    let got = (compute(&mut ctx), draws(&mut ctx));
+    ctx.finish();
+    let events: Vec<Event> = ctx.take_events();
+    assert_eq!(got, expected);
+    assert!(events.is_empty(), "{events:?}");
 }
 
 #[test]
