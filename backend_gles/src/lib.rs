@@ -69,6 +69,7 @@
     reason = "EGL, GLES (through glow) and SPIRV-Cross are C APIs loaded at run time"
 )]
 
+mod block_padding;
 mod census;
 mod command;
 mod compute;

@@ -1323,6 +1323,10 @@ impl GlesPipe {
                 storage,
                 flatten_io,
             };
+            // GLSL ES has no explicit block offsets: unused members fill the gaps
+            // (block_padding.rs).
+            let padded = crate::block_padding::pad(words);
+            let words = padded.as_deref().unwrap_or(words);
             // GLES samplers have no LOD bias: the stage adds it from a uniform (spirv.rs).
             // GLSL ES has no xfb layouts: the driver is told by name (xfb.rs).
             let plain = crate::xfb::strip_decorations(words);

@@ -417,3 +417,157 @@ fn requested_varyings_report_their_buffers_as_natively() {
     );
     compare(VS_PLAIN, &["c", "gl_Position", "b"], SEPARATE_ATTRIBS);
 }
+
+/// A uniform block and a storage block whose members take explicit `offset`s and `align`s
+/// (std140 and std430), read by a fragment shader that writes what it read into four
+/// render targets' worth of one pixel row.
+const VS_QUAD: &str = "#version 440
+in vec2 position;
+void main() { gl_Position = vec4(position, 0.0, 1.0); }
+";
+
+const FS_OFFSETS: &str = "#version 440
+layout(std140, binding = 1) uniform U {
+    layout(offset = 4) float a;
+    layout(align = 32) vec2 b;
+    layout(offset = 80) vec3 c;
+    float d;
+    layout(offset = 112, align = 16) ivec2 e[2];
+};
+layout(std430, binding = 2) buffer S {
+    layout(offset = 8) float sa;
+    layout(align = 16) vec3 sb;
+    layout(offset = 64) uint sc[2];
+} s;
+out vec4 frag;
+void main() {
+    int x = int(gl_FragCoord.x);
+    vec4 v;
+    if (x == 0) v = vec4(a, b, c.x);
+    else if (x == 1) v = vec4(c.yz, d, float(e[0].y));
+    else if (x == 2) v = vec4(float(e[1].x), s.sa, s.sb.xy);
+    else v = vec4(s.sb.z, float(s.sc[0]), float(s.sc[1]), 1.0);
+    frag = v / 256.0;
+}
+";
+
+/// Block data: each 4-byte word `i` holds `i + 1` (as a float, or as an integer in the
+/// integer members' words).
+fn block_words(integer_words: &[usize], n: usize) -> Vec<u8> {
+    (0..n)
+        .flat_map(|i| {
+            if integer_words.contains(&i) {
+                (i as u32 + 1).to_le_bytes()
+            } else {
+                (i as f32 + 1.0).to_le_bytes()
+            }
+        })
+        .collect()
+}
+
+/// The block layout queries and the pixels the fragment shader writes.
+fn block_offsets(gl: &mut dyn InterfaceGl) -> Vec<String> {
+    let mut lines = Vec::new();
+    let p = gl.create_program();
+    for (kind, src) in [(VERTEX_SHADER, VS_QUAD), (FRAGMENT_SHADER, FS_OFFSETS)] {
+        let s = gl.create_shader(kind);
+        gl.shader_source(s, src);
+        gl.compile_shader(s);
+        assert_eq!(
+            gl.get_shaderi(s, COMPILE_STATUS),
+            TRUE as i32,
+            "{}",
+            gl.shader_info_log(s)
+        );
+        gl.attach_shader(p, s);
+    }
+    gl.bind_attrib_location(p, 0, "position");
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
+    for (interface, props) in [
+        (
+            UNIFORM,
+            &[TYPE, ARRAY_SIZE, OFFSET, ARRAY_STRIDE, BLOCK_INDEX][..],
+        ),
+        (UNIFORM_BLOCK, &[BUFFER_BINDING, BUFFER_DATA_SIZE][..]),
+        (
+            BUFFER_VARIABLE,
+            &[TYPE, ARRAY_SIZE, OFFSET, ARRAY_STRIDE, BLOCK_INDEX][..],
+        ),
+        (
+            SHADER_STORAGE_BLOCK,
+            &[BUFFER_BINDING, BUFFER_DATA_SIZE][..],
+        ),
+    ] {
+        let n = gl.interface(p, interface, ACTIVE_RESOURCES);
+        let mut found: Vec<String> = (0..n.max(0) as GLuint)
+            .map(|i| {
+                let name = gl.resource_name(p, interface, i);
+                let values: Vec<Vec<GLint>> = props
+                    .iter()
+                    .map(|&prop| gl.resource(p, interface, i, &[prop]))
+                    .collect();
+                format!("{interface:#x} {name:?} {values:?}")
+            })
+            .collect();
+        found.sort();
+        lines.extend(found);
+    }
+    gl.use_program(p);
+    let ubo = gl.gen_buffer();
+    gl.bind_buffer(UNIFORM_BUFFER, ubo);
+    let words = block_words(&[28, 29, 32, 33], 48);
+    gl.buffer_data(UNIFORM_BUFFER, words.len(), Some(&words), STATIC_DRAW);
+    gl.bind_buffer_base(UNIFORM_BUFFER, 1, ubo);
+    let ssbo = gl.gen_buffer();
+    gl.bind_buffer(SHADER_STORAGE_BUFFER, ssbo);
+    let words = block_words(&[16, 17], 24);
+    gl.buffer_data(
+        SHADER_STORAGE_BUFFER,
+        words.len(),
+        Some(&words),
+        STATIC_DRAW,
+    );
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 2, ssbo);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    let verts: Vec<u8> = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.viewport(0, 0, 4, 1);
+    gl.draw_arrays(TRIANGLES, 0, 3);
+    let pixels = tessera_tests::differential::read_back(gl, 4, 1);
+    lines.push(format!("pixels {pixels:?}"));
+    lines.push(format!("error {:#x}", gl.get_error()));
+    lines
+}
+
+#[test]
+fn explicit_block_offsets_lay_out_and_read_as_natively() {
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = block_offsets(&mut native);
+    assert!(
+        !expected.contains(&format!("pixels {:?}", [0u8; 16])),
+        "the oracle read the blocks"
+    );
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), 16, 16);
+            let got = block_offsets(&mut ctx);
+            let events: Vec<Event> = ctx.take_events();
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+            assert_eq!(got, expected, "{} {transport:?}", backend.name());
+        }
+    }
+}
