@@ -13,6 +13,11 @@
 //! backend emulates from its vertices or indices
 //! (`FIRST_VERTEX_CONVENTION` with flat inputs, a restart index below the type's maximum),
 //! or transform feedback capturing (which resumes around each direct draw).
+//!
+//! ES has no draw whose count a buffer holds (`SetDrawCount`, GL 4.6's
+//! `glMultiDraw*IndirectCount`): the count is read back first (a wait for the driver, after
+//! the barrier that orders earlier storage writes) and the draw goes on with that many
+//! commands.
 
 use glow::HasContext;
 use tessera_wire::backend::bad_value;
@@ -31,6 +36,12 @@ impl GlesPipe {
         } else {
             "DrawIndirect"
         };
+        let mut draw = draw;
+        if let Some((buffer, offset)) = ctx.desired.draw_count {
+            let bytes = self.read_buffer_as(record, buffer, offset, 4)?;
+            let count = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            draw.draws = draw.draws.min(count);
+        }
         if draw.draws == 0 {
             return Ok(());
         }

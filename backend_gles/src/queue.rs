@@ -46,7 +46,8 @@ fn dirty_bits(group: StateGroup) -> u32 {
         // primitive restart is set at each indexed draw.
         // No GLES program reads a draw id (`GL_ARB_shader_draw_parameters` is not advertised
         // on GLES).
-        G::PointSize | G::PrimitiveRestart | G::DrawId => 0,
+        // The draw count is read by each indirect draw (`indirect.rs`).
+        G::PointSize | G::PrimitiveRestart | G::DrawId | G::DrawCount => 0,
     }
 }
 

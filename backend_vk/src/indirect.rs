@@ -20,9 +20,17 @@
 //! command is a call of its own (or a direct draw), the command's index reaches the vertex
 //! stage through the push constants instead ([`VkContext::sub_draw`],
 //! `spirv/draw_param.rs`).
+//!
+//! A draw whose count a buffer holds (`SetDrawCount`, GL 4.6's `glMultiDraw*IndirectCount`)
+//! is one `vkCmdDrawIndirectCount`/`vkCmdDrawIndexedIndirectCount` with the draw's command
+//! count as its maximum, where the device has `drawIndirectCount` and the commands would be
+//! one call anyway. Otherwise the count is read back first (a submit and a wait, after which
+//! the commands' buffer is read as it is then) and the draw goes on with that many commands.
 
+use tessera_wire::backend::SessionError;
 use tessera_wire::dispatch::{DirectDraw, DrawIndirectArgs, DrawPipe, R};
 use tessera_wire::format::{IndexType, Topology};
+use tessera_wire::handle::BufferHandle;
 
 use crate::command::{DrawExtent, Indices, VkContext};
 use crate::conv;
@@ -46,7 +54,21 @@ impl VkPipe {
             .get_range(record, draw.buffer, draw.offset, span)?
             .owned
             .buffer;
-        if self.indirect_needs_host(ctx, &draw) {
+        let needs_host = self.indirect_needs_host(ctx, &draw);
+        let one_call = self.core.multi_draw_indirect && draw.stride >= draw.command_size();
+        let mut count_buffer = None;
+        if let Some((buffer, offset)) = ctx.desired.draw_count {
+            if self.tiers.draw_indirect_count && one_call && !needs_host {
+                let b = self.buffers.get_range(record, buffer, offset, 4)?;
+                count_buffer = Some((b.owned.buffer, offset));
+            } else {
+                let count = self.read_draw_count(record, buffer, offset)?;
+                let mut counted = draw;
+                counted.draws = draw.draws.min(count);
+                return self.draw_counted(ctx, counted);
+            }
+        }
+        if needs_host {
             return self.draw_read_back(ctx, draw, record, span);
         }
         ctx.indexed_draw = draw.index_type.is_some();
@@ -77,13 +99,41 @@ impl VkPipe {
         let capturing = self.xfb_before_draw(ctx);
         // One call reads commands at most a command's size apart only (Vulkan's stride
         // rule); GL lets them overlap.
-        let (calls, per_call) =
-            if self.core.multi_draw_indirect && draw.stride >= draw.command_size() {
-                (1, draw.draws)
-            } else {
-                (draw.draws, 1)
-            };
-        for call in 0..calls {
+        let (calls, per_call) = if one_call {
+            (1, draw.draws)
+        } else {
+            (draw.draws, 1)
+        };
+        if let Some((count_raw, count_offset)) = count_buffer {
+            // SAFETY: as for the calls below; besides, the count buffer has INDIRECT_BUFFER
+            // usage, its u32 lies inside it (get_range) at a multiple of 4 (the dispatcher),
+            // drawIndirectCount was enabled (tiers), and the stride is at least a command's
+            // size (one_call).
+            unsafe {
+                if draw.index_type.is_some() {
+                    self.raw.cmd_draw_indexed_indirect_count(
+                        self.rec.cmd,
+                        raw,
+                        draw.offset,
+                        count_raw,
+                        count_offset,
+                        draw.draws,
+                        draw.stride,
+                    );
+                } else {
+                    self.raw.cmd_draw_indirect_count(
+                        self.rec.cmd,
+                        raw,
+                        draw.offset,
+                        count_raw,
+                        count_offset,
+                        draw.draws,
+                        draw.stride,
+                    );
+                }
+            }
+        }
+        for call in (0..calls).filter(|_| count_buffer.is_none()) {
             let offset = draw.command_offset(call);
             // Drawn one by one, each command's gl_DrawID comes from the push constants.
             if calls > 1 {
@@ -116,6 +166,28 @@ impl VkPipe {
         }
         count(&self.stats.draws);
         Ok(())
+    }
+
+    /// Draws `draw`'s commands, the count already applied, by the path a draw without a
+    /// count buffer takes.
+    #[cold]
+    #[inline(never)]
+    fn draw_counted(&mut self, ctx: &mut VkContext, draw: DrawIndirectArgs) -> R {
+        let source = ctx.desired.draw_count.take();
+        let drawn = self.draw_from_buffer(ctx, draw);
+        ctx.desired.draw_count = source;
+        drawn
+    }
+
+    /// The `u32` at `offset` in `buffer` as the device holds it now (submits and waits).
+    fn read_draw_count(
+        &mut self,
+        record: &'static str,
+        buffer: BufferHandle,
+        offset: u64,
+    ) -> Result<u32, SessionError> {
+        let bytes = self.read_buffer_range(record, buffer, offset, 4)?;
+        Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
 
     /// Whether the commands must be read on the host (see the module's essay).

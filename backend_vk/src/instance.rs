@@ -92,6 +92,9 @@ pub struct Tiers {
     /// with `image2DViewOf3D`): GL binds a 3D texture's layer to an image unit alone, as a
     /// 2D image (`glBindImageTexture` with `layered` false).
     pub view_2d_of_3d: bool,
+    /// Indirect draws whose count a buffer holds (Vulkan 1.2's `drawIndirectCount`: GL
+    /// 4.6's `glMultiDraw*IndirectCount`; without it the count is read back).
+    pub draw_indirect_count: bool,
     /// Draws, clears and dispatches predicated on a buffer (`VK_EXT_conditional_rendering`
     /// with `conditionalRendering`: GL's conditional rendering decided on the device;
     /// without it the backend reads query results on the host, `condition.rs`).
@@ -710,10 +713,15 @@ fn create_device(
     let mut cr = vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default();
     let mut sdp = vk::PhysicalDeviceShaderDrawParametersFeatures::default();
     let mut v2d = vk::PhysicalDeviceImage2DViewOf3DFeaturesEXT::default();
+    let mut v12f = vk::PhysicalDeviceVulkan12Features::default();
     let mut f2 = vk::PhysicalDeviceFeatures2::default();
     let v11 = props.api_version >= vk::API_VERSION_1_1;
     if v11 {
         f2 = f2.push_next(&mut sdp);
+    }
+    let v12 = props.api_version >= vk::API_VERSION_1_2;
+    if v12 {
+        f2 = f2.push_next(&mut v12f);
     }
     let e_xfb = has(ash::ext::transform_feedback::NAME);
     if e_xfb {
@@ -782,7 +790,9 @@ fn create_device(
     tiers.custom_border_color = optional && cbc_ok && cbc_nofmt;
     tiers.index_u8 = optional && u8_ok;
     tiers.list_restart = optional && lr_ok;
-    tiers.mirror_clamp = optional && has(ash::khr::sampler_mirror_clamp_to_edge::NAME);
+    tiers.mirror_clamp = optional
+        && has(ash::khr::sampler_mirror_clamp_to_edge::NAME)
+        && (!v12 || v12f.sampler_mirror_clamp_to_edge == vk::TRUE);
     tiers.vertex_divisor =
         optional && e_div && div.vertex_attribute_instance_rate_divisor == vk::TRUE;
     tiers.triangle_fans = !portability && optional;
@@ -807,6 +817,7 @@ fn create_device(
     }
     tiers.draw_parameters = v11 && sdp.shader_draw_parameters == vk::TRUE;
     tiers.view_2d_of_3d = e_v2d && v2d.image2_d_view_of3_d == vk::TRUE;
+    tiers.draw_indirect_count = v12 && v12f.draw_indirect_count == vk::TRUE;
     tiers.conditional_rendering = e_cr && cr.conditional_rendering == vk::TRUE;
     tiers.transform_feedback = e_xfb
         && xfb.transform_feedback == vk::TRUE
@@ -984,7 +995,13 @@ fn create_device(
     let on = chain_if(on, tiers.view_2d_of_3d, &mut on_v2d);
     let mut on_cr =
         vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default().conditional_rendering(true);
-    let mut on = chain_if(on, tiers.conditional_rendering, &mut on_cr);
+    let on = chain_if(on, tiers.conditional_rendering, &mut on_cr);
+    // With Vulkan 1.2's features chained, each enabled extension promoted to 1.2 must have
+    // its feature set there too (VUID-VkDeviceCreateInfo-ppEnabledExtensionNames-02832).
+    let mut on_v12 = vk::PhysicalDeviceVulkan12Features::default()
+        .draw_indirect_count(tiers.draw_indirect_count)
+        .sampler_mirror_clamp_to_edge(tiers.mirror_clamp);
+    let mut on = chain_if(on, v12, &mut on_v12);
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)

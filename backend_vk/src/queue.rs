@@ -70,8 +70,9 @@ impl ContextPipe for VkPipe {
             G::UniformBuffers | G::StorageBuffers | G::Textures | G::Images => dirty::DESCRIPTORS,
             G::VertexBuffers => dirty::VERTICES,
             // Read by each indexed draw itself; the draw id is pushed at each draw of a
-            // program that reads it (`command::push_draw_params`).
-            G::IndexBuffer | G::DrawId => 0,
+            // program that reads it (`command::push_draw_params`); the draw count is read
+            // by each indirect draw (`indirect.rs`).
+            G::IndexBuffer | G::DrawId | G::DrawCount => 0,
         };
     }
 

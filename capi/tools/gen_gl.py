@@ -121,6 +121,9 @@ BEYOND = {
     "glDrawArraysIndirect", "glDrawElementsIndirect", "glMultiDrawArraysIndirect",
     "glMultiDrawElementsIndirect", "glDrawArraysInstancedBaseInstance",
     "glDrawElementsInstancedBaseInstance", "glDrawElementsInstancedBaseVertexBaseInstance",
+    # Draw counts from a buffer (GL 4.6, ARB_indirect_parameters).
+    "glMultiDrawArraysIndirectCount", "glMultiDrawArraysIndirectCountARB",
+    "glMultiDrawElementsIndirectCount", "glMultiDrawElementsIndirectCountARB",
     # Vertex attribute binding points (GL 4.3; glVertexAttribLFormat is with the doubles').
     "glBindVertexBuffer", "glVertexAttribBinding", "glVertexAttribFormat",
     "glVertexAttribIFormat", "glVertexBindingDivisor",

@@ -154,11 +154,13 @@ pub enum BufferTarget {
     AtomicCounter,
     /// `QUERY_BUFFER` (GL 4.4): where `glGetQueryObject*` writes while a buffer is bound.
     Query,
+    /// `PARAMETER_BUFFER` (GL 4.6): where `glMultiDraw*IndirectCount` read their draw count.
+    Parameter,
 }
 
 impl BufferTarget {
     /// Every target.
-    pub const ALL: [BufferTarget; 14] = [
+    pub const ALL: [BufferTarget; 15] = [
         BufferTarget::Array,
         BufferTarget::ElementArray,
         BufferTarget::CopyRead,
@@ -173,6 +175,7 @@ impl BufferTarget {
         BufferTarget::DrawIndirect,
         BufferTarget::AtomicCounter,
         BufferTarget::Query,
+        BufferTarget::Parameter,
     ];
 
     /// The target of a `glBindBuffer` enum.
@@ -192,6 +195,7 @@ impl BufferTarget {
             DRAW_INDIRECT_BUFFER => Self::DrawIndirect,
             ATOMIC_COUNTER_BUFFER => Self::AtomicCounter,
             QUERY_BUFFER => Self::Query,
+            PARAMETER_BUFFER => Self::Parameter,
             _ => return None,
         })
     }
@@ -213,6 +217,7 @@ impl BufferTarget {
             Self::DrawIndirect => DRAW_INDIRECT_BUFFER_BINDING,
             Self::AtomicCounter => ATOMIC_COUNTER_BUFFER_BINDING,
             Self::Query => QUERY_BUFFER_BINDING,
+            Self::Parameter => PARAMETER_BUFFER_BINDING,
         }
     }
 }

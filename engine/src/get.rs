@@ -188,6 +188,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_gpu_shader_fp64",
     "GL_ARB_half_float_pixel",
     "GL_ARB_half_float_vertex",
+    "GL_ARB_indirect_parameters",
     "GL_ARB_instanced_arrays",
     "GL_ARB_internalformat_query",
     "GL_ARB_internalformat_query2",

@@ -37,6 +37,7 @@ mod gpu_shader5;
 mod handles;
 mod image_load_store;
 mod image_lowering;
+mod indirect_parameters;
 mod internalformat_query;
 mod internalformat_query2;
 mod invalidate_subdata;

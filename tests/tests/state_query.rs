@@ -369,14 +369,12 @@ fn indexed_queries_validate_target_and_index() {
 #[test]
 fn unknown_pnames_are_invalid_enum_and_write_nothing() {
     let mut ctx = context();
-    // Not state in a 3.3 core context: made up, compatibility-only, indexed-only, and a
-    // later version's feature Tessera lacks. (Mesa answers CURRENT_COLOR even in a core
-    // context, and GL 4.6's parameter buffer binding: `native` lists what it answers.)
+    // Not state in a 3.3 core context: made up, compatibility-only and indexed-only. (Mesa
+    // answers CURRENT_COLOR even in a core context: `native` lists what it answers.)
     for pname in [
         0x1234,
         0x0B00, // CURRENT_COLOR
         SAMPLE_MASK_VALUE,
-        PARAMETER_BUFFER_BINDING,
     ] {
         let mut i = [SENTINEL_I; 4];
         let mut f = [SENTINEL_F; 4];

@@ -173,6 +173,9 @@ pub struct DesiredState {
     pub patch_vertices: u8,
     /// `SetDrawId`.
     pub draw_id: u32,
+    /// `SetDrawCount`: the buffer and offset of the `u32` that bounds the commands an
+    /// indirect draw draws, or `None` (every command).
+    pub draw_count: Option<(BufferHandle, u64)>,
     /// `SetSampleMask`: coverage, invert, mask.
     pub sample_mask: (Option<f32>, bool, Option<u32>),
     /// `BindProgram`.
@@ -228,6 +231,7 @@ impl Default for DesiredState {
             point_size: 1.0,
             patch_vertices: 3,
             draw_id: 0,
+            draw_count: None,
             sample_mask: (None, false, None),
             program: None,
             uniforms: Vec::new(),

@@ -110,6 +110,8 @@ pub enum StateGroup {
     PatchVertices,
     /// `SetDrawId`.
     DrawId,
+    /// `SetDrawCount`.
+    DrawCount,
     /// `SetSampleMask`.
     SampleMask,
     /// `BindProgram`.
@@ -336,7 +338,9 @@ pub trait DrawPipe: ContextPipe {
     /// `DrawIndexed`.
     fn draw_indexed(&mut self, ctx: &mut Self::Context, draw: DrawIndexedArgs) -> R;
     /// `DrawIndirect` and `DrawIndexedIndirect`: the buffer is live and holds every
-    /// command.
+    /// command. Where the context's [`DesiredState::draw_count`] is set, only the first
+    /// `min(count, draws)` commands are drawn (the count buffer was live when set; the
+    /// backend checks that its `u32` lies inside it).
     fn draw_indirect(&mut self, ctx: &mut Self::Context, draw: DrawIndirectArgs) -> R;
     /// `Clear`.
     fn clear(&mut self, ctx: &mut Self::Context, clear: ClearArgs) -> R;
@@ -1813,6 +1817,22 @@ impl<C: PipeContext> Dispatcher<C> {
                 let id = id.to_native();
                 self.set(pipe, "SetDrawId", StateGroup::DrawId, |d| {
                     d.draw_id = id;
+                    Ok(())
+                })?
+            }
+            A::SetDrawCount { buffer, offset } => {
+                const N: &str = "SetDrawCount";
+                let buffer = de(buffer)?;
+                let offset = offset.to_native();
+                reg.buffers.check(N, buffer)?;
+                if !offset.is_multiple_of(4) {
+                    return Err(crate::backend::bad_value(
+                        N,
+                        format!("draw count offset {offset} is misaligned"),
+                    ));
+                }
+                self.set(pipe, N, StateGroup::DrawCount, |d| {
+                    d.draw_count = buffer.map(|b| (b, offset));
                     Ok(())
                 })?
             }

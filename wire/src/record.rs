@@ -853,6 +853,15 @@ pub enum Record {
     /// Sets what the vertex stage's `gl_DrawID` counts from: a `glMultiDraw*` call is one
     /// draw record per draw, each after the draw's index (and 0 again after the call).
     SetDrawId { id: u32 },
+    /// Sets where the next indirect draws read how many of their commands to draw
+    /// (`glMultiDraw*IndirectCount`, GL 4.6): while `buffer` is set, `DrawIndirect` and
+    /// `DrawIndexedIndirect` draw the first `min(count, draws)` of their commands, `count`
+    /// being the `u32` at `offset` (a multiple of 4) in `buffer` as the device holds it when
+    /// the draw runs. The engine sets it just before such a draw and clears it after.
+    SetDrawCount {
+        buffer: Option<BufferHandle>,
+        offset: u64,
+    },
     /// Sets sample coverage and the sample mask.
     SetSampleMask {
         coverage: Option<f32>,

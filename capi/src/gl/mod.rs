@@ -120,7 +120,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 329] = [
+pub static BEYOND_3_3: [(&str, Proc); 333] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -1522,10 +1522,42 @@ pub static BEYOND_3_3: [(&str, Proc); 329] = [
         }),
     ),
     (
+        "glMultiDrawArraysIndirectCount",
+        Proc({
+            const F: extern "C" fn(GLenum, *const c_void, GLintptr, GLsizei, GLsizei) =
+                glMultiDrawArraysIndirectCount;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMultiDrawArraysIndirectCountARB",
+        Proc({
+            const F: extern "C" fn(GLenum, *const c_void, GLintptr, GLsizei, GLsizei) =
+                glMultiDrawArraysIndirectCountARB;
+            F as *const c_void
+        }),
+    ),
+    (
         "glMultiDrawElementsIndirect",
         Proc({
             const F: extern "C" fn(GLenum, GLenum, *const c_void, GLsizei, GLsizei) =
                 glMultiDrawElementsIndirect;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMultiDrawElementsIndirectCount",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum, *const c_void, GLintptr, GLsizei, GLsizei) =
+                glMultiDrawElementsIndirectCount;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMultiDrawElementsIndirectCountARB",
+        Proc({
+            const F: extern "C" fn(GLenum, GLenum, *const c_void, GLintptr, GLsizei, GLsizei) =
+                glMultiDrawElementsIndirectCountARB;
             F as *const c_void
         }),
     ),

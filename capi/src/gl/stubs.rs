@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2301;
+    2297;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -1054,15 +1054,11 @@ super::unimplemented::stubs! {
     glMultiDrawArraysIndirectAMD: u64,
     glMultiDrawArraysIndirectBindlessCountNV: u64,
     glMultiDrawArraysIndirectBindlessNV: u64,
-    glMultiDrawArraysIndirectCount: u64,
-    glMultiDrawArraysIndirectCountARB: u64,
     glMultiDrawElementArrayAPPLE: u64,
     glMultiDrawElementsEXT: u64,
     glMultiDrawElementsIndirectAMD: u64,
     glMultiDrawElementsIndirectBindlessCountNV: u64,
     glMultiDrawElementsIndirectBindlessNV: u64,
-    glMultiDrawElementsIndirectCount: u64,
-    glMultiDrawElementsIndirectCountARB: u64,
     glMultiDrawMeshTasksIndirectCountNV: u64,
     glMultiDrawMeshTasksIndirectNV: u64,
     glMultiDrawRangeElementArrayAPPLE: u64,

@@ -480,6 +480,68 @@ pub extern "C" fn glMultiDrawElementsIndirect(
     });
 }
 
+/// `glMultiDrawArraysIndirectCount` (GL 4.6): at most `maxdrawcount` commands, as many as
+/// the `GLsizei` at byte `drawcount` of the `PARAMETER_BUFFER` says.
+#[unsafe(no_mangle)]
+pub extern "C" fn glMultiDrawArraysIndirectCount(
+    mode: GLenum,
+    indirect: *const c_void,
+    drawcount: GLintptr,
+    maxdrawcount: GLsizei,
+    stride: GLsizei,
+) {
+    gl_call("glMultiDrawArraysIndirectCount", (), |c| {
+        c.multi_draw_arrays_indirect_count(mode, indirect as usize, drawcount, maxdrawcount, stride)
+    });
+}
+
+/// `glMultiDrawArraysIndirectCountARB` (`ARB_indirect_parameters`).
+#[unsafe(no_mangle)]
+pub extern "C" fn glMultiDrawArraysIndirectCountARB(
+    mode: GLenum,
+    indirect: *const c_void,
+    drawcount: GLintptr,
+    maxdrawcount: GLsizei,
+    stride: GLsizei,
+) {
+    glMultiDrawArraysIndirectCount(mode, indirect, drawcount, maxdrawcount, stride);
+}
+
+/// `glMultiDrawElementsIndirectCount` (GL 4.6).
+#[unsafe(no_mangle)]
+pub extern "C" fn glMultiDrawElementsIndirectCount(
+    mode: GLenum,
+    ty: GLenum,
+    indirect: *const c_void,
+    drawcount: GLintptr,
+    maxdrawcount: GLsizei,
+    stride: GLsizei,
+) {
+    gl_call("glMultiDrawElementsIndirectCount", (), |c| {
+        c.multi_draw_elements_indirect_count(
+            mode,
+            ty,
+            indirect as usize,
+            drawcount,
+            maxdrawcount,
+            stride,
+        )
+    });
+}
+
+/// `glMultiDrawElementsIndirectCountARB` (`ARB_indirect_parameters`).
+#[unsafe(no_mangle)]
+pub extern "C" fn glMultiDrawElementsIndirectCountARB(
+    mode: GLenum,
+    ty: GLenum,
+    indirect: *const c_void,
+    drawcount: GLintptr,
+    maxdrawcount: GLsizei,
+    stride: GLsizei,
+) {
+    glMultiDrawElementsIndirectCount(mode, ty, indirect, drawcount, maxdrawcount, stride);
+}
+
 /// `glBindVertexBuffer` (GL 4.3).
 #[unsafe(no_mangle)]
 pub extern "C" fn glBindVertexBuffer(

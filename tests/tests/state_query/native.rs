@@ -25,10 +25,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
         &[BLEND_SRC, BLEND_DST, VERTEX_ARRAY],
     ),
     (
-        "ARB_indirect_parameters (GL 4.6): no draw counts from a buffer",
-        &[PARAMETER_BUFFER_BINDING],
-    ),
-    (
         "ARB_tessellation_shader (GL 4.0): whether primitive restart applies to patches \
          (Vulkan's primitiveTopologyPatchListRestart) is not asked of the backends",
         &[PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED],
