@@ -515,6 +515,7 @@ impl GlesPipe {
                 texture_barrier: features.minor >= 1,
                 texture_buffer_rgb32: features.texture_buffer,
                 stencil_texturing: features.minor >= 1,
+                texture_stencil8: features.texture_stencil8,
                 mirror_clamp_to_edge: features.mirror_clamp,
                 polygon_offset_clamp: extra.polygon_offset_clamp.is_some(),
                 // GLES has no such vertex type: the array is read from a converted copy

@@ -596,6 +596,20 @@ impl VkPipe {
             viewport_arrays: gpu.core.multi_viewport && p.max_viewports >= MAX_VIEWPORTS as u32,
             // Sampled views of a depth-stencil image's stencil aspect (texture.rs).
             stencil_texturing: true,
+            // Stencil-only textures are S8_UINT images (conv.rs), sampled through a
+            // stencil-aspect view and attached for stencil tests.
+            texture_stencil8: {
+                // SAFETY: a physical device of this instance; any format value.
+                unsafe {
+                    gpu.instance
+                        .get_physical_device_format_properties(gpu.phys, vk::Format::S8_UINT)
+                }
+                .optimal_tiling_features
+                .contains(
+                    vk::FormatFeatureFlags::SAMPLED_IMAGE
+                        | vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT,
+                )
+            },
             tessellation: if gpu.core.tessellation_shader {
                 tessera_wire::TessellationCaps {
                     max_patch_vertices: p.max_tessellation_patch_size,

@@ -467,10 +467,8 @@ impl TexturePipe for VkPipe {
             }
             if native.stencil && layout.format != tessera_wire::format::PixelFormat::DepthComponent
             {
-                let bytes: Vec<u8> = texels
-                    .iter()
-                    .map(|t| t[1].clamp(0.0, 255.0) as u8)
-                    .collect();
+                // Stencil indices keep their low 8 bits (GL masks them; Mesa casts).
+                let bytes: Vec<u8> = texels.iter().map(|t| t[1] as i64 as u8).collect();
                 self.copy_to_image(N, handle, region, vk::ImageAspectFlags::STENCIL, &bytes, 16)?;
             }
             return Ok(());

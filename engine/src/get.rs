@@ -239,6 +239,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_texture_rectangle",
     "GL_ARB_texture_rg",
     "GL_ARB_texture_rgb10_a2ui",
+    "GL_ARB_texture_stencil8",
     "GL_ARB_texture_storage",
     "GL_ARB_texture_storage_multisample",
     "GL_ARB_texture_swizzle",
@@ -289,8 +290,8 @@ impl Context {
     /// map arrays, on one below ES 3.2; viewport arrays, on one without
     /// `OES_viewport_array`; image load and store, and texture level queries, on a GLES
     /// driver; the fragment stage's layer and viewport, on one below ES 3.2; the
-    /// `MIRROR_CLAMP_TO_EDGE` wrap mode, anisotropic filtering and the polygon offset clamp,
-    /// on a backend without them).
+    /// `MIRROR_CLAMP_TO_EDGE` wrap mode, anisotropic filtering, the polygon offset clamp and
+    /// stencil-only textures, on a backend without them).
     fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
         let bptc = self.local.limits.bptc;
@@ -308,6 +309,7 @@ impl Context {
         let images = self.local.limits.image_load_store;
         let rgb32 = self.local.limits.texture_buffer_rgb32;
         let stencil_texturing = self.local.limits.stencil_texturing;
+        let stencil8 = self.local.limits.texture_stencil8;
         let mirror_clamp = self.local.limits.mirror_clamp_to_edge;
         let anisotropic = self.local.limits.anisotropic;
         let offset_clamp = self.local.limits.polygon_offset_clamp;
@@ -349,6 +351,7 @@ impl Context {
             })
             .filter(move |e| rgb32 || *e != "GL_ARB_texture_buffer_object_rgb32")
             .filter(move |e| stencil_texturing || *e != "GL_ARB_stencil_texturing")
+            .filter(move |e| stencil8 || *e != "GL_ARB_texture_stencil8")
             .filter(move |e| mirror_clamp || *e != "GL_ARB_texture_mirror_clamp_to_edge")
             .filter(move |e| packed_float || *e != "GL_ARB_vertex_type_10f_11f_11f_rev")
             .filter(move |e| {

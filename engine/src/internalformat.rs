@@ -270,7 +270,7 @@ impl Context {
 
     /// Whether a texture may have the internal format (BPTC where the backend has it).
     fn texture_format_supported(&self, internal: GLenum) -> bool {
-        crate::texture::internal_format(internal).is_some()
+        crate::texture::internal_format(internal, self.local.limits.texture_stencil8).is_some()
             && (self.local.limits.bptc
                 || !matches!(
                     internal,
@@ -301,10 +301,15 @@ impl Context {
             TEXTURE_2D_MULTISAMPLE | TEXTURE_2D_MULTISAMPLE_ARRAY => renderable(internal),
             TEXTURE_BUFFER | RENDERBUFFER => true,
             _ => {
-                // Depth and stencil images have no third dimension.
+                // Depth and stencil images have no third dimension (the sized stencil-only
+                // formats included: Mesa checks the base format here).
                 let depth_stencil = facts::is_depth(internal)
                     || facts::is_stencil(internal)
-                    || facts::is_depth_stencil(internal);
+                    || facts::is_depth_stencil(internal)
+                    || matches!(
+                        internal,
+                        STENCIL_INDEX1 | STENCIL_INDEX4 | STENCIL_INDEX8 | STENCIL_INDEX16
+                    );
                 if depth_stencil && target == TEXTURE_3D {
                     return false;
                 }

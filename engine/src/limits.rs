@@ -105,6 +105,10 @@ pub struct Limits {
     /// `GL_ARB_stencil_texturing` is advertised, and `DEPTH_STENCIL_TEXTURE_MODE` a texture
     /// parameter, only then.
     pub stencil_texturing: bool,
+    /// Whether textures take `STENCIL_INDEX8` (and the other stencil-only internal formats):
+    /// `GL_ARB_texture_stencil8` is advertised, and `glTexImage*`/`glTexStorage*` accept
+    /// them, only then.
+    pub texture_stencil8: bool,
     /// Whether samplers take `MIRROR_CLAMP_TO_EDGE`: `GL_ARB_texture_mirror_clamp_to_edge`
     /// is advertised, and the wrap mode accepted, only then.
     pub mirror_clamp_to_edge: bool,
@@ -302,6 +306,7 @@ impl Limits {
             vertex_attrib_64bit: caps.fp64 && caps.vertex_attrib_64bit,
             texture_buffer_rgb32: caps.texture_buffer_rgb32,
             stencil_texturing: caps.stencil_texturing,
+            texture_stencil8: caps.texture_stencil8,
             mirror_clamp_to_edge: caps.mirror_clamp_to_edge,
             polygon_offset_clamp: caps.polygon_offset_clamp,
             anisotropic: caps.max_anisotropy >= 2,

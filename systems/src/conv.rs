@@ -409,6 +409,7 @@ pub fn resolve_texture_format(internal: GLenum, ty: GLenum) -> Option<Format> {
             }
         }
         DEPTH_STENCIL => Format::Depth24Stencil8,
+        STENCIL_INDEX => Format::Stencil8,
         _ => return None,
     })
 }

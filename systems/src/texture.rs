@@ -159,12 +159,14 @@ pub fn is_complete(t: &Texture, params: &SamplerParams) -> bool {
             return false;
         }
     }
-    // A depth-stencil image sampled for its stencil reads unsigned integers (GL 4.3
-    // §8.17, as Mesa).
-    let integer = b
-        .format
-        .is_some_and(|f| matches!(f.info().class, FormatClass::Int | FormatClass::Uint))
-        || samples_stencil(t, b);
+    // A depth-stencil image sampled for its stencil, and a stencil-only one, read unsigned
+    // integers (GL 4.3 §8.17, GL 4.4's ARB_texture_stencil8, as Mesa).
+    let integer = b.format.is_some_and(|f| {
+        matches!(
+            f.info().class,
+            FormatClass::Int | FormatClass::Uint | FormatClass::Stencil
+        )
+    }) || samples_stencil(t, b);
     if integer
         && (params.mag_filter != NEAREST
             || !matches!(params.min_filter, NEAREST | NEAREST_MIPMAP_NEAREST))

@@ -412,13 +412,6 @@ fn intended(
             "GL_ARB_shader_image_load_store is not advertised on GLES: unsupported answers",
         );
     }
-    if matches!(
-        format,
-        STENCIL_INDEX | STENCIL_INDEX1 | STENCIL_INDEX4 | STENCIL_INDEX8 | STENCIL_INDEX16
-    ) && target != RENDERBUFFER
-    {
-        return Some("stencil-only textures are GL 4.4's ARB_texture_stencil8, not advertised");
-    }
     if matches!(format, STENCIL_INDEX1 | STENCIL_INDEX4 | STENCIL_INDEX16)
         && pname == INTERNALFORMAT_STENCIL_SIZE
     {

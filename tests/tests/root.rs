@@ -85,6 +85,7 @@ mod texture_filter_anisotropic;
 mod texture_gather;
 mod texture_mirror_clamp;
 mod texture_queries;
+mod texture_stencil8;
 mod texture_storage;
 mod texture_view;
 mod transform_feedback;

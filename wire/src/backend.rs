@@ -480,6 +480,11 @@ pub struct Caps {
     /// (`GL_ARB_stencil_texturing`): Vulkan's stencil-aspect views, a GLES driver's ES 3.1
     /// `DEPTH_STENCIL_TEXTURE_MODE`.
     pub stencil_texturing: bool,
+    /// Whether textures may be stencil-only, `STENCIL_INDEX8` (`GL_ARB_texture_stencil8`):
+    /// sampled through unsigned samplers, attached for stencil tests, uploaded and read
+    /// back. Vulkan's `S8_UINT` where the device samples and attaches it, a GLES driver's ES
+    /// 3.2 or `OES_texture_stencil8`.
+    pub texture_stencil8: bool,
     /// Whether shaders may query a texture's level of detail and level count
     /// (`textureQueryLod`, `textureQueryLevels`: `GL_ARB_texture_query_lod` and
     /// `GL_ARB_texture_query_levels`): Vulkan's `OpImageQueryLod` and `OpImageQueryLevels`;
@@ -706,6 +711,7 @@ impl Caps {
             image_load_store: true,
             texture_buffer_rgb32: true,
             stencil_texturing: true,
+            texture_stencil8: true,
             texture_level_queries: true,
             fragment_layer: true,
             max_vertex_streams: 4,

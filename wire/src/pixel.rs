@@ -187,6 +187,22 @@ impl Component {
         }
     }
 
+    /// The raw bits of index value `v`, its low bits as the component holds them (floats
+    /// as they are).
+    fn wrap(self, v: f64) -> u64 {
+        match self {
+            Self::Float | Self::Half => self.encode(v, true),
+            Self::Unsigned { bytes } | Self::Signed { bytes } => {
+                let mask = if bytes >= 8 {
+                    u64::MAX
+                } else {
+                    (1u64 << (bytes * 8)) - 1
+                };
+                (v as i64 as u64) & mask
+            }
+        }
+    }
+
     /// The raw bits of channel value `v`, clamped to what the component can hold.
     fn encode(self, v: f64, integer: bool) -> u64 {
         match self {
@@ -323,6 +339,16 @@ pub fn encode(layout: PixelLayout, texels: &[Texel]) -> Vec<u8> {
     let chans = channels(layout.format);
     let integer = is_integer(layout.format);
     let mut out = Vec::with_capacity(size * texels.len());
+    if layout.format == PixelFormat::StencilIndex
+        && let Some(c) = Component::of(layout.ty)
+    {
+        // Stencil indices are masked to the component, not clamped (GL 4.6 §8.4.4.3 and
+        // §18.2.8; Mesa casts them): 300 stored in 8 bits is 44.
+        for t in texels {
+            write_uint(&mut out, c.wrap(t[1]), c.bytes());
+        }
+        return out;
+    }
     for t in texels {
         encode_pixel(layout.ty, size, chans, integer, t, &mut out);
     }

@@ -10,7 +10,6 @@
 use tessera_components::gl::*;
 use tessera_components::object::{Buffer, Image, MAX_LEVELS, Texture};
 use tessera_components::state::{BufferTarget, TextureTarget};
-use tessera_systems::conv::resolve_texture_format;
 use tessera_systems::texture::{chain_length, chain_size};
 use tessera_wire::Reply;
 use tessera_wire::format::FormatClass;
@@ -82,6 +81,7 @@ impl Context {
             Base::Color => self.local.read_source(sh)?,
             Base::Depth => self.local.read_image(sh, ReadImage::Depth)?,
             Base::DepthStencil => self.local.read_image(sh, ReadImage::DepthStencil)?,
+            Base::Stencil => self.local.read_image(sh, ReadImage::Stencil)?,
         };
         let source_integer = matches!(format.info().class, FormatClass::Int | FormatClass::Uint);
         if base == Base::Color && integer != source_integer {
@@ -216,7 +216,8 @@ impl Context {
         if border != 0 {
             return Err(INVALID_VALUE);
         }
-        let kind = internal_format(internal).ok_or(INVALID_ENUM)?;
+        let kind =
+            internal_format(internal, self.local.limits.texture_stencil8).ok_or(INVALID_ENUM)?;
         if kind.block_bytes.is_some()
             && !matches!(it.target, TextureTarget::D2 | TextureTarget::Cube)
         {
@@ -234,8 +235,9 @@ impl Context {
             Base::Color => UNSIGNED_BYTE,
             Base::Depth => UNSIGNED_INT,
             Base::DepthStencil => UNSIGNED_INT_24_8,
+            Base::Stencil => UNSIGNED_BYTE,
         };
-        let format = resolve_texture_format(internal, ty).ok_or(INVALID_ENUM)?;
+        let format = super::format::texture_format(internal, ty).ok_or(INVALID_ENUM)?;
         let image = Image {
             width: w,
             height: h,
@@ -629,13 +631,14 @@ fn read_back(sh: &mut Shared, read: impl Fn(PixelDestination) -> Record, len: us
 }
 
 /// Whether an image can be read back as client `format` (`INVALID_OPERATION` otherwise):
-/// depth formats need depth, `DEPTH_STENCIL` and `STENCIL_INDEX` need depth and stencil,
+/// depth formats need depth, `DEPTH_STENCIL` depth and stencil, `STENCIL_INDEX` stencil,
 /// colour formats need colour, and integer formats need integer images and the reverse.
 fn check_read_format(image: &Image, format: GLenum) -> GlResult {
     let base = image_base(image);
     let ok = match format {
-        DEPTH_COMPONENT => base != Base::Color,
-        DEPTH_STENCIL | STENCIL_INDEX => base == Base::DepthStencil,
+        DEPTH_COMPONENT => matches!(base, Base::Depth | Base::DepthStencil),
+        DEPTH_STENCIL => base == Base::DepthStencil,
+        STENCIL_INDEX => matches!(base, Base::DepthStencil | Base::Stencil),
         _ => {
             let integer = image
                 .format

@@ -7,7 +7,9 @@
 
 use tessera_components::gl::*;
 use tessera_components::object::Image;
-use tessera_systems::conv::{map_pixel_format, map_pixel_type, map_sized_format};
+use tessera_systems::conv::{
+    map_pixel_format, map_pixel_type, map_sized_format, resolve_texture_format,
+};
 use tessera_wire::format::{Format, FormatClass, PixelLayout};
 
 /// The kind of values an internal format stores, as the agreement rules see it.
@@ -19,6 +21,8 @@ pub(crate) enum Base {
     Depth,
     /// Depth and stencil.
     DepthStencil,
+    /// Stencil only (`GL_ARB_texture_stencil8`).
+    Stencil,
 }
 
 /// An internal format a texture image may be specified with.
@@ -56,9 +60,10 @@ pub(crate) fn block_bytes(format: Format) -> Option<usize> {
 /// The internal formats GL 3.3 lets a texture image have: the base formats of table 3.11
 /// (plus `SRGB` and `SRGB_ALPHA`, which Mesa accepts), the sized formats of tables 3.12 and
 /// 3.13 and the generic and RGTC compressed formats of table 3.14, and `RGB565` (GL 4.1's
-/// ARB_ES2_compatibility). The stencil-only formats (ARB_texture_stencil8, GL 4.4) are not
-/// texture formats here.
-pub(crate) fn internal_format(v: GLenum) -> Option<InternalFormat> {
+/// ARB_ES2_compatibility); with `stencil8` (GL 4.4's `ARB_texture_stencil8`, where the
+/// backend carries it out) the stencil-only formats too, `STENCIL_INDEX` and
+/// `STENCIL_INDEX1/4/8/16`, as Mesa's `_mesa_base_tex_format` takes them.
+pub(crate) fn internal_format(v: GLenum, stencil8: bool) -> Option<InternalFormat> {
     match v {
         RED
         | RG
@@ -86,6 +91,12 @@ pub(crate) fn internal_format(v: GLenum) -> Option<InternalFormat> {
                 ..InternalFormat::COLOR
             });
         }
+        STENCIL_INDEX if stencil8 => {
+            return Some(InternalFormat {
+                base: Base::Stencil,
+                ..InternalFormat::COLOR
+            });
+        }
         _ => {}
     }
     let f = map_sized_format(v)?;
@@ -94,6 +105,7 @@ pub(crate) fn internal_format(v: GLenum) -> Option<InternalFormat> {
         FormatClass::Float | FormatClass::Int | FormatClass::Uint => Base::Color,
         FormatClass::Depth => Base::Depth,
         FormatClass::DepthStencil => Base::DepthStencil,
+        FormatClass::Stencil if stencil8 => Base::Stencil,
         FormatClass::Stencil => return None,
     };
     Some(InternalFormat {
@@ -101,6 +113,17 @@ pub(crate) fn internal_format(v: GLenum) -> Option<InternalFormat> {
         integer: matches!(info.class, FormatClass::Int | FormatClass::Uint),
         block_bytes: block_bytes(f),
     })
+}
+
+/// The storage format of a texture image of `internal` given with client type `ty`
+/// (`resolve_texture_format`), but for the stencil-only formats, which textures store in 8
+/// bits whatever their name says (as Mesa: `STENCIL_INDEX1/4/16` textures report 8 stencil
+/// bits; renderbuffers keep their own sizes).
+pub(crate) fn texture_format(internal: GLenum, ty: GLenum) -> Option<Format> {
+    match resolve_texture_format(internal, ty)? {
+        Format::Stencil1 | Format::Stencil4 | Format::Stencil16 => Some(Format::Stencil8),
+        f => Some(f),
+    }
 }
 
 /// Whether a client `format` carries integer components.
@@ -206,11 +229,14 @@ pub(crate) fn check_format_type(format: GLenum, ty: GLenum) -> Result<PixelLayou
 }
 
 /// Whether client data of `format` can feed (or receive) values of an image storing `base`
-/// (GL 3.3 §3.8.3): depth images take depth data, colour images colour data.
+/// (GL 3.3 §3.8.3): depth images take depth data, colour images colour data. Stencil-only
+/// images are as Mesa's `texture_formats_agree` has them: refused only depth data, as
+/// neither colour nor depth.
 pub(crate) fn formats_agree(base: Base, format: GLenum) -> bool {
     match base {
         Base::Color => !is_depth_format(format) && format != STENCIL_INDEX,
         Base::Depth | Base::DepthStencil => is_depth_format(format),
+        Base::Stencil => !is_depth_format(format),
     }
 }
 
@@ -219,6 +245,7 @@ pub(crate) fn image_base(image: &Image) -> Base {
     match image.format.map(|f| f.info().class) {
         Some(FormatClass::Depth) => Base::Depth,
         Some(FormatClass::DepthStencil) => Base::DepthStencil,
+        Some(FormatClass::Stencil) => Base::Stencil,
         _ => Base::Color,
     }
 }
@@ -266,7 +293,13 @@ mod tests {
     fn rgtc_blocks_round_up() {
         assert_eq!(compressed_size(8, 5, 5, 1), 32);
         assert_eq!(compressed_size(16, 4, 4, 2), 32);
-        assert!(internal_format(RGB565).is_some());
-        assert_eq!(internal_format(STENCIL_INDEX8), None);
+        assert!(internal_format(RGB565, false).is_some());
+        assert_eq!(internal_format(STENCIL_INDEX8, false), None);
+        let stencil = internal_format(STENCIL_INDEX8, true).map(|f| f.base);
+        assert_eq!(stencil, Some(Base::Stencil));
+        assert_eq!(
+            internal_format(STENCIL_INDEX, true).map(|f| f.base),
+            stencil
+        );
     }
 }

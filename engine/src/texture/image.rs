@@ -12,7 +12,6 @@ use bevy_ecs::entity::Entity;
 use tessera_components::gl::*;
 use tessera_components::object::{Buffer, Image, Texture};
 use tessera_components::state::{BufferTarget, PixelStore, TextureTarget};
-use tessera_systems::conv::resolve_texture_format;
 use tessera_wire::format::{FormatClass, PixelLayout};
 use tessera_wire::handle::{BufferHandle, TextureHandle};
 use tessera_wire::record::{BufferPixels, Record, TextureRegion};
@@ -443,7 +442,8 @@ impl Context {
         }
         let layout = check_format_type(spec.format, spec.ty)?;
         let internal_enum = GLenum::try_from(spec.internal).map_err(|_| INVALID_VALUE)?;
-        let internal = internal_format(internal_enum).ok_or(INVALID_VALUE)?;
+        let internal = internal_format(internal_enum, self.local.limits.texture_stencil8)
+            .ok_or(INVALID_VALUE)?;
         let store = store_for(&self.local.st.unpack, dims);
         let px = pixel_size(layout.format, layout.ty);
         // A proxy reads no pixels: client memory is not checked (a pixel unpack buffer is,
@@ -472,7 +472,7 @@ impl Context {
             }
             return Err(INVALID_VALUE);
         }
-        let format = resolve_texture_format(internal_enum, spec.ty).ok_or(INVALID_VALUE)?;
+        let format = super::format::texture_format(internal_enum, spec.ty).ok_or(INVALID_VALUE)?;
         let image = Image {
             width: w,
             height: h,

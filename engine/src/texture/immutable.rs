@@ -25,7 +25,6 @@
 use tessera_components::gl::*;
 use tessera_components::object::{Image, MAX_LEVELS, Texture, ViewRange};
 use tessera_components::state::TextureTarget;
-use tessera_systems::conv::resolve_texture_format;
 use tessera_systems::texture::chain_size;
 
 use super::format::{Base, compressed_size, internal_format};
@@ -66,8 +65,8 @@ fn storage_accepts(dims: u8, target: GLenum) -> Option<ImageTarget> {
 /// `_mesa_is_legal_tex_storage_format`) the unsized `SRGB`, `SRGB_ALPHA`, `COMPRESSED_RED`
 /// and `COMPRESSED_RG`, which it stores as `SRGB8`, `SRGB8_ALPHA8`, `R8` and `RG8`; the other
 /// base formats are `INVALID_ENUM`.
-pub(crate) fn is_sized(internal: GLenum) -> bool {
-    internal_format(internal).is_some()
+pub(crate) fn is_sized(internal: GLenum, stencil8: bool) -> bool {
+    internal_format(internal, stencil8).is_some()
         && !matches!(
             internal,
             RED | RG
@@ -170,10 +169,11 @@ impl Context {
         size: [GLsizei; 3],
     ) -> GlResult {
         let it = storage_accepts(dims, target).ok_or(INVALID_ENUM)?;
-        if !is_sized(internal) {
+        let stencil8 = self.local.limits.texture_stencil8;
+        if !is_sized(internal, stencil8) {
             return Err(INVALID_ENUM);
         }
-        let kind = internal_format(internal).ok_or(INVALID_ENUM)?;
+        let kind = internal_format(internal, stencil8).ok_or(INVALID_ENUM)?;
         if size.iter().any(|s| *s < 1) {
             return Err(INVALID_VALUE);
         }
@@ -206,7 +206,7 @@ impl Context {
         } else if !fit {
             return Err(INVALID_VALUE);
         }
-        let format = resolve_texture_format(internal, NONE).ok_or(INVALID_ENUM)?;
+        let format = super::format::texture_format(internal, NONE).ok_or(INVALID_ENUM)?;
         let base = Image {
             width: w,
             height: h,

@@ -5,7 +5,7 @@
 use tessera_components::gl::*;
 use tessera_components::object::{Buffer, Image, Texture, TextureBufferRange};
 use tessera_components::state::TextureTarget;
-use tessera_systems::conv::{map_sized_format, resolve_texture_format};
+use tessera_systems::conv::map_sized_format;
 use tessera_systems::lifecycle;
 use tessera_wire::format::Format;
 use tessera_wire::record::{BufferRange, Record};
@@ -106,10 +106,11 @@ impl Context {
             })
             .ok_or(INVALID_ENUM)?;
         let internal_enum = GLenum::try_from(internal).map_err(|_| INVALID_ENUM)?;
-        if immutable && !is_sized(internal_enum) {
+        let stencil8 = self.local.limits.texture_stencil8;
+        if immutable && !is_sized(internal_enum, stencil8) {
             return Err(INVALID_ENUM);
         }
-        let format = renderable_format(internal_enum).ok_or(INVALID_ENUM)?;
+        let format = renderable_format(internal_enum, stencil8).ok_or(INVALID_ENUM)?;
         let [w, h, d] = size;
         let max_samples = self.local.limits.max_samples;
         let fits = fits(&self.local.limits, it.target, 0, w, h, d);
@@ -254,10 +255,10 @@ impl Context {
 }
 
 /// The storage format of a multisample image of `internal`: GL 3.3 requires it to be
-/// colour-, depth- or stencil-renderable; compressed and stencil-only formats are not
-/// texture formats there.
-fn renderable_format(internal: GLenum) -> Option<Format> {
-    let kind = internal_format(internal)?;
+/// colour-, depth- or stencil-renderable; compressed formats are not, and stencil-only ones
+/// are texture formats with `stencil8` only (GL 4.4's `ARB_texture_stencil8`).
+fn renderable_format(internal: GLenum, stencil8: bool) -> Option<Format> {
+    let kind = internal_format(internal, stencil8)?;
     if matches!(
         internal,
         COMPRESSED_RED
@@ -274,8 +275,9 @@ fn renderable_format(internal: GLenum) -> Option<Format> {
         Base::Color => UNSIGNED_BYTE,
         Base::Depth => UNSIGNED_INT,
         Base::DepthStencil => UNSIGNED_INT_24_8,
+        Base::Stencil => UNSIGNED_BYTE,
     };
-    let format = resolve_texture_format(internal, ty)?;
+    let format = super::format::texture_format(internal, ty)?;
     let info = format.info();
     (kind.base != Base::Color || info.color_renderable).then_some(format)
 }

@@ -23,7 +23,6 @@ use tessera_components::gl::*;
 use tessera_components::names::NameEntry;
 use tessera_components::object::{Image, Life, MAX_LEVELS, Texture, ViewRange};
 use tessera_components::state::TextureTarget;
-use tessera_systems::conv::resolve_texture_format;
 use tessera_systems::lifecycle;
 use tessera_wire::record::{Record, TextureViewDesc};
 
@@ -132,7 +131,7 @@ impl Context {
         if !format_compatible(orig.images[0][0].internal_format, internal) {
             return Err(INVALID_OPERATION);
         }
-        if !is_sized(internal) {
+        if !is_sized(internal, self.local.limits.texture_stencil8) {
             return Err(INVALID_ENUM);
         }
         let levels = (numlevels.min(i32::MAX as u32) as i32).min(have.num_levels - minlevel);
@@ -180,8 +179,8 @@ impl Context {
         }
 
         // The view: its own object over the storage's owner.
-        let format = resolve_texture_format(internal, NONE).ok_or(INVALID_ENUM)?;
-        let block = internal_format(internal).and_then(|k| k.block_bytes);
+        let format = super::format::texture_format(internal, NONE).ok_or(INVALID_ENUM)?;
+        let block = internal_format(internal, true).and_then(|k| k.block_bytes);
         let root = orig.view_of.unwrap_or(orig_e);
         let storage = sh
             .world
