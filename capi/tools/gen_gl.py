@@ -62,6 +62,8 @@ BEYOND = {
     "glClearColorIiEXT", "glClearColorIuiEXT", "glFramebufferTextureLayerEXT",
     "glGetTexParameterIivEXT", "glGetTexParameterIuivEXT", "glProvokingVertexEXT",
     "glTexParameterIivEXT", "glTexParameterIuivEXT",
+    # NV_conditional_render's names of GL 3.0's conditional rendering.
+    "glBeginConditionalRenderNV", "glEndConditionalRenderNV",
     # Per-draw-buffer blend functions and equations (GL 4.0, ARB_draw_buffers_blend).
     "glBlendEquationi", "glBlendEquationSeparatei", "glBlendFunci", "glBlendFuncSeparatei",
     "glBlendEquationiARB", "glBlendEquationSeparateiARB", "glBlendFunciARB",

@@ -120,11 +120,18 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 333] = [
+pub static BEYOND_3_3: [(&str, Proc); 335] = [
     (
         "glActiveShaderProgram",
         Proc({
             const F: extern "C" fn(GLuint, GLuint) = glActiveShaderProgram;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glBeginConditionalRenderNV",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum) = glBeginConditionalRenderNV;
             F as *const c_void
         }),
     ),
@@ -777,6 +784,13 @@ pub static BEYOND_3_3: [(&str, Proc); 333] = [
         "glEnableVertexArrayAttrib",
         Proc({
             const F: extern "C" fn(GLuint, GLuint) = glEnableVertexArrayAttrib;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glEndConditionalRenderNV",
+        Proc({
+            const F: extern "C" fn() = glEndConditionalRenderNV;
             F as *const c_void
         }),
     ),

@@ -148,3 +148,17 @@ pub unsafe extern "C" fn glGetSynciv(
         unsafe { ptr::write(length, n) };
     }
 }
+
+/// `glBeginConditionalRenderNV` (`NV_conditional_render`): `glBeginConditionalRender`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glBeginConditionalRenderNV(id: GLuint, mode: GLenum) {
+    gl_call("glBeginConditionalRenderNV", (), |c| {
+        c.begin_conditional_render(id, mode)
+    })
+}
+
+/// `glEndConditionalRenderNV` (`NV_conditional_render`): `glEndConditionalRender`.
+#[unsafe(no_mangle)]
+pub extern "C" fn glEndConditionalRenderNV() {
+    gl_call("glEndConditionalRenderNV", (), |c| c.end_conditional_render())
+}

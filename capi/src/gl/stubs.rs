@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2297;
+    2295;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -32,7 +32,6 @@ super::unimplemented::stubs! {
     glAsyncMarkerSGIX: u64,
     glAttachObjectARB: u64,
     glBegin: u64,
-    glBeginConditionalRenderNV: u64,
     glBeginConditionalRenderNVX: u64,
     glBeginFragmentShaderATI: u64,
     glBeginOcclusionQueryNV: u64,
@@ -392,7 +391,6 @@ super::unimplemented::stubs! {
     glEnableVertexAttribAPPLE: u64,
     glEnableVertexAttribArrayARB: u64,
     glEnd: u64,
-    glEndConditionalRenderNV: u64,
     glEndConditionalRenderNVX: u64,
     glEndFragmentShaderATI: u64,
     glEndList: u64,
