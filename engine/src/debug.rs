@@ -416,6 +416,8 @@ fn names_of<'a>(
         VERTEX_ARRAY => &mut local.vertex_arrays,
         FRAMEBUFFER => &mut local.framebuffers,
         QUERY => &mut local.queries,
+        PROGRAM_PIPELINE => &mut local.pipelines,
+        TRANSFORM_FEEDBACK => &mut local.xfb.names,
         _ => return None,
     })
 }
@@ -611,12 +613,12 @@ impl Context {
     ///
     /// A name generated but not bound yet is labelled as native Mesa allows it: for the
     /// kinds whose `glGen*` Mesa answers with an object (buffers, vertex arrays,
-    /// framebuffers, renderbuffers, queries; not textures). The label is kept with the name
+    /// framebuffers, renderbuffers, queries, program pipelines, transform feedback objects;
+    /// not textures). The label is kept with the name
     /// and moves to the object once it exists, at its next label call.
     fn labelled(&mut self, identifier: GLenum, name: GLuint) -> Result<Labelled, GLenum> {
         match identifier {
             TRANSFORM_FEEDBACK if name == 0 => return Ok(Labelled::DefaultTransformFeedback),
-            TRANSFORM_FEEDBACK | PROGRAM_PIPELINE => return Err(INVALID_VALUE),
             _ => {}
         }
         let mut guard = self.group.lock();
@@ -645,7 +647,13 @@ impl Context {
             NameEntry::Reserved
                 if matches!(
                     identifier,
-                    BUFFER | VERTEX_ARRAY | FRAMEBUFFER | RENDERBUFFER | QUERY
+                    BUFFER
+                        | VERTEX_ARRAY
+                        | FRAMEBUFFER
+                        | RENDERBUFFER
+                        | QUERY
+                        | PROGRAM_PIPELINE
+                        | TRANSFORM_FEEDBACK
                 ) =>
             {
                 Ok(Labelled::Reserved(identifier, name))

@@ -43,6 +43,17 @@ pub(crate) fn renderbuffer_format(internal: GLenum) -> Option<Format> {
     })
 }
 
+/// The renderbuffer a storage call defines.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum StorageOf {
+    /// The bound one (`None`: `INVALID_OPERATION` after the target's check); GL 3.3's
+    /// errors (more samples than `MAX_SAMPLES` is `INVALID_VALUE`).
+    Bound(Option<bevy_ecs::entity::Entity>),
+    /// One a GL 4.5 named call names; GL 4.5's errors (too many samples is
+    /// `INVALID_OPERATION`, as Mesa raises it for both forms).
+    Named(bevy_ecs::entity::Entity),
+}
+
 impl Context {
     /// `glGenRenderbuffers`.
     pub fn gen_renderbuffers(&mut self, n: GLsizei, renderbuffers: &mut [GLuint]) {
@@ -144,15 +155,14 @@ impl Context {
         width: GLsizei,
         height: GLsizei,
     ) {
-        let bound = self.local.st.renderbuffer;
+        let bound = StorageOf::Bound(self.local.st.renderbuffer);
         self.renderbuffer_storage_of(bound, target, samples, internalformat, width, height);
     }
 
-    /// Storage for `rb` (the bound renderbuffer, or the one a named call names; `None`:
-    /// `INVALID_OPERATION` after the target's check).
+    /// Storage for `rb` (the bound renderbuffer, or the one a named call names).
     pub(crate) fn renderbuffer_storage_of(
         &mut self,
-        rb: Option<bevy_ecs::entity::Entity>,
+        rb: StorageOf,
         target: GLenum,
         samples: GLsizei,
         internalformat: GLenum,
@@ -192,7 +202,7 @@ impl Context {
     /// Returns the bound renderbuffer and the storage format.
     fn check_storage(
         &self,
-        rb: Option<bevy_ecs::entity::Entity>,
+        rb: StorageOf,
         target: GLenum,
         samples: GLsizei,
         internalformat: GLenum,
@@ -202,7 +212,10 @@ impl Context {
         if target != RENDERBUFFER {
             return Err(INVALID_ENUM);
         }
-        let e = rb.ok_or(INVALID_OPERATION)?;
+        let (e, too_many_samples) = match rb {
+            StorageOf::Bound(rb) => (rb.ok_or(INVALID_OPERATION)?, INVALID_VALUE),
+            StorageOf::Named(rb) => (rb, INVALID_OPERATION),
+        };
         let format = renderbuffer_format(internalformat).ok_or(INVALID_ENUM)?;
         let l = &self.local.limits;
         let max = l.max_renderbuffer_size;
@@ -210,9 +223,12 @@ impl Context {
             return Err(INVALID_VALUE);
         }
         // GL 3.3 §4.4.2.1: more samples than MAX_SAMPLES is INVALID_VALUE (Mesa 22, on 4.5
-        // rules, raises INVALID_OPERATION).
-        if !(0..=l.max_samples).contains(&samples) {
+        // rules, raises INVALID_OPERATION, which the GL 4.5 named form raises too).
+        if samples < 0 {
             return Err(INVALID_VALUE);
+        }
+        if samples > l.max_samples {
+            return Err(too_many_samples);
         }
         // MAX_INTEGER_SAMPLES equals MAX_SAMPLES here, but the rule is GL's.
         let integer = matches!(format.info().class, FormatClass::Int | FormatClass::Uint);

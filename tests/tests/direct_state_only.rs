@@ -25,6 +25,15 @@ use tessera_tests::gl::{Gl, NativeGl};
 
 /// The named calls these scenes make, beyond [`Gl`].
 trait Named: Gl {
+    fn named_renderbuffer_storage_multisample(
+        &mut self,
+        rb: GLuint,
+        samples: GLsizei,
+        format: GLenum,
+        w: i32,
+        h: i32,
+    );
+    fn create_program_pipeline(&mut self) -> GLuint;
     fn get_integeri(&mut self, target: GLenum, index: GLuint) -> GLint;
     fn create(&mut self, kind: &str, target: GLenum) -> GLuint;
     fn gen_transform_feedback(&mut self) -> GLuint;
@@ -175,6 +184,21 @@ trait Named: Gl {
 }
 
 impl Named for Context {
+    fn named_renderbuffer_storage_multisample(
+        &mut self,
+        rb: GLuint,
+        samples: GLsizei,
+        format: GLenum,
+        w: i32,
+        h: i32,
+    ) {
+        Context::named_renderbuffer_storage_multisample(self, rb, samples, format, w, h)
+    }
+    fn create_program_pipeline(&mut self) -> GLuint {
+        let mut n = [0];
+        self.create_program_pipelines(1, &mut n);
+        n[0]
+    }
     fn get_integeri(&mut self, target: GLenum, index: GLuint) -> GLint {
         let mut v = [-7];
         self.get_integeri_v(target, index, &mut v);
@@ -493,6 +517,36 @@ macro_rules! call {
 }
 
 impl Named for NativeGl {
+    fn named_renderbuffer_storage_multisample(
+        &mut self,
+        rb: GLuint,
+        samples: GLsizei,
+        format: GLenum,
+        w: i32,
+        h: i32,
+    ) {
+        call!(
+            self,
+            "glNamedRenderbufferStorageMultisample",
+            fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei),
+            rb,
+            samples,
+            format,
+            w,
+            h
+        )
+    }
+    fn create_program_pipeline(&mut self) -> GLuint {
+        let mut n = 0;
+        call!(
+            self,
+            "glCreateProgramPipelines",
+            fn(GLsizei, *mut GLuint),
+            1,
+            &mut n
+        );
+        n
+    }
     fn get_integeri(&mut self, target: GLenum, index: GLuint) -> GLint {
         self.get_integer_index(target, index)
     }
@@ -1523,6 +1577,38 @@ fn framebuffer_transcript(gl: &mut dyn Named) -> Vec<i64> {
     }
     t.push(i64::from(gl.check_named_framebuffer_status(empty)));
     t.push(i64::from(gl.get_error()));
+    // GL 4.5's errors of the named forms where the bound ones keep older ones: too many
+    // samples for a renderbuffer, sampler state of a multisample texture.
+    let rb = gl.create("renderbuffer", 0);
+    step(gl, &mut t, &|gl| {
+        gl.named_renderbuffer_storage_multisample(rb, 64, RGBA8, 8, 8)
+    });
+    step(gl, &mut t, &|gl| {
+        gl.named_renderbuffer_storage_multisample(rb, -1, RGBA8, 8, 8)
+    });
+    step(gl, &mut t, &|gl| {
+        gl.named_renderbuffer_storage_multisample(rb, 64, 0x1234, 8, 8)
+    });
+    let ms = gl.create("texture", TEXTURE_2D_MULTISAMPLE);
+    for pname in [
+        TEXTURE_MIN_FILTER,
+        TEXTURE_WRAP_S,
+        TEXTURE_COMPARE_MODE,
+        TEXTURE_BASE_LEVEL,
+    ] {
+        step(gl, &mut t, &|gl| {
+            gl.texture_parameteri(ms, pname, NEAREST as GLint)
+        });
+    }
+    // Objects made by name take labels: a program pipeline, a transform feedback object.
+    let pipeline = gl.create_program_pipeline();
+    let xfb = gl.create("transform feedback", 0);
+    for (identifier, name) in [(PROGRAM_PIPELINE, pipeline), (TRANSFORM_FEEDBACK, xfb)] {
+        gl.object_label(identifier, name, Some("named"));
+        t.push(i64::from(gl.get_error()));
+        t.push(gl.get_object_label(identifier, name).len() as i64);
+        t.push(i64::from(gl.get_error()));
+    }
     t
 }
 

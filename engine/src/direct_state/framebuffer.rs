@@ -22,7 +22,7 @@ use tessera_components::names::NameEntry;
 
 use crate::context::{Context, GlResult};
 use crate::framebuffer::{TexCall, WhichFramebuffer, framebuffer_target};
-use crate::renderbuffer::create_renderbuffer;
+use crate::renderbuffer::{StorageOf, create_renderbuffer};
 
 impl Context {
     /// The framebuffer object `framebuffer` names (`INVALID_OPERATION` for a name that is
@@ -229,7 +229,8 @@ impl Context {
         match self.renderbuffer_by_name(renderbuffer) {
             Ok(rb) => {
                 let (f, w, h) = (internalformat, width, height);
-                self.renderbuffer_storage_of(Some(rb), RENDERBUFFER, samples, f, w, h);
+                let rb = StorageOf::Named(rb);
+                self.renderbuffer_storage_of(rb, RENDERBUFFER, samples, f, w, h);
             }
             Err(err) => self.error(err),
         }

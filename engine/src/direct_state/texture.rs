@@ -54,7 +54,7 @@ fn has_parameters(t: TextureTarget) -> bool {
 }
 
 /// Targets whose images `glGetTextureImage` and `glGetCompressedTextureImage` read.
-fn has_images_to_read(t: TextureTarget) -> bool {
+pub(super) fn has_images_to_read(t: TextureTarget) -> bool {
     use TextureTarget::*;
     matches!(
         t,
@@ -63,7 +63,7 @@ fn has_images_to_read(t: TextureTarget) -> bool {
 }
 
 /// The target of cube map face `face` (0-5).
-fn face_target(face: usize) -> GLenum {
+pub(super) fn face_target(face: usize) -> GLenum {
     TEXTURE_CUBE_MAP_POSITIVE_X + face as GLenum
 }
 
@@ -86,6 +86,29 @@ fn pixels_at(pixels: Pixels<'_>, by: usize) -> Pixels<'_> {
         Pixels::None if by == 0 => Pixels::None,
         Pixels::None => Pixels::Offset(by),
     }
+}
+
+/// Whether `pname` sets sampler state on a multisample texture, which has none: the bound
+/// forms say `INVALID_ENUM`, the named ones `INVALID_OPERATION` (Mesa's `invalid_dsa`).
+fn sampler_state_of_multisample(t: TextureTarget, pname: GLenum) -> bool {
+    matches!(
+        t,
+        TextureTarget::D2Multisample | TextureTarget::D2MultisampleArray
+    ) && matches!(
+        pname,
+        TEXTURE_MIN_FILTER
+            | TEXTURE_MAG_FILTER
+            | TEXTURE_WRAP_S
+            | TEXTURE_WRAP_T
+            | TEXTURE_WRAP_R
+            | TEXTURE_BORDER_COLOR
+            | TEXTURE_MIN_LOD
+            | TEXTURE_MAX_LOD
+            | TEXTURE_LOD_BIAS
+            | TEXTURE_COMPARE_MODE
+            | TEXTURE_COMPARE_FUNC
+            | TEXTURE_MAX_ANISOTROPY
+    )
 }
 
 /// Any target: the bound form's body decides.
@@ -114,7 +137,7 @@ impl Context {
     /// Runs `body` (a bound form's) on the texture `texture` names, given its target: a name
     /// that is no texture is `INVALID_OPERATION`; a texture without a target, or one whose
     /// target `accepts` refuses, is `wrong_target`.
-    fn on_texture(
+    pub(super) fn on_texture(
         &mut self,
         texture: GLuint,
         wrong_target: GLenum,
@@ -188,6 +211,9 @@ impl Context {
     /// `glTextureParameteri`.
     pub fn texture_parameteri(&mut self, texture: GLuint, pname: GLenum, param: GLint) {
         self.on_texture(texture, INVALID_OPERATION, has_parameters, |c, t| {
+            if sampler_state_of_multisample(t, pname) {
+                return c.error(INVALID_OPERATION);
+            }
             c.tex_parameteri(t.to_gl(), pname, param)
         });
     }
@@ -195,6 +221,9 @@ impl Context {
     /// `glTextureParameterf`.
     pub fn texture_parameterf(&mut self, texture: GLuint, pname: GLenum, param: GLfloat) {
         self.on_texture(texture, INVALID_OPERATION, has_parameters, |c, t| {
+            if sampler_state_of_multisample(t, pname) {
+                return c.error(INVALID_OPERATION);
+            }
             c.tex_parameterf(t.to_gl(), pname, param)
         });
     }
@@ -202,6 +231,9 @@ impl Context {
     /// `glTextureParameteriv`.
     pub fn texture_parameteriv(&mut self, texture: GLuint, pname: GLenum, params: &[GLint]) {
         self.on_texture(texture, INVALID_OPERATION, has_parameters, |c, t| {
+            if sampler_state_of_multisample(t, pname) {
+                return c.error(INVALID_OPERATION);
+            }
             c.tex_parameteriv(t.to_gl(), pname, params)
         });
     }
@@ -209,6 +241,9 @@ impl Context {
     /// `glTextureParameterfv`.
     pub fn texture_parameterfv(&mut self, texture: GLuint, pname: GLenum, params: &[GLfloat]) {
         self.on_texture(texture, INVALID_OPERATION, has_parameters, |c, t| {
+            if sampler_state_of_multisample(t, pname) {
+                return c.error(INVALID_OPERATION);
+            }
             c.tex_parameterfv(t.to_gl(), pname, params)
         });
     }
@@ -216,6 +251,9 @@ impl Context {
     /// `glTextureParameterIiv`.
     pub fn texture_parameter_iiv(&mut self, texture: GLuint, pname: GLenum, params: &[GLint]) {
         self.on_texture(texture, INVALID_OPERATION, has_parameters, |c, t| {
+            if sampler_state_of_multisample(t, pname) {
+                return c.error(INVALID_OPERATION);
+            }
             c.tex_parameter_iiv(t.to_gl(), pname, params)
         });
     }
@@ -223,6 +261,9 @@ impl Context {
     /// `glTextureParameterIuiv`.
     pub fn texture_parameter_iuiv(&mut self, texture: GLuint, pname: GLenum, params: &[GLuint]) {
         self.on_texture(texture, INVALID_OPERATION, has_parameters, |c, t| {
+            if sampler_state_of_multisample(t, pname) {
+                return c.error(INVALID_OPERATION);
+            }
             c.tex_parameter_iuiv(t.to_gl(), pname, params)
         });
     }
@@ -837,7 +878,7 @@ impl Context {
 
     /// Whether the named cube map is cube complete: every face's base level image square,
     /// of one size and one internal format (Mesa's `_mesa_cube_complete`).
-    fn cube_complete(&self) -> bool {
+    pub(super) fn cube_complete(&self) -> bool {
         let base = {
             let sh = self.group.lock();
             self.local
@@ -850,7 +891,7 @@ impl Context {
 
     /// Runs `body` and says whether it raised an error (an error pending before stays the
     /// one `glGetError` returns).
-    fn raises(&mut self, body: impl FnOnce(&mut Self)) -> bool {
+    pub(super) fn raises(&mut self, body: impl FnOnce(&mut Self)) -> bool {
         let pending = std::mem::replace(&mut self.local.error, NO_ERROR);
         body(self);
         let raised = self.local.error != NO_ERROR;
