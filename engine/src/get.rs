@@ -171,6 +171,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_depth_buffer_float",
     "GL_ARB_depth_clamp",
     "GL_ARB_derivative_control",
+    "GL_ARB_direct_state_access",
     "GL_ARB_draw_buffers",
     "GL_ARB_draw_buffers_blend",
     "GL_ARB_draw_elements_base_vertex",
