@@ -14,10 +14,14 @@
 //! - **`GL_ARB_shader_group_vote`**: `anyInvocationARB()`, `allInvocationsARB()` and
 //!   `allInvocationsEqualARB()`, which glslang knows by this extension but declares from
 //!   GLSL 4.30 on.
+//! - **`GL_ARB_enhanced_layouts`**: the `xfb_*`, `offset`, `align` and `component`
+//!   qualifiers, locations on block members and constant expressions in layout qualifiers,
+//!   which glslang has only from GLSL 4.40 (a shader that enables it and declares any
+//!   layout is read as 4.40).
 //!
 //! glslang does not know the first four names and refuses their `#extension` lines, so
 //! [`rewrite`] blanks those lines (lines stay) and the preamble defines the four macros, as
-//! Mesa defines every extension it has. A shader that enables one of the seven and names
+//! Mesa defines every extension it has. A shader that enables one of the eight and names
 //! its feature is read at the version glslang has the feature (the `#version` number
 //! rewritten in place); one that only enables it keeps its version.
 //!
@@ -56,6 +60,7 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
             "GL_ARB_texture_query_lod",
             "GL_ARB_shader_draw_parameters",
             "GL_ARB_shader_group_vote",
+            "GL_ARB_enhanced_layouts",
         ]
         .iter(),
     );
@@ -63,7 +68,7 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
         return (Cow::Borrowed(text), 0);
     }
     // The last directive for a name decides whether it is enabled, as in GLSL.
-    let mut enabled = [false; 7];
+    let mut enabled = [false; 8];
     let mut blank = Vec::new();
     for line in code_lines(text) {
         if line.directive != Some("extension") {
@@ -112,6 +117,7 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
                 .any(|name| text.contains(name)),
             430,
         ),
+        (enabled[7] && text.contains("layout"), 440),
     ]
     .iter()
     .filter(|(used, _)| *used)
@@ -203,5 +209,13 @@ mod tests {
         let (text, flags) = rewrite(Stage::Fragment, src);
         assert!(text.starts_with("#version 420\n"));
         assert_eq!(flags, FLAG_FRAG_DATA);
+        // Enhanced layouts in a 1.40 shader: read as 4.40 and compiled, the line stays.
+        let src = "#version 140\n#extension GL_ARB_enhanced_layouts : require\n\
+                   const int start = 3;\nlayout(location = start + 2) in vec4 b;\n\
+                   void main() { gl_Position = b; }\n";
+        let (text, _) = rewrite(Stage::Vertex, src);
+        assert!(text.starts_with("#version 440\n#extension GL_ARB_enhanced_layouts"));
+        let compiled = crate::compile(Stage::Vertex, src, &crate::Limits::default());
+        assert!(compiled.ok, "{}", compiled.log);
     }
 }
