@@ -611,8 +611,27 @@ impl TexturePipe for VkPipe {
         if native.compressed {
             return Ok(vec![0; out_size]);
         }
-        let size = count * native.aspect_texel_size(aspect);
         let src = ImageSource::Texture(handle);
+        if let Some(depth) = native.depth.filter(|_| native.stencil) {
+            use tessera_wire::format::PixelFormat as P;
+            if matches!(layout.format, P::DepthStencil | P::StencilIndex) {
+                // Both aspects of a depth-stencil image (its stencil alone for
+                // `STENCIL_INDEX`): one copy each, the stencil bytes into channel 1.
+                const STENCIL: vk::ImageAspectFlags = vk::ImageAspectFlags::STENCIL;
+                let stencil = self.copy_from_image(N, src, region, STENCIL, count)?;
+                let mut texels = vec![[0.0, 0.0, 0.0, 1.0]; count];
+                if layout.format == P::DepthStencil {
+                    let size = count * native.aspect_texel_size(aspect);
+                    let raw = self.copy_from_image(N, src, region, aspect, size)?;
+                    pixel::decode_depth(depth, &raw, &mut texels);
+                }
+                for (t, s) in texels.iter_mut().zip(&stencil) {
+                    t[1] = f64::from(*s);
+                }
+                return Ok(pixel::encode(layout, &texels));
+            }
+        }
+        let size = count * native.aspect_texel_size(aspect);
         let raw_bytes = self.copy_from_image(N, src, region, aspect, size)?;
         self.decode_read(native, aspect, &raw_bytes, count, layout)
             .ok_or_else(|| bad_value(N, "read-back conversion failed"))

@@ -754,10 +754,8 @@ fn depth_clears_match_native() {
     compare(|gl| depth_transcript(gl, false));
 }
 
-/// Depth and depth-stencil textures, on GLES: the Vulkan backend's `WriteTexture` of
-/// depth-stencil data (the path `glTexSubImage` takes too) keeps the depth and loses the
-/// stencil.
+/// Depth and depth-stencil textures, their stencil read back with the depth.
 #[test]
-fn depth_stencil_clears_match_native_on_gles() {
-    compare_on(&[Backend::Gles], |gl| depth_transcript(gl, true));
+fn depth_stencil_clears_match_native() {
+    compare(|gl| depth_transcript(gl, true));
 }
