@@ -856,6 +856,7 @@ impl TexturePipe for GlesPipe {
         let (ImageRef { level, face }, layout, size) = (read.at, read.layout, read.size);
         let t = self.textures.get(N, handle)?;
         let (name, target, kind, immutable) = (t.name, t.target, t.kind, t.immutable);
+        let own_view = t.view;
         let image = t
             .image(level, face)
             .ok_or_else(|| bad_value(N, format!("level {level} face {face} is not defined")))?;
@@ -949,6 +950,29 @@ impl TexturePipe for GlesPipe {
             FormatClass::DepthStencil => glow::DEPTH_STENCIL_ATTACHMENT,
             _ => glow::COLOR_ATTACHMENT0,
         };
+        // GLES attaches a level other than the base level only of a mipmap-complete
+        // texture: a mutable texture's level range is narrowed to the level read for the
+        // read, then given back (as copies narrow it).
+        let narrow = !immutable
+            && bits_view.is_none()
+            && u32::from(level) != own_view.base_level
+            && !matches!(
+                target,
+                glow::TEXTURE_2D_MULTISAMPLE | glow::TEXTURE_2D_MULTISAMPLE_ARRAY
+            );
+        if narrow {
+            self.bind_for_update(name, target);
+            // SAFETY: context current; the texture is bound to `target`, which takes
+            // level-range and filter parameters (not multisample).
+            unsafe {
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_MIN_FILTER, glow::NEAREST as i32);
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_BASE_LEVEL, i32::from(level));
+                self.gl
+                    .tex_parameter_i32(target, glow::TEXTURE_MAX_LEVEL, i32::from(level));
+            }
+        }
         let scratch = self.scratch_framebuffer()?;
         self.shadow.bind_read_framebuffer(&self.gl, Some(scratch));
         self.disturbed |= dirty::FRAMEBUFFER;
@@ -1001,6 +1025,27 @@ impl TexturePipe for GlesPipe {
                 );
             }
             gl.framebuffer_renderbuffer(glow::READ_FRAMEBUFFER, point, glow::RENDERBUFFER, None);
+        }
+        if narrow {
+            self.bind_for_update(name, target);
+            // SAFETY: as above; the values are the ones the texture had.
+            unsafe {
+                self.gl.tex_parameter_i32(
+                    target,
+                    glow::TEXTURE_MIN_FILTER,
+                    glow::NEAREST_MIPMAP_LINEAR as i32,
+                );
+                self.gl.tex_parameter_i32(
+                    target,
+                    glow::TEXTURE_BASE_LEVEL,
+                    own_view.base_level.min(i32::MAX as u32) as i32,
+                );
+                self.gl.tex_parameter_i32(
+                    target,
+                    glow::TEXTURE_MAX_LEVEL,
+                    own_view.max_level.min(i32::MAX as u32) as i32,
+                );
+            }
         }
         if let Some(view) = bits_view {
             self.shadow.delete_texture(&self.gl, view);

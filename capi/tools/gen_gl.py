@@ -214,6 +214,8 @@ BEYOND = {
     "glInvalidateNamedFramebufferData", "glInvalidateNamedFramebufferSubData",
     "glNamedFramebufferParameteri", "glTransformFeedbackBufferBase",
     "glTransformFeedbackBufferRange",
+    # Boxes of texture images (GL 4.5, ARB_get_texture_sub_image).
+    "glGetCompressedTextureSubImage", "glGetTextureSubImage",
 }
 
 # Arguments the engine takes as another integer type than the header (the bit pattern is

@@ -185,6 +185,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_framebuffer_object",
     "GL_ARB_framebuffer_sRGB",
     "GL_ARB_get_program_binary",
+    "GL_ARB_get_texture_sub_image",
     "GL_ARB_gpu_shader5",
     "GL_ARB_gpu_shader_fp64",
     "GL_ARB_half_float_pixel",

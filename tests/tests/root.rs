@@ -32,6 +32,7 @@ mod fp64;
 mod framebuffer;
 mod framebuffer_no_attachments;
 mod get_compressed_tex_image;
+mod get_texture_sub_image;
 mod glvnd;
 mod gpu_shader5;
 mod handles;

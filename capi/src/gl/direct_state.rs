@@ -828,3 +828,63 @@ pub unsafe extern "C" fn glGetTransformFeedbacki64_v(
         c.get_transform_feedbacki64_v(xfb, pname, index, out)
     });
 }
+
+/// `glGetTextureSubImage` (GL 4.5, `ARB_get_texture_sub_image`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetTextureSubImage(
+    texture: GLuint,
+    level: GLint,
+    xoffset: GLint,
+    yoffset: GLint,
+    zoffset: GLint,
+    width: GLsizei,
+    height: GLsizei,
+    depth: GLsizei,
+    format: GLenum,
+    ty: GLenum,
+    buf_size: GLsizei,
+    pixels: *mut c_void,
+) {
+    gl_call("glGetTextureSubImage", (), |c| {
+        // SAFETY: GL contract: client memory holds `buf_size` bytes.
+        let px = unsafe { destination(c, pixels, ptr::len(buf_size)) };
+        c.get_texture_sub_image(
+            texture,
+            level,
+            [xoffset, yoffset, zoffset],
+            [width, height, depth],
+            format,
+            ty,
+            buf_size,
+            px,
+        )
+    });
+}
+
+/// `glGetCompressedTextureSubImage` (GL 4.5, `ARB_get_texture_sub_image`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetCompressedTextureSubImage(
+    texture: GLuint,
+    level: GLint,
+    xoffset: GLint,
+    yoffset: GLint,
+    zoffset: GLint,
+    width: GLsizei,
+    height: GLsizei,
+    depth: GLsizei,
+    buf_size: GLsizei,
+    pixels: *mut c_void,
+) {
+    gl_call("glGetCompressedTextureSubImage", (), |c| {
+        // SAFETY: GL contract: client memory holds `buf_size` bytes.
+        let px = unsafe { destination(c, pixels, ptr::len(buf_size)) };
+        c.get_compressed_texture_sub_image(
+            texture,
+            level,
+            [xoffset, yoffset, zoffset],
+            [width, height, depth],
+            buf_size,
+            px,
+        )
+    });
+}

@@ -120,7 +120,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 335] = [
+pub static BEYOND_3_3: [(&str, Proc); 337] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -896,6 +896,14 @@ pub static BEYOND_3_3: [(&str, Proc); 335] = [
         }),
     ),
     (
+        "glGetCompressedTextureSubImage",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei, GLsizei, *mut c_void) =
+                glGetCompressedTextureSubImage;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetDebugMessageLog",
         Proc({
             const F: unsafe extern "C" fn(
@@ -1246,6 +1254,14 @@ pub static BEYOND_3_3: [(&str, Proc); 335] = [
         "glGetTextureParameteriv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetTextureParameteriv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetTextureSubImage",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei, GLenum, GLenum, GLsizei, *mut c_void) =
+                glGetTextureSubImage;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2295;
+    2293;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -554,7 +554,6 @@ super::unimplemented::stubs! {
     glGetCompressedMultiTexImageEXT: u64,
     glGetCompressedTexImageARB: u64,
     glGetCompressedTextureImageEXT: u64,
-    glGetCompressedTextureSubImage: u64,
     glGetConvolutionFilter: u64,
     glGetConvolutionFilterEXT: u64,
     glGetConvolutionParameterfv: u64,
@@ -764,7 +763,6 @@ super::unimplemented::stubs! {
     glGetTextureParameterivEXT: u64,
     glGetTextureSamplerHandleARB: u64,
     glGetTextureSamplerHandleNV: u64,
-    glGetTextureSubImage: u64,
     glGetTrackMatrixivNV: u64,
     glGetTransformFeedbackVaryingEXT: u64,
     glGetTransformFeedbackVaryingNV: u64,

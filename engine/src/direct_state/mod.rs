@@ -20,6 +20,7 @@
 //! sampler calls (the clears and blits among them bind the named framebuffers for the verb).
 
 mod framebuffer;
+mod sub_image;
 mod texture;
 mod transform_feedback;
 mod vertex_array;

@@ -752,3 +752,140 @@ impl Context {
         }
     }
 }
+
+impl Context {
+    /// `glGetCompressedTextureSubImage` on the named texture of target `t` past the checks
+    /// of `region` (a box in pixels, within the image, whole blocks but at the edges): the
+    /// rest of Mesa's checks in its order (the image compressed, the pack state's block
+    /// skips, the destination's bounds: `INVALID_OPERATION`), then each image's blocks read
+    /// whole, cut to the box's blocks and packed as `glGetCompressedTexImage` packs; a cube
+    /// map's faces are the box's z, one packed slice apart.
+    pub(crate) fn get_compressed_tex_sub_image(
+        &mut self,
+        t: TextureTarget,
+        level: usize,
+        region: super::ReadBox,
+        buf_size: GLsizei,
+        mut pixels: crate::pixel::PixelsMut<'_>,
+    ) -> GlResult {
+        use crate::pixel::PixelsMut;
+        use tessera_components::object::Buffer;
+        use tessera_components::state::BufferTarget;
+        use tessera_wire::Reply;
+        use tessera_wire::record::{PixelDestination, TextureRead};
+        let cube = t == TextureTarget::Cube;
+        let first = ImageTarget {
+            target: t,
+            face: if cube { region.offset[2] } else { 0 },
+            proxy: false,
+        };
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let (handle, image) = self.target_image(&mut sh, first, level)?;
+        let block = image
+            .format
+            .and_then(block_bytes)
+            .ok_or(INVALID_OPERATION)?;
+        let [w, h, d] = region.size;
+        let faces = if cube { d } else { 1 };
+        let boxed = Image {
+            width: w as i32,
+            height: h as i32,
+            depth: if cube { 1 } else { d as i32 },
+            ..image
+        };
+        let pack = PackBlocks::new(&self.local.st.pack, t, &boxed)?.ok_or(INVALID_OPERATION)?;
+        let end = pack.layout.end() + (faces - 1) * pack.layout.slice;
+        let pack_buffer = self.local.st.buffer(BufferTarget::PixelPack);
+        match (pack_buffer, &pixels) {
+            (None, PixelsMut::Bytes(b)) => {
+                if end > buf_size.max(0) as usize {
+                    return Err(INVALID_OPERATION);
+                }
+                if b.is_empty() {
+                    return Ok(());
+                }
+            }
+            (Some(e), PixelsMut::Offset(offset)) => {
+                let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
+                let size = usize::try_from(b.size).unwrap_or(0);
+                if offset.checked_add(end).is_none_or(|n| n > size) || b.mapped_exclusively() {
+                    return Err(INVALID_OPERATION);
+                }
+            }
+            _ => return Err(INVALID_OPERATION),
+        }
+        let blocks = |n: i32| (n.max(0) as usize).div_ceil(4);
+        let full = [
+            blocks(image.width),
+            blocks(image.height),
+            image.depth.max(0) as usize,
+        ];
+        let cut = super::ReadBox {
+            offset: [
+                region.offset[0] / 4,
+                region.offset[1] / 4,
+                if cube { 0 } else { region.offset[2] },
+            ],
+            size: [w.div_ceil(4), h.div_ceil(4), if cube { 1 } else { d }],
+        };
+        let size = wire_region(t, [0; 3], [image.width, image.height, image.depth]).size;
+        // A pack buffer's range is read, packed into and written back.
+        let mut staged = None;
+        if let (Some(e), PixelsMut::Offset(offset)) = (pack_buffer, &pixels) {
+            let buffer = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?.handle;
+            let reply = sh.dev.enc.mint_reply();
+            sh.dev.push(Record::ReadBuffer {
+                buffer,
+                range: Box::new(BufferRange {
+                    offset: *offset as u64,
+                    size: end as u64,
+                }),
+                reply,
+            });
+            staged = match sh.wait(reply) {
+                Some(Reply::Bytes(bytes)) if bytes.len() >= end => Some(bytes),
+                _ => Some(vec![0; end]),
+            };
+        }
+        for i in 0..faces {
+            let face = first.face + i;
+            let reply = sh.dev.enc.mint_reply();
+            sh.dev.push(Record::ReadCompressedTexture {
+                texture: handle,
+                level: level as u8,
+                face: face as u8,
+                read: Box::new(TextureRead {
+                    size,
+                    dst: PixelDestination::Reply(reply),
+                }),
+            });
+            let mut tight = match sh.wait(reply) {
+                Some(Reply::Bytes(bytes)) => bytes,
+                _ => Vec::new(),
+            };
+            tight.resize(full.iter().product::<usize>() * block, 0);
+            let blocks = cut.crop(&tight, full, block);
+            let at = i * pack.layout.slice;
+            match (&mut staged, &mut pixels) {
+                (Some(bytes), _) => pack.pack(&blocks, &mut bytes[at..]),
+                (None, PixelsMut::Bytes(out)) => pack.pack(&blocks, &mut out[at..]),
+                _ => {}
+            }
+        }
+        if let (Some(bytes), Some(e), PixelsMut::Offset(offset)) = (staged, pack_buffer, pixels) {
+            let Some(buffer) = sh.world.get::<Buffer>(e).map(|b| b.handle) else {
+                return Ok(());
+            };
+            let start = pack.layout.skip;
+            let data = sh.dev.enc.stage(&bytes[start..end]);
+            sh.dev.push(Record::WriteBuffer {
+                buffer,
+                offset: (offset + start) as u64,
+                data,
+            });
+            crate::buffer::shadow_write(&mut sh, e, (offset + start) as u64, &bytes[start..end]);
+        }
+        Ok(())
+    }
+}

@@ -487,16 +487,40 @@ impl Context {
     ) {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        if let Err(err) = self.get_tex_image_locked(&mut sh, target, level, format, ty, pixels) {
+        let read = self.get_tex_image_locked(&mut sh, target, level, None, format, ty, pixels);
+        if let Err(err) = read {
             self.error(err);
         }
     }
 
+    /// `glGetTextureSubImage`'s read of one image (a cube map face by its face target): the
+    /// box `region` (offset, size) of it, packed as `glGetTexImage` packs the whole image.
+    /// The caller has made Mesa's checks of the box and the destination.
+    pub(crate) fn get_tex_sub_image(
+        &mut self,
+        target: GLenum,
+        level: GLint,
+        region: ReadBox,
+        format: GLenum,
+        ty: GLenum,
+        pixels: PixelsMut<'_>,
+    ) {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let read =
+            self.get_tex_image_locked(&mut sh, target, level, Some(region), format, ty, pixels);
+        if let Err(err) = read {
+            self.error(err);
+        }
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "the bound and boxed reads share one body")]
     fn get_tex_image_locked(
         &mut self,
         sh: &mut Shared,
         target: GLenum,
         level: GLint,
+        region: Option<ReadBox>,
         format: GLenum,
         ty: GLenum,
         pixels: PixelsMut<'_>,
@@ -528,17 +552,32 @@ impl Context {
         };
         let store = store_for(&self.local.st.pack, dims);
         let px = pixel_size(layout.format, layout.ty);
-        let [w, h, d] = [image.width, image.height, image.depth].map(|v| v.max(0) as usize);
+        let full = [image.width, image.height, image.depth].map(|v| v.max(0) as usize);
+        let region = region.unwrap_or(ReadBox {
+            offset: [0; 3],
+            size: full,
+        });
+        let whole = region.offset == [0; 3] && region.size == full;
+        let [w, h, d] = region.size;
         let l = client_layout(&store, px, w, h, d);
         let empty = w == 0 || h == 0 || d == 0;
         let pack = self.local.st.buffer(BufferTarget::PixelPack);
-        let wire = wire_region(it.target, [0; 3], [w as i32, h as i32, d as i32]).size;
+        let wire = wire_region(it.target, [0; 3], full.map(|v| v as i32)).size;
         let read = |dst| Record::ReadTexture {
             texture: handle,
             level: level as u8,
             face: it.face as u8,
             layout,
             read: Box::new(TextureRead { size: wire, dst }),
+        };
+        let image_len = full.iter().product::<usize>() * px.bytes;
+        let read_region = |sh: &mut Shared| {
+            let tight = read_back(sh, read, image_len);
+            if whole {
+                tight
+            } else {
+                region.crop(&tight, full, px.bytes)
+            }
         };
         match (pack, pixels) {
             (None, PixelsMut::Offset(_)) => Err(INVALID_OPERATION),
@@ -550,7 +589,7 @@ impl Context {
                 if out.len() < l.end {
                     return Err(INVALID_OPERATION);
                 }
-                let tight = read_back(sh, read, w * h * d * px.bytes);
+                let tight = read_region(sh);
                 pixel::pack(&store, px, w, h, d, &tight, out);
                 Ok(())
             }
@@ -570,7 +609,8 @@ impl Context {
                     return Ok(());
                 }
                 let buffer = b.handle;
-                let tight_layout = l.start == 0
+                let tight_layout = whole
+                    && l.start == 0
                     && l.row_stride == l.tight_row
                     && (d <= 1 || l.image_stride == l.row_stride * h)
                     && !store.swap_bytes;
@@ -583,8 +623,9 @@ impl Context {
                     crate::buffer::shadow_stale(sh, e, offset as u64, l.end as u64);
                     return Ok(());
                 }
-                // Rows with gaps: read the image and the buffer range, pack, write back.
-                let tight = read_back(sh, read, w * h * d * px.bytes);
+                // Rows with gaps (or a box of the image): read the image and the buffer
+                // range, pack, write back.
+                let tight = read_region(sh);
                 let reply = sh.dev.enc.mint_reply();
                 sh.dev.push(Record::ReadBuffer {
                     buffer,
@@ -617,6 +658,33 @@ impl Context {
     }
 }
 
+/// A box of an image that `glGetTextureSubImage` reads: its offset and size (x, y, and z,
+/// layer or cube face).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ReadBox {
+    pub offset: [usize; 3],
+    pub size: [usize; 3],
+}
+
+impl ReadBox {
+    /// The box's elements (pixels, or compressed blocks where the box and `full` count
+    /// blocks) of `tight`, an image of `full` elements of `bytes` bytes each, tightly packed.
+    pub(crate) fn crop(&self, tight: &[u8], full: [usize; 3], bytes: usize) -> Vec<u8> {
+        let row = self.size[0] * bytes;
+        let mut out = Vec::with_capacity(row * self.size[1] * self.size[2]);
+        for z in self.offset[2]..self.offset[2] + self.size[2] {
+            for y in self.offset[1]..self.offset[1] + self.size[1] {
+                let from = ((z * full[1] + y) * full[0] + self.offset[0]) * bytes;
+                match tight.get(from..from + row) {
+                    Some(r) => out.extend_from_slice(r),
+                    None => out.resize(out.len() + row, 0),
+                }
+            }
+        }
+        out
+    }
+}
+
 /// Emits a read-back into a reply and waits for it: `len` bytes (zeros if the session is
 /// lost or the reply is short).
 fn read_back(sh: &mut Shared, read: impl Fn(PixelDestination) -> Record, len: usize) -> Vec<u8> {
@@ -633,7 +701,7 @@ fn read_back(sh: &mut Shared, read: impl Fn(PixelDestination) -> Record, len: us
 /// Whether an image can be read back as client `format` (`INVALID_OPERATION` otherwise):
 /// depth formats need depth, `DEPTH_STENCIL` depth and stencil, `STENCIL_INDEX` stencil,
 /// colour formats need colour, and integer formats need integer images and the reverse.
-fn check_read_format(image: &Image, format: GLenum) -> GlResult {
+pub(crate) fn check_read_format(image: &Image, format: GLenum) -> GlResult {
     let base = image_base(image);
     let ok = match format {
         DEPTH_COMPONENT => matches!(base, Base::Depth | Base::DepthStencil),

@@ -41,8 +41,10 @@ pub(crate) mod params;
 mod storage;
 mod view;
 
+pub(crate) use copy::{ReadBox, check_read_format};
 pub(crate) use format::check_format_type;
 pub(crate) use format::{block_bytes, internal_format};
+pub(crate) use image::store_for;
 pub(crate) use storage::buffer_texture_format;
 
 use std::collections::HashMap;
