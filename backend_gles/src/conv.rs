@@ -629,7 +629,9 @@ pub(crate) fn map_query_kind(kind: QueryKind, f: &Features) -> Option<(u32, bool
         QueryKind::TransformFeedbackPrimitivesWritten => {
             Some((glow::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, false))
         }
-        QueryKind::TimeElapsed | QueryKind::Timestamp | QueryKind::PrimitivesGenerated => None,
+        // ES has no pipeline statistics (`GL_ARB_pipeline_statistics_query` is not
+        // advertised on GLES).
+        _ => None,
     }
 }
 

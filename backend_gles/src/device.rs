@@ -521,6 +521,8 @@ impl GlesPipe {
                 // GLES has no such vertex type: the array is read from a converted copy
                 // (vertex.rs).
                 vertex_10f_11f_11f: true,
+                // ES has no pipeline statistics queries.
+                pipeline_statistics: false,
                 max_anisotropy: if features.anisotropy {
                     gl.get_parameter_f32(glow::MAX_TEXTURE_MAX_ANISOTROPY) as u32
                 } else {

@@ -559,6 +559,7 @@ impl VkPipe {
             polygon_offset_clamp: gpu.core.depth_bias_clamp,
             // Packed floats are fetched in their own format, which Vulkan does not require
             // for vertex buffers (lavapipe has it).
+            pipeline_statistics: gpu.core.pipeline_statistics_query,
             vertex_10f_11f_11f: {
                 // SAFETY: a physical device of this instance; any format value.
                 unsafe {

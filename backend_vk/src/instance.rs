@@ -126,6 +126,9 @@ pub(crate) struct CoreFeatures {
     pub fragment_stores: bool,
     /// Indirect draws of several commands in one call (`multiDrawIndirect`).
     pub multi_draw_indirect: bool,
+    /// Queries of the pipeline's statistics (`pipelineStatisticsQuery`: GL 4.6's
+    /// `ARB_pipeline_statistics_query`).
+    pub pipeline_statistics_query: bool,
     /// Indirect commands with a nonzero first instance (`drawIndirectFirstInstance`).
     pub draw_indirect_first_instance: bool,
     /// Cube map array views (`imageCubeArray`: GL 4.0's cube map array textures).
@@ -818,7 +821,7 @@ fn create_device(
     tiers.draw_parameters = v11 && sdp.shader_draw_parameters == vk::TRUE;
     tiers.view_2d_of_3d = e_v2d && v2d.image2_d_view_of3_d == vk::TRUE;
     tiers.draw_indirect_count = v12 && v12f.draw_indirect_count == vk::TRUE;
-    tiers.conditional_rendering = e_cr && cr.conditional_rendering == vk::TRUE;
+    tiers.conditional_rendering = optional && e_cr && cr.conditional_rendering == vk::TRUE;
     tiers.transform_feedback = e_xfb
         && xfb.transform_feedback == vk::TRUE
         && xfb_props.transform_feedback_queries == vk::TRUE
@@ -857,6 +860,7 @@ fn create_device(
         vertex_pipeline_stores: yes(have.vertex_pipeline_stores_and_atomics),
         fragment_stores: yes(have.fragment_stores_and_atomics),
         multi_draw_indirect: yes(have.multi_draw_indirect),
+        pipeline_statistics_query: yes(have.pipeline_statistics_query),
         draw_indirect_first_instance: yes(have.draw_indirect_first_instance),
         image_cube_array: yes(have.image_cube_array),
         sample_rate_shading: yes(have.sample_rate_shading),
@@ -909,6 +913,8 @@ fn create_device(
         // GL's indirect draws: several commands in one call, base instances read from them.
         multi_draw_indirect: have.multi_draw_indirect,
         draw_indirect_first_instance: have.draw_indirect_first_instance,
+        // GL 4.6's pipeline statistics queries.
+        pipeline_statistics_query: have.pipeline_statistics_query,
         ..Default::default()
     };
     // The optional extensions the tiers use, in the order they are named.

@@ -9,6 +9,10 @@
 //! may span several, so beginning and ending end the open pass first (it reopens with `LOAD`
 //! at the next draw). Kinds the device cannot count answer 0 and are reported once.
 //!
+//! A pipeline statistic (GL 4.6's `ARB_pipeline_statistics_query`) is a
+//! `PIPELINE_STATISTICS` pool of one query counting the one Vulkan statistic of the same
+//! meaning ([`pipeline_statistic`]), with `pipelineStatisticsQuery`.
+//!
 //! A fence is the serial of the submission it follows: `InsertFence` submits, `WaitFence`
 //! waits for that submission's `VkFence` with the record's timeout.
 
@@ -40,6 +44,28 @@ impl Query {
             unsafe { raw.destroy_query_pool(p, None) };
         }
     }
+}
+
+/// The Vulkan statistic a pipeline statistics query counts (`None` for the other kinds).
+/// GL's names and Vulkan's differ only for clipping (`CLIPPING_INPUT_PRIMITIVES` is the
+/// clipper's invocations, `CLIPPING_OUTPUT_PRIMITIVES` the primitives it outputs) and for
+/// the geometry stage's `GEOMETRY_SHADER_PRIMITIVES_EMITTED`.
+pub(crate) fn pipeline_statistic(kind: QueryKind) -> Option<vk::QueryPipelineStatisticFlags> {
+    use vk::QueryPipelineStatisticFlags as S;
+    Some(match kind {
+        QueryKind::VerticesSubmitted => S::INPUT_ASSEMBLY_VERTICES,
+        QueryKind::PrimitivesSubmitted => S::INPUT_ASSEMBLY_PRIMITIVES,
+        QueryKind::VertexShaderInvocations => S::VERTEX_SHADER_INVOCATIONS,
+        QueryKind::TessControlShaderPatches => S::TESSELLATION_CONTROL_SHADER_PATCHES,
+        QueryKind::TessEvaluationShaderInvocations => S::TESSELLATION_EVALUATION_SHADER_INVOCATIONS,
+        QueryKind::GeometryShaderInvocations => S::GEOMETRY_SHADER_INVOCATIONS,
+        QueryKind::GeometryShaderPrimitivesEmitted => S::GEOMETRY_SHADER_PRIMITIVES,
+        QueryKind::FragmentShaderInvocations => S::FRAGMENT_SHADER_INVOCATIONS,
+        QueryKind::ComputeShaderInvocations => S::COMPUTE_SHADER_INVOCATIONS,
+        QueryKind::ClippingInputPrimitives => S::CLIPPING_INVOCATIONS,
+        QueryKind::ClippingOutputPrimitives => S::CLIPPING_PRIMITIVES,
+        _ => return None,
+    })
 }
 
 /// A fence: the submission it waits for.
@@ -81,7 +107,9 @@ impl QueryPipe for VkPipe {
     fn create_query(&mut self, handle: QueryHandle, kind: QueryKind) -> R {
         const N: &str = "CreateQuery";
         self.queries.check_create(N, handle)?;
+        let statistic = pipeline_statistic(kind).filter(|_| self.core.pipeline_statistics_query);
         let (ty, n) = match kind {
+            _ if statistic.is_some() => (Some(vk::QueryType::PIPELINE_STATISTICS), 1),
             QueryKind::SamplesPassed | QueryKind::AnySamplesPassed => {
                 (Some(vk::QueryType::OCCLUSION), 1)
             }
@@ -99,8 +127,11 @@ impl QueryPipe for VkPipe {
             Some(ty) => {
                 let info = vk::QueryPoolCreateInfo::default()
                     .query_type(ty)
-                    .query_count(n);
-                // SAFETY: a valid create info (occlusion or timestamp, 1-2 queries).
+                    .query_count(n)
+                    .pipeline_statistics(statistic.unwrap_or_default());
+                // SAFETY: a valid create info (1-2 queries of a type the device has; a
+                // pipeline statistics pool with one statistic, pipelineStatisticsQuery
+                // enabled).
                 Some(
                     unsafe { self.raw.create_query_pool(&info, None) }
                         .map_err(|e| vk_error("vkCreateQueryPool", e))?,
@@ -109,7 +140,7 @@ impl QueryPipe for VkPipe {
             None => {
                 self.report(
                     Missing::Query,
-                    "primitive and transform-feedback counts without their extensions (and timers without timestamps) are not counted: they read 0",
+                    "primitive and transform-feedback counts without their extensions (timers without timestamps, pipeline statistics without pipelineStatisticsQuery) are not counted: they read 0",
                 );
                 None
             }
@@ -280,9 +311,7 @@ impl QueryPipe for VkPipe {
             QueryKind::SamplesPassed => data[0],
             QueryKind::TimeElapsed => (data[1].saturating_sub(data[0]) as f64 * period) as u64,
             QueryKind::Timestamp => (data[0] as f64 * period) as u64,
-            QueryKind::TransformFeedbackPrimitivesWritten | QueryKind::PrimitivesGenerated => {
-                data[0]
-            }
+            _ => data[0],
         })
     }
 

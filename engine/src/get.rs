@@ -201,6 +201,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_multi_draw_indirect",
     "GL_ARB_occlusion_query",
     "GL_ARB_occlusion_query2",
+    "GL_ARB_pipeline_statistics_query",
     "GL_ARB_polygon_offset_clamp",
     "GL_ARB_program_interface_query",
     "GL_ARB_provoking_vertex",
@@ -330,6 +331,7 @@ impl Context {
         let draw_parameters = self.local.limits.draw_parameters;
         let cull_distance = self.local.limits.cull_distances[0] > 0;
         let texture_barrier = self.local.limits.texture_barrier;
+        let pipeline_statistics = self.local.limits.pipeline_statistics;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -384,6 +386,7 @@ impl Context {
             .filter(move |e| draw_parameters || *e != "GL_ARB_shader_draw_parameters")
             .filter(move |e| cull_distance || *e != "GL_ARB_cull_distance")
             .filter(move |e| texture_barrier || *e != "GL_ARB_texture_barrier")
+            .filter(move |e| pipeline_statistics || *e != "GL_ARB_pipeline_statistics_query")
             .filter(move |e| {
                 compute
                     || !matches!(

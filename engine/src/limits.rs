@@ -122,6 +122,9 @@ pub struct Limits {
     /// Whether vertex arrays take `UNSIGNED_INT_10F_11F_11F_REV`:
     /// `GL_ARB_vertex_type_10f_11f_11f_rev` is advertised, and the type accepted, only then.
     pub vertex_10f_11f_11f: bool,
+    /// Whether queries count the pipeline's work: `GL_ARB_pipeline_statistics_query` is
+    /// advertised, and its eleven targets accepted, only then.
+    pub pipeline_statistics: bool,
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
@@ -311,6 +314,7 @@ impl Limits {
             polygon_offset_clamp: caps.polygon_offset_clamp,
             anisotropic: caps.max_anisotropy >= 2,
             vertex_10f_11f_11f: caps.vertex_10f_11f_11f,
+            pipeline_statistics: caps.pipeline_statistics,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5.filter(|_| caps.max_vertex_streams >= 4),
             packing: caps.packing,

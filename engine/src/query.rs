@@ -53,10 +53,22 @@ pub(crate) fn query_slot_at(target: GLenum, index: GLuint) -> Option<usize> {
         (ANY_SAMPLES_PASSED_CONSERVATIVE, 0) => 5,
         (PRIMITIVES_GENERATED, 1..=3) => 5 + index as usize,
         (TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, 1..=3) => 8 + index as usize,
+        (GEOMETRY_SHADER_INVOCATIONS, 0) => 22,
+        (VERTICES_SUBMITTED..=CLIPPING_OUTPUT_PRIMITIVES, 0) => {
+            12 + (target - VERTICES_SUBMITTED) as usize
+        }
         _ => return None,
     };
     debug_assert!(slot < QUERY_TARGETS);
     Some(slot)
+}
+
+/// Whether `target` is one of `GL_ARB_pipeline_statistics_query`'s eleven (GL 4.6): ten
+/// enums from `VERTICES_SUBMITTED` to `CLIPPING_OUTPUT_PRIMITIVES`, and
+/// `GEOMETRY_SHADER_INVOCATIONS`, GL 4.0's program parameter.
+fn is_pipeline_statistic(target: GLenum) -> bool {
+    (VERTICES_SUBMITTED..=CLIPPING_OUTPUT_PRIMITIVES).contains(&target)
+        || target == GEOMETRY_SHADER_INVOCATIONS
 }
 
 /// The type a `glGetQueryObject*` call writes its value as (`INT`, `UNSIGNED_INT`,
@@ -84,6 +96,13 @@ fn counter_bits(target: GLenum) -> i64 {
 }
 
 impl Context {
+    /// Whether the context takes `target`: the pipeline statistics only where the backend
+    /// counts them (`GL_ARB_pipeline_statistics_query` advertised); Mesa raises
+    /// `INVALID_ENUM` for them elsewhere, as for any unknown target.
+    fn query_target_enabled(&self, target: GLenum) -> bool {
+        !is_pipeline_statistic(target) || self.local.limits.pipeline_statistics
+    }
+
     /// `glGenQueries`.
     pub fn gen_queries(&mut self, n: GLsizei, ids: &mut [GLuint]) {
         if n < 0 {
@@ -191,7 +210,8 @@ impl Context {
     /// as if begun and ended with nothing counted (their results read 0). The target is
     /// checked before `n`, as Mesa does.
     pub fn create_queries(&mut self, target: GLenum, n: GLsizei, ids: &mut [GLuint]) {
-        let Some(kind) = map_query_target(target) else {
+        let Some(kind) = map_query_target(target).filter(|_| self.query_target_enabled(target))
+        else {
             return self.error(INVALID_ENUM);
         };
         if n < 0 {
@@ -216,8 +236,11 @@ impl Context {
     /// `glBeginQuery` of vertex stream `index` (`glBeginQueryIndexed` checked the index):
     /// a query object may count another stream each time it is begun, as in Mesa.
     pub(crate) fn begin_query_at(&mut self, target: GLenum, index: GLuint, id: GLuint) {
-        let (Some(slot), Some(kind)) = (query_slot_at(target, index), map_query_target(target))
-        else {
+        let (Some(slot), Some(kind), true) = (
+            query_slot_at(target, index),
+            map_query_target(target),
+            self.query_target_enabled(target),
+        ) else {
             return self.error(INVALID_ENUM);
         };
         let active = &self.local.st.active_queries;
@@ -256,7 +279,8 @@ impl Context {
 
     /// `glEndQuery` of vertex stream `index` (`glEndQueryIndexed` checked the index).
     pub(crate) fn end_query_at(&mut self, target: GLenum, index: GLuint) {
-        let Some(slot) = query_slot_at(target, index) else {
+        let Some(slot) = query_slot_at(target, index).filter(|_| self.query_target_enabled(target))
+        else {
             return self.error(INVALID_ENUM);
         };
         let Some(e) = self.local.st.active_queries[slot].take() else {
@@ -309,7 +333,7 @@ impl Context {
         pname: GLenum,
         params: &mut [GLint],
     ) {
-        let slot = query_slot_at(target, index);
+        let slot = query_slot_at(target, index).filter(|_| self.query_target_enabled(target));
         if slot.is_none() && target != TIMESTAMP {
             return self.error(INVALID_ENUM);
         }

@@ -282,6 +282,17 @@ pub fn map_query_target(v: GLenum) -> Option<QueryKind> {
         TIMESTAMP => QueryKind::Timestamp,
         PRIMITIVES_GENERATED => QueryKind::PrimitivesGenerated,
         TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => QueryKind::TransformFeedbackPrimitivesWritten,
+        VERTICES_SUBMITTED => QueryKind::VerticesSubmitted,
+        PRIMITIVES_SUBMITTED => QueryKind::PrimitivesSubmitted,
+        VERTEX_SHADER_INVOCATIONS => QueryKind::VertexShaderInvocations,
+        TESS_CONTROL_SHADER_PATCHES => QueryKind::TessControlShaderPatches,
+        TESS_EVALUATION_SHADER_INVOCATIONS => QueryKind::TessEvaluationShaderInvocations,
+        GEOMETRY_SHADER_INVOCATIONS => QueryKind::GeometryShaderInvocations,
+        GEOMETRY_SHADER_PRIMITIVES_EMITTED => QueryKind::GeometryShaderPrimitivesEmitted,
+        FRAGMENT_SHADER_INVOCATIONS => QueryKind::FragmentShaderInvocations,
+        COMPUTE_SHADER_INVOCATIONS => QueryKind::ComputeShaderInvocations,
+        CLIPPING_INPUT_PRIMITIVES => QueryKind::ClippingInputPrimitives,
+        CLIPPING_OUTPUT_PRIMITIVES => QueryKind::ClippingOutputPrimitives,
         _ => return None,
     })
 }

@@ -48,6 +48,7 @@ mod map_buffer_alignment;
 mod multi_bind;
 mod names;
 mod piglit;
+mod pipeline_statistics;
 mod polygon_offset_clamp;
 mod profiling;
 mod program;

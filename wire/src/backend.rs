@@ -536,6 +536,10 @@ pub struct Caps {
     /// (`GL_ARB_vertex_type_10f_11f_11f_rev`): Vulkan's `B10G11R11_UFLOAT_PACK32` vertex
     /// format; a GLES driver, which has none, reads a converted copy of the array.
     pub vertex_10f_11f_11f: bool,
+    /// Whether queries count the pipeline's work (`GL_ARB_pipeline_statistics_query`:
+    /// vertices and primitives submitted, shader invocations per stage, clipping's input and
+    /// output): Vulkan's `pipelineStatisticsQuery`; no GLES driver (ES has no such query).
+    pub pipeline_statistics: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -725,6 +729,7 @@ impl Caps {
             // Mesa's software drivers' (llvmpipe, lavapipe).
             max_anisotropy: 16,
             vertex_10f_11f_11f: true,
+            pipeline_statistics: true,
         }
     }
 }

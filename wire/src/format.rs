@@ -507,10 +507,15 @@ wire_enum! {
 }
 
 wire_enum! {
-    /// What a query counts.
+    /// What a query counts. The pipeline statistics (GL 4.6's
+    /// `ARB_pipeline_statistics_query`, from `VerticesSubmitted` on) count what their GL
+    /// target names, as Vulkan's pipeline statistic of the same meaning does.
     QueryKind: u8 {
         SamplesPassed, AnySamplesPassed, TimeElapsed, Timestamp, PrimitivesGenerated,
-        TransformFeedbackPrimitivesWritten,
+        TransformFeedbackPrimitivesWritten, VerticesSubmitted, PrimitivesSubmitted,
+        VertexShaderInvocations, TessControlShaderPatches, TessEvaluationShaderInvocations,
+        GeometryShaderInvocations, GeometryShaderPrimitivesEmitted, FragmentShaderInvocations,
+        ComputeShaderInvocations, ClippingInputPrimitives, ClippingOutputPrimitives,
     }
 }
 
