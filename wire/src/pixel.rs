@@ -705,6 +705,25 @@ mod tests {
     }
 
     #[test]
+    fn stencil_indices_keep_their_low_bits() {
+        use PixelFormat as F;
+        use PixelType as T;
+        let texels = [
+            [0.0, 300.0, 0.0, 1.0],
+            [0.0, 255.0, 0.0, 1.0],
+            [0.0, 200.0, 0.0, 1.0],
+        ];
+        assert_eq!(
+            encode(layout(F::StencilIndex, T::U8), &texels),
+            [44, 255, 200]
+        );
+        let shorts = encode(layout(F::StencilIndex, T::I16), &texels);
+        assert_eq!(shorts, [44, 1, 255, 0, 200, 0]);
+        let floats = encode(layout(F::StencilIndex, T::F32), &texels[..1]);
+        assert_eq!(floats, 300.0f32.to_le_bytes());
+    }
+
+    #[test]
     fn small_and_shared_exponent_floats_round_trip() {
         let rgb = [[1.0, 2.0, 0.5, 1.0], [0.25, 0.0, 3.0, 1.0]];
         for ty in [T::U32_10f11f11fRev, T::U32_5999Rev] {
