@@ -208,7 +208,7 @@ fn setup(gl: &mut dyn CondGl) -> Setup {
         Some(&command),
         STATIC_DRAW,
     );
-    let mut framebuffer = |gl: &mut dyn CondGl| {
+    let framebuffer = |gl: &mut dyn CondGl| {
         let color = gl.gen_renderbuffer();
         gl.bind_renderbuffer(RENDERBUFFER, color);
         gl.renderbuffer_storage(RENDERBUFFER, RGBA8, SIZE, SIZE);
@@ -437,6 +437,40 @@ fn conditional_verbs_follow_the_query_in_a_server_process() {
         let events = unexpected(ctx.take_events());
         assert!(events.is_empty(), "{backend:?}: {events:?}");
     }
+}
+
+/// The Vulkan backend on the Vulkan 1.1 floor (no `VK_EXT_conditional_rendering`), which
+/// reads each result on the host at the begin record: the same frames, and no validation
+/// message.
+#[test]
+fn conditional_verbs_follow_the_query_on_a_vulkan_device_without_predicates() {
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = frames(&mut native);
+    drop(native);
+    tessera_tests::ensure_runtime_dir();
+    tessera_tests::ensure_lavapipe();
+    let options = tessera_backend_vk::VkOptions {
+        validation: true,
+        floor: true,
+        ..tessera_backend_vk::VkOptions::default()
+    };
+    let vk = tessera_backend_vk::VulkanBackend::with_options(&options)
+        .expect("the Vulkan backend (lavapipe, vulkan-validationlayers) on this machine");
+    let config = Config {
+        transport: TransportKind::Inproc,
+        surface: Some(SurfaceConfig::new(SIZE as u32, SIZE as u32)),
+        ..Config::default()
+    };
+    let mut ctx = Context::with_backend(&config, Box::new(vk));
+    assert!(CondGl::advertises(
+        &mut ctx,
+        "GL_ARB_conditional_render_inverted"
+    ));
+    assert!(frames(&mut ctx) == expected);
+    ctx.finish();
+    assert!(!ctx.is_lost(), "the session ended");
+    let events = ctx.take_events();
+    assert!(events.is_empty(), "{events:?}");
 }
 
 /// Conditions on a query that `glCreateQueries` made and nothing ever began: it has no
