@@ -55,7 +55,30 @@ struct Io {
     dual: bool,
     explicit: Option<u32>,
     index: Option<u32>,
+    /// The components of its locations it takes: its `component` qualifier (GL 4.4) and its
+    /// scalar or vector's width; every component for other types.
+    components: std::ops::Range<u32>,
     used: bool,
+}
+
+/// `Decoration Component`.
+const DECO_COMPONENT: u32 = 31;
+
+/// The components of each location a value of `ty` takes from `first` (see
+/// [`Io::components`]).
+fn components(m: &Module, ty: u32, first: Option<u32>) -> std::ops::Range<u32> {
+    let element = m.array(ty).map_or(ty, |(e, _)| e);
+    let width = match m.ty(element) {
+        Some(Type::Vector { component, count }) => match m.ty(*component) {
+            Some(Type::Float { width: 64 }) => return 0..4,
+            _ => *count,
+        },
+        Some(Type::Float { width: 64 }) => return 0..4,
+        Some(Type::Float { .. } | Type::Int { .. } | Type::Bool) => 1,
+        _ => return 0..4,
+    };
+    let first = first.unwrap_or(0);
+    first..first + width
 }
 
 /// Whether `var`, an input or output (`class`) of a module of `stage`, is an array of one
@@ -99,6 +122,7 @@ fn user_io(m: &Module, stage: Stage, class: u32, decls: &[Decl]) -> Vec<Io> {
                 dual: false,
                 explicit: m.decoration(v.id, deco::LOCATION),
                 index: m.decoration(v.id, deco::INDEX),
+                components: components(m, ty, m.decoration(v.id, DECO_COMPONENT)),
                 used: m.is_used(v.id),
             }
         })
@@ -384,10 +408,13 @@ fn fragment_outputs(
                     v.name
                 ));
             }
-            // Two written outputs at one location and index (glslang has refused explicit
-            // collisions already; bound ones meet here). Mesa's wording.
+            // Two written outputs at one location and index, in one component (glslang has
+            // refused explicit collisions already; bound ones meet here; GL 4.4's component
+            // qualifiers share a location). Mesa's wording.
             let overlapping = io[..i].iter().zip(&chosen).find(|(o, c)| {
                 c.is_some_and(|(ol, oi)| oi == index && ol < l + v.slots && l < ol + o.slots)
+                    && o.components.start < v.components.end
+                    && v.components.start < o.components.end
                     && o.used
                     && v.used
             });

@@ -571,3 +571,76 @@ fn explicit_block_offsets_lay_out_and_read_as_natively() {
         }
     }
 }
+
+/// Two fragment outputs sharing location 0 by their `component` qualifiers.
+const FS_COMPONENTS: &str = "#version 440
+layout(location = 0, component = 0) out vec2 a;
+layout(location = 0, component = 2) out float b;
+layout(location = 0, component = 3) out float c;
+void main() {
+    a = vec2(0.25, 0.5);
+    b = 0.75;
+    c = 1.0;
+}
+";
+
+fn component_outputs(gl: &mut dyn InterfaceGl) -> (GLint, String, Vec<u8>) {
+    let p = gl.create_program();
+    for (kind, src) in [(VERTEX_SHADER, VS_QUAD), (FRAGMENT_SHADER, FS_COMPONENTS)] {
+        let s = gl.create_shader(kind);
+        gl.shader_source(s, src);
+        gl.compile_shader(s);
+        assert_eq!(
+            gl.get_shaderi(s, COMPILE_STATUS),
+            TRUE as i32,
+            "{}",
+            gl.shader_info_log(s)
+        );
+        gl.attach_shader(p, s);
+    }
+    gl.bind_attrib_location(p, 0, "position");
+    gl.link_program(p);
+    let linked = gl.get_programi(p, LINK_STATUS);
+    let log = if linked == TRUE as GLint {
+        String::new()
+    } else {
+        gl.program_info_log(p)
+    };
+    if linked != TRUE as GLint {
+        return (linked, log, Vec::new());
+    }
+    gl.use_program(p);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    let verts: Vec<u8> = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.viewport(0, 0, 4, 4);
+    gl.draw_arrays(TRIANGLES, 0, 3);
+    let pixels = tessera_tests::differential::read_back(gl, 4, 4);
+    (linked, log, pixels)
+}
+
+/// Outputs that share a location by components link and write their components, on
+/// Vulkan, whose SPIR-V keeps `Component`; GLSL ES has no component qualifier, so the GLES
+/// backend does not carry them out (nor advertise the extension).
+#[test]
+fn fragment_outputs_sharing_a_location_by_components_write_as_natively() {
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = component_outputs(&mut native);
+    assert_eq!(expected.0, TRUE as GLint, "{}", expected.1);
+    assert_eq!(&expected.2[..4], &[64, 128, 191, 255]);
+    for transport in [TransportKind::Inproc, TransportKind::Thread] {
+        let mut ctx = tessera_on(Backend::Vulkan, transport.clone(), 16, 16);
+        let got = component_outputs(&mut ctx);
+        let events: Vec<Event> = ctx.take_events();
+        assert!(events.is_empty(), "{events:?}");
+        assert_eq!(got, expected, "{transport:?}");
+    }
+}
