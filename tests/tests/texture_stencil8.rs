@@ -336,6 +336,7 @@ fn transcript(gl: &mut dyn Stencil8Gl) -> (bool, Vec<Line>) {
         d2,
         &image(s8, RED_INTEGER, UNSIGNED_BYTE),
     );
+    step(gl, "colour data", d2, &image(s8, RGBA, UNSIGNED_BYTE));
     step(
         gl,
         "depth-stencil data",
