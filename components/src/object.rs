@@ -985,6 +985,8 @@ pub struct ActiveVariable {
     pub location: i32,
     /// Fragment output index (dual-source blending), 0 otherwise.
     pub index: i32,
+    /// `LOCATION_COMPONENT`: the first component of its location (GL 4.4).
+    pub component: i32,
 }
 
 /// What linking produced: reflection and the default uniform block storage.

@@ -366,12 +366,17 @@ fn attributes(
                 out.attribute_mask |= 1 << l;
             }
         }
+        let component = io
+            .iter()
+            .find(|v| builtin.is_none() && v.name == a.name)
+            .map_or(0, |v| v.components.start as i32);
         out.attributes.push(Variable {
             name: builtin.unwrap_or(&a.name).to_string(),
             ty: a.gl_type,
             size: a.size.max(1),
             location,
             index: 0,
+            component,
         });
     }
     Ok(())
@@ -467,12 +472,17 @@ fn fragment_outputs(
             .find(|(v, _)| v.name == a.name)
             .and_then(|(_, c)| *c)
             .map_or((-1, 0), |(l, i)| (l as i32, i as i32));
+        let component = io
+            .iter()
+            .find(|v| v.name == a.name)
+            .map_or(0, |v| v.components.start as i32);
         out.outputs.push(Variable {
             name: a.name.clone(),
             ty: a.gl_type,
             size: a.size.max(1),
             location,
             index,
+            component,
         });
     }
     Ok(())

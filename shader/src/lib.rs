@@ -411,6 +411,8 @@ pub struct Variable {
     pub location: i32,
     /// Fragment output index (0 or 1), 0 for attributes.
     pub index: i32,
+    /// The first component of its location (GL 4.4's `component` qualifier; 0 without).
+    pub component: i32,
 }
 
 /// One sampler slot (one combined image-sampler descriptor).

@@ -584,7 +584,9 @@ void main() {
 }
 ";
 
-fn component_outputs(gl: &mut dyn InterfaceGl) -> (GLint, String, Vec<u8>) {
+/// Link status and log, each output's `LOCATION` and `LOCATION_COMPONENT` (and error), and
+/// the pixels.
+fn component_outputs(gl: &mut dyn InterfaceGl) -> (GLint, String, Vec<String>, Vec<u8>) {
     let p = gl.create_program();
     for (kind, src) in [(VERTEX_SHADER, VS_QUAD), (FRAGMENT_SHADER, FS_COMPONENTS)] {
         let s = gl.create_shader(kind);
@@ -607,8 +609,26 @@ fn component_outputs(gl: &mut dyn InterfaceGl) -> (GLint, String, Vec<u8>) {
         gl.program_info_log(p)
     };
     if linked != TRUE as GLint {
-        return (linked, log, Vec::new());
+        return (linked, log, Vec::new(), Vec::new());
     }
+    let mut queries = Vec::new();
+    for interface in [PROGRAM_OUTPUT, PROGRAM_INPUT] {
+        let n = gl.interface(p, interface, ACTIVE_RESOURCES);
+        let mut found: Vec<String> = (0..n.max(0) as GLuint)
+            .map(|i| {
+                let name = gl.resource_name(p, interface, i);
+                let location = gl.resource(p, interface, i, &[LOCATION]);
+                let component = gl.resource(p, interface, i, &[LOCATION_COMPONENT]);
+                let error = gl.get_error();
+                format!("{interface:#x} {name} {location:?} {component:?} {error:#x}")
+            })
+            .collect();
+        found.sort();
+        queries.extend(found);
+    }
+    // Not a property of uniforms.
+    gl.resource(p, UNIFORM_BLOCK, 0, &[LOCATION_COMPONENT]);
+    queries.push(format!("uniform block: {:#x}", gl.get_error()));
     gl.use_program(p);
     let vao = gl.gen_vertex_array();
     gl.bind_vertex_array(vao);
@@ -624,18 +644,18 @@ fn component_outputs(gl: &mut dyn InterfaceGl) -> (GLint, String, Vec<u8>) {
     gl.viewport(0, 0, 4, 4);
     gl.draw_arrays(TRIANGLES, 0, 3);
     let pixels = tessera_tests::differential::read_back(gl, 4, 4);
-    (linked, log, pixels)
+    (linked, log, queries, pixels)
 }
 
-/// Outputs that share a location by components link and write their components, on
-/// Vulkan, whose SPIR-V keeps `Component`; GLSL ES has no component qualifier, so the GLES
+/// Outputs that share a location by components link, report their components
+/// (`LOCATION_COMPONENT`) and write them, on Vulkan, whose SPIR-V keeps `Component`; GLSL ES has no component qualifier, so the GLES
 /// backend does not carry them out (nor advertise the extension).
 #[test]
 fn fragment_outputs_sharing_a_location_by_components_write_as_natively() {
     let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
     let expected = component_outputs(&mut native);
     assert_eq!(expected.0, TRUE as GLint, "{}", expected.1);
-    assert_eq!(&expected.2[..4], &[64, 128, 191, 255]);
+    assert_eq!(&expected.3[..4], &[64, 128, 191, 255]);
     for transport in [TransportKind::Inproc, TransportKind::Thread] {
         let mut ctx = tessera_on(Backend::Vulkan, transport.clone(), 16, 16);
         let got = component_outputs(&mut ctx);

@@ -82,6 +82,7 @@ pub(crate) fn linked_program(p: &tessera_shader::Program) -> LinkedProgram {
         size: v.size,
         location: v.location,
         index: v.index,
+        component: v.component,
     };
     LinkedProgram {
         uniforms: p

@@ -402,6 +402,11 @@ fn property(
             I::Output => one(l.outputs[i].location),
             _ => wrong,
         },
+        LOCATION_COMPONENT => match interface {
+            I::Input => one(l.attributes[i].component),
+            I::Output => one(l.outputs[i].component),
+            _ => wrong,
+        },
         LOCATION_INDEX => match interface {
             I::Output => one(l.outputs[i].index),
             _ => wrong,
