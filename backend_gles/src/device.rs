@@ -523,6 +523,9 @@ impl GlesPipe {
                 vertex_10f_11f_11f: true,
                 // ES has no pipeline statistics queries.
                 pipeline_statistics: false,
+                // Not carried out: the written and generated counts of each stream would
+                // have to be compared per draw.
+                transform_feedback_overflow: false,
                 max_anisotropy: if features.anisotropy {
                     gl.get_parameter_f32(glow::MAX_TEXTURE_MAX_ANISOTROPY) as u32
                 } else {

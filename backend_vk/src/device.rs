@@ -560,6 +560,7 @@ impl VkPipe {
             // Packed floats are fetched in their own format, which Vulkan does not require
             // for vertex buffers (lavapipe has it).
             pipeline_statistics: gpu.core.pipeline_statistics_query,
+            transform_feedback_overflow: gpu.tiers.transform_feedback,
             vertex_10f_11f_11f: {
                 // SAFETY: a physical device of this instance; any format value.
                 unsafe {

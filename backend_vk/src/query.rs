@@ -13,6 +13,12 @@
 //! `PIPELINE_STATISTICS` pool of one query counting the one Vulkan statistic of the same
 //! meaning ([`pipeline_statistic`]), with `pipelineStatisticsQuery`.
 //!
+//! An overflow query (GL 4.6's `ARB_transform_feedback_overflow_query`) is made of
+//! transform feedback stream queries, which count the primitives a stream wrote and those
+//! it needed: one of the stream it was begun for (`TRANSFORM_FEEDBACK_STREAM_OVERFLOW`), or
+//! one per vertex stream, query `s` counting stream `s` (`TRANSFORM_FEEDBACK_OVERFLOW`); it
+//! answers 1 when a stream needed more than it wrote.
+//!
 //! A fence is the serial of the submission it follows: `InsertFence` submits, `WaitFence`
 //! waits for that submission's `VkFence` with the record's timeout.
 
@@ -93,11 +99,28 @@ impl VkPipe {
                     pool,
                     1,
                 ),
+                (QueryKind::TransformFeedbackOverflow, Some(fns)) => {
+                    for s in 0..self.queries_of(kind) {
+                        (fns.fp().cmd_end_query_indexed_ext)(cmd, pool, s, s);
+                    }
+                }
                 (_, Some(fns)) if index > 0 => {
                     (fns.fp().cmd_end_query_indexed_ext)(cmd, pool, 0, index)
                 }
                 _ => self.raw.cmd_end_query(cmd, pool, 0),
             }
+        }
+    }
+}
+
+impl VkPipe {
+    /// The queries a pool of `kind` holds: elapsed time's two timestamps, one stream query
+    /// per vertex stream for any stream's overflow, else one.
+    fn queries_of(&self, kind: QueryKind) -> u32 {
+        match kind {
+            QueryKind::TimeElapsed => 2,
+            QueryKind::TransformFeedbackOverflow => self.tiers.vertex_streams,
+            _ => 1,
         }
     }
 }
@@ -120,6 +143,14 @@ impl QueryPipe for VkPipe {
             }
             QueryKind::PrimitivesGenerated if self.tiers.primitives_generated => {
                 (Some(vk::QueryType::PRIMITIVES_GENERATED_EXT), 1)
+            }
+            QueryKind::TransformFeedbackStreamOverflow | QueryKind::TransformFeedbackOverflow
+                if self.tiers.transform_feedback =>
+            {
+                (
+                    Some(vk::QueryType::TRANSFORM_FEEDBACK_STREAM_EXT),
+                    self.queries_of(kind),
+                )
             }
             _ => (None, 0),
         };
@@ -170,7 +201,9 @@ impl QueryPipe for VkPipe {
         let (kind, pool) = (q.kind, q.pool);
         let streamed = matches!(
             kind,
-            QueryKind::TransformFeedbackPrimitivesWritten | QueryKind::PrimitivesGenerated
+            QueryKind::TransformFeedbackPrimitivesWritten
+                | QueryKind::PrimitivesGenerated
+                | QueryKind::TransformFeedbackStreamOverflow
         );
         if index >= self.tiers.vertex_streams || (index > 0 && !streamed) {
             return Err(SessionError::BadValue {
@@ -193,13 +226,15 @@ impl QueryPipe for VkPipe {
             // maxTransformFeedbackStreams, with geometryStreams (and
             // primitivesGeneratedQueryWithNonZeroStreams) enabled (tiers.vertex_streams).
             unsafe {
-                self.raw.cmd_reset_query_pool(
-                    cmd,
-                    pool,
-                    0,
-                    if kind == QueryKind::TimeElapsed { 2 } else { 1 },
-                );
+                self.raw
+                    .cmd_reset_query_pool(cmd, pool, 0, self.queries_of(kind));
                 match (kind, self.gpu.xfb.as_ref()) {
+                    // Query `s` counts stream `s`.
+                    (QueryKind::TransformFeedbackOverflow, Some(fns)) => {
+                        for s in 0..self.queries_of(kind) {
+                            (fns.fp().cmd_begin_query_indexed_ext)(cmd, pool, s, flags, s);
+                        }
+                    }
                     (QueryKind::TimeElapsed, _) => self.raw.cmd_write_timestamp(
                         cmd,
                         vk::PipelineStageFlags::BOTTOM_OF_PIPE,
@@ -277,19 +312,27 @@ impl QueryPipe for VkPipe {
         let mut data = [0u64; 2];
         // A transform feedback stream query answers two values (primitives written, then
         // those that would have been); elapsed time is two queries of one value.
-        let result = if kind == QueryKind::TransformFeedbackPrimitivesWritten {
-            let mut pair = [[0u64; 2]; 1];
-            // SAFETY: a live pool of one stream query, ended in a submission that retired;
-            // one element of two 64-bit values.
+        let streams = matches!(
+            kind,
+            QueryKind::TransformFeedbackPrimitivesWritten
+                | QueryKind::TransformFeedbackStreamOverflow
+                | QueryKind::TransformFeedbackOverflow
+        );
+        let mut pairs = [[0u64; 2]; 4];
+        let result = if streams {
+            let n = self.queries_of(kind) as usize;
+            debug_assert!(n <= pairs.len());
+            // SAFETY: a live pool of `n` stream queries, ended in a submission that
+            // retired; one element of two 64-bit values each.
             let r = unsafe {
                 self.raw.get_query_pool_results(
                     pool,
                     0,
-                    &mut pair,
+                    &mut pairs[..n],
                     vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
                 )
             };
-            data = pair[0];
+            data = pairs[0];
             r
         } else {
             let n = if kind == QueryKind::TimeElapsed { 2 } else { 1 };
@@ -311,6 +354,10 @@ impl QueryPipe for VkPipe {
             QueryKind::SamplesPassed => data[0],
             QueryKind::TimeElapsed => (data[1].saturating_sub(data[0]) as f64 * period) as u64,
             QueryKind::Timestamp => (data[0] as f64 * period) as u64,
+            // Some stream needed more primitives than it wrote.
+            QueryKind::TransformFeedbackStreamOverflow | QueryKind::TransformFeedbackOverflow => {
+                u64::from(pairs.iter().any(|[written, needed]| needed > written))
+            }
             _ => data[0],
         })
     }

@@ -485,7 +485,7 @@ impl Default for Hints {
 /// Query targets that can be active at once (`begin_query`): six targets, and
 /// `PRIMITIVES_GENERATED` and `TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` of vertex streams 1 to 3
 /// (`glBeginQueryIndexed`).
-pub const QUERY_TARGETS: usize = 23;
+pub const QUERY_TARGETS: usize = 28;
 
 /// Everything a context binds and sets, with the specification's initial values.
 #[derive(Clone, Debug)]

@@ -251,6 +251,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_transform_feedback2",
     "GL_ARB_transform_feedback3",
     "GL_ARB_transform_feedback_instanced",
+    "GL_ARB_transform_feedback_overflow_query",
     "GL_ARB_uniform_buffer_object",
     "GL_ARB_vertex_array_bgra",
     "GL_ARB_vertex_array_object",
@@ -332,6 +333,7 @@ impl Context {
         let cull_distance = self.local.limits.cull_distances[0] > 0;
         let texture_barrier = self.local.limits.texture_barrier;
         let pipeline_statistics = self.local.limits.pipeline_statistics;
+        let xfb_overflow = self.local.limits.transform_feedback_overflow;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -387,6 +389,7 @@ impl Context {
             .filter(move |e| cull_distance || *e != "GL_ARB_cull_distance")
             .filter(move |e| texture_barrier || *e != "GL_ARB_texture_barrier")
             .filter(move |e| pipeline_statistics || *e != "GL_ARB_pipeline_statistics_query")
+            .filter(move |e| xfb_overflow || *e != "GL_ARB_transform_feedback_overflow_query")
             .filter(move |e| {
                 compute
                     || !matches!(

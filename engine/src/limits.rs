@@ -125,6 +125,10 @@ pub struct Limits {
     /// Whether queries count the pipeline's work: `GL_ARB_pipeline_statistics_query` is
     /// advertised, and its eleven targets accepted, only then.
     pub pipeline_statistics: bool,
+    /// Whether queries tell a captured stream's overflow:
+    /// `GL_ARB_transform_feedback_overflow_query` is advertised, and its two targets
+    /// accepted, only then.
+    pub transform_feedback_overflow: bool,
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
@@ -315,6 +319,7 @@ impl Limits {
             anisotropic: caps.max_anisotropy >= 2,
             vertex_10f_11f_11f: caps.vertex_10f_11f_11f,
             pipeline_statistics: caps.pipeline_statistics,
+            transform_feedback_overflow: caps.transform_feedback_overflow,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5.filter(|_| caps.max_vertex_streams >= 4),
             packing: caps.packing,

@@ -40,8 +40,8 @@ use crate::get::Value;
 use crate::share::Shared;
 
 /// The `active_queries` slot of a `begin_query` target's query of vertex stream `index`
-/// (checked against `MAX_VERTEX_STREAMS` by the caller; only the primitive queries have
-/// streams past 0), `None` for anything else (including `TIMESTAMP`, which has no active
+/// (checked against `MAX_VERTEX_STREAMS` by the caller; only the primitive queries and
+/// `TRANSFORM_FEEDBACK_STREAM_OVERFLOW` have streams past 0), `None` for anything else (including `TIMESTAMP`, which has no active
 /// query).
 pub(crate) fn query_slot_at(target: GLenum, index: GLuint) -> Option<usize> {
     let slot = match (target, index) {
@@ -54,6 +54,8 @@ pub(crate) fn query_slot_at(target: GLenum, index: GLuint) -> Option<usize> {
         (PRIMITIVES_GENERATED, 1..=3) => 5 + index as usize,
         (TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, 1..=3) => 8 + index as usize,
         (GEOMETRY_SHADER_INVOCATIONS, 0) => 22,
+        (TRANSFORM_FEEDBACK_OVERFLOW, 0) => 23,
+        (TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 0..=3) => 24 + index as usize,
         (VERTICES_SUBMITTED..=CLIPPING_OUTPUT_PRIMITIVES, 0) => {
             12 + (target - VERTICES_SUBMITTED) as usize
         }
@@ -88,7 +90,13 @@ pub enum QueryValueType {
 /// `QUERY_COUNTER_BITS` of a target. Results are 64-bit counters on every backend;
 /// `ANY_SAMPLES_PASSED` and its conservative form are booleans (1 bit, as Mesa reports).
 fn counter_bits(target: GLenum) -> i64 {
-    if matches!(target, ANY_SAMPLES_PASSED | ANY_SAMPLES_PASSED_CONSERVATIVE) {
+    if matches!(
+        target,
+        ANY_SAMPLES_PASSED
+            | ANY_SAMPLES_PASSED_CONSERVATIVE
+            | TRANSFORM_FEEDBACK_OVERFLOW
+            | TRANSFORM_FEEDBACK_STREAM_OVERFLOW
+    ) {
         1
     } else {
         64
@@ -96,11 +104,17 @@ fn counter_bits(target: GLenum) -> i64 {
 }
 
 impl Context {
-    /// Whether the context takes `target`: the pipeline statistics only where the backend
-    /// counts them (`GL_ARB_pipeline_statistics_query` advertised); Mesa raises
-    /// `INVALID_ENUM` for them elsewhere, as for any unknown target.
+    /// Whether the context takes `target`: the pipeline statistics and the overflow
+    /// queries only where the backend counts them (`GL_ARB_pipeline_statistics_query`,
+    /// `GL_ARB_transform_feedback_overflow_query` advertised); Mesa raises `INVALID_ENUM`
+    /// for them elsewhere, as for any unknown target.
     fn query_target_enabled(&self, target: GLenum) -> bool {
-        !is_pipeline_statistic(target) || self.local.limits.pipeline_statistics
+        match target {
+            TRANSFORM_FEEDBACK_OVERFLOW | TRANSFORM_FEEDBACK_STREAM_OVERFLOW => {
+                self.local.limits.transform_feedback_overflow
+            }
+            _ => !is_pipeline_statistic(target) || self.local.limits.pipeline_statistics,
+        }
     }
 
     /// `glGenQueries`.

@@ -504,9 +504,9 @@ impl Context {
     /// (the primitive queries) or past 0 (any other target, valid or not).
     fn query_index_error(&self, target: GLenum, index: GLuint) -> Option<GLenum> {
         let streams = match target {
-            PRIMITIVES_GENERATED | TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => {
-                self.local.limits.max_vertex_streams
-            }
+            PRIMITIVES_GENERATED
+            | TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+            | TRANSFORM_FEEDBACK_STREAM_OVERFLOW => self.local.limits.max_vertex_streams,
             _ => 1,
         };
         (index >= streams).then_some(INVALID_VALUE)

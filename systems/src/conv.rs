@@ -293,6 +293,8 @@ pub fn map_query_target(v: GLenum) -> Option<QueryKind> {
         COMPUTE_SHADER_INVOCATIONS => QueryKind::ComputeShaderInvocations,
         CLIPPING_INPUT_PRIMITIVES => QueryKind::ClippingInputPrimitives,
         CLIPPING_OUTPUT_PRIMITIVES => QueryKind::ClippingOutputPrimitives,
+        TRANSFORM_FEEDBACK_OVERFLOW => QueryKind::TransformFeedbackOverflow,
+        TRANSFORM_FEEDBACK_STREAM_OVERFLOW => QueryKind::TransformFeedbackStreamOverflow,
         _ => return None,
     })
 }

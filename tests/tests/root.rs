@@ -93,6 +93,7 @@ mod texture_view;
 mod transform_feedback;
 mod transform_feedback2;
 mod transform_feedback3;
+mod transform_feedback_overflow;
 mod transport;
 mod vertex_array;
 mod vertex_attrib_binding;

@@ -540,6 +540,10 @@ pub struct Caps {
     /// vertices and primitives submitted, shader invocations per stage, clipping's input and
     /// output): Vulkan's `pipelineStatisticsQuery`; no GLES driver (ES has no such query).
     pub pipeline_statistics: bool,
+    /// Whether queries tell a captured vertex stream's overflow
+    /// (`GL_ARB_transform_feedback_overflow_query`): Vulkan's transform feedback stream
+    /// queries, which count the primitives written and those the stream needed; not GLES.
+    pub transform_feedback_overflow: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -730,6 +734,7 @@ impl Caps {
             max_anisotropy: 16,
             vertex_10f_11f_11f: true,
             pipeline_statistics: true,
+            transform_feedback_overflow: true,
         }
     }
 }

@@ -509,13 +509,17 @@ wire_enum! {
 wire_enum! {
     /// What a query counts. The pipeline statistics (GL 4.6's
     /// `ARB_pipeline_statistics_query`, from `VerticesSubmitted` on) count what their GL
-    /// target names, as Vulkan's pipeline statistic of the same meaning does.
+    /// target names, as Vulkan's pipeline statistic of the same meaning does. The overflow
+    /// queries (GL 4.6's `ARB_transform_feedback_overflow_query`) answer 1 when a captured
+    /// vertex stream generated more primitives than it wrote: any stream
+    /// (`TransformFeedbackOverflow`) or the one begun for (`...StreamOverflow`).
     QueryKind: u8 {
         SamplesPassed, AnySamplesPassed, TimeElapsed, Timestamp, PrimitivesGenerated,
         TransformFeedbackPrimitivesWritten, VerticesSubmitted, PrimitivesSubmitted,
         VertexShaderInvocations, TessControlShaderPatches, TessEvaluationShaderInvocations,
         GeometryShaderInvocations, GeometryShaderPrimitivesEmitted, FragmentShaderInvocations,
         ComputeShaderInvocations, ClippingInputPrimitives, ClippingOutputPrimitives,
+        TransformFeedbackOverflow, TransformFeedbackStreamOverflow,
     }
 }
 
