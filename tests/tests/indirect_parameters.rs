@@ -9,7 +9,7 @@
 
 #![expect(
     unsafe_code,
-    reason = "the native driver's GL 4.3-4.6 entry points, called through their C signatures"
+    reason = "the native driver's counted draws, called through their C signatures"
 )]
 
 use tessera_engine::gl::*;
@@ -20,13 +20,6 @@ use tessera_tests::gl::{Gl, NativeGl};
 
 /// The calls these scenes make that the shared [`Gl`] table has no entry for.
 trait CountGl: Gl {
-    fn multi_draw_arrays_indirect(
-        &mut self,
-        mode: GLenum,
-        offset: usize,
-        n: GLsizei,
-        stride: GLsizei,
-    );
     fn multi_draw_arrays_indirect_count(
         &mut self,
         mode: GLenum,
@@ -51,15 +44,6 @@ trait CountGl: Gl {
 }
 
 impl CountGl for Context {
-    fn multi_draw_arrays_indirect(
-        &mut self,
-        mode: GLenum,
-        offset: usize,
-        n: GLsizei,
-        stride: GLsizei,
-    ) {
-        Context::multi_draw_arrays_indirect(self, mode, offset, n, stride)
-    }
     fn multi_draw_arrays_indirect_count(
         &mut self,
         mode: GLenum,
@@ -96,18 +80,6 @@ fn native<F: Copy>(gl: &NativeGl, name: &str) -> F {
 }
 
 impl CountGl for NativeGl {
-    fn multi_draw_arrays_indirect(
-        &mut self,
-        mode: GLenum,
-        offset: usize,
-        n: GLsizei,
-        stride: GLsizei,
-    ) {
-        type F = unsafe extern "system" fn(GLenum, usize, GLsizei, GLsizei);
-        let f: F = native(self, "glMultiDrawArraysIndirect");
-        // SAFETY: the context is current on this thread; the offset is a buffer offset.
-        unsafe { f(mode, offset, n, stride) }
-    }
     fn multi_draw_arrays_indirect_count(
         &mut self,
         mode: GLenum,
