@@ -21,6 +21,9 @@ use tessera_tests::gl::{Gl, NativeGl};
 /// A box: offset and size.
 type Region = ([i32; 3], [i32; 3]);
 
+/// What a scene read: each read's bytes and the error it raised.
+type Transcript = Vec<(Vec<u8>, GLenum)>;
+
 /// The calls these transcripts make, beyond [`Gl`].
 trait SubImage: Gl {
     /// `glGetTextureSubImage` into `buf_size` bytes of client memory (the bytes, which
@@ -221,7 +224,7 @@ fn texture(gl: &mut dyn SubImage, target: GLenum, define: impl Fn(&mut dyn SubIm
 
 /// The transcript of uncompressed boxes and errors: the bytes each read leaves and the
 /// error after it.
-fn uncompressed(gl: &mut dyn SubImage) -> Vec<(Vec<u8>, GLenum)> {
+fn uncompressed(gl: &mut dyn SubImage) -> Transcript {
     let mut t = Vec::new();
     let d2 = texture(gl, TEXTURE_2D, |gl| {
         let b = bytes(8 * 8 * 4, 1);
@@ -423,7 +426,7 @@ fn uncompressed(gl: &mut dyn SubImage) -> Vec<(Vec<u8>, GLenum)> {
 }
 
 /// The transcript of compressed boxes (RGTC blocks of 8 bytes) and errors.
-fn compressed(gl: &mut dyn SubImage) -> Vec<(Vec<u8>, GLenum)> {
+fn compressed(gl: &mut dyn SubImage) -> Transcript {
     let mut t = Vec::new();
     let rgtc = COMPRESSED_RED_RGTC1;
     let d2 = texture(gl, TEXTURE_2D, |gl| {
@@ -491,7 +494,7 @@ fn compressed(gl: &mut dyn SubImage) -> Vec<(Vec<u8>, GLenum)> {
 }
 
 /// Runs `scene` natively and on both backends (inproc and thread), which must match.
-fn compare(scene: fn(&mut dyn SubImage) -> Vec<(Vec<u8>, GLenum)>) {
+fn compare(scene: fn(&mut dyn SubImage) -> Transcript) {
     let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
     let expected = scene(&mut native);
     drop(native);

@@ -1017,8 +1017,9 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
     // viewport arrays, without OES_viewport_array: viewport_array.rs; nor doubles, which no
     // GLES backend has: fp64.rs; nor BPTC, without EXT_texture_compression_bptc:
     // texture_compression_bptc.rs; nor framebuffers without attachments, below ES 3.1:
-    // framebuffer_no_attachments.rs; nor compute, storage buffers, atomic counters and
-    // stencil texturing, below ES 3.1: compute.rs, atomic_counter.rs,
+    // framebuffer_no_attachments.rs; nor compute, storage buffers, atomic counters
+    // (with their operations and group votes, gated as they are) and stencil texturing,
+    // below ES 3.1: compute.rs, atomic_counter.rs, shader_group_vote.rs,
     // stencil_texturing.rs; nor gl_Layer in fragment shaders and RGB32 buffer textures,
     // below ES 3.2; nor image load/store, which no GLES backend has:
     // Caps::image_load_store; nor sample shading,
@@ -1047,6 +1048,8 @@ fn texture_views_are_advertised_only_where_the_backend_carries_them_out() {
             && e != "GL_ARB_compute_shader"
             && e != "GL_ARB_shader_storage_buffer_object"
             && e != "GL_ARB_shader_atomic_counters"
+            && e != "GL_ARB_shader_atomic_counter_ops"
+            && e != "GL_ARB_shader_group_vote"
             && e != "GL_ARB_stencil_texturing"
             && e != "GL_ARB_fragment_layer_viewport"
             && e != "GL_ARB_texture_buffer_object_rgb32"

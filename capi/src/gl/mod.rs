@@ -294,7 +294,20 @@ pub static BEYOND_3_3: [(&str, Proc); 337] = [
     (
         "glBlitNamedFramebuffer",
         Proc({
-            const F: extern "C" fn(GLuint, GLuint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum) = glBlitNamedFramebuffer;
+            const F: extern "C" fn(
+                GLuint,
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLbitfield,
+                GLenum,
+            ) = glBlitNamedFramebuffer;
             F as *const c_void
         }),
     ),
@@ -383,28 +396,32 @@ pub static BEYOND_3_3: [(&str, Proc); 337] = [
     (
         "glClearNamedFramebufferfi",
         Proc({
-            const F: extern "C" fn(GLuint, GLenum, GLint, GLfloat, GLint) = glClearNamedFramebufferfi;
+            const F: extern "C" fn(GLuint, GLenum, GLint, GLfloat, GLint) =
+                glClearNamedFramebufferfi;
             F as *const c_void
         }),
     ),
     (
         "glClearNamedFramebufferfv",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLenum, GLint, *const GLfloat) = glClearNamedFramebufferfv;
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLint, *const GLfloat) =
+                glClearNamedFramebufferfv;
             F as *const c_void
         }),
     ),
     (
         "glClearNamedFramebufferiv",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLenum, GLint, *const GLint) = glClearNamedFramebufferiv;
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLint, *const GLint) =
+                glClearNamedFramebufferiv;
             F as *const c_void
         }),
     ),
     (
         "glClearNamedFramebufferuiv",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLenum, GLint, *const GLuint) = glClearNamedFramebufferuiv;
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLint, *const GLuint) =
+                glClearNamedFramebufferuiv;
             F as *const c_void
         }),
     ),
@@ -891,15 +908,26 @@ pub static BEYOND_3_3: [(&str, Proc); 337] = [
     (
         "glGetCompressedTextureImage",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut c_void) = glGetCompressedTextureImage;
+            const F: unsafe extern "C" fn(GLuint, GLint, GLsizei, *mut c_void) =
+                glGetCompressedTextureImage;
             F as *const c_void
         }),
     ),
     (
         "glGetCompressedTextureSubImage",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei, GLsizei, *mut c_void) =
-                glGetCompressedTextureSubImage;
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLsizei,
+                GLsizei,
+                *mut c_void,
+            ) = glGetCompressedTextureSubImage;
             F as *const c_void
         }),
     ),
@@ -1012,7 +1040,8 @@ pub static BEYOND_3_3: [(&str, Proc); 337] = [
     (
         "glGetNamedFramebufferParameteriv",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) = glGetNamedFramebufferParameteriv;
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) =
+                glGetNamedFramebufferParameteriv;
             F as *const c_void
         }),
     ),
@@ -1260,22 +1289,36 @@ pub static BEYOND_3_3: [(&str, Proc); 337] = [
     (
         "glGetTextureSubImage",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei, GLenum, GLenum, GLsizei, *mut c_void) =
-                glGetTextureSubImage;
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLint,
+                GLint,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+                GLsizei,
+                GLenum,
+                GLenum,
+                GLsizei,
+                *mut c_void,
+            ) = glGetTextureSubImage;
             F as *const c_void
         }),
     ),
     (
         "glGetTransformFeedbacki64_v",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLenum, GLuint, *mut GLint64) = glGetTransformFeedbacki64_v;
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLuint, *mut GLint64) =
+                glGetTransformFeedbacki64_v;
             F as *const c_void
         }),
     ),
     (
         "glGetTransformFeedbacki_v",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLenum, GLuint, *mut GLint) = glGetTransformFeedbacki_v;
+            const F: unsafe extern "C" fn(GLuint, GLenum, GLuint, *mut GLint) =
+                glGetTransformFeedbacki_v;
             F as *const c_void
         }),
     ),
@@ -1445,14 +1488,23 @@ pub static BEYOND_3_3: [(&str, Proc); 337] = [
     (
         "glInvalidateNamedFramebufferData",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLenum) = glInvalidateNamedFramebufferData;
+            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLenum) =
+                glInvalidateNamedFramebufferData;
             F as *const c_void
         }),
     ),
     (
         "glInvalidateNamedFramebufferSubData",
         Proc({
-            const F: unsafe extern "C" fn(GLuint, GLsizei, *const GLenum, GLint, GLint, GLsizei, GLsizei) = glInvalidateNamedFramebufferSubData;
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLsizei,
+                *const GLenum,
+                GLint,
+                GLint,
+                GLsizei,
+                GLsizei,
+            ) = glInvalidateNamedFramebufferSubData;
             F as *const c_void
         }),
     ),
@@ -2466,7 +2518,8 @@ pub static BEYOND_3_3: [(&str, Proc); 337] = [
     (
         "glTransformFeedbackBufferRange",
         Proc({
-            const F: extern "C" fn(GLuint, GLuint, GLuint, GLintptr, GLsizeiptr) = glTransformFeedbackBufferRange;
+            const F: extern "C" fn(GLuint, GLuint, GLuint, GLintptr, GLsizeiptr) =
+                glTransformFeedbackBufferRange;
             F as *const c_void
         }),
     ),

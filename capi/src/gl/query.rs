@@ -160,5 +160,7 @@ pub extern "C" fn glBeginConditionalRenderNV(id: GLuint, mode: GLenum) {
 /// `glEndConditionalRenderNV` (`NV_conditional_render`): `glEndConditionalRender`.
 #[unsafe(no_mangle)]
 pub extern "C" fn glEndConditionalRenderNV() {
-    gl_call("glEndConditionalRenderNV", (), |c| c.end_conditional_render())
+    gl_call("glEndConditionalRenderNV", (), |c| {
+        c.end_conditional_render()
+    })
 }

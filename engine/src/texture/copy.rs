@@ -514,7 +514,10 @@ impl Context {
         }
     }
 
-    #[expect(clippy::too_many_arguments, reason = "the bound and boxed reads share one body")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the bound and boxed reads share one body"
+    )]
     fn get_tex_image_locked(
         &mut self,
         sh: &mut Shared,
