@@ -132,12 +132,12 @@ impl Config {
 }
 
 /// Reads `TESSERA_GL_VERSION` (`"4.3"`), warning about a value that names no version
-/// Tessera knows (3.3 to 4.3).
+/// Tessera knows (3.3 to 4.6).
 fn gl_version_from_env() -> Option<crate::version::GlVersion> {
     let v = std::env::var("TESSERA_GL_VERSION").ok()?;
     let version = crate::version::GlVersion::parse(&v);
     if version.is_none() {
-        log::warn!("TESSERA_GL_VERSION={v:?} is not one of 3.3, 4.0, 4.1, 4.2, 4.3; ignored");
+        log::warn!("TESSERA_GL_VERSION={v:?} is not one of 3.3 and 4.0 to 4.6; ignored");
     }
     version
 }
