@@ -12,6 +12,7 @@
 pub mod differential;
 pub mod gl;
 pub mod measure;
+pub mod named;
 pub mod params;
 pub mod programs;
 pub mod scenes;

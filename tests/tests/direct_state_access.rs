@@ -6,884 +6,11 @@
 //! values; and the errors of names that are no object, of gen'd names never bound and of
 //! targets a named call does not take are exactly the native ones.
 
-#![expect(
-    unsafe_code,
-    reason = "the native driver's direct-state-access entry points, called through their C \
-              signatures"
-)]
-
-use std::ffi::c_void;
-
-use tessera_engine::Context;
 use tessera_engine::gl::*;
-use tessera_engine::pixel::{Pixels, PixelsMut};
 use tessera_engine::wire::{Event, TransportKind};
 use tessera_tests::differential::{Backend, tessera_on};
-use tessera_tests::gl::{Gl, NativeGl};
-
-/// The named calls these scenes make.
-trait DsaGl: Gl {
-    fn create_texture(&mut self, target: GLenum) -> GLuint;
-    fn create_vertex_array(&mut self) -> GLuint;
-    fn bind_texture_unit(&mut self, unit: GLuint, texture: GLuint);
-    fn texture_parameteri(&mut self, texture: GLuint, pname: GLenum, param: GLint);
-    fn texture_parameterfv(&mut self, texture: GLuint, pname: GLenum, params: &[GLfloat; 4]);
-    fn get_texture_parameteri(&mut self, texture: GLuint, pname: GLenum) -> GLint;
-    fn get_texture_level_parameteri(
-        &mut self,
-        texture: GLuint,
-        level: GLint,
-        pname: GLenum,
-    ) -> GLint;
-    fn texture_storage_2d(
-        &mut self,
-        texture: GLuint,
-        levels: GLsizei,
-        format: GLenum,
-        w: i32,
-        h: i32,
-    );
-    fn texture_storage_3d(
-        &mut self,
-        texture: GLuint,
-        levels: GLsizei,
-        format: GLenum,
-        size: [i32; 3],
-    );
-    fn texture_sub_image_2d(&mut self, texture: GLuint, level: GLint, rect: [i32; 4], data: &[u8]);
-    fn texture_sub_image_3d(
-        &mut self,
-        texture: GLuint,
-        level: GLint,
-        offset: [i32; 3],
-        size: [i32; 3],
-        data: &[u8],
-    );
-    fn copy_texture_sub_image_2d(&mut self, texture: GLuint, level: GLint, rect: [i32; 4]);
-    fn generate_texture_mipmap(&mut self, texture: GLuint);
-    fn texture_storage_2d_multisample(&mut self, texture: GLuint, samples: GLsizei, w: i32, h: i32);
-    fn texture_buffer(&mut self, texture: GLuint, buffer: GLuint);
-    fn vertex_array_element_buffer(&mut self, vao: GLuint, buffer: GLuint);
-    fn vertex_array_vertex_buffer(
-        &mut self,
-        vao: GLuint,
-        binding: GLuint,
-        buffer: GLuint,
-        offset: isize,
-        stride: GLsizei,
-    );
-    fn vertex_array_attrib_format(
-        &mut self,
-        vao: GLuint,
-        attrib: GLuint,
-        size: GLint,
-        ty: GLenum,
-        normalized: bool,
-        offset: GLuint,
-    );
-    fn vertex_array_attrib_i_format(
-        &mut self,
-        vao: GLuint,
-        attrib: GLuint,
-        size: GLint,
-        ty: GLenum,
-        offset: GLuint,
-    );
-    fn vertex_array_attrib_binding(&mut self, vao: GLuint, attrib: GLuint, binding: GLuint);
-    fn vertex_array_binding_divisor(&mut self, vao: GLuint, binding: GLuint, divisor: GLuint);
-    fn enable_vertex_array_attrib(&mut self, vao: GLuint, attrib: GLuint, on: bool);
-    fn get_vertex_array(&mut self, vao: GLuint, pname: GLenum) -> GLint;
-    fn get_vertex_array_indexed(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint;
-    fn get_vertex_array_indexed64(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint64;
-    fn get_texture_image(&mut self, texture: GLuint, level: GLint, buf_size: usize) -> Vec<u8>;
-    fn vertex_array_vertex_buffers(
-        &mut self,
-        vao: GLuint,
-        first: GLuint,
-        buffers: &[GLuint],
-        offsets: &[isize],
-        strides: &[GLsizei],
-    );
-    fn create_transform_feedbacks_n(&mut self, n: GLsizei) -> GLuint;
-    fn create_framebuffer(&mut self) -> GLuint;
-    fn create_renderbuffer(&mut self) -> GLuint;
-    fn create_sampler(&mut self) -> GLuint;
-    fn named_framebuffer_texture(
-        &mut self,
-        fb: GLuint,
-        attachment: GLenum,
-        texture: GLuint,
-        level: GLint,
-    );
-    fn named_framebuffer_texture_layer(
-        &mut self,
-        fb: GLuint,
-        attachment: GLenum,
-        texture: GLuint,
-        level: GLint,
-        layer: GLint,
-    );
-    fn named_framebuffer_renderbuffer(&mut self, fb: GLuint, attachment: GLenum, rb: GLuint);
-    fn check_named_framebuffer_status(&mut self, fb: GLuint, target: GLenum) -> GLenum;
-    fn get_named_framebuffer_attachment(
-        &mut self,
-        fb: GLuint,
-        attachment: GLenum,
-        pname: GLenum,
-    ) -> GLint;
-    fn named_framebuffer_draw_buffers(&mut self, fb: GLuint, bufs: &[GLenum]);
-    fn named_framebuffer_read_buffer(&mut self, fb: GLuint, src: GLenum);
-    fn named_renderbuffer_storage(
-        &mut self,
-        rb: GLuint,
-        samples: GLsizei,
-        format: GLenum,
-        w: i32,
-        h: i32,
-    );
-    fn get_named_renderbuffer(&mut self, rb: GLuint, pname: GLenum) -> GLint;
-}
-
-impl DsaGl for Context {
-    fn create_texture(&mut self, target: GLenum) -> GLuint {
-        let mut name = [0];
-        self.create_textures(target, 1, &mut name);
-        name[0]
-    }
-    fn create_vertex_array(&mut self) -> GLuint {
-        let mut name = [0];
-        self.create_vertex_arrays(1, &mut name);
-        name[0]
-    }
-    fn bind_texture_unit(&mut self, unit: GLuint, texture: GLuint) {
-        Context::bind_texture_unit(self, unit, texture);
-    }
-    fn texture_parameteri(&mut self, texture: GLuint, pname: GLenum, param: GLint) {
-        Context::texture_parameteri(self, texture, pname, param);
-    }
-    fn texture_parameterfv(&mut self, texture: GLuint, pname: GLenum, params: &[GLfloat; 4]) {
-        Context::texture_parameterfv(self, texture, pname, params);
-    }
-    fn get_texture_parameteri(&mut self, texture: GLuint, pname: GLenum) -> GLint {
-        let mut v = [i32::MIN; 4];
-        self.get_texture_parameteriv(texture, pname, &mut v);
-        v[0]
-    }
-    fn get_texture_level_parameteri(
-        &mut self,
-        texture: GLuint,
-        level: GLint,
-        pname: GLenum,
-    ) -> GLint {
-        let mut v = [i32::MIN];
-        self.get_texture_level_parameteriv(texture, level, pname, &mut v);
-        v[0]
-    }
-    fn texture_storage_2d(
-        &mut self,
-        texture: GLuint,
-        levels: GLsizei,
-        format: GLenum,
-        w: i32,
-        h: i32,
-    ) {
-        Context::texture_storage_2d(self, texture, levels, format, w, h);
-    }
-    fn texture_storage_3d(
-        &mut self,
-        texture: GLuint,
-        levels: GLsizei,
-        format: GLenum,
-        [w, h, d]: [i32; 3],
-    ) {
-        Context::texture_storage_3d(self, texture, levels, format, w, h, d);
-    }
-    fn texture_sub_image_2d(
-        &mut self,
-        texture: GLuint,
-        level: GLint,
-        [x, y, w, h]: [i32; 4],
-        data: &[u8],
-    ) {
-        Context::texture_sub_image_2d(
-            self,
-            texture,
-            level,
-            x,
-            y,
-            w,
-            h,
-            RGBA,
-            UNSIGNED_BYTE,
-            Pixels::Bytes(data),
-        );
-    }
-    fn texture_sub_image_3d(
-        &mut self,
-        texture: GLuint,
-        level: GLint,
-        offset: [i32; 3],
-        size: [i32; 3],
-        data: &[u8],
-    ) {
-        Context::texture_sub_image_3d(
-            self,
-            texture,
-            level,
-            offset,
-            size,
-            RGBA,
-            UNSIGNED_BYTE,
-            Pixels::Bytes(data),
-        );
-    }
-    fn copy_texture_sub_image_2d(&mut self, texture: GLuint, level: GLint, [x, y, w, h]: [i32; 4]) {
-        Context::copy_texture_sub_image_2d(self, texture, level, x, y, 0, 0, w, h);
-    }
-    fn generate_texture_mipmap(&mut self, texture: GLuint) {
-        Context::generate_texture_mipmap(self, texture);
-    }
-    fn texture_storage_2d_multisample(
-        &mut self,
-        texture: GLuint,
-        samples: GLsizei,
-        w: i32,
-        h: i32,
-    ) {
-        Context::texture_storage_2d_multisample(
-            self,
-            texture,
-            samples,
-            RGBA8,
-            w,
-            h,
-            TRUE as GLboolean,
-        );
-    }
-    fn texture_buffer(&mut self, texture: GLuint, buffer: GLuint) {
-        Context::texture_buffer(self, texture, RGBA8, buffer);
-    }
-    fn vertex_array_element_buffer(&mut self, vao: GLuint, buffer: GLuint) {
-        Context::vertex_array_element_buffer(self, vao, buffer);
-    }
-    fn vertex_array_vertex_buffer(
-        &mut self,
-        vao: GLuint,
-        binding: GLuint,
-        buffer: GLuint,
-        offset: isize,
-        stride: GLsizei,
-    ) {
-        Context::vertex_array_vertex_buffer(self, vao, binding, buffer, offset, stride);
-    }
-    fn vertex_array_attrib_format(
-        &mut self,
-        vao: GLuint,
-        attrib: GLuint,
-        size: GLint,
-        ty: GLenum,
-        normalized: bool,
-        offset: GLuint,
-    ) {
-        Context::vertex_array_attrib_format(
-            self,
-            vao,
-            attrib,
-            size,
-            ty,
-            normalized as GLboolean,
-            offset,
-        );
-    }
-    fn vertex_array_attrib_i_format(
-        &mut self,
-        vao: GLuint,
-        attrib: GLuint,
-        size: GLint,
-        ty: GLenum,
-        offset: GLuint,
-    ) {
-        Context::vertex_array_attrib_i_format(self, vao, attrib, size, ty, offset);
-    }
-    fn vertex_array_attrib_binding(&mut self, vao: GLuint, attrib: GLuint, binding: GLuint) {
-        Context::vertex_array_attrib_binding(self, vao, attrib, binding);
-    }
-    fn vertex_array_binding_divisor(&mut self, vao: GLuint, binding: GLuint, divisor: GLuint) {
-        Context::vertex_array_binding_divisor(self, vao, binding, divisor);
-    }
-    fn enable_vertex_array_attrib(&mut self, vao: GLuint, attrib: GLuint, on: bool) {
-        if on {
-            Context::enable_vertex_array_attrib(self, vao, attrib);
-        } else {
-            Context::disable_vertex_array_attrib(self, vao, attrib);
-        }
-    }
-    fn get_vertex_array(&mut self, vao: GLuint, pname: GLenum) -> GLint {
-        let mut v = [i32::MIN];
-        self.get_vertex_arrayiv(vao, pname, &mut v);
-        v[0]
-    }
-    fn get_vertex_array_indexed(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint {
-        let mut v = [i32::MIN];
-        self.get_vertex_array_indexediv(vao, index, pname, &mut v);
-        v[0]
-    }
-    fn get_vertex_array_indexed64(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint64 {
-        let mut v = [i64::MIN];
-        self.get_vertex_array_indexed64iv(vao, index, pname, &mut v);
-        v[0]
-    }
-    fn get_texture_image(&mut self, texture: GLuint, level: GLint, buf_size: usize) -> Vec<u8> {
-        let mut out = vec![0xA5; buf_size + 16];
-        let px = PixelsMut::Bytes(&mut out[..buf_size]);
-        Context::get_texture_image(
-            self,
-            texture,
-            level,
-            RGBA,
-            UNSIGNED_BYTE,
-            buf_size as GLsizei,
-            px,
-        );
-        out
-    }
-    fn vertex_array_vertex_buffers(
-        &mut self,
-        vao: GLuint,
-        first: GLuint,
-        buffers: &[GLuint],
-        offsets: &[isize],
-        strides: &[GLsizei],
-    ) {
-        let n = buffers.len() as GLsizei;
-        Context::vertex_array_vertex_buffers(self, vao, first, n, Some(buffers), offsets, strides);
-    }
-    fn create_transform_feedbacks_n(&mut self, n: GLsizei) -> GLuint {
-        let mut name = [0; 2];
-        self.create_transform_feedbacks(n, &mut name);
-        name[0]
-    }
-    fn create_framebuffer(&mut self) -> GLuint {
-        let mut name = [0];
-        self.create_framebuffers(1, &mut name);
-        name[0]
-    }
-    fn create_renderbuffer(&mut self) -> GLuint {
-        let mut name = [0];
-        self.create_renderbuffers(1, &mut name);
-        name[0]
-    }
-    fn create_sampler(&mut self) -> GLuint {
-        let mut name = [0];
-        self.create_samplers(1, &mut name);
-        name[0]
-    }
-    fn named_framebuffer_texture(
-        &mut self,
-        fb: GLuint,
-        attachment: GLenum,
-        texture: GLuint,
-        level: GLint,
-    ) {
-        Context::named_framebuffer_texture(self, fb, attachment, texture, level);
-    }
-    fn named_framebuffer_texture_layer(
-        &mut self,
-        fb: GLuint,
-        attachment: GLenum,
-        texture: GLuint,
-        level: GLint,
-        layer: GLint,
-    ) {
-        Context::named_framebuffer_texture_layer(self, fb, attachment, texture, level, layer);
-    }
-    fn named_framebuffer_renderbuffer(&mut self, fb: GLuint, attachment: GLenum, rb: GLuint) {
-        Context::named_framebuffer_renderbuffer(self, fb, attachment, RENDERBUFFER, rb);
-    }
-    fn check_named_framebuffer_status(&mut self, fb: GLuint, target: GLenum) -> GLenum {
-        Context::check_named_framebuffer_status(self, fb, target)
-    }
-    fn get_named_framebuffer_attachment(
-        &mut self,
-        fb: GLuint,
-        attachment: GLenum,
-        pname: GLenum,
-    ) -> GLint {
-        let mut v = [i32::MIN];
-        self.get_named_framebuffer_attachment_parameteriv(fb, attachment, pname, &mut v);
-        v[0]
-    }
-    fn named_framebuffer_draw_buffers(&mut self, fb: GLuint, bufs: &[GLenum]) {
-        Context::named_framebuffer_draw_buffers(self, fb, bufs.len() as GLsizei, bufs);
-    }
-    fn named_framebuffer_read_buffer(&mut self, fb: GLuint, src: GLenum) {
-        Context::named_framebuffer_read_buffer(self, fb, src);
-    }
-    fn named_renderbuffer_storage(
-        &mut self,
-        rb: GLuint,
-        samples: GLsizei,
-        format: GLenum,
-        w: i32,
-        h: i32,
-    ) {
-        self.named_renderbuffer_storage_multisample(rb, samples, format, w, h);
-    }
-    fn get_named_renderbuffer(&mut self, rb: GLuint, pname: GLenum) -> GLint {
-        let mut v = [i32::MIN];
-        self.get_named_renderbuffer_parameteriv(rb, pname, &mut v);
-        v[0]
-    }
-}
-
-/// The native entry point `name` of signature `F`.
-fn native<F: Copy>(gl: &NativeGl, name: &str) -> F {
-    gl.entry_point::<F>(name)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-// Every native call below runs with the native context current on this thread; its pointers
-// name live memory holding what the call reads or with room for what it writes.
-impl DsaGl for NativeGl {
-    fn create_texture(&mut self, target: GLenum) -> GLuint {
-        let f: unsafe extern "system" fn(GLenum, GLsizei, *mut GLuint) =
-            native(self, "glCreateTextures");
-        let mut name = 0;
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(target, 1, &mut name) };
-        name
-    }
-    fn create_vertex_array(&mut self) -> GLuint {
-        let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
-            native(self, "glCreateVertexArrays");
-        let mut name = 0;
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(1, &mut name) };
-        name
-    }
-    fn bind_texture_unit(&mut self, unit: GLuint, texture: GLuint) {
-        let f: unsafe extern "system" fn(GLuint, GLuint) = native(self, "glBindTextureUnit");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(unit, texture) };
-    }
-    fn texture_parameteri(&mut self, texture: GLuint, pname: GLenum, param: GLint) {
-        let f: unsafe extern "system" fn(GLuint, GLenum, GLint) =
-            native(self, "glTextureParameteri");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture, pname, param) };
-    }
-    fn texture_parameterfv(&mut self, texture: GLuint, pname: GLenum, params: &[GLfloat; 4]) {
-        let f: unsafe extern "system" fn(GLuint, GLenum, *const GLfloat) =
-            native(self, "glTextureParameterfv");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture, pname, params.as_ptr()) };
-    }
-    fn get_texture_parameteri(&mut self, texture: GLuint, pname: GLenum) -> GLint {
-        let f: unsafe extern "system" fn(GLuint, GLenum, *mut GLint) =
-            native(self, "glGetTextureParameteriv");
-        let mut v = [i32::MIN; 4];
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture, pname, v.as_mut_ptr()) };
-        v[0]
-    }
-    fn get_texture_level_parameteri(
-        &mut self,
-        texture: GLuint,
-        level: GLint,
-        pname: GLenum,
-    ) -> GLint {
-        let f: unsafe extern "system" fn(GLuint, GLint, GLenum, *mut GLint) =
-            native(self, "glGetTextureLevelParameteriv");
-        let mut v = [i32::MIN; 4];
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture, level, pname, v.as_mut_ptr()) };
-        v[0]
-    }
-    fn texture_storage_2d(
-        &mut self,
-        texture: GLuint,
-        levels: GLsizei,
-        format: GLenum,
-        w: i32,
-        h: i32,
-    ) {
-        let f: unsafe extern "system" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei) =
-            native(self, "glTextureStorage2D");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture, levels, format, w, h) };
-    }
-    fn texture_storage_3d(
-        &mut self,
-        texture: GLuint,
-        levels: GLsizei,
-        format: GLenum,
-        [w, h, d]: [i32; 3],
-    ) {
-        let f: unsafe extern "system" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei, GLsizei) =
-            native(self, "glTextureStorage3D");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture, levels, format, w, h, d) };
-    }
-    fn texture_sub_image_2d(
-        &mut self,
-        texture: GLuint,
-        level: GLint,
-        [x, y, w, h]: [i32; 4],
-        data: &[u8],
-    ) {
-        let f: unsafe extern "system" fn(
-            GLuint,
-            GLint,
-            GLint,
-            GLint,
-            GLsizei,
-            GLsizei,
-            GLenum,
-            GLenum,
-            *const c_void,
-        ) = native(self, "glTextureSubImage2D");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe {
-            f(
-                texture,
-                level,
-                x,
-                y,
-                w,
-                h,
-                RGBA,
-                UNSIGNED_BYTE,
-                data.as_ptr().cast(),
-            )
-        };
-    }
-    fn texture_sub_image_3d(
-        &mut self,
-        texture: GLuint,
-        level: GLint,
-        [x, y, z]: [i32; 3],
-        [w, h, d]: [i32; 3],
-        data: &[u8],
-    ) {
-        let f: unsafe extern "system" fn(
-            GLuint,
-            GLint,
-            GLint,
-            GLint,
-            GLint,
-            GLsizei,
-            GLsizei,
-            GLsizei,
-            GLenum,
-            GLenum,
-            *const c_void,
-        ) = native(self, "glTextureSubImage3D");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe {
-            f(
-                texture,
-                level,
-                x,
-                y,
-                z,
-                w,
-                h,
-                d,
-                RGBA,
-                UNSIGNED_BYTE,
-                data.as_ptr().cast(),
-            )
-        };
-    }
-    fn copy_texture_sub_image_2d(&mut self, texture: GLuint, level: GLint, [x, y, w, h]: [i32; 4]) {
-        let f: unsafe extern "system" fn(
-            GLuint,
-            GLint,
-            GLint,
-            GLint,
-            GLint,
-            GLint,
-            GLsizei,
-            GLsizei,
-        ) = native(self, "glCopyTextureSubImage2D");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture, level, x, y, 0, 0, w, h) };
-    }
-    fn generate_texture_mipmap(&mut self, texture: GLuint) {
-        let f: unsafe extern "system" fn(GLuint) = native(self, "glGenerateTextureMipmap");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture) };
-    }
-    fn texture_storage_2d_multisample(
-        &mut self,
-        texture: GLuint,
-        samples: GLsizei,
-        w: i32,
-        h: i32,
-    ) {
-        let f: unsafe extern "system" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei, GLboolean) =
-            native(self, "glTextureStorage2DMultisample");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture, samples, RGBA8, w, h, TRUE as GLboolean) };
-    }
-    fn texture_buffer(&mut self, texture: GLuint, buffer: GLuint) {
-        let f: unsafe extern "system" fn(GLuint, GLenum, GLuint) = native(self, "glTextureBuffer");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(texture, RGBA8, buffer) };
-    }
-    fn vertex_array_element_buffer(&mut self, vao: GLuint, buffer: GLuint) {
-        let f: unsafe extern "system" fn(GLuint, GLuint) =
-            native(self, "glVertexArrayElementBuffer");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, buffer) };
-    }
-    fn vertex_array_vertex_buffer(
-        &mut self,
-        vao: GLuint,
-        binding: GLuint,
-        buffer: GLuint,
-        offset: isize,
-        stride: GLsizei,
-    ) {
-        let f: unsafe extern "system" fn(GLuint, GLuint, GLuint, GLintptr, GLsizei) =
-            native(self, "glVertexArrayVertexBuffer");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, binding, buffer, offset, stride) };
-    }
-    fn vertex_array_attrib_format(
-        &mut self,
-        vao: GLuint,
-        attrib: GLuint,
-        size: GLint,
-        ty: GLenum,
-        normalized: bool,
-        offset: GLuint,
-    ) {
-        let f: unsafe extern "system" fn(GLuint, GLuint, GLint, GLenum, GLboolean, GLuint) =
-            native(self, "glVertexArrayAttribFormat");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, attrib, size, ty, normalized as GLboolean, offset) };
-    }
-    fn vertex_array_attrib_i_format(
-        &mut self,
-        vao: GLuint,
-        attrib: GLuint,
-        size: GLint,
-        ty: GLenum,
-        offset: GLuint,
-    ) {
-        let f: unsafe extern "system" fn(GLuint, GLuint, GLint, GLenum, GLuint) =
-            native(self, "glVertexArrayAttribIFormat");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, attrib, size, ty, offset) };
-    }
-    fn vertex_array_attrib_binding(&mut self, vao: GLuint, attrib: GLuint, binding: GLuint) {
-        let f: unsafe extern "system" fn(GLuint, GLuint, GLuint) =
-            native(self, "glVertexArrayAttribBinding");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, attrib, binding) };
-    }
-    fn vertex_array_binding_divisor(&mut self, vao: GLuint, binding: GLuint, divisor: GLuint) {
-        let f: unsafe extern "system" fn(GLuint, GLuint, GLuint) =
-            native(self, "glVertexArrayBindingDivisor");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, binding, divisor) };
-    }
-    fn enable_vertex_array_attrib(&mut self, vao: GLuint, attrib: GLuint, on: bool) {
-        let name = if on {
-            "glEnableVertexArrayAttrib"
-        } else {
-            "glDisableVertexArrayAttrib"
-        };
-        let f: unsafe extern "system" fn(GLuint, GLuint) = native(self, name);
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, attrib) };
-    }
-    fn get_vertex_array(&mut self, vao: GLuint, pname: GLenum) -> GLint {
-        let f: unsafe extern "system" fn(GLuint, GLenum, *mut GLint) =
-            native(self, "glGetVertexArrayiv");
-        let mut v = [i32::MIN; 4];
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, pname, v.as_mut_ptr()) };
-        v[0]
-    }
-    fn get_vertex_array_indexed(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint {
-        let f: unsafe extern "system" fn(GLuint, GLuint, GLenum, *mut GLint) =
-            native(self, "glGetVertexArrayIndexediv");
-        let mut v = [i32::MIN; 4];
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, index, pname, v.as_mut_ptr()) };
-        v[0]
-    }
-    fn get_vertex_array_indexed64(&mut self, vao: GLuint, index: GLuint, pname: GLenum) -> GLint64 {
-        let f: unsafe extern "system" fn(GLuint, GLuint, GLenum, *mut GLint64) =
-            native(self, "glGetVertexArrayIndexed64iv");
-        let mut v = [i64::MIN; 4];
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(vao, index, pname, v.as_mut_ptr()) };
-        v[0]
-    }
-    fn get_texture_image(&mut self, texture: GLuint, level: GLint, buf_size: usize) -> Vec<u8> {
-        let f: unsafe extern "system" fn(GLuint, GLint, GLenum, GLenum, GLsizei, *mut c_void) =
-            native(self, "glGetTextureImage");
-        let mut out = vec![0xA5; buf_size + 16];
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe {
-            f(
-                texture,
-                level,
-                RGBA,
-                UNSIGNED_BYTE,
-                buf_size as GLsizei,
-                out.as_mut_ptr().cast(),
-            )
-        };
-        out
-    }
-    fn vertex_array_vertex_buffers(
-        &mut self,
-        vao: GLuint,
-        first: GLuint,
-        buffers: &[GLuint],
-        offsets: &[isize],
-        strides: &[GLsizei],
-    ) {
-        let f: unsafe extern "system" fn(
-            GLuint,
-            GLuint,
-            GLsizei,
-            *const GLuint,
-            *const GLintptr,
-            *const GLsizei,
-        ) = native(self, "glVertexArrayVertexBuffers");
-        let n = buffers.len() as GLsizei;
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe {
-            f(
-                vao,
-                first,
-                n,
-                buffers.as_ptr(),
-                offsets.as_ptr(),
-                strides.as_ptr(),
-            )
-        };
-    }
-    fn create_transform_feedbacks_n(&mut self, n: GLsizei) -> GLuint {
-        let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
-            native(self, "glCreateTransformFeedbacks");
-        let mut name = [0; 2];
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(n, name.as_mut_ptr()) };
-        name[0]
-    }
-    fn create_framebuffer(&mut self) -> GLuint {
-        let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
-            native(self, "glCreateFramebuffers");
-        let mut name = 0;
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(1, &mut name) };
-        name
-    }
-    fn create_renderbuffer(&mut self) -> GLuint {
-        let f: unsafe extern "system" fn(GLsizei, *mut GLuint) =
-            native(self, "glCreateRenderbuffers");
-        let mut name = 0;
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(1, &mut name) };
-        name
-    }
-    fn create_sampler(&mut self) -> GLuint {
-        let f: unsafe extern "system" fn(GLsizei, *mut GLuint) = native(self, "glCreateSamplers");
-        let mut name = 0;
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(1, &mut name) };
-        name
-    }
-    fn named_framebuffer_texture(
-        &mut self,
-        fb: GLuint,
-        attachment: GLenum,
-        texture: GLuint,
-        level: GLint,
-    ) {
-        let f: unsafe extern "system" fn(GLuint, GLenum, GLuint, GLint) =
-            native(self, "glNamedFramebufferTexture");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(fb, attachment, texture, level) };
-    }
-    fn named_framebuffer_texture_layer(
-        &mut self,
-        fb: GLuint,
-        attachment: GLenum,
-        texture: GLuint,
-        level: GLint,
-        layer: GLint,
-    ) {
-        let f: unsafe extern "system" fn(GLuint, GLenum, GLuint, GLint, GLint) =
-            native(self, "glNamedFramebufferTextureLayer");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(fb, attachment, texture, level, layer) };
-    }
-    fn named_framebuffer_renderbuffer(&mut self, fb: GLuint, attachment: GLenum, rb: GLuint) {
-        let f: unsafe extern "system" fn(GLuint, GLenum, GLenum, GLuint) =
-            native(self, "glNamedFramebufferRenderbuffer");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(fb, attachment, RENDERBUFFER, rb) };
-    }
-    fn check_named_framebuffer_status(&mut self, fb: GLuint, target: GLenum) -> GLenum {
-        let f: unsafe extern "system" fn(GLuint, GLenum) -> GLenum =
-            native(self, "glCheckNamedFramebufferStatus");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(fb, target) }
-    }
-    fn get_named_framebuffer_attachment(
-        &mut self,
-        fb: GLuint,
-        attachment: GLenum,
-        pname: GLenum,
-    ) -> GLint {
-        let f: unsafe extern "system" fn(GLuint, GLenum, GLenum, *mut GLint) =
-            native(self, "glGetNamedFramebufferAttachmentParameteriv");
-        let mut v = [i32::MIN; 4];
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(fb, attachment, pname, v.as_mut_ptr()) };
-        v[0]
-    }
-    fn named_framebuffer_draw_buffers(&mut self, fb: GLuint, bufs: &[GLenum]) {
-        let f: unsafe extern "system" fn(GLuint, GLsizei, *const GLenum) =
-            native(self, "glNamedFramebufferDrawBuffers");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(fb, bufs.len() as GLsizei, bufs.as_ptr()) };
-    }
-    fn named_framebuffer_read_buffer(&mut self, fb: GLuint, src: GLenum) {
-        let f: unsafe extern "system" fn(GLuint, GLenum) =
-            native(self, "glNamedFramebufferReadBuffer");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(fb, src) };
-    }
-    fn named_renderbuffer_storage(
-        &mut self,
-        rb: GLuint,
-        samples: GLsizei,
-        format: GLenum,
-        w: i32,
-        h: i32,
-    ) {
-        let f: unsafe extern "system" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei) =
-            native(self, "glNamedRenderbufferStorageMultisample");
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(rb, samples, format, w, h) };
-    }
-    fn get_named_renderbuffer(&mut self, rb: GLuint, pname: GLenum) -> GLint {
-        let f: unsafe extern "system" fn(GLuint, GLenum, *mut GLint) =
-            native(self, "glGetNamedRenderbufferParameteriv");
-        let mut v = [i32::MIN; 4];
-        // SAFETY: the native context is current; the pointers cover what the call touches.
-        unsafe { f(rb, pname, v.as_mut_ptr()) };
-        v[0]
-    }
-}
+use tessera_tests::gl::NativeGl;
+use tessera_tests::named::NamedGl;
 
 /// A textured quad per instance: position and texture coordinates interleaved in binding
 /// 0, an integer tag per instance in binding 5 moving the texture coordinates.
@@ -910,7 +37,7 @@ void main() {
 }
 ";
 
-fn program(gl: &mut dyn DsaGl) -> GLuint {
+fn program(gl: &mut dyn NamedGl) -> GLuint {
     let p = gl.create_program();
     for (kind, src) in [(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)] {
         let s = gl.create_shader(kind);
@@ -936,7 +63,7 @@ fn program(gl: &mut dyn DsaGl) -> GLuint {
 
 /// A buffer holding `data` (filled through its binding: the named buffer calls are not
 /// under test here).
-fn buffer(gl: &mut dyn DsaGl, data: &[u8]) -> GLuint {
+fn buffer(gl: &mut dyn NamedGl, data: &[u8]) -> GLuint {
     let b = gl.gen_buffer();
     gl.bind_buffer(COPY_WRITE_BUFFER, b);
     gl.buffer_data(COPY_WRITE_BUFFER, data.len(), Some(data), STATIC_DRAW);
@@ -973,7 +100,7 @@ struct Scene {
     indices: GLuint,
 }
 
-fn scene(gl: &mut dyn DsaGl) -> Scene {
+fn scene(gl: &mut dyn NamedGl) -> Scene {
     let p = program(gl);
     gl.use_program(p);
     let vertices = buffer(
@@ -1027,17 +154,17 @@ fn scene(gl: &mut dyn DsaGl) -> Scene {
     }
 }
 
-fn pixels(gl: &mut dyn DsaGl) -> Vec<u8> {
+fn pixels(gl: &mut dyn NamedGl) -> Vec<u8> {
     let mut out = vec![0u8; 32 * 32 * 4];
     gl.read_pixels(0, 0, 32, 32, RGBA, UNSIGNED_BYTE, &mut out);
     out
 }
 
 /// Draws of the scene, each after a named change: the pixels of each.
-fn draws(gl: &mut dyn DsaGl) -> Vec<Vec<u8>> {
+fn draws(gl: &mut dyn NamedGl) -> Vec<Vec<u8>> {
     let s = scene(gl);
     let mut out = Vec::new();
-    let draw = |gl: &mut dyn DsaGl, out: &mut Vec<Vec<u8>>| {
+    let draw = |gl: &mut dyn NamedGl, out: &mut Vec<Vec<u8>>| {
         gl.clear(COLOR_BUFFER_BIT);
         gl.bind_vertex_array(s.vao);
         gl.draw_elements_instanced(TRIANGLES, 6, UNSIGNED_BYTE, 0, 3);
@@ -1067,7 +194,7 @@ fn draws(gl: &mut dyn DsaGl) -> Vec<Vec<u8>> {
 }
 
 /// The named queries after the scene.
-fn queries(gl: &mut dyn DsaGl) -> Vec<i64> {
+fn queries(gl: &mut dyn NamedGl) -> Vec<i64> {
     let s = scene(gl);
     let mut out = Vec::new();
     for pname in [
@@ -1152,9 +279,9 @@ fn queries(gl: &mut dyn DsaGl) -> Vec<i64> {
 }
 
 /// The errors of misuse, in order.
-fn errors(gl: &mut dyn DsaGl) -> Vec<GLenum> {
+fn errors(gl: &mut dyn NamedGl) -> Vec<GLenum> {
     let mut e = Vec::new();
-    let check = |gl: &mut dyn DsaGl, e: &mut Vec<GLenum>| e.push(gl.get_error());
+    let check = |gl: &mut dyn NamedGl, e: &mut Vec<GLenum>| e.push(gl.get_error());
     let genned_tex = gl.gen_texture();
     let genned_vao = gl.gen_vertex_array();
     let tex2d = gl.create_texture(TEXTURE_2D);
@@ -1292,7 +419,7 @@ fn errors(gl: &mut dyn DsaGl) -> Vec<GLenum> {
 /// An offscreen framebuffer made by name: a colour texture's level 0 and a 2D array layer,
 /// a depth renderbuffer; the scene drawn into the texture with depth testing, the layer
 /// cleared alone, then each read back. Returns the pixels and the named state read around it.
-fn framebuffer_scene(gl: &mut dyn DsaGl) -> (Vec<Vec<u8>>, Vec<i64>) {
+fn framebuffer_scene(gl: &mut dyn NamedGl) -> (Vec<Vec<u8>>, Vec<i64>) {
     let s = scene(gl);
     let mut state = Vec::new();
     let color = gl.create_texture(TEXTURE_2D);
@@ -1300,7 +427,7 @@ fn framebuffer_scene(gl: &mut dyn DsaGl) -> (Vec<Vec<u8>>, Vec<i64>) {
     let array = gl.create_texture(TEXTURE_2D_ARRAY);
     gl.texture_storage_3d(array, 1, RGBA8, [32, 32, 3]);
     let depth = gl.create_renderbuffer();
-    gl.named_renderbuffer_storage(depth, 0, DEPTH_COMPONENT24, 32, 32);
+    gl.named_renderbuffer_storage_multisample(depth, 0, DEPTH_COMPONENT24, 32, 32);
     let fb = gl.create_framebuffer();
     state.push(i64::from(
         gl.check_named_framebuffer_status(fb, DRAW_FRAMEBUFFER),
@@ -1369,9 +496,9 @@ fn framebuffer_scene(gl: &mut dyn DsaGl) -> (Vec<Vec<u8>>, Vec<i64>) {
 }
 
 /// The errors of the framebuffer and renderbuffer calls, in order.
-fn framebuffer_errors(gl: &mut dyn DsaGl) -> Vec<GLenum> {
+fn framebuffer_errors(gl: &mut dyn NamedGl) -> Vec<GLenum> {
     let mut e = Vec::new();
-    let check = |gl: &mut dyn DsaGl, e: &mut Vec<GLenum>| e.push(gl.get_error());
+    let check = |gl: &mut dyn NamedGl, e: &mut Vec<GLenum>| e.push(gl.get_error());
     let genned_fb = gl.gen_framebuffer();
     let genned_rb = gl.gen_renderbuffer();
     let tex = gl.create_texture(TEXTURE_2D);
@@ -1399,7 +526,7 @@ fn framebuffer_errors(gl: &mut dyn DsaGl) -> Vec<GLenum> {
         check(gl, &mut e);
     }
     for name in [0, 4242, genned_rb] {
-        gl.named_renderbuffer_storage(name, 0, RGBA8, 4, 4);
+        gl.named_renderbuffer_storage_multisample(name, 0, RGBA8, 4, 4);
         check(gl, &mut e);
         gl.get_named_renderbuffer(name, RENDERBUFFER_WIDTH);
         check(gl, &mut e);
@@ -1431,9 +558,9 @@ fn framebuffer_errors(gl: &mut dyn DsaGl) -> Vec<GLenum> {
     check(gl, &mut e);
     gl.get_named_framebuffer_attachment(0, BACK_LEFT, FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
     check(gl, &mut e);
-    gl.named_renderbuffer_storage(rb, 0, RGBA, 4, 4);
+    gl.named_renderbuffer_storage_multisample(rb, 0, RGBA, 4, 4);
     check(gl, &mut e);
-    gl.named_renderbuffer_storage(rb, 0, RGBA8, -1, 4);
+    gl.named_renderbuffer_storage_multisample(rb, 0, RGBA8, -1, 4);
     check(gl, &mut e);
     gl.get_named_renderbuffer(rb, TEXTURE_WIDTH);
     check(gl, &mut e);
@@ -1457,7 +584,7 @@ fn first_difference(got: &str, expected: &str) -> String {
 }
 
 /// Runs `scene` natively and on both backends (inproc and thread), which must match.
-fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn DsaGl) -> T) {
+fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn NamedGl) -> T) {
     let mut native = NativeGl::new(32, 32).expect("native desktop GL through the system EGL");
     let expected = scene(&mut native);
     drop(native);

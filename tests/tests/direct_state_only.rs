@@ -9,13 +9,11 @@
 //! Then the transcripts of the named framebuffer verbs and parameters, transform feedback
 //! objects' buffers and compressed images: every error and value exactly the native one.
 
-mod calls;
-
-use calls::Named;
 use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
 use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::NativeGl;
+use tessera_tests::named::NamedGl;
 
 /// Two quads side by side (instance 0 and 1): the left samples the 2D texture, the right
 /// the cube map along a direction through the face the instance tag names.
@@ -49,7 +47,7 @@ void main() {
 }
 ";
 
-fn program(gl: &mut dyn Named) -> GLuint {
+fn program(gl: &mut dyn NamedGl) -> GLuint {
     let p = gl.create_program();
     for (kind, src) in [(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)] {
         let s = gl.create_shader(kind);
@@ -93,7 +91,7 @@ fn texels(n: i32, seed: u8) -> Vec<u8> {
 }
 
 /// A buffer made and filled by name.
-fn buffer(gl: &mut dyn Named, data: &[u8], flags: GLbitfield) -> GLuint {
+fn buffer(gl: &mut dyn NamedGl, data: &[u8], flags: GLbitfield) -> GLuint {
     let b = gl.create("buffer", 0);
     gl.named_buffer_storage(b, data.len(), Some(data), flags);
     b
@@ -102,7 +100,7 @@ fn buffer(gl: &mut dyn Named, data: &[u8], flags: GLbitfield) -> GLuint {
 const SIZE: i32 = 32;
 
 /// The default framebuffer's pixels.
-fn pixels(gl: &mut dyn Named) -> Vec<u8> {
+fn pixels(gl: &mut dyn NamedGl) -> Vec<u8> {
     let mut out = vec![0u8; (SIZE * SIZE * 4) as usize];
     gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut out);
     out
@@ -111,7 +109,7 @@ fn pixels(gl: &mut dyn Named) -> Vec<u8> {
 /// The scene: two frames into a framebuffer made by name, each blitted by name into half of
 /// the default framebuffer; the default framebuffer's pixels after each,
 /// then the colour texture and the cube map read back by name.
-fn scene(gl: &mut dyn Named) -> Vec<Vec<u8>> {
+fn scene(gl: &mut dyn NamedGl) -> Vec<Vec<u8>> {
     let p = program(gl);
     let tex_loc = gl.get_uniform_location(p, "tex");
     let cube_loc = gl.get_uniform_location(p, "cube");
@@ -130,13 +128,13 @@ fn scene(gl: &mut dyn Named) -> Vec<Vec<u8>> {
     gl.vertex_array_vertex_buffer(vao, 0, vertices, 0, 16);
     gl.vertex_array_vertex_buffer(vao, 3, faces, 0, 4);
     gl.vertex_array_binding_divisor(vao, 3, 1);
-    gl.vertex_array_attrib_format(vao, 0, 2, FLOAT, 0);
-    gl.vertex_array_attrib_format(vao, 1, 2, FLOAT, 8);
+    gl.vertex_array_attrib_format(vao, 0, 2, FLOAT, false, 0);
+    gl.vertex_array_attrib_format(vao, 1, 2, FLOAT, false, 8);
     gl.vertex_array_attrib_i_format(vao, 2, 1, INT, 0);
     gl.vertex_array_attrib_binding(vao, 1, 0);
     gl.vertex_array_attrib_binding(vao, 2, 3);
     for a in 0..3 {
-        gl.enable_vertex_array_attrib(vao, a);
+        gl.enable_vertex_array_attrib(vao, a, true);
     }
     gl.vertex_array_element_buffer(vao, indices);
     // The 2D texture, sampled through a sampler object (nearest, clamped).
@@ -160,10 +158,13 @@ fn scene(gl: &mut dyn Named) -> Vec<Vec<u8>> {
     let depth = gl.create("renderbuffer", 0);
     gl.named_renderbuffer_storage(depth, DEPTH24_STENCIL8, SIZE, SIZE);
     let fb = gl.create("framebuffer", 0);
-    gl.named_framebuffer_texture(fb, COLOR_ATTACHMENT0, color);
+    gl.named_framebuffer_texture(fb, COLOR_ATTACHMENT0, color, 0);
     gl.named_framebuffer_renderbuffer(fb, DEPTH_STENCIL_ATTACHMENT, depth);
     gl.named_framebuffer_draw_buffer(fb, COLOR_ATTACHMENT0);
-    assert_eq!(gl.check_named_framebuffer_status(fb), FRAMEBUFFER_COMPLETE);
+    assert_eq!(
+        gl.check_named_framebuffer_status(fb, FRAMEBUFFER),
+        FRAMEBUFFER_COMPLETE
+    );
     // Drawing state: what a draw needs bound.
     gl.use_program(p);
     gl.bind_vertex_array(vao);
@@ -173,7 +174,7 @@ fn scene(gl: &mut dyn Named) -> Vec<Vec<u8>> {
     gl.enable(DEPTH_TEST);
     gl.viewport(0, 0, SIZE, SIZE);
     let mut out = Vec::new();
-    let frame = |gl: &mut dyn Named, out: &mut Vec<Vec<u8>>, half: i32| {
+    let frame = |gl: &mut dyn NamedGl, out: &mut Vec<Vec<u8>>, half: i32| {
         gl.clear_named_framebufferfv(fb, COLOR, 0, [0.1, 0.2, 0.3, 1.0]);
         gl.clear_named_framebufferfi(fb, DEPTH_STENCIL, 0, 0.6, 0);
         gl.bind_framebuffer(DRAW_FRAMEBUFFER, fb);
@@ -194,7 +195,7 @@ fn scene(gl: &mut dyn Named) -> Vec<Vec<u8>> {
         assert_eq!(gl.get_error(), NO_ERROR);
     };
     frame(gl, &mut out, 0);
-    // Named changes: cube face 3 rewritten as layer 3, the right quad's face tag, the depth
+    // NamedGl changes: cube face 3 rewritten as layer 3, the right quad's face tag, the depth
     // the frame is cleared to (the right quad, nearer, now fails the test).
     gl.texture_sub_image_3d(cube, 0, [0, 0, 3], [2, 2, 1], &texels(4, 200));
     gl.named_buffer_sub_data(faces, 4, &[3, 0, 0, 0]);
@@ -210,18 +211,18 @@ fn scene(gl: &mut dyn Named) -> Vec<Vec<u8>> {
 }
 
 /// Errors and answers of the named framebuffer verbs and parameters.
-fn framebuffer_transcript(gl: &mut dyn Named) -> Vec<i64> {
+fn framebuffer_transcript(gl: &mut dyn NamedGl) -> Vec<i64> {
     let mut t = Vec::new();
     let color = gl.create("texture", TEXTURE_2D);
     gl.texture_storage_2d(color, 1, RGBA8, 8, 8);
     let depth = gl.create("renderbuffer", 0);
     gl.named_renderbuffer_storage(depth, DEPTH24_STENCIL8, 8, 8);
     let fb = gl.create("framebuffer", 0);
-    gl.named_framebuffer_texture(fb, COLOR_ATTACHMENT0, color);
+    gl.named_framebuffer_texture(fb, COLOR_ATTACHMENT0, color, 0);
     gl.named_framebuffer_renderbuffer(fb, DEPTH_STENCIL_ATTACHMENT, depth);
     let empty = gl.create("framebuffer", 0);
     let generated = gl.gen_framebuffer();
-    let step = |gl: &mut dyn Named, t: &mut Vec<i64>, f: &dyn Fn(&mut dyn Named)| {
+    let step = |gl: &mut dyn NamedGl, t: &mut Vec<i64>, f: &dyn Fn(&mut dyn NamedGl)| {
         f(gl);
         t.push(i64::from(gl.get_error()));
     };
@@ -393,7 +394,9 @@ fn framebuffer_transcript(gl: &mut dyn Named) -> Vec<i64> {
         t.push(i64::from(gl.get_named_framebuffer_parameteri(f, pname)));
         t.push(i64::from(gl.get_error()));
     }
-    t.push(i64::from(gl.check_named_framebuffer_status(empty)));
+    t.push(i64::from(
+        gl.check_named_framebuffer_status(empty, FRAMEBUFFER),
+    ));
     t.push(i64::from(gl.get_error()));
     // GL 4.5's errors of the named forms where the bound ones keep older ones: too many
     // samples for a renderbuffer, sampler state of a multisample texture.
@@ -431,13 +434,13 @@ fn framebuffer_transcript(gl: &mut dyn Named) -> Vec<i64> {
 }
 
 /// Errors and answers of transform feedback objects' buffers by name.
-fn transform_feedback_transcript(gl: &mut dyn Named) -> Vec<i64> {
+fn transform_feedback_transcript(gl: &mut dyn NamedGl) -> Vec<i64> {
     let mut t = Vec::new();
     let b = buffer(gl, &[0; 64], 0);
     let other = buffer(gl, &[0; 16], 0);
     let x = gl.create("transform feedback", 0);
     let generated = gl.gen_transform_feedback();
-    let step = |gl: &mut dyn Named, t: &mut Vec<i64>, f: &dyn Fn(&mut dyn Named)| {
+    let step = |gl: &mut dyn NamedGl, t: &mut Vec<i64>, f: &dyn Fn(&mut dyn NamedGl)| {
         f(gl);
         t.push(i64::from(gl.get_error()));
     };
@@ -539,12 +542,12 @@ fn transform_feedback_transcript(gl: &mut dyn Named) -> Vec<i64> {
 }
 
 /// Errors and bytes of compressed images and cube maps read and written by name.
-fn image_transcript(gl: &mut dyn Named) -> Vec<i64> {
+fn image_transcript(gl: &mut dyn NamedGl) -> Vec<i64> {
     let mut t = Vec::new();
     let blocks: Vec<u8> = (0..48u8)
         .map(|i| i.wrapping_mul(53).wrapping_add(7))
         .collect();
-    let step = |gl: &mut dyn Named, t: &mut Vec<i64>, f: &dyn Fn(&mut dyn Named)| {
+    let step = |gl: &mut dyn NamedGl, t: &mut Vec<i64>, f: &dyn Fn(&mut dyn NamedGl)| {
         f(gl);
         t.push(i64::from(gl.get_error()));
     };
@@ -670,7 +673,7 @@ fn first_difference(got: &str, expected: &str) -> String {
 }
 
 /// Runs `scene` natively and on both backends (inproc and thread), which must match.
-fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn Named) -> T) {
+fn compare<T: PartialEq + std::fmt::Debug>(scene: impl Fn(&mut dyn NamedGl) -> T) {
     let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
     let expected = scene(&mut native);
     drop(native);
