@@ -16,6 +16,7 @@ use tessera_engine::wire::{Event, TransportKind};
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
 use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::scenes::link_stages;
 
 /// The calls these scenes make that the shared [`Gl`] table has no entry for.
 trait IndirectGl: Gl {
@@ -283,35 +284,6 @@ void main() {
 }
 ";
 
-fn shader(gl: &mut dyn IndirectGl, kind: GLenum, src: &str) -> GLuint {
-    let s = gl.create_shader(kind);
-    gl.shader_source(s, src);
-    gl.compile_shader(s);
-    assert_eq!(
-        gl.get_shaderi(s, COMPILE_STATUS),
-        TRUE as i32,
-        "{}",
-        gl.shader_info_log(s)
-    );
-    s
-}
-
-fn program(gl: &mut dyn IndirectGl, stages: &[(GLenum, &str)]) -> GLuint {
-    let p = gl.create_program();
-    for &(kind, src) in stages {
-        let s = shader(gl, kind, src);
-        gl.attach_shader(p, s);
-    }
-    gl.link_program(p);
-    assert_eq!(
-        gl.get_programi(p, LINK_STATUS),
-        TRUE as i32,
-        "{}",
-        gl.program_info_log(p)
-    );
-    p
-}
-
 fn bytes_of(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
@@ -344,7 +316,7 @@ fn commands() -> Vec<u32> {
 
 /// Builds the scene's objects: program, vertex array, element and indirect buffers.
 fn setup(gl: &mut dyn IndirectGl) -> GLuint {
-    let p = program(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
+    let p = link_stages(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
     gl.use_program(p);
     let vao = gl.gen_vertex_array();
     gl.bind_vertex_array(vao);
@@ -440,8 +412,8 @@ fn draws(gl: &mut dyn IndirectGl) -> Vec<Vec<u8>> {
 /// the client ever holding its bytes; twice, at two places.
 fn compute_then_draw(gl: &mut dyn IndirectGl) -> Vec<Vec<u8>> {
     let indirect = setup(gl);
-    let writer = program(gl, &[(COMPUTE_SHADER, WRITE_COMMAND)]);
-    let draw = program(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
+    let writer = link_stages(gl, &[(COMPUTE_SHADER, WRITE_COMMAND)]);
+    let draw = link_stages(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
     gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 0, indirect);
     let at = gl.get_uniform_location(writer, "at");
     let mut out = Vec::new();
@@ -463,7 +435,7 @@ fn compute_then_draw(gl: &mut dyn IndirectGl) -> Vec<Vec<u8>> {
 fn errors(gl: &mut dyn IndirectGl) -> Vec<GLenum> {
     let mut e = Vec::new();
     let check = |gl: &mut dyn IndirectGl, e: &mut Vec<GLenum>| e.push(gl.get_error());
-    let p = program(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
+    let p = link_stages(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
     gl.use_program(p);
     // No vertex array bound.
     gl.draw_arrays_indirect(TRIANGLES, 0);

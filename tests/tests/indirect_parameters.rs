@@ -17,6 +17,7 @@ use tessera_engine::wire::{Event, TransportKind};
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
 use tessera_tests::differential::{Backend, tessera_es30, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::scenes::link_stages;
 
 /// The calls these scenes make that the shared [`Gl`] table has no entry for.
 trait CountGl: Gl {
@@ -157,35 +158,6 @@ uniform uint value;
 void main() { words[at] = value; }
 ";
 
-fn shader(gl: &mut dyn CountGl, kind: GLenum, src: &str) -> GLuint {
-    let s = gl.create_shader(kind);
-    gl.shader_source(s, src);
-    gl.compile_shader(s);
-    assert_eq!(
-        gl.get_shaderi(s, COMPILE_STATUS),
-        TRUE as i32,
-        "{}",
-        gl.shader_info_log(s)
-    );
-    s
-}
-
-fn program(gl: &mut dyn CountGl, stages: &[(GLenum, &str)]) -> GLuint {
-    let p = gl.create_program();
-    for &(kind, src) in stages {
-        let s = shader(gl, kind, src);
-        gl.attach_shader(p, s);
-    }
-    gl.link_program(p);
-    assert_eq!(
-        gl.get_programi(p, LINK_STATUS),
-        TRUE as i32,
-        "{}",
-        gl.program_info_log(p)
-    );
-    p
-}
-
 fn bytes_of(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
@@ -214,7 +186,7 @@ const COUNTS: [u32; 6] = [0, 1, 2, 3, 4, 1000];
 
 /// Builds the scene: program, vertex array, element, indirect and parameter buffers.
 fn setup(gl: &mut dyn CountGl, vs: &str) -> GLuint {
-    let p = program(gl, &[(VERTEX_SHADER, vs), (FRAGMENT_SHADER, FS)]);
+    let p = link_stages(gl, &[(VERTEX_SHADER, vs), (FRAGMENT_SHADER, FS)]);
     gl.use_program(p);
     let vao = gl.gen_vertex_array();
     gl.bind_vertex_array(vao);
@@ -328,8 +300,8 @@ fn draws(gl: &mut dyn CountGl, vs: &str) -> Vec<Vec<u8>> {
 /// it; three counts in turn.
 fn compute_then_draw(gl: &mut dyn CountGl) -> Vec<Vec<u8>> {
     let counts = setup(gl, VS);
-    let writer = program(gl, &[(COMPUTE_SHADER, WRITE_COUNT)]);
-    let draw = program(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
+    let writer = link_stages(gl, &[(COMPUTE_SHADER, WRITE_COUNT)]);
+    let draw = link_stages(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
     gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 0, counts);
     let (at, value) = (
         gl.get_uniform_location(writer, "at"),
@@ -355,7 +327,7 @@ fn compute_then_draw(gl: &mut dyn CountGl) -> Vec<Vec<u8>> {
 fn errors(gl: &mut dyn CountGl) -> Vec<GLenum> {
     let mut e = Vec::new();
     let check = |gl: &mut dyn CountGl, e: &mut Vec<GLenum>| e.push(gl.get_error());
-    let p = program(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
+    let p = link_stages(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
     gl.use_program(p);
     let mut binding = [7];
     gl.get_integerv(PARAMETER_BUFFER_BINDING, &mut binding);

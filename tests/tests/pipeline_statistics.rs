@@ -10,6 +10,7 @@ use tessera_engine::gl::*;
 use tessera_engine::wire::{Event, TransportKind};
 use tessera_tests::differential::{Backend, tessera_on};
 use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::scenes::link_stages;
 
 /// The eleven targets, in the order of the results.
 const TARGETS: [GLenum; 11] = [
@@ -74,30 +75,6 @@ layout(std430, binding = 0) buffer Out { uint words[]; };
 void main() { words[gl_LocalInvocationIndex] = 1u; }
 ";
 
-fn program(gl: &mut dyn Gl, stages: &[(GLenum, &str)]) -> GLuint {
-    let p = gl.create_program();
-    for &(kind, src) in stages {
-        let s = gl.create_shader(kind);
-        gl.shader_source(s, src);
-        gl.compile_shader(s);
-        assert_eq!(
-            gl.get_shaderi(s, COMPILE_STATUS),
-            TRUE as i32,
-            "{}",
-            gl.shader_info_log(s)
-        );
-        gl.attach_shader(p, s);
-    }
-    gl.link_program(p);
-    assert_eq!(
-        gl.get_programi(p, LINK_STATUS),
-        TRUE as i32,
-        "{}",
-        gl.program_info_log(p)
-    );
-    p
-}
-
 fn floats(values: &[f32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
@@ -127,8 +104,8 @@ const WORK: [Work; 5] = [
 
 /// Each target's count around each kind of work, in [`TARGETS`] order.
 fn statistics(gl: &mut dyn Gl) -> Vec<Vec<u32>> {
-    let plain = program(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
-    let geometry = program(
+    let plain = link_stages(gl, &[(VERTEX_SHADER, VS), (FRAGMENT_SHADER, FS)]);
+    let geometry = link_stages(
         gl,
         &[
             (VERTEX_SHADER, VS),
@@ -136,7 +113,7 @@ fn statistics(gl: &mut dyn Gl) -> Vec<Vec<u32>> {
             (FRAGMENT_SHADER, FS),
         ],
     );
-    let tessellated = program(
+    let tessellated = link_stages(
         gl,
         &[
             (VERTEX_SHADER, VS),
@@ -145,7 +122,7 @@ fn statistics(gl: &mut dyn Gl) -> Vec<Vec<u32>> {
             (FRAGMENT_SHADER, FS),
         ],
     );
-    let compute = program(gl, &[(COMPUTE_SHADER, CS)]);
+    let compute = link_stages(gl, &[(COMPUTE_SHADER, CS)]);
     let vao = gl.gen_vertex_array();
     gl.bind_vertex_array(vao);
     let b = gl.gen_buffer();
