@@ -6,9 +6,9 @@
 //! compatible* with it, as `EGL_KHR_create_context` defines that: 3.2 up to the context's
 //! version, core profile; 3.1 (its context may be "the core profile of version 3.2 or
 //! greater"); 3.0 forward-compatible (3.0 minus the deprecated features is what 3.1 is).
-//! A 4.0–4.3 core request is granted here and checked against the created context's
+//! A 4.0–4.6 core request is granted here and checked against the created context's
 //! version ([`ContextAttribs::version`]), which only the backend knows. Everything else that
-//! is a valid request but needs features Tessera lacks — versions above 4.3, the
+//! is a valid request but needs features Tessera lacks — versions above 4.6, the
 //! compatibility profile, versions below 3.0 or 3.0 without the forward-compatible flag
 //! (they include the fixed-function pipeline), robust buffer access (no backend promises
 //! it) — is `EGL_BAD_MATCH`. Attributes that are not meaningful for OpenGL, or not
@@ -128,14 +128,14 @@ impl ContextAttribs {
         Ok(())
     }
 
-    /// Whether a core context of 3.3 or of the version asked for (up to 4.3, checked
+    /// Whether a core context of 3.3 or of the version asked for (up to 4.6, checked
     /// against the backend at creation: [`ContextAttribs::version`]) satisfies the
     /// (defined) request.
     fn check_supported(&self) -> Result<(), EglError> {
         let fc = self.flags & CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR != 0;
         let version = (self.major, self.minor);
         let granted = match version {
-            (3, 2) | (3, 3) | (4, 0..=3) => self.profile == CONTEXT_OPENGL_CORE_PROFILE_BIT,
+            (3, 2) | (3, 3) | (4, 0..=6) => self.profile == CONTEXT_OPENGL_CORE_PROFILE_BIT,
             (3, 1) => true,
             (3, 0) => fc,
             _ => false,
@@ -225,8 +225,8 @@ mod tests {
 
     #[test]
     fn what_tessera_lacks_is_bad_match() {
-        assert_eq!(ContextAttribs::parse(&core(4, 6)), Err(EglError::BadMatch));
-        assert_eq!(ContextAttribs::parse(&core(4, 4)), Err(EglError::BadMatch));
+        assert_eq!(ContextAttribs::parse(&core(4, 7)), Err(EglError::BadMatch));
+        assert_eq!(ContextAttribs::parse(&core(5, 0)), Err(EglError::BadMatch));
         assert_eq!(ContextAttribs::parse(&[]), Err(EglError::BadMatch));
         assert_eq!(
             ContextAttribs::parse(&[
@@ -261,10 +261,12 @@ mod tests {
     }
 
     #[test]
-    fn requests_up_to_4_3_core_wait_for_the_backend() {
+    fn requests_up_to_4_6_core_wait_for_the_backend() {
         use crate::version::GlVersion;
         let a = ContextAttribs::parse(&core(4, 3)).unwrap();
         assert_eq!(a.version(), GlVersion::new(4, 3));
+        let a = ContextAttribs::parse(&core(4, 6)).unwrap();
+        assert_eq!(a.version(), GlVersion::new(4, 6));
         assert_eq!(
             ContextAttribs::parse(&core(3, 2)).unwrap().version(),
             GlVersion::GL33
