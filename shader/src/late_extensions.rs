@@ -18,9 +18,15 @@
 //!   qualifiers, locations on block members and constant expressions in layout qualifiers,
 //!   which glslang has only from GLSL 4.40 (a shader that enables it and declares any
 //!   layout is read as 4.40).
+//! - **`GL_ARB_shader_texture_image_samples`**: `textureSamples()` and `imageSamples()`,
+//!   which glslang knows by this extension but declares from GLSL 4.30 on.
+//! - **`GL_ARB_ES3_1_compatibility`**: what it adds to desktop GLSL as Mesa has it (`mix()`
+//!   selecting integers and booleans, `gl_MaxCombinedShaderOutputResources`,
+//!   `imageAtomicExchange()` of `r32f` images), all GLSL 4.50's; glslang does not know the
+//!   name.
 //!
-//! glslang does not know the first four names and refuses their `#extension` lines, so
-//! [`rewrite`] blanks those lines (lines stay) and the preamble defines the four macros, as
+//! glslang does not know the first five names and refuses their `#extension` lines, so
+//! [`rewrite`] blanks those lines (lines stay) and the preamble defines the five macros, as
 //! Mesa defines every extension it has. A shader that enables one of the eight and names
 //! its feature is read at the version glslang has the feature (the `#version` number
 //! rewritten in place); one that only enables it keeps its version.
@@ -45,11 +51,12 @@ pub(crate) const FLAG_FRAG_DATA: u32 = 128;
 pub(crate) const STAND_IN_PREFIX: &str = "tsh_Frag";
 
 /// The extensions glslang refuses by name, whose `#extension` lines are blanked.
-const UNKNOWN: [&str; 4] = [
+const UNKNOWN: [&str; 5] = [
     "GL_ARB_texture_query_levels",
     "GL_ARB_conservative_depth",
     "GL_ARB_fragment_layer_viewport",
     "GL_ARB_cull_distance",
+    "GL_ARB_ES3_1_compatibility",
 ];
 
 /// The shader's text with the unknown extensions' `#extension` lines blanked and its
@@ -61,6 +68,7 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
             "GL_ARB_shader_draw_parameters",
             "GL_ARB_shader_group_vote",
             "GL_ARB_enhanced_layouts",
+            "GL_ARB_shader_texture_image_samples",
         ]
         .iter(),
     );
@@ -68,7 +76,7 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
         return (Cow::Borrowed(text), 0);
     }
     // The last directive for a name decides whether it is enabled, as in GLSL.
-    let mut enabled = [false; 8];
+    let mut enabled = [false; 10];
     let mut blank = Vec::new();
     for line in code_lines(text) {
         if line.directive != Some("extension") {
@@ -98,16 +106,27 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
             430,
         ),
         (enabled[3] && text.contains("gl_CullDistance"), 450),
-        (enabled[4] && text.contains("textureQueryLOD"), 150),
         (
-            enabled[5]
+            enabled[4]
+                && [
+                    "mix",
+                    "gl_MaxCombinedShaderOutputResources",
+                    "imageAtomicExchange",
+                ]
+                .iter()
+                .any(|name| text.contains(name)),
+            450,
+        ),
+        (enabled[5] && text.contains("textureQueryLOD"), 150),
+        (
+            enabled[6]
                 && ["gl_DrawIDARB", "gl_BaseVertexARB", "gl_BaseInstanceARB"]
                     .iter()
                     .any(|name| text.contains(name)),
             450,
         ),
         (
-            enabled[6]
+            enabled[7]
                 && [
                     "anyInvocationARB",
                     "allInvocationsARB",
@@ -117,7 +136,11 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
                 .any(|name| text.contains(name)),
             430,
         ),
-        (enabled[7] && text.contains("layout"), 440),
+        (enabled[8] && text.contains("layout"), 440),
+        (
+            enabled[9] && (text.contains("textureSamples") || text.contains("imageSamples")),
+            430,
+        ),
     ]
     .iter()
     .filter(|(used, _)| *used)
@@ -216,6 +239,34 @@ mod tests {
         let (text, _) = rewrite(Stage::Vertex, src);
         assert!(text.starts_with("#version 440\n#extension GL_ARB_enhanced_layouts"));
         let compiled = crate::compile(Stage::Vertex, src, &crate::Limits::default());
+        assert!(compiled.ok, "{}", compiled.log);
+    }
+
+    #[test]
+    fn sample_counts_compile_from_glsl_1_50_with_the_extension() {
+        // A 1.50 shader reading the counts: read as 4.30, gl_FragColor stands in.
+        let src = "#version 150\n#extension GL_ARB_shader_texture_image_samples : require\n\
+                   uniform sampler2DMS s;\nuniform isampler2DMSArray t;\n\
+                   void main() { gl_FragColor = vec4(textureSamples(s), textureSamples(t), 0, 1); }\n";
+        let (text, flags) = rewrite(Stage::Fragment, src);
+        assert!(text.starts_with("#version 430\n#extension GL_ARB_shader_texture_image_samples"));
+        assert_eq!(flags, FLAG_FRAG_COLOR);
+        let compiled = crate::compile(Stage::Fragment, src, &crate::Limits::default());
+        assert!(compiled.ok, "{}", compiled.log);
+        // Without the extension GLSL 3.30 has no such function.
+        let src = "#version 330\nuniform sampler2DMS s;\nout vec4 c;\n\
+                   void main() { c = vec4(textureSamples(s)); }\n";
+        assert!(!crate::compile(Stage::Fragment, src, &crate::Limits::default()).ok);
+    }
+
+    #[test]
+    fn es3_1_compatibility_is_known_and_brings_integer_mix() {
+        let src = "#version 430\n#extension GL_ARB_ES3_1_compatibility : require\n\
+                   uniform ivec2 a;\nuniform bvec2 b;\nout vec4 c;\n\
+                   void main() { c = vec4(mix(a, ivec2(7), b), gl_MaxCombinedShaderOutputResources, 0); }\n";
+        let (text, _) = rewrite(Stage::Fragment, src);
+        assert!(text.starts_with("#version 450\n"));
+        let compiled = crate::compile(Stage::Fragment, src, &crate::Limits::default());
         assert!(compiled.ok, "{}", compiled.log);
     }
 }

@@ -347,6 +347,7 @@ const char* const kDeprecatedTextureFunctionsSso =
     "#define GL_ARB_conservative_depth 1\n" \
     "#define GL_ARB_fragment_layer_viewport 1\n" \
     "#define GL_ARB_cull_distance 1\n" \
+    "#define GL_ARB_ES3_1_compatibility 1\n" \
     "#define GL_ARB_arrays_of_arrays 1\n" \
     TSH_COUNTER_OPS
 

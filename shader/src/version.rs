@@ -8,10 +8,14 @@
 //! (glslang reads a shader without `#version` as 1.40 too), 1.30 compiled as 1.40 (see
 //! [`glslang_source`] and [`legacy_storage`]), and 1.40 on in the core profile. Of the ES
 //! versions Mesa accepts there (with GL 4.1's `ARB_ES2_compatibility` and GL 4.3's
-//! `ARB_ES3_compatibility`), GLSL ES 1.00 is compiled as 1.40 with the storage qualifiers
-//! of 1.20 respelled, as 1.20 is, and GLSL ES 3.00 as desktop 3.30, which has all of it
-//! that a core context runs (precision qualifiers included, which desktop GLSL parses and
-//! ignores, as ES drivers may); the later ES versions are refused with a log that says so.
+//! `ARB_ES3_compatibility` and GL 4.5's `ARB_ES3_1_compatibility`), GLSL ES 1.00 is
+//! compiled as 1.40 with the storage qualifiers of 1.20 respelled, as 1.20 is, GLSL ES 3.00
+//! as desktop 3.30 and GLSL ES 3.10 as desktop 4.50, the first desktop version that has all
+//! of it (compute shaders, storage blocks, images and atomic counters are 4.30's,
+//! `gl_HelperInvocation`, `mix()` selecting integers and
+//! `gl_MaxCombinedShaderOutputResources` 4.50's), precision qualifiers included, which
+//! desktop GLSL parses and ignores, as ES drivers may; GLSL ES 3.20 is refused with a log
+//! that says so.
 
 /// Desktop GLSL versions compiled, as `#version` spells them.
 pub const SUPPORTED: &[u32] = &[
@@ -27,7 +31,7 @@ fn dotted(v: u32) -> String {
 /// ES ones.
 fn supported_list() -> String {
     let mut all: Vec<String> = SUPPORTED.iter().map(|&v| dotted(v)).collect();
-    all.extend(["1.00 ES".to_owned(), "3.00 ES".to_owned()]);
+    all.extend(["1.00 ES".to_owned(), "3.00 ES".to_owned(), "3.10 ES".to_owned()]);
     match all.split_last() {
         Some((last, rest)) => format!("{}, and {last}", rest.join(", ")),
         None => String::new(),
@@ -169,14 +173,18 @@ fn directive(source: &str) -> Result<Directive, Pos> {
 /// multisample samplers of `GL_ARB_texture_multisample` (`sampler2DMS`, `texelFetch` on
 /// it), which Mesa has from 1.30 with the extension and glslang only from 1.50.
 pub fn glslang_source(source: &str) -> std::borrow::Cow<'_, str> {
-    // GLSL ES 3.00 as desktop 3.30: `300 es` reads `330   `.
+    // GLSL ES 3.00 as desktop 3.30 (`300 es` reads `330   `), 3.10 as 4.50.
     if let Ok(d) = directive(source)
-        && d.number == "300"
         && d.profile == "es"
+        && let Some(desktop) = match d.number.as_str() {
+            "300" => Some("330"),
+            "310" => Some("450"),
+            _ => None,
+        }
     {
         let mut text = source.to_string();
         text.replace_range(d.profile_offset..d.profile_offset + 2, "  ");
-        text.replace_range(d.offset..d.offset + 3, "330");
+        text.replace_range(d.offset..d.offset + 3, desktop);
         return std::borrow::Cow::Owned(text);
     }
     let number = match directive(source) {
@@ -549,6 +557,8 @@ pub fn check(source: &str) -> Result<u32, String> {
         "" if v == 100 => return Ok(100),
         // GLSL ES 3.00 (`ARB_ES3_compatibility`).
         "es" if v == 300 => return Ok(300),
+        // GLSL ES 3.10 (`ARB_ES3_1_compatibility`); no desktop version is 3.10.
+        "es" if v == 310 => return Ok(310),
         "" | "core" => {}
         "compatibility" => {
             return Err(format!(
@@ -610,8 +620,13 @@ mod tests {
             legacy_storage(crate::Stage::Vertex, "#version 100\nattribute vec2 v;\n"),
             "#version 100\nin        vec2 v;\n"
         );
-        let e = check("#version 310 es\n").unwrap_err();
-        assert!(e.contains("GLSL 3.10 ES is not supported"), "{e}");
+        assert_eq!(check("#version 310 es\n"), Ok(310));
+        assert_eq!(
+            glslang_source("#version 310 es\nlayout(local_size_x = 4) in;\n"),
+            "#version 450   \nlayout(local_size_x = 4) in;\n"
+        );
+        let e = check("#version 320 es\n").unwrap_err();
+        assert!(e.contains("GLSL 3.20 ES is not supported"), "{e}");
         assert_eq!(
             legacy_storage(
                 crate::Stage::Vertex,
@@ -677,7 +692,26 @@ mod tests {
             e.contains("\"foo\" is not a valid shading language profile"),
             "{e}"
         );
-        assert!(supported_list().ends_with("4.50, 4.60, 1.00 ES, and 3.00 ES"));
+        assert!(supported_list().ends_with("4.60, 1.00 ES, 3.00 ES, and 3.10 ES"));
         assert!(supported_list().starts_with("1.10, 1.20, 1.30, 1.40,"));
+    }
+
+    #[test]
+    fn glsl_es_3_10_compiles_what_it_has() {
+        let limits = crate::Limits::default();
+        let compute = "#version 310 es\nlayout(local_size_x = 4) in;\n\
+                       layout(std430, binding = 0) buffer B { uint v[]; };\n\
+                       layout(r32ui, binding = 1) uniform highp writeonly uimage2D img;\n\
+                       shared uint s[4];\n\
+                       void main() {\n  s[gl_LocalInvocationIndex] = gl_LocalInvocationIndex;\n\
+                         barrier();\n  v[gl_GlobalInvocationID.x] = s[3u - gl_LocalInvocationIndex];\n\
+                         imageStore(img, ivec2(gl_GlobalInvocationID.xy), uvec4(imageSize(img).x));\n}\n";
+        let c = crate::compile(crate::Stage::Compute, compute, &limits);
+        assert!(c.ok, "{}", c.log);
+        let fragment = "#version 310 es\nprecision highp float;\nout vec4 c;\n\
+                        uniform bvec2 b;\n\
+                        void main() { c = vec4(mix(ivec2(1), ivec2(2), b), gl_HelperInvocation, 1); }\n";
+        let c = crate::compile(crate::Stage::Fragment, fragment, &limits);
+        assert!(c.ok, "{}", c.log);
     }
 }
