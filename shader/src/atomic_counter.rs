@@ -151,7 +151,7 @@ pub(crate) fn uncommented(text: &str) -> String {
 }
 
 /// The value of `key = N` in a layout's text.
-fn layout_value(inside: &str, key: &str) -> Option<Result<u32, String>> {
+fn layout_value(inside: &str, key: &str, text: &str) -> Option<Result<u32, String>> {
     inside.split(',').rev().find_map(|q| {
         let (k, v) = q.split_once('=')?;
         (k.trim() == key).then(|| {
@@ -161,6 +161,10 @@ fn layout_value(inside: &str, key: &str) -> Option<Result<u32, String>> {
             } else {
                 v.trim_end_matches(['u', 'U']).parse().ok()
             };
+            // Not a literal: an integer constant expression (GLSL 4.40,
+            // `GL_ARB_enhanced_layouts`).
+            let parsed =
+                parsed.or_else(|| u32::try_from(crate::fold::layout_constant(text, v)?).ok());
             parsed.ok_or_else(|| format!("0:1: error: unsupported {key} value `{v}'\n"))
         })
     })
@@ -386,7 +390,7 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
         let Some(end) = clean[at..].find(';').map(|e| at + e + 1) else {
             continue;
         };
-        let binding = match layout_value(&inside, "binding") {
+        let binding = match layout_value(&inside, "binding", &clean) {
             Some(v) => v.map_err(|e| e.replacen("0:1", &format!("0:{}", line()), 1))?,
             None => {
                 return Err(format!(
@@ -410,7 +414,7 @@ fn scan(text: &str) -> Result<(Vec<Counter>, Vec<Found>), String> {
                 next.len() - 1
             }
         };
-        if let Some(o) = layout_value(&inside, "offset") {
+        if let Some(o) = layout_value(&inside, "offset", &clean) {
             let o = o.map_err(|e| e.replacen("0:1", &format!("0:{}", line()), 1))?;
             if o % 4 != 0 {
                 return Err(format!(

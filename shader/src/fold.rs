@@ -1018,6 +1018,67 @@ fn evaluate_in_mode(expr: &str) -> Option<i64> {
     }
 }
 
+/// The value of a layout qualifier's integer constant expression (`offset = start + 1`,
+/// which GLSL 4.40 and `GL_ARB_enhanced_layouts` allow where earlier versions take a literal
+/// only): what this module evaluates, with the names of the `const int` and `const uint`
+/// scalars `source` declares replaced by their values (each declared by such an expression
+/// itself; a later declaration of a name wins). `None` for anything else.
+pub(crate) fn layout_constant(source: &str, expr: &str) -> Option<i64> {
+    let clean = crate::atomic_counter::uncommented(source);
+    let mut constants: Vec<(&str, String)> = Vec::new();
+    for statement in clean.split([';', '{', '}']) {
+        let Some((head, value)) = statement.split_once('=') else {
+            continue;
+        };
+        let words: Vec<&str> = head.split_whitespace().collect();
+        let [.., "const", ty @ ("int" | "uint"), name] = words[..] else {
+            continue;
+        };
+        if !name.bytes().all(ident) {
+            continue;
+        }
+        if let Some(v) = evaluate(&substitute(value, &constants)) {
+            let text = if ty == "uint" {
+                format!("{v}u")
+            } else {
+                format!("({v})")
+            };
+            constants.push((name, text));
+        }
+    }
+    evaluate(&substitute(expr, &constants))
+}
+
+/// `expr` with each whole-word name of `constants` replaced by its value (the last entry of
+/// a name).
+fn substitute(expr: &str, constants: &[(&str, String)]) -> String {
+    let b = expr.as_bytes();
+    let starts_name = |c: u8| ident(c) && !c.is_ascii_digit();
+    let mut out = String::with_capacity(expr.len());
+    let mut i = 0;
+    while i < b.len() {
+        if starts_name(b[i]) {
+            let start = i;
+            while i < b.len() && ident(b[i]) {
+                i += 1;
+            }
+            let word = &expr[start..i];
+            match constants.iter().rev().find(|(n, _)| *n == word) {
+                Some((_, value)) => out.push_str(value),
+                None => out.push_str(word),
+            }
+        } else {
+            let start = i;
+            i += 1;
+            while i < b.len() && !starts_name(b[i]) {
+                i += 1;
+            }
+            out.push_str(&expr[start..i]);
+        }
+    }
+    out
+}
+
 /// Replaces each `[...]` holding a call or constructor that evaluates to an integer with that
 /// integer (see the module docs). Comments and preprocessor lines are left as they are.
 ///

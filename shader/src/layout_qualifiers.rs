@@ -1,7 +1,15 @@
-//! Several `layout(...)` qualifiers in one declaration, which GLSL allows only from 4.20 or
-//! with `GL_ARB_shading_language_420pack` (`layout(location = 2) layout(location = 1) out
-//! vec3 v;`, the last one overriding). glslang takes them at every version, so without the
-//! extension the shader is refused here, with Mesa's message, before glslang sees it.
+//! Layout qualifier rules glslang does not apply as GL does, checked here on the source
+//! before glslang sees it, with Mesa's messages:
+//! - several `layout(...)` qualifiers in one declaration, which GLSL allows only from 4.20
+//!   or with `GL_ARB_shading_language_420pack` (`layout(location = 2) layout(location = 1)
+//!   out vec3 v;`, the last one overriding); glslang takes them at every version;
+//! - one qualifier named twice in one list (`layout(location = 2, location = 1)`), which
+//!   needs GLSL 4.40 or `GL_ARB_enhanced_layouts`;
+//! - `offset` and `align` in a uniform or storage block that is not laid out by `std140`
+//!   or `std430` (its own packing, else the default `layout(...) uniform;` or `buffer;`
+//!   before it, else `shared`): glslang's Vulkan rules drop `packed` and `shared` and lay
+//!   every block out as std140.
+//! - local sizes of a compute shader that disagree.
 
 use crate::source::join_lines;
 use crate::version;
@@ -81,34 +89,224 @@ fn code(text: &str) -> Vec<u8> {
     out
 }
 
-/// Whether the shader enables `GL_ARB_shading_language_420pack` (`enable`, `require` or
-/// `warn`; the last directive decides).
-fn enables_420pack(text: &str) -> bool {
+/// Whether the shader enables the extension `name` (`enable`, `require` or `warn`; the last
+/// directive decides).
+fn enables(text: &str, name: &str) -> bool {
     let mut on = false;
     for line in text.lines() {
         let words: Vec<&str> = line
             .split(|c: char| c.is_whitespace() || c == ':' || c == '#')
             .filter(|w| !w.is_empty())
             .collect();
-        if let ["extension", "GL_ARB_shading_language_420pack", behavior] = words[..] {
+        if let ["extension", n, behavior] = words[..]
+            && n == name
+        {
             on = behavior != "disable";
         }
     }
     on
 }
 
-/// Refuses a declaration with more than one `layout(...)` qualifier in a shader of GLSL
-/// before 4.20 that does not enable `GL_ARB_shading_language_420pack` (`Err`: the compile
-/// log, at the first of them, as Mesa reports it).
+/// Checks the rules above but local sizes (`Err`: the compile log, at the first offending
+/// qualifier, as Mesa reports it).
 pub(crate) fn check(source: &str) -> Result<(), String> {
     if !source.contains("layout") {
         return Ok(());
     }
     let text = join_lines(source);
-    if version::check(&text).is_ok_and(|v| v >= 420) || enables_420pack(&text) {
+    let version = version::check(&text).unwrap_or(0);
+    if version < 440 && !enables(&text, "GL_ARB_enhanced_layouts") {
+        repeated_in_one_list(&text)?;
+    }
+    if version < 420 && !enables(&text, "GL_ARB_shading_language_420pack") {
+        several_layouts(&text)?;
+    }
+    block_packings(&text)
+}
+
+/// The line and column (both from 1) of byte `at`.
+fn position(text: &str, at: usize) -> (usize, usize) {
+    let line = text[..at].matches('\n').count() + 1;
+    let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+    (line, column)
+}
+
+/// The words and punctuation of the source's code (comments and preprocessor lines left
+/// out), each with its byte offset.
+fn tokens(code: &[u8]) -> Vec<(usize, &str)> {
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < code.len() {
+        let c = code[at];
+        if c.is_ascii_whitespace() {
+            at += 1;
+            continue;
+        }
+        let start = at;
+        at += 1;
+        if is_word(c) {
+            while at < code.len() && is_word(code[at]) {
+                at += 1;
+            }
+        }
+        out.push((start, std::str::from_utf8(&code[start..at]).unwrap_or("")));
+    }
+    out
+}
+
+/// The qualifier names of each `layout(...)` list among `tokens`, with their offsets: the
+/// words that open the list or follow one of its commas.
+fn layout_lists<'a>(tokens: &[(usize, &'a str)]) -> Vec<Vec<(usize, &'a str)>> {
+    let mut lists = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i].1 != "layout" || tokens.get(i + 1).map(|t| t.1) != Some("(") {
+            i += 1;
+            continue;
+        }
+        let mut names = Vec::new();
+        let mut depth = 0;
+        let mut expect_name = true;
+        i += 1;
+        while i < tokens.len() {
+            match tokens[i].1 {
+                "(" => {
+                    depth += 1;
+                    if depth == 1 {
+                        i += 1;
+                        continue;
+                    }
+                }
+                ")" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                "," if depth == 1 => {
+                    expect_name = true;
+                    i += 1;
+                    continue;
+                }
+                word if expect_name && depth == 1 => names.push((tokens[i].0, word)),
+                _ => {}
+            }
+            expect_name = false;
+            i += 1;
+        }
+        lists.push(names);
+        i += 1;
+    }
+    lists
+}
+
+/// Refuses a qualifier named twice in one `layout(...)` list (Mesa's "duplicate layout
+/// qualifiers used").
+fn repeated_in_one_list(text: &str) -> Result<(), String> {
+    let bytes = code(text);
+    for list in layout_lists(&tokens(&bytes)) {
+        for (k, (at, name)) in list.iter().enumerate() {
+            if list[..k].iter().any(|(_, n)| n == name) {
+                let (line, column) = position(text, *at);
+                return Err(format!(
+                    "0:{line}({column}): error: duplicate layout qualifiers used\n"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses `offset` and `align` in uniform and storage blocks that std140 or std430 do not
+/// lay out (Mesa: "offset can only be used with std430 and std140 layouts", and the same
+/// of `align`).
+fn block_packings(text: &str) -> Result<(), String> {
+    if !text.contains("offset") && !text.contains("align") {
         return Ok(());
     }
-    let bytes = code(&text);
+    let bytes = code(text);
+    let tokens = tokens(&bytes);
+    const PACKINGS: [&str; 4] = ["packed", "shared", "std140", "std430"];
+    // The default packing of uniform and of storage blocks (`layout(std140) uniform;`).
+    let mut defaults = ["shared", "shared"];
+    let mut depth = 0;
+    let mut start = 0;
+    let mut i = 0;
+    while i < tokens.len() {
+        let word = tokens[i].1;
+        match word {
+            "{" | "(" | "[" if depth > 0 => depth += 1,
+            "}" | ")" | "]" if depth > 0 => depth -= 1,
+            ";" if depth == 0 => start = i + 1,
+            "{" => {
+                depth = 1;
+                let head = &tokens[start..i];
+                let kind = head
+                    .iter()
+                    .rposition(|t| t.1 == "uniform" || t.1 == "buffer")
+                    .filter(|&k| k + 2 == head.len());
+                if let Some(k) = kind {
+                    let kind = usize::from(head[k].1 == "buffer");
+                    let own = layout_lists(head);
+                    let packing = own
+                        .iter()
+                        .flatten()
+                        .rev()
+                        .find(|(_, n)| PACKINGS.contains(n))
+                        .map_or(defaults[kind], |(_, n)| *n);
+                    if packing == "packed" || packing == "shared" {
+                        let end = tokens[i..]
+                            .iter()
+                            .scan(0, |d, t| {
+                                match t.1 {
+                                    "{" => *d += 1,
+                                    "}" => *d -= 1,
+                                    _ => {}
+                                }
+                                Some(*d)
+                            })
+                            .position(|d| d == 0)
+                            .map_or(tokens.len(), |e| i + e);
+                        let body = layout_lists(&tokens[i..end]);
+                        if let Some((at, name)) = own
+                            .iter()
+                            .chain(&body)
+                            .flatten()
+                            .find(|(_, n)| *n == "offset" || *n == "align")
+                        {
+                            let (line, column) = position(text, *at);
+                            return Err(format!(
+                                "0:{line}({column}): error: {name} can only be used with \
+                                 std430 and std140 layouts\n"
+                            ));
+                        }
+                    }
+                }
+            }
+            // A default: `layout(...) uniform;`.
+            "uniform" | "buffer" if depth == 0 && tokens.get(i + 1).map(|t| t.1) == Some(";") => {
+                let kind = usize::from(word == "buffer");
+                if let Some((_, n)) = layout_lists(&tokens[start..i])
+                    .iter()
+                    .flatten()
+                    .rev()
+                    .find(|(_, n)| PACKINGS.contains(n))
+                {
+                    defaults[kind] = n;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Refuses a declaration with more than one `layout(...)` qualifier (Mesa's "duplicate
+/// layout(...) qualifiers").
+fn several_layouts(text: &str) -> Result<(), String> {
+    let bytes = code(text);
     let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     let skip_blank = |mut at: usize| {
         while bytes.get(at).is_some_and(|c| c.is_ascii_whitespace()) {

@@ -123,6 +123,8 @@ mod tests_compute;
 #[cfg(test)]
 mod tests_gl_rules;
 #[cfg(test)]
+mod tests_layouts;
+#[cfg(test)]
 mod tests_tess;
 pub mod version;
 mod vertex_arrays;

@@ -9,6 +9,7 @@
 // returned by an accessor points into the result and lives until `tsh_free`. No C++ exception
 // crosses the ABI: each entry point catches everything and reports it as a failure.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -1057,6 +1058,39 @@ std::string storage_binding_too_large(TIntermediate* im, const TshLimits* limits
     return log;
 }
 
+// GL_ARB_enhanced_layouts: a block member's offset may not lie before or inside the member
+// before it; glslang checks this only for GL clients. It has laid the blocks out by then
+// (its Vulkan rules drop `packed` and `shared`, which layout_qualifiers.rs refuses with
+// offsets, so every block is std140 or std430), each member's offset its actual one, so an
+// overlap is a member that starts before the one before it ends. Mesa's message.
+std::string explicit_block_layouts(TIntermediate* im) {
+    TIntermAggregate* objects = linker_objects(im);
+    if (!objects) return "";
+    std::string log;
+    for (TIntermNode* node : objects->getSequence()) {
+        TIntermSymbol* symbol = node->getAsSymbolNode();
+        if (!symbol) continue;
+        const TType& type = symbol->getType();
+        const TQualifier& q = type.getQualifier();
+        if ((q.storage != EvqUniform && q.storage != EvqBuffer) ||
+            type.getBasicType() != EbtBlock)
+            continue;
+        int end = 0;
+        for (const TTypeLoc& member : *type.getStruct()) {
+            const TQualifier& m = member.type->getQualifier();
+            int size = 0;
+            int stride = 0;
+            TIntermediate::getMemberAlignment(*member.type, size, stride, q.layoutPacking,
+                                              m.layoutMatrix == ElmRowMajor);
+            if (m.hasOffset() && m.layoutOffset < end)
+                log += "ERROR: 0:" + std::to_string(member.loc.line) +
+                       ": 'offset' : layout qualifier offset overlaps previous member\n";
+            if (m.hasOffset()) end = std::max(end, m.layoutOffset + size);
+        }
+    }
+    return log;
+}
+
 TshResult* compile(const TshSource* src, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -1071,7 +1105,8 @@ TshResult* compile(const TshSource* src, const TshLimits* limits) {
                              inconsistent_geometry_inputs(im) +
                              nonconstant_uniform_block_indices(im) +
                              too_many_invocations(im, limits) +
-                             storage_binding_too_large(im, limits);
+                             storage_binding_too_large(im, limits) +
+                             explicit_block_layouts(im);
         if (!errors.empty()) {
             r->ok = false;
             r->log += errors;

@@ -561,6 +561,16 @@ impl Parser<'_> {
                 } else {
                     v.parse().ok()
                 };
+                // Not a literal: an integer constant expression (GLSL 4.40,
+                // `GL_ARB_enhanced_layouts`), up to the list's next comma.
+                let parsed = parsed.or_else(|| {
+                    let end = (i + 2..b).find(|&k| self.is(k, b',')).unwrap_or(b);
+                    let expr = self
+                        .text
+                        .get(self.toks[i + 2].start..self.toks[end].start)?;
+                    let v = crate::fold::layout_constant(self.text, expr)?;
+                    u32::try_from(v).ok()
+                });
                 return parsed
                     .map(Some)
                     .ok_or_else(|| self.error(i, &format!("invalid {key} value")));

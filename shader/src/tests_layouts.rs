@@ -1,0 +1,156 @@
+//! `GL_ARB_enhanced_layouts` verdicts where glslang's Vulkan rules and Mesa (native
+//! llvmpipe, the reference) differ: each shader is, or is cut from, one of piglit's
+//! `spec@arb_enhanced_layouts` tests, with the verdict Mesa gives it.
+
+use crate::{Limits, Stage, compile};
+
+const HEADER: &str = "#version 140\n#extension GL_ARB_enhanced_layouts : enable\n";
+
+/// Compiles `body` as a GLSL 1.40 vertex shader that enables the extension.
+fn compiles(body: &str) -> bool {
+    let source = format!("{HEADER}{body}\nvoid main() {{}}\n");
+    compile(Stage::Vertex, &source, &Limits::default()).ok
+}
+
+/// The same declarations as uniform and as storage blocks (the storage blocks enable
+/// `GL_ARB_shader_storage_buffer_object`); `LAYOUT` and `KIND` stand for the block's
+/// packing and storage.
+fn both_kinds(block: &str, packing: &str) -> [String; 2] {
+    [
+        block.replace("LAYOUT", packing).replace("KIND", "uniform"),
+        format!(
+            "#extension GL_ARB_shader_storage_buffer_object : enable\n{}",
+            block
+                .replace(
+                    "LAYOUT",
+                    if packing == "std140" {
+                        "std430"
+                    } else {
+                        packing
+                    }
+                )
+                .replace("KIND", "buffer")
+        ),
+    ]
+}
+
+/// piglit's explicit-offsets tests: offsets that start inside the member before them, at
+/// a lower offset or the same one, are compile errors; offsets after it are not.
+#[test]
+fn explicit_offsets_may_not_overlap_the_previous_member() {
+    for (block, ok) in [
+        // decreasing-offset
+        (
+            "layout(LAYOUT) KIND block {\n layout(offset = 32) vec4 var1;\n \
+             layout(offset = 0) vec4 var2;\n};",
+            false,
+        ),
+        // multiple-members-same-offset
+        (
+            "layout(LAYOUT) KIND block {\n layout(offset = 32) vec4 var1;\n \
+             layout(offset = 32) vec4 var2;\n};",
+            false,
+        ),
+        // explicit-offset-align-mismatch-error: var1 starts at 16, var2's 20 is inside it
+        (
+            "layout(LAYOUT) KIND block {\n layout(offset = 8, align = 16) vec2 var1;\n \
+             layout(offset = 20) float var2;\n};",
+            false,
+        ),
+        // explicit-offset-align-mismatch: 24 is just past var1
+        (
+            "layout(LAYOUT) KIND block {\n layout(offset = 8, align = 16) vec2 var1;\n \
+             layout(offset = 24) float var2;\n};",
+            true,
+        ),
+        (
+            "layout(LAYOUT) KIND block {\n layout(offset = 32) vec4 var1;\n \
+             layout(offset = 48) vec4 var2;\n vec4 var3;\n};",
+            true,
+        ),
+    ] {
+        for source in both_kinds(block, "std140") {
+            assert_eq!(compiles(&source), ok, "{source}");
+        }
+    }
+}
+
+/// piglit's `*-packed-layout`, `*-shared-layout` and align-layout tests: `offset` and
+/// `align` belong to std140 and std430 blocks only.
+#[test]
+fn offset_and_align_only_in_std140_and_std430_blocks() {
+    const MEMBER_OFFSET: &str = "layout(LAYOUT) KIND block {\n layout(offset = 0) vec4 var1;\n \
+        layout(offset = 32) vec4 var2;\n};";
+    const MEMBER_ALIGN: &str = "layout(LAYOUT) KIND block {\n layout(align = 32) vec4 var1;\n \
+        layout(align = 16) vec4 var2;\n};";
+    const BLOCK_ALIGN: &str = "layout(LAYOUT, align = 32) KIND block {\n vec4 var1;\n \
+        vec4 var2;\n};";
+    for block in [MEMBER_OFFSET, MEMBER_ALIGN, BLOCK_ALIGN] {
+        for packing in ["packed", "shared"] {
+            for source in both_kinds(block, packing) {
+                assert!(!compiles(&source), "{source}");
+            }
+        }
+        for source in both_kinds(block, "std140") {
+            assert!(compiles(&source), "{source}");
+        }
+    }
+}
+
+/// piglit's duplicate-layout-qualifier-identifiers tests: one qualifier twice in one list
+/// needs GLSL 4.40 or the extension (the last one counts).
+#[test]
+fn a_qualifier_twice_in_one_list_needs_enhanced_layouts() {
+    let location = "#version 140\n#extension GL_ARB_separate_shader_objects : enable\n\
+        layout(location=2, location=1) out vec3 var;\nvoid main() {}\n";
+    let stream = "#version 150\n#extension GL_ARB_gpu_shader5 : enable\nlayout(points) in;\n\
+        layout(points) out;\nlayout(stream=2, stream=1) out;\nout vec3 var;\nvoid main() {}\n";
+    let stream_variable = stream.replace("out;\nout vec3 var;", "out vec3 var;");
+    for (stage, source) in [
+        (Stage::Vertex, location),
+        (Stage::Geometry, stream),
+        (Stage::Geometry, stream_variable.as_str()),
+    ] {
+        assert!(!compile(stage, source, &Limits::default()).ok, "{source}");
+        let enabled = source.replace(
+            "enable\n",
+            "enable\n#extension GL_ARB_enhanced_layouts : enable\n",
+        );
+        assert!(compile(stage, &enabled, &Limits::default()).ok, "{enabled}");
+    }
+}
+
+/// Blocks without a packing of their own take the default packing before them, `shared`
+/// when none is declared: `offset` needs `layout(std140) uniform;` there.
+#[test]
+fn offsets_follow_the_default_block_packing() {
+    let block = "uniform block {\n layout(offset = 16) vec4 var1;\n};\n";
+    assert!(!compiles(block));
+    assert!(compiles(&format!("layout(std140) uniform;\n{block}")));
+    assert!(!compiles(&format!(
+        "layout(std140) uniform;\nlayout(packed) uniform;\n{block}"
+    )));
+}
+
+/// piglit's compile-time-constants tests: an atomic counter's offset and a subroutine
+/// function's index may be integer constant expressions with the extension.
+#[test]
+fn layout_values_may_be_constant_expressions() {
+    let atomic = "#version 140\n#extension GL_ARB_shader_atomic_counters: require\n\
+        #extension GL_ARB_enhanced_layouts: require\nconst int start = 3;\n\
+        layout(binding = 0, offset = start + 1) uniform atomic_uint x;\nvoid main() {}\n";
+    assert!(compile(Stage::Fragment, atomic, &Limits::default()).ok);
+    let counters = crate::atomic_counter::counters(atomic).expect("counters");
+    assert_eq!(counters[0].offset, 4);
+    // 3 + 2 is not a multiple of 4.
+    let misaligned = atomic.replace("start + 1", "start + 2");
+    assert!(!compile(Stage::Fragment, &misaligned, &Limits::default()).ok);
+    let subroutine = "#version 150\n#extension GL_ARB_shader_subroutine: require\n\
+        #extension GL_ARB_enhanced_layouts: require\n\
+        #extension GL_ARB_explicit_uniform_location: require\nconst int start = 3;\n\
+        subroutine void func_type();\n\
+        layout(index = start + 2) subroutine (func_type) void f() {}\nvoid main() {}\n";
+    assert!(compile(Stage::Vertex, subroutine, &Limits::default()).ok);
+    let unknown = subroutine.replace("start + 2", "later + 2");
+    assert!(!compile(Stage::Vertex, &unknown, &Limits::default()).ok);
+}
