@@ -100,6 +100,9 @@ pub(crate) const MAX_READBACK: usize = 1 << 30;
 /// The largest block of zeros the backend allocates to give new storage defined contents.
 const ZERO_CHUNK: usize = 1 << 20;
 
+/// `GL_CONTEXT_ROBUST_ACCESS` (ES 3.2, `GL_KHR_robustness`), which glow does not name.
+const CONTEXT_ROBUST_ACCESS: u32 = 0x90F3;
+
 /// Bytes of `count` pixels of `layout`, if a read-back of that size is answerable.
 pub(crate) fn readback_size(
     count: usize,
@@ -213,6 +216,9 @@ pub(crate) struct Features {
     /// with `GL_EXT_texture_norm16` for the 16-bit normalized ones); `image_lowering.rs`
     /// rewrites the rest.
     pub image_load_store: bool,
+    /// `GL_CONTEXT_ROBUST_ACCESS` can be asked (ES 3.2, `GL_KHR_robustness` or
+    /// `GL_EXT_robustness`).
+    pub robustness: bool,
 }
 
 impl Features {
@@ -279,6 +285,7 @@ impl Features {
             texture_stencil8: es32 || has("GL_OES_texture_stencil8"),
             draw_indirect: minor >= 1,
             base_instance: has("GL_EXT_base_instance"),
+            robustness: es32 || has("GL_KHR_robustness") || has("GL_EXT_robustness"),
             texture_view: if has("GL_OES_texture_view") {
                 Some("glTextureViewOES")
             } else if has("GL_EXT_texture_view") {
@@ -526,6 +533,9 @@ impl GlesPipe {
                 // Not carried out: the written and generated counts of each stream would
                 // have to be compared per draw.
                 transform_feedback_overflow: false,
+                // The context was made robust where the driver offers it (egl.rs).
+                robust_buffer_access: features.robustness
+                    && gl.get_parameter_i32(CONTEXT_ROBUST_ACCESS) != 0,
                 max_anisotropy: if features.anisotropy {
                     gl.get_parameter_f32(glow::MAX_TEXTURE_MAX_ANISOTROPY) as u32
                 } else {

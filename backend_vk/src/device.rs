@@ -561,6 +561,7 @@ impl VkPipe {
             // for vertex buffers (lavapipe has it).
             pipeline_statistics: gpu.core.pipeline_statistics_query,
             transform_feedback_overflow: gpu.tiers.transform_feedback,
+            robust_buffer_access: gpu.core.robust_buffer_access,
             vertex_10f_11f_11f: {
                 // SAFETY: a physical device of this instance; any format value.
                 unsafe {

@@ -104,6 +104,8 @@ pub struct Tiers {
 /// Core features the backend enables when the device has them.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct CoreFeatures {
+    /// Buffer reads bounded by their buffers (`Caps::robust_buffer_access`).
+    pub robust_buffer_access: bool,
     pub geometry_shader: bool,
     /// Tessellation control and evaluation stages (GL 4.0's tessellation; the domain's
     /// lower-left origin is Vulkan 1.1's, which the backend requires).
@@ -844,6 +846,7 @@ fn create_device(
 
     let yes = |b: vk::Bool32| b == vk::TRUE;
     let core = CoreFeatures {
+        robust_buffer_access: yes(have.robust_buffer_access),
         geometry_shader: yes(have.geometry_shader),
         tessellation_shader: yes(have.tessellation_shader),
         fill_mode_non_solid: yes(have.fill_mode_non_solid),
@@ -872,6 +875,9 @@ fn create_device(
         shader_cull_distance: yes(have.shader_cull_distance),
     };
     let enabled = vk::PhysicalDeviceFeatures {
+        // Every buffer read stays inside its buffer, whatever the records say: GL's robust
+        // buffer access, and a server that never reads past a buffer for a session.
+        robust_buffer_access: have.robust_buffer_access,
         geometry_shader: have.geometry_shader,
         tessellation_shader: have.tessellation_shader,
         fill_mode_non_solid: have.fill_mode_non_solid,

@@ -129,6 +129,9 @@ pub struct Limits {
     /// `GL_ARB_transform_feedback_overflow_query` is advertised, and its two targets
     /// accepted, only then.
     pub transform_feedback_overflow: bool,
+    /// Whether the backend keeps buffer reads inside their buffers: robust-access contexts
+    /// are granted, and `GL_ARB_robust_buffer_access_behavior` advertised, only then.
+    pub robust_buffer_access: bool,
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
@@ -320,6 +323,7 @@ impl Limits {
             vertex_10f_11f_11f: caps.vertex_10f_11f_11f,
             pipeline_statistics: caps.pipeline_statistics,
             transform_feedback_overflow: caps.transform_feedback_overflow,
+            robust_buffer_access: caps.robust_buffer_access,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5.filter(|_| caps.max_vertex_streams >= 4),
             packing: caps.packing,

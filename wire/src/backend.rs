@@ -544,6 +544,14 @@ pub struct Caps {
     /// (`GL_ARB_transform_feedback_overflow_query`): Vulkan's transform feedback stream
     /// queries, which count the primitives written and those the stream needed; not GLES.
     pub transform_feedback_overflow: bool,
+    /// Whether the backend's buffer reads stay inside their buffers (GL robust buffer
+    /// access, `GL_ARB_robust_buffer_access_behavior`): a shader's or a vertex fetch's read
+    /// past a bound range gives zero or values from within the buffer, and a write past it
+    /// is dropped. Vulkan's `robustBufferAccess` feature, which the backend enables wherever
+    /// the device has it; a GLES driver's robust-access context
+    /// (`EGL_EXT_create_context_robustness`), which the backend asks for wherever the driver
+    /// offers it. A robust-access context (`EGL_CONTEXT_OPENGL_ROBUST_ACCESS`) needs it.
+    pub robust_buffer_access: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -735,6 +743,7 @@ impl Caps {
             vertex_10f_11f_11f: true,
             pipeline_statistics: true,
             transform_feedback_overflow: true,
+            robust_buffer_access: true,
         }
     }
 }
