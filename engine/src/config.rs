@@ -102,6 +102,9 @@ pub struct Config {
     /// a conformance suite's tests of a version before all of it is there, as Mesa's
     /// `MESA_GL_VERSION_OVERRIDE`: the extension list does not change with it.
     pub gl_version: Option<crate::version::GlVersion>,
+    /// A `GL_KHR_no_error` context (`crate::no_error`): its calls skip the checks that only
+    /// decide GL errors, and `glGetError` answers `NO_ERROR` but for `OUT_OF_MEMORY`.
+    pub no_error: bool,
 }
 
 impl Default for Config {
@@ -114,6 +117,7 @@ impl Default for Config {
             capture: false,
             native_display: None,
             gl_version: None,
+            no_error: false,
         }
     }
 }

@@ -63,6 +63,9 @@ pub struct Local {
     pub id: u32,
     /// The sticky error flag (`NO_ERROR` when clear).
     pub error: GLenum,
+    /// A `GL_KHR_no_error` context ([`Config::no_error`]): the one switch of
+    /// `crate::no_error`.
+    pub no_error: bool,
     /// Bindings and render state.
     pub st: GlState,
     /// Groups whose records are out of date.
@@ -148,10 +151,14 @@ pub struct Local {
 
 impl Local {
     /// Records `error` unless an earlier error is still unread (GL keeps the first), and
-    /// reports it as a debug message (each one, also when an earlier one is unread).
+    /// reports it as a debug message (each one, also when an earlier one is unread). A
+    /// no-error context keeps only `OUT_OF_MEMORY` (`crate::no_error`).
     #[cold]
     #[track_caller]
     pub fn set_error(&mut self, error: GLenum) {
+        if self.no_error && error != OUT_OF_MEMORY {
+            return;
+        }
         self.debug
             .error(error, self.call, std::panic::Location::caller());
         if self.error == NO_ERROR {
@@ -374,6 +381,7 @@ impl Context {
         let local = Local {
             id,
             error: NO_ERROR,
+            no_error: config.no_error,
             st: GlState::new(w, h, surface.is_some()),
             dirty: Dirty::all(),
             dirty_units: u64::MAX,
@@ -399,7 +407,11 @@ impl Context {
             default_buffers_initialized: surface.is_some(),
             clamp_read_color: FIXED_ONLY,
             conditional_render: None,
-            context_flags: 0,
+            context_flags: if config.no_error {
+                CONTEXT_FLAG_NO_ERROR_BIT
+            } else {
+                0
+            },
             reset_strategy: NO_RESET_NOTIFICATION,
             debug: Box::new(crate::debug::DebugState::new(false)),
             call: "",

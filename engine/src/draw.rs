@@ -122,7 +122,9 @@ impl Local {
         let Some(vao) = self.st.vertex_array else {
             return INVALID_OPERATION;
         };
-        if sh.mapped_buffers == 0 {
+        // Drawing from a mapped buffer only breaks GL's rule (the records carry the
+        // client's copy either way): a no-error context skips the check.
+        if sh.mapped_buffers == 0 || !self.checks_errors() {
             return NO_ERROR;
         }
         let Some(vao) = sh.world.get::<VertexArray>(vao) else {
@@ -233,6 +235,7 @@ impl Local {
         }
         if self.st.transform_feedback_mode.is_some()
             && !self.xfb.paused
+            && self.checks_errors()
             && !self.check_xfb_mode(sh, mode)
         {
             return None;
@@ -272,6 +275,7 @@ impl Local {
         }
         if self.st.transform_feedback_mode.is_some()
             && !self.xfb.paused
+            && self.checks_errors()
             && !self.check_xfb_mode(sh, mode)
         {
             return None;

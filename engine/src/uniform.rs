@@ -99,6 +99,13 @@ impl Values<'_> {
     }
 }
 
+/// Whether a call may set a uniform of `info` in a no-error context (`crate::no_error`):
+/// values of the uniform's scalar width, whatever their kind and shape (a shape that does
+/// not match writes what `write_uniform` clamps to the values given and the uniform's size).
+fn fits_width(call: &Call, info: &TypeInfo) -> bool {
+    (call.kind == Kind::Double) == (info.base == Base::Double)
+}
+
 /// Whether a call may set a uniform of `info`.
 fn accepts(call: &Call, info: &TypeInfo) -> bool {
     if call.rows != info.rows || call.columns != info.columns {
@@ -157,14 +164,17 @@ impl Context {
         call: Call,
         values: Values<'_>,
     ) -> GlResult<bool> {
+        let checks = self.local.checks_errors();
         let mut sh = self.group.lock();
         match sh.world.get_mut::<Program>(e) {
             Some(mut p) if p.linked => {
                 let p = &mut *p;
                 match p.linked_state.as_mut() {
-                    Some(l) => write_uniform(l, location, count, &call, values).inspect(|_| {
-                        p.uniforms_generation = p.uniforms_generation.wrapping_add(1);
-                    }),
+                    Some(l) => {
+                        write_uniform(l, location, count, &call, values, checks).inspect(|_| {
+                            p.uniforms_generation = p.uniforms_generation.wrapping_add(1);
+                        })
+                    }
                     None => Err(INVALID_OPERATION),
                 }
             }
@@ -938,6 +948,7 @@ fn write_uniform(
     count: GLsizei,
     call: &Call,
     values: Values<'_>,
+    checks: bool,
 ) -> GlResult<bool> {
     let &(ui, element) = usize::try_from(location)
         .ok()
@@ -949,10 +960,9 @@ fn write_uniform(
     }
     let u = l.uniforms.get(ui as usize).ok_or(INVALID_OPERATION)?;
     let info = gltype::info(u.ty).ok_or(INVALID_OPERATION)?;
-    if !accepts(call, &info) {
-        return Err(INVALID_OPERATION);
-    }
-    if count > 1 && u.size == 1 {
+    // The kind and shape checks and the count check decide only GL errors; the width check
+    // keeps the copies below within the values given.
+    if !fits_width(call, &info) || checks && (!accepts(call, &info) || count > 1 && u.size == 1) {
         return Err(INVALID_OPERATION);
     }
     let per_element = info.components();
@@ -1090,22 +1100,38 @@ mod tests {
         let mut l = program();
         let m: Vec<f32> = (0..32).map(|i| i as f32).collect();
         // Both matrices in one copy.
-        write_uniform(&mut l, 0, 2, &call(4, 4, false), Values::Float(&m)).unwrap();
+        write_uniform(&mut l, 0, 2, &call(4, 4, false), Values::Float(&m), true).unwrap();
         assert_eq!(floats(&l.default_block, 16, 32), m);
         // The second element, transposed: word by word.
-        write_uniform(&mut l, 1, 1, &call(4, 4, true), Values::Float(&m[..16])).unwrap();
+        write_uniform(
+            &mut l,
+            1,
+            1,
+            &call(4, 4, true),
+            Values::Float(&m[..16]),
+            true,
+        )
+        .unwrap();
         let t: Vec<f32> = (0..16).map(|i| m[(i % 4) * 4 + i / 4]).collect();
         assert_eq!(floats(&l.default_block, 80, 16), t);
         assert_eq!(floats(&l.default_block, 16, 16), m[..16]);
         // vec3 elements 16 bytes apart: the padding stays untouched.
         let v = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
-        write_uniform(&mut l, 2, 2, &call(3, 1, false), Values::Float(&v)).unwrap();
+        write_uniform(&mut l, 2, 2, &call(3, 1, false), Values::Float(&v), true).unwrap();
         assert_eq!(
             floats(&l.default_block, 144, 8),
             [1.0, 2.0, 3.0, 0.0, 4.0, 5.0, 6.0, 0.0]
         );
         // One element from the second location: tight whatever the stride.
-        write_uniform(&mut l, 3, 5, &call(3, 1, false), Values::Float(&v[..3])).unwrap();
+        write_uniform(
+            &mut l,
+            3,
+            5,
+            &call(3, 1, false),
+            Values::Float(&v[..3]),
+            true,
+        )
+        .unwrap();
         assert_eq!(floats(&l.default_block, 160, 4), [1.0, 2.0, 3.0, 0.0]);
     }
 }

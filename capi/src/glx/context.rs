@@ -74,6 +74,7 @@ fn create(
         (egl::CONTEXT_MINOR_VERSION, 3),
     ];
     let (mut major, mut minor) = (1, 0);
+    let (mut flags, mut no_error) = (0, false);
     if let Some(attribs) = attribs {
         list.clear();
         for &(a, v) in attribs {
@@ -88,7 +89,16 @@ fn create(
                 }
                 // The flag bits (debug 1, forward-compatible 2, robust 4) and the profile
                 // bits are EGL's.
-                GLX_CONTEXT_FLAGS_ARB => (egl::CONTEXT_FLAGS_KHR, v),
+                GLX_CONTEXT_FLAGS_ARB => {
+                    flags |= v;
+                    (egl::CONTEXT_FLAGS_KHR, v)
+                }
+                // GLX_ARB_create_context_no_error: any non-zero value is true, as Mesa's
+                // GLX takes it.
+                GLX_CONTEXT_OPENGL_NO_ERROR_ARB => {
+                    no_error = v != 0;
+                    (egl::CONTEXT_OPENGL_NO_ERROR_KHR, v)
+                }
                 // GLX_ARB_create_context_profile: a mask that is not exactly one of the
                 // profiles offered is GLXBadProfileARB (no ES profile is offered).
                 GLX_CONTEXT_PROFILE_MASK_ARB => {
@@ -123,11 +133,31 @@ fn create(
             list.push(mapped);
         }
     }
+    // GLX_ARB_create_context_no_error: no error together with a debug or robust-access
+    // context (flag bits 1 and 4), or sharing with a context of the other setting, is
+    // BadMatch (Mesa's __DRI_CTX_ERROR_BAD_FLAG), not the GLXBadFBConfig of a refused
+    // version.
+    if no_error
+        && flags & (egl::CONTEXT_OPENGL_DEBUG_BIT_KHR | egl::CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR)
+            != 0
+    {
+        send_error(dpy, BAD_MATCH, 0, minor_opcode);
+        return std::ptr::null_mut();
+    }
+    let mut share_mismatch = false;
     let created = thread_call("glXCreateContext", Err(EglError::BadAlloc), |t| {
         let mut reg = registry();
         let Some(d) = engine_display(&mut reg, dpy) else {
             return Err(EglError::BadDisplay);
         };
+        if !share.is_null()
+            && reg
+                .context_no_error(d, share as usize)
+                .is_ok_and(|n| n != no_error)
+        {
+            share_mismatch = true;
+            return Err(EglError::BadMatch);
+        }
         // GLX contexts are OpenGL contexts whatever EGL API the thread has bound.
         let api = t.query_api();
         t.bind_api(egl::OPENGL_API)?;
@@ -151,6 +181,7 @@ fn create(
             // GLXBadFBConfig; an unknown share context is GLXBadContext.
             let error = match e {
                 EglError::BadContext => ERR_BAD_CONTEXT,
+                EglError::BadMatch if share_mismatch => BAD_MATCH,
                 EglError::BadMatch if attribs.is_some() && !defined(major, minor) => BAD_MATCH,
                 EglError::BadMatch => ERR_BAD_FBCONFIG,
                 EglError::BadAttribute => BAD_VALUE,

@@ -13,6 +13,13 @@
 //! (they include the fixed-function pipeline), robust buffer access (no backend promises
 //! it) — is `EGL_BAD_MATCH`. Attributes that are not meaningful for OpenGL, or not
 //! recognised, are `EGL_BAD_ATTRIBUTE`, as Mesa's parser decides.
+//!
+//! `EGL_CONTEXT_OPENGL_NO_ERROR_KHR` (`EGL_KHR_create_context_no_error`) asks for a
+//! `GL_KHR_no_error` context (`crate::no_error`); any non-zero value is true, as Mesa
+//! takes it. As in Mesa's parser, checked once every attribute is read: for a version below
+//! 2.0 it is `EGL_BAD_ATTRIBUTE`, together with a debug or robust-access context
+//! `EGL_BAD_MATCH`; a share context created with the other setting is `EGL_BAD_MATCH` too
+//! (`crate::egl::Thread::create_context`).
 
 use super::EglError;
 use super::tokens::*;
@@ -31,6 +38,8 @@ pub struct ContextAttribs {
     pub flags: i32,
     /// `EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY`.
     pub reset_strategy: i32,
+    /// `EGL_CONTEXT_OPENGL_NO_ERROR_KHR`: a `GL_KHR_no_error` context.
+    pub no_error: bool,
 }
 
 impl Default for ContextAttribs {
@@ -41,6 +50,7 @@ impl Default for ContextAttribs {
             profile: CONTEXT_OPENGL_CORE_PROFILE_BIT,
             flags: 0,
             reset_strategy: NO_RESET_NOTIFICATION,
+            no_error: false,
         }
     }
 }
@@ -81,12 +91,14 @@ impl ContextAttribs {
                         a.flags |= CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR;
                     }
                 }
-                // The EXT robustness attributes are for OpenGL ES only, and the no-error
-                // and priority extensions are not offered.
+                CONTEXT_OPENGL_NO_ERROR_KHR => a.no_error = value != 0,
+                // The EXT robustness attributes are for OpenGL ES only, and the priority
+                // extensions are not offered.
                 _ => return Err(EglError::BadAttribute),
             }
         }
         a.check_defined()?;
+        a.check_no_error()?;
         a.check_supported()?;
         Ok(a)
     }
@@ -128,6 +140,22 @@ impl ContextAttribs {
         Ok(())
     }
 
+    /// `EGL_KHR_create_context_no_error`'s rules, as Mesa checks them after the parse: no
+    /// no-error context below OpenGL 2.0 (`EGL_BAD_ATTRIBUTE`), nor one that is also a
+    /// debug or robust-access context (`EGL_BAD_MATCH`).
+    fn check_no_error(&self) -> Result<(), EglError> {
+        if !self.no_error {
+            return Ok(());
+        }
+        if self.major < 2 {
+            return Err(EglError::BadAttribute);
+        }
+        if self.flags & (CONTEXT_OPENGL_DEBUG_BIT_KHR | CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR) != 0 {
+            return Err(EglError::BadMatch);
+        }
+        Ok(())
+    }
+
     /// Whether a core context of 3.3 or of the version asked for (up to 4.6, checked
     /// against the backend at creation: [`ContextAttribs::version`]) satisfies the
     /// (defined) request.
@@ -159,11 +187,14 @@ impl ContextAttribs {
         requested.max(crate::version::GlVersion::GL33)
     }
 
-    /// `GL_CONTEXT_FLAGS` of the granted context: the forward-compatible bit and the debug
-    /// bit (`KHR_debug`: a debug context starts with debug output on), as requested; robust
-    /// access is never granted.
+    /// `GL_CONTEXT_FLAGS` of the granted context: the forward-compatible bit, the debug
+    /// bit (`KHR_debug`: a debug context starts with debug output on) and the no-error bit,
+    /// as requested; robust access is never granted.
     pub fn gl_context_flags(&self) -> GLenum {
         let mut flags = 0;
+        if self.no_error {
+            flags |= tessera_components::gl::CONTEXT_FLAG_NO_ERROR_BIT;
+        }
         if self.flags & CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR != 0 {
             flags |= CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT;
         }
@@ -242,6 +273,36 @@ mod tests {
         let mut robust = core(3, 3);
         robust.push((CONTEXT_OPENGL_ROBUST_ACCESS, TRUE));
         assert_eq!(ContextAttribs::parse(&robust), Err(EglError::BadMatch));
+    }
+
+    #[test]
+    fn no_error_is_refused_with_debug_robust_access_or_below_2_0() {
+        let mut list = core(3, 3);
+        list.push((CONTEXT_OPENGL_NO_ERROR_KHR, TRUE));
+        let a = ContextAttribs::parse(&list).unwrap();
+        assert!(a.no_error);
+        assert_eq!(
+            a.gl_context_flags(),
+            tessera_components::gl::CONTEXT_FLAG_NO_ERROR_BIT
+        );
+        // Before the version, and any non-zero value, as Mesa's parser takes it.
+        let mut first = vec![(CONTEXT_OPENGL_NO_ERROR_KHR, 7)];
+        first.extend(core(4, 3));
+        assert!(ContextAttribs::parse(&first).unwrap().no_error);
+        let mut off = core(3, 3);
+        off.push((CONTEXT_OPENGL_NO_ERROR_KHR, FALSE));
+        off.push((CONTEXT_OPENGL_DEBUG, TRUE));
+        assert!(!ContextAttribs::parse(&off).unwrap().no_error);
+        let mut debug = list.clone();
+        debug.push((CONTEXT_FLAGS_KHR, CONTEXT_OPENGL_DEBUG_BIT_KHR));
+        assert_eq!(ContextAttribs::parse(&debug), Err(EglError::BadMatch));
+        let mut robust = list.clone();
+        robust.push((CONTEXT_OPENGL_ROBUST_ACCESS, TRUE));
+        assert_eq!(ContextAttribs::parse(&robust), Err(EglError::BadMatch));
+        assert_eq!(
+            ContextAttribs::parse(&[(CONTEXT_OPENGL_NO_ERROR_KHR, TRUE)]),
+            Err(EglError::BadAttribute)
+        );
     }
 
     #[test]

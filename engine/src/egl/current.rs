@@ -88,19 +88,27 @@ impl Thread {
             0 => None,
             c => Some(reg.config(dpy, c)?),
         };
-        let group = match share {
+        let share = match share {
             0 => None,
             // A context of another display is EGL_BAD_MATCH; no context at all is
             // EGL_BAD_CONTEXT.
             s => match reg.contexts.get(&s).filter(|c| !c.destroyed) {
                 Some(c) if c.display != dpy => return Err(EglError::BadMatch),
-                _ => Some(reg.context(dpy, s)?.group.clone()),
+                _ => {
+                    let c = reg.context(dpy, s)?;
+                    Some((c.group.clone(), c.no_error))
+                }
             },
         };
         if self.api != OPENGL_API {
             return Err(EglError::BadMatch);
         }
         let attribs = ContextAttribs::parse(list)?;
+        // EGL_KHR_create_context_no_error: a share context of the other setting.
+        if share.as_ref().is_some_and(|s| s.1 != attribs.no_error) {
+            return Err(EglError::BadMatch);
+        }
+        let group = share.map(|s| s.0);
         // A window platform's display: an in-process backend may present its windows.
         let native_display = reg
             .display(dpy)?
@@ -110,6 +118,7 @@ impl Thread {
         let engine_config = EngineConfig {
             surface: None,
             native_display,
+            no_error: attribs.no_error,
             ..EngineConfig::from_env()
         };
         let mut gl = match &group {
@@ -147,6 +156,7 @@ impl Thread {
                 read: 0,
                 destroyed: false,
                 major_version,
+                no_error: attribs.no_error,
             },
         );
         Ok(handle)

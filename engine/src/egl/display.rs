@@ -111,9 +111,9 @@ pub const VERSION_STRING: &CStr = {
 /// `EGL_CLIENT_APIS`.
 pub const CLIENT_APIS_STRING: &CStr = c"OpenGL";
 /// `EGL_EXTENSIONS` of a display.
-pub const DISPLAY_EXTENSIONS: &CStr = c"EGL_KHR_create_context EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context";
+pub const DISPLAY_EXTENSIONS: &CStr = c"EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context";
 /// `EGL_EXTENSIONS` of a display with windows.
-pub const WINDOW_DISPLAY_EXTENSIONS: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_EXT_swap_buffers_with_damage";
+pub const WINDOW_DISPLAY_EXTENSIONS: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_EXT_swap_buffers_with_damage";
 /// `EGL_EXTENSIONS` of `EGL_NO_DISPLAY` (client extensions).
 pub const CLIENT_EXTENSIONS: &CStr = c"EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_wayland EGL_EXT_platform_x11 EGL_EXT_platform_xcb EGL_KHR_client_get_all_proc_addresses EGL_KHR_platform_wayland EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 
@@ -143,6 +143,9 @@ pub(crate) struct ContextEntry {
     pub destroyed: bool,
     /// The OpenGL major version it reports (`EGL_CONTEXT_CLIENT_VERSION`).
     pub major_version: u8,
+    /// Whether it is a `GL_KHR_no_error` context (`EGL_CONTEXT_OPENGL_NO_ERROR_KHR`): a
+    /// context sharing with it must be one too.
+    pub no_error: bool,
 }
 
 /// A fence sync (`eglCreateSync(EGL_SYNC_FENCE)`).
@@ -255,6 +258,11 @@ impl Registry {
         ctx: usize,
     ) -> Result<Option<&'static Config>, EglError> {
         self.context(dpy, ctx).map(|c| c.config)
+    }
+
+    /// Whether a live context of an initialized display is a `GL_KHR_no_error` context.
+    pub fn context_no_error(&self, dpy: usize, ctx: usize) -> Result<bool, EglError> {
+        self.context(dpy, ctx).map(|c| c.no_error)
     }
 
     /// The native visual of a display's configs (`None`: no windows there, or no display).

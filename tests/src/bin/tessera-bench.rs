@@ -5,7 +5,7 @@
 //! ```text
 //! tessera-bench [--quick] [--scene S,S,..] [--impl I,I,..] [--draws N] [--frames F] [--runs R]
 //! tessera-bench --worker IMPL [--scene ..] [--draws N] [--frames F] [--unix PATH] [--tcp ADDR --secret FILE] [--stop-after-warmup]
-//! tessera-bench --quiet --scene S [--backend sink|null|gles|vulkan] [--transport inproc|thread] [--draws N] [--frames F]
+//! tessera-bench --quiet --scene S [--backend sink|null|gles|vulkan] [--transport inproc|thread] [--no-error] [--draws N] [--frames F]
 //! ```
 //!
 //! **How it measures.** Each implementation runs in its own process: the bench re-executes
@@ -200,6 +200,8 @@ struct Options {
     quiet: bool,
     quiet_backend: Back,
     quiet_transport: &'static str,
+    /// `--no-error`: the `--quiet` context is a `GL_KHR_no_error` one.
+    quiet_no_error: bool,
     /// Whether this worker runs the sink backend (which answers no read-back).
     worker_is_sink: bool,
     /// Where workers write each scene's final image (`--dump DIR`).
@@ -211,7 +213,7 @@ struct Options {
 }
 
 const USAGE: &str = "usage: tessera-bench [--quick] [--scene S,S,..] [--impl I,I,..] [--draws N] [--frames F] [--runs R]
-       tessera-bench --quiet --scene S [--backend sink|null|gles|vulkan] [--transport inproc|thread] [--draws N] [--frames F]
+       tessera-bench --quiet --scene S [--backend sink|null|gles|vulkan] [--transport inproc|thread] [--no-error] [--draws N] [--frames F]
 scenes: steady static statechange programchange texturechange ubochange upload readback
 impls:  native zink tessera:{sink,null,gles,vulkan}:{inproc,thread,shm,fork,unix,tcp}";
 
@@ -229,6 +231,7 @@ fn parse() -> Result<Options, String> {
         quiet: false,
         quiet_backend: Back::Sink,
         quiet_transport: "inproc",
+        quiet_no_error: false,
         worker_is_sink: false,
         dump: None,
         stop_after_warmup: false,
@@ -276,6 +279,7 @@ fn parse() -> Result<Options, String> {
             "--quiet" => o.quiet = true,
             "--dump" => o.dump = Some(value()?.into()),
             "--stop-after-warmup" => o.stop_after_warmup = true,
+            "--no-error" => o.quiet_no_error = true,
             "--backend" => {
                 let v = value()?;
                 o.quiet_backend = Back::parse(&v).ok_or_else(|| format!("unknown backend {v}"))?;

@@ -318,6 +318,7 @@ pub(crate) fn quiet(o: &Options) {
     let config = Config {
         transport,
         surface,
+        no_error: o.quiet_no_error,
         ..Config::default()
     };
     for &scene in &o.scenes {
