@@ -134,6 +134,8 @@ BEYOND = {
     # ARB_ES2_compatibility (GL 4.1).
     "glClearDepthf", "glDepthRangef", "glGetShaderPrecisionFormat", "glReleaseShaderCompiler",
     "glShaderBinary",
+    # SPIR-V shaders (GL 4.6, ARB_gl_spirv).
+    "glSpecializeShader", "glSpecializeShaderARB",
     # Buffer clears (GL 4.3).
     "glClearBufferData", "glClearBufferSubData",
     # Invalidation (GL 4.3).

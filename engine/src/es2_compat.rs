@@ -30,37 +30,39 @@ impl Context {
     /// the front end loaded once per process, has no use for.
     pub fn release_shader_compiler(&mut self) {}
 
-    /// `glShaderBinary`: Tessera loads no shader binary format (`NUM_SHADER_BINARY_FORMATS`
-    /// is 0), so a call that passes the checks before the format's is `INVALID_ENUM`, as in
-    /// Mesa: a negative count or length is `INVALID_VALUE`, then each name must be a shader
-    /// (`INVALID_VALUE` for no object, `INVALID_OPERATION` for a program), and
-    /// `SHADER_BINARY_FORMAT_SPIR_V` is `INVALID_OPERATION` since `ARB_gl_spirv` is not
-    /// supported.
+    /// `glShaderBinary`, with Mesa's checks in its order: a negative count or length is
+    /// `INVALID_VALUE`, then each name must be a shader (`INVALID_VALUE` for no object,
+    /// `INVALID_OPERATION` for a program), then the format: `SHADER_BINARY_FORMAT_SPIR_V`
+    /// (`ARB_gl_spirv`, [`crate::gl_spirv`]) is the only one Tessera loads, any other is
+    /// `INVALID_ENUM`. `binary` is the C pointer's `length` bytes (`None` for null).
     pub fn shader_binary(
         &mut self,
         count: GLsizei,
         shaders: &[GLuint],
         binary_format: GLenum,
+        binary: Option<&[u8]>,
         length: GLsizei,
     ) {
         if count < 0 || length < 0 {
             return self.error(INVALID_VALUE);
         }
-        let checked = {
+        let checked: Result<Vec<_>, _> = {
             let sh = self.group.lock();
             shaders
                 .iter()
                 .take(count as usize)
-                .try_for_each(|&s| Self::shader_entity(&sh, s).map(drop))
+                .map(|&s| Self::shader_entity(&sh, s))
+                .collect()
         };
-        if let Err(err) = checked {
-            return self.error(err);
-        }
-        self.error(if binary_format == SHADER_BINARY_FORMAT_SPIR_V {
-            INVALID_OPERATION
+        let entities = match checked {
+            Ok(e) => e,
+            Err(err) => return self.error(err),
+        };
+        if binary_format == SHADER_BINARY_FORMAT_SPIR_V {
+            self.spirv_shader_binary(&entities, binary);
         } else {
-            INVALID_ENUM
-        });
+            self.error(INVALID_ENUM);
+        }
     }
 
     /// `glGetShaderPrecisionFormat`: the vertex and fragment stages' ranges and precisions

@@ -297,7 +297,7 @@ impl Context {
     /// driver; the fragment stage's layer and viewport, on one below ES 3.2; the
     /// `MIRROR_CLAMP_TO_EDGE` wrap mode, anisotropic filtering, the polygon offset clamp and
     /// stencil-only textures, on a backend without them).
-    fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+    pub(crate) fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
         let bptc = self.local.limits.bptc;
         let indexed_blend = self.local.limits.indexed_blend;
@@ -596,10 +596,15 @@ impl Context {
             NUM_SHADING_LANGUAGE_VERSIONS => i(self.gl_version().glsl_versions().count() as i32),
             NUM_COMPRESSED_TEXTURE_FORMATS => i(COMPRESSED_FORMATS.len() as i32),
             COMPRESSED_TEXTURE_FORMATS => Some(Value::ints(COMPRESSED_FORMATS)),
-            // GL 4.1 (ARB_ES2_compatibility): no shader binary format is loaded, so
-            // SHADER_BINARY_FORMATS has no value to write (`es2_compat`).
-            NUM_SHADER_BINARY_FORMATS => i(0),
-            SHADER_BINARY_FORMATS => Some(Value::ints(&[])),
+            // GL 4.1 (ARB_ES2_compatibility): SPIR-V is the one shader binary format
+            // (`gl_spirv`), listed where GL_ARB_gl_spirv is advertised.
+            NUM_SHADER_BINARY_FORMATS => i(self.spirv_listed() as i32),
+            SHADER_BINARY_FORMATS => Some(Value::ints(if self.spirv_listed() {
+                &[SHADER_BINARY_FORMAT_SPIR_V as i64][..]
+            } else {
+                &[]
+            })),
+            NUM_SPIR_V_EXTENSIONS => i(self.spirv_extension_names().count() as i32),
             NUM_PROGRAM_BINARY_FORMATS => i(1),
             PROGRAM_BINARY_FORMATS => {
                 Some(Value::ints(&[i64::from(crate::program::binary::FORMAT)]))
@@ -1140,6 +1145,13 @@ impl Context {
         match name {
             EXTENSIONS => {
                 let extension = self.extension_names().nth(index as usize);
+                if extension.is_none() {
+                    self.error(INVALID_VALUE);
+                }
+                extension.map(str::to_owned)
+            }
+            SPIR_V_EXTENSIONS => {
+                let extension = self.spirv_extension_names().nth(index as usize);
                 if extension.is_none() {
                     self.error(INVALID_VALUE);
                 }

@@ -50,6 +50,7 @@ pub mod egl;
 pub mod es2_compat;
 pub mod framebuffer;
 pub mod get;
+pub mod gl_spirv;
 pub mod image;
 pub mod internalformat;
 pub mod invalidate;

@@ -193,6 +193,8 @@ impl Context {
         if let Some(mut s) = sh.world.get_mut::<Shader>(e) {
             s.source = used.concat();
         }
+        // ARB_gl_spirv: a source breaks the shader's association with a SPIR-V module.
+        sh.world.entity_mut(e).remove::<crate::gl_spirv::SpirvShader>();
     }
 
     /// `glGetShaderSource`.
@@ -268,6 +270,11 @@ impl Context {
                     return self.error(err);
                 }
             };
+            // ARB_gl_spirv: a shader holding a SPIR-V module is specialized, not compiled.
+            if sh.world.get::<crate::gl_spirv::SpirvShader>(e).is_some() {
+                drop(sh);
+                return self.error(INVALID_OPERATION);
+            }
             let Some(s) = sh.world.get::<Shader>(e) else {
                 return;
             };
@@ -311,7 +318,12 @@ impl Context {
     fn shader_param(&mut self, shader: GLuint, pname: GLenum) -> GlResult<GLint> {
         if !matches!(
             pname,
-            SHADER_TYPE | DELETE_STATUS | COMPILE_STATUS | INFO_LOG_LENGTH | SHADER_SOURCE_LENGTH
+            SHADER_TYPE
+                | DELETE_STATUS
+                | COMPILE_STATUS
+                | INFO_LOG_LENGTH
+                | SHADER_SOURCE_LENGTH
+                | SPIR_V_BINARY
         ) {
             // GL checks the name first only when the pname is valid; Mesa raises
             // INVALID_ENUM for a bad pname on a valid shader and INVALID_VALUE otherwise.
@@ -327,6 +339,9 @@ impl Context {
             DELETE_STATUS => GLint::from(s.delete_pending),
             COMPILE_STATUS => GLint::from(s.compiled),
             INFO_LOG_LENGTH => gl_length(&s.info_log),
+            SPIR_V_BINARY => {
+                GLint::from(sh.world.get::<crate::gl_spirv::SpirvShader>(e).is_some())
+            }
             _ => gl_length(&s.source),
         })
     }

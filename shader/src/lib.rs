@@ -87,7 +87,7 @@
 
 #![expect(
     unsafe_code,
-    reason = "calls into glslang through the C ABI of the C++ shim (ffi.rs)"
+    reason = "calls into glslang through the C ABI of the C++ shim (ffi.rs), SPIRV-Tools and SPIRV-Cross (gl_spirv.rs)"
 )]
 
 pub mod atomic_counter;
@@ -98,6 +98,7 @@ mod edit;
 mod ffi;
 mod fold;
 mod frag_coord;
+pub mod gl_spirv;
 pub mod gltype;
 mod interface;
 mod late_extensions;

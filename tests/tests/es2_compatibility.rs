@@ -53,7 +53,7 @@ impl Es2Gl for Context {
         format: GLenum,
         length: GLsizei,
     ) {
-        Context::shader_binary(self, count, shaders, format, length)
+        Context::shader_binary(self, count, shaders, format, None, length)
     }
     fn precision_format(&mut self, shader: GLenum, precision: GLenum) -> ([GLint; 2], GLint) {
         let (mut range, mut bits) = ([-7; 2], -7);

@@ -25,6 +25,7 @@ mod draw_indirect;
 mod dropin;
 mod enhanced_layouts;
 mod es2_compatibility;
+mod gl_spirv;
 mod es3_compatibility;
 mod explicit_uniform_location;
 mod faults;

@@ -16,20 +16,76 @@ pub extern "C" fn glReleaseShaderCompiler() {
 }
 
 /// `glShaderBinary` (GL 4.1): reads `count` shader names (none when it is negative, which
-/// the engine refuses); the binary itself is never read, since no format is loaded.
+/// the engine refuses) and the `length` bytes of the binary (a SPIR-V module, GL 4.6).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn glShaderBinary(
     count: GLsizei,
     shaders: *const GLuint,
     binary_format: GLenum,
-    _binary: *const c_void,
+    binary: *const c_void,
     length: GLsizei,
 ) {
-    // SAFETY: GL contract: `shaders` holds `count` names.
-    let names = unsafe { ptr::slice(shaders, ptr::len(count)) };
+    // SAFETY: GL contract: `shaders` holds `count` names and `binary` `length` bytes.
+    let (names, bytes) = unsafe {
+        (
+            ptr::slice(shaders, ptr::len(count)),
+            ptr::slice(binary.cast::<u8>(), ptr::len(length)),
+        )
+    };
+    let binary = (!binary.is_null()).then_some(bytes);
     gl_call("glShaderBinary", (), |c| {
-        c.shader_binary(count, names, binary_format, length)
+        c.shader_binary(count, names, binary_format, binary, length)
     });
+}
+
+/// `glSpecializeShader` (GL 4.6, `ARB_gl_spirv`): the entry point's name and
+/// `num_specialization_constants` indices and values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glSpecializeShader(
+    shader: GLuint,
+    entry_point: *const GLchar,
+    num_specialization_constants: GLuint,
+    constant_index: *const GLuint,
+    constant_value: *const GLuint,
+) {
+    let n = ptr::len(num_specialization_constants);
+    // SAFETY: GL contract: `entry_point` is a NUL-terminated string (or null, read as
+    // empty), the arrays hold `num_specialization_constants` values each.
+    let (entry, indices, values) = unsafe {
+        (
+            if entry_point.is_null() {
+                &[][..]
+            } else {
+                std::ffi::CStr::from_ptr(entry_point).to_bytes()
+            },
+            ptr::slice(constant_index, n),
+            ptr::slice(constant_value, n),
+        )
+    };
+    gl_call("glSpecializeShader", (), |c| {
+        c.specialize_shader(shader, entry, indices, values)
+    });
+}
+
+/// `glSpecializeShaderARB`: `glSpecializeShader`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glSpecializeShaderARB(
+    shader: GLuint,
+    entry_point: *const GLchar,
+    num_specialization_constants: GLuint,
+    constant_index: *const GLuint,
+    constant_value: *const GLuint,
+) {
+    // SAFETY: the caller's contract is glSpecializeShader's.
+    unsafe {
+        glSpecializeShader(
+            shader,
+            entry_point,
+            num_specialization_constants,
+            constant_index,
+            constant_value,
+        )
+    }
 }
 
 /// `glGetShaderPrecisionFormat` (GL 4.1): two range values and one precision.

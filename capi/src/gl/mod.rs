@@ -120,7 +120,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 337] = [
+pub static BEYOND_3_3: [(&str, Proc); 339] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -2285,6 +2285,32 @@ pub static BEYOND_3_3: [(&str, Proc); 337] = [
         "glShaderStorageBlockBinding",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLuint) = glShaderStorageBlockBinding;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glSpecializeShader",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                *const GLchar,
+                GLuint,
+                *const GLuint,
+                *const GLuint,
+            ) = glSpecializeShader;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glSpecializeShaderARB",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                *const GLchar,
+                GLuint,
+                *const GLuint,
+                *const GLuint,
+            ) = glSpecializeShaderARB;
             F as *const c_void
         }),
     ),

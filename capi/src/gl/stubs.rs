@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2293;
+    2291;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -1651,8 +1651,6 @@ super::unimplemented::stubs! {
     glSignalSemaphoreui64NVX: u64,
     glSignalVkFenceNV: u64,
     glSignalVkSemaphoreNV: u64,
-    glSpecializeShader: u64,
-    glSpecializeShaderARB: u64,
     glSpriteParameterfSGIX: u64,
     glSpriteParameterfvSGIX: u64,
     glSpriteParameteriSGIX: u64,

@@ -462,14 +462,44 @@ impl Context {
     fn link_input(sh: &Shared, e: Entity) -> Result<LinkInput, String> {
         let p = sh.world.get::<Program>(e).ok_or_else(String::new)?;
         let mut shaders = Vec::new();
+        let mut spirv_stages = Vec::new();
         for s in &p.attached {
             let Some(shader) = sh.world.get::<Shader>(*s) else {
                 continue;
             };
-            match (&shader.compiled_source, shader.compiled) {
-                (Some(src), true) => shaders.push((front_end_stage(shader.stage), src.clone())),
-                _ => return Err("error: linking with uncompiled/unspecialized shader".into()),
+            if !shader.compiled {
+                return Err("error: linking with uncompiled/unspecialized shader".into());
             }
+            // ARB_gl_spirv: a specialized module links as the GLSL the front end wrote for
+            // it (crate::gl_spirv), or fails with the reason it could not.
+            let spirv = sh.world.get::<crate::gl_spirv::SpirvShader>(*s);
+            if let Some(refused) = spirv.and_then(|m| m.refused.as_ref()) {
+                return Err(refused.clone());
+            }
+            if spirv.is_some() {
+                spirv_stages.push(shader.stage);
+            }
+            match &shader.compiled_source {
+                Some(src) => shaders.push((front_end_stage(shader.stage), src.clone())),
+                None => return Err("error: linking with uncompiled/unspecialized shader".into()),
+            }
+        }
+        // ARB_gl_spirv: SPIR-V and GLSL shaders do not link together, and a SPIR-V
+        // program has one shader per stage (Mesa's rules and words).
+        if !spirv_stages.is_empty() && spirv_stages.len() != shaders.len() {
+            return Err(
+                "error: not all attached shaders have the same SPIR_V_BINARY_ARB state".into(),
+            );
+        }
+        if let Some(twice) = spirv_stages
+            .iter()
+            .enumerate()
+            .find(|(i, s)| spirv_stages[..*i].contains(s))
+        {
+            return Err(format!(
+                "error: there is more than one SPIR-V shader of the {:?} stage\n",
+                twice.1
+            ));
         }
         Ok(LinkInput {
             shaders,

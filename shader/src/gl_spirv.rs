@@ -1,0 +1,461 @@
+//! SPIR-V modules as shader input (GL 4.6's `ARB_gl_spirv`): what `glSpecializeShader`
+//! checks, and how a specialized module joins the GLSL path.
+//!
+//! ## Where SPIR-V joins
+//! Everything Tessera does to a program — the numbering of the whole program's interface,
+//! GL reflection, the default uniform block, atomic counters as storage blocks, the
+//! link-time passes — is done once, on what glslang produces from GLSL. A SPIR-V module
+//! joins that path at its very start: [`to_glsl`] validates it (SPIRV-Tools, with the rules
+//! of OpenGL 4.5 with `ARB_gl_spirv`), freezes its specialization constants
+//! ([`specialize`]) and writes it back as GLSL 4.50 with SPIRV-Cross, keeping every explicit
+//! `Location`, `Binding`, `Offset` and `Component`; the engine then links that text as it
+//! links a compiled shader's. So loose uniforms at explicit locations land in the default
+//! block, `AtomicCounter` variables become `atomic_uint`s the counter lowering takes, and
+//! GL's `VertexId`/`InstanceId` built-ins become `gl_VertexID`/`gl_InstanceID`, without a
+//! second copy of any pass.
+//!
+//! What GLSL cannot say about the module is what the text loses: a variable without an
+//! `OpName` gets the name SPIRV-Cross makes up for it (`_12`), so name-based queries of such
+//! a program see that name where a native driver sees none.
+//!
+//! SPIRV-Cross is the system's `libspirv-cross-c-shared.so.0` (the library the GLES backend
+//! translates with), loaded by path the first time a module is specialized; without it a
+//! specialized shader fails to link with a log that says so.
+
+use std::ffi::{CStr, CString, c_char, c_void};
+use std::sync::OnceLock;
+
+use libloading::Library;
+
+use crate::Stage;
+use crate::edit::{Editor, inst, opcode};
+use crate::spirv::instructions;
+
+/// Opcodes read or rewritten.
+mod op {
+    pub const ENTRY_POINT: u16 = 15;
+    pub const CONSTANT_TRUE: u16 = 41;
+    pub const CONSTANT_FALSE: u16 = 42;
+    pub const CONSTANT: u16 = 43;
+    pub const SPEC_CONSTANT_TRUE: u16 = 48;
+    pub const SPEC_CONSTANT_FALSE: u16 = 49;
+    pub const SPEC_CONSTANT: u16 = 50;
+    pub const DECORATE: u16 = 71;
+}
+
+/// The `SpecId` decoration.
+const SPEC_ID: u32 = 1;
+
+/// Why `glSpecializeShader` refuses a module (each is `INVALID_VALUE`, as in Mesa's
+/// `spirv_verify_gl_specialization_constants`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecializeError {
+    /// The words are not a SPIR-V module (header or instruction lengths).
+    Malformed,
+    /// No `OpEntryPoint` of the shader's stage has the name asked for.
+    EntryPointNotFound,
+    /// A constant index names no `SpecId` of the module.
+    UnknownSpecIndex(u32),
+}
+
+/// The SPIR-V execution model of a stage.
+fn execution_model(stage: Stage) -> u32 {
+    match stage {
+        Stage::Vertex => 0,
+        Stage::TessControl => 1,
+        Stage::TessEvaluation => 2,
+        Stage::Geometry => 3,
+        Stage::Fragment => 4,
+        Stage::Compute => 5,
+    }
+}
+
+/// The string of a literal operand.
+fn literal_string(words: &[u32]) -> &[u8] {
+    let bytes: &[u8] = bytemuck::cast_slice(words);
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    &bytes[..end]
+}
+
+/// `glSpecializeShader`'s checks, in Mesa's order: the module parses, it has an entry point
+/// `entry` of `stage`, and every index in `indices` is the `SpecId` of one of its constants.
+pub fn check_specialization(
+    words: &[u32],
+    stage: Stage,
+    entry: &[u8],
+    indices: &[u32],
+) -> Result<(), SpecializeError> {
+    if words.len() < 5 || words[0] != 0x0723_0203 {
+        return Err(SpecializeError::Malformed);
+    }
+    let model = execution_model(stage);
+    let mut found = false;
+    let mut spec_ids = Vec::new();
+    for i in instructions(words) {
+        let (_, opcode, w) = i.map_err(|_| SpecializeError::Malformed)?;
+        match opcode {
+            op::ENTRY_POINT if w.len() >= 4 => {
+                found |= w[1] == model && literal_string(&w[3..]) == entry;
+            }
+            op::DECORATE if w.len() >= 4 && w[2] == SPEC_ID => spec_ids.push(w[3]),
+            _ => {}
+        }
+    }
+    if !found {
+        return Err(SpecializeError::EntryPointNotFound);
+    }
+    match indices.iter().find(|i| !spec_ids.contains(i)) {
+        Some(&i) => Err(SpecializeError::UnknownSpecIndex(i)),
+        None => Ok(()),
+    }
+}
+
+/// Freezes the module's specialization constants: each `OpSpecConstant*` decorated with a
+/// `SpecId` becomes the plain constant of the value `glSpecializeShader` gave its index (the
+/// last one given wins), or of its default, and loses the decoration. A boolean takes any
+/// non-zero value as true, a 32-bit scalar the value's bits, as in Mesa.
+/// `OpSpecConstantOp`s and composites stay: their operands are constants now.
+pub fn specialize(words: &[u32], indices: &[u32], values: &[u32]) -> Result<Vec<u32>, String> {
+    let mut ed = Editor::parse(words).map_err(|_| "error: malformed SPIR-V module".to_owned())?;
+    let mut spec: Vec<(u32, u32)> = Vec::new();
+    ed.insts.retain(|i| {
+        if opcode(i) == op::DECORATE && i.len() >= 4 && i[2] == SPEC_ID {
+            spec.push((i[1], i[3]));
+            false
+        } else {
+            true
+        }
+    });
+    let value_of = |id: u32| -> Option<u32> {
+        let (_, spec_id) = spec.iter().find(|(target, _)| *target == id)?;
+        indices
+            .iter()
+            .zip(values)
+            .rev()
+            .find(|(i, _)| *i == spec_id)
+            .map(|(_, v)| *v)
+    };
+    for i in &mut ed.insts {
+        let code = opcode(i);
+        if !matches!(
+            code,
+            op::SPEC_CONSTANT | op::SPEC_CONSTANT_TRUE | op::SPEC_CONSTANT_FALSE
+        ) || i.len() < 3
+        {
+            continue;
+        }
+        let (ty, id) = (i[1], i[2]);
+        let given = spec.iter().any(|(t, _)| *t == id).then(|| value_of(id));
+        *i = match (code, given.flatten()) {
+            (op::SPEC_CONSTANT, Some(v)) => {
+                let mut operands = vec![ty, id, v];
+                // A 64-bit constant keeps its high word (GL gives 32 bits per index).
+                operands.extend(i.get(4..).unwrap_or(&[]).iter().copied());
+                inst(op::CONSTANT, &operands)
+            }
+            (op::SPEC_CONSTANT, None) => inst(op::CONSTANT, &i[1..]),
+            (_, Some(v)) if v != 0 => inst(op::CONSTANT_TRUE, &[ty, id]),
+            (_, Some(_)) => inst(op::CONSTANT_FALSE, &[ty, id]),
+            (op::SPEC_CONSTANT_TRUE, None) => inst(op::CONSTANT_TRUE, &[ty, id]),
+            _ => inst(op::CONSTANT_FALSE, &[ty, id]),
+        };
+    }
+    Ok(ed.finish())
+}
+
+/// The specialized module of `stage` as GLSL 4.50 source for the front end, or the log of
+/// why it cannot be: it does not validate, or SPIRV-Cross refuses it.
+pub fn to_glsl(
+    words: &[u32],
+    stage: Stage,
+    entry: &str,
+    indices: &[u32],
+    values: &[u32],
+) -> Result<String, String> {
+    let module = specialize(words, indices, values)?;
+    validate(&module)?;
+    let cross = spirv_cross()?;
+    cross.glsl(&module, entry, execution_model(stage))
+}
+
+/// Validates a module with SPIRV-Tools against OpenGL 4.5 with `ARB_gl_spirv`.
+fn validate(words: &[u32]) -> Result<(), String> {
+    // SAFETY: the context is created and destroyed here; `words` is a live slice of its
+    // length; the diagnostic, when SPIRV-Tools makes one, is read (its NUL-terminated
+    // `error`) and destroyed before it goes out of scope.
+    unsafe {
+        let ctx = spvContextCreate(SPV_ENV_OPENGL_4_5);
+        if ctx.is_null() {
+            return Err("error: SPIRV-Tools could not create a context\n".into());
+        }
+        let mut diag: *mut SpvDiagnostic = std::ptr::null_mut();
+        let result = spvValidateBinary(ctx, words.as_ptr(), words.len(), &mut diag);
+        let message = if diag.is_null() || (*diag).error.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr((*diag).error).to_string_lossy().into_owned()
+        };
+        spvDiagnosticDestroy(diag);
+        spvContextDestroy(ctx);
+        if result == 0 {
+            Ok(())
+        } else {
+            Err(format!("error: SPIR-V module is not valid: {message}\n"))
+        }
+    }
+}
+
+/// `SPV_ENV_OPENGL_4_5` of libspirv.h's `spv_target_env`.
+const SPV_ENV_OPENGL_4_5: u32 = 9;
+
+/// libspirv.h's `spv_diagnostic_t`.
+#[repr(C)]
+struct SpvDiagnostic {
+    line: usize,
+    column: usize,
+    index: usize,
+    error: *const c_char,
+    is_text_source: bool,
+}
+
+// SPIRV-Tools' C API, from the static library glslang already links (build.rs).
+unsafe extern "C" {
+    fn spvContextCreate(env: u32) -> *mut c_void;
+    fn spvContextDestroy(ctx: *mut c_void);
+    fn spvValidateBinary(
+        ctx: *const c_void,
+        words: *const u32,
+        count: usize,
+        diagnostic: *mut *mut SpvDiagnostic,
+    ) -> i32;
+    fn spvDiagnosticDestroy(diagnostic: *mut SpvDiagnostic);
+}
+
+/// Where SPIRV-Cross's C library is looked for.
+const SPIRV_CROSS_PATHS: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu/libspirv-cross-c-shared.so.0",
+    "/usr/lib/aarch64-linux-gnu/libspirv-cross-c-shared.so.0",
+    "/usr/lib/arm-linux-gnueabihf/libspirv-cross-c-shared.so.0",
+    "/usr/lib/riscv64-linux-gnu/libspirv-cross-c-shared.so.0",
+    "/usr/lib64/libspirv-cross-c-shared.so.0",
+    "/usr/lib/libspirv-cross-c-shared.so.0",
+    "/usr/local/lib/libspirv-cross-c-shared.so.0",
+];
+
+type Handle = *mut c_void;
+
+// spirv_cross_c.h constants (C API 0.x).
+const BACKEND_GLSL: u32 = 1;
+const CAPTURE_TAKE_OWNERSHIP: u32 = 1;
+const OPT_VERSION: u32 = 8 | 0x200_0000;
+const OPT_ES: u32 = 9 | 0x200_0000;
+const OPT_VULKAN: u32 = 10 | 0x200_0000;
+
+/// The SPIRV-Cross entry points used here.
+struct SpirvCross {
+    context_create: unsafe extern "C" fn(*mut Handle) -> i32,
+    context_destroy: unsafe extern "C" fn(Handle),
+    last_error: unsafe extern "C" fn(Handle) -> *const c_char,
+    parse_spirv: unsafe extern "C" fn(Handle, *const u32, usize, *mut Handle) -> i32,
+    create_compiler: unsafe extern "C" fn(Handle, u32, Handle, u32, *mut Handle) -> i32,
+    create_options: unsafe extern "C" fn(Handle, *mut Handle) -> i32,
+    options_set_bool: unsafe extern "C" fn(Handle, u32, u8) -> i32,
+    options_set_uint: unsafe extern "C" fn(Handle, u32, u32) -> i32,
+    install_options: unsafe extern "C" fn(Handle, Handle) -> i32,
+    set_entry_point: unsafe extern "C" fn(Handle, *const c_char, u32) -> i32,
+    compile: unsafe extern "C" fn(Handle, *mut *const c_char) -> i32,
+    // Declared last: the pointers above stay valid while this is loaded.
+    _lib: Library,
+}
+
+/// The process's SPIRV-Cross, loaded once.
+fn spirv_cross() -> Result<&'static SpirvCross, String> {
+    static CROSS: OnceLock<Result<SpirvCross, String>> = OnceLock::new();
+    CROSS
+        .get_or_init(SpirvCross::load)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+impl SpirvCross {
+    fn load() -> Result<Self, String> {
+        let path = SPIRV_CROSS_PATHS
+            .iter()
+            .find(|p| std::path::Path::new(p).exists())
+            .ok_or(
+                "error: SPIR-V shaders need SPIRV-Cross (libspirv-cross-c-shared.so.0), \
+                    which is not installed\n",
+            )?;
+        // SAFETY: loading the system's SPIRV-Cross runs its ordinary initialisers; RTLD_LOCAL
+        // keeps its symbols out of the global namespace, RTLD_NODELETE keeps it mapped for
+        // thread-exit destructors.
+        let lib = unsafe {
+            libloading::os::unix::Library::open(
+                Some(path),
+                libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL | 0x1000,
+            )
+        }
+        .map_err(|e| format!("error: {path}: {e}\n"))?;
+        let lib = Library::from(lib);
+        fn sym<T: Copy>(lib: &Library, name: &str) -> Result<T, String> {
+            let c = format!("{name}\0");
+            // SAFETY: each `T` is the signature spirv_cross_c.h gives `name`; the pointer is
+            // used only while `lib` stays loaded (it is kept beside them).
+            unsafe { lib.get::<T>(c.as_bytes()) }
+                .map(|s| *s)
+                .map_err(|_| format!("error: SPIRV-Cross lacks {name}\n"))
+        }
+        Ok(Self {
+            context_create: sym(&lib, "spvc_context_create")?,
+            context_destroy: sym(&lib, "spvc_context_destroy")?,
+            last_error: sym(&lib, "spvc_context_get_last_error_string")?,
+            parse_spirv: sym(&lib, "spvc_context_parse_spirv")?,
+            create_compiler: sym(&lib, "spvc_context_create_compiler")?,
+            create_options: sym(&lib, "spvc_compiler_create_compiler_options")?,
+            options_set_bool: sym(&lib, "spvc_compiler_options_set_bool")?,
+            options_set_uint: sym(&lib, "spvc_compiler_options_set_uint")?,
+            install_options: sym(&lib, "spvc_compiler_install_compiler_options")?,
+            set_entry_point: sym(&lib, "spvc_compiler_set_entry_point")?,
+            compile: sym(&lib, "spvc_compiler_compile")?,
+            _lib: lib,
+        })
+    }
+
+    /// The module's entry point `entry` of execution model `model` as GLSL 4.50.
+    fn glsl(&self, words: &[u32], entry: &str, model: u32) -> Result<String, String> {
+        let mut ctx: Handle = std::ptr::null_mut();
+        // SAFETY: an out-pointer to a local.
+        if unsafe { (self.context_create)(&mut ctx) } != 0 || ctx.is_null() {
+            return Err("error: SPIRV-Cross could not create a context\n".into());
+        }
+        let entry = CString::new(entry).map_err(|_| "error: bad entry point name\n")?;
+        let mut ir: Handle = std::ptr::null_mut();
+        let mut compiler: Handle = std::ptr::null_mut();
+        let mut options: Handle = std::ptr::null_mut();
+        let mut source: *const c_char = std::ptr::null();
+        // SAFETY: `ctx` is live until the destroy below; `words` is a live slice of its
+        // length; every handle passed on was returned by the previous successful call and is
+        // owned by `ctx`; the source string is copied before `ctx` is destroyed.
+        unsafe {
+            let ok = (self.parse_spirv)(ctx, words.as_ptr(), words.len(), &mut ir) == 0
+                && (self.create_compiler)(
+                    ctx,
+                    BACKEND_GLSL,
+                    ir,
+                    CAPTURE_TAKE_OWNERSHIP,
+                    &mut compiler,
+                ) == 0
+                && (self.set_entry_point)(compiler, entry.as_ptr(), model) == 0
+                && (self.create_options)(compiler, &mut options) == 0
+                && (self.options_set_uint)(options, OPT_VERSION, 450) == 0
+                && (self.options_set_bool)(options, OPT_ES, 0) == 0
+                && (self.options_set_bool)(options, OPT_VULKAN, 0) == 0
+                && (self.install_options)(compiler, options) == 0
+                && (self.compile)(compiler, &mut source) == 0
+                && !source.is_null();
+            let result = if ok {
+                Ok(CStr::from_ptr(source).to_string_lossy().into_owned())
+            } else {
+                let e = (self.last_error)(ctx);
+                let reason = if e.is_null() {
+                    String::from("SPIRV-Cross failed")
+                } else {
+                    CStr::from_ptr(e).to_string_lossy().into_owned()
+                };
+                Err(format!("error: SPIR-V module not supported: {reason}\n"))
+            };
+            (self.context_destroy)(ctx);
+            result
+        }
+    }
+}
+
+// SAFETY: the function pointers are plain code addresses of a library that stays loaded;
+// SPIRV-Cross keeps no state outside the contexts each call creates and destroys.
+unsafe impl Sync for SpirvCross {}
+// SAFETY: as for Sync.
+unsafe impl Send for SpirvCross {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny fragment module: `layout(constant_id = 3) const int k = 7;` read by `main`.
+    fn module(spec: u16) -> Vec<u32> {
+        let mut w = vec![0x0723_0203, 0x0001_0000, 0, 20, 0];
+        w.extend(inst(17, &[1])); // OpCapability Shader
+        w.extend(inst(14, &[0, 1])); // OpMemoryModel Logical GLSL450
+        let mut ep = vec![4, 1];
+        ep.extend(crate::edit::literal("main"));
+        w.extend(inst(op::ENTRY_POINT, &ep));
+        w.extend(inst(16, &[1, 7])); // OpExecutionMode OriginUpperLeft
+        w.extend(inst(op::DECORATE, &[5, SPEC_ID, 3]));
+        w.extend(inst(19, &[2])); // OpTypeVoid
+        w.extend(inst(33, &[3, 2])); // OpTypeFunction
+        w.extend(inst(21, &[4, 32, 1])); // OpTypeInt 32 signed
+        w.extend(inst(spec, &[4, 5, 7]));
+        w.extend(inst(54, &[2, 1, 0, 3])); // OpFunction
+        w.extend(inst(248, &[6])); // OpLabel
+        w.extend(inst(253, &[])); // OpReturn
+        w.extend(inst(56, &[])); // OpFunctionEnd
+        w
+    }
+
+    #[test]
+    fn checks_follow_mesa_order() {
+        let m = module(op::SPEC_CONSTANT);
+        assert_eq!(
+            check_specialization(&m, Stage::Fragment, b"main", &[3]),
+            Ok(())
+        );
+        assert_eq!(
+            check_specialization(&m, Stage::Vertex, b"main", &[3]),
+            Err(SpecializeError::EntryPointNotFound)
+        );
+        assert_eq!(
+            check_specialization(&m, Stage::Fragment, b"mai", &[]),
+            Err(SpecializeError::EntryPointNotFound)
+        );
+        assert_eq!(
+            check_specialization(&m, Stage::Fragment, b"main", &[3, 4]),
+            Err(SpecializeError::UnknownSpecIndex(4))
+        );
+        assert_eq!(
+            check_specialization(&m[..6], Stage::Fragment, b"main", &[]),
+            Err(SpecializeError::Malformed)
+        );
+        assert_eq!(
+            check_specialization(&[1, 2, 3], Stage::Fragment, b"main", &[]),
+            Err(SpecializeError::Malformed)
+        );
+    }
+
+    #[test]
+    fn specialization_freezes_values_and_defaults() {
+        let m = module(op::SPEC_CONSTANT);
+        let frozen = specialize(&m, &[3, 3], &[9, 11]).unwrap();
+        let consts: Vec<Vec<u32>> = instructions(&frozen)
+            .filter_map(|i| i.ok())
+            .filter(|(_, o, _)| *o == op::CONSTANT)
+            .map(|(_, _, w)| w.to_vec())
+            .collect();
+        assert_eq!(consts, vec![inst(op::CONSTANT, &[4, 5, 11])]);
+        assert!(
+            instructions(&frozen)
+                .filter_map(|i| i.ok())
+                .all(|(_, o, _)| o != op::DECORATE)
+        );
+        let default = specialize(&m, &[], &[]).unwrap();
+        assert!(
+            instructions(&default)
+                .filter_map(|i| i.ok())
+                .any(|(_, _, w)| w == inst(op::CONSTANT, &[4, 5, 7]).as_slice())
+        );
+        let b = specialize(&module(op::SPEC_CONSTANT_FALSE), &[3], &[2]).unwrap();
+        assert!(
+            instructions(&b)
+                .filter_map(|i| i.ok())
+                .any(|(_, o, _)| o == op::CONSTANT_TRUE)
+        );
+    }
+}

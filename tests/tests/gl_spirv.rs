@@ -1,0 +1,437 @@
+//! SPIR-V shaders (`ARB_gl_spirv`, GL 4.6) against the native driver, which has the
+//! extension: modules compiled from GLSL with `glslangValidator -G` when the test runs
+//! (package glslang-tools), given with `glShaderBinary` and specialized with
+//! `glSpecializeShader`. A vertex and fragment program with loose uniforms at explicit
+//! locations set by `glUniform*`, a uniform block, a sampler and specialization constants
+//! draws native llvmpipe's pixels on both backends (Vulkan with the validation layer on,
+//! which must report nothing); the errors of `glShaderBinary`, `glSpecializeShader`,
+//! `glCompileShader` and of linking SPIR-V with GLSL, and `SPIR_V_BINARY`, are native's.
+
+#![expect(
+    unsafe_code,
+    reason = "the native driver's SPIR-V entry points, called through their C signatures"
+)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use tessera_engine::Context;
+use tessera_engine::gl::*;
+use tessera_engine::wire::{Event, TransportKind};
+use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::gl::{Gl, NativeGl};
+
+const SIZE: i32 = 8;
+
+/// The SPIR-V calls the scenes make, on Tessera and on the native driver.
+trait SpirvGl: Gl {
+    /// `glShaderBinary`; `binary` `None` passes a null pointer.
+    fn shader_binary(&mut self, shaders: &[GLuint], format: GLenum, binary: Option<&[u8]>);
+    /// `glShaderBinary` with a length of its own (the binary holds at least that much).
+    fn shader_binary_n(&mut self, shaders: &[GLuint], binary: &[u8], length: GLsizei);
+    /// `glSpecializeShader`.
+    fn specialize(&mut self, shader: GLuint, entry: &str, indices: &[GLuint], values: &[GLuint]);
+    /// `glGetStringi`.
+    fn stringi(&mut self, name: GLenum, index: GLuint) -> Option<String>;
+}
+
+impl SpirvGl for Context {
+    fn shader_binary(&mut self, shaders: &[GLuint], format: GLenum, binary: Option<&[u8]>) {
+        let length = binary.map_or(0, |b| b.len() as GLsizei);
+        Context::shader_binary(
+            self,
+            shaders.len() as GLsizei,
+            shaders,
+            format,
+            binary,
+            length,
+        )
+    }
+    fn shader_binary_n(&mut self, shaders: &[GLuint], binary: &[u8], length: GLsizei) {
+        let n = (length.max(0) as usize).min(binary.len());
+        Context::shader_binary(
+            self,
+            shaders.len() as GLsizei,
+            shaders,
+            SHADER_BINARY_FORMAT_SPIR_V,
+            Some(&binary[..n]),
+            length,
+        )
+    }
+    fn specialize(&mut self, shader: GLuint, entry: &str, indices: &[GLuint], values: &[GLuint]) {
+        Context::specialize_shader(self, shader, entry.as_bytes(), indices, values)
+    }
+    fn stringi(&mut self, name: GLenum, index: GLuint) -> Option<String> {
+        Context::get_stringi(self, name, index)
+    }
+}
+
+/// An entry point of the native driver, by name and C signature.
+fn native<F: Copy>(gl: &NativeGl, name: &str) -> F {
+    gl.entry_point(name)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+impl SpirvGl for NativeGl {
+    fn shader_binary(&mut self, shaders: &[GLuint], format: GLenum, binary: Option<&[u8]>) {
+        let length = binary.map_or(0, |b| b.len() as GLsizei);
+        let p = binary.map_or(std::ptr::null(), <[u8]>::as_ptr);
+        type F = unsafe extern "system" fn(GLsizei, *const GLuint, GLenum, *const u8, GLsizei);
+        let f: F = native(self, "glShaderBinary");
+        // SAFETY: `shaders` holds the names read, `p` (when not null) `length` bytes.
+        unsafe {
+            f(
+                shaders.len() as GLsizei,
+                shaders.as_ptr(),
+                format,
+                p,
+                length,
+            )
+        }
+    }
+    fn shader_binary_n(&mut self, shaders: &[GLuint], binary: &[u8], length: GLsizei) {
+        assert!(length <= binary.len() as GLsizei);
+        type F = unsafe extern "system" fn(GLsizei, *const GLuint, GLenum, *const u8, GLsizei);
+        let f: F = native(self, "glShaderBinary");
+        // SAFETY: `binary` holds at least `length` bytes.
+        unsafe {
+            f(
+                shaders.len() as GLsizei,
+                shaders.as_ptr(),
+                SHADER_BINARY_FORMAT_SPIR_V,
+                binary.as_ptr(),
+                length,
+            )
+        }
+    }
+    fn specialize(&mut self, shader: GLuint, entry: &str, indices: &[GLuint], values: &[GLuint]) {
+        type F = unsafe extern "system" fn(GLuint, *const u8, GLuint, *const GLuint, *const GLuint);
+        let f: F = native(self, "glSpecializeShader");
+        let name = std::ffi::CString::new(entry).expect("no NUL in the name");
+        assert_eq!(indices.len(), values.len());
+        // SAFETY: a NUL-terminated name and `indices.len()` indices and values.
+        unsafe {
+            f(
+                shader,
+                name.as_ptr().cast(),
+                indices.len() as GLuint,
+                indices.as_ptr(),
+                values.as_ptr(),
+            )
+        }
+    }
+    fn stringi(&mut self, name: GLenum, index: GLuint) -> Option<String> {
+        type F = unsafe extern "system" fn(GLenum, GLuint) -> *const u8;
+        let f: F = native(self, "glGetStringi");
+        // SAFETY: the context is current; the string (when not null) is NUL-terminated and
+        // copied at once.
+        unsafe {
+            let p = f(name, index);
+            (!p.is_null()).then(|| {
+                std::ffi::CStr::from_ptr(p.cast())
+                    .to_string_lossy()
+                    .into_owned()
+            })
+        }
+    }
+}
+
+/// The SPIR-V module `glslangValidator -G` makes of `source` for `stage` (`vert`, `frag`).
+fn spirv(stage: &str, source: &str) -> Vec<u8> {
+    use std::hash::{Hash, Hasher};
+    let mut hash = std::collections::hash_map::DefaultHasher::new();
+    source.hash(&mut hash);
+    let dir: PathBuf = std::env::temp_dir().join(format!(
+        "tessera-gl-spirv-{}-{:x}",
+        std::process::id(),
+        hash.finish()
+    ));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let input = dir.join(format!("shader.{stage}"));
+    let output = dir.join(format!("{stage}.spv"));
+    std::fs::write(&input, source).expect("the GLSL written");
+    let run = Command::new("glslangValidator")
+        .arg("-G")
+        .arg("-o")
+        .arg(&output)
+        .arg(&input)
+        .output()
+        .expect("glslangValidator (package glslang-tools)");
+    assert!(
+        run.status.success(),
+        "glslangValidator -G: {}",
+        String::from_utf8_lossy(&run.stdout)
+    );
+    let words = std::fs::read(&output).expect("the module");
+    let _ = std::fs::remove_dir_all(&dir);
+    words
+}
+
+const VS: &str = "#version 450
+layout(location = 0) in vec2 pos;
+layout(location = 0) out vec2 uv;
+void main() {
+    uv = pos * 0.5 + 0.5;
+    gl_Position = vec4(pos, 0.0, 1.0);
+}
+";
+
+const FS: &str = "#version 450
+layout(location = 0) in vec2 uv;
+layout(location = 0) out vec4 colour;
+layout(location = 3) uniform vec4 tint;
+layout(location = 7) uniform float gain;
+layout(binding = 2, std140) uniform Block { vec4 offset; };
+layout(binding = 1) uniform sampler2D tex;
+layout(constant_id = 4) const float k = 0.25;
+layout(constant_id = 9) const int mode = 0;
+void main() {
+    vec4 t = texture(tex, uv);
+    colour = t * tint * gain + offset * k
+        + (mode == 2 ? vec4(0.0, 0.0, 0.5, 0.0) : vec4(0.0));
+}
+";
+
+/// A SPIR-V shader of `kind`, specialized at `main`.
+fn spirv_shader(
+    gl: &mut dyn SpirvGl,
+    kind: GLenum,
+    module: &[u8],
+    indices: &[GLuint],
+    values: &[GLuint],
+) -> GLuint {
+    let s = gl.create_shader(kind);
+    gl.shader_binary(&[s], SHADER_BINARY_FORMAT_SPIR_V, Some(module));
+    gl.specialize(s, "main", indices, values);
+    s
+}
+
+/// The frames of a quad drawn with the SPIR-V program for two settings of its uniforms and
+/// two specializations, the program's link status and the error.
+fn draws(gl: &mut dyn SpirvGl, vs: &[u8], fs: &[u8]) -> (Vec<Vec<u8>>, Vec<GLint>, GLenum) {
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buf);
+    let bytes: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    let ubo = gl.gen_buffer();
+    gl.bind_buffer(UNIFORM_BUFFER, ubo);
+    let offset: Vec<u8> = [0.25f32, 0.5, 0.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(UNIFORM_BUFFER, offset.len(), Some(&offset), STATIC_DRAW);
+    gl.bind_buffer_base(UNIFORM_BUFFER, 2, ubo);
+    gl.active_texture(TEXTURE1);
+    let tex = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D, tex);
+    let texels = [
+        255u8, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255,
+    ];
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        0,
+        RGBA8 as GLint,
+        2,
+        2,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        Some(&texels),
+    );
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_MIN_FILTER, NEAREST as GLint);
+    gl.tex_parameteri(TEXTURE_2D, TEXTURE_MAG_FILTER, NEAREST as GLint);
+    gl.viewport(0, 0, SIZE, SIZE);
+    let mut frames = Vec::new();
+    let mut status = Vec::new();
+    for (indices, values) in [
+        (&[][..], &[][..]),
+        (&[9, 4][..], &[2, 0.5f32.to_bits()][..]),
+    ] {
+        let v = spirv_shader(gl, VERTEX_SHADER, vs, &[], &[]);
+        let f = spirv_shader(gl, FRAGMENT_SHADER, fs, indices, values);
+        let p = gl.create_program();
+        gl.attach_shader(p, v);
+        gl.attach_shader(p, f);
+        gl.link_program(p);
+        status.push(gl.get_programi(p, LINK_STATUS));
+        gl.use_program(p);
+        for (tint, gain) in [
+            ([1.0f32, 1.0, 1.0, 1.0], 1.0f32),
+            ([0.5, 1.0, 0.25, 1.0], 0.5),
+        ] {
+            gl.uniform4fv(3, &tint);
+            gl.uniform1f(7, gain);
+            gl.clear_color(0.0, 0.0, 0.0, 0.0);
+            gl.clear(COLOR_BUFFER_BIT);
+            gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+            let mut px = vec![0; (SIZE * SIZE * 4) as usize];
+            gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut px);
+            frames.push(px);
+        }
+    }
+    (frames, status, gl.get_error())
+}
+
+#[test]
+fn a_spirv_program_draws_the_native_pixels() {
+    let (vs, fs) = (spirv("vert", VS), spirv("frag", FS));
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = draws(&mut native, &vs, &fs);
+    drop(native);
+    assert_eq!(expected.1, [TRUE as GLint, TRUE as GLint]);
+    assert_eq!(expected.2, NO_ERROR);
+    // The texture's red texel, tinted, plus the block's offset times k (0.25, then 0.5
+    // with mode 2's blue).
+    assert_eq!(&expected.0[0][..4], &[255, 32, 0, 255]);
+    assert_eq!(&expected.0[2][..4], &[255, 64, 128, 255]);
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
+            let got = draws(&mut ctx, &vs, &fs);
+            ctx.finish();
+            let events: Vec<Event> = ctx.take_events();
+            assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        }
+    }
+}
+
+/// The calls' errors and the shaders' states, as (what, values) lines.
+fn transcript(gl: &mut dyn SpirvGl, vs: &[u8], fs: &[u8]) -> Vec<(String, Vec<i64>)> {
+    let mut out = Vec::new();
+    let mut push = |gl: &mut dyn SpirvGl, what: &str, mut values: Vec<i64>| {
+        values.push(i64::from(gl.get_error()));
+        out.push((what.to_owned(), values));
+    };
+    let state = |gl: &mut dyn SpirvGl, s: GLuint| -> Vec<i64> {
+        [SPIR_V_BINARY, COMPILE_STATUS, SHADER_SOURCE_LENGTH]
+            .iter()
+            .map(|&p| i64::from(gl.get_shaderi(s, p)))
+            .collect()
+    };
+    let v = gl.create_shader(VERTEX_SHADER);
+    let f = gl.create_shader(FRAGMENT_SHADER);
+    let p = gl.create_program();
+    let fresh = state(gl, v);
+    push(gl, "fresh shader", fresh);
+    gl.shader_binary(&[v], SHADER_BINARY_FORMAT_SPIR_V, None);
+    push(gl, "null binary", vec![]);
+    gl.shader_binary_n(&[v], vs, 6);
+    push(gl, "length not a multiple of 4", vec![]);
+    gl.shader_binary(&[v, p], SHADER_BINARY_FORMAT_SPIR_V, Some(vs));
+    push(gl, "shader and program", vec![]);
+    gl.shader_binary(&[v, 4242], SHADER_BINARY_FORMAT_SPIR_V, Some(vs));
+    push(gl, "no object", vec![]);
+    gl.shader_binary(&[v], 0x1234, Some(vs));
+    push(gl, "bad format", vec![]);
+    gl.shader_binary(&[], SHADER_BINARY_FORMAT_SPIR_V, Some(vs));
+    push(gl, "no shader", vec![]);
+    let st = state(gl, v);
+    push(gl, "after refused binaries", st);
+    gl.specialize(v, "main", &[], &[]);
+    push(gl, "specialize a GLSL shader", vec![]);
+    gl.specialize(p, "main", &[], &[]);
+    push(gl, "specialize a program", vec![]);
+    gl.specialize(4242, "main", &[], &[]);
+    push(gl, "specialize no object", vec![]);
+    gl.shader_source(v, "#version 450\nvoid main() {}\n");
+    gl.shader_binary(&[v], SHADER_BINARY_FORMAT_SPIR_V, Some(vs));
+    let st = state(gl, v);
+    push(gl, "binary replaces a source", st);
+    gl.compile_shader(v);
+    push(gl, "compile a SPIR-V shader", vec![]);
+    gl.specialize(v, "mian", &[], &[]);
+    push(gl, "no such entry point", vec![]);
+    gl.shader_binary(&[f], SHADER_BINARY_FORMAT_SPIR_V, Some(vs));
+    gl.specialize(f, "main", &[], &[]);
+    push(gl, "entry point of another stage", vec![]);
+    gl.shader_binary(&[f], SHADER_BINARY_FORMAT_SPIR_V, Some(fs));
+    gl.specialize(f, "main", &[4, 5], &[1, 2]);
+    push(gl, "unknown constant index", vec![]);
+    let st = state(gl, f);
+    push(gl, "after refused specializations", st);
+    gl.specialize(v, "main", &[], &[]);
+    let st = state(gl, v);
+    push(gl, "specialized", st);
+    gl.specialize(v, "main", &[], &[]);
+    push(gl, "specialized twice", vec![]);
+    let garbage = [0x0723_0203u32, 0x0001_0000, 0, 8, 0, 0x0005_0011];
+    let garbage: Vec<u8> = garbage.iter().flat_map(|w| w.to_le_bytes()).collect();
+    gl.shader_binary(&[f], SHADER_BINARY_FORMAT_SPIR_V, Some(&garbage));
+    gl.specialize(f, "main", &[], &[]);
+    push(gl, "malformed module", vec![]);
+    let st = state(gl, f);
+    push(gl, "malformed, not specialized", st);
+
+    // SPIR-V and GLSL do not link together.
+    let g = gl.create_shader(FRAGMENT_SHADER);
+    gl.shader_source(
+        g,
+        "#version 450\nlayout(location = 0) in vec2 uv;\nout vec4 o;\nvoid main() { o = vec4(uv, 0.0, 1.0); }\n",
+    );
+    gl.compile_shader(g);
+    gl.attach_shader(p, v);
+    gl.attach_shader(p, g);
+    gl.link_program(p);
+    let linked = gl.get_programi(p, LINK_STATUS);
+    push(gl, "SPIR-V with GLSL", vec![i64::from(linked)]);
+    // An unspecialized module does not link.
+    gl.detach_shader(p, g);
+    gl.shader_binary(&[f], SHADER_BINARY_FORMAT_SPIR_V, Some(fs));
+    gl.attach_shader(p, f);
+    gl.link_program(p);
+    let linked = gl.get_programi(p, LINK_STATUS);
+    push(gl, "unspecialized module", vec![i64::from(linked)]);
+    gl.specialize(f, "main", &[], &[]);
+    gl.link_program(p);
+    let linked = gl.get_programi(p, LINK_STATUS);
+    push(gl, "both specialized", vec![i64::from(linked)]);
+    // A source breaks the association.
+    gl.shader_source(v, "#version 450\nvoid main() {}\n");
+    let st = state(gl, v);
+    push(gl, "source after a binary", st);
+
+    let past = gl.stringi(SPIR_V_EXTENSIONS, 1000).is_some();
+    push(gl, "SPIR-V extension past the list", vec![i64::from(past)]);
+    out
+}
+
+#[test]
+fn spirv_errors_and_states_match_the_native_driver() {
+    let (vs, fs) = (spirv("vert", VS), spirv("frag", FS));
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = transcript(&mut native, &vs, &fs);
+    drop(native);
+    // Spot checks of the oracle: Mesa's codes for a program among the shaders, a
+    // specialization of an unknown index and a mixed link.
+    assert!(
+        expected.contains(&(
+            "shader and program".to_owned(),
+            vec![i64::from(INVALID_OPERATION)]
+        )),
+        "{expected:?}"
+    );
+    assert!(expected.contains(&(
+        "unknown constant index".to_owned(),
+        vec![i64::from(INVALID_VALUE)]
+    )));
+    assert!(expected.contains(&(
+        "SPIR-V with GLSL".to_owned(),
+        vec![i64::from(FALSE), i64::from(NO_ERROR)]
+    )));
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, SIZE, SIZE);
+        let got = transcript(&mut ctx, &vs, &fs);
+        for (g, e) in got.iter().zip(&expected) {
+            assert_eq!(g, e, "{}", backend.name());
+        }
+        assert_eq!(got.len(), expected.len());
+    }
+}
