@@ -267,6 +267,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_EXT_texture_integer",
     "GL_EXT_texture_swizzle",
     "GL_KHR_debug",
+    "GL_KHR_no_error",
     "GL_KHR_robustness",
     "GL_NV_conditional_render",
 ];

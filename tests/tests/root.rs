@@ -48,6 +48,7 @@ mod long_run;
 mod map_buffer_alignment;
 mod multi_bind;
 mod names;
+mod no_error;
 mod piglit;
 mod pipeline_statistics;
 mod polygon_offset_clamp;
