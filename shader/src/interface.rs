@@ -550,6 +550,58 @@ fn matching_qualifiers(decls: &[Decl], ps: Stage, cs: Stage, name: &str) -> Resu
 /// Whether an output and an input of consecutive stages are one variable: the same name,
 /// unless both carry explicit locations that differ (GL 4.1 §7.4.1: variables declared with
 /// locations match by location, so such a pair are two variables).
+/// Whether the scalars of `ty` are integers, and their bits (GL's "underlying numerical
+/// type" of a varying).
+fn numeric_type(m: &Module, mut ty: u32) -> Option<(bool, u32)> {
+    loop {
+        ty = match m.ty(ty)? {
+            Type::Vector { component, .. } => *component,
+            Type::Matrix { column, .. } => *column,
+            Type::Int { width, .. } => return Some((true, *width)),
+            Type::Float { width } => return Some((false, *width)),
+            Type::Bool => return Some((true, 32)),
+            _ => m.array(ty)?.0,
+        };
+    }
+}
+
+/// Checks that the varyings of one side of an interface (`io`, the `way` ("in" or "out")
+/// of `stage`) that share a location by GL 4.4 components, in components of their own,
+/// have one underlying numerical type: integer or floating-point, of one bit width
+/// (GLSL 4.50 §4.4.1, "Location aliasing"), with Mesa's link error. Overlapping components
+/// are glslang's error already.
+fn location_aliases(m: &Module, stage: Stage, way: &str, io: &[Io]) -> Result<(), String> {
+    for (k, a) in io.iter().enumerate() {
+        let Some(at) = a.explicit else { continue };
+        for b in &io[..k] {
+            let Some(bt) = b.explicit else { continue };
+            let shared = at.max(bt);
+            if shared >= (at + a.slots).min(bt + b.slots) {
+                continue;
+            }
+            let (ta, tb) = (numeric_type(m, a.ty), numeric_type(m, b.ty));
+            let (Some((ia, wa)), Some((ib, wb))) = (ta, tb) else {
+                continue;
+            };
+            let what = if ia != ib {
+                "type"
+            } else if wa != wb {
+                "bit size"
+            } else {
+                continue;
+            };
+            return Err(format!(
+                "error: {} shader has multiple {way}puts sharing the same location that \
+                 don't have the same underlying numerical {what}. Location {shared} \
+                 component {}.\n",
+                stage_word(stage),
+                a.components.start
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn same_variable(output: &Io, input: &Io) -> bool {
     output.name == input.name
         && !matches!((output.explicit, input.explicit), (Some(a), Some(b)) if a != b)
@@ -568,6 +620,8 @@ fn varyings(
     let (cs, cm) = (&modules[c].0, &modules[c].1);
     let produced = user_io(pm, *ps, storage::OUTPUT, decls);
     let consumed = user_io(cm, *cs, storage::INPUT, decls);
+    location_aliases(pm, *ps, "out", &produced)?;
+    location_aliases(cm, *cs, "in", &consumed)?;
     let mut locs = Locations::new(64);
     for v in produced.iter().chain(consumed.iter()) {
         if let Some(l) = v.explicit {

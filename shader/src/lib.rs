@@ -237,7 +237,6 @@ pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
     let (ok, raw) = ffi::compile(stage, source, limits);
     let log = log::from_glslang(&raw);
     if !ok
-        && stage == Stage::Fragment
         && let Some(rest) = source::without_link_errors(source, &log)
         && ffi::compile(stage, &rest, limits).0
     {

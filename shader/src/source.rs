@@ -43,8 +43,8 @@
 //! [`check_block_names`] refuses a block named like an earlier function (which crashes
 //! glslang); [`check_declarations`] refuses layouts off global declarations, `varying` in
 //! blocks and unsized uniform block arrays; and
-//! [`without_link_errors`] tells the fragment-output errors glslang raises at compile and GL
-//! at link.
+//! [`without_link_errors`] tells the location errors glslang raises at compile and GL at
+//! link.
 
 use std::borrow::Cow;
 
@@ -976,10 +976,11 @@ const DIRECTIVES: [&str; 13] = [
     "error",
 ];
 
-/// For a fragment shader whose compile failed only with errors GL reports at link (an
-/// output location past `MAX_DRAW_BUFFERS`, two outputs at one location), the source with
-/// the `layout(...)` qualifiers of those lines blanked out (lines and columns unchanged),
-/// to check that the rest compiles; `None` for any other failure.
+/// For a shader whose compile failed only with errors GL reports at link (a fragment output
+/// location past `MAX_DRAW_BUFFERS`, two inputs, outputs or block members whose locations
+/// overlap, fragment outputs of different types sharing a location by components), the
+/// source with the `layout(...)` qualifiers of those lines blanked out (lines and columns
+/// unchanged), to check that the rest compiles; `None` for any other failure.
 pub(crate) fn without_link_errors(source: &str, log: &str) -> Option<String> {
     let errors: Vec<&str> = log.lines().filter(|l| l.contains(": error: ")).collect();
     if errors.is_empty() {
@@ -989,7 +990,8 @@ pub(crate) fn without_link_errors(source: &str, log: &str) -> Option<String> {
         .iter()
         .map(|l| {
             let deferred = l.contains("too large for fragment output")
-                || l.contains("overlapping use of location");
+                || l.contains("overlapping use of location")
+                || l.contains("fragment outputs sharing the same location must be the same");
             let line: usize = l.strip_prefix("0:")?.split(':').next()?.parse().ok()?;
             deferred.then_some(line)
         })

@@ -154,3 +154,113 @@ fn layout_values_may_be_constant_expressions() {
     let unknown = subroutine.replace("start + 2", "later + 2");
     assert!(!compile(Stage::Vertex, &unknown, &Limits::default()).ok);
 }
+
+fn link_all(shaders: &[(Stage, &str)]) -> Result<crate::Program, String> {
+    crate::link(&crate::LinkRequest {
+        shaders,
+        attrib_bindings: &[],
+        frag_data_bindings: &[],
+        limits: Limits::default(),
+        xfb_varyings: &[],
+        xfb_separate: false,
+        separable: false,
+    })
+}
+
+const EXTENSIONS: &str = "#extension GL_ARB_enhanced_layouts: require\n\
+    #extension GL_ARB_separate_shader_objects: require\n";
+
+/// A vertex and a fragment shader of GLSL 1.50 declaring `vs` and `fs` (each stage's
+/// `main` writes or reads every name of `used`).
+fn stages(vs: &str, fs: &str, written: &str, read: &str) -> [String; 2] {
+    [
+        format!(
+            "#version 150\n{EXTENSIONS}{vs}\nvoid main() {{ gl_Position = vec4(0.0); {written} }}\n"
+        ),
+        format!(
+            "#version 150\n{EXTENSIONS}{fs}\nout vec4 color;\nvoid main() {{ color = {read}; }}\n"
+        ),
+    ]
+}
+
+/// Compiles both stages (each must) and links them.
+fn compile_and_link(shaders: &[String; 2]) -> Result<crate::Program, String> {
+    for (stage, source) in [Stage::Vertex, Stage::Fragment].into_iter().zip(shaders) {
+        let c = compile(stage, source, &Limits::default());
+        assert!(c.ok, "{source}\n{}", c.log);
+    }
+    link_all(&[
+        (Stage::Vertex, shaders[0].as_str()),
+        (Stage::Fragment, shaders[1].as_str()),
+    ])
+}
+
+/// piglit's linker block-member-locations tests: block members whose locations overlap
+/// compile and fail the link (Mesa's verdict; glslang refuses them at compile).
+#[test]
+fn overlapping_block_member_locations_fail_the_link() {
+    let block = "layout(location = 0) WAY block {\n vec4 a;\n layout(location = 1) float f1;\n \
+        float f2;\n layout(location = 2) float f3;\n};";
+    let shaders = stages(
+        &block.replace("WAY", "out"),
+        &block.replace("WAY", "in"),
+        "a = vec4(1.0); f1 = 0.0; f2 = 1.0; f3 = 1.0;",
+        "vec4(f1 + a.x, f2 + a.y, f3 + a.z, a.w)",
+    );
+    assert!(compile_and_link(&shaders).is_err());
+    let apart = shaders.map(|s| s.replace("location = 2", "location = 3"));
+    compile_and_link(&apart).expect("members at locations of their own link");
+}
+
+/// piglit's vs-to-fs-type-mismatch, -width-mismatch and vs-to-fs-signed-unsigned tests:
+/// varyings sharing a location by components must be all integers or all floats of one
+/// width; signed and unsigned integers may share.
+#[test]
+fn varyings_sharing_a_location_share_a_numerical_type() {
+    for (first, second, ok) in [
+        ("ivec3", "float", false),
+        ("uvec3", "float", false),
+        ("ivec3", "uint", true),
+        ("vec3", "float", true),
+    ] {
+        let decl = format!(
+            "layout(location = 0) flat WAY {first} a;\n\
+             layout(location = 0, component = 3) flat WAY {second} b;"
+        );
+        let shaders = stages(
+            &decl.replace("WAY", "out"),
+            &decl.replace("WAY", "in"),
+            &format!("a = {first}(0); b = {second}(1);"),
+            "vec4(float(b), vec3(a))",
+        );
+        let linked = compile_and_link(&shaders);
+        assert_eq!(linked.is_ok(), ok, "{first} {second}: {linked:?}");
+        if !ok {
+            assert!(
+                linked
+                    .unwrap_err()
+                    .contains("don't have the same underlying numerical type"),
+            );
+        }
+    }
+}
+
+/// piglit's fs-out-type-mismatch and vs-to-fs-overlap tests: the collisions compile and
+/// fail the link.
+#[test]
+fn location_collisions_fail_the_link_not_the_compile() {
+    let outputs = stages(
+        "",
+        "layout(location = 1) out ivec2 a;\nlayout(location = 1, component = 2) out vec2 b;",
+        "",
+        "vec4(1.0); a = ivec2(0); b = vec2(1.0)",
+    );
+    assert!(compile_and_link(&outputs).is_err());
+    let varyings = stages(
+        "layout(location = 0) out vec4 a;\nlayout(location = 0, component = 3) out float b;",
+        "layout(location = 0) in vec4 a;\nlayout(location = 0, component = 3) in float b;",
+        "a = vec4(0.0); b = 1.0;",
+        "a + vec4(b)",
+    );
+    assert!(compile_and_link(&varyings).is_err());
+}
