@@ -9,6 +9,8 @@
 //!   or `std430` (its own packing, else the default `layout(...) uniform;` or `buffer;`
 //!   before it, else `shared`): glslang's Vulkan rules drop `packed` and `shared` and lay
 //!   every block out as std140.
+//! - an output block's `xfb_offset` that is not a multiple of its first component's size
+//!   (8 where the block holds a double), which glslang moves up to the next multiple;
 //! - local sizes of a compute shader that disagree.
 
 use crate::source::join_lines;
@@ -218,6 +220,60 @@ fn repeated_in_one_list(text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Refuses an output block's `xfb_offset` that is not a multiple of 4, or of 8 where the
+/// block holds a double (Mesa's message): glslang moves such an offset up to the next
+/// multiple. `head` is the block's declaration up to its name, `body` its tokens from `{`.
+fn output_block_xfb_offset(
+    text: &str,
+    head: &[(usize, &str)],
+    body: &[(usize, &str)],
+) -> Result<(), String> {
+    let lists = layout_lists(head);
+    let Some(&(at, _)) = lists
+        .iter()
+        .flatten()
+        .rev()
+        .find(|(_, n)| *n == "xfb_offset")
+    else {
+        return Ok(());
+    };
+    // The literal after `xfb_offset =`.
+    let Some(k) = head.iter().position(|t| t.0 == at) else {
+        return Ok(());
+    };
+    let Some(offset) = head
+        .get(k + 2)
+        .and_then(|t| t.1.trim_end_matches(['u', 'U']).parse::<u32>().ok())
+    else {
+        return Ok(());
+    };
+    let mut depth = 0;
+    let end = body
+        .iter()
+        .position(|t| {
+            match t.1 {
+                "{" => depth += 1,
+                "}" => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        })
+        .unwrap_or(body.len());
+    let double = body[..end]
+        .iter()
+        .any(|t| t.1 == "double" || t.1.starts_with("dvec") || t.1.starts_with("dmat"));
+    let multiple = if double { 8 } else { 4 };
+    if offset % multiple == 0 {
+        return Ok(());
+    }
+    let (line, column) = position(text, at);
+    Err(format!(
+        "0:{line}({column}): error: invalid qualifier xfb_offset={offset} must be a multiple \
+         of the first component size of the first qualified variable or block member. Or \
+         double if an aggregate that contains a double ({multiple}).\n"
+    ))
+}
+
 /// Refuses `offset` and `align` in uniform and storage blocks that std140 or std430 do not
 /// lay out (Mesa: "offset can only be used with std430 and std140 layouts", and the same
 /// of `align`).
@@ -242,6 +298,9 @@ fn block_packings(text: &str) -> Result<(), String> {
             "{" => {
                 depth = 1;
                 let head = &tokens[start..i];
+                if head.len() >= 2 && head[head.len() - 2].1 == "out" {
+                    output_block_xfb_offset(text, head, &tokens[i..])?;
+                }
                 let kind = head
                     .iter()
                     .rposition(|t| t.1 == "uniform" || t.1 == "buffer")

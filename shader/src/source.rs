@@ -998,10 +998,23 @@ pub(crate) fn without_link_errors(source: &str, log: &str) -> Option<String> {
         .collect::<Option<Vec<usize>>>()?;
     let mut out: Vec<String> = source.split('\n').map(str::to_string).collect();
     for n in lines {
-        let line = out.get_mut(n.checked_sub(1)?)?;
-        let start = line.find("layout")?;
-        let end = start + line[start..].find(')')? + 1;
-        line.replace_range(start..end, &" ".repeat(end - start));
+        let at = n.checked_sub(1)?;
+        // A block member without a location that follows members with them is given one
+        // that collides: the members' locations, between the block's braces, go.
+        let range = if out.get(at)?.contains("layout") {
+            at..at + 1
+        } else {
+            let open = (0..at).rev().find(|&k| out[k].contains('{'))?;
+            let close = (at..out.len()).find(|&k| out[k].contains('}'))?;
+            open + 1..close
+        };
+        for line in &mut out[range] {
+            let Some(start) = line.find("layout") else {
+                continue;
+            };
+            let end = start + line[start..].find(')')? + 1;
+            line.replace_range(start..end, &" ".repeat(end - start));
+        }
     }
     Some(out.join("\n"))
 }

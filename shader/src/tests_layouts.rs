@@ -210,6 +210,16 @@ fn overlapping_block_member_locations_fail_the_link() {
     assert!(compile_and_link(&shaders).is_err());
     let apart = shaders.map(|s| s.replace("location = 2", "location = 3"));
     compile_and_link(&apart).expect("members at locations of their own link");
+    // block-member-mixed-order-overlap: f2 follows f1 at location 3, a's.
+    let mixed = "layout(location = 0) WAY block {\n layout(location = 3) vec4 a;\n \
+        layout(location = 2) float f1;\n float f2;\n layout(location = 1) float f3;\n};";
+    let shaders = stages(
+        &mixed.replace("WAY", "out"),
+        &mixed.replace("WAY", "in"),
+        "a = vec4(1.0); f1 = 0.0; f2 = 1.0; f3 = 1.0;",
+        "vec4(f1 + a.x, f2 + a.y, f3 + a.z, a.w)",
+    );
+    assert!(compile_and_link(&shaders).is_err());
 }
 
 /// piglit's vs-to-fs-type-mismatch, -width-mismatch and vs-to-fs-signed-unsigned tests:
@@ -263,4 +273,24 @@ fn location_collisions_fail_the_link_not_the_compile() {
         "a + vec4(b)",
     );
     assert!(compile_and_link(&varyings).is_err());
+}
+
+/// piglit's xfb_offset invalid-block tests: a block's offset is a multiple of 4, and of 8
+/// when the block holds a double.
+#[test]
+fn output_block_xfb_offsets_are_multiples_of_their_components() {
+    let head = "#version 150\n#extension GL_ARB_enhanced_layouts: require\n\
+        #extension GL_ARB_gpu_shader_fp64: require\n";
+    for (offset, members, ok) in [
+        (2, "vec4 var;", false),
+        (4, "vec4 var;", true),
+        (4, "vec4 var1;\n  dvec3 var2;", false),
+        (8, "vec4 var1;\n  dvec3 var2;", true),
+    ] {
+        let source = format!(
+            "{head}layout(xfb_offset = {offset}) out block {{\n  {members}\n}};\nvoid main() {{}}\n"
+        );
+        let c = compile(Stage::Vertex, &source, &Limits::default());
+        assert_eq!(c.ok, ok, "{source}\n{}", c.log);
+    }
 }
