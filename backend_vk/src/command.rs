@@ -238,6 +238,11 @@ pub(crate) struct Recording {
     pub(crate) writes: Vec<(u32, vk::DescriptorType, usize, u32)>,
     /// The allocation descriptor writes are built in (always empty between uses).
     pub(crate) write_scratch: Vec<vk::WriteDescriptorSet<'static>>,
+    /// Images the draw being prepared samples while its framebuffer has them attached
+    /// (gathered with its descriptors): its pass keeps them in the feedback layout.
+    pub(crate) feedback: Vec<vk::Image>,
+    /// The open pass's attachments in the feedback layout (`PipelineKey::feedback`).
+    pub(crate) pass_feedback: u16,
 }
 
 impl Recording {
@@ -263,6 +268,7 @@ impl Recording {
             std::mem::take(&mut self.texels),
             std::mem::take(&mut self.writes),
             std::mem::take(&mut self.write_scratch),
+            std::mem::take(&mut self.feedback),
         );
         let active_queries = self.active_queries;
         *self = Self::default();
@@ -274,7 +280,9 @@ impl Recording {
             self.texels,
             self.writes,
             self.write_scratch,
+            self.feedback,
         ) = scratch;
+        self.feedback.clear();
         self.cmd = cmd;
         self.serial = serial;
     }
@@ -667,10 +675,19 @@ impl VkPipe {
         };
         self.end_pass()?;
         let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
-        for r in &target.images {
+        let mut feedback = 0;
+        // Images the draw also samples stay in the feedback layout (descriptor.rs put them
+        // there); the others take their attachment layouts.
+        let noted = std::mem::take(&mut self.rec.feedback);
+        let feedback_layout = self.feedback_layout;
+        for (at, r) in target.images.iter().enumerate() {
             let Some(s) = self.image_mut("", r.src)? else {
                 continue;
             };
+            if s.layout == feedback_layout && noted.contains(&s.image) {
+                feedback |= target.attachment_bit(at);
+                continue;
+            }
             let layout = if s.native.is_depth_stencil() {
                 vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL
             } else {
@@ -678,6 +695,7 @@ impl VkPipe {
             };
             transition(&raw, cmd, s, layout);
         }
+        self.rec.feedback = noted;
         self.sync();
         let mut key = target.pass;
         let mut values = vec![vk::ClearValue::default(); target.images.len()];
@@ -701,7 +719,7 @@ impl VkPipe {
                 key.clears |= 1 << 9;
             }
         }
-        let pass = self.render_pass(&key)?;
+        let pass = self.render_pass_with(&key, feedback)?;
         let info = vk::RenderPassBeginInfo::default()
             .render_pass(pass)
             .framebuffer(target.framebuffer)
@@ -718,6 +736,7 @@ impl VkPipe {
                 .cmd_begin_render_pass(cmd, &info, vk::SubpassContents::INLINE)
         };
         self.rec.pass = Some(target.clone());
+        self.rec.pass_feedback = feedback;
         self.rec.prepared = None;
         self.rec.work = true;
         Ok(())
@@ -956,7 +975,7 @@ impl VkPipe {
 
         // (1) Descriptors' resources and misaligned vertex arrays, outside the pass.
         if dirty & dirty::DESCRIPTORS != 0 {
-            self.gather_descriptors(ctx, handle, set_layout, block_size, push)?;
+            self.gather_descriptors(ctx, handle, set_layout, block_size, push, true)?;
         }
         let layout_id = if dirty & dirty::VERTICES != 0 {
             self.vertex_layout_for(ctx, inputs, extent_hint)?
@@ -998,6 +1017,11 @@ impl VkPipe {
                 sample_mask,
                 patch_vertices: if topology == vk::PrimitiveTopology::PATCH_LIST {
                     ctx.desired.patch_vertices
+                } else {
+                    0
+                },
+                feedback: if self.tiers.feedback_loop {
+                    self.rec.pass_feedback
                 } else {
                     0
                 },

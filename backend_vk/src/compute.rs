@@ -71,7 +71,7 @@ impl VkPipe {
             p.push,
         );
         self.end_pass()?;
-        self.gather_descriptors(ctx, handle, set_layout, block_size, push)?;
+        self.gather_descriptors(ctx, handle, set_layout, block_size, push, false)?;
         // Gathering may record transitions; the barrier comes after them.
         self.sync();
         // SAFETY: recording outside any render pass; a compute pipeline of this device.

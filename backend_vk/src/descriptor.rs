@@ -22,7 +22,9 @@ use crate::spirv::{Dim, NumClass, ResourceKind};
 impl VkPipe {
     /// Resolves every descriptor of the program into the scratch lists (and the key that
     /// identifies them), transitioning sampled images and creating placeholders; runs
-    /// before the pass begins.
+    /// before the pass begins. For a draw (`graphics`), a sampled texture whose image the
+    /// context's framebuffer has attached is a feedback loop: its image is put in the
+    /// feedback layout and noted, so the pass keeps it there (`image.rs`).
     pub(crate) fn gather_descriptors(
         &mut self,
         ctx: &mut VkContext,
@@ -30,6 +32,7 @@ impl VkPipe {
         set_layout: vk::DescriptorSetLayout,
         block_size: u32,
         push: bool,
+        graphics: bool,
     ) -> Result<(), SessionError> {
         let mut key = std::mem::take(&mut self.rec.key);
         let mut images = std::mem::take(&mut self.rec.images);
@@ -42,6 +45,7 @@ impl VkPipe {
         texels.clear();
         writes.clear();
         key.push(set_layout.as_raw());
+        self.rec.feedback.clear();
         let result = (|| -> Result<(), SessionError> {
             let n = self.programs.live(handle).map_or(0, |p| p.slots.len());
             for i in 0..n {
@@ -148,12 +152,20 @@ impl VkPipe {
                                 });
                                 let info = match found {
                                     Some((t, view, linear, layout)) => {
-                                        if layout != vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL {
+                                        let want = if graphics
+                                            && self.renders_to(ctx.desired.framebuffer, t)
+                                        {
+                                            self.note_feedback(t);
+                                            self.feedback_layout
+                                        } else {
+                                            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+                                        };
+                                        if layout != want {
                                             if self.rec.pass.is_some() {
                                                 self.end_pass()?;
                                             }
                                             self.sync();
-                                            self.make_sampled(t);
+                                            self.make_sampled(t, want);
                                         }
                                         let sampler = match smp {
                                             Some(s) if linear => {
@@ -169,7 +181,7 @@ impl VkPipe {
                                         vk::DescriptorImageInfo {
                                             sampler,
                                             image_view: view,
-                                            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                                            image_layout: want,
                                         }
                                     }
                                     None => {
@@ -189,6 +201,8 @@ impl VkPipe {
                                 };
                                 key.push(info.image_view.as_raw());
                                 key.push(info.sampler.as_raw());
+                                // The same view is written again when its layout changed.
+                                key.push(info.image_layout.as_raw() as u64);
                                 images.push(info);
                             }
                         }

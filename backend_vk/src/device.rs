@@ -385,6 +385,8 @@ pub(crate) struct VkPipe {
     /// Conditional rendering's predicates (`condition.rs`).
     pub conditions: crate::condition::Predicates,
     pub placeholders: crate::image::Placeholders,
+    /// The layout of an image a draw samples while it renders to it (`image.rs`).
+    pub feedback_layout: vk::ImageLayout,
     /// 64 KiB of zeros: the uniform buffer of unbound block slots.
     pub zeros: Option<Owned>,
     /// 64 KiB the storage buffer of unbound storage block slots reads and writes (GL
@@ -552,9 +554,10 @@ impl VkPipe {
             } else {
                 0
             },
-            // A texture sampled while attached is in one layout per pass (descriptor.rs makes
-            // it SHADER_READ_ONLY_OPTIMAL, the pass COLOR_ATTACHMENT_OPTIMAL): no feedback loop.
-            texture_barrier: false,
+            // A texture sampled while attached is in the feedback-loop layout in the pass and
+            // the descriptor alike, which only the extension defines (image.rs); MemoryBarrier
+            // ends the pass.
+            texture_barrier: gpu.tiers.feedback_loop,
             mirror_clamp_to_edge: gpu.tiers.mirror_clamp,
             polygon_offset_clamp: gpu.core.depth_bias_clamp,
             // Packed floats are fetched in their own format, which Vulkan does not require
@@ -695,6 +698,11 @@ impl VkPipe {
             rec: crate::command::Recording::default(),
             conditions: crate::condition::Predicates::default(),
             placeholders: crate::image::Placeholders::default(),
+            feedback_layout: if gpu.tiers.feedback_loop {
+                vk::ImageLayout::ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT
+            } else {
+                vk::ImageLayout::GENERAL
+            },
             zeros: None,
             sink: None,
             temp: None,

@@ -121,6 +121,23 @@ pub(crate) struct Target {
     pub depth_stencil: Option<(u8, bool, bool)>,
 }
 
+impl Target {
+    /// The bit of attachment `at` in a pass key's per-attachment masks: its draw buffer's
+    /// bit for a colour image, bit 8 for the depth-stencil image.
+    pub fn attachment_bit(&self, at: usize) -> u16 {
+        if self
+            .depth_stencil
+            .is_some_and(|(d, ..)| usize::from(d) == at)
+        {
+            return 1 << 8;
+        }
+        self.slot
+            .iter()
+            .position(|s| s.is_some_and(|s| usize::from(s) == at))
+            .map_or(0, |i| 1 << i)
+    }
+}
+
 impl FramebufferPipe for VkPipe {
     /// `CreateSurface`: a colour image and a depth-stencil image.
     fn create_surface(&mut self, handle: SurfaceHandle, desc: SurfaceDesc) -> R {
@@ -414,6 +431,31 @@ impl VkPipe {
                 view: None,
             }),
         }
+    }
+
+    /// Whether framebuffer `fb` has an image of texture `t`'s storage attached (any level or
+    /// layer, in any attachment point): a draw into it that samples `t` is a feedback loop,
+    /// which keeps the image in the feedback layout (`image.rs`).
+    pub fn renders_to(&self, fb: FramebufferRef, t: TextureHandle) -> bool {
+        let FramebufferRef::Object(h) = fb else {
+            return false;
+        };
+        let Some(f) = self.framebuffers.live(h) else {
+            return false;
+        };
+        let Ok(owner) = self.owner("", t) else {
+            return false;
+        };
+        f.state
+            .colors
+            .iter()
+            .chain([&f.state.depth, &f.state.stencil])
+            .any(|a| match *a {
+                Attachment::Texture { texture, .. } => self
+                    .owner("", texture)
+                    .is_ok_and(|o| o.handle == owner.handle),
+                _ => false,
+            })
     }
 
     /// The image a read source names.

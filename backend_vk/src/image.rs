@@ -6,6 +6,29 @@
 //! Each image has one layout for all its subresources (`Storage::layout`); a use that needs
 //! another transitions the whole image with a full barrier, always outside a render pass.
 //!
+//! ## Feedback loops
+//! A draw may sample a texture whose image its framebuffer has attached
+//! (`GL_ARB_texture_barrier`: a level other than the attached one, or texels no draw since the
+//! last `glTextureBarrier` wrote, or each fragment's own texel before it writes it). Such an
+//! image cannot be `SHADER_READ_ONLY_OPTIMAL` for the descriptor and an attachment layout for
+//! the pass at once, so it takes one layout for both, `VkPipe::feedback_layout`: gathering
+//! the draw's descriptors puts it there and notes it (`Recording::feedback`), the pass begun
+//! for the draw keeps it there (`VkPipe::render_pass_with`: its attachment references and
+//! initial and final layouts name it), and any other use moves it back to that use's
+//! layout, so only draws that loop change layouts. `glTextureBarrier` travels as a
+//! `MemoryBarrier`, which ends the pass and orders its writes before later reads; the pass
+//! of the next draw loads what it wrote.
+//!
+//! Core Vulkan lets a subpass read an image it writes as an attachment only as an input
+//! attachment (VUID-vkCmdDraw-None-06538), so sampling the texels a pass renders is defined
+//! only with `VK_EXT_attachment_feedback_loop_layout`: there the layout is
+//! `ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT`, images both sampled and renderable carry the
+//! `ATTACHMENT_FEEDBACK_LOOP_EXT` usage, and the pipelines of a pass with such attachments
+//! are made with the matching feedback-loop flags (`PipelineKey::feedback`); the device
+//! reports `GL_ARB_texture_barrier` then. Without it the layout is `GENERAL`, which still
+//! serves what GL defines without the extension: a draw sampling one level of a texture
+//! while rendering to another.
+//!
 //! ## sRGB
 //! Desktop GL converts writes into an sRGB image only while `FRAMEBUFFER_SRGB` is enabled.
 //! A renderable sRGB image is made with `MUTABLE_FORMAT`, and a view of it names either its
@@ -92,13 +115,15 @@ impl Storage {
         cube: bool,
     ) -> Result<Self, vk::Result> {
         Self::new_texture(
-            alloc, format, native, ty, extent, levels, layers, samples, cube, false,
+            alloc, format, native, ty, extent, levels, layers, samples, cube, false, false,
         )
     }
 
     /// [`Storage::new`] for a texture: where `slices_2d` (the device's
     /// `VK_EXT_image_2d_view_of_3d`), a 3D storage image is made `2D_VIEW_COMPATIBLE_EXT`,
-    /// since a GL image unit may bind one slice of it as a 2D image.
+    /// since a GL image unit may bind one slice of it as a 2D image; where `feedback_loop`
+    /// (the device's `VK_EXT_attachment_feedback_loop_layout`), an image both sampled and
+    /// rendered to may take the feedback-loop layout (module docs).
     #[expect(
         clippy::too_many_arguments,
         reason = "the shape of an image, field by field"
@@ -114,6 +139,7 @@ impl Storage {
         samples: vk::SampleCountFlags,
         cube: bool,
         slices_2d: bool,
+        feedback_loop: bool,
     ) -> Result<Self, vk::Result> {
         let f = native.features;
         let mut usage = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
@@ -132,6 +158,15 @@ impl Storage {
             && samples == vk::SampleCountFlags::TYPE_1
         {
             usage |= vk::ImageUsageFlags::STORAGE;
+        }
+        if feedback_loop
+            && usage.contains(vk::ImageUsageFlags::SAMPLED)
+            && usage.intersects(
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+            )
+        {
+            usage |= vk::ImageUsageFlags::ATTACHMENT_FEEDBACK_LOOP_EXT;
         }
         let mut flags = vk::ImageCreateFlags::empty();
         if cube {

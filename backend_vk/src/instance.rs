@@ -99,6 +99,10 @@ pub struct Tiers {
     /// with `conditionalRendering`: GL's conditional rendering decided on the device;
     /// without it the backend reads query results on the host, `condition.rs`).
     pub conditional_rendering: bool,
+    /// An image sampled by a draw that renders to it, in one layout for both
+    /// (`VK_EXT_attachment_feedback_loop_layout` with `attachmentFeedbackLoopLayout`: the
+    /// feedback loops of `GL_ARB_texture_barrier`, `image.rs`).
+    pub feedback_loop: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -718,6 +722,7 @@ fn create_device(
     let mut cr = vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default();
     let mut sdp = vk::PhysicalDeviceShaderDrawParametersFeatures::default();
     let mut v2d = vk::PhysicalDeviceImage2DViewOf3DFeaturesEXT::default();
+    let mut afl = vk::PhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT::default();
     let mut v12f = vk::PhysicalDeviceVulkan12Features::default();
     let mut f2 = vk::PhysicalDeviceFeatures2::default();
     let v11 = props.api_version >= vk::API_VERSION_1_1;
@@ -743,6 +748,10 @@ fn create_device(
     let e_v2d = has(ash::ext::image_2d_view_of_3d::NAME);
     if e_v2d {
         f2 = f2.push_next(&mut v2d);
+    }
+    let e_afl = has(ash::ext::attachment_feedback_loop_layout::NAME);
+    if e_afl {
+        f2 = f2.push_next(&mut afl);
     }
     let e_div = has(ash::ext::vertex_attribute_divisor::NAME);
     if e_div {
@@ -824,6 +833,7 @@ fn create_device(
     tiers.view_2d_of_3d = e_v2d && v2d.image2_d_view_of3_d == vk::TRUE;
     tiers.draw_indirect_count = v12 && v12f.draw_indirect_count == vk::TRUE;
     tiers.conditional_rendering = optional && e_cr && cr.conditional_rendering == vk::TRUE;
+    tiers.feedback_loop = optional && e_afl && afl.attachment_feedback_loop_layout == vk::TRUE;
     tiers.transform_feedback = e_xfb
         && xfb.transform_feedback == vk::TRUE
         && xfb_props.transform_feedback_queries == vk::TRUE
@@ -960,6 +970,10 @@ fn create_device(
             tiers.conditional_rendering,
             ash::ext::conditional_rendering::NAME,
         ),
+        (
+            tiers.feedback_loop,
+            ash::ext::attachment_feedback_loop_layout::NAME,
+        ),
     ];
     let names: Vec<*const i8> = optional
         .iter()
@@ -1008,6 +1022,9 @@ fn create_device(
     let mut on_cr =
         vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default().conditional_rendering(true);
     let on = chain_if(on, tiers.conditional_rendering, &mut on_cr);
+    let mut on_afl = vk::PhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT::default()
+        .attachment_feedback_loop_layout(true);
+    let on = chain_if(on, tiers.feedback_loop, &mut on_afl);
     // With Vulkan 1.2's features chained, each enabled extension promoted to 1.2 must have
     // its feature set there too (VUID-VkDeviceCreateInfo-ppEnabledExtensionNames-02832).
     let mut on_v12 = vk::PhysicalDeviceVulkan12Features::default()

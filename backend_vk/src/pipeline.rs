@@ -120,6 +120,10 @@ pub(crate) struct PipelineKey {
     pub sample_mask: u32,
     /// Control points of a `PATCH_LIST` draw's patches (0 for other topologies).
     pub patch_vertices: u8,
+    /// The pass's attachments in the feedback-loop layout (`PassKey`'s bits: draw buffer
+    /// `i`'s bit `i`, the depth-stencil image's bit 8), for the pipeline's feedback-loop
+    /// flags (`image.rs`); 0 unless the device has `VK_EXT_attachment_feedback_loop_layout`.
+    pub feedback: u16,
 }
 
 /// One binding of a descriptor set layout: number, type, count and the stages that use it
@@ -130,7 +134,8 @@ pub(crate) type LayoutBinding = (u32, vk::DescriptorType, u32, vk::ShaderStageFl
 /// The caches.
 pub(crate) struct Caches {
     pub cache: vk::PipelineCache,
-    passes: HashMap<PassKey, vk::RenderPass>,
+    /// Render passes by key and feedback mask ([`VkPipe::render_pass_with`]).
+    passes: HashMap<(PassKey, u16), vk::RenderPass>,
     pub compat: Interner<PassKey>,
     set_layouts: HashMap<(Vec<LayoutBinding>, bool), (vk::DescriptorSetLayout, vk::PipelineLayout)>,
 }
@@ -170,7 +175,19 @@ impl Caches {
 impl VkPipe {
     /// The render pass of a key, created on first use.
     pub fn render_pass(&mut self, key: &PassKey) -> Result<vk::RenderPass, SessionError> {
-        if let Some(&p) = self.pipes.passes.get(key) {
+        self.render_pass_with(key, 0)
+    }
+
+    /// [`VkPipe::render_pass`] with the attachments of `feedback` (draw buffer `i`'s bit
+    /// `i`, the depth-stencil image's bit 8), which a draw of the pass samples too, in the
+    /// feedback layout (`image.rs`) instead of their attachment layouts. Layouts are no
+    /// part of a pass's compatibility class: its pipelines do not change.
+    pub fn render_pass_with(
+        &mut self,
+        key: &PassKey,
+        feedback: u16,
+    ) -> Result<vk::RenderPass, SessionError> {
+        if let Some(&p) = self.pipes.passes.get(&(*key, feedback)) {
             return Ok(p);
         }
         let mut attachments = Vec::new();
@@ -185,13 +202,22 @@ impl VkPipe {
                 vk::AttachmentLoadOp::LOAD
             }
         };
+        let feedback_layout = self.feedback_layout;
+        let layout_of = |bit: u16, attachment: vk::ImageLayout| {
+            if feedback & bit != 0 {
+                feedback_layout
+            } else {
+                attachment
+            }
+        };
         for (i, &f) in key.colors.iter().enumerate() {
             if f == vk::Format::UNDEFINED {
                 continue;
             }
+            let layout = layout_of(1 << i, vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL);
             refs[i] = vk::AttachmentReference {
                 attachment: attachments.len() as u32,
-                layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                layout,
             };
             attachments.push(
                 vk::AttachmentDescription::default()
@@ -201,14 +227,15 @@ impl VkPipe {
                     .store_op(vk::AttachmentStoreOp::STORE)
                     .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
                     .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-                    .initial_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                    .final_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL),
+                    .initial_layout(layout)
+                    .final_layout(layout),
             );
         }
         let ds_ref = (key.depth_stencil != vk::Format::UNDEFINED).then(|| {
+            let layout = layout_of(1 << 8, vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
             let r = vk::AttachmentReference {
                 attachment: attachments.len() as u32,
-                layout: vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                layout,
             };
             attachments.push(
                 vk::AttachmentDescription::default()
@@ -218,8 +245,8 @@ impl VkPipe {
                     .store_op(vk::AttachmentStoreOp::STORE)
                     .stencil_load_op(load(key.clears & (1 << 9) != 0))
                     .stencil_store_op(vk::AttachmentStoreOp::STORE)
-                    .initial_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
-                    .final_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+                    .initial_layout(layout)
+                    .final_layout(layout),
             );
             r
         });
@@ -238,7 +265,7 @@ impl VkPipe {
         // their usage, formats the target's images have.
         let pass = unsafe { self.raw.create_render_pass(&info, None) };
         let pass = created("vkCreateRenderPass", &self.stats.render_passes, pass)?;
-        self.pipes.passes.insert(*key, pass);
+        self.pipes.passes.insert((*key, feedback), pass);
         Ok(pass)
     }
 
@@ -276,8 +303,27 @@ impl VkPipe {
         layout: vk::PipelineLayout,
         pass: vk::RenderPass,
     ) -> Result<vk::Pipeline, SessionError> {
+        self.create_pipeline_with(
+            states,
+            dynamic,
+            layout,
+            pass,
+            vk::PipelineCreateFlags::empty(),
+        )
+    }
+
+    /// [`VkPipe::create_pipeline`] with creation flags (a feedback loop's, `image.rs`).
+    pub fn create_pipeline_with(
+        &self,
+        states: &PipelineStates<'_>,
+        dynamic: &[vk::DynamicState],
+        layout: vk::PipelineLayout,
+        pass: vk::RenderPass,
+        flags: vk::PipelineCreateFlags,
+    ) -> Result<vk::Pipeline, SessionError> {
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(dynamic);
         let mut info = vk::GraphicsPipelineCreateInfo::default()
+            .flags(flags)
             .stages(states.stages)
             .vertex_input_state(&states.vertex_input)
             .input_assembly_state(&states.input_assembly)
@@ -683,8 +729,13 @@ impl VkPipe {
         // Modules and layout belong to the live program; the render pass is cached; features
         // used (polygon modes, depth clamp, logic op, dual-source factors, alpha-to-one,
         // depth clip control, provoking vertex) were checked against what is enabled.
-        let pipeline =
-            self.create_pipeline(&states, &dynamic_states, program.pipeline_layout, pass)?;
+        let pipeline = self.create_pipeline_with(
+            &states,
+            &dynamic_states,
+            program.pipeline_layout,
+            pass,
+            feedback_flags(key.feedback),
+        )?;
         let flat_inputs = program.flat_inputs;
         if raster.polygon_mode != polygon {
             self.report(
@@ -751,4 +802,17 @@ impl VkPipe {
         }
         Ok(pipeline)
     }
+}
+
+/// The pipeline flags of a pass whose attachments `feedback` names are in the feedback-loop
+/// layout (`PipelineKey::feedback`).
+fn feedback_flags(feedback: u16) -> vk::PipelineCreateFlags {
+    let mut flags = vk::PipelineCreateFlags::empty();
+    if feedback & 0xff != 0 {
+        flags |= vk::PipelineCreateFlags::COLOR_ATTACHMENT_FEEDBACK_LOOP_EXT;
+    }
+    if feedback & 1 << 8 != 0 {
+        flags |= vk::PipelineCreateFlags::DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP_EXT;
+    }
+    flags
 }

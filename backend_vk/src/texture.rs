@@ -414,6 +414,7 @@ impl TexturePipe for VkPipe {
             samples,
             cube,
             self.tiers.view_2d_of_3d,
+            self.tiers.feedback_loop,
         )
         .map_err(|e| vk_error("vmaCreateImage", e))?;
         self.invalidate_targets();
@@ -1161,8 +1162,9 @@ impl VkPipe {
         Some((v, linear, s.layout))
     }
 
-    /// Makes every sampled texture of the list readable by shaders (outside a pass).
-    pub fn make_sampled(&mut self, handle: TextureHandle) {
+    /// Puts a sampled texture's image in `layout` (outside a pass): `SHADER_READ_ONLY_OPTIMAL`,
+    /// or the feedback-loop layout of an image the draw also renders to (`image.rs`).
+    pub fn make_sampled(&mut self, handle: TextureHandle, layout: vk::ImageLayout) {
         let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
         let Ok(o) = self.owner("", handle) else {
             return;
@@ -1173,7 +1175,26 @@ impl VkPipe {
             .ok()
             .and_then(|t| t.storage.as_mut())
         {
-            transition(&raw, cmd, s, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+            transition(&raw, cmd, s, layout);
+        }
+    }
+
+    /// Notes that the draw being prepared samples texture `t` while rendering to it
+    /// (`Recording::feedback`).
+    pub fn note_feedback(&mut self, handle: TextureHandle) {
+        let Ok(o) = self.owner("", handle) else {
+            return;
+        };
+        let Some(image) = self
+            .textures
+            .live(o.handle)
+            .and_then(|t| t.storage.as_ref())
+            .map(|s| s.image)
+        else {
+            return;
+        };
+        if !self.rec.feedback.contains(&image) {
+            self.rec.feedback.push(image);
         }
     }
 
