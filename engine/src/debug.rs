@@ -424,8 +424,15 @@ fn names_of<'a>(
 
 impl Context {
     /// Sets `CONTEXT_FLAGS` as the context was created (`crate::egl::ContextAttribs`); the
-    /// debug flag turns debug output on, as native Mesa does for a debug context.
+    /// debug flag turns debug output on, as native Mesa does for a debug context. The
+    /// robust-access flag is kept only where the backend keeps buffer reads inside their
+    /// buffers (`crate::robustness`).
     pub fn set_context_flags(&mut self, flags: GLenum) {
+        let flags = if self.local.limits.robust_buffer_access {
+            flags
+        } else {
+            flags & !CONTEXT_FLAG_ROBUST_ACCESS_BIT
+        };
         self.local.context_flags = flags;
         if flags & CONTEXT_FLAG_DEBUG_BIT != 0 {
             self.local.debug.output = true;

@@ -206,6 +206,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_program_interface_query",
     "GL_ARB_provoking_vertex",
     "GL_ARB_query_buffer_object",
+    "GL_ARB_robust_buffer_access_behavior",
     "GL_ARB_robustness",
     "GL_ARB_sample_shading",
     "GL_ARB_sampler_objects",
@@ -335,6 +336,7 @@ impl Context {
         let texture_barrier = self.local.limits.texture_barrier;
         let pipeline_statistics = self.local.limits.pipeline_statistics;
         let xfb_overflow = self.local.limits.transform_feedback_overflow;
+        let robust = self.local.limits.robust_buffer_access;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -391,6 +393,7 @@ impl Context {
             .filter(move |e| texture_barrier || *e != "GL_ARB_texture_barrier")
             .filter(move |e| pipeline_statistics || *e != "GL_ARB_pipeline_statistics_query")
             .filter(move |e| xfb_overflow || *e != "GL_ARB_transform_feedback_overflow_query")
+            .filter(move |e| robust || *e != "GL_ARB_robust_buffer_access_behavior")
             .filter(move |e| {
                 compute
                     || !matches!(
@@ -402,6 +405,12 @@ impl Context {
                             | "GL_ARB_shader_group_vote"
                     )
             })
+    }
+
+    /// Whether the backend keeps buffer reads inside their buffers, which a robust-access
+    /// context needs (`crate::robustness`).
+    pub fn robust_buffer_access(&self) -> bool {
+        self.local.limits.robust_buffer_access
     }
 
     /// Whether the context advertises the extension `name`.
@@ -578,8 +587,10 @@ impl Context {
             MINOR_VERSION => i(self.gl_version().minor.into()),
             CONTEXT_FLAGS => i(self.local.context_flags as i32),
             RESET_NOTIFICATION_STRATEGY => i(self.local.reset_strategy as i32),
-            // Robust buffer access is never granted (`crate::egl::ContextAttribs`).
-            CONTEXT_ROBUST_ACCESS => Some(Value::boolean(false)),
+            // Granted to robust-access contexts on a robust backend (`crate::robustness`).
+            CONTEXT_ROBUST_ACCESS => Some(Value::boolean(
+                self.local.context_flags & CONTEXT_FLAG_ROBUST_ACCESS_BIT != 0,
+            )),
             DEBUG_OUTPUT
             | DEBUG_OUTPUT_SYNCHRONOUS
             | MAX_DEBUG_MESSAGE_LENGTH

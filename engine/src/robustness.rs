@@ -18,9 +18,14 @@
 //! session with the backend ended reports `UNKNOWN_CONTEXT_RESET` under either strategy
 //! ([`Context::get_graphics_reset_status`]): a program that asked for no notification still
 //! learns that every later call does nothing, which GL permits (the strategy only says the
-//! implementation need not notify). Robust buffer access is not granted
-//! (`crate::egl::ContextAttribs`), so `CONTEXT_ROBUST_ACCESS` is false and
-//! `CONTEXT_FLAG_ROBUST_ACCESS_BIT` never set.
+//! implementation need not notify).
+//!
+//! Robust buffer access (`GL_ARB_robust_buffer_access_behavior`) is the backend's: its
+//! buffer reads stay inside their buffers (`tessera_wire::Caps::robust_buffer_access`:
+//! Vulkan's `robustBufferAccess`, a GLES driver's robust context), for every context on it.
+//! A context asked for as a robust-access one (`crate::egl::ContextAttribs`) is granted only
+//! on such a backend, and reports it: `CONTEXT_ROBUST_ACCESS` true and
+//! `CONTEXT_FLAG_ROBUST_ACCESS_BIT` set.
 
 use tessera_components::gl::*;
 

@@ -94,11 +94,9 @@ impl GlVersion {
 
 /// The versions after 3.3, each with the extensions naming the features it made core (the
 /// GL 4.0–4.3 specifications' lists of what each version added: an implementation that
-/// advertises all of them carries out the version's features). Left out are the two that
-/// name no feature of their own: `GL_ARB_shader_precision` (4.1: the precision of shader
-/// arithmetic, which the backend's own shaders have) and
-/// `GL_ARB_robust_buffer_access_behavior` (4.3: robust-access contexts, which Tessera does
-/// not create).
+/// advertises all of them carries out the version's features). Left out is the one that
+/// names no feature of its own: `GL_ARB_shader_precision` (4.1: the precision of shader
+/// arithmetic, which the backend's own shaders have).
 pub const VERSIONS: &[(GlVersion, &[&str])] = &[
     (
         GlVersion::new(4, 0),
@@ -160,6 +158,7 @@ pub const VERSIONS: &[(GlVersion, &[&str])] = &[
             "GL_ARB_invalidate_subdata",
             "GL_ARB_multi_draw_indirect",
             "GL_ARB_program_interface_query",
+            "GL_ARB_robust_buffer_access_behavior",
             "GL_ARB_shader_image_size",
             "GL_ARB_shader_storage_buffer_object",
             "GL_ARB_stencil_texturing",

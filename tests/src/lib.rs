@@ -10,6 +10,7 @@
 )]
 
 pub mod differential;
+pub mod egl_requests;
 pub mod gl;
 pub mod measure;
 pub mod named;

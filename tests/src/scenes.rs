@@ -242,7 +242,8 @@ fn write_ring(ring: *mut u8, offset: usize, bytes: &[u8]) {
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ring.add(offset), bytes.len()) };
 }
 
-fn f32_bytes(values: &[f32]) -> Vec<u8> {
+/// `values` as little-endian bytes, as a buffer holds them.
+pub fn f32_bytes(values: &[f32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 

@@ -62,6 +62,7 @@ mod query_buffer_object;
 mod records;
 mod render_state;
 mod renderbuffer;
+mod robust_access;
 mod robustness;
 mod sample_shading;
 mod sampler;

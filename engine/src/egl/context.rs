@@ -10,9 +10,14 @@
 //! version ([`ContextAttribs::version`]), which only the backend knows. Everything else that
 //! is a valid request but needs features Tessera lacks — versions above 4.6, the
 //! compatibility profile, versions below 3.0 or 3.0 without the forward-compatible flag
-//! (they include the fixed-function pipeline), robust buffer access (no backend promises
-//! it) — is `EGL_BAD_MATCH`. Attributes that are not meaningful for OpenGL, or not
-//! recognised, are `EGL_BAD_ATTRIBUTE`, as Mesa's parser decides.
+//! (they include the fixed-function pipeline) — is `EGL_BAD_MATCH`. Attributes that are not
+//! meaningful for OpenGL, or not recognised, are `EGL_BAD_ATTRIBUTE`, as Mesa's parser
+//! decides.
+//!
+//! A robust-access request (`EGL_CONTEXT_OPENGL_ROBUST_ACCESS`, or the flag bit) is granted
+//! here and checked against the created context's backend, like a 4.x version: it needs a
+//! backend whose buffer reads stay inside their buffers
+//! (`tessera_wire::Caps::robust_buffer_access`).
 //!
 //! `EGL_CONTEXT_OPENGL_NO_ERROR_KHR` (`EGL_KHR_create_context_no_error`) asks for a
 //! `GL_KHR_no_error` context (`crate::no_error`); any non-zero value is true, as Mesa
@@ -171,9 +176,6 @@ impl ContextAttribs {
         if !granted {
             return Err(EglError::BadMatch);
         }
-        if self.flags & CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR != 0 {
-            return Err(EglError::BadMatch);
-        }
         Ok(())
     }
 
@@ -188,10 +190,13 @@ impl ContextAttribs {
     }
 
     /// `GL_CONTEXT_FLAGS` of the granted context: the forward-compatible bit, the debug
-    /// bit (`KHR_debug`: a debug context starts with debug output on) and the no-error bit,
-    /// as requested; robust access is never granted.
+    /// bit (`KHR_debug`: a debug context starts with debug output on), the robust-access
+    /// bit and the no-error bit, as requested.
     pub fn gl_context_flags(&self) -> GLenum {
         let mut flags = 0;
+        if self.robust_access() {
+            flags |= tessera_components::gl::CONTEXT_FLAG_ROBUST_ACCESS_BIT;
+        }
         if self.no_error {
             flags |= tessera_components::gl::CONTEXT_FLAG_NO_ERROR_BIT;
         }
@@ -202,6 +207,12 @@ impl ContextAttribs {
             flags |= tessera_components::gl::CONTEXT_FLAG_DEBUG_BIT;
         }
         flags
+    }
+
+    /// Whether a robust-access context is asked for: the created context's backend must keep
+    /// buffer reads inside their buffers.
+    pub fn robust_access(&self) -> bool {
+        self.flags & CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR != 0
     }
 
     /// `GL_RESET_NOTIFICATION_STRATEGY` of the granted context, as requested
@@ -272,7 +283,12 @@ mod tests {
         );
         let mut robust = core(3, 3);
         robust.push((CONTEXT_OPENGL_ROBUST_ACCESS, TRUE));
-        assert_eq!(ContextAttribs::parse(&robust), Err(EglError::BadMatch));
+        let a = ContextAttribs::parse(&robust).unwrap();
+        assert!(a.robust_access());
+        assert_eq!(
+            a.gl_context_flags(),
+            tessera_components::gl::CONTEXT_FLAG_ROBUST_ACCESS_BIT
+        );
     }
 
     #[test]

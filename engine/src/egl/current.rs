@@ -140,6 +140,12 @@ impl Thread {
             );
             return Err(EglError::BadMatch);
         }
+        // So does a robust-access request: the backend's buffer reads must stay inside
+        // their buffers.
+        if attribs.robust_access() && !gl.robust_buffer_access() {
+            log::info!("tessera: eglCreateContext: robust access asked for, the backend has none");
+            return Err(EglError::BadMatch);
+        }
         gl.set_context_flags(attribs.gl_context_flags());
         gl.set_reset_strategy(attribs.gl_reset_strategy());
         let major_version = gl.gl_version().major;
