@@ -479,7 +479,7 @@ pub unsafe extern "C" fn glXQueryExtension(
 }
 
 /// The GLX extensions Tessera carries out.
-pub(crate) const EXTENSIONS: &std::ffi::CStr = c"GLX_ARB_create_context GLX_ARB_create_context_no_error GLX_ARB_create_context_profile GLX_ARB_framebuffer_sRGB GLX_ARB_get_proc_address GLX_ARB_multisample GLX_EXT_framebuffer_sRGB GLX_EXT_swap_control GLX_EXT_visual_info GLX_MESA_swap_control GLX_SGI_swap_control ";
+pub(crate) const EXTENSIONS: &std::ffi::CStr = c"GLX_ARB_create_context GLX_ARB_create_context_no_error GLX_ARB_create_context_profile GLX_ARB_create_context_robustness GLX_ARB_framebuffer_sRGB GLX_ARB_get_proc_address GLX_ARB_multisample GLX_EXT_framebuffer_sRGB GLX_EXT_swap_control GLX_EXT_visual_info GLX_MESA_swap_control GLX_SGI_swap_control ";
 
 fn client_string(name: c_int) -> *const std::ffi::c_char {
     match name {
