@@ -92,6 +92,7 @@ mod shadow;
 mod spirv;
 mod streams;
 mod texture;
+mod texture_clear;
 mod texture_query;
 mod vertex;
 mod xfb;

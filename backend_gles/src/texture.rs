@@ -18,8 +18,8 @@ use tessera_wire::SessionError;
 use tessera_wire::backend::bad_value;
 use tessera_wire::blocks::{self, BlockShadow};
 use tessera_wire::dispatch::{
-    BlockReadback, BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureImage,
-    TexturePipe, TextureReadback, TextureWrite,
+    BlockReadback, BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureClear,
+    TextureImage, TexturePipe, TextureReadback, TextureWrite,
 };
 use tessera_wire::format::{PixelLayout, TextureKind};
 use tessera_wire::handle::TextureHandle;
@@ -1077,6 +1077,11 @@ impl TexturePipe for GlesPipe {
             log::warn!("tessera-backend-gles: {N}: no copy of the image's blocks (a texture view): zeros instead");
         });
         Ok(Vec::new())
+    }
+
+    /// `ClearTexture` (`texture_clear.rs`).
+    fn clear_texture(&mut self, handle: TextureHandle, clear: TextureClear) -> R {
+        self.clear_texture_box(handle, clear)
     }
 
     /// `GenerateMipmap`: fills `base+1..=max` with the level range set to `base..=max` for

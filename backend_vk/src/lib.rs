@@ -99,6 +99,7 @@ mod queue;
 mod spirv;
 mod storage_image;
 mod texture;
+mod texture_clear;
 mod xfb;
 
 use tessera_wire::backend::NativeTarget;

@@ -18,8 +18,8 @@ use tessera_wire::SessionError;
 use tessera_wire::backend::bad_value;
 use tessera_wire::blocks::{self, BlockShadow};
 use tessera_wire::dispatch::{
-    BlockReadback, BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureImage,
-    TexturePipe, TextureReadback, TextureWrite,
+    BlockReadback, BlockWrite, Bytes, FromBuffer, ImageRef, R, TexelBuffer, TextureClear,
+    TextureImage, TexturePipe, TextureReadback, TextureWrite,
 };
 use tessera_wire::format::{Format, FormatClass, PixelLayout, TextureKind};
 use tessera_wire::handle::{BufferHandle, TextureHandle};
@@ -760,6 +760,11 @@ impl TexturePipe for VkPipe {
         Ok(())
     }
 
+    /// `ClearTexture` (`texture_clear.rs`).
+    fn clear_texture(&mut self, handle: TextureHandle, clear: TextureClear) -> R {
+        self.clear_texture_box(handle, clear)
+    }
+
     fn copy_image(&mut self, copy: ImageCopy) -> R {
         self.copy_blocks(&copy)?;
         let copy = ImageCopy {
@@ -903,7 +908,7 @@ impl VkPipe {
 
     /// Checks a region against a level of a texture's storage: the storage's format and the
     /// region.
-    fn region_of(
+    pub(crate) fn region_of(
         &self,
         record: &'static str,
         handle: TextureHandle,

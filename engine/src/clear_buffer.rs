@@ -15,7 +15,7 @@ use tessera_components::gl::*;
 use tessera_components::object::Buffer;
 use tessera_components::state::BufferTarget;
 use tessera_systems::conv::{map_pixel_format, map_pixel_type};
-use tessera_wire::format::{PixelFormat, PixelLayout, PixelType};
+use tessera_wire::format::{PixelFormat, PixelLayout};
 use tessera_wire::pixel;
 use tessera_wire::record::{BufferRange, Record};
 
@@ -26,45 +26,7 @@ use crate::context::{Context, GlResult};
 /// 4.3 table 8.16, with the three-component 32-bit formats of
 /// `ARB_texture_buffer_object_rgb32`, which Mesa takes here too).
 fn texel_layout(internal: GLenum) -> Option<PixelLayout> {
-    use PixelFormat as F;
-    use PixelType as T;
-    let (format, ty) = match internal {
-        R8 => (F::Red, T::U8),
-        R16 => (F::Red, T::U16),
-        R16F => (F::Red, T::F16),
-        R32F => (F::Red, T::F32),
-        R8I => (F::RedInteger, T::I8),
-        R16I => (F::RedInteger, T::I16),
-        R32I => (F::RedInteger, T::I32),
-        R8UI => (F::RedInteger, T::U8),
-        R16UI => (F::RedInteger, T::U16),
-        R32UI => (F::RedInteger, T::U32),
-        RG8 => (F::Rg, T::U8),
-        RG16 => (F::Rg, T::U16),
-        RG16F => (F::Rg, T::F16),
-        RG32F => (F::Rg, T::F32),
-        RG8I => (F::RgInteger, T::I8),
-        RG16I => (F::RgInteger, T::I16),
-        RG32I => (F::RgInteger, T::I32),
-        RG8UI => (F::RgInteger, T::U8),
-        RG16UI => (F::RgInteger, T::U16),
-        RG32UI => (F::RgInteger, T::U32),
-        RGB32F => (F::Rgb, T::F32),
-        RGB32I => (F::RgbInteger, T::I32),
-        RGB32UI => (F::RgbInteger, T::U32),
-        RGBA8 => (F::Rgba, T::U8),
-        RGBA16 => (F::Rgba, T::U16),
-        RGBA16F => (F::Rgba, T::F16),
-        RGBA32F => (F::Rgba, T::F32),
-        RGBA8I => (F::RgbaInteger, T::I8),
-        RGBA16I => (F::RgbaInteger, T::I16),
-        RGBA32I => (F::RgbaInteger, T::I32),
-        RGBA8UI => (F::RgbaInteger, T::U8),
-        RGBA16UI => (F::RgbaInteger, T::U16),
-        RGBA32UI => (F::RgbaInteger, T::U32),
-        _ => return None,
-    };
-    Some(PixelLayout { format, ty })
+    crate::texture::buffer_texture_format(internal, true).map(crate::pixel::texel_layout)
 }
 
 /// Whether a client `format` is one of the `*_INTEGER` ones.

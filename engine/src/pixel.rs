@@ -8,7 +8,7 @@
 use bytemuck::Pod;
 use tessera_components::gl::*;
 use tessera_components::state::PixelStore;
-use tessera_wire::format::{PixelFormat, PixelType};
+use tessera_wire::format::{Format, FormatClass, PixelFormat, PixelLayout, PixelType};
 
 use crate::context::Context;
 use crate::get::Value;
@@ -68,6 +68,71 @@ pub fn pixel_size(format: PixelFormat, ty: PixelType) -> PixelSize {
         _ => bytes,
     };
     PixelSize { bytes, element }
+}
+
+/// The client layout of one texel of a storage format: the layout that holds its value as
+/// the format stores it (its channels, their bits, its numeric class), so that converting
+/// client data into it (`wire::pixel::convert`) quantizes and clamps as storing into the
+/// format does. That is the texel a buffer clear writes (`clear_buffer`) and the value a
+/// multisample texture clear carries (`texture::clear`). Formats no client layout holds
+/// exactly take the nearest wider one (`RGB4` as bytes, `RGB10` and `RGBA12` as shorts);
+/// compressed formats (never cleared or stored this way) their decoded channels as bytes.
+pub fn texel_layout(format: Format) -> PixelLayout {
+    use Format as F;
+    use PixelFormat as P;
+    use PixelType as T;
+    let (format, ty) = match format {
+        F::R3G3B2 => (P::Rgb, T::U8_332),
+        F::Rgb565 => (P::Rgb, T::U16_565),
+        F::Rgba4 => (P::Rgba, T::U16_4444),
+        F::Rgb5A1 => (P::Rgba, T::U16_5551),
+        F::Rgb10A2 => (P::Rgba, T::U32_2101010Rev),
+        F::Rgb10A2Ui => (P::RgbaInteger, T::U32_2101010Rev),
+        F::R11fG11fB10f => (P::Rgb, T::U32_10f11f11fRev),
+        F::Rgb9E5 => (P::Rgb, T::U32_5999Rev),
+        F::R16f | F::Rg16f | F::Rgb16f | F::Rgba16f => (channel_format(format, false), T::F16),
+        F::R32f | F::Rg32f | F::Rgb32f | F::Rgba32f => (channel_format(format, false), T::F32),
+        F::Depth16 => (P::DepthComponent, T::U16),
+        F::Depth24 | F::Depth24Stencil8 => (P::DepthStencil, T::U32_248),
+        F::Depth32 => (P::DepthComponent, T::U32),
+        F::Depth32f => (P::DepthComponent, T::F32),
+        F::Depth32fStencil8 => (P::DepthStencil, T::F32U32_248Rev),
+        F::Stencil16 => (P::StencilIndex, T::U16),
+        F::Stencil1 | F::Stencil4 | F::Stencil8 => (P::StencilIndex, T::U8),
+        _ => {
+            let info = format.info();
+            let integer = matches!(info.class, FormatClass::Int | FormatClass::Uint);
+            let signed = info.snorm || info.class == FormatClass::Int;
+            let bits = info.rgba_bits.iter().copied().max().unwrap_or(8);
+            let ty = match (bits, signed) {
+                (0..=8, false) => T::U8,
+                (0..=8, true) => T::I8,
+                (9..=16, false) => T::U16,
+                (9..=16, true) => T::I16,
+                (_, false) => T::U32,
+                (_, true) => T::I32,
+            };
+            (channel_format(format, integer), ty)
+        }
+    };
+    PixelLayout { format, ty }
+}
+
+/// The client format of a colour format's channels (R, RG, RGB or RGBA; `*_INTEGER` for
+/// integer formats).
+fn channel_format(format: Format, integer: bool) -> PixelFormat {
+    use PixelFormat as P;
+    let channels = format.info().rgba_bits.iter().filter(|&&b| b > 0).count();
+    match (channels, integer) {
+        (0 | 1, false) => P::Red,
+        (2, false) => P::Rg,
+        (3, false) => P::Rgb,
+        (_, false) => P::Rgba,
+        (0 | 1, true) => P::RedInteger,
+        (2, true) => P::RgInteger,
+        (3, true) => P::RgbInteger,
+        (_, true) => P::RgbaInteger,
+    }
 }
 
 /// Where the pixels of a `w` x `h` x `d` image lie in client memory.

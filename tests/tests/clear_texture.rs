@@ -14,6 +14,8 @@
 
 use std::ffi::c_void;
 
+mod multisample;
+
 use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::pixel::{Pixels, PixelsMut};
@@ -455,6 +457,9 @@ fn colour_transcript(gl: &mut dyn ClearGl, levels: i32) -> Vec<Vec<Line>> {
             }),
             ("box of level 1 without data", &|gl, t| {
                 gl.clear_sub(t, 1, [2, 0, 0], [2, 3, 1], RGBA, FLOAT, None)
+            }),
+            ("a box of level 0 without RGB data: alpha 0 too", &|gl, t| {
+                gl.clear_sub(t, 0, [4, 4, 0], [3, 2, 1], RGB, UNSIGNED_BYTE, None)
             }),
             ("a row of red from shorts", &|gl, t| {
                 gl.clear_sub(t, 0, [0, 0, 0], [8, 1, 1], RED, UNSIGNED_SHORT, Some(&us))

@@ -251,6 +251,8 @@ pub trait TexturePipe {
     fn write_texture_from_buffer(&mut self, texture: TextureHandle, write: FromBuffer) -> R;
     /// `WriteCompressedTextureFromBuffer`.
     fn write_blocks_from_buffer(&mut self, t: TextureHandle, at: ImageRef, src: BufferBlocks) -> R;
+    /// `ClearTexture`: the box of the image set to the value, every sample of it.
+    fn clear_texture(&mut self, texture: TextureHandle, clear: TextureClear) -> R;
     /// `ReadTexture`: the image as tightly packed rows of `read.layout`.
     fn read_texture(&mut self, texture: TextureHandle, read: TextureReadback) -> Bytes;
     /// `ReadCompressedTexture`: the image's blocks, slice by slice, rows tightly packed.
@@ -480,6 +482,17 @@ pub struct TextureWrite<'a> {
     pub layout: PixelLayout,
     /// The pixels, in the stage.
     pub bytes: &'a [u8],
+}
+
+/// `ClearTexture`'s clear of a box of one image of a texture.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextureClear {
+    /// Which image.
+    pub at: ImageRef,
+    /// The box (x, y, and the layers of an array as z).
+    pub region: TextureRegion,
+    /// The value, converted to the image's format (see `Record::ClearTexture`).
+    pub value: ClearValue,
 }
 
 /// `WriteCompressedTexture`'s upload of compressed blocks into one image of a texture.
@@ -1298,6 +1311,27 @@ impl<C: PipeContext> Dispatcher<C> {
                     bytes,
                 };
                 pipe.write_texture(texture, write)?;
+                N
+            }
+            A::ClearTexture {
+                texture,
+                level,
+                face,
+                region,
+                value,
+            } => {
+                const N: &str = "ClearTexture";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                let clear = TextureClear {
+                    at: ImageRef {
+                        level: *level,
+                        face: *face,
+                    },
+                    region: de(&**region)?,
+                    value: de(value)?,
+                };
+                pipe.clear_texture(texture, clear)?;
                 N
             }
             A::WriteCompressedTexture {

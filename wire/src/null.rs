@@ -18,7 +18,7 @@ use crate::dispatch::{
     BlitArgs, BlockReadback, BlockWrite, BufferPipe, BufferWrite, Bytes, ClearArgs, ContextPipe,
     CsoPipe, Dispatcher, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, FramebufferPipe,
     FromBuffer, ImageRef, ProgramPipe, QueryPipe, R, RenderbufferStorage, StateGroup, TexelBuffer,
-    TextureImage, TexturePipe, TextureReadback, TextureWrite,
+    TextureClear, TextureImage, TexturePipe, TextureReadback, TextureWrite,
 };
 use crate::format::{PixelLayout, QueryKind, TextureKind, Topology};
 use crate::handle::{
@@ -277,6 +277,9 @@ impl TexturePipe for NullPipe {
         Ok(())
     }
     fn copy_image(&mut self, _: ImageCopy) -> R {
+        Ok(())
+    }
+    fn clear_texture(&mut self, _: TextureHandle, _: TextureClear) -> R {
         Ok(())
     }
 }

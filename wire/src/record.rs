@@ -655,6 +655,19 @@ pub enum Record {
         face: u8,
         source: Box<BufferBlocks>,
     },
+    /// Clears a box of one image to one value (`glClearTexSubImage` of a multisample
+    /// texture, whose images take no uploads): `value` is the clear value already converted
+    /// to the image's format by the engine (a colour of its numeric class with every
+    /// channel quantized as the format stores it; depth, stencil, or both for depth and
+    /// stencil formats, where `Depth` leaves a depth-stencil image's stencil as it is), and
+    /// `region` the box (x, y, and the first layer and layer count of an array as z).
+    ClearTexture {
+        texture: TextureHandle,
+        level: u8,
+        face: u8,
+        region: Box<TextureRegion>,
+        value: ClearValue,
+    },
     /// Reads one whole image as tightly packed rows of `layout`.
     ReadTexture {
         texture: TextureHandle,

@@ -15,15 +15,21 @@
 //! backends convert it to the texture's format exactly as they convert `glTexSubImage`'s
 //! pixels, which is what Mesa does with the clear value (`_mesa_texstore` of one texel).
 //! So both backends clear every format they upload to, at the cost of staging the box's
-//! bytes. Multisample images take no uploads, so clearing one is `INVALID_OPERATION` here,
-//! where Mesa clears it: until the backends carry such clears out (a clear record of their
-//! own), `GL_ARB_clear_texture` is not advertised.
+//! bytes. Without data the texel is zeros of the image's own format (Mesa passes its
+//! driver no clear value then), not a zero client pixel, whose missing alpha would read as 1.
+//!
+//! Multisample images take no uploads: their clear is one `ClearTexture` record of the
+//! value converted here, once, to the image's format (`crate::pixel::texel_layout`: clamped and
+//! quantized as storing it would, then read as the colour of its numeric class, or as
+//! depth and stencil), which the backends write into every sample of the box with their
+//! clear commands.
 
 use tessera_components::gl::*;
 use tessera_components::object::{MAX_LEVELS, Texture};
 use tessera_components::state::TextureTarget;
-use tessera_wire::format::FormatClass;
-use tessera_wire::record::Record;
+use tessera_wire::format::{Format, FormatClass, PixelFormat, PixelLayout};
+use tessera_wire::pixel;
+use tessera_wire::record::{ClearValue, Record};
 
 use super::ImageTarget;
 use super::format::{check_format_type, formats_agree, image_base, is_integer_format};
@@ -37,6 +43,29 @@ pub const MAX_TEXEL_BYTES: usize = 16;
 
 /// A box of an image: origin and size, GL's coordinates.
 type Region = ([i32; 3], [i32; 3]);
+
+/// The value a clear of a multisample image of `format` carries: the client's texel
+/// (`layout`) converted to the format's texel as storing it would (`pixel::texel_layout`:
+/// clamped, quantized to the format's bits, integers clamped to its range), read back as
+/// the colour of its numeric class, or as depth and stencil. Depth data alone clears a
+/// depth-stencil image's depth and leaves its stencil.
+fn clear_value(format: Format, layout: PixelLayout, texel: &[u8]) -> Option<ClearValue> {
+    let stored = crate::pixel::texel_layout(format);
+    let bytes = pixel::convert(layout, stored, texel, 1)?;
+    let [r, g, b, a] = *pixel::decode(stored, &bytes, 1)?.first()?;
+    let rgba = [r, g, b, a];
+    Some(match format.info().class {
+        FormatClass::Float => ClearValue::Float(rgba.map(|v| v as f32)),
+        FormatClass::Int => ClearValue::Int(rgba.map(|v| v as i32)),
+        FormatClass::Uint => ClearValue::Uint(rgba.map(|v| v as u32)),
+        FormatClass::Depth => ClearValue::Depth(r as f32),
+        FormatClass::Stencil => ClearValue::Stencil(g as u8),
+        FormatClass::DepthStencil if layout.format == PixelFormat::DepthComponent => {
+            ClearValue::Depth(r as f32)
+        }
+        FormatClass::DepthStencil => ClearValue::DepthStencil(r as f32, g as u8),
+    })
+}
 
 impl Context {
     /// `glClearTexImage` (GL 4.4): the whole of level `level` (every face of a cube map).
@@ -161,11 +190,14 @@ impl Context {
             if integer != is_integer_format(format) {
                 return Err(INVALID_OPERATION);
             }
-            if image.samples > 0 {
-                return Err(INVALID_OPERATION);
-            }
         }
-        let layout = check_format_type(format, ty)?;
+        let client = check_format_type(format, ty)?;
+        // Without data the image is cleared to zeros of its own format (Mesa hands its
+        // driver no texel then), not to a zero client pixel, whose missing alpha reads as 1.
+        let layout = match (data, first.format) {
+            (None, Some(stored)) => crate::pixel::texel_layout(stored),
+            _ => client,
+        };
         let px = pixel_size(layout.format, layout.ty).bytes;
         let mut texel = [0u8; MAX_TEXEL_BYTES];
         if let Some(data) = data {
@@ -174,6 +206,19 @@ impl Context {
         }
         let texel = &texel[..px.min(MAX_TEXEL_BYTES)];
         if size.contains(&0) {
+            return Ok(());
+        }
+        if let Some(stored) = first.format.filter(|_| first.samples > 0) {
+            // A multisample image: one `ClearTexture` of the value in the image's format.
+            let value = clear_value(stored, layout, texel).ok_or(INVALID_OPERATION)?;
+            sh.dev.push(Record::ClearTexture {
+                texture: handle,
+                level: level as u8,
+                face: 0,
+                region: Box::new(wire_region(target, origin, size)),
+                value,
+            });
+            sh.flush_if_full();
             return Ok(());
         }
         for face in face_range {
