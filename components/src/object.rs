@@ -19,6 +19,7 @@ use tessera_wire::handle::{
     SamplerHandle, TextureHandle, VertexLayoutHandle,
 };
 use tessera_wire::state::{MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, TextureView};
+use tessera_wire::transport::heap::HeapBlock;
 
 /// What keeps an object alive. An object dies (one `Destroy*` record, its entity despawned,
 /// its wire slot freed) when it has no name and no references.
@@ -85,38 +86,90 @@ pub struct Mapping {
 /// mapping minus its offset into the buffer is a multiple of this.
 pub const MAP_ALIGNMENT: usize = 64;
 
-/// The client memory of a mapping: `len` bytes placed in a heap block so that their address
-/// is congruent to the mapped offset modulo [`MAP_ALIGNMENT`], as GL 4.2 requires (a program
-/// may read the buffer's aligned vectors through the pointer). The block never moves while
-/// the mapping lives, so the address stays valid when the `Mapping` does.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MappedBytes {
-    block: Box<[u8]>,
-    start: usize,
-    len: usize,
+/// The memory of a mapping: `len` bytes placed so that their address is congruent to the
+/// mapped offset modulo [`MAP_ALIGNMENT`], as GL 4.2 requires (a program may read the
+/// buffer's aligned vectors through the pointer). Client memory (a heap block), or, for a
+/// persistent mapping over `shm`/`fork`, a block of the session's mapping heap that the
+/// server reads itself ([`HeapBlock`]). The memory never moves while the mapping lives, so
+/// the address stays valid when the `Mapping` does.
+#[derive(Debug)]
+pub struct MappedBytes(Memory);
+
+#[derive(Debug)]
+enum Memory {
+    Client {
+        block: Box<[u8]>,
+        start: usize,
+        len: usize,
+    },
+    Heap(HeapBlock),
 }
 
 impl MappedBytes {
-    /// `len` zero bytes for a mapping at `offset` into its buffer.
+    /// `len` zero bytes of client memory for a mapping at `offset` into its buffer.
     pub fn zeroed(len: usize, offset: u64) -> Self {
         let block = vec![0u8; len + MAP_ALIGNMENT - 1].into_boxed_slice();
         let want = (offset % MAP_ALIGNMENT as u64) as usize;
         let have = block.as_ptr() as usize % MAP_ALIGNMENT;
         let start = (want + MAP_ALIGNMENT - have) % MAP_ALIGNMENT;
-        Self { block, start, len }
+        Self(Memory::Client { block, start, len })
+    }
+
+    /// A block of the mapping heap (already placed for its offset by the heap).
+    pub fn heap(block: HeapBlock) -> Self {
+        Self(Memory::Heap(block))
+    }
+
+    /// The block of the mapping heap, for a mapping that has one.
+    pub fn heap_block(&self) -> Option<&HeapBlock> {
+        match &self.0 {
+            Memory::Heap(b) => Some(b),
+            Memory::Client { .. } => None,
+        }
+    }
+
+    /// Gives up the memory, returning the heap block if it was one.
+    pub fn into_heap_block(self) -> Option<HeapBlock> {
+        match self.0 {
+            Memory::Heap(b) => Some(b),
+            Memory::Client { .. } => None,
+        }
     }
 }
+
+/// A clone is client memory holding the same bytes (a heap block has one owner).
+impl Clone for MappedBytes {
+    fn clone(&self) -> Self {
+        let mut copy = Self::zeroed(self.len(), self.as_ptr() as u64);
+        copy.copy_from_slice(self);
+        copy
+    }
+}
+
+impl PartialEq for MappedBytes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for MappedBytes {}
 
 impl std::ops::Deref for MappedBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        &self.block[self.start..self.start + self.len]
+        match &self.0 {
+            Memory::Client { block, start, len } => &block[*start..*start + *len],
+            Memory::Heap(b) => b,
+        }
     }
 }
 
 impl std::ops::DerefMut for MappedBytes {
     fn deref_mut(&mut self) -> &mut [u8] {
-        &mut self.block[self.start..self.start + self.len]
+        match &mut self.0 {
+            Memory::Client { block, start, len } => &mut block[*start..*start + *len],
+            Memory::Heap(b) => b,
+        }
     }
 }
 

@@ -45,7 +45,8 @@ use tessera_components::object::{Buffer, BufferShadow, Life, MappedBytes, Mappin
 use tessera_components::state::{BufferTarget, IndexedBuffer};
 use tessera_systems::lifecycle;
 use tessera_wire::Reply;
-use tessera_wire::record::{BufferCopy, BufferRange, Record};
+use tessera_wire::handle::BufferHandle;
+use tessera_wire::record::{BufferCopy, BufferRange, HeapRange, Record};
 
 use crate::context::{Context, GlResult};
 use crate::limits::{ACB_BINDINGS, SSBO_BINDINGS, UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
@@ -270,6 +271,32 @@ pub(crate) fn refresh_persistent_reads(sh: &mut Shared) {
 /// (`glBufferSubData`) shows through a persistent mapping of the range, and its twin
 /// learns it (the backend holds it once the command's batch is carried out).
 pub(crate) fn persistent_learn(sh: &mut Shared, e: Entity, offset: u64, data: &[u8]) {
+    let heap = sh
+        .world
+        .get::<Buffer>(e)
+        .and_then(|b| b.mapping.as_ref())
+        .filter(|m| m.bytes.heap_block().is_some())
+        .map(|m| (m.offset as u64, m.length as u64));
+    if let Some((at, len)) = heap {
+        // A heap block is read by the server at the start of each batch: the bytes go in
+        // only once every batch before the write was applied (one round trip), so no earlier
+        // command sees them; the server's twin learned them from the `WriteBuffer`.
+        let Some(handle) = sh.world.get::<Buffer>(e).map(|b| b.handle) else {
+            return;
+        };
+        let reply = sh.dev.enc.mint_reply();
+        sh.dev.push(Record::ReadBuffer {
+            buffer: handle,
+            range: Box::new(BufferRange {
+                offset: at,
+                size: 1,
+            }),
+            reply,
+        });
+        sh.wait(reply);
+        // The program writes the range with no call, so the copy never knows it.
+        shadow_stale(sh, e, at, len);
+    }
     let Some(mut b) = sh.world.get_mut::<Buffer>(e) else {
         return;
     };
@@ -291,6 +318,19 @@ pub(crate) fn persistent_learn(sh: &mut Shared, e: Entity, offset: u64, data: &[
     if let Some(twin) = m.initial.as_mut() {
         twin[dst].copy_from_slice(src);
     }
+}
+
+/// A mapping ends (unmapped, its buffer deleted or given new storage): a heap block is
+/// detached, which copies its last changes into the buffer, and given back to the transport
+/// once the batch carrying the detach has left (the server is then done with it when it has
+/// applied that batch). Client memory is simply freed.
+pub(crate) fn end_heap_mapping(sh: &mut Shared, handle: BufferHandle, m: Mapping) {
+    let Some(block) = m.bytes.into_heap_block() else {
+        return;
+    };
+    sh.dev.push(Record::DetachHeapRange { buffer: handle });
+    sh.flush();
+    sh.transport.heap_free(block);
 }
 
 /// Transform feedback buffer binding points.
@@ -556,19 +596,16 @@ impl Context {
             };
             self.unbind_buffer_everywhere(&mut sh, e);
             sh.names.buffers.free(name);
-            let Shared {
-                world,
-                dev,
-                mapped_buffers,
-                persistent_maps,
-                ..
-            } = &mut *sh;
-            if let Some(mut b) = world.get_mut::<Buffer>(e)
-                && b.mapping.take().is_some()
-            {
-                *mapped_buffers -= 1;
-                persistent_maps.retain(|&p| p != e);
+            let mapping = sh
+                .world
+                .get_mut::<Buffer>(e)
+                .and_then(|mut b| Some((b.handle, b.mapping.take()?)));
+            if let Some((handle, m)) = mapping {
+                sh.mapped_buffers -= 1;
+                sh.persistent_maps.retain(|&p| p != e);
+                end_heap_mapping(&mut sh, handle, m);
             }
+            let Shared { world, dev, .. } = &mut *sh;
             lifecycle::unname(world, dev, e);
         }
     }
@@ -807,13 +844,14 @@ impl Context {
         });
         // New storage ends any mapping (as in Mesa); a draw that was refused because of the
         // mapping may now proceed.
-        let was_mapped = b.mapping.take().is_some();
+        let was_mapped = b.mapping.take();
         b.generation += 1;
         let handle = b.handle;
-        if was_mapped {
+        if let Some(m) = was_mapped {
             self.local.dirty |= Dirty::DRAW_CHECK;
             sh.mapped_buffers -= 1;
             sh.persistent_maps.retain(|&p| p != e);
+            end_heap_mapping(sh, handle, m);
         }
         sh.dev.push(Record::CreateBuffer {
             buffer: handle,
@@ -839,7 +877,7 @@ impl Context {
         r: BufferRef,
         offset: i64,
         size: i64,
-    ) -> GlResult<(Entity, tessera_wire::handle::BufferHandle)> {
+    ) -> GlResult<(Entity, BufferHandle)> {
         let e = self.resolve_buffer(sh, r)?;
         let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
         if offset < 0 || size < 0 || offset.checked_add(size).is_none_or(|end| end > b.size) {
@@ -1226,13 +1264,36 @@ impl Context {
                 }
             }
         }
-        if persistent {
+        // Over `shm`/`fork` a persistent map whose starting bytes are what the backend holds
+        // (or undefined) lives in a block of the session's mapping heap, which the server
+        // reads at each batch: nothing of it crosses the ring (`AttachHeapRange`).
+        let exact = initial.is_none() && !(!read && explicit && !shadow_known(&sh, e, at, len));
+        let block = if persistent && exact {
+            sh.transport.heap_alloc(len as usize, at)
+        } else {
+            None
+        };
+        if let Some(mut block) = block {
+            block.copy_from_slice(&bytes);
+            bytes = MappedBytes::heap(block);
+            let heap = bytes.heap_block().map_or(0, |b| b.heap_offset());
+            sh.dev.push(Record::AttachHeapRange {
+                buffer: handle,
+                range: Box::new(HeapRange {
+                    offset: at,
+                    heap,
+                    size: len,
+                }),
+            });
+            // The program writes the range with no call, so the copy never knows it.
+            shadow_stale(&mut sh, e, at, len);
+        } else if persistent && write && !explicit && initial.is_none() {
             // A persistent write map without explicit flushes keeps its twin (see
-            // `send_persistent_writes`); every persistent map is looked at by batches and
-            // fence waits.
-            if write && !explicit && initial.is_none() {
-                initial = Some(Box::from(&bytes[..]));
-            }
+            // `send_persistent_writes`).
+            initial = Some(Box::from(&bytes[..]));
+        }
+        if persistent {
+            // Every persistent map is looked at by batches and fence waits.
             // The records that made the buffer go first: the changed pages are sent ahead of
             // later batches, which must not be ahead of the buffer's creation.
             sh.flush();
@@ -1289,7 +1350,9 @@ impl Context {
         if m.access & MAP_PERSISTENT_BIT != 0 {
             sh.persistent_maps.retain(|&p| p != e);
         }
-        if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
+        if m.bytes.heap_block().is_some() {
+            end_heap_mapping(&mut sh, handle, m);
+        } else if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
             let at = m.offset as u64;
             let runs = match &m.initial {
                 Some(initial) => changed_runs(initial, &m.bytes, |from, to| {
@@ -1357,7 +1420,8 @@ impl Context {
         if offset + length > m.length {
             return self.error(INVALID_VALUE);
         }
-        if length == 0 {
+        if length == 0 || m.bytes.heap_block().is_some() {
+            // A heap block's changes reach the buffer at the start of the next batch.
             return;
         }
         let handle = b.handle;

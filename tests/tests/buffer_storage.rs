@@ -679,6 +679,82 @@ fn a_persistent_coherent_ring_streams_native_pixels_on_every_transport() {
     }
 }
 
+/// Over `shm` and `fork` the ring's mapping is a block of the session's mapping heap, which the server
+/// reads itself: the streaming scene draws native's pixels while no byte written through the
+/// mapping crosses the command ring (`persistent_bytes`: the bytes of persistent mappings sent
+/// as `WriteBuffer` records, which the in-process run shows counting them), and the stage
+/// carries less than the frames wrote.
+#[test]
+fn over_shared_memory_a_persistent_ring_sends_no_mapped_byte_through_the_ring() {
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL");
+    let expected = streaming_scene(&mut native);
+    drop(native);
+    let written = (FRAMES * SECTION) as u64;
+    let mut inproc = tessera_on(Backend::ALL[0], TransportKind::Inproc, SIZE, SIZE);
+    assert!(
+        streaming_scene(&mut inproc) == expected,
+        "inproc: pixels differ"
+    );
+    assert!(
+        inproc.device_counters().persistent_bytes >= written,
+        "in process the written pages are sent as writes"
+    );
+    drop(inproc);
+    let server = Server::start();
+    let shared = server.kinds().into_iter();
+    for (name, transport) in shared.filter(|(name, _)| ["shm", "fork"].contains(name)) {
+        for backend in [BackendKind::Gles, BackendKind::Vulkan] {
+            if backend == BackendKind::Vulkan {
+                tessera_tests::ensure_lavapipe();
+            }
+            let mut ctx = context_over(backend, transport.clone());
+            let stage0 = ctx.transport_stats().stage_bytes;
+            let got = streaming_scene(&mut ctx);
+            assert!(got == expected, "{backend:?} over {name}: pixels differ");
+            assert_eq!(
+                ctx.device_counters().persistent_bytes,
+                0,
+                "{backend:?} over {name}: mapped bytes crossed the ring"
+            );
+            let stage = ctx.transport_stats().stage_bytes - stage0;
+            assert!(
+                stage < written,
+                "{backend:?} over {name}: {stage} stage bytes for {written} written"
+            );
+        }
+    }
+}
+
+/// The mapping heap's memory follows the live mappings: persistent mappings of 1 MiB made,
+/// written, read back and ended (unmapped and deleted, or deleted while mapped) 320 times
+/// over `shm` all live in the 256 MiB heap (none falls back to sending its writes), so the
+/// blocks of ended mappings are reused.
+#[test]
+fn over_shm_ended_persistent_mappings_give_their_heap_blocks_back() {
+    const MIB: isize = 1 << 20;
+    let server = Server::start();
+    let shm = server.kinds().into_iter().find(|(name, _)| *name == "shm");
+    let (_, shm) = shm.expect("the test server serves shm");
+    let mut ctx = context_over(BackendKind::Gles, shm);
+    let flags = MAP_WRITE_BIT | MAP_PERSISTENT_BIT | MAP_COHERENT_BIT;
+    for i in 0..320usize {
+        let b = StorageGl::create_buffers(&mut ctx, 1)[0];
+        ctx.named_buffer_storage(b, MIB, None, flags);
+        let p = ctx.map_named_range(b, 0, MIB, flags);
+        assert!(!p.is_null(), "map {i}");
+        let at = i * 3000 % (MIB as usize - 8);
+        write_mapped(p, at, &[i as u8 ^ 0x5A; 8]);
+        let got = ctx.get_named_sub_data(b, at as isize, 8);
+        assert_eq!(got, [i as u8 ^ 0x5A; 8], "mapping {i}");
+        if i % 2 == 0 {
+            assert!(ctx.unmap_named(b));
+        }
+        ctx.delete_buffers(1, &[b]);
+        assert_eq!(ctx.get_error(), NO_ERROR);
+    }
+    assert_eq!(ctx.device_counters().persistent_bytes, 0);
+}
+
 /// What a persistent, coherent read mapping shows after the GPU copied into the buffer and a
 /// fence signalled (no map, unmap or read call in between).
 fn persistent_read_scene(gl: &mut dyn StorageGl) -> Vec<u8> {
@@ -718,5 +794,19 @@ fn a_persistent_read_mapping_sees_gpu_writes_after_a_fence() {
             "{}",
             backend.name()
         );
+    }
+    // Over `shm` the mapping is a block of the mapping heap: the read-backs land in it, and
+    // the program's writes reach the copy from it.
+    let server = Server::start();
+    let shm = server.kinds().into_iter().find(|(name, _)| *name == "shm");
+    let (_, shm) = shm.expect("the test server serves shm");
+    for backend in [BackendKind::Gles, BackendKind::Vulkan] {
+        if backend == BackendKind::Vulkan {
+            tessera_tests::ensure_lavapipe();
+        }
+        let mut ctx = context_over(backend, shm.clone());
+        let got = persistent_read_scene(&mut ctx);
+        assert_eq!(ctx.device_counters().persistent_bytes, 0, "{backend:?}");
+        assert_eq!(got, expected, "{backend:?} over shm");
     }
 }

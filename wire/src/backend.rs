@@ -897,6 +897,9 @@ pub struct BatchView<'a> {
     pub bytes: &'a [u8],
     /// The stage area that came with it (check spans with [`crate::batch::Stage`]).
     pub stage: &'a [u8],
+    /// The session's mapping heap, where its transport has one (`shm`, `fork`): what
+    /// `AttachHeapRange` records name.
+    pub heap: Option<&'a crate::transport::heap::HeapView>,
 }
 
 #[cfg(test)]

@@ -60,16 +60,19 @@ use crate::handle::{
     ObjectKind, ProgramHandle, QueryHandle, RasterHandle, RawHandle, RenderbufferHandle,
     SamplerHandle, SurfaceHandle, TextureHandle, TransformFeedbackHandle, VertexLayoutHandle,
 };
+use crate::heap_ranges::HeapRanges;
 use crate::record::{
     ArchivedRecord, BufferBlocks, BufferCopy, BufferPixels, BufferRange, ClearValue,
-    FramebufferRef, ImageCopy, ImageObject, MAX_XFB_BUFFERS, PixelDestination, ProgramDesc,
-    QueryWrite, ReadSource, TextureCopy, TextureRegion, TextureViewDesc, XfbBinding, XfbPrimitive,
+    FramebufferRef, HeapRange, ImageCopy, ImageObject, MAX_XFB_BUFFERS, PixelDestination,
+    ProgramDesc, QueryWrite, ReadSource, TextureCopy, TextureRegion, TextureViewDesc, XfbBinding,
+    XfbPrimitive,
 };
 use crate::state::{
     Attachment, BlendState, DepthStencilState, FramebufferState, RasterState, Rect, Region,
     SamplerState, SurfaceDesc, TextureView, VertexLayout,
 };
 use crate::table::{Keyed, SlotTable};
+use crate::transport::heap::HeapView;
 
 /// Reads an archived value as its native type. For the plain-data types records carry
 /// this is a field-by-field load (little-endian integers are native on every target), and
@@ -946,6 +949,8 @@ pub struct Dispatcher<C> {
     registry: Registry,
     contexts: Contexts<C>,
     fences: FenceQueue,
+    /// Buffer ranges backed by the mapping heap (`crate::heap_ranges`).
+    heap_ranges: HeapRanges,
 }
 
 impl<C> Default for Dispatcher<C> {
@@ -954,6 +959,7 @@ impl<C> Default for Dispatcher<C> {
             registry: Registry::default(),
             contexts: Contexts::new(),
             fences: FenceQueue::default(),
+            heap_ranges: HeapRanges::default(),
         }
     }
 }
@@ -997,8 +1003,18 @@ impl<C: PipeContext> Dispatcher<C> {
     ) -> Result<(), SessionError> {
         let stage = Stage::new(batch.stage);
         let mut result = Ok(());
+        // What the program wrote through heap-backed mappings reaches the buffers before any
+        // record of the batch reads them.
+        if !self.heap_ranges.is_empty()
+            && let Some(heap) = batch.heap
+        {
+            result = self.heap_ranges.sync_all(pipe, heap);
+        }
         for record in batch.archived.records.iter() {
-            match self.apply_record(pipe, record, stage, out) {
+            if result.is_err() {
+                break;
+            }
+            match self.apply_record(pipe, record, stage, batch.heap, out) {
                 Ok(name) => pipe.record_applied(name, record),
                 Err(e) => {
                     result = Err(e);
@@ -1078,6 +1094,7 @@ impl<C: PipeContext> Dispatcher<C> {
         pipe: &mut P,
         record: &ArchivedRecord,
         stage: Stage<'_>,
+        heap: Option<&HeapView>,
         out: &mut Outbox,
     ) -> Result<&'static str, SessionError> {
         use ArchivedRecord as A;
@@ -1166,6 +1183,7 @@ impl<C: PipeContext> Dispatcher<C> {
                 if reg.buffers.live(buffer).is_none() {
                     reg.buffers.insert(N, buffer, ())?;
                 }
+                self.heap_ranges.forget(buffer);
                 pipe.create_buffer(buffer, size.to_native())?;
                 N
             }
@@ -1173,7 +1191,23 @@ impl<C: PipeContext> Dispatcher<C> {
                 const N: &str = "DestroyBuffer";
                 let buffer = de(buffer)?;
                 reg.buffers.remove(N, buffer)?;
+                self.heap_ranges.forget(buffer);
                 pipe.destroy_buffer(buffer)?;
+                N
+            }
+            A::AttachHeapRange { buffer, range } => {
+                const N: &str = "AttachHeapRange";
+                let buffer = de(buffer)?;
+                reg.buffers.get(N, buffer)?;
+                let range: HeapRange = de(range.as_ref())?;
+                self.heap_ranges.attach(pipe, heap, buffer, range)?;
+                N
+            }
+            A::DetachHeapRange { buffer } => {
+                const N: &str = "DetachHeapRange";
+                let buffer = de(buffer)?;
+                reg.buffers.get(N, buffer)?;
+                self.heap_ranges.detach(pipe, heap, buffer)?;
                 N
             }
             A::WriteBuffer {
@@ -1191,6 +1225,9 @@ impl<C: PipeContext> Dispatcher<C> {
                     bytes,
                 };
                 pipe.write_buffer(N, write)?;
+                if !self.heap_ranges.is_empty() {
+                    self.heap_ranges.learn(buffer, write.offset, bytes);
+                }
                 N
             }
             A::FillBuffer {

@@ -49,6 +49,7 @@ pub mod fault;
 pub mod fence;
 pub mod format;
 pub mod handle;
+mod heap_ranges;
 pub mod images;
 pub mod null;
 pub mod pixel;

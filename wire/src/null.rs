@@ -550,18 +550,127 @@ mod tests {
     use crate::backend::Reply;
     use crate::batch::{Archiver, Encoder, access_batch};
     use crate::handle::Handle;
+    use crate::record::{BufferCopy, HeapRange};
+    use crate::transport::heap::{HeapView, SharedHeap};
 
     /// Applies what `enc` holds as one batch.
     fn apply(null: &mut NullBackend, enc: &mut Encoder) -> (Result<(), SessionError>, Outbox) {
+        apply_with(null, enc, None)
+    }
+
+    /// [`apply`] on a session with a mapping heap.
+    fn apply_with(
+        null: &mut NullBackend,
+        enc: &mut Encoder,
+        heap: Option<&HeapView>,
+    ) -> (Result<(), SessionError>, Outbox) {
         let (mut archive, mut stage) = (AlignedVec::new(), Vec::new());
         enc.finish(&mut Archiver::default(), &mut archive, &mut stage);
         let batch = BatchView {
             archived: access_batch(&archive, &stage).unwrap(),
             bytes: &archive,
             stage: &stage,
+            heap,
         };
         let mut out = Outbox::default();
         (null.apply(batch, &mut out), out)
+    }
+
+    /// Reads `size` bytes of `buffer` back through a batch of its own.
+    fn read(null: &mut NullBackend, heap: &HeapView, buffer: BufferHandle, size: u64) -> Vec<u8> {
+        let mut enc = Encoder::new();
+        let reply = enc.mint_reply();
+        enc.push(Record::ReadBuffer {
+            buffer,
+            range: Box::new(BufferRange { offset: 0, size }),
+            reply,
+        });
+        let (result, out) = apply_with(null, &mut enc, Some(heap));
+        assert_eq!(result, Ok(()));
+        match &out.replies[..] {
+            [(_, Reply::Bytes(bytes))] => bytes.clone(),
+            other => panic!("no bytes: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn heap_ranges_reach_their_buffer_at_each_batch_and_bad_ones_end_the_session() {
+        let mut heap = SharedHeap::create().unwrap();
+        let view = HeapView::map(heap.fd()).unwrap();
+        let (mut null, _probe) = NullBackend::new(false);
+        let buffer = BufferHandle {
+            slot: 0,
+            generation: 1,
+        };
+        let mut block = heap.alloc(256, 4, 0).unwrap();
+        block.fill(1);
+        let mut enc = Encoder::new();
+        enc.push(Record::CreateBuffer { buffer, size: 260 });
+        enc.push(Record::AttachHeapRange {
+            buffer,
+            range: Box::new(HeapRange {
+                offset: 4,
+                heap: block.heap_offset(),
+                size: 256,
+            }),
+        });
+        assert_eq!(apply_with(&mut null, &mut enc, Some(&view)).0, Ok(()));
+        let mut want = vec![1u8; 260];
+        want[..4].fill(0);
+        assert_eq!(read(&mut null, &view, buffer, 260), want);
+        // Written through the block with no record: the next batch sees it.
+        block[2] = 9;
+        want[6] = 9;
+        assert_eq!(read(&mut null, &view, buffer, 260), want);
+        // A record's write and a GPU-side copy are kept where the block did not change.
+        let data = enc.stage(&[7, 7]);
+        enc.push(Record::WriteBuffer {
+            buffer,
+            offset: 0,
+            data,
+        });
+        enc.push(Record::CopyBuffer {
+            src: buffer,
+            dst: buffer,
+            region: Box::new(BufferCopy {
+                src_offset: 0,
+                dst_offset: 258,
+                size: 2,
+            }),
+        });
+        assert_eq!(apply_with(&mut null, &mut enc, Some(&view)).0, Ok(()));
+        want[..2].fill(7);
+        want[258..].fill(7);
+        assert_eq!(read(&mut null, &view, buffer, 260), want);
+        // Detached: the block's last change goes in, later ones do not.
+        block[0] = 5;
+        enc.push(Record::DetachHeapRange { buffer });
+        assert_eq!(apply_with(&mut null, &mut enc, Some(&view)).0, Ok(()));
+        block[1] = 5;
+        want[4] = 5;
+        assert_eq!(read(&mut null, &view, buffer, 260), want);
+        // A range outside the heap, or a session without one, ends the session.
+        for (heap_offset, with) in [(view.len() - 4, Some(&view)), (0, None)] {
+            enc.push(Record::AttachHeapRange {
+                buffer,
+                range: Box::new(HeapRange {
+                    offset: 0,
+                    heap: heap_offset,
+                    size: 8,
+                }),
+            });
+            let (result, _) = apply_with(&mut null, &mut enc, with);
+            assert!(
+                matches!(
+                    result,
+                    Err(SessionError::BadValue {
+                        record: "AttachHeapRange",
+                        ..
+                    })
+                ),
+                "{result:?}"
+            );
+        }
     }
 
     #[test]

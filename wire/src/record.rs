@@ -362,6 +362,18 @@ pub struct BufferRange {
     pub size: u64,
 }
 
+/// `AttachHeapRange`'s ranges.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[rkyv(derive(Debug))]
+pub struct HeapRange {
+    /// Start in the buffer.
+    pub offset: u64,
+    /// Start in the mapping heap.
+    pub heap: u64,
+    /// Length of both.
+    pub size: u64,
+}
+
 /// The ranges of a `CopyBuffer`.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[rkyv(derive(Debug))]
@@ -594,6 +606,17 @@ pub enum Record {
         range: Box<BufferRange>,
         reply: ReplyId,
     },
+    /// Backs a range of a buffer with a block of the session's mapping heap (`shm`/`fork`:
+    /// a persistent mapping's memory, which both processes map): the block is copied into
+    /// the range now, and at the start of each later batch the pages that changed since are
+    /// copied in, until `DetachHeapRange`. Refused on a session without a heap, and for a
+    /// block outside it.
+    AttachHeapRange {
+        buffer: BufferHandle,
+        range: Box<HeapRange>,
+    },
+    /// Copies in the last changes of the buffer's heap block and ends its backing.
+    DetachHeapRange { buffer: BufferHandle },
 
     // ---- Textures and renderbuffers ----
     /// Creates a texture of a kind, with no images.

@@ -93,6 +93,7 @@ impl Transport for Inproc {
             &self.archive,
             &self.stage,
             &mut self.outbox,
+            None,
         );
         self.take_outbox(result)
     }

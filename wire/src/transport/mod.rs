@@ -44,6 +44,7 @@ mod dial;
 mod doorbell;
 mod frame;
 pub mod handshake;
+pub mod heap;
 mod inproc;
 pub mod peer;
 mod registry;
@@ -233,6 +234,18 @@ pub trait Transport: Send {
         false
     }
 
+    /// A block of the session's mapping heap for a persistent mapping of `len` bytes at
+    /// `offset` into its buffer (`heap.rs`): memory the server reads itself, so what the
+    /// program writes there never crosses the command ring. `None` (the default, every
+    /// transport without shared memory, and a full heap): the mapping keeps client memory.
+    fn heap_alloc(&mut self, _len: usize, _offset: u64) -> Option<heap::HeapBlock> {
+        None
+    }
+
+    /// Gives back a block of [`Transport::heap_alloc`]'s, once the batch carrying its
+    /// `DetachHeapRange` was submitted: it is reused after the server applied that batch.
+    fn heap_free(&mut self, _block: heap::HeapBlock) {}
+
     /// A handle that waits for a reply without this transport, so its caller can wait
     /// holding no lock around the transport (a share group's): `thread`'s replies arrive in
     /// a queue the render thread fills. `None` (the default, and every transport whose
@@ -365,13 +378,23 @@ pub fn apply_message(
     msg: &[u8],
     out: &mut Outbox,
 ) -> Result<(), SessionError> {
+    apply_message_with_heap(backend, msg, out, None)
+}
+
+/// [`apply_message`] for a session with a mapping heap (`shm`, `fork`: `heap.rs`).
+pub fn apply_message_with_heap(
+    backend: &mut dyn Backend,
+    msg: &[u8],
+    out: &mut Outbox,
+    heap: Option<&heap::HeapView>,
+) -> Result<(), SessionError> {
     if msg.as_ptr().align_offset(16) != 0 {
         let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(msg.len());
         aligned.extend_from_slice(msg);
-        return apply_message(backend, &aligned, out);
+        return apply_message_with_heap(backend, &aligned, out, heap);
     }
     let (archive, stage) = decode_batch_message(msg)?;
-    apply_archived(backend, archive, stage, out)
+    apply_archived(backend, archive, stage, out, heap)
 }
 
 /// Validates one archived batch and applies it: the same code behind every transport.
@@ -380,6 +403,7 @@ pub(crate) fn apply_archived(
     bytes: &[u8],
     stage: &[u8],
     out: &mut Outbox,
+    heap: Option<&heap::HeapView>,
 ) -> Result<(), SessionError> {
     puffin::profile_scope!("apply_batch");
     let archived = access_batch(bytes, stage)?;
@@ -388,6 +412,7 @@ pub(crate) fn apply_archived(
             archived,
             bytes,
             stage,
+            heap,
         },
         out,
     )

@@ -25,10 +25,11 @@ use super::byte_ring::{Reader, WriteError, Writer};
 use super::doorbell::{self, EventSleeper, EventWaker, SocketReady};
 use super::frame::{self, FrameError, FrameKind, MAX_HANDSHAKE_FRAME, MAX_MESSAGE};
 use super::handshake::{self, DataPlane, Notice, ProbeSnapshot, Welcome};
+use super::heap::HeapView;
 use super::secret::Secret;
 use super::segment::{self, clamp_ring};
 use super::sync::Ordering;
-use super::{apply_message, sys};
+use super::{apply_message_with_heap, sys};
 use crate::backend::{Backend, Outbox, SessionError};
 use crate::null::NullProbe;
 
@@ -327,9 +328,10 @@ fn apply_guarded(
     session: &mut ServerBackend,
     msg: &[u8],
     out: &mut Outbox,
+    heap: Option<&HeapView>,
 ) -> Result<(), SessionError> {
     std::panic::catch_unwind(AssertUnwindSafe(|| {
-        apply_message(session.backend.as_mut(), msg, out)
+        apply_message_with_heap(session.backend.as_mut(), msg, out, heap)
     }))
     .unwrap_or_else(|_| Err(SessionError::Backend("the backend panicked".to_owned())))
 }
@@ -402,12 +404,21 @@ fn serve_shm(
     let mut payload = AlignedVec::new();
     let mut fds: Vec<OwnedFd> = Vec::new();
     let kind = frame::recv(sock, MAX_HANDSHAKE_FRAME, &mut payload, &mut fds)?;
-    if kind != FrameKind::Segments || fds.len() != 2 {
+    if kind != FrameKind::Segments || !(2..=3).contains(&fds.len()) {
         return Err(transport(format!(
             "expected the client's segments, got {kind:?} with {} descriptors",
             fds.len()
         )));
     }
+    // The mapping heap (`heap.rs`) is optional: without it, persistent mappings send their
+    // writes through the ring.
+    let heap = match fds.len() {
+        3 => {
+            let fd = fds.pop().ok_or_else(|| transport("no mapping heap"))?;
+            Some(HeapView::map(&fd).map_err(transport)?)
+        }
+        _ => None,
+    };
     let client_bell = fds.pop().ok_or_else(|| transport("no doorbell"))?;
     let cmd_fd = fds.pop().ok_or_else(|| transport("no command segment"))?;
     let cmd =
@@ -446,12 +457,13 @@ fn serve_shm(
             }
             continue;
         }
-        let result = apply_guarded(session, &msg, &mut out);
+        let result = apply_guarded(session, &msg, &mut out, heap.as_ref());
         applied += 1;
         crash_if_due(applied, crash_after);
         end_profiler_frame();
-        // Release: the batch's effects (replies written below) are ordered after it; the
-        // client reads `applied` only as a diagnostic today.
+        // Release: the batch's effects (replies written below) and its reads of the mapping
+        // heap are ordered before it; pairs with the Acquire in `ShmTransport::heap_alloc`,
+        // after which the client reuses the blocks this batch detached.
         page.server.0.applied.store(applied, Ordering::Release);
         for bytes in archived_notices(&mut out) {
             let mut wait = |ready: &dyn Fn() -> bool| loop {
@@ -488,7 +500,7 @@ fn serve_stream(
     loop {
         match frame::recv(sock, MAX_MESSAGE, &mut msg, &mut fds)? {
             FrameKind::Batch => {
-                let result = apply_guarded(session, &msg, &mut out);
+                let result = apply_guarded(session, &msg, &mut out, None);
                 applied += 1;
                 crash_if_due(applied, crash_after);
                 applied_bytes += msg.len() as u64;

@@ -21,6 +21,7 @@ use super::client::{Control, Inbox, ServerHandle};
 use super::doorbell::{self, EventSleeper, EventWaker};
 use super::frame::{self, FrameKind, MAX_HANDSHAKE_FRAME, MAX_MESSAGE};
 use super::handshake::{ProbeSnapshot, Welcome};
+use super::heap::{HeapBlock, SharedHeap};
 use super::segment::{self, SharedCommand};
 use super::sync::Ordering;
 use super::{SessionLost, Transport, TransportKind, TransportStats, sys};
@@ -98,6 +99,9 @@ pub struct ShmTransport {
     submitted: u64,
     stats: TransportStats,
     server: Option<ServerHandle>,
+    /// The session's mapping heap (`heap.rs`), passed to the server with the command
+    /// segment.
+    heap: SharedHeap,
 }
 
 impl ShmTransport {
@@ -112,11 +116,12 @@ impl ShmTransport {
         let (cmd_fd, cmd) = segment::create_command(welcome.cmd_bytes, welcome.event_bytes)
             .map_err(|e| e.to_string())?;
         let bell = sys::eventfd().map_err(|e| e.to_string())?;
+        let heap = SharedHeap::create().map_err(|e| e.to_string())?;
         frame::send(
             sock.as_fd(),
             FrameKind::Segments,
             &[],
-            &[cmd_fd.as_fd(), bell.as_fd()],
+            &[cmd_fd.as_fd(), bell.as_fd(), heap.fd().as_fd()],
         )
         .map_err(|e| e.to_string())?;
         drop(cmd_fd);
@@ -155,6 +160,7 @@ impl ShmTransport {
             submitted: 0,
             stats: TransportStats::default(),
             server,
+            heap,
         })
     }
 
@@ -250,6 +256,26 @@ impl Transport for ShmTransport {
 
     fn fence_mark(&self) -> std::sync::Arc<crate::fence::FenceMark> {
         self.back.inbox.mark.clone()
+    }
+
+    fn heap_alloc(&mut self, len: usize, offset: u64) -> Option<HeapBlock> {
+        // Acquire: the server's reads of the blocks it detached happened before it stored
+        // `applied`; pairs with the Release store in `session::serve_shm`.
+        let applied = self
+            .link
+            .cmd
+            .page()
+            .server
+            .0
+            .applied
+            .load(Ordering::Acquire);
+        self.heap.alloc(len, offset, applied)
+    }
+
+    fn heap_free(&mut self, block: HeapBlock) {
+        // The caller submitted the batch carrying the block's detach: it is at most the
+        // latest one.
+        self.heap.free(block, self.submitted);
     }
 
     fn stats(&self) -> TransportStats {

@@ -50,6 +50,26 @@ pub(crate) fn memfd(name: &CStr, size: usize) -> io::Result<OwnedFd> {
     Ok(fd)
 }
 
+/// Hands the pages of `[offset, offset + len)` of a memfd segment back to the system (they
+/// read as zeros afterwards); the segment's size does not change.
+pub(crate) fn punch_hole(fd: BorrowedFd<'_>, offset: usize, len: usize) -> io::Result<()> {
+    let (off, len) = (
+        libc::off_t::try_from(offset).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?,
+        libc::off_t::try_from(len).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?,
+    );
+    // SAFETY: `fd` is a valid descriptor; fallocate has no memory-safety preconditions, and
+    // KEEP_SIZE leaves the (sealed) size alone, so no mapping of the segment can fault.
+    check(unsafe {
+        libc::fallocate(
+            fd.as_raw_fd(),
+            libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
+            off,
+            len,
+        )
+    })?;
+    Ok(())
+}
+
 /// Checks a segment a peer sent: exactly `size` bytes and sealed against resizing, so mapping
 /// it cannot fault later.
 pub(crate) fn check_segment(fd: BorrowedFd<'_>, size: usize) -> Result<(), String> {

@@ -170,7 +170,13 @@ fn render_loop(mut backend: Box<dyn Backend>, mut consumer: Consumer, back: &Bac
                     return;
                 }
                 result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    apply_archived(backend.as_mut(), &slot.archive, &slot.stage, &mut outbox)
+                    apply_archived(
+                        backend.as_mut(),
+                        &slot.archive,
+                        &slot.stage,
+                        &mut outbox,
+                        None,
+                    )
                 }))
                 .unwrap_or_else(|_| panicked());
             })
