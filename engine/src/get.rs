@@ -159,6 +159,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_blend_func_extended",
     "GL_ARB_buffer_storage",
     "GL_ARB_clear_buffer_object",
+    "GL_ARB_clear_texture",
     "GL_ARB_clip_control",
     "GL_ARB_color_buffer_float",
     "GL_ARB_compressed_texture_pixel_storage",

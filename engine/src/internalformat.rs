@@ -17,7 +17,7 @@
 //! ([`Limits::sample_counts`]) up to `MAX_SAMPLES`, largest first.
 //!
 //! Errors are Mesa's: a target or pname outside the extension's lists is `INVALID_ENUM`
-//! (`CLEAR_TEXTURE` too, GL 4.4's `ARB_clear_texture` not being advertised), a negative
+//! (`CLEAR_TEXTURE` too, as native llvmpipe answers it), a negative
 //! `bufSize` `INVALID_VALUE`. At most `bufSize` values are written, none past them, and
 //! `MAX_COMBINED_DIMENSIONS`, a 64-bit value, is written as two 32-bit halves by the 32-bit
 //! query, as Mesa does.
