@@ -873,6 +873,35 @@ fn uses_es32_capabilities(words: &[u32]) -> bool {
     false
 }
 
+/// Whether a SPIR-V module declares a sampled 2D multisample array image
+/// (`sampler2DMSArray` and its integer forms): GLSL ES 3.10 has them only with
+/// `OES_texture_storage_multisample_2d_array`, 3.20 as core. SPIR-V names no capability
+/// for them (`ImageMSArray` is the storage images').
+fn samples_multisample_arrays(words: &[u32]) -> bool {
+    const OP_TYPE_IMAGE: u32 = 25;
+    const DIM_2D: u32 = 1;
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 {
+            return false;
+        }
+        // OpTypeImage: result, sampled type, dim, depth, arrayed, MS, sampled, format.
+        if words[i] & 0xffff == OP_TYPE_IMAGE
+            && count >= 9
+            && let Some(t) = words.get(i + 1..i + 9)
+            && t[2] == DIM_2D
+            && t[4] == 1
+            && t[5] == 1
+            && t[6] == 1
+        {
+            return true;
+        }
+        i += count;
+    }
+    false
+}
+
 /// Whether a SPIR-V module indexes an array of samplers or of uniform or storage blocks with
 /// an index that is not a constant (GLSL 4.00's dynamically uniform indexing), which GLSL ES
 /// allows from 3.20 on (3.10 wants constant expressions).
@@ -999,10 +1028,11 @@ impl ProgramPipe for GlesPipe {
             stages.push((s.stage, words));
         }
         // Geometry shaders, gl_PrimitiveID and gl_Layer in a fragment shader (which GL
-        // defines with or without a geometry stage), cube map array samplers and extended
-        // gathers are core in GLSL ES 3.20.
+        // defines with or without a geometry stage), cube map array samplers, multisample
+        // array samplers and extended gathers are core in GLSL ES 3.20.
         let needs_320 = stages.iter().any(|(stage, words)| {
             uses_es32_capabilities(words)
+                || samples_multisample_arrays(words)
                 || indexes_resource_arrays(words)
                 || match stage {
                     ShaderStage::Geometry

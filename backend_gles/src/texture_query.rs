@@ -1,6 +1,7 @@
 //! Texture queries GLSL ES lacks, lowered before translation: `textureQueryLevels`
 //! (`OpImageQueryLevels`) and `textureQueryLod` (`OpImageQueryLod`), which SPIRV-Cross
-//! refuses for ES.
+//! refuses for ES, and `textureSamples` (`OpImageQuerySamples` of a sampler's image,
+//! `GL_ARB_shader_texture_image_samples`), which GLSL ES does not have.
 //!
 //! As for the sampler LOD bias (`spirv.rs`), what the driver cannot tell a shader comes from
 //! plain uniforms indexed by sampler slot (`S` slots), which the backend sets from the bound
@@ -10,6 +11,9 @@
 //!   an immutable texture's last level and at the end of a consistent chain), 1 when nothing
 //!   complete is bound (llvmpipe's answer: it samples a texture of one level then, where GL
 //!   says 0). `textureQueryLevels` becomes a load of it.
+//! - `int ts_samples[S]`: the samples of the slot's texture as the engine defined its
+//!   images (what the driver allocated: the engine rounds counts to the ones the driver
+//!   has), 0 when nothing is bound. `textureSamples` becomes a load of it.
 //! - `vec4 ts_lod_sampler[S]`: the sampler's `(bias, min_lod, max_lod, mip)`, `mip` 0 for no
 //!   mipmap filter, 1 for `*_MIPMAP_NEAREST`, 2 for `*_MIPMAP_LINEAR`.
 //!
@@ -47,6 +51,8 @@ use crate::spirv::{
 
 /// Name of the level-count uniform in the translated GLSL.
 pub(crate) const LEVELS: &str = "ts_levels";
+/// Name of the sample-count uniform in the translated GLSL.
+pub(crate) const SAMPLES: &str = "ts_samples";
 /// Name of the sampler-parameter uniform in the translated GLSL.
 pub(crate) const LOD_SAMPLER: &str = "ts_lod_sampler";
 
@@ -62,6 +68,7 @@ mod q {
     pub const COMPOSITE_EXTRACT: u16 = 81;
     pub const IMAGE_QUERY_LOD: u16 = 105;
     pub const IMAGE_QUERY_LEVELS: u16 = 106;
+    pub const IMAGE_QUERY_SAMPLES: u16 = 107;
     pub const CONVERT_S_TO_F: u16 = 111;
     pub const BITCAST: u16 = 124;
     pub const I_SUB: u16 = 130;
@@ -95,12 +102,13 @@ const DIM_2D: u32 = 1;
 const DIM_3D: u32 = 2;
 const DIM_CUBE: u32 = 3;
 
-/// One query: its instruction's result id, slot, array index and, for a LOD query, the
-/// image it reads.
+/// One query: its instruction's result id, slot, array index, whether it asks the sample
+/// count and, for a LOD query, the image it reads.
 #[derive(Clone, Copy)]
 struct Site {
     slot: u32,
     index: Option<u32>,
+    samples: bool,
     lod: Option<LodSite>,
 }
 
@@ -135,8 +143,8 @@ fn slot_of(
     (slot < samplers).then_some((slot, index))
 }
 
-/// Lowers a stage's `textureQueryLevels` and `textureQueryLod`; `None` when it has neither
-/// (or none it can lower).
+/// Lowers a stage's `textureQueryLevels`, `textureQueryLod` and `textureSamples`; `None`
+/// when it has none (or none it can lower).
 pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
     if samplers == 0 {
         return None;
@@ -152,7 +160,8 @@ pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
     let mut sites: HashMap<u32, Site> = HashMap::new();
     for i in &m.insts[start..] {
         match opcode(i) {
-            q::IMAGE_QUERY_LEVELS if i.len() == 4 => {
+            q::IMAGE_QUERY_LEVELS | q::IMAGE_QUERY_SAMPLES if i.len() == 4 => {
+                // Of a sampler's image; `imageSamples` (of an image variable) is left alone.
                 let Some(image) = defs.get(&i[3]).filter(|d| opcode(d) == op::IMAGE) else {
                     continue;
                 };
@@ -160,6 +169,7 @@ pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
                     let site = Site {
                         slot,
                         index,
+                        samples: opcode(i) == q::IMAGE_QUERY_SAMPLES,
                         lod: None,
                     };
                     sites.insert(i[2], site);
@@ -189,6 +199,7 @@ pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
                     Site {
                         slot,
                         index,
+                        samples: false,
                         lod: Some(lod),
                     },
                 );
@@ -209,7 +220,12 @@ pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
     let vec4 = m.vector(float, 4);
     let length = m.fresh();
     m.global(inst(op::CONSTANT, &[uint, length, samplers]));
-    let levels = uniform_array(&mut m, int, length, LEVELS);
+    let any_levels = sites.values().any(|s| !s.samples);
+    let levels = any_levels.then(|| uniform_array(&mut m, int, length, LEVELS));
+    let samples = sites
+        .values()
+        .any(|s| s.samples)
+        .then(|| uniform_array(&mut m, int, length, SAMPLES));
     let lod_sampler = any_lod.then(|| uniform_array(&mut m, vec4, length, LOD_SAMPLER));
     let mut k = Constants::default();
     let mut slot_constants = HashMap::new();
@@ -260,7 +276,7 @@ pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
         let Some(site) = site.filter(|_| {
             matches!(
                 opcode(&m.insts[at]),
-                q::IMAGE_QUERY_LEVELS | q::IMAGE_QUERY_LOD
+                q::IMAGE_QUERY_LEVELS | q::IMAGE_QUERY_LOD | q::IMAGE_QUERY_SAMPLES
             )
         }) else {
             at += 1;
@@ -277,7 +293,9 @@ pub(crate) fn lower(words: &[u32], samplers: u32) -> Option<Vec<u32>> {
             Some(idx) => b.op(op::I_ADD, int, &[slot_constants[&site.slot], idx]),
             None => slot_constants[&site.slot],
         };
-        let p = b.op(op::ACCESS_CHAIN, int_ptr, &[levels, element]);
+        // Both arrays are declared where a site reads them.
+        let array = if site.samples { samples } else { levels };
+        let p = b.op(op::ACCESS_CHAIN, int_ptr, &[array.unwrap_or(0), element]);
         match site.lod {
             None => {
                 // The query's own result id, so its uses read the uniform.
@@ -632,19 +650,24 @@ pub(crate) fn lod_sampler(s: &SamplerState) -> [f32; 4] {
 pub(crate) struct Locations {
     /// `ts_levels`.
     pub levels: Option<glow::UniformLocation>,
+    /// `ts_samples`.
+    pub samples: Option<glow::UniformLocation>,
     /// `ts_lod_sampler`.
     pub lod_sampler: Option<glow::UniformLocation>,
 }
 
 impl Locations {
-    /// The locations in `program`, `None` if it has neither uniform.
+    /// The locations in `program`, `None` if it has none of the uniforms.
     pub fn find(gl: &crate::census::CountedGl, program: glow::Program) -> Option<Self> {
         // SAFETY: context current; `program` is a linked program of this context.
         let levels = unsafe { gl.get_uniform_location(program, LEVELS) };
         // SAFETY: as above.
+        let samples = unsafe { gl.get_uniform_location(program, SAMPLES) };
+        // SAFETY: as above.
         let lod_sampler = unsafe { gl.get_uniform_location(program, LOD_SAMPLER) };
-        (levels.is_some() || lod_sampler.is_some()).then_some(Self {
+        (levels.is_some() || samples.is_some() || lod_sampler.is_some()).then_some(Self {
             levels,
+            samples,
             lod_sampler,
         })
     }
@@ -654,6 +677,7 @@ impl Locations {
 #[derive(Default)]
 pub(crate) struct Held {
     levels: Vec<i32>,
+    samples: Vec<i32>,
     lod_sampler: Vec<[f32; 4]>,
 }
 
@@ -671,6 +695,7 @@ impl GlesPipe {
         let count = count.min(MAX_TEXTURE_UNITS);
         // llvmpipe samples an incomplete texture or an empty unit as a texture of one level.
         let mut levels = [1i32; MAX_TEXTURE_UNITS];
+        let mut samples = [0i32; MAX_TEXTURE_UNITS];
         let mut lod = [[0.0f32; 4]; MAX_TEXTURE_UNITS];
         for s in 0..count {
             let (texture, sampler) = ctx.desired.textures[s];
@@ -684,15 +709,21 @@ impl GlesPipe {
                 .saturating_sub(v.base_level)
                 .saturating_add(1)
                 .min(i32::MAX as u32) as i32;
+            samples[s] = t.image(0, 0).map_or(0, |i| i32::from(i.samples));
             if let Some(cso) = sampler.and_then(|h| self.samplers.get(record, h).ok()) {
                 lod[s] = cso.lod_query;
             }
         }
         let held = self.program_cache.texture_queries.get(&native);
         let same = match held {
-            Some(h) => h.levels[..] == levels[..count] && h.lod_sampler[..] == lod[..count],
+            Some(h) => {
+                h.levels[..] == levels[..count]
+                    && h.samples[..] == samples[..count]
+                    && h.lod_sampler[..] == lod[..count]
+            }
             None => {
                 levels[..count].iter().all(|&l| l == 0)
+                    && samples[..count].iter().all(|&n| n == 0)
                     && lod[..count].iter().all(|l| *l == [0.0; 4])
             }
         };
@@ -700,11 +731,14 @@ impl GlesPipe {
             return;
         }
         // SAFETY: context current; `native` is current (prepare made it so) and each
-        // location is its `ts_levels` (an int array) or `ts_lod_sampler` (a vec4 array) of
-        // `count` elements, the program's sampler slots.
+        // location is its `ts_levels` or `ts_samples` (int arrays) or `ts_lod_sampler` (a
+        // vec4 array) of `count` elements, the program's sampler slots.
         unsafe {
             if let Some(l) = locations.levels {
                 self.gl.uniform_1_i32_slice(Some(&l), &levels[..count]);
+            }
+            if let Some(l) = locations.samples {
+                self.gl.uniform_1_i32_slice(Some(&l), &samples[..count]);
             }
             if let Some(l) = locations.lod_sampler {
                 self.gl
@@ -715,6 +749,7 @@ impl GlesPipe {
             native,
             Held {
                 levels: levels[..count].to_vec(),
+                samples: samples[..count].to_vec(),
                 lod_sampler: lod[..count].to_vec(),
             },
         );
@@ -728,6 +763,11 @@ mod tests {
     /// A fragment module querying slot 1 (binding 2), a 2D texture: `OpImageQueryLevels`
     /// (result 20) and `OpImageQueryLod` at a `vec2` (result 21).
     fn module() -> Vec<u32> {
+        module_querying(q::IMAGE_QUERY_LEVELS)
+    }
+
+    /// [`module`] with `query` (levels or samples) as result 20's instruction.
+    fn module_querying(query: u16) -> Vec<u32> {
         let mut w = vec![0x0723_0203, 0x0001_0000, 0, 30, 0];
         let mut ep = vec![4, 1];
         ep.extend(literal("main"));
@@ -750,7 +790,7 @@ mod tests {
             inst(248, &[12]),
             inst(op::LOAD, &[6, 13, 10]),
             inst(op::IMAGE, &[5, 14, 13]),
-            inst(q::IMAGE_QUERY_LEVELS, &[3, 20, 14]),
+            inst(query, &[3, 20, 14]),
             inst(q::IMAGE_QUERY_LOD, &[4, 21, 13, 11]),
             inst(253, &[]),
             inst(56, &[]),
@@ -802,6 +842,34 @@ mod tests {
         assert!(ops.contains(&q::DPDX) && ops.contains(&q::DPDY));
         assert!(ops.contains(&op::IMAGE_QUERY_SIZE_LOD));
         assert!(out.iter().any(|i| opcode(i) == q::EXT_INST_IMPORT));
+    }
+
+    #[test]
+    fn a_sample_count_becomes_a_load_of_its_uniform() {
+        let out = insts(&lower(&module_querying(q::IMAGE_QUERY_SAMPLES), 2).expect("lowered"));
+        assert!(!out.iter().any(|i| opcode(i) == q::IMAGE_QUERY_SAMPLES));
+        let named = |name: &str| {
+            let words = literal(name);
+            out.iter()
+                .find(|i| opcode(i) == op::NAME && i[2..] == words[..])
+                .map(|i| i[1])
+        };
+        let samples = named(SAMPLES).expect("ts_samples declared");
+        // Result 20 loads ts_samples[1] (slot 1).
+        let load = out
+            .iter()
+            .find(|i| opcode(i) == op::LOAD && i[2] == 20)
+            .expect("the sample count's load");
+        let chain = out
+            .iter()
+            .find(|i| opcode(i) == op::ACCESS_CHAIN && i[2] == load[3])
+            .expect("its access chain");
+        assert_eq!(chain[3], samples);
+        let one = out
+            .iter()
+            .find(|i| opcode(i) == op::CONSTANT && i[2] == chain[4])
+            .expect("a constant index");
+        assert_eq!(one[3], 1, "slot 1");
     }
 
     #[test]

@@ -154,6 +154,7 @@ pub(crate) fn name_of(sh: &Shared, e: Option<Entity>) -> i64 {
 pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_ES2_compatibility",
     "GL_ARB_ES3_compatibility",
+    "GL_ARB_ES3_1_compatibility",
     "GL_ARB_arrays_of_arrays",
     "GL_ARB_base_instance",
     "GL_ARB_blend_func_extended",
@@ -225,6 +226,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_stencil_texturing",
     "GL_ARB_shader_storage_buffer_object",
     "GL_ARB_shader_subroutine",
+    "GL_ARB_shader_texture_image_samples",
     "GL_ARB_sync",
     "GL_ARB_tessellation_shader",
     "GL_ARB_texture_barrier",
@@ -395,6 +397,8 @@ impl Context {
             .filter(move |e| pipeline_statistics || *e != "GL_ARB_pipeline_statistics_query")
             .filter(move |e| xfb_overflow || *e != "GL_ARB_transform_feedback_overflow_query")
             .filter(move |e| robust || *e != "GL_ARB_robust_buffer_access_behavior")
+            // GLSL ES 3.10 has compute shaders, storage blocks and images.
+            .filter(move |e| (compute && images) || *e != "GL_ARB_ES3_1_compatibility")
             .filter(move |e| {
                 compute
                     || !matches!(
@@ -606,7 +610,7 @@ impl Context {
             // releasing a context flushes its batch (`Context::release_thread`).
             CONTEXT_RELEASE_BEHAVIOR => i(CONTEXT_RELEASE_BEHAVIOR_FLUSH as i32),
             NUM_EXTENSIONS => i(self.extension_names().count() as i32),
-            NUM_SHADING_LANGUAGE_VERSIONS => i(self.gl_version().glsl_versions().count() as i32),
+            NUM_SHADING_LANGUAGE_VERSIONS => i(self.glsl_versions().count() as i32),
             NUM_COMPRESSED_TEXTURE_FORMATS => i(COMPRESSED_FORMATS.len() as i32),
             COMPRESSED_TEXTURE_FORMATS => Some(Value::ints(COMPRESSED_FORMATS)),
             // GL 4.1 (ARB_ES2_compatibility): SPIR-V is the one shader binary format
@@ -1171,7 +1175,7 @@ impl Context {
                 extension.map(str::to_owned)
             }
             SHADING_LANGUAGE_VERSION => {
-                let version = self.gl_version().glsl_versions().nth(index as usize);
+                let version = self.glsl_versions().nth(index as usize);
                 if version.is_none() {
                     self.error(INVALID_VALUE);
                 }

@@ -56,9 +56,10 @@ impl GlVersion {
     /// `""` for GLSL 1.10 (GL 4.3 §22.2 names 1.10 by the empty string). The front end
     /// compiles these ([`tessera_shader::version::SUPPORTED`]); it takes the newer ones too,
     /// but a context lists only up to its own version, as `GL_SHADING_LANGUAGE_VERSION` says.
-    /// The ES versions it compiles follow, as Mesa lists them: `"300 es"`
-    /// (`GL_ARB_ES3_compatibility`), then `"100"` (`GL_ARB_ES2_compatibility`).
-    pub fn glsl_versions(self) -> impl Iterator<Item = String> {
+    /// The ES versions it compiles follow, as Mesa lists them: `"310 es"` where `es31`
+    /// (`GL_ARB_ES3_1_compatibility` advertised), `"300 es"` (`GL_ARB_ES3_compatibility`),
+    /// then `"100"` (`GL_ARB_ES2_compatibility`).
+    pub fn glsl_versions(self, es31: bool) -> impl Iterator<Item = String> {
         let newest = u32::from(self.major) * 100 + u32::from(self.minor) * 10;
         tessera_shader::version::SUPPORTED
             .iter()
@@ -71,6 +72,7 @@ impl GlVersion {
                     v.to_string()
                 }
             })
+            .chain(es31.then(|| "310 es".to_owned()))
             .chain(["300 es".to_owned(), "100".to_owned()])
     }
 
@@ -249,6 +251,12 @@ impl Context {
             .version_override
             .unwrap_or_else(|| carried_out(|e| self.advertises(e)))
     }
+
+    /// `GL_SHADING_LANGUAGE_VERSION`'s list ([`GlVersion::glsl_versions`]) of this context.
+    pub(crate) fn glsl_versions(&self) -> impl Iterator<Item = String> {
+        let es31 = self.advertises("GL_ARB_ES3_1_compatibility");
+        self.gl_version().glsl_versions(es31)
+    }
 }
 
 #[cfg(test)]
@@ -272,16 +280,19 @@ mod tests {
 
     #[test]
     fn glsl_version_list() {
-        let list: Vec<String> = GlVersion::new(4, 3).glsl_versions().collect();
+        let list: Vec<String> = GlVersion::new(4, 3).glsl_versions(false).collect();
         let expected = [
             "430", "420", "410", "400", "330", "150", "140", "130", "120", "", "300 es", "100",
         ];
         assert_eq!(list, expected);
         assert_eq!(
-            GlVersion::GL33.glsl_versions().next().as_deref(),
+            GlVersion::GL33.glsl_versions(false).next().as_deref(),
             Some("330")
         );
-        assert_eq!(GlVersion::GL33.glsl_versions().count(), 8);
+        assert_eq!(GlVersion::GL33.glsl_versions(false).count(), 8);
+        let list: Vec<String> = GlVersion::new(4, 5).glsl_versions(true).collect();
+        assert_eq!(list[..2], ["450", "440"]);
+        assert_eq!(list[list.len() - 3..], ["310 es", "300 es", "100"]);
     }
 
     #[test]

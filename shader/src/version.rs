@@ -31,7 +31,11 @@ fn dotted(v: u32) -> String {
 /// ES ones.
 fn supported_list() -> String {
     let mut all: Vec<String> = SUPPORTED.iter().map(|&v| dotted(v)).collect();
-    all.extend(["1.00 ES".to_owned(), "3.00 ES".to_owned(), "3.10 ES".to_owned()]);
+    all.extend([
+        "1.00 ES".to_owned(),
+        "3.00 ES".to_owned(),
+        "3.10 ES".to_owned(),
+    ]);
     match all.split_last() {
         Some((last, rest)) => format!("{}, and {last}", rest.join(", ")),
         None => String::new(),

@@ -1202,6 +1202,8 @@ gl_api! {
     fn tex_buffer(target: GLenum, internal_format: GLenum, buffer: GLuint) = "glTexBuffer";
     /// `glTexImage2DMultisample`.
     fn tex_image_2d_multisample(target: GLenum, samples: GLsizei, internal_format: GLint, width: GLsizei, height: GLsizei, fixed_locations: GLboolean) = "glTexImage2DMultisample";
+    /// `glTexImage3DMultisample`.
+    fn tex_image_3d_multisample(target: GLenum, samples: GLsizei, internal_format: GLint, width: GLsizei, height: GLsizei, depth: GLsizei, fixed_locations: GLboolean) = "glTexImage3DMultisample";
     /// `glSampleMaski`.
     fn sample_maski(index: GLuint, mask: GLbitfield) = "glSampleMaski";
     /// `glMinSampleShading` (GL 4.0, ARB_sample_shading).
