@@ -324,10 +324,13 @@ pub(crate) fn persistent_learn(sh: &mut Shared, e: Entity, offset: u64, data: &[
 /// detached, which copies its last changes into the buffer, and given back to the transport
 /// once the batch carrying the detach has left (the server is then done with it when it has
 /// applied that batch). Client memory is simply freed.
-pub(crate) fn end_heap_mapping(sh: &mut Shared, handle: BufferHandle, m: Mapping) {
+pub(crate) fn end_heap_mapping(sh: &mut Shared, e: Entity, handle: BufferHandle, m: Mapping) {
+    let (at, len) = (m.offset as u64, m.length as u64);
     let Some(block) = m.bytes.into_heap_block() else {
         return;
     };
+    // The program wrote the range with no call: the copy does not know what it holds.
+    shadow_stale(sh, e, at, len);
     sh.dev.push(Record::DetachHeapRange { buffer: handle });
     sh.flush();
     sh.transport.heap_free(block);
@@ -603,7 +606,7 @@ impl Context {
             if let Some((handle, m)) = mapping {
                 sh.mapped_buffers -= 1;
                 sh.persistent_maps.retain(|&p| p != e);
-                end_heap_mapping(&mut sh, handle, m);
+                end_heap_mapping(&mut sh, e, handle, m);
             }
             let Shared { world, dev, .. } = &mut *sh;
             lifecycle::unname(world, dev, e);
@@ -851,7 +854,7 @@ impl Context {
             self.local.dirty |= Dirty::DRAW_CHECK;
             sh.mapped_buffers -= 1;
             sh.persistent_maps.retain(|&p| p != e);
-            end_heap_mapping(sh, handle, m);
+            end_heap_mapping(sh, e, handle, m);
         }
         sh.dev.push(Record::CreateBuffer {
             buffer: handle,
@@ -1351,7 +1354,7 @@ impl Context {
             sh.persistent_maps.retain(|&p| p != e);
         }
         if m.bytes.heap_block().is_some() {
-            end_heap_mapping(&mut sh, handle, m);
+            end_heap_mapping(&mut sh, e, handle, m);
         } else if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
             let at = m.offset as u64;
             let runs = match &m.initial {

@@ -4,6 +4,7 @@
 //! |---|---|---|---|---|
 //! | command | client | page + ring read-write | page read-write, ring **read-only** | [`ControlPage`], then the command ring |
 //! | event | server | ring **read-only** | read-write | the event ring (replies, events) |
+//! | mapping heap | client | read-write | **read-only** | persistent mappings' memory (`heap.rs`) |
 //!
 //! Each segment is a memfd created by its owner, sized once and sealed against shrinking and
 //! growing (a peer that truncated a segment would make the other side fault on its mapping),
