@@ -357,11 +357,11 @@ fn scene(gl: &mut dyn Gl, invalid: bool) -> (Vec<Vec<u8>>, GLenum) {
     gl.enable(BLEND);
     gl.blend_func(SRC_ALPHA, ONE_MINUS_SRC_ALPHA);
     let mut frames = Vec::new();
-    for (i, s) in [[0.0f32, 0.0], [0.25, -0.125]].into_iter().enumerate() {
+    for s in [[0.0f32, 0.0], [0.25, -0.125]] {
         gl.clear_color(0.125, 0.25, 0.5, 1.0);
         gl.clear(COLOR_BUFFER_BIT);
         if invalid {
-            invalid_calls(gl, p, i);
+            invalid_calls(gl, p);
         }
         gl.uniform2fv(shift, &s);
         gl.uniform4fv(colour, &[1.0, 0.5, 0.25, 0.75]);
@@ -379,7 +379,7 @@ fn scene(gl: &mut dyn Gl, invalid: bool) -> (Vec<Vec<u8>>, GLenum) {
 /// generated, a negative viewport, uniforms at locations the program lacks and of kinds
 /// its uniforms are not, a deleted program. None may panic, reach a backend, or change what
 /// the valid calls draw.
-fn invalid_calls(gl: &mut dyn Gl, program: GLuint, frame: usize) {
+fn invalid_calls(gl: &mut dyn Gl, program: GLuint) {
     gl.draw_arrays(0x1234, 0, 3);
     gl.draw_arrays(TRIANGLES, 0, -3);
     gl.draw_elements(TRIANGLES, 3, FLOAT, 0);
@@ -403,7 +403,6 @@ fn invalid_calls(gl: &mut dyn Gl, program: GLuint, frame: usize) {
     gl.bind_vertex_array(0xcafe);
     // The uniforms' own values and the program stay as the valid calls set them.
     gl.use_program(program);
-    let _ = frame;
 }
 
 #[test]
