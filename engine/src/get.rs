@@ -302,7 +302,7 @@ impl Context {
     /// driver; the fragment stage's layer and viewport, on one below ES 3.2; the
     /// `MIRROR_CLAMP_TO_EDGE` wrap mode, anisotropic filtering, the polygon offset clamp and
     /// stencil-only textures, on a backend without them).
-    pub(crate) fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+    fn extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         let views = self.local.limits.texture_views;
         let bptc = self.local.limits.bptc;
         let indexed_blend = self.local.limits.indexed_blend;
@@ -613,14 +613,11 @@ impl Context {
             NUM_SHADING_LANGUAGE_VERSIONS => i(self.glsl_versions().count() as i32),
             NUM_COMPRESSED_TEXTURE_FORMATS => i(COMPRESSED_FORMATS.len() as i32),
             COMPRESSED_TEXTURE_FORMATS => Some(Value::ints(COMPRESSED_FORMATS)),
-            // GL 4.1 (ARB_ES2_compatibility): SPIR-V is the one shader binary format
-            // (`gl_spirv`), listed where GL_ARB_gl_spirv is advertised.
-            NUM_SHADER_BINARY_FORMATS => i(self.spirv_listed() as i32),
-            SHADER_BINARY_FORMATS => Some(Value::ints(if self.spirv_listed() {
-                &[SHADER_BINARY_FORMAT_SPIR_V as i64][..]
-            } else {
-                &[]
-            })),
+            // GL 4.1 (ARB_ES2_compatibility): no format is listed, so SHADER_BINARY_FORMATS
+            // has no value to write; glShaderBinary takes SPIR-V (`gl_spirv`) unlisted, as
+            // native llvmpipe does.
+            NUM_SHADER_BINARY_FORMATS => i(0),
+            SHADER_BINARY_FORMATS => Some(Value::ints(&[])),
             NUM_SPIR_V_EXTENSIONS => i(self.spirv_extension_names().count() as i32),
             NUM_PROGRAM_BINARY_FORMATS => i(1),
             PROGRAM_BINARY_FORMATS => {

@@ -33,11 +33,6 @@ pub struct SpirvShader {
 }
 
 impl Context {
-    /// Whether `SHADER_BINARY_FORMATS` lists SPIR-V: where `GL_ARB_gl_spirv` is advertised.
-    pub(crate) fn spirv_listed(&self) -> bool {
-        self.extension_names().any(|e| e == "GL_ARB_gl_spirv")
-    }
-
     /// The SPIR-V extensions a module may use here (`SPIR_V_EXTENSIONS`): those whose
     /// GLSL forms the front end and this backend carry out.
     pub(crate) fn spirv_extension_names(&self) -> impl Iterator<Item = &'static str> + '_ {

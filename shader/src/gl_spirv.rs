@@ -163,6 +163,49 @@ pub fn specialize(words: &[u32], indices: &[u32], values: &[u32]) -> Result<Vec<
     Ok(ed.finish())
 }
 
+/// Drops the `Binding` and `DescriptorSet` decorations of loose uniforms (`UniformConstant`
+/// variables that are no sampler or image): GL's SPIR-V may carry them (glslang gives every
+/// such variable one), and GLSL, which SPIRV-Cross writes them into, allows a binding only on
+/// opaque uniforms and blocks.
+fn unbind_loose_uniforms(words: &[u32]) -> Result<Vec<u32>, String> {
+    const UNIFORM_CONSTANT: u32 = 0;
+    const BINDING: u32 = 33;
+    const DESCRIPTOR_SET: u32 = 34;
+    let mut ed = Editor::parse(words).map_err(|_| "error: malformed SPIR-V module".to_owned())?;
+    let mut types = std::collections::HashMap::new();
+    for i in &ed.insts {
+        if matches!(opcode(i), 25..=28 | 32) && i.len() >= 2 {
+            types.insert(i[1], i.clone());
+        }
+    }
+    // The opcode of a type once its arrays and its pointer are looked through.
+    let base = |mut ty: u32| -> u16 {
+        for _ in 0..64 {
+            match types.get(&ty) {
+                Some(t) if opcode(t) == 28 && t.len() >= 3 => ty = t[2],
+                Some(t) if opcode(t) == 32 && t.len() >= 4 => ty = t[3],
+                Some(t) => return opcode(t),
+                None => return 0,
+            }
+        }
+        0
+    };
+    let loose: Vec<u32> = ed
+        .insts
+        .iter()
+        .filter(|i| opcode(i) == 59 && i.len() >= 4 && i[3] == UNIFORM_CONSTANT)
+        .filter(|i| !matches!(base(i[1]), 25..=27))
+        .map(|i| i[2])
+        .collect();
+    ed.insts.retain(|i| {
+        !(opcode(i) == op::DECORATE
+            && i.len() >= 3
+            && matches!(i[2], BINDING | DESCRIPTOR_SET)
+            && loose.contains(&i[1]))
+    });
+    Ok(ed.finish())
+}
+
 /// The specialized module of `stage` as GLSL 4.50 source for the front end, or the log of
 /// why it cannot be: it does not validate, or SPIRV-Cross refuses it.
 pub fn to_glsl(
@@ -172,7 +215,7 @@ pub fn to_glsl(
     indices: &[u32],
     values: &[u32],
 ) -> Result<String, String> {
-    let module = specialize(words, indices, values)?;
+    let module = unbind_loose_uniforms(&specialize(words, indices, values)?)?;
     validate(&module)?;
     let cross = spirv_cross()?;
     cross.glsl(&module, entry, execution_model(stage))
@@ -457,5 +500,27 @@ mod tests {
                 .filter_map(|i| i.ok())
                 .any(|(_, o, _)| o == op::CONSTANT_TRUE)
         );
+    }
+
+    #[test]
+    fn loose_uniforms_lose_their_bindings_and_samplers_keep_theirs() {
+        let mut w = vec![0x0723_0203, 0x0001_0000, 0, 20, 0];
+        w.extend(inst(op::DECORATE, &[5, 33, 3])); // loose float: Binding 3
+        w.extend(inst(op::DECORATE, &[5, 34, 0])); // and DescriptorSet 0
+        w.extend(inst(op::DECORATE, &[9, 33, 1])); // sampler: Binding 1
+        w.extend(inst(22, &[2, 32])); // OpTypeFloat
+        w.extend(inst(32, &[4, 0, 2])); // pointer to it, UniformConstant
+        w.extend(inst(59, &[4, 5, 0])); // OpVariable
+        w.extend(inst(25, &[6, 2, 1, 0, 0, 0, 1, 0])); // OpTypeImage 2D sampled
+        w.extend(inst(27, &[7, 6])); // OpTypeSampledImage
+        w.extend(inst(32, &[8, 0, 7]));
+        w.extend(inst(59, &[8, 9, 0]));
+        let out = unbind_loose_uniforms(&w).unwrap();
+        let decorations: Vec<Vec<u32>> = instructions(&out)
+            .filter_map(|i| i.ok())
+            .filter(|(_, o, _)| *o == op::DECORATE)
+            .map(|(_, _, w)| w.to_vec())
+            .collect();
+        assert_eq!(decorations, vec![inst(op::DECORATE, &[9, 33, 1])]);
     }
 }

@@ -435,3 +435,29 @@ fn spirv_errors_and_states_match_the_native_driver() {
         assert_eq!(got.len(), expected.len());
     }
 }
+
+/// The SPIR-V extension list is what the backend carries out:
+/// `SPV_KHR_shader_draw_parameters` where draw parameters are (Vulkan), nothing on GLES; an
+/// index past it is `INVALID_VALUE`.
+#[test]
+fn spirv_extension_list_names_what_each_backend_carries_out() {
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, SIZE, SIZE);
+        let names: Vec<String> = (0..ctx.get_integer(NUM_EXTENSIONS) as GLuint)
+            .filter_map(|i| ctx.get_stringi(EXTENSIONS, i))
+            .collect();
+        let spirv: Vec<String> = (0..ctx.get_integer(NUM_SPIR_V_EXTENSIONS) as GLuint)
+            .filter_map(|i| ctx.get_stringi(SPIR_V_EXTENSIONS, i))
+            .collect();
+        let draw_parameters = names.iter().any(|e| e == "GL_ARB_shader_draw_parameters");
+        let expected: &[&str] = if draw_parameters {
+            &["SPV_KHR_shader_draw_parameters"]
+        } else {
+            &[]
+        };
+        assert_eq!(spirv, expected, "{}", backend.name());
+        assert_eq!(ctx.get_error(), NO_ERROR);
+        assert_eq!(ctx.get_stringi(SPIR_V_EXTENSIONS, 1), None);
+        assert_eq!(ctx.get_error(), INVALID_VALUE);
+    }
+}
