@@ -458,7 +458,7 @@ fn colour_transcript(gl: &mut dyn ClearGl, levels: i32) -> Vec<Vec<Line>> {
             ("box of level 1 without data", &|gl, t| {
                 gl.clear_sub(t, 1, [2, 0, 0], [2, 3, 1], RGBA, FLOAT, None)
             }),
-            ("a box of level 0 without RGB data: alpha 0 too", &|gl, t| {
+            ("box of level 0 without RGB data, alpha too", &|gl, t| {
                 gl.clear_sub(t, 0, [4, 4, 0], [3, 2, 1], RGB, UNSIGNED_BYTE, None)
             }),
             ("a row of red from shorts", &|gl, t| {
