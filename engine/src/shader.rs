@@ -194,7 +194,9 @@ impl Context {
             s.source = used.concat();
         }
         // ARB_gl_spirv: a source breaks the shader's association with a SPIR-V module.
-        sh.world.entity_mut(e).remove::<crate::gl_spirv::SpirvShader>();
+        sh.world
+            .entity_mut(e)
+            .remove::<crate::gl_spirv::SpirvShader>();
     }
 
     /// `glGetShaderSource`.
@@ -339,9 +341,7 @@ impl Context {
             DELETE_STATUS => GLint::from(s.delete_pending),
             COMPILE_STATUS => GLint::from(s.compiled),
             INFO_LOG_LENGTH => gl_length(&s.info_log),
-            SPIR_V_BINARY => {
-                GLint::from(sh.world.get::<crate::gl_spirv::SpirvShader>(e).is_some())
-            }
+            SPIR_V_BINARY => GLint::from(sh.world.get::<crate::gl_spirv::SpirvShader>(e).is_some()),
             _ => gl_length(&s.source),
         })
     }
