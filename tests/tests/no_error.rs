@@ -7,46 +7,22 @@
 //! must report nothing) giving native's pixels; and invalid calls in a no-error context,
 //! which neither panic nor reach a backend, raise nothing and leave the next frame native's.
 
-#![expect(
-    unsafe_code,
-    reason = "the system EGL and GL, called through their C signatures"
-)]
-
-use std::ffi::c_void;
-
 use tessera_engine::Context;
 use tessera_engine::config::{BackendKind, Config, SurfaceConfig};
-use tessera_engine::egl::{EglError, Thread, registry, tokens as egl};
+use tessera_engine::egl::{registry, tokens as egl};
 use tessera_engine::gl::*;
 use tessera_engine::wire::Event;
 use tessera_tests::differential::Backend;
+use tessera_tests::egl_requests::{self, EGL_BAD_MATCH, EGL_SUCCESS, Request, core};
 use tessera_tests::gl::{Gl, NativeGl};
 use tessera_tests::scenes::link_program;
 
 const SIZE: i32 = 8;
 
-const EGL_SUCCESS: i32 = 0x3000;
-const EGL_BAD_ATTRIBUTE: i32 = 0x3004;
-const EGL_BAD_MATCH: i32 = 0x3009;
-
-/// An attribute list: 3.3 core plus `extra`.
-fn core(extra: &[i32]) -> Vec<i32> {
-    let mut list = vec![
-        egl::CONTEXT_MAJOR_VERSION,
-        3,
-        egl::CONTEXT_MINOR_VERSION,
-        3,
-        egl::CONTEXT_OPENGL_PROFILE_MASK,
-        egl::CONTEXT_OPENGL_CORE_PROFILE_BIT,
-    ];
-    list.extend_from_slice(extra);
-    list
-}
-
 const NO_ERROR_ON: [i32; 2] = [egl::CONTEXT_OPENGL_NO_ERROR_KHR, egl::TRUE];
 
 /// The requests compared: `(attributes, index of the request whose context to share with)`.
-fn requests() -> Vec<(Vec<i32>, Option<usize>)> {
+fn requests() -> Vec<Request> {
     vec![
         // 0: a no-error context, and 1: a plain one.
         (core(&NO_ERROR_ON), None),
@@ -100,167 +76,22 @@ fn requests() -> Vec<(Vec<i32>, Option<usize>)> {
     ]
 }
 
-/// What a created context answers: `CONTEXT_FLAGS`, and `glGetError` after `glEnable` of
-/// an enum that names no capability (`INVALID_ENUM` unless the context is a no-error one).
-type Answers = (GLint, GLenum);
-
-type EglDisplay = *mut c_void;
-type EglContext = *mut c_void;
-
-/// The system EGL's answers to [`requests`]: each request's error, and each created
-/// context's [`Answers`].
-fn native() -> Vec<(i32, Option<Answers>)> {
-    // The oracle's own context loads the system EGL and GL (by full path).
-    let _gl = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
-    // By full path, as the oracle's: never Tessera's own libEGL.
-    let path = [
-        "/usr/lib/x86_64-linux-gnu/libEGL.so.1",
-        "/usr/lib64/libEGL.so.1",
-        "/usr/lib/libEGL.so.1",
-    ]
-    .into_iter()
-    .find(|p| std::path::Path::new(p).exists())
-    .expect("the system libEGL.so.1");
-    // SAFETY: the library is loaded already (by the oracle); loading it again runs nothing.
-    let lib = unsafe {
-        libloading::os::unix::Library::open(
-            Some(path),
-            libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_NODELETE,
-        )
-    }
-    .expect("the system libEGL.so.1");
-    type GetPlatformDisplay =
-        unsafe extern "system" fn(u32, *mut c_void, *const isize) -> EglDisplay;
-    type Initialize = unsafe extern "system" fn(EglDisplay, *mut i32, *mut i32) -> u32;
-    type BindApi = unsafe extern "system" fn(u32) -> u32;
-    type CreateContext =
-        unsafe extern "system" fn(EglDisplay, *mut c_void, EglContext, *const i32) -> EglContext;
-    type MakeCurrent =
-        unsafe extern "system" fn(EglDisplay, *mut c_void, *mut c_void, EglContext) -> u32;
-    type GetError = unsafe extern "system" fn() -> i32;
-    type GetProc = unsafe extern "system" fn(*const u8) -> *const c_void;
-    type GetIntegerv = unsafe extern "system" fn(GLenum, *mut GLint);
-    type Enable = unsafe extern "system" fn(GLenum);
-    type GlGetError = unsafe extern "system" fn() -> GLenum;
-    // SAFETY: each symbol is looked up with its C signature; attribute lists are
-    // EGL_NONE-terminated and outlive the calls; out-parameters are live locals; GL is
-    // called only while a context is current, through pointers eglGetProcAddress gave.
-    unsafe {
-        let get_platform_display = *lib
-            .get::<GetPlatformDisplay>(b"eglGetPlatformDisplay\0")
-            .unwrap();
-        let initialize = *lib.get::<Initialize>(b"eglInitialize\0").unwrap();
-        let bind_api = *lib.get::<BindApi>(b"eglBindAPI\0").unwrap();
-        let create_context = *lib.get::<CreateContext>(b"eglCreateContext\0").unwrap();
-        let make_current = *lib.get::<MakeCurrent>(b"eglMakeCurrent\0").unwrap();
-        let get_error = *lib.get::<GetError>(b"eglGetError\0").unwrap();
-        let get_proc = *lib.get::<GetProc>(b"eglGetProcAddress\0").unwrap();
-        let gl = |name: &[u8]| {
-            let p = get_proc(name.as_ptr());
-            assert!(!p.is_null());
-            p
-        };
-        let get_integerv: GetIntegerv = std::mem::transmute(gl(b"glGetIntegerv\0"));
-        let enable: Enable = std::mem::transmute(gl(b"glEnable\0"));
-        let gl_get_error: GlGetError = std::mem::transmute(gl(b"glGetError\0"));
-        let display = get_platform_display(
-            egl::PLATFORM_SURFACELESS_MESA as u32,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-        );
-        let (mut major, mut minor) = (0, 0);
-        assert_ne!(initialize(display, &mut major, &mut minor), 0);
-        assert_ne!(bind_api(egl::OPENGL_API as u32), 0);
-        let mut made: Vec<EglContext> = Vec::new();
-        let mut out = Vec::new();
-        for (list, share) in requests() {
-            let mut list = list.clone();
-            list.push(egl::NONE);
-            let share = share.map_or(std::ptr::null_mut(), |s| made[s]);
-            let ctx = create_context(display, std::ptr::null_mut(), share, list.as_ptr());
-            let error = get_error();
-            made.push(ctx);
-            if ctx.is_null() {
-                out.push((error, None));
-                continue;
-            }
-            assert_ne!(
-                make_current(display, std::ptr::null_mut(), std::ptr::null_mut(), ctx),
-                0
-            );
-            let mut flags = 0;
-            get_integerv(CONTEXT_FLAGS, &mut flags);
-            enable(0x1234);
-            out.push((error, Some((flags, gl_get_error()))));
-        }
-        make_current(
-            display,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-        );
-        out
-    }
-}
-
-/// Tessera's EGL's answers to [`requests`] (surfaceless display, `EGL_NO_CONFIG_KHR`).
-fn tessera() -> Vec<(i32, Option<Answers>)> {
-    tessera_tests::ensure_runtime_dir();
-    let mut t = Thread::new();
-    let dpy = {
-        let mut reg = registry();
-        let dpy = reg
-            .get_platform_display(egl::PLATFORM_SURFACELESS_MESA, true, &[])
-            .unwrap();
-        reg.initialize(dpy).unwrap();
-        dpy
-    };
-    t.bind_api(egl::OPENGL_API).unwrap();
-    let mut made = Vec::new();
-    let mut out = Vec::new();
-    for (list, share) in requests() {
-        let pairs: Vec<(i32, i32)> = list.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-        let share = share.map_or(0, |s: usize| made[s]);
-        let mut reg = registry();
-        let created = t.create_context(&mut reg, dpy, 0, share, &pairs);
-        match created {
-            Err(e) => {
-                made.push(0);
-                let code = match e {
-                    EglError::BadMatch => EGL_BAD_MATCH,
-                    EglError::BadAttribute => EGL_BAD_ATTRIBUTE,
-                    other => panic!("unexpected {other:?}"),
-                };
-                out.push((code, None));
-            }
-            Ok(ctx) => {
-                made.push(ctx);
-                t.make_current(&mut reg, dpy, 0, 0, ctx).unwrap();
-                drop(reg);
-                let gl = t.gl().unwrap();
-                let flags = gl.get_integer(CONTEXT_FLAGS);
-                gl.enable(0x1234);
-                out.push((EGL_SUCCESS, Some((flags, gl.get_error()))));
-            }
-        }
-    }
-    let mut reg = registry();
-    t.make_current(&mut reg, dpy, 0, 0, 0).unwrap();
-    for ctx in made.into_iter().filter(|&c| c != 0) {
-        t.destroy_context(&mut reg, dpy, ctx).unwrap();
-    }
-    out
-}
-
 #[test]
 fn no_error_contexts_are_granted_and_refused_as_native_egl_does() {
-    let expected = native();
+    // Each made context's CONTEXT_FLAGS, and glGetError after glEnable of no capability.
+    let expected = egl_requests::native(&requests(), &[CONTEXT_FLAGS]);
     // The oracle is a fair one: it grants no-error contexts, flags them, and raises
     // INVALID_ENUM in the plain context only.
-    assert_eq!(expected[0], (EGL_SUCCESS, Some((0x8, NO_ERROR))));
-    assert_eq!(expected[1], (EGL_SUCCESS, Some((0, INVALID_ENUM))));
+    assert_eq!(
+        expected[0],
+        (EGL_SUCCESS, Some(vec![0x8, NO_ERROR as GLint]))
+    );
+    assert_eq!(
+        expected[1],
+        (EGL_SUCCESS, Some(vec![0, INVALID_ENUM as GLint]))
+    );
     assert_eq!(expected[2].0, EGL_BAD_MATCH);
-    let got = tessera();
+    let got = egl_requests::tessera(&requests(), &[CONTEXT_FLAGS]);
     for (i, (request, _)) in requests().iter().enumerate() {
         assert_eq!(got[i], expected[i], "request {i}: {request:x?}");
     }
