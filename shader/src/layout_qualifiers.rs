@@ -203,13 +203,25 @@ fn layout_lists<'a>(tokens: &[(usize, &'a str)]) -> Vec<Vec<(usize, &'a str)>> {
     lists
 }
 
+/// The qualifiers Mesa lets one list repeat at every version: matrix and block layouts and
+/// the binding.
+const REPEATABLE: [&str; 7] = [
+    "row_major",
+    "column_major",
+    "std140",
+    "std430",
+    "shared",
+    "packed",
+    "binding",
+];
+
 /// Refuses a qualifier named twice in one `layout(...)` list (Mesa's "duplicate layout
-/// qualifiers used").
+/// qualifiers used"), but for [`REPEATABLE`] ones.
 fn repeated_in_one_list(text: &str) -> Result<(), String> {
     let bytes = code(text);
     for list in layout_lists(&tokens(&bytes)) {
         for (k, (at, name)) in list.iter().enumerate() {
-            if list[..k].iter().any(|(_, n)| n == name) {
+            if !REPEATABLE.contains(name) && list[..k].iter().any(|(_, n)| n == name) {
                 let (line, column) = position(text, *at);
                 return Err(format!(
                     "0:{line}({column}): error: duplicate layout qualifiers used\n"

@@ -118,6 +118,10 @@ fn a_qualifier_twice_in_one_list_needs_enhanced_layouts() {
         );
         assert!(compile(stage, &enabled, &Limits::default()).ok, "{enabled}");
     }
+    // Matrix and block layouts and bindings may repeat at every version.
+    let repeated = "#version 150\nlayout(std140, row_major, std140, row_major) uniform B {\n \
+        mat4 m;\n};\nvoid main() {}\n";
+    assert!(compile(Stage::Vertex, repeated, &Limits::default()).ok);
 }
 
 /// Blocks without a packing of their own take the default packing before them, `shared`
