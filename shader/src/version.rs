@@ -533,11 +533,33 @@ fn has_output_index(source: &str) -> bool {
 /// geometry shader included (it ties geometry shaders to the context, not to the language
 /// version); glslang has geometry shaders only from 1.50 on, and GLSL 1.10 has nothing of
 /// its own for that stage.
+///
+/// GLSL ES 3.00 and 3.10 have no geometry or tessellation stages, nor 3.00 compute shaders
+/// (GLSL ES 3.20 or the ES extensions bring them), so Mesa refuses such shaders in a desktop
+/// context too; glslang, reading them as desktop GLSL, would not.
 pub fn check_stage(stage: crate::Stage, source: &str) -> Result<u32, String> {
-    match (stage, directive(source)) {
-        (crate::Stage::Geometry, Err(_)) => Ok(150),
-        _ => check(source),
+    use crate::Stage;
+    let d = match directive(source) {
+        Ok(d) => d,
+        Err(_) if stage == Stage::Geometry => return Ok(150),
+        Err(_) => return check(source),
+    };
+    let version = check(source)?;
+    let kind = match stage {
+        Stage::Geometry => "geometry",
+        Stage::TessControl | Stage::TessEvaluation => "tessellation",
+        Stage::Compute if version == 300 => "compute",
+        _ => return Ok(version),
+    };
+    if d.profile == "es" {
+        return Err(format!(
+            "0:{}({}): error: {kind} shaders are not supported in GLSL {} ES\n",
+            d.at.line,
+            d.at.column,
+            dotted(version)
+        ));
     }
+    Ok(version)
 }
 
 /// Checks the `#version` of a shader; `Err` is the compile log GL reports.
@@ -698,6 +720,21 @@ mod tests {
         );
         assert!(supported_list().ends_with("4.60, 1.00 ES, 3.00 ES, and 3.10 ES"));
         assert!(supported_list().starts_with("1.10, 1.20, 1.30, 1.40,"));
+    }
+
+    #[test]
+    fn glsl_es_has_no_geometry_or_tessellation_stages() {
+        use crate::Stage;
+        let es31 = "#version 310 es\nvoid main() {}\n";
+        for stage in [Stage::Geometry, Stage::TessControl, Stage::TessEvaluation] {
+            let e = check_stage(stage, es31).unwrap_err();
+            assert!(e.contains("not supported in GLSL 3.10 ES"), "{e}");
+            assert!(check_stage(stage, "#version 300 es\n").is_err());
+        }
+        assert_eq!(check_stage(Stage::Compute, es31), Ok(310));
+        assert!(check_stage(Stage::Compute, "#version 300 es\n").is_err());
+        assert_eq!(check_stage(Stage::Geometry, "#version 150\n"), Ok(150));
+        assert_eq!(check_stage(Stage::Geometry, "void main() {}\n"), Ok(150));
     }
 
     #[test]
