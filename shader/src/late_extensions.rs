@@ -34,7 +34,9 @@
 //! A fragment shader read as 4.20 or later loses `gl_FragColor` and `gl_FragData`, which
 //! glslang declares only before 4.20: [`FLAG_FRAG_COLOR`] and [`FLAG_FRAG_DATA`] declare
 //! stand-ins at location 0 in the preamble, as glslang places the built-ins themselves,
-//! and the link reflects no output for them (GL reports none for the built-ins).
+//! and the link reflects no output for them (GL reports none for the built-ins). Such a
+//! shader's `attribute` and `varying`, which Mesa takes before 4.20, are spelled as `in` and
+//! `out`.
 
 use std::borrow::Cow;
 
@@ -173,6 +175,9 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
     if let (Some(at), Some(version)) = (raise, needed) {
         // Three digits replace three digits (the versions here are all 1.40 and later).
         out.replace_range(at..at + 3, &version.to_string());
+        if version >= 420 && current < 420 {
+            out = storage_words(stage, &out);
+        }
         if fragment && version >= 420 && current < 420 {
             if out.contains("gl_FragColor") {
                 flags |= FLAG_FRAG_COLOR;
@@ -185,9 +190,65 @@ pub(crate) fn rewrite(stage: crate::Stage, text: &str) -> (Cow<'_, str>, u32) {
     (Cow::Owned(out), flags)
 }
 
+/// `text` with the storage words GLSL 4.20 removed from core shaders, which Mesa takes
+/// before it, spelled as 4.20 does: a vertex shader's `attribute` and `varying` become `in`
+/// and `out`, a fragment shader's `varying` `in` (padded with spaces: columns stay).
+fn storage_words(stage: crate::Stage, text: &str) -> String {
+    let varying = match stage {
+        crate::Stage::Vertex => "out",
+        crate::Stage::Fragment => "in",
+        _ => return text.to_owned(),
+    };
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if !ident(b[i]) {
+            let start = i;
+            while i < b.len() && !ident(b[i]) {
+                i += 1;
+            }
+            out.push_str(&text[start..i]);
+            continue;
+        }
+        let start = i;
+        while i < b.len() && ident(b[i]) {
+            i += 1;
+        }
+        let word = &text[start..i];
+        let new = match word {
+            "varying" => varying,
+            "attribute" if stage == crate::Stage::Vertex => "in",
+            _ => word,
+        };
+        out.push_str(new);
+        out.push_str(&" ".repeat(word.len() - new.len()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn storage_words_of_a_raised_shader_are_glsl_4_20_s() {
+        let src = "#version 140\n#extension GL_ARB_enhanced_layouts : enable\n\
+                   layout(std140) uniform b { vec4 v1; };\nattribute vec4 p;\nvarying vec4 v;\n\
+                   void main() { v = p * v1; gl_Position = p; }\n";
+        let (text, _) = rewrite(Stage::Vertex, src);
+        assert!(text.starts_with("#version 440\n"));
+        assert!(
+            text.contains("\nin        vec4 p;\nout     vec4 v;\n"),
+            "{text}"
+        );
+        let fs = src.replace("attribute vec4 p;\n", "");
+        let (text, _) = rewrite(Stage::Fragment, &fs);
+        assert!(text.contains("\nin      vec4 v;\n"), "{text}");
+        let c = crate::compile(Stage::Vertex, src, &crate::Limits::default());
+        assert!(c.ok, "{}", c.log);
+    }
     use crate::Stage;
 
     #[test]
