@@ -120,7 +120,8 @@ pub(crate) fn check(source: &str) -> Result<(), String> {
     if version < 440 && !enables(&text, "GL_ARB_enhanced_layouts") {
         repeated_in_one_list(&text)?;
     }
-    if version < 420 && !enables(&text, "GL_ARB_shading_language_420pack") {
+    // GLSL ES 3.10 (310) takes several too, as Mesa's has_420pack_or_es31 says.
+    if version < 420 && version != 310 && !enables(&text, "GL_ARB_shading_language_420pack") {
         several_layouts(&text)?;
     }
     block_packings(&text)

@@ -213,12 +213,17 @@ fn glsl_es_3_10_programs_and_region_barriers_match_the_native_driver() {
 }
 
 /// What compiles as natively: GLSL ES 3.10 in every stage GL ES 3.1 has and in no other
-/// (geometry and tessellation shaders need ES 3.2), and the extension's `#extension` line
+/// (geometry and tessellation shaders need ES 3.2), with several layout qualifiers on one
+/// declaration (which desktop GLSL takes from 4.20), and the extension's `#extension` line
 /// and macro in desktop GLSL, where it brings `mix()` of booleans (GLSL 4.50's), which
 /// GLSL 4.30 has not without it.
 #[test]
 fn es3_1_shaders_compile_where_the_native_driver_compiles_them() {
-    let sources: [(GLenum, &str); 7] = [
+    let sources: [(GLenum, &str); 8] = [
+        (
+            FRAGMENT_SHADER,
+            "#version 310 es\nprecision highp float;\nlayout(location = 1) layout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n",
+        ),
         (
             GEOMETRY_SHADER,
             "#version 310 es\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\nvoid main() { EmitVertex(); }\n",
@@ -256,7 +261,7 @@ fn es3_1_shaders_compile_where_the_native_driver_compiles_them() {
     let expected = check(&mut native);
     drop(native);
     let (t, f) = (TRUE as i32, FALSE as i32);
-    assert_eq!(expected, [f, f, t, t, t, t, f]);
+    assert_eq!(expected, [t, f, f, t, t, t, t, f]);
     for backend in Backend::ALL {
         let mut ctx = tessera_on(backend, TransportKind::Inproc, SIZE, SIZE);
         assert_eq!(check(&mut ctx), expected, "{}", backend.name());
