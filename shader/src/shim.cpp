@@ -1188,6 +1188,55 @@ public:
     }
 };
 
+// The uniform and storage blocks one shader object of a stage declares, by block name.
+std::map<std::string, const TType*> declared_blocks(TIntermediate* im) {
+    std::map<std::string, const TType*> blocks;
+    TIntermAggregate* objects = linker_objects(im);
+    if (!objects) return blocks;
+    for (TIntermNode* node : objects->getSequence()) {
+        TIntermSymbol* symbol = node->getAsSymbolNode();
+        if (!symbol) continue;
+        const TType& type = symbol->getType();
+        TStorageQualifier storage = type.getQualifier().storage;
+        if ((storage != EvqUniform && storage != EvqBuffer) || type.getBasicType() != EbtBlock)
+            continue;
+        std::string name = type.getTypeName().c_str();
+        if (name != "gl_DefaultUniformBlock") blocks[name] = &type;
+    }
+    return blocks;
+}
+
+// GLSL 4.40 §4.4.5 (GL_ARB_enhanced_layouts): a block that several shader objects of a stage
+// declare must have the same members at the same offsets in each; glslang's intrastage link
+// does not compare offsets. Mesa's link error.
+std::string intrastage_block_offsets(const std::vector<std::unique_ptr<Unit>>& shaders,
+                                     const TshSource* srcs) {
+    for (size_t i = 0; i < shaders.size(); ++i) {
+        auto a = declared_blocks(shaders[i]->shader->getIntermediate());
+        for (size_t j = 0; j < i; ++j) {
+            if (srcs[i].stage != srcs[j].stage) continue;
+            auto b = declared_blocks(shaders[j]->shader->getIntermediate());
+            for (const auto& [name, ta] : a) {
+                auto found = b.find(name);
+                if (found == b.end()) continue;
+                const TTypeList& ma = *ta->getStruct();
+                const TTypeList& mb = *found->second->getStruct();
+                bool same = ma.size() == mb.size();
+                for (size_t k = 0; same && k < ma.size(); ++k) {
+                    const TQualifier& qa = ma[k].type->getQualifier();
+                    const TQualifier& qb = mb[k].type->getQualifier();
+                    same = qa.hasOffset() == qb.hasOffset() &&
+                           (!qa.hasOffset() || qa.layoutOffset == qb.layoutOffset);
+                }
+                if (!same)
+                    return "error: definitions of interface block `" + name +
+                           "' do not match\n";
+            }
+        }
+    }
+    return "";
+}
+
 TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
     init_once();
     auto r = std::make_unique<TshResult>();
@@ -1214,6 +1263,11 @@ TshResult* link(const TshSource* srcs, size_t count, const TshLimits* limits) {
         if (std::strstr(unit->shader->getInfoLog(), kIgnoredInitializer))
             collect_initializers(*r, srcs[i], res);
         shaders.push_back(std::move(unit));
+    }
+    if (std::string mismatch = intrastage_block_offsets(shaders, srcs); !mismatch.empty()) {
+        r->log = mismatch;
+        r->seal();
+        return r.release();
     }
     {
         Linker program;

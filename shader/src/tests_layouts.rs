@@ -298,3 +298,25 @@ fn output_block_xfb_offsets_are_multiples_of_their_components() {
         assert_eq!(c.ok, ok, "{source}\n{}", c.log);
     }
 }
+
+/// piglit's intrastage-ubo-different-offset-across-shaders: a block two vertex shader
+/// objects declare with different offsets fails the link; with the same ones it links.
+#[test]
+fn a_block_of_two_shaders_of_a_stage_has_one_layout() {
+    let first = "#version 140\n#extension GL_ARB_enhanced_layouts : enable\n\
+        layout(std140) uniform b {\n layout(offset = 0) vec4 var1;\n \
+        layout(offset = 32) vec4 var2;\n};\nvarying vec4 v;\nvoid f() { v = var1; }\n";
+    let second = "#version 140\n#extension GL_ARB_enhanced_layouts : enable\n\
+        in vec4 piglit_vertex;\nlayout(std140) uniform b {\n layout(offset = 0) vec4 var1;\n \
+        layout(offset = 64) vec4 var2;\n};\nvoid f();\n\
+        void main() { f(); gl_Position = piglit_vertex; }\n";
+    for source in [first, second] {
+        let c = compile(Stage::Vertex, source, &Limits::default());
+        assert!(c.ok, "{source}\n{}", c.log);
+    }
+    let err = link_all(&[(Stage::Vertex, first), (Stage::Vertex, second)])
+        .expect_err("the offsets differ");
+    assert!(err.contains("definitions of interface block `b' do not match"), "{err}");
+    let same = second.replace("offset = 64", "offset = 32");
+    link_all(&[(Stage::Vertex, first), (Stage::Vertex, &same)]).expect("one layout links");
+}
