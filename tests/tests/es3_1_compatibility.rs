@@ -3,7 +3,7 @@
 //! context (a compute shader with a storage block, shared memory, barriers and atomics; a
 //! vertex and fragment program with explicit locations and bindings, arrays of arrays,
 //! integer `mix()` and `gl_HelperInvocation`), `glMemoryBarrierByRegion`'s errors bit by bit,
-//! and `GL_SHADING_LANGUAGE_VERSION`'s list. Bytes, pixels and errors must be exactly the
+//! `BACK` as a draw and read buffer, and `GL_SHADING_LANGUAGE_VERSION`'s list. Bytes, pixels and errors must be exactly the
 //! native ones.
 
 use tessera_engine::Context;
@@ -173,6 +173,46 @@ fn region_barriers(gl: &mut dyn Gl) -> Vec<GLenum> {
             gl.get_error()
         })
         .collect()
+}
+
+/// `BACK` as a draw and read buffer (ES 3.1's name for the default framebuffer's colour
+/// buffer, which GL 4.5 takes in `glDrawBuffers` too): `glDrawBuffers` and `glReadBuffer` of
+/// it on the default framebuffer (accepted) and on a framebuffer object (`INVALID_ENUM` and
+/// `INVALID_OPERATION`); the error and the draw or read buffer after each.
+fn back_buffer(gl: &mut dyn Gl) -> Vec<GLint> {
+    let mut out = Vec::new();
+    let fb = gl.gen_framebuffer();
+    for framebuffer in [0, fb] {
+        gl.bind_framebuffer(FRAMEBUFFER, framebuffer);
+        let mut v = [0];
+        gl.draw_buffers(&[BACK]);
+        out.push(gl.get_error() as GLint);
+        gl.get_integerv(DRAW_BUFFER0, &mut v);
+        out.push(v[0]);
+        gl.read_buffer(BACK);
+        out.push(gl.get_error() as GLint);
+        gl.get_integerv(READ_BUFFER, &mut v);
+        out.push(v[0]);
+    }
+    gl.bind_framebuffer(FRAMEBUFFER, 0);
+    out
+}
+
+#[test]
+fn back_as_a_draw_buffer_matches_the_native_driver() {
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = back_buffer(&mut native);
+    drop(native);
+    let (back, color0) = (BACK as GLint, COLOR_ATTACHMENT0 as GLint);
+    let (enum_, operation) = (INVALID_ENUM as GLint, INVALID_OPERATION as GLint);
+    assert_eq!(
+        expected,
+        [0, back, 0, back, enum_, color0, operation, color0]
+    );
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, SIZE, SIZE);
+        assert_eq!(back_buffer(&mut ctx), expected, "{}", backend.name());
+    }
 }
 
 #[test]
