@@ -3,8 +3,8 @@
 //! context (a compute shader with a storage block, shared memory, barriers and atomics; a
 //! vertex and fragment program with explicit locations and bindings, arrays of arrays,
 //! integer `mix()` and `gl_HelperInvocation`), `glMemoryBarrierByRegion`'s errors bit by bit,
-//! `BACK` as a draw and read buffer, and `GL_SHADING_LANGUAGE_VERSION`'s list. Bytes, pixels and errors must be exactly the
-//! native ones.
+//! `BACK` as a draw and read buffer, and `GL_SHADING_LANGUAGE_VERSION`'s list. Bytes, pixels
+//! and errors must be exactly the native ones.
 
 use tessera_engine::Context;
 use tessera_engine::gl::*;
