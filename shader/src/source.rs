@@ -26,8 +26,11 @@
 //!   blanked and its functions (`texture1DArray()` and its kin) come from the preamble
 //!   ([`texture_array`]);
 //! - **`GL_ARB_texture_query_levels`, `GL_ARB_conservative_depth`,
-//!   `GL_ARB_fragment_layer_viewport`, `GL_ARB_cull_distance`**, which glslang does not know, and
-//!   `GL_ARB_texture_query_lod` below 1.50 ([`crate::late_extensions`]).
+//!   `GL_ARB_fragment_layer_viewport`, `GL_ARB_cull_distance`, `GL_ARB_ES3_1_compatibility`**,
+//!   which glslang does not know, and `GL_ARB_texture_query_lod` below 1.50 and
+//!   `GL_ARB_shader_texture_image_samples` below 4.30 ([`crate::late_extensions`]);
+//! - **GLSL ES 3.00 and 3.10** are compiled as desktop 3.30 and 4.50
+//!   ([`crate::version::glslang_source`]).
 //!
 //! - **unsized uniform arrays with an initializer** get the initializer's size written in
 //!   (glslang's relaxed rules drop the initializer and would leave them unsized);
