@@ -6,7 +6,7 @@
 //! writes whenever it reads the buffer, which it does only while it carries out a batch. So
 //! at the start of every batch, before its first record, the dispatcher looks at each
 //! attached range: it copies the heap block out page by page, compares each page with a
-//! twin of what the buffer holds from the block, and writes the runs of changed bytes into
+//! twin of what the buffer holds from the block, and writes the changed 64-byte runs into
 //! the buffer (the backend's ordinary `write_buffer`), so every record of the batch sees
 //! every write the program made before the batch left (and perhaps later ones, as a GPU
 //! reading coherent memory may). No mapped byte crosses the command ring; the cost is one
@@ -16,7 +16,7 @@
 //! when the range was attached, the pages copied since, and what `WriteBuffer` records
 //! wrote over the range (the client writes the same bytes into the mapping, so they are
 //! not copied twice). What the GPU writes (copies, transform feedback, storage writes) does
-//! not change the twin, so bytes the program leaves alone keep the GPU's values (the
+//! not change the twin, so runs of bytes the program leaves alone keep the GPU's values (the
 //! client-side comparison of the other transports keeps them by the page).
 
 use crate::backend::{SessionError, bad_value};
@@ -28,10 +28,10 @@ use crate::transport::heap::{HEAP_BYTES, HeapView};
 /// The granularity of the first comparison.
 const PAGE: usize = 4096;
 
-/// Runs of changed bytes closer than this are written as one (the bytes between are the
-/// block's, unchanged: written again only where the GPU wrote them meanwhile, an overlap of
-/// program and GPU writes a well-defined program does not make).
-const MERGE_GAP: usize = 64;
+/// The granularity of the writes: a changed byte sends its aligned run of this many (the
+/// bytes beside it are the block's, unchanged, so written again only where the GPU wrote them
+/// meanwhile, an overlap of program and GPU writes a well-defined program does not make).
+const RUN: usize = 64;
 
 /// One attached range.
 struct Attached {
@@ -59,7 +59,7 @@ pub(crate) struct HeapRanges {
 struct Scratch {
     /// One page copied out of the heap.
     page: Vec<u8>,
-    /// The runs of changed bytes of one page.
+    /// The stretches of changed runs of one page.
     runs: Vec<(usize, usize)>,
 }
 
@@ -174,8 +174,8 @@ impl HeapRanges {
         Ok(())
     }
 
-    /// Compares one range with its twin page by page, and the pages that differ byte by byte;
-    /// writes the runs of changed bytes (runs less than [`MERGE_GAP`] apart as one).
+    /// Compares one range with its twin page by page, and the pages that differ by runs of
+    /// [`RUN`] bytes; writes each stretch of changed runs.
     fn sync_one<P: BufferPipe + ?Sized>(
         a: &mut Attached,
         scratch: &mut Scratch,
@@ -195,22 +195,20 @@ impl HeapRanges {
             let twin = &mut a.twin[i..end];
             if *chunk != *twin {
                 runs.clear();
-                let mut j = 0;
-                while j < chunk.len() {
-                    if chunk[j] == twin[j] {
-                        j += 1;
+                for (k, (now, was)) in chunk.chunks(RUN).zip(twin.chunks(RUN)).enumerate() {
+                    if now == was {
                         continue;
                     }
-                    let s = j;
-                    while j < chunk.len() && chunk[j] != twin[j] {
-                        j += 1;
+                    let (s, e) = (i + k * RUN, i + k * RUN + now.len());
+                    match runs.last_mut() {
+                        Some(last) if last.1 == s => last.1 = e,
+                        _ => runs.push((s, e)),
                     }
-                    runs.push((i + s, i + j));
                 }
                 twin.copy_from_slice(chunk);
                 for &(s, e) in runs.iter() {
                     match pending {
-                        Some((ps, pe)) if s - pe < MERGE_GAP => pending = Some((ps, e)),
+                        Some((ps, pe)) if pe == s => pending = Some((ps, e)),
                         Some((ps, pe)) => {
                             Self::write(pipe, a, ps, pe)?;
                             pending = Some((s, e));
