@@ -218,7 +218,128 @@ pub fn to_glsl(
     let module = unbind_loose_uniforms(&specialize(words, indices, values)?)?;
     validate(&module)?;
     let cross = spirv_cross()?;
-    cross.glsl(&module, entry, execution_model(stage))
+    Ok(atomic_counters(&cross.glsl(
+        &module,
+        entry,
+        execution_model(stage),
+    )?))
+}
+
+/// The GLSL functions SPIRV-Cross writes for `OpAtomic*` instructions, and what they are on an
+/// `atomic_uint` (GLSL 4.60's names, `GL_ARB_shader_atomic_counter_ops`'s before it).
+const COUNTER_FUNCTIONS: &[(&str, &str)] = &[
+    ("atomicCounterIncrement", "atomicCounterIncrement"),
+    ("atomicCounterDecrement", "atomicCounterDecrement"),
+    ("atomicAdd", "atomicCounterAdd"),
+    ("atomicSub", "atomicCounterSubtract"),
+    ("atomicMin", "atomicCounterMin"),
+    ("atomicMax", "atomicCounterMax"),
+    ("atomicAnd", "atomicCounterAnd"),
+    ("atomicOr", "atomicCounterOr"),
+    ("atomicXor", "atomicCounterXor"),
+    ("atomicExchange", "atomicCounterExchange"),
+    ("atomicCompSwap", "atomicCounterCompSwap"),
+];
+
+/// Makes SPIRV-Cross's `AtomicCounter` variables GLSL atomic counters again. SPIRV-Cross
+/// (Debian's 2021.01) declares such a variable with its binding and offset but no storage
+/// qualifier and as a plain `uint` (`layout(binding = 3, offset = 24) uint a0;`), which no
+/// GLSL compiler takes, and writes the `OpAtomic*` on it as the counter built-ins or the
+/// buffer atomics. The declarations become `uniform atomic_uint`s, and each call on one of
+/// them the counter function of the same meaning: `OpAtomicLoad` (`atomicAdd(c, 0)`)
+/// `atomicCounter(c)`; `OpAtomicIDecrement`, whose result is the value before, the GLSL
+/// decrement (which returns the value after) plus one; the other operations
+/// `GL_ARB_shader_atomic_counter_ops`'s functions, which the text then enables.
+fn atomic_counters(glsl: &str) -> String {
+    let mut counters: Vec<&str> = Vec::new();
+    let mut out = String::with_capacity(glsl.len() + 64);
+    for line in glsl.split_inclusive('\n') {
+        let declared = line
+            .strip_prefix("layout(")
+            .filter(|l| l.contains("offset = "))
+            .and_then(|l| l.split_once(") uint "))
+            .map(|(_, rest)| rest.trim_end());
+        match declared {
+            Some(rest) if rest.ends_with(';') => {
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                counters.push(&rest[..end]);
+                out.push_str(&line.replacen(") uint ", ") uniform atomic_uint ", 1));
+            }
+            _ => out.push_str(line),
+        }
+    }
+    if counters.is_empty() {
+        return out;
+    }
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let text = out;
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut extension = false;
+    let mut rest = text.as_str();
+    'scan: while let Some(at) = rest.find("atomic") {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let starts_word = !before.ends_with(is_ident);
+        for (glsl_name, counter_name) in COUNTER_FUNCTIONS {
+            let Some(args) = from
+                .strip_prefix(glsl_name)
+                .and_then(|a| a.strip_prefix('('))
+            else {
+                continue;
+            };
+            // The call's arguments, up to its closing parenthesis.
+            let mut depth = 1usize;
+            let Some(close) = args.find(|c| {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            }) else {
+                continue;
+            };
+            let inner = &args[..close];
+            let target = inner.trim_start();
+            let name_end = target.find(|c| !is_ident(c)).unwrap_or(target.len());
+            if !starts_word || !counters.contains(&&target[..name_end]) {
+                continue;
+            }
+            let operand = inner.split_once(',').map(|(_, v)| v.trim());
+            let pointer = inner.split_once(',').map_or(inner, |(p, _)| p);
+            match (*glsl_name, operand) {
+                ("atomicAdd", Some("0" | "0u")) => {
+                    out.push_str(&format!("atomicCounter({pointer})"));
+                }
+                ("atomicCounterDecrement", _) => {
+                    out.push_str(&format!("(atomicCounterDecrement({inner}) + 1u)"));
+                }
+                ("atomicCounterIncrement", _) => {
+                    out.push_str(&format!("atomicCounterIncrement({inner})"));
+                }
+                _ => {
+                    extension = true;
+                    out.push_str(&format!("{counter_name}({inner})"));
+                }
+            }
+            rest = &args[close + 1..];
+            continue 'scan;
+        }
+        out.push_str("atomic");
+        rest = &from["atomic".len()..];
+    }
+    out.push_str(rest);
+    if extension {
+        if let Some(end) = out.find('\n') {
+            out.insert_str(
+                end + 1,
+                "#extension GL_ARB_shader_atomic_counter_ops : require\n",
+            );
+        }
+    }
+    out
 }
 
 /// Validates a module with SPIRV-Tools against OpenGL 4.5 with `ARB_gl_spirv`.
@@ -500,6 +621,36 @@ mod tests {
                 .filter_map(|i| i.ok())
                 .any(|(_, o, _)| o == op::CONSTANT_TRUE)
         );
+    }
+
+    #[test]
+    fn atomic_counter_variables_become_atomic_uints() {
+        let cross = "#version 450\n\
+            layout(binding = 3, offset = 24) uint a0;\n\
+            layout(location = 0) uniform uint e[6];\n\
+            layout(binding = 0, offset = 4) uint a[2][3];\n\
+            void main()\n{\n\
+            uint _36 = atomicCounterIncrement(a0);\n\
+            uint _45 = atomicCounterDecrement(a[1][2]);\n\
+            uint _55 = atomicAdd(a0, 0);\n\
+            uint _56 = atomicAdd(e[(1)], 2u);\n\
+            uint _57 = atomicMax(a[0][e[0]], 2u);\n}\n";
+        assert_eq!(
+            atomic_counters(cross),
+            "#version 450\n\
+            #extension GL_ARB_shader_atomic_counter_ops : require\n\
+            layout(binding = 3, offset = 24) uniform atomic_uint a0;\n\
+            layout(location = 0) uniform uint e[6];\n\
+            layout(binding = 0, offset = 4) uniform atomic_uint a[2][3];\n\
+            void main()\n{\n\
+            uint _36 = atomicCounterIncrement(a0);\n\
+            uint _45 = (atomicCounterDecrement(a[1][2]) + 1u);\n\
+            uint _55 = atomicCounter(a0);\n\
+            uint _56 = atomicAdd(e[(1)], 2u);\n\
+            uint _57 = atomicCounterMax(a[0][e[0]], 2u);\n}\n"
+        );
+        let plain = "#version 450\nlayout(location = 0) uniform uint e;\nvoid main() {}\n";
+        assert_eq!(atomic_counters(plain), plain);
     }
 
     #[test]
