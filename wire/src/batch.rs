@@ -357,7 +357,8 @@ mod tests {
     #[test]
     fn records_stay_small() {
         // Every record is as big as the biggest variant: keep them at 32 bytes archived by boxing
-        // the payloads of rare records (copies, read-backs, texture regions, CSO creation).
+        // the payloads of rare records (copies, read-backs, texture regions and clears, CSO
+        // creation).
         assert!(
             size_of::<ArchivedRecord>() <= 32,
             "ArchivedRecord is {} bytes",

@@ -1366,7 +1366,7 @@ impl<C: PipeContext> Dispatcher<C> {
                         face: *face,
                     },
                     region: de(&**region)?,
-                    value: de(value)?,
+                    value: de(&**value)?,
                 };
                 pipe.clear_texture(texture, clear)?;
                 N

@@ -689,7 +689,7 @@ pub enum Record {
         level: u8,
         face: u8,
         region: Box<TextureRegion>,
-        value: ClearValue,
+        value: Box<ClearValue>,
     },
     /// Reads one whole image as tightly packed rows of `layout`.
     ReadTexture {

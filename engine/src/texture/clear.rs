@@ -216,7 +216,7 @@ impl Context {
                 level: level as u8,
                 face: 0,
                 region: Box::new(wire_region(target, origin, size)),
-                value,
+                value: Box::new(value),
             });
             sh.flush_if_full();
             return Ok(());
