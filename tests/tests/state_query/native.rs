@@ -29,10 +29,6 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
          (Vulkan's primitiveTopologyPatchListRestart) is not asked of the backends",
         &[PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED],
     ),
-    (
-        "ARB_gl_spirv (GL 4.6): no SPIR-V shaders",
-        &[NUM_SPIR_V_EXTENSIONS],
-    ),
 ];
 
 /// Pnames both answer where Tessera's value is its own, grouped by the reason.
@@ -46,6 +42,11 @@ const OWN_VALUES: &[(&str, &[GLenum])] = &[
          3.30 .. 1.10), native those up to 4.50; both then list the ES ones they compile \
          (native also 3.10 ES and 3.20 ES, with ARB_ES3_1/3_2_compatibility)",
         &[NUM_SHADING_LANGUAGE_VERSIONS],
+    ),
+    (
+        "ARB_gl_spirv (GL 4.6): the SPIR-V extensions the backend carries out \
+         (SPV_KHR_shader_draw_parameters where draw parameters are, not on GLES), not llvmpipe's",
+        &[NUM_SPIR_V_EXTENSIONS],
     ),
     (
         "GL 3.3 requires no compressed format to be listed (RGTC is generic)",
