@@ -109,10 +109,10 @@ fn versions_a_core_context_does_not_compile_are_refused() {
     let mut ctx = context();
     let cases = [
         (
-            "#version 310 es\nvoid main() { gl_Position = vec4(0.0); }\n",
-            "0:1(10): error: GLSL 3.10 ES is not supported. Supported versions are: 1.10, 1.20, \
-             1.30, 1.40, 1.50, 3.30, 4.00, 4.10, 4.20, 4.30, 4.40, 4.50, 4.60, 1.00 ES, and \
-             3.00 ES\n",
+            "#version 320 es\nvoid main() { gl_Position = vec4(0.0); }\n",
+            "0:1(10): error: GLSL 3.20 ES is not supported. Supported versions are: 1.10, 1.20, \
+             1.30, 1.40, 1.50, 3.30, 4.00, 4.10, 4.20, 4.30, 4.40, 4.50, 4.60, 1.00 ES, 3.00 ES, \
+             and 3.10 ES\n",
         ),
         (
             "#version 330 compatibility\nvoid main() { gl_Position = vec4(0.0); }\n",
@@ -130,10 +130,11 @@ fn versions_a_core_context_does_not_compile_are_refused() {
         assert_eq!(ctx.shader_info_log(s), log);
     }
     // 1.10 (also without #version) and 1.20 too, as Mesa compiles them in core contexts,
-    // and GLSL ES 1.00 and 3.00 (ARB_ES2_compatibility, ARB_ES3_compatibility).
+    // and GLSL ES 1.00, 3.00 and 3.10 (ARB_ES2_compatibility, ARB_ES3_compatibility,
+    // ARB_ES3_1_compatibility).
     for v in [
         "110", "120", "140", "150", "150 core", "330", "330 core", "400", "410 core", "460", "100",
-        "300 es",
+        "300 es", "310 es",
     ] {
         let src = format!("/* c */\n#version {v}\nvoid main() {{ gl_Position = vec4(0.0); }}\n");
         let s = shader(&mut ctx, VERTEX_SHADER, &src);
