@@ -206,6 +206,57 @@ fn unbind_loose_uniforms(words: &[u32]) -> Result<Vec<u32>, String> {
     Ok(ed.finish())
 }
 
+/// Drops the `Location` of captured outputs (`XfbBuffer` or `Offset` on the variable or its
+/// block's members) whose locations overlap another output's. GL's SPIR-V may give an output
+/// that only transform feedback reads the location of another (glslang numbers outputs
+/// without one from 0, as piglit's modules show), and Mesa, which captures by the
+/// decorations, accepts it; GLSL refuses overlapping locations at compile. An output that no
+/// later stage reads by location needs none, so the link numbers it past the others.
+fn unlocate_aliased_captures(words: &[u32]) -> Result<Vec<u32>, String> {
+    const XFB_BUFFER: u32 = 36;
+    let malformed = || "error: malformed SPIR-V module".to_owned();
+    let m = crate::spirv::Module::parse(words.to_vec()).map_err(|_| malformed())?;
+    let located: Vec<(u32, u32, u32, bool)> =
+        m.vars(crate::spirv::storage::OUTPUT)
+            .filter_map(|v| {
+                let location = m.decoration(v.id, crate::spirv::deco::LOCATION)?;
+                let st = m.strip_arrays(v.ty);
+                let captured = m.decoration(v.id, XFB_BUFFER).is_some()
+                    || m.decoration(v.id, crate::spirv::deco::OFFSET).is_some()
+                    || match m.ty(st) {
+                        Some(crate::spirv::Type::Struct { members }) => (0..members.len() as u32)
+                            .any(|i| {
+                                m.member_decoration(st, i, crate::spirv::deco::OFFSET)
+                                    .is_some()
+                            }),
+                        _ => false,
+                    };
+                Some((v.id, location, location + m.slots(v.ty), captured))
+            })
+            .collect();
+    let aliased: Vec<u32> = located
+        .iter()
+        .filter(|(id, start, end, captured)| {
+            *captured
+                && located
+                    .iter()
+                    .any(|(other, s, e, _)| other != id && s < end && start < e)
+        })
+        .map(|(id, ..)| *id)
+        .collect();
+    if aliased.is_empty() {
+        return Ok(words.to_vec());
+    }
+    let mut ed = Editor::parse(words).map_err(|_| malformed())?;
+    ed.insts.retain(|i| {
+        !(opcode(i) == op::DECORATE
+            && i.len() >= 4
+            && i[2] == crate::spirv::deco::LOCATION
+            && aliased.contains(&i[1]))
+    });
+    Ok(ed.finish())
+}
+
 /// The specialized module of `stage` as GLSL 4.50 source for the front end, or the log of
 /// why it cannot be: it does not validate, or SPIRV-Cross refuses it.
 pub fn to_glsl(
@@ -215,7 +266,9 @@ pub fn to_glsl(
     indices: &[u32],
     values: &[u32],
 ) -> Result<String, String> {
-    let module = unbind_loose_uniforms(&specialize(words, indices, values)?)?;
+    let module = unlocate_aliased_captures(&unbind_loose_uniforms(&specialize(
+        words, indices, values,
+    )?)?)?;
     validate(&module)?;
     let cross = spirv_cross()?;
     Ok(atomic_counters(&cross.glsl(
@@ -651,6 +704,34 @@ mod tests {
         );
         let plain = "#version 450\nlayout(location = 0) uniform uint e;\nvoid main() {}\n";
         assert_eq!(atomic_counters(plain), plain);
+    }
+
+    #[test]
+    fn captured_outputs_aliasing_a_location_lose_it() {
+        let mut w = vec![0x0723_0203, 0x0001_0000, 0, 20, 0];
+        w.extend(inst(op::DECORATE, &[4, 30, 0])); // colour: Location 0
+        w.extend(inst(op::DECORATE, &[5, 30, 0])); // captured: Location 0
+        w.extend(inst(op::DECORATE, &[5, 36, 0])); // XfbBuffer 0
+        w.extend(inst(op::DECORATE, &[6, 30, 1])); // captured at 1: alone there
+        w.extend(inst(op::DECORATE, &[6, 36, 0]));
+        w.extend(inst(22, &[2, 32])); // OpTypeFloat
+        w.extend(inst(32, &[3, 3, 2])); // pointer to it, Output
+        w.extend(inst(59, &[3, 4, 3])); // OpVariable
+        w.extend(inst(59, &[3, 5, 3]));
+        w.extend(inst(59, &[3, 6, 3]));
+        let out = unlocate_aliased_captures(&w).unwrap();
+        let locations: Vec<Vec<u32>> = instructions(&out)
+            .filter_map(|i| i.ok())
+            .filter(|(_, o, w)| *o == op::DECORATE && w[2] == 30)
+            .map(|(_, _, w)| w.to_vec())
+            .collect();
+        assert_eq!(
+            locations,
+            vec![
+                inst(op::DECORATE, &[4, 30, 0]),
+                inst(op::DECORATE, &[6, 30, 1])
+            ]
+        );
     }
 
     #[test]
