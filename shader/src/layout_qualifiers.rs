@@ -4,7 +4,7 @@
 //!   or with `GL_ARB_shading_language_420pack` (`layout(location = 2) layout(location = 1)
 //!   out vec3 v;`, the last one overriding); glslang takes them at every version;
 //! - one qualifier named twice in one list (`layout(location = 2, location = 1)`), which
-//!   needs GLSL 4.40 or `GL_ARB_enhanced_layouts`;
+//!   needs GLSL 4.40 or `GL_ARB_enhanced_layouts` (but for those Mesa lets repeat);
 //! - `offset` and `align` in a uniform or storage block that is not laid out by `std140`
 //!   or `std430` (its own packing, else the default `layout(...) uniform;` or `buffer;`
 //!   before it, else `shared`): glslang's Vulkan rules drop `packed` and `shared` and lay
@@ -204,9 +204,9 @@ fn layout_lists<'a>(tokens: &[(usize, &'a str)]) -> Vec<Vec<(usize, &'a str)>> {
     lists
 }
 
-/// The qualifiers Mesa lets one list repeat at every version: matrix and block layouts and
-/// the binding.
-const REPEATABLE: [&str; 7] = [
+/// The qualifiers Mesa lets one list repeat at every version: matrix and block layouts,
+/// the binding and the (atomic counter or block member) offset.
+const REPEATABLE: [&str; 8] = [
     "row_major",
     "column_major",
     "std140",
@@ -214,6 +214,7 @@ const REPEATABLE: [&str; 7] = [
     "shared",
     "packed",
     "binding",
+    "offset",
 ];
 
 /// Refuses a qualifier named twice in one `layout(...)` list (Mesa's "duplicate layout

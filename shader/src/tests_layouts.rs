@@ -118,10 +118,13 @@ fn a_qualifier_twice_in_one_list_needs_enhanced_layouts() {
         );
         assert!(compile(stage, &enabled, &Limits::default()).ok, "{enabled}");
     }
-    // Matrix and block layouts and bindings may repeat at every version.
+    // Matrix and block layouts, bindings and offsets may repeat at every version.
     let repeated = "#version 150\nlayout(std140, row_major, std140, row_major) uniform B {\n \
         mat4 m;\n};\nvoid main() {}\n";
     assert!(compile(Stage::Vertex, repeated, &Limits::default()).ok);
+    let counter = "#version 420\nlayout(binding = 0, offset = 8, offset = 0) uniform atomic_uint \
+        c;\nvoid main() {}\n";
+    assert!(compile(Stage::Vertex, counter, &Limits::default()).ok);
 }
 
 /// Blocks without a packing of their own take the default packing before them, `shared`
@@ -316,7 +319,10 @@ fn a_block_of_two_shaders_of_a_stage_has_one_layout() {
     }
     let err = link_all(&[(Stage::Vertex, first), (Stage::Vertex, second)])
         .expect_err("the offsets differ");
-    assert!(err.contains("definitions of interface block `b' do not match"), "{err}");
+    assert!(
+        err.contains("definitions of interface block `b' do not match"),
+        "{err}"
+    );
     let same = second.replace("offset = 64", "offset = 32");
     link_all(&[(Stage::Vertex, first), (Stage::Vertex, &same)]).expect("one layout links");
 }
