@@ -384,13 +384,11 @@ fn atomic_counters(glsl: &str) -> String {
         rest = &from["atomic".len()..];
     }
     out.push_str(rest);
-    if extension {
-        if let Some(end) = out.find('\n') {
-            out.insert_str(
-                end + 1,
-                "#extension GL_ARB_shader_atomic_counter_ops : require\n",
-            );
-        }
+    if let (true, Some(end)) = (extension, out.find('\n')) {
+        out.insert_str(
+            end + 1,
+            "#extension GL_ARB_shader_atomic_counter_ops : require\n",
+        );
     }
     out
 }

@@ -6,6 +6,9 @@
 //! draws native llvmpipe's pixels on both backends (Vulkan with the validation layer on,
 //! which must report nothing); the errors of `glShaderBinary`, `glSpecializeShader`,
 //! `glCompileShader` and of linking SPIR-V with GLSL, and `SPIR_V_BINARY`, are native's.
+//! Atomic counters (which SPIRV-Cross writes as plain `uint`s, made counters again) count
+//! as natively, and a vertex stage capturing an output block it lays out itself, at a
+//! location its colour output has too, captures native's bytes.
 
 #![expect(
     unsafe_code,
@@ -459,5 +462,184 @@ fn spirv_extension_list_names_what_each_backend_carries_out() {
         assert_eq!(ctx.get_error(), NO_ERROR);
         assert_eq!(ctx.get_stringi(SPIR_V_EXTENSIONS, 1), None);
         assert_eq!(ctx.get_error(), INVALID_VALUE);
+    }
+}
+
+/// A fragment stage using atomic counters (SPIR-V's `AtomicCounter` variables: increment,
+/// decrement and load on a counter and an array of them), run for one fragment.
+const COUNTER_VS: &str = "#version 450
+void main() { gl_Position = vec4(0.125, 0.125, 0.0, 1.0); }
+";
+
+const COUNTER_FS: &str = "#version 450
+layout(binding = 0, offset = 4) uniform atomic_uint a;
+layout(binding = 0, offset = 8) uniform atomic_uint b[2];
+layout(location = 0) out vec4 colour;
+void main() {
+    uint x = atomicCounterIncrement(a);
+    uint y = atomicCounterDecrement(b[1]);
+    uint z = atomicCounter(b[0]);
+    uint w = atomicCounterIncrement(b[0]);
+    colour = vec4(x, y, z, w) / 255.0;
+}
+";
+
+/// The pixel the one fragment wrote and the counters afterwards, the link status and the
+/// error.
+fn counters(gl: &mut dyn SpirvGl, vs: &[u8], fs: &[u8]) -> (Vec<u8>, Vec<u8>, GLint, GLenum) {
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let v = spirv_shader(gl, VERTEX_SHADER, vs, &[], &[]);
+    let f = spirv_shader(gl, FRAGMENT_SHADER, fs, &[], &[]);
+    let p = gl.create_program();
+    gl.attach_shader(p, v);
+    gl.attach_shader(p, f);
+    gl.link_program(p);
+    let linked = gl.get_programi(p, LINK_STATUS);
+    gl.use_program(p);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ATOMIC_COUNTER_BUFFER, buf);
+    let initial: Vec<u8> = [1u32, 5, 3, 9]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ATOMIC_COUNTER_BUFFER, 16, Some(&initial), DYNAMIC_COPY);
+    gl.bind_buffer_base(ATOMIC_COUNTER_BUFFER, 0, buf);
+    gl.viewport(0, 0, SIZE, SIZE);
+    gl.clear_color(0.0, 0.0, 0.0, 0.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.draw_arrays(POINTS, 0, 1);
+    let mut px = vec![0; (SIZE * SIZE * 4) as usize];
+    gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut px);
+    let mut after = vec![0; 16];
+    gl.get_buffer_sub_data(ATOMIC_COUNTER_BUFFER, 0, &mut after);
+    (px, after, linked, gl.get_error())
+}
+
+#[test]
+fn spirv_atomic_counters_count_as_natively() {
+    let (vs, fs) = (spirv("vert", COUNTER_VS), spirv("frag", COUNTER_FS));
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = counters(&mut native, &vs, &fs);
+    drop(native);
+    assert_eq!((expected.2, expected.3), (TRUE as GLint, NO_ERROR));
+    // Pixel (4, 4): the increment's value before (5), the decrement's after (8), the load
+    // (3) and the second increment's value before (3).
+    let at = ((4 * SIZE + 4) * 4) as usize;
+    assert_eq!(&expected.0[at..at + 4], &[5, 8, 3, 3]);
+    let words: Vec<u32> = [1u32, 6, 4, 8].to_vec();
+    let bytes: Vec<u8> = words.iter().flat_map(|v| v.to_le_bytes()).collect();
+    assert_eq!(expected.1, bytes);
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
+            let got = counters(&mut ctx, &vs, &fs);
+            ctx.finish();
+            let events: Vec<Event> = ctx.take_events();
+            assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        }
+    }
+}
+
+/// A vertex stage capturing an output block it lays out itself (`XfbBuffer`, `XfbStride` and
+/// member `Offset`s), whose `Location` the module gives a colour output too, as piglit's
+/// modules do (the GLSL gives it location 1; the test moves it to 0 in the SPIR-V).
+const XFB_VS: &str = "#version 450
+layout(location = 0) out vec4 colour;
+layout(location = 1, xfb_buffer = 0, xfb_offset = 0) out block {
+    float f;
+    vec4 v;
+    float f2[2];
+} x;
+void main() {
+    colour = vec4(0.0);
+    x.f = 1.0 + float(gl_VertexID);
+    x.v = vec4(2.0, 3.0, 4.0, 5.0);
+    x.f2[0] = 6.0;
+    x.f2[1] = 7.0 * float(gl_VertexID);
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+}
+";
+
+/// `module` with every `Location 1` decoration made `Location 0`.
+fn aliased(module: &[u8]) -> Vec<u8> {
+    let mut words: Vec<u32> = module
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut at = 5;
+    let mut moved = 0;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        let opcode = words[at] & 0xffff;
+        if opcode == 71 && count == 4 && words[at + 2] == 30 && words[at + 3] == 1 {
+            words[at + 3] = 0;
+            moved += 1;
+        }
+        at += count.max(1);
+    }
+    assert_eq!(moved, 1, "the block's Location decoration");
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The captured bytes of two points, the captured varyings' count, the link status, the
+/// primitives written and the error.
+fn captures(gl: &mut dyn SpirvGl, vs: &[u8]) -> (Vec<u8>, GLint, GLint, GLenum) {
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let v = spirv_shader(gl, VERTEX_SHADER, vs, &[], &[]);
+    let p = gl.create_program();
+    gl.attach_shader(p, v);
+    gl.link_program(p);
+    let linked = gl.get_programi(p, LINK_STATUS);
+    let varyings = gl.get_programi(p, TRANSFORM_FEEDBACK_VARYINGS);
+    gl.use_program(p);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(TRANSFORM_FEEDBACK_BUFFER, buf);
+    let fill = vec![0xffu8; 64];
+    gl.buffer_data(TRANSFORM_FEEDBACK_BUFFER, 64, Some(&fill), STREAM_READ);
+    gl.bind_buffer_base(TRANSFORM_FEEDBACK_BUFFER, 0, buf);
+    gl.enable(RASTERIZER_DISCARD);
+    gl.begin_transform_feedback(POINTS);
+    gl.draw_arrays(POINTS, 0, 2);
+    gl.end_transform_feedback();
+    gl.disable(RASTERIZER_DISCARD);
+    let mut out = vec![0; 64];
+    gl.get_buffer_sub_data(TRANSFORM_FEEDBACK_BUFFER, 0, &mut out);
+    (out, varyings, linked, gl.get_error())
+}
+
+#[test]
+fn spirv_transform_feedback_captures_as_natively() {
+    let vs = aliased(&spirv("vert", XFB_VS));
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = captures(&mut native, &vs);
+    drop(native);
+    assert_eq!(
+        (expected.1, expected.2, expected.3),
+        (3, TRUE as GLint, NO_ERROR)
+    );
+    let floats: Vec<f32> = expected
+        .0
+        .chunks_exact(4)
+        .take(14)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(
+        floats,
+        [
+            1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 2.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0
+        ]
+    );
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
+            let got = captures(&mut ctx, &vs);
+            ctx.finish();
+            let events: Vec<Event> = ctx.take_events();
+            assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        }
     }
 }
