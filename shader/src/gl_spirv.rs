@@ -206,6 +206,48 @@ fn unbind_loose_uniforms(words: &[u32]) -> Result<Vec<u32>, String> {
     Ok(ed.finish())
 }
 
+/// Names each uniform and storage block whose type has no `OpName` after its binding
+/// (`_ubo5`, `_ssbo2`). GL's SPIR-V matches blocks across stages by binding, GLSL by block
+/// name, and SPIRV-Cross makes up a name from the type's id (`_8_9`), which differs from
+/// stage to stage: so the two stages' declarations of one block would be two blocks.
+fn name_unnamed_blocks(words: &[u32]) -> Result<Vec<u32>, String> {
+    const STORAGE_BUFFER: u32 = 12;
+    const BUFFER_BLOCK: u32 = 3;
+    let malformed = || "error: malformed SPIR-V module".to_owned();
+    let m = crate::spirv::Module::parse(words.to_vec()).map_err(|_| malformed())?;
+    let mut names: Vec<(u32, String)> = Vec::new();
+    for storage in [crate::spirv::storage::UNIFORM, STORAGE_BUFFER] {
+        for v in m.vars(storage) {
+            let st = m.strip_arrays(v.ty);
+            let Some(binding) = m.decoration(v.id, crate::spirv::deco::BINDING) else {
+                continue;
+            };
+            if !m.name(st).is_empty() || names.iter().any(|(id, _)| *id == st) {
+                continue;
+            }
+            let kind = if storage == STORAGE_BUFFER || m.decoration(st, BUFFER_BLOCK).is_some() {
+                "ssbo"
+            } else {
+                "ubo"
+            };
+            names.push((st, format!("_{kind}{binding}")));
+        }
+    }
+    if names.is_empty() {
+        return Ok(words.to_vec());
+    }
+    let mut ed = Editor::parse(words).map_err(|_| malformed())?;
+    // An empty `OpName` of a renamed type goes, so the new one is its only name.
+    ed.insts
+        .retain(|i| !(opcode(i) == 5 && i.len() <= 3 && names.iter().any(|(id, _)| *id == i[1])));
+    for (id, name) in names {
+        let mut operands = vec![id];
+        operands.extend(crate::edit::literal(&name));
+        ed.name(inst(5, &operands));
+    }
+    Ok(ed.finish())
+}
+
 /// Drops the `Location` of captured outputs (`XfbBuffer` or `Offset` on the variable or its
 /// block's members) whose locations overlap another output's. GL's SPIR-V may give an output
 /// that only transform feedback reads the location of another (glslang numbers outputs
@@ -266,8 +308,8 @@ pub fn to_glsl(
     indices: &[u32],
     values: &[u32],
 ) -> Result<String, String> {
-    let module = unlocate_aliased_captures(&unbind_loose_uniforms(&specialize(
-        words, indices, values,
+    let module = name_unnamed_blocks(&unlocate_aliased_captures(&unbind_loose_uniforms(
+        &specialize(words, indices, values)?,
     )?)?)?;
     validate(&module)?;
     let cross = spirv_cross()?;
@@ -730,6 +772,32 @@ mod tests {
                 inst(op::DECORATE, &[6, 30, 1])
             ]
         );
+    }
+
+    #[test]
+    fn unnamed_blocks_are_named_after_their_binding() {
+        let mut w = vec![0x0723_0203, 0x0001_0000, 0, 20, 0];
+        let mut named = vec![7];
+        named.extend(crate::edit::literal("Named"));
+        w.extend(inst(5, &named)); // OpName %7 "Named"
+        w.extend(inst(op::DECORATE, &[3, 2])); // %3 Block
+        w.extend(inst(op::DECORATE, &[4, 33, 5])); // its variable: Binding 5
+        w.extend(inst(op::DECORATE, &[7, 2]));
+        w.extend(inst(op::DECORATE, &[9, 33, 1]));
+        w.extend(inst(22, &[2, 32])); // OpTypeFloat
+        w.extend(inst(30, &[3, 2])); // OpTypeStruct { float }
+        w.extend(inst(32, &[5, 2, 3])); // pointer to it, Uniform
+        w.extend(inst(59, &[5, 4, 2])); // OpVariable
+        w.extend(inst(30, &[7, 2]));
+        w.extend(inst(32, &[8, 2, 7]));
+        w.extend(inst(59, &[8, 9, 2]));
+        let out = name_unnamed_blocks(&w).unwrap();
+        let names: Vec<(u32, Vec<u8>)> = instructions(&out)
+            .filter_map(|i| i.ok())
+            .filter(|(_, o, _)| *o == 5)
+            .map(|(_, _, w)| (w[1], literal_string(&w[2..]).to_vec()))
+            .collect();
+        assert_eq!(names, vec![(7, b"Named".to_vec()), (3, b"_ubo5".to_vec())]);
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! `glCompileShader` and of linking SPIR-V with GLSL, and `SPIR_V_BINARY`, are native's.
 //! Atomic counters (which SPIRV-Cross writes as plain `uint`s, made counters again) count
 //! as natively, and a vertex stage capturing an output block it lays out itself, at a
-//! location its colour output has too, captures native's bytes.
+//! location its colour output has too, captures native's bytes; a uniform block two stages
+//! declare without names is one block, as natively.
 
 #![expect(
     unsafe_code,
@@ -636,6 +637,112 @@ fn spirv_transform_feedback_captures_as_natively() {
         for transport in [TransportKind::Inproc, TransportKind::Thread] {
             let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
             let got = captures(&mut ctx, &vs);
+            ctx.finish();
+            let events: Vec<Event> = ctx.take_events();
+            assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
+            assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        }
+    }
+}
+
+/// Two stages declaring one uniform block at binding 5, each using a member of it; the test
+/// strips every `OpName` and `OpMemberName` from the modules, so the block is matched by its
+/// binding alone, as GL's SPIR-V matches it.
+const BLOCK_VS: &str = "#version 450
+layout(location = 0) in vec2 pos;
+layout(location = 0) out vec4 shade;
+layout(binding = 5, std140) uniform Block { vec4 a; vec2 b; } blk;
+void main() {
+    shade = blk.a;
+    gl_Position = vec4(pos, 0.0, 1.0);
+}
+";
+
+const BLOCK_FS: &str = "#version 450
+layout(location = 0) in vec4 shade;
+layout(location = 0) out vec4 colour;
+layout(binding = 5, std140) uniform Block { vec4 a; vec2 b; } blk;
+void main() { colour = shade + vec4(0.0, blk.b, 0.0); }
+";
+
+/// `module` without its `OpName` and `OpMemberName` instructions.
+fn unnamed(module: &[u8]) -> Vec<u8> {
+    let words: Vec<u32> = module
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut out = words[..5].to_vec();
+    let mut at = 5;
+    while at < words.len() {
+        let count = ((words[at] >> 16) as usize).max(1);
+        if !matches!(words[at] & 0xffff, 5 | 6) {
+            out.extend_from_slice(&words[at..at + count]);
+        }
+        at += count;
+    }
+    assert!(out.len() < words.len(), "the module had names");
+    out.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The frame drawn with the block's values, the active uniform blocks and uniforms, the
+/// link status and the error.
+fn shared_block(gl: &mut dyn SpirvGl, vs: &[u8], fs: &[u8]) -> (Vec<u8>, [GLint; 3], GLenum) {
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buf);
+    let bytes: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    let ubo = gl.gen_buffer();
+    gl.bind_buffer(UNIFORM_BUFFER, ubo);
+    let values: Vec<u8> = [0.5f32, 0.0, 0.0, 1.0, 0.25, 0.75, 0.0, 0.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(UNIFORM_BUFFER, values.len(), Some(&values), STATIC_DRAW);
+    gl.bind_buffer_base(UNIFORM_BUFFER, 5, ubo);
+    let v = spirv_shader(gl, VERTEX_SHADER, vs, &[], &[]);
+    let f = spirv_shader(gl, FRAGMENT_SHADER, fs, &[], &[]);
+    let p = gl.create_program();
+    gl.attach_shader(p, v);
+    gl.attach_shader(p, f);
+    gl.link_program(p);
+    let counts = [
+        gl.get_programi(p, LINK_STATUS),
+        gl.get_programi(p, ACTIVE_UNIFORM_BLOCKS),
+        gl.get_programi(p, ACTIVE_UNIFORMS),
+    ];
+    gl.use_program(p);
+    gl.viewport(0, 0, SIZE, SIZE);
+    gl.clear_color(0.0, 0.0, 0.0, 0.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+    let mut px = vec![0; (SIZE * SIZE * 4) as usize];
+    gl.read_pixels(0, 0, SIZE, SIZE, RGBA, UNSIGNED_BYTE, &mut px);
+    (px, counts, gl.get_error())
+}
+
+#[test]
+fn spirv_blocks_without_names_match_across_stages_by_binding() {
+    let (vs, fs) = (
+        unnamed(&spirv("vert", BLOCK_VS)),
+        unnamed(&spirv("frag", BLOCK_FS)),
+    );
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = shared_block(&mut native, &vs, &fs);
+    drop(native);
+    assert_eq!(expected.1, [TRUE as GLint, 1, 2]);
+    assert_eq!(expected.2, NO_ERROR);
+    assert_eq!(&expected.0[..4], &[128, 64, 191, 255]);
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
+            let got = shared_block(&mut ctx, &vs, &fs);
             ctx.finish();
             let events: Vec<Event> = ctx.take_events();
             assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
