@@ -137,7 +137,18 @@ impl Context {
         pname: GLenum,
         params: &mut [GLint],
     ) {
-        let window_ok = matches!(pname, SAMPLES | SAMPLE_BUFFERS | STEREO);
+        // GL 4.5 (with ARB_ES3_1_compatibility): the window-system framebuffer's state is
+        // asked of any framebuffer, the default one included, and answered as glGet* answers
+        // it with that framebuffer bound (table 23.74).
+        let window_ok = matches!(
+            pname,
+            SAMPLES
+                | SAMPLE_BUFFERS
+                | STEREO
+                | DOUBLEBUFFER
+                | IMPLEMENTATION_COLOR_READ_FORMAT
+                | IMPLEMENTATION_COLOR_READ_TYPE
+        );
         if !is_default_pname(pname) && !window_ok {
             return self.error(INVALID_ENUM);
         }
@@ -157,17 +168,38 @@ impl Context {
                 0
             }
         };
-        let v = match pname {
-            FRAMEBUFFER_DEFAULT_WIDTH => defaults.width as i32,
-            FRAMEBUFFER_DEFAULT_HEIGHT => defaults.height as i32,
-            FRAMEBUFFER_DEFAULT_LAYERS => defaults.layers as i32,
-            FRAMEBUFFER_DEFAULT_SAMPLES => defaults.samples as i32,
-            FRAMEBUFFER_DEFAULT_FIXED_SAMPLE_LOCATIONS => {
-                i32::from(defaults.fixed_sample_locations)
+        let read_format = matches!(
+            pname,
+            IMPLEMENTATION_COLOR_READ_FORMAT | IMPLEMENTATION_COLOR_READ_TYPE
+        )
+        .then(|| self.local.read_color_format_of(&sh, bound));
+        let v = match (pname, read_format) {
+            // As glGetIntegerv: no colour read buffer (incomplete, NONE, no image) is
+            // INVALID_OPERATION.
+            (_, Some(None)) => {
+                drop(sh);
+                return self.error(INVALID_OPERATION);
             }
-            SAMPLES => samples(),
-            SAMPLE_BUFFERS => i32::from(samples() > 0),
-            _ => 0,
+            (IMPLEMENTATION_COLOR_READ_FORMAT, Some(Some(f))) => {
+                super::read::implementation_read_format(f).0 as i32
+            }
+            (IMPLEMENTATION_COLOR_READ_TYPE, Some(Some(f))) => {
+                super::read::implementation_read_format(f).1 as i32
+            }
+            (pname, _) => match pname {
+                FRAMEBUFFER_DEFAULT_WIDTH => defaults.width as i32,
+                FRAMEBUFFER_DEFAULT_HEIGHT => defaults.height as i32,
+                FRAMEBUFFER_DEFAULT_LAYERS => defaults.layers as i32,
+                FRAMEBUFFER_DEFAULT_SAMPLES => defaults.samples as i32,
+                FRAMEBUFFER_DEFAULT_FIXED_SAMPLE_LOCATIONS => {
+                    i32::from(defaults.fixed_sample_locations)
+                }
+                SAMPLES => samples(),
+                SAMPLE_BUFFERS => i32::from(samples() > 0),
+                // Tessera's surfaces are single-buffered pbuffers or back buffers it presents;
+                // STEREO and DOUBLEBUFFER read false as glGetBooleanv does.
+                _ => 0,
+            },
         };
         if let Some(out) = params.first_mut() {
             *out = v;

@@ -458,7 +458,12 @@ impl Local {
     /// The format of the read buffer of a complete read framebuffer, without syncing
     /// anything (for queries).
     fn read_color_format(&self, sh: &Shared) -> Option<Format> {
-        let fb = self.st.read_framebuffer;
+        self.read_color_format_of(sh, self.st.read_framebuffer)
+    }
+
+    /// The format of the read buffer of framebuffer `fb` (`None`: the default one) if it is
+    /// complete and its read buffer has an image.
+    pub(crate) fn read_color_format_of(&self, sh: &Shared, fb: Option<Entity>) -> Option<Format> {
         if self.framebuffer_status(sh, fb) != FRAMEBUFFER_COMPLETE {
             return None;
         }
