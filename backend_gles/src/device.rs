@@ -534,6 +534,8 @@ impl GlesPipe {
                 // have to be compared per draw.
                 transform_feedback_overflow: false,
                 // The context was made robust where the driver offers it (egl.rs).
+                // SPIRV-Cross writes no `component` qualifier in GLSL ES.
+                enhanced_layouts: false,
                 robust_buffer_access: features.robustness
                     && gl.get_parameter_i32(CONTEXT_ROBUST_ACCESS) != 0,
                 max_anisotropy: if features.anisotropy {

@@ -565,6 +565,8 @@ impl VkPipe {
             pipeline_statistics: gpu.core.pipeline_statistics_query,
             transform_feedback_overflow: gpu.tiers.transform_feedback,
             robust_buffer_access: gpu.core.robust_buffer_access,
+            // Components, offsets and transform feedback are SPIR-V decorations.
+            enhanced_layouts: true,
             vertex_10f_11f_11f: {
                 // SAFETY: a physical device of this instance; any format value.
                 unsafe {

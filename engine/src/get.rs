@@ -179,6 +179,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_draw_elements_base_vertex",
     "GL_ARB_draw_indirect",
     "GL_ARB_draw_instanced",
+    "GL_ARB_enhanced_layouts",
     "GL_ARB_explicit_attrib_location",
     "GL_ARB_explicit_uniform_location",
     "GL_ARB_fragment_coord_conventions",
@@ -340,6 +341,7 @@ impl Context {
         let pipeline_statistics = self.local.limits.pipeline_statistics;
         let xfb_overflow = self.local.limits.transform_feedback_overflow;
         let robust = self.local.limits.robust_buffer_access;
+        let enhanced_layouts = self.local.limits.enhanced_layouts;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -397,6 +399,7 @@ impl Context {
             .filter(move |e| pipeline_statistics || *e != "GL_ARB_pipeline_statistics_query")
             .filter(move |e| xfb_overflow || *e != "GL_ARB_transform_feedback_overflow_query")
             .filter(move |e| robust || *e != "GL_ARB_robust_buffer_access_behavior")
+            .filter(move |e| enhanced_layouts || *e != "GL_ARB_enhanced_layouts")
             // GLSL ES 3.10 has compute shaders, storage blocks and images.
             .filter(move |e| (compute && images) || *e != "GL_ARB_ES3_1_compatibility")
             .filter(move |e| {

@@ -132,6 +132,10 @@ pub struct Limits {
     /// Whether the backend keeps buffer reads inside their buffers: robust-access contexts
     /// are granted, and `GL_ARB_robust_buffer_access_behavior` advertised, only then.
     pub robust_buffer_access: bool,
+    /// Whether the backend carries out enhanced layouts' components, offsets and declared
+    /// transform feedback: `GL_ARB_enhanced_layouts` is advertised only then (the front end
+    /// compiles them everywhere).
+    pub enhanced_layouts: bool,
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
@@ -324,6 +328,7 @@ impl Limits {
             pipeline_statistics: caps.pipeline_statistics,
             transform_feedback_overflow: caps.transform_feedback_overflow,
             robust_buffer_access: caps.robust_buffer_access,
+            enhanced_layouts: caps.enhanced_layouts,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5.filter(|_| caps.max_vertex_streams >= 4),
             packing: caps.packing,

@@ -664,3 +664,19 @@ fn fragment_outputs_sharing_a_location_by_components_write_as_natively() {
         assert_eq!(got, expected, "{transport:?}");
     }
 }
+
+/// The string is advertised where the backend carries components, offsets and declared
+/// capture out: on Vulkan (whose SPIR-V keeps them as decorations), not on GLES (GLSL ES has
+/// no `component` qualifier).
+#[test]
+fn enhanced_layouts_are_advertised_on_vulkan_only() {
+    let advertised = |ctx: &mut Context| {
+        (0..ctx.get_integer(NUM_EXTENSIONS) as GLuint)
+            .filter_map(|i| ctx.get_stringi(EXTENSIONS, i))
+            .any(|e| e == "GL_ARB_enhanced_layouts")
+    };
+    for (backend, expected) in [(Backend::Vulkan, true), (Backend::Gles, false)] {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 4, 4);
+        assert_eq!(advertised(&mut ctx), expected, "{}", backend.name());
+    }
+}

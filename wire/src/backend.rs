@@ -552,6 +552,12 @@ pub struct Caps {
     /// (`EGL_EXT_create_context_robustness`), which the backend asks for wherever the driver
     /// offers it. A robust-access context (`EGL_CONTEXT_OPENGL_ROBUST_ACCESS`) needs it.
     pub robust_buffer_access: bool,
+    /// Whether shaders' enhanced layouts reach the backend (`GL_ARB_enhanced_layouts`):
+    /// `component` qualifiers on inputs and outputs, explicit block member offsets of any
+    /// block, and the transform feedback a shader declares. Vulkan's SPIR-V carries them
+    /// as decorations; a GLES driver's GLSL ES has no `component` qualifier (the translation
+    /// refuses them) nor explicit offsets in push-constant-like blocks.
+    pub enhanced_layouts: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -744,6 +750,7 @@ impl Caps {
             pipeline_statistics: true,
             transform_feedback_overflow: true,
             robust_buffer_access: true,
+            enhanced_layouts: true,
         }
     }
 }
