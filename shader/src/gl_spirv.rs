@@ -254,6 +254,98 @@ fn name_unnamed_blocks(words: &[u32]) -> Result<Vec<u32>, String> {
     Ok(ed.finish())
 }
 
+/// Bytes a captured value of `ty` takes and the alignment of its start (8 for doubles).
+fn capture_size(m: &crate::spirv::Module, ty: u32) -> Option<(u32, u32)> {
+    use crate::spirv::Type;
+    Some(match m.ty(ty)? {
+        Type::Bool => (4, 4),
+        Type::Int { width, .. } | Type::Float { width } => (width / 8, (width / 8).max(4)),
+        Type::Vector { component, count } => {
+            let (size, align) = capture_size(m, *component)?;
+            (size * count, align)
+        }
+        Type::Matrix { column, count } => {
+            let (size, align) = capture_size(m, *column)?;
+            (size * count, align)
+        }
+        Type::Array { element, length } if *length > 0 => {
+            let (size, align) = capture_size(m, *element)?;
+            (size * length, align)
+        }
+        _ => return None,
+    })
+}
+
+/// Makes each captured output of structure type (an `Offset` on the variable or on members of
+/// its structure) an output block of the structure's members, each given the offset GL
+/// captures it at: its own, else the previous member's end (the variable's offset for the
+/// first). GL captures such a structure member by member (Mesa's linker does), which is
+/// what the front end does for a block's members, while GLSL lets no structure output carry
+/// `xfb_offset`. Only a structure the output alone uses, whose members are no structures, is
+/// changed; arrays of structures stay as they are.
+fn block_captured_structs(words: &[u32]) -> Result<Vec<u32>, String> {
+    use crate::spirv::{Type, deco};
+    let malformed = || "error: malformed SPIR-V module".to_owned();
+    let m = crate::spirv::Module::parse(words.to_vec()).map_err(|_| malformed())?;
+    let mut ed = Editor::parse(words).map_err(|_| malformed())?;
+    let mut changed = false;
+    for v in m.vars(crate::spirv::storage::OUTPUT) {
+        let Some(Type::Struct { members }) = m.ty(v.ty) else {
+            continue;
+        };
+        let var_offset = m.decoration(v.id, deco::OFFSET);
+        let member_offsets: Vec<Option<u32>> = (0..members.len() as u32)
+            .map(|i| m.member_decoration(v.ty, i, deco::OFFSET))
+            .collect();
+        if m.decoration(v.ty, deco::BLOCK).is_some()
+            || (var_offset.is_none() && member_offsets.iter().all(Option::is_none))
+        {
+            continue;
+        }
+        // The structure's only use: the output's pointer type.
+        let uses = ed
+            .insts
+            .iter()
+            .filter(|i| match opcode(i) {
+                28..=30 | 32 => i.get(2..).is_some_and(|o| o.contains(&v.ty)),
+                5 | 6 | 71..=72 => false,
+                _ => i.get(1) == Some(&v.ty),
+            })
+            .count();
+        if uses != 1 {
+            continue;
+        }
+        let mut at = var_offset.unwrap_or(0);
+        let mut offsets = Vec::with_capacity(members.len());
+        for (i, &ty) in members.iter().enumerate() {
+            let Some((size, align)) = capture_size(&m, ty) else {
+                offsets.clear();
+                break;
+            };
+            let offset = member_offsets[i].unwrap_or(at.next_multiple_of(align));
+            offsets.push(offset);
+            at = offset + size;
+        }
+        if offsets.len() != members.len() {
+            continue;
+        }
+        let st = v.ty;
+        ed.insts.retain(|i| {
+            let var_offset =
+                opcode(i) == op::DECORATE && i.len() >= 3 && i[1] == v.id && i[2] == deco::OFFSET;
+            let member_offset =
+                opcode(i) == 72 && i.len() >= 4 && i[1] == st && i[3] == deco::OFFSET;
+            !(var_offset || member_offset)
+        });
+        ed.annotate(inst(op::DECORATE, &[st, deco::BLOCK]));
+        for (i, offset) in offsets.into_iter().enumerate() {
+            ed.annotate(inst(72, &[st, i as u32, deco::OFFSET, offset]));
+        }
+        changed = true;
+    }
+    Ok(if changed { ed.finish() } else { words.to_vec() })
+}
+
 /// Drops the `Location` of captured outputs (`XfbBuffer` or `Offset` on the variable or its
 /// block's members) whose locations overlap another output's. GL's SPIR-V may give an output
 /// that only transform feedback reads the location of another (glslang numbers outputs
@@ -314,8 +406,8 @@ pub fn to_glsl(
     indices: &[u32],
     values: &[u32],
 ) -> Result<String, String> {
-    let module = name_unnamed_blocks(&unlocate_aliased_captures(&unbind_loose_uniforms(
-        &specialize(words, indices, values)?,
+    let module = name_unnamed_blocks(&block_captured_structs(&unlocate_aliased_captures(
+        &unbind_loose_uniforms(&specialize(words, indices, values)?)?,
     )?)?)?;
     validate(&module)?;
     let cross = spirv_cross()?;

@@ -7,9 +7,9 @@
 //! which must report nothing); the errors of `glShaderBinary`, `glSpecializeShader`,
 //! `glCompileShader` and of linking SPIR-V with GLSL, and `SPIR_V_BINARY`, are native's.
 //! Atomic counters (which SPIRV-Cross writes as plain `uint`s, made counters again) count
-//! as natively, and a vertex stage capturing an output block it lays out itself, at a
-//! location its colour output has too, captures native's bytes; a uniform block two stages
-//! declare without names is one block, as natively.
+//! as natively; a vertex stage capturing an output block it lays out itself, at a location
+//! its colour output has too, and one capturing a structure capture native's bytes; a
+//! uniform block two stages declare without names is one block, as natively.
 
 #![expect(
     unsafe_code,
@@ -611,11 +611,33 @@ fn captures(gl: &mut dyn SpirvGl, vs: &[u8]) -> (Vec<u8>, GLint, GLint, GLenum) 
     (out, varyings, linked, gl.get_error())
 }
 
+/// A vertex stage capturing an output of structure type (GL captures it member by member).
+const XFB_STRUCT_VS: &str = "#version 450
+struct S { float f; vec4 v; float f2[2]; };
+layout(location = 0) out vec4 colour;
+layout(location = 1, xfb_buffer = 0, xfb_offset = 0) out S x;
+void main() {
+    colour = vec4(0.0);
+    x.f = 1.0 + float(gl_VertexID);
+    x.v = vec4(2.0, 3.0, 4.0, 5.0);
+    x.f2[0] = 6.0;
+    x.f2[1] = 7.0 * float(gl_VertexID);
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+}
+";
+
 #[test]
 fn spirv_transform_feedback_captures_as_natively() {
-    let vs = aliased(&spirv("vert", XFB_VS));
+    let block = aliased(&spirv("vert", XFB_VS));
+    let structure = spirv("vert", XFB_STRUCT_VS);
+    for vs in [block, structure] {
+        transform_feedback_case(&vs);
+    }
+}
+
+fn transform_feedback_case(vs: &[u8]) {
     let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
-    let expected = captures(&mut native, &vs);
+    let expected = captures(&mut native, vs);
     drop(native);
     assert_eq!(
         (expected.1, expected.2, expected.3),
@@ -636,7 +658,7 @@ fn spirv_transform_feedback_captures_as_natively() {
     for backend in Backend::ALL {
         for transport in [TransportKind::Inproc, TransportKind::Thread] {
             let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
-            let got = captures(&mut ctx, &vs);
+            let got = captures(&mut ctx, vs);
             ctx.finish();
             let events: Vec<Event> = ctx.take_events();
             assert_eq!(got, expected, "{} {}", backend.name(), transport.name());
