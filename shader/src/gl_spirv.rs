@@ -17,8 +17,9 @@
 //! Where GL's SPIR-V allows what GLSL refuses, the module or the text is mended on the way:
 //! the `AtomicCounter` variables SPIRV-Cross writes as plain `uint`s become counters again
 //! (`atomic_counters`), captured outputs sharing another output's location lose it
-//! (`unlocate_aliased_captures`), and nameless blocks are named after their binding, by
-//! which GL matches them across stages (`name_unnamed_blocks`).
+//! (`unlocate_aliased_captures`), captured structures become output blocks
+//! (`block_captured_structs`), and nameless blocks are named after their binding, by which
+//! GL matches them across stages (`name_unnamed_blocks`).
 //!
 //! What GLSL cannot say about the module is what the text loses: a variable without an
 //! `OpName` gets the name SPIRV-Cross makes up for it (`_12`), so name-based queries of such
