@@ -29,9 +29,9 @@ static const EGLint CORE_33[] = {
 };
 
 /* Core requests above 3.3 are granted up to the version the context reports: the
- * backend's (4.3 on the null backend, which has every feature), or TESSERA_GL_VERSION's,
- * which the test sets to 4.0 in a second run, where 4.3 is refused. Leaves no context
- * current. */
+ * backend's (4.6 on the null backend, which has every feature), or TESSERA_GL_VERSION's,
+ * which the test sets to 4.0 in a second run, where 4.3 is refused; 4.7 names no version.
+ * Leaves no context current. */
 static void check_versions(EGLDisplay dpy, EGLConfig config)
 {
     const EGLint v40[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 0,
@@ -40,13 +40,16 @@ static void check_versions(EGLDisplay dpy, EGLConfig config)
     const EGLint v43[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
                           EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                           EGL_NONE};
-    const EGLint v44[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 4,
+    const EGLint v46[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 6,
+                          EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                          EGL_NONE};
+    const EGLint v47[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 7,
                           EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                           EGL_NONE};
     const char *claimed = getenv("TESSERA_GL_VERSION");
-    check("a 4.4 core context fails", eglCreateContext(dpy, config, EGL_NO_CONTEXT, v44) == EGL_NO_CONTEXT,
+    check("a 4.7 core context fails", eglCreateContext(dpy, config, EGL_NO_CONTEXT, v47) == EGL_NO_CONTEXT,
           "created");
-    expect_error("a 4.4 core context is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    expect_error("a 4.7 core context is EGL_BAD_MATCH", EGL_BAD_MATCH);
     if (claimed && strcmp(claimed, "4.0") == 0) {
         check("TESSERA_GL_VERSION=4.0: a 4.3 core context fails",
               eglCreateContext(dpy, config, EGL_NO_CONTEXT, v43) == EGL_NO_CONTEXT, "created");
@@ -57,47 +60,47 @@ static void check_versions(EGLDisplay dpy, EGLConfig config)
         eglDestroyContext(dpy, v40ctx);
         return;
     }
-    EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, v43);
-    check("4.3: a 4.3 core context is granted", ctx != EGL_NO_CONTEXT, "refused");
+    EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, v46);
+    check("4.6: a 4.6 core context is granted", ctx != EGL_NO_CONTEXT, "refused");
     EGLint client = 0;
     eglQueryContext(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &client);
-    check("4.3: EGL_CONTEXT_CLIENT_VERSION is 4", client == 4, "not 4");
-    check("4.3: surfaceless make-current",
+    check("4.6: EGL_CONTEXT_CLIENT_VERSION is 4", client == 4, "not 4");
+    check("4.6: surfaceless make-current",
           eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx), "failed");
     const char *version = (const char *)glGetString(GL_VERSION);
-    check("4.3: GL_VERSION is \"4.3 (Core Profile) Tessera ...\"",
-          version && strncmp(version, "4.3 (Core Profile) Tessera ", 27) == 0,
+    check("4.6: GL_VERSION is \"4.6 (Core Profile) Tessera ...\"",
+          version && strncmp(version, "4.6 (Core Profile) Tessera ", 27) == 0,
           version ? version : "null");
     const char *glsl = (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION);
-    check("4.3: GL_SHADING_LANGUAGE_VERSION is \"4.30\"",
-          glsl && strcmp(glsl, "4.30") == 0, glsl ? glsl : "null");
+    check("4.6: GL_SHADING_LANGUAGE_VERSION is \"4.60\"",
+          glsl && strcmp(glsl, "4.60") == 0, glsl ? glsl : "null");
     GLint major = 0, minor = 0;
     glGetIntegerv(GL_MAJOR_VERSION, &major);
     glGetIntegerv(GL_MINOR_VERSION, &minor);
-    check("4.3: GL_MAJOR_VERSION 4, GL_MINOR_VERSION 3", major == 4 && minor == 3,
+    check("4.6: GL_MAJOR_VERSION 4, GL_MINOR_VERSION 6", major == 4 && minor == 6,
           "another version");
-    /* GL 4.3's list of GLSL versions: 4.30 first, GLSL 1.10 as the empty string after
-     * 1.20, then the ES versions "300 es" and "100", and INVALID_VALUE past the end (as
-     * native Mesa lists them). */
+    /* GL 4.3's list of GLSL versions: 4.60 first, GLSL 1.10 as the empty string after
+     * 1.20, then the ES versions "310 es", "300 es" and "100", and INVALID_VALUE past the
+     * end (as native Mesa lists them). */
     PFNGLGETSTRINGIPROC get_stringi = (PFNGLGETSTRINGIPROC)eglGetProcAddress("glGetStringi");
     GLint versions = 0;
     glGetIntegerv(GL_NUM_SHADING_LANGUAGE_VERSIONS, &versions);
-    check("4.3: GL_NUM_SHADING_LANGUAGE_VERSIONS is 12", versions == 12,
+    check("4.6: GL_NUM_SHADING_LANGUAGE_VERSIONS is 16", versions == 16,
           "another count");
     const char *first = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 0);
-    const char *v110 = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 9);
-    const char *last = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 11);
-    check("4.3: GLSL versions \"430\" .. \"\" .. \"100\"",
-          first && v110 && last && strcmp(first, "430") == 0 && strcmp(v110, "") == 0 &&
+    const char *v110 = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 12);
+    const char *last = (const char *)get_stringi(GL_SHADING_LANGUAGE_VERSION, 15);
+    check("4.6: GLSL versions \"460\" .. \"\" .. \"100\"",
+          first && v110 && last && strcmp(first, "460") == 0 && strcmp(v110, "") == 0 &&
               strcmp(last, "100") == 0,
           "other strings");
     while (glGetError() != GL_NO_ERROR) {
     }
-    check("4.3: no GLSL version past the list",
-          get_stringi(GL_SHADING_LANGUAGE_VERSION, 12) == NULL && glGetError() == GL_INVALID_VALUE,
+    check("4.6: no GLSL version past the list",
+          get_stringi(GL_SHADING_LANGUAGE_VERSION, 16) == NULL && glGetError() == GL_INVALID_VALUE,
           "not INVALID_VALUE");
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    check("4.3: eglDestroyContext", eglDestroyContext(dpy, ctx), "failed");
+    check("4.6: eglDestroyContext", eglDestroyContext(dpy, ctx), "failed");
 }
 
 struct shared {
@@ -226,10 +229,10 @@ int main(void)
     check("eglBindAPI(OpenGL ES) fails", !eglBindAPI(EGL_OPENGL_ES_API), "succeeded");
     expect_error("eglBindAPI(OpenGL ES) is EGL_BAD_PARAMETER", EGL_BAD_PARAMETER);
     check("eglBindAPI(OpenGL)", eglBindAPI(EGL_OPENGL_API), "failed");
-    const EGLint v46[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 6, EGL_NONE};
-    check("a 4.6 context fails", eglCreateContext(dpy, with_depth, EGL_NO_CONTEXT, v46) == EGL_NO_CONTEXT,
+    const EGLint v50[] = {EGL_CONTEXT_MAJOR_VERSION, 5, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE};
+    check("a 5.0 context fails", eglCreateContext(dpy, with_depth, EGL_NO_CONTEXT, v50) == EGL_NO_CONTEXT,
           "created");
-    expect_error("a 4.6 context is EGL_BAD_MATCH", EGL_BAD_MATCH);
+    expect_error("a 5.0 context is EGL_BAD_MATCH", EGL_BAD_MATCH);
     check_versions(dpy, with_depth);
     const EGLint compat[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
@@ -347,10 +350,10 @@ int main(void)
     check("eglSwapInterval with a pbuffer", eglSwapInterval(dpy, 1), "failed");
 
     /* GL through the context. */
-    /* 4.3 on the null backend, the claimed version with TESSERA_GL_VERSION. */
+    /* 4.6 on the null backend, the claimed version with TESSERA_GL_VERSION. */
     const char *gl_version = (const char *)glGetString(GL_VERSION);
     const char *claimed = getenv("TESSERA_GL_VERSION");
-    const char *expected = claimed ? claimed : "4.3";
+    const char *expected = claimed ? claimed : "4.6";
     char prefix[32];
     snprintf(prefix, sizeof prefix, "%s (Core Profile) Tessera ", expected);
     check("GL_VERSION is \"<version> (Core Profile) Tessera ...\"",

@@ -245,9 +245,9 @@ fn a_c_program_renders_the_same_pixels_on_tessera_as_on_the_native_driver() {
             !err.contains("tessera: backend:"),
             "{backend}: backend events:\n{err}"
         );
-        // The Vulkan backend (lavapipe) has every GL 4.5 extension; the GLES backend stays at
+        // The Vulkan backend (lavapipe) has every GL 4.6 extension; the GLES backend stays at
         // 3.3 (OpenGL ES has no doubles, which GL 4.0 asks for).
-        let version = if *backend == "vulkan" { "4.5" } else { "3.3" };
+        let version = if *backend == "vulkan" { "4.6" } else { "3.3" };
         assert!(
             err.contains(&format!("version: {version} (Core Profile) Tessera ")),
             "{backend}: {err}"
@@ -290,9 +290,9 @@ fn egl_errors_are_the_ones_the_specification_names() {
         "{stdout}"
     );
     assert!(checks >= 120, "only {checks} checks ran");
-    // The null backend has every feature, so its context is a 4.3 one.
-    let v43 = stdout.lines().filter(|l| l.starts_with("ok 4.3: ")).count();
-    assert_eq!(v43, 10, "{stdout}");
+    // The null backend has every feature, so its context is a 4.6 one.
+    let v46 = stdout.lines().filter(|l| l.starts_with("ok 4.6: ")).count();
+    assert_eq!(v46, 10, "{stdout}");
     // The caught panic was reported (once), not swallowed, and lost the context.
     assert!(
         text(&out.stderr).contains("glGenBuffers panicked (the context is lost)"),
@@ -301,9 +301,9 @@ fn egl_errors_are_the_ones_the_specification_names() {
     );
 }
 
-/// `TESSERA_GL_VERSION=4.0` claims 4.0 on the null backend, whose own version is 4.3: a 4.0
+/// `TESSERA_GL_VERSION=4.0` claims 4.0 on the null backend, whose own version is 4.6: a 4.0
 /// core request is granted, a 4.3 one refused, and the context reports 4.0 (the run without
-/// it, above, checks the 4.3 context).
+/// it, above, checks the 4.6 context).
 #[test]
 fn a_claimed_gl_version_is_granted_and_reported() {
     tessera_tests::ensure_runtime_dir();

@@ -440,9 +440,9 @@ fn spirv_errors_and_states_match_the_native_driver() {
     }
 }
 
-/// The SPIR-V extension list is what the backend carries out:
-/// `SPV_KHR_shader_draw_parameters` where draw parameters are (Vulkan), nothing on GLES; an
-/// index past it is `INVALID_VALUE`.
+/// Both strings are advertised on both backends, and the SPIR-V extension list is what the
+/// backend carries out: `SPV_KHR_shader_draw_parameters` where draw parameters are (Vulkan),
+/// nothing on GLES; an index past it is `INVALID_VALUE`.
 #[test]
 fn spirv_extension_list_names_what_each_backend_carries_out() {
     for backend in Backend::ALL {
@@ -453,6 +453,9 @@ fn spirv_extension_list_names_what_each_backend_carries_out() {
         let spirv: Vec<String> = (0..ctx.get_integer(NUM_SPIR_V_EXTENSIONS) as GLuint)
             .filter_map(|i| ctx.get_stringi(SPIR_V_EXTENSIONS, i))
             .collect();
+        for name in ["GL_ARB_gl_spirv", "GL_ARB_spirv_extensions"] {
+            assert!(names.iter().any(|e| e == name), "{}: {name}", backend.name());
+        }
         let draw_parameters = names.iter().any(|e| e == "GL_ARB_shader_draw_parameters");
         let expected: &[&str] = if draw_parameters {
             &["SPV_KHR_shader_draw_parameters"]

@@ -510,11 +510,11 @@ fn stencil_reference_queries_clamp_to_the_stencil_bits() {
 
 #[test]
 fn versions_limits_and_strings() {
-    // The null backend has every feature the engine carries out, so its context is a 4.5
-    // one (4.6 also asks for GL_ARB_gl_spirv).
+    // The null backend has every feature the engine carries out, so its context is a 4.6
+    // one.
     let mut ctx = context();
     assert_ints(&mut ctx, MAJOR_VERSION, &[4]);
-    assert_ints(&mut ctx, MINOR_VERSION, &[5]);
+    assert_ints(&mut ctx, MINOR_VERSION, &[6]);
     assert_ints(
         &mut ctx,
         CONTEXT_PROFILE_MASK,
@@ -540,12 +540,12 @@ fn versions_limits_and_strings() {
     );
     let version = ctx.get_string(VERSION).expect("a version");
     assert!(
-        version.starts_with("4.5 (Core Profile) Tessera "),
+        version.starts_with("4.6 (Core Profile) Tessera "),
         "{version}"
     );
     assert_eq!(
         ctx.get_string(SHADING_LANGUAGE_VERSION).as_deref(),
-        Some("4.50")
+        Some("4.60")
     );
     assert_eq!(ctx.get_string(VENDOR).as_deref(), Some("Tessera"));
     assert!(ctx.get_string(RENDERER).is_some());
