@@ -454,7 +454,11 @@ fn spirv_extension_list_names_what_each_backend_carries_out() {
             .filter_map(|i| ctx.get_stringi(SPIR_V_EXTENSIONS, i))
             .collect();
         for name in ["GL_ARB_gl_spirv", "GL_ARB_spirv_extensions"] {
-            assert!(names.iter().any(|e| e == name), "{}: {name}", backend.name());
+            assert!(
+                names.iter().any(|e| e == name),
+                "{}: {name}",
+                backend.name()
+            );
         }
         let draw_parameters = names.iter().any(|e| e == "GL_ARB_shader_draw_parameters");
         let expected: &[&str] = if draw_parameters {
