@@ -198,6 +198,21 @@ pub struct Bench {
     draw: u64,
 }
 
+/// Binds a new vertex array whose attribute 0 reads a quad covering the viewport, four
+/// `vec2` corners for a `TRIANGLE_STRIP` of 4 vertices, from a new buffer left bound to
+/// `ARRAY_BUFFER`; returns the vertex array.
+pub fn viewport_quad<G: Gl + ?Sized>(gl: &mut G) -> GLuint {
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buf);
+    let bytes = f32_bytes(&[-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]);
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    vao
+}
+
 /// Compiles and links a program through [`Gl`], panicking with the logs on failure (the
 /// scenes use only shaders known to be valid).
 pub fn link_program<G: Gl + ?Sized>(gl: &mut G, vs: &str, fs: &str) -> GLuint {

@@ -213,17 +213,7 @@ fn spirv_shader(
 /// The frames of a quad drawn with the SPIR-V program for two settings of its uniforms and
 /// two specializations, the program's link status and the error.
 fn draws(gl: &mut dyn SpirvGl, vs: &[u8], fs: &[u8]) -> (Vec<Vec<u8>>, Vec<GLint>, GLenum) {
-    let vao = gl.gen_vertex_array();
-    gl.bind_vertex_array(vao);
-    let buf = gl.gen_buffer();
-    gl.bind_buffer(ARRAY_BUFFER, buf);
-    let bytes: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
-    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
-    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
-    gl.enable_vertex_attrib_array(0);
+    tessera_tests::scenes::viewport_quad(gl);
     let ubo = gl.gen_buffer();
     gl.bind_buffer(UNIFORM_BUFFER, ubo);
     let offset: Vec<u8> = [0.25f32, 0.5, 0.0, 1.0]
@@ -716,17 +706,7 @@ fn unnamed(module: &[u8]) -> Vec<u8> {
 /// The frame drawn with the block's values, the active uniform blocks and uniforms, the
 /// link status and the error.
 fn shared_block(gl: &mut dyn SpirvGl, vs: &[u8], fs: &[u8]) -> (Vec<u8>, [GLint; 3], GLenum) {
-    let vao = gl.gen_vertex_array();
-    gl.bind_vertex_array(vao);
-    let buf = gl.gen_buffer();
-    gl.bind_buffer(ARRAY_BUFFER, buf);
-    let bytes: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
-    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
-    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
-    gl.enable_vertex_attrib_array(0);
+    tessera_tests::scenes::viewport_quad(gl);
     let ubo = gl.gen_buffer();
     gl.bind_buffer(UNIFORM_BUFFER, ubo);
     let values: Vec<u8> = [0.5f32, 0.0, 0.0, 1.0, 0.25, 0.75, 0.0, 0.0]

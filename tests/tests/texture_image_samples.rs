@@ -85,17 +85,7 @@ fn programs() -> Vec<(String, String)> {
 /// 2D, 2D array), drawn with every program; the pixel (1, 2) of each frame and the error
 /// at the end.
 fn counts(gl: &mut dyn Gl) -> (Vec<[i32; 4]>, GLenum) {
-    let vao = gl.gen_vertex_array();
-    gl.bind_vertex_array(vao);
-    let buf = gl.gen_buffer();
-    gl.bind_buffer(ARRAY_BUFFER, buf);
-    let bytes: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
-    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
-    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
-    gl.enable_vertex_attrib_array(0);
+    tessera_tests::scenes::viewport_quad(gl);
     let fb = gl.gen_framebuffer();
     gl.bind_framebuffer(FRAMEBUFFER, fb);
     let rb = gl.gen_renderbuffer();

@@ -71,17 +71,7 @@ void main() { gl_Position = vec4(pos, 0.0, 1.0); }
 /// A quad covering the viewport (a triangle strip) at attribute 0, drawn into an RGBA32F
 /// texture of `SIZE` x `SIZE`.
 fn setup(gl: &mut dyn Gl) {
-    let vao = gl.gen_vertex_array();
-    gl.bind_vertex_array(vao);
-    let buf = gl.gen_buffer();
-    gl.bind_buffer(ARRAY_BUFFER, buf);
-    let bytes: Vec<u8> = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
-    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
-    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
-    gl.enable_vertex_attrib_array(0);
+    tessera_tests::scenes::viewport_quad(gl);
     gl.active_texture(TEXTURE0 + 15);
     let target = gl.gen_texture();
     gl.bind_texture(TEXTURE_2D, target);
