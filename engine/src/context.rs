@@ -111,6 +111,11 @@ pub struct Local {
     /// Whether the current program has shader storage blocks, which its draws may write
     /// (cached with `draw_error`).
     pub draw_writes_storage: bool,
+    /// The buffer that indices in client memory are copied into for the draw that reads
+    /// them (`Context::with_client_indices`); held by the context, created on first use.
+    pub client_indices: Option<bevy_ecs::entity::Entity>,
+    /// Where the next copy into `client_indices` goes.
+    pub client_indices_cursor: u64,
     /// Implementation limits.
     pub limits: Limits,
     /// Counters.
@@ -399,6 +404,8 @@ impl Context {
             draw_tess: None,
             draw_default_control: false,
             draw_writes_storage: false,
+            client_indices: None,
+            client_indices_cursor: 0,
             limits,
             stats: ContextStats::default(),
             owns_surface: surface.is_some(),
@@ -814,6 +821,7 @@ impl Context {
         held.extend(st.samplers.iter_mut().filter_map(Option::take));
         held.extend(st.program.take());
         held.extend(st.renderbuffer.take());
+        held.extend(self.local.client_indices.take());
         st.vertex_array = None;
         st.draw_framebuffer = None;
         st.read_framebuffer = None;

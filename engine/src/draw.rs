@@ -8,14 +8,43 @@
 use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
-use tessera_components::object::{Buffer, Program, VertexArray};
+use tessera_components::object::{Buffer, Life, Program, VertexArray};
 use tessera_components::state::cap;
 use tessera_systems::conv::{map_index_type, map_topology};
+use tessera_systems::lifecycle;
 use tessera_wire::format::{FormatClass, IndexType, Topology};
 use tessera_wire::record::{ClearValue, Record, clear_mask};
 
 use crate::context::{Context, Local};
 use crate::share::Shared;
+
+/// The smallest storage of a context's client-index buffer.
+const CLIENT_INDICES_MIN: u64 = 4096;
+
+/// Where an indexed draw entry point was told its indices are.
+#[derive(Clone, Copy)]
+enum Indices<'a> {
+    /// A byte offset into the element array buffer (`indices: usize` of the Rust API).
+    Offset(usize),
+    /// The C ABI's `const void *indices`, `at`: an offset when an element array buffer is
+    /// bound, else the address of the indices in client memory, which Mesa reads in core
+    /// contexts too; `read(draw, len)` gives the `len` bytes there for the `draw`th draw
+    /// of the call (`Context::draw_elements_from_pointer`).
+    Pointer {
+        at: usize,
+        draw: usize,
+        read: &'a dyn Fn(usize, usize) -> &'a [u8],
+    },
+}
+
+/// The bytes of one index of `ty`.
+fn index_size(ty: IndexType) -> usize {
+    match ty {
+        IndexType::U8 => 1,
+        IndexType::U16 => 2,
+        IndexType::U32 => 4,
+    }
+}
 
 /// An indexed draw's index source.
 #[derive(Clone, Copy)]
@@ -280,18 +309,119 @@ impl Local {
         {
             return None;
         }
-        // Core profile indices come from the element array buffer; a null offset without
-        // one would be client memory, which core GL removed.
-        let has_indices = self
-            .st
-            .vertex_array
-            .and_then(|v| sh.world.get::<VertexArray>(v))
-            .is_some_and(|v| v.element_buffer.is_some());
-        if !has_indices {
-            self.set_error(INVALID_OPERATION);
-            return None;
-        }
         Some((topology, index_type))
+    }
+
+    /// Where an indexed draw of `count` indices of `ty` reads them: the byte offset into the
+    /// bound vertex array's element array buffer, or, with none bound, the offset at which
+    /// indices given in client memory were copied into the context's client-index buffer,
+    /// which the vertex array then uses until [`Local::end_client_indices`]. `None` after
+    /// raising `INVALID_OPERATION`: no buffer and no client memory (the safe API's offsets,
+    /// or a null pointer, which Mesa reads and crashes on).
+    fn index_offset(
+        &mut self,
+        sh: &mut Shared,
+        indices: Indices<'_>,
+        ty: IndexType,
+        count: u32,
+    ) -> Option<(u64, bool)> {
+        let vao = self.st.vertex_array?;
+        let has_buffer = sh
+            .world
+            .get::<VertexArray>(vao)
+            .is_some_and(|v| v.element_buffer.is_some());
+        match indices {
+            Indices::Offset(at) | Indices::Pointer { at, .. } if has_buffer => {
+                Some((at as u64, false))
+            }
+            Indices::Pointer { at, draw, read } if at != 0 => {
+                let bytes = read(draw, count as usize * index_size(ty));
+                Some((self.begin_client_indices(sh, vao, bytes), true))
+            }
+            _ => {
+                self.set_error(INVALID_OPERATION);
+                None
+            }
+        }
+    }
+
+    /// Copies `bytes` into the context's client-index buffer (created on first use, grown
+    /// by doubling) after what the previous client draws of the batch read, and makes it
+    /// the element array buffer of `vao` for the draw; returns the offset of the copy.
+    #[cold]
+    fn begin_client_indices(&mut self, sh: &mut Shared, vao: Entity, bytes: &[u8]) -> u64 {
+        sh.dev.use_context(self.id);
+        let e = match self.client_indices {
+            Some(e) => e,
+            None => {
+                let handle = sh.dev.alloc.mint();
+                sh.dev.push(Record::CreateBuffer {
+                    buffer: handle,
+                    size: 0,
+                });
+                let mut buffer = Buffer::new(handle);
+                buffer.usage = STREAM_DRAW;
+                buffer.shadow = None;
+                // Held by the context (released with it), never by a name.
+                let life = Life {
+                    refs: 1,
+                    ..Life::named(0)
+                };
+                let e = sh.world.spawn((life, buffer)).id();
+                self.client_indices = Some(e);
+                e
+            }
+        };
+        let len = bytes.len() as u64;
+        let Some(mut b) = sh.world.get_mut::<Buffer>(e) else {
+            return 0;
+        };
+        let handle = b.handle;
+        let mut at = self.client_indices_cursor;
+        if len > b.size as u64 {
+            let size = len.next_power_of_two().max(CLIENT_INDICES_MIN);
+            b.size = size as i64;
+            b.generation += 1;
+            sh.dev.push(Record::CreateBuffer {
+                buffer: handle,
+                size,
+            });
+            at = 0;
+        } else if at + len > b.size as u64 {
+            at = 0;
+        }
+        self.client_indices_cursor = (at + len).next_multiple_of(4);
+        let span = sh.dev.enc.stage(bytes);
+        sh.dev.push(Record::WriteBuffer {
+            buffer: handle,
+            offset: at,
+            data: span,
+        });
+        if let Some(mut v) = sh.world.get_mut::<VertexArray>(vao) {
+            v.element_buffer = Some(e);
+            v.element_buffer_handle = Some(handle);
+        }
+        lifecycle::retain(&mut sh.world, e);
+        self.dirty |= Dirty::INDEX_BUFFER;
+        at
+    }
+
+    /// Gives the bound vertex array back its missing element array buffer after a draw from
+    /// client memory.
+    #[cold]
+    fn end_client_indices(&mut self, sh: &mut Shared) {
+        let (Some(vao), Some(e)) = (self.st.vertex_array, self.client_indices) else {
+            return;
+        };
+        if let Some(mut v) = sh.world.get_mut::<VertexArray>(vao)
+            && v.element_buffer == Some(e)
+        {
+            v.element_buffer = None;
+            v.element_buffer_handle = None;
+            let Shared { world, dev, .. } = sh;
+            lifecycle::release(world, dev, e);
+        }
+        self.dirty |= Dirty::INDEX_BUFFER;
     }
 
     fn draw_arrays_instanced(
@@ -333,7 +463,7 @@ impl Local {
         mode: GLenum,
         count: GLsizei,
         ty: GLenum,
-        indices: usize,
+        indices: Indices<'_>,
         instances: GLsizei,
         base_vertex: GLint,
         base_instance: GLuint,
@@ -344,9 +474,13 @@ impl Local {
         else {
             return;
         };
+        let Some((offset, client)) = self.index_offset(sh, indices, index_type, count as u32)
+        else {
+            return;
+        };
         let indexed = Indexed {
             ty: index_type,
-            offset: indices as u64,
+            offset,
             base_vertex,
         };
         self.emit_draw(
@@ -358,6 +492,9 @@ impl Local {
             base_instance,
             Some(indexed),
         );
+        if client {
+            self.end_client_indices(sh);
+        }
     }
 }
 
@@ -388,7 +525,7 @@ impl Context {
     pub fn draw_elements(&mut self, mode: GLenum, count: GLsizei, ty: GLenum, indices: usize) {
         let mut sh = self.group.lock();
         self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, 0, 0);
+            .draw_elements_full(&mut sh, mode, count, ty, Indices::Offset(indices), 1, 0, 0);
     }
 
     /// `glDrawElementsInstanced`.
@@ -401,8 +538,16 @@ impl Context {
         instances: GLsizei,
     ) {
         let mut sh = self.group.lock();
-        self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, instances, 0, 0);
+        self.local.draw_elements_full(
+            &mut sh,
+            mode,
+            count,
+            ty,
+            Indices::Offset(indices),
+            instances,
+            0,
+            0,
+        );
     }
 
     /// `glDrawElementsBaseVertex`.
@@ -415,8 +560,16 @@ impl Context {
         base_vertex: GLint,
     ) {
         let mut sh = self.group.lock();
-        self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, base_vertex, 0);
+        self.local.draw_elements_full(
+            &mut sh,
+            mode,
+            count,
+            ty,
+            Indices::Offset(indices),
+            1,
+            base_vertex,
+            0,
+        );
     }
 
     /// `glDrawElementsInstancedBaseVertex`.
@@ -430,8 +583,16 @@ impl Context {
         base_vertex: GLint,
     ) {
         let mut sh = self.group.lock();
-        self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, instances, base_vertex, 0);
+        self.local.draw_elements_full(
+            &mut sh,
+            mode,
+            count,
+            ty,
+            Indices::Offset(indices),
+            instances,
+            base_vertex,
+            0,
+        );
     }
 
     /// `glDrawRangeElements`.
@@ -466,8 +627,16 @@ impl Context {
             return self.error(INVALID_VALUE);
         }
         let mut sh = self.group.lock();
-        self.local
-            .draw_elements_full(&mut sh, mode, count, ty, indices, 1, base_vertex, 0);
+        self.local.draw_elements_full(
+            &mut sh,
+            mode,
+            count,
+            ty,
+            Indices::Offset(indices),
+            1,
+            base_vertex,
+            0,
+        );
     }
 
     /// `glDrawArraysInstancedBaseInstance` (GL 4.2): instanced attributes start at element
@@ -527,10 +696,75 @@ impl Context {
             mode,
             count,
             ty,
-            indices,
+            Indices::Offset(indices),
             instances,
             base_vertex,
             base_instance,
+        );
+    }
+
+    /// The `glDrawElements*` family as the C ABI calls it: `call.indices` is a byte offset
+    /// into the element array buffer when one is bound, else the address of the indices in
+    /// client memory, and `read(len)` gives the `len` bytes there, which are copied for the
+    /// draw (core GL has no client-memory indices; Mesa reads them, and programs and piglit
+    /// rely on it). A null address with no buffer is `INVALID_OPERATION`, as in
+    /// [`Context::draw_elements`].
+    pub fn draw_elements_from_pointer<'a>(
+        &mut self,
+        call: ElementsCall,
+        read: &'a dyn Fn(usize) -> &'a [u8],
+    ) {
+        if let Some((start, end)) = call.range
+            && end < start
+        {
+            return self.error(INVALID_VALUE);
+        }
+        let mut sh = self.group.lock();
+        self.local.draw_elements_full(
+            &mut sh,
+            call.mode,
+            call.count,
+            call.ty,
+            Indices::Pointer {
+                at: call.indices,
+                draw: 0,
+                read: &|_, len| read(len),
+            },
+            call.instances,
+            call.base_vertex,
+            call.base_instance,
+        );
+    }
+
+    /// `glMultiDrawElements(BaseVertex)` as the C ABI calls it: each of `indices` is an
+    /// offset or an address in client memory, as for
+    /// [`Context::draw_elements_from_pointer`]; `read(i, len)` gives the `len` bytes at
+    /// `indices[i]`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "glMultiDrawElementsBaseVertex's own"
+    )]
+    pub fn multi_draw_elements_from_pointers<'a>(
+        &mut self,
+        mode: GLenum,
+        count: &[GLsizei],
+        ty: GLenum,
+        indices: &[usize],
+        drawcount: GLsizei,
+        base_vertex: Option<&[GLint]>,
+        read: &'a dyn Fn(usize, usize) -> &'a [u8],
+    ) {
+        self.multi_draw_elements_of(
+            mode,
+            count,
+            ty,
+            |i| Indices::Pointer {
+                at: indices[i],
+                draw: i,
+                read,
+            },
+            drawcount,
+            base_vertex,
         );
     }
 
@@ -584,6 +818,25 @@ impl Context {
         drawcount: GLsizei,
         base_vertex: Option<&[GLint]>,
     ) {
+        self.multi_draw_elements_of(
+            mode,
+            count,
+            ty,
+            |i| Indices::Offset(indices[i]),
+            drawcount,
+            base_vertex,
+        );
+    }
+
+    fn multi_draw_elements_of<'a>(
+        &mut self,
+        mode: GLenum,
+        count: &[GLsizei],
+        ty: GLenum,
+        indices: impl Fn(usize) -> Indices<'a>,
+        drawcount: GLsizei,
+        base_vertex: Option<&[GLint]>,
+    ) {
         if drawcount < 0 {
             return self.error(INVALID_VALUE);
         }
@@ -598,7 +851,7 @@ impl Context {
                 set_draw_id(&mut sh, self.local.id, i as u32);
             }
             self.local
-                .draw_elements_full(&mut sh, mode, count[i], ty, indices[i], 1, bv, 0);
+                .draw_elements_full(&mut sh, mode, count[i], ty, indices(i), 1, bv, 0);
         }
         if n > 1 {
             set_draw_id(&mut sh, self.local.id, 0);
@@ -658,6 +911,44 @@ impl Context {
             sh.dev.push(record);
         }
         sh.flush_if_full();
+    }
+}
+
+/// One call of the `glDrawElements*` family, for [`Context::draw_elements_from_pointer`].
+#[derive(Clone, Copy, Debug)]
+pub struct ElementsCall {
+    /// The primitive mode.
+    pub mode: GLenum,
+    /// The number of indices.
+    pub count: GLsizei,
+    /// The index type.
+    pub ty: GLenum,
+    /// An offset into the element array buffer, or an address in client memory when none
+    /// is bound.
+    pub indices: usize,
+    /// Instances (1 for the non-instanced calls).
+    pub instances: GLsizei,
+    /// Added to each index.
+    pub base_vertex: GLint,
+    /// The first instance's index into instanced attributes.
+    pub base_instance: GLuint,
+    /// `glDrawRangeElements*`' `start` and `end`.
+    pub range: Option<(GLuint, GLuint)>,
+}
+
+impl ElementsCall {
+    /// A `glDrawElements` call: one instance, no base vertex, instance or range.
+    pub fn new(mode: GLenum, count: GLsizei, ty: GLenum, indices: usize) -> Self {
+        Self {
+            mode,
+            count,
+            ty,
+            indices,
+            instances: 1,
+            base_vertex: 0,
+            base_instance: 0,
+            range: None,
+        }
     }
 }
 

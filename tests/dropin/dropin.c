@@ -232,10 +232,16 @@ int main(void)
     glUniform1i(glGetUniformLocation(textured, "tex"), 0);
     glDrawArrays(GL_TRIANGLES, 0, 6);
     glUseProgram(flat);
+    /* The green and blue quads take their indices from client memory (no element array
+     * buffer is bound), which core GL leaves out and Mesa reads; programs rely on it. */
+    static const GLushort green_indices[6] = {6, 7, 8, 9, 10, 11};
+    static const GLubyte blue_indices[2][3] = {{12, 13, 14}, {15, 16, 17}};
+    const GLsizei blue_counts[2] = {3, 3};
+    const void *blue_pointers[2] = {blue_indices[0], blue_indices[1]};
     glUniform4f(flat_color, 0.0f, 1.0f, 0.0f, 1.0f);
-    glDrawArrays(GL_TRIANGLES, 6, 6);
+    glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, green_indices);
     glUniform4f(flat_color, 0.0f, 0.0f, 1.0f, 1.0f);
-    glDrawArrays(GL_TRIANGLES, 12, 6);
+    glMultiDrawElements(GL_TRIANGLES, blue_counts, GL_UNSIGNED_BYTE, blue_pointers, 2);
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);

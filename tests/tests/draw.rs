@@ -3,6 +3,7 @@
 //! Mesa llvmpipe; none of these needs a program.
 
 use tessera_engine::Context;
+use tessera_engine::draw::ElementsCall;
 use tessera_engine::gl::*;
 use tessera_tests::{assert_error, assert_no_error, context, records, surfaceless};
 use tessera_wire::record::{Record, clear_mask};
@@ -184,7 +185,8 @@ fn drawing_without_a_vertex_array_is_invalid_operation() {
 
 #[test]
 fn indexed_draws_need_an_element_array_buffer() {
-    // Core GL has no client-side indices (Mesa reads client memory and crashes on null).
+    // Core GL has no client-side indices: the Rust API's offsets need a buffer (the C ABI's
+    // pointers may point at client memory, below; Mesa crashes on a null one).
     let mut ctx = context();
     let vao = ctx.gen_vertex_array();
     ctx.bind_vertex_array(vao);
@@ -196,6 +198,52 @@ fn indexed_draws_need_an_element_array_buffer() {
     assert_error!(ctx, INVALID_OPERATION);
     ctx.draw_arrays(TRIANGLES, 0, 3);
     assert_no_error!(ctx);
+}
+
+#[test]
+fn indices_in_client_memory_are_copied_for_the_draw_and_leave_no_binding() {
+    let mut ctx = context();
+    let vao = ctx.gen_vertex_array();
+    ctx.bind_vertex_array(vao);
+    // The 16-bit indices 2, 1, 0.
+    let bytes: &[u8] = &[2, 0, 1, 0, 0, 0];
+    let read = |len: usize| &bytes[..len];
+    // A null address with no buffer is refused, as in the Rust API.
+    ctx.draw_elements_from_pointer(ElementsCall::new(TRIANGLES, 3, UNSIGNED_SHORT, 0), &read);
+    assert_error!(ctx, INVALID_OPERATION, "null client indices");
+    // A range whose end is below its start is INVALID_VALUE before anything else.
+    let range = ElementsCall {
+        range: Some((2, 1)),
+        ..ElementsCall::new(TRIANGLES, 3, UNSIGNED_SHORT, 0x1000)
+    };
+    ctx.draw_elements_from_pointer(range, &read);
+    assert_error!(ctx, INVALID_VALUE, "bad range");
+    records(&mut ctx);
+    let call = ElementsCall::new(TRIANGLES, 3, UNSIGNED_SHORT, 0x1000);
+    ctx.draw_elements_from_pointer(call, &read);
+    ctx.multi_draw_elements_from_pointers(
+        TRIANGLES,
+        &[3, 2],
+        UNSIGNED_SHORT,
+        &[0x1000, 0x2000],
+        2,
+        None,
+        &|_, len| &bytes[..len],
+    );
+    assert_no_error!(ctx);
+    // The copies land one after the other (4-byte aligned) in the context's buffer.
+    let writes: Vec<(u64, u32)> = records(&mut ctx)
+        .iter()
+        .filter_map(|r| match r {
+            Record::WriteBuffer { offset, data, .. } => Some((*offset, data.len)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(writes, [(0, 6), (8, 6), (16, 4)]);
+    // The vertex array still has no element array buffer.
+    assert_eq!(ctx.get_integer(ELEMENT_ARRAY_BUFFER_BINDING), 0);
+    ctx.draw_elements(TRIANGLES, 3, UNSIGNED_SHORT, 0);
+    assert_error!(ctx, INVALID_OPERATION, "no buffer after client draws");
 }
 
 #[test]

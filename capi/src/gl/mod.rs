@@ -755,7 +755,7 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
     (
         "glDrawElementsInstancedBaseInstance",
         Proc({
-            const F: extern "C" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei, GLuint) =
+            const F: unsafe extern "C" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei, GLuint) =
                 glDrawElementsInstancedBaseInstance;
             F as *const c_void
         }),
@@ -763,8 +763,15 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
     (
         "glDrawElementsInstancedBaseVertexBaseInstance",
         Proc({
-            const F: extern "C" fn(GLenum, GLsizei, GLenum, *const c_void, GLsizei, GLint, GLuint) =
-                glDrawElementsInstancedBaseVertexBaseInstance;
+            const F: unsafe extern "C" fn(
+                GLenum,
+                GLsizei,
+                GLenum,
+                *const c_void,
+                GLsizei,
+                GLint,
+                GLuint,
+            ) = glDrawElementsInstancedBaseVertexBaseInstance;
             F as *const c_void
         }),
     ),

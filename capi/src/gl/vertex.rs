@@ -8,6 +8,7 @@ use tessera_engine::gl::CURRENT_VERTEX_ATTRIB;
 use super::types::*;
 use crate::current::{gl_call, raised};
 use crate::ptr;
+use tessera_engine::draw::ElementsCall;
 
 /// Values `glGetVertexAttrib*v(pname)` writes: four for the current value, else one.
 fn attrib_values(pname: GLenum) -> usize {
@@ -218,45 +219,87 @@ attrib_packed! {
     glVertexAttribP4uiv => vertex_attrib_p4ui;
 }
 
+/// The `len` bytes of the indices a draw with no element array buffer finds in client
+/// memory at `indices`.
+///
+/// # Safety
+/// A non-null `indices` is valid for reads of `len` bytes for `'a`.
+unsafe fn client_indices<'a>(indices: *const c_void, len: usize) -> &'a [u8] {
+    // SAFETY: forwarded contract.
+    unsafe { ptr::slice(indices.cast::<u8>(), len) }
+}
+
 /// `glDrawElements`.
+///
+/// # Safety
+/// With no element array buffer bound, a non-null `indices` points at `count` indices of
+/// `ty` (client memory, which Mesa reads in core contexts too).
 #[unsafe(no_mangle)]
-pub extern "C" fn glDrawElements(mode: GLenum, count: GLsizei, ty: GLenum, indices: *const c_void) {
+pub unsafe extern "C" fn glDrawElements(
+    mode: GLenum,
+    count: GLsizei,
+    ty: GLenum,
+    indices: *const c_void,
+) {
+    let call = ElementsCall {
+        ..ElementsCall::new(mode, count, ty, indices as usize)
+    };
     gl_call("glDrawElements", (), |c| {
-        c.draw_elements(mode, count, ty, indices as usize)
+        // SAFETY: this function's contract (read only with no element array buffer).
+        c.draw_elements_from_pointer(call, &|len| unsafe { client_indices(indices, len) })
     });
 }
-
 /// `glDrawElementsInstanced`.
+///
+/// # Safety
+/// With no element array buffer bound, a non-null `indices` points at `count` indices of
+/// `ty` (client memory, which Mesa reads in core contexts too).
 #[unsafe(no_mangle)]
-pub extern "C" fn glDrawElementsInstanced(
+pub unsafe extern "C" fn glDrawElementsInstanced(
     mode: GLenum,
     count: GLsizei,
     ty: GLenum,
     indices: *const c_void,
     instancecount: GLsizei,
 ) {
+    let call = ElementsCall {
+        instances: instancecount,
+        ..ElementsCall::new(mode, count, ty, indices as usize)
+    };
     gl_call("glDrawElementsInstanced", (), |c| {
-        c.draw_elements_instanced(mode, count, ty, indices as usize, instancecount)
+        // SAFETY: this function's contract (read only with no element array buffer).
+        c.draw_elements_from_pointer(call, &|len| unsafe { client_indices(indices, len) })
     });
 }
-
 /// `glDrawElementsBaseVertex`.
+///
+/// # Safety
+/// With no element array buffer bound, a non-null `indices` points at `count` indices of
+/// `ty` (client memory, which Mesa reads in core contexts too).
 #[unsafe(no_mangle)]
-pub extern "C" fn glDrawElementsBaseVertex(
+pub unsafe extern "C" fn glDrawElementsBaseVertex(
     mode: GLenum,
     count: GLsizei,
     ty: GLenum,
     indices: *const c_void,
     basevertex: GLint,
 ) {
+    let call = ElementsCall {
+        base_vertex: basevertex,
+        ..ElementsCall::new(mode, count, ty, indices as usize)
+    };
     gl_call("glDrawElementsBaseVertex", (), |c| {
-        c.draw_elements_base_vertex(mode, count, ty, indices as usize, basevertex)
+        // SAFETY: this function's contract (read only with no element array buffer).
+        c.draw_elements_from_pointer(call, &|len| unsafe { client_indices(indices, len) })
     });
 }
-
 /// `glDrawElementsInstancedBaseVertex`.
+///
+/// # Safety
+/// With no element array buffer bound, a non-null `indices` points at `count` indices of
+/// `ty` (client memory, which Mesa reads in core contexts too).
 #[unsafe(no_mangle)]
-pub extern "C" fn glDrawElementsInstancedBaseVertex(
+pub unsafe extern "C" fn glDrawElementsInstancedBaseVertex(
     mode: GLenum,
     count: GLsizei,
     ty: GLenum,
@@ -264,21 +307,22 @@ pub extern "C" fn glDrawElementsInstancedBaseVertex(
     instancecount: GLsizei,
     basevertex: GLint,
 ) {
+    let call = ElementsCall {
+        instances: instancecount,
+        base_vertex: basevertex,
+        ..ElementsCall::new(mode, count, ty, indices as usize)
+    };
     gl_call("glDrawElementsInstancedBaseVertex", (), |c| {
-        c.draw_elements_instanced_base_vertex(
-            mode,
-            count,
-            ty,
-            indices as usize,
-            instancecount,
-            basevertex,
-        )
+        // SAFETY: this function's contract (read only with no element array buffer).
+        c.draw_elements_from_pointer(call, &|len| unsafe { client_indices(indices, len) })
     });
 }
-
 /// `glDrawRangeElements`.
+///
+/// # Safety
+/// As for `glDrawElements`.
 #[unsafe(no_mangle)]
-pub extern "C" fn glDrawRangeElements(
+pub unsafe extern "C" fn glDrawRangeElements(
     mode: GLenum,
     start: GLuint,
     end: GLuint,
@@ -286,14 +330,21 @@ pub extern "C" fn glDrawRangeElements(
     ty: GLenum,
     indices: *const c_void,
 ) {
+    let call = ElementsCall {
+        range: Some((start, end)),
+        ..ElementsCall::new(mode, count, ty, indices as usize)
+    };
     gl_call("glDrawRangeElements", (), |c| {
-        c.draw_range_elements(mode, start, end, count, ty, indices as usize)
+        // SAFETY: this function's contract (read only with no element array buffer).
+        c.draw_elements_from_pointer(call, &|len| unsafe { client_indices(indices, len) })
     });
 }
-
 /// `glDrawRangeElementsBaseVertex`.
+///
+/// # Safety
+/// As for `glDrawElements`.
 #[unsafe(no_mangle)]
-pub extern "C" fn glDrawRangeElementsBaseVertex(
+pub unsafe extern "C" fn glDrawRangeElementsBaseVertex(
     mode: GLenum,
     start: GLuint,
     end: GLuint,
@@ -302,11 +353,16 @@ pub extern "C" fn glDrawRangeElementsBaseVertex(
     indices: *const c_void,
     basevertex: GLint,
 ) {
+    let call = ElementsCall {
+        range: Some((start, end)),
+        base_vertex: basevertex,
+        ..ElementsCall::new(mode, count, ty, indices as usize)
+    };
     gl_call("glDrawRangeElementsBaseVertex", (), |c| {
-        c.draw_range_elements_base_vertex(mode, start, end, count, ty, indices as usize, basevertex)
+        // SAFETY: this function's contract (read only with no element array buffer).
+        c.draw_elements_from_pointer(call, &|len| unsafe { client_indices(indices, len) })
     });
 }
-
 /// `glMultiDrawArrays`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn glMultiDrawArrays(
@@ -323,7 +379,7 @@ pub unsafe extern "C" fn glMultiDrawArrays(
     });
 }
 
-/// The index offsets of a `glMultiDrawElements*` call.
+/// The index offsets or client-memory addresses of a `glMultiDrawElements*` call.
 ///
 /// # Safety
 /// A non-null `indices` holds `n` pointers.
@@ -336,6 +392,10 @@ unsafe fn offsets(indices: *const *const c_void, n: usize) -> Vec<usize> {
 }
 
 /// `glMultiDrawElements`.
+///
+/// # Safety
+/// `count` and `indices` hold `drawcount` values; with no element array buffer bound, each
+/// non-null `indices[i]` points at `count[i]` indices of `ty`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn glMultiDrawElements(
     mode: GLenum,
@@ -344,15 +404,14 @@ pub unsafe extern "C" fn glMultiDrawElements(
     indices: *const *const c_void,
     drawcount: GLsizei,
 ) {
-    let n = ptr::len(drawcount);
-    // SAFETY: GL contract: `count` and `indices` hold `drawcount` values.
-    let (count, indices) = unsafe { (ptr::slice(count, n), offsets(indices, n)) };
-    gl_call("glMultiDrawElements", (), |c| {
-        c.multi_draw_elements(mode, count, ty, &indices, drawcount)
-    });
+    // SAFETY: forwarded contract.
+    unsafe { glMultiDrawElementsBaseVertex(mode, count, ty, indices, drawcount, std::ptr::null()) }
 }
 
 /// `glMultiDrawElementsBaseVertex`.
+///
+/// # Safety
+/// As for `glMultiDrawElements`, and a non-null `basevertex` holds `drawcount` values.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn glMultiDrawElementsBaseVertex(
     mode: GLenum,
@@ -364,15 +423,18 @@ pub unsafe extern "C" fn glMultiDrawElementsBaseVertex(
 ) {
     let n = ptr::len(drawcount);
     // SAFETY: GL contract: `count`, `indices` and `basevertex` hold `drawcount` values.
-    let (count, indices, base) = unsafe {
+    let (count, at, base) = unsafe {
         (
             ptr::slice(count, n),
             offsets(indices, n),
-            ptr::slice(basevertex, n),
+            (!basevertex.is_null()).then(|| ptr::slice(basevertex, n)),
         )
     };
     gl_call("glMultiDrawElementsBaseVertex", (), |c| {
-        c.multi_draw_elements_base_vertex(mode, count, ty, &indices, drawcount, Some(base))
+        c.multi_draw_elements_from_pointers(mode, count, ty, &at, drawcount, base, &|i, len| {
+            // SAFETY: this function's contract (read only with no element array buffer).
+            unsafe { client_indices(at[i] as *const c_void, len) }
+        })
     });
 }
 
@@ -391,8 +453,12 @@ pub extern "C" fn glDrawArraysInstancedBaseInstance(
 }
 
 /// `glDrawElementsInstancedBaseInstance` (GL 4.2).
+///
+/// # Safety
+/// With no element array buffer bound, a non-null `indices` points at `count` indices of
+/// `ty` (client memory, which Mesa reads in core contexts too).
 #[unsafe(no_mangle)]
-pub extern "C" fn glDrawElementsInstancedBaseInstance(
+pub unsafe extern "C" fn glDrawElementsInstancedBaseInstance(
     mode: GLenum,
     count: GLsizei,
     ty: GLenum,
@@ -400,21 +466,24 @@ pub extern "C" fn glDrawElementsInstancedBaseInstance(
     instancecount: GLsizei,
     baseinstance: GLuint,
 ) {
+    let call = ElementsCall {
+        instances: instancecount,
+        base_instance: baseinstance,
+        ..ElementsCall::new(mode, count, ty, indices as usize)
+    };
     gl_call("glDrawElementsInstancedBaseInstance", (), |c| {
-        c.draw_elements_instanced_base_instance(
-            mode,
-            count,
-            ty,
-            indices as usize,
-            instancecount,
-            baseinstance,
-        )
+        // SAFETY: this function's contract (read only with no element array buffer).
+        c.draw_elements_from_pointer(call, &|len| unsafe { client_indices(indices, len) })
     });
 }
 
 /// `glDrawElementsInstancedBaseVertexBaseInstance` (GL 4.2).
+///
+/// # Safety
+/// With no element array buffer bound, a non-null `indices` points at `count` indices of
+/// `ty` (client memory, which Mesa reads in core contexts too).
 #[unsafe(no_mangle)]
-pub extern "C" fn glDrawElementsInstancedBaseVertexBaseInstance(
+pub unsafe extern "C" fn glDrawElementsInstancedBaseVertexBaseInstance(
     mode: GLenum,
     count: GLsizei,
     ty: GLenum,
@@ -423,16 +492,15 @@ pub extern "C" fn glDrawElementsInstancedBaseVertexBaseInstance(
     basevertex: GLint,
     baseinstance: GLuint,
 ) {
+    let call = ElementsCall {
+        instances: instancecount,
+        base_vertex: basevertex,
+        base_instance: baseinstance,
+        ..ElementsCall::new(mode, count, ty, indices as usize)
+    };
     gl_call("glDrawElementsInstancedBaseVertexBaseInstance", (), |c| {
-        c.draw_elements_instanced_base_vertex_base_instance(
-            mode,
-            count,
-            ty,
-            indices as usize,
-            instancecount,
-            basevertex,
-            baseinstance,
-        )
+        // SAFETY: this function's contract (read only with no element array buffer).
+        c.draw_elements_from_pointer(call, &|len| unsafe { client_indices(indices, len) })
     });
 }
 
