@@ -423,6 +423,9 @@ macro_rules! gl_api {
             get_query_objectuiv: unsafe extern "system" fn(GLuint, GLenum, *mut GLuint),
             map_buffer_range: unsafe extern "system" fn(GLenum, isize, isize, GLbitfield) -> *mut c_void,
             unmap_buffer: unsafe extern "system" fn(GLenum) -> GLboolean,
+            multi_draw_arrays: unsafe extern "system" fn(GLenum, *const GLint, *const GLsizei, GLsizei),
+            delete_buffers: unsafe extern "system" fn(GLsizei, *const GLuint),
+            delete_textures: unsafe extern "system" fn(GLsizei, *const GLuint),
         }
 
         impl NativeFns {
@@ -511,6 +514,10 @@ macro_rules! gl_api {
                     get_query_objectuiv: egl.proc("glGetQueryObjectuiv")?,
                     map_buffer_range: egl.proc("glMapBufferRange")?,
                     unmap_buffer: egl.proc("glUnmapBuffer")?,
+                    // OpenGL ES has the call as EXT_multi_draw_arrays' (one entry point).
+                    multi_draw_arrays: egl.proc("glMultiDrawArrays").or_else(|_| egl.proc("glMultiDrawArraysEXT"))?,
+                    delete_buffers: egl.proc("glDeleteBuffers")?,
+                    delete_textures: egl.proc("glDeleteTextures")?,
                 })
             }
         }
@@ -526,6 +533,13 @@ macro_rules! gl_api {
                 }
             )*
             fn shader_source(&mut self, shader: GLuint, source: &str) {
+                let es_source;
+                let source = if self.es {
+                    es_source = es_shader(source);
+                    es_source.as_str()
+                } else {
+                    source
+                };
                 let ptr = source.as_ptr();
                 let len = source.len() as GLint;
                 // SAFETY: one string pointer and its length, both valid for the call.
@@ -1218,6 +1232,71 @@ gl_api! {
     fn copy_tex_sub_image_2d(target: GLenum, level: GLint, xoffset: GLint, yoffset: GLint, x: GLint, y: GLint, width: GLsizei, height: GLsizei) = "glCopyTexSubImage2D";
 }
 
+/// The calls of the benchmark scenes (`crate::scenes`) that the shared [`Gl`] table lacks:
+/// a trait of its own, because test files declare the same calls in their own tables, which
+/// would turn ambiguous if [`Gl`] had them too.
+pub trait SceneGl: Gl {
+    /// `glMultiDrawArrays`: one draw per entry of `first` and `count` (equal lengths).
+    fn multi_draw_arrays(&mut self, mode: GLenum, first: &[GLint], count: &[GLsizei]);
+    /// `glUnmapBuffer`.
+    fn unmap_buffer(&mut self, target: GLenum) -> GLboolean;
+    /// `glDeleteBuffers` of every name in `names`.
+    fn delete_buffers(&mut self, names: &[GLuint]);
+    /// `glDeleteTextures` of every name in `names`.
+    fn delete_textures(&mut self, names: &[GLuint]);
+}
+
+impl SceneGl for Context {
+    fn multi_draw_arrays(&mut self, mode: GLenum, first: &[GLint], count: &[GLsizei]) {
+        let n = first.len().min(count.len()) as GLsizei;
+        Context::multi_draw_arrays(self, mode, first, count, n)
+    }
+    fn unmap_buffer(&mut self, target: GLenum) -> GLboolean {
+        Context::unmap_buffer(self, target)
+    }
+    fn delete_buffers(&mut self, names: &[GLuint]) {
+        Context::delete_buffers(self, names.len() as GLsizei, names)
+    }
+    fn delete_textures(&mut self, names: &[GLuint]) {
+        Context::delete_textures(self, names.len() as GLsizei, names)
+    }
+}
+
+impl SceneGl for NativeGl {
+    fn multi_draw_arrays(&mut self, mode: GLenum, first: &[GLint], count: &[GLsizei]) {
+        let n = first.len().min(count.len()) as GLsizei;
+        // SAFETY: the context is current on this thread (the type is not Send); both arrays
+        // hold at least `n` entries, read during the call.
+        unsafe { (self.f.multi_draw_arrays)(mode, first.as_ptr(), count.as_ptr(), n) }
+    }
+    fn unmap_buffer(&mut self, target: GLenum) -> GLboolean {
+        // SAFETY: the context is current on this thread.
+        unsafe { (self.f.unmap_buffer)(target) }
+    }
+    fn delete_buffers(&mut self, names: &[GLuint]) {
+        // SAFETY: the context is current; `names` holds the count passed.
+        unsafe { (self.f.delete_buffers)(names.len() as GLsizei, names.as_ptr()) }
+    }
+    fn delete_textures(&mut self, names: &[GLuint]) {
+        // SAFETY: the context is current; `names` holds the count passed.
+        unsafe { (self.f.delete_textures)(names.len() as GLsizei, names.as_ptr()) }
+    }
+}
+
+/// A desktop GLSL source as OpenGL ES 3.2 compiles it: `#version 320 es` and high precision
+/// for floats, integers and 2D samplers in place of a `#version 3xx/4xx core` line (the
+/// bench scenes' shaders use nothing else that differs); other sources unchanged.
+fn es_shader(source: &str) -> String {
+    let (first, rest) = source.split_once('\n').unwrap_or((source, ""));
+    if first.starts_with("#version") && first.ends_with(" core") {
+        format!(
+            "#version 320 es\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\n{rest}"
+        )
+    } else {
+        source.to_owned()
+    }
+}
+
 impl NativeGl {
     fn has_element_buffer(&mut self) -> bool {
         let mut v = [0];
@@ -1249,6 +1328,8 @@ const EGL_WIDTH: i32 = 0x3057;
 const EGL_HEIGHT: i32 = 0x3056;
 const EGL_NONE: i32 = 0x3038;
 const EGL_OPENGL_API: u32 = 0x30A2;
+const EGL_OPENGL_ES_API: u32 = 0x30A0;
+const EGL_OPENGL_ES3_BIT: i32 = 0x0040;
 const EGL_CONTEXT_MAJOR_VERSION: i32 = 0x3098;
 const EGL_CONTEXT_MINOR_VERSION: i32 = 0x30FB;
 const EGL_CONTEXT_OPENGL_PROFILE_MASK: i32 = 0x30FD;
@@ -1315,14 +1396,17 @@ impl NativeEgl {
     }
 }
 
-/// A native desktop OpenGL 3.3 core context with a `width` x `height` RGBA8 pbuffer (24-bit
-/// depth, 8-bit stencil) as its default framebuffer, current on the creating thread.
+/// A native desktop OpenGL 3.3 core context (or an OpenGL ES 3.2 one, [`NativeGl::new_es`])
+/// with a `width` x `height` RGBA8 pbuffer (24-bit depth, 8-bit stencil) as its default
+/// framebuffer, current on the creating thread.
 pub struct NativeGl {
     f: NativeFns,
     egl: NativeEgl,
     display: EglDisplay,
     context: EglContext,
     surface: EglSurface,
+    /// Whether the context is an OpenGL ES 3.2 one ([`NativeGl::new_es`]).
+    es: bool,
     /// Keeps the type off other threads: the context is current on this one.
     _not_send: std::marker::PhantomData<*const ()>,
 }
@@ -1330,6 +1414,17 @@ pub struct NativeGl {
 impl NativeGl {
     /// Creates the native context, or says why the system cannot.
     pub fn new(width: i32, height: i32) -> Result<Self, String> {
+        Self::create(width, height, false)
+    }
+
+    /// A native OpenGL ES 3.2 context instead (the benchmark's `raw-gles` floor: what the
+    /// GLES backend's driver costs called directly), on the same kind of pbuffer. Shader
+    /// sources written for desktop GL reach the driver with an ES version line and precisions.
+    pub fn new_es(width: i32, height: i32) -> Result<Self, String> {
+        Self::create(width, height, true)
+    }
+
+    fn create(width: i32, height: i32, es: bool) -> Result<Self, String> {
         crate::ensure_runtime_dir();
         let egl = NativeEgl::open()?;
         type GetPlatformDisplay =
@@ -1367,14 +1462,19 @@ impl NativeGl {
             if initialize(display, &mut major, &mut minor) == 0 {
                 return Err("eglInitialize failed".into());
             }
-            if bind_api(EGL_OPENGL_API) == 0 {
-                return Err("the system EGL has no desktop OpenGL".into());
+            let (api, renderable) = if es {
+                (EGL_OPENGL_ES_API, EGL_OPENGL_ES3_BIT)
+            } else {
+                (EGL_OPENGL_API, EGL_OPENGL_BIT)
+            };
+            if bind_api(api) == 0 {
+                return Err("the system EGL has no such API".into());
             }
             let attribs = [
                 EGL_SURFACE_TYPE,
                 EGL_PBUFFER_BIT,
                 EGL_RENDERABLE_TYPE,
-                EGL_OPENGL_BIT,
+                renderable,
                 EGL_RED_SIZE,
                 8,
                 EGL_GREEN_SIZE,
@@ -1404,19 +1504,35 @@ impl NativeGl {
             if surface.is_null() {
                 return Err("eglCreatePbufferSurface failed".into());
             }
-            let ctx_attribs = [
-                EGL_CONTEXT_MAJOR_VERSION,
-                3,
-                EGL_CONTEXT_MINOR_VERSION,
-                3,
-                EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                EGL_NONE,
-            ];
+            let ctx_attribs = if es {
+                [
+                    EGL_CONTEXT_MAJOR_VERSION,
+                    3,
+                    EGL_CONTEXT_MINOR_VERSION,
+                    2,
+                    EGL_NONE,
+                    EGL_NONE,
+                    EGL_NONE,
+                ]
+            } else {
+                [
+                    EGL_CONTEXT_MAJOR_VERSION,
+                    3,
+                    EGL_CONTEXT_MINOR_VERSION,
+                    3,
+                    EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                    EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                    EGL_NONE,
+                ]
+            };
             let context =
                 create_context(display, config, std::ptr::null_mut(), ctx_attribs.as_ptr());
             if context.is_null() {
-                return Err("no desktop GL 3.3 core context".into());
+                return Err(if es {
+                    "no OpenGL ES 3.2 context".into()
+                } else {
+                    "no desktop GL 3.3 core context".into()
+                });
             }
             if make_current(display, surface, surface, context) == 0 {
                 return Err("eglMakeCurrent failed".into());
@@ -1428,6 +1544,7 @@ impl NativeGl {
                 display,
                 context,
                 surface,
+                es,
                 _not_send: std::marker::PhantomData,
             })
         }

@@ -16,9 +16,19 @@
 //! | `upload` | a triangle of the uploaded buffer | 256 KiB `buffer_sub_data` |
 //! | `persistent` | a triangle of the frame's section | wait on the section's fence, write 256 KiB into a persistently mapped coherent ring (three sections), fence |
 //! | `readback` | one uniform | `read_pixels` of the whole target |
+//! | `appwork` | [`APPWORK_ROUNDS`] rounds of integer arithmetic in the application (about a microsecond), one uniform | |
+//! | `mapstream` | `map_buffer_range` of the next 24 bytes of a 64 KiB stream buffer (write, invalidate range, unsynchronized), the triangle written, unmapped, drawn | `buffer_data` orphaning the buffer when it is full |
+//! | `multidraw` | a triangle, issued as `multi_draw_arrays` calls of [`MULTIDRAW_BATCH`] draws | |
+//! | `manyobjects` | one uniform; the frame's first [`MANY_OBJECTS`] draws each use a buffer and a texture made this frame | [`MANY_OBJECTS`] buffers and as many textures created, filled, drawn with, deleted |
+//! | `shaderheavy` | a quad covering the target, a uniform seed; the fragment shader runs a 64-round loop | |
 //!
 //! Triangles are tiny (two pixels on a side on the 64 x 64 target), so the figures measure
-//! API and driver CPU cost, not rasterization. Every vertex lies on a quarter-pixel grid and
+//! API and driver CPU cost, not rasterization, except in `shaderheavy`: there each draw
+//! shades the whole target 64 rounds deep, so the quality of the shader the implementation
+//! hands the driver dominates, and a frame makes one draw per 100 that the other scenes make
+//! ([`BenchScene::draws_per_frame`]). Its loop is integer hashing and sums of halves, exact
+//! in every compiler, so every driver writes the same bytes; `manyobjects` creates and deletes
+//! 20 objects per frame, 10,000 per second at 2 ms per frame (1000 draws of 2 µs). Every vertex lies on a quarter-pixel grid and
 //! every edge is an integer number of pixels long, so no pixel centre ever lies on an edge:
 //! drivers that break such ties differently (GL's lower-left origin against Vulkan's
 //! upper-left, under Zink) still cover the same pixels. The scenes are generic over [`Gl`], so
@@ -31,7 +41,7 @@ use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::pixel::Pixels;
 
-use crate::gl::Gl;
+use crate::gl::{Gl, SceneGl};
 
 /// Vertex shader of the bench scenes: a tiny triangle moved by a uniform offset.
 pub const BENCH_VS: &str = "#version 330 core
@@ -90,6 +100,29 @@ void main() {
 }
 ";
 
+/// Fragment shader of `shaderheavy`: 64 rounds of an integer hash of the pixel and the
+/// draw's seed, with a sum of halves beside it; both exact in any compiler, so every driver
+/// writes the same bytes (a trigonometric loop would round differently between compilers).
+pub const BENCH_HEAVY_FS: &str = "#version 330 core
+uniform uint seed;
+out vec4 color;
+void main() {
+    uvec2 p = uvec2(gl_FragCoord.xy);
+    uint h = p.x * 1973u + p.y * 9277u + seed * 26699u + 1u;
+    float sum = 0.0;
+    for (int i = 0; i < 64; i++) {
+        h ^= h >> 15;
+        h *= 0x2c1b3c6du;
+        h ^= h >> 12;
+        h *= 0x297a2d39u;
+        h ^= h >> 15;
+        sum += float(h & 15u) * 0.5;
+    }
+    color = vec4(float(h & 255u) / 255.0, float((h >> 8) & 255u) / 255.0,
+                 float(uint(sum) & 255u) / 255.0, 1.0);
+}
+";
+
 /// Width and height of the bench scenes' target (the default framebuffer).
 pub const BENCH_SIZE: i32 = 64;
 /// Vertex arrays the statechange scene cycles through.
@@ -110,6 +143,20 @@ const PERSISTENT_VARIANTS: usize = 4;
 const FENCE_WAIT_NS: u64 = 10_000_000_000;
 /// Positions per-draw offsets cycle through (a power of two: the index is a mask).
 const OFFSETS: usize = 256;
+/// Rounds of `appwork`'s arithmetic per draw (a dependent xorshift-multiply chain, about a
+/// microsecond).
+pub const APPWORK_ROUNDS: u32 = 256;
+/// Bytes of `mapstream`'s stream buffer (orphaned when full).
+pub const STREAM_BYTES: usize = 64 << 10;
+/// Bytes `mapstream` maps and writes per draw: one triangle of two-float positions.
+const TRIANGLE_BYTES: usize = 24;
+/// Draws per `multi_draw_arrays` call of `multidraw` (the last call of a frame takes what
+/// is left).
+pub const MULTIDRAW_BATCH: usize = 100;
+/// Buffers, and as many textures, `manyobjects` creates, draws with and deletes per frame.
+pub const MANY_OBJECTS: usize = 10;
+/// Draws of the other scenes per `shaderheavy` draw.
+pub const SHADERHEAVY_DIVISOR: u32 = 100;
 
 /// Which per-draw changes a bench scene makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,11 +180,22 @@ pub enum BenchScene {
     Persistent,
     /// The whole target read back per frame.
     Readback,
+    /// A fixed amount of application arithmetic between draws (for the render thread).
+    AppWork,
+    /// Each draw's vertices written through `map_buffer_range` (invalidate range,
+    /// unsynchronized) into a stream buffer (emulators' stream buffers).
+    MapStream,
+    /// The frame's draws as `multi_draw_arrays` calls.
+    MultiDraw,
+    /// Buffers and textures created, drawn with and deleted every frame.
+    ManyObjects,
+    /// Few draws, each shading the whole target with a long loop (fragment-bound).
+    ShaderHeavy,
 }
 
 impl BenchScene {
     /// Every bench scene.
-    pub const ALL: [BenchScene; 9] = [
+    pub const ALL: [BenchScene; 14] = [
         BenchScene::Steady,
         BenchScene::Static,
         BenchScene::StateChange,
@@ -147,6 +205,11 @@ impl BenchScene {
         BenchScene::Upload,
         BenchScene::Persistent,
         BenchScene::Readback,
+        BenchScene::AppWork,
+        BenchScene::MapStream,
+        BenchScene::MultiDraw,
+        BenchScene::ManyObjects,
+        BenchScene::ShaderHeavy,
     ];
 
     /// The scene's name.
@@ -161,6 +224,11 @@ impl BenchScene {
             BenchScene::Upload => "upload",
             BenchScene::Persistent => "persistent",
             BenchScene::Readback => "readback",
+            BenchScene::AppWork => "appwork",
+            BenchScene::MapStream => "mapstream",
+            BenchScene::MultiDraw => "multidraw",
+            BenchScene::ManyObjects => "manyobjects",
+            BenchScene::ShaderHeavy => "shaderheavy",
         }
     }
 
@@ -172,6 +240,24 @@ impl BenchScene {
     /// Whether a frame of the scene waits for the backend (it reads pixels back).
     pub fn reads_back(self) -> bool {
         self == BenchScene::Readback
+    }
+
+    /// Draws per frame of the scene for the benchmark's `--draws` of `draws`: the same,
+    /// except in `shaderheavy`, whose draws each shade the whole target (one per
+    /// [`SHADERHEAVY_DIVISOR`], at least one).
+    pub fn draws_per_frame(self, draws: u32) -> u32 {
+        match self {
+            BenchScene::ShaderHeavy => (draws / SHADERHEAVY_DIVISOR).max(1),
+            _ => draws,
+        }
+    }
+
+    /// GL draw calls of a frame of `draws` draws: one per draw, except in `multidraw`.
+    pub fn calls_per_frame(self, draws: u32) -> u32 {
+        match self {
+            BenchScene::MultiDraw => draws.div_ceil(MULTIDRAW_BATCH as u32),
+            _ => draws,
+        }
     }
 }
 
@@ -196,6 +282,22 @@ pub struct Bench {
     frame: u64,
     pixels: Vec<u8>,
     draw: u64,
+    /// Draws so far in the current frame.
+    in_frame: u64,
+    /// `appwork`: the running result of the application's arithmetic (kept, so it cannot be
+    /// optimised away).
+    work: u64,
+    /// `mapstream`: the triangles' bytes (one per offset) and the next free byte of the
+    /// stream buffer.
+    stream_triangles: Vec<u8>,
+    stream_at: usize,
+    /// `multidraw`: firsts of the triangles (cyclic, so any run of a batch is one slice) and
+    /// the counts of a batch.
+    firsts: Vec<GLint>,
+    counts: Vec<GLsizei>,
+    /// `manyobjects`: the buffers and textures of the current frame.
+    fresh_buffers: Vec<GLuint>,
+    fresh_textures: Vec<GLuint>,
 }
 
 /// Binds a new vertex array whose attribute 0 reads a quad covering the viewport, four
@@ -255,6 +357,28 @@ fn write_ring(ring: *mut u8, offset: usize, bytes: &[u8]) {
     // scene (never unmapped), `offset` starts a section and `bytes` is one section long;
     // the section's fence signalled, so no pending command reads it.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ring.add(offset), bytes.len()) };
+}
+
+/// Writes `bytes` to the start of a mapping (`mapstream`), as a program writes one.
+#[expect(unsafe_code, reason = "a program writes a mapping through its address")]
+fn write_mapping(mapping: *mut u8, bytes: &[u8]) {
+    // SAFETY: `mapping` is a live write mapping of exactly `bytes.len()` bytes (the map just
+    // succeeded, and the unmap comes after this write).
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), mapping, bytes.len()) };
+}
+
+/// `appwork`'s arithmetic: [`APPWORK_ROUNDS`] rounds of a xorshift-multiply chain, each
+/// round depending on the last, so no compiler shortens it.
+#[inline(never)]
+fn app_work(seed: u64) -> u64 {
+    let mut x = seed | 1;
+    for _ in 0..APPWORK_ROUNDS {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x = x.wrapping_mul(0x2545_f491_4f6c_dd1d);
+    }
+    x
 }
 
 /// `values` as little-endian bytes, as a buffer holds them.
@@ -329,7 +453,7 @@ fn colour(i: usize) -> [u8; 4] {
 
 impl Bench {
     /// Creates the scene's objects and state on a [`BENCH_SIZE`]² default framebuffer.
-    pub fn setup<G: Gl + ?Sized>(gl: &mut G, scene: BenchScene) -> Self {
+    pub fn setup<G: SceneGl + ?Sized>(gl: &mut G, scene: BenchScene) -> Self {
         let mut b = Self {
             scene,
             programs: Vec::new(),
@@ -347,12 +471,31 @@ impl Bench {
             frame: 0,
             pixels: Vec::new(),
             draw: 0,
+            in_frame: 0,
+            work: 0,
+            stream_triangles: Vec::new(),
+            stream_at: 0,
+            firsts: Vec::new(),
+            counts: Vec::new(),
+            fresh_buffers: Vec::new(),
+            fresh_textures: Vec::new(),
         };
         match scene {
             BenchScene::UboChange => b.setup_ubos(gl),
             BenchScene::Upload => b.setup_upload(gl),
             BenchScene::Persistent => b.setup_persistent(gl),
+            BenchScene::MapStream => b.setup_stream(gl),
+            BenchScene::MultiDraw => b.setup_multidraw(gl),
+            BenchScene::ShaderHeavy => b.setup_heavy(gl),
             _ => b.setup_textured(gl),
+        }
+        if scene == BenchScene::ManyObjects {
+            // The vertex array the frame's new buffers are attached to.
+            let vao = gl.gen_vertex_array();
+            gl.bind_vertex_array(vao);
+            gl.enable_vertex_attrib_array(0);
+            b.vaos.push(vao);
+            gl.bind_vertex_array(b.vaos[0]);
         }
         if scene.reads_back() {
             b.pixels = vec![0; (BENCH_SIZE * BENCH_SIZE * 4) as usize];
@@ -488,11 +631,70 @@ impl Bench {
         assert!(!self.ring.is_null(), "the persistent ring did not map");
     }
 
+    /// The flat program of `upload` and a tiny triangle at each offset, in clip space.
+    fn flat_program_and_triangles<G: Gl + ?Sized>(&mut self, gl: &mut G) -> Vec<u8> {
+        let p = link_program(gl, BENCH_UPLOAD_VS, BENCH_FLAT_FS);
+        gl.use_program(p);
+        let tint = gl.get_uniform_location(p, "tint");
+        gl.uniform4f(tint, 0.9, 0.6, 0.2, 1.0);
+        self.programs.push(p);
+        let verts: Vec<f32> = self
+            .offsets
+            .iter()
+            .flat_map(|&[x, y]| [x, y, x + SIDE, y, x, y + SIDE])
+            .collect();
+        f32_bytes(&verts)
+    }
+
+    /// `mapstream`: the flat program, a stream buffer of [`STREAM_BYTES`] left bound to
+    /// `ARRAY_BUFFER` (each draw maps the next triangle of it), and the triangles' bytes.
+    fn setup_stream<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        self.stream_triangles = self.flat_program_and_triangles(gl);
+        let vao = gl.gen_vertex_array();
+        gl.bind_vertex_array(vao);
+        let buf = gl.gen_buffer();
+        gl.bind_buffer(ARRAY_BUFFER, buf);
+        gl.buffer_data(ARRAY_BUFFER, STREAM_BYTES, None, STREAM_DRAW);
+        gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+        gl.enable_vertex_attrib_array(0);
+        self.vaos = vec![vao];
+    }
+
+    /// `multidraw`: the flat program and a buffer of a triangle per offset.
+    fn setup_multidraw<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        let bytes = self.flat_program_and_triangles(gl);
+        let vao = gl.gen_vertex_array();
+        gl.bind_vertex_array(vao);
+        let buf = gl.gen_buffer();
+        gl.bind_buffer(ARRAY_BUFFER, buf);
+        gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+        gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+        gl.enable_vertex_attrib_array(0);
+        gl.bind_buffer(ARRAY_BUFFER, 0);
+        self.vaos = vec![vao];
+        self.firsts = (0..OFFSETS + MULTIDRAW_BATCH)
+            .map(|j| (j % OFFSETS * 3) as GLint)
+            .collect();
+        self.counts = vec![3; MULTIDRAW_BATCH];
+    }
+
+    /// `shaderheavy`: the long-loop program and a quad covering the target.
+    fn setup_heavy<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+        let p = link_program(gl, BENCH_UPLOAD_VS, BENCH_HEAVY_FS);
+        gl.use_program(p);
+        self.offset = gl.get_uniform_location(p, "seed");
+        self.programs.push(p);
+        self.vaos = vec![viewport_quad(gl)];
+        gl.bind_buffer(ARRAY_BUFFER, 0);
+    }
+
     /// Starts a frame: clears the target, and uploads (`upload`) or waits for the frame's
-    /// section of the ring and writes it (`persistent`).
+    /// section of the ring and writes it (`persistent`), or creates the frame's buffers and
+    /// textures (`manyobjects`).
     #[inline]
-    pub fn begin_frame<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+    pub fn begin_frame<G: SceneGl + ?Sized>(&mut self, gl: &mut G) {
         gl.clear(COLOR_BUFFER_BIT);
+        self.in_frame = 0;
         match self.scene {
             BenchScene::Upload => gl.buffer_sub_data(ARRAY_BUFFER, 0, &self.upload),
             BenchScene::Persistent => {
@@ -504,8 +706,45 @@ impl Bench {
                 let bytes = &self.variants[(self.frame % PERSISTENT_VARIANTS as u64) as usize];
                 write_ring(self.ring, s * UPLOAD_BYTES, bytes);
             }
+            BenchScene::ManyObjects => {
+                let triangle = f32_bytes(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]);
+                for k in 0..MANY_OBJECTS {
+                    let buf = gl.gen_buffer();
+                    gl.bind_buffer(ARRAY_BUFFER, buf);
+                    gl.buffer_data(ARRAY_BUFFER, triangle.len(), Some(&triangle), STATIC_DRAW);
+                    self.fresh_buffers.push(buf);
+                    let tex = small_texture(gl, colour(k + 1));
+                    self.fresh_textures.push(tex);
+                }
+                gl.bind_buffer(ARRAY_BUFFER, 0);
+            }
             _ => {}
         }
+    }
+
+    /// `manyobjects`' draw `k` of the frame: with the frame's own buffer and texture while
+    /// there are some left, then with the scene's own again.
+    #[inline]
+    fn fresh_objects<G: SceneGl + ?Sized>(&mut self, gl: &mut G, k: usize) {
+        if let (Some(&buf), Some(&tex)) = (self.fresh_buffers.get(k), self.fresh_textures.get(k)) {
+            gl.bind_vertex_array(self.vaos[1]);
+            gl.bind_buffer(ARRAY_BUFFER, buf);
+            gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+            gl.bind_buffer(ARRAY_BUFFER, 0);
+            gl.bind_texture(TEXTURE_2D, tex);
+        } else if k == self.fresh_buffers.len() {
+            gl.bind_vertex_array(self.vaos[0]);
+            gl.bind_texture(TEXTURE_2D, self.textures[0]);
+        }
+    }
+
+    /// `multidraw`: the next `n` draws (at most [`MULTIDRAW_BATCH`]) as one call.
+    #[inline]
+    fn multi_draw<G: SceneGl + ?Sized>(&mut self, gl: &mut G, n: usize) {
+        let s = (self.draw % OFFSETS as u64) as usize;
+        self.draw += n as u64;
+        self.in_frame += n as u64;
+        gl.multi_draw_arrays(TRIANGLES, &self.firsts[s..s + n], &self.counts[..n]);
     }
 
     /// The ring section of the current frame (`persistent`).
@@ -515,14 +754,50 @@ impl Bench {
 
     /// Issues one draw with the scene's per-draw changes.
     #[inline]
-    pub fn draw<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+    pub fn draw<G: SceneGl + ?Sized>(&mut self, gl: &mut G) {
+        if self.scene == BenchScene::MultiDraw {
+            return self.multi_draw(gl, 1);
+        }
         let i = self.draw;
         self.draw += 1;
+        let k = self.in_frame as usize;
+        self.in_frame += 1;
         match self.scene {
-            BenchScene::Steady => {}
+            BenchScene::Steady | BenchScene::MultiDraw => {}
             BenchScene::Static | BenchScene::Readback => {
                 let [x, y] = self.offsets[i as usize % OFFSETS];
                 gl.uniform4f(self.offset, x, y, 0.0, 0.0);
+            }
+            BenchScene::AppWork => {
+                self.work = std::hint::black_box(app_work(self.work ^ i));
+                let [x, y] = self.offsets[i as usize % OFFSETS];
+                gl.uniform4f(self.offset, x, y, 0.0, 0.0);
+            }
+            BenchScene::ManyObjects => {
+                self.fresh_objects(gl, k);
+                let [x, y] = self.offsets[i as usize % OFFSETS];
+                gl.uniform4f(self.offset, x, y, 0.0, 0.0);
+            }
+            BenchScene::MapStream => {
+                if self.stream_at + TRIANGLE_BYTES > STREAM_BYTES {
+                    gl.buffer_data(ARRAY_BUFFER, STREAM_BYTES, None, STREAM_DRAW);
+                    self.stream_at = 0;
+                }
+                let access = MAP_WRITE_BIT | MAP_INVALIDATE_RANGE_BIT | MAP_UNSYNCHRONIZED_BIT;
+                let at = self.stream_at;
+                let mapping = gl.map_buffer_range_ptr(ARRAY_BUFFER, at, TRIANGLE_BYTES, access);
+                assert!(!mapping.is_null(), "the stream buffer did not map");
+                let t = (i as usize % OFFSETS) * TRIANGLE_BYTES;
+                write_mapping(mapping, &self.stream_triangles[t..t + TRIANGLE_BYTES]);
+                gl.unmap_buffer(ARRAY_BUFFER);
+                self.stream_at += TRIANGLE_BYTES;
+                gl.draw_arrays(TRIANGLES, (at / 8) as GLint, 3);
+                return;
+            }
+            BenchScene::ShaderHeavy => {
+                gl.uniform1ui(self.offset, i as GLuint);
+                gl.draw_arrays(TRIANGLE_STRIP, 0, 4);
+                return;
             }
             BenchScene::StateChange => {
                 gl.bind_vertex_array(self.vaos[(i % STATECHANGE_VAOS as u64) as usize]);
@@ -570,7 +845,7 @@ impl Bench {
     /// Ends a frame: reads the target back (`readback`), then flushes (a frame boundary
     /// that does not wait).
     #[inline]
-    pub fn end_frame<G: Gl + ?Sized>(&mut self, gl: &mut G) {
+    pub fn end_frame<G: SceneGl + ?Sized>(&mut self, gl: &mut G) {
         if self.scene.reads_back() {
             gl.read_pixels(
                 0,
@@ -587,16 +862,36 @@ impl Bench {
             self.fences[s] = gl.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
             self.frame += 1;
         }
+        if self.scene == BenchScene::ManyObjects {
+            gl.delete_buffers(&self.fresh_buffers);
+            gl.delete_textures(&self.fresh_textures);
+            self.fresh_buffers.clear();
+            self.fresh_textures.clear();
+        }
         gl.flush();
     }
 
-    /// One whole frame of `draws` draws.
-    pub fn frame<G: Gl + ?Sized>(&mut self, gl: &mut G, draws: u32) {
+    /// One whole frame of `draws` draws (`multidraw`: in calls of [`MULTIDRAW_BATCH`]).
+    pub fn frame<G: SceneGl + ?Sized>(&mut self, gl: &mut G, draws: u32) {
         self.begin_frame(gl);
-        for _ in 0..draws {
-            self.draw(gl);
+        if self.scene == BenchScene::MultiDraw {
+            let mut left = draws as usize;
+            while left > 0 {
+                let n = left.min(MULTIDRAW_BATCH);
+                self.multi_draw(gl, n);
+                left -= n;
+            }
+        } else {
+            for _ in 0..draws {
+                self.draw(gl);
+            }
         }
         self.end_frame(gl);
+    }
+
+    /// The running result of `appwork`'s arithmetic (0 in the other scenes).
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// Waits for the work so far and hashes the whole target (FNV-1a over its RGBA8 bytes):

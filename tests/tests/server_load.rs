@@ -21,7 +21,7 @@ const DRAWS: u32 = 300;
 const FRAMES: u32 = 4;
 
 /// The scene's image checksum after `FRAMES` frames.
-fn checksum<G: tessera_tests::gl::Gl + ?Sized>(gl: &mut G) -> u64 {
+fn checksum<G: tessera_tests::gl::SceneGl + ?Sized>(gl: &mut G) -> u64 {
     let mut bench = Bench::setup(gl, BenchScene::StateChange);
     for _ in 0..FRAMES {
         bench.frame(gl, DRAWS);

@@ -32,9 +32,18 @@
 //! the frontend created and native programs/shaders/pipelines the backend created in the
 //! timed frames (both 0 in steady state); the image checksum.
 //!
-//! `IMPL` is `native`, `zink`, or `tessera:BACKEND:TRANSPORT` with BACKEND `sink` (records
-//! validated and dropped: the frontend alone), `null`, `gles` or `vulkan`, and TRANSPORT
-//! `inproc`, `thread`, `shm`, `fork`, `unix` or `tcp`. `--quiet` runs one scene in this
+//! `IMPL` is `native`, `raw-gles`, `zink`, or `tessera:BACKEND:TRANSPORT` with BACKEND `sink`
+//! (records validated and dropped: the frontend alone), `null`, `gles` or `vulkan`, and
+//! TRANSPORT `inproc`, `thread`, `shm`, `fork`, `unix` or `tcp`. `raw-gles` is the floor under
+//! Tessera-on-GLES: the same scene code on an OpenGL ES 3.2 context of native llvmpipe (the
+//! driver and context kind the GLES backend uses), the shaders with an ES version line and
+//! high precision in place of `#version 330 core`, so its rows are what those GL calls cost
+//! made directly, with no translation, validation or records in between.
+//!
+//! `--draws N` is the draws per frame of every scene but `shaderheavy`, which makes one draw
+//! (a quad shading the whole target) per 100 (`BenchScene::draws_per_frame`); per-draw
+//! figures are per draw made. In `multidraw` a frame's N draws are N/100 `glMultiDrawArrays`
+//! calls. `--quiet` runs one scene in this
 //! process and prints nothing, for instruction counting (scripts/bench-callgrind).
 
 use std::collections::BTreeMap;
@@ -101,6 +110,9 @@ enum Imp {
     },
     Native,
     Zink,
+    /// The scenes on an OpenGL ES 3.2 context of the native driver (llvmpipe), the driver
+    /// the GLES backend calls: the floor under Tessera-on-GLES.
+    RawGles,
 }
 
 impl Imp {
@@ -108,6 +120,7 @@ impl Imp {
         match s {
             "native" | "llvmpipe" => return Some(Imp::Native),
             "zink" => return Some(Imp::Zink),
+            "raw-gles" => return Some(Imp::RawGles),
             _ => {}
         }
         let mut parts = s.split(':');
@@ -130,6 +143,7 @@ impl Imp {
             }
             Imp::Native => "native".to_owned(),
             Imp::Zink => "zink".to_owned(),
+            Imp::RawGles => "raw-gles".to_owned(),
         }
     }
 
@@ -138,6 +152,7 @@ impl Imp {
             Imp::Tessera { backend, transport } => format!("{} {transport}", backend.name()),
             Imp::Native => "native llvmpipe".to_owned(),
             Imp::Zink => "zink lavapipe".to_owned(),
+            Imp::RawGles => "raw GLES".to_owned(),
         }
     }
 
@@ -183,6 +198,7 @@ fn default_imps() -> Vec<Imp> {
         }
     }
     v.push(Imp::Native);
+    v.push(Imp::RawGles);
     v.push(Imp::Zink);
     v
 }
@@ -214,8 +230,9 @@ struct Options {
 
 const USAGE: &str = "usage: tessera-bench [--quick] [--scene S,S,..] [--impl I,I,..] [--draws N] [--frames F] [--runs R]
        tessera-bench --quiet --scene S [--backend sink|null|gles|vulkan] [--transport inproc|thread] [--no-error] [--draws N] [--frames F]
-scenes: steady static statechange programchange texturechange ubochange upload readback
-impls:  native zink tessera:{sink,null,gles,vulkan}:{inproc,thread,shm,fork,unix,tcp}";
+scenes: steady static statechange programchange texturechange ubochange upload persistent readback
+        appwork mapstream multidraw manyobjects shaderheavy
+impls:  native raw-gles zink tessera:{sink,null,gles,vulkan}:{inproc,thread,shm,fork,unix,tcp}";
 
 fn parse() -> Result<Options, String> {
     let mut o = Options {

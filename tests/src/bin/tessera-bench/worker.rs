@@ -6,7 +6,7 @@ use tessera_engine::gl::{NO_ERROR, RGBA, UNSIGNED_BYTE};
 use tessera_engine::wire::null::NullBackend;
 use tessera_engine::wire::{Backend, BackendCounters, TransportKind};
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
-use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::gl::{Gl, NativeGl, SceneGl};
 use tessera_tests::measure::{Counted, CountersProbe, CpuClock, Sink};
 use tessera_tests::scenes::{BENCH_SIZE, Bench, BenchScene};
 
@@ -58,6 +58,10 @@ fn subject(imp: &Imp, o: &Options) -> Result<Subject, String> {
     let (backend, transport) = match imp {
         Imp::Native | Imp::Zink => {
             return NativeGl::new(BENCH_SIZE, BENCH_SIZE).map(|gl| Subject::Native(Box::new(gl)));
+        }
+        Imp::RawGles => {
+            return NativeGl::new_es(BENCH_SIZE, BENCH_SIZE)
+                .map(|gl| Subject::Native(Box::new(gl)));
         }
         Imp::Tessera { backend, transport } => (*backend, *transport),
     };
@@ -148,20 +152,21 @@ fn counters(ctx: &Context, local: &Option<CountersProbe>, remote: bool) -> Count
 }
 
 /// The timed frames, monomorphised per implementation so the loop adds no dispatch.
-fn timed<G: Gl>(gl: &mut G, bench: &mut Bench, frames: u32, draws: u32) {
+fn timed<G: SceneGl>(gl: &mut G, bench: &mut Bench, frames: u32, draws: u32) {
     for _ in 0..frames {
         bench.frame(gl, draws);
     }
 }
 
 fn run_scene(subject: &mut Subject, scene: BenchScene, o: &Options) -> Result<Sample, String> {
-    let gl: &mut dyn Gl = match subject {
+    let gl: &mut dyn SceneGl = match subject {
         Subject::Tessera { ctx, .. } => ctx.as_mut(),
         Subject::Native(n) => n.as_mut(),
     };
+    let per_frame = scene.draws_per_frame(o.draws);
     let mut bench = Bench::setup(gl, scene);
     for _ in 0..WARMUP_FRAMES {
-        bench.frame(gl, o.draws);
+        bench.frame(gl, per_frame);
     }
     gl.finish();
     if o.stop_after_warmup {
@@ -176,13 +181,13 @@ fn run_scene(subject: &mut Subject, scene: BenchScene, o: &Options) -> Result<Sa
     let mut after = None;
     match subject {
         Subject::Tessera { ctx, local, .. } => {
-            timed(ctx.as_mut(), &mut bench, o.frames, o.draws);
+            timed(ctx.as_mut(), &mut bench, o.frames, per_frame);
             // Before the final finish, so its wait is not counted as the frames'.
             after = Some(counters(ctx, local, false));
             ctx.finish();
         }
         Subject::Native(n) => {
-            timed(n.as_mut(), &mut bench, o.frames, o.draws);
+            timed(n.as_mut(), &mut bench, o.frames, per_frame);
             Gl::finish(n.as_mut());
         }
     }
@@ -190,7 +195,7 @@ fn run_scene(subject: &mut Subject, scene: BenchScene, o: &Options) -> Result<Sa
     let cpu = CpuClock::now().since(&cpu0);
     // The sink answers no read-back: its rows have no picture.
     let sink = matches!(subject, Subject::Tessera { local: Some(_), .. }) && o.worker_is_sink;
-    let gl: &mut dyn Gl = match subject {
+    let gl: &mut dyn SceneGl = match subject {
         Subject::Tessera { ctx, .. } => ctx.as_mut(),
         Subject::Native(n) => n.as_mut(),
     };
@@ -202,7 +207,9 @@ fn run_scene(subject: &mut Subject, scene: BenchScene, o: &Options) -> Result<Sa
     if error != NO_ERROR {
         return Err(format!("{}: GL error {error:#06x}", scene.name()));
     }
-    let draws = u64::from(o.draws) * u64::from(o.frames);
+    let draws = u64::from(per_frame) * u64::from(o.frames);
+    // What reaches the backend as draws: one per draw, or one per `multidraw` call.
+    let calls = u64::from(scene.calls_per_frame(per_frame)) * u64::from(o.frames);
     let mut s = Sample {
         draws: draws as f64,
         frames: f64::from(o.frames),
@@ -220,7 +227,7 @@ fn run_scene(subject: &mut Subject, scene: BenchScene, o: &Options) -> Result<Sa
         if ctx.is_lost() {
             return Err(format!("{}: the session was lost", scene.name()));
         }
-        if a.draws - b.draws != draws {
+        if a.draws - b.draws != draws && a.draws - b.draws != calls {
             return Err(format!(
                 "{}: {} of {draws} draws reached the backend",
                 scene.name(),
@@ -251,7 +258,7 @@ fn run_scene(subject: &mut Subject, scene: BenchScene, o: &Options) -> Result<Sa
 }
 
 /// Writes the target as `DIR/SCENE-IMPL.ppm` (bottom row first, as GL reads it).
-fn dump(gl: &mut dyn Gl, dir: &std::path::Path, scene: BenchScene, imp: Option<&Imp>) {
+fn dump(gl: &mut dyn SceneGl, dir: &std::path::Path, scene: BenchScene, imp: Option<&Imp>) {
     let mut pixels = vec![0u8; (BENCH_SIZE * BENCH_SIZE * 4) as usize];
     gl.read_pixels(
         0,
@@ -331,11 +338,12 @@ pub(crate) fn quiet(o: &Options) {
             _ => Box::new(NullBackend::new(false).0),
         };
         let mut ctx = Context::with_backend(&config, backend);
+        let per_frame = scene.draws_per_frame(o.draws);
         let mut bench = Bench::setup(&mut ctx, scene);
         for _ in 0..WARMUP_FRAMES {
-            bench.frame(&mut ctx, o.draws);
+            bench.frame(&mut ctx, per_frame);
         }
-        timed(&mut ctx, &mut bench, o.frames, o.draws);
+        timed(&mut ctx, &mut bench, o.frames, per_frame);
         ctx.finish();
         assert!(!ctx.is_lost(), "the session was lost during the benchmark");
     }
