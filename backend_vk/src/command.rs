@@ -38,7 +38,7 @@ use ash::vk;
 use tessera_wire::SessionError;
 use tessera_wire::context::DesiredState;
 use tessera_wire::dispatch::{
-    BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R,
+    BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, MultiDrawArgs, R,
 };
 use tessera_wire::format::{IndexType, Topology};
 use tessera_wire::handle::{BufferHandle, QueryHandle, SurfaceHandle};
@@ -72,9 +72,10 @@ pub(crate) struct VkContext {
     pub dirty: u8,
     /// The transform feedback capture this context began (`xfb.rs`).
     pub xfb: Option<tessera_wire::handle::TransformFeedbackHandle>,
-    /// What the draw being recorded adds to the context's draw id (`SetDrawId`): a
-    /// command's index among the commands of an indirect draw drawn one by one. Kept here,
-    /// not with the recording, which a draw that reads indices back starts again.
+    /// What the draw being recorded adds to the context's draw id: a command's index
+    /// among the commands of an indirect draw, or a draw's among those of a multi-draw,
+    /// drawn one by one. Kept here, not with the recording, which a draw that reads
+    /// indices back starts again.
     pub sub_draw: u32,
     /// The draw being recorded is indexed in GL's terms (an emulation may draw either way).
     pub indexed_draw: bool,
@@ -528,6 +529,11 @@ impl DrawPipe for VkPipe {
         Ok(())
     }
 
+    /// `MultiDraw` and `MultiDrawIndexed` (`multi_draw.rs`).
+    fn multi_draw(&mut self, ctx: &mut VkContext, draw: MultiDrawArgs<'_>) -> R {
+        self.draw_multi(ctx, draw)
+    }
+
     /// `DrawIndirect` and `DrawIndexedIndirect` (`indirect.rs`).
     fn draw_indirect(&mut self, ctx: &mut VkContext, draw: DrawIndirectArgs) -> R {
         if !self.condition_allows(ctx)? {
@@ -883,8 +889,7 @@ impl VkPipe {
 
     /// Pushes `gl_DrawID`'s base and whether the draw is indexed where the bound program's
     /// vertex stage reads them (`spirv/draw_param.rs`) and they differ from what is pushed:
-    /// the context's draw id (`SetDrawId`, the draws of a multi-draw) plus
-    /// [`VkContext::sub_draw`].
+    /// the context's draw id plus [`VkContext::sub_draw`].
     pub(crate) fn push_draw_params(&mut self, ctx: &VkContext) {
         let Some(p) = ctx.desired.program.and_then(|h| self.programs.live(h)) else {
             return;

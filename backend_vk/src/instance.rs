@@ -14,8 +14,9 @@
 //! `VK_KHR_push_descriptor` (descriptors without set allocation), `VK_EXT_depth_clip_control`
 //! (GL clip-space depth without patching the SPIR-V), `VK_EXT_provoking_vertex` (GL's last
 //! vertex convention), `VK_EXT_custom_border_color`, `VK_EXT_index_type_uint8`,
-//! `VK_EXT_primitive_topology_list_restart`, `VK_KHR_sampler_mirror_clamp_to_edge` and
-//! `VK_EXT_vertex_attribute_divisor`. Dynamic rendering, extended dynamic state 1-3, vertex
+//! `VK_EXT_primitive_topology_list_restart`, `VK_KHR_sampler_mirror_clamp_to_edge`,
+//! `VK_EXT_vertex_attribute_divisor` and `VK_EXT_multi_draw` (a `glMultiDraw*` call as one
+//! command). Dynamic rendering, extended dynamic state 1-3, vertex
 //! input dynamic state and graphics pipeline libraries are detected and reported in
 //! [`Tiers`], not used yet: pipelines are keyed so that steady frames never compile one
 //! without them.
@@ -103,6 +104,9 @@ pub struct Tiers {
     /// (`VK_EXT_attachment_feedback_loop_layout` with `attachmentFeedbackLoopLayout`: the
     /// feedback loops of `GL_ARB_texture_barrier`, `image.rs`).
     pub feedback_loop: bool,
+    /// Draws one `vkCmdDrawMultiEXT`/`vkCmdDrawMultiIndexedEXT` may draw
+    /// (`VK_EXT_multi_draw`'s `maxMultiDrawCount`); 0 where the extension is not used.
+    pub multi_draw: u32,
 }
 
 /// Core features the backend enables when the device has them.
@@ -196,6 +200,8 @@ pub(crate) struct Gpu {
     pub xfb: Option<ash::ext::transform_feedback::Device>,
     /// `VK_EXT_conditional_rendering`'s commands, when enabled.
     pub conditional: Option<ash::ext::conditional_rendering::Device>,
+    /// `VK_EXT_multi_draw`'s commands, when enabled.
+    pub multi_draw: Option<ash::ext::multi_draw::Device>,
     /// Presenting to windows (`None`: the instance or device cannot).
     pub wsi: Option<Wsi>,
     pub messages: Messages,
@@ -434,6 +440,8 @@ impl Gpu {
             .tiers
             .conditional_rendering
             .then(|| ash::ext::conditional_rendering::Device::new(&instance, &gpu_parts.device));
+        let multi_draw = (gpu_parts.tiers.multi_draw > 0)
+            .then(|| ash::ext::multi_draw::Device::new(&instance, &gpu_parts.device));
         let wsi = gpu_parts.tiers.present.then(|| Wsi {
             surface: ash::khr::surface::Instance::new(&entry, &instance),
             xcb: ash::khr::xcb_surface::Instance::new(&entry, &instance),
@@ -457,6 +465,7 @@ impl Gpu {
             push,
             xfb,
             conditional,
+            multi_draw,
             wsi,
             messages,
             name: gpu_parts.name,
@@ -757,6 +766,11 @@ fn create_device(
     if e_div {
         f2 = f2.push_next(&mut div);
     }
+    let mut md = vk::PhysicalDeviceMultiDrawFeaturesEXT::default();
+    let e_md = has(ash::ext::multi_draw::NAME);
+    if e_md {
+        f2 = f2.push_next(&mut md);
+    }
     let (e_dcc, e_pv, e_cbc, e_u8, e_lr) = (
         has(ash::ext::depth_clip_control::NAME),
         has(ash::ext::provoking_vertex::NAME),
@@ -834,6 +848,14 @@ fn create_device(
     tiers.draw_indirect_count = v12 && v12f.draw_indirect_count == vk::TRUE;
     tiers.conditional_rendering = optional && e_cr && cr.conditional_rendering == vk::TRUE;
     tiers.feedback_loop = optional && e_afl && afl.attachment_feedback_loop_layout == vk::TRUE;
+    if optional && e_md && md.multi_draw == vk::TRUE {
+        let mut md_props = vk::PhysicalDeviceMultiDrawPropertiesEXT::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut md_props);
+        // SAFETY: a physical device of this instance; the chained struct belongs to an
+        // extension it has.
+        unsafe { instance.get_physical_device_properties2(phys, &mut p2) };
+        tiers.multi_draw = md_props.max_multi_draw_count;
+    }
     tiers.transform_feedback = e_xfb
         && xfb.transform_feedback == vk::TRUE
         && xfb_props.transform_feedback_queries == vk::TRUE
@@ -974,6 +996,7 @@ fn create_device(
             tiers.feedback_loop,
             ash::ext::attachment_feedback_loop_layout::NAME,
         ),
+        (tiers.multi_draw > 0, ash::ext::multi_draw::NAME),
     ];
     let names: Vec<*const i8> = optional
         .iter()
@@ -1025,6 +1048,8 @@ fn create_device(
     let mut on_afl = vk::PhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT::default()
         .attachment_feedback_loop_layout(true);
     let on = chain_if(on, tiers.feedback_loop, &mut on_afl);
+    let mut on_md = vk::PhysicalDeviceMultiDrawFeaturesEXT::default().multi_draw(true);
+    let on = chain_if(on, tiers.multi_draw > 0, &mut on_md);
     // With Vulkan 1.2's features chained, each enabled extension promoted to 1.2 must have
     // its feature set there too (VUID-VkDeviceCreateInfo-ppEnabledExtensionNames-02832).
     let mut on_v12 = vk::PhysicalDeviceVulkan12Features::default()

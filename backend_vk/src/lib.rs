@@ -90,6 +90,7 @@ mod image;
 mod indirect;
 mod instance;
 mod memory;
+mod multi_draw;
 mod pipeline;
 mod pixel;
 mod present;

@@ -170,6 +170,8 @@ fn keeps_draw_state(record: &ArchivedRecord) -> bool {
         record,
         A::Draw { .. }
             | A::DrawIndexed { .. }
+            | A::MultiDraw { .. }
+            | A::MultiDrawIndexed { .. }
             | A::BindFramebuffer { .. }
             | A::SetDrawBuffers { .. }
             | A::BindBlendState { .. }
@@ -192,6 +194,5 @@ fn keeps_draw_state(record: &ArchivedRecord) -> bool {
             | A::SetLineWidth { .. }
             | A::SetPointSize { .. }
             | A::SetSampleMask { .. }
-            | A::SetDrawId { .. }
     )
 }

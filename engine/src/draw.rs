@@ -13,7 +13,9 @@ use tessera_components::state::cap;
 use tessera_systems::conv::{map_index_type, map_topology};
 use tessera_systems::lifecycle;
 use tessera_wire::format::{FormatClass, IndexType, Topology};
-use tessera_wire::record::{ClearValue, Record, clear_mask};
+use tessera_wire::record::{
+    ClearValue, MULTI_DRAW_INDEXED_SIZE, MULTI_DRAW_SIZE, Record, clear_mask,
+};
 
 use crate::context::{Context, Local};
 use crate::share::Shared;
@@ -424,6 +426,134 @@ impl Local {
         self.dirty |= Dirty::INDEX_BUFFER;
     }
 
+    /// `glMultiDrawArrays` of two draws or more: the arguments and state checked once for
+    /// the call (they are the same for every draw), then one `MultiDraw` record. A draw of
+    /// no vertices (or a negative first, which draws nothing as in `glDrawArrays`) keeps
+    /// its place, so that every draw's `gl_DrawID` is its index in the call; those after
+    /// the last that draws are left out.
+    fn multi_draw_arrays(
+        &mut self,
+        sh: &mut Shared,
+        mode: GLenum,
+        first: &[GLint],
+        count: &[GLsizei],
+    ) {
+        puffin::profile_scope!("multi_draw_arrays");
+        self.resolve_pipeline(sh);
+        let Some(topology) = self.check_draw(sh, mode, 0, 1) else {
+            return;
+        };
+        let drawn = |i: usize| if first[i] < 0 { 0 } else { count[i] as u32 };
+        let Some(last) = (0..count.len()).rev().find(|&i| drawn(i) != 0) else {
+            return;
+        };
+        if self.st.executable().is_none() {
+            return;
+        }
+        self.prepare_draw(sh);
+        let span = sh.dev.enc.stage_with((last + 1) * MULTI_DRAW_SIZE, |out| {
+            for (i, d) in out.chunks_exact_mut(MULTI_DRAW_SIZE).enumerate() {
+                d[..4].copy_from_slice(&(first[i].max(0) as u32).to_le_bytes());
+                d[4..].copy_from_slice(&drawn(i).to_le_bytes());
+            }
+        });
+        let draws = (0..=last).filter(|&i| drawn(i) != 0).count() as u64;
+        self.push_multi_draw(
+            sh,
+            Record::MultiDraw {
+                topology,
+                draws: span,
+            },
+            draws,
+        );
+    }
+
+    /// `glMultiDrawElements(BaseVertex)` of two draws or more, as [`Local::multi_draw_arrays`]:
+    /// one `MultiDrawIndexed` record. Indices in client memory (no element array buffer
+    /// bound) are copied for every draw at once, each draw's at a 4-byte boundary.
+    fn multi_draw_elements<'a>(
+        &mut self,
+        sh: &mut Shared,
+        mode: GLenum,
+        count: &[GLsizei],
+        ty: GLenum,
+        indices: impl Fn(usize) -> Indices<'a>,
+        base_vertex: Option<&[GLint]>,
+    ) {
+        puffin::profile_scope!("multi_draw_elements");
+        self.resolve_pipeline(sh);
+        let Some((topology, index_type)) = self.check_draw_indexed(sh, mode, 0, ty, 1) else {
+            return;
+        };
+        let Some(vao) = self.st.vertex_array else {
+            return;
+        };
+        let has_buffer = sh
+            .world
+            .get::<VertexArray>(vao)
+            .is_some_and(|v| v.element_buffer.is_some());
+        let size = index_size(index_type);
+        // Where each draw's indices start: in the element array buffer, else in `client`.
+        let mut offsets = Vec::with_capacity(count.len());
+        let mut client = Vec::new();
+        for (i, &c) in count.iter().enumerate() {
+            let at = match indices(i) {
+                Indices::Offset(at) | Indices::Pointer { at, .. } if has_buffer => at as u64,
+                Indices::Pointer { at, draw, read } if at != 0 => {
+                    let start = client.len() as u64;
+                    client.extend_from_slice(read(draw, c as usize * size));
+                    client.resize(client.len().next_multiple_of(4), 0);
+                    start
+                }
+                _ => {
+                    self.set_error(INVALID_OPERATION);
+                    return;
+                }
+            };
+            offsets.push(at);
+        }
+        let Some(last) = count.iter().rposition(|&c| c != 0) else {
+            return;
+        };
+        let base = if has_buffer {
+            0
+        } else {
+            self.begin_client_indices(sh, vao, &client)
+        };
+        if self.st.executable().is_some() {
+            self.prepare_draw(sh);
+            let span = sh
+                .dev
+                .enc
+                .stage_with((last + 1) * MULTI_DRAW_INDEXED_SIZE, |out| {
+                    for (i, d) in out.chunks_exact_mut(MULTI_DRAW_INDEXED_SIZE).enumerate() {
+                        let bv = base_vertex.map_or(0, |b| b[i]);
+                        d[..8].copy_from_slice(&(base + offsets[i]).to_le_bytes());
+                        d[8..12].copy_from_slice(&(count[i] as u32).to_le_bytes());
+                        d[12..].copy_from_slice(&bv.to_le_bytes());
+                    }
+                });
+            let draws = count[..=last].iter().filter(|&&c| c != 0).count() as u64;
+            let record = Record::MultiDrawIndexed {
+                topology,
+                index_type,
+                draws: span,
+            };
+            self.push_multi_draw(sh, record, draws);
+        }
+        if !has_buffer {
+            self.end_client_indices(sh);
+        }
+    }
+
+    /// Appends a multi-draw record of `draws` draws that draw something, and counts them.
+    fn push_multi_draw(&mut self, sh: &mut Shared, record: Record, draws: u64) {
+        sh.dev.push(record);
+        sh.dev.counters.draws += draws;
+        self.stats.draws += draws;
+        sh.flush_if_full();
+    }
+
     fn draw_arrays_instanced(
         &mut self,
         sh: &mut Shared,
@@ -784,15 +914,14 @@ impl Context {
             return self.error(INVALID_VALUE);
         }
         let mut sh = self.group.lock();
-        for i in 0..n {
-            if i > 0 {
-                set_draw_id(&mut sh, self.local.id, i as u32);
-            }
-            self.local
-                .draw_arrays_instanced(&mut sh, mode, first[i], count[i], 1, 0);
-        }
-        if n > 1 {
-            set_draw_id(&mut sh, self.local.id, 0);
+        match n {
+            0 => {}
+            1 => self
+                .local
+                .draw_arrays_instanced(&mut sh, mode, first[0], count[0], 1, 0),
+            _ => self
+                .local
+                .multi_draw_arrays(&mut sh, mode, &first[..n], &count[..n]),
         }
     }
 
@@ -845,16 +974,21 @@ impl Context {
             return self.error(INVALID_VALUE);
         }
         let mut sh = self.group.lock();
-        for i in 0..n {
-            let bv = base_vertex.map_or(0, |b| b[i]);
-            if i > 0 {
-                set_draw_id(&mut sh, self.local.id, i as u32);
+        match n {
+            0 => {}
+            1 => {
+                let bv = base_vertex.map_or(0, |b| b[0]);
+                self.local
+                    .draw_elements_full(&mut sh, mode, count[0], ty, indices(0), 1, bv, 0);
             }
-            self.local
-                .draw_elements_full(&mut sh, mode, count[i], ty, indices(i), 1, bv, 0);
-        }
-        if n > 1 {
-            set_draw_id(&mut sh, self.local.id, 0);
+            _ => self.local.multi_draw_elements(
+                &mut sh,
+                mode,
+                &count[..n],
+                ty,
+                indices,
+                base_vertex.map(|b| &b[..n]),
+            ),
         }
     }
 
@@ -950,12 +1084,4 @@ impl ElementsCall {
             range: None,
         }
     }
-}
-
-/// `gl_DrawID` of the draws that follow: each draw of a `glMultiDraw*` call is a draw record
-/// of its own after `SetDrawId` with its index (none before the first, whose index is the
-/// 0 every other draw has), and a call of several draws sets 0 again after its last.
-fn set_draw_id(sh: &mut Shared, context: u32, id: u32) {
-    sh.dev.use_context(context);
-    sh.dev.push(Record::SetDrawId { id });
 }

@@ -6,7 +6,8 @@ use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_tests::scenes::program;
 use tessera_tests::{assert_no_error, context, records};
-use tessera_wire::record::{FramebufferRef, Record};
+use tessera_wire::format::{IndexType, Topology};
+use tessera_wire::record::{FramebufferRef, Record, Span};
 
 const VS: &str = "#version 330 core
 layout(location = 0) in vec2 position;
@@ -139,6 +140,70 @@ fn after(ctx: &mut Context, change: impl FnOnce(&mut Context)) -> Vec<String> {
     let n = names(&records(ctx));
     assert_no_error!(ctx);
     n
+}
+
+#[test]
+fn a_multi_draw_call_is_one_record() {
+    let (mut ctx, _, _) = scene();
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    records(&mut ctx);
+    let before = ctx.stats().draws;
+    // Two draws that draw, with an empty one between them (it keeps its gl_DrawID) and one
+    // after them (left out): one record of three draws.
+    ctx.multi_draw_arrays(TRIANGLES, &[0, 1, 0, 2], &[3, 0, 3, 0], 4);
+    let got = records(&mut ctx);
+    assert!(
+        matches!(
+            got[..],
+            [Record::MultiDraw {
+                topology: Topology::Triangles,
+                draws: Span { len: 24, .. },
+            }]
+        ),
+        "{got:?}"
+    );
+    assert_eq!(ctx.stats().draws - before, 2);
+    let buf = ctx.gen_buffer();
+    ctx.bind_buffer(ELEMENT_ARRAY_BUFFER, buf);
+    ctx.buffer_data(
+        ELEMENT_ARRAY_BUFFER,
+        12,
+        Some(&[0, 0, 1, 0, 2, 0, 2, 0, 1, 0, 0, 0]),
+        STATIC_DRAW,
+    );
+    records(&mut ctx);
+    ctx.multi_draw_elements_base_vertex(
+        TRIANGLES,
+        &[3, 3],
+        UNSIGNED_SHORT,
+        &[0, 6],
+        2,
+        Some(&[0, 1]),
+    );
+    let got = records(&mut ctx);
+    assert!(
+        matches!(
+            got[..],
+            [
+                Record::SetIndexBuffer { .. },
+                Record::MultiDrawIndexed {
+                    topology: Topology::Triangles,
+                    index_type: IndexType::U16,
+                    draws: Span { len: 32, .. },
+                }
+            ]
+        ),
+        "{got:?}"
+    );
+    // One draw is the single-draw record; no draw that draws, no record.
+    ctx.multi_draw_elements(TRIANGLES, &[3], UNSIGNED_SHORT, &[0], 1);
+    ctx.multi_draw_arrays(TRIANGLES, &[0, 0], &[0, 0], 2);
+    let got = records(&mut ctx);
+    assert!(
+        matches!(got[..], [Record::DrawIndexed { count: 3, .. }]),
+        "{got:?}"
+    );
+    assert_no_error!(ctx);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! in GL 4.6) against the native driver on both backends (Vulkan with the validation layer
 //! on, which must report nothing): every kind of draw — direct, instanced with a base
 //! instance, indexed with a base vertex, `glMultiDrawArrays`, `glMultiDrawElementsBaseVertex`
-//! and the multi-draw indirect commands — writes the three values, `gl_VertexID` and
+//! (with empty draws) and the multi-draw indirect commands — writes the three values, `gl_VertexID` and
 //! `gl_InstanceID` of each vertex into an integer colour buffer, one point per vertex.
 //! Values must be exactly the native ones (native llvmpipe takes the `ARB` names; Tessera
 //! takes GLSL 4.60's too, which must give the same values); a backend that cannot carry
@@ -253,9 +253,55 @@ fn commands() -> Vec<u32> {
     w
 }
 
+type Step = dyn Fn(&mut dyn DrawParamsGl);
+
 /// Runs every kind of draw, each at its own rows of the RGBA32I target; returns the texels
 /// and the error at the end.
 fn draws(gl: &mut dyn DrawParamsGl, vs: &str, program_point_size: bool) -> (Vec<[i32; 4]>, GLenum) {
+    let steps: [(i32, &Step); 11] = [
+        (0, &|gl| gl.draw_arrays(POINTS, 3, 4)),
+        (1, &|gl| gl.draw_arrays_base_instance(POINTS, 1, 3, 2, 7)),
+        (3, &|gl| {
+            gl.draw_elements_base_vertex(POINTS, 3, UNSIGNED_SHORT, 2, 5)
+        }),
+        (4, &|gl| {
+            gl.draw_elements_base_vertex_base_instance(POINTS, 3, 6, 2, 2, 3)
+        }),
+        (6, &|gl| {
+            gl.multi_draw_arrays(POINTS, &[0, 5, 10], &[2, 3, 4])
+        }),
+        (7, &|gl| {
+            gl.multi_draw_elements_base_vertex(POINTS, &[2, 3, 0, 2], &[0, 4, 0, 12], &[1, 8, 0, 3])
+        }),
+        (8, &|gl| gl.multi_draw_arrays_indirect(POINTS, 0, 5)),
+        (11, &|gl| {
+            gl.multi_draw_elements_indirect(POINTS, ELEMENTS_AT, 3)
+        }),
+        (14, &|gl| gl.draw_elements(POINTS, 4, UNSIGNED_SHORT, 8)),
+        // Empty draws keep their gl_DrawID, before a draw and after the last.
+        (2, &|gl| {
+            gl.multi_draw_arrays(POINTS, &[10, 4, 12, 0], &[2, 0, 3, 0])
+        }),
+        // A restart index other than the maximum: Vulkan reads the commands back and draws
+        // each by itself.
+        (13, &|gl| {
+            gl.enable(PRIMITIVE_RESTART);
+            gl.primitive_restart_index(7);
+            gl.multi_draw_elements_indirect(POINTS, ELEMENTS_AT, 3);
+            gl.disable(PRIMITIVE_RESTART);
+        }),
+    ];
+    run(gl, vs, program_point_size, &steps)
+}
+
+/// Runs `steps`, each at its row, into the RGBA32I target; returns the texels and the
+/// error at the end.
+fn run(
+    gl: &mut dyn DrawParamsGl,
+    vs: &str,
+    program_point_size: bool,
+    steps: &[(i32, &Step)],
+) -> (Vec<[i32; 4]>, GLenum) {
     let vao = gl.gen_vertex_array();
     gl.bind_vertex_array(vao);
     let ib = gl.gen_buffer();
@@ -280,38 +326,8 @@ fn draws(gl: &mut dyn DrawParamsGl, vs: &str, program_point_size: bool) -> (Vec<
     gl.use_program(p);
     let row = gl.get_uniform_location(p, "row");
     gl.clear_bufferiv(COLOR, 0, &[-1, -1, -1, -1]);
-    type Step = dyn Fn(&mut dyn DrawParamsGl);
-    let steps: [(i32, &Step); 10] = [
-        (0, &|gl| gl.draw_arrays(POINTS, 3, 4)),
-        (1, &|gl| gl.draw_arrays_base_instance(POINTS, 1, 3, 2, 7)),
-        (3, &|gl| {
-            gl.draw_elements_base_vertex(POINTS, 3, UNSIGNED_SHORT, 2, 5)
-        }),
-        (4, &|gl| {
-            gl.draw_elements_base_vertex_base_instance(POINTS, 3, 6, 2, 2, 3)
-        }),
-        (6, &|gl| {
-            gl.multi_draw_arrays(POINTS, &[0, 5, 10], &[2, 3, 4])
-        }),
-        (7, &|gl| {
-            gl.multi_draw_elements_base_vertex(POINTS, &[2, 3, 0, 2], &[0, 4, 0, 12], &[1, 8, 0, 3])
-        }),
-        (8, &|gl| gl.multi_draw_arrays_indirect(POINTS, 0, 5)),
-        (11, &|gl| {
-            gl.multi_draw_elements_indirect(POINTS, ELEMENTS_AT, 3)
-        }),
-        (14, &|gl| gl.draw_elements(POINTS, 4, UNSIGNED_SHORT, 8)),
-        // A restart index other than the maximum: Vulkan reads the commands back and draws
-        // each by itself.
-        (13, &|gl| {
-            gl.enable(PRIMITIVE_RESTART);
-            gl.primitive_restart_index(7);
-            gl.multi_draw_elements_indirect(POINTS, ELEMENTS_AT, 3);
-            gl.disable(PRIMITIVE_RESTART);
-        }),
-    ];
     for (r, step) in steps {
-        gl.uniform1iv(row, &[r]);
+        gl.uniform1iv(row, &[*r]);
         step(gl);
     }
     let mut px = vec![0u8; (SIZE * SIZE * 16) as usize];
@@ -350,7 +366,7 @@ fn draw_parameters_match_the_native_driver() {
             .filter(|t| t[0] >= 0)
             .count()
     };
-    for r in [0, 1, 3, 4, 6, 7, 8, 11, 13, 14] {
+    for r in [0, 1, 2, 3, 4, 6, 7, 8, 11, 13, 14] {
         assert!(
             written(r) > 0,
             "row {r}: {:?}",
@@ -365,6 +381,7 @@ fn draw_parameters_match_the_native_driver() {
     let at = |x: usize, y: usize| expected.0[y * SIZE as usize + x];
     assert_eq!(at(3, 0), [0, 0, 0, 3]);
     assert_eq!(at(10, 6)[0], 2);
+    assert_eq!(at(13, 2)[0], 2);
     assert_eq!(at(9, 7)[..2], [3, 3]);
     assert_eq!(at(8, 8)[0], 4);
     assert_eq!(at(10, 11)[..3], [1, 7, 11]);
@@ -394,4 +411,42 @@ fn draw_parameters_match_the_native_driver() {
             }
         }
     }
+}
+
+#[test]
+fn a_multi_draw_drawn_one_draw_at_a_time_keeps_each_draws_gl_draw_id() {
+    // A restart index other than the maximum makes Vulkan draw each draw of the call by
+    // itself, with its index pushed. Native llvmpipe gives every draw of such a call 0 (it
+    // loses the index where it splits the call), so the values are GL's, written out: one
+    // point per index, at column index + base vertex, none for the restart index 7.
+    let [arb, _] = vertex_shaders();
+    let steps: [(i32, &Step); 1] = [(5, &|gl| {
+        gl.enable(PRIMITIVE_RESTART);
+        gl.primitive_restart_index(7);
+        gl.multi_draw_elements_base_vertex(POINTS, &[2, 2, 3], &[0, 6, 10], &[0, 3, 2]);
+        gl.disable(PRIMITIVE_RESTART);
+    })];
+    let mut ctx = tessera_on(Backend::Vulkan, TransportKind::Inproc, SIZE, SIZE);
+    let (texels, error) = run(&mut ctx, &arb, true, &steps);
+    assert_eq!(error, NO_ERROR);
+    let row: Vec<[i32; 3]> = texels[5 * SIZE as usize..6 * SIZE as usize]
+        .iter()
+        .map(|t| [t[0], t[1], t[3]])
+        .collect();
+    let mut expected = vec![[-1; 3]; SIZE as usize];
+    // Indices 0 and 2; 1 and 3 from base vertex 3; 5, 6 (and 7, restarting) from 2.
+    for (column, draw, base) in [
+        (0, 0, 0),
+        (2, 0, 0),
+        (4, 1, 3),
+        (6, 1, 3),
+        (7, 2, 2),
+        (8, 2, 2),
+    ] {
+        expected[column] = [draw, base, column as i32];
+    }
+    assert_eq!(row, expected);
+    ctx.finish();
+    let events: Vec<Event> = ctx.take_events();
+    assert!(events.is_empty(), "{events:?}");
 }

@@ -171,7 +171,10 @@ pub struct DesiredState {
     pub point_size: f32,
     /// `SetPatchVertices`.
     pub patch_vertices: u8,
-    /// `SetDrawId`.
+    /// What `gl_DrawID` counts from: while [`DrawPipe::multi_draw`]'s default draws a
+    /// multi-draw one draw at a time, the index of the draw; else 0.
+    ///
+    /// [`DrawPipe::multi_draw`]: crate::dispatch::DrawPipe::multi_draw
     pub draw_id: u32,
     /// `SetDrawCount`: the buffer and offset of the `u32` that bounds the commands an
     /// indirect draw draws, or `None` (every command).

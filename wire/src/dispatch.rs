@@ -63,9 +63,9 @@ use crate::handle::{
 use crate::heap_ranges::HeapRanges;
 use crate::record::{
     ArchivedRecord, BufferBlocks, BufferCopy, BufferPixels, BufferRange, ClearValue,
-    FramebufferRef, HeapRange, ImageCopy, ImageObject, MAX_XFB_BUFFERS, PixelDestination,
-    ProgramDesc, QueryWrite, ReadSource, TextureCopy, TextureRegion, TextureViewDesc, XfbBinding,
-    XfbPrimitive,
+    FramebufferRef, HeapRange, ImageCopy, ImageObject, MAX_XFB_BUFFERS, MULTI_DRAW_INDEXED_SIZE,
+    MULTI_DRAW_SIZE, PixelDestination, ProgramDesc, QueryWrite, ReadSource, TextureCopy,
+    TextureRegion, TextureViewDesc, XfbBinding, XfbPrimitive,
 };
 use crate::state::{
     Attachment, BlendState, DepthStencilState, FramebufferState, RasterState, Rect, Region,
@@ -111,7 +111,7 @@ pub enum StateGroup {
     PointSize,
     /// `SetPatchVertices`.
     PatchVertices,
-    /// `SetDrawId`.
+    /// `DesiredState::draw_id` (a multi-draw drawn one draw at a time).
     DrawId,
     /// `SetDrawCount`.
     DrawCount,
@@ -342,6 +342,30 @@ pub trait DrawPipe: ContextPipe {
     fn draw(&mut self, ctx: &mut Self::Context, draw: DrawArgs) -> R;
     /// `DrawIndexed`.
     fn draw_indexed(&mut self, ctx: &mut Self::Context, draw: DrawIndexedArgs) -> R;
+    /// `MultiDraw` and `MultiDrawIndexed`: by default each draw in turn, with
+    /// [`DesiredState::draw_id`] its index (a backend whose driver draws several in one
+    /// call, keeping `gl_DrawID` right, overrides it).
+    fn multi_draw(&mut self, ctx: &mut Self::Context, draw: MultiDrawArgs<'_>) -> R {
+        let mut result = Ok(());
+        for (i, d) in draw.draws().enumerate() {
+            if i > 0 {
+                ctx.desired().draw_id = i as u32;
+                self.state_changed(ctx, StateGroup::DrawId);
+            }
+            result = match d {
+                DirectDraw::Arrays(a) => self.draw(ctx, a),
+                DirectDraw::Elements(e) => self.draw_indexed(ctx, e),
+            };
+            if result.is_err() {
+                break;
+            }
+        }
+        if draw.len() > 1 {
+            ctx.desired().draw_id = 0;
+            self.state_changed(ctx, StateGroup::DrawId);
+        }
+        result
+    }
     /// `DrawIndirect` and `DrawIndexedIndirect`: the buffer is live and holds every
     /// command. Where the context's [`DesiredState::draw_count`] is set, only the first
     /// `min(count, draws)` commands are drawn (the count buffer was live when set; the
@@ -659,6 +683,88 @@ impl DrawIndirectArgs {
                     offset: u64::from(word(2)) * u64::from(index_type.size()),
                     base_vertex: word(3) as i32,
                     base_instance: word(4),
+                }),
+            }
+        })
+    }
+}
+
+/// `MultiDraw`'s and `MultiDrawIndexed`'s arguments: the per-draw words, checked to be
+/// whole draws, one at least.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MultiDrawArgs<'a> {
+    /// Primitive topology.
+    pub topology: Topology,
+    /// The index type of `MultiDrawIndexed`, `None` for `MultiDraw`.
+    pub index_type: Option<IndexType>,
+    /// The draws as the record's span holds them ([`MULTI_DRAW_SIZE`] or
+    /// [`MULTI_DRAW_INDEXED_SIZE`] bytes each).
+    pub bytes: &'a [u8],
+}
+
+impl<'a> MultiDrawArgs<'a> {
+    /// The arguments of `record`, or the error for bytes that are not whole draws.
+    pub fn new(
+        record: &'static str,
+        topology: Topology,
+        index_type: Option<IndexType>,
+        bytes: &'a [u8],
+    ) -> Result<Self, SessionError> {
+        let draw = Self {
+            topology,
+            index_type,
+            bytes,
+        };
+        if bytes.is_empty() || !bytes.len().is_multiple_of(draw.draw_size()) {
+            return Err(SessionError::BadValue {
+                record,
+                what: format!("{} bytes are not whole draws", bytes.len()),
+            });
+        }
+        Ok(draw)
+    }
+
+    /// Bytes of one draw.
+    pub fn draw_size(&self) -> usize {
+        if self.index_type.is_some() {
+            MULTI_DRAW_INDEXED_SIZE
+        } else {
+            MULTI_DRAW_SIZE
+        }
+    }
+
+    /// The number of draws.
+    pub fn len(&self) -> usize {
+        self.bytes.len() / self.draw_size()
+    }
+
+    /// Whether there are no draws (never, once checked by [`MultiDrawArgs::new`]).
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The draws, in order, as direct draws of one instance.
+    pub fn draws(&self) -> impl Iterator<Item = DirectDraw> + 'a {
+        let (topology, index_type) = (self.topology, self.index_type);
+        self.bytes.chunks_exact(self.draw_size()).map(move |d| {
+            let word =
+                |k: usize| u32::from_le_bytes([d[4 * k], d[4 * k + 1], d[4 * k + 2], d[4 * k + 3]]);
+            match index_type {
+                None => DirectDraw::Arrays(DrawArgs {
+                    topology,
+                    first: word(0),
+                    count: word(1),
+                    instances: 1,
+                    base_instance: 0,
+                }),
+                Some(index_type) => DirectDraw::Elements(DrawIndexedArgs {
+                    topology,
+                    index_type,
+                    offset: u64::from(word(0)) | (u64::from(word(1)) << 32),
+                    count: word(2),
+                    instances: 1,
+                    base_vertex: word(3) as i32,
+                    base_instance: 0,
                 }),
             }
         })
@@ -1884,13 +1990,6 @@ impl<C: PipeContext> Dispatcher<C> {
                     Ok(())
                 })?
             }
-            A::SetDrawId { id } => {
-                let id = id.to_native();
-                self.set(pipe, "SetDrawId", StateGroup::DrawId, |d| {
-                    d.draw_id = id;
-                    Ok(())
-                })?
-            }
             A::SetDrawCount { buffer, offset } => {
                 const N: &str = "SetDrawCount";
                 let buffer = de(buffer)?;
@@ -1989,6 +2088,23 @@ impl<C: PipeContext> Dispatcher<C> {
                     base_instance: base_instance.to_native(),
                 };
                 pipe.draw_indexed(self.contexts.current(N)?, draw)?;
+                N
+            }
+            A::MultiDraw { topology, draws } => {
+                const N: &str = "MultiDraw";
+                let draw = MultiDrawArgs::new(N, de(topology)?, None, stage.get(de(draws)?)?)?;
+                pipe.multi_draw(self.contexts.current(N)?, draw)?;
+                N
+            }
+            A::MultiDrawIndexed {
+                topology,
+                index_type,
+                draws,
+            } => {
+                const N: &str = "MultiDrawIndexed";
+                let (topology, index_type) = (de(topology)?, Some(de(index_type)?));
+                let draw = MultiDrawArgs::new(N, topology, index_type, stage.get(de(draws)?)?)?;
+                pipe.multi_draw(self.contexts.current(N)?, draw)?;
                 N
             }
             A::DrawIndirect {

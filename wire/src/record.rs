@@ -31,6 +31,13 @@ use crate::state::{
     SamplerState, SurfaceDesc, TextureView, VertexLayout,
 };
 
+/// Bytes of one draw of a [`Record::MultiDraw`]: first vertex and vertex count.
+pub const MULTI_DRAW_SIZE: usize = 8;
+
+/// Bytes of one draw of a [`Record::MultiDrawIndexed`]: index offset, index count and base
+/// vertex.
+pub const MULTI_DRAW_INDEXED_SIZE: usize = 16;
+
 /// A byte range of the batch's stage area.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[rkyv(derive(Debug))]
@@ -886,9 +893,6 @@ pub enum Record {
     SetPointSize { size: f32 },
     /// Sets the vertices of each patch a `Patches` draw reads (`PATCH_VERTICES`, 1 to 32).
     SetPatchVertices { count: u8 },
-    /// Sets what the vertex stage's `gl_DrawID` counts from: a `glMultiDraw*` call is one
-    /// draw record per draw, each after the draw's index (and 0 again after the call).
-    SetDrawId { id: u32 },
     /// Sets where the next indirect draws read how many of their commands to draw
     /// (`glMultiDraw*IndirectCount`, GL 4.6): while `buffer` is set, `DrawIndirect` and
     /// `DrawIndexedIndirect` draw the first `min(count, draws)` of their commands, `count`
@@ -933,6 +937,20 @@ pub enum Record {
         instances: u32,
         base_vertex: i32,
         base_instance: u32,
+    },
+    /// Draws the draws of one `glMultiDrawArrays` call, one instance each: `draws` holds
+    /// [`MULTI_DRAW_SIZE`] bytes per draw, its first vertex and its vertex count as
+    /// little-endian `u32`s. Draw `i`'s `gl_DrawID` is `i`; a draw of no vertices draws
+    /// nothing but keeps its index. The engine sends a call of two draws or more this way.
+    MultiDraw { topology: Topology, draws: Span },
+    /// Draws the draws of one `glMultiDrawElements(BaseVertex)` call from the bound index
+    /// buffer, one instance each: `draws` holds [`MULTI_DRAW_INDEXED_SIZE`] bytes per draw,
+    /// the byte offset of its first index (`u64`), its index count (`u32`) and its base
+    /// vertex (`i32`), little-endian. `gl_DrawID` as in [`Record::MultiDraw`].
+    MultiDrawIndexed {
+        topology: Topology,
+        index_type: IndexType,
+        draws: Span,
     },
     /// Draws `draws` non-indexed commands read from `buffer` (GL's
     /// `DrawArraysIndirectCommand`: count, instances, first, base instance; four `u32`s)

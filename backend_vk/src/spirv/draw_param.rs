@@ -3,8 +3,8 @@
 //! The front end reads them as SPIR-V's `DrawIndex` and `BaseVertex`, which differ from GL's
 //! in two ways:
 //! - Vulkan's `DrawIndex` counts the draws of one indirect call only, while GL's
-//!   `gl_DrawID` counts the draws of every `glMultiDraw*` call, which reach the backend as
-//!   one draw each after a `SetDrawId`, or as one read-back command each;
+//!   `gl_DrawID` counts the draws of every `glMultiDraw*` call, which the backend may draw
+//!   one at a time (`multi_draw.rs`, `indirect.rs`);
 //! - Vulkan's `BaseVertex` of a non-indexed draw is its first vertex, while GL's (and
 //!   Mesa's) `gl_BaseVertex` is 0 there.
 //!
