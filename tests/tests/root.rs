@@ -4,6 +4,7 @@ mod architecture;
 mod arrays_of_arrays;
 mod atomic_counter;
 mod backend_faults;
+mod bench_scenes;
 mod buffer;
 mod buffer_map;
 mod buffer_storage;
