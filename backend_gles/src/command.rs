@@ -17,7 +17,7 @@ use tessera_wire::SessionError;
 use tessera_wire::backend::bad_value;
 use tessera_wire::context::DesiredState;
 use tessera_wire::dispatch::{
-    BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, R,
+    BlitArgs, ClearArgs, DrawArgs, DrawIndexedArgs, DrawIndirectArgs, DrawPipe, MultiDrawArgs, R,
 };
 use tessera_wire::format::{AttribType, FormatClass, IndexType, VertexFormat};
 use tessera_wire::handle::{
@@ -1472,6 +1472,11 @@ impl DrawPipe for GlesPipe {
             self.drop_scratch_indices(N, ctx, name);
         }
         Ok(())
+    }
+
+    /// `MultiDraw` and `MultiDrawIndexed` (`multi_draw.rs`).
+    fn multi_draw(&mut self, ctx: &mut GlesContext, draw: MultiDrawArgs<'_>) -> R {
+        self.draw_multi(ctx, draw)
     }
 
     /// `DrawIndirect` and `DrawIndexedIndirect` (`indirect.rs`).

@@ -73,6 +73,27 @@ pub(crate) type ClipControlFn = unsafe extern "C" fn(u32, u32);
 /// `glPolygonOffsetClampEXT` (`GL_EXT_polygon_offset_clamp`), which glow does not wrap.
 pub(crate) type PolygonOffsetClampFn = unsafe extern "C" fn(f32, f32, f32);
 
+/// `glMultiDrawArraysEXT` (`GL_EXT_multi_draw_arrays`), which glow does not wrap.
+pub(crate) type MultiDrawArraysFn = unsafe extern "C" fn(u32, *const i32, *const i32, i32);
+
+/// `glMultiDrawElementsEXT` (`GL_EXT_multi_draw_arrays`).
+pub(crate) type MultiDrawElementsFn =
+    unsafe extern "C" fn(u32, *const i32, u32, *const *const std::ffi::c_void, i32);
+
+/// `glMultiDrawElementsBaseVertexEXT` (`*_draw_elements_base_vertex` with
+/// `GL_EXT_multi_draw_arrays`).
+pub(crate) type MultiDrawElementsBaseVertexFn =
+    unsafe extern "C" fn(u32, *const i32, u32, *const *const std::ffi::c_void, i32, *const i32);
+
+/// `GL_EXT_multi_draw_arrays`' calls: a multi-draw as one driver call (`multi_draw.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct MultiDrawFns {
+    pub arrays: MultiDrawArraysFn,
+    pub elements: MultiDrawElementsFn,
+    /// Where the driver also has base vertices.
+    pub elements_base_vertex: Option<MultiDrawElementsBaseVertexFn>,
+}
+
 /// Entry points glow does not wrap, resolved with the same loader.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct ExtraFns {
@@ -92,6 +113,8 @@ pub(crate) struct ExtraFns {
     pub clip_control: Option<ClipControlFn>,
     /// `glPolygonOffsetClampEXT`: the polygon offset with a clamp of its magnitude.
     pub polygon_offset_clamp: Option<PolygonOffsetClampFn>,
+    /// `GL_EXT_multi_draw_arrays`' calls.
+    pub multi_draw: Option<MultiDrawFns>,
 }
 
 /// The largest read-back the backend answers (a reply is one allocation on each side).

@@ -82,6 +82,7 @@ mod glvnd;
 mod image_lowering;
 mod image_unit;
 mod indirect;
+mod multi_draw;
 mod narrow;
 mod pixel;
 mod present;
@@ -338,6 +339,7 @@ impl GlesBackend {
             };
             (!p.is_null()).then_some(p)
         };
+        let multi_draw = extensions.contains("GL_EXT_multi_draw_arrays");
         // SAFETY: each pointer is the entry point of that name (resolved only when the
         // version or extension that defines it is present), transmuted to the C signature
         // the ES 3.2 specification gives it.
@@ -382,6 +384,28 @@ impl GlesBackend {
                     None => None,
                 }
                 .map(|p| std::mem::transmute::<*const c_void, device::TextureViewFn>(p)),
+                multi_draw: match (
+                    load(c"glMultiDrawArraysEXT", multi_draw),
+                    load(c"glMultiDrawElementsEXT", multi_draw),
+                ) {
+                    (Some(a), Some(e)) => Some(device::MultiDrawFns {
+                        arrays: std::mem::transmute::<*const c_void, device::MultiDrawArraysFn>(a),
+                        elements: std::mem::transmute::<*const c_void, device::MultiDrawElementsFn>(
+                            e,
+                        ),
+                        elements_base_vertex: load(
+                            c"glMultiDrawElementsBaseVertexEXT",
+                            features.base_vertex,
+                        )
+                        .map(|p| {
+                            std::mem::transmute::<
+                                *const c_void,
+                                device::MultiDrawElementsBaseVertexFn,
+                            >(p)
+                        }),
+                    }),
+                    _ => None,
+                },
             }
         };
         let spirv_cross = SpirvCross::load()?;

@@ -2,11 +2,12 @@
 //! in GL 4.6) against the native driver on both backends (Vulkan with the validation layer
 //! on, which must report nothing): every kind of draw — direct, instanced with a base
 //! instance, indexed with a base vertex, `glMultiDrawArrays`, `glMultiDrawElementsBaseVertex`
-//! (with empty draws) and the multi-draw indirect commands — writes the three values, `gl_VertexID` and
-//! `gl_InstanceID` of each vertex into an integer colour buffer, one point per vertex.
-//! Values must be exactly the native ones (native llvmpipe takes the `ARB` names; Tessera
-//! takes GLSL 4.60's too, which must give the same values); a backend that cannot carry
-//! the built-ins out (GLES) does not advertise the extension.
+//! (with empty draws) and the multi-draw indirect commands — writes the three values,
+//! `gl_VertexID` and `gl_InstanceID` of each vertex into an integer colour buffer, one point
+//! per vertex. Values must be exactly the native ones (native llvmpipe takes the `ARB`
+//! names; Tessera takes GLSL 4.60's too, which must give the same values); a backend that
+//! cannot carry the built-ins out (GLES) does not advertise the extension. The same scenes
+//! without the built-ins check multi-draws on both backends.
 
 #![expect(
     unsafe_code,
@@ -449,4 +450,64 @@ fn a_multi_draw_drawn_one_draw_at_a_time_keeps_each_draws_gl_draw_id() {
     ctx.finish();
     let events: Vec<Event> = ctx.take_events();
     assert!(events.is_empty(), "{events:?}");
+}
+
+#[test]
+fn multi_draws_give_the_native_drivers_points_on_both_backends() {
+    // Without the draw parameters, which the GLES backend lacks: each draw of a multi-draw
+    // (one driver call where the driver has multi-draws) lands where native's does.
+    let vs = format!("#version 330 core\n{VS}")
+        .replace("{D}", "0")
+        .replace("{V}", "0")
+        .replace("{I}", "0");
+    let steps: [(i32, &Step); 5] = [
+        (0, &|gl| {
+            gl.multi_draw_arrays(POINTS, &[0, 5, 10, 3], &[2, 3, 4, 0])
+        }),
+        (2, &|gl| {
+            gl.multi_draw_elements_base_vertex(POINTS, &[2, 3, 0, 2], &[0, 4, 0, 12], &[1, 8, 0, 3])
+        }),
+        // No base vertex.
+        (4, &|gl| {
+            gl.multi_draw_elements_base_vertex(POINTS, &[3, 2], &[0, 10], &[0, 0])
+        }),
+        // Restarting at the maximum index, and below it.
+        (6, &|gl| {
+            gl.enable(PRIMITIVE_RESTART_FIXED_INDEX);
+            gl.multi_draw_elements_base_vertex(POINTS, &[3, 2], &[0, 10], &[4, 0]);
+            gl.disable(PRIMITIVE_RESTART_FIXED_INDEX);
+        }),
+        (8, &|gl| {
+            gl.enable(PRIMITIVE_RESTART);
+            gl.primitive_restart_index(2);
+            gl.multi_draw_elements_base_vertex(POINTS, &[3, 3], &[0, 8], &[0, 9]);
+            gl.disable(PRIMITIVE_RESTART);
+        }),
+    ];
+    let mut native = NativeGl::new(SIZE, SIZE).expect("native desktop GL through the system EGL");
+    let expected = run(&mut native, &vs, true, &steps);
+    drop(native);
+    assert_eq!(expected.1, NO_ERROR);
+    let at = |x: usize, y: usize| expected.0[y * SIZE as usize + x][3];
+    // Columns are vertex ids: draws 0 and 1 of row 0, index 4 plus base vertex 8 in row 2,
+    // the index 2 of row 8 restarting.
+    assert_eq!([at(1, 0), at(7, 0), at(3, 0)], [1, 7, -1]);
+    assert_eq!([at(9, 2), at(12, 2)], [9, 12]);
+    assert_eq!([at(4, 8), at(2, 8)], [4, -1]);
+    for backend in Backend::ALL {
+        for transport in [TransportKind::Inproc, TransportKind::Thread] {
+            let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);
+            let got = run(&mut ctx, &vs, true, &steps);
+            let name = format!("{} {}", backend.name(), transport.name());
+            assert_eq!(got, expected, "{name}");
+            ctx.finish();
+            // GLES says once that it rewrites indices for the low restart index.
+            let events: Vec<Event> = ctx
+                .take_events()
+                .into_iter()
+                .filter(|e| backend != Backend::Gles || !format!("{e:?}").contains("restart"))
+                .collect();
+            assert!(events.is_empty(), "{name}: {events:?}");
+        }
+    }
 }
