@@ -27,6 +27,15 @@
 //! then copies. The reader Release-stores `tail` after copying; the writer Acquire-loads
 //! `tail` before overwriting. Waking a parked peer goes through the doorbell (`notify` after
 //! each cursor store), whose fences are documented in `doorbell.rs`.
+//!
+//! ## Back-pressure
+//! A writer that finds too little space waits until half the ring is free (or its entry
+//! fits, if that needs more), and the reader notifies only when at most half the ring is in
+//! use after its tail store: a writer ahead of a slower reader sleeps once per half ring of
+//! messages, not once per message. The reader may skip a notification soundly: the writer's
+//! `head` does not move while it waits and cursors only grow, so any `head` the reader loads
+//! is at most the writer's, and if even that one leaves more than half the ring in use, the
+//! writer's condition does not hold at this `tail` either.
 
 use rkyv::util::AlignedVec;
 
@@ -177,9 +186,9 @@ impl Writer {
     }
 
     /// Writes one message made of `parts`, splitting it if it is larger than half the ring.
-    /// When the ring is full, calls `wait` with a condition that becomes true once there is
-    /// space (or the reader misbehaved); after each published entry calls `notify`. Returns
-    /// whether it had to wait.
+    /// When the ring is full, calls `wait` with a condition that becomes true once half the
+    /// ring is free and the entry fits (or the reader misbehaved); after each published entry
+    /// calls `notify`. Returns whether it had to wait.
     pub(crate) fn write<E>(
         &mut self,
         parts: &[&[u8]],
@@ -208,11 +217,13 @@ impl Writer {
             while self.free() < need {
                 waited = true;
                 let (size, head, tail) = (self.mem.size, self.head, self.mem.tail);
+                // The reader notifies only once half the ring is free (module docs).
+                let resume = need.max(size / 2);
                 let ready = move || {
                     // SAFETY: `tail` points to a live `AtomicU64` (see `RingMem`).
                     // Acquire: as in `refresh`.
                     let t = unsafe { &*tail }.load(Ordering::Acquire);
-                    t > head || size - (head - t.min(head)) >= need
+                    t > head || size - (head - t.min(head)) >= resume
                 };
                 wait(&ready).map_err(WriteError::Wait)?;
                 self.refresh().map_err(WriteError::Ring)?;
@@ -329,7 +340,7 @@ impl Reader {
     /// Reads published entries until one message is complete in `out` (returns `true`) or
     /// the ring is empty (`false`; a partly read message stays in `out` and continues at the
     /// next call). Messages longer than `cap` are refused. Calls `notify` after each tail
-    /// store.
+    /// store that leaves at most half the ring in use (a waiting writer waits for that much).
     pub(crate) fn poll(
         &mut self,
         out: &mut AlignedVec<16>,
@@ -409,17 +420,21 @@ impl Reader {
             if header.tag != TAG_PAD {
                 let len = header.len as usize;
                 let start = out.len();
+                // Copied into spare capacity, not into zeroes written first: a batch's bytes
+                // are written once on this side.
                 out.reserve(len);
-                out.resize(start + len, 0);
                 debug_assert!(pos + HEADER + len as u64 <= size);
                 // SAFETY: the payload lies inside the entry, which lies inside the data area
-                // and inside `tail..head` (checked above); `out` has `len` bytes at `start`.
+                // and inside `tail..head` (checked above); `out` has capacity for `len` more
+                // bytes at `start` (reserved above), and once they are copied the first
+                // `start + len` bytes are initialised.
                 unsafe {
                     std::ptr::copy_nonoverlapping(
                         self.mem.data.add((pos + HEADER) as usize),
                         out.as_mut_ptr().add(start),
                         len,
                     );
+                    out.set_len(start + len);
                 }
                 if let Some(left) = self.expecting.as_mut() {
                     *left -= u64::from(header.len);
@@ -429,7 +444,15 @@ impl Reader {
             // Release: our copies out of the entry happen before the writer reuses it; pairs
             // with the Acquire load in `Writer::refresh`.
             self.mem.tail().store(self.tail, Ordering::Release);
-            notify();
+            // A stale or forged `head` can only make this notify needlessly (module docs).
+            let in_use = self
+                .mem
+                .head()
+                .load(Ordering::Acquire)
+                .saturating_sub(self.tail);
+            if in_use <= size / 2 {
+                notify();
+            }
             if self.expecting == Some(0) {
                 self.expecting = None;
                 return Ok(true);

@@ -90,6 +90,27 @@ pub(crate) fn notify(parked: &AtomicU32, waker: &impl Waker) {
     }
 }
 
+/// Rings `waker` if the waiter may be parked and `worth_waking()` holds: for a waiter whose
+/// condition needs more than the store just made (a producer that waits for half a ring,
+/// not one slot). `worth_waking` runs after fence B, so a waiter parked before it is seen
+/// with its cursors as they were when it re-checked: if the waiter's fence A comes first,
+/// the loads in `worth_waking` see every store the waiter made before parking; if it comes
+/// second, the waiter's re-check sees the caller's store. Either the waiter's own re-check
+/// holds or this call sees that it now holds, as long as `worth_waking` errs towards `true`
+/// (a stale cursor may only make it ring needlessly).
+#[inline]
+pub(crate) fn notify_if(
+    parked: &AtomicU32,
+    waker: &impl Waker,
+    worth_waking: impl FnOnce() -> bool,
+) {
+    // Fence B, as in `notify`.
+    fence(Ordering::SeqCst);
+    if parked.load(Ordering::Relaxed) != 0 && worth_waking() {
+        waker.wake();
+    }
+}
+
 /// A doorbell between two threads of one process: the park flag, and a wake counter with a
 /// condition variable — an in-process eventfd, so the `thread` transport parks exactly as
 /// the process transports do, and loom checks the same sleeper the code runs.
@@ -123,6 +144,11 @@ impl ThreadBell {
     /// Wakes the waiter if it may be parked (see [`notify`]).
     pub(crate) fn ring(&self) {
         notify(&self.parked, self);
+    }
+
+    /// Wakes the waiter if it may be parked and `worth_waking()` holds (see [`notify_if`]).
+    pub(crate) fn ring_if(&self, worth_waking: impl FnOnce() -> bool) {
+        notify_if(&self.parked, self, worth_waking);
     }
 }
 

@@ -10,7 +10,11 @@
 //!
 //! Cursors are monotonic counts of batches (`u64`, never wrapping in practice), each on its
 //! own cache line; slot `i` of cursor `c` is `c % SLOTS`. A waiter spins briefly, then parks
-//! using the two-fence doorbell protocol of `doorbell.rs`. Every atomic comes from `sync.rs`, so
+//! using the two-fence doorbell protocol of `doorbell.rs`, and is rung only when it may be
+//! parked. A producer that found the ring full waits until it is half empty ([`RESUME_AT`]),
+//! and the consumer rings it only then: a client ahead of a slower render thread sleeps once
+//! per half ring of batches instead of once per batch, and wakes to a consumer that still has
+//! work queued. Every atomic comes from `sync.rs`, so
 //! the protocol is model-checked with loom (the `loom_*` tests below).
 
 use rkyv::util::AlignedVec;
@@ -27,6 +31,10 @@ pub(crate) const SLOTS: usize = 4;
 /// Slots in the ring (two under loom, so a short model still wraps and fills the ring).
 #[cfg(loom)]
 pub(crate) const SLOTS: usize = 2;
+
+/// Batches in flight at or below which a producer that found the ring full goes on (half the
+/// ring; one slot under loom, where the ring has two).
+pub(crate) const RESUME_AT: u64 = (SLOTS / 2) as u64;
 
 /// One batch in flight, or a window handed to the backend between two batches.
 #[derive(Default)]
@@ -106,7 +114,8 @@ impl Shared {
 
     /// One side's turn with slot `at % SLOTS`: lets `use_slot` have it, then stores `at + 1`
     /// in the side's `cursor` (Release: the slot accesses happen before the other side's
-    /// Acquire load sees the new cursor) and wakes the other side on `other`.
+    /// Acquire load sees the new cursor) and wakes the other side on `other` if it may be
+    /// parked and `worth_waking()` holds (see `doorbell::notify_if`).
     ///
     /// # Safety
     /// The calling side owns the slot under the ring protocol, and is the only writer of
@@ -117,6 +126,7 @@ impl Shared {
         cursor: &CachePadded<AtomicU64>,
         other: &ThreadBell,
         use_slot: impl FnOnce(&mut Slot),
+        worth_waking: impl FnOnce() -> bool,
     ) {
         let index = (at % SLOTS as u64) as usize;
         debug_assert!(index < SLOTS);
@@ -124,7 +134,7 @@ impl Shared {
         // contract).
         self.slots[index].with_mut(|slot| unsafe { use_slot(&mut *slot) });
         cursor.0.store(at + 1, Ordering::Release);
-        other.ring();
+        other.ring_if(worth_waking);
     }
 }
 
@@ -136,31 +146,32 @@ pub(crate) struct Producer {
 }
 
 impl Producer {
-    /// Fills the next free slot with `fill` and publishes it. Waits while the ring is full.
-    /// Returns whether it had to wait, or `Closed` if the consumer went away.
+    /// Fills the next free slot with `fill` and publishes it. When the ring is full it waits
+    /// until at most [`RESUME_AT`] batches are in flight. Returns whether it had to wait, or
+    /// `Closed` if the consumer went away.
     pub(crate) fn push(&mut self, fill: impl FnOnce(&mut Slot)) -> Result<bool, Closed> {
         let shared = &*self.shared;
         let head = self.head;
         // Acquire: pairs with the Release store in `Consumer::pop`, so the consumer's reads
         // of the slot we are about to overwrite happened before our writes.
-        let has_space = || head - shared.tail.0.load(Ordering::Acquire) < SLOTS as u64;
+        let in_flight = || head - shared.tail.0.load(Ordering::Acquire);
         let mut waited = false;
-        if !has_space() {
+        if in_flight() >= SLOTS as u64 {
             waited = true;
             shared
                 .producer_bell
-                .wait(|| has_space() || shared.closed.load(Ordering::Acquire));
+                .wait(|| in_flight() <= RESUME_AT || shared.closed.load(Ordering::Acquire));
         }
         if shared.closed.load(Ordering::Acquire) {
             return Err(Closed);
         }
         // SAFETY:
-        // - `head - tail < SLOTS` (checked above, and `tail` only grows), so slot
+        // - `head - tail < SLOTS` (checked or waited for above, and `tail` only grows), so slot
         //   `head % SLOTS` is not in `tail..head`: the consumer does not own it.
         // - This is the only producer (`Producer` is not `Clone` and `push` takes `&mut`), so
         //   no other reference to the slot exists, and it alone writes `head`.
         // The new `head` publishes the slot's bytes to the Acquire load in `Consumer::pop`.
-        unsafe { shared.take_turn(head, &shared.head, &shared.consumer_bell, fill) };
+        unsafe { shared.take_turn(head, &shared.head, &shared.consumer_bell, fill, || true) };
         self.head = head + 1;
         Ok(waited)
     }
@@ -196,6 +207,11 @@ impl Consumer {
                 return Err(Closed);
             }
         }
+        // A parked producer waits for at most `RESUME_AT` batches in flight. `head` is loaded
+        // after the doorbell's fence, so it is the parked producer's (whose `head` does not
+        // move while it waits) or an older one, which can only ring needlessly; never below
+        // `tail + 1`, which this thread already saw.
+        let resume = || shared.head.0.load(Ordering::Acquire) - (tail + 1) <= RESUME_AT;
         // SAFETY:
         // - `tail < head` (checked above), so slot `tail % SLOTS` was published and the
         //   producer will not touch it until `tail` passes it.
@@ -203,7 +219,7 @@ impl Consumer {
         //   writes `tail`.
         // The new `tail` hands the slot back after our reads, to the Acquire load in
         // `Producer::push`.
-        unsafe { shared.take_turn(tail, &shared.tail, &shared.producer_bell, apply) };
+        unsafe { shared.take_turn(tail, &shared.tail, &shared.producer_bell, apply, resume) };
         self.tail = tail + 1;
         Ok(())
     }
@@ -253,6 +269,53 @@ mod tests {
         drop(producer);
         let seen = reader.join().unwrap();
         assert_eq!(seen, (0..10_000).collect::<Vec<_>>());
+    }
+
+    /// A producer that found the ring full goes on only once at most `RESUME_AT` batches
+    /// are in flight, whichever side is faster: every batch it published after a wait
+    /// follows at least `batch - RESUME_AT` releases.
+    #[test]
+    fn a_producer_that_waited_resumes_at_half_a_ring() {
+        use std::sync::{Arc, Mutex};
+        let (mut producer, mut consumer) = ring();
+        // Positive: a release; negative: a batch published after a wait (minus one).
+        let log = Arc::new(Mutex::new(Vec::<i64>::new()));
+        let consumer_log = log.clone();
+        let reader = std::thread::spawn(move || {
+            // A consumer slower than the producer, so the ring fills and the producer parks.
+            while consumer
+                .pop(|_| {
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                    consumer_log.lock().unwrap().push(1);
+                })
+                .is_ok()
+            {}
+        });
+        let mut waits = 0;
+        for batch in 0..64i64 {
+            let mut waited_fill = false;
+            let waited = producer.push(|_| waited_fill = true).unwrap();
+            assert!(waited_fill);
+            if waited {
+                waits += 1;
+                log.lock().unwrap().push(-(batch + 1));
+            }
+        }
+        drop(producer);
+        reader.join().unwrap();
+        assert!(waits > 0, "the producer never found the ring full");
+        let mut released = 0;
+        for &entry in log.lock().unwrap().iter() {
+            if entry > 0 {
+                released += 1;
+            } else {
+                let batch = -entry - 1;
+                assert!(
+                    released >= batch - RESUME_AT as i64,
+                    "batch {batch} published after {released} releases"
+                );
+            }
+        }
     }
 
     #[test]
