@@ -10,7 +10,8 @@
 //! is not a multiple of the index size, or one of more draws than the command takes, is
 //! drawn one draw at a time as direct draws, each draw's index reaching the vertex stage
 //! through the push constants ([`VkContext::sub_draw`]), as indirect commands drawn one by
-//! one do.
+//! one do. Draws the engine merged (`same_draw_id`) all read `gl_DrawID` 0: they are one
+//! command only where the program does not read it, else drawn one by one with 0 pushed.
 //!
 //! [`Tiers::multi_draw`]: crate::Tiers::multi_draw
 
@@ -28,7 +29,16 @@ impl VkPipe {
         let Some(fns) = self.gpu.multi_draw.as_ref().map(|d| d.fp().clone()) else {
             return self.draw_one_by_one(ctx, draw);
         };
-        if draw.len() > self.tiers.multi_draw as usize || self.multi_draw_emulated(ctx, &draw) {
+        let reads_draw_id = draw.same_draw_id
+            && ctx
+                .desired
+                .program
+                .and_then(|h| self.programs.live(h))
+                .is_some_and(|p| p.draw_params);
+        if draw.len() > self.tiers.multi_draw as usize
+            || reads_draw_id
+            || self.multi_draw_emulated(ctx, &draw)
+        {
             return self.draw_one_by_one(ctx, draw);
         }
         let (native, indices, restart) = match draw.index_type {
@@ -169,12 +179,12 @@ impl VkPipe {
     }
 
     /// Draws the call's draws one at a time as direct draws, each with its index as
-    /// `gl_DrawID`.
+    /// `gl_DrawID` (merged draws: 0).
     #[cold]
     #[inline(never)]
     fn draw_one_by_one(&mut self, ctx: &mut VkContext, draw: MultiDrawArgs<'_>) -> R {
         for (k, d) in draw.draws().enumerate() {
-            ctx.sub_draw = k as u32;
+            ctx.sub_draw = if draw.same_draw_id { 0 } else { k as u32 };
             let drawn = match d {
                 DirectDraw::Arrays(args) => self.draw(ctx, args),
                 DirectDraw::Elements(args) => self.draw_indexed(ctx, args),

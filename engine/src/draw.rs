@@ -196,6 +196,12 @@ impl Local {
             return;
         }
         self.prepare_draw(sh);
+        if instances == 1 && base_instance == 0 && merge_draw(sh, topology, first, count, indexed) {
+            sh.dev.counters.draws += 1;
+            self.stats.draws += 1;
+            sh.flush_if_full();
+            return;
+        }
         let record = match indexed {
             None => Record::Draw {
                 topology,
@@ -463,6 +469,7 @@ impl Local {
             Record::MultiDraw {
                 topology,
                 draws: span,
+                same_draw_id: false,
             },
             draws,
         );
@@ -538,6 +545,7 @@ impl Local {
                 topology,
                 index_type,
                 draws: span,
+                same_draw_id: false,
             };
             self.push_multi_draw(sh, record, draws);
         }
@@ -1084,4 +1092,123 @@ impl ElementsCall {
             range: None,
         }
     }
+}
+
+/// Merges a draw of one instance into the batch's last record where that is a draw of one
+/// instance of the same kind: no record came between them, so nothing changed, and the two
+/// can be one driver call, as Mesa's threaded dispatch merges them. A `Draw` (or
+/// `DrawIndexed`) becomes a `MultiDraw` (`MultiDrawIndexed`) of both whose draws all read
+/// `gl_DrawID` 0, and later draws extend it. `false` where the draw must be a record of its
+/// own.
+fn merge_draw(
+    sh: &mut Shared,
+    topology: Topology,
+    first: u32,
+    count: u32,
+    indexed: Option<Indexed>,
+) -> bool {
+    let words = |first: u32, count: u32, i: Option<Indexed>| {
+        let mut w = [0u8; MULTI_DRAW_INDEXED_SIZE];
+        match i {
+            None => {
+                w[..4].copy_from_slice(&first.to_le_bytes());
+                w[4..8].copy_from_slice(&count.to_le_bytes());
+            }
+            Some(i) => {
+                w[..8].copy_from_slice(&i.offset.to_le_bytes());
+                w[8..12].copy_from_slice(&count.to_le_bytes());
+                w[12..].copy_from_slice(&i.base_vertex.to_le_bytes());
+            }
+        }
+        w
+    };
+    let size = if indexed.is_some() {
+        MULTI_DRAW_INDEXED_SIZE
+    } else {
+        MULTI_DRAW_SIZE
+    };
+    let enc = &mut sh.dev.enc;
+    // The previous draw: a single draw's words, or the span of draws merged before.
+    let (previous, span) = match (enc.last_mut(), indexed) {
+        (
+            Some(Record::Draw {
+                topology: t,
+                first,
+                count,
+                instances: 1,
+                base_instance: 0,
+            }),
+            None,
+        ) if *t == topology => (Some(words(*first, *count, None)), None),
+        (
+            Some(Record::DrawIndexed {
+                topology: t,
+                index_type,
+                offset,
+                count,
+                instances: 1,
+                base_vertex,
+                base_instance: 0,
+            }),
+            Some(i),
+        ) if *t == topology && *index_type == i.ty => {
+            let previous = Indexed {
+                ty: i.ty,
+                offset: *offset,
+                base_vertex: *base_vertex,
+            };
+            (Some(words(0, *count, Some(previous))), None)
+        }
+        (
+            Some(Record::MultiDraw {
+                topology: t,
+                draws,
+                same_draw_id: true,
+            }),
+            None,
+        ) if *t == topology => (None, Some(*draws)),
+        (
+            Some(Record::MultiDrawIndexed {
+                topology: t,
+                index_type,
+                draws,
+                same_draw_id: true,
+            }),
+            Some(i),
+        ) if *t == topology && *index_type == i.ty => (None, Some(*draws)),
+        _ => return false,
+    };
+    let new = words(first, count, indexed);
+    let draws = match (previous, span) {
+        (Some(previous), _) => {
+            let mut pair = [0u8; 2 * MULTI_DRAW_INDEXED_SIZE];
+            pair[..size].copy_from_slice(&previous[..size]);
+            pair[size..2 * size].copy_from_slice(&new[..size]);
+            enc.stage(&pair[..2 * size])
+        }
+        (None, Some(mut span)) => {
+            if !enc.extend_span(&mut span, &new[..size]) {
+                return false;
+            }
+            span
+        }
+        (None, None) => return false,
+    };
+    let merged = match indexed {
+        None => Record::MultiDraw {
+            topology,
+            draws,
+            same_draw_id: true,
+        },
+        Some(i) => Record::MultiDrawIndexed {
+            topology,
+            index_type: i.ty,
+            draws,
+            same_draw_id: true,
+        },
+    };
+    if let Some(last) = enc.last_mut() {
+        *last = merged;
+    }
+    true
 }

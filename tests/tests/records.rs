@@ -158,6 +158,7 @@ fn a_multi_draw_call_is_one_record() {
             [Record::MultiDraw {
                 topology: Topology::Triangles,
                 draws: Span { len: 24, .. },
+                same_draw_id: false,
             }]
         ),
         "{got:?}"
@@ -190,6 +191,7 @@ fn a_multi_draw_call_is_one_record() {
                     topology: Topology::Triangles,
                     index_type: IndexType::U16,
                     draws: Span { len: 32, .. },
+                    same_draw_id: false,
                 }
             ]
         ),
@@ -201,6 +203,87 @@ fn a_multi_draw_call_is_one_record() {
     let got = records(&mut ctx);
     assert!(
         matches!(got[..], [Record::DrawIndexed { count: 3, .. }]),
+        "{got:?}"
+    );
+    assert_no_error!(ctx);
+}
+
+#[test]
+fn consecutive_draws_with_nothing_between_them_are_one_record() {
+    let (mut ctx, offset, _) = scene();
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    records(&mut ctx);
+    let before = ctx.stats().draws;
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    ctx.draw_arrays(TRIANGLES, 1, 2);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    // A state change ends the run; another topology, or an instanced draw, is a draw record
+    // of its own.
+    ctx.uniform4f(offset, 0.5, 0.0, 0.0, 0.0);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    ctx.draw_arrays(POINTS, 0, 3);
+    ctx.draw_arrays_instanced(POINTS, 0, 3, 2);
+    let got = records(&mut ctx);
+    assert!(
+        matches!(
+            got[..],
+            [
+                Record::MultiDraw {
+                    topology: Topology::Triangles,
+                    draws: Span { len: 24, .. },
+                    same_draw_id: true,
+                },
+                Record::SetUniforms { .. },
+                Record::Draw {
+                    topology: Topology::Triangles,
+                    ..
+                },
+                Record::Draw {
+                    topology: Topology::Points,
+                    instances: 1,
+                    ..
+                },
+                Record::Draw {
+                    topology: Topology::Points,
+                    instances: 2,
+                    ..
+                },
+            ]
+        ),
+        "{got:?}"
+    );
+    assert_eq!(ctx.stats().draws - before, 6);
+    // Indexed draws of one index type merge too.
+    let buf = ctx.gen_buffer();
+    ctx.bind_buffer(ELEMENT_ARRAY_BUFFER, buf);
+    ctx.buffer_data(
+        ELEMENT_ARRAY_BUFFER,
+        6,
+        Some(&[0, 0, 1, 0, 2, 0]),
+        STATIC_DRAW,
+    );
+    records(&mut ctx);
+    ctx.draw_elements(TRIANGLES, 3, UNSIGNED_SHORT, 0);
+    ctx.draw_elements_base_vertex(TRIANGLES, 3, UNSIGNED_SHORT, 0, 1);
+    ctx.draw_elements(TRIANGLES, 3, UNSIGNED_BYTE, 0);
+    let got = records(&mut ctx);
+    assert!(
+        matches!(
+            got[..],
+            [
+                Record::SetIndexBuffer { .. },
+                Record::MultiDrawIndexed {
+                    index_type: IndexType::U16,
+                    draws: Span { len: 32, .. },
+                    same_draw_id: true,
+                    ..
+                },
+                Record::DrawIndexed {
+                    index_type: IndexType::U8,
+                    ..
+                },
+            ]
+        ),
         "{got:?}"
     );
     assert_no_error!(ctx);

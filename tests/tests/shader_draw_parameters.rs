@@ -259,7 +259,7 @@ type Step = dyn Fn(&mut dyn DrawParamsGl);
 /// Runs every kind of draw, each at its own rows of the RGBA32I target; returns the texels
 /// and the error at the end.
 fn draws(gl: &mut dyn DrawParamsGl, vs: &str, program_point_size: bool) -> (Vec<[i32; 4]>, GLenum) {
-    let steps: [(i32, &Step); 11] = [
+    let steps: [(i32, &Step); 12] = [
         (0, &|gl| gl.draw_arrays(POINTS, 3, 4)),
         (1, &|gl| gl.draw_arrays_base_instance(POINTS, 1, 3, 2, 7)),
         (3, &|gl| {
@@ -279,6 +279,13 @@ fn draws(gl: &mut dyn DrawParamsGl, vs: &str, program_point_size: bool) -> (Vec<
             gl.multi_draw_elements_indirect(POINTS, ELEMENTS_AT, 3)
         }),
         (14, &|gl| gl.draw_elements(POINTS, 4, UNSIGNED_SHORT, 8)),
+        // Consecutive draws, which Tessera merges: gl_DrawID 0 in each.
+        (15, &|gl| {
+            gl.draw_arrays(POINTS, 0, 2);
+            gl.draw_arrays(POINTS, 4, 2);
+            gl.draw_elements(POINTS, 2, UNSIGNED_SHORT, 2);
+            gl.draw_elements(POINTS, 2, UNSIGNED_SHORT, 12);
+        }),
         // Empty draws keep their gl_DrawID, before a draw and after the last.
         (2, &|gl| {
             gl.multi_draw_arrays(POINTS, &[10, 4, 12, 0], &[2, 0, 3, 0])
@@ -367,7 +374,7 @@ fn draw_parameters_match_the_native_driver() {
             .filter(|t| t[0] >= 0)
             .count()
     };
-    for r in [0, 1, 2, 3, 4, 6, 7, 8, 11, 13, 14] {
+    for r in [0, 1, 2, 3, 4, 6, 7, 8, 11, 13, 14, 15] {
         assert!(
             written(r) > 0,
             "row {r}: {:?}",
@@ -383,6 +390,7 @@ fn draw_parameters_match_the_native_driver() {
     assert_eq!(at(3, 0), [0, 0, 0, 3]);
     assert_eq!(at(10, 6)[0], 2);
     assert_eq!(at(13, 2)[0], 2);
+    assert_eq!([at(5, 15)[0], at(7, 15)[0]], [0, 0]);
     assert_eq!(at(9, 7)[..2], [3, 3]);
     assert_eq!(at(8, 8)[0], 4);
     assert_eq!(at(10, 11)[..3], [1, 7, 11]);
@@ -460,12 +468,22 @@ fn multi_draws_give_the_native_drivers_points_on_both_backends() {
         .replace("{D}", "0")
         .replace("{V}", "0")
         .replace("{I}", "0");
-    let steps: [(i32, &Step); 5] = [
+    let steps: [(i32, &Step); 7] = [
         (0, &|gl| {
             gl.multi_draw_arrays(POINTS, &[0, 5, 10, 3], &[2, 3, 4, 0])
         }),
         (2, &|gl| {
             gl.multi_draw_elements_base_vertex(POINTS, &[2, 3, 0, 2], &[0, 4, 0, 12], &[1, 8, 0, 3])
+        }),
+        // Consecutive draws, merged.
+        (10, &|gl| {
+            gl.draw_arrays(POINTS, 0, 2);
+            gl.draw_arrays(POINTS, 6, 3);
+            gl.draw_arrays(POINTS, 12, 1);
+        }),
+        (12, &|gl| {
+            gl.draw_elements_base_vertex(POINTS, 3, UNSIGNED_SHORT, 0, 1);
+            gl.draw_elements_base_vertex(POINTS, 2, UNSIGNED_SHORT, 10, 7);
         }),
         // No base vertex.
         (4, &|gl| {
@@ -494,6 +512,7 @@ fn multi_draws_give_the_native_drivers_points_on_both_backends() {
     assert_eq!([at(1, 0), at(7, 0), at(3, 0)], [1, 7, -1]);
     assert_eq!([at(9, 2), at(12, 2)], [9, 12]);
     assert_eq!([at(4, 8), at(2, 8)], [4, -1]);
+    assert_eq!([at(7, 10), at(12, 10), at(13, 12)], [7, 12, 13]);
     for backend in Backend::ALL {
         for transport in [TransportKind::Inproc, TransportKind::Thread] {
             let mut ctx = tessera_on(backend, transport.clone(), SIZE, SIZE);

@@ -69,6 +69,24 @@ impl Encoder {
         self.batch.records.push(record);
     }
 
+    /// The last record appended since the last flush, for a verb that merges into it.
+    #[inline]
+    pub fn last_mut(&mut self) -> Option<&mut Record> {
+        self.batch.records.last_mut()
+    }
+
+    /// Appends `bytes` to the stage area right after `span`, which grows by them, where
+    /// `span` ends the stage area; else appends nothing and returns `false`.
+    #[inline]
+    pub fn extend_span(&mut self, span: &mut Span, bytes: &[u8]) -> bool {
+        if (span.offset + span.len) as usize != self.stage.len() {
+            return false;
+        }
+        self.stage.extend_from_slice(bytes);
+        span.len += bytes.len() as u32;
+        true
+    }
+
     /// Copies bytes into the stage area.
     #[inline]
     pub fn stage(&mut self, bytes: &[u8]) -> Span {

@@ -343,12 +343,12 @@ pub trait DrawPipe: ContextPipe {
     /// `DrawIndexed`.
     fn draw_indexed(&mut self, ctx: &mut Self::Context, draw: DrawIndexedArgs) -> R;
     /// `MultiDraw` and `MultiDrawIndexed`: by default each draw in turn, with
-    /// [`DesiredState::draw_id`] its index (a backend whose driver draws several in one
-    /// call, keeping `gl_DrawID` right, overrides it).
+    /// [`DesiredState::draw_id`] its index, or 0 for merged draws (a backend whose driver
+    /// draws several in one call, keeping `gl_DrawID` right, overrides it).
     fn multi_draw(&mut self, ctx: &mut Self::Context, draw: MultiDrawArgs<'_>) -> R {
         let mut result = Ok(());
         for (i, d) in draw.draws().enumerate() {
-            if i > 0 {
+            if i > 0 && !draw.same_draw_id {
                 ctx.desired().draw_id = i as u32;
                 self.state_changed(ctx, StateGroup::DrawId);
             }
@@ -360,7 +360,7 @@ pub trait DrawPipe: ContextPipe {
                 break;
             }
         }
-        if draw.len() > 1 {
+        if draw.len() > 1 && !draw.same_draw_id {
             ctx.desired().draw_id = 0;
             self.state_changed(ctx, StateGroup::DrawId);
         }
@@ -700,6 +700,8 @@ pub struct MultiDrawArgs<'a> {
     /// The draws as the record's span holds them ([`MULTI_DRAW_SIZE`] or
     /// [`MULTI_DRAW_INDEXED_SIZE`] bytes each).
     pub bytes: &'a [u8],
+    /// Every draw's `gl_DrawID` is 0 (draw calls the engine merged), not its index.
+    pub same_draw_id: bool,
 }
 
 impl<'a> MultiDrawArgs<'a> {
@@ -714,6 +716,7 @@ impl<'a> MultiDrawArgs<'a> {
             topology,
             index_type,
             bytes,
+            same_draw_id: false,
         };
         if bytes.is_empty() || !bytes.len().is_multiple_of(draw.draw_size()) {
             return Err(SessionError::BadValue {
@@ -2090,9 +2093,14 @@ impl<C: PipeContext> Dispatcher<C> {
                 pipe.draw_indexed(self.contexts.current(N)?, draw)?;
                 N
             }
-            A::MultiDraw { topology, draws } => {
+            A::MultiDraw {
+                topology,
+                draws,
+                same_draw_id,
+            } => {
                 const N: &str = "MultiDraw";
-                let draw = MultiDrawArgs::new(N, de(topology)?, None, stage.get(de(draws)?)?)?;
+                let mut draw = MultiDrawArgs::new(N, de(topology)?, None, stage.get(de(draws)?)?)?;
+                draw.same_draw_id = *same_draw_id;
                 pipe.multi_draw(self.contexts.current(N)?, draw)?;
                 N
             }
@@ -2100,10 +2108,12 @@ impl<C: PipeContext> Dispatcher<C> {
                 topology,
                 index_type,
                 draws,
+                same_draw_id,
             } => {
                 const N: &str = "MultiDrawIndexed";
                 let (topology, index_type) = (de(topology)?, Some(de(index_type)?));
-                let draw = MultiDrawArgs::new(N, topology, index_type, stage.get(de(draws)?)?)?;
+                let mut draw = MultiDrawArgs::new(N, topology, index_type, stage.get(de(draws)?)?)?;
+                draw.same_draw_id = *same_draw_id;
                 pipe.multi_draw(self.contexts.current(N)?, draw)?;
                 N
             }

@@ -941,16 +941,25 @@ pub enum Record {
     /// Draws the draws of one `glMultiDrawArrays` call, one instance each: `draws` holds
     /// [`MULTI_DRAW_SIZE`] bytes per draw, its first vertex and its vertex count as
     /// little-endian `u32`s. Draw `i`'s `gl_DrawID` is `i`; a draw of no vertices draws
-    /// nothing but keeps its index. The engine sends a call of two draws or more this way.
-    MultiDraw { topology: Topology, draws: Span },
+    /// nothing but keeps its index. The engine sends a call of two draws or more this way,
+    /// and consecutive `glDrawArrays`-like draws of one instance with nothing between them
+    /// (as Mesa's threaded dispatch merges them) with `same_draw_id`: every draw's
+    /// `gl_DrawID` is then 0.
+    MultiDraw {
+        topology: Topology,
+        draws: Span,
+        same_draw_id: bool,
+    },
     /// Draws the draws of one `glMultiDrawElements(BaseVertex)` call from the bound index
     /// buffer, one instance each: `draws` holds [`MULTI_DRAW_INDEXED_SIZE`] bytes per draw,
     /// the byte offset of its first index (`u64`), its index count (`u32`) and its base
-    /// vertex (`i32`), little-endian. `gl_DrawID` as in [`Record::MultiDraw`].
+    /// vertex (`i32`), little-endian. `gl_DrawID`, and merged draws, as in
+    /// [`Record::MultiDraw`].
     MultiDrawIndexed {
         topology: Topology,
         index_type: IndexType,
         draws: Span,
+        same_draw_id: bool,
     },
     /// Draws `draws` non-indexed commands read from `buffer` (GL's
     /// `DrawArraysIndirectCommand`: count, instances, first, base instance; four `u32`s)
