@@ -18,8 +18,9 @@
 //! a `tessera-server` (from next to this executable), whose CPU time comes back in the
 //! session's probe reply.
 //!
-//! Defaults: 1000 draws x 10 frames, 5 runs, every scene and implementation (about 80 s on
-//! the 2-core CI machine); `--quick`: 100 draws x 4 frames, one run (a smoke test).
+//! Defaults: 1000 draws x 10 frames, 5 runs, every scene and implementation (several minutes
+//! on the 2-core CI machine; `--scene` and `--impl` narrow it); `--quick`: 100 draws x 4
+//! frames, one run (a smoke test).
 //!
 //! **Waits.** Steady frames make no round trip; a nonzero `waits/f` on `thread` or `unix`
 //! is back-pressure: the app ran a ring (4 batches) or send window ahead of a slower backend.
