@@ -136,7 +136,8 @@ impl GlesContext {
     }
 }
 
-/// The streaming buffer the default uniform blocks live in: written front to back in
+/// The streaming buffer the default uniform blocks that are not plain uniforms
+/// (`program.rs`'s `PlainUniforms`) live in: written front to back in
 /// `UNIFORM_BUFFER_OFFSET_ALIGNMENT` steps, orphaned (`glBufferData(NULL)`) when it wraps so
 /// that the driver never waits for draws still reading the old contents.
 pub(crate) struct UniformRing {
@@ -245,6 +246,8 @@ struct Bound {
     block_size: u32,
     /// Where the default block's scalars move when its doubles are narrowed (`narrow.rs`).
     repack: Option<std::sync::Arc<crate::narrow::Repack>>,
+    /// Where the default block's bytes go as plain uniforms (`program.rs`).
+    plain: Option<std::sync::Arc<crate::program::PlainUniforms>>,
     samplers: usize,
     blocks: usize,
     storage_blocks: usize,
@@ -368,7 +371,7 @@ impl GlesPipe {
                 .uniform_upload
                 .is_some_and(|u| self.ring.as_ref().is_some_and(|r| r.epoch != u.0))
         {
-            self.apply_uniforms(ctx, program.block_size, program.repack.as_deref())?;
+            self.apply_uniforms(ctx, &program)?;
         }
         if todo & (dirty::PROGRAM | dirty::TEXTURES) != 0 {
             self.apply_textures(record, ctx, &program)?;
@@ -412,6 +415,7 @@ impl GlesPipe {
             native: program.native?,
             block_size: program.default_block_size,
             repack: program.repack.clone(),
+            plain: program.plain.clone(),
             samplers: program.sampler_targets.len(),
             blocks: program.uniform_blocks.len(),
             storage_blocks: program.storage_blocks,
@@ -617,17 +621,20 @@ impl GlesPipe {
         }
     }
 
-    /// Uploads the default block (`repack`: its doubles narrowed to floats on the way).
+    /// Gives the bound program its default block (its doubles narrowed to floats on the
+    /// way where it has a `repack`): the elements of its plain uniform arrays that differ
+    /// from what the native program holds, and a range of the uniform ring for the stages
+    /// that read it as a uniform block (`program.rs`'s `PlainUniforms`).
     fn apply_uniforms(
         &mut self,
         ctx: &mut GlesContext,
-        size: u32,
-        repack: Option<&crate::narrow::Repack>,
+        program: &Bound,
     ) -> Result<(), SessionError> {
+        let size = program.block_size;
         if size == 0 {
             return Ok(());
         }
-        let narrowed = repack.map(|r| {
+        let narrowed = program.repack.as_deref().map(|r| {
             let block = &ctx.desired.uniforms;
             let mut bytes = Vec::new();
             r.apply(&block[..(size as usize).min(block.len())], &mut bytes);
@@ -637,6 +644,13 @@ impl GlesPipe {
             Some(b) => (&b[..], b.len() as u32),
             None => (&ctx.desired.uniforms[..], size),
         };
+        if let Some(plain) = &program.plain {
+            let bytes = &bytes[..(size as usize).min(bytes.len())];
+            self.apply_plain_uniforms(program.native, plain, bytes);
+            if !plain.ring {
+                return Ok(());
+            }
+        }
         if self.ring.is_none() {
             self.ring = Some(UniformRing::new(self)?);
         }
@@ -663,6 +677,100 @@ impl GlesPipe {
         self.shadow
             .bind_uniform_range(&self.gl, 0, Some((buffer, upload.0, upload.1)));
         Ok(())
+    }
+
+    /// Sets the elements of `native`'s plain uniform arrays whose words differ from
+    /// `bytes` (missing bytes read as zeros): one `glUniform4*v` per run of changed
+    /// elements and array. `native` is current. Allocates only the first time.
+    fn apply_plain_uniforms(
+        &mut self,
+        native: glow::Program,
+        plain: &crate::program::PlainUniforms,
+        bytes: &[u8],
+    ) {
+        let count = plain.vec4s as usize;
+        let held = self.program_cache.plain_held.entry(native).or_default();
+        // Not set yet: every element differs (from zeros, the held value, so it must be
+        // compared with anything but the bytes).
+        let fresh = held.len() != count;
+        if fresh {
+            held.clear();
+            held.resize(count, [0; 4]);
+        }
+        let wanted = |e: usize| {
+            let mut words = [0u32; 4];
+            match bytes.get(16 * e..16 * e + 16) {
+                Some(b) => {
+                    for (w, b) in words.iter_mut().zip(b.chunks_exact(4)) {
+                        *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    }
+                }
+                None => {
+                    for (k, w) in words.iter_mut().enumerate() {
+                        if let Some(b) = bytes.get(16 * e + 4 * k..16 * e + 4 * k + 4) {
+                            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                        }
+                    }
+                }
+            }
+            words
+        };
+        let mut element = 0;
+        while element < count {
+            if !fresh && held[element] == wanted(element) {
+                element += 1;
+                continue;
+            }
+            let start = element;
+            while element < count && (fresh || held[element] != wanted(element)) {
+                held[element] = wanted(element);
+                element += 1;
+            }
+            for array in &plain.arrays {
+                let end = element.min(array.len as usize);
+                let read = |e: usize| e >= 64 || array.reads & (1 << e) != 0;
+                // Elements this stage does not read stay as they are.
+                let (Some(first), Some(last)) = (
+                    (start..end).find(|&e| read(e)),
+                    (start..end).rev().find(|&e| read(e)),
+                ) else {
+                    continue;
+                };
+                let end = last + 1;
+                let (from, location) = if array.consecutive {
+                    let l = array.location.0 + first as u32;
+                    (first, glow::NativeUniformLocation(l))
+                } else {
+                    (0, array.location)
+                };
+                let values = held[from..end].as_flattened();
+                // SAFETY: context current; `native` is current (prepare made it so) and
+                // `location` is element `from` of its array of `array.len` elements of
+                // `array.kind`, given `end - from` elements within it. Floats are set from
+                // their bits: `f32` and `u32` have one size and alignment.
+                unsafe {
+                    match array.kind {
+                        glow::INT_VEC4 => {
+                            let v = std::slice::from_raw_parts(
+                                values.as_ptr().cast::<i32>(),
+                                values.len(),
+                            );
+                            self.gl.uniform_4_i32_slice(Some(&location), v);
+                        }
+                        glow::UNSIGNED_INT_VEC4 => {
+                            self.gl.uniform_4_u32_slice(Some(&location), values);
+                        }
+                        _ => {
+                            let v = std::slice::from_raw_parts(
+                                values.as_ptr().cast::<f32>(),
+                                values.len(),
+                            );
+                            self.gl.uniform_4_f32_slice(Some(&location), v);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     fn apply_textures(
@@ -795,7 +903,7 @@ impl GlesPipe {
                 .uniform_upload
                 .is_some_and(|u| self.ring.as_ref().is_some_and(|r| r.epoch != u.0))
         {
-            self.apply_uniforms(ctx, program.block_size, program.repack.as_deref())?;
+            self.apply_uniforms(ctx, &program)?;
         }
         if todo & (dirty::PROGRAM | dirty::TEXTURES) != 0 {
             self.apply_textures(record, ctx, &program)?;

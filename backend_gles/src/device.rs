@@ -447,6 +447,9 @@ pub(crate) struct GlesPipe {
     pub debug: bool,
     /// Doubles are narrowed to floats ([`crate::GlesOptions::narrow_fp64`]).
     pub narrow_fp64: bool,
+    /// Default uniform blocks become plain uniforms where they can
+    /// ([`crate::GlesOptions::uniform_buffer`] off).
+    pub plain_uniforms: bool,
     reported: u64,
     /// Native state changed outside `command.rs`'s reconcile (command::dirty bits).
     pub disturbed: u32,
@@ -685,6 +688,7 @@ impl GlesPipe {
             faults: tessera_wire::fault::Faults::from_env(),
             debug: false,
             narrow_fp64: false,
+            plain_uniforms: true,
             reported: 0,
             disturbed: 0,
             storage_written: false,

@@ -237,10 +237,16 @@ pub struct GlesOptions {
     /// none, so without this the backend claims no `GL_ARB_gpu_shader_fp64` (`narrow.rs`
     /// says what is narrowed).
     pub narrow_fp64: bool,
+    /// Give every program its default uniform block in a uniform buffer, as a block whose
+    /// members mix floats and integers is given (`TESSERA_GLES_UNIFORMS=buffer`), instead
+    /// of as plain uniforms where it can be (`program.rs`'s `PlainUniforms`): how the
+    /// buffer path is tested and measured with any program.
+    pub uniform_buffer: bool,
 }
 
 impl GlesOptions {
-    /// Reads `TESSERA_GLES_DEBUG`, `TESSERA_GLES_VERSION` and `TESSERA_GLES_EXTENSIONS`,
+    /// Reads `TESSERA_GLES_DEBUG`, `TESSERA_GLES_VERSION`, `TESSERA_GLES_EXTENSIONS`,
+    /// `TESSERA_GLES_FP64` and `TESSERA_GLES_UNIFORMS`,
     /// warning about values it does not know (they leave the default).
     pub fn from_env() -> Self {
         let debug = env::switch("TESSERA_GLES_DEBUG", "debug checks stay off");
@@ -268,11 +274,19 @@ impl GlesOptions {
             "narrow/none",
             "doubles stay unsupported",
         );
+        let uniform_buffer = env::choice(
+            "TESSERA_GLES_UNIFORMS",
+            &["buffer"],
+            &["plain"],
+            "plain/buffer",
+            "default blocks become plain uniforms where they can",
+        );
         Self {
             debug,
             max_minor,
             ignore_extensions,
             narrow_fp64,
+            uniform_buffer,
             native_display: None,
             present: Some(PresentChoice::from_env()),
         }
@@ -412,6 +426,7 @@ impl GlesBackend {
         let mut dev = GlesPipe::new(gl, features, extra, id.renderer.clone(), spirv_cross);
         dev.debug = options.debug;
         dev.narrow_fp64 = options.narrow_fp64;
+        dev.plain_uniforms = !options.uniform_buffer;
         // Narrowed doubles: shaders and the default block's doubles, nothing a buffer holds.
         dev.caps.fp64 = options.narrow_fp64;
         dev.caps.fp64_narrowed = options.narrow_fp64;

@@ -11,7 +11,8 @@
 //! (sampler slot `s` at binding `s + 1`, bound by `BindTexture { slot: s }`), and the uniform
 //! blocks follow (block slot `i` at binding `S + 1 + i`, bound by `BindUniformBuffer { slot:
 //! i }`). Natively, sampler slot `s` reads texture unit `s`, the default block reads uniform
-//! buffer binding 0 and block slot `i` reads binding `1 + i`.
+//! buffer binding 0 (unless it became plain uniforms: [`PlainUniforms`]) and block slot `i`
+//! reads binding `1 + i`.
 //!
 //! Each resource's binding decoration is rewritten to its native binding before translation
 //! (so GLSL ES 3.10's `layout(binding)` is already right), and resources are renamed by stage
@@ -150,6 +151,7 @@ struct SpvcFns {
     type_columns: unsafe extern "C" fn(Type) -> u32,
     type_bit_width: unsafe extern "C" fn(Type) -> u32,
     require_extension: unsafe extern "C" fn(Compiler, *const c_char) -> i32,
+    flatten_buffer_block: unsafe extern "C" fn(Compiler, u32) -> i32,
 }
 
 /// The loaded SPIRV-Cross library.
@@ -200,6 +202,11 @@ impl SpirvCross {
                         type_columns: sym(&lib, path, "spvc_type_get_columns")?,
                         type_bit_width: sym(&lib, path, "spvc_type_get_bit_width")?,
                         require_extension: sym(&lib, path, "spvc_compiler_require_extension")?,
+                        flatten_buffer_block: sym(
+                            &lib,
+                            path,
+                            "spvc_compiler_flatten_buffer_block",
+                        )?,
                     };
                     return Ok(Self { fns, _lib: lib });
                 }
@@ -210,7 +217,27 @@ impl SpirvCross {
     }
 
     /// Translates one stage. Returns the GLSL ES source and what it declares.
+    ///
+    /// With `job.plain_default`, the default uniform block is first tried as a plain
+    /// uniform array (SPIRV-Cross's flattened buffer block), which SPIRV-Cross refuses for a
+    /// block whose members mix floats and integers: that stage is translated again with the
+    /// block kept a uniform block.
     fn translate(&self, words: &[u32], job: &StageJob) -> Result<Translated, String> {
+        if job.plain_default {
+            if let Ok(t) = self.translate_once(words, job) {
+                return Ok(t);
+            }
+            let job = StageJob {
+                plain_default: false,
+                vertex_clip_distances: job.vertex_clip_distances.clone(),
+                ..*job
+            };
+            return self.translate_once(words, &job);
+        }
+        self.translate_once(words, job)
+    }
+
+    fn translate_once(&self, words: &[u32], job: &StageJob) -> Result<Translated, String> {
         let f = &self.fns;
         let mut ctx: Ctx = std::ptr::null_mut();
         // SAFETY: an out-pointer to a local.
@@ -364,6 +391,22 @@ impl SpirvCross {
         }
         for r in list(RESOURCE_UNIFORM_BUFFER) {
             let binding = decoration(r.id, DECORATION_BINDING);
+            if binding == 0 && job.plain_default {
+                // The default block as `uniform vec4 ts_<stage>_ubo0[n]` (or ivec4, uvec4:
+                // one type for all members, else the compile fails and `translate` retries
+                // without), its bytes std140's: element `i` holds bytes `16 i..16 i + 16`.
+                let name = format!("ts_{tag}_ubo0");
+                set_name(r.base_type_id, &name);
+                // SAFETY: `compiler` is live and `r.id` is a uniform block it reflected.
+                if unsafe { (f.flatten_buffer_block)(compiler, r.id) } != 0 {
+                    return Err(error());
+                }
+                out.plain = Some(name);
+                continue;
+            }
+            if binding == 0 {
+                out.default_block = true;
+            }
             // Bindings past the program's blocks belong to variables no code uses: park
             // them on binding 0, where they harm nothing.
             let native = match binding.checked_sub(1 + job.samplers) {
@@ -604,6 +647,9 @@ struct StageJob {
     storage: u32,
     /// Input and output blocks become plain variables (`interpolates_members`).
     flatten_io: bool,
+    /// The default uniform block becomes a plain uniform array where it can
+    /// ([`SpirvCross::translate`]).
+    plain_default: bool,
 }
 
 /// Name of the uniform a fragment stage that reads `gl_PointCoord` flips its y by: 0.0
@@ -648,6 +694,10 @@ struct Translated {
     /// The array size (`[8]`) of a vertex stage's output block redeclared for a geometry
     /// stage's `gl_in` (see [`redeclare_vertex_output`]).
     clip_distances: Option<String>,
+    /// The name of the plain uniform array the default block became, if it did.
+    plain: Option<String>,
+    /// The stage declares the default block as a uniform block (binding 0).
+    default_block: bool,
 }
 
 /// What a program's vertex stage reads, by attribute location.
@@ -690,6 +740,8 @@ pub(crate) struct Program {
     pub flat: Flat,
     /// The programs of the other vertex streams its geometry stage emits to (`streams.rs`).
     pub streams: Option<std::sync::Arc<crate::streams::StreamPrograms>>,
+    /// Where its default block's bytes go as plain uniforms ([`PlainUniforms`]).
+    pub plain: Option<std::sync::Arc<PlainUniforms>>,
 }
 
 /// Whether a program's fragment stage reads flat inputs, and from which stage they come.
@@ -782,6 +834,125 @@ struct Linked {
     repack: Option<std::sync::Arc<crate::narrow::Repack>>,
     /// The other vertex streams' programs (`streams.rs`).
     streams: Option<std::sync::Arc<crate::streams::StreamPrograms>>,
+    /// Where the default block's bytes go as plain uniforms; `None`: all of it is read from
+    /// the uniform ring.
+    plain: Option<std::sync::Arc<PlainUniforms>>,
+}
+
+/// One stage's default uniform block as a plain uniform array of 4-component vectors
+/// (SPIRV-Cross's flattened buffer block): element `i` holds the block's std140 bytes
+/// `16 i..16 i + 16`, all of them floats, ints or uints.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlainArray {
+    /// The location of element 0.
+    pub location: glow::UniformLocation,
+    /// Active elements (the driver drops unread ones past the last read).
+    pub len: u32,
+    /// `FLOAT_VEC4`, `INT_VEC4` or `UNSIGNED_INT_VEC4`.
+    pub kind: u32,
+    /// Element `i` is at `location + i` (as Mesa assigns them): a change from element `i`
+    /// on is set from there; otherwise from element 0.
+    pub consecutive: bool,
+    /// Bit `i`: the stage reads element `i` (elements from 64 on count as read). Only those
+    /// are set, so a change of a member that only another stage reads leaves this stage's
+    /// constants alone, as a native program's own uniforms would.
+    pub reads: u64,
+}
+
+/// The elements of the plain uniform array `name` that a translated stage reads: those it
+/// indexes with a literal (SPIRV-Cross's flattened accesses, `name[3].xy`), or all of them
+/// (`u64::MAX`) where it indexes one with an expression or names the array otherwise.
+fn elements_read(source: &str, name: &str) -> u64 {
+    let mut reads = 0u64;
+    for (at, _) in source.match_indices(name) {
+        let before = source[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &source[at + name.len()..];
+        let index = rest
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .and_then(|(i, _)| i.parse::<u32>().ok());
+        match index {
+            // The declaration's size marks one element more: harmless.
+            Some(i) if i < 64 => reads |= 1 << i,
+            Some(_) => {}
+            None => return u64::MAX,
+        }
+    }
+    reads
+}
+
+/// A program's default uniform block as plain uniforms: a change of the block's bytes sets
+/// only the elements that changed, with `glUniform4*v`, instead of binding a new range of
+/// the uniform ring (which makes the driver rebuild every stage's constant state).
+///
+/// Each stage that reads the block has its own array (GLSL ES wants one declaration of a
+/// uniform name in every stage). Read from the ring as before ([`Self::ring`]): a stage
+/// whose block mixes floats and integers or bools (SPIRV-Cross flattens a block of one
+/// scalar type only; a stage declares the program's members up to the last it reads, and
+/// the engine's float point size after them), the programs of extra vertex streams, a
+/// program whose stages have more uniform vectors than the driver takes, and every program
+/// with [`crate::GlesOptions::uniform_buffer`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PlainUniforms {
+    /// Each stage's array that the driver kept active.
+    pub arrays: Vec<PlainArray>,
+    /// Elements of the longest array: the words the program holds, in 4-word units.
+    pub vec4s: u32,
+    /// Some stage still reads the default block as a uniform block at binding 0.
+    pub ring: bool,
+}
+
+impl PlainUniforms {
+    /// The arrays of a linked program's translated stages; `None` when no stage has one
+    /// (the ring alone serves the block).
+    fn find(
+        gl: &glow::Context,
+        program: glow::Program,
+        stages: &[(ShaderStage, Translated)],
+    ) -> Option<std::sync::Arc<Self>> {
+        if stages.iter().all(|(_, t)| t.plain.is_none()) {
+            return None;
+        }
+        let mut plain = Self {
+            ring: stages.iter().any(|(_, t)| t.default_block),
+            ..Self::default()
+        };
+        // SAFETY: context current; `program` is linked; indices below its active count.
+        unsafe {
+            let count = gl.get_active_uniforms(program);
+            for index in 0..count {
+                let Some(u) = gl.get_active_uniform(program, index) else {
+                    continue;
+                };
+                let Some(base) = u.name.strip_suffix("[0]") else {
+                    continue;
+                };
+                let Some((_, stage)) = stages
+                    .iter()
+                    .find(|(_, t)| t.plain.as_deref() == Some(base))
+                else {
+                    continue;
+                };
+                let Some(location) = gl.get_uniform_location(program, base) else {
+                    continue;
+                };
+                let len = u.size.max(1) as u32;
+                let last = gl.get_uniform_location(program, &format!("{base}[{}]", len - 1));
+                plain.arrays.push(PlainArray {
+                    location,
+                    len,
+                    kind: u.utype,
+                    consecutive: last.is_some_and(|l| l.0 == location.0 + len - 1),
+                    reads: elements_read(&stage.source, base),
+                });
+                plain.vec4s = plain.vec4s.max(len);
+            }
+        }
+        Some(std::sync::Arc::new(plain))
+    }
 }
 
 struct CacheEntry {
@@ -806,6 +977,32 @@ pub(crate) struct ProgramCache {
     pub texture_queries: HashMap<glow::Program, crate::texture_query::Held>,
     /// The native programs whose [`POINT_ORIGIN`] holds 1.0 (`LOWER_LEFT`); others hold 0.
     pub lower_left_points: std::collections::HashSet<glow::Program>,
+    /// The default-block words each native program's plain uniform arrays hold, by element
+    /// ([`PlainUniforms`]; absent: not set yet). Looked up at every uniform change.
+    pub plain_held: HashMap<glow::Program, Vec<[u32; 4]>, NameHash>,
+}
+
+/// Hashes a native object name (a small integer) with one multiplication, whose high bits
+/// the table's probes use, instead of SipHash: the table is looked up at every draw that
+/// changes a uniform, and its keys come from the driver.
+pub(crate) type NameHash = std::hash::BuildHasherDefault<NameHasher>;
+
+/// The hasher of [`NameHash`].
+#[derive(Default)]
+pub(crate) struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
 }
 
 /// Unused programs kept for a relink of the same code.
@@ -1138,6 +1335,7 @@ impl ProgramPipe for GlesPipe {
                 repack: linked.repack,
                 flat,
                 streams: linked.streams,
+                plain: linked.plain,
             },
         )
     }
@@ -1244,6 +1442,7 @@ impl GlesPipe {
             self.program_cache.lod_biases.remove(&p);
             self.program_cache.texture_queries.remove(&p);
             self.program_cache.lower_left_points.remove(&p);
+            self.program_cache.plain_held.remove(&p);
             self.shadow.delete_program(&self.gl, p);
         }
     }
@@ -1294,13 +1493,34 @@ impl GlesPipe {
 
     /// Translates and links (the geometry stage, given a stream, keeping that stream's
     /// emits: `streams.rs`); a failure is reported as `ProgramRejected` and gives `None`.
+    ///
+    /// The default uniform block becomes plain uniforms ([`PlainUniforms`]) except in the
+    /// programs of a geometry stage's vertex streams, which draw one after the other with
+    /// the same uniforms and read them from the uniform ring, and with
+    /// [`crate::GlesOptions::uniform_buffer`].
     fn link(
+        &mut self,
+        stages: &[(ShaderStage, Vec<u32>)],
+        version: u32,
+        counts: (u32, u32, u32),
+        xfb: Option<&(Vec<String>, u32)>,
+        stream: Option<u32>,
+    ) -> Linked {
+        let plain = stream.is_none() && self.plain_uniforms;
+        self.link_as(stages, version, counts, xfb, stream, plain)
+    }
+
+    /// [`Self::link`], with the default block as plain uniforms where it can
+    /// (`plain_default`). A native link that fails with plain uniforms (too many uniform
+    /// vectors for a stage: a uniform buffer holds more) is tried again without.
+    fn link_as(
         &mut self,
         stages: &[(ShaderStage, Vec<u32>)],
         version: u32,
         (samplers, blocks, storage): (u32, u32, u32),
         xfb: Option<&(Vec<String>, u32)>,
         stream: Option<u32>,
+        plain_default: bool,
     ) -> Linked {
         puffin::profile_scope!("link_native_program");
         let mut inputs = VertexInputs::default();
@@ -1325,6 +1545,7 @@ impl GlesPipe {
                             point_origin: None,
                             repack: None,
                             streams: None,
+                            plain: None,
                         };
                     }
                 }
@@ -1352,6 +1573,7 @@ impl GlesPipe {
                 blocks,
                 storage,
                 flatten_io,
+                plain_default,
             };
             // GLSL ES has no explicit block offsets: unused members fill the gaps
             // (block_padding.rs).
@@ -1410,6 +1632,7 @@ impl GlesPipe {
                         point_origin: None,
                         repack: None,
                         streams: None,
+                        plain: None,
                     };
                 }
             }
@@ -1430,6 +1653,8 @@ impl GlesPipe {
                     blocks: Vec::new(),
                     inputs: VertexInputs::default(),
                     clip_distances: None,
+                    plain: None,
+                    default_block: false,
                 },
             ));
         }
@@ -1447,7 +1672,12 @@ impl GlesPipe {
                     point_origin,
                     repack: repack.map(std::sync::Arc::new),
                     streams: None,
+                    plain: PlainUniforms::find(&self.gl, p, &translated),
                 }
+            }
+            Err(_) if translated.iter().any(|(_, t)| t.plain.is_some()) => {
+                let counts = (samplers, blocks, storage);
+                self.link_as(stages, version, counts, xfb, stream, false)
             }
             Err(log) => {
                 self.events.push(Event::ProgramRejected { log });
@@ -1459,6 +1689,7 @@ impl GlesPipe {
                     point_origin: None,
                     repack: None,
                     streams: None,
+                    plain: None,
                 }
             }
         }
@@ -1583,6 +1814,7 @@ void main() {
             blocks: 0,
             storage: 0,
             flatten_io: false,
+            plain_default: false,
         };
         let t = cross.translate(&words, &job).expect("translates");
         let locations = [0, 2, 3, 4, 6, 7, 8, 9, 10, 14];
@@ -1592,6 +1824,22 @@ void main() {
         classes[6] = AttribClass::Int;
         classes[14] = AttribClass::Uint;
         assert_eq!(t.inputs.classes, classes);
+    }
+
+    /// A stage's literal indices of its plain uniform array are the elements it reads; any
+    /// other use of the array reads all of them.
+    #[test]
+    fn plain_arrays_read_their_literal_elements() {
+        let source = "uniform highp vec4 ts_f_ubo0[14];
+uniform highp vec4 xts_f_ubo0[2];
+void main() { o = ts_f_ubo0[1].xy * mat2(ts_f_ubo0[7].xy, ts_f_ubo0[8].xy); }";
+        assert_eq!(
+            elements_read(source, "ts_f_ubo0"),
+            1 << 1 | 1 << 7 | 1 << 8 | 1 << 14
+        );
+        let dynamic = "uniform highp vec4 ts_v_ubo0[4];\nvoid main() { o = ts_v_ubo0[i + 1]; }";
+        assert_eq!(elements_read(dynamic, "ts_v_ubo0"), u64::MAX);
+        assert_eq!(elements_read("void main() {}", "ts_v_ubo0"), 0);
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod compute;
 mod conditional_render;
 mod cull_distance;
 mod debug_output;
+mod default_uniforms;
 mod derivative_control;
 mod differential;
 mod direct_state_access;
