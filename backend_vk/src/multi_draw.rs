@@ -102,24 +102,39 @@ impl VkPipe {
         let n = draw.len() as u32;
         match draw.index_type {
             None => {
-                let infos: Vec<vk::MultiDrawInfoEXT> = draw
-                    .draws()
-                    .map(|d| match d {
-                        DirectDraw::Arrays(a) => vk::MultiDrawInfoEXT {
-                            first_vertex: a.first,
-                            vertex_count: a.count,
-                        },
-                        DirectDraw::Elements(_) => vk::MultiDrawInfoEXT::default(),
-                    })
-                    .collect();
+                // The record's words are VkMultiDrawInfoEXT's (first vertex, vertex count,
+                // little-endian u32s): passed as they lie where they are aligned for it.
+                let copied: Vec<vk::MultiDrawInfoEXT>;
+                let infos = if cfg!(target_endian = "little")
+                    && draw
+                        .bytes
+                        .as_ptr()
+                        .align_offset(align_of::<vk::MultiDrawInfoEXT>())
+                        == 0
+                {
+                    draw.bytes.as_ptr().cast::<vk::MultiDrawInfoEXT>()
+                } else {
+                    copied = draw
+                        .draws()
+                        .map(|d| match d {
+                            DirectDraw::Arrays(a) => vk::MultiDrawInfoEXT {
+                                first_vertex: a.first,
+                                vertex_count: a.count,
+                            },
+                            DirectDraw::Elements(_) => vk::MultiDrawInfoEXT::default(),
+                        })
+                        .collect();
+                    copied.as_ptr()
+                };
                 // SAFETY: recording inside the pass with everything bound by `prepare`; the
                 // multiDraw feature is enabled (tiers), `n` draws are at most
-                // maxMultiDrawCount, and `infos` holds `n` of them `stride` bytes apart.
+                // maxMultiDrawCount, and `infos` points at `n` of them `stride` bytes apart
+                // (the record's `n * 8` bytes, aligned, or their copy), alive for the call.
                 unsafe {
                     (fns.cmd_draw_multi_ext)(
                         self.rec.cmd,
                         n,
-                        infos.as_ptr(),
+                        infos,
                         1,
                         0,
                         size_of::<vk::MultiDrawInfoEXT>() as u32,
