@@ -29,7 +29,6 @@
 
 use tessera_wire::backend::SessionError;
 use tessera_wire::dispatch::{DirectDraw, DrawIndirectArgs, DrawPipe, R};
-use tessera_wire::format::{IndexType, Topology};
 use tessera_wire::handle::BufferHandle;
 
 use crate::command::{DrawExtent, Indices, VkContext};
@@ -195,18 +194,7 @@ impl VkPipe {
         if !self.core.draw_indirect_first_instance || !self.tiers.draw_parameters {
             return true;
         }
-        let emulated_topology = match draw.topology {
-            Topology::LineLoop => true,
-            Topology::TriangleFan => !self.tiers.triangle_fans,
-            _ => false,
-        };
-        let Some(ty) = draw.index_type else {
-            return emulated_topology;
-        };
-        let (enabled, restart_index) = ctx.desired.restart(ty);
-        emulated_topology
-            || (ty == IndexType::U8 && !self.tiers.index_u8)
-            || (enabled && restart_index != conv::max_index(ty))
+        self.needs_emulation(ctx, draw.topology, draw.index_type)
     }
 
     /// Reads the commands back and draws each as a direct draw.

@@ -179,12 +179,25 @@ impl VkPipe {
 
     /// Whether a draw of the call needs one of the emulations a direct draw has.
     fn multi_draw_emulated(&self, ctx: &VkContext, draw: &MultiDrawArgs<'_>) -> bool {
-        let emulated_topology = match draw.topology {
+        self.needs_emulation(ctx, draw.topology, draw.index_type)
+    }
+
+    /// Whether a direct draw of `topology` (indexed by `index_type`, if any) needs an
+    /// emulation: line loops, triangle fans or 8-bit indices the device lacks, or a
+    /// primitive restart index other than the type's maximum. Multi-draws and indirect
+    /// draws that need one are drawn one by one.
+    pub(crate) fn needs_emulation(
+        &self,
+        ctx: &VkContext,
+        topology: Topology,
+        index_type: Option<IndexType>,
+    ) -> bool {
+        let emulated_topology = match topology {
             Topology::LineLoop => true,
             Topology::TriangleFan => !self.tiers.triangle_fans,
             _ => false,
         };
-        let Some(ty) = draw.index_type else {
+        let Some(ty) = index_type else {
             return emulated_topology;
         };
         let (enabled, restart_index) = ctx.desired.restart(ty);
