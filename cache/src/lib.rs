@@ -27,7 +27,7 @@
 //!   with one warning, and everything is computed as without a cache.
 #![expect(
     unsafe_code,
-    reason = "geteuid, to check that the cache directory is the user's own"
+    reason = "geteuid, to check that the cache directory is the user's own; dladdr, to name the build"
 )]
 
 pub mod sha256;
@@ -39,7 +39,7 @@ use std::io::{Read, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Duration, SystemTime};
 
 /// The size cap when none is configured: 256 MiB.
@@ -52,14 +52,14 @@ const FORMAT: u32 = 1;
 const HEADER: usize = 8 + 4 + 4 + 32 + 32 + 8 + 32;
 const TEMP_PREFIX: &str = ".tmp-";
 
-/// What a family of entries is: its name (the first part of the file names) and the build
-/// of the code that computes it (a digest of its sources, so a changed Tessera never reads
-/// results of an older one).
+/// What a family of entries is: its name (the first part of the file names) and the version
+/// of what computes it besides Tessera's own build ([`build_id`]): a library's version, a
+/// driver's identity.
 #[derive(Clone, Copy, Debug)]
 pub struct Kind {
     /// A short name: `glsl`, `essl`, `vkpipe`, ...
     pub name: &'static str,
-    /// The build of the code that computes the entries.
+    /// The version of what computes the entries, besides Tessera's build.
     pub build: &'static str,
 }
 
@@ -219,7 +219,7 @@ impl Store {
     pub fn entry_path(&self, kind: &Kind, key: &[u8; 32]) -> PathBuf {
         let mut h = Sha256::default();
         h.part(kind.name.as_bytes());
-        h.part(kind.build.as_bytes());
+        h.part(&build_digest(kind));
         h.part(key);
         self.dir
             .join(format!("{}-{}", kind.name, hex(&h.finish()[..16])))
@@ -274,7 +274,7 @@ impl Store {
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&FORMAT.to_le_bytes());
         bytes.extend_from_slice(&0u32.to_le_bytes());
-        bytes.extend_from_slice(&sha256::digest(kind.build.as_bytes()));
+        bytes.extend_from_slice(&build_digest(kind));
         bytes.extend_from_slice(key);
         bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&sha256::digest(payload));
@@ -353,11 +353,16 @@ fn verify<'a>(bytes: &'a [u8], kind: &Kind, key: &[u8; 32]) -> Option<&'a [u8]> 
     let payload = &bytes[HEADER..];
     let ok = header[..8] == MAGIC
         && header[8..12] == FORMAT.to_le_bytes()
-        && header[16..48] == sha256::digest(kind.build.as_bytes())
+        && header[16..48] == build_digest(kind)
         && header[48..80] == key[..]
         && header[80..88] == (payload.len() as u64).to_le_bytes()
         && header[88..120] == sha256::digest(payload);
     ok.then_some(payload)
+}
+
+/// The digest of Tessera's build and the kind's own version.
+fn build_digest(kind: &Kind) -> [u8; 32] {
+    key(&[build_id().as_bytes(), kind.build.as_bytes()])
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -419,34 +424,45 @@ pub fn store(kind: &Kind, key: &[u8; 32], payload: &[u8]) {
     }
 }
 
-/// A digest of the files under `dir` (names and contents, in name order), for build
-/// scripts: the `build` of a [`Kind`], so that entries of a changed crate are never read.
-pub fn source_digest(dir: &Path) -> String {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = fs::read_dir(dir) else { return };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else {
-                out.push(p);
-            }
-        }
+/// The build of Tessera running: the path, size and modification time of the executable
+/// or shared library this code was loaded from (so any rebuild is another build), with the
+/// crate version. Every entry's header carries it: entries of another build are misses.
+pub fn build_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        let path = loaded_from().or_else(|| std::env::current_exe().ok());
+        let meta = path.as_ref().and_then(|p| fs::metadata(p).ok());
+        let modified = meta
+            .as_ref()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+            .unwrap_or_default();
+        format!(
+            "tessera {} {} {} {}.{:09}",
+            env!("CARGO_PKG_VERSION"),
+            path.as_deref().unwrap_or(Path::new("?")).display(),
+            meta.map_or(0, |m| m.len()),
+            modified.as_secs(),
+            modified.subsec_nanos()
+        )
+    })
+}
+
+/// The file this code was loaded from, if the dynamic loader names an existing one.
+fn loaded_from() -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    // SAFETY: `Dl_info` is plain data, all zeros is a valid value.
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    let this: fn() -> &'static str = build_id;
+    let addr = this as *const libc::c_void;
+    // SAFETY: `addr` is an address in this object; `info` is a valid out-pointer.
+    if unsafe { libc::dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
+        return None;
     }
-    let mut files = Vec::new();
-    walk(dir, &mut files);
-    files.sort();
-    let mut h = Sha256::default();
-    for f in files {
-        h.part(
-            f.strip_prefix(dir)
-                .unwrap_or(&f)
-                .to_string_lossy()
-                .as_bytes(),
-        );
-        h.part(&fs::read(&f).unwrap_or_default());
-    }
-    hex(&h.finish()[..16])
+    // SAFETY: dladdr set a NUL-terminated string that lives as long as the object.
+    let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) };
+    let path = PathBuf::from(std::ffi::OsStr::from_bytes(name.to_bytes()));
+    (path.is_absolute() && path.is_file()).then_some(path)
 }
 
 #[cfg(test)]

@@ -250,3 +250,14 @@ fn sizes_and_environment() {
     assert_eq!(parse_size("lots"), None);
     assert_eq!(parse_size(""), None);
 }
+
+/// The build names the file this code runs from, so a rebuilt binary never reads entries
+/// of the one before.
+#[test]
+fn the_build_names_the_running_binary() {
+    let exe = std::env::current_exe().unwrap();
+    let id = build_id();
+    assert!(id.contains(&*exe.to_string_lossy()), "{id}");
+    let len = fs::metadata(&exe).unwrap().len();
+    assert!(id.contains(&format!(" {len} ")), "{id}");
+}

@@ -589,8 +589,12 @@ impl Glslang {
     }
 }
 
+/// glslang's compiles and links so far ([`crate::glslang_runs`]).
+pub(crate) static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Compiles one shader; returns (success, glslang's raw log).
 pub(crate) fn compile(stage: Stage, source: &str, limits: &Limits) -> (bool, String) {
+    RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let prepared = source::prepare(stage, source);
     let src = raw_source(stage, &prepared);
     let limits = limits.raw();
@@ -613,6 +617,7 @@ pub(crate) fn link(
     flags: &[u32],
     limits: &Limits,
 ) -> Result<LinkResult, String> {
+    RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut prepared: Vec<Prepared<'_>> = shaders
         .iter()
         .map(|(s, t)| source::prepare(*s, t))

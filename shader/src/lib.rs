@@ -212,10 +212,49 @@ pub struct Compiled {
     pub log: String,
 }
 
+/// The persistent cache's entries of [`compile`] (`ok` byte, then the log).
+const COMPILE_ENTRIES: tessera_cache::Kind = tessera_cache::Kind {
+    name: "glsl-compile",
+    build: GLSLANG_VERSION,
+};
+
+/// The persistent cache's entries of [`link`] (`1` and the archived [`Program`], or `0` and
+/// the log of a failed link).
+const LINK_ENTRIES: tessera_cache::Kind = tessera_cache::Kind {
+    name: "glsl-link",
+    build: GLSLANG_VERSION,
+};
+
+/// glslang's compiles and links in this process so far: what the persistent cache
+/// ([`tessera_cache`]) spares a program's second run.
+pub fn glslang_runs() -> u64 {
+    ffi::RUNS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Compiles one shader (`glCompileShader`): checks its `#version` (and where its
 /// `#extension`s are), then parses it with glslang. Nothing of the compile is kept: linking
-/// compiles the sources again.
+/// compiles the sources again. The result is the persistent cache's when it has the same
+/// stage, source and limits.
 pub fn compile(stage: Stage, source: &str, limits: &Limits) -> Compiled {
+    let key = tessera_cache::key(&[
+        format!("{stage:?} {limits:?}").as_bytes(),
+        source.as_bytes(),
+    ]);
+    if let Some(entry) = tessera_cache::load(&COMPILE_ENTRIES, &key)
+        && let Some((&ok, log)) = entry.split_first()
+        && ok <= 1
+        && let Ok(log) = String::from_utf8(log.to_vec())
+    {
+        return Compiled { ok: ok == 1, log };
+    }
+    let compiled = compile_uncached(stage, source, limits);
+    let mut entry = vec![u8::from(compiled.ok)];
+    entry.extend_from_slice(compiled.log.as_bytes());
+    tessera_cache::store(&COMPILE_ENTRIES, &key, &entry);
+    compiled
+}
+
+fn compile_uncached(stage: Stage, source: &str, limits: &Limits) -> Compiled {
     if let Err(log) = version::check_stage(stage, source)
         .and_then(|_| source::check_extensions(source))
         .and_then(|_| source::check_legacy_storage(stage, source))
@@ -590,6 +629,40 @@ pub struct Program {
 }
 
 /// Links a program (`glLinkProgram`); `Err` is the info log of a failed link.
+///
+/// The result is the persistent cache's when every field of the request is the same.
 pub fn link(req: &LinkRequest<'_>) -> Result<Program, String> {
-    link::link(req)
+    use rkyv::rancor;
+    let key = tessera_cache::key(&[format!("{req:?}").as_bytes()]);
+    if let Some(entry) = tessera_cache::load(&LINK_ENTRIES, &key)
+        && let Some((&tag, rest)) = entry.split_first()
+    {
+        match tag {
+            1 => {
+                // rkyv reads from aligned memory.
+                let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(rest.len());
+                aligned.extend_from_slice(rest);
+                if let Ok(program) = rkyv::from_bytes::<Program, rancor::Error>(&aligned) {
+                    return Ok(program);
+                }
+            }
+            0 => {
+                if let Ok(log) = String::from_utf8(rest.to_vec()) {
+                    return Err(log);
+                }
+            }
+            _ => {}
+        }
+    }
+    let linked = link::link(req);
+    let entry = match &linked {
+        Ok(program) => rkyv::to_bytes::<rancor::Error>(program)
+            .ok()
+            .map(|bytes| [&[1u8][..], &bytes].concat()),
+        Err(log) => Some([&[0u8][..], log.as_bytes()].concat()),
+    };
+    if let Some(entry) = entry {
+        tessera_cache::store(&LINK_ENTRIES, &key, &entry);
+    }
+    linked
 }
