@@ -162,6 +162,19 @@ impl Encoder {
         records
     }
 
+    /// Archives the batch being built into `out` (cleared first) as [`Encoder::finish`] will,
+    /// byte for byte, but leaves the encoder as it is, and returns its stage bytes: what a
+    /// capture writes of the batch before the transport takes it (`crate::capture`).
+    pub fn archive_pending(
+        &mut self,
+        archiver: &mut Archiver,
+        out: &mut AlignedVec<STAGE_ALIGN>,
+    ) -> &[u8] {
+        self.batch.stage_len = self.stage.len() as u32;
+        archiver.archive(&self.batch, out);
+        &self.stage
+    }
+
     /// Takes the records and stage bytes appended since the last flush out of the encoder,
     /// which is then empty, so that a batch can be sent ahead of them; [`Encoder::put_back`]
     /// returns them (their spans stay valid: the stage comes back as it was).

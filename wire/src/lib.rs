@@ -40,6 +40,7 @@ pub mod backend;
 pub mod batch;
 pub mod blocks;
 pub mod bptc;
+pub mod capture;
 pub mod census;
 pub mod context;
 pub mod dispatch;
