@@ -48,6 +48,15 @@
 //!   only unlocated varyings (a block of 64 floats needs 16 locations packed, 64 not).
 //!
 //! Nothing is flipped: GL and GLES share the lower-left origin and the -1..1 depth range.
+//!
+//! ## The persistent cache
+//! Each stage's translation is kept in Tessera's persistent cache ([`tessera_cache`]), keyed
+//! by the SPIR-V translated, everything else it depends on ([`StageJob`]) and the
+//! SPIRV-Cross library loaded; and where the driver has program binary formats
+//! (`GL_NUM_PROGRAM_BINARY_FORMATS` > 0), each native program's `glGetProgramBinary` is
+//! kept too, keyed by the translated sources and the driver's `GL_VENDOR`, `GL_RENDERER`
+//! and `GL_VERSION`. A binary the driver refuses (another build of it) is compiled again
+//! and replaced.
 
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_void};
@@ -157,6 +166,9 @@ struct SpvcFns {
 /// The loaded SPIRV-Cross library.
 pub(crate) struct SpirvCross {
     fns: SpvcFns,
+    /// The library's path, size and modification time: part of every cached translation's
+    /// key, so another SPIRV-Cross never reads this one's.
+    identity: String,
     // Declared after `fns`: the pointers stay valid while this is loaded.
     _lib: Library,
 }
@@ -208,12 +220,46 @@ impl SpirvCross {
                             "spvc_compiler_flatten_buffer_block",
                         )?,
                     };
-                    return Ok(Self { fns, _lib: lib });
+                    let identity = std::fs::metadata(path).map_or_else(
+                        |_| path.display().to_string(),
+                        |m| {
+                            let modified = m
+                                .modified()
+                                .ok()
+                                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                                .unwrap_or_default();
+                            format!("{} {} {modified:?}", path.display(), m.len())
+                        },
+                    );
+                    return Ok(Self {
+                        fns,
+                        identity,
+                        _lib: lib,
+                    });
                 }
                 Err(e) => last = format!("{}: {e}", path.display()),
             }
         }
         Err(CreateBackendError::LoadSpirvCross { reason: last })
+    }
+
+    /// [`Self::translate`], through the persistent cache.
+    fn translate_cached(&self, words: &[u32], job: &StageJob) -> Result<Translated, String> {
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let key = tessera_cache::key(&[
+            self.identity.as_bytes(),
+            format!("{job:?}").as_bytes(),
+            &code,
+        ]);
+        if let Some(entry) = tessera_cache::load(&ESSL_ENTRIES, &key)
+            && let Some(t) = Translated::decode(&entry)
+        {
+            return Ok(t);
+        }
+        tessera_cache::note(tessera_cache::Work::Translation);
+        let t = self.translate(words, job)?;
+        tessera_cache::store(&ESSL_ENTRIES, &key, &t.encode());
+        Ok(t)
     }
 
     /// Translates one stage. Returns the GLSL ES source and what it declares.
@@ -627,6 +673,7 @@ impl Drop for CtxGuard<'_> {
 }
 
 /// What one stage translation needs to know.
+#[derive(Debug)]
 struct StageJob {
     stage: ShaderStage,
     /// The extension a geometry stage needs to write `gl_PointSize`, if the driver has one.
@@ -683,7 +730,7 @@ fn lower_point_coord(source: &mut String) {
 }
 
 /// One translated stage.
-#[derive(Default)]
+#[derive(Default, Debug, PartialEq)]
 struct Translated {
     source: String,
     /// (GLSL name, texture unit, array length).
@@ -698,6 +745,108 @@ struct Translated {
     plain: Option<String>,
     /// The stage declares the default block as a uniform block (binding 0).
     default_block: bool,
+}
+
+/// The persistent cache's translations ([`Translated::encode`]).
+const ESSL_ENTRIES: tessera_cache::Kind = tessera_cache::Kind {
+    name: "essl",
+    build: "1",
+};
+
+/// The persistent cache's native program binaries (`glGetProgramBinary`'s format, then its
+/// bytes).
+const BINARY_ENTRIES: tessera_cache::Kind = tessera_cache::Kind {
+    name: "gles-binary",
+    build: "1",
+};
+
+impl Translated {
+    /// Bytes for the persistent cache: strings and lists length-prefixed, little-endian.
+    fn encode(&self) -> Vec<u8> {
+        fn text(out: &mut Vec<u8>, s: &str) {
+            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            out.extend_from_slice(s.as_bytes());
+        }
+        fn option(out: &mut Vec<u8>, s: Option<&str>) {
+            out.push(u8::from(s.is_some()));
+            text(out, s.unwrap_or_default());
+        }
+        let mut out = Vec::with_capacity(self.source.len() + 256);
+        text(&mut out, &self.source);
+        out.extend_from_slice(&(self.samplers.len() as u32).to_le_bytes());
+        for (name, unit, count) in &self.samplers {
+            text(&mut out, name);
+            out.extend_from_slice(&unit.to_le_bytes());
+            out.extend_from_slice(&count.to_le_bytes());
+        }
+        out.extend_from_slice(&(self.blocks.len() as u32).to_le_bytes());
+        for (name, binding) in &self.blocks {
+            text(&mut out, name);
+            out.extend_from_slice(&binding.to_le_bytes());
+        }
+        out.extend(self.inputs.classes.iter().map(|c| *c as u8));
+        out.extend_from_slice(&self.inputs.reads.to_le_bytes());
+        option(&mut out, self.clip_distances.as_deref());
+        option(&mut out, self.plain.as_deref());
+        out.push(u8::from(self.default_block));
+        out
+    }
+
+    /// What [`Self::encode`] wrote (`None` for anything else).
+    fn decode(mut bytes: &[u8]) -> Option<Self> {
+        fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+            let (head, rest) = b.split_at_checked(n)?;
+            *b = rest;
+            Some(head)
+        }
+        fn word(b: &mut &[u8]) -> Option<u32> {
+            Some(u32::from_le_bytes(take(b, 4)?.try_into().ok()?))
+        }
+        fn text(b: &mut &[u8]) -> Option<String> {
+            let n = word(b)? as usize;
+            String::from_utf8(take(b, n)?.to_vec()).ok()
+        }
+        fn flag(b: &mut &[u8]) -> Option<bool> {
+            match take(b, 1)?[0] {
+                0 => Some(false),
+                1 => Some(true),
+                _ => None,
+            }
+        }
+        fn option(b: &mut &[u8]) -> Option<Option<String>> {
+            let some = flag(b)?;
+            let s = text(b)?;
+            Some(some.then_some(s))
+        }
+        let b = &mut bytes;
+        let source = text(b)?;
+        let samplers = (0..word(b)?)
+            .map(|_| Some((text(b)?, word(b)?, word(b)?)))
+            .collect::<Option<Vec<_>>>()?;
+        let blocks = (0..word(b)?)
+            .map(|_| Some((text(b)?, word(b)?)))
+            .collect::<Option<Vec<_>>>()?;
+        let mut inputs = VertexInputs::default();
+        for (c, byte) in inputs.classes.iter_mut().zip(take(b, MAX_VERTEX_ATTRIBS)?) {
+            *c = match byte {
+                0 => AttribClass::Float,
+                1 => AttribClass::Int,
+                2 => AttribClass::Uint,
+                _ => return None,
+            };
+        }
+        inputs.reads = u16::from_le_bytes(take(b, 2)?.try_into().ok()?);
+        let t = Self {
+            source,
+            samplers,
+            blocks,
+            inputs,
+            clip_distances: option(b)?,
+            plain: option(b)?,
+            default_block: flag(b)?,
+        };
+        b.is_empty().then_some(t)
+    }
 }
 
 /// What a program's vertex stage reads, by attribute location.
@@ -971,6 +1120,10 @@ pub(crate) struct ProgramCache {
     pub compiled: u64,
     /// Native programs linked so far.
     pub linked: u64,
+    /// The driver's identity (`GL_VENDOR`, `GL_RENDERER`, `GL_VERSION`) that keys its
+    /// program binaries in the persistent cache; empty when it has no binary formats
+    /// (unset: not asked yet).
+    driver: Option<String>,
     /// The sampler LOD biases each native program's `ts_lod_bias` holds (absent: zeros).
     pub lod_biases: HashMap<glow::Program, Vec<f32>>,
     /// What each native program's texture query uniforms hold (absent: zeros).
@@ -1609,7 +1762,7 @@ impl GlesPipe {
             // Nor group votes: each invocation votes alone (spirv.rs).
             let single = crate::spirv::single_invocation_votes(words);
             let words = single.as_deref().unwrap_or(words);
-            match self.spirv_cross.translate(words, &job) {
+            match self.spirv_cross.translate_cached(words, &job) {
                 Ok(mut t) => {
                     if let Some(l) = &images {
                         l.patch(&mut t.source);
@@ -1695,54 +1848,137 @@ impl GlesPipe {
         }
     }
 
+    /// The persistent cache's key of a native program's binary: its translated sources,
+    /// transform feedback varyings and the driver; `None` when the driver has no binary
+    /// formats.
+    fn binary_key(
+        &mut self,
+        stages: &[(ShaderStage, Translated)],
+        xfb: Option<&(Vec<String>, u32)>,
+    ) -> Option<[u8; 32]> {
+        let gl = &self.gl;
+        let driver = self.program_cache.driver.get_or_insert_with(|| {
+            // SAFETY: context current; plain queries of valid enums.
+            unsafe {
+                if gl.get_parameter_i32(glow::NUM_PROGRAM_BINARY_FORMATS) <= 0 {
+                    return String::new();
+                }
+                format!(
+                    "{}\n{}\n{}",
+                    gl.get_parameter_string(glow::VENDOR),
+                    gl.get_parameter_string(glow::RENDERER),
+                    gl.get_parameter_string(glow::VERSION)
+                )
+            }
+        });
+        if driver.is_empty() {
+            return None;
+        }
+        let mut h = tessera_cache::Sha256::default();
+        h.part(driver.as_bytes());
+        for (stage, t) in stages {
+            h.part(&[stage_tag(*stage) as u8]);
+            h.part(t.source.as_bytes());
+        }
+        if let Some((names, mode)) = xfb {
+            h.part(&mode.to_le_bytes());
+            for n in names {
+                h.part(n.as_bytes());
+            }
+        }
+        Some(h.finish())
+    }
+
+    /// A native program from the binary the persistent cache holds for `key`, if there is
+    /// one and the driver links it; a refused binary is counted and compiled again.
+    fn load_binary(&mut self, key: &[u8; 32]) -> Option<glow::Program> {
+        let entry = tessera_cache::load(&BINARY_ENTRIES, key)?;
+        let (format, bytes) = entry.split_at_checked(4)?;
+        let binary = glow::ProgramBinary {
+            buffer: bytes.to_vec(),
+            format: u32::from_le_bytes(format.try_into().ok()?),
+        };
+        let gl = &self.gl;
+        // SAFETY: context current; the program is created here; glProgramBinary takes the
+        // bytes with their length and reports a refused binary as a failed link.
+        unsafe {
+            let program = gl.create_program().ok()?;
+            gl.program_binary(program, &binary);
+            if gl.get_program_link_status(program) {
+                self.program_cache.linked += 1;
+                tessera_cache::note(tessera_cache::Work::BinaryLoaded);
+                return Some(program);
+            }
+            gl.delete_program(program);
+        }
+        tessera_cache::note(tessera_cache::Work::BinaryRefused);
+        None
+    }
+
     fn link_native(
         &mut self,
         stages: &[(ShaderStage, Translated)],
         xfb: Option<&(Vec<String>, u32)>,
     ) -> Result<glow::Program, String> {
+        let binary_key = self.binary_key(stages, xfb);
+        let loaded = binary_key.as_ref().and_then(|k| self.load_binary(k));
         let gl = &self.gl;
-        // SAFETY: context current; every object used was just created by this context;
-        // sources are Rust strings glow passes with their lengths; failures are read back
-        // from the info logs, never assumed.
-        let program = unsafe {
-            let program = gl.create_program()?;
-            let mut shaders = Vec::new();
-            let mut log = String::new();
-            for (stage, t) in stages {
-                let shader = gl.create_shader(native_stage(*stage))?;
-                gl.shader_source(shader, &t.source);
-                gl.compile_shader(shader);
-                self.program_cache.compiled += 1;
-                if !gl.get_shader_compile_status(shader) {
-                    log.push_str(&format!(
-                        "{stage:?} stage: {}\n--- translated GLSL ES ---\n{}\n",
-                        gl.get_shader_info_log(shader),
-                        t.source
-                    ));
-                }
-                gl.attach_shader(program, shader);
-                shaders.push(shader);
-            }
-            if let Some((names, mode)) = xfb {
-                let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                gl.transform_feedback_varyings(program, &names, *mode);
-            }
-            if log.is_empty() {
-                gl.link_program(program);
-                self.program_cache.linked += 1;
-                if !gl.get_program_link_status(program) {
-                    log = format!("link: {}", gl.get_program_info_log(program));
-                }
-            }
-            for s in shaders {
-                gl.detach_shader(program, s);
-                gl.delete_shader(s);
-            }
-            if !log.is_empty() {
-                gl.delete_program(program);
-                return Err(log);
-            }
+        let program = if let Some(program) = loaded {
             program
+        } else {
+            // SAFETY: context current; every object used was just created by this context;
+            // sources are Rust strings glow passes with their lengths; failures are read
+            // back from the info logs, never assumed.
+            unsafe {
+                let program = gl.create_program()?;
+                let mut shaders = Vec::new();
+                let mut log = String::new();
+                for (stage, t) in stages {
+                    let shader = gl.create_shader(native_stage(*stage))?;
+                    gl.shader_source(shader, &t.source);
+                    gl.compile_shader(shader);
+                    self.program_cache.compiled += 1;
+                    if !gl.get_shader_compile_status(shader) {
+                        log.push_str(&format!(
+                            "{stage:?} stage: {}\n--- translated GLSL ES ---\n{}\n",
+                            gl.get_shader_info_log(shader),
+                            t.source
+                        ));
+                    }
+                    gl.attach_shader(program, shader);
+                    shaders.push(shader);
+                }
+                if let Some((names, mode)) = xfb {
+                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                    gl.transform_feedback_varyings(program, &names, *mode);
+                }
+                if log.is_empty() {
+                    if binary_key.is_some() {
+                        gl.program_binary_retrievable_hint(program, true);
+                    }
+                    gl.link_program(program);
+                    self.program_cache.linked += 1;
+                    if !gl.get_program_link_status(program) {
+                        log = format!("link: {}", gl.get_program_info_log(program));
+                    }
+                }
+                for s in shaders {
+                    gl.detach_shader(program, s);
+                    gl.delete_shader(s);
+                }
+                if !log.is_empty() {
+                    gl.delete_program(program);
+                    return Err(log);
+                }
+                if let Some(key) = &binary_key
+                    && let Some(binary) = gl.get_program_binary(program)
+                {
+                    let mut entry = binary.format.to_le_bytes().to_vec();
+                    entry.extend_from_slice(&binary.buffer);
+                    tessera_cache::store(&BINARY_ENTRIES, key, &entry);
+                }
+                program
+            }
         };
         // Bindings by name, once: what GLSL ES 3.00 cannot say in the source (harmless
         // where 3.10's layout(binding) already said it).
@@ -1840,6 +2076,37 @@ void main() { o = ts_f_ubo0[1].xy * mat2(ts_f_ubo0[7].xy, ts_f_ubo0[8].xy); }";
         let dynamic = "uniform highp vec4 ts_v_ubo0[4];\nvoid main() { o = ts_v_ubo0[i + 1]; }";
         assert_eq!(elements_read(dynamic, "ts_v_ubo0"), u64::MAX);
         assert_eq!(elements_read("void main() {}", "ts_v_ubo0"), 0);
+    }
+
+    /// A cached translation reads back as it was; any shorter, longer or altered bytes are
+    /// refused rather than misread.
+    #[test]
+    fn cached_translations_read_back_exactly() {
+        let mut inputs = VertexInputs::default();
+        inputs.classes[3] = AttribClass::Uint;
+        inputs.classes[15] = AttribClass::Int;
+        inputs.reads = 0x8009;
+        let t = Translated {
+            source: "#version 310 es\nvoid main() {}\n".to_owned(),
+            samplers: vec![("ts_f_s0".to_owned(), 0, 4), ("ts_f_s4".to_owned(), 4, 1)],
+            blocks: vec![("ts_v_ubo2".to_owned(), 3)],
+            inputs,
+            clip_distances: Some("[8]".to_owned()),
+            plain: None,
+            default_block: true,
+        };
+        let bytes = t.encode();
+        assert_eq!(Translated::decode(&bytes), Some(t));
+        for n in 0..bytes.len() {
+            assert_eq!(Translated::decode(&bytes[..n]), None, "{n} bytes");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(Translated::decode(&longer), None);
+        let mut bad_class = bytes.clone();
+        let classes = bytes.len() - 1 - 5 - 8 - 2 - MAX_VERTEX_ATTRIBS;
+        bad_class[classes] = 7;
+        assert_eq!(Translated::decode(&bad_class), None);
     }
 
     #[test]

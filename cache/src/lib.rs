@@ -117,7 +117,34 @@ pub fn parse_size(v: &str) -> Option<u64> {
     digits.trim().parse::<u64>().ok()?.checked_mul(1 << shift)
 }
 
-/// Process-wide counts of what the store did (all stores of the process together).
+/// Work the store's users did, or were spared, counted process-wide ([`note`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A glslang compile or link (the shader front end).
+    FrontEnd,
+    /// A SPIR-V to GLSL ES translation (the GLES backend's SPIRV-Cross).
+    Translation,
+    /// A native program binary loaded and linked (GLES).
+    BinaryLoaded,
+    /// A stored native program binary the driver refused (another driver build): the
+    /// program was compiled again.
+    BinaryRefused,
+    /// A Vulkan pipeline the driver reported found in the pipeline cache (creation
+    /// feedback).
+    PipelineHit,
+    /// A Vulkan pipeline the driver reported not found there.
+    PipelineMiss,
+}
+
+static WORK: [AtomicU64; 6] = [const { AtomicU64::new(0) }; 6];
+
+/// Counts one piece of work ([`Counters`]).
+pub fn note(work: Work) {
+    WORK[work as usize].fetch_add(1, Ordering::Relaxed);
+}
+
+/// Process-wide counts of what the store did (all stores of the process together) and of
+/// the work its users did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
     /// Loads that found a valid entry.
@@ -131,6 +158,18 @@ pub struct Counters {
     pub writes: u64,
     /// Files removed to keep the directory under its cap.
     pub evicted: u64,
+    /// glslang compiles and links ([`Work::FrontEnd`]).
+    pub front_end: u64,
+    /// SPIR-V to GLSL ES translations ([`Work::Translation`]).
+    pub translations: u64,
+    /// Native program binaries loaded ([`Work::BinaryLoaded`]).
+    pub binaries_loaded: u64,
+    /// Native program binaries the driver refused ([`Work::BinaryRefused`]).
+    pub binaries_refused: u64,
+    /// Vulkan pipelines found in the pipeline cache ([`Work::PipelineHit`]).
+    pub pipeline_hits: u64,
+    /// Vulkan pipelines not found there ([`Work::PipelineMiss`]).
+    pub pipeline_misses: u64,
 }
 
 static HITS: AtomicU64 = AtomicU64::new(0);
@@ -148,6 +187,12 @@ pub fn counters() -> Counters {
         rejected: REJECTED.load(Ordering::Relaxed),
         writes: WRITES.load(Ordering::Relaxed),
         evicted: EVICTED.load(Ordering::Relaxed),
+        front_end: WORK[Work::FrontEnd as usize].load(Ordering::Relaxed),
+        translations: WORK[Work::Translation as usize].load(Ordering::Relaxed),
+        binaries_loaded: WORK[Work::BinaryLoaded as usize].load(Ordering::Relaxed),
+        binaries_refused: WORK[Work::BinaryRefused as usize].load(Ordering::Relaxed),
+        pipeline_hits: WORK[Work::PipelineHit as usize].load(Ordering::Relaxed),
+        pipeline_misses: WORK[Work::PipelineMiss as usize].load(Ordering::Relaxed),
     }
 }
 

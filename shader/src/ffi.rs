@@ -595,6 +595,7 @@ pub(crate) static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::Atomic
 /// Compiles one shader; returns (success, glslang's raw log).
 pub(crate) fn compile(stage: Stage, source: &str, limits: &Limits) -> (bool, String) {
     RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tessera_cache::note(tessera_cache::Work::FrontEnd);
     let prepared = source::prepare(stage, source);
     let src = raw_source(stage, &prepared);
     let limits = limits.raw();
@@ -618,6 +619,7 @@ pub(crate) fn link(
     limits: &Limits,
 ) -> Result<LinkResult, String> {
     RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tessera_cache::note(tessera_cache::Work::FrontEnd);
     let mut prepared: Vec<Prepared<'_>> = shaders
         .iter()
         .map(|(s, t)| source::prepare(*s, t))
