@@ -562,6 +562,8 @@ impl GlesPipe {
                 // The context was made robust where the driver offers it (egl.rs).
                 // SPIRV-Cross writes no `component` qualifier in GLSL ES.
                 enhanced_layouts: false,
+                // Textures go out as EGL images, never as Vulkan memory.
+                memory_export: false,
                 robust_buffer_access: features.robustness
                     && gl.get_parameter_i32(CONTEXT_ROBUST_ACCESS) != 0,
                 max_anisotropy: if features.anisotropy {

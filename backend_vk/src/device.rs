@@ -567,6 +567,7 @@ impl VkPipe {
             robust_buffer_access: gpu.core.robust_buffer_access,
             // Components, offsets and transform feedback are SPIR-V decorations.
             enhanced_layouts: true,
+            memory_export: gpu.tiers.memory_export,
             vertex_10f_11f_11f: {
                 // SAFETY: a physical device of this instance; any format value.
                 unsafe {

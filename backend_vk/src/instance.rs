@@ -107,6 +107,9 @@ pub struct Tiers {
     /// Draws one `vkCmdDrawMultiEXT`/`vkCmdDrawMultiIndexedEXT` may draw
     /// (`VK_EXT_multi_draw`'s `maxMultiDrawCount`); 0 where the extension is not used.
     pub multi_draw: u32,
+    /// Textures can be exported to a host as opaque file descriptors of device memory
+    /// (`VK_KHR_external_memory_fd` on Vulkan 1.1; `export.rs`).
+    pub memory_export: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -202,6 +205,8 @@ pub(crate) struct Gpu {
     pub conditional: Option<ash::ext::conditional_rendering::Device>,
     /// `VK_EXT_multi_draw`'s commands, when enabled.
     pub multi_draw: Option<ash::ext::multi_draw::Device>,
+    /// `VK_KHR_external_memory_fd`'s commands, when enabled (`Tiers::memory_export`).
+    pub memory_fd: Option<ash::khr::external_memory_fd::Device>,
     /// Presenting to windows (`None`: the instance or device cannot).
     pub wsi: Option<Wsi>,
     pub messages: Messages,
@@ -442,6 +447,10 @@ impl Gpu {
             .then(|| ash::ext::conditional_rendering::Device::new(&instance, &gpu_parts.device));
         let multi_draw = (gpu_parts.tiers.multi_draw > 0)
             .then(|| ash::ext::multi_draw::Device::new(&instance, &gpu_parts.device));
+        let memory_fd = gpu_parts
+            .tiers
+            .memory_export
+            .then(|| ash::khr::external_memory_fd::Device::new(&instance, &gpu_parts.device));
         let wsi = gpu_parts.tiers.present.then(|| Wsi {
             surface: ash::khr::surface::Instance::new(&entry, &instance),
             xcb: ash::khr::xcb_surface::Instance::new(&entry, &instance),
@@ -466,6 +475,7 @@ impl Gpu {
             xfb,
             conditional,
             multi_draw,
+            memory_fd,
             wsi,
             messages,
             name: gpu_parts.name,
@@ -835,6 +845,7 @@ fn create_device(
     tiers.vertex_input_dynamic_state = has(ash::ext::vertex_input_dynamic_state::NAME);
     tiers.graphics_pipeline_library = has(ash::ext::graphics_pipeline_library::NAME);
     tiers.present = e_swapchain;
+    tiers.memory_export = optional && v11 && has(ash::khr::external_memory_fd::NAME);
     tiers.present_wait = e_wait && pid.present_id == vk::TRUE && pw.present_wait == vk::TRUE;
     let mut xfb_props = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
     if e_xfb {
@@ -997,6 +1008,7 @@ fn create_device(
             ash::ext::attachment_feedback_loop_layout::NAME,
         ),
         (tiers.multi_draw > 0, ash::ext::multi_draw::NAME),
+        (tiers.memory_export, ash::khr::external_memory_fd::NAME),
     ];
     let names: Vec<*const i8> = optional
         .iter()

@@ -84,6 +84,7 @@ mod conv;
 mod copy_image;
 mod descriptor;
 mod device;
+mod export;
 mod frame;
 mod framebuffer;
 mod image;

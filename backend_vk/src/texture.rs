@@ -638,6 +638,14 @@ impl TexturePipe for VkPipe {
             .ok_or_else(|| bad_value(N, "read-back conversion failed"))
     }
 
+    /// `ExportTexture` (`export.rs`).
+    fn export_texture(
+        &mut self,
+        handle: TextureHandle,
+    ) -> Result<tessera_wire::ExportedMemory, SessionError> {
+        self.export_texture_memory(handle)
+    }
+
     /// `ReadCompressedTexture`: the image's blocks, copied from the device where it stores
     /// the compressed format, or the copy kept of an image stored decoded (ETC2/EAC). A
     /// view of such an image has no copy of its own: its read-back is empty (the engine

@@ -48,6 +48,7 @@ pub mod draw;
 pub mod draw_indirect;
 pub mod egl;
 pub mod es2_compat;
+pub mod export;
 pub mod framebuffer;
 pub mod get;
 pub mod gl_spirv;

@@ -17,6 +17,7 @@ pub mod named;
 pub mod params;
 pub mod programs;
 pub mod scenes;
+pub mod vk_host;
 pub mod window;
 
 use tessera_engine::wire::TransportKind;

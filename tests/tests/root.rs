@@ -30,6 +30,7 @@ mod es2_compatibility;
 mod es3_1_compatibility;
 mod es3_compatibility;
 mod explicit_uniform_location;
+mod export;
 mod faults;
 mod fp64;
 mod framebuffer;

@@ -30,6 +30,57 @@ pub enum Reply {
     Fence(bool),
     /// The work before a `Finish` completed.
     Done,
+    /// An image's memory exported for a host (`ExportTexture`), after the work that drew it
+    /// completed on the device.
+    Exported(ExportedMemory),
+}
+
+/// A copy of a texture's image in memory exported as a Vulkan opaque file descriptor
+/// (`VK_KHR_external_memory_fd`), with what an importer needs to make the same image of it.
+///
+/// The descriptor number is valid in the backend's own process only: the engine asks for an
+/// export only on the in-process transports (`inproc`, `thread`). The receiver owns the
+/// descriptor ([`ExportedMemory::take_fd`]); the backend keeps no reference to the memory.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct ExportedMemory {
+    /// The file descriptor (`vkGetMemoryFdKHR`, `VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT`).
+    pub fd: i32,
+    /// `VkFormat` of the image.
+    pub vk_format: i32,
+    /// Width and height in pixels.
+    pub extent: [u32; 2],
+    /// `VkImageTiling` (`LINEAR`).
+    pub tiling: i32,
+    /// `VkImageUsageFlags` the image was made with (an importer's image must have the same).
+    pub usage: u32,
+    /// `VkImageLayout` the image is in at hand-over.
+    pub layout: i32,
+    /// Bytes of the allocation (`VkMemoryAllocateInfo::allocationSize` of the import).
+    pub allocation_size: u64,
+    /// Memory type bits of the image's requirements on the exporting device.
+    pub memory_type_bits: u32,
+    /// Byte offset of the first row in the memory (linear layout).
+    pub offset: u64,
+    /// Bytes from one row to the next (linear layout).
+    pub row_pitch: u64,
+    /// `VkPhysicalDeviceIDProperties::driverUUID` of the exporting device: an importer must
+    /// have the same.
+    pub driver_uuid: [u8; 16],
+    /// `VkPhysicalDeviceIDProperties::deviceUUID` of the exporting device.
+    pub device_uuid: [u8; 16],
+}
+
+impl ExportedMemory {
+    /// Takes ownership of the descriptor: the caller closes it (or hands it to an import,
+    /// which takes it over). Call once per reply; the number is meaningless in another
+    /// process.
+    pub fn take_fd(&self) -> std::os::fd::OwnedFd {
+        use std::os::fd::FromRawFd;
+        // SAFETY: `fd` is a descriptor `vkGetMemoryFdKHR` created in this process for this
+        // reply alone; nothing else owns or closes it.
+        unsafe { std::os::fd::OwnedFd::from_raw_fd(self.fd) }
+    }
 }
 
 /// Something the backend reports without being asked.
@@ -558,6 +609,9 @@ pub struct Caps {
     /// as decorations; a GLES driver's GLSL ES has no `component` qualifier (the translation
     /// refuses them) nor explicit offsets in push-constant-like blocks.
     pub enhanced_layouts: bool,
+    /// Whether a texture's image can be exported as Vulkan memory (`ExportTexture`; the
+    /// Vulkan backend on a device with `VK_KHR_external_memory_fd`).
+    pub memory_export: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -751,6 +805,7 @@ impl Caps {
             transform_feedback_overflow: true,
             robust_buffer_access: true,
             enhanced_layouts: true,
+            memory_export: false,
         }
     }
 }

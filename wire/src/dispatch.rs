@@ -260,6 +260,19 @@ pub trait TexturePipe {
     fn read_texture(&mut self, texture: TextureHandle, read: TextureReadback) -> Bytes;
     /// `ReadCompressedTexture`: the image's blocks, slice by slice, rows tightly packed.
     fn read_compressed_texture(&mut self, texture: TextureHandle, read: BlockReadback) -> Bytes;
+    /// `ExportTexture`: level 0 copied into exportable memory once the work before it
+    /// completed, as an opaque file descriptor. A backend that cannot (its caps say so, and
+    /// the engine never asks it) ends the session.
+    fn export_texture(
+        &mut self,
+        texture: TextureHandle,
+    ) -> Result<crate::backend::ExportedMemory, SessionError> {
+        let _ = texture;
+        Err(crate::backend::bad_value(
+            "ExportTexture",
+            "this backend exports no memory",
+        ))
+    }
     /// `GenerateMipmap`: levels `base + 1 ..= max` from level `base`.
     fn generate_mipmap(&mut self, texture: TextureHandle, base: u8, max: u8) -> R;
     /// `SetTextureView`.
@@ -2223,6 +2236,14 @@ impl<C: PipeContext> Dispatcher<C> {
                 pipe.finish()?;
                 out.replies.push((de(reply)?, Reply::Done));
                 "Finish"
+            }
+            A::ExportTexture { texture, reply } => {
+                const N: &str = "ExportTexture";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                let exported = pipe.export_texture(texture)?;
+                out.replies.push((de(reply)?, Reply::Exported(exported)));
+                N
             }
             A::Present { surface } => {
                 const N: &str = "Present";

@@ -1013,6 +1013,15 @@ pub enum Record {
     Finish { reply: ReplyId },
     /// Presents a surface (a frame boundary).
     Present { surface: SurfaceHandle },
+    /// Copies level 0 of a 2D texture into new exportable device memory once the work
+    /// before it has completed, and replies with the memory as an opaque file descriptor
+    /// (`Reply::Exported`). Sent only on in-process transports, to a backend whose caps have
+    /// `memory_export`; the engine checked that the texture has a defined, uncompressed
+    /// colour level 0 and is no view.
+    ExportTexture {
+        texture: TextureHandle,
+        reply: ReplyId,
+    },
 
     // ---- Transform feedback ----
     /// Creates a transform feedback object: a capture's bindings and write positions,

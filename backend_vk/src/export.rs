@@ -1,0 +1,249 @@
+//! Frames out to a host: a texture's image copied into device memory made exportable, and
+//! handed over as an opaque file descriptor (`ExportTexture`, `VK_KHR_external_memory_fd`).
+//!
+//! ## What the importer gets
+//! The copy is a new image of its own allocation, one level and one layer of level 0's
+//! extent, in the texture's native format, with **linear** tiling (its rows lie at
+//! [`ExportedMemory::offset`] plus a multiple of [`ExportedMemory::row_pitch`]) and a
+//! dedicated allocation, so an importer on a device with the same driver and device UUIDs
+//! makes the identical image (same format, extent, tiling, usage, external handle type),
+//! imports the descriptor as its dedicated memory of [`ExportedMemory::allocation_size`]
+//! bytes, and binds it at offset 0. Rows are GL's: row 0 is the bottom of the image.
+//!
+//! ## Synchronisation and hand-over
+//! The copy is recorded after everything earlier in the batch stream, then the frame is
+//! submitted and its fence waited for (`vkWaitForFences`) before the descriptor is made: the
+//! reply is the message that the pixels are complete, so the importer needs no semaphore.
+//! The last barrier releases the image to `VK_QUEUE_FAMILY_EXTERNAL` in `GENERAL` layout;
+//! the importer acquires it from `VK_QUEUE_FAMILY_EXTERNAL` (old layout `GENERAL`) before
+//! using it. The backend frees its own image and memory object once the descriptor exists:
+//! the memory lives on in the descriptor and in the importer's allocation, and each export
+//! is a new allocation, so the host may keep an export as long as it likes.
+//!
+//! ## Not built
+//! dma-buf export (`VK_EXT_external_memory_dma_buf` with a DRM format modifier) and a
+//! `sync_file` fence (`VK_KHR_external_semaphore_fd`): the software driver the tests run on
+//! has neither, so only the opaque descriptor with the fence waited on the producer's side
+//! exists.
+
+use ash::vk;
+use tessera_wire::backend::bad_value;
+use tessera_wire::handle::TextureHandle;
+use tessera_wire::{ExportedMemory, SessionError};
+
+use crate::device::{VkPipe, vk_error};
+use crate::image::{ImageSource, transition};
+
+const N: &str = "ExportTexture";
+const HANDLE: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+
+/// The usage of an exported image (an importer's must be the same).
+const USAGE: vk::ImageUsageFlags = vk::ImageUsageFlags::from_raw(
+    vk::ImageUsageFlags::TRANSFER_SRC.as_raw()
+        | vk::ImageUsageFlags::TRANSFER_DST.as_raw()
+        | vk::ImageUsageFlags::SAMPLED.as_raw(),
+);
+
+/// The layout an exported image is released in.
+const HANDED_LAYOUT: vk::ImageLayout = vk::ImageLayout::GENERAL;
+
+/// An exportable image and its memory, destroyed when dropped.
+struct Exportable {
+    raw: std::sync::Arc<ash::Device>,
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+}
+
+impl Drop for Exportable {
+    fn drop(&mut self) {
+        // SAFETY: objects of this device that no pending work uses: they are dropped after
+        // the frame that copied into them was waited for, or before it was submitted.
+        unsafe {
+            self.raw.destroy_image(self.image, None);
+            if self.memory != vk::DeviceMemory::null() {
+                self.raw.free_memory(self.memory, None);
+            }
+        }
+    }
+}
+
+impl VkPipe {
+    /// `ExportTexture`: level 0 of `handle` copied into a new exportable image, the work
+    /// waited for, the memory returned as an opaque descriptor (module docs).
+    pub(crate) fn export_texture_memory(
+        &mut self,
+        handle: TextureHandle,
+    ) -> Result<ExportedMemory, SessionError> {
+        let Some(loader) = self.gpu.memory_fd.clone() else {
+            return Err(bad_value(N, "the device has no VK_KHR_external_memory_fd"));
+        };
+        let (format, extent) = {
+            let s = self
+                .image_mut(N, ImageSource::Texture(handle))?
+                .ok_or_else(|| bad_value(N, "the texture has no image"))?;
+            if s.native.sampled_aspect() != vk::ImageAspectFlags::COLOR || s.native.compressed {
+                return Err(bad_value(N, "not an uncompressed colour image"));
+            }
+            let [w, h, _] = s.level_extent(0);
+            (
+                s.native.vk,
+                vk::Extent3D::default().width(w).height(h).depth(1),
+            )
+        };
+        let mut external = vk::ExternalMemoryImageCreateInfo::default().handle_types(HANDLE);
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(extent)
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::LINEAR)
+            .usage(USAGE)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED)
+            .push_next(&mut external);
+        // SAFETY: a live device; a valid create info whose chained struct belongs to core
+        // Vulkan 1.1 (`Tiers::memory_export` requires it).
+        let image = unsafe { self.raw.create_image(&info, None) }
+            .map_err(|e| vk_error("vkCreateImage", e))?;
+        let mut out = Exportable {
+            raw: self.raw.clone(),
+            image,
+            memory: vk::DeviceMemory::null(),
+        };
+        // SAFETY: a live image of this device.
+        let req = unsafe { self.raw.get_image_memory_requirements(image) };
+        // SAFETY: the physical device of this instance.
+        let props = unsafe {
+            self.gpu
+                .instance
+                .get_physical_device_memory_properties(self.gpu.phys)
+        };
+        let type_index = (0..props.memory_type_count)
+            .filter(|&i| req.memory_type_bits & (1 << i) != 0)
+            .max_by_key(|&i| {
+                let flags = props.memory_types[i as usize].property_flags;
+                flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
+            })
+            .ok_or_else(|| bad_value(N, "no memory type for an exportable image"))?;
+        let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(HANDLE);
+        let mut dedicated = vk::MemoryDedicatedAllocateInfo::default().image(image);
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(type_index)
+            .push_next(&mut export)
+            .push_next(&mut dedicated);
+        // SAFETY: a live device; the chained structs are core Vulkan 1.1 and name an image
+        // of this device with no memory bound.
+        out.memory = unsafe { self.raw.allocate_memory(&alloc, None) }
+            .map_err(|e| vk_error("vkAllocateMemory", e))?;
+        // SAFETY: the dedicated allocation of this image, bound once at offset 0.
+        unsafe { self.raw.bind_image_memory(image, out.memory, 0) }
+            .map_err(|e| vk_error("vkBindImageMemory", e))?;
+        let color = vk::ImageSubresource::default().aspect_mask(vk::ImageAspectFlags::COLOR);
+        // SAFETY: a linear image of this device, with one level and one layer.
+        let rows = unsafe { self.raw.get_image_subresource_layout(image, color) };
+
+        self.transfer_begin();
+        let (raw, cmd, family) = (self.raw.clone(), self.rec.cmd, self.gpu.family);
+        let src_layout = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+        let src = {
+            let s = self
+                .image_mut(N, ImageSource::Texture(handle))?
+                .ok_or_else(|| bad_value(N, "the texture has no image"))?;
+            transition(&raw, cmd, s, src_layout);
+            s.image
+        };
+        let range = vk::ImageSubresourceRange::default()
+            .aspect_mask(vk::ImageAspectFlags::COLOR)
+            .level_count(1)
+            .layer_count(1);
+        let to_dst = vk::ImageMemoryBarrier::default()
+            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image)
+            .subresource_range(range);
+        let layers = vk::ImageSubresourceLayers::default()
+            .aspect_mask(vk::ImageAspectFlags::COLOR)
+            .layer_count(1);
+        let region = vk::ImageCopy::default()
+            .src_subresource(layers)
+            .dst_subresource(layers)
+            .extent(extent);
+        let release = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(HANDED_LAYOUT)
+            .src_queue_family_index(family)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_EXTERNAL)
+            .image(image)
+            .subresource_range(range);
+        // SAFETY: recording, outside a render pass (transfer_begin); the source is in
+        // TRANSFER_SRC_OPTIMAL (transitioned above, after a barrier on earlier writes), the
+        // new image is moved to TRANSFER_DST_OPTIMAL before the copy; the region is level 0,
+        // layer 0 of both, of the source level's extent.
+        unsafe {
+            raw.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_dst],
+            );
+            raw.cmd_copy_image(
+                cmd,
+                src,
+                src_layout,
+                image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &[region],
+            );
+            raw.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[release],
+            );
+        }
+        // Submits and waits for the frame's fence: the copy is complete.
+        self.finish_readback()?;
+        let get = vk::MemoryGetFdInfoKHR::default()
+            .memory(out.memory)
+            .handle_type(HANDLE);
+        // SAFETY: memory allocated exportable as an opaque descriptor.
+        let fd =
+            unsafe { loader.get_memory_fd(&get) }.map_err(|e| vk_error("vkGetMemoryFdKHR", e))?;
+        let mut id = vk::PhysicalDeviceIDProperties::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+        // SAFETY: the physical device of this instance (Vulkan 1.1); the chained struct is
+        // core 1.1.
+        unsafe {
+            self.gpu
+                .instance
+                .get_physical_device_properties2(self.gpu.phys, &mut p2)
+        };
+        Ok(ExportedMemory {
+            fd,
+            vk_format: format.as_raw(),
+            extent: [extent.width, extent.height],
+            tiling: vk::ImageTiling::LINEAR.as_raw(),
+            usage: USAGE.as_raw(),
+            layout: HANDED_LAYOUT.as_raw(),
+            allocation_size: req.size,
+            memory_type_bits: req.memory_type_bits,
+            offset: rows.offset,
+            row_pitch: rows.row_pitch,
+            driver_uuid: id.driver_uuid,
+            device_uuid: id.device_uuid,
+        })
+    }
+}

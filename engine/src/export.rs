@@ -1,0 +1,191 @@
+//! Frames out to a host without read-back: a texture's image as Vulkan device memory the host
+//! imports ([`Context::export_texture`]).
+//!
+//! An emulator or compositor that embeds Tessera wants the guest's frames as images it can
+//! sample, not as pixels copied to the CPU by `glReadPixels` every frame. On the Vulkan
+//! backend, in the program's own process (the `inproc` and `thread` transports), level 0 of
+//! a 2D texture is copied on the device into new memory allocated exportable, and handed over
+//! as an opaque file descriptor (`VK_KHR_external_memory_fd`) with everything an importer
+//! needs to make the same image of it ([`ExportedImage`]).
+//!
+//! ## The contract
+//! - **Synchronisation**: `export_texture` returns once the copy — and every GL command
+//!   issued before the call — completed on the device: the backend waited for its fence
+//!   (`vkWaitForFences`). The return is the signal; the host needs no semaphore and must not
+//!   sleep.
+//! - **Compatibility**: the importer's physical device must report the same
+//!   [`driver_uuid`](ExportedImage::driver_uuid) and [`device_uuid`](ExportedImage::device_uuid)
+//!   (`VkPhysicalDeviceIDProperties`), as the specification requires of opaque handles.
+//! - **The image**: the importer creates a 2D image with exactly [`vk_format`](ExportedImage::vk_format),
+//!   the extent, one level and layer, one sample, [`tiling`](ExportedImage::tiling)
+//!   (`LINEAR`), [`usage`](ExportedImage::usage), exclusive sharing and
+//!   `VkExternalMemoryImageCreateInfo` naming `OPAQUE_FD`; allocates
+//!   [`allocation_size`](ExportedImage::allocation_size) bytes as a dedicated allocation of that
+//!   image (`VkMemoryDedicatedAllocateInfo`) with `VkImportMemoryFdInfoKHR`, a memory type of
+//!   its image's requirements; and binds it at offset 0. The import takes over the
+//!   descriptor (pass `fd.into_raw_fd()`).
+//! - **Layout and ownership**: the image was released to `VK_QUEUE_FAMILY_EXTERNAL` in
+//!   `GENERAL` layout ([`layout`](ExportedImage::layout)); the importer's first barrier
+//!   acquires it from `VK_QUEUE_FAMILY_EXTERNAL` into its queue family, old layout `GENERAL`.
+//! - **Orientation and colour**: rows are GL's, row 0 the bottom of the image; values are
+//!   stored as the texture stores them (an sRGB texture's format is an sRGB `VkFormat`).
+//! - **Reuse**: each export is a new allocation that Tessera keeps no reference to; the host
+//!   may keep it as long as it likes, and later GL commands never write it.
+//!
+//! ## Where it works
+//! The Vulkan backend on a device with `VK_KHR_external_memory_fd`, through `inproc` or
+//! `thread`. Through `shm`, `fork`, `unix:` and `tcp://` the descriptor would have to cross
+//! the socket with `SCM_RIGHTS`, which is not built: the call returns
+//! [`ExportError::NotInProcess`]. The GLES and null backends return
+//! [`ExportError::Unsupported`]. dma-buf export with a DRM format modifier and a `sync_file`
+//! fence are not built (the software drivers have neither).
+
+use std::os::fd::OwnedFd;
+
+use tessera_components::gl::GLuint;
+use tessera_components::names::NameEntry;
+use tessera_components::object::Texture;
+use tessera_components::state::TextureTarget;
+use tessera_wire::record::Record;
+use tessera_wire::{ExportedMemory, Reply};
+
+use crate::context::Context;
+use crate::texture::block_bytes;
+
+/// A texture's image in exported Vulkan memory (module docs: what an importer does with it).
+#[derive(Debug)]
+pub struct ExportedImage {
+    /// The memory, an opaque file descriptor (`VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT`).
+    pub fd: OwnedFd,
+    /// `VkFormat` of the image.
+    pub vk_format: i32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `VkImageTiling` (`LINEAR`).
+    pub tiling: i32,
+    /// `VkImageUsageFlags` the importer's image must be made with.
+    pub usage: u32,
+    /// `VkImageLayout` the image is released in (`GENERAL`).
+    pub layout: i32,
+    /// Bytes of the allocation to import.
+    pub allocation_size: u64,
+    /// Memory type bits of the exporting device's requirements for the image.
+    pub memory_type_bits: u32,
+    /// Byte offset of row 0 (the bottom row) in the memory.
+    pub offset: u64,
+    /// Bytes from one row to the next in the memory.
+    pub row_pitch: u64,
+    /// `driverUUID` of the exporting device.
+    pub driver_uuid: [u8; 16],
+    /// `deviceUUID` of the exporting device.
+    pub device_uuid: [u8; 16],
+}
+
+impl ExportedImage {
+    fn from_reply(m: &ExportedMemory) -> Self {
+        Self {
+            fd: m.take_fd(),
+            vk_format: m.vk_format,
+            width: m.extent[0],
+            height: m.extent[1],
+            tiling: m.tiling,
+            usage: m.usage,
+            layout: m.layout,
+            allocation_size: m.allocation_size,
+            memory_type_bits: m.memory_type_bits,
+            offset: m.offset,
+            row_pitch: m.row_pitch,
+            driver_uuid: m.driver_uuid,
+            device_uuid: m.device_uuid,
+        }
+    }
+}
+
+/// Why a texture could not be exported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    /// The context's records go to another process (`shm`, `fork`, `unix:`, `tcp://`): a
+    /// descriptor made there means nothing here, and passing it with `SCM_RIGHTS` is not
+    /// built.
+    #[error("export works only on the in-process transports (inproc, thread)")]
+    NotInProcess,
+    /// The backend cannot export memory (GLES, null, or a Vulkan device without
+    /// `VK_KHR_external_memory_fd`).
+    #[error("the {backend} backend cannot export memory")]
+    Unsupported {
+        /// The backend's name.
+        backend: String,
+    },
+    /// The name is no texture object.
+    #[error("texture {0} is not a texture object")]
+    NotATexture(GLuint),
+    /// The texture is not a 2D texture with a defined, uncompressed, single-sampled colour
+    /// level 0, or is a texture view.
+    #[error("texture {texture} cannot be exported: {why}")]
+    NotExportable {
+        /// The name.
+        texture: GLuint,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+    /// The context is lost (the backend ended the session).
+    #[error("the context is lost")]
+    Lost,
+}
+
+impl Context {
+    /// Exports level 0 of the 2D texture `texture` as Vulkan memory a host imports, once
+    /// every GL command issued before completed on the device (module docs: the contract).
+    /// Raises no GL error: what is wrong is the returned [`ExportError`].
+    pub fn export_texture(&mut self, texture: GLuint) -> Result<ExportedImage, ExportError> {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        if sh.lost.is_some() {
+            return Err(ExportError::Lost);
+        }
+        if sh.transport.kind().is_remote() {
+            return Err(ExportError::NotInProcess);
+        }
+        if !sh.caps.memory_export {
+            return Err(ExportError::Unsupported {
+                backend: sh.caps.backend.clone(),
+            });
+        }
+        let entity = match sh.names.textures.entry(texture) {
+            NameEntry::Object(e) => e,
+            _ => return Err(ExportError::NotATexture(texture)),
+        };
+        let t = sh
+            .world
+            .get::<Texture>(entity)
+            .ok_or(ExportError::NotATexture(texture))?;
+        let not = |why| ExportError::NotExportable { texture, why };
+        if t.target != Some(TextureTarget::D2) {
+            return Err(not("not a 2D texture"));
+        }
+        if t.view_of.is_some() {
+            return Err(not("a texture view"));
+        }
+        let image = t.images[0][0];
+        let format = image
+            .format
+            .filter(|_| image.is_defined())
+            .ok_or(not("level 0 has no image"))?;
+        let info = format.info();
+        if info.depth_bits != 0 || info.stencil_bits != 0 || block_bytes(format).is_some() {
+            return Err(not("not an uncompressed colour image"));
+        }
+        let handle = t.handle;
+        let reply = sh.dev.enc.mint_reply();
+        sh.dev.push(Record::ExportTexture {
+            texture: handle,
+            reply,
+        });
+        match sh.wait(reply) {
+            Some(Reply::Exported(m)) => Ok(ExportedImage::from_reply(&m)),
+            _ => Err(ExportError::Lost),
+        }
+    }
+}

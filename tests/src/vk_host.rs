@@ -1,0 +1,586 @@
+//! A host's own Vulkan device, as an embedder has one: an instance with the Khronos
+//! validation layer (every warning and error kept, [`HostVk::messages`]), a device with
+//! `VK_KHR_external_memory_fd`, and what a host does with an image Tessera exported: import
+//! the descriptor, acquire the image from `VK_QUEUE_FAMILY_EXTERNAL`, copy it into a
+//! host-visible buffer and read it. Also the message that carries an export from one process
+//! to another over a Unix socket (`SCM_RIGHTS`).
+#![expect(
+    unsafe_code,
+    reason = "Vulkan calls through ash, descriptors through sendmsg"
+)]
+
+use std::ffi::{CStr, c_void};
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+use std::sync::{Mutex, PoisonError};
+
+use ash::vk;
+use tessera_engine::export::ExportedImage;
+
+/// What an importer needs of an export, apart from the descriptor (the fields of
+/// [`ExportedImage`]), as bytes for another process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImportDesc {
+    /// `VkFormat`.
+    pub vk_format: i32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `VkImageTiling`.
+    pub tiling: i32,
+    /// `VkImageUsageFlags`.
+    pub usage: u32,
+    /// `VkImageLayout` at hand-over.
+    pub layout: i32,
+    /// Bytes of the allocation.
+    pub allocation_size: u64,
+    /// Memory type bits on the exporting device.
+    pub memory_type_bits: u32,
+    /// The exporting device's `driverUUID`.
+    pub driver_uuid: [u8; 16],
+    /// The exporting device's `deviceUUID`.
+    pub device_uuid: [u8; 16],
+}
+
+/// Bytes of an [`ImportDesc`] in a message.
+pub const DESC_LEN: usize = 4 * 7 + 8 + 32;
+
+impl ImportDesc {
+    /// The description of an export.
+    pub fn of(e: &ExportedImage) -> Self {
+        Self {
+            vk_format: e.vk_format,
+            width: e.width,
+            height: e.height,
+            tiling: e.tiling,
+            usage: e.usage,
+            layout: e.layout,
+            allocation_size: e.allocation_size,
+            memory_type_bits: e.memory_type_bits,
+            driver_uuid: e.driver_uuid,
+            device_uuid: e.device_uuid,
+        }
+    }
+
+    /// Little-endian bytes, field by field.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(DESC_LEN);
+        b.extend_from_slice(&self.vk_format.to_le_bytes());
+        b.extend_from_slice(&self.width.to_le_bytes());
+        b.extend_from_slice(&self.height.to_le_bytes());
+        b.extend_from_slice(&self.tiling.to_le_bytes());
+        b.extend_from_slice(&self.usage.to_le_bytes());
+        b.extend_from_slice(&self.layout.to_le_bytes());
+        b.extend_from_slice(&self.memory_type_bits.to_le_bytes());
+        b.extend_from_slice(&self.allocation_size.to_le_bytes());
+        b.extend_from_slice(&self.driver_uuid);
+        b.extend_from_slice(&self.device_uuid);
+        b
+    }
+
+    /// The description [`ImportDesc::to_bytes`] wrote.
+    pub fn from_bytes(b: &[u8]) -> Option<Self> {
+        if b.len() != DESC_LEN {
+            return None;
+        }
+        let u = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap_or_default());
+        Some(Self {
+            vk_format: u(0) as i32,
+            width: u(4),
+            height: u(8),
+            tiling: u(12) as i32,
+            usage: u(16),
+            layout: u(20) as i32,
+            memory_type_bits: u(24),
+            allocation_size: u64::from_le_bytes(b[28..36].try_into().ok()?),
+            driver_uuid: b[36..52].try_into().ok()?,
+            device_uuid: b[52..68].try_into().ok()?,
+        })
+    }
+}
+
+/// Sends `payload` with `fd` attached (`SCM_RIGHTS`); the descriptor stays open here too.
+pub fn send_fd(stream: &UnixStream, payload: &[u8], fd: &OwnedFd) -> std::io::Result<()> {
+    let raw = fd.as_raw_fd();
+    let space = unsafe_cmsg_space();
+    let mut control = vec![0u8; space];
+    let mut iov = libc::iovec {
+        iov_base: payload.as_ptr().cast_mut().cast(),
+        iov_len: payload.len(),
+    };
+    // SAFETY: a zeroed msghdr is valid; the pointers set below outlive the call.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &raw mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    // SAFETY: `control` holds CMSG_SPACE of one descriptor, so the first header and its data
+    // lie inside it.
+    unsafe {
+        let cmsg = libc::CMSG_FIRSTHDR(&raw const msg);
+        (*cmsg).cmsg_level = libc::SOL_SOCKET;
+        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+        (*cmsg).cmsg_len = libc::CMSG_LEN(size_of::<libc::c_int>() as u32) as _;
+        std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>(), raw);
+    }
+    // SAFETY: a connected socket; `msg` is complete.
+    let sent = unsafe { libc::sendmsg(stream.as_raw_fd(), &raw const msg, 0) };
+    if sent < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if sent as usize != payload.len() {
+        return Err(std::io::Error::other("short sendmsg"));
+    }
+    Ok(())
+}
+
+fn unsafe_cmsg_space() -> usize {
+    // SAFETY: a pure computation on a size.
+    unsafe { libc::CMSG_SPACE(size_of::<libc::c_int>() as u32) as usize }
+}
+
+/// Receives a message of `len` bytes [`send_fd`] sent, with its descriptor.
+pub fn recv_fd(stream: &UnixStream, len: usize) -> std::io::Result<(Vec<u8>, OwnedFd)> {
+    let space = unsafe_cmsg_space();
+    let mut control = vec![0u8; space];
+    let mut payload = vec![0u8; len];
+    let mut iov = libc::iovec {
+        iov_base: payload.as_mut_ptr().cast(),
+        iov_len: len,
+    };
+    // SAFETY: a zeroed msghdr is valid; the pointers set below outlive the call.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &raw mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    // SAFETY: a connected socket; `msg` points at buffers of the sizes it names.
+    let got = unsafe { libc::recvmsg(stream.as_raw_fd(), &raw mut msg, libc::MSG_CMSG_CLOEXEC) };
+    if got < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    payload.truncate(got as usize);
+    // SAFETY: recvmsg filled the control buffer; the header, if any, lies inside it.
+    let fd = unsafe {
+        let cmsg = libc::CMSG_FIRSTHDR(&raw const msg);
+        if cmsg.is_null()
+            || (*cmsg).cmsg_level != libc::SOL_SOCKET
+            || (*cmsg).cmsg_type != libc::SCM_RIGHTS
+        {
+            return Err(std::io::Error::other("no descriptor in the message"));
+        }
+        let raw = std::ptr::read_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>());
+        OwnedFd::from_raw_fd(raw)
+    };
+    Ok((payload, fd))
+}
+
+/// Writes a length-prefixed message.
+pub fn write_frame(stream: &mut UnixStream, bytes: &[u8]) -> std::io::Result<()> {
+    stream.write_all(&(bytes.len() as u64).to_le_bytes())?;
+    stream.write_all(bytes)
+}
+
+/// Reads a message [`write_frame`] wrote.
+pub fn read_frame(stream: &mut UnixStream) -> std::io::Result<Vec<u8>> {
+    let mut len = [0u8; 8];
+    stream.read_exact(&mut len)?;
+    let mut bytes = vec![0u8; u64::from_le_bytes(len) as usize];
+    stream.read_exact(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// A host's instance and device on the first Vulkan device (lavapipe in the tests), with
+/// the validation layer on.
+pub struct HostVk {
+    _entry: ash::Entry,
+    /// The instance.
+    pub instance: ash::Instance,
+    debug: ash::ext::debug_utils::Instance,
+    messenger: vk::DebugUtilsMessengerEXT,
+    messages: Box<Mutex<Vec<String>>>,
+    /// The physical device.
+    pub phys: vk::PhysicalDevice,
+    /// The device.
+    pub device: ash::Device,
+    /// Its one queue.
+    pub queue: vk::Queue,
+    /// The queue's family.
+    pub family: u32,
+    pool: vk::CommandPool,
+}
+
+unsafe extern "system" fn on_message(
+    _severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    user: *mut c_void,
+) -> vk::Bool32 {
+    // SAFETY: the layer passes valid callback data; `user` is the boxed Mutex of the
+    // HostVk, which outlives the messenger.
+    unsafe {
+        let messages = &*user.cast::<Mutex<Vec<String>>>();
+        let text = if (*data).p_message.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr((*data).p_message)
+                .to_string_lossy()
+                .into_owned()
+        };
+        messages
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(text);
+    }
+    vk::FALSE
+}
+
+fn vkr<T>(call: &str, r: Result<T, vk::Result>) -> Result<T, String> {
+    r.map_err(|e| format!("{call}: {e}"))
+}
+
+impl HostVk {
+    /// Loads Vulkan and creates the instance (validation on) and a device with
+    /// `extensions` (and `VK_KHR_external_memory_fd`).
+    pub fn new(extensions: &[&CStr]) -> Result<Self, String> {
+        // SAFETY: loading the system's libvulkan.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| e.to_string())?;
+        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_2);
+        let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
+        let exts = [ash::ext::debug_utils::NAME.as_ptr()];
+        let info = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layers)
+            .enabled_extension_names(&exts);
+        // SAFETY: a valid create info; the layer and extension are the tests' requirements.
+        let instance = vkr("vkCreateInstance", unsafe {
+            entry.create_instance(&info, None)
+        })?;
+        let messages: Box<Mutex<Vec<String>>> = Box::default();
+        let debug = ash::ext::debug_utils::Instance::new(&entry, &instance);
+        let m = vk::DebugUtilsMessengerCreateInfoEXT::default()
+            .message_severity(
+                vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                    | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+            )
+            .message_type(
+                vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                    | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                    | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+            )
+            .pfn_user_callback(Some(on_message))
+            .user_data(
+                std::ptr::from_ref::<Mutex<Vec<String>>>(&messages)
+                    .cast_mut()
+                    .cast(),
+            );
+        // SAFETY: debug utils is enabled; the user data outlives the messenger (both are
+        // dropped together, the messenger first).
+        let messenger = vkr("vkCreateDebugUtilsMessengerEXT", unsafe {
+            debug.create_debug_utils_messenger(&m, None)
+        })?;
+        // SAFETY: a live instance.
+        let phys = vkr("vkEnumeratePhysicalDevices", unsafe {
+            instance.enumerate_physical_devices()
+        })?
+        .into_iter()
+        .next()
+        .ok_or("no Vulkan device")?;
+        // SAFETY: a physical device of this instance.
+        let family = unsafe { instance.get_physical_device_queue_family_properties(phys) }
+            .iter()
+            .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
+            .ok_or("no graphics queue")? as u32;
+        let priorities = [1.0f32];
+        let queues = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&priorities)];
+        let mut names = vec![ash::khr::external_memory_fd::NAME.as_ptr()];
+        names.extend(extensions.iter().map(|e| e.as_ptr()));
+        let dinfo = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_extension_names(&names);
+        // SAFETY: a physical device of this instance; a valid create info.
+        let device = vkr("vkCreateDevice", unsafe {
+            instance.create_device(phys, &dinfo, None)
+        })?;
+        // SAFETY: the device has one queue of `family`.
+        let queue = unsafe { device.get_device_queue(family, 0) };
+        let pinfo = vk::CommandPoolCreateInfo::default().queue_family_index(family);
+        // SAFETY: a live device.
+        let pool = vkr("vkCreateCommandPool", unsafe {
+            device.create_command_pool(&pinfo, None)
+        })?;
+        Ok(Self {
+            _entry: entry,
+            instance,
+            debug,
+            messenger,
+            messages,
+            phys,
+            device,
+            queue,
+            family,
+            pool,
+        })
+    }
+
+    /// The validation layer's messages so far, taken.
+    pub fn messages(&self) -> Vec<String> {
+        std::mem::take(&mut *self.messages.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// This device's `driverUUID` and `deviceUUID`.
+    pub fn uuids(&self) -> ([u8; 16], [u8; 16]) {
+        let mut id = vk::PhysicalDeviceIDProperties::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+        // SAFETY: a physical device of this instance (Vulkan 1.1).
+        unsafe {
+            self.instance
+                .get_physical_device_properties2(self.phys, &mut p2)
+        };
+        (id.driver_uuid, id.device_uuid)
+    }
+
+    /// A memory type of `bits` with `flags`.
+    pub fn memory_type(&self, bits: u32, flags: vk::MemoryPropertyFlags) -> Option<u32> {
+        // SAFETY: a physical device of this instance.
+        let props = unsafe {
+            self.instance
+                .get_physical_device_memory_properties(self.phys)
+        };
+        (0..props.memory_type_count).find(|&i| {
+            bits & (1 << i) != 0
+                && props.memory_types[i as usize]
+                    .property_flags
+                    .contains(flags)
+        })
+    }
+
+    /// Imports an exported image (`fd` taken over by the import) and reads it: the acquire
+    /// from `VK_QUEUE_FAMILY_EXTERNAL`, a copy into a host-visible buffer, a fence waited
+    /// for. RGBA8-sized texels (4 bytes), rows tightly packed, bottom row first.
+    pub fn import_and_read(&self, desc: &ImportDesc, fd: OwnedFd) -> Result<Vec<u8>, String> {
+        if self.uuids() != (desc.driver_uuid, desc.device_uuid) {
+            return Err("the export comes from another driver or device".into());
+        }
+        let d = &self.device;
+        let extent = vk::Extent3D {
+            width: desc.width,
+            height: desc.height,
+            depth: 1,
+        };
+        let mut external = vk::ExternalMemoryImageCreateInfo::default()
+            .handle_types(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(vk::Format::from_raw(desc.vk_format))
+            .extent(extent)
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::from_raw(desc.tiling))
+            .usage(vk::ImageUsageFlags::from_raw(desc.usage))
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED)
+            .push_next(&mut external);
+        // SAFETY: a live device; the parameters of the exported image.
+        let image = vkr("vkCreateImage", unsafe { d.create_image(&info, None) })?;
+        // SAFETY: a live image.
+        let req = unsafe { d.get_image_memory_requirements(image) };
+        let type_index = self
+            .memory_type(
+                req.memory_type_bits & desc.memory_type_bits,
+                vk::MemoryPropertyFlags::empty(),
+            )
+            .ok_or("no memory type to import into")?;
+        let mut import = vk::ImportMemoryFdInfoKHR::default()
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD)
+            .fd(fd.into_raw_fd());
+        let mut dedicated = vk::MemoryDedicatedAllocateInfo::default().image(image);
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(desc.allocation_size)
+            .memory_type_index(type_index)
+            .push_next(&mut import)
+            .push_next(&mut dedicated);
+        // SAFETY: the descriptor is an opaque export of a device with our UUIDs, of this
+        // size, dedicated to an image of these parameters; the import owns it from here.
+        let memory = vkr("vkAllocateMemory(import)", unsafe {
+            d.allocate_memory(&alloc, None)
+        })?;
+        // SAFETY: the dedicated allocation of this image.
+        vkr("vkBindImageMemory", unsafe {
+            d.bind_image_memory(image, memory, 0)
+        })?;
+        let size = u64::from(desc.width) * u64::from(desc.height) * 4;
+        let bytes = self.read_image(
+            image,
+            extent,
+            size,
+            vk::ImageLayout::from_raw(desc.layout),
+            vk::QUEUE_FAMILY_EXTERNAL,
+        );
+        // SAFETY: the copy completed (or failed before submission); nothing uses them.
+        unsafe {
+            d.destroy_image(image, None);
+            d.free_memory(memory, None);
+        }
+        bytes
+    }
+
+    /// Copies `image` (in `layout`, owned by queue family `from`: acquired into this one's
+    /// family when it is another) into a host-visible buffer of `size` bytes and reads it.
+    pub fn read_image(
+        &self,
+        image: vk::Image,
+        extent: vk::Extent3D,
+        size: u64,
+        layout: vk::ImageLayout,
+        from: u32,
+    ) -> Result<Vec<u8>, String> {
+        let d = &self.device;
+        let binfo = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(vk::BufferUsageFlags::TRANSFER_DST)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: a live device.
+        let buffer = vkr("vkCreateBuffer", unsafe { d.create_buffer(&binfo, None) })?;
+        // SAFETY: a live buffer.
+        let breq = unsafe { d.get_buffer_memory_requirements(buffer) };
+        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let btype = self
+            .memory_type(breq.memory_type_bits, host)
+            .ok_or("no host-visible memory")?;
+        let balloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(breq.size)
+            .memory_type_index(btype);
+        // SAFETY: a live device.
+        let bmem = vkr("vkAllocateMemory", unsafe {
+            d.allocate_memory(&balloc, None)
+        })?;
+        // SAFETY: fresh memory of the buffer's requirements.
+        vkr("vkBindBufferMemory", unsafe {
+            d.bind_buffer_memory(buffer, bmem, 0)
+        })?;
+        let cinfo = vk::CommandBufferAllocateInfo::default()
+            .command_pool(self.pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: a live pool of this device.
+        let cmd = vkr("vkAllocateCommandBuffers", unsafe {
+            d.allocate_command_buffers(&cinfo)
+        })?[0];
+        let range = vk::ImageSubresourceRange::default()
+            .aspect_mask(vk::ImageAspectFlags::COLOR)
+            .level_count(1)
+            .layer_count(1);
+        let (src_family, dst_family) = if from == self.family {
+            (vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED)
+        } else {
+            (from, self.family)
+        };
+        let acquire = vk::ImageMemoryBarrier::default()
+            .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
+            .old_layout(layout)
+            .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+            .src_queue_family_index(src_family)
+            .dst_queue_family_index(dst_family)
+            .image(image)
+            .subresource_range(range);
+        let copy = vk::BufferImageCopy::default()
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .layer_count(1),
+            )
+            .image_extent(extent);
+        let to_host = vk::BufferMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .buffer(buffer)
+            .size(vk::WHOLE_SIZE);
+        let finfo = vk::FenceCreateInfo::default();
+        // SAFETY: a live device.
+        let fence = vkr("vkCreateFence", unsafe { d.create_fence(&finfo, None) })?;
+        // SAFETY: a fresh primary command buffer recorded once and submitted once; the
+        // image is in `layout` (its producer's hand-over), the buffer holds the image's
+        // tightly packed texels; the fence is waited for before anything is freed.
+        let result = unsafe {
+            vkr(
+                "vkBeginCommandBuffer",
+                d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default()),
+            )?;
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TOP_OF_PIPE,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[acquire],
+            );
+            d.cmd_copy_image_to_buffer(
+                cmd,
+                image,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                buffer,
+                &[copy],
+            );
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[to_host],
+                &[],
+            );
+            vkr("vkEndCommandBuffer", d.end_command_buffer(cmd))?;
+            let cmds = [cmd];
+            let submit = vk::SubmitInfo::default().command_buffers(&cmds);
+            vkr(
+                "vkQueueSubmit",
+                d.queue_submit(self.queue, &[submit], fence),
+            )?;
+            vkr(
+                "vkWaitForFences",
+                d.wait_for_fences(&[fence], true, u64::MAX),
+            )?;
+            let ptr = vkr(
+                "vkMapMemory",
+                d.map_memory(bmem, 0, size, vk::MemoryMapFlags::empty()),
+            )?;
+            let mut out = vec![0u8; size as usize];
+            std::ptr::copy_nonoverlapping(ptr.cast::<u8>(), out.as_mut_ptr(), out.len());
+            d.unmap_memory(bmem);
+            Ok(out)
+        };
+        // SAFETY: the fence was waited for (or nothing was submitted).
+        unsafe {
+            d.destroy_fence(fence, None);
+            d.free_command_buffers(self.pool, &[cmd]);
+            d.destroy_buffer(buffer, None);
+            d.free_memory(bmem, None);
+        }
+        result
+    }
+}
+
+impl Drop for HostVk {
+    fn drop(&mut self) {
+        // SAFETY: everything made from the device was destroyed; the queue is idle after
+        // the wait.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_command_pool(self.pool, None);
+            self.device.destroy_device(None);
+            self.debug
+                .destroy_debug_utils_messenger(self.messenger, None);
+            self.instance.destroy_instance(None);
+        }
+    }
+}

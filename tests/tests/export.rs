@@ -1,0 +1,211 @@
+//! Frames out to a host as exported Vulkan memory (`Context::export_texture`).
+//!
+//! Tessera's Vulkan backend (validation on) draws a scene into a texture and exports it as an
+//! opaque memory descriptor; a second process (`tessera-vk-import`) with its own instance and
+//! device (validation on) receives the description and the descriptor over a Unix socket
+//! (`SCM_RIGHTS`), imports it, acquires it from `VK_QUEUE_FAMILY_EXTERNAL`, copies it into a
+//! host-visible buffer and sends the texels back. They must equal what native llvmpipe draws
+//! for the same GL calls. The export returns only after the producer waited for its fence,
+//! and only then is the message sent: that is the synchronisation.
+#![expect(
+    unsafe_code,
+    reason = "hands one end of a socket pair to the child process"
+)]
+
+use std::io::Read;
+use std::os::fd::AsRawFd;
+use std::os::unix::net::UnixStream;
+use std::process::Command;
+
+use tessera_engine::export::ExportError;
+use tessera_engine::gl::*;
+use tessera_engine::wire::TransportKind;
+use tessera_tests::differential::{Backend, assert_no_backend_events, tessera_on};
+use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::scenes::link_program;
+use tessera_tests::vk_host::{ImportDesc, read_frame, send_fd, write_frame};
+
+/// Odd sizes, so a row pitch that is not `width * 4` would show.
+const W: i32 = 61;
+const H: i32 = 37;
+
+const VS: &str = "#version 330 core
+const vec2 p[3] = vec2[3](vec2(-0.9, -0.8), vec2(0.7, -0.3), vec2(-0.2, 0.9));
+void main() { gl_Position = vec4(p[gl_VertexID], 0.0, 1.0); }
+";
+const FS: &str = "#version 330 core
+out vec4 color;
+void main() { color = vec4(0.2, 1.0, 0.6, 1.0); }
+";
+
+/// Draws the scene into a new RGBA8 texture attached to the bound framebuffer; returns
+/// the texture.
+fn scene(gl: &mut dyn Gl) -> GLuint {
+    let tex = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D, tex);
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        0,
+        RGBA8 as i32,
+        W,
+        H,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        None,
+    );
+    let fbo = gl.gen_framebuffer();
+    gl.bind_framebuffer(FRAMEBUFFER, fbo);
+    gl.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, tex, 0);
+    gl.viewport(0, 0, W, H);
+    gl.clear_color(0.0, 0.2, 0.4, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.enable(SCISSOR_TEST);
+    gl.scissor(3, 2, 20, 9);
+    gl.clear_color(1.0, 0.6, 0.0, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.disable(SCISSOR_TEST);
+    let program = link_program(gl, VS, FS);
+    gl.use_program(program);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    gl.draw_arrays(TRIANGLES, 0, 3);
+    tex
+}
+
+fn pixel(image: &[u8], x: i32, y: i32) -> [u8; 4] {
+    let at = ((y * W + x) * 4) as usize;
+    image[at..at + 4].try_into().unwrap()
+}
+
+/// The scene on native llvmpipe, read back from the texture's framebuffer (bottom row
+/// first), with its probes checked.
+fn native_pixels() -> Vec<u8> {
+    let mut native = NativeGl::new(W, H).expect("native desktop GL through the system EGL");
+    scene(&mut native);
+    let mut out = vec![0u8; (W * H * 4) as usize];
+    native.pixel_storei(PACK_ALIGNMENT, 4);
+    native.read_pixels(0, 0, W, H, RGBA, UNSIGNED_BYTE, &mut out);
+    assert_eq!(native.get_error(), NO_ERROR);
+    assert_eq!(pixel(&out, 0, 0), [0, 51, 102, 255], "background");
+    assert_eq!(pixel(&out, 21, 3), [255, 153, 0, 255], "scissored clear");
+    assert_eq!(pixel(&out, 26, 17), [51, 255, 153, 255], "triangle");
+    out
+}
+
+/// Starts the importer with one end of a socket pair; returns the other end once it has
+/// created its device.
+fn importer() -> (std::process::Child, UnixStream) {
+    let (ours, theirs) = UnixStream::pair().expect("a socket pair");
+    // SAFETY: clears close-on-exec of a descriptor this test owns, so the child inherits it.
+    let cleared = unsafe { libc::fcntl(theirs.as_raw_fd(), libc::F_SETFD, 0) };
+    assert_eq!(cleared, 0, "fcntl(F_SETFD)");
+    let child = Command::new(env!("CARGO_BIN_EXE_tessera-vk-import"))
+        .arg(theirs.as_raw_fd().to_string())
+        .spawn()
+        .expect("the importer binary");
+    drop(theirs);
+    let mut ready = [0u8; 1];
+    (&ours)
+        .read_exact(&mut ready)
+        .expect("the importer created its device");
+    (child, ours)
+}
+
+/// Tessera draws and exports; the other process imports and reads exactly native's pixels.
+#[test]
+fn exported_texture_reads_back_in_another_process() {
+    tessera_tests::ensure_lavapipe();
+    let expected = native_pixels();
+    for transport in [TransportKind::Inproc, TransportKind::Thread] {
+        let (mut child, mut stream) = importer();
+        let mut ctx = tessera_on(Backend::Vulkan, transport.clone(), W, H);
+        let tex = scene(&mut ctx);
+        assert_eq!(ctx.get_error(), NO_ERROR);
+        let exported = ctx.export_texture(tex).expect("an export");
+        assert_eq!((exported.width, exported.height), (W as u32, H as u32));
+        assert_eq!(exported.tiling, 1, "VK_IMAGE_TILING_LINEAR");
+        assert_eq!(exported.layout, 1, "VK_IMAGE_LAYOUT_GENERAL");
+        assert_eq!(exported.vk_format, 37, "VK_FORMAT_R8G8B8A8_UNORM");
+        assert!(exported.row_pitch >= u64::from(exported.width) * 4);
+        // The export returned after the producer's fence: the frame is complete.
+        send_fd(&stream, &ImportDesc::of(&exported).to_bytes(), &exported.fd)
+            .expect("sending the export");
+        drop(exported);
+        let answer = read_frame(&mut stream).expect("the importer's answer");
+        let _ = write_frame(&mut stream, &[]);
+        let status = child.wait().expect("the importer exits");
+        let (code, body) = answer.split_first().expect("a status byte");
+        assert_eq!(
+            *code,
+            0,
+            "{transport:?}: the importer failed: {}",
+            String::from_utf8_lossy(body)
+        );
+        assert!(status.success(), "{transport:?}: importer exit {status}");
+        let differing = body
+            .chunks(4)
+            .zip(expected.chunks(4))
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(
+            differing, 0,
+            "{transport:?}: imported pixels differ from native at {differing} pixels"
+        );
+        assert_eq!(body, expected.as_slice());
+        assert_no_backend_events(&mut ctx, "export");
+    }
+}
+
+/// What cannot be exported is an error of the call, never a GL error.
+#[test]
+fn export_errors() {
+    tessera_tests::ensure_lavapipe();
+    let mut vk = tessera_on(Backend::Vulkan, TransportKind::Inproc, W, H);
+    assert_eq!(
+        vk.export_texture(4242).unwrap_err(),
+        ExportError::NotATexture(4242)
+    );
+    let empty = vk.gen_texture();
+    vk.bind_texture(TEXTURE_2D, empty);
+    assert!(matches!(
+        vk.export_texture(empty),
+        Err(ExportError::NotExportable { .. })
+    ));
+    let depth = vk.gen_texture();
+    vk.bind_texture(TEXTURE_2D, depth);
+    Gl::tex_image_2d(
+        &mut vk,
+        TEXTURE_2D,
+        0,
+        DEPTH_COMPONENT24 as i32,
+        4,
+        4,
+        0,
+        DEPTH_COMPONENT,
+        UNSIGNED_INT,
+        None,
+    );
+    assert!(matches!(
+        vk.export_texture(depth),
+        Err(ExportError::NotExportable { .. })
+    ));
+    let cube = vk.gen_texture();
+    vk.bind_texture(TEXTURE_CUBE_MAP, cube);
+    assert!(matches!(
+        vk.export_texture(cube),
+        Err(ExportError::NotExportable { .. })
+    ));
+    assert_eq!(vk.get_error(), NO_ERROR);
+    assert_no_backend_events(&mut vk, "export errors");
+
+    let mut gles = tessera_on(Backend::Gles, TransportKind::Inproc, W, H);
+    let tex = scene(&mut gles);
+    assert_eq!(
+        gles.export_texture(tex).unwrap_err(),
+        ExportError::Unsupported {
+            backend: "gles".to_owned()
+        }
+    );
+    assert_eq!(gles.get_error(), NO_ERROR);
+}
