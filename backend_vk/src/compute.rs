@@ -28,7 +28,7 @@ impl VkPipe {
         let Some(stage) = p.stages.first() else {
             return Err("a compute program without its stage".to_owned());
         };
-        let info = vk::ComputePipelineCreateInfo::default()
+        let mut info = vk::ComputePipelineCreateInfo::default()
             .stage(
                 vk::PipelineShaderStageCreateInfo::default()
                     .stage(vk::ShaderStageFlags::COMPUTE)
@@ -36,8 +36,14 @@ impl VkPipe {
                     .name(c"main"),
             )
             .layout(p.pipeline_layout);
+        let mut feedback = vk::PipelineCreationFeedback::default();
+        let mut feedback_info = vk::PipelineCreationFeedbackCreateInfo::default()
+            .pipeline_creation_feedback(&mut feedback);
+        if self.pipes.feedback() {
+            info = info.push_next(&mut feedback_info);
+        }
         // SAFETY: a live module whose entry point `main` is a compute shader, and the
-        // pipeline layout made for its descriptors.
+        // pipeline layout made for its descriptors; creation feedback only on Vulkan 1.3.
         let created = unsafe {
             self.raw
                 .create_compute_pipelines(self.pipes.cache, &[info], None)
@@ -45,6 +51,9 @@ impl VkPipe {
         match created {
             Ok(v) => {
                 count(&self.stats.pipelines);
+                if self.pipes.feedback() {
+                    crate::pipeline::note_feedback(feedback.flags);
+                }
                 Ok(v[0])
             }
             Err((_, e)) => Err(format!("vkCreateComputePipelines: {e}")),

@@ -695,7 +695,7 @@ impl VkPipe {
             queries: SlotTable::new(),
             xfbs: SlotTable::new(),
             fences: SlotTable::new(),
-            pipes: crate::pipeline::Caches::new(&gpu.device)?,
+            pipes: crate::pipeline::Caches::new(&gpu.device, &gpu.props, gpu.tiers.api_version)?,
             clears: crate::clear::ClearCache::default(),
             frames,
             rec: crate::command::Recording::default(),

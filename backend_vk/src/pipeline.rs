@@ -13,6 +13,12 @@
 //! program destroys its pipelines and no global map holds stale entries. All pipelines are
 //! created through one `VkPipelineCache`.
 //!
+//! The pipeline cache persists in Tessera's cache store ([`tessera_cache`]): its data is
+//! loaded when the device is made and saved when it is destroyed, keyed by the driver's
+//! `pipelineCacheUUID`, vendor, device and driver version (the driver checks the data's own
+//! header too, and ignores data it did not write). Pipeline creation feedback (Vulkan 1.3)
+//! reports whether each pipeline came from that cache; the store counts both outcomes.
+//!
 //! Render passes are cached by format, sample count and load ops; a pipeline is created
 //! against the all-`LOAD` pass of its compatibility class, and is compatible with the
 //! clearing variants.
@@ -126,6 +132,20 @@ pub(crate) struct PipelineKey {
     pub feedback: u16,
 }
 
+/// Counts a pipeline creation's feedback in the persistent cache's counters: found in the
+/// pipeline cache, or not (nothing when the driver left the feedback invalid).
+pub(crate) fn note_feedback(flags: vk::PipelineCreationFeedbackFlags) {
+    if flags.contains(vk::PipelineCreationFeedbackFlags::VALID) {
+        tessera_cache::note(
+            if flags.contains(vk::PipelineCreationFeedbackFlags::APPLICATION_PIPELINE_CACHE_HIT) {
+                tessera_cache::Work::PipelineHit
+            } else {
+                tessera_cache::Work::PipelineMiss
+            },
+        );
+    }
+}
+
 /// One binding of a descriptor set layout: number, type, count and the stages that use it
 /// (a binding counts against the per-stage limits of the stages it names only:
 /// lavapipe's 32 storage images per stage, which all stages of a program may have).
@@ -134,30 +154,78 @@ pub(crate) type LayoutBinding = (u32, vk::DescriptorType, u32, vk::ShaderStageFl
 /// The caches.
 pub(crate) struct Caches {
     pub cache: vk::PipelineCache,
+    /// The persistent cache's key of the pipeline cache's data (the driver's identity).
+    persistent_key: [u8; 32],
+    /// Pipeline creation feedback is there to ask for (Vulkan 1.3).
+    feedback: bool,
     /// Render passes by key and feedback mask ([`VkPipe::render_pass_with`]).
     passes: HashMap<(PassKey, u16), vk::RenderPass>,
     pub compat: Interner<PassKey>,
     set_layouts: HashMap<(Vec<LayoutBinding>, bool), (vk::DescriptorSetLayout, vk::PipelineLayout)>,
 }
 
+/// The persistent cache's pipeline cache data, one entry per driver.
+const PIPELINE_CACHE_ENTRIES: tessera_cache::Kind = tessera_cache::Kind {
+    name: "vk-pipeline-cache",
+    build: "1",
+};
+
 impl Caches {
-    pub fn new(raw: &ash::Device) -> Result<Self, crate::CreateBackendError> {
-        // SAFETY: a live device; an empty cache.
-        let cache =
-            unsafe { raw.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None) }
-                .map_err(|e| crate::CreateBackendError::Vulkan {
-                    call: "vkCreatePipelineCache",
-                    result: e,
-                })?;
+    /// The caches of a device of `props`, whose Vulkan version is `api_version`; the
+    /// pipeline cache starts with what the persistent cache holds for its driver.
+    pub fn new(
+        raw: &ash::Device,
+        props: &vk::PhysicalDeviceProperties,
+        api_version: u32,
+    ) -> Result<Self, crate::CreateBackendError> {
+        let persistent_key = tessera_cache::key(&[
+            &props.pipeline_cache_uuid,
+            &props.vendor_id.to_le_bytes(),
+            &props.device_id.to_le_bytes(),
+            &props.driver_version.to_le_bytes(),
+        ]);
+        let initial = tessera_cache::load(&PIPELINE_CACHE_ENTRIES, &persistent_key);
+        let create = |data: &[u8]| {
+            // SAFETY: a live device; the initial data is a slice alive for the call, which
+            // the driver validates (it ignores data of another device or driver).
+            unsafe {
+                raw.create_pipeline_cache(
+                    &vk::PipelineCacheCreateInfo::default().initial_data(data),
+                    None,
+                )
+            }
+        };
+        let cache = match initial.as_deref().map(create) {
+            Some(Ok(cache)) => Ok(cache),
+            // Refused data (the driver may fail rather than ignore it): an empty cache.
+            _ => create(&[]),
+        }
+        .map_err(|e| crate::CreateBackendError::Vulkan {
+            call: "vkCreatePipelineCache",
+            result: e,
+        })?;
         Ok(Self {
             cache,
+            persistent_key,
+            feedback: api_version >= vk::API_VERSION_1_3,
             passes: HashMap::new(),
             compat: Interner::default(),
             set_layouts: HashMap::new(),
         })
     }
 
+    /// Whether pipeline creations ask for creation feedback.
+    pub fn feedback(&self) -> bool {
+        self.feedback
+    }
+
     pub fn destroy(&mut self, raw: &ash::Device) {
+        // SAFETY: a live pipeline cache of this device.
+        if let Ok(data) = unsafe { raw.get_pipeline_cache_data(self.cache) }
+            && !data.is_empty()
+        {
+            tessera_cache::store(&PIPELINE_CACHE_ENTRIES, &self.persistent_key, &data);
+        }
         // SAFETY: the device is idle (VkPipe::drop waited); each object destroyed once.
         unsafe {
             for (_, p) in self.passes.drain() {
@@ -339,9 +407,16 @@ impl VkPipe {
         if let Some(t) = states.tessellation {
             info = info.tessellation_state(t);
         }
+        let mut feedback = vk::PipelineCreationFeedback::default();
+        let mut feedback_info = vk::PipelineCreationFeedbackCreateInfo::default()
+            .pipeline_creation_feedback(&mut feedback);
+        if self.pipes.feedback {
+            info = info.push_next(&mut feedback_info);
+        }
         // SAFETY: every pointer in `info` refers to `states` or locals alive for the call;
         // callers pass live modules, layout and render pass, and set only features that are
-        // enabled (checked where each state is made).
+        // enabled (checked where each state is made); creation feedback is chained only on
+        // Vulkan 1.3, which has it.
         let created = unsafe {
             self.raw
                 .create_graphics_pipelines(self.pipes.cache, &[info], None)
@@ -350,6 +425,9 @@ impl VkPipe {
             Ok(p) => p[0],
             Err((_, e)) => return Err(vk_error("vkCreateGraphicsPipelines", e)),
         };
+        if self.pipes.feedback {
+            note_feedback(feedback.flags);
+        }
         count(&self.stats.pipelines);
         Ok(pipeline)
     }

@@ -8,6 +8,7 @@ mod bench_scenes;
 mod buffer;
 mod buffer_map;
 mod buffer_storage;
+mod cache;
 mod clear_buffer_object;
 mod clear_texture;
 mod clip_control;
