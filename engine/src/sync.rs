@@ -42,7 +42,8 @@ use tessera_wire::handle::FenceHandle;
 use tessera_wire::record::Record;
 
 use crate::context::Context;
-use crate::share::Shared;
+use crate::share::{ShareGroup, Shared};
+use std::sync::MutexGuard;
 
 /// The longest a fence wait holds the share group's lock at a time, and the longest it
 /// sleeps without it before looking again.
@@ -68,10 +69,107 @@ impl Drop for Waiting<'_> {
 
 /// What one look at a fence found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Look {
+pub(crate) enum Look {
+    /// The fence signalled.
     Signalled,
+    /// Not yet (after a wait: the timeout expired).
     Pending,
+    /// The session with the backend is lost.
     Lost,
+}
+
+/// One look at fence `fence` (sequence `seq`) under the group's lock: hands the records so
+/// far to the backend and reads the watermark. Where the watermark moves only when asked
+/// (a server), asks with a `WaitFence` record waiting up to `wait_ns`; `alive` says
+/// whether the fence's object still exists (a deleted fence's `DestroyFence` lets the
+/// watermark pass it, so the backend is only polled).
+pub(crate) fn look_at(
+    sh: &mut Shared,
+    fence: FenceHandle,
+    seq: u64,
+    wait_ns: u64,
+    alive: impl FnOnce(&Shared) -> bool,
+) -> Look {
+    let mut signalled = sh.fences.completed() >= seq;
+    if !signalled {
+        sh.flush();
+        if sh.lost.is_some() {
+            return Look::Lost;
+        }
+        // A server's report may have arrived unread: taking events reads it (without
+        // blocking) into the watermark.
+        sh.take_transport_events();
+        signalled = sh.fences.completed() >= seq;
+    }
+    if !signalled {
+        let alive = alive(sh);
+        if sh.transport.poll_fences(wait_ns) || !alive {
+            sh.take_transport_events();
+            signalled = sh.fences.completed() >= seq;
+        } else {
+            let reply = sh.dev.enc.mint_reply();
+            sh.dev.push(Record::WaitFence {
+                fence,
+                timeout_ns: wait_ns,
+                reply,
+            });
+            signalled = match sh.wait(reply) {
+                Some(Reply::Fence(s)) => s,
+                _ => return Look::Lost,
+            };
+        }
+        if !signalled && sh.lost.is_some() {
+            return Look::Lost;
+        }
+    }
+    if !signalled {
+        return Look::Pending;
+    }
+    // What the GPU wrote before the fence is now visible through persistent mappings.
+    if !sh.persistent_maps.is_empty() {
+        crate::buffer::refresh_persistent_reads(sh);
+    }
+    Look::Signalled
+}
+
+/// Waits up to `timeout` nanoseconds (`u64::MAX`: about forever) for fence `seq` of
+/// `group`, whose first look, under `sh`, found it pending. Holds the group's lock only
+/// while it looks (`look`, at most [`WAIT_SLICE`] at a time) and sleeps on the watermark
+/// without it, so the group's other contexts go on meanwhile. `context` is the context
+/// whose records the lock is taken for (`None`: whichever was last). Returns
+/// [`Look::Pending`] when the timeout expired.
+pub(crate) fn wait_pending<'g>(
+    group: &'g ShareGroup,
+    context: Option<u32>,
+    mut sh: MutexGuard<'g, Shared>,
+    seq: u64,
+    timeout: u64,
+    mut look: impl FnMut(&mut Shared, u64) -> Look,
+) -> Look {
+    let deadline = Instant::now().checked_add(Duration::from_nanos(timeout));
+    let mark = sh.fences.clone();
+    let _waiting = Waiting::new(&group.fence_waiters);
+    loop {
+        let left = deadline.map_or(WAIT_SLICE, |d| d.saturating_duration_since(Instant::now()));
+        if left.is_zero() {
+            return Look::Pending;
+        }
+        let slice = left.min(WAIT_SLICE);
+        // Sleep without the group's lock: other contexts of the group go on.
+        let seen = mark.completed();
+        drop(sh);
+        if seen < seq {
+            mark.wait_past(seen, slice);
+        }
+        sh = match context {
+            Some(context) => group.lock_for(context),
+            None => group.lock(),
+        };
+        match look(&mut sh, slice.as_nanos() as u64) {
+            Look::Pending => {}
+            end => return end,
+        }
+    }
 }
 
 impl Context {
@@ -139,57 +237,19 @@ impl Context {
     }
 
     /// One look at the fence of sync object `e` (which may have been deleted meanwhile:
-    /// `fence` and `seq` are what it had), under the group's lock: hands the records so far
-    /// to the backend and reads the watermark. Where the watermark moves only when asked
-    /// (a server), asks with a `WaitFence` record waiting up to `wait_ns`. Records a signal
-    /// on the object.
+    /// `fence` and `seq` are what it had), under the group's lock (see [`look_at`]); records
+    /// a signal on the object.
     fn look(sh: &mut Shared, e: Entity, fence: FenceHandle, seq: u64, wait_ns: u64) -> Look {
-        let mut signalled = sh.fences.completed() >= seq;
-        if !signalled {
-            sh.flush();
-            if sh.lost.is_some() {
-                return Look::Lost;
-            }
-            // A server's report may have arrived unread: taking events reads it (without
-            // blocking) into the watermark.
-            sh.take_transport_events();
-            signalled = sh.fences.completed() >= seq;
-        }
-        if !signalled {
-            let alive = sh.world.get::<Sync>(e).is_some_and(|s| s.handle == fence);
-            if sh.transport.poll_fences(wait_ns) || !alive {
-                // A deleted fence's `DestroyFence` lets the watermark pass it.
-                sh.take_transport_events();
-                signalled = sh.fences.completed() >= seq;
-            } else {
-                let reply = sh.dev.enc.mint_reply();
-                sh.dev.push(Record::WaitFence {
-                    fence,
-                    timeout_ns: wait_ns,
-                    reply,
-                });
-                signalled = match sh.wait(reply) {
-                    Some(Reply::Fence(s)) => s,
-                    _ => return Look::Lost,
-                };
-            }
-            if !signalled && sh.lost.is_some() {
-                return Look::Lost;
-            }
-        }
-        if !signalled {
-            return Look::Pending;
-        }
-        if let Some(mut s) = sh.world.get_mut::<Sync>(e)
+        let look = look_at(sh, fence, seq, wait_ns, |sh| {
+            sh.world.get::<Sync>(e).is_some_and(|s| s.handle == fence)
+        });
+        if look == Look::Signalled
+            && let Some(mut s) = sh.world.get_mut::<Sync>(e)
             && s.handle == fence
         {
             s.status = SIGNALED;
         }
-        // What the GPU wrote before the fence is now visible through persistent mappings.
-        if !sh.persistent_maps.is_empty() {
-            crate::buffer::refresh_persistent_reads(sh);
-        }
-        Look::Signalled
+        look
     }
 
     /// `glClientWaitSync`: `ALREADY_SIGNALED`, `CONDITION_SATISFIED`, `TIMEOUT_EXPIRED`, or
@@ -221,27 +281,14 @@ impl Context {
             Look::Pending if timeout == 0 => return TIMEOUT_EXPIRED,
             Look::Pending => {}
         }
-        let deadline = Instant::now().checked_add(Duration::from_nanos(timeout));
-        let mark = sh.fences.clone();
-        let _waiting = Waiting::new(&self.group.fence_waiters);
-        loop {
-            let left = deadline.map_or(WAIT_SLICE, |d| d.saturating_duration_since(Instant::now()));
-            if left.is_zero() {
-                return TIMEOUT_EXPIRED;
-            }
-            let slice = left.min(WAIT_SLICE);
-            // Sleep without the group's lock: other contexts of the group go on.
-            let seen = mark.completed();
-            drop(sh);
-            if seen < s.seq {
-                mark.wait_past(seen, slice);
-            }
-            sh = self.group.lock_for(self.local.id);
-            match Self::look(&mut sh, e, s.handle, s.seq, slice.as_nanos() as u64) {
-                Look::Signalled => return CONDITION_SATISFIED,
-                Look::Lost => return WAIT_FAILED,
-                Look::Pending => {}
-            }
+        let group = self.group.clone();
+        let end = wait_pending(&group, Some(self.local.id), sh, s.seq, timeout, |sh, ns| {
+            Self::look(sh, e, s.handle, s.seq, ns)
+        });
+        match end {
+            Look::Signalled => CONDITION_SATISFIED,
+            Look::Lost => WAIT_FAILED,
+            Look::Pending => TIMEOUT_EXPIRED,
         }
     }
 

@@ -52,7 +52,7 @@ const NAMES: [&str; 6] = [
 ];
 
 /// The C programs: source, program, libraries linked.
-const PROGRAMS: [(&str, &str, &[&str]); 8] = [
+const PROGRAMS: [(&str, &str, &[&str]); 9] = [
     (
         "dropin.c",
         "tessera-dropin-test",
@@ -64,6 +64,7 @@ const PROGRAMS: [(&str, &str, &[&str]); 8] = [
         &["-lEGL", "-lOpenGL", "-lpthread"],
     ),
     ("egl_device.c", "tessera-egl-device", &["-lEGL", "-lOpenGL"]),
+    ("egl_sync.c", "tessera-egl-sync", &["-lEGL", "-lOpenGL"]),
     (
         "unimplemented.c",
         "tessera-unimplemented",
@@ -300,6 +301,33 @@ fn egl_errors_are_the_ones_the_specification_names() {
         text(&out.stderr)
     );
 }
+
+/// EGL fence syncs (`EGL_KHR_fence_sync`, `EGL_KHR_wait_sync`, EGL 1.5's) natively and on
+/// each backend: every status and error of `tests/dropin/egl_sync.c`, including a fence of
+/// one context waited for by a context that shares nothing with it.
+#[test]
+fn egl_fences_signal_and_fail_as_the_specifications_say() {
+    let runs = std::iter::once(None).chain(BACKENDS.iter().copied().map(Some));
+    for backend in runs {
+        let out = run("tessera-egl-sync", backend);
+        let backend = backend.unwrap_or("native");
+        let stdout = text(&out.stdout);
+        let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+        assert!(failed.is_empty(), "{backend}: {}", failed.join("\n"));
+        assert!(
+            out.status.success(),
+            "{backend}: {stdout}\n{}",
+            text(&out.stderr)
+        );
+        assert!(
+            stdout.contains(&format!("checks {EGL_SYNC_CHECKS} failures 0")),
+            "{backend}: {stdout}"
+        );
+    }
+}
+
+/// The checks `tests/dropin/egl_sync.c` makes.
+const EGL_SYNC_CHECKS: usize = 43;
 
 /// `TESSERA_GL_VERSION=4.0` claims 4.0 on the null backend, whose own version is 4.6: a 4.0
 /// core request is granted, a 4.3 one refused, and the context reports 4.0 (the run without

@@ -12,7 +12,7 @@ use super::*;
 use crate::gl::{GL_FUNCTIONS, Proc};
 
 /// Every exported EGL function, sorted by name.
-pub static EGL_FUNCTIONS: [(&str, Proc); 53] = [
+pub static EGL_FUNCTIONS: [(&str, Proc); 58] = [
     (
         "eglBindAPI",
         Proc({
@@ -45,6 +45,14 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 53] = [
         Proc({
             const F: unsafe extern "C" fn(Handle, Handle, EGLint, EGLTime) -> EGLint =
                 eglClientWaitSync;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglClientWaitSyncKHR",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint, EGLTime) -> EGLint =
+                eglClientWaitSyncKHR;
             F as *const c_void
         }),
     ),
@@ -147,6 +155,14 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 53] = [
         }),
     ),
     (
+        "eglCreateSyncKHR",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, EGLenum, *const EGLint) -> Handle =
+                eglCreateSyncKHR;
+            F as *const c_void
+        }),
+    ),
+    (
         "eglCreateWindowSurface",
         Proc({
             const F: unsafe extern "C" fn(Handle, Handle, NativeHandle, *const EGLint) -> Handle =
@@ -179,6 +195,13 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 53] = [
         "eglDestroySync",
         Proc({
             const F: unsafe extern "C" fn(Handle, Handle) -> EGLBoolean = eglDestroySync;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglDestroySyncKHR",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle) -> EGLBoolean = eglDestroySyncKHR;
             F as *const c_void
         }),
     ),
@@ -261,6 +284,14 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 53] = [
         Proc({
             const F: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLAttrib) -> EGLBoolean =
                 eglGetSyncAttrib;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglGetSyncAttribKHR",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLint) -> EGLBoolean =
+                eglGetSyncAttribKHR;
             F as *const c_void
         }),
     ),
@@ -427,6 +458,13 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 53] = [
         "eglWaitSync",
         Proc({
             const F: unsafe extern "C" fn(Handle, Handle, EGLint) -> EGLBoolean = eglWaitSync;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglWaitSyncKHR",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, Handle, EGLint) -> EGLint = eglWaitSyncKHR;
             F as *const c_void
         }),
     ),

@@ -6,6 +6,7 @@ use std::thread::ThreadId;
 use super::EglError;
 use super::context::ContextAttribs;
 use super::display::{ContextEntry, Registry};
+use super::sync::{ClientWait, EglFence};
 use super::tokens::*;
 use super::window::WindowError;
 use crate::config::Config as EngineConfig;
@@ -488,56 +489,67 @@ impl Thread {
         Ok(())
     }
 
-    /// `eglCreateSync(EGL_SYNC_FENCE)`: finishes the current context, so the fence is
-    /// signaled at creation (exact, at the price of one round trip).
+    /// `eglCreateSync(EGL_SYNC_FENCE)` / `eglCreateSyncKHR`: a fence after the current
+    /// context's commands so far (`crate::egl::sync`). Errors in Mesa's order: a fence
+    /// needs a current context of `dpy` (`BAD_MATCH`), then a known type (`bad_type`:
+    /// `BAD_PARAMETER` for EGL 1.5's entry point, `BAD_ATTRIBUTE` for the KHR one), then
+    /// no attributes (a fence takes none: `BAD_ATTRIBUTE`).
     pub fn create_sync(
         &mut self,
         reg: &mut Registry,
         dpy: usize,
         ty: i32,
         list: &[(i32, i32)],
+        bad_type: EglError,
     ) -> Result<usize, EglError> {
         reg.initialized(dpy)?;
+        match &self.current {
+            None if ty == SYNC_FENCE => return Err(EglError::BadMatch),
+            Some(c) if c.display != dpy => return Err(EglError::BadMatch),
+            _ => {}
+        }
         if ty != SYNC_FENCE {
-            return Err(EglError::BadParameter);
+            return Err(bad_type);
         }
         if !list.is_empty() {
             return Err(EglError::BadAttribute);
         }
-        let Some(c) = self.current.as_mut().filter(|c| c.display == dpy) else {
+        let Some(c) = self.current.as_mut() else {
             return Err(EglError::BadMatch);
         };
-        c.gl.finish();
-        Ok(reg.add_sync(dpy))
+        let fence = EglFence::insert(&mut c.gl);
+        Ok(reg.add_sync(dpy, fence))
     }
 
-    /// `eglClientWaitSync`: every fence is signaled.
-    pub fn client_wait_sync(
-        &self,
-        reg: &Registry,
-        dpy: usize,
-        sync: usize,
-    ) -> Result<i32, EglError> {
-        reg.sync(dpy, sync)?;
-        Ok(CONDITION_SATISFIED)
+    /// `eglClientWaitSync`: `EGL_CONDITION_SATISFIED` or `EGL_TIMEOUT_EXPIRED`
+    /// (`timeout_ns` `EGL_FOREVER` waits for good); a lost session fails the wait
+    /// (`EGL_CONTEXT_LOST`). Flags are not checked, as in Mesa; every wait flushes.
+    pub fn client_wait_sync(fence: &EglFence, timeout_ns: u64) -> Result<i32, EglError> {
+        match fence.client_wait(timeout_ns) {
+            ClientWait::Satisfied => Ok(CONDITION_SATISFIED),
+            ClientWait::Expired => Ok(TIMEOUT_EXPIRED),
+            ClientWait::Lost => Err(EglError::ContextLost),
+        }
     }
 
-    /// `eglWaitSync`: needs a current context; nothing to wait for.
-    pub fn wait_sync(
-        &self,
-        reg: &Registry,
-        dpy: usize,
-        sync: usize,
-        flags: i32,
-    ) -> Result<(), EglError> {
-        reg.sync(dpy, sync)?;
+    /// `eglWaitSync` / `eglWaitSyncKHR` on a sync of `dpy` (already checked): needs a
+    /// current context of `dpy` (`BAD_MATCH`) and no flags (`BAD_PARAMETER`). In the
+    /// fence's own share group there is nothing to do; in another one the thread waits for
+    /// the fence before later commands are recorded (see `crate::egl::sync`).
+    pub fn wait_sync(&self, dpy: usize, fence: &EglFence, flags: i32) -> Result<(), EglError> {
+        let Some(c) = self.current.as_ref().filter(|c| c.display == dpy) else {
+            return Err(EglError::BadMatch);
+        };
         if flags != 0 {
             return Err(EglError::BadParameter);
         }
-        if self.current.is_none() {
-            return Err(EglError::BadMatch);
+        if fence.in_group_of(&c.gl) {
+            return Ok(());
         }
-        Ok(())
+        match fence.client_wait(u64::MAX) {
+            ClientWait::Lost => Err(EglError::ContextLost),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -24,6 +24,7 @@ use std::thread::ThreadId;
 use super::EglError;
 use super::config::{CONFIGS, Config, Criteria};
 use super::surface::SurfaceEntry;
+use super::sync::EglFence;
 use super::tokens::*;
 use super::window::{Visual, WindowSystem};
 use crate::context::Context;
@@ -111,9 +112,9 @@ pub const VERSION_STRING: &CStr = {
 /// `EGL_CLIENT_APIS`.
 pub const CLIENT_APIS_STRING: &CStr = c"OpenGL";
 /// `EGL_EXTENSIONS` of a display.
-pub const DISPLAY_EXTENSIONS: &CStr = c"EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context";
+pub const DISPLAY_EXTENSIONS: &CStr = c"EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
 /// `EGL_EXTENSIONS` of a display with windows.
-pub const WINDOW_DISPLAY_EXTENSIONS: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_EXT_swap_buffers_with_damage";
+pub const WINDOW_DISPLAY_EXTENSIONS: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_KHR_wait_sync EGL_EXT_swap_buffers_with_damage";
 /// `EGL_EXTENSIONS` of `EGL_NO_DISPLAY` (client extensions).
 pub const CLIENT_EXTENSIONS: &CStr = c"EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_wayland EGL_EXT_platform_x11 EGL_EXT_platform_xcb EGL_KHR_client_get_all_proc_addresses EGL_KHR_platform_wayland EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 
@@ -149,10 +150,12 @@ pub(crate) struct ContextEntry {
 }
 
 /// A fence sync (`eglCreateSync(EGL_SYNC_FENCE)`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct SyncEntry {
     /// The display it was created on.
     pub display: usize,
+    /// Its fence (shared with the threads waiting on it).
+    pub fence: Arc<EglFence>,
 }
 
 /// Every EGL object of the process.
@@ -438,41 +441,36 @@ impl Registry {
         c.attrib_on(attribute, self.display(dpy)?.visual())
     }
 
-    /// `eglCreateSync`: a fence. Tessera's fences are signaled at creation: the caller
-    /// finishes the current context first (see `Thread::create_sync`).
-    pub(crate) fn add_sync(&mut self, dpy: usize) -> usize {
+    /// Keeps a new fence sync of `dpy` and returns its handle.
+    pub(crate) fn add_sync(&mut self, dpy: usize, fence: EglFence) -> usize {
         let handle = self.mint(TAG_SYNC);
-        self.syncs.insert(handle, SyncEntry { display: dpy });
+        self.syncs.insert(
+            handle,
+            SyncEntry {
+                display: dpy,
+                fence: Arc::new(fence),
+            },
+        );
         handle
     }
 
-    /// A live sync of an initialized display, or `BAD_PARAMETER` (EGL names no
-    /// `BAD_SYNC`).
-    pub fn sync(&self, dpy: usize, sync: usize) -> Result<(), EglError> {
+    /// The fence of a live sync of an initialized display, or `BAD_PARAMETER` (EGL names
+    /// no `BAD_SYNC`). Waits and looks at it happen without the registry's lock.
+    pub fn sync(&self, dpy: usize, sync: usize) -> Result<Arc<EglFence>, EglError> {
         self.initialized(dpy)?;
         self.syncs
             .get(&sync)
             .filter(|s| s.display == dpy)
-            .map(|_| ())
+            .map(|s| s.fence.clone())
             .ok_or(EglError::BadParameter)
     }
 
-    /// `eglDestroySync`.
+    /// `eglDestroySync`: a thread still waiting on the sync keeps its fence until the
+    /// wait ends.
     pub fn destroy_sync(&mut self, dpy: usize, sync: usize) -> Result<(), EglError> {
         self.sync(dpy, sync)?;
         self.syncs.remove(&sync);
         Ok(())
-    }
-
-    /// `eglGetSyncAttrib`: a fence is signaled from its creation on.
-    pub fn sync_attrib(&self, dpy: usize, sync: usize, attribute: i32) -> Result<i32, EglError> {
-        self.sync(dpy, sync)?;
-        match attribute {
-            SYNC_TYPE => Ok(SYNC_FENCE),
-            SYNC_STATUS => Ok(SIGNALED),
-            SYNC_CONDITION => Ok(SYNC_PRIOR_COMMANDS_COMPLETE),
-            _ => Err(EglError::BadAttribute),
-        }
     }
 
     /// Whether `dpy` is initialized (for entry points that only check the display).

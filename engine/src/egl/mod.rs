@@ -30,6 +30,7 @@ pub mod context;
 mod current;
 pub mod display;
 pub mod surface;
+pub mod sync;
 pub mod tokens;
 pub mod window;
 
@@ -37,6 +38,7 @@ pub use config::{CONFIGS, Config, Criteria};
 pub use context::ContextAttribs;
 pub use current::Thread;
 pub use display::{Platform, Registry, registry};
+pub use sync::{ClientWait, EglFence};
 
 /// An EGL error, named as the specification names it. The C ABI maps each to its
 /// `EGL_*` code.
