@@ -93,7 +93,7 @@ const GL_EXTENSIONS: u32 = 0x1F03;
 const GL_NUM_EXTENSIONS: u32 = 0x821D;
 
 /// Where the native EGL is looked for, in order, after `TESSERA_NATIVE_EGL`.
-const EGL_CANDIDATES: &[&str] = &[
+pub(crate) const EGL_CANDIDATES: &[&str] = &[
     "/usr/lib/x86_64-linux-gnu/libEGL.so.1",
     "/usr/lib/aarch64-linux-gnu/libEGL.so.1",
     "/usr/lib/arm-linux-gnueabihf/libEGL.so.1",

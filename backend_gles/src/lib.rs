@@ -76,6 +76,7 @@ mod compute;
 mod condition;
 mod conv;
 mod device;
+pub mod discover;
 mod egl;
 mod framebuffer;
 mod glvnd;

@@ -84,6 +84,7 @@ mod conv;
 mod copy_image;
 mod descriptor;
 mod device;
+pub mod discover;
 mod export;
 mod frame;
 mod framebuffer;

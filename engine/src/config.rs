@@ -87,6 +87,10 @@ pub struct Config {
     pub backend: BackendKind,
     /// Transport between the engine and the backend.
     pub transport: TransportKind,
+    /// The server device a process transport's session asks for: its index, UUID or name
+    /// (else `TESSERA_DEVICE`; `None`: the server's placement policy decides). A server
+    /// without such a device refuses the context, naming the devices it has.
+    pub device: Option<String>,
     /// The default framebuffer (`None`: surfaceless).
     pub surface: Option<SurfaceConfig>,
     /// CSOs kept per kind before the least recently used are destroyed.
@@ -112,6 +116,7 @@ impl Default for Config {
         Self {
             backend: BackendKind::Null,
             transport: TransportKind::Inproc,
+            device: None,
             surface: Some(SurfaceConfig::new(64, 64)),
             cso_capacity: tessera_systems::cso::DEFAULT_CSO_CAPACITY,
             capture: false,

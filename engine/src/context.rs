@@ -281,6 +281,7 @@ impl Context {
                 backend: config.backend.name().to_owned(),
                 capture: config.capture,
                 secret: None,
+                device: config.device.clone(),
             };
             let remote =
                 tessera_wire::transport::dial(&config.transport, &options).map_err(|e| {

@@ -22,8 +22,8 @@ use tessera_tests::scenes::{link_program, triangle_vao};
 
 use crate::transport::Server;
 
-const W: i32 = 32;
-const H: i32 = 32;
+pub(crate) const W: i32 = 32;
+pub(crate) const H: i32 = 32;
 
 const VS: &str = "#version 330 core
 layout(location = 0) in vec2 pos;
@@ -34,16 +34,16 @@ out vec4 frag;
 void main() { frag = color; }";
 
 /// Frames whose pixels differ (the clear and the triangle's colour follow the frame number).
-const DISTINCT_FRAMES: usize = 4;
+pub(crate) const DISTINCT_FRAMES: usize = 4;
 
 /// The scene's objects in one context.
-struct Scene {
+pub(crate) struct Scene {
     program: GLuint,
     vao: GLuint,
     color: GLint,
 }
 
-fn setup(gl: &mut dyn Gl) -> Scene {
+pub(crate) fn setup(gl: &mut dyn Gl) -> Scene {
     let program = link_program(gl, VS, FS);
     let vao = triangle_vao(gl, 0.0);
     let color = gl.get_uniform_location(program, "color");
@@ -55,7 +55,7 @@ fn setup(gl: &mut dyn Gl) -> Scene {
 }
 
 /// Draws frame `n` and reads it back.
-fn frame(gl: &mut dyn Gl, scene: &Scene, n: usize) -> Vec<u8> {
+pub(crate) fn frame(gl: &mut dyn Gl, scene: &Scene, n: usize) -> Vec<u8> {
     let k = (n % DISTINCT_FRAMES) as f32;
     gl.viewport(0, 0, W, H);
     gl.clear_color(0.25 * k, 0.5, 1.0 - 0.25 * k, 1.0);
@@ -68,7 +68,7 @@ fn frame(gl: &mut dyn Gl, scene: &Scene, n: usize) -> Vec<u8> {
 }
 
 /// The native driver's frames: the oracle.
-fn native_frames() -> Vec<Vec<u8>> {
+pub(crate) fn native_frames() -> Vec<Vec<u8>> {
     let mut native = NativeGl::new(W, H).expect("native desktop GL through the system EGL");
     let scene = setup(&mut native);
     let frames = (0..DISTINCT_FRAMES)

@@ -56,6 +56,7 @@ mod names;
 mod no_error;
 mod piglit;
 mod pipeline_statistics;
+mod placement;
 mod polygon_offset_clamp;
 mod profiling;
 mod program;

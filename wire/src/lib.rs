@@ -70,7 +70,7 @@ pub use transport::{SessionLost, Transport, TransportKind, TransportStats};
 
 /// Version of the wire protocol; bumped by hand for changes the schema hash cannot see
 /// (a change of meaning with the same layout).
-pub const WIRE_VERSION: u32 = 1;
+pub const WIRE_VERSION: u32 = 2;
 
 /// Identifies the record schema, byte order and version. Two peers whose fingerprints differ
 /// refuse each other at connect time.

@@ -5,6 +5,9 @@
 //!                [--isolation process|pool|threads] [--sessions-per-worker N]
 //!                [--worker-memory MIB] [--max-sessions N] [--max-sessions-per-user N]
 //!                [--handshake-timeout SECS] [--max-connections N] [--max-unauthenticated N]
+//!                [--placement POLICY] [--topology FILE]
+//! tessera-server status [--unix PATH]
+//! tessera-server lose N [--unix PATH]
 //! tessera-server --fd N            (spawned by a client's `fork` transport)
 //! tessera-server --worker N        (a worker process, started by the server itself)
 //! ```
@@ -26,6 +29,20 @@
 //! and over TCP the secret's proof (`--handshake-timeout`, in seconds, fractions allowed).
 //! A connection over a cap is refused at once, one past the deadline is closed; both logged.
 //!
+//! Devices and placement (see `tessera_wire::transport::{devices, placement}`): with
+//! `--placement POLICY` (`pinned`, `least-loaded`, `round-robin`, `prefer-discrete`,
+//! `affinity`) each session is placed on one of the devices [`discover`] finds — Vulkan
+//! physical devices and native EGL devices — and its backend made on that device; with
+//! `--topology FILE` the devices are the ones the file describes instead (synthetic devices,
+//! each run on the software driver of its backend; the policy defaults to `least-loaded`).
+//! Each decision is logged with its reason; a client may pin a device (`TESSERA_DEVICE`).
+//! Without either flag sessions are not placed: each backend takes its own device.
+//! `tessera-server status` asks the server on the unix socket (`--unix PATH`, else the
+//! default) for its devices, sessions per device, memory and policy, and prints them;
+//! `tessera-server lose N` loses synthetic device `N` of a topology on demand (as its
+//! scripted `lost` event would): it takes no new session, and its sessions end with a context
+//! reset, as for a dead server.
+//!
 //! With no listener named, it listens on the unix socket clients use by default
 //! (`TESSERA_SERVER`, else `$XDG_RUNTIME_DIR/tessera-server.sock`). It prints one
 //! `tessera-server: listening on …` line per listener on stdout, logs sessions on stderr
@@ -46,12 +63,23 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tessera_engine::wire::null::NullBackend;
+use tessera_engine::wire::transport::devices::{self, Probe, Topology};
+use tessera_engine::wire::transport::placement::{Placer, Policy};
 use tessera_engine::wire::transport::secret::Secret;
 use tessera_engine::wire::transport::server::{
     Isolation, ServerConfig, serve, shared_process_driver_env,
 };
 use tessera_engine::wire::transport::worker::{WORKER_FLAG, serve_worker};
 use tessera_engine::wire::transport::{BackendRequest, ServerBackend, default_socket_path};
+
+/// The server's devices: the topology file's when one is given, else the Vulkan physical
+/// devices and the native EGL devices this machine has. The one discovery call of the
+/// server; the tests' synthetic machines come through it too.
+fn discover(topology: Option<&std::path::Path>) -> Result<Topology, String> {
+    let vulkan: &Probe = &tessera_backend_vk::discover::devices;
+    let gles: &Probe = &tessera_backend_gles::discover::devices;
+    devices::discover(topology, &[vulkan, gles])
+}
 
 /// The backends this server can make, by the name a client's Hello gives.
 fn make_backend(request: &BackendRequest) -> Result<ServerBackend, String> {
@@ -71,7 +99,14 @@ fn make_backend(request: &BackendRequest) -> Result<ServerBackend, String> {
             })
         }
         "vulkan" => {
-            let backend = tessera_backend_vk::VulkanBackend::new().map_err(|e| e.to_string())?;
+            // A discovered device by its UUID; a synthetic one runs on the default device
+            // (lavapipe where it is the only one).
+            let mut options = tessera_backend_vk::VkOptions::from_env();
+            if let Some(device) = request.device.as_ref().filter(|d| !d.synthetic) {
+                options.device = Some(devices::uuid_text(&device.uuid));
+            }
+            let backend = tessera_backend_vk::VulkanBackend::with_options(&options)
+                .map_err(|e| e.to_string())?;
             Ok(ServerBackend {
                 backend: Box::new(backend),
                 probe: None,
@@ -128,9 +163,13 @@ fn usage() -> ! {
         "usage: tessera-server [--unix PATH] [--tcp HOST:PORT --secret FILE] [--allow-capture]\n{:22}\
          [--isolation process|pool|threads] [--sessions-per-worker N]\n{:22}\
          [--worker-memory MIB] [--max-sessions N] [--max-sessions-per-user N]\n{:22}\
-         [--handshake-timeout SECS] [--max-connections N] [--max-unauthenticated N]\n       \
+         [--handshake-timeout SECS] [--max-connections N] [--max-unauthenticated N]\n{:22}\
+         [--placement pinned|least-loaded|round-robin|prefer-discrete|affinity]\n{:22}\
+         [--topology FILE]\n       \
+         tessera-server status [--unix PATH]\n       \
+         tessera-server lose N [--unix PATH]\n       \
          tessera-server --fd N",
-        "", "", ""
+        "", "", "", "", ""
     );
     std::process::exit(2)
 }
@@ -156,10 +195,41 @@ fn main() {
     let mut config = ServerConfig::default();
     let mut sessions_per_worker = None;
     let mut isolation_given = false;
-    let mut args = std::env::args().skip(1);
+    let mut policy = None;
+    let mut topology = None;
+    let mut args = std::env::args().skip(1).peekable();
+    let verb = match args.peek().map(String::as_str) {
+        Some("status") => Some("status".to_owned()),
+        Some("lose") => {
+            args.next();
+            Some(format!(
+                "lose:{}",
+                args.peek().cloned().unwrap_or_else(|| usage())
+            ))
+        }
+        _ => None,
+    };
+    if let Some(verb) = verb {
+        args.next();
+        let socket = match (args.next().as_deref(), args.next()) {
+            (None, _) => default_socket_path(),
+            (Some("--unix"), Some(path)) => PathBuf::from(path),
+            _ => usage(),
+        };
+        match tessera_engine::wire::transport::control(&socket, &verb) {
+            Ok(report) => print!("{report}"),
+            Err(e) => {
+                eprintln!("tessera-server status: {e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
         match arg.as_str() {
+            "--placement" => policy = Some(Policy::parse(&value()).unwrap_or_else(|| usage())),
+            "--topology" => topology = Some(PathBuf::from(value())),
             "--unix" => config.unix = Some(PathBuf::from(value())),
             "--tcp" => config.tcp = Some(value()),
             "--secret" => match Secret::load(&PathBuf::from(value())) {
@@ -216,6 +286,17 @@ fn main() {
     }
     if config.unix.is_none() && config.tcp.is_none() && config.fd.is_none() {
         config.unix = Some(default_socket_path());
+    }
+    if policy.is_some() || topology.is_some() {
+        match discover(topology.as_deref()) {
+            Ok(found) => {
+                config.placement = Some(Placer::new(found, policy.unwrap_or(Policy::LeastLoaded)));
+            }
+            Err(e) => {
+                eprintln!("tessera-server: {e}");
+                std::process::exit(1);
+            }
+        }
     }
     // TESSERA_PUFFIN=ADDR: serve the sessions' profiles (a frame per applied batch). The
     // profiler sees the sessions of this process only, so profiling keeps them here unless

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::client::ServerHandle;
+use super::frame::{self, FrameKind};
 use super::handshake::{self, DataPlane, HandshakeError, Hello};
 use super::secret::{LoadSecretError, Secret};
 use super::session::{BackendRequest, ServerBackend, SessionPolicy};
@@ -46,6 +47,9 @@ pub struct DialOptions {
     pub capture: bool,
     /// The shared secret, when not given by the transport or the environment.
     pub secret: Option<Secret>,
+    /// The server device to run on (index, UUID or name), else `TESSERA_DEVICE`; `None`
+    /// and no variable: the server's placement policy decides.
+    pub device: Option<String>,
 }
 
 impl Default for DialOptions {
@@ -54,6 +58,7 @@ impl Default for DialOptions {
             backend: "null".to_owned(),
             capture: false,
             secret: None,
+            device: None,
         }
     }
 }
@@ -64,6 +69,9 @@ pub struct Remote {
     pub transport: Box<dyn Transport>,
     /// What the server's backend offers.
     pub caps: Caps,
+    /// The device the server placed the session on (`index: name (uuid)`), when it places
+    /// sessions.
+    pub device: Option<String>,
 }
 
 /// Why a server could not be reached.
@@ -134,6 +142,11 @@ fn hello(plane: DataPlane, options: &DialOptions, same_build: bool) -> Result<He
         window_bytes: DEFAULT_WINDOW_BYTES,
         backend: options.backend.clone(),
         capture: options.capture,
+        device: options
+            .device
+            .clone()
+            .or_else(|| std::env::var("TESSERA_DEVICE").ok())
+            .filter(|d| !d.trim().is_empty()),
         nonce,
     })
 }
@@ -148,13 +161,18 @@ fn establish(
 ) -> Result<Remote, DialError> {
     let welcome = handshake::client(sock.as_fd(), hello, secret)?;
     let caps = welcome.caps.clone();
+    let device = welcome.device.clone();
     let transport: Box<dyn Transport> = match welcome.data_plane {
         DataPlane::Shm => Box::new(
             ShmTransport::establish(kind, sock, &welcome, server).map_err(DialError::Segments)?,
         ),
         DataPlane::Stream => Box::new(StreamTransport::establish(kind, sock, &welcome, server)),
     };
-    Ok(Remote { transport, caps })
+    Ok(Remote {
+        transport,
+        caps,
+        device,
+    })
 }
 
 /// Connects to the server `kind` names and handshakes.
@@ -207,6 +225,43 @@ pub fn dial(kind: &TransportKind, options: &DialOptions) -> Result<Remote, DialE
             )
         }
         TransportKind::Fork => spawn_private(options),
+    }
+}
+
+/// Asks the server listening on the unix socket `path` for its status report (what
+/// `tessera-server status` prints): its devices, sessions per device, memory and placement
+/// policy. The connection is admitted as any client's is (credentials, caps).
+pub fn status(path: &Path) -> Result<String, DialError> {
+    control(path, super::server::STATUS)
+}
+
+/// Sends the server on the unix socket `path` a control request instead of a session's
+/// Hello (`status`, or `lose:N`: lose synthetic device `N`), admitted as any client is;
+/// returns its answer.
+pub fn control(path: &Path, request: &str) -> Result<String, DialError> {
+    let sock = connect_unix(path)?;
+    let options = DialOptions {
+        backend: request.to_owned(),
+        ..DialOptions::default()
+    };
+    let hello = hello(DataPlane::Stream, &options, false)?;
+    let protocol = |e: String| DialError::Handshake(HandshakeError::Protocol(e));
+    frame::send(
+        sock.as_fd(),
+        FrameKind::Hello,
+        &[&handshake::encode_fingerprinted(&hello)],
+        &[],
+    )
+    .map_err(|e| protocol(e.to_string()))?;
+    let mut payload = rkyv::util::AlignedVec::new();
+    let mut fds = Vec::new();
+    match frame::recv(sock.as_fd(), frame::MAX_MESSAGE, &mut payload, &mut fds) {
+        Ok(FrameKind::Status) => Ok(String::from_utf8_lossy(&payload).into_owned()),
+        Ok(FrameKind::Refuse) => Err(DialError::Handshake(HandshakeError::Refused(
+            String::from_utf8_lossy(&payload).into_owned(),
+        ))),
+        Ok(other) => Err(protocol(format!("a {other:?} frame instead of the status"))),
+        Err(e) => Err(protocol(e.to_string())),
     }
 }
 
@@ -294,6 +349,7 @@ pub(crate) fn loopback(
                 secret: None,
                 allow_capture: false,
                 factory: &factory,
+                device: None,
             };
             super::session::run(OwnedFd::from(theirs), &policy);
         })

@@ -76,6 +76,9 @@ pub(crate) enum FrameKind {
     /// Server: a [`Notice`](Self::Notice) compressed with LZ4 (`compress_notice`), on
     /// connections that cannot share memory (another machine) when it is large.
     CompressedNotice = 13,
+    /// Server: its status report (UTF-8), the answer to a Hello that asks for the `status`
+    /// backend (`tessera-server status`); then the server closes the connection.
+    Status = 14,
 }
 
 impl FrameKind {
@@ -95,6 +98,7 @@ impl FrameKind {
             11 => K::Probe,
             12 => K::ProbeReply,
             13 => K::CompressedNotice,
+            14 => K::Status,
             _ => return None,
         })
     }

@@ -70,6 +70,10 @@ pub struct Hello {
     pub backend: String,
     /// Keep every batch for the probe (honoured only by servers started to allow it).
     pub capture: bool,
+    /// The device the client asks for (`TESSERA_DEVICE`, the engine's `Config::device`): its
+    /// index, UUID or name on the server (`placement.rs`); `None`: the server's policy
+    /// decides.
+    pub device: Option<String>,
     /// The client's nonce for the secret's challenge.
     pub nonce: [u8; 16],
 }
@@ -92,6 +96,9 @@ pub struct Welcome {
     pub event_bytes: u64,
     /// Send window.
     pub window_bytes: u64,
+    /// The device the session was placed on (`index: name (uuid)`), when the server places
+    /// sessions (`placement.rs`).
+    pub device: Option<String>,
     /// The server's proof of the shared secret (when one was used).
     pub proof: Option<[u8; 32]>,
 }

@@ -40,6 +40,7 @@
 
 mod byte_ring;
 mod client;
+pub mod devices;
 mod dial;
 mod doorbell;
 mod frame;
@@ -47,6 +48,7 @@ pub mod handshake;
 pub mod heap;
 mod inproc;
 pub mod peer;
+pub mod placement;
 mod registry;
 mod reply;
 mod ring;
@@ -61,11 +63,13 @@ mod sys;
 mod thread;
 pub mod worker;
 
-pub use dial::{DialError, DialOptions, Remote, default_socket_path, dial, server_binary};
+pub use dial::{
+    DialError, DialOptions, Remote, control, default_socket_path, dial, server_binary, status,
+};
 pub use frame::{MAX_MESSAGE, decode_batch_message};
 pub use handshake::ProbeSnapshot;
 pub use inproc::Inproc;
-pub use session::{BackendFactory, BackendRequest, ServerBackend};
+pub use session::{BackendFactory, BackendRequest, ServerBackend, SessionDevice};
 pub use shm::ShmTransport;
 pub use stream::StreamTransport;
 pub use thread::ThreadTransport;

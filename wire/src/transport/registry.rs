@@ -17,7 +17,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::secret::Secret;
-use super::session::{Admission, BackendFactory, SessionHooks, SessionPolicy};
+use super::session::{Admission, BackendFactory, SessionDevice, SessionHooks, SessionPolicy};
 use super::sys;
 
 /// What every session of one server (or one worker) is served with.
@@ -56,6 +56,11 @@ pub(crate) struct Placement {
     pub unix: bool,
     /// When its handshake must be done.
     pub deadline: Instant,
+    /// Who the client is, for placement's affinity: its process (`pid N`), or over TCP its
+    /// address.
+    pub client: String,
+    /// The device placement chose, and the backend to make on it.
+    pub device: Option<(SessionDevice, String)>,
 }
 
 /// One connection being served.
@@ -134,7 +139,10 @@ fn trim_heap() {
         return;
     }
     // SAFETY: no precondition; glibc releases free pages at the top of and inside its heaps.
-    unsafe { libc::malloc_trim(0) };
+    #[cfg(target_env = "gnu")]
+    unsafe {
+        libc::malloc_trim(0)
+    };
 }
 
 /// Gives every thread of a process that serves sessions on threads (the server in `threads`
@@ -160,6 +168,7 @@ fn trim_heap() {
 /// every round after the first than in the first (315 against 409-465 MiB of anonymous
 /// memory with 32 GLES sessions), so the first round was no measure of the others; with the
 /// thresholds fixed, the first round's (424 MiB) lies among the others' (401-464 MiB).
+#[cfg(target_env = "gnu")]
 pub(crate) fn limit_heaps() {
     let unset = |name: &str| std::env::var_os(name).is_none();
     // (parameter, value, the variable that overrides it)
@@ -175,6 +184,11 @@ pub(crate) fn limit_heaps() {
         }
     }
 }
+
+/// [`limit_heaps`] with a C library other than glibc (Android's bionic): its heaps have
+/// other knobs, left as they are.
+#[cfg(not(target_env = "gnu"))]
+pub(crate) fn limit_heaps() {}
 
 impl Registry {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
@@ -200,6 +214,8 @@ impl Registry {
             user,
             unix,
             deadline,
+            client: _,
+            device,
         } = placed;
         let Ok(dup) = sock.try_clone() else {
             log::warn!("session {id}: could not duplicate its socket; dropped");
@@ -227,6 +243,7 @@ impl Registry {
                     secret: if unix { None } else { service.secret.as_ref() },
                     allow_capture: service.allow_capture,
                     factory: &*service.factory,
+                    device,
                 };
                 let hooks = SessionHooks {
                     on_authenticated: Some(&authenticated),
@@ -328,6 +345,19 @@ impl Registry {
                 "process {}: every session thread joined; their memory returned",
                 std::process::id()
             );
+        }
+    }
+
+    /// Ends session `id` as if its server had died: its socket is shut down, so its client
+    /// sees the hang-up at its next wait or submit and reports a context reset. `false` if
+    /// no such session is served here.
+    pub fn end(&self, id: u64) -> bool {
+        match self.lock().get(&id) {
+            Some(entry) => {
+                sys::shutdown(entry.sock.as_fd());
+                true
+            }
+            None => false,
         }
     }
 

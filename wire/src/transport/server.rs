@@ -65,13 +65,18 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rkyv::util::AlignedVec;
+
+use super::frame::{self, FRAME_HEADER, FrameKind, MAX_HANDSHAKE_FRAME};
+use super::handshake::{self, Hello};
 use super::peer::{self, ServerIdentity};
-use super::registry::{Load, Notify, Placement, Registry, Service};
+use super::placement::{Placer, Request};
+use super::registry::{Load, Notify, Placement, Registry, Service, SessionNote};
 use super::secret::Secret;
-use super::session::{BackendFactory, SessionPolicy};
+use super::session::{BackendFactory, SessionDevice, SessionPolicy};
 use super::sys;
 use super::worker::Workers;
 
@@ -174,6 +179,9 @@ pub struct ServerConfig {
     /// The backend a waiting worker makes and drops before its first session, so the
     /// driver is loaded when a session arrives (empty: none).
     pub warm_backend: String,
+    /// The devices and the policy sessions are placed by (`placement.rs`; `tessera-server
+    /// --placement`, `--topology`); `None`: every session gets its backend's own choice.
+    pub placement: Option<Placer>,
 }
 
 impl Default for ServerConfig {
@@ -192,6 +200,7 @@ impl Default for ServerConfig {
             isolation: Isolation::Process,
             worker_memory: DEFAULT_WORKER_MEMORY,
             warm_backend: String::new(),
+            placement: None,
         }
     }
 }
@@ -223,64 +232,268 @@ fn io_err(what: impl Into<String>) -> impl FnOnce(io::Error) -> ServeError {
     move |source| ServeError::Io { what, source }
 }
 
-/// Where the accept loop puts its sessions.
-enum Sessions {
+/// Where the accept loop puts its sessions. A connection is handed on once its client has
+/// spoken (so a silent connection never costs a process or a thread, and its Hello can be
+/// read for placement); until then it waits here.
+struct Sessions {
+    mode: Mode,
+    waiting: Vec<Placement>,
+    /// The devices and their loads (`None`: sessions are not placed).
+    placer: Option<Arc<Mutex<Placer>>>,
+}
+
+/// Where sessions run.
+enum Mode {
     /// On threads of this process.
     Threads {
         registry: Arc<Registry>,
         service: Arc<Service>,
     },
-    /// In worker processes; a connection is handed to one once its client has spoken (so a
-    /// silent connection never costs a process), until then it waits here.
-    Workers {
-        workers: Workers,
-        waiting: Vec<Placement>,
-    },
+    /// In worker processes.
+    Workers(Workers),
+}
+
+/// Locks the placer, whatever a panicking holder left (its counts stay consistent: each
+/// change is one step).
+fn lock(placer: &Mutex<Placer>) -> std::sync::MutexGuard<'_, Placer> {
+    placer.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What the accept loop does with a connection whose client spoke.
+enum Settled {
+    /// Hand it on.
+    Serve(Placement),
+    /// Answered or refused here.
+    Done,
+}
+
+/// The Hello waiting on `sock`, read without taking it (the session reads it again). `None`
+/// when what waits is not a whole Hello this build understands: the session then refuses it
+/// with the reason.
+fn peek_hello(sock: BorrowedFd<'_>) -> Option<Hello> {
+    let mut buf = vec![0u8; FRAME_HEADER + MAX_HANDSHAKE_FRAME as usize];
+    let n = sys::peek_now(sock, &mut buf).ok()??;
+    let head = buf.first_chunk::<FRAME_HEADER>()?;
+    let (kind, len) = frame::parse_header(head, MAX_HANDSHAKE_FRAME).ok()?;
+    if kind != FrameKind::Hello || n < FRAME_HEADER + len {
+        return None;
+    }
+    let mut payload = AlignedVec::<16>::with_capacity(len);
+    payload.extend_from_slice(&buf[FRAME_HEADER..FRAME_HEADER + len]);
+    let (fp, body) = handshake::split_fingerprinted(&payload).ok()?;
+    if fp != crate::FINGERPRINT {
+        return None;
+    }
+    handshake::decode::<Hello>(body).ok()
+}
+
+/// Takes the Hello off `sock` (a connection answered here), so closing it with nothing
+/// unread never resets a TCP peer before it read the answer.
+fn consume_hello(sock: BorrowedFd<'_>) {
+    let mut payload = AlignedVec::new();
+    let mut fds = Vec::new();
+    let _ = frame::recv(sock, MAX_HANDSHAKE_FRAME, &mut payload, &mut fds);
 }
 
 impl Sessions {
     fn load(&self, user: Option<u32>) -> Load {
-        match self {
-            Sessions::Threads { registry, .. } => registry.load(user),
-            Sessions::Workers { workers, waiting } => {
-                let load = workers.load(user);
-                Load {
-                    connections: load.connections + waiting.len(),
-                    pending: load.pending + waiting.len(),
-                    of_user: load.of_user + waiting.iter().filter(|p| p.user == user).count(),
+        let load = match &self.mode {
+            Mode::Threads { registry, .. } => registry.load(user),
+            Mode::Workers(workers) => workers.load(user),
+        };
+        let waiting = &self.waiting;
+        Load {
+            connections: load.connections + waiting.len(),
+            pending: load.pending + waiting.len(),
+            of_user: load.of_user + waiting.iter().filter(|p| p.user == user).count(),
+        }
+    }
+
+    fn place(&mut self, placed: Placement) {
+        self.waiting.push(placed);
+    }
+
+    /// Places a connection whose client spoke: answers `status` here, and gives the others
+    /// their device (or refuses them with the reason placement gave).
+    fn settle(&mut self, mut placed: Placement) -> Settled {
+        let Some(hello) = peek_hello(placed.sock.as_fd()) else {
+            return Settled::Serve(placed);
+        };
+        let lose = hello.backend.strip_prefix(LOSE);
+        if hello.backend == STATUS || lose.is_some() {
+            consume_hello(placed.sock.as_fd());
+            let report = match lose {
+                Some(device) => self.lose(device),
+                None => self.status(),
+            };
+            let _ = frame::send(
+                placed.sock.as_fd(),
+                FrameKind::Status,
+                &[report.as_bytes()],
+                &[],
+            );
+            log::info!(
+                "session {} ({}): {} asked for",
+                placed.id,
+                placed.peer,
+                hello.backend
+            );
+            sys::shutdown(placed.sock.as_fd());
+            return Settled::Done;
+        }
+        let Some(placer) = &self.placer else {
+            return Settled::Serve(placed);
+        };
+        if hello.backend == "null" {
+            return Settled::Serve(placed);
+        }
+        let request = Request {
+            session: placed.id,
+            backend: &hello.backend,
+            pin: hello.device.as_deref(),
+            client: &placed.client,
+        };
+        let mut placer = lock(placer);
+        match placer.place(&request) {
+            Ok(chosen) => {
+                log::info!(
+                    "session {} ({}): placed on device {}: {} (policy {})",
+                    placed.id,
+                    placed.peer,
+                    chosen.index,
+                    chosen.reason,
+                    placer.policy().name()
+                );
+                placed.device = Some((
+                    SessionDevice {
+                        index: chosen.index,
+                        name: chosen.device.name,
+                        uuid: chosen.device.uuid,
+                        synthetic: chosen.device.synthetic,
+                    },
+                    chosen.backend,
+                ));
+                Settled::Serve(placed)
+            }
+            Err(reason) => {
+                drop(placer);
+                consume_hello(placed.sock.as_fd());
+                refuse_now(placed.sock, &placed.peer, &reason);
+                Settled::Done
+            }
+        }
+    }
+
+    /// The status report: placement's, or that sessions are not placed.
+    fn status(&self) -> String {
+        let load = self.load(None);
+        let mut out = format!(
+            "sessions: {} (in their handshake: {})\n",
+            load.connections, load.pending
+        );
+        match &self.placer {
+            Some(placer) => out.push_str(&lock(placer).report()),
+            None => out.push_str("placement: off (no --placement or --topology)\n"),
+        }
+        out
+    }
+
+    /// `tessera-server lose N`: loses synthetic device `N` and ends its sessions.
+    fn lose(&mut self, device: &str) -> String {
+        let Some(placer) = &self.placer else {
+            return "error: this server does not place sessions (no --placement or --topology)\n"
+                .to_owned();
+        };
+        let lost = device
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| format!("{device:?} is not a device index"))
+            .and_then(|index| lock(placer).lose(index));
+        match lost {
+            Ok(()) => {
+                let ended = self.end_lost();
+                format!("lost; sessions ended: {ended:?}\n")
+            }
+            Err(e) => format!("error: {e}\n"),
+        }
+    }
+
+    /// Ends the sessions of every device lost since the last call (a scripted event, or
+    /// `lose`): each client sees its connection end, as when a server dies, and reports a
+    /// context reset. Returns the sessions ended.
+    fn end_lost(&mut self) -> Vec<u64> {
+        let Some(placer) = &self.placer else {
+            return Vec::new();
+        };
+        let lost = lock(placer).take_lost();
+        let mut all = Vec::new();
+        for (device, ids) in lost {
+            for id in ids {
+                log::warn!("session {id}: ended: its device {device} was lost");
+                match &mut self.mode {
+                    Mode::Threads { registry, .. } => {
+                        registry.end(id);
+                    }
+                    Mode::Workers(workers) => workers.end(id),
+                }
+                all.push(id);
+            }
+        }
+        all
+    }
+
+    fn release(&self, ended: &[u64]) {
+        if let Some(placer) = &self.placer {
+            let mut placer = lock(placer);
+            for id in ended {
+                placer.release(*id);
+            }
+        }
+    }
+
+    fn serve(&mut self, placed: Placement) {
+        let id = placed.id;
+        match &mut self.mode {
+            Mode::Threads { registry, service } => {
+                let notify: Notify = match &self.placer {
+                    Some(placer) => {
+                        let placer = placer.clone();
+                        Arc::new(move |id, note| {
+                            if note == SessionNote::Ended {
+                                lock(&placer).release(id);
+                            }
+                        })
+                    }
+                    None => Arc::new(|_, _| {}),
+                };
+                registry.spawn(placed, service, notify);
+            }
+            Mode::Workers(workers) => {
+                if !workers.place(placed) {
+                    self.release(&[id]);
                 }
             }
         }
     }
 
-    fn place(&mut self, placed: Placement) {
-        match self {
-            Sessions::Threads { registry, service } => {
-                let notify: Notify = Arc::new(|_, _| {});
-                registry.spawn(placed, service, notify);
-            }
-            Sessions::Workers { waiting, .. } => waiting.push(placed),
-        }
-    }
-
-    /// Hands the waiting connections whose client spoke (or hung up: the worker logs it) to
-    /// workers, and closes those whose handshake deadline passed; how long until the next
+    /// Hands the waiting connections whose client spoke (or hung up: the session logs it)
+    /// on, and closes those whose handshake deadline passed; how long until the next
     /// deadline.
     fn hand_over(&mut self, ready: &[bool], timeout: Duration) -> Option<Duration> {
-        let Sessions::Workers { workers, waiting } = self else {
-            return None;
-        };
         let now = Instant::now();
         let mut next: Option<Instant> = None;
         let mut index = 0;
         for spoke in ready.iter().copied().chain(std::iter::repeat(false)) {
-            if index >= waiting.len() {
+            if index >= self.waiting.len() {
                 break;
             }
             if spoke {
-                workers.place(waiting.remove(index));
-            } else if waiting[index].deadline <= now {
-                let p = waiting.remove(index);
+                let placed = self.waiting.remove(index);
+                if let Settled::Serve(placed) = self.settle(placed) {
+                    self.serve(placed);
+                }
+            } else if self.waiting[index].deadline <= now {
+                let p = self.waiting.remove(index);
                 log::warn!(
                     "session {} ({}): closed: no handshake within {timeout:?} \
                      (--handshake-timeout)",
@@ -288,7 +501,7 @@ impl Sessions {
                     p.peer
                 );
             } else {
-                let deadline = waiting[index].deadline;
+                let deadline = self.waiting[index].deadline;
                 next = Some(next.map_or(deadline, |n| n.min(deadline)));
                 index += 1;
             }
@@ -297,11 +510,19 @@ impl Sessions {
     }
 }
 
+/// The backend name a Hello gives to ask for the server's status instead of a session
+/// (`tessera-server status`).
+pub const STATUS: &str = "status";
+
+/// The backend name prefix a Hello gives to lose a synthetic device instead of starting a
+/// session (`lose:N`, `tessera-server lose N`): a rehearsal of device loss on demand.
+pub const LOSE: &str = "lose:";
+
 /// How often the accept loop looks for retired workers to reap while there are any.
 const REAP_EVERY: Duration = Duration::from_millis(50);
 
 fn workers_reaping(sessions: &Sessions) -> bool {
-    matches!(sessions, Sessions::Workers { workers, .. } if workers.reaping())
+    matches!(&sessions.mode, Mode::Workers(workers) if workers.reaping())
 }
 
 /// The user a connection counts under, as the log names it.
@@ -358,7 +579,7 @@ fn over_session_cap(load: &Load, user: Option<u32>, config: &ServerConfig) -> Op
 /// (never blocking on a peer that does not read), then closed.
 fn refuse_now(sock: OwnedFd, peer: &str, reason: &str) {
     log::warn!("refused {peer}: {reason}");
-    let head = super::frame::header(super::frame::FrameKind::Refuse, reason.len());
+    let head = frame::header(FrameKind::Refuse, reason.len());
     let _ = sys::send_some(sock.as_fd(), &[&head, reason.as_bytes()], 0, &[], true);
     sys::shutdown(sock.as_fd());
 }
@@ -369,7 +590,7 @@ fn refuse_now(sock: OwnedFd, peer: &str, reason: &str) {
 /// With `Process` or `Pool` isolation the sessions run in worker processes started from this
 /// process's own binary with [`super::worker::WORKER_FLAG`]: that binary must pass the flag
 /// to [`super::worker::serve_worker`] (as `tessera-server` does).
-pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), ServeError> {
+pub fn serve(mut config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), ServeError> {
     let term = sys::termination_pipe().map_err(io_err("installing the SIGTERM handler"))?;
     if let Some(fd) = config.fd {
         return serve_inherited(fd, &config, factory, term);
@@ -401,8 +622,8 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
     if config.isolation == Isolation::Threads {
         super::registry::limit_heaps();
     }
-    let mut sessions = match config.isolation {
-        Isolation::Threads => Sessions::Threads {
+    let mode = match config.isolation {
+        Isolation::Threads => Mode::Threads {
             registry: Arc::default(),
             service: Arc::new(Service {
                 secret: config.secret.clone(),
@@ -415,19 +636,30 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
                 Isolation::Pool(n) => (n, false),
                 _ => (1, true),
             };
-            Sessions::Workers {
-                workers: Workers::new(
-                    per_worker,
-                    single_use,
-                    config.worker_memory,
-                    config.handshake_timeout,
-                    config.allow_capture,
-                    config.secret.as_ref(),
-                    &config.warm_backend,
-                ),
-                waiting: Vec::new(),
-            }
+            Mode::Workers(Workers::new(
+                per_worker,
+                single_use,
+                config.worker_memory,
+                config.handshake_timeout,
+                config.allow_capture,
+                config.secret.as_ref(),
+                &config.warm_backend,
+            ))
         }
+    };
+    let placer = config.placement.take().map(|placer| {
+        log::info!(
+            "placement: policy {}; {} device(s):\n{}",
+            placer.policy().name(),
+            placer.devices().len(),
+            placer.devices_text()
+        );
+        Arc::new(Mutex::new(placer))
+    });
+    let mut sessions = Sessions {
+        mode,
+        waiting: Vec::new(),
+        placer,
     };
     log::info!(
         "sessions run {}",
@@ -450,21 +682,22 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
             fds.len() - 1
         });
         let workers_at = fds.len();
-        let mut waiting_at = fds.len();
         // Expires the waiting connections first, so the ones polled are the ones kept.
         let deadline = sessions.hand_over(&[], config.handshake_timeout);
         let reaping = workers_reaping(&sessions);
-        let wait = match &mut sessions {
-            Sessions::Threads { registry, .. } => {
+        let wait = match &mut sessions.mode {
+            Mode::Threads { registry, .. } => {
                 registry.reap_finished();
                 fds.extend(registry.doorbell().map(|fd| fd.as_raw_fd()));
-                registry.expire_handshakes(config.handshake_timeout)
+                let expiry = registry.expire_handshakes(config.handshake_timeout);
+                match (expiry, deadline) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                }
             }
-            Sessions::Workers { workers, waiting } => {
+            Mode::Workers(workers) => {
                 workers.reap_retired();
                 fds.extend(workers.poll_fds());
-                waiting_at = fds.len();
-                fds.extend(waiting.iter().map(|p| p.sock.as_raw_fd()));
                 if reaping {
                     Some(deadline.map_or(REAP_EVERY, |d| d.min(REAP_EVERY)))
                 } else {
@@ -472,14 +705,22 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
                 }
             }
         };
+        let wait = match sessions.placer.as_ref().and_then(|p| lock(p).next_event()) {
+            Some(event) => Some(wait.map_or(event, |w| w.min(event))),
+            None => wait,
+        };
+        let waiting_at = fds.len();
+        fds.extend(sessions.waiting.iter().map(|p| p.sock.as_raw_fd()));
         let ready = sys::poll_many(&fds, wait).map_err(io_err("poll"))?;
         if ready[0] {
             break;
         }
-        if let Sessions::Workers { workers, .. } = &mut sessions {
-            workers.serve_ready(&ready[workers_at..waiting_at]);
+        if let Mode::Workers(workers) = &mut sessions.mode {
+            let ended = workers.serve_ready(&ready[workers_at..waiting_at]);
+            sessions.release(&ended);
         }
         sessions.hand_over(&ready[waiting_at..], config.handshake_timeout);
+        sessions.end_lost();
         if let (Some(l), Some(at)) = (&unix, unix_at)
             && ready[at]
         {
@@ -510,12 +751,14 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
                                 user,
                                 unix: true,
                                 deadline: Instant::now() + config.handshake_timeout,
+                                client: cred.map_or_else(String::new, |c| format!("pid {}", c.pid)),
+                                device: None,
                             });
                             next_id += 1;
                         }
                         Err(reason) => {
                             log::warn!("refused a unix peer: {reason}");
-                            super::handshake::refuse(sock.as_fd(), &reason);
+                            handshake::refuse(sock.as_fd(), &reason);
                         }
                     }
                 }
@@ -543,6 +786,8 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
                         user: None,
                         unix: false,
                         deadline: Instant::now() + config.handshake_timeout,
+                        client: addr.ip().to_string(),
+                        device: None,
                     });
                     next_id += 1;
                 }
@@ -551,9 +796,9 @@ pub fn serve(config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(), S
         }
     }
     log::info!("shutting down: ending every session");
-    match &mut sessions {
-        Sessions::Threads { registry, .. } => registry.shut_down(),
-        Sessions::Workers { workers, .. } => workers.shut_down(Duration::from_secs(5)),
+    match &mut sessions.mode {
+        Mode::Threads { registry, .. } => registry.shut_down(),
+        Mode::Workers(workers) => workers.shut_down(Duration::from_secs(5)),
     }
     if let Some(path) = &config.unix {
         let _ = std::fs::remove_file(path);
@@ -620,6 +865,7 @@ fn serve_inherited(
         secret: None,
         allow_capture: config.allow_capture,
         factory: &*factory,
+        device: None,
     };
     super::session::run(sock, &policy);
     drop(watcher);

@@ -48,6 +48,35 @@ pub struct BackendRequest {
     pub name: String,
     /// Whether to keep every batch for the probe (already reduced to what the server allows).
     pub capture: bool,
+    /// The device placement chose (`placement.rs`); `None` when the server does not place
+    /// sessions (or for `null`): the backend's own choice.
+    pub device: Option<SessionDevice>,
+}
+
+/// The device a session was placed on, as its backend is made for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionDevice {
+    /// Its index in the server's device list.
+    pub index: usize,
+    /// Its name.
+    pub name: String,
+    /// Its UUID (Vulkan's `deviceUUID`, or the topology's).
+    pub uuid: [u8; 16],
+    /// Described by a topology: the backend runs on its software driver (lavapipe for
+    /// `vulkan`, llvmpipe for `gles`), not on a device of that UUID.
+    pub synthetic: bool,
+}
+
+impl SessionDevice {
+    /// `index: name (uuid)`, as the Welcome and the log name it.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: {} ({})",
+            self.index,
+            self.name,
+            super::devices::uuid_text(&self.uuid)
+        )
+    }
 }
 
 /// Makes a backend by name: the seam where the GLES and Vulkan backends plug into a server.
@@ -67,6 +96,8 @@ pub(crate) struct SessionPolicy<'a> {
     pub allow_capture: bool,
     /// Makes backends.
     pub factory: &'a BackendFactory,
+    /// The device placement chose, and the backend to make on it (`auto` resolved).
+    pub device: Option<(SessionDevice, String)>,
 }
 
 /// What the code that placed a session hears from it, and the debug hook that ends its process.
@@ -263,8 +294,12 @@ fn serve(
     }
     let hello = &accepted.hello;
     let request = BackendRequest {
-        name: hello.backend.clone(),
+        name: policy
+            .device
+            .as_ref()
+            .map_or_else(|| hello.backend.clone(), |(_, backend)| backend.clone()),
         capture: hello.capture && policy.allow_capture,
+        device: policy.device.as_ref().map(|(device, _)| device.clone()),
     };
     let made = match (policy.factory)(&request) {
         Ok(b) => b,
@@ -286,6 +321,7 @@ fn serve(
         cmd_bytes: clamp_ring(hello.cmd_bytes),
         event_bytes: clamp_ring(hello.event_bytes),
         window_bytes: hello.window_bytes.clamp(1 << 20, MAX_MESSAGE),
+        device: request.device.as_ref().map(SessionDevice::describe),
         proof: accepted.proof,
     };
     if let Err(e) = handshake::send_welcome(sock, &welcome) {
@@ -296,11 +332,16 @@ fn serve(
         };
     }
     log::info!(
-        "session {} ({}): {} backend over {:?}",
+        "session {} ({}): {} backend over {:?}{}",
         policy.id,
         policy.peer,
         request.name,
-        data_plane
+        data_plane,
+        request
+            .device
+            .as_ref()
+            .map(|d| format!(" on device {}", d.describe()))
+            .unwrap_or_default()
     );
     let session = slot.insert(made);
     match data_plane {
@@ -578,6 +619,7 @@ mod tests {
                 secret: None,
                 allow_capture: false,
                 factory: &factory,
+                device: None,
             };
             run(OwnedFd::from(theirs), &policy);
         });
@@ -594,6 +636,7 @@ mod tests {
             window_bytes: 1 << 20,
             backend: "null".to_owned(),
             capture: false,
+            device: None,
             nonce: [0; 16],
         }
     }

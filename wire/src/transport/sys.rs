@@ -456,6 +456,28 @@ pub(crate) fn recv_now(sock: BorrowedFd<'_>, buf: &mut [u8]) -> io::Result<Optio
     }
 }
 
+/// Non-blocking peek into `buf`: the bytes waiting on `sock`, left there for the next read;
+/// `Ok(None)` if nothing is available now, `Ok(Some(0))` at end of stream.
+pub(crate) fn peek_now(sock: BorrowedFd<'_>, buf: &mut [u8]) -> io::Result<Option<usize>> {
+    loop {
+        // SAFETY: `buf` is writable for its length for the duration of the call.
+        let got = unsafe {
+            libc::recv(
+                sock.as_raw_fd(),
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+                libc::MSG_DONTWAIT | libc::MSG_PEEK,
+            )
+        };
+        match check_size(got) {
+            Ok(n) => return Ok(Some(n)),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// Credentials of the process at the other end of a unix socket (`SO_PEERCRED`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PeerCred {

@@ -50,7 +50,7 @@ use std::time::{Duration, Instant};
 
 use super::registry::{Load, Notify, Placement, Registry, Service, SessionNote};
 use super::secret::Secret;
-use super::session::{BackendFactory, BackendRequest};
+use super::session::{BackendFactory, BackendRequest, SessionDevice};
 use super::sys;
 
 /// The flag a worker is started with: `tessera-server --worker FD`. A binary that calls
@@ -67,6 +67,8 @@ const SETUP: u8 = 1;
 const SESSION: u8 = 2;
 const AUTHENTICATED: u8 = 3;
 const ENDED: u8 = 4;
+/// Server to worker: end a session (its device was lost).
+const END: u8 = 5;
 
 /// What a worker is told once, before any session.
 struct Setup {
@@ -120,6 +122,20 @@ fn encode_session(p: &Placement) -> Vec<u8> {
     out.push(u8::from(p.unix));
     let left = p.deadline.saturating_duration_since(Instant::now());
     out.extend_from_slice(&(left.as_micros() as u64).to_le_bytes());
+    match &p.device {
+        None => out.push(0),
+        Some((device, backend)) => {
+            out.push(1);
+            out.extend_from_slice(&(device.index as u32).to_le_bytes());
+            out.extend_from_slice(&device.uuid);
+            out.push(u8::from(device.synthetic));
+            for text in [backend.as_bytes(), device.name.as_bytes()] {
+                let text = &text[..text.len().min(255)];
+                out.push(text.len() as u8);
+                out.extend_from_slice(text);
+            }
+        }
+    }
     let peer = p.peer.as_bytes();
     out.extend_from_slice(&peer[..peer.len().min(MAX_CONTROL - out.len())]);
     out
@@ -131,7 +147,29 @@ fn decode_session(msg: &[u8], sock: OwnedFd) -> Option<Placement> {
     };
     let (id, rest) = rest.split_first_chunk::<8>()?;
     let (&[unix], rest) = rest.split_first_chunk::<1>()?;
-    let (left, peer) = rest.split_first_chunk::<8>()?;
+    let (left, rest) = rest.split_first_chunk::<8>()?;
+    let (&[has_device], mut peer) = rest.split_first_chunk::<1>()?;
+    let device = if has_device == 0 {
+        None
+    } else {
+        let (index, rest) = peer.split_first_chunk::<4>()?;
+        let (uuid, rest) = rest.split_first_chunk::<16>()?;
+        let (&[synthetic], rest) = rest.split_first_chunk::<1>()?;
+        let (&[len], rest) = rest.split_first_chunk::<1>()?;
+        let (backend, rest) = rest.split_at_checked(usize::from(len))?;
+        let (&[len], rest) = rest.split_first_chunk::<1>()?;
+        let (name, rest) = rest.split_at_checked(usize::from(len))?;
+        peer = rest;
+        Some((
+            SessionDevice {
+                index: u32::from_le_bytes(*index) as usize,
+                name: String::from_utf8_lossy(name).into_owned(),
+                uuid: *uuid,
+                synthetic: synthetic != 0,
+            },
+            String::from_utf8_lossy(backend).into_owned(),
+        ))
+    };
     Some(Placement {
         id: u64::from_le_bytes(*id),
         sock,
@@ -139,6 +177,8 @@ fn decode_session(msg: &[u8], sock: OwnedFd) -> Option<Placement> {
         user: None,
         unix: unix != 0,
         deadline: Instant::now() + Duration::from_micros(u64::from_le_bytes(*left)),
+        client: String::new(),
+        device,
     })
 }
 
@@ -188,6 +228,7 @@ pub fn serve_worker(fd: RawFd, factory: Arc<BackendFactory>) -> io::Result<()> {
         let request = BackendRequest {
             name: setup.warm.clone(),
             capture: false,
+            device: None,
         };
         // Loads and initialises the driver (its libraries stay loaded: the GLES backend opens
         // them RTLD_NODELETE, the Vulkan loader keeps its ICD), then frees the objects.
@@ -226,6 +267,12 @@ pub fn serve_worker(fd: RawFd, factory: Arc<BackendFactory>) -> io::Result<()> {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        if let Some((&END, id)) = buf[..n].split_first()
+            && let Ok(id) = <[u8; 8]>::try_from(id)
+        {
+            registry.end(u64::from_le_bytes(id));
+            continue;
+        }
         let placed = fds.pop().and_then(|sock| decode_session(&buf[..n], sock));
         match placed {
             Some(placed) => registry.spawn(placed, &service, notify.clone()),
@@ -379,8 +426,8 @@ impl Workers {
     }
 
     /// Hands `placed` to a worker with room (started now if none has). A failed hand-over
-    /// closes the connection, logged.
-    pub fn place(&mut self, placed: Placement) {
+    /// closes the connection, logged, and returns `false`.
+    pub fn place(&mut self, placed: Placement) -> bool {
         self.ensure_spare();
         let Some(index) = self.live.iter().position(|w| self.has_room(w)) else {
             log::error!(
@@ -388,7 +435,7 @@ impl Workers {
                 placed.id,
                 placed.peer
             );
-            return;
+            return false;
         };
         let msg = encode_session(&placed);
         let worker = &mut self.live[index];
@@ -399,7 +446,7 @@ impl Workers {
                 placed.peer,
                 worker.child.id()
             );
-            return;
+            return false;
         }
         worker.served += 1;
         worker.held.insert(
@@ -419,6 +466,22 @@ impl Workers {
         // closes it and its client sees the hang-up.
         drop(placed.sock);
         self.ensure_spare();
+        true
+    }
+
+    /// Ends session `id` in the worker that serves it (its device was lost): the worker shuts
+    /// its socket down, and its client reports a context reset.
+    pub fn end(&mut self, id: u64) {
+        if let Some(worker) = self.live.iter().find(|w| w.held.contains_key(&id)) {
+            let mut msg = vec![END];
+            msg.extend_from_slice(&id.to_le_bytes());
+            if let Err(e) = sys::send_all(worker.ctl.as_fd(), &[&msg], &[]) {
+                log::warn!(
+                    "session {id}: could not tell worker pid {} to end it: {e}",
+                    worker.child.id()
+                );
+            }
+        }
     }
 
     /// The control sockets to poll, in the order [`Workers::serve_ready`] takes.
@@ -427,10 +490,12 @@ impl Workers {
     }
 
     /// Reads what the workers whose control sockets are `ready` sent; reaps the ones that
-    /// died, logging every session they held.
-    pub fn serve_ready(&mut self, ready: &[bool]) {
+    /// died, logging every session they held. Returns the sessions that ended (theirs
+    /// included), for placement to release.
+    pub fn serve_ready(&mut self, ready: &[bool]) -> Vec<u64> {
         let mut buf = [0u8; 64];
         let mut dead = Vec::new();
+        let mut ended = Vec::new();
         for (index, _) in ready.iter().enumerate().filter(|(_, r)| **r) {
             let Some(worker) = self.live.get_mut(index) else {
                 continue;
@@ -446,6 +511,7 @@ impl Workers {
                     }
                     Some((id, SessionNote::Ended)) => {
                         worker.held.remove(&id);
+                        ended.push(id);
                     }
                     None => log::warn!(
                         "worker pid {}: a malformed message; ignored",
@@ -458,6 +524,7 @@ impl Workers {
             let mut worker = self.live.remove(index);
             let pid = worker.child.id();
             let how = how_it_ended(worker.child.wait());
+            ended.extend(worker.held.keys().copied());
             if worker.held.is_empty() {
                 log::warn!("worker pid {pid} {how}; it held no session");
             } else {
@@ -481,6 +548,7 @@ impl Workers {
         }
         self.retire_idle();
         self.ensure_spare();
+        ended
     }
 
     /// Tells workers that have served their sessions to exit: in `process` isolation every
@@ -578,14 +646,26 @@ mod tests {
             user: Some(2),
             unix: true,
             deadline: Instant::now() + Duration::from_secs(5),
+            client: "pid 1".to_owned(),
+            device: Some((
+                SessionDevice {
+                    index: 3,
+                    name: "cpu".to_owned(),
+                    uuid: [7; 16],
+                    synthetic: true,
+                },
+                "gles".to_owned(),
+            )),
         };
         let msg = encode_session(&placed);
+        let placed_device = placed.device.clone();
         let back = decode_session(&msg, placed.sock).unwrap();
         assert_eq!(
             (back.id, back.unix, back.peer.as_str()),
             (42, true, "pid 1 uid 2")
         );
         assert!(back.deadline > Instant::now() + Duration::from_secs(4));
+        assert_eq!(back.device, placed_device);
         assert!(decode_session(&msg[..5], back.sock).is_none());
     }
 }

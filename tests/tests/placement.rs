@@ -1,0 +1,243 @@
+//! Many devices behind one server, on a machine that does not exist: a synthetic topology
+//! (`tessera-server --topology`) of four devices — two discrete, one integrated, one cpu,
+//! with different memory budgets and speeds, each run on a real software driver (lavapipe
+//! for `vulkan`, llvmpipe for `gles`) — and sixteen live sessions under each placement
+//! policy. Where each session went is read from `tessera-server status` and asserted device
+//! by device; every session draws the native driver's pixels on whatever device it got. A
+//! pin names a device by index, UUID or name; a pin to a device that does not exist, or to
+//! one whose memory budget is exhausted, is refused with a message naming the devices.
+//!
+//! Sessions are numbered in the order the server accepts them, and each context below is
+//! created (its handshake done) before the next, so session `k` is the `k`-th context.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tessera_engine::gl::*;
+use tessera_engine::wire::TransportKind;
+use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
+
+use crate::isolation::{DISTINCT_FRAMES, H, Scene, W, frame, native_frames, setup};
+use crate::transport::Server;
+
+/// Four devices; a session is charged 64 MiB, so they take 8, 4, 4 and 2 sessions.
+const TOPOLOGY: &str = r#"{"session_memory_mib": 64, "devices": [
+    {"name": "discrete-a", "kind": "discrete", "budget_mib": 512, "speed": 4, "backend": "vulkan",
+     "uuid": "d15c0000-0000-0000-0000-00000000000a"},
+    {"name": "discrete-b", "kind": "discrete", "budget_mib": 256, "speed": 2, "backend": "gles",
+     "uuid": "d15c0000-0000-0000-0000-00000000000b"},
+    {"name": "integrated", "kind": "integrated", "budget_mib": 256, "speed": 1, "backend": "vulkan",
+     "uuid": "16700000-0000-0000-0000-000000000001"},
+    {"name": "cpu", "kind": "cpu", "budget_mib": 128, "speed": 0.5, "backend": "gles",
+     "uuid": "c0000000-0000-0000-0000-000000000001"}]}"#;
+
+/// The topology in a file of its own.
+fn topology_file(tag: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "tessera-topology-{}-{tag}.json",
+        std::process::id()
+    ));
+    std::fs::write(&path, TOPOLOGY).unwrap();
+    path
+}
+
+/// A server on the four devices with `policy`, its sessions run as `isolation` says.
+fn server(policy: &str, isolation: &str) -> Server {
+    let topology = topology_file(policy);
+    let server = Server::start_with(&[
+        "--topology",
+        topology.to_str().unwrap(),
+        "--placement",
+        policy,
+        "--isolation",
+        isolation,
+    ]);
+    let _ = std::fs::remove_file(topology);
+    server
+}
+
+/// An `auto` session (the device decides the backend) pinned to `device`, or the reason it
+/// was refused.
+fn try_session(socket: &Path, device: Option<&str>) -> Result<Context, String> {
+    let config = Config {
+        backend: BackendKind::Auto,
+        transport: TransportKind::Shm(Some(socket.to_owned())),
+        device: device.map(str::to_owned),
+        surface: Some(SurfaceConfig::new(W as u32, H as u32)),
+        ..Config::default()
+    };
+    Context::new(&config).map_err(|e| e.to_string())
+}
+
+/// What `tessera-server status` prints for the server on `socket`.
+fn status(socket: &Path) -> String {
+    let binary = tessera_engine::wire::transport::server_binary().expect("tessera-server");
+    let out = Command::new(binary)
+        .args(["status", "--unix", socket.to_str().unwrap()])
+        .output()
+        .expect("running tessera-server status");
+    assert!(
+        out.status.success(),
+        "tessera-server status failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The device of each live session, in session order, from the status report.
+fn placements(report: &str) -> Vec<usize> {
+    let mut found: Vec<(u64, usize)> = report
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("session ")?;
+            let (id, rest) = rest.split_once(": device ")?;
+            let device = rest.split_whitespace().next()?;
+            Some((id.parse().ok()?, device.parse().ok()?))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().map(|(_, d)| d).collect()
+}
+
+/// Sixteen sessions, created one after another with `pins`, each drawing the native
+/// frames; returns them live, with where the status report says they run.
+fn sixteen(
+    server: &Server,
+    pins: &[Option<&str>],
+    expected: &[Vec<u8>],
+) -> (Vec<Context>, Vec<usize>) {
+    let mut live = Vec::new();
+    for (k, pin) in pins.iter().enumerate() {
+        let mut ctx = try_session(&server.socket, *pin)
+            .unwrap_or_else(|e| panic!("session {}: {e}\n{}", k + 1, server.log().join("\n")));
+        let scene: Scene = setup(&mut ctx);
+        for (n, want) in expected.iter().enumerate().take(DISTINCT_FRAMES) {
+            assert!(
+                frame(&mut ctx, &scene, n) == *want,
+                "session {}: frame {n} differs from the native driver's (on {})",
+                k + 1,
+                ctx.backend_name()
+            );
+        }
+        assert_eq!(ctx.get_error(), NO_ERROR, "session {}", k + 1);
+        live.push(ctx);
+    }
+    let report = status(&server.socket);
+    (live, placements(&report))
+}
+
+#[test]
+fn sixteen_sessions_go_where_each_policy_says_and_draw_native_pixels() {
+    let expected = native_frames();
+    let unpinned = [None; 16];
+    // (policy, isolation, where sessions 1..=16 go)
+    let cases: [(&str, &str, [usize; 16]); 5] = [
+        (
+            "pinned",
+            "threads",
+            [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2],
+        ),
+        (
+            "round-robin",
+            "pool",
+            [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 0],
+        ),
+        (
+            // (sessions + 1 + memory / budget) / speed, the new session counted in.
+            "least-loaded",
+            "threads",
+            [0, 0, 1, 0, 0, 1, 2, 0, 0, 1, 0, 0, 1, 2, 3, 2],
+        ),
+        (
+            "prefer-discrete",
+            "process",
+            [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 2, 2, 2, 2],
+        ),
+        (
+            // One client (this process): its sessions stay together while there is room.
+            "affinity",
+            "threads",
+            [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2],
+        ),
+    ];
+    for (policy, isolation, want) in cases {
+        let server = server(policy, isolation);
+        let (live, got) = sixteen(&server, &unpinned, &expected);
+        assert_eq!(
+            got, want,
+            "{policy} ({isolation}): the device of each session"
+        );
+        // Every decision was logged with its reason and the policy.
+        for session in 1..=16 {
+            let needle = format!("session {session} (");
+            assert!(
+                server.log().iter().any(|l| l.contains(&needle)
+                    && l.contains(&format!("placed on device {}: ", want[session - 1]))
+                    && l.contains(&format!("(policy {policy})"))),
+                "{policy}: session {session}'s placement logged"
+            );
+        }
+        // Every policy filled the second discrete device: a pin to it is refused.
+        let full = try_session(&server.socket, Some("discrete-b"))
+            .map(drop)
+            .unwrap_err();
+        assert!(
+            full.contains(
+                "device 1: discrete-b (discrete, d15c0000-0000-0000-0000-00000000000b, 4 \
+                 session(s), 256 of 256 MiB) takes no new session (its memory budget is \
+                 exhausted"
+            ),
+            "{policy}: {full}"
+        );
+        drop(live);
+    }
+}
+
+#[test]
+fn pins_name_devices_by_index_uuid_or_name_and_a_missing_one_is_refused_naming_them() {
+    let expected = native_frames();
+    let server = server("least-loaded", "threads");
+    let mut pins = vec![Some("d15c0000-0000-0000-0000-00000000000a"); 8];
+    pins.extend([Some("discrete-b"); 4]);
+    pins.extend([Some("2"), Some("INTEGRATED")]);
+    pins.extend([Some("c0000000000000000000000000000001"), None]);
+    let (live, got) = sixteen(&server, &pins, &expected);
+    // The unpinned last one: the least loaded device with room, the integrated one.
+    assert_eq!(got, [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 2]);
+    let missing = try_session(&server.socket, Some("titan"))
+        .map(drop)
+        .unwrap_err();
+    assert!(
+        missing.contains(
+            "no device \"titan\" on this server (TESSERA_DEVICE); its devices: 0: discrete-a \
+             (discrete, d15c0000-0000-0000-0000-00000000000a, 8 session(s), 512 of 512 MiB); \
+             1: discrete-b (discrete, d15c0000-0000-0000-0000-00000000000b, 4 session(s), 256 \
+             of 256 MiB); 2: integrated (integrated, 16700000-0000-0000-0000-000000000001, 3 \
+             session(s), 192 of 256 MiB); 3: cpu (cpu, c0000000-0000-0000-0000-000000000001, 1 \
+             session(s), 64 of 128 MiB)"
+        ),
+        "{missing}"
+    );
+    let report = status(&server.socket);
+    for line in [
+        "placement: least-loaded",
+        "device 0: discrete-a [synthetic] kind discrete uuid d15c0000-0000-0000-0000-00000000000a backends vulkan speed 4 sessions 8 memory 512/512 MiB synthetic",
+        "device 3: cpu [synthetic] kind cpu uuid c0000000-0000-0000-0000-000000000001 backends gles speed 0.5 sessions 1 memory 64/128 MiB synthetic",
+    ] {
+        assert!(
+            report.lines().any(|l| l == line),
+            "status lacks {line:?}:\n{report}"
+        );
+    }
+    // Sessions that end give their device's memory back.
+    drop(live);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let report = status(&server.socket);
+        if report.contains("sessions 0 memory 0/512 MiB") || std::time::Instant::now() > deadline {
+            assert!(report.contains("sessions 0 memory 0/512 MiB"), "{report}");
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
