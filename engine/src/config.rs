@@ -109,6 +109,12 @@ pub struct Config {
     /// A `GL_KHR_no_error` context (`crate::no_error`): its calls skip the checks that only
     /// decide GL errors, and `glGetError` answers `NO_ERROR` but for `OUT_OF_MEMORY`.
     pub no_error: bool,
+    /// The persistent cache (`tessera_cache`: compiled shaders, translations, native
+    /// program binaries, pipeline caches) for this process, set when a context is created
+    /// with it, before its backend (`None`: `TESSERA_CACHE`, `TESSERA_CACHE_DIR` and
+    /// `TESSERA_CACHE_SIZE` decide, `$XDG_CACHE_HOME/tessera` by default; a server process
+    /// has its own).
+    pub cache: Option<tessera_cache::Settings>,
 }
 
 impl Default for Config {
@@ -123,6 +129,7 @@ impl Default for Config {
             native_display: None,
             gl_version: None,
             no_error: false,
+            cache: None,
         }
     }
 }
@@ -136,6 +143,15 @@ impl Config {
             transport: TransportKind::from_env(),
             gl_version: gl_version_from_env(),
             ..Self::default()
+        }
+    }
+}
+
+impl Config {
+    /// Sets up the process's persistent cache as [`Config::cache`] says, if it says.
+    pub(crate) fn configure_cache(&self) {
+        if let Some(settings) = &self.cache {
+            tessera_cache::configure(settings);
         }
     }
 }

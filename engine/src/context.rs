@@ -276,6 +276,7 @@ impl Context {
     /// For the process transports (`shm`, `fork`, `unix:`, `tcp://`) the backend is created
     /// by name in the server, which the context dials.
     pub fn new(config: &Config) -> Result<Self, CreateContextError> {
+        config.configure_cache();
         if config.transport.is_remote() {
             let options = tessera_wire::transport::DialOptions {
                 backend: config.backend.name().to_owned(),
@@ -313,6 +314,7 @@ impl Context {
     /// Creates a context in a new share group whose records go to `backend` (an embedder's
     /// own backend, or an instrumented one) through `config`'s transport.
     pub fn with_backend(config: &Config, backend: Box<dyn Backend>) -> Self {
+        config.configure_cache();
         Self::connect(config, backend, None)
     }
 

@@ -420,3 +420,38 @@ fn garbage_and_truncated_entries_are_rejected_and_rebuilt() {
         fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// An embedder's `Config::cache` names the process's cache directory when a context is
+/// created with it; `dir: None` turns the cache off.
+#[test]
+fn the_config_names_the_cache_directory() {
+    let dir = fresh_dir("config");
+    let settings = |dir: Option<PathBuf>| tessera_engine::Config {
+        cache: Some(tessera_cache::Settings {
+            dir,
+            cap: tessera_cache::DEFAULT_CAP,
+        }),
+        ..tessera_engine::Config::default()
+    };
+    let mut ctx = tessera_engine::Context::new(&settings(Some(dir.clone()))).unwrap();
+    tessera_tests::scenes::program(&mut ctx, VERTEX, &fragment_source(1));
+    let names: Vec<String> = entries(&dir)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("glsl-compile-"))
+            && names.iter().any(|n| n.starts_with("glsl-link-")),
+        "{names:?}"
+    );
+    drop(ctx);
+    let before = tessera_cache::counters().front_end;
+    let mut ctx = tessera_engine::Context::new(&settings(None)).unwrap();
+    tessera_tests::scenes::program(&mut ctx, VERTEX, &fragment_source(1));
+    assert!(
+        tessera_cache::counters().front_end > before,
+        "with the cache off, the front end runs again"
+    );
+    assert_eq!(entries(&dir).len(), names.len(), "and writes nothing");
+    fs::remove_dir_all(&dir).unwrap();
+}
