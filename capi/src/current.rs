@@ -25,6 +25,9 @@ thread_local! {
     static THREAD: RefCell<Thread> = const { RefCell::new(Thread::new()) };
     /// This thread's `eglGetError` value.
     static ERROR: Cell<i32> = const { Cell::new(tokens::SUCCESS) };
+    /// A context a Rust host made current to this thread without EGL ([`make_hosted`]):
+    /// GL calls reach it while no EGL context is current.
+    static HOSTED: RefCell<Option<Box<Context>>> = const { RefCell::new(None) };
 }
 
 /// The text of a panic payload.
@@ -44,9 +47,10 @@ pub fn gl_call<R>(name: &'static str, default: R, f: impl FnOnce(&mut Context) -
     let result = catch_unwind(AssertUnwindSafe(|| {
         THREAD
             .try_with(|t| {
-                t.try_borrow_mut()
-                    .ok()
-                    .and_then(|mut t| t.gl().and_then(|c| guarded(name, c, f)))
+                t.try_borrow_mut().ok().and_then(|mut t| match t.gl() {
+                    Some(c) => guarded(name, c, f),
+                    None => hosted(name, f),
+                })
             })
             .ok()
             .flatten()
@@ -63,6 +67,61 @@ pub fn gl_call<R>(name: &'static str, default: R, f: impl FnOnce(&mut Context) -
     }
 }
 
+/// Runs a GL entry point on the thread's hosted context ([`make_hosted`]), if any.
+#[cold]
+fn hosted<R>(name: &'static str, f: impl FnOnce(&mut Context) -> R) -> Option<R> {
+    HOSTED
+        .try_with(|h| {
+            h.try_borrow_mut()
+                .ok()
+                .and_then(|mut h| h.as_deref_mut().and_then(|c| guarded(name, c, f)))
+        })
+        .ok()
+        .flatten()
+}
+
+/// Makes an engine context the calling thread's *hosted* context, so that the GL entry points
+/// of this library, called as Rust functions in the same process, work on it while no EGL
+/// context is current (an EGL context made current later takes precedence). This is how a
+/// Rust host hands a context it created with [`tessera_engine::Config`] to code that takes GL
+/// function pointers (`glow`, `tessera-glow`) without going through EGL. Returns the context
+/// it replaces; `Err(context)` back while a GL call on this thread is running (re-entered).
+pub fn make_hosted(context: Box<Context>) -> Result<Option<Box<Context>>, Box<Context>> {
+    let mut context = Some(context);
+    let replaced = HOSTED.try_with(|h| {
+        h.try_borrow_mut()
+            .ok()
+            .map(|mut h| std::mem::replace(&mut *h, context.take()))
+    });
+    match replaced {
+        Ok(Some(previous)) => Ok(previous),
+        // Not stored: the context is still here.
+        _ => context.map_or(Ok(None), Err),
+    }
+}
+
+/// Takes the calling thread's hosted context back ([`make_hosted`]); `None` if it has none
+/// (or while a GL call on this thread is running).
+pub fn take_hosted() -> Option<Box<Context>> {
+    HOSTED
+        .try_with(|h| h.try_borrow_mut().ok().and_then(|mut h| h.take()))
+        .ok()
+        .flatten()
+}
+
+/// Runs `f` on the calling thread's hosted context ([`make_hosted`]); `None` without one
+/// (or from inside a GL call).
+pub fn with_hosted<R>(f: impl FnOnce(&mut Context) -> R) -> Option<R> {
+    HOSTED
+        .try_with(|h| {
+            h.try_borrow_mut()
+                .ok()
+                .and_then(|mut h| h.as_deref_mut().map(f))
+        })
+        .ok()
+        .flatten()
+}
+
 /// `glGetGraphicsResetStatus`: the current context's reset status, answered on a lost
 /// context too (that is what the call is for), so it bypasses [`guarded`]'s lost-context
 /// check; `NO_ERROR` (0) without a current context.
@@ -76,6 +135,7 @@ pub fn reset_status() -> u32 {
             })
             .ok()
             .flatten()
+            .or_else(|| with_hosted(|c| c.get_graphics_reset_status()))
     }))
     .ok()
     .flatten()
