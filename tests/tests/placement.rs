@@ -5,7 +5,9 @@
 //! policy. Where each session went is read from `tessera-server status` and asserted device
 //! by device; every session draws the native driver's pixels on whatever device it got. A
 //! pin names a device by index, UUID or name; a pin to a device that does not exist, or to
-//! one whose memory budget is exhausted, is refused with a message naming the devices.
+//! one whose memory budget is exhausted, is refused with a message naming the devices. A
+//! lost device (`tessera-server lose N`, or a scripted `lost` event) ends exactly its
+//! sessions, each with the context reset a dead server gives, and takes no new one.
 //!
 //! Sessions are numbered in the order the server accepts them, and each context below is
 //! created (its handshake done) before the next, so session `k` is the `k`-th context.
@@ -240,4 +242,147 @@ fn pins_name_devices_by_index_uuid_or_name_and_a_missing_one_is_refused_naming_t
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// `tessera-server lose N` on the server at `socket`: what it answered.
+fn lose(socket: &Path, device: usize) -> String {
+    let binary = tessera_engine::wire::transport::server_binary().expect("tessera-server");
+    let out = Command::new(binary)
+        .args([
+            "lose",
+            &device.to_string(),
+            "--unix",
+            socket.to_str().unwrap(),
+        ])
+        .output()
+        .expect("running tessera-server lose");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_lost_device_ends_exactly_its_sessions_and_new_ones_go_elsewhere() {
+    let expected = native_frames();
+    for isolation in ["threads", "process"] {
+        let server = server("round-robin", isolation);
+        // Sessions 1-4, one on each device (round robin); session 2 runs on device 1.
+        let mut sessions: Vec<(Context, Scene)> = (0..4)
+            .map(|_| {
+                let mut ctx = try_session(&server.socket, None).unwrap();
+                let scene = setup(&mut ctx);
+                (ctx, scene)
+            })
+            .collect();
+        assert_eq!(placements(&status(&server.socket)), [0, 1, 2, 3]);
+        for (ctx, scene) in &mut sessions {
+            assert!(
+                frame(ctx, scene, 0) == expected[0],
+                "{isolation}: before the loss"
+            );
+        }
+        assert_eq!(lose(&server.socket, 1), "lost; sessions ended: [2]\n");
+        // The lost device's session sees the end as a dead server's, in the frame it draws
+        // next (a worker hears of the loss an instant after the server: at the latest the
+        // frame after); the others go on drawing the native frames.
+        let mut lost_in = None;
+        for round in 1..=3 {
+            for (k, (ctx, scene)) in sessions.iter_mut().enumerate() {
+                if k == 1 && lost_in.is_some() {
+                    continue;
+                }
+                let pixels = frame(ctx, scene, round);
+                if k == 1 && ctx.is_lost() {
+                    lost_in = Some(round);
+                    continue;
+                }
+                assert!(!ctx.is_lost(), "{isolation}: session {} was lost", k + 1);
+                assert!(
+                    pixels == expected[round % DISTINCT_FRAMES],
+                    "{isolation}: session {}, frame {round}",
+                    k + 1
+                );
+            }
+        }
+        let lost_in = lost_in.expect("the lost device's session ended");
+        assert!(lost_in <= 2, "{isolation}: lost in frame {lost_in}");
+        for (k, (ctx, _)) in sessions.iter_mut().enumerate() {
+            let want = if k == 1 {
+                UNKNOWN_CONTEXT_RESET
+            } else {
+                NO_ERROR
+            };
+            assert_eq!(
+                ctx.get_graphics_reset_status(),
+                want,
+                "{isolation}: session {}",
+                k + 1
+            );
+        }
+        assert!(
+            server
+                .wait_log(
+                    &["session 2: ended: its device 1 was lost"],
+                    std::time::Duration::from_secs(5)
+                )
+                .is_some(),
+            "{isolation}: the loss logged"
+        );
+        // A pin to the lost device is refused; a new session goes elsewhere (round robin's
+        // next device with room, device 0).
+        let refused = try_session(&server.socket, Some("1"))
+            .map(drop)
+            .unwrap_err();
+        assert!(
+            refused.contains("takes no new session (it was lost"),
+            "{isolation}: {refused}"
+        );
+        let mut ctx = try_session(&server.socket, None).unwrap();
+        let scene = setup(&mut ctx);
+        assert!(frame(&mut ctx, &scene, 0) == expected[0]);
+        let report = status(&server.socket);
+        let mut got = placements(&report);
+        got.sort();
+        assert_eq!(got, [0, 0, 2, 3], "{isolation}: {report}");
+        assert!(
+            report.contains("sessions 0 memory 0/256 MiB synthetic lost"),
+            "{report}"
+        );
+    }
+}
+
+#[test]
+fn a_device_lost_by_its_script_takes_no_session() {
+    let topology =
+        std::env::temp_dir().join(format!("tessera-topology-{}-lost.json", std::process::id()));
+    std::fs::write(
+        &topology,
+        TOPOLOGY.replace(
+            r#""uuid": "d15c0000-0000-0000-0000-00000000000a"}"#,
+            r#""uuid": "d15c0000-0000-0000-0000-00000000000a", "events": [{"at_s": 0, "lost": true}]}"#,
+        ),
+    )
+    .unwrap();
+    let server = Server::start_with(&[
+        "--topology",
+        topology.to_str().unwrap(),
+        "--isolation",
+        "threads",
+    ]);
+    let _ = std::fs::remove_file(&topology);
+    let expected = native_frames();
+    let mut ctx = try_session(&server.socket, None).unwrap();
+    let scene = setup(&mut ctx);
+    assert!(frame(&mut ctx, &scene, 0) == expected[0]);
+    let report = status(&server.socket);
+    // least-loaded (the default) would have chosen device 0; it was lost at start.
+    assert!(report.contains("placement: least-loaded"), "{report}");
+    assert!(
+        report.contains("sessions 0 memory 0/512 MiB synthetic lost"),
+        "{report}"
+    );
+    assert_eq!(placements(&report), [1]);
 }
