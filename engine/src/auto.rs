@@ -98,6 +98,7 @@ pub fn choose(vulkan: &Driver, gles: &Driver) -> Option<Choice> {
 }
 
 /// The Vulkan device the backend would choose, classified.
+#[cfg(not(target_os = "android"))]
 fn probe_vulkan() -> Driver {
     let options = tessera_backend_vk::VkOptions::from_env();
     match tessera_backend_vk::probe_device(&options) {
@@ -110,6 +111,12 @@ fn probe_vulkan() -> Driver {
         Ok(d) => Driver::Hardware(d.name),
         Err(e) => Driver::Missing(e.to_string()),
     }
+}
+
+/// Android builds have no Vulkan backend (see the engine's `Cargo.toml`).
+#[cfg(target_os = "android")]
+fn probe_vulkan() -> Driver {
+    Driver::Missing("not built for Android".to_owned())
 }
 
 /// The backend `auto` stands for on this machine, created; logs which and why.
@@ -130,7 +137,7 @@ pub fn backend_on(
                 if let Some(choice) = choice {
                     log::info!("tessera: {}", choice.reason);
                 }
-                return Ok(Box::new(vk));
+                return Ok(vk);
             }
             // The device was there but would not start: judge it as missing.
             Err(e) => vulkan = Driver::Missing(e.to_string()),
@@ -160,7 +167,7 @@ pub fn backend_on(
     log::info!("tessera: {}", choice.reason);
     match (choice.backend, gles_backend) {
         (BackendKind::Gles, Some(b)) => Ok(Box::new(b)),
-        _ => Ok(Box::new(crate::context::vulkan_backend()?)),
+        _ => crate::context::vulkan_backend(),
     }
 }
 

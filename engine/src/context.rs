@@ -214,10 +214,24 @@ impl Local {
     }
 }
 
-pub(crate) fn vulkan_backend() -> Result<tessera_backend_vk::VulkanBackend, CreateContextError> {
-    tessera_backend_vk::VulkanBackend::new().map_err(|e| CreateContextError::BackendUnavailable {
+/// The Vulkan backend on the device it chooses.
+#[cfg(not(target_os = "android"))]
+pub(crate) fn vulkan_backend() -> Result<Box<dyn Backend>, CreateContextError> {
+    match tessera_backend_vk::VulkanBackend::new() {
+        Ok(vk) => Ok(Box::new(vk)),
+        Err(e) => Err(CreateContextError::BackendUnavailable {
+            backend: "vulkan",
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// Android builds have no Vulkan backend (see the engine's `Cargo.toml`).
+#[cfg(target_os = "android")]
+pub(crate) fn vulkan_backend() -> Result<Box<dyn Backend>, CreateContextError> {
+    Err(CreateContextError::BackendUnavailable {
         backend: "vulkan",
-        reason: e.to_string(),
+        reason: "not built for Android (vk-mem needs the NDK's C++ compiler)".to_owned(),
     })
 }
 
@@ -299,7 +313,7 @@ impl Context {
                 (Box::new(backend), Some(probe))
             }
             BackendKind::Gles => (Box::new(gles_backend(config.native_display)?), None),
-            BackendKind::Vulkan => (Box::new(vulkan_backend()?), None),
+            BackendKind::Vulkan => (vulkan_backend()?, None),
             // Hardware Vulkan, else hardware GLES, else the faster software driver (GLES).
             BackendKind::Auto => (crate::auto::backend_on(config.native_display)?, None),
         };

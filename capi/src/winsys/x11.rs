@@ -280,8 +280,15 @@ struct ShmSegment {
 unsafe impl Send for ShmSegment {}
 
 impl ShmSegment {
+    /// Android's C library (bionic) has no System V IPC: frames go in requests.
+    #[cfg(target_os = "android")]
+    fn new(_conn: &XCBConnection, _len: usize) -> Option<Self> {
+        None
+    }
+
     /// A segment of `len` bytes attached to the server read-only, or `None` where MIT-SHM
     /// cannot be used (a server on another machine, no extension, no SysV IPC).
+    #[cfg(not(target_os = "android"))]
     fn new(conn: &XCBConnection, len: usize) -> Option<Self> {
         use x11rb::protocol::shm::ConnectionExt as _;
         conn.shm_query_version().ok()?.reply().ok()?;
@@ -334,7 +341,10 @@ impl ShmSegment {
         let _ = conn.shm_detach(self.seg);
         let _ = conn.flush();
         // SAFETY: `addr` is this segment's mapping, no longer read by the server.
-        unsafe { libc::shmdt(self.addr.cast()) };
+        #[cfg(not(target_os = "android"))]
+        unsafe {
+            libc::shmdt(self.addr.cast())
+        };
     }
 }
 
