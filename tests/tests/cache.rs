@@ -300,6 +300,54 @@ fn a_second_run_on_gles_loads_native_program_binaries() {
     fs::remove_dir_all(&mesa).unwrap();
 }
 
+/// A stored native binary the driver refuses (as it refuses one another build of it made) is
+/// compiled again and replaced: the run renders right, and the run after loads the new one.
+#[test]
+fn a_native_binary_the_driver_refuses_is_rebuilt() {
+    let dir = fresh_dir("refused");
+    let mesa = fresh_dir("refused-mesa");
+    let run = Run {
+        dir: &dir,
+        backend: "gles",
+        mesa_cache: Some(&mesa),
+        cap: None,
+    };
+    run.run();
+    // Alter each binary after its 4-byte format word and keep its entry valid: the entry's
+    // header is 120 bytes, its last 32 the SHA-256 of the payload after it.
+    let mut altered = 0;
+    for path in entries(&dir) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with("gles-binary-") {
+            continue;
+        }
+        let mut bytes = fs::read(&path).unwrap();
+        let (header, payload) = bytes.split_at_mut(120);
+        for b in payload.iter_mut().skip(4 + 16).step_by(7) {
+            *b ^= 0x5a;
+        }
+        header[88..120].copy_from_slice(&tessera_cache::sha256::digest(payload));
+        fs::write(&path, &bytes).unwrap();
+        altered += 1;
+    }
+    assert!(altered >= PROGRAMS, "{altered} binaries stored");
+    let second = run.run();
+    assert!(
+        second.get("binaries_refused") >= u64::from(PROGRAMS),
+        "{second:?}"
+    );
+    assert_eq!(second.get("binaries_loaded"), 0, "{second:?}");
+    assert_eq!(second.get("rejected"), 0, "valid entries: {second:?}");
+    let third = run.run();
+    assert!(
+        third.get("binaries_loaded") >= u64::from(PROGRAMS),
+        "{third:?}"
+    );
+    assert_eq!(third.get("binaries_refused"), 0, "{third:?}");
+    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(&mesa).unwrap();
+}
+
 /// Two processes filling one cache at once both render right, and leave it complete.
 #[test]
 fn two_processes_share_one_cache() {
