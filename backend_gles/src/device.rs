@@ -564,6 +564,7 @@ impl GlesPipe {
                 enhanced_layouts: false,
                 // Textures go out as EGL images, never as Vulkan memory.
                 memory_export: false,
+                host_images: false,
                 robust_buffer_access: features.robustness
                     && gl.get_parameter_i32(CONTEXT_ROBUST_ACCESS) != 0,
                 max_anisotropy: if features.anisotropy {

@@ -568,6 +568,7 @@ impl VkPipe {
             // Components, offsets and transform feedback are SPIR-V decorations.
             enhanced_layouts: true,
             memory_export: gpu.tiers.memory_export,
+            host_images: !gpu.owned,
             vertex_10f_11f_11f: {
                 // SAFETY: a physical device of this instance; any format value.
                 unsafe {
@@ -1189,12 +1190,10 @@ impl BufferPipe for VkPipe {
 
 impl Drop for VkPipe {
     fn drop(&mut self) {
-        // SAFETY: waiting for idle first means no submitted work reads anything below; each
-        // object is destroyed once, then the allocator (whose allocations are all freed by
-        // then), before `gpu` destroys the device.
-        unsafe {
-            let _ = self.raw.device_wait_idle();
-        }
+        // Waiting for idle first means no submitted work reads anything below; each object
+        // is destroyed once, then the allocator (whose allocations are all freed by then),
+        // before `gpu` destroys the device (Tessera's own; a host's stays).
+        self.gpu.wait_idle();
         self.retire_all();
         self.destroy_presenters();
         let alloc: &vk_mem::Allocator = &self.alloc;

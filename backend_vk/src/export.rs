@@ -20,6 +20,12 @@
 //! the memory lives on in the descriptor and in the importer's allocation, and each export
 //! is a new allocation, so the host may keep an export as long as it likes.
 //!
+//! ## To a host's own device
+//! On a device a host lent (`host_device.rs`), `HandOverTexture` makes the same copy with
+//! optimal tiling and no external memory, leaves it in `SHADER_READ_ONLY_OPTIMAL` in the
+//! lent queue's family, and replies with the `VkImage` and `VkDeviceMemory` handles, which
+//! belong to the host from then on.
+//!
 //! ## Not built
 //! dma-buf export (`VK_EXT_external_memory_dma_buf` with a DRM format modifier) and a
 //! `sync_file` fence (`VK_KHR_external_semaphore_fd`): the software driver the tests run on
@@ -29,7 +35,7 @@
 use ash::vk;
 use tessera_wire::backend::bad_value;
 use tessera_wire::handle::TextureHandle;
-use tessera_wire::{ExportedMemory, SessionError};
+use tessera_wire::{ExportedMemory, HostImage, SessionError};
 
 use crate::device::{VkPipe, vk_error};
 use crate::image::{ImageSource, transition};
@@ -45,7 +51,19 @@ const USAGE: vk::ImageUsageFlags = vk::ImageUsageFlags::from_raw(
 );
 
 /// The layout an exported image is released in.
-const HANDED_LAYOUT: vk::ImageLayout = vk::ImageLayout::GENERAL;
+const FD_LAYOUT: vk::ImageLayout = vk::ImageLayout::GENERAL;
+
+/// The layout an image handed to the host that lent the device is in.
+const HOST_LAYOUT: vk::ImageLayout = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+
+/// Where a copy goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// Exported memory, as an opaque descriptor.
+    OpaqueFd,
+    /// To the host that lent the device, as handles.
+    Host,
+}
 
 /// An exportable image and its memory, destroyed when dropped.
 struct Exportable {
@@ -77,18 +95,98 @@ impl VkPipe {
         let Some(loader) = self.gpu.memory_fd.clone() else {
             return Err(bad_value(N, "the device has no VK_KHR_external_memory_fd"));
         };
+        let (out, format, extent, req, rows) = self.copy_out(N, handle, Target::OpaqueFd)?;
+        let get = vk::MemoryGetFdInfoKHR::default()
+            .memory(out.memory)
+            .handle_type(HANDLE);
+        // SAFETY: memory allocated exportable as an opaque descriptor.
+        let fd =
+            unsafe { loader.get_memory_fd(&get) }.map_err(|e| vk_error("vkGetMemoryFdKHR", e))?;
+        let mut id = vk::PhysicalDeviceIDProperties::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+        // SAFETY: the physical device of this instance (Vulkan 1.1); the chained struct is
+        // core 1.1.
+        unsafe {
+            self.gpu
+                .instance
+                .get_physical_device_properties2(self.gpu.phys, &mut p2)
+        };
+        Ok(ExportedMemory {
+            fd,
+            vk_format: format.as_raw(),
+            extent: [extent.width, extent.height],
+            tiling: vk::ImageTiling::LINEAR.as_raw(),
+            usage: USAGE.as_raw(),
+            layout: FD_LAYOUT.as_raw(),
+            allocation_size: req.size,
+            memory_type_bits: req.memory_type_bits,
+            offset: rows.offset,
+            row_pitch: rows.row_pitch,
+            driver_uuid: id.driver_uuid,
+            device_uuid: id.device_uuid,
+        })
+    }
+
+    /// `HandOverTexture`: level 0 of `handle` copied into a new image of the host's device,
+    /// the work waited for, the image and its memory given to the host (module docs).
+    pub(crate) fn hand_over_texture_image(
+        &mut self,
+        handle: TextureHandle,
+    ) -> Result<HostImage, SessionError> {
+        const H: &str = "HandOverTexture";
+        if self.gpu.owned {
+            return Err(bad_value(H, "the device is Tessera's own, not a host's"));
+        }
+        let (mut out, format, extent, _, _) = self.copy_out(H, handle, Target::Host)?;
+        // The host owns them now.
+        let (image, memory) = (out.image, out.memory);
+        out.image = vk::Image::null();
+        out.memory = vk::DeviceMemory::null();
+        Ok(HostImage {
+            image: vk::Handle::as_raw(image),
+            memory: vk::Handle::as_raw(memory),
+            vk_format: format.as_raw(),
+            extent: [extent.width, extent.height],
+            layout: HOST_LAYOUT.as_raw(),
+            usage: USAGE.as_raw(),
+            queue_family: self.gpu.family,
+        })
+    }
+
+    /// Copies level 0 of `handle` into a new image for `target`, submits and waits.
+    fn copy_out(
+        &mut self,
+        n: &'static str,
+        handle: TextureHandle,
+        target: Target,
+    ) -> Result<
+        (
+            Exportable,
+            vk::Format,
+            vk::Extent3D,
+            vk::MemoryRequirements,
+            vk::SubresourceLayout,
+        ),
+        SessionError,
+    > {
         let (format, extent) = {
             let s = self
-                .image_mut(N, ImageSource::Texture(handle))?
-                .ok_or_else(|| bad_value(N, "the texture has no image"))?;
+                .image_mut(n, ImageSource::Texture(handle))?
+                .ok_or_else(|| bad_value(n, "the texture has no image"))?;
             if s.native.sampled_aspect() != vk::ImageAspectFlags::COLOR || s.native.compressed {
-                return Err(bad_value(N, "not an uncompressed colour image"));
+                return Err(bad_value(n, "not an uncompressed colour image"));
             }
             let [w, h, _] = s.level_extent(0);
             (
                 s.native.vk,
                 vk::Extent3D::default().width(w).height(h).depth(1),
             )
+        };
+        let fd = target == Target::OpaqueFd;
+        let tiling = if fd {
+            vk::ImageTiling::LINEAR
+        } else {
+            vk::ImageTiling::OPTIMAL
         };
         let mut external = vk::ExternalMemoryImageCreateInfo::default().handle_types(HANDLE);
         let info = vk::ImageCreateInfo::default()
@@ -98,11 +196,15 @@ impl VkPipe {
             .mip_levels(1)
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::LINEAR)
+            .tiling(tiling)
             .usage(USAGE)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
-            .initial_layout(vk::ImageLayout::UNDEFINED)
-            .push_next(&mut external);
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let info = if fd {
+            info.push_next(&mut external)
+        } else {
+            info
+        };
         // SAFETY: a live device; a valid create info whose chained struct belongs to core
         // Vulkan 1.1 (`Tiers::memory_export` requires it).
         let image = unsafe { self.raw.create_image(&info, None) }
@@ -126,14 +228,18 @@ impl VkPipe {
                 let flags = props.memory_types[i as usize].property_flags;
                 flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
             })
-            .ok_or_else(|| bad_value(N, "no memory type for an exportable image"))?;
+            .ok_or_else(|| bad_value(n, "no memory type for an exportable image"))?;
         let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(HANDLE);
         let mut dedicated = vk::MemoryDedicatedAllocateInfo::default().image(image);
         let alloc = vk::MemoryAllocateInfo::default()
             .allocation_size(req.size)
             .memory_type_index(type_index)
-            .push_next(&mut export)
             .push_next(&mut dedicated);
+        let alloc = if fd {
+            alloc.push_next(&mut export)
+        } else {
+            alloc
+        };
         // SAFETY: a live device; the chained structs are core Vulkan 1.1 and name an image
         // of this device with no memory bound.
         out.memory = unsafe { self.raw.allocate_memory(&alloc, None) }
@@ -141,17 +247,21 @@ impl VkPipe {
         // SAFETY: the dedicated allocation of this image, bound once at offset 0.
         unsafe { self.raw.bind_image_memory(image, out.memory, 0) }
             .map_err(|e| vk_error("vkBindImageMemory", e))?;
-        let color = vk::ImageSubresource::default().aspect_mask(vk::ImageAspectFlags::COLOR);
-        // SAFETY: a linear image of this device, with one level and one layer.
-        let rows = unsafe { self.raw.get_image_subresource_layout(image, color) };
+        let rows = if fd {
+            let color = vk::ImageSubresource::default().aspect_mask(vk::ImageAspectFlags::COLOR);
+            // SAFETY: a linear image of this device, with one level and one layer.
+            unsafe { self.raw.get_image_subresource_layout(image, color) }
+        } else {
+            vk::SubresourceLayout::default()
+        };
 
         self.transfer_begin();
         let (raw, cmd, family) = (self.raw.clone(), self.rec.cmd, self.gpu.family);
         let src_layout = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
         let src = {
             let s = self
-                .image_mut(N, ImageSource::Texture(handle))?
-                .ok_or_else(|| bad_value(N, "the texture has no image"))?;
+                .image_mut(n, ImageSource::Texture(handle))?
+                .ok_or_else(|| bad_value(n, "the texture has no image"))?;
             transition(&raw, cmd, s, src_layout);
             s.image
         };
@@ -177,11 +287,27 @@ impl VkPipe {
         let release = vk::ImageMemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
             .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-            .new_layout(HANDED_LAYOUT)
-            .src_queue_family_index(family)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_EXTERNAL)
             .image(image)
             .subresource_range(range);
+        // To the outside: released to the external family. To the host that lent the
+        // device: visible to its later shader reads and transfers on the same queue.
+        let release = if fd {
+            release
+                .new_layout(FD_LAYOUT)
+                .src_queue_family_index(family)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_EXTERNAL)
+        } else {
+            release
+                .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_READ)
+                .new_layout(HOST_LAYOUT)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        };
+        let after = if fd {
+            vk::PipelineStageFlags::BOTTOM_OF_PIPE
+        } else {
+            vk::PipelineStageFlags::ALL_COMMANDS
+        };
         // SAFETY: recording, outside a render pass (transfer_begin); the source is in
         // TRANSFER_SRC_OPTIMAL (transitioned above, after a barrier on earlier writes), the
         // new image is moved to TRANSFER_DST_OPTIMAL before the copy; the region is level 0,
@@ -207,7 +333,7 @@ impl VkPipe {
             raw.cmd_pipeline_barrier(
                 cmd,
                 vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                after,
                 vk::DependencyFlags::empty(),
                 &[],
                 &[],
@@ -216,34 +342,6 @@ impl VkPipe {
         }
         // Submits and waits for the frame's fence: the copy is complete.
         self.finish_readback()?;
-        let get = vk::MemoryGetFdInfoKHR::default()
-            .memory(out.memory)
-            .handle_type(HANDLE);
-        // SAFETY: memory allocated exportable as an opaque descriptor.
-        let fd =
-            unsafe { loader.get_memory_fd(&get) }.map_err(|e| vk_error("vkGetMemoryFdKHR", e))?;
-        let mut id = vk::PhysicalDeviceIDProperties::default();
-        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
-        // SAFETY: the physical device of this instance (Vulkan 1.1); the chained struct is
-        // core 1.1.
-        unsafe {
-            self.gpu
-                .instance
-                .get_physical_device_properties2(self.gpu.phys, &mut p2)
-        };
-        Ok(ExportedMemory {
-            fd,
-            vk_format: format.as_raw(),
-            extent: [extent.width, extent.height],
-            tiling: vk::ImageTiling::LINEAR.as_raw(),
-            usage: USAGE.as_raw(),
-            layout: HANDED_LAYOUT.as_raw(),
-            allocation_size: req.size,
-            memory_type_bits: req.memory_type_bits,
-            offset: rows.offset,
-            row_pitch: rows.row_pitch,
-            driver_uuid: id.driver_uuid,
-            device_uuid: id.device_uuid,
-        })
+        Ok((out, format, extent, req, rows))
     }
 }

@@ -305,9 +305,9 @@ impl VkPipe {
         let fence = self.frames.current.fence;
         let (wait_semaphores, wait_stages): (Vec<_>, Vec<_>) = waits.iter().copied().unzip();
         // SAFETY: the command buffer is recording (begin_frame) with no render pass open
-        // (end_pass above); the queue is used by this thread only; the fence is unsignalled
-        // (new or reset at recycle); the caller's semaphores are live, those waited on have
-        // a signal pending and those signalled none.
+        // (end_pass above); the queue is used by this thread only (a host's, under its
+        // lock); the fence is unsignalled (new or reset at recycle); the caller's semaphores
+        // are live, those waited on have a signal pending and those signalled none.
         unsafe {
             self.raw
                 .end_command_buffer(cmd)
@@ -318,6 +318,7 @@ impl VkPipe {
                 .wait_semaphores(&wait_semaphores)
                 .wait_dst_stage_mask(&wait_stages)
                 .signal_semaphores(signals);
+            let _queue = self.gpu.lock_queue();
             self.raw
                 .queue_submit(self.gpu.queue, &[submit], fence)
                 .map_err(|e| vk_error("vkQueueSubmit", e))?;

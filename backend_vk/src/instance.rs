@@ -184,9 +184,9 @@ pub(crate) struct Wsi {
 /// The loaded library, instance, messenger and logical device.
 pub(crate) struct Gpu {
     /// Keeps libvulkan loaded for as long as anything made from it lives.
-    _entry: ash::Entry,
+    pub(crate) _entry: ash::Entry,
     pub instance: ash::Instance,
-    debug: Option<(
+    pub(crate) debug: Option<(
         ash::ext::debug_utils::Instance,
         vk::DebugUtilsMessengerEXT,
         *const Mutex<Vec<String>>,
@@ -207,6 +207,11 @@ pub(crate) struct Gpu {
     pub multi_draw: Option<ash::ext::multi_draw::Device>,
     /// `VK_KHR_external_memory_fd`'s commands, when enabled (`Tiers::memory_export`).
     pub memory_fd: Option<ash::khr::external_memory_fd::Device>,
+    /// The lock a host that lent its device takes around its own use of the queue
+    /// (`host_device.rs`); `None` on Tessera's own device.
+    pub queue_lock: Option<Arc<Mutex<()>>>,
+    /// The instance and device are Tessera's, destroyed with it (not a host's).
+    pub owned: bool,
     /// Presenting to windows (`None`: the instance or device cannot).
     pub wsi: Option<Wsi>,
     pub messages: Messages,
@@ -476,6 +481,8 @@ impl Gpu {
             conditional,
             multi_draw,
             memory_fd,
+            queue_lock: None,
+            owned: true,
             wsi,
             messages,
             name: gpu_parts.name,
@@ -687,6 +694,40 @@ struct Parts {
     name: String,
 }
 
+/// The core features the backend uses, of those `have` (supported, or a host's enabled).
+pub(crate) fn core_features(have: &vk::PhysicalDeviceFeatures) -> CoreFeatures {
+    let yes = |b: vk::Bool32| b == vk::TRUE;
+    CoreFeatures {
+        robust_buffer_access: yes(have.robust_buffer_access),
+        geometry_shader: yes(have.geometry_shader),
+        tessellation_shader: yes(have.tessellation_shader),
+        fill_mode_non_solid: yes(have.fill_mode_non_solid),
+        wide_lines: yes(have.wide_lines),
+        large_points: yes(have.large_points),
+        logic_op: yes(have.logic_op),
+        dual_src_blend: yes(have.dual_src_blend),
+        independent_blend: yes(have.independent_blend),
+        depth_clamp: yes(have.depth_clamp),
+        depth_bias_clamp: yes(have.depth_bias_clamp),
+        sampler_anisotropy: yes(have.sampler_anisotropy),
+        occlusion_query_precise: yes(have.occlusion_query_precise),
+        alpha_to_one: yes(have.alpha_to_one),
+        vertex_pipeline_stores: yes(have.vertex_pipeline_stores_and_atomics),
+        fragment_stores: yes(have.fragment_stores_and_atomics),
+        multi_draw_indirect: yes(have.multi_draw_indirect),
+        pipeline_statistics_query: yes(have.pipeline_statistics_query),
+        draw_indirect_first_instance: yes(have.draw_indirect_first_instance),
+        image_cube_array: yes(have.image_cube_array),
+        sample_rate_shading: yes(have.sample_rate_shading),
+        image_gather_extended: yes(have.shader_image_gather_extended),
+        array_dynamic_indexing: yes(have.shader_uniform_buffer_array_dynamic_indexing)
+            && yes(have.shader_storage_buffer_array_dynamic_indexing),
+        shader_float64: yes(have.shader_float64),
+        multi_viewport: yes(have.multi_viewport),
+        shader_cull_distance: yes(have.shader_cull_distance),
+    }
+}
+
 /// `features` with `next` chained when `enable` (its extension is enabled).
 fn chain_if<'a, T: vk::ExtendsPhysicalDeviceFeatures2 + ?Sized>(
     features: vk::PhysicalDeviceFeatures2<'a>,
@@ -887,36 +928,7 @@ fn create_device(
         1
     };
 
-    let yes = |b: vk::Bool32| b == vk::TRUE;
-    let core = CoreFeatures {
-        robust_buffer_access: yes(have.robust_buffer_access),
-        geometry_shader: yes(have.geometry_shader),
-        tessellation_shader: yes(have.tessellation_shader),
-        fill_mode_non_solid: yes(have.fill_mode_non_solid),
-        wide_lines: yes(have.wide_lines),
-        large_points: yes(have.large_points),
-        logic_op: yes(have.logic_op),
-        dual_src_blend: yes(have.dual_src_blend),
-        independent_blend: yes(have.independent_blend),
-        depth_clamp: yes(have.depth_clamp),
-        depth_bias_clamp: yes(have.depth_bias_clamp),
-        sampler_anisotropy: yes(have.sampler_anisotropy),
-        occlusion_query_precise: yes(have.occlusion_query_precise),
-        alpha_to_one: yes(have.alpha_to_one),
-        vertex_pipeline_stores: yes(have.vertex_pipeline_stores_and_atomics),
-        fragment_stores: yes(have.fragment_stores_and_atomics),
-        multi_draw_indirect: yes(have.multi_draw_indirect),
-        pipeline_statistics_query: yes(have.pipeline_statistics_query),
-        draw_indirect_first_instance: yes(have.draw_indirect_first_instance),
-        image_cube_array: yes(have.image_cube_array),
-        sample_rate_shading: yes(have.sample_rate_shading),
-        image_gather_extended: yes(have.shader_image_gather_extended),
-        array_dynamic_indexing: yes(have.shader_uniform_buffer_array_dynamic_indexing)
-            && yes(have.shader_storage_buffer_array_dynamic_indexing),
-        shader_float64: yes(have.shader_float64),
-        multi_viewport: yes(have.multi_viewport),
-        shader_cull_distance: yes(have.shader_cull_distance),
-    };
+    let core = core_features(&have);
     let enabled = vk::PhysicalDeviceFeatures {
         // Every buffer read stays inside its buffer, whatever the records say: GL's robust
         // buffer access, and a server that never reads past a buffer for a session.
@@ -1108,6 +1120,10 @@ impl Gpu {
 
 impl Drop for Gpu {
     fn drop(&mut self) {
+        if !self.owned {
+            // A host's device and instance: the host destroys them.
+            return;
+        }
         // SAFETY: the device's objects were destroyed by VkPipe::drop (which runs first: the
         // backend declares `dev` before `gpu`); then the device, the messenger (whose user
         // pointer is reclaimed only after it is gone) and the instance, each once.

@@ -88,6 +88,7 @@ pub mod discover;
 mod export;
 mod frame;
 mod framebuffer;
+mod host_device;
 mod image;
 mod indirect;
 mod instance;
@@ -114,6 +115,7 @@ use tessera_wire::{Backend, BatchView, Caps, Outbox, SessionError};
 use crate::command::VkContext;
 use crate::device::VkPipe;
 pub use crate::device::{VkProbe, VkStats};
+pub use crate::host_device::HostDevice;
 pub use crate::instance::{DeviceSummary, Tiers, probe_device};
 
 /// Why a Vulkan backend could not be created.
@@ -223,7 +225,11 @@ impl VulkanBackend {
 
     /// [`VulkanBackend::new`] with explicit options.
     pub fn with_options(options: &VkOptions) -> Result<Self, CreateBackendError> {
-        let gpu = instance::Gpu::new(options)?;
+        Self::on_gpu(instance::Gpu::new(options)?)
+    }
+
+    /// The backend on a device already made (its own, or a host's).
+    fn on_gpu(gpu: instance::Gpu) -> Result<Self, CreateBackendError> {
         let mut dev = VkPipe::new(gpu)?;
         // Id 0 of every CSO kind is its default value: a new context binds them.
         dev.interned.blend.intern(&Default::default());

@@ -646,6 +646,14 @@ impl TexturePipe for VkPipe {
         self.export_texture_memory(handle)
     }
 
+    /// `HandOverTexture` (`export.rs`).
+    fn hand_over_texture(
+        &mut self,
+        handle: TextureHandle,
+    ) -> Result<tessera_wire::HostImage, SessionError> {
+        self.hand_over_texture_image(handle)
+    }
+
     /// `ReadCompressedTexture`: the image's blocks, copied from the device where it stores
     /// the compressed format, or the copy kept of an image stored decoded (ETC2/EAC). A
     /// view of such an image has no copy of its own: its read-back is empty (the engine

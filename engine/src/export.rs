@@ -32,6 +32,14 @@
 //! - **Reuse**: each export is a new allocation that Tessera keeps no reference to; the host
 //!   may keep it as long as it likes, and later GL commands never write it.
 //!
+//! ## On the host's own device
+//! A host that lent the Vulkan backend its device ([`HostDevice`],
+//! `tessera_backend_vk::VulkanBackend::with_host_device`, then [`Context::with_backend`])
+//! takes textures with [`Context::hand_over_texture`] instead: a [`HostImage`], a new
+//! `VkImage` of its own device in `SHADER_READ_ONLY_OPTIMAL`, which it samples in its own
+//! command buffers. [`HostDevice`]'s documentation has that contract (queue lock, layout,
+//! ownership, orientation, sRGB, lifetime).
+//!
 //! ## Where it works
 //! The Vulkan backend on a device with `VK_KHR_external_memory_fd`, through `inproc` or
 //! `thread`. Through `shm`, `fork`, `unix:` and `tcp://` the descriptor would have to cross
@@ -50,7 +58,33 @@ use tessera_wire::record::Record;
 use tessera_wire::{ExportedMemory, Reply};
 
 use crate::context::Context;
+use crate::share::Shared;
 use crate::texture::block_bytes;
+
+pub use tessera_backend_vk::HostDevice;
+
+/// A copy of a texture as an image of the device a host lent the backend
+/// ([`Context::hand_over_texture`]): raw handles of the host's device, which the host owns
+/// and destroys (`vkDestroyImage`, `vkFreeMemory`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostImage {
+    /// The `VkImage` (`vk::Image::from_raw`).
+    pub image: u64,
+    /// Its dedicated `VkDeviceMemory` (`vk::DeviceMemory::from_raw`).
+    pub memory: u64,
+    /// `VkFormat` of the image.
+    pub vk_format: i32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `VkImageLayout` it is in (`SHADER_READ_ONLY_OPTIMAL`).
+    pub layout: i32,
+    /// `VkImageUsageFlags` it was made with (`TRANSFER_SRC | TRANSFER_DST | SAMPLED`).
+    pub usage: u32,
+    /// The queue family that owns it: the lent queue's.
+    pub queue_family: u32,
+}
 
 /// A texture's image in exported Vulkan memory (module docs: what an importer does with it).
 #[derive(Debug)]
@@ -111,9 +145,10 @@ pub enum ExportError {
     /// built.
     #[error("export works only on the in-process transports (inproc, thread)")]
     NotInProcess,
-    /// The backend cannot export memory (GLES, null, or a Vulkan device without
-    /// `VK_KHR_external_memory_fd`).
-    #[error("the {backend} backend cannot export memory")]
+    /// The backend cannot hand the texture out this way: export needs the Vulkan backend on
+    /// a device with `VK_KHR_external_memory_fd`, hand-over the Vulkan backend on a host's
+    /// device.
+    #[error("the {backend} backend cannot hand textures out this way")]
     Unsupported {
         /// The backend's name.
         backend: String,
@@ -142,42 +177,7 @@ impl Context {
     pub fn export_texture(&mut self, texture: GLuint) -> Result<ExportedImage, ExportError> {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        if sh.lost.is_some() {
-            return Err(ExportError::Lost);
-        }
-        if sh.transport.kind().is_remote() {
-            return Err(ExportError::NotInProcess);
-        }
-        if !sh.caps.memory_export {
-            return Err(ExportError::Unsupported {
-                backend: sh.caps.backend.clone(),
-            });
-        }
-        let entity = match sh.names.textures.entry(texture) {
-            NameEntry::Object(e) => e,
-            _ => return Err(ExportError::NotATexture(texture)),
-        };
-        let t = sh
-            .world
-            .get::<Texture>(entity)
-            .ok_or(ExportError::NotATexture(texture))?;
-        let not = |why| ExportError::NotExportable { texture, why };
-        if t.target != Some(TextureTarget::D2) {
-            return Err(not("not a 2D texture"));
-        }
-        if t.view_of.is_some() {
-            return Err(not("a texture view"));
-        }
-        let image = t.images[0][0];
-        let format = image
-            .format
-            .filter(|_| image.is_defined())
-            .ok_or(not("level 0 has no image"))?;
-        let info = format.info();
-        if info.depth_bits != 0 || info.stencil_bits != 0 || block_bytes(format).is_some() {
-            return Err(not("not an uncompressed colour image"));
-        }
-        let handle = t.handle;
+        let handle = exportable(&mut sh, texture, |c| c.memory_export)?;
         let reply = sh.dev.enc.mint_reply();
         sh.dev.push(Record::ExportTexture {
             texture: handle,
@@ -188,4 +188,76 @@ impl Context {
             _ => Err(ExportError::Lost),
         }
     }
+
+    /// Hands a copy of level 0 of the 2D texture `texture` to the host that lent the Vulkan
+    /// backend its device, as a new image of that device, once every GL command issued
+    /// before completed on the device ([`HostDevice`]: the contract). Raises no GL error.
+    pub fn hand_over_texture(&mut self, texture: GLuint) -> Result<HostImage, ExportError> {
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        let handle = exportable(&mut sh, texture, |c| c.host_images)?;
+        let reply = sh.dev.enc.mint_reply();
+        sh.dev.push(Record::HandOverTexture {
+            texture: handle,
+            reply,
+        });
+        match sh.wait(reply) {
+            Some(Reply::HostImage(h)) => Ok(HostImage {
+                image: h.image,
+                memory: h.memory,
+                vk_format: h.vk_format,
+                width: h.extent[0],
+                height: h.extent[1],
+                layout: h.layout,
+                usage: h.usage,
+                queue_family: h.queue_family,
+            }),
+            _ => Err(ExportError::Lost),
+        }
+    }
+}
+
+/// The checks of an export or hand-over of `texture` (what the backend needs from the
+/// texture, the transport and the backend's caps), and the texture's handle.
+fn exportable(
+    sh: &mut Shared,
+    texture: GLuint,
+    can: fn(&tessera_wire::Caps) -> bool,
+) -> Result<tessera_wire::handle::TextureHandle, ExportError> {
+    if sh.lost.is_some() {
+        return Err(ExportError::Lost);
+    }
+    if sh.transport.kind().is_remote() {
+        return Err(ExportError::NotInProcess);
+    }
+    if !can(&sh.caps) {
+        return Err(ExportError::Unsupported {
+            backend: sh.caps.backend.clone(),
+        });
+    }
+    let entity = match sh.names.textures.entry(texture) {
+        NameEntry::Object(e) => e,
+        _ => return Err(ExportError::NotATexture(texture)),
+    };
+    let t = sh
+        .world
+        .get::<Texture>(entity)
+        .ok_or(ExportError::NotATexture(texture))?;
+    let not = |why| ExportError::NotExportable { texture, why };
+    if t.target != Some(TextureTarget::D2) {
+        return Err(not("not a 2D texture"));
+    }
+    if t.view_of.is_some() {
+        return Err(not("a texture view"));
+    }
+    let image = t.images[0][0];
+    let format = image
+        .format
+        .filter(|_| image.is_defined())
+        .ok_or(not("level 0 has no image"))?;
+    let info = format.info();
+    if info.depth_bits != 0 || info.stencil_bits != 0 || block_bytes(format).is_some() {
+        return Err(not("not an uncompressed colour image"));
+    }
+    Ok(t.handle)
 }

@@ -17,6 +17,10 @@ use std::sync::{Mutex, PoisonError};
 
 use ash::vk;
 use tessera_engine::export::ExportedImage;
+use tessera_engine::gl::*;
+
+use crate::gl::{Gl, NativeGl};
+use crate::scenes::link_program;
 
 /// What an importer needs of an export, apart from the descriptor (the fields of
 /// [`ExportedImage`]), as bytes for another process.
@@ -195,7 +199,8 @@ pub fn read_frame(stream: &mut UnixStream) -> std::io::Result<Vec<u8>> {
 /// A host's instance and device on the first Vulkan device (lavapipe in the tests), with
 /// the validation layer on.
 pub struct HostVk {
-    _entry: ash::Entry,
+    /// The loader.
+    pub entry: ash::Entry,
     /// The instance.
     pub instance: ash::Instance,
     debug: ash::ext::debug_utils::Instance,
@@ -209,8 +214,13 @@ pub struct HostVk {
     pub queue: vk::Queue,
     /// The queue's family.
     pub family: u32,
+    /// The core features enabled: every one the device has.
+    pub features: vk::PhysicalDeviceFeatures,
     pool: vk::CommandPool,
 }
+
+/// The Vulkan version the host's instance asks for.
+pub const HOST_API: u32 = vk::API_VERSION_1_2;
 
 unsafe extern "system" fn on_message(
     _severity: vk::DebugUtilsMessageSeverityFlagsEXT,
@@ -247,7 +257,7 @@ impl HostVk {
     pub fn new(extensions: &[&CStr]) -> Result<Self, String> {
         // SAFETY: loading the system's libvulkan.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| e.to_string())?;
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_2);
+        let app = vk::ApplicationInfo::default().api_version(HOST_API);
         let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
         let exts = [ash::ext::debug_utils::NAME.as_ptr()];
         let info = vk::InstanceCreateInfo::default()
@@ -299,9 +309,12 @@ impl HostVk {
             .queue_priorities(&priorities)];
         let mut names = vec![ash::khr::external_memory_fd::NAME.as_ptr()];
         names.extend(extensions.iter().map(|e| e.as_ptr()));
+        // SAFETY: a physical device of this instance.
+        let features = unsafe { instance.get_physical_device_features(phys) };
         let dinfo = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
-            .enabled_extension_names(&names);
+            .enabled_extension_names(&names)
+            .enabled_features(&features);
         // SAFETY: a physical device of this instance; a valid create info.
         let device = vkr("vkCreateDevice", unsafe {
             instance.create_device(phys, &dinfo, None)
@@ -314,7 +327,7 @@ impl HostVk {
             device.create_command_pool(&pinfo, None)
         })?;
         Ok(Self {
-            _entry: entry,
+            entry,
             instance,
             debug,
             messenger,
@@ -323,6 +336,7 @@ impl HostVk {
             device,
             queue,
             family,
+            features,
             pool,
         })
     }
@@ -583,4 +597,72 @@ impl Drop for HostVk {
             self.instance.destroy_instance(None);
         }
     }
+}
+
+/// The size of [`scene`]'s texture: odd sizes, so a row pitch that is not `width * 4` would show.
+pub const W: i32 = 61;
+pub const H: i32 = 37;
+
+const VS: &str = "#version 330 core
+const vec2 p[3] = vec2[3](vec2(-0.9, -0.8), vec2(0.7, -0.3), vec2(-0.2, 0.9));
+void main() { gl_Position = vec4(p[gl_VertexID], 0.0, 1.0); }
+";
+const FS: &str = "#version 330 core
+out vec4 color;
+void main() { color = vec4(0.2, 1.0, 0.6, 1.0); }
+";
+
+/// Draws the scene into a new RGBA8 texture attached to the bound framebuffer; returns
+/// the texture.
+pub fn scene(gl: &mut dyn Gl) -> GLuint {
+    let tex = gl.gen_texture();
+    gl.bind_texture(TEXTURE_2D, tex);
+    gl.tex_image_2d(
+        TEXTURE_2D,
+        0,
+        RGBA8 as i32,
+        W,
+        H,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        None,
+    );
+    let fbo = gl.gen_framebuffer();
+    gl.bind_framebuffer(FRAMEBUFFER, fbo);
+    gl.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, tex, 0);
+    gl.viewport(0, 0, W, H);
+    gl.clear_color(0.0, 0.2, 0.4, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.enable(SCISSOR_TEST);
+    gl.scissor(3, 2, 20, 9);
+    gl.clear_color(1.0, 0.6, 0.0, 1.0);
+    gl.clear(COLOR_BUFFER_BIT);
+    gl.disable(SCISSOR_TEST);
+    let program = link_program(gl, VS, FS);
+    gl.use_program(program);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    gl.draw_arrays(TRIANGLES, 0, 3);
+    tex
+}
+
+fn pixel(image: &[u8], x: i32, y: i32) -> [u8; 4] {
+    let at = ((y * W + x) * 4) as usize;
+    image[at..at + 4].try_into().unwrap()
+}
+
+/// The scene on native llvmpipe, read back from the texture's framebuffer (bottom row
+/// first), with its probes checked.
+pub fn native_pixels() -> Vec<u8> {
+    let mut native = NativeGl::new(W, H).expect("native desktop GL through the system EGL");
+    scene(&mut native);
+    let mut out = vec![0u8; (W * H * 4) as usize];
+    native.pixel_storei(PACK_ALIGNMENT, 4);
+    native.read_pixels(0, 0, W, H, RGBA, UNSIGNED_BYTE, &mut out);
+    assert_eq!(native.get_error(), NO_ERROR);
+    assert_eq!(pixel(&out, 0, 0), [0, 51, 102, 255], "background");
+    assert_eq!(pixel(&out, 21, 3), [255, 153, 0, 255], "scissored clear");
+    assert_eq!(pixel(&out, 26, 17), [51, 255, 153, 255], "triangle");
+    out
 }

@@ -21,77 +21,10 @@ use tessera_engine::export::ExportError;
 use tessera_engine::gl::*;
 use tessera_engine::wire::TransportKind;
 use tessera_tests::differential::{Backend, assert_no_backend_events, tessera_on};
-use tessera_tests::gl::{Gl, NativeGl};
-use tessera_tests::scenes::link_program;
-use tessera_tests::vk_host::{ImportDesc, read_frame, send_fd, write_frame};
-
-/// Odd sizes, so a row pitch that is not `width * 4` would show.
-const W: i32 = 61;
-const H: i32 = 37;
-
-const VS: &str = "#version 330 core
-const vec2 p[3] = vec2[3](vec2(-0.9, -0.8), vec2(0.7, -0.3), vec2(-0.2, 0.9));
-void main() { gl_Position = vec4(p[gl_VertexID], 0.0, 1.0); }
-";
-const FS: &str = "#version 330 core
-out vec4 color;
-void main() { color = vec4(0.2, 1.0, 0.6, 1.0); }
-";
-
-/// Draws the scene into a new RGBA8 texture attached to the bound framebuffer; returns
-/// the texture.
-fn scene(gl: &mut dyn Gl) -> GLuint {
-    let tex = gl.gen_texture();
-    gl.bind_texture(TEXTURE_2D, tex);
-    gl.tex_image_2d(
-        TEXTURE_2D,
-        0,
-        RGBA8 as i32,
-        W,
-        H,
-        0,
-        RGBA,
-        UNSIGNED_BYTE,
-        None,
-    );
-    let fbo = gl.gen_framebuffer();
-    gl.bind_framebuffer(FRAMEBUFFER, fbo);
-    gl.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, tex, 0);
-    gl.viewport(0, 0, W, H);
-    gl.clear_color(0.0, 0.2, 0.4, 1.0);
-    gl.clear(COLOR_BUFFER_BIT);
-    gl.enable(SCISSOR_TEST);
-    gl.scissor(3, 2, 20, 9);
-    gl.clear_color(1.0, 0.6, 0.0, 1.0);
-    gl.clear(COLOR_BUFFER_BIT);
-    gl.disable(SCISSOR_TEST);
-    let program = link_program(gl, VS, FS);
-    gl.use_program(program);
-    let vao = gl.gen_vertex_array();
-    gl.bind_vertex_array(vao);
-    gl.draw_arrays(TRIANGLES, 0, 3);
-    tex
-}
-
-fn pixel(image: &[u8], x: i32, y: i32) -> [u8; 4] {
-    let at = ((y * W + x) * 4) as usize;
-    image[at..at + 4].try_into().unwrap()
-}
-
-/// The scene on native llvmpipe, read back from the texture's framebuffer (bottom row
-/// first), with its probes checked.
-fn native_pixels() -> Vec<u8> {
-    let mut native = NativeGl::new(W, H).expect("native desktop GL through the system EGL");
-    scene(&mut native);
-    let mut out = vec![0u8; (W * H * 4) as usize];
-    native.pixel_storei(PACK_ALIGNMENT, 4);
-    native.read_pixels(0, 0, W, H, RGBA, UNSIGNED_BYTE, &mut out);
-    assert_eq!(native.get_error(), NO_ERROR);
-    assert_eq!(pixel(&out, 0, 0), [0, 51, 102, 255], "background");
-    assert_eq!(pixel(&out, 21, 3), [255, 153, 0, 255], "scissored clear");
-    assert_eq!(pixel(&out, 26, 17), [51, 255, 153, 255], "triangle");
-    out
-}
+use tessera_tests::gl::Gl;
+use tessera_tests::vk_host::{
+    H, ImportDesc, W, native_pixels, read_frame, scene, send_fd, write_frame,
+};
 
 /// Starts the importer with one end of a socket pair; returns the other end once it has
 /// created its device.

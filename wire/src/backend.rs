@@ -33,6 +33,32 @@ pub enum Reply {
     /// An image's memory exported for a host (`ExportTexture`), after the work that drew it
     /// completed on the device.
     Exported(ExportedMemory),
+    /// An image handed to the host that lent the backend its device (`HandOverTexture`),
+    /// after the work that drew it completed.
+    HostImage(HostImage),
+}
+
+/// A copy of a texture's image made on a device a host lent the backend, handed to the host
+/// (raw Vulkan handles of the host's own device, meaningful in its process only; the engine
+/// asks for one only on the in-process transports). The image and its memory belong to the
+/// host, which destroys them.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct HostImage {
+    /// The `VkImage` (`vk::Handle::as_raw`).
+    pub image: u64,
+    /// Its dedicated `VkDeviceMemory`.
+    pub memory: u64,
+    /// `VkFormat` of the image.
+    pub vk_format: i32,
+    /// Width and height in pixels.
+    pub extent: [u32; 2],
+    /// `VkImageLayout` the image is in (`SHADER_READ_ONLY_OPTIMAL`).
+    pub layout: i32,
+    /// `VkImageUsageFlags` it was made with.
+    pub usage: u32,
+    /// The queue family that owns it (the lent queue's).
+    pub queue_family: u32,
 }
 
 /// A copy of a texture's image in memory exported as a Vulkan opaque file descriptor
@@ -612,6 +638,9 @@ pub struct Caps {
     /// Whether a texture's image can be exported as Vulkan memory (`ExportTexture`; the
     /// Vulkan backend on a device with `VK_KHR_external_memory_fd`).
     pub memory_export: bool,
+    /// Whether the backend renders on a device a host lent it, and hands textures to the
+    /// host as images of that device (`HandOverTexture`).
+    pub host_images: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -806,6 +835,7 @@ impl Caps {
             robust_buffer_access: true,
             enhanced_layouts: true,
             memory_export: false,
+            host_images: false,
         }
     }
 }

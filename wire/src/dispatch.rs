@@ -273,6 +273,18 @@ pub trait TexturePipe {
             "this backend exports no memory",
         ))
     }
+    /// `HandOverTexture`: level 0 copied into a new image of the host's device once the
+    /// work before it completed. A backend on its own device ends the session.
+    fn hand_over_texture(
+        &mut self,
+        texture: TextureHandle,
+    ) -> Result<crate::backend::HostImage, SessionError> {
+        let _ = texture;
+        Err(crate::backend::bad_value(
+            "HandOverTexture",
+            "this backend renders on no host's device",
+        ))
+    }
     /// `GenerateMipmap`: levels `base + 1 ..= max` from level `base`.
     fn generate_mipmap(&mut self, texture: TextureHandle, base: u8, max: u8) -> R;
     /// `SetTextureView`.
@@ -2243,6 +2255,14 @@ impl<C: PipeContext> Dispatcher<C> {
                 reg.textures.get(N, texture)?;
                 let exported = pipe.export_texture(texture)?;
                 out.replies.push((de(reply)?, Reply::Exported(exported)));
+                N
+            }
+            A::HandOverTexture { texture, reply } => {
+                const N: &str = "HandOverTexture";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                let image = pipe.hand_over_texture(texture)?;
+                out.replies.push((de(reply)?, Reply::HostImage(image)));
                 N
             }
             A::Present { surface } => {

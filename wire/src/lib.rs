@@ -61,7 +61,7 @@ pub mod transport;
 
 pub use backend::{
     Backend, BackendCounters, BatchView, Caps, ComputeCaps, Event, ExportedMemory, GatherCaps,
-    Outbox, Reply, SessionError, Shader5Caps, TessellationCaps,
+    HostImage, Outbox, Reply, SessionError, Shader5Caps, TessellationCaps,
 };
 pub use batch::{Archiver, Batch, Encoder, Stage};
 pub use handle::{Handle, ObjectKind, RawHandle};

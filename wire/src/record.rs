@@ -1022,6 +1022,15 @@ pub enum Record {
         texture: TextureHandle,
         reply: ReplyId,
     },
+    /// Copies level 0 of a 2D texture into a new image of the device a host lent the
+    /// backend once the work before it has completed, and replies with the image and its
+    /// memory, which then belong to the host (`Reply::HostImage`). Sent only on in-process
+    /// transports, to a backend whose caps have `host_images`, with the checks of
+    /// `ExportTexture`.
+    HandOverTexture {
+        texture: TextureHandle,
+        reply: ReplyId,
+    },
 
     // ---- Transform feedback ----
     /// Creates a transform feedback object: a capture's bindings and write positions,
