@@ -14,7 +14,7 @@
 //! as a Rust library, which turns pointers into the engine's slices and calls the engine (the
 //! one mapping from GL's C signatures onto the engine; its table has every GL function of the
 //! Khronos registry: the ones Tessera lacks record `GL_INVALID_OPERATION` and return 0,
-//! never panic). The context is found through `tessera_capi::current::make_hosted`, a
+//! never panic; the OpenGL ES extension names glow also loads do the same). The context is found through `tessera_capi::current::make_hosted`, a
 //! thread-local beside the EGL one. A separate crate keeps glow's version (the one
 //! `egui_glow` pins, 0.17; the GLES backend uses glow 0.18 for itself) and the C ABI out of
 //! hosts that use the engine's Rust API alone.
@@ -74,6 +74,7 @@ use tessera_engine::Context;
 /// An engine context current on the calling thread for GL function pointers (glow's):
 /// created by [`Current::new`], released (and the context dropped) when this is dropped, or
 /// given back by [`Current::into_context`]. Not `Send`: the context is current on this thread.
+#[derive(Debug)]
 pub struct Current {
     /// Keeps the value on the thread whose thread-local holds the context.
     _not_send: PhantomData<*const ()>,
@@ -100,12 +101,19 @@ impl Current {
         // declared with the exact C signature of the Khronos registry for its name (its
         // tables coerce each function to that signature), which is the signature glow calls
         // it with (`extern "C"` and `extern "system"` are one ABI on the targets Tessera
-        // builds for); names that are not GL functions give null, which glow reports as "not
-        // loaded" only if called. The context is current on this thread (`self` is alive and
-        // not `Send`), so glow's `GL_VERSION` and extension queries reach it.
+        // builds for); for the registry functions Tessera does not implement that is one of
+        // capi's stubs, and for the OpenGL ES names glow also loads it is
+        // `not_a_desktop_gl_function`: both read no argument (see there). The context is
+        // current on this thread (`self` is alive and not `Send`), so glow's `GL_VERSION`
+        // and extension queries reach it.
         unsafe {
             glow::Context::from_loader_function(|name| {
-                tessera_capi::egl::lookup(name).unwrap_or(std::ptr::null())
+                tessera_capi::egl::lookup(name).unwrap_or(if name.starts_with("gl") {
+                    const F: extern "C" fn() -> u64 = not_a_desktop_gl_function;
+                    F as *const std::ffi::c_void
+                } else {
+                    std::ptr::null()
+                })
             })
         }
     }
@@ -123,6 +131,22 @@ impl Current {
         std::mem::forget(self);
         context.map(|c| *c)
     }
+}
+
+/// What glow's table holds for the names it loads that no desktop GL header has (OpenGL ES
+/// extension functions such as `glFramebufferTexture2DMultisampleEXT`, which glow calls
+/// without a fallback): like `tessera-capi`'s stubs for the registry functions Tessera does not
+/// implement, it records `GL_INVALID_OPERATION` in the current context and returns 0, so such
+/// a call is an error the program can read instead of glow's "function not loaded" panic. It
+/// reads none of the arguments the caller passes, which on the C ABIs Tessera builds for
+/// (System V x86-64, AAPCS64) leaves nothing unbalanced: the caller reserves and releases its
+/// argument registers and stack slots, and reads 0 from the return register whatever type it
+/// declared.
+extern "C" fn not_a_desktop_gl_function() -> u64 {
+    tessera_capi::current::gl_call("an OpenGL ES function", (), |c| {
+        c.set_error(tessera_engine::gl::INVALID_OPERATION);
+    });
+    0
 }
 
 /// The error of [`Current::new`]: the calling thread already has a context current through
