@@ -115,6 +115,10 @@ pub struct Config {
     /// `TESSERA_CACHE_SIZE` decide, `$XDG_CACHE_HOME/tessera` by default; a server process
     /// has its own).
     pub cache: Option<tessera_cache::Settings>,
+    /// A file the share group's record stream is captured into (`TESSERA_CAPTURE`; see
+    /// `tessera_wire::capture`): every batch with its stage bytes, from the context's
+    /// creation, for `tessera-replay`. `None`: no capture, at no cost.
+    pub capture_file: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -130,18 +134,23 @@ impl Default for Config {
             gl_version: None,
             no_error: false,
             cache: None,
+            capture_file: None,
         }
     }
 }
 
 impl Config {
     /// The configuration the environment asks for (`TESSERA_BACKEND`, default `auto`;
-    /// `TESSERA_TRANSPORT`, default `inproc`; `TESSERA_GL_VERSION`, unset by default).
+    /// `TESSERA_TRANSPORT`, default `inproc`; `TESSERA_GL_VERSION`, unset by default;
+    /// `TESSERA_CAPTURE`, unset by default).
     pub fn from_env() -> Self {
         Self {
             backend: BackendKind::from_env(),
             transport: TransportKind::from_env(),
             gl_version: gl_version_from_env(),
+            capture_file: std::env::var_os(tessera_wire::capture::VAR)
+                .filter(|v| !v.is_empty())
+                .map(std::path::PathBuf::from),
             ..Self::default()
         }
     }

@@ -346,6 +346,10 @@ impl Context {
     ) -> Self {
         // TESSERA_PUFFIN: the first context of the process starts the profile server.
         let _ = crate::profiling::serve_from_env();
+        let transport = match &config.capture_file {
+            Some(path) => tessera_wire::capture::Capturing::wrap(transport, path),
+            None => transport,
+        };
         let shared = Shared {
             world: bevy_ecs::world::World::new(),
             names: SharedNames::default(),

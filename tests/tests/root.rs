@@ -9,6 +9,7 @@ mod buffer;
 mod buffer_map;
 mod buffer_storage;
 mod cache;
+mod capture;
 mod clear_buffer_object;
 mod clear_texture;
 mod clip_control;

@@ -1,0 +1,195 @@
+//! Replays a capture of Tessera's record stream (`TESSERA_CAPTURE=FILE`) without the
+//! program that made it.
+//!
+//! Usage: `tessera-replay FILE [--backend null|gles|vulkan|auto] [--transport T]
+//! [--frames N..M] [--png DIR] [--hash]`
+//!
+//! The batches go to the backend (default `auto`) through the transport (default `inproc`;
+//! any `TESSERA_TRANSPORT` value) and the one dispatcher, as the program's did. Every frame
+//! before `--frames`' range is replayed too (it builds the state the range draws with) but
+//! not reported. One line per frame reported:
+//!
+//! `frame N records R batches B hash H cpu_us C`
+//!
+//! `H` is the FNV-1a hash (16 hex digits) of the presented surface's RGBA8 pixels, read back
+//! just before the frame's `Present`, rows from the bottom up — the bytes
+//! `glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE)` returns — and `-` without `--hash`
+//! or `--png`. `C` is the process's CPU time (every thread: render threads, the driver's)
+//! spent replaying the frame, its work finished. `--png DIR` writes `DIR/frame-NNNNNN.png`
+//! of each reported frame. A last line says how many frames were replayed and, for a file
+//! cut short (a program killed while capturing), where reading stopped. A capture written
+//! by a build with other records is refused, naming both builds; exit status 1 then, and
+//! when the backend ends the session; 2 for bad arguments.
+
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+
+use tessera_tests::measure::process_cpu_ns;
+use tessera_wire::capture::{CaptureReader, FrameImage, Replayer};
+use tessera_wire::transport::connect;
+use tessera_wire::{Backend, TransportKind};
+
+fn main() {
+    let mut file = None;
+    let mut backend = "auto".to_owned();
+    let mut transport = TransportKind::Inproc;
+    let mut frames: RangeInclusive<u64> = 0..=u64::MAX;
+    let mut png_dir: Option<PathBuf> = None;
+    let mut hash = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--hash" => hash = true,
+            "--backend" => {
+                backend = args
+                    .next()
+                    .unwrap_or_else(|| usage("--backend takes a name"))
+            }
+            "--transport" => {
+                let v = args
+                    .next()
+                    .unwrap_or_else(|| usage("--transport takes a kind"));
+                transport = TransportKind::parse(&v)
+                    .unwrap_or_else(|| usage(&format!("--transport: unknown kind {v:?}")));
+            }
+            "--frames" => {
+                let v = args.next().unwrap_or_else(|| usage("--frames takes N..M"));
+                frames = parse_range(&v).unwrap_or_else(|| usage(&format!("--frames: {v:?}")));
+            }
+            "--png" => {
+                png_dir = Some(
+                    args.next()
+                        .unwrap_or_else(|| usage("--png takes a directory"))
+                        .into(),
+                )
+            }
+            _ if a.starts_with("--") => usage(&format!("unknown argument {a}")),
+            _ if file.is_none() => file = Some(PathBuf::from(a)),
+            _ => usage(&format!("one capture file only ({a:?})")),
+        }
+    }
+    let file = file.unwrap_or_else(|| usage("no capture file"));
+    let mut reader = CaptureReader::open(&file).unwrap_or_else(|e| {
+        eprintln!("tessera-replay: {}: {e}", file.display());
+        std::process::exit(1);
+    });
+    let backend = make_backend(&backend).unwrap_or_else(|e| {
+        eprintln!("tessera-replay: {e}");
+        std::process::exit(1);
+    });
+    if let Some(dir) = &png_dir
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("tessera-replay: {}: {e}", dir.display());
+        std::process::exit(1);
+    }
+    let read_back = hash || png_dir.is_some();
+    let mut replayer = Replayer::new(connect(&transport, backend));
+    let mut reported = 0u64;
+    let mut cpu_total = 0u64;
+    while let Some(frame) = reader.next_frame() {
+        if frame.index > *frames.end() {
+            break;
+        }
+        let report = frames.contains(&frame.index);
+        let (u0, s0) = process_cpu_ns();
+        let replayed = replayer
+            .replay(&frame, read_back && report)
+            .unwrap_or_else(|e| {
+                eprintln!("tessera-replay: {e}");
+                std::process::exit(1);
+            });
+        let (u1, s1) = process_cpu_ns();
+        if !report {
+            continue;
+        }
+        let cpu = (u1 + s1).saturating_sub(u0 + s0);
+        cpu_total += cpu;
+        reported += 1;
+        let hash = replayed
+            .image
+            .as_ref()
+            .map_or_else(|| "-".to_owned(), |i| format!("{:016x}", i.hash()));
+        println!(
+            "frame {} records {} batches {} hash {hash} cpu_us {}",
+            replayed.index,
+            replayed.records,
+            replayed.batches,
+            cpu / 1000
+        );
+        if let (Some(dir), Some(image)) = (&png_dir, &replayed.image) {
+            let path = dir.join(format!("frame-{:06}.png", replayed.index));
+            if let Err(e) = write_png(&path, image) {
+                eprintln!("tessera-replay: writing {}: {e}", path.display());
+                std::process::exit(1);
+            }
+        }
+    }
+    let stopped = reader
+        .stopped()
+        .map(|(why, left)| {
+            format!(
+                "; reading stopped: {why} ({left} batches after the last complete frame left out)"
+            )
+        })
+        .unwrap_or_default();
+    println!(
+        "replayed {reported} frames, {} us CPU per frame, Tessera {} capture{stopped}",
+        cpu_total / reported.max(1) / 1000,
+        reader.header().tessera
+    );
+}
+
+/// `N..M` (inclusive of both, as frame numbers are), `N..` or `N`.
+fn parse_range(v: &str) -> Option<RangeInclusive<u64>> {
+    match v.split_once("..") {
+        Some((a, "")) => Some(a.parse().ok()?..=u64::MAX),
+        Some((a, b)) => Some(a.parse().ok()?..=b.trim_start_matches('=').parse().ok()?),
+        None => {
+            let n = v.parse().ok()?;
+            Some(n..=n)
+        }
+    }
+}
+
+fn make_backend(name: &str) -> Result<Box<dyn Backend>, String> {
+    fn boxed(b: impl Backend + 'static) -> Box<dyn Backend> {
+        Box::new(b)
+    }
+    match name.to_ascii_lowercase().as_str() {
+        "null" => Ok(boxed(tessera_wire::null::NullBackend::new(false).0)),
+        "gles" => tessera_backend_gles::GlesBackend::new()
+            .map(boxed)
+            .map_err(|e| format!("the gles backend: {e}")),
+        "vulkan" | "vk" => tessera_backend_vk::VulkanBackend::new()
+            .map(boxed)
+            .map_err(|e| format!("the vulkan backend: {e}")),
+        "auto" => tessera_engine::auto::backend().map_err(|e| e.to_string()),
+        other => Err(format!(
+            "no backend named {other:?} (null, gles, vulkan, auto)"
+        )),
+    }
+}
+
+/// Writes an image read back bottom-up as a PNG (rows top-down).
+fn write_png(path: &Path, image: &FrameImage) -> Result<(), Box<dyn std::error::Error>> {
+    let row = image.width as usize * 4;
+    let mut flipped = Vec::with_capacity(image.rgba.len());
+    for r in image.rgba.chunks_exact(row.max(1)).rev() {
+        flipped.extend_from_slice(r);
+    }
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut encoder = png::Encoder::new(file, image.width, image.height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header()?.write_image_data(&flipped)?;
+    Ok(())
+}
+
+fn usage(msg: &str) -> ! {
+    eprintln!(
+        "tessera-replay: {msg}\nusage: tessera-replay FILE [--backend null|gles|vulkan|auto] \
+         [--transport T] [--frames N..M] [--png DIR] [--hash]"
+    );
+    std::process::exit(2);
+}

@@ -1,0 +1,368 @@
+//! Capture and replay of the record stream (`tessera_wire::capture`): the bench's
+//! `statechange` scene and the main job's scene, captured through the Rust API on one
+//! backend, replay on the other backend with every frame's image hash equal to the one the
+//! live run read back before its swap, and on the null backend with every captured record
+//! applied; `tessera-replay` prints the same hashes; and a capture whose program was
+//! killed mid-frame replays the frames completed before the kill but at most the bounded
+//! number in flight.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use tessera_engine::gl::{NO_ERROR, RGBA, UNSIGNED_BYTE};
+use tessera_engine::pixel::PixelsMut;
+use tessera_engine::wire::TransportKind;
+use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
+use tessera_tests::differential::{Backend, assert_no_backend_events};
+use tessera_tests::scenes::{BENCH_SIZE, Bench, BenchScene, Demo};
+use tessera_wire::capture::{CaptureReader, IN_FLIGHT, ReplayedFrame, Replayer, image_hash};
+use tessera_wire::null::NullBackend;
+use tessera_wire::transport::connect;
+
+/// Frames captured of each scene.
+const FRAMES: usize = 5;
+/// Draws per frame of `statechange`.
+const DRAWS: u32 = 96;
+/// The demo's default framebuffer.
+const DEMO_SIZE: u32 = 96;
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "tessera-capture-test-{}-{name}.tcap",
+        std::process::id()
+    ))
+}
+
+/// A context on `backend` capturing into `file`.
+fn capturing(backend: Backend, file: &Path, size: u32) -> Context {
+    tessera_tests::ensure_runtime_dir();
+    let config = Config {
+        backend: BackendKind::Gles,
+        surface: Some(SurfaceConfig::new(size, size)),
+        capture_file: Some(file.to_owned()),
+        ..Config::default()
+    };
+    match backend {
+        Backend::Gles => Context::new(&config).expect("the GLES backend (llvmpipe)"),
+        Backend::Vulkan => Context::with_backend(&config, vulkan()),
+    }
+}
+
+fn vulkan() -> Box<dyn tessera_wire::Backend> {
+    tessera_tests::ensure_lavapipe();
+    let options = tessera_backend_vk::VkOptions {
+        validation: true,
+        ..tessera_backend_vk::VkOptions::default()
+    };
+    Box::new(
+        tessera_backend_vk::VulkanBackend::with_options(&options)
+            .expect("the Vulkan backend (lavapipe)"),
+    )
+}
+
+fn backend_of(backend: Backend) -> Box<dyn tessera_wire::Backend> {
+    match backend {
+        Backend::Gles => Box::new(tessera_backend_gles::GlesBackend::new().expect("GLES")),
+        Backend::Vulkan => vulkan(),
+    }
+}
+
+/// Reads the default framebuffer back as `glReadPixels` gives it and hashes it, then swaps:
+/// the hash a replay must print for this frame.
+fn read_and_swap(ctx: &mut Context, size: u32) -> u64 {
+    let mut pixels = vec![0u8; (size * size * 4) as usize];
+    ctx.read_pixels(
+        0,
+        0,
+        size as i32,
+        size as i32,
+        RGBA,
+        UNSIGNED_BYTE,
+        PixelsMut::Bytes(&mut pixels),
+    );
+    ctx.swap_buffers();
+    image_hash(&pixels)
+}
+
+/// What a live run saw: each frame's hash, and the records submitted up to its last swap.
+struct Live {
+    hashes: Vec<u64>,
+    records: u64,
+}
+
+/// Runs `FRAMES` frames of the `statechange` scene on `backend`, capturing into `file`.
+fn live_statechange(backend: Backend, file: &Path) -> Live {
+    let mut ctx = capturing(backend, file, BENCH_SIZE as u32);
+    let mut bench = Bench::setup(&mut ctx, BenchScene::StateChange);
+    let mut hashes = Vec::new();
+    for _ in 0..FRAMES {
+        bench.frame(&mut ctx, DRAWS);
+        hashes.push(read_and_swap(&mut ctx, BENCH_SIZE as u32));
+    }
+    finish_live(ctx, hashes, "statechange")
+}
+
+/// Runs `FRAMES` frames of the main job's scene on `backend`, capturing into `file`.
+fn live_demo(backend: Backend, file: &Path) -> Live {
+    let mut ctx = capturing(backend, file, DEMO_SIZE);
+    let mut demo = Demo::setup(&mut ctx, DEMO_SIZE as i32, DEMO_SIZE as i32);
+    let mut hashes = Vec::new();
+    for _ in 0..FRAMES {
+        demo.frame(&mut ctx);
+        hashes.push(read_and_swap(&mut ctx, DEMO_SIZE));
+    }
+    finish_live(ctx, hashes, "demo")
+}
+
+fn finish_live(mut ctx: Context, hashes: Vec<u64>, label: &str) -> Live {
+    let records = ctx.transport_stats().records;
+    assert_eq!(ctx.get_error(), NO_ERROR, "{label}: a GL error");
+    assert_no_backend_events(&mut ctx, label);
+    // Distinct frames: a replay that drew one frame for all could not pass.
+    let mut distinct = hashes.clone();
+    distinct.dedup();
+    assert!(distinct.len() > 1, "{label}: every frame looks the same");
+    // Dropping the context ends the capture (the writer thread finishes the file).
+    drop(ctx);
+    Live { hashes, records }
+}
+
+/// Replays every frame of `file` on `backend` with read-back.
+fn replay(
+    file: &Path,
+    backend: Box<dyn tessera_wire::Backend>,
+    read_back: bool,
+) -> Vec<ReplayedFrame> {
+    let mut reader = CaptureReader::open(file).expect("a readable capture");
+    let mut replayer = Replayer::new(connect(&TransportKind::Inproc, backend));
+    let mut frames = Vec::new();
+    while let Some(frame) = reader.next_frame() {
+        frames.push(
+            replayer
+                .replay(&frame, read_back)
+                .expect("the frame replays"),
+        );
+    }
+    frames
+}
+
+fn hashes(frames: &[ReplayedFrame]) -> Vec<u64> {
+    frames
+        .iter()
+        .map(|f| f.image.as_ref().expect("a read-back").hash())
+        .collect()
+}
+
+/// The capture replays on `other` to the live hashes, and on null with every record
+/// applied.
+fn check_replays(live: &Live, file: &Path, other: Backend, label: &str) {
+    let on_other = replay(file, backend_of(other), true);
+    assert_eq!(on_other.len(), FRAMES, "{label}: frames in the capture");
+    assert_eq!(
+        hashes(&on_other),
+        live.hashes,
+        "{label}: replayed on {}",
+        other.name()
+    );
+    let (null, probe) = NullBackend::new(false);
+    let on_null = replay(file, Box::new(null), false);
+    let captured: u64 = on_null.iter().map(|f| f.records).sum();
+    assert_eq!(captured, live.records, "{label}: records in the capture");
+    // Every captured record, and one `Finish` per frame the replay adds.
+    assert_eq!(
+        probe.stats().records,
+        live.records + FRAMES as u64,
+        "{label}: records the null backend applied"
+    );
+}
+
+#[test]
+fn statechange_captured_on_gles_replays_on_vulkan_and_null() {
+    let file = temp("statechange-gles");
+    let live = live_statechange(Backend::Gles, &file);
+    check_replays(
+        &live,
+        &file,
+        Backend::Vulkan,
+        "statechange captured on gles",
+    );
+    // Replayed on the backend it was captured on, too.
+    let same = replay(&file, backend_of(Backend::Gles), true);
+    assert_eq!(hashes(&same), live.hashes, "statechange replayed on gles");
+    std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn the_main_job_s_scene_captured_on_vulkan_replays_on_gles_and_null() {
+    let file = temp("demo-vulkan");
+    let live = live_demo(Backend::Vulkan, &file);
+    // The scene's blending and filtering round a few pixels differently on the two drivers
+    // (by one, in about 250 of its 9216 pixels), so a replay on GLES is compared with a
+    // live run on GLES; on Vulkan, with the capturing run.
+    let gles_file = temp("demo-gles");
+    let live_gles = live_demo(Backend::Gles, &gles_file);
+    std::fs::remove_file(&gles_file).unwrap();
+    assert_eq!(
+        live_gles.records, live.records,
+        "the same records on both backends"
+    );
+    let on_vulkan = replay(&file, backend_of(Backend::Vulkan), true);
+    assert_eq!(hashes(&on_vulkan), live.hashes, "demo replayed on vulkan");
+    let live = Live {
+        hashes: live_gles.hashes,
+        records: live.records,
+    };
+    check_replays(&live, &file, Backend::Gles, "demo captured on vulkan");
+    // `tessera-replay` prints the same hashes, one line per frame, and writes the PNGs.
+    let png = temp("demo-png");
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera-replay"))
+        .arg(&file)
+        .args(["--backend", "gles", "--hash", "--png"])
+        .arg(&png)
+        .output()
+        .expect("tessera-replay runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: Vec<u64> = stdout
+        .lines()
+        .filter(|l| l.starts_with("frame "))
+        .map(|l| {
+            let h = l
+                .split_whitespace()
+                .skip_while(|w| *w != "hash")
+                .nth(1)
+                .unwrap();
+            u64::from_str_radix(h, 16).unwrap()
+        })
+        .collect();
+    assert_eq!(printed, live.hashes, "{stdout}");
+    assert!(
+        stdout.contains(&format!("replayed {FRAMES} frames")),
+        "{stdout}"
+    );
+    assert!(png.join(format!("frame-{:06}.png", FRAMES - 1)).is_file());
+    // `--frames` reports a range, replaying what comes before it.
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera-replay"))
+        .arg(&file)
+        .args(["--backend", "gles", "--hash", "--frames", "2..3"])
+        .output()
+        .expect("tessera-replay runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("frame ")).collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with("frame 2 "), "{stdout}");
+    assert!(
+        lines[1].contains(&format!("hash {:016x}", live.hashes[3])),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&png).unwrap();
+    std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn a_capture_with_a_damaged_header_is_refused_by_tessera_replay() {
+    let file = temp("foreign");
+    drop(capturing(Backend::Gles, &file, 8));
+    // A bit of the header's wire fingerprint flipped: its checksum no longer matches (the
+    // unit tests check that a whole header of another build is refused naming both).
+    let mut bytes = std::fs::read(&file).unwrap();
+    let header = CaptureReader::open(&file).unwrap().header().clone();
+    assert_eq!(header.fingerprint, tessera_wire::FINGERPRINT);
+    bytes[8 + 16 + 4] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera-replay"))
+        .arg(&file)
+        .args(["--backend", "null"])
+        .output()
+        .expect("tessera-replay runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not a Tessera capture"), "{stderr}");
+    std::fs::remove_file(&file).unwrap();
+}
+
+/// The child of [`a_capture_cut_by_a_kill_replays_the_frames_before_it`]: renders the
+/// demo on GLES capturing into `file`, printing each frame's hash after its swap, until
+/// it is killed (bounded, should the parent die first).
+fn killed_child(file: &Path) {
+    let mut ctx = capturing(Backend::Gles, file, DEMO_SIZE);
+    let mut demo = Demo::setup(&mut ctx, DEMO_SIZE as i32, DEMO_SIZE as i32);
+    for i in 0..20_000 {
+        demo.frame(&mut ctx);
+        let hash = read_and_swap(&mut ctx, DEMO_SIZE);
+        println!("frame {i} {hash:016x}");
+    }
+}
+
+#[test]
+fn a_capture_cut_by_a_kill_replays_the_frames_before_it() {
+    if let Some(file) = std::env::var_os("TESSERA_CAPTURE_TEST_CHILD") {
+        return killed_child(Path::new(&file));
+    }
+    let file = temp("killed");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "capture::a_capture_cut_by_a_kill_replays_the_frames_before_it",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("TESSERA_CAPTURE_TEST_CHILD", &file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut live = Vec::new();
+    // The harness prints the test's name on the line of its first output.
+    let frame_line = |line: &str| line.find("frame ").map(|at| line[at + 6..].to_owned());
+    for line in lines.by_ref().map_while(Result::ok) {
+        if let Some(rest) = frame_line(&line) {
+            let hash = rest.split_whitespace().nth(1).unwrap();
+            live.push(u64::from_str_radix(hash, 16).unwrap());
+            if live.len() == 30 {
+                break;
+            }
+        }
+    }
+    assert_eq!(live.len(), 30, "the child did not render");
+    child.kill().unwrap();
+    // Frames it printed before the kill landed.
+    for line in lines.map_while(Result::ok) {
+        if let Some(rest) = frame_line(&line) {
+            live.push(u64::from_str_radix(rest.split_whitespace().nth(1).unwrap(), 16).unwrap());
+        }
+    }
+    child.wait().unwrap();
+    let mut reader = CaptureReader::open(&file).expect("the header was written at once");
+    let mut replayer = Replayer::new(connect(&TransportKind::Inproc, backend_of(Backend::Gles)));
+    let mut replayed = Vec::new();
+    while let Some(frame) = reader.next_frame() {
+        let f = replayer
+            .replay(&frame, true)
+            .expect("a complete frame replays");
+        replayed.push(f.image.unwrap().hash());
+    }
+    // At most the frames whose ends were in the channel or in the writer's hands are lost;
+    // at most one frame completed but not yet printed when the kill landed is extra.
+    let completed = live.len();
+    eprintln!(
+        "{} frames replayed of {completed} completed before the kill",
+        replayed.len()
+    );
+    assert!(
+        replayed.len() + IN_FLIGHT + 1 >= completed && replayed.len() <= completed + 1,
+        "{} frames replayed of {completed} completed ({:?})",
+        replayed.len(),
+        reader.stopped()
+    );
+    assert!(!replayed.is_empty());
+    let common = replayed.len().min(completed);
+    assert_eq!(replayed[..common], live[..common]);
+    std::fs::remove_file(&file).unwrap();
+}
