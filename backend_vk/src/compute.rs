@@ -54,6 +54,7 @@ impl VkPipe {
                 if self.pipes.feedback() {
                     crate::pipeline::note_feedback(feedback.flags);
                 }
+                self.pipes.created(&self.raw);
                 Ok(v[0])
             }
             Err((_, e)) => Err(format!("vkCreateComputePipelines: {e}")),

@@ -14,10 +14,11 @@
 //! created through one `VkPipelineCache`.
 //!
 //! The pipeline cache persists in Tessera's cache store ([`tessera_cache`]): its data is
-//! loaded when the device is made and saved when it is destroyed, keyed by the driver's
-//! `pipelineCacheUUID`, vendor, device and driver version (the driver checks the data's own
-//! header too, and ignores data it did not write). Pipeline creation feedback (Vulkan 1.3)
-//! reports whether each pipeline came from that cache; the store counts both outcomes.
+//! loaded when the device is made and saved every 64 pipelines and when it is destroyed,
+//! keyed by the driver's `pipelineCacheUUID`, vendor, device and driver version (the driver
+//! checks the data's own header too, and ignores data it did not write). Pipeline creation
+//! feedback (Vulkan 1.3) reports whether each pipeline came from that cache; the store
+//! counts both outcomes.
 //!
 //! Render passes are cached by format, sample count and load ops; a pipeline is created
 //! against the all-`LOAD` pass of its compatibility class, and is compatible with the
@@ -158,11 +159,16 @@ pub(crate) struct Caches {
     persistent_key: [u8; 32],
     /// Pipeline creation feedback is there to ask for (Vulkan 1.3).
     feedback: bool,
+    /// Pipelines created since the pipeline cache was last saved.
+    unsaved: std::cell::Cell<u32>,
     /// Render passes by key and feedback mask ([`VkPipe::render_pass_with`]).
     passes: HashMap<(PassKey, u16), vk::RenderPass>,
     pub compat: Interner<PassKey>,
     set_layouts: HashMap<(Vec<LayoutBinding>, bool), (vk::DescriptorSetLayout, vk::PipelineLayout)>,
 }
+
+/// Pipelines created between two saves of the pipeline cache ([`Caches::created`]).
+const SAVE_EVERY: u32 = 64;
 
 /// The persistent cache's pipeline cache data, one entry per driver.
 const PIPELINE_CACHE_ENTRIES: tessera_cache::Kind = tessera_cache::Kind {
@@ -208,6 +214,7 @@ impl Caches {
             cache,
             persistent_key,
             feedback: api_version >= vk::API_VERSION_1_3,
+            unsaved: std::cell::Cell::new(0),
             passes: HashMap::new(),
             compat: Interner::default(),
             set_layouts: HashMap::new(),
@@ -219,13 +226,30 @@ impl Caches {
         self.feedback
     }
 
-    pub fn destroy(&mut self, raw: &ash::Device) {
-        // SAFETY: a live pipeline cache of this device.
+    /// Counts a pipeline created, and saves the pipeline cache every
+    /// [`SAVE_EVERY`] pipelines, so a process that never destroys its device (one that
+    /// exits or crashes with it) leaves most of what it compiled.
+    pub fn created(&self, raw: &ash::Device) {
+        self.unsaved.set(self.unsaved.get() + 1);
+        if self.unsaved.get() >= SAVE_EVERY {
+            self.save(raw);
+        }
+    }
+
+    /// Stores the pipeline cache's data in the persistent cache.
+    fn save(&self, raw: &ash::Device) {
+        self.unsaved.set(0);
+        // SAFETY: a live pipeline cache of this device; the driver synchronizes its own
+        // access to it (no pipeline is being created with it on this thread).
         if let Ok(data) = unsafe { raw.get_pipeline_cache_data(self.cache) }
             && !data.is_empty()
         {
             tessera_cache::store(&PIPELINE_CACHE_ENTRIES, &self.persistent_key, &data);
         }
+    }
+
+    pub fn destroy(&mut self, raw: &ash::Device) {
+        self.save(raw);
         // SAFETY: the device is idle (VkPipe::drop waited); each object destroyed once.
         unsafe {
             for (_, p) in self.passes.drain() {
@@ -428,6 +452,7 @@ impl VkPipe {
         if self.pipes.feedback {
             note_feedback(feedback.flags);
         }
+        self.pipes.created(&self.raw);
         count(&self.stats.pipelines);
         Ok(pipeline)
     }

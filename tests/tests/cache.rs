@@ -86,7 +86,11 @@ fn child() {
             assert_eq!(pixels[at..at + 4], want, "pixel ({x}, {y}), program {i}");
         }
     }
-    // Dropping the context destroys the backend, which saves the Vulkan pipeline cache.
+    // Dropping the context destroys the backend, which saves the Vulkan pipeline cache; a
+    // process may also end without (`TESSERA_CACHE_TEST_EXIT`).
+    if std::env::var_os("TESSERA_CACHE_TEST_EXIT").is_some() {
+        std::process::exit(0);
+    }
     drop(ctx);
     let c = tessera_cache::counters();
     println!(
@@ -266,6 +270,38 @@ fn a_second_run_on_vulkan_compiles_nothing_and_reloads_the_pipeline_cache() {
         "Vulkan time to first frame: first run {} ms, second run {} ms",
         first.get("first_frame_ms"),
         second.get("first_frame_ms")
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A process that ends without destroying its Vulkan device still leaves its pipeline
+/// cache: it is saved every 64 pipelines, not only at teardown.
+#[test]
+fn the_pipeline_cache_is_saved_before_teardown() {
+    let dir = fresh_dir("exit");
+    let run = Run {
+        dir: &dir,
+        backend: "vulkan",
+        mesa_cache: None,
+        cap: None,
+    };
+    let out = run
+        .command()
+        .env("TESSERA_CACHE_TEST_EXIT", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let names: Vec<String> = entries(&dir)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("vk-pipeline-cache-")),
+        "{names:?}"
     );
     fs::remove_dir_all(&dir).unwrap();
 }
