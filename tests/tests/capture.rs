@@ -366,3 +366,47 @@ fn a_capture_cut_by_a_kill_replays_the_frames_before_it() {
     assert_eq!(replayed[..common], live[..common]);
     std::fs::remove_file(&file).unwrap();
 }
+
+#[test]
+fn a_c_program_captured_through_the_drop_in_replays_on_the_other_backend_and_null() {
+    tessera_tests::ensure_runtime_dir();
+    let dir = crate::dropin::dropin_dir();
+    let program = dir.join("tessera-capture-frames");
+    crate::dropin::compile_c(
+        &crate::dropin::root().join("tests/dropin/capture_frames.c"),
+        &program,
+        &["-lEGL", "-lOpenGL"],
+    );
+    let file = temp("dropin");
+    let out = Command::new(&program)
+        .env_remove("TESSERA_TRANSPORT")
+        .env("LD_LIBRARY_PATH", dir)
+        .env("TESSERA_BACKEND", "gles")
+        .env("TESSERA_CAPTURE", &file)
+        .output()
+        .expect("the C program runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("vendor: Tessera"), "not Tessera: {stderr}");
+    let live: Vec<u64> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("frame "))
+        .map(|l| u64::from_str_radix(l.split_whitespace().nth(1).unwrap(), 16).unwrap())
+        .collect();
+    assert_eq!(live.len(), 8, "{stdout}");
+    let mut distinct = live.clone();
+    distinct.dedup();
+    assert_eq!(distinct.len(), live.len(), "every frame differs");
+    // eglTerminate ended the capture: every frame is in the file.
+    for backend in [Backend::Vulkan, Backend::Gles] {
+        let frames = replay(&file, backend_of(backend), true);
+        assert_eq!(hashes(&frames), live, "replayed on {}", backend.name());
+    }
+    let (null, probe) = NullBackend::new(false);
+    let on_null = replay(&file, Box::new(null), false);
+    assert_eq!(on_null.len(), live.len());
+    let captured: u64 = on_null.iter().map(|f| f.records).sum();
+    assert_eq!(probe.stats().records, captured + live.len() as u64);
+    std::fs::remove_file(&file).unwrap();
+}
