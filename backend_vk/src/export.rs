@@ -1,5 +1,5 @@
 //! Frames out to a host: a texture's image copied into device memory made exportable, and
-//! handed over as an opaque file descriptor (`ExportTexture`, `VK_KHR_external_memory_fd`).
+//! handed over as a file descriptor (`ExportTexture`, `VK_KHR_external_memory_fd`).
 //!
 //! ## What the importer gets
 //! The copy is a new image of its own allocation, one level and one layer of level 0's
@@ -26,11 +26,17 @@
 //! lent queue's family, and replies with the `VkImage` and `VkDeviceMemory` handles, which
 //! belong to the host from then on.
 //!
+//! ## dma-bufs (not exercised in CI)
+//! Where the device has `VK_EXT_external_memory_dma_buf` and reports a linear image of the
+//! format with the export's usage exportable as one, the descriptor is a dma-buf instead:
+//! [`ExportedMemory::handle_type`] says so, with the DRM fourcc of the format and the linear
+//! modifier, for importers outside Vulkan (EGL, KMS). lavapipe has no dma-buf export, so the
+//! tests see the opaque descriptor only.
+//!
 //! ## Not built
-//! dma-buf export (`VK_EXT_external_memory_dma_buf` with a DRM format modifier) and a
-//! `sync_file` fence (`VK_KHR_external_semaphore_fd`): the software driver the tests run on
-//! has neither, so only the opaque descriptor with the fence waited on the producer's side
-//! exists.
+//! Images with other DRM format modifiers (`VK_EXT_image_drm_format_modifier`), and a
+//! `sync_file` fence (`VK_KHR_external_semaphore_fd`) in place of the fence waited on the
+//! producer's side.
 
 use ash::vk;
 use tessera_wire::backend::bad_value;
@@ -41,7 +47,32 @@ use crate::device::{VkPipe, vk_error};
 use crate::image::{ImageSource, transition};
 
 const N: &str = "ExportTexture";
-const HANDLE: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+const OPAQUE: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+const DMA_BUF: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
+
+/// `DRM_FORMAT_MOD_LINEAR`: the modifier of a linear image.
+const MOD_LINEAR: u64 = 0;
+
+/// A DRM fourcc code from its four characters.
+const fn fourcc(c: &[u8; 4]) -> u32 {
+    c[0] as u32 | (c[1] as u32) << 8 | (c[2] as u32) << 16 | (c[3] as u32) << 24
+}
+
+/// The DRM fourcc of an image of `format` (bytes in memory order as the fourcc names them,
+/// least significant first), or 0 where the export's formats have none.
+pub(crate) fn drm_fourcc(format: vk::Format) -> u32 {
+    use vk::Format as F;
+    match format {
+        F::R8G8B8A8_UNORM | F::R8G8B8A8_SRGB => fourcc(b"AB24"),
+        F::B8G8R8A8_UNORM | F::B8G8R8A8_SRGB => fourcc(b"AR24"),
+        F::A2B10G10R10_UNORM_PACK32 => fourcc(b"AB30"),
+        F::R16G16B16A16_SFLOAT => fourcc(b"AB4H"),
+        F::R8_UNORM => fourcc(b"R8  "),
+        F::R8G8_UNORM => fourcc(b"GR88"),
+        F::R16_UNORM => fourcc(b"R16 "),
+        _ => 0,
+    }
+}
 
 /// The usage of an exported image (an importer's must be the same).
 const USAGE: vk::ImageUsageFlags = vk::ImageUsageFlags::from_raw(
@@ -59,8 +90,8 @@ const HOST_LAYOUT: vk::ImageLayout = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
 /// Where a copy goes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Target {
-    /// Exported memory, as an opaque descriptor.
-    OpaqueFd,
+    /// Exported memory, as a descriptor of this handle type.
+    Fd(vk::ExternalMemoryHandleTypeFlags),
     /// To the host that lent the device, as handles.
     Host,
 }
@@ -87,7 +118,7 @@ impl Drop for Exportable {
 
 impl VkPipe {
     /// `ExportTexture`: level 0 of `handle` copied into a new exportable image, the work
-    /// waited for, the memory returned as an opaque descriptor (module docs).
+    /// waited for, the memory returned as a descriptor (module docs).
     pub(crate) fn export_texture_memory(
         &mut self,
         handle: TextureHandle,
@@ -95,10 +126,11 @@ impl VkPipe {
         let Some(loader) = self.gpu.memory_fd.clone() else {
             return Err(bad_value(N, "the device has no VK_KHR_external_memory_fd"));
         };
-        let (out, format, extent, req, rows) = self.copy_out(N, handle, Target::OpaqueFd)?;
+        let ty = self.handle_type(N, handle)?;
+        let (out, format, extent, req, rows) = self.copy_out(N, handle, Target::Fd(ty))?;
         let get = vk::MemoryGetFdInfoKHR::default()
             .memory(out.memory)
-            .handle_type(HANDLE);
+            .handle_type(ty);
         // SAFETY: memory allocated exportable as an opaque descriptor.
         let fd =
             unsafe { loader.get_memory_fd(&get) }.map_err(|e| vk_error("vkGetMemoryFdKHR", e))?;
@@ -111,8 +143,12 @@ impl VkPipe {
                 .instance
                 .get_physical_device_properties2(self.gpu.phys, &mut p2)
         };
+        let dma_buf = ty == DMA_BUF;
         Ok(ExportedMemory {
             fd,
+            handle_type: ty.as_raw(),
+            drm_fourcc: if dma_buf { drm_fourcc(format) } else { 0 },
+            drm_modifier: MOD_LINEAR,
             vk_format: format.as_raw(),
             extent: [extent.width, extent.height],
             tiling: vk::ImageTiling::LINEAR.as_raw(),
@@ -153,6 +189,51 @@ impl VkPipe {
         })
     }
 
+    /// The handle type an export of `handle`'s image takes: a dma-buf where the device
+    /// exports a linear image of its format with the export's usage as one
+    /// (`VK_EXT_external_memory_dma_buf`; not exercised in CI), else an opaque descriptor.
+    fn handle_type(
+        &mut self,
+        n: &'static str,
+        handle: TextureHandle,
+    ) -> Result<vk::ExternalMemoryHandleTypeFlags, SessionError> {
+        if !self.gpu.tiers.dma_buf_export {
+            return Ok(OPAQUE);
+        }
+        let format = match self.image_mut(n, ImageSource::Texture(handle))? {
+            Some(s) => s.native.vk,
+            None => return Ok(OPAQUE),
+        };
+        let mut external =
+            vk::PhysicalDeviceExternalImageFormatInfo::default().handle_type(DMA_BUF);
+        let info = vk::PhysicalDeviceImageFormatInfo2::default()
+            .format(format)
+            .ty(vk::ImageType::TYPE_2D)
+            .tiling(vk::ImageTiling::LINEAR)
+            .usage(USAGE)
+            .push_next(&mut external);
+        let mut external_props = vk::ExternalImageFormatProperties::default();
+        let mut props = vk::ImageFormatProperties2::default().push_next(&mut external_props);
+        // SAFETY: the physical device of this instance (Vulkan 1.1); the chained structs
+        // are core 1.1 and name a handle type of an enabled extension.
+        let supported = unsafe {
+            self.gpu
+                .instance
+                .get_physical_device_image_format_properties2(self.gpu.phys, &info, &mut props)
+        }
+        .is_ok();
+        let features = external_props
+            .external_memory_properties
+            .external_memory_features;
+        Ok(
+            if supported && features.contains(vk::ExternalMemoryFeatureFlags::EXPORTABLE) {
+                DMA_BUF
+            } else {
+                OPAQUE
+            },
+        )
+    }
+
     /// Copies level 0 of `handle` into a new image for `target`, submits and waits.
     fn copy_out(
         &mut self,
@@ -182,13 +263,16 @@ impl VkPipe {
                 vk::Extent3D::default().width(w).height(h).depth(1),
             )
         };
-        let fd = target == Target::OpaqueFd;
+        let (fd, ty) = match target {
+            Target::Fd(ty) => (true, ty),
+            Target::Host => (false, OPAQUE),
+        };
         let tiling = if fd {
             vk::ImageTiling::LINEAR
         } else {
             vk::ImageTiling::OPTIMAL
         };
-        let mut external = vk::ExternalMemoryImageCreateInfo::default().handle_types(HANDLE);
+        let mut external = vk::ExternalMemoryImageCreateInfo::default().handle_types(ty);
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(format)
@@ -229,7 +313,7 @@ impl VkPipe {
                 flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
             })
             .ok_or_else(|| bad_value(n, "no memory type for an exportable image"))?;
-        let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(HANDLE);
+        let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(ty);
         let mut dedicated = vk::MemoryDedicatedAllocateInfo::default().image(image);
         let alloc = vk::MemoryAllocateInfo::default()
             .allocation_size(req.size)
@@ -343,5 +427,23 @@ impl VkPipe {
         // Submits and waits for the frame's fence: the copy is complete.
         self.finish_readback()?;
         Ok((out, format, extent, req, rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ash::vk;
+
+    /// The fourcc codes are drm_fourcc.h's.
+    #[test]
+    fn drm_fourcc_codes() {
+        // DRM_FORMAT_ABGR8888, DRM_FORMAT_ARGB8888, DRM_FORMAT_ABGR2101010.
+        assert_eq!(super::drm_fourcc(vk::Format::R8G8B8A8_UNORM), 0x3432_4241);
+        assert_eq!(super::drm_fourcc(vk::Format::B8G8R8A8_SRGB), 0x3432_5241);
+        assert_eq!(
+            super::drm_fourcc(vk::Format::A2B10G10R10_UNORM_PACK32),
+            0x3033_4241
+        );
+        assert_eq!(super::drm_fourcc(vk::Format::R32G32B32A32_SFLOAT), 0);
     }
 }

@@ -95,6 +95,10 @@ impl Gpu {
             memory_export: has(ash::khr::external_memory_fd::NAME),
             ..Tiers::default()
         };
+        let tiers = Tiers {
+            dma_buf_export: tiers.memory_export && has(ash::ext::external_memory_dma_buf::NAME),
+            ..tiers
+        };
         let memory_fd = tiers
             .memory_export
             .then(|| ash::khr::external_memory_fd::Device::new(&host.instance, &host.device));

@@ -110,6 +110,9 @@ pub struct Tiers {
     /// Textures can be exported to a host as opaque file descriptors of device memory
     /// (`VK_KHR_external_memory_fd` on Vulkan 1.1; `export.rs`).
     pub memory_export: bool,
+    /// Exports are dma-bufs where the format allows (`VK_EXT_external_memory_dma_buf`
+    /// with `memory_export`; `export.rs`). Not on lavapipe: not exercised in CI.
+    pub dma_buf_export: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -887,6 +890,7 @@ fn create_device(
     tiers.graphics_pipeline_library = has(ash::ext::graphics_pipeline_library::NAME);
     tiers.present = e_swapchain;
     tiers.memory_export = optional && v11 && has(ash::khr::external_memory_fd::NAME);
+    tiers.dma_buf_export = tiers.memory_export && has(ash::ext::external_memory_dma_buf::NAME);
     tiers.present_wait = e_wait && pid.present_id == vk::TRUE && pw.present_wait == vk::TRUE;
     let mut xfb_props = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
     if e_xfb {
@@ -1021,6 +1025,10 @@ fn create_device(
         ),
         (tiers.multi_draw > 0, ash::ext::multi_draw::NAME),
         (tiers.memory_export, ash::khr::external_memory_fd::NAME),
+        (
+            tiers.dma_buf_export,
+            ash::ext::external_memory_dma_buf::NAME,
+        ),
     ];
     let names: Vec<*const i8> = optional
         .iter()

@@ -89,8 +89,15 @@ pub struct HostImage {
 /// A texture's image in exported Vulkan memory (module docs: what an importer does with it).
 #[derive(Debug)]
 pub struct ExportedImage {
-    /// The memory, an opaque file descriptor (`VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT`).
+    /// The memory, a file descriptor of [`handle_type`](Self::handle_type).
     pub fd: OwnedFd,
+    /// `VkExternalMemoryHandleTypeFlagBits` of `fd`: `OPAQUE_FD` (1), or `DMA_BUF_EXT`
+    /// (0x200) where the device exports the format as a dma-buf (not exercised in CI).
+    pub handle_type: u32,
+    /// Of a dma-buf: the DRM fourcc of the format (0 otherwise, or if it has none).
+    pub drm_fourcc: u32,
+    /// Of a dma-buf: the DRM format modifier (`DRM_FORMAT_MOD_LINEAR`, 0).
+    pub drm_modifier: u64,
     /// `VkFormat` of the image.
     pub vk_format: i32,
     /// Width in pixels.
@@ -121,6 +128,9 @@ impl ExportedImage {
     fn from_reply(m: &ExportedMemory) -> Self {
         Self {
             fd: m.take_fd(),
+            handle_type: m.handle_type,
+            drm_fourcc: m.drm_fourcc,
+            drm_modifier: m.drm_modifier,
             vk_format: m.vk_format,
             width: m.extent[0],
             height: m.extent[1],

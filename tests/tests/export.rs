@@ -58,6 +58,9 @@ fn exported_texture_reads_back_in_another_process() {
         let exported = ctx.export_texture(tex).expect("an export");
         assert_eq!((exported.width, exported.height), (W as u32, H as u32));
         assert_eq!(exported.tiling, 1, "VK_IMAGE_TILING_LINEAR");
+        // lavapipe exports no dma-buf: the descriptor is opaque.
+        assert_eq!(exported.handle_type, 1, "OPAQUE_FD");
+        assert_eq!(exported.drm_fourcc, 0);
         assert_eq!(exported.layout, 1, "VK_IMAGE_LAYOUT_GENERAL");
         assert_eq!(exported.vk_format, 37, "VK_FORMAT_R8G8B8A8_UNORM");
         assert!(exported.row_pitch >= u64::from(exported.width) * 4);

@@ -61,8 +61,9 @@ pub struct HostImage {
     pub queue_family: u32,
 }
 
-/// A copy of a texture's image in memory exported as a Vulkan opaque file descriptor
-/// (`VK_KHR_external_memory_fd`), with what an importer needs to make the same image of it.
+/// A copy of a texture's image in memory exported as a file descriptor
+/// (`VK_KHR_external_memory_fd`: opaque, or a dma-buf where the device can), with what an
+/// importer needs to make the same image of it.
 ///
 /// The descriptor number is valid in the backend's own process only: the engine asks for an
 /// export only on the in-process transports (`inproc`, `thread`). The receiver owns the
@@ -70,8 +71,15 @@ pub struct HostImage {
 #[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[rkyv(derive(Debug))]
 pub struct ExportedMemory {
-    /// The file descriptor (`vkGetMemoryFdKHR`, `VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT`).
+    /// The file descriptor (`vkGetMemoryFdKHR`).
     pub fd: i32,
+    /// Its `VkExternalMemoryHandleTypeFlagBits`: `OPAQUE_FD`, or `DMA_BUF_EXT` where the
+    /// device exports dma-bufs.
+    pub handle_type: u32,
+    /// Of a dma-buf: the DRM fourcc of the format (0 if it has none).
+    pub drm_fourcc: u32,
+    /// Of a dma-buf: the DRM format modifier (`DRM_FORMAT_MOD_LINEAR`, 0: linear tiling).
+    pub drm_modifier: u64,
     /// `VkFormat` of the image.
     pub vk_format: i32,
     /// Width and height in pixels.
