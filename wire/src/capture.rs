@@ -722,6 +722,9 @@ pub struct Replayer {
     surfaces: HashMap<SurfaceHandle, SurfaceDesc>,
     next_reply: u32,
     events: Vec<Event>,
+    /// Draws replayed so far, and the one left out ([`Replayer::skip_draw`]).
+    draws: u64,
+    skip_draw: Option<u64>,
 }
 
 impl Replayer {
@@ -734,7 +737,16 @@ impl Replayer {
             surfaces: HashMap::new(),
             next_reply: REPLAY_REPLIES,
             events: Vec::new(),
+            draws: 0,
+            skip_draw: None,
         }
+    }
+
+    /// Leaves the `nth` draw record of the replay (from 0, `Draw` and `DrawIndexed`
+    /// counted) out: a fault injected so that one replay mis-renders one record, which
+    /// exists to test comparisons between replays (`tessera-replay --compare`).
+    pub fn skip_draw(&mut self, nth: u64) {
+        self.skip_draw = Some(nth);
     }
 
     /// The transport's counters.
@@ -782,6 +794,12 @@ impl Replayer {
                                 reply,
                             ));
                             reads.push((reply, desc.width, desc.height));
+                        }
+                    }
+                    Record::Draw { .. } | Record::DrawIndexed { .. } => {
+                        self.draws += 1;
+                        if self.skip_draw == Some(self.draws - 1) {
+                            continue;
                         }
                     }
                     _ => {}

@@ -2,7 +2,7 @@
 //! program that made it.
 //!
 //! Usage: `tessera-replay FILE [--backend null|gles|vulkan|auto] [--transport T]
-//! [--frames N..M] [--png DIR] [--hash]`
+//! [--frames N..M] [--png DIR] [--hash]`, or `tessera-replay FILE --compare A,B`
 //!
 //! The batches go to the backend (default `auto`) through the transport (default `inproc`;
 //! any `TESSERA_TRANSPORT` value) and the one dispatcher, as the program's did. Every frame
@@ -20,6 +20,11 @@
 //! cut short (a program killed while capturing), where reading stopped. A capture written
 //! by a build with other records is refused, naming both builds; exit status 1 then, and
 //! when the backend ends the session; 2 for bad arguments.
+//!
+//! `--compare A,B` replays every frame on backends `A` and `B` and prints
+//! `frame N A HASH B HASH same|differ`, then names the first frame whose images differ (exit
+//! status 3) or says there is none. `--fault-skip-draw N` leaves the `N`th draw (from 0)
+//! out of `B`'s replay: a fault injected to test the comparison.
 
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -36,6 +41,8 @@ fn main() {
     let mut frames: RangeInclusive<u64> = 0..=u64::MAX;
     let mut png_dir: Option<PathBuf> = None;
     let mut hash = false;
+    let mut compare: Option<(String, String)> = None;
+    let mut skip_draw: Option<u64> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -56,6 +63,22 @@ fn main() {
                 let v = args.next().unwrap_or_else(|| usage("--frames takes N..M"));
                 frames = parse_range(&v).unwrap_or_else(|| usage(&format!("--frames: {v:?}")));
             }
+            "--compare" => {
+                let v = args.next().unwrap_or_else(|| usage("--compare takes A,B"));
+                let (a, b) = v
+                    .split_once(',')
+                    .unwrap_or_else(|| usage("--compare takes two backends, A,B"));
+                compare = Some((a.to_owned(), b.to_owned()));
+            }
+            "--fault-skip-draw" => {
+                let v = args
+                    .next()
+                    .unwrap_or_else(|| usage("--fault-skip-draw takes N"));
+                skip_draw = Some(
+                    v.parse()
+                        .unwrap_or_else(|_| usage(&format!("--fault-skip-draw: {v:?}"))),
+                );
+            }
             "--png" => {
                 png_dir = Some(
                     args.next()
@@ -73,6 +96,9 @@ fn main() {
         eprintln!("tessera-replay: {}: {e}", file.display());
         std::process::exit(1);
     });
+    if let Some((a, b)) = compare {
+        return run_compare(&mut reader, &transport, &a, &b, skip_draw);
+    }
     let backend = make_backend(&backend).unwrap_or_else(|e| {
         eprintln!("tessera-replay: {e}");
         std::process::exit(1);
@@ -140,6 +166,67 @@ fn main() {
     );
 }
 
+/// `--compare A,B`: replays every frame on both backends, prints both hashes per frame, and
+/// names the first frame whose images differ (exit status 3 then). `skip_draw` injects a
+/// fault into B's replay: its `N`th draw is left out.
+fn run_compare(
+    reader: &mut CaptureReader,
+    transport: &TransportKind,
+    a: &str,
+    b: &str,
+    skip_draw: Option<u64>,
+) {
+    let fail = |e: String| -> ! {
+        eprintln!("tessera-replay: {e}");
+        std::process::exit(1);
+    };
+    let mut first = Replayer::new(connect(
+        transport,
+        make_backend(a).unwrap_or_else(|e| fail(e)),
+    ));
+    let mut second = Replayer::new(connect(
+        transport,
+        make_backend(b).unwrap_or_else(|e| fail(e)),
+    ));
+    if let Some(n) = skip_draw {
+        second.skip_draw(n);
+    }
+    let hash = |f: &tessera_wire::capture::ReplayedFrame| {
+        f.image
+            .as_ref()
+            .map_or_else(|| "-".to_owned(), |i| format!("{:016x}", i.hash()))
+    };
+    let mut differs = None;
+    let mut frames = 0u64;
+    while let Some(frame) = reader.next_frame() {
+        let x = first
+            .replay(&frame, true)
+            .unwrap_or_else(|e| fail(format!("{a}: {e}")));
+        let y = second
+            .replay(&frame, true)
+            .unwrap_or_else(|e| fail(format!("{b}: {e}")));
+        let same = x.image == y.image;
+        println!(
+            "frame {} {a} {} {b} {} {}",
+            frame.index,
+            hash(&x),
+            hash(&y),
+            if same { "same" } else { "differ" }
+        );
+        frames += 1;
+        if !same && differs.is_none() {
+            differs = Some(frame.index);
+        }
+    }
+    match differs {
+        Some(n) => {
+            println!("first difference: frame {n} ({a} and {b} differ from there)");
+            std::process::exit(3);
+        }
+        None => println!("no difference between {a} and {b} in {frames} frames"),
+    }
+}
+
 /// `N..M` (inclusive of both, as frame numbers are), `N..` or `N`.
 fn parse_range(v: &str) -> Option<RangeInclusive<u64>> {
     match v.split_once("..") {
@@ -189,7 +276,8 @@ fn write_png(path: &Path, image: &FrameImage) -> Result<(), Box<dyn std::error::
 fn usage(msg: &str) -> ! {
     eprintln!(
         "tessera-replay: {msg}\nusage: tessera-replay FILE [--backend null|gles|vulkan|auto] \
-         [--transport T] [--frames N..M] [--png DIR] [--hash]"
+         [--transport T] [--frames N..M] [--png DIR] [--hash] | --compare A,B \
+         [--fault-skip-draw N]"
     );
     std::process::exit(2);
 }
