@@ -223,11 +223,12 @@ fn pins_name_devices_by_index_uuid_or_name_and_a_missing_one_is_refused_naming_t
     let report = status(&server.socket);
     for line in [
         "placement: least-loaded",
-        "device 0: discrete-a [synthetic] kind discrete uuid d15c0000-0000-0000-0000-00000000000a backends vulkan speed 4 sessions 8 memory 512/512 MiB synthetic",
-        "device 3: cpu [synthetic] kind cpu uuid c0000000-0000-0000-0000-000000000001 backends gles speed 0.5 sessions 1 memory 64/128 MiB synthetic",
+        "device 0: discrete-a [synthetic] kind discrete uuid d15c0000-0000-0000-0000-00000000000a backends vulkan speed 4 sessions 8 memory 512/512 MiB fps ",
+        "device 3: cpu [synthetic] kind cpu uuid c0000000-0000-0000-0000-000000000001 backends gles speed 0.5 sessions 1 memory 64/128 MiB fps ",
     ] {
         assert!(
-            report.lines().any(|l| l == line),
+            report.lines().any(|l| l == line
+                || (line.ends_with(" fps ") && l.starts_with(line) && l.ends_with(" synthetic"))),
             "status lacks {line:?}:\n{report}"
         );
     }
@@ -348,7 +349,7 @@ fn a_lost_device_ends_exactly_its_sessions_and_new_ones_go_elsewhere() {
         got.sort();
         assert_eq!(got, [0, 0, 2, 3], "{isolation}: {report}");
         assert!(
-            report.contains("sessions 0 memory 0/256 MiB synthetic lost"),
+            report.contains("sessions 0 memory 0/256 MiB fps 0.0 synthetic lost"),
             "{report}"
         );
     }
@@ -381,8 +382,59 @@ fn a_device_lost_by_its_script_takes_no_session() {
     // least-loaded (the default) would have chosen device 0; it was lost at start.
     assert!(report.contains("placement: least-loaded"), "{report}");
     assert!(
-        report.contains("sessions 0 memory 0/512 MiB synthetic lost"),
+        report.contains("sessions 0 memory 0/512 MiB fps 0.0 synthetic lost"),
         "{report}"
     );
     assert_eq!(placements(&report), [1]);
+}
+
+/// The frames per second the status gives a session (`fps X`), if it lists it.
+fn fps_of(report: &str, session: u64) -> Option<f64> {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("session {session}: ")))?;
+    line.rsplit_once(" fps ")?.1.parse().ok()
+}
+
+#[test]
+fn status_shows_the_frames_per_second_of_a_drawing_session() {
+    let expected = native_frames();
+    for isolation in ["threads", "process"] {
+        let server = server("least-loaded", isolation);
+        let mut ctx = try_session(&server.socket, None).unwrap();
+        let scene = setup(&mut ctx);
+        // Draws (every frame checked) until the status reports frames per second for the
+        // session, or gives up after a bounded number of frames: sessions report their
+        // applied batches every half second while they draw.
+        let mut shown = None;
+        for n in 0..20_000 {
+            assert!(frame(&mut ctx, &scene, n) == expected[n % DISTINCT_FRAMES]);
+            if n % 50 == 49 {
+                let report = status(&server.socket);
+                let fps = fps_of(&report, 1).expect("session 1 in the status");
+                if fps > 0.0 {
+                    shown = Some(report);
+                    break;
+                }
+            }
+        }
+        let report = shown.expect("the status showed the session's frames per second");
+        // The session's device shows the same rate.
+        let device = placements(&report)[0];
+        let line = report
+            .lines()
+            .find(|l| l.starts_with(&format!("device {device}: ")))
+            .unwrap();
+        let device_fps: f64 = line
+            .split(" fps ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap();
+        assert_eq!(
+            format!("{device_fps:.1}"),
+            format!("{:.1}", fps_of(&report, 1).unwrap()),
+            "{isolation}: {report}"
+        );
+    }
 }

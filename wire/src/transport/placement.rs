@@ -119,6 +119,8 @@ pub struct Placer {
     sessions: HashMap<u64, (usize, String)>,
     /// Devices lost since [`Placer::take_lost`] last took them.
     newly_lost: Vec<usize>,
+    /// Live sessions' last two reports of batches applied, with when they came.
+    progress: HashMap<u64, [(Instant, u64); 2]>,
 }
 
 const MIB: f64 = (1u64 << 20) as f64;
@@ -142,6 +144,7 @@ impl Placer {
             started: Instant::now(),
             sessions: HashMap::new(),
             newly_lost: Vec::new(),
+            progress: HashMap::new(),
         }
     }
 
@@ -469,8 +472,37 @@ impl Placer {
         })
     }
 
+    /// Session `session` has applied `applied` batches by `now` (it reports every half
+    /// second while it applies any).
+    pub fn progress(&mut self, session: u64, applied: u64, now: Instant) {
+        if !self.sessions.contains_key(&session) {
+            return;
+        }
+        match self.progress.get_mut(&session) {
+            Some(entry) => *entry = [entry[1], (now, applied)],
+            None => {
+                self.progress.insert(session, [(now, applied); 2]);
+            }
+        }
+    }
+
+    /// A session's frames per second (batches applied: on the server a frame is what one
+    /// flush of the client carried) between its last two reports; 0 once it has not reported
+    /// for two seconds (it applies nothing).
+    fn fps(&self, session: u64, now: Instant) -> f64 {
+        match self.progress.get(&session) {
+            Some([(t0, n0), (t1, n1)])
+                if now.duration_since(*t1) < Duration::from_secs(2) && t1 > t0 =>
+            {
+                (n1 - n0) as f64 / t1.duration_since(*t0).as_secs_f64()
+            }
+            _ => 0.0,
+        }
+    }
+
     /// A session ended: its device gets its charge back.
     pub fn release(&mut self, session: u64) {
+        self.progress.remove(&session);
         if let Some((index, _)) = self.sessions.remove(&session) {
             let live = &mut self.live[index];
             live.sessions -= 1;
@@ -487,13 +519,20 @@ impl Placer {
     /// live session's device (`tessera-server status` prints it).
     pub fn report(&mut self) -> String {
         self.advance(self.started.elapsed());
+        let now = Instant::now();
         let mut out = format!("placement: {}\n", self.policy.name());
         for (index, d) in self.topology.devices.iter().enumerate() {
             let live = &self.live[index];
+            let fps: f64 = self
+                .sessions
+                .iter()
+                .filter(|(_, (device, _))| *device == index)
+                .map(|(id, _)| self.fps(*id, now))
+                .fold(0.0, |sum, fps| sum + fps);
             let _ = writeln!(
                 out,
                 "device {index}: {} [{}] kind {} uuid {} backends {} speed {} sessions {} \
-                 memory {:.0}/{:.0} MiB{}{}",
+                 memory {:.0}/{:.0} MiB fps {fps:.1}{}{}",
                 d.name,
                 d.vendor,
                 d.kind.name(),
@@ -510,7 +549,11 @@ impl Placer {
         let mut ids: Vec<_> = self.sessions.iter().collect();
         ids.sort_by_key(|(id, _)| **id);
         for (id, (index, client)) in ids {
-            let _ = writeln!(out, "session {id}: device {index} client {client}");
+            let _ = writeln!(
+                out,
+                "session {id}: device {index} client {client} fps {:.1}",
+                self.fps(*id, now)
+            );
         }
         out
     }
@@ -675,7 +718,14 @@ mod tests {
         assert!(
             placer
                 .report()
-                .contains("sessions 7 memory 448/512 MiB synthetic lost")
+                .contains("sessions 7 memory 448/512 MiB fps 0.0 synthetic lost")
         );
+        // Frames per second: batches between a session's last two reports.
+        let t = Instant::now();
+        placer.progress(1, 100, t);
+        placer.progress(1, 160, t + Duration::from_millis(500));
+        assert_eq!(placer.fps(1, t + Duration::from_millis(600)), 120.0);
+        assert_eq!(placer.fps(1, t + Duration::from_secs(3)), 0.0);
+        assert_eq!(placer.fps(2, t), 0.0);
     }
 }

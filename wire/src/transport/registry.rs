@@ -37,6 +37,9 @@ pub(crate) enum SessionNote {
     Authenticated,
     /// The session ended and its backend was dropped.
     Ended,
+    /// The session applied this many batches so far (at most every
+    /// [`super::session::PROGRESS_EVERY`]).
+    Progress(u64),
 }
 
 /// Where a session's notes go.
@@ -236,6 +239,7 @@ impl Registry {
             .name(format!("tessera-session-{id}"))
             .spawn(move || {
                 let authenticated = || notify(id, SessionNote::Authenticated);
+                let progress = |applied| notify(id, SessionNote::Progress(applied));
                 let policy = SessionPolicy {
                     id,
                     peer,
@@ -248,6 +252,7 @@ impl Registry {
                 let hooks = SessionHooks {
                     on_authenticated: Some(&authenticated),
                     crash_after: crash_hook(id),
+                    on_progress: Some(&progress),
                 };
                 super::session::run_admitted(sock, &policy, Some(&clock), &hooks);
                 registry.session_finished();

@@ -458,10 +458,12 @@ impl Sessions {
                 let notify: Notify = match &self.placer {
                     Some(placer) => {
                         let placer = placer.clone();
-                        Arc::new(move |id, note| {
-                            if note == SessionNote::Ended {
-                                lock(&placer).release(id);
+                        Arc::new(move |id, note| match note {
+                            SessionNote::Ended => lock(&placer).release(id),
+                            SessionNote::Progress(applied) => {
+                                lock(&placer).progress(id, applied, Instant::now())
                             }
+                            SessionNote::Authenticated => {}
                         })
                     }
                     None => Arc::new(|_, _| {}),
@@ -716,8 +718,17 @@ pub fn serve(mut config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(
             break;
         }
         if let Mode::Workers(workers) = &mut sessions.mode {
-            let ended = workers.serve_ready(&ready[workers_at..waiting_at]);
-            sessions.release(&ended);
+            let heard = workers.serve_ready(&ready[workers_at..waiting_at]);
+            sessions.release(&heard.ended);
+            if let Some(placer) = &sessions.placer
+                && !heard.progress.is_empty()
+            {
+                let now = Instant::now();
+                let mut placer = lock(placer);
+                for (id, applied) in heard.progress {
+                    placer.progress(id, applied, now);
+                }
+            }
         }
         sessions.hand_over(&ready[waiting_at..], config.handshake_timeout);
         sessions.end_lost();

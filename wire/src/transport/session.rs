@@ -109,6 +109,39 @@ pub(crate) struct SessionHooks<'a> {
     /// Raise SIGSEGV in this process once this many batches were applied (a debug-only test
     /// hook: how the fault-isolation tests stand in for a native driver's fault).
     pub crash_after: Option<u64>,
+    /// Hears how many batches the session applied so far, at most every
+    /// [`PROGRESS_EVERY`] while it applies any (the server's status turns it into frames per
+    /// second: on the server a frame is what one flush of the client carried).
+    pub on_progress: Option<&'a (dyn Fn(u64) + Sync)>,
+}
+
+/// How often a session reports its applied batches ([`SessionHooks::on_progress`]).
+pub(crate) const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Reports a session's applied batches, at most every [`PROGRESS_EVERY`].
+struct Reporter<'a> {
+    report: Option<&'a (dyn Fn(u64) + Sync)>,
+    last: std::time::Instant,
+}
+
+impl<'a> Reporter<'a> {
+    fn new(report: Option<&'a (dyn Fn(u64) + Sync)>) -> Self {
+        Self {
+            report,
+            last: std::time::Instant::now(),
+        }
+    }
+
+    /// `applied` batches so far: reported if the last report is old enough.
+    fn applied(&mut self, applied: u64) {
+        if let Some(report) = self.report {
+            let now = std::time::Instant::now();
+            if now.duration_since(self.last) >= PROGRESS_EVERY {
+                self.last = now;
+                report(applied);
+            }
+        }
+    }
 }
 
 /// Where a connection stands with the server's handshake deadline: shared by its session
@@ -345,12 +378,9 @@ fn serve(
     );
     let session = slot.insert(made);
     match data_plane {
-        DataPlane::Shm => {
-            serve_shm(sock, &welcome, session, hooks.crash_after).unwrap_or_else(|e| e)
-        }
+        DataPlane::Shm => serve_shm(sock, &welcome, session, hooks).unwrap_or_else(|e| e),
         DataPlane::Stream => {
-            serve_stream(sock, session, !policy.can_share_memory, hooks.crash_after)
-                .unwrap_or_else(|e| e)
+            serve_stream(sock, session, !policy.can_share_memory, hooks).unwrap_or_else(|e| e)
         }
     }
 }
@@ -440,8 +470,9 @@ fn serve_shm(
     sock: BorrowedFd<'_>,
     welcome: &Welcome,
     session: &mut ServerBackend,
-    crash_after: Option<u64>,
+    hooks: &SessionHooks<'_>,
 ) -> Result<Ending, Ending> {
+    let mut reporter = Reporter::new(hooks.on_progress);
     let mut payload = AlignedVec::new();
     let mut fds: Vec<OwnedFd> = Vec::new();
     let kind = frame::recv(sock, MAX_HANDSHAKE_FRAME, &mut payload, &mut fds)?;
@@ -500,7 +531,8 @@ fn serve_shm(
         }
         let result = apply_guarded(session, &msg, &mut out, heap.as_ref());
         applied += 1;
-        crash_if_due(applied, crash_after);
+        crash_if_due(applied, hooks.crash_after);
+        reporter.applied(applied);
         end_profiler_frame();
         // Release: the batch's effects (replies written below) and its reads of the mapping
         // heap are ordered before it; pairs with the Acquire in `ShmTransport::heap_alloc`,
@@ -532,8 +564,9 @@ fn serve_stream(
     sock: BorrowedFd<'_>,
     session: &mut ServerBackend,
     compress: bool,
-    crash_after: Option<u64>,
+    hooks: &SessionHooks<'_>,
 ) -> Result<Ending, Ending> {
+    let mut reporter = Reporter::new(hooks.on_progress);
     let mut msg = AlignedVec::new();
     let mut fds = Vec::new();
     let mut out = Outbox::default();
@@ -543,7 +576,8 @@ fn serve_stream(
             FrameKind::Batch => {
                 let result = apply_guarded(session, &msg, &mut out, None);
                 applied += 1;
-                crash_if_due(applied, crash_after);
+                crash_if_due(applied, hooks.crash_after);
+                reporter.applied(applied);
                 applied_bytes += msg.len() as u64;
                 end_profiler_frame();
                 for bytes in archived_notices(&mut out) {

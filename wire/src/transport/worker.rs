@@ -69,6 +69,8 @@ const AUTHENTICATED: u8 = 3;
 const ENDED: u8 = 4;
 /// Server to worker: end a session (its device was lost).
 const END: u8 = 5;
+/// Worker to server: a session's applied batches so far.
+const PROGRESS: u8 = 6;
 
 /// What a worker is told once, before any session.
 struct Setup {
@@ -182,22 +184,30 @@ fn decode_session(msg: &[u8], sock: OwnedFd) -> Option<Placement> {
     })
 }
 
-fn encode_note(id: u64, note: SessionNote) -> [u8; 9] {
-    let mut out = [0u8; 9];
-    out[0] = match note {
+fn encode_note(id: u64, note: SessionNote) -> Vec<u8> {
+    let mut out = vec![match note {
         SessionNote::Authenticated => AUTHENTICATED,
         SessionNote::Ended => ENDED,
-    };
-    out[1..].copy_from_slice(&id.to_le_bytes());
+        SessionNote::Progress(_) => PROGRESS,
+    }];
+    out.extend_from_slice(&id.to_le_bytes());
+    if let SessionNote::Progress(applied) = note {
+        out.extend_from_slice(&applied.to_le_bytes());
+    }
     out
 }
 
 fn decode_note(msg: &[u8]) -> Option<(u64, SessionNote)> {
-    let (&[kind], id) = msg.split_first_chunk::<1>()?;
-    let id = u64::from_le_bytes(id.try_into().ok()?);
-    match kind {
-        AUTHENTICATED => Some((id, SessionNote::Authenticated)),
-        ENDED => Some((id, SessionNote::Ended)),
+    let (&[kind], rest) = msg.split_first_chunk::<1>()?;
+    let (id, rest) = rest.split_first_chunk::<8>()?;
+    let id = u64::from_le_bytes(*id);
+    match (kind, rest.len()) {
+        (AUTHENTICATED, 0) => Some((id, SessionNote::Authenticated)),
+        (ENDED, 0) => Some((id, SessionNote::Ended)),
+        (PROGRESS, 8) => Some((
+            id,
+            SessionNote::Progress(u64::from_le_bytes(rest.try_into().ok()?)),
+        )),
         _ => None,
     }
 }
@@ -315,6 +325,14 @@ fn how_it_ended(status: io::Result<ExitStatus>) -> String {
         },
         Err(e) => format!("could not be reaped: {e}"),
     }
+}
+
+/// What the server heard from its workers ([`Workers::serve_ready`]).
+pub(crate) struct Heard {
+    /// Sessions that ended.
+    pub ended: Vec<u64>,
+    /// Sessions' applied batches so far.
+    pub progress: Vec<(u64, u64)>,
 }
 
 /// The server's worker processes (`process` and `pool` isolation).
@@ -490,12 +508,13 @@ impl Workers {
     }
 
     /// Reads what the workers whose control sockets are `ready` sent; reaps the ones that
-    /// died, logging every session they held. Returns the sessions that ended (theirs
-    /// included), for placement to release.
-    pub fn serve_ready(&mut self, ready: &[bool]) -> Vec<u64> {
+    /// died, logging every session they held. Returns what placement hears: the sessions
+    /// that ended (theirs included) and the sessions' applied batches.
+    pub fn serve_ready(&mut self, ready: &[bool]) -> Heard {
         let mut buf = [0u8; 64];
         let mut dead = Vec::new();
         let mut ended = Vec::new();
+        let mut progress = Vec::new();
         for (index, _) in ready.iter().enumerate().filter(|(_, r)| **r) {
             let Some(worker) = self.live.get_mut(index) else {
                 continue;
@@ -513,6 +532,7 @@ impl Workers {
                         worker.held.remove(&id);
                         ended.push(id);
                     }
+                    Some((id, SessionNote::Progress(applied))) => progress.push((id, applied)),
                     None => log::warn!(
                         "worker pid {}: a malformed message; ignored",
                         worker.child.id()
@@ -548,7 +568,7 @@ impl Workers {
         }
         self.retire_idle();
         self.ensure_spare();
-        ended
+        Heard { ended, progress }
     }
 
     /// Tells workers that have served their sessions to exit: in `process` isolation every
@@ -636,6 +656,10 @@ mod tests {
         assert_eq!(
             decode_note(&encode_note(7, SessionNote::Ended)),
             Some((7, SessionNote::Ended))
+        );
+        assert_eq!(
+            decode_note(&encode_note(7, SessionNote::Progress(1234))),
+            Some((7, SessionNote::Progress(1234)))
         );
         assert_eq!(decode_note(&[9, 0, 0]), None);
         let (a, _b) = sys::seqpacket_pair().unwrap();
