@@ -422,12 +422,19 @@ fn a_c_program_captured_through_the_drop_in_replays_on_the_other_backend_and_nul
     };
     let (status, text) = compare(&[]);
     assert_eq!(status, Some(0), "{text}");
-    assert!(text.contains("no difference between gles and vulkan in 8 frames"), "{text}");
+    assert!(
+        text.contains("no difference between gles and vulkan in 8 frames"),
+        "{text}"
+    );
     // ... and where Vulkan's replay leaves one draw of frame 2 out (the 12 draws of each
     // frame count from 0), frame 2 is named as the first that differs.
     let (status, text) = compare(&["--fault-skip-draw", "26"]);
     assert_eq!(status, Some(3), "{text}");
     assert!(text.contains("first difference: frame 2 "), "{text}");
-    assert_eq!(text.lines().filter(|l| l.ends_with(" same")).count(), 7, "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.ends_with(" same")).count(),
+        7,
+        "{text}"
+    );
     std::fs::remove_file(&file).unwrap();
 }
