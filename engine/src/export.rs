@@ -61,6 +61,9 @@ use crate::context::Context;
 use crate::share::Shared;
 use crate::texture::block_bytes;
 
+/// A host's Vulkan device lent to the backend (not on Android, whose builds have no Vulkan
+/// backend).
+#[cfg(not(target_os = "android"))]
 pub use tessera_backend_vk::HostDevice;
 
 /// A copy of a texture as an image of the device a host lent the backend
