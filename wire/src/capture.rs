@@ -537,11 +537,17 @@ impl CaptureReader {
         &self.header
     }
 
-    /// Why reading stopped before a clean end of the file (a cut or corrupt chunk), and
-    /// how many batches after the last complete frame were left out; `None` after a clean
-    /// end or before the end.
-    pub fn stopped(&self) -> Option<(&str, usize)> {
-        self.stopped.as_deref().map(|s| (s, self.trailing))
+    /// Why reading stopped before the end of the file (a chunk cut short or corrupt: the
+    /// program died while writing it, or the file was damaged); `None` after a clean end
+    /// or before the end.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+
+    /// Batches read after the last complete frame, once reading ended: not replayed, as no
+    /// `Present` ends them (a program's last work after its last swap, or a frame cut short).
+    pub fn trailing(&self) -> usize {
+        self.trailing
     }
 
     /// The next complete frame, or `None` at the end of the file or at the first chunk
@@ -551,10 +557,7 @@ impl CaptureReader {
         loop {
             match read_chunk(&mut self.input) {
                 Chunk::End => {
-                    if !batches.is_empty() {
-                        self.stopped = Some("the file ends inside a frame".to_owned());
-                        self.trailing = batches.len();
-                    }
+                    self.trailing = batches.len();
                     return None;
                 }
                 Chunk::Bad(why) => {
@@ -947,7 +950,8 @@ mod tests {
                 .collect::<Vec<_>>(),
             [(0, 3, 5), (1, 2, 2), (2, 2, 2)]
         );
-        assert_eq!(reader.stopped(), Some(("the file ends inside a frame", 1)));
+        assert_eq!(reader.stopped(), None);
+        assert_eq!(reader.trailing(), 1);
         // 9 captured records and a Finish per frame reached the backend.
         assert_eq!(probe.stats().records, 9 + 3);
         std::fs::remove_file(&path).unwrap();

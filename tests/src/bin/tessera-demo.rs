@@ -6,7 +6,8 @@
 //! written as a PNG (default `tessera-demo.png`). `--window` shows the scene in a window
 //! instead (X11 when `DISPLAY` is set, else Wayland when `WAYLAND_DISPLAY` is), until it is
 //! closed (or for `--frames N` frames), and reports frames per second and CPU per frame;
-//! without a display it says so and exits with status 1.
+//! without a display it says so and exits with status 1. `TESSERA_CAPTURE=FILE` captures
+//! the frames (each then ends with a swap) for `tessera-replay`.
 
 use std::time::Instant;
 
@@ -56,7 +57,13 @@ fn main() {
         std::process::exit(1);
     });
     let mut demo = Demo::setup(&mut ctx, width as i32, height as i32);
+    // Under TESSERA_CAPTURE each frame ends with a swap, where a capture's frames end
+    // (offscreen, a swap is a `Present` and a flush); otherwise the frames only flush.
+    let swaps = config.capture_file.is_some();
     demo.frame(&mut ctx);
+    if swaps {
+        ctx.swap_buffers();
+    }
     ctx.finish();
     let draws0 = ctx.stats().draws;
     let t0 = ctx.transport_stats();
@@ -65,6 +72,9 @@ fn main() {
     let start = Instant::now();
     for _ in 0..frames {
         demo.frame(&mut ctx);
+        if swaps {
+            ctx.swap_buffers();
+        }
     }
     let wall = start.elapsed();
     let (u1, s1) = thread_cpu_ns();

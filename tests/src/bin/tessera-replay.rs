@@ -151,14 +151,13 @@ fn main() {
             }
         }
     }
-    let stopped = reader
-        .stopped()
-        .map(|(why, left)| {
-            format!(
-                "; reading stopped: {why} ({left} batches after the last complete frame left out)"
-            )
-        })
-        .unwrap_or_default();
+    let stopped = match (reader.stopped(), reader.trailing()) {
+        (Some(why), left) => format!(
+            "; reading stopped: {why} ({left} batches after the last complete frame left out)"
+        ),
+        (None, 0) => String::new(),
+        (None, left) => format!("; {left} batches after the last swap not replayed"),
+    };
     println!(
         "replayed {reported} frames, {} us CPU per frame, Tessera {} capture{stopped}",
         cpu_total / reported.max(1) / 1000,
