@@ -8,6 +8,30 @@
 //! as an opaque file descriptor (`VK_KHR_external_memory_fd`) with everything an importer
 //! needs to make the same image of it ([`ExportedImage`]).
 //!
+//! ```
+//! use tessera_engine::gl::*;
+//! use tessera_engine::{BackendKind, Config, Context};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = Config {
+//!     backend: BackendKind::Vulkan,
+//!     ..Config::default()
+//! };
+//! let mut ctx = Context::new(&config)?;
+//! let mut texture = [0];
+//! ctx.create_textures(TEXTURE_2D, 1, &mut texture);
+//! ctx.texture_storage_2d(texture[0], 1, RGBA8, 640, 480);
+//! // The frame: here one colour, usually draws into a framebuffer with the texture attached.
+//! ctx.clear_tex_image(texture[0], 0, RGBA, UNSIGNED_BYTE, Some(&[255, 128, 0, 255]));
+//! let image = ctx.export_texture(texture[0])?;
+//! assert_eq!((image.width, image.height), (640, 480));
+//! assert!(image.row_pitch >= 640 * 4);
+//! // `image.fd` and the description go to the importer (in another process: over a Unix
+//! // socket with `SCM_RIGHTS`), which owns the memory from then on.
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! ## The contract
 //! - **Synchronisation**: `export_texture` returns once the copy — and every GL command
 //!   issued before the call — completed on the device: the backend waited for its fence
