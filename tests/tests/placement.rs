@@ -438,3 +438,86 @@ fn status_shows_the_frames_per_second_of_a_drawing_session() {
         );
     }
 }
+
+#[test]
+fn a_device_lost_after_its_scripted_frames_ends_exactly_its_sessions() {
+    let expected = native_frames();
+    for isolation in ["threads", "process"] {
+        let topology = std::env::temp_dir().join(format!(
+            "tessera-topology-{}-frames-{isolation}.json",
+            std::process::id()
+        ));
+        std::fs::write(
+            &topology,
+            TOPOLOGY.replace(
+                r#""uuid": "d15c0000-0000-0000-0000-00000000000b"}"#,
+                r#""uuid": "d15c0000-0000-0000-0000-00000000000b", "events": [{"after_frames": 40, "lost": true}]}"#,
+            ),
+        )
+        .unwrap();
+        let server = Server::start_with(&[
+            "--topology",
+            topology.to_str().unwrap(),
+            "--placement",
+            "round-robin",
+            "--isolation",
+            isolation,
+        ]);
+        let _ = std::fs::remove_file(&topology);
+        // Sessions 1-4, one per device: session 2 on device 1, which is lost once its
+        // sessions applied 40 frames (reported every half second).
+        let mut sessions: Vec<(Context, Scene)> = (0..4)
+            .map(|_| {
+                let mut ctx = try_session(&server.socket, None).unwrap();
+                let scene = setup(&mut ctx);
+                (ctx, scene)
+            })
+            .collect();
+        let mut lost = false;
+        for round in 0..20_000 {
+            for (k, (ctx, scene)) in sessions.iter_mut().enumerate() {
+                if k == 1 && lost {
+                    continue;
+                }
+                let pixels = frame(ctx, scene, round);
+                if ctx.is_lost() {
+                    assert_eq!(k, 1, "{isolation}: only device 1's session is lost");
+                    assert!(round >= 40, "{isolation}: lost after {round} frames");
+                    lost = true;
+                    continue;
+                }
+                assert!(
+                    pixels == expected[round % DISTINCT_FRAMES],
+                    "{isolation}: session {}, frame {round}",
+                    k + 1
+                );
+            }
+            if lost && round % 10 == 0 {
+                break;
+            }
+        }
+        assert!(lost, "{isolation}: device 1's session was never lost");
+        for (k, (ctx, _)) in sessions.iter_mut().enumerate() {
+            let want = if k == 1 {
+                UNKNOWN_CONTEXT_RESET
+            } else {
+                NO_ERROR
+            };
+            assert_eq!(
+                ctx.get_graphics_reset_status(),
+                want,
+                "{isolation}: session {}",
+                k + 1
+            );
+        }
+        assert!(
+            server
+                .wait_log(
+                    &["device 1 (discrete-b): lost (scripted after 40 frames)"],
+                    std::time::Duration::from_secs(5)
+                )
+                .is_some(),
+            "{isolation}: the loss logged"
+        );
+    }
+}

@@ -25,8 +25,10 @@
 //! `session_memory_mib` (default [`DEFAULT_SESSION_MEMORY`]) is what a session is charged
 //! against its device's budget; `kind` is `discrete`, `integrated`, `virtual` or `cpu`;
 //! `uuid` is 32 hex digits, dashes allowed (default: the device's index); `speed` defaults to
-//! 1; an event at `at_s` seconds after the server started sets a new budget (memory
-//! pressure: `budget_mib`) or loses the device (`"lost": true`: it takes no new session).
+//! 1; an event at `at_s` seconds after the server started, or once the device's sessions
+//! applied `after_frames` frames in all (batches, as they report them every half second),
+//! sets a new budget (memory pressure: `budget_mib`) or loses the device (`"lost": true`: it
+//! takes no new session, and its sessions end with a context reset).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -76,11 +78,15 @@ impl DeviceKind {
     }
 }
 
-/// When a scripted event happens: seconds after the server started.
+/// A scripted event of a synthetic device, and when it happens: once `at_secs` have passed
+/// since the server started and, if `after_frames` is given, once the device's sessions
+/// applied that many frames (batches) in all.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeviceEvent {
-    /// Seconds after the device list was made.
+    /// Seconds after the device list was made (0 for an event on frames alone).
     pub at_secs: f64,
+    /// Frames (batches applied, as its sessions report them) the device must have served.
+    pub after_frames: Option<u64>,
     /// What happens.
     pub what: EventKind,
 }
@@ -208,11 +214,21 @@ pub fn parse_topology(text: &str) -> Result<Topology, String> {
             .into_iter()
             .flatten()
         {
-            let at_secs = e
-                .get("at_s")
-                .and_then(|v| v.as_f64())
-                .filter(|s| *s >= 0.0)
-                .ok_or_else(|| at("an event without at_s"))?;
+            let after_frames = match e.get("after_frames") {
+                Some(v) => Some(
+                    v.as_u64()
+                        .ok_or_else(|| at("after_frames is not a count of frames"))?,
+                ),
+                None => None,
+            };
+            let at_secs = match e.get("at_s") {
+                Some(v) => v
+                    .as_f64()
+                    .filter(|s| *s >= 0.0)
+                    .ok_or_else(|| at("at_s is not a number of seconds"))?,
+                None if after_frames.is_some() => 0.0,
+                None => return Err(at("an event without at_s or after_frames")),
+            };
             let what = if e.get("lost").and_then(|v| v.as_bool()) == Some(true) {
                 EventKind::Lost
             } else if let Some(v) = e.get("budget_mib") {
@@ -220,7 +236,11 @@ pub fn parse_topology(text: &str) -> Result<Topology, String> {
             } else {
                 return Err(at("an event that is neither lost nor budget_mib"));
             };
-            events.push(DeviceEvent { at_secs, what });
+            events.push(DeviceEvent {
+                at_secs,
+                after_frames,
+                what,
+            });
         }
         devices.push(Device {
             name,
@@ -279,7 +299,7 @@ mod tests {
             r#"{"session_memory_mib": 32, "devices": [
                 {"name": "a", "kind": "integrated", "budget_mib": 256, "backend": "gles",
                  "uuid": "00112233-4455-6677-8899-aabbccddeeff",
-                 "events": [{"at_s": 2, "budget_mib": 64}, {"at_s": 3.5, "lost": true}]},
+                 "events": [{"at_s": 2, "budget_mib": 64}, {"after_frames": 30, "lost": true}]},
                 {"name": "b", "budget_mib": 1024, "speed": 2.5}]}"#,
         )
         .unwrap();
@@ -300,10 +320,12 @@ mod tests {
             vec![
                 DeviceEvent {
                     at_secs: 2.0,
+                    after_frames: None,
                     what: EventKind::Budget(64 << 20)
                 },
                 DeviceEvent {
-                    at_secs: 3.5,
+                    at_secs: 0.0,
+                    after_frames: Some(30),
                     what: EventKind::Lost
                 }
             ]

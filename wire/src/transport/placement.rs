@@ -103,8 +103,10 @@ struct Live {
     memory: u64,
     budget: u64,
     lost: bool,
-    /// Its scripted events applied so far.
-    applied: usize,
+    /// Which of its scripted events happened.
+    done: Vec<bool>,
+    /// Frames its ended sessions applied.
+    frames_done: u64,
 }
 
 /// The placement state of a server: its devices, their loads and the live sessions.
@@ -166,18 +168,43 @@ impl Placer {
             .join("\n")
     }
 
-    /// Applies the scripted events due `elapsed` after the start.
+    /// Frames (batches) device `index`'s sessions applied, ended ones included.
+    fn device_frames(&self, index: usize) -> u64 {
+        self.live[index].frames_done
+            + self
+                .sessions
+                .iter()
+                .filter(|(_, (device, _))| *device == index)
+                .filter_map(|(id, _)| self.progress.get(id).map(|p| p[1].1))
+                .sum::<u64>()
+    }
+
+    /// Applies the scripted events due `elapsed` after the start (and after the frames the
+    /// devices served so far).
     pub fn advance(&mut self, elapsed: Duration) {
         let secs = elapsed.as_secs_f64();
-        for (index, device) in self.topology.devices.iter().enumerate() {
+        for index in 0..self.live.len() {
+            let frames = self.device_frames(index);
+            let device = &self.topology.devices[index];
             let live = &mut self.live[index];
-            let mut due: Vec<_> = device.events.iter().filter(|e| e.at_secs <= secs).collect();
-            due.sort_by(|a, b| a.at_secs.total_cmp(&b.at_secs));
-            for event in due.iter().skip(live.applied) {
+            live.done.resize(device.events.len(), false);
+            for (k, event) in device.events.iter().enumerate() {
+                if live.done[k]
+                    || event.at_secs > secs
+                    || event.after_frames.is_some_and(|n| frames < n)
+                {
+                    continue;
+                }
+                live.done[k] = true;
+                let when = match event.after_frames {
+                    Some(n) => format!("after {n} frames"),
+                    None => format!("at {} s", event.at_secs),
+                };
                 match event.what {
                     EventKind::Budget(bytes) => {
                         log::warn!(
-                            "device {index} ({}): memory pressure: its budget is now {:.0} MiB",
+                            "device {index} ({}): memory pressure (scripted {when}): its budget \
+                             is now {:.0} MiB",
                             device.name,
                             bytes as f64 / MIB
                         );
@@ -185,10 +212,9 @@ impl Placer {
                     }
                     EventKind::Lost if !live.lost => {
                         log::warn!(
-                            "device {index} ({}): lost (scripted at {} s); it takes no new \
+                            "device {index} ({}): lost (scripted {when}); it takes no new \
                              session",
                             device.name,
-                            event.at_secs
                         );
                         live.lost = true;
                         self.newly_lost.push(index);
@@ -196,7 +222,6 @@ impl Placer {
                     EventKind::Lost => {}
                 }
             }
-            live.applied = live.applied.max(due.len());
         }
     }
 
@@ -207,6 +232,7 @@ impl Placer {
             .devices
             .iter()
             .flat_map(|d| d.events.iter())
+            .filter(|e| e.after_frames.is_none())
             .map(|e| e.at_secs)
             .filter(|at| *at > secs)
             .min_by(f64::total_cmp)
@@ -473,10 +499,11 @@ impl Placer {
     }
 
     /// Session `session` has applied `applied` batches by `now` (it reports every half
-    /// second while it applies any).
-    pub fn progress(&mut self, session: u64, applied: u64, now: Instant) {
+    /// second while it applies any). `true` when that made a scripted loss happen (the
+    /// server then ends the device's sessions: [`Placer::take_lost`]).
+    pub fn progress(&mut self, session: u64, applied: u64, now: Instant) -> bool {
         if !self.sessions.contains_key(&session) {
-            return;
+            return false;
         }
         match self.progress.get_mut(&session) {
             Some(entry) => *entry = [entry[1], (now, applied)],
@@ -484,6 +511,9 @@ impl Placer {
                 self.progress.insert(session, [(now, applied); 2]);
             }
         }
+        // Events on frames may be due now.
+        self.advance(self.started.elapsed());
+        !self.newly_lost.is_empty()
     }
 
     /// A session's frames per second (batches applied: on the server a frame is what one
@@ -502,9 +532,10 @@ impl Placer {
 
     /// A session ended: its device gets its charge back.
     pub fn release(&mut self, session: u64) {
-        self.progress.remove(&session);
+        let frames = self.progress.remove(&session).map_or(0, |p| p[1].1);
         if let Some((index, _)) = self.sessions.remove(&session) {
             let live = &mut self.live[index];
+            live.frames_done += frames;
             live.sessions -= 1;
             live.memory -= self.topology.session_memory;
         }
@@ -702,6 +733,7 @@ mod tests {
         assert_eq!(next(&mut placer, 10), Ok(0));
         placer.topology.devices[0].events = vec![crate::transport::devices::DeviceEvent {
             at_secs: 1.0,
+            after_frames: None,
             what: EventKind::Lost,
         }];
         placer.advance(Duration::from_secs(2));
@@ -727,5 +759,37 @@ mod tests {
         assert_eq!(placer.fps(1, t + Duration::from_millis(600)), 120.0);
         assert_eq!(placer.fps(1, t + Duration::from_secs(3)), 0.0);
         assert_eq!(placer.fps(2, t), 0.0);
+    }
+
+    #[test]
+    fn a_device_is_lost_after_the_frames_its_script_says() {
+        let mut topology = parse_topology(FOUR).unwrap();
+        topology.devices[1].events = parse_topology(
+            r#"{"devices": [{"name": "x", "budget_mib": 1,
+                "events": [{"after_frames": 100, "lost": true}]}]}"#,
+        )
+        .unwrap()
+        .devices[0]
+            .events
+            .clone();
+        let mut placer = Placer::new(topology, Policy::Pinned);
+        for (session, pin) in [(1, "1"), (2, "1"), (3, "0")] {
+            let request = Request {
+                session,
+                backend: "auto",
+                pin: Some(pin),
+                client: "c",
+            };
+            placer.place(&request).unwrap();
+        }
+        let now = Instant::now();
+        // Frames on another device do not count; an ended session's frames do.
+        assert!(!placer.progress(3, 500, now));
+        assert!(!placer.progress(1, 60, now));
+        placer.release(1);
+        assert!(!placer.progress(2, 39, now));
+        assert_eq!(placer.take_lost(), vec![]);
+        assert!(placer.progress(2, 40, now));
+        assert_eq!(placer.take_lost(), vec![(1, vec![2])]);
     }
 }

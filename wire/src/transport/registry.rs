@@ -302,8 +302,8 @@ impl Registry {
         }
     }
 
-    /// Wakes the owner's loop (a session thread ends).
-    fn ring(&self) {
+    /// Wakes the owner's loop (a session thread ends, or a device is lost).
+    pub(crate) fn ring(&self) {
         if let Some(fd) = &self.doorbell {
             sys::eventfd_ring(fd.as_fd());
         }

@@ -457,11 +457,16 @@ impl Sessions {
             Mode::Threads { registry, service } => {
                 let notify: Notify = match &self.placer {
                     Some(placer) => {
-                        let placer = placer.clone();
+                        let (placer, wake) = (placer.clone(), Arc::downgrade(registry));
                         Arc::new(move |id, note| match note {
                             SessionNote::Ended => lock(&placer).release(id),
                             SessionNote::Progress(applied) => {
-                                lock(&placer).progress(id, applied, Instant::now())
+                                // A loss on frames: the accept loop ends the device's sessions.
+                                if lock(&placer).progress(id, applied, Instant::now())
+                                    && let Some(registry) = wake.upgrade()
+                                {
+                                    registry.ring();
+                                }
                             }
                             SessionNote::Authenticated => {}
                         })
@@ -726,6 +731,7 @@ pub fn serve(mut config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(
                 let now = Instant::now();
                 let mut placer = lock(placer);
                 for (id, applied) in heard.progress {
+                    // A loss on frames is handled below (`end_lost`).
                     placer.progress(id, applied, now);
                 }
             }
