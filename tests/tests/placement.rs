@@ -521,3 +521,48 @@ fn a_device_lost_after_its_scripted_frames_ends_exactly_its_sessions() {
         );
     }
 }
+
+#[test]
+fn this_machine_s_own_devices_run_the_sessions_pinned_to_them() {
+    tessera_tests::ensure_lavapipe();
+    let expected = native_frames();
+    // No topology: the devices are the ones discovery finds (lavapipe's Vulkan device and
+    // the native EGL's here).
+    let server = Server::start_with(&["--placement", "pinned", "--isolation", "threads"]);
+    let report = status(&server.socket);
+    let devices: Vec<(usize, String, String)> = report
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("device ")?;
+            let (index, rest) = rest.split_once(": ")?;
+            let uuid = rest.split(" uuid ").nth(1)?.split_whitespace().next()?;
+            let backends = rest.split(" backends ").nth(1)?.split(" speed ").next()?;
+            Some((index.parse().ok()?, uuid.to_owned(), backends.to_owned()))
+        })
+        .collect();
+    assert!(
+        devices.iter().any(|(_, _, b)| b == "vulkan"),
+        "discovery found lavapipe: {report}"
+    );
+    let mut live = Vec::new();
+    // A device no backend drives by its identity (one of several EGL devices) lists none.
+    for (index, uuid, backends) in devices.iter().filter(|(_, _, b)| !b.is_empty()) {
+        let mut ctx = try_session(&server.socket, Some(uuid)).unwrap_or_else(|e| {
+            panic!("a session pinned to device {index} ({backends}): {e}\n{report}")
+        });
+        assert_eq!(ctx.backend_name(), backends.split(',').next().unwrap());
+        let scene = setup(&mut ctx);
+        for (n, want) in expected.iter().enumerate() {
+            assert!(
+                frame(&mut ctx, &scene, n) == *want,
+                "device {index} ({backends}): frame {n}"
+            );
+        }
+        live.push((*index, ctx));
+    }
+    let placed = placements(&status(&server.socket));
+    assert_eq!(
+        placed,
+        live.iter().map(|(index, _)| *index).collect::<Vec<_>>()
+    );
+}
