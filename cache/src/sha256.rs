@@ -1,6 +1,7 @@
-//! SHA-256 (FIPS 180-4): the store's key digests and payload checksums. A strong hash, so
-//! two different keys never share an entry in practice, written out here because it is 60
-//! lines and the workspace has no digest crate.
+//! SHA-256 (FIPS 180-4): the store's key digests and payload checksums, and the digest under
+//! the TCP handshake's HMAC proofs in `tessera-wire`. A strong hash, so two different keys
+//! never share an entry in practice, written out here because it is 60 lines and the
+//! workspace has no digest crate.
 
 const K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
