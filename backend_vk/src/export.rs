@@ -40,7 +40,7 @@
 
 use ash::vk;
 use tessera_wire::backend::bad_value;
-use tessera_wire::handle::TextureHandle;
+use tessera_wire::handle::{SurfaceHandle, TextureHandle};
 use tessera_wire::{ExportedMemory, HostImage, SessionError};
 
 use crate::device::{VkPipe, vk_error};
@@ -123,11 +123,29 @@ impl VkPipe {
         &mut self,
         handle: TextureHandle,
     ) -> Result<ExportedMemory, SessionError> {
+        self.export_memory(N, ImageSource::Texture(handle))
+    }
+
+    /// `ExportSurface`: the surface's colour image exported as `ExportTexture` exports a
+    /// texture's level 0.
+    pub(crate) fn export_surface_memory(
+        &mut self,
+        surface: SurfaceHandle,
+    ) -> Result<ExportedMemory, SessionError> {
+        self.export_memory("ExportSurface", ImageSource::SurfaceColor(surface))
+    }
+
+    /// An export of `src` (module docs).
+    fn export_memory(
+        &mut self,
+        n: &'static str,
+        src: ImageSource,
+    ) -> Result<ExportedMemory, SessionError> {
         let Some(loader) = self.gpu.memory_fd.clone() else {
-            return Err(bad_value(N, "the device has no VK_KHR_external_memory_fd"));
+            return Err(bad_value(n, "the device has no VK_KHR_external_memory_fd"));
         };
-        let ty = self.handle_type(N, handle)?;
-        let (out, format, extent, req, rows) = self.copy_out(N, handle, Target::Fd(ty))?;
+        let ty = self.handle_type(n, src)?;
+        let (out, format, extent, req, rows) = self.copy_out(n, src, Target::Fd(ty))?;
         let get = vk::MemoryGetFdInfoKHR::default()
             .memory(out.memory)
             .handle_type(ty);
@@ -173,7 +191,8 @@ impl VkPipe {
         if self.gpu.owned {
             return Err(bad_value(H, "the device is Tessera's own, not a host's"));
         }
-        let (mut out, format, extent, _, _) = self.copy_out(H, handle, Target::Host)?;
+        let (mut out, format, extent, _, _) =
+            self.copy_out(H, ImageSource::Texture(handle), Target::Host)?;
         // The host owns them now.
         let (image, memory) = (out.image, out.memory);
         out.image = vk::Image::null();
@@ -195,12 +214,12 @@ impl VkPipe {
     fn handle_type(
         &mut self,
         n: &'static str,
-        handle: TextureHandle,
+        src: ImageSource,
     ) -> Result<vk::ExternalMemoryHandleTypeFlags, SessionError> {
         if !self.gpu.tiers.dma_buf_export {
             return Ok(OPAQUE);
         }
-        let format = match self.image_mut(n, ImageSource::Texture(handle))? {
+        let format = match self.image_mut(n, src)? {
             Some(s) => s.native.vk,
             None => return Ok(OPAQUE),
         };
@@ -238,7 +257,7 @@ impl VkPipe {
     fn copy_out(
         &mut self,
         n: &'static str,
-        handle: TextureHandle,
+        src_image: ImageSource,
         target: Target,
     ) -> Result<
         (
@@ -252,7 +271,7 @@ impl VkPipe {
     > {
         let (format, extent) = {
             let s = self
-                .image_mut(n, ImageSource::Texture(handle))?
+                .image_mut(n, src_image)?
                 .ok_or_else(|| bad_value(n, "the texture has no image"))?;
             if s.native.sampled_aspect() != vk::ImageAspectFlags::COLOR || s.native.compressed {
                 return Err(bad_value(n, "not an uncompressed colour image"));
@@ -344,7 +363,7 @@ impl VkPipe {
         let src_layout = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
         let src = {
             let s = self
-                .image_mut(n, ImageSource::Texture(handle))?
+                .image_mut(n, src_image)?
                 .ok_or_else(|| bad_value(n, "the texture has no image"))?;
             transition(&raw, cmd, s, src_layout);
             s.image

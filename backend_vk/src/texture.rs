@@ -646,6 +646,14 @@ impl TexturePipe for VkPipe {
         self.export_texture_memory(handle)
     }
 
+    /// `ExportSurface` (`export.rs`).
+    fn export_surface(
+        &mut self,
+        surface: tessera_wire::handle::SurfaceHandle,
+    ) -> Result<tessera_wire::ExportedMemory, SessionError> {
+        self.export_surface_memory(surface)
+    }
+
     /// `HandOverTexture` (`export.rs`).
     fn hand_over_texture(
         &mut self,

@@ -6,7 +6,8 @@
 //! backend, in the program's own process (the `inproc` and `thread` transports), level 0 of
 //! a 2D texture is copied on the device into new memory allocated exportable, and handed over
 //! as an opaque file descriptor (`VK_KHR_external_memory_fd`) with everything an importer
-//! needs to make the same image of it ([`ExportedImage`]).
+//! needs to make the same image of it ([`ExportedImage`]). [`Context::export_surface`] does
+//! the same with the colour image of the context's default framebuffer.
 //!
 //! ```
 //! use tessera_engine::gl::*;
@@ -202,6 +203,9 @@ pub enum ExportError {
         /// What is wrong with it.
         why: &'static str,
     },
+    /// The context has no surface, or one that is multisampled or has no colour image.
+    #[error("the context has no single-sampled colour surface")]
+    NoSurface,
     /// The context is lost (the backend ended the session).
     #[error("the context is lost")]
     Lost,
@@ -218,6 +222,30 @@ impl Context {
         let reply = sh.dev.enc.mint_reply();
         sh.dev.push(Record::ExportTexture {
             texture: handle,
+            reply,
+        });
+        match sh.wait(reply) {
+            Some(Reply::Exported(m)) => Ok(ExportedImage::from_reply(&m)),
+            _ => Err(ExportError::Lost),
+        }
+    }
+
+    /// Exports the colour image of the context's default framebuffer (its surface) as
+    /// [`Context::export_texture`] exports a texture, once every GL command issued before
+    /// completed: after a frame's last draw (before or after `swap_buffers`), the frame.
+    /// Raises no GL error.
+    pub fn export_surface(&mut self) -> Result<ExportedImage, ExportError> {
+        let surface = self.local.surface;
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        check_backend(&mut sh, |c| c.memory_export)?;
+        let surface = surface.ok_or(ExportError::NoSurface)?;
+        if surface.desc.samples != 0 || surface.desc.color.is_none() {
+            return Err(ExportError::NoSurface);
+        }
+        let reply = sh.dev.enc.mint_reply();
+        sh.dev.push(Record::ExportSurface {
+            surface: surface.handle,
             reply,
         });
         match sh.wait(reply) {
@@ -254,13 +282,8 @@ impl Context {
     }
 }
 
-/// The checks of an export or hand-over of `texture` (what the backend needs from the
-/// texture, the transport and the backend's caps), and the texture's handle.
-fn exportable(
-    sh: &mut Shared,
-    texture: GLuint,
-    can: fn(&tessera_wire::Caps) -> bool,
-) -> Result<tessera_wire::handle::TextureHandle, ExportError> {
+/// The checks of any export: a live session, in process, a backend that `can`.
+fn check_backend(sh: &mut Shared, can: fn(&tessera_wire::Caps) -> bool) -> Result<(), ExportError> {
     if sh.lost.is_some() {
         return Err(ExportError::Lost);
     }
@@ -272,6 +295,17 @@ fn exportable(
             backend: sh.caps.backend.clone(),
         });
     }
+    Ok(())
+}
+
+/// The checks of an export or hand-over of `texture` (what the backend needs from the
+/// texture, the transport and the backend's caps), and the texture's handle.
+fn exportable(
+    sh: &mut Shared,
+    texture: GLuint,
+    can: fn(&tessera_wire::Caps) -> bool,
+) -> Result<tessera_wire::handle::TextureHandle, ExportError> {
+    check_backend(sh, can)?;
     let entity = match sh.names.textures.entry(texture) {
         NameEntry::Object(e) => e,
         _ => return Err(ExportError::NotATexture(texture)),

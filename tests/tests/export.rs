@@ -17,7 +17,7 @@ use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
 use std::process::Command;
 
-use tessera_engine::export::ExportError;
+use tessera_engine::export::{ExportError, ExportedImage};
 use tessera_engine::gl::*;
 use tessera_engine::wire::TransportKind;
 use tessera_tests::differential::{Backend, assert_no_backend_events, tessera_on};
@@ -45,13 +45,71 @@ fn importer() -> (std::process::Child, UnixStream) {
     (child, ours)
 }
 
+/// Hands `exported` to a new importer process (which created its device before) and returns
+/// the texels it read, RGBA.
+fn import_elsewhere(exported: ExportedImage, label: &str) -> Vec<u8> {
+    let (mut child, mut stream) = importer();
+    // The export returned after the producer's fence: the frame is complete.
+    send_fd(&stream, &ImportDesc::of(&exported).to_bytes(), &exported.fd)
+        .expect("sending the export");
+    let bgra = exported.vk_format == 44; // VK_FORMAT_B8G8R8A8_UNORM
+    drop(exported);
+    let answer = read_frame(&mut stream).expect("the importer's answer");
+    let _ = write_frame(&mut stream, &[]);
+    let status = child.wait().expect("the importer exits");
+    let (code, body) = answer.split_first().expect("a status byte");
+    assert_eq!(
+        *code,
+        0,
+        "{label}: the importer failed: {}",
+        String::from_utf8_lossy(body)
+    );
+    assert!(status.success(), "{label}: importer exit {status}");
+    let mut body = body.to_vec();
+    if bgra {
+        body.chunks_mut(4).for_each(|p| p.swap(0, 2));
+    }
+    body
+}
+
+/// The default framebuffer's frame, exported with `export_surface`, reads back in another
+/// process as native's (the scene blitted from its texture to the default framebuffer).
+#[test]
+fn exported_surface_reads_back_in_another_process() {
+    tessera_tests::ensure_lavapipe();
+    let expected = native_pixels();
+    let mut ctx = tessera_on(Backend::Vulkan, TransportKind::Inproc, W, H);
+    scene(&mut ctx);
+    ctx.bind_framebuffer(DRAW_FRAMEBUFFER, 0);
+    ctx.blit_framebuffer(0, 0, W, H, 0, 0, W, H, COLOR_BUFFER_BIT, NEAREST);
+    assert_eq!(ctx.get_error(), NO_ERROR);
+    let exported = ctx.export_surface().expect("an export of the surface");
+    assert_eq!((exported.width, exported.height), (W as u32, H as u32));
+    let body = import_elsewhere(exported, "surface");
+    let differing = body
+        .chunks(4)
+        .zip(expected.chunks(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(
+        differing, 0,
+        "surface: {differing} pixels differ from native"
+    );
+    assert_no_backend_events(&mut ctx, "export surface");
+    let mut surfaceless = tessera_on(Backend::Vulkan, TransportKind::Inproc, W, H);
+    surfaceless.bind_surface(None);
+    assert_eq!(
+        surfaceless.export_surface().unwrap_err(),
+        ExportError::NoSurface
+    );
+}
+
 /// Tessera draws and exports; the other process imports and reads exactly native's pixels.
 #[test]
 fn exported_texture_reads_back_in_another_process() {
     tessera_tests::ensure_lavapipe();
     let expected = native_pixels();
     for transport in [TransportKind::Inproc, TransportKind::Thread] {
-        let (mut child, mut stream) = importer();
         let mut ctx = tessera_on(Backend::Vulkan, transport.clone(), W, H);
         let tex = scene(&mut ctx);
         assert_eq!(ctx.get_error(), NO_ERROR);
@@ -64,21 +122,8 @@ fn exported_texture_reads_back_in_another_process() {
         assert_eq!(exported.layout, 1, "VK_IMAGE_LAYOUT_GENERAL");
         assert_eq!(exported.vk_format, 37, "VK_FORMAT_R8G8B8A8_UNORM");
         assert!(exported.row_pitch >= u64::from(exported.width) * 4);
-        // The export returned after the producer's fence: the frame is complete.
-        send_fd(&stream, &ImportDesc::of(&exported).to_bytes(), &exported.fd)
-            .expect("sending the export");
-        drop(exported);
-        let answer = read_frame(&mut stream).expect("the importer's answer");
-        let _ = write_frame(&mut stream, &[]);
-        let status = child.wait().expect("the importer exits");
-        let (code, body) = answer.split_first().expect("a status byte");
-        assert_eq!(
-            *code,
-            0,
-            "{transport:?}: the importer failed: {}",
-            String::from_utf8_lossy(body)
-        );
-        assert!(status.success(), "{transport:?}: importer exit {status}");
+        let body = import_elsewhere(exported, &format!("{transport:?}"));
+        let body = body.as_slice();
         let differing = body
             .chunks(4)
             .zip(expected.chunks(4))

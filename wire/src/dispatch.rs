@@ -273,6 +273,17 @@ pub trait TexturePipe {
             "this backend exports no memory",
         ))
     }
+    /// `ExportSurface`: the surface's colour image, as `ExportTexture`.
+    fn export_surface(
+        &mut self,
+        surface: SurfaceHandle,
+    ) -> Result<crate::backend::ExportedMemory, SessionError> {
+        let _ = surface;
+        Err(crate::backend::bad_value(
+            "ExportSurface",
+            "this backend exports no memory",
+        ))
+    }
     /// `HandOverTexture`: level 0 copied into a new image of the host's device once the
     /// work before it completed. A backend on its own device ends the session.
     fn hand_over_texture(
@@ -2254,6 +2265,14 @@ impl<C: PipeContext> Dispatcher<C> {
                 let texture = de(texture)?;
                 reg.textures.get(N, texture)?;
                 let exported = pipe.export_texture(texture)?;
+                out.replies.push((de(reply)?, Reply::Exported(exported)));
+                N
+            }
+            A::ExportSurface { surface, reply } => {
+                const N: &str = "ExportSurface";
+                let surface = de(surface)?;
+                reg.surfaces.get(N, surface)?;
+                let exported = pipe.export_surface(surface)?;
                 out.replies.push((de(reply)?, Reply::Exported(exported)));
                 N
             }

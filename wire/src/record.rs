@@ -1022,6 +1022,13 @@ pub enum Record {
         texture: TextureHandle,
         reply: ReplyId,
     },
+    /// Copies the colour image of a surface into new exportable device memory, as
+    /// `ExportTexture` copies a texture's level 0 (the engine checked that the surface is
+    /// single-sampled and has colour).
+    ExportSurface {
+        surface: SurfaceHandle,
+        reply: ReplyId,
+    },
     /// Copies level 0 of a 2D texture into a new image of the device a host lent the
     /// backend once the work before it has completed, and replies with the image and its
     /// memory, which then belong to the host (`Reply::HostImage`). Sent only on in-process
