@@ -1398,7 +1398,7 @@ impl DrawPipe for GlesPipe {
     #[inline]
     fn draw(&mut self, ctx: &mut GlesContext, draw: DrawArgs) -> R {
         const N: &str = "Draw";
-        if ctx.discarding {
+        if self.faults.misrender() || ctx.discarding {
             return Ok(());
         }
         let (topology, first) = (draw.topology, draw.first);
@@ -1458,7 +1458,7 @@ impl DrawPipe for GlesPipe {
     /// `DrawIndexed`.
     fn draw_indexed(&mut self, ctx: &mut GlesContext, draw: DrawIndexedArgs) -> R {
         const N: &str = "DrawIndexed";
-        if ctx.discarding {
+        if self.faults.misrender() || ctx.discarding {
             return Ok(());
         }
         let (topology, index_type, offset) = (draw.topology, draw.index_type, draw.offset);

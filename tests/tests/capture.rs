@@ -410,22 +410,25 @@ fn a_c_program_captured_through_the_drop_in_replays_on_the_other_backend_and_nul
     assert_eq!(probe.stats().records, captured + live.len() as u64);
 
     // `--compare`: the backends agree on every frame (over the render thread, too) ...
-    let compare = |extra: &[&str]| {
+    let compare_with = |extra: &[&str], fault: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_tessera-replay"))
             .arg(&file)
             .args(["--compare", "gles,vulkan", "--transport", "thread"])
             .args(extra)
+            .env("TESSERA_FAULT", fault)
             .output()
             .expect("tessera-replay runs");
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         (out.status.code(), text)
     };
-    let (status, text) = compare(&[]);
+    let compare = |extra: &[&str]| compare_with(extra, "");
+    let (status, text) = compare(&["--bisect"]);
     assert_eq!(status, Some(0), "{text}");
     assert!(
         text.contains("no difference between gles and vulkan in 8 frames"),
         "{text}"
     );
+    assert!(!text.contains("first differing record"), "{text}");
     // ... and where Vulkan's replay leaves one draw of frame 2 out (the 12 draws of each
     // frame count from 0), frame 2 is named as the first that differs.
     let (status, text) = compare(&["--fault-skip-draw", "26"]);
@@ -435,6 +438,28 @@ fn a_c_program_captured_through_the_drop_in_replays_on_the_other_backend_and_nul
         text.lines().filter(|l| l.ends_with(" same")).count(),
         7,
         "{text}"
+    );
+    // `--bisect` narrows a mis-render of one backend to its record: the fault switch makes
+    // the GLES backend (alone) leave out its 27th draw, the third `Draw` of frame 2.
+    let mut reader = CaptureReader::open(&file).unwrap();
+    let frame2 = std::iter::from_fn(|| reader.next_frame())
+        .find(|f| f.index == 2)
+        .expect("frame 2");
+    let kinds = frame2.record_kinds();
+    let third_draw = kinds
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| *k == "Draw")
+        .nth(2)
+        .map(|(i, _)| i)
+        .expect("frame 2 draws");
+    let (status, text) = compare_with(&["--bisect"], "misrender:27");
+    assert_eq!(status, Some(3), "{text}");
+    assert!(text.contains("first difference: frame 2 "), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l == format!("first differing record: frame 2 record {third_draw} Draw")),
+        "record {third_draw} of {kinds:?}: {text}"
     );
     std::fs::remove_file(&file).unwrap();
 }

@@ -489,6 +489,46 @@ pub struct CapturedFrame {
     pub batches: Vec<CapturedBatch>,
 }
 
+impl CapturedFrame {
+    /// The kind (variant name, as `Draw` or `Present`) of each of the frame's records, in
+    /// order; a record that does not decode is `?`. `tessera-replay --bisect` names the
+    /// record it finds by its index in this list and its kind.
+    pub fn record_kinds(&self) -> Vec<String> {
+        let mut kinds = Vec::new();
+        for b in &self.batches {
+            let Ok(batch) = access_batch(&b.archive, &b.stage) else {
+                continue;
+            };
+            for r in batch.records.iter() {
+                kinds.push(decode_record(r).map_or_else(
+                    |_| "?".to_owned(),
+                    |rec| {
+                        let name = format!("{rec:?}");
+                        name.split([' ', '{', '('])
+                            .next()
+                            .unwrap_or_default()
+                            .to_owned()
+                    },
+                ));
+            }
+        }
+        kinds
+    }
+
+    /// The surface this frame presents, if its `Present` decodes.
+    fn presented(&self) -> Option<SurfaceHandle> {
+        for b in &self.batches {
+            let batch = access_batch(&b.archive, &b.stage).ok()?;
+            for r in batch.records.iter() {
+                if let Ok(Record::Present { surface }) = decode_record(r) {
+                    return Some(surface);
+                }
+            }
+        }
+        None
+    }
+}
+
 /// Reads a capture a frame at a time (only one frame's batches are held).
 pub struct CaptureReader {
     input: BufReader<File>,
@@ -763,6 +803,30 @@ impl Replayer {
         frame: &CapturedFrame,
         read_back: bool,
     ) -> Result<ReplayedFrame, ReplayError> {
+        self.run(frame, read_back, None)
+    }
+
+    /// Replays only the first `records` records of `frame` and reads back the surface the
+    /// frame presents as they left it (its image is `None` for a frame without a colour
+    /// surface). The frame is left unfinished, so this is a replayer's last call:
+    /// `tessera-replay --bisect` makes a fresh replayer for each prefix it tries.
+    pub fn replay_prefix(
+        &mut self,
+        frame: &CapturedFrame,
+        records: u64,
+    ) -> Result<ReplayedFrame, ReplayError> {
+        self.run(frame, false, Some(records))
+    }
+
+    /// [`Replayer::replay`], or with `until`, [`Replayer::replay_prefix`].
+    fn run(
+        &mut self,
+        frame: &CapturedFrame,
+        read_back: bool,
+        until: Option<u64>,
+    ) -> Result<ReplayedFrame, ReplayError> {
+        let target = until.and(frame.presented());
+        let mut cut = false;
         let malformed = |reason: String| ReplayError::Malformed {
             frame: frame.index,
             reason,
@@ -776,6 +840,10 @@ impl Replayer {
                 self.encoder.stage(&b.stage);
             }
             for r in batch.records.iter() {
+                if until.is_some_and(|n| records >= n) {
+                    cut = true;
+                    break;
+                }
                 let record = decode_record(r).map_err(|e| malformed(e.to_string()))?;
                 records += 1;
                 match &record {
@@ -809,7 +877,21 @@ impl Replayer {
                 }
                 self.encoder.push(record);
             }
-            if frame.batches.last().is_some_and(|l| std::ptr::eq(l, b)) && reads.is_empty() {
+            let last = frame.batches.last().is_some_and(|l| std::ptr::eq(l, b));
+            if until.is_some() && (cut || last) {
+                cut = true;
+                if let Some(desc) = target
+                    .and_then(|t| self.surfaces.get(&t).map(|d| (t, *d)))
+                    .filter(|(_, d)| d.color.is_some())
+                {
+                    let reply = ReplyId(self.next_reply);
+                    self.next_reply = self.next_reply.wrapping_add(1).max(REPLAY_REPLIES);
+                    self.encoder
+                        .push(read_surface(desc.0, desc.1.width, desc.1.height, reply));
+                    reads.push((reply, desc.1.width, desc.1.height));
+                }
+            }
+            if (last || cut) && reads.is_empty() {
                 let reply = ReplyId(self.next_reply);
                 self.next_reply = self.next_reply.wrapping_add(1).max(REPLAY_REPLIES);
                 self.encoder.push(Record::Finish { reply });
@@ -830,6 +912,9 @@ impl Replayer {
                 return Err(lost(SessionLost {
                     reason: reason.clone(),
                 }));
+            }
+            if cut {
+                break;
             }
         }
         let mut image = None;

@@ -8,7 +8,11 @@
 //!   `CreateBuffer`, `CreateTexture`, `CreateProgram`) is refused as a driver out of memory
 //!   refuses it; the backend takes the path it takes for a real refusal;
 //! - `lose:<n>`: the `n`th batch (1-based) finds the device lost (Vulkan
-//!   `VK_ERROR_DEVICE_LOST`, GLES `EGL_CONTEXT_LOST`) and the session ends.
+//!   `VK_ERROR_DEVICE_LOST`, GLES `EGL_CONTEXT_LOST`) and the session ends;
+//! - `misrender:<n>`: the GLES backend leaves out the `n`th (1-based) draw record (`Draw`
+//!   or `DrawIndexed`) it carries out, so one backend mis-renders one record where another
+//!   renders it; `tessera-replay --compare --bisect` is tested by finding it. The Vulkan
+//!   backend ignores it, so both backends of one process can read the same variable.
 //!
 //! Read once per backend, when it is created (tests set it with [`set_for_new_backends`]);
 //! only in debug builds (a release build never
@@ -21,6 +25,8 @@ pub struct Faults {
     refuse: Vec<(String, u32, u32)>,
     lose_at: Option<u64>,
     batches: u64,
+    misrender_at: Option<u64>,
+    draws: u64,
 }
 
 /// The environment variable read by [`Faults::from_env`].
@@ -62,6 +68,9 @@ impl Faults {
                 ["lose", n] if n.parse::<u64>().is_ok_and(|n| n > 0) => {
                     faults.lose_at = n.parse().ok();
                 }
+                ["misrender", n] if n.parse::<u64>().is_ok_and(|n| n > 0) => {
+                    faults.misrender_at = n.parse().ok();
+                }
                 _ => log::warn!("tessera: {VAR}: ignored entry {entry:?}"),
             }
         }
@@ -70,7 +79,20 @@ impl Faults {
 
     /// Whether nothing is injected.
     pub fn is_empty(&self) -> bool {
-        self.refuse.is_empty() && self.lose_at.is_none()
+        self.refuse.is_empty() && self.lose_at.is_none() && self.misrender_at.is_none()
+    }
+
+    /// Counts one draw record carried out; whether this one is to be left out.
+    pub fn misrender(&mut self) -> bool {
+        let Some(at) = self.misrender_at else {
+            return false;
+        };
+        self.draws += 1;
+        let skipped = self.draws == at;
+        if skipped {
+            log::warn!("tessera: {VAR}: leaving draw {at} out");
+        }
+        skipped
     }
 
     /// Counts one `record` carried out; whether this one is to be refused.
@@ -117,6 +139,12 @@ mod tests {
         assert!(!f.lose());
         assert!(f.lose());
         assert!(!f.lose());
+        let mut m = Faults::parse("misrender:2");
+        assert!(!m.is_empty());
+        assert!(!m.misrender());
+        assert!(m.misrender());
+        assert!(!m.misrender());
+        assert!(!f.misrender());
         assert!(Faults::parse("").is_empty());
         assert!(Faults::parse("refuse:CreateBuffer:0").is_empty());
     }

@@ -2,7 +2,7 @@
 //! program that made it.
 //!
 //! Usage: `tessera-replay FILE [--backend null|gles|vulkan|auto] [--transport T]
-//! [--frames N..M] [--png DIR] [--hash]`, or `tessera-replay FILE --compare A,B`
+//! [--frames N..M] [--png DIR] [--hash]`, or `tessera-replay FILE --compare A,B [--bisect]`
 //!
 //! The batches go to the backend (default `auto`) through the transport (default `inproc`;
 //! any `TESSERA_TRANSPORT` value) and the one dispatcher, as the program's did. Every frame
@@ -24,13 +24,18 @@
 //! `--compare A,B` replays every frame on backends `A` and `B` and prints
 //! `frame N A HASH B HASH same|differ`, then names the first frame whose images differ (exit
 //! status 3) or says there is none. `--fault-skip-draw N` leaves the `N`th draw (from 0)
-//! out of `B`'s replay: a fault injected to test the comparison.
+//! out of `B`'s replay: a fault injected to test the comparison. With `--bisect`, the
+//! first differing frame is narrowed to a record: each try replays the frames before it
+//! and the frame's first `k` records on fresh backends and compares the presented
+//! surface's images as they left it, a binary search on `k`; the line
+//! `first differing record: frame N record K KIND` names the record (`K` from 0 among the
+//! frame's records, `KIND` its variant name) after which the images first differ.
 
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 use tessera_tests::measure::process_cpu_ns;
-use tessera_wire::capture::{CaptureReader, FrameImage, Replayer};
+use tessera_wire::capture::{CaptureReader, CapturedFrame, FrameImage, Replayer};
 use tessera_wire::transport::connect;
 use tessera_wire::{Backend, TransportKind};
 
@@ -43,10 +48,12 @@ fn main() {
     let mut hash = false;
     let mut compare: Option<(String, String)> = None;
     let mut skip_draw: Option<u64> = None;
+    let mut bisect = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--hash" => hash = true,
+            "--bisect" => bisect = true,
             "--backend" => {
                 backend = args
                     .next()
@@ -97,7 +104,7 @@ fn main() {
         std::process::exit(1);
     });
     if let Some((a, b)) = compare {
-        return run_compare(&mut reader, &transport, &a, &b, skip_draw);
+        return run_compare(&file, &mut reader, &transport, (&a, &b), skip_draw, bisect);
     }
     let backend = make_backend(&backend).unwrap_or_else(|e| {
         eprintln!("tessera-replay: {e}");
@@ -166,30 +173,32 @@ fn main() {
 }
 
 /// `--compare A,B`: replays every frame on both backends, prints both hashes per frame, and
-/// names the first frame whose images differ (exit status 3 then). `skip_draw` injects a
-/// fault into B's replay: its `N`th draw is left out.
+/// names the first frame whose images differ (exit status 3 then); with `bisect`, also the
+/// record of that frame after which they first differ. `skip_draw` injects a fault into
+/// B's replay: its `N`th draw is left out.
 fn run_compare(
+    file: &Path,
     reader: &mut CaptureReader,
     transport: &TransportKind,
-    a: &str,
-    b: &str,
+    (a, b): (&str, &str),
     skip_draw: Option<u64>,
+    bisect: bool,
 ) {
-    let fail = |e: String| -> ! {
-        eprintln!("tessera-replay: {e}");
-        std::process::exit(1);
+    let replayers = || {
+        let first = Replayer::new(connect(
+            transport,
+            make_backend(a).unwrap_or_else(|e| fail(e)),
+        ));
+        let mut second = Replayer::new(connect(
+            transport,
+            make_backend(b).unwrap_or_else(|e| fail(e)),
+        ));
+        if let Some(n) = skip_draw {
+            second.skip_draw(n);
+        }
+        (first, second)
     };
-    let mut first = Replayer::new(connect(
-        transport,
-        make_backend(a).unwrap_or_else(|e| fail(e)),
-    ));
-    let mut second = Replayer::new(connect(
-        transport,
-        make_backend(b).unwrap_or_else(|e| fail(e)),
-    ));
-    if let Some(n) = skip_draw {
-        second.skip_draw(n);
-    }
+    let (mut first, mut second) = replayers();
     let hash = |f: &tessera_wire::capture::ReplayedFrame| {
         f.image
             .as_ref()
@@ -220,10 +229,78 @@ fn run_compare(
     match differs {
         Some(n) => {
             println!("first difference: frame {n} ({a} and {b} differ from there)");
+            if bisect {
+                drop((first, second));
+                bisect_frame(file, n, (a, b), replayers);
+            }
             std::process::exit(3);
         }
         None => println!("no difference between {a} and {b} in {frames} frames"),
     }
+}
+
+/// `--bisect`: finds the record of frame `n` after which the images of the two backends
+/// first differ, by a binary search on how many of its records are replayed (each try on
+/// fresh backends from `replayers`, the frames before `n` replayed whole), and prints it.
+fn bisect_frame(
+    file: &Path,
+    n: u64,
+    (a, b): (&str, &str),
+    replayers: impl Fn() -> (Replayer, Replayer),
+) {
+    let mut reader = CaptureReader::open(file).unwrap_or_else(|e| fail(e.to_string()));
+    let frames: Vec<CapturedFrame> = std::iter::from_fn(|| reader.next_frame())
+        .take_while(|f| f.index <= n)
+        .collect();
+    let Some((frame, before)) = frames.split_last().filter(|(f, _)| f.index == n) else {
+        fail(format!("frame {n} is no longer in {}", file.display()));
+    };
+    let kinds = frame.record_kinds();
+    let differ = |k: u64| {
+        let (mut x, mut y) = replayers();
+        for f in before {
+            x.replay(f, false)
+                .unwrap_or_else(|e| fail(format!("{a}: {e}")));
+            y.replay(f, false)
+                .unwrap_or_else(|e| fail(format!("{b}: {e}")));
+        }
+        let x = x
+            .replay_prefix(frame, k)
+            .unwrap_or_else(|e| fail(format!("{a}: {e}")));
+        let y = y
+            .replay_prefix(frame, k)
+            .unwrap_or_else(|e| fail(format!("{b}: {e}")));
+        x.image != y.image
+    };
+    // The images are compared before the frame's `Present`, as `--compare` compares them.
+    let end = kinds
+        .iter()
+        .position(|k| k == "Present")
+        .unwrap_or(kinds.len()) as u64;
+    if differ(0) {
+        println!("first differing record: none, frame {n} starts with different images");
+        return;
+    }
+    let (mut same, mut differs) = (0u64, end);
+    while differs - same > 1 {
+        let mid = same + (differs - same) / 2;
+        if differ(mid) {
+            differs = mid;
+        } else {
+            same = mid;
+        }
+    }
+    let at = differs - 1;
+    println!(
+        "first differing record: frame {n} record {at} {}",
+        kinds.get(at as usize).map_or("?", String::as_str)
+    );
+}
+
+/// Ends the process for an error of a replay or a capture (exit status 1).
+fn fail(e: String) -> ! {
+    eprintln!("tessera-replay: {e}");
+    std::process::exit(1);
 }
 
 /// `N..M` (inclusive of both, as frame numbers are), `N..` or `N`.
@@ -276,7 +353,7 @@ fn usage(msg: &str) -> ! {
     eprintln!(
         "tessera-replay: {msg}\nusage: tessera-replay FILE [--backend null|gles|vulkan|auto] \
          [--transport T] [--frames N..M] [--png DIR] [--hash] | --compare A,B \
-         [--fault-skip-draw N]"
+         [--bisect] [--fault-skip-draw N]"
     );
     std::process::exit(2);
 }
