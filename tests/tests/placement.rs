@@ -566,3 +566,132 @@ fn this_machine_s_own_devices_run_the_sessions_pinned_to_them() {
         live.iter().map(|(index, _)| *index).collect::<Vec<_>>()
     );
 }
+
+/// `program` run as user 4321, group 4321, with the supplementary `groups`: its exit
+/// status, stdout and stderr.
+#[expect(
+    unsafe_code,
+    reason = "the child changes its user between fork and exec"
+)]
+fn run_as_other_user(
+    program: &Path,
+    args: &[&str],
+    groups: &[u32],
+    env: &[(&str, &str)],
+) -> (bool, String, String) {
+    use std::os::unix::process::CommandExt;
+    let groups = groups.to_vec();
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .env_clear()
+        .env("TESSERA_CACHE", "off")
+        .envs(env.iter().copied());
+    // SAFETY: the closure runs in the forked child before exec and only makes system calls
+    // (no allocation: `groups` was copied before the fork).
+    unsafe {
+        command.pre_exec(move || {
+            let check = |rc: i32| {
+                if rc == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            };
+            check(libc::setgroups(groups.len(), groups.as_ptr()))?;
+            check(libc::setgid(4321))?;
+            check(libc::setuid(4321))
+        });
+    }
+    let out = command.output().expect("running a child as user 4321");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The unix socket admits members of the server's group by a supplementary group (as the
+/// kernel recorded them at `connect`) and refuses others with their credentials, even with
+/// the socket file's mode widened to everyone; under `--pin-allowed gid:4243` only members
+/// of group 4243 (and root, and the server's user) may pin a device, the others are refused
+/// when they pin and placed by the policy when they do not.
+#[test]
+#[expect(unsafe_code, reason = "reads this process's user and group")]
+fn supplementary_groups_admit_and_only_allowed_clients_pin_a_device() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: changing to another user needs root");
+        return;
+    }
+    // SAFETY: getegid has no preconditions.
+    let server_gid = unsafe { libc::getegid() };
+    let topology = topology_file("pin-allowed");
+    let server = Server::start_with(&[
+        "--topology",
+        topology.to_str().unwrap(),
+        "--placement",
+        "round-robin",
+        "--isolation",
+        "threads",
+        "--pin-allowed",
+        "gid:4243",
+    ]);
+    let _ = std::fs::remove_file(topology);
+    let socket = server.socket.to_str().unwrap().to_owned();
+    std::fs::set_permissions(
+        &server.socket,
+        std::os::unix::fs::PermissionsExt::from_mode(0o666),
+    )
+    .unwrap();
+    let tessera_server = tessera_engine::wire::transport::server_binary().expect("tessera-server");
+    let status_as = |groups: &[u32]| {
+        run_as_other_user(&tessera_server, &["status", "--unix", &socket], groups, &[])
+    };
+
+    let (ok, out, err) = status_as(&[4242, server_gid]);
+    assert!(
+        ok,
+        "a member of the server's group by a supplementary group: {err}"
+    );
+    assert!(out.starts_with("sessions: 0 "), "{out}");
+    let (ok, _, err) = status_as(&[4242]);
+    assert!(!ok);
+    assert!(
+        err.contains(&format!(
+            "uid 4321 gid 4321 is neither root, the server's user 0, nor a member of its group \
+             {server_gid}"
+        )),
+        "{err}"
+    );
+
+    let demo = PathBuf::from(env!("CARGO_BIN_EXE_tessera-demo"));
+    let transport = format!("shm:{socket}");
+    let demo_as = |groups: &[u32], device: Option<&str>| {
+        let mut env = vec![("TESSERA_TRANSPORT", transport.as_str())];
+        env.extend(device.map(|d| ("TESSERA_DEVICE", d)));
+        run_as_other_user(
+            &demo,
+            &["--frames", "1", "--size", "32x32", "--out", "/dev/null"],
+            groups,
+            &env,
+        )
+    };
+    let (ok, _, err) = demo_as(&[server_gid], Some("discrete-b"));
+    assert!(!ok);
+    assert!(
+        err.contains(
+            "this client may not pin a device (TESSERA_DEVICE=\"discrete-b\"; the server allows \
+             pins from: gid:4243); connect without a device to get the placement policy's choice"
+        ),
+        "{err}"
+    );
+    let (ok, out, err) = demo_as(&[server_gid, 4243], Some("discrete-b"));
+    assert!(ok, "a member of group 4243 pins: {err}");
+    // discrete-b is the topology's one discrete GLES device.
+    assert!(out.contains("\n  backend      gles "), "{out}");
+    let (ok, out, err) = demo_as(&[server_gid], None);
+    assert!(ok, "no pin, the policy's choice: {err}");
+    // Round robin gives it a Vulkan device (0 or 2: none of the refused pin's doing).
+    assert!(out.contains("\n  backend      vulkan "), "{out}");
+}

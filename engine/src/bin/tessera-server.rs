@@ -35,7 +35,9 @@
 //! physical devices and native EGL devices — and its backend made on that device; with
 //! `--topology FILE` the devices are the ones the file describes instead (synthetic devices,
 //! each run on the software driver of its backend; the policy defaults to `least-loaded`).
-//! Each decision is logged with its reason; a client may pin a device (`TESSERA_DEVICE`).
+//! Each decision is logged with its reason; a client may pin a device (`TESSERA_DEVICE`)
+//! if `--pin-allowed any|none|owner|uid:N,gid:N,…` (default `any`) lets it, else its pin
+//! is refused with the reason.
 //! Without either flag sessions are not placed: each backend takes its own device.
 //! `tessera-server status` asks the server on the unix socket (`--unix PATH`, else the
 //! default) for its devices, sessions per device, memory and policy, and prints them;
@@ -165,7 +167,7 @@ fn usage() -> ! {
          [--worker-memory MIB] [--max-sessions N] [--max-sessions-per-user N]\n{:22}\
          [--handshake-timeout SECS] [--max-connections N] [--max-unauthenticated N]\n{:22}\
          [--placement pinned|least-loaded|round-robin|prefer-discrete|affinity]\n{:22}\
-         [--topology FILE]\n       \
+         [--topology FILE] [--pin-allowed any|none|owner|uid:N,gid:N,...]\n       \
          tessera-server status [--unix PATH]\n       \
          tessera-server lose N [--unix PATH]\n       \
          tessera-server --fd N",
@@ -230,6 +232,13 @@ fn main() {
         match arg.as_str() {
             "--placement" => policy = Some(Policy::parse(&value()).unwrap_or_else(|| usage())),
             "--topology" => topology = Some(PathBuf::from(value())),
+            "--pin-allowed" => match value().parse() {
+                Ok(pins) => config.pin_allowed = pins,
+                Err(e) => {
+                    eprintln!("tessera-server: --pin-allowed: {e}");
+                    std::process::exit(1);
+                }
+            },
             "--unix" => config.unix = Some(PathBuf::from(value())),
             "--tcp" => config.tcp = Some(value()),
             "--secret" => match Secret::load(&PathBuf::from(value())) {

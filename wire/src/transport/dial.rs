@@ -246,20 +246,22 @@ pub fn control(path: &Path, request: &str) -> Result<String, DialError> {
     };
     let hello = hello(DataPlane::Stream, &options, false)?;
     let protocol = |e: String| DialError::Handshake(HandshakeError::Protocol(e));
-    frame::send(
+    // A server that refuses this peer at once (its credentials) may have closed before the
+    // Hello arrived: its reason is still waiting to be read, so a failed send reads on.
+    let sent = frame::send(
         sock.as_fd(),
         FrameKind::Hello,
         &[&handshake::encode_fingerprinted(&hello)],
         &[],
-    )
-    .map_err(|e| protocol(e.to_string()))?;
+    );
     let mut payload = rkyv::util::AlignedVec::new();
     let mut fds = Vec::new();
     match frame::recv(sock.as_fd(), frame::MAX_MESSAGE, &mut payload, &mut fds) {
-        Ok(FrameKind::Status) => Ok(String::from_utf8_lossy(&payload).into_owned()),
         Ok(FrameKind::Refuse) => Err(DialError::Handshake(HandshakeError::Refused(
             String::from_utf8_lossy(&payload).into_owned(),
         ))),
+        _ if sent.is_err() => Err(protocol(sent.unwrap_err().to_string())),
+        Ok(FrameKind::Status) => Ok(String::from_utf8_lossy(&payload).into_owned()),
         Ok(other) => Err(protocol(format!("a {other:?} frame instead of the status"))),
         Err(e) => Err(protocol(e.to_string())),
     }

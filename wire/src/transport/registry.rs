@@ -64,6 +64,9 @@ pub(crate) struct Placement {
     pub client: String,
     /// The device placement chose, and the backend to make on it.
     pub device: Option<(SessionDevice, String)>,
+    /// Whether the client may pin a device (`ServerConfig::pin_allowed`); only read before
+    /// the session is placed.
+    pub may_pin: bool,
 }
 
 /// One connection being served.
@@ -219,6 +222,7 @@ impl Registry {
             deadline,
             client: _,
             device,
+            may_pin: _,
         } = placed;
         let Ok(dup) = sock.try_clone() else {
             log::warn!("session {id}: could not duplicate its socket; dropped");

@@ -6,8 +6,8 @@
 //! GLES and Vulkan backends plug in.
 //!
 //! - **unix socket**: created mode 0660; every connection is admitted by the credentials the
-//!   kernel recorded (`SO_PEERCRED`, see `peer.rs`), refusals logged with the peer's pid,
-//!   uid and gid. Offers the `shm` data plane.
+//!   kernel recorded (`SO_PEERCRED`, `SO_PEERGROUPS`, see `peer.rs`), refusals logged with
+//!   the peer's pid, uid and gid. Offers the `shm` data plane.
 //! - **TCP** (optional): requires a shared secret (`secret.rs`); a server configured for TCP
 //!   without one refuses to start. Stream data plane only.
 //! - **inherited socket** (`--fd N`, what `fork` uses): one session, then the server exits.
@@ -182,6 +182,9 @@ pub struct ServerConfig {
     /// The devices and the policy sessions are placed by (`placement.rs`; `tessera-server
     /// --placement`, `--topology`); `None`: every session gets its backend's own choice.
     pub placement: Option<Placer>,
+    /// Which clients may pin their session to a device (`tessera-server --pin-allowed`;
+    /// `peer.rs`); a pin from any other is refused.
+    pub pin_allowed: peer::PinAllowed,
 }
 
 impl Default for ServerConfig {
@@ -201,6 +204,7 @@ impl Default for ServerConfig {
             worker_memory: DEFAULT_WORKER_MEMORY,
             warm_backend: String::new(),
             placement: None,
+            pin_allowed: peer::PinAllowed::Any,
         }
     }
 }
@@ -240,6 +244,8 @@ struct Sessions {
     waiting: Vec<Placement>,
     /// The devices and their loads (`None`: sessions are not placed).
     placer: Option<Arc<Mutex<Placer>>>,
+    /// Which clients may pin a device, for the refusal's message.
+    pin_allowed: peer::PinAllowed,
 }
 
 /// Where sessions run.
@@ -346,6 +352,18 @@ impl Sessions {
         };
         if hello.backend == "null" {
             return Settled::Serve(placed);
+        }
+        if let Some(pin) = hello.device.as_deref().filter(|_| !placed.may_pin) {
+            // Refused rather than silently placed elsewhere: a client that named a device
+            // would otherwise measure, or trust, a device it did not get.
+            let reason = format!(
+                "this client may not pin a device (TESSERA_DEVICE={pin:?}; the server allows \
+                 pins from: {}); connect without a device to get the placement policy's choice",
+                self.pin_allowed
+            );
+            consume_hello(placed.sock.as_fd());
+            refuse_now(placed.sock, &placed.peer, &reason);
+            return Settled::Done;
         }
         let request = Request {
             session: placed.id,
@@ -667,6 +685,7 @@ pub fn serve(mut config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(
         mode,
         waiting: Vec::new(),
         placer,
+        pin_allowed: config.pin_allowed.clone(),
     };
     log::info!(
         "sessions run {}",
@@ -755,8 +774,8 @@ pub fn serve(mut config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(
                         refuse_now(sock, &peer, &reason);
                         continue;
                     }
-                    match admit_unix(sock.as_fd(), identity) {
-                        Ok(peer) => {
+                    match admit_unix(sock.as_fd(), identity, &config.pin_allowed) {
+                        Ok((peer, may_pin)) => {
                             if let Some(reason) = over_session_cap(&load, user, &config) {
                                 refuse_now(sock, &peer, &reason);
                                 continue;
@@ -770,6 +789,7 @@ pub fn serve(mut config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(
                                 deadline: Instant::now() + config.handshake_timeout,
                                 client: cred.map_or_else(String::new, |c| format!("pid {}", c.pid)),
                                 device: None,
+                                may_pin,
                             });
                             next_id += 1;
                         }
@@ -805,6 +825,7 @@ pub fn serve(mut config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(
                         deadline: Instant::now() + config.handshake_timeout,
                         client: addr.ip().to_string(),
                         device: None,
+                        may_pin: config.pin_allowed == peer::PinAllowed::Any,
                     });
                     next_id += 1;
                 }
@@ -841,12 +862,18 @@ fn bind_unix(path: &PathBuf) -> Result<UnixListener, ServeError> {
     Ok(listener)
 }
 
-/// Checks a unix peer's credentials; describes it for the log.
-fn admit_unix(sock: BorrowedFd<'_>, identity: ServerIdentity) -> Result<String, String> {
+/// Checks a unix peer's credentials; describes it for the log, and says whether it may pin
+/// a device.
+fn admit_unix(
+    sock: BorrowedFd<'_>,
+    identity: ServerIdentity,
+    pins: &peer::PinAllowed,
+) -> Result<(String, bool), String> {
     let cred = sys::peer_cred(sock).map_err(|e| format!("SO_PEERCRED: {e}"))?;
-    let groups = peer::supplementary_groups(cred.pid);
+    let groups = peer::peer_groups(sock, cred.pid);
     peer::admit(cred, &groups, identity).map_err(|e| e.to_string())?;
-    Ok(format!("pid {} uid {}", cred.pid, cred.uid))
+    let may_pin = pins.allows(cred, &groups, identity);
+    Ok((format!("pid {} uid {}", cred.pid, cred.uid), may_pin))
 }
 
 /// `--fd N`: one session on an inherited socket; SIGTERM shuts it down.

@@ -514,6 +514,70 @@ pub(crate) fn peer_cred(sock: BorrowedFd<'_>) -> io::Result<PeerCred> {
     })
 }
 
+/// `SO_PEERGROUPS` (Linux 4.13): the peer's supplementary groups as the kernel recorded them
+/// at `connect`. The value of the generic socket option table; architectures with their own
+/// table fall back to `/proc`.
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    target_arch = "arm",
+    target_arch = "riscv64"
+))]
+const SO_PEERGROUPS: libc::c_int = 59;
+
+/// The supplementary groups the kernel recorded for a unix socket's peer (`SO_PEERGROUPS`);
+/// an error where the kernel or the architecture lacks the option.
+pub(crate) fn peer_groups(sock: BorrowedFd<'_>) -> io::Result<Vec<u32>> {
+    #[cfg(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "arm",
+        target_arch = "riscv64"
+    ))]
+    {
+        // Linux allows at most 65536 supplementary groups; start small and grow on ERANGE,
+        // which reports the size needed in `len`.
+        let mut groups = vec![0 as libc::gid_t; 64];
+        loop {
+            let mut len = (groups.len() * size_of::<libc::gid_t>()) as libc::socklen_t;
+            // SAFETY: `groups` is writable memory of `len` bytes.
+            let rc = unsafe {
+                libc::getsockopt(
+                    sock.as_raw_fd(),
+                    libc::SOL_SOCKET,
+                    SO_PEERGROUPS,
+                    groups.as_mut_ptr().cast(),
+                    &mut len,
+                )
+            };
+            let n = len as usize / size_of::<libc::gid_t>();
+            if rc == 0 {
+                groups.truncate(n);
+                return Ok(groups);
+            }
+            let err = io::Error::last_os_error();
+            if err.raw_os_error() == Some(libc::ERANGE) && n > groups.len() {
+                groups.resize(n, 0);
+                continue;
+            }
+            return Err(err);
+        }
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "arm",
+        target_arch = "riscv64"
+    )))]
+    {
+        let _ = sock;
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
+}
+
 /// This process's effective user and group ids.
 pub(crate) fn own_ids() -> (u32, u32) {
     // SAFETY: geteuid and getegid cannot fail and have no preconditions.

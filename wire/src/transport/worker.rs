@@ -181,6 +181,7 @@ fn decode_session(msg: &[u8], sock: OwnedFd) -> Option<Placement> {
         deadline: Instant::now() + Duration::from_micros(u64::from_le_bytes(*left)),
         client: String::new(),
         device,
+        may_pin: false,
     })
 }
 
@@ -671,6 +672,7 @@ mod tests {
             unix: true,
             deadline: Instant::now() + Duration::from_secs(5),
             client: "pid 1".to_owned(),
+            may_pin: false,
             device: Some((
                 SessionDevice {
                     index: 3,
