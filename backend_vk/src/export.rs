@@ -4,10 +4,10 @@
 //! ## What the importer gets
 //! The copy is a new image of its own allocation, one level and one layer of level 0's
 //! extent, in the texture's native format, with **linear** tiling (its rows lie at
-//! [`ExportedMemory::offset`] plus a multiple of [`ExportedMemory::row_pitch`]) and a
+//! [`ExportedImageInfo::offset`] plus a multiple of [`ExportedImageInfo::row_pitch`]) and a
 //! dedicated allocation, so an importer on a device with the same driver and device UUIDs
 //! makes the identical image (same format, extent, tiling, usage, external handle type),
-//! imports the descriptor as its dedicated memory of [`ExportedMemory::allocation_size`]
+//! imports the descriptor as its dedicated memory of [`ExportedImageInfo::allocation_size`]
 //! bytes, and binds it at offset 0. Rows are GL's: row 0 is the bottom of the image.
 //!
 //! ## Synchronisation and hand-over
@@ -29,7 +29,7 @@
 //! ## dma-bufs (not exercised in CI)
 //! Where the device has `VK_EXT_external_memory_dma_buf` and reports a linear image of the
 //! format with the export's usage exportable as one, the descriptor is a dma-buf instead:
-//! [`ExportedMemory::handle_type`] says so, with the DRM fourcc of the format and the linear
+//! [`ExportedImageInfo::handle_type`] says so, with the DRM fourcc of the format and the linear
 //! modifier, for importers outside Vulkan (EGL, KMS). lavapipe has no dma-buf export, so the
 //! tests see the opaque descriptor only.
 //!
@@ -41,7 +41,7 @@
 use ash::vk;
 use tessera_wire::backend::bad_value;
 use tessera_wire::handle::{SurfaceHandle, TextureHandle};
-use tessera_wire::{ExportedMemory, HostImage, SessionError};
+use tessera_wire::{ExportedImageInfo, ExportedMemory, HostImage, SessionError};
 
 use crate::device::{VkPipe, vk_error};
 use crate::image::{ImageSource, transition};
@@ -164,20 +164,22 @@ impl VkPipe {
         let dma_buf = ty == DMA_BUF;
         Ok(ExportedMemory {
             fd,
-            handle_type: ty.as_raw(),
-            drm_fourcc: if dma_buf { drm_fourcc(format) } else { 0 },
-            drm_modifier: MOD_LINEAR,
-            vk_format: format.as_raw(),
-            extent: [extent.width, extent.height],
-            tiling: vk::ImageTiling::LINEAR.as_raw(),
-            usage: USAGE.as_raw(),
-            layout: FD_LAYOUT.as_raw(),
-            allocation_size: req.size,
-            memory_type_bits: req.memory_type_bits,
-            offset: rows.offset,
-            row_pitch: rows.row_pitch,
-            driver_uuid: id.driver_uuid,
-            device_uuid: id.device_uuid,
+            info: ExportedImageInfo {
+                handle_type: ty.as_raw(),
+                drm_fourcc: if dma_buf { drm_fourcc(format) } else { 0 },
+                drm_modifier: MOD_LINEAR,
+                vk_format: format.as_raw(),
+                extent: [extent.width, extent.height],
+                tiling: vk::ImageTiling::LINEAR.as_raw(),
+                usage: USAGE.as_raw(),
+                layout: FD_LAYOUT.as_raw(),
+                allocation_size: req.size,
+                memory_type_bits: req.memory_type_bits,
+                offset: rows.offset,
+                row_pitch: rows.row_pitch,
+                driver_uuid: id.driver_uuid,
+                device_uuid: id.device_uuid,
+            },
         })
     }
 

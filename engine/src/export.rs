@@ -25,8 +25,8 @@
 //! // The frame: here one colour, usually draws into a framebuffer with the texture attached.
 //! ctx.clear_tex_image(texture[0], 0, RGBA, UNSIGNED_BYTE, Some(&[255, 128, 0, 255]));
 //! let image = ctx.export_texture(texture[0])?;
-//! assert_eq!((image.width, image.height), (640, 480));
-//! assert!(image.row_pitch >= 640 * 4);
+//! assert_eq!(image.info.extent, [640, 480]);
+//! assert!(image.info.row_pitch >= 640 * 4);
 //! // `image.fd` and the description go to the importer (in another process: over a Unix
 //! // socket with `SCM_RIGHTS`), which owns the memory from then on.
 //! # Ok(())
@@ -39,18 +39,18 @@
 //!   (`vkWaitForFences`). The return is the signal; the host needs no semaphore and must not
 //!   sleep.
 //! - **Compatibility**: the importer's physical device must report the same
-//!   [`driver_uuid`](ExportedImage::driver_uuid) and [`device_uuid`](ExportedImage::device_uuid)
+//!   [`driver_uuid`](ExportedImageInfo::driver_uuid) and [`device_uuid`](ExportedImageInfo::device_uuid)
 //!   (`VkPhysicalDeviceIDProperties`), as the specification requires of opaque handles.
-//! - **The image**: the importer creates a 2D image with exactly [`vk_format`](ExportedImage::vk_format),
-//!   the extent, one level and layer, one sample, [`tiling`](ExportedImage::tiling)
-//!   (`LINEAR`), [`usage`](ExportedImage::usage), exclusive sharing and
+//! - **The image**: the importer creates a 2D image with exactly [`vk_format`](ExportedImageInfo::vk_format),
+//!   the extent, one level and layer, one sample, [`tiling`](ExportedImageInfo::tiling)
+//!   (`LINEAR`), [`usage`](ExportedImageInfo::usage), exclusive sharing and
 //!   `VkExternalMemoryImageCreateInfo` naming `OPAQUE_FD`; allocates
-//!   [`allocation_size`](ExportedImage::allocation_size) bytes as a dedicated allocation of that
+//!   [`allocation_size`](ExportedImageInfo::allocation_size) bytes as a dedicated allocation of that
 //!   image (`VkMemoryDedicatedAllocateInfo`) with `VkImportMemoryFdInfoKHR`, a memory type of
 //!   its image's requirements; and binds it at offset 0. The import takes over the
 //!   descriptor (pass `fd.into_raw_fd()`).
 //! - **Layout and ownership**: the image was released to `VK_QUEUE_FAMILY_EXTERNAL` in
-//!   `GENERAL` layout ([`layout`](ExportedImage::layout)); the importer's first barrier
+//!   `GENERAL` layout ([`layout`](ExportedImageInfo::layout)); the importer's first barrier
 //!   acquires it from `VK_QUEUE_FAMILY_EXTERNAL` into its queue family, old layout `GENERAL`.
 //! - **Orientation and colour**: rows are GL's, row 0 the bottom of the image; values are
 //!   stored as the texture stores them (an sRGB texture's format is an sRGB `VkFormat`).
@@ -93,84 +93,28 @@ pub use tessera_backend_vk::HostDevice;
 
 /// A copy of a texture as an image of the device a host lent the backend
 /// ([`Context::hand_over_texture`]): raw handles of the host's device, which the host owns
-/// and destroys (`vkDestroyImage`, `vkFreeMemory`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HostImage {
-    /// The `VkImage` (`vk::Image::from_raw`).
-    pub image: u64,
-    /// Its dedicated `VkDeviceMemory` (`vk::DeviceMemory::from_raw`).
-    pub memory: u64,
-    /// `VkFormat` of the image.
-    pub vk_format: i32,
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `VkImageLayout` it is in (`SHADER_READ_ONLY_OPTIMAL`).
-    pub layout: i32,
-    /// `VkImageUsageFlags` it was made with (`TRANSFER_SRC | TRANSFER_DST | SAMPLED`).
-    pub usage: u32,
-    /// The queue family that owns it: the lent queue's.
-    pub queue_family: u32,
-}
+/// and destroys (`vkDestroyImage`, `vkFreeMemory`). The backend's reply as it is.
+pub use tessera_wire::HostImage;
 
 /// A texture's image in exported Vulkan memory (module docs: what an importer does with it).
 #[derive(Debug)]
 pub struct ExportedImage {
-    /// The memory, a file descriptor of [`handle_type`](Self::handle_type).
+    /// The memory, a file descriptor of [`info.handle_type`](ExportedImageInfo::handle_type).
     pub fd: OwnedFd,
-    /// `VkExternalMemoryHandleTypeFlagBits` of `fd`: `OPAQUE_FD` (1), or `DMA_BUF_EXT`
-    /// (0x200) where the device exports the format as a dma-buf (not exercised in CI).
-    pub handle_type: u32,
-    /// Of a dma-buf: the DRM fourcc of the format (0 otherwise, or if it has none).
-    pub drm_fourcc: u32,
-    /// Of a dma-buf: the DRM format modifier (`DRM_FORMAT_MOD_LINEAR`, 0).
-    pub drm_modifier: u64,
-    /// `VkFormat` of the image.
-    pub vk_format: i32,
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `VkImageTiling` (`LINEAR`).
-    pub tiling: i32,
-    /// `VkImageUsageFlags` the importer's image must be made with.
-    pub usage: u32,
-    /// `VkImageLayout` the image is released in (`GENERAL`).
-    pub layout: i32,
-    /// Bytes of the allocation to import.
-    pub allocation_size: u64,
-    /// Memory type bits of the exporting device's requirements for the image.
-    pub memory_type_bits: u32,
-    /// Byte offset of row 0 (the bottom row) in the memory.
-    pub offset: u64,
-    /// Bytes from one row to the next in the memory.
-    pub row_pitch: u64,
-    /// `driverUUID` of the exporting device.
-    pub driver_uuid: [u8; 16],
-    /// `deviceUUID` of the exporting device.
-    pub device_uuid: [u8; 16],
+    /// What an importer needs to make the same image of it.
+    pub info: ExportedImageInfo,
 }
+
+/// What an importer needs of an [`ExportedImage`] apart from its descriptor: format, extent,
+/// tiling, usage, layout, allocation, rows and the exporting device's UUIDs (the backend's
+/// reply as it is; a host sends it to another process with the descriptor).
+pub use tessera_wire::ExportedImageInfo;
 
 impl ExportedImage {
     fn from_reply(m: &ExportedMemory) -> Self {
         Self {
             fd: m.take_fd(),
-            handle_type: m.handle_type,
-            drm_fourcc: m.drm_fourcc,
-            drm_modifier: m.drm_modifier,
-            vk_format: m.vk_format,
-            width: m.extent[0],
-            height: m.extent[1],
-            tiling: m.tiling,
-            usage: m.usage,
-            layout: m.layout,
-            allocation_size: m.allocation_size,
-            memory_type_bits: m.memory_type_bits,
-            offset: m.offset,
-            row_pitch: m.row_pitch,
-            driver_uuid: m.driver_uuid,
-            device_uuid: m.device_uuid,
+            info: m.info,
         }
     }
 }
@@ -267,16 +211,7 @@ impl Context {
             reply,
         });
         match sh.wait(reply) {
-            Some(Reply::HostImage(h)) => Ok(HostImage {
-                image: h.image,
-                memory: h.memory,
-                vk_format: h.vk_format,
-                width: h.extent[0],
-                height: h.extent[1],
-                layout: h.layout,
-                usage: h.usage,
-                queue_family: h.queue_family,
-            }),
+            Some(Reply::HostImage(h)) => Ok(h),
             _ => Err(ExportError::Lost),
         }
     }

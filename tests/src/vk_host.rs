@@ -16,93 +16,62 @@ use std::os::unix::net::UnixStream;
 use std::sync::{Mutex, PoisonError};
 
 use ash::vk;
-use tessera_engine::export::ExportedImage;
+use tessera_engine::export::ExportedImageInfo;
 use tessera_engine::gl::*;
 
 use crate::gl::{Gl, NativeGl};
 use crate::scenes::link_program;
 
-/// What an importer needs of an export, apart from the descriptor (the fields of
-/// [`ExportedImage`]), as bytes for another process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ImportDesc {
-    /// `VkFormat`.
-    pub vk_format: i32,
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `VkImageTiling`.
-    pub tiling: i32,
-    /// `VkImageUsageFlags`.
-    pub usage: u32,
-    /// `VkImageLayout` at hand-over.
-    pub layout: i32,
-    /// Bytes of the allocation.
-    pub allocation_size: u64,
-    /// Memory type bits on the exporting device.
-    pub memory_type_bits: u32,
-    /// The exporting device's `driverUUID`.
-    pub driver_uuid: [u8; 16],
-    /// The exporting device's `deviceUUID`.
-    pub device_uuid: [u8; 16],
+/// Bytes of an [`ExportedImageInfo`] in a message ([`info_to_bytes`]).
+pub const DESC_LEN: usize = 4 * 9 + 8 * 4 + 32;
+
+/// An export's description as little-endian bytes, field by field, for another process.
+pub fn info_to_bytes(i: &ExportedImageInfo) -> Vec<u8> {
+    let mut b = Vec::with_capacity(DESC_LEN);
+    for w in [
+        i.handle_type,
+        i.drm_fourcc,
+        i.vk_format as u32,
+        i.extent[0],
+        i.extent[1],
+        i.tiling as u32,
+        i.usage,
+        i.layout as u32,
+        i.memory_type_bits,
+    ] {
+        b.extend_from_slice(&w.to_le_bytes());
+    }
+    for d in [i.drm_modifier, i.allocation_size, i.offset, i.row_pitch] {
+        b.extend_from_slice(&d.to_le_bytes());
+    }
+    b.extend_from_slice(&i.driver_uuid);
+    b.extend_from_slice(&i.device_uuid);
+    b
 }
 
-/// Bytes of an [`ImportDesc`] in a message.
-pub const DESC_LEN: usize = 4 * 7 + 8 + 32;
-
-impl ImportDesc {
-    /// The description of an export.
-    pub fn of(e: &ExportedImage) -> Self {
-        Self {
-            vk_format: e.vk_format,
-            width: e.width,
-            height: e.height,
-            tiling: e.tiling,
-            usage: e.usage,
-            layout: e.layout,
-            allocation_size: e.allocation_size,
-            memory_type_bits: e.memory_type_bits,
-            driver_uuid: e.driver_uuid,
-            device_uuid: e.device_uuid,
-        }
+/// The description [`info_to_bytes`] wrote.
+pub fn info_from_bytes(b: &[u8]) -> Option<ExportedImageInfo> {
+    if b.len() != DESC_LEN {
+        return None;
     }
-
-    /// Little-endian bytes, field by field.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(DESC_LEN);
-        b.extend_from_slice(&self.vk_format.to_le_bytes());
-        b.extend_from_slice(&self.width.to_le_bytes());
-        b.extend_from_slice(&self.height.to_le_bytes());
-        b.extend_from_slice(&self.tiling.to_le_bytes());
-        b.extend_from_slice(&self.usage.to_le_bytes());
-        b.extend_from_slice(&self.layout.to_le_bytes());
-        b.extend_from_slice(&self.memory_type_bits.to_le_bytes());
-        b.extend_from_slice(&self.allocation_size.to_le_bytes());
-        b.extend_from_slice(&self.driver_uuid);
-        b.extend_from_slice(&self.device_uuid);
-        b
-    }
-
-    /// The description [`ImportDesc::to_bytes`] wrote.
-    pub fn from_bytes(b: &[u8]) -> Option<Self> {
-        if b.len() != DESC_LEN {
-            return None;
-        }
-        let u = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap_or_default());
-        Some(Self {
-            vk_format: u(0) as i32,
-            width: u(4),
-            height: u(8),
-            tiling: u(12) as i32,
-            usage: u(16),
-            layout: u(20) as i32,
-            memory_type_bits: u(24),
-            allocation_size: u64::from_le_bytes(b[28..36].try_into().ok()?),
-            driver_uuid: b[36..52].try_into().ok()?,
-            device_uuid: b[52..68].try_into().ok()?,
-        })
-    }
+    let u = |i: usize| u32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().unwrap_or_default());
+    let d = |i: usize| u64::from_le_bytes(b[36 + i * 8..44 + i * 8].try_into().unwrap_or_default());
+    Some(ExportedImageInfo {
+        handle_type: u(0),
+        drm_fourcc: u(1),
+        vk_format: u(2) as i32,
+        extent: [u(3), u(4)],
+        tiling: u(5) as i32,
+        usage: u(6),
+        layout: u(7) as i32,
+        memory_type_bits: u(8),
+        drm_modifier: d(0),
+        allocation_size: d(1),
+        offset: d(2),
+        row_pitch: d(3),
+        driver_uuid: b[68..84].try_into().ok()?,
+        device_uuid: b[84..100].try_into().ok()?,
+    })
 }
 
 /// Sends `payload` with `fd` attached (`SCM_RIGHTS`); the descriptor stays open here too.
@@ -376,14 +345,18 @@ impl HostVk {
     /// Imports an exported image (`fd` taken over by the import) and reads it: the acquire
     /// from `VK_QUEUE_FAMILY_EXTERNAL`, a copy into a host-visible buffer, a fence waited
     /// for. RGBA8-sized texels (4 bytes), rows tightly packed, bottom row first.
-    pub fn import_and_read(&self, desc: &ImportDesc, fd: OwnedFd) -> Result<Vec<u8>, String> {
+    pub fn import_and_read(
+        &self,
+        desc: &ExportedImageInfo,
+        fd: OwnedFd,
+    ) -> Result<Vec<u8>, String> {
         if self.uuids() != (desc.driver_uuid, desc.device_uuid) {
             return Err("the export comes from another driver or device".into());
         }
         let d = &self.device;
         let extent = vk::Extent3D {
-            width: desc.width,
-            height: desc.height,
+            width: desc.extent[0],
+            height: desc.extent[1],
             depth: 1,
         };
         let mut external = vk::ExternalMemoryImageCreateInfo::default()
@@ -428,7 +401,7 @@ impl HostVk {
         vkr("vkBindImageMemory", unsafe {
             d.bind_image_memory(image, memory, 0)
         })?;
-        let size = u64::from(desc.width) * u64::from(desc.height) * 4;
+        let size = u64::from(desc.extent[0]) * u64::from(desc.extent[1]) * 4;
         let bytes = self.read_image(
             image,
             extent,

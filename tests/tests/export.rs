@@ -23,7 +23,7 @@ use tessera_engine::wire::TransportKind;
 use tessera_tests::differential::{Backend, assert_no_backend_events, tessera_on};
 use tessera_tests::gl::Gl;
 use tessera_tests::vk_host::{
-    H, ImportDesc, W, native_pixels, read_frame, scene, send_fd, write_frame,
+    H, W, info_to_bytes, native_pixels, read_frame, scene, send_fd, write_frame,
 };
 
 /// Starts the importer with one end of a socket pair; returns the other end once it has
@@ -50,9 +50,8 @@ fn importer() -> (std::process::Child, UnixStream) {
 fn import_elsewhere(exported: ExportedImage, label: &str) -> Vec<u8> {
     let (mut child, mut stream) = importer();
     // The export returned after the producer's fence: the frame is complete.
-    send_fd(&stream, &ImportDesc::of(&exported).to_bytes(), &exported.fd)
-        .expect("sending the export");
-    let bgra = exported.vk_format == 44; // VK_FORMAT_B8G8R8A8_UNORM
+    send_fd(&stream, &info_to_bytes(&exported.info), &exported.fd).expect("sending the export");
+    let bgra = exported.info.vk_format == 44; // VK_FORMAT_B8G8R8A8_UNORM
     drop(exported);
     let answer = read_frame(&mut stream).expect("the importer's answer");
     let _ = write_frame(&mut stream, &[]);
@@ -84,7 +83,7 @@ fn exported_surface_reads_back_in_another_process() {
     ctx.blit_framebuffer(0, 0, W, H, 0, 0, W, H, COLOR_BUFFER_BIT, NEAREST);
     assert_eq!(ctx.get_error(), NO_ERROR);
     let exported = ctx.export_surface().expect("an export of the surface");
-    assert_eq!((exported.width, exported.height), (W as u32, H as u32));
+    assert_eq!(exported.info.extent, [W as u32, H as u32]);
     let body = import_elsewhere(exported, "surface");
     let differing = body
         .chunks(4)
@@ -114,14 +113,14 @@ fn exported_texture_reads_back_in_another_process() {
         let tex = scene(&mut ctx);
         assert_eq!(ctx.get_error(), NO_ERROR);
         let exported = ctx.export_texture(tex).expect("an export");
-        assert_eq!((exported.width, exported.height), (W as u32, H as u32));
-        assert_eq!(exported.tiling, 1, "VK_IMAGE_TILING_LINEAR");
+        assert_eq!(exported.info.extent, [W as u32, H as u32]);
+        assert_eq!(exported.info.tiling, 1, "VK_IMAGE_TILING_LINEAR");
         // lavapipe exports no dma-buf: the descriptor is opaque.
-        assert_eq!(exported.handle_type, 1, "OPAQUE_FD");
-        assert_eq!(exported.drm_fourcc, 0);
-        assert_eq!(exported.layout, 1, "VK_IMAGE_LAYOUT_GENERAL");
-        assert_eq!(exported.vk_format, 37, "VK_FORMAT_R8G8B8A8_UNORM");
-        assert!(exported.row_pitch >= u64::from(exported.width) * 4);
+        assert_eq!(exported.info.handle_type, 1, "OPAQUE_FD");
+        assert_eq!(exported.info.drm_fourcc, 0);
+        assert_eq!(exported.info.layout, 1, "VK_IMAGE_LAYOUT_GENERAL");
+        assert_eq!(exported.info.vk_format, 37, "VK_FORMAT_R8G8B8A8_UNORM");
+        assert!(exported.info.row_pitch >= u64::from(exported.info.extent[0]) * 4);
         let body = import_elsewhere(exported, &format!("{transport:?}"));
         let body = body.as_slice();
         let differing = body

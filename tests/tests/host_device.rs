@@ -62,7 +62,7 @@ fn host_samples_the_handed_over_image() {
         let tex = scene(&mut ctx);
         assert_eq!(ctx.get_error(), NO_ERROR);
         let image = ctx.hand_over_texture(tex).expect("a hand-over");
-        assert_eq!((image.width, image.height), (W as u32, H as u32));
+        assert_eq!(image.extent, [W as u32, H as u32]);
         assert_eq!(image.vk_format, vk::Format::R8G8B8A8_UNORM.as_raw());
         assert_eq!(
             image.layout,
@@ -75,11 +75,11 @@ fn host_samples_the_handed_over_image() {
             host.read_image(
                 vk::Image::from_raw(image.image),
                 vk::Extent3D {
-                    width: image.width,
-                    height: image.height,
+                    width: image.extent[0],
+                    height: image.extent[1],
                     depth: 1,
                 },
-                u64::from(image.width) * u64::from(image.height) * 4,
+                u64::from(image.extent[0]) * u64::from(image.extent[1]) * 4,
                 vk::ImageLayout::from_raw(image.layout),
                 host.family,
             )
@@ -99,7 +99,7 @@ fn host_samples_the_handed_over_image() {
         let exported = ctx
             .export_texture(tex)
             .expect("an export on the host's device");
-        assert_eq!(exported.width, W as u32);
+        assert_eq!(exported.info.extent[0], W as u32);
         drop(exported);
         drop(ctx);
         // The image and its memory are the host's.

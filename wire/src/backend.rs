@@ -73,6 +73,16 @@ pub struct HostImage {
 pub struct ExportedMemory {
     /// The file descriptor (`vkGetMemoryFdKHR`).
     pub fd: i32,
+    /// What an importer needs to make the same image of it.
+    pub info: ExportedImageInfo,
+}
+
+/// What an importer needs of an exported image apart from its descriptor: the same
+/// description in the backend's reply, in the engine's `ExportedImage` for hosts, and in any
+/// message a host sends to another process with the descriptor.
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct ExportedImageInfo {
     /// Its `VkExternalMemoryHandleTypeFlagBits`: `OPAQUE_FD`, or `DMA_BUF_EXT` where the
     /// device exports dma-bufs.
     pub handle_type: u32,

@@ -60,8 +60,9 @@ pub mod table;
 pub mod transport;
 
 pub use backend::{
-    Backend, BackendCounters, BatchView, Caps, ComputeCaps, Event, ExportedMemory, GatherCaps,
-    HostImage, Outbox, Reply, SessionError, Shader5Caps, TessellationCaps,
+    Backend, BackendCounters, BatchView, Caps, ComputeCaps, Event, ExportedImageInfo,
+    ExportedMemory, GatherCaps, HostImage, Outbox, Reply, SessionError, Shader5Caps,
+    TessellationCaps,
 };
 pub use batch::{Archiver, Batch, Encoder, Stage};
 pub use handle::{Handle, ObjectKind, RawHandle};

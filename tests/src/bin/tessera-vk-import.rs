@@ -14,13 +14,13 @@ use std::io::Write;
 use std::os::fd::FromRawFd;
 use std::os::unix::net::UnixStream;
 
-use tessera_tests::vk_host::{DESC_LEN, HostVk, ImportDesc, read_frame, recv_fd, write_frame};
+use tessera_tests::vk_host::{DESC_LEN, HostVk, info_from_bytes, read_frame, recv_fd, write_frame};
 
 fn run(stream: &mut UnixStream) -> Result<Vec<u8>, String> {
     let host = HostVk::new(&[])?;
     stream.write_all(&[1]).map_err(|e| e.to_string())?;
     let (payload, fd) = recv_fd(stream, DESC_LEN).map_err(|e| e.to_string())?;
-    let desc = ImportDesc::from_bytes(&payload).ok_or("a malformed description")?;
+    let desc = info_from_bytes(&payload).ok_or("a malformed description")?;
     let bytes = host.import_and_read(&desc, fd)?;
     let messages = host.messages();
     if !messages.is_empty() {
