@@ -350,6 +350,7 @@ mod tests {
             &a,
             &Config {
                 surface: Some(SurfaceConfig::new(4, 4)),
+                backend: BackendKind::Null,
                 ..Config::default()
             },
         );
@@ -375,6 +376,7 @@ mod tests {
             &a,
             &Config {
                 surface: Some(SurfaceConfig::new(4, 4)),
+                backend: BackendKind::Null,
                 ..Config::default()
             },
         );

@@ -81,9 +81,27 @@ impl SurfaceConfig {
 }
 
 /// How to create a context.
+///
+/// `Config::default()` is what a host embedding Tessera wants: the `auto` backend (a
+/// hardware Vulkan device, else a hardware GLES driver, else the faster software driver), in
+/// process, a 64x64 offscreen surface. Name [`BackendKind::Null`] to run the frontend alone.
+///
+/// ```
+/// use tessera_engine::gl::*;
+/// use tessera_engine::pixel::PixelsMut;
+/// use tessera_engine::{Config, Context};
+///
+/// let mut ctx = Context::new(&Config::default()).expect("a Vulkan or GLES driver");
+/// ctx.clear_color(0.0, 1.0, 0.0, 1.0);
+/// ctx.clear(COLOR_BUFFER_BIT);
+/// let mut pixel = [0u8; 4];
+/// ctx.read_pixels(0, 0, 1, 1, RGBA, UNSIGNED_BYTE, PixelsMut::Bytes(&mut pixel));
+/// assert_eq!(pixel, [0, 255, 0, 255]);
+/// assert_eq!(ctx.get_error(), NO_ERROR);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Backend.
+    /// Backend (default: [`BackendKind::Auto`]).
     pub backend: BackendKind,
     /// Transport between the engine and the backend.
     pub transport: TransportKind,
@@ -124,7 +142,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Self {
-            backend: BackendKind::Null,
+            backend: BackendKind::Auto,
             transport: TransportKind::Inproc,
             device: None,
             surface: Some(SurfaceConfig::new(64, 64)),

@@ -69,6 +69,7 @@ pub fn context_with(transport: TransportKind, surface: Option<SurfaceConfig>) ->
         transport,
         surface,
         capture: true,
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     };
     Context::new(&config).expect("the null backend always starts")

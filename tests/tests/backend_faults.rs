@@ -33,6 +33,7 @@ fn config(transport: TransportKind) -> Config {
     Config {
         transport,
         surface: Some(SurfaceConfig::new(4, 4)),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     }
 }

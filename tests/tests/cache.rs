@@ -515,6 +515,7 @@ fn the_config_names_the_cache_directory() {
             dir,
             cap: tessera_cache::DEFAULT_CAP,
         }),
+        backend: tessera_engine::BackendKind::Null,
         ..tessera_engine::Config::default()
     };
     let mut ctx = tessera_engine::Context::new(&settings(Some(dir.clone()))).unwrap();

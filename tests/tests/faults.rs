@@ -480,6 +480,7 @@ fn tcp_clients_without_the_secret_are_refused() {
     // No secret at all.
     let err = Context::new(&Config {
         transport: server.tcp_kind(None),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     })
     .err()
@@ -495,6 +496,7 @@ fn tcp_clients_without_the_secret_are_refused() {
     std::fs::set_permissions(&wrong, std::fs::Permissions::from_mode(0o600)).unwrap();
     let err = Context::new(&Config {
         transport: server.tcp_kind(Some(wrong.clone())),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     })
     .err()
@@ -509,6 +511,7 @@ fn tcp_clients_without_the_secret_are_refused() {
     std::fs::set_permissions(&wrong, std::fs::Permissions::from_mode(0o644)).unwrap();
     let err = Context::new(&Config {
         transport: server.tcp_kind(Some(wrong)),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     })
     .err()

@@ -331,6 +331,7 @@ fn try_session(kind: &TransportKind) -> Result<Context, String> {
         transport: kind.clone(),
         surface: Some(SurfaceConfig::new(8, 8)),
         capture: true,
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     };
     Context::new(&config).map_err(|e| e.to_string())

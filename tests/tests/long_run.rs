@@ -190,6 +190,7 @@ fn long_run(name: &str, backend: Box<dyn Backend>, samples: u32, slack: i64) {
     let census = backend.native_census().expect("the backend keeps a census");
     let config = Config {
         surface: Some(SurfaceConfig::new(SIZE as u32, SIZE as u32)),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     };
     let mut ctx = Context::with_backend(&config, backend);
@@ -256,6 +257,7 @@ fn gles_long_run_leaves_no_native_objects() {
     {
         let config = Config {
             surface: Some(SurfaceConfig::new(SIZE as u32, SIZE as u32)),
+            backend: tessera_engine::BackendKind::Null,
             ..Config::default()
         };
         let mut ctx = Context::with_backend(&config, Box::new(backend));

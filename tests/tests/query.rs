@@ -526,6 +526,7 @@ fn a_server_reports_its_watermark_so_a_signalled_fence_costs_no_round_trip() {
     ] {
         let config = Config {
             transport: transport.clone(),
+            backend: tessera_engine::BackendKind::Null,
             ..Config::default()
         };
         let null = tessera_wire::null::NullBackend::new(false).0;

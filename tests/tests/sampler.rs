@@ -72,6 +72,7 @@ fn deleting_a_sampler_bound_in_another_context_frees_only_its_name() {
     let config = Config {
         capture: true,
         surface: Some(SurfaceConfig::new(8, 8)),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     };
     let mut b = Context::new_shared(&a, &config);

@@ -53,6 +53,7 @@ fn config(transport: TransportKind) -> Config {
     Config {
         transport,
         surface: Some(SurfaceConfig::new(BENCH_SIZE as u32, BENCH_SIZE as u32)),
+        backend: BackendKind::Null,
         ..Config::default()
     }
 }

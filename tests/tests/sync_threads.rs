@@ -128,6 +128,7 @@ fn a_wait_does_not_block_a_draw(kind: &str, transport: TransportKind, delete: bo
     let config = Config {
         transport: transport.clone(),
         surface: Some(SurfaceConfig::new(4, 4)),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     };
     let gated = Gated {
@@ -265,6 +266,7 @@ fn a_panic_loses_only_its_context(kind: &str, transport: TransportKind, at: Test
     let config = Config {
         transport: transport.clone(),
         surface: Some(SurfaceConfig::new(4, 4)),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     };
     let mut victim = Context::with_backend(&config, backend);
@@ -389,6 +391,7 @@ fn finish_does_not_block_the_group(kind: &str) {
     let config = Config {
         transport: TransportKind::Thread,
         surface: Some(SurfaceConfig::new(4, 4)),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     };
     let stalling = Stalling {

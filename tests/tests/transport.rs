@@ -277,6 +277,7 @@ fn in_process_backends_run_the_server_data_planes() {
         let config = tessera_engine::Config {
             transport: kind.clone(),
             surface: Some(SurfaceConfig::new(32, 32)),
+            backend: tessera_engine::BackendKind::Null,
             ..tessera_engine::Config::default()
         };
         let mut ctx = Context::with_backend(&config, Box::new(backend));

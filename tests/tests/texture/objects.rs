@@ -180,6 +180,7 @@ fn a_texture_bound_in_another_context_lives_until_unbound_there() {
     let config = Config {
         capture: true,
         surface: Some(SurfaceConfig::new(16, 16)),
+        backend: tessera_engine::BackendKind::Null,
         ..Config::default()
     };
     let mut b = Context::new_shared(&a, &config);

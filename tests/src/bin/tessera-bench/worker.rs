@@ -70,6 +70,7 @@ fn subject(imp: &Imp, o: &Options) -> Result<Subject, String> {
     let mut config = Config {
         transport: kind,
         surface: Some(SurfaceConfig::new(BENCH_SIZE as u32, BENCH_SIZE as u32)),
+        backend: BackendKind::Null,
         ..Config::default()
     };
     // In this process the bench makes the backend itself, to read its counters while the
@@ -326,6 +327,7 @@ pub(crate) fn quiet(o: &Options) {
         transport,
         surface,
         no_error: o.quiet_no_error,
+        backend: BackendKind::Null,
         ..Config::default()
     };
     for &scene in &o.scenes {
