@@ -7,9 +7,14 @@
 //! `float` and `vec4` members, each decorated with its offset, before every member that
 //! starts later than the standard layout would start it, so the standard layout of the
 //! padded structure is the explicit one. The member indices that name a later member in
-//! access chains and composite extractions move with it. A block whose members sit earlier
-//! than the standard allows (which GLSL's rules never produce) is left alone, and so is one
-//! whose value a shader builds whole: SPIRV-Cross then reports what it cannot translate.
+//! access chains, composite extractions and a runtime array's `length()` move with it. A
+//! block whose members sit earlier than the standard allows (which GLSL's rules never
+//! produce) is left alone, and so is one whose value a shader builds whole: SPIRV-Cross
+//! then reports what it cannot translate.
+//!
+//! A std140 storage block comes here too: the pass takes storage blocks as std430 (GLSL
+//! ES's only layout for them), so a std140 block's structures and arrays, aligned to 16,
+//! read as members that start late and are padded the same way.
 
 use std::collections::HashMap;
 
@@ -28,6 +33,7 @@ const VARIABLE: u16 = 59;
 const ACCESS_CHAIN: u16 = 65;
 const IN_BOUNDS_ACCESS_CHAIN: u16 = 66;
 const PTR_ACCESS_CHAIN: u16 = 67;
+const ARRAY_LENGTH: u16 = 68;
 const MEMBER_NAME: u16 = 6;
 const DECORATE: u16 = 71;
 const MEMBER_DECORATE: u16 = 72;
@@ -43,6 +49,8 @@ const DECO_ARRAY_STRIDE: u32 = 6;
 const DECO_MATRIX_STRIDE: u32 = 7;
 const DECO_OFFSET: u32 = 35;
 
+const STORAGE_INPUT: u32 = 1;
+const STORAGE_OUTPUT: u32 = 3;
 const STORAGE_PUSH_CONSTANT: u32 = 9;
 const STORAGE_STORAGE_BUFFER: u32 = 12;
 
@@ -190,6 +198,10 @@ pub(crate) fn pad(words: &[u32]) -> Option<Vec<u32>> {
             };
             (opcode(i) == VARIABLE && pointee_is(i[1])).then(|| i[3])
         });
+        // Input and output blocks (a vertex stage's `gl_PerVertex`) have no offsets to keep.
+        if matches!(storage, Some(STORAGE_INPUT | STORAGE_OUTPUT)) {
+            continue;
+        }
         let std430 = d == DECO_BUFFER_BLOCK
             || matches!(
                 storage,
@@ -324,6 +336,12 @@ pub(crate) fn pad(words: &[u32]) -> Option<Vec<u32>> {
                 let pointee = types.decl.get(&pointer).map(|d| d[3])?;
                 let first = if o == PTR_ACCESS_CHAIN { 5 } else { 4 };
                 (pointee, first, false)
+            }
+            // The runtime array's member index, a literal like an extraction's.
+            ARRAY_LENGTH => {
+                let pointer = m.type_of(m.insts[k][3])?;
+                let pointee = types.decl.get(&pointer).map(|d| d[3])?;
+                (pointee, 4, true)
             }
             COMPOSITE_EXTRACT => (m.type_of(m.insts[k][3])?, 4, true),
             COMPOSITE_INSERT => (m.type_of(m.insts[k][4])?, 5, true),

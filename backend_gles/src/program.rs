@@ -1960,6 +1960,12 @@ impl GlesPipe {
                     self.program_cache.linked += 1;
                     if !gl.get_program_link_status(program) {
                         log = format!("link: {}", gl.get_program_info_log(program));
+                        for (stage, t) in stages {
+                            log.push_str(&format!(
+                                "--- translated GLSL ES, {stage:?} stage ---\n{}\n",
+                                t.source
+                            ));
+                        }
                     }
                 }
                 for s in shaders {

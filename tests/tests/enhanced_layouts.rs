@@ -572,6 +572,127 @@ fn explicit_block_offsets_lay_out_and_read_as_natively() {
     }
 }
 
+/// The storage block of [`VS_STD140_LENGTH`] and [`FS_STD140_LENGTH`]: std140, with a
+/// structure member later than std430 would put it (GLSL ES's storage blocks are std430, so
+/// the GLES backend pads the block in both stages, which must then still match at link) and
+/// a runtime array after it.
+macro_rules! std140_block {
+    () => {
+        "#version 440
+struct S { float a; vec2 b; };
+layout(std140, binding = 3) buffer B {
+    vec4 v;
+    float f;
+    S s;
+    float tail[];
+};
+"
+    };
+}
+
+/// A vertex stage (with its `gl_PerVertex` output block) writing the storage block.
+const VS_STD140_LENGTH: &str = concat!(
+    std140_block!(),
+    "in vec2 position;
+void main() {
+    f = 4.0;
+    gl_Position = vec4(position, 0.0, 1.0);
+}
+"
+);
+
+/// A fragment stage reading the `length()` of the runtime array, which names the array by
+/// its member index.
+const FS_STD140_LENGTH: &str = concat!(
+    std140_block!(),
+    "out vec4 frag;
+void main() {
+    tail[int(gl_FragCoord.x)] = 7.0;
+    frag = vec4(float(tail.length()) / 8.0, s.b.y / 16.0, v.x / 4.0, 1.0);
+}
+"
+);
+
+/// The pixels and the storage block's bytes after [`FS_STD140_LENGTH`] drew 4 x 1 pixels
+/// over a 112-byte block (4 elements of `tail`, 16 bytes apart in std140), and the error.
+fn std140_length(gl: &mut dyn InterfaceGl) -> (Vec<u8>, Vec<u8>, GLenum) {
+    let p = gl.create_program();
+    for (kind, src) in [
+        (VERTEX_SHADER, VS_STD140_LENGTH),
+        (FRAGMENT_SHADER, FS_STD140_LENGTH),
+    ] {
+        let s = gl.create_shader(kind);
+        gl.shader_source(s, src);
+        gl.compile_shader(s);
+        gl.attach_shader(p, s);
+    }
+    gl.bind_attrib_location(p, 0, "position");
+    gl.link_program(p);
+    assert_eq!(
+        gl.get_programi(p, LINK_STATUS),
+        TRUE as i32,
+        "{}",
+        gl.program_info_log(p)
+    );
+    gl.use_program(p);
+    let ssbo = gl.gen_buffer();
+    gl.bind_buffer(SHADER_STORAGE_BUFFER, ssbo);
+    let words = block_words(&[], 28);
+    gl.buffer_data(
+        SHADER_STORAGE_BUFFER,
+        words.len(),
+        Some(&words),
+        STATIC_DRAW,
+    );
+    gl.bind_buffer_base(SHADER_STORAGE_BUFFER, 3, ssbo);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let vb = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, vb);
+    let verts: Vec<u8> = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    gl.buffer_data(ARRAY_BUFFER, verts.len(), Some(&verts), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 2, FLOAT, false, 0, 0);
+    gl.enable_vertex_attrib_array(0);
+    gl.viewport(0, 0, 4, 1);
+    gl.draw_arrays(TRIANGLES, 0, 3);
+    let pixels = tessera_tests::differential::read_back(gl, 4, 1);
+    gl.memory_barrier(BUFFER_UPDATE_BARRIER_BIT);
+    let mut bytes = vec![0u8; words.len()];
+    gl.get_buffer_sub_data(SHADER_STORAGE_BUFFER, 0, &mut bytes);
+    (pixels, bytes, gl.get_error())
+}
+
+#[test]
+fn a_std140_storage_block_reads_its_runtime_array_length_as_natively() {
+    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let expected = std140_length(&mut native);
+    // length 4, s.b.y = word 11 = 12.0, v.x = 1.0; f (word 4) written with 4.0 and tail's
+    // elements (words 12, 16, 20, 24) with 7.0.
+    assert_eq!(
+        expected.0,
+        [128, 191, 64, 255].repeat(4),
+        "the oracle's pixels"
+    );
+    assert_eq!(expected.1[16..20], 4.0f32.to_le_bytes(), "f");
+    for w in [12, 16, 20, 24] {
+        assert_eq!(
+            expected.1[w * 4..w * 4 + 4],
+            7.0f32.to_le_bytes(),
+            "word {w}"
+        );
+    }
+    for backend in Backend::ALL {
+        let mut ctx = tessera_on(backend, TransportKind::Inproc, 16, 16);
+        let got = std140_length(&mut ctx);
+        let events: Vec<Event> = ctx.take_events();
+        assert!(events.is_empty(), "{}: {events:?}", backend.name());
+        assert_eq!(got, expected, "{}", backend.name());
+    }
+}
+
 /// Two fragment outputs sharing location 0 by their `component` qualifiers.
 const FS_COMPONENTS: &str = "#version 440
 layout(location = 0, component = 0) out vec2 a;
