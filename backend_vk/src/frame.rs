@@ -23,6 +23,8 @@ const SETS_PER_POOL: u32 = 256;
 pub(crate) enum Garbage {
     Buffer(Owned),
     Image(vk::Image, vk_mem::Allocation),
+    /// An image in memory imported for it alone (`GL_EXT_memory_object_fd`).
+    ImportedImage(vk::Image, vk::DeviceMemory),
     View(vk::ImageView),
     BufferView(vk::BufferView),
     /// A buffer without an allocation of its own (bound to another's memory).
@@ -43,6 +45,10 @@ impl Garbage {
             match self {
                 Garbage::Buffer(b) => crate::memory::free_buffer(alloc, b),
                 Garbage::Image(i, mut a) => alloc.destroy_image(i, &mut a),
+                Garbage::ImportedImage(i, m) => {
+                    raw.destroy_image(i, None);
+                    raw.free_memory(m, None);
+                }
                 Garbage::View(v) => raw.destroy_image_view(v, None),
                 Garbage::BufferView(v) => raw.destroy_buffer_view(v, None),
                 Garbage::RawBuffer(b) => raw.destroy_buffer(b, None),

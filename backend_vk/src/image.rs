@@ -73,7 +73,7 @@ pub(crate) struct ViewKey {
 /// A `VkImage` with its memory, format, shape, layout and views.
 pub(crate) struct Storage {
     pub image: vk::Image,
-    allocation: Option<vk_mem::Allocation>,
+    allocation: Option<Backing>,
     pub native: NativeFormat,
     pub format: Format,
     pub extent: [u32; 3],
@@ -97,50 +97,33 @@ pub(crate) struct Storage {
     views: Vec<(ViewKey, vk::ImageView)>,
 }
 
-impl Storage {
-    /// Creates an image (contents undefined, layout UNDEFINED).
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "the shape of an image, field by field"
-    )]
-    pub fn new(
-        alloc: &vk_mem::Allocator,
-        format: Format,
-        native: NativeFormat,
-        ty: vk::ImageType,
-        extent: [u32; 3],
-        levels: u32,
-        layers: u32,
-        samples: vk::SampleCountFlags,
-        cube: bool,
-    ) -> Result<Self, vk::Result> {
-        Self::new_texture(
-            alloc, format, native, ty, extent, levels, layers, samples, cube, false, false,
-        )
-    }
+/// The memory of a [`Storage`]'s image.
+enum Backing {
+    /// The backend's own allocation.
+    Vma(vk_mem::Allocation),
+    /// Memory a host handed over (`GL_EXT_memory_object_fd`), imported for this image
+    /// alone and freed with it.
+    Imported(vk::DeviceMemory),
+}
 
-    /// [`Storage::new`] for a texture: where `slices_2d` (the device's
-    /// `VK_EXT_image_2d_view_of_3d`), a 3D storage image is made `2D_VIEW_COMPATIBLE_EXT`,
-    /// since a GL image unit may bind one slice of it as a 2D image; where `feedback_loop`
-    /// (the device's `VK_EXT_attachment_feedback_loop_layout`), an image both sampled and
-    /// rendered to may take the feedback-loop layout (module docs).
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "the shape of an image, field by field"
-    )]
-    pub fn new_texture(
-        alloc: &vk_mem::Allocator,
-        format: Format,
+/// What a texture's image is made with apart from its shape ([`Storage::new_texture`]).
+struct TextureUsage {
+    usage: vk::ImageUsageFlags,
+    flags: vk::ImageCreateFlags,
+    linear: Option<vk::Format>,
+    slices_2d: bool,
+}
+
+impl TextureUsage {
+    /// The usage and flags of a texture's image (see [`Storage::new_texture`]).
+    fn of(
         native: NativeFormat,
         ty: vk::ImageType,
-        extent: [u32; 3],
-        levels: u32,
-        layers: u32,
         samples: vk::SampleCountFlags,
         cube: bool,
         slices_2d: bool,
         feedback_loop: bool,
-    ) -> Result<Self, vk::Result> {
+    ) -> Self {
         let f = native.features;
         let mut usage = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
         if f.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE) {
@@ -192,6 +175,77 @@ impl Storage {
         if linear.is_some() || native.aspect() == vk::ImageAspectFlags::COLOR {
             flags |= vk::ImageCreateFlags::MUTABLE_FORMAT;
         }
+        Self {
+            usage,
+            flags,
+            linear,
+            slices_2d,
+        }
+    }
+}
+
+/// A host's memory a texture's image is made in (`ImportTextureMemory`).
+pub(crate) struct HostMemory {
+    /// The opaque descriptor, which the import takes over.
+    pub fd: std::os::fd::OwnedFd,
+    /// Bytes of the memory object.
+    pub size: u64,
+    /// Where the image starts.
+    pub offset: u64,
+    /// Whether the memory is a dedicated allocation of the exporter's image.
+    pub dedicated: bool,
+}
+
+impl Storage {
+    /// Creates an image (contents undefined, layout UNDEFINED).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the shape of an image, field by field"
+    )]
+    pub fn new(
+        alloc: &vk_mem::Allocator,
+        format: Format,
+        native: NativeFormat,
+        ty: vk::ImageType,
+        extent: [u32; 3],
+        levels: u32,
+        layers: u32,
+        samples: vk::SampleCountFlags,
+        cube: bool,
+    ) -> Result<Self, vk::Result> {
+        Self::new_texture(
+            alloc, format, native, ty, extent, levels, layers, samples, cube, false, false,
+        )
+    }
+
+    /// [`Storage::new`] for a texture: where `slices_2d` (the device's
+    /// `VK_EXT_image_2d_view_of_3d`), a 3D storage image is made `2D_VIEW_COMPATIBLE_EXT`,
+    /// since a GL image unit may bind one slice of it as a 2D image; where `feedback_loop`
+    /// (the device's `VK_EXT_attachment_feedback_loop_layout`), an image both sampled and
+    /// rendered to may take the feedback-loop layout (module docs).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the shape of an image, field by field"
+    )]
+    pub fn new_texture(
+        alloc: &vk_mem::Allocator,
+        format: Format,
+        native: NativeFormat,
+        ty: vk::ImageType,
+        extent: [u32; 3],
+        levels: u32,
+        layers: u32,
+        samples: vk::SampleCountFlags,
+        cube: bool,
+        slices_2d: bool,
+        feedback_loop: bool,
+    ) -> Result<Self, vk::Result> {
+        let TextureUsage {
+            usage,
+            flags,
+            linear,
+            slices_2d,
+        } = TextureUsage::of(native, ty, samples, cube, slices_2d, feedback_loop);
         let info = vk::ImageCreateInfo::default()
             .flags(flags)
             .image_type(ty)
@@ -214,7 +268,7 @@ impl Storage {
         let (image, allocation) = unsafe { alloc.create_image(&info, &ainfo) }?;
         Ok(Self {
             image,
-            allocation: Some(allocation),
+            allocation: Some(Backing::Vma(allocation)),
             native,
             format,
             extent: [extent[0].max(1), extent[1].max(1), extent[2].max(1)],
@@ -229,6 +283,137 @@ impl Storage {
             slices_2d,
             views: Vec::new(),
         })
+    }
+
+    /// A 2D texture's image made in a host's memory (`GL_EXT_memory_object_fd`): the image
+    /// [`Storage::new_texture`] would make (optimal tiling, the same usage and flags), with
+    /// `levels` levels, created for `OPAQUE_FD` external memory, bound at `memory.offset` of
+    /// the descriptor imported as a new allocation of `memory.size` bytes (dedicated to this
+    /// image where the memory is a dedicated one) of the lowest memory type the image allows,
+    /// device-local first. `Ok(None)`: the driver refused the import or the image does not
+    /// fit in the memory at that offset; the descriptor is closed then.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the shape of an image and its memory"
+    )]
+    pub fn new_imported_2d(
+        raw: &ash::Device,
+        memory_props: &vk::PhysicalDeviceMemoryProperties,
+        format: Format,
+        native: NativeFormat,
+        extent: [u32; 2],
+        levels: u32,
+        feedback_loop: bool,
+        memory: HostMemory,
+    ) -> Result<Option<Self>, vk::Result> {
+        use std::os::fd::IntoRawFd;
+        let samples = vk::SampleCountFlags::TYPE_1;
+        let ty = vk::ImageType::TYPE_2D;
+        let TextureUsage {
+            usage,
+            flags,
+            linear,
+            slices_2d,
+        } = TextureUsage::of(native, ty, samples, false, false, feedback_loop);
+        let mut external = vk::ExternalMemoryImageCreateInfo::default()
+            .handle_types(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
+        let info = vk::ImageCreateInfo::default()
+            .flags(flags)
+            .image_type(ty)
+            .format(native.vk)
+            .extent(vk::Extent3D {
+                width: extent[0].max(1),
+                height: extent[1].max(1),
+                depth: 1,
+            })
+            .mip_levels(levels.max(1))
+            .array_layers(1)
+            .samples(samples)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED)
+            .push_next(&mut external);
+        // SAFETY: a valid create info (extent >= 1, levels >= 1, usage the format supports);
+        // the chained struct is core Vulkan 1.1, which `memory_export` requires.
+        let image = unsafe { raw.create_image(&info, None) }?;
+        // SAFETY: a live image of this device.
+        let req = unsafe { raw.get_image_memory_requirements(image) };
+        let type_index = (0..memory_props.memory_type_count)
+            .filter(|&i| req.memory_type_bits & (1 << i) != 0)
+            .max_by_key(|&i| {
+                let flags = memory_props.memory_types[i as usize].property_flags;
+                (
+                    flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL),
+                    u32::MAX - i,
+                )
+            });
+        let fits = memory.offset.is_multiple_of(req.alignment.max(1))
+            && memory
+                .offset
+                .checked_add(req.size)
+                .is_some_and(|end| end <= memory.size);
+        let Some(type_index) = type_index.filter(|_| fits) else {
+            // SAFETY: the image was never bound or used.
+            unsafe { raw.destroy_image(image, None) };
+            return Ok(None);
+        };
+        let fd = memory.fd.into_raw_fd();
+        let mut import = vk::ImportMemoryFdInfoKHR::default()
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD)
+            .fd(fd);
+        let mut dedicated = vk::MemoryDedicatedAllocateInfo::default().image(image);
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(memory.size)
+            .memory_type_index(type_index)
+            .push_next(&mut import);
+        let alloc = if memory.dedicated {
+            alloc.push_next(&mut dedicated)
+        } else {
+            alloc
+        };
+        // SAFETY: `fd` is an opaque descriptor the host exported for a device with this
+        // device's UUIDs (the EXT's contract, which the host checked with the UUID queries);
+        // the import owns it on success.
+        let device_memory = match unsafe { raw.allocate_memory(&alloc, None) } {
+            Ok(m) => m,
+            Err(e) => {
+                // SAFETY: a failed import leaves the descriptor with the caller; the image
+                // was never bound or used.
+                unsafe {
+                    drop(<std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd));
+                    raw.destroy_image(image, None);
+                }
+                log::warn!("tessera: vkAllocateMemory(import) refused the host's memory: {e}");
+                return Ok(None);
+            }
+        };
+        // SAFETY: memory of a type the image allows; the image fits at an aligned offset.
+        if let Err(e) = unsafe { raw.bind_image_memory(image, device_memory, memory.offset) } {
+            // SAFETY: the image was never used; the memory has no other user.
+            unsafe {
+                raw.destroy_image(image, None);
+                raw.free_memory(device_memory, None);
+            }
+            return Err(e);
+        }
+        Ok(Some(Self {
+            image,
+            allocation: Some(Backing::Imported(device_memory)),
+            native,
+            format,
+            extent: [extent[0].max(1), extent[1].max(1), 1],
+            levels: levels.max(1),
+            layers: 1,
+            three_d: false,
+            one_d: false,
+            samples,
+            layout: vk::ImageLayout::UNDEFINED,
+            linear,
+            usage,
+            slices_2d,
+            views: Vec::new(),
+        }))
     }
 
     /// The extent of a level.
@@ -386,8 +571,10 @@ impl Storage {
         for (_, v) in self.views.drain(..) {
             garbage.push(Garbage::View(v));
         }
-        if let Some(a) = self.allocation.take() {
-            garbage.push(Garbage::Image(self.image, a));
+        match self.allocation.take() {
+            Some(Backing::Vma(a)) => garbage.push(Garbage::Image(self.image, a)),
+            Some(Backing::Imported(m)) => garbage.push(Garbage::ImportedImage(self.image, m)),
+            None => {}
         }
     }
 
@@ -398,8 +585,13 @@ impl Storage {
             for (_, v) in self.views.drain(..) {
                 raw.destroy_image_view(v, None);
             }
-            if let Some(mut a) = self.allocation.take() {
-                alloc.destroy_image(self.image, &mut a);
+            match self.allocation.take() {
+                Some(Backing::Vma(mut a)) => alloc.destroy_image(self.image, &mut a),
+                Some(Backing::Imported(m)) => {
+                    raw.destroy_image(self.image, None);
+                    raw.free_memory(m, None);
+                }
+                None => {}
             }
         }
     }

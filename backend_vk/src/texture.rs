@@ -638,6 +638,74 @@ impl TexturePipe for VkPipe {
             .ok_or_else(|| bad_value(N, "read-back conversion failed"))
     }
 
+    /// `ImportTextureMemory`: the texture's image remade in the host's memory
+    /// ([`Storage::new_imported_2d`]); the images the engine defined just before (its
+    /// immutable levels) stay as they are. A refused import, or a token this process's table
+    /// does not hold, is reported as [`tessera_wire::Event::OutOfMemory`] (`GL_OUT_OF_MEMORY`)
+    /// and the texture keeps its own storage.
+    fn import_texture_memory(
+        &mut self,
+        handle: TextureHandle,
+        memory: tessera_wire::record::TextureMemory,
+    ) -> R {
+        const N: &str = "ImportTextureMemory";
+        let fd = tessera_wire::backend::take_handed_fd(memory.fd_token);
+        let refused = |pipe: &mut Self, why: &str| {
+            let what = format!("a texture in a host's memory object ({why})");
+            pipe.events.push(tessera_wire::Event::OutOfMemory { what });
+            Ok(())
+        };
+        let Some(fd) = fd else {
+            return refused(self, "no descriptor of this process");
+        };
+        if !self.tiers.memory_export {
+            return Err(bad_value(N, "the device imports no memory"));
+        }
+        let t = self.textures.get_mut(N, handle)?;
+        if t.kind != TextureKind::D2 {
+            return Err(bad_value(N, "not a 2D texture"));
+        }
+        let Some(s) = &t.storage else {
+            return Err(bad_value(N, "the texture has no storage"));
+        };
+        let (format, native, [w, h, _]) = (s.format, s.native, s.extent);
+        // SAFETY: the physical device of this instance.
+        let props = unsafe {
+            self.gpu
+                .instance
+                .get_physical_device_memory_properties(self.gpu.phys)
+        };
+        let host = crate::image::HostMemory {
+            fd,
+            size: memory.size,
+            offset: memory.offset,
+            dedicated: memory.dedicated,
+        };
+        let made = Storage::new_imported_2d(
+            &self.raw,
+            &props,
+            format,
+            native,
+            [w, h],
+            memory.levels,
+            self.tiers.feedback_loop,
+            host,
+        )
+        .map_err(|e| vk_error("vkBindImageMemory", e))?;
+        let Some(storage) = made else {
+            return refused(
+                self,
+                "the driver refused the import, or the image does not fit",
+            );
+        };
+        self.invalidate_targets();
+        let t = self.textures.get_mut(N, handle)?;
+        if let Some(old) = t.storage.replace(storage) {
+            old.retire(&mut self.frames.current.garbage);
+        }
+        Ok(())
+    }
+
     /// `ExportTexture` (`export.rs`).
     fn export_texture(
         &mut self,

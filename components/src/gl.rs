@@ -1439,3 +1439,17 @@ pub const TEXTURE_MAX_ANISOTROPY: GLenum = 0x84FE;
 pub const MAX_TEXTURE_MAX_ANISOTROPY: GLenum = 0x84FF;
 pub const TRANSFORM_FEEDBACK_OVERFLOW: GLenum = 0x82EC;
 pub const TRANSFORM_FEEDBACK_STREAM_OVERFLOW: GLenum = 0x82ED;
+
+// GL_EXT_memory_object, GL_EXT_memory_object_fd
+pub const TEXTURE_TILING_EXT: GLenum = 0x9580;
+pub const DEDICATED_MEMORY_OBJECT_EXT: GLenum = 0x9581;
+pub const PROTECTED_MEMORY_OBJECT_EXT: GLenum = 0x959B;
+pub const NUM_TILING_TYPES_EXT: GLenum = 0x9582;
+pub const TILING_TYPES_EXT: GLenum = 0x9583;
+pub const OPTIMAL_TILING_EXT: GLenum = 0x9584;
+pub const LINEAR_TILING_EXT: GLenum = 0x9585;
+pub const NUM_DEVICE_UUIDS_EXT: GLenum = 0x9596;
+pub const DEVICE_UUID_EXT: GLenum = 0x9597;
+pub const DRIVER_UUID_EXT: GLenum = 0x9598;
+pub const UUID_SIZE_EXT: GLenum = 16;
+pub const HANDLE_TYPE_OPAQUE_FD_EXT: GLenum = 0x9586;

@@ -364,6 +364,7 @@ impl Context {
             mapped_buffers: 0,
             persistent_maps: Vec::new(),
             probe,
+            memory_objects: Default::default(),
         };
         Self::in_group(Arc::new(ShareGroup::new(shared)), config)
     }
@@ -385,7 +386,9 @@ impl Context {
         let mut sh = group.lock();
         sh.dev.push(Record::CreateContext { context: id });
         sh.dev.use_context(id);
-        let limits = Limits::from_caps(&sh.caps);
+        let mut limits = Limits::from_caps(&sh.caps);
+        // A memory object's descriptor reaches only a backend of this process.
+        limits.memory_objects &= !sh.transport.kind().is_remote();
         let surface = config.surface.map(|s| {
             let handle = sh.dev.alloc.mint();
             // sRGB-capable, as every desktop GL default framebuffer on Mesa (egl::config).

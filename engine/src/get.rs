@@ -267,6 +267,8 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_ARB_vertex_type_10f_11f_11f_rev",
     "GL_ARB_vertex_type_2_10_10_10_rev",
     "GL_ARB_viewport_array",
+    "GL_EXT_memory_object",
+    "GL_EXT_memory_object_fd",
     "GL_EXT_polygon_offset_clamp",
     "GL_EXT_provoking_vertex",
     "GL_EXT_texture_array",
@@ -340,6 +342,7 @@ impl Context {
         let draw_parameters = self.local.limits.draw_parameters;
         let cull_distance = self.local.limits.cull_distances[0] > 0;
         let texture_barrier = self.local.limits.texture_barrier;
+        let memory_objects = self.local.limits.memory_objects;
         let pipeline_statistics = self.local.limits.pipeline_statistics;
         let xfb_overflow = self.local.limits.transform_feedback_overflow;
         let robust = self.local.limits.robust_buffer_access;
@@ -398,6 +401,7 @@ impl Context {
             .filter(move |e| draw_parameters || *e != "GL_ARB_shader_draw_parameters")
             .filter(move |e| cull_distance || *e != "GL_ARB_cull_distance")
             .filter(move |e| texture_barrier || *e != "GL_ARB_texture_barrier")
+            .filter(move |e| memory_objects || !e.starts_with("GL_EXT_memory_object"))
             .filter(move |e| pipeline_statistics || *e != "GL_ARB_pipeline_statistics_query")
             .filter(move |e| xfb_overflow || *e != "GL_ARB_transform_feedback_overflow_query")
             .filter(move |e| robust || *e != "GL_ARB_robust_buffer_access_behavior")

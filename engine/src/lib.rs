@@ -56,6 +56,7 @@ pub mod image;
 pub mod internalformat;
 pub mod invalidate;
 pub mod limits;
+pub mod memory_object;
 pub mod multi_bind;
 pub mod no_error;
 pub mod pixel;

@@ -173,6 +173,10 @@ pub struct Limits {
     /// `MAX_VERTEX_STREAMS`: the streams transform feedback captures, draws from
     /// (`glDrawTransformFeedbackStream`) and counts per stream (`glBeginQueryIndexed`).
     pub max_vertex_streams: u32,
+    /// Whether `GL_EXT_memory_object` and `GL_EXT_memory_object_fd` are advertised and their
+    /// calls accepted: a backend that imports Vulkan memory (`Caps::memory_export`), in
+    /// process (`memory_object`).
+    pub memory_objects: bool,
 }
 
 /// Colour attachments and draw buffers.
@@ -342,6 +346,7 @@ impl Limits {
                 caps.max_combined_clip_and_cull_distances.min(8),
             ],
             texture_barrier: caps.texture_barrier,
+            memory_objects: caps.memory_export,
             max_vertex_streams: caps.max_vertex_streams.clamp(1, 4),
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).

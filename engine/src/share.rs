@@ -87,6 +87,8 @@ pub struct Shared {
     pub persistent_maps: Vec<bevy_ecs::entity::Entity>,
     /// The null backend's counters, when that is the backend.
     pub probe: Option<tessera_wire::null::NullProbe>,
+    /// Memory objects (`GL_EXT_memory_object`), which the group's contexts share.
+    pub memory_objects: crate::memory_object::MemoryObjects,
 }
 
 /// Backend events a share group keeps until they are taken.

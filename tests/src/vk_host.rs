@@ -342,6 +342,73 @@ impl HostVk {
         })
     }
 
+    /// A 2D image of `format`, `extent`, one level, optimal tiling and `usage`, in new
+    /// memory of its own (a dedicated allocation) made exportable as an opaque descriptor,
+    /// the memory's size, and one descriptor of it (`vkGetMemoryFdKHR`). The caller destroys
+    /// the image and frees the memory.
+    pub fn exportable_image(
+        &self,
+        format: vk::Format,
+        extent: vk::Extent3D,
+        usage: vk::ImageUsageFlags,
+        flags: vk::ImageCreateFlags,
+    ) -> Result<(vk::Image, vk::DeviceMemory, u64, OwnedFd), String> {
+        let d = &self.device;
+        let mut external = vk::ExternalMemoryImageCreateInfo::default()
+            .handle_types(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
+        let info = vk::ImageCreateInfo::default()
+            .flags(flags)
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(extent)
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED)
+            .push_next(&mut external);
+        // SAFETY: a live device; a valid create info.
+        let image = vkr("vkCreateImage", unsafe { d.create_image(&info, None) })?;
+        // SAFETY: a live image.
+        let req = unsafe { d.get_image_memory_requirements(image) };
+        let type_index = self
+            .memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::DEVICE_LOCAL)
+            .or_else(|| self.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty()))
+            .ok_or("no memory type for the image")?;
+        let mut export = vk::ExportMemoryAllocateInfo::default()
+            .handle_types(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
+        let mut dedicated = vk::MemoryDedicatedAllocateInfo::default().image(image);
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(type_index)
+            .push_next(&mut export)
+            .push_next(&mut dedicated);
+        // SAFETY: a live device; an exportable dedicated allocation of this image.
+        let memory = vkr("vkAllocateMemory", unsafe {
+            d.allocate_memory(&alloc, None)
+        })?;
+        // SAFETY: the dedicated allocation of this image, bound once.
+        vkr("vkBindImageMemory", unsafe {
+            d.bind_image_memory(image, memory, 0)
+        })?;
+        let fd = self.memory_fd(memory)?;
+        Ok((image, memory, req.size, fd))
+    }
+
+    /// A new opaque descriptor of exportable `memory` (`vkGetMemoryFdKHR`).
+    pub fn memory_fd(&self, memory: vk::DeviceMemory) -> Result<OwnedFd, String> {
+        let ext = ash::khr::external_memory_fd::Device::new(&self.instance, &self.device);
+        let info = vk::MemoryGetFdInfoKHR::default()
+            .memory(memory)
+            .handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
+        // SAFETY: memory of this device allocated exportable as an opaque descriptor.
+        let raw = vkr("vkGetMemoryFdKHR", unsafe { ext.get_memory_fd(&info) })?;
+        // SAFETY: a new descriptor the call made for us alone.
+        Ok(unsafe { OwnedFd::from_raw_fd(raw) })
+    }
+
     /// Imports an exported image (`fd` taken over by the import) and reads it: the acquire
     /// from `VK_QUEUE_FAMILY_EXTERNAL`, a copy into a host-visible buffer, a fence waited
     /// for. RGBA8-sized texels (4 bytes), rows tightly packed, bottom row first.
@@ -601,6 +668,13 @@ pub fn scene(gl: &mut dyn Gl) -> GLuint {
         UNSIGNED_BYTE,
         None,
     );
+    scene_on(gl, tex);
+    tex
+}
+
+/// Draws the scene into `tex`, an RGBA8 2D texture of [`W`] x [`H`] whatever made its
+/// storage, attached to a new framebuffer left bound.
+pub fn scene_on(gl: &mut dyn Gl, tex: GLuint) {
     let fbo = gl.gen_framebuffer();
     gl.bind_framebuffer(FRAMEBUFFER, fbo);
     gl.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, tex, 0);
@@ -617,7 +691,6 @@ pub fn scene(gl: &mut dyn Gl) -> GLuint {
     let vao = gl.gen_vertex_array();
     gl.bind_vertex_array(vao);
     gl.draw_arrays(TRIANGLES, 0, 3);
-    tex
 }
 
 fn pixel(image: &[u8], x: i32, y: i32) -> [u8; 4] {

@@ -53,6 +53,7 @@ mod invalidate_subdata;
 mod isolation;
 mod long_run;
 mod map_buffer_alignment;
+mod memory_object;
 mod multi_bind;
 mod names;
 mod no_error;

@@ -127,6 +127,29 @@ impl ExportedMemory {
     }
 }
 
+/// Descriptors the engine hands to a backend of its own process with a record
+/// (`ImportTextureMemory`), by token: a record carries the token, never the descriptor's
+/// number, so a record from another process (a server's client) finds nothing here and
+/// cannot name one of the process's own descriptors.
+static HANDED_FDS: Mutex<(u64, Vec<(u64, std::os::fd::OwnedFd)>)> = Mutex::new((0, Vec::new()));
+
+/// Leaves `fd` in the process's table for the backend; returns its token (never 0).
+pub fn hand_over_fd(fd: std::os::fd::OwnedFd) -> u64 {
+    let mut t = HANDED_FDS.lock().unwrap_or_else(PoisonError::into_inner);
+    t.0 += 1;
+    let token = t.0;
+    t.1.push((token, fd));
+    token
+}
+
+/// Takes the descriptor [`hand_over_fd`] left under `token`, once; `None` when this
+/// process's table has none (a record from another process, or one taken already).
+pub fn take_handed_fd(token: u64) -> Option<std::os::fd::OwnedFd> {
+    let mut t = HANDED_FDS.lock().unwrap_or_else(PoisonError::into_inner);
+    let at = t.1.iter().position(|(k, _)| *k == token)?;
+    Some(t.1.swap_remove(at).1)
+}
+
 /// Something the backend reports without being asked.
 #[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[rkyv(derive(Debug))]

@@ -296,6 +296,21 @@ pub trait TexturePipe {
             "this backend renders on no host's device",
         ))
     }
+    /// `ImportTextureMemory`: the texture's storage moved into the host's memory, the
+    /// descriptor taken from the process's table. A backend whose caps have no
+    /// `memory_export` (the engine never asks it) closes the descriptor and ends the session.
+    fn import_texture_memory(
+        &mut self,
+        texture: TextureHandle,
+        memory: crate::record::TextureMemory,
+    ) -> R {
+        let _ = texture;
+        drop(crate::backend::take_handed_fd(memory.fd_token));
+        Err(crate::backend::bad_value(
+            "ImportTextureMemory",
+            "this backend imports no memory",
+        ))
+    }
     /// `GenerateMipmap`: levels `base + 1 ..= max` from level `base`.
     fn generate_mipmap(&mut self, texture: TextureHandle, base: u8, max: u8) -> R;
     /// `SetTextureView`.
@@ -2282,6 +2297,17 @@ impl<C: PipeContext> Dispatcher<C> {
                 reg.textures.get(N, texture)?;
                 let image = pipe.hand_over_texture(texture)?;
                 out.replies.push((de(reply)?, Reply::HostImage(image)));
+                N
+            }
+            A::ImportTextureMemory { texture, memory } => {
+                const N: &str = "ImportTextureMemory";
+                let texture = de(texture)?;
+                let memory: crate::record::TextureMemory = de(&**memory)?;
+                if let Err(e) = reg.textures.get(N, texture) {
+                    drop(crate::backend::take_handed_fd(memory.fd_token));
+                    return Err(e);
+                }
+                pipe.import_texture_memory(texture, memory)?;
                 N
             }
             A::Present { surface } => {

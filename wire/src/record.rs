@@ -393,6 +393,26 @@ pub struct BufferCopy {
     pub size: u64,
 }
 
+/// Where a texture's storage lives when it is a host's memory (`ImportTextureMemory`,
+/// `GL_EXT_memory_object_fd`).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct TextureMemory {
+    /// The token of an opaque Vulkan memory file descriptor (`OPAQUE_FD`) the engine left
+    /// in its process's table ([`crate::backend::hand_over_fd`]); the backend takes it
+    /// ([`crate::backend::take_handed_fd`]) and its import owns it. Another process's table
+    /// has no such token, so the record means nothing there and is sent only in process.
+    pub fd_token: u64,
+    /// Bytes of the memory object (the allocation size the exporter made).
+    pub size: u64,
+    /// Where the image starts in the memory.
+    pub offset: u64,
+    /// Whether the memory is a dedicated allocation (`DEDICATED_MEMORY_OBJECT_EXT`).
+    pub dedicated: bool,
+    /// Mip levels of the image (the texture's immutable levels).
+    pub levels: u32,
+}
+
 /// A box of texels of one image.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[rkyv(derive(Debug))]
@@ -1037,6 +1057,17 @@ pub enum Record {
     HandOverTexture {
         texture: TextureHandle,
         reply: ReplyId,
+    },
+    /// Moves the storage of a 2D texture the engine just defined with immutable levels
+    /// (`glTexStorageMem2DEXT`) into a host's memory: a new image of the texture's format,
+    /// extent and `memory.levels`, bound at `memory.offset` of the imported descriptor.
+    /// Sent only on in-process transports, to a backend whose caps have `memory_export`;
+    /// the engine decided every GL error. A driver that refuses the import, an image too
+    /// large for the memory at that offset, or a token this process's table does not hold,
+    /// is reported as a refused object and the texture keeps its own storage.
+    ImportTextureMemory {
+        texture: TextureHandle,
+        memory: Box<TextureMemory>,
     },
 
     // ---- Transform feedback ----

@@ -137,7 +137,7 @@ impl Context {
     /// Runs `body` (a bound form's) on the texture `texture` names, given its target: a name
     /// that is no texture is `INVALID_OPERATION`; a texture without a target, or one whose
     /// target `accepts` refuses, is `wrong_target`.
-    pub(super) fn on_texture(
+    pub(crate) fn on_texture(
         &mut self,
         texture: GLuint,
         wrong_target: GLenum,

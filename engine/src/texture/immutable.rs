@@ -159,7 +159,7 @@ impl Context {
         }
     }
 
-    fn tex_storage_locked(
+    pub(crate) fn tex_storage_locked(
         &mut self,
         sh: &mut Shared,
         dims: u8,

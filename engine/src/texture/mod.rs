@@ -34,7 +34,7 @@ mod clear;
 mod compressed;
 mod copy;
 mod copy_image;
-mod format;
+pub(crate) mod format;
 mod image;
 mod immutable;
 pub(crate) mod params;
