@@ -64,6 +64,10 @@ BEYOND = {
     "glTexParameterIivEXT", "glTexParameterIuivEXT",
     # NV_conditional_render's names of GL 3.0's conditional rendering.
     "glBeginConditionalRenderNV", "glEndConditionalRenderNV",
+    # EXT_memory_object(_fd): GL–Vulkan interop (capi/src/gl/memory_object.rs).
+    "glCreateMemoryObjectsEXT", "glDeleteMemoryObjectsEXT", "glIsMemoryObjectEXT",
+    "glMemoryObjectParameterivEXT", "glGetMemoryObjectParameterivEXT", "glImportMemoryFdEXT",
+    "glTexStorageMem2DEXT", "glTextureStorageMem2DEXT",
     # Per-draw-buffer blend functions and equations (GL 4.0, ARB_draw_buffers_blend).
     "glBlendEquationi", "glBlendEquationSeparatei", "glBlendFunci", "glBlendFuncSeparatei",
     "glBlendEquationiARB", "glBlendEquationSeparateiARB", "glBlendFunciARB",

@@ -36,6 +36,7 @@ mod framebuffer_defaults;
 pub mod generated;
 mod internalformat;
 mod invalidate;
+mod memory_object;
 mod multi_bind;
 mod named_framebuffer;
 mod pipeline;
@@ -76,6 +77,7 @@ pub use framebuffer_defaults::*;
 pub use generated::*;
 pub use internalformat::*;
 pub use invalidate::*;
+pub use memory_object::*;
 pub use multi_bind::*;
 pub use named_framebuffer::*;
 pub use pipeline::*;
@@ -120,7 +122,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 339] = [
+pub static BEYOND_3_3: [(&str, Proc); 347] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -589,6 +591,13 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
         }),
     ),
     (
+        "glCreateMemoryObjectsEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateMemoryObjectsEXT;
+            F as *const c_void
+        }),
+    ),
+    (
         "glCreateProgramPipelines",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glCreateProgramPipelines;
@@ -671,6 +680,13 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, GLuint, GLenum, GLsizei, *const GLchar) =
                 glDebugMessageInsert;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glDeleteMemoryObjectsEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *const GLuint) = glDeleteMemoryObjectsEXT;
             F as *const c_void
         }),
     ),
@@ -1002,6 +1018,14 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, GLenum, GLsizei, *mut GLint) =
                 glGetInternalformativ;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetMemoryObjectParameterivEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut GLint) =
+                glGetMemoryObjectParameterivEXT;
             F as *const c_void
         }),
     ),
@@ -1472,6 +1496,13 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
         }),
     ),
     (
+        "glImportMemoryFdEXT",
+        Proc({
+            const F: extern "C" fn(GLuint, u64, GLenum, GLint) = glImportMemoryFdEXT;
+            F as *const c_void
+        }),
+    ),
+    (
         "glInvalidateBufferData",
         Proc({
             const F: extern "C" fn(GLuint) = glInvalidateBufferData;
@@ -1546,6 +1577,13 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
         }),
     ),
     (
+        "glIsMemoryObjectEXT",
+        Proc({
+            const F: extern "C" fn(GLuint) -> GLboolean = glIsMemoryObjectEXT;
+            F as *const c_void
+        }),
+    ),
+    (
         "glIsProgramPipeline",
         Proc({
             const F: extern "C" fn(GLuint) -> GLboolean = glIsProgramPipeline;
@@ -1585,6 +1623,14 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
         "glMemoryBarrierByRegion",
         Proc({
             const F: extern "C" fn(GLbitfield) = glMemoryBarrierByRegion;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glMemoryObjectParameterivEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const GLint) =
+                glMemoryObjectParameterivEXT;
             F as *const c_void
         }),
     ),
@@ -2381,6 +2427,14 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
         }),
     ),
     (
+        "glTexStorageMem2DEXT",
+        Proc({
+            const F: extern "C" fn(GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLuint, u64) =
+                glTexStorageMem2DEXT;
+            F as *const c_void
+        }),
+    ),
+    (
         "glTextureBarrier",
         Proc({
             const F: extern "C" fn() = glTextureBarrier;
@@ -2479,6 +2533,14 @@ pub static BEYOND_3_3: [(&str, Proc); 339] = [
         Proc({
             const F: extern "C" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei, GLsizei, GLboolean) =
                 glTextureStorage3DMultisample;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glTextureStorageMem2DEXT",
+        Proc({
+            const F: extern "C" fn(GLuint, GLsizei, GLenum, GLsizei, GLsizei, GLuint, u64) =
+                glTextureStorageMem2DEXT;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2291;
+    2283;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -279,7 +279,6 @@ super::unimplemented::stubs! {
     glCoverageModulationNV: u64,
     glCoverageModulationTableNV: u64,
     glCreateCommandListsNV: u64,
-    glCreateMemoryObjectsEXT: u64,
     glCreatePerfQueryINTEL: u64,
     glCreateProgramObjectARB: u64,
     glCreateProgressFenceNVX: u64,
@@ -308,7 +307,6 @@ super::unimplemented::stubs! {
     glDeleteFragmentShaderATI: u64,
     glDeleteFramebuffersEXT: u64,
     glDeleteLists: u64,
-    glDeleteMemoryObjectsEXT: u64,
     glDeleteNamedStringARB: u64,
     glDeleteNamesAMD: u64,
     glDeleteObjectARB: u64,
@@ -626,7 +624,6 @@ super::unimplemented::stubs! {
     glGetMaterialiv: u64,
     glGetMaterialxOES: u64,
     glGetMemoryObjectDetachedResourcesuivNV: u64,
-    glGetMemoryObjectParameterivEXT: u64,
     glGetMinmax: u64,
     glGetMinmaxEXT: u64,
     glGetMinmaxParameterfv: u64,
@@ -856,7 +853,6 @@ super::unimplemented::stubs! {
     glImageTransformParameterfvHP: u64,
     glImageTransformParameteriHP: u64,
     glImageTransformParameterivHP: u64,
-    glImportMemoryFdEXT: u64,
     glImportMemoryWin32HandleEXT: u64,
     glImportMemoryWin32NameEXT: u64,
     glImportSemaphoreFdEXT: u64,
@@ -899,7 +895,6 @@ super::unimplemented::stubs! {
     glIsImageHandleResidentARB: u64,
     glIsImageHandleResidentNV: u64,
     glIsList: u64,
-    glIsMemoryObjectEXT: u64,
     glIsNameAMD: u64,
     glIsNamedBufferResidentNV: u64,
     glIsNamedStringARB: u64,
@@ -1035,7 +1030,6 @@ super::unimplemented::stubs! {
     glMaxShaderCompilerThreadsARB: u64,
     glMaxShaderCompilerThreadsKHR: u64,
     glMemoryBarrierEXT: u64,
-    glMemoryObjectParameterivEXT: u64,
     glMinmax: u64,
     glMinmaxEXT: u64,
     glMultMatrixd: u64,
@@ -1808,7 +1802,6 @@ super::unimplemented::stubs! {
     glTexStorage2DEXT: u64,
     glTexStorage3DEXT: u64,
     glTexStorageMem1DEXT: u64,
-    glTexStorageMem2DEXT: u64,
     glTexStorageMem2DMultisampleEXT: u64,
     glTexStorageMem3DEXT: u64,
     glTexStorageMem3DMultisampleEXT: u64,
@@ -1848,7 +1841,6 @@ super::unimplemented::stubs! {
     glTextureStorage3DEXT: u64,
     glTextureStorage3DMultisampleEXT: u64,
     glTextureStorageMem1DEXT: u64,
-    glTextureStorageMem2DEXT: u64,
     glTextureStorageMem2DMultisampleEXT: u64,
     glTextureStorageMem3DEXT: u64,
     glTextureStorageMem3DMultisampleEXT: u64,
