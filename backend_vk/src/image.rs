@@ -373,7 +373,7 @@ impl Storage {
             alloc
         };
         // SAFETY: `fd` is an opaque descriptor the host exported for a device with this
-        // device's UUIDs (the EXT's contract, which the host checked with the UUID queries);
+        // device's UUIDs (the EXT's contract, which the host checked against an export's UUIDs);
         // the import owns it on success.
         let device_memory = match unsafe { raw.allocate_memory(&alloc, None) } {
             Ok(m) => m,

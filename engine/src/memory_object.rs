@@ -20,9 +20,9 @@
 //! `ATTACHMENT_FEEDBACK_LOOP_EXT` on a device with `VK_EXT_attachment_feedback_loop_layout`).
 //! The memory type is the lowest one the image's requirements allow, device-local ones
 //! first. `TEXTURE_TILING_EXT` (linear tiling) is not built. Both devices must be the same
-//! physical device: compare `glGetUnsignedBytevEXT(DRIVER_UUID_EXT)` and
-//! `glGetUnsignedBytei_vEXT(DEVICE_UUID_EXT, 0)` with the Vulkan device's
-//! `VkPhysicalDeviceIDProperties`.
+//! physical device; `glGetUnsignedBytevEXT`'s UUID queries are not built, so a host compares
+//! the Vulkan device's `VkPhysicalDeviceIDProperties` with the `driver_uuid` and
+//! `device_uuid` of a [`Context::export_texture`].
 //!
 //! ## Synchronisation
 //! `GL_EXT_semaphore` is not built: after GL's last command on the texture, `glFinish`
