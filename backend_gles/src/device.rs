@@ -458,6 +458,8 @@ pub(crate) struct GlesPipe {
     pub storage_written: bool,
     /// The windows the backend presents into (`present.rs`).
     pub presenters: crate::present::Presenters,
+    /// How textures become `EGLImage`s and back (`egl_image.rs`; `None`: the driver cannot).
+    pub egl_images: Option<crate::egl_image::ImageEgl>,
     /// Bumped whenever a texture's native name changes (immutable storage recreated), so
     /// framebuffers re-check their attachments.
     pub epoch: u64,
@@ -565,6 +567,8 @@ impl GlesPipe {
                 // Textures go out as EGL images, never as Vulkan memory.
                 memory_export: false,
                 host_images: false,
+                // Set once the backend knows its EGL (lib.rs).
+                egl_images: false,
                 robust_buffer_access: features.robustness
                     && gl.get_parameter_i32(CONTEXT_ROBUST_ACCESS) != 0,
                 max_anisotropy: if features.anisotropy {
@@ -696,6 +700,7 @@ impl GlesPipe {
             disturbed: 0,
             storage_written: false,
             presenters: crate::present::Presenters::new(None),
+            egl_images: None,
             epoch: 0,
             validity: 1,
         }

@@ -661,6 +661,36 @@ impl Egl {
         })
     }
 
+    /// What sharing textures as `EGLImage`s needs (`egl_image.rs`), if the display has
+    /// `EGL_KHR_gl_texture_2D_image` and the context `GL_OES_EGL_image`.
+    pub fn image_egl(&self, id: &GlIdentity) -> Option<crate::egl_image::ImageEgl> {
+        let extensions = self.extensions(self.display);
+        let has = |name: &str| extensions.split(' ').any(|e| e == name);
+        if !has("EGL_KHR_image_base")
+            || !has("EGL_KHR_gl_texture_2D_image")
+            || !id.extensions.contains("GL_OES_EGL_image")
+        {
+            return None;
+        }
+        let create = self.proc_address(c"eglCreateImageKHR");
+        let destroy = self.proc_address(c"eglDestroyImageKHR");
+        let target = self.proc_address(c"glEGLImageTargetTexture2DOES");
+        if create.is_null() || destroy.is_null() || target.is_null() {
+            return None;
+        }
+        // SAFETY: non-null entry points of these names, cast to the signatures the
+        // extensions give them.
+        unsafe {
+            Some(crate::egl_image::ImageEgl {
+                display: self.display,
+                context: self.context,
+                create: cast(create),
+                destroy: cast(destroy),
+                target_texture: cast(target),
+            })
+        }
+    }
+
     fn error(&self) -> i32 {
         // SAFETY: eglGetError takes no arguments and only reads thread-local state.
         unsafe { (self.fns.get_error)() }

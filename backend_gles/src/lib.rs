@@ -78,6 +78,7 @@ mod conv;
 mod device;
 pub mod discover;
 mod egl;
+mod egl_image;
 mod framebuffer;
 mod glvnd;
 mod image_lowering;
@@ -448,6 +449,8 @@ impl GlesBackend {
             );
         }
         dev.presenters = present::Presenters::new(egl.window_egl().filter(|_| native));
+        dev.egl_images = egl.image_egl(&id);
+        dev.caps.egl_images = dev.egl_images.is_some();
         // Let whichever thread applies make it current.
         egl.release();
         Ok(Self {

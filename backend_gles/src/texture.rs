@@ -443,6 +443,54 @@ impl TexturePipe for GlesPipe {
     }
 
     /// `DestroyTexture`.
+    fn export_egl_image(&mut self, handle: TextureHandle) -> Result<u64, SessionError> {
+        const N: &str = "ExportEglImage";
+        let images = self
+            .egl_images
+            .ok_or_else(|| bad_value(N, "the driver makes no EGL images of textures"))?;
+        let name = self.textures.get(N, handle)?.name;
+        // SAFETY: context current; glFinish has no preconditions. The importing context
+        // reads the storage the work so far wrote.
+        unsafe { self.gl.finish() };
+        Ok(images.export(name.0.get()))
+    }
+
+    fn import_egl_image(&mut self, handle: TextureHandle, token: u64) -> R {
+        const N: &str = "ImportEglImage";
+        let images = self
+            .egl_images
+            .ok_or_else(|| bad_value(N, "the driver makes no EGL images of textures"))?;
+        let t = self.textures.get(N, handle)?;
+        if t.target != glow::TEXTURE_2D {
+            return Err(bad_value(N, "not a 2D texture"));
+        }
+        let view = t.view;
+        // SAFETY: context current; glGenTextures has no preconditions.
+        let fresh = unsafe { self.gl.create_texture() }
+            .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
+        self.bind_for_update(fresh, glow::TEXTURE_2D);
+        if !images.import(token) {
+            log::warn!(
+                "tessera-backend-gles: {N}: no EGL image of this display has token {token};                  the texture keeps its own storage"
+            );
+            self.shadow.delete_texture(&self.gl, fresh);
+            return Ok(());
+        }
+        let t = self.textures.get_mut(N, handle)?;
+        let old = std::mem::replace(&mut t.name, fresh);
+        t.native_gen += 1;
+        t.immutable = false;
+        t.view = TextureView::default();
+        self.shadow.delete_texture(&self.gl, old);
+        self.epoch += 1;
+        self.set_texture_view(handle, view)
+    }
+
+    fn destroy_egl_image(&mut self, token: u64) -> R {
+        crate::egl_image::destroy(token);
+        Ok(())
+    }
+
     fn destroy_texture(&mut self, handle: TextureHandle) -> R {
         let t = self.textures.remove("DestroyTexture", handle)?;
         self.shadow.delete_texture(&self.gl, t.name);

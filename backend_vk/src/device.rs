@@ -569,6 +569,8 @@ impl VkPipe {
             enhanced_layouts: true,
             memory_export: gpu.tiers.memory_export,
             host_images: !gpu.owned,
+            // Sharing with another session goes through exported memory (a later import).
+            egl_images: false,
             vertex_10f_11f_11f: {
                 // SAFETY: a physical device of this instance; any format value.
                 unsafe {

@@ -68,6 +68,8 @@ BEYOND = {
     "glCreateMemoryObjectsEXT", "glDeleteMemoryObjectsEXT", "glIsMemoryObjectEXT",
     "glMemoryObjectParameterivEXT", "glGetMemoryObjectParameterivEXT", "glImportMemoryFdEXT",
     "glTexStorageMem2DEXT", "glTextureStorageMem2DEXT",
+    # OES_EGL_image: a texture made of an EGL image (capi/src/egl/image.rs).
+    "glEGLImageTargetTexture2DOES",
     # Per-draw-buffer blend functions and equations (GL 4.0, ARB_draw_buffers_blend).
     "glBlendEquationi", "glBlendEquationSeparatei", "glBlendFunci", "glBlendFuncSeparatei",
     "glBlendEquationiARB", "glBlendEquationSeparateiARB", "glBlendFunciARB",

@@ -350,6 +350,10 @@ impl Context {
             Some(path) => tessera_wire::capture::Capturing::wrap(transport, path),
             None => transport,
         };
+        // An image's token names an image of this process, which neither another process
+        // nor a capture's replay has (egl::image).
+        let mut caps = caps;
+        caps.egl_images &= !transport.kind().is_remote() && config.capture_file.is_none();
         let shared = Shared {
             world: bevy_ecs::world::World::new(),
             names: SharedNames::default(),

@@ -279,6 +279,7 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_KHR_no_error",
     "GL_KHR_robustness",
     "GL_NV_conditional_render",
+    "GL_OES_EGL_image",
 ];
 
 /// `GL_VENDOR`.
@@ -347,6 +348,7 @@ impl Context {
         let xfb_overflow = self.local.limits.transform_feedback_overflow;
         let robust = self.local.limits.robust_buffer_access;
         let enhanced_layouts = self.local.limits.enhanced_layouts;
+        let egl_images = self.local.limits.egl_images;
         EXTENSION_NAMES
             .iter()
             .copied()
@@ -402,6 +404,7 @@ impl Context {
             .filter(move |e| cull_distance || *e != "GL_ARB_cull_distance")
             .filter(move |e| texture_barrier || *e != "GL_ARB_texture_barrier")
             .filter(move |e| memory_objects || !e.starts_with("GL_EXT_memory_object"))
+            .filter(move |e| egl_images || *e != "GL_OES_EGL_image")
             .filter(move |e| pipeline_statistics || *e != "GL_ARB_pipeline_statistics_query")
             .filter(move |e| xfb_overflow || *e != "GL_ARB_transform_feedback_overflow_query")
             .filter(move |e| robust || *e != "GL_ARB_robust_buffer_access_behavior")

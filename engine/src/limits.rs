@@ -136,6 +136,9 @@ pub struct Limits {
     /// transform feedback: `GL_ARB_enhanced_layouts` is advertised only then (the front end
     /// compiles them everywhere).
     pub enhanced_layouts: bool,
+    /// Whether the session makes and takes `EGLImage`s of textures (the GLES backend in
+    /// process, not captured): `GL_OES_EGL_image` is advertised only then (`egl::image`).
+    pub egl_images: bool,
     /// The backend's texture gathers: `GL_ARB_texture_gather` is advertised, and its limits
     /// answered, only where it has them.
     pub gather: Option<tessera_wire::GatherCaps>,
@@ -333,6 +336,7 @@ impl Limits {
             transform_feedback_overflow: caps.transform_feedback_overflow,
             robust_buffer_access: caps.robust_buffer_access,
             enhanced_layouts: caps.enhanced_layouts,
+            egl_images: caps.egl_images,
             gather: caps.gather,
             gpu_shader5: caps.gpu_shader5.filter(|_| caps.max_vertex_streams >= 4),
             packing: caps.packing,

@@ -52,7 +52,7 @@ const NAMES: [&str; 6] = [
 ];
 
 /// The C programs: source, program, libraries linked.
-const PROGRAMS: [(&str, &str, &[&str]); 9] = [
+const PROGRAMS: [(&str, &str, &[&str]); 10] = [
     (
         "dropin.c",
         "tessera-dropin-test",
@@ -65,6 +65,7 @@ const PROGRAMS: [(&str, &str, &[&str]); 9] = [
     ),
     ("egl_device.c", "tessera-egl-device", &["-lEGL", "-lOpenGL"]),
     ("egl_sync.c", "tessera-egl-sync", &["-lEGL", "-lOpenGL"]),
+    ("egl_image.c", "tessera-egl-image", &["-lEGL", "-lOpenGL"]),
     (
         "unimplemented.c",
         "tessera-unimplemented",
@@ -328,6 +329,66 @@ fn egl_fences_signal_and_fail_as_the_specifications_say() {
 
 /// The checks `tests/dropin/egl_sync.c` makes.
 const EGL_SYNC_CHECKS: usize = 43;
+
+/// EGL images of textures between two contexts that share nothing (`tests/dropin/egl_image.c`):
+/// natively, and on the GLES backend in process (`inproc` and `thread`), context B samples
+/// exactly the texels context A uploaded, and every error is native llvmpipe's. The Vulkan
+/// backend offers neither the EGL extensions nor `GL_OES_EGL_image`.
+#[test]
+fn an_egl_image_of_a_texture_gives_an_unshared_context_its_texels() {
+    let dir = dropin_dir();
+    let program = |transport: Option<&str>, args: &[&str]| {
+        let mut cmd = Command::new(dir.join("tessera-egl-image"));
+        cmd.args(args)
+            .env_remove("LD_LIBRARY_PATH")
+            .env_remove("TESSERA_BACKEND")
+            .env_remove("TESSERA_TRANSPORT")
+            .env_remove("RUST_BACKTRACE");
+        if let Some(transport) = transport {
+            cmd.env("LD_LIBRARY_PATH", dir)
+                .env("TESSERA_BACKEND", "gles")
+                .env("TESSERA_TRANSPORT", transport);
+        }
+        tessera_tests::ensure_runtime_dir();
+        cmd.output().expect("the test program runs")
+    };
+    let runs = [
+        ("native", program(None, &[])),
+        ("gles inproc", program(Some("inproc"), &[])),
+        ("gles thread", program(Some("thread"), &[])),
+    ];
+    for (name, out) in runs {
+        let stdout = text(&out.stdout);
+        let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+        assert!(failed.is_empty(), "{name}: {}", failed.join("\n"));
+        assert!(
+            out.status.success(),
+            "{name}: {stdout}\n{}",
+            text(&out.stderr)
+        );
+        assert!(
+            stdout.contains("ok B samples exactly A's texels")
+                && stdout.contains(&format!("checks {EGL_IMAGE_CHECKS} failures 0")),
+            "{name}: {stdout}"
+        );
+    }
+    let vulkan = run_with("tessera-egl-image", Some("vulkan"), &["absent"]);
+    let stdout = text(&vulkan.stdout);
+    assert!(
+        vulkan.status.success(),
+        "vulkan: {stdout}\n{}",
+        text(&vulkan.stderr)
+    );
+    assert!(
+        stdout.contains("ok the display offers no EGL images")
+            && stdout.contains("ok the context offers no GL_OES_EGL_image")
+            && stdout.contains("checks 2 failures 0"),
+        "vulkan: {stdout}"
+    );
+}
+
+/// The checks `tests/dropin/egl_image.c` makes where images are offered.
+const EGL_IMAGE_CHECKS: usize = 23;
 
 /// `TESSERA_GL_VERSION=4.0` claims 4.0 on the null backend, whose own version is 4.6: a 4.0
 /// core request is granted, a 4.3 one refused, and the context reports 4.0 (the run without
@@ -593,7 +654,7 @@ fn get_proc_address_finds_every_gl_3_3_and_egl_function_a_stub_for_other_gl_ones
         "",
         "glNotAFunction",
         "glFooBar123",
-        "eglCreateImageKHR",
+        "eglCreateStreamKHR",
         "eglFoo",
         "gl",
     ] {

@@ -36,6 +36,8 @@ pub enum Reply {
     /// An image handed to the host that lent the backend its device (`HandOverTexture`),
     /// after the work that drew it completed.
     HostImage(HostImage),
+    /// The token of an `EGLImage` made of a texture (`ExportEglImage`; 0: none was made).
+    EglImage(u64),
 }
 
 /// A copy of a texture's image made on a device a host lent the backend, handed to the host
@@ -682,6 +684,10 @@ pub struct Caps {
     /// Whether the backend renders on a device a host lent it, and hands textures to the
     /// host as images of that device (`HandOverTexture`).
     pub host_images: bool,
+    /// Whether the backend shares textures between sessions of the process as native
+    /// `EGLImage`s (`ExportEglImage`, `ImportEglImage`; the GLES backend on a driver with
+    /// `EGL_KHR_gl_texture_2D_image` and `GL_OES_EGL_image`).
+    pub egl_images: bool,
 }
 
 /// A backend's compute and shader storage buffer limits (Vulkan's `maxCompute*` and
@@ -877,6 +883,7 @@ impl Caps {
             enhanced_layouts: true,
             memory_export: false,
             host_images: false,
+            egl_images: false,
         }
     }
 }

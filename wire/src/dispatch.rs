@@ -311,6 +311,29 @@ pub trait TexturePipe {
             "this backend imports no memory",
         ))
     }
+    /// `ExportEglImage`: a native `EGLImage` of level 0 once the work before it completed,
+    /// as a token of the process's table (0: the driver refused). A backend whose caps have
+    /// no `egl_images` (the engine never asks it) ends the session.
+    fn export_egl_image(&mut self, texture: TextureHandle) -> Result<u64, SessionError> {
+        let _ = texture;
+        Err(crate::backend::bad_value(
+            "ExportEglImage",
+            "this backend makes no EGL images",
+        ))
+    }
+    /// `ImportEglImage`: level 0 of `texture` becomes the token's image.
+    fn import_egl_image(&mut self, texture: TextureHandle, token: u64) -> R {
+        let _ = (texture, token);
+        Err(crate::backend::bad_value(
+            "ImportEglImage",
+            "this backend makes no EGL images",
+        ))
+    }
+    /// `DestroyEglImage`: the token's image released.
+    fn destroy_egl_image(&mut self, token: u64) -> R {
+        let _ = token;
+        Ok(())
+    }
     /// `GenerateMipmap`: levels `base + 1 ..= max` from level `base`.
     fn generate_mipmap(&mut self, texture: TextureHandle, base: u8, max: u8) -> R;
     /// `SetTextureView`.
@@ -2309,6 +2332,25 @@ impl<C: PipeContext> Dispatcher<C> {
                 }
                 pipe.import_texture_memory(texture, memory)?;
                 N
+            }
+            A::ExportEglImage { texture, reply } => {
+                const N: &str = "ExportEglImage";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                let token = pipe.export_egl_image(texture)?;
+                out.replies.push((de(reply)?, Reply::EglImage(token)));
+                N
+            }
+            A::ImportEglImage { texture, token } => {
+                const N: &str = "ImportEglImage";
+                let texture = de(texture)?;
+                reg.textures.get(N, texture)?;
+                pipe.import_egl_image(texture, de(token)?)?;
+                N
+            }
+            A::DestroyEglImage { token } => {
+                pipe.destroy_egl_image(de(token)?)?;
+                "DestroyEglImage"
             }
             A::Present { surface } => {
                 const N: &str = "Present";

@@ -1069,6 +1069,22 @@ pub enum Record {
         texture: TextureHandle,
         memory: Box<TextureMemory>,
     },
+    /// Makes an `EGLImage` of level 0 of a 2D texture in the backend's own native context
+    /// once the work before it completed, keeps it in the process's table of images and
+    /// replies with its token (`Reply::EglImage`; 0: the driver refused it). Sent only on
+    /// in-process transports, to a backend whose caps have `egl_images`; the engine checked
+    /// the texture as for `ExportTexture` and decided every EGL error.
+    ExportEglImage {
+        texture: TextureHandle,
+        reply: ReplyId,
+    },
+    /// Makes level 0 of a 2D texture the image of the token an `ExportEglImage` of this
+    /// process replied (`glEGLImageTargetTexture2DOES`), possibly another session's: the
+    /// engine defined the texture's level 0 with the image's format and size just before.
+    ImportEglImage { texture: TextureHandle, token: u64 },
+    /// Releases the process's image of a token (`eglDestroyImage`); textures made of it
+    /// keep their storage.
+    DestroyEglImage { token: u64 },
 
     // ---- Transform feedback ----
     /// Creates a transform feedback object: a capture's bindings and write positions,

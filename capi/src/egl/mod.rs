@@ -8,6 +8,7 @@
 mod context;
 mod device;
 mod display;
+mod image;
 mod proc;
 mod surface;
 mod sync;
@@ -15,6 +16,7 @@ mod sync;
 pub use context::*;
 pub use device::*;
 pub use display::*;
+pub use image::*;
 pub use proc::*;
 pub use surface::*;
 pub use sync::*;

@@ -12,7 +12,7 @@ use super::*;
 use crate::gl::{GL_FUNCTIONS, Proc};
 
 /// Every exported EGL function, sorted by name.
-pub static EGL_FUNCTIONS: [(&str, Proc); 58] = [
+pub static EGL_FUNCTIONS: [(&str, Proc); 60] = [
     (
         "eglBindAPI",
         Proc({
@@ -82,6 +82,19 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 58] = [
                 Handle,
                 *const EGLAttrib,
             ) -> Handle = eglCreateImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglCreateImageKHR",
+        Proc({
+            const F: unsafe extern "C" fn(
+                Handle,
+                Handle,
+                EGLenum,
+                Handle,
+                *const EGLint,
+            ) -> Handle = eglCreateImageKHR;
             F as *const c_void
         }),
     ),
@@ -181,6 +194,13 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 58] = [
         "eglDestroyImage",
         Proc({
             const F: unsafe extern "C" fn(Handle, Handle) -> EGLBoolean = eglDestroyImage;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglDestroyImageKHR",
+        Proc({
+            const F: extern "C" fn(Handle, Handle) -> EGLBoolean = eglDestroyImageKHR;
             F as *const c_void
         }),
     ),
@@ -536,7 +556,7 @@ mod tests {
             "eglNope",
             "",
             "gl",
-            "eglCreateImageKHR",
+            "eglCreateStreamKHR",
         ] {
             assert!(lookup(name).is_none(), "{name}");
         }

@@ -1,6 +1,5 @@
 //! Fence syncs (EGL 1.5, `EGL_KHR_fence_sync`, `EGL_KHR_wait_sync`: real fences of the
-//! current context's share group, `tessera_engine::egl::sync`) and images (not supported:
-//! `EGL_BAD_PARAMETER`, with a log line).
+//! current context's share group, `tessera_engine::egl::sync`).
 
 use tessera_engine::egl::tokens::*;
 use tessera_engine::egl::{EglError, Thread, registry};
@@ -156,33 +155,5 @@ pub unsafe extern "C" fn eglGetSyncAttribKHR(
         // SAFETY: the caller's contract; not null.
         unsafe { ptr::write(value, v) };
         Ok(1)
-    })
-}
-
-/// `eglCreateImage`: EGL images (sharing GL textures and renderbuffers across APIs) are
-/// not implemented; every target is refused as unsupported.
-#[unsafe(no_mangle)]
-pub extern "C" fn eglCreateImage(
-    dpy: Handle,
-    ctx: Handle,
-    target: EGLenum,
-    buffer: Handle,
-    attrib_list: *const EGLAttrib,
-) -> Handle {
-    let _ = (ctx, buffer, attrib_list);
-    egl_call("eglCreateImage", std::ptr::null_mut(), |_, reg| {
-        reg.check_initialized(id(dpy))?;
-        log::warn!("tessera: eglCreateImage(target {target:#x}): EGL images are not supported");
-        Err(EglError::BadParameter)
-    })
-}
-
-/// `eglDestroyImage`: no image exists, so every handle is invalid.
-#[unsafe(no_mangle)]
-pub extern "C" fn eglDestroyImage(dpy: Handle, image: Handle) -> EGLBoolean {
-    let _ = image;
-    egl_call("eglDestroyImage", 0, |_, reg| {
-        reg.check_initialized(id(dpy))?;
-        Err(EglError::BadParameter)
     })
 }

@@ -122,7 +122,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 347] = [
+pub static BEYOND_3_3: [(&str, Proc); 348] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -817,6 +817,13 @@ pub static BEYOND_3_3: [(&str, Proc); 347] = [
         Proc({
             const F: extern "C" fn(GLenum, GLuint, GLuint, GLsizei) =
                 glDrawTransformFeedbackStreamInstanced;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glEGLImageTargetTexture2DOES",
+        Proc({
+            const F: extern "C" fn(GLenum, *mut c_void) = crate::egl::glEGLImageTargetTexture2DOES;
             F as *const c_void
         }),
     ),

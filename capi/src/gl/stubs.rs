@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2283;
+    2282;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -369,7 +369,6 @@ super::unimplemented::stubs! {
     glDrawVkImageNV: u64,
     glEGLImageTargetRenderbufferStorageOES: u64,
     glEGLImageTargetTexStorageEXT: u64,
-    glEGLImageTargetTexture2DOES: u64,
     glEGLImageTargetTextureStorageEXT: u64,
     glEdgeFlag: u64,
     glEdgeFlagFormatNV: u64,

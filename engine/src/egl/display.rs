@@ -113,8 +113,26 @@ pub const VERSION_STRING: &CStr = {
 pub const CLIENT_APIS_STRING: &CStr = c"OpenGL";
 /// `EGL_EXTENSIONS` of a display.
 pub const DISPLAY_EXTENSIONS: &CStr = c"EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
+/// `EGL_EXTENSIONS` of a display whose contexts may share textures as images
+/// ([`images_offered`]).
+pub const DISPLAY_EXTENSIONS_IMAGES: &CStr = c"EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
 /// `EGL_EXTENSIONS` of a display with windows.
 pub const WINDOW_DISPLAY_EXTENSIONS: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_KHR_wait_sync EGL_EXT_swap_buffers_with_damage";
+/// `EGL_EXTENSIONS` of a display with windows whose contexts may share textures as images.
+pub const WINDOW_DISPLAY_EXTENSIONS_IMAGES: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_KHR_wait_sync EGL_EXT_swap_buffers_with_damage";
+
+/// Whether a display offers the image extensions: the contexts it makes (the environment's
+/// [`Config`](crate::Config)) may get the GLES backend in process (`TESSERA_BACKEND` `gles`
+/// or `auto`, an in-process transport, no capture). Whether one context can is its
+/// `GL_OES_EGL_image`; `eglCreateImage` on one that cannot is `EGL_BAD_ACCESS`.
+pub fn images_offered() -> bool {
+    let config = crate::config::Config::from_env();
+    matches!(
+        config.backend,
+        crate::config::BackendKind::Gles | crate::config::BackendKind::Auto
+    ) && !config.transport.is_remote()
+        && config.capture_file.is_none()
+}
 /// `EGL_EXTENSIONS` of `EGL_NO_DISPLAY` (client extensions).
 pub const CLIENT_EXTENSIONS: &CStr = c"EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_wayland EGL_EXT_platform_x11 EGL_EXT_platform_xcb EGL_KHR_client_get_all_proc_addresses EGL_KHR_platform_wayland EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
 
@@ -123,6 +141,7 @@ const TAG_CONTEXT: usize = 1;
 const TAG_SURFACE: usize = 2;
 const TAG_SYNC: usize = 3;
 const TAG_DISPLAY: usize = 4;
+pub(crate) const TAG_IMAGE: usize = 5;
 
 /// A context as the registry keeps it.
 pub(crate) struct ContextEntry {
@@ -165,6 +184,7 @@ pub struct Registry {
     pub(crate) contexts: HashMap<usize, ContextEntry>,
     pub(crate) surfaces: HashMap<usize, SurfaceEntry>,
     pub(crate) syncs: HashMap<usize, SyncEntry>,
+    pub(crate) images: HashMap<usize, super::image::ImageEntry>,
     next: usize,
 }
 
@@ -185,6 +205,7 @@ static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
         contexts: HashMap::new(),
         surfaces: HashMap::new(),
         syncs: HashMap::new(),
+        images: HashMap::new(),
         next: 1,
     })
 });
@@ -363,6 +384,7 @@ impl Registry {
             self.destroy_surface_entry(h);
         }
         self.syncs.retain(|_, s| s.display != dpy);
+        self.images.retain(|_, i| i.display != dpy);
         Ok(())
     }
 
@@ -406,7 +428,11 @@ impl Registry {
         match name {
             VENDOR => Ok(VENDOR_STRING),
             VERSION => Ok(VERSION_STRING),
+            EXTENSIONS if d.windows.is_some() && images_offered() => {
+                Ok(WINDOW_DISPLAY_EXTENSIONS_IMAGES)
+            }
             EXTENSIONS if d.windows.is_some() => Ok(WINDOW_DISPLAY_EXTENSIONS),
+            EXTENSIONS if images_offered() => Ok(DISPLAY_EXTENSIONS_IMAGES),
             EXTENSIONS => Ok(DISPLAY_EXTENSIONS),
             CLIENT_APIS => Ok(CLIENT_APIS_STRING),
             _ => Err(EglError::BadParameter),

@@ -29,6 +29,7 @@ pub mod config;
 pub mod context;
 mod current;
 pub mod display;
+pub mod image;
 pub mod surface;
 pub mod sync;
 pub mod tokens;
@@ -38,6 +39,7 @@ pub use config::{CONFIGS, Config, Criteria};
 pub use context::ContextAttribs;
 pub use current::Thread;
 pub use display::{Platform, Registry, registry};
+pub use image::EglImage;
 pub use sync::{ClientWait, EglFence};
 
 /// An EGL error, named as the specification names it. The C ABI maps each to its
