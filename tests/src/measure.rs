@@ -190,7 +190,8 @@ impl CountersProbe {
     }
 }
 
-/// A backend that forwards to another and publishes its [`Backend::counters`] after every
+/// A backend that forwards everything to another (every method of [`Backend`], so that it
+/// behaves as the inner one does) and publishes its [`Backend::counters`] after every
 /// batch, so the benchmark and tests can read them while a transport owns the backend (on
 /// its render thread, for `thread`).
 pub struct Counted {
@@ -225,5 +226,29 @@ impl Backend for Counted {
 
     fn counters(&self) -> Option<BackendCounters> {
         self.inner.counters()
+    }
+
+    fn native_census(&self) -> Option<tessera_wire::census::NativeCensus> {
+        self.inner.native_census()
+    }
+
+    fn release_thread(&mut self) {
+        self.inner.release_thread();
+    }
+
+    /// The inner backend's own look at its fences: without it a client's fence wait over
+    /// the in-process transport would see the watermark move only with the next batch,
+    /// which a client that waits never sends, and wait out its whole timeout.
+    fn poll_fences(&mut self, timeout_ns: u64, out: &mut Outbox) -> Result<bool, SessionError> {
+        self.inner.poll_fences(timeout_ns, out)
+    }
+
+    fn attach_window(
+        &mut self,
+        surface: tessera_wire::handle::SurfaceHandle,
+        window: Option<tessera_wire::backend::NativeTarget>,
+        interval: i32,
+    ) -> bool {
+        self.inner.attach_window(surface, window, interval)
     }
 }

@@ -266,3 +266,25 @@ fn the_gles_counter_counts_each_native_link_once() {
     assert_eq!((third.programs_linked, third.shaders_compiled), (2, 4));
     assert!(p != q && q != r, "three GL programs");
 }
+
+#[test]
+fn a_wait_on_a_counted_gles_backend_sees_its_fence_signal_without_another_batch() {
+    // The bench's in-process GLES contexts run behind `Counted`: a client's fence wait must
+    // reach the backend's own look at its fences. Heavy work keeps the fence pending when
+    // its batch has been applied, so only those looks can end the wait before its timeout.
+    use tessera_engine::gl::{
+        ALREADY_SIGNALED, CONDITION_SATISFIED, SYNC_FLUSH_COMMANDS_BIT, SYNC_GPU_COMMANDS_COMPLETE,
+    };
+    let (mut ctx, _) = local(gles(), TransportKind::Inproc);
+    let mut bench = Bench::setup(&mut ctx, BenchScene::ShaderHeavy);
+    bench.frame(&mut ctx, 5_000);
+    let sync = ctx.fence_sync(SYNC_GPU_COMMANDS_COMPLETE, 0);
+    ctx.flush();
+    let waited = ctx.client_wait_sync(sync, SYNC_FLUSH_COMMANDS_BIT, 10_000_000_000);
+    assert!(
+        waited == CONDITION_SATISFIED || waited == ALREADY_SIGNALED,
+        "the wait ended with {waited:#x}"
+    );
+    ctx.delete_sync(sync);
+    assert!(!ctx.is_lost());
+}
