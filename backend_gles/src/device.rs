@@ -566,6 +566,7 @@ impl GlesPipe {
                 enhanced_layouts: false,
                 // Textures go out as EGL images, never as Vulkan memory.
                 memory_export: false,
+                device_uuids: [[0; 16]; 2],
                 host_images: false,
                 // Set once the backend knows its EGL (lib.rs).
                 egl_images: false,

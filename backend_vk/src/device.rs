@@ -568,6 +568,7 @@ impl VkPipe {
             // Components, offsets and transform feedback are SPIR-V decorations.
             enhanced_layouts: true,
             memory_export: gpu.tiers.memory_export,
+            device_uuids: crate::export::device_uuids(&gpu),
             host_images: !gpu.owned,
             // Sharing with another session goes through exported memory (a later import).
             egl_images: false,

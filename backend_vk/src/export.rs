@@ -47,6 +47,23 @@ use crate::device::{VkPipe, vk_error};
 use crate::image::{ImageSource, transition};
 
 const N: &str = "ExportTexture";
+
+/// The driver and device UUIDs of `gpu` (`Caps::device_uuids`), zero on a device that
+/// exports no memory (which may be Vulkan 1.0, without `vkGetPhysicalDeviceProperties2`).
+pub(crate) fn device_uuids(gpu: &crate::instance::Gpu) -> [[u8; 16]; 2] {
+    if !gpu.tiers.memory_export {
+        return [[0; 16]; 2];
+    }
+    let mut id = vk::PhysicalDeviceIDProperties::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+    // SAFETY: the physical device of this instance (Vulkan 1.1, which `memory_export`
+    // requires); the chained struct is core 1.1.
+    unsafe {
+        gpu.instance
+            .get_physical_device_properties2(gpu.phys, &mut p2)
+    };
+    [id.driver_uuid, id.device_uuid]
+}
 const OPAQUE: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
 const DMA_BUF: vk::ExternalMemoryHandleTypeFlags = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT;
 

@@ -67,7 +67,8 @@ BEYOND = {
     # EXT_memory_object(_fd): GL–Vulkan interop (capi/src/gl/memory_object.rs).
     "glCreateMemoryObjectsEXT", "glDeleteMemoryObjectsEXT", "glIsMemoryObjectEXT",
     "glMemoryObjectParameterivEXT", "glGetMemoryObjectParameterivEXT", "glImportMemoryFdEXT",
-    "glTexStorageMem2DEXT", "glTextureStorageMem2DEXT",
+    "glTexStorageMem2DEXT", "glTextureStorageMem2DEXT", "glGetUnsignedBytevEXT",
+    "glGetUnsignedBytei_vEXT",
     # OES_EGL_image: a texture made of an EGL image (capi/src/egl/image.rs).
     "glEGLImageTargetTexture2DOES",
     # Per-draw-buffer blend functions and equations (GL 4.0, ARB_draw_buffers_blend).

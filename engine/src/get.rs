@@ -859,6 +859,8 @@ impl Context {
             MAX_TRANSFORM_FEEDBACK_BUFFERS => i(4),
             // ARB_transform_feedback3 (GL 4.0): the backend's vertex streams.
             MAX_VERTEX_STREAMS => i(l.max_vertex_streams as i32),
+            // EXT_memory_object: the backend's one Vulkan device (memory_object).
+            NUM_DEVICE_UUIDS_EXT if l.memory_objects => i(1),
             MAX_SERVER_WAIT_TIMEOUT => Some(Value::int(i64::MAX)),
             SUBPIXEL_BITS => i(4),
             // ARB_viewport_array (GL 4.1), with native llvmpipe's values.

@@ -20,9 +20,10 @@
 //! `ATTACHMENT_FEEDBACK_LOOP_EXT` on a device with `VK_EXT_attachment_feedback_loop_layout`).
 //! The memory type is the lowest one the image's requirements allow, device-local ones
 //! first. `TEXTURE_TILING_EXT` (linear tiling) is not built. Both devices must be the same
-//! physical device; `glGetUnsignedBytevEXT`'s UUID queries are not built, so a host compares
-//! the Vulkan device's `VkPhysicalDeviceIDProperties` with the `driver_uuid` and
-//! `device_uuid` of a [`Context::export_texture`].
+//! physical device: compare `glGetUnsignedBytevEXT(DRIVER_UUID_EXT)` and
+//! `glGetUnsignedBytei_vEXT(DEVICE_UUID_EXT, 0)` ([`Context::get_unsigned_bytev`],
+//! [`Context::get_unsigned_bytei_v`]) with the Vulkan device's
+//! `VkPhysicalDeviceIDProperties`.
 //!
 //! ## Synchronisation
 //! `GL_EXT_semaphore` is not built: after GL's last command on the texture, `glFinish`
@@ -252,6 +253,53 @@ impl Context {
                 Some(fd)
             }
         }
+    }
+
+    /// `glGetUnsignedBytevEXT`: `DRIVER_UUID_EXT`, the Vulkan driver's UUID (16 bytes), to
+    /// compare with the Vulkan program's `VkPhysicalDeviceIDProperties::driverUUID`. Any
+    /// other name is `INVALID_ENUM` (`NUM_DEVICE_UUIDS_EXT`, 1, is `glGetIntegerv`'s).
+    pub fn get_unsigned_bytev(&mut self, pname: GLenum, data: &mut [u8]) {
+        let r = self.memory_objects_available().and_then(|()| {
+            let [driver, _] = self.device_uuids();
+            let value: &[u8] = match pname {
+                DRIVER_UUID_EXT => &driver,
+                _ => return Err(INVALID_ENUM),
+            };
+            let n = value.len().min(data.len());
+            data[..n].copy_from_slice(&value[..n]);
+            Ok(())
+        });
+        if let Err(e) = r {
+            self.error(e);
+        }
+    }
+
+    /// `glGetUnsignedBytei_vEXT`: `DEVICE_UUID_EXT` of device `index` (16 bytes), to compare
+    /// with `VkPhysicalDeviceIDProperties::deviceUUID`. The one device is 0; another index
+    /// is `INVALID_VALUE`, another name `INVALID_ENUM`.
+    pub fn get_unsigned_bytei_v(&mut self, target: GLenum, index: GLuint, data: &mut [u8]) {
+        let r = self.memory_objects_available().and_then(|()| {
+            if target != DEVICE_UUID_EXT {
+                return Err(INVALID_ENUM);
+            }
+            if index != 0 {
+                return Err(INVALID_VALUE);
+            }
+            let [_, device] = self.device_uuids();
+            let n = device.len().min(data.len());
+            data[..n].copy_from_slice(&device[..n]);
+            Ok(())
+        });
+        if let Err(e) = r {
+            self.error(e);
+        }
+    }
+
+    /// The backend's driver and device UUIDs (`Caps::device_uuids`).
+    fn device_uuids(&mut self) -> [[u8; 16]; 2] {
+        let group = self.group.clone();
+        let sh = group.lock_for(self.local.id);
+        sh.caps.device_uuids
     }
 
     /// `glTexStorageMem2DEXT`: `glTexStorage2D` whose storage is `memory` from `offset` on

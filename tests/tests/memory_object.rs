@@ -66,6 +66,17 @@ fn gl_draws_into_vulkan_memory() {
         host.uuids(),
         "both sides on the same physical device"
     );
+    let (mut driver, mut device, mut count) = ([0u8; 16], [0u8; 16], [0]);
+    ctx.get_unsigned_bytev(DRIVER_UUID_EXT, &mut driver);
+    ctx.get_unsigned_bytei_v(DEVICE_UUID_EXT, 0, &mut device);
+    ctx.get_integerv(NUM_DEVICE_UUIDS_EXT, &mut count);
+    assert_eq!(ctx.get_error(), NO_ERROR);
+    assert_eq!((driver, device), host.uuids(), "the UUID queries");
+    assert_eq!(count, [1]);
+    ctx.get_unsigned_bytei_v(DEVICE_UUID_EXT, 1, &mut device);
+    assert_eq!(ctx.get_error(), INVALID_VALUE);
+    ctx.get_unsigned_bytev(DEVICE_UUID_EXT, &mut driver);
+    assert_eq!(ctx.get_error(), INVALID_ENUM);
 
     let mut mo = [0];
     ctx.create_memory_objects(1, &mut mo);

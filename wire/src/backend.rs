@@ -681,6 +681,10 @@ pub struct Caps {
     /// Whether a texture's image can be exported as Vulkan memory (`ExportTexture`; the
     /// Vulkan backend on a device with `VK_KHR_external_memory_fd`).
     pub memory_export: bool,
+    /// The driver UUID and the device UUID of the backend's Vulkan device
+    /// (`VkPhysicalDeviceIDProperties`), which `GL_EXT_memory_object`'s queries answer; zero
+    /// where the backend has none (no `memory_export`).
+    pub device_uuids: [[u8; 16]; 2],
     /// Whether the backend renders on a device a host lent it, and hands textures to the
     /// host as images of that device (`HandOverTexture`).
     pub host_images: bool,
@@ -882,6 +886,7 @@ impl Caps {
             robust_buffer_access: true,
             enhanced_layouts: true,
             memory_export: false,
+            device_uuids: [[0; 16]; 2],
             host_images: false,
             egl_images: false,
         }

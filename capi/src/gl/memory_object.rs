@@ -137,3 +137,27 @@ pub extern "C" fn glTextureStorageMem2DEXT(
         )
     });
 }
+
+/// `glGetUnsignedBytevEXT`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetUnsignedBytevEXT(pname: GLenum, data: *mut GLubyte) {
+    // SAFETY: GL contract: `data` holds the value, at most `UUID_SIZE_EXT` bytes.
+    let out = unsafe { ptr::slice_mut(data, 16) };
+    gl_call("glGetUnsignedBytevEXT", (), |c| {
+        c.get_unsigned_bytev(pname, out)
+    });
+}
+
+/// `glGetUnsignedBytei_vEXT`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn glGetUnsignedBytei_vEXT(
+    target: GLenum,
+    index: GLuint,
+    data: *mut GLubyte,
+) {
+    // SAFETY: GL contract: `data` holds the value, `UUID_SIZE_EXT` bytes.
+    let out = unsafe { ptr::slice_mut(data, 16) };
+    gl_call("glGetUnsignedBytei_vEXT", (), |c| {
+        c.get_unsigned_bytei_v(target, index, out)
+    });
+}

@@ -122,7 +122,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 348] = [
+pub static BEYOND_3_3: [(&str, Proc); 350] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -1378,6 +1378,20 @@ pub static BEYOND_3_3: [(&str, Proc); 348] = [
         "glGetUniformdv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, GLint, *mut GLdouble) = glGetUniformdv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetUnsignedBytei_vEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, GLuint, *mut u8) = glGetUnsignedBytei_vEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGetUnsignedBytevEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLenum, *mut u8) = glGetUnsignedBytevEXT;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2282;
+    2280;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -772,8 +772,6 @@ super::unimplemented::stubs! {
     glGetUniformui64vARB: u64,
     glGetUniformui64vNV: u64,
     glGetUniformuivEXT: u64,
-    glGetUnsignedBytei_vEXT: u64,
-    glGetUnsignedBytevEXT: u64,
     glGetVariantArrayObjectfvATI: u64,
     glGetVariantArrayObjectivATI: u64,
     glGetVariantBooleanvEXT: u64,
