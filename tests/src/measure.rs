@@ -73,6 +73,11 @@ impl Backend for Sink {
         Caps::gl33_minimum("sink")
     }
 
+    /// Fences complete as their batch is applied: none is ever pending.
+    fn poll_fences(&mut self, _timeout_ns: u64, _out: &mut Outbox) -> Result<bool, SessionError> {
+        Ok(false)
+    }
+
     fn counters(&self) -> Option<BackendCounters> {
         Some(BackendCounters::default())
     }

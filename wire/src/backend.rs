@@ -1008,11 +1008,12 @@ pub trait Backend: Send {
     /// for the oldest, and reports a moved watermark in `out` as
     /// [`Event::FencesCompleted`]. Returns whether fences are still pending. Called between
     /// batches by a transport whose backend would otherwise not look until the next batch
-    /// (the in-process transport when a client polls; the render thread while idle). The
-    /// default, for a backend without a dispatcher's fences: nothing pending.
-    fn poll_fences(&mut self, _timeout_ns: u64, _out: &mut Outbox) -> Result<bool, SessionError> {
-        Ok(false)
-    }
+    /// (the in-process transport when a client polls; the render thread while idle).
+    ///
+    /// Required, with no default: a backend that wraps another must forward it, or a client
+    /// waiting on a fence sees it signal only when some later batch arrives. A backend
+    /// without a dispatcher's fences returns `Ok(false)` (nothing pending).
+    fn poll_fences(&mut self, timeout_ns: u64, out: &mut Outbox) -> Result<bool, SessionError>;
 
     /// Presents `surface` into `window` from now on (`None`: stops): at each `Present` of
     /// the surface the backend shows its colour image in the window itself, with swap

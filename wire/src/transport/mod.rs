@@ -442,6 +442,14 @@ mod tests {
             crate::Caps::gl33_minimum("test")
         }
 
+        fn poll_fences(
+            &mut self,
+            _timeout_ns: u64,
+            _out: &mut Outbox,
+        ) -> Result<bool, SessionError> {
+            Ok(false)
+        }
+
         fn apply(&mut self, batch: BatchView<'_>, out: &mut Outbox) -> Result<(), SessionError> {
             for r in batch.archived.records.iter() {
                 let record = crate::batch::decode_record(r)?;
