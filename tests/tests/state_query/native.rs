@@ -29,6 +29,11 @@ const UNSUPPORTED: &[(&str, &[GLenum])] = &[
          (Vulkan's primitiveTopologyPatchListRestart) is not asked of the backends",
         &[PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED],
     ),
+    (
+        "EXT_memory_object's device UUIDs: memory objects import Vulkan memory, which only \
+         the Vulkan backend carries out, and this comparison runs on GLES",
+        &[NUM_DEVICE_UUIDS_EXT, DEVICE_UUID_EXT, DRIVER_UUID_EXT],
+    ),
 ];
 
 /// Pnames both answer where Tessera's value is its own, grouped by the reason.
