@@ -16,6 +16,7 @@
 #include <GL/glcorearb.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -238,9 +239,14 @@ int main(int argc, char **argv)
     target_texture(GL_TEXTURE_2D, NULL);
     expect_gl_error("glEGLImageTargetTexture2DOES of no image is GL_INVALID_VALUE",
                     GL_INVALID_VALUE);
-    target_texture(GL_TEXTURE_2D, image);
-    expect_gl_error("glEGLImageTargetTexture2DOES of a destroyed image is GL_INVALID_VALUE",
-                    GL_INVALID_VALUE);
+    /* A destroyed image: Tessera raises GL_INVALID_VALUE, as for no image. Mesa reads the
+     * freed image (undefined behaviour there: llvmpipe crashes now and then), so the native
+     * run, which leaves TESSERA_BACKEND unset, does not ask. */
+    if (getenv("TESSERA_BACKEND")) {
+        target_texture(GL_TEXTURE_2D, image);
+        expect_gl_error("glEGLImageTargetTexture2DOES of a destroyed image is GL_INVALID_VALUE",
+                        GL_INVALID_VALUE);
+    }
 
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(dpy, a);

@@ -368,7 +368,11 @@ fn an_egl_image_of_a_texture_gives_an_unshared_context_its_texels() {
         );
         assert!(
             stdout.contains("ok B samples exactly A's texels")
-                && stdout.contains(&format!("checks {EGL_IMAGE_CHECKS} failures 0")),
+                && stdout.contains(&format!(
+                    "checks {} failures 0",
+                    // Natively the destroyed image is not asked about (egl_image.c).
+                    EGL_IMAGE_CHECKS - usize::from(name == "native")
+                )),
             "{name}: {stdout}"
         );
     }
