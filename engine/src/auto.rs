@@ -119,6 +119,14 @@ fn probe_vulkan() -> Driver {
     Driver::Missing("not built for Android".to_owned())
 }
 
+/// Whether `auto` can stand for the GLES backend on this machine: it cannot where there is a
+/// hardware Vulkan device, which `auto` always takes. Probed once per process (an instance
+/// is made to look), for what a display offers before any context exists.
+pub fn may_be_gles() -> bool {
+    static MAY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *MAY.get_or_init(|| !matches!(probe_vulkan(), Driver::Hardware(_)))
+}
+
 /// The backend `auto` stands for on this machine, created; logs which and why.
 pub fn backend() -> Result<Box<dyn Backend>, CreateContextError> {
     backend_on(None)

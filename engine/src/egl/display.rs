@@ -123,15 +123,17 @@ pub const WINDOW_DISPLAY_EXTENSIONS_IMAGES: &CStr = c"EGL_EXT_buffer_age EGL_KHR
 
 /// Whether a display offers the image extensions: the contexts it makes (the environment's
 /// [`Config`](crate::Config)) may get the GLES backend in process (`TESSERA_BACKEND` `gles`
-/// or `auto`, an in-process transport, no capture). Whether one context can is its
-/// `GL_OES_EGL_image`; `eglCreateImage` on one that cannot is `EGL_BAD_ACCESS`.
+/// or `auto` on a machine without a hardware Vulkan device, which `auto` would take; an
+/// in-process transport; no capture). Whether one context can is its `GL_OES_EGL_image`;
+/// `eglCreateImage` on one that cannot is `EGL_BAD_ACCESS`.
 pub fn images_offered() -> bool {
     let config = crate::config::Config::from_env();
-    matches!(
-        config.backend,
-        crate::config::BackendKind::Gles | crate::config::BackendKind::Auto
-    ) && !config.transport.is_remote()
-        && config.capture_file.is_none()
+    let gles = match config.backend {
+        crate::config::BackendKind::Gles => true,
+        crate::config::BackendKind::Auto => crate::auto::may_be_gles(),
+        _ => false,
+    };
+    gles && !config.transport.is_remote() && config.capture_file.is_none()
 }
 /// `EGL_EXTENSIONS` of `EGL_NO_DISPLAY` (client extensions).
 pub const CLIENT_EXTENSIONS: &CStr = c"EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_wayland EGL_EXT_platform_x11 EGL_EXT_platform_xcb EGL_KHR_client_get_all_proc_addresses EGL_KHR_platform_wayland EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
