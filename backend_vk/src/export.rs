@@ -24,7 +24,10 @@
 //! On a device a host lent (`host_device.rs`), `HandOverTexture` makes the same copy with
 //! optimal tiling and no external memory, leaves it in `SHADER_READ_ONLY_OPTIMAL` in the
 //! lent queue's family, and replies with the `VkImage` and `VkDeviceMemory` handles, which
-//! belong to the host from then on.
+//! belong to the host from then on. Asked for a semaphore, it creates a binary `VkSemaphore`
+//! that the copy's submission signals and replies right after submitting, without waiting:
+//! the host waits on the semaphore in its own submission (a plain semaphore of the same
+//! device, so no external-semaphore extension is needed).
 //!
 //! ## dma-bufs (not exercised in CI)
 //! Where the device has `VK_EXT_external_memory_dma_buf` and reports a linear image of the
@@ -109,8 +112,9 @@ const HOST_LAYOUT: vk::ImageLayout = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
 enum Target {
     /// Exported memory, as a descriptor of this handle type.
     Fd(vk::ExternalMemoryHandleTypeFlags),
-    /// To the host that lent the device, as handles.
-    Host,
+    /// To the host that lent the device, as handles; the copy's submission signals the
+    /// semaphore instead of being waited for, unless it is null.
+    Host(vk::Semaphore),
 }
 
 /// An exportable image and its memory, destroyed when dropped.
@@ -201,17 +205,40 @@ impl VkPipe {
     }
 
     /// `HandOverTexture`: level 0 of `handle` copied into a new image of the host's device,
-    /// the work waited for, the image and its memory given to the host (module docs).
+    /// the work waited for — or, with `signal`, a new binary semaphore signalled by the
+    /// copy's submission — the image, its memory and the semaphore given to the host
+    /// (module docs).
     pub(crate) fn hand_over_texture_image(
         &mut self,
         handle: TextureHandle,
+        signal: bool,
     ) -> Result<HostImage, SessionError> {
         const H: &str = "HandOverTexture";
         if self.gpu.owned {
             return Err(bad_value(H, "the device is Tessera's own, not a host's"));
         }
-        let (mut out, format, extent, _, _) =
-            self.copy_out(H, ImageSource::Texture(handle), Target::Host)?;
+        let semaphore = if signal {
+            // SAFETY: a live device; a plain binary semaphore, core Vulkan 1.0.
+            unsafe {
+                self.raw
+                    .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
+            }
+            .map_err(|e| vk_error("vkCreateSemaphore", e))?
+        } else {
+            vk::Semaphore::null()
+        };
+        let copied = self.copy_out(H, ImageSource::Texture(handle), Target::Host(semaphore));
+        let (mut out, format, extent, _, _) = match copied {
+            Ok(c) => c,
+            Err(e) => {
+                if signal {
+                    // SAFETY: a semaphore of this device no submission signalled (the
+                    // copy failed before submitting, or its submission was refused).
+                    unsafe { self.raw.destroy_semaphore(semaphore, None) };
+                }
+                return Err(e);
+            }
+        };
         // The host owns them now.
         let (image, memory) = (out.image, out.memory);
         out.image = vk::Image::null();
@@ -224,6 +251,7 @@ impl VkPipe {
             layout: HOST_LAYOUT.as_raw(),
             usage: USAGE.as_raw(),
             queue_family: self.gpu.family,
+            semaphore: vk::Handle::as_raw(semaphore),
         })
     }
 
@@ -272,7 +300,8 @@ impl VkPipe {
         )
     }
 
-    /// Copies level 0 of `handle` into a new image for `target`, submits and waits.
+    /// Copies level 0 of `handle` into a new image for `target`, submits and waits (or,
+    /// for a host's semaphore, submits signalling it).
     fn copy_out(
         &mut self,
         n: &'static str,
@@ -303,7 +332,7 @@ impl VkPipe {
         };
         let (fd, ty) = match target {
             Target::Fd(ty) => (true, ty),
-            Target::Host => (false, OPAQUE),
+            Target::Host(_) => (false, OPAQUE),
         };
         let tiling = if fd {
             vk::ImageTiling::LINEAR
@@ -462,8 +491,14 @@ impl VkPipe {
                 &[release],
             );
         }
-        // Submits and waits for the frame's fence: the copy is complete.
-        self.finish_readback()?;
+        match target {
+            // The host waits on the semaphore in its own submission: no wait here.
+            Target::Host(s) if s != vk::Semaphore::null() => {
+                self.submit_with(&[], &[s])?;
+            }
+            // Submits and waits for the frame's fence: the copy is complete.
+            _ => self.finish_readback()?,
+        }
         Ok((out, format, extent, req, rows))
     }
 }

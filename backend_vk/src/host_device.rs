@@ -30,6 +30,12 @@
 //!   `SHADER_READ_ONLY_OPTIMAL`, owned by the lent queue's family (no ownership transfer);
 //!   the hand-over's barrier made the copy visible to shader reads and transfers submitted
 //!   later to that queue, so the host's first barrier only names the layout it needs.
+//! - **Hand-over with a semaphore**: `Context::hand_over_texture_signalled` does not wait on
+//!   the CPU: it returns once the copy is submitted, with the same image plus a new binary
+//!   `VkSemaphore` ([`tessera_wire::HostImage::semaphore`]) that submission signals. The
+//!   host's first submission using the image waits on it (`pWaitSemaphores`, at the stage
+//!   that first touches the image), and the host destroys the semaphore once that
+//!   submission completed. Both submissions go to the lent queue, Tessera's first.
 //! - **Orientation and colour**: row 0 is the bottom row of the GL image (GL's window
 //!   origin); sample with `v` flipped to show it upright. Values are stored as the texture
 //!   stores them: an sRGB texture's image has the sRGB format, and sampling it decodes.

@@ -726,8 +726,9 @@ impl TexturePipe for VkPipe {
     fn hand_over_texture(
         &mut self,
         handle: TextureHandle,
+        signal: bool,
     ) -> Result<tessera_wire::HostImage, SessionError> {
-        self.hand_over_texture_image(handle)
+        self.hand_over_texture_image(handle, signal)
     }
 
     /// `ReadCompressedTexture`: the image's blocks, copied from the device where it stores

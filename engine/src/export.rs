@@ -63,14 +63,20 @@
 //! takes textures with [`Context::hand_over_texture`] instead: a [`HostImage`], a new
 //! `VkImage` of its own device in `SHADER_READ_ONLY_OPTIMAL`, which it samples in its own
 //! command buffers. [`HostDevice`]'s documentation has that contract (queue lock, layout,
-//! ownership, orientation, sRGB, lifetime).
+//! ownership, orientation, sRGB, lifetime). [`Context::hand_over_texture_signalled`] hands
+//! the image over with a semaphore the host waits on in its own submission, instead of
+//! Tessera waiting for the copy on the CPU.
 //!
 //! ## Where it works
-//! The Vulkan backend on a device with `VK_KHR_external_memory_fd`, through `inproc` or
-//! `thread`. Through `shm`, `fork`, `unix:` and `tcp://` the descriptor would have to cross
-//! the socket with `SCM_RIGHTS`, which is not built: the call returns
-//! [`ExportError::NotInProcess`]. The GLES and null backends return
-//! [`ExportError::Unsupported`]. dma-buf export with a DRM format modifier and a `sync_file`
+//! The Vulkan backend on a device with `VK_KHR_external_memory_fd`, through `inproc`,
+//! `thread`, `shm`, `fork` and `unix:`. Through the last three the backend runs in
+//! `tessera-server`: the server sends the descriptor over the session's unix socket with
+//! `SCM_RIGHTS` and closes its copy, and the call returns the same [`ExportedImage`], its
+//! descriptor one of this process, once the server's backend waited for its fence. A
+//! `tcp://` connection cannot carry a descriptor (the server may be on another machine):
+//! the call returns [`ExportError::OverTcp`]. Hand-over to a host's device
+//! ([`Context::hand_over_texture`]) works in process only ([`ExportError::NotInProcess`]).
+//! The GLES and null backends return [`ExportError::Unsupported`]. dma-buf export with a DRM format modifier and a `sync_file`
 //! fence are not built (the software drivers have neither).
 
 use std::os::fd::OwnedFd;
@@ -80,7 +86,7 @@ use tessera_components::names::NameEntry;
 use tessera_components::object::Texture;
 use tessera_components::state::TextureTarget;
 use tessera_wire::record::Record;
-use tessera_wire::{ExportedMemory, Reply};
+use tessera_wire::{ExportedMemory, Reply, TransportKind};
 
 use crate::context::Context;
 use crate::share::Shared;
@@ -122,11 +128,17 @@ impl ExportedImage {
 /// Why a texture could not be exported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {
-    /// The context's records go to another process (`shm`, `fork`, `unix:`, `tcp://`): a
-    /// descriptor made there means nothing here, and passing it with `SCM_RIGHTS` is not
-    /// built.
-    #[error("export works only on the in-process transports (inproc, thread)")]
+    /// A hand-over to a host's device, but the context's records go to another process
+    /// (`shm`, `fork`, `unix:`, `tcp://`), where the host's device is not.
+    #[error("hand-over works only on the in-process transports (inproc, thread)")]
     NotInProcess,
+    /// An export, but the context's records go over `tcp://`, which cannot carry a file
+    /// descriptor (the server may be on another machine); `shm`, `fork` and `unix:` can.
+    #[error(
+        "export needs a transport that passes file descriptors \
+         (inproc, thread, shm, fork, unix:), not tcp://"
+    )]
+    OverTcp,
     /// The backend cannot hand the texture out this way: export needs the Vulkan backend on
     /// a device with `VK_KHR_external_memory_fd`, hand-over the Vulkan backend on a host's
     /// device.
@@ -162,7 +174,7 @@ impl Context {
     pub fn export_texture(&mut self, texture: GLuint) -> Result<ExportedImage, ExportError> {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let handle = exportable(&mut sh, texture, |c| c.memory_export)?;
+        let handle = exportable(&mut sh, texture, Export::Descriptor)?;
         let reply = sh.dev.enc.mint_reply();
         sh.dev.push(Record::ExportTexture {
             texture: handle,
@@ -182,7 +194,7 @@ impl Context {
         let surface = self.local.surface;
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        check_backend(&mut sh, |c| c.memory_export)?;
+        check_backend(&mut sh, Export::Descriptor)?;
         let surface = surface.ok_or(ExportError::NoSurface)?;
         if surface.desc.samples != 0 || surface.desc.color.is_none() {
             return Err(ExportError::NoSurface);
@@ -202,13 +214,30 @@ impl Context {
     /// backend its device, as a new image of that device, once every GL command issued
     /// before completed on the device ([`HostDevice`]: the contract). Raises no GL error.
     pub fn hand_over_texture(&mut self, texture: GLuint) -> Result<HostImage, ExportError> {
+        self.hand_over(texture, false)
+    }
+
+    /// [`Context::hand_over_texture`] without waiting on the CPU: returns once the copy is
+    /// submitted, with [`HostImage::semaphore`], a new binary `VkSemaphore` of the host's
+    /// device that the copy's submission signals; the host waits on it in its own
+    /// submission and then destroys it ([`HostDevice`]: the contract). Raises no GL error.
+    pub fn hand_over_texture_signalled(
+        &mut self,
+        texture: GLuint,
+    ) -> Result<HostImage, ExportError> {
+        self.hand_over(texture, true)
+    }
+
+    /// A hand-over, waited for by the backend or signalling a semaphore.
+    fn hand_over(&mut self, texture: GLuint, signal: bool) -> Result<HostImage, ExportError> {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let handle = exportable(&mut sh, texture, |c| c.host_images)?;
+        let handle = exportable(&mut sh, texture, Export::HostImage)?;
         let reply = sh.dev.enc.mint_reply();
         sh.dev.push(Record::HandOverTexture {
             texture: handle,
             reply,
+            signal,
         });
         match sh.wait(reply) {
             Some(Reply::HostImage(h)) => Ok(h),
@@ -217,15 +246,31 @@ impl Context {
     }
 }
 
-/// The checks of any export: a live session, in process, a backend that `can`.
-fn check_backend(sh: &mut Shared, can: fn(&tessera_wire::Caps) -> bool) -> Result<(), ExportError> {
+/// How a texture leaves: as a descriptor, or as an image of a host's device.
+#[derive(Clone, Copy)]
+enum Export {
+    /// `ExportTexture`/`ExportSurface`: a descriptor, which a unix socket carries too.
+    Descriptor,
+    /// `HandOverTexture`: handles of the host's device, in its process only.
+    HostImage,
+}
+
+/// The checks of any export: a live session, a transport that can bring the result here, a
+/// backend that can make it.
+fn check_backend(sh: &mut Shared, how: Export) -> Result<(), ExportError> {
     if sh.lost.is_some() {
         return Err(ExportError::Lost);
     }
-    if sh.transport.kind().is_remote() {
-        return Err(ExportError::NotInProcess);
-    }
-    if !can(&sh.caps) {
+    let kind = sh.transport.kind();
+    let can = match how {
+        Export::Descriptor if matches!(kind, TransportKind::Tcp { .. }) => {
+            return Err(ExportError::OverTcp);
+        }
+        Export::Descriptor => sh.caps.memory_export,
+        Export::HostImage if kind.is_remote() => return Err(ExportError::NotInProcess),
+        Export::HostImage => sh.caps.host_images,
+    };
+    if !can {
         return Err(ExportError::Unsupported {
             backend: sh.caps.backend.clone(),
         });
@@ -238,9 +283,9 @@ fn check_backend(sh: &mut Shared, can: fn(&tessera_wire::Caps) -> bool) -> Resul
 fn exportable(
     sh: &mut Shared,
     texture: GLuint,
-    can: fn(&tessera_wire::Caps) -> bool,
+    how: Export,
 ) -> Result<tessera_wire::handle::TextureHandle, ExportError> {
-    check_backend(sh, can)?;
+    check_backend(sh, how)?;
     let entity = match sh.names.textures.entry(texture) {
         NameEntry::Object(e) => e,
         _ => return Err(ExportError::NotATexture(texture)),

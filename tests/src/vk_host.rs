@@ -494,6 +494,20 @@ impl HostVk {
         layout: vk::ImageLayout,
         from: u32,
     ) -> Result<Vec<u8>, String> {
+        self.read_image_after(image, extent, size, layout, from, vk::Semaphore::null())
+    }
+
+    /// [`HostVk::read_image`] whose submission first waits on `wait` (at the transfer
+    /// stage) unless it is null: a semaphore the image's producer signals.
+    pub fn read_image_after(
+        &self,
+        image: vk::Image,
+        extent: vk::Extent3D,
+        size: u64,
+        layout: vk::ImageLayout,
+        from: u32,
+        wait: vk::Semaphore,
+    ) -> Result<Vec<u8>, String> {
         let d = &self.device;
         let binfo = vk::BufferCreateInfo::default()
             .size(size)
@@ -595,7 +609,13 @@ impl HostVk {
             );
             vkr("vkEndCommandBuffer", d.end_command_buffer(cmd))?;
             let cmds = [cmd];
-            let submit = vk::SubmitInfo::default().command_buffers(&cmds);
+            let waits = [wait];
+            let stages = [vk::PipelineStageFlags::TRANSFER];
+            let n = usize::from(wait != vk::Semaphore::null());
+            let submit = vk::SubmitInfo::default()
+                .command_buffers(&cmds)
+                .wait_semaphores(&waits[..n])
+                .wait_dst_stage_mask(&stages[..n]);
             vkr(
                 "vkQueueSubmit",
                 d.queue_submit(self.queue, &[submit], fence),

@@ -6,6 +6,8 @@
 //! buffer with the documented barrier (from `SHADER_READ_ONLY_OPTIMAL`, same queue family),
 //! under the queue lock it shares with Tessera. The pixels must equal native llvmpipe's, and
 //! the validation layer — which sees Tessera's calls on the device too — must report nothing.
+//! The same with the hand-over's semaphore: Tessera does not wait for the copy, the host's
+//! submission waits on the semaphore it was handed.
 #![expect(unsafe_code, reason = "the host destroys the image it was handed")]
 
 use std::ffi::CString;
@@ -69,6 +71,7 @@ fn host_samples_the_handed_over_image() {
             vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL.as_raw()
         );
         assert_eq!(image.queue_family, host.family);
+        assert_eq!(image.semaphore, 0, "waited for, no semaphore");
         // The host's copy, in its own command buffer on the shared queue, under the lock.
         let pixels = {
             let _queue = lock.lock().unwrap();
@@ -105,6 +108,69 @@ fn host_samples_the_handed_over_image() {
         // The image and its memory are the host's.
         // SAFETY: handles of the host's device that nothing uses any more.
         unsafe {
+            host.device
+                .destroy_image(vk::Image::from_raw(image.image), None);
+            host.device
+                .free_memory(vk::DeviceMemory::from_raw(image.memory), None);
+        }
+        let messages = host.messages();
+        assert!(
+            messages.is_empty(),
+            "{transport:?}: validation: {messages:#?}"
+        );
+    }
+}
+
+/// With a semaphore: the hand-over returns once the copy is submitted, and the host's own
+/// submission waits on the semaphore it was handed before copying the image; native's exact
+/// pixels, no validation message (a wait on a semaphore with no signal pending would be one).
+#[test]
+fn host_waits_on_the_hand_over_semaphore() {
+    tessera_tests::ensure_lavapipe();
+    tessera_tests::ensure_runtime_dir();
+    let expected = native_pixels();
+    for transport in [TransportKind::Inproc, TransportKind::Thread] {
+        let host = HostVk::new(&[]).expect("the host's Vulkan device (lavapipe, validation)");
+        let lock = Arc::new(Mutex::new(()));
+        let mut ctx = context_on(&host, &lock, transport.clone());
+        let tex = scene(&mut ctx);
+        let image = ctx
+            .hand_over_texture_signalled(tex)
+            .expect("a hand-over with a semaphore");
+        assert_ne!(image.semaphore, 0, "{transport:?}: a semaphore");
+        let semaphore = vk::Semaphore::from_raw(image.semaphore);
+        let pixels = {
+            let _queue = lock.lock().unwrap();
+            host.read_image_after(
+                vk::Image::from_raw(image.image),
+                vk::Extent3D {
+                    width: image.extent[0],
+                    height: image.extent[1],
+                    depth: 1,
+                },
+                u64::from(image.extent[0]) * u64::from(image.extent[1]) * 4,
+                vk::ImageLayout::from_raw(image.layout),
+                host.family,
+                semaphore,
+            )
+            .expect("the host's copy after its wait")
+        };
+        let differing = pixels
+            .chunks(4)
+            .zip(expected.chunks(4))
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(
+            differing, 0,
+            "{transport:?}: {differing} pixels differ from native"
+        );
+        assert_eq!(ctx.get_error(), NO_ERROR);
+        assert_no_backend_events(&mut ctx, "host device, semaphore");
+        drop(ctx);
+        // SAFETY: the host's submission that waited on the semaphore and read the image
+        // completed (read_image_after waited for its fence); nothing uses them any more.
+        unsafe {
+            host.device.destroy_semaphore(semaphore, None);
             host.device
                 .destroy_image(vk::Image::from_raw(image.image), None);
             host.device

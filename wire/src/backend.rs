@@ -61,6 +61,11 @@ pub struct HostImage {
     pub usage: u32,
     /// The queue family that owns it (the lent queue's).
     pub queue_family: u32,
+    /// A binary `VkSemaphore` (`vk::Handle::as_raw`) of the host's device that the copy's
+    /// submission signals, when the hand-over asked for one: the host waits on it in its
+    /// own submission instead of the backend waiting on the CPU, and destroys it once that
+    /// wait completed. 0 when the backend waited for the copy itself.
+    pub semaphore: u64,
 }
 
 /// A copy of a texture's image in memory exported as a file descriptor

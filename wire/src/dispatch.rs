@@ -285,12 +285,14 @@ pub trait TexturePipe {
         ))
     }
     /// `HandOverTexture`: level 0 copied into a new image of the host's device once the
-    /// work before it completed. A backend on its own device ends the session.
+    /// work before it completed, or (`signal`) with a semaphore the copy signals. A backend
+    /// on its own device ends the session.
     fn hand_over_texture(
         &mut self,
         texture: TextureHandle,
+        signal: bool,
     ) -> Result<crate::backend::HostImage, SessionError> {
-        let _ = texture;
+        let _ = (texture, signal);
         Err(crate::backend::bad_value(
             "HandOverTexture",
             "this backend renders on no host's device",
@@ -2314,11 +2316,15 @@ impl<C: PipeContext> Dispatcher<C> {
                 out.replies.push((de(reply)?, Reply::Exported(exported)));
                 N
             }
-            A::HandOverTexture { texture, reply } => {
+            A::HandOverTexture {
+                texture,
+                reply,
+                signal,
+            } => {
                 const N: &str = "HandOverTexture";
                 let texture = de(texture)?;
                 reg.textures.get(N, texture)?;
-                let image = pipe.hand_over_texture(texture)?;
+                let image = pipe.hand_over_texture(texture, *signal)?;
                 out.replies.push((de(reply)?, Reply::HostImage(image)));
                 N
             }

@@ -1053,10 +1053,12 @@ pub enum Record {
     /// backend once the work before it has completed, and replies with the image and its
     /// memory, which then belong to the host (`Reply::HostImage`). Sent only on in-process
     /// transports, to a backend whose caps have `host_images`, with the checks of
-    /// `ExportTexture`.
+    /// `ExportTexture`. With `signal`, the backend does not wait: the copy's submission
+    /// signals a new semaphore of the host's device, which the reply carries.
     HandOverTexture {
         texture: TextureHandle,
         reply: ReplyId,
+        signal: bool,
     },
     /// Moves the storage of a 2D texture the engine just defined with immutable levels
     /// (`glTexStorageMem2DEXT`) into a host's memory: a new image of the texture's format,
