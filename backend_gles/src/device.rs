@@ -568,6 +568,7 @@ impl GlesPipe {
                 memory_export: false,
                 device_uuids: [[0; 16]; 2],
                 host_images: false,
+                semaphore_fd: false,
                 // Set once the backend knows its EGL (lib.rs).
                 egl_images: false,
                 robust_buffer_access: features.robustness

@@ -25,6 +25,8 @@ pub(crate) enum Garbage {
     Image(vk::Image, vk_mem::Allocation),
     /// An image in memory imported for it alone (`GL_EXT_memory_object_fd`).
     ImportedImage(vk::Image, vk::DeviceMemory),
+    /// A semaphore imported for one wait or signal (`GL_EXT_semaphore_fd`).
+    Semaphore(vk::Semaphore),
     View(vk::ImageView),
     BufferView(vk::BufferView),
     /// A buffer without an allocation of its own (bound to another's memory).
@@ -49,6 +51,7 @@ impl Garbage {
                     raw.destroy_image(i, None);
                     raw.free_memory(m, None);
                 }
+                Garbage::Semaphore(s) => raw.destroy_semaphore(s, None),
                 Garbage::View(v) => raw.destroy_image_view(v, None),
                 Garbage::BufferView(v) => raw.destroy_buffer_view(v, None),
                 Garbage::RawBuffer(b) => raw.destroy_buffer(b, None),
@@ -144,6 +147,8 @@ pub(crate) struct Frames {
     family: u32,
     /// Every serial up to this one has retired.
     pub completed: u64,
+    /// Semaphores the next submission waits on before its commands (`semaphore.rs`).
+    pub waits: Vec<vk::Semaphore>,
 }
 
 impl Frames {
@@ -159,6 +164,7 @@ impl Frames {
             free: Vec::new(),
             family,
             completed: 0,
+            waits: Vec::new(),
         })
     }
 
@@ -309,7 +315,10 @@ impl VkPipe {
         let predicate = self.predicate_end();
         let cmd = self.frames.current.cmd;
         let fence = self.frames.current.fence;
-        let (wait_semaphores, wait_stages): (Vec<_>, Vec<_>) = waits.iter().copied().unzip();
+        let (wait_semaphores, wait_stages): (Vec<_>, Vec<_>) = (self.frames.waits.drain(..))
+            .map(|s| (s, vk::PipelineStageFlags::ALL_COMMANDS))
+            .chain(waits.iter().copied())
+            .unzip();
         // SAFETY: the command buffer is recording (begin_frame) with no render pass open
         // (end_pass above); the queue is used by this thread only (a host's, under its
         // lock); the fence is unsignalled (new or reset at recycle); the caller's semaphores

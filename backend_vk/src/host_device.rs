@@ -11,9 +11,10 @@
 //!   `TESSERA_VK_TIERS=none` tests: no optional extension, GL's features that need one
 //!   (transform feedback, conditional rendering, ...) are reported missing — plus
 //!   `VK_KHR_external_memory_fd` when [`HostDevice::extensions`] names it (then
-//!   `Context::export_texture` works too). Of the core features it uses those
-//!   [`HostDevice::features`] says the host enabled; `robustBufferAccess` is recommended
-//!   (GL's robust buffer access relies on it).
+//!   `Context::export_texture` works too), and `VK_KHR_external_semaphore_fd` when it names
+//!   that (then `GL_EXT_semaphore_fd`'s semaphores are imported on it). Of the core
+//!   features it uses those [`HostDevice::features`] says the host enabled;
+//!   `robustBufferAccess` is recommended (GL's robust buffer access relies on it).
 //! - **The queue**: one queue of a family with graphics, compute and transfer. Tessera
 //!   submits to it only while holding [`HostDevice::queue_lock`]; the host takes the same
 //!   lock around its own `vkQueueSubmit`, `vkQueuePresentKHR` and `vkQueueWaitIdle` on that
@@ -103,11 +104,16 @@ impl Gpu {
         };
         let tiers = Tiers {
             dma_buf_export: tiers.memory_export && has(ash::ext::external_memory_dma_buf::NAME),
+            semaphore_fd: has(ash::khr::external_semaphore_fd::NAME)
+                && crate::semaphore::imports_opaque_fd(&host.instance, host.physical_device),
             ..tiers
         };
         let memory_fd = tiers
             .memory_export
             .then(|| ash::khr::external_memory_fd::Device::new(&host.instance, &host.device));
+        let semaphore_fd = tiers
+            .semaphore_fd
+            .then(|| ash::khr::external_semaphore_fd::Device::new(&host.instance, &host.device));
         let name = props
             .device_name_as_c_str()
             .map(|n| n.to_string_lossy().into_owned())
@@ -126,6 +132,7 @@ impl Gpu {
             conditional: None,
             multi_draw: None,
             memory_fd,
+            semaphore_fd,
             queue_lock: Some(host.queue_lock),
             owned: false,
             wsi: None,

@@ -113,6 +113,10 @@ pub struct Tiers {
     /// Exports are dma-bufs where the format allows (`VK_EXT_external_memory_dma_buf`
     /// with `memory_export`; `export.rs`). Not on lavapipe: not exercised in CI.
     pub dma_buf_export: bool,
+    /// Semaphores a Vulkan program exported as opaque descriptors are imported, waited on
+    /// and signalled (`VK_KHR_external_semaphore_fd` on Vulkan 1.1 with `OPAQUE_FD`
+    /// importable; `semaphore.rs`). Not on lavapipe: not exercised in CI.
+    pub semaphore_fd: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -210,6 +214,8 @@ pub(crate) struct Gpu {
     pub multi_draw: Option<ash::ext::multi_draw::Device>,
     /// `VK_KHR_external_memory_fd`'s commands, when enabled (`Tiers::memory_export`).
     pub memory_fd: Option<ash::khr::external_memory_fd::Device>,
+    /// `VK_KHR_external_semaphore_fd`'s commands, when enabled (`Tiers::semaphore_fd`).
+    pub semaphore_fd: Option<ash::khr::external_semaphore_fd::Device>,
     /// The lock a host that lent its device takes around its own use of the queue
     /// (`host_device.rs`); `None` on Tessera's own device.
     pub queue_lock: Option<Arc<Mutex<()>>>,
@@ -459,6 +465,10 @@ impl Gpu {
             .tiers
             .memory_export
             .then(|| ash::khr::external_memory_fd::Device::new(&instance, &gpu_parts.device));
+        let semaphore_fd = gpu_parts
+            .tiers
+            .semaphore_fd
+            .then(|| ash::khr::external_semaphore_fd::Device::new(&instance, &gpu_parts.device));
         let wsi = gpu_parts.tiers.present.then(|| Wsi {
             surface: ash::khr::surface::Instance::new(&entry, &instance),
             xcb: ash::khr::xcb_surface::Instance::new(&entry, &instance),
@@ -484,6 +494,7 @@ impl Gpu {
             conditional,
             multi_draw,
             memory_fd,
+            semaphore_fd,
             queue_lock: None,
             owned: true,
             wsi,
@@ -891,6 +902,10 @@ fn create_device(
     tiers.present = e_swapchain;
     tiers.memory_export = optional && v11 && has(ash::khr::external_memory_fd::NAME);
     tiers.dma_buf_export = tiers.memory_export && has(ash::ext::external_memory_dma_buf::NAME);
+    tiers.semaphore_fd = optional
+        && v11
+        && has(ash::khr::external_semaphore_fd::NAME)
+        && crate::semaphore::imports_opaque_fd(instance, phys);
     tiers.present_wait = e_wait && pid.present_id == vk::TRUE && pw.present_wait == vk::TRUE;
     let mut xfb_props = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
     if e_xfb {
@@ -1029,6 +1044,7 @@ fn create_device(
             tiers.dma_buf_export,
             ash::ext::external_memory_dma_buf::NAME,
         ),
+        (tiers.semaphore_fd, ash::khr::external_semaphore_fd::NAME),
     ];
     let names: Vec<*const i8> = optional
         .iter()

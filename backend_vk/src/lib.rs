@@ -100,6 +100,7 @@ mod present;
 mod program;
 mod query;
 mod queue;
+mod semaphore;
 mod spirv;
 mod storage_image;
 mod texture;

@@ -706,6 +706,16 @@ impl TexturePipe for VkPipe {
         Ok(())
     }
 
+    /// `WaitSemaphore` (`semaphore.rs`).
+    fn wait_semaphore(&mut self, op: tessera_wire::record::SemaphoreOp) -> R {
+        self.wait_external_semaphore(op)
+    }
+
+    /// `SignalSemaphore` (`semaphore.rs`).
+    fn signal_semaphore(&mut self, op: tessera_wire::record::SemaphoreOp) -> R {
+        self.signal_external_semaphore(op)
+    }
+
     /// `ExportTexture` (`export.rs`).
     fn export_texture(
         &mut self,

@@ -71,6 +71,10 @@ BEYOND = {
     "glGetUnsignedBytei_vEXT",
     # OES_EGL_image: a texture made of an EGL image (capi/src/egl/image.rs).
     "glEGLImageTargetTexture2DOES",
+    # EXT_semaphore(_fd): GL–Vulkan synchronisation (capi/src/gl/semaphore.rs).
+    "glGenSemaphoresEXT", "glDeleteSemaphoresEXT", "glIsSemaphoreEXT",
+    "glSemaphoreParameterui64vEXT", "glGetSemaphoreParameterui64vEXT", "glImportSemaphoreFdEXT",
+    "glWaitSemaphoreEXT", "glSignalSemaphoreEXT",
     # Per-draw-buffer blend functions and equations (GL 4.0, ARB_draw_buffers_blend).
     "glBlendEquationi", "glBlendEquationSeparatei", "glBlendFunci", "glBlendFuncSeparatei",
     "glBlendEquationiARB", "glBlendEquationSeparateiARB", "glBlendFunciARB",

@@ -369,6 +369,7 @@ impl Context {
             persistent_maps: Vec::new(),
             probe,
             memory_objects: Default::default(),
+            semaphores: Default::default(),
         };
         Self::in_group(Arc::new(ShareGroup::new(shared)), config)
     }
@@ -393,6 +394,7 @@ impl Context {
         let mut limits = Limits::from_caps(&sh.caps);
         // A memory object's descriptor reaches only a backend of this process.
         limits.memory_objects &= !sh.transport.kind().is_remote();
+        limits.semaphores &= !sh.transport.kind().is_remote();
         let surface = config.surface.map(|s| {
             let handle = sh.dev.alloc.mint();
             // sRGB-capable, as every desktop GL default framebuffer on Mesa (egl::config).

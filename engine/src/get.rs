@@ -271,6 +271,8 @@ pub const EXTENSION_NAMES: &[&str] = &[
     "GL_EXT_memory_object_fd",
     "GL_EXT_polygon_offset_clamp",
     "GL_EXT_provoking_vertex",
+    "GL_EXT_semaphore",
+    "GL_EXT_semaphore_fd",
     "GL_EXT_texture_array",
     "GL_EXT_texture_filter_anisotropic",
     "GL_EXT_texture_integer",
@@ -344,6 +346,7 @@ impl Context {
         let cull_distance = self.local.limits.cull_distances[0] > 0;
         let texture_barrier = self.local.limits.texture_barrier;
         let memory_objects = self.local.limits.memory_objects;
+        let semaphores = self.local.limits.semaphores;
         let pipeline_statistics = self.local.limits.pipeline_statistics;
         let xfb_overflow = self.local.limits.transform_feedback_overflow;
         let robust = self.local.limits.robust_buffer_access;
@@ -404,6 +407,7 @@ impl Context {
             .filter(move |e| cull_distance || *e != "GL_ARB_cull_distance")
             .filter(move |e| texture_barrier || *e != "GL_ARB_texture_barrier")
             .filter(move |e| memory_objects || !e.starts_with("GL_EXT_memory_object"))
+            .filter(move |e| semaphores || !e.starts_with("GL_EXT_semaphore"))
             .filter(move |e| egl_images || *e != "GL_OES_EGL_image")
             .filter(move |e| pipeline_statistics || *e != "GL_ARB_pipeline_statistics_query")
             .filter(move |e| xfb_overflow || *e != "GL_ARB_transform_feedback_overflow_query")

@@ -57,6 +57,7 @@ pub mod internalformat;
 pub mod invalidate;
 pub mod limits;
 pub mod memory_object;
+pub mod semaphore;
 pub mod multi_bind;
 pub mod no_error;
 pub mod pixel;

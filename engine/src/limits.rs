@@ -180,6 +180,10 @@ pub struct Limits {
     /// calls accepted: a backend that imports Vulkan memory (`Caps::memory_export`), in
     /// process (`memory_object`).
     pub memory_objects: bool,
+    /// Whether `GL_EXT_semaphore` and `GL_EXT_semaphore_fd` are advertised and their calls
+    /// accepted: a backend that imports Vulkan semaphores (`Caps::semaphore_fd`), in
+    /// process (`semaphore`).
+    pub semaphores: bool,
 }
 
 /// Colour attachments and draw buffers.
@@ -351,6 +355,7 @@ impl Limits {
             ],
             texture_barrier: caps.texture_barrier,
             memory_objects: caps.memory_export,
+            semaphores: caps.semaphore_fd,
             max_vertex_streams: caps.max_vertex_streams.clamp(1, 4),
             // GL's patches hold at most 32 vertices whatever the backend says (the wire's
             // SetPatchVertices carries no more).

@@ -26,11 +26,12 @@
 //! `VkPhysicalDeviceIDProperties`.
 //!
 //! ## Synchronisation
-//! `GL_EXT_semaphore` is not built: after GL's last command on the texture, `glFinish`
-//! returns once the device completed it, and the Vulkan program may then read the memory.
-//! Without a semaphore GL hands over no layout: the Vulkan program transitions the image
-//! from `GENERAL` as if acquired from `VK_QUEUE_FAMILY_EXTERNAL` (on lavapipe, as in CI,
-//! layouts have no effect on memory).
+//! Where `GL_EXT_semaphore_fd` is advertised ([`crate::semaphore`]; not on lavapipe), the
+//! two sides hand the texture over with semaphores and layouts. Elsewhere, after GL's last
+//! command on the texture, `glFinish` returns once the device completed it, and the Vulkan
+//! program may then read the memory. Without a semaphore GL hands over no layout: the
+//! Vulkan program transitions the image from `GENERAL` as if acquired from
+//! `VK_QUEUE_FAMILY_EXTERNAL` (on lavapipe, as in CI, layouts have no effect on memory).
 //!
 //! ## Where it works
 //! The Vulkan backend on a device with `VK_KHR_external_memory_fd`, through `inproc` or

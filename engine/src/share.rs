@@ -89,6 +89,8 @@ pub struct Shared {
     pub probe: Option<tessera_wire::null::NullProbe>,
     /// Memory objects (`GL_EXT_memory_object`), which the group's contexts share.
     pub memory_objects: crate::memory_object::MemoryObjects,
+    /// Semaphore objects (`GL_EXT_semaphore`), which the group's contexts share.
+    pub semaphores: crate::semaphore::Semaphores,
 }
 
 /// Backend events a share group keeps until they are taken.

@@ -693,6 +693,11 @@ pub struct Caps {
     /// Whether the backend renders on a device a host lent it, and hands textures to the
     /// host as images of that device (`HandOverTexture`).
     pub host_images: bool,
+    /// Whether the backend imports semaphores a Vulkan program exported as opaque
+    /// descriptors and waits on and signals them (`WaitSemaphore`, `SignalSemaphore`;
+    /// the Vulkan backend on a device with `VK_KHR_external_semaphore_fd` that imports
+    /// `OPAQUE_FD`).
+    pub semaphore_fd: bool,
     /// Whether the backend shares textures between sessions of the process as native
     /// `EGLImage`s (`ExportEglImage`, `ImportEglImage`; the GLES backend on a driver with
     /// `EGL_KHR_gl_texture_2D_image` and `GL_OES_EGL_image`).
@@ -893,6 +898,7 @@ impl Caps {
             memory_export: false,
             device_uuids: [[0; 16]; 2],
             host_images: false,
+            semaphore_fd: false,
             egl_images: false,
         }
     }

@@ -336,6 +336,24 @@ pub trait TexturePipe {
         let _ = token;
         Ok(())
     }
+    /// `WaitSemaphore`: later work waits for the semaphore. A backend whose caps have no
+    /// `semaphore_fd` (the engine never asks it) closes the descriptor and ends the session.
+    fn wait_semaphore(&mut self, op: crate::record::SemaphoreOp) -> R {
+        drop(crate::backend::take_handed_fd(op.fd_token));
+        Err(crate::backend::bad_value(
+            "WaitSemaphore",
+            "this backend imports no semaphore",
+        ))
+    }
+    /// `SignalSemaphore`: earlier work submitted signalling the semaphore, as
+    /// `wait_semaphore` is refused elsewhere.
+    fn signal_semaphore(&mut self, op: crate::record::SemaphoreOp) -> R {
+        drop(crate::backend::take_handed_fd(op.fd_token));
+        Err(crate::backend::bad_value(
+            "SignalSemaphore",
+            "this backend imports no semaphore",
+        ))
+    }
     /// `GenerateMipmap`: levels `base + 1 ..= max` from level `base`.
     fn generate_mipmap(&mut self, texture: TextureHandle, base: u8, max: u8) -> R;
     /// `SetTextureView`.
@@ -2327,6 +2345,14 @@ impl<C: PipeContext> Dispatcher<C> {
                 let image = pipe.hand_over_texture(texture, *signal)?;
                 out.replies.push((de(reply)?, Reply::HostImage(image)));
                 N
+            }
+            A::WaitSemaphore { op } => {
+                pipe.wait_semaphore(de(&**op)?)?;
+                "WaitSemaphore"
+            }
+            A::SignalSemaphore { op } => {
+                pipe.signal_semaphore(de(&**op)?)?;
+                "SignalSemaphore"
             }
             A::ImportTextureMemory { texture, memory } => {
                 const N: &str = "ImportTextureMemory";

@@ -226,6 +226,18 @@ impl TexturePipe for NullPipe {
     fn create_texture(&mut self, _: TextureHandle, _: TextureKind) -> R {
         Ok(())
     }
+    /// Consumed like every record (the descriptor closed): the null backend's caps offer
+    /// no semaphores, so only a context with the extensions forced on sends one (the
+    /// engine's error tests).
+    fn wait_semaphore(&mut self, op: crate::record::SemaphoreOp) -> R {
+        drop(crate::backend::take_handed_fd(op.fd_token));
+        Ok(())
+    }
+    /// As `wait_semaphore`.
+    fn signal_semaphore(&mut self, op: crate::record::SemaphoreOp) -> R {
+        drop(crate::backend::take_handed_fd(op.fd_token));
+        Ok(())
+    }
     fn create_texture_view(&mut self, _: TextureHandle, _: TextureViewDesc) -> R {
         Ok(())
     }

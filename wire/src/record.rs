@@ -413,6 +413,46 @@ pub struct TextureMemory {
     pub levels: u32,
 }
 
+/// The layout a texture's image is in at a semaphore operation (`GL_EXT_semaphore`'s
+/// `LAYOUT_*_EXT`, Vulkan's `VkImageLayout` of the same names).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub enum SemaphoreLayout {
+    /// `NONE`: contents undefined (`VK_IMAGE_LAYOUT_UNDEFINED`).
+    Undefined,
+    General,
+    ColorAttachment,
+    DepthStencilAttachment,
+    DepthStencilReadOnly,
+    ShaderReadOnly,
+    TransferSrc,
+    TransferDst,
+    DepthReadOnlyStencilAttachment,
+    DepthAttachmentStencilReadOnly,
+}
+
+/// A texture named by a semaphore operation, with the layout it is in (a wait) or is to be
+/// left in (a signal).
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct SemaphoreTexture {
+    pub texture: TextureHandle,
+    pub layout: SemaphoreLayout,
+}
+
+/// A wait on or a signal of a semaphore a Vulkan program exported (`WaitSemaphore`,
+/// `SignalSemaphore`, `GL_EXT_semaphore_fd`).
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct SemaphoreOp {
+    /// The token of a duplicate of the semaphore's opaque descriptor (`OPAQUE_FD`) the
+    /// engine left in its process's table ([`crate::backend::hand_over_fd`]); the backend
+    /// takes it and imports it into a semaphore of its own, which shares the payload.
+    pub fd_token: u64,
+    /// The textures whose images the semaphore hands over, with their layouts.
+    pub textures: Vec<SemaphoreTexture>,
+}
+
 /// A box of texels of one image.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[rkyv(derive(Debug))]
@@ -1071,6 +1111,16 @@ pub enum Record {
         texture: TextureHandle,
         memory: Box<TextureMemory>,
     },
+    /// `glWaitSemaphoreEXT`: the backend's later work on the device waits for the semaphore
+    /// (the work recorded before is submitted first); the textures' images are in the
+    /// layouts given. Sent only in process, to a backend whose caps have `semaphore_fd`;
+    /// the engine decided every GL error. A token this process's table does not hold (a
+    /// replay) waits for nothing.
+    WaitSemaphore { op: Box<SemaphoreOp> },
+    /// `glSignalSemaphoreEXT`: the textures' images moved to the layouts given, then
+    /// everything recorded before is submitted signalling the semaphore. Sent as
+    /// `WaitSemaphore` is.
+    SignalSemaphore { op: Box<SemaphoreOp> },
     /// Makes an `EGLImage` of level 0 of a 2D texture in the backend's own native context
     /// once the work before it completed, keeps it in the process's table of images and
     /// replies with its token (`Reply::EglImage`; 0: the driver refused it). Sent only on

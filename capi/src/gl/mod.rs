@@ -44,6 +44,7 @@ mod program;
 mod program_interface;
 mod query;
 mod robustness;
+mod semaphore;
 mod state;
 pub mod stubs;
 mod subroutine;
@@ -85,6 +86,7 @@ pub use program::*;
 pub use program_interface::*;
 pub use query::*;
 pub use robustness::*;
+pub use semaphore::*;
 pub use state::*;
 pub use subroutine::*;
 pub use tessellation::*;
@@ -122,7 +124,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 350] = [
+pub static BEYOND_3_3: [(&str, Proc); 358] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -698,6 +700,13 @@ pub static BEYOND_3_3: [(&str, Proc); 350] = [
         }),
     ),
     (
+        "glDeleteSemaphoresEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *const GLuint) = glDeleteSemaphoresEXT;
+            F as *const c_void
+        }),
+    ),
+    (
         "glDeleteTransformFeedbacks",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *const GLuint) = glDeleteTransformFeedbacks;
@@ -874,6 +883,13 @@ pub static BEYOND_3_3: [(&str, Proc); 350] = [
         "glGenProgramPipelines",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glGenProgramPipelines;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glGenSemaphoresEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLsizei, *mut GLuint) = glGenSemaphoresEXT;
             F as *const c_void
         }),
     ),
@@ -1235,6 +1251,14 @@ pub static BEYOND_3_3: [(&str, Proc); 350] = [
         }),
     ),
     (
+        "glGetSemaphoreParameterui64vEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *mut u64) =
+                glGetSemaphoreParameterui64vEXT;
+            F as *const c_void
+        }),
+    ),
+    (
         "glGetShaderPrecisionFormat",
         Proc({
             const F: unsafe extern "C" fn(GLenum, GLenum, *mut GLint, *mut GLint) =
@@ -1524,6 +1548,13 @@ pub static BEYOND_3_3: [(&str, Proc); 350] = [
         }),
     ),
     (
+        "glImportSemaphoreFdEXT",
+        Proc({
+            const F: extern "C" fn(GLuint, GLenum, GLint) = glImportSemaphoreFdEXT;
+            F as *const c_void
+        }),
+    ),
+    (
         "glInvalidateBufferData",
         Proc({
             const F: extern "C" fn(GLuint) = glInvalidateBufferData;
@@ -1608,6 +1639,13 @@ pub static BEYOND_3_3: [(&str, Proc); 350] = [
         "glIsProgramPipeline",
         Proc({
             const F: extern "C" fn(GLuint) -> GLboolean = glIsProgramPipeline;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glIsSemaphoreEXT",
+        Proc({
+            const F: extern "C" fn(GLuint) -> GLboolean = glIsSemaphoreEXT;
             F as *const c_void
         }),
     ),
@@ -2348,6 +2386,14 @@ pub static BEYOND_3_3: [(&str, Proc); 350] = [
         }),
     ),
     (
+        "glSemaphoreParameterui64vEXT",
+        Proc({
+            const F: unsafe extern "C" fn(GLuint, GLenum, *const u64) =
+                glSemaphoreParameterui64vEXT;
+            F as *const c_void
+        }),
+    ),
+    (
         "glShaderBinary",
         Proc({
             const F: unsafe extern "C" fn(GLsizei, *const GLuint, GLenum, *const c_void, GLsizei) =
@@ -2359,6 +2405,20 @@ pub static BEYOND_3_3: [(&str, Proc); 350] = [
         "glShaderStorageBlockBinding",
         Proc({
             const F: extern "C" fn(GLuint, GLuint, GLuint) = glShaderStorageBlockBinding;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glSignalSemaphoreEXT",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLuint,
+                *const GLuint,
+                GLuint,
+                *const GLuint,
+                *const GLenum,
+            ) = glSignalSemaphoreEXT;
             F as *const c_void
         }),
     ),
@@ -2980,6 +3040,20 @@ pub static BEYOND_3_3: [(&str, Proc); 350] = [
         "glViewportIndexedfv",
         Proc({
             const F: unsafe extern "C" fn(GLuint, *const GLfloat) = glViewportIndexedfv;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glWaitSemaphoreEXT",
+        Proc({
+            const F: unsafe extern "C" fn(
+                GLuint,
+                GLuint,
+                *const GLuint,
+                GLuint,
+                *const GLuint,
+                *const GLenum,
+            ) = glWaitSemaphoreEXT;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2280;
+    2272;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -319,7 +319,6 @@ super::unimplemented::stubs! {
     glDeleteQueriesARB: u64,
     glDeleteQueryResourceTagNV: u64,
     glDeleteRenderbuffersEXT: u64,
-    glDeleteSemaphoresEXT: u64,
     glDeleteStatesNV: u64,
     glDeleteTexturesEXT: u64,
     glDeleteTransformFeedbacksNV: u64,
@@ -509,7 +508,6 @@ super::unimplemented::stubs! {
     glGenQueriesARB: u64,
     glGenQueryResourceTagNV: u64,
     glGenRenderbuffersEXT: u64,
-    glGenSemaphoresEXT: u64,
     glGenSymbolsEXT: u64,
     glGenTexturesEXT: u64,
     glGenTransformFeedbacksNV: u64,
@@ -727,7 +725,6 @@ super::unimplemented::stubs! {
     glGetQueryivARB: u64,
     glGetRenderbufferParameterivEXT: u64,
     glGetSemaphoreParameterivNV: u64,
-    glGetSemaphoreParameterui64vEXT: u64,
     glGetSeparableFilter: u64,
     glGetSeparableFilterEXT: u64,
     glGetShaderSourceARB: u64,
@@ -852,7 +849,6 @@ super::unimplemented::stubs! {
     glImageTransformParameterivHP: u64,
     glImportMemoryWin32HandleEXT: u64,
     glImportMemoryWin32NameEXT: u64,
-    glImportSemaphoreFdEXT: u64,
     glImportSemaphoreWin32HandleEXT: u64,
     glImportSemaphoreWin32NameEXT: u64,
     glImportSyncEXT: u64,
@@ -904,7 +900,6 @@ super::unimplemented::stubs! {
     glIsProgramNV: u64,
     glIsQueryARB: u64,
     glIsRenderbufferEXT: u64,
-    glIsSemaphoreEXT: u64,
     glIsStateNV: u64,
     glIsTextureEXT: u64,
     glIsTextureHandleResidentARB: u64,
@@ -1619,7 +1614,6 @@ super::unimplemented::stubs! {
     glSelectBuffer: u64,
     glSelectPerfMonitorCountersAMD: u64,
     glSemaphoreParameterivNV: u64,
-    glSemaphoreParameterui64vEXT: u64,
     glSeparableFilter2D: u64,
     glSeparableFilter2DEXT: u64,
     glSetFenceAPPLE: u64,
@@ -1638,7 +1632,6 @@ super::unimplemented::stubs! {
     glShadingRateSampleOrderCustomNV: u64,
     glShadingRateSampleOrderNV: u64,
     glSharpenTexFuncSGIS: u64,
-    glSignalSemaphoreEXT: u64,
     glSignalSemaphoreui64NVX: u64,
     glSignalVkFenceNV: u64,
     glSignalVkSemaphoreNV: u64,
@@ -2215,7 +2208,6 @@ super::unimplemented::stubs! {
     glVideoCaptureStreamParameterivNV: u64,
     glViewportPositionWScaleNV: u64,
     glViewportSwizzleNV: u64,
-    glWaitSemaphoreEXT: u64,
     glWaitSemaphoreui64NVX: u64,
     glWaitVkSemaphoreNV: u64,
     glWeightPathsNV: u64,
