@@ -9,6 +9,8 @@
 //! only when there is exactly one; several EGL devices are listed for status with no backend.
 //! Without the extension the default display is one device, `native EGL`. EGL states no
 //! memory size: a device's budget is the machine's memory (`MemTotal`).
+//!
+//! [`native_dma_buf`] says what the GLES backend's display offers of the dma-buf extensions.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::path::Path;
@@ -16,6 +18,8 @@ use std::path::Path;
 use tessera_wire::transport::devices::{Device, DeviceKind};
 
 use crate::egl::{EGL_CANDIDATES, open_local, sym};
+
+pub use crate::egl_image::{DmaBufFormat, DmaBufOffer, native_dma_buf};
 
 type EglDevice = *mut c_void;
 type QueryDevices = unsafe extern "C" fn(i32, *mut EglDevice, *mut i32) -> u32;

@@ -678,8 +678,13 @@ impl Egl {
         if create.is_null() || destroy.is_null() || target.is_null() {
             return None;
         }
-        // SAFETY: non-null entry points of these names, cast to the signatures the
-        // extensions give them.
+        let target_renderbuffer = if has("EGL_KHR_gl_renderbuffer_image") {
+            self.proc_address(c"glEGLImageTargetRenderbufferStorageOES")
+        } else {
+            std::ptr::null()
+        };
+        // SAFETY: non-null entry points of these names (the renderbuffer one checked where
+        // it is cast), cast to the signatures the extensions give them.
         unsafe {
             Some(crate::egl_image::ImageEgl {
                 display: self.display,
@@ -701,6 +706,40 @@ impl Egl {
         // EGL_EXT_client_extensions; older EGLs return NULL) or an initialised display, and
         // returns NULL or a static NUL-terminated string.
         let s = unsafe { (self.fns.query_string)(display, EGL_EXTENSIONS) };
+    /// The native display.
+    pub fn display(&self) -> *mut c_void {
+        self.display
+    }
+
+    /// The display's dma-buf entry points, each where it has the extension (`egl_image.rs`).
+    pub fn dma_buf_egl(&self) -> crate::egl_image::DmaBufEgl {
+        let extensions = self.extensions(self.display);
+        let has = |name: &str| extensions.split(' ').any(|e| e == name);
+        let pair = |extension: &str, a: &CStr, b: &CStr| {
+            let (a, b) = (self.proc_address(a), self.proc_address(b));
+            (has(extension) && !a.is_null() && !b.is_null()).then_some((a, b))
+        };
+        let export = pair(
+            "EGL_MESA_image_dma_buf_export",
+            c"eglExportDMABUFImageQueryMESA",
+            c"eglExportDMABUFImageMESA",
+        );
+        let modifiers = pair(
+            "EGL_EXT_image_dma_buf_import_modifiers",
+            c"eglQueryDmaBufFormatsEXT",
+            c"eglQueryDmaBufModifiersEXT",
+        );
+        // SAFETY: non-null entry points of these names, cast to the signatures the
+        // extensions give them.
+        unsafe {
+            crate::egl_image::DmaBufEgl {
+                export: export.map(|(a, b)| (cast(a), cast(b))),
+                import: has("EGL_EXT_image_dma_buf_import"),
+                modifiers: modifiers.map(|(a, b)| (cast(a), cast(b))),
+            }
+        }
+    }
+
         if s.is_null() {
             return String::new();
         }
@@ -727,6 +766,9 @@ impl Egl {
                 get_display,
                 get_platform_display,
             } => {
+                target_renderbuffer: (!target_renderbuffer.is_null())
+                    .then(|| cast(target_renderbuffer)),
+                dma_buf: self.dma_buf_egl(),
                 if surfaceless && let Some(get_platform_display) = get_platform_display {
                     // SAFETY: EGL 1.5 eglGetPlatformDisplay with the surfaceless platform
                     // takes EGL_DEFAULT_DISPLAY (NULL) as native display and a NULL

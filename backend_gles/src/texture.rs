@@ -22,7 +22,7 @@ use tessera_wire::dispatch::{
     TextureImage, TexturePipe, TextureReadback, TextureWrite,
 };
 use tessera_wire::format::{PixelLayout, TextureKind};
-use tessera_wire::handle::TextureHandle;
+use tessera_wire::handle::{RenderbufferHandle, TextureHandle};
 use tessera_wire::images::{ImageDesc, LevelImages};
 use tessera_wire::pixel::pixel_size;
 use tessera_wire::record::{
@@ -489,6 +489,64 @@ impl TexturePipe for GlesPipe {
     fn destroy_egl_image(&mut self, token: u64) -> R {
         crate::egl_image::destroy(token);
         Ok(())
+    }
+
+    fn export_egl_renderbuffer_image(
+        &mut self,
+        handle: RenderbufferHandle,
+    ) -> Result<u64, SessionError> {
+        const N: &str = "ExportEglRenderbufferImage";
+        let images = self
+            .egl_images
+            .ok_or_else(|| bad_value(N, "the driver makes no EGL images"))?;
+        let name = self.renderbuffers.get(N, handle)?.name;
+        // SAFETY: context current; glFinish has no preconditions. The importing context
+        // reads the storage the work so far wrote.
+        unsafe { self.gl.finish() };
+        Ok(images.export_renderbuffer(name.0.get()))
+    }
+
+    fn export_dma_buf(
+        &mut self,
+        token: u64,
+    ) -> Result<Option<tessera_wire::backend::DmaBufPlanes>, SessionError> {
+        let Some(images) = self.egl_images else {
+            return Ok(None);
+        };
+        // SAFETY: context current; glFinish has no preconditions. The host reads the
+        // storage the work so far wrote.
+        unsafe { self.gl.finish() };
+        Ok(images.export_dma_buf(token))
+    }
+
+    fn import_egl_renderbuffer_image(&mut self, handle: RenderbufferHandle, token: u64) -> R {
+        const N: &str = "ImportEglRenderbufferImage";
+        let images = self
+            .egl_images
+            .ok_or_else(|| bad_value(N, "the driver makes no EGL images"))?;
+        let rb = self.renderbuffers.get(N, handle)?;
+        let name = rb.name;
+        // SAFETY: context current; `name` is a live renderbuffer of this context.
+        unsafe { self.gl.bind_renderbuffer(glow::RENDERBUFFER, Some(name)) };
+        if !images.import_renderbuffer(token) {
+            log::warn!(
+                "tessera-backend-gles: {N}: no EGL image of this display has token {token}; \
+                 the renderbuffer keeps its own storage"
+            );
+            return Ok(());
+        }
+        let rb = self.renderbuffers.get_mut(N, handle)?;
+        rb.samples = 0;
+        Ok(())
+    }
+
+    /// `HandOverTexture` with `gl_texture` (`host.rs`).
+    fn hand_over_gl_texture(
+        &mut self,
+        handle: TextureHandle,
+        signal: bool,
+    ) -> Result<tessera_wire::HostTexture, SessionError> {
+        self.copy_for_host(handle, signal)
     }
 
     fn destroy_texture(&mut self, handle: TextureHandle) -> R {

@@ -69,8 +69,8 @@ BEYOND = {
     "glMemoryObjectParameterivEXT", "glGetMemoryObjectParameterivEXT", "glImportMemoryFdEXT",
     "glTexStorageMem2DEXT", "glTextureStorageMem2DEXT", "glGetUnsignedBytevEXT",
     "glGetUnsignedBytei_vEXT",
-    # OES_EGL_image: a texture made of an EGL image (capi/src/egl/image.rs).
-    "glEGLImageTargetTexture2DOES",
+    # OES_EGL_image: a texture or renderbuffer made of an EGL image (capi/src/egl/image.rs).
+    "glEGLImageTargetTexture2DOES", "glEGLImageTargetRenderbufferStorageOES",
     # EXT_semaphore(_fd): GL–Vulkan synchronisation (capi/src/gl/semaphore.rs).
     "glGenSemaphoresEXT", "glDeleteSemaphoresEXT", "glIsSemaphoreEXT",
     "glSemaphoreParameterui64vEXT", "glGetSemaphoreParameterui64vEXT", "glImportSemaphoreFdEXT",

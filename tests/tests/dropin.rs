@@ -52,7 +52,7 @@ const NAMES: [&str; 6] = [
 ];
 
 /// The C programs: source, program, libraries linked.
-const PROGRAMS: [(&str, &str, &[&str]); 10] = [
+const PROGRAMS: [(&str, &str, &[&str]); 11] = [
     (
         "dropin.c",
         "tessera-dropin-test",
@@ -66,6 +66,11 @@ const PROGRAMS: [(&str, &str, &[&str]); 10] = [
     ("egl_device.c", "tessera-egl-device", &["-lEGL", "-lOpenGL"]),
     ("egl_sync.c", "tessera-egl-sync", &["-lEGL", "-lOpenGL"]),
     ("egl_image.c", "tessera-egl-image", &["-lEGL", "-lOpenGL"]),
+    (
+        "egl_renderbuffer_image.c",
+        "tessera-egl-renderbuffer-image",
+        &["-lEGL", "-lOpenGL"],
+    ),
     (
         "unimplemented.c",
         "tessera-unimplemented",
@@ -393,6 +398,83 @@ fn an_egl_image_of_a_texture_gives_an_unshared_context_its_texels() {
 
 /// The checks `tests/dropin/egl_image.c` makes where images are offered.
 const EGL_IMAGE_CHECKS: usize = 23;
+
+/// EGL images of renderbuffers between two contexts that share nothing
+/// (`tests/dropin/egl_renderbuffer_image.c`): natively, and on the GLES backend in process
+/// (`inproc` and `thread`), context B reads exactly the pixels context A drew through its own
+/// renderbuffer and texture of the image, and A reads what B then drew; the errors are the
+/// extensions' (Mesa's where it agrees, which the native run checks). The dma-buf extensions
+/// are offered exactly where the native display offers them (not on llvmpipe's surfaceless
+/// display, where the run checks the errors of calling them anyway).
+#[test]
+fn an_egl_image_of_a_renderbuffer_gives_an_unshared_context_its_pixels() {
+    let dir = dropin_dir();
+    let program = |transport: Option<&str>, args: &[&str]| {
+        let mut cmd = Command::new(dir.join("tessera-egl-renderbuffer-image"));
+        cmd.args(args)
+            .env_remove("LD_LIBRARY_PATH")
+            .env_remove("TESSERA_BACKEND")
+            .env_remove("TESSERA_TRANSPORT")
+            .env_remove("RUST_BACKTRACE");
+        if let Some(transport) = transport {
+            cmd.env("LD_LIBRARY_PATH", dir)
+                .env("TESSERA_BACKEND", "gles")
+                .env("TESSERA_TRANSPORT", transport);
+        }
+        tessera_tests::ensure_runtime_dir();
+        cmd.output().expect("the test program runs")
+    };
+    let native = program(None, &[]);
+    let stdout = text(&native.stdout);
+    let dma_buf = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("dma-buf export "))
+        .and_then(|l| l.split_once(" import "))
+        .map(|(e, i)| format!("dma-buf={e}{i}"))
+        .unwrap_or_else(|| panic!("native: no dma-buf line: {stdout}"));
+    let native_dma_buf = dma_buf != "dma-buf=00";
+    let runs = [
+        ("native", native),
+        ("gles inproc", program(Some("inproc"), &[&dma_buf])),
+        ("gles thread", program(Some("thread"), &[&dma_buf])),
+    ];
+    for (name, out) in runs {
+        let stdout = text(&out.stdout);
+        let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+        assert!(failed.is_empty(), "{name}: {}", failed.join("\n"));
+        assert!(
+            out.status.success(),
+            "{name}: {stdout}\n{}",
+            text(&out.stderr)
+        );
+        assert!(
+            stdout.contains("ok B reads exactly what A drew")
+                && stdout.contains("ok B samples exactly what A drew")
+                && stdout.contains("ok A reads exactly what B drew into the image"),
+            "{name}: {stdout}"
+        );
+        // Where the native display has no dma-bufs, both runs also check the errors of
+        // asking for them; Tessera's run asks more than Mesa can be asked (the C program).
+        if !native_dma_buf {
+            let checks = if name == "native" {
+                EGL_RENDERBUFFER_IMAGE_CHECKS_NATIVE
+            } else {
+                EGL_RENDERBUFFER_IMAGE_CHECKS_TESSERA
+            };
+            assert!(
+                stdout.contains(&format!("checks {checks} failures 0")),
+                "{name}: {stdout}"
+            );
+        }
+    }
+}
+
+/// The checks `tests/dropin/egl_renderbuffer_image.c` makes natively on a display without
+/// dma-bufs.
+const EGL_RENDERBUFFER_IMAGE_CHECKS_NATIVE: usize = 22;
+/// The checks it makes on Tessera there (the errors where Mesa differs from the
+/// extensions, and the dma-buf calls Mesa cannot take without the extensions).
+const EGL_RENDERBUFFER_IMAGE_CHECKS_TESSERA: usize = 40;
 
 /// `TESSERA_GL_VERSION=4.0` claims 4.0 on the null backend, whose own version is 4.6: a 4.0
 /// core request is granted, a 4.3 one refused, and the context reports 4.0 (the run without

@@ -41,6 +41,35 @@ pub enum Reply {
 }
 
 /// A copy of a texture's image made on a device a host lent the backend, handed to the host
+    /// An `EGLImage`'s dma-buf (`ExportDmaBuf`; `None`: the driver exports none).
+    DmaBuf(Option<DmaBufPlanes>),
+}
+
+/// An `EGLImage` exported as a dma-buf (`EGL_MESA_image_dma_buf_export`): its DRM format and
+/// modifier, and per plane a descriptor the backend left in the process's table
+/// ([`hand_over_fd`]; the engine takes it), its stride and offset in bytes. Sent only on the
+/// in-process transports, where the table is the engine's.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct DmaBufPlanes {
+    /// DRM fourcc (`DRM_FORMAT_*`).
+    pub fourcc: i32,
+    /// DRM format modifier of every plane.
+    pub modifier: u64,
+    /// Per plane: the descriptor's token, stride and offset.
+    pub planes: Vec<DmaBufPlane>,
+}
+
+/// One plane of [`DmaBufPlanes`].
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct DmaBufPlane {
+    /// The token of its descriptor in the process's table ([`take_handed_fd`]).
+    pub fd_token: u64,
+    /// Bytes per row.
+    pub stride: i32,
+    /// Bytes from the start of the buffer.
+    pub offset: i32,
 /// (raw Vulkan handles of the host's own device, meaningful in its process only; the engine
 /// asks for one only on the in-process transports). The image and its memory belong to the
 /// host, which destroys them.

@@ -350,6 +350,36 @@ pub trait TexturePipe {
     fn signal_semaphore(&mut self, op: crate::record::SemaphoreOp) -> R {
         drop(crate::backend::take_handed_fd(op.fd_token));
         Err(crate::backend::bad_value(
+    /// `ExportEglRenderbufferImage`: a native `EGLImage` of a renderbuffer once the work
+    /// before it completed, as a token of the process's table (0: the driver refused). A
+    /// backend whose caps have no `egl_images` (the engine never asks it) ends the session.
+    fn export_egl_renderbuffer_image(
+        &mut self,
+        renderbuffer: RenderbufferHandle,
+    ) -> Result<u64, SessionError> {
+        let _ = renderbuffer;
+        Err(crate::backend::bad_value(
+            "ExportEglRenderbufferImage",
+            "this backend makes no EGL images",
+        ))
+    }
+    /// `ExportDmaBuf`: the token's image as a dma-buf whose descriptors the backend left in
+    /// the process's table, or `None` where the driver exports none.
+    fn export_dma_buf(
+        &mut self,
+        token: u64,
+    ) -> Result<Option<crate::backend::DmaBufPlanes>, SessionError> {
+        let _ = token;
+        Ok(None)
+    }
+    /// `ImportEglRenderbufferImage`: the renderbuffer's storage becomes the token's image.
+    fn import_egl_renderbuffer_image(&mut self, renderbuffer: RenderbufferHandle, token: u64) -> R {
+        let _ = (renderbuffer, token);
+        Err(crate::backend::bad_value(
+            "ImportEglRenderbufferImage",
+            "this backend makes no EGL images",
+        ))
+    }
             "SignalSemaphore",
             "this backend imports no semaphore",
         ))
@@ -2403,6 +2433,32 @@ impl<C: PipeContext> Dispatcher<C> {
             A::DestroyTransformFeedback { xfb } => {
                 const N: &str = "DestroyTransformFeedback";
                 let xfb = de(xfb)?;
+            A::ExportEglRenderbufferImage {
+                renderbuffer,
+                reply,
+            } => {
+                const N: &str = "ExportEglRenderbufferImage";
+                let renderbuffer = de(renderbuffer)?;
+                reg.renderbuffers.get(N, renderbuffer)?;
+                let token = pipe.export_egl_renderbuffer_image(renderbuffer)?;
+                out.replies.push((de(reply)?, Reply::EglImage(token)));
+                N
+            }
+            A::ExportDmaBuf { token, reply } => {
+                let planes = pipe.export_dma_buf(de(token)?)?;
+                out.replies.push((de(reply)?, Reply::DmaBuf(planes)));
+                "ExportDmaBuf"
+            }
+            A::ImportEglRenderbufferImage {
+                renderbuffer,
+                token,
+            } => {
+                const N: &str = "ImportEglRenderbufferImage";
+                let renderbuffer = de(renderbuffer)?;
+                reg.renderbuffers.get(N, renderbuffer)?;
+                pipe.import_egl_renderbuffer_image(renderbuffer, de(token)?)?;
+                N
+            }
                 reg.transform_feedbacks.remove(N, xfb)?;
                 pipe.destroy_transform_feedback(xfb)?;
                 N

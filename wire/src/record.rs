@@ -1142,6 +1142,27 @@ pub enum Record {
     /// Creates a transform feedback object: a capture's bindings and write positions,
     /// which outlive the capture for draws from it.
     CreateTransformFeedback { xfb: TransformFeedbackHandle },
+    /// Makes an `EGLImage` of a single-sampled colour renderbuffer in the backend's own
+    /// native context once the work before it completed (`EGL_KHR_gl_renderbuffer_image`),
+    /// kept in the same table as `ExportEglImage`'s and replied as its token
+    /// (`Reply::EglImage`; 0: the driver refused it). The engine decided every EGL error.
+    ExportEglRenderbufferImage {
+        renderbuffer: RenderbufferHandle,
+        reply: ReplyId,
+    },
+    /// Makes a renderbuffer's storage the image of a token of this process's table
+    /// (`glEGLImageTargetRenderbufferStorageOES`): the engine defined it with the image's
+    /// format and size just before (`DefineRenderbuffer`, single-sampled); framebuffers it
+    /// is attached to see the new storage.
+    ImportEglRenderbufferImage {
+        renderbuffer: RenderbufferHandle,
+        token: u64,
+    },
+    /// Exports the image of a token of this process's table as a dma-buf
+    /// (`EGL_MESA_image_dma_buf_export`) once the work before it completed, replying
+    /// `Reply::DmaBuf` (`None` where the native display exports none). The engine decided
+    /// every EGL error and sends it only on the in-process transports.
+    ExportDmaBuf { token: u64, reply: ReplyId },
     /// Destroys a transform feedback object (never the current context's active one).
     DestroyTransformFeedback { xfb: TransformFeedbackHandle },
     /// Starts capturing into `xfb` the current program's captured outputs of every draw

@@ -12,7 +12,7 @@ use super::*;
 use crate::gl::{GL_FUNCTIONS, Proc};
 
 /// Every exported EGL function, sorted by name.
-pub static EGL_FUNCTIONS: [(&str, Proc); 60] = [
+pub static EGL_FUNCTIONS: [(&str, Proc); 64] = [
     (
         "eglBindAPI",
         Proc({
@@ -226,6 +226,32 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 60] = [
         }),
     ),
     (
+        "eglExportDMABUFImageMESA",
+        Proc({
+            const F: unsafe extern "C" fn(
+                Handle,
+                Handle,
+                *mut i32,
+                *mut EGLint,
+                *mut EGLint,
+            ) -> EGLBoolean = eglExportDMABUFImageMESA;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglExportDMABUFImageQueryMESA",
+        Proc({
+            const F: unsafe extern "C" fn(
+                Handle,
+                Handle,
+                *mut EGLint,
+                *mut EGLint,
+                *mut u64,
+            ) -> EGLBoolean = eglExportDMABUFImageQueryMESA;
+            F as *const c_void
+        }),
+    ),
+    (
         "eglGetConfigAttrib",
         Proc({
             const F: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLint) -> EGLBoolean =
@@ -375,6 +401,28 @@ pub static EGL_FUNCTIONS: [(&str, Proc); 60] = [
         Proc({
             const F: unsafe extern "C" fn(Handle, EGLint, *mut EGLAttrib) -> EGLBoolean =
                 eglQueryDisplayAttribEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQueryDmaBufFormatsEXT",
+        Proc({
+            const F: unsafe extern "C" fn(Handle, EGLint, *mut EGLint, *mut EGLint) -> EGLBoolean =
+                eglQueryDmaBufFormatsEXT;
+            F as *const c_void
+        }),
+    ),
+    (
+        "eglQueryDmaBufModifiersEXT",
+        Proc({
+            const F: unsafe extern "C" fn(
+                Handle,
+                EGLint,
+                EGLint,
+                *mut u64,
+                *mut EGLBoolean,
+                *mut EGLint,
+            ) -> EGLBoolean = eglQueryDmaBufModifiersEXT;
             F as *const c_void
         }),
     ),

@@ -124,7 +124,7 @@ pub use viewport::*;
 /// of core functions that the advertised EXT extensions bring (`GL_EXT_texture_integer`,
 /// `GL_EXT_texture_array`, `GL_EXT_provoking_vertex`; `engine::get::EXTENSION_NAMES`). `eglGetProcAddress` looks here after
 /// [`GL_FUNCTIONS`] and before the stubs of [`unimplemented`].
-pub static BEYOND_3_3: [(&str, Proc); 358] = [
+pub static BEYOND_3_3: [(&str, Proc); 359] = [
     (
         "glActiveShaderProgram",
         Proc({
@@ -826,6 +826,14 @@ pub static BEYOND_3_3: [(&str, Proc); 358] = [
         Proc({
             const F: extern "C" fn(GLenum, GLuint, GLuint, GLsizei) =
                 glDrawTransformFeedbackStreamInstanced;
+            F as *const c_void
+        }),
+    ),
+    (
+        "glEGLImageTargetRenderbufferStorageOES",
+        Proc({
+            const F: extern "C" fn(GLenum, *mut c_void) =
+                crate::egl::glEGLImageTargetRenderbufferStorageOES;
             F as *const c_void
         }),
     ),

@@ -5,7 +5,7 @@
 #![allow(non_snake_case, reason = "named after the GL functions")]
 
 super::unimplemented::stubs! {
-    2272;
+    2271;
     glAccum: u64,
     glAccumxOES: u64,
     glAcquireKeyedMutexWin32EXT: u64,
@@ -366,7 +366,6 @@ super::unimplemented::stubs! {
     glDrawTextureNV: u64,
     glDrawTransformFeedbackNV: u64,
     glDrawVkImageNV: u64,
-    glEGLImageTargetRenderbufferStorageOES: u64,
     glEGLImageTargetTexStorageEXT: u64,
     glEGLImageTargetTextureStorageEXT: u64,
     glEdgeFlag: u64,

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 use std::ffi::CStr;
-use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread::ThreadId;
 
 use super::EglError;
@@ -115,11 +115,11 @@ pub const CLIENT_APIS_STRING: &CStr = c"OpenGL";
 pub const DISPLAY_EXTENSIONS: &CStr = c"EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
 /// `EGL_EXTENSIONS` of a display whose contexts may share textures as images
 /// ([`images_offered`]).
-pub const DISPLAY_EXTENSIONS_IMAGES: &CStr = c"EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
+pub const DISPLAY_EXTENSIONS_IMAGES: &CStr = c"EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses EGL_KHR_gl_renderbuffer_image EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_wait_sync";
 /// `EGL_EXTENSIONS` of a display with windows.
 pub const WINDOW_DISPLAY_EXTENSIONS: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_KHR_wait_sync EGL_EXT_swap_buffers_with_damage";
 /// `EGL_EXTENSIONS` of a display with windows whose contexts may share textures as images.
-pub const WINDOW_DISPLAY_EXTENSIONS_IMAGES: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_KHR_wait_sync EGL_EXT_swap_buffers_with_damage";
+pub const WINDOW_DISPLAY_EXTENSIONS_IMAGES: &CStr = c"EGL_EXT_buffer_age EGL_KHR_create_context EGL_KHR_create_context_no_error EGL_KHR_fence_sync EGL_KHR_gl_colorspace EGL_KHR_get_all_proc_addresses EGL_KHR_gl_renderbuffer_image EGL_KHR_gl_texture_2D_image EGL_KHR_image_base EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_KHR_swap_buffers_with_damage EGL_KHR_wait_sync EGL_EXT_swap_buffers_with_damage";
 
 /// Whether a display offers the image extensions: the contexts it makes (the environment's
 /// [`Config`](crate::Config)) may get the GLES backend in process (`TESSERA_BACKEND` `gles`
@@ -134,6 +134,28 @@ pub fn images_offered() -> bool {
         _ => false,
     };
     gles && !config.transport.is_remote() && config.capture_file.is_none()
+}
+/// `base` (a list with the image extensions) with the dma-buf extensions the display offers
+/// ([`dma_buf_offered`](super::image::dma_buf_offered)) added, made once per process in
+/// `cache`.
+fn with_dma_buf(base: &'static CStr, cache: &'static OnceLock<&'static CStr>) -> &'static CStr {
+    cache.get_or_init(|| {
+        let (export, import) = super::image::dma_buf_offered();
+        let mut list = base.to_string_lossy().into_owned();
+        if export {
+            list.push_str(" EGL_MESA_image_dma_buf_export");
+        }
+        if import {
+            list.push_str(" EGL_EXT_image_dma_buf_import EGL_EXT_image_dma_buf_import_modifiers");
+        }
+        if !export && !import {
+            return base;
+        }
+        match std::ffi::CString::new(list) {
+            Ok(list) => Box::leak(list.into_boxed_c_str()),
+            Err(_) => base,
+        }
+    })
 }
 /// `EGL_EXTENSIONS` of `EGL_NO_DISPLAY` (client extensions).
 pub const CLIENT_EXTENSIONS: &CStr = c"EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_wayland EGL_EXT_platform_x11 EGL_EXT_platform_xcb EGL_KHR_client_get_all_proc_addresses EGL_KHR_platform_wayland EGL_KHR_platform_x11 EGL_MESA_platform_surfaceless";
@@ -431,10 +453,14 @@ impl Registry {
             VENDOR => Ok(VENDOR_STRING),
             VERSION => Ok(VERSION_STRING),
             EXTENSIONS if d.windows.is_some() && images_offered() => {
-                Ok(WINDOW_DISPLAY_EXTENSIONS_IMAGES)
+                static WITH: OnceLock<&'static CStr> = OnceLock::new();
+                Ok(with_dma_buf(WINDOW_DISPLAY_EXTENSIONS_IMAGES, &WITH))
             }
             EXTENSIONS if d.windows.is_some() => Ok(WINDOW_DISPLAY_EXTENSIONS),
-            EXTENSIONS if images_offered() => Ok(DISPLAY_EXTENSIONS_IMAGES),
+            EXTENSIONS if images_offered() => {
+                static WITH: OnceLock<&'static CStr> = OnceLock::new();
+                Ok(with_dma_buf(DISPLAY_EXTENSIONS_IMAGES, &WITH))
+            }
             EXTENSIONS => Ok(DISPLAY_EXTENSIONS),
             CLIENT_APIS => Ok(CLIENT_APIS_STRING),
             _ => Err(EglError::BadParameter),

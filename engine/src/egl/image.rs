@@ -1,6 +1,8 @@
-//! EGL images of GL textures (`EGL_KHR_image_base`, `EGL_KHR_gl_texture_2D_image`, EGL 1.5
-//! `eglCreateImage`) and their use as a texture's image (`GL_OES_EGL_image`'s
-//! `glEGLImageTargetTexture2DOES`), between contexts that share nothing.
+//! EGL images of GL textures and renderbuffers (`EGL_KHR_image_base`,
+//! `EGL_KHR_gl_texture_2D_image`, `EGL_KHR_gl_renderbuffer_image`, EGL 1.5 `eglCreateImage`)
+//! and their use as a texture's image or a renderbuffer's storage (`GL_OES_EGL_image`'s
+//! `glEGLImageTargetTexture2DOES` and `glEGLImageTargetRenderbufferStorageOES`), between
+//! contexts that share nothing.
 //!
 //! Every share group has its own backend session, so a context of another group cannot
 //! point at the texture's storage through the engine. The image is made by the backend of
@@ -27,15 +29,23 @@
 //! of a live image: `EGL_BAD_ACCESS`. In GL: a target other than `TEXTURE_2D` is
 //! `INVALID_ENUM`, a handle that is no live image `INVALID_VALUE`, an immutable texture or a
 //! context whose backend cannot take images `INVALID_OPERATION`.
+//!
+//! Renderbuffers (`Record::ExportEglRenderbufferImage`, `Record::ImportEglRenderbufferImage`)
+//! follow the extensions' words where Mesa differs: a name that is no renderbuffer, one
+//! without storage or a multisampled one is `EGL_BAD_PARAMETER` (Mesa: `EGL_BAD_ALLOC`), a
+//! second image of one renderbuffer `EGL_BAD_ACCESS` (Mesa makes it), a depth or stencil
+//! one `EGL_BAD_MATCH`; `glEGLImageTargetRenderbufferStorageOES` of no image is
+//! `INVALID_VALUE` (Mesa: `INVALID_OPERATION`), with no renderbuffer bound
+//! `INVALID_OPERATION`. An image of either kind can be taken as either.
 
 use std::sync::Arc;
 
 use tessera_components::gl::*;
 use tessera_components::names::NameEntry;
-use tessera_components::object::{Image, MAX_LEVELS, Texture};
+use tessera_components::object::{Image, MAX_LEVELS, Renderbuffer, Texture};
 use tessera_components::state::TextureTarget;
 use tessera_wire::Reply;
-use tessera_wire::handle::TextureHandle;
+use tessera_wire::handle::{RenderbufferHandle, TextureHandle};
 use tessera_wire::record::Record;
 
 use super::EglError;
@@ -45,11 +55,21 @@ use crate::share::{ShareGroup, Shared};
 use crate::texture::ImageTarget;
 use crate::texture::block_bytes;
 
-/// An `EGLImage` made of level 0 of a 2D texture: the backend's token for it, the group it
-/// was made in, and the image's format and size (what a context that takes it defines).
+/// What an image was made of: a texture's level 0 or a renderbuffer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// Level 0 of a 2D texture (`EGL_GL_TEXTURE_2D`).
+    Texture(TextureHandle),
+    /// A renderbuffer (`EGL_GL_RENDERBUFFER`).
+    Renderbuffer(RenderbufferHandle),
+}
+
+/// An `EGLImage` made of level 0 of a 2D texture or of a renderbuffer: the backend's token
+/// for it, the group it was made in, and the image's format and size (what a context that
+/// takes it defines).
 pub struct EglImage {
     group: Arc<ShareGroup>,
-    texture: TextureHandle,
+    source: Source,
     token: u64,
     image: Image,
 }
@@ -65,10 +85,10 @@ impl std::fmt::Debug for EglImage {
 }
 
 impl EglImage {
-    /// Whether this image was made of `texture` of `group` (a second image of one texture
-    /// is `EGL_BAD_ACCESS`).
-    pub(crate) fn made_of(&self, group: &Arc<ShareGroup>, texture: TextureHandle) -> bool {
-        Arc::ptr_eq(&self.group, group) && self.texture == texture
+    /// Whether this image was made of `source` of `group` (a second image of one texture
+    /// or renderbuffer is `EGL_BAD_ACCESS`).
+    pub(crate) fn made_of(&self, group: &Arc<ShareGroup>, source: Source) -> bool {
+        Arc::ptr_eq(&self.group, group) && self.source == source
     }
 
     /// Width and height of the image.
@@ -104,7 +124,7 @@ pub(crate) fn create(
     group: &Arc<ShareGroup>,
     texture: GLuint,
     level: i32,
-    is_source: impl Fn(TextureHandle) -> bool,
+    is_source: impl Fn(Source) -> bool,
 ) -> Result<EglImage, EglError> {
     let mut sh = group.lock();
     if !can_share(&sh) {
@@ -134,7 +154,7 @@ pub(crate) fn create(
         return Err(EglError::BadMatch);
     }
     let handle = t.handle;
-    if is_source(handle) {
+    if is_source(Source::Texture(handle)) {
         return Err(EglError::BadAccess);
     }
     let reply = sh.dev.enc.mint_reply();
@@ -142,10 +162,21 @@ pub(crate) fn create(
         texture: handle,
         reply,
     });
+    finish(group, &mut sh, reply, Source::Texture(handle), image)
+}
+
+/// The image of `source` once the backend replied to its export.
+fn finish(
+    group: &Arc<ShareGroup>,
+    sh: &mut Shared,
+    reply: tessera_wire::ReplyId,
+    source: Source,
+    image: Image,
+) -> Result<EglImage, EglError> {
     match sh.wait(reply) {
         Some(Reply::EglImage(token)) if token != 0 => Ok(EglImage {
             group: group.clone(),
-            texture: handle,
+            source,
             token,
             image,
         }),
@@ -154,12 +185,132 @@ pub(crate) fn create(
     }
 }
 
+/// The image of renderbuffer `renderbuffer` of `group` (`EGL_KHR_gl_renderbuffer_image`):
+/// name 0, a name that is no renderbuffer, one without storage or a multisampled one is
+/// `EGL_BAD_PARAMETER` (as the extension names; Mesa raises `EGL_BAD_ALLOC` for some), a
+/// depth or stencil one `EGL_BAD_MATCH` (only colour images are taken), one already the
+/// source of a live image `EGL_BAD_ACCESS` (as `EGL_KHR_image_base` names).
+pub(crate) fn create_of_renderbuffer(
+    group: &Arc<ShareGroup>,
+    renderbuffer: GLuint,
+    is_source: impl Fn(Source) -> bool,
+) -> Result<EglImage, EglError> {
+    let mut sh = group.lock();
+    if !can_share(&sh) {
+        return Err(EglError::BadAccess);
+    }
+    let entity = match sh.names.renderbuffers.entry(renderbuffer) {
+        NameEntry::Object(e) if renderbuffer != 0 => e,
+        _ => return Err(EglError::BadParameter),
+    };
+    let rb = sh
+        .world
+        .get::<Renderbuffer>(entity)
+        .ok_or(EglError::BadParameter)?;
+    let format = rb
+        .format
+        .filter(|_| rb.width > 0 && rb.height > 0)
+        .ok_or(EglError::BadParameter)?;
+    if rb.samples != 0 {
+        return Err(EglError::BadParameter);
+    }
+    let info = format.info();
+    if info.depth_bits != 0 || info.stencil_bits != 0 {
+        return Err(EglError::BadMatch);
+    }
+    let image = Image {
+        width: rb.width,
+        height: rb.height,
+        depth: 1,
+        internal_format: rb.internal_format,
+        format: Some(format),
+        ..Image::default()
+    };
+    let handle = rb.handle;
+    if is_source(Source::Renderbuffer(handle)) {
+        return Err(EglError::BadAccess);
+    }
+    let reply = sh.dev.enc.mint_reply();
+    sh.dev.push(Record::ExportEglRenderbufferImage {
+        renderbuffer: handle,
+        reply,
+    });
+    finish(group, &mut sh, reply, Source::Renderbuffer(handle), image)
+}
+
 impl Context {
     /// An `EGLImage` of level 0 of the 2D texture `texture` of this context's share group
     /// (`eglCreateImage` with `EGL_GL_TEXTURE_2D`; the module docs: where it works, the
     /// errors). Only one live image per texture: a host keeps the one it made.
     pub fn create_egl_image(&mut self, texture: GLuint) -> Result<EglImage, EglError> {
         create(&self.group, texture, 0, |_| false)
+    }
+
+    /// An `EGLImage` of the single-sampled colour renderbuffer `renderbuffer` of this
+    /// context's share group (`eglCreateImage` with `EGL_GL_RENDERBUFFER`; errors:
+    /// `create_of_renderbuffer`'s). Only one live image per renderbuffer.
+    pub fn create_egl_renderbuffer_image(
+        &mut self,
+        renderbuffer: GLuint,
+    ) -> Result<EglImage, EglError> {
+        create_of_renderbuffer(&self.group, renderbuffer, |_| false)
+    }
+
+    /// `glEGLImageTargetRenderbufferStorageOES`: the renderbuffer bound to `target`
+    /// (`RENDERBUFFER`) gets the image as its storage, single-sampled, sharing its memory
+    /// with the image's texture or renderbuffer. A target other than `RENDERBUFFER` is
+    /// `INVALID_ENUM`, no live image `INVALID_VALUE` (as `GL_OES_EGL_image` names it; Mesa
+    /// raises `INVALID_OPERATION`), no bound renderbuffer or a context whose backend cannot
+    /// take images `INVALID_OPERATION`.
+    pub fn egl_image_target_renderbuffer_storage(
+        &mut self,
+        target: GLenum,
+        image: Option<&EglImage>,
+    ) {
+        if let Err(e) = self.take_egl_image_as_renderbuffer(target, image) {
+            self.error(e);
+        }
+    }
+
+    fn take_egl_image_as_renderbuffer(
+        &mut self,
+        target: GLenum,
+        image: Option<&EglImage>,
+    ) -> crate::context::GlResult {
+        if target != RENDERBUFFER {
+            return Err(INVALID_ENUM);
+        }
+        let image = image.ok_or(INVALID_VALUE)?;
+        let group = self.group.clone();
+        let mut sh = group.lock_for(self.local.id);
+        if !can_share(&sh) {
+            return Err(INVALID_OPERATION);
+        }
+        let e = self.local.st.renderbuffer.ok_or(INVALID_OPERATION)?;
+        let format = image.image.format.ok_or(INVALID_OPERATION)?;
+        let Some(mut rb) = sh.world.get_mut::<Renderbuffer>(e) else {
+            return Err(INVALID_OPERATION);
+        };
+        rb.internal_format = image.image.internal_format;
+        rb.format = Some(format);
+        rb.width = image.image.width;
+        rb.height = image.image.height;
+        rb.samples = 0;
+        rb.generation = rb.generation.wrapping_add(1);
+        let renderbuffer = rb.handle;
+        sh.dev.push(Record::DefineRenderbuffer {
+            renderbuffer,
+            format,
+            width: image.image.width as u32,
+            height: image.image.height as u32,
+            samples: 0,
+        });
+        sh.dev.push(Record::ImportEglRenderbufferImage {
+            renderbuffer,
+            token: image.token,
+        });
+        self.local.attachment_image_changed(&sh, e);
+        Ok(())
     }
 
     /// Whether this context offers `GL_OES_EGL_image` (and its display the EGL image
@@ -227,16 +378,21 @@ pub(crate) struct ImageEntry {
 
 /// `EGL_GL_TEXTURE_2D_KHR`.
 const GL_TEXTURE_2D_TARGET: i32 = 0x30B1;
+/// `EGL_GL_RENDERBUFFER_KHR`.
+const GL_RENDERBUFFER_TARGET: i32 = 0x30B9;
+/// `EGL_LINUX_DMA_BUF_EXT`.
+const LINUX_DMA_BUF_TARGET: i32 = 0x3270;
 /// `EGL_GL_TEXTURE_LEVEL_KHR`.
 const GL_TEXTURE_LEVEL: i32 = 0x30BC;
 /// `EGL_IMAGE_PRESERVED_KHR` (accepted; a texture's image is always preserved).
 const IMAGE_PRESERVED: i32 = 0x30D2;
 
 impl super::Registry {
-    /// `eglCreateImage` / `eglCreateImageKHR` of a texture of context `ctx` of `dpy`:
-    /// `EGL_GL_TEXTURE_2D` only (another target `BAD_PARAMETER`), attributes
-    /// `EGL_GL_TEXTURE_LEVEL` and `EGL_IMAGE_PRESERVED` (another `BAD_PARAMETER`), a context
-    /// of the display (`BAD_CONTEXT`); the texture's checks are the module's.
+    /// `eglCreateImage` / `eglCreateImageKHR` of a texture or renderbuffer of context `ctx`
+    /// of `dpy`: `EGL_GL_TEXTURE_2D` or `EGL_GL_RENDERBUFFER` (another target
+    /// `BAD_PARAMETER`), attributes `EGL_GL_TEXTURE_LEVEL` (of a texture) and
+    /// `EGL_IMAGE_PRESERVED` (another `BAD_PARAMETER`), a context of the display
+    /// (`BAD_CONTEXT`); the object's checks are the module's.
     pub fn create_image(
         &mut self,
         dpy: usize,
@@ -246,28 +402,36 @@ impl super::Registry {
         list: &[(i32, i32)],
     ) -> Result<usize, EglError> {
         self.initialized(dpy)?;
+        if target == LINUX_DMA_BUF_TARGET {
+            // EGL_KHR_image_base: a target the display does not take is BAD_PARAMETER, and
+            // no display of Tessera imports dma-bufs (`dma_buf_offered`).
+            return Err(EglError::BadParameter);
+        }
         let group = self
             .contexts
             .get(&ctx)
             .filter(|c| c.display == dpy)
             .map(|c| c.group.clone())
             .ok_or(EglError::BadContext)?;
-        if target != GL_TEXTURE_2D_TARGET {
+        if target != GL_TEXTURE_2D_TARGET && target != GL_RENDERBUFFER_TARGET {
             return Err(EglError::BadParameter);
         }
         let mut level = 0;
         for &(name, value) in list {
             match name {
-                GL_TEXTURE_LEVEL => level = value,
+                GL_TEXTURE_LEVEL if target == GL_TEXTURE_2D_TARGET => level = value,
                 IMAGE_PRESERVED => {}
                 _ => return Err(EglError::BadParameter),
             }
         }
-        let texture = GLuint::try_from(buffer).map_err(|_| EglError::BadParameter)?;
+        let name = GLuint::try_from(buffer).map_err(|_| EglError::BadParameter)?;
         let images = &self.images;
-        let image = create(&group, texture, level, |handle| {
-            images.values().any(|i| i.image.made_of(&group, handle))
-        })?;
+        let is_source = |source| images.values().any(|i| i.image.made_of(&group, source));
+        let image = if target == GL_RENDERBUFFER_TARGET {
+            create_of_renderbuffer(&group, name, is_source)?
+        } else {
+            create(&group, name, level, is_source)?
+        };
         let handle = self.mint(TAG_IMAGE);
         self.images.insert(
             handle,
@@ -296,4 +460,120 @@ impl super::Registry {
     pub fn image(&self, image: usize) -> Option<Arc<EglImage>> {
         self.images.get(&image).map(|i| i.image.clone())
     }
+
+    /// `eglExportDMABUFImageMESA` (and its query, which closes the descriptors): the image
+    /// as a dma-buf of the native display. A handle that is no live image of `dpy` is
+    /// `BAD_PARAMETER`; on a display that does not offer `EGL_MESA_image_dma_buf_export`
+    /// ([`dma_buf_offered`]), or where the driver refuses the image, `BAD_ACCESS`.
+    pub fn export_dma_buf(&mut self, dpy: usize, image: usize) -> Result<DmaBuf, EglError> {
+        self.initialized(dpy)?;
+        let image = match self.images.get(&image) {
+            Some(i) if i.display == dpy => i.image.clone(),
+            _ => return Err(EglError::BadParameter),
+        };
+        if !dma_buf_offered().0 {
+            return Err(EglError::BadAccess);
+        }
+        let mut sh = image.group.lock();
+        if !can_share(&sh) {
+            return Err(EglError::BadAccess);
+        }
+        let reply = sh.dev.enc.mint_reply();
+        sh.dev.push(Record::ExportDmaBuf {
+            token: image.token,
+            reply,
+        });
+        match sh.wait(reply) {
+            Some(Reply::DmaBuf(Some(p))) => Ok(DmaBuf {
+                fourcc: p.fourcc,
+                modifier: p.modifier,
+                planes: p
+                    .planes
+                    .iter()
+                    .map(|plane| DmaBufPlane {
+                        fd: tessera_wire::backend::take_handed_fd(plane.fd_token),
+                        stride: plane.stride,
+                        offset: plane.offset,
+                    })
+                    .collect(),
+            }),
+            Some(Reply::DmaBuf(None)) => Err(EglError::BadAccess),
+            _ => Err(EglError::ContextLost),
+        }
+    }
+
+    /// `eglQueryDmaBufFormatsEXT`: the DRM formats the display imports, none on a display
+    /// that does not offer `EGL_EXT_image_dma_buf_import_modifiers` ([`dma_buf_offered`]).
+    /// A negative `max`, or a positive one without an array to fill (`has_array`), is
+    /// `BAD_PARAMETER`.
+    pub fn dma_buf_formats(
+        &mut self,
+        dpy: usize,
+        max: i32,
+        has_array: bool,
+    ) -> Result<Vec<i32>, EglError> {
+        self.initialized(dpy)?;
+        if max < 0 || (max > 0 && !has_array) {
+            return Err(EglError::BadParameter);
+        }
+        Ok(Vec::new())
+    }
+
+    /// `eglQueryDmaBufModifiersEXT`: the modifiers of a format the display imports (none
+    /// does on a display without `EGL_EXT_image_dma_buf_import_modifiers`): a format it
+    /// does not import, a negative `max`, or a positive one without an array to fill, is
+    /// `BAD_PARAMETER`.
+    pub fn dma_buf_modifiers(
+        &mut self,
+        dpy: usize,
+        format: i32,
+        max: i32,
+        has_array: bool,
+    ) -> Result<Vec<(u64, bool)>, EglError> {
+        let formats = self.dma_buf_formats(dpy, max, has_array)?;
+        if !formats.contains(&format) {
+            return Err(EglError::BadParameter);
+        }
+        Ok(Vec::new())
+    }
+}
+
+/// An image's dma-buf (`eglExportDMABUFImageMESA`): its DRM format and modifier, and per
+/// plane its descriptor (`None`: a plane in the first plane's buffer), stride and offset.
+#[derive(Debug)]
+pub struct DmaBuf {
+    /// DRM fourcc.
+    pub fourcc: i32,
+    /// DRM format modifier of every plane.
+    pub modifier: u64,
+    /// The planes, at most 4.
+    pub planes: Vec<DmaBufPlane>,
+}
+
+/// One plane of a [`DmaBuf`].
+#[derive(Debug)]
+pub struct DmaBufPlane {
+    /// Its descriptor, the caller's to close.
+    pub fd: Option<std::os::fd::OwnedFd>,
+    /// Bytes per row.
+    pub stride: i32,
+    /// Bytes from the start of the buffer.
+    pub offset: i32,
+}
+
+/// Which dma-buf extensions a Tessera display offers, as `(export, import)`: those of the
+/// native display the GLES backend runs on
+/// ([`native_dma_buf`](tessera_backend_gles::discover::native_dma_buf)) where the display
+/// offers images at all ([`images_offered`](super::display::images_offered)). Import is
+/// never offered yet: Tessera makes no image of a dma-buf, so `eglCreateImage` of
+/// `EGL_LINUX_DMA_BUF_EXT` is `BAD_PARAMETER` and `eglQueryDmaBufFormatsEXT` lists nothing.
+/// llvmpipe's display offers neither, so CI exercises only the refusals.
+pub fn dma_buf_offered() -> (bool, bool) {
+    if !super::display::images_offered() {
+        return (false, false);
+    }
+    (
+        tessera_backend_gles::discover::native_dma_buf().export,
+        false,
+    )
 }
