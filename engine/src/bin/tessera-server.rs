@@ -36,7 +36,7 @@
 //! `--topology FILE` the devices are the ones the file describes instead (synthetic devices,
 //! each run on the software driver of its backend; the policy defaults to `least-loaded`).
 //! Each decision is logged with its reason; a client may pin a device (`TESSERA_DEVICE`)
-//! if `--pin-allowed any|none|owner|uid:N,gid:N,…` (default `any`) lets it, else its pin
+//! if `--pin-allowed any|none|owner|uid:N,gid:N,user:NAME,group:NAME,…` (default `any`) lets it, else its pin
 //! is refused with the reason.
 //! Without either flag sessions are not placed: each backend takes its own device.
 //! `tessera-server status` asks the server on the unix socket (`--unix PATH`, else the
@@ -167,7 +167,7 @@ fn usage() -> ! {
          [--worker-memory MIB] [--max-sessions N] [--max-sessions-per-user N]\n{:22}\
          [--handshake-timeout SECS] [--max-connections N] [--max-unauthenticated N]\n{:22}\
          [--placement pinned|least-loaded|round-robin|prefer-discrete|affinity]\n{:22}\
-         [--topology FILE] [--pin-allowed any|none|owner|uid:N,gid:N,...]\n       \
+         [--topology FILE] [--pin-allowed any|none|owner|uid:N,group:NAME,...]\n       \
          tessera-server status [--unix PATH]\n       \
          tessera-server lose N [--unix PATH]\n       \
          tessera-server --fd N",

@@ -154,16 +154,27 @@ impl std::str::FromStr for PinAllowed {
         }
         let (mut uids, mut gids) = (Vec::new(), Vec::new());
         for item in s.split(',') {
-            let parsed = match item.split_once(':') {
-                Some(("uid", n)) => n.parse().map(|n| uids.push(n)),
-                Some(("gid", n)) => n.parse().map(|n| gids.push(n)),
+            let (group, id) = match item.split_once(':') {
+                Some(("uid" | "user", id)) => (false, id),
+                Some(("gid" | "group", id)) => (true, id),
                 _ => {
                     return Err(format!(
-                        "{item:?} is none of any, none, owner, uid:N, gid:N"
+                        "{item:?} is none of any, none, owner, uid:N, gid:N, user:NAME, group:NAME"
                     ));
                 }
             };
-            parsed.map_err(|_| format!("{item:?}: not a number after the colon"))?;
+            // A number is an id; anything else is a name the user database resolves now, so
+            // a typo stops the server at start instead of refusing every pin later.
+            let id = match id.parse() {
+                Ok(n) => n,
+                Err(_) => super::sys::id_of_name(id, group)
+                    .map_err(|e| format!("{item:?}: looking the name up failed: {e}"))?
+                    .ok_or_else(|| {
+                        let kind = if group { "group" } else { "user" };
+                        format!("{item:?}: no {kind} of that name")
+                    })?,
+            };
+            if group { gids.push(id) } else { uids.push(id) }
         }
         Ok(Self::Listed { uids, gids })
     }
@@ -223,6 +234,20 @@ mod tests {
         assert!(listed.allows(peer(1000, 5), &[], SERVER));
         assert!(listed.allows(peer(0, 0), &[], SERVER));
         assert!(!listed.allows(peer(1001, 100), &[7], SERVER));
+
+        // Names resolve through the user database: root and its group exist everywhere.
+        let named: PinAllowed = "user:root,group:root,uid:7".parse().unwrap();
+        assert_eq!(
+            named,
+            PinAllowed::Listed {
+                uids: vec![0, 7],
+                gids: vec![0]
+            }
+        );
+        let unknown = "group:no-such-group-tessera"
+            .parse::<PinAllowed>()
+            .unwrap_err();
+        assert!(unknown.contains("no group of that name"), "{unknown}");
         let owner: PinAllowed = "owner".parse().unwrap();
         assert!(!owner.allows(peer(1001, 100), &[100], SERVER));
         assert!(owner.allows(peer(1000, 100), &[], SERVER));
@@ -231,8 +256,8 @@ mod tests {
         assert_eq!(listed.to_string(), "uid:1005,gid:300");
         assert_eq!(owner.to_string(), "owner");
         assert_eq!(
-            "gid:x".parse::<PinAllowed>().unwrap_err(),
-            "\"gid:x\": not a number after the colon"
+            "pid:3".parse::<PinAllowed>().unwrap_err(),
+            "\"pid:3\" is none of any, none, owner, uid:N, gid:N, user:NAME, group:NAME"
         );
     }
 

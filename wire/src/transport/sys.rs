@@ -584,6 +584,61 @@ pub(crate) fn own_ids() -> (u32, u32) {
     unsafe { (libc::geteuid(), libc::getegid()) }
 }
 
+/// The id of user (`group` false) or group (`group` true) `name` from the system's user
+/// database (NSS: files, LDAP, ...), `None` if it names nobody.
+pub(crate) fn id_of_name(name: &str, group: bool) -> io::Result<Option<u32>> {
+    let name = std::ffi::CString::new(name)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL in the name"))?;
+    let mut buf = vec![0u8; 1024];
+    loop {
+        let (rc, id) = if group {
+            let mut entry = std::mem::MaybeUninit::<libc::group>::zeroed();
+            let mut result: *mut libc::group = std::ptr::null_mut();
+            // SAFETY: every pointer is to live, writable memory of the right type; `buf`'s
+            // length is passed with it; the entry is read only when `result` says it was found.
+            let rc = unsafe {
+                libc::getgrnam_r(
+                    name.as_ptr(),
+                    entry.as_mut_ptr(),
+                    buf.as_mut_ptr().cast(),
+                    buf.len(),
+                    &mut result,
+                )
+            };
+            // SAFETY: read only when the call filled the entry in (`result` non-null).
+            (
+                rc,
+                (!result.is_null()).then(|| unsafe { entry.assume_init().gr_gid }),
+            )
+        } else {
+            let mut entry = std::mem::MaybeUninit::<libc::passwd>::zeroed();
+            let mut result: *mut libc::passwd = std::ptr::null_mut();
+            // SAFETY: as for getgrnam_r above.
+            let rc = unsafe {
+                libc::getpwnam_r(
+                    name.as_ptr(),
+                    entry.as_mut_ptr(),
+                    buf.as_mut_ptr().cast(),
+                    buf.len(),
+                    &mut result,
+                )
+            };
+            // SAFETY: read only when the call filled the entry in (`result` non-null).
+            (
+                rc,
+                (!result.is_null()).then(|| unsafe { entry.assume_init().pw_uid }),
+            )
+        };
+        match rc {
+            0 => return Ok(id),
+            libc::ERANGE if buf.len() < 1 << 20 => buf.resize(buf.len() * 4, 0),
+            // "Not found" comes back as 0 on glibc, as one of these elsewhere.
+            libc::ENOENT | libc::ESRCH | libc::EBADF | libc::EPERM => return Ok(None),
+            e => return Err(io::Error::from_raw_os_error(e)),
+        }
+    }
+}
+
 /// CPU time of this whole process so far (every thread, the native driver's included), user
 /// and system, in nanoseconds; zeros if the kernel refuses.
 pub(crate) fn process_cpu_ns() -> (u64, u64) {
