@@ -101,8 +101,9 @@ pub struct HostImage {
 /// (`VK_KHR_external_memory_fd`: opaque, or a dma-buf where the device can), with what an
 /// importer needs to make the same image of it.
 ///
-/// The descriptor number is valid in the backend's own process only: the engine asks for an
-/// export only on the in-process transports (`inproc`, `thread`). The receiver owns the
+/// The descriptor number is valid in the backend's own process only: a server sends the
+/// descriptor itself to its client ahead of the reply (`SCM_RIGHTS`), and the client's
+/// transport puts its own number here (`transport::client`). The receiver owns the
 /// descriptor ([`ExportedMemory::take_fd`]); the backend keeps no reference to the memory.
 #[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[rkyv(derive(Debug))]

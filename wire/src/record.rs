@@ -1075,9 +1075,10 @@ pub enum Record {
     Present { surface: SurfaceHandle },
     /// Copies level 0 of a 2D texture into new exportable device memory once the work
     /// before it has completed, and replies with the memory as an opaque file descriptor
-    /// (`Reply::Exported`). Sent only on in-process transports, to a backend whose caps have
-    /// `memory_export`; the engine checked that the texture has a defined, uncompressed
-    /// colour level 0 and is no view.
+    /// (`Reply::Exported`). Sent on every transport that can pass a descriptor (not
+    /// `tcp://`; a server sends it ahead of the reply, `transport::client`), to a backend
+    /// whose caps have `memory_export`; the engine checked that the texture has a defined,
+    /// uncompressed colour level 0 and is no view.
     ExportTexture {
         texture: TextureHandle,
         reply: ReplyId,

@@ -79,6 +79,10 @@ pub(crate) enum FrameKind {
     /// Server: its status report (UTF-8), the answer to a Hello that asks for the `status`
     /// backend (`tessera-server status`); then the server closes the connection.
     Status = 14,
+    /// Server, on a unix socket: the descriptor of an exported image (`SCM_RIGHTS`, exactly
+    /// one), for the reply its payload names (a little-endian `u32` [`crate::ReplyId`]);
+    /// sent before that reply's notice.
+    Descriptor = 15,
 }
 
 impl FrameKind {
@@ -99,6 +103,7 @@ impl FrameKind {
             12 => K::ProbeReply,
             13 => K::CompressedNotice,
             14 => K::Status,
+            15 => K::Descriptor,
             _ => return None,
         })
     }
@@ -232,6 +237,10 @@ pub(crate) fn recv(
 }
 
 /// Frames arriving on a socket read without blocking: bytes accumulate until a frame is whole.
+///
+/// Descriptors that arrive (`SCM_RIGHTS`) are kept in arrival order in [`Inflow::fds`]: the
+/// kernel delivers a message's descriptors with the read that returns its first byte, so a
+/// frame's descriptors are there by the time the frame is whole.
 #[derive(Default)]
 pub(crate) struct Inflow {
     /// Receive buffer; `buf[consumed..filled]` is unparsed. Grown, never shrunk, so a steady
@@ -239,6 +248,8 @@ pub(crate) struct Inflow {
     buf: Vec<u8>,
     filled: usize,
     consumed: usize,
+    /// Descriptors received and not yet claimed by a frame, oldest first.
+    pub(crate) fds: std::collections::VecDeque<OwnedFd>,
 }
 
 impl Inflow {
@@ -249,18 +260,27 @@ impl Inflow {
             self.filled -= self.consumed;
             self.consumed = 0;
         }
+        let mut fds = Vec::new();
         loop {
             if self.buf.len() - self.filled < 16 * 1024 {
                 let grown = (self.buf.len() * 2).max(64 * 1024);
                 self.buf.resize(grown, 0);
             }
-            match sys::recv_now(sock, &mut self.buf[self.filled..]) {
+            let got = sys::recv_now_with_fds(sock, &mut self.buf[self.filled..], &mut fds);
+            self.fds.extend(fds.drain(..));
+            match got {
                 Ok(Some(0)) => return Ok(false),
                 Ok(Some(n)) => self.filled += n,
                 Ok(None) => return Ok(true),
                 Err(e) => return Err(FrameError::Io(e)),
             }
         }
+    }
+
+    /// Whether every byte received belongs to a frame [`Inflow::next`] returned (no frame is
+    /// partly here).
+    pub(crate) fn is_drained(&self) -> bool {
+        self.consumed == self.filled
     }
 
     /// The next whole frame, if one has arrived: its kind and payload (copied to 16-aligned

@@ -538,6 +538,7 @@ fn serve_shm(
         // heap are ordered before it; pairs with the Acquire in `ShmTransport::heap_alloc`,
         // after which the client reuses the blocks this batch detached.
         page.server.0.applied.store(applied, Ordering::Release);
+        send_descriptors(sock, &mut out, true)?;
         for bytes in archived_notices(&mut out) {
             let mut wait = |ready: &dyn Fn() -> bool| loop {
                 match doorbell::wait(&page.server_parked.0, &sleeper, ready) {
@@ -580,6 +581,8 @@ fn serve_stream(
                 reporter.applied(applied);
                 applied_bytes += msg.len() as u64;
                 end_profiler_frame();
+                // Only a unix socket carries descriptors; TCP is the connection that compresses.
+                send_descriptors(sock, &mut out, !compress)?;
                 for bytes in archived_notices(&mut out) {
                     let sent = if compress && bytes.len() >= frame::COMPRESS_FROM {
                         let packed = frame::compress_notice(&bytes);
@@ -605,6 +608,34 @@ fn serve_stream(
         }
         fds.clear();
     }
+}
+
+/// Sends the descriptor of each exported image among a batch's replies to the client ahead
+/// of its reply (a `Descriptor` frame naming the reply, `SCM_RIGHTS`) and closes the
+/// server's copy; the reply keeps no number (-1), which means nothing in the client's
+/// process anyway (`client.rs` puts its own there). On a connection that cannot carry
+/// descriptors (`can_pass` false: TCP, where the engine never asks for an export) every
+/// such descriptor is closed and the session ends.
+fn send_descriptors(sock: BorrowedFd<'_>, out: &mut Outbox, can_pass: bool) -> Result<(), Ending> {
+    let mut result = Ok(());
+    for (id, reply) in &mut out.replies {
+        if let crate::backend::Reply::Exported(m) = reply {
+            let fd = m.take_fd();
+            m.fd = -1;
+            if result.is_ok() {
+                result = if can_pass {
+                    let id = id.0.to_le_bytes();
+                    frame::send(sock, FrameKind::Descriptor, &[&id], &[fd.as_fd()])
+                        .map_err(transport_or_hangup)
+                } else {
+                    Err(transport(
+                        "an export on a connection that cannot carry descriptors (tcp://)",
+                    ))
+                };
+            }
+        }
+    }
+    result
 }
 
 /// Empties a batch's outbox: each reply (in request order), then each event, archived as a

@@ -239,6 +239,11 @@ impl Transport for ShmTransport {
         self.stats.blocking_waits += 1;
         loop {
             self.back.drain(&self.link);
+            if self.back.inbox.awaits_descriptor(id) {
+                // Sent on the control socket before the reply went into the event ring: it
+                // is there to read now.
+                self.back.control.pump(&mut self.back.inbox, false);
+            }
             if let Some(reply) = self.back.inbox.take_reply(id) {
                 return Ok(reply);
             }

@@ -371,6 +371,28 @@ pub(crate) fn recv_with_fds(
     buf: &mut [u8],
     fds: &mut Vec<OwnedFd>,
 ) -> io::Result<usize> {
+    recvmsg_fds(sock, buf, fds, 0).map(|n| n.unwrap_or(0))
+}
+
+/// Non-blocking [`recv_with_fds`]: `Ok(None)` if nothing is available now, `Ok(Some(0))` at
+/// end of stream. A client's control socket reads this way, so a descriptor the server sends
+/// with a frame (an exported image's) is received, never dropped by the kernel.
+pub(crate) fn recv_now_with_fds(
+    sock: BorrowedFd<'_>,
+    buf: &mut [u8],
+    fds: &mut Vec<OwnedFd>,
+) -> io::Result<Option<usize>> {
+    recvmsg_fds(sock, buf, fds, libc::MSG_DONTWAIT)
+}
+
+/// One `recvmsg` with room for [`MAX_FDS`] descriptors and `flags`; `Ok(None)` when a
+/// non-blocking read found nothing.
+fn recvmsg_fds(
+    sock: BorrowedFd<'_>,
+    buf: &mut [u8],
+    fds: &mut Vec<OwnedFd>,
+    flags: libc::c_int,
+) -> io::Result<Option<usize>> {
     let mut control = vec![0u8; cmsg_space(MAX_FDS)];
     loop {
         let mut iov = libc::iovec {
@@ -385,10 +407,12 @@ pub(crate) fn recv_with_fds(
         msg.msg_controllen = control.len() as _;
         // SAFETY: `msg` points at `buf` and `control`, both writable and alive for the call.
         // MSG_CMSG_CLOEXEC: received descriptors never leak into spawned processes.
-        let got = unsafe { libc::recvmsg(sock.as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC) };
+        let got =
+            unsafe { libc::recvmsg(sock.as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC | flags) };
         let n = match check_size(got) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && flags != 0 => return Ok(None),
             Err(e) => return Err(e),
         };
         // SAFETY: the kernel filled `control` up to `msg_controllen`; CMSG_FIRSTHDR/NXTHDR
@@ -414,7 +438,7 @@ pub(crate) fn recv_with_fds(
                 "too many descriptors in one message",
             ));
         }
-        return Ok(n);
+        return Ok(Some(n));
     }
 }
 
@@ -432,28 +456,6 @@ pub(crate) fn recv_exact(
         buf = &mut buf[n..];
     }
     Ok(())
-}
-
-/// Non-blocking read into `buf`: `Ok(None)` if nothing is available now, `Ok(Some(0))` at end
-/// of stream.
-pub(crate) fn recv_now(sock: BorrowedFd<'_>, buf: &mut [u8]) -> io::Result<Option<usize>> {
-    loop {
-        // SAFETY: `buf` is writable for its length for the duration of the call.
-        let got = unsafe {
-            libc::recv(
-                sock.as_raw_fd(),
-                buf.as_mut_ptr().cast(),
-                buf.len(),
-                libc::MSG_DONTWAIT,
-            )
-        };
-        match check_size(got) {
-            Ok(n) => return Ok(Some(n)),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
-            Err(e) => return Err(e),
-        }
-    }
 }
 
 /// Non-blocking peek into `buf`: the bytes waiting on `sock`, left there for the next read;
