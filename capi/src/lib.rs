@@ -7,6 +7,10 @@
 //! unversioned `libEGL.so` / `libOpenGL.so` / `libGL.so` that programs loading GL at run
 //! time open).
 //!
+//! Linked as a Rust library it also serves hosts without EGL: [`host::WindowSurface`] makes a
+//! host's `raw-window-handle` window the default framebuffer of an engine context, presented
+//! through the same window systems ([`winsys`]).
+//!
 //! ## How a call flows
 //! - **EGL** entry points (`egl/`) read their pointer arguments, take the EGL registry's lock
 //!   and call [`tessera_engine::egl`], which decides every error; the error becomes the
@@ -48,6 +52,7 @@ pub mod events;
 pub mod gl;
 pub mod glvnd;
 pub mod glx;
+pub mod host;
 mod logging;
 pub(crate) mod ptr;
 pub mod winsys;

@@ -39,7 +39,6 @@
 
 use tessera_engine::Context;
 use tessera_engine::gl::*;
-use tessera_engine::pixel::Pixels;
 
 use crate::gl::{Gl, SceneGl};
 
@@ -1006,23 +1005,18 @@ fn quad(size: f32, z: f32) -> Vec<u8> {
     v.iter().flat_map(|f| f.to_le_bytes()).collect()
 }
 
-fn quad_vao(ctx: &mut Context, size: f32, z: f32) -> GLuint {
-    let vao = ctx.gen_vertex_array();
-    ctx.bind_vertex_array(vao);
-    let buf = ctx.gen_buffer();
-    ctx.bind_buffer(ARRAY_BUFFER, buf);
+fn quad_vao<G: Gl + ?Sized>(gl: &mut G, size: f32, z: f32) -> GLuint {
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let buf = gl.gen_buffer();
+    gl.bind_buffer(ARRAY_BUFFER, buf);
     let bytes = quad(size, z);
-    ctx.buffer_data(
-        ARRAY_BUFFER,
-        bytes.len() as isize,
-        Some(&bytes),
-        STATIC_DRAW,
-    );
-    ctx.vertex_attrib_pointer(0, 3, FLOAT, FALSE as u8, 20, 0);
-    ctx.vertex_attrib_pointer(1, 2, FLOAT, FALSE as u8, 20, 12);
-    ctx.enable_vertex_attrib_array(0);
-    ctx.enable_vertex_attrib_array(1);
-    ctx.bind_buffer(ARRAY_BUFFER, 0);
+    gl.buffer_data(ARRAY_BUFFER, bytes.len(), Some(&bytes), STATIC_DRAW);
+    gl.vertex_attrib_pointer(0, 3, FLOAT, false, 20, 0);
+    gl.vertex_attrib_pointer(1, 2, FLOAT, false, 20, 12);
+    gl.enable_vertex_attrib_array(0);
+    gl.enable_vertex_attrib_array(1);
+    gl.bind_buffer(ARRAY_BUFFER, 0);
     vao
 }
 
@@ -1054,26 +1048,25 @@ pub struct Demo {
 pub const DEMO_OBJECTS: usize = 24;
 
 impl Demo {
-    /// Creates the demo's objects for a `width` x `height` default framebuffer.
-    pub fn setup(ctx: &mut Context, width: i32, height: i32) -> Self {
-        let pattern = program(ctx, DEMO_OBJECT_VS, DEMO_PATTERN_FS);
-        let object = program(ctx, DEMO_OBJECT_VS, DEMO_OBJECT_FS);
-        let phase = ctx.get_uniform_location(pattern, "phase");
-        let pattern_mvp = ctx.get_uniform_location(pattern, "mvp");
-        ctx.use_program(pattern);
-        ctx.uniform_matrix4fv(pattern_mvp, 1, FALSE as u8, &transform(0.0, 0.0, 1.0));
-        let mvp = ctx.get_uniform_location(object, "mvp");
-        let tint = ctx.get_uniform_location(object, "tint");
-        let tex = ctx.get_uniform_location(object, "tex");
-        ctx.use_program(object);
-        ctx.uniform1i(tex, 0);
+    /// Creates the demo's objects for a `width` x `height` default framebuffer, on Tessera
+    /// or (through [`Gl`]) on the native driver, which draws the oracle's frames.
+    pub fn setup<G: Gl + ?Sized>(gl: &mut G, width: i32, height: i32) -> Self {
+        let pattern = link_program(gl, DEMO_OBJECT_VS, DEMO_PATTERN_FS);
+        let object = link_program(gl, DEMO_OBJECT_VS, DEMO_OBJECT_FS);
+        let phase = gl.get_uniform_location(pattern, "phase");
+        let pattern_mvp = gl.get_uniform_location(pattern, "mvp");
+        gl.use_program(pattern);
+        gl.uniform_matrix4fv(pattern_mvp, false, &transform(0.0, 0.0, 1.0));
+        let mvp = gl.get_uniform_location(object, "mvp");
+        let tint = gl.get_uniform_location(object, "tint");
+        let tex = gl.get_uniform_location(object, "tex");
+        gl.use_program(object);
+        gl.uniform1i(tex, 0);
 
         // The render target: a 64 x 64 RGBA8 texture with a depth renderbuffer.
-        let mut t = [0];
-        ctx.gen_textures(1, &mut t);
-        let target = t[0];
-        ctx.bind_texture(TEXTURE_2D, target);
-        ctx.tex_image_2d(
+        let target = gl.gen_texture();
+        gl.bind_texture(TEXTURE_2D, target);
+        gl.tex_image_2d(
             TEXTURE_2D,
             0,
             RGBA8 as i32,
@@ -1082,34 +1075,29 @@ impl Demo {
             0,
             RGBA,
             UNSIGNED_BYTE,
-            Pixels::None,
+            None,
         );
-        ctx.tex_parameteri(TEXTURE_2D, TEXTURE_MIN_FILTER, LINEAR as i32);
-        let mut f = [0];
-        ctx.gen_framebuffers(1, &mut f);
-        let fbo = f[0];
-        ctx.bind_framebuffer(FRAMEBUFFER, fbo);
-        ctx.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, target, 0);
-        let mut r = [0];
-        ctx.gen_renderbuffers(1, &mut r);
-        ctx.bind_renderbuffer(RENDERBUFFER, r[0]);
-        ctx.renderbuffer_storage(RENDERBUFFER, DEPTH_COMPONENT24, 64, 64);
-        ctx.framebuffer_renderbuffer(FRAMEBUFFER, DEPTH_ATTACHMENT, RENDERBUFFER, r[0]);
+        gl.tex_parameteri(TEXTURE_2D, TEXTURE_MIN_FILTER, LINEAR as i32);
+        let fbo = gl.gen_framebuffer();
+        gl.bind_framebuffer(FRAMEBUFFER, fbo);
+        gl.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, target, 0);
+        let depth = gl.gen_renderbuffer();
+        gl.bind_renderbuffer(RENDERBUFFER, depth);
+        gl.renderbuffer_storage(RENDERBUFFER, DEPTH_COMPONENT24, 64, 64);
+        gl.framebuffer_renderbuffer(FRAMEBUFFER, DEPTH_ATTACHMENT, RENDERBUFFER, depth);
         assert_eq!(
-            ctx.check_framebuffer_status(FRAMEBUFFER),
+            gl.check_framebuffer_status(FRAMEBUFFER),
             FRAMEBUFFER_COMPLETE
         );
-        ctx.bind_framebuffer(FRAMEBUFFER, 0);
+        gl.bind_framebuffer(FRAMEBUFFER, 0);
 
         // A second texture: a 16 x 16 gradient with mipmaps.
-        let mut p = [0];
-        ctx.gen_textures(1, &mut p);
-        let photo = p[0];
-        ctx.bind_texture(TEXTURE_2D, photo);
+        let photo = gl.gen_texture();
+        gl.bind_texture(TEXTURE_2D, photo);
         let texels: Vec<u8> = (0..16 * 16)
             .flat_map(|i| [(i % 16 * 16) as u8, (i / 16 * 16) as u8, 160, 255])
             .collect();
-        ctx.tex_image_2d(
+        gl.tex_image_2d(
             TEXTURE_2D,
             0,
             RGBA8 as i32,
@@ -1118,15 +1106,15 @@ impl Demo {
             0,
             RGBA,
             UNSIGNED_BYTE,
-            Pixels::Bytes(&texels),
+            Some(&texels),
         );
-        ctx.generate_mipmap(TEXTURE_2D);
+        gl.generate_mipmap(TEXTURE_2D);
 
         let quads = (0..DEMO_OBJECTS)
-            .map(|i| quad_vao(ctx, 1.0, i as f32 / DEMO_OBJECTS as f32 - 0.5))
+            .map(|i| quad_vao(gl, 1.0, i as f32 / DEMO_OBJECTS as f32 - 0.5))
             .collect();
-        ctx.enable(DEPTH_TEST);
-        ctx.blend_func(SRC_ALPHA, ONE_MINUS_SRC_ALPHA);
+        gl.enable(DEPTH_TEST);
+        gl.blend_func(SRC_ALPHA, ONE_MINUS_SRC_ALPHA);
         Self {
             pattern,
             object,
@@ -1149,34 +1137,34 @@ impl Demo {
     }
 
     /// Renders one frame.
-    pub fn frame(&mut self, ctx: &mut Context) {
+    pub fn frame<G: Gl + ?Sized>(&mut self, gl: &mut G) {
         let f = self.frame as f32;
         self.frame += 1;
         // Pass 1: the checkerboard into the texture.
-        ctx.bind_framebuffer(FRAMEBUFFER, self.fbo);
-        ctx.viewport(0, 0, 64, 64);
-        ctx.clear_color(0.0, 0.0, 0.0, 1.0);
-        ctx.clear(COLOR_BUFFER_BIT | DEPTH_BUFFER_BIT);
-        ctx.use_program(self.pattern);
-        ctx.uniform1f(self.phase, f * 0.25);
-        ctx.disable(BLEND);
-        ctx.bind_vertex_array(self.quads[0]);
-        ctx.draw_arrays(TRIANGLES, 0, 6);
+        gl.bind_framebuffer(FRAMEBUFFER, self.fbo);
+        gl.viewport(0, 0, 64, 64);
+        gl.clear_color(0.0, 0.0, 0.0, 1.0);
+        gl.clear(COLOR_BUFFER_BIT | DEPTH_BUFFER_BIT);
+        gl.use_program(self.pattern);
+        gl.uniform1f(self.phase, f * 0.25);
+        gl.disable(BLEND);
+        gl.bind_vertex_array(self.quads[0]);
+        gl.draw_arrays(TRIANGLES, 0, 6);
         // Pass 2: objects into the default framebuffer.
-        ctx.bind_framebuffer(FRAMEBUFFER, 0);
-        ctx.viewport(0, 0, self.size.0, self.size.1);
-        ctx.clear_color(0.1, 0.1, 0.15, 1.0);
-        ctx.clear(COLOR_BUFFER_BIT | DEPTH_BUFFER_BIT);
-        ctx.use_program(self.object);
+        gl.bind_framebuffer(FRAMEBUFFER, 0);
+        gl.viewport(0, 0, self.size.0, self.size.1);
+        gl.clear_color(0.1, 0.1, 0.15, 1.0);
+        gl.clear(COLOR_BUFFER_BIT | DEPTH_BUFFER_BIT);
+        gl.use_program(self.object);
         for (i, &vao) in self.quads.iter().enumerate() {
             let a = i as f32 * 0.7 + f * 0.02;
             let translucent = i % 3 == 0;
             if translucent {
-                ctx.enable(BLEND);
+                gl.enable(BLEND);
             } else {
-                ctx.disable(BLEND);
+                gl.disable(BLEND);
             }
-            ctx.bind_texture(
+            gl.bind_texture(
                 TEXTURE_2D,
                 if i.is_multiple_of(2) {
                     self.target
@@ -1184,22 +1172,21 @@ impl Demo {
                     self.photo
                 },
             );
-            ctx.uniform4f(
+            gl.uniform4f(
                 self.tint,
                 1.0,
                 1.0,
                 1.0,
                 if translucent { 0.5 } else { 1.0 },
             );
-            ctx.uniform_matrix4fv(
+            gl.uniform_matrix4fv(
                 self.mvp,
-                1,
-                FALSE as u8,
+                false,
                 &transform(a.cos() * 0.6, a.sin() * 0.6, 0.25),
             );
-            ctx.bind_vertex_array(vao);
-            ctx.draw_arrays(TRIANGLES, 0, 6);
+            gl.bind_vertex_array(vao);
+            gl.draw_arrays(TRIANGLES, 0, 6);
         }
-        ctx.flush();
+        gl.flush();
     }
 }

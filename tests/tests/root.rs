@@ -114,3 +114,4 @@ mod vertex_type_10f_11f_11f_rev;
 mod viewport_array;
 mod wayland;
 mod window;
+mod window_surface;

@@ -55,6 +55,8 @@ impl fmt::Display for WindowError {
     }
 }
 
+impl std::error::Error for WindowError {}
+
 /// A frame to show: `height` rows of `width` pixels, 4 bytes each in memory order B, G, R, A
 /// (the layout of 24- and 32-bit TrueColor X visuals and of `wl_shm`'s `ARGB8888`), the
 /// first row the **bottom** one (GL's order). `rows` holds exactly `width * height * 4`

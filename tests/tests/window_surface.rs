@@ -1,0 +1,265 @@
+//! Window surfaces for Rust hosts (`tessera_capi::host::WindowSurface`): the host opens the
+//! window itself (here with x11rb on a private Xvfb, as winit would) and hands Tessera its
+//! `raw-window-handle`; the main job's scene is drawn into it and swapped, and after every
+//! swap the *window* is read back from the X server (`GetImage`): what a user would see.
+//! The oracle is the same scene drawn by native llvmpipe, frame by frame, pixel for pixel.
+//! The frame callback must report every frame once, in order.
+//!
+//! Debian: xvfb.
+
+use std::num::NonZeroU32;
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex};
+
+use tessera_capi::host::raw_window_handle::{
+    AndroidDisplayHandle, AndroidNdkWindowHandle, RawDisplayHandle, RawWindowHandle,
+    XcbDisplayHandle, XcbWindowHandle,
+};
+use tessera_capi::host::{FrameDone, SurfaceError, WindowSurface};
+use tessera_engine::egl::window::WindowError;
+use tessera_engine::gl::{BGRA, NO_ERROR, UNSIGNED_BYTE};
+use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::gl::{Gl, NativeGl};
+use tessera_tests::scenes::Demo;
+use tessera_wire::TransportKind;
+use x11rb::connection::Connection;
+use x11rb::protocol::xproto::{ConnectionExt, CreateWindowAux, ImageFormat, WindowClass};
+use x11rb::xcb_ffi::XCBConnection;
+
+use crate::window::Xvfb;
+
+/// The window's size: odd, so a row pitch or flip error shows.
+const W: u16 = 97;
+const H: u16 = 71;
+/// Frames drawn: the scene moves, so each differs from the last.
+const FRAMES: u64 = 5;
+/// How far a channel of Tessera's frame may be from native llvmpipe's, and in how many
+/// pixels: the GLES backend runs the scene on an OpenGL ES context of llvmpipe, which rounds
+/// some blended, filtered texels one step apart from the desktop context native draws with
+/// (measured: up to 187 of the 6,887 pixels, by 1; on Vulkan, lavapipe: at most 1 pixel).
+/// What the window shows must equal what the context drew exactly.
+const TOLERANCE: u8 = 1;
+const MAX_OFF_PERCENT: usize = 5;
+
+/// A connection to `xvfb`.
+fn connect(xvfb: &Xvfb) -> (XCBConnection, usize) {
+    let name = std::ffi::CString::new(xvfb.display()).unwrap();
+    XCBConnection::connect(Some(&name)).expect("Xvfb accepts us")
+}
+
+/// A mapped `W` x `H` window on the server's first screen.
+fn open_window(conn: &XCBConnection, screen: usize) -> u32 {
+    let root = conn.setup().roots[screen].root;
+    let window = conn.generate_id().unwrap();
+    conn.create_window(
+        x11rb::COPY_DEPTH_FROM_PARENT,
+        window,
+        root,
+        0,
+        0,
+        W,
+        H,
+        0,
+        WindowClass::INPUT_OUTPUT,
+        x11rb::COPY_FROM_PARENT,
+        &CreateWindowAux::new(),
+    )
+    .unwrap()
+    .check()
+    .unwrap();
+    conn.map_window(window).unwrap().check().unwrap();
+    window
+}
+
+/// The window's pixels as the X server holds them, as B, G, R bytes, bottom row first
+/// (GL's order, to compare with `glReadPixels`).
+fn window_pixels(conn: &XCBConnection, window: u32) -> Vec<[u8; 3]> {
+    let image = conn
+        .get_image(ImageFormat::Z_PIXMAP, window, 0, 0, W, H, !0)
+        .unwrap()
+        .reply()
+        .unwrap();
+    assert_eq!(image.depth, 24, "Xvfb's screen is 24-bit");
+    let stride = image.data.len() / usize::from(H);
+    (0..usize::from(H))
+        .rev()
+        .flat_map(|y| {
+            let row = &image.data[y * stride..];
+            (0..usize::from(W)).map(move |x| [row[x * 4], row[x * 4 + 1], row[x * 4 + 2]])
+        })
+        .collect()
+}
+
+/// The context's default framebuffer as `glReadPixels` gives it: B, G, R, A, bottom row
+/// first.
+fn tessera_frame(ctx: &mut tessera_engine::Context) -> Vec<u8> {
+    let mut bgra = vec![0u8; usize::from(W) * usize::from(H) * 4];
+    ctx.read_pixels(
+        0,
+        0,
+        i32::from(W),
+        i32::from(H),
+        BGRA,
+        UNSIGNED_BYTE,
+        tessera_engine::pixel::PixelsMut::Bytes(&mut bgra),
+    );
+    bgra
+}
+
+/// B, G, R of each B, G, R, A pixel.
+fn bgr(bgra: &[u8]) -> Vec<[u8; 3]> {
+    bgra.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect()
+}
+
+/// Native llvmpipe's frames of the scene, B, G, R, bottom row first.
+fn native_frames() -> Vec<Vec<[u8; 3]>> {
+    let (w, h) = (i32::from(W), i32::from(H));
+    let mut gl = NativeGl::new(w, h).expect("native llvmpipe through EGL");
+    let mut demo = Demo::setup(&mut gl, w, h);
+    (0..FRAMES)
+        .map(|_| {
+            demo.frame(&mut gl);
+            let mut bgra = vec![0u8; usize::from(W) * usize::from(H) * 4];
+            gl.read_pixels(0, 0, w, h, BGRA, UNSIGNED_BYTE, &mut bgra);
+            bgr(&bgra)
+        })
+        .collect()
+}
+
+/// Draws the scene on `backend` over `transport` into an X window through its XCB handle,
+/// comparing every frame the window shows with native's, and the frames the callback
+/// reported.
+#[expect(
+    unsafe_code,
+    reason = "WindowSurface::new trusts the handles it is given"
+)]
+fn scene_in_window(backend: Backend, transport: TransportKind, native: &[Vec<[u8; 3]>]) {
+    let label = format!("{} {}", backend.name(), transport.name());
+    let xvfb = Xvfb::start();
+    let (conn, screen) = connect(&xvfb);
+    let window = open_window(&conn, screen);
+    let mut ctx = tessera_on(backend, transport, 1, 1);
+    let display = RawDisplayHandle::Xcb(XcbDisplayHandle::new(
+        NonNull::new(conn.get_raw_xcb_connection()),
+        screen as i32,
+    ));
+    let handle = RawWindowHandle::Xcb(XcbWindowHandle::new(NonZeroU32::new(window).unwrap()));
+    // SAFETY: the connection and the window outlive the surface (released below) and the
+    // context (dropped before them).
+    let mut surface = unsafe { WindowSurface::new(&mut ctx, display, handle, (1, 1)) }
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    assert_eq!(surface.size(), (u32::from(W), u32::from(H)), "{label}");
+    let reported = Arc::new(Mutex::new(Vec::new()));
+    let sink = reported.clone();
+    surface.set_frame_callback(move |frame: FrameDone| sink.lock().unwrap().push(frame.number));
+    let mut demo = Demo::setup(&mut ctx, i32::from(W), i32::from(H));
+    for (i, expected) in native.iter().enumerate() {
+        demo.frame(&mut ctx);
+        let drawn = bgr(&tessera_frame(&mut ctx));
+        surface
+            .swap_buffers(&mut ctx)
+            .unwrap_or_else(|e| panic!("{label}: swap {i}: {e}"));
+        let shown = window_pixels(&conn, window);
+        // The window shows exactly the frame drawn: presentation adds nothing.
+        if let Some(at) = (0..shown.len()).find(|&p| shown[p] != drawn[p]) {
+            let (x, y) = (at % usize::from(W), at / usize::from(W));
+            panic!(
+                "{label}: frame {i}: the window shows {:?} at ({x}, {y}) from the bottom, \
+                 the context drew {:?}",
+                shown[at], drawn[at]
+            );
+        }
+        // And that frame is native's, within the stated tolerance.
+        let off: Vec<usize> = (0..shown.len())
+            .filter(|&p| shown[p] != expected[p])
+            .collect();
+        for &p in &off {
+            let worst = (0..3).map(|c| shown[p][c].abs_diff(expected[p][c])).max();
+            assert!(
+                worst <= Some(TOLERANCE),
+                "{label}: frame {i}: pixel {p} is {:?}, native drew {:?}",
+                shown[p],
+                expected[p]
+            );
+        }
+        assert!(
+            off.len() * 100 <= shown.len() * MAX_OFF_PERCENT,
+            "{label}: frame {i}: {} of {} pixels differ from native",
+            off.len(),
+            shown.len()
+        );
+        // No frame is reported before its swap.
+        assert!(
+            reported.lock().unwrap().iter().all(|&n| n <= i as u64),
+            "{label}"
+        );
+    }
+    surface.wait_frames(&mut ctx);
+    assert_eq!(
+        *reported.lock().unwrap(),
+        (0..FRAMES).collect::<Vec<_>>(),
+        "{label}: the frame callback reports every frame once, in order"
+    );
+    assert_eq!(ctx.get_error(), NO_ERROR, "{label}");
+    surface.release(&mut ctx);
+    drop(ctx);
+    drop(conn);
+    drop(xvfb);
+}
+
+#[test]
+fn the_scene_in_an_x11_window_equals_native_on_both_backends() {
+    tessera_tests::ensure_runtime_dir();
+    let native = native_frames();
+    // The scene moves: no two consecutive native frames are alike, so a window that kept
+    // showing one frame could not pass.
+    assert!(native.windows(2).all(|f| f[0] != f[1]));
+    scene_in_window(Backend::Gles, TransportKind::Inproc, &native);
+    scene_in_window(Backend::Vulkan, TransportKind::Thread, &native);
+}
+
+#[test]
+#[expect(
+    unsafe_code,
+    reason = "WindowSurface::new trusts the handles it is given"
+)]
+fn android_and_mixed_platform_handles_are_refused() {
+    let mut ctx = tessera_tests::surfaceless();
+    let android_window = RawWindowHandle::AndroidNdk(AndroidNdkWindowHandle::new(
+        NonNull::<u8>::dangling().cast(),
+    ));
+    let android = RawDisplayHandle::Android(AndroidDisplayHandle::new());
+    // SAFETY: refused before either handle is used.
+    let e = unsafe { WindowSurface::new(&mut ctx, android, android_window, (8, 8)) }.unwrap_err();
+    assert!(matches!(e, SurfaceError::Unsupported(_)), "{e}");
+    assert!(
+        e.to_string().contains("not supported on this platform yet"),
+        "{e}"
+    );
+    // An X window on a display of another platform.
+    let x_window = RawWindowHandle::Xcb(XcbWindowHandle::new(NonZeroU32::new(7).unwrap()));
+    // SAFETY: as above.
+    let e = unsafe { WindowSurface::new(&mut ctx, android, x_window, (8, 8)) }.unwrap_err();
+    assert!(matches!(e, SurfaceError::Unsupported(_)), "{e}");
+}
+
+#[test]
+#[expect(
+    unsafe_code,
+    reason = "WindowSurface::new trusts the handles it is given"
+)]
+fn a_window_that_does_not_exist_is_gone() {
+    let xvfb = Xvfb::start();
+    let (conn, screen) = connect(&xvfb);
+    let mut ctx = tessera_tests::surfaceless();
+    let display = RawDisplayHandle::Xcb(XcbDisplayHandle::new(
+        NonNull::new(conn.get_raw_xcb_connection()),
+        screen as i32,
+    ));
+    // An ID the server never gave out.
+    let missing = conn.generate_id().unwrap();
+    let handle = RawWindowHandle::Xcb(XcbWindowHandle::new(NonZeroU32::new(missing).unwrap()));
+    // SAFETY: the connection outlives the call; the window is refused.
+    let e = unsafe { WindowSurface::new(&mut ctx, display, handle, (8, 8)) }.unwrap_err();
+    assert!(matches!(e, SurfaceError::Window(WindowError::Gone)), "{e}");
+}
