@@ -569,6 +569,7 @@ impl GlesPipe {
                 device_uuids: [[0; 16]; 2],
                 host_images: false,
                 semaphore_fd: false,
+                sync_fd_export: false,
                 // Set once the backend knows its EGL (lib.rs).
                 egl_images: false,
                 robust_buffer_access: features.robustness

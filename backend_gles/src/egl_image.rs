@@ -338,6 +338,73 @@ impl ImageEgl {
         })
     }
 
+    /// Makes the native texture bound to `TEXTURE_2D` of the current context an image of a
+    /// dma-buf (`eglCreateImageKHR` with `EGL_LINUX_DMA_BUF_EXT` on the backend's display,
+    /// `glEGLImageTargetTexture2DOES`), then releases the image (the texture keeps the
+    /// memory); the descriptors are taken from the process's table and closed here. False
+    /// where the display imports no dma-bufs or the driver refused them.
+    pub(crate) fn import_dma_buf(&self, image: &tessera_wire::record::DmaBufImport) -> bool {
+        use std::os::fd::AsRawFd;
+        /// `EGL_LINUX_DMA_BUF_EXT`.
+        const LINUX_DMA_BUF: u32 = 0x3270;
+        /// `EGL_PLANE{0..3}_{FD,OFFSET,PITCH,MODIFIER_LO,MODIFIER_HI}` by plane.
+        const PLANES: [[i32; 5]; 4] = [
+            [0x3272, 0x3273, 0x3274, 0x3443, 0x3444],
+            [0x3275, 0x3276, 0x3277, 0x3445, 0x3446],
+            [0x3278, 0x3279, 0x327A, 0x3447, 0x3448],
+            [0x3440, 0x3441, 0x3442, 0x3449, 0x344A],
+        ];
+        let fds: Vec<_> = image
+            .planes
+            .iter()
+            .map(|p| tessera_wire::backend::take_handed_fd(p.fd_token))
+            .collect();
+        if !self.dma_buf.import || fds.iter().any(Option::is_none) {
+            return false;
+        }
+        let mut attribs = vec![
+            0x3057, // EGL_WIDTH
+            image.size[0],
+            0x3056, // EGL_HEIGHT
+            image.size[1],
+            0x3271, // EGL_LINUX_DRM_FOURCC_EXT
+            image.fourcc,
+        ];
+        for ((plane, fd), names) in image.planes.iter().zip(&fds).zip(PLANES) {
+            let fd = fd.as_ref().map_or(-1, AsRawFd::as_raw_fd);
+            attribs.extend([names[0], fd, names[1], plane.offset, names[2], plane.pitch]);
+            if let Some(m) = plane.modifier {
+                attribs.extend([names[3], m as u32 as i32, names[4], (m >> 32) as u32 as i32]);
+            }
+        }
+        for &(name, value) in &image.hints {
+            attribs.extend([name, value]);
+        }
+        attribs.push(EGL_NONE);
+        // SAFETY: the backend's live display; EGL_LINUX_DMA_BUF_EXT takes no context and a
+        // null client buffer; the descriptors are open (held in `fds`, which EGL duplicates
+        // as it needs); the list is EGL_NONE-terminated.
+        let native = unsafe {
+            (self.create)(
+                self.display,
+                std::ptr::null_mut(),
+                LINUX_DMA_BUF,
+                std::ptr::null_mut(),
+                attribs.as_ptr(),
+            )
+        };
+        if native.is_null() {
+            return false;
+        }
+        // SAFETY: the context is current with the texture bound to TEXTURE_2D; `native` is
+        // a live image of its display, destroyed once after (the texture keeps the memory).
+        unsafe {
+            (self.target_texture)(0x0DE1, native);
+            (self.destroy)(self.display, native);
+        }
+        true
+    }
+
     /// The native image of a token, if it is of this backend's display.
     fn image_of(&self, token: u64) -> Option<usize> {
         with_table(|t| {

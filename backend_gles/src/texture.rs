@@ -506,6 +506,48 @@ impl TexturePipe for GlesPipe {
         Ok(images.export_renderbuffer(name.0.get()))
     }
 
+    fn import_dma_buf_texture(
+        &mut self,
+        handle: TextureHandle,
+        image: tessera_wire::record::DmaBufImport,
+    ) -> R {
+        const N: &str = "ImportDmaBufTexture";
+        let Some(images) = self.egl_images else {
+            for plane in &image.planes {
+                drop(tessera_wire::backend::take_handed_fd(plane.fd_token));
+            }
+            return Err(bad_value(N, "the driver makes no EGL images"));
+        };
+        let t = self.textures.get(N, handle)?;
+        if t.target != glow::TEXTURE_2D {
+            for plane in &image.planes {
+                drop(tessera_wire::backend::take_handed_fd(plane.fd_token));
+            }
+            return Err(bad_value(N, "not a 2D texture"));
+        }
+        let view = t.view;
+        // SAFETY: context current; glGenTextures has no preconditions.
+        let fresh = unsafe { self.gl.create_texture() }
+            .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
+        self.bind_for_update(fresh, glow::TEXTURE_2D);
+        if !images.import_dma_buf(&image) {
+            log::warn!(
+                "tessera-backend-gles: {N}: the display made no image of the dma-buf; \
+                 the texture keeps its own storage"
+            );
+            self.shadow.delete_texture(&self.gl, fresh);
+            return Ok(());
+        }
+        let t = self.textures.get_mut(N, handle)?;
+        let old = std::mem::replace(&mut t.name, fresh);
+        t.native_gen += 1;
+        t.immutable = false;
+        t.view = TextureView::default();
+        self.shadow.delete_texture(&self.gl, old);
+        self.epoch += 1;
+        self.set_texture_view(handle, view)
+    }
+
     fn export_dma_buf(
         &mut self,
         token: u64,

@@ -571,6 +571,7 @@ impl VkPipe {
             device_uuids: crate::export::device_uuids(&gpu),
             host_images: !gpu.owned,
             semaphore_fd: gpu.tiers.semaphore_fd,
+            sync_fd_export: gpu.tiers.sync_fd_export && gpu.tiers.memory_export,
             // Sharing with another session goes through exported memory (a later import).
             egl_images: false,
             vertex_10f_11f_11f: {

@@ -36,17 +36,26 @@
 //! modifier, for importers outside Vulkan (EGL, KMS). lavapipe has no dma-buf export, so the
 //! tests see the opaque descriptor only.
 //!
+//! ## With a `sync_file` fence (not exercised in CI)
+//! Asked for one (`ExportTexture`'s `fence_token`) on a device that exports binary
+//! semaphores as `SYNC_FD` (`Tiers::sync_fd_export`), the copy's submission signals a new
+//! semaphore instead of being waited for; its `sync_file` (`vkGetSemaphoreFdKHR`) goes to
+//! the engine through the process's table and the reply comes at once. The backend's image
+//! and memory then go with the frame's garbage, after the copy retired. lavapipe exports no
+//! `SYNC_FD`, so the tests see the waited export only.
+//!
 //! ## Not built
-//! Images with other DRM format modifiers (`VK_EXT_image_drm_format_modifier`), and a
-//! `sync_file` fence (`VK_KHR_external_semaphore_fd`) in place of the fence waited on the
-//! producer's side.
+//! Images with other DRM format modifiers (`VK_EXT_image_drm_format_modifier`).
 
 use ash::vk;
 use tessera_wire::backend::bad_value;
 use tessera_wire::handle::{SurfaceHandle, TextureHandle};
 use tessera_wire::{ExportedImageInfo, ExportedMemory, HostImage, SessionError};
 
+use std::os::fd::FromRawFd;
+
 use crate::device::{VkPipe, vk_error};
+use crate::frame::Garbage;
 use crate::image::{ImageSource, transition};
 
 const N: &str = "ExportTexture";
@@ -110,8 +119,9 @@ const HOST_LAYOUT: vk::ImageLayout = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
 /// Where a copy goes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Target {
-    /// Exported memory, as a descriptor of this handle type.
-    Fd(vk::ExternalMemoryHandleTypeFlags),
+    /// Exported memory, as a descriptor of this handle type; the copy's submission
+    /// signals the semaphore instead of being waited for, unless it is null.
+    Fd(vk::ExternalMemoryHandleTypeFlags, vk::Semaphore),
     /// To the host that lent the device, as handles; the copy's submission signals the
     /// semaphore instead of being waited for, unless it is null.
     Host(vk::Semaphore),
@@ -143,8 +153,9 @@ impl VkPipe {
     pub(crate) fn export_texture_memory(
         &mut self,
         handle: TextureHandle,
+        fence_token: u64,
     ) -> Result<ExportedMemory, SessionError> {
-        self.export_memory(N, ImageSource::Texture(handle))
+        self.export_memory(N, ImageSource::Texture(handle), fence_token)
     }
 
     /// `ExportSurface`: the surface's colour image exported as `ExportTexture` exports a
@@ -152,27 +163,72 @@ impl VkPipe {
     pub(crate) fn export_surface_memory(
         &mut self,
         surface: SurfaceHandle,
+        fence_token: u64,
     ) -> Result<ExportedMemory, SessionError> {
-        self.export_memory("ExportSurface", ImageSource::SurfaceColor(surface))
+        self.export_memory(
+            "ExportSurface",
+            ImageSource::SurfaceColor(surface),
+            fence_token,
+        )
     }
 
-    /// An export of `src` (module docs).
+    /// An export of `src` (module docs), with its copy's `sync_file` left under
+    /// `fence_token` where one is asked for and the device makes them.
     fn export_memory(
         &mut self,
         n: &'static str,
         src: ImageSource,
+        fence_token: u64,
     ) -> Result<ExportedMemory, SessionError> {
         let Some(loader) = self.gpu.memory_fd.clone() else {
             return Err(bad_value(n, "the device has no VK_KHR_external_memory_fd"));
         };
         let ty = self.handle_type(n, src)?;
-        let (out, format, extent, req, rows) = self.copy_out(n, src, Target::Fd(ty))?;
+        let fence = match self.gpu.semaphore_fd.clone() {
+            Some(sem_fd) if fence_token != 0 && self.tiers.sync_fd_export => {
+                let mut export = vk::ExportSemaphoreCreateInfo::default()
+                    .handle_types(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD);
+                let info = vk::SemaphoreCreateInfo::default().push_next(&mut export);
+                // SAFETY: a live device; the chained struct is core Vulkan 1.1 and names a
+                // handle type the device exports (`Tiers::sync_fd_export`).
+                let s = unsafe { self.raw.create_semaphore(&info, None) }
+                    .map_err(|e| vk_error("vkCreateSemaphore", e))?;
+                Some((sem_fd, s))
+            }
+            _ => None,
+        };
+        let signal = fence.as_ref().map_or(vk::Semaphore::null(), |f| f.1);
+        let copied = self.copy_out(n, src, Target::Fd(ty, signal));
+        if let Some((_, s)) = &fence {
+            // Destroyed once the frame after the copy's retired.
+            self.frames.current.garbage.push(Garbage::Semaphore(*s));
+        }
+        let (mut out, format, extent, req, rows) = copied?;
         let get = vk::MemoryGetFdInfoKHR::default()
             .memory(out.memory)
             .handle_type(ty);
         // SAFETY: memory allocated exportable as an opaque descriptor.
         let fd =
             unsafe { loader.get_memory_fd(&get) }.map_err(|e| vk_error("vkGetMemoryFdKHR", e))?;
+        if let Some((sem_fd, s)) = fence {
+            // The copy may still run: its image and memory go when its frame retired.
+            self.frames
+                .current
+                .garbage
+                .push(Garbage::ImportedImage(out.image, out.memory));
+            out.image = vk::Image::null();
+            out.memory = vk::DeviceMemory::null();
+            let get = vk::SemaphoreGetFdInfoKHR::default()
+                .semaphore(s)
+                .handle_type(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD);
+            // SAFETY: a semaphore exportable as a sync_file whose signal was submitted
+            // (copy_out); the descriptor is this process's and goes to the engine.
+            let sync = unsafe { sem_fd.get_semaphore_fd(&get) }
+                .map_err(|e| vk_error("vkGetSemaphoreFdKHR", e))?;
+            // SAFETY: a new descriptor nothing else owns.
+            let sync = unsafe { std::os::fd::OwnedFd::from_raw_fd(sync) };
+            tessera_wire::backend::leave_fd(fence_token, sync);
+        }
         let mut id = vk::PhysicalDeviceIDProperties::default();
         let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
         // SAFETY: the physical device of this instance (Vulkan 1.1); the chained struct is
@@ -331,7 +387,7 @@ impl VkPipe {
             )
         };
         let (fd, ty) = match target {
-            Target::Fd(ty) => (true, ty),
+            Target::Fd(ty, _) => (true, ty),
             Target::Host(_) => (false, OPAQUE),
         };
         let tiling = if fd {
@@ -492,8 +548,9 @@ impl VkPipe {
             );
         }
         match target {
-            // The host waits on the semaphore in its own submission: no wait here.
-            Target::Host(s) if s != vk::Semaphore::null() => {
+            // The host waits on the semaphore in its own submission (or its fence): no
+            // wait here.
+            Target::Host(s) | Target::Fd(_, s) if s != vk::Semaphore::null() => {
                 self.submit_with(&[], &[s])?;
             }
             // Submits and waits for the frame's fence: the copy is complete.

@@ -106,13 +106,15 @@ impl Gpu {
             dma_buf_export: tiers.memory_export && has(ash::ext::external_memory_dma_buf::NAME),
             semaphore_fd: has(ash::khr::external_semaphore_fd::NAME)
                 && crate::semaphore::imports_opaque_fd(&host.instance, host.physical_device),
+            sync_fd_export: tiers.memory_export
+                && has(ash::khr::external_semaphore_fd::NAME)
+                && crate::semaphore::exports_sync_fd(&host.instance, host.physical_device),
             ..tiers
         };
         let memory_fd = tiers
             .memory_export
             .then(|| ash::khr::external_memory_fd::Device::new(&host.instance, &host.device));
-        let semaphore_fd = tiers
-            .semaphore_fd
+        let semaphore_fd = (tiers.semaphore_fd || tiers.sync_fd_export)
             .then(|| ash::khr::external_semaphore_fd::Device::new(&host.instance, &host.device));
         let name = props
             .device_name_as_c_str()

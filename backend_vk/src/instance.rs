@@ -117,6 +117,10 @@ pub struct Tiers {
     /// and signalled (`VK_KHR_external_semaphore_fd` on Vulkan 1.1 with `OPAQUE_FD`
     /// importable; `semaphore.rs`). Not on lavapipe: not exercised in CI.
     pub semaphore_fd: bool,
+    /// An export's copy signals a binary semaphore exported as a `sync_file` instead of
+    /// being waited for (`VK_KHR_external_semaphore_fd` on Vulkan 1.1 with `SYNC_FD`
+    /// exportable; `export.rs`). Not on lavapipe: not exercised in CI.
+    pub sync_fd_export: bool,
 }
 
 /// Core features the backend enables when the device has them.
@@ -214,7 +218,8 @@ pub(crate) struct Gpu {
     pub multi_draw: Option<ash::ext::multi_draw::Device>,
     /// `VK_KHR_external_memory_fd`'s commands, when enabled (`Tiers::memory_export`).
     pub memory_fd: Option<ash::khr::external_memory_fd::Device>,
-    /// `VK_KHR_external_semaphore_fd`'s commands, when enabled (`Tiers::semaphore_fd`).
+    /// `VK_KHR_external_semaphore_fd`'s commands, when enabled (`Tiers::semaphore_fd` or
+    /// `Tiers::sync_fd_export`).
     pub semaphore_fd: Option<ash::khr::external_semaphore_fd::Device>,
     /// The lock a host that lent its device takes around its own use of the queue
     /// (`host_device.rs`); `None` on Tessera's own device.
@@ -465,9 +470,7 @@ impl Gpu {
             .tiers
             .memory_export
             .then(|| ash::khr::external_memory_fd::Device::new(&instance, &gpu_parts.device));
-        let semaphore_fd = gpu_parts
-            .tiers
-            .semaphore_fd
+        let semaphore_fd = (gpu_parts.tiers.semaphore_fd || gpu_parts.tiers.sync_fd_export)
             .then(|| ash::khr::external_semaphore_fd::Device::new(&instance, &gpu_parts.device));
         let wsi = gpu_parts.tiers.present.then(|| Wsi {
             surface: ash::khr::surface::Instance::new(&entry, &instance),
@@ -906,6 +909,10 @@ fn create_device(
         && v11
         && has(ash::khr::external_semaphore_fd::NAME)
         && crate::semaphore::imports_opaque_fd(instance, phys);
+    tiers.sync_fd_export = optional
+        && v11
+        && has(ash::khr::external_semaphore_fd::NAME)
+        && crate::semaphore::exports_sync_fd(instance, phys);
     tiers.present_wait = e_wait && pid.present_id == vk::TRUE && pw.present_wait == vk::TRUE;
     let mut xfb_props = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
     if e_xfb {
@@ -1044,7 +1051,10 @@ fn create_device(
             tiers.dma_buf_export,
             ash::ext::external_memory_dma_buf::NAME,
         ),
-        (tiers.semaphore_fd, ash::khr::external_semaphore_fd::NAME),
+        (
+            tiers.semaphore_fd || tiers.sync_fd_export,
+            ash::khr::external_semaphore_fd::NAME,
+        ),
     ];
     let names: Vec<*const i8> = optional
         .iter()

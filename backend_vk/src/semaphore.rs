@@ -42,6 +42,19 @@ pub(crate) fn imports_opaque_fd(instance: &ash::Instance, phys: vk::PhysicalDevi
         .contains(vk::ExternalSemaphoreFeatureFlags::IMPORTABLE)
 }
 
+/// Whether the device exports binary semaphores as `sync_file`s (`SYNC_FD`), for exports
+/// with a fence (`export.rs`; the caller checked the version and the extension).
+pub(crate) fn exports_sync_fd(instance: &ash::Instance, phys: vk::PhysicalDevice) -> bool {
+    let info = vk::PhysicalDeviceExternalSemaphoreInfo::default()
+        .handle_type(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD);
+    let mut props = vk::ExternalSemaphoreProperties::default();
+    // SAFETY: a physical device of this instance (Vulkan 1.1, core command).
+    unsafe { instance.get_physical_device_external_semaphore_properties(phys, &info, &mut props) };
+    props
+        .external_semaphore_features
+        .contains(vk::ExternalSemaphoreFeatureFlags::EXPORTABLE)
+}
+
 /// The Vulkan layout of a semaphore operation's layout.
 fn vk_layout(l: SemaphoreLayout) -> vk::ImageLayout {
     use SemaphoreLayout as S;

@@ -720,16 +720,18 @@ impl TexturePipe for VkPipe {
     fn export_texture(
         &mut self,
         handle: TextureHandle,
+        fence_token: u64,
     ) -> Result<tessera_wire::ExportedMemory, SessionError> {
-        self.export_texture_memory(handle)
+        self.export_texture_memory(handle, fence_token)
     }
 
     /// `ExportSurface` (`export.rs`).
     fn export_surface(
         &mut self,
         surface: tessera_wire::handle::SurfaceHandle,
+        fence_token: u64,
     ) -> Result<tessera_wire::ExportedMemory, SessionError> {
-        self.export_surface_memory(surface)
+        self.export_surface_memory(surface, fence_token)
     }
 
     /// `HandOverTexture` (`export.rs`).

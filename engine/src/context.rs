@@ -152,6 +152,10 @@ pub struct Local {
     /// body it shares with the bound form runs, it stands for the texture bound to its
     /// target (`Local::bound_texture`); `None` otherwise.
     pub named_texture: Option<bevy_ecs::entity::Entity>,
+    /// An export in progress asked for a `sync_file` fence (`crate::export_fence`).
+    pub export_fences: bool,
+    /// The token under which the backend leaves that export's fence (0: none asked).
+    pub export_fence: u64,
 }
 
 impl Local {
@@ -454,6 +458,8 @@ impl Context {
             call: "",
             version_override: config.gl_version,
             named_texture: None,
+            export_fences: false,
+            export_fence: 0,
         };
         Self {
             group,

@@ -77,7 +77,8 @@
 //! the call returns [`ExportError::OverTcp`]. Hand-over to a host's device
 //! ([`Context::hand_over_texture`]) works in process only ([`ExportError::NotInProcess`]).
 //! The GLES and null backends return [`ExportError::Unsupported`]. dma-buf export with a DRM format modifier and a `sync_file`
-//! fence are not built (the software drivers have neither).
+//! fence in these calls are not built; [`crate::export_fence`] returns such a fence where
+//! the device exports one (not exercised in CI: the software drivers have neither).
 
 use std::os::fd::OwnedFd;
 
@@ -176,9 +177,11 @@ impl Context {
         let mut sh = group.lock_for(self.local.id);
         let handle = exportable(&mut sh, texture, Export::Descriptor)?;
         let reply = sh.dev.enc.mint_reply();
+        let fence_token = self.export_fence_token(&sh);
         sh.dev.push(Record::ExportTexture {
             texture: handle,
             reply,
+            fence_token,
         });
         match sh.wait(reply) {
             Some(Reply::Exported(m)) => Ok(ExportedImage::from_reply(&m)),
@@ -200,9 +203,11 @@ impl Context {
             return Err(ExportError::NoSurface);
         }
         let reply = sh.dev.enc.mint_reply();
+        let fence_token = self.export_fence_token(&sh);
         sh.dev.push(Record::ExportSurface {
             surface: surface.handle,
             reply,
+            fence_token,
         });
         match sh.wait(reply) {
             Some(Reply::Exported(m)) => Ok(ExportedImage::from_reply(&m)),

@@ -49,6 +49,7 @@ pub mod draw_indirect;
 pub mod egl;
 pub mod es2_compat;
 pub mod export;
+pub mod export_fence;
 pub mod framebuffer;
 pub mod get;
 pub mod gl_spirv;

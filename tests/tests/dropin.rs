@@ -471,7 +471,7 @@ fn an_egl_image_of_a_renderbuffer_gives_an_unshared_context_its_pixels() {
 
 /// The checks `tests/dropin/egl_renderbuffer_image.c` makes natively on a display without
 /// dma-bufs.
-const EGL_RENDERBUFFER_IMAGE_CHECKS_NATIVE: usize = 22;
+const EGL_RENDERBUFFER_IMAGE_CHECKS_NATIVE: usize = 21;
 /// The checks it makes on Tessera there (the errors where Mesa differs from the
 /// extensions, and the dma-buf calls Mesa cannot take without the extensions).
 const EGL_RENDERBUFFER_IMAGE_CHECKS_TESSERA: usize = 40;

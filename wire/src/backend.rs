@@ -179,6 +179,21 @@ pub fn hand_over_fd(fd: std::os::fd::OwnedFd) -> u64 {
     token
 }
 
+/// Reserves a token of the process's table for a descriptor the backend leaves there later
+/// ([`leave_fd`]): an export's `sync_file` fence, which the engine then takes with
+/// [`take_handed_fd`]. The token is never 0.
+pub fn reserve_fd_token() -> u64 {
+    let mut t = HANDED_FDS.lock().unwrap_or_else(PoisonError::into_inner);
+    t.0 += 1;
+    t.0
+}
+
+/// Leaves `fd` in the process's table under `token`, one [`reserve_fd_token`] gave.
+pub fn leave_fd(token: u64, fd: std::os::fd::OwnedFd) {
+    let mut t = HANDED_FDS.lock().unwrap_or_else(PoisonError::into_inner);
+    t.1.push((token, fd));
+}
+
 /// Takes the descriptor [`hand_over_fd`] left under `token`, once; `None` when this
 /// process's table has none (a record from another process, or one taken already).
 pub fn take_handed_fd(token: u64) -> Option<std::os::fd::OwnedFd> {
@@ -728,6 +743,10 @@ pub struct Caps {
     /// the Vulkan backend on a device with `VK_KHR_external_semaphore_fd` that imports
     /// `OPAQUE_FD`).
     pub semaphore_fd: bool,
+    /// Whether an export can come with a `sync_file` fence instead of the backend waiting
+    /// for the copy (`ExportTexture`'s `fence_token`; the Vulkan backend on a device with
+    /// `VK_KHR_external_semaphore_fd` that exports `SYNC_FD`).
+    pub sync_fd_export: bool,
     /// Whether the backend shares textures between sessions of the process as native
     /// `EGLImage`s (`ExportEglImage`, `ImportEglImage`; the GLES backend on a driver with
     /// `EGL_KHR_gl_texture_2D_image` and `GL_OES_EGL_image`).
@@ -929,6 +948,7 @@ impl Caps {
             device_uuids: [[0; 16]; 2],
             host_images: false,
             semaphore_fd: false,
+            sync_fd_export: false,
             egl_images: false,
         }
     }

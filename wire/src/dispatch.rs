@@ -266,8 +266,9 @@ pub trait TexturePipe {
     fn export_texture(
         &mut self,
         texture: TextureHandle,
+        fence_token: u64,
     ) -> Result<crate::backend::ExportedMemory, SessionError> {
-        let _ = texture;
+        let _ = (texture, fence_token);
         Err(crate::backend::bad_value(
             "ExportTexture",
             "this backend exports no memory",
@@ -277,8 +278,9 @@ pub trait TexturePipe {
     fn export_surface(
         &mut self,
         surface: SurfaceHandle,
+        fence_token: u64,
     ) -> Result<crate::backend::ExportedMemory, SessionError> {
-        let _ = surface;
+        let _ = (surface, fence_token);
         Err(crate::backend::bad_value(
             "ExportSurface",
             "this backend exports no memory",
@@ -2348,19 +2350,27 @@ impl<C: PipeContext> Dispatcher<C> {
                 out.replies.push((de(reply)?, Reply::Done));
                 "Finish"
             }
-            A::ExportTexture { texture, reply } => {
+            A::ExportTexture {
+                texture,
+                reply,
+                fence_token,
+            } => {
                 const N: &str = "ExportTexture";
                 let texture = de(texture)?;
                 reg.textures.get(N, texture)?;
-                let exported = pipe.export_texture(texture)?;
+                let exported = pipe.export_texture(texture, fence_token.to_native())?;
                 out.replies.push((de(reply)?, Reply::Exported(exported)));
                 N
             }
-            A::ExportSurface { surface, reply } => {
+            A::ExportSurface {
+                surface,
+                reply,
+                fence_token,
+            } => {
                 const N: &str = "ExportSurface";
                 let surface = de(surface)?;
                 reg.surfaces.get(N, surface)?;
-                let exported = pipe.export_surface(surface)?;
+                let exported = pipe.export_surface(surface, fence_token.to_native())?;
                 out.replies.push((de(reply)?, Reply::Exported(exported)));
                 N
             }
@@ -2414,25 +2424,6 @@ impl<C: PipeContext> Dispatcher<C> {
                 pipe.destroy_egl_image(de(token)?)?;
                 "DestroyEglImage"
             }
-            A::Present { surface } => {
-                const N: &str = "Present";
-                let surface = de(surface)?;
-                reg.surfaces.get(N, surface)?;
-                pipe.present(surface)?;
-                N
-            }
-
-            // ---- Transform feedback ----
-            A::CreateTransformFeedback { xfb } => {
-                const N: &str = "CreateTransformFeedback";
-                let xfb = de(xfb)?;
-                reg.transform_feedbacks.insert(N, xfb, ())?;
-                pipe.create_transform_feedback(xfb)?;
-                N
-            }
-            A::DestroyTransformFeedback { xfb } => {
-                const N: &str = "DestroyTransformFeedback";
-                let xfb = de(xfb)?;
             A::ExportEglRenderbufferImage {
                 renderbuffer,
                 reply,

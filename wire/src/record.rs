@@ -453,6 +453,37 @@ pub struct SemaphoreOp {
     pub textures: Vec<SemaphoreTexture>,
 }
 
+/// A dma-buf an `EGLImage` is made of (`eglCreateImage` with `EGL_LINUX_DMA_BUF_EXT`), as
+/// `ImportDmaBufTexture` carries it.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct DmaBufImport {
+    /// Width and height in pixels.
+    pub size: [i32; 2],
+    /// DRM fourcc.
+    pub fourcc: i32,
+    /// The planes, 1 to 4.
+    pub planes: Vec<DmaBufImportPlane>,
+    /// The other attributes the application gave (colour-space and siting hints), as
+    /// `(name, value)` pairs passed on unchanged.
+    pub hints: Vec<(i32, i32)>,
+}
+
+/// One plane of a [`DmaBufImport`].
+#[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct DmaBufImportPlane {
+    /// The token of a duplicate of its descriptor in the process's table
+    /// ([`crate::backend::hand_over_fd`]).
+    pub fd_token: u64,
+    /// Bytes from the start of the buffer.
+    pub offset: i32,
+    /// Bytes per row.
+    pub pitch: i32,
+    /// Its DRM format modifier, where the application gave one.
+    pub modifier: Option<u64>,
+}
+
 /// A box of texels of one image.
 #[derive(Archive, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[rkyv(derive(Debug))]
@@ -1079,9 +1110,15 @@ pub enum Record {
     /// `tcp://`; a server sends it ahead of the reply, `transport::client`), to a backend
     /// whose caps have `memory_export`; the engine checked that the texture has a defined,
     /// uncompressed colour level 0 and is no view.
+    ///
+    /// With a `fence_token` (not 0; in process only, to a backend whose caps have
+    /// `sync_fd_export`) the backend does not wait: it submits the copy signalling a
+    /// semaphore, leaves that semaphore's `sync_file` under the token in the process's
+    /// table (`backend::leave_fd`) and replies at once; the importer waits on the fence.
     ExportTexture {
         texture: TextureHandle,
         reply: ReplyId,
+        fence_token: u64,
     },
     /// Copies the colour image of a surface into new exportable device memory, as
     /// `ExportTexture` copies a texture's level 0 (the engine checked that the surface is
@@ -1089,6 +1126,7 @@ pub enum Record {
     ExportSurface {
         surface: SurfaceHandle,
         reply: ReplyId,
+        fence_token: u64,
     },
     /// Copies level 0 of a 2D texture into a new image of the device a host lent the
     /// backend once the work before it has completed, and replies with the image and its

@@ -12,7 +12,22 @@ use crate::current::gl_call;
 use crate::gl::types::GLenum;
 use crate::ptr;
 
-/// `eglCreateImage`: an image of texture `buffer` of context `ctx` (`EGL_GL_TEXTURE_2D`).
+/// A duplicate of a descriptor an application named in `EGL_DMA_BUF_PLANE*_FD_EXT`, which
+/// the image keeps (the application may close its own); `None` if it is not open.
+fn dup(fd: i32) -> Option<std::os::fd::OwnedFd> {
+    if fd < 0 {
+        return None;
+    }
+    // SAFETY: a descriptor the application hands EGL as open for the call; it is only
+    // borrowed for the duplicate (F_DUPFD_CLOEXEC, which fails on a closed one), never closed.
+    unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) }
+        .try_clone_to_owned()
+        .ok()
+}
+
+/// `eglCreateImage`: an image of texture or renderbuffer `buffer` of context `ctx`
+/// (`EGL_GL_TEXTURE_2D`, `EGL_GL_RENDERBUFFER`), or of a dma-buf (`EGL_LINUX_DMA_BUF_EXT`,
+/// where the display offers it).
 ///
 /// # Safety
 /// `attrib_list` is null or `EGL_NONE`-terminated.
@@ -27,7 +42,7 @@ pub unsafe extern "C" fn eglCreateImage(
     // SAFETY: the caller's contract.
     let list = unsafe { ptr::attribs_wide(attrib_list) };
     egl_call("eglCreateImage", std::ptr::null_mut(), |_, reg| {
-        reg.create_image(id(dpy), id(ctx), target as i32, id(buffer), &list)
+        reg.create_image_with_fds(id(dpy), id(ctx), target as i32, id(buffer), &list, &dup)
             .map(handle)
     })
 }
@@ -48,7 +63,7 @@ pub unsafe extern "C" fn eglCreateImageKHR(
     // SAFETY: the caller's contract.
     let list = unsafe { ptr::attribs(attrib_list) };
     egl_call("eglCreateImageKHR", std::ptr::null_mut(), |_, reg| {
-        reg.create_image(id(dpy), id(ctx), target as i32, id(buffer), &list)
+        reg.create_image_with_fds(id(dpy), id(ctx), target as i32, id(buffer), &list, &dup)
             .map(handle)
     })
 }

@@ -140,15 +140,18 @@ pub fn images_offered() -> bool {
 /// `cache`.
 fn with_dma_buf(base: &'static CStr, cache: &'static OnceLock<&'static CStr>) -> &'static CStr {
     cache.get_or_init(|| {
-        let (export, import) = super::image::dma_buf_offered();
+        let offered = super::image::dma_buf_offered();
         let mut list = base.to_string_lossy().into_owned();
-        if export {
+        if offered.export {
             list.push_str(" EGL_MESA_image_dma_buf_export");
         }
-        if import {
-            list.push_str(" EGL_EXT_image_dma_buf_import EGL_EXT_image_dma_buf_import_modifiers");
+        if offered.import {
+            list.push_str(" EGL_EXT_image_dma_buf_import");
         }
-        if !export && !import {
+        if offered.formats.is_some() {
+            list.push_str(" EGL_EXT_image_dma_buf_import_modifiers");
+        }
+        if !offered.export && !offered.import {
             return base;
         }
         match std::ffi::CString::new(list) {

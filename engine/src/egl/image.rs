@@ -62,16 +62,21 @@ pub(crate) enum Source {
     Texture(TextureHandle),
     /// A renderbuffer (`EGL_GL_RENDERBUFFER`).
     Renderbuffer(RenderbufferHandle),
+    /// A dma-buf (`EGL_LINUX_DMA_BUF_EXT`).
+    DmaBuf,
 }
 
 /// An `EGLImage` made of level 0 of a 2D texture or of a renderbuffer: the backend's token
 /// for it, the group it was made in, and the image's format and size (what a context that
 /// takes it defines).
 pub struct EglImage {
-    group: Arc<ShareGroup>,
+    /// The group whose backend made it (`None`: a dma-buf's, made by no backend).
+    group: Option<Arc<ShareGroup>>,
     source: Source,
     token: u64,
     image: Image,
+    /// The dma-buf it is made of (`EGL_LINUX_DMA_BUF_EXT`; `super::dma_buf`).
+    dma_buf: Option<super::dma_buf::DmaBufSource>,
 }
 
 impl std::fmt::Debug for EglImage {
@@ -88,7 +93,7 @@ impl EglImage {
     /// Whether this image was made of `source` of `group` (a second image of one texture
     /// or renderbuffer is `EGL_BAD_ACCESS`).
     pub(crate) fn made_of(&self, group: &Arc<ShareGroup>, source: Source) -> bool {
-        Arc::ptr_eq(&self.group, group) && self.source == source
+        self.group.as_ref().is_some_and(|g| Arc::ptr_eq(g, group)) && self.source == source
     }
 
     /// Width and height of the image.
@@ -100,7 +105,10 @@ impl EglImage {
 impl Drop for EglImage {
     /// The backend's image goes with the last holder (textures made of it keep the memory).
     fn drop(&mut self) {
-        let mut sh = self.group.lock();
+        let Some(group) = &self.group else {
+            return;
+        };
+        let mut sh = group.lock();
         if sh.lost.is_none() {
             sh.dev.push(Record::DestroyEglImage { token: self.token });
         }
@@ -175,10 +183,11 @@ fn finish(
 ) -> Result<EglImage, EglError> {
     match sh.wait(reply) {
         Some(Reply::EglImage(token)) if token != 0 => Ok(EglImage {
-            group: group.clone(),
+            group: Some(group.clone()),
             source,
             token,
             image,
+            dma_buf: None,
         }),
         Some(Reply::EglImage(_)) => Err(EglError::BadMatch),
         _ => Err(EglError::ContextLost),
@@ -287,6 +296,10 @@ impl Context {
             return Err(INVALID_OPERATION);
         }
         let e = self.local.st.renderbuffer.ok_or(INVALID_OPERATION)?;
+        if image.dma_buf.is_some() {
+            // A dma-buf's image is taken by textures only (`super::dma_buf`).
+            return Err(INVALID_OPERATION);
+        }
         let format = image.image.format.ok_or(INVALID_OPERATION)?;
         let Some(mut rb) = sh.world.get_mut::<Renderbuffer>(e) else {
             return Err(INVALID_OPERATION);
@@ -357,13 +370,23 @@ impl Context {
             face: 0,
             proxy: false,
         };
+        let handed = match &image.dma_buf {
+            Some(d) => Some(d.handed_over().ok_or(OUT_OF_MEMORY)?),
+            None => None,
+        };
         let (_, handle) = self
             .define_image(&mut sh, it, 0, image.image)
             .ok_or(INVALID_OPERATION)?;
-        sh.dev.push(Record::ImportEglImage {
-            texture: handle,
-            token: image.token,
-        });
+        match handed {
+            Some(image) => sh.dev.push(Record::ImportDmaBufTexture {
+                texture: handle,
+                image,
+            }),
+            None => sh.dev.push(Record::ImportEglImage {
+                texture: handle,
+                token: image.token,
+            }),
+        }
         Ok(())
     }
 }
@@ -401,11 +424,56 @@ impl super::Registry {
         buffer: usize,
         list: &[(i32, i32)],
     ) -> Result<usize, EglError> {
+        self.create_image_with_fds(dpy, ctx, target, buffer, list, &|_| None)
+    }
+
+    /// [`create_image`](Self::create_image), and `EGL_LINUX_DMA_BUF_EXT` where the display
+    /// offers it (`super::dma_buf`: its errors), whose plane descriptors `dup` duplicates
+    /// (`None`: not an open descriptor). Where the display does not offer it, that target is
+    /// `BAD_PARAMETER` (`EGL_KHR_image_base`: a target it does not take).
+    pub fn create_image_with_fds(
+        &mut self,
+        dpy: usize,
+        ctx: usize,
+        target: i32,
+        buffer: usize,
+        list: &[(i32, i32)],
+        dup: &dyn Fn(i32) -> Option<std::os::fd::OwnedFd>,
+    ) -> Result<usize, EglError> {
         self.initialized(dpy)?;
         if target == LINUX_DMA_BUF_TARGET {
-            // EGL_KHR_image_base: a target the display does not take is BAD_PARAMETER, and
-            // no display of Tessera imports dma-bufs (`dma_buf_offered`).
-            return Err(EglError::BadParameter);
+            let offered = dma_buf_offered();
+            if !offered.import || ctx != 0 || buffer != 0 {
+                return Err(EglError::BadParameter);
+            }
+            let listed: Option<Vec<i32>> = offered
+                .formats
+                .as_ref()
+                .map(|f| f.iter().map(|f| f.fourcc).collect());
+            let source = super::dma_buf::parse(list, listed.as_deref(), dup)?;
+            let image = EglImage {
+                group: None,
+                source: Source::DmaBuf,
+                token: 0,
+                image: Image {
+                    width: source.import.size[0],
+                    height: source.import.size[1],
+                    depth: 1,
+                    internal_format: source.format.1,
+                    format: Some(source.format.0),
+                    ..Image::default()
+                },
+                dma_buf: Some(source),
+            };
+            let handle = self.mint(TAG_IMAGE);
+            self.images.insert(
+                handle,
+                ImageEntry {
+                    display: dpy,
+                    image: Arc::new(image),
+                },
+            );
+            return Ok(handle);
         }
         let group = self
             .contexts
@@ -471,10 +539,10 @@ impl super::Registry {
             Some(i) if i.display == dpy => i.image.clone(),
             _ => return Err(EglError::BadParameter),
         };
-        if !dma_buf_offered().0 {
+        let Some(group) = image.group.as_ref().filter(|_| dma_buf_offered().export) else {
             return Err(EglError::BadAccess);
-        }
-        let mut sh = image.group.lock();
+        };
+        let mut sh = group.lock();
         if !can_share(&sh) {
             return Err(EglError::BadAccess);
         }
@@ -516,7 +584,14 @@ impl super::Registry {
         if max < 0 || (max > 0 && !has_array) {
             return Err(EglError::BadParameter);
         }
-        Ok(Vec::new())
+        let offered = dma_buf_offered();
+        Ok(offered
+            .formats
+            .iter()
+            .flatten()
+            .map(|f| f.fourcc)
+            .filter(|&f| super::dma_buf::format_of_fourcc(f).is_some())
+            .collect())
     }
 
     /// `eglQueryDmaBufModifiersEXT`: the modifiers of a format the display imports (none
@@ -534,7 +609,13 @@ impl super::Registry {
         if !formats.contains(&format) {
             return Err(EglError::BadParameter);
         }
-        Ok(Vec::new())
+        let offered = dma_buf_offered();
+        let listed = offered
+            .formats
+            .iter()
+            .flatten()
+            .find(|f| f.fourcc == format);
+        Ok(listed.map(|f| f.modifiers.clone()).unwrap_or_default())
     }
 }
 
@@ -561,19 +642,30 @@ pub struct DmaBufPlane {
     pub offset: i32,
 }
 
-/// Which dma-buf extensions a Tessera display offers, as `(export, import)`: those of the
-/// native display the GLES backend runs on
-/// ([`native_dma_buf`](tessera_backend_gles::discover::native_dma_buf)) where the display
-/// offers images at all ([`images_offered`](super::display::images_offered)). Import is
-/// never offered yet: Tessera makes no image of a dma-buf, so `eglCreateImage` of
-/// `EGL_LINUX_DMA_BUF_EXT` is `BAD_PARAMETER` and `eglQueryDmaBufFormatsEXT` lists nothing.
-/// llvmpipe's display offers neither, so CI exercises only the refusals.
-pub fn dma_buf_offered() -> (bool, bool) {
+/// The dma-buf extensions a Tessera display offers: those of the native display the GLES
+/// backend runs on ([`native_dma_buf`](tessera_backend_gles::discover::native_dma_buf)),
+/// where the display offers images at all
+/// ([`images_offered`](super::display::images_offered)). llvmpipe's display offers none, so
+/// CI exercises only the refusals.
+#[derive(Clone, Debug, Default)]
+pub struct DmaBufOffered {
+    /// `EGL_MESA_image_dma_buf_export`.
+    pub export: bool,
+    /// `EGL_EXT_image_dma_buf_import`.
+    pub import: bool,
+    /// `EGL_EXT_image_dma_buf_import_modifiers`, with the formats the native display lists.
+    pub formats: Option<Vec<tessera_backend_gles::discover::DmaBufFormat>>,
+}
+
+/// What the display offers of the dma-buf extensions ([`DmaBufOffered`]).
+pub fn dma_buf_offered() -> DmaBufOffered {
     if !super::display::images_offered() {
-        return (false, false);
+        return DmaBufOffered::default();
     }
-    (
-        tessera_backend_gles::discover::native_dma_buf().export,
-        false,
-    )
+    let native = tessera_backend_gles::discover::native_dma_buf();
+    DmaBufOffered {
+        export: native.export,
+        import: native.import,
+        formats: native.modifiers.clone().filter(|_| native.import),
+    }
 }

@@ -29,6 +29,7 @@ pub mod config;
 pub mod context;
 mod current;
 pub mod display;
+mod dma_buf;
 pub mod image;
 pub mod surface;
 pub mod sync;
