@@ -374,6 +374,20 @@ pub trait TexturePipe {
         let _ = token;
         Ok(None)
     }
+    /// `ImportDmaBufTexture`: level 0 of `texture` becomes a native image of the dma-buf,
+    /// whose descriptors the backend takes from the process's table (and closes). A backend
+    /// whose display imports no dma-bufs closes them and leaves the texture its own storage.
+    fn import_dma_buf_texture(
+        &mut self,
+        texture: TextureHandle,
+        image: crate::record::DmaBufImport,
+    ) -> R {
+        let _ = texture;
+        for plane in &image.planes {
+            drop(crate::backend::take_handed_fd(plane.fd_token));
+        }
+        Ok(())
+    }
     /// `ImportEglRenderbufferImage`: the renderbuffer's storage becomes the token's image.
     fn import_egl_renderbuffer_image(&mut self, renderbuffer: RenderbufferHandle, token: u64) -> R {
         let _ = (renderbuffer, token);
@@ -2433,6 +2447,19 @@ impl<C: PipeContext> Dispatcher<C> {
                 reg.renderbuffers.get(N, renderbuffer)?;
                 let token = pipe.export_egl_renderbuffer_image(renderbuffer)?;
                 out.replies.push((de(reply)?, Reply::EglImage(token)));
+                N
+            }
+            A::ImportDmaBufTexture { texture, image } => {
+                const N: &str = "ImportDmaBufTexture";
+                let texture = de(texture)?;
+                let image: crate::record::DmaBufImport = de(&**image)?;
+                if let Err(e) = reg.textures.get(N, texture) {
+                    for plane in &image.planes {
+                        drop(crate::backend::take_handed_fd(plane.fd_token));
+                    }
+                    return Err(e);
+                }
+                pipe.import_dma_buf_texture(texture, image)?;
                 N
             }
             A::ExportDmaBuf { token, reply } => {

@@ -1176,11 +1176,6 @@ pub enum Record {
     /// Releases the process's image of a token (`eglDestroyImage`); textures made of it
     /// keep their storage.
     DestroyEglImage { token: u64 },
-
-    // ---- Transform feedback ----
-    /// Creates a transform feedback object: a capture's bindings and write positions,
-    /// which outlive the capture for draws from it.
-    CreateTransformFeedback { xfb: TransformFeedbackHandle },
     /// Makes an `EGLImage` of a single-sampled colour renderbuffer in the backend's own
     /// native context once the work before it completed (`EGL_KHR_gl_renderbuffer_image`),
     /// kept in the same table as `ExportEglImage`'s and replied as its token
@@ -1202,6 +1197,21 @@ pub enum Record {
     /// `Reply::DmaBuf` (`None` where the native display exports none). The engine decided
     /// every EGL error and sends it only on the in-process transports.
     ExportDmaBuf { token: u64, reply: ReplyId },
+    /// Makes level 0 of a 2D texture a native `EGLImage` of a dma-buf
+    /// (`EGL_EXT_image_dma_buf_import`, `glEGLImageTargetTexture2DOES`): the engine defined
+    /// the level with the image's size and a format of its fourcc just before, checked the
+    /// attributes and left a duplicate of each plane's descriptor in the process's table.
+    /// The backend makes the native image on its own display, binds it and releases it (the
+    /// texture keeps the memory). Sent only on the in-process transports.
+    ImportDmaBufTexture {
+        texture: TextureHandle,
+        image: Box<DmaBufImport>,
+    },
+
+    // ---- Transform feedback ----
+    /// Creates a transform feedback object: a capture's bindings and write positions,
+    /// which outlive the capture for draws from it.
+    CreateTransformFeedback { xfb: TransformFeedbackHandle },
     /// Destroys a transform feedback object (never the current context's active one).
     DestroyTransformFeedback { xfb: TransformFeedbackHandle },
     /// Starts capturing into `xfb` the current program's captured outputs of every draw
