@@ -1,5 +1,6 @@
 //! Tessera's integration tests: one binary, a module per domain.
 
+mod afr;
 mod architecture;
 mod arrays_of_arrays;
 mod atomic_counter;

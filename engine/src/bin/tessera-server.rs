@@ -37,7 +37,9 @@
 //! each run on the software driver of its backend; the policy defaults to `least-loaded`).
 //! Each decision is logged with its reason; a client may pin a device (`TESSERA_DEVICE`)
 //! if `--pin-allowed any|none|owner|uid:N,gid:N,user:NAME,group:NAME,…` (default `any`) lets it, else its pin
-//! is refused with the reason.
+//! is refused with the reason. A pin of two devices joined by `+` (`TESSERA_DEVICE=0+1`)
+//! runs the session with alternate-frame rendering: a backend on each device, frame `N` on
+//! device `N mod 2` (`tessera_wire::transport::afr`).
 //! Without either flag sessions are not placed: each backend takes its own device.
 //! `tessera-server status` asks the server on the unix socket (`--unix PATH`, else the
 //! default) for its devices, sessions per device, memory and policy, and prints them;
@@ -65,6 +67,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tessera_engine::wire::null::NullBackend;
+use tessera_engine::wire::transport::afr::AfrBackend;
 use tessera_engine::wire::transport::devices::{self, Probe, Topology};
 use tessera_engine::wire::transport::placement::{Placer, Policy};
 use tessera_engine::wire::transport::secret::Secret;
@@ -72,7 +75,9 @@ use tessera_engine::wire::transport::server::{
     Isolation, ServerConfig, serve, shared_process_driver_env,
 };
 use tessera_engine::wire::transport::worker::{WORKER_FLAG, serve_worker};
-use tessera_engine::wire::transport::{BackendRequest, ServerBackend, default_socket_path};
+use tessera_engine::wire::transport::{
+    BackendRequest, ServerBackend, SessionDevice, default_socket_path,
+};
 
 /// The server's devices: the topology file's when one is given, else the Vulkan physical
 /// devices and the native EGL devices this machine has. The one discovery call of the
@@ -83,8 +88,36 @@ fn discover(topology: Option<&std::path::Path>) -> Result<Topology, String> {
     devices::discover(topology, &[vulkan, gles])
 }
 
-/// The backends this server can make, by the name a client's Hello gives.
+/// The backends this server can make, by the name a client's Hello gives; a session placed
+/// on two devices gets one on each, frames alternating between them ([`AfrBackend`]).
 fn make_backend(request: &BackendRequest) -> Result<ServerBackend, String> {
+    let Some((first, second)) = request
+        .device
+        .as_ref()
+        .and_then(|d| Some((d, d.alternate.as_deref()?)))
+    else {
+        return make_one(request);
+    };
+    let on = |device: &SessionDevice| BackendRequest {
+        device: Some(SessionDevice {
+            alternate: None,
+            ..device.clone()
+        }),
+        ..request.clone()
+    };
+    let (first, second) = (on(first), on(second));
+    let names =
+        [&first, &second].map(|r| r.device.as_ref().map_or_else(String::new, |d| d.describe()));
+    let a = make_one(&first)?;
+    let b = make_one(&second)?;
+    Ok(ServerBackend {
+        backend: Box::new(AfrBackend::new(a.backend, b.backend, names)),
+        probe: None,
+    })
+}
+
+/// One backend on one device.
+fn make_one(request: &BackendRequest) -> Result<ServerBackend, String> {
     match request.name.as_str() {
         "null" => {
             let (backend, probe) = NullBackend::new(request.capture);

@@ -38,6 +38,7 @@
 //! the request in the ring between two batches and waits for the render thread's answer.
 //! The process transports decline: their frames are read back and shown by the client.
 
+pub mod afr;
 mod byte_ring;
 mod client;
 pub mod devices;

@@ -21,6 +21,10 @@
 //! - `affinity`: the device holding most of the client's live sessions (a client is its
 //!   process; over TCP its address) while it has room, else the least loaded.
 //!
+//! A pin of two devices joined by `+` (`TESSERA_DEVICE=0+1`) asks for alternate-frame
+//! rendering (`afr.rs`): the session runs on both, each charged, under any policy; it is
+//! refused, naming the devices, unless both exist, differ, have room and run its backend.
+//!
 //! Each decision is logged with its reason by the server. Released sessions give their
 //! charge back.
 
@@ -94,6 +98,8 @@ pub struct Placed {
     pub backend: String,
     /// Why, for the log.
     pub reason: String,
+    /// The second device of an alternate-frame session, with its index.
+    pub alternate: Option<(usize, Device)>,
 }
 
 /// A device's load now.
@@ -119,6 +125,8 @@ pub struct Placer {
     started: Instant,
     /// Live sessions: their device and client.
     sessions: HashMap<u64, (usize, String)>,
+    /// The second device of each live alternate-frame session.
+    alternates: HashMap<u64, usize>,
     /// Devices lost since [`Placer::take_lost`] last took them.
     newly_lost: Vec<usize>,
     /// Live sessions' last two reports of batches applied, with when they came.
@@ -145,6 +153,7 @@ impl Placer {
             cursor: 0,
             started: Instant::now(),
             sessions: HashMap::new(),
+            alternates: HashMap::new(),
             newly_lost: Vec::new(),
             progress: HashMap::new(),
         }
@@ -273,7 +282,7 @@ impl Placer {
                 let mut ids: Vec<u64> = self
                     .sessions
                     .iter()
-                    .filter(|(_, (d, _))| *d == index)
+                    .filter(|(id, (d, _))| *d == index || self.alternates.get(*id) == Some(&index))
                     .map(|(id, _)| *id)
                     .collect();
                 ids.sort_unstable();
@@ -362,6 +371,9 @@ impl Placer {
     /// Places a session, or says why it cannot run anywhere.
     pub fn place(&mut self, request: &Request<'_>) -> Result<Placed, String> {
         self.advance(self.started.elapsed());
+        if let Some((a, b)) = request.pin.and_then(|p| p.split_once('+')) {
+            return self.place_alternate(request, [a, b]);
+        }
         let (index, why) = self.choose(request)?;
         let backend = self
             .can_drive(index, request.backend)
@@ -377,6 +389,67 @@ impl Placer {
             device: self.topology.devices[index].clone(),
             backend,
             reason,
+            alternate: None,
+        })
+    }
+
+    /// Places an alternate-frame session on the two devices `pins` name, or says why not.
+    fn place_alternate(
+        &mut self,
+        request: &Request<'_>,
+        pins: [&str; 2],
+    ) -> Result<Placed, String> {
+        let pin = request.pin.unwrap_or_default();
+        let mut chosen = [0usize; 2];
+        for (slot, one) in chosen.iter_mut().zip(pins) {
+            let single = Request {
+                pin: Some(one),
+                ..*request
+            };
+            let (index, _) = self.choose(&single).map_err(|e| {
+                format!("alternate-frame rendering on {pin:?} (TESSERA_DEVICE): {e}")
+            })?;
+            *slot = index;
+        }
+        let [first, second] = chosen;
+        if first == second {
+            return Err(format!(
+                "alternate-frame rendering needs two devices, and {pin:?} (TESSERA_DEVICE) names \
+                 device {} twice; its devices: {}",
+                self.describe(first),
+                self.listed()
+            ));
+        }
+        let backend = self
+            .can_drive(first, request.backend)
+            .unwrap_or_else(|| request.backend.to_owned());
+        if self.can_drive(second, &backend).is_none() {
+            return Err(format!(
+                "alternate-frame rendering on {pin:?} (TESSERA_DEVICE): device {} cannot run \
+                 the {backend} backend of device {first} (it runs: {}); its devices: {}",
+                self.describe(second),
+                self.topology.devices[second].backends.join(", "),
+                self.listed()
+            ));
+        }
+        for index in chosen {
+            let live = &mut self.live[index];
+            live.sessions += 1;
+            live.memory += self.topology.session_memory;
+        }
+        self.sessions
+            .insert(request.session, (first, request.client.to_owned()));
+        self.alternates.insert(request.session, second);
+        Ok(Placed {
+            index: first,
+            device: self.topology.devices[first].clone(),
+            backend,
+            reason: format!(
+                "alternate-frame rendering pinned by the client to {pin:?}; now {} and {}",
+                self.describe(first),
+                self.describe(second)
+            ),
+            alternate: Some((second, self.topology.devices[second].clone())),
         })
     }
 
@@ -539,6 +612,12 @@ impl Placer {
             live.sessions -= 1;
             live.memory -= self.topology.session_memory;
         }
+        if let Some(index) = self.alternates.remove(&session) {
+            let live = &mut self.live[index];
+            live.frames_done += frames;
+            live.sessions -= 1;
+            live.memory -= self.topology.session_memory;
+        }
     }
 
     /// The device a live session runs on.
@@ -557,7 +636,9 @@ impl Placer {
             let fps: f64 = self
                 .sessions
                 .iter()
-                .filter(|(_, (device, _))| *device == index)
+                .filter(|(id, (device, _))| {
+                    *device == index || self.alternates.get(*id) == Some(&index)
+                })
                 .map(|(id, _)| self.fps(*id, now))
                 .fold(0.0, |sum, fps| sum + fps);
             let _ = writeln!(
@@ -580,9 +661,14 @@ impl Placer {
         let mut ids: Vec<_> = self.sessions.iter().collect();
         ids.sort_by_key(|(id, _)| **id);
         for (id, (index, client)) in ids {
+            let alternate = self
+                .alternates
+                .get(id)
+                .map(|a| format!(" alternate-frame with device {a}"))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "session {id}: device {index} client {client} fps {:.1}",
+                "session {id}: device {index} client {client} fps {:.1}{alternate}",
                 self.fps(*id, now)
             );
         }
@@ -701,6 +787,46 @@ mod tests {
             wrong.contains("cannot run the gles backend (it runs: vulkan)"),
             "{wrong}"
         );
+    }
+
+    #[test]
+    fn an_alternate_frame_session_takes_two_devices_or_is_refused() {
+        let mut placer = Placer::new(parse_topology(FOUR).unwrap(), Policy::LeastLoaded);
+        let place = |placer: &mut Placer, session, pin: &str| {
+            placer.place(&Request {
+                session,
+                backend: "auto",
+                pin: Some(pin),
+                client: "c",
+            })
+        };
+        let both = place(&mut placer, 1, "0+integrated").unwrap();
+        assert_eq!((both.index, both.backend.as_str()), (0, "vulkan"));
+        assert_eq!(both.alternate.as_ref().map(|(i, _)| *i), Some(2));
+        let report = placer.report();
+        assert!(
+            report.contains("session 1: device 0 client c fps 0.0 alternate-frame with device 2"),
+            "{report}"
+        );
+        for device in ["device 0:", "device 2:"] {
+            let line = report.lines().find(|l| l.starts_with(device)).unwrap();
+            assert!(line.contains(" sessions 1 memory 64/"), "{line}");
+        }
+        let same = place(&mut placer, 2, "0+discrete-a").unwrap_err();
+        assert!(same.contains("needs two devices"), "{same}");
+        assert!(same.contains("3: cpu"), "{same}");
+        let mixed = place(&mut placer, 3, "0+1").unwrap_err();
+        assert!(mixed.contains("cannot run the vulkan backend"), "{mixed}");
+        let missing = place(&mut placer, 4, "0+9").unwrap_err();
+        assert!(missing.contains("no device \"9\""), "{missing}");
+        // Losing either device ends the session; releasing it gives both charges back.
+        placer.lose(2).unwrap();
+        assert_eq!(placer.take_lost(), vec![(2, vec![1])]);
+        placer.release(1);
+        let report = placer.report();
+        assert!(!report.contains("session 1:"), "{report}");
+        let line = report.lines().find(|l| l.starts_with("device 0:")).unwrap();
+        assert!(line.contains(" sessions 0 memory 0/"), "{line}");
     }
 
     #[test]

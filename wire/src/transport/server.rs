@@ -388,6 +388,15 @@ impl Sessions {
                         name: chosen.device.name,
                         uuid: chosen.device.uuid,
                         synthetic: chosen.device.synthetic,
+                        alternate: chosen.alternate.map(|(index, d)| {
+                            Box::new(SessionDevice {
+                                index,
+                                name: d.name,
+                                uuid: d.uuid,
+                                synthetic: d.synthetic,
+                                alternate: None,
+                            })
+                        }),
                     },
                     chosen.backend,
                 ));

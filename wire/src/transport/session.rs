@@ -65,13 +65,22 @@ pub struct SessionDevice {
     /// Described by a topology: the backend runs on its software driver (lavapipe for
     /// `vulkan`, llvmpipe for `gles`), not on a device of that UUID.
     pub synthetic: bool,
+    /// The second device of a session with alternate-frame rendering (`afr.rs`): odd
+    /// frames run there.
+    pub alternate: Option<Box<SessionDevice>>,
 }
 
 impl SessionDevice {
-    /// `index: name (uuid)`, as the Welcome and the log name it.
+    /// `index: name (uuid)`, as the Welcome and the log name it (with the alternate device
+    /// of an alternate-frame session).
     pub fn describe(&self) -> String {
+        let alternate = self
+            .alternate
+            .as_ref()
+            .map(|a| format!(", alternating frames with {}", a.describe()))
+            .unwrap_or_default();
         format!(
-            "{}: {} ({})",
+            "{}: {} ({}){alternate}",
             self.index,
             self.name,
             super::devices::uuid_text(&self.uuid)

@@ -127,20 +127,51 @@ fn encode_session(p: &Placement) -> Vec<u8> {
     match &p.device {
         None => out.push(0),
         Some((device, backend)) => {
-            out.push(1);
-            out.extend_from_slice(&(device.index as u32).to_le_bytes());
-            out.extend_from_slice(&device.uuid);
-            out.push(u8::from(device.synthetic));
-            for text in [backend.as_bytes(), device.name.as_bytes()] {
-                let text = &text[..text.len().min(255)];
-                out.push(text.len() as u8);
-                out.extend_from_slice(text);
+            // 2: an alternate-frame session, its second device after the first.
+            out.push(if device.alternate.is_some() { 2 } else { 1 });
+            encode_device(&mut out, device, backend);
+            if let Some(alternate) = &device.alternate {
+                encode_device(&mut out, alternate, backend);
             }
         }
     }
     let peer = p.peer.as_bytes();
     out.extend_from_slice(&peer[..peer.len().min(MAX_CONTROL - out.len())]);
     out
+}
+
+/// One device of a session handed to a worker.
+fn encode_device(out: &mut Vec<u8>, device: &SessionDevice, backend: &str) {
+    out.extend_from_slice(&(device.index as u32).to_le_bytes());
+    out.extend_from_slice(&device.uuid);
+    out.push(u8::from(device.synthetic));
+    for text in [backend.as_bytes(), device.name.as_bytes()] {
+        let text = &text[..text.len().min(255)];
+        out.push(text.len() as u8);
+        out.extend_from_slice(text);
+    }
+}
+
+/// One device of a session handed to a worker, with its backend, and what follows it.
+fn decode_device(msg: &[u8]) -> Option<(SessionDevice, String, &[u8])> {
+    let (index, rest) = msg.split_first_chunk::<4>()?;
+    let (uuid, rest) = rest.split_first_chunk::<16>()?;
+    let (&[synthetic], rest) = rest.split_first_chunk::<1>()?;
+    let (&[len], rest) = rest.split_first_chunk::<1>()?;
+    let (backend, rest) = rest.split_at_checked(usize::from(len))?;
+    let (&[len], rest) = rest.split_first_chunk::<1>()?;
+    let (name, rest) = rest.split_at_checked(usize::from(len))?;
+    Some((
+        SessionDevice {
+            index: u32::from_le_bytes(*index) as usize,
+            name: String::from_utf8_lossy(name).into_owned(),
+            uuid: *uuid,
+            synthetic: synthetic != 0,
+            alternate: None,
+        },
+        String::from_utf8_lossy(backend).into_owned(),
+        rest,
+    ))
 }
 
 fn decode_session(msg: &[u8], sock: OwnedFd) -> Option<Placement> {
@@ -154,23 +185,14 @@ fn decode_session(msg: &[u8], sock: OwnedFd) -> Option<Placement> {
     let device = if has_device == 0 {
         None
     } else {
-        let (index, rest) = peer.split_first_chunk::<4>()?;
-        let (uuid, rest) = rest.split_first_chunk::<16>()?;
-        let (&[synthetic], rest) = rest.split_first_chunk::<1>()?;
-        let (&[len], rest) = rest.split_first_chunk::<1>()?;
-        let (backend, rest) = rest.split_at_checked(usize::from(len))?;
-        let (&[len], rest) = rest.split_first_chunk::<1>()?;
-        let (name, rest) = rest.split_at_checked(usize::from(len))?;
+        let (mut device, backend, rest) = decode_device(peer)?;
         peer = rest;
-        Some((
-            SessionDevice {
-                index: u32::from_le_bytes(*index) as usize,
-                name: String::from_utf8_lossy(name).into_owned(),
-                uuid: *uuid,
-                synthetic: synthetic != 0,
-            },
-            String::from_utf8_lossy(backend).into_owned(),
-        ))
+        if has_device == 2 {
+            let (alternate, _, rest) = decode_device(peer)?;
+            device.alternate = Some(Box::new(alternate));
+            peer = rest;
+        }
+        Some((device, backend))
     };
     Some(Placement {
         id: u64::from_le_bytes(*id),
@@ -679,6 +701,13 @@ mod tests {
                     name: "cpu".to_owned(),
                     uuid: [7; 16],
                     synthetic: true,
+                    alternate: Some(Box::new(SessionDevice {
+                        index: 1,
+                        name: "discrete-b".to_owned(),
+                        uuid: [8; 16],
+                        synthetic: true,
+                        alternate: None,
+                    })),
                 },
                 "gles".to_owned(),
             )),

@@ -1,0 +1,309 @@
+//! Alternate-frame rendering: one session on two synthetic devices (`TESSERA_DEVICE=A+B`),
+//! frame `N` on device `N mod 2`, every frame read back exactly as the same session draws it
+//! on one device, in order — a plain scene, and a feedback scene where each frame samples
+//! the texture the previous frame rendered into (which the server carries from one device
+//! to the other). `tessera-server status` shows the session on both devices; pins that
+//! cannot give two devices are refused naming the devices. The server's CPU per frame and
+//! the bytes carried are printed (measured, never asserted).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use tessera_engine::gl::*;
+use tessera_engine::wire::TransportKind;
+use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
+use tessera_tests::gl::Gl;
+use tessera_tests::scenes::link_program;
+
+use crate::isolation::{self, H, W};
+use crate::transport::Server;
+
+/// Two GLES devices and two Vulkan devices, each run on its software driver.
+const TOPOLOGY: &str = r#"{"session_memory_mib": 64, "devices": [
+    {"name": "gles-a", "kind": "discrete", "budget_mib": 512, "backend": "gles",
+     "uuid": "afa00000-0000-0000-0000-00000000000a"},
+    {"name": "gles-b", "kind": "discrete", "budget_mib": 512, "backend": "gles",
+     "uuid": "afa00000-0000-0000-0000-00000000000b"},
+    {"name": "vk-a", "kind": "discrete", "budget_mib": 512, "backend": "vulkan",
+     "uuid": "afb00000-0000-0000-0000-00000000000a"},
+    {"name": "vk-b", "kind": "integrated", "budget_mib": 512, "backend": "vulkan",
+     "uuid": "afb00000-0000-0000-0000-00000000000b"}]}"#;
+
+/// Frames of each scene.
+const FRAMES: usize = 8;
+/// Frames measured for the CPU figures.
+const MEASURED: usize = 24;
+/// Size of the feedback scene's render targets.
+const FB: i32 = 64;
+
+fn server() -> Server {
+    let path: PathBuf =
+        std::env::temp_dir().join(format!("tessera-topology-afr-{}.json", std::process::id()));
+    std::fs::write(&path, TOPOLOGY).unwrap();
+    let server = Server::start_with(&["--topology", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(path);
+    server
+}
+
+/// An `auto` session (the devices decide the backend) pinned to `device`.
+fn session(socket: &Path, device: &str) -> Result<Context, String> {
+    let config = Config {
+        backend: BackendKind::Auto,
+        transport: TransportKind::Shm(Some(socket.to_owned())),
+        device: Some(device.to_owned()),
+        surface: Some(SurfaceConfig::new(W as u32, H as u32)),
+        ..Config::default()
+    };
+    Context::new(&config).map_err(|e| e.to_string())
+}
+
+fn status(socket: &Path) -> String {
+    let binary = tessera_engine::wire::transport::server_binary().expect("tessera-server");
+    let out = Command::new(binary)
+        .args(["status", "--unix", socket.to_str().unwrap()])
+        .output()
+        .expect("running tessera-server status");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const FEEDBACK_VS: &str = "#version 330 core
+void main() {
+    vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
+    gl_Position = vec4(p, 0.0, 1.0);
+}";
+
+/// Each texel of the previous frame's target, moved one texel right and changed by the
+/// frame's constant: a frame's pixels depend on every frame before it.
+const FEEDBACK_FS: &str = "#version 330 core
+uniform sampler2D previous;
+uniform float k;
+out vec4 frag;
+void main() {
+    ivec2 at = ivec2(gl_FragCoord.xy);
+    vec4 p = texelFetch(previous, ivec2(max(at.x - 1, 0), at.y), 0);
+    frag = vec4(fract(p.gba + vec3(0.13 + k, 0.07 * k, float(at.x + at.y) / 128.0)), 1.0);
+}";
+
+/// The feedback scene: two render targets, frame `n` draws into `n mod 2` sampling the other.
+struct Feedback {
+    program: GLuint,
+    k: GLint,
+    textures: [GLuint; 2],
+    framebuffers: [GLuint; 2],
+}
+
+fn feedback_setup(gl: &mut dyn Gl) -> Feedback {
+    let program = link_program(gl, FEEDBACK_VS, FEEDBACK_FS);
+    let k = gl.get_uniform_location(program, "k");
+    let previous = gl.get_uniform_location(program, "previous");
+    gl.use_program(program);
+    gl.uniform1i(previous, 0);
+    let vao = gl.gen_vertex_array();
+    gl.bind_vertex_array(vao);
+    let mut textures = [0; 2];
+    let mut framebuffers = [0; 2];
+    // A seed image uploaded into the first target: uploads go to both devices.
+    let seed: Vec<u8> = (0..FB * FB * 4).map(|i| (i * 37 % 251) as u8).collect();
+    for i in 0..2 {
+        textures[i] = gl.gen_texture();
+        gl.bind_texture(TEXTURE_2D, textures[i]);
+        gl.tex_image_2d(
+            TEXTURE_2D,
+            0,
+            RGBA8 as GLint,
+            FB,
+            FB,
+            0,
+            RGBA,
+            UNSIGNED_BYTE,
+            (i == 1).then_some(&seed[..]),
+        );
+        gl.tex_parameteri(TEXTURE_2D, TEXTURE_MIN_FILTER, NEAREST as GLint);
+        gl.tex_parameteri(TEXTURE_2D, TEXTURE_MAG_FILTER, NEAREST as GLint);
+        framebuffers[i] = gl.gen_framebuffer();
+        gl.bind_framebuffer(FRAMEBUFFER, framebuffers[i]);
+        gl.framebuffer_texture_2d(FRAMEBUFFER, COLOR_ATTACHMENT0, TEXTURE_2D, textures[i], 0);
+        assert_eq!(
+            gl.check_framebuffer_status(FRAMEBUFFER),
+            FRAMEBUFFER_COMPLETE
+        );
+    }
+    Feedback {
+        program,
+        k,
+        textures,
+        framebuffers,
+    }
+}
+
+/// Draws feedback frame `n` into target `n mod 2`, sampling the other, and reads it back.
+fn feedback_frame(gl: &mut dyn Gl, scene: &Feedback, n: usize) -> Vec<u8> {
+    let (target, previous) = (n % 2, 1 - n % 2);
+    gl.bind_framebuffer(FRAMEBUFFER, scene.framebuffers[target]);
+    gl.viewport(0, 0, FB, FB);
+    gl.use_program(scene.program);
+    gl.uniform1f(scene.k, n as f32 * 0.01);
+    gl.active_texture(TEXTURE0);
+    gl.bind_texture(TEXTURE_2D, scene.textures[previous]);
+    gl.draw_arrays(TRIANGLES, 0, 3);
+    let mut pixels = vec![0u8; (FB * FB * 4) as usize];
+    gl.pixel_storei(PACK_ALIGNMENT, 4);
+    gl.read_pixels(0, 0, FB, FB, RGBA, UNSIGNED_BYTE, &mut pixels);
+    gl.bind_framebuffer(FRAMEBUFFER, 0);
+    pixels
+}
+
+/// The server's CPU time (user, system) in nanoseconds.
+fn server_cpu(ctx: &Context) -> (u64, u64) {
+    let probe = ctx.server_probe().expect("the server's probe");
+    (probe.cpu_user_ns, probe.cpu_sys_ns)
+}
+
+/// What one session drew: its plain frames, its feedback frames, and the server's CPU per
+/// feedback frame over [`MEASURED`] more frames (user, system, in µs).
+type Drawn = (Vec<Vec<u8>>, Vec<Vec<u8>>, (f64, f64));
+
+/// What one session on `device` draws.
+fn run(socket: &Path, device: &str) -> Drawn {
+    let mut ctx = session(socket, device).unwrap_or_else(|e| panic!("{device}: {e}"));
+    let plain = isolation::setup(&mut ctx);
+    let plain: Vec<_> = (0..FRAMES)
+        .map(|n| isolation::frame(&mut ctx, &plain, n))
+        .collect();
+    let scene = feedback_setup(&mut ctx);
+    let feedback: Vec<_> = (0..FRAMES)
+        .map(|n| feedback_frame(&mut ctx, &scene, n))
+        .collect();
+    let before = server_cpu(&ctx);
+    for n in FRAMES..FRAMES + MEASURED {
+        feedback_frame(&mut ctx, &scene, n);
+    }
+    let after = server_cpu(&ctx);
+    assert_eq!(ctx.get_error(), NO_ERROR, "{device}");
+    let per_frame = |a: u64, b: u64| (b - a) as f64 / 1e3 / MEASURED as f64;
+    (
+        plain,
+        feedback,
+        (per_frame(before.0, after.0), per_frame(before.1, after.1)),
+    )
+}
+
+/// The server's `alternate-frame rendering ...` line, once the session ended.
+fn afr_line(server: &Server, devices: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(line) = server
+            .log()
+            .into_iter()
+            .find(|l| l.contains("alternate-frame rendering on") && l.contains(devices))
+        {
+            return line;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no alternate-frame line for {devices}:\n{}",
+            server.log().join("\n")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
+    let server = server();
+    let native = isolation::native_frames();
+    for (one, two, names) in [("0", "0+1", "gles-a"), ("2", "2+3", "vk-a")] {
+        let (plain1, feedback1, cpu1) = run(&server.socket, one);
+        // The session on two devices, live while the status is read.
+        let mut ctx = session(&server.socket, two).unwrap_or_else(|e| panic!("{two}: {e}"));
+        let report = status(&server.socket);
+        let (first, second) = two.split_once('+').unwrap();
+        assert!(
+            report.lines().any(|l| l.starts_with("session ")
+                && l.contains(&format!(": device {first} "))
+                && l.ends_with(&format!("alternate-frame with device {second}"))),
+            "{report}"
+        );
+        for device in [first, second] {
+            assert!(
+                report
+                    .lines()
+                    .any(|l| l.starts_with(&format!("device {device}: "))
+                        && l.contains(" sessions 1 ")),
+                "device {device} does not count the session:\n{report}"
+            );
+        }
+        let plain = isolation::setup(&mut ctx);
+        for n in 0..FRAMES {
+            let frame = isolation::frame(&mut ctx, &plain, n);
+            assert!(
+                frame == plain1[n],
+                "{two}: plain frame {n} differs from {one}'s"
+            );
+            assert!(
+                frame == native[n % native.len()],
+                "{two}: plain frame {n} differs from the native driver's"
+            );
+        }
+        let scene = feedback_setup(&mut ctx);
+        for (n, want) in feedback1.iter().enumerate() {
+            assert!(
+                feedback_frame(&mut ctx, &scene, n) == *want,
+                "{two}: feedback frame {n} differs from {one}'s"
+            );
+        }
+        // The frames really differ: each depends on the one before it.
+        assert!(feedback1.windows(2).all(|w| w[0] != w[1]));
+        let before = server_cpu(&ctx);
+        for n in FRAMES..FRAMES + MEASURED {
+            feedback_frame(&mut ctx, &scene, n);
+        }
+        let after = server_cpu(&ctx);
+        assert_eq!(ctx.get_error(), NO_ERROR, "{two}");
+        drop(ctx);
+        let cpu2 = (
+            (after.0 - before.0) as f64 / 1e3 / MEASURED as f64,
+            (after.1 - before.1) as f64 / 1e3 / MEASURED as f64,
+        );
+        let line = afr_line(&server, names);
+        eprintln!(
+            "{two}: server CPU per feedback frame {:.0} µs user + {:.0} µs system, on one \
+             device {:.0} + {:.0} µs; {line}",
+            cpu2.0, cpu2.1, cpu1.0, cpu1.1
+        );
+        // Only the feedback frames' targets were carried, each whole (FB x FB RGBA8); the
+        // plain scene draws into the surface and clears it each frame, so nothing of it.
+        let carried: u64 = line
+            .split(" bytes carried")
+            .next()
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no byte count in {line:?}"));
+        assert_eq!(
+            carried,
+            (FB * FB * 4) as u64 * (FRAMES + MEASURED) as u64,
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn pins_that_cannot_give_two_devices_are_refused_naming_the_devices() {
+    let server = server();
+    for (pin, says) in [
+        ("0+0", "needs two devices"),
+        ("0+2", "cannot run the gles backend"),
+        ("0+7", "no device \"7\""),
+    ] {
+        let err = session(&server.socket, pin)
+            .err()
+            .unwrap_or_else(|| panic!("{pin} was taken"));
+        assert!(err.contains(says), "{pin}: {err}");
+        assert!(
+            err.contains("gles-a") && err.contains("vk-b"),
+            "{pin}: {err}"
+        );
+    }
+}
