@@ -1,19 +1,20 @@
 //! A window for the main job (`tessera-demo --window`), bound to a context as its default
-//! framebuffer: on X11 (`DISPLAY` set) a window made with x11rb over a connection of its
-//! own, shown into by Tessera's X11 window system; else on Wayland (`WAYLAND_DISPLAY`) an
-//! xdg-shell toplevel with a `wl_egl_window`, shown into by Tessera's Wayland window system
-//! (the window systems the drop-in's EGL and GLX use).
+//! framebuffer through the window surface Rust hosts use (`tessera_capi::host`): on X11
+//! (`DISPLAY` set) a window made with x11rb over a connection of its own; else on Wayland
+//! (`WAYLAND_DISPLAY`) an xdg-shell toplevel. Either is handed to the surface as its
+//! `raw-window-handle`, as a winit or SDL window would be.
 
 mod wayland;
 
-use std::sync::{Arc, Mutex};
+use std::num::NonZeroU32;
+use std::ptr::NonNull;
 
-use tessera_capi::winsys::x11::X11;
+use tessera_capi::host::WindowSurface;
+use tessera_capi::host::raw_window_handle::{
+    RawDisplayHandle, RawWindowHandle, XcbDisplayHandle, XcbWindowHandle,
+};
 use tessera_engine::Context;
-use tessera_engine::egl::window::{NativeWindow, WindowSystem};
-use tessera_engine::present::WindowLink;
-use tessera_wire::format::Format;
-use tessera_wire::state::SurfaceDesc;
+use tessera_engine::egl::window::WindowError;
 use x11rb::connection::Connection;
 use x11rb::protocol::Event;
 use x11rb::protocol::xproto::{
@@ -22,9 +23,10 @@ use x11rb::protocol::xproto::{
 use x11rb::wrapper::ConnectionExt as _;
 use x11rb::xcb_ffi::XCBConnection;
 
-/// An open window, bound to a context. The context lets it go (`bind_window(None)`)
-/// before it is dropped.
+/// An open window, bound to a context; [`Window::release`] lets the context go of it.
 pub struct Window {
+    /// Declared first: the surface goes before the window it presents into.
+    surface: Option<WindowSurface>,
     platform: Platform,
 }
 
@@ -39,8 +41,7 @@ struct X11Window {
     conn: XCBConnection,
     window: u32,
     delete: u32,
-    /// The window system (keeps the connection's wrapper alive).
-    _system: X11,
+    screen: usize,
 }
 
 /// Whether environment variable `name` is set and not empty.
@@ -57,36 +58,51 @@ pub fn no_display_message() -> Option<&'static str> {
     }
 }
 
-/// Binds `native` to `ctx` as its default framebuffer: a `width` x `height` RGBA8 surface
-/// with depth/stencil.
-fn bind(ctx: &mut Context, native: Box<dyn NativeWindow>, width: u32, height: u32) {
-    let surface = ctx.create_surface(SurfaceDesc {
-        width,
-        height,
-        color: Some(Format::Rgba8),
-        depth_stencil: Some(Format::Depth24Stencil8),
-        samples: 0,
-    });
-    ctx.bind_window(Some(WindowLink::new(
-        Arc::new(Mutex::new(native)),
-        Arc::new(Mutex::new(surface)),
-        Arc::new(Mutex::new((width, height))),
-    )));
-}
-
 impl Window {
     /// Opens a `width` x `height` window titled `title` (on X11 when `DISPLAY` is set,
     /// else on Wayland) and binds it to `ctx` as its default framebuffer (RGBA8 with
     /// depth/stencil).
+    #[expect(
+        unsafe_code,
+        reason = "WindowSurface::new trusts the handles it is given"
+    )]
     pub fn open(ctx: &mut Context, title: &str, width: u16, height: u16) -> Result<Self, String> {
         let platform = if has("DISPLAY") {
-            Platform::X11(Box::new(X11Window::open(ctx, title, width, height)?))
+            Platform::X11(Box::new(X11Window::open(title, width, height)?))
         } else if has("WAYLAND_DISPLAY") {
-            Platform::Wayland(Box::new(wayland::open(ctx, title, width, height)?))
+            Platform::Wayland(Box::new(wayland::WaylandWindow::open(
+                title, width, height,
+            )?))
         } else {
             return Err(no_display_message().unwrap_or_default().to_owned());
         };
-        Ok(Self { platform })
+        let ((display, window), size) = match &platform {
+            Platform::X11(w) => (w.handles(), (width.into(), height.into())),
+            Platform::Wayland(w) => (w.handles(), w.size()),
+        };
+        // SAFETY: the connection and the window live in `platform`, which outlives the
+        // surface (declared before it in `Window`, and released first by `release`).
+        let surface =
+            unsafe { WindowSurface::new(ctx, display, window, size) }.map_err(|e| e.to_string())?;
+        Ok(Self {
+            surface: Some(surface),
+            platform,
+        })
+    }
+
+    /// Shows the frame `ctx` drew in the window (see `WindowSurface::swap_buffers`).
+    pub fn swap_buffers(&mut self, ctx: &mut Context) -> Result<(), WindowError> {
+        match self.surface.as_mut() {
+            Some(s) => s.swap_buffers(ctx),
+            None => Err(WindowError::Gone),
+        }
+    }
+
+    /// Unbinds the window from `ctx` and frees its images; the window closes when dropped.
+    pub fn release(&mut self, ctx: &mut Context) {
+        if let Some(s) = self.surface.take() {
+            s.release(ctx);
+        }
     }
 
     /// The window system: `"X11"` or `"Wayland"`.
@@ -102,10 +118,14 @@ impl Window {
     /// destroyed; see [`Window::error`] for a broken connection), else its size if it
     /// changed.
     pub fn poll(&mut self) -> Option<Option<(i32, i32)>> {
-        match &mut self.platform {
+        let resized = match &mut self.platform {
             Platform::X11(w) => w.poll(),
             Platform::Wayland(w) => w.poll(),
+        };
+        if let (Some(Some((w, h))), Some(s)) = (resized, self.surface.as_mut()) {
+            s.resize(w as u32, h as u32);
         }
+        resized
     }
 
     /// Why the connection to the display failed, if it did.
@@ -118,7 +138,7 @@ impl Window {
 }
 
 impl X11Window {
-    fn open(ctx: &mut Context, title: &str, width: u16, height: u16) -> Result<Self, String> {
+    fn open(title: &str, width: u16, height: u16) -> Result<Self, String> {
         let (conn, screen) = XCBConnection::connect(None).map_err(|e| e.to_string())?;
         let root = conn.setup().roots[screen].root;
         let window = conn.generate_id().map_err(|e| e.to_string())?;
@@ -163,20 +183,24 @@ impl X11Window {
         .map_err(|e| e.to_string())?;
         conn.map_window(window).map_err(|e| e.to_string())?;
         conn.flush().map_err(|e| e.to_string())?;
-        // SAFETY: the connection outlives the window system: both live in the `Window`, and
-        // the context lets the window go (`bind_window(None)`) before it is dropped.
-        let system = unsafe { X11::from_xcb(conn.get_raw_xcb_connection(), screen) }
-            .map_err(|e| e.to_string())?;
-        let native = system
-            .open_window(window as usize)
-            .map_err(|e| e.to_string())?;
-        bind(ctx, native, width.into(), height.into());
         Ok(Self {
             conn,
             window,
             delete,
-            _system: system,
+            screen,
         })
+    }
+
+    /// The connection and window, as a window surface takes them. They live as long as
+    /// `self`.
+    fn handles(&self) -> (RawDisplayHandle, RawWindowHandle) {
+        let conn = NonNull::new(self.conn.get_raw_xcb_connection());
+        (
+            RawDisplayHandle::Xcb(XcbDisplayHandle::new(conn, self.screen as i32)),
+            RawWindowHandle::Xcb(XcbWindowHandle::new(
+                NonZeroU32::new(self.window).expect("X window IDs are not 0"),
+            )),
+        )
     }
 
     /// Handles the window's events: `None` once it was closed (the window manager's close

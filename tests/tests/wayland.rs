@@ -14,7 +14,9 @@
 //! on Mesa, and the program cleans up and exits normally.
 //!
 //! `tessera-demo --window` opens its own xdg-shell toplevel on the same compositor when only
-//! `WAYLAND_DISPLAY` is set, and the screenshot shows its scene.
+//! `WAYLAND_DISPLAY` is set and shows its scene through the window surface Rust hosts use
+//! (`tessera_capi::host::WindowSurface` on the toplevel's `wl_surface`), and the screenshot
+//! shows its scene.
 //!
 //! The program is compiled with the system gcc (`pkg-config` for wayland-client and
 //! wayland-egl; xdg-shell's code from `wayland-scanner` and wayland-protocols) into
@@ -653,7 +655,7 @@ fn demo_pixels_until(weston: &Weston, done: impl Fn(usize) -> bool) -> Result<us
 #[test]
 fn the_demo_shows_the_scene_in_a_wayland_window() {
     // `tessera-demo --window` with only WAYLAND_DISPLAY: an xdg-shell toplevel through a
-    // wl_egl_window, on both backends. Three frames and a clean exit; then, left running,
+    // Rust host's WindowSurface (a wl_egl_window on its wl_surface), on both backends. Three frames and a clean exit; then, left running,
     // its surface is somewhere on the output (the shell places it), and the screenshot
     // shows the scene's clear colour, which the output had none of before.
     let session = Session::new();

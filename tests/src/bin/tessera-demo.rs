@@ -202,7 +202,7 @@ fn run_window(width: u32, height: u32, frames: Option<u32>) {
             Some(None) => {}
         }
         demo.frame(&mut ctx);
-        if let Err(e) = ctx.swap_window() {
+        if let Err(e) = win.swap_buffers(&mut ctx) {
             eprintln!("tessera-demo: the window is gone: {e}");
             break;
         }
@@ -223,7 +223,7 @@ fn run_window(width: u32, height: u32, frames: Option<u32>) {
         per_frame(s1 - s0)
     );
     let error = ctx.get_error();
-    ctx.bind_window(None);
+    win.release(&mut ctx);
     drop(win);
     if error != 0 || ctx.is_lost() {
         eprintln!("tessera-demo: GL error {error:#06x} or lost context");

@@ -1,10 +1,10 @@
-//! The demo's window on Wayland: an xdg-shell toplevel on a connection of its own, its
-//! `wl_surface` wrapped in a `wl_egl_window` (libwayland-egl, loaded at run time) that
-//! Tessera's Wayland window system shows frames in, on the same `wl_display`.
+//! The demo's window on Wayland: an xdg-shell toplevel on a connection of its own, whose
+//! `wl_display` and `wl_surface` become a `tessera_capi::host::WindowSurface` (which wraps
+//! the surface in a `wl_egl_window` Tessera's Wayland window system shows frames in).
 //!
 //! The connection is read without blocking at each [`WaylandWindow::poll`]: the compositor's
-//! pings are answered there, its configures acked (a new size resizes the `wl_egl_window`
-//! and is handed to the demo) and its close request ends the demo. Only opening waits, up
+//! pings are answered there, its configures acked (a new size is handed to the demo and the
+//! window surface) and its close request ends the demo. Only opening waits, up
 //! to [`OPEN_WAIT`], for the globals and the first configure.
 
 use std::ffi::{c_int, c_void};
@@ -12,10 +12,9 @@ use std::os::fd::AsRawFd;
 use std::ptr::NonNull;
 use std::time::{Duration, Instant};
 
-use libloading::Library;
-use tessera_capi::winsys::wayland::Wayland;
-use tessera_engine::Context;
-use tessera_engine::egl::window::{NativeWindow, WindowSystem};
+use tessera_capi::host::raw_window_handle::{
+    RawDisplayHandle, RawWindowHandle, WaylandDisplayHandle, WaylandWindowHandle,
+};
 use wayland_client::backend::WaylandError;
 use wayland_client::protocol::wl_callback::{self, WlCallback};
 use wayland_client::protocol::wl_compositor::WlCompositor;
@@ -28,46 +27,6 @@ use wayland_protocols::xdg::shell::client::xdg_wm_base::{self, XdgWmBase};
 
 /// How long opening the window waits for the compositor's globals and first configure.
 pub const OPEN_WAIT: Duration = Duration::from_secs(5);
-
-/// libwayland-egl's entry points (a stable ABI: `wayland-egl-core.h`).
-struct WaylandEgl {
-    create: unsafe extern "C" fn(*mut c_void, c_int, c_int) -> *mut c_void,
-    resize: unsafe extern "C" fn(*mut c_void, c_int, c_int, c_int, c_int),
-    destroy: unsafe extern "C" fn(*mut c_void),
-    /// Keeps the functions above loaded.
-    _lib: Library,
-}
-
-impl WaylandEgl {
-    fn load() -> Result<Self, String> {
-        // SAFETY: libwayland-egl has no initialisers with preconditions.
-        let lib = unsafe { Library::new("libwayland-egl.so.1") }
-            .map_err(|e| format!("libwayland-egl (Debian: libwayland-egl1): {e}"))?;
-        // SAFETY: the types are the C prototypes of `wayland-egl-core.h`; the pointers are
-        // kept with the library.
-        unsafe {
-            let create = *lib
-                .get::<unsafe extern "C" fn(*mut c_void, c_int, c_int) -> *mut c_void>(
-                    b"wl_egl_window_create\0",
-                )
-                .map_err(|e| e.to_string())?;
-            let resize = *lib
-                .get::<unsafe extern "C" fn(*mut c_void, c_int, c_int, c_int, c_int)>(
-                    b"wl_egl_window_resize\0",
-                )
-                .map_err(|e| e.to_string())?;
-            let destroy = *lib
-                .get::<unsafe extern "C" fn(*mut c_void)>(b"wl_egl_window_destroy\0")
-                .map_err(|e| e.to_string())?;
-            Ok(Self {
-                create,
-                resize,
-                destroy,
-                _lib: lib,
-            })
-        }
-    }
-}
 
 /// What the window's queue receives.
 #[derive(Default)]
@@ -232,11 +191,8 @@ fn dispatch_until(
     }
 }
 
-/// An xdg-shell toplevel shown into through a `wl_egl_window`.
+/// An xdg-shell toplevel, shown into through a window surface on its `wl_surface`.
 pub struct WaylandWindow {
-    egl: WaylandEgl,
-    /// The `wl_egl_window*`.
-    native: NonNull<c_void>,
     toplevel: XdgToplevel,
     xdg_surface: XdgSurface,
     surface: WlSurface,
@@ -245,20 +201,13 @@ pub struct WaylandWindow {
     state: State,
     /// Why the connection failed, once it has.
     error: Option<String>,
-    /// Tessera's window system, a guest on `conn`'s display: dropped before it.
-    system: Wayland,
     conn: Connection,
 }
 
 impl WaylandWindow {
     /// Opens a `width` x `height` toplevel titled `title` on `WAYLAND_DISPLAY` and waits
-    /// for its first configure. Returns it and Tessera's window on it.
-    pub fn open(
-        title: &str,
-        width: u16,
-        height: u16,
-    ) -> Result<(Self, Box<dyn NativeWindow>), String> {
-        let egl = WaylandEgl::load()?;
+    /// for its first configure.
+    pub fn open(title: &str, width: u16, height: u16) -> Result<Self, String> {
         let conn = Connection::connect_to_env().map_err(|e| e.to_string())?;
         let mut queue = conn.new_event_queue();
         let qh = queue.handle();
@@ -293,20 +242,7 @@ impl WaylandWindow {
         if !dispatch_until(&conn, &mut queue, &mut state, deadline, |s| s.configured)? {
             return Err("the compositor did not configure the window".to_owned());
         }
-        // SAFETY: the connection's display outlives the window system: both are in the
-        // window, the system dropped first, and the context lets the window go
-        // (`bind_window(None)`) before the window is dropped.
-        let system = unsafe { Wayland::from_display(conn.backend().display_ptr().cast()) }
-            .map_err(|e| e.to_string())?;
-        // The size the first configure gave, if any: the demo hears of it at the first poll.
-        let (w, h) = state.size;
-        // SAFETY: a live `wl_surface` proxy of this connection, destroyed only after the
-        // `wl_egl_window` (in `Drop`).
-        let native = unsafe { (egl.create)(surface.id().as_ptr().cast(), w, h) };
-        let native = NonNull::new(native).ok_or("wl_egl_window_create failed")?;
-        let window = Self {
-            egl,
-            native,
+        Ok(Self {
             toplevel,
             xdg_surface,
             surface,
@@ -314,14 +250,26 @@ impl WaylandWindow {
             queue,
             state,
             error: None,
-            system,
             conn,
-        };
-        let native = window
-            .system
-            .open_window(window.native.as_ptr() as usize)
-            .map_err(|e| e.to_string())?;
-        Ok((window, native))
+        })
+    }
+
+    /// The size the compositor gave the window (the one asked for if it left that open).
+    pub fn size(&self) -> (u32, u32) {
+        (self.state.size.0 as u32, self.state.size.1 as u32)
+    }
+
+    /// The window's `wl_display` and `wl_surface`, as a window surface takes them. They
+    /// live as long as `self`.
+    pub fn handles(&self) -> (RawDisplayHandle, RawWindowHandle) {
+        let display = NonNull::new(self.conn.backend().display_ptr().cast::<c_void>())
+            .expect("a connected display");
+        let surface =
+            NonNull::new(self.surface.id().as_ptr().cast::<c_void>()).expect("a live surface");
+        (
+            RawDisplayHandle::Wayland(WaylandDisplayHandle::new(display)),
+            RawWindowHandle::Wayland(WaylandWindowHandle::new(surface)),
+        )
     }
 
     /// Handles the compositor's events without waiting: `None` once the window was closed
@@ -344,12 +292,7 @@ impl WaylandWindow {
         if self.state.closed {
             return None;
         }
-        let resized = self.state.resized.take();
-        if let Some((w, h)) = resized {
-            // SAFETY: the live `wl_egl_window` this window made.
-            unsafe { (self.egl.resize)(self.native.as_ptr(), w, h, 0, 0) };
-        }
-        Some(resized)
+        Some(self.state.resized.take())
     }
 
     /// Why the connection to the compositor failed, if it did.
@@ -360,26 +303,10 @@ impl WaylandWindow {
 
 impl Drop for WaylandWindow {
     fn drop(&mut self) {
-        // SAFETY: the `wl_egl_window` this window made, destroyed once; Tessera's window
-        // on it was let go, or hears of it through its destroy callback.
-        unsafe { (self.egl.destroy)(self.native.as_ptr()) };
         self.toplevel.destroy();
         self.xdg_surface.destroy();
         self.surface.destroy();
         self.wm_base.destroy();
         let _ = flush(&self.conn);
     }
-}
-
-/// Opens the window and binds it to `ctx` (see [`super::Window::open`]).
-pub(super) fn open(
-    ctx: &mut Context,
-    title: &str,
-    width: u16,
-    height: u16,
-) -> Result<WaylandWindow, String> {
-    let (window, native) = WaylandWindow::open(title, width, height)?;
-    let (w, h) = window.state.size;
-    super::bind(ctx, native, w as u32, h as u32);
-    Ok(window)
 }
