@@ -661,51 +661,6 @@ impl Egl {
         })
     }
 
-    /// What sharing textures as `EGLImage`s needs (`egl_image.rs`), if the display has
-    /// `EGL_KHR_gl_texture_2D_image` and the context `GL_OES_EGL_image`.
-    pub fn image_egl(&self, id: &GlIdentity) -> Option<crate::egl_image::ImageEgl> {
-        let extensions = self.extensions(self.display);
-        let has = |name: &str| extensions.split(' ').any(|e| e == name);
-        if !has("EGL_KHR_image_base")
-            || !has("EGL_KHR_gl_texture_2D_image")
-            || !id.extensions.contains("GL_OES_EGL_image")
-        {
-            return None;
-        }
-        let create = self.proc_address(c"eglCreateImageKHR");
-        let destroy = self.proc_address(c"eglDestroyImageKHR");
-        let target = self.proc_address(c"glEGLImageTargetTexture2DOES");
-        if create.is_null() || destroy.is_null() || target.is_null() {
-            return None;
-        }
-        let target_renderbuffer = if has("EGL_KHR_gl_renderbuffer_image") {
-            self.proc_address(c"glEGLImageTargetRenderbufferStorageOES")
-        } else {
-            std::ptr::null()
-        };
-        // SAFETY: non-null entry points of these names (the renderbuffer one checked where
-        // it is cast), cast to the signatures the extensions give them.
-        unsafe {
-            Some(crate::egl_image::ImageEgl {
-                display: self.display,
-                context: self.context,
-                create: cast(create),
-                destroy: cast(destroy),
-                target_texture: cast(target),
-            })
-        }
-    }
-
-    fn error(&self) -> i32 {
-        // SAFETY: eglGetError takes no arguments and only reads thread-local state.
-        unsafe { (self.fns.get_error)() }
-    }
-
-    fn extensions(&self, display: EglDisplay) -> String {
-        // SAFETY: eglQueryString accepts EGL_NO_DISPLAY (client extensions, EGL 1.5 /
-        // EGL_EXT_client_extensions; older EGLs return NULL) or an initialised display, and
-        // returns NULL or a static NUL-terminated string.
-        let s = unsafe { (self.fns.query_string)(display, EGL_EXTENSIONS) };
     /// The native display.
     pub fn display(&self) -> *mut c_void {
         self.display
@@ -740,6 +695,54 @@ impl Egl {
         }
     }
 
+    /// What sharing textures as `EGLImage`s needs (`egl_image.rs`), if the display has
+    /// `EGL_KHR_gl_texture_2D_image` and the context `GL_OES_EGL_image`.
+    pub fn image_egl(&self, id: &GlIdentity) -> Option<crate::egl_image::ImageEgl> {
+        let extensions = self.extensions(self.display);
+        let has = |name: &str| extensions.split(' ').any(|e| e == name);
+        if !has("EGL_KHR_image_base")
+            || !has("EGL_KHR_gl_texture_2D_image")
+            || !id.extensions.contains("GL_OES_EGL_image")
+        {
+            return None;
+        }
+        let create = self.proc_address(c"eglCreateImageKHR");
+        let destroy = self.proc_address(c"eglDestroyImageKHR");
+        let target = self.proc_address(c"glEGLImageTargetTexture2DOES");
+        if create.is_null() || destroy.is_null() || target.is_null() {
+            return None;
+        }
+        let target_renderbuffer = if has("EGL_KHR_gl_renderbuffer_image") {
+            self.proc_address(c"glEGLImageTargetRenderbufferStorageOES")
+        } else {
+            std::ptr::null()
+        };
+        // SAFETY: non-null entry points of these names (the renderbuffer one checked where
+        // it is cast), cast to the signatures the extensions give them.
+        unsafe {
+            Some(crate::egl_image::ImageEgl {
+                display: self.display,
+                context: self.context,
+                create: cast(create),
+                destroy: cast(destroy),
+                target_texture: cast(target),
+                target_renderbuffer: (!target_renderbuffer.is_null())
+                    .then(|| cast(target_renderbuffer)),
+                dma_buf: self.dma_buf_egl(),
+            })
+        }
+    }
+
+    fn error(&self) -> i32 {
+        // SAFETY: eglGetError takes no arguments and only reads thread-local state.
+        unsafe { (self.fns.get_error)() }
+    }
+
+    fn extensions(&self, display: EglDisplay) -> String {
+        // SAFETY: eglQueryString accepts EGL_NO_DISPLAY (client extensions, EGL 1.5 /
+        // EGL_EXT_client_extensions; older EGLs return NULL) or an initialised display, and
+        // returns NULL or a static NUL-terminated string.
+        let s = unsafe { (self.fns.query_string)(display, EGL_EXTENSIONS) };
         if s.is_null() {
             return String::new();
         }
@@ -766,9 +769,6 @@ impl Egl {
                 get_display,
                 get_platform_display,
             } => {
-                target_renderbuffer: (!target_renderbuffer.is_null())
-                    .then(|| cast(target_renderbuffer)),
-                dma_buf: self.dma_buf_egl(),
                 if surfaceless && let Some(get_platform_display) = get_platform_display {
                     // SAFETY: EGL 1.5 eglGetPlatformDisplay with the surfaceless platform
                     // takes EGL_DEFAULT_DISPLAY (NULL) as native display and a NULL

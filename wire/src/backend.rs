@@ -38,9 +38,6 @@ pub enum Reply {
     HostImage(HostImage),
     /// The token of an `EGLImage` made of a texture (`ExportEglImage`; 0: none was made).
     EglImage(u64),
-}
-
-/// A copy of a texture's image made on a device a host lent the backend, handed to the host
     /// An `EGLImage`'s dma-buf (`ExportDmaBuf`; `None`: the driver exports none).
     DmaBuf(Option<DmaBufPlanes>),
 }
@@ -70,6 +67,9 @@ pub struct DmaBufPlane {
     pub stride: i32,
     /// Bytes from the start of the buffer.
     pub offset: i32,
+}
+
+/// A copy of a texture's image made on a device a host lent the backend, handed to the host
 /// (raw Vulkan handles of the host's own device, meaningful in its process only; the engine
 /// asks for one only on the in-process transports). The image and its memory belong to the
 /// host, which destroys them.

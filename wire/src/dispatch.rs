@@ -338,20 +338,6 @@ pub trait TexturePipe {
         let _ = token;
         Ok(())
     }
-    /// `WaitSemaphore`: later work waits for the semaphore. A backend whose caps have no
-    /// `semaphore_fd` (the engine never asks it) closes the descriptor and ends the session.
-    fn wait_semaphore(&mut self, op: crate::record::SemaphoreOp) -> R {
-        drop(crate::backend::take_handed_fd(op.fd_token));
-        Err(crate::backend::bad_value(
-            "WaitSemaphore",
-            "this backend imports no semaphore",
-        ))
-    }
-    /// `SignalSemaphore`: earlier work submitted signalling the semaphore, as
-    /// `wait_semaphore` is refused elsewhere.
-    fn signal_semaphore(&mut self, op: crate::record::SemaphoreOp) -> R {
-        drop(crate::backend::take_handed_fd(op.fd_token));
-        Err(crate::backend::bad_value(
     /// `ExportEglRenderbufferImage`: a native `EGLImage` of a renderbuffer once the work
     /// before it completed, as a token of the process's table (0: the driver refused). A
     /// backend whose caps have no `egl_images` (the engine never asks it) ends the session.
@@ -396,6 +382,20 @@ pub trait TexturePipe {
             "this backend makes no EGL images",
         ))
     }
+    /// `WaitSemaphore`: later work waits for the semaphore. A backend whose caps have no
+    /// `semaphore_fd` (the engine never asks it) closes the descriptor and ends the session.
+    fn wait_semaphore(&mut self, op: crate::record::SemaphoreOp) -> R {
+        drop(crate::backend::take_handed_fd(op.fd_token));
+        Err(crate::backend::bad_value(
+            "WaitSemaphore",
+            "this backend imports no semaphore",
+        ))
+    }
+    /// `SignalSemaphore`: earlier work submitted signalling the semaphore, as
+    /// `wait_semaphore` is refused elsewhere.
+    fn signal_semaphore(&mut self, op: crate::record::SemaphoreOp) -> R {
+        drop(crate::backend::take_handed_fd(op.fd_token));
+        Err(crate::backend::bad_value(
             "SignalSemaphore",
             "this backend imports no semaphore",
         ))
@@ -2477,6 +2477,25 @@ impl<C: PipeContext> Dispatcher<C> {
                 pipe.import_egl_renderbuffer_image(renderbuffer, de(token)?)?;
                 N
             }
+            A::Present { surface } => {
+                const N: &str = "Present";
+                let surface = de(surface)?;
+                reg.surfaces.get(N, surface)?;
+                pipe.present(surface)?;
+                N
+            }
+
+            // ---- Transform feedback ----
+            A::CreateTransformFeedback { xfb } => {
+                const N: &str = "CreateTransformFeedback";
+                let xfb = de(xfb)?;
+                reg.transform_feedbacks.insert(N, xfb, ())?;
+                pipe.create_transform_feedback(xfb)?;
+                N
+            }
+            A::DestroyTransformFeedback { xfb } => {
+                const N: &str = "DestroyTransformFeedback";
+                let xfb = de(xfb)?;
                 reg.transform_feedbacks.remove(N, xfb)?;
                 pipe.destroy_transform_feedback(xfb)?;
                 N
