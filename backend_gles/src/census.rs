@@ -137,6 +137,47 @@ impl CountedGl {
         check
     }
 
+    /// Deletes every object counted live of the kinds a share group holds (buffers,
+    /// textures, renderbuffers, samplers, programs, shaders, syncs), on the current context:
+    /// a context sharing with another's leaves them to the group when it is destroyed.
+    pub fn delete_shared(&self) {
+        let take = |kind: NativeKind| -> Vec<std::num::NonZeroU32> {
+            self.live.borrow()[kind as usize]
+                .iter()
+                .filter_map(|&n| std::num::NonZeroU32::new(n as u32))
+                .collect()
+        };
+        // SAFETY: every call below deletes, on the current context (the caller's contract),
+        // a name made through this table in it and not deleted since (it is counted live).
+        unsafe {
+            for n in take(NativeKind::Buffer) {
+                self.delete_buffer(glow::NativeBuffer(n));
+            }
+            for n in take(NativeKind::Texture) {
+                self.delete_texture(glow::NativeTexture(n));
+            }
+            for n in take(NativeKind::Renderbuffer) {
+                self.delete_renderbuffer(glow::NativeRenderbuffer(n));
+            }
+            for n in take(NativeKind::Sampler) {
+                self.delete_sampler(glow::NativeSampler(n));
+            }
+            for n in take(NativeKind::Program) {
+                self.delete_program(glow::NativeProgram(n));
+            }
+            for n in take(NativeKind::Shader) {
+                self.delete_shader(glow::NativeShader(n));
+            }
+            let syncs: Vec<usize> = self.live.borrow()[NativeKind::Sync as usize]
+                .iter()
+                .copied()
+                .collect();
+            for s in syncs {
+                self.delete_sync(glow::NativeFence(s as _));
+            }
+        }
+    }
+
     /// The context that held every object counted live was destroyed: they went with it.
     pub fn released_with_context(&self) {
         let mut live = self.live.borrow_mut();

@@ -570,6 +570,8 @@ impl GlesPipe {
                 host_images: false,
                 semaphore_fd: false,
                 sync_fd_export: false,
+                // Set once the backend knows whether it joined a host's context (lib.rs).
+                host_textures: false,
                 // Set once the backend knows its EGL (lib.rs).
                 egl_images: false,
                 robust_buffer_access: features.robustness

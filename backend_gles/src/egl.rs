@@ -56,6 +56,10 @@
 //! its contexts are gone, and Mesa hands out the same display again for a new connection at
 //! the same address: so the last backend on it terminates it (a count per display), unlike
 //! the surfaceless one.
+//!
+//! **On a host's display** (`host.rs`): a backend made for a host takes the host's
+//! initialised display instead and creates its context sharing objects with the host's
+//! context; the display is the host's, never terminated here.
 
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -65,7 +69,7 @@ use std::path::{Path, PathBuf};
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
 use tessera_wire::backend::NativeDisplay;
 
-use crate::{CreateBackendError, glvnd};
+use crate::{CreateBackendError, HostEgl, glvnd};
 
 type EglDisplay = *mut c_void;
 type EglContext = *mut c_void;
@@ -335,6 +339,9 @@ pub(crate) struct Egl {
     configless: bool,
     /// The program's connection the display was made on (`None`: surfaceless or default).
     on_window_system: Option<NativeDisplay>,
+    /// The host's context the backend's shares objects with (`EGL_NO_CONTEXT`: none), on
+    /// the host's display (`host.rs`).
+    share: EglContext,
     /// Whether the driver's calls are serialised with every other backend's of the process
     /// ([`Serial`]; see the module's documentation).
     serialised: bool,
@@ -404,10 +411,25 @@ impl Egl {
         Self::with_natives(Self::natives()?, window_system)
     }
 
+    /// [`Egl::new`] on the host's display, the context sharing objects with the host's
+    /// (`host.rs`).
+    pub fn on_host(host: HostEgl) -> Result<Self, CreateBackendError> {
+        Self::with_natives_for(Self::natives()?, None, Some(host))
+    }
+
     /// [`Egl::new`] on the first of `natives` that gives a current context.
     fn with_natives(
         natives: Vec<Native>,
         window_system: Option<NativeDisplay>,
+    ) -> Result<Self, CreateBackendError> {
+        Self::with_natives_for(natives, window_system, None)
+    }
+
+    /// [`Egl::with_natives`], on the host's display when given one.
+    fn with_natives_for(
+        natives: Vec<Native>,
+        window_system: Option<NativeDisplay>,
+        host: Option<HostEgl>,
     ) -> Result<Self, CreateBackendError> {
         let mut tried = Vec::new();
         let mut failed = None;
@@ -425,12 +447,17 @@ impl Egl {
                 context: std::ptr::null_mut(),
                 configless: false,
                 on_window_system: None,
+                share: std::ptr::null_mut(),
                 serialised: false,
                 path,
                 gles,
                 _lib: lib,
             };
-            match egl.start(window_system) {
+            let started = match host {
+                Some(host) => egl.start_hosted(host),
+                None => egl.start(window_system),
+            };
+            match started {
                 Ok(()) => return Ok(egl),
                 Err(e) => {
                     log::info!("tessera: gles: {}: {e}", native.describe());
@@ -548,6 +575,23 @@ impl Egl {
             }
         }
         self.display = self.open_display()?;
+        self.context = self.create_context()?;
+        self.make_current()
+    }
+
+    /// [`start`](Self::start) on the host's display, sharing with the host's context.
+    fn start_hosted(&mut self, host: HostEgl) -> Result<(), CreateBackendError> {
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: EGL looks the display handle up among its own (EGL_BAD_DISPLAY for one of
+        // another EGL); the out-pointers are valid locals. Initialising an initialised
+        // display does nothing, and the host keeps it initialised (HostEgl's contract).
+        if unsafe { (self.fns.initialize)(host.display, &mut major, &mut minor) } == 0 {
+            return Err(CreateBackendError::HostDisplay {
+                error: self.error(),
+            });
+        }
+        self.display = host.display;
+        self.share = host.context;
         self.context = self.create_context()?;
         self.make_current()
     }
@@ -890,15 +934,11 @@ impl Egl {
             }
             attribs.push(EGL_NONE);
             // SAFETY: the display is initialised, `config` is NULL (no-config context, the
-            // extension is present) or a config EGL returned, there is no share context, and
+            // extension is present) or a config EGL returned, the share context is none or
+            // the host's live context of this display (EGL checks it: EGL_BAD_CONTEXT), and
             // the attribute list is EGL_NONE-terminated.
             let context = unsafe {
-                (self.fns.create_context)(
-                    self.display,
-                    config,
-                    std::ptr::null_mut(),
-                    attribs.as_ptr(),
-                )
+                (self.fns.create_context)(self.display, config, self.share, attribs.as_ptr())
             };
             if !context.is_null() {
                 return Ok((context, configless));

@@ -23,6 +23,9 @@
 //!   read converted copies of their buffers (`vertex.rs`). Programs arrive as SPIR-V and are
 //!   translated to GLSL ES by SPIRV-Cross (after `spirv.rs` adds the sampler LOD bias, which
 //!   GLES samplers lack), then linked and cached by the hash of their code.
+//! - **A host's context** (`host.rs`, [`GlesBackend::with_host_context`]): the context is
+//!   made on the host's display in its share group, and hands textures over as native
+//!   textures of that group ([`HostEgl`] has the contract).
 //! - **State** (`command.rs`, `shadow.rs`): the dispatcher stores `Bind*`/`Set*` records in
 //!   the current Tessera context's desired state, and the backend marks the groups they
 //!   changed dirty; verbs reconcile the native state against a shadow of it and call GL only
@@ -81,6 +84,7 @@ mod egl;
 mod egl_image;
 mod framebuffer;
 mod glvnd;
+mod host;
 mod image_lowering;
 mod image_unit;
 mod indirect;
@@ -109,6 +113,7 @@ use tessera_wire::env;
 use tessera_wire::handle::SurfaceHandle;
 use tessera_wire::{Backend, BackendCounters, BatchView, Caps, Outbox, SessionError};
 
+pub use crate::host::HostEgl;
 pub use crate::present::PresentChoice;
 
 use crate::command::GlesContext;
@@ -141,6 +146,13 @@ pub enum CreateBackendError {
     )]
     Initialize {
         /// The last EGL error.
+        error: i32,
+    },
+    /// The host's display is not one of the native EGL's, or could not be initialised
+    /// ([`GlesBackend::with_host_context`]).
+    #[error("the host's EGLDisplay is not one of the native EGL's (EGL error {error:#x})")]
+    HostDisplay {
+        /// The EGL error.
         error: i32,
     },
     /// The native EGL has no OpenGL ES API.
@@ -184,6 +196,9 @@ pub struct GlesBackend {
     dispatcher: Dispatcher<GlesContext>,
     /// The thread the EGL context is current on, if any.
     thread: Option<ThreadId>,
+    /// The context shares objects with a host's ([`GlesBackend::with_host_context`]): they
+    /// outlive the context, so the backend deletes its own before destroying it.
+    hosted: bool,
     // Declared last: dropped after `dev`, whose objects die with the context.
     egl: Egl,
 }
@@ -191,10 +206,16 @@ pub struct GlesBackend {
 impl Drop for GlesBackend {
     /// Asks the driver which of the objects the census counts live the context still
     /// holds (`census.rs`), then counts them released: every GL object of the backend lives
-    /// in its own context (no sharing), which the `egl` field destroys right after `dev`.
+    /// in its own context, which the `egl` field destroys right after `dev`. A context in a
+    /// host's share group (`host.rs`) would leave the shareable ones to the group: those are
+    /// deleted first.
     fn drop(&mut self) {
         let _serial = self.egl.serial();
         if self.make_current().is_ok() {
+            if self.hosted {
+                // The host's context keeps the share group alive: what is Tessera's goes now.
+                self.dev.gl.delete_shared();
+            }
             let check = self.dev.gl.driver_check();
             log::debug!(
                 "tessera-backend-gles: at teardown the context holds {} (the driver confirms \
@@ -304,13 +325,35 @@ impl GlesBackend {
 
     /// [`GlesBackend::new`] with explicit options.
     pub fn with_options(options: &GlesOptions) -> Result<Self, CreateBackendError> {
+        Self::create(options, None)
+    }
+
+    /// A backend whose context is made on the host's EGL display and shares objects with
+    /// the host's context, so it hands textures to the host as native textures of that
+    /// share group (`tessera_engine::Context::hand_over_gl_texture`); the options of the
+    /// environment, and no window presentation (the host shows the frames). [`HostEgl`]
+    /// has the contract (versions, threads, synchronisation, ownership).
+    pub fn with_host_context(host: HostEgl) -> Result<Self, CreateBackendError> {
+        let options = GlesOptions {
+            native_display: None,
+            present: Some(PresentChoice::Client),
+            ..GlesOptions::from_env()
+        };
+        Self::create(&options, Some(host))
+    }
+
+    /// A backend with `options`, on the host's display when given one.
+    fn create(options: &GlesOptions, host: Option<HostEgl>) -> Result<Self, CreateBackendError> {
         // Creation calls the driver before it is known: serialised whatever it is (egl.rs).
         let _serial = egl::Serial::lock();
         let choice = options.present.unwrap_or(PresentChoice::Auto);
         let window_system = options
             .native_display
             .filter(|_| choice != PresentChoice::Client);
-        let mut egl = Egl::new(window_system)?;
+        let mut egl = match host {
+            Some(host) => Egl::on_host(host)?,
+            None => Egl::new(window_system)?,
+        };
         if window_system.is_some() && egl.window_egl().is_none() {
             let level = if choice == PresentChoice::Native {
                 log::Level::Warn
@@ -451,12 +494,15 @@ impl GlesBackend {
         dev.presenters = present::Presenters::new(egl.window_egl().filter(|_| native));
         dev.egl_images = egl.image_egl(&id);
         dev.caps.egl_images = dev.egl_images.is_some();
+        // The hand-over copies with glCopyImageSubData (ES 3.2).
+        dev.caps.host_textures = host.is_some() && dev.features.minor >= 2;
         // Let whichever thread applies make it current.
         egl.release();
         Ok(Self {
             dev,
             dispatcher: Dispatcher::new(),
             thread: None,
+            hosted: host.is_some(),
             egl,
         })
     }

@@ -582,6 +582,15 @@ impl TexturePipe for GlesPipe {
         Ok(())
     }
 
+    /// `HandOverTexture` with `gl_texture` (`host.rs`).
+    fn hand_over_gl_texture(
+        &mut self,
+        handle: TextureHandle,
+        signal: bool,
+    ) -> Result<tessera_wire::HostTexture, SessionError> {
+        self.copy_for_host(handle, signal)
+    }
+
     fn destroy_texture(&mut self, handle: TextureHandle) -> R {
         let t = self.textures.remove("DestroyTexture", handle)?;
         self.shadow.delete_texture(&self.gl, t.name);

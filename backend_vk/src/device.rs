@@ -572,6 +572,7 @@ impl VkPipe {
             host_images: !gpu.owned,
             semaphore_fd: gpu.tiers.semaphore_fd,
             sync_fd_export: gpu.tiers.sync_fd_export && gpu.tiers.memory_export,
+            host_textures: false,
             // Sharing with another session goes through exported memory (a later import).
             egl_images: false,
             vertex_10f_11f_11f: {

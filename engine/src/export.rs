@@ -67,6 +67,16 @@
 //! the image over with a semaphore the host waits on in its own submission, instead of
 //! Tessera waiting for the copy on the CPU.
 //!
+//! ## In the host's own GL share group
+//! A host with its own EGL context that made the GLES backend on its display, sharing with
+//! that context ([`HostEgl`], `tessera_backend_gles::GlesBackend::with_host_context`, then
+//! [`Context::with_backend`]), takes textures with [`Context::hand_over_gl_texture`]: a
+//! [`HostTexture`], a new native texture name of its share group holding a copy of level 0,
+//! once the copy completed; [`Context::hand_over_gl_texture_signalled`] returns right after
+//! the copy with a native `GLsync` the host waits on in its context instead. [`HostEgl`]'s
+//! documentation has that contract (versions, threads, synchronisation, orientation, sRGB,
+//! ownership).
+//!
 //! ## Where it works
 //! The Vulkan backend on a device with `VK_KHR_external_memory_fd`, through `inproc`,
 //! `thread`, `shm`, `fork` and `unix:`. Through the last three the backend runs in
@@ -75,8 +85,9 @@
 //! descriptor one of this process, once the server's backend waited for its fence. A
 //! `tcp://` connection cannot carry a descriptor (the server may be on another machine):
 //! the call returns [`ExportError::OverTcp`]. Hand-over to a host's device
-//! ([`Context::hand_over_texture`]) works in process only ([`ExportError::NotInProcess`]).
-//! The GLES and null backends return [`ExportError::Unsupported`]. dma-buf export with a DRM format modifier and a `sync_file`
+//! ([`Context::hand_over_texture`]) and to a host's GL share group
+//! ([`Context::hand_over_gl_texture`]) work in process only ([`ExportError::NotInProcess`]).
+//! The GLES and null backends return [`ExportError::Unsupported`] for the descriptor export. dma-buf export with a DRM format modifier and a `sync_file`
 //! fence in these calls are not built; [`crate::export_fence`] returns such a fence where
 //! the device exports one (not exercised in CI: the software drivers have neither).
 
@@ -102,6 +113,14 @@ pub use tessera_backend_vk::HostDevice;
 /// ([`Context::hand_over_texture`]): raw handles of the host's device, which the host owns
 /// and destroys (`vkDestroyImage`, `vkFreeMemory`). The backend's reply as it is.
 pub use tessera_wire::HostImage;
+
+/// A host's EGL display and the context the GLES backend's context shares objects with.
+pub use tessera_backend_gles::HostEgl;
+
+/// A copy of a texture as a native texture of a host's GL share group
+/// ([`Context::hand_over_gl_texture`]): a texture name (and a `GLsync`, when asked for) the
+/// host owns and deletes. The backend's reply as it is.
+pub use tessera_wire::HostTexture;
 
 /// A texture's image in exported Vulkan memory (module docs: what an importer does with it).
 #[derive(Debug)]
@@ -129,8 +148,8 @@ impl ExportedImage {
 /// Why a texture could not be exported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {
-    /// A hand-over to a host's device, but the context's records go to another process
-    /// (`shm`, `fork`, `unix:`, `tcp://`), where the host's device is not.
+    /// A hand-over to a host's device or GL share group, but the context's records go to
+    /// another process (`shm`, `fork`, `unix:`, `tcp://`), where the host's device is not.
     #[error("hand-over works only on the in-process transports (inproc, thread)")]
     NotInProcess,
     /// An export, but the context's records go over `tcp://`, which cannot carry a file
@@ -142,7 +161,7 @@ pub enum ExportError {
     OverTcp,
     /// The backend cannot hand the texture out this way: export needs the Vulkan backend on
     /// a device with `VK_KHR_external_memory_fd`, hand-over the Vulkan backend on a host's
-    /// device.
+    /// device, GL hand-over the GLES backend sharing a host's context.
     #[error("the {backend} backend cannot hand textures out this way")]
     Unsupported {
         /// The backend's name.
@@ -219,7 +238,10 @@ impl Context {
     /// backend its device, as a new image of that device, once every GL command issued
     /// before completed on the device ([`HostDevice`]: the contract). Raises no GL error.
     pub fn hand_over_texture(&mut self, texture: GLuint) -> Result<HostImage, ExportError> {
-        self.hand_over(texture, false)
+        match self.hand_over(texture, false, Export::HostImage)? {
+            Reply::HostImage(h) => Ok(h),
+            _ => Err(ExportError::Lost),
+        }
     }
 
     /// [`Context::hand_over_texture`] without waiting on the CPU: returns once the copy is
@@ -230,24 +252,56 @@ impl Context {
         &mut self,
         texture: GLuint,
     ) -> Result<HostImage, ExportError> {
-        self.hand_over(texture, true)
+        match self.hand_over(texture, true, Export::HostImage)? {
+            Reply::HostImage(h) => Ok(h),
+            _ => Err(ExportError::Lost),
+        }
     }
 
-    /// A hand-over, waited for by the backend or signalling a semaphore.
-    fn hand_over(&mut self, texture: GLuint, signal: bool) -> Result<HostImage, ExportError> {
+    /// Hands a copy of level 0 of the 2D texture `texture` to the host whose EGL context
+    /// the GLES backend's context shares with, as a new native texture of that share group,
+    /// once every GL command issued before completed ([`HostEgl`]: the contract). Raises no
+    /// GL error.
+    pub fn hand_over_gl_texture(&mut self, texture: GLuint) -> Result<HostTexture, ExportError> {
+        match self.hand_over(texture, false, Export::HostTexture)? {
+            Reply::HostTexture(t) => Ok(t),
+            _ => Err(ExportError::Lost),
+        }
+    }
+
+    /// [`Context::hand_over_gl_texture`] without waiting: returns once the copy is flushed
+    /// to the driver, with [`HostTexture::sync`], a native `GLsync` the copy signals; the
+    /// host waits on it in its own context (`glWaitSync`) and deletes it ([`HostEgl`]: the
+    /// contract). Raises no GL error.
+    pub fn hand_over_gl_texture_signalled(
+        &mut self,
+        texture: GLuint,
+    ) -> Result<HostTexture, ExportError> {
+        match self.hand_over(texture, true, Export::HostTexture)? {
+            Reply::HostTexture(t) => Ok(t),
+            _ => Err(ExportError::Lost),
+        }
+    }
+
+    /// A hand-over (`HandOverTexture`), waited for by the backend or signalling, and the
+    /// backend's reply.
+    fn hand_over(
+        &mut self,
+        texture: GLuint,
+        signal: bool,
+        how: Export,
+    ) -> Result<Reply, ExportError> {
         let group = self.group.clone();
         let mut sh = group.lock_for(self.local.id);
-        let handle = exportable(&mut sh, texture, Export::HostImage)?;
+        let handle = exportable(&mut sh, texture, how)?;
         let reply = sh.dev.enc.mint_reply();
         sh.dev.push(Record::HandOverTexture {
             texture: handle,
             reply,
             signal,
+            gl_texture: matches!(how, Export::HostTexture),
         });
-        match sh.wait(reply) {
-            Some(Reply::HostImage(h)) => Ok(h),
-            _ => Err(ExportError::Lost),
-        }
+        sh.wait(reply).ok_or(ExportError::Lost)
     }
 }
 
@@ -258,6 +312,9 @@ enum Export {
     Descriptor,
     /// `HandOverTexture`: handles of the host's device, in its process only.
     HostImage,
+    /// `HandOverTexture` with `gl_texture`: a name in the host's share group, in its
+    /// process only.
+    HostTexture,
 }
 
 /// The checks of any export: a live session, a transport that can bring the result here, a
@@ -272,8 +329,11 @@ fn check_backend(sh: &mut Shared, how: Export) -> Result<(), ExportError> {
             return Err(ExportError::OverTcp);
         }
         Export::Descriptor => sh.caps.memory_export,
-        Export::HostImage if kind.is_remote() => return Err(ExportError::NotInProcess),
+        Export::HostImage | Export::HostTexture if kind.is_remote() => {
+            return Err(ExportError::NotInProcess);
+        }
         Export::HostImage => sh.caps.host_images,
+        Export::HostTexture => sh.caps.host_textures,
     };
     if !can {
         return Err(ExportError::Unsupported {

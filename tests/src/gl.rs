@@ -1721,6 +1721,31 @@ impl NativeGl {
         self.egl.proc(name)
     }
 
+    /// The native `EGLDisplay` and `EGLContext`, for a backend that shares with the context
+    /// (`tessera_backend_gles::HostEgl`).
+    pub fn egl_handles(&self) -> (*mut c_void, *mut c_void) {
+        (self.display, self.context)
+    }
+
+    /// Releases the context from this thread (`eglMakeCurrent` with `EGL_NO_CONTEXT`), or
+    /// makes it (with its pbuffer) current again.
+    pub fn set_current(&self, current: bool) -> Result<(), String> {
+        type MakeCurrent =
+            unsafe extern "system" fn(EglDisplay, EglSurface, EglSurface, EglContext) -> u32;
+        let make_current: MakeCurrent = self.egl.proc("eglMakeCurrent")?;
+        let (surface, context) = if current {
+            (self.surface, self.context)
+        } else {
+            (std::ptr::null_mut(), std::ptr::null_mut())
+        };
+        // SAFETY: the display, surface and context are this value's live objects (or none),
+        // used on the thread that made them (the type is not Send).
+        if unsafe { make_current(self.display, surface, surface, context) } == 0 {
+            return Err("eglMakeCurrent failed".into());
+        }
+        Ok(())
+    }
+
     /// The extensions the native context advertises (`glGetStringi(EXTENSIONS, i)`).
     pub fn extensions(&mut self) -> Vec<String> {
         type GetStringi = unsafe extern "system" fn(GLenum, GLuint) -> *const u8;

@@ -44,6 +44,7 @@ mod gl_spirv;
 mod glvnd;
 mod gpu_shader5;
 mod handles;
+mod host_context;
 mod host_device;
 mod image_load_store;
 mod image_lowering;

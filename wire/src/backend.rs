@@ -36,6 +36,9 @@ pub enum Reply {
     /// An image handed to the host that lent the backend its device (`HandOverTexture`),
     /// after the work that drew it completed.
     HostImage(HostImage),
+    /// A texture handed to the host whose GL share group the backend's context is in
+    /// (`HandOverTexture` with `gl_texture`).
+    HostTexture(HostTexture),
     /// The token of an `EGLImage` made of a texture (`ExportEglImage`; 0: none was made).
     EglImage(u64),
     /// An `EGLImage`'s dma-buf (`ExportDmaBuf`; `None`: the driver exports none).
@@ -95,6 +98,25 @@ pub struct HostImage {
     /// own submission instead of the backend waiting on the CPU, and destroys it once that
     /// wait completed. 0 when the backend waited for the copy itself.
     pub semaphore: u64,
+}
+
+/// A copy of a texture's level 0 as a new native GL texture of the share group of a host's
+/// context, which the backend's context joined (raw names and pointers of the host's
+/// process; the engine asks for one only on the in-process transports). The texture belongs
+/// to the host, which deletes it; the sync object too, when there is one.
+#[derive(Archive, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[rkyv(derive(Debug))]
+pub struct HostTexture {
+    /// The texture's name (`GL_TEXTURE_2D`, one level, immutable storage).
+    pub texture: u32,
+    /// Its sized internal format, as the driver stores it.
+    pub internal_format: u32,
+    /// Width and height in pixels.
+    pub extent: [u32; 2],
+    /// A `GLsync` (the pointer as an integer) the copy signals, when the hand-over asked for
+    /// one: the host waits on it in its own context (`glWaitSync` or `glClientWaitSync`)
+    /// and deletes it. 0 when the backend waited for the copy itself.
+    pub sync: u64,
 }
 
 /// A copy of a texture's image in memory exported as a file descriptor
@@ -747,6 +769,10 @@ pub struct Caps {
     /// for the copy (`ExportTexture`'s `fence_token`; the Vulkan backend on a device with
     /// `VK_KHR_external_semaphore_fd` that exports `SYNC_FD`).
     pub sync_fd_export: bool,
+    /// Whether the backend's context is in the share group of a host's GL context, and
+    /// hands textures to the host as native textures of that group (`HandOverTexture` with
+    /// `gl_texture`).
+    pub host_textures: bool,
     /// Whether the backend shares textures between sessions of the process as native
     /// `EGLImage`s (`ExportEglImage`, `ImportEglImage`; the GLES backend on a driver with
     /// `EGL_KHR_gl_texture_2D_image` and `GL_OES_EGL_image`).
@@ -949,6 +975,7 @@ impl Caps {
             host_images: false,
             semaphore_fd: false,
             sync_fd_export: false,
+            host_textures: false,
             egl_images: false,
         }
     }

@@ -300,6 +300,20 @@ pub trait TexturePipe {
             "this backend renders on no host's device",
         ))
     }
+    /// `HandOverTexture` with `gl_texture`: level 0 copied into a new native texture of the
+    /// host's GL share group once the work before it completed, or (`signal`) with a native
+    /// fence after the copy. A backend not in a host's share group ends the session.
+    fn hand_over_gl_texture(
+        &mut self,
+        texture: TextureHandle,
+        signal: bool,
+    ) -> Result<crate::backend::HostTexture, SessionError> {
+        let _ = (texture, signal);
+        Err(crate::backend::bad_value(
+            "HandOverTexture",
+            "this backend shares no host's GL context",
+        ))
+    }
     /// `ImportTextureMemory`: the texture's storage moved into the host's memory, the
     /// descriptor taken from the process's table. A backend whose caps have no
     /// `memory_export` (the engine never asks it) closes the descriptor and ends the session.
@@ -2392,12 +2406,17 @@ impl<C: PipeContext> Dispatcher<C> {
                 texture,
                 reply,
                 signal,
+                gl_texture,
             } => {
                 const N: &str = "HandOverTexture";
                 let texture = de(texture)?;
                 reg.textures.get(N, texture)?;
-                let image = pipe.hand_over_texture(texture, *signal)?;
-                out.replies.push((de(reply)?, Reply::HostImage(image)));
+                let handed = if *gl_texture {
+                    Reply::HostTexture(pipe.hand_over_gl_texture(texture, *signal)?)
+                } else {
+                    Reply::HostImage(pipe.hand_over_texture(texture, *signal)?)
+                };
+                out.replies.push((de(reply)?, handed));
                 N
             }
             A::WaitSemaphore { op } => {

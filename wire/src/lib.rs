@@ -61,7 +61,7 @@ pub mod transport;
 
 pub use backend::{
     Backend, BackendCounters, BatchView, Caps, ComputeCaps, Event, ExportedImageInfo,
-    ExportedMemory, GatherCaps, HostImage, Outbox, Reply, SessionError, Shader5Caps,
+    ExportedMemory, GatherCaps, HostImage, HostTexture, Outbox, Reply, SessionError, Shader5Caps,
     TessellationCaps,
 };
 pub use batch::{Archiver, Batch, Encoder, Stage};

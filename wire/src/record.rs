@@ -1133,11 +1133,15 @@ pub enum Record {
     /// memory, which then belong to the host (`Reply::HostImage`). Sent only on in-process
     /// transports, to a backend whose caps have `host_images`, with the checks of
     /// `ExportTexture`. With `signal`, the backend does not wait: the copy's submission
-    /// signals a new semaphore of the host's device, which the reply carries.
+    /// signals a new semaphore of the host's device, which the reply carries. With
+    /// `gl_texture`, the copy is a new native texture of the share group of a host's GL
+    /// context, which the backend's context joined (`Reply::HostTexture`, caps
+    /// `host_textures`); `signal` then asks for a native `GLsync` instead of a wait.
     HandOverTexture {
         texture: TextureHandle,
         reply: ReplyId,
         signal: bool,
+        gl_texture: bool,
     },
     /// Moves the storage of a 2D texture the engine just defined with immutable levels
     /// (`glTexStorageMem2DEXT`) into a host's memory: a new image of the texture's format,
