@@ -604,6 +604,12 @@ impl Storage {
         }
     }
 
+    /// Whether the image lives in memory a host handed over (`GL_EXT_memory_object_fd`):
+    /// such an image is shared with another API, across `VK_QUEUE_FAMILY_EXTERNAL`.
+    pub fn is_imported(&self) -> bool {
+        matches!(self.allocation, Some(Backing::Imported(_)))
+    }
+
     /// The whole image's subresource range.
     pub fn range(&self) -> vk::ImageSubresourceRange {
         vk::ImageSubresourceRange {

@@ -7,18 +7,20 @@
 //! destroys it once that submission retired.
 //!
 //! - **Wait**: the work recorded so far is submitted, and the next submission waits on the
-//!   semaphore (at every stage) before its commands. The textures named are taken to be in
-//!   the layouts given (the image's tracked layout is set to it, so the next use transitions
-//!   from there; `NONE` discards the contents). Buffers need nothing more: the submission
-//!   boundary and the wait order every later access after the program's work.
-//! - **Signal**: the textures named are transitioned to the layouts given (`NONE` leaves a
-//!   texture as it is), then everything recorded so far is submitted, signalling the
-//!   semaphore after its commands.
+//!   semaphore (at every stage) before its commands. A texture named whose image is in a
+//!   host's memory (`GL_EXT_memory_object_fd`) is acquired from `VK_QUEUE_FAMILY_EXTERNAL`
+//!   in the layout given (the program released it there in that layout; `NONE` discards
+//!   the contents); any other texture is taken to be in that layout. Buffers need nothing
+//!   more: the submission boundary and the wait order every later access after the
+//!   program's work.
+//! - **Signal**: a texture named in a host's memory is released to
+//!   `VK_QUEUE_FAMILY_EXTERNAL` in the layout given (the program acquires it from there in
+//!   that layout); any other is transitioned to it (`NONE` leaves a texture as it is).
+//!   Then everything recorded so far is submitted, signalling the semaphore after its
+//!   commands.
 //!
-//! Queue family ownership is not transferred: the images stay in the backend's family, as
-//! on a device where the program and Tessera share one (the case on every driver that
-//! exports such semaphores alike for both). Not exercised in CI: lavapipe has no
-//! `VK_KHR_external_semaphore_fd` (the engine's errors are tested without it).
+//! Not exercised in CI: lavapipe has no `VK_KHR_external_semaphore_fd` (the engine's
+//! errors are tested without it).
 
 use ash::vk;
 use tessera_wire::SessionError;
@@ -53,6 +55,43 @@ pub(crate) fn exports_sync_fd(instance: &ash::Instance, phys: vk::PhysicalDevice
     props
         .external_semaphore_features
         .contains(vk::ExternalSemaphoreFeatureFlags::EXPORTABLE)
+}
+
+/// A queue family ownership transfer of `s`'s whole image from `from` to `to` families,
+/// changing its layout from `old` to `new` (both halves of a transfer name the same).
+fn ownership(
+    s: &crate::image::Storage,
+    old: vk::ImageLayout,
+    new: vk::ImageLayout,
+    from: u32,
+    to: u32,
+) -> vk::ImageMemoryBarrier<'static> {
+    vk::ImageMemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+        .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE)
+        .old_layout(old)
+        .new_layout(new)
+        .src_queue_family_index(from)
+        .dst_queue_family_index(to)
+        .image(s.image)
+        .subresource_range(s.range())
+}
+
+/// Records `b` between all earlier and all later commands (outside a render pass).
+fn barrier(raw: &ash::Device, cmd: vk::CommandBuffer, b: vk::ImageMemoryBarrier<'_>) {
+    // SAFETY: recording, outside a render pass (the callers ended it); a live image of
+    // this device whose tracked layout is the barrier's old layout.
+    unsafe {
+        raw.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &[b],
+        )
+    };
 }
 
 /// The Vulkan layout of a semaphore operation's layout.
@@ -132,11 +171,27 @@ impl VkPipe {
             .current
             .garbage
             .push(Garbage::Semaphore(semaphore));
+        self.transfer_begin();
+        let (raw, cmd, family) = (self.raw.clone(), self.rec.cmd, self.gpu.family);
         for t in &op.textures {
             if let Ok(tex) = self.textures.get_mut("WaitSemaphore", t.texture)
                 && let Some(s) = &mut tex.storage
             {
-                s.layout = vk_layout(t.layout);
+                let layout = vk_layout(t.layout);
+                if s.is_imported() {
+                    // Acquired from the program's side, in the layout it released it in
+                    // (contents discarded from `NONE`).
+                    let to = if layout == vk::ImageLayout::UNDEFINED {
+                        vk::ImageLayout::GENERAL
+                    } else {
+                        layout
+                    };
+                    let acquire = ownership(s, layout, to, vk::QUEUE_FAMILY_EXTERNAL, family);
+                    barrier(&raw, cmd, acquire);
+                    s.layout = to;
+                } else {
+                    s.layout = layout;
+                }
             }
         }
         self.invalidate_targets();
@@ -152,7 +207,7 @@ impl VkPipe {
             return Ok(());
         };
         self.transfer_begin();
-        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let (raw, cmd, family) = (self.raw.clone(), self.rec.cmd, self.gpu.family);
         for t in &op.textures {
             let layout = vk_layout(t.layout);
             if layout == vk::ImageLayout::UNDEFINED {
@@ -161,7 +216,15 @@ impl VkPipe {
             if let Ok(tex) = self.textures.get_mut("SignalSemaphore", t.texture)
                 && let Some(s) = &mut tex.storage
             {
-                transition(&raw, cmd, s, layout);
+                if s.is_imported() {
+                    // Released to the program's side in the layout it asked for; it
+                    // acquires the image from VK_QUEUE_FAMILY_EXTERNAL.
+                    let release = ownership(s, s.layout, layout, family, vk::QUEUE_FAMILY_EXTERNAL);
+                    barrier(&raw, cmd, release);
+                    s.layout = layout;
+                } else {
+                    transition(&raw, cmd, s, layout);
+                }
             }
         }
         let submitted = self.submit_with(&[], &[semaphore]);
