@@ -45,7 +45,9 @@ use crate::device::GlesPipe;
 ///   not be current on its thread while it calls Tessera (release it with
 ///   `eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT)` first and
 ///   make it current again after); on `thread` the two contexts are current on two threads
-///   at once, which EGL allows.
+///   at once, which EGL allows. `with_host_context` itself makes the backend's context
+///   current on the calling thread while it starts and then releases it, so a host whose
+///   context was current there makes it current again afterwards.
 /// - **Synchronisation**: `hand_over_gl_texture` returns once the copy (and every GL
 ///   command before it) completed (`glFinish` in the backend's context); the host binds
 ///   the texture and reads it. `hand_over_gl_texture_signalled` returns once the copy is
