@@ -42,7 +42,7 @@
 use std::ffi::{c_int, c_void};
 use std::fmt;
 use std::ptr::NonNull;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
 pub use raw_window_handle;
 use raw_window_handle::{RawDisplayHandle, RawWindowHandle};
@@ -54,7 +54,7 @@ use tessera_engine::present::{SharedWindow, WindowLink};
 use tessera_engine::wire::backend::NativeDisplay;
 use tessera_engine::wire::format::Format;
 use tessera_engine::wire::state::SurfaceDesc;
-use tessera_engine::{Context, Surface};
+use tessera_engine::{Context, ShareGroup, Surface};
 
 use crate::winsys::wayland::Wayland;
 use crate::winsys::x11::X11;
@@ -71,6 +71,8 @@ pub enum SurfaceError {
     Unsupported(&'static str),
     /// The window system refused the display or the window.
     Window(WindowError),
+    /// The context is not of the share group the surface's images live in.
+    OtherShareGroup,
 }
 
 impl fmt::Display for SurfaceError {
@@ -78,6 +80,9 @@ impl fmt::Display for SurfaceError {
         match self {
             Self::Unsupported(what) => write!(f, "{what}: not supported on this platform yet"),
             Self::Window(e) => e.fmt(f),
+            Self::OtherShareGroup => {
+                f.write_str("the context is not of the window surface's share group")
+            }
         }
     }
 }
@@ -117,6 +122,8 @@ pub struct WindowSurface {
     native: SharedWindow,
     /// The wire surface of the context's share group (replaced on resize).
     surface: Arc<Mutex<Surface>>,
+    /// That share group (never kept alive by the surface).
+    group: Weak<ShareGroup>,
     /// The window's size as last seen.
     size: Arc<Mutex<(u32, u32)>>,
     /// The window system (the host's connection, never closed here).
@@ -245,24 +252,35 @@ impl WindowSurface {
             native: Arc::new(Mutex::new(window)),
             surface: Arc::new(Mutex::new(surface)),
             size: Arc::new(Mutex::new(now)),
+            group: Arc::downgrade(ctx.share_group()),
             _system: system,
             egl_window,
             callback: None,
             pending: [None; MAX_FRAMES_IN_FLIGHT],
             swaps: 0,
         };
-        this.bind(ctx);
+        this.bind(ctx)?;
         Ok(this)
     }
 
     /// Binds the surface as `ctx`'s default framebuffer again (after the context drew to
-    /// another one). `ctx` must be of the share group the surface was made in.
-    pub fn bind(&self, ctx: &mut Context) {
+    /// another one), or as that of another context of the share group the surface was made
+    /// in; a context of another group is [`SurfaceError::OtherShareGroup`].
+    pub fn bind(&self, ctx: &mut Context) -> Result<(), SurfaceError> {
+        if !self.of_group(ctx) {
+            return Err(SurfaceError::OtherShareGroup);
+        }
         ctx.bind_window(Some(WindowLink::new(
             self.native.clone(),
             self.surface.clone(),
             self.size.clone(),
         )));
+        Ok(())
+    }
+
+    /// Whether `ctx` is of the surface's share group.
+    fn of_group(&self, ctx: &Context) -> bool {
+        std::ptr::eq(self.group.as_ptr(), Arc::as_ptr(ctx.share_group()))
     }
 
     /// The window's size as last seen (at the last swap or `glViewport` after one).
@@ -374,16 +392,20 @@ impl WindowSurface {
 
     /// Unbinds the surface from `ctx` (showing a frame still in flight) and frees its images.
     /// Frames still pending are not reported (call [`wait_frames`](Self::wait_frames) first
-    /// for that).
+    /// for that). A context of another share group is left as it is; the images are freed
+    /// in the surface's group all the same, if it is still alive.
     pub fn release(mut self, ctx: &mut Context) {
-        for slot in &mut self.pending {
-            if let Some((_, sync)) = slot.take() {
-                ctx.delete_sync(sync);
+        if self.of_group(ctx) {
+            for slot in &mut self.pending {
+                if let Some((_, sync)) = slot.take() {
+                    ctx.delete_sync(sync);
+                }
             }
+            ctx.bind_window(None);
         }
-        ctx.bind_window(None);
-        let surface = *lock(&self.surface);
-        ctx.share_group().destroy_surface(surface);
+        if let Some(group) = self.group.upgrade() {
+            group.destroy_surface(*lock(&self.surface));
+        }
     }
 }
 

@@ -299,7 +299,7 @@ fn android_and_mixed_platform_handles_are_refused() {
     unsafe_code,
     reason = "WindowSurface::new trusts the handles it is given"
 )]
-fn a_window_that_does_not_exist_is_gone() {
+fn a_missing_window_and_a_context_of_another_share_group_are_refused() {
     let xvfb = Xvfb::start();
     let (conn, screen) = connect(&xvfb);
     let mut ctx = tessera_tests::surfaceless();
@@ -313,4 +313,17 @@ fn a_window_that_does_not_exist_is_gone() {
     // SAFETY: the connection outlives the call; the window is refused.
     let e = unsafe { WindowSurface::new(&mut ctx, display, handle, (8, 8)) }.unwrap_err();
     assert!(matches!(e, SurfaceError::Window(WindowError::Gone)), "{e}");
+    // A real window binds to contexts of its surface's share group only.
+    let window = open_window(&conn, screen);
+    let handle = RawWindowHandle::Xcb(XcbWindowHandle::new(NonZeroU32::new(window).unwrap()));
+    // SAFETY: the connection and the window outlive the surface, released below.
+    let surface = unsafe { WindowSurface::new(&mut ctx, display, handle, (8, 8)) }.unwrap();
+    let mut shared = Context::new_shared(&ctx, &Config::default());
+    assert!(surface.bind(&mut shared).is_ok());
+    let mut other = tessera_tests::surfaceless();
+    assert!(matches!(
+        surface.bind(&mut other),
+        Err(SurfaceError::OtherShareGroup)
+    ));
+    surface.release(&mut ctx);
 }
