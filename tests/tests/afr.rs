@@ -162,32 +162,42 @@ fn server_cpu(ctx: &Context) -> (u64, u64) {
 }
 
 /// What one session drew: its plain frames, its feedback frames, and the server's CPU per
-/// feedback frame over [`MEASURED`] more frames (user, system, in µs).
-type Drawn = (Vec<Vec<u8>>, Vec<Vec<u8>>, (f64, f64));
+/// plain and per feedback frame over [`MEASURED`] more frames of each.
+type Drawn = (Vec<Vec<u8>>, Vec<Vec<u8>>, [Cpu; 2]);
+
+/// The server's CPU per frame, user and system, in µs.
+type Cpu = (f64, f64);
+
+/// The server's CPU per frame while `frames` draws [`MEASURED`] frames.
+fn measure(ctx: &mut Context, mut frames: impl FnMut(&mut Context, usize)) -> Cpu {
+    let before = server_cpu(ctx);
+    for n in FRAMES..FRAMES + MEASURED {
+        frames(ctx, n);
+    }
+    let after = server_cpu(ctx);
+    let per_frame = |a: u64, b: u64| (b - a) as f64 / 1e3 / MEASURED as f64;
+    (per_frame(before.0, after.0), per_frame(before.1, after.1))
+}
 
 /// What one session on `device` draws.
 fn run(socket: &Path, device: &str) -> Drawn {
     let mut ctx = session(socket, device).unwrap_or_else(|e| panic!("{device}: {e}"));
-    let plain = isolation::setup(&mut ctx);
+    let scene = isolation::setup(&mut ctx);
     let plain: Vec<_> = (0..FRAMES)
-        .map(|n| isolation::frame(&mut ctx, &plain, n))
+        .map(|n| isolation::frame(&mut ctx, &scene, n))
         .collect();
+    let plain_cpu = measure(&mut ctx, |ctx, n| {
+        isolation::frame(ctx, &scene, n);
+    });
     let scene = feedback_setup(&mut ctx);
     let feedback: Vec<_> = (0..FRAMES)
         .map(|n| feedback_frame(&mut ctx, &scene, n))
         .collect();
-    let before = server_cpu(&ctx);
-    for n in FRAMES..FRAMES + MEASURED {
-        feedback_frame(&mut ctx, &scene, n);
-    }
-    let after = server_cpu(&ctx);
+    let feedback_cpu = measure(&mut ctx, |ctx, n| {
+        feedback_frame(ctx, &scene, n);
+    });
     assert_eq!(ctx.get_error(), NO_ERROR, "{device}");
-    let per_frame = |a: u64, b: u64| (b - a) as f64 / 1e3 / MEASURED as f64;
-    (
-        plain,
-        feedback,
-        (per_frame(before.0, after.0), per_frame(before.1, after.1)),
-    )
+    (plain, feedback, [plain_cpu, feedback_cpu])
 }
 
 /// The server's `alternate-frame rendering ...` line, once the session ended.
@@ -215,7 +225,7 @@ fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
     let server = server();
     let native = isolation::native_frames();
     for (one, two, names) in [("0", "0+1", "gles-a"), ("2", "2+3", "vk-a")] {
-        let (plain1, feedback1, cpu1) = run(&server.socket, one);
+        let (plain1, feedback1, [plain_cpu1, feedback_cpu1]) = run(&server.socket, one);
         // The session on two devices, live while the status is read.
         let mut ctx = session(&server.socket, two).unwrap_or_else(|e| panic!("{two}: {e}"));
         let report = status(&server.socket);
@@ -235,9 +245,9 @@ fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
                 "device {device} does not count the session:\n{report}"
             );
         }
-        let plain = isolation::setup(&mut ctx);
+        let scene = isolation::setup(&mut ctx);
         for n in 0..FRAMES {
-            let frame = isolation::frame(&mut ctx, &plain, n);
+            let frame = isolation::frame(&mut ctx, &scene, n);
             assert!(
                 frame == plain1[n],
                 "{two}: plain frame {n} differs from {one}'s"
@@ -247,6 +257,9 @@ fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
                 "{two}: plain frame {n} differs from the native driver's"
             );
         }
+        let plain_cpu2 = measure(&mut ctx, |ctx, n| {
+            isolation::frame(ctx, &scene, n);
+        });
         let scene = feedback_setup(&mut ctx);
         for (n, want) in feedback1.iter().enumerate() {
             assert!(
@@ -256,25 +269,31 @@ fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
         }
         // The frames really differ: each depends on the one before it.
         assert!(feedback1.windows(2).all(|w| w[0] != w[1]));
-        let before = server_cpu(&ctx);
-        for n in FRAMES..FRAMES + MEASURED {
-            feedback_frame(&mut ctx, &scene, n);
-        }
-        let after = server_cpu(&ctx);
+        let feedback_cpu2 = measure(&mut ctx, |ctx, n| {
+            feedback_frame(ctx, &scene, n);
+        });
         assert_eq!(ctx.get_error(), NO_ERROR, "{two}");
         drop(ctx);
-        let cpu2 = (
-            (after.0 - before.0) as f64 / 1e3 / MEASURED as f64,
-            (after.1 - before.1) as f64 / 1e3 / MEASURED as f64,
-        );
         let line = afr_line(&server, names);
         eprintln!(
-            "{two}: server CPU per feedback frame {:.0} µs user + {:.0} µs system, on one \
-             device {:.0} + {:.0} µs; {line}",
-            cpu2.0, cpu2.1, cpu1.0, cpu1.1
+            "{two}: server CPU per frame (µs user + system), plain {:.0} + {:.0} (on {one} \
+             alone {:.0} + {:.0}), feedback {:.0} + {:.0} (on {one} alone {:.0} + {:.0}); {line}",
+            plain_cpu2.0,
+            plain_cpu2.1,
+            plain_cpu1.0,
+            plain_cpu1.1,
+            feedback_cpu2.0,
+            feedback_cpu2.1,
+            feedback_cpu1.0,
+            feedback_cpu1.1
         );
         // Only the feedback frames' targets were carried, each whole (FB x FB RGBA8); the
         // plain scene draws into the surface and clears it each frame, so nothing of it.
+        // Every frame of each scene ended a frame: 2 x (FRAMES + MEASURED) frames.
+        assert!(
+            line.contains(&format!(": {} frames, ", 2 * (FRAMES + MEASURED))),
+            "{line}"
+        );
         let carried: u64 = line
             .split(" bytes carried")
             .next()
