@@ -18,6 +18,10 @@
 //! `ANativeWindow` (and every other handle) is refused with
 //! [`SurfaceError::Unsupported`]: not supported on that platform yet.
 //!
+//! The frame callback ([`WindowSurface::set_frame_callback`]) runs on the host's thread,
+//! inside its swaps, once a frame's fence has signalled. `tessera-tests`' `winit` example
+//! shows the main job's scene in a winit window this way.
+//!
 //! ## Example
 //! ```no_run
 //! # fn run(display: raw_window_handle::RawDisplayHandle,
