@@ -1,8 +1,9 @@
 //! Alternate-frame rendering: one session on two synthetic devices (`TESSERA_DEVICE=A+B`),
 //! frame `N` on device `N mod 2`, every frame read back exactly as the same session draws it
-//! on one device, in order — a plain scene, and a feedback scene where each frame samples
-//! the texture the previous frame rendered into (which the server carries from one device
-//! to the other). `tessera-server status` shows the session on both devices; pins that
+//! on one device, in order — a plain scene, a feedback scene where each frame samples the
+//! texture the previous frame rendered into, and a scene where each frame copies the
+//! buffer the previous frame's copy wrote (the server carries both from one device to the
+//! other). `tessera-server status` shows the session on both devices; pins that
 //! cannot give two devices are refused naming the devices. The server's CPU per frame and
 //! the bytes carried are printed (measured, never asserted).
 
@@ -155,6 +156,38 @@ fn feedback_frame(gl: &mut dyn Gl, scene: &Feedback, n: usize) -> Vec<u8> {
     pixels
 }
 
+/// Bytes of each buffer of the buffer scene.
+const BUFFER: usize = 4096;
+
+/// The buffer scene: two buffers, frame `n` copies buffer `n mod 2` rotated by 4 bytes into
+/// the other (GPU copies, which the server carries) and reads that one back.
+fn buffer_setup(ctx: &mut Context) -> [GLuint; 2] {
+    let seed: Vec<u8> = (0..BUFFER).map(|i| (i * 13 % 247) as u8).collect();
+    let buffers = [ctx.gen_buffer(), ctx.gen_buffer()];
+    for (i, b) in buffers.iter().enumerate() {
+        ctx.bind_buffer(COPY_WRITE_BUFFER, *b);
+        ctx.buffer_data(
+            COPY_WRITE_BUFFER,
+            BUFFER as GLsizeiptr,
+            (i == 0).then_some(&seed[..]),
+            DYNAMIC_COPY,
+        );
+    }
+    buffers
+}
+
+fn buffer_frame(ctx: &mut Context, buffers: &[GLuint; 2], n: usize) -> Vec<u8> {
+    let (src, dst) = (buffers[n % 2], buffers[1 - n % 2]);
+    ctx.bind_buffer(COPY_READ_BUFFER, src);
+    ctx.bind_buffer(COPY_WRITE_BUFFER, dst);
+    let size = BUFFER as GLsizeiptr;
+    ctx.copy_buffer_sub_data(COPY_READ_BUFFER, COPY_WRITE_BUFFER, 4, 0, size - 4);
+    ctx.copy_buffer_sub_data(COPY_READ_BUFFER, COPY_WRITE_BUFFER, 0, size - 4, 4);
+    let mut out = vec![0u8; BUFFER];
+    ctx.get_buffer_sub_data(COPY_WRITE_BUFFER, 0, size, &mut out);
+    out
+}
+
 /// The server's CPU time (user, system) in nanoseconds.
 fn server_cpu(ctx: &Context) -> (u64, u64) {
     let probe = ctx.server_probe().expect("the server's probe");
@@ -260,6 +293,18 @@ fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
         let plain_cpu2 = measure(&mut ctx, |ctx, n| {
             isolation::frame(ctx, &scene, n);
         });
+        // Buffers written by the GPU are carried too: frame `n` holds the seed rotated by
+        // `4 (n + 1)` bytes only if each frame started from the previous frame's copy.
+        let buffers = buffer_setup(&mut ctx);
+        let seed: Vec<u8> = (0..BUFFER).map(|i| (i * 13 % 247) as u8).collect();
+        for n in 0..FRAMES {
+            let mut want = seed.clone();
+            want.rotate_left(4 * (n + 1) % BUFFER);
+            assert!(
+                buffer_frame(&mut ctx, &buffers, n) == want,
+                "{two}: buffer frame {n} is not the previous frame's copy, rotated"
+            );
+        }
         let scene = feedback_setup(&mut ctx);
         for (n, want) in feedback1.iter().enumerate() {
             assert!(
@@ -287,11 +332,12 @@ fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
             feedback_cpu1.0,
             feedback_cpu1.1
         );
-        // Only the feedback frames' targets were carried, each whole (FB x FB RGBA8); the
-        // plain scene draws into the surface and clears it each frame, so nothing of it.
-        // Every frame of each scene ended a frame: 2 x (FRAMES + MEASURED) frames.
+        // Only the feedback frames' targets and the buffer frames' copies were carried,
+        // each whole (FB x FB RGBA8, BUFFER bytes); the plain scene draws into the surface
+        // and clears it each frame, so nothing of it. Every frame of each scene ended a
+        // frame.
         assert!(
-            line.contains(&format!(": {} frames, ", 2 * (FRAMES + MEASURED))),
+            line.contains(&format!(": {} frames, ", 3 * FRAMES + 2 * MEASURED)),
             "{line}"
         );
         let carried: u64 = line
@@ -302,7 +348,7 @@ fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
             .unwrap_or_else(|| panic!("no byte count in {line:?}"));
         assert_eq!(
             carried,
-            (FB * FB * 4) as u64 * (FRAMES + MEASURED) as u64,
+            (FB * FB * 4) as u64 * (FRAMES + MEASURED) as u64 + (BUFFER * FRAMES) as u64,
             "{line}"
         );
     }
