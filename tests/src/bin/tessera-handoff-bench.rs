@@ -24,7 +24,7 @@ use std::time::Instant;
 use tessera_backend_gles::{GlesBackend, HostEgl};
 use tessera_engine::gl::*;
 use tessera_engine::wire::TransportKind;
-use tessera_tests::differential::{Backend, tessera_on};
+use tessera_tests::differential::Backend;
 use tessera_tests::gl::{Gl, NativeGl, SceneGl};
 use tessera_tests::measure::{process_cpu_ns, thread_cpu_total_ns};
 use tessera_tests::scenes::link_program;
@@ -144,7 +144,20 @@ fn main() {
 /// Runs `frames` frames (after three unmeasured ones) handed over `way`, and prints a row.
 fn run(backend: Backend, way: Way, frames: u32, host: &mut Host) {
     let mut ctx = match backend {
-        Backend::Vulkan => tessera_on(Backend::Vulkan, TransportKind::Inproc, 64, 64),
+        // The validation layer off: the tests' contexts have it on, a measurement must not.
+        Backend::Vulkan => {
+            let vk = tessera_backend_vk::VulkanBackend::with_options(
+                &tessera_backend_vk::VkOptions::default(),
+            )
+            .expect("the Vulkan backend (lavapipe)");
+            let config = tessera_engine::Config {
+                backend: tessera_engine::BackendKind::Vulkan,
+                transport: TransportKind::Inproc,
+                surface: Some(tessera_engine::SurfaceConfig::new(64, 64)),
+                ..tessera_engine::Config::default()
+            };
+            tessera_engine::Context::with_backend(&config, Box::new(vk))
+        }
         Backend::Gles => host.tessera(),
     };
     let tex = ctx.gen_texture();
