@@ -647,14 +647,16 @@ fn send_descriptors(sock: BorrowedFd<'_>, out: &mut Outbox, can_pass: bool) -> R
     result
 }
 
-/// Empties a batch's outbox: each reply (in request order), then each event, archived as a
-/// [`Notice`].
+/// Empties a batch's outbox: each event, then each reply (in request order), archived as a
+/// [`Notice`]. Events first, so a client that has a reply also has every event of its batch:
+/// a fence watermark moved by work before a `glFinish` is known when the `Finish` returns,
+/// and asking about that fence costs no round trip.
 fn archived_notices(out: &mut Outbox) -> impl Iterator<Item = AlignedVec> + '_ {
+    let events = out.events.drain(..).map(Notice::Event);
     let replies = out.replies.drain(..);
     let replies = replies.map(|(id, reply)| Notice::Reply { id, reply });
-    let events = out.events.drain(..).map(Notice::Event);
-    replies
-        .chain(events)
+    events
+        .chain(replies)
         .map(|notice| handshake::archive(&notice))
 }
 
