@@ -56,6 +56,30 @@ impl BackendKind {
 }
 
 /// The default framebuffer of a context: an offscreen surface.
+///
+/// A host that shows frames in its own window binds the window instead
+/// (`tessera_capi::host::WindowSurface`); one that takes frames as images exports the
+/// surface ([`Context::export_surface`](crate::Context::export_surface)) after each
+/// [`swap_buffers`](crate::Context::swap_buffers).
+///
+/// ```
+/// use tessera_engine::gl::*;
+/// use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
+///
+/// let config = Config {
+///     backend: BackendKind::Null,
+///     surface: Some(SurfaceConfig { samples: 4, ..SurfaceConfig::new(320, 200) }),
+///     ..Config::default()
+/// };
+/// let mut ctx = Context::new(&config).unwrap();
+/// let mut viewport = [0; 4];
+/// ctx.get_integerv(VIEWPORT, &mut viewport);
+/// assert_eq!(viewport, [0, 0, 320, 200]);
+/// let mut samples = [0];
+/// ctx.get_integerv(SAMPLES, &mut samples);
+/// assert_eq!(samples, [4]);
+/// ctx.swap_buffers(); // a frame boundary: the backend presents the surface
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SurfaceConfig {
     /// Width in pixels.

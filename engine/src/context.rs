@@ -255,6 +255,42 @@ pub(crate) fn gles_backend(
 }
 
 /// A GL context.
+///
+/// Its methods are the GL entry points, named as in GL without the `gl` prefix and taking
+/// Rust slices where GL takes pointers; errors are recorded as GL records them and read with
+/// [`get_error`](Self::get_error). Contexts made with [`new_shared`](Self::new_shared) share
+/// objects.
+///
+/// ```
+/// use tessera_engine::gl::*;
+/// use tessera_engine::pixel::PixelsMut;
+/// use tessera_engine::{Config, Context, SurfaceConfig};
+///
+/// let config = Config {
+///     surface: Some(SurfaceConfig::new(8, 8)),
+///     ..Config::default()
+/// };
+/// let mut ctx = Context::new(&config).expect("a Vulkan or GLES driver");
+/// // Green everywhere, then red in the lower-left 4x4 corner.
+/// ctx.clear_color(0.0, 1.0, 0.0, 1.0);
+/// ctx.clear(COLOR_BUFFER_BIT);
+/// ctx.enable(SCISSOR_TEST);
+/// ctx.scissor(0, 0, 4, 4);
+/// ctx.clear_color(1.0, 0.0, 0.0, 1.0);
+/// ctx.clear(COLOR_BUFFER_BIT);
+/// let mut pixels = [0u8; 8 * 8 * 4];
+/// ctx.read_pixels(0, 0, 8, 8, RGBA, UNSIGNED_BYTE, PixelsMut::Bytes(&mut pixels));
+/// assert_eq!(pixels[..4], [255, 0, 0, 255]); // (0, 0): bottom-left, GL's origin
+/// assert_eq!(pixels[pixels.len() - 4..], [0, 255, 0, 255]);
+/// // An invalid call records the error the specification names and changes nothing.
+/// ctx.enable(0x1234);
+/// assert_eq!(ctx.get_error(), INVALID_ENUM);
+/// assert_eq!(ctx.get_error(), NO_ERROR);
+///
+/// // A second context sharing objects with the first.
+/// let other = Context::new_shared(&ctx, &config);
+/// assert!(std::sync::Arc::ptr_eq(other.share_group(), ctx.share_group()));
+/// ```
 pub struct Context {
     pub(crate) group: Arc<ShareGroup>,
     pub(crate) local: Local,
