@@ -500,25 +500,29 @@ impl Local {
             .get::<VertexArray>(vao)
             .is_some_and(|v| v.element_buffer.is_some());
         let size = index_size(index_type);
-        // Where each draw's indices start: in the element array buffer, else in `client`.
-        let mut offsets = Vec::with_capacity(count.len());
+        // Where each draw's indices start: in the element array buffer (the call's own
+        // offsets, read again as the draws are staged: nothing allocated), else in `client`,
+        // where they are copied (`client_offsets`).
+        let mut client_offsets = Vec::new();
         let mut client = Vec::new();
         for (i, &c) in count.iter().enumerate() {
-            let at = match indices(i) {
-                Indices::Offset(at) | Indices::Pointer { at, .. } if has_buffer => at as u64,
+            match indices(i) {
+                Indices::Offset(_) | Indices::Pointer { .. } if has_buffer => {}
                 Indices::Pointer { at, draw, read } if at != 0 => {
-                    let start = client.len() as u64;
+                    client_offsets.push(client.len() as u64);
                     client.extend_from_slice(read(draw, c as usize * size));
                     client.resize(client.len().next_multiple_of(4), 0);
-                    start
                 }
                 _ => {
                     self.set_error(INVALID_OPERATION);
                     return;
                 }
-            };
-            offsets.push(at);
+            }
         }
+        let offset = |i: usize| match indices(i) {
+            Indices::Offset(at) | Indices::Pointer { at, .. } if has_buffer => at as u64,
+            _ => client_offsets[i],
+        };
         let Some(last) = count.iter().rposition(|&c| c != 0) else {
             return;
         };
@@ -535,7 +539,7 @@ impl Local {
                 .stage_with((last + 1) * MULTI_DRAW_INDEXED_SIZE, |out| {
                     for (i, d) in out.chunks_exact_mut(MULTI_DRAW_INDEXED_SIZE).enumerate() {
                         let bv = base_vertex.map_or(0, |b| b[i]);
-                        d[..8].copy_from_slice(&(base + offsets[i]).to_le_bytes());
+                        d[..8].copy_from_slice(&(base + offset(i)).to_le_bytes());
                         d[8..12].copy_from_slice(&(count[i] as u32).to_le_bytes());
                         d[12..].copy_from_slice(&bv.to_le_bytes());
                     }
