@@ -394,6 +394,9 @@ pub(crate) struct VkPipe {
     pub sink: Option<Owned>,
     /// A scratch image (multisample resolves for reading).
     pub temp: Option<crate::image::Storage>,
+    /// The draws of a multi-draw command, where the record's bytes cannot be passed as
+    /// they lie (`multi_draw.rs`): kept between calls, so a steady frame allocates nothing.
+    pub multi_draws: crate::multi_draw::Scratch,
     pub stats: Arc<StatCells>,
     /// Events produced while applying the current batch.
     pub events: Vec<Event>,
@@ -716,6 +719,7 @@ impl VkPipe {
             zeros: None,
             sink: None,
             temp: None,
+            multi_draws: crate::multi_draw::Scratch::default(),
             stats: Arc::new(StatCells::default()),
             events: Vec::new(),
             faults: tessera_wire::fault::Faults::from_env(),

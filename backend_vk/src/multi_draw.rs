@@ -23,6 +23,14 @@ use crate::command::{DrawExtent, Indices, VkContext};
 use crate::conv;
 use crate::device::{VkPipe, count};
 
+/// The draws of one multi-draw command as `VkMultiDraw*InfoEXT`, kept by the backend between
+/// commands so that their memory is reused.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    arrays: Vec<vk::MultiDrawInfoEXT>,
+    indexed: Vec<vk::MultiDrawIndexedInfoEXT>,
+}
+
 impl VkPipe {
     /// `MultiDraw` and `MultiDrawIndexed` (module docs).
     pub(crate) fn draw_multi(&mut self, ctx: &mut VkContext, draw: MultiDrawArgs<'_>) -> R {
@@ -104,7 +112,6 @@ impl VkPipe {
             None => {
                 // The record's words are VkMultiDrawInfoEXT's (first vertex, vertex count,
                 // little-endian u32s): passed as they lie where they are aligned for it.
-                let copied: Vec<vk::MultiDrawInfoEXT>;
                 let infos = if cfg!(target_endian = "little")
                     && draw
                         .bytes
@@ -114,16 +121,15 @@ impl VkPipe {
                 {
                     draw.bytes.as_ptr().cast::<vk::MultiDrawInfoEXT>()
                 } else {
-                    copied = draw
-                        .draws()
-                        .map(|d| match d {
-                            DirectDraw::Arrays(a) => vk::MultiDrawInfoEXT {
-                                first_vertex: a.first,
-                                vertex_count: a.count,
-                            },
-                            DirectDraw::Elements(_) => vk::MultiDrawInfoEXT::default(),
-                        })
-                        .collect();
+                    let copied = &mut self.multi_draws.arrays;
+                    copied.clear();
+                    copied.extend(draw.draws().map(|d| match d {
+                        DirectDraw::Arrays(a) => vk::MultiDrawInfoEXT {
+                            first_vertex: a.first,
+                            vertex_count: a.count,
+                        },
+                        DirectDraw::Elements(_) => vk::MultiDrawInfoEXT::default(),
+                    }));
                     copied.as_ptr()
                 };
                 // SAFETY: recording inside the pass with everything bound by `prepare`; the
@@ -143,17 +149,19 @@ impl VkPipe {
             }
             Some(ty) => {
                 let size = u64::from(ty.size());
-                let infos: Vec<vk::MultiDrawIndexedInfoEXT> = draw
-                    .draws()
-                    .map(|d| match d {
-                        DirectDraw::Elements(e) => vk::MultiDrawIndexedInfoEXT {
-                            first_index: (e.offset / size) as u32,
-                            index_count: e.count,
-                            vertex_offset: e.base_vertex,
-                        },
-                        DirectDraw::Arrays(_) => vk::MultiDrawIndexedInfoEXT::default(),
-                    })
-                    .collect();
+                // The record's draws are (offset in bytes: u64, count, base vertex), not
+                // VkMultiDrawIndexedInfoEXT's (first index, count, vertex offset): converted
+                // into the backend's scratch.
+                let infos = &mut self.multi_draws.indexed;
+                infos.clear();
+                infos.extend(draw.draws().map(|d| match d {
+                    DirectDraw::Elements(e) => vk::MultiDrawIndexedInfoEXT {
+                        first_index: (e.offset / size) as u32,
+                        index_count: e.count,
+                        vertex_offset: e.base_vertex,
+                    },
+                    DirectDraw::Arrays(_) => vk::MultiDrawIndexedInfoEXT::default(),
+                }));
                 // SAFETY: as above, with an index buffer bound at offset 0 by `prepare`
                 // that holds every draw's indices (checked above); a null vertex offset
                 // reads each draw's own.
