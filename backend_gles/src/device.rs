@@ -469,6 +469,11 @@ pub(crate) struct GlesPipe {
     pub validity: u64,
     /// Buffer writes so far: the source of [`Buffer::version`].
     pub buffer_writes: u64,
+    /// Bytes of the buffers and texture images this backend created, live now: an estimate
+    /// of the device memory it holds (GLES tells no allocation's size; a driver pads and
+    /// may keep more), kept as they are created and destroyed
+    /// ([`tessera_wire::BackendCounters::device_memory`]).
+    pub memory: u64,
     /// Converted copies read by `GL_BGRA` attributes, per attribute index (`vertex.rs`).
     pub bgra: [Option<crate::vertex::BgraCopy>; MAX_VERTEX_ATTRIBS],
 }
@@ -695,6 +700,7 @@ impl GlesPipe {
             scratch_fbo: None,
             ring: None,
             buffer_writes: 0,
+            memory: 0,
             bgra: std::array::from_fn(|_| None),
             events: Vec::new(),
             faults: tessera_wire::fault::Faults::from_env(),
@@ -1002,12 +1008,14 @@ impl BufferPipe for GlesPipe {
         self.buffer_writes += 1;
         let version = self.buffer_writes;
         let name = if let Ok(b) = self.buffers.get_mut(N, handle) {
+            self.memory = self.memory.saturating_sub(b.size) + size;
             b.size = size;
             b.version = version;
             b.name
         } else {
             // SAFETY: context current; glGenBuffers has no preconditions.
             let name = unsafe { self.gl.create_buffer() }.map_err(|e| Self::native_error(N, e))?;
+            self.memory += size;
             self.buffers.insert(
                 N,
                 handle,
@@ -1047,6 +1055,7 @@ impl BufferPipe for GlesPipe {
     /// `DestroyBuffer`.
     fn destroy_buffer(&mut self, handle: BufferHandle) -> R {
         let buffer = self.buffers.remove("DestroyBuffer", handle)?;
+        self.memory = self.memory.saturating_sub(buffer.size);
         self.shadow.delete_buffer(&self.gl, buffer.name);
         Ok(())
     }

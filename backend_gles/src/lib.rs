@@ -613,6 +613,7 @@ impl Backend for GlesBackend {
             programs_linked: self.dev.program_cache.linked,
             pipelines_created: 0,
             native_objects: self.dev.gl.census().live().total(),
+            device_memory: self.dev.memory,
         })
     }
 

@@ -57,6 +57,26 @@ pub(crate) struct Texture {
     /// The blocks of its compressed images, which ES cannot read back
     /// (`ReadCompressedTexture` answers from them).
     pub blocks: BlockShadow,
+    /// Bytes of the images defined on it ([`image_bytes`]), counted in
+    /// [`crate::device::GlesPipe::memory`] (a view defines none: its storage is counted
+    /// once, on the texture it views).
+    pub bytes: u64,
+}
+
+/// An estimate of the bytes an image takes: its texels (layers and samples counted) at its
+/// format's bits, rounded up to whole bytes (a compressed format: one byte a texel).
+fn image_bytes(image: &ImageDesc) -> u64 {
+    let info = image.format.info();
+    let bits = info.rgba_bits.iter().map(|b| u32::from(*b)).sum::<u32>()
+        + u32::from(info.depth_bits)
+        + u32::from(info.stencil_bits);
+    let texel = if info.compressed {
+        1
+    } else {
+        u64::from(bits.div_ceil(8).max(1))
+    };
+    let texels: u64 = image.size.iter().map(|v| u64::from((*v).max(1))).product();
+    texels * texel * u64::from(image.samples.max(1))
 }
 
 impl Texture {
@@ -355,6 +375,7 @@ impl TexturePipe for GlesPipe {
                 native_gen: 0,
                 immutable: false,
                 blocks: BlockShadow::default(),
+                bytes: 0,
             },
         )
     }
@@ -438,6 +459,7 @@ impl TexturePipe for GlesPipe {
                 native_gen: 0,
                 immutable: true,
                 blocks: BlockShadow::default(),
+                bytes: 0,
             },
         )
     }
@@ -593,6 +615,7 @@ impl TexturePipe for GlesPipe {
 
     fn destroy_texture(&mut self, handle: TextureHandle) -> R {
         let t = self.textures.remove("DestroyTexture", handle)?;
+        self.memory = self.memory.saturating_sub(t.bytes);
         self.shadow.delete_texture(&self.gl, t.name);
         Ok(())
     }
@@ -610,6 +633,9 @@ impl TexturePipe for GlesPipe {
             size,
             samples,
         };
+        let before = t.image(level, face).map_or(0, |i| image_bytes(&i));
+        t.bytes = t.bytes.saturating_sub(before) + image_bytes(&image);
+        self.memory = self.memory.saturating_sub(before) + image_bytes(&image);
         t.images.set(usize::from(level), usize::from(face), image);
         t.blocks.define(ImageRef { level, face }, format, size);
         let [width, height, depth] = size;

@@ -1198,6 +1198,18 @@ impl BufferPipe for VkPipe {
     }
 }
 
+impl VkPipe {
+    /// Bytes of device memory this backend's allocator holds now: every `VkDeviceMemory`
+    /// block it took, over all heaps (VMA keeps the totals as it allocates, so this walks
+    /// no object; arena chunks and free space inside blocks count, as the device holds them).
+    pub fn device_memory(&self) -> u64 {
+        self.alloc
+            .get_heap_budgets()
+            .map(|heaps| heaps.iter().map(|h| h.statistics.blockBytes).sum())
+            .unwrap_or(0)
+    }
+}
+
 impl Drop for VkPipe {
     fn drop(&mut self) {
         // Waiting for idle first means no submitted work reads anything below; each object

@@ -263,6 +263,7 @@ impl Backend for VulkanBackend {
             programs_linked: 0,
             pipelines_created: s.pipelines,
             native_objects: self.dev.gpu.host.census().live().total(),
+            device_memory: self.dev.device_memory(),
         })
     }
 

@@ -1055,6 +1055,11 @@ pub struct BackendCounters {
     pub pipelines_created: u64,
     /// Native objects live now (`crate::census`): not a running total.
     pub native_objects: i64,
+    /// Device memory the backend holds now, in bytes: not a running total (Vulkan: what its
+    /// allocator took from the device; GLES: an estimate, the sizes of the buffers and
+    /// texture images it created; null: 0). Read from running totals, so cheap enough
+    /// to read every progress report (the server's placement weighs it: `placement.rs`).
+    pub device_memory: u64,
 }
 
 impl BackendCounters {

@@ -692,8 +692,17 @@ impl Backend for AfrBackend {
         Ok(())
     }
 
+    /// The current device's creations; device memory summed over both devices (each holds
+    /// the session's objects: the replicated state).
     fn counters(&self) -> Option<BackendCounters> {
-        self.devices[self.current].counters()
+        let mut counters = self.devices[self.current].counters()?;
+        counters.device_memory = self
+            .devices
+            .iter()
+            .filter_map(|d| d.counters())
+            .map(|c| c.device_memory)
+            .sum();
+        Some(counters)
     }
 
     fn native_census(&self) -> Option<NativeCensus> {

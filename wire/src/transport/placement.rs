@@ -25,8 +25,18 @@
 //! rendering (`afr.rs`): the session runs on both, each charged, under any policy; it is
 //! refused, naming the devices, unless both exist, differ, have room and run its backend.
 //!
-//! Each decision is logged with its reason by the server. Released sessions give their
-//! charge back.
+//! Memory in use on a device is measured: each session is charged
+//! [`super::devices::Topology::session_memory`] when it is placed, and from its first
+//! progress report on (every half second while it applies batches) it counts the larger of
+//! that charge and the device memory its backend holds
+//! ([`crate::BackendCounters::device_memory`]: Vulkan's allocator blocks, GLES's estimate of
+//! its buffers and textures; an alternate-frame session's memory is split over its two
+//! devices). So a session that grows past its charge fills its device for the next one, and
+//! `least-loaded` weighs what sessions really hold. The status prints each session's
+//! measured memory next to its charge, and each device's total.
+//!
+//! Each decision is logged with its reason by the server. Released sessions give what they
+//! counted back.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -131,6 +141,8 @@ pub struct Placer {
     newly_lost: Vec<usize>,
     /// Live sessions' last two reports of batches applied, with when they came.
     progress: HashMap<u64, [(Instant, u64); 2]>,
+    /// Live sessions' device memory as last reported (bytes; absent before the first report).
+    measured: HashMap<u64, u64>,
 }
 
 const MIB: f64 = (1u64 << 20) as f64;
@@ -156,7 +168,20 @@ impl Placer {
             alternates: HashMap::new(),
             newly_lost: Vec::new(),
             progress: HashMap::new(),
+            measured: HashMap::new(),
         }
+    }
+
+    /// What `session` counts against each of its devices: its charge, or what it measured
+    /// there if more (an alternate-frame session: half its memory on each device).
+    fn held(&self, session: u64) -> u64 {
+        let devices = if self.alternates.contains_key(&session) {
+            2
+        } else {
+            1
+        };
+        let measured = self.measured.get(&session).copied().unwrap_or(0) / devices;
+        measured.max(self.topology.session_memory)
     }
 
     /// The policy.
@@ -571,12 +596,20 @@ impl Placer {
         })
     }
 
-    /// Session `session` has applied `applied` batches by `now` (it reports every half
-    /// second while it applies any). `true` when that made a scripted loss happen (the
+    /// Session `session` has applied `applied` batches by `now` and holds `memory` bytes of
+    /// device memory (it reports every half second while it applies any): its devices count
+    /// the larger of its charge and that memory for it from now on. `true` when that made a scripted loss happen (the
     /// server then ends the device's sessions: [`Placer::take_lost`]).
-    pub fn progress(&mut self, session: u64, applied: u64, now: Instant) -> bool {
-        if !self.sessions.contains_key(&session) {
+    pub fn progress(&mut self, session: u64, applied: u64, memory: u64, now: Instant) -> bool {
+        let Some(&(index, _)) = self.sessions.get(&session) else {
             return false;
+        };
+        let before = self.held(session);
+        self.measured.insert(session, memory);
+        let after = self.held(session);
+        for device in std::iter::once(index).chain(self.alternates.get(&session).copied()) {
+            let live = &mut self.live[device];
+            live.memory = live.memory - before + after;
         }
         match self.progress.get_mut(&session) {
             Some(entry) => *entry = [entry[1], (now, applied)],
@@ -603,20 +636,22 @@ impl Placer {
         }
     }
 
-    /// A session ended: its device gets its charge back.
+    /// A session ended: its devices get back what it counted there.
     pub fn release(&mut self, session: u64) {
         let frames = self.progress.remove(&session).map_or(0, |p| p[1].1);
+        let held = self.held(session);
+        self.measured.remove(&session);
         if let Some((index, _)) = self.sessions.remove(&session) {
             let live = &mut self.live[index];
             live.frames_done += frames;
             live.sessions -= 1;
-            live.memory -= self.topology.session_memory;
+            live.memory -= held;
         }
         if let Some(index) = self.alternates.remove(&session) {
             let live = &mut self.live[index];
             live.frames_done += frames;
             live.sessions -= 1;
-            live.memory -= self.topology.session_memory;
+            live.memory -= held;
         }
     }
 
@@ -666,10 +701,15 @@ impl Placer {
                 .get(id)
                 .map(|a| format!(" alternate-frame with device {a}"))
                 .unwrap_or_default();
+            let measured = self.measured.get(id).map_or("unreported".to_owned(), |m| {
+                format!("{:.1} MiB", *m as f64 / MIB)
+            });
             let _ = writeln!(
                 out,
-                "session {id}: device {index} client {client} fps {:.1}{alternate}",
-                self.fps(*id, now)
+                "session {id}: device {index} client {client} fps {:.1} memory {measured} \
+                 charged {:.0} MiB{alternate}",
+                self.fps(*id, now),
+                self.topology.session_memory as f64 / MIB
             );
         }
         out
@@ -805,7 +845,10 @@ mod tests {
         assert_eq!(both.alternate.as_ref().map(|(i, _)| *i), Some(2));
         let report = placer.report();
         assert!(
-            report.contains("session 1: device 0 client c fps 0.0 alternate-frame with device 2"),
+            report.contains(
+                "session 1: device 0 client c fps 0.0 memory unreported charged 64 MiB \
+                 alternate-frame with device 2"
+            ),
             "{report}"
         );
         for device in ["device 0:", "device 2:"] {
@@ -827,6 +870,61 @@ mod tests {
         assert!(!report.contains("session 1:"), "{report}");
         let line = report.lines().find(|l| l.starts_with("device 0:")).unwrap();
         assert!(line.contains(" sessions 0 memory 0/"), "{line}");
+    }
+
+    #[test]
+    fn measured_memory_past_the_charge_fills_a_device_and_moves_least_loaded() {
+        const MIB: u64 = 1 << 20;
+        let request = |session, pin| Request {
+            session,
+            backend: "auto",
+            pin,
+            client: "pid 1",
+        };
+        let mut placer = Placer::new(parse_topology(FOUR).unwrap(), Policy::LeastLoaded);
+        assert_eq!(placer.place(&request(1, None)).unwrap().index, 0);
+        // Charged only: device 0 scores (2 + 128/512) / 4 = 0.5625, below device 1's
+        // (1 + 64/256) / 2 = 0.625, so it would take the next session too.
+        let mut charged = Placer::new(parse_topology(FOUR).unwrap(), Policy::LeastLoaded);
+        charged.place(&request(1, None)).unwrap();
+        assert_eq!(charged.place(&request(2, None)).unwrap().index, 0);
+        // Measured at 448 MiB: (2 + 512/512) / 4 = 0.75, so device 1 is the least loaded.
+        let now = Instant::now();
+        assert!(!placer.progress(1, 10, 448 * MIB, now));
+        let placed = placer.place(&request(2, None)).unwrap();
+        assert_eq!(placed.index, 1, "{}", placed.reason);
+        // Grown to 500 MiB: 500 + a 64 MiB charge is past device 0's 512 MiB budget.
+        assert!(!placer.progress(1, 20, 500 * MIB, now));
+        let refused = placer.place(&request(3, Some("0"))).unwrap_err();
+        assert!(
+            refused.starts_with(
+                "device 0: discrete-a (discrete, d15c0000-0000-0000-0000-00000000000a, 1 \
+                 session(s), 500 of 512 MiB) takes no new session (its memory budget is \
+                 exhausted, a session is charged 64 MiB)"
+            ),
+            "{refused}"
+        );
+        assert_eq!(placer.place(&request(3, None)).unwrap().index, 1);
+        let report = placer.report();
+        for line in [
+            "session 1: device 0 client pid 1 fps 0.0 memory 500.0 MiB charged 64 MiB",
+            "session 2: device 1 client pid 1 fps 0.0 memory unreported charged 64 MiB",
+        ] {
+            assert!(report.lines().any(|l| l == line), "{line:?}:\n{report}");
+        }
+        assert!(
+            report.contains(" sessions 1 memory 500/512 MiB "),
+            "{report}"
+        );
+        assert!(
+            report.contains(" sessions 2 memory 128/256 MiB "),
+            "{report}"
+        );
+        // Shrunk below its charge, it counts the charge; released, nothing.
+        assert!(!placer.progress(1, 30, 8 * MIB, now));
+        assert!(placer.report().contains(" sessions 1 memory 64/512 MiB "));
+        placer.release(1);
+        assert!(placer.report().contains(" sessions 0 memory 0/512 MiB "));
     }
 
     #[test]
@@ -880,8 +978,8 @@ mod tests {
         );
         // Frames per second: batches between a session's last two reports.
         let t = Instant::now();
-        placer.progress(1, 100, t);
-        placer.progress(1, 160, t + Duration::from_millis(500));
+        placer.progress(1, 100, 0, t);
+        placer.progress(1, 160, 0, t + Duration::from_millis(500));
         assert_eq!(placer.fps(1, t + Duration::from_millis(600)), 120.0);
         assert_eq!(placer.fps(1, t + Duration::from_secs(3)), 0.0);
         assert_eq!(placer.fps(2, t), 0.0);
@@ -910,12 +1008,12 @@ mod tests {
         }
         let now = Instant::now();
         // Frames on another device do not count; an ended session's frames do.
-        assert!(!placer.progress(3, 500, now));
-        assert!(!placer.progress(1, 60, now));
+        assert!(!placer.progress(3, 500, 0, now));
+        assert!(!placer.progress(1, 60, 0, now));
         placer.release(1);
-        assert!(!placer.progress(2, 39, now));
+        assert!(!placer.progress(2, 39, 0, now));
         assert_eq!(placer.take_lost(), vec![]);
-        assert!(placer.progress(2, 40, now));
+        assert!(placer.progress(2, 40, 0, now));
         assert_eq!(placer.take_lost(), vec![(1, vec![2])]);
     }
 }

@@ -37,9 +37,14 @@ pub(crate) enum SessionNote {
     Authenticated,
     /// The session ended and its backend was dropped.
     Ended,
-    /// The session applied this many batches so far (at most every
-    /// [`super::session::PROGRESS_EVERY`]).
-    Progress(u64),
+    /// The session applied this many batches so far, and its backend holds this many bytes
+    /// of device memory now (at most every [`super::session::PROGRESS_EVERY`]).
+    Progress {
+        /// Batches applied so far.
+        applied: u64,
+        /// Device memory held now, in bytes ([`crate::BackendCounters::device_memory`]).
+        memory: u64,
+    },
 }
 
 /// Where a session's notes go.
@@ -243,7 +248,8 @@ impl Registry {
             .name(format!("tessera-session-{id}"))
             .spawn(move || {
                 let authenticated = || notify(id, SessionNote::Authenticated);
-                let progress = |applied| notify(id, SessionNote::Progress(applied));
+                let progress =
+                    |applied, memory| notify(id, SessionNote::Progress { applied, memory });
                 let policy = SessionPolicy {
                     id,
                     peer,

@@ -487,9 +487,9 @@ impl Sessions {
                         let (placer, wake) = (placer.clone(), Arc::downgrade(registry));
                         Arc::new(move |id, note| match note {
                             SessionNote::Ended => lock(&placer).release(id),
-                            SessionNote::Progress(applied) => {
+                            SessionNote::Progress { applied, memory } => {
                                 // A loss on frames: the accept loop ends the device's sessions.
-                                if lock(&placer).progress(id, applied, Instant::now())
+                                if lock(&placer).progress(id, applied, memory, Instant::now())
                                     && let Some(registry) = wake.upgrade()
                                 {
                                     registry.ring();
@@ -758,9 +758,9 @@ pub fn serve(mut config: ServerConfig, factory: Arc<BackendFactory>) -> Result<(
             {
                 let now = Instant::now();
                 let mut placer = lock(placer);
-                for (id, applied) in heard.progress {
+                for (id, applied, memory) in heard.progress {
                     // A loss on frames is handled below (`end_lost`).
-                    placer.progress(id, applied, now);
+                    placer.progress(id, applied, memory, now);
                 }
             }
         }

@@ -118,36 +118,40 @@ pub(crate) struct SessionHooks<'a> {
     /// Raise SIGSEGV in this process once this many batches were applied (a debug-only test
     /// hook: how the fault-isolation tests stand in for a native driver's fault).
     pub crash_after: Option<u64>,
-    /// Hears how many batches the session applied so far, at most every
-    /// [`PROGRESS_EVERY`] while it applies any (the server's status turns it into frames per
-    /// second: on the server a frame is what one flush of the client carried).
-    pub on_progress: Option<&'a (dyn Fn(u64) + Sync)>,
+    /// Hears how many batches the session applied so far and the device memory its backend
+    /// holds now (bytes: [`crate::BackendCounters::device_memory`], 0 for a backend that
+    /// does not count), at most every [`PROGRESS_EVERY`] while it applies any (the server's
+    /// status turns the batches into frames per second — on the server a frame is what one
+    /// flush of the client carried — and its placement weighs the memory).
+    pub on_progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
 }
 
 /// How often a session reports its applied batches ([`SessionHooks::on_progress`]).
 pub(crate) const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 
-/// Reports a session's applied batches, at most every [`PROGRESS_EVERY`].
+/// Reports a session's applied batches and device memory, at most every [`PROGRESS_EVERY`].
 struct Reporter<'a> {
-    report: Option<&'a (dyn Fn(u64) + Sync)>,
+    report: Option<&'a (dyn Fn(u64, u64) + Sync)>,
     last: std::time::Instant,
 }
 
 impl<'a> Reporter<'a> {
-    fn new(report: Option<&'a (dyn Fn(u64) + Sync)>) -> Self {
+    fn new(report: Option<&'a (dyn Fn(u64, u64) + Sync)>) -> Self {
         Self {
             report,
             last: std::time::Instant::now(),
         }
     }
 
-    /// `applied` batches so far: reported if the last report is old enough.
-    fn applied(&mut self, applied: u64) {
+    /// `applied` batches so far: reported, with the memory `session`'s backend holds, if the
+    /// last report is old enough (the backend is asked only then).
+    fn applied(&mut self, applied: u64, session: &ServerBackend) {
         if let Some(report) = self.report {
             let now = std::time::Instant::now();
             if now.duration_since(self.last) >= PROGRESS_EVERY {
                 self.last = now;
-                report(applied);
+                let memory = session.backend.counters().map_or(0, |c| c.device_memory);
+                report(applied, memory);
             }
         }
     }
@@ -541,7 +545,7 @@ fn serve_shm(
         let result = apply_guarded(session, &msg, &mut out, heap.as_ref());
         applied += 1;
         crash_if_due(applied, hooks.crash_after);
-        reporter.applied(applied);
+        reporter.applied(applied, session);
         end_profiler_frame();
         // Release: the batch's effects (replies written below) and its reads of the mapping
         // heap are ordered before it; pairs with the Acquire in `ShmTransport::heap_alloc`,
@@ -587,7 +591,7 @@ fn serve_stream(
                 let result = apply_guarded(session, &msg, &mut out, None);
                 applied += 1;
                 crash_if_due(applied, hooks.crash_after);
-                reporter.applied(applied);
+                reporter.applied(applied, session);
                 applied_bytes += msg.len() as u64;
                 end_profiler_frame();
                 // Only a unix socket carries descriptors; TCP is the connection that compresses.

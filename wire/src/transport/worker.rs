@@ -211,11 +211,12 @@ fn encode_note(id: u64, note: SessionNote) -> Vec<u8> {
     let mut out = vec![match note {
         SessionNote::Authenticated => AUTHENTICATED,
         SessionNote::Ended => ENDED,
-        SessionNote::Progress(_) => PROGRESS,
+        SessionNote::Progress { .. } => PROGRESS,
     }];
     out.extend_from_slice(&id.to_le_bytes());
-    if let SessionNote::Progress(applied) = note {
+    if let SessionNote::Progress { applied, memory } = note {
         out.extend_from_slice(&applied.to_le_bytes());
+        out.extend_from_slice(&memory.to_le_bytes());
     }
     out
 }
@@ -227,10 +228,16 @@ fn decode_note(msg: &[u8]) -> Option<(u64, SessionNote)> {
     match (kind, rest.len()) {
         (AUTHENTICATED, 0) => Some((id, SessionNote::Authenticated)),
         (ENDED, 0) => Some((id, SessionNote::Ended)),
-        (PROGRESS, 8) => Some((
-            id,
-            SessionNote::Progress(u64::from_le_bytes(rest.try_into().ok()?)),
-        )),
+        (PROGRESS, 16) => {
+            let (applied, memory) = rest.split_at(8);
+            Some((
+                id,
+                SessionNote::Progress {
+                    applied: u64::from_le_bytes(applied.try_into().ok()?),
+                    memory: u64::from_le_bytes(memory.try_into().ok()?),
+                },
+            ))
+        }
         _ => None,
     }
 }
@@ -354,8 +361,8 @@ fn how_it_ended(status: io::Result<ExitStatus>) -> String {
 pub(crate) struct Heard {
     /// Sessions that ended.
     pub ended: Vec<u64>,
-    /// Sessions' applied batches so far.
-    pub progress: Vec<(u64, u64)>,
+    /// Sessions' applied batches so far, and the device memory each holds now (bytes).
+    pub progress: Vec<(u64, u64, u64)>,
 }
 
 /// The server's worker processes (`process` and `pool` isolation).
@@ -555,7 +562,9 @@ impl Workers {
                         worker.held.remove(&id);
                         ended.push(id);
                     }
-                    Some((id, SessionNote::Progress(applied))) => progress.push((id, applied)),
+                    Some((id, SessionNote::Progress { applied, memory })) => {
+                        progress.push((id, applied, memory))
+                    }
                     None => log::warn!(
                         "worker pid {}: a malformed message; ignored",
                         worker.child.id()
@@ -681,8 +690,20 @@ mod tests {
             Some((7, SessionNote::Ended))
         );
         assert_eq!(
-            decode_note(&encode_note(7, SessionNote::Progress(1234))),
-            Some((7, SessionNote::Progress(1234)))
+            decode_note(&encode_note(
+                7,
+                SessionNote::Progress {
+                    applied: 1234,
+                    memory: 5 << 20
+                }
+            )),
+            Some((
+                7,
+                SessionNote::Progress {
+                    applied: 1234,
+                    memory: 5 << 20
+                }
+            ))
         );
         assert_eq!(decode_note(&[9, 0, 0]), None);
         let (a, _b) = sys::seqpacket_pair().unwrap();
