@@ -3,7 +3,7 @@
 //! on one device, in order — a plain scene, a feedback scene where each frame samples the
 //! texture the previous frame rendered into, and a scene where each frame copies the
 //! buffer the previous frame's copy wrote (the server carries both from one device to the
-//! other). `tessera-server status` shows the session on both devices; pins that
+//! other), and a presenting session whose frames read back in their middle. `tessera-server status` shows the session on both devices; pins that
 //! cannot give two devices are refused naming the devices. The server's CPU per frame and
 //! the bytes carried are printed (measured, never asserted).
 
@@ -212,6 +212,30 @@ fn measure(ctx: &mut Context, mut frames: impl FnMut(&mut Context, usize)) -> Cp
     (per_frame(before.0, after.0), per_frame(before.1, after.1))
 }
 
+/// Frames of a session that presents: after one present (which makes it a presenting
+/// session), each frame clears and draws, reads back in its middle, clears a corner and
+/// reads back again, then presents. Both reads of a frame must come from the device that
+/// drew it: the middle read does not end the frame.
+fn presenting_frames(ctx: &mut Context) -> Vec<Vec<u8>> {
+    let scene = isolation::setup(ctx);
+    ctx.swap_buffers();
+    (0..FRAMES)
+        .map(|n| {
+            let mut both = isolation::frame(ctx, &scene, n);
+            ctx.enable(SCISSOR_TEST);
+            ctx.scissor(0, 0, 8, 8);
+            ctx.clear_color(0.0, 0.0, 0.0, 1.0);
+            ctx.clear(COLOR_BUFFER_BIT);
+            ctx.disable(SCISSOR_TEST);
+            let end = tessera_tests::differential::read_back(ctx, W, H);
+            assert!(end != both, "the corner's clear changed nothing");
+            both.extend(end);
+            ctx.swap_buffers();
+            both
+        })
+        .collect()
+}
+
 /// What one session on `device` draws.
 fn run(socket: &Path, device: &str) -> Drawn {
     let mut ctx = session(socket, device).unwrap_or_else(|e| panic!("{device}: {e}"));
@@ -317,6 +341,14 @@ fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
         let feedback_cpu2 = measure(&mut ctx, |ctx, n| {
             feedback_frame(ctx, &scene, n);
         });
+        // A presenting session's frames end at its presents only.
+        let presented = presenting_frames(&mut ctx);
+        let mut alone = session(&server.socket, one).unwrap_or_else(|e| panic!("{one}: {e}"));
+        assert!(
+            presented == presenting_frames(&mut alone),
+            "{two}: a presenting session's frames differ from {one}'s"
+        );
+        drop(alone);
         assert_eq!(ctx.get_error(), NO_ERROR, "{two}");
         drop(ctx);
         let line = afr_line(&server, names);
@@ -334,10 +366,11 @@ fn alternate_frames_on_two_devices_draw_exactly_what_one_device_draws() {
         );
         // Only the feedback frames' targets and the buffer frames' copies were carried,
         // each whole (FB x FB RGBA8, BUFFER bytes); the plain scene draws into the surface
-        // and clears it each frame, so nothing of it. Every frame of each scene ended a
-        // frame.
+        // and clears it each frame, so nothing of it, nor the presenting frames. Every frame
+        // of each scene ended a frame; of the presenting frames, each present (the first
+        // one's too) and none of the read-backs in their middle.
         assert!(
-            line.contains(&format!(": {} frames, ", 3 * FRAMES + 2 * MEASURED)),
+            line.contains(&format!(": {} frames, ", 4 * FRAMES + 2 * MEASURED + 1)),
             "{line}"
         );
         let carried: u64 = line

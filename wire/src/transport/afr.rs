@@ -4,9 +4,10 @@
 //! backends, each on its own device: [`AfrBackend`] gives every record that creates,
 //! destroys or changes an object or state, and every upload, to both, and the verbs of
 //! frame `N` (draws, clears, blits, dispatches, copies, read-backs, queries, fences,
-//! presents) to device `N mod 2` only. A frame ends with the batch that presents or reads
-//! back (`Present`, `Finish`, `ReadPixels`, `ReadTexture`, `ReadBuffer`): replies go back in
-//! order because only the frame's device answers them. What the GPU wrote during the frame —
+//! presents) to device `N mod 2` only. A frame ends with the batch that presents
+//! (`Present`), or, in a session that has not presented yet (offscreen), with one that reads
+//! back (`Finish`, `ReadPixels`, `ReadTexture`, `ReadBuffer`): replies go back in order
+//! because only the frame's device answers them. What the GPU wrote during the frame —
 //! the textures attached to the framebuffers it drew or cleared, storage buffers and images
 //! bound while it drew or dispatched, transform-feedback, copy and query destinations —
 //! is then carried to the other device before that device runs the next frame: read back
@@ -16,7 +17,8 @@
 //! written, whole.
 //!
 //! What is not carried (each logged once): a surface's own images (a frame that does not
-//! clear its default framebuffer sees the one two frames back), renderbuffers,
+//! clear its default framebuffer sees the one two frames back, and a read-back before a
+//! session's first present ends its frame there), renderbuffers,
 //! multisample and compressed images, and texture views' images (carried through the
 //! texture they view only if that one was written by name). A query or transform-feedback
 //! capture must begin and end within one frame; a query's result is answered by the device
@@ -136,6 +138,8 @@ pub struct AfrBackend {
     warned: Vec<&'static str>,
     archiver: Archiver,
     scratch: AlignedVec<STAGE_ALIGN>,
+    /// Whether the session presented a surface: from then on only a `Present` ends a frame.
+    presents: bool,
 }
 
 impl std::fmt::Debug for AfrBackend {
@@ -162,6 +166,7 @@ impl AfrBackend {
             warned: Vec::new(),
             archiver: Archiver::default(),
             scratch: AlignedVec::new(),
+            presents: false,
         }
     }
 
@@ -629,15 +634,19 @@ impl Backend for AfrBackend {
         let mut theirs_replies = Vec::new();
         for archived in batch.archived.records.iter() {
             let record = decode_record(archived)?;
-            ends_frame |= matches!(
-                record,
-                Record::Present { .. }
-                    | Record::Finish { .. }
-                    | Record::ReadPixels { .. }
-                    | Record::ReadTexture { .. }
-                    | Record::ReadCompressedTexture { .. }
-                    | Record::ReadBuffer { .. }
-            );
+            // A session that presents ends its frames there; a read-back or `glFinish` in
+            // the middle of its frame stays on the frame's device, whose surface holds what
+            // the frame drew so far (surfaces are not carried).
+            self.presents |= matches!(record, Record::Present { .. });
+            ends_frame |= match record {
+                Record::Present { .. } => true,
+                Record::Finish { .. }
+                | Record::ReadPixels { .. }
+                | Record::ReadTexture { .. }
+                | Record::ReadCompressedTexture { .. }
+                | Record::ReadBuffer { .. } => !self.presents,
+                _ => false,
+            };
             let device = match self.route(&record) {
                 Route::Both => None,
                 Route::Frame => Some(current),
