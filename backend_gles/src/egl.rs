@@ -710,6 +710,11 @@ impl Egl {
         self.display
     }
 
+    /// Whether the native display lists extension `name`.
+    pub(crate) fn display_has(&self, name: &str) -> bool {
+        self.extensions(self.display).split(' ').any(|e| e == name)
+    }
+
     /// The display's dma-buf entry points, each where it has the extension (`egl_image.rs`).
     pub fn dma_buf_egl(&self) -> crate::egl_image::DmaBufEgl {
         let extensions = self.extensions(self.display);

@@ -66,6 +66,9 @@ pub struct DmaBufOffer {
     /// `EGL_EXT_image_dma_buf_import_modifiers`, with what it answered: every format the
     /// display imports.
     pub modifiers: Option<Vec<DmaBufFormat>>,
+    /// `EGL_KHR_gl_renderbuffer_image`: asked of the same display, so that a Tessera
+    /// display lists renderbuffer images only where the backend can make them.
+    pub renderbuffer_images: bool,
 }
 
 /// A format a native display imports dma-bufs of (`eglQueryDmaBufFormatsEXT`).
@@ -130,6 +133,7 @@ impl DmaBufEgl {
             export: self.export.is_some(),
             import: self.import,
             modifiers,
+            renderbuffer_images: false,
         }
     }
 }
@@ -141,7 +145,10 @@ pub fn native_dma_buf() -> &'static DmaBufOffer {
     static OFFER: std::sync::OnceLock<DmaBufOffer> = std::sync::OnceLock::new();
     OFFER.get_or_init(|| match crate::egl::Egl::new(None) {
         Ok(egl) => {
-            let offer = egl.dma_buf_egl().offer(egl.display());
+            let offer = DmaBufOffer {
+                renderbuffer_images: egl.display_has("EGL_KHR_gl_renderbuffer_image"),
+                ..egl.dma_buf_egl().offer(egl.display())
+            };
             egl.release();
             offer
         }

@@ -136,12 +136,16 @@ pub fn images_offered() -> bool {
     gles && !config.transport.is_remote() && config.capture_file.is_none()
 }
 /// `base` (a list with the image extensions) with the dma-buf extensions the display offers
-/// ([`dma_buf_offered`](super::image::dma_buf_offered)) added, made once per process in
-/// `cache`.
+/// ([`dma_buf_offered`](super::image::dma_buf_offered)) added, and without
+/// `EGL_KHR_gl_renderbuffer_image` where the native display lacks it, made once per process
+/// in `cache`.
 fn with_dma_buf(base: &'static CStr, cache: &'static OnceLock<&'static CStr>) -> &'static CStr {
     cache.get_or_init(|| {
         let offered = super::image::dma_buf_offered();
         let mut list = base.to_string_lossy().into_owned();
+        if !offered.renderbuffer_images {
+            list = list.replace(" EGL_KHR_gl_renderbuffer_image", "");
+        }
         if offered.export {
             list.push_str(" EGL_MESA_image_dma_buf_export");
         }
@@ -151,7 +155,7 @@ fn with_dma_buf(base: &'static CStr, cache: &'static OnceLock<&'static CStr>) ->
         if offered.formats.is_some() {
             list.push_str(" EGL_EXT_image_dma_buf_import_modifiers");
         }
-        if !offered.export && !offered.import {
+        if !offered.export && !offered.import && offered.renderbuffer_images {
             return base;
         }
         match std::ffi::CString::new(list) {

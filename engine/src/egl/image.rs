@@ -655,6 +655,8 @@ pub struct DmaBufOffered {
     pub import: bool,
     /// `EGL_EXT_image_dma_buf_import_modifiers`, with the formats the native display lists.
     pub formats: Option<Vec<tessera_backend_gles::discover::DmaBufFormat>>,
+    /// `EGL_KHR_gl_renderbuffer_image`, which the native display must have too.
+    pub renderbuffer_images: bool,
 }
 
 /// What the display offers of the dma-buf extensions ([`DmaBufOffered`]).
@@ -667,5 +669,6 @@ pub fn dma_buf_offered() -> DmaBufOffered {
         export: native.export,
         import: native.import,
         formats: native.modifiers.clone().filter(|_| native.import),
+        renderbuffer_images: native.renderbuffer_images,
     }
 }
