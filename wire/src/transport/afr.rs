@@ -140,6 +140,9 @@ pub struct AfrBackend {
     scratch: AlignedVec<STAGE_ALIGN>,
     /// Whether the session presented a surface: from then on only a `Present` ends a frame.
     presents: bool,
+    /// A batch's records split by device, kept between batches so that their memory is
+    /// reused: the frame's device's, the other's, and the replies only the other gives.
+    split: (Vec<Record>, Vec<Record>, Vec<ReplyId>),
 }
 
 impl std::fmt::Debug for AfrBackend {
@@ -167,6 +170,7 @@ impl AfrBackend {
             archiver: Archiver::default(),
             scratch: AlignedVec::new(),
             presents: false,
+            split: Default::default(),
         }
     }
 
@@ -629,9 +633,10 @@ impl Backend for AfrBackend {
         let current = self.current;
         let mut ends_frame = false;
         let mut everywhere = true;
-        let mut mine: Vec<Record> = Vec::new();
-        let mut other: Vec<Record> = Vec::new();
-        let mut theirs_replies = Vec::new();
+        let (mut mine, mut other, mut theirs_replies) = std::mem::take(&mut self.split);
+        mine.clear();
+        other.clear();
+        theirs_replies.clear();
         for archived in batch.archived.records.iter() {
             let record = decode_record(archived)?;
             // A session that presents ends its frames there; a read-back or `glFinish` in
@@ -673,11 +678,11 @@ impl Backend for AfrBackend {
         if everywhere {
             self.devices[current].apply(batch, out)?;
         } else {
-            self.apply_records_with_heap(current, batch, mine, out)?;
+            self.apply_records_with_heap(current, batch, &mut mine, out)?;
         }
         if !other.is_empty() {
             let mut theirs = Outbox::default();
-            self.apply_records_with_heap(1 - current, batch, other, &mut theirs)?;
+            self.apply_records_with_heap(1 - current, batch, &mut other, &mut theirs)?;
             // Only the replies it alone was asked for, and what only it can say.
             out.replies.extend(
                 theirs
@@ -695,6 +700,7 @@ impl Backend for AfrBackend {
                 )
             }));
         }
+        self.split = (mine, other, theirs_replies);
         if ends_frame {
             self.end_frame(batch.archived.seq.to_native(), out)?;
         }
@@ -735,15 +741,17 @@ impl AfrBackend {
         &mut self,
         device: usize,
         batch: BatchView<'_>,
-        records: Vec<Record>,
+        records: &mut Vec<Record>,
         out: &mut Outbox,
     ) -> Result<(), SessionError> {
         let b = Batch {
             seq: batch.archived.seq.to_native(),
             stage_len: batch.stage.len() as u32,
-            records,
+            records: std::mem::take(records),
         };
         self.archiver.archive(&b, &mut self.scratch);
+        // The vector goes back to the caller, to be reused for the next batch.
+        *records = b.records;
         let archived = access_batch(&self.scratch, batch.stage)?;
         self.devices[device].apply(
             BatchView {
