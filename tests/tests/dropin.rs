@@ -176,15 +176,34 @@ fn run(program: &str, backend: Option<&str>) -> Output {
 }
 
 /// [`run`] with arguments.
-fn run_with(program: &str, backend: Option<&str>, args: &[&str]) -> Output {
+/// Test program `program` with `args`, on the native driver: none of the variables that
+/// would choose Tessera or its backend and transport.
+fn native_command(program: &str, args: &[&str]) -> Command {
     tessera_tests::ensure_runtime_dir();
-    let dir = dropin_dir();
-    let mut cmd = Command::new(dir.join(program));
-    cmd.args(args);
-    cmd.env_remove("LD_LIBRARY_PATH")
+    let mut cmd = Command::new(dropin_dir().join(program));
+    cmd.args(args)
+        .env_remove("LD_LIBRARY_PATH")
         .env_remove("TESSERA_BACKEND")
         .env_remove("TESSERA_TRANSPORT")
         .env_remove("RUST_BACKTRACE");
+    cmd
+}
+
+/// Runs `program` natively (`transport` `None`) or on Tessera's GLES backend over
+/// `transport`.
+fn run_gles(program: &str, transport: Option<&str>, args: &[&str]) -> Output {
+    let mut cmd = native_command(program, args);
+    if let Some(transport) = transport {
+        cmd.env("LD_LIBRARY_PATH", dropin_dir())
+            .env("TESSERA_BACKEND", "gles")
+            .env("TESSERA_TRANSPORT", transport);
+    }
+    cmd.output().expect("the test program runs")
+}
+
+fn run_with(program: &str, backend: Option<&str>, args: &[&str]) -> Output {
+    let dir = dropin_dir();
+    let mut cmd = native_command(program, args);
     if let Some(backend) = backend {
         cmd.env("LD_LIBRARY_PATH", dir)
             .env("TESSERA_BACKEND", backend)
@@ -341,22 +360,8 @@ const EGL_SYNC_CHECKS: usize = 43;
 /// backend offers neither the EGL extensions nor `GL_OES_EGL_image`.
 #[test]
 fn an_egl_image_of_a_texture_gives_an_unshared_context_its_texels() {
-    let dir = dropin_dir();
-    let program = |transport: Option<&str>, args: &[&str]| {
-        let mut cmd = Command::new(dir.join("tessera-egl-image"));
-        cmd.args(args)
-            .env_remove("LD_LIBRARY_PATH")
-            .env_remove("TESSERA_BACKEND")
-            .env_remove("TESSERA_TRANSPORT")
-            .env_remove("RUST_BACKTRACE");
-        if let Some(transport) = transport {
-            cmd.env("LD_LIBRARY_PATH", dir)
-                .env("TESSERA_BACKEND", "gles")
-                .env("TESSERA_TRANSPORT", transport);
-        }
-        tessera_tests::ensure_runtime_dir();
-        cmd.output().expect("the test program runs")
-    };
+    let program =
+        |transport: Option<&str>, args: &[&str]| run_gles("tessera-egl-image", transport, args);
     let runs = [
         ("native", program(None, &[])),
         ("gles inproc", program(Some("inproc"), &[])),
@@ -408,21 +413,8 @@ const EGL_IMAGE_CHECKS: usize = 23;
 /// display, where the run checks the errors of calling them anyway).
 #[test]
 fn an_egl_image_of_a_renderbuffer_gives_an_unshared_context_its_pixels() {
-    let dir = dropin_dir();
     let program = |transport: Option<&str>, args: &[&str]| {
-        let mut cmd = Command::new(dir.join("tessera-egl-renderbuffer-image"));
-        cmd.args(args)
-            .env_remove("LD_LIBRARY_PATH")
-            .env_remove("TESSERA_BACKEND")
-            .env_remove("TESSERA_TRANSPORT")
-            .env_remove("RUST_BACKTRACE");
-        if let Some(transport) = transport {
-            cmd.env("LD_LIBRARY_PATH", dir)
-                .env("TESSERA_BACKEND", "gles")
-                .env("TESSERA_TRANSPORT", transport);
-        }
-        tessera_tests::ensure_runtime_dir();
-        cmd.output().expect("the test program runs")
+        run_gles("tessera-egl-renderbuffer-image", transport, args)
     };
     let native = program(None, &[]);
     let stdout = text(&native.stdout);
