@@ -97,6 +97,40 @@ fn array_1d_layers(origin: [u32; 3], size: [u32; 3]) -> (u32, u32) {
 }
 
 impl GlesPipe {
+    /// Gives 2D texture `handle` a new native texture whose storage `import` binds (an EGL
+    /// image's), keeping its view. Where `import` fails the texture keeps its own storage
+    /// and the failure (`what`) is logged.
+    fn take_image_storage(
+        &mut self,
+        n: &'static str,
+        handle: TextureHandle,
+        what: &str,
+        import: impl FnOnce() -> bool,
+    ) -> R {
+        let t = self.textures.get(n, handle)?;
+        if t.target != glow::TEXTURE_2D {
+            return Err(bad_value(n, "not a 2D texture"));
+        }
+        let view = t.view;
+        // SAFETY: context current; glGenTextures has no preconditions.
+        let fresh = unsafe { self.gl.create_texture() }
+            .map_err(|e| SessionError::Backend(format!("{n}: {e}")))?;
+        self.bind_for_update(fresh, glow::TEXTURE_2D);
+        if !import() {
+            log::warn!("tessera-backend-gles: {n}: {what}; the texture keeps its own storage");
+            self.shadow.delete_texture(&self.gl, fresh);
+            return Ok(());
+        }
+        let t = self.textures.get_mut(n, handle)?;
+        let old = std::mem::replace(&mut t.name, fresh);
+        t.native_gen += 1;
+        t.immutable = false;
+        t.view = TextureView::default();
+        self.shadow.delete_texture(&self.gl, old);
+        self.epoch += 1;
+        self.set_texture_view(handle, view)
+    }
+
     /// Gives a texture the engine made immutable immutable native storage too: a new
     /// native texture with `glTexStorage2D/3D` of its level-0 shape and defined levels,
     /// every level copied into it (`glCopyImageSubData`, the old texture narrowed to the
@@ -482,30 +516,8 @@ impl TexturePipe for GlesPipe {
         let images = self
             .egl_images
             .ok_or_else(|| bad_value(N, "the driver makes no EGL images of textures"))?;
-        let t = self.textures.get(N, handle)?;
-        if t.target != glow::TEXTURE_2D {
-            return Err(bad_value(N, "not a 2D texture"));
-        }
-        let view = t.view;
-        // SAFETY: context current; glGenTextures has no preconditions.
-        let fresh = unsafe { self.gl.create_texture() }
-            .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
-        self.bind_for_update(fresh, glow::TEXTURE_2D);
-        if !images.import(token) {
-            log::warn!(
-                "tessera-backend-gles: {N}: no EGL image of this display has token {token};                  the texture keeps its own storage"
-            );
-            self.shadow.delete_texture(&self.gl, fresh);
-            return Ok(());
-        }
-        let t = self.textures.get_mut(N, handle)?;
-        let old = std::mem::replace(&mut t.name, fresh);
-        t.native_gen += 1;
-        t.immutable = false;
-        t.view = TextureView::default();
-        self.shadow.delete_texture(&self.gl, old);
-        self.epoch += 1;
-        self.set_texture_view(handle, view)
+        let what = format!("no EGL image of this display has token {token}");
+        self.take_image_storage(N, handle, &what, || images.import(token))
     }
 
     fn destroy_egl_image(&mut self, token: u64) -> R {
@@ -534,40 +546,27 @@ impl TexturePipe for GlesPipe {
         image: tessera_wire::record::DmaBufImport,
     ) -> R {
         const N: &str = "ImportDmaBufTexture";
-        let Some(images) = self.egl_images else {
-            for plane in &image.planes {
-                drop(tessera_wire::backend::take_handed_fd(plane.fd_token));
-            }
-            return Err(bad_value(N, "the driver makes no EGL images"));
+        let mut taken = false;
+        let result = match self.egl_images {
+            Some(images) => self.take_image_storage(
+                N,
+                handle,
+                "the display made no image of the dma-buf",
+                || {
+                    taken = true;
+                    images.import_dma_buf(&image)
+                },
+            ),
+            None => Err(bad_value(N, "the driver makes no EGL images")),
         };
-        let t = self.textures.get(N, handle)?;
-        if t.target != glow::TEXTURE_2D {
+        // The planes' descriptors are the import's to take; a texture that never got that
+        // far (no images, a stale or non-2D texture) closes them here.
+        if !taken {
             for plane in &image.planes {
                 drop(tessera_wire::backend::take_handed_fd(plane.fd_token));
             }
-            return Err(bad_value(N, "not a 2D texture"));
         }
-        let view = t.view;
-        // SAFETY: context current; glGenTextures has no preconditions.
-        let fresh = unsafe { self.gl.create_texture() }
-            .map_err(|e| SessionError::Backend(format!("{N}: {e}")))?;
-        self.bind_for_update(fresh, glow::TEXTURE_2D);
-        if !images.import_dma_buf(&image) {
-            log::warn!(
-                "tessera-backend-gles: {N}: the display made no image of the dma-buf; \
-                 the texture keeps its own storage"
-            );
-            self.shadow.delete_texture(&self.gl, fresh);
-            return Ok(());
-        }
-        let t = self.textures.get_mut(N, handle)?;
-        let old = std::mem::replace(&mut t.name, fresh);
-        t.native_gen += 1;
-        t.immutable = false;
-        t.view = TextureView::default();
-        self.shadow.delete_texture(&self.gl, old);
-        self.epoch += 1;
-        self.set_texture_view(handle, view)
+        result
     }
 
     fn export_dma_buf(
