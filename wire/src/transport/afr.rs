@@ -350,6 +350,12 @@ impl AfrBackend {
                 }
                 Route::Device(device)
             }
+            // Both devices made the query object; only the device map forgets it, so the
+            // map holds live queries, not every query ever begun.
+            Record::DestroyQuery { query } => {
+                o.queries.remove(query);
+                Route::Both
+            }
             Record::InsertFence { fence, .. } => {
                 o.fences.insert(*fence, current);
                 Route::Frame
