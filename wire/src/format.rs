@@ -265,6 +265,50 @@ impl Format {
         }
     }
 
+    /// A pixel layout that reads and writes every bit of an image of this format unchanged
+    /// (`ReadTexture` then `WriteTexture` copy it exactly), where there is one.
+    pub fn exact_layout(self) -> Option<PixelLayout> {
+        use Format as F;
+        use PixelFormat as P;
+        use PixelType as T;
+        let (format, ty) = match self {
+            F::R8 => (P::Red, T::U8),
+            F::Rg8 => (P::Rg, T::U8),
+            F::Rgb8 | F::Srgb8 => (P::Rgb, T::U8),
+            F::Rgba8 | F::Srgb8Alpha8 => (P::Rgba, T::U8),
+            F::R8Snorm => (P::Red, T::I8),
+            F::Rg8Snorm => (P::Rg, T::I8),
+            F::Rgba8Snorm => (P::Rgba, T::I8),
+            F::R16 => (P::Red, T::U16),
+            F::Rg16 => (P::Rg, T::U16),
+            F::Rgba16 => (P::Rgba, T::U16),
+            F::R16f => (P::Red, T::F16),
+            F::Rg16f => (P::Rg, T::F16),
+            F::Rgba16f => (P::Rgba, T::F16),
+            F::R32f => (P::Red, T::F32),
+            F::Rg32f => (P::Rg, T::F32),
+            F::Rgb32f => (P::Rgb, T::F32),
+            F::Rgba32f => (P::Rgba, T::F32),
+            F::Rgb10A2 => (P::Rgba, T::U32_2101010Rev),
+            F::R11fG11fB10f => (P::Rgb, T::U32_10f11f11fRev),
+            F::R8ui => (P::RedInteger, T::U8),
+            F::R8i => (P::RedInteger, T::I8),
+            F::R16ui => (P::RedInteger, T::U16),
+            F::R16i => (P::RedInteger, T::I16),
+            F::R32ui => (P::RedInteger, T::U32),
+            F::R32i => (P::RedInteger, T::I32),
+            F::Rg32ui => (P::RgInteger, T::U32),
+            F::Rgba8ui => (P::RgbaInteger, T::U8),
+            F::Rgba8i => (P::RgbaInteger, T::I8),
+            F::Rgba16ui => (P::RgbaInteger, T::U16),
+            F::Rgba16i => (P::RgbaInteger, T::I16),
+            F::Rgba32ui => (P::RgbaInteger, T::U32),
+            F::Rgba32i => (P::RgbaInteger, T::I32),
+            _ => return None,
+        };
+        Some(PixelLayout { format, ty })
+    }
+
     /// Whether the format can be a depth attachment.
     pub const fn has_depth(self) -> bool {
         self.info().depth_bits > 0

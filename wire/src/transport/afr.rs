@@ -33,7 +33,7 @@ use crate::backend::{
 };
 use crate::batch::{Archiver, Batch, STAGE_ALIGN, access_batch, decode_record};
 use crate::census::NativeCensus;
-use crate::format::{Format, PixelFormat, PixelLayout, PixelType};
+use crate::format::{Format, PixelLayout};
 use crate::handle::{BufferHandle, FenceHandle, FramebufferHandle, QueryHandle, TextureHandle};
 use crate::record::{
     BufferRange, FramebufferRef, ImageObject, PixelDestination, Record, ReplyId, Span, TextureRead,
@@ -421,7 +421,7 @@ impl AfrBackend {
             keys.sort_unstable();
             for (level, face) in keys {
                 let image = images[&(level, face)];
-                let Some(layout) = exact_layout(image.format).filter(|_| image.samples <= 1) else {
+                let Some(layout) = image.format.exact_layout().filter(|_| image.samples <= 1) else {
                     note_uncarried(
                         &mut self.warned,
                         "multisample, compressed and depth/stencil images",
@@ -584,50 +584,6 @@ fn shaders_wrote(o: &Objects, w: &mut Written) {
             w.texture(*t);
         }
     }
-}
-
-/// A pixel layout that reads and writes every bit of an image of `format` unchanged, where
-/// there is one.
-fn exact_layout(format: Format) -> Option<PixelLayout> {
-    use Format as F;
-    use PixelFormat as P;
-    use PixelType as T;
-    let (format, ty) = match format {
-        F::R8 => (P::Red, T::U8),
-        F::Rg8 => (P::Rg, T::U8),
-        F::Rgb8 | F::Srgb8 => (P::Rgb, T::U8),
-        F::Rgba8 | F::Srgb8Alpha8 => (P::Rgba, T::U8),
-        F::R8Snorm => (P::Red, T::I8),
-        F::Rg8Snorm => (P::Rg, T::I8),
-        F::Rgba8Snorm => (P::Rgba, T::I8),
-        F::R16 => (P::Red, T::U16),
-        F::Rg16 => (P::Rg, T::U16),
-        F::Rgba16 => (P::Rgba, T::U16),
-        F::R16f => (P::Red, T::F16),
-        F::Rg16f => (P::Rg, T::F16),
-        F::Rgba16f => (P::Rgba, T::F16),
-        F::R32f => (P::Red, T::F32),
-        F::Rg32f => (P::Rg, T::F32),
-        F::Rgb32f => (P::Rgb, T::F32),
-        F::Rgba32f => (P::Rgba, T::F32),
-        F::Rgb10A2 => (P::Rgba, T::U32_2101010Rev),
-        F::R11fG11fB10f => (P::Rgb, T::U32_10f11f11fRev),
-        F::R8ui => (P::RedInteger, T::U8),
-        F::R8i => (P::RedInteger, T::I8),
-        F::R16ui => (P::RedInteger, T::U16),
-        F::R16i => (P::RedInteger, T::I16),
-        F::R32ui => (P::RedInteger, T::U32),
-        F::R32i => (P::RedInteger, T::I32),
-        F::Rg32ui => (P::RgInteger, T::U32),
-        F::Rgba8ui => (P::RgbaInteger, T::U8),
-        F::Rgba8i => (P::RgbaInteger, T::I8),
-        F::Rgba16ui => (P::RgbaInteger, T::U16),
-        F::Rgba16i => (P::RgbaInteger, T::I16),
-        F::Rgba32ui => (P::RgbaInteger, T::U32),
-        F::Rgba32i => (P::RgbaInteger, T::I32),
-        _ => return None,
-    };
-    Some(PixelLayout { format, ty })
 }
 
 impl Backend for AfrBackend {
