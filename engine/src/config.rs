@@ -161,6 +161,10 @@ pub struct Config {
     /// `tessera_wire::capture`): every batch with its stage bytes, from the context's
     /// creation, for `tessera-replay`. `None`: no capture, at no cost.
     pub capture_file: Option<std::path::PathBuf>,
+    /// The frames a capture holds (`TESSERA_CAPTURE_FRAMES=N..M`, both ends included; all by
+    /// default): from frame `N` on, the state the frames before built written as records
+    /// first, so that the capture replays alone.
+    pub capture_frames: std::ops::RangeInclusive<u64>,
 }
 
 impl Default for Config {
@@ -177,6 +181,7 @@ impl Default for Config {
             no_error: false,
             cache: None,
             capture_file: None,
+            capture_frames: tessera_wire::capture::ALL_FRAMES,
         }
     }
 }
@@ -184,7 +189,7 @@ impl Default for Config {
 impl Config {
     /// The configuration the environment asks for (`TESSERA_BACKEND`, default `auto`;
     /// `TESSERA_TRANSPORT`, default `inproc`; `TESSERA_GL_VERSION`, unset by default;
-    /// `TESSERA_CAPTURE`, unset by default).
+    /// `TESSERA_CAPTURE`, unset by default; `TESSERA_CAPTURE_FRAMES`, every frame by default).
     pub fn from_env() -> Self {
         Self {
             backend: BackendKind::from_env(),
@@ -193,6 +198,7 @@ impl Config {
             capture_file: std::env::var_os(tessera_wire::capture::VAR)
                 .filter(|v| !v.is_empty())
                 .map(std::path::PathBuf::from),
+            capture_frames: capture_frames_from_env(),
             ..Self::default()
         }
     }
@@ -216,4 +222,16 @@ fn gl_version_from_env() -> Option<crate::version::GlVersion> {
         log::warn!("TESSERA_GL_VERSION={v:?} is not one of 3.3 and 4.0 to 4.6; ignored");
     }
     version
+}
+
+/// `TESSERA_CAPTURE_FRAMES`, every frame when unset or unreadable (said in the log).
+fn capture_frames_from_env() -> std::ops::RangeInclusive<u64> {
+    use tessera_wire::capture::{ALL_FRAMES, FRAMES_VAR, parse_frames};
+    match std::env::var(FRAMES_VAR) {
+        Ok(v) if !v.is_empty() => parse_frames(&v).unwrap_or_else(|| {
+            log::warn!("tessera: {FRAMES_VAR}={v:?} is not N..M, N.. or N: capturing every frame");
+            ALL_FRAMES
+        }),
+        _ => ALL_FRAMES,
+    }
 }

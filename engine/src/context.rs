@@ -387,7 +387,11 @@ impl Context {
         // TESSERA_PUFFIN: the first context of the process starts the profile server.
         let _ = crate::profiling::serve_from_env();
         let transport = match &config.capture_file {
-            Some(path) => tessera_wire::capture::Capturing::wrap(transport, path),
+            Some(path) => tessera_wire::capture::Capturing::wrap(
+                transport,
+                path,
+                config.capture_frames.clone(),
+            ),
             None => transport,
         };
         // An image's token names an image of this process, which neither another process

@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use tessera_engine::gl::{NO_ERROR, RGBA, UNSIGNED_BYTE};
+use tessera_engine::gl::*;
 use tessera_engine::pixel::PixelsMut;
 use tessera_engine::wire::TransportKind;
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
@@ -462,4 +462,280 @@ fn a_c_program_captured_through_the_drop_in_replays_on_the_other_backend_and_nul
         "record {third_draw} of {kinds:?}: {text}"
     );
     std::fs::remove_file(&file).unwrap();
+}
+
+/// Frames of the feedback scene run live.
+const FEEDBACK_FRAMES: u64 = 111;
+/// The frames captured alone.
+const PART: std::ops::RangeInclusive<u64> = 100..=110;
+/// The feedback scene's size (its render targets' and its surface's).
+const FB: i32 = 64;
+/// Bytes of each of its buffers.
+const FB_BUFFER: usize = 4096;
+
+const PASS_VS: &str = "#version 330 core
+void main() {
+    vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
+    gl_Position = vec4(p, 0.0, 1.0);
+}";
+
+/// Each texel of the previous frame's target moved one texel right and changed by the
+/// frame's constant: a frame's pixels depend on every frame before it.
+const FEEDBACK_FS: &str = "#version 330 core
+uniform sampler2D previous;
+uniform float k;
+out vec4 frag;
+void main() {
+    ivec2 at = ivec2(gl_FragCoord.xy);
+    vec4 p = texelFetch(previous, ivec2(max(at.x - 1, 0), at.y), 0);
+    frag = vec4(fract(p.gba + vec3(0.13 + k, 0.07 * k, float(at.x + at.y) / 128.0)), 1.0);
+}";
+
+/// The presenting pass's vertex shader: its colour comes from a buffer the GPU rotates
+/// every frame.
+const PRESENT_VS: &str = "#version 330 core
+layout(location = 0) in vec4 color;
+layout(location = 1) in vec4 tint;
+flat out vec4 c;
+void main() {
+    vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
+    c = color * 0.5 + tint * 0.5;
+    gl_Position = vec4(p, 0.0, 1.0);
+}";
+
+const PRESENT_FS: &str = "#version 330 core
+uniform sampler2D target;
+flat in vec4 c;
+out vec4 frag;
+void main() {
+    vec3 t = texelFetch(target, ivec2(gl_FragCoord.xy), 0).rgb;
+    frag = vec4(t * 0.75 + c.rgb * 0.25, 1.0);
+}";
+
+/// A scene whose frames read what earlier frames wrote on the GPU: frame `n` renders into
+/// target `n mod 2` sampling the other, copies buffer `n mod 2` rotated by 4 bytes into the
+/// other (GPU copies), then draws the target into the default framebuffer coloured by that
+/// buffer's first bytes and tinted by bytes the CPU writes into a persistently mapped
+/// (coherent) buffer. Each frame also makes and deletes a texture.
+struct Feedback {
+    feedback: GLuint,
+    k: GLint,
+    present: GLuint,
+    textures: [GLuint; 2],
+    framebuffers: [GLuint; 2],
+    buffers: [GLuint; 2],
+    vaos: [GLuint; 2],
+    /// The tint buffer (16 bytes), mapped persistently and coherently.
+    tint: GLuint,
+}
+
+fn feedback_setup(ctx: &mut Context) -> Feedback {
+    use tessera_tests::gl::Gl;
+    let feedback = tessera_tests::scenes::link_program(ctx, PASS_VS, FEEDBACK_FS);
+    let present = tessera_tests::scenes::link_program(ctx, PRESENT_VS, PRESENT_FS);
+    let k = Gl::get_uniform_location(ctx, feedback, "k");
+    Gl::use_program(ctx, feedback);
+    let previous = Gl::get_uniform_location(ctx, feedback, "previous");
+    Gl::uniform1i(ctx, previous, 0);
+    Gl::use_program(ctx, present);
+    let target = Gl::get_uniform_location(ctx, present, "target");
+    Gl::uniform1i(ctx, target, 0);
+    let seed: Vec<u8> = (0..FB * FB * 4).map(|i| (i * 37 % 251) as u8).collect();
+    let mut textures = [0; 2];
+    let mut framebuffers = [0; 2];
+    for i in 0..2 {
+        textures[i] = Gl::gen_texture(ctx);
+        Gl::bind_texture(ctx, TEXTURE_2D, textures[i]);
+        Gl::tex_image_2d(
+            ctx,
+            TEXTURE_2D,
+            0,
+            RGBA8 as GLint,
+            FB,
+            FB,
+            0,
+            RGBA,
+            UNSIGNED_BYTE,
+            (i == 1).then_some(&seed[..]),
+        );
+        Gl::tex_parameteri(ctx, TEXTURE_2D, TEXTURE_MIN_FILTER, NEAREST as GLint);
+        Gl::tex_parameteri(ctx, TEXTURE_2D, TEXTURE_MAG_FILTER, NEAREST as GLint);
+        framebuffers[i] = Gl::gen_framebuffer(ctx);
+        Gl::bind_framebuffer(ctx, FRAMEBUFFER, framebuffers[i]);
+        Gl::framebuffer_texture_2d(
+            ctx,
+            FRAMEBUFFER,
+            COLOR_ATTACHMENT0,
+            TEXTURE_2D,
+            textures[i],
+            0,
+        );
+    }
+    Gl::bind_framebuffer(ctx, FRAMEBUFFER, 0);
+    let tint_buffer = Gl::gen_buffer(ctx);
+    Gl::bind_buffer(ctx, ARRAY_BUFFER, tint_buffer);
+    let flags = MAP_WRITE_BIT | MAP_PERSISTENT_BIT | MAP_COHERENT_BIT;
+    Gl::buffer_storage(ctx, ARRAY_BUFFER, 16, None, flags);
+    let mapping = Gl::map_buffer_range_ptr(ctx, ARRAY_BUFFER, 0, 16, flags);
+    assert!(!mapping.is_null(), "a persistent mapping");
+    let bytes: Vec<u8> = (0..FB_BUFFER).map(|i| (i * 13 % 247) as u8).collect();
+    let buffers = [Gl::gen_buffer(ctx), Gl::gen_buffer(ctx)];
+    let mut vaos = [0; 2];
+    for (i, b) in buffers.iter().enumerate() {
+        Gl::bind_buffer(ctx, ARRAY_BUFFER, *b);
+        Gl::buffer_data(
+            ctx,
+            ARRAY_BUFFER,
+            FB_BUFFER,
+            (i == 0).then_some(&bytes[..]),
+            DYNAMIC_COPY,
+        );
+        vaos[i] = Gl::gen_vertex_array(ctx);
+        Gl::bind_vertex_array(ctx, vaos[i]);
+        Gl::vertex_attrib_pointer(ctx, 0, 4, UNSIGNED_BYTE, true, 4, 0);
+        Gl::enable_vertex_attrib_array(ctx, 0);
+        Gl::bind_buffer(ctx, ARRAY_BUFFER, tint_buffer);
+        Gl::vertex_attrib_pointer(ctx, 1, 4, UNSIGNED_BYTE, true, 4, 0);
+        Gl::enable_vertex_attrib_array(ctx, 1);
+    }
+    Feedback {
+        feedback,
+        k,
+        present,
+        textures,
+        framebuffers,
+        buffers,
+        vaos,
+        tint: tint_buffer,
+    }
+}
+
+/// Draws frame `n` and returns its image's hash (read back before the swap).
+fn feedback_frame(ctx: &mut Context, scene: &Feedback, n: u64) -> u64 {
+    use tessera_tests::gl::Gl;
+    let (target, previous) = ((n % 2) as usize, (1 - n % 2) as usize);
+    // A texture made and deleted every frame: the state at frame N holds none of them.
+    let transient = Gl::gen_texture(ctx);
+    Gl::bind_texture(ctx, TEXTURE_2D, transient);
+    Gl::tex_image_2d(
+        ctx,
+        TEXTURE_2D,
+        0,
+        RGBA8 as GLint,
+        4,
+        4,
+        0,
+        RGBA,
+        UNSIGNED_BYTE,
+        Some(&[n as u8; 64]),
+    );
+    ctx.delete_textures(1, &[transient]);
+    // The feedback pass.
+    Gl::bind_framebuffer(ctx, FRAMEBUFFER, scene.framebuffers[target]);
+    Gl::viewport(ctx, 0, 0, FB, FB);
+    Gl::use_program(ctx, scene.feedback);
+    Gl::uniform1f(ctx, scene.k, n as f32 * 0.01);
+    Gl::active_texture(ctx, TEXTURE0);
+    Gl::bind_texture(ctx, TEXTURE_2D, scene.textures[previous]);
+    Gl::bind_vertex_array(ctx, scene.vaos[0]);
+    Gl::draw_arrays(ctx, TRIANGLES, 0, 3);
+    // The buffers: the other one becomes this one rotated by 4 bytes, on the GPU.
+    let (src, dst) = (scene.buffers[target], scene.buffers[previous]);
+    ctx.bind_buffer(COPY_READ_BUFFER, src);
+    ctx.bind_buffer(COPY_WRITE_BUFFER, dst);
+    let size = FB_BUFFER as GLsizeiptr;
+    ctx.copy_buffer_sub_data(COPY_READ_BUFFER, COPY_WRITE_BUFFER, 4, 0, size - 4);
+    ctx.copy_buffer_sub_data(COPY_READ_BUFFER, COPY_WRITE_BUFFER, 0, size - 4, 4);
+    // The tint, written through the persistent mapping (its last vertex is the provoking
+    // one).
+    let tint = [(n * 7) as u8, (n * 3 + 40) as u8, (255 - n) as u8, 255];
+    ctx.bind_buffer(ARRAY_BUFFER, scene.tint);
+    let written = ctx.with_mapped(ARRAY_BUFFER, |m| m[8..12].copy_from_slice(&tint));
+    assert_eq!(written, Some(()), "the tint buffer stays mapped");
+    // The presenting pass.
+    Gl::bind_framebuffer(ctx, FRAMEBUFFER, 0);
+    Gl::use_program(ctx, scene.present);
+    Gl::bind_texture(ctx, TEXTURE_2D, scene.textures[target]);
+    Gl::bind_vertex_array(ctx, scene.vaos[previous]);
+    Gl::draw_arrays(ctx, TRIANGLES, 0, 3);
+    read_and_swap(ctx, FB as u32)
+}
+
+/// Runs the feedback scene live on GLES capturing `frames` into `file`; its hashes.
+fn live_feedback(file: &Path, frames: std::ops::RangeInclusive<u64>) -> Vec<u64> {
+    tessera_tests::ensure_runtime_dir();
+    let config = Config {
+        backend: BackendKind::Gles,
+        surface: Some(SurfaceConfig::new(FB as u32, FB as u32)),
+        capture_file: Some(file.to_owned()),
+        capture_frames: frames,
+        ..Config::default()
+    };
+    let mut ctx = Context::new(&config).expect("the GLES backend (llvmpipe)");
+    let scene = feedback_setup(&mut ctx);
+    let hashes: Vec<u64> = (0..FEEDBACK_FRAMES)
+        .map(|n| feedback_frame(&mut ctx, &scene, n))
+        .collect();
+    assert_eq!(ctx.get_error(), NO_ERROR, "feedback: a GL error");
+    assert_no_backend_events(&mut ctx, "feedback");
+    hashes
+}
+
+#[test]
+fn frames_captured_alone_replay_to_the_images_of_the_whole_capture() {
+    let whole = temp("feedback-whole");
+    let part = temp("feedback-part");
+    let live = live_feedback(&whole, tessera_wire::capture::ALL_FRAMES);
+    let live_part = live_feedback(&part, PART);
+    assert_eq!(
+        live, live_part,
+        "the scene draws the same with either capture"
+    );
+    let wanted: Vec<u64> = live[*PART.start() as usize..=*PART.end() as usize].to_vec();
+    let mut distinct = wanted.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(
+        distinct.len(),
+        wanted.len(),
+        "every frame of the range differs"
+    );
+    let whole_size = std::fs::metadata(&whole).unwrap().len();
+    let part_size = std::fs::metadata(&part).unwrap().len();
+    println!("the whole capture: {whole_size} bytes; frames {PART:?} alone: {part_size} bytes");
+    for backend in [Backend::Gles, Backend::Vulkan] {
+        let from_whole = replay(&whole, backend_of(backend), true);
+        let from_part = replay(&part, backend_of(backend), true);
+        assert_eq!(
+            from_part.iter().map(|f| f.index).collect::<Vec<_>>(),
+            PART.collect::<Vec<_>>(),
+            "the frames the part holds"
+        );
+        let whole_range: Vec<u64> = hashes(&from_whole)[*PART.start() as usize..].to_vec();
+        assert_eq!(
+            hashes(&from_part),
+            whole_range,
+            "frames {PART:?} alone replayed on {}",
+            backend.name()
+        );
+        if backend == Backend::Gles {
+            assert_eq!(hashes(&from_part), wanted, "the live run's images");
+        }
+        // After the first frame, the part holds the very records of the whole.
+        let records = |frames: &[ReplayedFrame]| -> Vec<u64> {
+            frames
+                .iter()
+                .filter(|f| f.index > *PART.start() && PART.contains(&f.index))
+                .map(|f| f.records)
+                .collect()
+        };
+        assert_eq!(records(&from_part), records(&from_whole));
+    }
+    // On null every record of the part applies.
+    let (null, probe) = NullBackend::new(false);
+    let on_null = replay(&part, Box::new(null), false);
+    let records: u64 = on_null.iter().map(|f| f.records).sum();
+    assert_eq!(probe.stats().records, records + on_null.len() as u64);
+    std::fs::remove_file(&whole).unwrap();
+    std::fs::remove_file(&part).unwrap();
 }

@@ -127,6 +127,12 @@ impl Encoder {
         &self.batch.records
     }
 
+    /// The stage bytes of the records appended since the last flush (what their spans
+    /// name).
+    pub fn stage_bytes(&self) -> &[u8] {
+        &self.stage
+    }
+
     /// Stage bytes used so far.
     pub fn stage_len(&self) -> usize {
         self.stage.len()

@@ -68,7 +68,8 @@ fn main() {
             }
             "--frames" => {
                 let v = args.next().unwrap_or_else(|| usage("--frames takes N..M"));
-                frames = parse_range(&v).unwrap_or_else(|| usage(&format!("--frames: {v:?}")));
+                frames = tessera_wire::capture::parse_frames(&v)
+                    .unwrap_or_else(|| usage(&format!("--frames: {v:?}")));
             }
             "--compare" => {
                 let v = args.next().unwrap_or_else(|| usage("--compare takes A,B"));
@@ -304,17 +305,6 @@ fn fail(e: String) -> ! {
 }
 
 /// `N..M` (inclusive of both, as frame numbers are), `N..` or `N`.
-fn parse_range(v: &str) -> Option<RangeInclusive<u64>> {
-    match v.split_once("..") {
-        Some((a, "")) => Some(a.parse().ok()?..=u64::MAX),
-        Some((a, b)) => Some(a.parse().ok()?..=b.trim_start_matches('=').parse().ok()?),
-        None => {
-            let n = v.parse().ok()?;
-            Some(n..=n)
-        }
-    }
-}
-
 fn make_backend(name: &str) -> Result<Box<dyn Backend>, String> {
     fn boxed(b: impl Backend + 'static) -> Box<dyn Backend> {
         Box::new(b)

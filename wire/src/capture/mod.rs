@@ -33,16 +33,29 @@
 //! most the frames whose ends were still in the channel or the writer's hands:
 //! [`IN_FLIGHT`] + 1.
 //!
+//! ## Capturing frames N..=M
+//! With a frame range ([`FRAMES_VAR`], `TESSERA_CAPTURE_FRAMES=N..M`, both ends included;
+//! `N..` to the end), the file holds frames `N` to `M` alone, numbered as the session
+//! numbered them. Before frame `N` the tap only watches: a [`snapshot`] keeps the records
+//! that still decide the state of each live object and context (bounded by the live
+//! objects). When frame `N` starts, the tap reads every live buffer and texture image back
+//! through the transport (what the GPU wrote into them included) and writes, as the first
+//! batches of frame `N`, the kept records in their order and the contents as writes. After
+//! frame `M` the tap hands batches on without writing them.
+//!
 //! ## What a capture does not hold
 //! The images: a replay reads back each presented surface itself ([`Replayer`]). Mappings in
 //! a process transport's shared heap bypass the record stream, so a capturing transport
 //! declines them (`Transport::heap_alloc` answers `None`) and persistent mappings keep client
-//! memory, whose writes travel as records. Capture starts at context creation; capturing
-//! from frame N (the state at frame N written as records first) is not done yet.
+//! memory, whose writes travel as records at the points the backend reads them. A capture
+//! from frame N does not carry what [`snapshot`] lists.
+
+mod snapshot;
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -74,6 +87,31 @@ pub const IN_FLIGHT: usize = 4;
 
 /// Environment variable naming the file a context's share group captures into.
 pub const VAR: &str = "TESSERA_CAPTURE";
+
+/// Environment variable naming the frames a capture holds (`N..M`, both included; `N..`;
+/// or `N`): the state at frame `N` is written as records first.
+pub const FRAMES_VAR: &str = "TESSERA_CAPTURE_FRAMES";
+
+/// Every frame, from the context's creation.
+pub const ALL_FRAMES: RangeInclusive<u64> = 0..=u64::MAX;
+
+/// Parses a frame range as [`FRAMES_VAR`] and `tessera-replay --frames` write it: `N..M`
+/// (or `N..=M`) with both ends included, `N..` to the end, or `N` alone.
+pub fn parse_frames(v: &str) -> Option<RangeInclusive<u64>> {
+    let v = v.trim();
+    match v.split_once("..") {
+        Some((a, "")) => Some(a.parse().ok()?..=u64::MAX),
+        Some((a, b)) => Some(a.parse().ok()?..=b.trim_start_matches('=').parse().ok()?),
+        None => {
+            let n = v.parse().ok()?;
+            Some(n..=n)
+        }
+    }
+}
+
+/// First reply id of a capture's own read-backs (at frame `N`'s start): apart from the ids
+/// a session mints and from a replay's.
+const SNAPSHOT_REPLIES: u32 = 0xc000_0000;
 
 /// Tessera's version, as written into capture headers.
 pub const TESSERA_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -260,8 +298,8 @@ fn release_path(path: &Path) {
 
 /// The writer thread: a chunk per batch, a frame-end chunk after each frame's last batch,
 /// and the bytes handed to the file at each frame end.
-fn write_loop(mut out: BufWriter<File>, rx: &Receiver<Pending>, path: &Path) {
-    let mut frame = 0u64;
+fn write_loop(mut out: BufWriter<File>, rx: &Receiver<Pending>, path: &Path, first: u64) {
+    let mut frame = first;
     let mut batches = 0u32;
     let result = (|| -> io::Result<()> {
         for p in rx {
@@ -289,7 +327,7 @@ fn write_loop(mut out: BufWriter<File>, rx: &Receiver<Pending>, path: &Path) {
 }
 
 /// Creates the capture file, writes its magic and header, and starts the writer thread.
-fn start_writer(path: &Path) -> io::Result<(SyncSender<Pending>, JoinHandle<()>)> {
+fn start_writer(path: &Path, first: u64) -> io::Result<(SyncSender<Pending>, JoinHandle<()>)> {
     let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
     out.write_all(&MAGIC)?;
     write_chunk(&mut out, CHUNK_HEADER, &[&Header::current().encode()])?;
@@ -298,7 +336,7 @@ fn start_writer(path: &Path) -> io::Result<(SyncSender<Pending>, JoinHandle<()>)
     let thread_path = path.to_owned();
     let writer = std::thread::Builder::new()
         .name("tessera-capture".to_owned())
-        .spawn(move || write_loop(out, &rx, &thread_path))?;
+        .spawn(move || write_loop(out, &rx, &thread_path, first))?;
     Ok((tx, writer))
 }
 
@@ -312,6 +350,12 @@ pub struct Capturing {
     writer: Option<JoinHandle<()>>,
     path: PathBuf,
     waits: u64,
+    /// The frames written.
+    frames: RangeInclusive<u64>,
+    /// The session's frame now.
+    frame: u64,
+    /// Before the first frame written: what the state is.
+    snapshot: Option<Box<snapshot::Snapshot>>,
 }
 
 impl Capturing {
@@ -322,8 +366,17 @@ impl Capturing {
         inner: Box<dyn Transport>,
         path: &Path,
     ) -> Result<Self, (Box<dyn Transport>, io::Error)> {
+        Self::with_frames(inner, path, ALL_FRAMES)
+    }
+
+    /// [`Capturing::new`] writing only `frames` (see the [module docs](self)).
+    pub fn with_frames(
+        inner: Box<dyn Transport>,
+        path: &Path,
+        frames: RangeInclusive<u64>,
+    ) -> Result<Self, (Box<dyn Transport>, io::Error)> {
         let path = claim_path(path);
-        match start_writer(&path) {
+        match start_writer(&path, *frames.start()) {
             Ok((tx, writer)) => {
                 log::info!(
                     "tessera: capturing the record stream into {}",
@@ -337,6 +390,9 @@ impl Capturing {
                     writer: Some(writer),
                     path,
                     waits: 0,
+                    snapshot: (*frames.start() > 0).then(Box::default),
+                    frames,
+                    frame: 0,
                 })
             }
             Err(e) => {
@@ -346,10 +402,14 @@ impl Capturing {
         }
     }
 
-    /// `inner` capturing into `path`, or `inner` alone (with an error logged) when the file
+    /// `inner` capturing `frames` into `path`, or `inner` alone (with an error logged) when the file
     /// cannot be created: a capture that cannot start does not stop the program.
-    pub fn wrap(inner: Box<dyn Transport>, path: &Path) -> Box<dyn Transport> {
-        match Self::new(inner, path) {
+    pub fn wrap(
+        inner: Box<dyn Transport>,
+        path: &Path,
+        frames: RangeInclusive<u64>,
+    ) -> Box<dyn Transport> {
+        match Self::with_frames(inner, path, frames) {
             Ok(c) => Box::new(c),
             Err((inner, e)) => {
                 log::error!("tessera: cannot capture into {}: {e}", path.display());
@@ -364,19 +424,23 @@ impl Capturing {
     }
 
     fn record(&mut self, encoder: &mut Encoder) {
-        let Some(tx) = &self.tx else { return };
-        let frame_end = encoder
-            .records()
-            .iter()
-            .any(|r| matches!(r, Record::Present { .. }));
+        if self.tx.is_none() {
+            return;
+        }
         let stage = encoder
             .archive_pending(&mut self.archiver, &mut self.archive)
             .to_vec();
         let pending = Pending {
             archive: self.archive.to_vec(),
             stage,
-            frame_end,
+            frame_end: ends_frame(encoder),
         };
+        self.send(pending);
+    }
+
+    /// Hands a batch to the writer thread, waiting while it is [`IN_FLIGHT`] behind.
+    fn send(&mut self, pending: Pending) {
+        let Some(tx) = &self.tx else { return };
         let sent = match tx.try_send(pending) {
             Ok(()) => Ok(()),
             Err(TrySendError::Full(p)) => {
@@ -390,6 +454,89 @@ impl Capturing {
             self.tx = None;
         }
     }
+}
+
+impl Capturing {
+    /// Starts writing at the first frame of the range: the state the frames before left,
+    /// as records ([`snapshot`]), goes first. `encoder` is the session's, empty: the
+    /// read-backs go through it.
+    fn start(&mut self, encoder: &mut Encoder) -> Result<(), SessionLost> {
+        let Some(mut snapshot) = self.snapshot.take() else {
+            return Ok(());
+        };
+        let carries = snapshot.carries(SNAPSHOT_REPLIES);
+        for n in snapshot.uncarried() {
+            log::warn!(
+                "tessera: the capture from frame {} does not carry {n}",
+                self.frames.start()
+            );
+        }
+        let mut pre = Encoder::new();
+        let mut batches = Vec::new();
+        snapshot.records(&mut pre, |pre| batches.push(take(pre, &mut self.archiver)));
+        // The contents, read back in batches of bounded size so that the snapshot never
+        // holds more than one batch's bytes besides what the writer holds.
+        let mut at = 0;
+        while at < carries.len() {
+            let mut end = at;
+            let mut bytes = 0u64;
+            while end < carries.len()
+                && (end == at || bytes < crate::batch::STAGE_SOFT_LIMIT as u64)
+            {
+                bytes += carries[end].bytes;
+                encoder.push(carries[end].read.clone());
+                end += 1;
+            }
+            self.inner.submit(encoder)?;
+            for carry in &carries[at..end] {
+                self.waits += 1;
+                match self.inner.wait_reply(carry.reply)? {
+                    Reply::Bytes(data) => {
+                        let write = carry.write(&mut pre, &data);
+                        pre.push(write);
+                    }
+                    other => log::warn!(
+                        "tessera: the capture from frame {} could not read an object back: {other:?}",
+                        self.frames.start()
+                    ),
+                }
+                if pre.is_full() {
+                    batches.push(take(&mut pre, &mut self.archiver));
+                }
+            }
+            for p in batches.drain(..) {
+                self.send(p);
+            }
+            at = end;
+        }
+        if !pre.is_empty() {
+            batches.push(take(&mut pre, &mut self.archiver));
+        }
+        for p in batches.drain(..) {
+            self.send(p);
+        }
+        Ok(())
+    }
+}
+
+/// Archives what `pre` holds as a batch for the writer.
+fn take(pre: &mut Encoder, archiver: &mut Archiver) -> Pending {
+    let mut archive = AlignedVec::new();
+    let mut stage = Vec::new();
+    pre.finish(archiver, &mut archive, &mut stage);
+    Pending {
+        archive: archive.to_vec(),
+        stage,
+        frame_end: false,
+    }
+}
+
+/// Whether a batch ends a frame (holds a `Present`).
+fn ends_frame(encoder: &Encoder) -> bool {
+    encoder
+        .records()
+        .iter()
+        .any(|r| matches!(r, Record::Present { .. }))
 }
 
 impl Drop for Capturing {
@@ -408,8 +555,30 @@ impl Transport for Capturing {
     }
 
     fn submit(&mut self, encoder: &mut Encoder) -> Result<(), SessionLost> {
-        self.record(encoder);
-        self.inner.submit(encoder)
+        let frame_end = ends_frame(encoder);
+        if let Some(snapshot) = &mut self.snapshot {
+            let stage = encoder.stage_bytes();
+            for r in encoder.records() {
+                snapshot.observe(r, stage);
+            }
+        } else if self.frames.contains(&self.frame) {
+            self.record(encoder);
+        }
+        self.inner.submit(encoder)?;
+        if frame_end {
+            self.frame += 1;
+            if self.frame == *self.frames.start() {
+                self.start(encoder)?;
+            } else if self.frame > *self.frames.end() && self.tx.take().is_some() {
+                log::info!(
+                    "tessera: captured frames {}..={} into {}",
+                    self.frames.start(),
+                    self.frames.end(),
+                    self.path.display()
+                );
+            }
+        }
+        Ok(())
     }
 
     fn wait_reply(&mut self, id: ReplyId) -> Result<Reply, SessionLost> {
