@@ -59,7 +59,7 @@ impl SharedHeap {
     /// Creates the heap's segment (client side); the descriptor goes to the server.
     pub(crate) fn create() -> std::io::Result<Self> {
         let fd = sys::memfd(c"tessera-mapping-heap", HEAP_BYTES)?;
-        let map = Arc::new(Mapping::new(fd.as_fd(), 0, HEAP_BYTES, true)?);
+        let map = Arc::new(Mapping::new(fd.as_fd(), 0, HEAP_BYTES, true, false)?);
         Ok(Self {
             fd,
             map,
@@ -210,7 +210,7 @@ impl HeapView {
     /// Maps a heap a client sent, after checking its size and seals.
     pub(crate) fn map(fd: &OwnedFd) -> Result<Self, String> {
         sys::check_segment(fd.as_fd(), HEAP_BYTES)?;
-        let map = Mapping::new(fd.as_fd(), 0, HEAP_BYTES, false).map_err(|e| e.to_string())?;
+        let map = Mapping::new(fd.as_fd(), 0, HEAP_BYTES, false, false).map_err(|e| e.to_string())?;
         Ok(Self { map })
     }
 

@@ -182,8 +182,8 @@ pub(crate) fn create_command(
     event_bytes: u64,
 ) -> std::io::Result<(OwnedFd, SharedCommand)> {
     let fd = sys::memfd(c"tessera-command", PAGE_BYTES + cmd_bytes as usize)?;
-    let page = Mapping::new(fd.as_fd(), 0, PAGE_BYTES, true)?;
-    let ring = Mapping::new(fd.as_fd(), PAGE_BYTES, cmd_bytes as usize, true)?;
+    let page = Mapping::new(fd.as_fd(), 0, PAGE_BYTES, true, false)?;
+    let ring = Mapping::new(fd.as_fd(), PAGE_BYTES, cmd_bytes as usize, true, true)?;
     let header = PageHeader::ours(cmd_bytes, event_bytes);
     // SAFETY: the page is ours alone until the descriptor is sent; the header is in bounds
     // and aligned at its start.
@@ -199,8 +199,8 @@ pub(crate) fn map_command(
     event_bytes: u64,
 ) -> Result<SharedCommand, String> {
     sys::check_segment(fd.as_fd(), PAGE_BYTES + cmd_bytes as usize)?;
-    let page = Mapping::new(fd.as_fd(), 0, PAGE_BYTES, true).map_err(|e| e.to_string())?;
-    let ring = Mapping::new(fd.as_fd(), PAGE_BYTES, cmd_bytes as usize, false)
+    let page = Mapping::new(fd.as_fd(), 0, PAGE_BYTES, true, false).map_err(|e| e.to_string())?;
+    let ring = Mapping::new(fd.as_fd(), PAGE_BYTES, cmd_bytes as usize, false, true)
         .map_err(|e| e.to_string())?;
     let segment = CommandSegment { page, ring };
     let expected = PageHeader::ours(cmd_bytes, event_bytes);
@@ -216,14 +216,14 @@ pub(crate) fn map_command(
 /// Creates the event segment (server side).
 pub(crate) fn create_event(event_bytes: u64) -> std::io::Result<(OwnedFd, Arc<Mapping>)> {
     let fd = sys::memfd(c"tessera-event", event_bytes as usize)?;
-    let ring = Mapping::new(fd.as_fd(), 0, event_bytes as usize, true)?;
+    let ring = Mapping::new(fd.as_fd(), 0, event_bytes as usize, true, true)?;
     Ok((fd, Arc::new(ring)))
 }
 
 /// Maps an event segment a server sent (client side), read-only, after checking it.
 pub(crate) fn map_event(fd: &OwnedFd, event_bytes: u64) -> Result<Arc<Mapping>, String> {
     sys::check_segment(fd.as_fd(), event_bytes as usize)?;
-    Mapping::new(fd.as_fd(), 0, event_bytes as usize, false)
+    Mapping::new(fd.as_fd(), 0, event_bytes as usize, false, true)
         .map(Arc::new)
         .map_err(|e| e.to_string())
 }

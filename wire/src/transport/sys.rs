@@ -109,12 +109,16 @@ unsafe impl Send for Mapping {}
 unsafe impl Sync for Mapping {}
 
 impl Mapping {
-    /// Maps `len` bytes of `fd` from `offset`, shared; writable when `write`.
+    /// Maps `len` bytes of `fd` from `offset`, shared; writable when `write`. With
+    /// `populate`, every page is mapped now (`MAP_POPULATE`): a ring whose pages would
+    /// otherwise each fault once in each process the first time a batch reaches them (a
+    /// 16 MiB ring takes many frames to wrap) costs nothing per page in steady frames.
     pub(crate) fn new(
         fd: BorrowedFd<'_>,
         offset: usize,
         len: usize,
         write: bool,
+        populate: bool,
     ) -> io::Result<Self> {
         let prot = if write {
             libc::PROT_READ | libc::PROT_WRITE
@@ -133,7 +137,11 @@ impl Mapping {
                 std::ptr::null_mut(),
                 len,
                 prot,
-                libc::MAP_SHARED,
+                if populate {
+                    libc::MAP_SHARED | libc::MAP_POPULATE
+                } else {
+                    libc::MAP_SHARED
+                },
                 fd.as_raw_fd(),
                 off,
             )
