@@ -36,19 +36,20 @@
 //! ## Capturing frames N..=M
 //! With a frame range ([`FRAMES_VAR`], `TESSERA_CAPTURE_FRAMES=N..M`, both ends included;
 //! `N..` to the end), the file holds frames `N` to `M` alone, numbered as the session
-//! numbered them. Before frame `N` the tap only watches: a [`snapshot`] keeps the records
-//! that still decide the state of each live object and context (bounded by the live
-//! objects). When frame `N` starts, the tap reads every live buffer and texture image back
-//! through the transport (what the GPU wrote into them included) and writes, as the first
-//! batches of frame `N`, the kept records in their order and the contents as writes. After
-//! frame `M` the tap hands batches on without writing them.
+//! numbered them. Before frame `N` the tap only watches: a snapshot (the private `snapshot`
+//! module) keeps the records that still decide the state of each live object and context,
+//! so its memory is bounded by the live objects. When frame `N` starts, the tap reads every
+//! live buffer and texture image back through the transport (what the GPU wrote into them
+//! included) and writes, as the first batches of frame `N`, the kept records in their order
+//! and the contents as writes. After frame `M` the tap hands batches on without writing
+//! them.
 //!
 //! ## What a capture does not hold
 //! The images: a replay reads back each presented surface itself ([`Replayer`]). Mappings in
 //! a process transport's shared heap bypass the record stream, so a capturing transport
 //! declines them (`Transport::heap_alloc` answers `None`) and persistent mappings keep client
 //! memory, whose writes travel as records at the points the backend reads them. A capture
-//! from frame N does not carry what [`snapshot`] lists.
+//! from frame N does not carry what the `snapshot` module lists.
 
 mod snapshot;
 
