@@ -424,7 +424,7 @@ impl Capturing {
         &self.path
     }
 
-    fn record(&mut self, encoder: &mut Encoder) {
+    fn record(&mut self, encoder: &mut Encoder, frame_end: bool) {
         if self.tx.is_none() {
             return;
         }
@@ -434,7 +434,7 @@ impl Capturing {
         let pending = Pending {
             archive: self.archive.to_vec(),
             stage,
-            frame_end: ends_frame(encoder),
+            frame_end,
         };
         self.send(pending);
     }
@@ -563,7 +563,7 @@ impl Transport for Capturing {
                 snapshot.observe(r, stage);
             }
         } else if self.frames.contains(&self.frame) {
-            self.record(encoder);
+            self.record(encoder, frame_end);
         }
         self.inner.submit(encoder)?;
         if frame_end {
