@@ -31,6 +31,17 @@
 //! `first differing record: frame N record K KIND` names the record (`K` from 0 among the
 //! frame's records, `KIND` its variant name) after which the images first differ.
 
+/// `println!` that ends the program quietly when its reader has gone (`tessera-replay ... |
+/// head`): what was asked for has been read.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
@@ -144,7 +155,7 @@ fn main() {
             .image
             .as_ref()
             .map_or_else(|| "-".to_owned(), |i| format!("{:016x}", i.hash()));
-        println!(
+        out!(
             "frame {} records {} batches {} hash {hash} cpu_us {}",
             replayed.index,
             replayed.records,
@@ -166,7 +177,7 @@ fn main() {
         (None, 0) => String::new(),
         (None, left) => format!("; {left} batches after the last swap not replayed"),
     };
-    println!(
+    out!(
         "replayed {reported} frames, {} us CPU per frame, Tessera {} capture{stopped}",
         cpu_total / reported.max(1) / 1000,
         reader.header().tessera
@@ -215,7 +226,7 @@ fn run_compare(
             .replay(&frame, true)
             .unwrap_or_else(|e| fail(format!("{b}: {e}")));
         let same = x.image == y.image;
-        println!(
+        out!(
             "frame {} {a} {} {b} {} {}",
             frame.index,
             hash(&x),
@@ -229,14 +240,14 @@ fn run_compare(
     }
     match differs {
         Some(n) => {
-            println!("first difference: frame {n} ({a} and {b} differ from there)");
+            out!("first difference: frame {n} ({a} and {b} differ from there)");
             if bisect {
                 drop((first, second));
                 bisect_frame(file, n, (a, b), replayers);
             }
             std::process::exit(3);
         }
-        None => println!("no difference between {a} and {b} in {frames} frames"),
+        None => out!("no difference between {a} and {b} in {frames} frames"),
     }
 }
 
@@ -279,7 +290,7 @@ fn bisect_frame(
         .position(|k| k == "Present")
         .unwrap_or(kinds.len()) as u64;
     if differ(0) {
-        println!("first differing record: none, frame {n} starts with different images");
+        out!("first differing record: none, frame {n} starts with different images");
         return;
     }
     let (mut same, mut differs) = (0u64, end);
@@ -292,7 +303,7 @@ fn bisect_frame(
         }
     }
     let at = differs - 1;
-    println!(
+    out!(
         "first differing record: frame {n} record {at} {}",
         kinds.get(at as usize).map_or("?", String::as_str)
     );
