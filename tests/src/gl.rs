@@ -1352,6 +1352,11 @@ impl NativeEgl {
         .into_iter()
         .find(|p| std::path::Path::new(p).exists())
         .ok_or("no system libEGL.so.1 (Debian package libegl1)")?;
+        Self::open_at(path)
+    }
+
+    /// The EGL of the library at `path`.
+    fn open_at(path: &str) -> Result<Self, String> {
         // Never unloaded (RTLD_NODELETE): EGL and the driver it loads leave thread-specific
         // data whose destructors run at each thread's exit; if the last NativeGl of the
         // process closed the library first, a test thread exiting later would call into
@@ -1424,9 +1429,30 @@ impl NativeGl {
         Self::create(width, height, true)
     }
 
+    /// A desktop OpenGL 3.3 core context made through the EGL library at `egl` instead of
+    /// the system's: Tessera's drop-in `libEGL`, so that a scene written against [`Gl`]
+    /// runs through the C ABI a program links against.
+    pub fn through(egl: &std::path::Path, width: i32, height: i32) -> Result<Self, String> {
+        let path = egl.to_str().ok_or("a library path that is not UTF-8")?;
+        Self::create_with(NativeEgl::open_at(path)?, width, height, false)
+    }
+
+    /// `eglSwapBuffers` of the pbuffer (a frame's end; on Tessera's drop-in, a `Present`).
+    pub fn swap_buffers(&mut self) -> bool {
+        type SwapBuffers = unsafe extern "system" fn(EglDisplay, EglSurface) -> u32;
+        let Ok(swap) = self.egl.proc::<SwapBuffers>("eglSwapBuffers") else {
+            return false;
+        };
+        // SAFETY: the display and surface are this context's, alive while `self` is.
+        unsafe { swap(self.display, self.surface) != 0 }
+    }
+
     fn create(width: i32, height: i32, es: bool) -> Result<Self, String> {
+        Self::create_with(NativeEgl::open()?, width, height, es)
+    }
+
+    fn create_with(egl: NativeEgl, width: i32, height: i32, es: bool) -> Result<Self, String> {
         crate::ensure_runtime_dir();
-        let egl = NativeEgl::open()?;
         type GetPlatformDisplay =
             unsafe extern "system" fn(u32, *mut c_void, *const isize) -> EglDisplay;
         type Initialize = unsafe extern "system" fn(EglDisplay, *mut i32, *mut i32) -> u32;

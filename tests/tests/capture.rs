@@ -1,10 +1,12 @@
 //! Capture and replay of the record stream (`tessera_wire::capture`): the bench's
-//! `statechange` scene and the main job's scene, captured through the Rust API on one
-//! backend, replay on the other backend with every frame's image hash equal to the one the
-//! live run read back before its swap, and on the null backend with every captured record
-//! applied; `tessera-replay` prints the same hashes; and a capture whose program was
-//! killed mid-frame replays the frames completed before the kill but at most the bounded
-//! number in flight.
+//! `statechange` scene and the main job's scene, captured through the Rust API and through
+//! the drop-in `libEGL` on one backend, replay on the other backend with every frame's image
+//! hash equal to the one the live run read back before its swap, and on the null backend
+//! with every captured record applied; `tessera-replay` prints the same hashes; a capture
+//! whose program was killed mid-frame replays the frames completed before the kill but at
+//! most the bounded number in flight; and frames 100..110 captured alone replay to the
+//! images of the whole capture's, in a scene whose frames read what earlier frames wrote on
+//! the GPU.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -738,4 +740,115 @@ fn frames_captured_alone_replay_to_the_images_of_the_whole_capture() {
     assert_eq!(probe.stats().records, records + on_null.len() as u64);
     std::fs::remove_file(&whole).unwrap();
     std::fs::remove_file(&part).unwrap();
+}
+
+/// The child of [`the_bench_and_main_job_scenes_captured_through_the_drop_in_replay`]: runs
+/// scene `scene` (`statechange` or `demo`) through Tessera's drop-in `libEGL` (which reads
+/// `TESSERA_CAPTURE` and `TESSERA_BACKEND` like any program's), printing each frame's hash
+/// before its swap.
+fn dropin_child(scene: &str) {
+    use tessera_tests::gl::{Gl, NativeGl};
+    let egl = crate::dropin::dropin_dir().join("libEGL.so.1");
+    let size = if scene == "demo" {
+        DEMO_SIZE
+    } else {
+        BENCH_SIZE as u32
+    };
+    let mut gl = NativeGl::through(&egl, size as i32, size as i32).expect("a context");
+    let frame = |gl: &mut NativeGl, i: usize| {
+        let mut pixels = vec![0u8; (size * size * 4) as usize];
+        gl.read_pixels(
+            0,
+            0,
+            size as i32,
+            size as i32,
+            RGBA,
+            UNSIGNED_BYTE,
+            &mut pixels,
+        );
+        assert!(gl.swap_buffers(), "eglSwapBuffers");
+        println!("frame {i} {:016x}", image_hash(&pixels));
+    };
+    if scene == "demo" {
+        let mut demo = Demo::setup(&mut gl, DEMO_SIZE as i32, DEMO_SIZE as i32);
+        for i in 0..FRAMES {
+            demo.frame(&mut gl);
+            frame(&mut gl, i);
+        }
+    } else {
+        let mut bench = Bench::setup(&mut gl, BenchScene::StateChange);
+        for i in 0..FRAMES {
+            bench.frame(&mut gl, DRAWS);
+            frame(&mut gl, i);
+        }
+    }
+    assert_eq!(gl.get_error(), NO_ERROR);
+}
+
+/// Runs [`dropin_child`] for `scene` on `backend`, capturing into `file`; its hashes.
+fn run_dropin(scene: &str, backend: Backend, file: &Path) -> Vec<u64> {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "capture::the_bench_and_main_job_scenes_captured_through_the_drop_in_replay",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("TESSERA_CAPTURE_TEST_DROPIN", scene)
+        .env("TESSERA_CAPTURE", file)
+        .env("TESSERA_BACKEND", backend.name())
+        .env_remove("TESSERA_TRANSPORT")
+        .output()
+        .expect("the child runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hashes: Vec<u64> = stdout
+        .lines()
+        .filter_map(|l| l.find("frame ").map(|at| &l[at + 6..]))
+        .map(|l| u64::from_str_radix(l.split_whitespace().nth(1).unwrap(), 16).unwrap())
+        .collect();
+    assert_eq!(hashes.len(), FRAMES, "{stdout}");
+    hashes
+}
+
+/// The capture replays on null with every captured record applied (and a `Finish` per
+/// frame).
+fn replays_on_null(file: &Path) {
+    let (null, probe) = NullBackend::new(false);
+    let on_null = replay(file, Box::new(null), false);
+    assert_eq!(on_null.len(), FRAMES);
+    let captured: u64 = on_null.iter().map(|f| f.records).sum();
+    assert_eq!(probe.stats().records, captured + FRAMES as u64);
+}
+
+#[test]
+fn the_bench_and_main_job_scenes_captured_through_the_drop_in_replay() {
+    if let Ok(scene) = std::env::var("TESSERA_CAPTURE_TEST_DROPIN") {
+        return dropin_child(&scene);
+    }
+    // The bench's statechange scene, captured through the drop-in on GLES: Vulkan replays
+    // the live images.
+    let file = temp("dropin-statechange");
+    let live = run_dropin("statechange", Backend::Gles, &file);
+    let on_vulkan = replay(&file, backend_of(Backend::Vulkan), true);
+    assert_eq!(hashes(&on_vulkan), live, "statechange replayed on vulkan");
+    replays_on_null(&file);
+    std::fs::remove_file(&file).unwrap();
+    // The main job's scene, captured through the drop-in on Vulkan: GLES replays what the
+    // drop-in draws live on GLES (the two drivers round a few of its pixels differently).
+    let file = temp("dropin-demo");
+    let live = run_dropin("demo", Backend::Vulkan, &file);
+    let on_vulkan = replay(&file, backend_of(Backend::Vulkan), true);
+    assert_eq!(hashes(&on_vulkan), live, "demo replayed on vulkan");
+    let gles_file = temp("dropin-demo-gles");
+    let live_gles = run_dropin("demo", Backend::Gles, &gles_file);
+    std::fs::remove_file(&gles_file).unwrap();
+    let on_gles = replay(&file, backend_of(Backend::Gles), true);
+    assert_eq!(hashes(&on_gles), live_gles, "demo replayed on gles");
+    replays_on_null(&file);
+    std::fs::remove_file(&file).unwrap();
 }
