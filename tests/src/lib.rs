@@ -16,6 +16,7 @@ pub mod measure;
 pub mod named;
 pub mod params;
 pub mod programs;
+pub mod raw_vk;
 pub mod scenes;
 pub mod vk_host;
 pub mod window;

@@ -33,13 +33,16 @@
 //! the frontend created and native programs/shaders/pipelines the backend created in the
 //! timed frames (both 0 in steady state); the image checksum.
 //!
-//! `IMPL` is `native`, `raw-gles`, `zink`, or `tessera:BACKEND:TRANSPORT` with BACKEND `sink`
+//! `IMPL` is `native`, `raw-gles`, `raw-vulkan`, `zink`, or `tessera:BACKEND:TRANSPORT` with BACKEND `sink`
 //! (records validated and dropped: the frontend alone), `null`, `gles` or `vulkan`, and
 //! TRANSPORT `inproc`, `thread`, `shm`, `fork`, `unix` or `tcp`. `raw-gles` is the floor under
 //! Tessera-on-GLES: the same scene code on an OpenGL ES 3.2 context of native llvmpipe (the
 //! driver and context kind the GLES backend uses), the shaders with an ES version line and
 //! high precision in place of `#version 330 core`, so its rows are what those GL calls cost
 //! made directly, with no translation, validation or records in between.
+//! `raw-vulkan` is the floor under Tessera-on-Vulkan and zink: the scenes hand-written with
+//! ash on lavapipe (`tessera_tests::raw_vk`; `steady` and `statechange` so far, the other
+//! scenes skipped), drawing the same picture into a 64x64 RGBA8 image.
 //!
 //! `--draws N` is the draws per frame of every scene but `shaderheavy`, which makes one draw
 //! (a quad shading the whole target) per 100 (`BenchScene::draws_per_frame`); per-draw
@@ -114,6 +117,9 @@ enum Imp {
     /// The scenes on an OpenGL ES 3.2 context of the native driver (llvmpipe), the driver
     /// the GLES backend calls: the floor under Tessera-on-GLES.
     RawGles,
+    /// The scenes hand-written with ash on lavapipe (`tessera_tests::raw_vk`): the floor
+    /// under Tessera-on-Vulkan and zink.
+    RawVulkan,
 }
 
 impl Imp {
@@ -122,6 +128,7 @@ impl Imp {
             "native" | "llvmpipe" => return Some(Imp::Native),
             "zink" => return Some(Imp::Zink),
             "raw-gles" => return Some(Imp::RawGles),
+            "raw-vulkan" => return Some(Imp::RawVulkan),
             _ => {}
         }
         let mut parts = s.split(':');
@@ -145,6 +152,7 @@ impl Imp {
             Imp::Native => "native".to_owned(),
             Imp::Zink => "zink".to_owned(),
             Imp::RawGles => "raw-gles".to_owned(),
+            Imp::RawVulkan => "raw-vulkan".to_owned(),
         }
     }
 
@@ -154,6 +162,7 @@ impl Imp {
             Imp::Native => "native llvmpipe".to_owned(),
             Imp::Zink => "zink lavapipe".to_owned(),
             Imp::RawGles => "raw GLES".to_owned(),
+            Imp::RawVulkan => "raw Vulkan".to_owned(),
         }
     }
 
@@ -200,6 +209,7 @@ fn default_imps() -> Vec<Imp> {
     }
     v.push(Imp::Native);
     v.push(Imp::RawGles);
+    v.push(Imp::RawVulkan);
     v.push(Imp::Zink);
     v
 }
@@ -233,7 +243,7 @@ const USAGE: &str = "usage: tessera-bench [--quick] [--scene S,S,..] [--impl I,I
        tessera-bench --quiet --scene S [--backend sink|null|gles|vulkan] [--transport inproc|thread] [--no-error] [--draws N] [--frames F]
 scenes: steady static statechange programchange texturechange ubochange upload persistent readback
         appwork mapstream multidraw manyobjects shaderheavy
-impls:  native raw-gles zink tessera:{sink,null,gles,vulkan}:{inproc,thread,shm,fork,unix,tcp}";
+impls:  native raw-gles raw-vulkan zink tessera:{sink,null,gles,vulkan}:{inproc,thread,shm,fork,unix,tcp}";
 
 fn parse() -> Result<Options, String> {
     let mut o = Options {

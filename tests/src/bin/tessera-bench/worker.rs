@@ -8,6 +8,7 @@ use tessera_engine::wire::{Backend, BackendCounters, TransportKind};
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
 use tessera_tests::gl::{Gl, NativeGl, SceneGl};
 use tessera_tests::measure::{Counted, CountersProbe, CpuClock, Sink};
+use tessera_tests::raw_vk::{RawBench, RawVk};
 use tessera_tests::scenes::{BENCH_SIZE, Bench, BenchScene};
 
 use super::{Back, Imp, Options, Sample, WARMUP_FRAMES};
@@ -63,6 +64,7 @@ fn subject(imp: &Imp, o: &Options) -> Result<Subject, String> {
             return NativeGl::new_es(BENCH_SIZE, BENCH_SIZE)
                 .map(|gl| Subject::Native(Box::new(gl)));
         }
+        Imp::RawVulkan => return Err("raw-vulkan runs through raw_scene".to_owned()),
         Imp::Tessera { backend, transport } => (*backend, *transport),
     };
     let kind = transport_kind(transport, o)?;
@@ -279,7 +281,72 @@ fn dump(gl: &mut dyn SceneGl, dir: &std::path::Path, scene: BenchScene, imp: Opt
     }
 }
 
+/// A scene on the raw-Vulkan floor: the same warm-up, timed frames and checksum as
+/// [`run_scene`], the frames recorded and submitted by hand.
+fn raw_scene(vk: &mut RawVk, scene: BenchScene, o: &Options) -> Result<Sample, String> {
+    let per_frame = scene.draws_per_frame(o.draws);
+    let mut bench = RawBench::setup(vk, scene)?;
+    for _ in 0..WARMUP_FRAMES {
+        bench.frame(vk, per_frame)?;
+    }
+    vk.finish()?;
+    if o.stop_after_warmup {
+        tessera_tests::measure::stop_self();
+    }
+    let cpu0 = CpuClock::now();
+    let t0 = Instant::now();
+    for _ in 0..o.frames {
+        bench.frame(vk, per_frame)?;
+    }
+    vk.finish()?;
+    let wall = t0.elapsed().as_nanos() as f64;
+    let cpu = CpuClock::now().since(&cpu0);
+    let checksum = bench.checksum(vk)?;
+    bench.destroy(vk);
+    Ok(Sample {
+        draws: f64::from(per_frame) * f64::from(o.frames),
+        frames: f64::from(o.frames),
+        wall_ns: wall,
+        app_user_ns: cpu.app_user as f64,
+        app_sys_ns: cpu.app_sys as f64,
+        srv_user_ns: cpu.rest_user as f64,
+        srv_sys_ns: cpu.rest_sys as f64,
+        checksum: Some(checksum),
+        ..Sample::default()
+    })
+}
+
+/// The raw-Vulkan worker: the scenes it has, each on a fresh device; the others skipped.
+fn raw_worker(o: &Options) {
+    for &scene in &o.scenes {
+        if !RawBench::supports(scene) {
+            println!(
+                "skip scene={} not written for raw Vulkan yet (n/a)",
+                scene.name()
+            );
+            continue;
+        }
+        let mut vk = match RawVk::new() {
+            Ok(vk) => vk,
+            Err(e) => {
+                println!("unavailable {}", e.replace('\n', " "));
+                return;
+            }
+        };
+        match raw_scene(&mut vk, scene, o) {
+            Ok(sample) => println!("{}", sample.to_line(scene)),
+            Err(e) => {
+                eprintln!("tessera-bench: raw-vulkan: {}: {e}", scene.name());
+                std::process::exit(1);
+            }
+        }
+    }
+}
+
 pub(crate) fn worker(imp: &Imp, o: &Options) {
+    if *imp == Imp::RawVulkan {
+        return raw_worker(o);
+    }
     for &scene in &o.scenes {
         if matches!(
             imp,

@@ -1,0 +1,1001 @@
+//! The benchmark's raw-Vulkan floor: bench scenes hand-written with ash on lavapipe, as a
+//! careful engineer writes them per draw. One pipeline per blend state made at setup,
+//! per-draw uniforms as push constants, a descriptor set per texture written once, vertex
+//! buffers bound with `vkCmdBindVertexBuffers`, one command buffer per frame from a ring of
+//! [`RING`] recycled by fence. The target is a [`BENCH_SIZE`]² RGBA8 image whose rows are
+//! in GL's read-back order (clip-space `y = -1` is row 0 in both APIs), so its hash is
+//! comparable with the GL implementations'.
+//!
+//! Scenes done: `steady` and `statechange` ([`RawBench::supports`]); the others are not
+//! written yet.
+#![expect(unsafe_code, reason = "Vulkan calls through ash")]
+
+use ash::vk;
+
+use crate::scenes::{BENCH_SIZE, BenchScene, STATECHANGE_TEXTURES, STATECHANGE_VAOS};
+
+/// Command buffers (and fences) a frame ring cycles through.
+pub const RING: usize = 3;
+/// Positions per-draw offsets cycle through (as the GL scenes').
+const OFFSETS: usize = 256;
+
+const VS: &str = "#version 450
+layout(location = 0) in vec2 position;
+layout(push_constant) uniform P { vec4 offset; vec4 tint; } pc;
+layout(location = 0) out vec2 uv;
+void main() {
+    uv = position;
+    gl_Position = vec4(position * 0.0625 + pc.offset.xy, 0.0, 1.0);
+}
+";
+
+const FS: &str = "#version 450
+layout(location = 0) in vec2 uv;
+layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(push_constant) uniform P { vec4 offset; vec4 tint; } pc;
+layout(location = 0) out vec4 color;
+void main() {
+    color = texture(tex, uv) * pc.tint;
+}
+";
+
+fn vkr<T>(call: &str, r: Result<T, vk::Result>) -> Result<T, String> {
+    r.map_err(|e| format!("{call}: {e}"))
+}
+
+/// SPIR-V of a GLSL stage through `glslangValidator` (setup only).
+fn spirv(name: &str, src: &str) -> Result<Vec<u32>, String> {
+    let dir = std::env::temp_dir().join(format!("tessera-rawvk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let path = dir.join(name);
+    let out = dir.join(format!("{name}.spv"));
+    std::fs::write(&path, src).map_err(|e| e.to_string())?;
+    let status = std::process::Command::new("glslangValidator")
+        .arg("-V")
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("glslangValidator: {e}"))?;
+    if !status.success() {
+        return Err(format!("glslangValidator failed on {name}"));
+    }
+    let bytes = std::fs::read(&out).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_dir_all(&dir);
+    ash::util::read_spv(&mut std::io::Cursor::new(bytes)).map_err(|e| e.to_string())
+}
+
+/// A buffer in host-visible, coherent memory, mapped for its life.
+struct Mapped {
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    ptr: *mut u8,
+}
+
+/// A sampled 4 x 4 texture and its descriptor set.
+struct Texture {
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    view: vk::ImageView,
+    set: vk::DescriptorSet,
+}
+
+/// The device, the target and the frame ring.
+pub struct RawVk {
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    device: ash::Device,
+    memory_props: vk::PhysicalDeviceMemoryProperties,
+    queue: vk::Queue,
+    pool: vk::CommandPool,
+    cmds: [vk::CommandBuffer; RING],
+    fences: [vk::Fence; RING],
+    /// Whether each ring slot's fence guards a submission not yet waited for.
+    pending: [bool; RING],
+    slot: usize,
+    target: vk::Image,
+    target_memory: vk::DeviceMemory,
+    target_view: vk::ImageView,
+    render_pass: vk::RenderPass,
+    framebuffer: vk::Framebuffer,
+    readback: Mapped,
+}
+
+impl RawVk {
+    /// Opens the first Vulkan device (lavapipe under the bench's environment) with no layers.
+    pub fn new() -> Result<Self, String> {
+        // SAFETY: the loader is a system library; every call below follows the Vulkan spec's
+        // valid usage for the objects made here, destroyed in `Drop`.
+        unsafe {
+            let entry = ash::Entry::load().map_err(|e| e.to_string())?;
+            let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_2);
+            let instance = vkr(
+                "vkCreateInstance",
+                entry.create_instance(
+                    &vk::InstanceCreateInfo::default().application_info(&app),
+                    None,
+                ),
+            )?;
+            let phys = *vkr(
+                "vkEnumeratePhysicalDevices",
+                instance.enumerate_physical_devices(),
+            )?
+            .first()
+            .ok_or("no Vulkan device")?;
+            let qfi = instance
+                .get_physical_device_queue_family_properties(phys)
+                .iter()
+                .position(|q| q.queue_flags.contains(vk::QueueFlags::GRAPHICS))
+                .ok_or("no graphics queue")? as u32;
+            let prio = [1.0];
+            let qinfo = [vk::DeviceQueueCreateInfo::default()
+                .queue_family_index(qfi)
+                .queue_priorities(&prio)];
+            let device = vkr(
+                "vkCreateDevice",
+                instance.create_device(
+                    phys,
+                    &vk::DeviceCreateInfo::default().queue_create_infos(&qinfo),
+                    None,
+                ),
+            )?;
+            let memory_props = instance.get_physical_device_memory_properties(phys);
+            let queue = device.get_device_queue(qfi, 0);
+            let pool = vkr(
+                "vkCreateCommandPool",
+                device.create_command_pool(
+                    &vk::CommandPoolCreateInfo::default()
+                        .queue_family_index(qfi)
+                        .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER),
+                    None,
+                ),
+            )?;
+            let cbs = vkr(
+                "vkAllocateCommandBuffers",
+                device.allocate_command_buffers(
+                    &vk::CommandBufferAllocateInfo::default()
+                        .command_pool(pool)
+                        .level(vk::CommandBufferLevel::PRIMARY)
+                        .command_buffer_count(RING as u32),
+                ),
+            )?;
+            let cmds = [cbs[0], cbs[1], cbs[2]];
+            let mut fences = [vk::Fence::null(); RING];
+            for f in &mut fences {
+                *f = vkr(
+                    "vkCreateFence",
+                    device.create_fence(&vk::FenceCreateInfo::default(), None),
+                )?;
+            }
+            let mut me = RawVk {
+                _entry: entry,
+                instance,
+                device,
+                memory_props,
+                queue,
+                pool,
+                cmds,
+                fences,
+                pending: [false; RING],
+                slot: 0,
+                target: vk::Image::null(),
+                target_memory: vk::DeviceMemory::null(),
+                target_view: vk::ImageView::null(),
+                render_pass: vk::RenderPass::null(),
+                framebuffer: vk::Framebuffer::null(),
+                readback: Mapped {
+                    buffer: vk::Buffer::null(),
+                    memory: vk::DeviceMemory::null(),
+                    ptr: std::ptr::null_mut(),
+                },
+            };
+            let size = BENCH_SIZE as u32;
+            let (target, target_memory, target_view) = me.image(
+                size,
+                size,
+                vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
+            )?;
+            me.target = target;
+            me.target_memory = target_memory;
+            me.target_view = target_view;
+            let attachment = [vk::AttachmentDescription::default()
+                .format(vk::Format::R8G8B8A8_UNORM)
+                .samples(vk::SampleCountFlags::TYPE_1)
+                .load_op(vk::AttachmentLoadOp::CLEAR)
+                .store_op(vk::AttachmentStoreOp::STORE)
+                .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
+                .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
+                .initial_layout(vk::ImageLayout::UNDEFINED)
+                .final_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)];
+            let color_ref = [vk::AttachmentReference::default()
+                .attachment(0)
+                .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
+            let subpass = [vk::SubpassDescription::default()
+                .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+                .color_attachments(&color_ref)];
+            let deps = [
+                vk::SubpassDependency::default()
+                    .src_subpass(vk::SUBPASS_EXTERNAL)
+                    .dst_subpass(0)
+                    .src_stage_mask(
+                        vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT
+                            | vk::PipelineStageFlags::TRANSFER,
+                    )
+                    .dst_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+                    .src_access_mask(
+                        vk::AccessFlags::COLOR_ATTACHMENT_WRITE | vk::AccessFlags::TRANSFER_READ,
+                    )
+                    .dst_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE),
+                vk::SubpassDependency::default()
+                    .src_subpass(0)
+                    .dst_subpass(vk::SUBPASS_EXTERNAL)
+                    .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
+                    .dst_stage_mask(vk::PipelineStageFlags::TRANSFER)
+                    .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+                    .dst_access_mask(vk::AccessFlags::TRANSFER_READ),
+            ];
+            me.render_pass = vkr(
+                "vkCreateRenderPass",
+                me.device.create_render_pass(
+                    &vk::RenderPassCreateInfo::default()
+                        .attachments(&attachment)
+                        .subpasses(&subpass)
+                        .dependencies(&deps),
+                    None,
+                ),
+            )?;
+            let views = [me.target_view];
+            me.framebuffer = vkr(
+                "vkCreateFramebuffer",
+                me.device.create_framebuffer(
+                    &vk::FramebufferCreateInfo::default()
+                        .render_pass(me.render_pass)
+                        .attachments(&views)
+                        .width(size)
+                        .height(size)
+                        .layers(1),
+                    None,
+                ),
+            )?;
+            me.readback = me.mapped(
+                (BENCH_SIZE * BENCH_SIZE * 4) as u64,
+                vk::BufferUsageFlags::TRANSFER_DST,
+            )?;
+            Ok(me)
+        }
+    }
+
+    fn memory_type(&self, bits: u32, flags: vk::MemoryPropertyFlags) -> Result<u32, String> {
+        (0..self.memory_props.memory_type_count)
+            .find(|&i| {
+                bits & (1 << i) != 0
+                    && self.memory_props.memory_types[i as usize]
+                        .property_flags
+                        .contains(flags)
+            })
+            .ok_or_else(|| "no fitting memory type".to_owned())
+    }
+
+    /// A host-visible, coherent buffer of `size` bytes, mapped.
+    fn mapped(&self, size: u64, usage: vk::BufferUsageFlags) -> Result<Mapped, String> {
+        // SAFETY: valid create infos; the memory is bound once and mapped whole.
+        unsafe {
+            let buffer = vkr(
+                "vkCreateBuffer",
+                self.device.create_buffer(
+                    &vk::BufferCreateInfo::default().size(size).usage(usage),
+                    None,
+                ),
+            )?;
+            let req = self.device.get_buffer_memory_requirements(buffer);
+            let ty = self.memory_type(
+                req.memory_type_bits,
+                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
+            )?;
+            let memory = vkr(
+                "vkAllocateMemory",
+                self.device.allocate_memory(
+                    &vk::MemoryAllocateInfo::default()
+                        .allocation_size(req.size)
+                        .memory_type_index(ty),
+                    None,
+                ),
+            )?;
+            vkr(
+                "vkBindBufferMemory",
+                self.device.bind_buffer_memory(buffer, memory, 0),
+            )?;
+            let ptr = vkr(
+                "vkMapMemory",
+                self.device
+                    .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()),
+            )? as *mut u8;
+            Ok(Mapped {
+                buffer,
+                memory,
+                ptr,
+            })
+        }
+    }
+
+    /// An RGBA8 optimal-tiling image in device memory and its view.
+    fn image(
+        &self,
+        w: u32,
+        h: u32,
+        usage: vk::ImageUsageFlags,
+    ) -> Result<(vk::Image, vk::DeviceMemory, vk::ImageView), String> {
+        // SAFETY: valid create infos; the memory is bound once.
+        unsafe {
+            let image = vkr(
+                "vkCreateImage",
+                self.device.create_image(
+                    &vk::ImageCreateInfo::default()
+                        .image_type(vk::ImageType::TYPE_2D)
+                        .format(vk::Format::R8G8B8A8_UNORM)
+                        .extent(vk::Extent3D {
+                            width: w,
+                            height: h,
+                            depth: 1,
+                        })
+                        .mip_levels(1)
+                        .array_layers(1)
+                        .samples(vk::SampleCountFlags::TYPE_1)
+                        .tiling(vk::ImageTiling::OPTIMAL)
+                        .usage(usage)
+                        .initial_layout(vk::ImageLayout::UNDEFINED),
+                    None,
+                ),
+            )?;
+            let req = self.device.get_image_memory_requirements(image);
+            let ty =
+                self.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::DEVICE_LOCAL)?;
+            let memory = vkr(
+                "vkAllocateMemory",
+                self.device.allocate_memory(
+                    &vk::MemoryAllocateInfo::default()
+                        .allocation_size(req.size)
+                        .memory_type_index(ty),
+                    None,
+                ),
+            )?;
+            vkr(
+                "vkBindImageMemory",
+                self.device.bind_image_memory(image, memory, 0),
+            )?;
+            let view = vkr(
+                "vkCreateImageView",
+                self.device.create_image_view(
+                    &vk::ImageViewCreateInfo::default()
+                        .image(image)
+                        .view_type(vk::ImageViewType::TYPE_2D)
+                        .format(vk::Format::R8G8B8A8_UNORM)
+                        .subresource_range(color_range()),
+                    None,
+                ),
+            )?;
+            Ok((image, memory, view))
+        }
+    }
+
+    /// Waits for ring slot `s`'s submission if one is pending.
+    fn wait_slot(&mut self, s: usize) -> Result<(), String> {
+        if self.pending[s] {
+            // SAFETY: the fence guards a submission of this device.
+            unsafe {
+                vkr(
+                    "vkWaitForFences",
+                    self.device
+                        .wait_for_fences(&self.fences[s..=s], true, u64::MAX),
+                )?;
+                vkr(
+                    "vkResetFences",
+                    self.device.reset_fences(&self.fences[s..=s]),
+                )?;
+            }
+            self.pending[s] = false;
+        }
+        Ok(())
+    }
+
+    /// Waits for every submission.
+    pub fn finish(&mut self) -> Result<(), String> {
+        for s in 0..RING {
+            self.wait_slot(s)?;
+        }
+        Ok(())
+    }
+
+    /// Begins the next ring slot's command buffer, once its last submission is done.
+    fn begin(&mut self) -> Result<vk::CommandBuffer, String> {
+        let s = self.slot;
+        self.wait_slot(s)?;
+        let cb = self.cmds[s];
+        // SAFETY: the slot's previous submission completed (its fence was waited for).
+        unsafe {
+            vkr(
+                "vkResetCommandBuffer",
+                self.device
+                    .reset_command_buffer(cb, vk::CommandBufferResetFlags::empty()),
+            )?;
+            vkr(
+                "vkBeginCommandBuffer",
+                self.device.begin_command_buffer(
+                    cb,
+                    &vk::CommandBufferBeginInfo::default()
+                        .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                ),
+            )?;
+        }
+        Ok(cb)
+    }
+
+    /// Ends and submits the current slot's command buffer behind its fence.
+    fn submit(&mut self) -> Result<(), String> {
+        let s = self.slot;
+        let cbs = [self.cmds[s]];
+        // SAFETY: the command buffer was begun by `begin` and recorded validly.
+        unsafe {
+            vkr("vkEndCommandBuffer", self.device.end_command_buffer(cbs[0]))?;
+            let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
+            vkr(
+                "vkQueueSubmit",
+                self.device
+                    .queue_submit(self.queue, &submit, self.fences[s]),
+            )?;
+        }
+        self.pending[s] = true;
+        self.slot = (s + 1) % RING;
+        Ok(())
+    }
+
+    /// Copies the target into the mapped read-back buffer and waits for it: its RGBA8 rows,
+    /// row 0 first (GL's bottom row).
+    pub fn read_target(&mut self) -> Result<&[u8], String> {
+        let cb = self.begin()?;
+        // SAFETY: the target is in TRANSFER_SRC_OPTIMAL after every frame's render pass; the
+        // buffer holds the whole image.
+        unsafe {
+            let region = [vk::BufferImageCopy::default()
+                .image_subresource(vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: 0,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                })
+                .image_extent(vk::Extent3D {
+                    width: BENCH_SIZE as u32,
+                    height: BENCH_SIZE as u32,
+                    depth: 1,
+                })];
+            self.device.cmd_copy_image_to_buffer(
+                cb,
+                self.target,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                self.readback.buffer,
+                &region,
+            );
+        }
+        self.submit()?;
+        self.finish()?;
+        // SAFETY: the mapping is coherent, as long as the image, and the copy finished.
+        Ok(unsafe {
+            std::slice::from_raw_parts(self.readback.ptr, (BENCH_SIZE * BENCH_SIZE * 4) as usize)
+        })
+    }
+}
+
+fn color_range() -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    }
+}
+
+impl Drop for RawVk {
+    fn drop(&mut self) {
+        // SAFETY: every object was made by this device; the device is idle first.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_buffer(self.readback.buffer, None);
+            self.device.free_memory(self.readback.memory, None);
+            self.device.destroy_framebuffer(self.framebuffer, None);
+            self.device.destroy_render_pass(self.render_pass, None);
+            self.device.destroy_image_view(self.target_view, None);
+            self.device.destroy_image(self.target, None);
+            self.device.free_memory(self.target_memory, None);
+            for f in self.fences {
+                self.device.destroy_fence(f, None);
+            }
+            self.device.destroy_command_pool(self.pool, None);
+            self.device.destroy_device(None);
+            self.instance.destroy_instance(None);
+        }
+    }
+}
+
+/// The push constants of a draw: the offset (vertex stage) and the tint (fragment stage).
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Push {
+    offset: [f32; 4],
+    tint: [f32; 4],
+}
+
+impl Push {
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: `Push` is eight plain f32s, no padding.
+        unsafe { std::slice::from_raw_parts(std::ptr::from_ref(self).cast::<u8>(), 32) }
+    }
+}
+
+/// A bench scene's objects on a [`RawVk`].
+pub struct RawBench {
+    scene: BenchScene,
+    layout: vk::PipelineLayout,
+    set_layout: vk::DescriptorSetLayout,
+    desc_pool: vk::DescriptorPool,
+    sampler: vk::Sampler,
+    /// Blending off, then on.
+    pipelines: [vk::Pipeline; 2],
+    vertices: Mapped,
+    textures: Vec<Texture>,
+    offsets: Vec<[f32; 2]>,
+    draw: u64,
+}
+
+/// Bytes of one triangle of two-float positions.
+const TRIANGLE: u64 = 24;
+
+impl RawBench {
+    /// Whether the raw floor has `scene` written.
+    pub fn supports(scene: BenchScene) -> bool {
+        matches!(scene, BenchScene::Steady | BenchScene::StateChange)
+    }
+
+    /// Creates the scene's pipelines, buffers, textures and descriptor sets.
+    pub fn setup(vk_: &mut RawVk, scene: BenchScene) -> Result<Self, String> {
+        if !Self::supports(scene) {
+            return Err(format!("{} is not written for raw Vulkan", scene.name()));
+        }
+        let d = &vk_.device;
+        let vs = spirv("bench.vert", VS)?;
+        let fs = spirv("bench.frag", FS)?;
+        // SAFETY: valid create infos throughout; objects are destroyed in `destroy`.
+        unsafe {
+            let vsm = vkr(
+                "vkCreateShaderModule",
+                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&vs), None),
+            )?;
+            let fsm = vkr(
+                "vkCreateShaderModule",
+                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&fs), None),
+            )?;
+            let binding = [vk::DescriptorSetLayoutBinding::default()
+                .binding(0)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
+            let set_layout = vkr(
+                "vkCreateDescriptorSetLayout",
+                d.create_descriptor_set_layout(
+                    &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
+                    None,
+                ),
+            )?;
+            let set_layouts = [set_layout];
+            let push = [vk::PushConstantRange::default()
+                .stage_flags(vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT)
+                .offset(0)
+                .size(32)];
+            let layout = vkr(
+                "vkCreatePipelineLayout",
+                d.create_pipeline_layout(
+                    &vk::PipelineLayoutCreateInfo::default()
+                        .set_layouts(&set_layouts)
+                        .push_constant_ranges(&push),
+                    None,
+                ),
+            )?;
+            let entry = c"main";
+            let stages = [
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::VERTEX)
+                    .module(vsm)
+                    .name(entry),
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::FRAGMENT)
+                    .module(fsm)
+                    .name(entry),
+            ];
+            let vb = [vk::VertexInputBindingDescription::default()
+                .binding(0)
+                .stride(8)
+                .input_rate(vk::VertexInputRate::VERTEX)];
+            let va = [vk::VertexInputAttributeDescription::default()
+                .location(0)
+                .binding(0)
+                .format(vk::Format::R32G32_SFLOAT)
+                .offset(0)];
+            let vertex = vk::PipelineVertexInputStateCreateInfo::default()
+                .vertex_binding_descriptions(&vb)
+                .vertex_attribute_descriptions(&va);
+            let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+                .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+            let size = BENCH_SIZE as u32;
+            let viewport = [vk::Viewport {
+                x: 0.0,
+                y: 0.0,
+                width: size as f32,
+                height: size as f32,
+                min_depth: 0.0,
+                max_depth: 1.0,
+            }];
+            let scissor = [vk::Rect2D {
+                offset: vk::Offset2D { x: 0, y: 0 },
+                extent: vk::Extent2D {
+                    width: size,
+                    height: size,
+                },
+            }];
+            let vp = vk::PipelineViewportStateCreateInfo::default()
+                .viewports(&viewport)
+                .scissors(&scissor);
+            let raster = vk::PipelineRasterizationStateCreateInfo::default()
+                .polygon_mode(vk::PolygonMode::FILL)
+                .cull_mode(vk::CullModeFlags::NONE)
+                .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+                .line_width(1.0);
+            let ms = vk::PipelineMultisampleStateCreateInfo::default()
+                .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+            let mut pipelines = [vk::Pipeline::null(); 2];
+            for (blend, p) in pipelines.iter_mut().enumerate() {
+                let att = [vk::PipelineColorBlendAttachmentState::default()
+                    .blend_enable(blend == 1)
+                    .src_color_blend_factor(vk::BlendFactor::SRC_ALPHA)
+                    .dst_color_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
+                    .color_blend_op(vk::BlendOp::ADD)
+                    .src_alpha_blend_factor(vk::BlendFactor::SRC_ALPHA)
+                    .dst_alpha_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
+                    .alpha_blend_op(vk::BlendOp::ADD)
+                    .color_write_mask(vk::ColorComponentFlags::RGBA)];
+                let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
+                let info = [vk::GraphicsPipelineCreateInfo::default()
+                    .stages(&stages)
+                    .vertex_input_state(&vertex)
+                    .input_assembly_state(&assembly)
+                    .viewport_state(&vp)
+                    .rasterization_state(&raster)
+                    .multisample_state(&ms)
+                    .color_blend_state(&cb)
+                    .layout(layout)
+                    .render_pass(vk_.render_pass)
+                    .subpass(0)];
+                *p = d
+                    .create_graphics_pipelines(vk::PipelineCache::null(), &info, None)
+                    .map_err(|(_, e)| format!("vkCreateGraphicsPipelines: {e}"))?[0];
+            }
+            d.destroy_shader_module(vsm, None);
+            d.destroy_shader_module(fsm, None);
+
+            // Vertex arrays: one triangle each, shifted by whole pixels, in one buffer.
+            let n_vaos = if scene == BenchScene::StateChange {
+                STATECHANGE_VAOS
+            } else {
+                1
+            };
+            let vertices = vk_.mapped(
+                n_vaos as u64 * TRIANGLE,
+                vk::BufferUsageFlags::VERTEX_BUFFER,
+            )?;
+            for i in 0..n_vaos {
+                let s = (i % 8) as f32 * 0.5;
+                let tri = [s, 0.0, 1.0 + s, 0.0, s, 1.0];
+                std::ptr::copy_nonoverlapping(
+                    tri.as_ptr().cast::<u8>(),
+                    vertices.ptr.add(i * TRIANGLE as usize),
+                    TRIANGLE as usize,
+                );
+            }
+
+            let sampler = vkr(
+                "vkCreateSampler",
+                d.create_sampler(
+                    &vk::SamplerCreateInfo::default()
+                        .mag_filter(vk::Filter::NEAREST)
+                        .min_filter(vk::Filter::NEAREST)
+                        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+                        .address_mode_u(vk::SamplerAddressMode::REPEAT)
+                        .address_mode_v(vk::SamplerAddressMode::REPEAT)
+                        .address_mode_w(vk::SamplerAddressMode::REPEAT)
+                        .max_lod(0.0),
+                    None,
+                ),
+            )?;
+            let n_tex = if scene == BenchScene::StateChange {
+                STATECHANGE_TEXTURES
+            } else {
+                1
+            };
+            let sizes = [vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                descriptor_count: n_tex as u32,
+            }];
+            let desc_pool = vkr(
+                "vkCreateDescriptorPool",
+                d.create_descriptor_pool(
+                    &vk::DescriptorPoolCreateInfo::default()
+                        .max_sets(n_tex as u32)
+                        .pool_sizes(&sizes),
+                    None,
+                ),
+            )?;
+            let staging = vk_.mapped(n_tex as u64 * 64, vk::BufferUsageFlags::TRANSFER_SRC)?;
+            let mut textures = Vec::with_capacity(n_tex);
+            for i in 0..n_tex {
+                let c = colour(i);
+                for t in 0..16 {
+                    std::ptr::copy_nonoverlapping(c.as_ptr(), staging.ptr.add(i * 64 + t * 4), 4);
+                }
+                let (image, memory, view) = vk_.image(
+                    4,
+                    4,
+                    vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+                )?;
+                let set = vkr(
+                    "vkAllocateDescriptorSets",
+                    d.allocate_descriptor_sets(
+                        &vk::DescriptorSetAllocateInfo::default()
+                            .descriptor_pool(desc_pool)
+                            .set_layouts(&set_layouts),
+                    ),
+                )?[0];
+                let info = [vk::DescriptorImageInfo {
+                    sampler,
+                    image_view: view,
+                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                }];
+                let write = [vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(0)
+                    .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                    .image_info(&info)];
+                d.update_descriptor_sets(&write, &[]);
+                textures.push(Texture {
+                    image,
+                    memory,
+                    view,
+                    set,
+                });
+            }
+            // The texels' upload: one command buffer, transitions around the copies.
+            let cb = vk_.begin()?;
+            let d = &vk_.device;
+            for (i, t) in textures.iter().enumerate() {
+                let to_dst = [vk::ImageMemoryBarrier::default()
+                    .image(t.image)
+                    .old_layout(vk::ImageLayout::UNDEFINED)
+                    .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+                    .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .subresource_range(color_range())];
+                d.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &to_dst,
+                );
+                let region = [vk::BufferImageCopy::default()
+                    .buffer_offset(i as u64 * 64)
+                    .image_subresource(vk::ImageSubresourceLayers {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        mip_level: 0,
+                        base_array_layer: 0,
+                        layer_count: 1,
+                    })
+                    .image_extent(vk::Extent3D {
+                        width: 4,
+                        height: 4,
+                        depth: 1,
+                    })];
+                d.cmd_copy_buffer_to_image(
+                    cb,
+                    staging.buffer,
+                    t.image,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &region,
+                );
+                let to_read = [vk::ImageMemoryBarrier::default()
+                    .image(t.image)
+                    .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+                    .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+                    .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                    .dst_access_mask(vk::AccessFlags::SHADER_READ)
+                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .subresource_range(color_range())];
+                d.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::FRAGMENT_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &to_read,
+                );
+            }
+            vk_.submit()?;
+            vk_.finish()?;
+            vk_.device.destroy_buffer(staging.buffer, None);
+            vk_.device.free_memory(staging.memory, None);
+            Ok(RawBench {
+                scene,
+                layout,
+                set_layout,
+                desc_pool,
+                sampler,
+                pipelines,
+                vertices,
+                textures,
+                offsets: scatter(OFFSETS),
+                draw: 0,
+            })
+        }
+    }
+
+    /// One frame of `draws` draws: one command buffer, one submission.
+    pub fn frame(&mut self, vk_: &mut RawVk, draws: u32) -> Result<(), String> {
+        let cb = vk_.begin()?;
+        let d = &vk_.device;
+        let clear = [vk::ClearValue {
+            color: vk::ClearColorValue {
+                float32: [0.1, 0.2, 0.3, 1.0],
+            },
+        }];
+        let size = BENCH_SIZE as u32;
+        // SAFETY: recording into a begun command buffer with objects of this device.
+        unsafe {
+            d.cmd_begin_render_pass(
+                cb,
+                &vk::RenderPassBeginInfo::default()
+                    .render_pass(vk_.render_pass)
+                    .framebuffer(vk_.framebuffer)
+                    .render_area(vk::Rect2D {
+                        offset: vk::Offset2D { x: 0, y: 0 },
+                        extent: vk::Extent2D {
+                            width: size,
+                            height: size,
+                        },
+                    })
+                    .clear_values(&clear),
+                vk::SubpassContents::INLINE,
+            );
+            let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+            match self.scene {
+                BenchScene::Steady => {
+                    // The GL scene's state: the first program's offset, tint 1, nothing
+                    // changes per draw.
+                    let [x, y] = self.offsets[0];
+                    let push = Push {
+                        offset: [x, y, 0.0, 0.0],
+                        tint: [1.0; 4],
+                    };
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[0]);
+                    d.cmd_bind_descriptor_sets(
+                        cb,
+                        vk::PipelineBindPoint::GRAPHICS,
+                        self.layout,
+                        0,
+                        &[self.textures[0].set],
+                        &[],
+                    );
+                    d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
+                    d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
+                    for _ in 0..draws {
+                        d.cmd_draw(cb, 3, 1, 0, 0);
+                    }
+                    self.draw += u64::from(draws);
+                }
+                _ => {
+                    // statechange: vertex buffer, texture, offset and blending per draw.
+                    for _ in 0..draws {
+                        let i = self.draw;
+                        self.draw += 1;
+                        let vao = (i % STATECHANGE_VAOS as u64) * TRIANGLE;
+                        let tex = (i * 7 % STATECHANGE_TEXTURES as u64) as usize;
+                        let [x, y] = self.offsets[i as usize % OFFSETS];
+                        let push = Push {
+                            offset: [x, y, 0.0, 0.0],
+                            tint: [1.0; 4],
+                        };
+                        let blend = usize::from(i.is_multiple_of(2));
+                        d.cmd_bind_pipeline(
+                            cb,
+                            vk::PipelineBindPoint::GRAPHICS,
+                            self.pipelines[blend],
+                        );
+                        d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[vao]);
+                        d.cmd_bind_descriptor_sets(
+                            cb,
+                            vk::PipelineBindPoint::GRAPHICS,
+                            self.layout,
+                            0,
+                            &[self.textures[tex].set],
+                            &[],
+                        );
+                        d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
+                        d.cmd_draw(cb, 3, 1, 0, 0);
+                    }
+                }
+            }
+            d.cmd_end_render_pass(cb);
+        }
+        vk_.submit()
+    }
+
+    /// Waits for the frames so far and hashes the target as [`crate::scenes::Bench::checksum`]
+    /// does (FNV-1a over its RGBA8 bytes, GL's row order).
+    pub fn checksum(&mut self, vk_: &mut RawVk) -> Result<u64, String> {
+        let pixels = vk_.read_target()?;
+        Ok(pixels.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+        }))
+    }
+
+    /// Destroys the scene's objects (after [`RawVk::finish`]).
+    pub fn destroy(self, vk_: &mut RawVk) {
+        let _ = vk_.finish();
+        let d = &vk_.device;
+        // SAFETY: every object was made by this device and no submission uses it any more.
+        unsafe {
+            for t in &self.textures {
+                d.destroy_image_view(t.view, None);
+                d.destroy_image(t.image, None);
+                d.free_memory(t.memory, None);
+            }
+            d.destroy_descriptor_pool(self.desc_pool, None);
+            d.destroy_sampler(self.sampler, None);
+            d.destroy_buffer(self.vertices.buffer, None);
+            d.free_memory(self.vertices.memory, None);
+            for p in self.pipelines {
+                d.destroy_pipeline(p, None);
+            }
+            d.destroy_pipeline_layout(self.layout, None);
+            d.destroy_descriptor_set_layout(self.set_layout, None);
+        }
+    }
+}
+
+/// The GL scenes' offsets ([`crate::scenes`]'s `scatter`).
+fn scatter(n: usize) -> Vec<[f32; 2]> {
+    let half = (BENCH_SIZE / 2) as f32;
+    let span = (BENCH_SIZE - 6) as usize;
+    (0..n)
+        .map(|i| {
+            let px = (i * 37) % span + 2;
+            let py = ((i / span) * 13 + i * 5) % span + 2;
+            [
+                (px as f32 + 0.25) / half - 1.0,
+                (py as f32 + 0.25) / half - 1.0,
+            ]
+        })
+        .collect()
+}
+
+/// The GL scenes' colour of object `i`.
+fn colour(i: usize) -> [u8; 4] {
+    [
+        (i * 16 % 256) as u8,
+        255 - (i * 16 % 256) as u8,
+        (64 + i * 40 % 192) as u8,
+        255,
+    ]
+}
