@@ -6,13 +6,13 @@
 //! in GL's read-back order (clip-space `y = -1` is row 0 in both APIs), so its hash is
 //! comparable with the GL implementations'.
 //!
-//! Scenes done: `steady` and `statechange` ([`RawBench::supports`]); the others are not
-//! written yet.
+//! Scenes done: `steady`, `statechange`, `upload`, `readback` and `mapstream`
+//! ([`RawBench::supports`]); the others are not written yet.
 #![expect(unsafe_code, reason = "Vulkan calls through ash")]
 
 use ash::vk;
 
-use crate::scenes::{BENCH_SIZE, BenchScene, STATECHANGE_TEXTURES, STATECHANGE_VAOS};
+use crate::scenes::{BENCH_SIZE, BenchScene, STATECHANGE_TEXTURES, STATECHANGE_VAOS, UPLOAD_BYTES};
 
 /// Command buffers (and fences) a frame ring cycles through.
 pub const RING: usize = 3;
@@ -38,6 +38,26 @@ void main() {
     color = texture(tex, uv) * pc.tint;
 }
 ";
+
+/// The flat scenes' vertex shader: positions in clip space as they are.
+const FLAT_VS: &str = "#version 450
+layout(location = 0) in vec2 position;
+void main() {
+    gl_Position = vec4(position, 0.0, 1.0);
+}
+";
+
+/// The flat scenes' fragment shader: the pushed tint.
+const FLAT_FS: &str = "#version 450
+layout(push_constant) uniform P { vec4 offset; vec4 tint; } pc;
+layout(location = 0) out vec4 color;
+void main() {
+    color = pc.tint;
+}
+";
+
+/// The flat scenes' colour (the GL scenes' `tint` uniform).
+const FLAT_TINT: [f32; 4] = [0.9, 0.6, 0.2, 1.0];
 
 fn vkr<T>(call: &str, r: Result<T, vk::Result>) -> Result<T, String> {
     r.map_err(|e| format!("{call}: {e}"))
@@ -454,6 +474,17 @@ impl RawVk {
     /// row 0 first (GL's bottom row).
     pub fn read_target(&mut self) -> Result<&[u8], String> {
         let cb = self.begin()?;
+        self.record_read(cb);
+        self.submit()?;
+        self.finish()?;
+        // SAFETY: the mapping is coherent, as long as the image, and the copy finished.
+        Ok(unsafe {
+            std::slice::from_raw_parts(self.readback.ptr, (BENCH_SIZE * BENCH_SIZE * 4) as usize)
+        })
+    }
+
+    /// Records the copy of the target into the mapped read-back buffer.
+    fn record_read(&self, cb: vk::CommandBuffer) {
         // SAFETY: the target is in TRANSFER_SRC_OPTIMAL after every frame's render pass; the
         // buffer holds the whole image.
         unsafe {
@@ -477,12 +508,6 @@ impl RawVk {
                 &region,
             );
         }
-        self.submit()?;
-        self.finish()?;
-        // SAFETY: the mapping is coherent, as long as the image, and the copy finished.
-        Ok(unsafe {
-            std::slice::from_raw_parts(self.readback.ptr, (BENCH_SIZE * BENCH_SIZE * 4) as usize)
-        })
     }
 }
 
@@ -540,13 +565,24 @@ pub struct RawBench {
     set_layout: vk::DescriptorSetLayout,
     desc_pool: vk::DescriptorPool,
     sampler: vk::Sampler,
-    /// Blending off, then on.
-    pipelines: [vk::Pipeline; 2],
+    /// Textured with blending off, then on; flat.
+    pipelines: [vk::Pipeline; 3],
+    /// `upload` and `mapstream`: a vertex buffer per ring slot, written by the host in the
+    /// frames that slot records.
+    ring: Vec<Mapped>,
+    /// `upload`: a frame's vertex bytes and their triangles.
+    upload: Vec<u8>,
+    upload_triangles: u64,
+    /// `mapstream`: the triangles' bytes (one per offset).
+    stream_triangles: Vec<u8>,
     vertices: Mapped,
     textures: Vec<Texture>,
     offsets: Vec<[f32; 2]>,
     draw: u64,
 }
+
+/// A flat triangle's side in clip space: two pixels (the GL scenes' `SIDE`).
+const SIDE: f32 = 4.0 / BENCH_SIZE as f32;
 
 /// Bytes of one triangle of two-float positions.
 const TRIANGLE: u64 = 24;
@@ -554,17 +590,27 @@ const TRIANGLE: u64 = 24;
 impl RawBench {
     /// Whether the raw floor has `scene` written.
     pub fn supports(scene: BenchScene) -> bool {
-        matches!(scene, BenchScene::Steady | BenchScene::StateChange)
+        matches!(
+            scene,
+            BenchScene::Steady
+                | BenchScene::StateChange
+                | BenchScene::Upload
+                | BenchScene::Readback
+                | BenchScene::MapStream
+        )
     }
 
-    /// Creates the scene's pipelines, buffers, textures and descriptor sets.
-    pub fn setup(vk_: &mut RawVk, scene: BenchScene) -> Result<Self, String> {
+    /// Creates the scene's pipelines, buffers, textures and descriptor sets for frames of
+    /// `draws` draws.
+    pub fn setup(vk_: &mut RawVk, scene: BenchScene, draws: u32) -> Result<Self, String> {
         if !Self::supports(scene) {
             return Err(format!("{} is not written for raw Vulkan", scene.name()));
         }
         let d = &vk_.device;
         let vs = spirv("bench.vert", VS)?;
         let fs = spirv("bench.frag", FS)?;
+        let flat_vs = spirv("flat.vert", FLAT_VS)?;
+        let flat_fs = spirv("flat.frag", FLAT_FS)?;
         // SAFETY: valid create infos throughout; objects are destroyed in `destroy`.
         unsafe {
             let vsm = vkr(
@@ -574,6 +620,14 @@ impl RawBench {
             let fsm = vkr(
                 "vkCreateShaderModule",
                 d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&fs), None),
+            )?;
+            let fvsm = vkr(
+                "vkCreateShaderModule",
+                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&flat_vs), None),
+            )?;
+            let ffsm = vkr(
+                "vkCreateShaderModule",
+                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&flat_fs), None),
             )?;
             let binding = [vk::DescriptorSetLayoutBinding::default()
                 .binding(0)
@@ -602,16 +656,6 @@ impl RawBench {
                 ),
             )?;
             let entry = c"main";
-            let stages = [
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::VERTEX)
-                    .module(vsm)
-                    .name(entry),
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::FRAGMENT)
-                    .module(fsm)
-                    .name(entry),
-            ];
             let vb = [vk::VertexInputBindingDescription::default()
                 .binding(0)
                 .stride(8)
@@ -652,8 +696,23 @@ impl RawBench {
                 .line_width(1.0);
             let ms = vk::PipelineMultisampleStateCreateInfo::default()
                 .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-            let mut pipelines = [vk::Pipeline::null(); 2];
-            for (blend, p) in pipelines.iter_mut().enumerate() {
+            let mut pipelines = [vk::Pipeline::null(); 3];
+            for (k, p) in pipelines.iter_mut().enumerate() {
+                let (vsm, fsm, blend) = match k {
+                    0 => (vsm, fsm, 0),
+                    1 => (vsm, fsm, 1),
+                    _ => (fvsm, ffsm, 0),
+                };
+                let stages = [
+                    vk::PipelineShaderStageCreateInfo::default()
+                        .stage(vk::ShaderStageFlags::VERTEX)
+                        .module(vsm)
+                        .name(entry),
+                    vk::PipelineShaderStageCreateInfo::default()
+                        .stage(vk::ShaderStageFlags::FRAGMENT)
+                        .module(fsm)
+                        .name(entry),
+                ];
                 let att = [vk::PipelineColorBlendAttachmentState::default()
                     .blend_enable(blend == 1)
                     .src_color_blend_factor(vk::BlendFactor::SRC_ALPHA)
@@ -681,6 +740,8 @@ impl RawBench {
             }
             d.destroy_shader_module(vsm, None);
             d.destroy_shader_module(fsm, None);
+            d.destroy_shader_module(fvsm, None);
+            d.destroy_shader_module(ffsm, None);
 
             // Vertex arrays: one triangle each, shifted by whole pixels, in one buffer.
             let n_vaos = if scene == BenchScene::StateChange {
@@ -836,6 +897,36 @@ impl RawBench {
             vk_.finish()?;
             vk_.device.destroy_buffer(staging.buffer, None);
             vk_.device.free_memory(staging.memory, None);
+            let offsets = scatter(OFFSETS);
+            let (ring_bytes, upload, upload_triangles, stream_triangles) = match scene {
+                BenchScene::Upload => {
+                    let triangles = UPLOAD_BYTES / 24;
+                    let mut bytes = Vec::with_capacity(UPLOAD_BYTES);
+                    for [x, y] in scatter(triangles) {
+                        for v in [x, y, x + SIDE, y, x, y + SIDE] {
+                            bytes.extend_from_slice(&v.to_le_bytes());
+                        }
+                    }
+                    bytes.resize(UPLOAD_BYTES, 0);
+                    (UPLOAD_BYTES, bytes, triangles as u64, Vec::new())
+                }
+                BenchScene::MapStream => {
+                    let mut bytes = Vec::with_capacity(OFFSETS * 24);
+                    for &[x, y] in &offsets {
+                        for v in [x, y, x + SIDE, y, x, y + SIDE] {
+                            bytes.extend_from_slice(&v.to_le_bytes());
+                        }
+                    }
+                    (draws.max(1) as usize * 24, Vec::new(), 1, bytes)
+                }
+                _ => (0, Vec::new(), 1, Vec::new()),
+            };
+            let mut ring = Vec::new();
+            if ring_bytes > 0 {
+                for _ in 0..RING {
+                    ring.push(vk_.mapped(ring_bytes as u64, vk::BufferUsageFlags::VERTEX_BUFFER)?);
+                }
+            }
             Ok(RawBench {
                 scene,
                 layout,
@@ -845,7 +936,11 @@ impl RawBench {
                 pipelines,
                 vertices,
                 textures,
-                offsets: scatter(OFFSETS),
+                ring,
+                upload,
+                upload_triangles,
+                stream_triangles,
+                offsets,
                 draw: 0,
             })
         }
@@ -904,6 +999,65 @@ impl RawBench {
                     }
                     self.draw += u64::from(draws);
                 }
+                BenchScene::Readback => {
+                    // The offset per draw, as in `static`.
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[0]);
+                    d.cmd_bind_descriptor_sets(
+                        cb,
+                        vk::PipelineBindPoint::GRAPHICS,
+                        self.layout,
+                        0,
+                        &[self.textures[0].set],
+                        &[],
+                    );
+                    d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
+                    for _ in 0..draws {
+                        let i = self.draw;
+                        self.draw += 1;
+                        let [x, y] = self.offsets[i as usize % OFFSETS];
+                        let push = Push {
+                            offset: [x, y, 0.0, 0.0],
+                            tint: [1.0; 4],
+                        };
+                        d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
+                        d.cmd_draw(cb, 3, 1, 0, 0);
+                    }
+                }
+                BenchScene::Upload | BenchScene::MapStream => {
+                    // The slot's buffer is free: `begin` waited for its last frame's fence.
+                    let ring = &self.ring[vk_.slot];
+                    let push = Push {
+                        offset: [0.0; 4],
+                        tint: FLAT_TINT,
+                    };
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[2]);
+                    d.cmd_bind_vertex_buffers(cb, 0, &[ring.buffer], &[0]);
+                    d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
+                    if self.scene == BenchScene::Upload {
+                        std::ptr::copy_nonoverlapping(
+                            self.upload.as_ptr(),
+                            ring.ptr,
+                            self.upload.len(),
+                        );
+                        for _ in 0..draws {
+                            let t = self.draw % self.upload_triangles;
+                            self.draw += 1;
+                            d.cmd_draw(cb, 3, 1, (t * 3) as u32, 0);
+                        }
+                    } else {
+                        // Each draw's triangle written through the mapping, then drawn.
+                        for k in 0..draws as usize {
+                            let t = (self.draw as usize % OFFSETS) * 24;
+                            self.draw += 1;
+                            std::ptr::copy_nonoverlapping(
+                                self.stream_triangles.as_ptr().add(t),
+                                ring.ptr.add(k * 24),
+                                24,
+                            );
+                            d.cmd_draw(cb, 3, 1, (k * 3) as u32, 0);
+                        }
+                    }
+                }
                 _ => {
                     // statechange: vertex buffer, texture, offset and blending per draw.
                     for _ in 0..draws {
@@ -937,8 +1091,17 @@ impl RawBench {
                 }
             }
             d.cmd_end_render_pass(cb);
+            if self.scene == BenchScene::Readback {
+                vk_.record_read(cb);
+            }
         }
-        vk_.submit()
+        let slot = vk_.slot;
+        vk_.submit()?;
+        if self.scene == BenchScene::Readback {
+            // The frame's pixels are in the mapped read-back buffer after one fence wait.
+            vk_.wait_slot(slot)?;
+        }
+        Ok(())
     }
 
     /// Waits for the frames so far and hashes the target as [`crate::scenes::Bench::checksum`]
@@ -965,6 +1128,10 @@ impl RawBench {
             d.destroy_sampler(self.sampler, None);
             d.destroy_buffer(self.vertices.buffer, None);
             d.free_memory(self.vertices.memory, None);
+            for m in &self.ring {
+                d.destroy_buffer(m.buffer, None);
+                d.free_memory(m.memory, None);
+            }
             for p in self.pipelines {
                 d.destroy_pipeline(p, None);
             }

@@ -285,7 +285,7 @@ fn dump(gl: &mut dyn SceneGl, dir: &std::path::Path, scene: BenchScene, imp: Opt
 /// [`run_scene`], the frames recorded and submitted by hand.
 fn raw_scene(vk: &mut RawVk, scene: BenchScene, o: &Options) -> Result<Sample, String> {
     let per_frame = scene.draws_per_frame(o.draws);
-    let mut bench = RawBench::setup(vk, scene)?;
+    let mut bench = RawBench::setup(vk, scene, per_frame)?;
     for _ in 0..WARMUP_FRAMES {
         bench.frame(vk, per_frame)?;
     }
