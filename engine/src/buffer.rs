@@ -1357,13 +1357,19 @@ impl Context {
             end_heap_mapping(&mut sh, e, handle, m);
         } else if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
             let at = m.offset as u64;
-            let runs = match &m.initial {
-                Some(initial) => changed_runs(initial, &m.bytes, |from, to| {
-                    shadow_known(&sh, e, at + from as u64, (to - from) as u64)
-                }),
-                None => vec![(0, m.bytes.len())],
+            // A mapping without a twin sends its whole range: no run list to allocate.
+            let whole = [(0, m.bytes.len())];
+            let changed;
+            let runs: &[(usize, usize)] = match &m.initial {
+                Some(initial) => {
+                    changed = changed_runs(initial, &m.bytes, |from, to| {
+                        shadow_known(&sh, e, at + from as u64, (to - from) as u64)
+                    });
+                    &changed
+                }
+                None => &whole,
             };
-            for (s, end) in runs {
+            for &(s, end) in runs {
                 let data = &m.bytes[s..end];
                 let span = sh.dev.enc.stage(data);
                 sh.dev.push(Record::WriteBuffer {
