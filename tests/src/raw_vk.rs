@@ -6,13 +6,15 @@
 //! in GL's read-back order (clip-space `y = -1` is row 0 in both APIs), so its hash is
 //! comparable with the GL implementations'.
 //!
-//! Scenes done: `steady`, `statechange`, `upload`, `readback` and `mapstream`
-//! ([`RawBench::supports`]); the others are not written yet.
+//! Scenes done: `steady`, `statechange`, `upload`, `readback`, `mapstream` and
+//! `manyobjects` ([`RawBench::supports`]); the others are not written yet.
 #![expect(unsafe_code, reason = "Vulkan calls through ash")]
 
 use ash::vk;
 
-use crate::scenes::{BENCH_SIZE, BenchScene, STATECHANGE_TEXTURES, STATECHANGE_VAOS, UPLOAD_BYTES};
+use crate::scenes::{
+    BENCH_SIZE, BenchScene, MANY_OBJECTS, STATECHANGE_TEXTURES, STATECHANGE_VAOS, UPLOAD_BYTES,
+};
 
 /// Command buffers (and fences) a frame ring cycles through.
 pub const RING: usize = 3;
@@ -575,10 +577,93 @@ pub struct RawBench {
     upload_triangles: u64,
     /// `mapstream`: the triangles' bytes (one per offset).
     stream_triangles: Vec<u8>,
+    /// `manyobjects`: each ring slot's objects of its last frame (destroyed once its fence
+    /// signalled, when the slot records again).
+    fresh: Vec<Fresh>,
+    set_layouts: [vk::DescriptorSetLayout; 1],
     vertices: Mapped,
     textures: Vec<Texture>,
     offsets: Vec<[f32; 2]>,
     draw: u64,
+}
+
+/// `manyobjects`: one ring slot's buffers, textures, descriptor pool and staging buffer.
+struct Fresh {
+    buffers: Vec<Mapped>,
+    textures: Vec<Texture>,
+    pool: vk::DescriptorPool,
+    staging: Mapped,
+}
+
+/// Records a 4 x 4 texture's upload from `staging` at `offset`, with its transitions.
+///
+/// # Safety
+/// `cb` is recording outside a render pass; `image` is a new 4 x 4 image of `d`.
+unsafe fn record_texture_upload(
+    d: &ash::Device,
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    staging: vk::Buffer,
+    offset: u64,
+) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        let to_dst = [vk::ImageMemoryBarrier::default()
+            .image(image)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .subresource_range(color_range())];
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::TOP_OF_PIPE,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_dst,
+        );
+        let region = [vk::BufferImageCopy::default()
+            .buffer_offset(offset)
+            .image_subresource(vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            })
+            .image_extent(vk::Extent3D {
+                width: 4,
+                height: 4,
+                depth: 1,
+            })];
+        d.cmd_copy_buffer_to_image(
+            cb,
+            staging,
+            image,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            &region,
+        );
+        let to_read = [vk::ImageMemoryBarrier::default()
+            .image(image)
+            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::SHADER_READ)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .subresource_range(color_range())];
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::FRAGMENT_SHADER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_read,
+        );
+    }
 }
 
 /// A flat triangle's side in clip space: two pixels (the GL scenes' `SIDE`).
@@ -597,6 +682,7 @@ impl RawBench {
                 | BenchScene::Upload
                 | BenchScene::Readback
                 | BenchScene::MapStream
+                | BenchScene::ManyObjects
         )
     }
 
@@ -921,6 +1007,31 @@ impl RawBench {
                 }
                 _ => (0, Vec::new(), 1, Vec::new()),
             };
+            let mut fresh = Vec::new();
+            if scene == BenchScene::ManyObjects {
+                let sizes = [vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                    descriptor_count: MANY_OBJECTS as u32,
+                }];
+                for _ in 0..RING {
+                    let pool = vkr(
+                        "vkCreateDescriptorPool",
+                        vk_.device.create_descriptor_pool(
+                            &vk::DescriptorPoolCreateInfo::default()
+                                .max_sets(MANY_OBJECTS as u32)
+                                .pool_sizes(&sizes),
+                            None,
+                        ),
+                    )?;
+                    fresh.push(Fresh {
+                        buffers: Vec::with_capacity(MANY_OBJECTS),
+                        textures: Vec::with_capacity(MANY_OBJECTS),
+                        pool,
+                        staging: vk_
+                            .mapped(MANY_OBJECTS as u64 * 64, vk::BufferUsageFlags::TRANSFER_SRC)?,
+                    });
+                }
+            }
             let mut ring = Vec::new();
             if ring_bytes > 0 {
                 for _ in 0..RING {
@@ -937,6 +1048,8 @@ impl RawBench {
                 vertices,
                 textures,
                 ring,
+                fresh,
+                set_layouts,
                 upload,
                 upload_triangles,
                 stream_triangles,
@@ -949,6 +1062,9 @@ impl RawBench {
     /// One frame of `draws` draws: one command buffer, one submission.
     pub fn frame(&mut self, vk_: &mut RawVk, draws: u32) -> Result<(), String> {
         let cb = vk_.begin()?;
+        if self.scene == BenchScene::ManyObjects {
+            self.fresh_objects(vk_, cb)?;
+        }
         let d = &vk_.device;
         let clear = [vk::ClearValue {
             color: vk::ClearColorValue {
@@ -998,6 +1114,43 @@ impl RawBench {
                         d.cmd_draw(cb, 3, 1, 0, 0);
                     }
                     self.draw += u64::from(draws);
+                }
+                BenchScene::ManyObjects => {
+                    // The frame's objects for its first draws, then the scene's own.
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[0]);
+                    let f = &self.fresh[vk_.slot];
+                    for k in 0..draws as usize {
+                        let i = self.draw;
+                        self.draw += 1;
+                        if let (Some(b), Some(t)) = (f.buffers.get(k), f.textures.get(k)) {
+                            d.cmd_bind_vertex_buffers(cb, 0, &[b.buffer], &[0]);
+                            d.cmd_bind_descriptor_sets(
+                                cb,
+                                vk::PipelineBindPoint::GRAPHICS,
+                                self.layout,
+                                0,
+                                &[t.set],
+                                &[],
+                            );
+                        } else if k == f.buffers.len() {
+                            d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
+                            d.cmd_bind_descriptor_sets(
+                                cb,
+                                vk::PipelineBindPoint::GRAPHICS,
+                                self.layout,
+                                0,
+                                &[self.textures[0].set],
+                                &[],
+                            );
+                        }
+                        let [x, y] = self.offsets[i as usize % OFFSETS];
+                        let push = Push {
+                            offset: [x, y, 0.0, 0.0],
+                            tint: [1.0; 4],
+                        };
+                        d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
+                        d.cmd_draw(cb, 3, 1, 0, 0);
+                    }
                 }
                 BenchScene::Readback => {
                     // The offset per draw, as in `static`.
@@ -1104,6 +1257,76 @@ impl RawBench {
         Ok(())
     }
 
+    /// `manyobjects`: destroys the slot's objects of its last frame (its fence signalled in
+    /// `begin`), then creates this frame's buffers and textures and records their uploads.
+    fn fresh_objects(&mut self, vk_: &RawVk, cb: vk::CommandBuffer) -> Result<(), String> {
+        let d = &vk_.device;
+        let f = &mut self.fresh[vk_.slot];
+        // SAFETY: no pending submission uses the slot's objects any more; the new ones are
+        // made, written and recorded validly.
+        unsafe {
+            for m in f.buffers.drain(..) {
+                d.destroy_buffer(m.buffer, None);
+                d.free_memory(m.memory, None);
+            }
+            for t in f.textures.drain(..) {
+                d.destroy_image_view(t.view, None);
+                d.destroy_image(t.image, None);
+                d.free_memory(t.memory, None);
+            }
+            vkr(
+                "vkResetDescriptorPool",
+                d.reset_descriptor_pool(f.pool, vk::DescriptorPoolResetFlags::empty()),
+            )?;
+            let triangle: [f32; 6] = [0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
+            for k in 0..MANY_OBJECTS {
+                let buf = vk_.mapped(TRIANGLE, vk::BufferUsageFlags::VERTEX_BUFFER)?;
+                std::ptr::copy_nonoverlapping(
+                    triangle.as_ptr().cast::<u8>(),
+                    buf.ptr,
+                    TRIANGLE as usize,
+                );
+                f.buffers.push(buf);
+                let c = colour(k + 1);
+                for t in 0..16 {
+                    std::ptr::copy_nonoverlapping(c.as_ptr(), f.staging.ptr.add(k * 64 + t * 4), 4);
+                }
+                let (image, memory, view) = vk_.image(
+                    4,
+                    4,
+                    vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+                )?;
+                record_texture_upload(d, cb, image, f.staging.buffer, k as u64 * 64);
+                let set = vkr(
+                    "vkAllocateDescriptorSets",
+                    d.allocate_descriptor_sets(
+                        &vk::DescriptorSetAllocateInfo::default()
+                            .descriptor_pool(f.pool)
+                            .set_layouts(&self.set_layouts),
+                    ),
+                )?[0];
+                let info = [vk::DescriptorImageInfo {
+                    sampler: self.sampler,
+                    image_view: view,
+                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                }];
+                let write = [vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(0)
+                    .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                    .image_info(&info)];
+                d.update_descriptor_sets(&write, &[]);
+                f.textures.push(Texture {
+                    image,
+                    memory,
+                    view,
+                    set,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Waits for the frames so far and hashes the target as [`crate::scenes::Bench::checksum`]
     /// does (FNV-1a over its RGBA8 bytes, GL's row order).
     pub fn checksum(&mut self, vk_: &mut RawVk) -> Result<u64, String> {
@@ -1128,6 +1351,18 @@ impl RawBench {
             d.destroy_sampler(self.sampler, None);
             d.destroy_buffer(self.vertices.buffer, None);
             d.free_memory(self.vertices.memory, None);
+            for f in &self.fresh {
+                for m in f.buffers.iter().chain([&f.staging]) {
+                    d.destroy_buffer(m.buffer, None);
+                    d.free_memory(m.memory, None);
+                }
+                for t in &f.textures {
+                    d.destroy_image_view(t.view, None);
+                    d.destroy_image(t.image, None);
+                    d.free_memory(t.memory, None);
+                }
+                d.destroy_descriptor_pool(f.pool, None);
+            }
             for m in &self.ring {
                 d.destroy_buffer(m.buffer, None);
                 d.free_memory(m.memory, None);
