@@ -6,14 +6,15 @@
 //! in GL's read-back order (clip-space `y = -1` is row 0 in both APIs), so its hash is
 //! comparable with the GL implementations'.
 //!
-//! Scenes done: `steady`, `statechange`, `upload`, `readback`, `mapstream` and
-//! `manyobjects` ([`RawBench::supports`]); the others are not written yet.
+//! Scenes done: `steady`, `statechange`, `upload`, `readback`, `mapstream`,
+//! `manyobjects` and `multidraw` ([`RawBench::supports`]); the others are not written yet.
 #![expect(unsafe_code, reason = "Vulkan calls through ash")]
 
 use ash::vk;
 
 use crate::scenes::{
-    BENCH_SIZE, BenchScene, MANY_OBJECTS, STATECHANGE_TEXTURES, STATECHANGE_VAOS, UPLOAD_BYTES,
+    BENCH_SIZE, BenchScene, MANY_OBJECTS, MULTIDRAW_BATCH, STATECHANGE_TEXTURES, STATECHANGE_VAOS,
+    UPLOAD_BYTES,
 };
 
 /// Command buffers (and fences) a frame ring cycles through.
@@ -109,6 +110,8 @@ pub struct RawVk {
     instance: ash::Instance,
     device: ash::Device,
     memory_props: vk::PhysicalDeviceMemoryProperties,
+    /// `VK_EXT_multi_draw`'s functions, when the device has the extension.
+    multi_draw: Option<ash::ext::multi_draw::Device>,
     queue: vk::Queue,
     pool: vk::CommandPool,
     cmds: [vk::CommandBuffer; RING],
@@ -154,14 +157,25 @@ impl RawVk {
             let qinfo = [vk::DeviceQueueCreateInfo::default()
                 .queue_family_index(qfi)
                 .queue_priorities(&prio)];
-            let device = vkr(
-                "vkCreateDevice",
-                instance.create_device(
-                    phys,
-                    &vk::DeviceCreateInfo::default().queue_create_infos(&qinfo),
-                    None,
-                ),
-            )?;
+            // VK_EXT_multi_draw where the device has it (`multidraw` draws through it).
+            let has_multi_draw = vkr(
+                "vkEnumerateDeviceExtensionProperties",
+                instance.enumerate_device_extension_properties(phys),
+            )?
+            .iter()
+            .any(|e| e.extension_name_as_c_str() == Ok(vk::EXT_MULTI_DRAW_NAME));
+            let ext_names = [vk::EXT_MULTI_DRAW_NAME.as_ptr()];
+            let mut multi_features =
+                vk::PhysicalDeviceMultiDrawFeaturesEXT::default().multi_draw(true);
+            let mut dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&qinfo);
+            if has_multi_draw {
+                dinfo = dinfo
+                    .enabled_extension_names(&ext_names)
+                    .push_next(&mut multi_features);
+            }
+            let device = vkr("vkCreateDevice", instance.create_device(phys, &dinfo, None))?;
+            let multi_draw =
+                has_multi_draw.then(|| ash::ext::multi_draw::Device::new(&instance, &device));
             let memory_props = instance.get_physical_device_memory_properties(phys);
             let queue = device.get_device_queue(qfi, 0);
             let pool = vkr(
@@ -195,6 +209,7 @@ impl RawVk {
                 instance,
                 device,
                 memory_props,
+                multi_draw,
                 queue,
                 pool,
                 cmds,
@@ -581,6 +596,8 @@ pub struct RawBench {
     /// signalled, when the slot records again).
     fresh: Vec<Fresh>,
     set_layouts: [vk::DescriptorSetLayout; 1],
+    /// `multidraw`: a draw per triangle, cyclic (any batch's run is one slice).
+    multi: Vec<vk::MultiDrawInfoEXT>,
     vertices: Mapped,
     textures: Vec<Texture>,
     offsets: Vec<[f32; 2]>,
@@ -683,6 +700,7 @@ impl RawBench {
                 | BenchScene::Readback
                 | BenchScene::MapStream
                 | BenchScene::ManyObjects
+                | BenchScene::MultiDraw
         )
     }
 
@@ -835,11 +853,27 @@ impl RawBench {
             } else {
                 1
             };
+            let n_tris = if scene == BenchScene::MultiDraw {
+                OFFSETS
+            } else {
+                n_vaos
+            };
             let vertices = vk_.mapped(
-                n_vaos as u64 * TRIANGLE,
+                n_tris as u64 * TRIANGLE,
                 vk::BufferUsageFlags::VERTEX_BUFFER,
             )?;
-            for i in 0..n_vaos {
+            if scene == BenchScene::MultiDraw {
+                // `multidraw`: a flat triangle per offset.
+                for (i, [x, y]) in scatter(OFFSETS).into_iter().enumerate() {
+                    let tri = [x, y, x + SIDE, y, x, y + SIDE];
+                    std::ptr::copy_nonoverlapping(
+                        tri.as_ptr().cast::<u8>(),
+                        vertices.ptr.add(i * TRIANGLE as usize),
+                        TRIANGLE as usize,
+                    );
+                }
+            }
+            for i in (0..n_vaos).filter(|_| scene != BenchScene::MultiDraw) {
                 let s = (i % 8) as f32 * 0.5;
                 let tri = [s, 0.0, 1.0 + s, 0.0, s, 1.0];
                 std::ptr::copy_nonoverlapping(
@@ -1050,6 +1084,12 @@ impl RawBench {
                 ring,
                 fresh,
                 set_layouts,
+                multi: (0..OFFSETS + MULTIDRAW_BATCH)
+                    .map(|j| vk::MultiDrawInfoEXT {
+                        first_vertex: (j % OFFSETS * 3) as u32,
+                        vertex_count: 3,
+                    })
+                    .collect(),
                 upload,
                 upload_triangles,
                 stream_triangles,
@@ -1114,6 +1154,40 @@ impl RawBench {
                         d.cmd_draw(cb, 3, 1, 0, 0);
                     }
                     self.draw += u64::from(draws);
+                }
+                BenchScene::MultiDraw => {
+                    // Batches of `MULTIDRAW_BATCH` as one vkCmdDrawMultiEXT each (a loop of
+                    // vkCmdDraw without the extension).
+                    let push = Push {
+                        offset: [0.0; 4],
+                        tint: FLAT_TINT,
+                    };
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[2]);
+                    d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
+                    d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
+                    let mut left = draws as usize;
+                    while left > 0 {
+                        let n = left.min(MULTIDRAW_BATCH);
+                        let s = (self.draw % OFFSETS as u64) as usize;
+                        self.draw += n as u64;
+                        left -= n;
+                        let batch = &self.multi[s..s + n];
+                        match &vk_.multi_draw {
+                            Some(m) => (m.fp().cmd_draw_multi_ext)(
+                                cb,
+                                n as u32,
+                                batch.as_ptr(),
+                                1,
+                                0,
+                                size_of::<vk::MultiDrawInfoEXT>() as u32,
+                            ),
+                            None => {
+                                for b in batch {
+                                    d.cmd_draw(cb, b.vertex_count, 1, b.first_vertex, 0);
+                                }
+                            }
+                        }
+                    }
                 }
                 BenchScene::ManyObjects => {
                     // The frame's objects for its first draws, then the scene's own.
