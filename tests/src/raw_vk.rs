@@ -347,7 +347,8 @@ impl RawVk {
                 "vkMapMemory",
                 self.device
                     .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()),
-            )? as *mut u8;
+            )?
+            .cast::<u8>();
             Ok(Mapped {
                 buffer,
                 memory,
