@@ -62,6 +62,34 @@ void main() {
 /// The flat scenes' colour (the GL scenes' `tint` uniform).
 const FLAT_TINT: [f32; 4] = [0.9, 0.6, 0.2, 1.0];
 
+/// The validation layer's messages of a [`RawVk`].
+type Messages = std::sync::Mutex<Vec<String>>;
+
+unsafe extern "system" fn on_message(
+    _severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    user: *mut std::ffi::c_void,
+) -> vk::Bool32 {
+    // SAFETY: the layer passes valid callback data; `user` is the boxed `Messages` of the
+    // RawVk, which outlives the messenger.
+    unsafe {
+        let messages = &*user.cast::<Messages>();
+        let text = if (*data).p_message.is_null() {
+            String::new()
+        } else {
+            std::ffi::CStr::from_ptr((*data).p_message)
+                .to_string_lossy()
+                .into_owned()
+        };
+        messages
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(text);
+    }
+    vk::FALSE
+}
+
 fn vkr<T>(call: &str, r: Result<T, vk::Result>) -> Result<T, String> {
     r.map_err(|e| format!("{call}: {e}"))
 }
@@ -107,6 +135,12 @@ struct Texture {
 /// The device, the target and the frame ring.
 pub struct RawVk {
     _entry: ash::Entry,
+    /// Under the validation layer: its messenger and the messages it kept.
+    validation: Option<(
+        ash::ext::debug_utils::Instance,
+        vk::DebugUtilsMessengerEXT,
+        Box<Messages>,
+    )>,
     instance: ash::Instance,
     device: ash::Device,
     memory_props: vk::PhysicalDeviceMemoryProperties,
@@ -130,18 +164,59 @@ pub struct RawVk {
 impl RawVk {
     /// Opens the first Vulkan device (lavapipe under the bench's environment) with no layers.
     pub fn new() -> Result<Self, String> {
+        Self::open(false)
+    }
+
+    /// [`RawVk::new`] under the Khronos validation layer, its warnings and errors kept
+    /// ([`RawVk::messages`]); for tests, never the bench.
+    pub fn with_validation() -> Result<Self, String> {
+        Self::open(true)
+    }
+
+    /// The validation layer's warnings and errors so far, taken.
+    pub fn messages(&self) -> Vec<String> {
+        self.validation.as_ref().map_or_else(Vec::new, |(_, _, m)| {
+            std::mem::take(&mut *m.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        })
+    }
+
+    fn open(validate: bool) -> Result<Self, String> {
         // SAFETY: the loader is a system library; every call below follows the Vulkan spec's
         // valid usage for the objects made here, destroyed in `Drop`.
         unsafe {
             let entry = ash::Entry::load().map_err(|e| e.to_string())?;
             let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_2);
-            let instance = vkr(
-                "vkCreateInstance",
-                entry.create_instance(
-                    &vk::InstanceCreateInfo::default().application_info(&app),
-                    None,
-                ),
-            )?;
+            let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
+            let exts = [ash::ext::debug_utils::NAME.as_ptr()];
+            let mut iinfo = vk::InstanceCreateInfo::default().application_info(&app);
+            if validate {
+                iinfo = iinfo
+                    .enabled_layer_names(&layers)
+                    .enabled_extension_names(&exts);
+            }
+            let instance = vkr("vkCreateInstance", entry.create_instance(&iinfo, None))?;
+            let validation = if validate {
+                let messages: Box<Messages> = Box::default();
+                let debug = ash::ext::debug_utils::Instance::new(&entry, &instance);
+                let m = vk::DebugUtilsMessengerCreateInfoEXT::default()
+                    .message_severity(
+                        vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                            | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+                    )
+                    .message_type(
+                        vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                            | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION,
+                    )
+                    .pfn_user_callback(Some(on_message))
+                    .user_data(std::ptr::from_ref::<Messages>(&messages).cast_mut().cast());
+                let messenger = vkr(
+                    "vkCreateDebugUtilsMessengerEXT",
+                    debug.create_debug_utils_messenger(&m, None),
+                )?;
+                Some((debug, messenger, messages))
+            } else {
+                None
+            };
             let phys = *vkr(
                 "vkEnumeratePhysicalDevices",
                 instance.enumerate_physical_devices(),
@@ -206,6 +281,7 @@ impl RawVk {
             }
             let mut me = RawVk {
                 _entry: entry,
+                validation,
                 instance,
                 device,
                 memory_props,
@@ -556,6 +632,9 @@ impl Drop for RawVk {
             }
             self.device.destroy_command_pool(self.pool, None);
             self.device.destroy_device(None);
+            if let Some((debug, messenger, _)) = &self.validation {
+                debug.destroy_debug_utils_messenger(*messenger, None);
+            }
             self.instance.destroy_instance(None);
         }
     }
@@ -1475,4 +1554,38 @@ fn colour(i: usize) -> [u8; 4] {
         (64 + i * 40 % 192) as u8,
         255,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RawBench, RawVk};
+    use crate::gl::NativeGl;
+    use crate::scenes::{Bench, BenchScene};
+
+    /// Every scene the floor has draws native llvmpipe's exact picture (after frames that
+    /// cycle the ring more than once), with no validation-layer warning or error.
+    #[test]
+    fn raw_vulkan_scenes_match_native_and_validate() {
+        let draws = 300;
+        for scene in BenchScene::ALL
+            .into_iter()
+            .filter(|s| RawBench::supports(*s))
+        {
+            let mut gl = NativeGl::new(64, 64).expect("native llvmpipe");
+            let mut bench = Bench::setup(&mut gl, scene);
+            for _ in 0..5 {
+                bench.frame(&mut gl, draws);
+            }
+            let native = bench.checksum(&mut gl);
+            let mut vk = RawVk::with_validation().expect("lavapipe with validation");
+            let mut raw = RawBench::setup(&mut vk, scene, draws).expect("setup");
+            for _ in 0..5 {
+                raw.frame(&mut vk, draws).expect("frame");
+            }
+            let sum = raw.checksum(&mut vk).expect("checksum");
+            raw.destroy(&mut vk);
+            assert_eq!(vk.messages(), Vec::<String>::new(), "{}", scene.name());
+            assert_eq!(sum, native, "{}", scene.name());
+        }
+    }
 }
