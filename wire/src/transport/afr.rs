@@ -421,7 +421,8 @@ impl AfrBackend {
             keys.sort_unstable();
             for (level, face) in keys {
                 let image = images[&(level, face)];
-                let Some(layout) = image.format.exact_layout().filter(|_| image.samples <= 1) else {
+                let Some(layout) = image.format.exact_layout().filter(|_| image.samples <= 1)
+                else {
                     note_uncarried(
                         &mut self.warned,
                         "multisample, compressed and depth/stencil images",

@@ -210,7 +210,8 @@ impl HeapView {
     /// Maps a heap a client sent, after checking its size and seals.
     pub(crate) fn map(fd: &OwnedFd) -> Result<Self, String> {
         sys::check_segment(fd.as_fd(), HEAP_BYTES)?;
-        let map = Mapping::new(fd.as_fd(), 0, HEAP_BYTES, false, false).map_err(|e| e.to_string())?;
+        let map =
+            Mapping::new(fd.as_fd(), 0, HEAP_BYTES, false, false).map_err(|e| e.to_string())?;
         Ok(Self { map })
     }
 
