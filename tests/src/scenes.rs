@@ -42,6 +42,27 @@ use tessera_engine::gl::*;
 
 use crate::gl::{Gl, SceneGl};
 
+/// A triangle covering the viewport, from `gl_VertexID` alone (draw 3 vertices, no
+/// attributes).
+pub const FULL_TRIANGLE_VS: &str = "#version 330 core
+void main() {
+    vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
+    gl_Position = vec4(p, 0.0, 1.0);
+}";
+
+/// Feedback scenes' fragment shader (`tests/tests/afr.rs`, `tests/tests/capture.rs`): each
+/// texel of the previous frame's target (`previous`), moved one texel right and changed by
+/// the frame's constant `k`: a frame's pixels depend on every frame before it.
+pub const FEEDBACK_FS: &str = "#version 330 core
+uniform sampler2D previous;
+uniform float k;
+out vec4 frag;
+void main() {
+    ivec2 at = ivec2(gl_FragCoord.xy);
+    vec4 p = texelFetch(previous, ivec2(max(at.x - 1, 0), at.y), 0);
+    frag = vec4(fract(p.gba + vec3(0.13 + k, 0.07 * k, float(at.x + at.y) / 128.0)), 1.0);
+}";
+
 /// Vertex shader of the bench scenes: a tiny triangle moved by a uniform offset.
 pub const BENCH_VS: &str = "#version 330 core
 layout(location = 0) in vec2 position;

@@ -15,7 +15,7 @@ use tessera_engine::gl::*;
 use tessera_engine::wire::TransportKind;
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
 use tessera_tests::gl::Gl;
-use tessera_tests::scenes::link_program;
+use tessera_tests::scenes::{FEEDBACK_FS, FULL_TRIANGLE_VS, link_program};
 
 use crate::isolation::{self, H, W};
 use crate::transport::Server;
@@ -69,24 +69,6 @@ fn status(socket: &Path) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-const FEEDBACK_VS: &str = "#version 330 core
-void main() {
-    vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
-    gl_Position = vec4(p, 0.0, 1.0);
-}";
-
-/// Each texel of the previous frame's target, moved one texel right and changed by the
-/// frame's constant: a frame's pixels depend on every frame before it.
-const FEEDBACK_FS: &str = "#version 330 core
-uniform sampler2D previous;
-uniform float k;
-out vec4 frag;
-void main() {
-    ivec2 at = ivec2(gl_FragCoord.xy);
-    vec4 p = texelFetch(previous, ivec2(max(at.x - 1, 0), at.y), 0);
-    frag = vec4(fract(p.gba + vec3(0.13 + k, 0.07 * k, float(at.x + at.y) / 128.0)), 1.0);
-}";
-
 /// The feedback scene: two render targets, frame `n` draws into `n mod 2` sampling the other.
 struct Feedback {
     program: GLuint,
@@ -96,7 +78,7 @@ struct Feedback {
 }
 
 fn feedback_setup(gl: &mut dyn Gl) -> Feedback {
-    let program = link_program(gl, FEEDBACK_VS, FEEDBACK_FS);
+    let program = link_program(gl, FULL_TRIANGLE_VS, FEEDBACK_FS);
     let k = gl.get_uniform_location(program, "k");
     let previous = gl.get_uniform_location(program, "previous");
     gl.use_program(program);

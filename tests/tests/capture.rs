@@ -17,7 +17,7 @@ use tessera_engine::pixel::PixelsMut;
 use tessera_engine::wire::TransportKind;
 use tessera_engine::{BackendKind, Config, Context, SurfaceConfig};
 use tessera_tests::differential::{Backend, assert_no_backend_events};
-use tessera_tests::scenes::{BENCH_SIZE, Bench, BenchScene, Demo};
+use tessera_tests::scenes::{BENCH_SIZE, Bench, BenchScene, Demo, FEEDBACK_FS, FULL_TRIANGLE_VS};
 use tessera_wire::capture::{CaptureReader, IN_FLIGHT, ReplayedFrame, Replayer, image_hash};
 use tessera_wire::null::NullBackend;
 use tessera_wire::transport::connect;
@@ -475,24 +475,6 @@ const FB: i32 = 64;
 /// Bytes of each of its buffers.
 const FB_BUFFER: usize = 4096;
 
-const PASS_VS: &str = "#version 330 core
-void main() {
-    vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
-    gl_Position = vec4(p, 0.0, 1.0);
-}";
-
-/// Each texel of the previous frame's target moved one texel right and changed by the
-/// frame's constant: a frame's pixels depend on every frame before it.
-const FEEDBACK_FS: &str = "#version 330 core
-uniform sampler2D previous;
-uniform float k;
-out vec4 frag;
-void main() {
-    ivec2 at = ivec2(gl_FragCoord.xy);
-    vec4 p = texelFetch(previous, ivec2(max(at.x - 1, 0), at.y), 0);
-    frag = vec4(fract(p.gba + vec3(0.13 + k, 0.07 * k, float(at.x + at.y) / 128.0)), 1.0);
-}";
-
 /// The presenting pass's vertex shader: its colour comes from a buffer the GPU rotates
 /// every frame.
 const PRESENT_VS: &str = "#version 330 core
@@ -533,7 +515,7 @@ struct Feedback {
 
 fn feedback_setup(ctx: &mut Context) -> Feedback {
     use tessera_tests::gl::Gl;
-    let feedback = tessera_tests::scenes::link_program(ctx, PASS_VS, FEEDBACK_FS);
+    let feedback = tessera_tests::scenes::link_program(ctx, FULL_TRIANGLE_VS, FEEDBACK_FS);
     let present = tessera_tests::scenes::link_program(ctx, PRESENT_VS, PRESENT_FS);
     let k = Gl::get_uniform_location(ctx, feedback, "k");
     Gl::use_program(ctx, feedback);
