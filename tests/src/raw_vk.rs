@@ -1037,61 +1037,9 @@ impl RawBench {
             let cb = vk_.begin()?;
             let d = &vk_.device;
             for (i, t) in textures.iter().enumerate() {
-                let to_dst = [vk::ImageMemoryBarrier::default()
-                    .image(t.image)
-                    .old_layout(vk::ImageLayout::UNDEFINED)
-                    .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                    .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .subresource_range(color_range())];
-                d.cmd_pipeline_barrier(
-                    cb,
-                    vk::PipelineStageFlags::TOP_OF_PIPE,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &to_dst,
-                );
-                let region = [vk::BufferImageCopy::default()
-                    .buffer_offset(i as u64 * 64)
-                    .image_subresource(vk::ImageSubresourceLayers {
-                        aspect_mask: vk::ImageAspectFlags::COLOR,
-                        mip_level: 0,
-                        base_array_layer: 0,
-                        layer_count: 1,
-                    })
-                    .image_extent(vk::Extent3D {
-                        width: 4,
-                        height: 4,
-                        depth: 1,
-                    })];
-                d.cmd_copy_buffer_to_image(
-                    cb,
-                    staging.buffer,
-                    t.image,
-                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                    &region,
-                );
-                let to_read = [vk::ImageMemoryBarrier::default()
-                    .image(t.image)
-                    .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                    .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
-                    .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                    .dst_access_mask(vk::AccessFlags::SHADER_READ)
-                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .subresource_range(color_range())];
-                d.cmd_pipeline_barrier(
-                    cb,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::FRAGMENT_SHADER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &to_read,
-                );
+                // SAFETY: `cb` records outside a render pass; `t.image` is a new 4 x 4 image
+                // of this device, its texels at `i * 64` of the staging buffer.
+                record_texture_upload(d, cb, t.image, staging.buffer, i as u64 * 64);
             }
             vk_.submit()?;
             vk_.finish()?;
