@@ -14,7 +14,7 @@ use ash::vk;
 
 use crate::scenes::{
     BENCH_SIZE, BenchScene, MANY_OBJECTS, MULTIDRAW_BATCH, STATECHANGE_TEXTURES, STATECHANGE_VAOS,
-    UPLOAD_BYTES,
+    UPLOAD_BYTES, colour, scatter,
 };
 
 /// Command buffers (and fences) a frame ring cycles through.
@@ -1476,32 +1476,6 @@ impl RawBench {
             d.destroy_descriptor_set_layout(self.set_layout, None);
         }
     }
-}
-
-/// The GL scenes' offsets ([`crate::scenes`]'s `scatter`).
-fn scatter(n: usize) -> Vec<[f32; 2]> {
-    let half = (BENCH_SIZE / 2) as f32;
-    let span = (BENCH_SIZE - 6) as usize;
-    (0..n)
-        .map(|i| {
-            let px = (i * 37) % span + 2;
-            let py = ((i / span) * 13 + i * 5) % span + 2;
-            [
-                (px as f32 + 0.25) / half - 1.0,
-                (py as f32 + 0.25) / half - 1.0,
-            ]
-        })
-        .collect()
-}
-
-/// The GL scenes' colour of object `i`.
-fn colour(i: usize) -> [u8; 4] {
-    [
-        (i * 16 % 256) as u8,
-        255 - (i * 16 % 256) as u8,
-        (64 + i * 40 % 192) as u8,
-        255,
-    ]
 }
 
 #[cfg(test)]

@@ -443,7 +443,7 @@ pub fn small_texture<G: Gl + ?Sized>(gl: &mut G, rgba: [u8; 4]) -> GLuint {
 
 /// A deterministic scatter of `n` points over most of the target, in clip space, each a
 /// quarter pixel past a pixel corner (see the module essay). Exact in `f32`.
-fn scatter(n: usize) -> Vec<[f32; 2]> {
+pub(crate) fn scatter(n: usize) -> Vec<[f32; 2]> {
     let half = (BENCH_SIZE / 2) as f32;
     let span = (BENCH_SIZE - 6) as usize;
     (0..n)
@@ -462,7 +462,7 @@ fn scatter(n: usize) -> Vec<[f32; 2]> {
 const SIDE: f32 = 4.0 / BENCH_SIZE as f32;
 
 /// A colour for object `i` of `n` (alpha 255).
-fn colour(i: usize) -> [u8; 4] {
+pub(crate) fn colour(i: usize) -> [u8; 4] {
     [
         (i * 16 % 256) as u8,
         255 - (i * 16 % 256) as u8,
