@@ -334,6 +334,9 @@ pub(crate) struct Buffer {
     pub owned: Owned,
     /// Size the engine asked for (the Vulkan buffer is at least 4 bytes).
     pub size: u64,
+    /// Serial of the last submission with a transfer into the buffer (0: none). Until it
+    /// retires, unsynchronized writes too go through transfers, which keep command order.
+    pub copied: u64,
 }
 
 impl ByteSized for Buffer {
@@ -805,6 +808,14 @@ impl VkPipe {
         self.frames.current.garbage.push(g);
     }
 
+    /// Notes a transfer into buffer `handle` recorded in the current submission.
+    pub fn copied_into(&mut self, handle: BufferHandle) {
+        let serial = self.serial();
+        if let Ok(b) = self.buffers.get_mut("", handle) {
+            b.copied = serial;
+        }
+    }
+
     /// Ends the open pass (running pending clears) while the images it names still exist,
     /// then moves the epoch: an image a framebuffer may hold is about to change.
     pub fn invalidate_targets(&mut self) {
@@ -1052,32 +1063,45 @@ impl BufferPipe for VkPipe {
         let made = if size > 0 && self.faults.refuse(N) {
             Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)
         } else {
-            memory::device_buffer(&self.alloc, size, usage)
+            memory::object_buffer(&self.alloc, size, usage, self.tiers.mapped_buffers)
         };
         let (owned, size) = match made {
             Ok(o) => (o, size),
             Err(e) => {
                 let what = format!("a {size}-byte buffer ({e})");
                 self.events.push(Event::OutOfMemory { what });
-                let stand_in = memory::device_buffer(&self.alloc, 4, usage)
+                let stand_in = memory::object_buffer(&self.alloc, 4, usage, false)
                     .map_err(|e| vk_error("vmaCreateBuffer", e))?;
                 (stand_in, 4)
             }
         };
-        self.transfer_begin();
-        // SAFETY: recording, outside a render pass (transfer_begin ended it); a new buffer
-        // with TRANSFER_DST usage; WHOLE_SIZE fills to the end.
-        unsafe {
-            self.raw
-                .cmd_fill_buffer(self.rec.cmd, owned.buffer, 0, vk::WHOLE_SIZE, 0)
+        let copied = if owned.ptr.is_null() {
+            self.transfer_begin();
+            // SAFETY: recording, outside a render pass (transfer_begin ended it); a new
+            // buffer with TRANSFER_DST usage; WHOLE_SIZE fills to the end.
+            unsafe {
+                self.raw
+                    .cmd_fill_buffer(self.rec.cmd, owned.buffer, 0, vk::WHOLE_SIZE, 0)
+            };
+            self.rec.dirty_mem = true;
+            self.serial()
+        } else {
+            // SAFETY: the mapping covers the whole buffer (at least 4 bytes), which no
+            // command uses yet; host writes before a submission are visible to it.
+            unsafe { std::ptr::write_bytes(owned.ptr, 0, owned.size.max(4) as usize) };
+            0
         };
-        self.rec.dirty_mem = true;
+        let buffer = Buffer {
+            owned,
+            size,
+            copied,
+        };
         if let Ok(b) = self.buffers.get_mut(N, handle) {
-            let old = std::mem::replace(b, Buffer { owned, size });
+            let old = std::mem::replace(b, buffer);
             self.defer(Garbage::Buffer(old.owned));
             Ok(())
         } else {
-            self.buffers.insert(N, handle, Buffer { owned, size })
+            self.buffers.insert(N, handle, buffer)
         }
     }
 
@@ -1089,18 +1113,31 @@ impl BufferPipe for VkPipe {
     }
 
     /// `WriteBuffer` (or a read-back into a pack buffer, `record`): stage bytes into the
-    /// arena, then a transfer.
+    /// arena, then a transfer. An unsynchronized write into a mapped buffer with no
+    /// transfer pending is copied into its memory at once, and the render pass stays open.
     fn write_buffer(&mut self, record: &'static str, write: BufferWrite<'_>) -> R {
         let BufferWrite {
             buffer: handle,
             offset,
             bytes: data,
+            unsynchronized,
         } = write;
         let dst = self
             .buffers
             .get_range(record, handle, offset, data.len() as u64)?;
+        let (ptr, copied) = (dst.owned.ptr, dst.copied);
         let dst = dst.owned.buffer;
         if data.is_empty() {
+            return Ok(());
+        }
+        if unsynchronized && !ptr.is_null() && copied <= self.frames.completed {
+            // SAFETY: the range lies inside the buffer (checked above), which stays mapped
+            // for its life; no transfer into it is pending, and the program promised that
+            // no pending command uses these bytes. Host writes before a submission are
+            // visible to it (coherent memory).
+            unsafe {
+                std::ptr::copy_nonoverlapping(data.as_ptr(), ptr.add(offset as usize), data.len())
+            };
             return Ok(());
         }
         let src = self.arena(data.len() as u64, 4)?;
@@ -1118,6 +1155,7 @@ impl BufferPipe for VkPipe {
                 .cmd_copy_buffer(self.rec.cmd, src.buffer, dst, &[region])
         };
         self.rec.dirty_mem = true;
+        self.copied_into(handle);
         Ok(())
     }
 
@@ -1139,6 +1177,7 @@ impl BufferPipe for VkPipe {
                 buffer: handle,
                 offset: range.offset,
                 bytes: &bytes,
+                unsynchronized: false,
             };
             return self.write_buffer(N, write);
         };
@@ -1163,6 +1202,7 @@ impl BufferPipe for VkPipe {
             )
         };
         self.rec.dirty_mem = true;
+        self.copied_into(handle);
         Ok(())
     }
 
@@ -1189,6 +1229,7 @@ impl BufferPipe for VkPipe {
         // not overlapping (checked above).
         unsafe { self.raw.cmd_copy_buffer(self.rec.cmd, from, to, &[region]) };
         self.rec.dirty_mem = true;
+        self.copied_into(dst);
         Ok(())
     }
 

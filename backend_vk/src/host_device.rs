@@ -96,8 +96,14 @@ impl Gpu {
             });
         }
         let has = |n: &std::ffi::CStr| host.extensions.iter().any(|e| e.as_c_str() == n);
+        // SAFETY: the host's physical device, of the host's instance.
+        let memory = unsafe {
+            host.instance
+                .get_physical_device_memory_properties(host.physical_device)
+        };
         let tiers = Tiers {
             api_version,
+            mapped_buffers: crate::memory::unified(&memory),
             vertex_streams: 1,
             memory_export: has(ash::khr::external_memory_fd::NAME),
             ..Tiers::default()

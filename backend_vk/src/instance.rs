@@ -69,6 +69,11 @@ pub struct Tiers {
     pub vertex_input_dynamic_state: bool,
     /// Detected, not used: graphics pipeline libraries.
     pub graphics_pipeline_library: bool,
+    /// Buffer objects live in mapped memory: every device-local memory type is also
+    /// host-visible and coherent (integrated GPUs, CPU devices such as lavapipe; off with the
+    /// floor). A new buffer's zeros and unsynchronized writes then go straight to its memory
+    /// instead of through transfers, which would end the render pass.
+    pub mapped_buffers: bool,
     /// Surfaces are presented to X11 windows through swapchains (`VK_KHR_xcb_surface` on
     /// the instance, `VK_KHR_swapchain` on the device).
     pub present: bool,
@@ -782,8 +787,11 @@ fn create_device(
     );
     let has = |n: &CStr| exts.iter().any(|e| e.as_c_str() == n);
     let optional = !options.floor;
+    // SAFETY: a physical device of this instance.
+    let memory = unsafe { instance.get_physical_device_memory_properties(phys) };
     let mut tiers = Tiers {
         api_version: props.api_version,
+        mapped_buffers: optional && crate::memory::unified(&memory),
         ..Tiers::default()
     };
     let mut dcc = vk::PhysicalDeviceDepthClipControlFeaturesEXT::default();

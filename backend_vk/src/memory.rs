@@ -54,6 +54,62 @@ pub(crate) fn device_local() -> vk_mem::AllocationCreateInfo {
     }
 }
 
+/// Whether every device-local memory type is also host-visible and coherent (and there is
+/// one): memory the device reads at full speed that the CPU can write directly.
+pub(crate) fn unified(memory: &vk::PhysicalDeviceMemoryProperties) -> bool {
+    let types = &memory.memory_types[..memory.memory_type_count as usize];
+    let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+    let mut local = types
+        .iter()
+        .filter(|t| {
+            t.property_flags
+                .contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
+        })
+        .peekable();
+    local.peek().is_some() && local.all(|t| t.property_flags.contains(host))
+}
+
+/// Creates a buffer object's buffer: device-local, and mapped where `mapped` (the device's
+/// memory is [`unified`]), so the CPU can write it without a transfer.
+pub(crate) fn object_buffer(
+    alloc: &vk_mem::Allocator,
+    size: u64,
+    usage: vk::BufferUsageFlags,
+    mapped: bool,
+) -> Result<Owned, vk::Result> {
+    if !mapped {
+        return device_buffer(alloc, size, usage);
+    }
+    let info = vk::BufferCreateInfo::default()
+        .size(size.max(4))
+        .usage(usage)
+        .sharing_mode(vk::SharingMode::EXCLUSIVE);
+    // CAN_ALIAS as in device_buffer.
+    let ainfo = vk_mem::AllocationCreateInfo {
+        flags: vk_mem::AllocationCreateFlags::CAN_ALIAS
+            | vk_mem::AllocationCreateFlags::MAPPED
+            | vk_mem::AllocationCreateFlags::HOST_ACCESS_SEQUENTIAL_WRITE,
+        required_flags: vk::MemoryPropertyFlags::HOST_VISIBLE
+            | vk::MemoryPropertyFlags::HOST_COHERENT,
+        ..device_local()
+    };
+    // SAFETY: as in device_buffer; MAPPED keeps the memory mapped for the allocation's life.
+    let (buffer, allocation) = unsafe { alloc.create_buffer(&info, &ainfo) }?;
+    let ptr = alloc
+        .get_allocation_info(&allocation)
+        .mapped_data
+        .cast::<u8>();
+    if ptr.is_null() {
+        backend_bug("a MAPPED host-visible allocation has no mapping");
+    }
+    Ok(Owned {
+        buffer,
+        allocation,
+        ptr,
+        size,
+    })
+}
+
 /// Creates a device-local buffer.
 pub(crate) fn device_buffer(
     alloc: &vk_mem::Allocator,

@@ -163,12 +163,15 @@ impl CsoPipe for VkPipe {
 }
 
 /// Whether a record leaves what the next draw of the current context needs as it was, but
-/// for what its state records mark dirty: draws, and the state records themselves.
+/// for what its state records mark dirty: draws, the state records themselves, and
+/// unsynchronized buffer writes (bytes, no object's state; one that needs a transfer ends
+/// the render pass, which forgets what was prepared).
 fn keeps_draw_state(record: &ArchivedRecord) -> bool {
     use ArchivedRecord as A;
     matches!(
         record,
         A::Draw { .. }
+            | A::WriteBufferUnsynchronized { .. }
             | A::DrawIndexed { .. }
             | A::MultiDraw { .. }
             | A::MultiDrawIndexed { .. }

@@ -46,7 +46,7 @@ use tessera_components::state::{BufferTarget, IndexedBuffer};
 use tessera_systems::lifecycle;
 use tessera_wire::Reply;
 use tessera_wire::handle::BufferHandle;
-use tessera_wire::record::{BufferCopy, BufferRange, HeapRange, Record};
+use tessera_wire::record::{BufferCopy, BufferRange, HeapRange, Record, Span};
 
 use crate::context::{Context, GlResult};
 use crate::limits::{ACB_BINDINGS, SSBO_BINDINGS, UBO_BINDINGS, UBO_OFFSET_ALIGNMENT};
@@ -119,6 +119,25 @@ fn shadow_known(sh: &Shared, e: Entity, offset: u64, len: u64) -> bool {
         .get::<Buffer>(e)
         .and_then(|b| b.shadow.as_ref())
         .is_some_and(|s| s.is_known(offset, len))
+}
+
+/// The record that writes a mapping's bytes: `WriteBufferUnsynchronized` for a map the
+/// program made `MAP_UNSYNCHRONIZED_BIT` (it promised no pending command uses the range,
+/// so a backend may write it at once), else `WriteBuffer`, ordered with the draws.
+fn write_record(buffer: BufferHandle, offset: u64, data: Span, unsynchronized: bool) -> Record {
+    if unsynchronized {
+        Record::WriteBufferUnsynchronized {
+            buffer,
+            offset,
+            data,
+        }
+    } else {
+        Record::WriteBuffer {
+            buffer,
+            offset,
+            data,
+        }
+    }
 }
 
 /// The `[start, end)` runs where `now` differs from `initial`; runs less than
@@ -1369,14 +1388,12 @@ impl Context {
                 }
                 None => &whole,
             };
+            let unsynchronized = m.access & MAP_UNSYNCHRONIZED_BIT != 0;
             for &(s, end) in runs {
                 let data = &m.bytes[s..end];
                 let span = sh.dev.enc.stage(data);
-                sh.dev.push(Record::WriteBuffer {
-                    buffer: handle,
-                    offset: at + s as u64,
-                    data: span,
-                });
+                sh.dev
+                    .push(write_record(handle, at + s as u64, span, unsynchronized));
                 shadow_write(&mut sh, e, at + s as u64, data);
             }
             sh.flush_if_full();
@@ -1435,13 +1452,10 @@ impl Context {
         }
         let handle = b.handle;
         let at = (m.offset + offset) as u64;
+        let unsynchronized = m.access & MAP_UNSYNCHRONIZED_BIT != 0;
         let bytes = m.bytes[offset as usize..(offset + length) as usize].to_vec();
         let span = sh.dev.enc.stage(&bytes);
-        sh.dev.push(Record::WriteBuffer {
-            buffer: handle,
-            offset: at,
-            data: span,
-        });
+        sh.dev.push(write_record(handle, at, span, unsynchronized));
         shadow_write(&mut sh, e, at, &bytes);
         sh.flush_if_full();
     }

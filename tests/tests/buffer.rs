@@ -730,6 +730,52 @@ fn contents_after_unmap(ctx: &mut Context) -> Vec<u8> {
 }
 
 #[test]
+fn unsynchronized_maps_write_with_the_unsynchronized_record() {
+    let mut ctx = context();
+    buffer_with(&mut ctx, ARRAY_BUFFER, &[0; 8]);
+    records(&mut ctx);
+    let unsynchronized = MAP_WRITE_BIT | MAP_UNSYNCHRONIZED_BIT;
+    ctx.map_buffer_range(
+        ARRAY_BUFFER,
+        2,
+        2,
+        unsynchronized | MAP_INVALIDATE_RANGE_BIT,
+    );
+    ctx.with_mapped(ARRAY_BUFFER, |m| m.copy_from_slice(&[1, 2]));
+    ctx.unmap_buffer(ARRAY_BUFFER);
+    let recs = records(&mut ctx);
+    assert!(
+        matches!(
+            recs[..],
+            [Record::WriteBufferUnsynchronized { offset: 2, .. }]
+        ),
+        "{recs:?}"
+    );
+    ctx.map_buffer_range(ARRAY_BUFFER, 4, 4, unsynchronized | MAP_FLUSH_EXPLICIT_BIT);
+    ctx.with_mapped(ARRAY_BUFFER, |m| m.copy_from_slice(&[3, 4, 5, 6]));
+    ctx.flush_mapped_buffer_range(ARRAY_BUFFER, 1, 2);
+    ctx.unmap_buffer(ARRAY_BUFFER);
+    let recs = records(&mut ctx);
+    assert!(
+        matches!(
+            recs[..],
+            [Record::WriteBufferUnsynchronized { offset: 5, .. }]
+        ),
+        "{recs:?}"
+    );
+    // A synchronized map keeps command order.
+    ctx.map_buffer_range(ARRAY_BUFFER, 0, 2, MAP_WRITE_BIT | MAP_INVALIDATE_RANGE_BIT);
+    ctx.unmap_buffer(ARRAY_BUFFER);
+    let recs = records(&mut ctx);
+    assert!(
+        matches!(recs[..], [Record::WriteBuffer { offset: 0, .. }]),
+        "{recs:?}"
+    );
+    assert_no_error!(ctx);
+    assert_eq!(contents(&mut ctx, ARRAY_BUFFER, 8)[2..7], [1, 2, 0, 4, 5]);
+}
+
+#[test]
 fn explicit_flushes_upload_the_flushed_ranges() {
     let mut ctx = context();
     buffer_with(&mut ctx, ARRAY_BUFFER, &[0; 8]);

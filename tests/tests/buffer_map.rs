@@ -1,19 +1,25 @@
 //! Buffer maps that do not read back what the program will overwrite: the engine's client
 //! copy of each buffer answers maps with no round trip while no GPU write made it stale, unsynchronized maps never wait, and bytes the GPU wrote survive
 //! every write map. Round trips are counted exactly (`blocking_waits` of the in-process
-//! transport), on the null backend and on the native GLES driver.
+//! transport), on the null backend, on the native GLES driver and on Vulkan.
 
 use tessera_engine::Context;
 use tessera_engine::gl::*;
 use tessera_engine::pixel::PixelsMut;
 use tessera_engine::wire::TransportKind;
+use tessera_tests::differential::Backend;
 use tessera_tests::{assert_no_error, context, differential, programs};
 
-/// Both backends a test runs on: the null backend and native GLES (in-process transports).
-fn contexts() -> [(&'static str, Context); 2] {
+/// The backends a test runs on: the null backend, native GLES and Vulkan (in-process
+/// transports).
+fn contexts() -> [(&'static str, Context); 3] {
     [
         ("null", context()),
         ("gles", differential::tessera(TransportKind::Inproc, 32, 32)),
+        (
+            "vulkan",
+            differential::tessera_on(Backend::Vulkan, TransportKind::Inproc, 32, 32),
+        ),
     ]
 }
 
@@ -95,46 +101,143 @@ fn unsynchronized_write_maps_make_no_round_trip() {
 
 #[test]
 fn a_draw_uses_what_an_unsynchronized_map_wrote() {
-    let mut ctx = differential::tessera(TransportKind::Inproc, 32, 32);
-    let ctx = &mut ctx;
-    ctx.clear_color(0.0, 0.0, 1.0, 1.0);
-    ctx.clear(COLOR_BUFFER_BIT);
-    let p = programs::color_program(ctx);
-    ctx.use_program(p);
-    let loc = ctx.get_uniform_location(p, "color");
-    ctx.uniform4f(loc, 1.0, 0.0, 0.0, 1.0);
-    let vao = ctx.gen_vertex_array();
-    ctx.bind_vertex_array(vao);
-    // Zeros: a degenerate triangle until the map writes the real one.
-    let b = ctx.gen_buffer();
-    ctx.bind_buffer(ARRAY_BUFFER, b);
-    ctx.buffer_data(ARRAY_BUFFER, 24, None, STREAM_DRAW);
-    ctx.vertex_attrib_pointer(0, 2, FLOAT, FALSE as GLboolean, 0, 0);
-    ctx.enable_vertex_attrib_array(0);
-    let w = waits(ctx);
-    ctx.map_buffer_range(ARRAY_BUFFER, 0, 24, MAP_WRITE_BIT | MAP_UNSYNCHRONIZED_BIT);
-    let verts: Vec<u8> = [-0.9f32, -0.9, 0.9, -0.9, -0.9, 0.9]
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
-    ctx.with_mapped(ARRAY_BUFFER, |m| m.copy_from_slice(&verts));
-    ctx.unmap_buffer(ARRAY_BUFFER);
-    ctx.draw_arrays(TRIANGLES, 0, 3);
-    assert_eq!(waits(ctx) - w, 0, "map, unmap and draw waited");
-    let mut pixels = vec![0u8; 32 * 32 * 4];
-    ctx.read_pixels(
-        0,
-        0,
-        32,
-        32,
-        RGBA,
-        UNSIGNED_BYTE,
-        PixelsMut::Bytes(&mut pixels),
-    );
-    assert_no_error!(ctx);
-    let at = |x: usize, y: usize| pixels[(y * 32 + x) * 4..][..4].to_vec();
-    assert_eq!(at(4, 4), [255, 0, 0, 255], "inside the mapped triangle");
-    assert_eq!(at(30, 30), [0, 0, 255, 255], "outside it");
+    // On Vulkan (lavapipe's memory is host-visible) the write lands in the buffer's memory
+    // at once; after `glBufferData` with data, whose transfer is still pending, it must go
+    // through a transfer after that one, or the pending zeros would land over it.
+    for backend in [Backend::Gles, Backend::Vulkan] {
+        for initial in [None, Some(&[0u8; 24][..])] {
+            let what = format!(
+                "{backend:?}, initial contents {:?}",
+                initial.map(|_| "zeros")
+            );
+            let mut ctx = differential::tessera_on(backend, TransportKind::Inproc, 32, 32);
+            let ctx = &mut ctx;
+            ctx.clear_color(0.0, 0.0, 1.0, 1.0);
+            ctx.clear(COLOR_BUFFER_BIT);
+            let p = programs::color_program(ctx);
+            ctx.use_program(p);
+            let loc = ctx.get_uniform_location(p, "color");
+            ctx.uniform4f(loc, 1.0, 0.0, 0.0, 1.0);
+            let vao = ctx.gen_vertex_array();
+            ctx.bind_vertex_array(vao);
+            // Zeros: a degenerate triangle until the map writes the real one.
+            let b = ctx.gen_buffer();
+            ctx.bind_buffer(ARRAY_BUFFER, b);
+            ctx.buffer_data(ARRAY_BUFFER, 24, initial, STREAM_DRAW);
+            ctx.vertex_attrib_pointer(0, 2, FLOAT, FALSE as GLboolean, 0, 0);
+            ctx.enable_vertex_attrib_array(0);
+            let w = waits(ctx);
+            ctx.map_buffer_range(ARRAY_BUFFER, 0, 24, MAP_WRITE_BIT | MAP_UNSYNCHRONIZED_BIT);
+            let verts: Vec<u8> = [-0.9f32, -0.9, 0.9, -0.9, -0.9, 0.9]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect();
+            ctx.with_mapped(ARRAY_BUFFER, |m| m.copy_from_slice(&verts));
+            ctx.unmap_buffer(ARRAY_BUFFER);
+            ctx.draw_arrays(TRIANGLES, 0, 3);
+            assert_eq!(waits(ctx) - w, 0, "{what}: map, unmap and draw waited");
+            let mut pixels = vec![0u8; 32 * 32 * 4];
+            ctx.read_pixels(
+                0,
+                0,
+                32,
+                32,
+                RGBA,
+                UNSIGNED_BYTE,
+                PixelsMut::Bytes(&mut pixels),
+            );
+            assert_no_error!(ctx);
+            let at = |x: usize, y: usize| pixels[(y * 32 + x) * 4..][..4].to_vec();
+            assert_eq!(
+                at(4, 4),
+                [255, 0, 0, 255],
+                "{what}: inside the mapped triangle"
+            );
+            assert_eq!(at(30, 30), [0, 0, 255, 255], "{what}: outside it");
+        }
+    }
+}
+
+/// A stream buffer as emulators draw from it: each draw's vertices written through an
+/// unsynchronized map of the next range, drawn, and the buffer orphaned when full. Earlier
+/// draws of the frame, not yet run when later ranges are written, must still see their own
+/// triangles (on Vulkan the writes land in memory at once, ahead of those draws).
+#[test]
+fn draws_from_a_stream_buffer_see_their_own_ranges() {
+    const SIDE: i32 = 32;
+    // Four quadrants, each drawn from its own triangle pair in the stream; 3 ranges per
+    // buffer, so the fourth orphans it.
+    let quads = [(-1.0f32, -1.0f32), (0.0, -1.0), (-1.0, 0.0), (0.0, 0.0)];
+    let colors = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [1.0, 1.0, 0.0, 1.0],
+        [1.0, 0.0, 1.0, 1.0],
+    ];
+    const RANGE: usize = 6 * 2 * 4;
+    for backend in [Backend::Gles, Backend::Vulkan] {
+        let mut ctx = differential::tessera_on(backend, TransportKind::Inproc, SIDE, SIDE);
+        let ctx = &mut ctx;
+        ctx.clear_color(0.0, 0.0, 1.0, 1.0);
+        ctx.clear(COLOR_BUFFER_BIT);
+        let p = programs::color_program(ctx);
+        ctx.use_program(p);
+        let loc = ctx.get_uniform_location(p, "color");
+        let vao = ctx.gen_vertex_array();
+        ctx.bind_vertex_array(vao);
+        let b = ctx.gen_buffer();
+        ctx.bind_buffer(ARRAY_BUFFER, b);
+        ctx.buffer_data(ARRAY_BUFFER, (3 * RANGE) as GLsizeiptr, None, STREAM_DRAW);
+        ctx.vertex_attrib_pointer(0, 2, FLOAT, FALSE as GLboolean, 0, 0);
+        ctx.enable_vertex_attrib_array(0);
+        let mut at = 0;
+        for (&(x, y), c) in quads.iter().zip(colors) {
+            if at + RANGE > 3 * RANGE {
+                ctx.buffer_data(ARRAY_BUFFER, (3 * RANGE) as GLsizeiptr, None, STREAM_DRAW);
+                at = 0;
+            }
+            let verts: Vec<u8> = [
+                x,
+                y,
+                x + 1.0,
+                y,
+                x,
+                y + 1.0,
+                x + 1.0,
+                y,
+                x + 1.0,
+                y + 1.0,
+                x,
+                y + 1.0,
+            ]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+            let access = MAP_WRITE_BIT | MAP_INVALIDATE_RANGE_BIT | MAP_UNSYNCHRONIZED_BIT;
+            ctx.map_buffer_range(ARRAY_BUFFER, at as GLintptr, RANGE as GLsizeiptr, access);
+            ctx.with_mapped(ARRAY_BUFFER, |m| m.copy_from_slice(&verts));
+            ctx.unmap_buffer(ARRAY_BUFFER);
+            ctx.uniform4f(loc, c[0], c[1], c[2], c[3]);
+            ctx.draw_arrays(TRIANGLES, (at / 8) as GLint, 6);
+            at += RANGE;
+        }
+        let mut pixels = vec![0u8; (SIDE * SIDE * 4) as usize];
+        ctx.read_pixels(
+            0,
+            0,
+            SIDE,
+            SIDE,
+            RGBA,
+            UNSIGNED_BYTE,
+            PixelsMut::Bytes(&mut pixels),
+        );
+        assert_no_error!(ctx);
+        let px = |x: i32, y: i32| pixels[((y * SIDE + x) * 4) as usize..][..4].to_vec();
+        for (i, (cx, cy)) in [(8, 8), (24, 8), (8, 24), (24, 24)].into_iter().enumerate() {
+            let want: Vec<u8> = colors[i].iter().map(|&v| (v * 255.0) as u8).collect();
+            assert_eq!(px(cx, cy), want, "{backend:?}: quadrant {i}");
+        }
+    }
 }
 
 #[test]

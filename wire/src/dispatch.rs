@@ -229,6 +229,7 @@ pub trait BufferPipe {
             buffer,
             offset: range.offset,
             bytes: &bytes,
+            unsynchronized: false,
         };
         self.write_buffer("FillBuffer", write)
     }
@@ -650,6 +651,9 @@ pub struct BufferWrite<'a> {
     pub offset: u64,
     /// The bytes (inside the stage, or read back).
     pub bytes: &'a [u8],
+    /// No pending command reads or writes these bytes (`WriteBufferUnsynchronized`): they
+    /// may land at once instead of in command order.
+    pub unsynchronized: bool,
 }
 
 /// `WriteTexture`'s upload into one image of a texture.
@@ -1477,21 +1481,32 @@ impl<C: PipeContext> Dispatcher<C> {
                 buffer,
                 offset,
                 data,
+            }
+            | A::WriteBufferUnsynchronized {
+                buffer,
+                offset,
+                data,
             } => {
-                const N: &str = "WriteBuffer";
+                let unsynchronized = matches!(record, A::WriteBufferUnsynchronized { .. });
+                let n = if unsynchronized {
+                    "WriteBufferUnsynchronized"
+                } else {
+                    "WriteBuffer"
+                };
                 let buffer = de(buffer)?;
-                reg.buffers.get(N, buffer)?;
+                reg.buffers.get(n, buffer)?;
                 let bytes = stage.get(de(data)?)?;
                 let write = BufferWrite {
                     buffer,
                     offset: offset.to_native(),
                     bytes,
+                    unsynchronized,
                 };
-                pipe.write_buffer(N, write)?;
+                pipe.write_buffer(n, write)?;
                 if !self.heap_ranges.is_empty() {
                     self.heap_ranges.learn(buffer, write.offset, bytes);
                 }
-                N
+                n
             }
             A::FillBuffer {
                 buffer,
@@ -2655,6 +2670,7 @@ impl<C: PipeContext> Dispatcher<C> {
                     buffer,
                     offset,
                     bytes: &bytes[..width],
+                    unsynchronized: false,
                 };
                 pipe.write_buffer(N, write)?;
                 N
@@ -2734,6 +2750,7 @@ fn deliver<P: Pipe>(
                 buffer,
                 offset,
                 bytes: &bytes,
+                unsynchronized: false,
             };
             pipe.write_buffer(n, write)?;
         }

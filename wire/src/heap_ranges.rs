@@ -102,6 +102,7 @@ impl HeapRanges {
                 buffer,
                 offset: range.offset,
                 bytes: &twin,
+                unsynchronized: false,
             },
         )?;
         self.bytes += range.size;
@@ -238,6 +239,7 @@ impl HeapRanges {
                 buffer: a.buffer,
                 offset: a.offset + s as u64,
                 bytes: &a.twin[s..e],
+                unsynchronized: false,
             },
         )
     }

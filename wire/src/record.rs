@@ -684,6 +684,15 @@ pub enum Record {
         offset: u64,
         data: Span,
     },
+    /// A `WriteBuffer` of bytes no pending command reads or writes, as the program promised
+    /// by mapping them `MAP_UNSYNCHRONIZED_BIT`: a backend whose buffer memory the CPU can
+    /// write may write them at once, ahead of commands recorded but not yet run, instead
+    /// of through a transfer ordered with them.
+    WriteBufferUnsynchronized {
+        buffer: BufferHandle,
+        offset: u64,
+        data: Span,
+    },
     /// Fills a buffer range with a pattern of stage bytes (GL 4.3's `glClearBufferSubData`:
     /// one texel of 1 to 16 bytes, which the range's offset and size are multiples of),
     /// repeated from the range's start.
