@@ -6,15 +6,16 @@
 //! in GL's read-back order (clip-space `y = -1` is row 0 in both APIs), so its hash is
 //! comparable with the GL implementations'.
 //!
-//! Scenes done: `steady`, `statechange`, `upload`, `readback`, `mapstream`,
-//! `manyobjects` and `multidraw` ([`RawBench::supports`]); the others are not written yet.
+//! Scenes done: `steady`, `static`, `statechange`, `programchange`, `texturechange`,
+//! `upload`, `persistent`, `readback`, `appwork`, `mapstream`, `manyobjects` and
+//! `multidraw` ([`RawBench::supports`]); `ubochange` and `shaderheavy` are not written yet.
 #![expect(unsafe_code, reason = "Vulkan calls through ash")]
 
 use ash::vk;
 
 use crate::scenes::{
-    BENCH_SIZE, BenchScene, MANY_OBJECTS, MULTIDRAW_BATCH, STATECHANGE_TEXTURES, STATECHANGE_VAOS,
-    UPLOAD_BYTES, colour, scatter,
+    BENCH_PROGRAMS, BENCH_SIZE, BenchScene, MANY_OBJECTS, MULTIDRAW_BATCH, STATECHANGE_TEXTURES,
+    STATECHANGE_VAOS, UPLOAD_BYTES, app_work, colour, persistent_variants, scatter, upload_bytes,
 };
 
 /// Command buffers (and fences) a frame ring cycles through.
@@ -32,13 +33,16 @@ void main() {
 }
 ";
 
+/// The textured fragment shader; `programchange`'s programs each specialize `factor` (the
+/// GL programs' distinct constant), the others leave it 1.
 const FS: &str = "#version 450
 layout(location = 0) in vec2 uv;
 layout(set = 0, binding = 0) uniform sampler2D tex;
 layout(push_constant) uniform P { vec4 offset; vec4 tint; } pc;
+layout(constant_id = 0) const float factor = 1.0;
 layout(location = 0) out vec4 color;
 void main() {
-    color = texture(tex, uv) * pc.tint;
+    color = texture(tex, uv) * pc.tint * factor;
 }
 ";
 
@@ -662,8 +666,8 @@ pub struct RawBench {
     set_layout: vk::DescriptorSetLayout,
     desc_pool: vk::DescriptorPool,
     sampler: vk::Sampler,
-    /// Textured with blending off, then on; flat.
-    pipelines: [vk::Pipeline; 3],
+    /// Textured with blending off, then on; flat; then `programchange`'s programs.
+    pipelines: Vec<vk::Pipeline>,
     /// `upload` and `mapstream`: a vertex buffer per ring slot, written by the host in the
     /// frames that slot records.
     ring: Vec<Mapped>,
@@ -681,7 +685,12 @@ pub struct RawBench {
     vertices: Mapped,
     textures: Vec<Texture>,
     offsets: Vec<[f32; 2]>,
+    /// `persistent`: the vertex bytes of each frame of the cycle.
+    variants: Vec<Vec<u8>>,
+    /// `appwork`: the application's running result.
+    work: u64,
     draw: u64,
+    frame: u64,
 }
 
 /// `manyobjects`: one ring slot's buffers, textures, descriptor pool and staging buffer.
@@ -775,9 +784,14 @@ impl RawBench {
         matches!(
             scene,
             BenchScene::Steady
+                | BenchScene::Static
                 | BenchScene::StateChange
+                | BenchScene::ProgramChange
+                | BenchScene::TextureChange
                 | BenchScene::Upload
+                | BenchScene::Persistent
                 | BenchScene::Readback
+                | BenchScene::AppWork
                 | BenchScene::MapStream
                 | BenchScene::ManyObjects
                 | BenchScene::MultiDraw
@@ -880,13 +894,35 @@ impl RawBench {
                 .line_width(1.0);
             let ms = vk::PipelineMultisampleStateCreateInfo::default()
                 .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-            let mut pipelines = [vk::Pipeline::null(); 3];
+            let programs = if scene == BenchScene::ProgramChange {
+                BENCH_PROGRAMS
+            } else {
+                0
+            };
+            let mut pipelines = vec![vk::Pipeline::null(); 3 + programs];
             for (k, p) in pipelines.iter_mut().enumerate() {
                 let (vsm, fsm, blend) = match k {
                     0 => (vsm, fsm, 0),
                     1 => (vsm, fsm, 1),
-                    _ => (fvsm, ffsm, 0),
+                    2 => (fvsm, ffsm, 0),
+                    _ => (vsm, fsm, 0),
                 };
+                // The GL programs' constants, as their sources print them.
+                let factor: f32 = match k.checked_sub(3) {
+                    Some(i) => format!("{:.3}", 1.0 - i as f32 / 64.0)
+                        .parse()
+                        .map_err(|e| format!("a printed float: {e}"))?,
+                    None => 1.0,
+                };
+                let factor = factor.to_ne_bytes();
+                let map = [vk::SpecializationMapEntry {
+                    constant_id: 0,
+                    offset: 0,
+                    size: 4,
+                }];
+                let special = vk::SpecializationInfo::default()
+                    .map_entries(&map)
+                    .data(&factor);
                 let stages = [
                     vk::PipelineShaderStageCreateInfo::default()
                         .stage(vk::ShaderStageFlags::VERTEX)
@@ -895,7 +931,8 @@ impl RawBench {
                     vk::PipelineShaderStageCreateInfo::default()
                         .stage(vk::ShaderStageFlags::FRAGMENT)
                         .module(fsm)
-                        .name(entry),
+                        .name(entry)
+                        .specialization_info(&special),
                 ];
                 let att = [vk::PipelineColorBlendAttachmentState::default()
                     .blend_enable(blend == 1)
@@ -977,10 +1014,9 @@ impl RawBench {
                     None,
                 ),
             )?;
-            let n_tex = if scene == BenchScene::StateChange {
-                STATECHANGE_TEXTURES
-            } else {
-                1
+            let n_tex = match scene {
+                BenchScene::StateChange | BenchScene::TextureChange => STATECHANGE_TEXTURES,
+                _ => 1,
             };
             let sizes = [vk::DescriptorPoolSize {
                 ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
@@ -1048,15 +1084,12 @@ impl RawBench {
             let offsets = scatter(OFFSETS);
             let (ring_bytes, upload, upload_triangles, stream_triangles) = match scene {
                 BenchScene::Upload => {
-                    let triangles = UPLOAD_BYTES / 24;
-                    let mut bytes = Vec::with_capacity(UPLOAD_BYTES);
-                    for [x, y] in scatter(triangles) {
-                        for v in [x, y, x + SIDE, y, x, y + SIDE] {
-                            bytes.extend_from_slice(&v.to_le_bytes());
-                        }
-                    }
-                    bytes.resize(UPLOAD_BYTES, 0);
+                    let (bytes, triangles) = upload_bytes();
                     (UPLOAD_BYTES, bytes, triangles as u64, Vec::new())
+                }
+                BenchScene::Persistent => {
+                    let (_, triangles) = upload_bytes();
+                    (UPLOAD_BYTES, Vec::new(), triangles as u64, Vec::new())
                 }
                 BenchScene::MapStream => {
                     let mut bytes = Vec::with_capacity(OFFSETS * 24);
@@ -1122,7 +1155,14 @@ impl RawBench {
                 upload_triangles,
                 stream_triangles,
                 offsets,
+                variants: if scene == BenchScene::Persistent {
+                    persistent_variants()
+                } else {
+                    Vec::new()
+                },
+                work: 0,
                 draw: 0,
+                frame: 0,
             })
         }
     }
@@ -1254,9 +1294,62 @@ impl RawBench {
                         d.cmd_draw(cb, 3, 1, 0, 0);
                     }
                 }
-                BenchScene::Readback => {
-                    // The offset per draw, as in `static`.
+                BenchScene::Static | BenchScene::Readback | BenchScene::AppWork => {
+                    // The offset per draw (and `appwork`'s arithmetic before it).
                     d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[0]);
+                    d.cmd_bind_descriptor_sets(
+                        cb,
+                        vk::PipelineBindPoint::GRAPHICS,
+                        self.layout,
+                        0,
+                        &[self.textures[0].set],
+                        &[],
+                    );
+                    d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
+                    let work = self.scene == BenchScene::AppWork;
+                    for _ in 0..draws {
+                        let i = self.draw;
+                        self.draw += 1;
+                        if work {
+                            self.work = std::hint::black_box(app_work(self.work ^ i));
+                        }
+                        let [x, y] = self.offsets[i as usize % OFFSETS];
+                        let push = Push {
+                            offset: [x, y, 0.0, 0.0],
+                            tint: [1.0; 4],
+                        };
+                        d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
+                        d.cmd_draw(cb, 3, 1, 0, 0);
+                    }
+                }
+                BenchScene::TextureChange => {
+                    // The first program's offset; the texture's set per draw.
+                    let [x, y] = self.offsets[0];
+                    let push = Push {
+                        offset: [x, y, 0.0, 0.0],
+                        tint: [1.0; 4],
+                    };
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[0]);
+                    d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
+                    d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
+                    for _ in 0..draws {
+                        let i = self.draw;
+                        self.draw += 1;
+                        let tex = (i * 7 % STATECHANGE_TEXTURES as u64) as usize;
+                        d.cmd_bind_descriptor_sets(
+                            cb,
+                            vk::PipelineBindPoint::GRAPHICS,
+                            self.layout,
+                            0,
+                            &[self.textures[tex].set],
+                            &[],
+                        );
+                        d.cmd_draw(cb, 3, 1, 0, 0);
+                    }
+                }
+                BenchScene::ProgramChange => {
+                    // A pipeline per program, and its offset (each GL program keeps its own
+                    // uniform values) per draw.
                     d.cmd_bind_descriptor_sets(
                         cb,
                         vk::PipelineBindPoint::GRAPHICS,
@@ -1269,16 +1362,22 @@ impl RawBench {
                     for _ in 0..draws {
                         let i = self.draw;
                         self.draw += 1;
-                        let [x, y] = self.offsets[i as usize % OFFSETS];
+                        let p = (i % BENCH_PROGRAMS as u64) as usize;
+                        let [x, y] = self.offsets[p * 17 % OFFSETS];
                         let push = Push {
                             offset: [x, y, 0.0, 0.0],
                             tint: [1.0; 4],
                         };
+                        d.cmd_bind_pipeline(
+                            cb,
+                            vk::PipelineBindPoint::GRAPHICS,
+                            self.pipelines[3 + p],
+                        );
                         d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
                         d.cmd_draw(cb, 3, 1, 0, 0);
                     }
                 }
-                BenchScene::Upload | BenchScene::MapStream => {
+                BenchScene::Upload | BenchScene::Persistent | BenchScene::MapStream => {
                     // The slot's buffer is free: `begin` waited for its last frame's fence.
                     let ring = &self.ring[vk_.slot];
                     let push = Push {
@@ -1288,12 +1387,13 @@ impl RawBench {
                     d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[2]);
                     d.cmd_bind_vertex_buffers(cb, 0, &[ring.buffer], &[0]);
                     d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
-                    if self.scene == BenchScene::Upload {
-                        std::ptr::copy_nonoverlapping(
-                            self.upload.as_ptr(),
-                            ring.ptr,
-                            self.upload.len(),
-                        );
+                    if self.scene != BenchScene::MapStream {
+                        // The frame's bytes (`persistent`: this frame's of the cycle).
+                        let bytes = match self.variants.len() {
+                            0 => &self.upload,
+                            n => &self.variants[(self.frame % n as u64) as usize],
+                        };
+                        std::ptr::copy_nonoverlapping(bytes.as_ptr(), ring.ptr, bytes.len());
                         for _ in 0..draws {
                             let t = self.draw % self.upload_triangles;
                             self.draw += 1;
@@ -1350,6 +1450,7 @@ impl RawBench {
                 vk_.record_read(cb);
             }
         }
+        self.frame += 1;
         let slot = vk_.slot;
         vk_.submit()?;
         if self.scene == BenchScene::Readback {

@@ -387,10 +387,46 @@ fn write_mapping(mapping: *mut u8, bytes: &[u8]) {
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), mapping, bytes.len()) };
 }
 
+/// `upload`'s vertex bytes ([`UPLOAD_BYTES`], tiny triangles at scattered offsets, zeros
+/// after the last whole one) and their triangles.
+pub(crate) fn upload_bytes() -> (Vec<u8>, usize) {
+    let triangles = UPLOAD_BYTES / 24;
+    let mut verts = Vec::with_capacity(UPLOAD_BYTES / 4);
+    for [x, y] in scatter(triangles) {
+        verts.extend_from_slice(&[x, y, x + SIDE, y, x, y + SIDE]);
+    }
+    let mut bytes = f32_bytes(&verts);
+    bytes.resize(UPLOAD_BYTES, 0);
+    (bytes, triangles)
+}
+
+/// `persistent`'s vertex bytes, one per frame of a cycle of [`PERSISTENT_VARIANTS`]: the
+/// upload's triangles moved right by 0..3 whole pixels (the grid stays exact), so a ring
+/// section's bytes change every time it is written.
+pub(crate) fn persistent_variants() -> Vec<Vec<u8>> {
+    let (upload, triangles) = upload_bytes();
+    let base: Vec<f32> = upload
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let used = triangles * 6;
+    (0..PERSISTENT_VARIANTS)
+        .map(|v| {
+            let dx = v as f32 * 2.0 / BENCH_SIZE as f32;
+            let moved: Vec<f32> = base
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| if i < used && i % 2 == 0 { c + dx } else { c })
+                .collect();
+            f32_bytes(&moved)
+        })
+        .collect()
+}
+
 /// `appwork`'s arithmetic: [`APPWORK_ROUNDS`] rounds of a xorshift-multiply chain, each
 /// round depending on the last, so no compiler shortens it.
 #[inline(never)]
-fn app_work(seed: u64) -> u64 {
+pub(crate) fn app_work(seed: u64) -> u64 {
     let mut x = seed | 1;
     for _ in 0..APPWORK_ROUNDS {
         x ^= x << 13;
@@ -600,14 +636,7 @@ impl Bench {
         let tint = gl.get_uniform_location(p, "tint");
         gl.uniform4f(tint, 0.9, 0.6, 0.2, 1.0);
         self.programs.push(p);
-        let triangles = UPLOAD_BYTES / 24;
-        let points = scatter(triangles);
-        let mut verts = Vec::with_capacity(UPLOAD_BYTES / 4);
-        for [x, y] in points {
-            verts.extend_from_slice(&[x, y, x + SIDE, y, x, y + SIDE]);
-        }
-        let mut bytes = f32_bytes(&verts);
-        bytes.resize(UPLOAD_BYTES, 0);
+        let (bytes, triangles) = upload_bytes();
         let vao = gl.gen_vertex_array();
         gl.bind_vertex_array(vao);
         let buf = gl.gen_buffer();
@@ -626,24 +655,7 @@ impl Bench {
     /// once (write, persistent, coherent) and never unmapped.
     fn setup_persistent<G: Gl + ?Sized>(&mut self, gl: &mut G) {
         self.setup_upload(gl);
-        // Each frame's triangles moved right by 0..3 whole pixels (the grid stays exact).
-        let base: Vec<f32> = self
-            .upload
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
-        let used = self.upload_triangles as usize * 6;
-        self.variants = (0..PERSISTENT_VARIANTS)
-            .map(|v| {
-                let dx = v as f32 * 2.0 / BENCH_SIZE as f32;
-                let moved: Vec<f32> = base
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &c)| if i < used && i % 2 == 0 { c + dx } else { c })
-                    .collect();
-                f32_bytes(&moved)
-            })
-            .collect();
+        self.variants = persistent_variants();
         let size = UPLOAD_BYTES * PERSISTENT_SECTIONS;
         let flags = MAP_WRITE_BIT | MAP_PERSISTENT_BIT | MAP_COHERENT_BIT;
         gl.buffer_storage(ARRAY_BUFFER, size, None, flags);
