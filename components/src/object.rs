@@ -108,11 +108,32 @@ enum Memory {
 impl MappedBytes {
     /// `len` zero bytes of client memory for a mapping at `offset` into its buffer.
     pub fn zeroed(len: usize, offset: u64) -> Self {
-        let block = vec![0u8; len + MAP_ALIGNMENT - 1].into_boxed_slice();
+        Self::zeroed_in(None, len, offset)
+    }
+
+    /// As [`MappedBytes::zeroed`], in `spare` (a block an earlier mapping gave up with
+    /// [`MappedBytes::into_client_block`]) where it is large enough, allocating nothing.
+    pub fn zeroed_in(spare: Option<Box<[u8]>>, len: usize, offset: u64) -> Self {
+        let size = len + MAP_ALIGNMENT - 1;
+        let block = match spare {
+            Some(b) if b.len() >= size => b,
+            _ => vec![0u8; size].into_boxed_slice(),
+        };
         let want = (offset % MAP_ALIGNMENT as u64) as usize;
         let have = block.as_ptr() as usize % MAP_ALIGNMENT;
         let start = (want + MAP_ALIGNMENT - have) % MAP_ALIGNMENT;
-        Self(Memory::Client { block, start, len })
+        let mut bytes = Self(Memory::Client { block, start, len });
+        bytes.fill(0);
+        bytes
+    }
+
+    /// Gives up the memory, returning the client block (for [`MappedBytes::zeroed_in`]) if
+    /// it was one.
+    pub fn into_client_block(self) -> Option<Box<[u8]>> {
+        match self.0 {
+            Memory::Client { block, .. } => Some(block),
+            Memory::Heap(_) => None,
+        }
     }
 
     /// A block of the mapping heap (already placed for its offset by the heap).

@@ -91,6 +91,10 @@ pub(crate) enum BufferRef {
 /// read back for every map and `glGetBufferSubData`.
 pub const SHADOW_MAX: i64 = 256 << 20;
 
+/// The largest client block an unmapped mapping leaves for the context's next one
+/// (`Local::map_spare`).
+pub(crate) const SPARE_MAX: usize = 64 << 10;
+
 /// Runs of changed bytes closer than this are sent as one write when the bytes between are
 /// known (sending known, unchanged bytes is harmless).
 const MERGE_GAP: usize = 64;
@@ -1252,7 +1256,7 @@ impl Context {
         }
         let (at, len) = (offset as u64, length as u64);
         // The mapping starts from the client copy (stale bytes included: see below), or zeros.
-        let mut bytes = MappedBytes::zeroed(length as usize, at);
+        let mut bytes = MappedBytes::zeroed_in(self.local.map_spare.take(), length as usize, at);
         if let Some(s) = sh.world.get::<Buffer>(e).and_then(|b| b.shadow.as_ref()) {
             bytes.copy_from_slice(s.bytes(at, len));
         }
@@ -1352,14 +1356,15 @@ impl Context {
 
     fn unmap_buffer_of(&mut self, r: BufferRef) -> GLboolean {
         let group = self.group.clone();
-        let mut sh = group.lock_for(self.local.id);
-        let e = match self.resolve_buffer(&sh, r) {
+        let mut guard = group.lock_for(self.local.id);
+        let e = match self.resolve_buffer(&guard, r) {
             Ok(e) => e,
             Err(err) => {
                 self.error(err);
                 return FALSE as GLboolean;
             }
         };
+        let sh = &mut *guard;
         let Some(mut b) = sh.world.get_mut::<Buffer>(e) else {
             return FALSE as GLboolean;
         };
@@ -1373,16 +1378,21 @@ impl Context {
             sh.persistent_maps.retain(|&p| p != e);
         }
         if m.bytes.heap_block().is_some() {
-            end_heap_mapping(&mut sh, e, handle, m);
-        } else if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
+            end_heap_mapping(sh, e, handle, m);
+            self.local.dirty |= Dirty::DRAW_CHECK;
+            return TRUE as GLboolean;
+        }
+        if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
             let at = m.offset as u64;
             // A mapping without a twin sends its whole range: no run list to allocate.
             let whole = [(0, m.bytes.len())];
             let changed;
             let runs: &[(usize, usize)] = match &m.initial {
                 Some(initial) => {
+                    let shadow = b.shadow.as_ref();
                     changed = changed_runs(initial, &m.bytes, |from, to| {
-                        shadow_known(&sh, e, at + from as u64, (to - from) as u64)
+                        let len = (to - from) as u64;
+                        shadow.is_some_and(|s| s.is_known(at + from as u64, len))
                     });
                     &changed
                 }
@@ -1394,9 +1404,17 @@ impl Context {
                 let span = sh.dev.enc.stage(data);
                 sh.dev
                     .push(write_record(handle, at + s as u64, span, unsynchronized));
-                shadow_write(&mut sh, e, at + s as u64, data);
+                // The client copy learns what was sent.
+                if let Some(shadow) = b.shadow.as_mut() {
+                    shadow.write(at + s as u64, data);
+                }
             }
             sh.flush_if_full();
+        }
+        if let Some(block) = m.bytes.into_client_block()
+            && block.len() <= SPARE_MAX
+        {
+            self.local.map_spare = Some(block);
         }
         self.local.dirty |= Dirty::DRAW_CHECK;
         TRUE as GLboolean

@@ -152,6 +152,10 @@ pub struct Local {
     /// body it shares with the bound form runs, it stands for the texture bound to its
     /// target (`Local::bound_texture`); `None` otherwise.
     pub named_texture: Option<bevy_ecs::entity::Entity>,
+    /// The client memory of the last mapping this context unmapped (at most
+    /// `crate::buffer::SPARE_MAX` bytes), which the next mapping reuses: a stream buffer
+    /// mapped and unmapped per draw allocates nothing.
+    pub map_spare: Option<Box<[u8]>>,
     /// An export in progress asked for a `sync_file` fence (`crate::export_fence`).
     pub export_fences: bool,
     /// The token under which the backend leaves that export's fence (0: none asked).
@@ -498,6 +502,7 @@ impl Context {
             call: "",
             version_override: config.gl_version,
             named_texture: None,
+            map_spare: None,
             export_fences: false,
             export_fence: 0,
         };
