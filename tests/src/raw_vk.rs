@@ -6,16 +6,17 @@
 //! in GL's read-back order (clip-space `y = -1` is row 0 in both APIs), so its hash is
 //! comparable with the GL implementations'.
 //!
-//! Scenes done: `steady`, `static`, `statechange`, `programchange`, `texturechange`,
-//! `upload`, `persistent`, `readback`, `appwork`, `mapstream`, `manyobjects` and
-//! `multidraw` ([`RawBench::supports`]); `ubochange` and `shaderheavy` are not written yet.
+//! Every bench scene is written ([`RawBench::supports`]). `ubochange` binds a descriptor
+//! set per uniform buffer, each written once; `shaderheavy` runs the GL scene's shader,
+//! its seed pushed per draw.
 #![expect(unsafe_code, reason = "Vulkan calls through ash")]
 
 use ash::vk;
 
 use crate::scenes::{
-    BENCH_PROGRAMS, BENCH_SIZE, BenchScene, MANY_OBJECTS, MULTIDRAW_BATCH, STATECHANGE_TEXTURES,
-    STATECHANGE_VAOS, UPLOAD_BYTES, app_work, colour, persistent_variants, scatter, upload_bytes,
+    BENCH_PROGRAMS, BENCH_SIZE, BENCH_UBOS, BenchScene, MANY_OBJECTS, MULTIDRAW_BATCH,
+    STATECHANGE_TEXTURES, STATECHANGE_VAOS, UPLOAD_BYTES, app_work, colour, persistent_variants,
+    scatter, upload_bytes,
 };
 
 /// Command buffers (and fences) a frame ring cycles through.
@@ -62,6 +63,51 @@ void main() {
     color = pc.tint;
 }
 ";
+
+/// `ubochange`'s vertex shader: the offset from the bound uniform buffer.
+const UBO_VS: &str = "#version 450
+layout(location = 0) in vec2 position;
+layout(set = 0, binding = 0, std140) uniform Params { vec4 offset; vec4 tint; };
+void main() {
+    gl_Position = vec4(position * 0.0625 + offset.xy, 0.0, 1.0);
+}
+";
+
+/// `ubochange`'s fragment shader: the colour from the bound uniform buffer.
+const UBO_FS: &str = "#version 450
+layout(set = 0, binding = 0, std140) uniform Params { vec4 offset; vec4 tint; };
+layout(location = 0) out vec4 color;
+void main() {
+    color = tint;
+}
+";
+
+/// `shaderheavy`'s fragment shader: the GL scene's loop, its seed pushed. Vulkan's
+/// `gl_FragCoord` counts rows from the target's row 0 as GL's does (rows are in GL's
+/// read-back order), so every pixel hashes the same coordinates.
+const HEAVY_FS: &str = "#version 450
+layout(push_constant) uniform P { uint seed; } pc;
+layout(location = 0) out vec4 color;
+void main() {
+    uvec2 p = uvec2(gl_FragCoord.xy);
+    uint h = p.x * 1973u + p.y * 9277u + pc.seed * 26699u + 1u;
+    float sum = 0.0;
+    for (int i = 0; i < 64; i++) {
+        h ^= h >> 15;
+        h *= 0x2c1b3c6du;
+        h ^= h >> 12;
+        h *= 0x297a2d39u;
+        h ^= h >> 15;
+        sum += float(h & 15u) * 0.5;
+    }
+    color = vec4(float(h & 255u) / 255.0, float((h >> 8) & 255u) / 255.0,
+                 float(uint(sum) & 255u) / 255.0, 1.0);
+}
+";
+
+/// Bytes between `ubochange`'s uniform buffers in their one buffer (a multiple of every
+/// device's `minUniformBufferOffsetAlignment`).
+const UBO_STRIDE: u64 = 256;
 
 /// The flat scenes' colour (the GL scenes' `tint` uniform).
 const FLAT_TINT: [f32; 4] = [0.9, 0.6, 0.2, 1.0];
@@ -664,6 +710,10 @@ pub struct RawBench {
     scene: BenchScene,
     layout: vk::PipelineLayout,
     set_layout: vk::DescriptorSetLayout,
+    /// `ubochange`'s pipeline layout and set layout (made for every scene).
+    ubo_layout: vk::PipelineLayout,
+    ubo_set_layout: vk::DescriptorSetLayout,
+    ubos: Option<Ubos>,
     desc_pool: vk::DescriptorPool,
     sampler: vk::Sampler,
     /// Textured with blending off, then on; flat; then `programchange`'s programs.
@@ -691,6 +741,13 @@ pub struct RawBench {
     work: u64,
     draw: u64,
     frame: u64,
+}
+
+/// `ubochange`'s uniform buffers: one buffer, a set per buffer.
+struct Ubos {
+    buffer: Mapped,
+    pool: vk::DescriptorPool,
+    sets: Vec<vk::DescriptorSet>,
 }
 
 /// `manyobjects`: one ring slot's buffers, textures, descriptor pool and staging buffer.
@@ -790,11 +847,13 @@ impl RawBench {
                 | BenchScene::TextureChange
                 | BenchScene::Upload
                 | BenchScene::Persistent
+                | BenchScene::UboChange
                 | BenchScene::Readback
                 | BenchScene::AppWork
                 | BenchScene::MapStream
                 | BenchScene::ManyObjects
                 | BenchScene::MultiDraw
+                | BenchScene::ShaderHeavy
         )
     }
 
@@ -809,6 +868,12 @@ impl RawBench {
         let fs = spirv("bench.frag", FS)?;
         let flat_vs = spirv("flat.vert", FLAT_VS)?;
         let flat_fs = spirv("flat.frag", FLAT_FS)?;
+        // The scene's own shaders, if it has some: `ubochange`'s and `shaderheavy`'s.
+        let own = match scene {
+            BenchScene::UboChange => Some((spirv("ubo.vert", UBO_VS)?, spirv("ubo.frag", UBO_FS)?)),
+            BenchScene::ShaderHeavy => Some((flat_vs.clone(), spirv("heavy.frag", HEAVY_FS)?)),
+            _ => None,
+        };
         // SAFETY: valid create infos throughout; objects are destroyed in `destroy`.
         unsafe {
             let vsm = vkr(
@@ -853,6 +918,26 @@ impl RawBench {
                     None,
                 ),
             )?;
+            // `ubochange`: a uniform buffer per set, read by both stages.
+            let ubo_binding = [vk::DescriptorSetLayoutBinding::default()
+                .binding(0)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT)];
+            let ubo_set_layout = vkr(
+                "vkCreateDescriptorSetLayout",
+                d.create_descriptor_set_layout(
+                    &vk::DescriptorSetLayoutCreateInfo::default().bindings(&ubo_binding),
+                    None,
+                ),
+            )?;
+            let ubo_layout = vkr(
+                "vkCreatePipelineLayout",
+                d.create_pipeline_layout(
+                    &vk::PipelineLayoutCreateInfo::default().set_layouts(&[ubo_set_layout]),
+                    None,
+                ),
+            )?;
             let entry = c"main";
             let vb = [vk::VertexInputBindingDescription::default()
                 .binding(0)
@@ -866,8 +951,8 @@ impl RawBench {
             let vertex = vk::PipelineVertexInputStateCreateInfo::default()
                 .vertex_binding_descriptions(&vb)
                 .vertex_attribute_descriptions(&va);
-            let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-                .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+            let assembly =
+                |topology| vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology);
             let size = BENCH_SIZE as u32;
             let viewport = [vk::Viewport {
                 x: 0.0,
@@ -899,16 +984,42 @@ impl RawBench {
             } else {
                 0
             };
-            let mut pipelines = vec![vk::Pipeline::null(); 3 + programs];
+            let own = match own {
+                Some((v, f)) => {
+                    let module = |code: &[u32]| {
+                        vkr(
+                            "vkCreateShaderModule",
+                            d.create_shader_module(
+                                &vk::ShaderModuleCreateInfo::default().code(code),
+                                None,
+                            ),
+                        )
+                    };
+                    Some((module(&v)?, module(&f)?))
+                }
+                None => None,
+            };
+            let mut pipelines =
+                vec![vk::Pipeline::null(); 3 + programs + usize::from(own.is_some())];
             for (k, p) in pipelines.iter_mut().enumerate() {
-                let (vsm, fsm, blend) = match k {
-                    0 => (vsm, fsm, 0),
-                    1 => (vsm, fsm, 1),
-                    2 => (fvsm, ffsm, 0),
+                let (vsm, fsm, blend) = match (k, own) {
+                    (0, _) => (vsm, fsm, 0),
+                    (1, _) => (vsm, fsm, 1),
+                    (2, _) => (fvsm, ffsm, 0),
+                    (_, Some((v, f))) => (v, f, 0),
                     _ => (vsm, fsm, 0),
                 };
+                let (topology, pipeline_layout) = match scene {
+                    BenchScene::ShaderHeavy if k == 3 => {
+                        (vk::PrimitiveTopology::TRIANGLE_STRIP, layout)
+                    }
+                    BenchScene::UboChange if k == 3 => {
+                        (vk::PrimitiveTopology::TRIANGLE_LIST, ubo_layout)
+                    }
+                    _ => (vk::PrimitiveTopology::TRIANGLE_LIST, layout),
+                };
                 // The GL programs' constants, as their sources print them.
-                let factor: f32 = match k.checked_sub(3) {
+                let factor: f32 = match k.checked_sub(3).filter(|_| own.is_none()) {
                     Some(i) => format!("{:.3}", 1.0 - i as f32 / 64.0)
                         .parse()
                         .map_err(|e| format!("a printed float: {e}"))?,
@@ -944,15 +1055,16 @@ impl RawBench {
                     .alpha_blend_op(vk::BlendOp::ADD)
                     .color_write_mask(vk::ColorComponentFlags::RGBA)];
                 let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&att);
+                let input = assembly(topology);
                 let info = [vk::GraphicsPipelineCreateInfo::default()
                     .stages(&stages)
                     .vertex_input_state(&vertex)
-                    .input_assembly_state(&assembly)
+                    .input_assembly_state(&input)
                     .viewport_state(&vp)
                     .rasterization_state(&raster)
                     .multisample_state(&ms)
                     .color_blend_state(&cb)
-                    .layout(layout)
+                    .layout(pipeline_layout)
                     .render_pass(vk_.render_pass)
                     .subpass(0)];
                 *p = d
@@ -963,6 +1075,10 @@ impl RawBench {
             d.destroy_shader_module(fsm, None);
             d.destroy_shader_module(fvsm, None);
             d.destroy_shader_module(ffsm, None);
+            if let Some((v, f)) = own {
+                d.destroy_shader_module(v, None);
+                d.destroy_shader_module(f, None);
+            }
 
             // Vertex arrays: one triangle each, shifted by whole pixels, in one buffer.
             let n_vaos = if scene == BenchScene::StateChange {
@@ -976,9 +1092,14 @@ impl RawBench {
                 n_vaos
             };
             let vertices = vk_.mapped(
-                n_tris as u64 * TRIANGLE,
+                n_tris as u64 * TRIANGLE + 8,
                 vk::BufferUsageFlags::VERTEX_BUFFER,
             )?;
+            if scene == BenchScene::ShaderHeavy {
+                // `shaderheavy`: a strip covering the target instead.
+                let quad = [-1.0f32, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
+                std::ptr::copy_nonoverlapping(quad.as_ptr().cast::<u8>(), vertices.ptr, 32);
+            }
             if scene == BenchScene::MultiDraw {
                 // `multidraw`: a flat triangle per offset.
                 for (i, [x, y]) in scatter(OFFSETS).into_iter().enumerate() {
@@ -990,7 +1111,8 @@ impl RawBench {
                     );
                 }
             }
-            for i in (0..n_vaos).filter(|_| scene != BenchScene::MultiDraw) {
+            let one_triangle = !matches!(scene, BenchScene::MultiDraw | BenchScene::ShaderHeavy);
+            for i in (0..n_vaos).filter(|_| one_triangle) {
                 let s = (i % 8) as f32 * 0.5;
                 let tri = [s, 0.0, 1.0 + s, 0.0, s, 1.0];
                 std::ptr::copy_nonoverlapping(
@@ -1082,6 +1204,60 @@ impl RawBench {
             vk_.device.destroy_buffer(staging.buffer, None);
             vk_.device.free_memory(staging.memory, None);
             let offsets = scatter(OFFSETS);
+            // `ubochange`: the GL scene's uniform buffers (offset, colour) in one buffer, a
+            // descriptor set for each.
+            let mut ubos = None;
+            if scene == BenchScene::UboChange {
+                let buffer = vk_.mapped(
+                    BENCH_UBOS as u64 * UBO_STRIDE,
+                    vk::BufferUsageFlags::UNIFORM_BUFFER,
+                )?;
+                let sizes = [vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::UNIFORM_BUFFER,
+                    descriptor_count: BENCH_UBOS as u32,
+                }];
+                let pool = vkr(
+                    "vkCreateDescriptorPool",
+                    vk_.device.create_descriptor_pool(
+                        &vk::DescriptorPoolCreateInfo::default()
+                            .max_sets(BENCH_UBOS as u32)
+                            .pool_sizes(&sizes),
+                        None,
+                    ),
+                )?;
+                let mut sets = Vec::with_capacity(BENCH_UBOS);
+                for i in 0..BENCH_UBOS {
+                    let [x, y] = offsets[i * 13 % OFFSETS];
+                    let c = colour(i).map(|v| f32::from(v) / 255.0);
+                    let params = [x, y, 0.0, 0.0, c[0], c[1], c[2], 1.0];
+                    std::ptr::copy_nonoverlapping(
+                        params.as_ptr().cast::<u8>(),
+                        buffer.ptr.add(i * UBO_STRIDE as usize),
+                        32,
+                    );
+                    let set = vkr(
+                        "vkAllocateDescriptorSets",
+                        vk_.device.allocate_descriptor_sets(
+                            &vk::DescriptorSetAllocateInfo::default()
+                                .descriptor_pool(pool)
+                                .set_layouts(&[ubo_set_layout]),
+                        ),
+                    )?[0];
+                    let info = [vk::DescriptorBufferInfo {
+                        buffer: buffer.buffer,
+                        offset: i as u64 * UBO_STRIDE,
+                        range: 32,
+                    }];
+                    let write = [vk::WriteDescriptorSet::default()
+                        .dst_set(set)
+                        .dst_binding(0)
+                        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                        .buffer_info(&info)];
+                    vk_.device.update_descriptor_sets(&write, &[]);
+                    sets.push(set);
+                }
+                ubos = Some(Ubos { buffer, pool, sets });
+            }
             let (ring_bytes, upload, upload_triangles, stream_triangles) = match scene {
                 BenchScene::Upload => {
                     let (bytes, triangles) = upload_bytes();
@@ -1137,6 +1313,9 @@ impl RawBench {
                 scene,
                 layout,
                 set_layout,
+                ubo_layout,
+                ubo_set_layout,
+                ubos,
                 desc_pool,
                 sampler,
                 pipelines,
@@ -1320,6 +1499,36 @@ impl RawBench {
                         };
                         d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
                         d.cmd_draw(cb, 3, 1, 0, 0);
+                    }
+                }
+                BenchScene::UboChange => {
+                    // The uniform buffer's set per draw.
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[3]);
+                    d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
+                    let sets = self.ubos.as_ref().map_or(&[][..], |u| &u.sets[..]);
+                    for _ in 0..draws {
+                        let i = self.draw;
+                        self.draw += 1;
+                        d.cmd_bind_descriptor_sets(
+                            cb,
+                            vk::PipelineBindPoint::GRAPHICS,
+                            self.ubo_layout,
+                            0,
+                            &[sets[(i % BENCH_UBOS as u64) as usize]],
+                            &[],
+                        );
+                        d.cmd_draw(cb, 3, 1, 0, 0);
+                    }
+                }
+                BenchScene::ShaderHeavy => {
+                    // The quad, its seed pushed per draw.
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[3]);
+                    d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
+                    for _ in 0..draws {
+                        let seed = self.draw as u32;
+                        self.draw += 1;
+                        d.cmd_push_constants(cb, self.layout, stages, 0, &seed.to_ne_bytes());
+                        d.cmd_draw(cb, 4, 1, 0, 0);
                     }
                 }
                 BenchScene::TextureChange => {
@@ -1575,6 +1784,13 @@ impl RawBench {
             }
             d.destroy_pipeline_layout(self.layout, None);
             d.destroy_descriptor_set_layout(self.set_layout, None);
+            if let Some(u) = &self.ubos {
+                d.destroy_descriptor_pool(u.pool, None);
+                d.destroy_buffer(u.buffer.buffer, None);
+                d.free_memory(u.buffer.memory, None);
+            }
+            d.destroy_pipeline_layout(self.ubo_layout, None);
+            d.destroy_descriptor_set_layout(self.ubo_set_layout, None);
         }
     }
 }
