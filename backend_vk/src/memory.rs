@@ -4,6 +4,11 @@
 //! buffers views a second buffer bound to its GL buffer's allocation
 //! ([`uniform_texel_alias`]), which is why object buffers are allocated `CAN_ALIAS`.
 //!
+//! Where every device-local memory type is also host-visible ([`unified`]: lavapipe,
+//! integrated GPUs), buffer objects live in mapped memory ([`object_buffer`]): a new buffer's
+//! zeros and the writes of unsynchronized maps are copied in by the CPU, with no transfer to
+//! end the render pass (`VkPipe::write_buffer`).
+//!
 //! The [`Arena`] is a per-submission linear allocator over mapped, host-visible buffers:
 //! default uniform blocks, staging bytes of uploads, generated indices and generic attribute
 //! values are written there and read by the GPU from there. An arena is reset only when the

@@ -5,7 +5,7 @@
 //! `OpSubgroupAllKHR` and `OpSubgroupAllEqualKHR` (`SPV_KHR_subgroup_vote`), which a device
 //! with `VK_EXT_shader_subgroup_vote` runs as they are, over its subgroups, in every stage.
 //! On a device without it each invocation votes alone, which the GL extension allows
-//! ("simply returning <value> for anyInvocationARB() and allInvocationsARB() and returning
+//! ("simply returning &lt;value&gt; for anyInvocationARB() and allInvocationsARB() and returning
 //! true for allInvocationsEqualARB() is a legal implementation"): any and all become a copy
 //! of the value, all-equal the value compared with itself, and the capability and the
 //! extension go.
