@@ -41,8 +41,8 @@
 //! high precision in place of `#version 330 core`, so its rows are what those GL calls cost
 //! made directly, with no translation, validation or records in between.
 //! `raw-vulkan` is the floor under Tessera-on-Vulkan and zink: the scenes hand-written with
-//! ash on lavapipe (`tessera_tests::raw_vk`; `steady`, `statechange`, `upload`, `readback`,
-//! `mapstream`, `manyobjects` and `multidraw` so far, the other scenes skipped), drawing the same picture into a 64x64 RGBA8 image.
+//! ash on lavapipe (`tessera_tests::raw_vk`, every scene), drawing the same picture into a
+//! 64x64 RGBA8 image.
 //!
 //! `--draws N` is the draws per frame of every scene but `shaderheavy`, which makes one draw
 //! (a quad shading the whole target) per 100 (`BenchScene::draws_per_frame`); per-draw
