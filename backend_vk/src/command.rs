@@ -237,6 +237,9 @@ pub(crate) struct Recording {
     pub(crate) texels: Vec<vk::BufferView>,
     /// Per descriptor slot: (binding, type, first info index, count).
     pub(crate) writes: Vec<(u32, vk::DescriptorType, usize, u32)>,
+    /// Where the gathered default uniform block is: its first entry in `key` and its index
+    /// in `writes` (`None`: the program has none).
+    pub(crate) default_at: Option<(usize, usize)>,
     /// The allocation descriptor writes are built in (always empty between uses).
     pub(crate) write_scratch: Vec<vk::WriteDescriptorSet<'static>>,
     /// Images the draw being prepared samples while its framebuffer has them attached

@@ -7,7 +7,9 @@
 //! differs from the last set's; the default uniform block, rewritten into the frame's arena
 //! whenever its bytes change, moves by its *dynamic offset*, which needs no new set. With
 //! push descriptors the writes are pushed when the key (which then includes the default
-//! block's offset) changed.
+//! block's offset) changed, and only the default block's write when nothing else did: push
+//! descriptors update incrementally, and a driver (lavapipe) then rebinds only the uniform
+//! buffer, not every texture of the set.
 
 use ash::vk;
 use ash::vk::Handle as _;
@@ -46,6 +48,7 @@ impl VkPipe {
         writes.clear();
         key.push(set_layout.as_raw());
         self.rec.feedback.clear();
+        let mut default_at = None;
         let result = (|| -> Result<(), SessionError> {
             let n = self.programs.live(handle).map_or(0, |p| p.slots.len());
             for i in 0..n {
@@ -73,6 +76,7 @@ impl VkPipe {
                                 s
                             }
                         };
+                        default_at = Some((key.len(), writes.len()));
                         key.push(slice.buffer.as_raw());
                         if push {
                             key.push(slice.offset);
@@ -398,6 +402,7 @@ impl VkPipe {
         self.rec.buffers = buffers;
         self.rec.texels = texels;
         self.rec.writes = writes;
+        self.rec.default_at = default_at;
         result
     }
 
@@ -441,7 +446,18 @@ impl VkPipe {
         if push {
             if !same {
                 let scratch = std::mem::take(&mut self.rec.write_scratch);
-                let writes = self.descriptor_writes(scratch, vk::DescriptorSet::null());
+                let mut writes = self.descriptor_writes(scratch, vk::DescriptorSet::null());
+                // Only the default block moved since the last push with this layout: push
+                // its write alone (the others keep their descriptors).
+                if bind_point == vk::PipelineBindPoint::GRAPHICS
+                    && self.rec.layout == layout
+                    && let Some((k, w)) = self.rec.default_at
+                    && let Some((held, _)) = &self.rec.set
+                    && only_default_moved(held, &self.rec.key, k)
+                {
+                    writes.swap(0, w);
+                    writes.truncate(1);
+                }
                 if let Some(push) = &self.gpu.push {
                     // SAFETY: recording; the layout's set 0 was created with the
                     // push-descriptor flag; every write refers to live views, samplers
@@ -523,6 +539,15 @@ impl VkPipe {
         }));
         out
     }
+}
+
+/// Whether keys `held` and `now` (of push descriptors) differ only in the default block's
+/// two entries (buffer and offset) at `k`.
+fn only_default_moved(held: &[u64], now: &[u64], k: usize) -> bool {
+    held.len() == now.len()
+        && now.len() >= k + 2
+        && held[..k] == now[..k]
+        && held[k + 2..] == now[k + 2..]
 }
 
 /// An empty vector of writes with `v`'s allocation, for another lifetime (the writes point
