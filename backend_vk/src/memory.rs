@@ -98,8 +98,19 @@ pub(crate) fn object_buffer(
             | vk::MemoryPropertyFlags::HOST_COHERENT,
         ..device_local()
     };
+    mapped_buffer(alloc, &info, &ainfo, size)
+}
+
+/// Creates a buffer whose allocation info asks for `MAPPED` host-visible memory, with its
+/// mapping.
+fn mapped_buffer(
+    alloc: &vk_mem::Allocator,
+    info: &vk::BufferCreateInfo<'_>,
+    ainfo: &vk_mem::AllocationCreateInfo,
+    size: u64,
+) -> Result<Owned, vk::Result> {
     // SAFETY: as in device_buffer; MAPPED keeps the memory mapped for the allocation's life.
-    let (buffer, allocation) = unsafe { alloc.create_buffer(&info, &ainfo) }?;
+    let (buffer, allocation) = unsafe { alloc.create_buffer(info, ainfo) }?;
     let ptr = alloc
         .get_allocation_info(&allocation)
         .mapped_data
@@ -170,21 +181,7 @@ pub(crate) fn host_buffer(
         },
         ..Default::default()
     };
-    // SAFETY: as in device_buffer; MAPPED keeps the memory mapped for the allocation's life.
-    let (buffer, allocation) = unsafe { alloc.create_buffer(&info, &ainfo) }?;
-    let ptr = alloc
-        .get_allocation_info(&allocation)
-        .mapped_data
-        .cast::<u8>();
-    if ptr.is_null() {
-        backend_bug("a MAPPED host-visible allocation has no mapping");
-    }
-    Ok(Owned {
-        buffer,
-        allocation,
-        ptr,
-        size,
-    })
+    mapped_buffer(alloc, &info, &ainfo, size)
 }
 
 /// A buffer of `owned`'s size bound to its memory with `UNIFORM_TEXEL_BUFFER` usage alone,

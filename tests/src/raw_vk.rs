@@ -14,9 +14,9 @@
 use ash::vk;
 
 use crate::scenes::{
-    BENCH_PROGRAMS, BENCH_SIZE, BENCH_UBOS, BenchScene, MANY_OBJECTS, MULTIDRAW_BATCH,
-    STATECHANGE_TEXTURES, STATECHANGE_VAOS, UPLOAD_BYTES, app_work, colour, persistent_variants,
-    scatter, upload_bytes,
+    BENCH_HEAVY_FS, BENCH_PROGRAMS, BENCH_SIZE, BENCH_UBOS, BenchScene, MANY_OBJECTS,
+    MULTIDRAW_BATCH, STATECHANGE_TEXTURES, STATECHANGE_VAOS, UPLOAD_BYTES, app_work, colour,
+    persistent_variants, scatter, upload_bytes,
 };
 
 /// Command buffers (and fences) a frame ring cycles through.
@@ -82,28 +82,18 @@ void main() {
 }
 ";
 
-/// `shaderheavy`'s fragment shader: the GL scene's loop, its seed pushed. Vulkan's
-/// `gl_FragCoord` counts rows from the target's row 0 as GL's does (rows are in GL's
-/// read-back order), so every pixel hashes the same coordinates.
-const HEAVY_FS: &str = "#version 450
-layout(push_constant) uniform P { uint seed; } pc;
-layout(location = 0) out vec4 color;
-void main() {
-    uvec2 p = uvec2(gl_FragCoord.xy);
-    uint h = p.x * 1973u + p.y * 9277u + pc.seed * 26699u + 1u;
-    float sum = 0.0;
-    for (int i = 0; i < 64; i++) {
-        h ^= h >> 15;
-        h *= 0x2c1b3c6du;
-        h ^= h >> 12;
-        h *= 0x297a2d39u;
-        h ^= h >> 15;
-        sum += float(h & 15u) * 0.5;
-    }
-    color = vec4(float(h & 255u) / 255.0, float((h >> 8) & 255u) / 255.0,
-                 float(uint(sum) & 255u) / 255.0, 1.0);
+/// `shaderheavy`'s fragment shader: the GL scene's own (`BENCH_HEAVY_FS`), its seed
+/// pushed. Vulkan's `gl_FragCoord` counts rows from the target's row 0 as GL's does (rows are
+/// in GL's read-back order), so every pixel hashes the same coordinates.
+fn heavy_fs() -> String {
+    BENCH_HEAVY_FS
+        .replace("#version 330 core", "#version 450")
+        .replace(
+            "uniform uint seed;",
+            "layout(push_constant) uniform P { uint seed; };",
+        )
+        .replace("out vec4 color;", "layout(location = 0) out vec4 color;")
 }
-";
 
 /// Bytes between `ubochange`'s uniform buffers in their one buffer (a multiple of every
 /// device's `minUniformBufferOffsetAlignment`).
@@ -871,7 +861,7 @@ impl RawBench {
         // The scene's own shaders, if it has some: `ubochange`'s and `shaderheavy`'s.
         let own = match scene {
             BenchScene::UboChange => Some((spirv("ubo.vert", UBO_VS)?, spirv("ubo.frag", UBO_FS)?)),
-            BenchScene::ShaderHeavy => Some((flat_vs.clone(), spirv("heavy.frag", HEAVY_FS)?)),
+            BenchScene::ShaderHeavy => Some((flat_vs.clone(), spirv("heavy.frag", &heavy_fs())?)),
             _ => None,
         };
         // SAFETY: valid create infos throughout; objects are destroyed in `destroy`.

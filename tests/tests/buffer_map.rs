@@ -99,6 +99,31 @@ fn unsynchronized_write_maps_make_no_round_trip() {
     }
 }
 
+/// A `side` x `side` context on `backend` cleared to blue, drawing with the colour program
+/// (whose colour uniform is returned) from a buffer of `size` bytes (`initial`, or undefined)
+/// bound to `ARRAY_BUFFER` as attribute 0's two floats.
+fn drawing_from_a_buffer(
+    backend: Backend,
+    side: i32,
+    size: usize,
+    initial: Option<&[u8]>,
+) -> (Context, GLint) {
+    let mut ctx = differential::tessera_on(backend, TransportKind::Inproc, side, side);
+    ctx.clear_color(0.0, 0.0, 1.0, 1.0);
+    ctx.clear(COLOR_BUFFER_BIT);
+    let p = programs::color_program(&mut ctx);
+    ctx.use_program(p);
+    let loc = ctx.get_uniform_location(p, "color");
+    let vao = ctx.gen_vertex_array();
+    ctx.bind_vertex_array(vao);
+    let b = ctx.gen_buffer();
+    ctx.bind_buffer(ARRAY_BUFFER, b);
+    ctx.buffer_data(ARRAY_BUFFER, size as GLsizeiptr, initial, STREAM_DRAW);
+    ctx.vertex_attrib_pointer(0, 2, FLOAT, FALSE as GLboolean, 0, 0);
+    ctx.enable_vertex_attrib_array(0);
+    (ctx, loc)
+}
+
 #[test]
 fn a_draw_uses_what_an_unsynchronized_map_wrote() {
     // On Vulkan (lavapipe's memory is host-visible) the write lands in the buffer's memory
@@ -110,22 +135,10 @@ fn a_draw_uses_what_an_unsynchronized_map_wrote() {
                 "{backend:?}, initial contents {:?}",
                 initial.map(|_| "zeros")
             );
-            let mut ctx = differential::tessera_on(backend, TransportKind::Inproc, 32, 32);
-            let ctx = &mut ctx;
-            ctx.clear_color(0.0, 0.0, 1.0, 1.0);
-            ctx.clear(COLOR_BUFFER_BIT);
-            let p = programs::color_program(ctx);
-            ctx.use_program(p);
-            let loc = ctx.get_uniform_location(p, "color");
-            ctx.uniform4f(loc, 1.0, 0.0, 0.0, 1.0);
-            let vao = ctx.gen_vertex_array();
-            ctx.bind_vertex_array(vao);
             // Zeros: a degenerate triangle until the map writes the real one.
-            let b = ctx.gen_buffer();
-            ctx.bind_buffer(ARRAY_BUFFER, b);
-            ctx.buffer_data(ARRAY_BUFFER, 24, initial, STREAM_DRAW);
-            ctx.vertex_attrib_pointer(0, 2, FLOAT, FALSE as GLboolean, 0, 0);
-            ctx.enable_vertex_attrib_array(0);
+            let (mut ctx, loc) = drawing_from_a_buffer(backend, 32, 24, initial);
+            let ctx = &mut ctx;
+            ctx.uniform4f(loc, 1.0, 0.0, 0.0, 1.0);
             let w = waits(ctx);
             ctx.map_buffer_range(ARRAY_BUFFER, 0, 24, MAP_WRITE_BIT | MAP_UNSYNCHRONIZED_BIT);
             let verts: Vec<u8> = [-0.9f32, -0.9, 0.9, -0.9, -0.9, 0.9]
@@ -176,20 +189,8 @@ fn draws_from_a_stream_buffer_see_their_own_ranges() {
     ];
     const RANGE: usize = 6 * 2 * 4;
     for backend in [Backend::Gles, Backend::Vulkan] {
-        let mut ctx = differential::tessera_on(backend, TransportKind::Inproc, SIDE, SIDE);
+        let (mut ctx, loc) = drawing_from_a_buffer(backend, SIDE, 3 * RANGE, None);
         let ctx = &mut ctx;
-        ctx.clear_color(0.0, 0.0, 1.0, 1.0);
-        ctx.clear(COLOR_BUFFER_BIT);
-        let p = programs::color_program(ctx);
-        ctx.use_program(p);
-        let loc = ctx.get_uniform_location(p, "color");
-        let vao = ctx.gen_vertex_array();
-        ctx.bind_vertex_array(vao);
-        let b = ctx.gen_buffer();
-        ctx.bind_buffer(ARRAY_BUFFER, b);
-        ctx.buffer_data(ARRAY_BUFFER, (3 * RANGE) as GLsizeiptr, None, STREAM_DRAW);
-        ctx.vertex_attrib_pointer(0, 2, FLOAT, FALSE as GLboolean, 0, 0);
-        ctx.enable_vertex_attrib_array(0);
         let mut at = 0;
         for (&(x, y), c) in quads.iter().zip(colors) {
             if at + RANGE > 3 * RANGE {
