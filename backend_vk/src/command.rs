@@ -981,6 +981,21 @@ impl VkPipe {
         }
         let topology = shape.topology;
 
+        // Clears pending on another target run first: they write images this draw may
+        // sample, whose layouts the descriptors are gathered for.
+        if self.rec.pass.is_none()
+            && let Some(p) = &self.rec.pending
+            && !same_target(
+                &p.target,
+                ctx.desired.framebuffer,
+                &ctx.desired.draw_buffers,
+                self.epoch,
+                self.srgb_of(ctx),
+            )
+        {
+            self.end_pass()?;
+        }
+
         // (1) Descriptors' resources and misaligned vertex arrays, outside the pass.
         if dirty & dirty::DESCRIPTORS != 0 {
             self.gather_descriptors(ctx, handle, set_layout, block_size, push, true)?;

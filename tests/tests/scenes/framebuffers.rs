@@ -258,6 +258,31 @@ void main() { frag = texture(tex, vec3(uv, floor(uv.x * 4.0))); }
 }
 
 #[test]
+fn a_texture_cleared_through_a_framebuffer_is_sampled_by_the_next_draw() {
+    // The sampling program and its quad exist before the clear, so nothing (no upload)
+    // comes between clearing the texture through its framebuffer and the draw that samples
+    // it into the default framebuffer: the clear must reach the texture first.
+    check(
+        "rtt_clear_then_sample",
+        8,
+        8,
+        |gl| {
+            let p = full_screen(gl, FS_SAMPLE);
+            let (_, t) = texture_target(gl, 4, 4, RGBA8);
+            clear_rect(gl, [0, 0, 4, 4], [200, 40, 90, 255]);
+            gl.bind_framebuffer(FRAMEBUFFER, 0);
+            gl.use_program(p);
+            gl.bind_texture(TEXTURE_2D, t);
+            draw_quad(gl);
+        },
+        &[
+            probe(1, 1, [200, 40, 90, 255]),
+            probe(6, 6, [200, 40, 90, 255]),
+        ],
+    );
+}
+
+#[test]
 fn render_to_cube_faces_then_sample() {
     // Each face of a 2 x 2 cube map is a target in turn: cleared to its colour, then drawn
     // with a quad over its lower half.
