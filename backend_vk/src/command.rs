@@ -237,9 +237,10 @@ pub(crate) struct Recording {
     pub(crate) texels: Vec<vk::BufferView>,
     /// Per descriptor slot: (binding, type, first info index, count).
     pub(crate) writes: Vec<(u32, vk::DescriptorType, usize, u32)>,
-    /// Where the gathered default uniform block is: its first entry in `key` and its index
-    /// in `writes` (`None`: the program has none).
-    pub(crate) default_at: Option<(usize, usize)>,
+    /// Per entry of `writes`: the range of `key` its resources make.
+    pub(crate) spans: Vec<(usize, usize)>,
+    /// The `spans` of the set pushed last (its key is `set`'s).
+    pub(crate) pushed_spans: Vec<(usize, usize)>,
     /// The allocation descriptor writes are built in (always empty between uses).
     pub(crate) write_scratch: Vec<vk::WriteDescriptorSet<'static>>,
     /// Images the draw being prepared samples while its framebuffer has them attached
@@ -273,6 +274,8 @@ impl Recording {
             std::mem::take(&mut self.writes),
             std::mem::take(&mut self.write_scratch),
             std::mem::take(&mut self.feedback),
+            std::mem::take(&mut self.spans),
+            std::mem::take(&mut self.pushed_spans),
         );
         let active_queries = self.active_queries;
         *self = Self::default();
@@ -285,6 +288,8 @@ impl Recording {
             self.writes,
             self.write_scratch,
             self.feedback,
+            self.spans,
+            self.pushed_spans,
         ) = scratch;
         self.feedback.clear();
         self.cmd = cmd;

@@ -7,9 +7,10 @@
 //! differs from the last set's; the default uniform block, rewritten into the frame's arena
 //! whenever its bytes change, moves by its *dynamic offset*, which needs no new set. With
 //! push descriptors the writes are pushed when the key (which then includes the default
-//! block's offset) changed, and only the default block's write when nothing else did: push
-//! descriptors update incrementally, and a driver (lavapipe) then rebinds only the uniform
-//! buffer, not every texture of the set.
+//! block's offset) changed, and only the writes whose part of the key changed when the
+//! layout is the one pushed last: push descriptors update incrementally, and a driver
+//! (lavapipe) then rebinds only those (a new default block offset rebinds one uniform
+//! buffer, not every texture of the set).
 
 use ash::vk;
 use ash::vk::Handle as _;
@@ -41,6 +42,8 @@ impl VkPipe {
         let mut buffers = std::mem::take(&mut self.rec.buffers);
         let mut texels = std::mem::take(&mut self.rec.texels);
         let mut writes = std::mem::take(&mut self.rec.writes);
+        let mut spans = std::mem::take(&mut self.rec.spans);
+        spans.clear();
         key.clear();
         images.clear();
         buffers.clear();
@@ -48,10 +51,18 @@ impl VkPipe {
         writes.clear();
         key.push(set_layout.as_raw());
         self.rec.feedback.clear();
-        let mut default_at = None;
+        // Each write's span of the key: the key entries its slot pushed (a slot is closed
+        // when the next begins, or after the last).
+        let close =
+            |spans: &mut Vec<(usize, usize)>, (k, w): (usize, usize), key: usize, writes| {
+                spans.extend((w..writes).map(|_| (k, key)));
+            };
+        let mut open = (key.len(), writes.len());
         let result = (|| -> Result<(), SessionError> {
             let n = self.programs.live(handle).map_or(0, |p| p.slots.len());
             for i in 0..n {
+                close(&mut spans, open, key.len(), writes.len());
+                open = (key.len(), writes.len());
                 let Some(slot) = self
                     .programs
                     .live(handle)
@@ -76,7 +87,6 @@ impl VkPipe {
                                 s
                             }
                         };
-                        default_at = Some((key.len(), writes.len()));
                         key.push(slice.buffer.as_raw());
                         if push {
                             key.push(slice.offset);
@@ -397,12 +407,13 @@ impl VkPipe {
             }
             Ok(())
         })();
+        close(&mut spans, open, key.len(), writes.len());
         self.rec.key = key;
         self.rec.images = images;
         self.rec.buffers = buffers;
         self.rec.texels = texels;
         self.rec.writes = writes;
-        self.rec.default_at = default_at;
+        self.rec.spans = spans;
         result
     }
 
@@ -447,18 +458,26 @@ impl VkPipe {
             if !same {
                 let scratch = std::mem::take(&mut self.rec.write_scratch);
                 let mut writes = self.descriptor_writes(scratch, vk::DescriptorSet::null());
-                // Only the default block moved since the last push with this layout: push
-                // its write alone (the others keep their descriptors).
+                // The set pushed last had this layout and this shape: push only the writes
+                // whose resources changed (the others keep their descriptors).
                 if bind_point == vk::PipelineBindPoint::GRAPHICS
                     && self.rec.layout == layout
-                    && let Some((k, w)) = self.rec.default_at
+                    && self.rec.spans == self.rec.pushed_spans
+                    && self.rec.spans.len() == writes.len()
                     && let Some((held, _)) = &self.rec.set
-                    && only_default_moved(held, &self.rec.key, k)
+                    && held.len() == self.rec.key.len()
                 {
-                    writes.swap(0, w);
-                    writes.truncate(1);
+                    let (key, spans) = (&self.rec.key, &self.rec.spans);
+                    let mut i = 0;
+                    writes.retain(|_| {
+                        let (a, b) = spans[i];
+                        i += 1;
+                        held[a..b] != key[a..b]
+                    });
                 }
-                if let Some(push) = &self.gpu.push {
+                if let Some(push) = &self.gpu.push
+                    && !writes.is_empty()
+                {
                     // SAFETY: recording; the layout's set 0 was created with the
                     // push-descriptor flag; every write refers to live views, samplers
                     // and buffers gathered for this draw.
@@ -467,6 +486,10 @@ impl VkPipe {
                 self.rec.write_scratch = recycle(writes);
                 count(&self.stats.descriptor_sets);
                 self.remember_set(vk::DescriptorSet::null());
+                let mut pushed = std::mem::take(&mut self.rec.pushed_spans);
+                pushed.clear();
+                pushed.extend_from_slice(&self.rec.spans);
+                self.rec.pushed_spans = pushed;
                 self.rec.layout = layout;
             }
             return Ok(());
@@ -539,15 +562,6 @@ impl VkPipe {
         }));
         out
     }
-}
-
-/// Whether keys `held` and `now` (of push descriptors) differ only in the default block's
-/// two entries (buffer and offset) at `k`.
-fn only_default_moved(held: &[u64], now: &[u64], k: usize) -> bool {
-    held.len() == now.len()
-        && now.len() >= k + 2
-        && held[..k] == now[..k]
-        && held[k + 2..] == now[k + 2..]
 }
 
 /// An empty vector of writes with `v`'s allocation, for another lifetime (the writes point
