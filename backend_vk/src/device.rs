@@ -412,6 +412,10 @@ pub(crate) struct VkPipe {
     /// Moves after every record but draws and state records (any of them may change an
     /// object): what draws cache from objects (a texture's sampled view) is derived again.
     pub changes: u64,
+    /// The buffer the last `CreateBuffer` made, while only writes into buffers followed it:
+    /// no recorded command can use it yet, so writes into it may land in its memory at once
+    /// (`write_buffer`), as the writes of `glBufferData` with data do.
+    pub fresh_buffer: Option<BufferHandle>,
     /// Contexts created so far (the next one's id).
     pub contexts: u64,
     /// Surfaces presented into windows, with their swapchains (`present.rs`).
@@ -729,6 +733,7 @@ impl VkPipe {
             reported: 0,
             epoch: 1,
             changes: 1,
+            fresh_buffer: None,
             contexts: 0,
             presenters: HashMap::new(),
             detached: Vec::new(),
@@ -1096,6 +1101,7 @@ impl BufferPipe for VkPipe {
             size,
             copied,
         };
+        self.fresh_buffer = Some(handle);
         if let Ok(b) = self.buffers.get_mut(N, handle) {
             let old = std::mem::replace(b, buffer);
             self.defer(Garbage::Buffer(old.owned));
@@ -1114,7 +1120,8 @@ impl BufferPipe for VkPipe {
 
     /// `WriteBuffer` (or a read-back into a pack buffer, `record`): stage bytes into the
     /// arena, then a transfer. An unsynchronized write into a mapped buffer with no
-    /// transfer pending is copied into its memory at once, and the render pass stays open.
+    /// transfer pending, or a write into the buffer just made ([`VkPipe::fresh_buffer`]), is
+    /// copied into its memory at once, and the render pass stays open.
     fn write_buffer(&mut self, record: &'static str, write: BufferWrite<'_>) -> R {
         let BufferWrite {
             buffer: handle,
@@ -1130,11 +1137,13 @@ impl BufferPipe for VkPipe {
         if data.is_empty() {
             return Ok(());
         }
-        if unsynchronized && !ptr.is_null() && copied <= self.frames.completed {
+        let unused = self.fresh_buffer == Some(handle);
+        if (unsynchronized || unused) && !ptr.is_null() && copied <= self.frames.completed {
             // SAFETY: the range lies inside the buffer (checked above), which stays mapped
-            // for its life; no transfer into it is pending, and the program promised that
-            // no pending command uses these bytes. Host writes before a submission are
-            // visible to it (coherent memory).
+            // for its life; no transfer into it is pending, and no pending command uses
+            // these bytes (the program promised it, or no command used the buffer since it
+            // was made). Host writes before a submission are visible to it (coherent
+            // memory).
             unsafe {
                 std::ptr::copy_nonoverlapping(data.as_ptr(), ptr.add(offset as usize), data.len())
             };

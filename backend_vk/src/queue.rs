@@ -81,6 +81,13 @@ impl ContextPipe for VkPipe {
     /// state are checked again.
     #[inline]
     fn record_applied(&mut self, _: &'static str, record: &ArchivedRecord) {
+        use ArchivedRecord as A;
+        if !matches!(
+            record,
+            A::CreateBuffer { .. } | A::WriteBuffer { .. } | A::WriteBufferUnsynchronized { .. }
+        ) {
+            self.fresh_buffer = None;
+        }
         if !keeps_draw_state(record) {
             self.rec.prepared = None;
             self.changes += 1;
