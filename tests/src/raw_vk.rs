@@ -419,15 +419,27 @@ impl RawVk {
         }
     }
 
-    fn memory_type(&self, bits: u32, flags: vk::MemoryPropertyFlags) -> Result<u32, String> {
-        (0..self.memory_props.memory_type_count)
+    /// Memory for an object with requirements `req`, of the first type with `flags`.
+    fn memory_for(
+        &self,
+        req: vk::MemoryRequirements,
+        flags: vk::MemoryPropertyFlags,
+    ) -> Result<vk::DeviceMemory, String> {
+        let ty = (0..self.memory_props.memory_type_count)
             .find(|&i| {
-                bits & (1 << i) != 0
+                req.memory_type_bits & (1 << i) != 0
                     && self.memory_props.memory_types[i as usize]
                         .property_flags
                         .contains(flags)
             })
-            .ok_or_else(|| "no fitting memory type".to_owned())
+            .ok_or_else(|| "no fitting memory type".to_owned())?;
+        let info = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(ty);
+        // SAFETY: a valid allocate info of a type the device has.
+        vkr("vkAllocateMemory", unsafe {
+            self.device.allocate_memory(&info, None)
+        })
     }
 
     /// A host-visible, coherent buffer of `size` bytes, mapped.
@@ -441,19 +453,9 @@ impl RawVk {
                     None,
                 ),
             )?;
-            let req = self.device.get_buffer_memory_requirements(buffer);
-            let ty = self.memory_type(
-                req.memory_type_bits,
+            let memory = self.memory_for(
+                self.device.get_buffer_memory_requirements(buffer),
                 vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
-            )?;
-            let memory = vkr(
-                "vkAllocateMemory",
-                self.device.allocate_memory(
-                    &vk::MemoryAllocateInfo::default()
-                        .allocation_size(req.size)
-                        .memory_type_index(ty),
-                    None,
-                ),
             )?;
             vkr(
                 "vkBindBufferMemory",
@@ -502,17 +504,9 @@ impl RawVk {
                     None,
                 ),
             )?;
-            let req = self.device.get_image_memory_requirements(image);
-            let ty =
-                self.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::DEVICE_LOCAL)?;
-            let memory = vkr(
-                "vkAllocateMemory",
-                self.device.allocate_memory(
-                    &vk::MemoryAllocateInfo::default()
-                        .allocation_size(req.size)
-                        .memory_type_index(ty),
-                    None,
-                ),
+            let memory = self.memory_for(
+                self.device.get_image_memory_requirements(image),
+                vk::MemoryPropertyFlags::DEVICE_LOCAL,
             )?;
             vkr(
                 "vkBindImageMemory",
