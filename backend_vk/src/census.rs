@@ -9,10 +9,12 @@
 //! descriptor set...) as [`NativeKind::DriverObject`]. No call site counts anything, so
 //! nothing can be missed; and after `vkDestroyInstance` both must be back to zero, since a
 //! driver frees no object the application did not destroy: whatever is left then is what
-//! the backend leaked. The one exception is the memory of recorded commands (scope
-//! `COMMAND`), which the driver frees when their command pool is reset: it is not counted,
-//! since the census's two atomic additions per allocation and per free, on the three
-//! allocations a recorded draw makes, cost more than the allocations themselves.
+//! the backend leaked. Memory the driver says is a command's (scope `COMMAND`) is not
+//! counted: it lives only while a command runs. (lavapipe allocates its recorded commands
+//! with scope `OBJECT`, so those are counted, and freed when their pool is reset.) Counting
+//! is on the calling thread's lane of the census (`NativeCensus::here`): a plain load and
+//! store per kind, where atomic additions (four per allocation and four per free, with the
+//! process's totals) cost more than the allocation itself.
 //!
 //! The callbacks are also the driver's heap. A driver that records command buffers on the
 //! host (lavapipe) allocates an entry per recorded command, and a few more per bound set or
@@ -23,12 +25,11 @@
 //! allocator only while the live count of a class grows, and go back to their list when
 //! freed: after the first frames, recording allocates nothing from the system. The lists
 //! are the calling thread's own (a block is plain memory of its class, so any instance and
-//! any thread may reuse it): taking and giving a block is a pop and a push, with no lock
-//! or atomic operation, which on a recording thread making three allocations a draw is
-//! worth some 130 ns a draw against a shared, locked list.
+//! any thread may reuse it), threaded through the free blocks themselves: taking and giving
+//! a block is a pop and a push of a pointer, with no lock or atomic operation.
 
 use std::alloc::Layout;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::ffi::c_void;
 
 use ash::vk;
@@ -50,17 +51,26 @@ const CLASSES: usize = POOLED_MAX / CLASS;
 /// system): a frame's worth of recorded commands for a few frames in flight.
 const KEEP_PER_CLASS: usize = 1 << 16;
 
-/// A thread's free pooled blocks per size class (base addresses), returned to the system
-/// when the thread ends.
-struct FreeLists([Vec<usize>; CLASSES]);
+/// A thread's free pooled blocks per size class, each list threaded through its blocks
+/// (a free block's first word is the next one's address), returned to the system when the
+/// thread ends.
+struct FreeLists {
+    heads: [Cell<*mut u8>; CLASSES],
+    kept: [Cell<usize>; CLASSES],
+}
 
 impl Drop for FreeLists {
     fn drop(&mut self) {
-        for (class, list) in self.0.iter_mut().enumerate() {
-            for base in list.drain(..) {
-                // SAFETY: a free block of this class, allocated with its layout; no
-                // driver holds it (it was given back).
-                unsafe { std::alloc::dealloc(base as *mut u8, class_layout(class)) };
+        for (class, head) in self.heads.iter().enumerate() {
+            let mut block = head.replace(std::ptr::null_mut());
+            while !block.is_null() {
+                // SAFETY: a free block of this class, allocated with its layout, holding the
+                // next one's address; no driver holds it (it was given back).
+                unsafe {
+                    let next = block.cast::<*mut u8>().read();
+                    std::alloc::dealloc(block, class_layout(class));
+                    block = next;
+                }
             }
         }
     }
@@ -68,7 +78,12 @@ impl Drop for FreeLists {
 
 thread_local! {
     /// This thread's free lists.
-    static FREE: RefCell<FreeLists> = const { RefCell::new(FreeLists([const { Vec::new() }; CLASSES])) };
+    static FREE: FreeLists = const {
+        FreeLists {
+            heads: [const { Cell::new(std::ptr::null_mut()) }; CLASSES],
+            kept: [const { Cell::new(0) }; CLASSES],
+        }
+    };
 }
 
 /// The allocation callbacks of one instance, and the census they count into. Boxed: the
@@ -87,13 +102,24 @@ impl HostAllocator {
 
     /// A block of class `class`: a free one of this thread's, else a new one from the
     /// global allocator.
+    #[inline]
     fn take(&self, class: usize) -> *mut u8 {
         let recycled = FREE
-            .try_with(|f| f.try_borrow_mut().ok()?.0.get_mut(class)?.pop())
+            .try_with(|f| {
+                let (head, kept) = (f.heads.get(class)?, f.kept.get(class)?);
+                let block = head.get();
+                if block.is_null() {
+                    return None;
+                }
+                // SAFETY: a free block of this thread's list: its first word is the next.
+                head.set(unsafe { block.cast::<*mut u8>().read() });
+                kept.set(kept.get() - 1);
+                Some(block)
+            })
             .ok()
             .flatten();
         match recycled {
-            Some(base) => base as *mut u8,
+            Some(base) => base,
             // SAFETY: a nonzero size (a class holds at least CLASS bytes).
             None => unsafe { std::alloc::alloc(class_layout(class)) },
         }
@@ -104,19 +130,22 @@ impl HostAllocator {
     ///
     /// # Safety
     /// `base` came from [`HostAllocator::take`] with this class and is no longer used.
+    #[inline]
     unsafe fn give(&self, class: usize, base: *mut u8) {
         let kept = FREE
             .try_with(|f| {
-                let Ok(mut f) = f.try_borrow_mut() else {
+                let (Some(head), Some(kept)) = (f.heads.get(class), f.kept.get(class)) else {
                     return false;
                 };
-                match f.0.get_mut(class) {
-                    Some(list) if list.len() < KEEP_PER_CLASS => {
-                        list.push(base as usize);
-                        true
-                    }
-                    _ => false,
+                if kept.get() >= KEEP_PER_CLASS {
+                    return false;
                 }
+                // SAFETY: the caller's contract: the block is this thread's now, and holds
+                // at least a word (CLASS bytes, aligned to 16).
+                unsafe { base.cast::<*mut u8>().write(head.get()) };
+                head.set(base);
+                kept.set(kept.get() + 1);
+                true
             })
             .unwrap_or(false);
         if !kept {
@@ -146,14 +175,17 @@ impl HostAllocator {
 
     /// Counts `n` allocations of `scope` (recorded commands' are not counted: see the
     /// module's docs).
+    /// The calling thread's lane of the census, so the callbacks count with no atomic
+    /// read-modify-write (`NativeCensus::here`).
     #[inline]
     fn count(&self, scope: u32, n: i64) {
         if scope == vk::SystemAllocationScope::COMMAND.as_raw() as u32 {
             return;
         }
-        self.census.add(NativeKind::DriverAllocation, n);
+        let here = self.census.here();
+        here.add(NativeKind::DriverAllocation, n);
         if scope == vk::SystemAllocationScope::OBJECT.as_raw() as u32 {
-            self.census.add(NativeKind::DriverObject, n);
+            here.add(NativeKind::DriverObject, n);
         }
     }
 }
