@@ -120,6 +120,9 @@ pub(crate) mod dirty {
     pub const PIPELINE: u8 = 4;
     /// Dynamic state and the point-size push constant.
     pub const DYNAMIC: u8 = 8;
+    /// The default block's values alone (a part of DESCRIPTORS: see
+    /// `VkPipe::regather_default_block`).
+    pub const UNIFORMS: u8 = 16;
     /// Everything (a new program or target).
     pub const ALL: u8 = DESCRIPTORS | VERTICES | PIPELINE | DYNAMIC;
 }
@@ -1001,9 +1004,14 @@ impl VkPipe {
             self.end_pass()?;
         }
 
-        // (1) Descriptors' resources and misaligned vertex arrays, outside the pass.
+        // (1) Descriptors' resources and misaligned vertex arrays, outside the pass. The
+        // descriptors gathered last are this context's and program's unless DESCRIPTORS
+        // is dirty (a new program, another context's draw or any other record between
+        // makes it so), so a change of the default block alone redoes its part only.
         if dirty & dirty::DESCRIPTORS != 0 {
             self.gather_descriptors(ctx, handle, set_layout, block_size, push, true)?;
+        } else if dirty & dirty::UNIFORMS != 0 {
+            self.regather_default_block(ctx, block_size, push)?;
         }
         let layout_id = if dirty & dirty::VERTICES != 0 {
             self.vertex_layout_for(ctx, inputs, extent_hint)?
@@ -1074,7 +1082,7 @@ impl VkPipe {
         }
 
         // (5) Descriptors.
-        if dirty & dirty::DESCRIPTORS != 0 {
+        if dirty & (dirty::DESCRIPTORS | dirty::UNIFORMS) != 0 {
             self.bind_descriptors(set_layout, pipeline_layout, push)?;
         }
 

@@ -19,6 +19,7 @@ use tessera_wire::handle::ProgramHandle;
 
 use crate::command::VkContext;
 use crate::device::{Missing, VkPipe, backend_bug, count};
+use crate::memory::Slice;
 use crate::program::DescSlot;
 use crate::spirv::{Dim, NumClass, ResourceKind};
 
@@ -72,21 +73,7 @@ impl VkPipe {
                 };
                 match slot {
                     DescSlot::Default => {
-                        let size = u64::from(block_size.max(16)).next_multiple_of(16);
-                        let fresh = ctx.uniform_at.filter(|(s, _)| *s == self.rec.serial);
-                        let slice = match fresh {
-                            Some((_, s)) => s,
-                            None => {
-                                let s = self.arena(size, self.limits.ubo_align)?;
-                                let n = ctx.desired.uniforms.len().min(size as usize);
-                                s.write(&ctx.desired.uniforms[..n]);
-                                if n < size as usize {
-                                    s.zero_at(n, size as usize - n);
-                                }
-                                ctx.uniform_at = Some((self.rec.serial, s));
-                                s
-                            }
-                        };
+                        let (slice, size) = self.default_block(ctx, block_size)?;
                         key.push(slice.buffer.as_raw());
                         if push {
                             key.push(slice.offset);
@@ -415,6 +402,70 @@ impl VkPipe {
         self.rec.writes = writes;
         self.rec.spans = spans;
         result
+    }
+
+    /// The arena copy of the default block for a draw and its bound size: the copy made
+    /// since the values last changed in this command buffer, else a new one.
+    fn default_block(
+        &mut self,
+        ctx: &mut VkContext,
+        block_size: u32,
+    ) -> Result<(Slice, u64), SessionError> {
+        let size = u64::from(block_size.max(16)).next_multiple_of(16);
+        if let Some((serial, s)) = ctx.uniform_at
+            && serial == self.rec.serial
+        {
+            return Ok((s, size));
+        }
+        let s = self.arena(size, self.limits.ubo_align)?;
+        let n = ctx.desired.uniforms.len().min(size as usize);
+        s.write(&ctx.desired.uniforms[..n]);
+        if n < size as usize {
+            s.zero_at(n, size as usize - n);
+        }
+        ctx.uniform_at = Some((self.rec.serial, s));
+        Ok((s, size))
+    }
+
+    /// [`VkPipe::gather_descriptors`] after a change of the default block's values alone
+    /// (`dirty::UNIFORMS`), while the gathered descriptors are still the last draw's of
+    /// this context and program: only the default block's write, its part of the key and
+    /// its dynamic offset change, so binding then pushes that one write again (or rebinds
+    /// the set at the new offset). Nothing else is looked up.
+    pub(crate) fn regather_default_block(
+        &mut self,
+        ctx: &mut VkContext,
+        block_size: u32,
+        push: bool,
+    ) -> Result<(), SessionError> {
+        // The default block is binding 0 (`DescSlot::Default`); a program without one
+        // has nothing to redo.
+        let Some(w) = self.rec.writes.iter().position(|&(binding, ty, ..)| {
+            binding == 0
+                && matches!(
+                    ty,
+                    vk::DescriptorType::UNIFORM_BUFFER | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
+                )
+        }) else {
+            return Ok(());
+        };
+        let (slice, size) = self.default_block(ctx, block_size)?;
+        let (_, _, at, _) = self.rec.writes[w];
+        let Some(&(a, _)) = self.rec.spans.get(w) else {
+            backend_bug("a gathered write without its span of the key");
+        };
+        // The key entries `gather_descriptors` pushed for the default slot.
+        self.rec.key[a] = slice.buffer.as_raw();
+        if push {
+            self.rec.key[a + 1] = slice.offset;
+        }
+        self.rec.buffers[at] = vk::DescriptorBufferInfo {
+            buffer: slice.buffer,
+            offset: if push { slice.offset } else { 0 },
+            range: size,
+        };
+        self.rec.dyn_offset_next = Some(slice.offset as u32);
+        Ok(())
     }
 
     fn has_placeholder(&self, ty: vk::ImageViewType, class: NumClass, ms: bool) -> bool {

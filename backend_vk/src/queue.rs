@@ -48,7 +48,7 @@ impl ContextPipe for VkPipe {
         ctx.dirty |= match group {
             G::Uniforms => {
                 ctx.uniform_at = None;
-                dirty::DESCRIPTORS
+                dirty::UNIFORMS
             }
             G::GenericAttribs => {
                 ctx.generic_at = None;
