@@ -286,6 +286,7 @@ impl NativeCensus {
         Here {
             census: &self.0,
             lane: lane::index().unwrap_or(LANES),
+            _thread: std::marker::PhantomData,
         }
     }
 
@@ -319,6 +320,8 @@ pub struct Here<'a> {
     census: &'a Tally,
     /// The thread's lane; [`LANES`] when it has none (atomic additions then).
     lane: usize,
+    /// Neither `Send` nor `Sync`: the lane has one writer, the thread that owns it.
+    _thread: std::marker::PhantomData<*const ()>,
 }
 
 impl Here<'_> {
