@@ -1422,6 +1422,21 @@ impl NativeGl {
         Self::create(width, height, false)
     }
 
+    /// [`NativeGl::new`] with Mesa's on-disk shader cache off for the whole process, so every
+    /// program is linked by Mesa's linker. A program Mesa finds in its cache is restored
+    /// from the cache's copy, and some answers differ from the linker's: a `gl_NextBuffer`'s
+    /// `TRANSFORM_FEEDBACK_BUFFER_INDEX` reads 0 instead of the buffer it ends. The cache is
+    /// shared by every process of the machine, so whether a test's program is in it depends
+    /// on what ran before. Call it before anything in the process loads Mesa (each test
+    /// runs in a process of its own). Program binaries need the cache: Mesa refuses to load
+    /// one without it.
+    pub fn new_linked_fresh(width: i32, height: i32) -> Result<Self, String> {
+        // SAFETY: set_var races only with concurrent readers of the environment; this runs
+        // before the process loads Mesa (whose threads read it) and starts any thread.
+        unsafe { std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true") };
+        Self::new(width, height)
+    }
+
     /// A native OpenGL ES 3.2 context instead (the benchmark's `raw-gles` floor: what the
     /// GLES backend's driver costs called directly), on the same kind of pbuffer. Shader
     /// sources written for desktop GL reach the driver with an ES version line and precisions.

@@ -256,7 +256,8 @@ fn capture(gl: &mut dyn InterfaceGl, vs: &str, requested: &[&str], mode: GLenum)
 }
 
 fn compare(vs: &str, requested: &[&str], mode: GLenum) {
-    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let mut native =
+        NativeGl::new_linked_fresh(16, 16).expect("native desktop GL through the system EGL");
     let expected = capture(&mut native, vs, requested, mode);
     for backend in Backend::ALL {
         for transport in [TransportKind::Inproc, TransportKind::Thread] {
@@ -555,7 +556,8 @@ fn block_offsets(gl: &mut dyn InterfaceGl) -> Vec<String> {
 
 #[test]
 fn explicit_block_offsets_lay_out_and_read_as_natively() {
-    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let mut native =
+        NativeGl::new_linked_fresh(16, 16).expect("native desktop GL through the system EGL");
     let expected = block_offsets(&mut native);
     assert!(
         !expected.contains(&format!("pixels {:?}", [0u8; 16])),
@@ -667,7 +669,8 @@ fn std140_length(gl: &mut dyn InterfaceGl) -> (Vec<u8>, Vec<u8>, GLenum) {
 
 #[test]
 fn a_std140_storage_block_reads_its_runtime_array_length_as_natively() {
-    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let mut native =
+        NativeGl::new_linked_fresh(16, 16).expect("native desktop GL through the system EGL");
     let expected = std140_length(&mut native);
     // length 4, s.b.y = word 11 = 12.0, v.x = 1.0; f (word 4) written with 4.0 and tail's
     // elements (words 12, 16, 20, 24) with 7.0.
@@ -773,7 +776,8 @@ fn component_outputs(gl: &mut dyn InterfaceGl) -> (GLint, String, Vec<String>, V
 /// backend does not carry them out (nor advertise the extension).
 #[test]
 fn fragment_outputs_sharing_a_location_by_components_write_as_natively() {
-    let mut native = NativeGl::new(16, 16).expect("native desktop GL through the system EGL");
+    let mut native =
+        NativeGl::new_linked_fresh(16, 16).expect("native desktop GL through the system EGL");
     let expected = component_outputs(&mut native);
     assert_eq!(expected.0, TRUE as GLint, "{}", expected.1);
     assert_eq!(&expected.3[..4], &[64, 128, 191, 255]);

@@ -283,17 +283,10 @@ fn property(
         }
         // GL 4.4 adds a captured varying's offset; Mesa answers it in every context.
         OFFSET if interface == I::TransformFeedbackVarying => one(l.xfb[i].offset),
+        // A `gl_NextBuffer`'s is the buffer it ends, as Mesa's linker answers (a program
+        // Mesa restores from its shader cache answers 0 instead).
         TRANSFORM_FEEDBACK_BUFFER_INDEX => match interface {
-            // Mesa answers 0 for a `gl_NextBuffer` (size 0), though it lists it among the
-            // varyings of the buffer its index names.
-            I::TransformFeedbackVarying => {
-                let v = &l.xfb[i];
-                one(if v.ty == NONE && v.size == 0 {
-                    0
-                } else {
-                    v.buffer_index
-                })
-            }
+            I::TransformFeedbackVarying => one(l.xfb[i].buffer_index),
             _ => wrong,
         },
         TRANSFORM_FEEDBACK_BUFFER_STRIDE => match interface {
