@@ -742,6 +742,22 @@ struct Fresh {
     staging: Mapped,
 }
 
+/// Binds `set` as set 0 of `layout` at the graphics bind point.
+///
+/// # Safety
+/// `cb` is recording; `set` and `layout` are `d`'s and compatible.
+unsafe fn bind_set(
+    d: &ash::Device,
+    cb: vk::CommandBuffer,
+    layout: vk::PipelineLayout,
+    set: vk::DescriptorSet,
+) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::GRAPHICS, layout, 0, &[set], &[])
+    };
+}
+
 /// Records a 4 x 4 texture's upload from `staging` at `offset`, with its transitions.
 ///
 /// # Safety
@@ -1371,14 +1387,7 @@ impl RawBench {
                         tint: [1.0; 4],
                     };
                     d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[0]);
-                    d.cmd_bind_descriptor_sets(
-                        cb,
-                        vk::PipelineBindPoint::GRAPHICS,
-                        self.layout,
-                        0,
-                        &[self.textures[0].set],
-                        &[],
-                    );
+                    bind_set(d, cb, self.layout, self.textures[0].set);
                     d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
                     d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
                     for _ in 0..draws {
@@ -1429,24 +1438,10 @@ impl RawBench {
                         self.draw += 1;
                         if let (Some(b), Some(t)) = (f.buffers.get(k), f.textures.get(k)) {
                             d.cmd_bind_vertex_buffers(cb, 0, &[b.buffer], &[0]);
-                            d.cmd_bind_descriptor_sets(
-                                cb,
-                                vk::PipelineBindPoint::GRAPHICS,
-                                self.layout,
-                                0,
-                                &[t.set],
-                                &[],
-                            );
+                            bind_set(d, cb, self.layout, t.set);
                         } else if k == f.buffers.len() {
                             d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
-                            d.cmd_bind_descriptor_sets(
-                                cb,
-                                vk::PipelineBindPoint::GRAPHICS,
-                                self.layout,
-                                0,
-                                &[self.textures[0].set],
-                                &[],
-                            );
+                            bind_set(d, cb, self.layout, self.textures[0].set);
                         }
                         let [x, y] = self.offsets[i as usize % OFFSETS];
                         let push = Push {
@@ -1460,14 +1455,7 @@ impl RawBench {
                 BenchScene::Static | BenchScene::Readback | BenchScene::AppWork => {
                     // The offset per draw (and `appwork`'s arithmetic before it).
                     d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipelines[0]);
-                    d.cmd_bind_descriptor_sets(
-                        cb,
-                        vk::PipelineBindPoint::GRAPHICS,
-                        self.layout,
-                        0,
-                        &[self.textures[0].set],
-                        &[],
-                    );
+                    bind_set(d, cb, self.layout, self.textures[0].set);
                     d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
                     let work = self.scene == BenchScene::AppWork;
                     for _ in 0..draws {
@@ -1493,13 +1481,11 @@ impl RawBench {
                     for _ in 0..draws {
                         let i = self.draw;
                         self.draw += 1;
-                        d.cmd_bind_descriptor_sets(
+                        bind_set(
+                            d,
                             cb,
-                            vk::PipelineBindPoint::GRAPHICS,
                             self.ubo_layout,
-                            0,
-                            &[sets[(i % BENCH_UBOS as u64) as usize]],
-                            &[],
+                            sets[(i % BENCH_UBOS as u64) as usize],
                         );
                         d.cmd_draw(cb, 3, 1, 0, 0);
                     }
@@ -1529,28 +1515,14 @@ impl RawBench {
                         let i = self.draw;
                         self.draw += 1;
                         let tex = (i * 7 % STATECHANGE_TEXTURES as u64) as usize;
-                        d.cmd_bind_descriptor_sets(
-                            cb,
-                            vk::PipelineBindPoint::GRAPHICS,
-                            self.layout,
-                            0,
-                            &[self.textures[tex].set],
-                            &[],
-                        );
+                        bind_set(d, cb, self.layout, self.textures[tex].set);
                         d.cmd_draw(cb, 3, 1, 0, 0);
                     }
                 }
                 BenchScene::ProgramChange => {
                     // A pipeline per program, and its offset (each GL program keeps its own
                     // uniform values) per draw.
-                    d.cmd_bind_descriptor_sets(
-                        cb,
-                        vk::PipelineBindPoint::GRAPHICS,
-                        self.layout,
-                        0,
-                        &[self.textures[0].set],
-                        &[],
-                    );
+                    bind_set(d, cb, self.layout, self.textures[0].set);
                     d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[0]);
                     for _ in 0..draws {
                         let i = self.draw;
@@ -1625,14 +1597,7 @@ impl RawBench {
                             self.pipelines[blend],
                         );
                         d.cmd_bind_vertex_buffers(cb, 0, &[self.vertices.buffer], &[vao]);
-                        d.cmd_bind_descriptor_sets(
-                            cb,
-                            vk::PipelineBindPoint::GRAPHICS,
-                            self.layout,
-                            0,
-                            &[self.textures[tex].set],
-                            &[],
-                        );
+                        bind_set(d, cb, self.layout, self.textures[tex].set);
                         d.cmd_push_constants(cb, self.layout, stages, 0, push.bytes());
                         d.cmd_draw(cb, 3, 1, 0, 0);
                     }
