@@ -1422,19 +1422,30 @@ impl NativeGl {
         Self::create(width, height, false)
     }
 
-    /// [`NativeGl::new`] with Mesa's on-disk shader cache off for the whole process, so every
+    /// [`NativeGl::new`] with Mesa's on-disk shader cache off for this context, so every
     /// program is linked by Mesa's linker. A program Mesa finds in its cache is restored
     /// from the cache's copy, and some answers differ from the linker's: a `gl_NextBuffer`'s
     /// `TRANSFORM_FEEDBACK_BUFFER_INDEX` reads 0 instead of the buffer it ends. The cache is
     /// shared by every process of the machine, so whether a test's program is in it depends
-    /// on what ran before. Call it before anything in the process loads Mesa (each test
-    /// runs in a process of its own). Program binaries need the cache: Mesa refuses to load
-    /// one without it.
+    /// on what ran before. Mesa reads the switch when it makes the context's screen, so it
+    /// is set only around that. Program binaries need the cache: Mesa refuses to load one
+    /// without it.
     pub fn new_linked_fresh(width: i32, height: i32) -> Result<Self, String> {
-        // SAFETY: set_var races only with concurrent readers of the environment; this runs
-        // before the process loads Mesa (whose threads read it) and starts any thread.
-        unsafe { std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true") };
-        Self::new(width, height)
+        const SWITCH: &str = "MESA_SHADER_CACHE_DISABLE";
+        let before = std::env::var_os(SWITCH);
+        // SAFETY: set_var races only with concurrent readers of the environment; tests
+        // make their native context first, before they start threads (each test runs in
+        // a process of its own under nextest).
+        unsafe { std::env::set_var(SWITCH, "true") };
+        let made = Self::new(width, height);
+        // SAFETY: as above.
+        unsafe {
+            match before {
+                Some(v) => std::env::set_var(SWITCH, v),
+                None => std::env::remove_var(SWITCH),
+            }
+        }
+        made
     }
 
     /// A native OpenGL ES 3.2 context instead (the benchmark's `raw-gles` floor: what the
