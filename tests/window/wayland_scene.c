@@ -21,7 +21,9 @@
  * With --destroy, instead of frame 1's lines:
  *   destroyed swap <ok|0xNNNN>   eglSwapBuffers' result (the EGL error)
  */
+#include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <wayland-client.h>
 #include <wayland-egl.h>
 
@@ -236,7 +238,8 @@ int main(int argc, char **argv)
 
     display = wl_display_connect(NULL);
     if (!display)
-        fail("wl_display_connect failed (WAYLAND_DISPLAY %s)", getenv("WAYLAND_DISPLAY"));
+        fail("wl_display_connect failed (WAYLAND_DISPLAY %s, XDG_RUNTIME_DIR %s): %s",
+             getenv("WAYLAND_DISPLAY"), getenv("XDG_RUNTIME_DIR"), strerror(errno));
     registry = wl_display_get_registry(display);
     wl_registry_add_listener(registry, &registry_listener, NULL);
     wl_display_roundtrip(display);

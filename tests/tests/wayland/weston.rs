@@ -10,6 +10,7 @@
 
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -54,7 +55,7 @@ pub(crate) struct Weston {
 }
 
 impl Weston {
-    /// Starts Weston with one `width` x `height` output and waits until its socket exists.
+    /// Starts Weston with one `width` x `height` output and waits until it listens on its socket.
     pub(crate) fn start(width: usize, height: usize) -> Self {
         static STARTED: AtomicUsize = AtomicUsize::new(0);
         let n = STARTED.fetch_add(1, Ordering::Relaxed);
@@ -113,11 +114,13 @@ impl Weston {
             log,
             shots: AtomicUsize::new(0),
         };
+        // Connected to, not only present: libwayland binds the socket's path before it
+        // listens on it, and a client connecting in between is refused.
         let deadline = Instant::now() + START_LIMIT;
-        while !weston.runtime.join(&weston.socket).exists() {
+        while UnixStream::connect(weston.runtime.join(&weston.socket)).is_err() {
             assert!(
                 Instant::now() < deadline,
-                "Weston did not open its socket within {START_LIMIT:?}:\n{}",
+                "Weston did not listen on its socket within {START_LIMIT:?}:\n{}",
                 weston.log()
             );
             std::thread::sleep(Duration::from_millis(10));
