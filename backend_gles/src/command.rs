@@ -30,7 +30,7 @@ use tessera_wire::state::{
 };
 
 use crate::conv;
-use crate::device::{GlesPipe, Missing};
+use crate::device::{Features, GlesPipe, Missing};
 use crate::program::{Flat, VertexInputs};
 use crate::shadow::{AttribClass, Cap, NativeState, StencilNative};
 
@@ -66,12 +66,54 @@ struct VaoAttrib {
     divisor: u32,
 }
 
+/// A blend CSO with its factors and equations as the native calls take them, converted once
+/// when the CSO is created rather than at every draw that binds it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NativeBlend {
+    pub state: BlendState,
+    /// Per draw buffer: source and destination factors of colour, then of alpha.
+    pub funcs: [[u32; 4]; MAX_DRAW_BUFFERS],
+    /// Per draw buffer: the colour and the alpha equation.
+    pub equations: [[u32; 2]; MAX_DRAW_BUFFERS],
+    /// A dual-source factor the native driver lacks was replaced by `ONE`.
+    pub dual_source_missing: bool,
+}
+
+impl NativeBlend {
+    pub fn new(state: BlendState, features: &Features) -> Self {
+        let mut dual_source_missing = false;
+        let mut factor = |f| {
+            conv::map_blend_factor(f, features).unwrap_or_else(|| {
+                dual_source_missing = true;
+                glow::ONE
+            })
+        };
+        let funcs = state.funcs.map(|f| {
+            [
+                factor(f.src_rgb),
+                factor(f.dst_rgb),
+                factor(f.src_alpha),
+                factor(f.dst_alpha),
+            ]
+        });
+        let equations = state
+            .funcs
+            .map(|f| [conv::map_blend_op(f.op_rgb), conv::map_blend_op(f.op_alpha)]);
+        Self {
+            state,
+            funcs,
+            equations,
+            dual_source_missing,
+        }
+    }
+}
+
 /// The state one Tessera context wants: what its records set, and what this backend keeps
 /// to reconcile it (the CSO values, the context's native VAO).
 pub(crate) struct GlesContext {
     pub dirty: u32,
     pub desired: DesiredState,
-    pub blend: BlendState,
+    pub blend: NativeBlend,
     pub depth_stencil: DepthStencilState,
     pub raster: RasterState,
     /// Where `desired.uniforms` was last uploaded: (ring epoch, offset, size).
@@ -110,7 +152,7 @@ impl GlesContext {
         Self {
             dirty: dirty::ALL,
             desired: DesiredState::default(),
-            blend: BlendState::default(),
+            blend: NativeBlend::new(BlendState::default(), &Features::default()),
             depth_stencil: DepthStencilState::default(),
             raster: RasterState::default(),
             uniform_upload: None,
@@ -428,7 +470,8 @@ impl GlesPipe {
     }
 
     fn apply_blend(&mut self, ctx: &GlesContext) {
-        let b = ctx.blend;
+        let native = &ctx.blend;
+        let b = &native.state;
         let buffers = self.limits.draw_buffers;
         if b.logic_op.is_some() {
             self.report(
@@ -449,27 +492,12 @@ impl GlesPipe {
         {
             self.report(Missing::IndexedBlend, "per-draw-buffer blend enables need ES 3.2 or OES_draw_buffers_indexed: draw buffer 0's applies to all");
         }
-        let mut factor = |f| match conv::map_blend_factor(f, &self.features) {
-            Some(v) => v,
-            None => {
-                self.report(
-                    Missing::DualSourceBlend,
-                    "dual-source blend factors need EXT_blend_func_extended: ONE instead",
-                );
-                glow::ONE
-            }
-        };
-        let funcs = b.funcs.map(|f| {
-            [
-                factor(f.src_rgb),
-                factor(f.dst_rgb),
-                factor(f.src_alpha),
-                factor(f.dst_alpha),
-            ]
-        });
-        let equations = b
-            .funcs
-            .map(|f| [conv::map_blend_op(f.op_rgb), conv::map_blend_op(f.op_alpha)]);
+        if native.dual_source_missing {
+            self.report(
+                Missing::DualSourceBlend,
+                "dual-source blend factors need EXT_blend_func_extended: ONE instead",
+            );
+        }
         if !self.features.draw_buffers_indexed
             && b.funcs[..buffers.clamp(1, 8)]
                 .iter()
@@ -480,7 +508,8 @@ impl GlesPipe {
         }
         let gl = &self.gl;
         self.shadow.blend_enables(gl, b.enable_mask, buffers);
-        self.shadow.blend_funcs(gl, &funcs, &equations, buffers);
+        self.shadow
+            .blend_funcs(gl, &native.funcs, &native.equations, b.enable_mask, buffers);
         self.shadow.blend_color(gl, ctx.desired.blend_color);
         self.shadow.color_masks(gl, b.color_write_mask, buffers);
         self.shadow

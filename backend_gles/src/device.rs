@@ -25,12 +25,13 @@ use tessera_wire::handle::{
 };
 use tessera_wire::record::{BufferCopy, BufferRange};
 use tessera_wire::state::{
-    BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, MAX_VIEWPORTS,
-    RasterState, SamplerState, VertexLayout,
+    DepthStencilState, MAX_DRAW_BUFFERS, MAX_VERTEX_ATTRIBS, MAX_VIEWPORTS, RasterState,
+    SamplerState, VertexLayout,
 };
 use tessera_wire::table::{ByteSized, SlotTable};
 use tessera_wire::{Caps, ComputeCaps, Event, SessionError, TessellationCaps};
 
+use crate::command::NativeBlend;
 use crate::conv;
 use crate::framebuffer::{Framebuffer, Renderbuffer, Surface};
 use crate::program::{Program, ProgramCache, SpirvCross};
@@ -413,7 +414,7 @@ pub(crate) struct GlesPipe {
     pub renderbuffers: SlotTable<RenderbufferHandle, Renderbuffer>,
     pub framebuffers: SlotTable<FramebufferHandle, Framebuffer>,
     pub surfaces: SlotTable<SurfaceHandle, Surface>,
-    pub blends: SlotTable<BlendHandle, BlendState>,
+    pub blends: SlotTable<BlendHandle, NativeBlend>,
     pub depth_stencils: SlotTable<DepthStencilHandle, DepthStencilState>,
     pub rasters: SlotTable<RasterHandle, RasterState>,
     pub samplers: SlotTable<SamplerHandle, Sampler>,

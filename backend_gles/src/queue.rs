@@ -16,7 +16,7 @@ use tessera_wire::record::ArchivedRecord;
 use tessera_wire::state::{BlendState, DepthStencilState, RasterState, SamplerState, VertexLayout};
 use tessera_wire::{Outbox, SessionError};
 
-use crate::command::{GlesContext, dirty};
+use crate::command::{GlesContext, NativeBlend, dirty};
 use crate::device::GlesPipe;
 
 impl PipeContext for GlesContext {
@@ -93,7 +93,8 @@ impl ContextPipe for GlesPipe {
 /// context (and marks dirty); samplers are native sampler objects (`device.rs`).
 impl CsoPipe for GlesPipe {
     fn create_blend_state(&mut self, cso: BlendHandle, state: BlendState) -> R {
-        self.blends.insert("CreateBlendState", cso, state)
+        let native = NativeBlend::new(state, &self.features);
+        self.blends.insert("CreateBlendState", cso, native)
     }
     fn bind_blend_state(&mut self, ctx: &mut GlesContext, cso: BlendHandle) -> R {
         ctx.blend = *self.blends.get("BindBlendState", cso)?;

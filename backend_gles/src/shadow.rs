@@ -400,34 +400,50 @@ impl NativeState {
         }
     }
 
-    /// Sets the blend factors and equations per draw buffer: with the non-indexed calls when
-    /// the first `buffers` draw buffers all have draw buffer 0's (and always without indexed
-    /// blending), else draw buffer by draw buffer.
+    /// Sets the blend factors and equations of the draw buffers that blend (the bits of
+    /// `enabled` among the first `buffers`; without indexed blending, draw buffer 0's bit
+    /// decides for all, as in [`Self::blend_enables`]): with the non-indexed calls when they
+    /// all have the same (and always without indexed blending), else draw buffer by draw
+    /// buffer.
+    ///
+    /// A draw buffer that does not blend ignores its factors and equations, so it keeps the
+    /// native ones: the canonical blend state of a draw buffer that does not blend has default
+    /// factors, and turning blending off and on again between draws then makes no factor
+    /// calls.
     pub fn blend_funcs(
         &mut self,
         gl: &glow::Context,
         funcs: &[[u32; 4]; 8],
         equations: &[[u32; 2]; 8],
+        enabled: u8,
         buffers: usize,
     ) {
         let buffers = buffers.clamp(1, 8);
-        let uniform = funcs[..buffers].iter().all(|f| *f == funcs[0])
-            && equations[..buffers].iter().all(|e| *e == equations[0]);
+        let live = |i: usize| {
+            let bit = if self.indexed { i } else { 0 };
+            enabled & (1 << bit) != 0
+        };
+        let Some(first) = (0..buffers).find(|&i| live(i)) else {
+            return;
+        };
+        let (func, equation) = (funcs[first], equations[first]);
+        let uniform =
+            (first..buffers).all(|i| !live(i) || (funcs[i] == func && equations[i] == equation));
         if !self.indexed || uniform {
-            let (func, equation) = (funcs[0], equations[0]);
-            if self.blend_func.iter().any(|f| *f != func) {
+            // Without indexed blending every draw buffer holds the same values.
+            if (first..buffers).any(|i| live(i) && self.blend_func[i] != func) {
                 self.blend_func = [func; 8];
                 // SAFETY: context current; the factors come from conv::map_blend_factor.
                 unsafe { gl.blend_func_separate(func[0], func[1], func[2], func[3]) };
             }
-            if self.blend_equation.iter().any(|e| *e != equation) {
+            if (first..buffers).any(|i| live(i) && self.blend_equation[i] != equation) {
                 self.blend_equation = [equation; 8];
                 // SAFETY: context current; the equations come from conv::map_blend_op.
                 unsafe { gl.blend_equation_separate(equation[0], equation[1]) };
             }
             return;
         }
-        for i in 0..buffers {
+        for i in (first..buffers).filter(|&i| live(i)) {
             let (func, equation) = (funcs[i], equations[i]);
             if self.blend_func[i] != func {
                 self.blend_func[i] = func;

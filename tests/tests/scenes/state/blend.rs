@@ -447,3 +447,47 @@ fn blend_with_color_mask() {
         ],
     );
 }
+
+#[test]
+fn blend_factors_set_while_blending_is_off_apply_when_it_is_on_again() {
+    // Blending off between draws: a draw without blending, then factors and an equation
+    // changed while it is off, then blending on again with them. A backend that keeps the
+    // native factors while blending is off must still set the new ones at the next draw
+    // that blends.
+    check(
+        "state_blend_toggled",
+        W,
+        W,
+        |gl| {
+            blend_quadrants(
+                gl,
+                [
+                    ([100, 100, 100, 255], [20, 30, 40, 255]),
+                    ([200, 200, 200, 255], [10, 20, 30, 255]),
+                    ([50, 60, 70, 255], [255, 255, 255, 255]),
+                    ([200, 200, 200, 255], [50, 100, 150, 0]),
+                ],
+                |gl, i| match i {
+                    0 => gl.blend_func(ONE, ONE),
+                    1 => {
+                        gl.disable(BLEND);
+                        gl.blend_func(ZERO, ONE);
+                    }
+                    2 => gl.enable(BLEND),
+                    _ => {
+                        gl.disable(BLEND);
+                        gl.blend_equation(FUNC_REVERSE_SUBTRACT);
+                        gl.blend_func(ONE, ONE);
+                        gl.enable(BLEND);
+                    }
+                },
+            )
+        },
+        &quadrant_probes([
+            [120, 130, 140, 255],
+            [10, 20, 30, 255],
+            [50, 60, 70, 255],
+            [150, 100, 50, 255],
+        ]),
+    );
+}
