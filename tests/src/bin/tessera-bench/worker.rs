@@ -386,13 +386,12 @@ pub(crate) fn quiet(o: &Options) {
     } else {
         TransportKind::Inproc
     };
-    // The real backends draw into a surface, as the bench's workers do; the frontend-alone
-    // figures of scripts/bench-callgrind stay surfaceless, as they always were.
-    let surface = matches!(o.quiet_backend, Back::Gles | Back::Vulkan)
-        .then(|| SurfaceConfig::new(BENCH_SIZE as u32, BENCH_SIZE as u32));
+    // Every backend draws into a surface, as the bench's workers do: without one the default
+    // framebuffer is undefined, every draw fails its framebuffer check before validation,
+    // and the counts would be those of the error path.
     let config = Config {
         transport,
-        surface,
+        surface: Some(SurfaceConfig::new(BENCH_SIZE as u32, BENCH_SIZE as u32)),
         no_error: o.quiet_no_error,
         backend: BackendKind::Null,
         ..Config::default()
@@ -415,5 +414,7 @@ pub(crate) fn quiet(o: &Options) {
         timed(&mut ctx, &mut bench, o.frames, per_frame);
         ctx.finish();
         assert!(!ctx.is_lost(), "the session was lost during the benchmark");
+        let error = Gl::get_error(&mut ctx);
+        assert_eq!(error, NO_ERROR, "{}: GL error {error:#06x}", scene.name());
     }
 }
