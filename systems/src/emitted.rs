@@ -12,6 +12,8 @@ use tessera_wire::state::{
     MAX_UNIFORM_BUFFER_BINDINGS, MAX_VERTEX_ATTRIBS, MAX_VIEWPORTS, Rect,
 };
 
+use crate::render_state::BlendInputs;
+
 /// The bound texture and sampler CSO of a sampler slot.
 pub type TextureBinding = (Option<TextureHandle>, Option<SamplerHandle>);
 
@@ -31,6 +33,9 @@ pub struct EmittedState {
     pub scissors: [Option<Rect>; MAX_VIEWPORTS],
     /// `BindBlendState`.
     pub blend: Option<BlendHandle>,
+    /// The blend CSOs of the context's last two blend states, by their GL values (the most
+    /// recent first); `emit_blend` checks that a kept CSO is still live before reusing it.
+    pub blend_kept: [Option<(BlendInputs, BlendHandle)>; 2],
     /// `BindDepthStencilState`.
     pub depth_stencil: Option<DepthStencilHandle>,
     /// `BindRasterState`.
@@ -84,6 +89,7 @@ impl Default for EmittedState {
             viewports: [None; MAX_VIEWPORTS],
             scissors: [None; MAX_VIEWPORTS],
             blend: None,
+            blend_kept: [None; 2],
             depth_stencil: None,
             raster: None,
             blend_color: None,

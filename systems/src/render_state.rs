@@ -16,6 +16,43 @@ use crate::conv::{
 use crate::emitted::{EmittedState, changed};
 use crate::emitter::Emitter;
 
+/// Everything [`blend_state`] reads of a context's state, as the context holds it: equal
+/// inputs give the same CSO.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlendInputs {
+    enable: u8,
+    color_mask: [u8; MAX_DRAW_BUFFERS],
+    /// Source and destination factors of colour and alpha, then the two equations, per
+    /// draw buffer.
+    funcs: [[GLenum; MAX_DRAW_BUFFERS]; 6],
+    /// The logic operation, when `COLOR_LOGIC_OP` is enabled.
+    logic_op: Option<GLenum>,
+    alpha_to_coverage: bool,
+    alpha_to_one: bool,
+}
+
+impl BlendInputs {
+    /// The inputs of `st`.
+    #[inline]
+    pub fn of(st: &GlState) -> Self {
+        Self {
+            enable: st.blend_enable,
+            color_mask: st.color_mask,
+            funcs: [
+                st.blend_src_rgb,
+                st.blend_dst_rgb,
+                st.blend_src_alpha,
+                st.blend_dst_alpha,
+                st.blend_equation_rgb,
+                st.blend_equation_alpha,
+            ],
+            logic_op: st.caps.has(cap::COLOR_LOGIC_OP).then_some(st.logic_op),
+            alpha_to_coverage: st.caps.has(cap::SAMPLE_ALPHA_TO_COVERAGE),
+            alpha_to_one: st.caps.has(cap::SAMPLE_ALPHA_TO_ONE),
+        }
+    }
+}
+
 /// The canonical blend CSO key of the context's state.
 pub fn blend_state(st: &GlState) -> BlendState {
     let mut color_write_mask = 0u32;
@@ -35,19 +72,41 @@ pub fn blend_state(st: &GlState) -> BlendState {
         color_write_mask,
         ..BlendState::default()
     };
+    // The GL values of draw buffer `i`, and the last buffer converted: buffers set together
+    // (`glBlendFunc` sets all eight) are converted once.
+    let gl = |i: usize| {
+        [
+            st.blend_src_rgb[i],
+            st.blend_dst_rgb[i],
+            st.blend_src_alpha[i],
+            st.blend_dst_alpha[i],
+            st.blend_equation_rgb[i],
+            st.blend_equation_alpha[i],
+        ]
+    };
+    let mut last: Option<([GLenum; 6], BlendFunc)> = None;
     for (i, func) in state.funcs.iter_mut().enumerate() {
         if st.blend_enable & (1 << i) == 0 {
             continue;
         }
+        let values = gl(i);
+        if let Some((seen, converted)) = last
+            && seen == values
+        {
+            *func = converted;
+            continue;
+        }
+        let [src_rgb, dst_rgb, src_alpha, dst_alpha, op_rgb, op_alpha] = values;
         // The setters only store values the tables accept, so the fallbacks never apply.
         *func = BlendFunc {
-            src_rgb: map_blend_factor(st.blend_src_rgb[i]).unwrap_or(BlendFactor::One),
-            dst_rgb: map_blend_factor(st.blend_dst_rgb[i]).unwrap_or(BlendFactor::Zero),
-            src_alpha: map_blend_factor(st.blend_src_alpha[i]).unwrap_or(BlendFactor::One),
-            dst_alpha: map_blend_factor(st.blend_dst_alpha[i]).unwrap_or(BlendFactor::Zero),
-            op_rgb: map_blend_equation(st.blend_equation_rgb[i]).unwrap_or(BlendOp::Add),
-            op_alpha: map_blend_equation(st.blend_equation_alpha[i]).unwrap_or(BlendOp::Add),
+            src_rgb: map_blend_factor(src_rgb).unwrap_or(BlendFactor::One),
+            dst_rgb: map_blend_factor(dst_rgb).unwrap_or(BlendFactor::Zero),
+            src_alpha: map_blend_factor(src_alpha).unwrap_or(BlendFactor::One),
+            dst_alpha: map_blend_factor(dst_alpha).unwrap_or(BlendFactor::Zero),
+            op_rgb: map_blend_equation(op_rgb).unwrap_or(BlendOp::Add),
+            op_alpha: map_blend_equation(op_alpha).unwrap_or(BlendOp::Add),
         };
+        last = Some((values, *func));
     }
     state
 }
@@ -119,20 +178,39 @@ pub fn raster_state(st: &GlState) -> RasterState {
 
 /// Emits `BindBlendState` (creating the CSO on a miss) if the backend's differs.
 pub fn emit_blend(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
-    let key = blend_state(st);
     let Emitter {
         enc, alloc, csos, ..
     } = dev;
-    let cso = csos.blend.get_or_create(
-        &key,
-        alloc,
-        enc,
-        |cso, state| Record::CreateBlendState {
-            cso,
-            state: Box::new(*state),
-        },
-        |cso| Record::DestroyBlendState { cso },
-    );
+    // The context's last two blend states by their GL values: a program that switches
+    // between two (blending on and off) finds its CSO without building and hashing the key.
+    let inputs = BlendInputs::of(st);
+    let kept = shadow
+        .blend_kept
+        .iter()
+        .flatten()
+        .find(|(kept, _)| *kept == inputs)
+        .map(|&(_, cso)| cso)
+        .filter(|&cso| csos.blend.is_live(cso));
+    let cso = match kept {
+        Some(cso) => {
+            csos.blend.count_hit();
+            cso
+        }
+        None => {
+            let cso = csos.blend.get_or_create(
+                &blend_state(st),
+                alloc,
+                enc,
+                |cso, state| Record::CreateBlendState {
+                    cso,
+                    state: Box::new(*state),
+                },
+                |cso| Record::DestroyBlendState { cso },
+            );
+            shadow.blend_kept = [Some((inputs, cso)), shadow.blend_kept[0]];
+            cso
+        }
+    };
     if shadow.blend != Some(cso) {
         csos.blend.rebind(shadow.blend, Some(cso));
         shadow.blend = Some(cso);
@@ -346,5 +424,73 @@ pub fn emit_primitive_restart(st: &GlState, dev: &mut Emitter, shadow: &mut Emit
             index: value.1,
             fixed: value.2,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tessera_wire::handle::BlendHandle;
+
+    use super::*;
+
+    /// The blend CSOs `emit_blend` created so far.
+    fn created(dev: &Emitter) -> Vec<BlendHandle> {
+        dev.enc
+            .records()
+            .iter()
+            .filter_map(|r| match r {
+                Record::CreateBlendState { cso, .. } => Some(*cso),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn kept_blend_csos_are_reused_and_an_evicted_one_is_made_again() {
+        let mut dev = Emitter::new(4);
+        let mut shadow = EmittedState::default();
+        let mut st = GlState::new(64, 64, true);
+        emit_blend(&st, &mut dev, &mut shadow);
+        let off = shadow.blend.expect("bound");
+        st.blend_enable = 0xff;
+        st.blend_src_rgb = [SRC_ALPHA; MAX_DRAW_BUFFERS];
+        emit_blend(&st, &mut dev, &mut shadow);
+        let on = shadow.blend.expect("bound");
+        assert_ne!(off, on);
+        // Toggling between the two creates nothing and binds the kept CSOs.
+        for _ in 0..3 {
+            st.blend_enable = 0;
+            emit_blend(&st, &mut dev, &mut shadow);
+            assert_eq!(shadow.blend, Some(off));
+            st.blend_enable = 0xff;
+            emit_blend(&st, &mut dev, &mut shadow);
+            assert_eq!(shadow.blend, Some(on));
+        }
+        assert_eq!(created(&dev), [off, on]);
+        assert_eq!(dev.csos.blend.stats().hits, 6);
+        // Other keys fill the cache of 4, and a miss evicts the oldest unbound CSO: `off`,
+        // which the context still keeps.
+        let (alloc, enc) = (&mut dev.alloc, &mut dev.enc);
+        for equation in [BlendOp::Subtract, BlendOp::Min, BlendOp::Max] {
+            let mut key = BlendState::default();
+            key.funcs[0].op_rgb = equation;
+            dev.csos.blend.get_or_create(
+                &key,
+                alloc,
+                enc,
+                |cso, state| Record::CreateBlendState {
+                    cso,
+                    state: Box::new(*state),
+                },
+                |cso| Record::DestroyBlendState { cso },
+            );
+        }
+        assert!(!dev.csos.blend.is_live(off));
+        st.blend_enable = 0;
+        emit_blend(&st, &mut dev, &mut shadow);
+        let again = shadow.blend.expect("bound");
+        assert_ne!(again, off, "an evicted CSO is never bound again");
+        assert!(dev.csos.blend.is_live(again));
+        assert_eq!(created(&dev).last(), Some(&again));
     }
 }
