@@ -1205,8 +1205,8 @@ impl Context {
         length: i64,
         access: GLbitfield,
     ) -> GlResult<*mut u8> {
-        let group = self.group.clone();
-        let mut sh = group.lock_for(self.local.id);
+        // On the path of every stream-buffer write: no Arc clone, one lock.
+        let mut sh = self.group.lock_for(self.local.id);
         let e = self.resolve_buffer(&sh, r)?;
         let b = sh.world.get::<Buffer>(e).ok_or(INVALID_OPERATION)?;
         // Mesa's order of checks (`validate_map_buffer_range`).
@@ -1241,9 +1241,17 @@ impl Context {
         }
         let handle = b.handle;
         let size = b.size;
-        if access & MAP_INVALIDATE_BUFFER_BIT != 0 {
+        let orphan = access & MAP_INVALIDATE_BUFFER_BIT != 0;
+        let (at, len) = (offset as u64, length as u64);
+        // The mapping starts from the client copy (stale bytes included: see below), or zeros.
+        let mut bytes = MappedBytes::zeroed_in(self.local.map_spare.take(), length as usize, at);
+        if !orphan && let Some(s) = b.shadow.as_ref() {
+            bytes.copy_from_slice(s.bytes(at, len));
+        }
+        if orphan {
             // Orphan: the backend may give the buffer new storage instead of waiting. The
-            // new storage reads as zeros (`CreateBuffer`'s contract), and so does the copy.
+            // new storage reads as zeros (`CreateBuffer`'s contract), and so do the copy and
+            // the mapping.
             sh.dev.push(Record::CreateBuffer {
                 buffer: handle,
                 size: size as u64,
@@ -1253,12 +1261,6 @@ impl Context {
             {
                 b.shadow = Some(BufferShadow::zeroed(size as usize));
             }
-        }
-        let (at, len) = (offset as u64, length as u64);
-        // The mapping starts from the client copy (stale bytes included: see below), or zeros.
-        let mut bytes = MappedBytes::zeroed_in(self.local.map_spare.take(), length as usize, at);
-        if let Some(s) = sh.world.get::<Buffer>(e).and_then(|b| b.shadow.as_ref()) {
-            bytes.copy_from_slice(s.bytes(at, len));
         }
         let mut initial = None;
         if invalidate || shadow_known(&sh, e, at, len) {
@@ -1355,12 +1357,12 @@ impl Context {
     }
 
     fn unmap_buffer_of(&mut self, r: BufferRef) -> GLboolean {
-        let group = self.group.clone();
-        let mut guard = group.lock_for(self.local.id);
+        // On the path of every stream-buffer write: no Arc clone, one lock.
+        let mut guard = self.group.lock_for(self.local.id);
         let e = match self.resolve_buffer(&guard, r) {
             Ok(e) => e,
             Err(err) => {
-                self.error(err);
+                self.local.set_error(err);
                 return FALSE as GLboolean;
             }
         };
@@ -1369,7 +1371,7 @@ impl Context {
             return FALSE as GLboolean;
         };
         let Some(m) = b.mapping.take() else {
-            self.error(INVALID_OPERATION);
+            self.local.set_error(INVALID_OPERATION);
             return FALSE as GLboolean;
         };
         let handle = b.handle;
