@@ -3,6 +3,7 @@
 use tessera_components::gl::*;
 use tessera_components::state::{GlState, cap};
 use tessera_wire::format::{BlendFactor, BlendOp, CompareFunc, CullMode, PolygonMode, StencilOp};
+use tessera_wire::handle::BlendHandle;
 use tessera_wire::record::Record;
 use tessera_wire::state::{
     BlendFunc, BlendState, DepthStencilState, MAX_DRAW_BUFFERS, MAX_VIEWPORTS, RasterState, Rect,
@@ -197,16 +198,9 @@ pub fn emit_blend(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
             cso
         }
         None => {
-            let cso = csos.blend.get_or_create(
-                &blend_state(st),
-                alloc,
-                enc,
-                |cso, state| Record::CreateBlendState {
-                    cso,
-                    state: Box::new(*state),
-                },
-                |cso| Record::DestroyBlendState { cso },
-            );
+            let cso =
+                csos.blend
+                    .get_or_create(&blend_state(st), alloc, enc, create_blend, destroy_blend);
             shadow.blend_kept = [Some((inputs, cso)), shadow.blend_kept[0]];
             cso
         }
@@ -216,6 +210,19 @@ pub fn emit_blend(st: &GlState, dev: &mut Emitter, shadow: &mut EmittedState) {
         shadow.blend = Some(cso);
         enc.push(Record::BindBlendState { cso });
     }
+}
+
+/// `CreateBlendState` of a blend CSO.
+fn create_blend(cso: BlendHandle, state: &BlendState) -> Record {
+    Record::CreateBlendState {
+        cso,
+        state: Box::new(*state),
+    }
+}
+
+/// `DestroyBlendState` of an evicted blend CSO.
+fn destroy_blend(cso: BlendHandle) -> Record {
+    Record::DestroyBlendState { cso }
 }
 
 /// Emits `BindDepthStencilState` if the backend's differs.
@@ -429,8 +436,6 @@ pub fn emit_primitive_restart(st: &GlState, dev: &mut Emitter, shadow: &mut Emit
 
 #[cfg(test)]
 mod tests {
-    use tessera_wire::handle::BlendHandle;
-
     use super::*;
 
     /// The blend CSOs `emit_blend` created so far.
@@ -474,16 +479,9 @@ mod tests {
         for equation in [BlendOp::Subtract, BlendOp::Min, BlendOp::Max] {
             let mut key = BlendState::default();
             key.funcs[0].op_rgb = equation;
-            dev.csos.blend.get_or_create(
-                &key,
-                alloc,
-                enc,
-                |cso, state| Record::CreateBlendState {
-                    cso,
-                    state: Box::new(*state),
-                },
-                |cso| Record::DestroyBlendState { cso },
-            );
+            dev.csos
+                .blend
+                .get_or_create(&key, alloc, enc, create_blend, destroy_blend);
         }
         assert!(!dev.csos.blend.is_live(off));
         st.blend_enable = 0;
