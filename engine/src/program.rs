@@ -258,29 +258,37 @@ impl Context {
         if self.local.st.transform_feedback_mode.is_some() && !self.local.xfb.paused {
             return self.error(INVALID_OPERATION);
         }
-        let group = self.group.clone();
-        let mut sh = group.lock_for(self.local.id);
+        // On the draw path of programs that switch programs: no Arc clone, one lock, and
+        // the program's component read once.
+        let mut sh = self.group.lock_for(self.local.id);
         let new = if program == 0 {
             None
         } else {
-            let e = match Self::program_entity(&sh, program) {
+            let e = match Self::shader_program_entity(&sh, program) {
                 Ok(e) => e,
-                Err(err) => return self.error(err),
+                Err(err) => return self.local.set_error(err),
             };
-            if !sh.world.get::<Program>(e).is_some_and(|p| p.linked) {
-                return self.error(INVALID_OPERATION);
+            match sh.world.get::<Program>(e) {
+                Some(p) if p.linked => Some((
+                    e,
+                    p.handle,
+                    p.linked_state
+                        .as_ref()
+                        .is_some_and(|l| !l.subroutines.is_empty()),
+                )),
+                // A shader's name, or a program whose last link failed.
+                _ => return self.local.set_error(INVALID_OPERATION),
             }
-            Some(e)
         };
         // Even the program already in use loses its subroutine selections (GL 4.0
         // §2.14.8; Mesa resets them on every call, and its draws see the defaults once
         // they bind another program than the last draw did).
         let old = self.local.st.program;
-        if let Some(e) = new {
-            let bound = sh.world.get::<Program>(e).and_then(|p| p.handle);
+        if let Some((e, bound, true)) = new {
             let write = self.local.shadow.program != Some(bound);
-            self.reset_subroutines(&mut sh, e, u8::MAX, write);
+            Self::reset_subroutines(&mut self.local, &mut sh, e, u8::MAX, write);
         }
+        let new = new.map(|(e, ..)| e);
         if old == new {
             return;
         }
@@ -288,6 +296,7 @@ impl Context {
         let Shared { world, dev, .. } = &mut *sh;
         lifecycle::replace(world, dev, old, new);
         Self::free_released_names(&mut sh);
+        drop(sh);
         self.touch_program();
     }
 

@@ -77,7 +77,7 @@ pub(crate) fn gl_length(s: &str) -> GLint {
 impl Context {
     /// The live shader or program a name refers to (`INVALID_VALUE` if none). An entity
     /// that died while its name was still listed counts as no object.
-    fn shader_program_entity(sh: &Shared, name: GLuint) -> GlResult<Entity> {
+    pub(crate) fn shader_program_entity(sh: &Shared, name: GLuint) -> GlResult<Entity> {
         sh.names
             .shader_programs
             .get(name)

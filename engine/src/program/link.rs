@@ -448,7 +448,7 @@ impl Context {
                 crate::tessellation::keep_link_input(&mut sh, e, &linked, kept, separable);
                 self.apply_link(&mut sh, e, linked);
                 if self.local.st.program == Some(e) {
-                    self.reset_subroutines(&mut sh, e, u8::MAX, true);
+                    Self::reset_subroutines(&mut self.local, &mut sh, e, u8::MAX, true);
                     self.touch_program();
                 }
             }

@@ -858,7 +858,7 @@ impl Context {
                     .iter()
                     .filter(|(bit, _, _)| stages & bit != 0)
                     .fold(0u8, |b, (_, _, s)| b | 1 << s);
-                self.reset_subroutines(&mut sh, e, bits, true);
+                Self::reset_subroutines(&mut self.local, &mut sh, e, bits, true);
             }
             Ok(())
         })();

@@ -30,7 +30,7 @@ use tessera_components::gl::*;
 use tessera_components::object::{LinkedProgram, Program, StageSubroutines};
 use tessera_wire::format::ShaderStage;
 
-use crate::context::{Context, GlResult};
+use crate::context::{Context, GlResult, Local};
 use crate::shader::{gl_length, write_string};
 use crate::share::Shared;
 
@@ -137,7 +137,7 @@ impl Context {
     /// writes them only when the program the backend has bound is another one: a program
     /// made current again before any draw keeps calling the functions selected before.
     pub(crate) fn reset_subroutines(
-        &mut self,
+        local: &mut Local,
         sh: &mut Shared,
         e: Entity,
         stages: u8,
@@ -161,11 +161,11 @@ impl Context {
             if write {
                 write_selectors(&mut l.default_block, s, &defaults);
             }
-            self.local.subroutines[s.stage as usize] = defaults;
+            local.subroutines[s.stage as usize] = defaults;
         }
         if write {
             p.uniforms_generation = p.uniforms_generation.wrapping_add(1);
-            self.local.touch(Dirty::UNIFORMS);
+            local.touch(Dirty::UNIFORMS);
         }
     }
 
