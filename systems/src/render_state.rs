@@ -73,41 +73,19 @@ pub fn blend_state(st: &GlState) -> BlendState {
         color_write_mask,
         ..BlendState::default()
     };
-    // The GL values of draw buffer `i`, and the last buffer converted: buffers set together
-    // (`glBlendFunc` sets all eight) are converted once.
-    let gl = |i: usize| {
-        [
-            st.blend_src_rgb[i],
-            st.blend_dst_rgb[i],
-            st.blend_src_alpha[i],
-            st.blend_dst_alpha[i],
-            st.blend_equation_rgb[i],
-            st.blend_equation_alpha[i],
-        ]
-    };
-    let mut last: Option<([GLenum; 6], BlendFunc)> = None;
     for (i, func) in state.funcs.iter_mut().enumerate() {
         if st.blend_enable & (1 << i) == 0 {
             continue;
         }
-        let values = gl(i);
-        if let Some((seen, converted)) = last
-            && seen == values
-        {
-            *func = converted;
-            continue;
-        }
-        let [src_rgb, dst_rgb, src_alpha, dst_alpha, op_rgb, op_alpha] = values;
         // The setters only store values the tables accept, so the fallbacks never apply.
         *func = BlendFunc {
-            src_rgb: map_blend_factor(src_rgb).unwrap_or(BlendFactor::One),
-            dst_rgb: map_blend_factor(dst_rgb).unwrap_or(BlendFactor::Zero),
-            src_alpha: map_blend_factor(src_alpha).unwrap_or(BlendFactor::One),
-            dst_alpha: map_blend_factor(dst_alpha).unwrap_or(BlendFactor::Zero),
-            op_rgb: map_blend_equation(op_rgb).unwrap_or(BlendOp::Add),
-            op_alpha: map_blend_equation(op_alpha).unwrap_or(BlendOp::Add),
+            src_rgb: map_blend_factor(st.blend_src_rgb[i]).unwrap_or(BlendFactor::One),
+            dst_rgb: map_blend_factor(st.blend_dst_rgb[i]).unwrap_or(BlendFactor::Zero),
+            src_alpha: map_blend_factor(st.blend_src_alpha[i]).unwrap_or(BlendFactor::One),
+            dst_alpha: map_blend_factor(st.blend_dst_alpha[i]).unwrap_or(BlendFactor::Zero),
+            op_rgb: map_blend_equation(st.blend_equation_rgb[i]).unwrap_or(BlendOp::Add),
+            op_alpha: map_blend_equation(st.blend_equation_alpha[i]).unwrap_or(BlendOp::Add),
         };
-        last = Some((values, *func));
     }
     state
 }
