@@ -8,7 +8,7 @@
 use bevy_ecs::entity::Entity;
 use tessera_components::Dirty;
 use tessera_components::gl::*;
-use tessera_components::object::{Buffer, Life, Program, VertexArray};
+use tessera_components::object::{Buffer, Life, Program, Refs, VertexArray};
 use tessera_components::state::cap;
 use tessera_systems::conv::{map_index_type, map_topology};
 use tessera_systems::lifecycle;
@@ -372,7 +372,7 @@ impl Local {
                 buffer.shadow = None;
                 // Held by the context (released with it), never by a name.
                 let life = Life {
-                    refs: 1,
+                    refs: Refs::new(1),
                     ..Life::named(0)
                 };
                 let e = sh.world.spawn((life, buffer)).id();

@@ -20,21 +20,17 @@ use crate::emitter::Emitter;
 /// Adds a reference to an object.
 #[inline]
 pub fn retain(world: &mut World, entity: Entity) {
-    if let Some(mut life) = world.get_mut::<Life>(entity) {
-        life.refs += 1;
+    if let Some(life) = world.get::<Life>(entity) {
+        life.refs.add();
     }
 }
 
 /// Drops a reference to an object, destroying it if that was the last thing keeping it.
 pub fn release(world: &mut World, dev: &mut Emitter, entity: Entity) {
-    let dead = match world.get_mut::<Life>(entity) {
-        Some(mut life) => {
-            debug_assert!(life.refs > 0, "releasing an object with no references");
-            life.refs = life.refs.saturating_sub(1);
-            life.is_dead()
-        }
-        None => false,
-    };
+    let dead = world.get::<Life>(entity).is_some_and(|life| {
+        life.refs.sub();
+        life.is_dead()
+    });
     if dead {
         destroy(world, dev, entity);
     }

@@ -640,7 +640,7 @@ impl Context {
     /// context keeps its executable for rendering; any other loses it. Either way there is
     /// no binary to get until the next successful link.
     pub(crate) fn fail_link(sh: &mut Shared, e: Entity, log: String) {
-        let in_use = sh.world.get::<Life>(e).is_some_and(|l| l.refs > 0);
+        let in_use = sh.world.get::<Life>(e).is_some_and(|l| l.refs.get() > 0);
         if let Ok(mut entity) = sh.world.get_entity_mut(e) {
             entity.remove::<LinkResult>();
         }
