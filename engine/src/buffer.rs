@@ -494,7 +494,7 @@ impl Context {
                 _ => return,
             };
             lifecycle::replace(world, dev, old, e);
-            self.local.dirty |= Dirty::INDEX_BUFFER | Dirty::DRAW_CHECK;
+            self.local.dirty |= Dirty::INDEX_BUFFER;
             return;
         }
         let slot = &mut self.local.st.buffers[t as usize];
@@ -697,7 +697,7 @@ impl Context {
                 lifecycle::release(world, dev, e);
             }
             if released > 0 {
-                self.local.dirty |= Dirty::VERTEX_BUFFERS | Dirty::INDEX_BUFFER | Dirty::DRAW_CHECK;
+                self.local.dirty |= Dirty::VERTEX_BUFFERS | Dirty::INDEX_BUFFER;
             }
         }
         // A buffer texture's buffer is not a binding point or a container attachment: the
@@ -868,13 +868,11 @@ impl Context {
             Some(bytes) => BufferShadow::with(&bytes[..size as usize]),
             None => BufferShadow::zeroed(size as usize),
         });
-        // New storage ends any mapping (as in Mesa); a draw that was refused because of the
-        // mapping may now proceed.
+        // New storage ends any mapping (as in Mesa).
         let was_mapped = b.mapping.take();
         b.generation += 1;
         let handle = b.handle;
         if let Some(m) = was_mapped {
-            self.local.dirty |= Dirty::DRAW_CHECK;
             sh.mapped_buffers -= 1;
             sh.persistent_maps.retain(|&p| p != e);
             end_heap_mapping(sh, e, handle, m);
@@ -1340,7 +1338,6 @@ impl Context {
             .mapping
             .as_mut()
             .map_or(std::ptr::null_mut(), |m| m.bytes.as_mut_ptr());
-        self.local.dirty |= Dirty::DRAW_CHECK;
         Ok(ptr)
     }
 
@@ -1381,7 +1378,6 @@ impl Context {
         }
         if m.bytes.heap_block().is_some() {
             end_heap_mapping(sh, e, handle, m);
-            self.local.dirty |= Dirty::DRAW_CHECK;
             return TRUE as GLboolean;
         }
         if m.access & MAP_WRITE_BIT != 0 && m.access & MAP_FLUSH_EXPLICIT_BIT == 0 {
@@ -1418,7 +1414,6 @@ impl Context {
         {
             self.local.map_spare = Some(block);
         }
-        self.local.dirty |= Dirty::DRAW_CHECK;
         TRUE as GLboolean
     }
 

@@ -95,7 +95,8 @@ pub struct Local {
     pub pipeline_error: GLenum,
     /// The default framebuffer, if any.
     pub surface: Option<Surface>,
-    /// The cached draw-time error (`NO_ERROR` if draws may proceed); valid while
+    /// The cached draw-time error of the framebuffer and the program (`NO_ERROR` if they
+    /// let draws proceed; the vertex array's part is checked per draw); valid while
     /// `Dirty::DRAW_CHECK` is clear.
     pub draw_error: GLenum,
     /// The current program's geometry shader input primitive (`GEOMETRY_INPUT_TYPE`), if it

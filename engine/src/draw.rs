@@ -56,8 +56,31 @@ struct Indexed {
     base_vertex: i32,
 }
 
+/// [`Local::vertex_source_error`]'s look at the buffers vertex array `vao` reads.
+#[cold]
+fn mapped_source_error(sh: &Shared, vao: Entity) -> GLenum {
+    let Some(vao) = sh.world.get::<VertexArray>(vao) else {
+        return INVALID_OPERATION;
+    };
+    let mapped = |e: Option<Entity>| {
+        e.and_then(|e| sh.world.get::<Buffer>(e))
+            .is_some_and(|b| b.mapped_exclusively())
+    };
+    let attrib_mapped = vao
+        .attribs
+        .iter()
+        .any(|a| a.enabled && mapped(vao.bindings[usize::from(a.binding)].buffer));
+    if attrib_mapped || mapped(vao.element_buffer) {
+        return INVALID_OPERATION;
+    }
+    NO_ERROR
+}
+
 impl Local {
-    /// The error a draw would raise with the current state (`NO_ERROR` if none), cached.
+    /// The error a draw would raise with the current state (`NO_ERROR` if none): what the
+    /// framebuffer and the program decide is cached until `Dirty::DRAW_CHECK`; the vertex
+    /// array's part is checked at each draw ([`Local::vertex_source_error`]), so binding
+    /// vertex arrays and buffers, and mapping buffers, invalidate nothing.
     #[inline]
     pub(crate) fn draw_state_error(&mut self, sh: &Shared) -> GLenum {
         if self.dirty.contains(Dirty::DRAW_CHECK) {
@@ -78,7 +101,26 @@ impl Local {
                 .is_some_and(|l| !l.storage_blocks.is_empty() || !l.atomic_buffers.is_empty());
             self.dirty.remove(Dirty::DRAW_CHECK);
         }
-        self.draw_error
+        if self.draw_error != NO_ERROR {
+            return self.draw_error;
+        }
+        self.vertex_source_error(sh)
+    }
+
+    /// `INVALID_OPERATION` without a vertex array, or when an enabled attribute or the
+    /// indices come from a buffer mapped without `MAP_PERSISTENT_BIT` (looked for only while
+    /// some buffer of the share group is mapped, in any context).
+    #[inline]
+    fn vertex_source_error(&self, sh: &Shared) -> GLenum {
+        let Some(vao) = self.st.vertex_array else {
+            return INVALID_OPERATION;
+        };
+        // Drawing from a mapped buffer only breaks GL's rule (the records carry the
+        // client's copy either way): a no-error context skips the check.
+        if sh.mapped_buffers == 0 || !self.checks_errors() {
+            return NO_ERROR;
+        }
+        mapped_source_error(sh, vao)
     }
 
     /// `INVALID_OPERATION` unless the current geometry shader (if any) takes the
@@ -148,28 +190,6 @@ impl Local {
             .and_then(|p| p.linked_state.as_ref())
             .and_then(crate::program::sampler_conflict);
         if conflict.is_some() {
-            return INVALID_OPERATION;
-        }
-        let Some(vao) = self.st.vertex_array else {
-            return INVALID_OPERATION;
-        };
-        // Drawing from a mapped buffer only breaks GL's rule (the records carry the
-        // client's copy either way): a no-error context skips the check.
-        if sh.mapped_buffers == 0 || !self.checks_errors() {
-            return NO_ERROR;
-        }
-        let Some(vao) = sh.world.get::<VertexArray>(vao) else {
-            return INVALID_OPERATION;
-        };
-        let mapped = |e: Option<Entity>| {
-            e.and_then(|e| sh.world.get::<Buffer>(e))
-                .is_some_and(|b| b.mapped_exclusively())
-        };
-        let attrib_mapped = vao
-            .attribs
-            .iter()
-            .any(|a| a.enabled && mapped(vao.bindings[usize::from(a.binding)].buffer));
-        if attrib_mapped || mapped(vao.element_buffer) {
             return INVALID_OPERATION;
         }
         NO_ERROR

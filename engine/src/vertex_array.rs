@@ -35,7 +35,7 @@ impl Touched {
         }
         if self.buffers {
             v.buffers_generation += 1;
-            *dirty |= Dirty::VERTEX_BUFFERS | Dirty::DRAW_CHECK;
+            *dirty |= Dirty::VERTEX_BUFFERS;
         }
     }
 }
@@ -171,7 +171,7 @@ impl Local {
             _ => return,
         };
         lifecycle::replace(world, dev, old, e);
-        self.dirty |= Dirty::INDEX_BUFFER | Dirty::DRAW_CHECK;
+        self.dirty |= Dirty::INDEX_BUFFER;
     }
 
     fn bind_vertex_array(&mut self, sh: &mut Shared, array: GLuint) {
@@ -180,8 +180,7 @@ impl Local {
                 self.dirty |= Dirty::VERTEX_LAYOUT
                     | Dirty::VERTEX_BUFFERS
                     | Dirty::INDEX_BUFFER
-                    | Dirty::GENERIC_ATTRIBS
-                    | Dirty::DRAW_CHECK;
+                    | Dirty::GENERIC_ATTRIBS;
             }
             return;
         }
@@ -195,8 +194,7 @@ impl Local {
             self.dirty |= Dirty::VERTEX_LAYOUT
                 | Dirty::VERTEX_BUFFERS
                 | Dirty::INDEX_BUFFER
-                | Dirty::GENERIC_ATTRIBS
-                | Dirty::DRAW_CHECK;
+                | Dirty::GENERIC_ATTRIBS;
         }
     }
 }
@@ -308,10 +306,8 @@ impl Context {
         if a.enabled != on {
             a.enabled = on;
             v.layout_generation += 1;
-            self.local.dirty |= Dirty::VERTEX_LAYOUT
-                | Dirty::VERTEX_BUFFERS
-                | Dirty::GENERIC_ATTRIBS
-                | Dirty::DRAW_CHECK;
+            self.local.dirty |=
+                Dirty::VERTEX_LAYOUT | Dirty::VERTEX_BUFFERS | Dirty::GENERIC_ATTRIBS;
         }
     }
 

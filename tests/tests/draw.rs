@@ -2,9 +2,9 @@
 //! mapped buffers, an undefined default framebuffer), and the clear record. Checked against
 //! Mesa llvmpipe; none of these needs a program.
 
-use tessera_engine::Context;
 use tessera_engine::draw::ElementsCall;
 use tessera_engine::gl::*;
+use tessera_engine::{Config, Context};
 use tessera_tests::{assert_error, assert_no_error, context, records, surfaceless};
 use tessera_wire::record::{Record, clear_mask};
 
@@ -287,6 +287,23 @@ fn drawing_from_a_mapped_buffer_is_invalid_operation() {
     ctx.unmap_buffer(ELEMENT_ARRAY_BUFFER);
     ctx.draw_elements(TRIANGLES, 3, UNSIGNED_BYTE, 0);
     assert_no_error!(ctx);
+}
+
+#[test]
+fn a_buffer_mapped_by_another_context_of_the_share_group_refuses_the_draws_that_read_it() {
+    let mut ctx = context();
+    let b = bind_arrays(&mut ctx);
+    every_draw_raises(&mut ctx, NO_ERROR);
+    // The mapping is the buffer's, wherever it was made (as in Mesa): this context's
+    // state did not change, and its next draws are refused.
+    let mut other = Context::new_shared(&ctx, &Config::default());
+    other.bind_buffer(COPY_WRITE_BUFFER, b);
+    other.map_buffer_range(COPY_WRITE_BUFFER, 0, 4, MAP_WRITE_BIT);
+    assert_no_error!(other);
+    every_draw_raises(&mut ctx, INVALID_OPERATION);
+    other.unmap_buffer(COPY_WRITE_BUFFER);
+    assert_no_error!(other);
+    every_draw_raises(&mut ctx, NO_ERROR);
 }
 
 #[test]
