@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rkyv::util::AlignedVec;
 
-use super::{SessionLost, Transport, TransportKind, TransportStats, apply_archived};
+use super::{SessionLost, Transport, TransportKind, TransportStats, apply_own_archived};
 use crate::backend::{Backend, Event, NativeTarget, Outbox, Reply, SessionError};
 use crate::batch::{Archiver, Encoder, STAGE_ALIGN};
 use crate::fence::FenceMark;
@@ -88,13 +88,16 @@ impl Transport for Inproc {
         self.stats.records += records as u64;
         self.stats.record_bytes += self.archive.len() as u64;
         self.stats.stage_bytes += self.stage.len() as u64;
-        let result = apply_archived(
-            self.backend.as_mut(),
-            &self.archive,
-            &self.stage,
-            &mut self.outbox,
-            None,
-        );
+        // SAFETY: `finish` just archived the batch into `archive`, an aligned buffer that
+        // only it writes.
+        let result = unsafe {
+            apply_own_archived(
+                self.backend.as_mut(),
+                &self.archive,
+                &self.stage,
+                &mut self.outbox,
+            )
+        };
         self.take_outbox(result)
     }
 

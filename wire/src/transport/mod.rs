@@ -402,6 +402,32 @@ pub fn apply_message_with_heap(
     apply_archived(backend, archive, stage, out, heap)
 }
 
+/// Applies one batch this process archived with [`Encoder::finish`](crate::batch::Encoder::finish)
+/// (`inproc`, `thread`): [`apply_archived`] without validating the archive
+/// ([`access_own_batch`](crate::batch::access_own_batch)).
+///
+/// # Safety
+/// `bytes` are exactly what the encoder's archiver wrote, unchanged, 16-byte aligned.
+pub(crate) unsafe fn apply_own_archived(
+    backend: &mut dyn Backend,
+    bytes: &[u8],
+    stage: &[u8],
+    out: &mut Outbox,
+) -> Result<(), SessionError> {
+    puffin::profile_scope!("apply_batch");
+    // SAFETY: the caller's contract.
+    let archived = unsafe { crate::batch::access_own_batch(bytes, stage) }?;
+    backend.apply(
+        BatchView {
+            archived,
+            bytes,
+            stage,
+            heap: None,
+        },
+        out,
+    )
+}
+
 /// Validates one archived batch and applies it: the same code behind every transport.
 pub(crate) fn apply_archived(
     backend: &mut dyn Backend,

@@ -22,7 +22,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
 use super::ring::{self, Consumer, Producer, WindowRequest};
-use super::{ReplyWaiter, SessionLost, Transport, TransportKind, TransportStats, apply_archived};
+use super::{
+    ReplyWaiter, SessionLost, Transport, TransportKind, TransportStats, apply_own_archived,
+};
 use crate::backend::{Backend, Event, NativeTarget, Outbox, Reply};
 use crate::batch::{Archiver, Encoder};
 use crate::fence::FenceMark;
@@ -170,13 +172,17 @@ fn render_loop(mut backend: Box<dyn Backend>, mut consumer: Consumer, back: &Bac
                     return;
                 }
                 result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    apply_archived(
-                        backend.as_mut(),
-                        &slot.archive,
-                        &slot.stage,
-                        &mut outbox,
-                        None,
-                    )
+                    // SAFETY: a slot without a window request holds what the application
+                    // thread's `Encoder::finish` archived into it (`submit`), in an aligned
+                    // buffer that nothing else writes; the ring hands it over whole.
+                    unsafe {
+                        apply_own_archived(
+                            backend.as_mut(),
+                            &slot.archive,
+                            &slot.stage,
+                            &mut outbox,
+                        )
+                    }
                 }))
                 .unwrap_or_else(|_| panicked());
             })
