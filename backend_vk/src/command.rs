@@ -244,6 +244,9 @@ pub(crate) struct Recording {
     pub(crate) spans: Vec<(usize, usize)>,
     /// The `spans` of the set pushed last (its key is `set`'s).
     pub(crate) pushed_spans: Vec<(usize, usize)>,
+    /// The entry of `writes` that alone changed since the gather its other entries come
+    /// from: the default block's, after `VkPipe::regather_default_block`.
+    pub(crate) only_changed: Option<usize>,
     /// The allocation descriptor writes are built in (always empty between uses).
     pub(crate) write_scratch: Vec<vk::WriteDescriptorSet<'static>>,
     /// Images the draw being prepared samples while its framebuffer has them attached

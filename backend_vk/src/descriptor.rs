@@ -52,6 +52,7 @@ impl VkPipe {
         writes.clear();
         key.push(set_layout.as_raw());
         self.rec.feedback.clear();
+        self.rec.only_changed = None;
         // Each write's span of the key: the key entries its slot pushed (a slot is closed
         // when the next begins, or after the last).
         let close =
@@ -465,6 +466,7 @@ impl VkPipe {
             range: size,
         };
         self.rec.dyn_offset_next = Some(slice.offset as u32);
+        self.rec.only_changed = Some(w);
         Ok(())
     }
 
@@ -495,6 +497,38 @@ impl VkPipe {
         if self.rec.writes.is_empty() {
             // A program without resources reads no set.
             self.rec.dyn_offset_next = None;
+            self.rec.only_changed = None;
+            return Ok(());
+        }
+        let only_changed = self.rec.only_changed.take();
+        if push
+            && let Some(w) = only_changed
+            && bind_point == vk::PipelineBindPoint::GRAPHICS
+            && self.rec.layout == layout
+            && self.rec.spans == self.rec.pushed_spans
+            && let Some(&(a, b)) = self.rec.spans.get(w)
+            && let Some((held, _)) = &self.rec.set
+            && held.len() == self.rec.key.len()
+        {
+            // Only the default block moved since the set pushed last (a regather): its
+            // one write, if its part of the key changed, with no look at the others.
+            self.rec.dyn_offset_next = None;
+            if held[a..b] != self.rec.key[a..b] {
+                let scratch = std::mem::take(&mut self.rec.write_scratch);
+                let writes =
+                    self.descriptor_writes_of(scratch, vk::DescriptorSet::null(), w..w + 1);
+                if let Some(push) = &self.gpu.push {
+                    // SAFETY: recording; the layout's set 0 was created with the
+                    // push-descriptor flag; the write refers to the arena buffer the
+                    // default block was just written to.
+                    unsafe { push.cmd_push_descriptor_set(cmd, bind_point, layout, 0, &writes) };
+                }
+                self.rec.write_scratch = recycle(writes);
+                count(&self.stats.descriptor_sets);
+                if let Some((held, _)) = &mut self.rec.set {
+                    held[a..b].copy_from_slice(&self.rec.key[a..b]);
+                }
+            }
             return Ok(());
         }
         let same = bind_point == vk::PipelineBindPoint::GRAPHICS
@@ -593,8 +627,19 @@ impl VkPipe {
         scratch: Vec<vk::WriteDescriptorSet<'static>>,
         set: vk::DescriptorSet,
     ) -> Vec<vk::WriteDescriptorSet<'_>> {
+        self.descriptor_writes_of(scratch, set, 0..self.rec.writes.len())
+    }
+
+    /// [`VkPipe::descriptor_writes`] of the gathered entries in `entries` only.
+    fn descriptor_writes_of(
+        &self,
+        scratch: Vec<vk::WriteDescriptorSet<'static>>,
+        set: vk::DescriptorSet,
+        entries: std::ops::Range<usize>,
+    ) -> Vec<vk::WriteDescriptorSet<'_>> {
         let mut out = recycle(scratch);
-        out.extend(self.rec.writes.iter().map(|&(binding, ty, at, n)| {
+        let entries = self.rec.writes.get(entries).unwrap_or_default();
+        out.extend(entries.iter().map(|&(binding, ty, at, n)| {
             let w = vk::WriteDescriptorSet::default()
                 .dst_set(set)
                 .dst_binding(binding)
