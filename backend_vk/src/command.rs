@@ -972,16 +972,14 @@ impl VkPipe {
         if !p.valid {
             return Ok(false);
         }
-        let (block_size, inputs, set_layout, pipeline_layout, push) = (
+        let (block_size, inputs, double_inputs, set_layout, pipeline_layout, push) = (
             p.default_block_size,
             p.input_mask,
+            p.double_input_mask,
             p.set_layout,
             p.pipeline_layout,
             p.push,
         );
-        let double_inputs = (0..16)
-            .filter(|&i| p.double_inputs[i] > 0)
-            .fold(0u16, |m, i| m | 1 << i);
         // Nothing is drawn when every viewport is empty (Vulkan's must have a size).
         let n = self.limits.viewports as usize;
         if ctx.desired.viewports[..n]

@@ -105,6 +105,8 @@ pub(crate) struct Program {
     pub double_inputs: [u8; 16],
     /// The attributes the vertex stage reads (bit `i`: `inputs[i]` is some).
     pub input_mask: u16,
+    /// The attributes read as doubles (bit `i`: `double_inputs[i]` is nonzero).
+    pub double_input_mask: u16,
     pub outputs: u8,
     pub flat_inputs: bool,
     /// The vertex stage reads `gl_DrawID` or `gl_BaseVertex` from the push constants
@@ -130,6 +132,7 @@ impl Program {
             inputs: [None; 16],
             double_inputs: [0; 16],
             input_mask: 0,
+            double_input_mask: 0,
             outputs: 0,
             draw_params: false,
             flat_inputs: false,
@@ -297,6 +300,9 @@ impl VkPipe {
                         p.double_inputs = r.double_inputs;
                         p.input_mask = (0..16)
                             .filter(|&i| r.inputs[i].is_some())
+                            .fold(0, |m, i| m | 1 << i);
+                        p.double_input_mask = (0..16)
+                            .filter(|&i| r.double_inputs[i] > 0)
                             .fold(0, |m, i| m | 1 << i);
                     }
                     ShaderStage::Fragment => {
