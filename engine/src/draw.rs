@@ -109,7 +109,8 @@ impl Local {
 
     /// `INVALID_OPERATION` without a vertex array, or when an enabled attribute or the
     /// indices come from a buffer mapped without `MAP_PERSISTENT_BIT` (looked for only while
-    /// some buffer of the share group is mapped, in any context).
+    /// some buffer of the share group is mapped so, in any context: a persistent map, which
+    /// an emulator's stream buffer keeps for its whole life, costs its draws nothing).
     #[inline]
     fn vertex_source_error(&self, sh: &Shared) -> GLenum {
         let Some(vao) = self.st.vertex_array else {
@@ -117,7 +118,7 @@ impl Local {
         };
         // Drawing from a mapped buffer only breaks GL's rule (the records carry the
         // client's copy either way): a no-error context skips the check.
-        if sh.mapped_buffers == 0 || !self.checks_errors() {
+        if sh.exclusive_maps() == 0 || !self.checks_errors() {
             return NO_ERROR;
         }
         mapped_source_error(sh, vao)

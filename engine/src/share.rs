@@ -78,8 +78,8 @@ pub struct Shared {
     /// would not take) since the last `glGetError` of the group that looked: that call
     /// reports `GL_OUT_OF_MEMORY` (see [`Shared::take_transport_events`]).
     pub out_of_memory: bool,
-    /// Buffers currently mapped in the group (draws scan for mapped vertex buffers only
-    /// when there are any).
+    /// Buffers currently mapped in the group, persistently or not
+    /// ([`Shared::exclusive_maps`]).
     pub mapped_buffers: u32,
     /// Buffers of the group mapped persistently: at each batch their changed pages are sent
     /// ahead of it, and after fence waits their read mappings learn what the GPU wrote
@@ -97,6 +97,13 @@ pub struct Shared {
 pub const MAX_PENDING_EVENTS: usize = 1024;
 
 impl Shared {
+    /// Buffers of the group mapped without `MAP_PERSISTENT_BIT`, which draws may not read
+    /// from: draws look for them only while there are any.
+    #[inline]
+    pub fn exclusive_maps(&self) -> usize {
+        (self.mapped_buffers as usize).saturating_sub(self.persistent_maps.len())
+    }
+
     /// Hands the records emitted so far to the transport. A lost session is latched: records
     /// are discarded and nothing blocks.
     pub fn flush(&mut self) {

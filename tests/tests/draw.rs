@@ -307,6 +307,46 @@ fn a_buffer_mapped_by_another_context_of_the_share_group_refuses_the_draws_that_
 }
 
 #[test]
+fn a_persistently_mapped_buffer_may_be_drawn_from_beside_one_that_may_not() {
+    let mut ctx = context();
+    let vao = ctx.gen_vertex_array();
+    ctx.bind_vertex_array(vao);
+    let ring = ctx.gen_buffer();
+    ctx.bind_buffer(ARRAY_BUFFER, ring);
+    let flags = MAP_WRITE_BIT | MAP_PERSISTENT_BIT;
+    ctx.buffer_storage(ARRAY_BUFFER, 64, None, flags);
+    ctx.vertex_attrib_pointer(0, 4, FLOAT, FALSE as GLboolean, 0, 0);
+    ctx.enable_vertex_attrib_array(0);
+    let mapping = ctx.map_buffer_range(ARRAY_BUFFER, 0, 64, flags);
+    assert!(!mapping.is_null());
+    assert_no_error!(ctx);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    // A persistent mapping lets draws read the buffer.
+    assert_no_error!(ctx);
+    // Another buffer mapped without MAP_PERSISTENT_BIT: draws that read it are refused,
+    // draws that do not still proceed.
+    let other = ctx.gen_buffer();
+    ctx.bind_buffer(ARRAY_BUFFER, other);
+    ctx.buffer_data(ARRAY_BUFFER, 64, None, STATIC_DRAW);
+    ctx.map_buffer_range(ARRAY_BUFFER, 0, 64, MAP_WRITE_BIT);
+    assert_no_error!(ctx);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    // The mapped buffer is not read.
+    assert_no_error!(ctx);
+    ctx.vertex_attrib_pointer(1, 4, FLOAT, FALSE as GLboolean, 0, 0);
+    ctx.enable_vertex_attrib_array(1);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    assert_error!(
+        ctx,
+        INVALID_OPERATION,
+        "attribute 1 reads the mapped buffer"
+    );
+    ctx.unmap_buffer(ARRAY_BUFFER);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    assert_no_error!(ctx);
+}
+
+#[test]
 fn a_surfaceless_context_cannot_draw_or_clear() {
     let mut ctx = surfaceless();
     bind_arrays(&mut ctx);
