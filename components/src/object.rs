@@ -150,6 +150,14 @@ impl MappedBytes {
     /// As [`MappedBytes::zeroed`], in `spare` (a block an earlier mapping gave up with
     /// [`MappedBytes::into_client_block`]) where it is large enough, allocating nothing.
     pub fn zeroed_in(spare: Option<Box<[u8]>>, len: usize, offset: u64) -> Self {
+        let mut bytes = Self::reused(spare, len, offset);
+        bytes.fill(0);
+        bytes
+    }
+
+    /// As [`MappedBytes::zeroed_in`], but a reused block keeps whatever bytes it held
+    /// (a new one is zeros): for a mapping whose every byte the caller writes next.
+    pub fn reused(spare: Option<Box<[u8]>>, len: usize, offset: u64) -> Self {
         let size = len + MAP_ALIGNMENT - 1;
         let block = match spare {
             Some(b) if b.len() >= size => b,
@@ -158,9 +166,7 @@ impl MappedBytes {
         let want = (offset % MAP_ALIGNMENT as u64) as usize;
         let have = block.as_ptr() as usize % MAP_ALIGNMENT;
         let start = (want + MAP_ALIGNMENT - have) % MAP_ALIGNMENT;
-        let mut bytes = Self(Memory::Client { block, start, len });
-        bytes.fill(0);
-        bytes
+        Self(Memory::Client { block, start, len })
     }
 
     /// Gives up the memory, returning the client block (for [`MappedBytes::zeroed_in`]) if

@@ -1241,11 +1241,18 @@ impl Context {
         let size = b.size;
         let orphan = access & MAP_INVALIDATE_BUFFER_BIT != 0;
         let (at, len) = (offset as u64, length as u64);
-        // The mapping starts from the client copy (stale bytes included: see below), or zeros.
-        let mut bytes = MappedBytes::zeroed_in(self.local.map_spare.take(), length as usize, at);
-        if !orphan && let Some(s) = b.shadow.as_ref() {
-            bytes.copy_from_slice(s.bytes(at, len));
-        }
+        // The mapping starts from the client copy (stale bytes included: see below), or
+        // zeros (a reused block is filled only when no copy overwrites it).
+        let spare = self.local.map_spare.take();
+        let copy = b.shadow.as_ref().filter(|_| !orphan);
+        let mut bytes = match copy {
+            Some(s) => {
+                let mut bytes = MappedBytes::reused(spare, length as usize, at);
+                bytes.copy_from_slice(s.bytes(at, len));
+                bytes
+            }
+            None => MappedBytes::zeroed_in(spare, length as usize, at),
+        };
         if orphan {
             // Orphan: the backend may give the buffer new storage instead of waiting. The
             // new storage reads as zeros (`CreateBuffer`'s contract), and so do the copy and
