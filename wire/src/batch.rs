@@ -6,9 +6,10 @@
 //! and hands the stage bytes over alongside; the encoder is then empty again and keeps its
 //! allocations.
 //!
-//! The receiving side always validates the archive ([`access_batch`]) and checks every span
-//! against the stage it actually received ([`Stage::get`]): the bytes may have come from
-//! another process.
+//! The receiving side validates the archive ([`access_batch`]) and checks every span against
+//! the stage it actually received ([`Stage::get`]): the bytes may have come from another
+//! process. A transport that applies its own process's batch (`inproc`, `thread`) skips only
+//! the archive's validation ([`access_own_batch`]).
 
 use rkyv::rancor;
 use rkyv::util::AlignedVec;

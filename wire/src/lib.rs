@@ -24,7 +24,9 @@
 //! - Records never carry pointers, addresses, file descriptors or GL names.
 //! - Bytes that arrive are validated before use (rkyv with bytecheck, then every span against
 //!   the stage, every handle against the dispatcher's registry). A violation ends the session with a
-//!   [`SessionError`]; it never panics and never disturbs another session.
+//!   [`SessionError`]; it never panics and never disturbs another session. The one exception is
+//!   the archive a process hands its own backend (`inproc`, `thread`), which its own serializer
+//!   just wrote: that is not bytechecked again; spans and handles still are.
 //! - Every transport carries byte-identical batches for the same calls.
 //!
 //! ## What this crate must never do
