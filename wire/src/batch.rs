@@ -259,6 +259,14 @@ pub fn access_batch<'a>(
 ) -> Result<&'a ArchivedBatch, DecodeBatchError> {
     let batch = rkyv::access::<ArchivedBatch, rancor::Error>(bytes)
         .map_err(|e| DecodeBatchError::Malformed(e.to_string()))?;
+    with_its_stage(batch, stage)
+}
+
+/// `batch`, if `stage` is as long as it declares.
+fn with_its_stage<'a>(
+    batch: &'a ArchivedBatch,
+    stage: &[u8],
+) -> Result<&'a ArchivedBatch, DecodeBatchError> {
     let declared = batch.stage_len.to_native();
     if declared as usize != stage.len() {
         return Err(DecodeBatchError::StageLength {
@@ -291,14 +299,7 @@ pub unsafe fn access_own_batch<'a>(
     // SAFETY: the caller's contract: a whole archive of a `Batch` as rkyv wrote it (its
     // root where `access` looks for it), aligned.
     let batch = unsafe { rkyv::access_unchecked::<ArchivedBatch>(bytes) };
-    let declared = batch.stage_len.to_native();
-    if declared as usize != stage.len() {
-        return Err(DecodeBatchError::StageLength {
-            declared,
-            received: stage.len(),
-        });
-    }
-    Ok(batch)
+    with_its_stage(batch, stage)
 }
 
 /// Decodes one archived record into its native form.
