@@ -33,7 +33,7 @@ use std::cell::Cell;
 use std::ffi::c_void;
 
 use ash::vk;
-use tessera_wire::census::NativeCensus;
+use tessera_wire::census::{NativeCensus, NativeKind};
 
 /// Bytes kept before each allocation: its size, alignment and scope.
 const HEADER: usize = 32;
@@ -182,8 +182,11 @@ impl HostAllocator {
         if scope == vk::SystemAllocationScope::COMMAND.as_raw() as u32 {
             return;
         }
-        let object = scope == vk::SystemAllocationScope::OBJECT.as_raw() as u32;
-        self.census.here().add_driver_allocations(n, object);
+        let here = self.census.here();
+        here.add(NativeKind::DriverAllocation, n);
+        if scope == vk::SystemAllocationScope::OBJECT.as_raw() as u32 {
+            here.add(NativeKind::DriverObject, n);
+        }
     }
 }
 
@@ -233,7 +236,13 @@ unsafe extern "system" fn allocate(
     let host = unsafe { &*user.cast::<HostAllocator>() };
     let (base, pad) = match class_of(size, align) {
         Some(class) => (host.take(class), HEADER),
-        None => allocate_unpooled(size, align),
+        None => {
+            let Some((layout, pad)) = layout(size, align) else {
+                return std::ptr::null_mut();
+            };
+            // SAFETY: a non-zero size (the pad).
+            (unsafe { std::alloc::alloc(layout) }, pad)
+        }
     };
     if base.is_null() {
         return std::ptr::null_mut();
@@ -246,33 +255,6 @@ unsafe extern "system" fn allocate(
     unsafe { header(p).write([size, align, scope as usize]) };
     host.count(scope, 1);
     p
-}
-
-/// A block too big or too aligned for the free lists, from the global allocator, and its
-/// pad before the returned address (null when the size overflows). Out of line: the
-/// callbacks' common path stays short.
-#[cold]
-#[inline(never)]
-fn allocate_unpooled(size: usize, align: usize) -> (*mut u8, usize) {
-    let Some((layout, pad)) = layout(size, align) else {
-        return (std::ptr::null_mut(), 0);
-    };
-    // SAFETY: a non-zero size (the pad).
-    (unsafe { std::alloc::alloc(layout) }, pad)
-}
-
-/// Frees a block of [`allocate_unpooled`] whose user address is `p`.
-///
-/// # Safety
-/// `p` came from [`allocate`] with this size and alignment, which were not pooled.
-#[cold]
-#[inline(never)]
-unsafe fn free_unpooled(p: *mut c_void, size: usize, align: usize) {
-    let Some((layout, pad)) = layout(size, align) else {
-        return;
-    };
-    // SAFETY: the same layout and base as at allocation.
-    unsafe { std::alloc::dealloc(p.cast::<u8>().sub(pad), layout) };
 }
 
 unsafe extern "system" fn free(user: *mut c_void, p: *mut c_void) {
@@ -288,8 +270,11 @@ unsafe extern "system" fn free(user: *mut c_void, p: *mut c_void) {
         // alignment are the ones it was classed by), HEADER bytes before `p`.
         unsafe { host.give(class, p.cast::<u8>().sub(HEADER)) };
     } else {
-        // SAFETY: the caller's contract (an unpooled block of this size and alignment).
-        unsafe { free_unpooled(p, size, align) };
+        let Some((layout, pad)) = layout(size, align) else {
+            return;
+        };
+        // SAFETY: the same layout and base as at allocation.
+        unsafe { std::alloc::dealloc(p.cast::<u8>().sub(pad), layout) };
     }
     host.count(scope as u32, -1);
 }
@@ -343,7 +328,6 @@ mod tests {
     use super::*;
     use crate::VkOptions;
     use tessera_wire::Backend;
-    use tessera_wire::census::NativeKind;
 
     /// Small blocks come from the free lists: aligned, kept in place when a reallocation
     /// stays in their class, copied when it does not, counted while live, and a freed

@@ -331,33 +331,6 @@ impl Here<'_> {
         self.census.add_on(self.lane, kind, n);
         PROCESS.add_on(self.lane, kind, n);
     }
-
-    /// `n` host allocations of the driver were made (negative: freed), also counted as
-    /// [`NativeKind::DriverObject`]s when `object`: what a Vulkan backend's allocation
-    /// callbacks count at every allocation, with one look at the lane per tally.
-    #[inline]
-    pub fn add_driver_allocations(&self, n: i64, object: bool) {
-        for tally in [self.census, &PROCESS] {
-            match tally.lanes.get(self.lane) {
-                Some(l) => {
-                    let bump = |c: &AtomicI64| {
-                        // The calling thread is the lane's only writer.
-                        c.store(c.load(Ordering::Relaxed).wrapping_add(n), Ordering::Relaxed)
-                    };
-                    bump(&l.0[NativeKind::DriverAllocation as usize]);
-                    if object {
-                        bump(&l.0[NativeKind::DriverObject as usize]);
-                    }
-                }
-                None => {
-                    tally.add(NativeKind::DriverAllocation, n);
-                    if object {
-                        tally.add(NativeKind::DriverObject, n);
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// The live native objects of every backend of this process.
