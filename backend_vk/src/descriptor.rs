@@ -503,12 +503,9 @@ impl VkPipe {
         let only_changed = self.rec.only_changed.take();
         if push
             && let Some(w) = only_changed
-            && bind_point == vk::PipelineBindPoint::GRAPHICS
-            && self.rec.layout == layout
-            && self.rec.spans == self.rec.pushed_spans
+            && self.pushed_this_shape(bind_point, layout)
             && let Some(&(a, b)) = self.rec.spans.get(w)
             && let Some((held, _)) = &self.rec.set
-            && held.len() == self.rec.key.len()
         {
             // Only the default block moved since the set pushed last (a regather): its
             // one write, if its part of the key changed, with no look at the others.
@@ -545,12 +542,9 @@ impl VkPipe {
                 let mut writes = self.descriptor_writes(scratch, vk::DescriptorSet::null());
                 // The set pushed last had this layout and this shape: push only the writes
                 // whose resources changed (the others keep their descriptors).
-                if bind_point == vk::PipelineBindPoint::GRAPHICS
-                    && self.rec.layout == layout
-                    && self.rec.spans == self.rec.pushed_spans
+                if self.pushed_this_shape(bind_point, layout)
                     && self.rec.spans.len() == writes.len()
                     && let Some((held, _)) = &self.rec.set
-                    && held.len() == self.rec.key.len()
                 {
                     let (key, spans) = (&self.rec.key, &self.rec.spans);
                     let mut i = 0;
@@ -611,6 +605,24 @@ impl VkPipe {
             self.rec.layout = layout;
         }
         Ok(())
+    }
+
+    /// Whether the set pushed last at the graphics bind point had `layout` and the gathered
+    /// descriptors' shape (the same writes over the same spans of a key as long): then only
+    /// the writes whose part of the key differs need pushing.
+    fn pushed_this_shape(
+        &self,
+        bind_point: vk::PipelineBindPoint,
+        layout: vk::PipelineLayout,
+    ) -> bool {
+        bind_point == vk::PipelineBindPoint::GRAPHICS
+            && self.rec.layout == layout
+            && self.rec.spans == self.rec.pushed_spans
+            && self
+                .rec
+                .set
+                .as_ref()
+                .is_some_and(|(held, _)| held.len() == self.rec.key.len())
     }
 
     /// Records the gathered key as the key of `set` (reusing the old key's allocation).

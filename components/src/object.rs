@@ -78,16 +78,14 @@ impl Refs {
         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Drops a reference (none below zero) and returns how many are left.
-    pub fn sub(&self) -> u32 {
+    /// Drops a reference (never below zero: a release without its retain leaves the count
+    /// at zero in a release build).
+    pub fn sub(&self) {
         let before = self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         debug_assert!(before > 0, "releasing an object with no references");
         if before == 0 {
-            // Never below zero, as a release without its retain would leave it in a
-            // release build.
             self.0.store(0, std::sync::atomic::Ordering::Relaxed);
         }
-        before.saturating_sub(1)
     }
 }
 
