@@ -45,6 +45,7 @@ use tessera_components::object::{Buffer, BufferShadow, Life, MappedBytes, Mappin
 use tessera_components::state::{BufferTarget, IndexedBuffer};
 use tessera_systems::lifecycle;
 use tessera_wire::Reply;
+use tessera_wire::batch::Encoder;
 use tessera_wire::handle::BufferHandle;
 use tessera_wire::record::{BufferCopy, BufferRange, HeapRange, Record, Span};
 
@@ -141,6 +142,41 @@ fn write_record(buffer: BufferHandle, offset: u64, data: Span, unsynchronized: b
             offset,
             data,
         }
+    }
+}
+
+/// Appends a mapping's write of `data` at `offset` of `buffer`. An unsynchronized one goes
+/// ahead of the batch's last record where that is a draw: the program promised that no
+/// pending command reads or writes those bytes (else the result is undefined), so the draw
+/// cannot tell, and the next draw can still merge with it (`draw::merge_draw`). A write
+/// that continues the write record it would follow extends that record. So a stream
+/// buffer's map, write, unmap and draw per draw becomes one write and one draw per batch.
+fn push_write(
+    enc: &mut Encoder,
+    buffer: BufferHandle,
+    offset: u64,
+    data: &[u8],
+    unsynchronized: bool,
+) {
+    let behind_draw = unsynchronized
+        && matches!(
+            enc.last_mut(),
+            Some(
+                Record::Draw { .. }
+                    | Record::DrawIndexed { .. }
+                    | Record::MultiDraw { .. }
+                    | Record::MultiDrawIndexed { .. }
+            )
+        );
+    if enc.extend_write(behind_draw, buffer, offset, data, unsynchronized) {
+        return;
+    }
+    let span = enc.stage(data);
+    let record = write_record(buffer, offset, span, unsynchronized);
+    if behind_draw {
+        enc.push_before_last(record);
+    } else {
+        enc.push(record);
     }
 }
 
@@ -1406,9 +1442,7 @@ impl Context {
             let unsynchronized = m.access & MAP_UNSYNCHRONIZED_BIT != 0;
             for &(s, end) in runs {
                 let data = &m.bytes[s..end];
-                let span = sh.dev.enc.stage(data);
-                sh.dev
-                    .push(write_record(handle, at + s as u64, span, unsynchronized));
+                push_write(&mut sh.dev.enc, handle, at + s as u64, data, unsynchronized);
                 // The client copy learns what was sent.
                 if let Some(shadow) = b.shadow.as_mut() {
                     shadow.write(at + s as u64, data);
@@ -1476,8 +1510,7 @@ impl Context {
         let at = (m.offset + offset) as u64;
         let unsynchronized = m.access & MAP_UNSYNCHRONIZED_BIT != 0;
         let bytes = m.bytes[offset as usize..(offset + length) as usize].to_vec();
-        let span = sh.dev.enc.stage(&bytes);
-        sh.dev.push(write_record(handle, at, span, unsynchronized));
+        push_write(&mut sh.dev.enc, handle, at, &bytes, unsynchronized);
         shadow_write(&mut sh, e, at, &bytes);
         sh.flush_if_full();
     }

@@ -14,7 +14,7 @@ use tessera_systems::conv::{map_index_type, map_topology};
 use tessera_systems::lifecycle;
 use tessera_wire::format::{FormatClass, IndexType, Topology};
 use tessera_wire::record::{
-    ClearValue, MULTI_DRAW_INDEXED_SIZE, MULTI_DRAW_SIZE, Record, clear_mask,
+    ClearValue, MULTI_DRAW_INDEXED_SIZE, MULTI_DRAW_SIZE, Record, Span, clear_mask,
 };
 
 use crate::context::{Context, Local};
@@ -1120,8 +1120,9 @@ impl ElementsCall {
 }
 
 /// Merges a draw of one instance into the batch's last record where that is a draw of one
-/// instance of the same kind: no record came between them, so nothing changed, and the two
-/// can be one driver call, as Mesa's threaded dispatch merges them. A `Draw` (or
+/// instance of the same kind: no record came between them (but unsynchronized writes, put
+/// ahead of the last draw: see `buffer::push_write`), so nothing changed, and the two can be
+/// one driver call, as Mesa's threaded dispatch merges them. A `Draw` (or
 /// `DrawIndexed`) becomes a `MultiDraw` (`MultiDrawIndexed`) of both whose draws all read
 /// `gl_DrawID` 0, and later draws extend it. `false` where the draw must be a record of its
 /// own.
@@ -1153,8 +1154,8 @@ fn merge_draw(
         MULTI_DRAW_SIZE
     };
     let enc = &mut sh.dev.enc;
-    // The previous draw: a single draw's words, or the span of draws merged before.
-    let (previous, span) = match (enc.last_mut(), indexed) {
+    // The previous draw's words, or `None` where it is a chain of draws merged before.
+    let previous = match (enc.last_mut(), indexed) {
         (
             Some(Record::Draw {
                 topology: t,
@@ -1164,7 +1165,7 @@ fn merge_draw(
                 base_instance: 0,
             }),
             None,
-        ) if *t == topology => (Some(words(*first, *count, None)), None),
+        ) if *t == topology => Some(words(*first, *count, None)),
         (
             Some(Record::DrawIndexed {
                 topology: t,
@@ -1182,43 +1183,37 @@ fn merge_draw(
                 offset: *offset,
                 base_vertex: *base_vertex,
             };
-            (Some(words(0, *count, Some(previous))), None)
+            Some(words(0, *count, Some(previous)))
         }
         (
             Some(Record::MultiDraw {
                 topology: t,
-                draws,
                 same_draw_id: true,
+                ..
             }),
             None,
-        ) if *t == topology => (None, Some(*draws)),
+        ) if *t == topology => None,
         (
             Some(Record::MultiDrawIndexed {
                 topology: t,
                 index_type,
-                draws,
                 same_draw_id: true,
+                ..
             }),
             Some(i),
-        ) if *t == topology && *index_type == i.ty => (None, Some(*draws)),
+        ) if *t == topology && *index_type == i.ty => None,
         _ => return false,
     };
     let new = words(first, count, indexed);
-    let draws = match (previous, span) {
-        (Some(previous), _) => {
-            let mut pair = [0u8; 2 * MULTI_DRAW_INDEXED_SIZE];
-            pair[..size].copy_from_slice(&previous[..size]);
-            pair[size..2 * size].copy_from_slice(&new[..size]);
-            enc.stage(&pair[..2 * size])
-        }
-        (None, Some(mut span)) => {
-            if !enc.extend_span(&mut span, &new[..size]) {
-                return false;
-            }
-            span
-        }
-        (None, None) => return false,
+    let Some(previous) = previous else {
+        // A chain of merged draws: it grows while it is open, the encoder's last record.
+        return enc.extend_open_draws(&new[..size]);
     };
+    let mut pair = [0u8; 2 * MULTI_DRAW_INDEXED_SIZE];
+    pair[..size].copy_from_slice(&previous[..size]);
+    pair[size..2 * size].copy_from_slice(&new[..size]);
+    // The span is set when the encoder seals the record.
+    let draws = Span { offset: 0, len: 0 };
     let merged = match indexed {
         None => Record::MultiDraw {
             topology,
@@ -1232,8 +1227,6 @@ fn merge_draw(
             same_draw_id: true,
         },
     };
-    if let Some(last) = enc.last_mut() {
-        *last = merged;
-    }
+    enc.open_draws(merged, &pair[..2 * size]);
     true
 }

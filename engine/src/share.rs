@@ -119,6 +119,7 @@ impl Shared {
     /// Hands the encoder's batch to the transport as it is (see [`Shared::flush`]).
     pub(crate) fn submit(&mut self) {
         puffin::profile_scope!("submit_batch");
+        self.dev.enc.seal();
         self.dev.counters.records += self.dev.enc.records().len() as u64;
         self.dev.counters.stage_bytes += self.dev.enc.stage_len() as u64;
         let result = self.transport.submit(&mut self.dev.enc);

@@ -290,6 +290,53 @@ fn consecutive_draws_with_nothing_between_them_are_one_record() {
 }
 
 #[test]
+fn unsynchronized_writes_between_draws_go_ahead_of_them_and_adjacent_ones_and_the_draws_merge() {
+    let (mut ctx, _, _) = scene();
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    records(&mut ctx);
+    // A stream buffer's pattern: draw, then map the next bytes unsynchronized, write, unmap.
+    let unsynchronized = MAP_WRITE_BIT | MAP_INVALIDATE_RANGE_BIT | MAP_UNSYNCHRONIZED_BIT;
+    // The first two ranges are adjacent (one write), the third is not.
+    for (i, (at, len)) in [(0, 8), (8, 8), (20, 4)].into_iter().enumerate() {
+        ctx.draw_arrays(TRIANGLES, 0, 3);
+        ctx.map_buffer_range(ARRAY_BUFFER, at, len, unsynchronized);
+        ctx.with_mapped(ARRAY_BUFFER, |m| m.fill(i as u8));
+        ctx.unmap_buffer(ARRAY_BUFFER);
+    }
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    // A synchronized write keeps its place, after the draws before it.
+    ctx.buffer_sub_data(ARRAY_BUFFER, 0, 8, &[0; 8]);
+    ctx.draw_arrays(TRIANGLES, 0, 3);
+    let got = records(&mut ctx);
+    assert!(
+        matches!(
+            got[..],
+            [
+                Record::WriteBufferUnsynchronized {
+                    offset: 0,
+                    data: Span { len: 16, .. },
+                    ..
+                },
+                Record::WriteBufferUnsynchronized {
+                    offset: 20,
+                    data: Span { len: 4, .. },
+                    ..
+                },
+                Record::MultiDraw {
+                    topology: Topology::Triangles,
+                    draws: Span { len: 32, .. },
+                    same_draw_id: true,
+                },
+                Record::WriteBuffer { offset: 0, .. },
+                Record::Draw { .. },
+            ]
+        ),
+        "{got:?}"
+    );
+    assert_no_error!(ctx);
+}
+
+#[test]
 fn each_state_change_sends_exactly_its_group() {
     let (mut ctx, offset, color) = scene();
     ctx.draw_arrays(TRIANGLES, 0, 3);

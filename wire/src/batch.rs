@@ -15,6 +15,7 @@ use rkyv::rancor;
 use rkyv::util::AlignedVec;
 use rkyv::{Archive, Deserialize, Serialize};
 
+use crate::handle::BufferHandle;
 use crate::record::{Record, ReplyId, Span};
 
 /// Alignment of archived batches and of stage spans' start.
@@ -47,11 +48,21 @@ pub struct SetAside {
 }
 
 /// Builds batches on the client.
+///
+/// The last record may be an *open* multi-draw ([`Encoder::open_draws`]): its draws stay
+/// out of the stage area, so that later draws extend them even when other stage bytes (a
+/// write put ahead of it with [`Encoder::push_before_last`]) come in between. Its `draws`
+/// span is set when it is sealed: when another record is appended, and before the batch is
+/// read or archived.
 #[derive(Debug, Default)]
 pub struct Encoder {
     batch: Batch,
     stage: Vec<u8>,
     next_reply: u32,
+    /// Index of the open multi-draw record, if any (always the last record).
+    open: Option<usize>,
+    /// The open multi-draw's draws, in the stage's layout.
+    open_draws: Vec<u8>,
 }
 
 impl Encoder {
@@ -61,31 +72,122 @@ impl Encoder {
             batch: Batch::default(),
             stage: Vec::with_capacity(64 << 10),
             next_reply: 0,
+            open: None,
+            open_draws: Vec::new(),
         }
     }
 
     /// Appends a record.
     #[inline]
     pub fn push(&mut self, record: Record) {
+        if self.open.is_some() {
+            self.seal();
+        }
         self.batch.records.push(record);
     }
 
-    /// The last record appended since the last flush, for a verb that merges into it.
+    /// Inserts `record` before the last record (appends it if there is none); an open
+    /// multi-draw stays open. For a record the engine may move ahead of the last one
+    /// without changing what the batch does.
+    pub fn push_before_last(&mut self, record: Record) {
+        let records = &mut self.batch.records;
+        let at = records.len().saturating_sub(1);
+        records.insert(at, record);
+        if let Some(open) = &mut self.open {
+            *open += 1;
+        }
+    }
+
+    /// Appends `bytes` to the data of a write record, the last record (`behind_last`: the
+    /// one before it), where that record writes `buffer` up to `offset` with the same
+    /// synchronization (`WriteBufferUnsynchronized` or `WriteBuffer`) and its data ends the
+    /// stage area: the two writes are then one. Else changes nothing and returns `false`.
+    pub fn extend_write(
+        &mut self,
+        behind_last: bool,
+        buffer: BufferHandle,
+        offset: u64,
+        bytes: &[u8],
+        unsynchronized: bool,
+    ) -> bool {
+        let records = &mut self.batch.records;
+        let at = records.len().checked_sub(1 + behind_last as usize);
+        let (b, o, data) = match at.and_then(|i| records.get_mut(i)) {
+            Some(Record::WriteBufferUnsynchronized {
+                buffer,
+                offset,
+                data,
+            }) if unsynchronized => (*buffer, *offset, data),
+            Some(Record::WriteBuffer {
+                buffer,
+                offset,
+                data,
+            }) if !unsynchronized => (*buffer, *offset, data),
+            _ => return false,
+        };
+        let ends_stage = (data.offset + data.len) as usize == self.stage.len();
+        if b != buffer || o + data.len as u64 != offset || !ends_stage {
+            return false;
+        }
+        self.stage.extend_from_slice(bytes);
+        data.len += bytes.len() as u32;
+        true
+    }
+
+    /// The last record appended since the last flush, for a verb that merges into it. The
+    /// `draws` span of an open multi-draw is not set yet ([`Encoder::extend_open_draws`]
+    /// extends it).
     #[inline]
     pub fn last_mut(&mut self) -> Option<&mut Record> {
         self.batch.records.last_mut()
     }
 
-    /// Appends `bytes` to the stage area right after `span`, which grows by them, where
-    /// `span` ends the stage area; else appends nothing and returns `false`.
+    /// Replaces the last record (there must be one) by `record`, a `MultiDraw` or
+    /// `MultiDrawIndexed` whose draws are `draws` and stay open: out of the stage area, to be
+    /// extended by [`Encoder::extend_open_draws`] until the record is sealed.
+    pub fn open_draws(&mut self, record: Record, draws: &[u8]) {
+        debug_assert!(matches!(
+            record,
+            Record::MultiDraw { .. } | Record::MultiDrawIndexed { .. }
+        ));
+        let Some(last) = self.batch.records.last_mut() else {
+            return self.push(record);
+        };
+        *last = record;
+        self.open = Some(self.batch.records.len() - 1);
+        self.open_draws.clear();
+        self.open_draws.extend_from_slice(draws);
+    }
+
+    /// Appends `draw` to the draws of the last record where it is an open multi-draw; else
+    /// changes nothing and returns `false`.
     #[inline]
-    pub fn extend_span(&mut self, span: &mut Span, bytes: &[u8]) -> bool {
-        if (span.offset + span.len) as usize != self.stage.len() {
+    pub fn extend_open_draws(&mut self, draw: &[u8]) -> bool {
+        if self.open.is_none() {
             return false;
         }
-        self.stage.extend_from_slice(bytes);
-        span.len += bytes.len() as u32;
+        self.open_draws.extend_from_slice(draw);
         true
+    }
+
+    /// Stages the draws of the open multi-draw, if any, and sets its span: the batch is
+    /// then as if its draws had been staged as one record. [`Encoder::finish`] and the
+    /// other ways of taking the batch seal it first.
+    pub fn seal(&mut self) {
+        let Some(open) = self.open.take() else {
+            return;
+        };
+        let offset = self.align_stage();
+        self.stage.extend_from_slice(&self.open_draws);
+        let span = Span {
+            offset,
+            len: self.open_draws.len() as u32,
+        };
+        if let Some(Record::MultiDraw { draws, .. } | Record::MultiDrawIndexed { draws, .. }) =
+            self.batch.records.get_mut(open)
+        {
+            *draws = span;
+        }
     }
 
     /// Copies bytes into the stage area.
@@ -123,14 +225,16 @@ impl Encoder {
         id
     }
 
-    /// The records appended since the last flush.
+    /// The records appended since the last flush (sealed: see [`Encoder::seal`]).
     pub fn records(&self) -> &[Record] {
+        debug_assert!(self.open.is_none(), "read an unsealed batch");
         &self.batch.records
     }
 
     /// The stage bytes of the records appended since the last flush (what their spans
     /// name).
     pub fn stage_bytes(&self) -> &[u8] {
+        debug_assert!(self.open.is_none(), "read an unsealed batch");
         &self.stage
     }
 
@@ -159,6 +263,7 @@ impl Encoder {
         stage_out: &mut Vec<u8>,
     ) -> usize {
         puffin::profile_scope!("archive_batch");
+        self.seal();
         self.batch.stage_len = self.stage.len() as u32;
         archiver.archive(&self.batch, out);
         std::mem::swap(&mut self.stage, stage_out);
@@ -177,6 +282,7 @@ impl Encoder {
         archiver: &mut Archiver,
         out: &mut AlignedVec<STAGE_ALIGN>,
     ) -> &[u8] {
+        self.seal();
         self.batch.stage_len = self.stage.len() as u32;
         archiver.archive(&self.batch, out);
         &self.stage
@@ -186,6 +292,7 @@ impl Encoder {
     /// which is then empty, so that a batch can be sent ahead of them; [`Encoder::put_back`]
     /// returns them (their spans stay valid: the stage comes back as it was).
     pub fn set_aside(&mut self) -> SetAside {
+        self.seal();
         SetAside {
             records: std::mem::take(&mut self.batch.records),
             stage: std::mem::take(&mut self.stage),
@@ -361,8 +468,7 @@ impl<'a> Stage<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::handle::BufferHandle;
-    use crate::record::Record;
+    use crate::format::Topology;
 
     #[test]
     fn a_batch_round_trips_and_spans_are_checked() {
@@ -405,6 +511,152 @@ mod tests {
             access_batch(&archive, &stage[..1]),
             Err(DecodeBatchError::StageLength { .. })
         ));
+    }
+
+    #[test]
+    fn an_open_multi_draw_grows_past_records_put_before_it_and_is_staged_when_sealed() {
+        let mut enc = Encoder::new();
+        let buffer = BufferHandle {
+            slot: 1,
+            generation: 1,
+        };
+        let draw = Record::Draw {
+            topology: Topology::Triangles,
+            first: 0,
+            count: 3,
+            instances: 1,
+            base_instance: 0,
+        };
+        enc.push(draw.clone());
+        let placeholder = Span { offset: 0, len: 0 };
+        let multi = Record::MultiDraw {
+            topology: Topology::Triangles,
+            draws: placeholder,
+            same_draw_id: true,
+        };
+        enc.open_draws(multi, &[1; 16]);
+        // A write's bytes land in the stage between the draws' words and before the record.
+        let data = enc.stage(&[9; 5]);
+        let write = Record::WriteBufferUnsynchronized {
+            buffer,
+            offset: 0,
+            data,
+        };
+        enc.push_before_last(write.clone());
+        assert!(enc.extend_open_draws(&[2; 8]));
+        // Any other record seals it: nothing extends it after.
+        enc.push(draw.clone());
+        assert!(!enc.extend_open_draws(&[3; 8]));
+        let mut archive = AlignedVec::new();
+        let mut stage = Vec::new();
+        enc.finish(&mut Archiver::default(), &mut archive, &mut stage);
+        let batch = access_batch(&archive, &stage).expect("valid");
+        let records: Vec<Record> = batch
+            .records
+            .iter()
+            .map(|r| decode_record(r).unwrap())
+            .collect();
+        let draws = Span {
+            offset: 16,
+            len: 24,
+        };
+        let sealed = Record::MultiDraw {
+            topology: Topology::Triangles,
+            draws,
+            same_draw_id: true,
+        };
+        assert_eq!(records, [write, sealed, draw]);
+        let mut words = [1; 24];
+        words[16..].fill(2);
+        assert_eq!(Stage::new(&stage).get(draws).unwrap(), words);
+        assert_eq!(Stage::new(&stage).get(data).unwrap(), [9; 5]);
+    }
+
+    #[test]
+    fn a_write_is_extended_only_by_the_bytes_right_after_it_with_its_synchronization() {
+        let mut enc = Encoder::new();
+        let (a, b) = (
+            BufferHandle {
+                slot: 1,
+                generation: 1,
+            },
+            BufferHandle {
+                slot: 2,
+                generation: 1,
+            },
+        );
+        let data = enc.stage(&[1; 4]);
+        enc.push(Record::WriteBufferUnsynchronized {
+            buffer: a,
+            offset: 8,
+            data,
+        });
+        assert!(
+            !enc.extend_write(false, b, 12, &[2; 4], true),
+            "another buffer"
+        );
+        assert!(!enc.extend_write(false, a, 13, &[2; 4], true), "a gap");
+        assert!(
+            !enc.extend_write(false, a, 12, &[2; 4], false),
+            "synchronized"
+        );
+        assert!(
+            !enc.extend_write(true, a, 12, &[2; 4], true),
+            "no record before it"
+        );
+        assert!(enc.extend_write(false, a, 12, &[2; 4], true));
+        // Behind a record, and only while its bytes end the stage.
+        enc.push(Record::Flush);
+        assert!(enc.extend_write(true, a, 16, &[3; 2], true));
+        enc.stage(&[0; 1]);
+        assert!(
+            !enc.extend_write(true, a, 18, &[4; 2], true),
+            "not the stage's end"
+        );
+        let Some(Record::WriteBufferUnsynchronized { data, .. }) = enc.records().first() else {
+            panic!("{:?}", enc.records());
+        };
+        assert_eq!(
+            &enc.stage_bytes()[data.offset as usize..][..data.len as usize],
+            {
+                let mut w = [1; 10];
+                w[4..8].fill(2);
+                w[8..].fill(3);
+                w
+            }
+        );
+    }
+
+    #[test]
+    fn finishing_seals_an_open_multi_draw() {
+        let mut enc = Encoder::new();
+        enc.push(Record::Flush);
+        enc.push(Record::Draw {
+            topology: Topology::Points,
+            first: 0,
+            count: 1,
+            instances: 1,
+            base_instance: 0,
+        });
+        // The draw becomes a multi-draw.
+        let multi = Record::MultiDraw {
+            topology: Topology::Points,
+            draws: Span { offset: 0, len: 0 },
+            same_draw_id: true,
+        };
+        enc.open_draws(multi, &[7; 16]);
+        let mut archive = AlignedVec::new();
+        let mut stage = Vec::new();
+        enc.finish(&mut Archiver::default(), &mut archive, &mut stage);
+        let batch = access_batch(&archive, &stage).expect("valid");
+        assert_eq!(batch.records.len(), 2);
+        let last = decode_record(&batch.records[1]).unwrap();
+        let Record::MultiDraw { draws, .. } = last else {
+            panic!("{last:?}");
+        };
+        assert_eq!(Stage::new(&stage).get(draws).unwrap(), [7; 16]);
+        // The next batch starts with nothing open.
+        assert!(!enc.extend_open_draws(&[1; 8]));
     }
 
     #[test]
