@@ -433,6 +433,8 @@ pub(crate) struct GlesPipe {
     pub stream_queries: [[Option<QueryHandle>; 2]; crate::streams::STREAMS - 1],
     pub fences: SlotTable<FenceHandle, Fence>,
     pub program_cache: ProgramCache,
+    /// The per-draw arrays of the last multi-draw, reused (`multi_draw.rs`).
+    pub multi_draw_lists: crate::multi_draw::Lists,
     pub spirv_cross: SpirvCross,
     /// 1x1 (0, 0, 0, 1) textures for unbound sampler slots, by target index.
     pub placeholders: [Option<glow::Texture>; crate::shadow::TARGET_COUNT],
@@ -696,6 +698,7 @@ impl GlesPipe {
             stream_queries: [[None; 2]; crate::streams::STREAMS - 1],
             fences: SlotTable::new(),
             program_cache: ProgramCache::default(),
+            multi_draw_lists: Default::default(),
             spirv_cross,
             placeholders: [None; crate::shadow::TARGET_COUNT],
             scratch_fbo: None,

@@ -14,19 +14,23 @@ use std::ffi::c_void;
 
 use tessera_wire::SessionError;
 use tessera_wire::dispatch::{DirectDraw, DrawPipe, MultiDrawArgs, R};
+use tessera_wire::record::MULTI_DRAW_SIZE;
 
 use crate::command::{GlesContext, dirty};
 use crate::conv;
 use crate::device::{GlesPipe, MultiDrawFns};
 use crate::shadow::Cap;
 
-/// The per-draw arrays of one driver call.
-struct Lists {
+/// The per-draw arrays of one driver call, kept between calls so that a multi-draw
+/// allocates only when it is longer than any before.
+#[derive(Debug, Default)]
+pub(crate) struct Lists {
     /// First vertices (arrays) or unused.
     first: Vec<i32>,
     count: Vec<i32>,
-    /// Index offsets as the driver's pointers (elements).
-    indices: Vec<*const c_void>,
+    /// Index offsets into the bound index buffer (elements), passed as the driver's
+    /// pointers.
+    indices: Vec<usize>,
     base_vertex: Vec<i32>,
 }
 
@@ -101,30 +105,33 @@ impl GlesPipe {
         if !self.prepare(N, ctx, dirty::ALL)? {
             return Ok(());
         }
-        let n = draw.len();
-        let mut lists = Lists {
-            first: Vec::with_capacity(n),
-            count: Vec::with_capacity(n),
-            indices: Vec::new(),
-            base_vertex: Vec::new(),
-        };
+        let mut lists = std::mem::take(&mut self.multi_draw_lists);
+        lists.first.clear();
+        lists.count.clear();
+        lists.indices.clear();
+        lists.base_vertex.clear();
         let mut based = false;
-        for d in draw.draws() {
-            match d {
-                DirectDraw::Arrays(a) => {
-                    let (Ok(first), Ok(count)) = (i32::try_from(a.first), i32::try_from(a.count))
-                    else {
-                        return Err(tessera_wire::backend::bad_value(
-                            N,
-                            format!("draw of {} vertices from {}", a.count, a.first),
-                        ));
-                    };
-                    lists.first.push(first);
-                    lists.count.push(count);
-                }
-                DirectDraw::Elements(e) => {
+        let n = draw.len();
+        if draw.index_type.is_none() {
+            // Each draw: first vertex and vertex count, `u32` little-endian.
+            for d in draw.bytes.chunks_exact(MULTI_DRAW_SIZE) {
+                let word = |k: usize| u32::from_le_bytes([d[k], d[k + 1], d[k + 2], d[k + 3]]);
+                let (first, count) = (word(0), word(4));
+                let (Ok(first), Ok(count)) = (i32::try_from(first), i32::try_from(count)) else {
+                    self.multi_draw_lists = lists;
+                    return Err(tessera_wire::backend::bad_value(
+                        N,
+                        format!("draw of {count} vertices from {first}"),
+                    ));
+                };
+                lists.first.push(first);
+                lists.count.push(count);
+            }
+        } else {
+            for d in draw.draws() {
+                if let DirectDraw::Elements(e) = d {
                     lists.count.push(e.count as i32);
-                    lists.indices.push(e.offset as usize as *const c_void);
+                    lists.indices.push(e.offset as usize);
                     lists.base_vertex.push(e.base_vertex);
                     based |= e.base_vertex != 0;
                 }
@@ -146,24 +153,27 @@ impl GlesPipe {
                 let gl_ty = conv::map_index_type(ty);
                 match fns.elements_base_vertex.filter(|_| based) {
                     // SAFETY: as above, with every draw's indices inside the bound index
-                    // buffer (`draws_at_once`), named by their offsets into it.
+                    // buffer (`draws_at_once`), named by their offsets into it (`usize`
+                    // has the layout of a pointer).
                     Some(f) => unsafe {
                         f(
                             mode,
                             lists.count.as_ptr(),
                             gl_ty,
-                            lists.indices.as_ptr(),
+                            lists.indices.as_ptr().cast::<*const c_void>(),
                             n,
                             lists.base_vertex.as_ptr(),
                         )
                     },
                     // SAFETY: as above; no draw has a base vertex (`draws_at_once`).
                     None => unsafe {
-                        (fns.elements)(mode, lists.count.as_ptr(), gl_ty, lists.indices.as_ptr(), n)
+                        let indices = lists.indices.as_ptr().cast::<*const c_void>();
+                        (fns.elements)(mode, lists.count.as_ptr(), gl_ty, indices, n)
                     },
                 }
             }
         }
+        self.multi_draw_lists = lists;
         Ok(())
     }
 
