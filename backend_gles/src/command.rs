@@ -300,6 +300,29 @@ struct Bound {
     point_origin: Option<glow::UniformLocation>,
 }
 
+/// The first and last of elements `start..end` that a stage reads, where bit `e` of `reads`
+/// says whether it reads element `e` and elements from 64 on are always read; `None` if it
+/// reads none of them.
+fn read_span(reads: u64, start: usize, end: usize) -> Option<(usize, usize)> {
+    let low_end = end.min(64);
+    let low = if start < low_end {
+        reads & (u64::MAX >> (64 - (low_end - start))) << start
+    } else {
+        0
+    };
+    let first = match (low, end > 64) {
+        (0, false) => return None,
+        (0, true) => start.max(64),
+        _ => low.trailing_zeros() as usize,
+    };
+    let last = if end > 64 {
+        end - 1
+    } else {
+        63 - low.leading_zeros() as usize
+    };
+    Some((first, last))
+}
+
 impl GlesPipe {
     /// Reconciles the groups of `mask` that are dirty. `false`: the verb has nothing to do
     /// (no framebuffer, or no usable program for a draw).
@@ -726,43 +749,50 @@ impl GlesPipe {
             held.clear();
             held.resize(count, [0; 4]);
         }
-        let wanted = |e: usize| {
-            let mut words = [0u32; 4];
-            match bytes.get(16 * e..16 * e + 16) {
-                Some(b) => {
-                    for (w, b) in words.iter_mut().zip(b.chunks_exact(4)) {
-                        *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                    }
-                }
+        // Element `e` of `bytes` and of `held` as one number, compared at once (missing
+        // bytes read as zeros).
+        let wanted = |e: usize| -> u128 {
+            match bytes
+                .get(16 * e..16 * e + 16)
+                .and_then(|b| <[u8; 16]>::try_from(b).ok())
+            {
+                Some(b) => u128::from_le_bytes(b),
                 None => {
-                    for (k, w) in words.iter_mut().enumerate() {
-                        if let Some(b) = bytes.get(16 * e + 4 * k..16 * e + 4 * k + 4) {
-                            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                        }
-                    }
+                    let mut block = [0u8; 16];
+                    let from = bytes.len().min(16 * e);
+                    block[..bytes.len() - from].copy_from_slice(&bytes[from..]);
+                    u128::from_le_bytes(block)
                 }
             }
-            words
         };
+        let number = |words: [u32; 4]| {
+            let [a, b, c, d] = words.map(u128::from);
+            a | b << 32 | c << 64 | d << 96
+        };
+        let words = |v: u128| std::array::from_fn(|k| (v >> (32 * k)) as u32);
         let mut element = 0;
         while element < count {
-            if !fresh && held[element] == wanted(element) {
+            let value = wanted(element);
+            if !fresh && number(held[element]) == value {
                 element += 1;
                 continue;
             }
+            // A run of changed elements: `start..element`.
             let start = element;
-            while element < count && (fresh || held[element] != wanted(element)) {
-                held[element] = wanted(element);
+            held[element] = words(value);
+            element += 1;
+            while element < count {
+                let value = wanted(element);
+                if !fresh && number(held[element]) == value {
+                    break;
+                }
+                held[element] = words(value);
                 element += 1;
             }
             for array in &plain.arrays {
-                let end = element.min(array.len as usize);
-                let read = |e: usize| e >= 64 || array.reads & (1 << e) != 0;
                 // Elements this stage does not read stay as they are.
-                let (Some(first), Some(last)) = (
-                    (start..end).find(|&e| read(e)),
-                    (start..end).rev().find(|&e| read(e)),
-                ) else {
+                let end = element.min(array.len as usize);
+                let Some((first, last)) = read_span(array.reads, start, end) else {
                     continue;
                 };
                 let end = last + 1;
@@ -1775,5 +1805,24 @@ impl DrawPipe for GlesPipe {
     /// otherwise the surface is offscreen: submit what was recorded.
     fn present(&mut self, surface: SurfaceHandle) -> R {
         self.present_window(surface)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_span;
+
+    #[test]
+    fn read_span_finds_the_first_and_last_element_read() {
+        assert_eq!(read_span(0b1010, 0, 4), Some((1, 3)));
+        assert_eq!(read_span(0b1010, 2, 3), None);
+        assert_eq!(read_span(0b1010, 3, 3), None);
+        assert_eq!(read_span(u64::MAX, 0, 64), Some((0, 63)));
+        assert_eq!(read_span(1 << 63, 10, 64), Some((63, 63)));
+        // Elements from 64 on are always read.
+        assert_eq!(read_span(0, 60, 70), Some((64, 69)));
+        assert_eq!(read_span(1 << 61, 60, 70), Some((61, 69)));
+        assert_eq!(read_span(0, 64, 65), Some((64, 64)));
+        assert_eq!(read_span(0, 66, 70), Some((66, 69)));
     }
 }
