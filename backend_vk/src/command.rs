@@ -755,6 +755,7 @@ impl VkPipe {
             self.raw
                 .cmd_begin_render_pass(cmd, &info, vk::SubpassContents::INLINE)
         };
+        crate::device::count(&self.stats.pass_instances);
         self.rec.pass = Some(target.clone());
         self.rec.pass_feedback = feedback;
         self.rec.prepared = None;

@@ -75,6 +75,7 @@ pub(crate) struct StatCells {
     pub pipeline_layouts: AtomicU64,
     pub shader_modules: AtomicU64,
     pub render_passes: AtomicU64,
+    pub pass_instances: AtomicU64,
     pub framebuffers: AtomicU64,
     pub descriptor_sets: AtomicU64,
     pub submits: AtomicU64,
@@ -98,6 +99,7 @@ impl Default for StatCells {
             pipeline_layouts: AtomicU64::new(0),
             shader_modules: AtomicU64::new(0),
             render_passes: AtomicU64::new(0),
+            pass_instances: AtomicU64::new(0),
             framebuffers: AtomicU64::new(0),
             descriptor_sets: AtomicU64::new(0),
             submits: AtomicU64::new(0),
@@ -132,6 +134,9 @@ pub struct VkStats {
     pub shader_modules: u64,
     /// Render passes created.
     pub render_passes: u64,
+    /// Render pass instances begun for draws (`vkCmdBeginRenderPass`): each one ended early,
+    /// by a transfer or a barrier the draws between needed, costs a driver a flush.
+    pub pass_instances: u64,
     /// Framebuffers created.
     pub framebuffers: u64,
     /// Descriptor sets allocated or pushed.
@@ -165,6 +170,7 @@ impl VkProbe {
             pipeline_layouts: r(&c.pipeline_layouts),
             shader_modules: r(&c.shader_modules),
             render_passes: r(&c.render_passes),
+            pass_instances: r(&c.pass_instances),
             framebuffers: r(&c.framebuffers),
             descriptor_sets: r(&c.descriptor_sets),
             submits: r(&c.submits),

@@ -65,10 +65,15 @@ impl Garbage {
     }
 }
 
-/// One submission's command buffer and the memory its commands read.
+/// One submission's command buffers and the memory their commands read.
 pub(crate) struct Frame {
     pool: vk::CommandPool,
     pub cmd: vk::CommandBuffer,
+    /// Submitted ahead of `cmd`, begun on first use: uploads into images no command has
+    /// used yet, so they need not end `cmd`'s render pass ([`VkPipe::prologue`]).
+    prologue: vk::CommandBuffer,
+    /// Whether `prologue` is recording (and is to be submitted).
+    prologue_open: bool,
     fence: vk::Fence,
     /// Serial of this submission (serials grow by one per submission).
     pub serial: u64,
@@ -89,16 +94,19 @@ impl Frame {
         let alloc_info = vk::CommandBufferAllocateInfo::default()
             .command_pool(pool)
             .level(vk::CommandBufferLevel::PRIMARY)
-            .command_buffer_count(1);
+            .command_buffer_count(2);
         // SAFETY: a live pool of this device.
-        let cmd = unsafe { raw.allocate_command_buffers(&alloc_info) }
-            .map_err(|e| vk_error("vkAllocateCommandBuffers", e))?[0];
+        let cmds = unsafe { raw.allocate_command_buffers(&alloc_info) }
+            .map_err(|e| vk_error("vkAllocateCommandBuffers", e))?;
+        let (cmd, prologue) = (cmds[0], cmds[1]);
         // SAFETY: a live device.
         let fence = unsafe { raw.create_fence(&vk::FenceCreateInfo::default(), None) }
             .map_err(|e| vk_error("vkCreateFence", e))?;
         Ok(Self {
             pool,
             cmd,
+            prologue,
+            prologue_open: false,
             fence,
             serial: 0,
             arena: Arena::default(),
@@ -119,6 +127,7 @@ impl Frame {
             }
         }
         self.desc_next = 0;
+        self.prologue_open = false;
         self.arena.reset(alloc);
         for g in self.garbage.drain(..) {
             g.destroy(raw, alloc);
@@ -174,6 +183,8 @@ impl Frames {
             Frame {
                 pool: vk::CommandPool::null(),
                 cmd: vk::CommandBuffer::null(),
+                prologue: vk::CommandBuffer::null(),
+                prologue_open: false,
                 fence: vk::Fence::null(),
                 serial: 0,
                 arena: Arena::default(),
@@ -201,6 +212,27 @@ impl VkPipe {
             .map_err(|e| vk_error("vkBeginCommandBuffer", e))?;
         self.rec.reset(cmd, self.frames.current.serial);
         Ok(())
+    }
+
+    /// The current frame's prologue, begun if it is not yet: a command buffer submitted
+    /// ahead of the frame's, for uploads into images that no command has used yet (their
+    /// tracked layout is still `UNDEFINED`), which may then run before every command of the
+    /// frame without ending its render pass. What the frame's commands do with such an
+    /// image later starts with a layout transition, a barrier that orders it after the
+    /// prologue.
+    pub fn prologue(&mut self) -> Result<vk::CommandBuffer, SessionError> {
+        let f = &mut self.frames.current;
+        if !f.prologue_open {
+            let info = vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            // SAFETY: the prologue is in the initial state (new, or its pool was reset when
+            // the frame was recycled, and it was not begun since).
+            unsafe { self.raw.begin_command_buffer(f.prologue, &info) }
+                .map_err(|e| vk_error("vkBeginCommandBuffer", e))?;
+            f.prologue_open = true;
+        }
+        self.rec.work = true;
+        Ok(f.prologue)
     }
 
     /// Serial of the frame being recorded.
@@ -324,12 +356,20 @@ impl VkPipe {
         // lock); the fence is unsignalled (new or reset at recycle); the caller's semaphores
         // are live, those waited on have a signal pending and those signalled none.
         unsafe {
+            let prologue = self.frames.current.prologue;
+            let cmds: &[vk::CommandBuffer] = if self.frames.current.prologue_open {
+                self.raw
+                    .end_command_buffer(prologue)
+                    .map_err(|e| vk_error("vkEndCommandBuffer", e))?;
+                &[prologue, cmd]
+            } else {
+                &[cmd]
+            };
             self.raw
                 .end_command_buffer(cmd)
                 .map_err(|e| vk_error("vkEndCommandBuffer", e))?;
-            let cmds = [cmd];
             let submit = vk::SubmitInfo::default()
-                .command_buffers(&cmds)
+                .command_buffers(cmds)
                 .wait_semaphores(&wait_semaphores)
                 .wait_dst_stage_mask(&wait_stages)
                 .signal_semaphores(signals);

@@ -197,7 +197,10 @@ impl FramebufferPipe for VkPipe {
             match a {
                 Attachment::None => {}
                 Attachment::Texture { texture, .. } => {
-                    self.textures.get(N, *texture)?;
+                    let owner = self.owner(N, *texture)?.handle;
+                    for t in [*texture, owner] {
+                        self.textures.get_mut(N, t)?.attached = true;
+                    }
                 }
                 Attachment::Renderbuffer(rb) => {
                     self.renderbuffers.get(N, *rb)?;

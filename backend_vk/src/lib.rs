@@ -36,7 +36,9 @@
 //!   the contexts and files replies.
 //! - **Submission** (`frame.rs`): one command buffer per batch, submitted with a fence at
 //!   its end (or earlier for read-backs), at most three in flight; memory they read is
-//!   recycled when their fence signals.
+//!   recycled when their fence signals. A *prologue* command buffer goes ahead of it in the
+//!   same submission when the batch uploaded into images no command had used yet: a
+//!   texture made and filled between draws does not end the render pass.
 //! - **Windows** (`present.rs`): in the program's process the engine may attach an X11
 //!   window to a surface ([`Backend::attach_window`]); the backend then presents the
 //!   surface through a WSI swapchain of the window, copying and flipping its colour image

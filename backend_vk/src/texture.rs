@@ -59,6 +59,10 @@ pub(crate) struct Texture {
     /// The blocks of its images of formats stored decoded (ETC2/EAC), which the device
     /// cannot hand back (`ReadCompressedTexture` answers from them).
     blocks: BlockShadow,
+    /// A framebuffer named it, or a view of it, as an attachment: render targets may hold
+    /// its images. Defining or destroying a texture no framebuffer ever named leaves the
+    /// render targets, and the open render pass, as they are.
+    pub attached: bool,
 }
 
 /// A buffer texture's view: the Vulkan buffer of the GL buffer it was made for, the view, and
@@ -251,6 +255,7 @@ impl TexturePipe for VkPipe {
                 sampled: None,
                 view_of: None,
                 blocks: BlockShadow::default(),
+                attached: false,
             },
         )
     }
@@ -311,6 +316,7 @@ impl TexturePipe for VkPipe {
                     layers: view.layers,
                 }),
                 blocks: BlockShadow::default(),
+                attached: false,
             },
         )
     }
@@ -321,7 +327,7 @@ impl TexturePipe for VkPipe {
         if self
             .textures
             .live(handle)
-            .is_some_and(|t| t.storage.is_some() || t.view_of.is_some())
+            .is_some_and(|t| t.attached && (t.storage.is_some() || t.view_of.is_some()))
         {
             self.invalidate_targets();
         }
@@ -417,7 +423,9 @@ impl TexturePipe for VkPipe {
             self.tiers.feedback_loop,
         )
         .map_err(|e| vk_error("vmaCreateImage", e))?;
-        self.invalidate_targets();
+        if self.textures.get(N, handle)?.attached {
+            self.invalidate_targets();
+        }
         let t = self.textures.get_mut(N, handle)?;
         if let Some(old) = t.storage.replace(storage) {
             old.retire(&mut self.frames.current.garbage);
@@ -975,19 +983,33 @@ impl VkPipe {
     ) -> Result<(), SessionError> {
         let src = self.arena(bytes.len() as u64, align)?;
         src.write(bytes);
-        self.transfer_begin();
-        let (raw, cmd) = (self.raw.clone(), self.rec.cmd);
+        let raw = self.raw.clone();
+        // An image no command has used yet is filled in the frame's prologue, and left
+        // ready to sample, so that the frame's render pass goes on (`VkPipe::prologue`).
+        let unused = self
+            .storage_of(record, handle)?
+            .is_some_and(|s| s.layout == vk::ImageLayout::UNDEFINED);
+        let cmd = if unused {
+            self.prologue()?
+        } else {
+            self.transfer_begin();
+            self.rec.cmd
+        };
         let Some(s) = self.storage_of(record, handle)? else {
             return Ok(());
         };
         let layout = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
         transition(&raw, cmd, s, layout);
         let region = region.buffer_copy(aspect, src.offset);
-        // SAFETY: recording, outside a render pass (transfer_begin); the image is in
-        // TRANSFER_DST_OPTIMAL; the region lies inside the level (checked by the caller) and
-        // the staged bytes cover it.
+        // SAFETY: recording, outside a render pass (the prologue has none; else
+        // transfer_begin ended it); the image is in TRANSFER_DST_OPTIMAL; the region lies
+        // inside the level (checked by the caller) and the staged bytes cover it.
         unsafe { raw.cmd_copy_buffer_to_image(cmd, src.buffer, s.image, layout, &[region]) };
-        self.rec.dirty_mem = true;
+        if unused {
+            transition(&raw, cmd, s, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+        } else {
+            self.rec.dirty_mem = true;
+        }
         Ok(())
     }
 
