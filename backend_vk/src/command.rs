@@ -118,13 +118,16 @@ pub(crate) mod dirty {
     pub const VERTICES: u8 = 2;
     /// The pipeline: its key and binding.
     pub const PIPELINE: u8 = 4;
-    /// Dynamic state and the point-size push constant.
+    /// Dynamic state but viewports and scissors, and the point-size push constant.
     pub const DYNAMIC: u8 = 8;
     /// The default block's values alone (a part of DESCRIPTORS: see
     /// `VkPipe::regather_default_block`).
     pub const UNIFORMS: u8 = 16;
-    /// Everything (a new program or target).
-    pub const ALL: u8 = DESCRIPTORS | VERTICES | PIPELINE | DYNAMIC;
+    /// Viewports and scissors: every one the device has is derived and compared, so only
+    /// what they read marks them (not a new program).
+    pub const VIEWPORTS: u8 = 32;
+    /// Everything (a new target, or another context's draw before).
+    pub const ALL: u8 = DESCRIPTORS | VERTICES | PIPELINE | DYNAMIC | VIEWPORTS;
 }
 
 /// What the command buffer's bound state was prepared for by the last draw: the context,
@@ -1079,8 +1082,9 @@ impl VkPipe {
         }
 
         // (4) Dynamic state.
-        if dirty & dirty::DYNAMIC != 0 {
-            self.dynamic_state(ctx, extent, point_size, pipeline_layout);
+        if dirty & (dirty::DYNAMIC | dirty::VIEWPORTS) != 0 {
+            let viewports = dirty & dirty::VIEWPORTS != 0;
+            self.dynamic_state(ctx, extent, point_size, pipeline_layout, viewports);
         }
 
         // (5) Descriptors.
@@ -1109,57 +1113,11 @@ impl VkPipe {
         extent: vk::Extent2D,
         point_size: bool,
         layout: vk::PipelineLayout,
+        viewports: bool,
     ) {
         let cmd = self.rec.cmd;
-        // Framebuffer row r is GL's window row r (nothing is flipped), so each GL viewport
-        // is the Vulkan viewport of the same numbers. An empty one (GL draws nothing in it)
-        // becomes a 1x1 viewport behind an empty scissor, since Vulkan's have a size. The
-        // upper-left clip origin (glClipControl) is the same rectangle with a negative height
-        // (Vulkan 1.1), its y at the rectangle's far edge: Mesa's viewport transform negates
-        // the y scale and keeps the translation.
-        let flip = self.interned.raster.value(ctx.raster).clip_upper_left;
-        let n = self.limits.viewports as usize;
-        let [lo, hi] = self.limits.viewport_bounds;
-        let mut viewports = [vk::Viewport::default(); MAX_VIEWPORTS];
-        let mut scissors = [vk::Rect2D::default(); MAX_VIEWPORTS];
-        let mut bits = [[0u32; 6]; MAX_VIEWPORTS];
-        for i in 0..n {
-            let (r, near, far) = ctx.desired.viewports[i];
-            let empty = !(r[2] > 0.0 && r[3] > 0.0);
-            let (x, y) = (r[0].clamp(lo, hi - 1.0), r[1].clamp(lo, hi - 1.0));
-            let height = if empty { 1.0 } else { r[3].min(hi - y) };
-            let (y, height) = if flip {
-                (y + height, -height)
-            } else {
-                (y, height)
-            };
-            let vp = vk::Viewport {
-                x,
-                y,
-                width: if empty { 1.0 } else { r[2].min(hi - x) },
-                height,
-                min_depth: near.clamp(0.0, 1.0),
-                max_depth: far.clamp(0.0, 1.0),
-            };
-            viewports[i] = vp;
-            bits[i] =
-                [vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth].map(f32::to_bits);
-            scissors[i] = if empty {
-                vk::Rect2D::default()
-            } else {
-                self.scissor_rect(ctx, extent, i).unwrap_or_default()
-            };
-        }
-        if self.rec.viewport != Some(bits) {
-            // SAFETY: recording; the pipeline has `n` dynamic viewports, each with a positive
-            // size inside the device's bounds.
-            unsafe { self.raw.cmd_set_viewport(cmd, 0, &viewports[..n]) };
-            self.rec.viewport = Some(bits);
-        }
-        if self.rec.scissor != Some(scissors) {
-            // SAFETY: recording; non-negative offsets, `n` dynamic scissors.
-            unsafe { self.raw.cmd_set_scissor(cmd, 0, &scissors[..n]) };
-            self.rec.scissor = Some(scissors);
+        if viewports {
+            self.viewports_and_scissors(ctx, extent);
         }
         let bc = ctx.desired.blend_color.map(f32::to_bits);
         if self.rec.blend_constants != Some(bc) {
@@ -1248,6 +1206,62 @@ impl VkPipe {
                 };
                 self.rec.point_size = Some(size.to_bits());
             }
+        }
+    }
+
+    /// Sets the viewports and scissors that differ from the command buffer's: every one the
+    /// device has, derived from the context's.
+    fn viewports_and_scissors(&mut self, ctx: &VkContext, extent: vk::Extent2D) {
+        let cmd = self.rec.cmd;
+        // Framebuffer row r is GL's window row r (nothing is flipped), so each GL viewport
+        // is the Vulkan viewport of the same numbers. An empty one (GL draws nothing in it)
+        // becomes a 1x1 viewport behind an empty scissor, since Vulkan's have a size. The
+        // upper-left clip origin (glClipControl) is the same rectangle with a negative height
+        // (Vulkan 1.1), its y at the rectangle's far edge: Mesa's viewport transform negates
+        // the y scale and keeps the translation.
+        let flip = self.interned.raster.value(ctx.raster).clip_upper_left;
+        let n = self.limits.viewports as usize;
+        let [lo, hi] = self.limits.viewport_bounds;
+        let mut viewports = [vk::Viewport::default(); MAX_VIEWPORTS];
+        let mut scissors = [vk::Rect2D::default(); MAX_VIEWPORTS];
+        let mut bits = [[0u32; 6]; MAX_VIEWPORTS];
+        for i in 0..n {
+            let (r, near, far) = ctx.desired.viewports[i];
+            let empty = !(r[2] > 0.0 && r[3] > 0.0);
+            let (x, y) = (r[0].clamp(lo, hi - 1.0), r[1].clamp(lo, hi - 1.0));
+            let height = if empty { 1.0 } else { r[3].min(hi - y) };
+            let (y, height) = if flip {
+                (y + height, -height)
+            } else {
+                (y, height)
+            };
+            let vp = vk::Viewport {
+                x,
+                y,
+                width: if empty { 1.0 } else { r[2].min(hi - x) },
+                height,
+                min_depth: near.clamp(0.0, 1.0),
+                max_depth: far.clamp(0.0, 1.0),
+            };
+            viewports[i] = vp;
+            bits[i] =
+                [vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth].map(f32::to_bits);
+            scissors[i] = if empty {
+                vk::Rect2D::default()
+            } else {
+                self.scissor_rect(ctx, extent, i).unwrap_or_default()
+            };
+        }
+        if self.rec.viewport != Some(bits) {
+            // SAFETY: recording; the pipeline has `n` dynamic viewports, each with a positive
+            // size inside the device's bounds.
+            unsafe { self.raw.cmd_set_viewport(cmd, 0, &viewports[..n]) };
+            self.rec.viewport = Some(bits);
+        }
+        if self.rec.scissor != Some(scissors) {
+            // SAFETY: recording; non-negative offsets, `n` dynamic scissors.
+            unsafe { self.raw.cmd_set_scissor(cmd, 0, &scissors[..n]) };
+            self.rec.scissor = Some(scissors);
         }
     }
 

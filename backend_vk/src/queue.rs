@@ -55,14 +55,13 @@ impl ContextPipe for VkPipe {
                 dirty::VERTICES
             }
             // Another target: another pass, pipelines for it, its extent for the scissor.
-            G::Framebuffer | G::DrawBuffers | G::Program => dirty::ALL,
-            G::Viewport
-            | G::Scissor
-            | G::BlendColor
-            | G::StencilRef
-            | G::DepthBias
-            | G::LineWidth
-            | G::PointSize => dirty::DYNAMIC,
+            G::Framebuffer | G::DrawBuffers => dirty::ALL,
+            // Another program: all but the viewports and scissors, which it does not read.
+            G::Program => dirty::ALL & !dirty::VIEWPORTS,
+            G::Viewport | G::Scissor => dirty::VIEWPORTS,
+            G::BlendColor | G::StencilRef | G::DepthBias | G::LineWidth | G::PointSize => {
+                dirty::DYNAMIC
+            }
             // Restart is an argument of each indexed draw; the pipeline is keyed by it.
             G::SampleMask | G::PrimitiveRestart => dirty::PIPELINE,
             // The pipeline of a patch draw is keyed by its control points.
@@ -141,8 +140,9 @@ impl CsoPipe for VkPipe {
     }
     fn bind_raster_state(&mut self, ctx: &mut VkContext, cso: RasterHandle) -> R {
         ctx.raster = *self.rasters.get("BindRasterState", cso)?;
-        // The scissor test and program point size are raster state read by dynamic state.
-        ctx.dirty |= dirty::PIPELINE | dirty::DYNAMIC;
+        // The scissor test, the clip origin and program point size are raster state read by
+        // dynamic state.
+        ctx.dirty |= dirty::PIPELINE | dirty::DYNAMIC | dirty::VIEWPORTS;
         Ok(())
     }
     fn destroy_raster_state(&mut self, cso: RasterHandle) -> R {

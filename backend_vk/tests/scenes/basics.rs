@@ -34,3 +34,23 @@ fn validation_messages_are_reported() {
     s.expect_event(|e| matches!(e, Event::NativeError { what } if what.starts_with("validation:")));
     assert!(probe.stats().validation_messages > 0);
 }
+
+/// A new program keeps the viewport (the backend does not derive viewports again for it),
+/// and a viewport set after it applies.
+#[test]
+fn a_program_change_keeps_the_viewport_and_a_later_viewport_applies() {
+    let mut s = vk(TransportKind::Inproc);
+    let sampler = s.nearest_sampler();
+    s.textured_quad([1.0, 0.0, 0.0, 0.0]);
+    s.bind_texture(None, sampler);
+    s.clear([0.0; 4]);
+    s.viewport(32, 32);
+    s.draw_quad();
+    s.textured_quad([0.0, 1.0, 0.0, 0.0]);
+    s.draw_quad();
+    s.expect_pixels(&[(16, 16, [0, 255, 0, 255]), (48, 48, [0, 0, 0, 0])]);
+    s.viewport(64, 64);
+    s.draw_quad();
+    s.expect_pixels(&[(16, 16, [0, 255, 0, 255]), (48, 48, [0, 255, 0, 255])]);
+    s.assert_no_events();
+}
