@@ -513,6 +513,16 @@ mod tests {
         ));
     }
 
+    /// Finishes `enc`'s batch and decodes it: the records and the stage.
+    fn finished(enc: &mut Encoder) -> (Vec<Record>, Vec<u8>) {
+        let mut archive = AlignedVec::new();
+        let mut stage = Vec::new();
+        enc.finish(&mut Archiver::default(), &mut archive, &mut stage);
+        let batch = access_batch(&archive, &stage).expect("valid");
+        let records = batch.records.iter().map(|r| decode_record(r).unwrap());
+        (records.collect(), stage)
+    }
+
     #[test]
     fn an_open_multi_draw_grows_past_records_put_before_it_and_is_staged_when_sealed() {
         let mut enc = Encoder::new();
@@ -547,15 +557,7 @@ mod tests {
         // Any other record seals it: nothing extends it after.
         enc.push(draw.clone());
         assert!(!enc.extend_open_draws(&[3; 8]));
-        let mut archive = AlignedVec::new();
-        let mut stage = Vec::new();
-        enc.finish(&mut Archiver::default(), &mut archive, &mut stage);
-        let batch = access_batch(&archive, &stage).expect("valid");
-        let records: Vec<Record> = batch
-            .records
-            .iter()
-            .map(|r| decode_record(r).unwrap())
-            .collect();
+        let (records, stage) = finished(&mut enc);
         let draws = Span {
             offset: 16,
             len: 24,
@@ -645,15 +647,11 @@ mod tests {
             same_draw_id: true,
         };
         enc.open_draws(multi, &[7; 16]);
-        let mut archive = AlignedVec::new();
-        let mut stage = Vec::new();
-        enc.finish(&mut Archiver::default(), &mut archive, &mut stage);
-        let batch = access_batch(&archive, &stage).expect("valid");
-        assert_eq!(batch.records.len(), 2);
-        let last = decode_record(&batch.records[1]).unwrap();
-        let Record::MultiDraw { draws, .. } = last else {
-            panic!("{last:?}");
+        let (records, stage) = finished(&mut enc);
+        let [_, Record::MultiDraw { draws, .. }] = &records[..] else {
+            panic!("{records:?}");
         };
+        let draws = *draws;
         assert_eq!(Stage::new(&stage).get(draws).unwrap(), [7; 16]);
         // The next batch starts with nothing open.
         assert!(!enc.extend_open_draws(&[1; 8]));
