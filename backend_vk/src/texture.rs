@@ -1006,7 +1006,11 @@ impl VkPipe {
         // inside the level (checked by the caller) and the staged bytes cover it.
         unsafe { raw.cmd_copy_buffer_to_image(cmd, src.buffer, s.image, layout, &[region]) };
         if unused {
-            transition(&raw, cmd, s, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+            // Ready to sample where it may be (a format without sampling stays a transfer
+            // destination until its first use, VUID-VkImageMemoryBarrier-oldLayout-01212).
+            if s.usage.contains(vk::ImageUsageFlags::SAMPLED) {
+                transition(&raw, cmd, s, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+            }
         } else {
             self.rec.dirty_mem = true;
         }

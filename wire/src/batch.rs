@@ -142,7 +142,7 @@ impl Encoder {
         self.batch.records.last_mut()
     }
 
-    /// Replaces the last record (there must be one) by `record`, a `MultiDraw` or
+    /// Replaces the last record (the draw it merges) by `record`, a `MultiDraw` or
     /// `MultiDrawIndexed` whose draws are `draws` and stay open: out of the stage area, to be
     /// extended by [`Encoder::extend_open_draws`] until the record is sealed.
     pub fn open_draws(&mut self, record: Record, draws: &[u8]) {
@@ -150,11 +150,10 @@ impl Encoder {
             record,
             Record::MultiDraw { .. } | Record::MultiDrawIndexed { .. }
         ));
-        let Some(last) = self.batch.records.last_mut() else {
-            return self.push(record);
-        };
-        *last = record;
-        self.open = Some(self.batch.records.len() - 1);
+        let records = &mut self.batch.records;
+        records.pop();
+        records.push(record);
+        self.open = Some(records.len() - 1);
         self.open_draws.clear();
         self.open_draws.extend_from_slice(draws);
     }
