@@ -249,7 +249,18 @@ impl Encoder {
 
     /// Whether the batch has grown past the soft limits and should be flushed.
     pub fn is_full(&self) -> bool {
-        self.batch.records.len() >= RECORD_SOFT_LIMIT || self.stage.len() >= STAGE_SOFT_LIMIT
+        // An open multi-draw's draws are stage bytes once sealed.
+        self.batch.records.len() >= RECORD_SOFT_LIMIT
+            || self.stage.len() + self.open_draws_len() >= STAGE_SOFT_LIMIT
+    }
+
+    /// Bytes of the open multi-draw's draws (0 if none is open).
+    fn open_draws_len(&self) -> usize {
+        if self.open.is_some() {
+            self.open_draws.len()
+        } else {
+            0
+        }
     }
 
     /// Archives the batch into `out` (cleared first), swaps the stage area with `stage_out`
@@ -626,6 +637,21 @@ mod tests {
                 w
             }
         );
+    }
+
+    #[test]
+    fn an_open_multi_draw_counts_towards_the_stage_limit() {
+        let mut enc = Encoder::new();
+        enc.push(Record::Flush);
+        let multi = Record::MultiDraw {
+            topology: Topology::Points,
+            draws: Span { offset: 0, len: 0 },
+            same_draw_id: true,
+        };
+        enc.open_draws(multi, &vec![0; STAGE_SOFT_LIMIT - 8]);
+        assert!(!enc.is_full());
+        assert!(enc.extend_open_draws(&[0; 8]));
+        assert!(enc.is_full());
     }
 
     #[test]
